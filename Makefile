@@ -1,0 +1,34 @@
+# make demo: install into .venv and run gitmem's main job in a throwaway repository.
+# make test: install into .venv, then ruff, mypy --strict and the whole test suite.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: install test lint demo bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.deps: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q ".[test]"
+	touch $@
+
+# The package itself is reinstalled every time (not editable), so the tests run against
+# what a user installs, schemas and hook scripts included.
+install: $(VENV)/.deps
+	$(BIN)/python -m pip install -q --no-deps --force-reinstall .
+
+lint: install
+	$(BIN)/ruff check gitmem tests bench
+	$(BIN)/ruff format --check gitmem tests bench
+	$(BIN)/mypy gitmem
+
+test: lint
+	$(BIN)/pytest -q -p no:cacheprovider
+
+demo: install
+	PATH="$(CURDIR)/$(BIN):$$PATH" bash demo.sh
+
+clean:
+	rm -rf $(VENV) build dist

@@ -1,0 +1,449 @@
+"""The entry: a Markdown file with YAML front matter and exactly three sections.
+
+Parsing is strict and says where and why it failed; rendering is canonical, so that
+parse → render → parse is the identity and the same entry always has the same bytes.
+
+Decisions recorded here (README "Entry format"):
+
+- The file is UTF-8.  A UTF-8 byte-order mark and CRLF line endings are accepted and
+  normalised (gitmem always writes LF without a BOM); invalid UTF-8 and NUL bytes are refused.
+- Every YAML scalar is read as a string (`created: 2026-11-29` stays the text `2026-11-29`,
+  `title: yes` stays `yes`), duplicate keys are refused, and anchors/aliases are refused so a
+  hostile file cannot expand into a huge structure.
+- The one-line fields (title, applies_when, rationale, correction, detection_signal) have their
+  whitespace runs, newlines included, joined into single spaces.
+- The body is measured as gitmem writes it: the three sections with their headings, without
+  the final newline.  `## ` lines inside fenced code blocks are not headings.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import frontmatter.default_handlers
+import yaml
+
+from gitmem.errors import RuleError
+
+FIELD_ORDER = (
+    "id",
+    "type",
+    "status",
+    "title",
+    "applies_when",
+    "source",
+    "admitted_by",
+    "created",
+    "admitted",
+    "supersedes",
+    "superseded_by",
+    "tags",
+    "files",
+    "rationale",
+    "correction",
+    "detection_signal",
+    "evidence_batches",
+)
+ONE_LINE_FIELDS = ("title", "applies_when", "rationale", "correction", "detection_signal")
+LIST_FIELDS = ("supersedes", "tags", "files", "evidence_batches")
+ADMISSION_FIELDS = ("status", "admitted_by", "admitted", "superseded_by")
+SECTIONS = ("Context", "Content", "Evidence")
+MAX_FRONT_MATTER_CHARS = 16 * 1024
+SLUG_MAX = 60
+
+_BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
+_HEADING = re.compile(r"^##[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+class EntryError(RuleError):
+    """A malformed entry: which rule, and the 1-based line where known."""
+
+    def __init__(self, rule: str, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One memory entry: its front matter (canonical order) and its three sections."""
+
+    meta: Mapping[str, Any]
+    context: str = ""
+    content: str = ""
+    evidence: str = ""
+    body_line: int = field(default=1, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "meta", normalise_meta(self.meta))
+        for name in ("context", "content", "evidence"):
+            object.__setattr__(self, name, _clean_section(getattr(self, name)))
+
+    # the fields every caller reads
+    @property
+    def id(self) -> str:
+        return str(self.meta.get("id", ""))
+
+    @property
+    def type(self) -> str:
+        return str(self.meta.get("type", ""))
+
+    @property
+    def status(self) -> str:
+        return str(self.meta.get("status", ""))
+
+    @property
+    def title(self) -> str:
+        return str(self.meta.get("title", ""))
+
+    @property
+    def applies_when(self) -> str:
+        return str(self.meta.get("applies_when", ""))
+
+    @property
+    def source(self) -> str:
+        return str(self.meta.get("source", ""))
+
+    @property
+    def created(self) -> str:
+        return str(self.meta.get("created", ""))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return _str_tuple(self.meta.get("tags"))
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return _str_tuple(self.meta.get("files"))
+
+    @property
+    def supersedes(self) -> tuple[str, ...]:
+        return _str_tuple(self.meta.get("supersedes"))
+
+    @property
+    def topic(self) -> str:
+        return topic_of(self.title)
+
+    @property
+    def body(self) -> str:
+        """The three sections as gitmem writes them, headings included, no final newline."""
+        parts = []
+        for name, text in zip(SECTIONS, (self.context, self.content, self.evidence), strict=True):
+            parts.append(f"## {name}\n{text}\n" if text else f"## {name}\n")
+        return "\n".join(parts).rstrip("\n")
+
+    def with_meta(self, **changes: Any) -> Entry:
+        """A copy with front-matter fields changed; a value of None removes the field."""
+        meta = dict(self.meta)
+        for key, value in changes.items():
+            if value is None:
+                meta.pop(key, None)
+            else:
+                meta[key] = value
+        return Entry(meta, self.context, self.content, self.evidence)
+
+    def render(self) -> str:
+        return f"---\n{render_meta(self.meta)}---\n\n{self.body}\n"
+
+    def text_without_admission(self) -> str:
+        """The entry's text with the admission fields left out: what a reviewer approved."""
+        return self.with_meta(**dict.fromkeys(ADMISSION_FIELDS)).render()
+
+
+def _str_tuple(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def _clean_section(text: str) -> str:
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def join_line(value: str) -> str:
+    """Join a multi-line one-line field into one line: whitespace runs become one space."""
+    return " ".join(value.split())
+
+
+def normalise_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Front matter in canonical field order (unknown fields last, sorted), lines joined."""
+    out: dict[str, Any] = {}
+    known = [k for k in FIELD_ORDER if k in meta]
+    unknown = sorted(k for k in meta if k not in FIELD_ORDER)
+    for key in [*known, *unknown]:
+        value = meta[key]
+        if key in ONE_LINE_FIELDS and isinstance(value, str):
+            value = join_line(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# YAML: strings only, no duplicate keys, no aliases
+
+
+class _StrictLoader(yaml.BaseLoader):
+    """BaseLoader reads every scalar as a string; this one also refuses duplicates and aliases."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.constructor.ConstructorError(
+                None, None, "anchors and aliases are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str):
+                raise yaml.constructor.ConstructorError(
+                    None, None, "keys must be plain text", key_node.start_mark
+                )
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key}'", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=True)
+
+
+class _Dumper(yaml.SafeDumper):
+    """SafeDumper without the timestamp resolver, so dates are written plain, as in the design."""
+
+
+_Dumper.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for ch, resolvers in yaml.SafeDumper.yaml_implicit_resolvers.items()
+}
+
+
+def _dump_value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return _dump_scalar([str(v) for v in value])
+    return _dump_scalar(str(value))
+
+
+def _needs_escapes(text: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") and ch != "\t" for ch in text)
+
+
+def _dump_scalar(value: str | list[str]) -> str:
+    """One value in YAML flow style (lists as `[a, b]`), quoted only where YAML needs it."""
+    # PyYAML writes NEL and the Unicode line separators raw when allow_unicode is on, and reads
+    # them back as line breaks: such text is written with escapes instead.
+    items = value if isinstance(value, list) else [value]
+    plain_unicode = not any(_needs_escapes(item) for item in items)
+    dumped = yaml.dump(
+        value,
+        Dumper=_Dumper,
+        allow_unicode=plain_unicode,
+        default_flow_style=True,
+        width=2**31 - 1,
+        explicit_end=False,
+    )
+    return dumped.removesuffix("\n...\n").removesuffix("\n")
+
+
+def render_meta(meta: Mapping[str, Any]) -> str:
+    """Front matter lines in canonical order: `key: value`, lists in flow style."""
+    return "".join(f"{key}: {_dump_value(value)}\n" for key, value in normalise_meta(meta).items())
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+
+
+def decode(data: bytes) -> str:
+    """Bytes to normalised text (BOM dropped, LF line ends), or an EntryError saying why not."""
+    if b"\x00" in data:
+        raise EntryError(
+            "BINARY", "is a binary file (NUL byte): a memory entry must be UTF-8 Markdown text"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise EntryError(
+            "ENCODING",
+            f"is not valid UTF-8 (byte {exc.start}): save the file as UTF-8",
+            line,
+        ) from None
+    return normalise_text(text)
+
+
+def normalise_text(text: str) -> str:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+_HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=_BOUNDARY)
+
+
+def parse(source: str | bytes) -> Entry:
+    """Parse an entry's text (or raw bytes); raise EntryError naming the rule and line."""
+    text = decode(source) if isinstance(source, bytes) else normalise_text(source)
+    if not text.startswith("---\n") and not _BOUNDARY.match(text):
+        raise EntryError(
+            "FRONT-MATTER",
+            "has no front matter: start the file with a '---' line, the YAML fields, and '---'",
+            1,
+        )
+    try:
+        fm_text, rest = _HANDLER.split(text)
+    except ValueError:
+        raise EntryError(
+            "FRONT-MATTER",
+            "front matter is not closed: add a '---' line after the YAML fields",
+            1,
+        ) from None
+    if len(fm_text) > MAX_FRONT_MATTER_CHARS:
+        raise EntryError(
+            "FRONT-MATTER",
+            f"front matter is over {MAX_FRONT_MATTER_CHARS} characters: keep fields short",
+            2,
+        )
+    meta = _load_yaml(fm_text)
+    closing_line = text[: len(text) - len(rest)].count("\n") + 1
+    context, content, evidence, heading_line = split_sections(rest, closing_line)
+    entry = Entry(meta, context, content, evidence)
+    object.__setattr__(entry, "body_line", heading_line)
+    return entry
+
+
+def _load_yaml(fm_text: str) -> dict[str, Any]:
+    try:
+        meta = yaml.load(fm_text, Loader=_StrictLoader)  # a BaseLoader: strings only
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 2
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise EntryError(
+            "FRONT-MATTER", f"front matter is not valid YAML ({problem}): fix the YAML", line
+        ) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise EntryError(
+            "FRONT-MATTER", f"front matter is not valid YAML ({type(exc).__name__})", 2
+        ) from None
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        kind = "a list" if isinstance(meta, list) else "a single value"
+        raise EntryError(
+            "FRONT-MATTER",
+            f"front matter is {kind}, not a mapping: write one 'field: value' per line",
+            2,
+        )
+    return meta
+
+
+def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
+    """The text of `## Context`, `## Content`, `## Evidence`, which must appear once, in order,
+    and the line of `## Context`."""
+    found: list[tuple[str, int]] = []
+    chunks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    fence: str | None = None
+    for offset, line in enumerate(body.split("\n")):
+        number = first_line + offset
+        fence_match = _FENCE.match(line)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence = marker[0] * len(marker)
+            elif marker.startswith(fence):
+                fence = None
+        heading = _HEADING.match(line) if fence is None else None
+        if heading:
+            name = heading.group(1)
+            if name not in SECTIONS:
+                raise EntryError(
+                    "SECTIONS",
+                    f"unexpected section '## {name}': the body has exactly ## Context, "
+                    "## Content and ## Evidence (use ### for sub-headings)",
+                    number,
+                )
+            if name in chunks:
+                raise EntryError("SECTIONS", f"section '## {name}' appears twice: keep one", number)
+            expected = SECTIONS[len(found)]
+            if name != expected:
+                raise EntryError(
+                    "SECTIONS",
+                    f"section '## {name}' is out of order: expected '## {expected}' here "
+                    "(order: Context, Content, Evidence)",
+                    number,
+                )
+            found.append((name, number))
+            current = chunks.setdefault(name, [])
+            continue
+        if current is None:
+            if line.strip():
+                raise EntryError(
+                    "SECTIONS",
+                    "text before '## Context': put it under one of the three sections",
+                    number,
+                )
+            continue
+        current.append(line)
+    missing = [name for name in SECTIONS if name not in chunks]
+    if missing:
+        raise EntryError(
+            "SECTIONS",
+            "missing section "
+            + ", ".join(f"'## {m}'" for m in missing)
+            + ": the body has exactly ## Context, ## Content and ## Evidence, in that order",
+            first_line + body.rstrip("\n").count("\n"),
+        )
+    context, content, evidence = ("\n".join(chunks[name]) for name in SECTIONS)
+    return context, content, evidence, found[0][1]
+
+
+# ---------------------------------------------------------------------------------------------
+# ids, slugs, topics
+
+
+def slugify(text: str, max_length: int = SLUG_MAX) -> str:
+    """Lowercase ASCII words joined by '-', cut at a word boundary; 'entry' when nothing is left."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_length:
+            break
+        slug = candidate
+    if not slug and words:
+        slug = words[0][:max_length]
+    return slug or "entry"
+
+
+def topic_of(title: str) -> str:
+    """The topic of a title: its slug, the key refused.md is matched on."""
+    return slugify(join_line(title))
+
+
+def is_slug(text: str) -> bool:
+    return bool(_SLUG.match(text))
+
+
+def make_id(project: str, type_: str, created: str, title: str) -> str:
+    """`<project>-<type>-<yyyymmdd>-<slug>`: created is YYYY-MM-DD."""
+    return f"{project}-{type_}-{created.replace('-', '')}-{slugify(title)}"
+
+
+def id_with_suffix(base: str, n: int) -> str:
+    """The n-th id for a colliding title: base, base-2, base-3…"""
+    return base if n <= 1 else f"{base}-{n}"

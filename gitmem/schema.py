@@ -1,0 +1,145 @@
+"""The JSON Schemas shipped inside the package, and validation of an entry's front matter.
+
+The schema is the single source of truth for fields.  The only thing the code adds is the
+project's extra types (memory.types): they join the `type` enum, and since the source rules in
+the schema list the types each non-human source may propose, extra types stay human-only.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+SCHEMA_FILES = ("entry.schema.json", "settings.schema.json")
+
+
+@functools.cache
+def load(name: str) -> dict[str, Any]:
+    """A schema by file name, read from the installed package (never from the working tree)."""
+    text = resources.files("gitmem").joinpath("schemas", name).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@functools.cache
+def _entry_validator(extra_types: tuple[str, ...]) -> Any:
+    import jsonschema
+
+    schema = copy.deepcopy(load("entry.schema.json"))
+    if extra_types:
+        enum = schema["properties"]["type"]["enum"]
+        enum.extend(t for t in extra_types if t not in enum)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def entry_problems(meta: Mapping[str, Any], extra_types: tuple[str, ...] = ()) -> list[str]:
+    """Every schema violation of an entry's front matter, as one readable sentence each."""
+    validator = _entry_validator(tuple(sorted(extra_types)))
+    messages = {_describe(error) for error in validator.iter_errors(dict(meta))}
+    return sorted(messages)
+
+
+def _describe(error: Any) -> str:
+    """One sentence per error, naming the field and what to do, not jsonschema's internals."""
+    path = ".".join(str(p) for p in error.absolute_path)
+    validator = error.validator
+    if validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        names = ", ".join(repr(e) for e in extra)
+        return f"unknown field {names}: remove it (see the README's field table)"
+    if validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        reason = _required_reason(error)
+        return f"missing field '{missing}'{reason}"
+    if validator == "not" and error.schema_path and "allOf" in error.schema_path:
+        return _not_reason(error)
+    if validator == "enum" and path == "type":
+        allowed = ", ".join(error.validator_value)
+        return f"type {error.instance!r} is not allowed here: use one of {allowed}"
+    if validator == "enum" and path == "status":
+        return f"status {error.instance!r} is unknown: use candidate, admitted or superseded"
+    if validator == "const" and path == "type":
+        return (
+            f"type {error.instance!r} is not allowed for this source: use {error.validator_value}"
+        )
+    if validator == "pattern":
+        return f"{path or 'value'}: {_shorten(error.instance)!r} {_pattern_hint(path)}"
+    if validator == "type":
+        return f"{path}: expected {_kind(error.validator_value)}, got {_kind_of(error.instance)}"
+    if validator == "minItems" and path == "evidence_batches":
+        return (
+            "evidence_batches: an audit-sourced mistake needs the gap in at least 3 distinct "
+            f"batches, got {len(error.instance)}"
+        )
+    return f"{path or 'front matter'}: {_shorten(error.message)}"
+
+
+def _required_reason(error: Any) -> str:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    if instance.get("type") == "mistake" and error.validator_value == [
+        "correction",
+        "detection_signal",
+    ]:
+        return ": a mistake needs 'correction' and 'detection_signal'"
+    status = instance.get("status")
+    if status in ("admitted", "superseded"):
+        return f": a {status} entry records its admission"
+    if str(instance.get("source", "")).startswith("audit:"):
+        return ": an audit-sourced mistake lists the batches it recurred in"
+    return ""
+
+
+def _not_reason(error: Any) -> str:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    status = instance.get("status")
+    if status == "candidate":
+        return (
+            "a candidate carries no admission fields (admitted_by, admitted, superseded_by): "
+            "remove them; admission adds them"
+        )
+    return "an admitted entry has no superseded_by: only a superseded entry names its successor"
+
+
+_HINTS = {
+    "id": "is not an id: lowercase ASCII words joined by '-' (<project>-<type>-<yyyymmdd>-<slug>)",
+    "source": "is not a source: human:<name>, audit:<file>, verdict:<stop> or import:<path>",
+    "admitted_by": "is not an admitter: human:<name> or audit:<file>",
+    "created": "is not a date: write YYYY-MM-DD",
+    "admitted": "is not a date: write YYYY-MM-DD",
+    "superseded_by": "is not an entry id",
+}
+
+
+def _pattern_hint(path: str) -> str:
+    head = path.split(".")[0]
+    if head in _HINTS:
+        if head == "source" and path == "source":
+            return _HINTS[head]
+        return _HINTS[head]
+    if head == "files":
+        return "is not a repository path: relative, '/'-separated, no '..', '.', '//' or '\\'"
+    if head in ("tags", "supersedes"):
+        return "is not a slug: lowercase ASCII words joined by '-'"
+    return "must be a single non-empty line"
+
+
+def _kind(value: Any) -> str:
+    return {"string": "text", "array": "a list", "object": "a mapping"}.get(str(value), str(value))
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "text"
+
+
+def _shorten(value: Any, limit: int = 80) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,518 @@
+"""The repository: the only module that imports pygit2.
+
+Everything gitmem writes goes straight to the object database; refs move by compare-and-swap
+through `git update-ref REF NEW OLD` (libgit2 has no transactional CAS that honours git's own
+ref locking and reflogs the way the CLI does), so a crash between writing objects and moving a
+ref leaves only unreachable objects behind, never a half-written ref.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygit2
+from pygit2.enums import FileMode, RepositoryOpenFlag
+
+from gitmem.errors import GitmemError, UsageError
+
+ZERO = "0" * 40
+BLOB = int(FileMode.BLOB)
+BLOB_EXECUTABLE = int(FileMode.BLOB_EXECUTABLE)
+LINK = int(FileMode.LINK)
+TREE = int(FileMode.TREE)
+COMMIT = int(FileMode.COMMIT)
+
+
+@dataclass(frozen=True)
+class TreeItem:
+    """A file in a tree: its repository path, blob id and git file mode."""
+
+    path: str
+    oid: str
+    mode: int
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.mode == LINK
+
+    @property
+    def is_file(self) -> bool:
+        return self.mode in (BLOB, BLOB_EXECUTABLE)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path that differs between two trees: status A, D or M (a type change is M)."""
+
+    status: str
+    path: str
+    old: TreeItem | None
+    new: TreeItem | None
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    oid: str
+    parents: tuple[str, ...]
+    tree: str
+    message: str
+    author: str
+    time: int
+
+
+def clean_git_env() -> dict[str, str]:
+    """The environment for running git on a repository we name ourselves (never the hook's)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP_ENV}
+
+
+_KEEP_ENV = {
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL",
+    "GIT_AUTHOR_DATE",
+    "GIT_COMMITTER_DATE",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_NOSYSTEM",
+    "GIT_TERMINAL_PROMPT",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+}
+
+
+class Store:
+    """A git repository, opened once, with the few operations gitmem needs."""
+
+    def __init__(self, repo: pygit2.Repository) -> None:
+        self.repo = repo
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
+        """Open the repository at or above path; from_env honours GIT_DIR, GIT_INDEX_FILE and
+        the object quarantine of a pre-receive hook (CONVENTIONS.md item 6)."""
+        try:
+            if from_env:
+                repo = pygit2.Repository(str(path) if path else None, RepositoryOpenFlag.FROM_ENV)
+            else:
+                found = pygit2.discover_repository(str(path or Path.cwd()))
+                if found is None:
+                    raise UsageError(
+                        f"{path or Path.cwd()} is not inside a git repository: run gitmem in "
+                        "a repository, or `git init` one first"
+                    )
+                repo = pygit2.Repository(found)
+        except pygit2.GitError as exc:
+            raise UsageError(f"cannot open the git repository: {exc}") from None
+        return cls(repo)
+
+    # -- where things are ------------------------------------------------------------------
+
+    @property
+    def workdir(self) -> Path | None:
+        wd = self.repo.workdir
+        return Path(wd) if wd and not self.repo.is_bare else None
+
+    @property
+    def git_dir(self) -> Path:
+        return Path(self.repo.path)
+
+    @property
+    def common_dir(self) -> Path:
+        """The git directory shared by all linked worktrees (caches live here)."""
+        common = getattr(self.repo, "commondir", None) or self.repo.path
+        return Path(common)
+
+    def head_branch(self) -> str | None:
+        """The branch HEAD points to (even unborn), or None when detached."""
+        try:
+            target = self.repo.references["HEAD"].target
+        except KeyError:
+            return None
+        if isinstance(target, str) and target.startswith("refs/heads/"):
+            return target.removeprefix("refs/heads/")
+        return None
+
+    def config(self, key: str) -> str | None:
+        try:
+            value = self.repo.config[key]
+        except (KeyError, pygit2.GitError):
+            return None
+        return str(value)
+
+    def config_bool(self, key: str) -> bool:
+        try:
+            return bool(self.repo.config.get_bool(key))
+        except (KeyError, pygit2.GitError):
+            return False
+
+    def origin_url(self) -> str | None:
+        try:
+            return str(self.repo.remotes["origin"].url)
+        except (KeyError, pygit2.GitError):
+            return None
+
+    def remote_default_branch(self, remote: str = "origin") -> str | None:
+        try:
+            target = self.repo.references[f"refs/remotes/{remote}/HEAD"].target
+        except (KeyError, pygit2.GitError):
+            return None
+        prefix = f"refs/remotes/{remote}/"
+        return target.removeprefix(prefix) if isinstance(target, str) else None
+
+    def user_name(self) -> str | None:
+        return os.environ.get("GIT_AUTHOR_NAME") or self.config("user.name")
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def resolve(self, rev: str) -> str | None:
+        """A commit id for a revision (branch, ref, oid, `origin/main`…), or None."""
+        try:
+            obj = self.repo.revparse_single(rev)
+            commit = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return str(commit.id)
+
+    def ref_target(self, ref: str) -> str | None:
+        try:
+            reference = self.repo.references[ref]
+        except (KeyError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        try:
+            return str(reference.resolve().target)
+        except (KeyError, pygit2.GitError):
+            return None
+
+    def branch_tip(self, branch: str) -> str | None:
+        return self.ref_target(f"refs/heads/{branch}")
+
+    def refs(self, prefix: str) -> dict[str, str]:
+        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target commit."""
+        out: dict[str, str] = {}
+        for name in self.repo.references:
+            if name.startswith(prefix):
+                target = self.ref_target(name)
+                if target:
+                    out[name] = target
+        return out
+
+    def has_object(self, oid: str) -> bool:
+        try:
+            return oid in self.repo
+        except (ValueError, pygit2.GitError):
+            return False
+
+    def commit(self, oid: str) -> CommitInfo:
+        c = self.repo[oid].peel(pygit2.Commit)
+        return CommitInfo(
+            oid=str(c.id),
+            parents=tuple(str(p) for p in c.parent_ids),
+            tree=str(c.tree_id),
+            message=c.message,
+            author=c.author.name,
+            time=c.commit_time,
+        )
+
+    def tree_of(self, commit: str) -> str:
+        return str(self.repo[commit].peel(pygit2.Commit).tree_id)
+
+    def subtree(self, tree: str | None, path: str) -> str | None:
+        """The id of the tree at path inside tree ('' = the tree itself), or None."""
+        if tree is None:
+            return None
+        if not path:
+            return tree
+        try:
+            item = self.repo[tree].peel(pygit2.Tree)[path]
+        except (KeyError, pygit2.GitError):
+            return None
+        return str(item.id) if item.type_str == "tree" else None
+
+    def item(self, tree: str, path: str) -> TreeItem | None:
+        """The file at path in tree, or None when absent or a folder."""
+        try:
+            obj = self.repo[tree].peel(pygit2.Tree)[path]
+        except (KeyError, pygit2.GitError, ValueError):
+            return None
+        if obj.type_str == "tree":
+            return None
+        return TreeItem(path, str(obj.id), int(obj.filemode))
+
+    def exists(self, tree: str, path: str) -> bool:
+        try:
+            self.repo[tree].peel(pygit2.Tree)[path]
+        except (KeyError, pygit2.GitError, ValueError):
+            return False
+        return True
+
+    def read(self, oid: str, limit: int | None = None) -> bytes:
+        """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks)."""
+        blob = self._blob(oid)
+        if limit is not None and blob.size > limit:
+            return bytes(memoryview(blob)[: limit + 1])
+        return bytes(blob.data)
+
+    def blob_size(self, oid: str) -> int:
+        return int(self._blob(oid).size)
+
+    def _blob(self, oid: str) -> pygit2.Blob:
+        blob = self.repo[oid]
+        if not isinstance(blob, pygit2.Blob):
+            raise GitmemError(f"object {oid} is not a file")
+        return blob
+
+    def read_path(self, tree: str, path: str) -> bytes | None:
+        found = self.item(tree, path)
+        return self.read(found.oid) if found else None
+
+    def walk(self, tree: str | None, prefix: str = "") -> Iterator[TreeItem]:
+        """Every non-tree item below tree, with paths prefixed by prefix."""
+        if tree is None:
+            return
+        stack: list[tuple[Any, str]] = [(self.repo[tree].peel(pygit2.Tree), prefix)]
+        while stack:
+            node, base = stack.pop()
+            for child in node:
+                path = f"{base}{child.name}"
+                if child.type_str == "tree":
+                    stack.append((child, path + "/"))
+                else:
+                    yield TreeItem(path, str(child.id), int(child.filemode))
+
+    def diff(self, old_tree: str | None, new_tree: str | None, prefix: str = "") -> list[Change]:
+        """Paths that differ between two trees (either may be None = empty), without renames."""
+        if old_tree == new_tree:
+            return []
+        if old_tree is None or new_tree is None:
+            side = self.walk(new_tree or old_tree, prefix)
+            if new_tree is None:
+                return [Change("D", i.path, i, None) for i in side]
+            return [Change("A", i.path, None, i) for i in side]
+        # libgit2 skips identical subtrees by id: the cost follows the change, not the size
+        # of the store (one admission into 100,000 entries).
+        old = self.repo[old_tree].peel(pygit2.Tree)
+        new = self.repo[new_tree].peel(pygit2.Tree)
+        changes: list[Change] = []
+        for delta in old.diff_to_tree(new).deltas:
+            a, b = delta.old_file, delta.new_file
+            old_item = TreeItem(prefix + a.path, str(a.id), int(a.mode)) if a.mode else None
+            new_item = TreeItem(prefix + b.path, str(b.id), int(b.mode)) if b.mode else None
+            if old_item and new_item:
+                changes.append(Change("M", new_item.path, old_item, new_item))
+            elif new_item:
+                changes.append(Change("A", new_item.path, None, new_item))
+            elif old_item:
+                changes.append(Change("D", old_item.path, old_item, None))
+        return changes
+
+    def new_commits(self, new: str, exclude: list[str]) -> list[str]:
+        """Commits reachable from new but from none of exclude, oldest first (topological)."""
+        walker = self.repo.walk(
+            new, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
+        )
+        for oid in exclude:
+            if oid and oid != ZERO and self.has_object(oid):
+                walker.hide(oid)
+        return [str(c.id) for c in walker]
+
+    def first_parent_chain(self, new: str, stop: str | None) -> list[str]:
+        """new, its first parent, … down to (not including) stop; oldest first."""
+        chain: list[str] = []
+        current: str | None = new
+        while current and current != stop:
+            chain.append(current)
+            parents = self.repo[current].peel(pygit2.Commit).parent_ids
+            current = str(parents[0]) if parents else None
+        chain.reverse()
+        return chain
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        if ancestor == descendant:
+            return True
+        try:
+            return bool(self.repo.descendant_of(descendant, ancestor))
+        except (KeyError, pygit2.GitError, ValueError):
+            return False
+
+    def count_commits_touching(self, since: str, until: str, paths: list[str]) -> int:
+        """How many commits in since..until (first parents) changed any of paths."""
+        count = 0
+        for oid in self.first_parent_chain(until, since)[::-1]:
+            c = self.repo[oid].peel(pygit2.Commit)
+            parent_tree = str(c.parents[0].tree_id) if c.parents else None
+            tree = str(c.tree_id)
+            for path in paths:
+                before = self.item(parent_tree, path) if parent_tree else None
+                after = self.item(tree, path)
+                if (before and before.oid) != (after and after.oid):
+                    count += 1
+                    break
+        return count
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write_blob(self, data: bytes) -> str:
+        return str(self.repo.create_blob(data))
+
+    def build_tree(self, base: str | None, updates: Mapping[str, tuple[str, int] | None]) -> str:
+        """A new tree: base with each path set to (blob id, mode), or removed when None."""
+        nested: dict[str, Any] = {}
+        for path, value in updates.items():
+            parts = path.split("/")
+            node = nested
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+                if not isinstance(node, dict):
+                    raise GitmemError(f"{path}: a file stands where a folder is needed")
+            node[parts[-1]] = value
+        return self._build(base, nested)
+
+    def _build(self, base: str | None, nested: Mapping[str, Any]) -> str:
+        base_tree = self.repo[base].peel(pygit2.Tree) if base else None
+        builder = self.repo.TreeBuilder(base_tree) if base_tree else self.repo.TreeBuilder()
+        for name, value in nested.items():
+            if isinstance(value, dict):
+                existing = base_tree[name] if base_tree is not None and name in base_tree else None
+                sub_base = (
+                    str(existing.id)
+                    if existing is not None and existing.type_str == "tree"
+                    else None
+                )
+                sub = self._build(sub_base, value)
+                if len(self.repo[sub].peel(pygit2.Tree)) == 0:
+                    if builder.get(name) is not None:
+                        builder.remove(name)
+                else:
+                    builder.insert(name, pygit2.Oid(hex=sub), FileMode.TREE)
+            elif value is None:
+                if builder.get(name) is not None:
+                    builder.remove(name)
+            else:
+                oid, mode = value
+                builder.insert(name, pygit2.Oid(hex=oid), mode)
+        return str(builder.write())
+
+    def signature(self, name: str | None = None, email: str | None = None) -> pygit2.Signature:
+        """The committer: git's own identity rules (env, then config), with a fallback."""
+        try:
+            default = self.repo.default_signature
+            name = name or default.name
+            email = email or default.email
+        except (KeyError, pygit2.GitError):
+            pass
+        return pygit2.Signature(name or "gitmem", email or "gitmem@localhost")
+
+    def write_commit(
+        self,
+        tree: str,
+        parents: list[str],
+        message: str,
+        author: pygit2.Signature | None = None,
+    ) -> str:
+        sig = author or self.signature()
+        committer = self.signature()
+        oid = self.repo.create_commit(
+            None,
+            sig,
+            committer,
+            message,
+            pygit2.Oid(hex=tree),
+            [pygit2.Oid(hex=p) for p in parents],
+        )
+        return str(oid)
+
+    def update_ref(self, ref: str, new: str, old: str | None, message: str) -> bool:
+        """Move ref from old (None: must not exist) to new, atomically; False if it moved."""
+        return self._update_ref(["update-ref", "-m", message, ref, new, old or ZERO])
+
+    def delete_ref(self, ref: str, old: str) -> bool:
+        """Delete ref if it still points at old; False if it moved meanwhile."""
+        return self._update_ref(["update-ref", "-d", ref, old])
+
+    def _update_ref(self, args: list[str]) -> bool:
+        done = subprocess.run(
+            ["git", f"--git-dir={self.git_dir}", *args],
+            capture_output=True,
+            text=True,
+            env=clean_git_env(),
+            check=False,
+        )
+        return done.returncode == 0
+
+    def run_git(
+        self, *args: str, check: bool = True, input: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """A user-facing git action (push with the user's credentials) in this repository."""
+        cwd = self.workdir or self.git_dir
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            env=clean_git_env(),
+            input=input,
+            check=False,
+        )
+        if check and done.returncode != 0:
+            raise GitmemError(f"git {' '.join(args)} failed: {done.stderr.strip()}")
+        return done
+
+    # -- the working tree ----------------------------------------------------------------
+
+    def dirty_paths(self, paths: list[str]) -> list[str]:
+        """Which of paths have staged or unstaged changes in the working tree and index."""
+        dirty = []
+        for path in paths:
+            try:
+                flags = self.repo.status_file(path)
+            except (KeyError, pygit2.GitError):
+                continue
+            if flags not in (0, pygit2.enums.FileStatus.IGNORED):
+                dirty.append(path)
+        return dirty
+
+    def dirty_under(self, folder: str) -> list[str]:
+        """Changed or untracked files under folder (ignored ones excluded)."""
+        out = []
+        prefix = folder.rstrip("/") + "/"
+        for path, flags in self.repo.status(untracked_files="all").items():
+            if path.startswith(prefix) and not flags & pygit2.enums.FileStatus.IGNORED:
+                out.append(path)
+        return sorted(out)
+
+    def sync_worktree(self, old_tree: str, new_tree: str, prefix: str) -> None:
+        """After a ref moved from old to new under a checked-out branch: bring the index and the
+        files under prefix to the new tree (the caller checked they were clean)."""
+        workdir = self.workdir
+        if workdir is None:
+            return
+        index = self.repo.index
+        index.read()
+        for change in self.diff(self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)):
+            path = f"{prefix}/{change.path}"
+            target = workdir / path
+            if change.new is None:
+                target.unlink(missing_ok=True)
+                if path in index:
+                    index.remove(path)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, self.read(change.new.oid))
+            index.add(path)
+        index.write()
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write a file so that a reader sees the old bytes or the new ones, never a mix."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,81 @@
+"""Shared fixtures: real repositories in temporary folders, isolated from the user's own setup.
+
+Every test runs with a blank global and system git config, a fixed author and committer, no
+GITMEM_* variables, and a HOME that cannot be written (it lies below a regular file), so a test
+that touches the real $HOME fails instead of passing by accident.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygit2
+import pytest
+
+AUTHOR = ("Test Author", "author@example.com")
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    base = tmp_path_factory.mktemp("env")
+    blocker = base / "not-a-dir"
+    blocker.write_text("HOME lives below a file: nothing can be written there\n")
+    home = blocker / "home"
+    config = base / "config"
+    config.mkdir()
+    saved = dict(os.environ)
+    for key in list(os.environ):
+        if key.startswith(("GITMEM_", "GIT_")):
+            del os.environ[key]
+    os.environ.update(
+        {
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(config),
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": AUTHOR[0],
+            "GIT_AUTHOR_EMAIL": AUTHOR[1],
+            "GIT_COMMITTER_NAME": AUTHOR[0],
+            "GIT_COMMITTER_EMAIL": AUTHOR[1],
+            "GIT_TERMINAL_PROMPT": "0",
+            "EDITOR": "false",
+            # hooks and subprocesses find the gitmem installed beside this interpreter
+            "PATH": os.pathsep.join([str(Path(sys.executable).parent), saved.get("PATH", "")]),
+        }
+    )
+    for level in (
+        pygit2.enums.ConfigLevel.GLOBAL,
+        pygit2.enums.ConfigLevel.XDG,
+        pygit2.enums.ConfigLevel.SYSTEM,
+    ):
+        pygit2.settings.search_path[level] = str(base / "no-git-config")
+    try:
+        yield config
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def git(cwd: Path, *args: str, check: bool = True, input: str | None = None) -> str:
+    """Run the real git CLI in cwd and return its standard output."""
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, input=input, check=False
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}{done.stdout}")
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A non-bare repository on branch main with one commit holding a README."""
+    path = tmp_path / "work"
+    git(tmp_path, "init", "-q", "-b", "main", str(path))
+    (path / "README.md").write_text("# project\n")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
