@@ -272,24 +272,26 @@ def load_settings(
     Never raises for bad settings: every problem becomes one line in ``Settings.warnings``.
     """
     env = os.environ if environ is None else environ
-    warnings: list[str] = []
     problems: list[_Problem] = []
 
     project_layer: _Layer | None = None
     if project_toml is not None:
-        project_layer = _file_layer(project_toml, ".gitmem.toml", "", root, warnings, problems)
+        project_layer = _file_layer(project_toml, ".gitmem.toml", root, problems)
         if pyproject_toml is not None and _tool_gitmem(pyproject_toml) is not None:
-            warnings.append(
-                "pyproject.toml: [tool.gitmem] is ignored because .gitmem.toml exists: "
-                "move its settings into .gitmem.toml"
+            problems.append(
+                _Problem(
+                    None,
+                    "pyproject.toml: [tool.gitmem] is ignored because .gitmem.toml exists: "
+                    "move its settings into .gitmem.toml",
+                )
             )
     elif pyproject_toml is not None and "gitmem" in pyproject_toml:
-        project_layer = _pyproject_layer(pyproject_toml, root, warnings, problems)
+        project_layer = _pyproject_layer(pyproject_toml, root, problems)
 
     user_layer: _Layer | None = None
-    user_text, user_where = _user_text(user_toml, warnings)
+    user_text, user_where = _user_text(user_toml, problems)
     if user_text is not None:
-        user_layer = _file_layer(user_text, user_where, "", root, warnings, problems)
+        user_layer = _file_layer(user_text, user_where, root, problems)
 
     env_layer = _env_layer(env, root, problems)
 
@@ -322,6 +324,7 @@ def load_settings(
     )
     values["auto_admit_audited"] = project_says and user_says
 
+    warnings: list[str] = []
     for problem in problems:
         if problem.attr is None:
             warnings.append(problem.text)
@@ -368,27 +371,20 @@ class _Layer:
 
 
 def _file_layer(
-    text: str,
-    where: str,
-    prefix: str,
-    root: Path | None,
-    warnings: list[str],
-    problems: list[_Problem],
+    text: str, where: str, root: Path | None, problems: list[_Problem]
 ) -> _Layer | None:
     """The layer of a settings file whose top level holds ``[memory]``; None if not TOML."""
-    document = _parse_toml(text, where, "the whole file is ignored until it is fixed", warnings)
+    document = _parse_toml(text, where, "the whole file is ignored until it is fixed", problems)
     if document is None:
         return None
-    return _document_layer(document, where, prefix, root, problems)
+    return _document_layer(document, where, "", root, problems)
 
 
-def _pyproject_layer(
-    text: str, root: Path | None, warnings: list[str], problems: list[_Problem]
-) -> _Layer | None:
+def _pyproject_layer(text: str, root: Path | None, problems: list[_Problem]) -> _Layer | None:
     """The layer of ``[tool.gitmem]`` in pyproject.toml; None if it has none or is not TOML."""
     where = "pyproject.toml"
     document = _parse_toml(
-        text, where, "its [tool.gitmem] settings are ignored until it is fixed", warnings
+        text, where, "its [tool.gitmem] settings are ignored until it is fixed", problems
     )
     if document is None:
         return None
@@ -471,7 +467,7 @@ def _check_values(
     """
     if not table:
         return {}
-    failed = {str(error.path[0]) for error in _schema_errors(table) if error.path}
+    failed = _failed_keys(table)
     valid: dict[str, Any] = {}
     for name, value in table.items():
         key = _BY_NAME.get(name)
@@ -557,8 +553,12 @@ def _from_env(key: _Key, raw: str) -> Any:
     return raw
 
 
-def _user_text(user_toml: str | EllipsisType | None, warnings: list[str]) -> tuple[str | None, str]:
+def _user_text(
+    user_toml: str | EllipsisType | None, problems: list[_Problem]
+) -> tuple[str | None, str]:
     """The user's file text and its name; read from disk when the caller passed nothing."""
+    if user_toml is None:
+        return None, ""
     path = user_settings_path()
     if not isinstance(user_toml, EllipsisType):
         return user_toml, str(path)
@@ -568,11 +568,15 @@ def _user_text(user_toml: str | EllipsisType | None, warnings: list[str]) -> tup
         return path.read_text(encoding="utf-8"), str(path)
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        warnings.append(f"{path}: cannot be read ({reason}); your own settings are ignored")
+        problems.append(
+            _Problem(None, f"{path}: cannot be read ({reason}); your own settings are ignored")
+        )
         return None, str(path)
 
 
-def _parse_toml(text: str, where: str, outcome: str, warnings: list[str]) -> dict[str, Any] | None:
+def _parse_toml(
+    text: str, where: str, outcome: str, problems: list[_Problem]
+) -> dict[str, Any] | None:
     """Parse TOML, or add one warning naming the file and line and return None."""
     try:
         return tomllib.loads(text.removeprefix("\ufeff"))
@@ -584,7 +588,7 @@ def _parse_toml(text: str, where: str, outcome: str, warnings: list[str]) -> dic
             line = f":{found[1] or max(1, len(text.splitlines()))}"
         detail = message[: found.start()] if found else message
         detail = " ".join(detail.split())
-        warnings.append(f"{where}{line}: invalid TOML ({detail}); {outcome}")
+        problems.append(_Problem(None, f"{where}{line}: invalid TOML ({detail}); {outcome}"))
         return None
 
 
@@ -619,10 +623,85 @@ def _validator() -> Any:
     return jsonschema.Draft202012Validator(_schema())
 
 
-def _schema_errors(table: Mapping[str, Any]) -> Iterator[Any]:
-    """The schema's errors for one ``memory`` table."""
+def _failed_keys(table: Mapping[str, Any]) -> set[str]:
+    """The keys of a ``memory`` table whose values the schema rejects.
+
+    jsonschema decides, but importing it costs more than a git hook's whole time budget, and
+    settings are read on every commit. So a small checker for the few keywords this schema uses
+    answers first, from the same schema: when it finds every value surely valid, jsonschema is
+    not needed; whenever it has any doubt, jsonschema decides. The tests hold both to the same
+    verdict on generated values.
+    """
+    properties = _schema()["properties"]
+    if all(
+        name not in properties or _surely_valid(properties[name], value)
+        for name, value in table.items()
+    ):
+        return set()
     errors: Iterator[Any] = _validator().iter_errors(dict(table))
-    return errors
+    return {str(error.path[0]) for error in errors if error.path}
+
+
+_ANNOTATIONS: Final = frozenset({"title", "description", "default", "examples", "$comment"})
+
+
+def _is_integer(value: object) -> bool:
+    """JSON Schema's integer: an int that is no bool, or a float with nothing after the point."""
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_TYPES: Final[dict[str, Callable[[object], bool]]] = {
+    "string": lambda value: isinstance(value, str),
+    "boolean": lambda value: isinstance(value, bool),
+    "integer": _is_integer,
+    "array": lambda value: isinstance(value, list),
+    "object": lambda value: isinstance(value, dict),
+}
+
+
+def _surely_valid(spec: Mapping[str, Any], value: object) -> bool:
+    """True when ``value`` passes ``spec`` for sure; False when it fails or the check is unsure.
+
+    Knows only the keywords the settings schema uses, each as JSON Schema 2020-12 defines it
+    (lengths in code points, patterns searched, not matched); any other keyword means unsure.
+    """
+    for keyword, argument in spec.items():
+        if keyword in _ANNOTATIONS:
+            continue
+        if keyword == "type":
+            check = _TYPES.get(argument) if isinstance(argument, str) else None
+            ok = check is not None and check(value)
+        elif keyword == "pattern":
+            ok = not isinstance(value, str) or re.search(argument, value) is not None
+        elif keyword == "minLength":
+            ok = not isinstance(value, str) or len(value) >= argument
+        elif keyword == "maxLength":
+            ok = not isinstance(value, str) or len(value) <= argument
+        elif keyword == "minimum":
+            ok = not _is_number(value) or value >= argument
+        elif keyword == "maximum":
+            ok = not _is_number(value) or value <= argument
+        elif keyword == "items":
+            ok = not isinstance(value, list) or all(_surely_valid(argument, item) for item in value)
+        elif keyword == "maxItems":
+            ok = not isinstance(value, list) or len(value) <= argument
+        elif keyword == "uniqueItems":
+            ok = (
+                not argument
+                or not isinstance(value, list)
+                or (all(isinstance(item, str) for item in value) and len(set(value)) == len(value))
+            )
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _hint(name: str) -> str:

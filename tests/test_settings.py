@@ -826,3 +826,71 @@ def test_loading_touches_no_home(isolated_env: Path) -> None:
     # HOME lies below a file: reading settings must not need it
     assert not Path(os.environ["HOME"]).exists()
     assert load_settings(project_toml=None, pyproject_toml=None).warnings == ()
+
+
+def test_warnings_follow_the_order_of_the_sources() -> None:
+    result = load(
+        "[memory]\nmaxBody = 'x'\n",
+        user="[memory\n",
+        env={"GITMEM_BRANCH": "a b"},
+    )
+    assert [w.split(":")[0] for w in result.warnings] == [
+        ".gitmem.toml",
+        str(user_settings_path()),
+        "environment",
+    ]
+
+
+# --- the quick schema check agrees with jsonschema ----------------------------------------------
+
+_any_value = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**6), max_value=10**6)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=70)
+    | st.sampled_from(["main", "shop-app", "a", "x\n", "-a", "a-", ".gitmem", "3000"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(key=st.sampled_from(sorted(_schema()["properties"])), value=_any_value)
+def test_quick_check_never_accepts_what_jsonschema_rejects(key: str, value: Any) -> None:
+    from gitmem.settings import _surely_valid
+
+    spec = _schema()["properties"][key]
+    reference = not list(jsonschema.Draft202012Validator(spec).iter_errors(value))
+    quick = _surely_valid(spec, value)
+    assert quick == reference or (not quick and reference), (key, value)
+    if isinstance(value, str | int | float | bool) or (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    ):
+        assert quick == reference, (key, value)
+
+
+def test_quick_check_is_unsure_of_keywords_it_does_not_know() -> None:
+    from gitmem.settings import _surely_valid
+
+    assert _surely_valid({"type": "string"}, "x")
+    assert not _surely_valid({"type": "string", "format": "email"}, "x")
+    assert not _surely_valid({"type": ["string", "null"]}, "x")
+
+
+def test_valid_settings_do_not_import_jsonschema(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from gitmem.settings import load_settings\n"
+        f"s = load_settings(project_toml={FULL!r}, pyproject_toml=None, user_toml=None,"
+        " environ={'GITMEM_MAX_BODY': '10'})\n"
+        "assert s.max_body == 10 and not s.warnings, s\n"
+        "print('jsonschema' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert done.stdout.strip() == "False"
