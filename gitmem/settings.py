@@ -32,11 +32,14 @@ import os
 import re
 import tomllib
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 DEFAULT_TYPES: tuple[str, ...] = ("decision", "method", "code-structure", "mistake")
 
@@ -605,22 +608,19 @@ def _default_branch(remote_default_branch: str | None) -> str:
 # --- schema -------------------------------------------------------------------------------------
 
 
-@functools.cache
 def _schema() -> dict[str, Any]:
-    """The settings schema shipped inside the package."""
-    from importlib.resources import files
+    """The settings schema shipped inside the package (read once, by gitmem.schema)."""
+    from gitmem.schema import load
 
-    text = (files("gitmem") / "schemas" / "settings.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return load("settings.schema.json")
 
 
 @functools.cache
-def _validator() -> Any:
+def _validator() -> Draft202012Validator:
     """A validator for the settings schema, built once; jsonschema is imported only when needed."""
-    import jsonschema  # type: ignore[import-untyped, unused-ignore]
+    from jsonschema import Draft202012Validator
 
-    return jsonschema.Draft202012Validator(_schema())
+    return Draft202012Validator(_schema())
 
 
 def _failed_keys(table: Mapping[str, Any]) -> set[str]:
@@ -638,7 +638,7 @@ def _failed_keys(table: Mapping[str, Any]) -> set[str]:
         for name, value in table.items()
     ):
         return set()
-    errors: Iterator[Any] = _validator().iter_errors(dict(table))
+    errors = _validator().iter_errors(dict(table))
     return {str(error.path[0]) for error in errors if error.path}
 
 
