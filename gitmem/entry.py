@@ -195,31 +195,36 @@ def normalise_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
 # YAML: strings only, no duplicate keys, no aliases
 
 
-class _StrictLoader(yaml.BaseLoader):
-    """BaseLoader reads every scalar as a string; this one also refuses duplicates and aliases."""
+_BaseLoader: Any = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
+
+class _StrictLoader(_BaseLoader):  # type: ignore[misc]
+    """Every scalar read as a string (BaseLoader, in C where libyaml is there), duplicate keys
+    refused, and anchors/aliases refused: a node met twice is an alias."""
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        if node in self.constructed_objects or node in self.recursive_objects:
             raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed", event.start_mark
+                None, None, "anchors and aliases are not allowed", node.start_mark
             )
-        return super().compose_node(parent, index)
+        return super().construct_object(node, deep=deep)
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):
+            return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
         seen: set[Any] = set()
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, str):
+            if not isinstance(key_node, yaml.ScalarNode):
                 raise yaml.constructor.ConstructorError(
                     None, None, "keys must be plain text", key_node.start_mark
                 )
+            key = key_node.value
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"duplicate key '{key}'", key_node.start_mark
                 )
             seen.add(key)
-        return super().construct_mapping(node, deep=True)
+        return super().construct_mapping(node, deep=True)  # type: ignore[no-any-return]
 
 
 class _Dumper(yaml.SafeDumper):
@@ -324,7 +329,54 @@ def parse(source: str | bytes) -> Entry:
     return entry
 
 
+_FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
+_PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^\t]*")
+_PLAIN_ITEM = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^,\[\]{}\t]*")
+
+
+def _plain(value: str, pattern: re.Pattern[str]) -> bool:
+    """True when YAML's BaseLoader would read value as exactly this text."""
+    return (
+        pattern.fullmatch(value) is not None
+        and value == value.strip()
+        and ": " not in value
+        and " #" not in value
+        and not value.endswith(":")
+        and value.isprintable()
+    )
+
+
+def _fast_front_matter(fm_text: str) -> dict[str, Any] | None:
+    """Front matter as gitmem writes it (`key: plain text`, `key: [a, b]`), read without YAML;
+    None for anything else, which then goes through the YAML loader.  A property test holds
+    both readers to the same answer."""
+    meta: dict[str, Any] = {}
+    for line in fm_text.split("\n"):
+        if not line:
+            continue
+        match = _FAST_LINE.fullmatch(line)
+        if match is None:
+            return None
+        key, value = match.groups()
+        if key in meta:
+            return None
+        if value.startswith("[") and value.endswith("]"):
+            inner = value[1:-1]
+            items = inner.split(", ") if inner else []
+            if not all(_plain(item, _PLAIN_ITEM) for item in items):
+                return None
+            meta[key] = items
+        elif _plain(value, _PLAIN):
+            meta[key] = value
+        else:
+            return None
+    return meta
+
+
 def _load_yaml(fm_text: str) -> dict[str, Any]:
+    fast = _fast_front_matter(fm_text)
+    if fast:
+        return fast
     try:
         meta = yaml.load(fm_text, Loader=_StrictLoader)  # a BaseLoader: strings only
     except yaml.MarkedYAMLError as exc:
