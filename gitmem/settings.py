@@ -707,6 +707,7 @@ def _is_number(value: object) -> bool:
 def _hint(name: str) -> str:
     """What to do about an unknown key: the known key it most likely means, or remove it."""
     known = [key.name for key in _KEYS]
+    name = name[:100]
     squashed = name.replace("_", "").replace("-", "").lower()
     for candidate in known:
         if candidate.lower() == squashed:
@@ -754,6 +755,11 @@ def _dir_problem(value: str, root: Path | None) -> str | None:
             return (
                 f"has the part {part!r}, which looks like a Windows short name and can stand for "
                 "another folder: choose a plain name, e.g. .gitmem"
+            )
+        if part != part.strip() or part.endswith("."):
+            return (
+                f"has the part {part!r}, which starts or ends with a space or ends with '.', "
+                "and Windows drops those: choose a plain name, e.g. .gitmem"
             )
     if root is not None:
         return _symlink_problem(parts, root)
@@ -890,4 +896,5 @@ def _show_value(value: object) -> str:
 
 def _show_key(name: str) -> str:
     """A key as TOML would write it: bare when it can be, quoted and escaped otherwise."""
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+    text = name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+    return text if len(text) <= _SHOW_MAX else text[: _SHOW_MAX - 3] + "..."

@@ -359,6 +359,9 @@ def test_hostile_values_stay_on_one_short_line() -> None:
     warning = only_warning(result)
     assert "\n" not in warning and "\x1b" not in warning
     assert len(warning) < 300
+    result = load('[memory]\n"' + "\\n" * 5000 + '" = 1\n[' + "y" * 9000 + "]\n")
+    assert len(result.warnings) == 2
+    assert all(len(w) < 300 and "\n" not in w for w in result.warnings)
 
 
 # --- bad TOML, unknown keys ---------------------------------------------------------------------
@@ -536,6 +539,9 @@ REFUSED_DIRS = [
     ("mem\x1bory", "contains a control character"),
     ("mem\x7fory", "contains a control character"),
     ("mem:ory", "contains ':'"),
+    ("memory ", "ends with a space"),
+    (" memory/x", "starts or ends with a space"),
+    ("docs./memory", "ends with '.'"),
     (".git::$INDEX_ALLOCATION", "contains ':'"),
     (".git", "is .git/ itself, git's own folder"),
     (".git/memory", "is inside .git/, git's own folder"),
@@ -687,6 +693,24 @@ def test_valid_branch_names(name: str) -> None:
 )  # fmt: skip
 def test_invalid_branch_names(name: str) -> None:
     assert check_branch_name(name) is not None
+
+
+BRANCH_SAMPLES = ["main", "release/2.0", "a..b", "a b", "-x", "HEAD", "a@{b", "a//b", "a.", ".a",
+                  "a/.b", "a.lock", "a/b.lock/c", "a~1", "a^", "a:b", "a?", "a*", "a[b", "a\\b",
+                  "ünïcode", "a@b", "@{-1}", "x/y/z", "a\tb"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", BRANCH_SAMPLES)
+def test_branch_check_is_never_looser_than_git(name: str, tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "check-ref-format", "--branch", name], cwd=tmp_path, capture_output=True
+    )
+    if check_branch_name(name) is None:
+        assert done.returncode == 0
+    if done.returncode != 0:
+        assert check_branch_name(name) is not None
 
 
 # --- project_from_url ---------------------------------------------------------------------------
