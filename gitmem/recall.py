@@ -63,6 +63,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate, chain
 from typing import Final
 
 __all__ = [
@@ -385,14 +386,25 @@ def stem(word: str) -> str:
     return word.replace("Y", "y")
 
 
+_WORD_TERMS: dict[str, str | None] = {}
+
+
 def _word_term(part: str) -> str | None:
-    """The indexed form of one plain word or identifier part, or None for noise."""
+    """The indexed form of one plain word or identifier part, or None for noise (memoised)."""
+    try:
+        return _WORD_TERMS[part]
+    except KeyError:
+        pass
     word = part.lower()
+    term: str | None = word
     if len(word) < 2 or len(word) > _MAX_TERM_LEN or word in STOP_WORDS:
-        return None
-    if word.isascii() and word.isalpha():
-        return stem(word)
-    return word
+        term = None
+    elif word.isascii() and word.isalpha():
+        term = stem(word)
+    if len(_WORD_TERMS) > 200_000:
+        _WORD_TERMS.clear()
+    _WORD_TERMS[part] = term
+    return term
 
 
 def _token_terms(token: str) -> tuple[tuple[str, ...], str | None]:
@@ -421,18 +433,23 @@ class _Analyzer:
     def __init__(self) -> None:
         self._cache: dict[str, tuple[str, ...]] = {}
 
-    def terms(self, text: str) -> list[str]:
+    def _lookup(self, text: str) -> Iterator[str]:
         cache = self._cache
-        out: list[str] = []
-        for token in _TOKEN.findall(text):
-            terms = cache.get(token)
-            if terms is None:
-                terms = _token_terms(token)[0]
-                if len(cache) > 1_000_000:
-                    cache.clear()
-                cache[token] = terms
-            out.extend(terms)
-        return out
+        tokens = _TOKEN.findall(text)
+        missing = set(tokens).difference(cache)
+        if missing:
+            if len(cache) > 1_000_000:
+                cache.clear()
+                missing = set(tokens)
+            for token in missing:
+                cache[token] = _token_terms(token)[0]
+        return chain.from_iterable(map(cache.__getitem__, tokens))
+
+    def terms(self, text: str) -> list[str]:
+        return list(self._lookup(text))
+
+    def counts(self, text: str) -> Counter[str]:
+        return Counter(self._lookup(text))
 
 
 def analyze(text: str) -> list[str]:
@@ -457,34 +474,47 @@ def query_terms(query: str) -> list[tuple[str, bool]]:
     return list(seen.items())
 
 
+def _quantise(tf: float) -> int:
+    return max(1, round(min(1.0, tf / (_K1 + tf) / _SAT_TITLE) * 255))
+
+
 def _doc_values(doc: Doc, analyzer: _Analyzer) -> dict[str, int]:
-    """term -> c(t, d) quantised to 1..255 for one document (module docstring, "Score")."""
-    fields = (
-        analyzer.terms(doc.title),
-        analyzer.terms(doc.applies_when),
-        analyzer.terms(" ".join(doc.tags)),
-        analyzer.terms(doc.body),
-    )
-    weighted: dict[str, float] = {}
-    for terms, (weight, ref, b) in zip(fields, _FIELDS, strict=True):
-        if not terms:
-            continue
-        # Long fields are damped; short ones are not boosted (a two-word body is no title).
-        factor = weight / max(1.0, 1.0 - b + b * len(terms) / ref)
-        for term, count in Counter(terms).items():
-            weighted[term] = weighted.get(term, 0.0) + count * factor
+    """term -> c(t, d) quantised to 1..255 for one document (module docstring, "Score").
+
+    The body holds most terms, so its values come from a per-count table in C-level loops;
+    the few title, applies_when and tag terms are then combined exactly.
+    """
+    body = analyzer.counts(doc.body)
     values: dict[str, int] = {}
-    for term, tf in weighted.items():
-        c = min(1.0, tf / (_K1 + tf) / _SAT_TITLE)
-        values[term] = max(1, round(c * 255))
+    body_factor = 0.0
+    if body:
+        weight, ref, b = _FIELDS[3]
+        # Long fields are damped; short ones are not boosted (a two-word body is no title).
+        body_factor = weight / max(1.0, 1.0 - b + b * body.total() / ref)
+        table = [_quantise(c * body_factor) for c in range(max(body.values()) + 1)]
+        values = dict(zip(body.keys(), map(table.__getitem__, body.values()), strict=True))
+    short: dict[str, float] = {}
+    for text, (weight, ref, b) in zip(
+        (doc.title, doc.applies_when, " ".join(doc.tags)), _FIELDS, strict=False
+    ):
+        terms = analyzer.terms(text)
+        if terms:
+            factor = weight / max(1.0, 1.0 - b + b * len(terms) / ref)
+            for term in terms:
+                short[term] = short.get(term, 0.0) + factor
+    for term, tf in short.items():
+        values[term] = _quantise(tf + body.get(term, 0) * body_factor)
     return values
 
 
 # ---------------------------------------------------------------------------------------------
 # Segments: the in-memory one that receives new documents, and the frozen serialised one.
-
+#
+# A posting is one u32: the document number shifted left 8 bits, or-ed with c(t, d) quantised
+# to a byte. One array per term, sorted by document number; at most 2**24 documents.
 
 _Record = tuple[str, str, str, str, str]  # id, type, title, applies_when, path
+_MAX_DOCS: Final = 1 << 24
 
 
 def _record(doc: Doc) -> _Record:
@@ -501,13 +531,13 @@ def _record(doc: Doc) -> _Record:
 
 
 class _MemSegment:
-    """Documents numbered base, base+1, ...; postings kept as growing arrays (sorted by number)."""
+    """Documents numbered base, base+1, ...; postings kept as growing arrays."""
 
     def __init__(self, base: int) -> None:
         self.base = base
         self.records: list[_Record] = []
         self.ids: dict[str, int] = {}
-        self.postings: dict[str, tuple[array[int], array[int]]] = {}
+        self.postings: dict[str, array[int]] = {}
 
     @property
     def n_docs(self) -> int:
@@ -515,18 +545,20 @@ class _MemSegment:
 
     def append(self, record: _Record, values: dict[str, int]) -> int:
         number = self.base + len(self.records)
+        if number >= _MAX_DOCS:
+            raise ValueError("a recall index holds at most 2**24 entries")
         self.records.append(record)
         self.ids[record[0]] = number
         postings = self.postings
+        shifted = number << 8
         for term, value in values.items():
-            entry = postings.get(term)
-            if entry is None:
-                entry = postings[term] = (array("I"), array("B"))
-            entry[0].append(number)
-            entry[1].append(value)
+            try:
+                postings[term].append(shifted | value)
+            except KeyError:
+                postings[term] = array("I", (shifted | value,))
         return number
 
-    def lookup(self, term: str) -> tuple[array[int], array[int]] | None:
+    def lookup(self, term: str) -> array[int] | None:
         return self.postings.get(term)
 
     def record(self, number: int) -> _Record:
@@ -538,9 +570,8 @@ class _MemSegment:
     def find(self, doc_id: str) -> int | None:
         return self.ids.get(doc_id)
 
-    def items(self) -> Iterator[tuple[str, array[int], array[int]]]:
-        for term, (docs, values) in self.postings.items():
-            yield term, docs, values
+    def items(self) -> Iterator[tuple[str, array[int]]]:
+        return iter(self.postings.items())
 
     def all_records(self) -> Iterator[tuple[int, _Record]]:
         for i, record in enumerate(self.records):
@@ -555,6 +586,7 @@ _VERSION: Final = 1
 _HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
 _SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
 _U32: Final = struct.Struct("<I")
+_U32_PAIR: Final = struct.Struct("<2I")
 _BIG_ENDIAN: Final = sys.byteorder == "big"
 
 
@@ -573,53 +605,46 @@ def _u32_bytes(values: Iterable[int]) -> bytes:
     return out.tobytes()
 
 
-def _write_segment(
-    base: int, records: list[_Record], terms: list[tuple[str, array[int], array[int]]]
-) -> bytes:
-    """Serialise one segment; `terms` sorted by term, each posting list sorted by number.
+def _crc(fields: tuple[int, ...], body: bytes | memoryview) -> int:
+    return zlib.crc32(body, zlib.crc32(_u32_bytes(fields)))
+
+
+def _write_segment(base: int, records: list[_Record], terms: list[tuple[str, array[int]]]) -> bytes:
+    """Serialise one segment; `terms` sorted by term, each posting list sorted.
 
     Layout after the head: doc offsets (docs+1 u32), id order (docs u32), type codes (docs u8),
     type table, record blob (NUL-joined fields), term offsets (terms+1 u32), posting offsets
-    (terms+1 u32), term blob, posting numbers (u32), posting values (u8).
+    (terms+1 u32), term blob, postings (u32).
     """
     type_codes: dict[str, int] = {}
-    record_parts: list[bytes] = []
-    doc_offsets = [0]
+    encoded_records = ["\x00".join(record).encode() for record in records]
+    doc_offsets = [0, *accumulate(map(len, encoded_records))]
     codes = bytearray()
     for record in records:
-        encoded = "\x00".join(record).encode()
-        record_parts.append(encoded)
-        doc_offsets.append(doc_offsets[-1] + len(encoded))
         code = type_codes.setdefault(record[1], len(type_codes))
         if code > 255:
-            raise ValueError("more than 256 entry types in one segment")
+            raise ValueError("more than 256 entry types in one recall index segment")
         codes.append(code)
     id_order = sorted(range(len(records)), key=lambda i: records[i][0].encode())
     type_table = "\x00".join(type_codes).encode()
-    term_offsets = [0]
-    post_offsets = [0]
-    term_parts: list[bytes] = []
-    number_parts: list[bytes] = []
-    value_parts: list[bytes] = []
-    for term, docs, values in terms:
-        encoded = term.encode()
-        term_parts.append(encoded)
-        term_offsets.append(term_offsets[-1] + len(encoded))
-        post_offsets.append(post_offsets[-1] + len(docs))
-        number_parts.append(_u32_bytes(docs) if _BIG_ENDIAN else docs.tobytes())
-        value_parts.append(values.tobytes())
+    encoded_terms = [term.encode() for term, _ in terms]
+    term_offsets = [0, *accumulate(map(len, encoded_terms))]
+    post_offsets = [0, *accumulate(len(postings) for _, postings in terms)]
+    if _BIG_ENDIAN:
+        postings_blob = b"".join(_u32_bytes(p) for _, p in terms)
+    else:
+        postings_blob = b"".join(p.tobytes() for _, p in terms)
     body = b"".join(
         [
             _u32_bytes(doc_offsets),
             _u32_bytes(id_order),
             bytes(codes),
             type_table,
-            b"".join(record_parts),
+            b"".join(encoded_records),
             _u32_bytes(term_offsets),
             _u32_bytes(post_offsets),
-            b"".join(term_parts),
-            b"".join(number_parts),
-            b"".join(value_parts),
+            b"".join(encoded_terms),
+            postings_blob,
         ]
     )
     fields = (
@@ -633,10 +658,6 @@ def _write_segment(
         term_offsets[-1],
     )
     return _SEG_HEAD.pack(*fields, _crc(fields, body)) + body
-
-
-def _crc(fields: tuple[int, ...], body: bytes | memoryview) -> int:
-    return zlib.crc32(body, zlib.crc32(_u32_bytes(fields)))
 
 
 class _FrozenSegment:
@@ -671,26 +692,20 @@ class _FrozenSegment:
         pos += 4 * (n_terms + 1)
         self._terms = pos
         pos += term_len
-        self._numbers = pos
+        self._postings = pos
         pos += 4 * n_post
-        self._values = pos
-        pos += n_post
-        if pos != start + size or pos > len(data):
+        if pos != start + size:
             raise ValueError("recall index segment has an inconsistent size")
         self._data = data
         self.types: list[str] = types_raw.decode().split("\x00") if types_raw else []
         if n_docs and not self.types:
             raise ValueError("recall index segment has no type table")
-        self._check_tables(rec_len, term_len, n_post)
-
-    def _check_tables(self, rec_len: int, term_len: int, n_post: int) -> None:
         u32 = _U32.unpack_from
-        d = self._data
-        if u32(d, self._doc_off + 4 * self._n_docs)[0] != rec_len:
+        if u32(data, self._doc_off + 4 * n_docs)[0] != rec_len:
             raise ValueError("recall index segment has a corrupt record table")
-        if u32(d, self._term_off + 4 * self._n_terms)[0] != term_len:
+        if u32(data, self._term_off + 4 * n_terms)[0] != term_len:
             raise ValueError("recall index segment has a corrupt term table")
-        if u32(d, self._post_off + 4 * self._n_terms)[0] != n_post:
+        if u32(data, self._post_off + 4 * n_terms)[0] != n_post:
             raise ValueError("recall index segment has a corrupt posting table")
 
     @property
@@ -698,19 +713,16 @@ class _FrozenSegment:
         return self._n_docs
 
     def _term_at(self, i: int) -> bytes:
-        a, b = struct.unpack_from("<2I", self._data, self._term_off + 4 * i)
+        a, b = _U32_PAIR.unpack_from(self._data, self._term_off + 4 * i)
         return bytes(self._data[self._terms + a : self._terms + b])
 
-    def _postings_at(self, i: int) -> tuple[array[int], array[int]]:
-        a, b = struct.unpack_from("<2I", self._data, self._post_off + 4 * i)
+    def _postings_at(self, i: int) -> array[int]:
+        a, b = _U32_PAIR.unpack_from(self._data, self._post_off + 4 * i)
         if a > b:
             raise ValueError("recall index segment has a corrupt posting table")
-        docs = _u32_array(self._data[self._numbers + 4 * a : self._numbers + 4 * b])
-        values = array("B")
-        values.frombytes(self._data[self._values + a : self._values + b])
-        return docs, values
+        return _u32_array(self._data[self._postings + 4 * a : self._postings + 4 * b])
 
-    def lookup(self, term: str) -> tuple[array[int], array[int]] | None:
+    def lookup(self, term: str) -> array[int] | None:
         key = term.encode()
         lo, hi = 0, self._n_terms
         while lo < hi:
@@ -723,10 +735,14 @@ class _FrozenSegment:
             return self._postings_at(lo)
         return None
 
+    def _raw_record(self, i: int) -> bytes:
+        if not 0 <= i < self._n_docs:
+            raise ValueError("recall index refers to a document it does not hold")
+        a, b = _U32_PAIR.unpack_from(self._data, self._doc_off + 4 * i)
+        return bytes(self._data[self._records + a : self._records + b])
+
     def record(self, number: int) -> _Record:
-        i = number - self.base
-        a, b = struct.unpack_from("<2I", self._data, self._doc_off + 4 * i)
-        fields = bytes(self._data[self._records + a : self._records + b]).decode().split("\x00")
+        fields = self._raw_record(number - self.base).decode().split("\x00")
         if len(fields) != 5:
             raise ValueError("recall index segment has a corrupt record")
         return (fields[0], fields[1], fields[2], fields[3], fields[4])
@@ -738,12 +754,8 @@ class _FrozenSegment:
         return self.types[code]
 
     def _id_at(self, j: int) -> tuple[bytes, int]:
-        i = _U32.unpack_from(self._data, self._id_order + 4 * j)[0]
-        if i >= self._n_docs:
-            raise ValueError("recall index segment has a corrupt id table")
-        a, b = struct.unpack_from("<2I", self._data, self._doc_off + 4 * i)
-        raw = bytes(self._data[self._records + a : self._records + b])
-        return raw.split(b"\x00", 1)[0], i
+        i: int = _U32.unpack_from(self._data, self._id_order + 4 * j)[0]
+        return self._raw_record(i).split(b"\x00", 1)[0], i
 
     def find(self, doc_id: str) -> int | None:
         key = doc_id.encode()
@@ -760,10 +772,9 @@ class _FrozenSegment:
                 return self.base + i
         return None
 
-    def items(self) -> Iterator[tuple[str, array[int], array[int]]]:
+    def items(self) -> Iterator[tuple[str, array[int]]]:
         for i in range(self._n_terms):
-            docs, values = self._postings_at(i)
-            yield self._term_at(i).decode(), docs, values
+            yield self._term_at(i).decode(), self._postings_at(i)
 
     def all_records(self) -> Iterator[tuple[int, _Record]]:
         for i in range(self._n_docs):
@@ -776,6 +787,14 @@ class _FrozenSegment:
 _Segment = _MemSegment | _FrozenSegment
 
 
+def _contains(postings: array[int], number: int) -> int | None:
+    """The posting of document `number` in a sorted posting list, or None."""
+    i = bisect_left(postings, number << 8)
+    if i < len(postings) and postings[i] >> 8 == number:
+        return int(postings[i])
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # The index
 
@@ -783,7 +802,7 @@ _Segment = _MemSegment | _FrozenSegment
 class Index:
     """An inverted index over admitted entries: built once, updated per entry, serialised whole.
 
-    Thread-unsafe; cheap to load (see the module docstring for the layout).
+    Not thread-safe; cheap to load (see the module docstring for the layout).
     """
 
     def __init__(self) -> None:
@@ -818,27 +837,22 @@ class Index:
 
     def remove(self, doc_id: str) -> None:
         """Forget a document (a superseded entry); an id the index lacks is ignored."""
-        for segment in self._segments:
+        number = self._find(doc_id)
+        if number is not None:
+            self._dead.add(number)
+
+    def _find(self, doc_id: str) -> int | None:
+        for segment in reversed(self._segments):
             number = segment.find(doc_id)
             if number is not None and number not in self._dead:
-                self._dead.add(number)
-                return
-
-    def segment_count(self) -> int:
-        """How many segments the index holds (the log-structured policy keeps it O(log n))."""
-        return len(self._segments)
+                return number
+        return None
 
     def __len__(self) -> int:
         return sum(s.n_docs for s in self._segments) - len(self._dead)
 
     def __contains__(self, doc_id: object) -> bool:
-        if not isinstance(doc_id, str):
-            return False
-        for segment in self._segments:
-            number = segment.find(doc_id)
-            if number is not None and number not in self._dead:
-                return True
-        return False
+        return isinstance(doc_id, str) and self._find(doc_id) is not None
 
     def ids(self) -> list[str]:
         """The ids of every live document, sorted."""
@@ -849,24 +863,26 @@ class Index:
             if number not in self._dead
         )
 
+    def segment_count(self) -> int:
+        """How many segments the index holds (the log-structured policy keeps it O(log n))."""
+        return len(self._segments)
+
     # -- searching
 
-    def _postings(self, term: str) -> list[tuple[array[int], array[int]]]:
+    def _postings(self, term: str) -> list[array[int]]:
         found = []
         for segment in self._segments:
-            hit = segment.lookup(term)
-            if hit is not None and hit[0]:
-                found.append(hit)
+            postings = segment.lookup(term)
+            if postings:
+                found.append(postings)
         return found
 
-    def _live_count(self, postings: list[tuple[array[int], array[int]]]) -> int:
-        count = sum(len(docs) for docs, _ in postings)
-        if self._dead:
-            for docs, _ in postings:
-                for number in self._dead:
-                    i = bisect_left(docs, number)
-                    if i < len(docs) and docs[i] == number:
-                        count -= 1
+    def _live_count(self, postings: list[array[int]]) -> int:
+        count = sum(map(len, postings))
+        for number in self._dead:
+            for plist in postings:
+                if _contains(plist, number) is not None:
+                    count -= 1
         return count
 
     def _segment_of(self, number: int) -> _Segment:
@@ -895,7 +911,7 @@ class Index:
         if n <= 0:
             return []
         absent_idf = math.log(1.0 + (n - 0.5) / 1.5)
-        weighted: list[tuple[float, list[tuple[array[int], array[int]]]]] = []
+        weighted: list[tuple[float, list[array[int]]]] = []
         total = 0.0
         for term, is_whole in query_terms(query):
             postings = self._postings(term)
@@ -913,57 +929,20 @@ class Index:
                 weighted.append((idf, postings))
         if not weighted:
             return []
-        scores = self._accumulate(weighted, threshold * total)
+        scores = _accumulate(weighted, threshold * total)
         cut = threshold * total - 1e-9
         dead = self._dead
-        allowed = None if types is None else frozenset(types)
         candidates: list[tuple[float, int]] = []
         for number, acc in scores.items():
             if acc < cut or number in dead:
                 continue
             score = round(min(1.0, acc / total), 4)
-            if score <= 0.0:
-                continue
-            candidates.append((score, number))
-        if allowed is not None:
+            if score > 0.0:
+                candidates.append((score, number))
+        if types is not None:
+            allowed = frozenset(types)
             candidates = [c for c in candidates if self._segment_of(c[1]).doc_type(c[1]) in allowed]
         return self._top(candidates, k)
-
-    @staticmethod
-    def _accumulate(
-        weighted: list[tuple[float, list[tuple[array[int], array[int]]]]], needed: float
-    ) -> dict[int, float]:
-        """Sum idf * c per document; terms too weak to reach `needed` alone are only probed."""
-        weighted.sort(key=lambda item: item[0])
-        # The rarest terms whose idf sum reaches `needed` are essential: a document matching none
-        # of them cannot pass the threshold, so the common terms are looked up only for the
-        # candidates the essential ones produced (max-score pruning).
-        probe_until = 0
-        running = 0.0
-        for i, (idf, _) in enumerate(weighted):
-            if running + idf >= needed:
-                break
-            running += idf
-            probe_until = i + 1
-        scores: dict[int, float] = {}
-        for idf, postings in weighted[probe_until:]:
-            scale = idf / 255.0
-            for docs, values in postings:
-                for number, value in zip(docs, values, strict=True):
-                    scores[number] = scores.get(number, 0.0) + value * scale
-        for idf, postings in weighted[:probe_until]:
-            scale = idf / 255.0
-            for docs, values in postings:
-                if len(scores) * 16 < len(docs):
-                    for number in scores:
-                        i = bisect_left(docs, number)
-                        if i < len(docs) and docs[i] == number:
-                            scores[number] += values[i] * scale
-                else:
-                    for number, value in zip(docs, values, strict=True):
-                        if number in scores:
-                            scores[number] += value * scale
-        return scores
 
     def _top(self, candidates: list[tuple[float, int]], k: int) -> list[Hit]:
         candidates.sort(key=lambda c: -c[0])
@@ -985,15 +964,13 @@ class Index:
 
         Policy: the in-memory tail is merged with the trailing segments while the result is at
         least half the size of the segment before it (a binary-counter LSM), so the work per
-        call is amortised O(log n) segments and the segment count stays O(log n).
+        call is amortised O(log n) segments and the segment count stays O(log n). When a quarter
+        of the documents are tombstones, everything is rewritten.
         """
         self._compact()
-        parts: list[bytes | memoryview] = []
-        for segment in self._segments:
-            parts.append(segment.to_bytes())
         dead = _u32_bytes(sorted(self._dead))
         head = _HEAD.pack(_MAGIC, _VERSION, len(self._segments), len(self._dead), zlib.crc32(dead))
-        return b"".join([head, dead, *parts])
+        return b"".join([head, dead, *(segment.to_bytes() for segment in self._segments)])
 
     def _compact(self) -> None:
         segments = self._segments
@@ -1018,7 +995,7 @@ class Index:
         if len(segments) == 1 and isinstance(segments[0], _MemSegment):
             only = segments[0]
             if not any(only.base <= number < only.base + only.n_docs for number in dead):
-                return _FrozenSegment(memoryview(only.to_bytes()), 0)
+                return _FrozenSegment(memoryview(only.to_bytes()), 0, verify=False)
         renumber: dict[int, int] = {}
         records: list[_Record] = []
         for segment in segments:
@@ -1028,21 +1005,19 @@ class Index:
                     continue
                 renumber[number] = base + len(records)
                 records.append(record)
-        merged: dict[str, tuple[array[int], array[int]]] = {}
+        merged: dict[str, array[int]] = {}
         for segment in segments:
-            for term, docs, values in segment.items():
-                entry = merged.get(term)
-                if entry is None:
-                    entry = merged[term] = (array("I"), array("B"))
-                out_docs, out_values = entry
-                for number, value in zip(docs, values, strict=True):
-                    new = renumber.get(number)
+            for term, postings in segment.items():
+                out = merged.get(term)
+                if out is None:
+                    out = merged[term] = array("I")
+                for posting in postings:
+                    new = renumber.get(posting >> 8)
                     if new is not None:
-                        out_docs.append(new)
-                        out_values.append(value)
-        terms = sorted((t, d, v) for t, (d, v) in merged.items() if d)
+                        out.append(new << 8 | posting & 0xFF)
+        terms = sorted((t, p) for t, p in merged.items() if p)
         data = memoryview(_write_segment(base, records, terms))
-        return _FrozenSegment(data, 0)
+        return _FrozenSegment(data, 0, verify=False)
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview, *, verify: bool = True) -> Index:
@@ -1075,10 +1050,7 @@ class Index:
         for _ in range(n_segments):
             if pos + _SEG_HEAD.size > len(view):
                 raise ValueError("recall index is truncated")
-            try:
-                segment = _FrozenSegment(view, pos, verify=verify)
-            except struct.error as exc:
-                raise ValueError(f"recall index is corrupt: {exc}") from exc
+            segment = _FrozenSegment(view, pos, verify=verify)
             if segment.base != expected:
                 raise ValueError("recall index segments are out of order")
             expected = segment.base + segment.n_docs
@@ -1090,3 +1062,42 @@ class Index:
             raise ValueError("recall index has a tombstone past its documents")
         index._dead = dead
         return index
+
+
+def _accumulate(weighted: list[tuple[float, list[array[int]]]], needed: float) -> dict[int, float]:
+    """Sum idf * c per document; terms too weak to reach `needed` on their own are only probed.
+
+    Max-score pruning: with the terms sorted by idf, the commonest ones whose idf sum stays below
+    `needed` cannot lift a document over the threshold alone, so their (long) posting lists are
+    looked up only for the candidates that the rarer terms produced.
+    """
+    weighted.sort(key=lambda item: item[0])
+    probe_until = 0
+    running = 0.0
+    for i, (idf, _) in enumerate(weighted):
+        if running + idf >= needed:
+            break
+        running += idf
+        probe_until = i + 1
+    scores: dict[int, float] = {}
+    get = scores.get
+    for idf, postings in weighted[probe_until:]:
+        table = [v * idf / 255.0 for v in range(256)]
+        for plist in postings:
+            for posting in plist:
+                number = posting >> 8
+                scores[number] = get(number, 0.0) + table[posting & 0xFF]
+    for idf, postings in weighted[:probe_until]:
+        scale = idf / 255.0
+        for plist in postings:
+            if len(scores) * 16 < len(plist):
+                for number in scores:
+                    found = _contains(plist, number)
+                    if found is not None:
+                        scores[number] += (found & 0xFF) * scale
+            else:
+                for posting in plist:
+                    number = posting >> 8
+                    if number in scores:
+                        scores[number] += (posting & 0xFF) * scale
+    return scores
