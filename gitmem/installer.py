@@ -8,6 +8,9 @@ user's:
 - a hook that was there before gitmem (`X`) is moved to `X.gitmem-chained` and the gitmem
   script runs it first, with the same arguments and standard input; when that name is taken
   too, the installer refuses rather than guess;
+- a hook that already runs `gitmem hook NAME` itself is left as is; a hook tracked in the
+  repository (core.hooksPath inside the work tree) is never renamed, and a folder husky manages
+  is refused: the message says which line to add instead;
 - installing twice changes nothing; an older gitmem script is replaced;
 - uninstall removes only files carrying the marker and moves `X.gitmem-chained` back to `X`,
   byte for byte (it is a rename, never a rewrite).
@@ -92,7 +95,7 @@ def install(repo_path: Path, *, server: bool = False) -> list[str]:
         )
     names = SERVER_HOOKS if server else CLIENT_HOOKS
     folder = hooks_dir(repo_path)
-    _refuse_conflicts(folder, names)
+    _refuse_conflicts(repo_path, folder, names)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [f"hooks folder: {folder}"]
     for name in names:
@@ -117,18 +120,36 @@ def uninstall(repo_path: Path, *, server: bool = False) -> list[str]:
 # -- one hook ------------------------------------------------------------------------------
 
 
-def _refuse_conflicts(folder: Path, names: tuple[str, ...]) -> None:
+def _refuse_conflicts(repo_path: Path, folder: Path, names: tuple[str, ...]) -> None:
     """Check every hook before touching any, so a refusal leaves the folder as it was."""
     if folder.exists() and not folder.is_dir():
         raise GitmemError(f"{folder} is not a folder: git expects its hooks there")
+    if _managed_by_husky(folder):
+        raise GitmemError(
+            f"{folder} is managed by husky, which rewrites it: instead add a line "
+            '`gitmem hook <name> "$@"` to each of your .husky/<name> files '
+            f"({', '.join(names)})"
+        )
+    foreign = [
+        name
+        for name in names
+        if os.path.lexists(folder / name)
+        and not is_gitmem_hook(folder / name)
+        and not _already_runs_gitmem(folder / name, name)
+    ]
+    tracked = _tracked(repo_path, [folder / name for name in foreign])
     problems = []
-    for name in names:
+    for name in foreign:
         path = folder / name
-        if not os.path.lexists(path) or is_gitmem_hook(path):
-            continue
         chained = folder / (name + CHAINED_SUFFIX)
         if path.is_dir() and not path.is_symlink():
             problems.append(f"{path} is a folder, not a hook: move it away and install again")
+        elif path in tracked:
+            problems.append(
+                f"{path} is tracked in this repository (core.hooksPath points into the work "
+                f'tree), so gitmem will not rename it: add the line `gitmem hook {name} "$@"` '
+                "to it and install again"
+            )
         elif os.path.lexists(chained):
             problems.append(
                 f"{path} is not gitmem's and {chained.name} is taken too, so it cannot be "
@@ -136,6 +157,33 @@ def _refuse_conflicts(folder: Path, names: tuple[str, ...]) -> None:
             )
     if problems:
         raise GitmemError("nothing was installed: " + "; ".join(problems))
+
+
+def _managed_by_husky(folder: Path) -> bool:
+    """husky (v4 to v9) keeps `husky.sh` or its `h` runner in the folder it points git at;
+    renaming its stubs would silently stop the project's own hooks."""
+    return (folder / "husky.sh").is_file() or (
+        folder.name == "_" and folder.parent.name == ".husky"
+    )
+
+
+def _already_runs_gitmem(path: Path, name: str) -> bool:
+    """A user's own hook that calls `gitmem hook NAME` itself needs no chaining."""
+    try:
+        return f"gitmem hook {name}".encode() in path.read_bytes()
+    except OSError:
+        return False
+
+
+def _tracked(repo_path: Path, paths: list[Path]) -> set[Path]:
+    """Which of paths git tracks (a core.hooksPath inside the work tree, shared by a team)."""
+    if not paths:
+        return set()
+    done = _run(repo_path, "ls-files", "-z", "--full-name", "--", *map(str, paths))
+    if done.returncode != 0:  # outside the work tree, or a bare repository: nothing tracked
+        return set()
+    top = _git(repo_path, "rev-parse", "--show-toplevel")
+    return {Path(top, name) for name in done.stdout.split("\0") if name}
 
 
 def _install_one(folder: Path, name: str) -> str:
@@ -147,6 +195,8 @@ def _install_one(folder: Path, name: str) -> str:
                 return f"{name}: already installed"
             _write_script(path, text)
             return f"{name}: updated"
+        if _already_runs_gitmem(path, name):
+            return f"{name}: left as is, it already runs `gitmem hook {name}`"
         chained = folder / (name + CHAINED_SUFFIX)
         os.rename(path, chained)
         _write_script(path, text)

@@ -275,6 +275,37 @@ def test_install_refuses_when_the_chained_name_is_taken_and_changes_nothing(
     assert (repo / ".git" / "config").read_bytes() == config
 
 
+def test_a_tracked_hook_is_never_renamed_but_one_calling_gitmem_is_kept(repo: Path) -> None:
+    git(repo, "config", "core.hooksPath", ".githooks")
+    shared = repo / ".githooks" / "pre-push"
+    write_exec(shared, "#!/bin/sh\nmake lint\n")
+    git(repo, "add", ".githooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    with pytest.raises(GitmemError, match=r'pre-push is tracked .* `gitmem hook pre-push "\$@"`'):
+        install(repo)
+    assert sorted(p.name for p in shared.parent.iterdir()) == ["pre-push"]
+    assert git(repo, "status", "--porcelain") == ""
+
+    write_exec(shared, '#!/bin/sh\nmake lint\ngitmem hook pre-push "$@"\n')
+    lines = install(repo)
+    assert "pre-push: left as is, it already runs `gitmem hook pre-push`" in lines
+    assert shared.read_text().endswith('gitmem hook pre-push "$@"\n')
+    assert (shared.parent / "pre-commit").read_bytes() == script("pre-commit")
+    assert not (shared.parent / f"pre-push{CHAINED_SUFFIX}").exists()
+    assert "pre-push: not gitmem's, left alone" in uninstall(repo)
+    assert shared.exists()
+
+
+def test_a_folder_managed_by_husky_is_refused(repo: Path) -> None:
+    husky = repo / ".husky" / "_"
+    write_exec(husky / "h", "#!/usr/bin/env sh\n")
+    write_exec(husky / "pre-commit", '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
+    git(repo, "config", "core.hooksPath", ".husky/_")
+    with pytest.raises(GitmemError, match=r"managed by husky.* \.husky/<name>"):
+        install(repo)
+    assert sorted(p.name for p in husky.iterdir()) == ["h", "pre-commit"]
+
+
 def test_install_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
     with pytest.raises(UsageError, match="is not inside a git repository"):
@@ -380,18 +411,8 @@ def test_gitmems_failure_blocks_the_commit(repo: Path, stub: dict[str, str]) -> 
     assert git(repo, "rev-parse", "HEAD") == head
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gitmem.check opens the index from a relative GIT_INDEX_FILE (.git/index), which "
-    "libgit2 refuses; remove this mark once `gitmem hook pre-commit` resolves it",
-)
 def test_real_gitmem_pre_commit_runs_after_the_chained_hook(repo: Path, tmp_path: Path) -> None:
     """No stand-in: the real `gitmem hook pre-commit` refuses a broken memory file."""
-    probe = subprocess.run(
-        [sys.executable, "-c", "import gitmem.hooks"], capture_output=True, check=False
-    )
-    if probe.returncode != 0:
-        pytest.skip("`gitmem hook` is not implemented yet (gitmem.hooks is missing)")
     folder = repo / ".git" / "hooks"
     ran = tmp_path / "foreign-ran"
     write_exec(folder / "pre-commit", f"#!/bin/sh\necho ran >> '{ran}'\n")
@@ -412,6 +433,29 @@ def test_real_gitmem_pre_commit_runs_after_the_chained_hook(repo: Path, tmp_path
     done = git_env(repo, env, "commit", "-q", "-am", "an ordinary change")
     assert done.returncode == 0, done.stderr
     assert ran.read_text() == "ran\nran\n"
+
+
+def test_real_gitmem_pre_receive_refuses_a_forged_entry(repo: Path, tmp_path: Path) -> None:
+    """No stand-in: a bare server with the pre-receive hook rejects memory pushed around review."""
+    remote = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    install(remote, server=True)
+    env = dict(os.environ)
+    done = git_env(repo, env, "push", "-q", str(remote), "main")
+    assert done.returncode == 0, done.stderr
+    head = git(repo, "rev-parse", "HEAD").strip()
+
+    entry = (
+        repo / ".gitmem" / "entries" / "method" / "shop-method-20261129-run-hooks-through-gitmem.md"
+    )
+    entry.parent.mkdir(parents=True)
+    entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
+    git(repo, "add", ".gitmem")
+    git(repo, "commit", "-q", "--no-verify", "-m", "an entry that skipped review")
+    done = git_env(repo, env, "push", "-q", str(remote), "main")
+    assert done.returncode != 0, "the server accepted an entry pushed straight to main"
+    assert "shop-method-20261129-run-hooks-through-gitmem" in done.stderr
+    assert git(remote, "rev-parse", "main").strip() == head
 
 
 def test_pre_push_stdin_reaches_the_chained_hook_and_gitmem(
