@@ -98,7 +98,9 @@ class Store:
         the object quarantine of a pre-receive hook (CONVENTIONS.md item 6)."""
         try:
             if from_env:
-                repo = pygit2.Repository(str(path) if path else None, RepositoryOpenFlag.FROM_ENV)
+                # pygit2 builds a backend-less repository from None: always pass a path
+                # (libgit2 then follows GIT_DIR, or discovers from it).
+                repo = pygit2.Repository(str(path or "."), RepositoryOpenFlag.FROM_ENV)
             else:
                 found = pygit2.discover_repository(str(path or Path.cwd()))
                 if found is None:
@@ -243,6 +245,21 @@ class Store:
         if obj.type_str == "tree":
             return None
         return TreeItem(path, str(obj.id), int(obj.filemode))
+
+    def folders(self, tree: str | None) -> list[str]:
+        """Names of the sub-folders directly inside tree."""
+        if tree is None:
+            return []
+        return sorted(
+            str(e.name) for e in self.repo[tree].peel(pygit2.Tree) if e.type_str == "tree"
+        )
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        try:
+            base = self.repo.merge_base(a, b)
+        except (KeyError, pygit2.GitError, ValueError):
+            return None
+        return str(base) if base else None
 
     def exists(self, tree: str, path: str) -> bool:
         try:

@@ -1,0 +1,5 @@
+"""`python -m gitmem` runs the command line."""
+
+from gitmem.cli import main
+
+main()

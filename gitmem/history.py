@@ -1,0 +1,590 @@
+"""The history rules: judge a ref update old → new by walking every new commit, not only the tip.
+
+- A candidate branch `gitmem/<id>` adds or changes only `<dir>/candidates/<id>.md`.
+- On the main branch (first-parent chain), an entry appears only through an admit merge whose
+  second parent carries the same candidate, admitted by an allowed admitter, with the same text
+  but for the admission fields; entries are never deleted or edited except by supersession;
+  refused.md only grows; nothing lives under candidates/; INDEX.md matches its tree.  A commit
+  reached only through a merge's second parent is judged as a candidate commit.
+- In every new commit on any ref, a memory file that carries a secret or hidden Unicode
+  rejects the update, even when a later commit removes it.
+
+A commit whose memory folder is the same tree as its parent's costs two subtree look-ups, so
+pushes that touch no memory cost next to nothing, and the work follows the size of the push,
+never the size of the store.
+
+Judging uses the settings committed at the old tip of the main branch (the state the server
+already trusts), so a push cannot move the memory folder out from under the rules.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gitmem import index as index_mod
+from gitmem.check import Report
+from gitmem.entry import Entry, EntryError, is_slug, parse
+from gitmem.errors import UsageError
+from gitmem.lifecycle import BRANCH_PREFIX
+from gitmem.problem import Problem
+from gitmem.rules import Context, check_paths, place_of
+from gitmem.settings import Settings
+from gitmem.snapshot import TreeSnapshot
+from gitmem.store import ZERO, Change, Store
+from gitmem.workspace import settings_at
+
+PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
+SCAN_CAP = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Update:
+    old: str
+    new: str
+    ref: str
+
+
+@dataclass
+class Judge:
+    """The state shared by the checks of one push: settings, exclusions, scanned blobs."""
+
+    store: Store
+    settings: Settings
+    exclude: list[str]
+    pusher: str | None = None
+    audit_allowed: bool = False
+    scanned: set[str] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+    checked: int = 0
+
+    @property
+    def dir(self) -> str:
+        return self.settings.dir
+
+    def add(self, path: str, rule: str, message: str, commit: str | None = None) -> None:
+        where = f" (commit {commit[:12]})" if commit else ""
+        self.problems.append(Problem(path, None, rule, message + where))
+
+    def memory_tree(self, commit: str | None) -> str | None:
+        if commit is None:
+            return None
+        return self.store.subtree(self.store.tree_of(commit), self.dir)
+
+
+# ---------------------------------------------------------------------------------------------
+# entry points
+
+
+def check_range(spec: str, ref: str | None = None) -> Report:
+    """`gitmem check --range A..B`: judge the commits of A..B as an update of ref (default: the
+    branch named by B, or the current branch when B is HEAD)."""
+    store = Store.open(None)
+    if ".." not in spec or "..." in spec:
+        raise UsageError(f"--range {spec!r}: write A..B (two revisions)")
+    left, right = spec.split("..", 1)
+    old = store.resolve(left or "HEAD")
+    new = store.resolve(right or "HEAD")
+    if old is None or new is None:
+        missing = left if old is None else right
+        raise UsageError(f"--range: {missing!r} is not a commit here (git fetch first?)")
+    target = ref or _ref_for(store, right or "HEAD")
+    return judge(store, [Update(old, new, target)], exclude=[old])
+
+
+def _ref_for(store: Store, rev: str) -> str:
+    if rev == "HEAD":
+        branch = store.head_branch()
+        return f"refs/heads/{branch}" if branch else "HEAD"
+    if rev.startswith("refs/"):
+        return rev
+    if store.ref_target(f"refs/heads/{rev}"):
+        return f"refs/heads/{rev}"
+    for ref in store.refs("refs/remotes/"):
+        if ref.endswith(f"/{rev}") or ref == f"refs/remotes/{rev}":
+            return "refs/heads/" + ref.removeprefix("refs/remotes/").split("/", 1)[1]
+    return f"refs/heads/{rev}"
+
+
+def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
+    updates = []
+    for line in text.splitlines():
+        parts = line.split()
+        if pre_push and len(parts) == 4:
+            _local_ref, local_sha, remote_ref, remote_sha = parts
+            updates.append(Update(remote_sha, local_sha, remote_ref))
+        elif not pre_push and len(parts) == 3:
+            old, new, ref = parts
+            updates.append(Update(old, new, ref))
+        elif parts:
+            raise UsageError(f"cannot read hook input line {line!r}")
+    return updates
+
+
+def check_pre_push(stdin: str, remote: str | None = None) -> Report:
+    """The pre-push gate: what the remote does not have yet is judged as the server would."""
+    store = Store.open(None, from_env=True)
+    updates = parse_updates(stdin, pre_push=True)
+    exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
+    exclude += [u.old for u in updates if u.old != ZERO and store.has_object(u.old)]
+    return judge(store, updates, exclude=exclude)
+
+
+def check_pre_receive(stdin: str) -> Report:
+    """The server gate.  The repository is opened from the environment, so the objects git
+    holds in quarantine during the push are visible; every ref the server has is excluded."""
+    store = Store.open(None, from_env=True)
+    updates = parse_updates(stdin, pre_push=False)
+    exclude = list(store.refs("refs/").values())
+    pusher = next((os.environ[v] for v in PUSHER_VARIABLES if os.environ.get(v)), None)
+    return judge(store, updates, exclude=exclude, pusher=pusher)
+
+
+def judge(
+    store: Store, updates: Iterable[Update], *, exclude: list[str], pusher: str | None = None
+) -> Report:
+    updates = list(updates)
+    trusted = _trusted_settings(store, updates)
+    judge_ = Judge(
+        store,
+        trusted,
+        [e for e in exclude if e and e != ZERO],
+        pusher,
+        audit_allowed=_project_allows_audit(store, updates, trusted),
+    )
+    for update in updates:
+        _judge_update(judge_, update)
+    return Report(sorted(judge_.problems, key=Problem.sort_key), judge_.checked, unit="commit")
+
+
+def _main_ref(settings: Settings) -> str:
+    return f"refs/heads/{settings.branch}"
+
+
+def _trusted_settings(store: Store, updates: list[Update]) -> Settings:
+    """Settings at the current main tip; for a first push, at the pushed main tip."""
+    provisional = settings_at(store, None)
+    for candidate_ref in (f"refs/heads/{provisional.branch}", "refs/heads/main"):
+        tip = store.ref_target(candidate_ref)
+        if tip:
+            return settings_at(store, tip)
+    for update in updates:
+        if update.ref == _main_ref(provisional) and update.new != ZERO:
+            return settings_at(store, _commit_of(store, update.new))
+    return provisional
+
+
+def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings) -> bool:
+    """Server side, the project's own memory.autoAdmitAudited (nobody's user file applies)."""
+    from gitmem.settings import load_settings
+    from gitmem.workspace import SETTINGS_FILES
+
+    tip = store.ref_target(_main_ref(trusted))
+    if tip is None:
+        return False
+    tree = store.tree_of(tip)
+    texts = [store.read_path(tree, name) for name in SETTINGS_FILES]
+    project = load_settings(
+        project_toml=texts[0].decode("utf-8", "replace") if texts[0] else None,
+        pyproject_toml=texts[1].decode("utf-8", "replace") if texts[1] else None,
+        user_toml=None,
+        environ={"GITMEM_AUTO_ADMIT_AUDITED": "true"},
+    )
+    return project.auto_admit_audited
+
+
+def _commit_of(store: Store, oid: str) -> str | None:
+    """The commit an object id names (tags peeled), or None for trees and blobs."""
+    return store.resolve(oid)
+
+
+# ---------------------------------------------------------------------------------------------
+# one update
+
+
+def _judge_update(j: Judge, update: Update) -> None:
+    main_ref = _main_ref(j.settings)
+    if update.new == ZERO:
+        if update.ref == main_ref:
+            j.add(
+                update.ref,
+                "HISTORY-DELETE",
+                f"deleting {j.settings.branch} would delete the memory: refused",
+            )
+        return
+    new = _commit_of(j.store, update.new)
+    if new is None:
+        return  # a tag of a tree or blob: nothing of the memory's history
+    commits = j.store.new_commits(new, [*j.exclude, update.old])
+    j.checked += len(commits)
+    for commit in commits:
+        _scan_commit(j, commit)
+    if update.ref == main_ref:
+        _judge_main(j, update, new, set(commits))
+    elif update.ref.startswith(f"refs/heads/{BRANCH_PREFIX}"):
+        _judge_candidate_branch(j, update, new, commits)
+
+
+def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
+    before, after = j.memory_tree(parent), j.memory_tree(commit)
+    if before == after:
+        return []
+    return j.store.diff(before, after, prefix=f"{j.dir}/")
+
+
+def _scan_commit(j: Judge, commit: str) -> None:
+    """Secrets, hidden Unicode and unreadable files in every memory blob a commit adds."""
+    from gitmem import secrets
+
+    parents = j.store.commit(commit).parents
+    for change in _memory_changes(j, commit, parents[0] if parents else None):
+        new = change.new
+        if new is None or new.oid in j.scanned:
+            continue
+        j.scanned.add(new.oid)
+        if not new.is_file:
+            if new.is_symlink:
+                j.add(change.path, "SYMLINK", "a symbolic link in the memory folder", commit)
+            continue
+        data = j.store.read(new.oid, SCAN_CAP)
+        if len(data) > SCAN_CAP:
+            j.add(change.path, "TOO-LARGE", f"is over {SCAN_CAP // 1024} KiB", commit)
+            continue
+        text = data.decode("utf-8", "replace")
+        for finding in [*secrets.scan_text(text), *secrets.scan_hidden_unicode(text)]:
+            rule = "HIDDEN-UNICODE" if finding.rule == "hidden-unicode" else "SECRET"
+            j.problems.append(
+                Problem(
+                    change.path,
+                    finding.line or None,
+                    rule,
+                    f"{finding.rule}: {finding.description} ({finding.excerpt}) in commit "
+                    f"{commit[:12]}: rewrite the commits without it and rotate the secret",
+                )
+            )
+
+
+def _file_rules(j: Judge, tree: str, paths: Iterable[str]) -> None:
+    """Every file rule over files as they are at a tip (intermediate states are not judged)."""
+    snapshot = TreeSnapshot(j.store, tree)
+    main_tip = j.store.ref_target(_main_ref(j.settings))
+    refused_source = TreeSnapshot(j.store, j.store.tree_of(main_tip)) if main_tip else snapshot
+    ctx = Context.from_snapshot(j.settings, refused_source)
+    ctx.path_exists = lambda path: snapshot.kind(path) != "missing"
+    problems = check_paths(snapshot, [p for p in paths if snapshot.kind(p) != "missing"], ctx)
+    # secrets and hidden Unicode were judged in every commit already
+    j.problems.extend(p for p in problems if p.rule not in ("SECRET", "HIDDEN-UNICODE"))
+
+
+# ---------------------------------------------------------------------------------------------
+# candidate branches
+
+
+def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[str]) -> None:
+    entry_id = update.ref.removeprefix(f"refs/heads/{BRANCH_PREFIX}")
+    own = f"{j.dir}/candidates/{entry_id}.md"
+    if not is_slug(entry_id):
+        j.add(
+            update.ref,
+            "CANDIDATE-BRANCH",
+            f"{BRANCH_PREFIX}{entry_id} is not a candidate "
+            "branch name: gitmem/<id> with an id of lowercase words joined by '-'",
+        )
+        return
+    main_tip = j.store.ref_target(_main_ref(j.settings))
+    for commit in commits:
+        info = j.store.commit(commit)
+        parents = list(info.parents)
+        # a merge that brings main into the branch ("update branch") is judged against the
+        # parent that main already holds; any other commit against its first parent
+        base = parents[0] if parents else None
+        if len(parents) > 1 and main_tip:
+            base = next((p for p in parents if j.store.is_ancestor(p, main_tip)), base)
+        base_tree = j.store.tree_of(base) if base else None
+        stray = [c.path for c in j.store.diff(base_tree, info.tree) if c.path != own]
+        if stray:
+            shown = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
+            j.add(
+                own,
+                "CANDIDATE-BRANCH",
+                f"branch {BRANCH_PREFIX}{entry_id} changes {shown}: "
+                "a candidate branch changes only its own file",
+                commit,
+            )
+    tree = j.store.tree_of(new)
+    if j.store.item(tree, own) is None:
+        j.add(own, "CANDIDATE-BRANCH", f"branch {BRANCH_PREFIX}{entry_id} holds no {own}")
+        return
+    _file_rules(j, tree, [own])
+
+
+# ---------------------------------------------------------------------------------------------
+# the main branch
+
+
+def _judge_main(j: Judge, update: Update, new: str, new_commits: set[str]) -> None:
+    store = j.store
+    old = update.old if update.old != ZERO and store.has_object(update.old) else None
+    stop = old
+    if old is not None and not store.is_ancestor(old, new):
+        _judge_net(j, old, new)
+        stop = store.merge_base(old, new)
+    chain = [c for c in store.first_parent_chain(new, stop) if c in new_commits]
+    on_chain = set(chain)
+    touched: set[str] = set()
+    for commit in chain:
+        touched.update(_judge_main_commit(j, commit))
+    for commit in new_commits - on_chain:
+        _judge_side_commit(j, commit)
+    new_tree = store.tree_of(new)
+    new_settings = settings_at(store, new)
+    if old is not None and new_settings.dir != j.dir:
+        j.add(
+            ".gitmem.toml",
+            "HISTORY-SETTINGS",
+            f"memory.dir moves from {j.dir} to "
+            f"{new_settings.dir}: moving the memory folder is an administrator's change",
+        )
+    _file_rules(j, new_tree, sorted(p for p in touched if store.exists(new_tree, p)))
+    _check_index(j, old, new)
+
+
+def _judge_net(j: Judge, old: str, new: str) -> None:
+    """A history rewrite (force push): nothing admitted may vanish or change in the result."""
+    for change in _memory_changes(j, new, old):
+        rel = change.path[len(j.dir) + 1 :]
+        if rel.startswith("entries/") and change.status == "D":
+            j.add(
+                change.path,
+                "HISTORY-DELETE",
+                "a rewrite of history deletes this entry: entries are never deleted",
+            )
+        elif rel == "refused.md" and change.old is not None:
+            _judge_refused(j, change, new)
+
+
+def _judge_refused(j: Judge, change: Change, commit: str) -> None:
+    if change.new is None:
+        j.add(change.path, "HISTORY-REFUSED", "refused.md is deleted: it only grows", commit)
+        return
+    before = j.store.read(change.old.oid) if change.old else b""
+    after = j.store.read(change.new.oid)
+    if not after.startswith(before):
+        j.add(
+            change.path,
+            "HISTORY-REFUSED",
+            "refused.md is edited: it only grows (gitmem refuse appends to it)",
+            commit,
+        )
+
+
+def _judge_main_commit(j: Judge, commit: str) -> set[str]:
+    """Rules for one commit on main's first-parent chain; returns the memory paths it wrote."""
+    store = j.store
+    info = store.commit(commit)
+    parent = info.parents[0] if info.parents else None
+    changes = _memory_changes(j, commit, parent)
+    if not changes:
+        return set()
+    admitted_id = _admitted_id(info.message) if len(info.parents) == 2 else None
+    added: dict[str, Entry] = {}
+    flips: list[tuple[Change, Entry, Entry]] = []
+    for change in changes:
+        rel = change.path[len(j.dir) + 1 :]
+        place = place_of(change.path, j.dir)
+        if rel.startswith("candidates/") and change.new is not None:
+            j.add(
+                change.path,
+                "HISTORY-CANDIDATE",
+                f"a candidate on {j.settings.branch}: candidates live only on gitmem/<id> branches",
+                commit,
+            )
+        elif place.kind == "entry":
+            if change.status == "D":
+                j.add(
+                    change.path,
+                    "HISTORY-DELETE",
+                    "deletes an entry: entries are never deleted, only superseded",
+                    commit,
+                )
+                continue
+            new_entry = _parse_blob(j, change.new.oid if change.new else None)
+            if new_entry is None:
+                continue  # the file rules report it
+            if change.status == "A":
+                added[change.path] = new_entry
+            else:
+                old_entry = _parse_blob(j, change.old.oid if change.old else None)
+                if old_entry is not None:
+                    flips.append((change, old_entry, new_entry))
+        elif rel == "refused.md":
+            _judge_refused(j, change, commit)
+    for path, entry in added.items():
+        _judge_admission(j, commit, info.parents, admitted_id, path, entry, len(added))
+    for change, before, after in flips:
+        _judge_flip(j, commit, change, before, after, added)
+    return {c.path for c in changes if c.new is not None}
+
+
+def _admitted_id(message: str) -> str | None:
+    first = message.splitlines()[0] if message else ""
+    if first.startswith("gitmem: admit "):
+        return first.removeprefix("gitmem: admit ").strip()
+    return None
+
+
+def _parse_blob(j: Judge, oid: str | None) -> Entry | None:
+    if oid is None:
+        return None
+    try:
+        return parse(j.store.read(oid, SCAN_CAP)[:SCAN_CAP])
+    except EntryError:
+        return None
+
+
+def _judge_admission(
+    j: Judge,
+    commit: str,
+    parents: tuple[str, ...],
+    admitted_id: str | None,
+    path: str,
+    entry: Entry,
+    count: int,
+) -> None:
+    if admitted_id is None:
+        j.add(
+            path,
+            "HISTORY-ADMIT",
+            "an entry appears without an admit merge: propose it "
+            "(gitmem propose) and admit it (gitmem admit)",
+            commit,
+        )
+        return
+    if count > 1 or entry.id != admitted_id:
+        j.add(path, "HISTORY-ADMIT", f"the admit merge of {admitted_id} adds another entry", commit)
+        return
+    candidate_path = f"{j.dir}/candidates/{admitted_id}.md"
+    data = j.store.read_path(j.store.tree_of(parents[1]), candidate_path)
+    if data is None:
+        j.add(
+            path, "HISTORY-ADMIT", f"the merge's second parent carries no {candidate_path}", commit
+        )
+        return
+    try:
+        candidate = parse(data[:SCAN_CAP])
+    except EntryError:
+        j.add(path, "HISTORY-ADMIT", "the admitted candidate does not parse", commit)
+        return
+    if candidate.status != "candidate":
+        j.add(path, "HISTORY-ADMIT", "the second parent's file is not a candidate", commit)
+    if candidate.text_without_admission() != entry.text_without_admission():
+        j.add(
+            path,
+            "HISTORY-ADMIT",
+            "the admitted text differs from the candidate's beyond "
+            "the admission fields: admit exactly what was reviewed",
+            commit,
+        )
+    if entry.status != "admitted":
+        j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
+    by = str(entry.meta.get("admitted_by", ""))
+    _judge_admitter(j, commit, path, entry, by)
+
+
+def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> None:
+    if by.startswith("human:") and len(by) > len("human:"):
+        if j.settings.require_pusher_match and j.pusher and by != f"human:{j.pusher}":
+            j.add(
+                path,
+                "HISTORY-ADMITTER",
+                f"admitted_by {by!r} is not the pusher "
+                f"{j.pusher!r} (memory.requirePusherMatch): the reviewer pushes the admission",
+                commit,
+            )
+        return
+    if by.startswith("audit:"):
+        if not entry.source.startswith("audit:") or entry.type not in ("code-structure", "mistake"):
+            j.add(
+                path,
+                "HISTORY-ADMITTER",
+                f"an audit admits only audit-sourced code-structure "
+                f"or mistake entries, not a {entry.type} from {entry.source}",
+                commit,
+            )
+        elif not j.audit_allowed:
+            j.add(
+                path,
+                "HISTORY-ADMITTER",
+                "admitted by an audit but the project's memory.autoAdmitAudited is not true",
+                commit,
+            )
+        return
+    j.add(path, "HISTORY-ADMITTER", f"admitted_by {by!r} is not an allowed admitter", commit)
+
+
+def _judge_flip(
+    j: Judge, commit: str, change: Change, before: Entry, after: Entry, added: dict[str, Entry]
+) -> None:
+    successor = str(after.meta.get("superseded_by", ""))
+    new_ids = {e.id: e for e in added.values()}
+    legal = (
+        before.status == "admitted"
+        and after.status == "superseded"
+        and successor in new_ids
+        and before.id in new_ids[successor].supersedes
+        and before.text_without_admission() == after.text_without_admission()
+        and before.meta.get("admitted_by") == after.meta.get("admitted_by")
+        and before.meta.get("admitted") == after.meta.get("admitted")
+    )
+    if not legal:
+        j.add(
+            change.path,
+            "HISTORY-EDIT",
+            "edits an admitted entry: entries change only when "
+            "an admitted successor supersedes them (gitmem propose --edit)",
+            commit,
+        )
+
+
+def _judge_side_commit(j: Judge, commit: str) -> None:
+    """A commit reached only through a merge's second parent: a candidate's commit."""
+    parents = j.store.commit(commit).parents
+    for change in _memory_changes(j, commit, parents[0] if parents else None):
+        rel = change.path[len(j.dir) + 1 :]
+        if rel.startswith("candidates/") or rel in ("INDEX.md", "refused.md", ".gitignore"):
+            continue
+        j.add(
+            change.path,
+            "HISTORY-ADMIT",
+            "a merged branch changes the memory outside "
+            "candidates/: memory changes only through gitmem admit",
+            commit,
+        )
+
+
+def _check_index(j: Judge, old: str | None, new: str) -> None:
+    store = j.store
+    new_memory = j.memory_tree(new)
+    if new_memory is None:
+        return
+    old_memory = j.memory_tree(old) if old else None
+    if old_memory == new_memory:
+        return
+    path = f"{j.dir}/INDEX.md"
+    actual = store.read_path(store.tree_of(new), path)
+    previous = store.read_path(store.tree_of(old), path) if old else None
+    changes = store.diff(old_memory, new_memory) if old_memory else []
+    if previous is not None and old is not None:
+        want = index_mod.update(store, previous.decode("utf-8", "replace"), changes, new_memory)
+    else:
+        want = index_mod.generate(store, new_memory)
+    if actual is None:
+        j.add(path, "INDEX", "INDEX.md is missing: run `gitmem index` and commit it")
+    elif actual.decode("utf-8", "replace") != want:
+        j.add(
+            path,
+            "INDEX",
+            "INDEX.md does not match the entries: run `gitmem index` and "
+            "commit it (gitmem admit does this for you)",
+        )

@@ -1,0 +1,84 @@
+"""`gitmem index`: bring the generated files up to date — INDEX.md in the working tree,
+the local CANDIDATES.md, and (once recall is installed) the recall cache.
+
+INDEX.md is regenerated from the entries on disk, so a merge that conflicted on it is
+resolved by running this; CANDIDATES.md lists the candidate branches, local and remote, and is
+git-ignored.  Files are written atomically, and only when their bytes change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitmem import index as index_mod
+from gitmem import lifecycle
+from gitmem.entry import EntryError, parse
+from gitmem.errors import UsageError
+from gitmem.store import atomic_write
+from gitmem.workspace import Workspace
+
+GITIGNORE = "CANDIDATES.md\n"
+CANDIDATES_HEADER = (
+    "# Candidates\n\nGenerated locally by gitmem from the gitmem/<id> branches; git-ignored.\n"
+)
+
+
+@dataclass
+class Refreshed:
+    written: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+
+def candidates_text(ws: Workspace) -> str:
+    lines = []
+    for candidate in lifecycle.pending(ws):
+        title = "(unreadable)"
+        if candidate.data is not None:
+            try:
+                title = parse(candidate.data).title
+            except EntryError:
+                title = "(does not parse)"
+        problems = [p for p in lifecycle.candidate_problems(ws, candidate) if not p.warning]
+        state = "valid" if not problems else f"{len(problems)} problem(s)"
+        branch = candidate.ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+        lines.append(f"- [{candidate.id}] {state} — {title} (branch {branch})")
+    if not lines:
+        return CANDIDATES_HEADER + "\nNo pending candidates.\n"
+    return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"
+
+
+def _write_if_changed(path: Path, text: str, out: Refreshed, label: str) -> None:
+    data = text.encode("utf-8")
+    try:
+        current = path.read_bytes()
+    except OSError:
+        current = None
+    if current != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+        out.written.append(label)
+
+
+def refresh(ws: Workspace, *, check_only: bool = False) -> Refreshed:
+    """Regenerate INDEX.md and CANDIDATES.md in the working tree (check_only: report only)."""
+    root = ws.store.workdir
+    if root is None:
+        raise UsageError("a bare repository has no working tree: nothing to regenerate")
+    folder = root / ws.dir
+    out = Refreshed()
+    if not folder.is_dir():
+        return out
+    index_text = index_mod.generate_from_folder(folder)
+    index_path = folder / "INDEX.md"
+    if check_only:
+        try:
+            current = index_path.read_text(encoding="utf-8")
+        except OSError:
+            current = None
+        if current != index_text:
+            out.stale.append(f"{ws.dir}/INDEX.md")
+        return out
+    _write_if_changed(index_path, index_text, out, f"{ws.dir}/INDEX.md")
+    _write_if_changed(folder / "CANDIDATES.md", candidates_text(ws), out, f"{ws.dir}/CANDIDATES.md")
+    return out
