@@ -26,8 +26,41 @@ def _fail(message: str, code: int) -> NoReturn:
     sys.exit(code)
 
 
+# Commands that live in their own modules, imported only when called (hooks start fast).
+LAZY_COMMANDS: dict[str, str] = {
+    "recall": "gitmem.cli_recall:recall",
+    "mcp": "gitmem.cli_recall:mcp",
+    "import": "gitmem.cli_curate:import_",
+    "lint": "gitmem.cli_curate:lint",
+    "hygiene": "gitmem.cli_curate:hygiene",
+    "harvest": "gitmem.cli_curate:harvest",
+}
+
+
 class GitmemGroup(click.Group):
-    """The one place where exceptions become exit codes."""
+    """The one place where exceptions become exit codes; lazy sub-commands."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._lazy()})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in self._lazy():
+            return command
+        import importlib
+
+        module_name, attr = self._lazy()[cmd_name].split(":")
+        loaded = getattr(importlib.import_module(module_name), attr)
+        return loaded if isinstance(loaded, click.Command) else None
+
+    def _lazy(self) -> dict[str, str]:
+        import importlib.util
+
+        return {
+            name: target
+            for name, target in LAZY_COMMANDS.items()
+            if importlib.util.find_spec(target.split(":")[0]) is not None
+        }
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -168,7 +201,7 @@ def init(memory_dir: str | None, project: str | None, branch: str | None, with_h
         for line in installer.install(store.workdir):
             click.echo(line)
     if done.created:
-        click.echo("commit them: git add -A .gitmem .gitmem.toml 2>/dev/null; git commit")
+        click.echo("commit them: git add " + " ".join(done.created) + " && git commit")
 
 
 @main.group()
@@ -567,10 +600,32 @@ def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> None:
 
 @main.command()
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 when INDEX.md is stale.")
-def index(check_only: bool) -> None:
+@click.option(
+    "--merge-driver",
+    nargs=4,
+    metavar="BASE OURS THEIRS PATH",
+    help="Run as git's merge driver for INDEX.md (set up by `gitmem hooks install`).",
+)
+def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> None:
     """Regenerate INDEX.md and CANDIDATES.md in the working tree."""
     from gitmem import refresh
     from gitmem.workspace import open_workspace
+
+    if merge_driver:
+        from pathlib import Path
+
+        from gitmem import index as index_mod
+        from gitmem.store import atomic_write
+
+        _base, ours, theirs, _path = merge_driver
+        merged = index_mod.merge(
+            Path(ours).read_text(encoding="utf-8", errors="replace"),
+            Path(theirs).read_text(encoding="utf-8", errors="replace"),
+        )
+        if merged is None:
+            sys.exit(1)  # git leaves the conflict for a person; `gitmem index` resolves it
+        atomic_write(Path(ours), merged.encode("utf-8"))
+        return
 
     done = refresh.refresh(open_workspace(), check_only=check_only)
     if check_only:

@@ -334,7 +334,7 @@ def _judge_main(j: Judge, update: Update, new: str, new_commits: set[str]) -> No
     on_chain = set(chain)
     touched: set[str] = set()
     for commit in chain:
-        touched.update(_judge_main_commit(j, commit))
+        touched.update(_judge_main_commit(j, commit, new_commits))
     for commit in new_commits - on_chain:
         _judge_side_commit(j, commit)
     new_tree = store.tree_of(new)
@@ -379,7 +379,7 @@ def _judge_refused(j: Judge, change: Change, commit: str) -> None:
         )
 
 
-def _judge_main_commit(j: Judge, commit: str) -> set[str]:
+def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]:
     """Rules for one commit on main's first-parent chain; returns the memory paths it wrote."""
     store = j.store
     info = store.commit(commit)
@@ -388,6 +388,8 @@ def _judge_main_commit(j: Judge, commit: str) -> set[str]:
     if not changes:
         return set()
     admitted_id = _admitted_id(info.message) if len(info.parents) == 2 else None
+    if admitted_id is None and len(info.parents) > 1:
+        changes = _not_from_trusted_parents(j, info.parents[1:], changes, new_commits)
     added: dict[str, Entry] = {}
     flips: list[tuple[Change, Entry, Entry]] = []
     for change in changes:
@@ -425,6 +427,27 @@ def _judge_main_commit(j: Judge, commit: str) -> set[str]:
     for change, before, after in flips:
         _judge_flip(j, commit, change, before, after, added)
     return {c.path for c in changes if c.new is not None}
+
+
+def _not_from_trusted_parents(
+    j: Judge, parents: tuple[str, ...], changes: list[Change], new_commits: set[str]
+) -> list[Change]:
+    """A plain merge of the main branch with itself (two admissions made concurrently, then
+    `git pull`): a change that merely takes a file as a commit the receiver already trusts
+    has it was judged when that commit arrived, and is not judged again."""
+    trusted_trees = [j.store.tree_of(p) for p in parents if p not in new_commits]
+    if not trusted_trees:
+        return changes
+    kept = []
+    for change in changes:
+        new_oid = change.new.oid if change.new else None
+        if any(
+            (item.oid if (item := j.store.item(tree, change.path)) else None) == new_oid
+            for tree in trusted_trees
+        ):
+            continue
+        kept.append(change)
+    return kept
 
 
 def _admitted_id(message: str) -> str | None:

@@ -158,3 +158,27 @@ def stale_reason(store: Store, memory_dir: str, tree: str) -> str | None:
     if actual.decode("utf-8", "replace") != generate(store, memory_tree):
         return "INDEX.md does not match the entries: run `gitmem index` and commit it"
     return None
+
+
+_RANK = {"superseded": 2, "admitted": 1}
+
+
+def _rank(line: IndexLine) -> int:
+    state = line.text.split(") ", 1)[1].split(" ", 1)[0] if ") " in line.text else ""
+    return _RANK.get(state, 0)
+
+
+def merge(ours: str, theirs: str) -> str | None:
+    """INDEX.md after a merge of two sides, without the merged tree at hand (git's merge
+    driver sees only the three file versions): the union of both sides' entries, a superseded
+    line winning over an admitted one.  Entries are never deleted, so the union is the merged
+    tree's entry set; the post-merge hook then regenerates from the tree itself.  None when a
+    side is not an INDEX.md gitmem wrote."""
+    mine, other = parse_index(ours), parse_index(theirs)
+    if mine is None or other is None:
+        return None
+    merged = dict(mine)
+    for entry_id, line in other.items():
+        if entry_id not in merged or _rank(line) > _rank(merged[entry_id]):
+            merged[entry_id] = line
+    return render(merged.values())

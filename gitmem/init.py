@@ -69,7 +69,24 @@ def init(
     _create(folder / "refused.md", refused_mod.HEADER, out, f"{folder_name}/refused.md")
     _create(folder / "INDEX.md", index_mod.render([]), out, f"{folder_name}/INDEX.md")
     _create(folder / ".gitignore", GITIGNORE, out, f"{folder_name}/.gitignore")
+    _add_attribute(root / ".gitattributes", f"{folder_name}/INDEX.md merge=gitmem-index\n", out)
     return out
+
+
+def _add_attribute(path: Path, line: str, out: Initialised) -> None:
+    """INDEX.md is merged by regenerating it, never as text (the driver `gitmem hooks install`
+    configures); .gitattributes is the project's file, so gitmem only appends its line."""
+    try:
+        current = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = ""
+    if line in current.splitlines(keepends=True) or line.strip() in current.splitlines():
+        out.kept.append(".gitattributes")
+        return
+    if current and not current.endswith("\n"):
+        current += "\n"
+    atomic_write(path, (current + line).encode("utf-8"))
+    out.created.append(".gitattributes")
 
 
 def _create(path: Path, text: str, out: Initialised, label: str) -> None:

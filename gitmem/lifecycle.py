@@ -301,7 +301,11 @@ def pending(ws: Workspace) -> list[Candidate]:
         seen[entry_id] = Candidate(
             entry_id, ref, tip, path, store.read_path(store.tree_of(tip), path)
         )
-    return [seen[k] for k in sorted(seen)]
+    # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
+    # no longer pending
+    main_tip = ws.main_tip()
+    memory = store.subtree(store.tree_of(main_tip), ws.dir) if main_tip else None
+    return [seen[k] for k in sorted(seen) if find_entry(store, memory, k) is None]
 
 
 def candidate_problems(ws: Workspace, candidate: Candidate) -> list[Problem]:
@@ -416,6 +420,8 @@ def admit(
     if refusal:
         raise RuleError(f"cannot admit {entry_id}: {refusal}")
     date = date or today()
+    if push:
+        catch_up(ws, remote)
 
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
@@ -524,6 +530,29 @@ def _after_merge(
         result.pushed = True
     if candidate.local:
         result.branch_deleted = store.delete_ref(candidate.ref, candidate.tip)
+
+
+def catch_up(ws: Workspace, remote: str) -> None:
+    """Before an admission that will be pushed: fetch the remote's main and fast-forward the
+    local one to it, so the merge is built on what the server has (a concurrent admission
+    elsewhere is merged on, not raced).  A local main with unpushed commits of its own is left
+    as it is; the push then says what to do."""
+    store = ws.store
+    branch = ws.branch
+    tracking = f"refs/remotes/{remote}/{branch}"
+    fetched = store.run_git(
+        "fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False
+    )
+    remote_tip = store.ref_target(tracking) if fetched.returncode == 0 else None
+    local_tip = ws.main_tip()
+    if remote_tip is None or remote_tip == local_tip:
+        return
+    if local_tip is not None and not store.is_ancestor(local_tip, remote_tip):
+        return
+    if _main_checked_out(ws):
+        store.run_git("merge", "--ff-only", "--quiet", tracking)
+    elif not store.update_ref(f"refs/heads/{branch}", remote_tip, local_tip, "gitmem: catch up"):
+        raise GitmemError(f"{branch} moved while catching up with {remote}: run the command again")
 
 
 def _remote_has(store: Store, remote: str, entry_id: str) -> bool:
