@@ -1,0 +1,278 @@
+"""The history rules, enforced by the real pre-receive hook of a bare remote on real pushes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_check import run, write
+from test_lifecycle import PROPOSE, first_id, memory, ok  # noqa: F401 - fixture
+
+from gitmem import installer
+
+from conftest import git
+from entries import text
+
+TOKEN = "ghp_" + "Z9y8" * 9
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Path:
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    installer.install(bare, server=True)
+    return bare
+
+
+@pytest.fixture
+def clone(memory: Path, server: Path) -> Path:  # noqa: F811
+    git(memory, "remote", "add", "origin", str(server))
+    # ids would otherwise take the remote's name ("server"); keep the names the tests share
+    (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "settings")
+    accepted(push(memory, "main"))
+    return memory
+
+
+def push(
+    repo: Path, *refs: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        ["git", "push", "origin", *refs],
+        cwd=repo, capture_output=True, text=True, env={**os.environ, **(env or {})},
+    )  # fmt: skip
+    return done
+
+
+def rejected(done: subprocess.CompletedProcess[str], rule: str) -> str:
+    assert done.returncode != 0, done.stderr
+    assert "pre-receive hook declined" in done.stderr, done.stderr
+    assert f" {rule} " in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "unexpected error" not in done.stderr
+    return done.stderr
+
+
+def accepted(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode == 0, done.stderr
+
+
+def candidate_id(name: str = "run-hooks-through-gitmem") -> str:
+    return f"shop-method-20261129-{name}"
+
+
+def commit_candidate(repo: Path, content: str, *, branch: str | None = None) -> str:
+    entry_id = candidate_id()
+    branch = branch or f"gitmem/{entry_id}"
+    git(repo, "checkout", "-q", "-B", branch, "main")
+    write(repo, f".gitmem/candidates/{entry_id}.md", content)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "candidate")
+    git(repo, "checkout", "-q", "main")
+    return branch
+
+
+def test_the_first_push_to_an_empty_remote_is_judged_and_accepted(
+    clone: Path, server: Path
+) -> None:
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+
+
+def test_propose_push_admit_push_is_accepted(clone: Path, server: Path) -> None:
+    ok(run(clone, *PROPOSE, "--push"))
+    assert git(server, "branch", "--list", f"gitmem/{first_id()}").strip()
+    ok(run(clone, "admit", first_id(), "--push"))
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+    assert git(server, "branch", "--list", "gitmem/*") == ""
+
+
+def test_forged_entry_without_admit_merge(clone: Path) -> None:
+    entry = text(status="admitted", admitted_by="human:eve", admitted="2026-11-29")
+    write(clone, f".gitmem/entries/method/{candidate_id()}.md", entry)
+    ok(run(clone, "index"))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "forged")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert "without an admit merge" in stderr
+
+
+def test_forged_admit_merge_with_edited_text(clone: Path) -> None:
+    ok(run(clone, *PROPOSE))
+    ok(run(clone, "admit", first_id()))
+    path = clone / f".gitmem/entries/decision/{first_id()}.md"
+    path.write_text(path.read_text().replace("Read objects with pygit2.", "Anything goes."))
+    git(clone, "commit", "-q", "--no-verify", "--amend", "-a", "--no-edit")
+    rejected(push(clone, "main"), "HISTORY-ADMIT")
+
+
+def test_audit_sourced_decision_and_two_batch_mistake_are_refused(clone: Path) -> None:
+    branch = commit_candidate(clone, text(source="audit:v.md"))
+    rejected(push(clone, branch), "SCHEMA")
+    mistake = text(
+        source="audit:v.md", type="mistake", correction="c", detection_signal="d",
+        evidence_batches=["b1", "b2"], id="shop-mistake-20261129-run-hooks-through-gitmem",
+    )  # fmt: skip
+    git(clone, "checkout", "-q", "-B", "gitmem/shop-mistake-20261129-run-hooks-through-gitmem")
+    write(clone, ".gitmem/candidates/shop-mistake-20261129-run-hooks-through-gitmem.md", mistake)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "mistake")
+    git(clone, "checkout", "-q", "main")
+    stderr = rejected(
+        push(clone, "gitmem/shop-mistake-20261129-run-hooks-through-gitmem"), "SCHEMA"
+    )
+    assert "at least 3 distinct batches" in stderr
+
+
+def test_force_push_that_deletes_or_edits_an_entry(clone: Path) -> None:
+    ok(run(clone, *PROPOSE, "--push"))
+    ok(run(clone, "admit", first_id(), "--push"))
+    path = f".gitmem/entries/decision/{first_id()}.md"
+    git(clone, "rm", "-q", path)
+    ok(run(clone, "index"))
+    git(clone, "commit", "-q", "--no-verify", "-am", "drop it")
+    rejected(push(clone, "main"), "HISTORY-DELETE")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    (clone / path).write_text((clone / path).read_text().replace("pygit2.", "the CLI."))
+    git(clone, "commit", "-q", "--no-verify", "-am", "edit it")
+    rejected(push(clone, "main"), "HISTORY-EDIT")
+    git(clone, "reset", "-q", "--hard", "HEAD~2")  # rewrite history without the admission
+    (clone / "other.txt").write_text("x")
+    git(clone, "add", "other.txt")
+    git(clone, "commit", "-q", "--no-verify", "-m", "rewrite")
+    rejected(push(clone, "+main"), "HISTORY-DELETE")
+
+
+def test_candidate_branch_that_also_changes_code(clone: Path) -> None:
+    entry_id = candidate_id()
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, f".gitmem/candidates/{entry_id}.md", text())
+    write(clone, "app.py", "print('sneaky')\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "candidate and code")
+    git(clone, "checkout", "-q", "main")
+    assert "app.py" in rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+
+
+def test_secret_added_then_removed_within_one_push(clone: Path) -> None:
+    body = f"## Context\nc\n## Content\nuse {TOKEN}\n## Evidence\n"
+    branch = commit_candidate(clone, text(body=body))
+    git(clone, "checkout", "-q", branch)
+    write(clone, f".gitmem/candidates/{candidate_id()}.md", text())
+    git(clone, "commit", "-q", "--no-verify", "-am", "remove the token")
+    git(clone, "checkout", "-q", "main")
+    stderr = rejected(push(clone, branch), "SECRET")
+    assert TOKEN not in stderr
+
+
+def test_candidate_file_on_main(clone: Path) -> None:
+    write(clone, f".gitmem/candidates/{candidate_id()}.md", text())
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "candidate on main")
+    rejected(push(clone, "main"), "HISTORY-CANDIDATE")
+
+
+def test_forged_supersession_cycle(clone: Path) -> None:
+    ok(run(clone, *PROPOSE))
+    ok(run(clone, "admit", first_id()))
+    accepted(push(clone, "main"))
+    path = clone / f".gitmem/entries/decision/{first_id()}.md"
+    cyclic = path.read_text().replace(
+        "status: admitted\n", f"status: superseded\nsuperseded_by: {first_id()}\n"
+    )
+    path.write_text(cyclic.replace("tags:", f"supersedes: [{first_id()}]\ntags:"))
+    ok(run(clone, "index"))
+    git(clone, "commit", "-q", "--no-verify", "-am", "cycle")
+    rejected(push(clone, "main"), "HISTORY-EDIT")
+
+
+def test_admitted_by_must_be_the_pusher_when_enforced(clone: Path) -> None:
+    (clone / ".gitmem.toml").write_text('[memory]\nproject = "local"\nrequirePusherMatch = true\n')
+    git(clone, "add", ".gitmem.toml")
+    git(clone, "commit", "-q", "-m", "enforce pusher")
+    accepted(push(clone, "main"))
+    ok(run(clone, *PROPOSE))
+    ok(run(clone, "admit", first_id(), "--by", "human:alice"))
+    stderr = rejected(push(clone, "main", env={"GL_USERNAME": "mallory", "GL_ID": "user-2"}),
+                      "HISTORY-ADMITTER")  # fmt: skip
+    assert "GL-HOOK-ERR:" in stderr and "'mallory'" in stderr
+    accepted(push(clone, "main", env={"GL_USERNAME": "alice", "GL_ID": "user-1"}))
+
+
+def test_bad_candidate_branch_names(clone: Path) -> None:
+    weird = push(clone, "main:refs/heads/gitmem/../x")
+    assert weird.returncode != 0  # git itself refuses the ref name
+    branch = commit_candidate(clone, text(), branch="gitmem/Not_An_Id")
+    rejected(push(clone, branch), "CANDIDATE-BRANCH")
+
+
+def test_deletions_tags_and_code_only_pushes_are_handled(clone: Path, server: Path) -> None:
+    ok(run(clone, *PROPOSE, "--push"))
+    accepted(push(clone, f":gitmem/{first_id()}"))
+    git(clone, "tag", "-a", "v1", "-m", "release")
+    accepted(push(clone, "v1"))
+    for n in range(3):
+        (clone / f"code{n}.py").write_text(f"print({n})\n")
+        git(clone, "add", "-A")
+        git(clone, "commit", "-q", "-m", f"code {n}")
+    accepted(push(clone, "main"))
+    stderr = rejected(push(clone, ":main"), "HISTORY-DELETE")
+    assert "deleting main" in stderr
+
+
+def test_pre_push_hook_catches_it_before_the_server(clone: Path) -> None:
+    installer.install(clone)
+    write(clone, f".gitmem/candidates/{candidate_id()}.md", text())
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "candidate on main")
+    done = push(clone, "main")
+    assert done.returncode != 0
+    assert "HISTORY-CANDIDATE" in done.stderr and "pre-receive" not in done.stderr
+
+
+def _second_clone(server: Path, tmp_path: Path) -> Path:
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(server), str(other))
+    return other
+
+
+PROPOSE_OTHER = [
+    "propose", "--type", "method", "--title", "Review memory like code",
+    "--applies-when", "a candidate is waiting", "--content", "Open a pull request.",
+]  # fmt: skip
+
+
+def test_concurrent_admissions_on_two_clones(clone: Path, server: Path, tmp_path: Path) -> None:
+    other = _second_clone(server, tmp_path)
+    ok(run(clone, *PROPOSE, "--push"))
+    ok(run(other, *PROPOSE_OTHER, "--push"))
+    git(other, "fetch", "-q")
+    ok(run(other, "admit", first_id(), "--push"))  # admits the first clone's candidate
+    git(clone, "fetch", "-q")
+    listing = ok(run(clone, "candidates")).output.split()
+    theirs = next(word for word in listing if word.endswith("review-memory-like-code"))
+    # the first clone's main is behind the server now: admit --push catches up first
+    ok(run(clone, "admit", theirs, "--push"))
+    index = git(server, "show", "main:.gitmem/INDEX.md")
+    assert first_id() in index and theirs in index
+
+
+def test_a_plain_git_pull_merges_index_md_and_is_accepted(
+    clone: Path, server: Path, tmp_path: Path
+) -> None:
+    other = _second_clone(server, tmp_path)
+    installer.install(clone)  # sets up the INDEX.md merge driver
+    ok(run(clone, *PROPOSE))
+    ok(run(other, *PROPOSE_OTHER))
+    ok(run(clone, "admit", first_id()))
+    second = git(other, "branch", "--list", "gitmem/*").split()[-1].removeprefix("gitmem/")
+    ok(run(other, "admit", second))
+    accepted(push(other, "main"))
+    pulled = subprocess.run(
+        ["git", "pull", "--no-rebase", "--no-edit", "origin", "main"],
+        cwd=clone, capture_output=True, text=True,
+    )  # fmt: skip
+    assert pulled.returncode == 0, pulled.stdout + pulled.stderr
+    assert ok(run(clone, "index", "--check")).output == ""
+    accepted(push(clone, "main"))
