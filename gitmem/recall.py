@@ -53,6 +53,7 @@ Index layout
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import struct
@@ -61,7 +62,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from typing import Final
@@ -118,6 +119,9 @@ DEFAULT_MIN_SCORE: Final = 0.35
 #: A query is cut to this many characters and this many distinct terms: queries are text.
 MAX_QUERY_CHARS: Final = 20_000
 MAX_QUERY_TERMS: Final = 32
+
+#: One update merges at most this many documents' segments (bounds the work of an admission).
+MAX_MERGE_DOCS: Final = 4096
 
 #: A term found in more than this share of the entries (and in at least 3) is no evidence.
 COMMON_SHARE: Final = 0.5
@@ -274,6 +278,10 @@ _STEP4: Final = (
 )
 
 
+_STEP2_ENDS: Final = tuple(suffix for suffix, _ in _STEP2)
+_STEP3_ENDS: Final = tuple(suffix for suffix, _ in _STEP3)
+
+
 def _short_syllable_end(word: str) -> bool:
     """True when word ends in a short syllable (Porter2's definition)."""
     n = len(word)
@@ -344,8 +352,8 @@ def stem(word: str) -> str:
     # Step 1c.
     if len(word) > 2 and word[-1] in "yY" and word[-2] not in _VOWELS:
         word = word[:-1] + "i"
-    # Step 2.
-    for suffix, replacement in _STEP2:
+    # Step 2 (each step's loop only runs when one of its suffixes is there).
+    for suffix, replacement in _STEP2 if word.endswith(_STEP2_ENDS) else ():
         if word.endswith(suffix):
             if len(word) - len(suffix) >= r1:
                 if suffix == "ogi":
@@ -358,7 +366,7 @@ def stem(word: str) -> str:
                     word = word[: -len(suffix)] + replacement
             break
     # Step 3.
-    for suffix, replacement in _STEP3:
+    for suffix, replacement in _STEP3 if word.endswith(_STEP3_ENDS) else ():
         if word.endswith(suffix):
             if len(word) - len(suffix) >= r1:
                 if suffix == "ative":
@@ -368,7 +376,7 @@ def stem(word: str) -> str:
                     word = word[: -len(suffix)] + replacement
             break
     # Step 4.
-    for suffix in _STEP4:
+    for suffix in _STEP4 if word.endswith(_STEP4) else ():
         if word.endswith(suffix):
             if len(word) - len(suffix) >= r2:
                 if suffix == "ion":
@@ -582,6 +590,8 @@ class _MemSegment:
 
 
 _MAGIC: Final = b"GITMEM-RECALL\x00"
+_MANIFEST_MAGIC: Final = b"GITMEM-RECALLM"
+_NAME_LEN: Final = 32
 _VERSION: Final = 1
 _HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
 _SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
@@ -671,6 +681,7 @@ class _FrozenSegment:
         if verify and _crc(head[:-1], data[start + _SEG_HEAD.size : start + size]) != crc:
             raise ValueError("recall index segment fails its checksum")
         self._start = start
+        self.crc: int = crc
         self.size: int = size
         self.base: int = base
         self._n_docs: int = n_docs
@@ -783,6 +794,11 @@ class _FrozenSegment:
     def to_bytes(self) -> memoryview:
         return self._data[self._start : self._start + self.size]
 
+    @property
+    def name(self) -> str:
+        """A content name: equal names, equal bytes (position, size, count and checksum)."""
+        return f"{self.base:08x}{self._n_docs:08x}{self.size:08x}{self.crc:08x}"
+
 
 _Segment = _MemSegment | _FrozenSegment
 
@@ -814,10 +830,21 @@ class Index:
 
     @classmethod
     def build(cls, docs: Iterable[Doc]) -> Index:
-        """A fresh index over docs; a later doc with an id already seen replaces the earlier."""
+        """A fresh index over docs; a later doc with an id already seen replaces the earlier.
+
+        The cyclic garbage collector is paused meanwhile: a build allocates millions of objects
+        that hold no cycles, and its repeated scans would otherwise double the time at 100,000
+        entries.
+        """
         index = cls()
-        for doc in docs:
-            index.add(doc)
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            for doc in docs:
+                index.add(doc)
+        finally:
+            if paused:
+                gc.enable()
         return index
 
     def _next_number(self) -> int:
@@ -862,6 +889,17 @@ class Index:
             for number, record in segment.all_records()
             if number not in self._dead
         )
+
+    def hit(self, doc_id: str, score: float) -> Hit | None:
+        """The Hit for one live document with the given score (None if the index lacks it).
+
+        For callers that rank with signals of their own, such as gitmem.semantic.
+        """
+        number = self._find(doc_id)
+        if number is None:
+            return None
+        rid, rtype, title, applies_when, path = self._segment_of(number).record(number)
+        return Hit(rid, rtype, title, applies_when, path, score)
 
     def segment_count(self) -> int:
         """How many segments the index holds (the log-structured policy keeps it O(log n))."""
@@ -960,17 +998,45 @@ class Index:
     # -- serialisation
 
     def to_bytes(self) -> bytes:
-        """The index in its compact, versioned form; small segments are merged on the way.
+        """The index as one blob: header, tombstones, segments. See also to_parts.
 
-        Policy: the in-memory tail is merged with the trailing segments while the result is at
-        least half the size of the segment before it (a binary-counter LSM), so the work per
-        call is amortised O(log n) segments and the segment count stays O(log n). When a quarter
-        of the documents are tombstones, everything is rewritten.
+        Small segments are merged on the way. Policy: the in-memory tail is merged with the
+        trailing segments while the result is at least half the size of the segment before it
+        and holds at most MAX_MERGE_DOCS documents (a binary-counter LSM with a cap), so an
+        update's work is bounded and the segments stay few. When a quarter of the documents
+        are tombstones, everything is rewritten.
         """
-        self._compact()
-        dead = _u32_bytes(sorted(self._dead))
-        head = _HEAD.pack(_MAGIC, _VERSION, len(self._segments), len(self._dead), zlib.crc32(dead))
-        return b"".join([head, dead, *(segment.to_bytes() for segment in self._segments)])
+        segments, dead = self._frozen()
+        head = _HEAD.pack(_MAGIC, _VERSION, len(segments), len(self._dead), zlib.crc32(dead))
+        return b"".join([head, dead, *(segment.to_bytes() for segment in segments)])
+
+    def to_parts(self) -> tuple[bytes, dict[str, bytes | memoryview]]:
+        """The index as a small manifest and immutable segments named by their content.
+
+        A cache keeps each segment in a file under its name, writes the segments whose names it
+        lacks (after one admission: one small segment), then the manifest; from_parts reads
+        them back. So an update costs one entry's work and a few kilobytes of writing, whatever
+        the index's size; segments no manifest names any longer can be deleted.
+        """
+        segments, dead = self._frozen()
+        names = "".join(segment.name for segment in segments).encode()
+        crc = zlib.crc32(dead + names)
+        head = _HEAD.pack(_MANIFEST_MAGIC, _VERSION, len(segments), len(self._dead), crc)
+        manifest = b"".join([head, dead, names])
+        return manifest, {segment.name: segment.to_bytes() for segment in segments}
+
+    def _frozen(self) -> tuple[list[_FrozenSegment], bytes]:
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._compact()
+        finally:
+            if paused:
+                gc.enable()
+        segments = [s for s in self._segments if isinstance(s, _FrozenSegment)]
+        if len(segments) != len(self._segments):
+            raise AssertionError("compaction leaves no in-memory segment")
+        return segments, _u32_bytes(sorted(self._dead))
 
     def _compact(self) -> None:
         segments = self._segments
@@ -983,41 +1049,55 @@ class Index:
         if not rewrite_all:
             start = len(segments) - 1
             size = segments[start].n_docs
-            while start > 0 and size * 2 >= segments[start - 1].n_docs:
+            while (
+                start > 0
+                and size * 2 >= segments[start - 1].n_docs
+                and size + segments[start - 1].n_docs <= MAX_MERGE_DOCS
+            ):
                 start -= 1
                 size += segments[start].n_docs
         merged = self._merge(segments[start:], segments[start].base)
         self._segments = [*segments[:start], *([merged] if merged.n_docs else [])]
 
     def _merge(self, segments: list[_Segment], base: int) -> _FrozenSegment:
-        """One frozen segment with the live documents of `segments`, renumbered from base."""
-        dead = self._dead
-        if len(segments) == 1 and isinstance(segments[0], _MemSegment):
-            only = segments[0]
-            if not any(only.base <= number < only.base + only.n_docs for number in dead):
-                return _FrozenSegment(memoryview(only.to_bytes()), 0, verify=False)
-        renumber: dict[int, int] = {}
+        """One frozen segment with the live documents of `segments`, renumbered from base.
+
+        Without tombstones among them the numbers stay as they are (segments are contiguous),
+        so posting lists are concatenated whole; otherwise every posting is renumbered.
+        """
+        low = segments[0].base
+        high = segments[-1].base + segments[-1].n_docs
+        doomed = {number for number in self._dead if low <= number < high}
+        if not doomed and len(segments) == 1 and isinstance(segments[0], _MemSegment):
+            return _FrozenSegment(memoryview(segments[0].to_bytes()), 0, verify=False)
         records: list[_Record] = []
-        for segment in segments:
-            for number, record in segment.all_records():
-                if number in dead:
-                    dead.discard(number)
-                    continue
-                renumber[number] = base + len(records)
-                records.append(record)
         merged: dict[str, array[int]] = {}
-        for segment in segments:
-            for term, postings in segment.items():
-                out = merged.get(term)
-                if out is None:
-                    out = merged[term] = array("I")
-                for posting in postings:
-                    new = renumber.get(posting >> 8)
-                    if new is not None:
-                        out.append(new << 8 | posting & 0xFF)
+        if not doomed:
+            for segment in segments:
+                records.extend(record for _, record in segment.all_records())
+                for term, postings in segment.items():
+                    out = merged.get(term)
+                    if out is None:
+                        merged[term] = array("I", postings)
+                    else:
+                        out.extend(postings)
+        else:
+            renumber: dict[int, int] = {}
+            for segment in segments:
+                for number, record in segment.all_records():
+                    if number not in doomed:
+                        renumber[number] = base + len(records)
+                        records.append(record)
+            for segment in segments:
+                for term, postings in segment.items():
+                    out = merged.setdefault(term, array("I"))
+                    for posting in postings:
+                        new = renumber.get(posting >> 8)
+                        if new is not None:
+                            out.append(new << 8 | posting & 0xFF)
+            self._dead -= doomed
         terms = sorted((t, p) for t, p in merged.items() if p)
-        data = memoryview(_write_segment(base, records, terms))
-        return _FrozenSegment(data, 0, verify=False)
+        return _FrozenSegment(memoryview(_write_segment(base, records, terms)), 0, verify=False)
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview, *, verify: bool = True) -> Index:
@@ -1029,39 +1109,89 @@ class Index:
         ValueError from search.
         """
         view = memoryview(data).cast("B")
-        if len(view) < _HEAD.size:
-            raise ValueError("recall index is truncated")
-        magic, version, n_segments, n_dead, dead_crc = _HEAD.unpack_from(view, 0)
-        if magic != _MAGIC:
-            raise ValueError("not a gitmem recall index")
-        if version != _VERSION:
-            raise ValueError(f"recall index version {version}, expected {_VERSION}")
-        pos = _HEAD.size
-        if pos + 4 * n_dead > len(view):
-            raise ValueError("recall index is truncated")
-        if zlib.crc32(view[pos : pos + 4 * n_dead]) != dead_crc:
-            raise ValueError("recall index tombstones fail their checksum")
-        dead = set(_u32_array(view[pos : pos + 4 * n_dead]))
-        if len(dead) != n_dead:
-            raise ValueError("recall index has repeated tombstones")
-        pos += 4 * n_dead
+        dead, n_segments, pos = _read_head(view, _MAGIC)
         index = cls()
-        expected = 0
         for _ in range(n_segments):
             if pos + _SEG_HEAD.size > len(view):
                 raise ValueError("recall index is truncated")
             segment = _FrozenSegment(view, pos, verify=verify)
-            if segment.base != expected:
-                raise ValueError("recall index segments are out of order")
-            expected = segment.base + segment.n_docs
-            index._segments.append(segment)
+            index._append_loaded(segment)
             pos += segment.size
         if pos != len(view):
             raise ValueError("recall index has trailing bytes")
-        if any(number >= expected for number in dead):
-            raise ValueError("recall index has a tombstone past its documents")
-        index._dead = dead
+        index._set_dead(dead)
         return index
+
+    @classmethod
+    def from_parts(
+        cls,
+        manifest: bytes | bytearray | memoryview,
+        segment: Callable[[str], bytes | bytearray | memoryview],
+        *,
+        verify: bool = True,
+    ) -> Index:
+        """Load an index written by to_parts; segment(name) returns a segment's bytes.
+
+        ValueError when the manifest or a segment is corrupt, of another version, or missing
+        (segment raising KeyError or OSError).
+        """
+        view = memoryview(manifest).cast("B")
+        dead, n_segments, pos = _read_head(view, _MANIFEST_MAGIC)
+        if pos + _NAME_LEN * n_segments != len(view):
+            raise ValueError("recall index manifest is truncated")
+        names = bytes(view[pos:]).decode("ascii")
+        index = cls()
+        for i in range(n_segments):
+            name = names[i * _NAME_LEN : (i + 1) * _NAME_LEN]
+            try:
+                data = memoryview(segment(name)).cast("B")
+            except (KeyError, OSError) as exc:
+                raise ValueError(f"recall index segment {name} is missing") from exc
+            if len(data) < _SEG_HEAD.size:
+                raise ValueError(f"recall index segment {name} is truncated")
+            loaded = _FrozenSegment(data, 0, verify=verify)
+            if loaded.name != name or loaded.size != len(data):
+                raise ValueError(f"recall index segment {name} does not match its name")
+            index._append_loaded(loaded)
+        index._set_dead(dead)
+        return index
+
+    def _append_loaded(self, segment: _FrozenSegment) -> None:
+        expected = self._next_number()
+        if segment.base != expected:
+            raise ValueError("recall index segments are out of order")
+        self._segments.append(segment)
+
+    def _set_dead(self, dead: set[int]) -> None:
+        if any(number >= self._next_number() for number in dead):
+            raise ValueError("recall index has a tombstone past its documents")
+        self._dead = dead
+
+
+def _read_head(view: memoryview, magic: bytes) -> tuple[set[int], int, int]:
+    """(tombstones, segment count, position after the tombstones) of a blob or manifest.
+
+    A blob's checksum covers its tombstones (segments carry their own); a manifest's covers
+    the tombstones and the segment names after them.
+    """
+    if len(view) < _HEAD.size:
+        raise ValueError("recall index is truncated")
+    found, version, n_segments, n_dead, crc = _HEAD.unpack_from(view, 0)
+    if found != magic:
+        raise ValueError("not a gitmem recall index")
+    if version != _VERSION:
+        raise ValueError(f"recall index version {version}, expected {_VERSION}")
+    pos = _HEAD.size
+    end = pos + 4 * n_dead
+    if end > len(view):
+        raise ValueError("recall index is truncated")
+    covered = view[pos:end] if magic == _MAGIC else view[pos:]
+    if zlib.crc32(covered) != crc:
+        raise ValueError("recall index header fails its checksum")
+    dead = set(_u32_array(view[pos:end]))
+    if len(dead) != n_dead:
+        raise ValueError("recall index has repeated tombstones")
+    return dead, int(n_segments), end
 
 
 def _accumulate(weighted: list[tuple[float, list[array[int]]]], needed: float) -> dict[int, float]:

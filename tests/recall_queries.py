@@ -2,6 +2,8 @@
 
 MATCHING: a question and the ids that count as a right answer (any one of them in the top five
 is a hit at 5). The questions paraphrase the situation; none copies a title.
+SITUATIONS: the same, described in the asker's own words, sharing few words with the entry:
+what the semantic extra is for.
 NO_MATCH: plausible questions about topics the corpus does not cover: recall must return nothing.
 """
 
@@ -97,6 +99,47 @@ MATCHING: list[tuple[str, frozenset[str]]] = [
             "developers want to look at their team's resources in the AWS console",
             "cloud-platform-027 cloud-platform-024",
         ),
+    ]
+]
+
+SITUATIONS: list[tuple[str, frozenset[str]]] = [
+    (q, frozenset(ids.split()))
+    for q, ids in [
+        ("stop credentials leaking into the notes agents read", "secrets-scan"),
+        ("spawning a process per call makes our hooks slow", "pygit2-hooks"),
+        ("flaky test that depends on today's date", "clock-tests"),
+        ("customer billed twice after a timeout", "retries"),
+        ("rounding problem with currency amounts", "money-floats"),
+        ("kill switch for a risky release", "feature-flags"),
+        ("shoppers see outdated data after an edit", "cache-invalidation"),
+        ("too many database round trips when listing records", "n-plus-one"),
+        ("lost update when two processes move the branch at once", "ref-cas"),
+        ("catastrophic backtracking in a pattern", "redos"),
+        ("make the container smaller", "docker-multistage"),
+        ("spoofed notifications from the payment gateway", "webhooks"),
+        ("attackers trying leaked passwords against accounts", "login-rate-limit"),
+        ("same mail delivered two times", "duplicate-emails"),
+        ("daylight saving broke the daily report", "utc"),
+        ("keeping old clients working when the response changes", "api-versions"),
+        ("huge diffs are hard to get approved", "small-prs"),
+        ("the clone is enormous because of sample files", "big-fixtures"),
+        ("changing a table while the old release still runs", "migrations"),
+        ("where should console output happen in the command layer", "thin-cli"),
+        ("text that renders differently from what it contains", "bidi"),
+        ("local developer settings made a test pass", "test-isolation"),
+        ("slow to start because of heavy libraries", "lazy-imports"),
+        ("cannot grep logs by order number", "json-logs"),
+        ("listing endpoint repeats items while new ones arrive", "cursor-pagination"),
+        ("throw away the single page app idea", "htmx"),
+        ("path separator differences between operating systems", "windows-paths"),
+        ("accented characters crash file reading", "utf8-encoding"),
+        ("single sign on for the team into the cloud console", "cloud-platform-024"),
+        ("block old insecure protocol versions", "cloud-platform-035"),
+        ("egress filtering for the network", "cloud-platform-039"),
+        ("one cluster for every environment or several", "cloud-platform-012 cloud-platform-036"),
+        ("managed relational database rather than self hosted", "govuk-aws-0018"),
+        ("automatic renewal of https certificates", "govuk-aws-0021"),
+        ("keep private config values encrypted in a separate repo", "govuk-aws-0023"),
     ]
 ]
 
