@@ -103,3 +103,40 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
     for line in _table(list(importer.iter_rows(report))):
         click.echo(line)
     sys.exit(0 if report.ok else 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# lint
+
+
+@click.command("lint")
+@click.option("--rev", metavar="REV", help="Lint the memory at this commit (default: main's tip).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="text lines, JSON, or GitHub workflow annotations.",
+)
+def lint(rev: str | None, fmt: str) -> None:
+    """Check the admitted memory as a whole: INDEX.md drift, broken or one-sided lineage,
+    dead `files`, ids that disagree with their entry, bodies grown into a change log, and
+    relative dates ("yesterday", "last week") in admitted text.
+
+    Prints `path:line: RULE-ID message` per problem and a summary; exits 1 when a rule fails.
+    """
+    from gitmem import check
+    from gitmem import lint as lint_mod
+    from gitmem.workspace import open_workspace
+
+    report = lint_mod.lint(open_workspace(), rev)
+    if fmt == "text":
+        for warning in report.warnings:
+            click.echo(f"gitmem: warning: {warning}", err=True)
+    out = check.render(report, fmt)
+    if fmt != "json":
+        head, _, last = out.rpartition("\n")
+        out = (head + "\n" if head else "") + last.replace("gitmem check:", "gitmem lint:", 1)
+    click.echo(out)
+    sys.exit(0 if report.ok else 1)
