@@ -945,26 +945,7 @@ class Index:
         if k <= 0 or (types is not None and not types):
             return []
         threshold = DEFAULT_MIN_SCORE if min_score is None else max(0.0, min_score)
-        n = len(self)
-        if n <= 0:
-            return []
-        absent_idf = math.log(1.0 + (n - 0.5) / 1.5)
-        weighted: list[tuple[float, list[array[int]]]] = []
-        total = 0.0
-        for term, is_whole in query_terms(query):
-            postings = self._postings(term)
-            df = self._live_count(postings)
-            if df == 0:
-                if is_whole:
-                    continue
-                idf = absent_idf
-            elif df >= 3 and df > COMMON_SHARE * n:
-                continue
-            else:
-                idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            total += idf
-            if df:
-                weighted.append((idf, postings))
+        weighted, total = self._weigh(query)
         if not weighted:
             return []
         scores = _accumulate(weighted, threshold * total)
@@ -981,6 +962,52 @@ class Index:
             allowed = frozenset(types)
             candidates = [c for c in candidates if self._segment_of(c[1]).doc_type(c[1]) in allowed]
         return self._top(candidates, k)
+
+    def _weigh(self, query: str) -> tuple[list[tuple[float, list[array[int]]]], float]:
+        """(idf and posting lists of the query's matched terms, the query's total idf)."""
+        n = len(self)
+        weighted: list[tuple[float, list[array[int]]]] = []
+        total = 0.0
+        if n <= 0:
+            return weighted, total
+        absent_idf = math.log(1.0 + (n - 0.5) / 1.5)
+        for term, is_whole in query_terms(query):
+            postings = self._postings(term)
+            df = self._live_count(postings)
+            if df == 0:
+                if is_whole:
+                    continue
+                idf = absent_idf
+            elif df >= 3 and df > COMMON_SHARE * n:
+                continue
+            else:
+                idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            total += idf
+            if df:
+                weighted.append((idf, postings))
+        return weighted, total
+
+    def scores(self, query: str, doc_ids: Iterable[str]) -> dict[str, float]:
+        """The score of each given live document for the query, however low (0 if no term).
+
+        For callers that fuse other signals with this one, such as gitmem.semantic.
+        """
+        numbers = {doc_id: self._find(doc_id) for doc_id in doc_ids}
+        weighted, total = self._weigh(query)
+        out = dict.fromkeys((i for i, n in numbers.items() if n is not None), 0.0)
+        if not weighted:
+            return out
+        for doc_id in out:
+            number = numbers[doc_id]
+            assert number is not None
+            acc = 0.0
+            for idf, postings in weighted:
+                for plist in postings:
+                    found = _contains(plist, number)
+                    if found is not None:
+                        acc += idf * (found & 0xFF) / 255.0
+            out[doc_id] = round(min(1.0, acc / total), 4)
+        return out
 
     def _top(self, candidates: list[tuple[float, int]], k: int) -> list[Hit]:
         candidates.sort(key=lambda c: -c[0])

@@ -33,10 +33,11 @@ import importlib
 import json
 import re
 import struct
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
+from itertools import chain
 from pathlib import Path
 from typing import Any, Final
 
@@ -113,18 +114,44 @@ class _Model:
         self.tokenizer = tokenizer
         self.matrix: Any = _read_safetensor(root.joinpath(*_WEIGHTS_FILE), "embedding.weight", np)
         self.dim = int(self.matrix.shape[1])
+        self._word_ids: dict[str, list[int]] = {}
+
+    def _cache_words(self, words: set[str]) -> None:
+        """Tokenise each new word once: the tokenizer never merges across a space, so a text's
+        tokens are its words' tokens in order (the Llama normaliser only turns spaces into '▁').
+        """
+        missing = list(words.difference(self._word_ids))
+        if not missing:
+            return
+        if len(self._word_ids) + len(missing) > 300_000:
+            self._word_ids.clear()
+        encodings = self.tokenizer.encode_batch(missing, add_special_tokens=False)
+        for word, encoding in zip(missing, encodings, strict=True):
+            self._word_ids[word] = encoding.ids
+
+    def sums(self, word_lists: Sequence[list[str]]) -> Any:
+        """(len(word_lists), dim) float32: the sum of each list's token vectors."""
+        np = self.np
+        self._cache_words(set().union(*word_lists))
+        lookup = self._word_ids.__getitem__
+        out = np.zeros((len(word_lists), self.dim), dtype=np.float32)
+        for start in range(0, len(word_lists), 64):
+            ids = [
+                list(chain.from_iterable(map(lookup, words)))
+                for words in word_lists[start : start + 64]
+            ]
+            lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+            nonempty = np.flatnonzero(lengths)
+            if not nonempty.size:
+                continue
+            flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+            offsets = (np.cumsum(lengths) - lengths)[nonempty]
+            out[start + nonempty] = np.add.reduceat(self.matrix[flat], offsets, axis=0)
+        return out
 
     def embed(self, texts: Sequence[str]) -> Any:
         """(len(texts), dim) float32 rows, unit length (zero for a text with no content)."""
-        np = self.np
-        cleaned = [_content_words(t) for t in texts]
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        encodings = self.tokenizer.encode_batch(cleaned, add_special_tokens=False)
-        for row, encoding in enumerate(encodings):
-            ids = encoding.ids
-            if ids:
-                out[row] = self.matrix[np.asarray(ids, dtype=np.int64)].mean(axis=0)
-        return _normalise(out, np)
+        return _normalise(self.sums([_content_words(t) for t in texts]), self.np)
 
 
 def _read_safetensor(path: Path, key: str, np: Any) -> Any:
@@ -146,9 +173,8 @@ def _normalise(rows: Any, np: Any) -> Any:
     return rows / norms
 
 
-def _content_words(text: str) -> str:
-    words = _WORD.findall(text[:_MAX_TEXT])
-    return " ".join(w for w in words if w.lower() not in STOP_WORDS)
+def _content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text[:_MAX_TEXT]) if w.lower() not in STOP_WORDS]
 
 
 @cache
@@ -156,19 +182,16 @@ def _model() -> _Model:
     return _Model()
 
 
-def _doc_texts(doc: Doc) -> tuple[str, str]:
-    head = f"{doc.title}. {doc.applies_when}. {' '.join(doc.tags)}"
-    return head, f"{head}. {doc.body}"
-
-
 def _embed_docs(docs: Sequence[Doc]) -> Any:
-    """(len(docs), dim) float16 unit rows."""
+    """(len(docs), dim) float16 unit rows: normalise(head) + normalise(head and body)."""
     model = _model()
     np = model.np
-    pairs = [_doc_texts(d) for d in docs]
-    heads = model.embed([h for h, _ in pairs])
-    whole = model.embed([w for _, w in pairs])
-    return _normalise(heads + whole, np).astype("<f2")
+    heads = model.sums(
+        [_content_words(f"{d.title}. {d.applies_when}. {' '.join(d.tags)}") for d in docs]
+    )
+    bodies = model.sums([_content_words(d.body) for d in docs])
+    both = _normalise(heads, np) + _normalise(heads + bodies, np)
+    return _normalise(both, np).astype("<f2")
 
 
 def embed_doc(doc: Doc) -> bytes:
@@ -196,6 +219,7 @@ class Vectors:
         self._rows: dict[str, bytes] = {}
         self._matrix: Any = None
         self._ids: list[str] = []
+        self._positions: dict[str, int] = {}
 
     @classmethod
     def build(cls, docs: Iterable[Doc], *, batch: int = 512) -> Vectors:
@@ -238,17 +262,18 @@ class Vectors:
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._rows
 
-    def similarities(self, query_vector: Any) -> tuple[list[str], Any]:
-        """(ids, cosine of each with the query), in id order."""
+    def similarities(self, query_vector: Any) -> tuple[list[str], dict[str, int], Any]:
+        """(ids in order, id -> row, the cosine of each row with the query)."""
         np = _model().np
         if self._matrix is None:
             self._ids = sorted(self._rows)
+            self._positions = {doc_id: row for row, doc_id in enumerate(self._ids)}
             blob = b"".join(self._rows[i] for i in self._ids)
             matrix = np.frombuffer(blob, dtype="<f2").reshape(len(self._ids), self.dim)
             self._matrix = matrix.astype(np.float32)
         if not self._ids:
-            return [], np.zeros(0, dtype=np.float32)
-        return self._ids, self._matrix @ query_vector
+            return [], {}, np.zeros(0, dtype=np.float32)
+        return self._ids, self._positions, self._matrix @ query_vector
 
     def to_bytes(self) -> bytes:
         """Magic, version, model name, dimension, count, the ids, then the float16 rows."""
@@ -309,22 +334,38 @@ def search(
     if k <= 0 or (types is not None and not types):
         return []
     threshold = DEFAULT_FUSED_MIN_SCORE if min_score is None else max(0.0, min_score)
-    keyword = {
-        h.id: h for h in index.search(query, k=KEYWORD_CANDIDATES, types=types, min_score=0.0)
-    }
-    fused = {doc_id: KEYWORD_WEIGHT * hit.score for doc_id, hit in keyword.items()}
+    semantic_weight = 1.0 - KEYWORD_WEIGHT
+    near: dict[str, float] = {}
+    similarity: Callable[[str], float] = lambda _: 0.0  # noqa: E731
+    beyond = 0.0  # the best semantic value outside `near`
     query_vector = embed_query(query)
     if query_vector is not None:
         np = _model().np
-        ids, cosines = vectors.similarities(query_vector)
-        semantic = np.clip((cosines - COS_FLOOR) / (COS_FULL - COS_FLOOR), 0.0, 1.0)
-        rows = {doc_id: row for row, doc_id in enumerate(ids)}
-        nearest = [ids[i] for i in np.argsort(-semantic, kind="stable")[:CANDIDATES].tolist()]
-        for doc_id in {*keyword, *nearest}:
-            row = rows.get(doc_id)
-            if row is not None:
-                extra = (1 - KEYWORD_WEIGHT) * float(semantic[row])
-                fused[doc_id] = fused.get(doc_id, 0.0) + extra
+        ids, rows, cosines = vectors.similarities(query_vector)
+        if ids:
+            semantic = np.clip((cosines - COS_FLOOR) / (COS_FULL - COS_FLOOR), 0.0, 1.0)
+            order = np.argsort(-semantic, kind="stable")
+            near = {ids[i]: float(semantic[i]) for i in order[:CANDIDATES].tolist()}
+            if len(order) > CANDIDATES:
+                beyond = float(semantic[order[CANDIDATES]])
+
+            def similarity(doc_id: str) -> float:
+                row = rows.get(doc_id)
+                return 0.0 if row is None else float(semantic[row])
+
+    # A document outside `near` fuses to at most KEYWORD_WEIGHT * keyword + semantic_weight *
+    # beyond, so only keyword scores above this floor can still reach the threshold.
+    floor = max(0.0, (threshold - semantic_weight * beyond) / KEYWORD_WEIGHT)
+    keyword = {
+        h.id: h for h in index.search(query, k=KEYWORD_CANDIDATES, types=types, min_score=floor)
+    }
+    fused = {
+        doc_id: KEYWORD_WEIGHT * hit.score + semantic_weight * similarity(doc_id)
+        for doc_id, hit in keyword.items()
+    }
+    others = [doc_id for doc_id, value in near.items() if value > 0.0 and doc_id not in fused]
+    for doc_id, score in index.scores(query, others).items():
+        fused[doc_id] = KEYWORD_WEIGHT * score + semantic_weight * near[doc_id]
     ranked = sorted(
         ((round(min(1.0, score), 4), doc_id) for doc_id, score in fused.items()),
         key=lambda item: (-item[0], item[1]),

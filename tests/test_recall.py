@@ -549,3 +549,20 @@ def test_merges_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     assert answers(index, "which AWS region do we host in") == answers(
         Index.build(corpus()[:90]), "which AWS region do we host in"
     )
+
+
+def test_scores_of_given_entries_match_search(labelled: Index) -> None:
+    for query, _ in MATCHING[:15]:
+        hits = labelled.search(query, k=10, min_score=0.0)
+        given = labelled.scores(query, [h.id for h in hits] + ["not-there"])
+        assert given == {h.id: h.score for h in hits}
+    assert labelled.scores("", ["utc"]) == {"utc": 0.0}
+    assert labelled.hit("utc", 0.5) == Hit(
+        "utc",
+        "decision",
+        "Store timestamps in UTC and convert only for display",
+        "storing or comparing dates and times",
+        ".gitmem/entries/decision/utc.md",
+        0.5,
+    )
+    assert labelled.hit("not-there", 0.5) is None
