@@ -28,7 +28,7 @@ test: lint
 	$(BIN)/pytest -q -p no:cacheprovider
 
 demo: install
-	PATH="$(CURDIR)/$(BIN):$$PATH" bash demo.sh
+	PATH="$(CURDIR)/$(BIN):$$PATH" bash tests/demo.sh
 
 clean:
 	rm -rf $(VENV) build dist

@@ -1,5 +1,5 @@
 """`python -m gitmem` runs the command line."""
 
-from gitmem.cli import main
+from gitmem.launcher import main
 
 main()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gitmem.errors import UsageError
 from gitmem.problem import Problem
-from gitmem.rules import Context, check_paths
+from gitmem.rules import MAX_FILE_BYTES, Context, Place, check_bytes, check_paths
 from gitmem.snapshot import FILE, FOLDER, MISSING, OTHER, SYMLINK, WorktreeSnapshot
 from gitmem.store import LINK, Store
 from gitmem.workspace import Workspace, settings_from
@@ -51,14 +51,38 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     if root is None:
         raise UsageError("this is a bare repository: use --range to check commits")
     snapshot = WorktreeSnapshot(root)
-    rel_paths = [_relative(root, p) for p in paths] or [ws.dir]
+    inside = [p for p in paths if _relative(root, p) is not None]
+    outside = [p for p in paths if _relative(root, p) is None]
+    rel_paths = [r for p in inside if (r := _relative(root, p)) is not None]
+    if not paths:
+        rel_paths = [ws.dir]
     for path in rel_paths:
         if snapshot.kind(path) == MISSING:
             raise UsageError(f"{path}: no such file or folder")
     ctx = Context.from_snapshot(ws.settings, snapshot)
     problems = check_paths(snapshot, rel_paths, ctx)
     checked = sum(1 for p in rel_paths for _ in _expand(snapshot, p))
+    for path in outside:
+        problems.extend(_check_outside(path, ctx))
+        checked += 1
     return Report(problems, checked, list(ws.settings.warnings))
+
+
+def _check_outside(path: str, ctx: Context) -> list[Problem]:
+    """A draft outside the repository: checked as a standalone entry (its cited files are
+    looked up in the repository)."""
+    folder = Path(path).absolute().parent
+    snapshot = WorktreeSnapshot(folder)
+    name = Path(path).name
+    kind = snapshot.kind(name)
+    if kind == MISSING:
+        raise UsageError(f"{path}: no such file")
+    if kind == SYMLINK:
+        return [Problem(path, None, "SYMLINK", "is a symbolic link: a memory entry must be a file")]
+    if kind != FILE:
+        raise UsageError(f"{path}: not a file (folders are checked inside the repository only)")
+    data = snapshot.read(name, MAX_FILE_BYTES)
+    return check_bytes(path, data or b"", ctx, Place("outside"))
 
 
 def _expand(snapshot: WorktreeSnapshot, path: str) -> Iterator[str]:
@@ -68,14 +92,13 @@ def _expand(snapshot: WorktreeSnapshot, path: str) -> Iterator[str]:
         yield path
 
 
-def _relative(root: Path, path: str) -> str:
+def _relative(root: Path, path: str) -> str | None:
+    """path relative to the repository root, or None when it lies outside."""
     absolute = (Path.cwd() / path).absolute()
     try:
         rel = absolute.relative_to(root.absolute())
     except ValueError:
-        raise UsageError(
-            f"{path} is outside the repository at {root}: check files inside it"
-        ) from None
+        return None
     return rel.as_posix() if rel.parts else "."
 
 

@@ -1,0 +1,150 @@
+"""Check benchmark: gitmem's validator and secret scanner against detect-secrets.
+
+    python bench/check.py                 # 10,000 entries
+    python bench/check.py --entries 2000  # quicker
+
+Prints, for a generated store of realistic entries (bench/generate.py):
+
+- the scanner alone (gitmem.secrets over every file's text): MB/s and entries/s;
+- the whole validator (`gitmem check` of the memory folder, in process): entries/s, MB/s;
+- the same as a whole process (`gitmem check`, interpreter start included);
+- detect-secrets scanning the same files in the same run (`detect-secrets scan --all-files`,
+  installed in this bench's own virtual environment, bench/.venv-detect-secrets), and the
+  ratio;
+- the no-op path: `gitmem check --staged` as a whole process in a repository whose staged
+  change touches no memory file (median of 20 runs).
+
+Figures depend on the machine; the README quotes one run and says how it was made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from generate import write_store  # noqa: E402
+
+DETECT_VENV = BENCH / ".venv-detect-secrets"
+
+
+def detect_secrets() -> Path:
+    """detect-secrets in the bench's own environment (never a dependency of gitmem)."""
+    exe = DETECT_VENV / "bin" / "detect-secrets"
+    if not exe.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(DETECT_VENV)], check=True)
+        subprocess.run(
+            [str(DETECT_VENV / "bin" / "pip"), "install", "-q", "detect-secrets"], check=True
+        )
+    return exe
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def timed(fn: object) -> float:
+    start = time.perf_counter()
+    fn()  # type: ignore[operator]
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--skip-detect-secrets", action="store_true")
+    args = parser.parse_args()
+
+    from gitmem import secrets
+    from gitmem.check import check_worktree
+    from gitmem.workspace import open_workspace
+
+    env = {
+        **os.environ,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@x",
+        "GIT_COMMITTER_NAME": "b",
+        "GIT_COMMITTER_EMAIL": "b@x",
+    }
+    os.environ.update(env)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "store"
+        root.mkdir()
+        git(root, "init", "-q", "-b", "main")
+        files = write_store(root, args.entries)
+        texts = [f.read_text(encoding="utf-8") for f in files]
+        megabytes = sum(len(t.encode()) for t in texts) / 1e6
+        print(f"store: {len(files):,} entries, {megabytes:.1f} MB")
+
+        secrets.scan_text("warm up")
+        scan = timed(lambda: [secrets.scan_text(t) for t in texts])
+        print(
+            f"scanner alone:        {megabytes / scan:8.1f} MB/s  {len(texts) / scan:10,.0f} "
+            f"entries/s  ({scan:.2f} s)"
+        )
+
+        os.chdir(root)
+        ws = open_workspace(root)
+        report = None
+
+        def run_check() -> None:
+            nonlocal report
+            report = check_worktree(ws, [])
+
+        whole = timed(run_check)
+        assert report is not None and report.ok, report.problems[:3] if report else None
+        print(
+            f"gitmem check (in process): {len(files) / whole:8,.0f} entries/s  "
+            f"{megabytes / whole:6.1f} MB/s  ({whole:.2f} s)"
+        )
+        gitmem = shutil.which("gitmem") or "gitmem"
+        proc = timed(lambda: subprocess.run([gitmem, "check"], check=True, capture_output=True))
+        print(f"gitmem check (process):   {proc:.2f} s for {len(files):,} entries")
+
+        if not args.skip_detect_secrets:
+            exe = detect_secrets()
+            ds = timed(
+                lambda: subprocess.run(
+                    [str(exe), "scan", "--all-files", ".gitmem"], check=True, capture_output=True
+                )
+            )
+            print(
+                f"detect-secrets scan:       {ds:.2f} s  ({megabytes / ds:.2f} MB/s, "
+                f"{len(files) / ds:,.0f} entries/s)"
+            )
+            print(
+                f"gitmem check vs detect-secrets, whole process: {ds / proc:.1f}x faster; "
+                f"scanner alone vs detect-secrets: {ds / scan:.1f}x"
+            )
+
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "store")
+        (root / "code.py").write_text("print('hello')\n")
+        git(root, "add", "code.py")
+        runs = []
+        for _ in range(20):
+            runs.append(
+                timed(
+                    lambda: subprocess.run(
+                        [gitmem, "check", "--staged"], check=True, capture_output=True
+                    )
+                )
+            )
+        print(
+            f"no-op pre-commit (`gitmem check --staged`, code-only change), whole process: "
+            f"median {statistics.median(runs) * 1000:.0f} ms, min {min(runs) * 1000:.0f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# gitmem's main job, end to end, in a throwaway repository with a bare "server" remote that
+# runs gitmem's pre-receive hook. Run by `make demo` (and by the test suite).
+set -euo pipefail
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gitmem-demo.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=Alice GIT_AUTHOR_EMAIL=alice@example.com
+export GIT_COMMITTER_NAME=Alice GIT_COMMITTER_EMAIL=alice@example.com
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+show() { printf '$ %s\n' "$*"; "$@"; }
+fails() { printf '$ %s\n' "$*"; if "$@"; then echo "demo: expected a refusal" >&2; exit 1; fi; }
+
+step "a project with a server that enforces gitmem's rules"
+git init -q --bare -b main "$work/shop.git"
+(cd "$work/shop.git" && gitmem hooks install --server >/dev/null)
+git clone -q "$work/shop.git" "$work/shop" 2>/dev/null
+cd "$work/shop"
+mkdir -p src && echo 'def pay(): ...' > src/payments.py
+show gitmem init --hooks
+git add -A && git commit -q -m "start the project and its memory" && git push -q origin main
+
+step "an agent proposes a lesson: one commit on its own branch, working tree untouched"
+echo "# unfinished work" > src/wip.py
+show gitmem propose --type decision --title "Retry payments with idempotency keys" \
+  --applies-when "calling the payment provider" \
+  --context "A timeout made us charge a customer twice." \
+  --content "Send an idempotency key with every charge and retry with the same key." \
+  --evidence "Incident 2026-11-02; src/payments.py" --file src/payments.py --tag payments --push
+show git status --short
+
+step "gitmem check accepts the candidate and refuses a secret"
+id=$(gitmem candidates --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+git show "gitmem/$id:.gitmem/candidates/$id.md" > "$work/draft.md"
+show gitmem check "$work/draft.md" || true
+token="ghp_$(printf 'Zq4%.0s' 1 2 3 4 5 6 7 8 9 10 11 12)"
+fails gitmem propose --type method --title "Deploy with the bot account" \
+  --applies-when "deploying" --content "Use the token $token"
+
+step "a candidate carrying a secret, pushed by hand past the local hooks, is rejected by the server"
+git checkout -q -b gitmem/shop-method-20261129-leaky
+mkdir -p .gitmem/candidates
+sed -e "s/$id/shop-method-20261129-leaky/" -e 's/type: decision/type: method/' \
+  -e "s/^Send an idempotency key.*/Deploy with $token/" "$work/draft.md" \
+  | sed 's/shop-decision-/shop-method-/' > .gitmem/candidates/shop-method-20261129-leaky.md
+git add .gitmem && git commit -q --no-verify -m "leaky candidate"
+fails git push -q --no-verify origin gitmem/shop-method-20261129-leaky
+git checkout -q main
+
+step "a reviewer admits the candidate: one merge on main, pushed"
+show gitmem admit "$id" --by human:bob --push
+show git log --oneline --graph -3
+
+step "a forged admitted entry pushed straight to main (hooks skipped) is rejected by the server"
+mkdir -p .gitmem/entries/method
+sed -e "s/$id/shop-method-20261129-forged/" -e 's/type: decision/type: method/' \
+  -e 's/shop-decision-/shop-method-/' \
+  ".gitmem/entries/decision/$id.md" > .gitmem/entries/method/shop-method-20261129-forged.md
+gitmem index >/dev/null
+git add -A && git commit -q --no-verify -m "forged entry"
+fails git push -q --no-verify origin main
+git reset -q --hard origin/main
+
+step "the memory as agents see it"
+if gitmem recall --help >/dev/null 2>&1; then
+  show gitmem recall "charging a customer twice when the provider times out"
+else
+  show gitmem list
+fi
+echo
+echo "demo: every step behaved as it should"

@@ -1,0 +1,22 @@
+"""`make demo` runs tests/demo.sh: the whole story must keep working, so the suite runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+DEMO = Path(__file__).parent / "demo.sh"
+
+
+def test_demo_runs_end_to_end(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env["PATH"]])
+    done = subprocess.run(["bash", str(DEMO)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    out = done.stdout + done.stderr
+    assert "demo: every step behaved as it should" in out
+    assert "(pre-receive hook declined)" in out
+    assert "SECRET github-pat" in out and "HISTORY-ADMIT" in out
+    assert "admitted shop-decision-" in out

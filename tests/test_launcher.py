@@ -1,0 +1,66 @@
+"""The no-op fast path of the pre-commit hook answers only a plain "nothing staged in memory"."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gitmem import launcher
+
+from conftest import git
+from entries import text
+
+
+@pytest.fixture
+def inside(repo: Path) -> Iterator[Path]:
+    old = Path.cwd()
+    os.chdir(repo)
+    yield repo
+    os.chdir(old)
+
+
+def test_code_only_change_takes_the_fast_path(inside: Path) -> None:
+    (inside / "code.py").write_text("x = 1\n")
+    git(inside, "add", "code.py")
+    assert launcher.nothing_staged_in_memory()
+
+
+def test_staged_memory_or_settings_take_the_full_check(inside: Path) -> None:
+    (inside / ".gitmem/candidates").mkdir(parents=True)
+    (inside / ".gitmem/candidates/x.md").write_text(text())
+    git(inside, "add", ".gitmem")
+    assert not launcher.nothing_staged_in_memory()
+    git(inside, "reset", "-q")
+    (inside / ".gitmem.toml").write_text('[memory]\ndir = "notes/memory"\n')
+    git(inside, "add", ".gitmem.toml")
+    assert not launcher.nothing_staged_in_memory()
+
+
+def test_a_custom_memory_dir_is_honoured(inside: Path) -> None:
+    (inside / ".gitmem.toml").write_text('[memory]\ndir = "notes/memory"\n')
+    git(inside, "add", ".gitmem.toml")
+    git(inside, "commit", "-q", "-m", "settings")
+    (inside / "notes/memory").mkdir(parents=True)
+    (inside / "notes/memory/x.md").write_text("x")
+    git(inside, "add", "notes")
+    assert not launcher.nothing_staged_in_memory()
+    os.environ["GITMEM_DIR"] = "elsewhere"
+    assert not launcher.nothing_staged_in_memory()
+
+
+def test_fast_path_does_not_import_the_full_cli(inside: Path) -> None:
+    (inside / "code.py").write_text("x = 1\n")
+    git(inside, "add", "code.py")
+    probe = (
+        "import sys; sys.argv = ['gitmem', 'hook', 'pre-commit']\n"
+        "from gitmem import launcher\n"
+        "try:\n    launcher.main()\nexcept SystemExit as e:\n"
+        "    print(e.code, 'pygit2' in sys.modules, 'click' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.stdout.split() == ["0", "False", "False"], out.stderr
