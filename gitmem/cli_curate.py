@@ -140,3 +140,93 @@ def lint(rev: str | None, fmt: str) -> None:
         out = (head + "\n" if head else "") + last.replace("gitmem check:", "gitmem lint:", 1)
     click.echo(out)
     sys.exit(0 if report.ok else 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# hygiene
+
+
+@click.command("hygiene")
+@click.option(
+    "--propose",
+    is_flag=True,
+    help="Propose each near-duplicate cluster as one candidate that supersedes its members.",
+)
+@click.option(
+    "--stale-commits",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Commits touching an entry's files since its admission that make it stale.",
+)
+@FORMAT
+def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
+    """Find near-duplicate clusters, stale entries and contradictions among admitted entries.
+
+    Near-duplicates: TF-IDF cosine of title, applies_when and content at or above 0.42.
+    Stale: cited files gone, or changed by --stale-commits commits since admission.
+    Contradictions: related entries where one says to do what the other says not to do;
+    shown for a person to judge. With --propose, each cluster becomes an ordinary candidate
+    branch that supersedes the entries it merges; nothing on main is merged, edited or deleted.
+    """
+    import json
+    from dataclasses import asdict
+
+    from gitmem import hygiene as hygiene_mod
+    from gitmem.workspace import open_workspace
+
+    report = hygiene_mod.hygiene(open_workspace(), propose=propose, min_commits=stale_commits)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "checked": report.checked,
+                    "clusters": [asdict(c) for c in report.clusters],
+                    "stale": [asdict(s) for s in report.stale],
+                    "contradictions": [asdict(c) for c in report.contradictions],
+                    "proposed": [
+                        {
+                            "members": [m.id for m in p.cluster.members],
+                            "id": p.id,
+                            "branch": p.branch,
+                            "note": p.note,
+                        }
+                        for p in report.proposed
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo(
+        f"near-duplicate clusters: {len(report.clusters)} "
+        f"(TF-IDF cosine >= {hygiene_mod.DUPLICATE_THRESHOLD})"
+    )
+    for number, cluster in enumerate(report.clusters, start=1):
+        click.echo(f"  cluster {number}:")
+        for member in cluster.members:
+            click.echo(f"    {member.id}  {member.title}")
+        for a, b, score in cluster.pairs:
+            click.echo(f"    {score:.2f}  {a} ↔ {b}")
+    click.echo(f"stale entries: {len(report.stale)}")
+    for stale in report.stale:
+        if stale.reason == "gone":
+            why = f"cited file(s) gone from main: {', '.join(stale.files)}"
+        else:
+            why = (
+                f"{stale.commits} commits changed {', '.join(stale.files)} since its "
+                f"admission ({stale.since[:12]})"
+            )
+        click.echo(f"  {stale.id}  {why}")
+    click.echo(f"contradictions for a person to judge: {len(report.contradictions)}")
+    for clash in report.contradictions:
+        click.echo(f"  {clash.a.id}: {clash.clause_a!r}")
+        click.echo(f"  {clash.b.id}: {clash.clause_b!r}")
+    for proposed in report.proposed:
+        members = ", ".join(m.id for m in proposed.cluster.members)
+        if proposed.id:
+            click.echo(f"proposed {proposed.id} (branch {proposed.branch}) superseding {members}")
+        else:
+            click.echo(f"not proposed ({members}): {proposed.note}")
+    if report.clusters and not propose:
+        click.echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
