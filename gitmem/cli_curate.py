@@ -230,3 +230,80 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
             click.echo(f"not proposed ({members}): {proposed.note}")
     if report.clusters and not propose:
         click.echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
+
+
+# ---------------------------------------------------------------------------------------------
+# harvest
+
+
+@click.command("harvest")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
+@FORMAT
+def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> None:
+    """Propose `mistake` candidates for gaps that audits keep finding.
+
+    Reads audit verdict files (or folders of them): a '## Verdict — VALID' or '## Verdict —
+    GAPS' heading over a '| Severity | Axis | Gap | Evidence | Expected fix |' table; one file
+    is one batch, and only Blocking and Major rows count. A gap recurring in 3 or more distinct
+    batches is proposed (source audit:<latest file>, evidence_batches, correction from the
+    Expected fix, detection_signal from the gap); one seen in 2 batches is reported as
+    "watch". Topics already pending, admitted or refused are skipped. Exits 1 when a file
+    could not be read.
+    """
+    import json
+
+    from gitmem import harvest as harvest_mod
+    from gitmem.workspace import open_workspace
+
+    result = harvest_mod.harvest(open_workspace(), list(paths), dry_run=dry_run)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "ok": result.ok,
+                    "batches": [
+                        {"batch": v.batch, "verdict": v.verdict, "gaps": len(v.gaps)}
+                        for v in result.verdicts
+                    ],
+                    "problems": [str(p) for p in result.problems],
+                    "groups": [
+                        {
+                            "title": g.title,
+                            "batches": g.batches,
+                            "outcome": g.outcome,
+                            "detail": g.detail,
+                            "id": g.id,
+                            "branch": g.branch,
+                        }
+                        for g in result.groups
+                    ],
+                },
+                indent=2,
+            )
+        )
+        sys.exit(0 if result.ok else 1)
+    for problem in result.problems:
+        click.echo(str(problem), err=True)
+    counted = sum(len(v.gaps) for v in result.verdicts)
+    click.echo(
+        f"read {len(result.verdicts)} verdict file(s): {counted} Blocking or Major gap(s) "
+        f"in {len(result.groups)} group(s)"
+    )
+    once = 0
+    for group in result.groups:
+        if group.outcome == "once":
+            once += 1
+            continue
+        batches = f"{len(group.batches)} batches: {', '.join(group.batches)}"
+        if group.outcome == "proposed":
+            click.echo(f"proposed  {group.id}  {group.title!r} ({batches})")
+        elif group.outcome == "watch":
+            click.echo(f"watch     {group.title!r} ({batches}): one more batch proposes it")
+        else:
+            click.echo(f"{group.outcome:<9} {group.title!r} ({batches})")
+        for line in group.detail.splitlines():
+            click.echo(f"    {line}")
+    if once:
+        click.echo(f"{once} gap(s) seen in one batch only")
+    sys.exit(0 if result.ok else 1)
