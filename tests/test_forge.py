@@ -49,6 +49,9 @@ with open(os.environ["FAKE_GH_LOG"], "a", encoding="utf-8") as log:
 if args[:2] == ["auth", "status"]:
     sys.exit(int(os.environ.get("FAKE_GH_AUTH", "0")))
 if args[:1] == ["api"]:
+    if os.environ.get("FAKE_GH_API_FAIL"):
+        print("HTTP 403: Resource not accessible by integration", file=sys.stderr)
+        sys.exit(1)
     print(os.environ.get("FAKE_GH_PERMISSION", "write"))
 elif args[:2] == ["pr", "create"]:
     if os.environ.get("FAKE_GH_NO_LABEL") and "--label" in args:

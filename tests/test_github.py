@@ -489,6 +489,19 @@ def test_an_approval_without_write_access_admits_nothing_quietly(
     assert comments(gh) == []
 
 
+def test_when_the_api_cannot_tell_the_access_nothing_is_admitted(
+    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+) -> None:
+    dev, server, gh = admission
+    os.environ["FAKE_GH_API_FAIL"] = "1"
+    proposal = propose(dev)
+    done = admit_step(tmp_path, server, admit_env(proposal.branch, reviewed=proposal.commit))
+    assert done.returncode == 1
+    (body,) = comments(gh)
+    assert "did not say whether `alice` has write access" in body
+    assert tip(server, proposal.branch) == proposal.commit
+
+
 def test_the_admit_label_by_another_writer_admits_the_head(
     admission: tuple[Path, Path, FakeGh], tmp_path: Path
 ) -> None:
