@@ -239,16 +239,21 @@ def bench_size(n: int, work: Path) -> None:
     parsed = [read_entry(p, root) for p in sorted((root / ".gitmem").rglob("*.md"))]
     t_parse = time.perf_counter() - start
     start = time.perf_counter()
+    cpu = time.process_time()
     index = Index.build(parsed)
     t_build = time.perf_counter() - start
+    cpu_build = time.process_time() - cpu
     cache = work / f"cache-{n}"
     cache.mkdir()
     start = time.perf_counter()
+    cpu = time.process_time()
     size = save_parts(cache, index)
     t_save = time.perf_counter() - start
+    cpu_save = time.process_time() - cpu
     print(
-        f"cold build: {t_build + t_save:.1f} s (index {t_build:.1f} s, serialise and write "
-        f"{t_save:.1f} s); reading the {n:,} files took another {t_parse:.1f} s"
+        f"cold build: {t_build + t_save:.1f} s, {cpu_build + cpu_save:.1f} s of CPU (index "
+        f"{t_build:.1f} s, serialise and write {t_save:.1f} s); reading the {n:,} files took "
+        f"another {t_parse:.1f} s; load average {os.getloadavg()[0]:.1f}"
     )
     print(f"index size: {size / 1e6:.1f} MB, {size / n:.0f} kB per 1,000 entries")
 

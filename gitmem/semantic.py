@@ -33,7 +33,7 @@ import importlib
 import json
 import re
 import struct
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
@@ -68,6 +68,7 @@ _TOKENIZER_FILE: Final = ("tokenizers", "l2_supercat_tokenizer_config.json")
 _WEIGHTS_FILE: Final = ("weights", "l2_supercat_256.safetensors")
 _WORD: Final = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
 _MAX_TEXT: Final = 8_000
+_MAX_CACHED_WORDS: Final = 300_000
 
 
 class SemanticUnavailable(RuntimeError):
@@ -123,8 +124,9 @@ class _Model:
         missing = list(words.difference(self._word_ids))
         if not missing:
             return
-        if len(self._word_ids) + len(missing) > 300_000:
+        if len(self._word_ids) + len(missing) > _MAX_CACHED_WORDS:
             self._word_ids.clear()
+            missing = list(words)
         encodings = self.tokenizer.encode_batch(missing, add_special_tokens=False)
         for word, encoding in zip(missing, encodings, strict=True):
             self._word_ids[word] = encoding.ids
@@ -336,22 +338,23 @@ def search(
     threshold = DEFAULT_FUSED_MIN_SCORE if min_score is None else max(0.0, min_score)
     semantic_weight = 1.0 - KEYWORD_WEIGHT
     near: dict[str, float] = {}
-    similarity: Callable[[str], float] = lambda _: 0.0  # noqa: E731
+    rows: dict[str, int] = {}
+    values: Any = None  # the semantic value of every row
     beyond = 0.0  # the best semantic value outside `near`
     query_vector = embed_query(query)
     if query_vector is not None:
         np = _model().np
         ids, rows, cosines = vectors.similarities(query_vector)
         if ids:
-            semantic = np.clip((cosines - COS_FLOOR) / (COS_FULL - COS_FLOOR), 0.0, 1.0)
-            order = np.argsort(-semantic, kind="stable")
-            near = {ids[i]: float(semantic[i]) for i in order[:CANDIDATES].tolist()}
+            values = np.clip((cosines - COS_FLOOR) / (COS_FULL - COS_FLOOR), 0.0, 1.0)
+            order = np.argsort(-values, kind="stable")
+            near = {ids[i]: float(values[i]) for i in order[:CANDIDATES].tolist()}
             if len(order) > CANDIDATES:
-                beyond = float(semantic[order[CANDIDATES]])
+                beyond = float(values[order[CANDIDATES]])
 
-            def similarity(doc_id: str) -> float:
-                row = rows.get(doc_id)
-                return 0.0 if row is None else float(semantic[row])
+    def similarity(doc_id: str) -> float:
+        row = rows.get(doc_id)
+        return 0.0 if row is None else float(values[row])
 
     # A document outside `near` fuses to at most KEYWORD_WEIGHT * keyword + semantic_weight *
     # beyond, so only keyword scores above this floor can still reach the threshold.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import random
 import time
@@ -9,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from recall_corpus import corpus
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS
 
@@ -436,6 +439,16 @@ def test_semantic_finds_a_situation_in_other_words(
 
 
 @needs_extra
+def test_semantic_word_cache_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(semantic, "_MAX_CACHED_WORDS", 50)
+    entry = corpus()[0]
+    before = semantic.embed_doc(entry)
+    for d in corpus()[1:20]:
+        semantic.embed_doc(d)
+    assert semantic.embed_doc(entry) == before
+
+
+@needs_extra
 def test_semantic_filters_and_bounds(labelled: Index, vectors: semantic.Vectors) -> None:
     query = "flaky test that depends on today's date"
     assert len(semantic.search(labelled, vectors, query, k=2, min_score=0.0)) == 2
@@ -566,3 +579,25 @@ def test_scores_of_given_entries_match_search(labelled: Index) -> None:
         0.5,
     )
     assert labelled.hit("not-there", 0.5) is None
+
+
+# -- property tests: any text is a query, any bytes are refused cleanly
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(query=st.text(max_size=300), k=st.integers(min_value=-2, max_value=8))
+def test_any_text_is_a_query(labelled: Index, query: str, k: int) -> None:
+    hits = labelled.search(query, k=k)
+    assert len(hits) <= max(k, 0)
+    assert all(0.0 < h.score <= 1.0 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=600))
+def test_any_bytes_load_or_raise_value_error(data: bytes) -> None:
+    for blob in (data, b"GITMEM-RECALL\x00\x01\x00" + data):
+        with contextlib.suppress(ValueError):
+            Index.from_bytes(blob)
