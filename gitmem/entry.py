@@ -239,8 +239,25 @@ _Dumper.yaml_implicit_resolvers = {
 
 def _dump_value(value: Any) -> str:
     if isinstance(value, list | tuple):
-        return _dump_scalar([str(v) for v in value])
-    return _dump_scalar(str(value))
+        items = [str(v) for v in value]
+        if all(_writes_plain(item, _PLAIN_ITEM) for item in items):
+            return "[" + ", ".join(items) + "]"
+        return _dump_scalar(items)
+    text = str(value)
+    return text if _writes_plain(text, _PLAIN) else _dump_scalar(text)
+
+
+_RESOLVER = yaml.resolver.Resolver()
+_TEXT_TAGS = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp")
+
+
+def _writes_plain(text: str, pattern: re.Pattern[str]) -> bool:
+    """True when text can be written unquoted: our reader reads it back as is (the fast
+    reader's own test) and YAML's usual loaders read it as text too (not a number, a boolean
+    or null), so other tools see what gitmem sees.  Dates stay plain, as in the design."""
+    if not _plain(text, pattern):
+        return False
+    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) in _TEXT_TAGS  # type: ignore[no-untyped-call]
 
 
 def _needs_escapes(text: str) -> bool:
@@ -331,7 +348,8 @@ def parse(source: str | bytes) -> Entry:
 
 _FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
 _PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^\t]*")
-_PLAIN_ITEM = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^,\[\]{}\t]*")
+# PyYAML ends flow text at ? and :
+_PLAIN_ITEM = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^,\[\]{}?:\t]*")
 
 
 def _plain(value: str, pattern: re.Pattern[str]) -> bool:
@@ -400,6 +418,23 @@ def _load_yaml(fm_text: str) -> dict[str, Any]:
             2,
         )
     return meta
+
+
+def front_matter(source: str | bytes) -> dict[str, Any]:
+    """Only the front matter of an entry (no sections, no Entry): what generated views need,
+    read by the fast reader when it can.  Raises EntryError like parse."""
+    text = decode(source) if isinstance(source, bytes) else normalise_text(source)
+    if not text.startswith("---\n"):
+        raise EntryError("FRONT-MATTER", "has no front matter", 1)
+    end = text.find("\n---", 3)
+    while end != -1 and text[end + 4 : end + 5] not in ("\n", "", " ", "\t"):
+        end = text.find("\n---", end + 4)
+    if end == -1:
+        raise EntryError("FRONT-MATTER", "front matter is not closed", 1)
+    fm_text = text[3 : end + 1]
+    if len(fm_text) > MAX_FRONT_MATTER_CHARS:
+        raise EntryError("FRONT-MATTER", "front matter is too long", 2)
+    return normalise_meta(_load_yaml(fm_text))
 
 
 def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:

@@ -37,6 +37,7 @@ from gitmem.workspace import settings_at
 
 PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
 SCAN_CAP = 64 * 1024
+REFUSED_CAP = 4 * 1024 * 1024  # refused.md grows by a line a refusal
 
 
 @dataclass(frozen=True)
@@ -240,19 +241,26 @@ def _scan_commit(j: Judge, commit: str) -> None:
     parents = j.store.commit(commit).parents
     for change in _memory_changes(j, commit, parents[0] if parents else None):
         new = change.new
-        if new is None or new.oid in j.scanned:
-            continue
+        if new is None or new.oid in j.scanned or change.path == f"{j.dir}/INDEX.md":
+            continue  # INDEX.md is derived from the entries, and must match them (INDEX rule)
         j.scanned.add(new.oid)
         if not new.is_file:
             if new.is_symlink:
                 j.add(change.path, "SYMLINK", "a symbolic link in the memory folder", commit)
             continue
-        data = j.store.read(new.oid, SCAN_CAP)
-        if len(data) > SCAN_CAP:
-            j.add(change.path, "TOO-LARGE", f"is over {SCAN_CAP // 1024} KiB", commit)
+        cap = REFUSED_CAP if change.path == f"{j.dir}/refused.md" else SCAN_CAP
+        data = j.store.read(new.oid, cap)
+        if len(data) > cap:
+            j.add(change.path, "TOO-LARGE", f"is over {cap // 1024} KiB", commit)
             continue
+        offset = 0
+        if change.old is not None and change.path == f"{j.dir}/refused.md":
+            before = j.store.read(change.old.oid, cap)
+            if data.startswith(before):  # append-only: only the new rows need a scan
+                offset = before.count(b"\n")
+                data = data[len(before) :]
         text = data.decode("utf-8", "replace")
-        for finding in [*secrets.scan_text(text), *secrets.scan_hidden_unicode(text)]:
+        for finding in secrets.scan_text(text, line_offset=offset):
             rule = "HIDDEN-UNICODE" if finding.rule == "hidden-unicode" else "SECRET"
             j.problems.append(
                 Problem(

@@ -14,12 +14,13 @@ the same bytes.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.entry import EntryError, parse, topic_of
+from gitmem.entry import EntryError, front_matter, topic_of
 from gitmem.settings import DEFAULT_TYPES
 from gitmem.store import Change, Store
 
@@ -58,9 +59,9 @@ def line_from_bytes(path_type: str, file_id: str, data: bytes) -> IndexLine:
     """The INDEX.md line of one entry file; an unreadable file still gets a line, so the
     index never hides that a file is there."""
     try:
-        entry = parse(data[:MAX_ENTRY_BYTES])
-        status, title = entry.status, entry.title
-        successor = str(entry.meta.get("superseded_by", ""))
+        meta = front_matter(data[:MAX_ENTRY_BYTES])
+        status, title = str(meta.get("status", "")), str(meta.get("title", ""))
+        successor = str(meta.get("superseded_by", ""))
     except EntryError:
         status, title, successor = "invalid", "(does not parse: run gitmem check)", ""
     return IndexLine(file_id, path_type, line_for(path_type, file_id, status, title, successor))
@@ -70,15 +71,9 @@ def render(lines: Iterable[IndexLine]) -> str:
     by_type: dict[str, list[IndexLine]] = {}
     for line in lines:
         by_type.setdefault(line.type, []).append(line)
-    if not by_type:
-        return HEADER + EMPTY
-    order = [t for t in DEFAULT_TYPES if t in by_type]
-    order += sorted(t for t in by_type if t not in DEFAULT_TYPES)
-    parts = [HEADER]
-    for type_ in order:
-        group = sorted(by_type[type_], key=lambda item: item.id)
-        parts.append(f"\n## {type_}\n\n" + "".join(f"{item.text}\n" for item in group))
-    return "".join(parts)
+    return render_groups(
+        {t: [i.text for i in sorted(group, key=lambda i: i.id)] for t, group in by_type.items()}
+    )
 
 
 def parse_index(text: str) -> dict[str, IndexLine] | None:
@@ -129,21 +124,54 @@ def generate(store: Store, memory_tree: str | None) -> str:
 def update(
     store: Store, previous: str | None, changes: Iterable[Change], memory_tree: str | None
 ) -> str:
-    """INDEX.md after changes (paths relative to the memory folder), from the previous
-    INDEX.md when it is one gitmem wrote, else regenerated from memory_tree."""
-    known = parse_index(previous) if previous is not None else None
-    if known is None:
+    """INDEX.md after changes (paths relative to the memory folder), spliced into the previous
+    INDEX.md when it is one gitmem wrote (each line depends on its entry alone, so the cost is
+    the changed entries plus one copy of the text), else regenerated from memory_tree."""
+    if previous is None or not previous.startswith(HEADER):
         return generate(store, memory_tree)
-    lines: dict[str, IndexLine] = dict(known)
+    groups = _groups(previous)
+    if groups is None:
+        return generate(store, memory_tree)
     for change in changes:
         where = _entry_path(change.path)
         if where is None:
             continue
         type_, file_id = where
-        lines.pop(file_id, None)
+        group = groups.setdefault(type_, [])
+        at = bisect.bisect_left(group, file_id, key=_line_id)
+        if at < len(group) and _line_id(group[at]) == file_id:
+            del group[at]
         if change.new is not None and change.new.is_file:
-            lines[file_id] = line_from_blob(store, type_, file_id, change.new.oid)
-    return render(lines.values())
+            group.insert(at, line_from_blob(store, type_, file_id, change.new.oid).text)
+    return render_groups(groups)
+
+
+def _line_id(line: str) -> str:
+    return line[3 : line.find("]", 3)]
+
+
+def _groups(text: str) -> dict[str, list[str]] | None:
+    """The entry lines of an INDEX.md by type, in file order; None when it is not gitmem's."""
+    groups: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in text[len(HEADER) :].split("\n"):
+        if raw.startswith("## "):
+            current = groups.setdefault(raw[3:], [])
+        elif raw.startswith("- ["):
+            if current is None:
+                return None
+            current.append(raw)
+    return groups
+
+
+def render_groups(groups: dict[str, list[str]]) -> str:
+    """INDEX.md from lines grouped by type (each group sorted by id), as render() writes it."""
+    present = {t: g for t, g in groups.items() if g}
+    if not present:
+        return HEADER + EMPTY
+    order = [t for t in DEFAULT_TYPES if t in present]
+    order += sorted(t for t in present if t not in DEFAULT_TYPES)
+    return HEADER + "".join(f"\n## {t}\n\n" + "\n".join(present[t]) + "\n" for t in order)
 
 
 def stale_reason(store: Store, memory_dir: str, tree: str) -> str | None:

@@ -163,7 +163,7 @@ def _hidden_and_secrets(path: str, text: str) -> list[Problem]:
 
     problems = []
     seen: set[tuple[str, int]] = set()
-    for finding in [*secrets.scan_text(text), *secrets.scan_hidden_unicode(text)]:
+    for finding in secrets.scan_text(text):  # hidden Unicode included
         if (finding.rule, finding.line) in seen:
             continue
         seen.add((finding.rule, finding.line))
