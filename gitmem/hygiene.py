@@ -17,8 +17,8 @@ Near-duplicates
     vocabulary but teach another lesson): there it gives pairwise precision 1.0 and recall
     0.92 (one reworded pair scores 0.39; the closest unrelated pair 0.41), and the test holds
     the clustering to precision >= 0.9 and recall >= 0.85.  Only pairs sharing one of an
-    entry's CANDIDATE_TERMS heaviest terms are scored, so the work follows the store's size,
-    not its square.
+    entry's CANDIDATE_TERMS heaviest terms (ignoring a term that heads more than MAX_POSTING
+    entries) are scored, so the work follows the store's size, not its square.
 
 Stale entries
     An admitted entry whose cited `files` are gone from main, or were changed by at least
@@ -52,7 +52,8 @@ from gitmem.workspace import Workspace
 
 DUPLICATE_THRESHOLD = 0.42
 RELATED_THRESHOLD = 0.2
-CANDIDATE_TERMS = 12
+CANDIDATE_TERMS = 8
+MAX_POSTING = 200
 STALE_COMMITS = 5
 CLAUSE_OVERLAP = 0.5
 MAX_SUPERSEDES = 20
@@ -93,7 +94,8 @@ def cosine(a: dict[str, float], b: dict[str, float]) -> float:
 
 def scored_pairs(vectors: Sequence[dict[str, float]], floor: float) -> dict[tuple[int, int], float]:
     """Cosine of every pair (i < j) scoring at least floor that shares one of either side's
-    CANDIDATE_TERMS heaviest terms."""
+    CANDIDATE_TERMS heaviest terms; a term heading more than MAX_POSTING entries is too common
+    to pair anything on its own."""
     postings: dict[str, list[int]] = defaultdict(list)
     heads: list[list[str]] = []
     for number, vector in enumerate(vectors):
@@ -103,7 +105,13 @@ def scored_pairs(vectors: Sequence[dict[str, float]], floor: float) -> dict[tupl
             postings[term].append(number)
     out: dict[tuple[int, int], float] = {}
     for number, head in enumerate(heads):
-        others = {other for term in head for other in postings[term] if other != number}
+        others = {
+            other
+            for term in head
+            if len(postings[term]) <= MAX_POSTING
+            for other in postings[term]
+            if other != number
+        }
         for other in others:
             key = (min(number, other), max(number, other))
             if key in out:

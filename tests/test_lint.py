@@ -260,3 +260,19 @@ def test_change_log_line_heuristic(line: str, log: bool) -> None:
 )
 def test_relative_date_words(text: str, relative: bool) -> None:
     assert bool(lint._RELATIVE.search(text)) is relative
+
+
+def test_ids_that_disagree_with_their_file_are_reported(store: Path) -> None:
+    entry_id = plant(store, "misplaced", "Misplaced", "x")
+    folder = store / ".gitmem" / "entries"
+    (folder / "method" / f"{entry_id}.md").rename(
+        folder / "method" / "local-method-20261129-other.md"
+    )
+    plant(store, "wrong-folder", "Wrong folder", "x", type="decision")
+    (folder / "decision").rename(folder / "mistaken")
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "misplaced files")
+    out = run(store, "lint").output
+    assert "local-method-20261129-other.md:2: ID-PATH id 'local-method-20261129-misplaced'" in out
+    assert "ID-PATH type 'decision' disagrees with the folder entries/mistaken/" in out
