@@ -33,7 +33,8 @@ import importlib
 import json
 import re
 import struct
-from collections.abc import Collection, Iterable, Sequence
+import zlib
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
@@ -209,23 +210,74 @@ def embed_query(query: str) -> Any:
 
 
 _MAGIC: Final = b"GITMEM-VECTORS\x00"
+_MANIFEST_MAGIC: Final = b"GITMEM-VECTORSM"
 _VERSION: Final = 1
 _HEAD: Final = struct.Struct("<15sHHII")  # magic, version, model name length, dim, count
+_CRC: Final = struct.Struct("<I")
+#: One save merges at most this many entries' chunks (bounds the work of an admission).
+MAX_MERGE_VECTORS: Final = 8192
+
+
+def _encode(magic: bytes, dim: int, ids: list[str], payload: bytes) -> bytes:
+    """Head, model name, the ids (NUL-joined), the payload, and a CRC-32 of all that."""
+    name = MODEL.encode()
+    id_blob = "\x00".join(ids).encode()
+    head = _HEAD.pack(magic, _VERSION, len(name), dim, len(ids))
+    body = b"".join([head, name, _CRC.pack(len(id_blob)), id_blob, payload])
+    return body + _CRC.pack(zlib.crc32(body))
+
+
+def _decode(magic: bytes, data: bytes | bytearray | memoryview) -> tuple[int, list[str], bytes]:
+    """(dim, ids, payload) of a blob written by _encode; ValueError when it is not one."""
+    view = memoryview(data).cast("B")
+    if len(view) < _HEAD.size + 2 * _CRC.size:
+        raise ValueError("entry vectors are truncated")
+    if zlib.crc32(view[: -_CRC.size]) != _CRC.unpack_from(view, len(view) - _CRC.size)[0]:
+        raise ValueError("entry vectors fail their checksum")
+    found, version, name_len, dim, count = _HEAD.unpack_from(view, 0)
+    if found != magic:
+        raise ValueError("not gitmem entry vectors")
+    if version != _VERSION:
+        raise ValueError(f"entry vectors version {version}, expected {_VERSION}")
+    pos = _HEAD.size
+    name = bytes(view[pos : pos + name_len])
+    if name != MODEL.encode():
+        raise ValueError(f"entry vectors of model {name!r}, expected {MODEL}")
+    pos += name_len
+    (id_len,) = _CRC.unpack_from(view, pos)
+    pos += _CRC.size
+    ids = bytes(view[pos : pos + id_len]).decode().split("\x00") if count else []
+    if len(ids) != count or len(set(ids)) != count:
+        raise ValueError("entry vectors have a corrupt id table")
+    return dim, ids, bytes(view[pos + id_len : len(view) - _CRC.size])
+
+
+def _chunk_name(data: bytes) -> str:
+    """Size and stored CRC-32 (the CRC of data ending in its own CRC would be a constant)."""
+    crc = _CRC.unpack_from(data, len(data) - _CRC.size)[0] if len(data) >= _CRC.size else 0
+    return f"{len(data):08x}{crc:08x}"
 
 
 class Vectors:
-    """Entry vectors by id, kept beside the recall index and serialised the same way."""
+    """Entry vectors by id, kept beside the recall index and stored the same ways.
+
+    to_bytes/from_bytes: one blob. to_parts/from_parts: a manifest and immutable chunks named by
+    their content, where a save writes only the new entries' chunk (merging small chunks as the
+    recall index merges segments), so an admission costs one vector's work at any size.
+    """
 
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self._rows: dict[str, bytes] = {}
+        self._origin: dict[str, str | None] = {}  # the chunk holding an id's row (None: unsaved)
+        self._chunks: list[tuple[str, list[str]]] = []  # (name, ids) in the order they apply
         self._matrix: Any = None
         self._ids: list[str] = []
         self._positions: dict[str, int] = {}
 
     @classmethod
     def build(cls, docs: Iterable[Doc], *, batch: int = 512) -> Vectors:
-        """Vectors for every doc (batched: about 10,000 entries a second)."""
+        """Vectors for every doc, embedded in batches."""
         model = _model()
         vectors = cls(model.dim)
         pending: list[Doc] = []
@@ -250,12 +302,16 @@ class Vectors:
         """Store a vector computed by embed_doc (so a cache can reuse it)."""
         if len(vector) != 2 * self.dim:
             raise ValueError(f"a vector has {2 * self.dim} bytes, not {len(vector)}")
+        if "\x00" in doc_id:
+            raise ValueError("an entry id holds no NUL character")
         self._rows[doc_id] = vector
+        self._origin[doc_id] = None
         self._matrix = None
 
     def remove(self, doc_id: str) -> None:
         """Forget an entry's vector; an unknown id is ignored."""
         if self._rows.pop(doc_id, None) is not None:
+            del self._origin[doc_id]
             self._matrix = None
 
     def __len__(self) -> int:
@@ -275,45 +331,97 @@ class Vectors:
             self._matrix = matrix.astype(np.float32)
         if not self._ids:
             return [], {}, np.zeros(0, dtype=np.float32)
-        return self._ids, self._positions, self._matrix @ query_vector
+        # einsum, not @: a BLAS matrix-vector product can stall on its thread pool when the
+        # machine is busy (20 ms instead of 0.2 ms at 2,000 entries, measured).
+        return self._ids, self._positions, np.einsum("ij,j->i", self._matrix, query_vector)
+
+    def _chunk(self, ids: list[str]) -> bytes:
+        ids = sorted(ids)
+        return _encode(_MAGIC, self.dim, ids, b"".join(self._rows[i] for i in ids))
 
     def to_bytes(self) -> bytes:
-        """Magic, version, model name, dimension, count, the ids, then the float16 rows."""
-        ids = sorted(self._rows)
-        name = MODEL.encode()
-        id_blob = "\n".join(ids).encode()
-        head = _HEAD.pack(_MAGIC, _VERSION, len(name), self.dim, len(ids))
-        rows = b"".join(self._rows[i] for i in ids)
-        return b"".join([head, name, struct.pack("<I", len(id_blob)), id_blob, rows])
+        """Every live vector in one blob: head, model name, ids, float16 rows, CRC-32."""
+        return self._chunk(list(self._rows))
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview) -> Vectors:
         """Load vectors written by to_bytes; ValueError when corrupt or from another model."""
-        view = memoryview(data).cast("B")
-        if len(view) < _HEAD.size:
-            raise ValueError("entry vectors are truncated")
-        magic, version, name_len, dim, count = _HEAD.unpack_from(view, 0)
-        if magic != _MAGIC:
-            raise ValueError("not gitmem entry vectors")
-        if version != _VERSION:
-            raise ValueError(f"entry vectors version {version}, expected {_VERSION}")
-        pos = _HEAD.size
-        name = bytes(view[pos : pos + name_len])
-        if name != MODEL.encode():
-            raise ValueError(f"entry vectors of model {name!r}, expected {MODEL}")
-        pos += name_len
-        if pos + 4 > len(view):
-            raise ValueError("entry vectors are truncated")
-        (id_len,) = struct.unpack_from("<I", view, pos)
-        pos += 4
-        ids = bytes(view[pos : pos + id_len]).decode().split("\n") if count else []
-        pos += id_len
-        if len(ids) != count or len(set(ids)) != count or pos + 2 * dim * count != len(view):
+        vectors = cls()
+        vectors._load_chunk(_chunk_name(bytes(data)), data)
+        return vectors
+
+    def _load_chunk(self, name: str, data: bytes | bytearray | memoryview) -> None:
+        dim, ids, rows = _decode(_MAGIC, data)
+        if self._chunks and dim != self.dim:
+            raise ValueError("entry vector chunks disagree on the dimension")
+        if len(rows) != 2 * dim * len(ids):
             raise ValueError("entry vectors are truncated or corrupt")
-        vectors = cls(dim)
+        self.dim = dim
+        width = 2 * dim
         for i, doc_id in enumerate(ids):
-            start = pos + 2 * dim * i
-            vectors._rows[doc_id] = bytes(view[start : start + 2 * dim])
+            self._rows[doc_id] = rows[i * width : (i + 1) * width]
+            self._origin[doc_id] = name
+        self._chunks.append((name, ids))
+        self._matrix = None
+
+    def to_parts(self) -> tuple[bytes, dict[str, bytes]]:
+        """(manifest, {chunk name: chunk}) after folding unsaved vectors into a new chunk."""
+        pending = [doc_id for doc_id, origin in self._origin.items() if origin is None]
+        chunks = self._chunks
+        fresh: dict[str, bytes] = {}
+        if pending:
+            start = len(chunks)
+            size = len(pending)
+            while (
+                start > 0
+                and size * 2 >= len(chunks[start - 1][1])
+                and size + len(chunks[start - 1][1]) <= MAX_MERGE_VECTORS
+            ):
+                start -= 1
+                size += len(chunks[start][1])
+            merged = [*pending]
+            for name, ids in chunks[start:]:
+                merged.extend(i for i in ids if self._origin.get(i) == name)
+            data = self._chunk(merged)
+            name = _chunk_name(data)
+            for doc_id in merged:
+                self._origin[doc_id] = name
+            self._chunks = [*chunks[:start], (name, sorted(merged))]
+            fresh[name] = data
+        gone = sorted({i for _, ids in self._chunks for i in ids if i not in self._rows})
+        names = [name for name, _ in self._chunks]
+        payload = "".join(names).encode()
+        manifest = _encode(_MANIFEST_MAGIC, self.dim, gone, payload)
+        return manifest, fresh
+
+    @classmethod
+    def from_parts(
+        cls,
+        manifest: bytes | bytearray | memoryview,
+        chunk: Callable[[str], bytes | bytearray | memoryview],
+    ) -> Vectors:
+        """Load vectors written by to_parts; chunk(name) returns a chunk's bytes.
+
+        ValueError when the manifest or a chunk is corrupt, of another model, or missing
+        (chunk raising KeyError or OSError).
+        """
+        dim, gone, payload = _decode(_MANIFEST_MAGIC, manifest)
+        if len(payload) % 16:
+            raise ValueError("entry vector manifest is corrupt")
+        names = payload.decode("ascii")
+        vectors = cls(dim)
+        for i in range(0, len(names), 16):
+            name = names[i : i + 16]
+            try:
+                data = bytes(chunk(name))
+            except (KeyError, OSError) as exc:
+                raise ValueError(f"entry vector chunk {name} is missing") from exc
+            if _chunk_name(data) != name:
+                raise ValueError(f"entry vector chunk {name} does not match its name")
+            vectors._load_chunk(name, data)
+        for doc_id in gone:
+            vectors._rows.pop(doc_id, None)
+            vectors._origin.pop(doc_id, None)
         return vectors
 
 

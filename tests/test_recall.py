@@ -475,6 +475,42 @@ def test_vectors_round_trip_and_one_entry_updates(vectors: semantic.Vectors) -> 
         semantic.Vectors.from_bytes(data.replace(semantic.MODEL.encode(), b"x" * 25, 1))
 
 
+@needs_extra
+def test_vector_parts_write_one_small_chunk_per_admission(vectors: semantic.Vectors) -> None:
+    store: dict[str, bytes] = {}
+
+    def save(v: semantic.Vectors) -> bytes:
+        manifest, chunks = v.to_parts()
+        for name, data in chunks.items():
+            store.setdefault(name, data)
+        return manifest
+
+    docs = corpus()
+    first = semantic.Vectors()
+    for d in docs[:100]:
+        first.set(d.id, semantic.embed_doc(d))
+    manifest = save(first)
+    base = max(len(data) for data in store.values())
+    for d in docs[100:]:
+        before = set(store)
+        loaded = semantic.Vectors.from_parts(manifest, store.__getitem__)
+        loaded.add(d)
+        loaded.remove(docs[0].id)
+        manifest = save(loaded)
+        (written,) = set(store) - before
+        assert len(store[written]) < base / 2
+    final = semantic.Vectors.from_parts(manifest, store.__getitem__)
+    expected = semantic.Vectors.from_bytes(vectors.to_bytes())
+    expected.remove(docs[0].id)
+    assert final.to_bytes() == expected.to_bytes()
+    with pytest.raises(ValueError, match="missing"):
+        semantic.Vectors.from_parts(manifest, {}.__getitem__)
+    with pytest.raises(ValueError):
+        semantic.Vectors.from_parts(manifest[:-1], store.__getitem__)
+    with pytest.raises(ValueError):
+        semantic.Vectors.from_parts(manifest, lambda name: store[name][:-1])
+
+
 def test_semantic_search_falls_back_to_keywords(labelled: Index) -> None:
     # Without vectors (or without the extra) fused search is keyword search, gated the same way.
     for query, _ in MATCHING[:10]:
