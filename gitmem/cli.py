@@ -182,7 +182,16 @@ def hook(name: str, args: tuple[str, ...]) -> None:
 @click.option("--project", help="Project part of ids (default: the origin remote's name).")
 @click.option("--branch", help="Branch where admitted memory lives (default main).")
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
-def init(memory_dir: str | None, project: str | None, branch: str | None, with_hooks: bool) -> None:
+@click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")
+@click.option("--force", is_flag=True, help="With --github: replace workflows edited by hand.")
+def init(
+    memory_dir: str | None,
+    project: str | None,
+    branch: str | None,
+    with_hooks: bool,
+    with_github: bool,
+    force: bool,
+) -> None:
     """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
     differs from its default, .gitmem.toml. Safe to run twice."""
     from gitmem.init import init as do_init
@@ -199,6 +208,12 @@ def init(memory_dir: str | None, project: str | None, branch: str | None, with_h
 
         assert store.workdir is not None
         for line in installer.install(store.workdir):
+            click.echo(line)
+    if with_github:
+        from gitmem import github
+
+        assert store.workdir is not None
+        for line in github.install_workflows(store.workdir, force=force):
             click.echo(line)
     if done.created:
         click.echo("commit them: git add " + " ".join(done.created) + " && git commit")
@@ -286,6 +301,12 @@ def _fields_from_text(text: str) -> dict[str, Any]:
 @click.option("--from", "from_file", type=click.Path(dir_okay=False), help="Read an entry file.")
 @click.option("--edit", "edit_id", metavar="OLD", help="Start a successor of an admitted entry.")
 @click.option("--push", is_flag=True, help="Push the candidate branch to origin.")
+@click.option(
+    "--pr",
+    is_flag=True,
+    help="Push the branch and open a pull/merge request (gh, GitLab push options), "
+    "or print the URL that opens one.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def propose(
     type_: str | None,
@@ -305,6 +326,7 @@ def propose(
     from_file: str | None,
     edit_id: str | None,
     push: bool,
+    pr: bool,
     fmt: str,
 ) -> None:
     """Propose a memory: validate it, then commit it on a new branch gitmem/<id> from the main
@@ -373,23 +395,33 @@ def propose(
         raise UsageError(
             f"missing {flags}: a candidate needs a type, a title, when it applies and its content"
         )
-    proposal = lifecycle.propose(ws, fields, push=push)
+    # with --pr the forge module pushes, so GitLab's push options ride on that push
+    proposal = lifecycle.propose(ws, fields, push=push and not pr)
+    request: dict[str, Any] | None = None
+    if pr:
+        from gitmem import forge
+
+        done = forge.open_pull_request(ws, proposal)
+        proposal.pushed = proposal.pushed or done.pushed
+        _emit_warnings(list(done.warnings))
+        request = {"url": done.url, "opened": done.opened, "message": done.message}
     if fmt == "json":
-        click.echo(
-            json.dumps(
-                {
-                    "id": proposal.id,
-                    "branch": proposal.branch,
-                    "commit": proposal.commit,
-                    "pushed": proposal.pushed,
-                }
-            )
-        )
+        out: dict[str, Any] = {
+            "id": proposal.id,
+            "branch": proposal.branch,
+            "commit": proposal.commit,
+            "pushed": proposal.pushed,
+        }
+        if request is not None:
+            out["pull_request"] = {"url": request["url"], "opened": request["opened"]}
+        click.echo(json.dumps(out))
     else:
         for warning in proposal.warnings:
             click.echo(str(warning), err=True)
         click.echo(f"proposed {proposal.id}")
         click.echo(f"branch   {proposal.branch}" + (" (pushed)" if proposal.pushed else ""))
+        if request is not None:
+            click.echo(request["message"])
 
 
 def _interactive() -> bool:
