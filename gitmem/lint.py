@@ -4,7 +4,11 @@
 reports what only shows across files or over time.  It prints the usual
 `path:line: RULE-ID message` lines and exits 1 when any rule fails.
 
-Rules (besides every file rule of `gitmem check` but the refused-topic one):
+Rules: every file rule of `gitmem check` but the refused-topic one (so SCHEMA reports type
+misfits: a type the project does not know, a mistake without correction or detection_signal,
+an import:-sourced entry that is not a method, an audit-sourced one that is neither a mistake
+nor a code-structure; ID-PATH, ID-TYPE, ID-DATE report ids that disagree with their file),
+and these:
 
 - INDEX-DRIFT        INDEX.md disagrees with the entry files: a line missing, extra, or saying
                      another status or title than its file; or INDEX.md missing.

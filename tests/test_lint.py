@@ -276,3 +276,18 @@ def test_ids_that_disagree_with_their_file_are_reported(store: Path) -> None:
     out = run(store, "lint").output
     assert "local-method-20261129-other.md:2: ID-PATH id 'local-method-20261129-misplaced'" in out
     assert "ID-PATH type 'decision' disagrees with the folder entries/mistaken/" in out
+
+
+def test_type_misfits_are_reported(store: Path) -> None:
+    plant(
+        store, "imported-decision", "Imported decision", "x", type="decision", source="import:a.md"
+    )
+    plant(store, "bare-mistake", "Bare mistake", "x", type="mistake")
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "misfits")
+    result = run(store, "lint")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "SCHEMA" in line]
+    assert any("imported-decision" in line and "source" in line for line in lines), lines
+    assert any("bare-mistake" in line and "correction" in line for line in lines), lines
