@@ -932,11 +932,15 @@ class Index:
         return found
 
     def _live_count(self, postings: list[array[int]]) -> int:
+        """The document frequency: postings less those of tombstoned documents."""
         count = sum(map(len, postings))
-        for number in self._dead:
+        dead = self._dead
+        if dead:
             for plist in postings:
-                if _contains(plist, number) is not None:
-                    count -= 1
+                if len(dead) * 24 < len(plist):  # a binary search per tombstone
+                    count -= sum(_contains(plist, number) is not None for number in dead)
+                else:  # or one pass over the list
+                    count -= sum((posting >> 8) in dead for posting in plist)
         return count
 
     def _segment_of(self, number: int) -> _Segment:

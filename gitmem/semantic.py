@@ -21,8 +21,17 @@ Fusion and gating
     keyword threshold, so every entry the keyword engine alone would return still passes, and
     similarity can lift a paraphrase over the bar, but similarity alone (at most 0.3) rarely
     does: static embeddings rank paraphrases well yet cannot tell "no match" on their own.
-    The weights and bounds were chosen on the labelled set in tests/recall_queries.py;
-    `python bench/recall.py --quality` prints the figures.
+    The weights and bounds were chosen on the labelled set in tests/recall_queries.py
+    (`python bench/recall.py --quality` prints the figures): questions told in the asker's own
+    words reach hit@5 0.80 instead of 0.69, paraphrased ones stay at 0.97, and 0.96 of the
+    no-match questions stay empty, as with keywords alone. Ranked by similarity alone those
+    situations reach 0.97, but no bound on similarity then separates them from no-match
+    questions.
+
+Storage
+    `Vectors` holds the entries' vectors by id. Like the recall index it is stored either as one
+    blob (to_bytes) or as a manifest and immutable chunks named by content (to_parts), so that
+    an admission embeds one entry (`embed_doc`, about a millisecond) and writes one small chunk.
 
 Without the extra installed, `available()` is False and `search` is keyword recall itself.
 """
@@ -45,7 +54,7 @@ from typing import Any, Final
 from gitmem.recall import DEFAULT_MIN_SCORE, STOP_WORDS, Doc, Hit, Index
 
 __all__ = [
-    "DEFAULT_MIN_SCORE",
+    "DEFAULT_FUSED_MIN_SCORE",
     "MODEL",
     "SemanticUnavailable",
     "Vectors",
