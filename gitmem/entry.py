@@ -151,9 +151,17 @@ class Entry:
     def render(self) -> str:
         return f"---\n{render_meta(self.meta)}---\n\n{self.body}\n"
 
-    def text_without_admission(self) -> str:
-        """The entry's text with the admission fields left out: what a reviewer approved."""
-        return self.with_meta(**dict.fromkeys(ADMISSION_FIELDS)).render()
+    def same_except_admission(self, other: Entry) -> bool:
+        """True when two entries differ at most in the admission fields (what admit adds)."""
+
+        def reviewed(meta: Mapping[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in meta.items() if k not in ADMISSION_FIELDS}
+
+        return reviewed(self.meta) == reviewed(other.meta) and (
+            self.context,
+            self.content,
+            self.evidence,
+        ) == (other.context, other.content, other.evidence)
 
 
 def _str_tuple(value: Any) -> tuple[str, ...]:

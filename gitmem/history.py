@@ -57,6 +57,7 @@ class Judge:
     pusher: str | None = None
     audit_allowed: bool = False
     scanned: set[str] = field(default_factory=set)
+    changes: dict[tuple[str, str | None], list[Change]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     checked: int = 0
 
@@ -228,10 +229,15 @@ def _judge_update(j: Judge, update: Update) -> None:
 
 
 def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
-    before, after = j.memory_tree(parent), j.memory_tree(commit)
-    if before == after:
-        return []
-    return j.store.diff(before, after, prefix=f"{j.dir}/")
+    """What a commit changed in the memory folder against a parent (computed once: the scan
+    and the rules both need it)."""
+    key = (commit, parent)
+    cached = j.changes.get(key)
+    if cached is None:
+        before, after = j.memory_tree(parent), j.memory_tree(commit)
+        cached = [] if before == after else j.store.diff(before, after, prefix=f"{j.dir}/")
+        j.changes[key] = cached
+    return cached
 
 
 def _scan_commit(j: Judge, commit: str) -> None:
@@ -509,7 +515,7 @@ def _judge_admission(
         return
     if candidate.status != "candidate":
         j.add(path, "HISTORY-ADMIT", "the second parent's file is not a candidate", commit)
-    if candidate.text_without_admission() != entry.text_without_admission():
+    if not candidate.same_except_admission(entry):
         j.add(
             path,
             "HISTORY-ADMIT",
@@ -564,7 +570,7 @@ def _judge_flip(
         and after.status == "superseded"
         and successor in new_ids
         and before.id in new_ids[successor].supersedes
-        and before.text_without_admission() == after.text_without_admission()
+        and before.same_except_admission(after)
         and before.meta.get("admitted_by") == after.meta.get("admitted_by")
         and before.meta.get("admitted") == after.meta.get("admitted")
     )

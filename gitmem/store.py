@@ -311,22 +311,49 @@ class Store:
             if new_tree is None:
                 return [Change("D", i.path, i, None) for i in side]
             return [Change("A", i.path, None, i) for i in side]
-        # libgit2 skips identical subtrees by id: the cost follows the change, not the size
-        # of the store (one admission into 100,000 entries).
-        old = self.repo[old_tree].peel(pygit2.Tree)
-        new = self.repo[new_tree].peel(pygit2.Tree)
         changes: list[Change] = []
-        for delta in old.diff_to_tree(new).deltas:
-            a, b = delta.old_file, delta.new_file
-            old_item = TreeItem(prefix + a.path, str(a.id), int(a.mode)) if a.mode else None
-            new_item = TreeItem(prefix + b.path, str(b.id), int(b.mode)) if b.mode else None
-            if old_item and new_item:
-                changes.append(Change("M", new_item.path, old_item, new_item))
-            elif new_item:
-                changes.append(Change("A", new_item.path, None, new_item))
-            elif old_item:
-                changes.append(Change("D", old_item.path, old_item, None))
+        self._diff_into(
+            self.repo[old_tree].peel(pygit2.Tree),
+            self.repo[new_tree].peel(pygit2.Tree),
+            prefix,
+            changes,
+        )
         return changes
+
+    def _diff_into(self, old: Any, new: Any, base: str, out: list[Change]) -> None:
+        """Skip subtrees whose ids agree (libgit2's tree diff walks them all, which makes a
+        change beside 100,000 entries cost as much as the entries); a large flat folder is
+        compared by libgit2 in C."""
+        if len(old) + len(new) > _PYTHON_DIFF_LIMIT:
+            for delta in old.diff_to_tree(new).deltas:
+                a, b = delta.old_file, delta.new_file
+                before = TreeItem(base + a.path, str(a.id), int(a.mode)) if a.mode else None
+                after = TreeItem(base + b.path, str(b.id), int(b.mode)) if b.mode else None
+                _append_change(out, before, after)
+            return
+        old_items = {e.name: e for e in old}
+        new_items = {e.name: e for e in new}
+        for name in sorted(old_items.keys() | new_items.keys()):
+            a, b = old_items.get(name), new_items.get(name)
+            path = f"{base}{name}"
+            if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
+                continue
+            a_tree = a is not None and a.type_str == "tree"
+            b_tree = b is not None and b.type_str == "tree"
+            if a_tree and b_tree:
+                self._diff_into(a, b, path + "/", out)
+                continue
+            if a is not None and a_tree:
+                out.extend(Change("D", i.path, i, None) for i in self.walk(str(a.id), path + "/"))
+            if b is not None and b_tree:
+                out.extend(Change("A", i.path, None, i) for i in self.walk(str(b.id), path + "/"))
+            before = (
+                TreeItem(path, str(a.id), int(a.filemode)) if a is not None and not a_tree else None
+            )
+            after = (
+                TreeItem(path, str(b.id), int(b.filemode)) if b is not None and not b_tree else None
+            )
+            _append_change(out, before, after)
 
     def new_commits(self, new: str, exclude: list[str]) -> list[str]:
         """Commits reachable from new but from none of exclude, oldest first (topological)."""
@@ -523,6 +550,18 @@ class Store:
             atomic_write(target, self.read(change.new.oid))
             index.add(path)
         index.write()
+
+
+_PYTHON_DIFF_LIMIT = 64
+
+
+def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem | None) -> None:
+    if before and after:
+        out.append(Change("M", after.path, before, after))
+    elif after:
+        out.append(Change("A", after.path, None, after))
+    elif before:
+        out.append(Change("D", before.path, before, None))
 
 
 def atomic_write(path: Path, data: bytes) -> None:

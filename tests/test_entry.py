@@ -135,12 +135,13 @@ def test_slugs_ids_and_topics() -> None:
     assert E.topic_of("Run  hooks\nthrough gitmem") == "run-hooks-through-gitmem"
 
 
-def test_text_without_admission_ignores_only_admission_fields() -> None:
+def test_same_except_admission_ignores_only_admission_fields() -> None:
     admitted = E.parse(DESIGN_EXAMPLE)
     candidate = admitted.with_meta(status="candidate", admitted_by=None, admitted=None)
-    assert admitted.text_without_admission() == candidate.text_without_admission()
+    assert admitted.same_except_admission(candidate)
     edited = candidate.with_meta(title="Another title")
-    assert edited.text_without_admission() != admitted.text_without_admission()
+    assert not edited.same_except_admission(admitted)
+    assert not admitted.with_meta(content="x").same_except_admission(candidate)
 
 
 @settings(max_examples=300, deadline=None)
