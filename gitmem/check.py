@@ -30,6 +30,7 @@ class Report:
     checked: int = 0
     warnings: list[str] = field(default_factory=list)
     unit: str = "file"
+    command: str = "gitmem check"
 
     @property
     def errors(self) -> list[Problem]:
@@ -203,9 +204,9 @@ def summary(report: Report) -> str:
     noun = report.unit if report.checked == 1 else report.unit + "s"
     if errors == 0:
         extra = f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""
-        return f"gitmem check: {report.checked} {noun} checked, no problems{extra}"
+        return f"{report.command}: {report.checked} {noun} checked, no problems{extra}"
     return (
-        f"gitmem check: {errors} problem{'s' if errors != 1 else ''} in {files} "
+        f"{report.command}: {errors} problem{'s' if errors != 1 else ''} in {files} "
         f"file{'s' if files != 1 else ''} ({report.checked} {noun} checked)"
     )
 

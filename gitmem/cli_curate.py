@@ -134,11 +134,7 @@ def lint(rev: str | None, fmt: str) -> None:
     if fmt == "text":
         for warning in report.warnings:
             click.echo(f"gitmem: warning: {warning}", err=True)
-    out = check.render(report, fmt)
-    if fmt != "json":
-        head, _, last = out.rpartition("\n")
-        out = (head + "\n" if head else "") + last.replace("gitmem check:", "gitmem lint:", 1)
-    click.echo(out)
+    click.echo(check.render(report, fmt))
     sys.exit(0 if report.ok else 1)
 
 

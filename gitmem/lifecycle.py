@@ -75,7 +75,8 @@ def build_candidate(ws: Workspace, fields: Mapping[str, Any], created: str | Non
     meta: dict[str, Any] = {
         k: v for k, v in fields.items() if v not in (None, "", [], ()) and k not in _BODY
     }
-    meta.setdefault("source", default_human(ws.store))
+    if "source" not in meta:
+        meta["source"] = default_human(ws.store)
     meta["status"] = "candidate"
     meta["created"] = created or today()
     for key in ("admitted_by", "admitted", "superseded_by"):

@@ -96,7 +96,7 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     tip = store.resolve(rev) if rev else ws.main_tip()
     if rev and tip is None:
         raise UsageError(f"{rev!r} is not a commit here")
-    report = Report(unit="file", warnings=list(ws.settings.warnings))
+    report = Report(unit="file", warnings=list(ws.settings.warnings), command="gitmem lint")
     if tip is None:
         return report
     tree = store.tree_of(tip)
