@@ -1298,7 +1298,12 @@ def _allowances(data: bytes, known: frozenset[str]) -> dict[int, frozenset[str] 
         after = pos + len(_ALLOW_MARKER)
         end = data.find(b"\n", after)
         rest = data[after : end if end >= 0 else len(data)][:512].decode("utf-8", "replace")
-        ids = rest.split()[0].split(",") if rest[:1] in (" ", "\t") and rest.split() else []
+        words = rest.replace(",", ", ").split() if rest[:1] in (" ", "\t") else []
+        ids = []  # the leading comma-joined list: `a,b`, `a, b`
+        for word in words:
+            ids.append(word.rstrip(","))
+            if not word.endswith(","):
+                break
         rules: frozenset[str] | None = None
         if ids and all(i in known for i in ids):
             rules = frozenset(ids)

@@ -27,10 +27,11 @@ BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 
 def rnd(n: int, alphabet: str = ALNUM) -> str:
     """n random characters, drawn again until they mix classes like a real token would."""
+    classes = [s for s in (UPPER, LOWER, DIGITS) if set(s) & set(alphabet)]
+    need = min(2, n, len(classes))
     while True:
         value = "".join(_rng.choice(alphabet) for _ in range(n))
-        kinds = sum(any(c in s for c in value) for s in (UPPER, LOWER, DIGITS))
-        if kinds >= min(2, len({s for s in (UPPER, LOWER, DIGITS) if set(s) & set(alphabet)})):
+        if sum(any(c in s for c in value) for s in classes) >= need:
             return value
 
 

@@ -6,10 +6,12 @@ random characters, so no real-looking secret is committed whole.
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import time
 import unicodedata
+from collections.abc import Callable
 
 import pytest
 import secret_samples as samples
@@ -289,6 +291,14 @@ def test_allow_marker_with_rule_ids() -> None:
     assert rules_of(scan_text(text)) == {"password-assignment"}
 
 
+def test_allow_marker_rule_list_with_spaces() -> None:
+    token = "gh" + "p_" + rnd(36)
+    text = f"password: hunter2hunter2 {token} <!-- gitmem:allow jwt, github-pat -->\n"
+    assert rules_of(scan_text(text)) == {"password-assignment"}
+    both = f"password: hunter2hunter2 {token} gitmem:allow password-assignment,github-pat\n"
+    assert scan_text(both) == []
+
+
 def test_allow_marker_unknown_id_counts_as_bare_marker() -> None:
     token = "gh" + "p_" + rnd(36)
     assert scan_text(f"{token} gitmem:allow because it is revoked") == []
@@ -425,11 +435,40 @@ def test_hostile_input_is_linear_and_capped(name: str) -> None:
     assert "scan-size-cap" in rules_of(findings)
 
 
-def test_secret_after_hostile_prefix_is_still_found() -> None:
+def _random_text(alphabet: str) -> str:
+    rng = random.Random(5)
+    return "".join(rng.choice(alphabet) for _ in range(MAX_SCAN_CHARS))
+
+
+def _fragment_soup() -> str:
+    rng = random.Random(6)
+    parts = ["token", "key", "password=", "ghp_", "AKIA", "-----BEGIN ", "PRIVATE KEY-----"]
+    parts += ["eyJ", "://", "a:b@", ".env", "sk-", "xoxb-", "\n", " ", "M", "Q~", "=", '"', "'"]
+    out: list[str] = []
+    while sum(map(len, out)) < MAX_SCAN_CHARS:
+        out.append(rng.choice(parts) + rnd(rng.randrange(1, 40)))
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        lambda: ("token " + TOKEN + " password=" + rnd(30) + " -----BEGIN x ://a:b@") * 2000,
+        lambda: _random_text(samples.B64),
+        lambda: _random_text(samples.HEX + "MNO.-_:"),
+        _fragment_soup,
+    ],
+    ids=["repeated-near-matches", "random-base64", "random-hexish", "fragment-soup"],
+)
+def test_secret_after_hostile_prefix_is_still_found(prefix: Callable[[], str]) -> None:
+    """The one-pass rule set never gives up on a text, however many states it needs."""
     token = "gh" + "p_" + rnd(36)
-    prefix = ("token " + TOKEN + " password=" + rnd(30) + " -----BEGIN x ://a:b@") * 2000
-    findings = scan_text(prefix[: MAX_SCAN_CHARS - 200] + "\n" + token)
-    assert any(f.rule == "github-pat" and f.line == 2 for f in findings)
+    text = prefix()[: MAX_SCAN_CHARS - 200].replace("gitmem:allow", "") + "\n" + token
+    started = time.perf_counter()
+    findings = scan_text(text)
+    assert time.perf_counter() - started < 5
+    line = text.count("\n") + 1
+    assert any(f.rule == "github-pat" and f.line == line for f in findings)
 
 
 def test_import_is_cheap() -> None:
