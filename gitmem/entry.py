@@ -56,6 +56,7 @@ MAX_FRONT_MATTER_CHARS = 16 * 1024
 SLUG_MAX = 60
 
 _BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
+FRONT_MATTER_END = _BOUNDARY
 _HEADING = re.compile(r"^##[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -370,6 +371,11 @@ def _plain(value: str, pattern: re.Pattern[str]) -> bool:
         and not value.endswith(":")
         and value.isprintable()
     )
+
+
+def is_plain_value(value: str) -> bool:
+    """A one-line front-matter value that YAML reads back as exactly this text."""
+    return bool(value) and _plain(value, _PLAIN)
 
 
 def _fast_front_matter(fm_text: str) -> dict[str, Any] | None:

@@ -15,12 +15,20 @@ the same bytes.
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem.entry import EntryError, front_matter, topic_of
+from gitmem.entry import (
+    FRONT_MATTER_END,
+    EntryError,
+    front_matter,
+    is_plain_value,
+    normalise_text,
+    topic_of,
+)
 from gitmem.settings import DEFAULT_TYPES
 from gitmem.store import Change, Store
 
@@ -57,14 +65,60 @@ def line_from_blob(store: Store, path_type: str, file_id: str, oid: str) -> Inde
 
 def line_from_bytes(path_type: str, file_id: str, data: bytes) -> IndexLine:
     """The INDEX.md line of one entry file; an unreadable file still gets a line, so the
-    index never hides that a file is there."""
-    try:
-        meta = front_matter(data[:MAX_ENTRY_BYTES])
-        status, title = str(meta.get("status", "")), str(meta.get("title", ""))
-        successor = str(meta.get("superseded_by", ""))
-    except EntryError:
+    index never hides that a file is there (gitmem check says what is wrong with it)."""
+    fields = index_fields(data[:MAX_ENTRY_BYTES])
+    if fields is None:
         status, title, successor = "invalid", "(does not parse: run gitmem check)", ""
+    else:
+        status, title, successor = fields
     return IndexLine(file_id, path_type, line_for(path_type, file_id, status, title, successor))
+
+
+_WANTED = ("status", "title", "superseded_by")
+
+
+def index_fields(data: bytes) -> tuple[str, str, str] | None:
+    """(status, title, superseded_by) of an entry, read from their own front-matter lines —
+    an index of 100,000 entries cannot afford a YAML parse of each — with a YAML reading of
+    the whole front matter whenever one of those values is quoted or spans lines.  None when
+    the front matter cannot be read."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = normalise_text(text)
+    if not text.startswith("---\n"):
+        return None
+    boundary = FRONT_MATTER_END.search(text, 4)
+    if boundary is None:
+        return None
+    end = boundary.start() - 1
+    found: dict[str, str] = {}
+    previous_wanted = False
+    for line in text[4 : end + 1].split("\n"):
+        if not line.strip():
+            continue
+        if line[0] in " \t#":
+            if previous_wanted:
+                return _slow_fields(text)
+            continue
+        key, sep, value = line.partition(":")
+        previous_wanted = key in _WANTED
+        if not previous_wanted:
+            continue
+        value = value.strip()
+        if key in found or value != line[len(key) + 2 :] or not is_plain_value(value):
+            return _slow_fields(text)
+        found[key] = value
+    return found.get("status", ""), found.get("title", ""), found.get("superseded_by", "")
+
+
+def _slow_fields(text: str) -> tuple[str, str, str] | None:
+    try:
+        meta = front_matter(text)
+    except EntryError:
+        return None
+    return tuple(str(meta.get(k, "")) for k in _WANTED)  # type: ignore[return-value]
 
 
 def render(lines: Iterable[IndexLine]) -> str:
@@ -97,16 +151,19 @@ def _entry_path(rel: str) -> tuple[str, str] | None:
 
 
 def generate_from_folder(folder: Path) -> str:
-    """INDEX.md for a memory folder on disk (the working tree, e.g. after a merge)."""
+    """INDEX.md for a memory folder on disk (the working tree, e.g. after a merge).
+    Symbolic links are never followed."""
     lines = []
-    entries = folder / "entries"
-    if entries.is_dir():
-        for type_dir in sorted(p for p in entries.iterdir() if p.is_dir() and not p.is_symlink()):
-            for file in sorted(type_dir.glob("*.md")):
-                if file.is_file() and not file.is_symlink():
-                    with open(file, "rb") as handle:
-                        data = handle.read(MAX_ENTRY_BYTES + 1)
-                    lines.append(line_from_bytes(type_dir.name, file.name[:-3], data))
+    try:
+        type_dirs = [d for d in os.scandir(folder / "entries") if d.is_dir(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return render([])
+    for type_dir in type_dirs:
+        for file in os.scandir(type_dir.path):
+            if file.name.endswith(".md") and file.is_file(follow_symlinks=False):
+                with open(file.path, "rb") as handle:
+                    data = handle.read(MAX_ENTRY_BYTES + 1)
+                lines.append(line_from_bytes(type_dir.name, file.name[:-3], data))
     return render(lines)
 
 

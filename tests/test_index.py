@@ -1,0 +1,142 @@
+"""INDEX.md: byte-stable generation, incremental updates equal to regeneration, merges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitmem import entry as E
+from gitmem import index
+from gitmem.store import BLOB, Store
+
+from entries import meta
+
+
+def entry_text(entry_id: str, type_: str = "method", **changes: Any) -> bytes:
+    admission = {"status": "admitted", "admitted_by": "human:b", "admitted": "2026-11-30"}
+    fields = meta(id=entry_id, type=type_, **{**admission, **changes})
+    if type_ == "mistake":
+        fields.update(correction="c", detection_signal="d")
+    return E.Entry(fields, "c", "x", "e").render().encode()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    import pygit2
+
+    pygit2.init_repository(str(tmp_path / "r.git"), bare=True)
+    return Store.open(tmp_path / "r.git")
+
+
+def tree_of(store: Store, files: dict[str, bytes]) -> str:
+    return store.build_tree(None, {p: (store.write_blob(d), BLOB) for p, d in files.items()})
+
+
+def test_generation_is_grouped_sorted_and_stable(store: Store) -> None:
+    files = {
+        "entries/mistake/p-mistake-20261129-b.md": entry_text("p-mistake-20261129-b", "mistake"),
+        "entries/method/p-method-20261129-z.md": entry_text("p-method-20261129-z"),
+        "entries/method/p-method-20261129-a.md": entry_text(
+            "p-method-20261129-a", status="superseded", superseded_by="p-method-20261129-z"
+        ),
+        "entries/runbook/p-runbook-20261129-r.md": entry_text("p-runbook-20261129-r", "runbook"),
+    }
+    text = index.generate(store, tree_of(store, files))
+    assert text == index.HEADER + (
+        "\n## method\n\n"
+        "- [p-method-20261129-a](entries/method/p-method-20261129-a.md) superseded by "
+        "p-method-20261129-z — Run hooks through gitmem\n"
+        "- [p-method-20261129-z](entries/method/p-method-20261129-z.md) admitted — "
+        "Run hooks through gitmem\n"
+        "\n## mistake\n\n"
+        "- [p-mistake-20261129-b](entries/mistake/p-mistake-20261129-b.md) admitted — "
+        "Run hooks through gitmem\n"
+        "\n## runbook\n\n"
+        "- [p-runbook-20261129-r](entries/runbook/p-runbook-20261129-r.md) admitted — "
+        "Run hooks through gitmem\n"
+    )
+    assert index.generate(store, None) == index.HEADER + index.EMPTY
+
+
+def test_unreadable_entries_still_get_a_line(store: Store) -> None:
+    files = {"entries/method/p-method-20261129-x.md": b"\xff\xfe not utf-8"}
+    assert "(does not parse: run gitmem check)" in index.generate(store, tree_of(store, files))
+
+
+def test_folder_generation_matches_tree_generation_and_ignores_symlinks(
+    store: Store, tmp_path: Path
+) -> None:
+    files = {
+        f"entries/method/p-method-20261129-{n}.md": entry_text(f"p-method-20261129-{n}")
+        for n in range(5)
+    }
+    folder = tmp_path / "mem"
+    for rel, data in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(entry_text("p-method-20261129-evil"))
+    (folder / "entries/method/p-method-20261129-evil.md").symlink_to(outside)
+    assert index.generate_from_folder(folder) == index.generate(store, tree_of(store, files))
+
+
+_titles = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_titles)
+def test_quick_fields_agree_with_the_front_matter_reader(title: str) -> None:
+    data = entry_text("p-method-20261129-x", title=title)
+    try:
+        full = E.front_matter(data)
+    except E.EntryError:
+        return
+    expected = (str(full["status"]), str(full["title"]), str(full.get("superseded_by", "")))
+    assert index.index_fields(data) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ADM"), st.integers(0, 8)), max_size=12))
+def test_updates_equal_regeneration(tmp_path_factory: pytest.TempPathFactory,
+                                    ops: list[tuple[str, int]]) -> None:  # fmt: skip
+    import pygit2
+
+    repo = tmp_path_factory.mktemp("upd") / "r.git"
+    pygit2.init_repository(str(repo), bare=True)
+    store = Store.open(repo)
+    files = {
+        f"entries/method/p-method-20261129-{n}.md": entry_text(f"p-method-20261129-{n}")
+        for n in range(0, 8, 2)
+    }
+    old_tree = tree_of(store, files)
+    previous = index.generate(store, old_tree)
+    for op, n in ops:
+        path = f"entries/{'decision' if n % 3 == 0 else 'method'}/p-method-20261129-{n}.md"
+        if op == "D":
+            files.pop(path, None)
+        else:
+            files[path] = entry_text(f"p-method-20261129-{n}", title=f"Title {op}{n}")
+    new_tree = tree_of(store, files) if files else None
+    changes = store.diff(old_tree, new_tree)
+    assert index.update(store, previous, changes, new_tree) == index.generate(store, new_tree)
+
+
+def test_merge_is_the_union_with_supersession_winning(store: Store) -> None:
+    base = {"entries/method/p-method-20261129-a.md": entry_text("p-method-20261129-a")}
+    ours = dict(
+        base, **{"entries/method/p-method-20261129-b.md": entry_text("p-method-20261129-b")}
+    )
+    theirs = dict(base)
+    theirs["entries/method/p-method-20261129-a.md"] = entry_text(
+        "p-method-20261129-a", status="superseded", superseded_by="p-method-20261129-c"
+    )
+    theirs["entries/method/p-method-20261129-c.md"] = entry_text("p-method-20261129-c")
+    merged_files = {**ours, **theirs}
+    merged = index.merge(index.generate(store, tree_of(store, ours)),
+                         index.generate(store, tree_of(store, theirs)))  # fmt: skip
+    assert merged == index.generate(store, tree_of(store, merged_files))
+    assert index.merge("not an index", index.HEADER) is None
