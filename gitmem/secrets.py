@@ -186,7 +186,7 @@ _RULES: tuple[_Rule, ...] = (
     _near(
         "cloudflare-api-token",
         "Cloudflare API token",
-        "cloudflare|cf",
+        r"cloudflare|\bcf[_.\-]",
         _KEYS,
         r"[A-Za-z0-9_\-]{37,40}",
     ),
@@ -362,9 +362,7 @@ _RULES: tuple[_Rule, ...] = (
         "LangSmith API key",
         r"\b(lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})\b",
     ),
-    _near(
-        "cohere-api-key", "Cohere API key", "cohere|co", r"api[_.\-]?key|key", r"[A-Za-z0-9]{40}"
-    ),
+    _near("cohere-api-key", "Cohere API key", "cohere", r"api[_.\-]?key|key", r"[A-Za-z0-9]{40}"),
     _near(
         "mistral-api-key", "Mistral AI API key", "mistral", r"api[_.\-]?key|key", r"[A-Za-z0-9]{32}"
     ),
@@ -413,7 +411,7 @@ _RULES: tuple[_Rule, ...] = (
     _near(
         "datadog-api-key",
         "Datadog API or application key",
-        "datadog|dd",
+        r"datadog|\bdd[_.\-]",
         r"api[_.\-]?key|app(?:lication)?[_.\-]?key|key",
         r"[a-f0-9]{40}|[a-f0-9]{32}",
     ),
@@ -590,18 +588,24 @@ def rule_ids() -> tuple[str, ...]:
 
 
 class _Engine:
-    """The compiled patterns: one Set over every rule, each rule's own regex, helpers."""
+    """The compiled patterns: one Set over every rule; each rule's own regex, compiled on need."""
 
-    __slots__ = ("candidates", "known_ids", "regexes", "set", "words")
+    __slots__ = ("_compile", "_regexes", "candidates", "known_ids", "set", "words")
 
-    def __init__(
-        self, rule_set: Any, regexes: tuple[Any, ...], words: Any, candidates: Any
-    ) -> None:
+    def __init__(self, rule_set: Any, compile_rule: Callable[[str], Any]) -> None:
         self.set = rule_set
-        self.regexes = regexes
-        self.words = words  # secret words, for the entropy rule
-        self.candidates = candidates  # random-looking runs, for the entropy rule
+        self._compile = compile_rule
+        self._regexes: list[Any] = [None] * len(_RULES)
+        self.words = compile_rule(f"(?i)(?:{_SECRET_WORDS})")  # for the entropy rule
+        self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
         self.known_ids = frozenset(rule_ids())
+
+    def regex(self, index: int) -> Any:
+        """Rule `index`'s own regex: most texts match few rules, so most are never compiled."""
+        rx = self._regexes[index]
+        if rx is None:
+            rx = self._regexes[index] = self._compile(_RULES[index].pattern)
+        return rx
 
 
 @functools.cache
@@ -620,10 +624,7 @@ def _engine() -> _Engine:
     for rule in _RULES:
         rule_set.Add(rule.pattern.encode("ascii"))
     rule_set.Compile()
-    regexes = tuple(re2.compile(r.pattern.encode("ascii"), rule_opts) for r in _RULES)
-    words = re2.compile(f"(?i)(?:{_SECRET_WORDS})".encode("ascii"), rule_opts)
-    candidates = re2.compile(rb"[A-Za-z0-9+/_\-]{20,}={0,2}", rule_opts)
-    return _Engine(rule_set, regexes, words, candidates)
+    return _Engine(rule_set, lambda pattern: re2.compile(pattern.encode("ascii"), rule_opts))
 
 
 # --------------------------------------------------------------------------------------------
@@ -869,8 +870,9 @@ def _handle_pem(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
         )
         if len(payload) < 64 or len(set(payload)) < 16 or _fake(payload[:64]):
             continue
-        kind = header.strip(b"- ").decode("ascii", "replace")
-        kind = kind.removeprefix("BEGIN ").rstrip(": ")
+        kind = header.strip(b"- ").decode("ascii", "replace").removeprefix("BEGIN ")
+        if putty:
+            kind = "PuTTY PRIVATE KEY"
         rule_id, description = rule.id, f"{kind} block"
         if b'"private_key"' in data[max(0, start - 64) : start]:
             rule_id, description = (
@@ -1346,7 +1348,7 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     if matched:
         for index in sorted(matched):
             rule = _RULES[index]
-            _HANDLERS[rule.kind](rule, eng.regexes[index], data, hits)
+            _HANDLERS[rule.kind](rule, eng.regex(index), data, hits)
     hidden = scan_hidden_unicode(text)
     if not hits and not hidden:
         return findings
