@@ -149,7 +149,8 @@ def read_entry(path: Path, root: Path) -> Doc:
 
 
 def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+    # No background gc: it would still be writing into .git when the folder is removed.
+    subprocess.run(["git", "-c", "gc.auto=0", *args], cwd=cwd, check=True, capture_output=True)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -400,7 +401,7 @@ def main() -> None:
     if args.quality:
         quality()
         return
-    with tempfile.TemporaryDirectory(prefix="gitmem-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="gitmem-bench-", ignore_cleanup_errors=True) as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
             bench_size(n, Path(tmp))
 
