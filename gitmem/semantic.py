@@ -72,8 +72,8 @@ COS_FLOOR: Final = 0.35
 COS_FULL: Final = 0.7
 DEFAULT_FUSED_MIN_SCORE: Final = round(KEYWORD_WEIGHT * DEFAULT_MIN_SCORE, 4)
 #: How many entries, by similarity and by keyword score, are fused and compared.
-CANDIDATES: Final = 200
-KEYWORD_CANDIDATES: Final = 1000
+CANDIDATES: Final = 100
+KEYWORD_CANDIDATES: Final = 100
 
 _TOKENIZER_FILE: Final = ("tokenizers", "l2_supercat_tokenizer_config.json")
 _WEIGHTS_FILE: Final = ("weights", "l2_supercat_256.safetensors")
