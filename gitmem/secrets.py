@@ -711,9 +711,9 @@ def _entropy_floor(length: int) -> float:
 
     n random characters over a 32- to 64-symbol alphabet carry close to log2(n) bits each while
     n is small, levelling off near 4.5-5; identifiers sit lower because they repeat letters.
-    Measured: about 1-6 % of random base32/base64/hex strings of 20-64 characters fall below
-    (most of them through the identifier test in `_wordy`), and 0.1 % of the long names in the
-    Python standard library rise above.
+    Measured with `_looks_random` as a whole: 1-3 % of random base32, base64 and hex strings of
+    20-64 characters are missed (a quarter of random lower-case-and-digit ones, which read like
+    words and numbers), and 0.1 % of the long names in the Python standard library pass.
     """
     return min(3.9, math.log2(length) - 1.0)
 
@@ -743,23 +743,39 @@ _SEPARATORS = frozenset(b"_-./+")
 def _wordy(value: bytes) -> bool:
     """An identifier made of words (`MalwareDomainsStrict`, `OID_ECDSA_WITH_SHA256`).
 
-    Random strings change character class (lower, upper, digit) every two characters or so;
-    words stay in one class for several. Counting segments tells them apart: identifiers average
-    three characters or more a segment. Separate test: snake_case or kebab-case of three or more
-    parts, each a word, a number or a word and a number.
+    Random strings rarely hold three letters of one case in a row; names are mostly words. So:
+    at least 70 % of the letters and digits sit in letter runs of three or more (`Word`,
+    `word`, `WORD`; a capital starting a lower-case run belongs to it) or in numbers of four
+    digits or more (`gh24141`, `2025`). Or: snake_case or kebab-case of three or more parts,
+    each a word, a number, or a word and a number (`test_case_sha3_512_0`).
     """
     parts = value.replace(b"-", b"_").split(b"_")
     if len(parts) >= 3 and all(_segments(p) <= 2 for p in parts):
         return True
-    letters = sum(c in _ALNUM for c in value)
-    return letters >= 3 * max(1, _segments(value))
-
-
-_ALNUM = _DIGITS | _LOWER | _UPPER
+    alnum = in_words = run = 0
+    previous = 0  # 1 lower, 2 upper, 3 digit, 0 other
+    for c in value:
+        kind = 1 if c in _LOWER else 2 if c in _UPPER else 3 if c in _DIGITS else 0
+        if kind:
+            alnum += 1
+        if kind == previous or (previous == 2 and kind == 1):
+            if kind == 1 and previous == 2 and run > 1:
+                # `HTTPServer`: the last capital starts the next word
+                in_words += run - 1 if run - 1 >= 3 else 0
+                run = 1
+            run += 1
+        else:
+            if (previous in (1, 2) and run >= 3) or (previous == 3 and run >= 4):
+                in_words += run
+            run = 1
+        previous = kind
+    if (previous in (1, 2) and run >= 3) or (previous == 3 and run >= 4):
+        in_words += run
+    return alnum > 0 and in_words * 10 >= alnum * 7
 
 
 def _segments(value: bytes) -> int:
-    """Runs of one character class; a lone capital starting lower case joins it (`Word`)."""
+    """Runs of one character class; a capital followed by lower case joins it (`Word`)."""
     segments = previous = run = 0
     for c in value:
         kind = 1 if c in _LOWER else 2 if c in _UPPER else 3 if c in _DIGITS else 0
@@ -925,7 +941,10 @@ def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
 
 
 def _secret_value(value: bytes, *, quoted: bool, password_key: bool) -> bool:
-    """Whether an assigned value is a literal secret rather than a reference or a placeholder."""
+    """Whether an assigned value is a literal secret rather than a reference or a placeholder.
+
+    `password_key`: the key names a password or secret, so any quoted literal counts.
+    """
     value = value.strip()
     if len(value) < 6 or _fake(value) or _masked(value) or value.startswith(_PUBLIC_PREFIXES):
         return False
@@ -941,13 +960,16 @@ def _secret_value(value: bytes, *, quoted: bool, password_key: bool) -> bool:
             return False  # prose, a sentence, a command
         if password_key:
             return True
-        return _looks_random(value) or _mixed(value)
     if len(value) < 8:
         return False
     bare = value.replace(b"_", b"").replace(b".", b"").replace(b"-", b"")
-    if bare.isalpha():
+    if bare.isalpha() and not quoted:
         return False  # an identifier or a word: `password = user_password`, `token: rotate`
-    return _mixed(value) or _looks_random(value)
+    if _looks_random(value):
+        return True
+    # `hunter2hunter2` as a password; but `X-Api-Key` or `k8s-prod-eu` as a token is a name
+    named = any(c in value for c in b"-_.") and _wordy(value)
+    return _mixed(value) and (password_key or not named)
 
 
 def _mixed(value: bytes) -> bool:
@@ -964,7 +986,9 @@ def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
         quoted = group < 3
         s, e = int(m.start(group)), int(m.end(group))
         key = data[m.start() : m.start(group)].lower()
-        password_key = b"pass" in key or b"pwd" in key
+        # keys whose quoted literal is a secret whatever it looks like (`jwt_secret: "hello"`);
+        # for tokens and keys, a literal must also look generated (`api_key: "X-Api-Key"`)
+        password_key = any(w in key for w in (b"pass", b"pwd", b"secret", b"credential"))
         value = data[s:e]
         if not _secret_value(value, quoted=quoted, password_key=password_key):
             continue

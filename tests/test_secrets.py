@@ -187,6 +187,10 @@ def test_front_matter_assignments_quoted_and_unquoted() -> None:
         "'password' => 'S3cr3tPassw0rd',",
         'password := "S3cr3tPassw0rd"',
         "Server=db;Database=app;User Id=sa;Password=S3cr3tPassw0rd;",
+        'jwt_secret: "hello-world-secret"',
+        "auth = 'aB3dE5fG7hJ9kL1m'",
+        "npm config set _auth=dXNlcjpwYXNzd29yZDEyMw==",
+        "credential: S3cr3tPassw0rd",
     ],
 )
 def test_assignment_syntaxes(line: str) -> None:
