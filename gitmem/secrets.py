@@ -1352,32 +1352,31 @@ def _is_allowed(allowed: dict[int, frozenset[str] | None], line: int, rule: str)
 def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     """Every rule over the whole text (front matter and body alike), hidden Unicode included.
 
-    Returns findings sorted by (line, rule); lines are 1-based plus `line_offset`.
+    Returns findings sorted by (line, rule), then by position; lines are 1-based plus
+    `line_offset`. Over `MAX_SCAN_CHARS`, the first `MAX_SCAN_CHARS` characters are scanned and a
+    ``scan-size-cap`` finding (on the last line scanned) says the rest was not.
     """
-    findings: list[Finding] = []
+    keyed: list[tuple[int, str, int, Finding]] = []  # (line, rule, position, finding)
     if len(text) > MAX_SCAN_CHARS:
         text = text[:MAX_SCAN_CHARS]
-        findings.append(
-            Finding(
-                "scan-size-cap",
-                text.count("\n") + 1 + line_offset,
-                f"scanned the first {MAX_SCAN_CHARS} characters only",
-                f"text longer than {MAX_SCAN_CHARS} characters: shorten or split it",
-            )
+        line = text.count("\n") + 1
+        cap = Finding(
+            "scan-size-cap",
+            line + line_offset,
+            f"scanned the first {MAX_SCAN_CHARS} characters only",
+            f"text longer than {MAX_SCAN_CHARS} characters: shorten or split it",
         )
+        keyed.append((line, cap.rule, MAX_SCAN_CHARS, cap))
     data = text.encode("utf-8", "surrogatepass")
-    hits: list[_Hit] = []
     eng = _engine()
-    matched = eng.set.Match(data)
-    if matched:
-        for index in sorted(matched):
-            rule = _RULES[index]
-            _HANDLERS[rule.kind](rule, eng.regex(index), data, hits)
+    hits: list[_Hit] = []
+    for index in sorted(eng.set.Match(data) or ()):
+        rule = _RULES[index]
+        _HANDLERS[rule.kind](rule, eng.regex(index), data, hits)
     hidden = scan_hidden_unicode(text)
     if not hits and not hidden:
-        return findings
+        return [k[3] for k in keyed]
     allowed = _allowances(data, eng.known_ids) if _ALLOW_MARKER in data else {}
-    ordered: list[tuple[int, str, int, Finding]] = []
     line, last = 1, 0
     for h in sorted(_dedupe(hits), key=lambda h: h.start):
         line += data.count(b"\n", last, h.start)
@@ -1386,15 +1385,11 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
             h.block and _is_allowed(allowed, line - 1, h.rule)
         ):
             continue
-        ordered.append(
-            (line, h.rule, h.start, Finding(h.rule, line + line_offset, h.excerpt, h.description))
-        )
+        finding = Finding(h.rule, line + line_offset, h.excerpt, h.description)
+        keyed.append((line, h.rule, h.start, finding))
     for f in hidden:
         if not _is_allowed(allowed, f.line, f.rule):
-            ordered.append(
-                (f.line, f.rule, 0, Finding(f.rule, f.line + line_offset, f.excerpt, f.description))
-            )
-    ordered.sort(key=lambda t: (t[0], t[1], t[2]))
-    findings.extend(t[3] for t in ordered)
-    findings.sort(key=lambda f: (f.line, f.rule))
-    return findings
+            finding = Finding(f.rule, f.line + line_offset, f.excerpt, f.description)
+            keyed.append((f.line, f.rule, 0, finding))
+    keyed.sort(key=lambda k: k[:3])
+    return [k[3] for k in keyed]
