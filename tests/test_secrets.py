@@ -80,6 +80,33 @@ def test_positive(rule: str, text: str, secret: str) -> None:
             assert_redacted(f, secret)
 
 
+TOKEN_POSITIVES = [
+    p
+    for p in POSITIVES
+    if p[0] not in {"private-key-block", "gcp-service-account-key", "secret-file-name"}
+    and len(p[2]) >= 14
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "secret"), TOKEN_POSITIVES, ids=[p[0] for p in TOKEN_POSITIVES]
+)
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        lambda s: s[: len(s) // 2] + "EXAMPLE" + s[len(s) // 2 + 7 :],
+        lambda s: s[: len(s) // 2] + "x" * (len(s) - len(s) // 2),
+        lambda s: "${SECRET_VALUE}",
+        lambda s: "<your-secret>",
+    ],
+    ids=["example", "xxxx", "variable", "angle"],
+)
+def test_every_rule_ignores_placeholders_of_its_own_sample(
+    rule: str, text: str, secret: str, placeholder: Callable[[str], str]
+) -> None:
+    assert scan_text(text.replace(secret, placeholder(secret))) == []
+
+
 @pytest.mark.parametrize(("rule", "text"), NEGATIVES, ids=[n[0] for n in NEGATIVES])
 def test_negative(rule: str, text: str) -> None:
     assert rule not in rules_of(scan_text(text))
