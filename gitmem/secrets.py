@@ -575,7 +575,11 @@ _RULES = tuple(
     for r in _RULES
 )
 
-_EXTRA_RULE_IDS = ("hidden-unicode", "scan-size-cap")
+_EXTRA_RULE_IDS = (
+    "gcp-service-account-key",
+    "hidden-unicode",
+    "scan-size-cap",
+)  # not from a pattern
 
 
 def rule_ids() -> tuple[str, ...]:

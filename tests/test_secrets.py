@@ -343,6 +343,13 @@ def test_allow_marker_before_pem_covers_the_block() -> None:
     assert rules_of(scan_text("gitmem:allow jwt\n" + block)) == {"private-key-block"}
 
 
+def test_allow_marker_names_a_service_account_key() -> None:
+    [text] = [p[1] for p in POSITIVES if p[0] == "gcp-service-account-key"]
+    assert "gcp-service-account-key" in rules_of(scan_text(text + "  gitmem:allow jwt"))
+    allowed = scan_text(text + "  gitmem:allow gcp-service-account-key")
+    assert "gcp-service-account-key" not in rules_of(allowed)
+
+
 def test_allow_marker_for_hidden_unicode() -> None:
     assert scan_text("a\u202eb gitmem:allow hidden-unicode") == []
 
