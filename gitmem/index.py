@@ -102,7 +102,7 @@ def index_fields(data: bytes) -> tuple[str, str, str] | None:
             if previous_wanted:
                 return _slow_fields(text)
             continue
-        key, sep, value = line.partition(":")
+        key, _, value = line.partition(":")
         previous_wanted = key in _WANTED
         if not previous_wanted:
             continue
