@@ -184,7 +184,8 @@ def _hidden_and_secrets(path: str, text: str) -> list[Problem]:
                     finding.line or None,
                     "SECRET",
                     f"{finding.rule}: {finding.description} ({finding.excerpt}): remove it and "
-                    "rotate it; a reviewed false positive takes an inline 'gitmem:allow' marker",
+                    f"rotate it; if reviewed and harmless, add 'gitmem:allow {finding.rule}' "
+                    "to that line",
                 )
             )
     return problems

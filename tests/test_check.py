@@ -276,3 +276,13 @@ def test_pre_commit_hook_blocks_commit_a_and_commit_path(repo: Path) -> None:
         assert git(repo, "log", "-1", "--format=%s").strip() == "valid candidate", done
     result = git(repo, "status", "--porcelain")
     assert CANDIDATE in result
+
+
+def test_a_reviewed_exception_is_named_in_the_message_and_honoured(repo: Path) -> None:
+    body = "## Context\nc\n## Content\nNever commit .env files.\n## Evidence\n"
+    write(repo, CANDIDATE, text(body=body))
+    line = one_problem(run(repo, "check"), "SECRET")
+    assert "add 'gitmem:allow secret-file-name' to that line" in line
+    allowed = body.replace("files.", "files. <!-- gitmem:allow secret-file-name -->")
+    write(repo, CANDIDATE, text(body=allowed))
+    assert run(repo, "check").exit_code == 0
