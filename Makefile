@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint demo bench clean
+.PHONY: install test lint dogfood demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,13 @@ lint: install
 	$(BIN)/ruff format --check gitmem tests bench
 	$(BIN)/mypy gitmem
 
-test: lint
+# gitmem's own memory (.gitmem/) must pass gitmem's own rules, history included.
+dogfood: install
+	$(BIN)/gitmem check
+	$(BIN)/gitmem index --check
+	$(BIN)/gitmem check --range "$$(git rev-list --max-parents=0 HEAD | tail -n 1)..HEAD"
+
+test: lint dogfood
 	$(BIN)/pytest -q -p no:cacheprovider
 
 demo: install
