@@ -88,6 +88,24 @@ class GitmemGroup(click.Group):
             )
 
 
+REPORT_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="text lines, JSON, or GitHub workflow annotations.",
+)
+TEXT_OR_JSON = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for people, JSON for tools.",
+)
+
+
 @click.group(cls=GitmemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gitmem")
 def main() -> None:
@@ -107,14 +125,7 @@ def _emit_warnings(warnings: list[str]) -> None:
 )
 @click.option("--pre-push", is_flag=True, help="Read a pre-push hook's stdin and check.")
 @click.option("--pre-receive", is_flag=True, help="Read a pre-receive hook's stdin and check.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-    help="text lines, JSON, or GitHub workflow annotations.",
-)
+@REPORT_FORMAT
 def check(
     paths: tuple[str, ...],
     staged: bool,
@@ -307,7 +318,7 @@ def _fields_from_text(text: str) -> dict[str, Any]:
     help="Push the branch and open a pull/merge request (gh, GitLab push options), "
     "or print the URL that opens one.",
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@TEXT_OR_JSON
 def propose(
     type_: str | None,
     title: str | None,
@@ -433,35 +444,25 @@ def _interactive() -> bool:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@TEXT_OR_JSON
 def candidates(fmt: str) -> None:
     """Pending candidates (local and remote-tracking gitmem/<id> branches) and their state."""
     import json
 
     from gitmem import lifecycle
-    from gitmem.entry import EntryError, parse
     from gitmem.workspace import open_workspace
 
-    ws = open_workspace()
-    rows: list[dict[str, Any]] = []
-    for candidate in lifecycle.pending(ws):
-        problems = [p for p in lifecycle.candidate_problems(ws, candidate) if not p.warning]
-        title = ""
-        if candidate.data is not None:
-            try:
-                title = parse(candidate.data).title
-            except EntryError:
-                title = "(does not parse)"
-        rows.append(
-            {
-                "id": candidate.id,
-                "ref": candidate.ref,
-                "tip": candidate.tip,
-                "title": title,
-                "valid": not problems,
-                "problems": [str(p) for p in problems],
-            }
-        )
+    rows: list[dict[str, Any]] = [
+        {
+            "id": item.candidate.id,
+            "ref": item.candidate.ref,
+            "tip": item.candidate.tip,
+            "title": item.title,
+            "valid": not item.errors,
+            "problems": [str(p) for p in item.errors],
+        }
+        for item in lifecycle.review(open_workspace())
+    ]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return
@@ -477,7 +478,7 @@ def candidates(fmt: str) -> None:
 @main.command("list")
 @click.option("--status", type=click.Choice(["admitted", "superseded"]))
 @click.option("--type", "types", multiple=True, help="Only this type (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@TEXT_OR_JSON
 def list_(status: str | None, types: tuple[str, ...], fmt: str) -> None:
     """Entries on the main branch, by type, with their status."""
     import json

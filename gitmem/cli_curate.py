@@ -11,14 +11,8 @@ from pathlib import Path
 
 import click
 
-FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for people, JSON for tools.",
-)
+from gitmem.cli import REPORT_FORMAT
+from gitmem.cli import TEXT_OR_JSON as FORMAT
 
 
 def _table(rows: list[tuple[str, int]]) -> list[str]:
@@ -111,14 +105,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
 
 @click.command("lint")
 @click.option("--rev", metavar="REV", help="Lint the memory at this commit (default: main's tip).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-    help="text lines, JSON, or GitHub workflow annotations.",
-)
+@REPORT_FORMAT
 def lint(rev: str | None, fmt: str) -> None:
     """Check the admitted memory as a whole: INDEX.md drift, broken or one-sided lineage,
     dead `files`, ids that disagree with their entry, bodies grown into a change log, and

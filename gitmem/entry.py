@@ -28,6 +28,7 @@ import frontmatter.default_handlers
 import yaml
 
 from gitmem.errors import RuleError
+from gitmem.markdown import fenced
 
 FIELD_ORDER = (
     "id",
@@ -58,7 +59,6 @@ SLUG_MAX = 60
 _BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
 FRONT_MATTER_END = _BOUNDARY
 _HEADING = re.compile(r"^##[ \t]+(.*?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -457,17 +457,9 @@ def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
     found: list[tuple[str, int]] = []
     chunks: dict[str, list[str]] = {}
     current: list[str] | None = None
-    fence: str | None = None
-    for offset, line in enumerate(body.split("\n")):
+    for offset, (line, in_code) in enumerate(fenced(body.split("\n"))):
         number = first_line + offset
-        fence_match = _FENCE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-            elif marker.startswith(fence):
-                fence = None
-        heading = _HEADING.match(line) if fence is None else None
+        heading = None if in_code else _HEADING.match(line)
         if heading:
             name = heading.group(1)
             if name not in SECTIONS:

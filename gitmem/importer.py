@@ -40,6 +40,7 @@ from typing import Any
 
 from gitmem.entry import EntryError, slugify, topic_of
 from gitmem.errors import RuleError, UsageError
+from gitmem.markdown import FENCE, fenced
 from gitmem.workspace import Workspace
 
 MAX_FILE_BYTES = 256 * 1024
@@ -238,7 +239,7 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str, int]:
 # MEMORY.md items
 
 _ITEM = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = FENCE
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _LINK = re.compile(r"\[([^\]\n]{1,300})\]\(\s*<?([^)\s>]{1,300})>?(?:\s+\"[^\"]*\")?\s*\)")
 
@@ -321,20 +322,9 @@ def _dedent(lines: tuple[str, ...] | list[str]) -> str:
 def demote_headings(text: str) -> str:
     """Headings become `###` sub-headings (an entry has exactly three `##` sections)."""
     out = []
-    fence: str | None = None
-    for line in text.split("\n"):
-        fence_match = _FENCE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-            elif marker.startswith(fence):
-                fence = None
-        elif fence is None:
-            head = _HEADING.match(line)
-            if head and len(head.group(1)) < 3:
-                line = f"### {head.group(2)}"
-        out.append(line)
+    for line, in_code in fenced(text.split("\n")):
+        head = None if in_code else _HEADING.match(line)
+        out.append(f"### {head.group(2)}" if head and len(head.group(1)) < 3 else line)
     return "\n".join(out)
 
 

@@ -343,6 +343,32 @@ def candidate_problems(ws: Workspace, candidate: Candidate) -> list[Problem]:
     return problems
 
 
+@dataclass(frozen=True)
+class Review:
+    """A pending candidate as a reviewer sees it: its title and the rules it breaks now."""
+
+    candidate: Candidate
+    title: str
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if not p.warning]
+
+
+def review(ws: Workspace) -> list[Review]:
+    out = []
+    for candidate in pending(ws):
+        title = "(unreadable)"
+        if candidate.data is not None:
+            try:
+                title = parse(candidate.data).title
+            except EntryError:
+                title = "(does not parse)"
+        out.append(Review(candidate, title, candidate_problems(ws, candidate)))
+    return out
+
+
 def _branch_scope(ws: Workspace, candidate: Candidate, main_tip: str | None) -> list[Problem]:
     store = ws.store
     base = store.merge_base(main_tip, candidate.tip) if main_tip else None

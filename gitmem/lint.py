@@ -43,6 +43,7 @@ from gitmem import index as index_mod
 from gitmem.check import Report
 from gitmem.entry import Entry, EntryError, parse, slugify
 from gitmem.errors import UsageError
+from gitmem.markdown import fenced
 from gitmem.problem import Problem
 from gitmem.rules import Context, check_bytes, field_line, place_of
 from gitmem.snapshot import TreeSnapshot
@@ -78,7 +79,6 @@ _RELATIVE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _INDEX_LINE = re.compile(r"^- \[(?P<id>[^\]]+)\]\(")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 
@@ -321,18 +321,8 @@ def _body_lines(text: str) -> Iterator[tuple[int, str, str]]:
                 start = number + 1
                 break
     section = ""
-    fence: str | None = None
-    for number in range(start, len(lines)):
-        line = lines[number]
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-            elif marker.startswith(fence):
-                fence = None
-            continue
-        if fence is not None:
+    for number, (line, in_code) in enumerate(fenced(lines[start:]), start=start):
+        if in_code:
             continue
         heading = re.match(r"^##[ \t]+(Context|Content|Evidence)[ \t]*$", line)
         if heading:

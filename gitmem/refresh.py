@@ -13,7 +13,6 @@ from pathlib import Path
 
 from gitmem import index as index_mod
 from gitmem import lifecycle
-from gitmem.entry import EntryError, parse
 from gitmem.errors import UsageError
 from gitmem.store import atomic_write
 from gitmem.workspace import Workspace
@@ -32,17 +31,11 @@ class Refreshed:
 
 def candidates_text(ws: Workspace) -> str:
     lines = []
-    for candidate in lifecycle.pending(ws):
-        title = "(unreadable)"
-        if candidate.data is not None:
-            try:
-                title = parse(candidate.data).title
-            except EntryError:
-                title = "(does not parse)"
-        problems = [p for p in lifecycle.candidate_problems(ws, candidate) if not p.warning]
-        state = "valid" if not problems else f"{len(problems)} problem(s)"
-        branch = candidate.ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
-        lines.append(f"- [{candidate.id}] {state} — {title} (branch {branch})")
+    for item in lifecycle.review(ws):
+        state = "valid" if not item.errors else f"{len(item.errors)} problem(s)"
+        ref = item.candidate.ref
+        branch = ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+        lines.append(f"- [{item.candidate.id}] {state} — {item.title} (branch {branch})")
     if not lines:
         return CANDIDATES_HEADER + "\nNo pending candidates.\n"
     return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"
