@@ -239,10 +239,6 @@ def bench_size(n: int, work: Path) -> None:
     start = time.perf_counter()
     parsed = [read_entry(p, root) for p in sorted((root / ".gitmem").rglob("*.md"))]
     t_parse = time.perf_counter() - start
-    workers = os.cpu_count() or 1
-    start = time.perf_counter()
-    Index.build(parsed, workers=workers).to_bytes()
-    t_parallel = time.perf_counter() - start
     start = time.perf_counter()
     cpu = time.process_time()
     index = Index.build(parsed)
@@ -256,10 +252,9 @@ def bench_size(n: int, work: Path) -> None:
     t_save = time.perf_counter() - start
     cpu_save = time.process_time() - cpu
     print(
-        f"cold build, one process: {t_build + t_save:.1f} s, {cpu_build + cpu_save:.1f} s of "
-        f"CPU (index {t_build:.1f} s, serialise and write {t_save:.1f} s); with workers="
-        f"{workers}: {t_parallel:.1f} s; reading the {n:,} files took another {t_parse:.1f} s; "
-        f"load average {os.getloadavg()[0]:.1f}"
+        f"cold build: {t_build + t_save:.1f} s, {cpu_build + cpu_save:.1f} s of "
+        f"CPU (index {t_build:.1f} s, serialise and write {t_save:.1f} s); reading the {n:,} "
+        f"files took another {t_parse:.1f} s; load average {os.getloadavg()[0]:.1f}"
     )
     print(f"index size: {size / 1e6:.1f} MB, {size / n:.0f} kB per 1,000 entries")
 

@@ -123,9 +123,6 @@ DEFAULT_MIN_SCORE: Final = 0.35
 MAX_QUERY_CHARS: Final = 20_000
 MAX_QUERY_TERMS: Final = 32
 
-#: A build with workers > 1 runs in parallel from this many documents on.
-PARALLEL_MIN_DOCS: Final = 5000
-
 #: One update merges at most this many documents' segments (bounds the work of an admission).
 MAX_MERGE_DOCS: Final = 4096
 
@@ -830,16 +827,6 @@ def _contains(postings: array[int], number: int) -> int | None:
     return None
 
 
-def _segment_bytes(base: int, docs: list[Doc]) -> bytes:
-    """One serialised segment over docs numbered from base (a worker of a parallel build)."""
-    gc.disable()
-    segment = _MemSegment(base)
-    analyzer = _Analyzer()
-    for doc in docs:
-        segment.append(_record(doc), _doc_values(doc, analyzer))
-    return segment.to_bytes()
-
-
 # ---------------------------------------------------------------------------------------------
 # The index
 
@@ -858,42 +845,24 @@ class Index:
     # -- building and updating
 
     @classmethod
-    def build(cls, docs: Iterable[Doc], *, workers: int = 1) -> Index:
+    def build(cls, docs: Iterable[Doc]) -> Index:
         """A fresh index over docs; a later doc with an id already seen replaces the earlier.
 
-        workers > 1 splits a large build (from PARALLEL_MIN_DOCS documents) over that many
-        processes, one segment each. The cyclic garbage collector is paused meanwhile: a build
-        allocates millions of objects that hold no cycles, and its repeated scans would
-        otherwise double the time at 100,000 entries.
+        The cyclic garbage collector is paused meanwhile: a build allocates millions of objects
+        that hold no cycles, and its repeated scans would otherwise double the time at 100,000
+        entries. (Splitting a build over processes was tried and dropped: on a two-core machine
+        shipping the documents and segments between processes ate the gain.)
         """
         index = cls()
         paused = gc.isenabled()
         gc.disable()
         try:
-            if workers > 1:
-                latest = list({doc.id: doc for doc in docs}.values())
-                if len(latest) >= PARALLEL_MIN_DOCS:
-                    index._build_parallel(latest, workers)
-                    return index
-                docs = latest
             for doc in docs:
                 index.add(doc)
         finally:
             if paused:
                 gc.enable()
         return index
-
-    def _build_parallel(self, docs: list[Doc], workers: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor
-        from multiprocessing import get_context
-
-        step = -(-len(docs) // workers)
-        slices = [(base, docs[base : base + step]) for base in range(0, len(docs), step)]
-        # spawn, not fork: the caller may hold threads (an MCP server, a tokenizer pool).
-        with ProcessPoolExecutor(len(slices), mp_context=get_context("spawn")) as pool:
-            blobs = list(pool.map(_segment_bytes, *zip(*slices, strict=True)))
-        for blob in blobs:
-            self._segments.append(_FrozenSegment(memoryview(blob), 0, verify=False))
 
     def _next_number(self) -> int:
         if not self._segments:

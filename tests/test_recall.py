@@ -654,20 +654,3 @@ def test_without_the_extra_recall_still_works(
         assert semantic.search(labelled, semantic.Vectors(), query) == labelled.search(query)
     finally:
         semantic._model.cache_clear()
-
-
-def test_parallel_build_equals_a_serial_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(recall, "PARALLEL_MIN_DOCS", 10)
-    docs = [*corpus(), corpus()[3]]  # a repeated id: the later one counts, once
-    parallel = Index.build(docs, workers=2)
-    serial = Index.build(docs)
-    assert parallel.segment_count() == 2
-    assert parallel.ids() == serial.ids() and len(parallel) == len(corpus())
-    for query, _ in MATCHING:
-        assert answers(parallel, query, k=8, min_score=0.0) == answers(
-            serial, query, k=8, min_score=0.0
-        ), query
-    reloaded = Index.from_bytes(parallel.to_bytes())
-    assert answers(reloaded, "which AWS region do we host in") == answers(
-        serial, "which AWS region do we host in"
-    )
