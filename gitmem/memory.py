@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gitmem import lifecycle
 from gitmem.entry import Entry, EntryError, parse
 from gitmem.errors import UsageError
+from gitmem.store import Store
 from gitmem.workspace import Workspace
 
 
@@ -103,3 +104,14 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
         after.append(newer)
         successor = str(newer.meta.get("superseded_by", ""))
     return [*before, start, *after]
+
+
+def entries_at(store: Store, tree: str, path: str) -> Entry | None:
+    """The entry at a repository path in a tree, or None when absent or unreadable."""
+    data = store.read_path(tree, path)
+    if data is None:
+        return None
+    try:
+        return parse(data[: 64 * 1024])
+    except EntryError:
+        return None

@@ -74,4 +74,27 @@ def refresh(ws: Workspace, *, check_only: bool = False) -> Refreshed:
         return out
     _write_if_changed(index_path, index_text, out, f"{ws.dir}/INDEX.md")
     _write_if_changed(folder / "CANDIDATES.md", candidates_text(ws), out, f"{ws.dir}/CANDIDATES.md")
+    warm_recall_cache(ws)
     return out
+
+
+WARM_COLD_LIMIT = 5000
+
+
+def warm_recall_cache(ws: Workspace) -> bool:
+    """Bring the recall cache up to main's tip, so the next recall is warm.  An existing cache
+    is updated from the tree diff (cheap at any size); a first build happens here only for
+    memories small enough to build in a moment, so a checkout never stalls on it."""
+    from gitmem.cache import RecallCache
+
+    tip = ws.main_tip()
+    if tip is None:
+        return False
+    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
+    cache = RecallCache(ws.store, ws.dir)
+    if not cache.exists():
+        entries = ws.store.subtree(memory, "entries")
+        if sum(1 for _ in ws.store.walk(entries)) > WARM_COLD_LIMIT:
+            return False
+    cache.load(memory)
+    return True

@@ -1,0 +1,265 @@
+"""The recall cache: the search index (and, with gitmem[semantic], the entry vectors) kept in
+the git directory, shared by linked worktrees, keyed by the memory tree's object id.
+
+Layout under `<git common dir>/gitmem/recall/`:
+
+    state.json          which trees have an index: [{tree, index, vectors}], newest first
+    manifests/<name>    index and vector manifests, named by their content
+    segments/<name>     immutable index segments and vector chunks, named by their content
+    lock                held (flock) by whoever writes
+
+Readers take no lock: state.json is replaced atomically and everything it names is immutable,
+so a reader sees an old complete index or a new complete one.  A writer takes the lock, reads
+the newest state again, brings the nearest known tree up to date from the tree diff (one
+admission = one entry's work and one small segment), writes the new segments, then the
+manifest, then state.json.  A corrupt or incompatible cache is set aside (renamed, never
+deleted) and rebuilt; recall still answers.  Up to KEEP_TREES trees are remembered, so
+recalling at another ref (origin/main) does not throw away the main branch's index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gitmem.entry import Entry, EntryError, parse
+from gitmem.recall import Doc, Index
+from gitmem.store import Change, Store, atomic_write
+
+CACHE_VERSION = 1
+KEEP_TREES = 4
+MAX_ENTRY_BYTES = 64 * 1024
+
+
+@dataclass
+class Loaded:
+    """An index (and vectors, when the semantic extra is there) for one memory tree."""
+
+    tree: str | None
+    index: Index
+    vectors: Any | None
+
+
+def doc_of(entry: Entry, path: str) -> Doc:
+    """What recall reads of an entry: title, applies_when and tags weigh more than the rest."""
+    extra = [str(entry.meta.get(k, "")) for k in ("rationale", "correction", "detection_signal")]
+    body = "\n".join(p for p in (entry.context, entry.content, entry.evidence, *extra) if p)
+    return Doc(entry.id, entry.type, entry.title, entry.applies_when, entry.tags, body, path)
+
+
+def _semantic() -> Any | None:
+    from gitmem import semantic
+
+    return semantic if semantic.available() else None
+
+
+class RecallCache:
+    """The cache of one repository's memory folder."""
+
+    def __init__(self, store: Store, memory_dir: str) -> None:
+        self.store = store
+        self.memory_dir = memory_dir
+        self.root = store.common_dir / "gitmem" / "recall"
+
+    # -- the public operation ------------------------------------------------------------
+
+    def load(self, memory_tree: str | None) -> Loaded:
+        """The index for the entries of memory_tree, brought up to date and saved if needed.
+        Never fails for a cache problem: the worst case is a rebuild in memory."""
+        entries_tree = self.store.subtree(memory_tree, "entries")
+        semantic = _semantic()
+        try:
+            found = self._read(entries_tree, semantic)
+            if found is not None:
+                return found
+            with self._lock():
+                found = self._read(entries_tree, semantic)
+                if found is not None:
+                    return found
+                loaded = self._update(entries_tree, semantic)
+                self._save(loaded, semantic)
+                return loaded
+        except (OSError, ValueError, KeyError, json.JSONDecodeError):
+            self._set_aside()
+            loaded = self._build(entries_tree, semantic)
+            with contextlib.suppress(OSError, ValueError), self._lock():
+                self._save(loaded, semantic)
+            return loaded
+
+    def exists(self) -> bool:
+        return (self.root / "state.json").exists()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _state(self) -> list[dict[str, Any]]:
+        try:
+            data = json.loads((self.root / "state.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+            raise ValueError("recall cache of another version")
+        trees = data.get("trees")
+        if not isinstance(trees, list):
+            raise ValueError("recall cache state is malformed")
+        return [t for t in trees if isinstance(t, dict)]
+
+    def _blob(self, kind: str, name: str) -> bytes:
+        if not name or "/" in name or name.startswith("."):
+            raise ValueError(f"bad cache file name {name!r}")
+        return (self.root / kind / name).read_bytes()
+
+    def _load_entry(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
+        index = Index.from_parts(
+            self._blob("manifests", str(record["index"])),
+            lambda name: self._blob("segments", name),
+        )
+        vectors = None
+        if semantic is not None and record.get("vectors"):
+            vectors = semantic.Vectors.from_parts(
+                self._blob("manifests", str(record["vectors"])),
+                lambda name: self._blob("segments", name),
+            )
+        return Loaded(record.get("tree"), index, vectors)
+
+    def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
+        for record in self._state():
+            if record.get("tree") == entries_tree:
+                if semantic is not None and not record.get("vectors"):
+                    return None  # the extra was installed since: vectors must be built
+                return self._load_entry(record, semantic)
+        return None
+
+    # -- building and updating -------------------------------------------------------------
+
+    def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
+        prefix = f"{self.memory_dir}/entries/"
+        for item in self.store.walk(entries_tree, prefix):
+            doc = self._doc(item.oid, item.path, item.is_file)
+            if doc is not None:
+                yield doc
+
+    def _doc(self, oid: str, path: str, is_file: bool) -> Doc | None:
+        if not is_file or not path.endswith(".md"):
+            return None
+        data = self.store.read(oid, MAX_ENTRY_BYTES)
+        if len(data) > MAX_ENTRY_BYTES:
+            return None
+        try:
+            entry = parse(data)
+        except EntryError:
+            return None
+        return doc_of(entry, path) if entry.status == "admitted" else None
+
+    def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
+        docs = list(self._docs(entries_tree))
+        index = Index.build(docs)
+        vectors = semantic.Vectors.build(docs) if semantic is not None else None
+        return Loaded(entries_tree, index, vectors)
+
+    def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
+        """From the newest remembered tree, by the diff; else from scratch."""
+        state = self._state()
+        if not state:
+            return self._build(entries_tree, semantic)
+        try:
+            base = self._load_entry(state[0], semantic)
+        except (OSError, ValueError, KeyError):
+            return self._build(entries_tree, semantic)
+        if semantic is not None and base.vectors is None:
+            return self._build(entries_tree, semantic)
+        changes = self.store.diff(base.tree, entries_tree, prefix=f"{self.memory_dir}/entries/")
+        self._apply(base, changes)
+        base.tree = entries_tree
+        return base
+
+    def _apply(self, loaded: Loaded, changes: list[Change]) -> None:
+        for change in changes:
+            if change.old is not None:
+                entry_id = Path(change.old.path).stem
+                loaded.index.remove(entry_id)
+                if loaded.vectors is not None:
+                    loaded.vectors.remove(entry_id)
+            if change.new is not None:
+                doc = self._doc(change.new.oid, change.path, change.new.is_file)
+                if doc is not None:
+                    loaded.index.add(doc)
+                    if loaded.vectors is not None:
+                        loaded.vectors.add(doc)
+
+    # -- writing -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / "lock", "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _write(self, kind: str, data: bytes | memoryview) -> str:
+        folder = self.root / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(data).hexdigest()[:32]
+        if not (folder / name).exists():
+            atomic_write(folder / name, bytes(data))
+        return name
+
+    def _write_parts(self, manifest: bytes, parts: dict[str, Any], names: set[str]) -> str:
+        folder = self.root / "segments"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in parts.items():
+            if not (folder / name).exists():
+                atomic_write(folder / name, bytes(data))
+            names.add(name)
+        return self._write("manifests", manifest)
+
+    def _save(self, loaded: Loaded, semantic: Any | None) -> None:
+        parts: set[str] = set()
+        record: dict[str, Any] = {"tree": loaded.tree}
+        manifest, segments = loaded.index.to_parts()
+        record["index"] = self._write_parts(manifest, segments, parts)
+        record["vectors"] = None
+        if loaded.vectors is not None:
+            manifest, chunks = loaded.vectors.to_parts()
+            record["vectors"] = self._write_parts(manifest, chunks, parts)
+        record["parts"] = sorted(parts)
+        try:
+            older = [r for r in self._state() if r.get("tree") != loaded.tree]
+        except ValueError:
+            older = []
+        records = [record, *older][:KEEP_TREES]
+        state = {"version": CACHE_VERSION, "trees": records}
+        atomic_write(self.root / "state.json", json.dumps(state, indent=1).encode("utf-8"))
+        self._collect(records)
+
+    def _collect(self, records: list[dict[str, Any]]) -> None:
+        """Delete files no remembered tree uses (a reader that loses a race rebuilds)."""
+        keep = {
+            "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
+            "segments": {str(name) for r in records for name in r.get("parts", [])},
+        }
+        for kind, names in keep.items():
+            folder = self.root / kind
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                if path.name not in names and not path.name.startswith("."):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+
+    def _set_aside(self) -> None:
+        """Move a broken cache out of the way (kept for inspection), so a rebuild starts clean."""
+        if self.root.exists():
+            aside = self.root.with_name(f"recall.broken-{int(time.time())}-{os.getpid()}")
+            with contextlib.suppress(OSError):
+                self.root.rename(aside)

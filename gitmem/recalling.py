@@ -1,0 +1,104 @@
+"""Recall for people and agents: the admitted entries that apply, best first, and how fresh
+they are.
+
+Only admitted entries are indexed (candidates live on branches, superseded entries are
+retired), so neither ever comes back.  The ranking and the relevance gate live in recall.py
+(and semantic.py with gitmem[semantic]); the index comes from the cache in the git directory.
+
+Freshness: an entry citing `files` is "may be stale" when commits touched those files after
+the commit that admitted it (the count is given), and "cites missing file" when one no longer
+exists at the recalled commit.  Finding the admitting commit is a path-limited walk of the
+first-parent history, which libgit2 does not offer: git answers it, once per recalled entry
+that cites files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from gitmem.errors import UsageError
+from gitmem.recall import STEP_TYPES
+from gitmem.store import Store
+from gitmem.workspace import Workspace
+
+__all__ = ["STEP_TYPES", "Recalled", "recall"]
+
+
+@dataclass(frozen=True)
+class Recalled:
+    id: str
+    type: str
+    title: str
+    applies_when: str
+    path: str
+    score: float
+    stale_commits: int
+    missing_files: tuple[str, ...]
+
+    @property
+    def freshness(self) -> str:
+        """'' when fresh, else what a reader should know before relying on it."""
+        notes = []
+        if self.missing_files:
+            notes.append("cites missing file " + ", ".join(self.missing_files))
+        if self.stale_commits:
+            plural = "s" if self.stale_commits != 1 else ""
+            notes.append(
+                f"may be stale: {self.stale_commits} commit{plural} touched its files since "
+                "admission"
+            )
+        return "; ".join(notes)
+
+
+def recall(
+    ws: Workspace,
+    query: str,
+    *,
+    k: int = 5,
+    types: Collection[str] | None = None,
+    ref: str | None = None,
+    min_score: float | None = None,
+) -> list[Recalled]:
+    """At most k admitted entries for query, best first; [] when nothing genuinely applies."""
+    from gitmem import semantic
+    from gitmem.cache import RecallCache
+    from gitmem.memory import entries_at
+
+    store = ws.store
+    commit = store.resolve(ref) if ref else ws.main_tip()
+    if ref and commit is None:
+        raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
+    if commit is None or k <= 0:
+        return []
+    tree = store.tree_of(commit)
+    memory_tree = store.subtree(tree, ws.dir)
+    if memory_tree is None:
+        return []
+    loaded = RecallCache(store, ws.dir).load(memory_tree)
+    hits = semantic.search(
+        loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+    )
+    out = []
+    for hit in hits:
+        entry = entries_at(store, tree, hit.path)
+        files = entry.files if entry is not None else ()
+        missing = tuple(f for f in files if not store.exists(tree, f))
+        present = [f for f in files if f not in missing]
+        stale = _touches_since_admission(store, commit, hit.path, present) if present else 0
+        fields = (hit.id, hit.type, hit.title, hit.applies_when, hit.path, hit.score)
+        out.append(Recalled(*fields, stale_commits=stale, missing_files=missing))
+    return out
+
+
+def _touches_since_admission(store: Store, tip: str, entry_path: str, files: list[str]) -> int:
+    admitted = store.run_git(
+        "log", "--first-parent", "--diff-filter=A", "--format=%H", "-1", tip, "--", entry_path,
+        check=False,
+    ).stdout.strip()  # fmt: skip
+    if not admitted:
+        return 0
+    counted = store.run_git(
+        "rev-list", "--count", f"{admitted}..{tip}", "--", *files, check=False
+    ).stdout.strip()
+    return int(counted) if counted.isdigit() else 0
