@@ -282,3 +282,16 @@ def test_admit_without_id_and_without_terminal_admits_nothing(memory: Path) -> N
     assert result.exit_code == 2 and "admitted nothing" in result.output
     ws = open_workspace(memory)
     assert [c.id for c in lifecycle.pending(ws)] == [first_id()]
+
+
+def test_propose_edit_starts_a_successor_from_the_admitted_text(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    result = ok(run(memory, "propose", "--edit", first_id(), "--title", "Use pygit2 in hooks, v2"))
+    new_id = result.output.split()[1]
+    text = git(memory, "show", f"gitmem/{new_id}:.gitmem/candidates/{new_id}.md")
+    assert f"supersedes: [{first_id()}]" in text and "status: candidate" in text
+    assert "Read objects with pygit2." in text  # the old content carried over
+    assert "admitted_by" not in text
+    refused = run(memory, "propose", "--edit", "no-such-entry")
+    assert refused.exit_code == 2
