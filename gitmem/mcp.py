@@ -25,6 +25,7 @@ The module is named after the noun users see (`gitmem mcp`); absolute imports ke
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -125,10 +126,17 @@ class CandidatesResult(BaseModel):
 
 
 @contextmanager
-def _answering(tool: str) -> Iterator[None]:
-    """Turn every failure into a tool error the agent can read; the server keeps serving."""
+def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
+    """Answer one call at a time, and turn every failure into a tool error the agent can read;
+    the server keeps serving.
+
+    The SDK runs each call in a worker thread, so a client sending calls in parallel would run
+    the core concurrently in one process; the core is written for one command at a time (it
+    guards against other processes with compare-and-swap and file locks), so calls take turns.
+    """
     try:
-        yield
+        with turn:
+            yield
     except ToolError:
         raise
     except GitmemError as exc:
@@ -160,6 +168,8 @@ def build_server(path: str | Path | None = None) -> MCPServer:
     """The MCP server answering for the repository at or above path (default: the current
     folder, taken once now so a later change of folder does not move it)."""
     root = Path(path if path is not None else Path.cwd()).absolute()
+
+    turn = threading.Lock()
 
     def workspace() -> Workspace:
         from gitmem.workspace import open_workspace
@@ -198,7 +208,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         holds no precedent for it: do not force one. Each entry says whether the files it cites
         changed since admission (stale_commits) or are gone (missing_files).
         """
-        with _answering("memory_recall"):
+        with _answering("memory_recall", turn):
             from gitmem.recalling import recall
 
             found = recall(workspace(), query, k=k, types=_recall_types(types, step))
@@ -265,7 +275,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         refuses it (a secret, a missing or malformed field, a duplicate topic), the error lists
         each rule as `path:line: RULE-ID message`: fix those fields and call again.
         """
-        with _answering("memory_push"):
+        with _answering("memory_push", turn):
             from gitmem import lifecycle
 
             fields: dict[str, Any] = {
@@ -299,7 +309,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
     def memory_candidates() -> CandidatesResult:
         """List the pending candidates with their titles and whether admission would accept
         them now (the rules they break, if any)."""
-        with _answering("memory_candidates"):
+        with _answering("memory_candidates", turn):
             from gitmem import lifecycle
 
             items = [
@@ -320,7 +330,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
     ) -> str:
         """The full text of an admitted entry or a pending candidate: front matter (status,
         type, applies_when, files…) and its Context, Content and Evidence."""
-        with _answering("memory_show"):
+        with _answering("memory_show", turn):
             from gitmem import memory
 
             _, entry = memory.show(workspace(), id)

@@ -13,21 +13,25 @@ import importlib
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 import anyio.from_thread
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from secret_samples import POSITIVES
 from test_check import run
 
-from gitmem.mcp import NO_PRECEDENT, TOOLS
+from gitmem.errors import UsageError
+from gitmem.mcp import NO_PRECEDENT, TOOLS, _answering
 
 from conftest import AUTHOR, git
 
@@ -111,8 +115,12 @@ def text(result: CallToolResult) -> str:
 
 
 @contextmanager
-def serving(repo: Path, env: dict[str, str], log: Path, *, mode: str) -> Iterator[Server]:
-    params = StdioServerParameters(command=sys.executable, args=_server_args(), cwd=repo, env=env)
+def serving(
+    repo: Path, env: dict[str, str], log: Path, *, mode: str, args: list[str] | None = None
+) -> Iterator[Server]:
+    params = StdioServerParameters(
+        command=sys.executable, args=args or _server_args(), cwd=repo, env=env
+    )
     with ExitStack() as stack:
         errlog = stack.enter_context(log.open("w", encoding="utf-8"))
         portal = stack.enter_context(anyio.from_thread.start_blocking_portal())
@@ -136,12 +144,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def bare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server in a repository where `gitmem init` never ran."""
+    """A server for a repository where `gitmem init` never ran, started outside it: serve()
+    is given the repository's path."""
     base = tmp_path_factory.mktemp("mcp-empty")
     env = _isolated_env(base)
     repo = _new_repo(base / "work", env, memory=False)
-    with serving(repo, env, base / "server.log", mode="auto") as running:
-        yield running
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    args = ["-c", f"from gitmem.mcp import serve; serve({str(repo)!r})"]
+    with serving(elsewhere, env, base / "server.log", mode="auto", args=args) as running:
+        yield Server(repo, running.portal, running.client, running.log)
 
 
 def push_args(title: str, **extra: Any) -> dict[str, Any]:
@@ -286,6 +298,42 @@ def test_push_with_a_missing_or_wrongly_typed_argument_is_a_tool_error(server: S
     # and the server keeps serving
     assert server.ok("memory_candidates")["candidates"] is not None
     assert "Unknown tool" in server.error("no_such_tool")
+
+
+def test_calls_sent_in_parallel_are_all_answered(server: Server) -> None:
+    async def burst() -> list[CallToolResult]:
+        results: list[CallToolResult] = []
+
+        async def one(tool: str, arguments: dict[str, Any]) -> None:
+            results.append(await server.client.call_tool(tool, arguments))
+
+        async with anyio.create_task_group() as group:
+            for n in range(6):
+                group.start_soon(one, "memory_push", push_args(f"Parallel proposal number {n}"))
+                group.start_soon(one, "memory_recall", {"query": f"parallel proposal {n}"})
+                group.start_soon(one, "memory_candidates", {})
+        return results
+
+    results = server.portal.call(burst)
+    assert len(results) == 18
+    assert not [text(r) for r in results if r.is_error]
+    ids = {
+        r.structured_content["id"]
+        for r in results
+        if r.structured_content and "id" in r.structured_content
+    }
+    assert len(ids) == 6
+
+
+def test_an_unexpected_failure_becomes_a_tool_error_and_frees_the_turn() -> None:
+    turn = threading.Lock()
+    unexpected = r"^unexpected error \(ValueError: boom\).*report"
+    with pytest.raises(ToolError, match=unexpected), _answering("memory_show", turn):
+        raise ValueError("boom")
+    assert not turn.locked()
+    with pytest.raises(ToolError, match=r"^no entry 'x'$"), _answering("memory_show", turn):
+        raise UsageError("no entry 'x'")
+    assert not turn.locked()
 
 
 # ---------------------------------------------------------------------------------------------
