@@ -154,14 +154,14 @@ def _branch_name(ref: str) -> str:
 
 
 def _recall_types(types: list[str] | None, step: Step | None) -> list[str] | None:
-    """The types to recall: those given, plus those the step needs (`gitmem recall --step`)."""
-    if step is None:
-        return types
-    from gitmem.recall import STEP_TYPES
-
+    """The types to recall: those given, plus those the step needs (`gitmem recall --step`);
+    None (every type) when neither narrows it."""
     picked = list(types or [])
-    picked.extend(t for t in STEP_TYPES[step] if t not in picked)
-    return picked
+    if step is not None:
+        from gitmem.recall import STEP_TYPES
+
+        picked.extend(t for t in STEP_TYPES[step] if t not in picked)
+    return picked or None
 
 
 def build_server(path: str | Path | None = None) -> MCPServer:

@@ -399,6 +399,8 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
     # a pending candidate is never recalled
     assert all(e["id"].startswith("local-decision-") for e in found["entries"])
 
+    every_type = server.ok("memory_recall", {"query": "admit concurrency", "types": []})
+    assert [e["id"] for e in every_type["entries"]][:1] == [pushed["id"]]
     by_type = server.ok("memory_recall", {"query": "admit concurrency", "types": ["mistake"]})
     assert by_type["entries"] == []
     by_step = server.ok("memory_recall", {"query": "admit concurrency", "step": "plan"})
