@@ -29,6 +29,7 @@ def _fail(message: str, code: int) -> NoReturn:
 # Commands that live in their own modules, imported only when called (hooks start fast).
 LAZY_COMMANDS: dict[str, str] = {
     "recall": "gitmem.cli_recall:recall",
+    "mcp": "gitmem.cli_recall:mcp",
     "import": "gitmem.cli_curate:import_",
     "lint": "gitmem.cli_curate:lint",
     "hygiene": "gitmem.cli_curate:hygiene",

@@ -1,10 +1,11 @@
-"""`gitmem recall`: the command agents use to find precedents (loaded only when called)."""
+"""`gitmem recall` and `gitmem mcp`: the commands agents use (loaded only when called)."""
 
 from __future__ import annotations
 
 import json
 import sys
 from dataclasses import asdict
+from pathlib import Path
 
 import click
 
@@ -95,3 +96,17 @@ def recall(
             click.echo(f"      applies when: {hit.applies_when}")
             click.echo(f"      {hit.path}" + (f"  [{hit.freshness}]" if hit.freshness else ""))
     sys.exit(0)
+
+
+@click.command()
+@click.option(
+    "--path",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="The project folder (default: the current one).",
+)
+def mcp(path: Path | None) -> None:
+    """Serve the project memory to AI agents over the Model Context Protocol (stdio):
+    memory_recall, memory_push, memory_candidates, memory_show."""
+    from gitmem.mcp import serve
+
+    serve(path)

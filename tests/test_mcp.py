@@ -9,7 +9,6 @@ its own candidates, with titles of its own.
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
@@ -74,14 +73,8 @@ def _new_repo(path: Path, env: dict[str, str], *, memory: bool) -> Path:
 
 
 def _server_args() -> list[str]:
-    """`python -m gitmem mcp` once the command line has it, else serve() directly."""
-    try:
-        wired = hasattr(importlib.import_module("gitmem.cli_recall"), "mcp")
-    except ImportError:
-        wired = False
-    if wired:
-        return ["-m", "gitmem", "mcp"]
-    return ["-c", "from gitmem.mcp import serve; serve()"]
+    """The server exactly as a client starts it: `gitmem mcp` (here `python -m gitmem mcp`)."""
+    return ["-m", "gitmem", "mcp"]
 
 
 @dataclass
@@ -144,14 +137,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def bare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server for a repository where `gitmem init` never ran, started outside it: serve()
-    is given the repository's path."""
+    """A server for a repository where `gitmem init` never ran, started outside it and told
+    where the project is with --path (as Claude Desktop and VS Code need)."""
     base = tmp_path_factory.mktemp("mcp-empty")
     env = _isolated_env(base)
     repo = _new_repo(base / "work", env, memory=False)
     elsewhere = base / "elsewhere"
     elsewhere.mkdir()
-    args = ["-c", f"from gitmem.mcp import serve; serve({str(repo)!r})"]
+    args = ["-m", "gitmem", "mcp", "--path", str(repo)]
     with serving(elsewhere, env, base / "server.log", mode="auto", args=args) as running:
         yield Server(repo, running.portal, running.client, running.log)
 
