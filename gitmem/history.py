@@ -286,6 +286,7 @@ def _file_rules(j: Judge, tree: str, paths: Iterable[str]) -> None:
     refused_source = TreeSnapshot(j.store, j.store.tree_of(main_tip)) if main_tip else snapshot
     ctx = Context.from_snapshot(j.settings, refused_source)
     ctx.path_exists = lambda path: snapshot.kind(path) != "missing"
+    ctx.scan_secrets = False
     problems = check_paths(snapshot, [p for p in paths if snapshot.kind(p) != "missing"], ctx)
     # secrets and hidden Unicode were judged in every commit already
     j.problems.extend(p for p in problems if p.rule not in ("SECRET", "HIDDEN-UNICODE"))

@@ -91,6 +91,7 @@ class Store:
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self.repo = repo
+        self._folders: dict[tuple[str, str], Any] = {}
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
@@ -224,25 +225,43 @@ class Store:
     def tree_of(self, commit: str) -> str:
         return str(self.repo[commit].peel(pygit2.Commit).tree_id)
 
+    def _lookup(self, tree: str, path: str) -> Any | None:
+        """The tree entry at path, or None.  Folders are parsed once and kept (a few hundred):
+        libgit2 parses a 25,000-entry folder again on every by-path look-up, which made
+        checking many files of one big folder quadratic."""
+        folder, _, name = path.rpartition("/")
+        key = (tree, folder)
+        parent: Any = self._folders.get(key)
+        if parent is None:
+            try:
+                parent = self.repo[tree].peel(pygit2.Tree)
+                if folder:
+                    parent = parent[folder]
+                    if parent.type_str != "tree":
+                        return None
+            except (KeyError, pygit2.GitError, ValueError):
+                return None
+            if len(self._folders) >= _FOLDER_CACHE:
+                self._folders.pop(next(iter(self._folders)))
+            self._folders[key] = parent
+        try:
+            return parent[name] if name else None
+        except (KeyError, ValueError):
+            return None
+
     def subtree(self, tree: str | None, path: str) -> str | None:
         """The id of the tree at path inside tree ('' = the tree itself), or None."""
         if tree is None:
             return None
         if not path:
             return tree
-        try:
-            item = self.repo[tree].peel(pygit2.Tree)[path]
-        except (KeyError, pygit2.GitError):
-            return None
-        return str(item.id) if item.type_str == "tree" else None
+        item = self._lookup(tree, path)
+        return str(item.id) if item is not None and item.type_str == "tree" else None
 
     def item(self, tree: str, path: str) -> TreeItem | None:
         """The file at path in tree, or None when absent or a folder."""
-        try:
-            obj = self.repo[tree].peel(pygit2.Tree)[path]
-        except (KeyError, pygit2.GitError, ValueError):
-            return None
-        if obj.type_str == "tree":
+        obj = self._lookup(tree, path)
+        if obj is None or obj.type_str == "tree":
             return None
         return TreeItem(path, str(obj.id), int(obj.filemode))
 
@@ -262,11 +281,7 @@ class Store:
         return str(base) if base else None
 
     def exists(self, tree: str, path: str) -> bool:
-        try:
-            self.repo[tree].peel(pygit2.Tree)[path]
-        except (KeyError, pygit2.GitError, ValueError):
-            return False
-        return True
+        return self._lookup(tree, path) is not None
 
     def read(self, oid: str, limit: int | None = None) -> bytes:
         """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks)."""
@@ -553,6 +568,7 @@ class Store:
 
 
 _PYTHON_DIFF_LIMIT = 64
+_FOLDER_CACHE = 256
 
 
 def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem | None) -> None:
