@@ -63,7 +63,7 @@ import struct
 import sys
 import zlib
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -486,7 +486,14 @@ def query_terms(query: str) -> list[tuple[str, bool]]:
 
 
 def _quantise(tf: float) -> int:
-    return max(1, round(min(1.0, tf / (_K1 + tf) / _SAT_TITLE) * 255))
+    """round(255 * c) for a weighted frequency tf, at least 1: a search in precomputed bounds."""
+    return 1 + bisect_right(_QUANTA, tf)
+
+
+# The smallest tf whose c rounds to v, for v = 2..255 (c = tf / (k1 + tf) / sat_title).
+_QUANTA: Final = [
+    _K1 * x / (1.0 - x) for x in (_SAT_TITLE * (v - 0.5) / 255 for v in range(2, 256))
+]
 
 
 def _body_factor(length: int) -> float:
