@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.deps: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q ".[test]"
+	$(BIN)/python -m pip install -q ".[test,semantic]"
 	touch $@
 
 # The package itself is reinstalled every time (not editable), so the tests run against
