@@ -393,17 +393,70 @@ def quality() -> None:
             print(f"threshold {t:.3f}: {'; '.join(cells)}; no-match empty {empty:.2f}{mark}")
 
 
+def bench_cli(n: int, work: Path) -> None:
+    """The real command, whole process, with the real cache in the git directory: a committed
+    store of valid entries (bench/generate.py), `gitmem recall` cold and warm beside
+    `git grep -i -l`, and the cache update after one admission."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from generate import write_store
+
+    from gitmem.cache import RecallCache
+    from gitmem.workspace import open_workspace
+
+    print(f"\n== gitmem recall, whole process, {n:,} entries")
+    root = work / f"cli-{n}"
+    root.mkdir()
+    write_store(root, n)
+    (root / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
+    queries = ["retry payments with jitter", "index cache update", "database migrations lock",
+               "rotate session tokens", "how do I bake bread"]  # fmt: skip
+    gitmem = [sys.executable, "-m", "gitmem", "recall", "--format", "json"]
+
+    def recall(query: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([*gitmem, query], cwd=root, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+    cold = recall(queries[0])
+    warm = statistics.median(recall(q) for q in queries for _ in range(2))
+    grep = statistics.median(git_grep(root, q) for q in queries)
+    print(
+        f"cold (builds the cache): {cold:.1f} s; warm p50 {ms(warm)}; git grep -i -l p50 "
+        f"{ms(grep)}; warm / grep = {warm / grep:.2f}"
+    )
+    os.chdir(root)
+    ws = open_workspace(root)
+    cache = RecallCache(ws.store, ws.dir)
+    extra = root / ".gitmem/entries/method/shop-method-20261129-one-more.md"
+    text = next(iter((root / ".gitmem/entries/method").iterdir())).read_text()
+    extra.write_text(text.replace(text.split("id: ", 1)[1].split("\n", 1)[0],
+                                  "shop-method-20261129-one-more"))  # fmt: skip
+    git(root, "add", ".")
+    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "y")
+    tip = ws.main_tip() or ""
+    start = time.perf_counter()
+    cache.load(ws.store.subtree(ws.store.tree_of(tip), ws.dir))
+    print(f"cache update after one new entry (in process): {ms(time.perf_counter() - start)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
+    parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     args = parser.parse_args()
     if args.quality:
         quality()
         return
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-", ignore_cleanup_errors=True) as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
-            bench_size(n, Path(tmp))
+            if args.cli:
+                bench_cli(n, Path(tmp))
+            else:
+                bench_size(n, Path(tmp))
 
 
 if __name__ == "__main__":

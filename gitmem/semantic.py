@@ -108,7 +108,7 @@ def available() -> bool:
 
 
 class _Model:
-    """Token embeddings and tokenizer, loaded once per process (about 0.2 s)."""
+    """Token embeddings (memory-mapped) and tokenizer, loaded once per process."""
 
     def __init__(self) -> None:
         root = _package_dir()
@@ -159,7 +159,8 @@ class _Model:
                 continue
             flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
             offsets = (np.cumsum(lengths) - lengths)[nonempty]
-            out[start + nonempty] = np.add.reduceat(self.matrix[flat], offsets, axis=0)
+            rows = self.matrix[flat].astype(np.float32)
+            out[start + nonempty] = np.add.reduceat(rows, offsets, axis=0)
         return out
 
     def embed(self, texts: Sequence[str]) -> Any:
@@ -168,19 +169,22 @@ class _Model:
 
 
 def _read_safetensor(path: Path, key: str, np: Any) -> Any:
-    """One float16 tensor from a safetensors file, as float32 (the format is 8+JSON+raw)."""
-    raw = path.read_bytes()
-    (length,) = struct.unpack_from("<Q", raw, 0)
-    header = json.loads(raw[8 : 8 + length])
+    """One float16 tensor from a safetensors file (8 bytes of header length, the JSON header,
+    raw data), memory-mapped: a query reads only its own tokens' rows, so a recall does not
+    pay for reading and widening the whole vocabulary."""
+    with open(path, "rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
     info = header[key]
     if info["dtype"] != "F16":
         raise SemanticUnavailable(
             f"{path} holds {info['dtype']} weights, not F16: install wordllama 0.4 "
             "(pip install 'gitmem[semantic]')"
         )
-    start, end = info["data_offsets"]
-    data = raw[8 + length + start : 8 + length + end]
-    return np.frombuffer(data, dtype="<f2").reshape(info["shape"]).astype(np.float32)
+    start, _end = info["data_offsets"]
+    return np.memmap(
+        path, dtype="<f2", mode="r", offset=8 + length + start, shape=tuple(info["shape"])
+    )
 
 
 def _normalise(rows: Any, np: Any) -> Any:
