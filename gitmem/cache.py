@@ -128,26 +128,39 @@ class RecallCache:
                 return memoryview(b"")
             return memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
 
-    def _load_entry(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
+    def _load_entry(
+        self, record: dict[str, Any], semantic: Any | None, *, verify: bool = True
+    ) -> Loaded:
         index = Index.from_parts(
             self._blob("manifests", str(record["index"])),
             lambda name: self._mapped("segments", name),
+            verify=verify,
         )
         vectors = None
         if semantic is not None and record.get("vectors"):
             vectors = semantic.Vectors.from_parts(
                 self._blob("manifests", str(record["vectors"])),
                 lambda name: self._mapped("segments", name),
+                verify=verify,
             )
         return Loaded(record.get("tree"), index, vectors)
 
     def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
+        """The remembered index of this tree, loaded without reading it whole: checksums are
+        not verified here (that would read every page of a large index on every recall);
+        a corruption they would have caught surfaces as a ValueError, and recover() handles
+        it.  Updates, which write what they load, verify."""
         for record in self._state():
             if record.get("tree") == entries_tree:
                 if semantic is not None and not record.get("vectors"):
                     return None  # the extra was installed since: vectors must be built
-                return self._load_entry(record, semantic)
+                return self._load_entry(record, semantic, verify=False)
         return None
+
+    def recover(self, memory_tree: str | None) -> Loaded:
+        """After a search hit a damaged cache: set it aside and rebuild."""
+        self._set_aside()
+        return self.load(memory_tree)
 
     # -- building and updating -------------------------------------------------------------
 

@@ -75,10 +75,17 @@ def recall(
     memory_tree = store.subtree(tree, ws.dir)
     if memory_tree is None:
         return []
-    loaded = RecallCache(store, ws.dir).load(memory_tree)
-    hits = semantic.search(
-        loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
-    )
+    cache = RecallCache(store, ws.dir)
+    loaded = cache.load(memory_tree)
+    try:
+        hits = semantic.search(
+            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+        )
+    except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
+        loaded = cache.recover(memory_tree)
+        hits = semantic.search(
+            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+        )
     out = []
     for hit in hits:
         entry = entries_at(store, tree, hit.path)

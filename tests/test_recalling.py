@@ -145,7 +145,9 @@ def test_the_cache_is_updated_by_the_diff(recalled: tuple[Path, str, str]) -> No
     assert len([p for p in new_parts if len(p) == 32]) == 1  # one small index segment
 
 
-@pytest.mark.parametrize("damage", ["garbage-state", "truncated-segment", "missing-segment"])
+@pytest.mark.parametrize(
+    "damage", ["garbage-state", "truncated-segment", "missing-segment", "flipped-bytes"]
+)
 def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str],
                                                   damage: str) -> None:  # fmt: skip
     repo, hooks, _ = recalled
@@ -157,6 +159,11 @@ def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str
         (root / "state.json").write_bytes(b"\x00\xff not json")
     elif damage == "truncated-segment":
         segment.write_bytes(segment.read_bytes()[:20])
+    elif damage == "flipped-bytes":
+        data = bytearray(segment.read_bytes())
+        for at in range(40, len(data) - 8, 7):
+            data[at] ^= 0xFF
+        segment.write_bytes(bytes(data))
     else:
         segment.unlink()
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
