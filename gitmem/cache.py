@@ -65,10 +65,11 @@ def _semantic() -> Any | None:
 class RecallCache:
     """The cache of one repository's memory folder."""
 
-    def __init__(self, store: Store, memory_dir: str) -> None:
+    def __init__(self, store: Store, memory_dir: str, *, semantic: bool = True) -> None:
         self.store = store
         self.memory_dir = memory_dir
         self.root = store.common_dir / "gitmem" / "recall"
+        self.use_semantic = semantic
 
     # -- the public operation ------------------------------------------------------------
 
@@ -76,7 +77,7 @@ class RecallCache:
         """The index for the entries of memory_tree, brought up to date and saved if needed.
         Never fails for a cache problem: the worst case is a rebuild in memory."""
         entries_tree = self.store.subtree(memory_tree, "entries")
-        semantic = _semantic()
+        semantic = _semantic() if self.use_semantic else None
         try:
             found = self._read(entries_tree, semantic)
             if found is not None:

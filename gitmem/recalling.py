@@ -75,7 +75,7 @@ def recall(
     memory_tree = store.subtree(tree, ws.dir)
     if memory_tree is None:
         return []
-    cache = RecallCache(store, ws.dir)
+    cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic)
     loaded = cache.load(memory_tree)
     try:
         hits = semantic.search(

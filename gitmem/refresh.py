@@ -91,7 +91,7 @@ def warm_recall_cache(ws: Workspace) -> bool:
     if tip is None:
         return False
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
-    cache = RecallCache(ws.store, ws.dir)
+    cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
     if not cache.exists():
         entries = ws.store.subtree(memory, "entries")
         if sum(1 for _ in ws.store.walk(entries)) > WARM_COLD_LIMIT:

@@ -112,6 +112,7 @@ class Settings:
     types: tuple[str, ...] = ()
     max_body: int = DEFAULT_MAX_BODY
     require_pusher_match: bool = False
+    semantic: bool = True
     warnings: tuple[str, ...] = ()
 
     @property
@@ -156,6 +157,7 @@ _KEYS: Final[tuple[_Key, ...]] = (
     _Key(
         "requirePusherMatch", "require_pusher_match", "GITMEM_REQUIRE_PUSHER_MATCH", "true or false"
     ),
+    _Key("semantic", "semantic", "GITMEM_SEMANTIC", "true or false"),
 )
 _BY_NAME: Final[dict[str, _Key]] = {key.name: key for key in _KEYS}
 _BY_ATTR: Final[dict[str, _Key]] = {key.attr: key for key in _KEYS}
@@ -308,6 +310,7 @@ def load_settings(
             "types": (),
             "max_body": DEFAULT_MAX_BODY,
             "require_pusher_match": False,
+            "semantic": True,
         },
     )
     layers = [defaults, project_layer, user_layer, env_layer]
@@ -353,6 +356,7 @@ def load_settings(
         types=values["types"],
         max_body=values["max_body"],
         require_pusher_match=values["require_pusher_match"],
+        semantic=values["semantic"],
         warnings=tuple(warnings),
     )
 
@@ -541,7 +545,7 @@ def _env_layer(env: Mapping[str, str], root: Path | None, problems: list[_Proble
 
 def _from_env(key: _Key, raw: str) -> Any:
     """Convert a variable's text to the key's type; leave it as text when it does not fit."""
-    if key.name in ("autoAdmitAudited", "requirePusherMatch"):
+    if key.name in ("autoAdmitAudited", "requirePusherMatch", "semantic"):
         word = raw.strip().lower()
         if word in _TRUE:
             return True

@@ -206,3 +206,12 @@ def test_post_merge_hook_warms_the_cache(recalled: tuple[Path, str, str]) -> Non
     state = json.loads((cache.root / "state.json").read_text())
     memory_tree = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
     assert state["trees"][0]["tree"] == ws.store.subtree(memory_tree, "entries")
+
+
+def test_semantic_recall_can_be_switched_off(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, _ = recalled
+    os.environ["GITMEM_SEMANTIC"] = "false"
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    ws = open_workspace(repo)
+    state = json.loads((RecallCache(ws.store, ws.dir).root / "state.json").read_text())
+    assert state["trees"][0]["vectors"] is None

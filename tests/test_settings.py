@@ -782,6 +782,7 @@ def test_schema_is_valid_and_documents_every_key() -> None:
         "types",
         "maxBody",
         "requirePusherMatch",
+        "semantic",
     }
     for name, spec in properties.items():
         assert spec.get("title") and spec.get("description"), name
@@ -794,6 +795,7 @@ def test_schema_defaults_match_the_code() -> None:
     assert properties["maxBody"]["default"] == defaults.max_body
     assert properties["autoAdmitAudited"]["default"] is defaults.auto_admit_audited
     assert properties["requirePusherMatch"]["default"] is defaults.require_pusher_match
+    assert properties["semantic"]["default"] is defaults.semantic
     assert properties["types"]["default"] == list(defaults.types)
 
 
@@ -918,3 +920,13 @@ def test_valid_settings_do_not_import_jsonschema(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
     )
     assert done.stdout.strip() == "False"
+
+
+def test_semantic_recall_can_be_switched_off() -> None:
+    assert load_settings(project_toml=None, pyproject_toml=None, user_toml=None).semantic
+    off = load_settings(project_toml="[memory]\nsemantic = false\n", pyproject_toml=None,
+                        user_toml=None, environ={})  # fmt: skip
+    assert off.semantic is False
+    env = load_settings(project_toml=None, pyproject_toml=None, user_toml=None,
+                        environ={"GITMEM_SEMANTIC": "0"})  # fmt: skip
+    assert env.semantic is False
