@@ -28,7 +28,7 @@ import frontmatter.default_handlers
 import yaml
 
 from gitmem.errors import RuleError
-from gitmem.markdown import fenced
+from gitmem.markdown import fenced, heading
 
 FIELD_ORDER = (
     "id",
@@ -58,7 +58,7 @@ SLUG_MAX = 60
 
 _BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
 FRONT_MATTER_END = _BOUNDARY
-_HEADING = re.compile(r"^##[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_HEADING = re.compile(r"##[ \t]")
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -451,6 +451,14 @@ def front_matter(source: str | bytes) -> dict[str, Any]:
     return normalise_meta(_load_yaml(fm_text))
 
 
+def heading_text(line: str) -> str | None:
+    """The text of a `## ` section heading line (exactly level 2, no indent), or None."""
+    if not _HEADING.match(line):
+        return None
+    found = heading(line)
+    return found[1] if found else None
+
+
 def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
     """The text of `## Context`, `## Content`, `## Evidence`, which must appear once, in order,
     and the line of `## Context`."""
@@ -459,9 +467,8 @@ def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
     current: list[str] | None = None
     for offset, (line, in_code) in enumerate(fenced(body.split("\n"))):
         number = first_line + offset
-        heading = None if in_code else _HEADING.match(line)
-        if heading:
-            name = heading.group(1)
+        name = None if in_code else heading_text(line)
+        if name is not None:
             if name not in SECTIONS:
                 raise EntryError(
                     "SECTIONS",

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import re2 as _re2
+
 from gitmem.entry import EntryError, topic_of
 from gitmem.errors import RuleError, UsageError
 from gitmem.problem import Problem
@@ -60,7 +62,10 @@ _VERDICT = re.compile(
 )
 _HEADING = re.compile(r"^#{1,6}[ \t]")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
-_PATHLIKE = re.compile(r"[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+|[A-Za-z0-9_\-]+\.[A-Za-z0-9]{1,8}")
+# RE2, not re: a long run of path characters without a '/' made re backtrack quadratically
+_PATHLIKE = _re2.compile(
+    r"[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+|[A-Za-z0-9_\-]+\.[A-Za-z0-9]{1,8}"
+)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from typing import Any
 from gitmem.entry import EntryError, slugify, topic_of
 from gitmem.errors import RuleError, UsageError
 from gitmem.markdown import FENCE, fenced
+from gitmem.markdown import heading as md_heading
 from gitmem.workspace import Workspace
 
 MAX_FILE_BYTES = 256 * 1024
@@ -240,7 +241,6 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str, int]:
 
 _ITEM = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$")
 _FENCE = FENCE
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _LINK = re.compile(r"\[([^\]\n]{1,300})\]\(\s*<?([^)\s>]{1,300})>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
@@ -284,13 +284,13 @@ def list_items(text: str) -> list[ListItem]:
             blank = False
             continue
         item = _ITEM.match(line)
-        head = _HEADING.match(line)
+        head = md_heading(line)
         if item:
             close()
             current, start = [item.group(1)], number
         elif head:
             close()
-            heading = _plain(head.group(2))
+            heading = _plain(head[1])
         elif not line.strip():
             if current is not None:
                 current.append("")
@@ -323,8 +323,8 @@ def demote_headings(text: str) -> str:
     """Headings become `###` sub-headings (an entry has exactly three `##` sections)."""
     out = []
     for line, in_code in fenced(text.split("\n")):
-        head = None if in_code else _HEADING.match(line)
-        out.append(f"### {head.group(2)}" if head and len(head.group(1)) < 3 else line)
+        head = None if in_code else md_heading(line)
+        out.append(f"### {head[1]}" if head and head[0] < 3 else line)
     return "\n".join(out)
 
 
@@ -370,8 +370,8 @@ def _title_of_name(name: str) -> str:
 def _strip_title_heading(body: str) -> tuple[str, str]:
     """(a leading `# Heading` of a note, the body without it)."""
     lines = body.strip("\n").split("\n")
-    if lines and (head := _HEADING.match(lines[0])) and len(head.group(1)) == 1:
-        return _plain(head.group(2)), "\n".join(lines[1:]).strip("\n")
+    if lines and (head := md_heading(lines[0])) and head[0] == 1:
+        return _plain(head[1]), "\n".join(lines[1:]).strip("\n")
     return "", body.strip("\n")
 
 

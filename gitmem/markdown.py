@@ -28,3 +28,22 @@ def fenced(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
                 yield line, True
                 continue
         yield line, fence is not None
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """(level, text) of an ATX heading (`## Text ##`, up to three spaces of indent), or None.
+
+    String work, not a regular expression: a lazy text group followed by optional trailing
+    runs backtracks quadratically on a long hostile line."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith("#"):
+        return None
+    level = len(stripped) - len(stripped.lstrip("#"))
+    rest = stripped[level:]
+    if level > 6 or (rest and rest[0] not in " \t"):
+        return None
+    text = rest.strip(" \t")
+    closed = text.rstrip("#")
+    if closed != text and (not closed or closed[-1] in " \t"):
+        text = closed.rstrip(" \t")
+    return level, text
