@@ -44,6 +44,7 @@ import re2 as _re2
 
 from gitmem.entry import EntryError, topic_of
 from gitmem.errors import RuleError, UsageError
+from gitmem.markdown import UnreadableFile, read_text
 from gitmem.problem import Problem
 from gitmem.workspace import Workspace
 
@@ -329,28 +330,12 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
 
 
 def _read(path: Path, batch: str) -> tuple[str | None, Problem | None]:
-    def fail(message: str) -> tuple[None, Problem]:
-        return None, Problem(batch, None, "HARVEST-FILE", message)
-
     if not path.exists():
-        return fail("no such file")
-    if path.is_symlink() or not path.is_file():
-        return fail("is not a regular file (symlinks are not followed)")
+        return None, Problem(batch, None, "HARVEST-FILE", "no such file")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        return fail(f"cannot be read: {exc.strerror or exc}")
-    if len(data) > MAX_FILE_BYTES:
-        return fail(f"is over {MAX_FILE_BYTES // 1024} KiB: a verdict file is a short report")
-    if b"\x00" in data:
-        return fail("is a binary file, not a Markdown verdict")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        return None, Problem(batch, line, "HARVEST-FILE", f"is not UTF-8 (byte {exc.start})")
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"), None
+        return read_text(path, MAX_FILE_BYTES, kind="verdict file"), None
+    except UnreadableFile as exc:
+        return None, Problem(batch, exc.line, "HARVEST-FILE", exc.message)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from typing import Any
 
 from gitmem.entry import EntryError, slugify, topic_of
 from gitmem.errors import RuleError, UsageError
-from gitmem.markdown import FENCE, fenced
+from gitmem.markdown import FENCE, UnreadableFile, fenced, read_text
 from gitmem.markdown import heading as md_heading
 from gitmem.workspace import Workspace
 
@@ -188,25 +188,9 @@ def _folder(path: Path) -> MemoryFolder:
 # reading files
 
 
-class _Unreadable(Exception):
-    pass
-
-
 def _read(path: Path) -> str:
     """A memory file's text; refuses symlinks, huge files, binary and non-UTF-8 files."""
-    if path.is_symlink() or not path.is_file():
-        raise _Unreadable("is not a regular file (symlinks are not followed)")
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise _Unreadable(f"is over {MAX_FILE_BYTES // 1024} KiB: split it")
-    if b"\x00" in data:
-        raise _Unreadable("is a binary file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Unreadable(f"is not UTF-8 (byte {exc.start})") from None
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return read_text(path, MAX_FILE_BYTES, kind="memory note")
 
 
 def split_front_matter(text: str) -> tuple[dict[str, str], str, int]:
@@ -407,7 +391,7 @@ class _Reader:
             return None
         try:
             return _read(path)
-        except _Unreadable as exc:
+        except UnreadableFile as exc:
             self.notes.append(f"{self.show(path)}: skipped: it {exc}")
         except OSError as exc:
             self.notes.append(f"{self.show(path)}: skipped: {exc.strerror or exc}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -47,3 +48,34 @@ def heading(line: str) -> tuple[int, str] | None:
     if closed != text and (not closed or closed[-1] in " \t"):
         text = closed.rstrip(" \t")
     return level, text
+
+
+class UnreadableFile(Exception):
+    """A Markdown file gitmem will not read: what is wrong, and the line where known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def read_text(path: Path, cap: int, *, kind: str = "Markdown file") -> str:
+    """A hostile-safe read: a regular file only (links are not followed), at most cap bytes
+    read, no NUL bytes, UTF-8; a BOM dropped and line ends made LF."""
+    if path.is_symlink() or not path.is_file():
+        raise UnreadableFile("is not a regular file (symlinks are not followed)")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(cap + 1)
+    except OSError as exc:
+        raise UnreadableFile(f"cannot be read: {exc.strerror or exc}") from None
+    if len(data) > cap:
+        raise UnreadableFile(f"is over {cap // 1024} KiB: a {kind} is a short text")
+    if b"\x00" in data:
+        raise UnreadableFile(f"is a binary file, not a {kind}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UnreadableFile(f"is not UTF-8 (byte {exc.start})", line) from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")

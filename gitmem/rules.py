@@ -259,14 +259,14 @@ def check_entry(
             if not _ID_TAIL.match(project or "") or not _ID_TAIL.match(tail or ""):
                 add("ID-FORMAT", f"id {entry_id!r} is not <project>-<type>-<yyyymmdd>-<slug>", "id")
 
+    if place.kind in ("entry", "candidate") and place.id != entry_id:
+        add(
+            "ID-PATH",
+            f"id {entry_id!r} disagrees with the file name {place.id!r}.md: "
+            "rename the file or fix the id",
+            "id",
+        )
     if place.kind == "entry":
-        if place.id != entry_id:
-            add(
-                "ID-PATH",
-                f"id {entry_id!r} disagrees with the file name {place.id!r}.md: "
-                "rename the file or fix the id",
-                "id",
-            )
         if place.type != type_:
             add(
                 "ID-PATH",
@@ -281,21 +281,13 @@ def check_entry(
                 "or superseded entries live there; candidates live on gitmem/<id> branches",
                 "status",
             )
-    elif place.kind == "candidate":
-        if place.id != entry_id:
-            add(
-                "ID-PATH",
-                f"id {entry_id!r} disagrees with the file name {place.id!r}.md: "
-                "rename the file or fix the id",
-                "id",
-            )
-        if entry.status != "candidate":
-            add(
-                "STATUS-FOLDER",
-                f"status {entry.status!r} does not fit candidates/: a proposal "
-                "has status candidate; admission sets the rest",
-                "status",
-            )
+    elif place.kind == "candidate" and entry.status != "candidate":
+        add(
+            "STATUS-FOLDER",
+            f"status {entry.status!r} does not fit candidates/: a proposal "
+            "has status candidate; admission sets the rest",
+            "status",
+        )
 
     body_length = len(entry.body)
     if body_length > ctx.settings.max_body:
