@@ -21,8 +21,6 @@ from gitmem.snapshot import FILE, FOLDER, MISSING, OTHER, SYMLINK, WorktreeSnaps
 from gitmem.store import LINK, Store
 from gitmem.workspace import Workspace, settings_from
 
-FORMATS = ("text", "json", "github")
-
 
 @dataclass
 class Report:

@@ -50,7 +50,6 @@ FIELD_ORDER = (
     "evidence_batches",
 )
 ONE_LINE_FIELDS = ("title", "applies_when", "rationale", "correction", "detection_signal")
-LIST_FIELDS = ("supersedes", "tags", "files", "evidence_batches")
 ADMISSION_FIELDS = ("status", "admitted_by", "admitted", "superseded_by")
 SECTIONS = ("Context", "Content", "Evidence")
 MAX_FRONT_MATTER_CHARS = 16 * 1024

@@ -231,20 +231,6 @@ def render_groups(groups: dict[str, list[str]]) -> str:
     return HEADER + "".join(f"\n## {t}\n\n" + "\n".join(present[t]) + "\n" for t in order)
 
 
-def stale_reason(store: Store, memory_dir: str, tree: str) -> str | None:
-    """None when INDEX.md in tree matches its entries, else what is wrong (full regeneration:
-    used where no trusted previous INDEX.md exists)."""
-    memory_tree = store.subtree(tree, memory_dir)
-    if memory_tree is None:
-        return None
-    actual = store.read_path(tree, f"{memory_dir}/INDEX.md")
-    if actual is None:
-        return "INDEX.md is missing: run `gitmem index` and commit it"
-    if actual.decode("utf-8", "replace") != generate(store, memory_tree):
-        return "INDEX.md does not match the entries: run `gitmem index` and commit it"
-    return None
-
-
 _RANK = {"superseded": 2, "admitted": 1}
 
 

@@ -662,14 +662,3 @@ def refuse(
                 result.branch_deleted = store.delete_ref(candidate.ref, candidate.tip)
             return result
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
-
-
-# ---------------------------------------------------------------------------------------------
-# index
-
-
-def regenerate_index(ws: Workspace) -> str:
-    """INDEX.md for the memory folder at the tip of main (what `gitmem index` writes)."""
-    tip = ws.main_tip()
-    tree = ws.store.tree_of(tip) if tip else None
-    return index_mod.generate(ws.store, ws.store.subtree(tree, ws.dir))

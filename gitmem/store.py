@@ -148,12 +148,6 @@ class Store:
             return None
         return str(value)
 
-    def config_bool(self, key: str) -> bool:
-        try:
-            return bool(self.repo.config.get_bool(key))
-        except (KeyError, pygit2.GitError):
-            return False
-
     def origin_url(self) -> str | None:
         try:
             return str(self.repo.remotes["origin"].url)
@@ -290,9 +284,6 @@ class Store:
             return bytes(memoryview(blob)[: limit + 1])
         return bytes(blob.data)
 
-    def blob_size(self, oid: str) -> int:
-        return int(self._blob(oid).size)
-
     def _blob(self, oid: str) -> pygit2.Blob:
         blob = self.repo[oid]
         if not isinstance(blob, pygit2.Blob):
@@ -398,21 +389,6 @@ class Store:
             return bool(self.repo.descendant_of(descendant, ancestor))
         except (KeyError, pygit2.GitError, ValueError):
             return False
-
-    def count_commits_touching(self, since: str, until: str, paths: list[str]) -> int:
-        """How many commits in since..until (first parents) changed any of paths."""
-        count = 0
-        for oid in self.first_parent_chain(until, since)[::-1]:
-            c = self.repo[oid].peel(pygit2.Commit)
-            parent_tree = str(c.parents[0].tree_id) if c.parents else None
-            tree = str(c.tree_id)
-            for path in paths:
-                before = self.item(parent_tree, path) if parent_tree else None
-                after = self.item(tree, path)
-                if (before and before.oid) != (after and after.oid):
-                    count += 1
-                    break
-        return count
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -535,15 +511,6 @@ class Store:
             if flags not in (0, pygit2.enums.FileStatus.IGNORED):
                 dirty.append(path)
         return dirty
-
-    def dirty_under(self, folder: str) -> list[str]:
-        """Changed or untracked files under folder (ignored ones excluded)."""
-        out = []
-        prefix = folder.rstrip("/") + "/"
-        for path, flags in self.repo.status(untracked_files="all").items():
-            if path.startswith(prefix) and not flags & pygit2.enums.FileStatus.IGNORED:
-                out.append(path)
-        return sorted(out)
 
     def sync_worktree(self, old_tree: str, new_tree: str, prefix: str) -> None:
         """After a ref moved from old to new under a checked-out branch: bring the index and the

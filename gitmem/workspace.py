@@ -34,9 +34,6 @@ class Workspace:
     def main_tip(self) -> str | None:
         return self.store.branch_tip(self.settings.branch)
 
-    def tree_snapshot(self, commit: str | None) -> TreeSnapshot:
-        return TreeSnapshot(self.store, self.store.tree_of(commit) if commit else None)
-
 
 def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
     def text(name: str) -> str | None:
