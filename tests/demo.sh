@@ -66,6 +66,7 @@ git reset -q --hard origin/main
 step "the memory as agents see it"
 if gitmem recall --help >/dev/null 2>&1; then
   show gitmem recall "charging a customer twice when the provider times out"
+  show gitmem recall "which font does the marketing site use"
 else
   show gitmem list
 fi

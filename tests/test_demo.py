@@ -20,3 +20,5 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert "(pre-receive hook declined)" in out
     assert "SECRET github-pat" in out and "HISTORY-ADMIT" in out
     assert "admitted shop-decision-" in out
+    assert "retry-payments-with-idempotency-keys\n" in out.split("gitmem recall")[-2]
+    assert out.split("gitmem recall")[-1].count("no precedent") == 1
