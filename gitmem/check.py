@@ -54,6 +54,8 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     outside = [p for p in paths if _relative(root, p) is None]
     rel_paths = [r for p in inside if (r := _relative(root, p)) is not None]
     if not paths:
+        if snapshot.kind(ws.dir) == MISSING:  # no memory yet: nothing to judge
+            return Report([], 0, list(ws.settings.warnings))
         rel_paths = [ws.dir]
     for path in rel_paths:
         if snapshot.kind(path) == MISSING:

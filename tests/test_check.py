@@ -286,3 +286,8 @@ def test_a_reviewed_exception_is_named_in_the_message_and_honoured(repo: Path) -
     allowed = body.replace("files.", "files. <!-- gitmem:allow secret-file-name -->")
     write(repo, CANDIDATE, text(body=allowed))
     assert run(repo, "check").exit_code == 0
+
+
+def test_a_repository_without_memory_has_nothing_to_check(repo: Path) -> None:
+    result = run(repo, "check")
+    assert result.exit_code == 0 and "0 files checked" in result.output
