@@ -49,6 +49,20 @@ class Loaded:
     vectors: Any | None
 
 
+class _Deferred:
+    """Vectors loaded on first use: a recall the keyword engine answers with confidence never
+    pays for numpy or 100,000 vectors."""
+
+    def __init__(self, load: Any) -> None:
+        self._load = load
+        self._value: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._value is None:
+            self._value = self._load()
+        return getattr(self._value, name)
+
+
 def doc_of(entry: Entry, path: str) -> Doc:
     """What recall reads of an entry: title, applies_when and tags weigh more than the rest."""
     extra = [str(entry.meta.get(k, "")) for k in ("rationale", "correction", "detection_signal")]
@@ -139,10 +153,11 @@ class RecallCache:
         )
         vectors = None
         if semantic is not None and record.get("vectors"):
-            vectors = semantic.Vectors.from_parts(
-                self._blob("manifests", str(record["vectors"])),
-                lambda name: self._mapped("segments", name),
-                verify=verify,
+            manifest = self._blob("manifests", str(record["vectors"]))
+            vectors = _Deferred(
+                lambda: semantic.Vectors.from_parts(
+                    manifest, lambda name: self._mapped("segments", name), verify=verify
+                )
             )
         return Loaded(record.get("tree"), index, vectors)
 
