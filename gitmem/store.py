@@ -92,6 +92,7 @@ class Store:
     def __init__(self, repo: pygit2.Repository) -> None:
         self.repo = repo
         self._folders: dict[tuple[str, str], Any] = {}
+        self._trees: dict[str, Any] = {}
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
@@ -219,6 +220,17 @@ class Store:
     def tree_of(self, commit: str) -> str:
         return str(self.repo[commit].peel(pygit2.Commit).tree_id)
 
+    def _tree(self, oid: str) -> Any:
+        """A tree object, kept (a few hundred): walking a push, the folder a commit leaves is
+        the folder the next one starts from, and parsing a 25,000-entry folder twice costs."""
+        found = self._trees.get(oid)
+        if found is None:
+            found = self.repo[oid].peel(pygit2.Tree)
+            if len(self._trees) >= _FOLDER_CACHE:
+                self._trees.pop(next(iter(self._trees)))
+            self._trees[oid] = found
+        return found
+
     def _lookup(self, tree: str, path: str) -> Any | None:
         """The tree entry at path, or None.  Folders are parsed once and kept (a few hundred):
         libgit2 parses a 25,000-entry folder again on every by-path look-up, which made
@@ -228,7 +240,7 @@ class Store:
         parent: Any = self._folders.get(key)
         if parent is None:
             try:
-                parent = self.repo[tree].peel(pygit2.Tree)
+                parent = self._tree(tree)
                 if folder:
                     parent = parent[folder]
                     if parent.type_str != "tree":
@@ -319,8 +331,8 @@ class Store:
             return [Change("A", i.path, None, i) for i in side]
         changes: list[Change] = []
         self._diff_into(
-            self.repo[old_tree].peel(pygit2.Tree),
-            self.repo[new_tree].peel(pygit2.Tree),
+            self._tree(old_tree),
+            self._tree(new_tree),
             prefix,
             changes,
         )
@@ -346,8 +358,8 @@ class Store:
                 continue
             a_tree = a is not None and a.type_str == "tree"
             b_tree = b is not None and b.type_str == "tree"
-            if a_tree and b_tree:
-                self._diff_into(a, b, path + "/", out)
+            if a is not None and b is not None and a_tree and b_tree:
+                self._diff_into(self._tree(str(a.id)), self._tree(str(b.id)), path + "/", out)
                 continue
             if a is not None and a_tree:
                 out.extend(Change("D", i.path, i, None) for i in self.walk(str(a.id), path + "/"))
