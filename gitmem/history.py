@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 from gitmem import index as index_mod
 from gitmem.check import Report
-from gitmem.entry import Entry, EntryError, is_slug, parse
+from gitmem.entry import Entry, EntryError, decode, is_slug, parse
 from gitmem.errors import UsageError
 from gitmem.lifecycle import BRANCH_PREFIX
 from gitmem.problem import Problem
-from gitmem.rules import Context, check_paths, place_of
+from gitmem.rules import Context, check_entry, check_paths, place_of
 from gitmem.settings import Settings
 from gitmem.snapshot import TreeSnapshot
 from gitmem.store import ZERO, Change, Store
@@ -37,7 +37,10 @@ from gitmem.workspace import settings_at
 
 PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
 SCAN_CAP = 64 * 1024
-REFUSED_CAP = 4 * 1024 * 1024  # refused.md grows by a line a refusal
+REFUSED_CAP = 4 * 1024 * 1024
+BLOB_CACHE_BYTES = (
+    256 * 1024 * 1024
+)  # memory blobs kept per push, whatever the push holds  # refused.md grows by a line a refusal
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,9 @@ class Judge:
     audit_allowed: bool = False
     scanned: set[str] = field(default_factory=set)
     changes: dict[tuple[str, str | None], list[Change]] = field(default_factory=dict)
+    blobs: dict[str, bytes] = field(default_factory=dict)
+    blob_bytes: int = 0
+    parsed: dict[str, Entry | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     checked: int = 0
 
@@ -255,7 +261,7 @@ def _scan_commit(j: Judge, commit: str) -> None:
                 j.add(change.path, "SYMLINK", "a symbolic link in the memory folder", commit)
             continue
         cap = REFUSED_CAP if change.path == f"{j.dir}/refused.md" else SCAN_CAP
-        data = j.store.read(new.oid, cap)
+        data = _blob(j, new.oid) if cap == SCAN_CAP else j.store.read(new.oid, cap)
         if len(data) > cap:
             j.add(change.path, "TOO-LARGE", f"is over {cap // 1024} KiB", commit)
             continue
@@ -287,7 +293,19 @@ def _file_rules(j: Judge, tree: str, paths: Iterable[str]) -> None:
     ctx = Context.from_snapshot(j.settings, refused_source)
     ctx.path_exists = lambda path: snapshot.kind(path) != "missing"
     ctx.scan_secrets = False
-    problems = check_paths(snapshot, [p for p in paths if snapshot.kind(p) != "missing"], ctx)
+    problems: list[Problem] = []
+    rest = []
+    for path in paths:
+        item = j.store.item(tree, path)
+        place = place_of(path, j.dir)
+        entry = j.parsed.get(item.oid) if item is not None and item.is_file else None
+        if entry is not None and item is not None and place.kind in ("entry", "candidate"):
+            # parsed from these very bytes already: no second read and parse
+            text = decode(_blob(j, item.oid))
+            problems.extend(check_entry(path, entry, ctx, place, text))
+        elif snapshot.kind(path) != "missing":
+            rest.append(path)
+    problems.extend(check_paths(snapshot, rest, ctx))
     # secrets and hidden Unicode were judged in every commit already
     j.problems.extend(p for p in problems if p.rule not in ("SECRET", "HIDDEN-UNICODE"))
 
@@ -472,13 +490,28 @@ def _admitted_id(message: str) -> str | None:
     return None
 
 
+def _blob(j: Judge, oid: str) -> bytes:
+    """A memory blob's bytes (at most SCAN_CAP + 1), read once per push: the scan, the
+    admission check, the tip's file rules and INDEX.md all want the same few blobs."""
+    data = j.blobs.get(oid)
+    if data is None:
+        data = j.store.read(oid, SCAN_CAP)
+        if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:
+            j.blobs[oid] = data
+            j.blob_bytes += len(data)
+    return data
+
+
 def _parse_blob(j: Judge, oid: str | None) -> Entry | None:
+    """The entry in a blob, parsed once per push; None when it does not parse."""
     if oid is None:
         return None
-    try:
-        return parse(j.store.read(oid, SCAN_CAP)[:SCAN_CAP])
-    except EntryError:
-        return None
+    if oid not in j.parsed:
+        try:
+            j.parsed[oid] = parse(_blob(j, oid)[:SCAN_CAP])
+        except EntryError:
+            j.parsed[oid] = None
+    return j.parsed[oid]
 
 
 def _judge_admission(
@@ -503,15 +536,14 @@ def _judge_admission(
         j.add(path, "HISTORY-ADMIT", f"the admit merge of {admitted_id} adds another entry", commit)
         return
     candidate_path = f"{j.dir}/candidates/{admitted_id}.md"
-    data = j.store.read_path(j.store.tree_of(parents[1]), candidate_path)
-    if data is None:
+    item = j.store.item(j.store.tree_of(parents[1]), candidate_path)
+    if item is None or not item.is_file:
         j.add(
             path, "HISTORY-ADMIT", f"the merge's second parent carries no {candidate_path}", commit
         )
         return
-    try:
-        candidate = parse(data[:SCAN_CAP])
-    except EntryError:
+    candidate = _parse_blob(j, item.oid)
+    if candidate is None:
         j.add(path, "HISTORY-ADMIT", "the admitted candidate does not parse", commit)
         return
     if candidate.status != "candidate":
