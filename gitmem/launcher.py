@@ -19,60 +19,83 @@ _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
 _SETTINGS = (".gitmem.toml", "pyproject.toml")
 
 
-def _memory_dir(top: str) -> str | None:
-    """The memory folder from the working tree's settings, or None when unsure."""
-    if os.environ.get("GITMEM_DIR"):
+def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | None:
+    """Every `dir` a settings file names in the given tables ([] when it names none or does
+    not exist); None when it cannot be read, so the caller takes the full check."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return []
+    except OSError:
         return None
+    if b"gitmem" not in raw and b"memory" not in raw:
+        return []
     import tomllib
 
-    found = ".gitmem"
-    for name, table in ((".gitmem.toml", ("memory",)), ("pyproject.toml", ("tool", "gitmem"))):
-        try:
-            with open(os.path.join(top, name), "rb") as handle:
-                raw = handle.read()
-        except FileNotFoundError:
-            continue
-        except OSError:
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    values = []
+    for keys in tables:
+        node: object = data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict) and "dir" in node:
+            if not isinstance(node["dir"], str):
+                return None
+            values.append(node["dir"])
+    return values
+
+
+def memory_prefixes(top: str) -> list[bytes] | None:
+    """Every folder that could be the memory folder, as path prefixes; None when unsure.
+
+    Deliberately wider than the settings module's answer: the default folder and every
+    `dir` any settings source names (the project file, pyproject.toml, the user's own file),
+    valid or not.  A staged path under any of them takes the full check, so a setting that
+    the full check would set aside can never make this fast path skip real memory."""
+    if os.environ.get("GITMEM_DIR"):
+        return None
+    sources = [
+        (os.path.join(top, ".gitmem.toml"), (("memory",),)),
+        (os.path.join(top, "pyproject.toml"), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
+    ]
+    import platformdirs
+
+    user = os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
+    sources.append((user, (("memory",),)))
+    dirs = {".gitmem"}
+    for path, tables in sources:
+        values = _dir_values(path, tables)
+        if values is None:
             return None
-        if name == "pyproject.toml" and b"gitmem" not in raw:
-            continue
-        try:
-            data = tomllib.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-            return None
-        for key in table:
-            data = data.get(key, {}) if isinstance(data, dict) else {}
-        if name == "pyproject.toml" and isinstance(data, dict):
-            data = data.get("memory", data)
-        value = data.get("dir") if isinstance(data, dict) else None
-        if value is not None:
-            return value.strip("/") if isinstance(value, str) and value.strip("/") else None
-        if name == ".gitmem.toml":
-            break
-    return found
+        dirs.update(value.strip("/") for value in values if value.strip("/"))
+    return [d.encode("utf-8") + b"/" for d in dirs]
+
+
+def _git(*args: str, cwd: str | None = None) -> bytes:
+    return subprocess.run(["git", *args], capture_output=True, check=True, cwd=cwd).stdout
 
 
 def nothing_staged_in_memory() -> bool:
-    """True only when git says the staged change touches no memory or settings file."""
+    """True only when git says the staged change touches no memory or settings file, and the
+    settings files in the working tree are the ones git is committing."""
     try:
-        top = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        staged = subprocess.run(
-            ["git", "diff", "--cached", "--name-only", "-z", "--no-renames"],
-            capture_output=True,
-            check=True,
-            cwd=top,
-        ).stdout.split(b"\0")
-    except (OSError, subprocess.CalledProcessError):
+        top = _git("rev-parse", "--show-toplevel").decode("utf-8").strip()
+        staged = _git("diff", "--cached", "--name-only", "-z", "--no-renames", cwd=top)
+        # settings edited but not staged: the full check reads the staged ones
+        unstaged = _git("diff", "--name-only", "-z", "--", *_SETTINGS, cwd=top)
+    except (OSError, subprocess.CalledProcessError, UnicodeDecodeError):
         return False
-    memory = _memory_dir(top)
-    if memory is None:
+    prefixes = memory_prefixes(top)
+    if prefixes is None or unstaged.strip(b"\0"):
         return False
-    prefix = memory.encode("utf-8") + b"/"
+    settings = {name.encode("utf-8") for name in _SETTINGS}
     return not any(
-        name.startswith(prefix) or name.decode("utf-8", "replace") in _SETTINGS
-        for name in staged
+        name in settings or any(name.startswith(prefix) for prefix in prefixes)
+        for name in staged.split(b"\0")
         if name
     )
 

@@ -64,3 +64,35 @@ def test_fast_path_does_not_import_the_full_cli(inside: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert out.stdout.split() == ["0", "False", "False"], out.stderr
+
+
+def test_a_setting_the_full_check_sets_aside_never_opens_the_fast_path(inside: Path) -> None:
+    # the full check refuses this dir and falls back to .gitmem: so must the fast path
+    (inside / ".gitmem.toml").write_text('[memory]\ndir = ".claude/memory"\n')
+    git(inside, "add", ".gitmem.toml")
+    git(inside, "commit", "-q", "-m", "settings")
+    (inside / ".gitmem/candidates").mkdir(parents=True)
+    (inside / ".gitmem/candidates/x.md").write_text(text())
+    git(inside, "add", ".gitmem")
+    assert not launcher.nothing_staged_in_memory()
+
+
+def test_the_users_own_folder_setting_is_honoured(inside: Path, isolated_env: Path) -> None:
+    (isolated_env / "gitmem").mkdir()
+    (isolated_env / "gitmem/config.toml").write_text('[memory]\ndir = "mine"\n')
+    (inside / "mine").mkdir()
+    (inside / "mine/x.md").write_text("x")
+    git(inside, "add", "mine")
+    assert not launcher.nothing_staged_in_memory()
+
+
+def test_unstaged_settings_edits_take_the_full_check(inside: Path) -> None:
+    (inside / ".gitmem.toml").write_text('[memory]\ndir = "notes"\n')
+    git(inside, "add", ".gitmem.toml")
+    git(inside, "commit", "-q", "-m", "settings")
+    (inside / ".gitmem.toml").write_text('[memory]\ndir = "elsewhere"\n')  # not staged
+    (inside / "code.py").write_text("x = 1\n")
+    git(inside, "add", "code.py")
+    assert not launcher.nothing_staged_in_memory()
+    git(inside, "checkout", "--", ".gitmem.toml")
+    assert launcher.nothing_staged_in_memory()
