@@ -4,7 +4,7 @@
 - what git is committing (`--staged`, the pre-commit hook: the index named by GIT_INDEX_FILE),
 - history (`--range`, `--pre-push`, `--pre-receive`): see history.py.
 
-A commit that touches no memory file costs one index-to-HEAD diff and nothing else.
+A commit that touches no memory file never gets here: the launcher answers it first.
 """
 
 from __future__ import annotations
@@ -38,11 +38,6 @@ class Report:
     def ok(self) -> bool:
         return not self.errors
 
-    def extend(self, other: Report) -> None:
-        self.problems.extend(other.problems)
-        self.checked += other.checked
-        self.warnings.extend(other.warnings)
-
 
 def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     """Check files and folders on disk; no path = the whole memory folder."""
@@ -50,9 +45,9 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     if root is None:
         raise UsageError("this is a bare repository: use --range to check commits")
     snapshot = WorktreeSnapshot(root)
-    inside = [p for p in paths if _relative(root, p) is not None]
-    outside = [p for p in paths if _relative(root, p) is None]
-    rel_paths = [r for p in inside if (r := _relative(root, p)) is not None]
+    located = {p: _relative(root, p) for p in paths}
+    outside = [p for p, rel in located.items() if rel is None]
+    rel_paths = [rel for rel in located.values() if rel is not None]
     if not paths:
         if snapshot.kind(ws.dir) == MISSING:  # no memory yet: nothing to judge
             return Report([], 0, list(ws.settings.warnings))
