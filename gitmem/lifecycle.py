@@ -271,6 +271,11 @@ class Candidate:
         return self.ref.startswith("refs/heads/")
 
 
+def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
+    path = f"{ws.dir}/candidates/{entry_id}.md"
+    return Candidate(entry_id, ref, tip, path, ws.store.read_path(ws.store.tree_of(tip), path))
+
+
 def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
     """A pending candidate: its local branch, else a remote-tracking one."""
     if not is_slug(entry_id):
@@ -282,10 +287,7 @@ def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
     for ref in refs:
         tip = ws.store.ref_target(ref)
         if tip:
-            path = f"{ws.dir}/candidates/{entry_id}.md"
-            return Candidate(
-                entry_id, ref, tip, path, ws.store.read_path(ws.store.tree_of(tip), path)
-            )
+            return _candidate(ws, entry_id, ref, tip)
     raise UsageError(
         f"no candidate {entry_id!r}: no branch {BRANCH_PREFIX}{entry_id} here or on a remote "
         "(git fetch first?); see `gitmem candidates`"
@@ -298,21 +300,14 @@ def pending(ws: Workspace) -> list[Candidate]:
     store = ws.store
     for ref, tip in sorted(store.refs(f"refs/heads/{BRANCH_PREFIX}").items()):
         entry_id = ref.removeprefix(f"refs/heads/{BRANCH_PREFIX}")
-        path = f"{ws.dir}/candidates/{entry_id}.md"
-        seen[entry_id] = Candidate(
-            entry_id, ref, tip, path, store.read_path(store.tree_of(tip), path)
-        )
+        seen[entry_id] = _candidate(ws, entry_id, ref, tip)
     for ref, tip in sorted(store.refs("refs/remotes/").items()):
         remote_part = ref.removeprefix("refs/remotes/").split("/", 1)
         if len(remote_part) < 2 or not remote_part[1].startswith(BRANCH_PREFIX):
             continue
         entry_id = remote_part[1].removeprefix(BRANCH_PREFIX)
-        if entry_id in seen:
-            continue
-        path = f"{ws.dir}/candidates/{entry_id}.md"
-        seen[entry_id] = Candidate(
-            entry_id, ref, tip, path, store.read_path(store.tree_of(tip), path)
-        )
+        if entry_id not in seen:
+            seen[entry_id] = _candidate(ws, entry_id, ref, tip)
     # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
     # no longer pending
     main_tip = ws.main_tip()
@@ -402,7 +397,6 @@ class Admission:
     commit: str
     superseded: list[str]
     pushed: bool = False
-    branch_deleted: bool = False
 
 
 def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
@@ -483,9 +477,8 @@ def admit(
             f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: admit {entry_id}"
         ):
             _sync_worktree(ws, main_tree, tree)
-            result = Admission(entry_id, commit, superseded)
-            _after_merge(ws, candidate, push, remote, result)
-            return result
+            pushed = _close_candidate(ws, candidate, push, remote)
+            return Admission(entry_id, commit, superseded, pushed)
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
 
 
@@ -556,18 +549,19 @@ def _sync_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
         ws.store.sync_worktree(old_tree, new_tree, ws.dir)
 
 
-def _after_merge(
-    ws: Workspace, candidate: Candidate, push: bool, remote: str, result: Admission
-) -> None:
+def _close_candidate(ws: Workspace, candidate: Candidate, push: bool, remote: str) -> bool:
+    """After main moved for a candidate (admitted or refused): push main and delete the
+    remote branch in one atomic push when asked, and delete the local branch (if it still
+    points at the commit judged).  Returns whether it pushed."""
     store = ws.store
     if push:
         specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
         if not candidate.local or _remote_has(store, remote, candidate.id):
             specs.append(f":refs/heads/{BRANCH_PREFIX}{candidate.id}")
         push_refs(store, remote, specs)
-        result.pushed = True
     if candidate.local:
-        result.branch_deleted = store.delete_ref(candidate.ref, candidate.tip)
+        store.delete_ref(candidate.ref, candidate.tip)
+    return push
 
 
 def catch_up(ws: Workspace, remote: str) -> None:
@@ -607,7 +601,6 @@ class Refusal:
     topic: str
     commit: str
     pushed: bool = False
-    branch_deleted: bool = False
 
 
 def refuse(
@@ -632,6 +625,8 @@ def refuse(
         with contextlib.suppress(EntryError):
             topic = parse(candidate.data).topic
     date = date or today()
+    if push:
+        catch_up(ws, remote)
     path = f"{ws.dir}/refused.md"
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
@@ -639,11 +634,13 @@ def refuse(
             raise UsageError(f"branch {ws.branch} has no commits: commit something first")
         main_tree = store.tree_of(main_tip)
         previous = store.read_path(main_tree, path)
+        # surrogateescape: whatever bytes refused.md holds are kept exactly (append-only)
         text = refused_mod.append(
-            previous.decode("utf-8") if previous else None,
+            previous.decode("utf-8", "surrogateescape") if previous else None,
             refused_mod.Refusal(topic, reason, entry_id, date, by, 0),
         )
-        tree = store.build_tree(main_tree, {path: (store.write_blob(text.encode("utf-8")), BLOB)})
+        data = text.encode("utf-8", "surrogateescape")
+        tree = store.build_tree(main_tree, {path: (store.write_blob(data), BLOB)})
         message = f"gitmem: refuse {entry_id}\n\n{reason}\n\nGitmem-Refused-By: {by}\n"
         commit = store.write_commit(tree, [main_tip], message)
         _guard_worktree(ws, main_tree, tree)
@@ -651,14 +648,6 @@ def refuse(
             f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: refuse {entry_id}"
         ):
             _sync_worktree(ws, main_tree, tree)
-            result = Refusal(entry_id, topic, commit)
-            if push:
-                specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
-                if not candidate.local or _remote_has(store, remote, entry_id):
-                    specs.append(f":refs/heads/{BRANCH_PREFIX}{entry_id}")
-                push_refs(store, remote, specs)
-                result.pushed = True
-            if candidate.local:
-                result.branch_deleted = store.delete_ref(candidate.ref, candidate.tip)
-            return result
+            pushed = _close_candidate(ws, candidate, push, remote)
+            return Refusal(entry_id, topic, commit, pushed)
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")

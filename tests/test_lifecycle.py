@@ -295,3 +295,15 @@ def test_propose_edit_starts_a_successor_from_the_admitted_text(memory: Path) ->
     assert "admitted_by" not in text
     refused = run(memory, "propose", "--edit", "no-such-entry")
     assert refused.exit_code == 2
+
+
+def test_refuse_keeps_a_refused_md_with_foreign_bytes_exactly(memory: Path) -> None:
+    odd = b"# Refused topics\n\nlatin-1 note: caf\xe9\n"
+    (memory / ".gitmem/refused.md").write_bytes(odd)
+    git(memory, "commit", "-q", "-am", "a hand-written refused.md")
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "refuse", first_id(), "--reason", "not now"))
+    after = subprocess.run(
+        ["git", "show", "main:.gitmem/refused.md"], cwd=memory, capture_output=True, check=True
+    ).stdout
+    assert after.startswith(odd) and b"| use-pygit2-inside-hooks | not now |" in after
