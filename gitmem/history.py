@@ -179,7 +179,7 @@ def _trusted_settings(store: Store, updates: list[Update]) -> Settings:
             return settings_at(store, tip)
     for update in updates:
         if update.ref == _main_ref(provisional) and update.new != ZERO:
-            return settings_at(store, _commit_of(store, update.new))
+            return settings_at(store, store.resolve(update.new))
     return provisional
 
 
@@ -202,11 +202,6 @@ def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings
     return project.auto_admit_audited
 
 
-def _commit_of(store: Store, oid: str) -> str | None:
-    """The commit an object id names (tags peeled), or None for trees and blobs."""
-    return store.resolve(oid)
-
-
 # ---------------------------------------------------------------------------------------------
 # one update
 
@@ -221,7 +216,7 @@ def _judge_update(j: Judge, update: Update) -> None:
                 f"deleting {j.settings.branch} would delete the memory: refused",
             )
         return
-    new = _commit_of(j.store, update.new)
+    new = j.store.resolve(update.new)  # tags peeled; None for a tree or a blob
     if new is None:
         return  # a tag of a tree or blob: nothing of the memory's history
     commits = j.store.new_commits(new, [*j.exclude, update.old])

@@ -94,7 +94,8 @@ def warm_recall_cache(ws: Workspace) -> bool:
     cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
     if not cache.exists():
         entries = ws.store.subtree(memory, "entries")
-        if sum(1 for _ in ws.store.walk(entries)) > WARM_COLD_LIMIT:
-            return False
+        folders = [ws.store.subtree(entries, name) for name in ws.store.folders(entries)]
+        if sum(ws.store.size(folder) for folder in folders) > WARM_COLD_LIMIT:
+            return False  # counted by the type folders' sizes: no walk of every entry
     cache.load(memory)
     return True

@@ -279,6 +279,10 @@ class Store:
             str(e.name) for e in self.repo[tree].peel(pygit2.Tree) if e.type_str == "tree"
         )
 
+    def size(self, tree: str | None) -> int:
+        """How many items a tree holds directly (0 for None)."""
+        return len(self._tree(tree)) if tree else 0
+
     def merge_base(self, a: str, b: str) -> str | None:
         try:
             base = self.repo.merge_base(a, b)
