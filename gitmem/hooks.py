@@ -50,7 +50,7 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         from gitmem import refresh
         from gitmem.workspace import open_workspace
 
-        refresh.refresh(open_workspace())
+        refresh.refresh(open_workspace(), from_hook=True)
         return 0, ""
     except GitmemError as exc:
         return 0, f"gitmem: {name}: {exc.message}"

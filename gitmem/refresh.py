@@ -53,8 +53,13 @@ def _write_if_changed(path: Path, text: str, out: Refreshed, label: str) -> None
         out.written.append(label)
 
 
-def refresh(ws: Workspace, *, check_only: bool = False) -> Refreshed:
-    """Regenerate INDEX.md and CANDIDATES.md in the working tree (check_only: report only)."""
+def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False) -> Refreshed:
+    """Regenerate INDEX.md and CANDIDATES.md in the working tree (check_only: report only).
+
+    From a post-* hook, INDEX.md is regenerated only when the memory folder differs from the
+    commit checked out: a committed INDEX.md is already exact (admit writes it, the history
+    rules hold it to its tree), and regenerating 100,000 entries on every checkout would cost
+    seconds for nothing."""
     root = ws.store.workdir
     if root is None:
         raise UsageError("a bare repository has no working tree: nothing to regenerate")
@@ -62,20 +67,33 @@ def refresh(ws: Workspace, *, check_only: bool = False) -> Refreshed:
     out = Refreshed()
     if not folder.is_dir():
         return out
-    index_text = index_mod.generate_from_folder(folder)
     index_path = folder / "INDEX.md"
-    if check_only:
-        try:
-            current = index_path.read_text(encoding="utf-8")
-        except OSError:
-            current = None
-        if current != index_text:
-            out.stale.append(f"{ws.dir}/INDEX.md")
-        return out
-    _write_if_changed(index_path, index_text, out, f"{ws.dir}/INDEX.md")
+    if check_only or not from_hook or _changed_since_head(ws):
+        index_text = index_mod.generate_from_folder(folder)
+        if check_only:
+            try:
+                current = index_path.read_text(encoding="utf-8")
+            except OSError:
+                current = None
+            if current != index_text:
+                out.stale.append(f"{ws.dir}/INDEX.md")
+            return out
+        _write_if_changed(index_path, index_text, out, f"{ws.dir}/INDEX.md")
     _write_if_changed(folder / "CANDIDATES.md", candidates_text(ws), out, f"{ws.dir}/CANDIDATES.md")
     warm_recall_cache(ws)
     return out
+
+
+def _changed_since_head(ws: Workspace) -> bool:
+    """Whether any file of the memory folder differs from HEAD (git's stat cache answers
+    this without reading the files)."""
+    done = ws.store.run_git(
+        "status", "--porcelain", "-z", "--untracked-files=all", "--", ws.dir, check=False
+    )
+    if done.returncode != 0:
+        return True
+    generated = f"{ws.dir}/CANDIDATES.md"
+    return any(record[3:] != generated for record in done.stdout.split("\0") if len(record) > 3)
 
 
 WARM_COLD_LIMIT = 5000

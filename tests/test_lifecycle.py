@@ -307,3 +307,21 @@ def test_refuse_keeps_a_refused_md_with_foreign_bytes_exactly(memory: Path) -> N
         ["git", "show", "main:.gitmem/refused.md"], cwd=memory, capture_output=True, check=True
     ).stdout
     assert after.startswith(odd) and b"| use-pygit2-inside-hooks | not now |" in after
+
+
+def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
+    memory: Path,
+) -> None:
+    from gitmem import refresh
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    ws = open_workspace(memory)
+    index = memory / ".gitmem/INDEX.md"
+    committed = index.read_text()
+    refresh.refresh(ws, from_hook=True)  # clean folder: the committed INDEX.md stands
+    assert index.read_text() == committed and git(memory, "status", "--porcelain") == ""
+    entry = memory / f".gitmem/entries/decision/{first_id()}.md"
+    entry.write_text(entry.read_text().replace("title: Use pygit2", "title: Use libgit2"))
+    refresh.refresh(ws, from_hook=True)  # a changed entry: INDEX.md follows it
+    assert "Use libgit2 inside hooks" in index.read_text()
