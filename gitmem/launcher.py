@@ -2,7 +2,7 @@
 
 Every commit runs the pre-commit hook, and most commits touch no memory file.  Importing the
 full command line (click, pygit2, YAML, the schemas) costs far more than the answer, so when
-the hook's question is "does this commit stage anything under the memory folder?", one
+the hook's question is "does this commit stage anything under the memory folder?",
 `git diff --cached --name-only` (a few milliseconds; it honours GIT_INDEX_FILE like git
 itself) answers it, and nothing else is imported.  Whenever the answer is not a plain no —
 a settings file is staged, the memory folder is set by the environment, git fails — the
