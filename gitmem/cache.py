@@ -96,6 +96,9 @@ class RecallCache:
             found = self._read(entries_tree, semantic)
             if found is not None:
                 return found
+        except (OSError, ValueError, KeyError):
+            pass  # a writer may have collected what this read: ask again under its lock
+        try:
             with self._lock():
                 found = self._read(entries_tree, semantic)
                 if found is not None:
