@@ -399,9 +399,22 @@ def _fast_front_matter(fm_text: str) -> dict[str, Any] | None:
             meta[key] = items
         elif _plain(value, _PLAIN):
             meta[key] = value
+        elif (quoted := _single_quoted(value)) is not None:
+            meta[key] = quoted
         else:
             return None
     return meta
+
+
+def _single_quoted(value: str) -> str | None:
+    """The text of a one-line YAML single-quoted scalar ('it''s' is it's), as the renderer
+    writes values holding ': ' or '#'; None for anything else."""
+    if len(value) < 2 or value[0] != "'" or value[-1] != "'":
+        return None
+    inner = value[1:-1]
+    if "'" in inner.replace("''", "") or not inner.isprintable():
+        return None
+    return inner.replace("''", "'")
 
 
 def _load_yaml(fm_text: str) -> dict[str, Any]:

@@ -20,21 +20,23 @@ already trusts), so a push cannot move the memory folder out from under the rule
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 
 from gitmem import index as index_mod
 from gitmem.check import Report
 from gitmem.entry import Entry, EntryError, decode, is_slug, parse
-from gitmem.errors import UsageError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle import BRANCH_PREFIX
 from gitmem.problem import Problem
 from gitmem.rules import Context, check_entry, check_paths, place_of
 from gitmem.settings import Settings
 from gitmem.snapshot import TreeSnapshot
-from gitmem.store import ZERO, Change, Store
+from gitmem.store import ZERO, Change, CommitInfo, Store
 from gitmem.workspace import settings_at
 
+#: From how many changed memory folders on a push the diffs come from one git process.
+BULK_DIFF_MIN = 32
 PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
 SCAN_CAP = 64 * 1024
 REFUSED_CAP = 4 * 1024 * 1024
@@ -66,6 +68,20 @@ class Judge:
     parsed: dict[str, Entry | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     checked: int = 0
+    commits: dict[str, CommitInfo] = field(default_factory=dict)
+    # the memory-folder diffs of a big push, read from one `git diff-tree` as needed
+    stream: Generator[tuple[tuple[str | None, str | None], list[Change]]] | None = None
+    pending: dict[tuple[str, str | None], tuple[str | None, str | None]] = field(
+        default_factory=dict
+    )
+    streamed: dict[tuple[str | None, str | None], list[Change]] = field(default_factory=dict)
+
+    def commit(self, oid: str) -> CommitInfo:
+        """A commit's parents, tree and message, read once per push."""
+        info = self.commits.get(oid)
+        if info is None:
+            info = self.commits[oid] = self.store.commit(oid)
+        return info
 
     @property
     def dir(self) -> str:
@@ -161,8 +177,12 @@ def judge(
         pusher,
         audit_allowed=_project_allows_audit(store, updates, trusted),
     )
-    for update in updates:
-        _judge_update(judge_, update)
+    try:
+        for update in updates:
+            _judge_update(judge_, update)
+    finally:
+        if judge_.stream is not None:
+            judge_.stream.close()  # stops git if a failure left diffs unread
     return Report(sorted(judge_.problems, key=Problem.sort_key), judge_.checked, unit="commit")
 
 
@@ -221,6 +241,7 @@ def _judge_update(j: Judge, update: Update) -> None:
         return  # a tag of a tree or blob: nothing of the memory's history
     commits = j.store.new_commits(new, [*j.exclude, update.old])
     j.checked += len(commits)
+    _prefetch_changes(j, commits)
     for commit in commits:
         _scan_commit(j, commit)
     if update.ref == main_ref:
@@ -234,6 +255,9 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
     and the rules both need it)."""
     key = (commit, parent)
     cached = j.changes.get(key)
+    if cached is None and key in j.pending:
+        cached = _streamed(j, j.pending.pop(key))
+        j.changes[key] = cached
     if cached is None:
         before, after = j.memory_tree(parent), j.memory_tree(commit)
         cached = [] if before == after else j.store.diff(before, after, prefix=f"{j.dir}/")
@@ -241,11 +265,45 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
     return cached
 
 
+def _prefetch_changes(j: Judge, commits: list[str]) -> None:
+    """Start diffing the memory folder of many commits against their first parents in one
+    git process (Store.diff_stream says why), read as the walk reaches each commit, so git
+    diffs ahead on another core; a push of a few commits diffs them one by one instead."""
+    pairs: dict[tuple[str, str | None], tuple[str | None, str | None]] = {}
+    for commit in commits:
+        parents = j.commit(commit).parents
+        parent = parents[0] if parents else None
+        if (commit, parent) not in j.changes:
+            before, after = j.memory_tree(parent), j.memory_tree(commit)
+            if before != after:
+                pairs[(commit, parent)] = (before, after)
+    if len(pairs) < BULK_DIFF_MIN:
+        return
+    if j.stream is not None:  # an earlier update's stream: read the rest of it first
+        j.streamed.update(j.stream)
+    j.pending.update(pairs)
+    j.stream = j.store.diff_stream(pairs.values(), prefix=f"{j.dir}/")
+
+
+def _streamed(j: Judge, pair: tuple[str | None, str | None]) -> list[Change]:
+    """The changes of a pair of trees from the running diff stream (read up to it)."""
+    while pair not in j.streamed and j.stream is not None:
+        got = next(j.stream, None)
+        if got is None:
+            j.stream.close()
+            j.stream = None
+        else:
+            j.streamed[got[0]] = got[1]
+    if pair not in j.streamed:
+        raise GitmemError(f"git diff-tree gave no answer for {pair}")
+    return j.streamed[pair]
+
+
 def _scan_commit(j: Judge, commit: str) -> None:
     """Secrets, hidden Unicode and unreadable files in every memory blob a commit adds."""
     from gitmem import secrets
 
-    parents = j.store.commit(commit).parents
+    parents = j.commit(commit).parents
     for change in _memory_changes(j, commit, parents[0] if parents else None):
         new = change.new
         if new is None or new.oid in j.scanned or change.path == f"{j.dir}/INDEX.md":
@@ -322,7 +380,7 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
         return
     main_tip = j.store.ref_target(_main_ref(j.settings))
     for commit in commits:
-        info = j.store.commit(commit)
+        info = j.commit(commit)
         parents = list(info.parents)
         # a merge that brings main into the branch ("update branch") is judged against the
         # parent that main already holds; any other commit against its first parent
@@ -409,8 +467,7 @@ def _judge_refused(j: Judge, change: Change, commit: str) -> None:
 
 def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]:
     """Rules for one commit on main's first-parent chain; returns the memory paths it wrote."""
-    store = j.store
-    info = store.commit(commit)
+    info = j.commit(commit)
     parent = info.parents[0] if info.parents else None
     changes = _memory_changes(j, commit, parent)
     if not changes:
@@ -614,7 +671,7 @@ def _judge_flip(
 
 def _judge_side_commit(j: Judge, commit: str) -> None:
     """A commit reached only through a merge's second parent: a candidate's commit."""
-    parents = j.store.commit(commit).parents
+    parents = j.commit(commit).parents
     for change in _memory_changes(j, commit, parents[0] if parents else None):
         rel = change.path[len(j.dir) + 1 :]
         if rel.startswith("candidates/") or rel in ("INDEX.md", "refused.md", ".gitignore"):

@@ -8,12 +8,15 @@ ref leaves only unreachable objects behind, never a half-written ref.
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
-from collections.abc import Iterator, Mapping
+import tempfile
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
@@ -89,8 +92,9 @@ _KEEP_ENV = {
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
-    def __init__(self, repo: pygit2.Repository) -> None:
+    def __init__(self, repo: pygit2.Repository, *, from_env: bool = False) -> None:
         self.repo = repo
+        self.from_env = from_env
         self._folders: dict[tuple[str, str], Any] = {}
         self._trees: dict[str, Any] = {}
 
@@ -113,7 +117,7 @@ class Store:
                 repo = pygit2.Repository(found)
         except pygit2.GitError as exc:
             raise UsageError(f"cannot open the git repository: {exc}") from None
-        return cls(repo)
+        return cls(repo, from_env=from_env)
 
     # -- where things are ------------------------------------------------------------------
 
@@ -377,6 +381,70 @@ class Store:
             )
             _append_change(out, before, after)
 
+    def diff_many(
+        self, pairs: Iterable[tuple[str | None, str | None]], prefix: str = ""
+    ) -> dict[tuple[str | None, str | None], list[Change]]:
+        """diff() of many pairs of trees at once (diff_stream, collected)."""
+        pairs = list(pairs)
+        out: dict[tuple[str | None, str | None], list[Change]] = {
+            (a, b): [] for a, b in pairs if a == b
+        }
+        out.update(self.diff_stream(pairs, prefix))
+        return out
+
+    def diff_stream(
+        self, pairs: Iterable[tuple[str | None, str | None]], prefix: str = ""
+    ) -> Generator[tuple[tuple[str | None, str | None], list[Change]]]:
+        """diff() of each distinct pair of different trees, in order, from one
+        `git diff-tree --stdin`, yielded as git writes them, so the caller works while git
+        diffs the rest.
+
+        Why the git CLI: a push of thousands of admissions reads thousands of versions of a
+        type folder, which packs store as delta chains 50 deep. libgit2 caches only a chain's
+        base and only objects under 1 MB (fixed at build time), so it applies the whole chain
+        again for every version: 1.2 ms a version of a 100 kB folder, 12 s for 10,000
+        admissions. git keeps the intermediate results (core.deltaBaseCacheLimit) and diffs
+        the same 10,000 pairs in about a second. The results equal diff()'s (tested).
+        """
+        wanted = list(dict.fromkeys((a, b) for a, b in pairs if a != b))
+        if not wanted:
+            return
+        with tempfile.TemporaryFile() as request, tempfile.TemporaryFile() as errors:
+            request.write(
+                "".join(f"{a or _EMPTY_TREE} {b or _EMPTY_TREE}\n" for a, b in wanted).encode()
+            )
+            request.seek(0)
+            # In a hook the objects of the push are still in quarantine: only the hook's own
+            # environment (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES) shows them.
+            env = dict(os.environ) if self.from_env else clean_git_env()
+            with subprocess.Popen(
+                [
+                    *("git", f"--git-dir={self.git_dir}", "diff-tree", "--stdin", "-r", "-z"),
+                    *("--no-renames", "--no-ext-diff", "--full-index"),
+                ],
+                stdin=request,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                env=env,
+            ) as git:
+                stdout = cast(io.BufferedReader, git.stdout)
+                answered = 0
+                try:
+                    found = _parse_diff_tree(iter(partial(stdout.read1, 1 << 16), b""), prefix)
+                    for (a, b), (echo, changes) in zip(wanted, found, strict=False):
+                        if echo != (a or _EMPTY_TREE, b or _EMPTY_TREE):
+                            raise GitmemError(f"git diff-tree answered {echo} for {a} {b}")
+                        answered += 1
+                        yield (a, b), changes
+                    failed = git.wait() != 0 or answered != len(wanted)
+                finally:
+                    if git.poll() is None:
+                        git.kill()
+            if failed:
+                errors.seek(0)
+                message = errors.read().decode("utf-8", "replace").strip()
+                raise GitmemError(f"git diff-tree failed: {message or 'answers missing'}")
+
     def new_commits(self, new: str, exclude: list[str]) -> list[str]:
         """Commits reachable from new but from none of exclude, oldest first (topological)."""
         walker = self.repo.walk(
@@ -552,6 +620,48 @@ class Store:
 
 _PYTHON_DIFF_LIMIT = 64
 _FOLDER_CACHE = 256
+_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+def _parse_diff_tree(
+    chunks: Iterable[bytes], prefix: str
+) -> Iterator[tuple[tuple[str, str], list[Change]]]:
+    """Parse `git diff-tree --stdin -r -z` output as it arrives: each input pair is echoed
+    ("A B" and a newline), then comes one record per path, ":oldmode newmode oldid newid
+    status" NUL path NUL. Yields each pair with its changes once the next pair begins."""
+    buffer = b""
+    pos = 0
+    current: tuple[str, str] | None = None
+    changes: list[Change] = []
+    for chunk in chunks:
+        buffer = buffer[pos:] + chunk
+        pos = 0
+        while pos < len(buffer):
+            if buffer[pos] != 0x3A:  # not ':': the echo of the next pair
+                stop = buffer.find(b"\n", pos)
+                if stop == -1:
+                    break
+                if current is not None:
+                    yield current, changes
+                a, b = buffer[pos:stop].decode("ascii").split()
+                current, changes = (a, b), []
+                pos = stop + 1
+                continue
+            meta_end = buffer.find(b"\0", pos)
+            path_end = buffer.find(b"\0", meta_end + 1) if meta_end != -1 else -1
+            if path_end == -1:
+                break
+            old_mode, new_mode, old_id, new_id, _status = buffer[pos + 1 : meta_end].split(b" ")
+            path = prefix + os.fsdecode(buffer[meta_end + 1 : path_end])
+            before_mode, after_mode = int(old_mode, 8), int(new_mode, 8)
+            before = TreeItem(path, old_id.decode(), before_mode) if before_mode else None
+            after = TreeItem(path, new_id.decode(), after_mode) if after_mode else None
+            _append_change(changes, before, after)
+            pos = path_end + 1
+    if pos < len(buffer):
+        raise GitmemError("git diff-tree output ends in the middle of a record")
+    if current is not None:
+        yield current, changes
 
 
 def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem | None) -> None:

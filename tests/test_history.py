@@ -10,7 +10,7 @@ import pytest
 from test_check import run, write
 from test_lifecycle import PROPOSE, first_id, memory, ok  # noqa: F401 - fixture
 
-from gitmem import installer
+from gitmem import history, installer
 
 from conftest import git
 from entries import text
@@ -275,4 +275,31 @@ def test_a_plain_git_pull_merges_index_md_and_is_accepted(
     )  # fmt: skip
     assert pulled.returncode == 0, pulled.stdout + pulled.stderr
     assert ok(run(clone, "index", "--check")).output == ""
+    accepted(push(clone, "main"))
+
+
+def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -> None:
+    """Past history.BULK_DIFF_MIN changed memory folders the diffs come from one `git
+    diff-tree` (in the hook's quarantine); the rules judge them as they judge a small push."""
+    words = [f"step {n}" for n in range(12)] + [f"step {n} again" for n in range(6)]
+    ids = []
+    for word in words:
+        out = ok(run(clone, "propose", "--type", "method", "--title", f"Stage the {word} release",
+                     "--applies-when", f"shipping the {word} release",
+                     "--content", "Ship it in stages.")).output  # fmt: skip
+        ids.append(out.split("gitmem/")[1].split()[0])
+    ok(run(clone, "admit", *ids))
+    assert len(ids) * 2 > history.BULK_DIFF_MIN
+    forged = text(
+        status="admitted", admitted_by="human:eve", admitted="2026-11-29",
+        id="shop-method-20261129-slipped-in-between",
+    )  # fmt: skip
+    write(clone, ".gitmem/entries/method/shop-method-20261129-slipped-in-between.md", forged)
+    ok(run(clone, "index"))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "forged")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert "slipped-in-between.md" in stderr and "without an admit merge" in stderr
+    assert stderr.count("HISTORY-") == 1  # the admissions around it are fine
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     accepted(push(clone, "main"))
