@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from recall_corpus import corpus
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS
 
-from gitmem import recall, semantic
-from gitmem.errors import GitmemError
+from gitmem import recall
 from gitmem.recall import (
     DEFAULT_MIN_SCORE,
     MAX_QUERY_TERMS,
@@ -409,116 +408,6 @@ def test_segments_stay_few_over_many_single_updates() -> None:
     assert loaded.segment_count() <= 8
 
 
-# -- the semantic extra (skipped where it is not installed)
-
-needs_extra = pytest.mark.skipif(not semantic.available(), reason="gitmem[semantic] not installed")
-
-
-@pytest.fixture(scope="module")
-def vectors() -> semantic.Vectors:
-    return semantic.Vectors.build(corpus())
-
-
-@needs_extra
-def test_semantic_quality(labelled: Index, vectors: semantic.Vectors) -> None:
-    figures = quality(lambda q: semantic.search(labelled, vectors, q))
-    assert figures["all hit@5"] >= 0.9
-    assert figures["no-match empty"] >= 0.9
-    assert figures["situations hit@5"] > quality(labelled.search)["situations hit@5"]
-
-
-@needs_extra
-def test_semantic_finds_a_situation_in_other_words(
-    labelled: Index, vectors: semantic.Vectors
-) -> None:
-    hits = semantic.search(labelled, vectors, "how do we keep API keys out of memory files")
-    assert "secrets-scan" in [h.id for h in hits]
-    assert all(0.0 < h.score <= 1.0 for h in hits)
-    assert semantic.search(labelled, vectors, "Kafka consumer group rebalancing") == []
-    for query in ("", '"*" - :', "the of and"):
-        assert semantic.search(labelled, vectors, query) == []
-
-
-@needs_extra
-def test_semantic_word_cache_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(semantic, "_MAX_CACHED_WORDS", 50)
-    entry = corpus()[0]
-    before = semantic.embed_doc(entry)
-    for d in corpus()[1:20]:
-        semantic.embed_doc(d)
-    assert semantic.embed_doc(entry) == before
-
-
-@needs_extra
-def test_semantic_filters_and_bounds(labelled: Index, vectors: semantic.Vectors) -> None:
-    query = "flaky test that depends on today's date"
-    assert len(semantic.search(labelled, vectors, query, k=2, min_score=0.0)) == 2
-    mistakes = semantic.search(labelled, vectors, query, types=["mistake"], min_score=0.0)
-    assert mistakes and {h.type for h in mistakes} == {"mistake"}
-    assert semantic.search(labelled, vectors, query, k=0) == []
-
-
-@needs_extra
-def test_vectors_round_trip_and_one_entry_updates(vectors: semantic.Vectors) -> None:
-    data = vectors.to_bytes()
-    loaded = semantic.Vectors.from_bytes(data)
-    assert loaded.to_bytes() == data and len(loaded) == len(corpus())
-    entry = corpus()[0]
-    assert semantic.embed_doc(entry) == semantic.embed_doc(entry)
-    loaded.remove(entry.id)
-    assert entry.id not in loaded
-    loaded.set(entry.id, semantic.embed_doc(entry))
-    assert loaded.to_bytes() == data
-    for cut in (0, 10, 40, len(data) - 1):
-        with pytest.raises(ValueError):
-            semantic.Vectors.from_bytes(data[:cut])
-    with pytest.raises(ValueError):
-        semantic.Vectors.from_bytes(data.replace(semantic.MODEL.encode(), b"x" * 25, 1))
-
-
-@needs_extra
-def test_vector_parts_write_one_small_chunk_per_admission(vectors: semantic.Vectors) -> None:
-    store: dict[str, bytes] = {}
-
-    def save(v: semantic.Vectors) -> bytes:
-        manifest, chunks = v.to_parts()
-        for name, data in chunks.items():
-            store.setdefault(name, data)
-        return manifest
-
-    docs = corpus()
-    first = semantic.Vectors()
-    for d in docs[:100]:
-        first.set(d.id, semantic.embed_doc(d))
-    manifest = save(first)
-    base = max(len(data) for data in store.values())
-    for d in docs[100:]:
-        before = set(store)
-        loaded = semantic.Vectors.from_parts(manifest, store.__getitem__)
-        loaded.add(d)
-        loaded.remove(docs[0].id)
-        manifest = save(loaded)
-        (written,) = set(store) - before
-        assert len(store[written]) < base / 2
-    final = semantic.Vectors.from_parts(manifest, store.__getitem__)
-    expected = semantic.Vectors.from_bytes(vectors.to_bytes())
-    expected.remove(docs[0].id)
-    assert final.to_bytes() == expected.to_bytes()
-    with pytest.raises(ValueError, match="missing"):
-        semantic.Vectors.from_parts(manifest, {}.__getitem__)
-    with pytest.raises(ValueError):
-        semantic.Vectors.from_parts(manifest[:-1], store.__getitem__)
-    with pytest.raises(ValueError):
-        semantic.Vectors.from_parts(manifest, lambda name: store[name][:-1])
-
-
-def test_semantic_search_falls_back_to_keywords(labelled: Index) -> None:
-    # Without vectors (or without the extra) fused search is keyword search, gated the same way.
-    for query, _ in MATCHING[:10]:
-        assert semantic.search(labelled, None, query) == labelled.search(query)
-    assert semantic.search(labelled, None, "Kafka consumer rebalancing") == []
-
-
 # -- manifest and segments (what the cache layer stores)
 
 
@@ -638,19 +527,3 @@ def test_any_bytes_load_or_raise_value_error(data: bytes) -> None:
     for blob in (data, b"GITMEM-RECALL\x00\x01\x00" + data):
         with contextlib.suppress(ValueError):
             Index.from_bytes(blob)
-
-
-def test_without_the_extra_recall_still_works(
-    labelled: Index, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(semantic, "_package_dir", lambda: None)
-    semantic._model.cache_clear()
-    try:
-        assert not semantic.available()
-        with pytest.raises(semantic.SemanticUnavailable, match=r"gitmem\[semantic\]"):
-            semantic.embed_doc(corpus()[0])
-        assert issubclass(semantic.SemanticUnavailable, GitmemError)
-        query = "which AWS region do we host in"
-        assert semantic.search(labelled, semantic.Vectors(), query) == labelled.search(query)
-    finally:
-        semantic._model.cache_clear()
