@@ -79,6 +79,9 @@ class Entry:
     content: str = ""
     evidence: str = ""
     body_line: int = field(default=1, compare=False)
+    #: Set by parse when every front-matter line is one whole `key: value` (what gitmem
+    #: writes), so line-by-line reasoning about the text is exact (is_candidate_text).
+    one_line_fields: bool = field(default=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "meta", normalise_meta(self.meta))
@@ -346,12 +349,49 @@ def parse(source: str | bytes) -> Entry:
             f"front matter is over {MAX_FRONT_MATTER_CHARS} characters: keep fields short",
             2,
         )
-    meta = _load_yaml(fm_text)
+    fast = _fast_front_matter(fm_text)
+    meta = fast or _read_yaml(fm_text)
     closing_line = text[: len(text) - len(rest)].count("\n") + 1
     context, content, evidence, heading_line = split_sections(rest, closing_line)
     entry = Entry(meta, context, content, evidence)
     object.__setattr__(entry, "body_line", heading_line)
+    object.__setattr__(entry, "one_line_fields", bool(fast) and text.startswith("---\n"))
     return entry
+
+
+_FIELD_LINE = re.compile(rb"[a-z_]{1,40}: ")
+_ADMISSION_KEYS = tuple(f"{key}: ".encode() for key in ADMISSION_FIELDS)
+
+
+def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -> bool:
+    """True when candidate is exactly the text admitted_data (parsed as admitted) had before
+    admission: the same bytes but for whole lines of the admission fields, and the status
+    line `status: candidate`. Then its entry is admitted's without the admission fields, in
+    status candidate, with no need to parse it: what a push of many admissions saves.
+
+    Exact only because the admitted front matter was read one line a field (see
+    Entry.one_line_fields), so a line that starts like a field is a field; False otherwise,
+    and for anything else, which the caller then parses and compares.
+    """
+    if not admitted.one_line_fields or b"\r" in admitted_data or b"\r" in candidate:
+        return False  # a lone CR is a line break to the parser, not to this comparison
+    parts = []
+    for data in (admitted_data, candidate):
+        end = data.find(b"\n---\n", 3) if data.startswith(b"---\n") else -1
+        if end == -1:
+            return False
+        lines = data[4:end].split(b"\n")
+        if not all(_FIELD_LINE.match(line) for line in lines):
+            return False  # a line that is not a field: the boundary is not where we think
+        parts.append((lines, data[end:]))
+    (admitted_lines, admitted_body), (candidate_lines, candidate_body) = parts
+    if admitted_body != candidate_body:
+        return False
+    candidate_admission = [line for line in candidate_lines if line.startswith(_ADMISSION_KEYS)]
+    if candidate_admission != [b"status: candidate"]:
+        return False
+    reviewed = [line for line in admitted_lines if not line.startswith(_ADMISSION_KEYS)]
+    return reviewed == [line for line in candidate_lines if not line.startswith(_ADMISSION_KEYS)]
 
 
 _FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
@@ -418,9 +458,10 @@ def _single_quoted(value: str) -> str | None:
 
 
 def _load_yaml(fm_text: str) -> dict[str, Any]:
-    fast = _fast_front_matter(fm_text)
-    if fast:
-        return fast
+    return _fast_front_matter(fm_text) or _read_yaml(fm_text)
+
+
+def _read_yaml(fm_text: str) -> dict[str, Any]:
     try:
         meta = yaml.load(fm_text, Loader=_StrictLoader)  # a BaseLoader: strings only
     except yaml.MarkedYAMLError as exc:

@@ -22,17 +22,18 @@ from __future__ import annotations
 import os
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from gitmem import index as index_mod
 from gitmem.check import Report
-from gitmem.entry import Entry, EntryError, decode, is_slug, parse
+from gitmem.entry import Entry, EntryError, decode, is_candidate_text, is_slug, parse
 from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle import BRANCH_PREFIX
 from gitmem.problem import Problem
 from gitmem.rules import Context, check_entry, check_paths, place_of
 from gitmem.settings import Settings
 from gitmem.snapshot import TreeSnapshot
-from gitmem.store import ZERO, Change, CommitInfo, Store
+from gitmem.store import ZERO, Change, CommitInfo, Store, TreeItem
 from gitmem.workspace import settings_at
 
 #: From how many changed memory folders on a push the diffs come from one git process.
@@ -69,6 +70,7 @@ class Judge:
     problems: list[Problem] = field(default_factory=list)
     checked: int = 0
     commits: dict[str, CommitInfo] = field(default_factory=dict)
+    memory_trees: dict[str, str | None] = field(default_factory=dict)
     # the memory-folder diffs of a big push, read from one `git diff-tree` as needed
     stream: Generator[tuple[tuple[str | None, str | None], list[Change]]] | None = None
     pending: dict[tuple[str, str | None], tuple[str | None, str | None]] = field(
@@ -92,9 +94,12 @@ class Judge:
         self.problems.append(Problem(path, None, rule, message + where))
 
     def memory_tree(self, commit: str | None) -> str | None:
+        """The memory folder's tree at a commit (kept: a commit is its child's parent)."""
         if commit is None:
             return None
-        return self.store.subtree(self.store.tree_of(commit), self.dir)
+        if commit not in self.memory_trees:
+            self.memory_trees[commit] = self.store.subtree(self.commit(commit).tree, self.dir)
+        return self.memory_trees[commit]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,11 +247,12 @@ def _judge_update(j: Judge, update: Update) -> None:
     commits = j.store.new_commits(new, [*j.exclude, update.old])
     j.checked += len(commits)
     _prefetch_changes(j, commits)
+    if update.ref == main_ref:
+        _judge_main(j, update, new, commits)  # scans each commit as it goes
+        return
     for commit in commits:
         _scan_commit(j, commit)
-    if update.ref == main_ref:
-        _judge_main(j, update, new, set(commits))
-    elif update.ref.startswith(f"refs/heads/{BRANCH_PREFIX}"):
+    if update.ref.startswith(f"refs/heads/{BRANCH_PREFIX}"):
         _judge_candidate_branch(j, update, new, commits)
 
 
@@ -409,8 +415,11 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
 # the main branch
 
 
-def _judge_main(j: Judge, update: Update, new: str, new_commits: set[str]) -> None:
+def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
+    """Scan every new commit and judge those of the first-parent chain, in one pass in
+    history order, so a big push's judging keeps pace with the diffs git streams in."""
     store = j.store
+    new_commits = set(commits)
     old = update.old if update.old != ZERO and store.has_object(update.old) else None
     stop = old
     if old is not None and not store.is_ancestor(old, new):
@@ -419,8 +428,10 @@ def _judge_main(j: Judge, update: Update, new: str, new_commits: set[str]) -> No
     chain = [c for c in store.first_parent_chain(new, stop) if c in new_commits]
     on_chain = set(chain)
     touched: set[str] = set()
-    for commit in chain:
-        touched.update(_judge_main_commit(j, commit, new_commits))
+    for commit in commits:
+        _scan_commit(j, commit)
+        if commit in on_chain:
+            touched.update(_judge_main_commit(j, commit, new_commits))
     for commit in new_commits - on_chain:
         _judge_side_commit(j, commit)
     new_tree = store.tree_of(new)
@@ -476,6 +487,7 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]
     if admitted_id is None and len(info.parents) > 1:
         changes = _not_from_trusted_parents(j, info.parents[1:], changes, new_commits)
     added: dict[str, Entry] = {}
+    blobs: dict[str, str] = {}  # path -> blob id of the added entries
     flips: list[tuple[Change, Entry, Entry]] = []
     for change in changes:
         rel = change.path[len(j.dir) + 1 :]
@@ -499,8 +511,9 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]
             new_entry = _parse_blob(j, change.new.oid if change.new else None)
             if new_entry is None:
                 continue  # the file rules report it
-            if change.status == "A":
+            if change.status == "A" and change.new is not None:
                 added[change.path] = new_entry
+                blobs[change.path] = change.new.oid
             else:
                 old_entry = _parse_blob(j, change.old.oid if change.old else None)
                 if old_entry is not None:
@@ -508,7 +521,7 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]
         elif rel == "refused.md":
             _judge_refused(j, change, commit)
     for path, entry in added.items():
-        _judge_admission(j, commit, info.parents, admitted_id, path, entry, len(added))
+        _judge_admission(j, commit, info.parents, admitted_id, path, entry, blobs[path], len(added))
     for change, before, after in flips:
         _judge_flip(j, commit, change, before, after, added)
     return {c.path for c in changes if c.new is not None}
@@ -573,6 +586,7 @@ def _judge_admission(
     admitted_id: str | None,
     path: str,
     entry: Entry,
+    oid: str,
     count: int,
 ) -> None:
     if admitted_id is None:
@@ -588,13 +602,40 @@ def _judge_admission(
         j.add(path, "HISTORY-ADMIT", f"the admit merge of {admitted_id} adds another entry", commit)
         return
     candidate_path = f"{j.dir}/candidates/{admitted_id}.md"
-    item = j.store.item(j.store.tree_of(parents[1]), candidate_path)
+    item = _file_at(j, parents[1], candidate_path)
     if item is None or not item.is_file:
         j.add(
             path, "HISTORY-ADMIT", f"the merge's second parent carries no {candidate_path}", commit
         )
         return
-    candidate = _parse_blob(j, item.oid)
+    candidate, admitted = _blob(j, item.oid), _blob(j, oid)
+    if max(len(candidate), len(admitted)) > SCAN_CAP or not is_candidate_text(
+        candidate, entry, admitted
+    ):
+        _judge_candidate_text(j, commit, path, entry, item.oid)
+    if entry.status != "admitted":
+        j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
+    by = str(entry.meta.get("admitted_by", ""))
+    _judge_admitter(j, commit, path, entry, by)
+
+
+def _file_at(j: Judge, commit: str, path: str) -> TreeItem | None:
+    """The file at path in a commit: from what the commit itself changed when it is new in
+    this push (no tree to read), else from its tree."""
+    info = j.commit(commit)
+    key = (commit, info.parents[0] if info.parents else None)
+    if key in j.changes or key in j.pending:
+        parent = info.parents[0] if info.parents else None
+        found = next((c for c in _memory_changes(j, commit, parent) if c.path == path), None)
+        if found is not None:
+            return found.new
+    return j.store.item(info.tree, path)
+
+
+def _judge_candidate_text(j: Judge, commit: str, path: str, entry: Entry, oid: str) -> None:
+    """The admitted text against the candidate's, both parsed (is_candidate_text could not
+    tell them apart line by line)."""
+    candidate = _parse_blob(j, oid)
     if candidate is None:
         j.add(path, "HISTORY-ADMIT", "the admitted candidate does not parse", commit)
         return
@@ -608,10 +649,6 @@ def _judge_admission(
             "the admission fields: admit exactly what was reviewed",
             commit,
         )
-    if entry.status != "admitted":
-        j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
-    by = str(entry.meta.get("admitted_by", ""))
-    _judge_admitter(j, commit, path, entry, by)
 
 
 def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> None:
@@ -698,7 +735,9 @@ def _check_index(j: Judge, old: str | None, new: str) -> None:
     previous = store.read_path(store.tree_of(old), path) if old else None
     changes = store.diff(old_memory, new_memory) if old_memory else []
     if previous is not None and old is not None:
-        want = index_mod.update(store, previous.decode("utf-8", "replace"), changes, new_memory)
+        want = index_mod.update(
+            store, previous.decode("utf-8", "replace"), changes, new_memory, partial(_blob, j)
+        )
     else:
         want = index_mod.generate(store, new_memory)
     if actual is None:

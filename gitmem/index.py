@@ -17,8 +17,9 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from gitmem.entry import (
@@ -179,11 +180,19 @@ def generate(store: Store, memory_tree: str | None) -> str:
 
 
 def update(
-    store: Store, previous: str | None, changes: Iterable[Change], memory_tree: str | None
+    store: Store,
+    previous: str | None,
+    changes: Iterable[Change],
+    memory_tree: str | None,
+    read: Callable[[str], bytes] | None = None,
 ) -> str:
     """INDEX.md after changes (paths relative to the memory folder), spliced into the previous
     INDEX.md when it is one gitmem wrote (each line depends on its entry alone, so the cost is
-    the changed entries plus one copy of the text), else regenerated from memory_tree."""
+    the changed entries plus one copy of the text), else regenerated from memory_tree.
+    read(oid) returns at least the first MAX_ENTRY_BYTES + 1 bytes of a blob (a caller that
+    holds the blobs already passes its own)."""
+    if read is None:
+        read = partial(store.read, limit=MAX_ENTRY_BYTES)
     if previous is None or not previous.startswith(HEADER):
         return generate(store, memory_tree)
     groups = _groups(previous)
@@ -199,7 +208,7 @@ def update(
         if at < len(group) and _line_id(group[at]) == file_id:
             del group[at]
         if change.new is not None and change.new.is_file:
-            group.insert(at, line_from_blob(store, type_, file_id, change.new.oid).text)
+            group.insert(at, line_from_bytes(type_, file_id, read(change.new.oid)).text)
     return render_groups(groups)
 
 

@@ -236,3 +236,58 @@ def test_other_yaml_tools_read_the_same_text(meta: dict[str, object]) -> None:
             assert [str(g) if isinstance(g, datetime.date) else g for g in got] == value
         else:
             assert got == value
+
+
+def _admitted_pair(**changes: object) -> tuple[bytes, bytes]:
+    candidate = E.parse(text(**changes))
+    admitted = candidate.with_meta(status="admitted", admitted_by="human:bo", admitted="2026-11-30")
+    return candidate.render().encode(), admitted.render().encode()
+
+
+def test_a_candidate_is_recognised_in_its_admitted_text_without_parsing() -> None:
+    candidate, admitted = _admitted_pair(rationale="it: holds a colon # and a hash")
+    entry = E.parse(admitted)
+    assert entry.one_line_fields
+    assert E.is_candidate_text(candidate, entry, admitted)
+    edited = candidate.replace(b"## Content\n", b"## Content\nOne more line.\n")
+    assert not E.is_candidate_text(edited, entry, admitted)
+    assert not E.is_candidate_text(candidate.replace(b"candidate", b"admitted"), entry, admitted)
+    extra = admitted.replace(b"status: admitted\n", b"status: admitted\nfiles: [x.py]\n")
+    assert not E.is_candidate_text(candidate, E.parse(extra), extra)
+    # a lone CR is a line break to the parser: a field hidden behind one is not overlooked
+    sneaky = admitted.replace(b"status: admitted\n", b"status: admitted\rfiles: [x.py]\n")
+    assert E.parse(sneaky).meta["files"] == ["x.py"]
+    assert not E.is_candidate_text(candidate, E.parse(sneaky), sneaky)
+    # front matter the YAML loader had to read: no line-by-line shortcut
+    folded = admitted.replace(b"title: ", b"title: >-\n  ")
+    assert not E.parse(folded).one_line_fields
+    assert not E.is_candidate_text(candidate, E.parse(folded), folded)
+
+
+_LINE_EDITS = st.sampled_from(
+    ["", "status: candidate", "status: admitted", "admitted: 2026-11-30", "title: Other",
+     "title: 'a: b'", "---", "tags: [a, b]", "  indented: x", "\r", "title: \"x", "# c"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 30), _LINE_EDITS), max_size=3))
+def test_the_candidate_shortcut_never_says_yes_when_parsing_says_no(
+    edits: list[tuple[bool, int, str]],
+) -> None:
+    """Whatever is done to the lines of either text, a yes means what parsing both means."""
+    candidate, admitted = _admitted_pair()
+    texts = [bytearray(candidate), bytearray(admitted)]
+    for on_admitted, at, line in edits:
+        rows = bytes(texts[on_admitted]).split(b"\n")
+        rows.insert(at % (len(rows) + 1), line.encode())
+        texts[on_admitted] = bytearray(b"\n".join(rows))
+    candidate, admitted = bytes(texts[0]), bytes(texts[1])
+    try:
+        entry = E.parse(admitted)
+    except EntryError:
+        return
+    if E.is_candidate_text(candidate, entry, admitted):
+        parsed = E.parse(candidate)
+        assert parsed.status == "candidate"
+        assert parsed.same_except_admission(entry)
