@@ -3,6 +3,8 @@
     python bench/recall.py                      # sizes 1,000, 10,000 and 100,000
     python bench/recall.py --sizes 1000,10000   # quicker
     python bench/recall.py --quality            # hit@1, hit@5, no-match share on the labelled set
+    python bench/recall.py --shortlist          # semantic shortlist against exact ranking
+    python bench/recall.py --cli                # the real `gitmem recall`, whole process
 
 For each size it writes that many realistic entries as Markdown files (front matter and the
 three sections, text recombined from the labelled corpus in tests/ plus a long tail of project
@@ -393,6 +395,62 @@ def quality() -> None:
             print(f"threshold {t:.3f}: {'; '.join(cells)}; no-match empty {empty:.2f}{mark}")
 
 
+def shortlist(n: int) -> None:
+    """How much of the exact nearest entries (by cosine) the sign-plane shortlist keeps, on n
+    generated entries (bench/generate.py, as --cli) plus the labelled corpus, for the labelled
+    questions and the --cli queries: the share of the exact top 100 and top 10, counting only
+    entries above COS_FLOOR (the others add nothing to a fused score)."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from generate import Generator as StoreGenerator
+
+    from gitmem import semantic
+    from gitmem.cache import doc_of
+
+    entries = StoreGenerator(seed=1).entries(n)
+    docs = [doc_of(e, f".gitmem/entries/{e.type}/{e.id}.md") for e in entries] + list(corpus())
+    start = time.perf_counter()
+    vectors = semantic.Vectors.build(docs)
+    manifest, chunks = vectors.to_parts()
+    t_build = time.perf_counter() - start
+    vectors = semantic.Vectors.from_parts(manifest, chunks.__getitem__)
+    (chunk,) = vectors._chunks
+    matrix = np.frombuffer(chunk.rows, dtype="<f2").reshape(chunk.count, -1).astype(np.float64)
+    ids = chunk.ids()
+    queries = [q for q, _ in MATCHING + SITUATIONS] + NO_MATCH + CLI_QUERIES
+    vecs = [v for v in map(semantic.embed_query, queries) if v is not None]
+    print(f"\n== shortlist, {len(docs):,} entries (built in {t_build:.1f} s), {len(vecs)} queries")
+    default = semantic.SHORTLIST
+    for size in (256, 512, 1024, 2048):
+        semantic.SHORTLIST = size  # type: ignore[misc]
+        kept = {100: [0, 0], 10: [0, 0]}
+        times = []
+        for v in vecs:
+            cos = matrix @ np.asarray(v)
+            order = np.argsort(-cos, kind="stable")
+            t = time.perf_counter()
+            found = {i for _, i in vectors.nearest(v, 100)[0]}
+            times.append(time.perf_counter() - t)
+            for top, counts in kept.items():
+                best = [ids[i] for i in order[:top] if cos[i] > semantic.COS_FLOOR]
+                counts[0] += sum(i in found for i in best)
+                counts[1] += len(best)
+        shares = ", ".join(
+            f"top {top}: {a / b:.3f} of {b}" if b else f"top {top}: none above the floor"
+            for top, (a, b) in kept.items()
+        )
+        print(
+            f"shortlist {size}: {shares}; nearest p50 {ms(statistics.median(times))}"
+            f"{' (default)' if size == default else ''}"
+        )
+    semantic.SHORTLIST = default  # type: ignore[misc]
+
+
+CLI_QUERIES = ["retry payments with jitter", "index cache update", "database migrations lock",
+               "rotate session tokens", "how do I bake bread"]  # fmt: skip
+
+
 def bench_cli(n: int, work: Path) -> None:
     """The real command, whole process, with the real cache in the git directory: a committed
     store of valid entries (bench/generate.py), `gitmem recall` cold and warm beside
@@ -411,8 +469,7 @@ def bench_cli(n: int, work: Path) -> None:
     git(root, "init", "-q", "-b", "main")
     git(root, "add", ".")
     git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
-    queries = ["retry payments with jitter", "index cache update", "database migrations lock",
-               "rotate session tokens", "how do I bake bread"]  # fmt: skip
+    queries = CLI_QUERIES
     gitmem = [sys.executable, "-m", "gitmem", "recall", "--format", "json"]
 
     def recall(query: str) -> float:
@@ -447,9 +504,14 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
+    parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     args = parser.parse_args()
     if args.quality:
         quality()
+        return
+    if args.shortlist:
+        for n in (int(s) for s in args.sizes.split(",")):
+            shortlist(n)
         return
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-", ignore_cleanup_errors=True) as tmp:
         for n in (int(s) for s in args.sizes.split(",")):

@@ -204,9 +204,10 @@ class RecallCache:
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         docs = list(self._docs(entries_tree))
+        # The vectors are embedded on another core while this one builds the index.
+        vectors = semantic.build_in_background(docs) if semantic is not None else None
         index = Index.build(docs)
-        vectors = semantic.Vectors.build(docs) if semantic is not None else None
-        return Loaded(entries_tree, index, vectors)
+        return Loaded(entries_tree, index, vectors() if vectors is not None else None)
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         """From the newest remembered tree, by the diff; else from scratch."""

@@ -66,8 +66,10 @@ from __future__ import annotations
 import importlib
 import json
 import mmap
+import os
 import re
 import struct
+import sys
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -75,8 +77,8 @@ from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
 from itertools import chain, pairwise
-from math import sqrt
-from operator import add, mul
+from math import dist, hypot, sqrt
+from operator import add
 from pathlib import Path
 from typing import Any, Final
 
@@ -121,6 +123,10 @@ _WORD: Final = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
 _MAX_TEXT: Final = 8_000
 _MAX_CACHED_WORDS: Final = 300_000
 _NONZERO: Final = re.compile(b"[^\x00]")
+#: A cache build of at least this many entries embeds them in a forked process.
+_BACKGROUND_MIN: Final = 2000
+#: True in that process, which told BLAS to use one thread before numpy was imported.
+_OWN_BLAS_THREAD = False
 
 
 class SemanticUnavailable(UsageError):
@@ -265,69 +271,57 @@ def embed_query(query: str) -> list[float] | None:
 
 
 def _embed_many(docs: Sequence[Doc]) -> Any:
-    """(len(docs), dim) float16 unit rows, computed with numpy: every distinct word is tokenised
-    and summed once, and a text's vector is its distinct content words' vectors times their
-    counts, summed."""
+    """(len(docs), dim) float16 unit rows, computed with numpy: each distinct word is tokenised
+    once, and a batch of texts is its token-count matrix times those tokens' vectors (a batch of
+    64 entries uses a few hundred to a few thousand distinct tokens)."""
     np: Any = importlib.import_module("numpy")
     model = _model()
     matrix = np.frombuffer(
         model.weights, dtype="<f2", count=model.vocab * model.dim, offset=model.offset
     ).reshape(model.vocab, model.dim)
-    index: dict[str, int] = {}
-    table = np.zeros((1024, model.dim), dtype=np.float64)  # word vectors, by index
+    wide = np.empty(matrix.shape, dtype=np.float64)  # float64, as the pure-Python path sums
+    widened = np.zeros(model.vocab, dtype=bool)
+    known: dict[str, list[int]] = {}  # word -> its tokens; none for a stop word
     out = np.empty((len(docs), model.dim), dtype="<f2")
-    for start in range(0, len(docs), 256):
-        batch = docs[start : start + 256]
+    for start in range(0, len(docs), 64):
+        batch = docs[start : start + 64]
         found = [_WORD.findall(t[:_MAX_TEXT]) for d in batch for t in (_head(d), d.body)]
-        fresh = list(set().union(*found).difference(index))
+        fresh = list(set().union(*found).difference(known))
         if fresh:
-            first = len(index)
-            index.update(zip(fresh, range(first, first + len(fresh)), strict=True))
-            if len(index) > len(table):
-                grown = np.zeros((2 * len(index), model.dim), dtype=np.float64)
-                grown[:first] = table[:first]
-                table = grown
-            table[first : len(index)] = _word_vectors(fresh, model, matrix, np)
-        lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
-        flat = np.fromiter(
-            chain.from_iterable(map(index.__getitem__, f) for f in found),
-            dtype=np.int64,
-            count=int(lengths.sum()),
-        )
-        owner = np.repeat(np.arange(len(found)), lengths)
+            known.update(zip(fresh, _tokenise(fresh, model), strict=True))
+        tokens = [list(chain.from_iterable(map(known.__getitem__, f))) for f in found]
+        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+        flat = np.fromiter(chain.from_iterable(tokens), dtype=np.int64, count=int(lengths.sum()))
         distinct, inverse = np.unique(flat, return_inverse=True)
+        missing = distinct[~widened[distinct]]
+        if missing.size:
+            wide[missing] = matrix[missing]
+            widened[missing] = True
+        owner = np.repeat(np.arange(len(tokens)), lengths)
         counts = np.bincount(
-            owner * len(distinct) + inverse, minlength=len(found) * len(distinct)
-        ).reshape(len(found), len(distinct))
-        sums = counts.astype(np.float64) @ table[distinct]
+            owner * len(distinct) + inverse, minlength=len(tokens) * len(distinct)
+        ).reshape(len(tokens), len(distinct))
+        if _OWN_BLAS_THREAD:
+            sums = counts.astype(np.float64) @ wide[distinct]
+        else:  # a threaded BLAS stalls on these small products when the machine is busy
+            sums = np.einsum("ij,jk->ik", counts.astype(np.float64), wide[distinct])
         head, body = sums[0::2], sums[1::2]
         both = _normalise(head, np) + _normalise(head + body, np)
         out[start : start + len(batch)] = _normalise(both, np)
     return out
 
 
-def _word_vectors(words: list[str], model: _Model, matrix: Any, np: Any) -> Any:
-    """(len(words), dim) float64, as the pure-Python path sums (so both round alike to
-    float16): each word's token vectors summed, stop words zero. Many words at once are
-    tokenised by `tokenizers` when it is installed (the same ids, checked by the tests, faster)."""
+def _tokenise(words: list[str], model: _Model) -> list[list[int]]:
+    """Each word's tokens, none for a stop word. Many words at once are tokenised by
+    `tokenizers` when it is installed (the same ids, checked by the tests, faster)."""
     content = [w for w in words if w.lower() not in STOP_WORDS]
-    tokenizer = model.batch_tokenizer() if len(content) >= 200 else None
+    tokenizer = model.batch_tokenizer() if len(content) >= 20 else None
     if tokenizer is not None:
         encoded = tokenizer.encode_batch(content, add_special_tokens=False)
         tokens = dict(zip(content, (e.ids for e in encoded), strict=True))
     else:
         tokens = {w: model.token_ids(w) for w in content}
-    token_lists = [tokens.get(w, []) for w in words]
-    out = np.zeros((len(words), model.dim), dtype=np.float64)
-    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(words))
-    nonempty = np.flatnonzero(lengths)
-    if nonempty.size:
-        flat = np.fromiter(
-            chain.from_iterable(token_lists), dtype=np.int64, count=int(lengths.sum())
-        )
-        offsets = (np.cumsum(lengths) - lengths)[nonempty]
-        out[nonempty] = np.add.reduceat(matrix[flat].astype(np.float64), offsets, axis=0)
-    return out
+    return [tokens.get(w, []) for w in words]
 
 
 def _normalise(rows: Any, np: Any) -> Any:
@@ -388,7 +382,7 @@ class _Chunk:
     and for a large chunk its per-dimension mean and mean deviation (float32) and sign planes."""
 
     def __init__(self, data: bytes | bytearray | memoryview, *, verify: bool) -> None:
-        dim, count, body = _unframe(_MAGIC, data, verify=verify)
+        dim, count, body = _unframe(_MAGIC, data, verify=False)
         self.name = _chunk_name(data)
         self.dim = dim
         self.count = count
@@ -407,7 +401,16 @@ class _Chunk:
         self.planes = body[pos + 8 * dim :] if rest else body[pos:pos]
         if len(self.rows) != 2 * dim * count or (rest and rest != dim * (8 + self.plane_size)):
             raise ValueError("entry vectors are truncated or corrupt")
+        self._data = data
+        self._checked = False
         if verify:
+            self.check()
+
+    def check(self) -> None:
+        """Verify the CRC-32 and the id table (once); ValueError when they are corrupt."""
+        if not self._checked:
+            _unframe(_MAGIC, self._data, verify=True)
+            count = self.count
             ids = self.ids()
             if len(ids) != count or any(a >= b for a, b in pairwise(ids)):
                 raise ValueError("entry vectors have a corrupt id table")
@@ -415,6 +418,7 @@ class _Chunk:
             starts = [0, *(len(i.encode()) + 1 for i in ids)]
             if list(ends) != list(_accumulate(starts)):
                 raise ValueError("entry vectors have a corrupt id table")
+            self._checked = True
 
     def ids(self) -> list[str]:
         if not self.count:
@@ -494,6 +498,7 @@ class Vectors:
         self._chunks: list[_Chunk] = []
         self._dead: list[_Positions] = []  # per chunk: positions no longer live
         self._pending: dict[str, bytes] = {}
+        self._unsaved: dict[str, bytes | bytearray | memoryview] = {}  # chunks to_parts owes
 
     @classmethod
     def build(cls, docs: Iterable[Doc], *, batch: int = 8192) -> Vectors:
@@ -555,6 +560,7 @@ class Vectors:
 
     def _live_rows(self, index: int) -> list[tuple[str, bytes | memoryview]]:
         chunk, dead = self._chunks[index], self._dead[index]
+        chunk.check()  # rows copied into a new chunk are verified first
         return [(i, chunk.row(j)) for j, i in enumerate(chunk.ids()) if j not in dead]
 
     # -- similarity ------------------------------------------------------------------------
@@ -575,10 +581,10 @@ class Vectors:
                 positions = (i for i in range(chunk.count) if i not in dead)
             rows = chunk.rows
             for i in positions:
-                cosine = sum(map(mul, query, row.unpack_from(rows, i * width)))
+                cosine = _dot(query, row.unpack_from(rows, i * width))
                 scored.append((cosine, chunk.id_at(i)))
         for doc_id, vector in self._pending.items():
-            scored.append((sum(map(mul, query, row.unpack(vector))), doc_id))
+            scored.append((_dot(query, row.unpack(vector)), doc_id))
         scored.sort(key=lambda item: (-item[0], item[1]))
         if len(scored) <= count:
             return scored, None
@@ -594,11 +600,11 @@ class Vectors:
         row = struct.Struct(f"<{self.dim}e")
         vector = self._pending.get(doc_id)
         if vector is not None:
-            return float(sum(map(mul, query, row.unpack(vector))))
+            return _dot(query, row.unpack(vector))
         for chunk, dead in zip(reversed(self._chunks), reversed(self._dead), strict=True):
             at = chunk.find(doc_id)
             if at >= 0 and at not in dead:
-                return float(sum(map(mul, query, row.unpack_from(chunk.rows, at * 2 * self.dim))))
+                return _dot(query, row.unpack_from(chunk.rows, at * 2 * self.dim))
         return None
 
     # -- serialisation ---------------------------------------------------------------------
@@ -613,7 +619,9 @@ class Vectors:
     def from_bytes(cls, data: bytes | bytearray | memoryview) -> Vectors:
         """Load vectors written by to_bytes; ValueError when corrupt or from another model."""
         vectors = cls()
-        vectors._append(_Chunk(data, verify=True), set())
+        chunk = _Chunk(data, verify=True)
+        vectors._append(chunk, set())
+        vectors._unsaved[chunk.name] = data
         return vectors
 
     def _append(self, chunk: _Chunk, dead: _Positions) -> None:
@@ -646,6 +654,10 @@ class Vectors:
             chunk = _Chunk(data, verify=False)
             self._append(chunk, set())
             fresh[chunk.name] = data
+        for chunk in self._chunks:
+            if chunk.name in self._unsaved:
+                fresh[chunk.name] = bytes(self._unsaved[chunk.name])
+        self._unsaved.clear()
         entries = []
         for chunk, dead in zip(self._chunks, self._dead, strict=True):
             entries.append(chunk.name.encode("ascii") + _U32.pack(len(dead)))
@@ -663,9 +675,12 @@ class Vectors:
         """Load vectors written by to_parts; chunk(name) returns a chunk's bytes.
 
         ValueError when the manifest or a chunk is corrupt, of another model, or missing
-        (chunk raising KeyError or OSError). verify checks the chunks' CRC-32 and id tables
-        (the manifest's CRC is always checked). Chunks are read in place, so their buffers (an
-        mmap) must outlive the Vectors.
+        (chunk raising KeyError or OSError). The manifest's CRC-32 is always checked, each
+        chunk's size and layout too; verify also checks the CRC-32 and id table of the chunks a
+        save may merge (up to MAX_MERGE_VECTORS entries), and any chunk is checked before its
+        rows are copied: the large base chunk of an update is mapped, not read, and not
+        rewritten. Chunks are read in place, so their buffers (an mmap) must outlive the
+        Vectors.
         """
         dim, count, body = _unframe(_MANIFEST_MAGIC, manifest, verify=True)
         vectors = cls(dim)
@@ -684,7 +699,7 @@ class Vectors:
                 data = chunk(name)
             except (KeyError, OSError) as exc:
                 raise ValueError(f"entry vector chunk {name} is missing") from exc
-            loaded = _Chunk(data, verify=verify)
+            loaded = _Chunk(data, verify=verify and _count_of(data) <= MAX_MERGE_VECTORS)
             if loaded.name != name:
                 raise ValueError(f"entry vector chunk {name} does not match its name")
             if dead and max(dead) >= loaded.count:
@@ -693,6 +708,60 @@ class Vectors:
         if pos != len(body) or vectors.dim != dim:
             raise ValueError("entry vector manifest is corrupt")
         return vectors
+
+
+def _dot(unit: list[float], row: tuple[float, ...]) -> float:
+    """unit . row, for a unit vector: (|u|^2 + |r|^2 - |u - r|^2) / 2 with math's C loops, twice
+    as fast as summing the products in Python, and within 1e-15 of it."""
+    return (1.0 + hypot(*row) ** 2 - dist(unit, row) ** 2) / 2.0
+
+
+def _count_of(data: bytes | bytearray | memoryview) -> int:
+    """The entry count in a chunk's head (0 when there is none)."""
+    view = memoryview(data).cast("B")
+    return int(_HEAD.unpack_from(view, 0)[4]) if len(view) >= _HEAD.size else 0
+
+
+def build_in_background(docs: Sequence[Doc]) -> Callable[[], Vectors]:
+    """Start Vectors.build(docs) in a forked process, so that a cache's first build embeds on
+    one core while the keyword index is built on another; the returned function waits for the
+    vectors. Builds in place (when called) where forking is not safe or does not pay: few docs,
+    no fork, numpy or other threads already running in this process."""
+    import tempfile
+    import threading
+
+    if (
+        len(docs) < _BACKGROUND_MIN
+        or not hasattr(os, "fork")
+        or "numpy" in sys.modules
+        or threading.active_count() > 1
+    ):
+        return lambda: Vectors.build(docs)
+    result = tempfile.TemporaryFile()  # noqa: SIM115 - finish() closes it
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child, measured by its result
+        status = 1
+        try:
+            global _OWN_BLAS_THREAD
+            for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+                os.environ[name] = "1"
+            _OWN_BLAS_THREAD = True
+            result.write(Vectors.build(docs).to_bytes())
+            result.flush()
+            status = 0
+        finally:
+            os._exit(status)
+
+    def finish() -> Vectors:
+        with result:
+            _, status = os.waitpid(pid, 0)
+            result.seek(0)
+            data = result.read()
+        if status != 0 or not data:
+            return Vectors.build(docs)
+        return Vectors.from_bytes(data)
+
+    return finish
 
 
 # -- the shortlist: sign planes scored with big integers ---------------------------------------
