@@ -23,7 +23,6 @@ from functools import partial
 from pathlib import Path
 
 from gitmem.entry import (
-    FRONT_MATTER_END,
     EntryError,
     front_matter,
     is_plain_value,
@@ -87,31 +86,49 @@ def index_fields(data: bytes) -> tuple[str, str, str] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    text = normalise_text(text)
+    if "\r" in text or text.startswith("\ufeff"):
+        text = normalise_text(text)
     if not text.startswith("---\n"):
         return None
-    boundary = FRONT_MATTER_END.search(text, 4)
-    if boundary is None:
+    closing = _closing_line(text)
+    if closing is None:
         return None
-    end = boundary.start() - 1
+    front = "\n" + text[4:closing]  # each line starts after a "\n", ends at one
+    if _NOT_A_FIELD_LINE.search(front) or not all(map(_closed, _SPECIAL_VALUE.findall(front))):
+        return _slow_fields(text)  # a value that may span lines: only YAML can tell
     found: dict[str, str] = {}
-    previous_wanted = False
-    for line in text[4 : end + 1].split("\n"):
-        if not line.strip():
-            continue
-        if line[0] in " \t#":
-            if previous_wanted:
-                return _slow_fields(text)
-            continue
-        key, _, value = line.partition(":")
-        previous_wanted = key in _WANTED
-        if not previous_wanted:
-            continue
-        value = value.strip()
-        if key in found or value != line[len(key) + 2 :] or not is_plain_value(value):
-            return _slow_fields(text)
+    for key, raw in _WANTED_LINE.findall(front):
+        value = raw.strip()
+        if key in found or value != raw[1:] or not is_plain_value(value):
+            return _slow_fields(text)  # quoted, oddly spaced, or given twice: YAML decides
         found[key] = value
     return found.get("status", ""), found.get("title", ""), found.get("superseded_by", "")
+
+
+# The quick reading is exact only when every line is a field of its own: no line may
+# continue a value (an indented line, or any line that is not `key: `, `key:` or a comment)
+# and every value opening a quote or a list closes it on its line. The patterns start at
+# the "\n" before a line (a literal prefix lets the regex engine skip ahead to it).
+_NOT_A_FIELD_LINE = re.compile(r"\n(?!#)(?![a-z_]{1,40}:[ \n])[^\n]")
+_SPECIAL_VALUE = re.compile(r"\n[a-z_]{1,40}: ([\"'\[{|>&*!%@`][^\n]*)")
+_CLOSED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\'|\[[^\[\]{}"\'#]*\]')
+_WANTED_LINE = re.compile(r"\n(status|title|superseded_by):([^\n]*)")
+
+
+def _closing_line(text: str) -> int | None:
+    """Where the front matter's closing `---` line starts (FRONT_MATTER_END's answer, found
+    without a regular expression trying every position)."""
+    at = text.find("\n---", 3)
+    while at != -1:
+        end = text.find("\n", at + 4)
+        if not text[at + 4 : len(text) if end == -1 else end].strip(" \t"):
+            return at + 1
+        at = text.find("\n---", at + 4)
+    return None
+
+
+def _closed(value: str) -> bool:
+    return _CLOSED.fullmatch(value) is not None
 
 
 def _slow_fields(text: str) -> tuple[str, str, str] | None:
@@ -151,6 +168,9 @@ def _entry_path(rel: str) -> tuple[str, str] | None:
     return None
 
 
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
 def generate_from_folder(folder: Path) -> str:
     """INDEX.md for a memory folder on disk (the working tree, e.g. after a merge).
     Symbolic links are never followed."""
@@ -162,8 +182,12 @@ def generate_from_folder(folder: Path) -> str:
     for type_dir in type_dirs:
         for file in os.scandir(type_dir.path):
             if file.name.endswith(".md") and file.is_file(follow_symlinks=False):
-                with open(file.path, "rb") as handle:
-                    data = handle.read(MAX_ENTRY_BYTES + 1)
+                # os.open, not open(): a buffered file object costs more than the read
+                handle = os.open(file.path, _READ_FLAGS)
+                try:
+                    data = os.read(handle, MAX_ENTRY_BYTES + 1)
+                finally:
+                    os.close(handle)
                 lines.append(line_from_bytes(type_dir.name, file.name[:-3], data))
     return render(lines)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gitmem import entry as E
@@ -140,3 +140,43 @@ def test_merge_is_the_union_with_supersession_winning(store: Store) -> None:
                          index.generate(store, tree_of(store, theirs)))  # fmt: skip
     assert merged == index.generate(store, tree_of(store, merged_files))
     assert index.merge("not an index", index.HEADER) is None
+
+
+_FRONT_LINES = st.sampled_from(
+    ["status: admitted", "status: 'quoted'", 'status: "two', 'lines"', "title: Other title",
+     "rationale: \"multi", "status: fake\"", "tags: [a,", "b]", "  indented", "title: >-",
+     "  folded title", "# comment", "", "   ", "rationale: 'it''s'", "superseded_by: x",
+     "files: [a.py]", "notes: {a: b}", "- item", "title:", "status:\tadmitted", "? key",
+     'superseded_by: x"', "superseded_by: y]"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), _FRONT_LINES), max_size=4))
+@example([(3, 'rationale: "multi'), (4, 'superseded_by: x"')])
+@example([(3, "tags: [a,"), (4, "superseded_by: y]")])
+def test_quick_fields_agree_with_yaml_whatever_lines_surround_them(
+    edits: list[tuple[int, str]],
+) -> None:
+    """Lines that continue a value over the next line (quotes, lists, folded text) must not
+    make the quick reader see a field YAML does not."""
+    data = entry_text("p-method-20261129-x", title="A title")
+    head, _, rest = data.partition(b"\n---\n")
+    rows = head.split(b"\n")
+    for at, line in edits:
+        rows.insert(1 + at % len(rows), line.encode())
+    data = b"\n".join(rows) + b"\n---\n" + rest
+    try:
+        full = E.front_matter(data)
+    except E.EntryError:
+        return
+    expected = tuple(str(full.get(k, "")) for k in ("status", "title", "superseded_by"))
+    assert index.index_fields(data) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("-\n \tab:"), max_size=40))
+def test_the_closing_line_is_found_where_the_parser_finds_it(body: str) -> None:
+    text = "---\n" + body
+    found = E.FRONT_MATTER_END.search(text, 4)
+    assert index._closing_line(text) == (found.start() if found else None)
