@@ -515,6 +515,9 @@ def heading_text(line: str) -> str | None:
 def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
     """The text of `## Context`, `## Content`, `## Evidence`, which must appear once, in order,
     and the line of `## Context`."""
+    quick = _split_unfenced(body, first_line)
+    if quick is not None:
+        return quick
     found: list[tuple[str, int]] = []
     chunks: dict[str, list[str]] = {}
     current: list[str] | None = None
@@ -562,6 +565,33 @@ def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
         )
     context, content, evidence = ("\n".join(chunks[name]) for name in SECTIONS)
     return context, content, evidence, found[0][1]
+
+
+def _split_unfenced(body: str, first_line: int) -> tuple[str, str, str, int] | None:
+    """split_sections for the usual body: no code fence, blank above `## Context`, the three
+    headings once each in order. Found with str.find instead of a look at every line; None
+    for anything else, which split_sections reads line by line (and explains)."""
+    if "```" in body or "~~~" in body:
+        return None
+    marks: list[tuple[int, int, str | None]] = []  # heading line: start, end, name
+    start = 0 if body.startswith("##") else body.find("\n##") + 1
+    while start > 0 or (start == 0 and body.startswith("##")):
+        end = body.find("\n", start)
+        end = len(body) if end == -1 else end
+        if body[start + 2 : start + 3] in (" ", "\t"):
+            marks.append((start, end, heading_text(body[start:end])))
+        start = body.find("\n##", end) + 1
+        if start == 0:
+            break
+    if [name for _, _, name in marks] != list(SECTIONS) or body[: marks[0][0]].strip():
+        return None
+    (c0, c1, _), (n0, n1, _), (e0, e1, _) = marks
+    return (
+        body[c1 + 1 : n0 - 1],
+        body[n1 + 1 : e0 - 1],
+        body[e1 + 1 :],
+        first_line + body.count("\n", 0, c0),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
