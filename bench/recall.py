@@ -311,6 +311,11 @@ def time_process(args: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def mapped(path: Path) -> memoryview:
+    with path.open("rb") as f:
+        return memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+
+
 def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work: Path) -> None:
     from gitmem import semantic
 
@@ -324,15 +329,19 @@ def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work
     cache.mkdir()
 
     def save(v: semantic.Vectors) -> int:
+        """Write the chunks the cache lacks, then the manifest; return the bytes written."""
         manifest, chunks = v.to_parts()
+        written = len(manifest)
         for name, data in chunks.items():
-            (cache / name).write_bytes(data)
+            if not (cache / name).exists():
+                (cache / name).write_bytes(data)
+                written += len(data)
         (cache / "manifest").write_bytes(manifest)
-        return len(manifest) + sum(map(len, chunks.values()))
+        return written
 
     def load() -> semantic.Vectors:
         return semantic.Vectors.from_parts(
-            (cache / "manifest").read_bytes(), lambda name: (cache / name).read_bytes()
+            (cache / "manifest").read_bytes(), lambda name: mapped(cache / name)
         )
 
     size = save(vectors)

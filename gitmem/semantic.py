@@ -401,7 +401,7 @@ class _Chunk:
         self.planes = body[pos + 8 * dim :] if rest else body[pos:pos]
         if len(self.rows) != 2 * dim * count or (rest and rest != dim * (8 + self.plane_size)):
             raise ValueError("entry vectors are truncated or corrupt")
-        self._data = data
+        self.data = data
         self._checked = False
         if verify:
             self.check()
@@ -409,7 +409,7 @@ class _Chunk:
     def check(self) -> None:
         """Verify the CRC-32 and the id table (once); ValueError when they are corrupt."""
         if not self._checked:
-            _unframe(_MAGIC, self._data, verify=True)
+            _unframe(_MAGIC, self.data, verify=True)
             count = self.count
             ids = self.ids()
             if len(ids) != count or any(a >= b for a, b in pairwise(ids)):
@@ -631,8 +631,10 @@ class Vectors:
         self._chunks.append(chunk)
         self._dead.append(dead)
 
-    def to_parts(self) -> tuple[bytes, dict[str, bytes]]:
-        """(manifest, {chunk name: chunk}) after folding unsaved vectors into a new chunk."""
+    def to_parts(self) -> tuple[bytes, dict[str, bytes | bytearray | memoryview]]:
+        """(manifest, {chunk name: chunk}) after folding unsaved vectors into a new chunk: every
+        chunk the manifest names, the new one and the others (read in place), so that a store
+        writes the ones it lacks and keeps all of them."""
         fresh: dict[str, bytes] = {}
         if self._pending:
             chunks = self._chunks
@@ -654,15 +656,15 @@ class Vectors:
             chunk = _Chunk(data, verify=False)
             self._append(chunk, set())
             fresh[chunk.name] = data
+        parts: dict[str, bytes | bytearray | memoryview] = {}
         for chunk in self._chunks:
-            if chunk.name in self._unsaved:
-                fresh[chunk.name] = bytes(self._unsaved[chunk.name])
+            parts[chunk.name] = fresh.get(chunk.name) or self._unsaved.get(chunk.name) or chunk.data
         self._unsaved.clear()
         entries = []
         for chunk, dead in zip(self._chunks, self._dead, strict=True):
             entries.append(chunk.name.encode("ascii") + _U32.pack(len(dead)))
             entries.append(struct.pack(f"<{len(dead)}I", *sorted(dead)))
-        return _frame(_MANIFEST_MAGIC, self.dim, len(self._chunks), entries), fresh
+        return _frame(_MANIFEST_MAGIC, self.dim, len(self._chunks), entries), parts
 
     @classmethod
     def from_parts(

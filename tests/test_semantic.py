@@ -4,8 +4,11 @@ embedding, the sign-plane shortlist against exact ranking, storage, and fused se
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import struct
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from recall_corpus import corpus
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS
+from test_lifecycle import memory  # noqa: F401 - fixture
 from test_recall import quality
 
 from gitmem import semantic
@@ -389,3 +393,68 @@ def test_without_the_extra_recall_still_works(
         assert semantic.search(labelled, semantic.Vectors(), query) == labelled.search(query)
     finally:
         semantic._model.cache_clear()
+
+
+# -- in the cache: admissions keep every chunk the manifest names; the forked first build
+
+
+@needs_extra
+def test_admissions_keep_every_vector_chunk_the_cache_names(memory: Path) -> None:  # noqa: F811
+    from test_recalling import HOOKS, SECRETS, admit, recall_json
+
+    from gitmem.cache import RecallCache
+    from gitmem.workspace import open_workspace
+
+    def entry(title: str) -> list[str]:
+        return ["propose", "--type", "method", "--title", title, "--applies-when",
+                f"working on {title.lower()}", "--content", f"{title}: see it."]  # fmt: skip
+
+    topics = ["Rotate keys", "Pin dependencies", "Vacuum the database", "Tag releases",
+              "Batch webhooks", "Cap retries", "Shard the queue", "Compress logs"]  # fmt: skip
+    admitted = [admit(memory, HOOKS), admit(memory, SECRETS)]
+    admitted += [admit(memory, entry(t)) for t in topics]
+    recall_json(memory, "a situation nobody wrote down")  # builds the cache, vectors included
+    # Five admissions, each a small chunk beside the base one: more trees than the cache keeps,
+    # so only the newest manifest still names the base chunk.
+    for title in ["Bake bread", "Water plants", "Tune pianos", "Paint fences", "Fold maps"]:
+        admitted.append(admit(memory, entry(title)))
+        recall_json(memory, f"something about {title.lower()} nobody wrote down")
+    assert recall_json(memory, "pygit2 in a git hook")[0]["id"] == admitted[0]
+    ws = open_workspace(memory)
+    cache = RecallCache(ws.store, ws.dir)
+    loaded = cache.load(ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir))
+    assert loaded.vectors is not None
+    vector = semantic.embed_query("pygit2 secrets")
+    assert vector is not None
+    nearest, _ = loaded.vectors.nearest(vector, 100)  # loads every chunk the manifest names
+    assert sorted(i for _, i in nearest) == sorted(admitted)
+    assert not list(cache.root.parent.glob("recall.broken-*"))
+
+
+@needs_extra
+def test_a_large_first_build_embeds_in_a_forked_process(tmp_path: Path) -> None:
+    """In a fresh process (no numpy yet) the vectors of 2,000 entries or more are built by a
+    child process, and equal those built in place."""
+    script = tmp_path / "fork.py"
+    script.write_text(
+        "import sys\n"
+        "from dataclasses import replace\n"
+        "from recall_corpus import corpus\n"
+        "from gitmem import semantic\n"
+        "docs = [replace(d, id=f'{d.id}-{i}') for i in range(20) for d in corpus()]\n"
+        "finish = semantic.build_in_background(docs)\n"
+        "assert 'numpy' not in sys.modules, 'built in place'\n"
+        "forked = finish()\n"
+        "assert forked.to_bytes() == semantic.Vectors.build(docs).to_bytes()\n"
+        "manifest, chunks = forked.to_parts()\n"
+        "assert len(chunks) == 1 and len(forked) == len(docs)\n"
+    )
+    tests = Path(__file__).parent
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": f"{tests}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
