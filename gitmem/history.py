@@ -23,6 +23,7 @@ import os
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from gitmem import index as index_mod
 from gitmem.check import Report
@@ -35,6 +36,10 @@ from gitmem.settings import Settings
 from gitmem.snapshot import TreeSnapshot
 from gitmem.store import ZERO, Change, CommitInfo, Store, TreeItem
 from gitmem.workspace import settings_at
+
+if TYPE_CHECKING:
+    from gitmem.scanner import Scanner
+    from gitmem.secrets import Finding
 
 #: From how many changed memory folders on a push the diffs come from one git process.
 BULK_DIFF_MIN = 32
@@ -77,6 +82,10 @@ class Judge:
         default_factory=dict
     )
     streamed: dict[tuple[str | None, str | None], list[Change]] = field(default_factory=dict)
+    # the secret scans: which file of which commit each scan is, and what was found so far
+    scanner: Scanner = field(default_factory=lambda: _scanner(parallel=False))
+    scanned_files: list[tuple[str, str]] = field(default_factory=list)
+    scan_results: list[tuple[str, list[Finding]]] = field(default_factory=list)
 
     def commit(self, oid: str) -> CommitInfo:
         """A commit's parents, tree and message, read once per push."""
@@ -185,9 +194,11 @@ def judge(
     try:
         for update in updates:
             _judge_update(judge_, update)
+        _report_scans(judge_)
     finally:
         if judge_.stream is not None:
             judge_.stream.close()  # stops git if a failure left diffs unread
+        judge_.scanner.close()
     return Report(sorted(judge_.problems, key=Problem.sort_key), judge_.checked, unit="commit")
 
 
@@ -288,6 +299,9 @@ def _prefetch_changes(j: Judge, commits: list[str]) -> None:
     if j.stream is not None:  # an earlier update's stream: read the rest of it first
         j.streamed.update(j.stream)
     j.pending.update(pairs)
+    if not j.scanner.parallel:
+        j.scan_results.extend(j.scanner.results())
+        j.scanner = _scanner(parallel=True)
     j.stream = j.store.diff_stream(pairs.values(), prefix=f"{j.dir}/")
 
 
@@ -306,9 +320,8 @@ def _streamed(j: Judge, pair: tuple[str | None, str | None]) -> list[Change]:
 
 
 def _scan_commit(j: Judge, commit: str) -> None:
-    """Secrets, hidden Unicode and unreadable files in every memory blob a commit adds."""
-    from gitmem import secrets
-
+    """Secrets, hidden Unicode and unreadable files in every memory blob a commit adds (the
+    scanner reports its findings when the push has been walked: _report_scans)."""
     parents = j.commit(commit).parents
     for change in _memory_changes(j, commit, parents[0] if parents else None):
         new = change.new
@@ -330,12 +343,27 @@ def _scan_commit(j: Judge, commit: str) -> None:
             if data.startswith(before):  # append-only: only the new rows need a scan
                 offset = before.count(b"\n")
                 data = data[len(before) :]
-        text = data.decode("utf-8", "replace")
-        for finding in secrets.scan_text(text, line_offset=offset):
+        j.scanned_files.append((change.path, commit))
+        j.scanner.add(str(len(j.scanned_files) - 1), data, offset)
+
+
+def _scanner(*, parallel: bool) -> Scanner:
+    from gitmem.scanner import Scanner  # the secret rules load only when a memory file changed
+
+    return Scanner(parallel=parallel)
+
+
+def _report_scans(j: Judge) -> None:
+    """Secrets and hidden Unicode the scanner found, as problems of the files and commits."""
+    found = [*j.scan_results, *j.scanner.results()]
+    j.scan_results = []
+    for label, findings in found:
+        path, commit = j.scanned_files[int(label)]
+        for finding in findings:
             rule = "HIDDEN-UNICODE" if finding.rule == "hidden-unicode" else "SECRET"
             j.problems.append(
                 Problem(
-                    change.path,
+                    path,
                     finding.line or None,
                     rule,
                     f"{finding.rule}: {finding.description} ({finding.excerpt}) in commit "

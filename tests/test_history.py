@@ -290,6 +290,13 @@ def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -
         ids.append(out.split("gitmem/")[1].split()[0])
     ok(run(clone, "admit", *ids))
     assert len(ids) * 2 > history.BULK_DIFF_MIN
+    refused = clone / ".gitmem/refused.md"
+    rows = refused.read_text().count("\n")
+    refused.write_text(refused.read_text() + f"| shop-method-x | token {TOKEN} | 2026-11-29 |\n")
+    git(clone, "commit", "-q", "--no-verify", "-am", "a secret among the admissions")
+    stderr = rejected(push(clone, "main"), "SECRET")  # found by the scanning worker
+    assert f".gitmem/refused.md:{rows + 1}: SECRET" in stderr and TOKEN not in stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     forged = text(
         status="admitted", admitted_by="human:eve", admitted="2026-11-29",
         id="shop-method-20261129-slipped-in-between",

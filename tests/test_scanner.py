@@ -1,0 +1,43 @@
+"""The push scanner: a forked worker finds exactly what scanning in process finds."""
+
+from __future__ import annotations
+
+import pytest
+from secret_samples import CLEAN, NEGATIVES, POSITIVES
+
+from gitmem.scanner import BATCH, Scanner
+
+
+def _texts() -> list[bytes]:
+    texts = [f"line one\n{text}\n".encode() for _, text, _ in POSITIVES]
+    texts += [text.encode() for _, text in NEGATIVES]
+    texts += [text.encode() for text in CLEAN]
+    texts.append("hidden\u202ebidi\n".encode())
+    texts.append(b"\xff\xfe not UTF-8 \x00")
+    return texts * 3  # past one batch, so several batches come back in order
+
+
+@pytest.mark.parametrize("offset", [0, 40])
+def test_the_worker_finds_what_the_process_finds(offset: int) -> None:
+    texts = _texts()
+    assert len(texts) > BATCH
+    found = {}
+    for parallel in (False, True):
+        scanner = Scanner(parallel=parallel)
+        for number, data in enumerate(texts):
+            scanner.add(str(number), data, offset)
+        found[parallel] = scanner.results()
+        scanner.close()
+    assert found[True] == found[False]
+    labels = [int(label) for label, _ in found[True]]
+    assert labels == sorted(labels) and len(labels) >= len(POSITIVES)
+    assert all(f.line > offset for _, findings in found[True] for f in findings)
+
+
+def test_a_worker_stopped_half_way_leaves_nothing_behind() -> None:
+    scanner = Scanner(parallel=True)
+    assert scanner.parallel
+    for number, data in enumerate(_texts()):
+        scanner.add(str(number), data)
+    scanner.close()  # as judging does when it fails before asking for results
+    assert not scanner.parallel
