@@ -9,13 +9,14 @@ scan in process. Either way the findings are the same (tested), reported in the 
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
-from multiprocessing.pool import AsyncResult, Pool
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gitmem import secrets
 from gitmem.secrets import Finding
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult, Pool
 
 #: Files a worker gets at a time: big enough that sending them costs little beside scanning.
 BATCH: Final = 256
@@ -48,6 +49,8 @@ class Scanner:
     def __init__(self, *, parallel: bool) -> None:
         self._pool: Pool | None = None
         if parallel and sys.platform == "linux":  # fork: no re-import, no pickled settings
+            import multiprocessing  # only for big pushes: its import is a cost of its own
+
             self._pool = multiprocessing.get_context("fork").Pool(1)
         self._batch: list[Item] = []
         self._pending: list[AsyncResult[list[tuple[str, list[Finding]]]]] = []
