@@ -431,7 +431,7 @@ def shortlist(n: int) -> None:
     vecs = [v for v in map(semantic.embed_query, queries) if v is not None]
     print(f"\n== shortlist, {len(docs):,} entries (built in {t_build:.1f} s), {len(vecs)} queries")
     default = semantic.SHORTLIST
-    for size in (256, 512, 1024, 2048):
+    for size in (128, 256, 512, 1024):
         semantic.SHORTLIST = size  # type: ignore[misc]
         kept = {100: [0, 0], 10: [0, 0]}
         times = []

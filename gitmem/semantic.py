@@ -40,16 +40,19 @@ Fusion and gating
 
 Similarity over many entries, without numpy
     The CANDIDATES most similar entries are found in two steps. A chunk of more than
-    EXACT_ROWS entries also stores, per dimension, one bit per entry: whether the entry lies
-    above the chunk's mean in that dimension, as 256 "planes" (an n-bit integer each). A query
-    weights each dimension by |q_d| times the chunk's mean deviation in it, quantised to 3 bits,
-    and scores every entry at once with Python's big integers: each plane (inverted where q_d is
-    negative) is added, at its weight's bits, into bit-sliced counters by carry-save adders; a
-    radix select on the counters' bits keeps the SHORTLIST best. Those, and every entry of the
-    small chunks, are then ranked by their exact cosine from the float16 rows. On the 100,000-
-    entry benchmark store the shortlist holds most of the exact top 100 and nearly all of the
-    top 10 (bench/recall.py --shortlist prints the shares); an entry the shortlist misses
-    loses only its semantic share, never its keyword score.
+    EXACT_ROWS entries also stores a 2-bit code of each entry in each dimension: whether it
+    lies above the chunk's mean, and whether it lies far from it (beyond the median distance),
+    as 2 x 256 "planes" (an n-bit integer each), with the mean distance of the near and of the
+    far entries. A query scores every entry at once with Python's big integers: each
+    dimension's planes, weighted by |q_d| times those distances quantised to 3 bits, are added
+    into bit-sliced counters by carry-save adders, and a radix select on the counters' bits
+    keeps the best (SHORTLIST in all, shared among the large chunks by size). Those, and every
+    entry of the small chunks, are then ranked by their exact cosine from the float16 rows.
+    On the 100,000-entry benchmark store, whose generated entries are near-copies of each
+    other, the shortlist keeps 0.96 of the exact top 100 and 0.98 of the top 10 (entries above
+    COS_FLOOR; one bit a dimension kept 0.79 and 0.87); `bench/recall.py --shortlist` prints
+    the shares. An entry the shortlist misses loses only its semantic share, never its keyword
+    score.
 
 Storage
     `Vectors` holds the entries' vectors by id. Like the recall index it is stored either as one
@@ -110,10 +113,12 @@ CONFIDENT_KEYWORD: Final = 0.6
 #: How many entries, by similarity and by keyword score, are fused and compared.
 CANDIDATES: Final = 100
 KEYWORD_CANDIDATES: Final = 100
-#: How many entries of a large chunk the sign planes shortlist for exact ranking.
-SHORTLIST: Final = 512
-#: Chunks up to this size store no planes: all their rows are ranked exactly.
-EXACT_ROWS: Final = 512
+#: How many entries the codes shortlist for exact ranking, shared among the large chunks by
+#: their sizes (at least MIN_SHORTLIST each). bench/recall.py --shortlist measures the choice.
+SHORTLIST: Final = 1024
+MIN_SHORTLIST: Final = 128
+#: Chunks up to this size store no codes: all their rows are ranked exactly.
+EXACT_ROWS: Final = 256
 #: Query weights per dimension, in bits (0 to 7).
 _WEIGHT_BITS: Final = 3
 
@@ -379,7 +384,9 @@ def _chunk_name(data: bytes | bytearray | memoryview) -> str:
 
 class _Chunk:
     """One chunk, read in place: sorted ids (an offset table and NUL-ended UTF-8), float16 rows,
-    and for a large chunk its per-dimension mean and mean deviation (float32) and sign planes."""
+    and for a large chunk its codes: per dimension, the mean, the mean distance from it of the
+    near and of the far half of the entries (float32), and two planes (n bits each): which
+    entries lie above the mean, which lie far from it."""
 
     def __init__(self, data: bytes | bytearray | memoryview, *, verify: bool) -> None:
         dim, count, body = _unframe(_MAGIC, data, verify=False)
@@ -397,9 +404,9 @@ class _Chunk:
         pos += 2 * dim * count
         rest = len(body) - pos
         self.plane_size = (count + 7) // 8 if rest else 0
-        self.stats = body[pos : pos + 8 * dim] if rest else body[pos:pos]
-        self.planes = body[pos + 8 * dim :] if rest else body[pos:pos]
-        if len(self.rows) != 2 * dim * count or (rest and rest != dim * (8 + self.plane_size)):
+        self.stats = body[pos : pos + 12 * dim] if rest else body[pos:pos]
+        self.planes = body[pos + 12 * dim :] if rest else body[pos:pos]
+        if len(self.rows) != 2 * dim * count or (rest and rest != dim * (12 + 2 * self.plane_size)):
             raise ValueError("entry vectors are truncated or corrupt")
         self.data = data
         self._checked = False
@@ -460,7 +467,7 @@ def _accumulate(values: list[int]) -> Iterator[int]:
 
 
 def _encode_chunk(dim: int, rows: list[tuple[str, bytes | memoryview]]) -> bytes:
-    """A chunk of rows (sorted here by id); large chunks get their sign planes with numpy."""
+    """A chunk of rows (sorted here by id); large chunks get their codes with numpy."""
     rows.sort(key=lambda row: row[0])
     encoded = [doc_id.encode() + b"\x00" for doc_id, _ in rows]
     offsets = struct.pack(f"<{len(rows) + 1}I", *_accumulate([0, *map(len, encoded)]))
@@ -470,12 +477,18 @@ def _encode_chunk(dim: int, rows: list[tuple[str, bytes | memoryview]]) -> bytes
         np: Any = importlib.import_module("numpy")
         matrix = np.frombuffer(blob, dtype="<f2").reshape(len(rows), dim).astype(np.float32)
         centre = matrix.mean(axis=0)
-        deviation = np.abs(matrix - centre).mean(axis=0)
-        signs = (matrix > centre).T
+        distance = np.abs(matrix - centre)
+        far = distance > np.median(distance, axis=0)
+        far_count = np.maximum(far.sum(axis=0), 1)
+        near_count = np.maximum(len(rows) - far.sum(axis=0), 1)
+        far_mean = np.where(far, distance, 0.0).sum(axis=0) / far_count
+        near_mean = np.where(far, 0.0, distance).sum(axis=0) / near_count
         parts += [
             centre.astype("<f4").tobytes(),
-            deviation.astype("<f4").tobytes(),
-            np.packbits(signs, axis=1, bitorder="little").tobytes(),
+            near_mean.astype("<f4").tobytes(),
+            far_mean.astype("<f4").tobytes(),
+            np.packbits((matrix > centre).T, axis=1, bitorder="little").tobytes(),
+            np.packbits(far.T, axis=1, bitorder="little").tobytes(),
         ]
     return _frame(_MAGIC, dim, len(rows), parts)
 
@@ -570,13 +583,16 @@ class Vectors:
     ) -> tuple[list[tuple[float, str]], float | None]:
         """(cosine, id) of the `count` entries most similar to the unit vector query, best
         first, with any ties of the last; and the best cosine after them (None if no entry is
-        left). Large chunks are shortlisted by their sign planes first (module docstring)."""
+        left). Large chunks are shortlisted by their codes first (module docstring)."""
         row = struct.Struct(f"<{self.dim}e")
         scored: list[tuple[float, str]] = []
+        total = max(1, len(self))
         for chunk, dead in zip(self._chunks, self._dead, strict=True):
             width = 2 * self.dim
-            if chunk.plane_size and chunk.count - len(dead) > SHORTLIST:
-                positions: Iterable[int] = _shortlist(chunk, dead, query, SHORTLIST)
+            live = chunk.count - len(dead)
+            size = max(MIN_SHORTLIST, -(-SHORTLIST * live // total))
+            if chunk.plane_size and live > size:
+                positions: Iterable[int] = _shortlist(chunk, dead, query, size)
             else:
                 positions = (i for i in range(chunk.count) if i not in dead)
             rows = chunk.rows
@@ -770,30 +786,51 @@ def build_in_background(docs: Sequence[Doc]) -> Callable[[], Vectors]:
 
 
 def _shortlist(chunk: _Chunk, dead: _Positions, query: list[float], size: int) -> list[int]:
-    """Positions of about `size` live entries of chunk that the planes score highest."""
+    """Positions of about `size` live entries of chunk that its codes score highest.
+
+    An entry's code in dimension d stands for centre + or - (near_d, or far_d when its far bit
+    is set), so its product with the query, less a constant, is the sum over d of
+    |q_d| (near_d (2 match - 1) + (far_d - near_d) far (2 match - 1)), where match says the
+    entry lies on the query's side of the centre. Written with bits only (not-far = 1 - far):
+    2 W1 match + 2 W2 (match and far) + W2 (not far), W1 and W2 quantised to _WEIGHT_BITS."""
     dim = chunk.dim
     n = chunk.count
-    stats = struct.unpack_from(f"<{2 * dim}f", chunk.stats)
-    deviation = stats[dim:]
-    weights = [abs(q) * s for q, s in zip(query, deviation, strict=True)]
-    top = max(weights)
+    stats = struct.unpack_from(f"<{3 * dim}f", chunk.stats)
+    near = [abs(q) * x for q, x in zip(query, stats[dim : 2 * dim], strict=True)]
+    extra = [
+        abs(q) * max(0.0, f - x)
+        for q, f, x in zip(query, stats[2 * dim :], stats[dim : 2 * dim], strict=True)
+    ]
+    top = max(max(near), max(extra))
     if top <= 0.0:
-        return [i for i in range(min(n, size)) if i not in dead]
+        return [i for i in range(n) if i not in dead][:size]
     scale = ((1 << _WEIGHT_BITS) - 1) / top
     full = (1 << n) - 1
-    buckets: list[list[int]] = [[] for _ in range(_WEIGHT_BITS)]
-    planes = chunk.planes
-    width = chunk.plane_size
-    for d in range(dim):
-        weight = int(weights[d] * scale + 0.5)
-        if not weight:
-            continue
-        plane = int.from_bytes(planes[d * width : (d + 1) * width], "little")
-        if query[d] < 0:
-            plane ^= full
+    buckets: list[list[int]] = [[] for _ in range(_WEIGHT_BITS + 1)]
+
+    def put(weight: int, shift: int, plane: int) -> None:
         for bit in range(_WEIGHT_BITS):
             if weight >> bit & 1:
-                buckets[bit].append(plane)
+                buckets[bit + shift].append(plane)
+
+    planes = chunk.planes
+    width = chunk.plane_size
+    far_planes = dim * width
+    for d in range(dim):
+        w1 = int(near[d] * scale + 0.5)
+        w2 = int(extra[d] * scale + 0.5)
+        if not (w1 or w2):
+            continue
+        match = int.from_bytes(planes[d * width : (d + 1) * width], "little")
+        if query[d] < 0:
+            match ^= full
+        put(w1, 1, match)
+        if w2:
+            far = int.from_bytes(
+                planes[far_planes + d * width : far_planes + (d + 1) * width], "little"
+            )
+            put(w2, 1, match & far)
+            put(w2, 0, far ^ full)
     counters = _add_up(buckets)
     live = full
     for i in dead:
