@@ -125,6 +125,8 @@ _WEIGHT_BITS: Final = 3
 _TOKENIZER_FILE: Final = ("tokenizers", "l2_supercat_tokenizer_config.json")
 _WEIGHTS_FILE: Final = ("weights", "l2_supercat_256.safetensors")
 _WORD: Final = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
+#: The same words in ASCII text, found about twice as fast.
+_ASCII_WORD: Final = re.compile(r"[A-Za-z0-9]+(?:[_.\-]+[A-Za-z0-9]+)*", re.ASCII)
 _MAX_TEXT: Final = 8_000
 _MAX_CACHED_WORDS: Final = 300_000
 _NONZERO: Final = re.compile(b"[^\x00]")
@@ -242,8 +244,12 @@ def _map_safetensor(path: Path, key: str) -> tuple[mmap.mmap, int, int, int]:
     return mapping, 8 + length + start, rows, dim
 
 
+def _words(text: str) -> list[str]:
+    return (_ASCII_WORD if text.isascii() else _WORD).findall(text)
+
+
 def _content_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text[:_MAX_TEXT]) if w.lower() not in STOP_WORDS]
+    return [w for w in _words(text[:_MAX_TEXT]) if w.lower() not in STOP_WORDS]
 
 
 def _head(doc: Doc) -> str:
@@ -290,7 +296,7 @@ def _embed_many(docs: Sequence[Doc]) -> Any:
     out = np.empty((len(docs), model.dim), dtype="<f2")
     for start in range(0, len(docs), 64):
         batch = docs[start : start + 64]
-        found = [_WORD.findall(t[:_MAX_TEXT]) for d in batch for t in (_head(d), d.body)]
+        found = [_words(t[:_MAX_TEXT]) for d in batch for t in (_head(d), d.body)]
         fresh = list(set().union(*found).difference(known))
         if fresh:
             known.update(zip(fresh, _tokenise(fresh, model), strict=True))

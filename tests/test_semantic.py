@@ -117,6 +117,14 @@ def test_tokenizer_refuses_another_kind_of_file(tmp_path: Path) -> None:
         BPE.from_file(other)
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from("aZ09_.-é日 \n/'") | st.characters(), max_size=60))
+def test_ascii_text_finds_the_same_words_faster(text: str) -> None:
+    assert semantic._words(text) == semantic._WORD.findall(text)
+    ascii_text = text.encode("ascii", "ignore").decode()
+    assert semantic._words(ascii_text) == semantic._WORD.findall(ascii_text)
+
+
 # -- embedding
 
 
