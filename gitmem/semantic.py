@@ -11,15 +11,17 @@ Embedding
     A text loses its English stop words, is tokenised, and its token vectors are summed and
     normalised. An entry's vector is the normalised sum of two such vectors: its title,
     applies_when and tags, and its whole text; so the headline counts as much as the body.
-    Vectors are stored as float16, 512 bytes an entry (`embed_doc`, `Vectors`).
+    Vectors are stored as float16, 512 bytes an entry, about 630 with the id and the codes below
+    (`embed_doc`, `Vectors`).
 
 Start-up
     A recall runs in a fresh process, so what the model costs to start counts as much as what
     it costs to run. A query and a one-entry update use neither numpy nor `tokenizers`: the
     tokenizer is gitmem.tokenizer's pure-Python equal of the model's Llama BPE, its compact form
     cached per user; a token's vector is read from the memory-mapped weights with struct; a
-    query is a few words. numpy (in the extra) builds many vectors at once: a cache's first build
-    and the rare merge of large chunks.
+    query is a few words. numpy (in the extra) builds many vectors at once: a cache's first build,
+    which runs in a forked process on another core while the keyword index is built
+    (`build_in_background`), and the rare merge that makes a chunk large.
 
 Fusion and gating
     When the keyword engine alone is already confident (its best hit scores at least
@@ -267,8 +269,8 @@ def _unit(vector: list[float]) -> list[float]:
 
 
 def embed_doc(doc: Doc) -> bytes:
-    """One entry's vector (float16, little-endian), in pure Python: an admission's work. Equal to
-    the row Vectors.build computes in batches, up to float16 rounding."""
+    """One entry's vector (float16, little-endian), in pure Python: an admission's work. The
+    same bytes as the row Vectors.build computes in batches (both sum in float64)."""
     model = _model()
     head = model.word_sum(_content_words(_head(doc)))
     both = list(map(add, head, model.word_sum(_content_words(doc.body))))

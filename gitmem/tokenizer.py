@@ -25,6 +25,7 @@ import marshal
 import os
 from array import array
 from bisect import bisect_left
+from heapq import heapify, heappop, heappush
 from itertools import pairwise
 from pathlib import Path
 from typing import Final
@@ -35,6 +36,7 @@ _FORMAT: Final = 1
 _SHIFT: Final = 16  # token ids are below 2**16: a pair of ids is one int, as is (rank, id)
 _MASK: Final = (1 << _SHIFT) - 1
 _NONE: Final = 0xFFFFFFFF  # no merge: above every rank << 16 | id
+_SHORT: Final = 48  # longer words merge by heap: min() over all pairs would be quadratic
 
 
 class BPE:
@@ -88,6 +90,8 @@ class BPE:
                 symbols.append(found)
             else:
                 symbols.extend(self._bytes[b] for b in char.encode("utf-8", "surrogatepass"))
+        if len(symbols) > _SHORT:
+            return self._merge_long(symbols)
         merge = self._merge
         # pairs[i]: the merge of symbols i and i + 1; min() finds the lowest rank, leftmost.
         pairs = [merge(a, b) for a, b in pairwise(symbols)]
@@ -103,6 +107,37 @@ class BPE:
             if i > 0:
                 pairs[i - 1] = merge(symbols[i - 1], symbols[i])
         return symbols
+
+    def _merge_long(self, symbols: list[int]) -> list[int]:
+        """The same merges for a long word in O(n log n), as `tokenizers` does them: a heap of
+        (rank, position) over a linked list, where a popped pair that changed is skipped."""
+        merge = self._merge
+        n = len(symbols)
+        after = [*range(1, n), -1]
+        before = list(range(-1, n - 1))
+        heap = []
+        for i in range(n - 1):
+            found = merge(symbols[i], symbols[i + 1])
+            if found != _NONE:
+                heap.append((found >> _SHIFT, i, found))
+        heapify(heap)
+        while heap:
+            _, i, found = heappop(heap)
+            j = after[i]
+            if symbols[i] < 0 or j < 0 or merge(symbols[i], symbols[j]) != found:
+                continue  # i was merged away, or its pair is not the one queued
+            symbols[i] = found & _MASK
+            symbols[j] = -1
+            after[i] = after[j]
+            if after[j] >= 0:
+                before[after[j]] = i
+            for left in (before[i], i):
+                right = after[left] if left >= 0 else -1
+                if right >= 0:
+                    pair = merge(symbols[left], symbols[right])
+                    if pair != _NONE:
+                        heappush(heap, (pair >> _SHIFT, left, pair))
+        return [s for s in symbols if s >= 0]
 
 
 def _derive(path: Path) -> tuple[dict[str, int], list[int], bytes, bytes]:

@@ -9,6 +9,7 @@ import random
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,22 @@ def test_tokenizer_equals_tokenizers_on_any_text(bpe: BPE, reference: Any, text:
     for special in ("<unk>", "<s>", "</s>"):
         text = text.replace(special, "")
     assert bpe.encode(text) == reference.encode(text, add_special_tokens=False).ids
+
+
+@needs_extra
+def test_tokenizer_equals_tokenizers_on_long_words(bpe: BPE, reference: Any) -> None:
+    """Words longer than a few dozen symbols merge by heap; hostile ones stay fast."""
+    rng = random.Random(7)
+    words = ["a" * 300, "ab" * 200, "0123456789" * 40, "▁" * 100, "日本語" * 50, "🙂" * 60]
+    for _ in range(200):
+        alphabet = rng.choice(["ab", "abcdefgh", "etaoin shrdlu", "0123456789abcdef", "é日🙂a-."])
+        words.append("".join(rng.choice(alphabet) for _ in range(rng.randint(40, 600))))
+    for word in words:
+        assert bpe.encode(word) == reference.encode(word, add_special_tokens=False).ids, word
+    start = time.perf_counter()
+    bpe.encode("ab" * 4000)
+    bpe.encode("x" * 8000)
+    assert time.perf_counter() - start < 5.0  # quadratic merging took minutes here
 
 
 @needs_extra
