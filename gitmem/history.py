@@ -11,7 +11,9 @@
 
 A commit whose memory folder is the same tree as its parent's costs two subtree look-ups, so
 pushes that touch no memory cost next to nothing, and the work follows the size of the push,
-never the size of the store.
+never the size of the store. A big push (thousands of admissions) reads its diffs from one
+`git diff-tree` stream and scans its files on another core (Store.diff_stream, scanner.py),
+while the rules are judged commit by commit in one pass.
 
 Judging uses the settings committed at the old tip of the main branch (the state the server
 already trusts), so a push cannot move the memory folder out from under the rules.
