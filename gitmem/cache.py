@@ -203,11 +203,12 @@ class RecallCache:
         return doc_of(entry, path) if entry.status == "admitted" else None
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
-        docs = list(self._docs(entries_tree))
-        # The vectors are embedded on another core while this one builds the index.
-        vectors = semantic.build_in_background(docs) if semantic is not None else None
+        if semantic is None:
+            return Loaded(entries_tree, Index.build(list(self._docs(entries_tree))), None)
+        # The vectors are embedded on another core while this one reads and indexes the entries.
+        docs, vectors = semantic.build_in_background(self._docs(entries_tree))
         index = Index.build(docs)
-        return Loaded(entries_tree, index, vectors() if vectors is not None else None)
+        return Loaded(entries_tree, index, vectors())
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         """From the newest remembered tree, by the diff; else from scratch."""

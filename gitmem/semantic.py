@@ -68,6 +68,7 @@ Without the extra installed, `available()` is False and `search` is keyword reca
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import mmap
@@ -81,7 +82,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
-from itertools import chain, pairwise
+from itertools import chain, islice, pairwise
 from math import dist, hypot, sqrt
 from operator import add
 from pathlib import Path
@@ -132,8 +133,10 @@ _ASCII_WORD: Final = re.compile(r"[A-Za-z0-9]+(?:[_.\-]+[A-Za-z0-9]+)*", re.ASCI
 _MAX_TEXT: Final = 8_000
 _MAX_CACHED_WORDS: Final = 300_000
 _NONZERO: Final = re.compile(b"[^\x00]")
-#: A cache build of at least this many entries embeds them in a forked process.
+#: A cache build of at least this many entries embeds them in a forked process, sent to it in
+#: batches of _BACKGROUND_BATCH as they are read.
 _BACKGROUND_MIN: Final = 2000
+_BACKGROUND_BATCH: Final = 4096
 #: True in that process, which told BLAS to use one thread before numpy was imported.
 _OWN_BLAS_THREAD = False
 
@@ -748,46 +751,85 @@ def _count_of(data: bytes | bytearray | memoryview) -> int:
     return int(_HEAD.unpack_from(view, 0)[4]) if len(view) >= _HEAD.size else 0
 
 
-def build_in_background(docs: Sequence[Doc]) -> Callable[[], Vectors]:
-    """Start Vectors.build(docs) in a forked process, so that a cache's first build embeds on
-    one core while the keyword index is built on another; the returned function waits for the
-    vectors. Builds in place (when called) where forking is not safe or does not pay: few docs,
-    no fork, numpy or other threads already running in this process."""
+def build_in_background(docs: Iterable[Doc]) -> tuple[list[Doc], Callable[[], Vectors]]:
+    """Read docs here (a generator reading a store) while a forked process embeds them as they
+    come, so that a cache's first build embeds on one core while this one reads the entries
+    and builds the keyword index. Returns the docs read and a function that waits for their
+    vectors. Embeds in place (when that function is called) where forking is not safe or does
+    not pay: few docs, no fork, numpy or other threads already running in this process."""
+    import pickle
+    import queue
     import tempfile
     import threading
 
+    source = iter(docs)
+    read = list(islice(source, _BACKGROUND_MIN))
     if (
-        len(docs) < _BACKGROUND_MIN
+        len(read) < _BACKGROUND_MIN
         or not hasattr(os, "fork")
         or "numpy" in sys.modules
         or threading.active_count() > 1
     ):
-        return lambda: Vectors.build(docs)
+        read.extend(source)
+        return read, lambda: Vectors.build(read)
     result = tempfile.TemporaryFile()  # noqa: SIM115 - finish() closes it
+    child_end, our_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child, measured by its result
         status = 1
         try:
             global _OWN_BLAS_THREAD
+            os.close(our_end)
             for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
                 os.environ[name] = "1"
             _OWN_BLAS_THREAD = True
-            result.write(Vectors.build(docs).to_bytes())
+            vectors = Vectors(_model().dim)
+            with os.fdopen(child_end, "rb") as pipe:
+                while received := pickle.load(pipe):
+                    vectors._add_batch(received)
+            result.write(vectors.to_bytes())
             result.flush()
             status = 0
         finally:
             os._exit(status)
+    os.close(child_end)
+    batches: queue.SimpleQueue[list[Doc]] = queue.SimpleQueue()
+
+    def feed() -> None:  # the pipe blocks while the child embeds: reading goes on meanwhile
+        with contextlib.suppress(OSError), os.fdopen(our_end, "wb") as pipe:
+            while sent := batches.get():
+                pickle.dump(sent, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump([], pipe)
+
+    writer = threading.Thread(target=feed, name="gitmem-vectors-feed", daemon=True)
+    writer.start()
+    batches.put(list(read))
+    batch: list[Doc] = []
+    try:
+        for doc in source:
+            read.append(doc)
+            batch.append(doc)
+            if len(batch) >= _BACKGROUND_BATCH:
+                batches.put(batch)
+                batch = []
+        batches.put(batch)
+    finally:
+        batches.put([])  # the end, even when reading fails: the child then stops
 
     def finish() -> Vectors:
+        writer.join()
         with result:
             _, status = os.waitpid(pid, 0)
             result.seek(0)
             data = result.read()
         if status != 0 or not data:
-            return Vectors.build(docs)
-        return Vectors.from_bytes(data)
+            return Vectors.build(read)
+        vectors = Vectors.from_bytes(data)
+        if len(vectors) != len({d.id for d in read}):
+            return Vectors.build(read)
+        return vectors
 
-    return finish
+    return read, finish
 
 
 # -- the shortlist: sign planes scored with big integers ---------------------------------------

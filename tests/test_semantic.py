@@ -460,21 +460,25 @@ def test_admissions_keep_every_vector_chunk_the_cache_names(memory: Path) -> Non
 
 @needs_extra
 def test_a_large_first_build_embeds_in_a_forked_process(tmp_path: Path) -> None:
-    """In a fresh process (no numpy yet) the vectors of 2,000 entries or more are built by a
-    child process, and equal those built in place."""
+    """In a fresh process (no numpy yet) the vectors of 2,000 entries or more are embedded by a
+    child process as this one reads them, and equal those built in place; fewer are embedded
+    in place."""
     script = tmp_path / "fork.py"
     script.write_text(
         "import sys\n"
         "from dataclasses import replace\n"
         "from recall_corpus import corpus\n"
         "from gitmem import semantic\n"
-        "docs = [replace(d, id=f'{d.id}-{i}') for i in range(20) for d in corpus()]\n"
-        "finish = semantic.build_in_background(docs)\n"
+        "docs = [replace(d, id=f'{d.id}-{i}') for i in range(40) for d in corpus()]\n"
+        "read, finish = semantic.build_in_background(d for d in docs)\n"
+        "assert read == docs\n"
         "assert 'numpy' not in sys.modules, 'built in place'\n"
         "forked = finish()\n"
         "assert forked.to_bytes() == semantic.Vectors.build(docs).to_bytes()\n"
         "manifest, chunks = forked.to_parts()\n"
         "assert len(chunks) == 1 and len(forked) == len(docs)\n"
+        "few, finish = semantic.build_in_background(iter(docs[:100]))\n"
+        "assert few == docs[:100] and len(finish()) == 100\n"
     )
     tests = Path(__file__).parent
     result = subprocess.run(
