@@ -116,8 +116,9 @@ CONFIDENT_KEYWORD: Final = 0.6
 #: How many entries, by similarity and by keyword score, are fused and compared.
 CANDIDATES: Final = 100
 KEYWORD_CANDIDATES: Final = 100
-#: How many entries the codes shortlist for exact ranking, shared among the large chunks by
-#: their sizes (at least MIN_SHORTLIST each). bench/recall.py --shortlist measures the choice.
+#: How many entries the codes shortlist for exact ranking (a quarter of a small store), shared
+#: among the large chunks by their sizes (at least MIN_SHORTLIST each). bench/recall.py
+#: --shortlist measures the choice.
 SHORTLIST: Final = 1024
 MIN_SHORTLIST: Final = 128
 #: Chunks up to this size store no codes: all their rows are ranked exactly.
@@ -596,31 +597,38 @@ class Vectors:
         first, with any ties of the last; and the best cosine after them (None if no entry is
         left). Large chunks are shortlisted by their codes first (module docstring)."""
         row = struct.Struct(f"<{self.dim}e")
-        scored: list[tuple[float, str]] = []
+        width = 2 * self.dim
+        found: list[tuple[float, int, int]] = []  # cosine, chunk, position (-1: unsaved)
         total = max(1, len(self))
-        for chunk, dead in zip(self._chunks, self._dead, strict=True):
-            width = 2 * self.dim
+        budget = min(SHORTLIST, max(2 * MIN_SHORTLIST, total // 4))
+        for index, (chunk, dead) in enumerate(zip(self._chunks, self._dead, strict=True)):
             live = chunk.count - len(dead)
-            size = max(MIN_SHORTLIST, -(-SHORTLIST * live // total))
+            size = max(MIN_SHORTLIST, -(-budget * live // total))
             if chunk.plane_size and live > size:
                 positions: Iterable[int] = _shortlist(chunk, dead, query, size)
             else:
                 positions = (i for i in range(chunk.count) if i not in dead)
             rows = chunk.rows
-            for i in positions:
-                cosine = _dot(query, row.unpack_from(rows, i * width))
-                scored.append((cosine, chunk.id_at(i)))
-        for doc_id, vector in self._pending.items():
-            scored.append((_dot(query, row.unpack(vector)), doc_id))
+            found.extend(
+                (_dot(query, row.unpack_from(rows, i * width)), index, i) for i in positions
+            )
+        pending = list(self._pending.items())
+        found.extend((_dot(query, row.unpack(v)), -1, i) for i, (_, v) in enumerate(pending))
+        found.sort(key=lambda item: -item[0])
+        end = len(found)
+        after = None
+        if end > count:
+            cut = found[count - 1][0]
+            end = count
+            while end < len(found) and found[end][0] >= cut:
+                end += 1
+            after = found[end][0] if end < len(found) else None
+        scored = [
+            (cosine, pending[i][0] if index < 0 else self._chunks[index].id_at(i))
+            for cosine, index, i in found[:end]
+        ]
         scored.sort(key=lambda item: (-item[0], item[1]))
-        if len(scored) <= count:
-            return scored, None
-        cut = scored[count - 1][0]
-        end = count
-        while end < len(scored) and scored[end][0] >= cut:
-            end += 1
-        after = scored[end][0] if end < len(scored) else None
-        return scored[:end], after
+        return scored, after
 
     def cosine(self, query: list[float], doc_id: str) -> float | None:
         """The exact cosine of one entry with the unit vector query; None when not stored."""
