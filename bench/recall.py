@@ -20,7 +20,15 @@ names and identifiers) into a temporary git repository, commits them, then print
 - with the semantic extra installed: vector build time and size, fused query latency, and the
   time to embed one entry.
 
-Figures depend on the machine; the README quotes a run and says which.
+--cli writes a store of valid entries (bench/generate.py) and runs the real `gitmem recall` with
+its cache: the cold build, warm recalls with and without the semantic extra (on queries the
+keyword engine alone is not sure of, which reach the model, and on a mix) beside `git grep -i
+-l`, peak memory, the cache's size per 1,000 entries, and the update after one admission.
+--shortlist builds vectors for generated entries and prints the share of the exact nearest
+entries (by cosine) that the semantic shortlist keeps, for several shortlist sizes.
+
+Figures depend on the machine (and on what else runs on it: compare with and without the
+extra in the same run); the README quotes a run and says which.
 """
 
 from __future__ import annotations
