@@ -29,11 +29,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gitmem.entry import Entry, EntryError, parse
 from gitmem.recall import Doc, Index
 from gitmem.store import Change, Store, atomic_write
+
+if TYPE_CHECKING:
+    from gitmem.entry import Entry
 
 CACHE_VERSION = 1
 KEEP_TREES = 4
@@ -193,6 +195,8 @@ class RecallCache:
     def _doc(self, oid: str, path: str, is_file: bool) -> Doc | None:
         if not is_file or not path.endswith(".md"):
             return None
+        from gitmem.entry import EntryError, parse  # the YAML stack: only when building
+
         data = self.store.read(oid, MAX_ENTRY_BYTES)
         if len(data) > MAX_ENTRY_BYTES:
             return None

@@ -28,6 +28,10 @@ import frontmatter.default_handlers
 import yaml
 
 from gitmem.errors import RuleError
+from gitmem.fields import PLAIN as _PLAIN
+from gitmem.fields import PLAIN_ITEM as _PLAIN_ITEM
+from gitmem.fields import normalise_text
+from gitmem.fields import plain as _plain
 from gitmem.markdown import fenced, heading
 
 FIELD_ORDER = (
@@ -319,8 +323,6 @@ def decode(data: bytes) -> str:
     return normalise_text(text)
 
 
-def normalise_text(text: str) -> str:
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 _HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=_BOUNDARY)
@@ -395,28 +397,6 @@ def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -
 
 
 _FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
-_PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^\t]*")
-# PyYAML ends flow text at ? and :
-_PLAIN_ITEM = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^,\[\]{}?:\t]*")
-
-
-def _plain(value: str, pattern: re.Pattern[str]) -> bool:
-    """True when YAML's BaseLoader would read value as exactly this text."""
-    return (
-        pattern.fullmatch(value) is not None
-        and value == value.strip()
-        and ": " not in value
-        and " #" not in value
-        and not value.endswith(":")
-        and value.isprintable()
-    )
-
-
-def is_plain_value(value: str) -> bool:
-    """A one-line front-matter value that YAML reads back as exactly this text."""
-    return bool(value) and _plain(value, _PLAIN)
-
-
 def _fast_front_matter(fm_text: str) -> dict[str, Any] | None:
     """Front matter as gitmem writes it (`key: plain text`, `key: [a, b]`), read without YAML;
     None for anything else, which then goes through the YAML loader.  A property test holds

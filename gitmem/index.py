@@ -22,13 +22,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from gitmem.entry import (
-    EntryError,
-    front_matter,
-    is_plain_value,
-    normalise_text,
-    topic_of,
-)
+from gitmem.entry import EntryError, front_matter, topic_of
+from gitmem.fields import quick_fields, text_of
 from gitmem.settings import DEFAULT_TYPES
 from gitmem.store import Change, Store
 
@@ -78,57 +73,18 @@ _WANTED = ("status", "title", "superseded_by")
 
 
 def index_fields(data: bytes) -> tuple[str, str, str] | None:
-    """(status, title, superseded_by) of an entry, read from their own front-matter lines —
-    an index of 100,000 entries cannot afford a YAML parse of each — with a YAML reading of
-    the whole front matter whenever one of those values is quoted or spans lines.  None when
-    the front matter cannot be read."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+    """(status, title, superseded_by) of an entry, read from their own front-matter lines
+    (gitmem.fields) — an index of 100,000 entries cannot afford a YAML parse of each — or by
+    YAML whenever only YAML can tell.  None when the front matter cannot be read."""
+    text = text_of(data)
+    if text is None:
         return None
-    if "\r" in text or text.startswith("\ufeff"):
-        text = normalise_text(text)
-    if not text.startswith("---\n"):
-        return None
-    closing = _closing_line(text)
-    if closing is None:
-        return None
-    front = "\n" + text[4:closing]  # each line starts after a "\n", ends at one
-    if _NOT_A_FIELD_LINE.search(front) or not all(map(_closed, _SPECIAL_VALUE.findall(front))):
-        return _slow_fields(text)  # a value that may span lines: only YAML can tell
-    found: dict[str, str] = {}
-    for key, raw in _WANTED_LINE.findall(front):
-        value = raw.strip()
-        if key in found or value != raw[1:] or not is_plain_value(value):
-            return _slow_fields(text)  # quoted, oddly spaced, or given twice: YAML decides
-        found[key] = value
-    return found.get("status", ""), found.get("title", ""), found.get("superseded_by", "")
-
-
-# The quick reading is exact only when every line is a field of its own: no line may
-# continue a value (an indented line, or any line that is not `key: `, `key:` or a comment)
-# and every value opening a quote or a list closes it on its line. The patterns start at
-# the "\n" before a line (a literal prefix lets the regex engine skip ahead to it).
-_NOT_A_FIELD_LINE = re.compile(r"\n(?!#)(?![a-z_]{1,40}:[ \n])[^\n]")
-_SPECIAL_VALUE = re.compile(r"\n[a-z_]{1,40}: ([\"'\[{|>&*!%@`][^\n]*)")
-_CLOSED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\'|\[[^\[\]{}"\'#]*\]')
-_WANTED_LINE = re.compile(r"\n(status|title|superseded_by):([^\n]*)")
-
-
-def _closing_line(text: str) -> int | None:
-    """Where the front matter's closing `---` line starts (FRONT_MATTER_END's answer, found
-    without a regular expression trying every position)."""
-    at = text.find("\n---", 3)
-    while at != -1:
-        end = text.find("\n", at + 4)
-        if not text[at + 4 : len(text) if end == -1 else end].strip(" \t"):
-            return at + 1
-        at = text.find("\n---", at + 4)
-    return None
-
-
-def _closed(value: str) -> bool:
-    return _CLOSED.fullmatch(value) is not None
+    found = quick_fields(text, _WANTED)
+    if found is None or not all(isinstance(v, str) for v in found.values()):
+        return _slow_fields(text)
+    return str(found.get("status", "")), str(found.get("title", "")), str(
+        found.get("superseded_by", "")
+    )
 
 
 def _slow_fields(text: str) -> tuple[str, str, str] | None:

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from gitmem.errors import UsageError
+from gitmem.fields import quick_fields, text_of
 from gitmem.recall import STEP_TYPES
 from gitmem.store import Store
 from gitmem.workspace import Workspace
@@ -63,7 +64,6 @@ def recall(
     """At most k admitted entries for query, best first; [] when nothing genuinely applies."""
     from gitmem import semantic
     from gitmem.cache import RecallCache
-    from gitmem.memory import entries_at
 
     store = ws.store
     commit = store.resolve(ref) if ref else ws.main_tip()
@@ -88,8 +88,7 @@ def recall(
         )
     out = []
     for hit in hits:
-        entry = entries_at(store, tree, hit.path)
-        files = entry.files if entry is not None else ()
+        files = _cited_files(store, tree, hit.path)
         missing = tuple(f for f in files if not store.exists(tree, f))
         present = [f for f in files if f not in missing]
         stale = _touches_since_admission(store, commit, hit.path, present) if present else 0
@@ -109,3 +108,22 @@ def _touches_since_admission(store: Store, tip: str, entry_path: str, files: lis
         "rev-list", "--count", f"{admitted}..{tip}", "--", *files, check=False
     ).stdout.strip()
     return int(counted) if counted.isdigit() else 0
+
+
+_ENTRY_BYTES = 64 * 1024  # what memory.entries_at reads of an entry
+
+
+def _cited_files(store: Store, tree: str, path: str) -> tuple[str, ...]:
+    """The files an entry cites: read from their own line when that is exact (a warm recall
+    then never loads the YAML parser), else from the parsed entry."""
+    data = store.read_path(tree, path)
+    if data is None:
+        return ()
+    text = text_of(data) if len(data) <= _ENTRY_BYTES else None
+    found = quick_fields(text, ("files",)) if text is not None else None
+    if found is not None and isinstance(found.get("files", []), list):
+        return tuple(found.get("files", []))
+    from gitmem.memory import entries_at
+
+    entry = entries_at(store, tree, path)
+    return entry.files if entry is not None else ()

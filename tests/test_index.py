@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gitmem import entry as E
-from gitmem import index
+from gitmem import fields, index
 from gitmem.store import BLOB, Store
 
 from entries import meta
@@ -179,4 +179,4 @@ def test_quick_fields_agree_with_yaml_whatever_lines_surround_them(
 def test_the_closing_line_is_found_where_the_parser_finds_it(body: str) -> None:
     text = "---\n" + body
     found = E.FRONT_MATTER_END.search(text, 4)
-    assert index._closing_line(text) == (found.start() if found else None)
+    assert fields.closing_line(text) == (found.start() if found else None)

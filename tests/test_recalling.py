@@ -215,3 +215,24 @@ def test_semantic_recall_can_be_switched_off(recalled: tuple[Path, str, str]) ->
     ws = open_workspace(repo)
     state = json.loads((RecallCache(ws.store, ws.dir).root / "state.json").read_text())
     assert state["trees"][0]["vectors"] is None
+
+
+def test_cited_files_read_quickly_or_parsed_agree(recalled: tuple[Path, str, str]) -> None:
+    """The quick reading of `files` and the parser's agree, and the parser steps in where
+    only YAML can tell (a block list)."""
+    from gitmem import recalling
+    from gitmem.memory import entries_at
+    from gitmem.store import Store
+
+    repo, hooks, _ = recalled
+    store = Store.open(repo)
+    tree = store.tree_of(store.branch_tip("main") or "")
+    path = f".gitmem/entries/decision/{hooks}.md"
+    parsed = entries_at(store, tree, path)
+    assert parsed is not None and parsed.files == ("README.md",)
+    assert recalling._cited_files(store, tree, path) == ("README.md",)
+    block = (repo / path).read_text().replace("files: [README.md]", "files:\n  - README.md")
+    blob = store.write_blob(block.encode())
+    edited = store.build_tree(tree, {path: (blob, 0o100644)})
+    assert recalling._cited_files(store, edited, path) == ("README.md",)
+    assert recalling._cited_files(store, edited, ".gitmem/entries/decision/none.md") == ()
