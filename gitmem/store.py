@@ -582,6 +582,26 @@ class Store:
             raise GitmemError(f"git {' '.join(args)} failed: {done.stderr.strip()}")
         return done
 
+    def run_git_all(self, commands: list[list[str]]) -> list[str]:
+        """Read-only git commands run side by side; each one's output ('' when it failed)."""
+        cwd = self.workdir or self.git_dir
+        running = [
+            subprocess.Popen(
+                ["git", *args],
+                cwd=cwd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=clean_git_env(),
+                text=True,
+            )
+            for args in commands
+        ]
+        out = []
+        for process in running:
+            stdout, _ = process.communicate()
+            out.append(stdout if process.returncode == 0 else "")
+        return out
+
     # -- the working tree ----------------------------------------------------------------
 
     def dirty_paths(self, paths: list[str]) -> list[str]:
