@@ -323,8 +323,6 @@ def decode(data: bytes) -> str:
     return normalise_text(text)
 
 
-
-
 _HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=_BOUNDARY)
 
 
@@ -397,6 +395,8 @@ def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -
 
 
 _FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
+
+
 def _fast_front_matter(fm_text: str) -> dict[str, Any] | None:
     """Front matter as gitmem writes it (`key: plain text`, `key: [a, b]`), read without YAML;
     None for anything else, which then goes through the YAML loader.  A property test holds

@@ -82,8 +82,10 @@ def index_fields(data: bytes) -> tuple[str, str, str] | None:
     found = quick_fields(text, _WANTED)
     if found is None or not all(isinstance(v, str) for v in found.values()):
         return _slow_fields(text)
-    return str(found.get("status", "")), str(found.get("title", "")), str(
-        found.get("superseded_by", "")
+    return (
+        str(found.get("status", "")),
+        str(found.get("title", "")),
+        str(found.get("superseded_by", "")),
     )
 
 
