@@ -74,3 +74,13 @@ def entry(**changes: Any) -> Entry:
         "Install them with `gitmem hooks install`.",
         "The hand-copied hooks drifted twice.",
     )
+
+
+def with_front_lines(data: bytes, edits: list[tuple[int, str]]) -> bytes:
+    """An entry file with lines inserted among its front-matter lines: (position, line), the
+    position taken modulo the number of lines, so any generated number lands inside."""
+    head, _, rest = data.partition(b"\n---\n")
+    rows = head.split(b"\n")
+    for at, line in edits:
+        rows.insert(1 + at % len(rows), line.encode())
+    return b"\n".join(rows) + b"\n---\n" + rest

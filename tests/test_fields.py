@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from gitmem import entry as E
 from gitmem import fields
 
-from entries import text
+from entries import text, with_front_lines
 
 WANTED = ("files", "tags", "title", "status", "superseded_by")
 
@@ -26,11 +26,7 @@ _LINES = st.sampled_from(
 @example([(3, 'rationale: "two'), (4, 'files: [z.py]"')])
 @example([(3, "files:"), (4, "  - x.py")])
 def test_quick_fields_agree_with_the_parser(edits: list[tuple[int, str]]) -> None:
-    head, _, rest = text().encode().partition(b"\n---\n")
-    rows = head.split(b"\n")
-    for at, line in edits:
-        rows.insert(1 + at % len(rows), line.encode())
-    data = b"\n".join(rows) + b"\n---\n" + rest
+    data = with_front_lines(text().encode(), edits)
     try:
         meta = E.front_matter(data)
     except E.EntryError:
@@ -50,3 +46,11 @@ def test_what_only_yaml_can_tell_is_left_to_yaml() -> None:
     assert fields.text_of(b"---\nid: \x00\n---\n") is None
     assert fields.text_of(b"\xff") is None
     assert fields.text_of(b"\xef\xbb\xbf---\r\nid: x\r\n") == "---\nid: x\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("-\n \tab:"), max_size=40))
+def test_the_closing_line_is_found_where_the_parser_finds_it(body: str) -> None:
+    text = "---\n" + body
+    found = E.FRONT_MATTER_END.search(text, 4)
+    assert fields.closing_line(text) == (found.start() if found else None)

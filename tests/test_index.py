@@ -10,10 +10,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gitmem import entry as E
-from gitmem import fields, index
+from gitmem import index
 from gitmem.store import BLOB, Store
 
-from entries import meta
+from entries import meta, with_front_lines
 
 
 def entry_text(entry_id: str, type_: str = "method", **changes: Any) -> bytes:
@@ -160,23 +160,10 @@ def test_quick_fields_agree_with_yaml_whatever_lines_surround_them(
 ) -> None:
     """Lines that continue a value over the next line (quotes, lists, folded text) must not
     make the quick reader see a field YAML does not."""
-    data = entry_text("p-method-20261129-x", title="A title")
-    head, _, rest = data.partition(b"\n---\n")
-    rows = head.split(b"\n")
-    for at, line in edits:
-        rows.insert(1 + at % len(rows), line.encode())
-    data = b"\n".join(rows) + b"\n---\n" + rest
+    data = with_front_lines(entry_text("p-method-20261129-x", title="A title"), edits)
     try:
         full = E.front_matter(data)
     except E.EntryError:
         return
     expected = tuple(str(full.get(k, "")) for k in ("status", "title", "superseded_by"))
     assert index.index_fields(data) == expected
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from("-\n \tab:"), max_size=40))
-def test_the_closing_line_is_found_where_the_parser_finds_it(body: str) -> None:
-    text = "---\n" + body
-    found = E.FRONT_MATTER_END.search(text, 4)
-    assert fields.closing_line(text) == (found.start() if found else None)
