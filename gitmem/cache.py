@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitmem.recall import Doc, Index
-from gitmem.store import Change, Store, atomic_write
+from gitmem.store import Change, Store, TreeItem, atomic_write
 
 if TYPE_CHECKING:
     from gitmem.entry import Entry
@@ -76,6 +76,81 @@ def _semantic() -> Any | None:
     from gitmem import semantic
 
     return semantic if semantic.available() else None
+
+
+#: From how many entries a first build reads them with two processes.
+PARALLEL_READ_MIN = 4000
+
+
+def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
+    from gitmem.entry import EntryError, parse  # the YAML stack: only when building
+
+    for item in items:
+        data = store.read(item.oid, MAX_ENTRY_BYTES)
+        if len(data) > MAX_ENTRY_BYTES:
+            continue
+        try:
+            entry = parse(data)
+        except EntryError:
+            continue
+        if entry.status == "admitted":
+            yield doc_of(entry, item.path)
+
+
+class _ForkedReader:
+    """_read_docs of some items in a forked process, written to a temporary file (a pipe
+    would stall the reader until this process got round to draining it). If the reader
+    fails, this process reads the items itself: the answer is the same, only slower."""
+
+    def __init__(self, store: Store, items: list[TreeItem]) -> None:
+        import pickle
+        import tempfile
+
+        self._store = store
+        self._items = items
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 - close() closes it
+        self._pid = os.fork()
+        if self._pid == 0:  # pragma: no cover - the child, checked by its output
+            status = 1
+            try:
+                batch: list[Doc] = []
+                for doc in _read_docs(store, items):
+                    batch.append(doc)
+                    if len(batch) >= 1024:
+                        pickle.dump(batch, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+                        batch = []
+                pickle.dump(batch, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+                self._file.flush()
+                status = 0
+            finally:
+                os._exit(status)
+
+    def docs(self) -> Iterator[Doc]:
+        import pickle
+
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = 0
+        docs: list[Doc] = []
+        if status == 0:
+            self._file.seek(0)
+            try:
+                while True:
+                    docs.extend(pickle.load(self._file))
+            except EOFError:
+                pass
+            except (pickle.UnpicklingError, ValueError, TypeError):
+                status = 1
+        if status != 0:
+            docs = list(_read_docs(self._store, self._items))
+        yield from docs
+
+    def close(self) -> None:
+        if self._pid:
+            with contextlib.suppress(OSError):
+                os.kill(self._pid, 9)
+                os.waitpid(self._pid, 0)
+            self._pid = 0
+        self._file.close()
 
 
 class RecallCache:
@@ -186,25 +261,24 @@ class RecallCache:
     # -- building and updating -------------------------------------------------------------
 
     def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
-        prefix = f"{self.memory_dir}/entries/"
-        for item in self.store.walk(entries_tree, prefix):
-            doc = self._doc(item.oid, item.path, item.is_file)
-            if doc is not None:
-                yield doc
-
-    def _doc(self, oid: str, path: str, is_file: bool) -> Doc | None:
-        if not is_file or not path.endswith(".md"):
-            return None
-        from gitmem.entry import EntryError, parse  # the YAML stack: only when building
-
-        data = self.store.read(oid, MAX_ENTRY_BYTES)
-        if len(data) > MAX_ENTRY_BYTES:
-            return None
+        """The admitted entries of a tree as Docs. A big tree is read by two processes: a
+        forked reader parses the second half into a temporary file while this one parses the
+        first (reading and parsing are half of a first build's time)."""
+        items = [
+            item
+            for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
+            if item.is_file and item.path.endswith(".md")
+        ]
+        if len(items) < PARALLEL_READ_MIN or not hasattr(os, "fork"):
+            yield from _read_docs(self.store, items)
+            return
+        half = len(items) // 2
+        theirs = _ForkedReader(self.store, items[half:])
         try:
-            entry = parse(data)
-        except EntryError:
-            return None
-        return doc_of(entry, path) if entry.status == "admitted" else None
+            yield from _read_docs(self.store, items[:half])
+            yield from theirs.docs()
+        finally:
+            theirs.close()
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         if semantic is None:
@@ -237,9 +311,9 @@ class RecallCache:
                 loaded.index.remove(entry_id)
                 if loaded.vectors is not None:
                     loaded.vectors.remove(entry_id)
-            if change.new is not None:
-                doc = self._doc(change.new.oid, change.path, change.new.is_file)
-                if doc is not None:
+            new = change.new
+            if new is not None and new.is_file and change.path.endswith(".md"):
+                for doc in _read_docs(self.store, [TreeItem(change.path, new.oid, new.mode)]):
                     loaded.index.add(doc)
                     if loaded.vectors is not None:
                         loaded.vectors.add(doc)

@@ -9,12 +9,14 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_check import run
 from test_lifecycle import memory, ok  # noqa: F401 - fixture
 
 from gitmem.cache import RecallCache
+from gitmem.store import Store
 from gitmem.workspace import open_workspace
 
 from conftest import git
@@ -236,3 +238,50 @@ def test_cited_files_read_quickly_or_parsed_agree(recalled: tuple[Path, str, str
     edited = store.build_tree(tree, {path: (blob, 0o100644)})
     assert recalling._cited_files(store, edited, path) == ("README.md",)
     assert recalling._cited_files(store, edited, ".gitmem/entries/decision/none.md") == ()
+
+
+def _many_entries(repo: Path, count: int) -> tuple[Store, str]:
+    """A memory tree of count admitted entries, a candidate-status one and a broken one."""
+    from gitmem.store import BLOB
+
+    from entries import text
+
+    store = Store.open(repo)
+    files = {}
+    for n in range(count):
+        entry_id = f"shop-method-20261129-step-{n}"
+        data = text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-11-29")
+        files[f".gitmem/entries/method/{entry_id}.md"] = (store.write_blob(data.encode()), BLOB)
+    files[".gitmem/entries/method/shop-method-20261129-pending.md"] = (
+        store.write_blob(text(id="shop-method-20261129-pending").encode()),
+        BLOB,
+    )
+    files[".gitmem/entries/method/broken.md"] = (store.write_blob(b"no front matter"), BLOB)
+    tree = store.build_tree(None, files)
+    entries = store.subtree(tree, ".gitmem/entries")
+    assert entries is not None
+    return store, entries
+
+
+def test_a_big_first_build_reads_with_two_processes_and_gets_the_same_docs(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitmem import cache as cache_module
+
+    store, entries = _many_entries(repo, 40)
+    cache = RecallCache(store, ".gitmem", semantic=False)
+    alone = sorted(cache._docs(entries), key=lambda d: d.id)
+    assert len(alone) == 40
+    monkeypatch.setattr(cache_module, "PARALLEL_READ_MIN", 10)
+    assert sorted(cache._docs(entries), key=lambda d: d.id) == alone
+    # a reader that fails leaves the work to this process: same answer
+    parent = os.getpid()
+    read_docs = cache_module._read_docs
+
+    def failing_in_child(store: Store, items: list[Any]) -> Any:
+        if os.getpid() != parent:
+            raise RuntimeError("the forked reader fails")
+        return read_docs(store, items)
+
+    monkeypatch.setattr(cache_module, "_read_docs", failing_in_child)
+    assert sorted(cache._docs(entries), key=lambda d: d.id) == alone
