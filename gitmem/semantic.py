@@ -422,8 +422,21 @@ class _Chunk:
             raise ValueError("entry vectors are truncated or corrupt")
         self.data = data
         self._checked = False
+        # planes as integers, made on first use and kept: a long-lived process (the MCP
+        # server) then pays for the conversion once, not on every query
+        self._plane_ints: list[int | None] = [None] * (2 * dim if rest else 0)
         if verify:
             self.check()
+
+    def plane(self, index: int) -> int:
+        """Plane `index` (0..dim-1: above the mean; dim..2 dim-1: far from it) as an integer
+        whose bit i is entry i's."""
+        found = self._plane_ints[index]
+        if found is None:
+            width = self.plane_size
+            found = int.from_bytes(self.planes[index * width : (index + 1) * width], "little")
+            self._plane_ints[index] = found
+        return found
 
     def check(self) -> None:
         """Verify the CRC-32 and the id table (once); ValueError when they are corrupt."""
@@ -871,22 +884,17 @@ def _shortlist(chunk: _Chunk, dead: _Positions, query: list[float], size: int) -
             if weight >> bit & 1:
                 buckets[bit + shift].append(plane)
 
-    planes = chunk.planes
-    width = chunk.plane_size
-    far_planes = dim * width
     for d in range(dim):
         w1 = int(near[d] * scale + 0.5)
         w2 = int(extra[d] * scale + 0.5)
         if not (w1 or w2):
             continue
-        match = int.from_bytes(planes[d * width : (d + 1) * width], "little")
+        match = chunk.plane(d)
         if query[d] < 0:
             match ^= full
         put(w1, 1, match)
         if w2:
-            far = int.from_bytes(
-                planes[far_planes + d * width : far_planes + (d + 1) * width], "little"
-            )
+            far = chunk.plane(dim + d)
             put(w2, 1, match & far)
             put(w2, 0, far ^ full)
     counters = _add_up(buckets)
