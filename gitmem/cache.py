@@ -109,7 +109,11 @@ class _ForkedReader:
         self._store = store
         self._items = items
         self._file = tempfile.TemporaryFile()  # noqa: SIM115 - close() closes it
-        self._pid = os.fork()
+        try:
+            self._pid = os.fork()
+        except OSError:
+            self._file.close()
+            raise
         if self._pid == 0:  # pragma: no cover - the child, checked by its output
             status = 1
             try:
@@ -273,7 +277,11 @@ class RecallCache:
             yield from _read_docs(self.store, items)
             return
         half = len(items) // 2
-        theirs = _ForkedReader(self.store, items[half:])
+        try:
+            theirs = _ForkedReader(self.store, items[half:])
+        except OSError:  # no process to spare: read them all here
+            yield from _read_docs(self.store, items)
+            return
         try:
             yield from _read_docs(self.store, items[:half])
             yield from theirs.docs()

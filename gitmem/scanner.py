@@ -51,7 +51,10 @@ class Scanner:
         if parallel and sys.platform == "linux":  # fork: no re-import, no pickled settings
             import multiprocessing  # only for big pushes: its import is a cost of its own
 
-            self._pool = multiprocessing.get_context("fork").Pool(1)
+            try:
+                self._pool = multiprocessing.get_context("fork").Pool(1)
+            except OSError:  # no process to spare: scan in process, as for a small push
+                self._pool = None
         self._batch: list[Item] = []
         self._pending: list[AsyncResult[list[tuple[str, list[Finding]]]]] = []
         self._found: list[tuple[str, list[Finding]]] = []

@@ -285,3 +285,11 @@ def test_a_big_first_build_reads_with_two_processes_and_gets_the_same_docs(
 
     monkeypatch.setattr(cache_module, "_read_docs", failing_in_child)
     assert sorted(cache._docs(entries), key=lambda d: d.id) == alone
+    # no process to spare: all read here
+    monkeypatch.setattr(cache_module, "_read_docs", read_docs)
+
+    def no_fork() -> int:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert sorted(cache._docs(entries), key=lambda d: d.id) == alone

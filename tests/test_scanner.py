@@ -41,3 +41,18 @@ def test_a_worker_stopped_half_way_leaves_nothing_behind() -> None:
         scanner.add(str(number), data)
     scanner.close()  # as judging does when it fails before asking for results
     assert not scanner.parallel
+
+
+def test_without_a_process_to_spare_the_scans_run_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import multiprocessing.context
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.context.ForkContext, "Pool", no_pool)
+    scanner = Scanner(parallel=True)
+    assert not scanner.parallel
+    scanner.add("0", POSITIVES[0][1].encode())
+    assert [label for label, _ in scanner.results()] == ["0"]
