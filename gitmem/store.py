@@ -582,6 +582,43 @@ class Store:
             raise GitmemError(f"git {' '.join(args)} failed: {done.stderr.strip()}")
         return done
 
+    def first_added(self, tip: str, paths: list[str]) -> dict[str, str]:
+        """For each path, the newest commit on tip's first-parent chain that added it (absent
+        when none did): one `git log` for all paths, stopped once each is found (git walks
+        path-limited history far faster than a walk here, commit-graph filters and all)."""
+        wanted = set(paths)
+        found: dict[str, str] = {}
+        if not wanted:
+            return found
+        with subprocess.Popen(
+            [
+                *("git", "log", "--first-parent", "--diff-filter=A", "--no-renames", "-z"),
+                "--name-only",
+                *("--format=%x01%H", tip, "--", *sorted(wanted)),
+            ],
+            cwd=self.workdir or self.git_dir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=clean_git_env(),
+        ) as git:
+            stdout = cast(io.BufferedReader, git.stdout)
+            commit = ""
+            rest = b""
+            try:
+                while len(found) < len(wanted) and (chunk := stdout.read1(1 << 16)):
+                    *tokens, rest = (rest + chunk).split(b"\0")
+                    for token in tokens:
+                        if token.startswith(b"\x01"):
+                            commit = token[1:].decode("ascii")
+                            continue
+                        path = os.fsdecode(token.removeprefix(b"\n"))
+                        if path in wanted and path not in found and commit:
+                            found[path] = commit
+            finally:
+                if git.poll() is None:
+                    git.kill()
+        return found
+
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
         """Read-only git commands run side by side; each one's output ('' when it failed)."""
         cwd = self.workdir or self.git_dir

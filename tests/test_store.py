@@ -114,3 +114,27 @@ def test_a_reader_that_stops_early_stops_git(repo: Path) -> None:
     stream = store.diff_stream([(a, b) for a in trees for b in trees])
     next(stream)
     stream.close()  # no error, no process left behind (the test run would warn of it)
+
+
+def test_first_added_finds_each_path_s_admission_on_the_first_parent_chain(repo: Path) -> None:
+    def commit(message: str) -> str:
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+        subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True)
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True)
+        return out.stdout.decode().strip()
+
+    (repo / "m").mkdir()
+    (repo / "m/a.md").write_text("a\n")
+    first = commit("add a")
+    subprocess.run(["git", "checkout", "-q", "-b", "side"], cwd=repo, check=True)
+    (repo / "m/b.md").write_text("b\n")
+    commit("add b on a side branch")
+    subprocess.run(["git", "checkout", "-q", "main"], cwd=repo, check=True)
+    (repo / "m/a.md").write_text("a, edited\n")
+    commit("edit a")
+    subprocess.run(["git", "merge", "-q", "--no-ff", "-m", "merge side", "side"], cwd=repo)
+    merge = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True)
+    tip = merge.stdout.decode().strip()
+    found = Store.open(repo).first_added(tip, ["m/a.md", "m/b.md", "m/never.md"])
+    # b.md entered main's first-parent chain with the merge, as an admission does
+    assert found == {"m/a.md": first, "m/b.md": tip}
