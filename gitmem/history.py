@@ -85,7 +85,7 @@ class Judge:
     )
     streamed: dict[tuple[str | None, str | None], list[Change]] = field(default_factory=dict)
     # the secret scans: which file of which commit each scan is, and what was found so far
-    scanner: Scanner = field(default_factory=lambda: _scanner(parallel=False))
+    scanner: Scanner | None = None  # made when a memory file is first scanned
     scanned_files: list[tuple[str, str]] = field(default_factory=list)
     scan_results: list[tuple[str, list[Finding]]] = field(default_factory=list)
 
@@ -200,7 +200,8 @@ def judge(
     finally:
         if judge_.stream is not None:
             judge_.stream.close()  # stops git if a failure left diffs unread
-        judge_.scanner.close()
+        if judge_.scanner is not None:
+            judge_.scanner.close()
     return Report(sorted(judge_.problems, key=Problem.sort_key), judge_.checked, unit="commit")
 
 
@@ -301,8 +302,8 @@ def _prefetch_changes(j: Judge, commits: list[str]) -> None:
     if j.stream is not None:  # an earlier update's stream: read the rest of it first
         j.streamed.update(j.stream)
     j.pending.update(pairs)
-    if not j.scanner.parallel:
-        j.scan_results.extend(j.scanner.results())
+    if j.scanner is None or not j.scanner.parallel:
+        j.scan_results.extend(j.scanner.results() if j.scanner else [])
         j.scanner = _scanner(parallel=True)
     j.stream = j.store.diff_stream(pairs.values(), prefix=f"{j.dir}/")
 
@@ -346,6 +347,8 @@ def _scan_commit(j: Judge, commit: str) -> None:
                 offset = before.count(b"\n")
                 data = data[len(before) :]
         j.scanned_files.append((change.path, commit))
+        if j.scanner is None:
+            j.scanner = _scanner(parallel=False)
         j.scanner.add(str(len(j.scanned_files) - 1), data, offset)
 
 
@@ -357,7 +360,7 @@ def _scanner(*, parallel: bool) -> Scanner:
 
 def _report_scans(j: Judge) -> None:
     """Secrets and hidden Unicode the scanner found, as problems of the files and commits."""
-    found = [*j.scan_results, *j.scanner.results()]
+    found = [*j.scan_results, *(j.scanner.results() if j.scanner else [])]
     j.scan_results = []
     for label, findings in found:
         path, commit = j.scanned_files[int(label)]
