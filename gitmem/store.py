@@ -381,17 +381,6 @@ class Store:
             )
             _append_change(out, before, after)
 
-    def diff_many(
-        self, pairs: Iterable[tuple[str | None, str | None]], prefix: str = ""
-    ) -> dict[tuple[str | None, str | None], list[Change]]:
-        """diff() of many pairs of trees at once (diff_stream, collected)."""
-        pairs = list(pairs)
-        out: dict[tuple[str | None, str | None], list[Change]] = {
-            (a, b): [] for a, b in pairs if a == b
-        }
-        out.update(self.diff_stream(pairs, prefix))
-        return out
-
     def diff_stream(
         self, pairs: Iterable[tuple[str | None, str | None]], prefix: str = ""
     ) -> Generator[tuple[tuple[str | None, str | None], list[Change]]]:
