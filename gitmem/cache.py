@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.recall import Doc, Index
 from gitmem.store import Change, Store, TreeItem, atomic_write
 
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
 
 CACHE_VERSION = 1
 KEEP_TREES = 4
-MAX_ENTRY_BYTES = 64 * 1024
 
 
 @dataclass

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Final
+
+#: The most an entry file may hold (the TOO-LARGE rule); every reader reads no more than this.
+MAX_ENTRY_BYTES: Final = 64 * 1024
 
 #: A value YAML reads as plain text (with plain()'s other checks), and an item of a list.
 PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^\t]*")

@@ -31,6 +31,7 @@ from gitmem import index as index_mod
 from gitmem.check import Report
 from gitmem.entry import Entry, EntryError, decode, is_candidate_text, is_slug, parse
 from gitmem.errors import GitmemError, UsageError
+from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.lifecycle import BRANCH_PREFIX
 from gitmem.problem import Problem
 from gitmem.rules import Context, check_entry, check_paths, place_of
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 #: From how many changed memory folders on a push the diffs come from one git process.
 BULK_DIFF_MIN = 32
 PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
-SCAN_CAP = 64 * 1024
+SCAN_CAP = MAX_ENTRY_BYTES
 REFUSED_CAP = 4 * 1024 * 1024
 BLOB_CACHE_BYTES = (
     256 * 1024 * 1024

@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 
 from gitmem.entry import EntryError, front_matter, topic_of
-from gitmem.fields import quick_fields, text_of
+from gitmem.fields import MAX_ENTRY_BYTES, quick_fields, text_of
 from gitmem.settings import DEFAULT_TYPES
 from gitmem.store import Change, Store
 
@@ -34,7 +34,6 @@ HEADER = (
 )
 EMPTY = "\nNo entries yet.\n"
 _LINE = re.compile(r"^- \[(?P<id>[^\]]+)\]\(entries/(?P<type>[^/)]+)/[^)]+\.md\) ")
-MAX_ENTRY_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gitmem import lifecycle
 from gitmem.entry import Entry, EntryError, parse
 from gitmem.errors import UsageError
+from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.store import Store
 from gitmem.workspace import Workspace
 
@@ -34,7 +35,7 @@ def entries(ws: Workspace, rev: str | None = None) -> list[tuple[str, Entry]]:
         if not item.is_file or not item.path.endswith(".md"):
             continue
         try:
-            out.append((item.path, parse(store.read(item.oid, 64 * 1024))))
+            out.append((item.path, parse(store.read(item.oid, MAX_ENTRY_BYTES))))
         except EntryError:
             continue
     return sorted(out, key=lambda pair: pair[1].id)
@@ -112,6 +113,6 @@ def entries_at(store: Store, tree: str, path: str) -> Entry | None:
     if data is None:
         return None
     try:
-        return parse(data[: 64 * 1024])
+        return parse(data[:MAX_ENTRY_BYTES])
     except EntryError:
         return None

@@ -18,8 +18,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from gitmem.errors import UsageError
-from gitmem.fields import quick_fields, text_of
-from gitmem.recall import STEP_TYPES
+from gitmem.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+from gitmem.recall import STEP_TYPES, Hit
 from gitmem.store import Store
 from gitmem.workspace import Workspace
 
@@ -27,13 +27,9 @@ __all__ = ["STEP_TYPES", "Recalled", "recall"]
 
 
 @dataclass(frozen=True)
-class Recalled:
-    id: str
-    type: str
-    title: str
-    applies_when: str
-    path: str
-    score: float
+class Recalled(Hit):
+    """A hit, and whether its cited files still stand as they were when it was admitted."""
+
     stale_commits: int
     missing_files: tuple[str, ...]
 
@@ -91,11 +87,7 @@ def recall(
     present = [[f for f in c if f not in gone] for c, gone in zip(cited, missing, strict=True)]
     stale = _touches_since_admission(store, commit, [h.path for h in hits], present)
     return [
-        Recalled(
-            *(hit.id, hit.type, hit.title, hit.applies_when, hit.path, hit.score),
-            stale_commits=count,
-            missing_files=gone,
-        )
+        Recalled(**vars(hit), stale_commits=count, missing_files=gone)
         for hit, count, gone in zip(hits, stale, missing, strict=True)
     ]
 
@@ -119,16 +111,13 @@ def _touches_since_admission(
     return out
 
 
-_ENTRY_BYTES = 64 * 1024  # what memory.entries_at reads of an entry
-
-
 def _cited_files(store: Store, tree: str, path: str) -> tuple[str, ...]:
     """The files an entry cites: read from their own line when that is exact (a warm recall
     then never loads the YAML parser), else from the parsed entry."""
     data = store.read_path(tree, path)
     if data is None:
         return ()
-    text = text_of(data) if len(data) <= _ENTRY_BYTES else None
+    text = text_of(data) if len(data) <= MAX_ENTRY_BYTES else None
     found = quick_fields(text, ("files",)) if text is not None else None
     if found is not None and isinstance(found.get("files", []), list):
         return tuple(found.get("files", []))

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from gitmem import entry as entry_mod
 from gitmem import refused as refused_mod
 from gitmem.entry import Entry, EntryError
+from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.problem import Problem
 from gitmem.settings import Settings
 from gitmem.snapshot import FILE, FOLDER, MISSING, SYMLINK, Snapshot
 
-MAX_FILE_BYTES = 64 * 1024
+MAX_FILE_BYTES = MAX_ENTRY_BYTES
 OWN_FILES = ("refused.md", "INDEX.md", ".gitignore", "README.md")
 _ID_TAIL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
