@@ -44,7 +44,7 @@ import re2 as _re2
 
 from gitmem.entry import EntryError, topic_of
 from gitmem.errors import RuleError, UsageError
-from gitmem.markdown import UnreadableFile, read_text
+from gitmem.markdown import UnreadableFile, read_text, table_cells
 from gitmem.problem import Problem
 from gitmem.workspace import Workspace
 
@@ -138,30 +138,6 @@ def _one_line(text: str, limit: int) -> str:
 # reading verdict files
 
 
-def _cells(line: str) -> list[str]:
-    """The cells of a Markdown table row; `\\|` is a literal bar."""
-    body = line.strip()
-    body = body[1:] if body.startswith("|") else body
-    if body.endswith("|") and not body.endswith("\\|"):
-        body = body[:-1]
-    cells, current, escaped = [], [], False
-    for ch in body:
-        if escaped:
-            current.append(ch if ch == "|" else "\\" + ch)
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == "|":
-            cells.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    if escaped:
-        current.append("\\")
-    cells.append("".join(current).strip())
-    return cells
-
-
 def _plain(cell: str) -> str:
     return " ".join(re.sub(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", cell).split())
 
@@ -197,7 +173,7 @@ def parse_verdict(batch: str, text: str) -> tuple[Verdict | None, list[Problem]]
             )
         return verdict, problems
     header_at = table
-    header = [_plain(c).lower() for c in _cells(lines[header_at])]
+    header = [_plain(c).lower() for c in table_cells(lines[header_at])]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         problems.append(
@@ -212,7 +188,7 @@ def parse_verdict(batch: str, text: str) -> tuple[Verdict | None, list[Problem]]
         return verdict, problems
     column = {name: header.index(name) for name in COLUMNS}
     separator = lines[header_at + 1] if header_at + 1 < len(lines) else ""
-    if not all(_SEPARATOR_CELL.match(c.strip()) for c in _cells(separator)):
+    if not all(_SEPARATOR_CELL.match(c.strip()) for c in table_cells(separator)):
         problems.append(
             Problem(
                 batch,
@@ -226,7 +202,7 @@ def parse_verdict(batch: str, text: str) -> tuple[Verdict | None, list[Problem]]
         raw = lines[number]
         if not raw.strip().startswith("|"):
             break
-        cells = _cells(raw)
+        cells = table_cells(raw)
         if len(cells) != len(header):
             problems.append(
                 Problem(

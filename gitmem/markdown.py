@@ -50,6 +50,35 @@ def heading(line: str) -> tuple[int, str] | None:
     return level, text
 
 
+def table_cells(line: str, escapes: str = "|") -> list[str]:
+    """The cells of a Markdown table row, stripped (the outer bars optional). A backslash
+    before a character of escapes makes it literal and goes (`\\|` is a bar inside a cell);
+    before any other character it stays, as written."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    cells: list[str] = []
+    current: list[str] = []
+    escaped = closed = False
+    for ch in body:
+        closed = False
+        if escaped:
+            current.append(ch if ch in escapes else "\\" + ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "|":
+            cells.append("".join(current).strip())
+            current = []
+            closed = True
+        else:
+            current.append(ch)
+    if escaped:
+        current.append("\\")
+    if not closed:  # a row's closing bar ends the last cell, opens no other
+        cells.append("".join(current).strip())
+    return cells
+
+
 class UnreadableFile(Exception):
     """A Markdown file gitmem will not read: what is wrong, and the line where known."""
 

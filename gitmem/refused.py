@@ -14,6 +14,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from gitmem.markdown import table_cells
+
 HEADER = (
     "# Refused topics\n\n"
     "Topics refused once are never proposed again. gitmem appends here; do not edit rows.\n\n"
@@ -36,32 +38,13 @@ class Refusal:
         return f"refused on {self.date} by {self.by}: {self.reason}"
 
 
-def _cells(line: str) -> list[str]:
-    cells: list[str] = []
-    current: list[str] = []
-    escaped = False
-    for ch in line.strip().strip("|"):
-        if escaped:
-            current.append(ch)
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == "|":
-            cells.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    cells.append("".join(current).strip())
-    return cells
-
-
 def parse(text: str) -> dict[str, Refusal]:
     """The refusals in refused.md by topic (the first refusal of a topic wins)."""
     out: dict[str, Refusal] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.startswith("|") or line.startswith("| topic") or line.startswith("| ---"):
             continue
-        cells = _cells(line)
+        cells = table_cells(line, escapes="|\\")  # _escape writes both
         if len(cells) != 5 or not cells[0]:
             continue
         topic, reason, id_, date, by = cells
