@@ -19,34 +19,37 @@ import pytest
 AUTHOR = ("Test Author", "author@example.com")
 
 
+def isolation(base: Path) -> dict[str, str]:
+    """The variables every test runs with, made under base: an unwritable HOME (below a
+    regular file), blank git config, a fixed author, and the gitmem beside this interpreter
+    first on PATH, so hooks and subprocesses find it."""
+    blocker = base / "not-a-dir"
+    blocker.write_text("HOME lives below a file: nothing can be written there\n")
+    config = base / "config"
+    config.mkdir()
+    return {
+        "HOME": str(blocker / "home"),
+        "XDG_CONFIG_HOME": str(config),
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": AUTHOR[0],
+        "GIT_AUTHOR_EMAIL": AUTHOR[1],
+        "GIT_COMMITTER_NAME": AUTHOR[0],
+        "GIT_COMMITTER_EMAIL": AUTHOR[1],
+        "GIT_TERMINAL_PROMPT": "0",
+        "EDITOR": "false",
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    }
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     base = tmp_path_factory.mktemp("env")
-    blocker = base / "not-a-dir"
-    blocker.write_text("HOME lives below a file: nothing can be written there\n")
-    home = blocker / "home"
-    config = base / "config"
-    config.mkdir()
     saved = dict(os.environ)
     for key in list(os.environ):
         if key.startswith(("GITMEM_", "GIT_")):
             del os.environ[key]
-    os.environ.update(
-        {
-            "HOME": str(home),
-            "XDG_CONFIG_HOME": str(config),
-            "GIT_CONFIG_GLOBAL": os.devnull,
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": AUTHOR[0],
-            "GIT_AUTHOR_EMAIL": AUTHOR[1],
-            "GIT_COMMITTER_NAME": AUTHOR[0],
-            "GIT_COMMITTER_EMAIL": AUTHOR[1],
-            "GIT_TERMINAL_PROMPT": "0",
-            "EDITOR": "false",
-            # hooks and subprocesses find the gitmem installed beside this interpreter
-            "PATH": os.pathsep.join([str(Path(sys.executable).parent), saved.get("PATH", "")]),
-        }
-    )
+    os.environ.update(isolation(base))
     for level in (
         pygit2.enums.ConfigLevel.GLOBAL,
         pygit2.enums.ConfigLevel.XDG,
@@ -54,7 +57,7 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     ):
         pygit2.settings.search_path[level] = str(base / "no-git-config")
     try:
-        yield config
+        yield base / "config"
     finally:
         os.environ.clear()
         os.environ.update(saved)

@@ -9,7 +9,6 @@ its own candidates, with titles of its own.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -32,26 +31,7 @@ from test_check import run
 from gitmem.errors import UsageError
 from gitmem.mcp import NO_PRECEDENT, TOOLS, _answering
 
-from conftest import AUTHOR, git
-
-
-def _isolated_env(base: Path) -> dict[str, str]:
-    """The same isolation as conftest's (module fixtures are set up before it applies)."""
-    blocker = base / "not-a-dir"
-    blocker.write_text("HOME lives below a file\n")
-    (base / "config").mkdir()
-    return {
-        "HOME": str(blocker / "home"),
-        "XDG_CONFIG_HOME": str(base / "config"),
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": AUTHOR[0],
-        "GIT_AUTHOR_EMAIL": AUTHOR[1],
-        "GIT_COMMITTER_NAME": AUTHOR[0],
-        "GIT_COMMITTER_EMAIL": AUTHOR[1],
-        "GIT_TERMINAL_PROMPT": "0",
-        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
-    }
+from conftest import AUTHOR, git, isolation
 
 
 def _sh(cwd: Path, env: dict[str, str], *args: str) -> None:
@@ -128,7 +108,7 @@ def serving(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     base = tmp_path_factory.mktemp("mcp")
-    env = _isolated_env(base)
+    env = isolation(base)
     repo = _new_repo(base / "work", env, memory=True)
     # what real clients speak today: the initialize handshake
     with serving(repo, env, base / "server.log", mode="legacy") as running:
@@ -140,7 +120,7 @@ def bare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server for a repository where `gitmem init` never ran, started outside it and told
     where the project is with --path (as Claude Desktop and VS Code need)."""
     base = tmp_path_factory.mktemp("mcp-empty")
-    env = _isolated_env(base)
+    env = isolation(base)
     repo = _new_repo(base / "work", env, memory=False)
     elsewhere = base / "elsewhere"
     elsewhere.mkdir()
