@@ -63,6 +63,22 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.update(saved)
 
 
+def child_processes() -> list[str]:
+    """The command names of this process's children, dead or alive (from /proc, Linux): a
+    test that must leave no process behind asserts on it."""
+    me = str(os.getpid())
+    names = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # it ended meanwhile
+        name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :]
+        if rest.split()[1] == me:
+            names.append(name)
+    return names
+
+
 def git(cwd: Path, *args: str, check: bool = True, input: str | None = None) -> str:
     """Run the real git CLI in cwd and return its standard output."""
     done = subprocess.run(

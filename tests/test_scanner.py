@@ -7,6 +7,8 @@ from secret_samples import CLEAN, NEGATIVES, POSITIVES
 
 from gitmem.scanner import BATCH, Scanner
 
+from conftest import child_processes
+
 
 def _texts() -> list[bytes]:
     texts = [f"line one\n{text}\n".encode() for _, text, _ in POSITIVES]
@@ -39,8 +41,11 @@ def test_a_worker_stopped_half_way_leaves_nothing_behind() -> None:
     assert scanner.parallel
     for number, data in enumerate(_texts()):
         scanner.add(str(number), data)
+    workers = len(child_processes())
+    assert workers >= 1
     scanner.close()  # as judging does when it fails before asking for results
     assert not scanner.parallel
+    assert len(child_processes()) == workers - 1
 
 
 def test_without_a_process_to_spare_the_scans_run_in_process(

@@ -10,6 +10,8 @@ import pytest
 from gitmem.errors import GitmemError
 from gitmem.store import BLOB, BLOB_EXECUTABLE, LINK, Change, Store
 
+from conftest import child_processes
+
 
 def _mktree(repo: Path, entries: list[tuple[str, str, str, bytes]]) -> str:
     """A tree from raw (mode, type, id, name) rows: names may be any bytes git allows."""
@@ -113,7 +115,9 @@ def test_a_reader_that_stops_early_stops_git(repo: Path) -> None:
     store = Store.open(repo)
     stream = store.diff_stream([(a, b) for a in trees for b in trees])
     next(stream)
-    stream.close()  # no error, no process left behind (the test run would warn of it)
+    assert "git" in child_processes()
+    stream.close()
+    assert "git" not in child_processes()  # killed and waited for: not even a zombie
 
 
 def test_first_added_finds_each_path_s_admission_on_the_first_parent_chain(repo: Path) -> None:
