@@ -13,7 +13,7 @@ import contextlib
 import datetime as dt
 import os
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -455,30 +455,50 @@ def admit(
     if push:
         catch_up(ws, remote)
 
-    for _ in range(MAX_CAS_RETRIES):
-        main_tip = ws.main_tip()
-        if main_tip is None:
-            raise UsageError(f"branch {ws.branch} has no commits: commit something first")
+    superseded: list[str] = []
+
+    def merge(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         problems = [p for p in candidate_problems(ws, candidate) if not p.warning]
         if problems:
             raise _rule_error(problems)
         admitted = entry.with_meta(status="admitted", admitted_by=by, admitted=date)
-        main_tree = store.tree_of(main_tip)
-        updates, superseded = _admission_updates(ws, main_tree, admitted)
-        tree = _with_index(ws, main_tree, updates)
+        updates, replaced = _admission_updates(ws, main_tree, admitted)
+        superseded[:] = replaced  # of the attempt that lands
         message = (
             f"gitmem: admit {entry_id}\n\n{entry.title}\n\n"
             f"Gitmem-Admitted-By: {by}\nGitmem-Candidate: {candidate.tip}\n"
         )
-        commit = store.write_commit(tree, [main_tip, candidate.tip], message)
+        return _with_index(ws, main_tree, updates), [main_tip, candidate.tip], message
+
+    commit, pushed = _land_on_main(ws, candidate, f"admit {entry_id}", merge, push, remote)
+    return Admission(entry_id, commit, superseded, pushed)
+
+
+def _land_on_main(
+    ws: Workspace,
+    candidate: Candidate,
+    action: str,
+    make: Callable[[str, str], tuple[str, list[str], str]],
+    push: bool,
+    remote: str,
+) -> tuple[str, bool]:
+    """The compare-and-swap loop admit and refuse share: make(main tip, its tree) gives the
+    new tree, the parents and the message; the commit moves main only if main has not moved
+    meanwhile, else make is asked again from the new tip. Then the working files of a
+    checked-out main follow and the candidate branch closes. Returns (commit, pushed)."""
+    store = ws.store
+    for _ in range(MAX_CAS_RETRIES):
+        main_tip = ws.main_tip()
+        if main_tip is None:
+            raise UsageError(f"branch {ws.branch} has no commits: commit something first")
+        main_tree = store.tree_of(main_tip)
+        tree, parents, message = make(main_tip, main_tree)
+        commit = store.write_commit(tree, parents, message)
         _guard_worktree(ws, main_tree, tree)
-        _fault("admit-before-ref")
-        if store.update_ref(
-            f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: admit {entry_id}"
-        ):
+        _fault(f"{action.split()[0]}-before-ref")
+        if store.update_ref(f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: {action}"):
             _sync_worktree(ws, main_tree, tree)
-            pushed = _close_candidate(ws, candidate, push, remote)
-            return Admission(entry_id, commit, superseded, pushed)
+            return commit, _close_candidate(ws, candidate, push, remote)
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
 
 
@@ -628,11 +648,8 @@ def refuse(
     if push:
         catch_up(ws, remote)
     path = f"{ws.dir}/refused.md"
-    for _ in range(MAX_CAS_RETRIES):
-        main_tip = ws.main_tip()
-        if main_tip is None:
-            raise UsageError(f"branch {ws.branch} has no commits: commit something first")
-        main_tree = store.tree_of(main_tip)
+
+    def append(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         previous = store.read_path(main_tree, path)
         # surrogateescape: whatever bytes refused.md holds are kept exactly (append-only)
         text = refused_mod.append(
@@ -642,12 +659,7 @@ def refuse(
         data = text.encode("utf-8", "surrogateescape")
         tree = store.build_tree(main_tree, {path: (store.write_blob(data), BLOB)})
         message = f"gitmem: refuse {entry_id}\n\n{reason}\n\nGitmem-Refused-By: {by}\n"
-        commit = store.write_commit(tree, [main_tip], message)
-        _guard_worktree(ws, main_tree, tree)
-        if store.update_ref(
-            f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: refuse {entry_id}"
-        ):
-            _sync_worktree(ws, main_tree, tree)
-            pushed = _close_candidate(ws, candidate, push, remote)
-            return Refusal(entry_id, topic, commit, pushed)
-    raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
+        return tree, [main_tip], message
+
+    commit, pushed = _land_on_main(ws, candidate, f"refuse {entry_id}", append, push, remote)
+    return Refusal(entry_id, topic, commit, pushed)
