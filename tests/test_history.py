@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -310,3 +311,27 @@ def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -
     assert stderr.count("HISTORY-") == 1  # the admissions around it are fine
     git(clone, "reset", "-q", "--hard", "HEAD~1")
     accepted(push(clone, "main"))
+
+
+def test_a_code_only_range_does_not_load_the_secret_rules(clone: Path) -> None:
+    """Judging commits that touch no memory file costs no secret scanner, not even its import."""
+    for n in range(3):
+        (clone / f"code{n}.py").write_text(f"print({n})\n")
+        git(clone, "add", "-A")
+        git(clone, "commit", "-q", "-m", f"code {n}")
+    script = (
+        "import sys\nfrom gitmem import history\n"
+        "report = history.check_range('HEAD~3..HEAD')\n"
+        "print(report.checked, len(report.problems), 'gitmem.secrets' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=clone, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["3", "0", "False"]
+    (clone / ".gitmem/refused.md").write_text((clone / ".gitmem/refused.md").read_text() + "\n")
+    git(clone, "commit", "-q", "-am", "touch the memory")
+    done = subprocess.run(
+        [sys.executable, "-c", script.replace("HEAD~3..HEAD", "HEAD~1..HEAD")],
+        cwd=clone, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert done.stdout.split()[-1] == "True"  # a memory file changed: now it is scanned
