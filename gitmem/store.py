@@ -13,10 +13,9 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Generator, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
@@ -31,9 +30,12 @@ TREE = int(FileMode.TREE)
 COMMIT = int(FileMode.COMMIT)
 
 
-@dataclass(frozen=True)
-class TreeItem:
-    """A file in a tree: its repository path, blob id and git file mode."""
+class TreeItem(NamedTuple):
+    """A file in a tree: its repository path, blob id and git file mode.
+
+    TreeItem, Change and CommitInfo are named tuples, not frozen dataclasses: a push of
+    10,000 admissions makes some 80,000 of them, and a frozen dataclass takes several times
+    as long to build."""
 
     path: str
     oid: str
@@ -48,8 +50,7 @@ class TreeItem:
         return self.mode in (BLOB, BLOB_EXECUTABLE)
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One path that differs between two trees: status A, D or M (a type change is M)."""
 
     status: str
@@ -58,8 +59,7 @@ class Change:
     new: TreeItem | None
 
 
-@dataclass(frozen=True)
-class CommitInfo:
+class CommitInfo(NamedTuple):
     oid: str
     parents: tuple[str, ...]
     tree: str
@@ -97,6 +97,7 @@ class Store:
         self.from_env = from_env
         self._folders: dict[tuple[str, str], Any] = {}
         self._trees: dict[str, Any] = {}
+        self._odb = repo.odb
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
@@ -298,17 +299,17 @@ class Store:
         return self._lookup(tree, path) is not None
 
     def read(self, oid: str, limit: int | None = None) -> bytes:
-        """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks)."""
-        blob = self._blob(oid)
-        if limit is not None and blob.size > limit:
-            return bytes(memoryview(blob)[: limit + 1])
-        return bytes(blob.data)
-
-    def _blob(self, oid: str) -> pygit2.Blob:
-        blob = self.repo[oid]
-        if not isinstance(blob, pygit2.Blob):
+        """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks).
+        Read from the object database directly: no Blob object is built (a third faster)."""
+        try:
+            kind, data = self._odb.read(oid)[:2]
+        except (KeyError, ValueError, pygit2.GitError):
+            raise GitmemError(f"object {oid} is missing") from None
+        if kind != pygit2.enums.ObjectType.BLOB:
             raise GitmemError(f"object {oid} is not a file")
-        return blob
+        if limit is not None and len(data) > limit:
+            return data[: limit + 1]
+        return data
 
     def read_path(self, tree: str, path: str) -> bytes | None:
         found = self.item(tree, path)
