@@ -445,17 +445,6 @@ class Store:
                 walker.hide(oid)
         return [str(c.id) for c in walker]
 
-    def first_parent_chain(self, new: str, stop: str | None) -> list[str]:
-        """new, its first parent, … down to (not including) stop; oldest first."""
-        chain: list[str] = []
-        current: str | None = new
-        while current and current != stop:
-            chain.append(current)
-            parents = self.repo[current].peel(pygit2.Commit).parent_ids
-            current = str(parents[0]) if parents else None
-        chain.reverse()
-        return chain
-
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         if ancestor == descendant:
             return True

@@ -145,6 +145,26 @@ def test_force_push_that_deletes_or_edits_an_entry(clone: Path) -> None:
     rejected(push(clone, "+main"), "HISTORY-DELETE")
 
 
+def test_fast_forward_through_a_branch_the_server_has_is_no_rewrite(
+    clone: Path, server: Path
+) -> None:
+    """main moves onto a branch the server already holds, plus one commit: the walk of new
+    commits stops at that branch's tip, not at the old main, yet nothing is rewritten."""
+    ok(run(clone, *PROPOSE, "--push"))
+    ok(run(clone, "admit", first_id(), "--push"))
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "app.py", "print('feature')\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "feature")
+    accepted(push(clone, "feature"))
+    git(clone, "checkout", "-q", "main")
+    git(clone, "merge", "-q", "--ff-only", "feature")
+    write(clone, "app.py", "print('main')\n")
+    git(clone, "commit", "-q", "--no-verify", "-am", "on main")
+    accepted(push(clone, "main"))
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+
+
 def test_candidate_branch_that_also_changes_code(clone: Path) -> None:
     entry_id = candidate_id()
     git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
