@@ -394,6 +394,35 @@ def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -
     return reviewed == [line for line in candidate_lines if not line.startswith(_ADMISSION_KEYS)]
 
 
+def candidate_text(admitted: Entry, admitted_data: bytes) -> bytes | None:
+    """The bytes the candidate of an admitted text had if gitmem admit wrote it: the same
+    text without the admission-field lines and with `status: candidate` on the status line.
+
+    A push judge hashes them and compares the id with the candidate's blob: equal, the
+    candidate is proven to be these bytes with neither a read nor a parse, and
+    is_candidate_text(result, admitted, admitted_data) holds by construction (tested).
+    None when the front matter is not one line a field or holds no single status line.
+    """
+    if not admitted.one_line_fields or b"\r" in admitted_data:
+        return None
+    end = admitted_data.find(b"\n---\n", 3) if admitted_data.startswith(b"---\n") else -1
+    if end == -1:
+        return None
+    kept = []
+    statuses = 0
+    for line in admitted_data[4:end].split(b"\n"):
+        if not _FIELD_LINE.match(line):
+            return None
+        if line.startswith(b"status: "):
+            statuses += 1
+            kept.append(b"status: candidate")
+        elif not line.startswith(_ADMISSION_KEYS):
+            kept.append(line)
+    if statuses != 1:
+        return None
+    return b"---\n" + b"\n".join(kept) + admitted_data[end:]
+
+
 _FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
 
 

@@ -30,7 +30,15 @@ from typing import TYPE_CHECKING
 
 from gitmem import index as index_mod
 from gitmem.check import Report
-from gitmem.entry import Entry, EntryError, decode, is_candidate_text, is_slug, parse
+from gitmem.entry import (
+    Entry,
+    EntryError,
+    candidate_text,
+    decode,
+    is_candidate_text,
+    is_slug,
+    parse,
+)
 from gitmem.errors import GitmemError, UsageError
 from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.lifecycle import BRANCH_PREFIX
@@ -468,10 +476,21 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
         _judge_net(j, old, new)
     on_chain = set(chain)
     touched: set[str] = set()
+    # A side commit (a candidate's) is scanned once the next commit of main is judged: when
+    # that is its admission, the judge has proven the candidate's bytes from the admitted
+    # text (_judge_admission) and the scan takes them from memory instead of the pack.
+    side: list[str] = []
     for commit in commits:
+        if commit not in on_chain:
+            side.append(commit)
+            continue
         _scan_commit(j, commit)
-        if commit in on_chain:
-            touched.update(_judge_main_commit(j, commit, new_commits))
+        touched.update(_judge_main_commit(j, commit, new_commits))
+        for done in side:
+            _scan_commit(j, done)
+        side.clear()
+    for commit in side:
+        _scan_commit(j, commit)
     for commit in new_commits - on_chain:
         _judge_side_commit(j, commit)
     new_tree = store.tree_of(new)
@@ -616,10 +635,14 @@ def _blob(j: Judge, oid: str) -> bytes:
     data = j.blobs.get(oid)
     if data is None:
         data = j.store.read(oid, SCAN_CAP)
-        if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:
-            j.blobs[oid] = data
-            j.blob_bytes += len(data)
+        _keep_blob(j, oid, data)
     return data
+
+
+def _keep_blob(j: Judge, oid: str, data: bytes) -> None:
+    if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:
+        j.blobs[oid] = data
+        j.blob_bytes += len(data)
 
 
 def _parse_blob(j: Judge, oid: str | None) -> Entry | None:
@@ -663,11 +686,16 @@ def _judge_admission(
             path, "HISTORY-ADMIT", f"the merge's second parent carries no {candidate_path}", commit
         )
         return
-    candidate, admitted = _blob(j, item.oid), _blob(j, oid)
-    if max(len(candidate), len(admitted)) > SCAN_CAP or not is_candidate_text(
-        candidate, entry, admitted
-    ):
-        _judge_candidate_text(j, commit, path, entry, item.oid)
+    admitted = _blob(j, oid)
+    derived = candidate_text(entry, admitted) if len(admitted) <= SCAN_CAP else None
+    if derived is not None and item.oid not in j.blobs and j.store.blob_id(derived) == item.oid:
+        _keep_blob(j, item.oid, derived)  # the candidate's own scan reads it from here
+    else:
+        candidate = _blob(j, item.oid)
+        if max(len(candidate), len(admitted)) > SCAN_CAP or not is_candidate_text(
+            candidate, entry, admitted
+        ):
+            _judge_candidate_text(j, commit, path, entry, item.oid)
     if entry.status != "admitted":
         j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
     by = str(entry.meta.get("admitted_by", ""))

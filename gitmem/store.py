@@ -311,6 +311,12 @@ class Store:
             return data[: limit + 1]
         return data
 
+    @staticmethod
+    def blob_id(data: bytes) -> str:
+        """The id git gives a blob of these bytes (libgit2 hashes with collision-detecting
+        SHA-1, as git does): equal ids prove equal bytes without reading the blob."""
+        return str(pygit2.hash(data))
+
     def read_path(self, tree: str, path: str) -> bytes | None:
         found = self.item(tree, path)
         return self.read(found.oid) if found else None

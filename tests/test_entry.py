@@ -265,6 +265,18 @@ def test_a_candidate_is_recognised_in_its_admitted_text_without_parsing() -> Non
     assert not E.is_candidate_text(candidate, E.parse(folded), folded)
 
 
+def test_the_candidate_text_of_an_admission_is_the_candidate_gitmem_wrote() -> None:
+    candidate, admitted = _admitted_pair(rationale="it: holds a colon # and a hash")
+    entry = E.parse(admitted)
+    assert E.candidate_text(entry, admitted) == candidate
+    two_statuses = admitted.replace(b"status: admitted\n", b"status: admitted\nstatus: x\n")
+    assert E.candidate_text(entry, two_statuses) is None
+    no_status = admitted.replace(b"status: admitted\n", b"")
+    assert E.candidate_text(E.parse(no_status), no_status) is None
+    folded = admitted.replace(b"title: ", b"title: >-\n  ")
+    assert E.candidate_text(E.parse(folded), folded) is None
+
+
 _LINE_EDITS = st.sampled_from(
     ["", "status: candidate", "status: admitted", "admitted: 2026-11-30", "title: Other",
      "title: 'a: b'", "---", "tags: [a, b]", "  indented: x", "\r", "title: \"x", "# c"]
@@ -288,6 +300,9 @@ def test_the_candidate_shortcut_never_says_yes_when_parsing_says_no(
         entry = E.parse(admitted)
     except EntryError:
         return
+    derived = E.candidate_text(entry, admitted)
+    if derived is not None:  # what the judge trusts when the blob ids agree
+        assert E.is_candidate_text(derived, entry, admitted)
     if E.is_candidate_text(candidate, entry, admitted):
         parsed = E.parse(candidate)
         assert parsed.status == "candidate"

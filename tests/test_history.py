@@ -12,6 +12,7 @@ from test_check import run, write
 from test_lifecycle import PROPOSE, first_id, memory, ok  # noqa: F401 - fixture
 
 from gitmem import history, installer
+from gitmem.entry import parse
 
 from conftest import git
 from entries import text
@@ -329,6 +330,30 @@ def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -
     stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
     assert "slipped-in-between.md" in stderr and "without an admit merge" in stderr
     assert stderr.count("HISTORY-") == 1  # the admissions around it are fine
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    # an admit merge made by hand, as gitmem admit would, of a candidate holding a token: the
+    # judge proves the candidate's bytes from the admitted text, and still scans them
+    secret_id = "shop-method-20261129-keep-the-token-handy"
+    body = f"## Context\nc\n\n## Content\nuse {TOKEN}\n\n## Evidence\ne\n"
+    candidate = text(body=body, id=secret_id)
+    git(clone, "checkout", "-q", "-b", f"gitmem/{secret_id}")
+    write(clone, f".gitmem/candidates/{secret_id}.md", candidate)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "candidate")
+    git(clone, "checkout", "-q", "main")
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{secret_id}")
+    admitted = parse(candidate).with_meta(
+        status="admitted", admitted_by="human:alice", admitted="2026-11-29"
+    )
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{secret_id}.md")
+    write(clone, f".gitmem/entries/method/{secret_id}.md", admitted.render())
+    ok(run(clone, "index"))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", f"gitmem: admit {secret_id}")
+    stderr = rejected(push(clone, "main"), "SECRET")
+    assert f"candidates/{secret_id}.md" in stderr  # the candidate commit, scanned
+    assert f"entries/method/{secret_id}.md" in stderr and TOKEN not in stderr
+    assert "HISTORY-" not in stderr  # the admission itself is well formed
     git(clone, "reset", "-q", "--hard", "HEAD~1")
     accepted(push(clone, "main"))
 
