@@ -275,7 +275,9 @@ def _judge_update(j: Judge, update: Update) -> None:
     new = j.store.resolve(update.new)  # tags peeled; None for a tree or a blob
     if new is None:
         return  # a tag of a tree or blob: nothing of the memory's history
-    commits = j.store.new_commits(new, [*j.exclude, update.old])
+    infos = j.store.new_commits(new, [*j.exclude, update.old])
+    j.commits.update((info.oid, info) for info in infos)
+    commits = [info.oid for info in infos]
     j.checked += len(commits)
     _prefetch_changes(j, commits)
     if update.ref == main_ref:

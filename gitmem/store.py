@@ -64,8 +64,6 @@ class CommitInfo(NamedTuple):
     parents: tuple[str, ...]
     tree: str
     message: str
-    author: str
-    time: int
 
 
 def clean_git_env() -> dict[str, str]:
@@ -212,15 +210,7 @@ class Store:
             return False
 
     def commit(self, oid: str) -> CommitInfo:
-        c = self.repo[oid].peel(pygit2.Commit)
-        return CommitInfo(
-            oid=str(c.id),
-            parents=tuple(str(p) for p in c.parent_ids),
-            tree=str(c.tree_id),
-            message=c.message,
-            author=c.author.name,
-            time=c.commit_time,
-        )
+        return _commit_info(self.repo[oid].peel(pygit2.Commit))
 
     def tree_of(self, commit: str) -> str:
         return str(self.repo[commit].peel(pygit2.Commit).tree_id)
@@ -441,15 +431,16 @@ class Store:
                 message = errors.read().decode("utf-8", "replace").strip()
                 raise GitmemError(f"git diff-tree failed: {message or 'answers missing'}")
 
-    def new_commits(self, new: str, exclude: list[str]) -> list[str]:
-        """Commits reachable from new but from none of exclude, oldest first (topological)."""
+    def new_commits(self, new: str, exclude: list[str]) -> list[CommitInfo]:
+        """Commits reachable from new but from none of exclude, oldest first (topological),
+        read as the walk meets them (a push of 20,000 commits needs no second look-up)."""
         walker = self.repo.walk(
             new, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
         )
         for oid in exclude:
             if oid and oid != ZERO and self.has_object(oid):
                 walker.hide(oid)
-        return [str(c.id) for c in walker]
+        return [_commit_info(c) for c in walker]
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         if ancestor == descendant:
@@ -704,6 +695,10 @@ def _parse_diff_tree(
         raise GitmemError("git diff-tree output ends in the middle of a record")
     if current is not None:
         yield current, changes
+
+
+def _commit_info(c: pygit2.Commit) -> CommitInfo:
+    return CommitInfo(str(c.id), tuple(map(str, c.parent_ids)), str(c.tree_id), c.message)
 
 
 def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem | None) -> None:
