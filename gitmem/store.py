@@ -403,6 +403,7 @@ class Store:
             # In a hook the objects of the push are still in quarantine: only the hook's own
             # environment (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES) shows them.
             env = dict(os.environ) if self.from_env else clean_git_env()
+            env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), _MALLOC]))
             with subprocess.Popen(
                 [
                     *("git", f"--git-dir={self.git_dir}", "diff-tree", "--stdin", "-r", "-z"),
@@ -651,6 +652,12 @@ class Store:
         index.write()
 
 
+#: glibc malloc for `git diff-tree` over many versions of a big folder: every version is a
+#: fresh allocation of the folder's size (100 kB and up), which glibc would otherwise map
+#: and unmap from the kernel each time; kept on the heap, git's system time on a push of
+#: 10,000 admissions falls from 0.3 s to under 0.1 s, its peak memory unchanged. Other C
+#: libraries ignore the variable.
+_MALLOC = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728"
 _PYTHON_DIFF_LIMIT = 64
 _FOLDER_CACHE = 256
 _EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
