@@ -53,14 +53,14 @@ if TYPE_CHECKING:
     from gitmem.scanner import Scanner
     from gitmem.secrets import Finding
 
-#: From how many changed memory folders on a push the diffs come from one git process.
+#: From how many new commits on a push their diffs come from one git process.
 BULK_DIFF_MIN = 32
 PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
 SCAN_CAP = MAX_ENTRY_BYTES
+#: refused.md grows by a line a refusal
 REFUSED_CAP = 4 * 1024 * 1024
-BLOB_CACHE_BYTES = (
-    256 * 1024 * 1024
-)  # memory blobs kept per push, whatever the push holds  # refused.md grows by a line a refusal
+#: memory blobs kept per push, whatever the push holds
+BLOB_CACHE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -88,12 +88,9 @@ class Judge:
     checked: int = 0
     commits: dict[str, CommitInfo] = field(default_factory=dict)
     memory_trees: dict[str, str | None] = field(default_factory=dict)
-    # the memory-folder diffs of a big push, read from one `git diff-tree` as needed
-    stream: Generator[tuple[tuple[str | None, str | None], list[Change]]] | None = None
-    pending: dict[tuple[str, str | None], tuple[str | None, str | None]] = field(
-        default_factory=dict
-    )
-    streamed: dict[tuple[str | None, str | None], list[Change]] = field(default_factory=dict)
+    # the memory-folder diffs of a big push, read from one `git diff-tree` into changes
+    stream: Generator[tuple[tuple[str, str | None], list[Change]]] | None = None
+    pending: set[tuple[str, str | None]] = field(default_factory=set)
     # the secret scans: which file of which commit each scan is, and what was found so far
     scanner: Scanner | None = None  # made when a memory file is first scanned
     scanned_files: list[tuple[str, str]] = field(default_factory=list)
@@ -295,8 +292,7 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
     key = (commit, parent)
     cached = j.changes.get(key)
     if cached is None and key in j.pending:
-        cached = _streamed(j, j.pending.pop(key))
-        j.changes[key] = cached
+        cached = _streamed(j, key)
     if cached is None:
         before, after = j.memory_tree(parent), j.memory_tree(commit)
         cached = [] if before == after else j.store.diff(before, after, prefix=f"{j.dir}/")
@@ -307,38 +303,40 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
 def _prefetch_changes(j: Judge, commits: list[str]) -> None:
     """Start diffing the memory folder of many commits against their first parents in one
     git process (Store.diff_stream says why), read as the walk reaches each commit, so git
-    diffs ahead on another core; a push of a few commits diffs them one by one instead."""
-    pairs: dict[tuple[str, str | None], tuple[str | None, str | None]] = {}
+    diffs ahead on another core; a push of a few commits diffs them one by one instead.
+    The folder's trees are compared only up to the first commit that changes it: a push of
+    admissions starts git at once, a push of code alone never starts it."""
+    pairs = []
     for commit in commits:
         parents = j.commit(commit).parents
-        parent = parents[0] if parents else None
-        if (commit, parent) not in j.changes:
-            before, after = j.memory_tree(parent), j.memory_tree(commit)
-            if before != after:
-                pairs[(commit, parent)] = (before, after)
+        key = (commit, parents[0] if parents else None)
+        if key not in j.changes and key not in j.pending:
+            pairs.append(key)
     if len(pairs) < BULK_DIFF_MIN:
         return
+    if all(j.memory_tree(c) == j.memory_tree(p) for c, p in pairs):
+        j.changes.update((key, []) for key in pairs)  # code only: no git process to start
+        return
     if j.stream is not None:  # an earlier update's stream: read the rest of it first
-        j.streamed.update(j.stream)
+        j.changes.update(j.stream)
+        j.pending.clear()
     j.pending.update(pairs)
-    if j.scanner is None or not j.scanner.parallel:
-        j.scan_results.extend(j.scanner.results() if j.scanner else [])
-        j.scanner = _scanner(parallel=True)
-    j.stream = j.store.diff_stream(pairs.values(), prefix=f"{j.dir}/")
+    j.stream = j.store.diff_stream(pairs, j.dir)
 
 
-def _streamed(j: Judge, pair: tuple[str | None, str | None]) -> list[Change]:
-    """The changes of a pair of trees from the running diff stream (read up to it)."""
-    while pair not in j.streamed and j.stream is not None:
+def _streamed(j: Judge, key: tuple[str, str | None]) -> list[Change]:
+    """A commit's changes from the running diff stream (read up to it)."""
+    while key not in j.changes and j.stream is not None:
         got = next(j.stream, None)
         if got is None:
             j.stream.close()
             j.stream = None
         else:
-            j.streamed[got[0]] = got[1]
-    if pair not in j.streamed:
-        raise GitmemError(f"git diff-tree gave no answer for {pair}")
-    return j.streamed[pair]
+            j.changes[got[0]] = got[1]
+            j.pending.discard(got[0])
+    if key not in j.changes:
+        raise GitmemError(f"git diff-tree gave no answer for commit {key[0]}")
+    return j.changes[key]
 
 
 def _scan_commit(j: Judge, commit: str) -> None:
@@ -366,15 +364,20 @@ def _scan_commit(j: Judge, commit: str) -> None:
                 offset = before.count(b"\n")
                 data = data[len(before) :]
         j.scanned_files.append((change.path, commit))
-        if j.scanner is None:
-            j.scanner = _scanner(parallel=False)
-        j.scanner.add(str(len(j.scanned_files) - 1), data, offset)
+        _scanner(j).add(str(len(j.scanned_files) - 1), data, offset)
 
 
-def _scanner(*, parallel: bool) -> Scanner:
-    from gitmem.scanner import Scanner  # the secret rules load only when a memory file changed
+def _scanner(j: Judge) -> Scanner:
+    """The scanner, made when a memory file is first scanned (the secret rules load only
+    then): in a worker on another core when the push is big enough to stream its diffs."""
+    from gitmem.scanner import Scanner
 
-    return Scanner(parallel=parallel)
+    big = j.stream is not None
+    if j.scanner is None or (big and not j.scanner.parallel):
+        if j.scanner is not None:  # an earlier, small update's: keep what it found
+            j.scan_results.extend(j.scanner.results())
+        j.scanner = Scanner(parallel=big)
+    return j.scanner
 
 
 def _report_scans(j: Judge) -> None:

@@ -1,4 +1,4 @@
-"""The repository layer: the bulk tree diff agrees with the one-pair diff on real trees."""
+"""The repository layer: the bulk diff of commits agrees with the one-pair diff on real trees."""
 
 from __future__ import annotations
 
@@ -79,41 +79,71 @@ def _key(change: Change) -> tuple[str, str]:
     return (change.path, change.status)
 
 
-def test_the_bulk_diff_equals_the_one_pair_diff(repo: Path) -> None:
-    trees = _trees(repo)
+def _commits(repo: Path) -> tuple[list[tuple[str, str | None]], dict[str, str | None]]:
+    """(commit, parent) pairs between commits of every two memory trees of _trees(), each
+    with code beside the memory folder (a code change in every pair; None: `.gitmem` is a
+    file), root commits among them; and each commit's memory tree."""
     store = Store.open(repo)
-    pairs = [(a, b) for a in trees for b in trees]
-    bulk = dict(store.diff_stream(pairs, prefix=".gitmem/"))
-    assert set(bulk) == {(a, b) for a, b in pairs if a != b}  # each differing pair, once
+    memory: dict[str, str | None] = {}
+    commits = []
+    for n, tree in enumerate(_trees(repo)):
+        code = store.write_blob(f"print({n})\n".encode())
+        folder = ("040000", "tree", tree) if tree else ("100644", "blob", code)
+        root = _mktree(repo, [("100644", "blob", code, b"app.py"), (*folder, b".gitmem")])
+        commit = store.write_commit(root, [], f"tree {n}")
+        memory[commit] = tree
+        commits.append(commit)
+    pairs: list[tuple[str, str | None]] = [(c, None) for c in commits]
+    for parent in commits:
+        for commit in commits:
+            child = store.write_commit(store.tree_of(commit), [parent], "child")
+            memory[child] = memory[commit]
+            pairs.append((child, parent))
+    return pairs, memory
+
+
+def test_the_bulk_diff_equals_the_one_pair_diff(repo: Path) -> None:
+    pairs, memory = _commits(repo)
+    store = Store.open(repo)
+    bulk = dict(store.diff_stream(pairs, ".gitmem"))
+    assert list(bulk) == pairs  # each pair answered, in order
     compared = 0
-    for a, b in pairs:
-        one = sorted(store.diff(a, b, prefix=".gitmem/"), key=_key)
-        assert sorted(bulk.get((a, b), []), key=_key) == one, (a, b)
+    for commit, parent in pairs:
+        before = memory[parent] if parent else None
+        one = sorted(store.diff(before, memory[commit], prefix=".gitmem/"), key=_key)
+        assert sorted(bulk[(commit, parent)], key=_key) == one, (commit, parent)
         compared += len(one)
     assert compared > 40  # the pairs really differ
     names = {c.path for changes in bulk.values() for c in changes}
     assert ".gitmem/caf\udce9.md" in names and ".gitmem/new\nline.md" in names
+    assert not any(name == ".gitmem" or name == "app.py" for name in names)
 
 
 def test_the_stream_answers_in_order_and_once_per_pair(repo: Path) -> None:
-    trees = [t for t in _trees(repo) if t is not None]
-    store = Store.open(repo)
-    pairs = [(trees[0], trees[1]), (trees[1], trees[1]), (trees[1], trees[2]), (trees[0], trees[1])]
-    answered = [pair for pair, _ in store.diff_stream(pairs)]
-    assert answered == [(trees[0], trees[1]), (trees[1], trees[2])]
+    pairs = _commits(repo)[0][8:12]
+    answered = [pair for pair, _ in Store.open(repo).diff_stream([*pairs, pairs[0]], ".gitmem")]
+    assert answered == pairs  # the repeated pair is diffed once
 
 
-def test_a_missing_tree_is_an_error_not_a_hang(repo: Path) -> None:
+def test_a_memory_folder_named_like_a_pattern_is_taken_literally(repo: Path) -> None:
     store = Store.open(repo)
-    base = _trees(repo)[1]
+    blob = store.write_blob(b"x\n")
+    base = store.write_commit(store.build_tree(None, {"m*/a.md": (blob, BLOB)}), [], "base")
+    tree = store.build_tree(store.tree_of(base), {"m*/b.md": (blob, BLOB), "mx/c.md": (blob, BLOB)})
+    child = store.write_commit(tree, [base], "child")
+    [(_, changes)] = list(store.diff_stream([(child, base)], "m*"))
+    assert [c.path for c in changes] == ["m*/b.md"]
+
+
+def test_a_missing_commit_is_an_error_not_a_hang(repo: Path) -> None:
+    store = Store.open(repo)
     with pytest.raises(GitmemError, match="diff-tree"):
-        list(store.diff_stream([(base, "1" * 40)]))
+        list(store.diff_stream([("1" * 40, None)], ".gitmem"))
 
 
 def test_a_reader_that_stops_early_stops_git(repo: Path) -> None:
-    trees = [t for t in _trees(repo) if t is not None]
     store = Store.open(repo)
-    stream = store.diff_stream([(a, b) for a in trees for b in trees])
+    stream = store.diff_stream(_commits(repo)[0], ".gitmem")
     next(stream)
     assert "git" in child_processes()
     stream.close()
