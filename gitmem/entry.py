@@ -359,8 +359,18 @@ def parse(source: str | bytes) -> Entry:
     return entry
 
 
-_FIELD_LINE = re.compile(rb"[a-z_]{1,40}: ")
+_FIELD_LINES = re.compile(rb"[a-z_]{1,40}: [^\n]*(?:\n[a-z_]{1,40}: [^\n]*)*")
 _ADMISSION_KEYS = tuple(f"{key}: ".encode() for key in ADMISSION_FIELDS)
+_ADDED_KEYS = tuple(key for key in _ADMISSION_KEYS if key != b"status: ")
+
+
+def _field_lines(data: bytes) -> tuple[list[bytes], int] | None:
+    """The front-matter lines of a text whose every front-matter line is `key: value`, and
+    where its closing `---` line starts; None for any other text."""
+    end = data.find(b"\n---\n", 3) if data.startswith(b"---\n") else -1
+    if end == -1 or not _FIELD_LINES.fullmatch(data, 4, end):
+        return None
+    return data[4:end].split(b"\n"), end
 
 
 def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -> bool:
@@ -375,17 +385,14 @@ def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -
     """
     if not admitted.one_line_fields or b"\r" in admitted_data or b"\r" in candidate:
         return False  # a lone CR is a line break to the parser, not to this comparison
-    parts = []
-    for data in (admitted_data, candidate):
-        end = data.find(b"\n---\n", 3) if data.startswith(b"---\n") else -1
-        if end == -1:
-            return False
-        lines = data[4:end].split(b"\n")
-        if not all(_FIELD_LINE.match(line) for line in lines):
-            return False  # a line that is not a field: the boundary is not where we think
-        parts.append((lines, data[end:]))
-    (admitted_lines, admitted_body), (candidate_lines, candidate_body) = parts
-    if admitted_body != candidate_body:
+    admitted_found, candidate_found = _field_lines(admitted_data), _field_lines(candidate)
+    if admitted_found is None or candidate_found is None:
+        return False  # a line that is not a field: the boundary is not where we think
+    (admitted_lines, admitted_end), (candidate_lines, candidate_end) = (
+        admitted_found,
+        candidate_found,
+    )
+    if admitted_data[admitted_end:] != candidate[candidate_end:]:
         return False
     candidate_admission = [line for line in candidate_lines if line.startswith(_ADMISSION_KEYS)]
     if candidate_admission != [b"status: candidate"]:
@@ -405,22 +412,16 @@ def candidate_text(admitted: Entry, admitted_data: bytes) -> bytes | None:
     """
     if not admitted.one_line_fields or b"\r" in admitted_data:
         return None
-    end = admitted_data.find(b"\n---\n", 3) if admitted_data.startswith(b"---\n") else -1
-    if end == -1:
+    found = _field_lines(admitted_data)
+    if found is None:
         return None
-    kept = []
-    statuses = 0
-    for line in admitted_data[4:end].split(b"\n"):
-        if not _FIELD_LINE.match(line):
-            return None
-        if line.startswith(b"status: "):
-            statuses += 1
-            kept.append(b"status: candidate")
-        elif not line.startswith(_ADMISSION_KEYS):
-            kept.append(line)
-    if statuses != 1:
+    lines, end = found
+    statuses = [n for n, line in enumerate(lines) if line.startswith(b"status: ")]
+    if len(statuses) != 1:
         return None
-    return b"---\n" + b"\n".join(kept) + admitted_data[end:]
+    lines[statuses[0]] = b"status: candidate"
+    kept = b"\n".join([line for line in lines if not line.startswith(_ADDED_KEYS)])
+    return b"---\n" + kept + admitted_data[end:]
 
 
 _FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")

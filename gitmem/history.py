@@ -370,13 +370,14 @@ def _scan_commit(j: Judge, commit: str) -> None:
 def _scanner(j: Judge) -> Scanner:
     """The scanner, made when a memory file is first scanned (the secret rules load only
     then): in a worker on another core when the push is big enough to stream its diffs."""
+    big = j.stream is not None
+    if j.scanner is not None and (j.scanner.parallel or not big):
+        return j.scanner
     from gitmem.scanner import Scanner
 
-    big = j.stream is not None
-    if j.scanner is None or (big and not j.scanner.parallel):
-        if j.scanner is not None:  # an earlier, small update's: keep what it found
-            j.scan_results.extend(j.scanner.results())
-        j.scanner = Scanner(parallel=big)
+    if j.scanner is not None:  # an earlier, small update's: keep what it found
+        j.scan_results.extend(j.scanner.results())
+    j.scanner = Scanner(parallel=big)
     return j.scanner
 
 

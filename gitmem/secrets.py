@@ -1146,8 +1146,10 @@ _KEY_STEMS = (
 )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=4096)
 def _secret_file_kind(path: str, *, mention: bool = False) -> str | None:
-    """What kind of secret file `path` names, or None. `mention`: a path seen in prose."""
+    """What kind of secret file `path` names, or None. `mention`: a path seen in prose.
+    Kept per path: a push of many entries cites the same few files again and again."""
     norm = path.replace("\\", "/").strip()
     while norm.startswith("./"):
         norm = norm[2:]

@@ -8,8 +8,10 @@ ref leaves only unreachable objects behind, never a half-written ref.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Generator, Iterable, Iterator, Mapping
@@ -21,6 +23,11 @@ import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 ZERO = "0" * 40
 BLOB = int(FileMode.BLOB)
@@ -416,6 +423,7 @@ class Store:
                 env=env,
             ) as git:
                 stdout = cast(io.BufferedReader, git.stdout)
+                _widen_pipe(stdout.fileno())
                 answered = 0
                 try:
                     chunks = iter(partial(stdout.read1, 1 << 16), b"")
@@ -664,40 +672,49 @@ _PYTHON_DIFF_LIMIT = 64
 _FOLDER_CACHE = 256
 
 
+def _widen_pipe(fd: int) -> None:
+    """Let git write up to 1 MB ahead of its reader (Linux; elsewhere pipes keep their size).
+    With the default 64 kB, git diffing a big push stopped whenever the judge was a few
+    hundred commits behind, and then the judge waited for git: a tenth of the push's time."""
+    size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl else None
+    if size is not None:
+        with contextlib.suppress(OSError):  # over /proc/sys/fs/pipe-max-size: keep the default
+            fcntl.fcntl(fd, size, 1 << 20)
+
+
+#: One unit of `git diff-tree --stdin --always -r -z` output on commits: a changed path's
+#: record (":oldmode newmode oldid newid status" NUL path NUL) or the next commit's id NUL.
+_DIFF_UNIT = re.compile(
+    rb":([0-7]+) ([0-7]+) ([0-9a-f]+) ([0-9a-f]+) [A-Z][0-9]*\0([^\0]*)\0|([0-9a-f]+)\0"
+)
+
+
 def _parse_diff_tree(chunks: Iterable[bytes], prefix: str) -> Iterator[tuple[str, list[Change]]]:
-    """Parse `git diff-tree --stdin --always -r -z` output of commits as it arrives: each
-    commit's id, NUL, then one record per path, ":oldmode newmode oldid newid status" NUL
-    path NUL. Yields each commit with its changes below prefix once the next one begins."""
+    """Parse `git diff-tree --stdin --always -r -z` output as it arrives; yields each commit
+    with its changes below prefix once the next commit begins. A unit cut by the end of a
+    chunk matches nothing until the rest arrives; output that never matches is an error."""
     buffer = b""
     pos = 0
     current: str | None = None
     changes: list[Change] = []
     wanted = os.fsencode(prefix)
+    match = _DIFF_UNIT.match
     for chunk in chunks:
         buffer = buffer[pos:] + chunk
         pos = 0
-        while pos < len(buffer):
-            if buffer[pos] != 0x3A:  # not ':': the id of the next commit
-                stop = buffer.find(b"\0", pos)
-                if stop == -1:
-                    break
+        while (found := match(buffer, pos)) is not None:
+            pos = found.end()
+            old_mode, new_mode, old_id, new_id, raw_path, commit = found.groups()
+            if commit is not None:
                 if current is not None:
                     yield current, changes
-                current, changes = buffer[pos:stop].decode("ascii"), []
-                pos = stop + 1
-                continue
-            meta_end = buffer.find(b"\0", pos)
-            path_end = buffer.find(b"\0", meta_end + 1) if meta_end != -1 else -1
-            if path_end == -1:
-                break
-            if buffer.startswith(wanted, meta_end + 1, path_end):
-                path = os.fsdecode(buffer[meta_end + 1 : path_end])
-                old_mode, new_mode, old_id, new_id, _ = buffer[pos + 1 : meta_end].split(b" ")
+                current, changes = commit.decode("ascii"), []
+            elif raw_path.startswith(wanted):
+                path = os.fsdecode(raw_path)
                 before_mode, after_mode = int(old_mode, 8), int(new_mode, 8)
                 before = TreeItem(path, old_id.decode(), before_mode) if before_mode else None
                 after = TreeItem(path, new_id.decode(), after_mode) if after_mode else None
                 _append_change(changes, before, after)
-            pos = path_end + 1
     if pos < len(buffer):
         raise GitmemError("git diff-tree output ends in the middle of a record")
     if current is not None:
