@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,6 +178,8 @@ def _str_tuple(value: Any) -> tuple[str, ...]:
 
 
 def _clean_section(text: str) -> str:
+    if not text or _is_clean(text):
+        return text
     lines = text.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -186,17 +188,39 @@ def _clean_section(text: str) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _is_clean(text: str) -> bool:
+    """True when _clean_section would return text as it is: no blank first or last line and
+    no line ending in whitespace (looked at only where lines end: most texts are)."""
+    if text[0].isspace() or text[-1].isspace():
+        return False
+    at = text.find("\n")
+    while at != -1:
+        before = text[at - 1]
+        if before != "\n" and before.isspace():
+            return False
+        at = text.find("\n", at + 1)
+    return True
+
+
 def join_line(value: str) -> str:
     """Join a multi-line one-line field into one line: whitespace runs become one space."""
     return " ".join(value.split())
 
 
+_RANK = {key: rank for rank, key in enumerate(FIELD_ORDER)}
+_UNRANKED = len(FIELD_ORDER)
+
+
 def normalise_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
     """Front matter in canonical field order (unknown fields last, sorted), lines joined."""
     out: dict[str, Any] = {}
-    known = [k for k in FIELD_ORDER if k in meta]
-    unknown = sorted(k for k in meta if k not in FIELD_ORDER)
-    for key in [*known, *unknown]:
+    ranks = [_RANK.get(key, _UNRANKED) for key in meta]
+    if _UNRANKED not in ranks and ranks == sorted(ranks):
+        order: Iterable[str] = meta  # in canonical order already, as gitmem writes it
+    else:
+        known = [k for k in FIELD_ORDER if k in meta]
+        order = [*known, *sorted(k for k in meta if k not in _RANK)]
+    for key in order:
         value = meta[key]
         if key in ONE_LINE_FIELDS and isinstance(value, str):
             value = join_line(value)

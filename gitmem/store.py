@@ -94,6 +94,13 @@ _KEEP_ENV = {
 }
 
 
+# libgit2 hashes every object it reads again to check it against its id, with the slower,
+# collision-detecting SHA-1: a twentieth of judging a push. git itself does not; objects were
+# hashed when git received them (index-pack computes their ids from their bytes) or wrote
+# them, and `git fsck` is what finds a disk's corruption.
+pygit2.settings.enable_strict_hash_verification(False)
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 

@@ -185,6 +185,30 @@ def test_rendered_entries_parse_back_to_themselves(meta: dict[str, object], cont
     assert reparsed == built
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \t\n\r\x0b\xa0\u2028\u3000"), max_size=30))
+def test_a_clean_section_is_recognised_without_splitting_it(text: str) -> None:
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    assert E._clean_section(text) == "\n".join(line.rstrip() for line in lines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*E.FIELD_ORDER, "zeta", "alpha"]), unique=True, max_size=8))
+def test_front_matter_in_canonical_order_is_kept_and_other_orders_are_sorted(
+    keys: list[str],
+) -> None:
+    meta = {key: f"v {key}  x" for key in keys}
+    known = [k for k in E.FIELD_ORDER if k in meta]
+    expected = [*known, *sorted(k for k in meta if k not in E.FIELD_ORDER)]
+    normal = E.normalise_meta(meta)
+    assert list(normal) == expected
+    assert all(normal[k] == (f"v {k} x" if k in E.ONE_LINE_FIELDS else meta[k]) for k in keys)
+
+
 _FM_VALUE = st.one_of(
     st.text(st.characters(codec="utf-8"), max_size=30),
     st.lists(st.text(st.characters(codec="utf-8"), max_size=10), max_size=3),
