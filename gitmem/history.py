@@ -811,6 +811,15 @@ def _judge_side_commit(j: Judge, commit: str) -> None:
         )
 
 
+def _index_fields(j: Judge, oid: str) -> tuple[str, str, str] | None:
+    """index.index_fields() of a blob parsed already, from its entry: exact when the front
+    matter was read one line a field, as index_fields reads it (tested); None otherwise."""
+    entry = j.parsed.get(oid)
+    if entry is None or not entry.one_line_fields:
+        return None
+    return entry.status, entry.title, str(entry.meta.get("superseded_by", ""))
+
+
 def _check_index(j: Judge, old: str | None, new: str) -> None:
     store = j.store
     new_memory = j.memory_tree(new)
@@ -825,7 +834,12 @@ def _check_index(j: Judge, old: str | None, new: str) -> None:
     changes = store.diff(old_memory, new_memory) if old_memory else []
     if previous is not None and old is not None:
         want = index_mod.update(
-            store, previous.decode("utf-8", "replace"), changes, new_memory, partial(_blob, j)
+            store,
+            previous.decode("utf-8", "replace"),
+            changes,
+            new_memory,
+            partial(_blob, j),
+            partial(_index_fields, j),
         )
     else:
         want = index_mod.generate(store, new_memory)

@@ -166,12 +166,14 @@ def update(
     changes: Iterable[Change],
     memory_tree: str | None,
     read: Callable[[str], bytes] | None = None,
+    known: Callable[[str], tuple[str, str, str] | None] | None = None,
 ) -> str:
     """INDEX.md after changes (paths relative to the memory folder), spliced into the previous
     INDEX.md when it is one gitmem wrote (each line depends on its entry alone, so the cost is
     the changed entries plus one copy of the text), else regenerated from memory_tree.
     read(oid) returns at least the first MAX_ENTRY_BYTES + 1 bytes of a blob (a caller that
-    holds the blobs already passes its own)."""
+    holds the blobs already passes its own); known(oid), when given, returns index_fields()
+    of a blob the caller has parsed already, or None."""
     if read is None:
         read = partial(store.read, limit=MAX_ENTRY_BYTES)
     if previous is None or not previous.startswith(HEADER):
@@ -189,7 +191,12 @@ def update(
         if at < len(group) and _line_id(group[at]) == file_id:
             del group[at]
         if change.new is not None and change.new.is_file:
-            group.insert(at, line_from_bytes(type_, file_id, read(change.new.oid)).text)
+            fields = known(change.new.oid) if known else None
+            if fields is None:
+                line = line_from_bytes(type_, file_id, read(change.new.oid)).text
+            else:
+                line = line_for(type_, file_id, *fields)
+            group.insert(at, line)
     return render_groups(groups)
 
 

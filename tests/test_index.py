@@ -167,3 +167,22 @@ def test_quick_fields_agree_with_yaml_whatever_lines_surround_them(
         return
     expected = tuple(str(full.get(k, "")) for k in ("status", "title", "superseded_by"))
     assert index.index_fields(data) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_titles, st.lists(st.tuples(st.integers(0, 12), _FRONT_LINES), max_size=3))
+def test_a_parsed_entry_gives_the_index_fields_of_its_bytes(
+    title: str, edits: list[tuple[int, str]]
+) -> None:
+    """What the push judge takes from an entry it parsed (history._index_fields) is what
+    index_fields reads from the bytes, whenever the front matter was read one line a field."""
+    data = with_front_lines(entry_text("p-method-20261129-x", title=title), edits)
+    try:
+        parsed = E.parse(data)
+    except E.EntryError:
+        return
+    if parsed.one_line_fields:
+        known = (parsed.status, parsed.title, str(parsed.meta.get("superseded_by", "")))
+        assert index.line_for("method", "x", *known) == index.line_for(
+            "method", "x", *(index.index_fields(data) or ("", "", ""))
+        )
