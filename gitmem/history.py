@@ -416,7 +416,7 @@ def _file_rules(j: Judge, tree: str, paths: Iterable[str]) -> None:
         entry = j.parsed.get(item.oid) if item is not None and item.is_file else None
         if entry is not None and item is not None and place.kind in ("entry", "candidate"):
             # parsed from these very bytes already: no second read and parse
-            text = decode(_blob(j, item.oid))
+            text = partial(decode, _blob(j, item.oid))
             problems.extend(check_entry(path, entry, ctx, place, text))
         elif snapshot.kind(path) != "missing":
             rest.append(path)

@@ -204,18 +204,28 @@ def field_line(text: str, name: str) -> int | None:
 
 
 def check_entry(
-    path: str, entry: Entry, ctx: Context, place: Place, text: str | None = None
+    path: str,
+    entry: Entry,
+    ctx: Context,
+    place: Place,
+    text: str | Callable[[], str] | None = None,
 ) -> list[Problem]:
     """The rules over a parsed entry: schema, id/path/type/date, status/folder, body, topic,
-    cited files."""
+    cited files. text is the file's text (or what gives it, asked only for the line of a
+    problem: a push judges thousands of entries that have none)."""
     from gitmem import schema, secrets
 
-    text = text or entry.render()
+    def source() -> str:
+        nonlocal text
+        if not isinstance(text, str):
+            text = text() if text else entry.render()
+        return text
+
     problems: list[Problem] = []
 
     def add(rule: str, message: str, name: str | None = None, line: int | None = None) -> None:
         problems.append(
-            Problem(path, line or (field_line(text, name) if name else None), rule, message)
+            Problem(path, line or (field_line(source(), name) if name else None), rule, message)
         )
 
     for message in schema.entry_problems(entry.meta, ctx.settings.types):
@@ -307,9 +317,10 @@ def check_entry(
             "files",
         )
 
-    topic = entry.topic
-    refusal = ctx.refused.get(topic)
-    if refusal and entry.status == "candidate":
+    # refused topics bind proposals only (an admitted entry was judged as a candidate)
+    topic = entry.topic if entry.status == "candidate" and ctx.refused else ""
+    refusal = ctx.refused.get(topic) if topic else None
+    if refusal:
         add(
             "REFUSED-TOPIC",
             f"topic {topic!r} was {refusal.describe()}: it is not proposed again",
@@ -321,7 +332,7 @@ def check_entry(
             problems.append(
                 Problem(
                     path,
-                    field_line(text, "title"),
+                    field_line(source(), "title"),
                     "REFUSED-TOPIC",
                     f"close to refused topic {close.topic!r} ({close.describe()}, refused.md "
                     f"line {close.line})",
