@@ -400,29 +400,54 @@ def _report_scans(j: Judge) -> None:
             )
 
 
-def _file_rules(j: Judge, tree: str, paths: Iterable[str]) -> None:
-    """Every file rule over files as they are at a tip (intermediate states are not judged)."""
-    snapshot = TreeSnapshot(j.store, tree)
-    main_tip = j.store.ref_target(_main_ref(j.settings))
-    refused_source = TreeSnapshot(j.store, j.store.tree_of(main_tip)) if main_tip else snapshot
-    ctx = Context.from_snapshot(j.settings, refused_source)
-    ctx.path_exists = lambda path: snapshot.kind(path) != "missing"
-    ctx.scan_secrets = False
-    problems: list[Problem] = []
-    rest = []
-    for path in paths:
-        item = j.store.item(tree, path)
-        place = place_of(path, j.dir)
-        entry = j.parsed.get(item.oid) if item is not None and item.is_file else None
-        if entry is not None and item is not None and place.kind in ("entry", "candidate"):
-            # parsed from these very bytes already: no second read and parse
-            text = partial(decode, _blob(j, item.oid))
-            problems.extend(check_entry(path, entry, ctx, place, text))
-        elif snapshot.kind(path) != "missing":
-            rest.append(path)
-    problems.extend(check_paths(snapshot, rest, ctx))
-    # secrets and hidden Unicode were judged in every commit already
-    j.problems.extend(p for p in problems if p.rule not in ("SECRET", "HIDDEN-UNICODE"))
+@dataclass
+class TipRules:
+    """The file rules over files as they are at a tip (intermediate states are not judged).
+    On a push to main each new entry is judged when its admission is, if the tip still holds
+    that very blob: the work then overlaps with git's diffs instead of following them."""
+
+    j: Judge
+    tree: str
+    snapshot: TreeSnapshot
+    ctx: Context
+    done: set[str] = field(default_factory=set)
+
+    @classmethod
+    def at(cls, j: Judge, tree: str) -> TipRules:
+        snapshot = TreeSnapshot(j.store, tree)
+        main_tip = j.store.ref_target(_main_ref(j.settings))
+        refused_source = TreeSnapshot(j.store, j.store.tree_of(main_tip)) if main_tip else snapshot
+        ctx = Context.from_snapshot(j.settings, refused_source)
+        ctx.path_exists = lambda path: snapshot.kind(path) != "missing"
+        ctx.scan_secrets = False
+        return cls(j, tree, snapshot, ctx)
+
+    def entry(self, path: str, oid: str) -> None:
+        """Judge path now when the tip holds this blob there, parsed already."""
+        item = self.j.store.item(self.tree, path)
+        entry = self.j.parsed.get(oid) if item is not None and item.oid == oid else None
+        place = place_of(path, self.j.dir)
+        if entry is None or path in self.done or place.kind not in ("entry", "candidate"):
+            return
+        # parsed from these very bytes already: no second read and parse
+        text = partial(decode, _blob(self.j, oid))
+        self._report(check_entry(path, entry, self.ctx, place, text))
+        self.done.add(path)
+
+    def finish(self, paths: Iterable[str]) -> None:
+        """Judge the paths not judged yet."""
+        rest = []
+        for path in paths:
+            item = self.j.store.item(self.tree, path)
+            if item is not None and item.is_file:
+                self.entry(path, item.oid)
+            if path not in self.done and self.snapshot.kind(path) != "missing":
+                rest.append(path)
+        self._report(check_paths(self.snapshot, rest, self.ctx))
+
+    def _report(self, problems: list[Problem]) -> None:
+        # secrets and hidden Unicode were judged in every commit already
+        self.j.problems.extend(p for p in problems if p.rule not in ("SECRET", "HIDDEN-UNICODE"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -464,7 +489,7 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
     if j.store.item(tree, own) is None:
         j.add(own, "CANDIDATE-BRANCH", f"branch {BRANCH_PREFIX}{entry_id} holds no {own}")
         return
-    _file_rules(j, tree, [own])
+    TipRules.at(j, tree).finish([own])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,6 +506,8 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     if old is not None and reached != old and not store.is_ancestor(old, new):
         _judge_net(j, old, new)
     on_chain = set(chain)
+    new_tree = store.tree_of(new)
+    tip = TipRules.at(j, new_tree)
     touched: set[str] = set()
     # A side commit (a candidate's) is scanned once the next commit of main is judged: when
     # that is its admission, the judge has proven the candidate's bytes from the admitted
@@ -491,7 +518,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
             side.append(commit)
             continue
         _scan_commit(j, commit)
-        touched.update(_judge_main_commit(j, commit, new_commits))
+        touched.update(_judge_main_commit(j, commit, new_commits, tip))
         for done in side:
             _scan_commit(j, done)
         side.clear()
@@ -499,7 +526,6 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
         _scan_commit(j, commit)
     for commit in new_commits - on_chain:
         _judge_side_commit(j, commit)
-    new_tree = store.tree_of(new)
     new_settings = settings_at(store, new)
     if old is not None and new_settings.dir != j.dir:
         j.add(
@@ -508,7 +534,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
             f"memory.dir moves from {j.dir} to "
             f"{new_settings.dir}: moving the memory folder is an administrator's change",
         )
-    _file_rules(j, new_tree, sorted(p for p in touched if store.exists(new_tree, p)))
+    tip.finish(sorted(p for p in touched if store.exists(new_tree, p)))
     _check_index(j, old, new)
 
 
@@ -556,8 +582,9 @@ def _judge_refused(j: Judge, change: Change, commit: str) -> None:
         )
 
 
-def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]:
-    """Rules for one commit on main's first-parent chain; returns the memory paths it wrote."""
+def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRules) -> set[str]:
+    """Rules for one commit on main's first-parent chain; returns the memory paths it wrote.
+    The entries it adds are judged by the file rules too when the tip still holds them."""
     info = j.commit(commit)
     parent = info.parents[0] if info.parents else None
     changes = _memory_changes(j, commit, parent)
@@ -602,6 +629,7 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str]) -> set[str]
             _judge_refused(j, change, commit)
     for path, entry in added.items():
         _judge_admission(j, commit, info.parents, admitted_id, path, entry, blobs[path], len(added))
+        tip.entry(path, blobs[path])
     for change, before, after in flips:
         _judge_flip(j, commit, change, before, after, added)
     return {c.path for c in changes if c.new is not None}
