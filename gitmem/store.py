@@ -1,4 +1,4 @@
-"""The repository: the only module that imports pygit2.
+"""The repository: the only module that imports pygit2 (through gitmem.gitlib).
 
 Everything gitmem writes goes straight to the object database; refs move by compare-and-swap
 through `git update-ref REF NEW OLD` (libgit2 has no transactional CAS that honours git's own
@@ -19,6 +19,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from gitmem import gitlib  # noqa: F401 - pygit2 without parsing the CA bundle (gitlib says why)
+
+# isort: split
 import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,17 @@ def test_first_added_finds_each_path_s_admission_on_the_first_parent_chain(repo:
     found = Store.open(repo).first_added(tip, ["m/a.md", "m/b.md", "m/never.md"])
     # b.md entered main's first-parent chain with the merge, as an admission does
     assert found == {"m/a.md": first, "m/b.md": tip}
+
+
+def test_pygit2_is_loaded_with_the_ca_directory_and_ssl_is_left_as_it_was() -> None:
+    script = (
+        "import ssl\nreal = ssl.get_default_verify_paths\nimport gitmem.store, pygit2\n"
+        "assert ssl.get_default_verify_paths is real\n"
+        "paths = real()\n"
+        "if paths.capath:\n"
+        "    assert pygit2.settings.ssl_cert_file is None, pygit2.settings.ssl_cert_file\n"
+        "    assert pygit2.settings.ssl_cert_dir == paths.capath\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
