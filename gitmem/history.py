@@ -43,7 +43,7 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.lifecycle import BRANCH_PREFIX
 from gitmem.problem import Problem
-from gitmem.rules import Context, check_entry, check_paths, place_of
+from gitmem.rules import Context, Place, check_entry, check_paths, place_of
 from gitmem.settings import Settings
 from gitmem.snapshot import TreeSnapshot
 from gitmem.store import ZERO, Change, CommitInfo, Store, TreeItem
@@ -411,6 +411,8 @@ class TipRules:
     snapshot: TreeSnapshot
     ctx: Context
     done: set[str] = field(default_factory=set)
+    #: the blob at each memory path the push changes, when known (no tree look-up then)
+    blobs: dict[str, str] | None = None
 
     @classmethod
     def at(cls, j: Judge, tree: str) -> TipRules:
@@ -422,12 +424,17 @@ class TipRules:
         ctx.scan_secrets = False
         return cls(j, tree, snapshot, ctx)
 
-    def entry(self, path: str, oid: str) -> None:
+    def entry(self, path: str, oid: str, place: Place | None = None) -> None:
         """Judge path now when the tip holds this blob there, parsed already."""
-        item = self.j.store.item(self.tree, path)
-        entry = self.j.parsed.get(oid) if item is not None and item.oid == oid else None
-        place = place_of(path, self.j.dir)
-        if entry is None or path in self.done or place.kind not in ("entry", "candidate"):
+        if path in self.done or (entry := self.j.parsed.get(oid)) is None:
+            return
+        if self.blobs is not None:
+            if self.blobs.get(path) != oid:
+                return
+        elif (item := self.j.store.item(self.tree, path)) is None or item.oid != oid:
+            return
+        place = place or place_of(path, self.j.dir)
+        if place.kind not in ("entry", "candidate"):
             return
         # parsed from these very bytes already: no second read and parse
         text = partial(decode, _blob(self.j, oid))
@@ -438,6 +445,8 @@ class TipRules:
         """Judge the paths not judged yet."""
         rest = []
         for path in paths:
+            if path in self.done:
+                continue
             item = self.j.store.item(self.tree, path)
             if item is not None and item.is_file:
                 self.entry(path, item.oid)
@@ -508,6 +517,9 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     on_chain = set(chain)
     new_tree = store.tree_of(new)
     tip = TipRules.at(j, new_tree)
+    net = _net_changes(j, old, new)  # what the push changes in all: INDEX.md and the tip
+    if net is not None:
+        tip.blobs = {f"{j.dir}/{c.path}": c.new.oid for c in net if c.new is not None}
     touched: set[str] = set()
     # A side commit (a candidate's) is scanned once the next commit of main is judged: when
     # that is its admission, the judge has proven the candidate's bytes from the admitted
@@ -535,7 +547,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
             f"{new_settings.dir}: moving the memory folder is an administrator's change",
         )
     tip.finish(sorted(p for p in touched if store.exists(new_tree, p)))
-    _check_index(j, old, new)
+    _check_index(j, old, new, net)
 
 
 def _new_first_parents(j: Judge, new: str, new_commits: set[str]) -> tuple[list[str], str | None]:
@@ -595,6 +607,7 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRul
         changes = _not_from_trusted_parents(j, info.parents[1:], changes, new_commits)
     added: dict[str, Entry] = {}
     blobs: dict[str, str] = {}  # path -> blob id of the added entries
+    places: dict[str, Place] = {}
     flips: list[tuple[Change, Entry, Entry]] = []
     for change in changes:
         rel = change.path[len(j.dir) + 1 :]
@@ -621,6 +634,7 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRul
             if change.status == "A" and change.new is not None:
                 added[change.path] = new_entry
                 blobs[change.path] = change.new.oid
+                places[change.path] = place
             else:
                 old_entry = _parse_blob(j, change.old.oid if change.old else None)
                 if old_entry is not None:
@@ -629,7 +643,7 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRul
             _judge_refused(j, change, commit)
     for path, entry in added.items():
         _judge_admission(j, commit, info.parents, admitted_id, path, entry, blobs[path], len(added))
-        tip.entry(path, blobs[path])
+        tip.entry(path, blobs[path], places[path])
     for change, before, after in flips:
         _judge_flip(j, commit, change, before, after, added)
     return {c.path for c in changes if c.new is not None}
@@ -848,7 +862,16 @@ def _index_fields(j: Judge, oid: str) -> tuple[str, str, str] | None:
     return entry.status, entry.title, str(entry.meta.get("superseded_by", ""))
 
 
-def _check_index(j: Judge, old: str | None, new: str) -> None:
+def _net_changes(j: Judge, old: str | None, new: str) -> list[Change] | None:
+    """The memory folder's changes from old to new (paths inside the folder), or None when
+    there is no old memory folder to compare with."""
+    old_memory, new_memory = (j.memory_tree(old) if old else None), j.memory_tree(new)
+    if old_memory is None:
+        return None
+    return [] if old_memory == new_memory else j.store.diff(old_memory, new_memory)
+
+
+def _check_index(j: Judge, old: str | None, new: str, net: list[Change] | None) -> None:
     store = j.store
     new_memory = j.memory_tree(new)
     if new_memory is None:
@@ -859,7 +882,7 @@ def _check_index(j: Judge, old: str | None, new: str) -> None:
     path = f"{j.dir}/INDEX.md"
     actual = store.read_path(store.tree_of(new), path)
     previous = store.read_path(store.tree_of(old), path) if old else None
-    changes = store.diff(old_memory, new_memory) if old_memory else []
+    changes = net or []
     if previous is not None and old is not None:
         want = index_mod.update(
             store,
