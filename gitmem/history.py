@@ -25,7 +25,7 @@ import gc
 import os
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from gitmem import index as index_mod
@@ -420,7 +420,8 @@ class TipRules:
         main_tip = j.store.ref_target(_main_ref(j.settings))
         refused_source = TreeSnapshot(j.store, j.store.tree_of(main_tip)) if main_tip else snapshot
         ctx = Context.from_snapshot(j.settings, refused_source)
-        ctx.path_exists = lambda path: snapshot.kind(path) != "missing"
+        # entries cite the same few files again and again: each is looked up once
+        ctx.path_exists = cache(lambda path: snapshot.kind(path) != "missing")
         ctx.scan_secrets = False
         return cls(j, tree, snapshot, ctx)
 
