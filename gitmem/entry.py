@@ -448,36 +448,59 @@ def candidate_text(admitted: Entry, admitted_data: bytes) -> bytes | None:
     return b"---\n" + kept + admitted_data[end:]
 
 
-_FAST_LINE = re.compile(r"([a-z_]{1,40}): (.*)")
+#: A front matter whose every line is blank or one `key: value`, and those lines' pairs.
+_FIELD_BLOCK = re.compile(r"(?:[a-z_]{1,40}: [^\n]*)?(?:\n(?:[a-z_]{1,40}: [^\n]*)?)*")
+_FIELD_PAIR = re.compile(r"^([a-z_]{1,40}): (.*)$", re.MULTILINE)
+#: A value (joined to the one before by "\n") that plain text cannot start, or an empty one.
+_NOT_PLAIN_START = re.compile(r"\n(?![^-?:,\[\]{}#&*!|>'\"%@`\s])")
+#: What ends plain text inside a `[a, b]` list.
+_NOT_PLAIN_ITEM = re.compile(r"[,\[\]{}?:\t]")
 
 
 def _fast_front_matter(fm_text: str) -> dict[str, Any] | None:
     """Front matter as gitmem writes it (`key: plain text`, `key: [a, b]`), read without YAML;
     None for anything else, which then goes through the YAML loader.  A property test holds
-    both readers to the same answer."""
-    meta: dict[str, Any] = {}
-    for line in fm_text.split("\n"):
-        if not line:
-            continue
-        match = _FAST_LINE.fullmatch(line)
-        if match is None:
-            return None
-        key, value = match.groups()
-        if key in meta:
-            return None
+    both readers to the same answer.  The lines and their values are checked together (one
+    pattern over the block, one look over all values joined), not one by one: an entry's
+    front matter is a third of parsing it."""
+    if _FIELD_BLOCK.fullmatch(fm_text) is None:
+        return None
+    pairs = _FIELD_PAIR.findall(fm_text)
+    meta: dict[str, Any] = dict(pairs)
+    if len(meta) != len(pairs):
+        return None  # a key given twice
+    scalars: list[tuple[str, str]] = []
+    items: list[str] = []
+    for key, value in pairs:
         if value.startswith("[") and value.endswith("]"):
             inner = value[1:-1]
-            items = inner.split(", ") if inner else []
-            if not all(_plain(item, _PLAIN_ITEM) for item in items):
-                return None
-            meta[key] = items
-        elif _plain(value, _PLAIN):
-            meta[key] = value
-        elif (quoted := _single_quoted(value)) is not None:
-            meta[key] = quoted
+            meta[key] = listed = inner.split(", ") if inner else []
+            items.extend(listed)
         else:
-            return None
+            scalars.append((key, value))
+    if not _all_plain(items, item=True):
+        return None
+    if not _all_plain([value for _, value in scalars], item=False):
+        for key, value in scalars:  # some value is not plain: quoted, or only YAML can tell
+            if not _plain(value, _PLAIN):
+                quoted = _single_quoted(value)
+                if quoted is None:
+                    return None
+                meta[key] = quoted
     return meta
+
+
+def _all_plain(values: list[str], *, item: bool) -> bool:
+    """all(plain(value)) (plain_item when item), looked at over the values joined by "\n",
+    which no value holds: a value's start follows a "\n", its end precedes one."""
+    if not values:
+        return True
+    joined = "\n".join(values)
+    if _NOT_PLAIN_START.search("\n" + joined) or (item and _NOT_PLAIN_ITEM.search(joined)):
+        return False
+    if "\t" in joined or ": " in joined or " #" in joined or ":\n" in joined or " \n" in joined:
+        return False
+    return not joined.endswith((":", " ")) and "".join(values).isprintable()
 
 
 def _single_quoted(value: str) -> str | None:

@@ -230,18 +230,22 @@ def test_fast_front_matter_reader_agrees_with_yaml(meta: dict[str, object]) -> N
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet=st.sampled_from(":-[]{}#,'\" ab0\t|>&*!%@`?"), max_size=12)))
 def test_fast_reader_never_misreads_yaml_syntax(values: list[str]) -> None:
-    import yaml
-
     for value in values:
         for line in (f"k: {value}", f"k: [{value}]", f"k: [{value}, x]"):
-            fast = E._fast_front_matter("\n" + line + "\n")
-            if fast is None:
-                continue
-            try:
-                slow = yaml.load("\n" + line + "\n", Loader=E._StrictLoader)
-            except yaml.YAMLError:
-                raise AssertionError(f"fast reader accepted invalid YAML {line!r}") from None
-            assert fast == slow, line
+            # alone, and among other fields: the reader looks at all lines' values together
+            for block in (f"\n{line}\n", f"\na: x\n{line}\nz: y\nl: [y]\n"):
+                _agree_with_yaml(block)
+
+
+def _agree_with_yaml(block: str) -> None:
+    import yaml
+
+    if (fast := E._fast_front_matter(block)) is not None:
+        try:
+            slow = yaml.load(block, Loader=E._StrictLoader)
+        except yaml.YAMLError:
+            raise AssertionError(f"fast reader accepted invalid YAML {block!r}") from None
+        assert fast == slow, block
 
 
 @settings(max_examples=300, deadline=None)
