@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,24 +209,25 @@ def join_line(value: str) -> str:
 
 _RANK = {key: rank for rank, key in enumerate(FIELD_ORDER)}
 _UNRANKED = len(FIELD_ORDER)
+_ONE_LINE = frozenset(ONE_LINE_FIELDS)
 
 
 def normalise_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
-    """Front matter in canonical field order (unknown fields last, sorted), lines joined."""
-    out: dict[str, Any] = {}
+    """Front matter in canonical field order (unknown fields last, sorted), lines joined.
+    Built from whole-dict steps rather than field by field: every parse passes here."""
     ranks = [_RANK.get(key, _UNRANKED) for key in meta]
     if _UNRANKED not in ranks and ranks == sorted(ranks):
-        order: Iterable[str] = meta  # in canonical order already, as gitmem writes it
+        out = dict(meta)  # in canonical order already, as gitmem writes it
     else:
         known = [k for k in FIELD_ORDER if k in meta]
-        order = [*known, *sorted(k for k in meta if k not in _RANK)]
-    for key in order:
-        value = meta[key]
-        if key in ONE_LINE_FIELDS and isinstance(value, str):
-            value = join_line(value)
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[key] = value
+        out = {k: meta[k] for k in [*known, *sorted(k for k in meta if k not in _RANK)]}
+    for key in _ONE_LINE.intersection(out):
+        if isinstance(value := out[key], str):
+            out[key] = join_line(value)
+    if tuple in map(type, out.values()):
+        for key, value in out.items():
+            if isinstance(value, tuple):
+                out[key] = list(value)
     return out
 
 
