@@ -30,7 +30,7 @@ import yaml
 from gitmem.errors import RuleError
 from gitmem.fields import PLAIN as _PLAIN
 from gitmem.fields import PLAIN_ITEM as _PLAIN_ITEM
-from gitmem.fields import normalise_text
+from gitmem.fields import closing_line, normalise_text
 from gitmem.fields import plain as _plain
 from gitmem.markdown import fenced, heading
 
@@ -351,6 +351,24 @@ def decode(data: bytes) -> str:
 _HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=_BOUNDARY)
 
 
+def _split_front_matter(text: str) -> tuple[str, str] | None:
+    """(front matter, rest) as python-frontmatter's handler splits them, or None when the
+    front matter is not closed. An entry that starts with a plain `---` line has its closing
+    line found with str.find (gitmem.fields.closing_line) instead of the handler's pattern
+    run over the whole text; a property test holds the two to the same answer."""
+    if text.startswith("---\n"):
+        start = closing_line(text)
+        if start is None:
+            return None
+        end = text.find("\n", start)
+        return text[3:start], text[len(text) if end == -1 else end :]
+    try:
+        fm_text, rest = _HANDLER.split(text)
+    except ValueError:
+        return None
+    return fm_text, rest
+
+
 def parse(source: str | bytes) -> Entry:
     """Parse an entry's text (or raw bytes); raise EntryError naming the rule and line."""
     text = decode(source) if isinstance(source, bytes) else normalise_text(source)
@@ -360,14 +378,14 @@ def parse(source: str | bytes) -> Entry:
             "has no front matter: start the file with a '---' line, the YAML fields, and '---'",
             1,
         )
-    try:
-        fm_text, rest = _HANDLER.split(text)
-    except ValueError:
+    split = _split_front_matter(text)
+    if split is None:
         raise EntryError(
             "FRONT-MATTER",
             "front matter is not closed: add a '---' line after the YAML fields",
             1,
-        ) from None
+        )
+    fm_text, rest = split
     if len(fm_text) > MAX_FRONT_MATTER_CHARS:
         raise EntryError(
             "FRONT-MATTER",

@@ -216,6 +216,17 @@ def test_front_matter_in_canonical_order_is_kept_and_other_orders_are_sorted(
             assert normal[key] == (f"v {key} x" if key in E.ONE_LINE_FIELDS else value)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("-\n \tab:"), max_size=40))
+def test_the_front_matter_is_split_where_the_frontmatter_handler_splits_it(body: str) -> None:
+    for source in ("---\n" + body, "--- \n" + body, body):
+        try:
+            expected: tuple[str, str] | None = E._HANDLER.split(source)
+        except ValueError:
+            expected = None
+        assert E._split_front_matter(source) == expected, source
+
+
 _FM_VALUE = st.one_of(
     st.text(st.characters(codec="utf-8"), max_size=30),
     st.lists(st.text(st.characters(codec="utf-8"), max_size=10), max_size=3),
