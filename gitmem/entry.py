@@ -24,9 +24,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import frontmatter.default_handlers
-import yaml
-
 from gitmem.errors import RuleError
 from gitmem.fields import PLAIN as _PLAIN
 from gitmem.fields import PLAIN_ITEM as _PLAIN_ITEM
@@ -231,52 +228,6 @@ def normalise_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# YAML: strings only, no duplicate keys, no aliases
-
-
-_BaseLoader: Any = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-
-
-class _StrictLoader(_BaseLoader):  # type: ignore[misc]
-    """Every scalar read as a string (BaseLoader, in C where libyaml is there), duplicate keys
-    refused, and anchors/aliases refused: a node met twice is an alias."""
-
-    def construct_object(self, node: Any, deep: bool = False) -> Any:
-        if node in self.constructed_objects or node in self.recursive_objects:
-            raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed", node.start_mark
-            )
-        return super().construct_object(node, deep=deep)
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-        if not isinstance(node, yaml.MappingNode):
-            return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise yaml.constructor.ConstructorError(
-                    None, None, "keys must be plain text", key_node.start_mark
-                )
-            key = key_node.value
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key '{key}'", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=True)  # type: ignore[no-any-return]
-
-
-class _Dumper(yaml.SafeDumper):
-    """SafeDumper without the timestamp resolver, so dates are written plain, as in the design."""
-
-
-_Dumper.yaml_implicit_resolvers = {
-    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for ch, resolvers in yaml.SafeDumper.yaml_implicit_resolvers.items()
-}
-
-
 def _dump_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         items = [str(v) for v in value]
@@ -287,17 +238,13 @@ def _dump_value(value: Any) -> str:
     return text if _writes_plain(text, _PLAIN) else _dump_scalar(text)
 
 
-_RESOLVER = yaml.resolver.Resolver()
-_TEXT_TAGS = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp")
-
-
 def _writes_plain(text: str, pattern: re.Pattern[str]) -> bool:
     """True when text can be written unquoted: our reader reads it back as is (the fast
     reader's own test) and YAML's usual loaders read it as text too (not a number, a boolean
     or null), so other tools see what gitmem sees.  Dates stay plain, as in the design."""
-    if not _plain(text, pattern):
-        return False
-    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) in _TEXT_TAGS  # type: ignore[no-untyped-call]
+    from gitmem import yamltext
+
+    return _plain(text, pattern) and yamltext.reads_as_text(text)
 
 
 def _needs_escapes(text: str) -> bool:
@@ -308,17 +255,10 @@ def _dump_scalar(value: str | list[str]) -> str:
     """One value in YAML flow style (lists as `[a, b]`), quoted only where YAML needs it."""
     # PyYAML writes NEL and the Unicode line separators raw when allow_unicode is on, and reads
     # them back as line breaks: such text is written with escapes instead.
+    from gitmem import yamltext
+
     items = value if isinstance(value, list) else [value]
-    plain_unicode = not any(_needs_escapes(item) for item in items)
-    dumped = yaml.dump(
-        value,
-        Dumper=_Dumper,
-        allow_unicode=plain_unicode,
-        default_flow_style=True,
-        width=2**31 - 1,
-        explicit_end=False,
-    )
-    return dumped.removesuffix("\n...\n").removesuffix("\n")
+    return yamltext.dump(value, allow_unicode=not any(_needs_escapes(item) for item in items))
 
 
 def render_meta(meta: Mapping[str, Any]) -> str:
@@ -348,9 +288,6 @@ def decode(data: bytes) -> str:
     return normalise_text(text)
 
 
-_HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=_BOUNDARY)
-
-
 def _split_front_matter(text: str) -> tuple[str, str] | None:
     """(front matter, rest) as python-frontmatter's handler splits them, or None when the
     front matter is not closed. An entry that starts with a plain `---` line has its closing
@@ -362,8 +299,10 @@ def _split_front_matter(text: str) -> tuple[str, str] | None:
             return None
         end = text.find("\n", start)
         return text[3:start], text[len(text) if end == -1 else end :]
+    from gitmem import yamltext
+
     try:
-        fm_text, rest = _HANDLER.split(text)
+        fm_text, rest = yamltext.HANDLER.split(text)
     except ValueError:
         return None
     return fm_text, rest
@@ -538,29 +477,9 @@ def _load_yaml(fm_text: str) -> dict[str, Any]:
 
 
 def _read_yaml(fm_text: str) -> dict[str, Any]:
-    try:
-        meta = yaml.load(fm_text, Loader=_StrictLoader)  # a BaseLoader: strings only
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 2
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise EntryError(
-            "FRONT-MATTER", f"front matter is not valid YAML ({problem}): fix the YAML", line
-        ) from None
-    except (yaml.YAMLError, RecursionError) as exc:
-        raise EntryError(
-            "FRONT-MATTER", f"front matter is not valid YAML ({type(exc).__name__})", 2
-        ) from None
-    if meta is None:
-        meta = {}
-    if not isinstance(meta, dict):
-        kind = "a list" if isinstance(meta, list) else "a single value"
-        raise EntryError(
-            "FRONT-MATTER",
-            f"front matter is {kind}, not a mapping: write one 'field: value' per line",
-            2,
-        )
-    return meta
+    from gitmem import yamltext
+
+    return yamltext.read(fm_text)
 
 
 def front_matter(source: str | bytes) -> dict[str, Any]:

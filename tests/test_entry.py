@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem import entry as E
+from gitmem import yamltext
 from gitmem.entry import EntryError
 
 from entries import DESIGN_EXAMPLE, text
@@ -221,7 +222,7 @@ def test_front_matter_in_canonical_order_is_kept_and_other_orders_are_sorted(
 def test_the_front_matter_is_split_where_the_frontmatter_handler_splits_it(body: str) -> None:
     for source in ("---\n" + body, "--- \n" + body, body):
         try:
-            expected: tuple[str, str] | None = E._HANDLER.split(source)
+            expected: tuple[str, str] | None = yamltext.HANDLER.split(source)
         except ValueError:
             expected = None
         assert E._split_front_matter(source) == expected, source
@@ -242,7 +243,7 @@ def test_fast_front_matter_reader_agrees_with_yaml(meta: dict[str, object]) -> N
         return
     import yaml
 
-    assert fast == (yaml.load("\n" + rendered, Loader=E._StrictLoader) or {})
+    assert fast == (yaml.load("\n" + rendered, Loader=yamltext.StrictLoader) or {})
 
 
 @settings(max_examples=300, deadline=None)
@@ -260,7 +261,7 @@ def _agree_with_yaml(block: str) -> None:
 
     if (fast := E._fast_front_matter(block)) is not None:
         try:
-            slow = yaml.load(block, Loader=E._StrictLoader)
+            slow = yaml.load(block, Loader=yamltext.StrictLoader)
         except yaml.YAMLError:
             raise AssertionError(f"fast reader accepted invalid YAML {block!r}") from None
         assert fast == slow, block

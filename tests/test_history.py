@@ -380,3 +380,19 @@ def test_a_code_only_range_does_not_load_the_secret_rules(clone: Path) -> None:
         cwd=clone, capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert done.stdout.split()[-1] == "True"  # a memory file changed: now it is scanned
+
+
+def test_judging_entries_gitmem_wrote_does_not_load_yaml(clone: Path) -> None:
+    """Front matter as gitmem writes it is read without YAML: the libraries are not even
+    imported (a tenth of a one-candidate pre-receive check)."""
+    ok(run(clone, *PROPOSE))
+    branch = git(clone, "branch", "--list", "gitmem/*").split()[-1]
+    script = (
+        "import sys\nfrom gitmem import history\n"
+        f"report = history.check_range('main..{branch}')\n"
+        "print(report.checked, len(report.problems), 'yaml' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=clone, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1", "0", "False"], done.stdout + done.stderr
