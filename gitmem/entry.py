@@ -488,12 +488,10 @@ def front_matter(source: str | bytes) -> dict[str, Any]:
     text = decode(source) if isinstance(source, bytes) else normalise_text(source)
     if not text.startswith("---\n"):
         raise EntryError("FRONT-MATTER", "has no front matter", 1)
-    end = text.find("\n---", 3)
-    while end != -1 and text[end + 4 : end + 5] not in ("\n", "", " ", "\t"):
-        end = text.find("\n---", end + 4)
-    if end == -1:
+    split = _split_front_matter(text)  # the closing line parse() finds
+    if split is None:
         raise EntryError("FRONT-MATTER", "front matter is not closed", 1)
-    fm_text = text[3 : end + 1]
+    fm_text = split[0]
     if len(fm_text) > MAX_FRONT_MATTER_CHARS:
         raise EntryError("FRONT-MATTER", "front matter is too long", 2)
     return normalise_meta(_load_yaml(fm_text))

@@ -228,6 +228,15 @@ def test_the_front_matter_is_split_where_the_frontmatter_handler_splits_it(body:
         assert E._split_front_matter(source) == expected, source
 
 
+def test_front_matter_alone_closes_where_parse_closes_it() -> None:
+    """A `--- x` line closes nothing for parse(); front_matter() once took it as the end."""
+    text = "---\nid: a\n--- x\ntitle: b\n---\n\n## Context\n\n## Content\n\n## Evidence\n"
+    with pytest.raises(EntryError, match="YAML"):
+        E.parse(text)
+    with pytest.raises(EntryError, match="YAML"):
+        E.front_matter(text)
+
+
 _FM_VALUE = st.one_of(
     st.text(st.characters(codec="utf-8"), max_size=30),
     st.lists(st.text(st.characters(codec="utf-8"), max_size=10), max_size=3),
