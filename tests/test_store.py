@@ -173,6 +173,9 @@ def test_first_added_finds_each_path_s_admission_on_the_first_parent_chain(repo:
     found = Store.open(repo).first_added(tip, ["m/a.md", "m/b.md", "m/never.md"])
     # b.md entered main's first-parent chain with the merge, as an admission does
     assert found == {"m/a.md": first, "m/b.md": tip}
+    # an entry's `files:` is anyone's text: pathspec magic among the paths changes nothing
+    hostile = Store.open(repo).first_added(tip, ["m/a.md", ":(exclude)m/a.md", "m/*.md"])
+    assert hostile == {"m/a.md": first}
 
 
 def test_pygit2_is_loaded_with_the_ca_directory_and_ssl_is_left_as_it_was() -> None:
