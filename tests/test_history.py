@@ -396,3 +396,27 @@ def test_judging_entries_gitmem_wrote_does_not_load_yaml(clone: Path) -> None:
         [sys.executable, "-c", script], cwd=clone, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["1", "0", "False"], done.stdout + done.stderr
+
+
+def test_judging_leaves_the_cycle_collector_as_it_found_it(clone: Path) -> None:
+    """The judge pauses the cycle collector and freezes what it read when it resumes it; the
+    collector is back on afterwards (off when it was off) and collects new cycles as ever."""
+    ok(run(clone, *PROPOSE))
+    branch = git(clone, "branch", "--list", "gitmem/*").split()[-1]
+    script = (
+        "import gc, weakref\nfrom gitmem import history\n"
+        "class Node: pass\n"
+        "def judged():\n"
+        f"    report = history.check_range('main..{branch}')\n"
+        "    return report.checked, gc.isenabled()\n"
+        "first = judged()\n"
+        "a, b = Node(), Node(); a.other, b.other = b, a\n"
+        "gone = weakref.ref(a); del a, b\n"
+        "gc.collect()\n"
+        "gc.disable()\n"
+        "print(*first, gone() is None, *judged())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=clone, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1", "True", "True", "1", "False"], done.stdout + done.stderr
