@@ -79,7 +79,7 @@ _TIER = {_TOKEN: 0, _PEM: 0, _JWT: 0, _FILE: 0, _URL: 1, _ASSIGN: 2, _ENTROPY: 3
 class _Rule:
     """One pattern: its rule id, description, RE2 pattern, kind and confirmation knobs."""
 
-    __slots__ = ("description", "id", "kind", "pattern", "strict", "tier")
+    __slots__ = ("description", "gates", "id", "kind", "pattern", "strict", "tier")
 
     def __init__(
         self,
@@ -89,6 +89,7 @@ class _Rule:
         kind: int = _TOKEN,
         strict: bool = False,
         tier: int = -1,
+        gates: tuple[str, ...] = (),
     ) -> None:
         self.id = rule_id
         self.description = description
@@ -96,6 +97,10 @@ class _Rule:
         self.kind = kind
         self.strict = strict  # a token rule whose shape alone is weak: also demand randomness
         self.tier = tier if tier >= 0 else _TIER[kind]
+        # What the one Set pass looks for instead of the pattern: patterns that all match
+        # wherever the pattern does (tested), for a rule whose own pattern would multiply the
+        # Set's automaton (counted runs after `[^\n]*`); the rule's regex then decides.
+        self.gates = gates or (pattern,)
 
 
 _SEP = r"""["']?\s*(?:=>|:=|=|:)\s*["']?"""
@@ -521,6 +526,7 @@ _RULES: tuple[_Rule, ...] = (
         r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>\[\]\\]*):([^\s/?#@\"'<>\[\]\\]+)@"
         r"[A-Za-z0-9_\[]",
         _URL,
+        gates=(r"://[^\s:/?#@\"'<>\[\]\\]*:[^\s/?#@\"'<>\[\]\\]+@",),
     ),
     _Rule(
         "password-assignment",
@@ -569,7 +575,15 @@ _SECRET_WORDS = (
     r"|private[_.\- ]?key|auth|credential|bearer|key"
 )
 _RULES = tuple(
-    _Rule(r.id, r.description, r.pattern.format(w=_SECRET_WORDS), r.kind, r.strict, r.tier)
+    _Rule(
+        r.id,
+        r.description,
+        r.pattern.format(w=_SECRET_WORDS),
+        r.kind,
+        r.strict,
+        r.tier,
+        gates=(f"(?i)(?:{_SECRET_WORDS})", r"[A-Za-z0-9+/_\-]{20}"),
+    )
     if r.kind == _ENTROPY
     else r
     for r in _RULES
@@ -592,17 +606,29 @@ def rule_ids() -> tuple[str, ...]:
 
 
 class _Engine:
-    """The compiled patterns: one Set over every rule; each rule's own regex, compiled on need."""
+    """The compiled patterns: one Set over every rule's gates; each rule's own regex, compiled
+    on need."""
 
-    __slots__ = ("_compile", "_regexes", "candidates", "known_ids", "set", "words")
+    __slots__ = (
+        *("_compile", "_gated", "_owner", "_regexes"),
+        *("candidates", "known_ids", "set", "words"),
+    )
 
     def __init__(self, rule_set: Any, compile_rule: Callable[[str], Any]) -> None:
         self.set = rule_set
         self._compile = compile_rule
         self._regexes: list[Any] = [None] * len(_RULES)
+        # the Set's patterns are the rules' gates, in order: which rule each one is of
+        self._owner = [index for index, rule in enumerate(_RULES) for _ in rule.gates]
+        self._gated = {index: len(rule.gates) for index, rule in enumerate(_RULES)}
         self.words = compile_rule(f"(?i)(?:{_SECRET_WORDS})")  # for the entropy rule
         self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
         self.known_ids = frozenset(rule_ids())
+
+    def rules_in(self, data: bytes) -> list[int]:
+        """The rules that can match data (every gate matched), in rule order."""
+        owners = [self._owner[i] for i in self.set.Match(data) or ()]
+        return sorted({index for index in owners if owners.count(index) == self._gated[index]})
 
     def regex(self, index: int) -> Any:
         """Rule `index`'s own regex: most texts match few rules, so most are never compiled."""
@@ -626,7 +652,8 @@ def _engine() -> _Engine:
     # The Set runs one DFA for all patterns; give it room so hostile text cannot exhaust it.
     rule_set = re2.Set.SearchSet(options(128 << 20))
     for rule in _RULES:
-        rule_set.Add(rule.pattern.encode("ascii"))
+        for gate in rule.gates:
+            rule_set.Add(gate.encode("ascii"))
     rule_set.Compile()
     return _Engine(rule_set, lambda pattern: re2.compile(pattern.encode("ascii"), rule_opts))
 
@@ -1031,22 +1058,48 @@ def _handle_entropy(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None
 def _entropy_line(
     rule: _Rule, eng: _Engine, data: bytes, ls: int, le: int, hits: list[_Hit]
 ) -> None:
-    line = data[ls:le]
-    words = [(int(w.start()), int(w.end())) for w in eng.words.finditer(data, ls, le)]
     prev_key = False
     if ls > 0:
         ps = data.rfind(b"\n", 0, ls - 1) + 1
         prev = data[ps : ls - 1].rstrip(b" \t\r|>+-")
         if prev.endswith((b":", b"=")) and eng.words.search(data, ps, ls - 1) is not None:
             prev_key = True
+    line = data[ls:le]
+    found = _LINE_MEMO.get((line, prev_key))
+    if found is None:
+        found = _line_hits(eng, line, prev_key)
+        if len(line) <= _LINE_MEMO_CHARS:
+            if len(_LINE_MEMO) >= _LINE_MEMO_SIZE:
+                _LINE_MEMO.clear()
+            _LINE_MEMO[line, prev_key] = found
+    for start, end, excerpt in found:
+        hits.append(_Hit(ls + start, ls + end, 3, rule.id, excerpt, rule.description))
+
+
+#: The entropy hits of a line, by its bytes and whether the line before is a secret `key:`
+#: line, which is all they depend on. The same lines come back again and again: a candidate
+#: and the entry admitted from it differ in two lines, file paths and ids recur.
+_LINE_MEMO: dict[tuple[bytes, bool], tuple[tuple[int, int, str], ...]] = {}
+_LINE_MEMO_SIZE = 16384
+_LINE_MEMO_CHARS = 1024  # at most 16 MiB of lines kept, whatever a text holds
+
+
+def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, excerpt) of each random-looking run near a secret word in one line.
+
+    A line is bounded by newlines or the text's ends, and neither pattern looks past a newline,
+    so the line alone gives the same matches as the whole text would."""
+    words = [(int(w.start()), int(w.end())) for w in eng.words.finditer(line)]
     if not words and not prev_key:
-        return
+        return ()
     starts = [w[0] for w in words]
-    git_context = any(word in line.lower() for word in _GIT_CONTEXT)
+    lowered = line.lower()
+    git_context = any(word in lowered for word in _GIT_CONTEXT)
     first = True
-    for c in eng.candidates.finditer(data, ls, le):
+    found = []
+    for c in eng.candidates.finditer(line):
         cs, ce = int(c.start()), int(c.end())
-        near = prev_key and first and not data[ls:cs].strip(b" \t\"'")
+        near = prev_key and first and not line[:cs].strip(b" \t\"'")
         first = False
         if not near and words:
             i = bisect.bisect_left(starts, cs)
@@ -1061,14 +1114,15 @@ def _entropy_line(
                 near = True
         if not near:
             continue
-        token = data[cs:ce]
+        token = line[cs:ce]
         if token.startswith(_PUBLIC_PREFIXES) or _fake(token) or _uuid(token):
             continue
         if not _looks_random(token):
             continue
         if git_context and set(token) <= _HEX:
             continue
-        hits.append(_Hit(cs, ce, 3, rule.id, _redact(token), rule.description))
+        found.append((cs, ce, _redact(token)))
+    return tuple(found)
 
 
 def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
@@ -1376,7 +1430,7 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     data = text.encode("utf-8", "surrogatepass")
     eng = _engine()
     hits: list[_Hit] = []
-    for index in sorted(eng.set.Match(data) or ()):
+    for index in eng.rules_in(data):
         rule = _RULES[index]
         _HANDLERS[rule.kind](rule, eng.regex(index), data, hits)
     hidden = scan_hidden_unicode(text)

@@ -593,3 +593,65 @@ def test_hidden_unicode_findings_name_code_points(text: str) -> None:
     for f in scan_hidden_unicode(text):
         assert f.excerpt.startswith("U+")
         assert chr(int(f.excerpt[2:].split()[0], 16)) in text
+
+
+def _rules_whose_pattern_matches(data: bytes) -> set[int]:
+    eng = secrets._engine()
+    return {i for i in range(len(secrets._RULES)) if eng.regex(i).search(data) is not None}
+
+
+def test_the_rules_with_gates_are_the_ones_that_would_blow_up_the_set() -> None:
+    """Gates stand in for the entropy and password-in-URL patterns only; each is ASCII."""
+    gated = {r.id for r in secrets._RULES if r.gates != (r.pattern,)}
+    assert gated == {"high-entropy-near-secret-word", "password-in-url"}
+    assert all(g.isascii() for r in secrets._RULES for g in r.gates)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [p[1] for p in POSITIVES] + [n[0] for n in NEGATIVES] + CLEAN,
+)
+def test_the_set_pass_keeps_every_rule_whose_pattern_matches(text: str) -> None:
+    """The one Set pass looks for the rules' gates, not their patterns: it must still name
+    every rule whose own pattern matches, or a secret would go unseen."""
+    data = text.encode("utf-8", "surrogatepass")
+    assert _rules_whose_pattern_matches(data) <= set(secrets._engine().rules_in(data))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from([*FRAGMENTS, "user", "s3cr3tPa55", "https", "x" * 20]), max_size=60)
+)
+def test_gates_are_never_narrower_than_their_patterns(parts: list[str]) -> None:
+    data = "".join(parts).encode("utf-8", "surrogatepass")
+    assert _rules_whose_pattern_matches(data) <= set(secrets._engine().rules_in(data))
+
+
+def test_a_remembered_line_is_reported_wherever_it_comes_back() -> None:
+    """The entropy rule remembers what each line yields; the same line elsewhere, in another
+    text or after a `key:` line, is reported at its own place, and the memory stays bounded."""
+    blob = rnd(32)
+    line = f"the deploy token is {blob}"
+    assert [(f.rule, f.line) for f in scan_text(line)] == [("high-entropy-near-secret-word", 1)]
+    found = scan_text(f"intro\n{line}\nmiddle\n{line}\n")
+    assert [(f.rule, f.line) for f in found] == [
+        ("high-entropy-near-secret-word", n) for n in (2, 4)
+    ]
+    # the same bare value: found under a `password:` line only
+    assert scan_text(f"{blob}\n") == []
+    assert [f.line for f in scan_text(f"password:\n{blob}\n")] == [2]
+    assert scan_text(f"{blob}\n") == []
+    long_line = "x " * 600 + line  # over the memo's line length: judged, not remembered
+    assert [f.line for f in scan_text(long_line)] == [1]
+    assert all(len(key[0]) <= secrets._LINE_MEMO_CHARS for key in secrets._LINE_MEMO)
+    assert len(secrets._LINE_MEMO) <= secrets._LINE_MEMO_SIZE
+
+
+def test_the_line_memory_is_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secrets, "_LINE_MEMO_SIZE", 2)
+    monkeypatch.setattr(secrets, "_LINE_MEMO", {})
+    blobs = [rnd(32) for _ in range(5)]
+    for blob in blobs:
+        assert [f.line for f in scan_text(f"api token {blob}")] == [1]
+        assert len(secrets._LINE_MEMO) <= 2
+    assert [f.line for f in scan_text(f"api token {blobs[0]}")] == [1]
