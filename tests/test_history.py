@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -420,3 +421,29 @@ def test_judging_leaves_the_cycle_collector_as_it_found_it(clone: Path) -> None:
         [sys.executable, "-c", script], cwd=clone, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["1", "True", "True", "1", "False"], done.stdout + done.stderr
+
+
+def test_a_range_check_ends_its_process_with_its_whole_verdict(clone: Path) -> None:
+    """`gitmem check --range` ends its process without tearing it down (cli.exit_now): what
+    it printed still reaches the reader whole, through a pipe, with the right exit code."""
+    for n in range(60):
+        entry_id = candidate_id(f"forged-{n}")
+        entry = text(id=entry_id, status="admitted", admitted_by="human:eve", admitted="2026-11-29")
+        write(clone, f".gitmem/entries/method/{entry_id}.md", entry)
+    ok(run(clone, "index"))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "forged")
+
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "gitmem", "check", "--range", *args]
+        return subprocess.run(command, cwd=clone, capture_output=True, text=True)
+
+    done = check("origin/main..main", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    problems = json.loads(done.stdout)["problems"]
+    assert [p["rule"] for p in problems] == ["HISTORY-ADMIT"] * 60
+    done = check("origin/main..main")
+    assert done.returncode == 1 and done.stdout.count("HISTORY-ADMIT") == 60
+    assert done.stdout.endswith("gitmem check: 60 problems in 60 files (1 commit checked)\n")
+    done = check("origin/main..origin/main")
+    assert done.returncode == 0 and "no problems" in done.stdout, done.stdout + done.stderr
