@@ -181,23 +181,41 @@ def update(
     groups = _groups(previous)
     if groups is None:
         return generate(store, memory_tree)
+    by_type: dict[str, dict[str, str | None]] = {}  # type -> id -> new line (None: gone)
     for change in changes:
         where = _entry_path(change.path)
         if where is None:
             continue
         type_, file_id = where
-        group = groups.setdefault(type_, [])
-        at = bisect.bisect_left(group, file_id, key=_line_id)
-        if at < len(group) and _line_id(group[at]) == file_id:
-            del group[at]
+        line = None
         if change.new is not None and change.new.is_file:
             fields = known(change.new.oid) if known else None
             if fields is None:
                 line = line_from_bytes(type_, file_id, read(change.new.oid)).text
             else:
                 line = line_for(type_, file_id, *fields)
-            group.insert(at, line)
+        by_type.setdefault(type_, {})[file_id] = line
+    for type_, lines in by_type.items():
+        groups[type_] = _spliced(groups.get(type_, []), lines)
     return render_groups(groups)
+
+
+def _spliced(group: list[str], changed: dict[str, str | None]) -> list[str]:
+    """A type's lines (sorted by id) with changed ids set to their new line or removed: one
+    binary search a change when they are few against the group, one sort when they are many
+    (a push of thousands of admissions)."""
+    if len(changed) * 16 < len(group):
+        group = list(group)
+        for file_id, line in changed.items():
+            at = bisect.bisect_left(group, file_id, key=_line_id)
+            if at < len(group) and _line_id(group[at]) == file_id:
+                del group[at]
+            if line is not None:
+                group.insert(at, line)
+        return group
+    lines: dict[str, str | None] = {_line_id(line): line for line in group}
+    lines.update(changed)
+    return [line for _, line in sorted(lines.items()) if line is not None]
 
 
 def _line_id(line: str) -> str:
