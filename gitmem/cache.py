@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gitmem import forked
 from gitmem.fields import MAX_ENTRY_BYTES
 from gitmem.recall import Doc, Index
 from gitmem.store import Change, Store, TreeItem, atomic_write
@@ -95,66 +96,6 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
             continue
         if entry.status == "admitted":
             yield doc_of(entry, item.path)
-
-
-class _ForkedReader:
-    """_read_docs of some items in a forked process, written to a temporary file (a pipe
-    would stall the reader until this process got round to draining it). If the reader
-    fails, this process reads the items itself: the answer is the same, only slower."""
-
-    def __init__(self, store: Store, items: list[TreeItem]) -> None:
-        import pickle
-        import tempfile
-
-        self._store = store
-        self._items = items
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 - close() closes it
-        try:
-            self._pid = os.fork()
-        except OSError:
-            self._file.close()
-            raise
-        if self._pid == 0:  # pragma: no cover - the child, checked by its output
-            status = 1
-            try:
-                batch: list[Doc] = []
-                for doc in _read_docs(store, items):
-                    batch.append(doc)
-                    if len(batch) >= 1024:
-                        pickle.dump(batch, self._file, protocol=pickle.HIGHEST_PROTOCOL)
-                        batch = []
-                pickle.dump(batch, self._file, protocol=pickle.HIGHEST_PROTOCOL)
-                self._file.flush()
-                status = 0
-            finally:
-                os._exit(status)
-
-    def docs(self) -> Iterator[Doc]:
-        import pickle
-
-        _, status = os.waitpid(self._pid, 0)
-        self._pid = 0
-        docs: list[Doc] = []
-        if status == 0:
-            self._file.seek(0)
-            try:
-                while True:
-                    docs.extend(pickle.load(self._file))
-            except EOFError:
-                pass
-            except (pickle.UnpicklingError, ValueError, TypeError):
-                status = 1
-        if status != 0:
-            docs = list(_read_docs(self._store, self._items))
-        yield from docs
-
-    def close(self) -> None:
-        if self._pid:
-            with contextlib.suppress(OSError):
-                os.kill(self._pid, 9)
-                os.waitpid(self._pid, 0)
-            self._pid = 0
-        self._file.close()
 
 
 class RecallCache:
@@ -265,28 +206,17 @@ class RecallCache:
     # -- building and updating -------------------------------------------------------------
 
     def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
-        """The admitted entries of a tree as Docs. A big tree is read by two processes: a
-        forked reader parses the second half into a temporary file while this one parses the
-        first (reading and parsing are half of a first build's time)."""
+        """The admitted entries of a tree as Docs. A big tree is read by two processes
+        (gitmem.forked): reading and parsing are half of a first build's time."""
         items = [
             item
             for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
             if item.is_file and item.path.endswith(".md")
         ]
-        if len(items) < PARALLEL_READ_MIN or not hasattr(os, "fork"):
-            yield from _read_docs(self.store, items)
-            return
-        half = len(items) // 2
-        try:
-            theirs = _ForkedReader(self.store, items[half:])
-        except OSError:  # no process to spare: read them all here
-            yield from _read_docs(self.store, items)
-            return
-        try:
-            yield from _read_docs(self.store, items[:half])
-            yield from theirs.docs()
-        finally:
-            theirs.close()
+        # _read_docs looked up when called: tests replace it
+        yield from forked.in_two(
+            items, lambda part: _read_docs(self.store, part), minimum=PARALLEL_READ_MIN
+        )
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         if semantic is None:

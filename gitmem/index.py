@@ -15,13 +15,15 @@ the same bytes.
 from __future__ import annotations
 
 import bisect
+import operator
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from gitmem import forked
 from gitmem.entry import EntryError, front_matter, topic_of
 from gitmem.fields import MAX_ENTRY_BYTES, quick_fields, text_of
 from gitmem.settings import DEFAULT_TYPES
@@ -96,12 +98,15 @@ def _slow_fields(text: str) -> tuple[str, str, str] | None:
     return tuple(str(meta.get(k, "")) for k in _WANTED)  # type: ignore[return-value]
 
 
+_BY_ID = operator.attrgetter("id")
+
+
 def render(lines: Iterable[IndexLine]) -> str:
     by_type: dict[str, list[IndexLine]] = {}
     for line in lines:
         by_type.setdefault(line.type, []).append(line)
     return render_groups(
-        {t: [i.text for i in sorted(group, key=lambda i: i.id)] for t, group in by_type.items()}
+        {t: [i.text for i in sorted(group, key=_BY_ID)] for t, group in by_type.items()}
     )
 
 
@@ -128,10 +133,15 @@ def _entry_path(rel: str) -> tuple[str, str] | None:
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
+#: From how many entry files INDEX.md is read from the working tree by two processes.
+PARALLEL_MIN = 4000
+
+
 def generate_from_folder(folder: Path) -> str:
     """INDEX.md for a memory folder on disk (the working tree, e.g. after a merge).
-    Symbolic links are never followed."""
-    lines = []
+    Symbolic links are never followed. Many files are read by two processes (gitmem.forked):
+    opening and reading them is half the time of 100,000."""
+    files = []
     try:
         type_dirs = [d for d in os.scandir(folder / "entries") if d.is_dir(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
@@ -139,14 +149,19 @@ def generate_from_folder(folder: Path) -> str:
     for type_dir in type_dirs:
         for file in os.scandir(type_dir.path):
             if file.name.endswith(".md") and file.is_file(follow_symlinks=False):
-                # os.open, not open(): a buffered file object costs more than the read
-                handle = os.open(file.path, _READ_FLAGS)
-                try:
-                    data = os.read(handle, MAX_ENTRY_BYTES + 1)
-                finally:
-                    os.close(handle)
-                lines.append(line_from_bytes(type_dir.name, file.name[:-3], data))
-    return render(lines)
+                files.append((type_dir.name, file.name[:-3], file.path))
+    return render(forked.in_two(files, _lines_of_files, minimum=PARALLEL_MIN))
+
+
+def _lines_of_files(files: list[tuple[str, str, str]]) -> Iterator[IndexLine]:
+    for type_name, file_id, path in files:
+        # os.open, not open(): a buffered file object costs more than the read
+        handle = os.open(path, _READ_FLAGS)
+        try:
+            data = os.read(handle, MAX_ENTRY_BYTES + 1)
+        finally:
+            os.close(handle)
+        yield line_from_bytes(type_name, file_id, data)
 
 
 def generate(store: Store, memory_tree: str | None) -> str:

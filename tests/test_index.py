@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,42 @@ def test_folder_generation_matches_tree_generation_and_ignores_symlinks(
     outside.write_bytes(entry_text("p-method-20261129-evil"))
     (folder / "entries/method/p-method-20261129-evil.md").symlink_to(outside)
     assert index.generate_from_folder(folder) == index.generate(store, tree_of(store, files))
+
+
+def test_many_files_are_read_by_two_processes_with_the_same_index(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past PARALLEL_MIN files a forked child reads half of them: the same INDEX.md, also
+    when the child fails or no process can be forked."""
+    files = {
+        f"entries/{kind}/p-{kind}-20261129-{n}.md": entry_text(f"p-{kind}-20261129-{n}")
+        for n in range(30)
+        for kind in ("method", "decision")
+    }
+    files["entries/method/p-method-20261129-bad.md"] = b"\xff not utf-8"
+    folder = tmp_path / "mem"
+    for rel, data in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    want = index.generate(store, tree_of(store, files))
+    monkeypatch.setattr(index, "PARALLEL_MIN", 10)
+    assert index.generate_from_folder(folder) == want
+    parent, read = os.getpid(), index._lines_of_files
+
+    def failing_in_child(part: list[tuple[str, str, str]]) -> Any:
+        if os.getpid() != parent:
+            raise RuntimeError("the forked reader fails")
+        return read(part)
+
+    monkeypatch.setattr(index, "_lines_of_files", failing_in_child)
+    assert index.generate_from_folder(folder) == want
+    monkeypatch.setattr(index, "_lines_of_files", read)
+
+    def no_fork() -> int:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert index.generate_from_folder(folder) == want
 
 
 _titles = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=40)
