@@ -45,6 +45,22 @@ class IndexLine:
     text: str
 
 
+_last_read: tuple[str, str] | None = None  # (blob id, text) of the INDEX.md read last
+
+
+def read_text(store: Store, tree: str | None, memory_dir: str) -> str | None:
+    """The text of INDEX.md in a tree (None when it has none). The last one read is kept, by
+    blob id: an admission reads main's INDEX.md (10 MB at 100,000 entries) twice, to look for
+    a duplicate topic and to splice the new line in."""
+    global _last_read
+    item = store.item(tree, f"{memory_dir}/INDEX.md") if tree else None
+    if item is None:
+        return None
+    if _last_read is None or _last_read[0] != item.oid:
+        _last_read = (item.oid, store.read(item.oid).decode("utf-8", "replace"))
+    return _last_read[1]
+
+
 def line_for(path_type: str, entry_id: str, status: str, title: str, successor: str) -> str:
     state = f"superseded by {successor}" if status == "superseded" and successor else status
     title = " ".join(title.split()) or "(untitled)"
@@ -193,9 +209,6 @@ def update(
         read = partial(store.read, limit=MAX_ENTRY_BYTES)
     if previous is None or not previous.startswith(HEADER):
         return generate(store, memory_tree)
-    groups = _groups(previous)
-    if groups is None:
-        return generate(store, memory_tree)
     by_type: dict[str, dict[str, str | None]] = {}  # type -> id -> new line (None: gone)
     for change in changes:
         where = _entry_path(change.path)
@@ -210,9 +223,59 @@ def update(
             else:
                 line = line_for(type_, file_id, *fields)
         by_type.setdefault(type_, {})[file_id] = line
+    spliced = _spliced_text(previous, by_type)
+    if spliced is not None:
+        return spliced
+    groups = _groups(previous)
+    if groups is None:
+        return generate(store, memory_tree)
     for type_, lines in by_type.items():
         groups[type_] = _spliced(groups.get(type_, []), lines)
     return render_groups(groups)
+
+
+#: Up to how many changed lines an INDEX.md is spliced as text, not split into its lines.
+TEXT_SPLICE_MAX = 64
+
+
+def _spliced_text(text: str, by_type: dict[str, dict[str, str | None]]) -> str | None:
+    """text with a few lines added or replaced in place (what render_groups would write),
+    found by binary search over the text: an admission into 100,000 entries then copies the
+    text a few times instead of splitting it into 100,000 lines and joining them again.
+    None when this cannot say (many changes, a removed line, a type with no section yet)."""
+    if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX:
+        return None
+    for type_, lines in by_type.items():
+        for file_id, line in sorted(lines.items()):
+            if line is None:
+                return None  # a section may empty, and render_groups drops it
+            heading = f"\n## {type_}\n\n"
+            start = text.find(heading, len(HEADER) - 1)
+            if start == -1 or not text.startswith(HEADER):
+                return None
+            start += len(heading)
+            end = text.find("\n\n## ", start - 1)
+            end = len(text) if end == -1 else end + 1  # the section's lines, each with "\n"
+            at = _line_at_or_after(text, start, end, file_id)
+            if at < end and _line_id(text[at : text.find("\n", at)]) == file_id:
+                text = text[:at] + line + text[text.find("\n", at) :]
+            else:
+                text = text[:at] + line + "\n" + text[at:]
+    return text
+
+
+def _line_at_or_after(text: str, start: int, end: int, file_id: str) -> int:
+    """Where the first line of text[start:end] (whole lines sorted by id) whose id is not
+    below file_id starts; end when there is none."""
+    lo, hi = start, end  # the answer is a line start in [lo, hi]
+    while lo < hi:
+        mid = max(lo, text.rfind("\n", lo, (lo + hi) // 2) + 1)  # a line start below hi
+        line_end = text.find("\n", mid, hi)
+        if _line_id(text[mid:line_end]) < file_id:
+            lo = line_end + 1
+        else:
+            hi = mid
+    return lo
 
 
 def _spliced(group: list[str], changed: dict[str, str | None]) -> list[str]:

@@ -147,12 +147,9 @@ def _duplicate_topic(store: Store, memory_dir: str, tree: str | None, entry: Ent
     """The id of an admitted entry with the candidate's topic, from INDEX.md.  Titles are
     slugged into their ids and topics are slugs of titles, so only the lines that contain
     the topic's words are confirmed: a text search, not 100,000 slugs."""
-    if tree is None:
+    text = index_mod.read_text(store, tree, memory_dir)
+    if not text:
         return None
-    data = store.read_path(tree, f"{memory_dir}/INDEX.md")
-    if not data:
-        return None
-    text = data.decode("utf-8", "replace")
     topic = entry.topic
     words = topic.split("-")
     needle = max(words, key=len)
@@ -536,11 +533,9 @@ def _with_index(ws: Workspace, base_tree: str, updates: dict[str, tuple[str, int
     tree = store.build_tree(base_tree, updates)
     old_memory = store.subtree(base_tree, ws.dir)
     new_memory = store.subtree(tree, ws.dir)
-    previous = store.read_path(base_tree, f"{ws.dir}/INDEX.md")
+    previous = index_mod.read_text(store, base_tree, ws.dir)
     changes: list[Change] = store.diff(old_memory, new_memory)
-    text = index_mod.update(
-        store, previous.decode("utf-8", "replace") if previous else None, changes, new_memory
-    )
+    text = index_mod.update(store, previous, changes, new_memory)
     blob = store.write_blob(text.encode("utf-8"))
     return store.build_tree(tree, {f"{ws.dir}/INDEX.md": (blob, BLOB)})
 

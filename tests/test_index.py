@@ -228,3 +228,31 @@ def test_a_parsed_entry_gives_the_index_fields_of_its_bytes(
         assert index.line_for("method", "x", *known) == index.line_for(
             "method", "x", *(index.index_fields(data) or ("", "", ""))
         )
+
+
+_ids = st.sets(st.from_regex(r"p-method-2026112[0-9]-[a-z]{1,6}", fullmatch=True), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["method", "decision", "fact"]), _ids, min_size=1), _ids)
+def test_a_few_lines_spliced_into_the_text_are_what_rendering_writes(
+    present: dict[str, set[str]], changed: set[str]
+) -> None:
+    """The in-text splice (binary search over the text) gives what splitting INDEX.md into
+    lines, splicing them and rendering them again gives, wherever the lines fall."""
+    groups = {
+        t: sorted(index.line_for(t, i, "admitted", i, "") for i in ids)
+        for t, ids in present.items()
+    }
+    text = index.render_groups(groups)
+    kind = next(iter(present))
+    lines: dict[str, str | None] = {
+        i: index.line_for(kind, i, "superseded", "New", "x") for i in changed
+    }
+    spliced = index._spliced_text(text, {kind: lines})
+    expected = dict(groups)
+    expected[kind] = index._spliced(groups.get(kind, []), lines)
+    if not present[kind] or len(lines) > index.TEXT_SPLICE_MAX:
+        assert spliced is None or spliced == index.render_groups(expected)
+    else:
+        assert spliced == index.render_groups(expected)
