@@ -40,13 +40,14 @@ fails gitmem propose --type method --title "Deploy with the bot account" \
   --applies-when "deploying" --content "Use the token $token"
 
 step "a candidate carrying a secret, pushed by hand past the local hooks, is rejected by the server"
-git checkout -q -b gitmem/shop-method-20261129-leaky
+leaky=$(echo "$id" | sed 's/^shop-decision-\([0-9]*\)-.*/shop-method-\1-leaky/')  # same date
+git checkout -q -b "gitmem/$leaky"
 mkdir -p .gitmem/candidates
-sed -e "s/$id/shop-method-20261129-leaky/" -e 's/type: decision/type: method/' \
+sed -e "s/$id/$leaky/" -e 's/type: decision/type: method/' \
   -e "s/^Send an idempotency key.*/Deploy with $token/" "$work/draft.md" \
-  | sed 's/shop-decision-/shop-method-/' > .gitmem/candidates/shop-method-20261129-leaky.md
+  | sed 's/shop-decision-/shop-method-/' > ".gitmem/candidates/$leaky.md"
 git add .gitmem && git commit -q --no-verify -m "leaky candidate"
-fails git push -q --no-verify origin gitmem/shop-method-20261129-leaky
+fails git push -q --no-verify origin "gitmem/$leaky"
 git checkout -q main
 
 step "a reviewer admits the candidate: one merge on main, pushed"
@@ -55,9 +56,9 @@ show git log --oneline --graph -3
 
 step "a forged admitted entry pushed straight to main (hooks skipped) is rejected by the server"
 mkdir -p .gitmem/entries/method
-sed -e "s/$id/shop-method-20261129-forged/" -e 's/type: decision/type: method/' \
-  -e 's/shop-decision-/shop-method-/' \
-  ".gitmem/entries/decision/$id.md" > .gitmem/entries/method/shop-method-20261129-forged.md
+forged=$(echo "$id" | sed 's/^shop-decision-\([0-9]*\)-.*/shop-method-\1-forged/')  # same date
+sed -e "s/$id/$forged/" -e 's/type: decision/type: method/' -e 's/shop-decision-/shop-method-/' \
+  ".gitmem/entries/decision/$id.md" > ".gitmem/entries/method/$forged.md"
 gitmem index >/dev/null
 git add -A && git commit -q --no-verify -m "forged entry"
 fails git push -q --no-verify origin main

@@ -19,6 +19,7 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert "demo: every step behaved as it should" in out
     assert "(pre-receive hook declined)" in out
     assert "SECRET github-pat" in out and "HISTORY-ADMIT" in out
+    assert "ID-DATE" not in out  # the forged entry is wrong for one reason only
     assert "admitted shop-decision-" in out
     assert "retry-payments-with-idempotency-keys\n" in out.split("gitmem recall")[-2]
     assert out.split("gitmem recall")[-1].count("no precedent") == 1
