@@ -11,6 +11,7 @@ Prints, each as a whole process (interpreter start included), median of several 
   (a checkout; at the largest size only);
 - a push of 10,000 new admitted entries (10,000 admit merges and their candidate commits,
   packed as a received push leaves them): entries judged per second, median of 3 runs;
+- a push of 10,000 new candidate branches at once: entries judged per second, median of 3;
 - a push of 1,000 code-only commits, beside `git log --raw` reading the same commits.
 
 Stores are built straight into the object database (bench/generate.py entries), so building
@@ -192,6 +193,27 @@ def bench_many_admissions(count: int, tmp: Path) -> None:
     )
 
 
+def bench_many_candidates(count: int, tmp: Path) -> None:
+    """A push of count candidate branches at once (as `gitmem import` and then `git push
+    --all` would make), each one commit adding its candidate, to a store of 1,000 entries."""
+    repo = tmp / "candidates.git"
+    store, main = build_store(repo, 1000)
+    lines = []
+    for n in range(count):
+        entry_id, commit = candidate_commit(store, main, 20_000 + n)
+        lines.append(f"{ZERO} {commit} refs/heads/gitmem/{entry_id}\n")
+    subprocess.run(["git", "repack", "-adq"], cwd=repo, check=True)
+    os.sync()
+    times = sorted(
+        run(["gitmem", "check", "--pre-receive"], repo, "".join(lines)) for _ in range(3)
+    )
+    elapsed = times[1]
+    print(
+        f"a push of {count:,} new candidate branches, median of 3: {elapsed:.2f} s, "
+        f"{count / elapsed:,.0f} entries/s (runs {', '.join(f'{t:.2f}' for t in times)} s)"
+    )
+
+
 def bench_code_only(count: int, tmp: Path) -> None:
     repo = tmp / "code.git"
     store, base = build_store(repo, 1000)
@@ -225,6 +247,7 @@ def main() -> None:
         bench_candidate_push(sizes, tmp)
         bench_admit_and_index(max(sizes), tmp)
         bench_many_admissions(args.admissions, tmp)
+        bench_many_candidates(args.admissions, tmp)
         bench_code_only(args.code_commits, tmp)
 
 

@@ -50,6 +50,7 @@ from gitmem.store import ZERO, Change, CommitInfo, Store, TreeItem
 from gitmem.workspace import settings_at
 
 if TYPE_CHECKING:
+    from gitmem.refused import Refusal
     from gitmem.scanner import Scanner
     from gitmem.secrets import Finding
 
@@ -96,6 +97,10 @@ class Judge:
     # the memory-folder diffs of a big push, read from one `git diff-tree` into changes
     stream: Generator[tuple[tuple[str, str | None], list[Change]]] | None = None
     pending: set[tuple[str, str | None]] = field(default_factory=set)
+    streamed: set[tuple[str, str | None]] = field(default_factory=set)  # all the stream's pairs
+    outside: set[str] = field(default_factory=set)  # streamed commits that changed more too
+    # refused.md at main's tip, read once for every candidate branch of the push
+    refusals: dict[str, Refusal] | None = None
     # the secret scans: which file of which commit each scan is, and what was found so far
     scanner: Scanner | None = None  # made when a memory file is first scanned
     scanned_files: list[tuple[str, str]] = field(default_factory=list)
@@ -213,8 +218,12 @@ def judge(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for update in updates:
-            _judge_update(judge_, update)
+        # every update's commits first, so that a push of many branches (10,000 candidates)
+        # has its diffs streamed by one git process and its scans done on another core
+        walks = [(update, _walk(judge_, update)) for update in updates]
+        _prefetch_changes(judge_, [c for _, walked in walks if walked for c in walked[1]])
+        for update, walked in walks:
+            _judge_update(judge_, update, walked)
         _report_scans(judge_)
     finally:
         if collecting:
@@ -269,7 +278,20 @@ def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings
 # one update
 
 
-def _judge_update(j: Judge, update: Update) -> None:
+def _walk(j: Judge, update: Update) -> tuple[str, list[str]] | None:
+    """The commit an update brings and its new commits, oldest first; None when it brings no
+    commit to judge (a deletion, or a tag of a tree or a blob)."""
+    if update.new == ZERO:
+        return None
+    new = j.store.resolve(update.new)  # tags peeled; None for a tree or a blob
+    if new is None:
+        return None
+    infos = j.store.new_commits(new, [*j.exclude, update.old])
+    j.commits.update((info.oid, info) for info in infos)
+    return new, [info.oid for info in infos]
+
+
+def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None) -> None:
     main_ref = _main_ref(j.settings)
     if update.new == ZERO:
         if update.ref == main_ref:
@@ -279,14 +301,11 @@ def _judge_update(j: Judge, update: Update) -> None:
                 f"deleting {j.settings.branch} would delete the memory: refused",
             )
         return
-    new = j.store.resolve(update.new)  # tags peeled; None for a tree or a blob
-    if new is None:
+    if walked is None:
         return  # a tag of a tree or blob: nothing of the memory's history
-    infos = j.store.new_commits(new, [*j.exclude, update.old])
-    j.commits.update((info.oid, info) for info in infos)
-    commits = [info.oid for info in infos]
+    new, commits = walked
     j.checked += len(commits)
-    _prefetch_changes(j, commits)
+    _prefetch_changes(j, commits)  # commits the push-wide stream did not take
     if update.ref == main_ref:
         _judge_main(j, update, new, commits)  # scans each commit as it goes
         return
@@ -331,7 +350,8 @@ def _prefetch_changes(j: Judge, commits: list[str]) -> None:
         j.changes.update(j.stream)
         j.pending.clear()
     j.pending.update(pairs)
-    j.stream = j.store.diff_stream(pairs, j.dir)
+    j.streamed.update(pairs)
+    j.stream = j.store.diff_stream(pairs, j.dir, j.outside)
 
 
 def _streamed(j: Judge, key: tuple[str, str | None]) -> list[Change]:
@@ -427,9 +447,7 @@ class TipRules:
     @classmethod
     def at(cls, j: Judge, tree: str) -> TipRules:
         snapshot = TreeSnapshot(j.store, tree)
-        main_tip = j.store.ref_target(_main_ref(j.settings))
-        refused_source = TreeSnapshot(j.store, j.store.tree_of(main_tip)) if main_tip else snapshot
-        ctx = Context.from_snapshot(j.settings, refused_source)
+        ctx = Context(j.settings, _refusals(j, snapshot))
         # entries cite the same few files again and again: each is looked up once
         ctx.path_exists = cache(lambda path: snapshot.kind(path) != "missing")
         ctx.scan_secrets = False
@@ -460,6 +478,7 @@ class TipRules:
                 continue
             item = self.j.store.item(self.tree, path)
             if item is not None and item.is_file:
+                _parse_blob(self.j, item.oid)  # from the bytes the scan read, if it did
                 self.entry(path, item.oid)
             if path not in self.done and self.snapshot.kind(path) != "missing":
                 rest.append(path)
@@ -468,6 +487,19 @@ class TipRules:
     def _report(self, problems: list[Problem]) -> None:
         # secrets and hidden Unicode were judged in every commit already
         self.j.problems.extend(p for p in problems if p.rule not in ("SECRET", "HIDDEN-UNICODE"))
+
+
+def _refusals(j: Judge, snapshot: TreeSnapshot) -> dict[str, Refusal]:
+    """The refused topics at main's tip, which a push does not move: read once per push (a
+    push of 10,000 candidate branches judges each against them). On a first push, those of
+    the pushed tree."""
+    if j.refusals is None:
+        main_tip = j.store.ref_target(_main_ref(j.settings))
+        if main_tip is None:
+            return Context.from_snapshot(j.settings, snapshot).refused
+        main = TreeSnapshot(j.store, j.store.tree_of(main_tip))
+        j.refusals = Context.from_snapshot(j.settings, main).refused
+    return j.refusals
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,17 +517,23 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
             "branch name: gitmem/<id> with an id of lowercase words joined by '-'",
         )
         return
-    main_tip = j.store.ref_target(_main_ref(j.settings))
     for commit in commits:
         info = j.commit(commit)
         parents = list(info.parents)
         # a merge that brings main into the branch ("update branch") is judged against the
         # parent that main already holds; any other commit against its first parent
         base = parents[0] if parents else None
-        if len(parents) > 1 and main_tip:
+        main_tip = j.store.ref_target(_main_ref(j.settings)) if len(parents) > 1 else None
+        if main_tip:
             base = next((p for p in parents if j.store.is_ancestor(p, main_tip)), base)
-        base_tree = j.store.tree_of(base) if base else None
-        stray = [c.path for c in j.store.diff(base_tree, info.tree) if c.path != own]
+        if (commit, base) in j.streamed and commit not in j.outside:
+            # git's diff of this commit showed nothing outside the memory folder
+            changed = [c.path for c in _memory_changes(j, commit, base)]
+        else:
+            changed = [
+                c.path for c in j.store.diff(j.store.tree_of(base) if base else None, info.tree)
+            ]
+        stray = [path for path in changed if path != own]
         if stray:
             shown = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
             j.add(
@@ -506,10 +544,16 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
                 commit,
             )
     tree = j.store.tree_of(new)
-    if j.store.item(tree, own) is None:
+    item = j.store.item(tree, own)
+    if item is None:
         j.add(own, "CANDIDATE-BRANCH", f"branch {BRANCH_PREFIX}{entry_id} holds no {own}")
         return
-    TipRules.at(j, tree).finish([own])
+    tip = TipRules.at(j, tree)
+    if item.is_file:  # judged from the blob the scan read and parsed, no more look-ups
+        tip.blobs = {own: item.oid}
+        _parse_blob(j, item.oid)
+        tip.entry(own, item.oid)
+    tip.finish([own])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -396,11 +396,15 @@ class Store:
             _append_change(out, before, after)
 
     def diff_stream(
-        self, commits: Iterable[tuple[str, str | None]], folder: str
+        self,
+        commits: Iterable[tuple[str, str | None]],
+        folder: str,
+        outside: set[str] | None = None,
     ) -> Generator[tuple[tuple[str, str | None], list[Change]]]:
         """What each (commit, parent) pair changed below folder (diff() of the folder's trees,
         paths from the top), in order, from one `git diff-tree --stdin`, yielded as git writes
         them, so the caller works while git diffs the rest; a parent of None is the empty tree.
+        Each commit that also changed something outside folder is added to outside, if given.
 
         Why the git CLI: a push of thousands of admissions reads thousands of versions of a
         type folder, which packs store as delta chains 50 deep. libgit2 caches only a chain's
@@ -437,7 +441,7 @@ class Store:
                 answered = 0
                 try:
                     chunks = iter(partial(stdout.read1, 1 << 16), b"")
-                    found = _parse_diff_tree(chunks, f"{folder}/")
+                    found = _parse_diff_tree(chunks, f"{folder}/", outside)
                     for pair, (echo, changes) in zip(wanted, found, strict=False):
                         if echo != pair[0]:
                             raise GitmemError(f"git diff-tree answered {echo} for {pair[0]}")
@@ -701,10 +705,13 @@ _DIFF_UNIT = re.compile(
 )
 
 
-def _parse_diff_tree(chunks: Iterable[bytes], prefix: str) -> Iterator[tuple[str, list[Change]]]:
+def _parse_diff_tree(
+    chunks: Iterable[bytes], prefix: str, outside: set[str] | None = None
+) -> Iterator[tuple[str, list[Change]]]:
     """Parse `git diff-tree --stdin --always -r -z` output as it arrives; yields each commit
-    with its changes below prefix once the next commit begins. A unit cut by the end of a
-    chunk matches nothing until the rest arrives; output that never matches is an error."""
+    with its changes below prefix once the next commit begins (a commit with changes
+    elsewhere too goes into outside). A unit cut by the end of a chunk matches nothing until
+    the rest arrives; output that never matches is an error."""
     buffer = b""
     pos = 0
     current: str | None = None
@@ -727,6 +734,8 @@ def _parse_diff_tree(chunks: Iterable[bytes], prefix: str) -> Iterator[tuple[str
                 before = TreeItem(path, old_id.decode(), before_mode) if before_mode else None
                 after = TreeItem(path, new_id.decode(), after_mode) if after_mode else None
                 _append_change(changes, before, after)
+            elif outside is not None and current is not None:
+                outside.add(current)
     if pos < len(buffer):
         raise GitmemError("git diff-tree output ends in the middle of a record")
     if current is not None:

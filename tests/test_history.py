@@ -359,6 +359,38 @@ def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -
     accepted(push(clone, "main"))
 
 
+def test_a_push_of_many_candidate_branches_is_judged_as_each_alone(clone: Path) -> None:
+    """Past history.BULK_DIFF_MIN commits over all the branches of one push, their diffs come
+    from one git process: a branch that also changes code, one whose candidate carries a
+    token, and one whose candidate breaks a file rule are each still named, the rest pass."""
+    ids = []
+    for n in range(36):
+        out = ok(run(clone, "propose", "--type", "method", "--title", f"Batch lesson {n}",
+                     "--applies-when", f"running batch {n}",
+                     "--content", "Keep batches small.")).output  # fmt: skip
+        ids.append(out.split("gitmem/")[1].split()[0])
+    assert len(ids) > history.BULK_DIFF_MIN
+    git(clone, "checkout", "-q", f"gitmem/{ids[3]}")
+    write(clone, "src/app.py", "print('also code')\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", "and some code")
+    git(clone, "checkout", "-q", f"gitmem/{ids[7]}")
+    path = clone / f".gitmem/candidates/{ids[7]}.md"
+    path.write_text(path.read_text().replace("Keep batches small.", f"Use {TOKEN}."))
+    git(clone, "commit", "-q", "--no-verify", "-am", "a token")
+    git(clone, "checkout", "-q", f"gitmem/{ids[11]}")
+    path = clone / f".gitmem/candidates/{ids[11]}.md"
+    path.write_text(path.read_text().replace("type: method", "type: rumour"))
+    git(clone, "commit", "-q", "--no-verify", "-am", "a type that is not one")
+    git(clone, "checkout", "-q", "main")
+    stderr = rejected(push(clone, *(f"gitmem/{i}" for i in ids)), "CANDIDATE-BRANCH")
+    assert f"gitmem/{ids[3]} changes src/app.py" in stderr
+    assert f"candidates/{ids[7]}.md:" in stderr and " SECRET " in stderr and TOKEN not in stderr
+    assert f"candidates/{ids[11]}.md:" in stderr and " SCHEMA " in stderr
+    named = {i for i in ids if f"candidates/{i}.md" in stderr}
+    assert named == {ids[3], ids[7], ids[11]}, named
+
+
 def test_a_code_only_range_does_not_load_the_secret_rules(clone: Path) -> None:
     """Judging commits that touch no memory file costs no secret scanner, not even its import."""
     for n in range(3):

@@ -107,8 +107,14 @@ def _commits(repo: Path) -> tuple[list[tuple[str, str | None]], dict[str, str | 
 def test_the_bulk_diff_equals_the_one_pair_diff(repo: Path) -> None:
     pairs, memory = _commits(repo)
     store = Store.open(repo)
-    bulk = dict(store.diff_stream(pairs, ".gitmem"))
+    outside: set[str] = set()
+    bulk = dict(store.diff_stream(pairs, ".gitmem", outside))
     assert list(bulk) == pairs  # each pair answered, in order
+    # each commit that changed app.py (or .gitmem as a file) is named, and only those
+    changed_more = {c for c, p in pairs if store.diff(store.tree_of(p) if p else None,
+                    store.tree_of(c)) != store.diff(memory[p] if p else None, memory[c],
+                    prefix=".gitmem/")}  # fmt: skip
+    assert outside == changed_more and outside
     compared = 0
     for commit, parent in pairs:
         before = memory[parent] if parent else None
