@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING
 
+from gitmem import forked
 from gitmem import index as index_mod
 from gitmem.check import Report
 from gitmem.entry import (
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
 
 #: From how many new commits on a push their diffs come from one git process.
 BULK_DIFF_MIN = 32
+#: From how many updates a push is judged by two processes.
+SPLIT_MIN = 512
 PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
 SCAN_CAP = MAX_ENTRY_BYTES
 #: refused.md grows by a line a refusal
@@ -201,15 +204,30 @@ def check_pre_receive(stdin: str) -> Report:
 def judge(
     store: Store, updates: Iterable[Update], *, exclude: list[str], pusher: str | None = None
 ) -> Report:
+    """Every rule over a push's updates. Updates are judged independently of one another, so
+    a push of many branches (10,000 candidates at once) is judged by two processes
+    (gitmem.forked), main's update, if any, by this one."""
     updates = list(updates)
     trusted = _trusted_settings(store, updates)
-    judge_ = Judge(
-        store,
-        trusted,
-        [e for e in exclude if e and e != ZERO],
-        pusher,
-        audit_allowed=_project_allows_audit(store, updates, trusted),
-    )
+    audit_allowed = _project_allows_audit(store, updates, trusted)
+    kept = [e for e in exclude if e and e != ZERO]
+
+    def judged(part: list[Update]) -> list[tuple[list[Problem], int]]:
+        judge_ = Judge(store, trusted, kept, pusher, audit_allowed=audit_allowed)
+        _judge_updates(judge_, part)
+        return [(judge_.problems, judge_.checked)]
+
+    if len(updates) >= SPLIT_MIN:  # main's update first, so that it stays in this process
+        updates.sort(key=lambda update: update.ref != _main_ref(trusted))
+    problems: list[Problem] = []
+    checked = 0
+    for found, count in forked.in_two(updates, judged, minimum=SPLIT_MIN):
+        problems.extend(found)
+        checked += count
+    return Report(sorted(problems, key=Problem.sort_key), checked, unit="commit")
+
+
+def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
     # The judge keeps what it reads for the whole push and builds no reference cycles, so
     # the cycle collector would only walk a growing heap again and again: 7% of a push of
     # 10,000 admissions.  Reference counting still frees everything as usual.  When it is
@@ -235,7 +253,6 @@ def judge(
             judge_.scanner.close()
         if keep_until_exit is not None:
             keep_until_exit.append(judge_)
-    return Report(sorted(judge_.problems, key=Problem.sort_key), judge_.checked, unit="commit")
 
 
 def _main_ref(settings: Settings) -> str:

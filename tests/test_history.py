@@ -14,6 +14,7 @@ from test_lifecycle import PROPOSE, first_id, memory, ok  # noqa: F401 - fixture
 
 from gitmem import history, installer
 from gitmem.entry import parse
+from gitmem.store import ZERO, Store
 
 from conftest import git
 from entries import text
@@ -479,3 +480,55 @@ def test_a_range_check_ends_its_process_with_its_whole_verdict(clone: Path) -> N
     assert done.stdout.endswith("gitmem check: 60 problems in 60 files (1 commit checked)\n")
     done = check("origin/main..origin/main")
     assert done.returncode == 0 and "no problems" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_push_of_many_branches_judged_by_two_processes_finds_the_same(
+    clone: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past history.SPLIT_MIN updates a forked child judges half the branches: the verdict is
+    the one a single process gives, also when the child fails."""
+    ids = []
+    for n in range(8):
+        out = ok(run(clone, "propose", "--type", "method", "--title", f"Split lesson {n}",
+                     "--applies-when", f"splitting {n}",
+                     "--content", "Split it.")).output  # fmt: skip
+        ids.append(out.split("gitmem/")[1].split()[0])
+    for n, change in ((2, "code"), (5, "token")):
+        git(clone, "checkout", "-q", f"gitmem/{ids[n]}")
+        if change == "code":
+            write(clone, "src/app.py", "print('code')\n")
+        else:
+            path = clone / f".gitmem/candidates/{ids[n]}.md"
+            path.write_text(path.read_text().replace("Split it.", f"Use {TOKEN}."))
+        git(clone, "add", "-A")
+        git(clone, "commit", "-q", "--no-verify", "-m", change)
+    git(clone, "checkout", "-q", "main")
+    store = Store.open(clone)
+    main = store.resolve("main")
+    assert main is not None
+    updates = [
+        history.Update(
+            ZERO, git(clone, "rev-parse", f"gitmem/{i}").strip(), f"refs/heads/gitmem/{i}"
+        )
+        for i in ids
+    ]
+    updates.insert(3, history.Update(main, main, "refs/heads/main"))
+
+    def verdict() -> tuple[list[tuple[str, int | None, str, str]], int]:
+        monkeypatch.chdir(clone)
+        report = history.judge(Store.open(clone), updates, exclude=[main])
+        return [(p.path, p.line, p.rule, p.message) for p in report.problems], report.checked
+
+    alone = verdict()
+    assert {rule for _, _, rule, _ in alone[0]} == {"CANDIDATE-BRANCH", "SECRET"}
+    monkeypatch.setattr(history, "SPLIT_MIN", 4)
+    assert verdict() == alone
+    parent, judge_updates = os.getpid(), history._judge_updates
+
+    def failing_in_child(judge_: history.Judge, part: list[history.Update]) -> None:
+        if os.getpid() != parent:
+            raise RuntimeError("the forked judge fails")
+        judge_updates(judge_, part)
+
+    monkeypatch.setattr(history, "_judge_updates", failing_in_child)
+    assert verdict() == alone
