@@ -67,6 +67,13 @@ def candidate_id(name: str = "run-hooks-through-gitmem") -> str:
     return f"shop-method-20261129-{name}"
 
 
+def propose_method(repo: Path, title: str, applies_when: str, content: str) -> str:
+    """gitmem propose of a method; returns the candidate's id."""
+    out = ok(run(repo, "propose", "--type", "method", "--title", title,
+                 "--applies-when", applies_when, "--content", content)).output  # fmt: skip
+    return out.split("gitmem/")[1].split()[0]
+
+
 def commit_candidate(repo: Path, content: str, *, branch: str | None = None) -> str:
     entry_id = candidate_id()
     branch = branch or f"gitmem/{entry_id}"
@@ -306,12 +313,10 @@ def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -
     """Past history.BULK_DIFF_MIN changed memory folders the diffs come from one `git
     diff-tree` (in the hook's quarantine); the rules judge them as they judge a small push."""
     words = [f"step {n}" for n in range(12)] + [f"step {n} again" for n in range(6)]
-    ids = []
-    for word in words:
-        out = ok(run(clone, "propose", "--type", "method", "--title", f"Stage the {word} release",
-                     "--applies-when", f"shipping the {word} release",
-                     "--content", "Ship it in stages.")).output  # fmt: skip
-        ids.append(out.split("gitmem/")[1].split()[0])
+    ids = [
+        propose_method(clone, f"Stage the {w} release", f"shipping the {w} release", "Stage it.")
+        for w in words
+    ]
     ok(run(clone, "admit", *ids))
     assert len(ids) * 2 > history.BULK_DIFF_MIN
     refused = clone / ".gitmem/refused.md"
@@ -364,12 +369,10 @@ def test_a_push_of_many_candidate_branches_is_judged_as_each_alone(clone: Path) 
     """Past history.BULK_DIFF_MIN commits over all the branches of one push, their diffs come
     from one git process: a branch that also changes code, one whose candidate carries a
     token, and one whose candidate breaks a file rule are each still named, the rest pass."""
-    ids = []
-    for n in range(36):
-        out = ok(run(clone, "propose", "--type", "method", "--title", f"Batch lesson {n}",
-                     "--applies-when", f"running batch {n}",
-                     "--content", "Keep batches small.")).output  # fmt: skip
-        ids.append(out.split("gitmem/")[1].split()[0])
+    ids = [
+        propose_method(clone, f"Batch lesson {n}", f"running batch {n}", "Keep batches small.")
+        for n in range(36)
+    ]
     assert len(ids) > history.BULK_DIFF_MIN
     git(clone, "checkout", "-q", f"gitmem/{ids[3]}")
     write(clone, "src/app.py", "print('also code')\n")
@@ -487,12 +490,9 @@ def test_a_push_of_many_branches_judged_by_two_processes_finds_the_same(
 ) -> None:
     """Past history.SPLIT_MIN updates a forked child judges half the branches: the verdict is
     the one a single process gives, also when the child fails."""
-    ids = []
-    for n in range(8):
-        out = ok(run(clone, "propose", "--type", "method", "--title", f"Split lesson {n}",
-                     "--applies-when", f"splitting {n}",
-                     "--content", "Split it.")).output  # fmt: skip
-        ids.append(out.split("gitmem/")[1].split()[0])
+    ids = [
+        propose_method(clone, f"Split lesson {n}", f"splitting {n}", "Split it.") for n in range(8)
+    ]
     for n, change in ((2, "code"), (5, "token")):
         git(clone, "checkout", "-q", f"gitmem/{ids[n]}")
         if change == "code":
