@@ -495,7 +495,6 @@ class TipRules:
                 continue
             item = self.j.store.item(self.tree, path)
             if item is not None and item.is_file:
-                _parse_blob(self.j, item.oid)  # from the bytes the scan read, if it did
                 self.entry(path, item.oid)
             if path not in self.done and self.snapshot.kind(path) != "missing":
                 rest.append(path)
