@@ -5,8 +5,9 @@ from the working tree) depends on nothing but each file, so a forked child does 
 half of the items while this process does the first. The child writes its results, pickled in
 batches, to a temporary file: a pipe would stall it until this process got round to draining
 it. If the child fails, or no process can be forked, this process does the whole list: the
-answer is the same, only slower. The child shares this process's memory as it was at the
-fork, so the work needs nothing sent to it.
+answer is the same, only slower. Only on Linux: elsewhere (macOS) forking a process that has
+loaded system frameworks is not safe, and the work is done here. The child shares this
+process's memory as it was at the fork, so the work needs nothing sent to it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import Generic, TypeVar
@@ -30,7 +32,7 @@ def in_two(
 ) -> Iterator[Result]:
     """work(items)'s results, in order; from minimum items on, a forked child works through
     the second half while this process works through the first."""
-    if len(items) < minimum or not hasattr(os, "fork"):
+    if len(items) < minimum or sys.platform != "linux":  # where forking is the safe default
         yield from work(items)
         return
     half = len(items) // 2
