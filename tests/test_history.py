@@ -532,3 +532,35 @@ def test_a_push_of_many_branches_judged_by_two_processes_finds_the_same(
 
     monkeypatch.setattr(history, "_judge_updates", failing_in_child)
     assert verdict() == alone
+
+
+def test_a_real_push_of_hundreds_of_candidate_branches_is_judged_by_the_server(
+    clone: Path, server: Path
+) -> None:
+    """More branches than history.SPLIT_MIN in one `git push` to a server with the hook: two
+    processes judge them in the hook's quarantine; a token in one branch is still found, and
+    without it every branch lands."""
+    store = Store.open(clone)
+    main = store.resolve("main")
+    assert main is not None
+    count = history.SPLIT_MIN + 40
+    for n in range(count):
+        entry_id = f"shop-method-20261129-many-{n}"
+        body = (
+            "## Context\nc\n\n## Content\n"
+            + (f"use {TOKEN}" if n == count - 3 else f"lesson {n}")
+            + "\n\n## Evidence\ne\n"
+        )
+        blob = store.write_blob(text(body=body, id=entry_id).encode())
+        tree = store.build_tree(
+            store.tree_of(main), {f".gitmem/candidates/{entry_id}.md": (blob, 0o100644)}
+        )
+        commit = store.write_commit(tree, [main], f"gitmem: propose {entry_id}")
+        store.update_ref(f"refs/heads/gitmem/{entry_id}", commit, None, "test")
+    stderr = rejected(push(clone, "refs/heads/gitmem/*"), "SECRET")
+    assert f"many-{count - 3}.md" in stderr and TOKEN not in stderr
+    assert stderr.count(" SECRET ") == 1 and "HISTORY-" not in stderr
+    git(clone, "branch", "-q", "-D", f"gitmem/shop-method-20261129-many-{count - 3}")
+    accepted(push(clone, "refs/heads/gitmem/*"))
+    landed = git(server, "for-each-ref", "--format=%(refname)", "refs/heads/gitmem/")
+    assert len(landed.split()) == count - 1
