@@ -256,6 +256,8 @@ def _spliced_text(text: str, by_type: dict[str, dict[str, str | None]]) -> str |
             start += len(heading)
             end = text.find("\n\n## ", start - 1)
             end = len(text) if end == -1 else end + 1  # the section's lines, each with "\n"
+            if end <= start or text[end - 1] != "\n":
+                return None  # not as gitmem writes it (a hand edit): split it into lines
             at = _line_at_or_after(text, start, end, file_id)
             if at < end and _line_id(text[at : text.find("\n", at)]) == file_id:
                 text = text[:at] + line + text[text.find("\n", at) :]

@@ -256,3 +256,18 @@ def test_a_few_lines_spliced_into_the_text_are_what_rendering_writes(
         assert spliced is None or spliced == index.render_groups(expected)
     else:
         assert spliced == index.render_groups(expected)
+
+
+@pytest.mark.parametrize("cut", ["\n", "]\n", "]"])
+def test_a_hand_cut_index_is_still_spliced_and_never_hangs(cut: str) -> None:
+    """An INDEX.md cut short by hand (no final newline, a line with no `]`) takes the way of
+    splitting it into lines; the splice by search never loops on it."""
+    lines = [
+        index.line_for("method", f"p-method-20261129-{n}", "admitted", "T", "") for n in range(9)
+    ]
+    text = index.render_groups({"method": lines})
+    text = text[: text.rfind(cut)] if cut != "\n" else text.rstrip("\n")
+    for new_id in ("p-method-20261129-45", "p-method-20261129-99", "p-method-20261129-0"):
+        new = index.line_for("method", new_id, "admitted", "New", "")
+        spliced = index._spliced_text(text, {"method": {new_id: new}})
+        assert spliced is None or new in spliced
