@@ -542,9 +542,11 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
         main_tip = j.store.ref_target(_main_ref(j.settings)) if len(parents) > 1 else None
         if main_tip:
             base = next((p for p in parents if j.store.is_ancestor(p, main_tip)), base)
-        if (commit, base) in j.streamed and commit not in j.outside:
-            # git's diff of this commit showed nothing outside the memory folder
-            changed = [c.path for c in _memory_changes(j, commit, base)]
+        # reading the commit's diff from the stream first tells whether git saw anything
+        # outside the memory folder; when it saw nothing, that diff is the whole story
+        memory = _memory_changes(j, commit, base) if (commit, base) in j.streamed else None
+        if memory is not None and commit not in j.outside:
+            changed = [c.path for c in memory]
         else:
             changed = [
                 c.path for c in j.store.diff(j.store.tree_of(base) if base else None, info.tree)
