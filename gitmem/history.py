@@ -958,18 +958,13 @@ def _check_index(j: Judge, old: str | None, new: str, net: list[Change] | None) 
     changes = net or []
     if previous is not None and old is not None:
         want = index_mod.update(
-            store,
-            previous.decode("utf-8", "replace"),
-            changes,
-            new_memory,
-            partial(_blob, j),
-            partial(_index_fields, j),
+            store, previous, changes, new_memory, partial(_blob, j), partial(_index_fields, j)
         )
     else:
-        want = index_mod.generate(store, new_memory)
+        want = index_mod.generate(store, new_memory).encode("utf-8")
     if actual is None:
         j.add(path, "INDEX", "INDEX.md is missing: run `gitmem index` and commit it")
-    elif actual.decode("utf-8", "replace") != want:
+    elif actual != want:
         j.add(
             path,
             "INDEX",

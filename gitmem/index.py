@@ -35,6 +35,7 @@ HEADER = (
     "(`gitmem index` regenerates it).\n"
 )
 EMPTY = "\nNo entries yet.\n"
+_HEADER_BYTES = HEADER.encode("utf-8")
 _LINE = re.compile(r"^- \[(?P<id>[^\]]+)\]\(entries/(?P<type>[^/)]+)/[^)]+\.md\) ")
 
 
@@ -45,20 +46,26 @@ class IndexLine:
     text: str
 
 
-_last_read: tuple[str, str] | None = None  # (blob id, text) of the INDEX.md read last
+_last_read: tuple[str, bytes] | None = None  # (blob id, bytes) of the INDEX.md read last
 
 
-def read_text(store: Store, tree: str | None, memory_dir: str) -> str | None:
-    """The text of INDEX.md in a tree (None when it has none). The last one read is kept, by
-    blob id: an admission reads main's INDEX.md (10 MB at 100,000 entries) twice, to look for
-    a duplicate topic and to splice the new line in."""
+def read_bytes(store: Store, tree: str | None, memory_dir: str) -> bytes | None:
+    """INDEX.md's bytes in a tree (None when it has none). The last one read is kept, by blob
+    id: an admission reads main's INDEX.md (10 MB at 100,000 entries) twice, to look for a
+    duplicate topic and to splice the new line in."""
     global _last_read
     item = store.item(tree, f"{memory_dir}/INDEX.md") if tree else None
     if item is None:
         return None
     if _last_read is None or _last_read[0] != item.oid:
-        _last_read = (item.oid, store.read(item.oid).decode("utf-8", "replace"))
+        _last_read = (item.oid, store.read(item.oid))
     return _last_read[1]
+
+
+def read_text(store: Store, tree: str | None, memory_dir: str) -> str | None:
+    """read_bytes(), decoded (an undecodable byte read as U+FFFD)."""
+    data = read_bytes(store, tree, memory_dir)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def line_for(path_type: str, entry_id: str, status: str, title: str, successor: str) -> str:
@@ -193,22 +200,22 @@ def generate(store: Store, memory_tree: str | None) -> str:
 
 def update(
     store: Store,
-    previous: str | None,
+    previous: bytes | None,
     changes: Iterable[Change],
     memory_tree: str | None,
     read: Callable[[str], bytes] | None = None,
     known: Callable[[str], tuple[str, str, str] | None] | None = None,
-) -> str:
-    """INDEX.md after changes (paths relative to the memory folder), spliced into the previous
-    INDEX.md when it is one gitmem wrote (each line depends on its entry alone, so the cost is
-    the changed entries plus one copy of the text), else regenerated from memory_tree.
-    read(oid) returns at least the first MAX_ENTRY_BYTES + 1 bytes of a blob (a caller that
-    holds the blobs already passes its own); known(oid), when given, returns index_fields()
-    of a blob the caller has parsed already, or None."""
+) -> bytes:
+    """INDEX.md's bytes after changes (paths relative to the memory folder), spliced into the
+    previous INDEX.md when it is one gitmem wrote (each line depends on its entry alone, so
+    the cost is the changed entries plus one copy of the text), else regenerated from
+    memory_tree. read(oid) returns at least the first MAX_ENTRY_BYTES + 1 bytes of a blob (a
+    caller that holds the blobs already passes its own); known(oid), when given, returns
+    index_fields() of a blob the caller has parsed already, or None."""
     if read is None:
         read = partial(store.read, limit=MAX_ENTRY_BYTES)
-    if previous is None or not previous.startswith(HEADER):
-        return generate(store, memory_tree)
+    if previous is None or not previous.startswith(_HEADER_BYTES):
+        return generate(store, memory_tree).encode("utf-8")
     by_type: dict[str, dict[str, str | None]] = {}  # type -> id -> new line (None: gone)
     for change in changes:
         where = _entry_path(change.path)
@@ -226,58 +233,65 @@ def update(
     spliced = _spliced_text(previous, by_type)
     if spliced is not None:
         return spliced
-    groups = _groups(previous)
+    groups = _groups(previous.decode("utf-8", "replace"))
     if groups is None:
-        return generate(store, memory_tree)
+        return generate(store, memory_tree).encode("utf-8")
     for type_, lines in by_type.items():
         groups[type_] = _spliced(groups.get(type_, []), lines)
-    return render_groups(groups)
+    return render_groups(groups).encode("utf-8")
 
 
 #: Up to how many changed lines an INDEX.md is spliced as text, not split into its lines.
 TEXT_SPLICE_MAX = 64
 
 
-def _spliced_text(text: str, by_type: dict[str, dict[str, str | None]]) -> str | None:
-    """text with a few lines added or replaced in place (what render_groups would write),
-    found by binary search over the text: an admission into 100,000 entries then copies the
-    text a few times instead of splitting it into 100,000 lines and joining them again.
-    None when this cannot say (many changes, a removed line, a type with no section yet)."""
-    if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX:
+def _spliced_text(text: bytes, by_type: dict[str, dict[str, str | None]]) -> bytes | None:
+    """INDEX.md's bytes with a few lines added or replaced in place (what render_groups would
+    write), found by binary search over the bytes: an admission into 100,000 entries then
+    copies 10 MB a few times instead of decoding it, splitting it into 100,000 lines and
+    joining them again. Bytes sort as their text does (UTF-8 keeps code point order). None
+    when this cannot say (many changes, a removed line, a type with no section yet)."""
+    if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX or not text.startswith(_HEADER_BYTES):
         return None
     for type_, lines in by_type.items():
         for file_id, line in sorted(lines.items()):
             if line is None:
                 return None  # a section may empty, and render_groups drops it
-            heading = f"\n## {type_}\n\n"
-            start = text.find(heading, len(HEADER) - 1)
-            if start == -1 or not text.startswith(HEADER):
+            heading = f"\n## {type_}\n\n".encode()
+            start = text.find(heading, len(_HEADER_BYTES) - 1)
+            if start == -1:
                 return None
             start += len(heading)
-            end = text.find("\n\n## ", start - 1)
+            end = text.find(b"\n\n## ", start - 1)
             end = len(text) if end == -1 else end + 1  # the section's lines, each with "\n"
-            if end <= start or text[end - 1] != "\n":
-                return None  # not as gitmem writes it (a hand edit): split it into lines
-            at = _line_at_or_after(text, start, end, file_id)
-            if at < end and _line_id(text[at : text.find("\n", at)]) == file_id:
-                text = text[:at] + line + text[text.find("\n", at) :]
-            else:
-                text = text[:at] + line + "\n" + text[at:]
+            if end <= start or text[end - 1] != 10:  # not "\n": a hand edit, split it instead
+                return None
+            key = file_id.encode()
+            at = _line_at_or_after(text, start, end, key)
+            line_end = text.find(b"\n", at)
+            replaced = at < end and _id_at(text, at, line_end) == key
+            text = text[:at] + line.encode() + (text[line_end:] if replaced else b"\n" + text[at:])
     return text
 
 
-def _line_at_or_after(text: str, start: int, end: int, file_id: str) -> int:
+def _line_at_or_after(text: bytes, start: int, end: int, key: bytes) -> int:
     """Where the first line of text[start:end] (whole lines sorted by id) whose id is not
-    below file_id starts; end when there is none."""
+    below key starts; end when there is none."""
     lo, hi = start, end  # the answer is a line start in [lo, hi]
     while lo < hi:
-        mid = max(lo, text.rfind("\n", lo, (lo + hi) // 2) + 1)  # a line start below hi
-        line_end = text.find("\n", mid, hi)
-        if _line_id(text[mid:line_end]) < file_id:
+        mid = max(lo, text.rfind(b"\n", lo, (lo + hi) // 2) + 1)  # a line start below hi
+        line_end = text.find(b"\n", mid, hi)
+        if _id_at(text, mid, line_end) < key:
             lo = line_end + 1
         else:
             hi = mid
     return lo
+
+
+def _id_at(text: bytes, at: int, line_end: int) -> bytes:
+    """The id of the INDEX.md line text[at:line_end] (`- [id](…`), as _line_id reads it."""
+    close = text.find(b"]", at + 3, line_end)
+    return text[at + 3 : line_end if close == -1 else close]
 
 
 def _spliced(group: list[str], changed: dict[str, str | None]) -> list[str]:
@@ -299,7 +313,8 @@ def _spliced(group: list[str], changed: dict[str, str | None]) -> list[str]:
 
 
 def _line_id(line: str) -> str:
-    return line[3 : line.find("]", 3)]
+    close = line.find("]", 3)
+    return line[3 : len(line) if close == -1 else close]
 
 
 def _groups(text: str) -> dict[str, list[str]] | None:

@@ -533,10 +533,9 @@ def _with_index(ws: Workspace, base_tree: str, updates: dict[str, tuple[str, int
     tree = store.build_tree(base_tree, updates)
     old_memory = store.subtree(base_tree, ws.dir)
     new_memory = store.subtree(tree, ws.dir)
-    previous = index_mod.read_text(store, base_tree, ws.dir)
+    previous = index_mod.read_bytes(store, base_tree, ws.dir)
     changes: list[Change] = store.diff(old_memory, new_memory)
-    text = index_mod.update(store, previous, changes, new_memory)
-    blob = store.write_blob(text.encode("utf-8"))
+    blob = store.write_blob(index_mod.update(store, previous, changes, new_memory))
     return store.build_tree(tree, {f"{ws.dir}/INDEX.md": (blob, BLOB)})
 
 

@@ -164,7 +164,8 @@ def test_updates_equal_regeneration(tmp_path_factory: pytest.TempPathFactory,
             files[path] = entry_text(f"p-method-20261129-{n}", title=f"Title {op}{n}")
     new_tree = tree_of(store, files) if files else None
     changes = store.diff(old_tree, new_tree)
-    assert index.update(store, previous, changes, new_tree) == index.generate(store, new_tree)
+    want = index.generate(store, new_tree).encode()
+    assert index.update(store, previous.encode(), changes, new_tree) == want
 
 
 def test_merge_is_the_union_with_supersession_winning(store: Store) -> None:
@@ -249,13 +250,14 @@ def test_a_few_lines_spliced_into_the_text_are_what_rendering_writes(
     lines: dict[str, str | None] = {
         i: index.line_for(kind, i, "superseded", "New", "x") for i in changed
     }
-    spliced = index._spliced_text(text, {kind: lines})
+    spliced = index._spliced_text(text.encode(), {kind: lines})
     expected = dict(groups)
     expected[kind] = index._spliced(groups.get(kind, []), lines)
+    want = index.render_groups(expected).encode()
     if not present[kind] or len(lines) > index.TEXT_SPLICE_MAX:
-        assert spliced is None or spliced == index.render_groups(expected)
+        assert spliced is None or spliced == want
     else:
-        assert spliced == index.render_groups(expected)
+        assert spliced == want
 
 
 @pytest.mark.parametrize("cut", ["\n", "]\n", "]"])
@@ -269,5 +271,5 @@ def test_a_hand_cut_index_is_still_spliced_and_never_hangs(cut: str) -> None:
     text = text[: text.rfind(cut)] if cut != "\n" else text.rstrip("\n")
     for new_id in ("p-method-20261129-45", "p-method-20261129-99", "p-method-20261129-0"):
         new = index.line_for("method", new_id, "admitted", "New", "")
-        spliced = index._spliced_text(text, {"method": {new_id: new}})
-        assert spliced is None or new in spliced
+        spliced = index._spliced_text(text.encode(), {"method": {new_id: new}})
+        assert spliced is None or new.encode() in spliced
