@@ -53,7 +53,6 @@ from gitmem.workspace import settings_at
 if TYPE_CHECKING:
     from gitmem.refused import Refusal
     from gitmem.scanner import Scanner
-    from gitmem.secrets import Finding
 
 #: From how many new commits on a push their diffs come from one git process.
 BULK_DIFF_MIN = 32
@@ -99,15 +98,13 @@ class Judge:
     memory_trees: dict[str, str | None] = field(default_factory=dict)
     # the memory-folder diffs of a big push, read from one `git diff-tree` into changes
     stream: Generator[tuple[tuple[str, str | None], list[Change]]] | None = None
-    pending: set[tuple[str, str | None]] = field(default_factory=set)
-    streamed: set[tuple[str, str | None]] = field(default_factory=set)  # all the stream's pairs
+    streamed: set[tuple[str, str | None]] = field(default_factory=set)  # the stream's pairs
     outside: set[str] = field(default_factory=set)  # streamed commits that changed more too
     # refused.md at main's tip, read once for every candidate branch of the push
     refusals: dict[str, Refusal] | None = None
     # the secret scans: which file of which commit each scan is, and what was found so far
     scanner: Scanner | None = None  # made when a memory file is first scanned
     scanned_files: list[tuple[str, str]] = field(default_factory=list)
-    scan_results: list[tuple[str, list[Finding]]] = field(default_factory=list)
 
     def commit(self, oid: str) -> CommitInfo:
         """A commit's parents, tree and message, read once per push."""
@@ -322,7 +319,6 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
         return  # a tag of a tree or blob: nothing of the memory's history
     new, commits = walked
     j.checked += len(commits)
-    _prefetch_changes(j, commits)  # commits the push-wide stream did not take
     if update.ref == main_ref:
         _judge_main(j, update, new, commits)  # scans each commit as it goes
         return
@@ -337,7 +333,7 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
     and the rules both need it)."""
     key = (commit, parent)
     cached = j.changes.get(key)
-    if cached is None and key in j.pending:
+    if cached is None and key in j.streamed:
         cached = _streamed(j, key)
     if cached is None:
         before, after = j.memory_tree(parent), j.memory_tree(commit)
@@ -347,26 +343,17 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
 
 
 def _prefetch_changes(j: Judge, commits: list[str]) -> None:
-    """Start diffing the memory folder of many commits against their first parents in one
-    git process (Store.diff_stream says why), read as the walk reaches each commit, so git
-    diffs ahead on another core; a push of a few commits diffs them one by one instead.
+    """Start diffing the memory folder of all a push's commits against their first parents
+    in one git process (Store.diff_stream says why), read as judging reaches each commit, so
+    git diffs ahead on another core; a push of a few commits diffs them one by one instead.
     The folder's trees are compared only up to the first commit that changes it: a push of
     admissions starts git at once, a push of code alone never starts it."""
-    pairs = []
-    for commit in commits:
-        parents = j.commit(commit).parents
-        key = (commit, parents[0] if parents else None)
-        if key not in j.changes and key not in j.pending:
-            pairs.append(key)
+    pairs = list(dict.fromkeys((c, p[0] if (p := j.commit(c).parents) else None) for c in commits))
     if len(pairs) < BULK_DIFF_MIN:
         return
     if all(j.memory_tree(c) == j.memory_tree(p) for c, p in pairs):
         j.changes.update((key, []) for key in pairs)  # code only: no git process to start
         return
-    if j.stream is not None:  # an earlier update's stream: read the rest of it first
-        j.changes.update(j.stream)
-        j.pending.clear()
-    j.pending.update(pairs)
     j.streamed.update(pairs)
     j.stream = j.store.diff_stream(pairs, j.dir, j.outside)
 
@@ -380,7 +367,6 @@ def _streamed(j: Judge, key: tuple[str, str | None]) -> list[Change]:
             j.stream = None
         else:
             j.changes[got[0]] = got[1]
-            j.pending.discard(got[0])
     if key not in j.changes:
         raise GitmemError(f"git diff-tree gave no answer for commit {key[0]}")
     return j.changes[key]
@@ -416,23 +402,18 @@ def _scan_commit(j: Judge, commit: str) -> None:
 
 def _scanner(j: Judge) -> Scanner:
     """The scanner, made when a memory file is first scanned (the secret rules load only
-    then): in a worker on another core when the push is big enough to stream its diffs."""
-    big = j.stream is not None
-    if j.scanner is not None and (j.scanner.parallel or not big):
-        return j.scanner
-    from gitmem.scanner import Scanner
+    then): in a worker on another core when the push is big enough to stream its diffs
+    (which _prefetch_changes decides before any file is scanned)."""
+    if j.scanner is None:
+        from gitmem.scanner import Scanner
 
-    if j.scanner is not None:  # an earlier, small update's: keep what it found
-        j.scan_results.extend(j.scanner.results())
-    j.scanner = Scanner(parallel=big)
+        j.scanner = Scanner(parallel=bool(j.streamed))
     return j.scanner
 
 
 def _report_scans(j: Judge) -> None:
     """Secrets and hidden Unicode the scanner found, as problems of the files and commits."""
-    found = [*j.scan_results, *(j.scanner.results() if j.scanner else [])]
-    j.scan_results = []
-    for label, findings in found:
+    for label, findings in j.scanner.results() if j.scanner else []:
         path, commit = j.scanned_files[int(label)]
         for finding in findings:
             rule = "HIDDEN-UNICODE" if finding.rule == "hidden-unicode" else "SECRET"
@@ -828,7 +809,7 @@ def _file_at(j: Judge, commit: str, path: str) -> TreeItem | None:
     this push (no tree to read), else from its tree."""
     info = j.commit(commit)
     key = (commit, info.parents[0] if info.parents else None)
-    if key in j.changes or key in j.pending:
+    if key in j.changes or key in j.streamed:
         parent = info.parents[0] if info.parents else None
         found = next((c for c in _memory_changes(j, commit, parent) if c.path == path), None)
         if found is not None:
