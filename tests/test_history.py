@@ -444,7 +444,9 @@ def test_judging_leaves_the_cycle_collector_as_it_found_it(clone: Path) -> None:
         "import gc, weakref\nfrom gitmem import history\n"
         "class Node: pass\n"
         "def judged():\n"
+        "    frozen = gc.get_freeze_count()\n"
         f"    report = history.check_range('main..{branch}')\n"
+        "    assert gc.get_freeze_count() > frozen or not gc.isenabled()\n"
         "    return report.checked, gc.isenabled()\n"
         "first = judged()\n"
         "a, b = Node(), Node(); a.other, b.other = b, a\n"
@@ -522,8 +524,18 @@ def test_a_push_of_many_branches_judged_by_two_processes_finds_the_same(
     alone = verdict()
     assert {rule for _, _, rule, _ in alone[0]} == {"CANDIDATE-BRANCH", "SECRET"}
     monkeypatch.setattr(history, "SPLIT_MIN", 4)
-    assert verdict() == alone
     parent, judge_updates = os.getpid(), history._judge_updates
+    judged_here: list[str] = []
+
+    def recorded(judge_: history.Judge, part: list[history.Update]) -> None:
+        if os.getpid() == parent:
+            judged_here.extend(update.ref for update in part)
+        judge_updates(judge_, part)
+
+    monkeypatch.setattr(history, "_judge_updates", recorded)
+    assert verdict() == alone
+    # main's update and the first half here; the token's branch (ids[5]) in the child
+    assert judged_here == ["refs/heads/main", *(f"refs/heads/gitmem/{i}" for i in ids[:3])]
 
     def failing_in_child(judge_: history.Judge, part: list[history.Update]) -> None:
         if os.getpid() != parent:
@@ -537,9 +549,9 @@ def test_a_push_of_many_branches_judged_by_two_processes_finds_the_same(
 def test_a_real_push_of_hundreds_of_candidate_branches_is_judged_by_the_server(
     clone: Path, server: Path
 ) -> None:
-    """More branches than history.SPLIT_MIN in one `git push` to a server with the hook: two
-    processes judge them in the hook's quarantine; a token in one branch is still found, and
-    without it every branch lands."""
+    """More branches than history.SPLIT_MIN (where the judge splits them between two
+    processes) in one `git push` to a server with the hook, in its quarantine: a token in one
+    branch is found, and without it every branch lands."""
     store = Store.open(clone)
     main = store.resolve("main")
     assert main is not None
