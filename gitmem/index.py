@@ -14,7 +14,6 @@ the same bytes.
 
 from __future__ import annotations
 
-import bisect
 import operator
 import os
 import re
@@ -295,18 +294,8 @@ def _id_at(text: bytes, at: int, line_end: int) -> bytes:
 
 
 def _spliced(group: list[str], changed: dict[str, str | None]) -> list[str]:
-    """A type's lines (sorted by id) with changed ids set to their new line or removed: one
-    binary search a change when they are few against the group, one sort when they are many
-    (a push of thousands of admissions)."""
-    if len(changed) * 16 < len(group):
-        group = list(group)
-        for file_id, line in changed.items():
-            at = bisect.bisect_left(group, file_id, key=_line_id)
-            if at < len(group) and _line_id(group[at]) == file_id:
-                del group[at]
-            if line is not None:
-                group.insert(at, line)
-        return group
+    """A type's lines (sorted by id) with changed ids set to their new line or removed, with
+    one sort (a few changes are spliced into the text instead: _spliced_text)."""
     lines: dict[str, str | None] = {_line_id(line): line for line in group}
     lines.update(changed)
     return [line for _, line in sorted(lines.items()) if line is not None]

@@ -143,8 +143,8 @@ def test_quick_fields_agree_with_the_front_matter_reader(title: str) -> None:
 )
 def test_updates_equal_regeneration(tmp_path_factory: pytest.TempPathFactory,
                                     ops: list[tuple[str, int]], base: int) -> None:  # fmt: skip
-    """Spliced by a binary search a change (few changes against many lines) or by one sort
-    (many against few), the result is what regeneration writes."""
+    """Spliced into the text (few changes) or split into lines and sorted (a removed line, a
+    new type), into a small or a big INDEX.md, the result is what regeneration writes."""
     import pygit2
 
     repo = tmp_path_factory.mktemp("upd") / "r.git"
