@@ -61,6 +61,16 @@ def median(cmd: list[str], cwd: Path, stdin: str | None = None, runs: int = 5) -
     return statistics.median(run(cmd, cwd, stdin) for _ in range(runs))
 
 
+def judged_per_second(what: str, count: int, repo: Path, stdin: str) -> None:
+    """Print the pre-receive check of a push of count entries: the median of 3 runs, its
+    rate, and each run (this machine's timings move by a third from minute to minute)."""
+    times = sorted(run(["gitmem", "check", "--pre-receive"], repo, stdin) for _ in range(3))
+    print(
+        f"a push of {what}, median of 3: {times[1]:.2f} s, {count / times[1]:,.0f} entries/s "
+        f"(runs {', '.join(f'{t:.2f}' for t in times)} s)"
+    )
+
+
 def build_store(path: Path, count: int) -> tuple[Store, str]:
     """A bare repository whose main holds count admitted entries, INDEX.md and refused.md,
     streamed through `git fast-import` (one pack, seconds even at 100,000 entries)."""
@@ -184,13 +194,8 @@ def bench_many_admissions(count: int, tmp: Path) -> None:
     os.sync()
     subprocess.run(["git", "update-ref", "-d", "refs/bench/pushed"], cwd=repo, check=True)
     stdin = f"{base} {main} refs/heads/main\n"
-    times = sorted(run(["gitmem", "check", "--pre-receive"], repo, stdin) for _ in range(3))
-    elapsed = times[1]
-    print(
-        f"a push of {count:,} new admitted entries ({2 * count:,} commits), median of 3: "
-        f"{elapsed:.2f} s, {count / elapsed:,.0f} entries/s "
-        f"(runs {', '.join(f'{t:.2f}' for t in times)} s)"
-    )
+    what = f"{count:,} new admitted entries ({2 * count:,} commits)"
+    judged_per_second(what, count, repo, stdin)
 
 
 def bench_many_candidates(count: int, tmp: Path) -> None:
@@ -204,14 +209,7 @@ def bench_many_candidates(count: int, tmp: Path) -> None:
         lines.append(f"{ZERO} {commit} refs/heads/gitmem/{entry_id}\n")
     subprocess.run(["git", "repack", "-adq"], cwd=repo, check=True)
     os.sync()
-    times = sorted(
-        run(["gitmem", "check", "--pre-receive"], repo, "".join(lines)) for _ in range(3)
-    )
-    elapsed = times[1]
-    print(
-        f"a push of {count:,} new candidate branches, median of 3: {elapsed:.2f} s, "
-        f"{count / elapsed:,.0f} entries/s (runs {', '.join(f'{t:.2f}' for t in times)} s)"
-    )
+    judged_per_second(f"{count:,} new candidate branches", count, repo, "".join(lines))
 
 
 def bench_code_only(count: int, tmp: Path) -> None:

@@ -574,6 +574,7 @@ _SECRET_WORDS = (
     r"passw|passphrase|pwd|secret|token|api[_.\- ]?key|apikey|access[_.\- ]?key"
     r"|private[_.\- ]?key|auth|credential|bearer|key"
 )
+_ANY_SECRET_WORD = f"(?i)(?:{_SECRET_WORDS})"
 _RULES = tuple(
     _Rule(
         r.id,
@@ -582,7 +583,7 @@ _RULES = tuple(
         r.kind,
         r.strict,
         r.tier,
-        gates=(f"(?i)(?:{_SECRET_WORDS})", r"[A-Za-z0-9+/_\-]{20}"),
+        gates=(_ANY_SECRET_WORD, r"[A-Za-z0-9+/_\-]{20}"),
     )
     if r.kind == _ENTROPY
     else r
@@ -621,7 +622,7 @@ class _Engine:
         # the Set's patterns are the rules' gates, in order: which rule each one is of
         self._owner = [index for index, rule in enumerate(_RULES) for _ in rule.gates]
         self._gated = {index: len(rule.gates) for index, rule in enumerate(_RULES)}
-        self.words = compile_rule(f"(?i)(?:{_SECRET_WORDS})")  # for the entropy rule
+        self.words = compile_rule(_ANY_SECRET_WORD)  # for the entropy rule
         self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
         self.known_ids = frozenset(rule_ids())
 
