@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -52,6 +51,8 @@ class _Child(Generic[Item, Result]):
     def __init__(self, items: list[Item], work: Callable[[list[Item]], Iterable[Result]]) -> None:
         self._items = items
         self._work = work
+        import pickle  # here, not at the top: every hook imports this module, few fork
+
         self._file = tempfile.TemporaryFile()  # noqa: SIM115 - close() closes it
         try:
             self._pid = os.fork()
@@ -75,6 +76,8 @@ class _Child(Generic[Item, Result]):
 
     def results(self) -> list[Result]:
         """The child's results once it has ended; its items worked through here if it failed."""
+        import pickle
+
         _, status = os.waitpid(self._pid, 0)
         self._pid = 0
         results: list[Result] = []
