@@ -449,6 +449,7 @@ class TipRules:
         # entries cite the same few files again and again: each is looked up once
         ctx.path_exists = cache(lambda path: snapshot.kind(path) != "missing")
         ctx.scan_secrets = False
+        ctx.admitting = True
         return cls(j, tree, snapshot, ctx)
 
     def entry(self, path: str, oid: str, place: Place | None = None) -> None:

@@ -41,6 +41,9 @@ class Context:
     refused: dict[str, refused_mod.Refusal] = field(default_factory=dict)
     path_exists: Callable[[str], bool] | None = None
     scan_secrets: bool = True  # off where every commit's blobs were scanned already
+    #: judging the commit that admits the entries (their cited files must exist there); off,
+    #: an admitted entry whose cited file moved later is stale (recall, lint), not invalid
+    admitting: bool = False
 
     @classmethod
     def from_snapshot(cls, settings: Settings, snapshot: Snapshot) -> Context:
@@ -340,7 +343,8 @@ def check_entry(
                 )
             )
 
-    if ctx.path_exists is not None and entry.status != "superseded":
+    cites_bind = entry.status == "candidate" or (ctx.admitting and entry.status == "admitted")
+    if ctx.path_exists is not None and cites_bind:
         for cited in entry.files:
             if not ctx.path_exists(cited):
                 add(

@@ -291,3 +291,12 @@ def test_a_reviewed_exception_is_named_in_the_message_and_honoured(repo: Path) -
 def test_a_repository_without_memory_has_nothing_to_check(repo: Path) -> None:
     result = run(repo, "check")
     assert result.exit_code == 0 and "0 files checked" in result.output
+
+
+def test_an_admitted_entry_whose_cited_file_moved_later_still_passes(repo: Path) -> None:
+    """Cited files must exist where an entry is admitted; a later rename makes the entry stale
+    (recall and lint say so), never invalid: a repository-wide check must not start failing."""
+    write(repo, ENTRY, text(**ADMITTED, files=["README.md", "moved-away.py"]))
+    result = run(repo, "check")
+    assert result.exit_code == 0, result.output
+    assert "FILES-MISSING" not in result.output
