@@ -5,7 +5,7 @@
 
 Prints, for a generated store of realistic entries (bench/generate.py):
 
-- the scanner alone (gitmem.secrets over every file's text): MB/s and entries/s;
+- the scanner alone (gitmem.gate.secrets over every file's text): MB/s and entries/s;
 - the whole validator (`gitmem check` of the memory folder, in process): entries/s, MB/s;
 - the same as a whole process (`gitmem check`, interpreter start included);
 - detect-secrets scanning the same files in the same run (`detect-secrets scan --all-files`,
@@ -64,9 +64,9 @@ def main() -> None:
     parser.add_argument("--skip-detect-secrets", action="store_true")
     args = parser.parse_args()
 
-    from gitmem import secrets
-    from gitmem.check import check_worktree
-    from gitmem.workspace import open_workspace
+    from gitmem.gate import secrets
+    from gitmem.gate.check import check_worktree
+    from gitmem.repo.workspace import open_workspace
 
     env = {
         **os.environ,

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-from gitmem.entry import Entry, make_id
+from gitmem.model.entry import Entry, make_id
 
 TYPES = ("decision", "method", "code-structure", "mistake")
 SUBJECTS = (

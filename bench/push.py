@@ -34,9 +34,9 @@ sys.path.insert(0, str(BENCH))
 
 from generate import PATHS, Generator  # noqa: E402
 
-from gitmem import index as index_mod  # noqa: E402
-from gitmem import refused  # noqa: E402
-from gitmem.store import BLOB, ZERO, Store  # noqa: E402
+from gitmem.index import indexmd as index_mod  # noqa: E402
+from gitmem.model import refused  # noqa: E402
+from gitmem.repo.store import BLOB, ZERO, Store  # noqa: E402
 
 ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,

@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from recall_corpus import corpus  # noqa: E402
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS  # noqa: E402
 
-from gitmem.recall import DEFAULT_MIN_SCORE, Doc, Hit, Index  # noqa: E402
+from gitmem.recall.engine import DEFAULT_MIN_SCORE, Doc, Hit, Index  # noqa: E402
 
 TYPES = ("decision", "method", "code-structure", "mistake")
 QUERIES = [q for q, _ in MATCHING[::3] + SITUATIONS[::3]] + NO_MATCH[::3]
@@ -143,7 +143,7 @@ def write_entry(root: Path, doc: Doc) -> None:
 
 
 def read_entry(path: Path, root: Path) -> Doc:
-    """A minimal reader for the files written above (the real one is gitmem.entry's)."""
+    """A minimal reader for the files written above (the real one is gitmem.model.entry's)."""
     text = path.read_text(encoding="utf-8")
     _, head, body = text.split("---\n", 2)
     fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
@@ -171,7 +171,7 @@ def percentile(values: list[float], p: float) -> float:
 FRESH = """
 import mmap, sys
 from pathlib import Path
-from gitmem.recall import Index
+from gitmem.recall.engine import Index
 cache = Path(sys.argv[1])
 def segment(name):
     with (cache / name).open("rb") as f:
@@ -325,7 +325,7 @@ def mapped(path: Path) -> memoryview:
 
 
 def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work: Path) -> None:
-    from gitmem import semantic
+    from gitmem.recall import semantic
 
     if not semantic.available():
         print("semantic extra not installed: no semantic figures")
@@ -378,7 +378,7 @@ def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work
 
 
 def quality() -> None:
-    from gitmem import semantic
+    from gitmem.recall import semantic
 
     index = Index.build(corpus())
     print(
@@ -422,8 +422,8 @@ def shortlist(n: int) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     from generate import Generator as StoreGenerator
 
-    from gitmem import semantic
-    from gitmem.cache import doc_of
+    from gitmem.recall import semantic
+    from gitmem.recall.cache import doc_of
 
     entries = StoreGenerator(seed=1).entries(n)
     docs = [doc_of(e, f".gitmem/entries/{e.type}/{e.id}.md") for e in entries] + list(corpus())
@@ -489,8 +489,8 @@ def bench_cli(n: int, work: Path) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     from generate import write_store
 
-    from gitmem.cache import RecallCache
-    from gitmem.workspace import open_workspace
+    from gitmem.recall.cache import RecallCache
+    from gitmem.repo.workspace import open_workspace
 
     print(f"\n== gitmem recall, whole process, {n:,} entries")
     root = work / f"cli-{n}"
@@ -539,7 +539,7 @@ def bench_cli(n: int, work: Path) -> None:
     ws = open_workspace(root)
     cache = RecallCache(ws.store, ws.dir)
     vectors = 0
-    from gitmem import semantic
+    from gitmem.recall import semantic
 
     record = cache._state()[0]
     if record.get("vectors"):

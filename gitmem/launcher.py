@@ -105,7 +105,7 @@ def main() -> None:
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")
         sys.exit(0)
-    from gitmem import cli
+    from gitmem.cli import main as cli
 
     cli.owns_process = True
     cli.main()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pygit2
 import pytest
+from clirunner import run
 
 AUTHOR = ("Test Author", "author@example.com")
 
@@ -98,3 +99,12 @@ def repo(tmp_path: Path) -> Path:
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+@pytest.fixture
+def memory(repo: Path) -> Path:
+    result = run(repo, "init")
+    assert result.exit_code == 0, result.output
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    return repo

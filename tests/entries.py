@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gitmem.entry import Entry, render_meta
+from gitmem.model.entry import Entry, render_meta
 
 DESIGN_EXAMPLE = """\
 ---

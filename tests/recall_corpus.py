@@ -12,7 +12,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from gitmem.recall import Doc
+from gitmem.recall.engine import Doc
 
 DATA = Path(__file__).parent / "data" / "recall" / "adr-entries.json"
 

@@ -9,6 +9,10 @@ NO_MATCH: plausible questions about topics the corpus does not cover: recall mus
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from gitmem.recall.engine import Hit
+
 MATCHING: list[tuple[str, frozenset[str]]] = [
     (q, frozenset(ids.split()))
     for q, ids in [
@@ -171,3 +175,18 @@ NO_MATCH: list[str] = [
     "how often do we rotate the database password",
     "umbrella Helm chart with subcharts",
 ]
+
+
+def quality(search: Callable[[str], list[Hit]]) -> dict[str, float]:
+    """hit@1 and hit@5 over MATCHING, SITUATIONS and both; the share of NO_MATCH left empty."""
+    figures: dict[str, float] = {}
+    for name, questions in (
+        ("matching", MATCHING),
+        ("situations", SITUATIONS),
+        ("all", MATCHING + SITUATIONS),
+    ):
+        ranked = [([h.id for h in search(q)], right) for q, right in questions]
+        figures[f"{name} hit@1"] = sum(bool(ids) and ids[0] in r for ids, r in ranked) / len(ranked)
+        figures[f"{name} hit@5"] = sum(any(i in r for i in ids) for ids, r in ranked) / len(ranked)
+    figures["no-match empty"] = sum(not search(q) for q in NO_MATCH) / len(NO_MATCH)
+    return figures

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from gitmem.cli import main
+from gitmem.cli.main import main
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 
@@ -37,7 +37,7 @@ def test_json_snippets_parse() -> None:
 def test_rule_ids_in_the_table_are_reported_by_the_code() -> None:
     source = "".join(
         p.read_text(encoding="utf-8")
-        for p in (Path(__file__).parent.parent / "gitmem").glob("*.py")
+        for p in (Path(__file__).parent.parent / "gitmem").rglob("*.py")
     )
     table = README.split("## Rules", 1)[1].split("### Secrets", 1)[0]
     for rule in re.findall(r"`([A-Z][A-Z-]+)`", table):

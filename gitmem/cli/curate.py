@@ -1,0 +1,292 @@
+"""The curation commands: `gitmem import claude`, `gitmem lint`, `gitmem hygiene`,
+`gitmem harvest`.  Thin: parse, call one core function, print what it returns.  cli.py loads
+this module only when one of these commands runs; GitmemError propagates to its group, which
+maps it to the exit code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gitmem.cli.main import REPORT_FORMAT
+from gitmem.cli.main import TEXT_OR_JSON as FORMAT
+
+
+def _table(rows: list[tuple[str, int]]) -> list[str]:
+    width = max(len(label) for label, _ in rows)
+    lines = [f"| {'outcome':<{width}} | count |", f"| {'-' * width} | ----: |"]
+    lines.extend(f"| {label:<{width}} | {count:>5} |" for label, count in rows)
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# import
+
+
+@click.group("import")
+def import_() -> None:
+    """Import memory kept elsewhere as candidates (reviewed like any proposal)."""
+
+
+@import_.command("claude")
+@click.option(
+    "--from",
+    "from_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A Claude Code folder to read (default: this repository's .claude/); e.g. ~/.claude "
+    "for user-level agent memory and this repository's auto memory, or one memory folder.",
+)
+@click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
+@FORMAT
+def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
+    """Lift Claude Code memory into `method` candidates, once.
+
+    Reads .claude/agent-memory/<agent>/MEMORY.md (each top-level item, with the note it links),
+    agent-memory-local/, and auto-memory topic files (front matter name/description/type).
+    A topic already pending, admitted or refused is skipped; an item holding a secret is
+    reported and nothing is written for it. Never writes under .claude/. Exits 1 when an item
+    held a secret or broke a rule.
+    """
+    import json
+
+    from gitmem.curate import importer
+    from gitmem.repo.workspace import open_workspace
+
+    ws = open_workspace()
+    report = importer.import_claude(
+        ws, from_dir.expanduser() if from_dir else None, dry_run=dry_run
+    )
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "base": report.base,
+                    "folders": report.folders,
+                    "items": [
+                        {
+                            "origin": o.item.origin,
+                            "title": o.title,
+                            "topic": o.topic,
+                            "outcome": o.status,
+                            "detail": o.detail,
+                            "id": o.id,
+                        }
+                        for o in report.outcomes
+                    ],
+                    "counts": dict(importer.iter_rows(report)),
+                    "notes": report.notes,
+                },
+                indent=2,
+            )
+        )
+        sys.exit(0 if report.ok else 1)
+    for note in report.notes:
+        click.echo(f"gitmem: {note}", err=True)
+    if report.folders:
+        click.echo(f"read {len(report.folders)} memory folder(s) below {report.base}")
+    for outcome in report.outcomes:
+        label = importer.LABELS[outcome.status]
+        head = f"{label}: {outcome.title}  [{outcome.item.origin}]"
+        click.echo(head + (f" → {outcome.id}" if outcome.id else ""))
+        for line in outcome.detail.splitlines():
+            click.echo(f"    {line}")
+    click.echo("")
+    for line in _table(list(importer.iter_rows(report))):
+        click.echo(line)
+    sys.exit(0 if report.ok else 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# lint
+
+
+@click.command("lint")
+@click.option("--rev", metavar="REV", help="Lint the memory at this commit (default: main's tip).")
+@REPORT_FORMAT
+def lint(rev: str | None, fmt: str) -> None:
+    """Check the admitted memory as a whole: INDEX.md drift, broken or one-sided lineage,
+    dead `files`, ids that disagree with their entry, bodies grown into a change log, and
+    relative dates ("yesterday", "last week") in admitted text.
+
+    Prints `path:line: RULE-ID message` per problem and a summary; exits 1 when a rule fails.
+    """
+    from gitmem.curate import lint as lint_mod
+    from gitmem.gate import check
+    from gitmem.repo.workspace import open_workspace
+
+    report = lint_mod.lint(open_workspace(), rev)
+    if fmt == "text":
+        for warning in report.warnings:
+            click.echo(f"gitmem: warning: {warning}", err=True)
+    click.echo(check.render(report, fmt))
+    sys.exit(0 if report.ok else 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# hygiene
+
+
+@click.command("hygiene")
+@click.option(
+    "--propose",
+    is_flag=True,
+    help="Propose each near-duplicate cluster as one candidate that supersedes its members.",
+)
+@click.option(
+    "--stale-commits",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Commits touching an entry's files since its admission that make it stale.",
+)
+@FORMAT
+def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
+    """Find near-duplicate clusters, stale entries and contradictions among admitted entries.
+
+    Near-duplicates: TF-IDF cosine of title, applies_when and content at or above 0.42.
+    Stale: cited files gone, or changed by --stale-commits commits since admission.
+    Contradictions: related entries where one says to do what the other says not to do;
+    shown for a person to judge. With --propose, each cluster becomes an ordinary candidate
+    branch that supersedes the entries it merges; nothing on main is merged, edited or deleted.
+    """
+    import json
+    from dataclasses import asdict
+
+    from gitmem.curate import hygiene as hygiene_mod
+    from gitmem.repo.workspace import open_workspace
+
+    report = hygiene_mod.hygiene(open_workspace(), propose=propose, min_commits=stale_commits)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "checked": report.checked,
+                    "clusters": [asdict(c) for c in report.clusters],
+                    "stale": [asdict(s) for s in report.stale],
+                    "contradictions": [asdict(c) for c in report.contradictions],
+                    "proposed": [
+                        {
+                            "members": [m.id for m in p.cluster.members],
+                            "id": p.id,
+                            "branch": p.branch,
+                            "note": p.note,
+                        }
+                        for p in report.proposed
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo(
+        f"near-duplicate clusters: {len(report.clusters)} "
+        f"(TF-IDF cosine >= {hygiene_mod.DUPLICATE_THRESHOLD})"
+    )
+    for number, cluster in enumerate(report.clusters, start=1):
+        click.echo(f"  cluster {number}:")
+        for member in cluster.members:
+            click.echo(f"    {member.id}  {member.title}")
+        for a, b, score in cluster.pairs:
+            click.echo(f"    {score:.2f}  {a} ↔ {b}")
+    click.echo(f"stale entries: {len(report.stale)}")
+    for stale in report.stale:
+        if stale.reason == "gone":
+            why = f"cited file(s) gone from main: {', '.join(stale.files)}"
+        else:
+            why = (
+                f"{stale.commits} commits changed {', '.join(stale.files)} since its "
+                f"admission ({stale.since[:12]})"
+            )
+        click.echo(f"  {stale.id}  {why}")
+    click.echo(f"contradictions for a person to judge: {len(report.contradictions)}")
+    for clash in report.contradictions:
+        click.echo(f"  {clash.a.id}: {clash.clause_a!r}")
+        click.echo(f"  {clash.b.id}: {clash.clause_b!r}")
+    for proposed in report.proposed:
+        members = ", ".join(m.id for m in proposed.cluster.members)
+        if proposed.id:
+            click.echo(f"proposed {proposed.id} (branch {proposed.branch}) superseding {members}")
+        else:
+            click.echo(f"not proposed ({members}): {proposed.note}")
+    if report.clusters and not propose:
+        click.echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
+
+
+# ---------------------------------------------------------------------------------------------
+# harvest
+
+
+@click.command("harvest")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
+@FORMAT
+def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> None:
+    """Propose `mistake` candidates for gaps that audits keep finding.
+
+    Reads audit verdict files (or folders of them): a '## Verdict — VALID' or '## Verdict —
+    GAPS' heading over a '| Severity | Axis | Gap | Evidence | Expected fix |' table; one file
+    is one batch, and only Blocking and Major rows count. A gap recurring in 3 or more distinct
+    batches is proposed (source audit:<latest file>, evidence_batches, correction from the
+    Expected fix, detection_signal from the gap); one seen in 2 batches is reported as
+    "watch". Topics already pending, admitted or refused are skipped. Exits 1 when a file
+    could not be read.
+    """
+    import json
+
+    from gitmem.curate import harvest as harvest_mod
+    from gitmem.repo.workspace import open_workspace
+
+    result = harvest_mod.harvest(open_workspace(), list(paths), dry_run=dry_run)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "ok": result.ok,
+                    "batches": [
+                        {"batch": v.batch, "verdict": v.verdict, "gaps": len(v.gaps)}
+                        for v in result.verdicts
+                    ],
+                    "problems": [str(p) for p in result.problems],
+                    "groups": [
+                        {
+                            "title": g.title,
+                            "batches": g.batches,
+                            "outcome": g.outcome,
+                            "detail": g.detail,
+                            "id": g.id,
+                            "branch": g.branch,
+                        }
+                        for g in result.groups
+                    ],
+                },
+                indent=2,
+            )
+        )
+        sys.exit(0 if result.ok else 1)
+    for problem in result.problems:
+        click.echo(str(problem), err=True)
+    counted = sum(len(v.gaps) for v in result.verdicts)
+    click.echo(
+        f"read {len(result.verdicts)} verdict file(s): {counted} Blocking or Major gap(s) "
+        f"in {len(result.groups)} group(s)"
+    )
+    once = 0
+    for group in result.groups:
+        if group.outcome == "once":
+            once += 1
+            continue
+        batches = f"{len(group.batches)} batches: {', '.join(group.batches)}"
+        if group.outcome == "proposed":
+            click.echo(f"proposed  {group.id}  {group.title!r} ({batches})")
+        elif group.outcome == "watch":
+            click.echo(f"watch     {group.title!r} ({batches}): one more batch proposes it")
+        else:
+            click.echo(f"{group.outcome:<9} {group.title!r} ({batches})")
+        for line in group.detail.splitlines():
+            click.echo(f"    {line}")
+    if once:
+        click.echo(f"{once} gap(s) seen in one batch only")
+    sys.exit(0 if result.ok else 1)

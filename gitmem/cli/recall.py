@@ -1,0 +1,112 @@
+"""`gitmem recall` and `gitmem mcp`: the commands agents use (loaded only when called)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import click
+
+from gitmem.errors import GitmemError
+from gitmem.recall.engine import STEP_TYPES
+
+
+def _precedents(hits: list[object]) -> str:
+    from gitmem.recall.service import Recalled
+
+    lines = ["## Precedents", ""]
+    recalled = [h for h in hits if isinstance(h, Recalled)]
+    if not recalled:
+        lines.append("No precedent in the project memory for this step.")
+    for hit in recalled:
+        note = f" ({hit.freshness})" if hit.freshness else ""
+        lines.append(
+            f"- **{hit.title}** — `{hit.id}` ({hit.type}, score {hit.score:.2f}){note}\n"
+            f"  Applies when: {hit.applies_when}\n"
+            f"  Read: `{hit.path}`"
+        )
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("-k", "k", default=5, show_default=True, help="At most this many entries.")
+@click.option("--type", "types", multiple=True, help="Only this type (repeatable).")
+@click.option(
+    "--step",
+    type=click.Choice(sorted(STEP_TYPES)),
+    help="Recall the types a work step needs (spec, plan, batch, correction, audit).",
+)
+@click.option("--ref", metavar="REF", help="Recall from this commit (e.g. origin/main).")
+@click.option("--min-score", type=click.FloatRange(0.0, 1.0), help="Relevance threshold.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "precedents"]),
+    default="text",
+    show_default=True,
+    help="text for people, json for tools, precedents: a block to paste into a prompt.",
+)
+def recall(
+    query: tuple[str, ...],
+    k: int,
+    types: tuple[str, ...],
+    step: str | None,
+    ref: str | None,
+    min_score: float | None,
+    fmt: str,
+) -> None:
+    """Admitted entries that apply to QUERY, best first, with a score in 0..1.
+
+    A query with no genuine match returns nothing: an honest "no precedent" beats a wrong
+    one. Candidates and superseded entries never come back.
+    """
+    from gitmem.recall.service import recall as do_recall
+    from gitmem.repo.workspace import open_workspace
+
+    wanted = set(types) | set(STEP_TYPES.get(step, ()) if step else ())
+    text = " ".join(query)
+    try:
+        hits = do_recall(
+            open_workspace(), text, k=k, types=wanted or None, ref=ref, min_score=min_score
+        )
+    except (GitmemError, OSError) as exc:
+        if fmt != "precedents":
+            raise
+        # a precedents recall never fails the step that asked for it
+        message = exc.message if isinstance(exc, GitmemError) else str(exc)
+        click.echo(f"gitmem: recall could not run: {message}", err=True)
+        return
+    if fmt == "precedents":
+        click.echo(_precedents(list(hits)))
+    elif fmt == "json":
+        click.echo(
+            json.dumps(
+                [{**asdict(h), "missing_files": list(h.missing_files)} for h in hits], indent=2
+            )
+        )
+    elif not hits:
+        click.echo("no precedent: nothing in the memory genuinely matches this query")
+    else:
+        for hit in hits:
+            click.echo(f"{hit.score:.2f}  {hit.type:<15} {hit.id}")
+            click.echo(f"      {hit.title}")
+            click.echo(f"      applies when: {hit.applies_when}")
+            click.echo(f"      {hit.path}" + (f"  [{hit.freshness}]" if hit.freshness else ""))
+    sys.exit(0)
+
+
+@click.command()
+@click.option(
+    "--path",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="The project folder (default: the current one).",
+)
+def mcp(path: Path | None) -> None:
+    """Serve the project memory to AI agents over the Model Context Protocol (stdio):
+    memory_recall, memory_push, memory_candidates, memory_show."""
+    from gitmem.agents.mcp_server import serve
+
+    serve(path)

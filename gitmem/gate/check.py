@@ -1,0 +1,223 @@
+"""`gitmem check`: the gates that run the rules, and the one report format they share.
+
+- files and folders in the working tree (`gitmem check PATH…`),
+- what git is committing (`--staged`, the pre-commit hook: the index named by GIT_INDEX_FILE),
+- history (`--range`, `--pre-push`, `--pre-receive`): see history.py.
+
+A commit that touches no memory file never gets here: the launcher answers it first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitmem.errors import UsageError
+from gitmem.gate.rules import MAX_FILE_BYTES, Context, Place, check_bytes, check_paths
+from gitmem.model.problem import Problem
+from gitmem.repo.snapshot import FILE, FOLDER, MISSING, OTHER, SYMLINK, WorktreeSnapshot
+from gitmem.repo.store import LINK, Store
+from gitmem.repo.workspace import Workspace, settings_from
+
+
+@dataclass
+class Report:
+    problems: list[Problem] = field(default_factory=list)
+    checked: int = 0
+    warnings: list[str] = field(default_factory=list)
+    unit: str = "file"
+    command: str = "gitmem check"
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if not p.warning]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
+    """Check files and folders on disk; no path = the whole memory folder."""
+    root = ws.store.workdir
+    if root is None:
+        raise UsageError("this is a bare repository: use --range to check commits")
+    snapshot = WorktreeSnapshot(root)
+    located = {p: _relative(root, p) for p in paths}
+    outside = [p for p, rel in located.items() if rel is None]
+    rel_paths = [rel for rel in located.values() if rel is not None]
+    if not paths:
+        if snapshot.kind(ws.dir) == MISSING:  # no memory yet: nothing to judge
+            return Report([], 0, list(ws.settings.warnings))
+        rel_paths = [ws.dir]
+    for path in rel_paths:
+        if snapshot.kind(path) == MISSING:
+            raise UsageError(f"{path}: no such file or folder")
+    ctx = Context.from_snapshot(ws.settings, snapshot)
+    problems = check_paths(snapshot, rel_paths, ctx)
+    checked = sum(1 for p in rel_paths for _ in _expand(snapshot, p))
+    for path in outside:
+        problems.extend(_check_outside(path, ctx))
+        checked += 1
+    return Report(problems, checked, list(ws.settings.warnings))
+
+
+def _check_outside(path: str, ctx: Context) -> list[Problem]:
+    """A draft outside the repository: checked as a standalone entry (its cited files are
+    looked up in the repository)."""
+    folder = Path(path).absolute().parent
+    snapshot = WorktreeSnapshot(folder)
+    name = Path(path).name
+    kind = snapshot.kind(name)
+    if kind == MISSING:
+        raise UsageError(f"{path}: no such file")
+    if kind == SYMLINK:
+        return [Problem(path, None, "SYMLINK", "is a symbolic link: a memory entry must be a file")]
+    if kind != FILE:
+        raise UsageError(f"{path}: not a file (folders are checked inside the repository only)")
+    data = snapshot.read(name, MAX_FILE_BYTES)
+    return check_bytes(path, data or b"", ctx, Place("outside"))
+
+
+def _expand(snapshot: WorktreeSnapshot, path: str) -> Iterator[str]:
+    if snapshot.kind(path) == FOLDER:
+        yield from snapshot.files(path)
+    else:
+        yield path
+
+
+def _relative(root: Path, path: str) -> str | None:
+    """path relative to the repository root, or None when it lies outside."""
+    absolute = (Path.cwd() / path).absolute()
+    try:
+        rel = absolute.relative_to(root.absolute())
+    except ValueError:
+        return None
+    return rel.as_posix() if rel.parts else "."
+
+
+class IndexSnapshot:
+    """The staging index git is committing (GIT_INDEX_FILE honoured by opening FROM_ENV)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.index = store.repo.index
+
+    def kind(self, path: str) -> str:
+        try:
+            item = self.index[path]
+        except (KeyError, ValueError):
+            prefix = path.rstrip("/") + "/"
+            if any(e.path.startswith(prefix) for e in self.index):
+                return FOLDER
+            return MISSING
+        if int(item.mode) == LINK:
+            return SYMLINK
+        return FILE if int(item.mode) in (0o100644, 0o100755) else OTHER
+
+    def read(self, path: str, limit: int) -> bytes | None:
+        try:
+            item = self.index[path]
+        except (KeyError, ValueError):
+            return None
+        return self.store.read(str(item.id), limit)
+
+    def files(self, folder: str) -> Iterator[str]:
+        prefix = folder.rstrip("/") + "/"
+        for item in self.index:
+            if item.path.startswith(prefix):
+                yield item.path
+
+
+def staged_paths(store: Store, snapshot: IndexSnapshot, prefix: str) -> list[str]:
+    """Paths under prefix that the index adds or changes against HEAD."""
+    head = store.resolve("HEAD")
+    folder = prefix.rstrip("/") + "/"
+    if head is None:
+        return sorted(p for p in snapshot.files(prefix))
+    diff = snapshot.index.diff_to_tree(store.repo[store.tree_of(head)])
+    out = []
+    for delta in diff.deltas:
+        path = delta.new_file.path
+        if path.startswith(folder) and delta.status_char() != "D":
+            out.append(path)
+    return sorted(out)
+
+
+def check_staged() -> Report:
+    """The pre-commit gate: file rules over the memory files this commit adds or changes."""
+    store = Store.open(None, from_env=True)
+    snapshot = IndexSnapshot(store)
+    settings = settings_from(store, snapshot, store.workdir)
+    paths = staged_paths(store, snapshot, settings.dir)
+    if not paths:
+        return Report([], 0, list(settings.warnings))
+    ctx = Context.from_snapshot(settings, snapshot)
+    return Report(check_paths(snapshot, paths, ctx), len(paths), list(settings.warnings))
+
+
+# ---------------------------------------------------------------------------------------------
+# output
+
+
+def render(report: Report, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(
+            {
+                "ok": report.ok,
+                "checked": report.checked,
+                "problems": [
+                    {
+                        "path": p.path,
+                        "line": p.line,
+                        "rule": p.rule,
+                        "message": p.message,
+                        "severity": "warning" if p.warning else "error",
+                    }
+                    for p in report.problems
+                ],
+                "warnings": report.warnings,
+            },
+            indent=2,
+        )
+    if fmt == "github":
+        lines = [_github(p) for p in report.problems]
+        lines.extend(f"::warning title=gitmem settings::{_gh_data(w)}" for w in report.warnings)
+        lines.append(summary(report))
+        return "\n".join(lines)
+    lines = [str(p) for p in report.problems]
+    lines.append(summary(report))
+    return "\n".join(lines)
+
+
+def summary(report: Report) -> str:
+    errors = len(report.errors)
+    warned = len(report.problems) - errors
+    files = len({p.path for p in report.errors})
+    noun = report.unit if report.checked == 1 else report.unit + "s"
+    if errors == 0:
+        extra = f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""
+        return f"{report.command}: {report.checked} {noun} checked, no problems{extra}"
+    return (
+        f"{report.command}: {errors} problem{'s' if errors != 1 else ''} in {files} "
+        f"file{'s' if files != 1 else ''} ({report.checked} {noun} checked)"
+    )
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github(problem: Problem) -> str:
+    level = "warning" if problem.warning else "error"
+    props = [f"file={_gh_prop(problem.path)}"]
+    if problem.line:
+        props.append(f"line={problem.line}")
+    props.append(f"title={_gh_prop('gitmem ' + problem.rule)}")
+    return f"::{level} {','.join(props)}::{_gh_data(problem.message)}"

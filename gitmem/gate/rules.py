@@ -1,0 +1,357 @@
+"""The file rules: one validator for every gate (files, the staging index, a commit's tree).
+
+Each rule failure is a Problem printed `path:line: RULE-ID message`; the README's table lists
+the rule ids.  A file is judged by where it lives under the memory folder:
+
+    <dir>/entries/<type>/<id>.md   an admitted or superseded entry
+    <dir>/candidates/<id>.md       a candidate
+    <dir>/refused.md, INDEX.md, .gitignore, README.md   gitmem's own files
+    anything else under <dir>      refused (LAYOUT)
+
+A file named explicitly outside the memory folder (`gitmem check draft.md`) is checked as a
+standalone entry: every rule but those tying an entry to its place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from gitmem.model import entry as entry_mod
+from gitmem.model import refused as refused_mod
+from gitmem.model.entry import Entry, EntryError
+from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.problem import Problem
+from gitmem.repo.snapshot import FILE, FOLDER, MISSING, SYMLINK, Snapshot
+from gitmem.settings.load import Settings
+
+MAX_FILE_BYTES = MAX_ENTRY_BYTES
+OWN_FILES = ("refused.md", "INDEX.md", ".gitignore", "README.md")
+_ID_TAIL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@dataclass
+class Context:
+    """What the file rules need besides the file: settings, refused topics, and which paths
+    exist in the tree that would admit the entry (None: skip the `files` rule)."""
+
+    settings: Settings
+    refused: dict[str, refused_mod.Refusal] = field(default_factory=dict)
+    path_exists: Callable[[str], bool] | None = None
+    scan_secrets: bool = True  # off where every commit's blobs were scanned already
+    #: judging the commit that admits the entries (their cited files must exist there); off,
+    #: an admitted entry whose cited file moved later is stale (recall, lint), not invalid
+    admitting: bool = False
+
+    @classmethod
+    def from_snapshot(cls, settings: Settings, snapshot: Snapshot) -> Context:
+        data = snapshot.read(f"{settings.dir}/refused.md", MAX_FILE_BYTES * 16)
+        refusals = refused_mod.parse(data.decode("utf-8", "replace")) if data else {}
+
+        def exists(path: str) -> bool:
+            return snapshot.kind(path) != MISSING
+
+        return cls(settings, refusals, exists)
+
+
+@dataclass(frozen=True)
+class Place:
+    """What a path's place in the memory folder says the file must be."""
+
+    kind: str  # "entry", "candidate", "own", "generated", "stray", "outside"
+    type: str | None = None
+    id: str | None = None
+
+
+def place_of(path: str, memory_dir: str) -> Place:
+    prefix = memory_dir.strip("/") + "/"
+    if not path.startswith(prefix):
+        return Place("outside")
+    rel = path[len(prefix) :]
+    parts = rel.split("/")
+    if len(parts) == 1 and parts[0] in OWN_FILES:
+        return Place("own")
+    if rel == "CANDIDATES.md":
+        return Place("generated")
+    if len(parts) == 3 and parts[0] == "entries" and parts[2].endswith(".md"):
+        return Place("entry", type=parts[1], id=parts[2][:-3])
+    if len(parts) == 2 and parts[0] == "candidates" and parts[1].endswith(".md"):
+        return Place("candidate", id=parts[1][:-3])
+    return Place("stray")
+
+
+def check_paths(snapshot: Snapshot, paths: Iterable[str], ctx: Context) -> list[Problem]:
+    """Every file rule over paths (files, or folders expanded) in a snapshot."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for path in paths:
+        kind = snapshot.kind(path)
+        targets = list(snapshot.files(path)) if kind == FOLDER else [path]
+        for target in targets:
+            if target in seen:
+                continue
+            seen.add(target)
+            problems.extend(check_one(snapshot, target, ctx, named=target == path))
+    return sorted(problems, key=Problem.sort_key)
+
+
+def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = False) -> list[Problem]:
+    place = place_of(path, ctx.settings.dir)
+    if place.kind == "outside" and not named:
+        return []
+    if place.kind == "own":
+        return []
+    if place.kind == "generated":
+        return [
+            Problem(
+                path,
+                None,
+                "LAYOUT",
+                "CANDIDATES.md is generated locally and git-ignored: do not commit it "
+                "(git rm --cached it)",
+            )
+        ]
+    if place.kind == "stray":
+        return [
+            Problem(
+                path,
+                None,
+                "LAYOUT",
+                f"is not a memory file: entries live in {ctx.settings.dir}/entries/<type>/<id>.md"
+                f" and candidates in {ctx.settings.dir}/candidates/<id>.md",
+            )
+        ]
+    kind = snapshot.kind(path)
+    if kind == SYMLINK:
+        return [Problem(path, None, "SYMLINK", "is a symbolic link: a memory entry must be a file")]
+    if kind == MISSING:
+        return [Problem(path, None, "MISSING", "does not exist: check the path")]
+    if kind != FILE:
+        return [Problem(path, None, "LAYOUT", "is not a regular file")]
+    data = snapshot.read(path, MAX_FILE_BYTES)
+    if data is None:
+        return [Problem(path, None, "MISSING", "cannot be read")]
+    return check_bytes(path, data, ctx, place)
+
+
+def check_bytes(path: str, data: bytes, ctx: Context, place: Place | None = None) -> list[Problem]:
+    """Every file rule over one file's bytes."""
+    place = place or place_of(path, ctx.settings.dir)
+    if len(data) > MAX_FILE_BYTES:
+        return [
+            Problem(
+                path,
+                None,
+                "TOO-LARGE",
+                f"is over {MAX_FILE_BYTES // 1024} KiB: a memory entry is a short note "
+                f"(body at most {ctx.settings.max_body} characters)",
+            )
+        ]
+    try:
+        text = entry_mod.decode(data)
+    except EntryError as exc:
+        return [Problem(path, exc.line, exc.rule, exc.message)]
+    problems = _hidden_and_secrets(path, text) if ctx.scan_secrets else []
+    try:
+        parsed = entry_mod.parse(text)
+    except EntryError as exc:
+        problems.append(Problem(path, exc.line, exc.rule, exc.message))
+        return problems
+    problems.extend(check_entry(path, parsed, ctx, place, text))
+    return problems
+
+
+def _hidden_and_secrets(path: str, text: str) -> list[Problem]:
+    from gitmem.gate import secrets
+
+    problems = []
+    seen: set[tuple[str, int]] = set()
+    for finding in secrets.scan_text(text):  # hidden Unicode included
+        if (finding.rule, finding.line) in seen:
+            continue
+        seen.add((finding.rule, finding.line))
+        if finding.rule == "hidden-unicode":
+            problems.append(
+                Problem(
+                    path,
+                    finding.line or None,
+                    "HIDDEN-UNICODE",
+                    f"invisible character {finding.excerpt} ({finding.description}): "
+                    "remove it, it can hide text from reviewers",
+                )
+            )
+        else:
+            problems.append(
+                Problem(
+                    path,
+                    finding.line or None,
+                    "SECRET",
+                    f"{finding.rule}: {finding.description} ({finding.excerpt}): remove it and "
+                    f"rotate it; if reviewed and harmless, add 'gitmem:allow {finding.rule}' "
+                    "to that line",
+                )
+            )
+    return problems
+
+
+def field_line(text: str, name: str) -> int | None:
+    """The line of a front-matter field, for messages."""
+    for number, line in enumerate(text.split("\n")[1:], start=2):
+        if line.startswith("---"):
+            return None
+        if line.startswith(f"{name}:"):
+            return number
+    return None
+
+
+def check_entry(
+    path: str,
+    entry: Entry,
+    ctx: Context,
+    place: Place,
+    text: str | Callable[[], str] | None = None,
+) -> list[Problem]:
+    """The rules over a parsed entry: schema, id/path/type/date, status/folder, body, topic,
+    cited files. text is the file's text (or what gives it, asked only for the line of a
+    problem: a push judges thousands of entries that have none)."""
+    from gitmem.gate import secrets
+    from gitmem.model import schema
+
+    def source() -> str:
+        nonlocal text
+        if not isinstance(text, str):
+            text = text() if text else entry.render()
+        return text
+
+    problems: list[Problem] = []
+
+    def add(rule: str, message: str, name: str | None = None, line: int | None = None) -> None:
+        problems.append(
+            Problem(path, line or (field_line(source(), name) if name else None), rule, message)
+        )
+
+    for message in schema.entry_problems(entry.meta, ctx.settings.types):
+        name = message.split(":")[0].split(".")[0].split(" ")[0]
+        quoted = re.search(r"'([a-z_]+)'", message)
+        add(
+            "SCHEMA", message, name if name in entry.meta else (quoted.group(1) if quoted else None)
+        )
+
+    created = entry.created
+    try:
+        dt.date.fromisoformat(created)
+    except ValueError:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
+            add("DATE", f"created {created!r} is not a calendar date", "created")
+    admitted = str(entry.meta.get("admitted", ""))
+    if admitted and re.fullmatch(r"\d{4}-\d{2}-\d{2}", admitted):
+        try:
+            dt.date.fromisoformat(admitted)
+        except ValueError:
+            add("DATE", f"admitted {admitted!r} is not a calendar date", "admitted")
+
+    entry_id, type_ = entry.id, entry.type
+    if entry_id and type_:
+        marker = f"-{type_}-{created.replace('-', '')}-"
+        if f"-{type_}-" not in entry_id:
+            add(
+                "ID-TYPE",
+                f"id {entry_id!r} does not name its type {type_!r}: "
+                f"ids read <project>-{type_}-<yyyymmdd>-<slug>",
+                "id",
+            )
+        elif marker not in entry_id:
+            add(
+                "ID-DATE",
+                f"id {entry_id!r} does not carry its created date "
+                f"{created}: ids read <project>-{type_}-{created.replace('-', '')}-<slug>",
+                "id",
+            )
+        else:
+            project, _, tail = entry_id.partition(marker)
+            if not _ID_TAIL.match(project or "") or not _ID_TAIL.match(tail or ""):
+                add("ID-FORMAT", f"id {entry_id!r} is not <project>-<type>-<yyyymmdd>-<slug>", "id")
+
+    if place.kind in ("entry", "candidate") and place.id != entry_id:
+        add(
+            "ID-PATH",
+            f"id {entry_id!r} disagrees with the file name {place.id!r}.md: "
+            "rename the file or fix the id",
+            "id",
+        )
+    if place.kind == "entry":
+        if place.type != type_:
+            add(
+                "ID-PATH",
+                f"type {type_!r} disagrees with the folder entries/{place.type}/: "
+                f"move the file to entries/{type_}/",
+                "type",
+            )
+        if entry.status not in ("admitted", "superseded"):
+            add(
+                "STATUS-FOLDER",
+                f"status {entry.status!r} does not fit entries/: only admitted "
+                "or superseded entries live there; candidates live on gitmem/<id> branches",
+                "status",
+            )
+    elif place.kind == "candidate" and entry.status != "candidate":
+        add(
+            "STATUS-FOLDER",
+            f"status {entry.status!r} does not fit candidates/: a proposal "
+            "has status candidate; admission sets the rest",
+            "status",
+        )
+
+    body_length = len(entry.body)
+    if body_length > ctx.settings.max_body:
+        add(
+            "BODY-LENGTH",
+            f"body is {body_length} characters, over the limit of "
+            f"{ctx.settings.max_body} (memory.maxBody): keep one lesson, link the rest",
+            line=entry.body_line,
+        )
+
+    for finding in secrets.scan_file_names(entry.files):
+        add(
+            "SECRET",
+            f"files: {finding.excerpt} is a secret-like file ({finding.description}): "
+            "a memory never points at credentials",
+            "files",
+        )
+
+    # refused topics bind proposals only (an admitted entry was judged as a candidate)
+    topic = entry.topic if entry.status == "candidate" and ctx.refused else ""
+    refusal = ctx.refused.get(topic) if topic else None
+    if refusal:
+        add(
+            "REFUSED-TOPIC",
+            f"topic {topic!r} was {refusal.describe()}: it is not proposed again",
+            "title",
+        )
+    elif entry.status == "candidate" and ctx.refused:
+        close = refused_mod.near(topic, ctx.refused)
+        if close:
+            problems.append(
+                Problem(
+                    path,
+                    field_line(source(), "title"),
+                    "REFUSED-TOPIC",
+                    f"close to refused topic {close.topic!r} ({close.describe()}, refused.md "
+                    f"line {close.line})",
+                    warning=True,
+                )
+            )
+
+    cites_bind = entry.status == "candidate" or (ctx.admitting and entry.status == "admitted")
+    if ctx.path_exists is not None and cites_bind:
+        for cited in entry.files:
+            if not ctx.path_exists(cited):
+                add(
+                    "FILES-MISSING",
+                    f"files: {cited!r} does not exist in the repository: "
+                    "cite paths that exist where the entry is admitted",
+                    "files",
+                )
+    return problems

@@ -1,0 +1,58 @@
+"""What each git hook does (the scripts in hooks/ exec `gitmem hook NAME`).
+
+- pre-commit: the file rules over what git is committing (GIT_INDEX_FILE honoured);
+- pre-push: the history rules over what the remote does not have yet;
+- pre-receive: the history rules on the server, GitLab-style `GL-HOOK-ERR:` lines under GitLab;
+- post-merge, post-checkout, post-rewrite: regenerate INDEX.md in the working tree when it is
+  stale, CANDIDATES.md, and warm the recall cache.  They never fail the user's git command:
+  any error becomes one line on stderr and exit 0.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from gitmem.errors import GitmemError
+
+HOOK_NAMES = (
+    "pre-commit",
+    "pre-push",
+    "pre-receive",
+    "post-merge",
+    "post-checkout",
+    "post-rewrite",
+)
+
+
+def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
+    """Run one hook; returns its exit code and what to print on stderr."""
+    from gitmem.gate import check
+
+    if name == "pre-commit":
+        report = check.check_staged()
+        return (0 if report.ok else 1), (check.render(report, "text") if report.problems else "")
+    if name in ("pre-push", "pre-receive"):
+        from gitmem.gate import history
+
+        text = stdin.read()
+        if name == "pre-push":
+            report = history.check_pre_push(text, args[0] if args else None)
+        else:
+            report = history.check_pre_receive(text)
+        if report.ok and not report.problems:
+            return 0, ""
+        out = check.render(report, "text")
+        if name == "pre-receive" and os.environ.get("GL_ID"):
+            out = "\n".join(f"GL-HOOK-ERR: {line}" for line in out.splitlines())
+        return (0 if report.ok else 1), out
+    try:
+        from gitmem.lifecycle import refresh
+        from gitmem.repo.workspace import open_workspace
+
+        refresh.refresh(open_workspace(), from_hook=True)
+        return 0, ""
+    except GitmemError as exc:
+        return 0, f"gitmem: {name}: {exc.message}"
+    except Exception as exc:  # a post-* hook never fails the user's git command
+        return 0, f"gitmem: {name}: could not refresh the indexes ({exc!r})"

@@ -1,0 +1,305 @@
+"""Install and remove gitmem's git hooks without ever losing someone else's.
+
+The scripts live in `gitmem/hooks/scripts/` (shipped in the wheel; `hooks/` at the top of the
+source tree points there). Each one only finds gitmem and runs `gitmem hook <name>`. A script
+is recognised as gitmem's by its marker line, so the installer can tell its own files from a
+user's:
+
+- a hook that was there before gitmem (`X`) is moved to `X.gitmem-chained` and the gitmem
+  script runs it first, with the same arguments and standard input; when that name is taken
+  too, the installer refuses rather than guess;
+- a hook that already runs `gitmem hook NAME` itself is left as is; a hook tracked in the
+  repository (core.hooksPath inside the work tree) is never renamed, and a folder husky manages
+  is refused: the message says which line to add instead;
+- installing twice changes nothing; an older gitmem script is replaced;
+- uninstall removes only files carrying the marker and moves `X.gitmem-chained` back to `X`,
+  byte for byte (it is a rename, never a rewrite).
+
+The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relative, absolute or
+`~`; the common folder of linked worktrees; bare repositories), asked of git directly.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+from gitmem.errors import GitmemError, UsageError
+
+CLIENT_HOOKS = ("pre-commit", "pre-push", "post-merge", "post-checkout", "post-rewrite")
+SERVER_HOOKS = ("pre-receive",)
+
+MARKER = b"# gitmem-managed-hook"
+CHAINED_SUFFIX = ".gitmem-chained"
+
+MERGE_DRIVER = "merge.gitmem-index"
+MERGE_DRIVER_CONFIG = (
+    (f"{MERGE_DRIVER}.name", "gitmem INDEX.md regeneration"),
+    (f"{MERGE_DRIVER}.driver", "gitmem index --merge-driver %O %A %B %P"),
+)
+
+# Where the marker may sit: the script's first lines (a shebang, then the marker).
+_MARKER_WINDOW = 512
+
+
+def script(name: str) -> bytes:
+    """The shipped text of gitmem's script for hook `name`."""
+    if name not in CLIENT_HOOKS + SERVER_HOOKS:
+        raise UsageError(
+            f"unknown hook {name!r}: gitmem ships {', '.join(CLIENT_HOOKS + SERVER_HOOKS)}"
+        )
+    return (resources.files("gitmem.hooks") / "scripts" / name).read_bytes()
+
+
+def is_gitmem_hook(path: Path) -> bool:
+    """Whether the file at path is a gitmem script (any version), by its marker line."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_MARKER_WINDOW)
+    except OSError:
+        return False
+    return any(line.strip().startswith(MARKER) for line in head.splitlines())
+
+
+def hooks_dir(repo_path: Path) -> Path:
+    """The folder git runs this repository's hooks from, as an absolute path.
+
+    git answers itself (`rev-parse --git-path hooks`), so `core.hooksPath` is honoured exactly
+    as git reads it: `~` expanded, a relative path taken from the work tree root (or from the
+    git directory of a bare repository), and linked worktrees share the common folder. The
+    hook's own GIT_* variables are stripped, since repo_path names the repository.
+    """
+    out = _git(repo_path, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+    path = Path(out)
+    if not path.is_absolute():
+        raise GitmemError(
+            f"git answered a relative hooks folder ({out!r}): gitmem needs git 2.31 or newer"
+        )
+    return path
+
+
+def install(repo_path: Path, *, server: bool = False) -> list[str]:
+    """Install gitmem's client hooks (or, with server, the pre-receive hook) into repo_path.
+
+    Returns one line per action. Refuses, changing nothing, when a hook cannot be installed
+    without losing a file.
+    """
+    bare = _is_bare(repo_path)
+    if bare and not server:
+        raise UsageError(
+            f"{repo_path} is a bare repository, where client hooks never run: install the "
+            "server hook with `gitmem hooks install --server`"
+        )
+    names = SERVER_HOOKS if server else CLIENT_HOOKS
+    folder = hooks_dir(repo_path)
+    _refuse_conflicts(repo_path, folder, names)
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [f"hooks folder: {folder}"]
+    for name in names:
+        lines.append(_install_one(folder, name))
+    if not server:
+        lines.append(_configure_merge_driver(repo_path))
+    return lines
+
+
+def uninstall(repo_path: Path, *, server: bool = False) -> list[str]:
+    """Remove gitmem's hooks (only files carrying the marker) and put chained hooks back."""
+    names = SERVER_HOOKS if server else CLIENT_HOOKS
+    folder = hooks_dir(repo_path)
+    lines = [f"hooks folder: {folder}"]
+    for name in names:
+        lines.append(_uninstall_one(folder, name))
+    if not server:
+        lines.append(_remove_merge_driver(repo_path))
+    return lines
+
+
+# -- one hook ------------------------------------------------------------------------------
+
+
+def _refuse_conflicts(repo_path: Path, folder: Path, names: tuple[str, ...]) -> None:
+    """Check every hook before touching any, so a refusal leaves the folder as it was."""
+    if folder.exists() and not folder.is_dir():
+        raise GitmemError(f"{folder} is not a folder: git expects its hooks there")
+    if _managed_by_husky(folder):
+        raise GitmemError(
+            f"{folder} is managed by husky, which rewrites it: instead add a line "
+            '`gitmem hook <name> "$@"` to each of your .husky/<name> files '
+            f"({', '.join(names)})"
+        )
+    foreign = [
+        name
+        for name in names
+        if os.path.lexists(folder / name)
+        and not is_gitmem_hook(folder / name)
+        and not _already_runs_gitmem(folder / name, name)
+    ]
+    tracked = _tracked(repo_path, [folder / name for name in foreign])
+    problems = []
+    for name in foreign:
+        path = folder / name
+        chained = folder / (name + CHAINED_SUFFIX)
+        if path.is_dir() and not path.is_symlink():
+            problems.append(f"{path} is a folder, not a hook: move it away and install again")
+        elif path in tracked:
+            problems.append(
+                f"{path} is tracked in this repository (core.hooksPath points into the work "
+                f'tree), so gitmem will not rename it: add the line `gitmem hook {name} "$@"` '
+                "to it and install again"
+            )
+        elif os.path.lexists(chained):
+            problems.append(
+                f"{path} is not gitmem's and {chained.name} is taken too, so it cannot be "
+                f"chained: merge the two into one hook (or remove one) and install again"
+            )
+    if problems:
+        raise GitmemError("nothing was installed: " + "; ".join(problems))
+
+
+def _managed_by_husky(folder: Path) -> bool:
+    """husky (v4 to v9) keeps `husky.sh` or its `h` runner in the folder it points git at;
+    renaming its stubs would silently stop the project's own hooks."""
+    return (folder / "husky.sh").is_file() or (
+        folder.name == "_" and folder.parent.name == ".husky"
+    )
+
+
+def _already_runs_gitmem(path: Path, name: str) -> bool:
+    """A user's own hook that calls `gitmem hook NAME` itself needs no chaining."""
+    try:
+        return f"gitmem hook {name}".encode() in path.read_bytes()
+    except OSError:
+        return False
+
+
+def _tracked(repo_path: Path, paths: list[Path]) -> set[Path]:
+    """Which of paths git tracks (a core.hooksPath inside the work tree, shared by a team)."""
+    if not paths:
+        return set()
+    done = _run(repo_path, "ls-files", "-z", "--full-name", "--", *map(str, paths))
+    if done.returncode != 0:  # outside the work tree, or a bare repository: nothing tracked
+        return set()
+    top = _git(repo_path, "rev-parse", "--show-toplevel")
+    return {Path(top, name) for name in done.stdout.split("\0") if name}
+
+
+def _install_one(folder: Path, name: str) -> str:
+    path = folder / name
+    text = script(name)
+    if os.path.lexists(path):
+        if is_gitmem_hook(path):
+            if path.read_bytes() == text and not path.is_symlink() and _executable(path):
+                return f"{name}: already installed"
+            _write_script(path, text)
+            return f"{name}: updated"
+        if _already_runs_gitmem(path, name):
+            return f"{name}: left as is, it already runs `gitmem hook {name}`"
+        chained = folder / (name + CHAINED_SUFFIX)
+        os.rename(path, chained)
+        _write_script(path, text)
+        return (
+            f"{name}: installed; the existing hook now runs first, "
+            f"kept as {chained.name} (uninstall puts it back)"
+        )
+    _write_script(path, text)
+    return f"{name}: installed"
+
+
+def _uninstall_one(folder: Path, name: str) -> str:
+    path = folder / name
+    chained = folder / (name + CHAINED_SUFFIX)
+    if os.path.lexists(path) and not is_gitmem_hook(path):
+        if os.path.lexists(chained):
+            return f"{name}: not gitmem's, left alone (and {chained.name} left beside it)"
+        return f"{name}: not gitmem's, left alone"
+    removed = os.path.lexists(path)
+    if removed:
+        path.unlink()
+    if os.path.lexists(chained):
+        os.rename(chained, path)
+        return f"{name}: {'removed; ' if removed else ''}restored the previous hook"
+    return f"{name}: removed" if removed else f"{name}: not installed"
+
+
+def _write_script(path: Path, data: bytes) -> None:
+    """Write path atomically with mode 0755: git never runs a half-written hook."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), 0o755)
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _executable(path: Path) -> bool:
+    return os.access(path, os.X_OK)
+
+
+# -- the INDEX.md merge driver ---------------------------------------------------------------
+
+
+def _configure_merge_driver(repo_path: Path) -> str:
+    current = [_config_get(repo_path, key) for key, _ in MERGE_DRIVER_CONFIG]
+    if current == [value for _, value in MERGE_DRIVER_CONFIG]:
+        return f"INDEX.md merge driver ({MERGE_DRIVER}): already configured"
+    for key, value in MERGE_DRIVER_CONFIG:
+        _git(repo_path, "config", "--local", key, value)
+    return f"INDEX.md merge driver ({MERGE_DRIVER}): configured"
+
+
+def _remove_merge_driver(repo_path: Path) -> str:
+    if all(_config_get(repo_path, key) is None for key, _ in MERGE_DRIVER_CONFIG):
+        return f"INDEX.md merge driver ({MERGE_DRIVER}): not configured"
+    _git(repo_path, "config", "--local", "--remove-section", MERGE_DRIVER)
+    return f"INDEX.md merge driver ({MERGE_DRIVER}): removed"
+
+
+def _config_get(repo_path: Path, key: str) -> str | None:
+    done = _run(repo_path, "config", "--local", "--get", key)
+    return done.stdout.rstrip("\n") if done.returncode == 0 else None
+
+
+# -- git -------------------------------------------------------------------------------------
+
+
+def _is_bare(repo_path: Path) -> bool:
+    return _git(repo_path, "rev-parse", "--is-bare-repository") == "true"
+
+
+def _git(repo_path: Path, *args: str) -> str:
+    done = _run(repo_path, *args)
+    if done.returncode != 0:
+        detail = done.stderr.strip()
+        if "not a git repository" in detail:
+            raise UsageError(
+                f"{repo_path} is not inside a git repository: run gitmem in one, "
+                "or `git init` it first"
+            )
+        raise GitmemError(f"git {' '.join(args)} failed in {repo_path}: {detail}")
+    return done.stdout.rstrip("\n")
+
+
+def _run(repo_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    from gitmem.repo.store import clean_git_env
+
+    if not repo_path.is_dir():
+        raise UsageError(f"{repo_path} is not a folder: name the repository to install into")
+    try:
+        return subprocess.run(
+            ["git", *args],
+            cwd=repo_path,
+            env=clean_git_env(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise GitmemError("git is not installed (or not on PATH): install git first") from None

@@ -1,0 +1,412 @@
+"""Open a pull request (GitHub) or a merge request (GitLab) for a proposed candidate.
+
+`gitmem propose --pr` pushes the candidate branch `gitmem/<id>` and then:
+
+- on GitHub (github.com, a `github.*` host, or any host the `gh` CLI is logged in to), opens the
+  pull request with `gh pr create` when `gh` is installed and authenticated: title from the
+  entry's title, body rendered from the entry, label `gitmem`; otherwise answers the compare
+  URL `https://HOST/OWNER/REPO/compare/BASE...gitmem/ID?expand=1` for the user to open;
+- on GitLab (a host whose name holds `gitlab`), pushes with GitLab's push options, so the
+  server itself opens the merge request while receiving the branch::
+
+      git push -o merge_request.create -o merge_request.target=main \\
+               -o merge_request.title=TITLE -o merge_request.label=gitmem origin gitmem/ID
+
+  and answers the merge request's URL (GitLab prints it while receiving), else the
+  `…/-/merge_requests/new?merge_request[source_branch]=gitmem/ID` page;
+- elsewhere (Gitea, Bitbucket, a bare repository over ssh…), pushes and says which branch to
+  open a request from.
+
+Credentials a remote URL may carry (`https://user:token@host/…`) never reach the answer: URLs
+are rebuilt from host and path only, and git's own messages are scrubbed before they are quoted.
+The push uses the user's own git, credentials and hooks (the pre-push gate runs).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlencode, urlsplit
+
+from gitmem.errors import GitmemError, UsageError
+from gitmem.lifecycle.flow import Proposal, candidate_ref
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.repo.store import Store, clean_git_env
+from gitmem.repo.workspace import Workspace
+
+LABEL = "gitmem"
+LABEL_COLOR = "5319E7"
+LABEL_DESCRIPTION = "A gitmem memory candidate: approve to admit it"
+GH_TIMEOUT = 120
+
+GITHUB = "github"
+GITLAB = "gitlab"
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Remote:
+    """Where a remote lives, without any credential: its host and repository path."""
+
+    host: str
+    path: str  # owner/repo (GitLab: group/subgroup/project), without .git
+    port: int | None = None  # kept only for http(s), where the web pages share it
+
+    @property
+    def web(self) -> str:
+        netloc = f"{self.host}:{self.port}" if self.port else self.host
+        return f"https://{netloc}/{self.path}"
+
+    @property
+    def slug(self) -> str:
+        """owner/repo for github.com, HOST/owner/repo elsewhere (gh's --repo form)."""
+        return self.path if self.host == "github.com" else f"{self.host}/{self.path}"
+
+
+@dataclass(frozen=True)
+class PullRequestResult:
+    """What `gitmem propose --pr` did: the request (or the page to open one) and a line to
+    print."""
+
+    forge: str  # github, gitlab or other
+    url: str | None  # the pull/merge request when opened, else the page that opens one
+    opened: bool  # a pull/merge request now exists
+    pushed: bool  # this call pushed the candidate branch
+    message: str
+    warnings: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------------------------------------
+# remote URLs
+
+_SCP = re.compile(r"^(?:(?P<user>[^@/\s]+)@)?(?P<host>[A-Za-z0-9._-]+):(?P<path>(?!/).+)$")
+_NETWORK_SCHEMES = ("https", "http", "ssh", "git", "git+ssh", "ssh+git")
+_CREDENTIALS = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*@")
+
+
+def scrub(text: str) -> str:
+    """text with any `scheme://user:secret@` credentials removed (git messages quote URLs)."""
+    return _CREDENTIALS.sub(r"\g<scheme>", text)
+
+
+def parse_remote(url: str) -> Remote | None:
+    """The host and repository path of a remote URL: https, http, ssh://, git://, and the
+    scp-like `git@host:owner/repo.git`; None for local paths and file:// URLs."""
+    url = url.strip()
+    if not url:
+        return None
+    if "://" in url:
+        try:
+            parts = urlsplit(url)
+            port = parts.port
+        except ValueError:
+            return None
+        scheme = parts.scheme.lower()
+        if (
+            scheme not in ("https", "http", "ssh", "git", "git+ssh", "ssh+git")
+            or not parts.hostname
+        ):
+            return None
+        keep_port = port if scheme in ("https", "http") and port not in (None, 80, 443) else None
+        return _remote(parts.hostname, parts.path, keep_port)
+    if re.match(r"^[A-Za-z]:[\\/]", url):  # a Windows drive letter, not host:path
+        return None
+    match = _SCP.match(url)
+    if match is None or "/" in match.group("host"):
+        return None
+    return _remote(match.group("host"), match.group("path"), None)
+
+
+def _remote(host: str, path: str, port: int | None) -> Remote | None:
+    path = path.strip("/")
+    path = path.removesuffix(".git").strip("/")
+    if path.startswith("~") or not path or "/" not in path:
+        return None
+    return Remote(host.lower(), path, port)
+
+
+def forge_of(remote: Remote) -> str:
+    host = remote.host
+    if host == "github.com" or host.startswith("github."):
+        return GITHUB
+    if "gitlab" in host:
+        return GITLAB
+    return OTHER
+
+
+def compare_url(remote: Remote, forge: str, base: str, branch: str) -> str | None:
+    """The page that opens a pull/merge request from branch into base, for a known forge."""
+    if forge == GITHUB:
+        return f"{remote.web}/compare/{quote(base, safe='/')}...{quote(branch, safe='/')}?expand=1"
+    if forge == GITLAB:
+        query = urlencode(
+            {"merge_request[source_branch]": branch, "merge_request[target_branch]": base}
+        )
+        return f"{remote.web}/-/merge_requests/new?{query}"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# the request's text
+
+
+def pull_request_body(entry: Entry, base: str) -> str:
+    """The pull request's description: the entry as a reviewer reads it, then what approving
+    does."""
+    lines = [f"Memory candidate `{entry.id}` ({entry.type}, source `{entry.source}`).", ""]
+    if entry.applies_when:
+        lines += [f"**Applies when:** {entry.applies_when}", ""]
+    details = []
+    for key, label in (
+        ("rationale", "Rationale"),
+        ("correction", "Correction"),
+        ("detection_signal", "Detection signal"),
+    ):
+        value = entry.meta.get(key)
+        if value:
+            details.append(f"- **{label}:** {value}")
+    if entry.tags:
+        details.append("- **Tags:** " + ", ".join(entry.tags))
+    if entry.files:
+        details.append("- **Files:** " + ", ".join(f"`{f}`" for f in entry.files))
+    if entry.supersedes:
+        details.append("- **Supersedes:** " + ", ".join(f"`{s}`" for s in entry.supersedes))
+    if details:
+        lines += [*details, ""]
+    lines += [entry.body.replace("## ", "### "), ""]
+    lines += [
+        "---",
+        f"Approving this pull request admits the entry into `{base}` "
+        "(the gitmem admit workflow runs `gitmem admit` on the approved commit); "
+        "commits pushed after the approval need a new one. To refuse it: "
+        f"`gitmem refuse {entry.id} --reason …`. Please don't use the merge button: "
+        "memory enters the main branch only through `gitmem admit`.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _push_option_value(text: str) -> str:
+    """A push option is one line: newlines become spaces, and it stays short."""
+    return " ".join(text.split())[:250]
+
+
+# ---------------------------------------------------------------------------------------------
+# opening it
+
+
+def open_pull_request(
+    ws: Workspace, proposal: Proposal, *, remote: str = "origin"
+) -> PullRequestResult:
+    """Push the candidate branch (unless already pushed) and open a pull/merge request for it,
+    or answer the URL of the page that opens one."""
+    store = ws.store
+    entry = _candidate_entry(ws, proposal)
+    url = _remote_url(store, remote)
+    where = parse_remote(url)
+    base = ws.branch
+    branch = proposal.branch
+    gh = shutil.which("gh")
+    forge = forge_of(where) if where else OTHER
+    if where is not None and forge == OTHER and gh and _gh_authenticated(gh, where.host):
+        forge = GITHUB  # GitHub Enterprise on a host of its own
+    refspec = f"{candidate_ref(proposal.id)}:{candidate_ref(proposal.id)}"
+
+    if forge == GITLAB and where is not None:
+        return _gitlab(store, remote, where, base, branch, refspec, entry, proposal.pushed)
+
+    pushed = False
+    if not proposal.pushed:
+        _push(store, remote, [refspec])
+        pushed = True
+    if forge == GITHUB and where is not None:
+        return _github(where, base, branch, entry, pushed, gh)
+    target = f"{remote} ({scrub(url)})" if where is None else where.web
+    return PullRequestResult(
+        OTHER,
+        None,
+        False,
+        pushed,
+        f"pushed {branch} to {target}: open a pull request from {branch} into {base} there, "
+        f"or admit it with `gitmem admit {proposal.id}` after review",
+    )
+
+
+def _candidate_entry(ws: Workspace, proposal: Proposal) -> Entry:
+    path = f"{ws.dir}/candidates/{proposal.id}.md"
+    data = ws.store.read_path(ws.store.tree_of(proposal.commit), path)
+    if data is None:
+        raise GitmemError(f"commit {proposal.commit[:12]} holds no {path}: nothing to propose")
+    try:
+        return parse(data)
+    except EntryError as exc:
+        raise GitmemError(f"{path}: {exc.rule} {exc.message}") from None
+
+
+def _remote_url(store: Store, remote: str) -> str:
+    done = store.run_git("remote", "get-url", remote, check=False)
+    if done.returncode != 0:
+        raise UsageError(
+            f"no remote named {remote!r}: add one (git remote add {remote} URL), then run "
+            "`gitmem propose --pr` again"
+        )
+    return done.stdout.strip()
+
+
+def _push(store: Store, remote: str, refspecs: list[str], options: Sequence[str] = ()) -> str:
+    """Push with the user's git; answers git's messages (credentials scrubbed)."""
+    args = ["push", "--porcelain"]
+    for option in options:
+        args += ["-o", option]
+    done = store.run_git(*args, remote, *refspecs, check=False)
+    messages = scrub(f"{done.stdout}\n{done.stderr}")
+    if done.returncode != 0:
+        raise GitmemError(f"git push to {remote} was refused:\n{scrub(done.stderr).strip()}")
+    return messages
+
+
+# GitHub
+
+
+def _gh_env() -> dict[str, str]:
+    env = clean_git_env()
+    env.setdefault("GH_PROMPT_DISABLED", "1")
+    env.setdefault("GH_NO_UPDATE_NOTIFIER", "1")
+    return env
+
+
+def _run_gh(gh: str, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [gh, *args],
+            capture_output=True,
+            text=True,
+            input=input,
+            env=_gh_env(),
+            timeout=GH_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return subprocess.CompletedProcess([gh, *args], 1, "", str(exc))
+
+
+def _gh_authenticated(gh: str, host: str) -> bool:
+    return _run_gh(gh, "auth", "status", "--hostname", host).returncode == 0
+
+
+def _github(
+    where: Remote, base: str, branch: str, entry: Entry, pushed: bool, gh: str | None
+) -> PullRequestResult:
+    page = compare_url(where, GITHUB, base, branch)
+    if gh is None:
+        return PullRequestResult(
+            GITHUB,
+            page,
+            False,
+            pushed,
+            f"open the pull request: {page}  (install the gh CLI to have gitmem open it)",
+        )
+    if not _gh_authenticated(gh, where.host):
+        return PullRequestResult(
+            GITHUB,
+            page,
+            False,
+            pushed,
+            f"open the pull request: {page}  (gh is not logged in to {where.host}: "
+            f"`gh auth login --hostname {where.host}` lets gitmem open it)",
+        )
+    repo = where.slug
+    # The label may not exist yet: create it, and carry on when that is refused (it exists,
+    # or the user may not create labels).
+    _run_gh(
+        gh,
+        "label", "create", LABEL,
+        "--repo", repo,
+        "--color", LABEL_COLOR,
+        "--description", LABEL_DESCRIPTION,
+    )  # fmt: skip
+    body = pull_request_body(entry, base)
+    create = [
+        "pr", "create",
+        "--repo", repo,
+        "--base", base,
+        "--head", branch,
+        "--title", entry.title,
+        "--body-file", "-",
+    ]  # fmt: skip
+    done = _run_gh(gh, *create, "--label", LABEL, input=body)
+    warnings: list[str] = []
+    if done.returncode != 0 and "label" in done.stderr.lower():
+        warnings.append(f"could not add the label {LABEL!r}: {_first_line(done.stderr)}")
+        done = _run_gh(gh, *create, input=body)
+    if done.returncode != 0:
+        warnings.append(f"gh pr create failed: {_first_line(done.stderr)}")
+        return PullRequestResult(
+            GITHUB, page, False, pushed, f"open the pull request: {page}", tuple(warnings)
+        )
+    urls = re.findall(r"https?://\S+", done.stdout)
+    url = scrub(urls[-1]) if urls else page
+    return PullRequestResult(
+        GITHUB, url, True, pushed, f"opened pull request {url}", tuple(warnings)
+    )
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in scrub(text).splitlines() if line.strip()]
+    return lines[0][:300] if lines else "no message"
+
+
+# GitLab
+
+
+_MR_URL = re.compile(r"https?://\S+/-/merge_requests/\d+")
+
+
+def _gitlab(
+    store: Store,
+    remote: str,
+    where: Remote,
+    base: str,
+    branch: str,
+    refspec: str,
+    entry: Entry,
+    already_pushed: bool,
+) -> PullRequestResult:
+    page = compare_url(where, GITLAB, base, branch)
+    if already_pushed:
+        # push options travel only with a ref update: nothing is left to carry them
+        return PullRequestResult(GITLAB, page, False, False, f"open the merge request: {page}")
+    options = [
+        "merge_request.create",
+        f"merge_request.target={base}",
+        f"merge_request.title={_push_option_value(entry.title)}",
+        f"merge_request.description={_push_option_value(entry.applies_when)}",
+        f"merge_request.label={LABEL}",
+    ]
+    warnings: list[str] = []
+    try:
+        messages = _push(store, remote, [refspec], options)
+    except GitmemError as exc:
+        if "push options" not in exc.message and "push-options" not in exc.message:
+            raise
+        # a server that takes no push options (an older GitLab, a mirror): push plainly
+        warnings.append("the remote does not take push options: open the merge request by hand")
+        _push(store, remote, [refspec])
+        return PullRequestResult(
+            GITLAB, page, False, True, f"open the merge request: {page}", tuple(warnings)
+        )
+    found = _MR_URL.findall(messages)
+    if found:
+        return PullRequestResult(
+            GITLAB, found[-1], True, True, f"opened merge request {found[-1]}", tuple(warnings)
+        )
+    return PullRequestResult(
+        GITLAB,
+        page,
+        True,
+        True,
+        f"pushed {branch} asking GitLab to open a merge request; if none appears, open it: {page}",
+        tuple(warnings),
+    )

@@ -1,0 +1,118 @@
+"""Reading the admitted memory: `gitmem list`, `gitmem show ID [--lineage]`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gitmem.errors import UsageError
+from gitmem.lifecycle import flow as lifecycle
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.repo.store import Store
+from gitmem.repo.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Listed:
+    id: str
+    type: str
+    status: str
+    title: str
+    path: str
+
+
+def entries(ws: Workspace, rev: str | None = None) -> list[tuple[str, Entry]]:
+    """Every parseable entry on main (or at rev), with its repository path, sorted by id."""
+    store = ws.store
+    tip = store.resolve(rev) if rev else ws.main_tip()
+    if rev and tip is None:
+        raise UsageError(f"{rev!r} is not a commit here")
+    if tip is None:
+        return []
+    memory = store.subtree(store.tree_of(tip), ws.dir)
+    out = []
+    for item in store.walk(store.subtree(memory, "entries"), f"{ws.dir}/entries/"):
+        if not item.is_file or not item.path.endswith(".md"):
+            continue
+        try:
+            out.append((item.path, parse(store.read(item.oid, MAX_ENTRY_BYTES))))
+        except EntryError:
+            continue
+    return sorted(out, key=lambda pair: pair[1].id)
+
+
+def list_entries(
+    ws: Workspace, *, status: str | None = None, types: tuple[str, ...] = ()
+) -> list[Listed]:
+    out = []
+    for path, entry in entries(ws):
+        if status and entry.status != status:
+            continue
+        if types and entry.type not in types:
+            continue
+        out.append(Listed(entry.id, entry.type, entry.status, entry.title, path))
+    return out
+
+
+def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
+    """An entry on main, else a pending candidate: (where, entry)."""
+    tip = ws.main_tip()
+    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+    found = lifecycle.find_entry(ws.store, memory, entry_id)
+    if found is not None:
+        return f"{ws.dir}/{found[0].path}", found[1]
+    candidate = lifecycle.find_candidate(ws, entry_id)
+    if candidate.data is None:
+        raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
+    try:
+        return f"{candidate.ref}:{candidate.path}", parse(candidate.data)
+    except EntryError as exc:
+        raise UsageError(f"{candidate.path}: {exc.rule} {exc.message}") from None
+
+
+def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
+    """The supersession chain through an entry, oldest first: predecessors (following
+    `supersedes`) and successors (following `superseded_by`), each visited once."""
+    tip = ws.main_tip()
+    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+
+    def load(target: str) -> Entry | None:
+        found = lifecycle.find_entry(ws.store, memory, target)
+        return found[1] if found else None
+
+    start = load(entry_id)
+    if start is None:
+        raise UsageError(f"no entry {entry_id!r} on {ws.branch}: see `gitmem list`")
+    seen = {start.id}
+    before: list[Entry] = []
+    frontier = list(start.supersedes)
+    while frontier:
+        current = frontier.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        older = load(current)
+        if older is not None:
+            before.insert(0, older)
+            frontier.extend(older.supersedes)
+    after: list[Entry] = []
+    successor = str(start.meta.get("superseded_by", ""))
+    while successor and successor not in seen:
+        seen.add(successor)
+        newer = load(successor)
+        if newer is None:
+            break
+        after.append(newer)
+        successor = str(newer.meta.get("superseded_by", ""))
+    return [*before, start, *after]
+
+
+def entries_at(store: Store, tree: str, path: str) -> Entry | None:
+    """The entry at a repository path in a tree, or None when absent or unreadable."""
+    data = store.read_path(tree, path)
+    if data is None:
+        return None
+    try:
+        return parse(data[:MAX_ENTRY_BYTES])
+    except EntryError:
+        return None

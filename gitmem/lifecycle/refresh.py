@@ -1,0 +1,119 @@
+"""`gitmem index`: bring the generated files up to date — INDEX.md in the working tree,
+the local CANDIDATES.md, and (once recall is installed) the recall cache.
+
+INDEX.md is regenerated from the entries on disk, so a merge that conflicted on it is
+resolved by running this; CANDIDATES.md lists the candidate branches, local and remote, and is
+git-ignored.  Files are written atomically, and only when their bytes change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitmem.errors import UsageError
+from gitmem.index import indexmd as index_mod
+from gitmem.lifecycle import flow as lifecycle
+from gitmem.repo.store import atomic_write
+from gitmem.repo.workspace import Workspace
+
+GITIGNORE = "CANDIDATES.md\n"
+CANDIDATES_HEADER = (
+    "# Candidates\n\nGenerated locally by gitmem from the gitmem/<id> branches; git-ignored.\n"
+)
+
+
+@dataclass
+class Refreshed:
+    written: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+
+def candidates_text(ws: Workspace) -> str:
+    lines = []
+    for item in lifecycle.review(ws):
+        state = "valid" if not item.errors else f"{len(item.errors)} problem(s)"
+        ref = item.candidate.ref
+        branch = ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+        lines.append(f"- [{item.candidate.id}] {state} — {item.title} (branch {branch})")
+    if not lines:
+        return CANDIDATES_HEADER + "\nNo pending candidates.\n"
+    return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"
+
+
+def _write_if_changed(path: Path, text: str, out: Refreshed, label: str) -> None:
+    data = text.encode("utf-8")
+    try:
+        current = path.read_bytes()
+    except OSError:
+        current = None
+    if current != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+        out.written.append(label)
+
+
+def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False) -> Refreshed:
+    """Regenerate INDEX.md and CANDIDATES.md in the working tree (check_only: report only).
+
+    From a post-* hook, INDEX.md is regenerated only when the memory folder differs from the
+    commit checked out: a committed INDEX.md is already exact (admit writes it, the history
+    rules hold it to its tree), and regenerating 100,000 entries on every checkout would cost
+    seconds for nothing."""
+    root = ws.store.workdir
+    if root is None:
+        raise UsageError("a bare repository has no working tree: nothing to regenerate")
+    folder = root / ws.dir
+    out = Refreshed()
+    if not folder.is_dir():
+        return out
+    index_path = folder / "INDEX.md"
+    if check_only or not from_hook or _changed_since_head(ws):
+        index_text = index_mod.generate_from_folder(folder)
+        if check_only:
+            try:
+                current = index_path.read_text(encoding="utf-8")
+            except OSError:
+                current = None
+            if current != index_text:
+                out.stale.append(f"{ws.dir}/INDEX.md")
+            return out
+        _write_if_changed(index_path, index_text, out, f"{ws.dir}/INDEX.md")
+    _write_if_changed(folder / "CANDIDATES.md", candidates_text(ws), out, f"{ws.dir}/CANDIDATES.md")
+    warm_recall_cache(ws)
+    return out
+
+
+def _changed_since_head(ws: Workspace) -> bool:
+    """Whether any file of the memory folder differs from HEAD (git's stat cache answers
+    this without reading the files)."""
+    done = ws.store.run_git(
+        "status", "--porcelain", "-z", "--untracked-files=all", "--", ws.dir, check=False
+    )
+    if done.returncode != 0:
+        return True
+    generated = f"{ws.dir}/CANDIDATES.md"
+    return any(record[3:] != generated for record in done.stdout.split("\0") if len(record) > 3)
+
+
+WARM_COLD_LIMIT = 5000
+
+
+def warm_recall_cache(ws: Workspace) -> bool:
+    """Bring the recall cache up to main's tip, so the next recall is warm.  An existing cache
+    is updated from the tree diff (cheap at any size); a first build happens here only for
+    memories small enough to build in a moment, so a checkout never stalls on it."""
+    from gitmem.recall.cache import RecallCache
+
+    tip = ws.main_tip()
+    if tip is None:
+        return False
+    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
+    cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
+    if not cache.exists():
+        entries = ws.store.subtree(memory, "entries")
+        folders = [ws.store.subtree(entries, name) for name in ws.store.folders(entries)]
+        if sum(ws.store.size(folder) for folder in folders) > WARM_COLD_LIMIT:
+            return False  # counted by the type folders' sizes: no walk of every entry
+    cache.load(memory)
+    return True

@@ -1,0 +1,327 @@
+"""The recall cache: the search index (and, with gitmem[semantic], the entry vectors) kept in
+the git directory, shared by linked worktrees, keyed by the memory tree's object id.
+
+Layout under `<git common dir>/gitmem/recall/`:
+
+    state.json          which trees have an index: [{tree, index, vectors}], newest first
+    manifests/<name>    index and vector manifests, named by their content
+    segments/<name>     immutable index segments and vector chunks, named by their content
+    lock                held (flock) by whoever writes
+
+Readers take no lock: state.json is replaced atomically and everything it names is immutable,
+so a reader sees an old complete index or a new complete one.  A writer takes the lock, reads
+the newest state again, brings the nearest known tree up to date from the tree diff (one
+admission = one entry's work and one small segment), writes the new segments, then the
+manifest, then state.json.  A corrupt or incompatible cache is set aside (renamed, never
+deleted) and rebuilt; recall still answers.  Up to KEEP_TREES trees are remembered, so
+recalling at another ref (origin/main) does not throw away the main branch's index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import mmap
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gitmem import parallel as forked
+from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.recall.engine import Doc, Index
+from gitmem.repo.store import Change, Store, TreeItem, atomic_write
+
+if TYPE_CHECKING:
+    from gitmem.model.entry import Entry
+
+CACHE_VERSION = 1
+KEEP_TREES = 4
+
+
+@dataclass
+class Loaded:
+    """An index (and vectors, when the semantic extra is there) for one memory tree."""
+
+    tree: str | None
+    index: Index
+    vectors: Any | None
+
+
+class _Deferred:
+    """Vectors loaded on first use: a recall the keyword engine answers with confidence never
+    pays for numpy or 100,000 vectors."""
+
+    def __init__(self, load: Any) -> None:
+        self._load = load
+        self._value: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._value is None:
+            self._value = self._load()
+        return getattr(self._value, name)
+
+
+def doc_of(entry: Entry, path: str) -> Doc:
+    """What recall reads of an entry: title, applies_when and tags weigh more than the rest."""
+    extra = [str(entry.meta.get(k, "")) for k in ("rationale", "correction", "detection_signal")]
+    body = "\n".join(p for p in (entry.context, entry.content, entry.evidence, *extra) if p)
+    return Doc(entry.id, entry.type, entry.title, entry.applies_when, entry.tags, body, path)
+
+
+def _semantic() -> Any | None:
+    from gitmem.recall import semantic
+
+    return semantic if semantic.available() else None
+
+
+#: From how many entries a first build reads them with two processes.
+PARALLEL_READ_MIN = 4000
+
+
+def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
+    from gitmem.model.entry import EntryError, parse  # the YAML stack: only when building
+
+    for item in items:
+        data = store.read(item.oid, MAX_ENTRY_BYTES)
+        if len(data) > MAX_ENTRY_BYTES:
+            continue
+        try:
+            entry = parse(data)
+        except EntryError:
+            continue
+        if entry.status == "admitted":
+            yield doc_of(entry, item.path)
+
+
+class RecallCache:
+    """The cache of one repository's memory folder."""
+
+    def __init__(self, store: Store, memory_dir: str, *, semantic: bool = True) -> None:
+        self.store = store
+        self.memory_dir = memory_dir
+        self.root = store.common_dir / "gitmem" / "recall"
+        self.use_semantic = semantic
+
+    # -- the public operation ------------------------------------------------------------
+
+    def load(self, memory_tree: str | None) -> Loaded:
+        """The index for the entries of memory_tree, brought up to date and saved if needed.
+        Never fails for a cache problem: the worst case is a rebuild in memory."""
+        entries_tree = self.store.subtree(memory_tree, "entries")
+        semantic = _semantic() if self.use_semantic else None
+        try:
+            found = self._read(entries_tree, semantic)
+            if found is not None:
+                return found
+        except (OSError, ValueError, KeyError):
+            pass  # a writer may have collected what this read: ask again under its lock
+        try:
+            with self._lock():
+                found = self._read(entries_tree, semantic)
+                if found is not None:
+                    return found
+                loaded = self._update(entries_tree, semantic)
+                self._save(loaded, semantic)
+                return loaded
+        except (OSError, ValueError, KeyError, json.JSONDecodeError):
+            self._set_aside()
+            loaded = self._build(entries_tree, semantic)
+            with contextlib.suppress(OSError, ValueError), self._lock():
+                self._save(loaded, semantic)
+            return loaded
+
+    def exists(self) -> bool:
+        return (self.root / "state.json").exists()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _state(self) -> list[dict[str, Any]]:
+        try:
+            data = json.loads((self.root / "state.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+            raise ValueError("recall cache of another version")
+        trees = data.get("trees")
+        if not isinstance(trees, list):
+            raise ValueError("recall cache state is malformed")
+        return [t for t in trees if isinstance(t, dict)]
+
+    def _blob(self, kind: str, name: str) -> bytes:
+        return self._path(kind, name).read_bytes()
+
+    def _path(self, kind: str, name: str) -> Path:
+        if not name or "/" in name or name.startswith("."):
+            raise ValueError(f"bad cache file name {name!r}")
+        return self.root / kind / name
+
+    def _mapped(self, kind: str, name: str) -> memoryview:
+        """A segment mapped, not read: a query touches only its own terms' postings, so a
+        100,000-entry index costs no 80 MB read per recall.  Files are immutable."""
+        with open(self._path(kind, name), "rb") as handle:
+            if os.fstat(handle.fileno()).st_size == 0:
+                return memoryview(b"")
+            return memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+
+    def _load_entry(
+        self, record: dict[str, Any], semantic: Any | None, *, verify: bool = True
+    ) -> Loaded:
+        index = Index.from_parts(
+            self._blob("manifests", str(record["index"])),
+            lambda name: self._mapped("segments", name),
+            verify=verify,
+        )
+        vectors = None
+        if semantic is not None and record.get("vectors"):
+            manifest = self._blob("manifests", str(record["vectors"]))
+            vectors = _Deferred(
+                lambda: semantic.Vectors.from_parts(
+                    manifest, lambda name: self._mapped("segments", name), verify=verify
+                )
+            )
+        return Loaded(record.get("tree"), index, vectors)
+
+    def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
+        """The remembered index of this tree, loaded without reading it whole: checksums are
+        not verified here (that would read every page of a large index on every recall);
+        a corruption they would have caught surfaces as a ValueError, and recover() handles
+        it.  Updates, which write what they load, verify."""
+        for record in self._state():
+            if record.get("tree") == entries_tree:
+                if semantic is not None and not record.get("vectors"):
+                    return None  # the extra was installed since: vectors must be built
+                return self._load_entry(record, semantic, verify=False)
+        return None
+
+    def recover(self, memory_tree: str | None) -> Loaded:
+        """After a search hit a damaged cache: set it aside and rebuild."""
+        self._set_aside()
+        return self.load(memory_tree)
+
+    # -- building and updating -------------------------------------------------------------
+
+    def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
+        """The admitted entries of a tree as Docs. A big tree is read by two processes
+        (gitmem.parallel): reading and parsing are half of a first build's time."""
+        items = [
+            item
+            for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
+            if item.is_file and item.path.endswith(".md")
+        ]
+        # _read_docs looked up when called: tests replace it
+        yield from forked.in_two(
+            items, lambda part: _read_docs(self.store, part), minimum=PARALLEL_READ_MIN
+        )
+
+    def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
+        if semantic is None:
+            return Loaded(entries_tree, Index.build(list(self._docs(entries_tree))), None)
+        # The vectors are embedded on another core while this one reads and indexes the entries.
+        docs, vectors = semantic.build_in_background(self._docs(entries_tree))
+        index = Index.build(docs)
+        return Loaded(entries_tree, index, vectors())
+
+    def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
+        """From the newest remembered tree, by the diff; else from scratch."""
+        state = self._state()
+        if not state:
+            return self._build(entries_tree, semantic)
+        try:
+            base = self._load_entry(state[0], semantic)
+        except (OSError, ValueError, KeyError):
+            return self._build(entries_tree, semantic)
+        if semantic is not None and base.vectors is None:
+            return self._build(entries_tree, semantic)
+        changes = self.store.diff(base.tree, entries_tree, prefix=f"{self.memory_dir}/entries/")
+        self._apply(base, changes)
+        base.tree = entries_tree
+        return base
+
+    def _apply(self, loaded: Loaded, changes: list[Change]) -> None:
+        for change in changes:
+            if change.old is not None:
+                entry_id = Path(change.old.path).stem
+                loaded.index.remove(entry_id)
+                if loaded.vectors is not None:
+                    loaded.vectors.remove(entry_id)
+            new = change.new
+            if new is not None and new.is_file and change.path.endswith(".md"):
+                for doc in _read_docs(self.store, [TreeItem(change.path, new.oid, new.mode)]):
+                    loaded.index.add(doc)
+                    if loaded.vectors is not None:
+                        loaded.vectors.add(doc)
+
+    # -- writing -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / "lock", "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _write(self, kind: str, data: bytes | memoryview) -> str:
+        folder = self.root / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256(data).hexdigest()[:32]
+        if not (folder / name).exists():
+            atomic_write(folder / name, bytes(data))
+        return name
+
+    def _write_parts(self, manifest: bytes, parts: dict[str, Any], names: set[str]) -> str:
+        folder = self.root / "segments"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in parts.items():
+            if not (folder / name).exists():
+                atomic_write(folder / name, bytes(data))
+            names.add(name)
+        return self._write("manifests", manifest)
+
+    def _save(self, loaded: Loaded, semantic: Any | None) -> None:
+        parts: set[str] = set()
+        record: dict[str, Any] = {"tree": loaded.tree}
+        manifest, segments = loaded.index.to_parts()
+        record["index"] = self._write_parts(manifest, segments, parts)
+        record["vectors"] = None
+        if loaded.vectors is not None:
+            manifest, chunks = loaded.vectors.to_parts()
+            record["vectors"] = self._write_parts(manifest, chunks, parts)
+        record["parts"] = sorted(parts)
+        try:
+            older = [r for r in self._state() if r.get("tree") != loaded.tree]
+        except ValueError:
+            older = []
+        records = [record, *older][:KEEP_TREES]
+        state = {"version": CACHE_VERSION, "trees": records}
+        atomic_write(self.root / "state.json", json.dumps(state, indent=1).encode("utf-8"))
+        self._collect(records)
+
+    def _collect(self, records: list[dict[str, Any]]) -> None:
+        """Delete files no remembered tree uses (a reader that loses a race rebuilds)."""
+        keep = {
+            "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
+            "segments": {str(name) for r in records for name in r.get("parts", [])},
+        }
+        for kind, names in keep.items():
+            folder = self.root / kind
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                if path.name not in names and not path.name.startswith("."):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+
+    def _set_aside(self) -> None:
+        """Move a broken cache out of the way (kept for inspection), so a rebuild starts clean."""
+        if self.root.exists():
+            aside = self.root.with_name(f"recall.broken-{int(time.time())}-{os.getpid()}")
+            with contextlib.suppress(OSError):
+                self.root.rename(aside)

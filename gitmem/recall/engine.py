@@ -1,0 +1,1060 @@
+"""Recall: a pure keyword index over admitted entries that answers "is there a precedent?".
+
+The engine knows nothing of git, files or click: the caller turns admitted entries into `Doc`s
+(body = every free-text field worth searching), builds an `Index`, stores it (`to_parts`: a
+manifest and immutable segment files, or `to_bytes`: one blob) and reloads it (`from_parts`,
+`from_bytes`). Only admitted entries are added; superseded ones are removed.
+
+Analysis
+    Text is cut into tokens of letters and digits, joined by `_ . -` inside identifiers. A
+    compound token (`memory_push`, `code-structure`, `GitmemError`, `gitmem.store`) is indexed
+    whole (lower-cased) *and* as its parts, split at the separators and at camelCase humps, so
+    `push`, `memory push`, `memory_push` and `MemoryPush` all find it. Parts and plain words lose
+    English stop words and are stemmed with the Porter2 (Snowball English) algorithm, written
+    out below: `admitted`, `admits` meet at `admit`.
+
+Score
+    Each field of an entry has a weight and a reference length: title 4, applies_when 3, tags 3,
+    body 1 (BM25F). For a term t and an entry d the weighted, length-damped frequency
+    tf = sum_f w_f * tf_f / max(1, 1 - b_f + b_f * len_f / ref_f) is saturated,
+    sat = tf / (k1 + tf), and divided by the saturation of a single title mention:
+    c(t, d) = min(1, sat / sat_title). So c is 1 when t is in the title (or repeated in the
+    body), about 0.6 for one body mention.
+
+    The score of d for a query Q is the share of the query's information that d matches:
+
+        score(d) = sum_{t in Q} idf(t) * c(t, d) / sum_{t in Q} idf(t)
+
+    with idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)). A query word no entry contains counts with
+    the idf of a word seen once (it is information the memory lacks), except the whole form of
+    a compound whose parts carry the match; a word found in more than half of the entries (and in
+    at least three) is no evidence and is dropped from both sides. A score of 1 means every
+    informative query word is in the entry's title, 0.5 that half of the query's information is
+    matched that well. The value depends on the query and the entry only through these ratios,
+    so one threshold serves short and long queries, small and large memories alike.
+
+Gating
+    A hit needs score >= min_score (DEFAULT_MIN_SCORE unless the caller says otherwise), so a
+    question about a topic the memory lacks returns nothing instead of the least bad entry.
+    DEFAULT_MIN_SCORE = 0.35 was read from the labelled set in tests/ (121 entries; 66
+    paraphrased questions, 35 situations told in the asker's own words, 26 questions about absent
+    topics; `python bench/recall.py --quality` prints the sweep): the best no-match question
+    scores 0.35, and between 0.35 and 0.36 the paraphrased hit@5 stays at 0.97 while the share
+    of empty no-match answers rises from 0.88 at 0.30 to 0.96; at 0.40 hit@5 falls to 0.89.
+    Situations reach hit@5 0.69 with keywords alone (0.80 with gitmem.recall.semantic).
+
+Index layout
+    Documents are numbered; a posting is one u32, the document number shifted left 8 bits or-ed
+    with c quantised to a byte, and each term's posting list is sorted. A segment holds the
+    documents' records (id, type, title, applies_when, path), sorted term and id tables that are
+    binary-searched in place, and the postings, with a CRC-32; loading decodes nothing and a
+    query reads only its own terms' postings. `add` puts documents into an in-memory tail,
+    `remove` marks a tombstone; serialising merges the tail with small trailing segments (a
+    capped log-structured policy) and leaves the large ones as they are, so one admission costs
+    one entry's work and one small segment file at any size.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import re
+import struct
+import sys
+import zlib
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import accumulate, chain
+from typing import Final
+
+from gitmem.recall.stemmer import stem
+
+__all__ = [
+    "DEFAULT_MIN_SCORE",
+    "STEP_TYPES",
+    "Doc",
+    "Hit",
+    "Index",
+    "analyze",
+    "query_terms",
+    "stem",
+]
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One admitted entry as recall sees it: body holds every free-text field worth searching."""
+
+    id: str
+    type: str
+    title: str
+    applies_when: str
+    tags: tuple[str, ...]
+    body: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One recalled entry; score in 0..1 is the share of the query's information it matches."""
+
+    id: str
+    type: str
+    title: str
+    applies_when: str
+    path: str
+    score: float
+
+
+#: Which entry types serve which step of an agent's work (the MCP server's `types` default).
+STEP_TYPES: Final[dict[str, tuple[str, ...]]] = {
+    "spec": ("decision", "method"),
+    "plan": ("decision", "code-structure"),
+    "batch": ("code-structure", "mistake"),
+    "audit": ("code-structure", "mistake"),
+    "correction": ("mistake",),
+}
+
+#: Chosen on the labelled set (module docstring, "Gating").
+DEFAULT_MIN_SCORE: Final = 0.35
+
+#: A query is cut to this many characters and this many distinct terms: queries are text.
+MAX_QUERY_CHARS: Final = 20_000
+MAX_QUERY_TERMS: Final = 32
+
+#: One update merges at most this many documents' segments (bounds the work of an admission).
+MAX_MERGE_DOCS: Final = 4096
+
+#: A term found in more than this share of the entries (and in at least 3) is no evidence.
+COMMON_SHARE: Final = 0.5
+
+# BM25F field weights, reference lengths (in terms) and length normalisation.
+_K1: Final = 1.2
+_FIELDS: Final = (  # (weight, reference length, b)
+    (4.0, 8.0, 0.3),  # title
+    (3.0, 12.0, 0.3),  # applies_when
+    (3.0, 4.0, 0.0),  # tags
+    (1.0, 150.0, 0.75),  # body
+)
+_SAT_TITLE: Final = _FIELDS[0][0] / (_K1 + _FIELDS[0][0])
+_MAX_TERM_LEN: Final = 48
+
+# ---------------------------------------------------------------------------------------------
+# Analysis: tokens, identifiers, stop words, stemming
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
+_SEPARATOR = re.compile(r"[_.\-]+")
+_HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+STOP_WORDS: Final = frozenset(
+    """
+    a about above after again against all also am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn doing
+    don down during each either etc few for from further get gets got had hadn has hasn have
+    haven having he her here hers herself him himself his how however i if in into is isn it its
+    itself just ll me more most must mustn my myself no nor not now of off on once only or other
+    ought our ours ourselves out over own re same shall shan she should shouldn so some such than
+    that the their theirs them themselves then there these they this those through to too under
+    until up us ve very was wasn we were weren what whatever when where whether which while who
+    whom whose why will with won would wouldn yet you your yours yourself yourselves
+    e.g i.e eg ie vs via
+    anyone anything anybody someone something somebody thing things way ways best good right
+    proper properly need needs want wants wanted know let lets like kind sort okay ok please
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+_WORD_TERMS: dict[str, str | None] = {}
+
+
+def _word_term(part: str) -> str | None:
+    """The indexed form of one plain word or identifier part, or None for noise (memoised)."""
+    try:
+        return _WORD_TERMS[part]
+    except KeyError:
+        pass
+    word = part.lower()
+    term: str | None = word
+    if len(word) < 2 or len(word) > _MAX_TERM_LEN or word in STOP_WORDS:
+        term = None
+    elif word.isascii() and word.isalpha():
+        term = stem(word)
+    if len(_WORD_TERMS) > 200_000:
+        _WORD_TERMS.clear()
+    _WORD_TERMS[part] = term
+    return term
+
+
+def _token_terms(token: str) -> tuple[tuple[str, ...], str | None]:
+    """(the terms of one token, its whole form if it is a compound identifier)."""
+    pieces = _SEPARATOR.split(token)
+    parts: list[str] = []
+    for piece in pieces:
+        if piece.isascii() and _HUMP.search(piece):
+            parts.extend(_CAMEL_PART.findall(piece))
+        else:
+            parts.append(piece)
+    terms = [t for t in map(_word_term, parts) if t is not None]
+    whole: str | None = None
+    if len(parts) > 1:
+        whole = token.lower()
+        if len(whole) > _MAX_TERM_LEN or whole in STOP_WORDS:
+            whole = None
+        else:
+            terms.insert(0, whole)
+    return tuple(terms), whole
+
+
+class _Analyzer:
+    """Memoised token -> terms: a large build sees each distinct token's work once."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[str, ...]] = {}
+
+    def _lookup(self, text: str) -> Iterator[str]:
+        cache = self._cache
+        tokens = _TOKEN.findall(text)
+        missing = set(tokens).difference(cache)
+        if missing:
+            if len(cache) > 1_000_000:
+                cache.clear()
+                missing = set(tokens)
+            for token in missing:
+                cache[token] = _token_terms(token)[0]
+        return chain.from_iterable(map(cache.__getitem__, tokens))
+
+    def terms(self, text: str) -> list[str]:
+        return list(self._lookup(text))
+
+    def counts(self, text: str) -> Counter[str]:
+        return Counter(self._lookup(text))
+
+
+def analyze(text: str) -> list[str]:
+    """The terms of a text, in order, with repeats: what the index stores for a field."""
+    return _Analyzer().terms(text)
+
+
+def query_terms(query: str) -> list[tuple[str, bool]]:
+    """The distinct terms of a query, in order, each with True when it is a compound's whole form.
+
+    The query is read as plain text, never as syntax, and is capped (MAX_QUERY_CHARS,
+    MAX_QUERY_TERMS) so that any input costs bounded time.
+    """
+    seen: dict[str, bool] = {}
+    for match in _TOKEN.finditer(query[:MAX_QUERY_CHARS]):
+        terms, whole = _token_terms(match.group())
+        for term in terms:
+            if term not in seen:
+                seen[term] = term == whole
+                if len(seen) >= MAX_QUERY_TERMS:
+                    return list(seen.items())
+    return list(seen.items())
+
+
+def _quantise(tf: float) -> int:
+    """round(255 * c) for a weighted frequency tf, at least 1: a search in precomputed bounds."""
+    return 1 + bisect_right(_QUANTA, tf)
+
+
+# The smallest tf whose c rounds to v, for v = 2..255 (c = tf / (k1 + tf) / sat_title).
+_QUANTA: Final = [
+    _K1 * x / (1.0 - x) for x in (_SAT_TITLE * (v - 0.5) / 255 for v in range(2, 256))
+]
+
+
+def _body_factor(length: int) -> float:
+    weight, ref, b = _FIELDS[3]
+    # Long fields are damped; short ones are not boosted (a two-word body is no title).
+    return weight / max(1.0, 1.0 - b + b * length / ref)
+
+
+#: body length -> the quantised value of a term seen 0, 1, 2... times in a body that long
+_BODY_TABLES: dict[int, list[int]] = {}
+
+
+def _doc_values(doc: Doc, analyzer: _Analyzer) -> dict[str, int]:
+    """term -> c(t, d) quantised to 1..255 for one document (module docstring, "Score").
+
+    The body holds most terms, so its values come from a per-count table in C-level loops;
+    the few title, applies_when and tag terms are then combined exactly.
+    """
+    body = analyzer.counts(doc.body)
+    values: dict[str, int] = {}
+    body_factor = 0.0
+    if body:
+        length = body.total()
+        body_factor = _body_factor(length)
+        table = _BODY_TABLES.get(length)
+        top = max(body.values())
+        if table is None or len(table) <= top:
+            table = [_quantise(c * body_factor) for c in range(max(top + 1, 8))]
+            _BODY_TABLES[length] = table
+        values = dict(zip(body.keys(), map(table.__getitem__, body.values()), strict=True))
+    short: dict[str, float] = {}
+    for text, (weight, ref, b) in zip(
+        (doc.title, doc.applies_when, " ".join(doc.tags)), _FIELDS, strict=False
+    ):
+        terms = analyzer.terms(text)
+        if terms:
+            factor = weight / max(1.0, 1.0 - b + b * len(terms) / ref)
+            for term in terms:
+                short[term] = short.get(term, 0.0) + factor
+    for term, tf in short.items():
+        values[term] = _quantise(tf + body.get(term, 0) * body_factor)
+    return values
+
+
+# ---------------------------------------------------------------------------------------------
+# Segments: the in-memory one that receives new documents, and the frozen serialised one.
+#
+# A posting is one u32: the document number shifted left 8 bits, or-ed with c(t, d) quantised
+# to a byte. One array per term, sorted by document number; at most 2**24 documents.
+
+_Record = tuple[str, str, str, str, str]  # id, type, title, applies_when, path
+_MAX_DOCS: Final = 1 << 24
+
+
+def _record(doc: Doc) -> _Record:
+    def clean(s: str) -> str:
+        return s.replace("\x00", " ")
+
+    return (
+        clean(doc.id),
+        clean(doc.type),
+        clean(doc.title),
+        clean(doc.applies_when),
+        clean(doc.path),
+    )
+
+
+class _MemSegment:
+    """Documents numbered base, base+1, ...; postings kept as growing arrays."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self.records: list[_Record] = []
+        self.ids: dict[str, int] = {}
+        self.postings: dict[str, array[int]] = {}
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.records)
+
+    def append(self, record: _Record, values: dict[str, int]) -> int:
+        number = self.base + len(self.records)
+        if number >= _MAX_DOCS:
+            raise ValueError("a recall index holds at most 2**24 entries")
+        self.records.append(record)
+        self.ids[record[0]] = number
+        postings = self.postings
+        shifted = number << 8
+        for term, value in values.items():
+            try:
+                postings[term].append(shifted | value)
+            except KeyError:
+                postings[term] = array("I", (shifted | value,))
+        return number
+
+    def lookup(self, term: str) -> array[int] | None:
+        return self.postings.get(term)
+
+    def record(self, number: int) -> _Record:
+        return self.records[number - self.base]
+
+    def doc_type(self, number: int) -> str:
+        return self.records[number - self.base][1]
+
+    def find(self, doc_id: str) -> int | None:
+        return self.ids.get(doc_id)
+
+    def items(self) -> Iterator[tuple[str, array[int]]]:
+        return iter(self.postings.items())
+
+    def all_records(self) -> Iterator[tuple[int, _Record]]:
+        for i, record in enumerate(self.records):
+            yield self.base + i, record
+
+    def to_bytes(self) -> bytes:
+        return _write_segment(self.base, self.records, sorted(self.items()))
+
+
+_MAGIC: Final = b"GITMEM-RECALL\x00"
+_MANIFEST_MAGIC: Final = b"GITMEM-RECALLM"
+_NAME_LEN: Final = 32
+_VERSION: Final = 1
+_HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
+_SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
+_U32: Final = struct.Struct("<I")
+_U32_PAIR: Final = struct.Struct("<2I")
+_BIG_ENDIAN: Final = sys.byteorder == "big"
+
+
+def _u32_array(data: bytes | memoryview) -> array[int]:
+    out = array("I")
+    out.frombytes(data)
+    if _BIG_ENDIAN:
+        out.byteswap()
+    return out
+
+
+def _u32_bytes(values: Iterable[int]) -> bytes:
+    out = array("I", values)
+    if _BIG_ENDIAN:
+        out.byteswap()
+    return out.tobytes()
+
+
+def _crc(fields: tuple[int, ...], body: bytes | memoryview) -> int:
+    return zlib.crc32(body, zlib.crc32(_u32_bytes(fields)))
+
+
+def _write_segment(base: int, records: list[_Record], terms: list[tuple[str, array[int]]]) -> bytes:
+    """Serialise one segment; `terms` sorted by term, each posting list sorted.
+
+    Layout after the head: doc offsets (docs+1 u32), id order (docs u32), type codes (docs u8),
+    type table, record blob (NUL-joined fields), term offsets (terms+1 u32), posting offsets
+    (terms+1 u32), term blob, postings (u32).
+    """
+    type_codes: dict[str, int] = {}
+    encoded_records = ["\x00".join(record).encode() for record in records]
+    doc_offsets = [0, *accumulate(map(len, encoded_records))]
+    codes = bytearray()
+    for record in records:
+        code = type_codes.setdefault(record[1], len(type_codes))
+        if code > 255:
+            raise ValueError("more than 256 entry types in one recall index segment")
+        codes.append(code)
+    id_order = sorted(range(len(records)), key=lambda i: records[i][0].encode())
+    type_table = "\x00".join(type_codes).encode()
+    encoded_terms = [term.encode() for term, _ in terms]
+    term_offsets = [0, *accumulate(map(len, encoded_terms))]
+    post_offsets = [0, *accumulate(len(postings) for _, postings in terms)]
+    if _BIG_ENDIAN:
+        postings_blob = b"".join(_u32_bytes(p) for _, p in terms)
+    else:
+        postings_blob = b"".join(p.tobytes() for _, p in terms)
+    body = b"".join(
+        [
+            _u32_bytes(doc_offsets),
+            _u32_bytes(id_order),
+            bytes(codes),
+            type_table,
+            b"".join(encoded_records),
+            _u32_bytes(term_offsets),
+            _u32_bytes(post_offsets),
+            b"".join(encoded_terms),
+            postings_blob,
+        ]
+    )
+    fields = (
+        _SEG_HEAD.size + len(body),
+        base,
+        len(records),
+        len(terms),
+        post_offsets[-1],
+        len(type_table),
+        doc_offsets[-1],
+        term_offsets[-1],
+    )
+    return _SEG_HEAD.pack(*fields, _crc(fields, body)) + body
+
+
+class _FrozenSegment:
+    """A serialised segment read in place: tables are binary-searched, nothing decoded up front."""
+
+    def __init__(self, data: memoryview, start: int, *, verify: bool = True) -> None:
+        head: tuple[int, ...] = _SEG_HEAD.unpack_from(data, start)
+        size, base, n_docs, n_terms, n_post, type_len, rec_len, term_len, crc = head
+        if size < _SEG_HEAD.size or start + size > len(data):
+            raise ValueError("recall index is truncated")
+        if verify and _crc(head[:-1], data[start + _SEG_HEAD.size : start + size]) != crc:
+            raise ValueError("recall index segment fails its checksum")
+        self._start = start
+        self.crc: int = crc
+        self.size: int = size
+        self.base: int = base
+        self._n_docs: int = n_docs
+        self._n_terms: int = n_terms
+        pos = start + _SEG_HEAD.size
+        self._doc_off = pos
+        pos += 4 * (n_docs + 1)
+        self._id_order = pos
+        pos += 4 * n_docs
+        self._codes = pos
+        pos += n_docs
+        types_raw = bytes(data[pos : pos + type_len])
+        pos += type_len
+        self._records = pos
+        pos += rec_len
+        self._term_off = pos
+        pos += 4 * (n_terms + 1)
+        self._post_off = pos
+        pos += 4 * (n_terms + 1)
+        self._terms = pos
+        pos += term_len
+        self._postings = pos
+        pos += 4 * n_post
+        if pos != start + size:
+            raise ValueError("recall index segment has an inconsistent size")
+        self._data = data
+        self.types: list[str] = types_raw.decode().split("\x00") if types_raw else []
+        if n_docs and not self.types:
+            raise ValueError("recall index segment has no type table")
+        u32 = _U32.unpack_from
+        if u32(data, self._doc_off + 4 * n_docs)[0] != rec_len:
+            raise ValueError("recall index segment has a corrupt record table")
+        if u32(data, self._term_off + 4 * n_terms)[0] != term_len:
+            raise ValueError("recall index segment has a corrupt term table")
+        if u32(data, self._post_off + 4 * n_terms)[0] != n_post:
+            raise ValueError("recall index segment has a corrupt posting table")
+
+    @property
+    def n_docs(self) -> int:
+        return self._n_docs
+
+    def _term_at(self, i: int) -> bytes:
+        a, b = _U32_PAIR.unpack_from(self._data, self._term_off + 4 * i)
+        return bytes(self._data[self._terms + a : self._terms + b])
+
+    def _postings_at(self, i: int) -> array[int]:
+        a, b = _U32_PAIR.unpack_from(self._data, self._post_off + 4 * i)
+        if a > b:
+            raise ValueError("recall index segment has a corrupt posting table")
+        return _u32_array(self._data[self._postings + 4 * a : self._postings + 4 * b])
+
+    def lookup(self, term: str) -> array[int] | None:
+        key = term.encode()
+        lo, hi = 0, self._n_terms
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._term_at(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < self._n_terms and self._term_at(lo) == key:
+            return self._postings_at(lo)
+        return None
+
+    def _raw_record(self, i: int) -> bytes:
+        if not 0 <= i < self._n_docs:
+            raise ValueError("recall index refers to a document it does not hold")
+        a, b = _U32_PAIR.unpack_from(self._data, self._doc_off + 4 * i)
+        return bytes(self._data[self._records + a : self._records + b])
+
+    def record(self, number: int) -> _Record:
+        fields = self._raw_record(number - self.base).decode().split("\x00")
+        if len(fields) != 5:
+            raise ValueError("recall index segment has a corrupt record")
+        return (fields[0], fields[1], fields[2], fields[3], fields[4])
+
+    def doc_type(self, number: int) -> str:
+        code = self._data[self._codes + number - self.base]
+        if code >= len(self.types):
+            raise ValueError("recall index segment has a corrupt type code")
+        return self.types[code]
+
+    def _id_at(self, j: int) -> tuple[bytes, int]:
+        i: int = _U32.unpack_from(self._data, self._id_order + 4 * j)[0]
+        return self._raw_record(i).split(b"\x00", 1)[0], i
+
+    def find(self, doc_id: str) -> int | None:
+        key = doc_id.encode()
+        lo, hi = 0, self._n_docs
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._id_at(mid)[0] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < self._n_docs:
+            found, i = self._id_at(lo)
+            if found == key:
+                return self.base + i
+        return None
+
+    def items(self) -> Iterator[tuple[str, array[int]]]:
+        for i in range(self._n_terms):
+            yield self._term_at(i).decode(), self._postings_at(i)
+
+    def all_records(self) -> Iterator[tuple[int, _Record]]:
+        for i in range(self._n_docs):
+            yield self.base + i, self.record(self.base + i)
+
+    def to_bytes(self) -> memoryview:
+        return self._data[self._start : self._start + self.size]
+
+    @property
+    def name(self) -> str:
+        """A content name: equal names, equal bytes (position, size, count and checksum)."""
+        return f"{self.base:08x}{self._n_docs:08x}{self.size:08x}{self.crc:08x}"
+
+
+_Segment = _MemSegment | _FrozenSegment
+
+
+def _contains(postings: array[int], number: int) -> int | None:
+    """The posting of document `number` in a sorted posting list, or None."""
+    i = bisect_left(postings, number << 8)
+    if i < len(postings) and postings[i] >> 8 == number:
+        return int(postings[i])
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The index
+
+
+class Index:
+    """An inverted index over admitted entries: built once, updated per entry, serialised whole.
+
+    Not thread-safe; cheap to load (see the module docstring for the layout).
+    """
+
+    def __init__(self) -> None:
+        self._segments: list[_Segment] = []
+        self._dead: set[int] = set()
+        self._analyzer = _Analyzer()
+
+    # -- building and updating
+
+    @classmethod
+    def build(cls, docs: Iterable[Doc]) -> Index:
+        """A fresh index over docs; a later doc with an id already seen replaces the earlier.
+
+        The cyclic garbage collector is paused meanwhile: a build allocates millions of objects
+        that hold no cycles, and its repeated scans would otherwise double the time at 100,000
+        entries. (Splitting a build over processes was tried and dropped: on a two-core machine
+        shipping the documents and segments between processes ate the gain.)
+        """
+        index = cls()
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            for doc in docs:
+                index.add(doc)
+        finally:
+            if paused:
+                gc.enable()
+        return index
+
+    def _next_number(self) -> int:
+        if not self._segments:
+            return 0
+        last = self._segments[-1]
+        return last.base + last.n_docs
+
+    def add(self, doc: Doc) -> None:
+        """Add (or replace) one document: the work of one entry, whatever the index's size."""
+        self.remove(doc.id)
+        tail = self._segments[-1] if self._segments else None
+        if not isinstance(tail, _MemSegment):
+            tail = _MemSegment(self._next_number())
+            self._segments.append(tail)
+        tail.append(_record(doc), _doc_values(doc, self._analyzer))
+
+    def remove(self, doc_id: str) -> None:
+        """Forget a document (a superseded entry); an id the index lacks is ignored."""
+        number = self._find(doc_id)
+        if number is not None:
+            self._dead.add(number)
+
+    def _find(self, doc_id: str) -> int | None:
+        for segment in reversed(self._segments):
+            number = segment.find(doc_id)
+            if number is not None and number not in self._dead:
+                return number
+        return None
+
+    def __len__(self) -> int:
+        return sum(s.n_docs for s in self._segments) - len(self._dead)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return isinstance(doc_id, str) and self._find(doc_id) is not None
+
+    def ids(self) -> list[str]:
+        """The ids of every live document, sorted."""
+        return sorted(
+            record[0]
+            for segment in self._segments
+            for number, record in segment.all_records()
+            if number not in self._dead
+        )
+
+    def hit(self, doc_id: str, score: float) -> Hit | None:
+        """The Hit for one live document with the given score (None if the index lacks it).
+
+        For callers that rank with signals of their own, such as gitmem.recall.semantic.
+        """
+        number = self._find(doc_id)
+        if number is None:
+            return None
+        rid, rtype, title, applies_when, path = self._segment_of(number).record(number)
+        return Hit(rid, rtype, title, applies_when, path, score)
+
+    def segment_count(self) -> int:
+        """How many segments the index holds (the log-structured policy keeps it O(log n))."""
+        return len(self._segments)
+
+    # -- searching
+
+    def _postings(self, term: str) -> list[array[int]]:
+        found = []
+        for segment in self._segments:
+            postings = segment.lookup(term)
+            if postings:
+                found.append(postings)
+        return found
+
+    def _live_count(self, postings: list[array[int]]) -> int:
+        """The document frequency: postings less those of tombstoned documents."""
+        count = sum(map(len, postings))
+        dead = self._dead
+        if dead:
+            for plist in postings:
+                if len(dead) * 24 < len(plist):  # a binary search per tombstone
+                    count -= sum(_contains(plist, number) is not None for number in dead)
+                else:  # or one pass over the list
+                    count -= sum((posting >> 8) in dead for posting in plist)
+        return count
+
+    def _segment_of(self, number: int) -> _Segment:
+        for segment in self._segments:
+            if segment.base <= number < segment.base + segment.n_docs:
+                return segment
+        raise ValueError("recall index refers to a document it does not hold")
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 5,
+        types: Collection[str] | None = None,
+        min_score: float | None = None,
+    ) -> list[Hit]:
+        """At most k hits, best first (ties by id), each scoring at least min_score.
+
+        types keeps only entries of those types (None: every type). A query with no informative
+        term, or whose terms no entry matches well enough, returns [].
+        """
+        if k <= 0 or (types is not None and not types):
+            return []
+        threshold = DEFAULT_MIN_SCORE if min_score is None else max(0.0, min_score)
+        weighted, total = self._weigh(query)
+        if not weighted:
+            return []
+        scores = _accumulate(weighted, threshold * total)
+        cut = threshold * total - 1e-9
+        dead = self._dead
+        candidates: list[tuple[float, int]] = []
+        for number, acc in scores.items():
+            if acc < cut or number in dead:
+                continue
+            score = round(min(1.0, acc / total), 4)
+            if score > 0.0:
+                candidates.append((score, number))
+        if types is not None:
+            allowed = frozenset(types)
+            candidates = [c for c in candidates if self._segment_of(c[1]).doc_type(c[1]) in allowed]
+        return self._top(candidates, k)
+
+    def _weigh(self, query: str) -> tuple[list[tuple[float, list[array[int]]]], float]:
+        """(idf and posting lists of the query's matched terms, the query's total idf)."""
+        n = len(self)
+        weighted: list[tuple[float, list[array[int]]]] = []
+        total = 0.0
+        if n <= 0:
+            return weighted, total
+        absent_idf = math.log(1.0 + (n - 0.5) / 1.5)
+        for term, is_whole in query_terms(query):
+            postings = self._postings(term)
+            df = self._live_count(postings)
+            if df == 0:
+                if is_whole:
+                    continue
+                idf = absent_idf
+            elif df >= 3 and df > COMMON_SHARE * n:
+                continue
+            else:
+                idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            total += idf
+            if df:
+                weighted.append((idf, postings))
+        return weighted, total
+
+    def scores(self, query: str, doc_ids: Iterable[str]) -> dict[str, float]:
+        """The score of each given live document for the query, however low (0 if no term).
+
+        For callers that fuse other signals with this one, such as gitmem.recall.semantic.
+        """
+        numbers = {doc_id: self._find(doc_id) for doc_id in doc_ids}
+        weighted, total = self._weigh(query)
+        out = dict.fromkeys((i for i, n in numbers.items() if n is not None), 0.0)
+        if not weighted:
+            return out
+        for doc_id in out:
+            number = numbers[doc_id]
+            assert number is not None
+            acc = 0.0
+            for idf, postings in weighted:
+                for plist in postings:
+                    found = _contains(plist, number)
+                    if found is not None:
+                        acc += idf * (found & 0xFF) / 255.0
+            out[doc_id] = round(min(1.0, acc / total), 4)
+        return out
+
+    def _top(self, candidates: list[tuple[float, int]], k: int) -> list[Hit]:
+        candidates.sort(key=lambda c: -c[0])
+        if len(candidates) > k:
+            # Keep every candidate tied with the k-th score: ties are broken by id below.
+            floor = candidates[k - 1][0]
+            candidates = [c for c in candidates if c[0] >= floor]
+        hits = []
+        for score, number in candidates:
+            rid, rtype, title, applies_when, path = self._segment_of(number).record(number)
+            hits.append(Hit(rid, rtype, title, applies_when, path, score))
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return hits[:k]
+
+    # -- serialisation
+
+    def to_bytes(self) -> bytes:
+        """The index as one blob: header, tombstones, segments. See also to_parts.
+
+        Small segments are merged on the way. Policy: the in-memory tail is merged with the
+        trailing segments while the result is at least half the size of the segment before it
+        and holds at most MAX_MERGE_DOCS documents (a binary-counter LSM with a cap), so an
+        update's work is bounded and the segments stay few. When a quarter of the documents
+        are tombstones, everything is rewritten.
+        """
+        segments, dead = self._frozen()
+        head = _HEAD.pack(_MAGIC, _VERSION, len(segments), len(self._dead), zlib.crc32(dead))
+        return b"".join([head, dead, *(segment.to_bytes() for segment in segments)])
+
+    def to_parts(self) -> tuple[bytes, dict[str, bytes | memoryview]]:
+        """The index as a small manifest and immutable segments named by their content.
+
+        A cache keeps each segment in a file under its name, writes the segments whose names it
+        lacks (after one admission: one small segment), then the manifest; from_parts reads
+        them back. So an update costs one entry's work and a few kilobytes of writing, whatever
+        the index's size; segments no manifest names any longer can be deleted.
+        """
+        segments, dead = self._frozen()
+        names = "".join(segment.name for segment in segments).encode()
+        crc = zlib.crc32(dead + names)
+        head = _HEAD.pack(_MANIFEST_MAGIC, _VERSION, len(segments), len(self._dead), crc)
+        manifest = b"".join([head, dead, names])
+        return manifest, {segment.name: segment.to_bytes() for segment in segments}
+
+    def _frozen(self) -> tuple[list[_FrozenSegment], bytes]:
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._compact()
+        finally:
+            if paused:
+                gc.enable()
+        segments = [s for s in self._segments if isinstance(s, _FrozenSegment)]
+        if len(segments) != len(self._segments):
+            raise AssertionError("compaction leaves no in-memory segment")
+        return segments, _u32_bytes(sorted(self._dead))
+
+    def _compact(self) -> None:
+        segments = self._segments
+        if not segments:
+            return
+        rewrite_all = len(self._dead) * 4 > len(self)
+        if not rewrite_all and not isinstance(segments[-1], _MemSegment):
+            return
+        start = 0
+        if not rewrite_all:
+            start = len(segments) - 1
+            size = segments[start].n_docs
+            while (
+                start > 0
+                and size * 2 >= segments[start - 1].n_docs
+                and size + segments[start - 1].n_docs <= MAX_MERGE_DOCS
+            ):
+                start -= 1
+                size += segments[start].n_docs
+        merged = self._merge(segments[start:], segments[start].base)
+        self._segments = [*segments[:start], *([merged] if merged.n_docs else [])]
+
+    def _merge(self, segments: list[_Segment], base: int) -> _FrozenSegment:
+        """One frozen segment with the live documents of `segments`, renumbered from base.
+
+        Without tombstones among them the numbers stay as they are (segments are contiguous),
+        so posting lists are concatenated whole; otherwise every posting is renumbered.
+        """
+        low = segments[0].base
+        high = segments[-1].base + segments[-1].n_docs
+        doomed = {number for number in self._dead if low <= number < high}
+        if not doomed and len(segments) == 1 and isinstance(segments[0], _MemSegment):
+            return _FrozenSegment(memoryview(segments[0].to_bytes()), 0, verify=False)
+        records: list[_Record] = []
+        merged: dict[str, array[int]] = {}
+        if not doomed:
+            for segment in segments:
+                records.extend(record for _, record in segment.all_records())
+                for term, postings in segment.items():
+                    out = merged.get(term)
+                    if out is None:
+                        merged[term] = array("I", postings)
+                    else:
+                        out.extend(postings)
+        else:
+            renumber: dict[int, int] = {}
+            for segment in segments:
+                for number, record in segment.all_records():
+                    if number not in doomed:
+                        renumber[number] = base + len(records)
+                        records.append(record)
+            for segment in segments:
+                for term, postings in segment.items():
+                    out = merged.setdefault(term, array("I"))
+                    for posting in postings:
+                        new = renumber.get(posting >> 8)
+                        if new is not None:
+                            out.append(new << 8 | posting & 0xFF)
+            self._dead -= doomed
+        terms = sorted((t, p) for t, p in merged.items() if p)
+        return _FrozenSegment(memoryview(_write_segment(base, records, terms)), 0, verify=False)
+
+    @classmethod
+    def from_bytes(cls, data: bytes | bytearray | memoryview, *, verify: bool = True) -> Index:
+        """Load an index written by to_bytes; ValueError when it is corrupt or of another version.
+
+        The data is read in place, not decoded (an mmap's memoryview avoids even one copy).
+        verify checks each segment's CRC-32, which reads every byte once (about 1 ms per 3 MB);
+        without it, structure is still checked and corruption it misses may surface as a
+        ValueError from search.
+        """
+        view = memoryview(data).cast("B")
+        dead, n_segments, pos = _read_head(view, _MAGIC)
+        index = cls()
+        for _ in range(n_segments):
+            if pos + _SEG_HEAD.size > len(view):
+                raise ValueError("recall index is truncated")
+            segment = _FrozenSegment(view, pos, verify=verify)
+            index._append_loaded(segment)
+            pos += segment.size
+        if pos != len(view):
+            raise ValueError("recall index has trailing bytes")
+        index._set_dead(dead)
+        return index
+
+    @classmethod
+    def from_parts(
+        cls,
+        manifest: bytes | bytearray | memoryview,
+        segment: Callable[[str], bytes | bytearray | memoryview],
+        *,
+        verify: bool = True,
+    ) -> Index:
+        """Load an index written by to_parts; segment(name) returns a segment's bytes.
+
+        ValueError when the manifest or a segment is corrupt, of another version, or missing
+        (segment raising KeyError or OSError).
+        """
+        view = memoryview(manifest).cast("B")
+        dead, n_segments, pos = _read_head(view, _MANIFEST_MAGIC)
+        if pos + _NAME_LEN * n_segments != len(view):
+            raise ValueError("recall index manifest is truncated")
+        names = bytes(view[pos:]).decode("ascii")
+        index = cls()
+        for i in range(n_segments):
+            name = names[i * _NAME_LEN : (i + 1) * _NAME_LEN]
+            try:
+                data = memoryview(segment(name)).cast("B")
+            except (KeyError, OSError) as exc:
+                raise ValueError(f"recall index segment {name} is missing") from exc
+            if len(data) < _SEG_HEAD.size:
+                raise ValueError(f"recall index segment {name} is truncated")
+            loaded = _FrozenSegment(data, 0, verify=verify)
+            if loaded.name != name or loaded.size != len(data):
+                raise ValueError(f"recall index segment {name} does not match its name")
+            index._append_loaded(loaded)
+        index._set_dead(dead)
+        return index
+
+    def _append_loaded(self, segment: _FrozenSegment) -> None:
+        expected = self._next_number()
+        if segment.base != expected:
+            raise ValueError("recall index segments are out of order")
+        self._segments.append(segment)
+
+    def _set_dead(self, dead: set[int]) -> None:
+        if any(number >= self._next_number() for number in dead):
+            raise ValueError("recall index has a tombstone past its documents")
+        self._dead = dead
+
+
+def _read_head(view: memoryview, magic: bytes) -> tuple[set[int], int, int]:
+    """(tombstones, segment count, position after the tombstones) of a blob or manifest.
+
+    A blob's checksum covers its tombstones (segments carry their own); a manifest's covers
+    the tombstones and the segment names after them.
+    """
+    if len(view) < _HEAD.size:
+        raise ValueError("recall index is truncated")
+    found, version, n_segments, n_dead, crc = _HEAD.unpack_from(view, 0)
+    if found != magic:
+        raise ValueError("not a gitmem recall index")
+    if version != _VERSION:
+        raise ValueError(f"recall index version {version}, expected {_VERSION}")
+    pos = _HEAD.size
+    end = pos + 4 * n_dead
+    if end > len(view):
+        raise ValueError("recall index is truncated")
+    covered = view[pos:end] if magic == _MAGIC else view[pos:]
+    if zlib.crc32(covered) != crc:
+        raise ValueError("recall index header fails its checksum")
+    dead = set(_u32_array(view[pos:end]))
+    if len(dead) != n_dead:
+        raise ValueError("recall index has repeated tombstones")
+    return dead, int(n_segments), end
+
+
+def _accumulate(weighted: list[tuple[float, list[array[int]]]], needed: float) -> dict[int, float]:
+    """Sum idf * c per document; terms too weak to reach `needed` on their own are only probed.
+
+    Max-score pruning: with the terms sorted by idf, the commonest ones whose idf sum stays below
+    `needed` cannot lift a document over the threshold alone, so their (long) posting lists are
+    looked up only for the candidates that the rarer terms produced.
+    """
+    weighted.sort(key=lambda item: item[0])
+    probe_until = 0
+    running = 0.0
+    for i, (idf, _) in enumerate(weighted):
+        if running + idf >= needed:
+            break
+        running += idf
+        probe_until = i + 1
+    scores: dict[int, float] = {}
+    get = scores.get
+    for idf, postings in weighted[probe_until:]:
+        table = [v * idf / 255.0 for v in range(256)]
+        for plist in postings:
+            for posting in plist:
+                number = posting >> 8
+                scores[number] = get(number, 0.0) + table[posting & 0xFF]
+    for idf, postings in weighted[:probe_until]:
+        scale = idf / 255.0
+        for plist in postings:
+            if len(scores) * 16 < len(plist):
+                for number in scores:
+                    found = _contains(plist, number)
+                    if found is not None:
+                        scores[number] += (found & 0xFF) * scale
+            else:
+                for posting in plist:
+                    number = posting >> 8
+                    if number in scores:
+                        scores[number] += (posting & 0xFF) * scale
+    return scores

@@ -1,0 +1,127 @@
+"""Recall for people and agents: the admitted entries that apply, best first, and how fresh
+they are.
+
+Only admitted entries are indexed (candidates live on branches, superseded entries are
+retired), so neither ever comes back.  The ranking and the relevance gate live in recall.py
+(and semantic.py with gitmem[semantic]); the index comes from the cache in the git directory.
+
+Freshness: an entry citing `files` is "may be stale" when commits touched those files after
+the commit that admitted it (the count is given), and "cites missing file" when one no longer
+exists at the recalled commit.  Finding the admitting commit is a path-limited walk of the
+first-parent history, which libgit2 does not offer: git answers it, once per recalled entry
+that cites files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from gitmem.errors import UsageError
+from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+from gitmem.recall.engine import STEP_TYPES, Hit
+from gitmem.repo.store import Store
+from gitmem.repo.workspace import Workspace
+
+__all__ = ["STEP_TYPES", "Recalled", "recall"]
+
+
+@dataclass(frozen=True)
+class Recalled(Hit):
+    """A hit, and whether its cited files still stand as they were when it was admitted."""
+
+    stale_commits: int
+    missing_files: tuple[str, ...]
+
+    @property
+    def freshness(self) -> str:
+        """'' when fresh, else what a reader should know before relying on it."""
+        notes = []
+        if self.missing_files:
+            notes.append("cites missing file " + ", ".join(self.missing_files))
+        if self.stale_commits:
+            plural = "s" if self.stale_commits != 1 else ""
+            notes.append(
+                f"may be stale: {self.stale_commits} commit{plural} touched its files since "
+                "admission"
+            )
+        return "; ".join(notes)
+
+
+def recall(
+    ws: Workspace,
+    query: str,
+    *,
+    k: int = 5,
+    types: Collection[str] | None = None,
+    ref: str | None = None,
+    min_score: float | None = None,
+) -> list[Recalled]:
+    """At most k admitted entries for query, best first; [] when nothing genuinely applies."""
+    from gitmem.recall import semantic
+    from gitmem.recall.cache import RecallCache
+
+    store = ws.store
+    commit = store.resolve(ref) if ref else ws.main_tip()
+    if ref and commit is None:
+        raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
+    if commit is None or k <= 0:
+        return []
+    tree = store.tree_of(commit)
+    memory_tree = store.subtree(tree, ws.dir)
+    if memory_tree is None:
+        return []
+    cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic)
+    loaded = cache.load(memory_tree)
+    try:
+        hits = semantic.search(
+            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+        )
+    except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
+        loaded = cache.recover(memory_tree)
+        hits = semantic.search(
+            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+        )
+    cited = [_cited_files(store, tree, hit.path) for hit in hits]
+    missing = [tuple(f for f in files if not store.exists(tree, f)) for files in cited]
+    present = [[f for f in c if f not in gone] for c, gone in zip(cited, missing, strict=True)]
+    stale = _touches_since_admission(store, commit, [h.path for h in hits], present)
+    return [
+        Recalled(**vars(hit), stale_commits=count, missing_files=gone)
+        for hit, count, gone in zip(hits, stale, missing, strict=True)
+    ]
+
+
+def _touches_since_admission(
+    store: Store, tip: str, entry_paths: list[str], files: list[list[str]]
+) -> list[int]:
+    """For each entry, how many commits since the one that admitted it touched its present
+    cited files. git answers (a path-limited walk, which git speeds up with its commit-graph):
+    one `git log` finds every hit's admission, then the counts are asked side by side, so five
+    hits cost two git round trips and six processes, not ten."""
+    asked = [i for i, cited in enumerate(files) if cited]
+    admitted = store.first_added(tip, [entry_paths[i] for i in asked])
+    since = [(i, admitted[entry_paths[i]]) for i in asked if entry_paths[i] in admitted]
+    counted = store.run_git_all(
+        [["rev-list", "--count", f"{a}..{tip}", "--", *files[i]] for i, a in since]
+    )
+    out = [0] * len(entry_paths)
+    for (i, _), answer in zip(since, counted, strict=True):
+        out[i] = int(answer) if answer.strip().isdigit() else 0
+    return out
+
+
+def _cited_files(store: Store, tree: str, path: str) -> tuple[str, ...]:
+    """The files an entry cites: read from their own line when that is exact (a warm recall
+    then never loads the YAML parser), else from the parsed entry."""
+    data = store.read_path(tree, path)
+    if data is None:
+        return ()
+    text = text_of(data) if len(data) <= MAX_ENTRY_BYTES else None
+    found = quick_fields(text, ("files",)) if text is not None else None
+    if found is not None and isinstance(found.get("files", []), list):
+        return tuple(found.get("files", []))
+    from gitmem.lifecycle.read import entries_at
+
+    entry = entries_at(store, tree, path)
+    return entry.files if entry is not None else ()

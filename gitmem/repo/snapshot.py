@@ -1,0 +1,103 @@
+"""A snapshot is the set of files a rule looks at: the working tree, the staging index git is
+committing, or a commit's tree.  One validator reads all three through this small interface,
+so the pre-commit hook, `gitmem check PATH`, CI and the server judge the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+from gitmem.repo.store import Store
+
+FILE = "file"
+SYMLINK = "symlink"
+FOLDER = "folder"
+MISSING = "missing"
+OTHER = "other"
+
+
+class Snapshot(Protocol):
+    def kind(self, path: str) -> str:
+        """FILE, SYMLINK, FOLDER, MISSING or OTHER for a repository path."""
+        ...
+
+    def read(self, path: str, limit: int) -> bytes | None:
+        """A file's bytes (at most limit + 1 of them), or None when it is not a regular file."""
+        ...
+
+    def files(self, folder: str) -> Iterator[str]:
+        """Every file or symlink below folder, as repository paths."""
+        ...
+
+
+class TreeSnapshot:
+    """A commit's (or the index's written) tree in the object database."""
+
+    def __init__(self, store: Store, tree: str | None) -> None:
+        self.store = store
+        self.tree = tree
+
+    def kind(self, path: str) -> str:
+        if self.tree is None:
+            return MISSING
+        item = self.store.item(self.tree, path)
+        if item is None:
+            return FOLDER if self.store.subtree(self.tree, path) else MISSING
+        if item.is_symlink:
+            return SYMLINK
+        return FILE if item.is_file else OTHER
+
+    def read(self, path: str, limit: int) -> bytes | None:
+        if self.tree is None:
+            return None
+        item = self.store.item(self.tree, path)
+        if item is None or not item.is_file:
+            return None
+        return self.store.read(item.oid, limit)
+
+    def files(self, folder: str) -> Iterator[str]:
+        sub = self.store.subtree(self.tree, folder.strip("/"))
+        prefix = folder.strip("/") + "/" if folder.strip("/") else ""
+        for item in self.store.walk(sub, prefix):
+            yield item.path
+
+
+class WorktreeSnapshot:
+    """Files on disk below a repository root; symlinks are reported, never followed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _path(self, path: str) -> Path:
+        return self.root / path
+
+    def kind(self, path: str) -> str:
+        try:
+            mode = os.lstat(self._path(path)).st_mode
+        except (OSError, ValueError):
+            return MISSING
+        if stat.S_ISLNK(mode):
+            return SYMLINK
+        if stat.S_ISDIR(mode):
+            return FOLDER
+        return FILE if stat.S_ISREG(mode) else OTHER
+
+    def read(self, path: str, limit: int) -> bytes | None:
+        if self.kind(path) != FILE:
+            return None
+        with open(self._path(path), "rb") as handle:
+            return handle.read(limit + 1)
+
+    def files(self, folder: str) -> Iterator[str]:
+        base = self._path(folder)
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            rel = Path(dirpath).relative_to(self.root).as_posix()
+            for name in sorted(
+                filenames + [d for d in dirnames if os.path.islink(Path(dirpath) / d)]
+            ):
+                yield f"{rel}/{name}" if rel != "." else name

@@ -1,0 +1,765 @@
+"""The repository: the only module that imports pygit2 (through gitmem.repo.gitlib).
+
+Everything gitmem writes goes straight to the object database; refs move by compare-and-swap
+through `git update-ref REF NEW OLD` (libgit2 has no transactional CAS that honours git's own
+ref locking and reflogs the way the CLI does), so a crash between writing objects and moving a
+ref leaves only unreachable objects behind, never a half-written ref.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from functools import partial
+from pathlib import Path
+from typing import Any, NamedTuple, cast
+
+from gitmem.repo import gitlib  # noqa: F401 - pygit2 without parsing the CA bundle (gitlib says why)
+
+# isort: split
+import pygit2
+from pygit2.enums import FileMode, RepositoryOpenFlag
+
+from gitmem.errors import GitmemError, UsageError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+ZERO = "0" * 40
+BLOB = int(FileMode.BLOB)
+BLOB_EXECUTABLE = int(FileMode.BLOB_EXECUTABLE)
+LINK = int(FileMode.LINK)
+TREE = int(FileMode.TREE)
+COMMIT = int(FileMode.COMMIT)
+
+
+class TreeItem(NamedTuple):
+    """A file in a tree: its repository path, blob id and git file mode.
+
+    TreeItem, Change and CommitInfo are named tuples, not frozen dataclasses: a push of
+    10,000 admissions makes some 80,000 of them, and a frozen dataclass takes several times
+    as long to build."""
+
+    path: str
+    oid: str
+    mode: int
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.mode == LINK
+
+    @property
+    def is_file(self) -> bool:
+        return self.mode in (BLOB, BLOB_EXECUTABLE)
+
+
+class Change(NamedTuple):
+    """One path that differs between two trees: status A, D or M (a type change is M)."""
+
+    status: str
+    path: str
+    old: TreeItem | None
+    new: TreeItem | None
+
+
+class CommitInfo(NamedTuple):
+    oid: str
+    parents: tuple[str, ...]
+    tree: str
+    message: str
+
+
+def clean_git_env() -> dict[str, str]:
+    """The environment for running git on a repository we name ourselves (never the hook's)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP_ENV}
+
+
+_KEEP_ENV = {
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL",
+    "GIT_AUTHOR_DATE",
+    "GIT_COMMITTER_DATE",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_NOSYSTEM",
+    "GIT_TERMINAL_PROMPT",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+}
+
+
+# libgit2 hashes every object it reads again to check it against its id, with the slower,
+# collision-detecting SHA-1: 7% of judging a push of admissions (instruction counts). git
+# itself does not; objects were hashed when git received them (index-pack computes their ids
+# from their bytes) or wrote them, and `git fsck` is what finds a disk's corruption.
+pygit2.settings.enable_strict_hash_verification(False)
+
+
+class Store:
+    """A git repository, opened once, with the few operations gitmem needs."""
+
+    def __init__(self, repo: pygit2.Repository, *, from_env: bool = False) -> None:
+        self.repo = repo
+        self.from_env = from_env
+        self._folders: dict[tuple[str, str], Any] = {}
+        self._trees: dict[str, Any] = {}
+        self._odb = repo.odb
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
+        """Open the repository at or above path; from_env honours GIT_DIR, GIT_INDEX_FILE and
+        the object quarantine of a pre-receive hook (CONVENTIONS.md item 6)."""
+        try:
+            if from_env:
+                # pygit2 builds a backend-less repository from None: always pass a path
+                # (libgit2 then follows GIT_DIR, or discovers from it).
+                repo = pygit2.Repository(str(path or "."), RepositoryOpenFlag.FROM_ENV)
+            else:
+                found = pygit2.discover_repository(str(path or Path.cwd()))
+                if found is None:
+                    raise UsageError(
+                        f"{path or Path.cwd()} is not inside a git repository: run gitmem in "
+                        "a repository, or `git init` one first"
+                    )
+                repo = pygit2.Repository(found)
+        except pygit2.GitError as exc:
+            raise UsageError(f"cannot open the git repository: {exc}") from None
+        return cls(repo, from_env=from_env)
+
+    # -- where things are ------------------------------------------------------------------
+
+    @property
+    def workdir(self) -> Path | None:
+        wd = self.repo.workdir
+        return Path(wd) if wd and not self.repo.is_bare else None
+
+    @property
+    def git_dir(self) -> Path:
+        return Path(self.repo.path)
+
+    @property
+    def common_dir(self) -> Path:
+        """The git directory shared by all linked worktrees (caches live here)."""
+        common = getattr(self.repo, "commondir", None) or self.repo.path
+        return Path(common)
+
+    def head_branch(self) -> str | None:
+        """The branch HEAD points to (even unborn), or None when detached."""
+        try:
+            target = self.repo.references["HEAD"].target
+        except KeyError:
+            return None
+        if isinstance(target, str) and target.startswith("refs/heads/"):
+            return target.removeprefix("refs/heads/")
+        return None
+
+    def config(self, key: str) -> str | None:
+        try:
+            value = self.repo.config[key]
+        except (KeyError, pygit2.GitError):
+            return None
+        return str(value)
+
+    def origin_url(self) -> str | None:
+        try:
+            return str(self.repo.remotes["origin"].url)
+        except (KeyError, pygit2.GitError):
+            return None
+
+    def remote_default_branch(self, remote: str = "origin") -> str | None:
+        try:
+            target = self.repo.references[f"refs/remotes/{remote}/HEAD"].target
+        except (KeyError, pygit2.GitError):
+            return None
+        prefix = f"refs/remotes/{remote}/"
+        return target.removeprefix(prefix) if isinstance(target, str) else None
+
+    def user_name(self) -> str | None:
+        return os.environ.get("GIT_AUTHOR_NAME") or self.config("user.name")
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def resolve(self, rev: str) -> str | None:
+        """A commit id for a revision (branch, ref, oid, `origin/main`…), or None."""
+        try:
+            obj = self.repo.revparse_single(rev)
+            commit = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return str(commit.id)
+
+    def ref_target(self, ref: str) -> str | None:
+        try:
+            reference = self.repo.references[ref]
+        except (KeyError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        try:
+            return str(reference.resolve().target)
+        except (KeyError, pygit2.GitError):
+            return None
+
+    def branch_tip(self, branch: str) -> str | None:
+        return self.ref_target(f"refs/heads/{branch}")
+
+    def refs(self, prefix: str) -> dict[str, str]:
+        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target commit."""
+        out: dict[str, str] = {}
+        for name in self.repo.references:
+            if name.startswith(prefix):
+                target = self.ref_target(name)
+                if target:
+                    out[name] = target
+        return out
+
+    def has_object(self, oid: str) -> bool:
+        try:
+            return oid in self.repo
+        except (ValueError, pygit2.GitError):
+            return False
+
+    def commit(self, oid: str) -> CommitInfo:
+        return _commit_info(self.repo[oid].peel(pygit2.Commit))
+
+    def tree_of(self, commit: str) -> str:
+        return str(self.repo[commit].peel(pygit2.Commit).tree_id)
+
+    def _tree(self, oid: str) -> Any:
+        """A tree object, kept (a few hundred): walking a push, the folder a commit leaves is
+        the folder the next one starts from, and parsing a 25,000-entry folder twice costs."""
+        found = self._trees.get(oid)
+        if found is None:
+            found = self.repo[oid].peel(pygit2.Tree)
+            if len(self._trees) >= _FOLDER_CACHE:
+                self._trees.pop(next(iter(self._trees)))
+            self._trees[oid] = found
+        return found
+
+    def _lookup(self, tree: str, path: str) -> Any | None:
+        """The tree entry at path, or None.  Folders are parsed once and kept (a few hundred):
+        libgit2 parses a 25,000-entry folder again on every by-path look-up, which made
+        checking many files of one big folder quadratic."""
+        folder, _, name = path.rpartition("/")
+        key = (tree, folder)
+        parent: Any = self._folders.get(key)
+        if parent is None:
+            try:
+                parent = self._tree(tree)
+                if folder:
+                    parent = parent[folder]
+                    if parent.type_str != "tree":
+                        return None
+            except (KeyError, pygit2.GitError, ValueError):
+                return None
+            if len(self._folders) >= _FOLDER_CACHE:
+                self._folders.pop(next(iter(self._folders)))
+            self._folders[key] = parent
+        try:
+            return parent[name] if name else None
+        except (KeyError, ValueError):
+            return None
+
+    def subtree(self, tree: str | None, path: str) -> str | None:
+        """The id of the tree at path inside tree ('' = the tree itself), or None."""
+        if tree is None:
+            return None
+        if not path:
+            return tree
+        item = self._lookup(tree, path)
+        return str(item.id) if item is not None and item.type_str == "tree" else None
+
+    def item(self, tree: str, path: str) -> TreeItem | None:
+        """The file at path in tree, or None when absent or a folder."""
+        obj = self._lookup(tree, path)
+        if obj is None or obj.type_str == "tree":
+            return None
+        return TreeItem(path, str(obj.id), int(obj.filemode))
+
+    def folders(self, tree: str | None) -> list[str]:
+        """Names of the sub-folders directly inside tree."""
+        if tree is None:
+            return []
+        return sorted(
+            str(e.name) for e in self.repo[tree].peel(pygit2.Tree) if e.type_str == "tree"
+        )
+
+    def size(self, tree: str | None) -> int:
+        """How many items a tree holds directly (0 for None)."""
+        return len(self._tree(tree)) if tree else 0
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        try:
+            base = self.repo.merge_base(a, b)
+        except (KeyError, pygit2.GitError, ValueError):
+            return None
+        return str(base) if base else None
+
+    def exists(self, tree: str, path: str) -> bool:
+        return self._lookup(tree, path) is not None
+
+    def read(self, oid: str, limit: int | None = None) -> bytes:
+        """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks).
+        Read from the object database directly: no Blob object is built (a third faster)."""
+        try:
+            kind, data = self._odb.read(oid)[:2]
+        except (KeyError, ValueError, pygit2.GitError):
+            raise GitmemError(f"object {oid} is missing") from None
+        if kind != pygit2.enums.ObjectType.BLOB:
+            raise GitmemError(f"object {oid} is not a file")
+        if limit is not None and len(data) > limit:
+            return data[: limit + 1]
+        return data
+
+    @staticmethod
+    def blob_id(data: bytes) -> str:
+        """The id git gives a blob of these bytes (libgit2 hashes with collision-detecting
+        SHA-1, as git does): equal ids prove equal bytes without reading the blob."""
+        return str(pygit2.hash(data))
+
+    def read_path(self, tree: str, path: str) -> bytes | None:
+        found = self.item(tree, path)
+        return self.read(found.oid) if found else None
+
+    def walk(self, tree: str | None, prefix: str = "") -> Iterator[TreeItem]:
+        """Every non-tree item below tree, with paths prefixed by prefix."""
+        if tree is None:
+            return
+        stack: list[tuple[Any, str]] = [(self.repo[tree].peel(pygit2.Tree), prefix)]
+        while stack:
+            node, base = stack.pop()
+            for child in node:
+                path = f"{base}{child.name}"
+                if child.type_str == "tree":
+                    stack.append((child, path + "/"))
+                else:
+                    yield TreeItem(path, str(child.id), int(child.filemode))
+
+    def diff(self, old_tree: str | None, new_tree: str | None, prefix: str = "") -> list[Change]:
+        """Paths that differ between two trees (either may be None = empty), without renames."""
+        if old_tree == new_tree:
+            return []
+        if old_tree is None or new_tree is None:
+            side = self.walk(new_tree or old_tree, prefix)
+            if new_tree is None:
+                return [Change("D", i.path, i, None) for i in side]
+            return [Change("A", i.path, None, i) for i in side]
+        changes: list[Change] = []
+        self._diff_into(
+            self._tree(old_tree),
+            self._tree(new_tree),
+            prefix,
+            changes,
+        )
+        return changes
+
+    def _diff_into(self, old: Any, new: Any, base: str, out: list[Change]) -> None:
+        """Skip subtrees whose ids agree (libgit2's tree diff walks them all, which makes a
+        change beside 100,000 entries cost as much as the entries); a large flat folder is
+        compared by libgit2 in C."""
+        if len(old) + len(new) > _PYTHON_DIFF_LIMIT:
+            for delta in old.diff_to_tree(new).deltas:
+                a, b = delta.old_file, delta.new_file
+                before = TreeItem(base + a.path, str(a.id), int(a.mode)) if a.mode else None
+                after = TreeItem(base + b.path, str(b.id), int(b.mode)) if b.mode else None
+                _append_change(out, before, after)
+            return
+        old_items = {e.name: e for e in old}
+        new_items = {e.name: e for e in new}
+        for name in sorted(old_items.keys() | new_items.keys()):
+            a, b = old_items.get(name), new_items.get(name)
+            path = f"{base}{name}"
+            if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
+                continue
+            a_tree = a is not None and a.type_str == "tree"
+            b_tree = b is not None and b.type_str == "tree"
+            if a is not None and b is not None and a_tree and b_tree:
+                self._diff_into(self._tree(str(a.id)), self._tree(str(b.id)), path + "/", out)
+                continue
+            if a is not None and a_tree:
+                out.extend(Change("D", i.path, i, None) for i in self.walk(str(a.id), path + "/"))
+            if b is not None and b_tree:
+                out.extend(Change("A", i.path, None, i) for i in self.walk(str(b.id), path + "/"))
+            before = (
+                TreeItem(path, str(a.id), int(a.filemode)) if a is not None and not a_tree else None
+            )
+            after = (
+                TreeItem(path, str(b.id), int(b.filemode)) if b is not None and not b_tree else None
+            )
+            _append_change(out, before, after)
+
+    def diff_stream(
+        self,
+        commits: Iterable[tuple[str, str | None]],
+        folder: str,
+        outside: set[str] | None = None,
+    ) -> Generator[tuple[tuple[str, str | None], list[Change]]]:
+        """What each (commit, parent) pair changed below folder (diff() of the folder's trees,
+        paths from the top), in order, from one `git diff-tree --stdin`, yielded as git writes
+        them, so the caller works while git diffs the rest; a parent of None is the empty tree.
+        Each commit that also changed something outside folder is added to outside, if given.
+
+        Why the git CLI: a push of thousands of admissions reads thousands of versions of a
+        type folder, which packs store as delta chains 50 deep. libgit2 caches only a chain's
+        base and only objects under 1 MB (fixed at build time), so it applies the whole chain
+        again for every version: 1.2 ms a version of a 100 kB folder, 12 s for 10,000
+        admissions. git keeps the intermediate results (core.deltaBaseCacheLimit) and diffs
+        the same 10,000 pairs in about a second. Commits, not folder trees, are what git is
+        given: the caller looks up no tree before git can start. Paths outside folder are
+        dropped here: a pathspec would have git match it against every name of the big
+        folders, a quarter more of its time. The results equal diff()'s (tested).
+        """
+        wanted = list(dict.fromkeys(commits))
+        if not wanted:
+            return
+        with tempfile.TemporaryFile() as request, tempfile.TemporaryFile() as errors:
+            request.write("".join(f"{c} {p}\n" if p else f"{c}\n" for c, p in wanted).encode())
+            request.seek(0)
+            # In a hook the objects of the push are still in quarantine: only the hook's own
+            # environment (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES) shows them.
+            env = dict(os.environ) if self.from_env else clean_git_env()
+            env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), _MALLOC]))
+            with subprocess.Popen(
+                [
+                    *("git", f"--git-dir={self.git_dir}", "diff-tree", "--stdin", "--always"),
+                    *("--root", "-r", "-z", "--no-renames", "--no-ext-diff", "--full-index"),
+                ],
+                stdin=request,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                env=env,
+            ) as git:
+                stdout = cast(io.BufferedReader, git.stdout)
+                _widen_pipe(stdout.fileno())
+                answered = 0
+                try:
+                    chunks = iter(partial(stdout.read1, 1 << 16), b"")
+                    found = _parse_diff_tree(chunks, f"{folder}/", outside)
+                    for pair, (echo, changes) in zip(wanted, found, strict=False):
+                        if echo != pair[0]:
+                            raise GitmemError(f"git diff-tree answered {echo} for {pair[0]}")
+                        answered += 1
+                        yield pair, changes
+                    failed = git.wait() != 0 or answered != len(wanted)
+                finally:
+                    if git.poll() is None:
+                        git.kill()
+            if failed:
+                errors.seek(0)
+                message = errors.read().decode("utf-8", "replace").strip()
+                raise GitmemError(f"git diff-tree failed: {message or 'answers missing'}")
+
+    def new_commits(self, new: str, exclude: list[str]) -> list[CommitInfo]:
+        """Commits reachable from new but from none of exclude, oldest first (topological),
+        read as the walk meets them (a push of 20,000 commits needs no second look-up)."""
+        walker = self.repo.walk(
+            new, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
+        )
+        for oid in exclude:
+            if oid and oid != ZERO and self.has_object(oid):
+                walker.hide(oid)
+        return [_commit_info(c) for c in walker]
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        if ancestor == descendant:
+            return True
+        try:
+            return bool(self.repo.descendant_of(descendant, ancestor))
+        except (KeyError, pygit2.GitError, ValueError):
+            return False
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write_blob(self, data: bytes) -> str:
+        return str(self.repo.create_blob(data))
+
+    def build_tree(self, base: str | None, updates: Mapping[str, tuple[str, int] | None]) -> str:
+        """A new tree: base with each path set to (blob id, mode), or removed when None."""
+        nested: dict[str, Any] = {}
+        for path, value in updates.items():
+            parts = path.split("/")
+            node = nested
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+                if not isinstance(node, dict):
+                    raise GitmemError(f"{path}: a file stands where a folder is needed")
+            node[parts[-1]] = value
+        return self._build(base, nested)
+
+    def _build(self, base: str | None, nested: Mapping[str, Any]) -> str:
+        base_tree = self.repo[base].peel(pygit2.Tree) if base else None
+        builder = self.repo.TreeBuilder(base_tree) if base_tree else self.repo.TreeBuilder()
+        for name, value in nested.items():
+            if isinstance(value, dict):
+                existing = base_tree[name] if base_tree is not None and name in base_tree else None
+                sub_base = (
+                    str(existing.id)
+                    if existing is not None and existing.type_str == "tree"
+                    else None
+                )
+                sub = self._build(sub_base, value)
+                if len(self.repo[sub].peel(pygit2.Tree)) == 0:
+                    if builder.get(name) is not None:
+                        builder.remove(name)
+                else:
+                    builder.insert(name, pygit2.Oid(hex=sub), FileMode.TREE)
+            elif value is None:
+                if builder.get(name) is not None:
+                    builder.remove(name)
+            else:
+                oid, mode = value
+                builder.insert(name, pygit2.Oid(hex=oid), mode)
+        return str(builder.write())
+
+    def signature(self, name: str | None = None, email: str | None = None) -> pygit2.Signature:
+        """The committer: git's own identity rules (env, then config), with a fallback."""
+        try:
+            default = self.repo.default_signature
+            name = name or default.name
+            email = email or default.email
+        except (KeyError, pygit2.GitError):
+            pass
+        return pygit2.Signature(name or "gitmem", email or "gitmem@localhost")
+
+    def write_commit(
+        self,
+        tree: str,
+        parents: list[str],
+        message: str,
+        author: pygit2.Signature | None = None,
+    ) -> str:
+        sig = author or self.signature()
+        committer = self.signature()
+        oid = self.repo.create_commit(
+            None,
+            sig,
+            committer,
+            message,
+            pygit2.Oid(hex=tree),
+            [pygit2.Oid(hex=p) for p in parents],
+        )
+        return str(oid)
+
+    def update_ref(self, ref: str, new: str, old: str | None, message: str) -> bool:
+        """Move ref from old (None: must not exist) to new, atomically; False if it moved."""
+        return self._update_ref(["update-ref", "-m", message, ref, new, old or ZERO])
+
+    def delete_ref(self, ref: str, old: str) -> bool:
+        """Delete ref if it still points at old; False if it moved meanwhile."""
+        return self._update_ref(["update-ref", "-d", ref, old])
+
+    def _update_ref(self, args: list[str]) -> bool:
+        done = subprocess.run(
+            ["git", f"--git-dir={self.git_dir}", *args],
+            capture_output=True,
+            text=True,
+            env=clean_git_env(),
+            check=False,
+        )
+        return done.returncode == 0
+
+    def run_git(
+        self, *args: str, check: bool = True, input: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """A user-facing git action (push with the user's credentials) in this repository."""
+        cwd = self.workdir or self.git_dir
+        done = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            env=clean_git_env(),
+            input=input,
+            check=False,
+        )
+        if check and done.returncode != 0:
+            raise GitmemError(f"git {' '.join(args)} failed: {done.stderr.strip()}")
+        return done
+
+    def first_added(self, tip: str, paths: list[str]) -> dict[str, str]:
+        """For each path, the newest commit on tip's first-parent chain that added it (absent
+        when none did): one `git log` for all paths, stopped once each is found (git walks
+        path-limited history far faster than a walk here, commit-graph filters and all)."""
+        wanted = set(paths)
+        found: dict[str, str] = {}
+        if not wanted:
+            return found
+        with subprocess.Popen(
+            [
+                # the paths come from entries' `files:`: never pathspec magic or patterns
+                *("git", "--literal-pathspecs", "log", "--first-parent", "--diff-filter=A"),
+                *("--no-renames", "-z"),
+                "--name-only",
+                *("--format=%x01%H", tip, "--", *sorted(wanted)),
+            ],
+            cwd=self.workdir or self.git_dir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=clean_git_env(),
+        ) as git:
+            stdout = cast(io.BufferedReader, git.stdout)
+            commit = ""
+            rest = b""
+            try:
+                while len(found) < len(wanted) and (chunk := stdout.read1(1 << 16)):
+                    *tokens, rest = (rest + chunk).split(b"\0")
+                    for token in tokens:
+                        if token.startswith(b"\x01"):
+                            commit = token[1:].decode("ascii")
+                            continue
+                        path = os.fsdecode(token.removeprefix(b"\n"))
+                        if path in wanted and path not in found and commit:
+                            found[path] = commit
+            finally:
+                if git.poll() is None:
+                    git.kill()
+        return found
+
+    def run_git_all(self, commands: list[list[str]]) -> list[str]:
+        """Read-only git commands run side by side; each one's output ('' when it failed)."""
+        cwd = self.workdir or self.git_dir
+        running = [
+            subprocess.Popen(
+                ["git", *args],
+                cwd=cwd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=clean_git_env(),
+                text=True,
+            )
+            for args in commands
+        ]
+        out = []
+        for process in running:
+            stdout, _ = process.communicate()
+            out.append(stdout if process.returncode == 0 else "")
+        return out
+
+    # -- the working tree ----------------------------------------------------------------
+
+    def dirty_paths(self, paths: list[str]) -> list[str]:
+        """Which of paths have staged or unstaged changes in the working tree and index."""
+        dirty = []
+        for path in paths:
+            try:
+                flags = self.repo.status_file(path)
+            except (KeyError, pygit2.GitError):
+                continue
+            if flags not in (0, pygit2.enums.FileStatus.IGNORED):
+                dirty.append(path)
+        return dirty
+
+    def sync_worktree(self, old_tree: str, new_tree: str, prefix: str) -> None:
+        """After a ref moved from old to new under a checked-out branch: bring the index and the
+        files under prefix to the new tree (the caller checked they were clean)."""
+        workdir = self.workdir
+        if workdir is None:
+            return
+        index = self.repo.index
+        index.read()
+        for change in self.diff(self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)):
+            path = f"{prefix}/{change.path}"
+            target = workdir / path
+            if change.new is None:
+                target.unlink(missing_ok=True)
+                if path in index:
+                    index.remove(path)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, self.read(change.new.oid))
+            index.add(path)
+        index.write()
+
+
+#: glibc malloc for `git diff-tree` over many versions of a big folder: every version is a
+#: fresh allocation of the folder's size (100 kB and up), which glibc would otherwise map
+#: and unmap from the kernel each time; kept on the heap, git's system time on a push of
+#: 10,000 admissions falls from 0.3 s to under 0.1 s, its peak memory unchanged. Other C
+#: libraries ignore the variable.
+_MALLOC = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728"
+_PYTHON_DIFF_LIMIT = 64
+_FOLDER_CACHE = 256
+
+
+def _widen_pipe(fd: int) -> None:
+    """Let git write up to 1 MB ahead of its reader (Linux; elsewhere pipes keep their size).
+    With the default 64 kB, git diffing a big push stopped whenever the judge was a few
+    hundred commits behind, and git's head start was lost."""
+    size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl else None
+    if size is not None:
+        with contextlib.suppress(OSError):  # over /proc/sys/fs/pipe-max-size: keep the default
+            fcntl.fcntl(fd, size, 1 << 20)
+
+
+#: One unit of `git diff-tree --stdin --always -r -z` output on commits: a changed path's
+#: record (":oldmode newmode oldid newid status" NUL path NUL) or the next commit's id NUL.
+_DIFF_UNIT = re.compile(
+    rb":([0-7]+) ([0-7]+) ([0-9a-f]+) ([0-9a-f]+) [A-Z][0-9]*\0([^\0]*)\0|([0-9a-f]+)\0"
+)
+
+
+def _parse_diff_tree(
+    chunks: Iterable[bytes], prefix: str, outside: set[str] | None = None
+) -> Iterator[tuple[str, list[Change]]]:
+    """Parse `git diff-tree --stdin --always -r -z` output as it arrives; yields each commit
+    with its changes below prefix once the next commit begins (a commit with changes
+    elsewhere too goes into outside). A unit cut by the end of a chunk matches nothing until
+    the rest arrives; output that never matches is an error."""
+    buffer = b""
+    pos = 0
+    current: str | None = None
+    changes: list[Change] = []
+    wanted = os.fsencode(prefix)
+    match = _DIFF_UNIT.match
+    for chunk in chunks:
+        buffer = buffer[pos:] + chunk
+        pos = 0
+        while (found := match(buffer, pos)) is not None:
+            pos = found.end()
+            old_mode, new_mode, old_id, new_id, raw_path, commit = found.groups()
+            if commit is not None:
+                if current is not None:
+                    yield current, changes
+                current, changes = commit.decode("ascii"), []
+            elif raw_path.startswith(wanted):
+                path = os.fsdecode(raw_path)
+                before_mode, after_mode = int(old_mode, 8), int(new_mode, 8)
+                before = TreeItem(path, old_id.decode(), before_mode) if before_mode else None
+                after = TreeItem(path, new_id.decode(), after_mode) if after_mode else None
+                _append_change(changes, before, after)
+            elif outside is not None and current is not None:
+                outside.add(current)
+    if pos < len(buffer):
+        raise GitmemError("git diff-tree output ends in the middle of a record")
+    if current is not None:
+        yield current, changes
+
+
+def _commit_info(c: pygit2.Commit) -> CommitInfo:
+    return CommitInfo(str(c.id), tuple(map(str, c.parent_ids)), str(c.tree_id), c.message)
+
+
+def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem | None) -> None:
+    if before and after:
+        out.append(Change("M", after.path, before, after))
+    elif after:
+        out.append(Change("A", after.path, None, after))
+    elif before:
+        out.append(Change("D", before.path, before, None))
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write a file so that a reader sees the old bytes or the new ones, never a mix."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,69 @@
+"""A workspace: the repository with its settings, as every command opens it.
+
+Settings are read from the place being judged: the working tree for commands a person runs,
+the staging index for pre-commit, a commit's tree for history checks on a server (where there
+is no working tree at all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitmem.repo.snapshot import Snapshot, TreeSnapshot, WorktreeSnapshot
+from gitmem.repo.store import Store
+from gitmem.settings.load import Settings, load_settings
+
+SETTINGS_FILES = (".gitmem.toml", "pyproject.toml")
+_SETTINGS_CAP = 1024 * 1024
+
+
+@dataclass
+class Workspace:
+    store: Store
+    settings: Settings
+
+    @property
+    def dir(self) -> str:
+        return self.settings.dir
+
+    @property
+    def branch(self) -> str:
+        return self.settings.branch
+
+    def main_tip(self) -> str | None:
+        return self.store.branch_tip(self.settings.branch)
+
+
+def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
+    def text(name: str) -> str | None:
+        data = snapshot.read(name, _SETTINGS_CAP)
+        return data.decode("utf-8", "replace") if data is not None else None
+
+    return load_settings(
+        project_toml=text(".gitmem.toml"),
+        pyproject_toml=text("pyproject.toml"),
+        origin_url=store.origin_url(),
+        remote_default_branch=store.remote_default_branch(),
+        root=root,
+    )
+
+
+def open_workspace(path: str | Path | None = None, *, from_env: bool = False) -> Workspace:
+    """The repository at or above path, with settings from its working tree (or, in a bare
+    repository, from the tip of HEAD's branch)."""
+    store = Store.open(path, from_env=from_env)
+    root = store.workdir
+    snapshot: Snapshot
+    if root is not None:
+        snapshot = WorktreeSnapshot(root)
+    else:
+        head = store.resolve("HEAD")
+        snapshot = TreeSnapshot(store, store.tree_of(head) if head else None)
+    return Workspace(store, settings_from(store, snapshot, root))
+
+
+def settings_at(store: Store, commit: str | None) -> Settings:
+    """The project settings as committed at a commit (server side: no working tree)."""
+    tree = store.tree_of(commit) if commit else None
+    return settings_from(store, TreeSnapshot(store, tree), None)

@@ -1,0 +1,413 @@
+"""`gitmem mcp` end to end: the SDK's own stdio client drives a real server subprocess.
+
+One server serves a repository with a memory for the whole module (starting Python and the
+SDK costs far more than a call); a second one serves a repository that has no memory yet.  The
+test process drives the async client through an anyio blocking portal, so the tests stay
+plain functions.  Every test leaves the shared repository usable by the others: each proposes
+its own candidates, with titles of its own.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import pytest
+from clirunner import run
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
+from secret_samples import POSITIVES
+
+from gitmem.agents.mcp_server import NO_PRECEDENT, TOOLS, _answering
+from gitmem.errors import UsageError
+
+from conftest import AUTHOR, git, isolation
+
+
+def _sh(cwd: Path, env: dict[str, str], *args: str) -> None:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"{args} failed: {done.stderr}{done.stdout}"
+
+
+def _new_repo(path: Path, env: dict[str, str], *, memory: bool) -> Path:
+    _sh(path.parent, env, "git", "init", "-q", "-b", "main", str(path))
+    (path / "README.md").write_text("# project\n")
+    (path / "store.py").write_text("# the only module that imports pygit2\n")
+    _sh(path, env, "git", "add", "-A")
+    _sh(path, env, "git", "commit", "-q", "-m", "initial")
+    if memory:
+        _sh(path, env, sys.executable, "-m", "gitmem", "init")
+        _sh(path, env, "git", "add", "-A")
+        _sh(path, env, "git", "commit", "-q", "-m", "gitmem init")
+    return path
+
+
+def _server_args() -> list[str]:
+    """The server exactly as a client starts it: `gitmem mcp` (here `python -m gitmem mcp`)."""
+    return ["-m", "gitmem", "mcp"]
+
+
+@dataclass
+class Server:
+    """A running `gitmem mcp` and the repository it serves, driven synchronously."""
+
+    repo: Path
+    portal: anyio.from_thread.BlockingPortal
+    client: Client
+    log: Path
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
+        result: CallToolResult = self.portal.call(self.client.call_tool, tool, arguments or {})
+        return result
+
+    def ok(self, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        result = self.call(tool, arguments)
+        assert not result.is_error, f"{tool}: {text(result)}\nserver log:\n{self.log.read_text()}"
+        content: dict[str, Any] | None = result.structured_content
+        assert content is not None
+        return content
+
+    def error(self, tool: str, arguments: dict[str, Any] | None = None) -> str:
+        result = self.call(tool, arguments)
+        assert result.is_error, f"{tool} should have failed: {text(result)}"
+        return text(result)
+
+
+def text(result: CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, TextContent))
+
+
+@contextmanager
+def serving(
+    repo: Path, env: dict[str, str], log: Path, *, mode: str, args: list[str] | None = None
+) -> Iterator[Server]:
+    params = StdioServerParameters(
+        command=sys.executable, args=args or _server_args(), cwd=repo, env=env
+    )
+    with ExitStack() as stack:
+        errlog = stack.enter_context(log.open("w", encoding="utf-8"))
+        portal = stack.enter_context(anyio.from_thread.start_blocking_portal())
+        client = stack.enter_context(
+            portal.wrap_async_context_manager(
+                Client(stdio_client(params, errlog=errlog), mode=mode, read_timeout_seconds=60)
+            )
+        )
+        yield Server(repo, portal, client, log)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    base = tmp_path_factory.mktemp("mcp")
+    env = isolation(base)
+    repo = _new_repo(base / "work", env, memory=True)
+    # what real clients speak today: the initialize handshake
+    with serving(repo, env, base / "server.log", mode="legacy") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def bare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server for a repository where `gitmem init` never ran, started outside it and told
+    where the project is with --path (as Claude Desktop and VS Code need)."""
+    base = tmp_path_factory.mktemp("mcp-empty")
+    env = isolation(base)
+    repo = _new_repo(base / "work", env, memory=False)
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    args = ["-m", "gitmem", "mcp", "--path", str(repo)]
+    with serving(elsewhere, env, base / "server.log", mode="auto", args=args) as running:
+        yield Server(repo, running.portal, running.client, running.log)
+
+
+def push_args(title: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "method",
+        "title": title,
+        "applies_when": "an agent changes how the repository is opened",
+        "content": "Open the repository once per call and read settings from its working tree.",
+        "context": "Found while wiring the MCP server.",
+        "evidence": "tests/test_mcp.py",
+        "tags": ["mcp", "workspace"],
+        "files": ["store.py"],
+        "source": "verdict:plan-review",
+        **extra,
+    }
+
+
+def snapshot(repo: Path) -> tuple[str, ...]:
+    """Everything a proposal must leave alone: HEAD, main, the working tree and the index."""
+    return (
+        git(repo, "rev-parse", "HEAD"),
+        git(repo, "rev-parse", "main"),
+        git(repo, "symbolic-ref", "HEAD"),
+        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        git(repo, "diff", "--cached"),
+        git(repo, "diff"),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# listing
+
+
+def test_the_four_tools_are_listed_with_their_input_schemas(server: Server) -> None:
+    tools = {t.name: t for t in server.portal.call(server.client.list_tools).tools}
+    assert set(tools) == set(TOOLS)
+
+    push = tools["memory_push"].input_schema
+    assert sorted(push["required"]) == ["applies_when", "content", "title", "type"]
+    assert set(push["properties"]) == {
+        "type", "title", "applies_when", "content", "context", "evidence", "tags", "files",
+        "supersedes", "source", "rationale", "correction", "detection_signal",
+        "evidence_batches",
+    }  # fmt: skip
+    assert "verdict:" in push["properties"]["source"]["description"]
+
+    recall = tools["memory_recall"].input_schema
+    assert recall["required"] == ["query"]
+    assert recall["properties"]["k"]["default"] == 5
+    assert recall["properties"]["k"]["type"] == "integer"
+    steps = next(a for a in recall["properties"]["step"]["anyOf"] if "enum" in a)["enum"]
+    from gitmem.recall.engine import STEP_TYPES
+
+    assert sorted(steps) == sorted(STEP_TYPES)
+
+    assert tools["memory_show"].input_schema["required"] == ["id"]
+    assert tools["memory_candidates"].input_schema.get("required", []) == []
+    for name in ("memory_recall", "memory_push", "memory_candidates"):
+        assert tools[name].output_schema is not None, name
+    assert tools["memory_recall"].annotations is not None
+    assert tools["memory_recall"].annotations.read_only_hint is True
+
+
+# ---------------------------------------------------------------------------------------------
+# memory_push
+
+
+def test_push_writes_a_candidate_branch_and_leaves_worktree_index_and_head(
+    server: Server,
+) -> None:
+    repo = server.repo
+    (repo / "wip.txt").write_text("work in progress\n")
+    (repo / "staged.txt").write_text("staged\n")
+    git(repo, "add", "staged.txt")
+    try:
+        before = snapshot(repo)
+        pushed = server.ok("memory_push", push_args("Open the workspace afresh per call"))
+        assert snapshot(repo) == before
+    finally:
+        git(repo, "rm", "-q", "--cached", "staged.txt")
+        (repo / "staged.txt").unlink()
+        (repo / "wip.txt").unlink()
+
+    entry_id = pushed["id"]
+    assert entry_id.startswith("local-method-") and "open-the-workspace-afresh" in entry_id
+    assert pushed["branch"] == f"gitmem/{entry_id}"
+    assert git(repo, "rev-parse", pushed["branch"]).strip() == pushed["commit"]
+    # one commit on top of main, adding only the candidate's file
+    assert git(repo, "rev-parse", f"{pushed['branch']}^").strip() == before[1].strip()
+    changed = git(repo, "diff", "--name-status", "main", pushed["branch"]).splitlines()
+    assert changed == [f"A\t.gitmem/candidates/{entry_id}.md"]
+    body = git(repo, "show", f"{pushed['branch']}:.gitmem/candidates/{entry_id}.md")
+    assert "source: verdict:plan-review\n" in body and "status: candidate\n" in body
+    assert f"gitmem admit {entry_id}" in pushed["next"]
+
+
+def test_push_defaults_the_source_to_the_git_user(server: Server) -> None:
+    args = push_args("Default the source of a proposal to the git user")
+    del args["source"]
+    pushed = server.ok("memory_push", args)
+    body = git(server.repo, "show", f"{pushed['branch']}:.gitmem/candidates/{pushed['id']}.md")
+    assert f"source: 'human:{AUTHOR[0]}'\n" in body or f"source: human:{AUTHOR[0]}\n" in body
+
+
+def test_push_refused_by_a_rule_is_a_tool_error_naming_the_rule_line(server: Server) -> None:
+    rule, line, _ = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    branches = git(server.repo, "branch", "--list", "gitmem/*")
+    message = server.error(
+        "memory_push",
+        push_args("Keep cloud credentials out of memory", content=f"We used\n\n{line}\n"),
+    )
+    assert "SECRET" in message and rule in message
+    assert ".gitmem/candidates/" in message and ".md:" in message  # path:line: RULE-ID
+    assert git(server.repo, "branch", "--list", "gitmem/*") == branches
+    # the server still answers
+    assert "candidates" in server.ok("memory_candidates")
+
+
+def test_push_breaking_the_schema_lists_each_rule(server: Server) -> None:
+    message = server.error(
+        "memory_push", push_args("A mistake without its correction", type="mistake")
+    )
+    assert message.count(".gitmem/candidates/") >= 1
+    assert "correction" in message and "detection_signal" in message
+
+
+def test_push_with_a_missing_or_wrongly_typed_argument_is_a_tool_error(server: Server) -> None:
+    args = push_args("Never proposed")
+    del args["title"]
+    message = server.error("memory_push", args)
+    assert "title" in message and "required" in message.lower()
+
+    message = server.error("memory_push", push_args("Never proposed", tags="not-a-list"))
+    assert "tags" in message
+
+    message = server.error("memory_recall", {"query": "hooks", "k": "many"})
+    assert "k" in message and "integer" in message
+    message = server.error("memory_recall", {"query": "hooks", "step": "lunch"})
+    assert "step" in message
+    message = server.error("memory_show", {})
+    assert "id" in message
+    # and the server keeps serving
+    assert server.ok("memory_candidates")["candidates"] is not None
+    assert "Unknown tool" in server.error("no_such_tool")
+
+
+def test_calls_sent_in_parallel_are_all_answered(server: Server) -> None:
+    async def burst() -> list[CallToolResult]:
+        results: list[CallToolResult] = []
+
+        async def one(tool: str, arguments: dict[str, Any]) -> None:
+            results.append(await server.client.call_tool(tool, arguments))
+
+        async with anyio.create_task_group() as group:
+            for n in range(6):
+                group.start_soon(one, "memory_push", push_args(f"Parallel proposal number {n}"))
+                group.start_soon(one, "memory_recall", {"query": f"parallel proposal {n}"})
+                group.start_soon(one, "memory_candidates", {})
+        return results
+
+    results = server.portal.call(burst)
+    assert len(results) == 18
+    assert not [text(r) for r in results if r.is_error]
+    ids = {
+        r.structured_content["id"]
+        for r in results
+        if r.structured_content and "id" in r.structured_content
+    }
+    assert len(ids) == 6
+
+
+def test_an_unexpected_failure_becomes_a_tool_error_and_frees_the_turn() -> None:
+    turn = threading.Lock()
+    unexpected = r"^unexpected error \(ValueError: boom\).*report"
+    with pytest.raises(ToolError, match=unexpected), _answering("memory_show", turn):
+        raise ValueError("boom")
+    assert not turn.locked()
+    with pytest.raises(ToolError, match=r"^no entry 'x'$"), _answering("memory_show", turn):
+        raise UsageError("no entry 'x'")
+    assert not turn.locked()
+
+
+# ---------------------------------------------------------------------------------------------
+# memory_candidates, memory_show
+
+
+def test_candidates_and_show(server: Server) -> None:
+    pushed = server.ok("memory_push", push_args("List what agents proposed for review"))
+    listed = {c["id"]: c for c in server.ok("memory_candidates")["candidates"]}
+    mine = listed[pushed["id"]]
+    assert mine == {
+        "id": pushed["id"],
+        "title": "List what agents proposed for review",
+        "branch": pushed["branch"],
+        "valid": True,
+        "problems": [],
+    }
+
+    shown = text(server.call("memory_show", {"id": pushed["id"]}))
+    assert shown.startswith("---\n")
+    assert f"id: {pushed['id']}\n" in shown
+    assert "status: candidate\n" in shown
+    assert "## Content\nOpen the repository once per call" in shown
+
+    message = server.error("memory_show", {"id": "local-method-20000101-nothing-here"})
+    assert "no candidate" in message and "gitmem candidates" in message
+    assert "not a candidate id" in server.error("memory_show", {"id": "../../etc/passwd"})
+
+
+# ---------------------------------------------------------------------------------------------
+# memory_recall
+
+
+def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
+    server: Server,
+) -> None:
+    pushed = server.ok(
+        "memory_push",
+        push_args(
+            "Serialise admissions with a compare-and-swap on the main branch",
+            type="decision",
+            source=None,
+            applies_when="two people admit candidates at the same moment",
+            content="Move main only with git update-ref NEW OLD and retry on the new tip.",
+            tags=["admission", "concurrency"],
+            files=["store.py"],
+        ),
+    )
+    ok = run(server.repo, "admit", pushed["id"], "--by", "human:reviewer")
+    assert ok.exit_code == 0, ok.output
+
+    found = server.ok("memory_recall", {"query": "two people admit at the same moment"})
+    assert found["note"] is None
+    first = found["entries"][0]
+    assert first["id"] == pushed["id"]
+    assert first["type"] == "decision"
+    assert first["title"] == "Serialise admissions with a compare-and-swap on the main branch"
+    assert first["applies_when"] == "two people admit candidates at the same moment"
+    assert first["path"] == f".gitmem/entries/decision/{pushed['id']}.md"
+    assert 0 < first["score"] <= 1
+    assert first["stale_commits"] == 0 and first["missing_files"] == []
+    assert first["freshness"] == ""
+    # a pending candidate is never recalled
+    assert all(e["id"].startswith("local-decision-") for e in found["entries"])
+
+    every_type = server.ok("memory_recall", {"query": "admit concurrency", "types": []})
+    assert [e["id"] for e in every_type["entries"]][:1] == [pushed["id"]]
+    by_type = server.ok("memory_recall", {"query": "admit concurrency", "types": ["mistake"]})
+    assert by_type["entries"] == []
+    by_step = server.ok("memory_recall", {"query": "admit concurrency", "step": "plan"})
+    assert [e["id"] for e in by_step["entries"]][:1] == [pushed["id"]]
+    assert (
+        server.ok("memory_recall", {"query": "admit concurrency", "step": "correction"})["entries"]
+        == []
+    )
+
+    nothing = server.ok("memory_recall", {"query": "bake sourdough bread at home"})
+    assert nothing == {"entries": [], "note": NO_PRECEDENT}
+
+    # freshness: a commit touching the cited file makes the entry "may be stale"
+    (server.repo / "store.py").write_text("# the only module that imports pygit2, and more\n")
+    git(server.repo, "commit", "-q", "-am", "touch store.py")
+    again = server.ok("memory_recall", {"query": "two people admit at the same moment"})
+    assert again["entries"][0]["stale_commits"] == 1
+    assert again["entries"][0]["freshness"].startswith("may be stale: 1 commit touched")
+
+
+def test_recall_takes_hostile_queries_as_text(server: Server) -> None:
+    for query in ["", "   ", "the of and", '"*" NEAR - : ( ) OR', "x" * 100_000]:
+        result = server.ok("memory_recall", {"query": query, "k": 3})
+        assert len(result["entries"]) <= 3
+        assert (result["note"] is None) == bool(result["entries"])
+
+
+def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(
+    bare_server: Server,
+) -> None:
+    assert bare_server.ok("memory_recall", {"query": "how are hooks installed"}) == {
+        "entries": [],
+        "note": NO_PRECEDENT,
+    }
+    assert bare_server.ok("memory_candidates") == {"candidates": []}
+    assert "no candidate" in bare_server.error("memory_show", {"id": "local-method-x"})
+    assert bare_server.ok("memory_recall", {"query": "hooks"})["entries"] == []

@@ -1,0 +1,97 @@
+"""Commands that talk to a person: run in a real pseudo-terminal, answered like a person would."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from clirunner import PROPOSE, first_id, ok, run
+
+from gitmem.lifecycle import flow as lifecycle
+from gitmem.repo.workspace import open_workspace
+
+from conftest import git
+
+
+def converse(cwd: Path, args: list[str], answers: list[tuple[str, str]], env: dict[str, str]
+             ) -> tuple[int, str]:  # fmt: skip
+    """Run gitmem in a terminal; each time `prompt` appears in its output, type `answer`."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gitmem", *args],
+        cwd=cwd, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    output = b""
+    pending = list(answers)
+    seen = 0  # answers wait for their prompt after what was already answered
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+            text = output.decode("utf-8", "replace")
+            if pending and pending[0][0] in text[seen:]:
+                seen = len(text)
+                os.write(master, pending.pop(0)[1].encode() + b"\r")
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=30)
+    os.close(master)
+    return proc.returncode, output.decode("utf-8", "replace")
+
+
+def test_admit_walks_candidates_and_admits_only_an_explicit_yes(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    second = ok(run(
+        memory, "propose", "--type", "method", "--title", "Review memory like code",
+        "--applies-when", "a candidate waits", "--content", "Open a pull request.",
+    )).output.split()[1]  # fmt: skip
+    third = ok(run(
+        memory, "propose", "--type", "method", "--title", "Name hooks after git's",
+        "--applies-when", "adding a hook", "--content", "Use git's own hook names.",
+    )).output.split()[1]  # fmt: skip
+    env = {**os.environ, "TERM": "dumb"}
+    # candidates come sorted by id: the decision, then the two methods
+    code, out = converse(
+        memory,
+        ["admit", "--by", "human:bob"],
+        [("admit / refuse / skip", "yes"), ("admit / refuse / skip", "maybe"),
+         ("admit / refuse / skip", "refuse"), ("reason", "too vague")],
+        env,
+    )  # fmt: skip
+    assert code == 0, out
+    assert "checks: all rules pass" in out
+    assert f"admitted {first_id()}" in out
+    ws_ids = {c.id for c in lifecycle.pending(open_workspace(memory))}
+    admitted = git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries")
+    assert first_id() in admitted
+    refused = git(memory, "show", "main:.gitmem/refused.md")
+    skipped, refused_id = sorted([second, third])[0], sorted([second, third])[1]
+    assert f"skipped {skipped}" in out and ws_ids == {skipped}
+    assert "too vague" in refused and refused_id in refused
+
+
+def test_propose_in_the_editor(memory: Path, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.sh"
+    editor.write_text(
+        "#!/bin/sh\n"
+        "sed -i -e 's/^title:$/title: Written in the editor/' "
+        "-e 's/^applies_when:$/applies_when: a person proposes by hand/' \"$1\"\n"
+    )
+    editor.chmod(0o755)
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb"}
+    code, out = converse(memory, ["propose"], [], env)
+    assert code == 0, out
+    assert "proposed local-method-" in out and "written-in-the-editor" in out

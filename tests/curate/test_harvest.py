@@ -1,0 +1,239 @@
+"""`gitmem harvest` on audit verdict files spanning one, two and three batches
+(tests/data/verdicts), and on hostile input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.curate import harvest
+from gitmem.model.entry import parse
+
+from conftest import git
+
+DATA = Path(__file__).parent.parent / "data" / "verdicts"
+RECURRING = "No test pushes to a bare repository with the pre-receive hook installed"
+WATCHED = "The README does not list the rule ids"
+REFUSABLE = "Candidate branches are not pushed after propose"
+
+
+@pytest.fixture
+def audits(memory: Path) -> Path:
+    shutil.copytree(DATA, memory / "audits")
+    return memory
+
+
+def branches(repo: Path) -> list[str]:
+    return git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+
+
+def groups(repo: Path, *paths: str) -> dict[str, dict[str, object]]:
+    result = run(repo, "harvest", *paths, "--format", "json")
+    assert "Traceback" not in result.output
+    return {g["title"]: g for g in json.loads(result.output)["groups"]}
+
+
+def test_one_batch_proposes_nothing(audits: Path) -> None:
+    found = groups(audits, "audits/audit-2026-11-20.md")
+    assert {g["outcome"] for g in found.values()} == {"once"}
+    # two rows of one file are one batch, not two
+    [split] = [g for t, g in found.items() if "scanner misses tokens" in t]
+    assert split["batches"] == ["audits/audit-2026-11-20.md"]
+    assert branches(audits) == []
+
+
+def test_two_batches_are_watched_not_proposed(audits: Path) -> None:
+    found = groups(audits, "audits/audit-2026-11-20.md", "audits/audit-2026-11-24.md")
+    assert found[RECURRING]["outcome"] == "watch"
+    assert found[WATCHED]["outcome"] == "watch"
+    assert branches(audits) == []
+    text = ok(run(audits, "harvest", "audits/audit-2026-11-20.md", "audits/audit-2026-11-24.md"))
+    assert f"watch     {WATCHED!r} (2 batches" in text.output
+
+
+def test_three_batches_propose_a_mistake(audits: Path) -> None:
+    result = ok(run(audits, "harvest", "audits"))
+    assert "read 5 verdict file(s): 11 Blocking or Major gap(s)" in result.output
+    assert "2 gap(s) seen in one batch only" in result.output
+    names = branches(audits)
+    assert len(names) == 2
+    [name] = [n for n in names if "no-test-pushes" in n]
+    cid = name.removeprefix("gitmem/")
+    assert f"proposed  {cid}  {RECURRING!r} (3 batches" in result.output
+    entry = parse(git(audits, "show", f"{name}:.gitmem/candidates/{cid}.md"))
+    assert entry.type == "mistake" and entry.status == "candidate"
+    assert entry.title == RECURRING  # the earliest batch's words: a stable topic
+    assert entry.source == "audit:audits/audit-2026-11-28.md"  # the latest batch
+    assert entry.meta["evidence_batches"] == [
+        "audits/audit-2026-11-20.md",
+        "audits/audit-2026-11-24.md",
+        "audits/audit-2026-11-28.md",
+    ]
+    assert entry.meta["correction"].startswith("Add a test that installs the hook")
+    assert entry.meta["detection_signal"].startswith("The pre-receive hook is never exercised")
+    assert entry.applies_when == "work audited on the tests axis"
+    assert entry.files == ("README.md",)  # a path in Evidence that exists on main
+    assert "audits/audit-2026-11-24.md:7 (Major, tests)" in entry.evidence
+    assert "Long lines" not in entry.render()  # Minor rows never count
+    # the candidate passes every rule, the audit-source ones included
+    assert "valid" in ok(run(audits, "candidates")).output
+
+
+def test_harvesting_again_writes_nothing_new(audits: Path) -> None:
+    ok(run(audits, "harvest", "audits"))
+    refs = git(audits, "for-each-ref")
+    found = groups(audits, "audits")
+    assert found[RECURRING]["outcome"] == "duplicate"
+    assert "pending candidate" in str(found[RECURRING]["detail"])
+    assert git(audits, "for-each-ref") == refs
+
+
+def test_refused_topics_are_not_proposed_again(audits: Path) -> None:
+    refusable = [
+        "propose", "--type", "method", "--title", REFUSABLE,
+        "--applies-when", "proposing", "--content", "Push it.",
+    ]  # fmt: skip
+    proposed = ok(run(audits, *refusable)).output.split()[1]
+    ok(run(audits, "refuse", proposed, "--reason", "pushing is the author's choice"))
+    found = groups(audits, "audits")
+    assert found[REFUSABLE]["outcome"] == "refused"
+    assert "pushing is the author's choice" in str(found[REFUSABLE]["detail"])
+    assert not any("candidate-branches" in b for b in branches(audits))
+
+
+def test_an_admitted_mistake_describing_the_gap_is_a_duplicate(audits: Path) -> None:
+    admitted = [
+        "propose", "--type", "mistake",
+        "--title", "Server hook shipped without a push test",
+        "--applies-when", "changing the pre-receive hook",
+        "--content", "It broke silently.",
+        "--correction", "push to a bare repository in a test",
+        "--detection-signal", "no test pushes to a bare repository with the pre-receive hook",
+    ]  # fmt: skip
+    proposed = ok(run(audits, *admitted)).output.split()[1]
+    ok(run(audits, "admit", proposed, "--by", "human:alice"))
+    found = groups(audits, "audits")
+    assert found[RECURRING]["outcome"] == "duplicate"
+    assert f"admitted entry {proposed}" in str(found[RECURRING]["detail"])
+
+
+def test_audited_mistakes_flow_in_when_both_settings_allow(
+    audits: Path, isolated_env: Path
+) -> None:
+    (audits / ".gitmem.toml").write_text("[memory]\nautoAdmitAudited = true\n")
+    git(audits, "add", ".gitmem.toml")
+    git(audits, "commit", "-q", "-m", "allow audits")
+    (isolated_env / "gitmem").mkdir()
+    (isolated_env / "gitmem/config.toml").write_text("[memory]\nautoAdmitAudited = true\n")
+    ok(run(audits, "harvest", "audits"))
+    admitted = ok(run(audits, "admit", "--auto")).output
+    assert admitted.count("admitted local-mistake-") == 2
+    listed = ok(run(audits, "list", "--type", "mistake")).output
+    assert "No test pushes to a bare repository" in listed
+
+
+def test_dry_run_writes_nothing(audits: Path) -> None:
+    found = groups(audits, "audits", "--dry-run")
+    assert found[RECURRING]["outcome"] == "would propose"
+    assert branches(audits) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# reading verdict files
+
+
+def test_columns_by_name_escaped_bars_and_extra_columns() -> None:
+    text = (
+        "## Verdict — GAPS\n\n"
+        "| Gap | Severity | Expected fix | Axis | Evidence | Owner |\n"
+        "|-----|----------|--------------|------|----------|-------|\n"
+        "| `a \\| b` pipes break tables | BLOCKING | escape them | docs | x | ann |\n"
+        "| fine | minor | - | docs | x | ann |\n"
+    )
+    verdict, problems = harvest.parse_verdict("v.md", text)
+    assert problems == [] and verdict is not None
+    [gap] = verdict.gaps
+    assert (gap.severity, gap.axis, gap.gap, gap.fix, gap.line) == (
+        "Blocking",
+        "docs",
+        "`a | b` pipes break tables",
+        "escape them",
+        5,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "line"),
+    [
+        ("# Notes\n\nno verdict here\n", "HARVEST-VERDICT", None),
+        ("## Verdict — GAPS\n\nSee the tracker.\n", "HARVEST-TABLE", 1),
+        ("## Verdict — GAPS\n| Severity | Gap |\n| --- | --- |\n", "HARVEST-TABLE", 2),
+        (
+            "## Verdict — GAPS\n| Severity | Axis | Gap | Evidence | Expected fix |\n| a | b |\n",
+            "HARVEST-TABLE",
+            3,
+        ),
+        (
+            "## Verdict — GAPS\n| Severity | Axis | Gap | Evidence | Expected fix |\n"
+            "| --- | --- | --- | --- | --- |\n| Major | a | b | c |\n",
+            "HARVEST-ROW",
+            4,
+        ),
+    ],
+)
+def test_malformed_verdicts_give_one_clear_problem(text: str, rule: str, line: int | None) -> None:
+    _, problems = harvest.parse_verdict("v.md", text)
+    assert [(p.rule, p.line) for p in problems] == [(rule, line)]
+
+
+def test_hostile_files_are_reported_and_the_rest_still_harvested(audits: Path) -> None:
+    bad = audits / "bad"
+    bad.mkdir()
+    (bad / "binary.md").write_bytes(b"## Verdict \x00 GAPS")
+    (bad / "huge.md").write_text("## Verdict — GAPS\n" + "| x |\n" * 300_000)
+    (bad / "latin1.md").write_bytes("## Verdict - GAPS\ncaf\xe9\n".encode("latin-1"))
+    (bad / "ragged.md").write_text(
+        "## Verdict — GAPS\n| Severity | Axis | Gap | Evidence | Expected fix |\n"
+        "| --- | --- | --- | --- | --- |\n| Major | a | b |\n| Critical | a | b | c | d |\n"
+    )
+    (bad / "prose.md").write_text("Just notes, no verdict.\n")
+    result = run(audits, "harvest", "audits", "bad", "missing.md")
+    assert result.exit_code == 1
+    out = result.output
+    assert "Traceback" not in out
+    assert "bad/binary.md: HARVEST-FILE is a binary file" in out
+    assert "bad/huge.md: HARVEST-FILE is over 1024 KiB" in out
+    assert "bad/latin1.md:2: HARVEST-FILE is not UTF-8" in out
+    assert "bad/ragged.md:4: HARVEST-ROW row has 3 cells, the header 5" in out
+    assert "bad/ragged.md:5: HARVEST-ROW warning: unknown severity 'critical'" in out
+    assert "bad/prose.md: HARVEST-VERDICT no '## Verdict — VALID'" in out
+    assert "missing.md: HARVEST-FILE no such file" in out
+    assert "proposed  local-mistake-" in out  # the good files were still harvested
+
+
+def test_a_large_table_is_read_in_linear_time(audits: Path) -> None:
+    rows = "".join(
+        f"| Major | axis{n % 7} | gap number {n} about module{n} | e{n} | fix {n} |\n"
+        for n in range(12_000)
+    )
+    text = (
+        "## Verdict — GAPS\n| Severity | Axis | Gap | Evidence | Expected fix |\n"
+        "| --- | --- | --- | --- | --- |\n" + rows
+    )
+    assert len(text) < harvest.MAX_FILE_BYTES
+    (audits / "big.md").write_text(text)
+    started = time.monotonic()
+    result = run(audits, "harvest", "big.md", "--format", "json")
+    assert time.monotonic() - started < 30  # a generous bound: rows are capped and grouped linearly
+    assert result.exit_code == 1
+    assert f"more than {harvest.MAX_ROWS} Blocking or Major rows" in result.output
+
+
+def test_no_paths_is_a_usage_error(audits: Path) -> None:
+    result = run(audits, "harvest")
+    assert result.exit_code == 2 and "name the audit verdict files" in result.output

@@ -1,0 +1,256 @@
+"""`gitmem hygiene`: clustering quality on a labelled set, stale entries, contradictions, and
+consolidation candidates proposed on real repositories."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.curate import hygiene
+from gitmem.model.entry import Entry, parse
+
+from conftest import git
+
+LABELLED = json.loads(
+    (Path(__file__).parent.parent / "data" / "hygiene" / "entries.json").read_text()
+)["entries"]
+
+
+def as_entry(row: dict[str, Any]) -> Entry:
+    meta = {
+        k: row[k]
+        for k in ("type", "title", "applies_when", "correction", "detection_signal")
+        if k in row
+    }
+    return Entry({"id": row["key"], **meta}, "", row["content"], "")
+
+
+def pairs_of(groups: list[list[str]]) -> set[frozenset[str]]:
+    return {frozenset(p) for group in groups for p in itertools.combinations(group, 2)}
+
+
+def test_clustering_precision_and_recall_on_planted_duplicates_and_near_misses() -> None:
+    entries = [(row["key"], as_entry(row)) for row in LABELLED]
+    clusters, contradictions = hygiene.find_clusters(entries)
+    predicted = pairs_of([[m.id for m in c.members] for c in clusters])
+    planted: dict[str, list[str]] = {}
+    for row in LABELLED:
+        if row.get("cluster"):
+            planted.setdefault(row["cluster"], []).append(row["key"])
+    truth = pairs_of(list(planted.values()))
+    true_positives = len(predicted & truth)
+    precision = true_positives / len(predicted)
+    recall = true_positives / len(truth)
+    assert precision >= 0.9, (precision, predicted - truth)
+    assert recall >= 0.85, (recall, truth - predicted)
+    clustered = {m.id for c in clusters for m in c.members}
+    near_misses = [r["key"] for r in LABELLED if r.get("near_miss_of") or r.get("contradicts")]
+    assert not clustered & set(near_misses)
+    assert not clustered & {r["key"] for r in LABELLED if r["key"].startswith("solo-")}
+    flagged = {frozenset((c.a.id, c.b.id)) for c in contradictions}
+    assert frozenset(("squash-a", "squash-b")) in flagged
+    assert any("subprocess-contra" in pair for pair in flagged)
+    # every flagged pair is a planted contradiction: no false alarm among the duplicates
+    for pair in flagged:
+        assert any(r["key"] in pair and r.get("contradicts") for r in LABELLED), pair
+
+
+def test_the_threshold_separates_the_measured_scores() -> None:
+    """Pin the measure: a reworded duplicate pair clears the threshold, its near-miss does not."""
+    by_key = {row["key"]: as_entry(row) for row in LABELLED}
+    keys = list(by_key)
+    vectors = dict(
+        zip(keys, hygiene.tfidf([hygiene.terms_of(by_key[k]) for k in keys]), strict=True)
+    )
+    assert hygiene.cosine(vectors["index-a"], vectors["index-b"]) > 0.7
+    assert hygiene.cosine(vectors["index-a"], vectors["index-near-sort"]) < 0.35
+    assert (
+        hygiene.cosine(vectors["re2-a"], vectors["re2-near-redact"]) < hygiene.DUPLICATE_THRESHOLD
+    )
+    assert abs(hygiene.cosine(vectors["crlf-a"], vectors["crlf-a"]) - 1) < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Never squash a candidate branch.", [True]),
+        ("Use pygit2 instead of subprocess git.", [False, True]),
+        ("Read objects through pygit2, not subprocess.", [False, True]),
+        ("Do not edit INDEX.md: regenerate it.", [True, False]),
+        ("Keep hooks thin but fast.", [False, False]),
+    ],
+)
+def test_clause_polarity(text: str, expected: list[bool]) -> None:
+    assert [c.negative for c in hygiene.clauses(text)] == expected
+
+
+def test_clause_terms_keep_identifiers_whole() -> None:
+    assert hygiene.clause_terms("Always use INDEX.md and memory_push") == {
+        "index.md",
+        "memory_push",
+    }
+
+
+def test_components_never_join_contradicting_entries() -> None:
+    edges = [(0.9, 0, 1), (0.8, 1, 2), (0.7, 2, 3)]
+    assert hygiene.components(5, edges) == [[0, 1, 2, 3]]
+    assert hygiene.components(5, edges, apart=[(0, 2)]) == [[0, 1], [2, 3]]
+
+
+# ---------------------------------------------------------------------------------------------
+# on a repository
+
+
+def propose_admit(repo: Path, row: dict[str, Any], *extra: str) -> str:
+    args = [
+        "propose",
+        "--type", row["type"], "--title", row["title"],
+        "--applies-when", row["applies_when"], "--content", row["content"],
+        "--evidence", f"Seen in review {row['key']}.",
+        *extra,
+    ]  # fmt: skip
+    for key in ("correction", "detection_signal"):
+        if key in row:
+            args += [f"--{key.replace('_', '-')}", row[key]]
+    out = ok(run(repo, *args)).output
+    entry_id = out.split("proposed ")[1].split()[0]
+    ok(run(repo, "admit", entry_id, "--by", "human:alice"))
+    return entry_id
+
+
+def row(key: str) -> dict[str, Any]:
+    return next(r for r in LABELLED if r["key"] == key)
+
+
+@pytest.fixture
+def store(memory: Path) -> tuple[Path, dict[str, str]]:
+    (memory / "src").mkdir()
+    for name in ("app.py", "gone.py", "calm.py"):
+        (memory / "src" / name).write_text(f"# {name}\n")
+    git(memory, "add", "src")
+    git(memory, "commit", "-q", "-m", "sources")
+    ids = {}
+    for key in (
+        "index-a",
+        "index-b",
+        "index-near-sort",
+        "re2-a",
+        "re2-near-redact",
+        "squash-a",
+        "squash-b",
+        "solo-schemas",
+        "solo-mcp",
+        "solo-recall",
+    ):
+        ids[key] = propose_admit(memory, row(key))
+    ids["app"] = propose_admit(
+        memory,
+        {"key": "app", "type": "code-structure", "title": "The app module owns the event loop",
+         "applies_when": "changing start-up", "content": "src/app.py creates and runs the loop."},
+        "--file", "src/app.py",
+    )  # fmt: skip
+    ids["gone"] = propose_admit(
+        memory,
+        {"key": "gone", "type": "code-structure", "title": "Helpers live in gone.py",
+         "applies_when": "adding a helper", "content": "Put shared helpers in src/gone.py."},
+        "--file", "src/gone.py",
+    )  # fmt: skip
+    ids["calm"] = propose_admit(
+        memory,
+        {"key": "calm", "type": "code-structure", "title": "Calm module is stable",
+         "applies_when": "touching calm.py", "content": "src/calm.py rarely changes."},
+        "--file", "src/calm.py",
+    )  # fmt: skip
+    for n in range(5):
+        (memory / "src" / "app.py").write_text(f"# app.py, revision {n}\n")
+        git(memory, "commit", "-q", "-am", f"app revision {n}")
+    (memory / "src" / "calm.py").write_text("# calm, once\n")
+    git(memory, "commit", "-q", "-am", "calm changed once")
+    git(memory, "rm", "-q", "src/gone.py")
+    git(memory, "commit", "-q", "-m", "drop gone.py")
+    return memory, ids
+
+
+def test_report_lists_clusters_stale_entries_and_contradictions(
+    store: tuple[Path, dict[str, str]],
+) -> None:
+    repo, ids = store
+    main = git(repo, "rev-parse", "main")
+    result = ok(run(repo, "hygiene", "--format", "json"))
+    data = json.loads(result.output)
+    clusters = [sorted(m["id"] for m in c["members"]) for c in data["clusters"]]
+    assert clusters == [sorted([ids["index-a"], ids["index-b"]])]
+    stale = {s["id"]: s for s in data["stale"]}
+    assert set(stale) == {ids["app"], ids["gone"]}
+    assert stale[ids["gone"]]["reason"] == "gone"
+    assert stale[ids["app"]]["reason"] == "changed" and stale[ids["app"]]["commits"] == 5
+    pairs = {frozenset((c["a"]["id"], c["b"]["id"])) for c in data["contradictions"]}
+    assert pairs == {frozenset((ids["squash-a"], ids["squash-b"]))}
+    assert git(repo, "rev-parse", "main") == main
+    assert git(repo, "for-each-ref", "refs/heads/gitmem/") == ""
+    text = ok(run(repo, "hygiene")).output
+    assert "near-duplicate clusters: 1" in text
+    assert f"{ids['app']}  5 commits changed src/app.py since its admission" in text
+    assert f"{ids['gone']}  cited file(s) gone from main: src/gone.py" in text
+    assert "contradictions for a person to judge: 1" in text
+    # a lower bar makes the once-changed entry stale too
+    lower = json.loads(ok(run(repo, "hygiene", "--stale-commits", "1", "--format", "json")).output)
+    assert ids["calm"] in {s["id"] for s in lower["stale"]}
+
+
+def test_propose_writes_one_superseding_candidate_per_cluster_and_only_once(
+    store: tuple[Path, dict[str, str]],
+) -> None:
+    repo, ids = store
+    main = git(repo, "rev-parse", "main")
+    result = ok(run(repo, "hygiene", "--propose"))
+    assert git(repo, "rev-parse", "main") == main  # nothing merged on its own
+    [branch] = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+    cid = branch.removeprefix("gitmem/")
+    assert f"proposed {cid}" in result.output
+    entry = parse(git(repo, "show", f"{branch}:.gitmem/candidates/{cid}.md"))
+    assert set(entry.supersedes) == {ids["index-a"], ids["index-b"]}
+    assert entry.status == "candidate"
+    assert "gitmem hygiene found these entries near-duplicates" in entry.evidence
+    assert "Seen in review index-a." in entry.evidence and "cosine" in entry.evidence
+    assert "Consolidates 2 near-duplicate entries" in entry.context
+    # the candidate is valid as it stands
+    assert "valid" in ok(run(repo, "candidates")).output
+    again = ok(run(repo, "hygiene", "--propose"))
+    assert f"already consolidated by pending {cid}" in again.output
+    assert len(git(repo, "for-each-ref", "refs/heads/gitmem/").splitlines()) == 1
+    # a person admits it: the cluster is gone, the originals superseded
+    ok(run(repo, "admit", cid, "--by", "human:bob"))
+    after = json.loads(ok(run(repo, "hygiene", "--format", "json")).output)
+    assert after["clusters"] == []
+    listed = ok(run(repo, "list", "--status", "superseded")).output
+    assert ids["index-a"] in listed and ids["index-b"] in listed
+
+
+def test_consolidation_fits_the_body_limit() -> None:
+    long = "x " * 900
+    a = Entry(
+        {"id": "a", "type": "method", "title": "T", "applies_when": "w", "admitted": "2026-01-01"},
+        "c",
+        long,
+        "e" * 500,
+    )
+    b = Entry(
+        {"id": "b", "type": "method", "title": "T2", "applies_when": "w", "admitted": "2026-01-02"},
+        "c",
+        "Short and different words here.",
+        "f" * 500,
+    )
+    cluster = hygiene.Cluster(
+        [hygiene.Member("a", "pa", "T"), hygiene.Member("b", "pb", "T2")], [("a", "b", 0.5)]
+    )
+    fields = hygiene.consolidation_fields(cluster, [a, b], 2000, lambda _: True)
+    assert fields is not None
+    assert fields["title"] == "T2"  # the most recently admitted wording leads
+    assert len(Entry({}, fields["context"], fields["content"], fields["evidence"]).body) <= 2000
+    assert hygiene.consolidation_fields(cluster, [a, b], 100, lambda _: True) is None

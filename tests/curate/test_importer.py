@@ -1,0 +1,211 @@
+"""`gitmem import claude` on a realistic tree of Claude Code memory (tests/data/claude)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import string
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.curate import importer
+from gitmem.model.entry import parse
+
+from conftest import git
+
+DATA = Path(__file__).parent.parent / "data" / "claude"
+
+
+def fake_token() -> str:
+    """A forge-token-shaped value built here, so no secret is ever stored in the test data."""
+    rng = random.Random(6)
+    return (
+        "gh" + "p_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+    )
+
+
+@pytest.fixture
+def claude(memory: Path) -> Path:
+    """The memory repository with the fixture tree as its .claude/ folder, a secret planted in
+    one agent's note, and one topic refused beforehand."""
+    shutil.copytree(DATA / "project", memory / ".claude")
+    secret_note = memory / ".claude" / "agent-memory" / "test-runner" / "MEMORY.md"
+    with open(secret_note, "a", encoding="utf-8") as handle:
+        handle.write(f"- Publish the docs site with the token {fake_token()} in the CI secrets.\n")
+    refused = [
+        "propose",
+        "--type", "method",
+        "--title", "Commit generated INDEX.md by hand after every merge",
+        "--applies-when", "after a merge",
+        "--content", "Edit INDEX.md by hand.",
+    ]  # fmt: skip
+    proposal = ok(run(memory, *refused))
+    candidate = proposal.output.split("proposed ")[1].split()[0]
+    ok(run(memory, "refuse", candidate, "--reason", "INDEX.md is generated: never edit it"))
+    return memory
+
+
+def branches(repo: Path) -> list[str]:
+    return git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()
+    }
+
+
+def test_list_items_take_continuations_and_skip_fenced_markers() -> None:
+    text = (DATA / "project/agent-memory/code-reviewer/MEMORY.md").read_text()
+    items = importer.list_items(text)
+    assert [i.heading for i in items] == ["Testing", "Testing", "Hooks", "Hooks"]
+    assert items[2].lines[1].strip().startswith("Measured on the pre-commit hook")
+    assert all("inside a fence" not in "\n".join(i.lines) for i in items)
+
+
+def test_folders_are_found_in_every_claude_code_layout(tmp_path: Path) -> None:
+    repo_root = tmp_path / "shop"
+    base = tmp_path / "home" / ".claude"
+    shutil.copytree(DATA / "project", base)
+    auto = base / "projects" / importer.project_folder_name(repo_root) / "memory"
+    shutil.copytree(DATA / "auto-memory", auto)
+    other = base / "projects" / "-somewhere-else" / "memory"
+    shutil.copytree(DATA / "auto-memory", other)
+    found = importer.find_folders(base, repo_root)
+    assert [(f.kind, f.agent) for f in found] == [
+        ("agent", "code-reviewer"),
+        ("agent", "test-runner"),
+        ("agent", "docs-writer"),
+        ("auto", ""),
+    ]
+    assert found[-1].path == auto  # only this repository's auto memory, never another's
+    assert importer.project_folder_name(Path("/home/al_ice/my.repo")) == "-home-al-ice-my-repo"
+    # a memory folder named directly
+    assert [f.kind for f in importer.find_folders(auto, repo_root)] == ["auto"]
+
+
+def test_import_creates_candidates_and_reports_duplicates_refused_and_secrets(
+    claude: Path,
+) -> None:
+    before_claude = snapshot(claude / ".claude")
+    head = git(claude, "rev-parse", "HEAD")
+    status = git(claude, "status", "--porcelain")
+    result = run(claude, "import", "claude")
+    assert result.exit_code == 1, result.output  # a secret was found
+    out = result.output
+    assert "Traceback" not in out
+    assert fake_token() not in out and fake_token()[4:] not in out
+    # the summary table
+    assert "| created              |     9 |" in out
+    assert "| skipped as duplicate |     1 |" in out
+    assert "| refused              |     1 |" in out
+    assert "| secret               |     1 |" in out
+    assert "refused: Commit generated INDEX.md by hand after every merge" in out
+    assert "INDEX.md is generated: never edit it" in out
+    assert "skipped as duplicate: Keep hook scripts thin" in out
+    assert ".claude/agent-memory/test-runner/MEMORY.md:7: SECRET github-pat" in out
+    assert "secret: (withheld: it holds a secret)" in out
+    # nothing under .claude/ changed, the working tree, index and HEAD are untouched
+    assert snapshot(claude / ".claude") == before_claude
+    assert git(claude, "rev-parse", "HEAD") == head
+    assert git(claude, "status", "--porcelain") == status
+    names = branches(claude)
+    assert len(names) == 9
+    assert not any("publish-the-docs" in n for n in names)
+
+
+def test_linked_note_supplies_the_content_and_front_matter(claude: Path) -> None:
+    ok_or_secret = run(claude, "import", "claude")
+    assert ok_or_secret.exit_code == 1
+    [name] = [b for b in branches(claude) if b.endswith("build-repositories-in-tmp-path")]
+    entry_id = name.removeprefix("gitmem/")
+    entry = parse(git(claude, "show", f"{name}:.gitmem/candidates/{entry_id}.md"))
+    assert entry.type == "method"
+    assert entry.source == "import:.claude/agent-memory/code-reviewer/tmp-path-repos.md"
+    assert entry.applies_when == "writing a test that needs a real git repository"
+    assert "never in the source tree" in entry.content
+    assert "### Why" in entry.content  # a heading inside a note cannot open a fourth section
+    assert "code-reviewer" in entry.tags and "project" in entry.tags
+    # the unlinked topic file is imported on its own, titled from its front matter name
+    assert any(b.endswith("error-messages-say-what-to-do") for b in branches(claude))
+    # an item without a link: the first sentence is the title, the whole item the content
+    [hooks] = [b for b in branches(claude) if b.endswith("read-objects-with-pygit2-inside-hooks")]
+    hook_id = hooks.removeprefix("gitmem/")
+    text = git(claude, "show", f"{hooks}:.gitmem/candidates/{hook_id}.md")
+    hook_entry = parse(text)
+    assert "40 ms against 3 ms" in hook_entry.content
+    assert hook_entry.source == "import:.claude/agent-memory/code-reviewer/MEMORY.md"
+    assert hook_entry.applies_when == "Hooks"
+
+
+def test_running_twice_writes_nothing_new(claude: Path) -> None:
+    run(claude, "import", "claude")
+    refs = git(claude, "for-each-ref")
+    again = run(claude, "import", "claude", "--format", "json")
+    assert again.exit_code == 1  # the secret is still reported
+    data = json.loads(again.output)
+    assert data["counts"]["created"] == 0
+    assert data["counts"]["skipped as duplicate"] == 10
+    assert data["counts"]["refused"] == 1 and data["counts"]["secret"] == 1
+    assert git(claude, "for-each-ref") == refs
+
+
+def test_admitted_topics_are_duplicates(claude: Path) -> None:
+    run(claude, "import", "claude")
+    [name] = [b for b in branches(claude) if b.endswith("prefer-clirunner-over-subprocess")]
+    ok(run(claude, "admit", name.removeprefix("gitmem/"), "--by", "human:alice"))
+    for branch in branches(claude):
+        git(claude, "branch", "-D", branch)
+    data = json.loads(run(claude, "import", "claude", "--format", "json").output)
+    [row] = [i for i in data["items"] if i["title"] == "Prefer CliRunner over subprocess"]
+    assert row["outcome"] == "duplicate" and "admitted entry" in row["detail"]
+    assert data["counts"]["created"] == 8
+
+
+def test_dry_run_writes_nothing(claude: Path) -> None:
+    refs = git(claude, "for-each-ref")
+    result = run(claude, "import", "claude", "--dry-run")
+    assert "| would be created     |     9 |" in result.output
+    assert git(claude, "for-each-ref") == refs
+
+
+def test_user_level_auto_memory_with_from(memory: Path, tmp_path: Path) -> None:
+    home_claude = tmp_path / "fake-home" / ".claude"
+    auto = home_claude / "projects" / importer.project_folder_name(memory) / "memory"
+    shutil.copytree(DATA / "auto-memory", auto)
+    result = ok(run(memory, "import", "claude", "--from", str(home_claude)))
+    assert "| created              |     2 |" in result.output
+    [name] = [b for b in branches(memory) if b.endswith("use-uv-for-the-dev-environment")]
+    text = git(memory, "show", f"{name}:.gitmem/candidates/{name.removeprefix('gitmem/')}.md")
+    assert "source: import:" in text and "/memory/dev-env.md" in text
+    assert "auto-memory" in parse(text).tags
+
+
+def test_no_claude_folder_is_not_an_error(memory: Path) -> None:
+    result = ok(run(memory, "import", "claude"))
+    assert "nothing to import" in result.output
+
+
+def test_missing_from_folder_is_a_usage_error(memory: Path) -> None:
+    result = run(memory, "import", "claude", "--from", "no/such/dir")
+    assert result.exit_code == 2
+    assert "no such folder" in result.output and "Traceback" not in result.output
+
+
+def test_hostile_files_are_skipped_with_a_note(memory: Path) -> None:
+    folder = memory / ".claude" / "agent-memory" / "fuzzer"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- [Binary note](blob.md)\n- " + "x" * 50 + "\n")
+    (folder / "blob.md").write_bytes(b"\x00\x01\x02binary")
+    (folder / "huge.md").write_text("word " * 60_000)
+    (folder / "latin1.md").write_bytes("caf\xe9 notes".encode("latin-1"))
+    (folder / "link.md").symlink_to("/etc/hostname")
+    result = run(memory, "import", "claude")
+    assert "Traceback" not in result.output
+    assert "blob.md: skipped: it is a binary file" in result.output
+    assert "huge.md: skipped: it is over 256 KiB" in result.output
+    assert "latin1.md: skipped: it is not UTF-8" in result.output
+    assert "link.md: skipped: it is not a regular file" in result.output

@@ -1,0 +1,292 @@
+"""`gitmem lint` on a store built with real admissions, then damaged on purpose."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.curate import lint
+from gitmem.model.entry import Entry
+
+from conftest import git
+
+DAY = "2026-11-29"
+
+
+def propose_admit(repo: Path, *args: str) -> str:
+    out = ok(run(repo, "propose", *args)).output
+    entry_id = out.split("proposed ")[1].split()[0]
+    ok(run(repo, "admit", entry_id, "--by", "human:alice"))
+    return entry_id
+
+
+def plant(repo: Path, slug: str, title: str, content: str, **meta: Any) -> str:
+    """Write an entry file straight onto main's working tree (as a careless hand would)."""
+    type_ = meta.pop("type", "method")
+    entry_id = meta.pop("id", f"local-{type_}-{DAY.replace('-', '')}-{slug}")
+    fields = {
+        "id": entry_id,
+        "type": type_,
+        "status": "admitted",
+        "title": title,
+        "applies_when": meta.pop("applies_when", "working on the store"),
+        "source": "human:bob",
+        "admitted_by": "human:alice",
+        "created": DAY,
+        "admitted": DAY,
+        **meta,
+    }
+    if fields.get("superseded_by"):
+        fields["status"] = "superseded"
+    entry = Entry(fields, "Why.", content, "A commit.")
+    path = repo / ".gitmem" / "entries" / type_ / f"{entry_id}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(entry.render())
+    return entry_id
+
+
+@pytest.fixture
+def store(memory: Path) -> Path:
+    (memory / "src").mkdir()
+    (memory / "src" / "old.py").write_text("print('old')\n")
+    git(memory, "add", "src/old.py")
+    git(memory, "commit", "-q", "-m", "add src/old.py")
+    propose_admit(
+        memory,
+        "--type", "method", "--title", "Use pygit2 inside hooks",
+        "--applies-when", "writing code that runs inside a git hook",
+        "--content", "Read objects with pygit2; run `today()` only in tests.",
+        "--file", "src/old.py",
+    )  # fmt: skip
+    old = propose_admit(
+        memory,
+        "--type", "decision", "--title", "Keep INDEX.md generated",
+        "--applies-when", "changing INDEX.md", "--content", "Never edit it.",
+    )  # fmt: skip
+    propose_admit(
+        memory,
+        "--type", "decision", "--title", "Regenerate INDEX.md on merge conflicts",
+        "--applies-when", "a merge conflicts on INDEX.md",
+        "--content", "Run gitmem index; never merge it as text.",
+        "--supersedes", old,
+    )  # fmt: skip
+    return memory
+
+
+def test_a_healthy_store_passes(store: Path) -> None:
+    result = ok(run(store, "lint"))
+    assert result.output.strip() == "gitmem lint: 3 files checked, no problems"
+
+
+def test_planted_damage_is_reported_with_lines(store: Path) -> None:
+    date = git(store, "log", "-1", "--format=%cs").strip().replace("-", "")
+    pygit2_id = f"local-method-{date}-use-pygit2-inside-hooks"
+    git(store, "rm", "-q", "src/old.py")  # a dead path
+    plant(
+        store,
+        "supersedes-a-ghost",
+        "Supersedes a ghost",
+        "x",
+        supersedes=["local-method-20260101-ghost"],
+    )
+    plant(
+        store,
+        "points-at-a-ghost",
+        "Points at a ghost",
+        "x",
+        superseded_by="local-method-20260101-gone",
+    )
+    plant(store, "one-sided", "One sided", "x", supersedes=[pygit2_id])
+    plant(store, "old-title", "A new title", "x")
+    plant(
+        store,
+        "grew-a-log",
+        "Grew a log",
+        "Use the cache.\n\n- 2026-10-01: cache added\n- 2026-10-09: cache size doubled\n"
+        "- Update: the cache is keyed by tree\n- Nov 3: cache moved to the git dir",
+        type="code-structure",
+    )
+    plant(
+        store,
+        "relative-dates",
+        "Relative dates",
+        "We found this yesterday.\n\n```\nrecently = True  # code, not prose\n```",
+        applies_when="since last week",
+        supersedes=["local-method-20261129-superseded-history"],
+    )
+    plant(
+        store,
+        "superseded-history",
+        "Superseded history",
+        "Written yesterday, and that is fine in history.",
+        superseded_by="local-method-20261129-relative-dates",
+    )
+    ok(run(store, "index"))
+    index = store / ".gitmem" / "INDEX.md"
+    text = index.read_text()
+    text = text.replace("Use pygit2 inside hooks", "Use pygit2 in hooks")
+    text = "\n".join(line for line in text.split("\n") if "one-sided" not in line)
+    index.write_text(
+        text
+        + "- [local-method-20260101-x](entries/method/local-method-20260101-x.md) admitted — X\n"
+    )
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "careless hand edits")
+
+    result = run(store, "lint")
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    rules = sorted(
+        {
+            line.split(": ", 1)[1].split()[0]
+            for line in lines
+            if ": " in line and not line.startswith("gitmem")
+        }
+    )
+    assert rules == [
+        "CHANGELOG-BODY",
+        "FILES-DEAD",
+        "ID-TITLE",
+        "INDEX-DRIFT",
+        "LINEAGE-BROKEN",
+        "LINEAGE-ONE-SIDED",
+        "RELATIVE-DATE",
+    ]
+    out = result.output
+    e = ".gitmem/entries"
+    assert f"{e}/method/{pygit2_id}.md:11: FILES-DEAD files: 'src/old.py' no longer exists" in out
+    assert (
+        "supersedes-a-ghost.md:11: LINEAGE-BROKEN supersedes 'local-method-20260101-ghost'" in out
+    )
+    assert (
+        "points-at-a-ghost.md:11: LINEAGE-BROKEN superseded_by 'local-method-20260101-gone'" in out
+    )
+    assert f"one-sided.md:11: LINEAGE-ONE-SIDED supersedes {pygit2_id}, but" in out
+    assert (
+        "old-title.md:2: ID-TITLE id 'local-method-20261129-old-title' ends in 'old-title'" in out
+    )
+    assert "grew-a-log.md:19: CHANGELOG-BODY 4 dated or 'update:' lines" in out
+    assert "relative-dates.md:6: RELATIVE-DATE 'last week'" in out
+    assert "relative-dates.md:18: RELATIVE-DATE 'yesterday'" in out
+    assert "'recently'" not in out and "'today'" not in out
+    assert "superseded-history" not in out
+    assert f"INDEX.md:17: INDEX-DRIFT the line for {pygit2_id} reads" in out
+    assert "does not list local-method-20261129-one-sided" in out
+    assert "lists local-method-20260101-x, which has no entry file" in out
+    assert lines[-1].startswith("gitmem lint: ") and "problems in" in lines[-1]
+
+
+def test_lineage_that_agrees_on_both_sides_passes_and_cycles_are_caught(store: Path) -> None:
+    plant(
+        store,
+        "loop-a",
+        "Loop a",
+        "x",
+        superseded_by="local-method-20261129-loop-b",
+        supersedes=["local-method-20261129-loop-b"],
+    )
+    plant(
+        store,
+        "loop-b",
+        "Loop b",
+        "x",
+        superseded_by="local-method-20261129-loop-a",
+        supersedes=["local-method-20261129-loop-a"],
+    )
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "a forged cycle")
+    result = run(store, "lint", "--format", "json")
+    assert result.exit_code == 1
+    problems = json.loads(result.output)["problems"]
+    assert {p["rule"] for p in problems} == {"LINEAGE-CYCLE"}
+
+
+def test_missing_index_and_github_format(store: Path) -> None:
+    git(store, "rm", "-q", ".gitmem/INDEX.md")
+    git(store, "commit", "-q", "-m", "drop the index")
+    result = run(store, "lint", "--format", "github")
+    assert result.exit_code == 1
+    assert (
+        "::error file=.gitmem/INDEX.md,title=gitmem INDEX-DRIFT::INDEX.md is missing"
+        in result.output
+    )
+
+
+def test_rev_option_lints_an_older_commit(store: Path) -> None:
+    git(store, "rm", "-q", "src/old.py")
+    git(store, "commit", "-q", "-m", "drop old.py")
+    assert run(store, "lint").exit_code == 1
+    ok(run(store, "lint", "--rev", "HEAD~1"))
+    assert run(store, "lint", "--rev", "nope").exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "log"),
+    [
+        ("- 2026-11-29: cache added", True),
+        ("* **Nov 3**: moved", True),
+        ("3. 29.11.2026 fixed", True),
+        ("Updated on 2026-01-02: clarified", True),
+        ("EDIT 2: removed the flag", True),
+        ("- Use `update:` in the commit message", False),
+        ("The cache is keyed by tree.", False),
+        ("- 2026 was the year of the rewrite", False),
+    ],
+)
+def test_change_log_line_heuristic(line: str, log: bool) -> None:
+    assert bool(lint._LOG_LINE.match(lint._INLINE_CODE.sub(" ", line))) is log
+
+
+@pytest.mark.parametrize(
+    ("text", "relative"),
+    [
+        ("we fixed it yesterday", True),
+        ("Since last week the hook is slow", True),
+        ("recently added", True),
+        ("3 days ago", True),
+        ("a few weeks ago", True),
+        ("earlier this month", True),
+        ("next sprint", True),
+        ("the last release of pygit2", False),
+        ("run the next step", False),
+        ("in 2026-11", False),
+    ],
+)
+def test_relative_date_words(text: str, relative: bool) -> None:
+    assert bool(lint._RELATIVE.search(text)) is relative
+
+
+def test_ids_that_disagree_with_their_file_are_reported(store: Path) -> None:
+    entry_id = plant(store, "misplaced", "Misplaced", "x")
+    folder = store / ".gitmem" / "entries"
+    (folder / "method" / f"{entry_id}.md").rename(
+        folder / "method" / "local-method-20261129-other.md"
+    )
+    plant(store, "wrong-folder", "Wrong folder", "x", type="decision")
+    (folder / "decision").rename(folder / "mistaken")
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "misplaced files")
+    out = run(store, "lint").output
+    assert "local-method-20261129-other.md:2: ID-PATH id 'local-method-20261129-misplaced'" in out
+    assert "ID-PATH type 'decision' disagrees with the folder entries/mistaken/" in out
+
+
+def test_type_misfits_are_reported(store: Path) -> None:
+    plant(
+        store, "imported-decision", "Imported decision", "x", type="decision", source="import:a.md"
+    )
+    plant(store, "bare-mistake", "Bare mistake", "x", type="mistake")
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "misfits")
+    result = run(store, "lint")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "SCHEMA" in line]
+    assert any("imported-decision" in line and "source" in line for line in lines), lines
+    assert any("bare-mistake" in line and "correction" in line for line in lines), lines

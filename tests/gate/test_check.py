@@ -1,0 +1,281 @@
+"""`gitmem check` over files, folders and the staging index: every bad input gets one line
+naming file, rule and fix, exit 1, and no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from clirunner import run, write
+
+from conftest import git
+from entries import text
+
+CANDIDATE = ".gitmem/candidates/shop-method-20261129-run-hooks-through-gitmem.md"
+ENTRY = ".gitmem/entries/method/shop-method-20261129-run-hooks-through-gitmem.md"
+ADMITTED = {"status": "admitted", "admitted_by": "human:bob", "admitted": "2026-11-30"}
+
+
+def one_problem(result: Result, rule: str, path: str = CANDIDATE) -> str:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if f" {rule} " in line]
+    assert lines, result.output
+    assert lines[0].startswith(f"{path}:") or lines[0].startswith(f"{path} "), lines[0]
+    return lines[0]
+
+
+def test_a_valid_candidate_and_entry_pass(repo: Path) -> None:
+    write(repo, CANDIDATE, text())
+    write(repo, ENTRY, text(**ADMITTED))
+    result = run(repo, "check")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "gitmem check: 2 files checked, no problems"
+
+
+def test_malformed_yaml(repo: Path) -> None:
+    write(repo, CANDIDATE, text().replace("title: Run", "title: [Run"))
+    line = one_problem(run(repo, "check", CANDIDATE), "FRONT-MATTER")
+    assert "not valid YAML" in line and "fix the YAML" in line
+
+
+@pytest.mark.parametrize("front", ["- a\n- b\n", "just text\n"])
+def test_front_matter_that_is_a_list_or_scalar(repo: Path, front: str) -> None:
+    write(repo, CANDIDATE, f"---\n{front}---\n\n## Context\n## Content\n## Evidence\n")
+    line = one_problem(run(repo, "check", CANDIDATE), "FRONT-MATTER")
+    assert f"{CANDIDATE}:2:" in line and "not a mapping" in line
+
+
+def test_missing_and_duplicated_sections(repo: Path) -> None:
+    write(repo, CANDIDATE, text(body="## Context\nc\n## Content\nx\n"))
+    assert "missing section '## Evidence'" in one_problem(run(repo, "check"), "SECTIONS")
+    write(repo, CANDIDATE, text(body="## Context\nc\n## Content\nx\n## Content\ny\n## Evidence\n"))
+    assert "appears twice" in one_problem(run(repo, "check"), "SECTIONS")
+
+
+def _body_of(length: int) -> str:
+    fixed = "## Context\nc\n\n## Content\n\n\n## Evidence\ne"
+    return fixed.replace("## Content\n\n", "## Content\n" + "x" * (length - len(fixed)) + "\n")
+
+
+def test_body_length_limit_is_exact(repo: Path) -> None:
+    body = _body_of(2000)
+    write(repo, CANDIDATE, text(body=body + "\n"))
+    assert run(repo, "check").exit_code == 0
+    write(repo, CANDIDATE, text(body=_body_of(2001) + "\n"))
+    line = one_problem(run(repo, "check"), "BODY-LENGTH")
+    assert "2001 characters, over the limit of 2000" in line
+
+
+def test_binary_file(repo: Path) -> None:
+    write(repo, CANDIDATE, b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    assert "binary file" in one_problem(run(repo, "check"), "BINARY")
+
+
+def test_fifty_megabyte_file_is_refused_without_reading_it_all(repo: Path) -> None:
+    path = repo / CANDIDATE
+    path.parent.mkdir(parents=True)
+    with open(path, "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)
+    line = one_problem(run(repo, "check"), "TOO-LARGE")
+    assert "over 64 KiB" in line
+
+
+def test_symlink_is_refused(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text(text())
+    (repo / ".gitmem/candidates").mkdir(parents=True)
+    (repo / CANDIDATE).symlink_to(outside)
+    assert "symbolic link" in one_problem(run(repo, "check"), "SYMLINK")
+
+
+@pytest.mark.parametrize(
+    ("changes", "rule", "words"),
+    [
+        ({"id": "shop-method-20261129-other-name"}, "ID-PATH", "disagrees with the file name"),
+        ({"type": "decision"}, "ID-TYPE", "does not name its type 'decision'"),
+        ({"created": "2026-11-28"}, "ID-DATE", "does not carry its created date"),
+        ({"id": "../../../etc/passwd"}, "SCHEMA", "is not an id"),
+        ({"type": "opinion"}, "SCHEMA", "type 'opinion' is not allowed"),
+        ({"colour": "red"}, "SCHEMA", "unknown field 'colour'"),
+        (
+            {"status": "admitted", "admitted_by": "human:b", "admitted": "2026-11-30"},
+            "STATUS-FOLDER",
+            "does not fit candidates/",
+        ),
+        (
+            {"created": "2026-02-30", "id": "shop-method-20260230-run-hooks-through-gitmem"},
+            "DATE",
+            "not a calendar date",
+        ),
+    ],
+)
+def test_field_rules(repo: Path, changes: dict[str, str], rule: str, words: str) -> None:
+    write(repo, CANDIDATE, text(**changes))
+    line = one_problem(run(repo, "check"), rule)
+    assert words in line
+
+
+def test_admitted_status_under_candidates_and_candidate_under_entries(repo: Path) -> None:
+    write(repo, ENTRY, text())
+    line = one_problem(run(repo, "check"), "STATUS-FOLDER", ENTRY)
+    assert "only admitted or superseded entries live there" in line
+    assert f"{ENTRY}:4:" in line
+
+
+def test_entry_in_the_wrong_type_folder(repo: Path) -> None:
+    wrong = ENTRY.replace("/method/", "/decision/")
+    write(repo, wrong, text(**ADMITTED))
+    assert "move the file to entries/method/" in one_problem(run(repo, "check"), "ID-PATH", wrong)
+
+
+def test_crlf_and_bom_are_accepted(repo: Path) -> None:
+    write(repo, CANDIDATE, ("\ufeff" + text()).replace("\n", "\r\n").encode("utf-8"))
+    result = run(repo, "check")
+    assert result.exit_code == 0, result.output
+
+
+def test_invalid_utf8(repo: Path) -> None:
+    write(repo, CANDIDATE, text().encode("utf-8").replace(b"Run hooks", b"Run \xff\xfe"))
+    line = one_problem(run(repo, "check"), "ENCODING")
+    assert f"{CANDIDATE}:5:" in line and "save the file as UTF-8" in line
+
+
+def test_secret_is_reported_redacted(repo: Path) -> None:
+    token = "ghp_" + "A1b2" * 9
+    write(repo, CANDIDATE, text(body=f"## Context\nc\n## Content\nuse {token}\n## Evidence\n"))
+    line = one_problem(run(repo, "check"), "SECRET")
+    assert token not in line and f"{CANDIDATE}:15:" in line
+
+
+def test_secret_in_front_matter_and_secret_file_in_files(repo: Path) -> None:
+    write(repo, CANDIDATE, text(rationale="password: hunter2hunter2hunter2", files=["deploy/.env"]))
+    (repo / "deploy").mkdir()
+    (repo / "deploy/.env").write_text("x")
+    result = run(repo, "check")
+    assert result.exit_code == 1
+    assert "hunter2hunter2hunter2" not in result.output
+    assert result.output.count(" SECRET ") >= 2, result.output
+
+
+def test_hidden_unicode(repo: Path) -> None:
+    write(repo, CANDIDATE, text(title="Run hooks\u202e through gitmem"))
+    assert "U+202E" in one_problem(run(repo, "check"), "HIDDEN-UNICODE")
+
+
+def test_cited_files_must_exist(repo: Path) -> None:
+    write(repo, CANDIDATE, text(files=["README.md", "gone.py"]))
+    line = one_problem(run(repo, "check"), "FILES-MISSING")
+    assert "'gone.py'" in line and "README.md" not in line
+
+
+def test_refused_topic(repo: Path) -> None:
+    from gitmem.model import refused
+
+    write(
+        repo,
+        ".gitmem/refused.md",
+        refused.append(
+            None,
+            refused.Refusal(
+                "run-hooks-through-gitmem",
+                "we use pre-commit only",
+                "x",
+                "2026-11-01",
+                "human:bob",
+                0,
+            ),
+        ),
+    )
+    write(repo, CANDIDATE, text())
+    line = one_problem(run(repo, "check"), "REFUSED-TOPIC")
+    assert "we use pre-commit only" in line
+
+
+def test_stray_file_in_memory_folder(repo: Path) -> None:
+    write(repo, ".gitmem/notes.txt", "hello")
+    assert "is not a memory file" in one_problem(run(repo, "check"), "LAYOUT", ".gitmem/notes.txt")
+
+
+def test_formats_json_and_github(repo: Path) -> None:
+    write(repo, CANDIDATE, text(type="decision"))
+    data = json.loads(run(repo, "check", "--format", "json").output)
+    assert data["ok"] is False and data["checked"] == 1
+    assert {p["rule"] for p in data["problems"]} == {"ID-TYPE"}
+    gh = run(repo, "check", "--format", "github").output.splitlines()
+    assert gh[0].startswith(f"::error file={CANDIDATE},line=2,title=gitmem ID-TYPE::id ")
+    assert gh[-1].startswith("gitmem check: 1 problem in 1 file")
+
+
+def test_github_format_escapes_newlines_and_commas(repo: Path) -> None:
+    from gitmem.gate.check import _github
+    from gitmem.model.problem import Problem
+
+    line = _github(Problem("a,b:c.md", 3, "SECRET", "50% of\nlines"))
+    assert line == "::error file=a%2Cb%3Ac.md,line=3,title=gitmem SECRET::50%25 of%0Alines"
+
+
+def test_usage_errors_exit_2(repo: Path, tmp_path: Path) -> None:
+    assert run(repo, "check", "missing.md").exit_code == 2
+    assert run(repo, "check", "--staged", "x.md").exit_code == 2
+
+
+# --- the staging index: what git is actually committing --------------------------------------
+
+
+def test_staged_check_reads_the_index_not_the_working_tree(repo: Path) -> None:
+    write(repo, CANDIDATE, text(type="decision"))
+    git(repo, "add", CANDIDATE)
+    write(repo, CANDIDATE, text())  # fixed on disk, not staged
+    result = run(repo, "check", "--staged")
+    assert result.exit_code == 1 and "ID-TYPE" in result.output
+
+
+def test_staged_check_with_nothing_in_memory_is_a_no_op(repo: Path) -> None:
+    write(repo, "code.py", "print(1)\n")
+    git(repo, "add", "code.py")
+    result = run(repo, "check", "--staged")
+    assert result.exit_code == 0
+    assert "0 files checked" in result.output
+
+
+def test_pre_commit_hook_blocks_commit_a_and_commit_path(repo: Path) -> None:
+    """`git commit -a` and `git commit PATH` stage into a temporary GIT_INDEX_FILE."""
+    from gitmem.hooks import installer
+
+    installer.install(repo)
+    write(repo, CANDIDATE, text())
+    git(repo, "add", CANDIDATE)
+    git(repo, "commit", "-q", "-m", "valid candidate")
+    write(repo, CANDIDATE, text(type="decision"))  # tracked, modified, not staged
+    for args in (["commit", "-a", "-m", "bad"], ["commit", CANDIDATE, "-m", "bad"]):
+        done = git(repo, *args, check=False)
+        assert git(repo, "log", "-1", "--format=%s").strip() == "valid candidate", done
+    result = git(repo, "status", "--porcelain")
+    assert CANDIDATE in result
+
+
+def test_a_reviewed_exception_is_named_in_the_message_and_honoured(repo: Path) -> None:
+    body = "## Context\nc\n## Content\nNever commit .env files.\n## Evidence\n"
+    write(repo, CANDIDATE, text(body=body))
+    line = one_problem(run(repo, "check"), "SECRET")
+    assert "add 'gitmem:allow secret-file-name' to that line" in line
+    allowed = body.replace("files.", "files. <!-- gitmem:allow secret-file-name -->")
+    write(repo, CANDIDATE, text(body=allowed))
+    assert run(repo, "check").exit_code == 0
+
+
+def test_a_repository_without_memory_has_nothing_to_check(repo: Path) -> None:
+    result = run(repo, "check")
+    assert result.exit_code == 0 and "0 files checked" in result.output
+
+
+def test_an_admitted_entry_whose_cited_file_moved_later_still_passes(repo: Path) -> None:
+    """Cited files must exist where an entry is admitted; a later rename makes the entry stale
+    (recall and lint say so), never invalid: a repository-wide check must not start failing."""
+    write(repo, ENTRY, text(**ADMITTED, files=["README.md", "moved-away.py"]))
+    result = run(repo, "check")
+    assert result.exit_code == 0, result.output
+    assert "FILES-MISSING" not in result.output

@@ -1,0 +1,657 @@
+"""The secret scanner: every rule fires on a realistic fake and stays quiet on its look-alikes.
+
+Fake secrets come from tests/secret_samples.py, built at import from documented prefixes and
+random characters, so no real-looking secret is committed whole.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+import unicodedata
+from collections.abc import Callable
+
+import pytest
+import secret_samples as samples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from secret_samples import CLEAN, NEGATIVES, POSITIVES, rnd
+
+from gitmem.gate import secrets
+from gitmem.gate.secrets import (
+    MAX_SCAN_CHARS,
+    Finding,
+    scan_file_names,
+    scan_hidden_unicode,
+    scan_text,
+)
+
+TOKEN_RULES = set(secrets.rule_ids()) - {"hidden-unicode", "scan-size-cap"}
+
+
+def rules_of(findings: list[Finding]) -> set[str]:
+    return {f.rule for f in findings}
+
+
+def assert_redacted(finding: Finding, secret: str) -> None:
+    """The excerpt never holds the secret whole, nor more than its first four characters."""
+    assert secret not in finding.excerpt
+    for n in range(5, len(secret) + 1):
+        assert secret[:n] not in finding.excerpt
+
+
+# ------------------------------------------------------------------------- rule coverage
+
+
+def test_every_rule_has_a_positive_sample() -> None:
+    covered = {rule for rule, _, _ in POSITIVES}
+    assert TOKEN_RULES - covered == set()
+
+
+def test_at_least_forty_provider_formats() -> None:
+    generic = {
+        "private-key-block",
+        "gcp-service-account-key",
+        "jwt",
+        "authorization-header",
+        "password-in-url",
+        "password-assignment",
+        "high-entropy-near-secret-word",
+        "secret-file-name",
+    }
+    assert len(TOKEN_RULES - generic) >= 40
+
+
+@pytest.mark.parametrize(("rule", "text", "secret"), POSITIVES, ids=[p[0] for p in POSITIVES])
+def test_positive(rule: str, text: str, secret: str) -> None:
+    findings = scan_text(text)
+    matching = [f for f in findings if f.rule == rule]
+    assert matching, f"{rule} did not fire; got {findings}"
+    block = rule in {"private-key-block", "gcp-service-account-key"}
+    expected_line = 1 if block else text.count("\n", 0, text.index(secret)) + 1
+    assert [f.line for f in matching] == [expected_line]
+    for f in findings:
+        assert f.description
+        if f.rule == "secret-file-name":
+            assert f.excerpt == secret  # a file name is no secret: it is shown as is
+        else:
+            assert_redacted(f, secret)
+
+
+TOKEN_POSITIVES = [
+    p
+    for p in POSITIVES
+    if p[0] not in {"private-key-block", "gcp-service-account-key", "secret-file-name"}
+    and len(p[2]) >= 14
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "secret"), TOKEN_POSITIVES, ids=[p[0] for p in TOKEN_POSITIVES]
+)
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        lambda s: s[: len(s) // 2] + "EXAMPLE" + s[len(s) // 2 + 7 :],
+        lambda s: s[: len(s) // 2] + "x" * (len(s) - len(s) // 2),
+        lambda s: "${SECRET_VALUE}",
+        lambda s: "<your-secret>",
+    ],
+    ids=["example", "xxxx", "variable", "angle"],
+)
+def test_every_rule_ignores_placeholders_of_its_own_sample(
+    rule: str, text: str, secret: str, placeholder: Callable[[str], str]
+) -> None:
+    assert scan_text(text.replace(secret, placeholder(secret))) == []
+
+
+@pytest.mark.parametrize(("rule", "text"), NEGATIVES, ids=[n[0] for n in NEGATIVES])
+def test_negative(rule: str, text: str) -> None:
+    assert rule not in rules_of(scan_text(text))
+
+
+@pytest.mark.parametrize("text", CLEAN)
+def test_clean_prose_raises_nothing(text: str) -> None:
+    assert scan_text(text) == []
+
+
+def test_specific_rule_wins_over_generic_ones() -> None:
+    token = "gh" + "p_" + rnd(36)
+    findings = scan_text(f'GITHUB_TOKEN="{token}"')
+    assert rules_of(findings) == {"github-pat"}
+
+
+def test_line_numbers_and_offset() -> None:
+    token = "gl" + "pat-" + rnd(20)
+    text = f"---\nid: x\n---\n\n## Context\nuse {token}\n"
+    [finding] = scan_text(text)
+    assert finding.line == 6
+    [shifted] = scan_text(text, line_offset=10)
+    assert shifted.line == 16
+
+
+def test_findings_sorted_by_line_then_rule() -> None:
+    text = (
+        "b " + "np" + "m_" + rnd(36) + " a " + "AK" + "IA" + rnd(16, samples.BASE32) + "\n"
+        "password: hunter2hunter2\n"
+    )
+    findings = scan_text(text)
+    assert [(f.line, f.rule) for f in findings] == [
+        (1, "aws-access-key-id"),
+        (1, "npm-token"),
+        (2, "password-assignment"),
+    ]
+
+
+def test_excerpt_shape() -> None:
+    token = "gh" + "p_" + rnd(36)
+    [finding] = scan_text(token)
+    assert finding.excerpt == "ghp_… (40 chars)"
+    [short] = scan_text("password: 'hunter2hunter2'")
+    assert short.excerpt == "hun… (14 chars)"
+
+
+# ------------------------------------------------------------------------- structures
+
+
+def test_pem_block_reported_once_at_its_begin_line() -> None:
+    text = "## Content\nthe deploy key:\n\n" + samples.pem("OPENSSH") + "\nmore prose\n"
+    findings = scan_text(text)
+    assert [(f.rule, f.line) for f in findings] == [("private-key-block", 4)]
+    assert "OPENSSH PRIVATE KEY" in findings[0].excerpt
+
+
+def test_two_pem_blocks_two_findings() -> None:
+    text = samples.pem("RSA") + "\n" + samples.pem("EC")
+    assert [f.rule for f in scan_text(text)] == ["private-key-block", "private-key-block"]
+
+
+def test_truncated_pem_without_end_still_found() -> None:
+    text = "-----BEGIN RSA PRIVATE KEY-----\n" + samples.pem_body(800)
+    assert rules_of(scan_text(text)) == {"private-key-block"}
+
+
+def test_jwt_header_must_decode_to_json_with_alg() -> None:
+    token = samples.jwt({"alg": "RS256", "kid": "k1"})
+    [finding] = scan_text(f"Cookie: session={token}")
+    assert finding.rule == "jwt"
+    assert_redacted(finding, token)
+
+
+def test_password_in_url_names_the_scheme() -> None:
+    password = rnd(16)
+    [finding] = scan_text(f"url = 'postgresql://app:{password}@db:5432/x'")
+    assert finding.rule == "password-in-url"
+    assert "postgresql" in finding.description
+    assert_redacted(finding, password)
+
+
+def test_front_matter_assignments_quoted_and_unquoted() -> None:
+    text = (
+        "---\n"
+        "id: shop-method-20261129-db\n"
+        "password: hunter2hunter2\n"
+        'api_key: "' + rnd(32) + '"\n'
+        "token: '" + rnd(24) + "'\n"
+        "---\n"
+    )
+    findings = scan_text(text)
+    assert [(f.rule, f.line) for f in findings] == [
+        ("password-assignment", 3),
+        ("password-assignment", 4),
+        ("password-assignment", 5),
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "db.password = 'S3cr3tPassw0rd'",
+        "DB_PASSWORD=S3cr3tPassw0rd",
+        '"password": "S3cr3tPassw0rd"',
+        "'password' => 'S3cr3tPassw0rd',",
+        'password := "S3cr3tPassw0rd"',
+        "Server=db;Database=app;User Id=sa;Password=S3cr3tPassw0rd;",
+        'jwt_secret: "hello-world-secret"',
+        "auth = 'aB3dE5fG7hJ9kL1m'",
+        "npm config set _auth=dXNlcjpwYXNzd29yZDEyMw==",
+        "credential: S3cr3tPassw0rd",
+    ],
+)
+def test_assignment_syntaxes(line: str) -> None:
+    assert rules_of(scan_text(line)) == {"password-assignment"}
+
+
+def test_entropy_rule_ignores_git_sha_and_uuid_in_prose() -> None:
+    text = (
+        "Fixed in commit " + samples.hexs(40) + "; see request " + samples.uuid() + ".\n"
+        "The token rotation landed in " + samples.hexs(40) + " (merge commit).\n"
+    )
+    assert scan_text(text) == []
+
+
+def test_entropy_rule_needs_a_secret_word_nearby() -> None:
+    blob = rnd(40, samples.B64)
+    assert scan_text(f"the checksum of the tarball is {blob}") == []
+    far = "word " * 30
+    assert scan_text(f"token {far}{blob}") == []
+    assert rules_of(scan_text(f"token {blob}")) == {"high-entropy-near-secret-word"}
+
+
+# ------------------------------------------------------------------------- file names
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".env",
+        "app/.env.local",
+        ".env.production",
+        "deploy/prod.env",
+        "id_rsa",
+        ".ssh/id_ed25519",
+        "id_ecdsa",
+        "id_dsa",
+        "certs/server.pem",
+        "tls.key",
+        "store.p12",
+        "cert.pfx",
+        "release.jks",
+        "app.keystore",
+        "credentials.json",
+        "service-account-prod.json",
+        ".npmrc",
+        ".pypirc",
+        ".netrc",
+        "_netrc",
+        ".git-credentials",
+        "kubeconfig",
+        "home/.kube/config",
+        "infra/terraform.tfstate",
+        "infra/terraform.tfstate.backup",
+        ".htpasswd",
+        "config/secrets.yml",
+    ],
+)
+def test_secret_file_names(path: str) -> None:
+    [finding] = scan_file_names([path])
+    assert finding == Finding("secret-file-name", 0, path, finding.description)
+    assert finding.description.startswith("secret-like file name")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".env.example",
+        ".env.sample",
+        ".env.template",
+        "config/.env.dist",
+        "id_rsa.pub",
+        ".ssh/id_ed25519.pub",
+        "gitmem/secrets.py",
+        "docs/keys.md",
+        "environment.yml",
+        "src/env.ts",
+        "kube/config.yaml",
+        "example.env",
+    ],
+)
+def test_ordinary_file_names(path: str) -> None:
+    assert scan_file_names([path]) == []
+
+
+def test_scan_file_names_keeps_order() -> None:
+    found = scan_file_names(["README.md", "b/.env", "a/id_rsa"])
+    assert [f.excerpt for f in found] == ["b/.env", "a/id_rsa"]
+
+
+# ------------------------------------------------------------------------- gitmem:allow
+
+
+def test_allow_marker_suppresses_the_whole_line() -> None:
+    token = "gh" + "p_" + rnd(36)
+    text = f"password: hunter2hunter2 {token}  <!-- gitmem:allow -->\nnext {token}\n"
+    assert [(f.rule, f.line) for f in scan_text(text)] == [("github-pat", 2)]
+
+
+def test_allow_marker_with_rule_ids() -> None:
+    token = "gh" + "p_" + rnd(36)
+    text = f"password: hunter2hunter2 {token} # gitmem:allow github-pat,jwt\n"
+    assert rules_of(scan_text(text)) == {"password-assignment"}
+
+
+def test_allow_marker_rule_list_with_spaces() -> None:
+    token = "gh" + "p_" + rnd(36)
+    text = f"password: hunter2hunter2 {token} <!-- gitmem:allow jwt, github-pat -->\n"
+    assert rules_of(scan_text(text)) == {"password-assignment"}
+    both = f"password: hunter2hunter2 {token} gitmem:allow password-assignment,github-pat\n"
+    assert scan_text(both) == []
+
+
+def test_allow_marker_unknown_id_counts_as_bare_marker() -> None:
+    token = "gh" + "p_" + rnd(36)
+    assert scan_text(f"{token} gitmem:allow because it is revoked") == []
+
+
+def test_allow_marker_before_pem_covers_the_block() -> None:
+    block = samples.pem("RSA")
+    assert scan_text("<!-- gitmem:allow private-key-block -->\n" + block) == []
+    begin, rest = block.split("\n", 1)
+    assert scan_text(begin + " gitmem:allow\n" + rest) == []
+    assert rules_of(scan_text("gitmem:allow jwt\n" + block)) == {"private-key-block"}
+
+
+def test_allow_marker_names_a_service_account_key() -> None:
+    [text] = [p[1] for p in POSITIVES if p[0] == "gcp-service-account-key"]
+    assert "gcp-service-account-key" in rules_of(scan_text(text + "  gitmem:allow jwt"))
+    allowed = scan_text(text + "  gitmem:allow gcp-service-account-key")
+    assert "gcp-service-account-key" not in rules_of(allowed)
+
+
+def test_allow_marker_for_hidden_unicode() -> None:
+    assert scan_text("a\u202eb gitmem:allow hidden-unicode") == []
+
+
+# ------------------------------------------------------------------------- hidden unicode
+
+
+@pytest.mark.parametrize(
+    ("char", "kind"),
+    [
+        ("\u200b", "zero-width"),
+        ("\u200c", "zero-width"),
+        ("\u200d", "zero-width"),
+        ("\u2060", "zero-width"),
+        ("\ufeff", "zero-width"),
+        ("\u202a", "bidirectional"),
+        ("\u202b", "bidirectional"),
+        ("\u202c", "bidirectional"),
+        ("\u202d", "bidirectional"),
+        ("\u202e", "bidirectional"),
+        ("\u2066", "bidirectional"),
+        ("\u2067", "bidirectional"),
+        ("\u2068", "bidirectional"),
+        ("\u2069", "bidirectional"),
+        ("\u200e", "bidirectional"),
+        ("\u200f", "bidirectional"),
+        ("\u061c", "bidirectional"),
+        ("\U000e0041", "tag"),
+        ("\U000e0001", "tag"),
+        ("\u00ad", "invisible format"),
+        ("\u2063", "invisible format"),
+        ("\u180e", "invisible format"),
+        ("\ufff9", "invisible format"),
+        ("\U0001d173", "invisible format"),
+    ],
+)
+def test_hidden_unicode_each_class(char: str, kind: str) -> None:
+    text = f"---\ntitle: ok\n---\nadmin{char}istrator\n"
+    [finding] = scan_hidden_unicode(text)
+    code = f"U+{ord(char):04X}"
+    assert finding.rule == "hidden-unicode"
+    assert finding.line == 4
+    assert finding.excerpt.startswith(f"{code} {unicodedata.name(char)}")
+    assert "column 6" in finding.excerpt
+    assert kind in finding.description
+    assert scan_text(text) == [finding]
+
+
+def test_hidden_unicode_counts_repeats_per_line() -> None:
+    [finding] = scan_hidden_unicode("a\u200bb\u200bc\u200b\n")
+    assert finding.excerpt.endswith("3 times")
+
+
+def test_hidden_unicode_allows_leading_bom_and_emoji_joiners() -> None:
+    assert scan_hidden_unicode("\ufeff# title\n") == []
+    assert scan_hidden_unicode("team 👩\u200d💻 ready") == []
+
+
+def test_hidden_unicode_line_offset() -> None:
+    [finding] = scan_hidden_unicode("x\n\u202e", line_offset=5)
+    assert finding.line == 7
+
+
+def test_hidden_unicode_covers_every_invisible_format_character() -> None:
+    """Every Cf character this Python knows, except the visible prepended marks, is caught."""
+    visible = {0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x0890, 0x0891}
+    visible |= {0x08E2, 0x110BD, 0x110CD}
+    missing = [
+        f"U+{cp:04X}"
+        for cp in range(0x110000)
+        if cp not in visible
+        and unicodedata.category(chr(cp)) == "Cf"
+        and not scan_hidden_unicode(f"x{chr(cp)}x")
+    ]
+    assert missing == []
+
+
+# ------------------------------------------------------------------------- size and hostility
+
+
+def test_size_cap_finding_and_still_scans_the_prefix() -> None:
+    token = "gh" + "p_" + rnd(36)
+    text = token + "\n" + "a" * MAX_SCAN_CHARS
+    rules = [f.rule for f in scan_text(text)]
+    assert rules == ["github-pat", "scan-size-cap"]
+
+
+def test_under_cap_no_cap_finding() -> None:
+    assert scan_text("a" * MAX_SCAN_CHARS) == []
+
+
+MEGABYTE = 1 << 20
+TOKEN = "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+HOSTILE = {
+    "a": "a" * MEGABYTE,
+    "begin": "-----BEGIN" * (MEGABYTE // 10),
+    "begin-headers": "-----BEGIN RSA PRIVATE KEY-----\n" * (MEGABYTE // 32),
+    "colons": "A:" * (MEGABYTE // 2),
+    "scheme": "://" * (MEGABYTE // 3),
+    "equals": "=" * MEGABYTE,
+    "assign-chain": "password=" * (MEGABYTE // 9),
+    "assign-lines": "password=aB3dE5fG7h\n" * (MEGABYTE // 20),
+    "token-words": ("token " + TOKEN[:24] + " ") * (MEGABYTE // 31),
+    "near-tokens": ("ghp_" + TOKEN[:35] + " ") * (MEGABYTE // 40),
+    "jwt-ish": "eyJhbGciOiJIUzI1NiJ9." * (MEGABYTE // 21),
+    "url-ish": "postgres://u:p@" * (MEGABYTE // 15),
+    "url-no-at": "x://u:" * (MEGABYTE // 6),
+    "words": ("a" * 30 + " key ") * (MEGABYTE // 35),
+    "env-mentions": " .env" * (MEGABYTE // 5),
+    "zero-width": "\u200b" * MEGABYTE,
+    "allow-markers": "gitmem:allow x\n" * (MEGABYTE // 15),
+    "one-long-line": ("password: " + TOKEN + " ") * (MEGABYTE // 47),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_input_is_linear_and_capped(name: str) -> None:
+    started = time.perf_counter()
+    findings = scan_text(HOSTILE[name])
+    assert time.perf_counter() - started < 5, "generous bound: linear time, not a benchmark"
+    assert "scan-size-cap" in rules_of(findings)
+
+
+def _random_text(alphabet: str) -> str:
+    rng = random.Random(5)
+    return "".join(rng.choice(alphabet) for _ in range(MAX_SCAN_CHARS))
+
+
+def _fragment_soup() -> str:
+    rng = random.Random(6)
+    parts = ["token", "key", "password=", "ghp_", "AKIA", "-----BEGIN ", "PRIVATE KEY-----"]
+    parts += ["eyJ", "://", "a:b@", ".env", "sk-", "xoxb-", "\n", " ", "M", "Q~", "=", '"', "'"]
+    out: list[str] = []
+    while sum(map(len, out)) < MAX_SCAN_CHARS:
+        out.append(rng.choice(parts) + rnd(rng.randrange(1, 40)))
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        lambda: ("token " + TOKEN + " password=" + rnd(30) + " -----BEGIN x ://a:b@") * 2000,
+        lambda: _random_text(samples.B64),
+        lambda: _random_text(samples.HEX + "MNO.-_:"),
+        _fragment_soup,
+    ],
+    ids=["repeated-near-matches", "random-base64", "random-hexish", "fragment-soup"],
+)
+def test_secret_after_hostile_prefix_is_still_found(prefix: Callable[[], str]) -> None:
+    """The one-pass rule set never gives up on a text, however many states it needs."""
+    token = "gh" + "p_" + rnd(36)
+    text = prefix()[: MAX_SCAN_CHARS - 200].replace("gitmem:allow", "") + "\n" + token
+    started = time.perf_counter()
+    findings = scan_text(text)
+    assert time.perf_counter() - started < 5
+    line = text.count("\n") + 1
+    assert any(f.rule == "github-pat" and f.line == line for f in findings)
+
+
+def test_import_is_cheap() -> None:
+    """Importing the module compiles nothing and does not import re2."""
+    code = "import sys, gitmem.gate.secrets; print('re2' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------------- properties
+
+FRAGMENTS = [
+    "ghp_",
+    "AKIA",
+    "xoxb-",
+    "sk-ant-api03-",
+    "eyJ",
+    "eyJhbGciOiJIUzI1NiJ9",
+    ".",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "-----END RSA PRIVATE KEY-----",
+    "PuTTY-User-Key-File-3: ",
+    "Private-Lines: 1",
+    "password",
+    "token",
+    "key",
+    ": ",
+    "=",
+    '"',
+    "'",
+    "://",
+    "@",
+    ":",
+    "\n",
+    " ",
+    "gitmem:allow",
+    "gitmem:allow jwt",
+    ".env",
+    "id_rsa",
+    "/",
+    "\u200b",
+    "\u202e",
+    "\ufeff",
+    "\ud800",
+    TOKEN,
+    "a1B2",
+    "0123456789abcdef",
+]
+
+
+def check_findings(text: str, offset: int) -> None:
+    findings = scan_text(text, line_offset=offset)
+    assert isinstance(findings, list)
+    lines = text[:MAX_SCAN_CHARS].count("\n") + 1
+    for f in findings:
+        assert isinstance(f, Finding)
+        assert offset + 1 <= f.line <= offset + lines
+        assert f.rule in secrets.rule_ids()
+    assert findings == sorted(findings, key=lambda f: (f.line, f.rule))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.integers(min_value=0, max_value=1000))
+def test_any_text_gives_findings_never_an_exception(text: str, offset: int) -> None:
+    check_findings(text, offset)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=80).map("".join))
+def test_secret_shaped_noise_gives_findings_never_an_exception(text: str) -> None:
+    check_findings(text, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=40)))
+def test_any_file_names(paths: list[str]) -> None:
+    for f in scan_file_names(paths):
+        assert f.rule == "secret-file-name" and f.line == 0 and f.excerpt
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_hidden_unicode_findings_name_code_points(text: str) -> None:
+    for f in scan_hidden_unicode(text):
+        assert f.excerpt.startswith("U+")
+        assert chr(int(f.excerpt[2:].split()[0], 16)) in text
+
+
+def _rules_whose_pattern_matches(data: bytes) -> set[int]:
+    eng = secrets._engine()
+    return {i for i in range(len(secrets._RULES)) if eng.regex(i).search(data) is not None}
+
+
+def test_the_rules_with_gates_are_the_ones_that_would_blow_up_the_set() -> None:
+    """Gates stand in for the entropy and password-in-URL patterns only; each is ASCII."""
+    gated = {r.id for r in secrets._RULES if r.gates != (r.pattern,)}
+    assert gated == {"high-entropy-near-secret-word", "password-in-url"}
+    assert all(g.isascii() for r in secrets._RULES for g in r.gates)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [p[1] for p in POSITIVES] + [n[0] for n in NEGATIVES] + CLEAN,
+)
+def test_the_set_pass_keeps_every_rule_whose_pattern_matches(text: str) -> None:
+    """The one Set pass looks for the rules' gates, not their patterns: it must still name
+    every rule whose own pattern matches, or a secret would go unseen."""
+    data = text.encode("utf-8", "surrogatepass")
+    assert _rules_whose_pattern_matches(data) <= set(secrets._engine().rules_in(data))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from([*FRAGMENTS, "user", "s3cr3tPa55", "https", "x" * 20]), max_size=60)
+)
+def test_gates_are_never_narrower_than_their_patterns(parts: list[str]) -> None:
+    data = "".join(parts).encode("utf-8", "surrogatepass")
+    assert _rules_whose_pattern_matches(data) <= set(secrets._engine().rules_in(data))
+
+
+def test_a_remembered_line_is_reported_wherever_it_comes_back() -> None:
+    """The entropy rule remembers what each line yields; the same line elsewhere, in another
+    text or after a `key:` line, is reported at its own place, and the memory stays bounded."""
+    blob = rnd(32)
+    line = f"the deploy token is {blob}"
+    assert [(f.rule, f.line) for f in scan_text(line)] == [("high-entropy-near-secret-word", 1)]
+    found = scan_text(f"intro\n{line}\nmiddle\n{line}\n")
+    assert [(f.rule, f.line) for f in found] == [
+        ("high-entropy-near-secret-word", n) for n in (2, 4)
+    ]
+    # the same bare value: found under a `password:` line only
+    assert scan_text(f"{blob}\n") == []
+    assert [f.line for f in scan_text(f"password:\n{blob}\n")] == [2]
+    assert scan_text(f"{blob}\n") == []
+    long_line = "x " * 600 + line  # over the memo's line length: judged, not remembered
+    assert [f.line for f in scan_text(long_line)] == [1]
+    assert all(len(key[0]) <= secrets._LINE_MEMO_CHARS for key in secrets._LINE_MEMO)
+    assert len(secrets._LINE_MEMO) <= secrets._LINE_MEMO_SIZE
+
+
+def test_the_line_memory_is_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secrets, "_LINE_MEMO_SIZE", 2)
+    monkeypatch.setattr(secrets, "_LINE_MEMO", {})
+    blobs = [rnd(32) for _ in range(5)]
+    for blob in blobs:
+        assert [f.line for f in scan_text(f"api token {blob}")] == [1]
+        assert len(secrets._LINE_MEMO) <= 2
+    assert [f.line for f in scan_text(f"api token {blobs[0]}")] == [1]

@@ -1,0 +1,651 @@
+"""The hook installer and the hook scripts, in real repositories with real git commands.
+
+Most tests put a stand-in `gitmem` first on PATH: a tiny script that records how it was called
+and what it read, so they show what the hook scripts hand to gitmem (arguments, standard input,
+order after a chained hook, exit codes) whatever `gitmem hook` itself does. One test runs the
+real `gitmem hook pre-commit` through a real commit.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gitmem.errors import GitmemError, UsageError
+from gitmem.hooks.installer import (
+    CHAINED_SUFFIX,
+    CLIENT_HOOKS,
+    MARKER,
+    SERVER_HOOKS,
+    hooks_dir,
+    install,
+    is_gitmem_hook,
+    script,
+    uninstall,
+)
+
+from conftest import git
+from entries import text
+
+ALL_HOOKS = CLIENT_HOOKS + SERVER_HOOKS
+
+STUB_GITMEM = """\
+#!/bin/sh
+echo "gitmem $*" >> "$STUB_LOG"
+if [ -n "$STUB_STDIN" ]; then cat >> "$STUB_STDIN"; fi
+exit "${STUB_EXIT:-0}"
+"""
+
+FOREIGN_HOOK = """\
+#!/bin/sh
+echo "foreign $*" >> "$STUB_LOG"
+if [ -n "$FOREIGN_STDIN" ]; then cat >> "$FOREIGN_STDIN"; fi
+exit "${FOREIGN_EXIT:-0}"
+"""
+
+
+@pytest.fixture
+def stub(tmp_path: Path) -> dict[str, str]:
+    """An environment whose PATH finds the stand-in gitmem first; its log path in STUB_LOG."""
+    bin_dir = tmp_path / "stub-bin"
+    bin_dir.mkdir()
+    write_exec(bin_dir / "gitmem", STUB_GITMEM)
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(bin_dir), env["PATH"]])
+    env["STUB_LOG"] = str(tmp_path / "calls.log")
+    return env
+
+
+def write_exec(path: Path, content: str | bytes, mode: int = 0o755) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        content = content.encode()
+    path.write_bytes(content)
+    path.chmod(mode)
+
+
+def calls(env: dict[str, str]) -> list[str]:
+    log = Path(env["STUB_LOG"])
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def git_env(
+    cwd: Path, env: dict[str, str], *args: str, input: str = ""
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=env, input=input, capture_output=True, text=True, check=False
+    )
+
+
+def run_hook(
+    path: Path, env: dict[str, str], *args: str, input: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(path), *args],
+        cwd=cwd or path.parent,
+        env=env,
+        input=input,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        p.name: (p.read_bytes(), stat.S_IMODE(p.stat().st_mode))
+        for p in sorted(folder.iterdir())
+        if p.is_file()
+    }
+
+
+# -- the shipped scripts ---------------------------------------------------------------------
+
+
+def test_each_script_is_the_same_thin_script_with_its_own_name() -> None:
+    bodies = set()
+    for name in ALL_HOOKS:
+        lines = script(name).decode().splitlines()
+        assert lines[0] == "#!/bin/sh"
+        assert lines[1].startswith(MARKER.decode())
+        assert f"hook={name}" in lines
+        assert 'exec $gitmem hook "$hook" "$@"' in lines
+        bodies.add("\n".join(x for x in lines if not x.startswith(("#", "hook="))))
+    assert len(bodies) == 1, "the hook scripts drifted apart: regenerate them from one text"
+
+
+def test_scripts_are_executable_in_the_package_and_in_git() -> None:
+    source = Path(__file__).resolve().parents[2]
+    folder = source / "gitmem" / "hooks" / "scripts"
+    for name in ALL_HOOKS:
+        assert os.access(folder / name, os.X_OK), name
+    if not (source / ".git").exists():
+        pytest.skip("not a git checkout")
+    staged = git(source, "ls-files", "-s", "--", "gitmem/hooks/scripts")
+    modes = {line.split("\t")[1].rsplit("/", 1)[1]: line.split()[0] for line in staged.splitlines()}
+    if not modes:
+        pytest.skip("the hook scripts are not committed in this checkout yet")
+    assert modes == dict.fromkeys(ALL_HOOKS, "100755")
+    assert (source / "hooks").resolve() == folder.resolve()
+
+
+def test_scripts_parse_as_posix_sh() -> None:
+    sh = shutil.which("dash") or shutil.which("sh")
+    assert sh
+    for name in ALL_HOOKS:
+        done = subprocess.run([sh, "-n", "-c", script(name).decode()], capture_output=True)
+        assert done.returncode == 0, (name, done.stderr)
+
+
+def test_unknown_hook_name_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="unknown hook 'commit-msg'"):
+        script("commit-msg")
+
+
+# -- install, uninstall ------------------------------------------------------------------------
+
+
+def test_install_writes_executable_marked_scripts_and_the_merge_driver(repo: Path) -> None:
+    lines = install(repo)
+    folder = repo / ".git" / "hooks"
+    assert lines[0] == f"hooks folder: {folder}"
+    assert lines[1:6] == [f"{name}: installed" for name in CLIENT_HOOKS]
+    for name in CLIENT_HOOKS:
+        path = folder / name
+        assert path.read_bytes() == script(name)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o755
+        assert is_gitmem_hook(path)
+    assert not (folder / "pre-receive").exists()
+    assert not list(folder.glob(".*.tmp")), "a temporary file was left behind"
+    assert git(repo, "config", "merge.gitmem-index.name").strip() == (
+        "gitmem INDEX.md regeneration"
+    )
+    assert git(repo, "config", "merge.gitmem-index.driver").strip() == (
+        "gitmem index --merge-driver %O %A %B %P"
+    )
+
+
+def test_install_twice_changes_nothing(repo: Path) -> None:
+    install(repo)
+    folder = repo / ".git" / "hooks"
+    before = snapshot(folder)
+    config = (repo / ".git" / "config").read_bytes()
+    lines = install(repo)
+    assert lines[1:] == [f"{name}: already installed" for name in CLIENT_HOOKS] + [
+        "INDEX.md merge driver (merge.gitmem-index): already configured"
+    ]
+    assert snapshot(folder) == before
+    assert (repo / ".git" / "config").read_bytes() == config
+    assert not list(folder.glob(f"*{CHAINED_SUFFIX}"))
+
+
+def test_an_older_gitmem_script_is_updated_not_chained(repo: Path) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-commit", "#!/bin/sh\n# gitmem-managed-hook v0\nexec gitmem check\n")
+    lines = install(repo)
+    assert "pre-commit: updated" in lines
+    assert (folder / "pre-commit").read_bytes() == script("pre-commit")
+    assert not (folder / f"pre-commit{CHAINED_SUFFIX}").exists()
+
+
+def test_uninstall_removes_only_gitmem_files_and_is_safe_twice(repo: Path) -> None:
+    folder = repo / ".git" / "hooks"
+    samples = snapshot(folder)
+    install(repo)
+    write_exec(folder / "commit-msg", "#!/bin/sh\nexit 0\n")
+    lines = uninstall(repo)
+    assert lines[1:] == [f"{name}: removed" for name in CLIENT_HOOKS] + [
+        "INDEX.md merge driver (merge.gitmem-index): removed"
+    ]
+    after = snapshot(folder)
+    assert after.pop("commit-msg")
+    assert after == samples
+    assert "gitmem-index" not in (repo / ".git" / "config").read_text()
+    lines = uninstall(repo)
+    assert lines[1:] == [f"{name}: not installed" for name in CLIENT_HOOKS] + [
+        "INDEX.md merge driver (merge.gitmem-index): not configured"
+    ]
+
+
+def test_uninstall_leaves_a_hook_that_is_not_gitmems(repo: Path) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "post-merge", "#!/bin/sh\necho mine\n")
+    lines = uninstall(repo)
+    assert "post-merge: not gitmem's, left alone" in lines
+    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
+
+
+def test_a_foreign_hook_is_chained_and_restored_byte_for_byte(repo: Path) -> None:
+    folder = repo / ".git" / "hooks"
+    original = FOREIGN_HOOK.encode() + b"# \xff\xfe not even UTF-8\r\n"
+    write_exec(folder / "pre-commit", original, mode=0o700)
+    lines = install(repo)
+    assert lines[1] == (
+        f"pre-commit: installed; the existing hook now runs first, kept as "
+        f"pre-commit{CHAINED_SUFFIX} (uninstall puts it back)"
+    )
+    assert (folder / f"pre-commit{CHAINED_SUFFIX}").read_bytes() == original
+    assert (folder / "pre-commit").read_bytes() == script("pre-commit")
+    assert install(repo)[1] == "pre-commit: already installed"
+
+    lines = uninstall(repo)
+    assert lines[1] == "pre-commit: removed; restored the previous hook"
+    assert (folder / "pre-commit").read_bytes() == original
+    assert stat.S_IMODE((folder / "pre-commit").stat().st_mode) == 0o700
+    assert not (folder / f"pre-commit{CHAINED_SUFFIX}").exists()
+
+
+def test_a_chained_hook_whose_gitmem_script_was_deleted_is_restored(repo: Path) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-push", FOREIGN_HOOK)
+    install(repo)
+    (folder / "pre-push").unlink()
+    assert "pre-push: restored the previous hook" in uninstall(repo)
+    assert (folder / "pre-push").read_text() == FOREIGN_HOOK
+
+
+def test_a_symlinked_foreign_hook_is_chained_as_a_link(repo: Path, tmp_path: Path) -> None:
+    folder = repo / ".git" / "hooks"
+    target = tmp_path / "team-hooks" / "pre-commit"
+    write_exec(target, FOREIGN_HOOK)
+    (folder / "pre-commit").symlink_to(target)
+    install(repo)
+    assert (folder / f"pre-commit{CHAINED_SUFFIX}").readlink() == target
+    uninstall(repo)
+    assert (folder / "pre-commit").readlink() == target
+
+
+def test_install_refuses_when_the_chained_name_is_taken_and_changes_nothing(
+    repo: Path,
+) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "post-checkout", "#!/bin/sh\necho current\n")
+    write_exec(folder / f"post-checkout{CHAINED_SUFFIX}", "#!/bin/sh\necho older\n")
+    before = snapshot(folder)
+    config = (repo / ".git" / "config").read_bytes()
+    with pytest.raises(GitmemError, match=r"post-checkout is not gitmem's and .* is taken too"):
+        install(repo)
+    assert snapshot(folder) == before
+    assert (repo / ".git" / "config").read_bytes() == config
+
+
+def test_a_tracked_hook_is_never_renamed_but_one_calling_gitmem_is_kept(repo: Path) -> None:
+    git(repo, "config", "core.hooksPath", ".githooks")
+    shared = repo / ".githooks" / "pre-push"
+    write_exec(shared, "#!/bin/sh\nmake lint\n")
+    git(repo, "add", ".githooks")
+    git(repo, "commit", "-q", "-m", "the team's hooks")
+    with pytest.raises(GitmemError, match=r'pre-push is tracked .* `gitmem hook pre-push "\$@"`'):
+        install(repo)
+    assert sorted(p.name for p in shared.parent.iterdir()) == ["pre-push"]
+    assert git(repo, "status", "--porcelain") == ""
+
+    write_exec(shared, '#!/bin/sh\nmake lint\ngitmem hook pre-push "$@"\n')
+    lines = install(repo)
+    assert "pre-push: left as is, it already runs `gitmem hook pre-push`" in lines
+    assert shared.read_text().endswith('gitmem hook pre-push "$@"\n')
+    assert (shared.parent / "pre-commit").read_bytes() == script("pre-commit")
+    assert not (shared.parent / f"pre-push{CHAINED_SUFFIX}").exists()
+    assert "pre-push: not gitmem's, left alone" in uninstall(repo)
+    assert shared.exists()
+
+
+def test_a_folder_managed_by_husky_is_refused(repo: Path) -> None:
+    husky = repo / ".husky" / "_"
+    write_exec(husky / "h", "#!/usr/bin/env sh\n")
+    write_exec(husky / "pre-commit", '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
+    git(repo, "config", "core.hooksPath", ".husky/_")
+    with pytest.raises(GitmemError, match=r"managed by husky.* \.husky/<name>"):
+        install(repo)
+    assert sorted(p.name for p in husky.iterdir()) == ["h", "pre-commit"]
+
+
+def test_install_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(UsageError, match="is not inside a git repository"):
+        install(tmp_path / "plain")
+    with pytest.raises(UsageError, match="is not a folder"):
+        install(tmp_path / "missing")
+
+
+# -- where the hooks go ------------------------------------------------------------------------
+
+
+def test_relative_core_hooks_path_is_taken_from_the_work_tree_root(repo: Path) -> None:
+    git(repo, "config", "core.hooksPath", ".githooks")
+    (repo / "src").mkdir()
+    install(repo / "src")
+    for name in CLIENT_HOOKS:
+        assert (repo / ".githooks" / name).read_bytes() == script(name)
+        assert not (repo / ".git" / "hooks" / name).exists()
+    assert hooks_dir(repo / "src") == repo / ".githooks"
+
+
+def test_absolute_core_hooks_path_is_created_when_missing(repo: Path, tmp_path: Path) -> None:
+    shared = tmp_path / "shared" / "hooks"
+    git(repo, "config", "core.hooksPath", str(shared))
+    install(repo)
+    assert sorted(p.name for p in shared.iterdir()) == sorted(CLIENT_HOOKS)
+    uninstall(repo)
+    assert list(shared.iterdir()) == []
+
+
+def test_home_relative_core_hooks_path_is_expanded(repo: Path, tmp_path: Path) -> None:
+    os.environ["HOME"] = str(tmp_path / "home")  # a HOME git can resolve; nothing is written
+    git(repo, "config", "core.hooksPath", "~/git-hooks")
+    assert hooks_dir(repo) == tmp_path / "home" / "git-hooks"
+
+
+def test_hooks_path_ignores_the_calling_hooks_git_variables(repo: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", str(other))
+    os.environ["GIT_DIR"] = str(other / ".git")
+    assert hooks_dir(repo) == repo / ".git" / "hooks"
+
+
+def test_linked_worktree_installs_into_the_common_hooks_folder(
+    repo: Path, tmp_path: Path, stub: dict[str, str]
+) -> None:
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    install(linked)
+    assert hooks_dir(linked) == repo / ".git" / "hooks"
+    assert (repo / ".git" / "hooks" / "pre-commit").read_bytes() == script("pre-commit")
+    (linked / "notes.txt").write_text("from the linked worktree\n")
+    git(linked, "add", "notes.txt")
+    done = git_env(linked, stub, "commit", "-q", "-m", "in the linked worktree")
+    assert done.returncode == 0, done.stderr
+    assert calls(stub) == ["gitmem hook pre-commit"]
+
+
+def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    with pytest.raises(UsageError, match="gitmem hooks install --server"):
+        install(bare)
+    lines = install(bare, server=True)
+    assert lines == [f"hooks folder: {bare / 'hooks'}", "pre-receive: installed"]
+    assert (bare / "hooks" / "pre-receive").read_bytes() == script("pre-receive")
+    assert not (bare / "hooks" / "pre-commit").exists()
+    assert "gitmem-index" not in (bare / "config").read_text()
+    assert install(bare, server=True)[1] == "pre-receive: already installed"
+    assert uninstall(bare, server=True)[1] == "pre-receive: removed"
+
+
+# -- the scripts at work, in real git commands ---------------------------------------------------
+
+
+def test_chained_pre_commit_runs_first_then_gitmem(repo: Path, stub: dict[str, str]) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-commit", FOREIGN_HOOK)
+    install(repo)
+    (repo / "README.md").write_text("# project\n\nmore\n")
+    done = git_env(repo, stub, "commit", "-q", "-am", "change")
+    assert done.returncode == 0, done.stderr
+    assert calls(stub) == ["foreign ", "gitmem hook pre-commit"]
+
+
+def test_a_failing_chained_hook_blocks_the_commit(repo: Path, stub: dict[str, str]) -> None:
+    write_exec(repo / ".git" / "hooks" / "pre-commit", FOREIGN_HOOK)
+    install(repo)
+    head = git(repo, "rev-parse", "HEAD")
+    (repo / "README.md").write_text("# changed\n")
+    done = git_env(repo, {**stub, "FOREIGN_EXIT": "3"}, "commit", "-q", "-am", "change")
+    assert done.returncode != 0
+    assert calls(stub) == ["foreign "], "gitmem ran after the chained hook had failed"
+    assert git(repo, "rev-parse", "HEAD") == head
+
+
+def test_gitmems_failure_blocks_the_commit(repo: Path, stub: dict[str, str]) -> None:
+    install(repo)
+    head = git(repo, "rev-parse", "HEAD")
+    (repo / "README.md").write_text("# changed\n")
+    done = git_env(repo, {**stub, "STUB_EXIT": "1"}, "commit", "-q", "-am", "change")
+    assert done.returncode != 0
+    assert git(repo, "rev-parse", "HEAD") == head
+
+
+def test_real_gitmem_pre_commit_runs_after_the_chained_hook(repo: Path, tmp_path: Path) -> None:
+    """No stand-in: the real `gitmem hook pre-commit` refuses a broken memory file."""
+    folder = repo / ".git" / "hooks"
+    ran = tmp_path / "foreign-ran"
+    write_exec(folder / "pre-commit", f"#!/bin/sh\necho ran >> '{ran}'\n")
+    install(repo)
+    env = dict(os.environ)
+
+    entry = repo / ".gitmem" / "candidates" / "shop-method-20261129-run-hooks-through-gitmem.md"
+    entry.parent.mkdir(parents=True)
+    entry.write_text(text().replace("## Evidence", "## Proof"))
+    git(repo, "add", ".gitmem")
+    done = git_env(repo, env, "commit", "-q", "-m", "a broken memory")
+    assert done.returncode != 0, "gitmem's pre-commit let a broken entry through"
+    assert "shop-method-20261129-run-hooks-through-gitmem.md" in done.stderr
+    assert ran.read_text() == "ran\n"
+
+    git(repo, "rm", "-q", "-r", "--cached", ".gitmem")
+    (repo / "README.md").write_text("# project\n\nno memory touched\n")
+    done = git_env(repo, env, "commit", "-q", "-am", "an ordinary change")
+    assert done.returncode == 0, done.stderr
+    assert ran.read_text() == "ran\nran\n"
+
+
+def test_real_gitmem_pre_receive_refuses_a_forged_entry(repo: Path, tmp_path: Path) -> None:
+    """No stand-in: a bare server with the pre-receive hook rejects memory pushed around review."""
+    remote = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    install(remote, server=True)
+    env = dict(os.environ)
+    done = git_env(repo, env, "push", "-q", str(remote), "main")
+    assert done.returncode == 0, done.stderr
+    head = git(repo, "rev-parse", "HEAD").strip()
+
+    entry = (
+        repo / ".gitmem" / "entries" / "method" / "shop-method-20261129-run-hooks-through-gitmem.md"
+    )
+    entry.parent.mkdir(parents=True)
+    entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
+    git(repo, "add", ".gitmem")
+    git(repo, "commit", "-q", "--no-verify", "-m", "an entry that skipped review")
+    done = git_env(repo, env, "push", "-q", str(remote), "main")
+    assert done.returncode != 0, "the server accepted an entry pushed straight to main"
+    assert "shop-method-20261129-run-hooks-through-gitmem" in done.stderr
+    assert git(remote, "rev-parse", "main").strip() == head
+
+
+def test_pre_push_stdin_reaches_the_chained_hook_and_gitmem(
+    repo: Path, tmp_path: Path, stub: dict[str, str]
+) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "branch", "side")
+    write_exec(repo / ".git" / "hooks" / "pre-push", FOREIGN_HOOK)
+    install(repo)
+    env = {
+        **stub,
+        "STUB_STDIN": str(tmp_path / "gitmem.stdin"),
+        "FOREIGN_STDIN": str(tmp_path / "foreign.stdin"),
+    }
+    done = git_env(repo, env, "push", "-q", "origin", "main", "side")
+    assert done.returncode == 0, done.stderr
+    assert calls(env) == [f"foreign origin {remote}", f"gitmem hook pre-push origin {remote}"]
+    head = git(repo, "rev-parse", "HEAD").strip()
+    expected = "".join(
+        f"refs/heads/{b} {head} refs/heads/{b} {'0' * 40}\n" for b in ("main", "side")
+    )
+    assert (tmp_path / "foreign.stdin").read_text() == expected
+    assert (tmp_path / "gitmem.stdin").read_text() == expected
+
+
+def test_a_failing_chained_pre_push_stops_the_push(
+    repo: Path, tmp_path: Path, stub: dict[str, str]
+) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    write_exec(repo / ".git" / "hooks" / "pre-push", FOREIGN_HOOK)
+    install(repo)
+    done = git_env(repo, {**stub, "FOREIGN_EXIT": "1"}, "push", "-q", str(remote), "main")
+    assert done.returncode != 0
+    assert calls(stub) == [f"foreign {remote} {remote}"]
+    assert git(remote, "for-each-ref") == ""
+
+
+def test_pre_receive_gets_the_pushed_refs_on_a_bare_server(
+    repo: Path, tmp_path: Path, stub: dict[str, str]
+) -> None:
+    remote = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    write_exec(remote / "hooks" / "pre-receive", FOREIGN_HOOK)
+    install(remote, server=True)
+    env = {
+        **stub,
+        "STUB_STDIN": str(tmp_path / "gitmem.stdin"),
+        "FOREIGN_STDIN": str(tmp_path / "foreign.stdin"),
+    }
+    done = git_env(repo, env, "push", "-q", str(remote), "main")
+    assert done.returncode == 0, done.stderr
+    assert calls(env) == ["foreign ", "gitmem hook pre-receive"]
+    head = git(repo, "rev-parse", "HEAD").strip()
+    line = f"{'0' * 40} {head} refs/heads/main\n"
+    assert (tmp_path / "gitmem.stdin").read_text() == line
+    assert (tmp_path / "foreign.stdin").read_text() == line
+
+    (repo / "README.md").write_text("# refused\n")
+    git(repo, "commit", "-q", "-am", "refused")
+    done = git_env(repo, {**env, "STUB_EXIT": "1"}, "push", "-q", str(remote), "main")
+    assert done.returncode != 0
+    assert git(remote, "rev-parse", "main").strip() == head
+
+
+def test_post_hooks_never_fail_the_git_command(repo: Path, stub: dict[str, str]) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "post-checkout", FOREIGN_HOOK)
+    install(repo)
+    env = {**stub, "STUB_EXIT": "3", "FOREIGN_EXIT": "4"}
+    done = git_env(repo, env, "checkout", "-q", "-b", "other")
+    assert done.returncode == 0, done.stderr
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert calls(env) == [f"foreign {head} {head} 1", f"gitmem hook post-checkout {head} {head} 1"]
+
+
+def test_post_rewrite_stdin_reaches_both(repo: Path, tmp_path: Path, stub: dict[str, str]) -> None:
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "post-rewrite", FOREIGN_HOOK)
+    install(repo)
+    old = git(repo, "rev-parse", "HEAD").strip()
+    env = {
+        **stub,
+        "STUB_STDIN": str(tmp_path / "gitmem.stdin"),
+        "FOREIGN_STDIN": str(tmp_path / "foreign.stdin"),
+    }
+    done = git_env(repo, env, "commit", "-q", "--amend", "-m", "amended")
+    assert done.returncode == 0, done.stderr
+    new = git(repo, "rev-parse", "HEAD").strip()
+    assert calls(env)[-2:] == ["foreign amend", "gitmem hook post-rewrite amend"]
+    assert (tmp_path / "gitmem.stdin").read_text() == f"{old} {new}\n"
+    assert (tmp_path / "foreign.stdin").read_text() == f"{old} {new}\n"
+
+
+# -- when gitmem cannot be found -----------------------------------------------------------------
+
+
+@pytest.fixture
+def bare_path_env(tmp_path: Path) -> dict[str, str]:
+    """A minimal environment (like `env -i PATH=/usr/bin:/bin`) with no gitmem reachable."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ["HOME"]}
+    probe = subprocess.run(
+        ["sh", "-c", "command -v gitmem || python3 -c 'import gitmem.cli.main'"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode == 0:
+        pytest.skip("gitmem is reachable from /usr/bin:/bin on this machine")
+    return env
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "message"),
+    [
+        (
+            "pre-commit",
+            1,
+            "gitmem: pre-commit: gitmem is not installed: pip install gitmem, "
+            "or skip once with git commit --no-verify",
+        ),
+        (
+            "pre-push",
+            1,
+            "gitmem: pre-push: gitmem is not installed: pip install gitmem, "
+            "or skip once with git push --no-verify",
+        ),
+        (
+            "post-merge",
+            0,
+            "gitmem: post-merge: skipped, gitmem is not installed (pip install gitmem)",
+        ),
+        ("post-checkout", 0, "gitmem: post-checkout: skipped, gitmem is not installed"),
+        ("pre-receive", 1, "so the push cannot be checked and is refused"),
+    ],
+)
+def test_a_missing_gitmem_is_said_clearly(
+    tmp_path: Path, bare_path_env: dict[str, str], name: str, code: int, message: str
+) -> None:
+    hook = tmp_path / "hooks" / name
+    write_exec(hook, script(name))
+    done = run_hook(hook, bare_path_env, "0", cwd=tmp_path)
+    assert done.returncode == code
+    assert message in done.stderr
+    assert done.stdout == ""
+
+
+def test_a_missing_gitmem_still_runs_the_chained_post_hook(
+    tmp_path: Path, bare_path_env: dict[str, str]
+) -> None:
+    folder = tmp_path / "hooks"
+    write_exec(folder / "post-merge", script("post-merge"))
+    write_exec(folder / f"post-merge{CHAINED_SUFFIX}", FOREIGN_HOOK)
+    env = {**bare_path_env, "STUB_LOG": str(tmp_path / "calls.log")}
+    done = run_hook(folder / "post-merge", env, "0", cwd=tmp_path)
+    assert done.returncode == 0
+    assert calls(env) == ["foreign 0"]
+    assert "skipped, gitmem is not installed" in done.stderr
+
+
+def test_python3_dash_m_gitmem_is_the_fallback(
+    tmp_path: Path, bare_path_env: dict[str, str]
+) -> None:
+    """With no `gitmem` command but a python3 that imports gitmem, the script uses that."""
+    bin_dir = tmp_path / "py-bin"
+    write_exec(bin_dir / "python3", STUB_GITMEM.replace('echo "gitmem $*"', 'echo "python3 $*"'))
+    env = {
+        **bare_path_env,
+        "PATH": f"{bin_dir}:{bare_path_env['PATH']}",
+        "STUB_LOG": str(tmp_path / "calls.log"),
+    }
+    hook = tmp_path / "hooks" / "pre-commit"
+    write_exec(hook, script("pre-commit"))
+    done = run_hook(hook, env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert calls(env) == ["python3 -c import gitmem.cli.main", "python3 -m gitmem hook pre-commit"]
+
+
+def test_the_real_python_module_fallback_starts(
+    tmp_path: Path, bare_path_env: dict[str, str]
+) -> None:
+    """This interpreter as the only python3 on a minimal PATH: gitmem's CLI answers."""
+    bin_dir = tmp_path / "py-bin"
+    write_exec(bin_dir / "python3", f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    env = {**bare_path_env, "PATH": f"{bin_dir}:{bare_path_env['PATH']}"}
+    hook = tmp_path / "hooks" / "post-merge"
+    write_exec(hook, script("post-merge"))
+    done = run_hook(hook, env, "0", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "gitmem is not installed" not in done.stderr

@@ -1,0 +1,435 @@
+"""`propose --pr`: push the candidate branch, then open the pull/merge request or say where.
+
+Pushes are real (to bare repositories in tmp_path); the remote keeps a forge-looking fetch URL
+while `url.<bare>.pushInsteadOf` sends the push to the bare. `gh` is a small fake on PATH that
+records its arguments and answers `gh auth status` as told.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirunner import run
+from fakegh import FIELDS, FakeGh
+
+from gitmem.errors import GitmemError, UsageError
+from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle import pulls as forge
+from gitmem.repo.workspace import open_workspace
+
+from conftest import git
+
+
+@pytest.fixture
+def fake_gh(tmp_path: Path) -> FakeGh:
+    return FakeGh(tmp_path / "fake-bin")
+
+
+@pytest.fixture
+def no_gh(tmp_path: Path) -> None:
+    """PATH with git and this interpreter's scripts only: no gh anywhere."""
+    folder = tmp_path / "bin-without-gh"
+    folder.mkdir()
+    real_git = shutil.which("git")
+    assert real_git
+    (folder / "git").symlink_to(real_git)
+    os.environ["PATH"] = os.pathsep.join([str(folder), str(Path(sys.executable).parent)])
+    assert shutil.which("gh") is None
+
+
+@pytest.fixture
+def memory(repo: Path) -> Path:
+    result = run(repo, "init")
+    assert result.exit_code == 0, result.output
+    (repo / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    return repo
+
+
+def bare(tmp_path: Path, name: str = "server.git") -> Path:
+    path = tmp_path / name
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(path))
+    return path
+
+
+def with_remote(repo: Path, url: str, server: Path) -> None:
+    """origin shows url; pushes to it land in server."""
+    git(repo, "remote", "add", "origin", url)
+    git(repo, "config", f"url.{server}.pushInsteadOf", url)
+    git(repo, "push", "-q", "origin", "main")
+
+
+def propose(repo: Path, **changes: Any) -> lifecycle.Proposal:
+    return lifecycle.propose(open_workspace(repo), {**FIELDS, **changes})
+
+
+def open_pr(repo: Path, proposal: lifecycle.Proposal) -> forge.PullRequestResult:
+    return forge.open_pull_request(open_workspace(repo), proposal)
+
+
+def refuse_pushes(server: Path) -> None:
+    hook = server / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'rejected by policy' >&2\nexit 1\n")
+    hook.chmod(0o755)
+
+
+def on_server(server: Path, branch: str) -> str:
+    return git(server, "for-each-ref", "--format=%(objectname)", f"refs/heads/{branch}").strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# remote URLs
+
+
+@pytest.mark.parametrize(
+    ("url", "host", "path", "web"),
+    [
+        ("https://github.com/acme/shop.git", "github.com", "acme/shop", None),
+        ("https://github.com/acme/shop", "github.com", "acme/shop", None),
+        ("https://github.com/acme/shop/", "github.com", "acme/shop", None),
+        ("https://alice:ghp_s3cret@github.com/acme/shop.git", "github.com", "acme/shop", None),
+        ("https://oauth2:glpat-s3cret@gitlab.com/g/sub/shop.git", "gitlab.com", "g/sub/shop", None),
+        ("http://git.example.org:8080/team/shop.git", "git.example.org", "team/shop",
+         "https://git.example.org:8080/team/shop"),
+        ("git@github.com:acme/shop.git", "github.com", "acme/shop", None),
+        ("github.com:acme/shop", "github.com", "acme/shop", None),
+        ("ssh://git@github.com/acme/shop.git", "github.com", "acme/shop", None),
+        ("ssh://git@gitlab.example.com:2222/g/shop.git", "gitlab.example.com", "g/shop",
+         "https://gitlab.example.com/g/shop"),
+        ("git://example.org/team/shop.git", "example.org", "team/shop", None),
+        ("GIT@GitHub.COM:acme/shop.git", "github.com", "acme/shop", None),
+    ],
+)  # fmt: skip
+def test_remote_urls_are_parsed_without_credentials(
+    url: str, host: str, path: str, web: str | None
+) -> None:
+    remote = forge.parse_remote(url)
+    assert remote is not None
+    assert (remote.host, remote.path) == (host, path)
+    assert remote.web == (web or f"https://{host}/{path}")
+    assert "s3cret" not in repr(remote) and "s3cret" not in remote.web
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/srv/git/shop.git",
+        "../shop.git",
+        "file:///srv/git/shop.git",
+        "C:\\repos\\shop.git",
+        "C:/repos/shop.git",
+        "https://github.com/",
+        "https://github.com/shop",
+        "git@host:~alice/shop.git",
+        "",
+        "https://[not-a-host/x/y",
+    ],
+)
+def test_local_and_unusable_urls_have_no_web_page(url: str) -> None:
+    assert forge.parse_remote(url) is None
+
+
+def test_forges_are_told_by_host() -> None:
+    def kind(url: str) -> str:
+        remote = forge.parse_remote(url)
+        assert remote is not None
+        return forge.forge_of(remote)
+
+    assert kind("git@github.com:a/b.git") == forge.GITHUB
+    assert kind("https://github.acme.corp/a/b") == forge.GITHUB
+    assert kind("https://gitlab.com/a/b") == forge.GITLAB
+    assert kind("https://gitlab.acme.corp/a/b") == forge.GITLAB
+    assert kind("https://codeberg.org/a/b") == forge.OTHER
+
+
+def test_scrub_removes_credentials_from_any_text() -> None:
+    text = "To https://alice:ghp_s3cret@github.com/acme/shop.git\n ! [rejected] ssh://bob@h/x"
+    assert forge.scrub(text) == "To https://github.com/acme/shop.git\n ! [rejected] ssh://h/x"
+
+
+def test_compare_urls() -> None:
+    remote = forge.parse_remote("git@gitlab.com:g/sub/shop.git")
+    assert remote is not None
+    assert forge.compare_url(remote, forge.GITLAB, "main", "gitmem/x-1") == (
+        "https://gitlab.com/g/sub/shop/-/merge_requests/new?"
+        "merge_request%5Bsource_branch%5D=gitmem%2Fx-1&merge_request%5Btarget_branch%5D=main"
+    )
+    assert forge.compare_url(remote, forge.GITHUB, "main", "gitmem/x-1") == (
+        "https://gitlab.com/g/sub/shop/compare/main...gitmem/x-1?expand=1"
+    )
+    assert forge.compare_url(remote, forge.OTHER, "main", "gitmem/x-1") is None
+
+
+# ---------------------------------------------------------------------------------------------
+# GitHub
+
+
+GITHUB_URL = "https://alice:ghp_s3cret@github.com/acme/shop.git"
+
+
+def assert_no_secret(result: forge.PullRequestResult) -> None:
+    assert "s3cret" not in f"{result.message} {result.url} {result.warnings}"
+
+
+def test_github_with_gh_logged_in_opens_the_pull_request(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    server = bare(tmp_path)
+    with_remote(memory, GITHUB_URL, server)
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert result.forge == forge.GITHUB
+    assert result.opened and result.pushed
+    assert result.url == "https://github.com/acme/shop/pull/7"
+    assert result.message == "opened pull request https://github.com/acme/shop/pull/7"
+    assert_no_secret(result)
+    assert on_server(server, proposal.branch) == proposal.commit
+    assert fake_gh.called("auth", "status", "--hostname", "github.com")
+    assert fake_gh.called("label", "create", "gitmem", "--repo", "acme/shop")
+    (create,) = fake_gh.called("pr", "create")
+    assert create["args"] == [
+        "pr", "create",
+        "--repo", "acme/shop",
+        "--base", "main",
+        "--head", proposal.branch,
+        "--title", "Use pygit2 inside hooks",
+        "--body-file", "-",
+        "--label", "gitmem",
+    ]  # fmt: skip
+    body = create["body"]
+    assert f"`{proposal.id}`" in body
+    assert "**Applies when:** writing code that runs inside a git hook" in body
+    assert "**Rationale:** one git process per call costs more than the check" in body
+    assert "**Files:** `README.md`" in body
+    for section in ("### Context\nHooks ran git", "### Content\nRead objects", "### Evidence"):
+        assert section in body
+    assert "Approving this pull request admits the entry into `main`" in body
+    assert all("s3cret" not in " ".join(c["args"]) for c in fake_gh.calls())
+
+
+def test_github_pull_request_without_the_label_when_it_cannot_be_added(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    os.environ["FAKE_GH_NO_LABEL"] = "1"
+    with_remote(memory, GITHUB_URL, bare(tmp_path))
+    result = open_pr(memory, propose(memory))
+    assert result.opened
+    assert any("could not add the label" in w for w in result.warnings)
+    first, second = fake_gh.called("pr", "create")
+    assert "--label" in first["args"] and "--label" not in second["args"]
+
+
+def test_github_without_gh_prints_the_compare_url(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    server = bare(tmp_path)
+    with_remote(memory, GITHUB_URL, server)
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    page = f"https://github.com/acme/shop/compare/main...{proposal.branch}?expand=1"
+    assert (result.forge, result.url, result.opened, result.pushed) == (
+        forge.GITHUB,
+        page,
+        False,
+        True,
+    )
+    assert result.message.startswith(f"open the pull request: {page}")
+    assert "install the gh CLI" in result.message
+    assert_no_secret(result)
+    assert on_server(server, proposal.branch) == proposal.commit
+
+
+def test_github_with_gh_logged_out_prints_the_compare_url(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    os.environ["FAKE_GH_AUTH"] = "1"
+    with_remote(memory, "git@github.com:acme/shop.git", bare(tmp_path))
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert not result.opened
+    assert result.url == f"https://github.com/acme/shop/compare/main...{proposal.branch}?expand=1"
+    assert "gh auth login --hostname github.com" in result.message
+    assert not fake_gh.called("pr", "create")
+
+
+def test_an_already_pushed_candidate_is_not_pushed_again(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    server = bare(tmp_path)
+    with_remote(memory, GITHUB_URL, server)
+    proposal = lifecycle.propose(open_workspace(memory), FIELDS, push=True)
+    assert proposal.pushed
+    refuse_pushes(server)
+    result = open_pr(memory, proposal)
+    assert result.opened and not result.pushed
+
+
+def test_github_enterprise_on_its_own_host_is_found_through_gh(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    with_remote(memory, "https://git.corp.example/acme/shop.git", bare(tmp_path))
+    result = open_pr(memory, propose(memory))
+    assert result.forge == forge.GITHUB and result.opened
+    (create,) = fake_gh.called("pr", "create")
+    assert create["args"][2:4] == ["--repo", "git.corp.example/acme/shop"]
+
+
+def test_a_refused_push_says_so_without_credentials(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    server = bare(tmp_path)
+    with_remote(memory, GITHUB_URL, server)
+    refuse_pushes(server)
+
+    with pytest.raises(GitmemError) as caught:
+        open_pr(memory, propose(memory))
+    assert "rejected by policy" in caught.value.message
+    assert "s3cret" not in caught.value.message
+    assert not fake_gh.called("pr", "create")
+
+
+# ---------------------------------------------------------------------------------------------
+# GitLab
+
+
+def gitlab_server(tmp_path: Path, *, push_options: bool) -> tuple[Path, Path]:
+    """A bare repository that behaves like GitLab receiving push options: it records them and
+    prints the merge request's URL."""
+    server = bare(tmp_path, "gitlab.git")
+    log = tmp_path / "push-options.log"
+    git(server, "config", "receive.advertisePushOptions", "true" if push_options else "false")
+    hook = server / "hooks" / "post-receive"
+    hook.write_text(
+        "#!/bin/sh\n"
+        f': > "{log}"\n'
+        "i=0\n"
+        'while [ "$i" -lt "${GIT_PUSH_OPTION_COUNT:-0}" ]; do\n'
+        f'  eval "printf \'%s\\n\' \\"\\$GIT_PUSH_OPTION_$i\\"" >> "{log}"\n'
+        "  i=$((i + 1))\n"
+        "done\n"
+        'if [ "${GIT_PUSH_OPTION_COUNT:-0}" -gt 0 ]; then\n'
+        "  echo 'View merge request for the branch:' >&2\n"
+        "  echo '  https://gitlab.com/g/sub/shop/-/merge_requests/12' >&2\n"
+        "fi\n"
+    )
+    hook.chmod(0o755)
+    return server, log
+
+
+def test_gitlab_merge_request_through_push_options(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    server, log = gitlab_server(tmp_path, push_options=True)
+    with_remote(memory, "https://oauth2:glpat-s3cret@gitlab.com/g/sub/shop.git", server)
+    proposal = propose(memory, applies_when="writing code\nthat runs inside a hook")
+    result = open_pr(memory, proposal)
+    assert result.forge == forge.GITLAB
+    assert result.opened and result.pushed
+    assert result.url == "https://gitlab.com/g/sub/shop/-/merge_requests/12"
+    assert (
+        result.message == "opened merge request https://gitlab.com/g/sub/shop/-/merge_requests/12"
+    )
+    assert "s3cret" not in f"{result.message} {result.url}"
+    assert log.read_text().splitlines() == [
+        "merge_request.create",
+        "merge_request.target=main",
+        "merge_request.title=Use pygit2 inside hooks",
+        "merge_request.description=writing code that runs inside a hook",
+        "merge_request.label=gitmem",
+    ]
+    assert on_server(server, proposal.branch) == proposal.commit
+
+
+def test_gitlab_without_push_options_pushes_and_prints_the_new_merge_request_page(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    server, _log = gitlab_server(tmp_path, push_options=False)
+    with_remote(memory, "git@gitlab.com:g/sub/shop.git", server)
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert not result.opened and result.pushed
+    assert result.url == (
+        "https://gitlab.com/g/sub/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D="
+        f"gitmem%2F{proposal.id}&merge_request%5Btarget_branch%5D=main"
+    )
+    assert result.warnings and "push options" in result.warnings[0]
+    assert on_server(server, proposal.branch) == proposal.commit
+
+
+def test_gitlab_candidate_already_pushed_gets_the_page_to_open_it(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    server, _log = gitlab_server(tmp_path, push_options=True)
+    with_remote(memory, "git@gitlab.com:g/sub/shop.git", server)
+    proposal = lifecycle.propose(open_workspace(memory), FIELDS, push=True)
+    result = open_pr(memory, proposal)
+    assert not result.opened and not result.pushed
+    assert result.url and "/-/merge_requests/new?" in result.url
+
+
+# ---------------------------------------------------------------------------------------------
+# other hosts
+
+
+def test_other_hosts_get_a_plain_message(memory: Path, tmp_path: Path, no_gh: None) -> None:
+    server = bare(tmp_path)
+    with_remote(memory, "ssh://git@git.example.org:2222/team/shop.git", server)
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert (result.forge, result.url, result.opened, result.pushed) == (
+        forge.OTHER,
+        None,
+        False,
+        True,
+    )
+    assert result.message == (
+        f"pushed {proposal.branch} to https://git.example.org/team/shop: open a pull request "
+        f"from {proposal.branch} into main there, or admit it with `gitmem admit {proposal.id}` "
+        "after review"
+    )
+    assert on_server(server, proposal.branch) == proposal.commit
+
+
+def test_a_local_bare_remote_is_pushed_to_and_named(memory: Path, tmp_path: Path) -> None:
+    server = bare(tmp_path)
+    git(memory, "remote", "add", "origin", str(server))
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert result.forge == forge.OTHER and result.url is None
+    assert f"to origin ({server})" in result.message
+    assert on_server(server, proposal.branch) == proposal.commit
+
+
+def test_no_remote_is_a_usage_error(memory: Path) -> None:
+    with pytest.raises(UsageError, match="git remote add origin"):
+        open_pr(memory, propose(memory))
+
+
+# ---------------------------------------------------------------------------------------------
+# the command line (once `gitmem propose --pr` is wired)
+
+
+def test_propose_pr_on_the_command_line(memory: Path, tmp_path: Path, fake_gh: FakeGh) -> None:
+    if "--pr" not in run(memory, "propose", "--help").output:
+        pytest.skip("gitmem propose has no --pr option yet")
+    server = bare(tmp_path)
+    with_remote(memory, GITHUB_URL, server)
+    result = run(
+        memory,
+        "propose",
+        "--type", "method",
+        "--title", "Open pull requests with gitmem",
+        "--applies-when", "proposing a memory",
+        "--content", "Use gitmem propose --pr.",
+        "--pr",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "https://github.com/acme/shop/pull/7" in result.output
+    assert "s3cret" not in result.output
+    assert fake_gh.called("pr", "create")

@@ -1,0 +1,141 @@
+"""The entry schema: per-type, per-status and source rules, readable messages, and the fast
+validator agreeing with the reference one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gitmem.model import schema
+
+from entries import meta
+
+
+def test_schemas_ship_inside_the_package_and_are_2020_12() -> None:
+    for name in schema.SCHEMA_FILES:
+        loaded = schema.load(name)
+        assert loaded["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        jsonschema.Draft202012Validator.check_schema(loaded)
+
+
+def test_a_valid_candidate_has_no_problem() -> None:
+    assert schema.entry_problems(meta()) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"type": "mistake"}, "a mistake needs 'correction' and 'detection_signal'"),
+        ({"type": "opinion"}, "type 'opinion' is not allowed here"),
+        ({"colour": "red"}, "unknown field 'colour'"),
+        ({"status": "admitted"}, "missing field 'admitted_by': a admitted entry records"),
+        ({"status": "approved"}, "status 'approved' is unknown"),
+        ({"admitted_by": "human:bob"}, "a candidate carries no admission fields"),
+        ({"source": "alice"}, "is not a source"),
+        ({"source": "audit:v.md", "type": "decision"}, "type 'decision' is not allowed here"),
+        (
+            {
+                "source": "verdict:stop-1",
+                "type": "mistake",
+                "correction": "c",
+                "detection_signal": "d",
+            },
+            "type 'mistake' is not allowed here",
+        ),
+        ({"source": "import:notes.md", "type": "decision"}, "not allowed for this source"),
+        ({"created": "29/11/2026"}, "is not a date"),
+        ({"id": "../../etc/passwd"}, "is not an id"),
+        ({"files": ["../secrets.txt"]}, "is not a repository path"),
+        ({"files": ["/etc/passwd"]}, "is not a repository path"),
+        ({"files": ["a//b"]}, "is not a repository path"),
+        ({"tags": "hooks"}, "tags: expected a list, got text"),
+        ({"title": ""}, "title"),
+        ({"applies_when": None}, "missing field 'applies_when'"),
+    ],
+)
+def test_schema_violations_read_as_sentences(changes: dict[str, Any], words: str) -> None:
+    problems = schema.entry_problems(meta(**changes))
+    assert any(words in p for p in problems), problems
+
+
+def test_audit_mistake_needs_three_batches() -> None:
+    base = {
+        "source": "audit:verdicts/b3.md",
+        "type": "mistake",
+        "correction": "c",
+        "detection_signal": "d",
+        "id": "shop-mistake-20261129-run-hooks-through-gitmem",
+    }
+    two = schema.entry_problems(meta(**base, evidence_batches=["b1", "b2"]))
+    assert any("at least 3 distinct batches, got 2" in p for p in two)
+    assert schema.entry_problems(meta(**base, evidence_batches=["b1", "b2", "b3"])) == []
+
+
+def test_audit_admission_only_for_audit_sources() -> None:
+    admitted = {"status": "admitted", "admitted": "2026-11-30"}
+    assert schema.entry_problems(meta(**admitted, admitted_by="audit:v.md")) != []
+    assert schema.entry_problems(meta(**admitted, admitted_by="human:bob")) == []
+
+
+def test_extra_types_are_human_only() -> None:
+    assert schema.entry_problems(meta(type="runbook"), ("runbook",)) == []
+    verdict = schema.entry_problems(meta(type="runbook", source="verdict:s"), ("runbook",))
+    assert verdict
+
+
+_values = st.one_of(
+    st.none(),
+    st.sampled_from(
+        [
+            "decision",
+            "mistake",
+            "candidate",
+            "admitted",
+            "human:a",
+            "audit:f",
+            "verdict:s",
+            "import:p",
+            "2026-11-29",
+            "x",
+            "",
+            "a/../b",
+            "shop-method-20261129-x",
+            "superseded",
+        ]
+    ),
+    st.lists(st.sampled_from(["a", "b", "../c", "a b", "", "b1", "b2", "b3"]), max_size=4),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                *meta().keys(),
+                "admitted_by",
+                "admitted",
+                "superseded_by",
+                "correction",
+                "detection_signal",
+                "evidence_batches",
+                "supersedes",
+                "files",
+                "odd",
+            ]
+        ),
+        _values,
+        max_size=8,
+    )
+)
+def test_fast_and_reference_validators_agree(changes: dict[str, Any]) -> None:
+    doc = meta(**{k: v for k, v in changes.items() if v is not None})
+    loaded = schema.load("entry.schema.json")
+    reference = jsonschema.Draft202012Validator(loaded).is_valid(doc)
+    assert jsonschema_rs.validator_for(loaded).is_valid(doc) == reference
+    assert (schema.entry_problems(doc) == []) == reference

@@ -1,0 +1,513 @@
+"""Recall engine: analysis, ranking, gating, hostile queries, serialisation and updates."""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import random
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from recall_corpus import corpus
+from recall_queries import MATCHING, NO_MATCH, SITUATIONS, quality
+
+from gitmem.recall import engine as recall
+from gitmem.recall.engine import (
+    DEFAULT_MIN_SCORE,
+    MAX_QUERY_TERMS,
+    STEP_TYPES,
+    Doc,
+    Hit,
+    Index,
+    analyze,
+    query_terms,
+    stem,
+)
+
+
+def doc(
+    id: str,
+    title: str = "",
+    body: str = "",
+    *,
+    type: str = "decision",
+    applies_when: str = "",
+    tags: tuple[str, ...] = (),
+) -> Doc:
+    return Doc(id, type, title, applies_when, tags, body, f".gitmem/entries/{type}/{id}.md")
+
+
+def filler(n: int = 6) -> list[Doc]:
+    """Unrelated entries, so that a test's word is not in most of a tiny index (no evidence)."""
+    return [doc(f"filler-{i}", f"Unrelated note {i}", "about gardening") for i in range(n)]
+
+
+@pytest.fixture(scope="module")
+def labelled() -> Index:
+    return Index.build(corpus())
+
+
+def answers(index: Index, query: str, **kwargs: object) -> list[tuple[str, float]]:
+    return [(h.id, h.score) for h in index.search(query, **kwargs)]  # type: ignore[arg-type]
+
+
+# -- analysis
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("running", "run"),
+        ("caresses", "caress"),
+        ("ponies", "poni"),
+        ("admitted", "admit"),
+        ("admission", "admiss"),
+        ("entries", "entri"),
+        ("generously", "generous"),
+        ("communities", "communiti"),
+        ("relational", "relat"),
+        ("hopefulness", "hope"),
+        ("skies", "sky"),
+        ("dying", "die"),
+        ("succeeding", "succeed"),
+        ("added", "add"),
+        ("cry", "cri"),
+        ("superseded", "supersed"),
+    ],
+)
+def test_stem_follows_porter2(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+def test_morphology_meets_at_the_stem() -> None:
+    assert stem("deploying") == stem("deployed") == stem("deploys") == stem("deployment")[:6]
+    assert analyze("Migrations migrate") == [stem("migrations"), stem("migrate")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("memory_push", ["memory_push", "memori", "push"]),
+        ("code-structure", ["code-structure", "code", "structur"]),
+        ("GitmemError", ["gitmemerror", "gitmem", "error"]),
+        ("camelCase", ["camelcase", "camel", "case"]),
+        ("snake_case", ["snake_case", "snake", "case"]),
+        ("gitmem.store", ["gitmem.store", "gitmem", "store"]),
+        ("HTTPServer", ["httpserver", "http", "server"]),
+        ("APIs", ["api"]),
+        ("__init__", ["init"]),
+        ("the GitmemError.", ["gitmemerror", "gitmem", "error"]),
+    ],
+)
+def test_identifiers_are_indexed_whole_and_in_parts(text: str, expected: list[str]) -> None:
+    assert analyze(text) == expected
+
+
+def test_identifier_parts_find_and_are_found() -> None:
+    index = Index.build(
+        [
+            doc("a", "MCP tools", "memory_push returns the candidate id"),
+            doc("b", "Errors", "raise GitmemError subclasses"),
+            doc("c", "Other", "nothing to see here"),
+        ]
+    )
+    for query in ("memory_push", "memory push", "MemoryPush", "pushing memories"):
+        assert [h.id for h in index.search(query)] == ["a"], query
+    for query in ("GitmemError", "gitmem error", "gitmem_error"):
+        assert [h.id for h in index.search(query)] == ["b"], query
+
+
+def test_query_terms_are_distinct_and_capped() -> None:
+    assert query_terms("memory_push Memory memory") == [
+        ("memory_push", True),
+        ("memori", False),
+        ("push", False),
+    ]
+    many = " ".join(f"word{i}" for i in range(500))
+    assert len(query_terms(many)) == MAX_QUERY_TERMS
+
+
+# -- ranking
+
+
+def test_title_match_beats_body_only_match() -> None:
+    index = Index.build(
+        [
+            doc("a-body", "Deployment checklist", "remember the terraform plan output"),
+            doc("z-title", "Terraform state locking", "keep one writer at a time"),
+        ]
+    )
+    hits = index.search("terraform", min_score=0.0)
+    assert [h.id for h in hits] == ["z-title", "a-body"]
+    assert hits[0].score == 1.0
+    assert 0.0 < hits[1].score < hits[0].score
+
+
+def test_applies_when_and_tags_weigh_more_than_the_body() -> None:
+    index = Index.build(
+        [
+            doc("body", "Something", "about caching in general"),
+            doc("tags", "Something", tags=("caching",)),
+            doc("when", "Something", applies_when="adding caching to a view"),
+            *filler(),
+        ]
+    )
+    ranked = [h.id for h in index.search("caching", min_score=0.0)]
+    assert ranked[-1] == "body"
+    assert set(ranked) == {"body", "tags", "when"}
+
+
+def test_ties_are_ordered_by_id() -> None:
+    docs = [doc(i, "Use pygit2 in hooks") for i in ("c-3", "a-1", "b-2")]
+    hits = Index.build(docs + filler()).search("pygit2 hooks")
+    assert [h.id for h in hits] == ["a-1", "b-2", "c-3"]
+    assert len({h.score for h in hits}) == 1
+
+
+def test_k_bounds_the_results() -> None:
+    index = Index.build([doc(f"d{i:02}", f"Redis cache note {i}") for i in range(12)] + filler(20))
+    assert len(index.search("redis", k=5)) == 5
+    assert len(index.search("redis", k=3)) == 3
+    assert len(index.search("redis", k=50)) == 12
+    assert index.search("redis", k=0) == []
+
+
+def test_types_filter() -> None:
+    index = Index.build(
+        [
+            doc("d", "Retry payment calls", type="decision"),
+            doc("m", "Retry payment calls", type="mistake"),
+            doc("s", "Retry payment calls", type="code-structure"),
+            *filler(),
+        ]
+    )
+    assert [h.id for h in index.search("retry", types=["mistake"])] == ["m"]
+    assert [h.id for h in index.search("retry", types=STEP_TYPES["plan"])] == ["d", "s"]
+    assert index.search("retry", types=[]) == []
+    assert len(index.search("retry", types=None)) == 3
+
+
+def test_hit_carries_the_entry_fields() -> None:
+    entry = doc("x", "Use UTC", applies_when="storing times", type="decision")
+    assert Index.build([entry]).search("utc") == [
+        Hit("x", "decision", "Use UTC", "storing times", entry.path, 1.0)
+    ]
+
+
+def test_step_types() -> None:
+    assert STEP_TYPES == {
+        "spec": ("decision", "method"),
+        "plan": ("decision", "code-structure"),
+        "batch": ("code-structure", "mistake"),
+        "audit": ("code-structure", "mistake"),
+        "correction": ("mistake",),
+    }
+
+
+# -- gating
+
+
+def test_scores_lie_in_zero_one(labelled: Index) -> None:
+    for query, _ in MATCHING:
+        for hit in labelled.search(query, k=20, min_score=0.0):
+            assert 0.0 < hit.score <= 1.0
+
+
+def test_common_words_alone_are_no_match(labelled: Index) -> None:
+    # "context", "content" and "evidence" head every entry's sections.
+    assert labelled.search("context content evidence") == []
+    assert labelled.search("what is the context and the evidence") == []
+
+
+def test_absent_topic_returns_nothing(labelled: Index) -> None:
+    assert labelled.search("Kafka consumer rebalancing") == []
+
+
+def test_labelled_set_size() -> None:
+    assert len(corpus()) >= 60
+    assert len(MATCHING) + len(SITUATIONS) >= 40
+    assert len(NO_MATCH) >= 20
+    ids = {d.id for d in corpus()}
+    for _, right in MATCHING + SITUATIONS:
+        assert right <= ids
+
+
+def test_keyword_quality(labelled: Index) -> None:
+    """The keyword-only bar documented in gitmem/recall.py."""
+    figures = quality(labelled.search)
+    assert figures["matching hit@5"] >= 0.9
+    assert figures["all hit@5"] >= 0.85
+    assert figures["all hit@1"] >= 0.8
+    assert figures["no-match empty"] >= 0.9
+
+
+def test_default_threshold_is_used(labelled: Index) -> None:
+    loose = labelled.search("Kafka consumer rebalancing", min_score=0.0)
+    assert loose and all(h.score < DEFAULT_MIN_SCORE for h in loose)
+
+
+# -- hostile queries
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", " ", '"', "*", "-", ":", '"*" - :', "()", "AND OR NOT", "\x00\n\t", "é", "'", "\\"],
+)
+def test_syntax_is_just_text(labelled: Index, query: str) -> None:
+    assert labelled.search(query) == []
+
+
+def test_operator_words_are_plain_words(labelled: Index) -> None:
+    # NEAR is no operator: it finds what the word "near" finds, with or without punctuation.
+    assert answers(labelled, '"*" NEAR - :') == answers(labelled, "near")
+    assert answers(labelled, "midnight NOT") == answers(labelled, "midnight")
+
+
+def test_stop_words_and_punctuation_return_nothing(labelled: Index) -> None:
+    assert labelled.search("how do we do it? what is the way, and why...") == []
+    assert labelled.search("!!! ??? ... --- ***") == []
+
+
+def test_huge_query_is_bounded(labelled: Index) -> None:
+    query = ("terraform " + "x" * 50 + " ") * 2000 + "zzz " * 20_000
+    assert len(query) > 100_000
+    start = time.perf_counter()
+    labelled.search(query)
+    labelled.search("a" * 200_000)
+    labelled.search("the " * 30_000)
+    assert time.perf_counter() - start < 5.0  # generous: proves bounded work, not speed
+
+
+def test_empty_index() -> None:
+    index = Index.build([])
+    assert index.search("anything") == []
+    assert Index.from_bytes(index.to_bytes()).search("anything") == []
+
+
+# -- serialisation
+
+
+def test_round_trip_gives_the_same_answers(labelled: Index) -> None:
+    data = labelled.to_bytes()
+    loaded = Index.from_bytes(data)
+    assert loaded.to_bytes() == data
+    assert loaded.ids() == labelled.ids() == sorted(d.id for d in corpus())
+    for query, _ in MATCHING[:20]:
+        assert answers(loaded, query, k=10) == answers(labelled, query, k=10)
+    assert data.startswith(b"GITMEM-RECALL\x00")
+
+
+def test_from_bytes_refuses_truncated_data(labelled: Index) -> None:
+    data = labelled.to_bytes()
+    rng = random.Random(7)
+    cuts = [0, 1, 10, 20, len(data) - 1, *rng.sample(range(len(data)), 60)]
+    for cut in cuts:
+        with pytest.raises(ValueError):
+            Index.from_bytes(data[:cut])
+
+
+def test_from_bytes_refuses_garbage_and_other_versions(labelled: Index) -> None:
+    data = labelled.to_bytes()
+    rng = random.Random(11)
+    for _ in range(50):
+        with pytest.raises(ValueError):
+            Index.from_bytes(rng.randbytes(rng.randrange(1, 4000)))
+    with pytest.raises(ValueError):
+        Index.from_bytes(data[:14] + b"\x63\x00" + data[16:])
+    with pytest.raises(ValueError):
+        Index.from_bytes(data + b"x")
+
+
+def test_from_bytes_detects_flipped_bytes(labelled: Index) -> None:
+    data = bytearray(labelled.to_bytes())
+    rng = random.Random(3)
+    for _ in range(40):
+        spoilt = bytearray(data)
+        spoilt[rng.randrange(24, len(spoilt))] ^= 0x55
+        with pytest.raises(ValueError):
+            Index.from_bytes(bytes(spoilt))
+
+
+# -- updates
+
+
+def test_add_and_remove_equal_a_rebuild() -> None:
+    docs = list(corpus())
+    rng = random.Random(5)
+    rng.shuffle(docs)
+    keep, extra = docs[:90], docs[90:]
+    gone = [d.id for d in keep[:15]]
+    expected = Index.build([d for d in keep if d.id not in gone] + extra)
+
+    index = Index.build(keep[:60])
+    for d in keep[60:]:
+        index.add(d)
+    index = Index.from_bytes(index.to_bytes())
+    for d in extra[:10]:
+        index.add(d)
+        index = Index.from_bytes(index.to_bytes())  # one admission at a time, as the cache does
+    for doc_id in gone:
+        index.remove(doc_id)
+    index = Index.from_bytes(index.to_bytes())
+    for d in extra[10:]:
+        index.add(d)
+    index.remove("not-there")
+
+    assert index.ids() == expected.ids()
+    assert len(index) == len(expected)
+    for query, _ in MATCHING:
+        assert answers(index, query, k=8, min_score=0.0) == answers(
+            expected, query, k=8, min_score=0.0
+        ), query
+    reloaded = Index.from_bytes(index.to_bytes())
+    for query, _ in MATCHING:
+        assert answers(reloaded, query, k=8) == answers(expected, query, k=8), query
+
+
+def test_add_replaces_an_entry_with_the_same_id() -> None:
+    index = Index.build([doc("a", "Use Redis for sessions")])
+    index.add(doc("a", "Use Postgres for sessions"))
+    assert [h.title for h in index.search("sessions")] == ["Use Postgres for sessions"]
+    assert index.search("redis") == []
+    assert len(index) == 1
+    loaded = Index.from_bytes(index.to_bytes())
+    loaded.add(doc("a", "Use Memcached for sessions"))
+    assert [h.title for h in loaded.search("sessions")] == ["Use Memcached for sessions"]
+    assert "a" in loaded and len(loaded) == 1
+
+
+def test_segments_stay_few_over_many_single_updates() -> None:
+    index = Index.build([doc(f"base-{i:03}", f"Topic {i} alpha") for i in range(64)])
+    data = index.to_bytes()
+    for i in range(40):
+        index = Index.from_bytes(data)
+        index.add(doc(f"new-{i:03}", f"Topic {i} beta"))
+        data = index.to_bytes()
+    loaded = Index.from_bytes(data)
+    assert len(loaded) == 104
+    assert len(loaded.search("beta", k=100)) == 40
+    assert loaded.segment_count() <= 8
+
+
+# -- manifest and segments (what the cache layer stores)
+
+
+def test_parts_round_trip_and_one_admission_writes_one_small_segment(tmp_path: Path) -> None:
+    store: dict[str, bytes] = {}
+
+    def save(index: Index) -> bytes:
+        manifest, segments = index.to_parts()
+        for name, data in segments.items():
+            store.setdefault(name, bytes(data))
+        return manifest
+
+    docs = list(corpus())
+    manifest = save(Index.build(docs[:100]))
+    assert len(store) == 1
+    base_size = len(next(iter(store.values())))
+    for d in docs[100:]:
+        before = set(store)
+        index = Index.from_parts(manifest, store.__getitem__)
+        index.add(d)
+        manifest = save(index)
+        written = set(store) - before
+        assert len(written) == 1
+        assert len(store[written.pop()]) < base_size / 2  # small segments merge, the base stays
+    index = Index.from_parts(manifest, store.__getitem__)
+    expected = Index.build(docs)
+    for query, _ in MATCHING:
+        assert answers(index, query) == answers(expected, query)
+    assert Index.from_bytes(index.to_bytes()).ids() == expected.ids()
+
+
+def test_from_parts_refuses_missing_mismatched_or_corrupt_parts() -> None:
+    manifest, segments = Index.build(corpus()).to_parts()
+    name = next(iter(segments))
+    data = bytes(segments[name])
+    with pytest.raises(ValueError, match="missing"):
+        Index.from_parts(manifest, {}.__getitem__)
+    with pytest.raises(ValueError):
+        Index.from_parts(manifest, lambda _: data[:-1])
+    _, other = Index.build(corpus()[:10]).to_parts()
+    with pytest.raises(ValueError):
+        Index.from_parts(manifest, lambda _: bytes(next(iter(other.values()))))
+    for cut in range(len(manifest)):
+        with pytest.raises(ValueError):
+            Index.from_parts(manifest[:cut], lambda _: data)
+    spoilt = bytearray(manifest)
+    spoilt[-1] ^= 1
+    with pytest.raises(ValueError):
+        Index.from_parts(bytes(spoilt), lambda _: data)
+    with pytest.raises(ValueError):
+        Index.from_bytes(manifest)  # a manifest is not a blob, and the other way round
+    with pytest.raises(ValueError):
+        Index.from_parts(Index.build(corpus()).to_bytes(), lambda _: data)
+
+
+def test_index_loads_from_a_memory_map(tmp_path: Path) -> None:
+    path = tmp_path / "recall.idx"
+    path.write_bytes(Index.build(corpus()).to_bytes())
+    with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        index = Index.from_bytes(memoryview(mapped))
+        assert [h.id for h in index.search("which AWS region do we host in")][:1] == [
+            "govuk-aws-0002"
+        ]
+        del index
+
+
+def test_merges_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(recall, "MAX_MERGE_DOCS", 8)
+    index = Index.build(corpus()[:50])
+    data = index.to_bytes()
+    for d in corpus()[50:90]:
+        index = Index.from_bytes(data)
+        index.add(d)
+        data = index.to_bytes()
+    index = Index.from_bytes(data)
+    sizes = [s.n_docs for s in index._segments]
+    assert sizes[0] == 50 and max(sizes[1:]) <= 8 and sum(sizes) == 90
+    assert answers(index, "which AWS region do we host in") == answers(
+        Index.build(corpus()[:90]), "which AWS region do we host in"
+    )
+
+
+def test_scores_of_given_entries_match_search(labelled: Index) -> None:
+    for query, _ in MATCHING[:15]:
+        hits = labelled.search(query, k=10, min_score=0.0)
+        given = labelled.scores(query, [h.id for h in hits] + ["not-there"])
+        assert given == {h.id: h.score for h in hits}
+    assert labelled.scores("", ["utc"]) == {"utc": 0.0}
+    assert labelled.hit("utc", 0.5) == Hit(
+        "utc",
+        "decision",
+        "Store timestamps in UTC and convert only for display",
+        "storing or comparing dates and times",
+        ".gitmem/entries/decision/utc.md",
+        0.5,
+    )
+    assert labelled.hit("not-there", 0.5) is None
+
+
+# -- property tests: any text is a query, any bytes are refused cleanly
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(query=st.text(max_size=300), k=st.integers(min_value=-2, max_value=8))
+def test_any_text_is_a_query(labelled: Index, query: str, k: int) -> None:
+    hits = labelled.search(query, k=k)
+    assert len(hits) <= max(k, 0)
+    assert all(0.0 < h.score <= 1.0 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=600))
+def test_any_bytes_load_or_raise_value_error(data: bytes) -> None:
+    for blob in (data, b"GITMEM-RECALL\x00\x01\x00" + data):
+        with contextlib.suppress(ValueError):
+            Index.from_bytes(blob)

@@ -1,0 +1,270 @@
+"""`gitmem recall` on real repositories: admitted entries only, freshness, the cache in the git
+directory (updates, corruption, concurrency), and queries that are text, never syntax."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirunner import HOOKS, SECRETS, admit, ok, recall_json, run
+
+from gitmem.recall.cache import RecallCache
+from gitmem.repo.store import Store
+from gitmem.repo.workspace import open_workspace
+
+from conftest import git
+
+
+@pytest.fixture
+def recalled(memory: Path) -> tuple[Path, str, str]:
+    return memory, admit(memory, HOOKS), admit(memory, SECRETS)
+
+
+def test_recall_ranks_admitted_entries_and_gates_the_rest(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, secrets = recalled
+    hits = recall_json(repo, "pygit2 in a git hook")
+    assert hits[0]["id"] == hooks
+    assert 0 < float(str(hits[0]["score"])) <= 1
+    assert recall_json(repo, "how do I bake sourdough bread") == []
+    text = ok(run(repo, "recall", "how do I bake sourdough bread")).output
+    assert text.startswith("no precedent")
+    assert [h["id"] for h in recall_json(repo, "secrets", "--type", "decision")] == []
+    assert [h["id"] for h in recall_json(repo, "scan secrets", "--step", "spec")] == [secrets]
+
+
+def test_candidates_and_superseded_entries_never_come_back(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, _ = recalled
+    cache = ["propose", "--type", "method", "--title", "Cache pygit2 repositories in hooks"]
+    ok(run(repo, *cache, "--applies-when", "hooks open the repository", "--content", "Once."))
+    assert all("cache" not in str(h["id"]) for h in recall_json(repo, "pygit2 hooks cache"))
+    successor = admit(
+        repo,
+        ["propose", "--type", "decision", "--title", "Use pygit2 everywhere in gitmem",
+         "--applies-when", "reading git objects in a hook or a command",
+         "--content", "pygit2 for all reads.", "--supersedes", hooks],
+    )  # fmt: skip
+    ids = [h["id"] for h in recall_json(repo, "pygit2 hooks")]
+    assert hooks not in ids and successor in ids
+
+
+def test_freshness_counts_commits_touching_cited_files(recalled: tuple[Path, str, str]) -> None:
+    repo, _, _ = recalled
+    assert recall_json(repo, "pygit2 hook")[0]["stale_commits"] == 0
+    for n in range(2):
+        (repo / "README.md").write_text(f"# project {n}\n")
+        git(repo, "commit", "-q", "-am", f"edit readme {n}")
+    hit = recall_json(repo, "pygit2 hook")[0]
+    assert hit["stale_commits"] == 2
+    assert "may be stale: 2 commits" in ok(run(repo, "recall", "pygit2 hook")).output
+    git(repo, "rm", "-q", "README.md")
+    git(repo, "commit", "-q", "-m", "drop readme")
+    assert recall_json(repo, "pygit2 hook")[0]["missing_files"] == ["README.md"]
+
+
+def test_recall_at_another_ref_without_a_checkout(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, _ = recalled
+    git(repo, "branch", "before", "main~1")  # before the second admission
+    assert [h["id"] for h in recall_json(repo, "secrets scanner", "--ref", "before")] == []
+    assert recall_json(repo, "pygit2 hooks", "--ref", "before")[0]["id"] == hooks
+    missing = run(repo, "recall", "x", "--ref", "nowhere")
+    assert missing.exit_code == 2
+
+
+def test_precedents_block_and_never_failing(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, _ = recalled
+    block = ok(run(repo, "recall", "--format", "precedents", "code inside a git hook")).output
+    assert block.startswith("## Precedents\n") and hooks in block
+    empty = ok(run(repo, "recall", "--format", "precedents", "sourdough")).output
+    assert "No precedent" in empty
+    broken = run(repo, "recall", "--format", "precedents", "--ref", "nowhere", "hooks")
+    assert broken.exit_code == 0 and broken.stdout == ""
+    assert "recall could not run" in broken.stderr
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", "   ", "the of and a to", "???!!!...", '"unterminated', "pygit2*", "NEAR hooks",
+     "-hooks", "hooks:pygit2", "x" * 100_000, "word " * 20_000],
+)  # fmt: skip
+def test_queries_are_text_never_syntax(recalled: tuple[Path, str, str], query: str) -> None:
+    repo, _, _ = recalled
+    result = run(repo, "recall", "--format", "json", "--", query)
+    assert result.exit_code == 0, result.output
+    json.loads(result.output)
+
+
+def test_a_repository_without_memory(repo: Path) -> None:
+    assert ok(run(repo, "recall", "anything")).output.startswith("no precedent")
+
+
+def test_the_cache_is_updated_by_the_diff(recalled: tuple[Path, str, str]) -> None:
+    repo, _, _ = recalled
+    recall_json(repo, "hooks")
+    ws = open_workspace(repo)
+    cache = RecallCache(ws.store, ws.dir)
+    state = json.loads((cache.root / "state.json").read_text())
+    parts_before = set(state["trees"][0]["parts"])
+    admit(
+        repo,
+        ["propose", "--type", "method", "--title", "Name branches after ids",
+         "--applies-when", "a candidate branch is created", "--content", "gitmem/<id>."],
+    )  # fmt: skip
+    assert recall_json(repo, "candidate branch names")[0]["id"].endswith("name-branches-after-ids")
+    state = json.loads((cache.root / "state.json").read_text())
+    assert len(state["trees"]) == 2  # the previous tree is remembered too
+    new_parts = set(state["trees"][0]["parts"]) - parts_before
+    assert len([p for p in new_parts if len(p) == 32]) == 1  # one small index segment
+
+
+@pytest.mark.parametrize(
+    "damage", ["garbage-state", "truncated-segment", "missing-segment", "flipped-bytes"]
+)
+def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str],
+                                                  damage: str) -> None:  # fmt: skip
+    repo, hooks, _ = recalled
+    recall_json(repo, "hooks")
+    ws = open_workspace(repo)
+    root = RecallCache(ws.store, ws.dir).root
+    segment = sorted((root / "segments").iterdir())[0]
+    if damage == "garbage-state":
+        (root / "state.json").write_bytes(b"\x00\xff not json")
+    elif damage == "truncated-segment":
+        segment.write_bytes(segment.read_bytes()[:20])
+    elif damage == "flipped-bytes":
+        data = bytearray(segment.read_bytes())
+        for at in range(40, len(data) - 8, 7):
+            data[at] ^= 0xFF
+        segment.write_bytes(bytes(data))
+    else:
+        segment.unlink()
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    assert list(root.parent.glob("recall.broken-*")), "the broken cache is kept aside"
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+
+
+def test_concurrent_recalls_while_the_cache_is_built(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, _ = recalled
+    ws = open_workspace(repo)
+    root = RecallCache(ws.store, ws.dir).root
+    if root.exists():
+        import shutil
+
+        shutil.rmtree(root)
+    cmd = [sys.executable, "-m", "gitmem", "recall", "--format", "json", "pygit2 hooks"]
+
+    def one(_: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(cmd, cwd=repo, capture_output=True, text=True, env=os.environ)
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(one, range(6)))
+    for result in results:
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)[0]["id"] == hooks
+    assert not list(root.parent.glob("recall.broken-*"))
+
+
+def test_post_merge_hook_warms_the_cache(recalled: tuple[Path, str, str]) -> None:
+    repo, _, _ = recalled
+    ws = open_workspace(repo)
+    cache = RecallCache(ws.store, ws.dir)
+    if cache.root.exists():
+        import shutil
+
+        shutil.rmtree(cache.root)
+    from gitmem.lifecycle import refresh
+
+    refresh.refresh(ws)
+    state = json.loads((cache.root / "state.json").read_text())
+    memory_tree = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
+    assert state["trees"][0]["tree"] == ws.store.subtree(memory_tree, "entries")
+
+
+def test_semantic_recall_can_be_switched_off(recalled: tuple[Path, str, str]) -> None:
+    repo, hooks, _ = recalled
+    os.environ["GITMEM_SEMANTIC"] = "false"
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    ws = open_workspace(repo)
+    state = json.loads((RecallCache(ws.store, ws.dir).root / "state.json").read_text())
+    assert state["trees"][0]["vectors"] is None
+
+
+def test_cited_files_read_quickly_or_parsed_agree(recalled: tuple[Path, str, str]) -> None:
+    """The quick reading of `files` and the parser's agree, and the parser steps in where
+    only YAML can tell (a block list)."""
+    from gitmem.lifecycle.read import entries_at
+    from gitmem.recall import service as recalling
+    from gitmem.repo.store import Store
+
+    repo, hooks, _ = recalled
+    store = Store.open(repo)
+    tree = store.tree_of(store.branch_tip("main") or "")
+    path = f".gitmem/entries/decision/{hooks}.md"
+    parsed = entries_at(store, tree, path)
+    assert parsed is not None and parsed.files == ("README.md",)
+    assert recalling._cited_files(store, tree, path) == ("README.md",)
+    block = (repo / path).read_text().replace("files: [README.md]", "files:\n  - README.md")
+    blob = store.write_blob(block.encode())
+    edited = store.build_tree(tree, {path: (blob, 0o100644)})
+    assert recalling._cited_files(store, edited, path) == ("README.md",)
+    assert recalling._cited_files(store, edited, ".gitmem/entries/decision/none.md") == ()
+
+
+def _many_entries(repo: Path, count: int) -> tuple[Store, str]:
+    """A memory tree of count admitted entries, a candidate-status one and a broken one."""
+    from gitmem.repo.store import BLOB
+
+    from entries import text
+
+    store = Store.open(repo)
+    files = {}
+    for n in range(count):
+        entry_id = f"shop-method-20261129-step-{n}"
+        data = text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-11-29")
+        files[f".gitmem/entries/method/{entry_id}.md"] = (store.write_blob(data.encode()), BLOB)
+    files[".gitmem/entries/method/shop-method-20261129-pending.md"] = (
+        store.write_blob(text(id="shop-method-20261129-pending").encode()),
+        BLOB,
+    )
+    files[".gitmem/entries/method/broken.md"] = (store.write_blob(b"no front matter"), BLOB)
+    tree = store.build_tree(None, files)
+    entries = store.subtree(tree, ".gitmem/entries")
+    assert entries is not None
+    return store, entries
+
+
+def test_a_big_first_build_reads_with_two_processes_and_gets_the_same_docs(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitmem.recall import cache as cache_module
+
+    store, entries = _many_entries(repo, 40)
+    cache = RecallCache(store, ".gitmem", semantic=False)
+    alone = sorted(cache._docs(entries), key=lambda d: d.id)
+    assert len(alone) == 40
+    monkeypatch.setattr(cache_module, "PARALLEL_READ_MIN", 10)
+    assert sorted(cache._docs(entries), key=lambda d: d.id) == alone
+    # a reader that fails leaves the work to this process: same answer
+    parent = os.getpid()
+    read_docs = cache_module._read_docs
+
+    def failing_in_child(store: Store, items: list[Any]) -> Any:
+        if os.getpid() != parent:
+            raise RuntimeError("the forked reader fails")
+        return read_docs(store, items)
+
+    monkeypatch.setattr(cache_module, "_read_docs", failing_in_child)
+    assert sorted(cache._docs(entries), key=lambda d: d.id) == alone
+    # no process to spare: all read here
+    monkeypatch.setattr(cache_module, "_read_docs", read_docs)
+
+    def no_fork() -> int:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert sorted(cache._docs(entries), key=lambda d: d.id) == alone

@@ -1,0 +1,215 @@
+"""The repository layer: the bulk diff of commits agrees with the one-pair diff on real trees."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gitmem.errors import GitmemError
+from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Change, Store
+
+from conftest import child_processes
+
+
+def _mktree(repo: Path, entries: list[tuple[str, str, str, bytes]]) -> str:
+    """A tree from raw (mode, type, id, name) rows: names may be any bytes git allows."""
+    rows = b"".join(
+        f"{mode} {kind} {oid}\t".encode() + name + b"\0" for mode, kind, oid, name in entries
+    )
+    done = subprocess.run(
+        ["git", "mktree", "-z"], cwd=repo, input=rows, capture_output=True, check=True
+    )
+    return done.stdout.decode().strip()
+
+
+def _trees(repo: Path) -> list[str | None]:
+    """Trees that differ in every way a memory folder can: files added, deleted, edited, made
+    executable or a symbolic link, a file turned into a folder and back, nested folders,
+    names that are not UTF-8 or hold spaces, a newline or a leading colon."""
+    store = Store.open(repo)
+    blob = {n: store.write_blob(f"text {n}\n".encode()) for n in range(6)}
+    base = store.build_tree(
+        None,
+        {
+            "INDEX.md": (blob[0], BLOB),
+            "entries/decision/a.md": (blob[1], BLOB),
+            "entries/decision/b.md": (blob[2], BLOB),
+            "entries/method/c.md": (blob[3], BLOB),
+            "refused.md": (blob[4], BLOB),
+        },
+    )
+    edited = store.build_tree(
+        base,
+        {
+            "INDEX.md": (blob[5], BLOB),
+            "entries/decision/b.md": None,
+            "entries/decision/z.md": (blob[2], BLOB),
+            "entries/method/c.md": (blob[3], BLOB_EXECUTABLE),
+            "refused.md": (blob[4], LINK),
+            "entries/mistake/deep/er/d.md": (blob[1], BLOB),
+        },
+    )
+    without_index = store.build_tree(base, {"INDEX.md": None})
+    as_folder = store.build_tree(without_index, {"INDEX.md/inside.md": (blob[0], BLOB)})
+    odd = _mktree(
+        repo,
+        [
+            ("100644", "blob", blob[0], b"caf\xe9.md"),  # Latin-1, not UTF-8
+            ("100644", "blob", blob[1], b"with space.md"),
+            ("100644", "blob", blob[2], b"new\nline.md"),
+            ("100644", "blob", blob[3], b":colon.md"),
+            ("100644", "blob", blob[4], "ünïcode.md".encode()),
+        ],
+    )
+    odd_edited = _mktree(
+        repo,
+        [
+            ("100644", "blob", blob[5], b"caf\xe9.md"),
+            ("100644", "blob", blob[1], b"with space.md"),
+            ("100755", "blob", blob[2], b"new\nline.md"),
+            ("100644", "blob", blob[4], "ünïcode.md".encode()),
+        ],
+    )
+    return [None, base, edited, as_folder, odd, odd_edited]
+
+
+def _key(change: Change) -> tuple[str, str]:
+    return (change.path, change.status)
+
+
+def _commits(repo: Path) -> tuple[list[tuple[str, str | None]], dict[str, str | None]]:
+    """(commit, parent) pairs between commits of every two memory trees of _trees(), each
+    with code beside the memory folder (a code change in every pair; None: `.gitmem` is a
+    file), root commits among them; and each commit's memory tree."""
+    store = Store.open(repo)
+    memory: dict[str, str | None] = {}
+    commits = []
+    for n, tree in enumerate(_trees(repo)):
+        code = store.write_blob(f"print({n})\n".encode())
+        folder = ("040000", "tree", tree) if tree else ("100644", "blob", code)
+        root = _mktree(repo, [("100644", "blob", code, b"app.py"), (*folder, b".gitmem")])
+        commit = store.write_commit(root, [], f"tree {n}")
+        memory[commit] = tree
+        commits.append(commit)
+    pairs: list[tuple[str, str | None]] = [(c, None) for c in commits]
+    for parent in commits:
+        for commit in commits:
+            child = store.write_commit(store.tree_of(commit), [parent], "child")
+            memory[child] = memory[commit]
+            pairs.append((child, parent))
+    return pairs, memory
+
+
+def test_the_bulk_diff_equals_the_one_pair_diff(repo: Path) -> None:
+    pairs, memory = _commits(repo)
+    store = Store.open(repo)
+    outside: set[str] = set()
+    bulk = dict(store.diff_stream(pairs, ".gitmem", outside))
+    assert list(bulk) == pairs  # each pair answered, in order
+    # each commit that changed app.py (or .gitmem as a file) is named, and only those
+    changed_more = {c for c, p in pairs if store.diff(store.tree_of(p) if p else None,
+                    store.tree_of(c)) != store.diff(memory[p] if p else None, memory[c],
+                    prefix=".gitmem/")}  # fmt: skip
+    assert outside == changed_more and outside
+    compared = 0
+    for commit, parent in pairs:
+        before = memory[parent] if parent else None
+        one = sorted(store.diff(before, memory[commit], prefix=".gitmem/"), key=_key)
+        assert sorted(bulk[(commit, parent)], key=_key) == one, (commit, parent)
+        compared += len(one)
+    assert compared > 40  # the pairs really differ
+    names = {c.path for changes in bulk.values() for c in changes}
+    assert ".gitmem/caf\udce9.md" in names and ".gitmem/new\nline.md" in names
+    assert not any(name == ".gitmem" or name == "app.py" for name in names)
+
+
+def test_the_stream_answers_in_order_and_once_per_pair(repo: Path) -> None:
+    pairs = _commits(repo)[0][8:12]
+    answered = [pair for pair, _ in Store.open(repo).diff_stream([*pairs, pairs[0]], ".gitmem")]
+    assert answered == pairs  # the repeated pair is diffed once
+
+
+def test_a_memory_folder_named_like_a_pattern_is_taken_literally(repo: Path) -> None:
+    store = Store.open(repo)
+    blob = store.write_blob(b"x\n")
+    base = store.write_commit(store.build_tree(None, {"m*/a.md": (blob, BLOB)}), [], "base")
+    tree = store.build_tree(store.tree_of(base), {"m*/b.md": (blob, BLOB), "mx/c.md": (blob, BLOB)})
+    child = store.write_commit(tree, [base], "child")
+    [(_, changes)] = list(store.diff_stream([(child, base)], "m*"))
+    assert [c.path for c in changes] == ["m*/b.md"]
+
+
+def test_a_missing_commit_is_an_error_not_a_hang(repo: Path) -> None:
+    store = Store.open(repo)
+    with pytest.raises(GitmemError, match="diff-tree"):
+        list(store.diff_stream([("1" * 40, None)], ".gitmem"))
+
+
+def test_a_reader_that_stops_early_stops_git(repo: Path) -> None:
+    store = Store.open(repo)
+    stream = store.diff_stream(_commits(repo)[0], ".gitmem")
+    next(stream)
+    assert "git" in child_processes()
+    stream.close()
+    assert "git" not in child_processes()  # killed and waited for: not even a zombie
+
+
+def test_first_added_finds_each_path_s_admission_on_the_first_parent_chain(repo: Path) -> None:
+    def commit(message: str) -> str:
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+        subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True)
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True)
+        return out.stdout.decode().strip()
+
+    (repo / "m").mkdir()
+    (repo / "m/a.md").write_text("a\n")
+    first = commit("add a")
+    subprocess.run(["git", "checkout", "-q", "-b", "side"], cwd=repo, check=True)
+    (repo / "m/b.md").write_text("b\n")
+    commit("add b on a side branch")
+    subprocess.run(["git", "checkout", "-q", "main"], cwd=repo, check=True)
+    (repo / "m/a.md").write_text("a, edited\n")
+    commit("edit a")
+    subprocess.run(["git", "merge", "-q", "--no-ff", "-m", "merge side", "side"], cwd=repo)
+    merge = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True)
+    tip = merge.stdout.decode().strip()
+    found = Store.open(repo).first_added(tip, ["m/a.md", "m/b.md", "m/never.md"])
+    # b.md entered main's first-parent chain with the merge, as an admission does
+    assert found == {"m/a.md": first, "m/b.md": tip}
+    # an entry's `files:` is anyone's text: pathspec magic among the paths changes nothing
+    hostile = Store.open(repo).first_added(tip, ["m/a.md", ":(exclude)m/a.md", "m/*.md"])
+    assert hostile == {"m/a.md": first}
+
+
+def test_pygit2_is_loaded_with_the_ca_directory_and_ssl_is_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """pygit2 gets the CA directory (no bundle to parse), with or without `ssl` imported
+    before it; the environment and the ssl module are as they were, and a later
+    `import ssl` is the real module."""
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    bundle = tmp_path / "bundle.pem"
+    bundle.write_text("")
+    env = {**os.environ, "SSL_CERT_FILE": str(bundle), "SSL_CERT_DIR": str(certs)}
+    check = (
+        "import os\n"
+        f"assert os.environ['SSL_CERT_FILE'] == {str(bundle)!r}\n"
+        "assert pygit2.settings.ssl_cert_file is None, pygit2.settings.ssl_cert_file\n"
+        f"assert pygit2.settings.ssl_cert_dir == {str(certs)!r}\n"
+        "assert ssl.get_default_verify_paths().cafile == os.environ['SSL_CERT_FILE']\n"
+        "assert ssl.create_default_context() is not None\n"
+        "print('ok')\n"
+    )
+    before = "import ssl\nreal = ssl.get_default_verify_paths\nimport gitmem.repo.store, pygit2\n"
+    before += "assert ssl.get_default_verify_paths is real\n"
+    after = "import sys, gitmem.repo.store, pygit2\nassert 'ssl' not in sys.modules\nimport ssl\n"
+    for script in (before + check, after + check):
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env
+        )
+        assert done.stdout.strip() == "ok", done.stderr
