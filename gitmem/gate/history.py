@@ -449,7 +449,6 @@ class TipRules:
         # entries cite the same few files again and again: each is looked up once
         ctx.path_exists = cache(lambda path: snapshot.kind(path) != "missing")
         ctx.scan_secrets = False
-        ctx.admitting = True
         return cls(j, tree, snapshot, ctx)
 
     def entry(self, path: str, oid: str, place: Place | None = None) -> None:
@@ -698,10 +697,25 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRul
             _judge_refused(j, change, commit)
     for path, entry in added.items():
         _judge_admission(j, commit, info.parents, admitted_id, path, entry, blobs[path], len(added))
+        _judge_cited_files(j, commit, info.tree, path, entry)
         tip.entry(path, blobs[path], places[path])
     for change, before, after in flips:
         _judge_flip(j, commit, change, before, after, added)
     return {c.path for c in changes if c.new is not None}
+
+
+def _judge_cited_files(j: Judge, commit: str, tree: str, path: str, entry: Entry) -> None:
+    """The files an entry cites exist in the commit that admits it (later they may move: the
+    entry is then stale, which recall and lint report, not invalid)."""
+    for cited in entry.files:
+        if j.store.item(tree, cited) is None:
+            j.add(
+                path,
+                "FILES-MISSING",
+                f"files: {cited!r} does not exist where the entry is admitted: "
+                "cite paths that exist in the admitting commit",
+                commit,
+            )
 
 
 def _not_from_trusted_parents(

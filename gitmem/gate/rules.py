@@ -41,9 +41,6 @@ class Context:
     refused: dict[str, refused_mod.Refusal] = field(default_factory=dict)
     path_exists: Callable[[str], bool] | None = None
     scan_secrets: bool = True  # off where every commit's blobs were scanned already
-    #: judging the commit that admits the entries (their cited files must exist there); off,
-    #: an admitted entry whose cited file moved later is stale (recall, lint), not invalid
-    admitting: bool = False
 
     @classmethod
     def from_snapshot(cls, settings: Settings, snapshot: Snapshot) -> Context:
@@ -344,8 +341,9 @@ def check_entry(
                 )
             )
 
-    cites_bind = entry.status == "candidate" or (ctx.admitting and entry.status == "admitted")
-    if ctx.path_exists is not None and cites_bind:
+    # Cited files bind a candidate, and its admission (the history rules check them in the
+    # admitting commit's tree); an admitted entry whose file moved later is stale, not invalid.
+    if ctx.path_exists is not None and entry.status == "candidate":
         for cited in entry.files:
             if not ctx.path_exists(cited):
                 add(

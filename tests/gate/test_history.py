@@ -118,6 +118,28 @@ def test_forged_admit_merge_with_edited_text(clone: Path) -> None:
     rejected(push(clone, "main"), "HISTORY-ADMIT")
 
 
+def test_an_entry_whose_cited_file_moved_after_admission_stays_valid(
+    clone: Path, server: Path
+) -> None:
+    ok(run(clone, *PROPOSE))  # cites README.md
+    ok(run(clone, "admit", first_id()))
+    accepted(push(clone, "main"))
+    git(clone, "mv", "README.md", "README.txt")
+    git(clone, "commit", "-q", "-m", "rename the readme")
+    accepted(push(clone, "main"))
+    root = git(clone, "rev-list", "--max-parents=0", "HEAD").split()[-1]
+    assert ok(run(clone, "check", "--range", f"{root}..HEAD")).exit_code == 0
+
+
+def test_an_admission_citing_a_file_its_commit_lacks_is_refused(clone: Path) -> None:
+    ok(run(clone, *PROPOSE))  # cites README.md
+    ok(run(clone, "admit", first_id()))
+    git(clone, "rm", "-q", "README.md")
+    git(clone, "commit", "-q", "--no-verify", "--amend", "--no-edit")
+    stderr = rejected(push(clone, "main"), "FILES-MISSING")
+    assert "'README.md'" in stderr
+
+
 def test_audit_sourced_decision_and_two_batch_mistake_are_refused(clone: Path) -> None:
     branch = commit_candidate(clone, text(source="audit:v.md"))
     rejected(push(clone, branch), "SCHEMA")
