@@ -1,7 +1,7 @@
 """One exception base for every expected failure, carrying the exit code the CLI returns.
 
-Exit codes (CONVENTIONS.md): 0 ok, 1 a rule failed, 2 usage, 3 unexpected.  Only the click group
-in cli.py turns these into an exit; the core raises and never prints.
+Exit codes (CONVENTIONS.md): 0 ok, 1 a rule failed, 2 usage, 3 unexpected.  Only
+gitmem.cli.main.exit_code turns these into an exit code; the core raises and never prints.
 """
 
 from __future__ import annotations

@@ -14,9 +14,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from typing import NoReturn
+
+from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
-_SETTINGS = (".gitmem.toml", "pyproject.toml")
 
 
 def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | None:
@@ -59,14 +61,14 @@ def memory_prefixes(top: str) -> list[bytes] | None:
     if os.environ.get("GITMEM_DIR"):
         return None
     sources = [
-        (os.path.join(top, ".gitmem.toml"), (("memory",),)),
-        (os.path.join(top, "pyproject.toml"), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
+        (os.path.join(top, PROJECT_SETTINGS), (("memory",),)),
+        (os.path.join(top, PYPROJECT), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
     ]
     import platformdirs
 
     user = os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
     sources.append((user, (("memory",),)))
-    dirs = {".gitmem"}
+    dirs = {DEFAULT_DIR}
     for path, tables in sources:
         values = _dir_values(path, tables)
         if values is None:
@@ -86,13 +88,13 @@ def nothing_staged_in_memory() -> bool:
         top = _git("rev-parse", "--show-toplevel").decode("utf-8").strip()
         staged = _git("diff", "--cached", "--name-only", "-z", "--no-renames", cwd=top)
         # settings edited but not staged: the full check reads the staged ones
-        unstaged = _git("diff", "--name-only", "-z", "--", *_SETTINGS, cwd=top)
+        unstaged = _git("diff", "--name-only", "-z", "--", *SETTINGS_FILES, cwd=top)
     except (OSError, subprocess.CalledProcessError, UnicodeDecodeError):
         return False
     prefixes = memory_prefixes(top)
     if prefixes is None or unstaged.strip(b"\0"):
         return False
-    settings = {name.encode("utf-8") for name in _SETTINGS}
+    settings = {name.encode("utf-8") for name in SETTINGS_FILES}
     return not any(
         name in settings or any(name.startswith(prefix) for prefix in prefixes)
         for name in staged.split(b"\0")
@@ -100,12 +102,13 @@ def nothing_staged_in_memory() -> bool:
     )
 
 
-def main() -> None:
+def main() -> NoReturn:
+    """The `gitmem` command: the fast answer when it is one, else the command line's exit code
+    (the only place gitmem ends its process)."""
     if sys.argv[1:] in _FAST_ARGS and nothing_staged_in_memory():
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")
         sys.exit(0)
-    from gitmem.cli import main as cli
+    from gitmem.cli.main import run
 
-    cli.owns_process = True
-    cli.main()
+    sys.exit(run())

@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from gitmem.cli.main import main
-from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle.writing import today
 
 
 def run(repo: Path, *args: str, input: str | None = None) -> Result:
@@ -53,7 +53,7 @@ FIRST = "local-decision-{date}-use-pygit2-inside-hooks"
 
 
 def first_id() -> str:
-    return FIRST.format(date=lifecycle.today().replace("-", ""))
+    return FIRST.format(date=today().replace("-", ""))
 
 
 HOOKS = [

@@ -3,7 +3,7 @@
 An agent asks for precedents (`memory_recall`), proposes what it learned (`memory_push`), and
 reads what is pending or admitted (`memory_candidates`, `memory_show`).  Each tool is a thin
 call into the same core the command line uses, so an agent meets exactly the rules a person
-meets: a proposal is validated by `lifecycle.propose` and lands as one commit on a new branch
+meets: a proposal is validated by `gitmem.lifecycle.propose` and lands as one commit on a new branch
 `gitmem/<id>` from the main branch's tip.  Nothing here writes the main branch, the working
 tree, the staging index or HEAD; admitting stays a person's (or an audit's) decision.
 
@@ -24,6 +24,7 @@ The module is named after the noun users see (`gitmem mcp`); absolute imports ke
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ from pydantic import BaseModel, Field
 
 import gitmem
 from gitmem.errors import GitmemError
+from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
     from gitmem.repo.workspace import Workspace
@@ -149,8 +151,25 @@ def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
         ) from exc
 
 
-def _branch_name(ref: str) -> str:
-    return ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+def push_signature() -> inspect.Signature:
+    """memory_push's arguments: one per proposal field (gitmem.model.proposal, where the
+    command line's `gitmem propose` options come from too), each with its description; the
+    SDK publishes them as the tool's input schema and validates every call against it."""
+    params = []
+    for spec in specs():
+        kind: Any = list[str] if spec.many else str
+        if not spec.required:
+            kind = kind | None
+        described = Annotated[kind, Field(description=spec.help)]
+        params.append(
+            inspect.Parameter(
+                spec.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=inspect.Parameter.empty if spec.required else None,
+                annotation=described,
+            )
+        )
+    return inspect.Signature(params, return_annotation=PushResult)
 
 
 def _recall_types(types: list[str] | None, step: Step | None) -> list[str] | None:
@@ -228,46 +247,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
             ]
             return RecallResult(entries=entries, note=None if entries else NO_PRECEDENT)
 
-    @server.tool(annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
-    def memory_push(
-        type: Annotated[
-            str, Field(description="decision, method, code-structure, mistake (or a project type).")
-        ],
-        title: Annotated[str, Field(description="One line: the lesson's name.")],
-        applies_when: Annotated[
-            str, Field(description="One line: the situation in which the lesson applies.")
-        ],
-        content: Annotated[str, Field(description="The lesson itself (Markdown).")],
-        context: Annotated[str | None, Field(description="Why this came up.")] = None,
-        evidence: Annotated[
-            str | None, Field(description="Commits, measurements, links that back it.")
-        ] = None,
-        tags: Annotated[list[str] | None, Field(description="Lower-case slugs.")] = None,
-        files: Annotated[
-            list[str] | None, Field(description="Repository paths the lesson is about.")
-        ] = None,
-        supersedes: Annotated[
-            list[str] | None, Field(description="Ids of admitted entries this one replaces.")
-        ] = None,
-        source: Annotated[
-            str | None,
-            Field(
-                description="Who proposes: agents pass verdict:<stop> (the work stop that "
-                "taught it; allowed for method and decision). Default: human:<git user.name>."
-            ),
-        ] = None,
-        rationale: Annotated[str | None, Field(description="decision: why.")] = None,
-        correction: Annotated[
-            str | None, Field(description="mistake (required): what to do instead.")
-        ] = None,
-        detection_signal: Annotated[
-            str | None, Field(description="mistake (required): how to notice it happening.")
-        ] = None,
-        evidence_batches: Annotated[
-            list[str] | None,
-            Field(description="audit-sourced mistake: the batches where the gap recurred."),
-        ] = None,
-    ) -> PushResult:
+    def memory_push(**given: Any) -> PushResult:
         """Propose a memory entry: validate it, then commit it as a candidate on a new branch
         gitmem/<id> from the main branch, for a person to review and admit.
 
@@ -276,26 +256,10 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         each rule as `path:line: RULE-ID message`: fix those fields and call again.
         """
         with _answering("memory_push", turn):
-            from gitmem.lifecycle import flow as lifecycle
+            from gitmem.lifecycle.propose import propose
 
-            fields: dict[str, Any] = {
-                "type": type,
-                "title": title,
-                "applies_when": applies_when,
-                "content": content,
-                "context": context,
-                "evidence": evidence,
-                "tags": tags,
-                "files": files,
-                "supersedes": supersedes,
-                "source": source,
-                "rationale": rationale,
-                "correction": correction,
-                "detection_signal": detection_signal,
-                "evidence_batches": evidence_batches,
-            }
             ws = workspace()
-            proposal = lifecycle.propose(ws, {k: v for k, v in fields.items() if v is not None})
+            proposal = propose(ws, ProposalFields.from_mapping(given))
             return PushResult(
                 id=proposal.id,
                 branch=proposal.branch,
@@ -305,22 +269,27 @@ def build_server(path: str | Path | None = None) -> MCPServer:
                 f"`gitmem admit {proposal.id}` or `gitmem refuse {proposal.id}`",
             )
 
+    memory_push.__signature__ = push_signature()  # type: ignore[attr-defined]
+    server.tool(annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))(
+        memory_push
+    )
+
     @server.tool(annotations=read_only)
     def memory_candidates() -> CandidatesResult:
         """List the pending candidates with their titles and whether admission would accept
         them now (the rules they break, if any)."""
         with _answering("memory_candidates", turn):
-            from gitmem.lifecycle import flow as lifecycle
+            from gitmem.lifecycle.candidates import review
 
             items = [
                 CandidateItem(
                     id=r.candidate.id,
                     title=r.title,
-                    branch=_branch_name(r.candidate.ref),
+                    branch=r.candidate.branch,
                     valid=not r.errors,
                     problems=[str(p) for p in r.problems],
                 )
-                for r in lifecycle.review(workspace())
+                for r in review(workspace())
             ]
             return CandidatesResult(candidates=items)
 

@@ -1,18 +1,16 @@
 """The curation commands: `gitmem import claude`, `gitmem lint`, `gitmem hygiene`,
-`gitmem harvest`.  Thin: parse, call one core function, print what it returns.  cli.py loads
-this module only when one of these commands runs; GitmemError propagates to its group, which
-maps it to the exit code.
+`gitmem harvest`.  Thin: parse, call one core function, print what it returns, and return
+the exit code; a GitmemError propagates to gitmem.cli.main, which maps it to its exit code.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from gitmem.cli.main import REPORT_FORMAT
-from gitmem.cli.main import TEXT_OR_JSON as FORMAT
+from gitmem.cli.options import REPORT_FORMAT, emit_warnings
+from gitmem.cli.options import TEXT_OR_JSON as FORMAT
 
 
 def _table(rows: list[tuple[str, int]]) -> list[str]:
@@ -41,7 +39,7 @@ def import_() -> None:
 )
 @click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
 @FORMAT
-def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
+def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
     """Lift Claude Code memory into `method` candidates, once.
 
     Reads .claude/agent-memory/<agent>/MEMORY.md (each top-level item, with the note it links),
@@ -82,7 +80,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
                 indent=2,
             )
         )
-        sys.exit(0 if report.ok else 1)
+        return 0 if report.ok else 1
     for note in report.notes:
         click.echo(f"gitmem: {note}", err=True)
     if report.folders:
@@ -96,7 +94,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
     click.echo("")
     for line in _table(list(importer.iter_rows(report))):
         click.echo(line)
-    sys.exit(0 if report.ok else 1)
+    return 0 if report.ok else 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -106,7 +104,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> None:
 @click.command("lint")
 @click.option("--rev", metavar="REV", help="Lint the memory at this commit (default: main's tip).")
 @REPORT_FORMAT
-def lint(rev: str | None, fmt: str) -> None:
+def lint(rev: str | None, fmt: str) -> int:
     """Check the admitted memory as a whole: INDEX.md drift, broken or one-sided lineage,
     dead `files`, ids that disagree with their entry, bodies grown into a change log, and
     relative dates ("yesterday", "last week") in admitted text.
@@ -119,10 +117,9 @@ def lint(rev: str | None, fmt: str) -> None:
 
     report = lint_mod.lint(open_workspace(), rev)
     if fmt == "text":
-        for warning in report.warnings:
-            click.echo(f"gitmem: warning: {warning}", err=True)
+        emit_warnings(report.warnings)
     click.echo(check.render(report, fmt))
-    sys.exit(0 if report.ok else 1)
+    return 0 if report.ok else 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,7 +140,7 @@ def lint(rev: str | None, fmt: str) -> None:
     help="Commits touching an entry's files since its admission that make it stale.",
 )
 @FORMAT
-def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
+def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     """Find near-duplicate clusters, stale entries and contradictions among admitted entries.
 
     Near-duplicates: TF-IDF cosine of title, applies_when and content at or above 0.42.
@@ -180,7 +177,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
                 indent=2,
             )
         )
-        return
+        return 0
     click.echo(
         f"near-duplicate clusters: {len(report.clusters)} "
         f"(TF-IDF cosine >= {hygiene_mod.DUPLICATE_THRESHOLD})"
@@ -213,6 +210,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
             click.echo(f"not proposed ({members}): {proposed.note}")
     if report.clusters and not propose:
         click.echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,7 +221,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
 @FORMAT
-def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> None:
+def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     """Propose `mistake` candidates for gaps that audits keep finding.
 
     Reads audit verdict files (or folders of them): a '## Verdict — VALID' or '## Verdict —
@@ -265,7 +263,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> None:
                 indent=2,
             )
         )
-        sys.exit(0 if result.ok else 1)
+        return 0 if result.ok else 1
     for problem in result.problems:
         click.echo(str(problem), err=True)
     counted = sum(len(v.gaps) for v in result.verdicts)
@@ -289,4 +287,4 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> None:
             click.echo(f"    {line}")
     if once:
         click.echo(f"{once} gap(s) seen in one batch only")
-    sys.exit(0 if result.ok else 1)
+    return 0 if result.ok else 1

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
 import click
 
+from gitmem.cli.options import format_option
 from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES
 
@@ -41,14 +41,7 @@ def _precedents(hits: list[object]) -> str:
 )
 @click.option("--ref", metavar="REF", help="Recall from this commit (e.g. origin/main).")
 @click.option("--min-score", type=click.FloatRange(0.0, 1.0), help="Relevance threshold.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "precedents"]),
-    default="text",
-    show_default=True,
-    help="text for people, json for tools, precedents: a block to paste into a prompt.",
-)
+@format_option("text", "json", "precedents")
 def recall(
     query: tuple[str, ...],
     k: int,
@@ -57,7 +50,7 @@ def recall(
     ref: str | None,
     min_score: float | None,
     fmt: str,
-) -> None:
+) -> int:
     """Admitted entries that apply to QUERY, best first, with a score in 0..1.
 
     A query with no genuine match returns nothing: an honest "no precedent" beats a wrong
@@ -78,7 +71,7 @@ def recall(
         # a precedents recall never fails the step that asked for it
         message = exc.message if isinstance(exc, GitmemError) else str(exc)
         click.echo(f"gitmem: recall could not run: {message}", err=True)
-        return
+        return 0
     if fmt == "precedents":
         click.echo(_precedents(list(hits)))
     elif fmt == "json":
@@ -95,7 +88,7 @@ def recall(
             click.echo(f"      {hit.title}")
             click.echo(f"      applies when: {hit.applies_when}")
             click.echo(f"      {hit.path}" + (f"  [{hit.freshness}]" if hit.freshness else ""))
-    sys.exit(0)
+    return 0
 
 
 @click.command()
@@ -104,9 +97,10 @@ def recall(
     type=click.Path(file_okay=False, exists=True, path_type=Path),
     help="The project folder (default: the current one).",
 )
-def mcp(path: Path | None) -> None:
+def mcp(path: Path | None) -> int:
     """Serve the project memory to AI agents over the Model Context Protocol (stdio):
     memory_recall, memory_push, memory_candidates, memory_show."""
     from gitmem.agents.mcp_server import serve
 
     serve(path)
+    return 0

@@ -46,6 +46,7 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import EntryError, topic_of
 from gitmem.model.markdown import UnreadableFile, read_text, table_cells
 from gitmem.model.problem import Problem
+from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -351,7 +352,7 @@ def group_gaps(gaps: Sequence[Gap]) -> list[Group]:
 # proposing
 
 
-def mistake_fields(group: Group, exists: Any, max_body: int) -> dict[str, Any] | None:
+def mistake_fields(group: Group, exists: Any, max_body: int) -> ProposalFields | None:
     """The candidate for a recurring gap, fitted into max_body; None without an Expected fix."""
     latest = group.latest
     with_fix = [g for g in group.gaps if g.fix]
@@ -383,17 +384,6 @@ def mistake_fields(group: Group, exists: Any, max_body: int) -> dict[str, Any] |
         + (f": {g.evidence}" if g.evidence else "")
         for g in sorted(group.gaps, key=lambda g: (natural_key(g.batch), g.line))
     ]
-    fields: dict[str, Any] = {
-        "type": "mistake",
-        "title": group.title,
-        "applies_when": f"work audited on the {axis} axis" if axis else "work that audits review",
-        "source": f"audit:{latest.batch}",
-        "evidence_batches": group.batches[:100],
-        "correction": _one_line(fix, MAX_CELL),
-        "detection_signal": _one_line(latest.gap, MAX_CELL),
-        "files": files[:50] or None,
-        "context": context,
-    }
     from gitmem.model.entry import Entry
 
     for keep in range(len(rows), 0, -1):
@@ -402,7 +392,21 @@ def mistake_fields(group: Group, exists: Any, max_body: int) -> dict[str, Any] |
             if keep < len(rows):
                 evidence += f"\n- … and {len(rows) - keep} more rows"
             if len(Entry({}, context, body, evidence).body) <= max_body:
-                return {**fields, "content": body, "evidence": evidence}
+                return ProposalFields(
+                    type="mistake",
+                    title=group.title,
+                    applies_when=(
+                        f"work audited on the {axis} axis" if axis else "work that audits review"
+                    ),
+                    source=f"audit:{latest.batch}",
+                    evidence_batches=tuple(group.batches[:100]),
+                    correction=_one_line(fix, MAX_CELL),
+                    detection_signal=_one_line(latest.gap, MAX_CELL),
+                    files=tuple(files[:50]),
+                    context=context,
+                    content=body,
+                    evidence=evidence,
+                )
     return None
 
 
@@ -438,8 +442,8 @@ class _State:
 
     @classmethod
     def load(cls, ws: Workspace) -> _State:
-        from gitmem.lifecycle import flow as lifecycle
         from gitmem.lifecycle import read as memory
+        from gitmem.lifecycle.candidates import pending
         from gitmem.model import refused
         from gitmem.model.entry import parse
 
@@ -450,7 +454,7 @@ class _State:
             if entry.type == "mistake" and entry.status == "admitted":
                 signal = str(entry.meta.get("detection_signal", ""))
                 mistakes.append((f"admitted entry {entry.id} ({path})", f"{entry.title}. {signal}"))
-        for candidate in lifecycle.pending(ws):
+        for candidate in pending(ws):
             with contextlib.suppress(EntryError):
                 entry = parse(candidate.data or b"")
                 topics.setdefault(entry.topic, f"pending candidate {candidate.id}")
@@ -486,7 +490,7 @@ class _State:
 
 
 def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
-    from gitmem.lifecycle import flow as lifecycle
+    from gitmem.lifecycle.propose import propose
 
     count = len(group.batches)
     if count < RECUR_BATCHES:
@@ -523,13 +527,13 @@ def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
         return
     state.topics[topic] = "candidate of this harvest"
     state.mistakes.append(
-        ("candidate of this harvest", f"{group.title}. {fields['detection_signal']}")
+        ("candidate of this harvest", f"{group.title}. {fields.detection_signal}")
     )
     if dry_run:
         group.outcome = "would propose"
         return
     try:
-        proposal = lifecycle.propose(ws, fields)
+        proposal = propose(ws, fields)
     except RuleError as exc:
         group.outcome, group.detail = "invalid", exc.message
         return

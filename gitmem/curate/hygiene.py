@@ -1,7 +1,7 @@
 """`gitmem hygiene`: near-duplicates, stale entries and contradictions among admitted entries.
 
 Curation proposes; people decide.  Without `--propose` this is a report.  With it, each
-cluster of near-duplicates becomes an ordinary candidate branch (through `lifecycle.propose`)
+cluster of near-duplicates becomes an ordinary candidate branch (through `gitmem.lifecycle.propose`)
 that supersedes the entries it merges, the evidence in its Evidence section; nothing on main
 is merged, deleted or edited.
 
@@ -48,6 +48,7 @@ from typing import Any
 
 from gitmem.errors import RuleError
 from gitmem.model.entry import Entry
+from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
 
 DUPLICATE_THRESHOLD = 0.42
@@ -403,11 +404,11 @@ def _pending_supersessions(ws: Workspace) -> dict[str, str]:
     """id of an admitted entry → the pending candidate that already supersedes it."""
     import contextlib
 
-    from gitmem.lifecycle import flow as lifecycle
+    from gitmem.lifecycle.candidates import pending
     from gitmem.model.entry import EntryError, parse
 
     out: dict[str, str] = {}
-    for candidate in lifecycle.pending(ws):
+    for candidate in pending(ws):
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
@@ -428,7 +429,7 @@ def _representative(members: Sequence[Entry]) -> Entry:
 
 def consolidation_fields(
     cluster: Cluster, entries: Sequence[Entry], max_body: int, exists: Any
-) -> dict[str, Any] | None:
+) -> ProposalFields | None:
     """The candidate that merges a cluster, fitted into max_body; None when it cannot fit."""
     rep = _representative(entries)
     others = [e for e in entries if e.id != rep.id]
@@ -472,14 +473,16 @@ def consolidation_fields(
             evidence = "\n\n".join([head, *evidence_of[:n_evidence]])
             body = Entry({}, context, content, evidence).body
             if len(body) <= max_body:
-                return {**meta, "context": context, "content": content, "evidence": evidence}
+                return ProposalFields.from_mapping(
+                    {**meta, "context": context, "content": content, "evidence": evidence}
+                )
     return None
 
 
 def _propose(
     ws: Workspace, cluster: Cluster, by_id: dict[str, Entry], taken: dict[str, str]
 ) -> Proposed:
-    from gitmem.lifecycle import flow as lifecycle
+    from gitmem.lifecycle.propose import propose
 
     already = sorted({taken[m.id] for m in cluster.members if m.id in taken})
     if already:
@@ -501,7 +504,7 @@ def _propose(
             cluster, None, None, "too long to merge within memory.maxBody: merge by hand"
         )
     try:
-        proposal = lifecycle.propose(ws, fields)
+        proposal = propose(ws, fields)
     except RuleError as exc:
         return Proposed(cluster, None, None, exc.message)
     for member in cluster.members:

@@ -39,9 +39,12 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.errors import RuleError, UsageError
+from gitmem.lifecycle.candidates import validate_candidate
+from gitmem.lifecycle.propose import build_candidate, propose
 from gitmem.model.entry import EntryError, slugify, topic_of
 from gitmem.model.markdown import FENCE, UnreadableFile, fenced, read_text
 from gitmem.model.markdown import heading as md_heading
+from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
 
 MAX_FILE_BYTES = 256 * 1024
@@ -103,17 +106,17 @@ class Item:
     def topic(self) -> str:
         return topic_of(self.title)
 
-    def fields(self) -> dict[str, Any]:
-        return {
-            "type": "method",
-            "title": self.title,
-            "applies_when": self.applies_when,
-            "source": f"import:{self.source_path}",
-            "tags": list(self.tags),
-            "context": self.context,
-            "content": self.content,
-            "evidence": self.evidence,
-        }
+    def fields(self) -> ProposalFields:
+        return ProposalFields(
+            type="method",
+            title=self.title,
+            applies_when=self.applies_when,
+            source=f"import:{self.source_path}",
+            tags=tuple(self.tags),
+            context=self.context,
+            content=self.content,
+            evidence=self.evidence,
+        )
 
 
 @dataclass(frozen=True)
@@ -567,14 +570,14 @@ def _secret_lines(item: Item) -> list[str]:
 
 def _known_topics(ws: Workspace) -> dict[str, str]:
     """topic → what holds it: pending candidates and entries on the main branch."""
-    from gitmem.lifecycle import flow as lifecycle
     from gitmem.lifecycle import read as memory
+    from gitmem.lifecycle.candidates import pending
     from gitmem.model.entry import parse
 
     known: dict[str, str] = {}
     for path, entry in memory.entries(ws):
         known.setdefault(entry.topic, f"{entry.status} entry {entry.id} ({path})")
-    for candidate in lifecycle.pending(ws):
+    for candidate in pending(ws):
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
@@ -605,8 +608,6 @@ def import_claude(
 ) -> ImportReport:
     """Propose one `method` candidate per new Claude Code memory item below base (default: the
     repository's `.claude/`); see the module docstring for what is skipped and why."""
-    from gitmem.lifecycle import flow as lifecycle
-
     repo_root = ws.store.workdir
     base = base if base is not None else default_base(ws)
     if not base.exists():
@@ -629,7 +630,7 @@ def import_claude(
     known = _known_topics(ws)
     refusals = _refusals(ws)
     for item in items:
-        report.outcomes.append(_one(ws, item, known, refusals, dry_run, lifecycle))
+        report.outcomes.append(_one(ws, item, known, refusals, dry_run))
     return report
 
 
@@ -639,7 +640,6 @@ def _one(
     known: dict[str, str],
     refusals: dict[str, Any],
     dry_run: bool,
-    lifecycle: Any,
 ) -> Outcome:
     secret = _secret_lines(item)
     if secret:
@@ -651,13 +651,13 @@ def _one(
     if topic in known:
         return Outcome(item, DUPLICATE, f"topic {topic!r} is already a {known[topic]}")
     if dry_run:
-        problems = _dry_problems(ws, item, lifecycle)
+        problems = _dry_problems(ws, item)
         if problems:
             return Outcome(item, INVALID, problems)
         known[topic] = "candidate of this import"
         return Outcome(item, WOULD_CREATE, f"topic {topic!r}")
     try:
-        proposal = lifecycle.propose(ws, item.fields())
+        proposal = propose(ws, item.fields())
     except RuleError as exc:
         return Outcome(item, INVALID, exc.message)
     known[topic] = f"pending candidate {proposal.id} (this import)"
@@ -670,14 +670,14 @@ def _one(
     )
 
 
-def _dry_problems(ws: Workspace, item: Item, lifecycle: Any) -> str:
+def _dry_problems(ws: Workspace, item: Item) -> str:
     from gitmem.model.entry import make_id
 
-    entry = lifecycle.build_candidate(ws, item.fields())
+    entry = build_candidate(ws, item.fields())
     entry = entry.with_meta(id=make_id(ws.settings.project, entry.type, entry.created, entry.title))
     tip = ws.main_tip()
     tree = ws.store.tree_of(tip) if tip else None
-    problems = lifecycle.validate_candidate(ws, entry, tree, f"{ws.dir}/candidates/{entry.id}.md")
+    problems = validate_candidate(ws, entry, tree, f"{ws.dir}/candidates/{entry.id}.md")
     return "\n".join(str(p) for p in problems if not p.warning)
 
 

@@ -10,6 +10,7 @@ A commit that touches no memory file never gets here: the launcher answers it fi
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,6 +191,18 @@ def render(report: Report, fmt: str) -> str:
     lines = [str(p) for p in report.problems]
     lines.append(summary(report))
     return "\n".join(lines)
+
+
+#: GitLab shows a pre-receive hook's output to the pusher only on lines that begin with this.
+GITLAB_PREFIX = "GL-HOOK-ERR: "
+
+
+def for_server(text: str) -> str:
+    """A pre-receive hook's report as the server shows it: under GitLab (GL_ID set), every
+    line prefixed GL-HOOK-ERR; elsewhere as it is."""
+    if not os.environ.get("GL_ID"):
+        return text
+    return "\n".join(f"{GITLAB_PREFIX}{line}" for line in text.splitlines())
 
 
 def summary(report: Report) -> str:

@@ -33,17 +33,16 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, Place, check_entry, check_paths, place_of
 from gitmem.index import indexmd as index_mod
-from gitmem.lifecycle.flow import BRANCH_PREFIX
 from gitmem.model.entry import (
     Entry,
     EntryError,
     candidate_text,
     decode,
     is_candidate_text,
-    is_slug,
     parse,
 )
 from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.names import BRANCH_PREFIX, is_slug
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.store import ZERO, Change, CommitInfo, Store, TreeItem
@@ -271,7 +270,7 @@ def _trusted_settings(store: Store, updates: list[Update]) -> Settings:
 
 def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings) -> bool:
     """Server side, the project's own memory.autoAdmitAudited (nobody's user file applies)."""
-    from gitmem.repo.workspace import SETTINGS_FILES
+    from gitmem.model.names import SETTINGS_FILES
     from gitmem.settings.load import load_settings
 
     tip = store.ref_target(_main_ref(trusted))

@@ -10,19 +10,9 @@
 
 from __future__ import annotations
 
-import os
 from typing import TextIO
 
 from gitmem.errors import GitmemError
-
-HOOK_NAMES = (
-    "pre-commit",
-    "pre-push",
-    "pre-receive",
-    "post-merge",
-    "post-checkout",
-    "post-rewrite",
-)
 
 
 def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
@@ -43,8 +33,8 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         if report.ok and not report.problems:
             return 0, ""
         out = check.render(report, "text")
-        if name == "pre-receive" and os.environ.get("GL_ID"):
-            out = "\n".join(f"GL-HOOK-ERR: {line}" for line in out.splitlines())
+        if name == "pre-receive":
+            out = check.for_server(out)
         return (0 if report.ok else 1), out
     try:
         from gitmem.lifecycle import refresh

@@ -28,9 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 from gitmem.errors import GitmemError, UsageError
-
-CLIENT_HOOKS = ("pre-commit", "pre-push", "post-merge", "post-checkout", "post-rewrite")
-SERVER_HOOKS = ("pre-receive",)
+from gitmem.model.names import CLIENT_HOOKS, HOOK_NAMES, SERVER_HOOKS
 
 MARKER = b"# gitmem-managed-hook"
 CHAINED_SUFFIX = ".gitmem-chained"
@@ -47,10 +45,8 @@ _MARKER_WINDOW = 512
 
 def script(name: str) -> bytes:
     """The shipped text of gitmem's script for hook `name`."""
-    if name not in CLIENT_HOOKS + SERVER_HOOKS:
-        raise UsageError(
-            f"unknown hook {name!r}: gitmem ships {', '.join(CLIENT_HOOKS + SERVER_HOOKS)}"
-        )
+    if name not in HOOK_NAMES:
+        raise UsageError(f"unknown hook {name!r}: gitmem ships {', '.join(HOOK_NAMES)}")
     return (resources.files("gitmem.hooks") / "scripts" / name).read_bytes()
 
 

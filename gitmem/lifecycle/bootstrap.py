@@ -10,12 +10,14 @@ from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
+from gitmem.model.names import PROJECT_SETTINGS, is_slug
 from gitmem.repo.store import Store, atomic_write
 from gitmem.settings.load import DEFAULT_DIR, check_branch_name, check_memory_dir
 
 
 @dataclass
 class Initialised:
+    root: Path  # the working tree initialised
     created: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
 
@@ -37,7 +39,7 @@ def init(
             "gitmem init needs a working tree; in a bare server repository run "
             "`gitmem hooks install --server` instead"
         )
-    out = Initialised()
+    out = Initialised(root)
     settings: dict[str, str] = {}
     if memory_dir and memory_dir != DEFAULT_DIR:
         problem = check_memory_dir(memory_dir, root)
@@ -45,8 +47,6 @@ def init(
             raise UsageError(problem)
         settings["dir"] = memory_dir.strip("/")
     if project:
-        from gitmem.model.entry import is_slug
-
         if not is_slug(project):
             raise UsageError(f"--project {project!r}: lowercase ASCII words joined by '-'")
         settings["project"] = project
@@ -58,11 +58,11 @@ def init(
             settings["branch"] = branch
     if settings:
         _create(
-            root / ".gitmem.toml",
+            root / PROJECT_SETTINGS,
             "[memory]\n"
             + "".join(f"{key} = {_toml_string(value)}\n" for key, value in settings.items()),
             out,
-            ".gitmem.toml",
+            PROJECT_SETTINGS,
         )
     folder_name = settings.get("dir", DEFAULT_DIR)
     folder = root / folder_name

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode, urlsplit
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.lifecycle.flow import Proposal, candidate_ref
+from gitmem.lifecycle.propose import Proposal
 from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.names import candidate_ref
 from gitmem.repo.store import Store, clean_git_env
 from gitmem.repo.workspace import Workspace
 

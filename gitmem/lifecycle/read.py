@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitmem.errors import UsageError
-from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle.candidates import find_candidate
+from gitmem.lifecycle.entries import find_entry
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.repo.store import Store
@@ -58,10 +59,10 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     """An entry on main, else a pending candidate: (where, entry)."""
     tip = ws.main_tip()
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
-    found = lifecycle.find_entry(ws.store, memory, entry_id)
+    found = find_entry(ws.store, memory, entry_id)
     if found is not None:
         return f"{ws.dir}/{found[0].path}", found[1]
-    candidate = lifecycle.find_candidate(ws, entry_id)
+    candidate = find_candidate(ws, entry_id)
     if candidate.data is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
     try:
@@ -77,7 +78,7 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
 
     def load(target: str) -> Entry | None:
-        found = lifecycle.find_entry(ws.store, memory, target)
+        found = find_entry(ws.store, memory, target)
         return found[1] if found else None
 
     start = load(entry_id)

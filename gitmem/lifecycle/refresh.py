@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
-from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle.candidates import review
 from gitmem.repo.store import atomic_write
 from gitmem.repo.workspace import Workspace
 
@@ -31,10 +31,9 @@ class Refreshed:
 
 def candidates_text(ws: Workspace) -> str:
     lines = []
-    for item in lifecycle.review(ws):
+    for item in review(ws):
         state = "valid" if not item.errors else f"{len(item.errors)} problem(s)"
-        ref = item.candidate.ref
-        branch = ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+        branch = item.candidate.branch
         lines.append(f"- [{item.candidate.id}] {state} — {item.title} (branch {branch})")
     if not lines:
         return CANDIDATES_HEADER + "\nNo pending candidates.\n"
@@ -116,4 +115,18 @@ def warm_recall_cache(ws: Workspace) -> bool:
         if sum(ws.store.size(folder) for folder in folders) > WARM_COLD_LIMIT:
             return False  # counted by the type folders' sizes: no walk of every entry
     cache.load(memory)
+    return True
+
+
+def merge_driver(ours: Path, theirs: Path) -> bool:
+    """git's merge driver for INDEX.md: the union of both sides written over ours; False
+    when they cannot be merged line by line (git then leaves the conflict for a person, and
+    `gitmem index` regenerates the file)."""
+    merged = index_mod.merge(
+        ours.read_text(encoding="utf-8", errors="replace"),
+        theirs.read_text(encoding="utf-8", errors="replace"),
+    )
+    if merged is None:
+        return False
+    atomic_write(ours, merged.encode("utf-8"))
     return True

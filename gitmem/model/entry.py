@@ -59,7 +59,6 @@ SLUG_MAX = 60
 _BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
 FRONT_MATTER_END = _BOUNDARY
 _HEADING = re.compile(r"##[ \t]")
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 class EntryError(RuleError):
@@ -609,10 +608,6 @@ def slugify(text: str, max_length: int = SLUG_MAX) -> str:
 def topic_of(title: str) -> str:
     """The topic of a title: its slug, the key refused.md is matched on."""
     return slugify(join_line(title))
-
-
-def is_slug(text: str) -> bool:
-    return bool(_SLUG.match(text))
 
 
 def make_id(project: str, type_: str, created: str, title: str) -> str:

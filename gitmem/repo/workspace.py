@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
 from gitmem.repo.snapshot import Snapshot, TreeSnapshot, WorktreeSnapshot
 from gitmem.repo.store import Store
 from gitmem.settings.load import Settings, load_settings
 
-SETTINGS_FILES = (".gitmem.toml", "pyproject.toml")
 _SETTINGS_CAP = 1024 * 1024
 
 
@@ -41,8 +41,8 @@ def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settin
         return data.decode("utf-8", "replace") if data is not None else None
 
     return load_settings(
-        project_toml=text(".gitmem.toml"),
-        pyproject_toml=text("pyproject.toml"),
+        project_toml=text(PROJECT_SETTINGS),
+        pyproject_toml=text(PYPROJECT),
         origin_url=store.origin_url(),
         remote_default_branch=store.remote_default_branch(),
         root=root,

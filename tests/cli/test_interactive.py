@@ -12,7 +12,7 @@ from pathlib import Path
 
 from clirunner import PROPOSE, first_id, ok, run
 
-from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle.candidates import pending
 from gitmem.repo.workspace import open_workspace
 
 from conftest import git
@@ -74,7 +74,7 @@ def test_admit_walks_candidates_and_admits_only_an_explicit_yes(memory: Path) ->
     assert code == 0, out
     assert "checks: all rules pass" in out
     assert f"admitted {first_id()}" in out
-    ws_ids = {c.id for c in lifecycle.pending(open_workspace(memory))}
+    ws_ids = {c.id for c in pending(open_workspace(memory))}
     admitted = git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries")
     assert first_id() in admitted
     refused = git(memory, "show", "main:.gitmem/refused.md")

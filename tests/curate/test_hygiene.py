@@ -251,6 +251,9 @@ def test_consolidation_fits_the_body_limit() -> None:
     )
     fields = hygiene.consolidation_fields(cluster, [a, b], 2000, lambda _: True)
     assert fields is not None
-    assert fields["title"] == "T2"  # the most recently admitted wording leads
-    assert len(Entry({}, fields["context"], fields["content"], fields["evidence"]).body) <= 2000
+    assert fields.title == "T2"  # the most recently admitted wording leads
+    assert (
+        len(Entry({}, fields.context or "", fields.content or "", fields.evidence or "").body)
+        <= 2000
+    )
     assert hygiene.consolidation_fields(cluster, [a, b], 100, lambda _: True) is None

@@ -24,7 +24,9 @@ from fakegh import FIELDS, FakeGh
 from packaging.specifiers import SpecifierSet
 
 from gitmem.hooks import github, installer
-from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle import admit as admitting
+from gitmem.lifecycle import propose as proposing
+from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import open_workspace
 
 from conftest import git
@@ -300,8 +302,9 @@ def connect(repo: Path, server: Path) -> None:
     git(repo, "push", "-q", "origin", "main")
 
 
-def propose(repo: Path, **changes: Any) -> lifecycle.Proposal:
-    return lifecycle.propose(open_workspace(repo), {**FIELDS, **changes}, push=True)
+def propose(repo: Path, **changes: Any) -> proposing.Proposal:
+    fields = ProposalFields.from_mapping({**FIELDS, **changes})
+    return proposing.propose(open_workspace(repo), fields, push=True)
 
 
 def tip(repo: Path, ref: str) -> str:
@@ -721,7 +724,7 @@ def test_an_admission_pushed_to_main_passes(
     dev, server = forge_remote
     proposal = propose(dev)
     before = tip(server, "main")
-    lifecycle.admit(open_workspace(dev), proposal.id, by="human:alice", push=True)
+    admitting.admit(open_workspace(dev), proposal.id, by="human:alice", push=True)
     runner = push_checkout(tmp_path, server)
     done = runner.run("gitmem-protect.yml", PROTECT, protect_env(before, tip(server, "main")))
     assert done.returncode == 0, done.stdout + done.stderr

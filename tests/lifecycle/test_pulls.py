@@ -18,8 +18,9 @@ from clirunner import run
 from fakegh import FIELDS, FakeGh
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.lifecycle import flow as lifecycle
+from gitmem.lifecycle import propose as proposing
 from gitmem.lifecycle import pulls as forge
+from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import open_workspace
 
 from conftest import git
@@ -65,11 +66,13 @@ def with_remote(repo: Path, url: str, server: Path) -> None:
     git(repo, "push", "-q", "origin", "main")
 
 
-def propose(repo: Path, **changes: Any) -> lifecycle.Proposal:
-    return lifecycle.propose(open_workspace(repo), {**FIELDS, **changes})
+def propose(repo: Path, **changes: Any) -> proposing.Proposal:
+    return proposing.propose(
+        open_workspace(repo), ProposalFields.from_mapping({**FIELDS, **changes})
+    )
 
 
-def open_pr(repo: Path, proposal: lifecycle.Proposal) -> forge.PullRequestResult:
+def open_pr(repo: Path, proposal: proposing.Proposal) -> forge.PullRequestResult:
     return forge.open_pull_request(open_workspace(repo), proposal)
 
 
@@ -263,7 +266,7 @@ def test_an_already_pushed_candidate_is_not_pushed_again(
 ) -> None:
     server = bare(tmp_path)
     with_remote(memory, GITHUB_URL, server)
-    proposal = lifecycle.propose(open_workspace(memory), FIELDS, push=True)
+    proposal = proposing.propose(open_workspace(memory), ProposalFields(**FIELDS), push=True)
     assert proposal.pushed
     refuse_pushes(server)
     result = open_pr(memory, proposal)
@@ -367,7 +370,7 @@ def test_gitlab_candidate_already_pushed_gets_the_page_to_open_it(
 ) -> None:
     server, _log = gitlab_server(tmp_path, push_options=True)
     with_remote(memory, "git@gitlab.com:g/sub/shop.git", server)
-    proposal = lifecycle.propose(open_workspace(memory), FIELDS, push=True)
+    proposal = proposing.propose(open_workspace(memory), ProposalFields(**FIELDS), push=True)
     result = open_pr(memory, proposal)
     assert not result.opened and not result.pushed
     assert result.url and "/-/merge_requests/new?" in result.url

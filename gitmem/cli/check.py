@@ -1,0 +1,78 @@
+"""`gitmem check` and `gitmem hook NAME`: the gates, as a person, CI or a git hook calls them."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gitmem.cli.options import REPORT_FORMAT, emit_warnings
+from gitmem.errors import UsageError
+from gitmem.model.names import HOOK_NAMES
+
+
+@click.command()
+@click.argument("paths", nargs=-1)
+@click.option("--staged", is_flag=True, help="Check what git is committing (pre-commit).")
+@click.option(
+    "--range", "range_", metavar="A..B", help="Check every commit in A..B (history rules)."
+)
+@click.option("--pre-push", is_flag=True, help="Read a pre-push hook's stdin and check.")
+@click.option("--pre-receive", is_flag=True, help="Read a pre-receive hook's stdin and check.")
+@REPORT_FORMAT
+def check(
+    paths: tuple[str, ...],
+    staged: bool,
+    range_: str | None,
+    pre_push: bool,
+    pre_receive: bool,
+    fmt: str,
+) -> int:
+    """Validate memory files against the schema, the source rules and the secret scanner.
+
+    With PATHs (files or folders), checks them in the working tree; with no option and no
+    PATH, the whole memory folder. Prints `path:line: RULE-ID message` per problem and a
+    summary; exits 1 when a rule fails.
+    """
+    from gitmem.gate import check as check_mod
+
+    modes = sum(bool(x) for x in (staged, range_, pre_push, pre_receive))
+    if modes > 1 or (modes and paths):
+        raise click.UsageError("use one of PATH…, --staged, --range, --pre-push, --pre-receive")
+    if staged:
+        report = check_mod.check_staged()
+    elif range_ or pre_push or pre_receive:
+        from gitmem.gate import history
+
+        if range_:
+            report = history.check_range(range_)
+        elif pre_push:
+            report = history.check_pre_push(sys.stdin.read())
+        else:
+            report = history.check_pre_receive(sys.stdin.read())
+    else:
+        from gitmem.repo.workspace import open_workspace
+
+        report = check_mod.check_worktree(open_workspace(), list(paths))
+    if fmt == "text":
+        emit_warnings(report.warnings)
+    out = check_mod.render(report, fmt)
+    if pre_receive:
+        out = check_mod.for_server(out)
+    click.echo(out, err=pre_receive or pre_push)
+    return 0 if report.ok else 1
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("name")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def hook(name: str, args: tuple[str, ...]) -> int:
+    """Run gitmem's part of a git hook (called by the scripts in hooks/)."""
+    from gitmem.hooks import dispatch
+
+    if name not in HOOK_NAMES:
+        raise UsageError(f"unknown hook {name!r}: one of {', '.join(HOOK_NAMES)}")
+    code, out = dispatch.run(name, list(args), sys.stdin)
+    if out:
+        click.echo(out, err=True)
+    return code

@@ -1,0 +1,38 @@
+"""`gitmem index`: the generated files (INDEX.md, CANDIDATES.md) brought up to date, and the
+INDEX.md merge driver git runs."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--check", "check_only", is_flag=True, help="Exit 1 when INDEX.md is stale.")
+@click.option(
+    "--merge-driver",
+    nargs=4,
+    metavar="BASE OURS THEIRS PATH",
+    help="Run as git's merge driver for INDEX.md (set up by `gitmem hooks install`).",
+)
+def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> int:
+    """Regenerate INDEX.md and CANDIDATES.md in the working tree."""
+    from gitmem.lifecycle import refresh
+    from gitmem.repo.workspace import open_workspace
+
+    if merge_driver:
+        from pathlib import Path
+
+        _base, ours, theirs, _path = merge_driver
+        # 1: git leaves the conflict for a person; `gitmem index` resolves it
+        return 0 if refresh.merge_driver(Path(ours), Path(theirs)) else 1
+
+    done = refresh.refresh(open_workspace(), check_only=check_only)
+    if check_only:
+        for path in done.stale:
+            click.echo(f"{path}: INDEX stale: run `gitmem index` and commit it")
+        return 1 if done.stale else 0
+    for path in done.written:
+        click.echo(f"wrote {path}")
+    if not done.written:
+        click.echo("indexes up to date")
+    return 0

@@ -1,0 +1,133 @@
+"""`gitmem propose`: the proposal's fields from flags, a draft file or $EDITOR, then the core.
+
+The flags are made from gitmem.model.proposal's field list (one option a field, repeatable for
+the lists), so the command line and the MCP tool `memory_push` always offer the same fields.
+Flags given beside `--from FILE` or `--edit OLD` win over the draft's values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive
+from gitmem.errors import UsageError
+from gitmem.model.proposal import ProposalFields, specs
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: What $EDITOR opens when no field is given.
+TEMPLATE = """---
+type: method
+title:
+applies_when:
+tags: []
+files: []
+---
+
+## Context
+Why this came up.
+
+## Content
+The lesson itself.
+
+## Evidence
+Commits, measurements, links that back it.
+"""
+
+#: Read at most this much of a draft file (an entry is at most 64 KiB).
+MAX_DRAFT = 256 * 1024
+
+
+def proposal_options(command: F) -> F:
+    """One option per proposal field, in the order the fields are declared."""
+    for spec in reversed(specs()):
+        help_text = spec.help + (" (repeatable)" if spec.many else "")
+        command = click.option(
+            spec.option, spec.name, multiple=spec.many, default=None, help=help_text
+        )(command)
+    return command
+
+
+@click.command()
+@proposal_options
+@click.option("--from", "from_file", type=click.Path(dir_okay=False), help="Read an entry file.")
+@click.option("--edit", "edit_id", metavar="OLD", help="Start a successor of an admitted entry.")
+@click.option("--push", is_flag=True, help="Push the candidate branch to origin.")
+@click.option(
+    "--pr",
+    is_flag=True,
+    help="Push the branch and open a pull/merge request (gh, GitLab push options), "
+    "or print the URL that opens one.",
+)
+@TEXT_OR_JSON
+def propose(
+    from_file: str | None,
+    edit_id: str | None,
+    push: bool,
+    pr: bool,
+    fmt: str,
+    **flags: Any,
+) -> int:
+    """Propose a memory: validate it, then commit it on a new branch gitmem/<id> from the main
+    branch, without touching your working tree, staging index or HEAD.
+
+    Fields come from the options, from --from FILE, or (with neither) from $EDITOR.
+    """
+    from gitmem.lifecycle import propose as proposing
+    from gitmem.repo.workspace import open_workspace
+
+    ws = open_workspace()
+    emit_warnings(ws.settings.warnings)
+    given = ProposalFields.from_mapping(flags)
+    if edit_id:
+        start = proposing.successor_draft(ws, edit_id).render()
+        edited = click.edit(start, extension=".md") if interactive() else None
+        draft = ProposalFields.from_text(edited or start)
+    elif from_file:
+        draft = ProposalFields.from_text(_read_draft(from_file))
+    elif flags["title"] is None and flags["type"] is None and interactive():
+        edited = click.edit(TEMPLATE, extension=".md")
+        if not edited or edited == TEMPLATE:
+            raise UsageError("nothing proposed: the editor closed without changes")
+        draft = ProposalFields.from_text(edited)
+    else:
+        draft = ProposalFields()
+    # with --pr the pull-request module pushes, so GitLab's push options ride on that push
+    proposal = proposing.propose(ws, given.over(draft), push=push and not pr)
+    request = None
+    if pr:
+        from gitmem.lifecycle import pulls
+
+        request = pulls.open_pull_request(ws, proposal)
+        proposal.pushed = proposal.pushed or request.pushed
+        emit_warnings(request.warnings)
+    if fmt == "json":
+        out: dict[str, Any] = {
+            "id": proposal.id,
+            "branch": proposal.branch,
+            "commit": proposal.commit,
+            "pushed": proposal.pushed,
+        }
+        if request is not None:
+            out["pull_request"] = {"url": request.url, "opened": request.opened}
+        click.echo(json.dumps(out))
+        return 0
+    for warning in proposal.warnings:
+        click.echo(str(warning), err=True)
+    click.echo(f"proposed {proposal.id}")
+    click.echo(f"branch   {proposal.branch}" + (" (pushed)" if proposal.pushed else ""))
+    if request is not None:
+        click.echo(request.message)
+    return 0
+
+
+def _read_draft(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            return handle.read(MAX_DRAFT)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None

@@ -1,0 +1,50 @@
+"""`gitmem list` and `gitmem show`: reading the admitted memory and pending candidates."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import click
+
+from gitmem.cli.options import TEXT_OR_JSON
+
+
+@click.command("list")
+@click.option("--status", type=click.Choice(["admitted", "superseded"]))
+@click.option("--type", "types", multiple=True, help="Only this type (repeatable).")
+@TEXT_OR_JSON
+def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
+    """Entries on the main branch, by type, with their status."""
+    from gitmem.lifecycle import read
+    from gitmem.repo.workspace import open_workspace
+
+    rows = read.list_entries(open_workspace(), status=status, types=types)
+    if fmt == "json":
+        click.echo(json.dumps([asdict(r) for r in rows], indent=2))
+        return 0
+    if not rows:
+        click.echo("no entries")
+    for row in rows:
+        click.echo(f"{row.type:<15} {row.status:<11} {row.id}  {row.title}")
+    return 0
+
+
+@click.command()
+@click.argument("entry_id", metavar="ID")
+@click.option("--lineage", is_flag=True, help="Show the supersession chain through it.")
+def show(entry_id: str, lineage: bool) -> int:
+    """Print an entry (or a pending candidate)."""
+    from gitmem.lifecycle import read
+    from gitmem.repo.workspace import open_workspace
+
+    ws = open_workspace()
+    if lineage:
+        for item in read.lineage(ws, entry_id):
+            marker = "*" if item.id == entry_id else " "
+            click.echo(f"{marker} {item.id}  {item.status}  {item.title}")
+        return 0
+    where, entry = read.show(ws, entry_id)
+    click.echo(f"# {where}")
+    click.echo(entry.render(), nl=False)
+    return 0

@@ -1,0 +1,140 @@
+"""`gitmem candidates`, `gitmem admit`, `gitmem refuse`: reviewing what was proposed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from gitmem.cli.options import TEXT_OR_JSON, interactive
+from gitmem.errors import USAGE
+from gitmem.lifecycle.admit import Admission
+from gitmem.repo.workspace import Workspace
+
+
+@click.command()
+@TEXT_OR_JSON
+def candidates(fmt: str) -> int:
+    """Pending candidates (local and remote-tracking gitmem/<id> branches) and their state."""
+    from gitmem.lifecycle.candidates import review
+    from gitmem.repo.workspace import open_workspace
+
+    rows: list[dict[str, Any]] = [
+        {
+            "id": item.candidate.id,
+            "ref": item.candidate.ref,
+            "tip": item.candidate.tip,
+            "title": item.title,
+            "valid": not item.errors,
+            "problems": [str(p) for p in item.errors],
+        }
+        for item in review(open_workspace())
+    ]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return 0
+    if not rows:
+        click.echo("no pending candidates")
+    for row in rows:
+        state = "valid" if row["valid"] else f"{len(row['problems'])} problem(s)"
+        click.echo(f"{row['id']}  {state}  {row['title']}  ({row['ref']})")
+        for problem in row["problems"]:
+            click.echo(f"    {problem}")
+    return 0
+
+
+@click.command()
+@click.argument("ids", nargs=-1, metavar="ID...")
+@click.option("--by", help="human:NAME (default: you) or audit:FILE.")
+@click.option("--expect", metavar="OID", help="Admit only if the candidate branch is at OID.")
+@click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
+@click.option("--auto", "auto", is_flag=True, help="Admit audit-backed candidates when allowed.")
+def admit(ids: tuple[str, ...], by: str | None, expect: str | None, push: bool, auto: bool) -> int:
+    """Admit candidates: one merge commit on main each, INDEX.md regenerated in it.
+
+    With no ID in a terminal, walks the pending candidates one by one and asks.
+    """
+    from gitmem.lifecycle import admit as admitting
+    from gitmem.repo.workspace import open_workspace
+
+    ws = open_workspace()
+    if expect and len(ids) != 1:
+        raise click.UsageError("--expect goes with exactly one ID")
+    if auto:
+        done = admitting.admit_audited(ws, push=push)
+        if not done.allowed:
+            click.echo(
+                "memory.autoAdmitAudited is not on in both the project and your own "
+                "settings: admitted nothing",
+                err=True,
+            )
+        for admission in done.admitted:
+            _print_admission(admission)
+        for entry_id, why in done.skipped:
+            click.echo(f"skipped {entry_id}: {why}")
+        return 0
+    if not ids:
+        if not interactive():
+            click.echo(
+                "no ID given and no terminal to ask in: admitted nothing (run `gitmem admit ID`)",
+                err=True,
+            )
+            return USAGE
+        _admit_interactive(ws, by, push)
+        return 0
+    for entry_id in ids:
+        _print_admission(admitting.admit(ws, entry_id, by=by, expect=expect, push=push))
+    return 0
+
+
+def _print_admission(done: Admission) -> None:
+    click.echo(f"admitted {done.id} ({done.commit[:12]})")
+    for old in done.superseded:
+        click.echo(f"superseded {old}")
+    if done.pushed:
+        click.echo("pushed")
+
+
+def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
+    from gitmem.lifecycle.admit import admit as do_admit
+    from gitmem.lifecycle.candidates import candidate_problems, pending
+    from gitmem.lifecycle.refuse import refuse as do_refuse
+
+    waiting = pending(ws)
+    if not waiting:
+        click.echo("no pending candidates")
+        return
+    for candidate in waiting:
+        click.echo(f"\n=== {candidate.id}  ({candidate.ref} at {candidate.tip[:12]})")
+        click.echo((candidate.data or b"").decode("utf-8", "replace"))
+        problems = candidate_problems(ws, candidate)
+        for problem in problems:
+            click.echo(f"  {problem}")
+        if not [p for p in problems if not p.warning]:
+            click.echo("  checks: all rules pass")
+        answer = click.prompt("admit / refuse / skip", default="skip", show_default=True)
+        if answer.strip().lower() in ("admit", "a", "yes", "y"):
+            done = do_admit(ws, candidate.id, by=by, expect=candidate.tip, push=push)
+            _print_admission(done)
+        elif answer.strip().lower() in ("refuse", "r"):
+            reason = click.prompt("reason")
+            do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
+            click.echo(f"refused {candidate.id}")
+        else:
+            click.echo(f"skipped {candidate.id}")
+
+
+@click.command()
+@click.argument("entry_id", metavar="ID")
+@click.option("--reason", required=True, help="Why: shown to later proposals of this topic.")
+@click.option("--by", help="human:NAME (default: you).")
+@click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
+def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
+    """Refuse a candidate: its topic joins refused.md on main; its branch is deleted."""
+    from gitmem.lifecycle.refuse import refuse as do_refuse
+    from gitmem.repo.workspace import open_workspace
+
+    done = do_refuse(open_workspace(), entry_id, reason=reason, by=by, push=push)
+    click.echo(f"refused {done.id} (topic {done.topic}, {done.commit[:12]})")
+    return 0

@@ -1,0 +1,75 @@
+"""`gitmem init` and `gitmem hooks install|uninstall`: setting a repository up for gitmem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--dir", "memory_dir", help="Memory folder (default .gitmem).")
+@click.option("--project", help="Project part of ids (default: the origin remote's name).")
+@click.option("--branch", help="Branch where admitted memory lives (default main).")
+@click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
+@click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")
+@click.option("--force", is_flag=True, help="With --github: replace workflows edited by hand.")
+def init(
+    memory_dir: str | None,
+    project: str | None,
+    branch: str | None,
+    with_hooks: bool,
+    with_github: bool,
+    force: bool,
+) -> int:
+    """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
+    differs from its default, .gitmem.toml. Safe to run twice."""
+    from gitmem.lifecycle.bootstrap import init as do_init
+    from gitmem.repo.store import Store
+
+    store = Store.open(None)
+    done = do_init(store, memory_dir=memory_dir, project=project, branch=branch)
+    for path in done.created:
+        click.echo(f"created {path}")
+    for path in done.kept:
+        click.echo(f"kept {path} (already there)")
+    if with_hooks:
+        from gitmem.hooks import installer
+
+        for line in installer.install(done.root):
+            click.echo(line)
+    if with_github:
+        from gitmem.hooks import github
+
+        for line in github.install_workflows(done.root, force=force):
+            click.echo(line)
+    if done.created:
+        click.echo("commit them: git add " + " ".join(done.created) + " && git commit")
+    return 0
+
+
+@click.group()
+def hooks() -> None:
+    """Install or remove gitmem's git hooks."""
+
+
+@hooks.command("install")
+@click.option("--server", is_flag=True, help="Install the pre-receive hook (a bare server repo).")
+def hooks_install(server: bool) -> int:
+    """Install the hooks (chaining any existing hook; safe to run twice)."""
+    from gitmem.hooks import installer
+
+    for line in installer.install(Path.cwd(), server=server):
+        click.echo(line)
+    return 0
+
+
+@hooks.command("uninstall")
+@click.option("--server", is_flag=True, help="Remove the pre-receive hook.")
+def hooks_uninstall(server: bool) -> int:
+    """Remove gitmem's hooks and restore the ones they chained."""
+    from gitmem.hooks import installer
+
+    for line in installer.uninstall(Path.cwd(), server=server):
+        click.echo(line)
+    return 0

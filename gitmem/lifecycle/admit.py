@@ -1,0 +1,190 @@
+"""admit: a candidate becomes memory through one merge commit on the main branch.
+
+The merge's parents are main's tip and the candidate's tip; its tree is main's tree plus
+`entries/<type>/<id>.md` (status admitted, `admitted_by`, `admitted`), the entries it
+supersedes flipped to superseded, and INDEX.md brought up to date, all in the same commit.
+Who may admit what is may_admit's to say, and only its (DESIGN.md "Sources and who may
+admit what"): the command line, the interactive review and `--auto` all ask it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gitmem.errors import GitmemError, RuleError
+from gitmem.index import indexmd as index_mod
+from gitmem.lifecycle.candidates import (
+    Candidate,
+    candidate_problems,
+    find_candidate,
+    pending,
+    rule_error,
+)
+from gitmem.lifecycle.entries import find_entry
+from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, today
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.repo.store import BLOB, Change
+from gitmem.repo.workspace import Workspace
+
+
+@dataclass
+class Admission:
+    id: str
+    commit: str
+    superseded: list[str]
+    pushed: bool = False
+
+
+def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
+    """None when `by` may admit entry, else why not and what to do instead."""
+    if by.startswith("human:") and len(by) > len("human:"):
+        return None
+    if by.startswith("audit:"):
+        if not entry.source.startswith("audit:"):
+            return (
+                f"only a person admits a {entry.source.split(':')[0]}-sourced candidate: "
+                "admit with --by human:NAME"
+            )
+        if entry.type not in ("code-structure", "mistake"):
+            return f"an audit admits only code-structure and mistake entries, not {entry.type}"
+        if not ws.settings.auto_admit_audited:
+            return (
+                "memory.autoAdmitAudited is not on in both the project settings and your "
+                "own settings: admit with --by human:NAME"
+            )
+        return None
+    return f"{by!r} is not an admitter: use human:NAME (or audit:FILE for audited candidates)"
+
+
+def _parsed(candidate: Candidate) -> Entry:
+    if candidate.data is None:
+        raise RuleError(f"branch {candidate.ref} holds no {candidate.path}: nothing to admit")
+    try:
+        return parse(candidate.data)
+    except EntryError as exc:
+        raise RuleError(f"{candidate.path}:{exc.line or ''} {exc.rule} {exc.message}") from None
+
+
+def admit(
+    ws: Workspace,
+    entry_id: str,
+    *,
+    by: str | None = None,
+    expect: str | None = None,
+    push: bool = False,
+    remote: str = "origin",
+    date: str | None = None,
+) -> Admission:
+    """One merge commit on main (parents: main tip, candidate tip) adding the entry,
+    updating superseded entries and INDEX.md; the main ref moves by compare-and-swap."""
+    store = ws.store
+    by = by or default_human(store)
+    candidate = find_candidate(ws, entry_id)
+    if expect:
+        full = store.resolve(expect)
+        if full != candidate.tip:
+            raise RuleError(
+                f"candidate {entry_id} moved: its branch is at {candidate.tip[:12]}, not the "
+                f"reviewed {expect[:12]}; review the new commits and approve again"
+            )
+    entry = _parsed(candidate)
+    refusal = may_admit(ws, entry, by)
+    if refusal:
+        raise RuleError(f"cannot admit {entry_id}: {refusal}")
+    date = date or today()
+    if push:
+        catch_up(ws, remote)
+
+    superseded: list[str] = []
+
+    def merge(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
+        problems = [p for p in candidate_problems(ws, candidate) if not p.warning]
+        if problems:
+            raise rule_error(problems)
+        admitted = entry.with_meta(status="admitted", admitted_by=by, admitted=date)
+        updates, replaced = _admission_updates(ws, main_tree, admitted)
+        superseded[:] = replaced  # of the attempt that lands
+        message = (
+            f"gitmem: admit {entry_id}\n\n{entry.title}\n\n"
+            f"Gitmem-Admitted-By: {by}\nGitmem-Candidate: {candidate.tip}\n"
+        )
+        return _with_index(ws, main_tree, updates), [main_tip, candidate.tip], message
+
+    commit, pushed = land_on_main(ws, candidate, f"admit {entry_id}", merge, push, remote)
+    return Admission(entry_id, commit, superseded, pushed)
+
+
+@dataclass
+class AutoAdmission:
+    """What `gitmem admit --auto` did: nothing at all when the settings do not allow it."""
+
+    allowed: bool
+    admitted: list[Admission] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (id, why)
+
+
+def admit_audited(ws: Workspace, *, push: bool = False) -> AutoAdmission:
+    """Admit, without a person, every pending candidate its own audit may admit: the admitter
+    is the candidate's `audit:` source, and may_admit decides. Candidates from any other
+    source need a person; they and the ones may_admit refuses are skipped, with the reason."""
+    if not ws.settings.auto_admit_audited:
+        return AutoAdmission(allowed=False)
+    done = AutoAdmission(allowed=True)
+    for candidate in pending(ws):
+        try:
+            entry = _parsed(candidate)
+        except RuleError:
+            done.skipped.append((candidate.id, "does not parse"))
+            continue
+        if not entry.source.startswith("audit:"):
+            done.skipped.append((candidate.id, f"source {entry.source} needs a person"))
+            continue
+        refusal = may_admit(ws, entry, entry.source)
+        if refusal:
+            done.skipped.append((candidate.id, refusal))
+            continue
+        try:
+            done.admitted.append(admit(ws, candidate.id, by=entry.source, push=push))
+        except GitmemError as exc:
+            done.skipped.append((candidate.id, exc.message))
+    return done
+
+
+def _admission_updates(
+    ws: Workspace, main_tree: str, admitted: Entry
+) -> tuple[dict[str, tuple[str, int] | None], list[str]]:
+    store = ws.store
+    memory_tree = store.subtree(main_tree, ws.dir)
+    target = f"{ws.dir}/entries/{admitted.type}/{admitted.id}.md"
+    if store.exists(main_tree, target):
+        raise RuleError(f"{target} already exists on {ws.branch}: {admitted.id} was admitted")
+    updates: dict[str, tuple[str, int] | None] = {
+        target: (store.write_blob(admitted.render().encode("utf-8")), BLOB)
+    }
+    superseded = []
+    for old_id in admitted.supersedes:
+        found = find_entry(store, memory_tree, old_id)
+        if found is None or found[1].status != "admitted":
+            raise RuleError(
+                f"cannot supersede {old_id}: it is not an admitted entry on {ws.branch}"
+            )
+        item, old = found
+        flipped = old.with_meta(status="superseded", superseded_by=admitted.id)
+        updates[f"{ws.dir}/{item.path}"] = (
+            store.write_blob(flipped.render().encode("utf-8")),
+            BLOB,
+        )
+        superseded.append(old_id)
+    return updates, superseded
+
+
+def _with_index(ws: Workspace, base_tree: str, updates: dict[str, tuple[str, int] | None]) -> str:
+    """base_tree with updates applied and INDEX.md brought up to date in the same tree."""
+    store = ws.store
+    tree = store.build_tree(base_tree, updates)
+    old_memory = store.subtree(base_tree, ws.dir)
+    new_memory = store.subtree(tree, ws.dir)
+    previous = index_mod.read_bytes(store, base_tree, ws.dir)
+    changes: list[Change] = store.diff(old_memory, new_memory)
+    blob = store.write_blob(index_mod.update(store, previous, changes, new_memory))
+    return store.build_tree(tree, {f"{ws.dir}/INDEX.md": (blob, BLOB)})

@@ -1,0 +1,247 @@
+"""Pending candidates: where they are, and the rules they break as admission would judge them.
+
+A candidate is the one file `candidates/<id>.md` on its branch `gitmem/<id>` (local, else
+remote-tracking).  `gitmem candidates`, CANDIDATES.md, the MCP tool `memory_candidates`,
+`gitmem admit` and `gitmem propose` all judge a candidate with validate_candidate: the file
+rules against main as it is now, its lineage, and whether an admitted entry has its topic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitmem.errors import RuleError, UsageError
+from gitmem.gate.rules import Context, Place, check_bytes
+from gitmem.index import indexmd as index_mod
+from gitmem.lifecycle.entries import find_entry
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.names import (
+    BRANCH_PREFIX,
+    CANDIDATE_REFS,
+    candidate_branch,
+    candidate_ref,
+    is_slug,
+)
+from gitmem.model.problem import Problem
+from gitmem.repo.snapshot import TreeSnapshot
+from gitmem.repo.store import Store
+from gitmem.repo.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Candidate:
+    id: str
+    ref: str
+    tip: str
+    path: str
+    data: bytes | None
+
+    @property
+    def local(self) -> bool:
+        return self.ref.startswith("refs/heads/")
+
+    @property
+    def branch(self) -> str:
+        """The branch as people name it: `gitmem/<id>`, or `origin/gitmem/<id>`."""
+        return self.ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+
+
+def rule_error(problems: Sequence[Problem]) -> RuleError:
+    """The error that refuses a candidate, one rule line per problem."""
+    lines = "\n".join(str(p) for p in problems)
+    return RuleError(f"the candidate breaks {len(problems)} rule(s):\n{lines}")
+
+
+def validate_candidate(
+    ws: Workspace, entry: Entry, main_tree: str | None, path: str
+) -> list[Problem]:
+    """File rules against main as it is now, plus lineage and duplicate checks."""
+    snapshot = TreeSnapshot(ws.store, main_tree)
+    ctx = Context.from_snapshot(ws.settings, snapshot)
+    problems = check_bytes(
+        path, entry.render().encode("utf-8"), ctx, Place("candidate", id=entry.id)
+    )
+    memory_tree = ws.store.subtree(main_tree, ws.dir)
+    for old in entry.supersedes:
+        found = find_entry(ws.store, memory_tree, old)
+        if found is None:
+            problems.append(
+                Problem(
+                    path,
+                    None,
+                    "LINEAGE",
+                    f"supersedes {old!r}, which is not an entry on "
+                    f"{ws.branch}: name an admitted entry's id",
+                )
+            )
+        elif found[1].status != "admitted":
+            problems.append(
+                Problem(
+                    path,
+                    None,
+                    "LINEAGE",
+                    f"supersedes {old!r}, which is already "
+                    f"{found[1].status}: supersede its successor instead",
+                )
+            )
+    duplicate = _duplicate_topic(ws.store, ws.dir, main_tree, entry)
+    if duplicate:
+        problems.append(
+            Problem(
+                path,
+                None,
+                "DUPLICATE",
+                f"an admitted entry has the same topic: {duplicate}; "
+                "supersede it (gitmem propose --edit ID) instead of repeating it",
+            )
+        )
+    return problems
+
+
+def _duplicate_topic(store: Store, memory_dir: str, tree: str | None, entry: Entry) -> str | None:
+    """The id of an admitted entry with the candidate's topic, from INDEX.md.  Titles are
+    slugged into their ids and topics are slugs of titles, so only the lines that contain
+    the topic's words are confirmed: a text search, not 100,000 slugs."""
+    text = index_mod.read_text(store, tree, memory_dir)
+    if not text:
+        return None
+    topic = entry.topic
+    words = topic.split("-")
+    needle = max(words, key=len)
+    start = text.find(needle)
+    while start != -1:
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        line = text[line_start : line_end if line_end != -1 else len(text)]
+        start = text.find(needle, line_end) if line_end != -1 else -1
+        if not line.startswith("- [") or " admitted — " not in line:
+            continue
+        line_id = line[3 : line.find("]")]
+        if line_id in entry.supersedes:
+            continue
+        if index_mod.topic_of_title(line.split(" admitted — ", 1)[1]) == topic:
+            return line_id
+    return None
+
+
+def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
+    path = f"{ws.dir}/candidates/{entry_id}.md"
+    return Candidate(entry_id, ref, tip, path, ws.store.read_path(ws.store.tree_of(tip), path))
+
+
+def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
+    """A pending candidate: its local branch, else a remote-tracking one."""
+    if not is_slug(entry_id):
+        raise UsageError(f"{entry_id!r} is not a candidate id: see `gitmem candidates`")
+    branch = candidate_branch(entry_id)
+    remote = sorted(ref for ref in ws.store.refs("refs/remotes/") if ref.endswith(f"/{branch}"))
+    for ref in [candidate_ref(entry_id), *remote]:
+        tip = ws.store.ref_target(ref)
+        if tip:
+            return _candidate(ws, entry_id, ref, tip)
+    raise UsageError(
+        f"no candidate {entry_id!r}: no branch {branch} here or on a remote "
+        "(git fetch first?); see `gitmem candidates`"
+    )
+
+
+def candidate_taken(ws: Workspace, entry_id: str) -> bool:
+    """Whether a candidate branch of this id exists, here or on a remote."""
+    if ws.store.ref_target(candidate_ref(entry_id)):
+        return True
+    branch = candidate_branch(entry_id)
+    return any(ref.endswith(f"/{branch}") for ref in ws.store.refs("refs/remotes/"))
+
+
+def pending(ws: Workspace) -> list[Candidate]:
+    """Every candidate branch, local first, then remote-tracking ones not present locally."""
+    seen: dict[str, Candidate] = {}
+    store = ws.store
+    for ref, tip in sorted(store.refs(CANDIDATE_REFS).items()):
+        entry_id = ref.removeprefix(CANDIDATE_REFS)
+        seen[entry_id] = _candidate(ws, entry_id, ref, tip)
+    for ref, tip in sorted(store.refs("refs/remotes/").items()):
+        remote_part = ref.removeprefix("refs/remotes/").split("/", 1)
+        if len(remote_part) < 2 or not remote_part[1].startswith(BRANCH_PREFIX):
+            continue
+        entry_id = remote_part[1].removeprefix(BRANCH_PREFIX)
+        if entry_id not in seen:
+            seen[entry_id] = _candidate(ws, entry_id, ref, tip)
+    # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
+    # no longer pending
+    main_tip = ws.main_tip()
+    memory = store.subtree(store.tree_of(main_tip), ws.dir) if main_tip else None
+    return [seen[k] for k in sorted(seen) if find_entry(store, memory, k) is None]
+
+
+def candidate_problems(ws: Workspace, candidate: Candidate) -> list[Problem]:
+    """The candidate judged as admission would judge it now: file rules against main,
+    lineage, and the rule that its branch changes nothing but its own file."""
+    if candidate.data is None:
+        return [
+            Problem(
+                candidate.path,
+                None,
+                "CANDIDATE-BRANCH",
+                f"branch {candidate.ref} holds no {candidate.path}",
+            )
+        ]
+    main_tip = ws.main_tip()
+    main_tree = ws.store.tree_of(main_tip) if main_tip else None
+    try:
+        entry = parse(candidate.data)
+    except EntryError as exc:
+        return [Problem(candidate.path, exc.line, exc.rule, exc.message)]
+    problems = validate_candidate(ws, entry, main_tree, candidate.path)
+    problems.extend(_branch_scope(ws, candidate, main_tip))
+    return problems
+
+
+@dataclass(frozen=True)
+class Review:
+    """A pending candidate as a reviewer sees it: its title and the rules it breaks now."""
+
+    candidate: Candidate
+    title: str
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if not p.warning]
+
+
+def review(ws: Workspace) -> list[Review]:
+    out = []
+    for candidate in pending(ws):
+        title = "(unreadable)"
+        if candidate.data is not None:
+            try:
+                title = parse(candidate.data).title
+            except EntryError:
+                title = "(does not parse)"
+        out.append(Review(candidate, title, candidate_problems(ws, candidate)))
+    return out
+
+
+def _branch_scope(ws: Workspace, candidate: Candidate, main_tip: str | None) -> list[Problem]:
+    store = ws.store
+    base = store.merge_base(main_tip, candidate.tip) if main_tip else None
+    base_tree = store.tree_of(base) if base else None
+    stray = [
+        c.path
+        for c in store.diff(base_tree, store.tree_of(candidate.tip))
+        if c.path != candidate.path
+    ]
+    if not stray:
+        return []
+    shown = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
+    return [
+        Problem(
+            candidate.path,
+            None,
+            "CANDIDATE-BRANCH",
+            f"branch {candidate.ref} also changes {shown}: a candidate branch changes only "
+            "its own file",
+        )
+    ]

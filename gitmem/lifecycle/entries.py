@@ -1,0 +1,27 @@
+"""Entries on the main branch, found by id: what proposing, admitting and reading look up."""
+
+from __future__ import annotations
+
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.names import is_slug
+from gitmem.repo.store import Store, TreeItem
+
+
+def find_entry(
+    store: Store, memory_tree: str | None, entry_id: str
+) -> tuple[TreeItem, Entry] | None:
+    """The file entries/<type>/<id>.md and its parsed entry, looking in every type folder."""
+    if memory_tree is None or not is_slug(entry_id):
+        return None
+    entries_tree = store.subtree(memory_tree, "entries")
+    if entries_tree is None:
+        return None
+    for folder in store.folders(entries_tree):
+        item = store.item(entries_tree, f"{folder}/{entry_id}.md")
+        if item is not None and item.is_file:
+            try:
+                parsed = parse(store.read(item.oid))
+            except EntryError:
+                continue
+            return TreeItem(f"entries/{folder}/{entry_id}.md", item.oid, item.mode), parsed
+    return None

@@ -1,0 +1,112 @@
+"""propose: validate a proposal, then write it as one commit on a new branch `gitmem/<id>`.
+
+The commit's parent is the main branch's tip and it adds only `candidates/<id>.md`; it goes
+straight to the object database, so the working tree, the staging index and HEAD are never
+touched and an agent can propose in the middle of its own uncommitted work.  The branch is
+created by compare-and-swap from "absent": two concurrent proposals of one title never lose
+one, the second takes the next free id (`…-2`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gitmem.errors import GitmemError, UsageError
+from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
+from gitmem.lifecycle.entries import find_entry
+from gitmem.lifecycle.read import show
+from gitmem.lifecycle.writing import default_human, push_refs, today
+from gitmem.model.entry import Entry, id_with_suffix, make_id
+from gitmem.model.names import candidate_branch, candidate_ref
+from gitmem.model.problem import Problem
+from gitmem.model.proposal import BODY_FIELDS, ProposalFields
+from gitmem.repo.store import BLOB
+from gitmem.repo.workspace import Workspace
+
+MAX_ID_ATTEMPTS = 1000
+
+
+@dataclass
+class Proposal:
+    id: str
+    branch: str
+    commit: str
+    warnings: list[Problem] = field(default_factory=list)
+    pushed: bool = False
+
+
+def build_candidate(ws: Workspace, fields: ProposalFields, created: str | None = None) -> Entry:
+    """An Entry with status candidate from the proposal's fields (id assigned later)."""
+    given = fields.given()
+    meta = {k: v for k, v in given.items() if k not in BODY_FIELDS}
+    if "source" not in meta:
+        meta["source"] = default_human(ws.store)
+    meta["status"] = "candidate"
+    meta["created"] = created or today()
+    return Entry(
+        meta,
+        str(given.get("context") or ""),
+        str(given.get("content") or ""),
+        str(given.get("evidence") or ""),
+    )
+
+
+def successor_draft(ws: Workspace, old_id: str) -> Entry:
+    """The text a successor of an admitted entry starts from (`gitmem propose --edit OLD`):
+    the old entry without what gitmem sets, superseding it."""
+    _, old = show(ws, old_id)
+    if old.status != "admitted":
+        raise UsageError(f"{old_id} is {old.status}: only an admitted entry is superseded")
+    return old.with_meta(
+        id=None,
+        status=None,
+        admitted_by=None,
+        admitted=None,
+        created=None,
+        source=None,
+        supersedes=[old_id],
+    )
+
+
+def propose(
+    ws: Workspace,
+    fields: ProposalFields,
+    *,
+    created: str | None = None,
+    push: bool = False,
+    remote: str = "origin",
+) -> Proposal:
+    """Validate, then write one commit on a new branch gitmem/<id> from main's tip; the
+    working tree, the staging index and HEAD are never touched."""
+    fields.require()
+    store = ws.store
+    entry = build_candidate(ws, fields, created)
+    base_id = make_id(ws.settings.project, entry.type, entry.created, entry.title)
+    main_tip = ws.main_tip()
+    main_tree = store.tree_of(main_tip) if main_tip else None
+    first = entry.with_meta(id=base_id)
+    problems = validate_candidate(ws, first, main_tree, f"{ws.dir}/candidates/{base_id}.md")
+    errors = [p for p in problems if not p.warning]
+    if errors:
+        raise rule_error(errors)
+    memory_tree = store.subtree(main_tree, ws.dir)
+    for attempt in range(1, MAX_ID_ATTEMPTS + 1):
+        entry_id = id_with_suffix(base_id, attempt)
+        if candidate_taken(ws, entry_id) or find_entry(store, memory_tree, entry_id):
+            continue
+        candidate = entry.with_meta(id=entry_id)
+        path = f"{ws.dir}/candidates/{entry_id}.md"
+        blob = store.write_blob(candidate.render().encode("utf-8"))
+        tree = store.build_tree(main_tree, {path: (blob, BLOB)})
+        message = f"gitmem: propose {entry_id}\n\n{candidate.title}\n"
+        commit = store.write_commit(tree, [main_tip] if main_tip else [], message)
+        # compare-and-swap from "absent": a concurrent proposal that took this id first wins
+        # it, and this one moves on to the next suffix; none is lost.
+        ref = candidate_ref(entry_id)
+        if store.update_ref(ref, commit, None, f"gitmem: propose {entry_id}"):
+            proposal = Proposal(entry_id, candidate_branch(entry_id), commit, problems)
+            if push:
+                push_refs(store, remote, [f"{ref}:{ref}"])
+                proposal.pushed = True
+            return proposal
+    raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")

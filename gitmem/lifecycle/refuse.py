@@ -1,0 +1,69 @@
+"""refuse: a candidate's topic joins refused.md on main, in one commit; its branch is deleted.
+
+refused.md only grows (the history rules hold it to that): the commit appends one row —
+topic, reason, id, date, who refused — and keeps every byte already there, whatever they are.
+A later proposal of the same topic is refused by the file rules, a near one warned about.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from gitmem.errors import UsageError
+from gitmem.lifecycle.candidates import find_candidate
+from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, today
+from gitmem.model import refused as refused_mod
+from gitmem.model.entry import EntryError, parse
+from gitmem.repo.store import BLOB
+from gitmem.repo.workspace import Workspace
+
+
+@dataclass
+class Refusal:
+    id: str
+    topic: str
+    commit: str
+    pushed: bool = False
+
+
+def refuse(
+    ws: Workspace,
+    entry_id: str,
+    *,
+    reason: str,
+    by: str | None = None,
+    push: bool = False,
+    remote: str = "origin",
+    date: str | None = None,
+) -> Refusal:
+    """Append the candidate's topic to refused.md in one commit on main; delete its branch."""
+    store = ws.store
+    reason = " ".join(reason.split())
+    if not reason:
+        raise UsageError("say why with --reason: later proposals of this topic will show it")
+    by = by or default_human(store)
+    candidate = find_candidate(ws, entry_id)
+    topic = entry_id
+    if candidate.data is not None:
+        with contextlib.suppress(EntryError):
+            topic = parse(candidate.data).topic
+    date = date or today()
+    if push:
+        catch_up(ws, remote)
+    path = f"{ws.dir}/refused.md"
+
+    def append(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
+        previous = store.read_path(main_tree, path)
+        # surrogateescape: whatever bytes refused.md holds are kept exactly (append-only)
+        text = refused_mod.append(
+            previous.decode("utf-8", "surrogateescape") if previous else None,
+            refused_mod.Refusal(topic, reason, entry_id, date, by, 0),
+        )
+        data = text.encode("utf-8", "surrogateescape")
+        tree = store.build_tree(main_tree, {path: (store.write_blob(data), BLOB)})
+        message = f"gitmem: refuse {entry_id}\n\n{reason}\n\nGitmem-Refused-By: {by}\n"
+        return tree, [main_tip], message
+
+    commit, pushed = land_on_main(ws, candidate, f"refuse {entry_id}", append, push, remote)
+    return Refusal(entry_id, topic, commit, pushed)

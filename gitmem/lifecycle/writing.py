@@ -1,0 +1,152 @@
+"""How the lifecycle writes: objects first, refs by compare-and-swap, pushes with the user's git.
+
+Every write goes to the object database first; a ref moves only by compare-and-swap
+(`git update-ref REF NEW OLD`).  So a crash or a kill at any point leaves either the old ref or
+the new one, never a half-written state: objects written before a kill are unreachable and
+harmless, and running the command again succeeds.  When main moved meanwhile, admit and refuse
+rebuild their commit on the new tip and try again (land_on_main); they never overwrite.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+from collections.abc import Callable
+
+from gitmem.errors import GitmemError, RuleError, UsageError
+from gitmem.lifecycle.candidates import Candidate
+from gitmem.model.names import candidate_branch, candidate_ref
+from gitmem.repo.store import Store
+from gitmem.repo.workspace import Workspace
+
+MAX_CAS_RETRIES = 20
+FAULT_ENV = "GITMEM_FAULT"  # test hook: "admit-before-ref" kills the process at that point
+
+#: make(main tip, its tree) -> (the new tree, the commit's parents, its message)
+MakeCommit = Callable[[str, str], tuple[str, list[str], str]]
+
+
+def today() -> str:
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def default_human(store: Store) -> str:
+    name = store.user_name()
+    if not name:
+        raise UsageError(
+            "cannot tell who you are: set git's user.name, or pass --by human:NAME / "
+            "--source human:NAME"
+        )
+    return f"human:{name}"
+
+
+def _fault(point: str) -> None:
+    """Let a test kill the process at a named point (crash-safety tests); no-op otherwise."""
+    if os.environ.get(FAULT_ENV) == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def push_refs(store: Store, remote: str, refspecs: list[str]) -> None:
+    """Push with the user's own git, credentials and hooks; atomically when several."""
+    args = ["push", "--porcelain"]
+    if len(refspecs) > 1:
+        args.append("--atomic")
+    done = store.run_git(*args, remote, *refspecs, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip()
+        raise GitmemError(f"git push to {remote} was refused:\n{detail}")
+
+
+def land_on_main(
+    ws: Workspace,
+    candidate: Candidate,
+    action: str,
+    make: MakeCommit,
+    push: bool,
+    remote: str,
+) -> tuple[str, bool]:
+    """The compare-and-swap loop admit and refuse share: make(main tip, its tree) gives the
+    new tree, the parents and the message; the commit moves main only if main has not moved
+    meanwhile, else make is asked again from the new tip. Then the working files of a
+    checked-out main follow and the candidate branch closes. Returns (commit, pushed)."""
+    store = ws.store
+    for _ in range(MAX_CAS_RETRIES):
+        main_tip = ws.main_tip()
+        if main_tip is None:
+            raise UsageError(f"branch {ws.branch} has no commits: commit something first")
+        main_tree = store.tree_of(main_tip)
+        tree, parents, message = make(main_tip, main_tree)
+        commit = store.write_commit(tree, parents, message)
+        _guard_worktree(ws, main_tree, tree)
+        _fault(f"{action.split()[0]}-before-ref")
+        if store.update_ref(f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: {action}"):
+            _sync_worktree(ws, main_tree, tree)
+            return commit, _close_candidate(ws, candidate, push, remote)
+    raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
+
+
+def _main_checked_out(ws: Workspace) -> bool:
+    return ws.store.workdir is not None and ws.store.head_branch() == ws.branch
+
+
+def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
+    """Refuse before moving main when its checked-out memory files hold uncommitted changes."""
+    if not _main_checked_out(ws):
+        return
+    store = ws.store
+    old_memory, new_memory = store.subtree(old_tree, ws.dir), store.subtree(new_tree, ws.dir)
+    paths = [f"{ws.dir}/{c.path}" for c in store.diff(old_memory, new_memory)]
+    dirty = store.dirty_paths(paths)
+    if dirty:
+        raise RuleError(
+            f"{ws.branch} is checked out and {', '.join(dirty)} has uncommitted changes: "
+            "commit or stash them, then run the command again"
+        )
+
+
+def _sync_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
+    if _main_checked_out(ws):
+        ws.store.sync_worktree(old_tree, new_tree, ws.dir)
+
+
+def _close_candidate(ws: Workspace, candidate: Candidate, push: bool, remote: str) -> bool:
+    """After main moved for a candidate (admitted or refused): push main and delete the
+    remote branch in one atomic push when asked, and delete the local branch (if it still
+    points at the commit judged).  Returns whether it pushed."""
+    store = ws.store
+    if push:
+        specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
+        if not candidate.local or _remote_has(store, remote, candidate.id):
+            specs.append(f":{candidate_ref(candidate.id)}")
+        push_refs(store, remote, specs)
+    if candidate.local:
+        store.delete_ref(candidate.ref, candidate.tip)
+    return push
+
+
+def catch_up(ws: Workspace, remote: str) -> None:
+    """Before an admission that will be pushed: fetch the remote's main and fast-forward the
+    local one to it, so the merge is built on what the server has (a concurrent admission
+    elsewhere is merged on, not raced).  A local main with unpushed commits of its own is left
+    as it is; the push then says what to do."""
+    store = ws.store
+    branch = ws.branch
+    tracking = f"refs/remotes/{remote}/{branch}"
+    fetched = store.run_git(
+        "fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False
+    )
+    remote_tip = store.ref_target(tracking) if fetched.returncode == 0 else None
+    local_tip = ws.main_tip()
+    if remote_tip is None or remote_tip == local_tip:
+        return
+    if local_tip is not None and not store.is_ancestor(local_tip, remote_tip):
+        return
+    if _main_checked_out(ws):
+        store.run_git("merge", "--ff-only", "--quiet", tracking)
+    elif not store.update_ref(f"refs/heads/{branch}", remote_tip, local_tip, "gitmem: catch up"):
+        raise GitmemError(f"{branch} moved while catching up with {remote}: run the command again")
+
+
+def _remote_has(store: Store, remote: str, entry_id: str) -> bool:
+    return store.ref_target(f"refs/remotes/{remote}/{candidate_branch(entry_id)}") is not None

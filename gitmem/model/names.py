@@ -1,0 +1,47 @@
+"""The names gitmem gives things in a user's repository, each spelt in one place.
+
+Branches, settings files, hooks and ids are read by several layers (the launcher's fast path,
+the settings loader, the gate, the lifecycle, the installer); each takes its name from here,
+so a rename is one edit and two layers can never disagree about what a candidate branch is.
+This module imports nothing but `re`: the launcher reads it before anything else loads.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+#: The branch a candidate lives on is BRANCH_PREFIX + its id (`gitmem/<id>`).
+BRANCH_PREFIX: Final = "gitmem/"
+#: The local ref of every candidate branch.
+CANDIDATE_REFS: Final = f"refs/heads/{BRANCH_PREFIX}"
+
+#: The memory folder when no setting names another.
+DEFAULT_DIR: Final = ".gitmem"
+#: The project's own settings file, and the pyproject.toml that may hold `[tool.gitmem]`.
+PROJECT_SETTINGS: Final = ".gitmem.toml"
+PYPROJECT: Final = "pyproject.toml"
+#: Every file of the working tree that project settings are read from, in that order.
+SETTINGS_FILES: Final = (PROJECT_SETTINGS, PYPROJECT)
+
+#: The hooks `gitmem hooks install` puts in a clone, and the one it puts on a server.
+CLIENT_HOOKS: Final = ("pre-commit", "pre-push", "post-merge", "post-checkout", "post-rewrite")
+SERVER_HOOKS: Final = ("pre-receive",)
+HOOK_NAMES: Final = (*CLIENT_HOOKS, *SERVER_HOOKS)
+
+#: A slug: lowercase ASCII words joined by '-' (ids, topics, projects, tags).
+SLUG: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def candidate_ref(entry_id: str) -> str:
+    """The local ref of the candidate branch for entry_id."""
+    return CANDIDATE_REFS + entry_id
+
+
+def candidate_branch(entry_id: str) -> str:
+    """The branch name (`gitmem/<id>`) of the candidate for entry_id."""
+    return BRANCH_PREFIX + entry_id
+
+
+def is_slug(text: str) -> bool:
+    return SLUG.fullmatch(text) is not None

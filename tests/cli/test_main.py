@@ -1,0 +1,116 @@
+"""The command line's group: exit codes come back as values, and an unexpected error leaves its
+traceback in a private file of the user's own, never in the shared temporary folder."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clirunner import run
+
+from gitmem.cli import main as cli
+from gitmem.cli.errorlog import error_log_dir, write_error_log
+from gitmem.errors import RuleError
+
+from conftest import git
+
+
+def test_every_command_is_listed_and_loads(memory: Path) -> None:
+    for name in cli.COMMANDS:
+        assert cli.main.get_command(None, name) is not None, name  # type: ignore[arg-type]
+    listing = run(memory, "--help").output
+    assert all(f"  {name}" in listing for name in cli.COMMANDS)
+
+
+def test_the_code_is_returned_not_raised(memory: Path) -> None:
+    old = Path.cwd()
+    os.chdir(memory)
+    try:
+        assert cli.run(["check"]) == 0
+        assert cli.run(["show", "no-such-id"]) == 2
+        assert cli.run(["index", "--check"]) == 0
+        assert cli.run(["--help"]) == 0
+        assert cli.run(["no-such-command"]) == 2
+    finally:
+        os.chdir(old)
+
+
+def test_expected_failures_map_to_their_codes_without_a_traceback(memory: Path) -> None:
+    assert cli.exit_code(lambda: 1) == 1
+    assert cli.exit_code(lambda: None) == 0
+
+    def refused() -> None:
+        raise RuleError("a rule said no: fix it")
+
+    assert cli.exit_code(refused) == 1
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    assert cli.exit_code(interrupted) == cli.INTERRUPTED
+
+
+def test_an_unexpected_error_exits_3_with_a_private_log(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+
+    def broken() -> None:
+        raise ValueError("boom")
+
+    code = cli.exit_code(broken)
+    assert code == 3
+    logs = list(error_log_dir().iterdir())
+    assert len(logs) == 1 and logs[0].parent == state / "gitmem" / "errors"
+    assert "ValueError: boom" in logs[0].read_text()
+    assert stat.S_IMODE(logs[0].stat().st_mode) == 0o600
+    assert stat.S_IMODE(error_log_dir().stat().st_mode) == 0o700
+    assert cli.exit_code(broken) == 3
+    assert len(list(error_log_dir().iterdir())) == 2  # a new file each time
+
+
+def test_the_log_is_never_written_through_a_link_or_into_a_shared_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "state"
+    (state / "gitmem").mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (state / "gitmem" / "errors").symlink_to(elsewhere)
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    assert write_error_log("traceback") is None
+    assert list(elsewhere.iterdir()) == []
+    (state / "gitmem" / "errors").unlink()
+    (state / "gitmem" / "errors").mkdir(mode=0o777)
+    os.chmod(state / "gitmem" / "errors", 0o777)
+    path = write_error_log("traceback")
+    assert path is not None and path.read_text() == "traceback"
+    assert stat.S_IMODE((state / "gitmem" / "errors").stat().st_mode) == 0o700
+
+
+def test_a_real_process_prints_where_the_log_is(memory: Path, tmp_path: Path) -> None:
+    """End to end, in its own process: a crash inside a command (a corrupt object the
+    repository claims to have) exits 3 and names the log file."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    script = (
+        "import sys\n"
+        "from gitmem.cli import main as cli\n"
+        "from gitmem.lifecycle import read\n"
+        "def broken(*args, **kwargs):\n"
+        "    raise ZeroDivisionError('planted')\n"
+        "read.list_entries = broken\n"
+        "sys.exit(cli.run(['list']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=memory, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 3, done.stderr
+    assert "unexpected error (ZeroDivisionError('planted'))" in done.stderr
+    assert str(tmp_path / "state" / "gitmem" / "errors") in done.stderr
+    assert "Traceback" not in done.stderr
+    git(memory, "status")  # the repository is untouched

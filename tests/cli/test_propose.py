@@ -1,0 +1,34 @@
+"""`gitmem propose`: its options are the proposal's fields, and flags win over a draft."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clirunner import ok, run
+
+from gitmem.model.proposal import specs
+
+from conftest import git
+from entries import text
+
+
+def test_every_proposal_field_is_an_option(memory: Path) -> None:
+    helped = ok(run(memory, "propose", "--help")).output
+    for spec in specs():
+        assert f"{spec.option} " in helped, spec.option
+
+
+def test_flags_win_over_a_draft_and_unknown_draft_fields_are_refused(
+    memory: Path, tmp_path: Path
+) -> None:
+    draft = tmp_path / "draft.md"
+    draft.write_text(text())
+    result = ok(run(memory, "propose", "--from", str(draft), "--title", "Flags win over drafts"))
+    new_id = result.output.split()[1]
+    assert new_id.endswith("-flags-win-over-drafts")
+    committed = git(memory, "show", f"gitmem/{new_id}:.gitmem/candidates/{new_id}.md")
+    assert "title: Flags win over drafts\n" in committed
+    assert "Install them with `gitmem hooks install`." in committed  # the draft's content
+    draft.write_text(text(colour="blue"))
+    refused = run(memory, "propose", "--from", str(draft))
+    assert refused.exit_code == 1 and "SCHEMA" in refused.output and "colour" in refused.output

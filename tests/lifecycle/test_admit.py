@@ -1,0 +1,168 @@
+"""admit: one merge commit on main per candidate, by compare-and-swap, on real repositories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from clirunner import PROPOSE, first_id, ok, run
+
+from gitmem.lifecycle import candidates, writing
+from gitmem.repo.workspace import open_workspace
+
+from conftest import git
+
+
+def test_admit_is_one_merge_with_the_entry_and_index(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    candidate_tip = git(memory, "rev-parse", f"gitmem/{first_id()}").strip()
+    main_before = git(memory, "rev-parse", "main").strip()
+    result = ok(run(memory, "admit", first_id(), "--by", "human:reviewer"))
+    assert f"admitted {first_id()}" in result.output
+    parents = git(memory, "log", "-1", "--format=%P", "main").split()
+    assert parents == [main_before, candidate_tip]
+    message = git(memory, "log", "-1", "--format=%B", "main")
+    assert message.startswith(f"gitmem: admit {first_id()}\n")
+    assert "Gitmem-Admitted-By: human:reviewer" in message
+    path = f".gitmem/entries/decision/{first_id()}.md"
+    entry = git(memory, "show", f"main:{path}")
+    assert "status: admitted\n" in entry and "admitted_by: human:reviewer\n" in entry
+    index = git(memory, "show", "main:.gitmem/INDEX.md")
+    assert f"- [{first_id()}](entries/decision/{first_id()}.md) admitted — Use pygit2" in index
+    assert git(memory, "branch", "--list", "gitmem/*") == ""
+    # main is checked out: its files followed, nothing is left dirty
+    assert (memory / path).read_text() == entry
+    assert git(memory, "status", "--porcelain") == ""
+    assert ok(run(memory, "check", "--range", f"{main_before}..main")).output.endswith(
+        "no problems\n"
+    )
+
+
+def test_admit_expect_refuses_a_branch_that_moved(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    reviewed = git(memory, "rev-parse", f"gitmem/{first_id()}").strip()
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    path.write_text(path.read_text().replace("Read objects", "Read all objects"))
+    git(memory, "commit", "-q", "-am", "edit after review")
+    git(memory, "checkout", "-q", "main")
+    result = run(memory, "admit", first_id(), "--expect", reviewed)
+    assert result.exit_code == 1 and "moved" in result.output
+    assert "entries" not in git(memory, "ls-tree", "-r", "--name-only", "main")
+
+
+def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    (memory / ".gitmem/INDEX.md").write_text("hand edit\n")
+    main_before = git(memory, "rev-parse", "main")
+    result = run(memory, "admit", first_id())
+    assert result.exit_code == 1 and "uncommitted changes" in result.output
+    assert git(memory, "rev-parse", "main") == main_before
+    assert (memory / ".gitmem/INDEX.md").read_text() == "hand edit\n"
+
+
+def test_admit_killed_before_the_ref_moves_leaves_main_unchanged(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main")
+    env = {**os.environ, writing.FAULT_ENV: "admit-before-ref"}
+    killed = subprocess.run(
+        [sys.executable, "-m", "gitmem", "admit", first_id()],
+        cwd=memory, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert killed.returncode == -9
+    assert git(memory, "rev-parse", "main") == main_before
+    assert git(memory, "status", "--porcelain") == ""
+    assert git(memory, "branch", "--list", "gitmem/*").strip() == f"gitmem/{first_id()}"
+    ok(run(memory, "admit", first_id()))
+    assert "admit" in git(memory, "log", "-1", "--format=%s", "main")
+
+
+def test_admit_after_main_moved_merges_on_the_new_tip(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    (memory / "later.txt").write_text("later\n")
+    git(memory, "add", "later.txt")
+    git(memory, "commit", "-q", "-m", "later work")
+    later = git(memory, "rev-parse", "main").strip()
+    ok(run(memory, "admit", first_id()))
+    assert git(memory, "log", "-1", "--format=%P", "main").split()[0] == later
+
+
+def test_audit_admission_needs_both_settings(memory: Path, isolated_env: Path) -> None:
+    propose = [
+        "propose", "--type", "code-structure", "--title", "Keep the store thin",
+        "--applies-when", "adding git access", "--content", "Only store.py imports pygit2.",
+        "--source", "audit:verdicts/batch-1.md",
+    ]  # fmt: skip
+    proposed = ok(run(memory, *propose)).output.split()[1]
+    refused = run(memory, "admit", proposed, "--by", "audit:verdicts/batch-1.md")
+    assert refused.exit_code == 1 and "autoAdmitAudited" in refused.output
+    (memory / ".gitmem.toml").write_text("[memory]\nautoAdmitAudited = true\n")
+    assert run(memory, "admit", proposed, "--by", "audit:v.md").exit_code == 1  # project only
+    (isolated_env / "gitmem").mkdir()
+    (isolated_env / "gitmem/config.toml").write_text("[memory]\nautoAdmitAudited = true\n")
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "allow audits")
+    result = ok(run(memory, "admit", "--auto"))
+    assert f"admitted {proposed}" in result.output
+
+
+def test_supersede_flips_the_old_entry_and_lineage_walks_both_ways(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    new = ok(run(
+        memory, "propose", "--type", "decision", "--title", "Use pygit2 everywhere",
+        "--applies-when", "reading git objects", "--content", "All reads go through pygit2.",
+        "--supersedes", first_id(),
+    )).output.split()[1]  # fmt: skip
+    ok(run(memory, "admit", new))
+    old = git(memory, "show", f"main:.gitmem/entries/decision/{first_id()}.md")
+    assert "status: superseded\n" in old and f"superseded_by: {new}\n" in old
+    index = git(memory, "show", "main:.gitmem/INDEX.md")
+    assert f"superseded by {new} — Use pygit2 inside hooks" in index
+    lineage = ok(run(memory, "show", "--lineage", first_id())).output.splitlines()
+    assert [line.lstrip("* ").split()[0] for line in lineage] == [first_id(), new]
+    assert lineage[0].startswith("* ")
+    assert ok(run(memory, "list", "--status", "admitted")).output.count("admitted") == 1
+    # the replaced entry cannot be superseded twice
+    again = run(
+        memory, "propose", "--type", "decision", "--title", "Third try",
+        "--applies-when", "x", "--content", "y", "--supersedes", first_id(),
+    )  # fmt: skip
+    assert again.exit_code == 1 and "already superseded" in again.output
+
+
+def test_admit_without_id_and_without_terminal_admits_nothing(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    result = run(memory, "admit")
+    assert result.exit_code == 2 and "admitted nothing" in result.output
+    ws = open_workspace(memory)
+    assert [c.id for c in candidates.pending(ws)] == [first_id()]
+
+
+def test_auto_admission_asks_the_admission_policy_for_each_candidate(
+    memory: Path, isolated_env: Path
+) -> None:
+    """`gitmem admit --auto` admits what each candidate's own audit may admit (may_admit, the
+    one policy) and names, for every other candidate, why it was skipped."""
+    from gitmem.lifecycle import admit as admitting
+
+    audited = ok(run(
+        memory, "propose", "--type", "code-structure", "--title", "Keep the store thin",
+        "--applies-when", "adding git access", "--content", "Only store.py imports pygit2.",
+        "--source", "audit:verdicts/batch-1.md",
+    )).output.split()[1]  # fmt: skip
+    ok(run(memory, *PROPOSE))  # a person's candidate
+    off = run(memory, "admit", "--auto")
+    assert off.exit_code == 0 and "admitted nothing" in off.output
+    assert admitting.admit_audited(open_workspace(memory)).allowed is False
+    (memory / ".gitmem.toml").write_text("[memory]\nautoAdmitAudited = true\n")
+    (isolated_env / "gitmem").mkdir()
+    (isolated_env / "gitmem/config.toml").write_text("[memory]\nautoAdmitAudited = true\n")
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "allow audits")
+    done = admitting.admit_audited(open_workspace(memory))
+    assert done.allowed and [a.id for a in done.admitted] == [audited]
+    assert done.skipped == [(first_id(), "source human:Test Author needs a person")]
+    assert git(memory, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first_id()}"]

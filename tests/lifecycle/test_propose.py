@@ -1,0 +1,107 @@
+"""propose: one commit on a new candidate branch, from flags, a draft file or an old entry, on
+real repositories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from clirunner import PROPOSE, first_id, ok, run
+
+from conftest import git
+
+
+def state(repo: Path) -> tuple[str, str, str]:
+    return (
+        git(repo, "rev-parse", "HEAD"),
+        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        git(repo, "diff", "--cached"),
+    )
+
+
+def test_propose_writes_one_commit_on_its_branch_and_touches_nothing_else(memory: Path) -> None:
+    (memory / "wip.py").write_text("work in progress\n")
+    (memory / "README.md").write_text("# edited, not staged\n")
+    (memory / "staged.txt").write_text("staged\n")
+    git(memory, "add", "staged.txt")
+    before = state(memory)
+    result = ok(run(memory, *PROPOSE))
+    assert f"proposed {first_id()}" in result.output
+    assert state(memory) == before
+    branch = f"gitmem/{first_id()}"
+    assert git(memory, "rev-parse", f"{branch}^") == git(memory, "rev-parse", "main")
+    changed = git(memory, "diff", "--name-only", "main", branch).split()
+    assert changed == [f".gitmem/candidates/{first_id()}.md"]
+    text = git(memory, "show", f"{branch}:.gitmem/candidates/{first_id()}.md")
+    assert "status: candidate\n" in text and "source: human:Test Author\n" in text
+
+
+def test_propose_refuses_invalid_input_with_the_rule(memory: Path) -> None:
+    result = run(memory, *PROPOSE[:-2], "--file", "nowhere.py")
+    assert result.exit_code == 1
+    assert "FILES-MISSING" in result.output and "Traceback" not in result.output
+    assert git(memory, "branch", "--list", "gitmem/*") == ""
+    missing = run(memory, "propose", "--type", "method", "--title", "x")
+    assert missing.exit_code == 2 and "--applies-when, --content" in missing.output
+
+
+def test_propose_from_file(memory: Path, tmp_path: Path) -> None:
+    from entries import text
+
+    draft = tmp_path / "draft.md"
+    draft.write_text(text())
+    result = ok(run(memory, "propose", "--from", str(draft)))
+    assert "local-method-" in result.output
+
+
+def test_twenty_parallel_proposals_of_one_title_all_survive(memory: Path) -> None:
+    env = {**os.environ}
+    cmd = [sys.executable, "-m", "gitmem", *PROPOSE]
+
+    def one(_: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(cmd, cwd=memory, capture_output=True, text=True, env=env)
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(one, range(20)))
+    assert all(r.returncode == 0 for r in results), [r.stderr for r in results]
+    branches = git(memory, "branch", "--list", "gitmem/*").split()
+    ids = {b.removeprefix("gitmem/") for b in branches}
+    expected = {first_id()} | {f"{first_id()}-{n}" for n in range(2, 21)}
+    assert ids == expected
+
+
+def test_human_only_types_and_sources(memory: Path) -> None:
+    audit_decision = run(
+        memory, "propose", "--type", "decision", "--title", "t", "--applies-when", "a",
+        "--content", "c", "--source", "audit:v.md",
+    )  # fmt: skip
+    assert audit_decision.exit_code == 1 and "not allowed" in audit_decision.output
+    two_batches = run(
+        memory, "propose", "--type", "mistake", "--title", "t", "--applies-when", "a",
+        "--content", "c", "--source", "audit:v.md", "--correction", "x",
+        "--detection-signal", "y", "--evidence-batch", "b1", "--evidence-batch", "b2",
+    )  # fmt: skip
+    assert two_batches.exit_code == 1 and "at least 3 distinct batches" in two_batches.output
+
+
+def test_duplicate_of_an_admitted_entry_is_refused(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    again = run(memory, *PROPOSE)
+    assert again.exit_code == 1 and "DUPLICATE" in again.output
+
+
+def test_propose_edit_starts_a_successor_from_the_admitted_text(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    result = ok(run(memory, "propose", "--edit", first_id(), "--title", "Use pygit2 in hooks, v2"))
+    new_id = result.output.split()[1]
+    text = git(memory, "show", f"gitmem/{new_id}:.gitmem/candidates/{new_id}.md")
+    assert f"supersedes: [{first_id()}]" in text and "status: candidate" in text
+    assert "Read objects with pygit2." in text  # the old content carried over
+    assert "admitted_by" not in text
+    refused = run(memory, "propose", "--edit", "no-such-entry")
+    assert refused.exit_code == 2

@@ -1,0 +1,39 @@
+"""`gitmem index` and the post-* hooks: INDEX.md and CANDIDATES.md brought up to date."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clirunner import PROPOSE, first_id, ok, run
+
+from gitmem.repo.workspace import open_workspace
+
+from conftest import git
+
+
+def test_index_check_and_regeneration(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    assert ok(run(memory, "index", "--check")).output == ""
+    (memory / ".gitmem/INDEX.md").write_text("stale\n")
+    assert run(memory, "index", "--check").exit_code == 1
+    ok(run(memory, "index"))
+    assert git(memory, "status", "--porcelain") == ""
+
+
+def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
+    memory: Path,
+) -> None:
+    from gitmem.lifecycle import refresh
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    ws = open_workspace(memory)
+    index = memory / ".gitmem/INDEX.md"
+    committed = index.read_text()
+    refresh.refresh(ws, from_hook=True)  # clean folder: the committed INDEX.md stands
+    assert index.read_text() == committed and git(memory, "status", "--porcelain") == ""
+    entry = memory / f".gitmem/entries/decision/{first_id()}.md"
+    entry.write_text(entry.read_text().replace("title: Use pygit2", "title: Use libgit2"))
+    refresh.refresh(ws, from_hook=True)  # a changed entry: INDEX.md follows it
+    assert "Use libgit2 inside hooks" in index.read_text()
