@@ -61,6 +61,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "lint": "gitmem.cli.curate:lint",
     "hygiene": "gitmem.cli.curate:hygiene",
     "harvest": "gitmem.cli.curate:harvest",
+    "github": "gitmem.cli.github:github",
 }
 
 
