@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "lint": "gitmem.cli.curate:lint",
     "hygiene": "gitmem.cli.curate:hygiene",
     "harvest": "gitmem.cli.curate:harvest",
+    "github": "gitmem.cli.github:github",
 }
 
 INTERRUPTED = 130

@@ -1,11 +1,21 @@
 """Install gitmem's GitHub workflows into a repository (`gitmem init --github`).
 
-The workflows ship inside the package (`gitmem/workflows/`), so `pip install gitmem` is all a
-project needs:
+The workflows ship inside the package (`gitmem/hooks/workflows/`), so installing gitmem is all a
+project needs (docs/github.md says what each does and which settings make them the gate):
 
-- `gitmem-check.yml`: every pull request judged by `gitmem check --range … --format github`;
-- `gitmem-admit.yml`: an approval of a `gitmem/<id>` pull request runs `gitmem admit`;
-- `gitmem-protect.yml`: every push to the main branch judged by the history rules.
+- `gitmem-check.yml`: every pull request judged by `gitmem github check` on
+  pull_request_target (the default branch's definition), and the `gitmem merge button` check
+  that keeps candidates from being merged by the button;
+- `gitmem-review.yml`: relays an approval to the admit workflow, holding nothing;
+- `gitmem-admit.yml`: `gitmem github admit`, from the default branch, with the admission token
+  of an environment limited to it;
+- `gitmem-protect.yml`: every push to the memory branch judged by the history rules.
+
+Every job installs gitmem the same way, rendered here from one place: a virtual environment in
+the runner's temporary folder, outside the checkout (`python -I`, so neither the working folder
+nor PYTHON* variables are read), pip in hash-checking mode (`--require-hashes --no-deps
+--only-binary :all:`) over `GITMEM_PIN` and the dependency lock `workflows/requirements.txt`,
+in a step that holds no token.
 
 Each installed file starts with a line recording the hash of the text gitmem wrote. While the
 file still matches it, gitmem knows nobody edited it and brings it up to date freely; once a
@@ -18,17 +28,86 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from gitmem.errors import UsageError
 from gitmem.repo.store import atomic_write
 
-WORKFLOWS = ("gitmem-check.yml", "gitmem-admit.yml", "gitmem-protect.yml")
+WORKFLOWS = ("gitmem-check.yml", "gitmem-review.yml", "gitmem-admit.yml", "gitmem-protect.yml")
 FOLDER = Path(".github") / "workflows"
 HASH_LINE = "# Installed by `gitmem init --github`; gitmem updates it while it matches: sha256:"
 _HASH = re.compile(r"\A# Installed by `gitmem init --github`[^\n]*sha256:([0-9a-f]{64})\n")
 _PUSH_BRANCHES = "    branches: [main]\n"
+_INSTALL = "          @INSTALL@\n"
+_INDENT = " " * 10
+VENV = "gitmem"  # the virtual environment's folder, in the runner's temporary folder
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A distribution as pip's hash-checking mode names it: name, version, and the sha256 of
+    each of its files that may be installed."""
+
+    name: str
+    version: str
+    hashes: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        return [f"{self.name}=={self.version}", *(f"    --hash=sha256:{h}" for h in self.hashes)]
+
+
+#: The one place the workflows' gitmem comes from. The name `gitmem` on PyPI belongs to another
+#: project, and this one has published no release yet: until it has a name of its own and a
+#: release (issue 14 sets both here, with the hashes of the published files), no hash is pinned
+#: and every install step stops with an error saying so, rather than installing whatever a
+#: registry serves under the name.
+GITMEM_PIN = Pin("gitmem", "0.1.0", ())
+
+
+def lock() -> list[str]:
+    """The dependency lock's requirement lines (workflows/requirements.txt, comments dropped)."""
+    text = (resources.files("gitmem.hooks") / "workflows" / "requirements.txt").read_text(
+        encoding="utf-8"
+    )
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def lock_text(folder: str | Path) -> str:
+    """Requirement lines pinning every wheel in folder by its sha256 (what `pip download`
+    left there): how workflows/requirements.txt is renewed."""
+    lines = []
+    for wheel in sorted(Path(folder).glob("*.whl"), key=lambda p: p.name.lower()):
+        name, version = wheel.name.split("-")[:2]
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        lines.append(f"{re.sub(r'[-_.]+', '-', name).lower()}=={version} --hash=sha256:{digest}")
+    return "\n".join(lines)
+
+
+def install_script(pin: Pin = GITMEM_PIN, dependencies: list[str] | None = None) -> str:
+    """The install step's script (it runs in the runner's temporary folder): pin, then the
+    dependency lock (dependencies, when given, replace it)."""
+    if not pin.hashes:
+        return (
+            "# no published release of gitmem is pinned (gitmem.hooks.github.GITMEM_PIN):\n"
+            "# installing by name alone could install another project's code\n"
+            f'echo "::error title=gitmem install::this gitmem pins no published release of '
+            f'{pin.name}: install the workflows with a released gitmem (gitmem init --github)"\n'
+            "exit 1\n"
+        )
+    locked = lock() if dependencies is None else dependencies
+    requirements = "\n".join([" \\\n".join(pin.lines()), *locked])
+    return (
+        "# a virtual environment outside the checkout, from hash-checked wheels only\n"
+        f"python -I -m venv {VENV}\n"
+        "cat > gitmem-requirements.txt <<'REQUIREMENTS'\n"
+        f"{requirements}\n"
+        "REQUIREMENTS\n"
+        f"{VENV}/bin/python -I -m pip install --quiet --disable-pip-version-check \\\n"
+        "  --require-hashes --no-deps --only-binary :all: -r gitmem-requirements.txt\n"
+        f'"$RUNNER_TEMP/{VENV}/bin/gitmem" --version\n'
+    )
 
 
 def template(name: str) -> str:
@@ -38,12 +117,16 @@ def template(name: str) -> str:
     return (resources.files("gitmem.hooks") / "workflows" / name).read_text(encoding="utf-8")
 
 
-def render(name: str, *, branch: str = "main") -> str:
-    """The text `install_workflows` writes: the template for this branch, under its hash
-    line."""
+def render(name: str, *, branch: str = "main", pin: Pin = GITMEM_PIN) -> str:
+    """The text `install_workflows` writes: the template for this branch with the install
+    step of pin, under its hash line."""
     body = template(name)
     if branch != "main":
         body = body.replace(_PUSH_BRANCHES, f"    branches: [{json.dumps(branch)}]\n", 1)
+    script = "".join(
+        f"{_INDENT}{line}\n" if line else "\n" for line in install_script(pin).splitlines()
+    )
+    body = body.replace(_INSTALL, script)
     return f"{HASH_LINE}{_digest(body)}\n{body}"
 
 

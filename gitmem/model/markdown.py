@@ -1,7 +1,16 @@
-"""The little Markdown gitmem needs to read: which lines sit inside fenced code blocks.
+"""The little Markdown gitmem needs to read: which lines sit inside fenced code blocks; and
+the little it writes where others' text lands in a rendered page (a bot's comment, a job
+summary).
 
 A `## Content` line inside a fence is text, not a section; a fence closes only with a marker
 of its own kind at least as long as the one that opened it (CommonMark).
+
+Text that is not gitmem's own (a candidate's title, a file name, a login, a message quoting
+them) is written only as code: `code()` for one line (a code span, whose fence is longer than
+any backtick run inside, line breaks flattened), `block()` for many (a fenced block, likewise).
+Inside code, GitHub turns nothing into a link, an image, an @-mention or a #-reference, and no
+HTML renders; `cell()` is a code span made safe for a table cell, where a bar would otherwise
+end the cell even inside code (GitHub Flavored Markdown).
 """
 
 from __future__ import annotations
@@ -11,6 +20,42 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BACKTICKS = re.compile(r"`+")
+# what may end a line or a paragraph somewhere (CommonMark's CR, LF; Unicode's separators),
+# and the other control characters, which no reader needs to see
+_BREAKS = re.compile(r"[\r\n\u2028\u2029\u0085]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _longest_run(text: str) -> int:
+    return max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+
+
+def code(text: object) -> str:
+    """text as one inline code span: line breaks and control characters become spaces and
+    the fence is one backtick longer than the longest run inside, so nothing in text can
+    close it."""
+    flat = _CONTROL.sub(" ", _BREAKS.sub(" ", str(text)))
+    if not flat.strip():
+        return "` `"  # nothing to show: an empty span would read as two backticks
+    fence = "`" * (_longest_run(flat) + 1)
+    pad = " " if flat[0] in "` " or flat[-1] in "` " else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def cell(text: object) -> str:
+    """code(text) for a table cell: its bars escaped (GitHub keeps them literal there)."""
+    return code(text).replace("|", "\\|")
+
+
+def block(text: object) -> str:
+    """text as a fenced code block: every line break made LF (a CR alone ends a line for a
+    Markdown reader), control characters dropped, and a fence longer than any backtick run
+    inside, so no line of text can close it."""
+    body = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    body = _CONTROL.sub("", body.replace("\u2028", "\n").replace("\u2029", "\n"))
+    fence = "`" * max(3, _longest_run(body) + 1)
+    return f"{fence}text\n{body.rstrip(chr(10))}\n{fence}"
 
 
 def fenced(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:

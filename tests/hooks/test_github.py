@@ -1,19 +1,27 @@
-"""The GitHub workflows: valid, audited, installed safely, and their shell steps run for real.
+"""The GitHub workflows: valid, audited, installed safely, and their steps run for real.
 
-The `run:` scripts are taken from the shipped YAML and run with bash (python for `shell:
-python`) exactly as a runner would (`bash --noprofile --norc -eo pipefail`), with the
-environment variables the step sets, their values simulating the GitHub event. The checkout is
-simulated by cloning a local bare remote; `gh` is a fake that records its arguments.
+The `run:` scripts are taken from the shipped YAML and run with bash exactly as a runner would
+(`bash --noprofile --norc -eo pipefail`), with the environment variables the step sets and the
+ones a runner gives every step (the event file, the API's address), their values simulating the
+GitHub event. The checkout is a clone of a real bare remote (with gitmem's server hook where
+the test says so); GitHub's API is a fake HTTP server answering from the state each test sets
+(tests/fakegithub.py); `gh` is a fake that records its arguments. Each attack the issue names
+(tokens, self-admission, unreviewed commits, faked gates, the base branch, the head that moved,
+the rulesets, the merge button, dropped runs, Markdown injection, the install) is a test here.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from importlib import metadata
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +29,7 @@ import pytest
 import yaml
 from clirunner import run
 from fakegh import FIELDS, FakeGh
-from packaging.specifiers import SpecifierSet
+from fakegithub import FakeGitHub, serve
 
 from gitmem.hooks import github, installer
 from gitmem.lifecycle import admit as admitting
@@ -45,14 +53,23 @@ ENTRY_ID = "shop-method-20261129-run-hooks-through-gitmem"
 
 
 def workflow(name: str) -> dict[Any, Any]:
-    loaded = yaml.safe_load(github.template(name))
+    loaded = yaml.safe_load(github.render(name))
     assert isinstance(loaded, dict)
     return loaded
 
 
+def triggers(name: str) -> dict[str, Any]:
+    on = workflow(name)[True]  # PyYAML reads `on:` as True
+    return on if isinstance(on, dict) else {on: None}
+
+
 def step(name: str, step_name: str) -> dict[str, Any]:
-    (job,) = workflow(name)["jobs"].values()
-    found = [s for s in job["steps"] if s.get("name") == step_name]
+    found = [
+        s
+        for job in workflow(name)["jobs"].values()
+        for s in job["steps"]
+        if s.get("name") == step_name
+    ]
     assert len(found) == 1, f"{name} has no step {step_name!r}"
     return dict(found[0])
 
@@ -98,22 +115,30 @@ def test_every_workflow_matches_the_github_workflow_schema(all_workflows: list[P
     assert "ok -- validation done" in done.stdout
 
 
-def test_zizmor_finds_nothing_in_any_workflow(all_workflows: list[Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", [[], ["--pedantic"], ["--persona=auditor"]])
+def test_zizmor_finds_nothing_in_any_workflow(
+    all_workflows: list[Path], tmp_path: Path, mode: list[str]
+) -> None:
     done = subprocess.run(
-        [tool("zizmor"), "--offline", "--no-progress", *all_workflows],
+        [tool("zizmor"), "--offline", "--no-progress", *mode, *all_workflows],
         capture_output=True,
         text=True,
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "No findings to report" in done.stdout
+    # what is ignored is explained where it is: the two default-branch triggers of admit and
+    # the check's pull_request_target, each with its reason beside it
+    for name in github.WORKFLOWS:
+        for line in github.render(name).splitlines():
+            if "zizmor: ignore[" in line:
+                assert re.search(r"ignore\[dangerous-triggers\] \S+ .{20,}", line), line
 
 
 def test_actions_are_pinned_to_full_commits() -> None:
     for name in github.WORKFLOWS:
         text_ = github.template(name)
         uses = re.findall(r"^\s*-?\s*uses:\s*(\S+)(.*)$", text_, re.M)
-        assert uses, name
         for ref, comment in uses:
             action, _, sha = ref.partition("@")
             assert action in PINS, f"{name}: {action} is not one of the pinned actions"
@@ -125,30 +150,174 @@ def test_least_privilege_and_no_expression_inside_a_script() -> None:
         flow = workflow(name)
         assert flow["permissions"] == {}, name
         for job in flow["jobs"].values():
-            assert set(job["permissions"]) <= {"contents", "pull-requests"}, name
             for item in job["steps"]:
                 assert "${{" not in item.get("run", ""), f"{name}: an expression inside run:"
                 if item.get("uses", "").startswith("actions/checkout@"):
                     assert item["with"]["persist-credentials"] is False, name
-    assert workflow("gitmem-check.yml")["jobs"]["check"]["permissions"] == {"contents": "read"}
-    assert workflow("gitmem-protect.yml")["jobs"]["protect"]["permissions"] == {"contents": "read"}
-    assert workflow("gitmem-admit.yml")["jobs"]["admit"]["permissions"] == {
-        "contents": "write",
-        "pull-requests": "write",
-    }
-    assert workflow("gitmem-admit.yml")["concurrency"] == {
-        "group": "gitmem-admit-${{ github.event.pull_request.number }}",
-        "cancel-in-progress": False,
-    }
+                    assert "ref" not in item["with"], (
+                        f"{name}: only the default branch is checked out"
+                    )
+    jobs = {name: workflow(name)["jobs"] for name in github.WORKFLOWS}
+    assert jobs["gitmem-check.yml"]["check"]["permissions"] == {"contents": "read"}
+    assert jobs["gitmem-check.yml"]["merge-button"]["permissions"] == {}
+    assert jobs["gitmem-review.yml"]["relay"]["permissions"] == {}
+    assert jobs["gitmem-protect.yml"]["protect"]["permissions"] == {"contents": "read"}
+    # the job holding the admission token only reads; the one that comments holds no token
+    assert set(jobs["gitmem-admit.yml"]["admit"]["permissions"].values()) == {"read"}
+    assert jobs["gitmem-admit.yml"]["report"]["permissions"] == {"pull-requests": "write"}
 
 
-def test_the_workflows_install_a_gitmem_range_that_holds_this_version() -> None:
-    version = metadata.version("gitmem")
+def test_the_admission_token_lives_only_in_the_admit_step_of_a_default_branch_job() -> None:
+    """Issue item 1: the token is an environment secret, read by one step of one job, which
+    runs only on triggers whose definition GitHub takes from the default branch."""
     for name in github.WORKFLOWS:
-        specs = re.findall(r'pip install [^\n]*"gitmem([^"]+)"', github.template(name))
-        assert specs, name
-        for spec in specs:
-            assert version in SpecifierSet(spec), f"{name}: gitmem{spec} excludes {version}"
+        text_ = github.render(name)
+        uses = text_.count("secrets.")
+        if name != "gitmem-admit.yml":
+            assert uses == 0, f"{name} reads a secret"
+    assert set(triggers("gitmem-admit.yml")) == {
+        "workflow_run",
+        "pull_request_target",
+        "workflow_dispatch",
+    }
+    assert triggers("gitmem-admit.yml")["pull_request_target"] == {"types": ["labeled"]}
+    admit = workflow("gitmem-admit.yml")["jobs"]["admit"]
+    assert admit["environment"] == {"name": "gitmem-admit", "deployment": False}
+    holding = [s for s in admit["steps"] if "secrets." in json.dumps(s)]
+    assert [s["name"] for s in holding] == ["Admit the candidate"]
+    assert holding[0]["env"]["GITMEM_GIT_TOKEN"] == "${{ secrets.GITMEM_ADMIT_TOKEN }}"
+    assert "||" not in holding[0]["env"]["GITMEM_GIT_TOKEN"]  # no fallback to another token
+    report = workflow("gitmem-admit.yml")["jobs"]["report"]
+    assert "environment" not in report and "secrets." not in json.dumps(report)
+    # the check too runs the default branch's definition: a pull request cannot stub it out
+    assert set(triggers("gitmem-check.yml")) == {"pull_request_target"}
+    # the review relay holds nothing
+    relay = workflow("gitmem-review.yml")["jobs"]["relay"]
+    assert relay["permissions"] == {} and "env" not in relay["steps"][0]
+
+
+def test_concurrency_is_per_pull_request_at_the_job_level() -> None:
+    """Issue item 9: only jobs that run join a group (job level, after their `if`), one group
+    a candidate; protect has groups of its own."""
+    for name in github.WORKFLOWS:
+        assert "concurrency" not in workflow(name), f"{name}: a workflow-wide group"
+        for job_name, job in workflow(name)["jobs"].items():
+            assert "concurrency" in job, f"{name}: {job_name} has no group"
+    admit = workflow("gitmem-admit.yml")["jobs"]["admit"]["concurrency"]
+    assert admit["cancel-in-progress"] is False
+    assert "head_branch" in admit["group"] and "pull_request.head.ref" in admit["group"]
+    protect = workflow("gitmem-protect.yml")["jobs"]["protect"]["concurrency"]
+    assert protect["group"].startswith("gitmem-protect-") and protect["cancel-in-progress"] is False
+
+
+def install_steps() -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (name, s)
+        for name in github.WORKFLOWS
+        for job in workflow(name)["jobs"].values()
+        for s in job["steps"]
+        if s.get("name") == "Install gitmem"
+    ]
+
+
+def test_every_job_installs_gitmem_one_way_outside_the_checkout_holding_no_token() -> None:
+    """Issue item 11: one pin, rendered into every install step; run in the runner's temporary
+    folder, with python -I, pip in hash-checking mode, and no environment at all."""
+    steps = install_steps()
+    assert {name for name, _ in steps} == {
+        "gitmem-check.yml",
+        "gitmem-admit.yml",
+        "gitmem-protect.yml",
+    }
+    for name, item in steps:
+        assert item["working-directory"] == "${{ runner.temp }}", name
+        assert "env" not in item, f"{name}: the install step holds no variable, no token"
+        assert item["run"] == github.install_script(), name
+    assert "pip install" not in github.render("gitmem-review.yml")
+
+
+def test_the_install_script_pins_every_file_by_its_hash() -> None:
+    pin = github.Pin("gitmem-x", "1.2.3", ("a" * 64, "b" * 64))
+    script = github.install_script(pin)
+    assert "python -I -m venv gitmem\n" in script
+    assert "--require-hashes --no-deps --only-binary :all:" in script
+    requirements = script.split("<<'REQUIREMENTS'\n", 1)[1].split("\nREQUIREMENTS\n", 1)[0]
+    lines = requirements.replace(" \\\n", " ").splitlines()
+    assert lines[0] == f"gitmem-x==1.2.3     --hash=sha256:{'a' * 64}     --hash=sha256:{'b' * 64}"
+    assert lines[1:] == github.lock()
+    assert len(lines) > 30  # the whole dependency closure, each pinned
+    for line in lines:
+        assert re.fullmatch(r"[a-z0-9-]+==[^ ]+( +--hash=sha256:[0-9a-f]{64})+", line), line
+    assert "python -m pip" not in script and " pip " not in script.replace("-m pip", "")
+
+
+def test_without_a_published_release_the_install_stops_instead_of_guessing(tmp_path: Path) -> None:
+    """Until issue 14 names and publishes gitmem, nothing is installed by name alone."""
+    assert github.GITMEM_PIN.hashes == ()
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", github.install_script()],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert "::error title=gitmem install::this gitmem pins no published release" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def toy_wheel(folder: Path, name: str = "gitmem_toy", version: str = "1.0") -> Path:
+    """A minimal real wheel: a module and a console script."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}.py": "def main():\n    print('toy ran')\n",
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{info}/entry_points.txt": f"[console_scripts]\ngitmem = {name}:main\n",
+    }
+    record = []
+    for file, body in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(body.encode()).digest()).rstrip(b"=")
+        record.append(f"{file},sha256={digest.decode()},{len(body.encode())}")
+    record.append(f"{name}-{version}.dist-info/RECORD,,")
+    with zipfile.ZipFile(path, "w") as archive:
+        for file, body in files.items():
+            archive.writestr(file, body)
+        archive.writestr(f"{name}-{version}.dist-info/RECORD", "\n".join(record) + "\n")
+    return path
+
+
+def test_the_install_script_installs_the_pinned_file_and_refuses_any_other(tmp_path: Path) -> None:
+    """The step for real: a virtual environment in the temporary folder, the pinned wheel from
+    an index; the same step with a hash that does not match installs nothing. A `pip/` folder
+    in the working folder (as a checkout might hold) is never imported."""
+    wheel = toy_wheel(tmp_path / "index")
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    env = {
+        **os.environ,
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheel.parent),
+    }
+    for attempt, (hashes, code) in enumerate([(("f" * 64,), 1), ((digest,), 0)]):
+        temp = tmp_path / f"runner-temp-{attempt}"
+        (temp / "pip").mkdir(parents=True)
+        (temp / "pip" / "__init__.py").write_text("raise SystemExit('the planted pip ran')\n")
+        script = github.install_script(github.Pin("gitmem-toy", "1.0", hashes), dependencies=[])
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+            cwd=temp,
+            capture_output=True,
+            text=True,
+            env={**env, "RUNNER_TEMP": str(temp)},
+        )
+        assert done.returncode == code, done.stdout + done.stderr
+        assert "planted pip" not in done.stdout + done.stderr
+        if code:
+            assert "DO NOT MATCH" in done.stderr.upper()
+            assert not (temp / "gitmem" / "bin" / "gitmem").exists()
+        else:
+            assert done.stdout.strip().endswith("toy ran")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,6 +334,7 @@ def test_the_projects_own_workflows_are_the_shipped_ones() -> None:
 def test_install_creates_then_leaves_alone(repo: Path) -> None:
     assert github.install_workflows(repo) == [
         "created .github/workflows/gitmem-check.yml",
+        "created .github/workflows/gitmem-review.yml",
         "created .github/workflows/gitmem-admit.yml",
         "created .github/workflows/gitmem-protect.yml",
     ]
@@ -174,6 +344,7 @@ def test_install_creates_then_leaves_alone(repo: Path) -> None:
         assert github.is_pristine(installed)
     assert github.install_workflows(repo) == [
         "unchanged .github/workflows/gitmem-check.yml",
+        "unchanged .github/workflows/gitmem-review.yml",
         "unchanged .github/workflows/gitmem-admit.yml",
         "unchanged .github/workflows/gitmem-protect.yml",
     ]
@@ -207,6 +378,7 @@ def test_a_file_written_by_an_older_gitmem_is_updated(repo: Path) -> None:
     lines = github.install_workflows(repo)
     assert lines == [
         "updated .github/workflows/gitmem-check.yml",
+        "created .github/workflows/gitmem-review.yml",
         "kept .github/workflows/gitmem-admit.yml: it was edited by hand; --force replaces it",
         "created .github/workflows/gitmem-protect.yml",
     ]
@@ -241,6 +413,7 @@ class Runner:
         self.temp.mkdir(exist_ok=True)
         self.summary = self.temp / "step-summary.md"
         self.output = self.temp / "output"
+        self.base: dict[str, str] = {}  # what the runner gives every step (runner_env)
 
     def run(self, workflow_name: str, step_name: str, env: dict[str, str]) -> Any:
         item = step(workflow_name, step_name)
@@ -263,6 +436,7 @@ class Runner:
                 "GITHUB_STEP_SUMMARY": str(self.summary),
                 "GITHUB_OUTPUT": str(self.output),
                 "RUNNER_TEMP": str(self.temp),
+                **self.base,
                 **env,
             },
             timeout=300,
@@ -270,8 +444,22 @@ class Runner:
         return done
 
     def outputs(self) -> dict[str, str]:
-        pairs = (line.split("=", 1) for line in self.output.read_text().splitlines() if line)
-        return dict(pairs)
+        """The step's outputs, in either of GITHUB_OUTPUT's forms (name=value, or a heredoc)."""
+        found: dict[str, str] = {}
+        lines = iter(self.output.read_text().splitlines())
+        for line in lines:
+            if "<<" in line and "=" not in line.split("<<", 1)[0]:
+                name, delimiter = line.split("<<", 1)
+                value = []
+                for more in lines:
+                    if more == delimiter:
+                        break
+                    value.append(more)
+                found[name] = "\n".join(value)
+            elif "=" in line:
+                name, value_ = line.split("=", 1)
+                found[name] = value_
+        return found
 
 
 def clone(server: Path, where: Path) -> Path:
@@ -313,33 +501,13 @@ def tip(repo: Path, ref: str) -> str:
 
 # -- admit ------------------------------------------------------------------------------------
 
+NUMBER = 7
 
-def admit_env(
-    branch: str,
-    *,
-    reviewed: str = "",
-    head: str = "",
-    event: str = "pull_request_review",
-    reviewer: str = "alice",
-    labeler: str = "alice",
-    author: str = "carol",
-) -> dict[str, str]:
-    """The admit step's variables, as GitHub fills them for an approval or a label."""
-    review = event == "pull_request_review"
-    return {
-        "EVENT": event,
-        "PR_NUMBER": "7",
-        "PR_AUTHOR": author,
-        "HEAD_REF": branch,
-        "HEAD_SHA": head or reviewed,
-        "BASE_REF": "main",
-        "DEFAULT_BRANCH": "main",
-        "REVIEWER": reviewer if review else "",
-        "REVIEW_COMMIT": reviewed if review else "",
-        "LABELER": labeler,
-        "GH_TOKEN": "ghs_test-token",
-        "GITMEM_PUSH_TOKEN": "ghs_test-token",
-    }
+
+@pytest.fixture
+def api() -> Iterator[FakeGitHub]:
+    with serve(FakeGitHub()) as fake:
+        yield fake
 
 
 @pytest.fixture
@@ -350,48 +518,118 @@ def admission(memory: Path, tmp_path: Path) -> tuple[Path, Path, FakeGh]:
     return memory, server, FakeGh(tmp_path / "fake-bin")
 
 
-def admit_step(tmp_path: Path, server: Path, env: dict[str, str]) -> Any:
+def runner_env(runner: Runner, api: FakeGitHub, event_name: str, event: dict[str, Any]) -> None:
+    """What a runner gives every step: the event file, the API, the gitmem the install step
+    put in the temporary folder (here: the one under test)."""
+    path = runner.temp / "event.json"
+    path.write_text(json.dumps({"repository": {"default_branch": "main"}, **event}))
+    bin_ = runner.temp / "gitmem" / "bin"
+    bin_.mkdir(parents=True, exist_ok=True)
+    if not (bin_ / "gitmem").exists():
+        (bin_ / "gitmem").symlink_to(tool("gitmem"))
+    runner.base = {
+        "GITHUB_EVENT_NAME": event_name,
+        "GITHUB_EVENT_PATH": str(path),
+        "GITHUB_API_URL": api.url,
+    }
+
+
+def review_event(branch: str) -> dict[str, Any]:
+    """workflow_run, after the review relay completed for a candidate's pull request."""
+    return {
+        "workflow_run": {
+            "name": "gitmem review",
+            "conclusion": "success",
+            "head_branch": branch,
+            "head_repository": {"full_name": "acme/shop"},
+        }
+    }
+
+
+def admit_step(
+    tmp_path: Path,
+    server: Path,
+    api: FakeGitHub,
+    event: dict[str, Any] | None = None,
+    event_name: str = "workflow_run",
+) -> Any:
     checkout = tmp_path / f"runner-{len(list(tmp_path.glob('runner-*')))}"
     runner = Runner(tmp_path, clone(server, checkout))
+    runner_env(runner, api, event_name, event or review_event(api.pr["head"]["ref"]))
+    env = {"GITHUB_TOKEN": "ghs_read-only", "GITMEM_GIT_TOKEN": "ghs_admission"}
     done = runner.run("gitmem-admit.yml", "Admit the candidate", env)
     done.summary = runner.summary.read_text() if runner.summary.exists() else ""
+    done.outputs = runner.outputs()
     return done
 
 
-def comments(gh: FakeGh) -> list[str]:
-    return [c["body"] for c in gh.called("pr", "comment", "7", "--repo", "acme/shop")]
+def comment(done: Any) -> str:
+    return str(done.outputs.get("comment", ""))
+
+
+def approved(api: FakeGitHub, proposal: proposing.Proposal, reviewer: str = "alice") -> None:
+    api.candidate(NUMBER, proposal.branch, proposal.commit)
+    api.approve(reviewer, proposal.commit)
+
+
+def untouched(server: Path, main_before: str, proposal: proposing.Proposal) -> None:
+    assert tip(server, "main") == main_before
+    assert tip(server, proposal.branch) == proposal.commit
 
 
 def test_an_approval_admits_the_candidate_and_the_push_closes_the_pull_request(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
-    dev, server, gh = admission
+    dev, server, _gh = admission
     proposal = propose(dev)
-    done = admit_step(tmp_path, server, admit_env(proposal.branch, reviewed=proposal.commit))
+    approved(api, proposal)
+    done = admit_step(tmp_path, server, api)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"admitted {proposal.id}" in done.stdout
+    assert done.outputs["status"] == "admitted"
     main = tip(server, "main")
-    assert git(server, "log", "-1", "--format=%s%n%b", main).startswith(
-        f"gitmem: admit {proposal.id}"
-    )
-    assert "Gitmem-Admitted-By: human:alice" in git(server, "log", "-1", "--format=%b", main)
-    # the reviewed commit is in main (the pull request shows as merged); the branch is gone
+    message = git(server, "log", "-1", "--format=%s%n%b", main)
+    assert message.startswith(f"gitmem: admit {proposal.id}")
+    assert "Gitmem-Admitted-By: human:alice" in message
+    # a one-commit branch is merged as it is: the pull request shows as merged
     assert git(server, "rev-parse", f"{main}^2").strip() == proposal.commit
     assert tip(server, proposal.branch) == ""
     entry = git(server, "show", f"{main}:.gitmem/entries/decision/{proposal.id}.md")
     assert "admitted_by: human:alice" in entry
-    assert gh.called("api", "repos/acme/shop/collaborators/alice/permission", "--jq", ".permission")
-    assert comments(gh) == []
-    assert f"gitmem admitted `{proposal.id}` into `main`" in done.summary
+    # everything that decided was read from the API
+    for path in (
+        "/pulls/7",
+        "/pulls/7/reviews",
+        "/activity",
+        "/pulls/7/commits",
+        "/collaborators/alice/permission",
+        "/rules/branches/main",
+        "/check-runs",
+    ):
+        assert any(p.endswith(path) for p in api.paths()), path
+    assert f"gitmem admitted `{proposal.id}`" in done.summary
+
+
+def test_the_report_job_comments_what_the_admit_job_said(
+    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+) -> None:
+    _dev, _server, gh = admission
+    runner = Runner(tmp_path, tmp_path)
+    body = "**gitmem did not admit this candidate.** `x`\n"
+    env = {"GH_TOKEN": "ghs_comment", "PR_NUMBER": "7", "COMMENT": body}
+    done = runner.run("gitmem-admit.yml", "Tell the pull request", env)
+    assert done.returncode == 0, done.stderr
+    (call,) = gh.called("pr", "comment", "7", "--repo", "acme/shop")
+    assert call["body"] == body + "\n"
 
 
 def test_a_commit_pushed_after_the_approval_is_never_admitted(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
-    dev, server, gh = admission
+    """Issue item 6: the head the API reports now, not the one at the event, is what an
+    approval must stand on."""
+    dev, server, _gh = admission
     proposal = propose(dev)
-    approved = proposal.commit
-    # the author pushes one more commit after the approval
+    approved(api, proposal)
     git(dev, "checkout", "-q", proposal.branch)
     path = dev / ".gitmem" / "candidates" / f"{proposal.id}.md"
     path.write_text(path.read_text().replace("Read objects with pygit2.", "Spawn git instead."))
@@ -399,60 +637,360 @@ def test_a_commit_pushed_after_the_approval_is_never_admitted(
     git(dev, "push", "-q", "origin", proposal.branch)
     git(dev, "checkout", "-q", "main")
     moved = tip(dev, proposal.branch)
+    api.pr["head"]["sha"] = moved
+    api.activity.append(
+        {
+            "actor": {"login": "carol"},
+            "activity_type": "push",
+            "timestamp": "2026-11-29T13:00:00Z",
+            "ref": f"refs/heads/{proposal.branch}",
+        }
+    )
     main_before = tip(server, "main")
-
-    done = admit_step(tmp_path, server, admit_env(proposal.branch, reviewed=approved))
+    done = admit_step(tmp_path, server, api)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert tip(server, "main") == main_before
-    assert tip(server, proposal.branch) == moved
-    (body,) = comments(gh)
-    lines = body.splitlines()
-    assert lines[0] == "**gitmem did not admit this candidate.**"
-    assert lines[2] == (
-        f"    gitmem: candidate {proposal.id} moved: its branch is at {moved[:12]}, not the "
-        f"reviewed {approved[:12]}; review the new commits and approve again"
-    )
-    assert lines[-1].startswith(
-        f"Fix the candidate and approve again, or run `gitmem admit {proposal.id}`"
-    )
-    assert "::error title=gitmem admit::" in done.stdout
-    # the stop-commands guard wraps gitmem's own words
-    assert re.search(r"::stop-commands::[0-9a-f]{32}\n.*moved", done.stdout)
-
-    # approving the new head admits it
-    done = admit_step(tmp_path, server, admit_env(proposal.branch, reviewed=moved))
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert git(server, "rev-parse", "main^2").strip() == moved
+    assert tip(server, "main") == main_before and tip(server, proposal.branch) == moved
+    assert "is of an older commit" in comment(done)
+    assert "::error title=gitmem admit::pull request #7 was not admitted" in done.stdout
 
 
-def test_a_candidate_that_now_conflicts_with_main_is_refused_with_a_comment(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+def test_the_branch_moving_after_the_api_was_read_is_never_admitted(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
-    dev, server, gh = admission
-    first = propose(dev)
-    second = propose(dev)  # the same topic, proposed before the first was admitted
-    assert second.id == f"{first.id}-2"
-    done = admit_step(tmp_path, server, admit_env(first.branch, reviewed=first.commit))
-    assert done.returncode == 0, done.stderr
-    done = admit_step(tmp_path, server, admit_env(second.branch, reviewed=second.commit))
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    git(dev, "checkout", "-q", proposal.branch)
+    path = dev / ".gitmem" / "candidates" / f"{proposal.id}.md"
+    path.write_text(path.read_text().replace("Read objects with pygit2.", "Race it."))
+    git(dev, "commit", "-q", "-am", "racing the admission")
+    git(dev, "push", "-q", "origin", proposal.branch)
+    git(dev, "checkout", "-q", "main")
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
     assert done.returncode == 1
-    (body,) = comments(gh)
-    assert "DUPLICATE" in body and first.id in body
-    assert tip(server, second.branch) == second.commit
+    assert "The branch moved to" in comment(done)
+    assert tip(server, "main") == main_before
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["dismissed", "changes-requested", "label-removed", "approval-gone"],
+)
+def test_a_queued_run_admits_nothing_once_the_review_no_longer_stands(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, change: str
+) -> None:
+    """Issue item 6: a run started by an approval re-reads the reviews; dismissed, changes
+    requested, or a label taken off, nothing is admitted."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    api.candidate(NUMBER, proposal.branch, proposal.commit)
+    if change == "dismissed":
+        api.approve("alice", proposal.commit, state="DISMISSED")
+    elif change == "changes-requested":
+        api.approve("alice", proposal.commit)
+        api.approve("bob", proposal.commit, state="CHANGES_REQUESTED")
+    elif change == "label-removed":
+        api.events.append(
+            {
+                "event": "labeled",
+                "label": {"name": "gitmem:admit"},
+                "actor": {"login": "dora"},
+                "created_at": "2026-11-29T12:00:00Z",
+            }
+        )
+        api.events.append(
+            {
+                "event": "unlabeled",
+                "label": {"name": "gitmem:admit"},
+                "actor": {"login": "dora"},
+                "created_at": "2026-11-29T12:01:00Z",
+            }
+        )
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    if change == "changes-requested":
+        assert done.returncode == 1 and "`bob` requested changes" in comment(done)
+    else:
+        assert done.returncode == 0 and done.outputs["status"] == "skipped", done.stdout
+
+
+def test_an_approval_withdrawn_while_the_admission_is_made_stops_the_push(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The API is read again just before the push."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    reads = []
+
+    def dismiss_on_second_read(path: str) -> None:
+        if path.endswith("/pulls/7/reviews"):
+            reads.append(path)
+            if len(reads) == 2:
+                api.reviews[0]["state"] = "DISMISSED"
+
+    api.on_request = dismiss_on_second_read
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    assert len(reads) == 2, done.stdout + done.stderr
+    untouched(server, main_before, proposal)
+    assert done.outputs["status"] in ("refused", "skipped"), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    "who",
+    ["opener", "pusher", "author", "bot", "reader", "source"],
+)
+def test_nobody_admits_their_own_candidate(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, who: str
+) -> None:
+    """Issue item 2: a second account opening the pull request from the author's branch does
+    not let the author admit it; nor does a commit, a push, a bot or read access."""
+    dev, server, _gh = admission
+    proposal = propose(dev, source="human:mallory") if who == "source" else propose(dev)
+    api.candidate(NUMBER, proposal.branch, proposal.commit, opener="sock-puppet")
+    reviewer = "mallory"
+    if who == "opener":
+        api.pr["user"]["login"] = reviewer
+    elif who == "pusher":
+        api.activity.append(
+            {
+                "actor": {"login": reviewer},
+                "activity_type": "push",
+                "timestamp": "2026-11-29T09:00:00Z",
+                "ref": f"refs/heads/{proposal.branch}",
+            }
+        )
+    elif who == "author":
+        api.commits[0]["author"] = {"login": reviewer}
+    elif who == "bot":
+        reviewer = "helper[bot]"
+    elif who == "reader":
+        api.permissions[reviewer] = "triage"
+    api.approve(reviewer, proposal.commit)
+    if who == "reader":
+        api.permissions[reviewer] = "triage"
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    if who == "reader":
+        assert done.returncode == 0 and done.outputs["status"] == "skipped"
+        return
+    assert done.returncode == 1, done.stdout + done.stderr
+    reason = {
+        "opener": "opened the pull request",
+        "pusher": "pushed to the candidate branch",
+        "author": "wrote or committed one of its commits",
+        "bot": "is a bot",
+        "source": "is the candidate's own source",
+    }[who]
+    assert reason in comment(done)
+
+
+def test_the_label_admits_only_after_the_last_push_and_by_another_writer(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    api.candidate(NUMBER, proposal.branch, proposal.commit)
+    api.pr["labels"] = [{"name": "gitmem:admit"}]
+    api.permissions["dora"] = "write"
+    api.events.append(
+        {
+            "event": "labeled",
+            "label": {"name": "gitmem:admit"},
+            "actor": {"login": "dora"},
+            "created_at": "2026-11-29T09:00:00Z",
+        }
+    )
+    event = {"pull_request": {"number": NUMBER}, "label": {"name": "gitmem:admit"}}
+    done = admit_step(tmp_path, server, api, event, "pull_request_target")
+    assert done.returncode == 1 and "before the last push" in comment(done)  # label at 09:00
+    api.events[0]["created_at"] = "2026-11-29T12:00:00Z"
+    done = admit_step(tmp_path, server, api, event, "pull_request_target")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.outputs["status"] == "admitted", done.stdout
+    assert "Gitmem-Admitted-By: human:dora" in git(server, "log", "-1", "--format=%b", "main")
+
+
+def test_the_base_must_be_the_memory_branch(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Issue item 5: a pull request retargeted at a looser branch is not admitted there."""
+    dev, server, _gh = admission
+    git(dev, "push", "-q", "origin", "main:loose")
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.pr["base"]["ref"] = "loose"
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1
+    assert "targets `loose`, but memory lives on `main`" in comment(done)
+    assert tip(server, "loose") == tip(server, "main")
+
+
+@pytest.mark.parametrize(
+    "check",
+    ["failed", "running", "missing", "from-the-pull-request", "another-workflow"],
+)
+def test_the_check_must_have_passed_in_the_default_branchs_workflow(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, check: str
+) -> None:
+    """Issue items 4 and 7: a green `gitmem check` counts only from the check workflow run by
+    pull_request_target (a pull request's own copy could be a stub)."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.check_runs.clear()
+    api.workflow_runs.clear()
+    if check == "failed":
+        api.passed(proposal.commit, conclusion="failure")
+    elif check == "running":
+        api.passed(proposal.commit, status="in_progress")
+    elif check == "from-the-pull-request":
+        api.passed(proposal.commit, event="pull_request")
+    elif check == "another-workflow":
+        api.passed(proposal.commit, path=".github/workflows/stub.yml")
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    if check == "running":
+        assert done.returncode == 0 and "waiting for it" in done.stdout
+    else:
+        assert done.returncode == 1 and "gitmem check did not pass" in comment(done)
+
+
+def test_the_rulesets_of_the_memory_branch_govern_the_admission(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Issue item 7: required approvals, GitHub's review decision (code owners, the last push)
+    and the required checks count for an admission too."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.rules = [
+        {"type": "pull_request", "parameters": {"required_approving_review_count": 2}},
+        {"type": "required_status_checks", "parameters": {"required_status_checks": [
+            {"context": "gitmem check"}, {"context": "gitmem merge button"},
+            {"context": "tests"}]}},
+    ]  # fmt: skip
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    assert done.outputs["status"] == "skipped" and "1 of the 2 approvals" in done.stdout
+    api.approve("bob", proposal.commit)
+    api.review_decision = "REVIEW_REQUIRED"
+    done = admit_step(tmp_path, server, api)
+    assert done.outputs["status"] == "skipped" and "REVIEW_REQUIRED" in done.stdout
+    api.review_decision = "APPROVED"
+    done = admit_step(tmp_path, server, api)
+    assert done.outputs["status"] == "skipped" and "'tests' has not passed" in done.stdout
+    untouched(server, main_before, proposal)
+    api.check_runs["tests"] = [
+        {
+            "id": 9,
+            "head_sha": proposal.commit,
+            "status": "completed",
+            "conclusion": "success",
+            "check_suite": {"id": 9},
+        }
+    ]
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert tip(server, proposal.branch) == ""
+
+
+def push_commit(dev: Path, branch: str, path: Path, body: str, message: str) -> str:
+    git(dev, "checkout", "-q", branch)
+    path.write_text(body)
+    git(dev, "commit", "-q", "-am", message)
+    git(dev, "push", "-q", "--no-verify", "origin", branch)
+    git(dev, "checkout", "-q", "main")
+    return tip(dev, branch)
+
+
+def test_a_token_in_an_earlier_commit_refuses_the_admission(
+    memory: Path, api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Issue item 3: every commit is judged; a token added in commit 1 and removed in commit
+    2 never becomes part of main's history."""
+    server = bare(tmp_path, hooks=False)  # GitHub runs no server hook
+    connect(memory, server)
+    dev = memory
+    proposal = propose(dev)
+    path = dev / ".gitmem" / "candidates" / f"{proposal.id}.md"
+    clean = git(dev, "show", f"{proposal.commit}:.gitmem/candidates/{proposal.id}.md")
+    leaky = clean.replace("Read objects with pygit2.", f"Read objects; token {TOKEN}.")
+    push_commit(dev, proposal.branch, path, leaky, "with a token")
+    head = push_commit(dev, proposal.branch, path, clean, "token removed")
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "SECRET" in comment(done) and TOKEN not in comment(done)
+    assert tip(server, "main") == main_before
+
+
+def test_a_branch_of_several_commits_is_admitted_as_one_recreated_commit(
+    memory: Path, api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Issue item 3: the reviewed file enters main, the branch's commits do not; the pull
+    request is told it shows as closed."""
+    server = bare(tmp_path, hooks=True)
+    connect(memory, server)
+    dev = memory
+    proposal = propose(dev)
+    path = dev / ".gitmem" / "candidates" / f"{proposal.id}.md"
+    draft = git(dev, "show", f"{proposal.commit}:.gitmem/candidates/{proposal.id}.md")
+    head = push_commit(
+        dev,
+        proposal.branch,
+        path,
+        draft.replace("Read objects with pygit2.", "Read objects with pygit2, once."),
+        "second thoughts",
+    )
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0, done.stdout + done.stderr
+    main = tip(server, "main")
+    second = git(server, "rev-parse", f"{main}^2").strip()
+    assert second not in (head, proposal.commit)
+    for commit in (head, proposal.commit):
+        merged = git(server, "merge-base", "--is-ancestor", commit, main, check=False)
+        assert (
+            subprocess.run(
+                ["git", "merge-base", "--is-ancestor", commit, main], cwd=server
+            ).returncode
+            == 1
+        ), merged
+    assert (
+        git(server, "rev-parse", f"{second}^").strip()
+        == git(server, "rev-parse", f"{main}^1").strip()
+    )
+    entry = git(server, "show", f"{main}:.gitmem/entries/decision/{proposal.id}.md")
+    assert "Read objects with pygit2, once." in entry
+    assert git(server, "diff-tree", "--no-commit-id", "--name-only", "-r", second).split() == [
+        f".gitmem/candidates/{proposal.id}.md"
+    ]
+    assert "shows as closed, not merged" in comment(done)
+    assert tip(server, proposal.branch) == ""
 
 
 def test_admissions_racing_for_main_both_land(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
-    dev, server, gh = admission
+    dev, server, _gh = admission
     proposal = propose(dev)
-    # While the runner pushes, another change lands on main first (once).
+    approved(api, proposal)
     other = clone(server, tmp_path / "other")
     (other / "NOTES.md").write_text("notes\n")
     git(other, "add", "NOTES.md")
     git(other, "commit", "-q", "-m", "notes")
     checkout = tmp_path / "runner-race"
     runner = Runner(tmp_path, clone(server, checkout))
+    runner_env(runner, api, "workflow_run", review_event(proposal.branch))
     hook = checkout / ".git" / "hooks" / "pre-push"
     once = tmp_path / "raced"
     hook.write_text(
@@ -463,89 +1001,90 @@ def test_admissions_racing_for_main_both_land(
         f'git -C "{other}" push -q origin main\n'
     )
     hook.chmod(0o755)
-    done = runner.run(
-        "gitmem-admit.yml",
-        "Admit the candidate",
-        admit_env(proposal.branch, reviewed=proposal.commit),
-    )
+    env = {"GITHUB_TOKEN": "ghs_read-only", "GITMEM_GIT_TOKEN": "ghs_admission"}
+    done = runner.run("gitmem-admit.yml", "Admit the candidate", env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert once.exists()
-    assert "main moved during attempt 1: trying again" in done.stdout
-    # the admission sits on top of the change that won the race
     assert git(server, "rev-parse", "main^1").strip() == tip(other, "main")
     assert git(server, "rev-parse", "main^2").strip() == proposal.commit
-    assert comments(gh) == []
 
 
-def test_an_approval_without_write_access_admits_nothing_quietly(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
-) -> None:
-    dev, server, gh = admission
-    os.environ["FAKE_GH_PERMISSION"] = "read"
-    proposal = propose(dev)
-    main_before = tip(server, "main")
-    done = admit_step(
-        tmp_path, server, admit_env(proposal.branch, reviewed=proposal.commit, reviewer="eve")
-    )
-    assert done.returncode == 0, done.stderr
-    assert "eve has read access: their approval does not admit" in done.stdout
-    assert tip(server, "main") == main_before
-    assert comments(gh) == []
-
-
-def test_when_the_api_cannot_tell_the_access_nothing_is_admitted(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
-) -> None:
-    dev, server, gh = admission
-    os.environ["FAKE_GH_API_FAIL"] = "1"
-    proposal = propose(dev)
-    done = admit_step(tmp_path, server, admit_env(proposal.branch, reviewed=proposal.commit))
-    assert done.returncode == 1
-    (body,) = comments(gh)
-    assert "did not say whether `alice` has write access" in body
-    assert tip(server, proposal.branch) == proposal.commit
-
-
-def test_the_admit_label_by_another_writer_admits_the_head(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+def test_when_the_api_cannot_be_read_nothing_is_admitted(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
     dev, server, _gh = admission
     proposal = propose(dev)
-    env = admit_env(proposal.branch, head=proposal.commit, event="pull_request", labeler="dora")
-    done = admit_step(tmp_path, server, env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Gitmem-Admitted-By: human:dora" in git(server, "log", "-1", "--format=%b", "main")
+    approved(api, proposal)
+    api.fail.add("/permission")
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1
+    assert "could not be read" in comment(done) and "HTTP 500" in comment(done)
+    untouched(server, main_before, proposal)
 
 
-def test_the_admit_label_by_the_author_or_a_reader_is_explained(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+def test_a_run_of_another_branch_or_a_fork_is_nothing_to_do(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
-    dev, server, gh = admission
+    dev, server, _gh = admission
     proposal = propose(dev)
-    env = admit_env(proposal.branch, head=proposal.commit, event="pull_request", labeler="carol")
-    done = admit_step(tmp_path, server, env)
-    assert done.returncode == 1
-    os.environ["FAKE_GH_PERMISSION"] = "triage"
-    env = admit_env(proposal.branch, head=proposal.commit, event="pull_request", labeler="tom")
-    done = admit_step(tmp_path, server, env)
-    assert done.returncode == 1
-    own, reader = comments(gh)
-    assert "`carol` labelled their own pull request" in own
-    assert "`tom` labelled it `gitmem:admit` but has triage access" in reader
+    approved(api, proposal)
+    fork = review_event(proposal.branch)
+    fork["workflow_run"]["head_repository"]["full_name"] = "mallory/shop"
+    done = admit_step(tmp_path, server, api, fork)
+    assert done.returncode == 0 and done.outputs["status"] == "skipped"
+    assert api.requests == []  # not even the API was asked
+    api.pr["head"]["repo"]["full_name"] = "mallory/shop"  # a fork's pull request by number
+    event = {"inputs": {"pull-request": str(NUMBER)}}
+    done = admit_step(tmp_path, server, api, event, "workflow_dispatch")
+    assert done.returncode == 0 and "comes from a fork" in done.stdout
     assert tip(server, proposal.branch) == proposal.commit
 
 
-def test_a_candidate_already_gone_is_nothing_to_do(
-    admission: tuple[Path, Path, FakeGh], tmp_path: Path
+def test_a_refusal_comment_keeps_foreign_text_inside_its_code_block(
+    memory: Path, api: FakeGitHub, tmp_path: Path
 ) -> None:
-    dev, server, gh = admission
+    """Issue item 10: a carriage return or a fence in a file name that gitmem quotes cannot
+    end the block: no mention, link or heading of it renders."""
+    server = bare(tmp_path, hooks=False)  # GitHub runs no server hook
+    connect(memory, server)
+    dev = memory
     proposal = propose(dev)
-    env = admit_env(proposal.branch, reviewed=proposal.commit)
-    assert admit_step(tmp_path, server, env).returncode == 0
-    done = admit_step(tmp_path, server, env)  # a second approval arriving late
-    assert done.returncode == 0, done.stderr
-    assert "is no longer on the remote" in done.stdout
-    assert comments(gh) == []
+    git(dev, "checkout", "-q", proposal.branch)
+    hostile = "notes\r```\r@acme-everyone [click](https:evil.example) # Admitted"
+    (dev / hostile).write_text("x\n")
+    git(dev, "add", "-A")
+    git(dev, "commit", "-q", "-m", "a stray file")
+    git(dev, "push", "-q", "--no-verify", "origin", proposal.branch)
+    git(dev, "checkout", "-q", "main")
+    head = tip(dev, proposal.branch)
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1, done.stdout + done.stderr
+    body = comment(done)
+    assert "\r" not in body
+    assert "@acme-everyone" in body
+    outside = rendered_outside_code(body)
+    assert "@acme" not in outside and "https:evil" not in outside and "# Admitted" not in outside
+
+
+def rendered_outside_code(markdown: str) -> str:
+    """The text of markdown outside fenced blocks and code spans (CommonMark's rules for a
+    fence: it closes only on a line of at least as many of its backticks)."""
+    out, fence = [], ""
+    for line in markdown.split("\n"):
+        stripped = line.lstrip(" ")
+        run = len(stripped) - len(stripped.lstrip("`"))
+        if fence:
+            if run >= len(fence) and not stripped[run:].strip():
+                fence = ""
+            continue
+        if run >= 3:
+            fence = "`" * run
+            continue
+        out.append(re.sub(r"(`+)(?:(?!\1).)+?\1", "", line))
+    return "\n".join(out)
 
 
 # -- check ------------------------------------------------------------------------------------
@@ -559,16 +1098,25 @@ def forge_remote(memory: Path, tmp_path: Path) -> tuple[Path, Path]:
     return memory, server
 
 
-def pull_request_checkout(tmp_path: Path, server: Path, branch: str) -> Runner:
-    """What actions/checkout gives a pull_request job: the test merge, detached."""
-    checkout = clone(server, tmp_path / "runner")
-    git(checkout, "checkout", "-q", "--detach", "origin/main")
-    git(checkout, "merge", "-q", "--no-ff", "--no-edit", f"origin/{branch}")
-    return Runner(tmp_path, checkout)
+def pull_request_checkout(tmp_path: Path, server: Path, dev: Path, branch: str) -> Runner:
+    """What a pull_request_target job has: the default branch checked out, and the event; the
+    pull request's head is on the server as refs/pull/7/head, as GitHub keeps it."""
+    sha = tip(dev, branch)
+    git(dev, "push", "-q", "--no-verify", "origin", f"{sha}:refs/pull/7/head")
+    runner = Runner(tmp_path, clone(server, tmp_path / "runner"))
+    event = {
+        "pull_request": {
+            "number": 7,
+            "base": {"ref": "main"},
+            "head": {"ref": branch, "sha": sha, "repo": {"full_name": "acme/shop"}},
+        }
+    }
+    runner_env(runner, FakeGitHub(), "pull_request_target", event)
+    return runner
 
 
-def check_env(branch: str) -> dict[str, str]:
-    return {"BASE_REF": "main", "HEAD_REF": branch, "DEFAULT_BRANCH": "main"}
+CHECK = "Check the pull request"
+CHECK_ENV = {"GITMEM_GIT_TOKEN": "ghs_read-only"}
 
 
 ANNOTATION = re.compile(
@@ -580,7 +1128,7 @@ SUMMARY = re.compile(r"^gitmem check: .+$")
 
 def annotations(stdout: str) -> list[re.Match[str]]:
     """Every line of `--format github` output: annotations, then the one summary line."""
-    lines = stdout.splitlines()
+    lines = re.sub(r"(?ms)^::stop-commands::(\w+)$.*?^::\1::$\n?", "", stdout).splitlines()
     assert lines and SUMMARY.match(lines[-1]), stdout
     found = []
     for line in lines[:-1]:
@@ -595,26 +1143,17 @@ def test_a_valid_candidate_pull_request_passes_with_a_summary(
 ) -> None:
     dev, server = forge_remote
     proposal = propose(dev)
-    runner = pull_request_checkout(tmp_path, server, proposal.branch)
-    done = runner.run("gitmem-check.yml", "Check the memory", check_env(proposal.branch))
+    runner = pull_request_checkout(tmp_path, server, dev, proposal.branch)
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 0, done.stdout + done.stderr
     assert annotations(done.stdout) == []
     assert done.stdout.splitlines()[-1] == "gitmem check: 1 commit checked, no problems"
-    assert runner.outputs()["range"].endswith(f"..origin/{proposal.branch}")
-    done = runner.run(
-        "gitmem-check.yml",
-        "Summary",
-        {"RANGE": runner.outputs()["range"], "HEAD_REF": proposal.branch},
-    )
-    assert done.returncode == 0, done.stderr
     summary = runner.summary.read_text()
     assert summary.startswith("### gitmem check: passed\n")
     assert f"### Candidate `{proposal.id}`" in summary
-    assert "**Use pygit2 inside hooks**" in summary
-    assert "Applies when: writing code that runs inside a git hook" in summary
-    recall = subprocess.run(["gitmem", "recall", "--help"], capture_output=True)
-    if recall.returncode == 0:
-        assert "Near-duplicates among the admitted entries:" in summary
+    assert "**Title:** `Use pygit2 inside hooks`" in summary
+    assert "**Applies when:** `writing code that runs inside a git hook`" in summary
+    assert "read the **Commits** tab" in summary
 
 
 def test_a_candidate_with_a_secret_fails_with_annotations(
@@ -635,8 +1174,8 @@ def test_a_candidate_with_a_secret_fails_with_annotations(
     git(dev, "add", "-A")
     git(dev, "commit", "-q", "-m", "candidate")
     git(dev, "push", "-q", "origin", branch)
-    runner = pull_request_checkout(tmp_path, server, branch)
-    done = runner.run("gitmem-check.yml", "Check the memory", check_env(branch))
+    runner = pull_request_checkout(tmp_path, server, dev, branch)
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 1, done.stdout + done.stderr
     found = annotations(done.stdout)
     secret = [m for m in found if m["rule"] == "SECRET"]
@@ -644,30 +1183,41 @@ def test_a_candidate_with_a_secret_fails_with_annotations(
     line = candidate.read_text().splitlines().index(f"Install them; the token was {TOKEN}.") + 1
     assert secret[0]["line"] == str(line)
     assert TOKEN not in done.stdout
-    runner.run(
-        "gitmem-check.yml", "Summary", {"RANGE": runner.outputs()["range"], "HEAD_REF": branch}
-    )
     summary = runner.summary.read_text()
     assert summary.startswith("### gitmem check: ")
-    assert "| SECRET |" in summary and TOKEN not in summary
+    assert "| `SECRET` |" in summary and TOKEN not in summary
 
 
-def test_a_pull_request_that_adds_an_entry_outside_the_flow_fails(
+def test_a_pull_request_that_adds_an_entry_and_stubs_the_gates_still_fails(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    """Issue item 4: the pull request replaces both workflows with stubs; the check that
+    judges it is the default branch's, which it cannot edit, and it fails."""
     dev, server = forge_remote
+    github.install_workflows(dev)
+    git(dev, "add", "-A")
+    git(dev, "commit", "-q", "-m", "workflows")
+    git(dev, "push", "-q", "origin", "main")
     git(dev, "checkout", "-q", "-b", "feature")
+    for name in ("gitmem-check.yml", "gitmem-protect.yml"):
+        stub = "name: stub\non: [pull_request, push]\njobs:\n  check:\n    name: gitmem check\n"
+        (dev / ".github" / "workflows" / name).write_text(
+            stub + "    runs-on: ubuntu-latest\n    steps:\n      - run: true\n"
+        )
     entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
     entry.parent.mkdir(parents=True)
     entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
     git(dev, "add", "-A")
     git(dev, "commit", "-q", "-m", "sneak an entry in")
     git(dev, "push", "-q", "origin", "feature")
-    runner = pull_request_checkout(tmp_path, server, "feature")
-    done = runner.run("gitmem-check.yml", "Check the memory", check_env("feature"))
+    git(dev, "checkout", "-q", "main")
+    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    # what runs is the step of the default branch's workflow, as checked out
+    item = yaml.safe_load((runner.checkout / ".github/workflows/gitmem-check.yml").read_text())
+    assert "pull_request_target" in item[True]
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 1, done.stdout + done.stderr
-    rules = {m["rule"] for m in annotations(done.stdout)}
-    assert "HISTORY-ADMIT" in rules
+    assert "HISTORY-ADMIT" in {m["rule"] for m in annotations(done.stdout)}
 
 
 def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_path: Path) -> None:
@@ -677,10 +1227,57 @@ def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_pa
     git(dev, "add", "app.py")
     git(dev, "commit", "-q", "-m", "code")
     git(dev, "push", "-q", "origin", "feature")
-    runner = pull_request_checkout(tmp_path, server, "feature")
-    done = runner.run("gitmem-check.yml", "Check the memory", check_env("feature"))
+    git(dev, "checkout", "-q", "main")
+    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 0, done.stdout + done.stderr
     assert annotations(done.stdout) == []
+
+
+def test_a_candidate_pull_request_must_target_the_memory_branch(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Issue item 5, at the check: a candidate aimed at another branch fails."""
+    dev, server = forge_remote
+    git(dev, "push", "-q", "origin", "main:loose")
+    proposal = propose(dev)
+    runner = pull_request_checkout(tmp_path, server, dev, proposal.branch)
+    event = json.loads(Path(runner.base["GITHUB_EVENT_PATH"]).read_text())
+    event["pull_request"]["base"]["ref"] = "loose"
+    Path(runner.base["GITHUB_EVENT_PATH"]).write_text(json.dumps(event))
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert done.returncode == 1
+    assert "must target the memory branch 'main', not 'loose'" in done.stdout
+
+
+def test_the_merge_button_check_fails_on_every_candidate(tmp_path: Path) -> None:
+    """Issue item 8: a required check that fails on gitmem/* heads keeps the button from
+    merging a candidate; the admission's push bypasses it."""
+    runner = Runner(tmp_path, tmp_path)
+    step_name = "A candidate is admitted by approval, never merged"
+    done = runner.run("gitmem-check.yml", step_name, {"HEAD_REF": "gitmem/x"})
+    assert done.returncode == 1
+    assert done.stdout.startswith("::error title=gitmem merge button::")
+    done = runner.run("gitmem-check.yml", step_name, {"HEAD_REF": "feature"})
+    assert done.returncode == 0
+
+
+def test_the_check_summary_renders_nothing_a_candidate_wrote(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Issue item 10: links, images, mentions and HTML in title and applies_when stay text."""
+    dev, server = forge_remote
+    title = "Ping @acme/everyone ![x](https://evil.example/i.png) [y](https://evil.example) <b>"
+    proposal = propose(
+        dev, title=title, applies_when="a `tick` | and | [link](https://evil.example)"
+    )
+    runner = pull_request_checkout(tmp_path, server, dev, proposal.branch)
+    runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    summary = runner.summary.read_text()
+    assert "@acme/everyone" in summary
+    outside = rendered_outside_code(summary)
+    for bad in ("@acme", "https://evil", "<b>", "[y]"):
+        assert bad not in outside, (bad, outside)
 
 
 # -- protect ----------------------------------------------------------------------------------
@@ -695,7 +1292,13 @@ PROTECT = "Check the pushed commits"
 
 
 def protect_env(before: str, after: str) -> dict[str, str]:
-    return {"BEFORE": before, "AFTER": after, "BRANCH": "main", "DEFAULT_BRANCH": "main"}
+    return {"BEFORE": before, "AFTER": after, "BRANCH": "main", "GITMEM_GIT_TOKEN": "ghs_read"}
+
+
+def push_runner(tmp_path: Path, server: Path) -> Runner:
+    runner = push_checkout(tmp_path, server)
+    runner_env(runner, FakeGitHub(), "push", {})
+    return runner
 
 
 def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
@@ -709,7 +1312,7 @@ def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     git(dev, "add", "-A")
     git(dev, "commit", "-q", "-m", "a direct push")
     git(dev, "push", "-q", "origin", "main")
-    runner = push_checkout(tmp_path, server)
+    runner = push_runner(tmp_path, server)
     done = runner.run("gitmem-protect.yml", PROTECT, protect_env(before, tip(server, "main")))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "HISTORY-ADMIT" in {m["rule"] for m in annotations(done.stdout)}
@@ -725,7 +1328,7 @@ def test_an_admission_pushed_to_main_passes(
     proposal = propose(dev)
     before = tip(server, "main")
     admitting.admit(open_workspace(dev), proposal.id, by="human:alice", push=True)
-    runner = push_checkout(tmp_path, server)
+    runner = push_runner(tmp_path, server)
     done = runner.run("gitmem-protect.yml", PROTECT, protect_env(before, tip(server, "main")))
     assert done.returncode == 0, done.stdout + done.stderr
     assert annotations(done.stdout) == []
@@ -736,7 +1339,7 @@ def test_the_first_push_of_the_branch_checks_its_files(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
     _dev, server = forge_remote
-    runner = push_checkout(tmp_path, server)
+    runner = push_runner(tmp_path, server)
     done = runner.run("gitmem-protect.yml", PROTECT, protect_env(ZERO, tip(server, "main")))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("gitmem check: ")

@@ -1,0 +1,163 @@
+"""`gitmem github …`: the steps of the workflows `gitmem init --github` installs. Thin: read the
+runner's environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL),
+call one core function (gitmem.hooks.github_admit, gitmem.hooks.github_check), print its lines
+and write the job summary and step outputs. main.py loads this module only when one of these
+commands runs.
+
+Text that is not gitmem's own is printed with workflow commands stopped (`::stop-commands::`),
+so a file name or message cannot issue one; annotations are escaped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gitmem.errors import UsageError
+
+
+@click.group("github")
+def github() -> None:
+    """The steps of gitmem's GitHub workflows (they run inside GitHub Actions)."""
+
+
+def _event() -> tuple[str, dict[str, Any]]:
+    name = os.environ.get("GITHUB_EVENT_NAME", "")
+    path = os.environ.get("GITHUB_EVENT_PATH", "")
+    if not name or not path:
+        raise UsageError("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run in a workflow")
+    try:
+        event = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read the event file {path}: {exc}") from None
+    if not isinstance(event, dict):
+        raise UsageError(f"the event file {path} holds no object")
+    return name, event
+
+
+def _workspace(event: dict[str, Any]) -> Any:
+    """The checkout's workspace, origin's HEAD set to the repository's default branch first
+    (memory.branch defaults to it)."""
+    from gitmem.repo.workspace import open_workspace
+
+    default = (event.get("repository") or {}).get("default_branch")
+    if isinstance(default, str) and default:
+        subprocess.run(
+            ["git", "remote", "set-head", "origin", default], capture_output=True, check=False
+        )
+    return open_workspace()
+
+
+def _quote(text: str) -> None:
+    """Print text with workflow commands off, so nothing in it is taken for one."""
+    if not text.strip():
+        return
+    token = secrets.token_hex(16)
+    click.echo(f"::stop-commands::{token}")
+    click.echo(text.rstrip("\n"))
+    click.echo(f"::{token}::")
+
+
+def _annotate(level: str, title: str, message: str) -> None:
+    data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    click.echo(f"::{level} title={title}::{data}")
+
+
+def _summary(text: str) -> None:
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if path and text:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(text if text.endswith("\n") else text + "\n")
+
+
+def _output(name: str, value: str) -> None:
+    path = os.environ.get("GITHUB_OUTPUT")
+    if not path:
+        return
+    delimiter = f"gitmem-{secrets.token_hex(16)}"
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+
+
+@github.command("admit")
+def admit() -> None:
+    """Admit the candidate of the event's pull request when GitHub's records allow it.
+
+    Reads the pull request, its reviews, label, pushes, commits, the rulesets and the checks
+    from the API (token: GITHUB_TOKEN), judges every commit, admits exactly the reviewed file and
+    pushes (token: GITMEM_PUSH_TOKEN, through a credential helper). Writes the step outputs
+    `status` (admitted, refused, skipped), `pull-request` and `comment`. Exits 1 when refused.
+    """
+    from gitmem.hooks import github_admit
+    from gitmem.hooks.github_api import Api
+
+    name, event = _event()
+    api = Api.from_env()
+    number = github_admit.pull_request_of(api, name, event)
+    if number is None:
+        click.echo(
+            "gitmem admit: the event names no open gitmem/<id> pull request of this "
+            "repository: nothing to do"
+        )
+        _output("status", "skipped")
+        return
+    ws = _workspace(event)
+    outcome = github_admit.admit_pull_request(ws, api, number)
+    _output("status", outcome.status)
+    _output("pull-request", str(number))
+    _output("comment", outcome.comment)
+    if outcome.status == "refused":
+        _annotate(
+            "error",
+            "gitmem admit",
+            f"pull request #{number} was not admitted: see the comment on it and the job summary",
+        )
+    elif outcome.status == "skipped":
+        _annotate("notice", "gitmem admit", outcome.message)
+    else:
+        click.echo(f"gitmem admit: {outcome.message}")
+    _quote(outcome.comment)
+    _summary(outcome.comment or f"gitmem admit: {outcome.message}\n")
+    sys.exit(outcome.exit_code)
+
+
+@github.command("check")
+def check() -> None:
+    """Judge the event's pull request (pull_request_target): annotations and a job summary."""
+    from gitmem.hooks import github_check
+
+    _name, event = _event()
+    ws = _workspace(event)
+    verdict = github_check.check_pull_request(ws, event)
+    _print(verdict)
+    sys.exit(verdict.exit_code)
+
+
+@github.command("protect")
+@click.option("--before", required=True, help="The branch's tip before the push.")
+@click.option("--after", required=True, help="The pushed tip.")
+@click.option("--branch", required=True, help="The pushed branch.")
+def protect(before: str, after: str, branch: str) -> None:
+    """Judge a push to the memory branch: every pushed commit, by the history rules."""
+    from gitmem.hooks import github_check
+
+    _name, event = _event()
+    ws = _workspace(event)
+    verdict = github_check.check_push(ws, before, after, branch)
+    _print(verdict)
+    sys.exit(verdict.exit_code)
+
+
+def _print(verdict: Any) -> None:
+    for note in verdict.notes:
+        _quote(f"gitmem: {note}")
+    if verdict.annotations:
+        click.echo(verdict.annotations)
+    _summary(verdict.summary)

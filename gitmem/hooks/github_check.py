@@ -1,0 +1,259 @@
+"""`gitmem github check` and `gitmem github protect`: the check and protect workflows' steps.
+
+The check runs on `pull_request_target`, so its definition and the gitmem it installs come from
+the default branch, which is checked out; the pull request's commits are fetched as data
+(`refs/pull/N/head`) and judged, never run. A `gitmem/<id>` pull request is judged as its
+candidate branch (and must target the memory branch); any other is judged as the merge GitHub
+would make of it into its base, built here with `git merge-tree`. Either way every commit of the
+range is judged by `gitmem check --range BASE..HEAD`, which reads its policy (memory branch and
+folder) from BASE, the trusted side.
+
+The protect workflow runs on every push to the memory branch and judges BEFORE..AFTER the same
+way; a branch created by the push has its files judged.
+
+Both write a job summary in which every value that came from the pull request or the pushed
+commits is written as code (gitmem.model.markdown), so no link, image, mention or HTML from a
+candidate renders; both print `gitmem check`'s annotations for the changed lines.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from gitmem.hooks.github_api import GIT_AUTH
+from gitmem.model.entry import EntryError, parse
+from gitmem.model.markdown import block, cell, code
+from gitmem.repo.store import ZERO
+from gitmem.repo.workspace import Workspace
+
+BRANCH_PREFIX = "gitmem/"
+
+
+@dataclass
+class Verdict:
+    """What a check or protect step found: its exit code, the annotations to print (gitmem
+    check's `--format github` lines) and the job summary (Markdown)."""
+
+    exit_code: int
+    annotations: str
+    summary: str
+    range: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _gitmem(ws: Workspace, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gitmem", *args],
+        cwd=ws.store.workdir or ws.store.git_dir,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+def _dig(data: Any, *keys: str) -> Any:
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# pull requests
+
+
+def check_pull_request(ws: Workspace, event: dict[str, Any], *, remote: str = "origin") -> Verdict:
+    """Judge the pull request of a pull_request_target event."""
+    store = ws.store
+    pr = event.get("pull_request") or {}
+    number = _dig(pr, "number")
+    base = str(_dig(pr, "base", "ref") or "")
+    head_ref = str(_dig(pr, "head", "ref") or "")
+    head_sha = str(_dig(pr, "head", "sha") or "")
+    if not isinstance(number, int) or not base or len(head_sha) != 40:
+        return _fail("the event names no pull request: this step runs on pull_request_target")
+    fetched = store.run_git(
+        *GIT_AUTH, "fetch", "--quiet", "--no-tags", remote,
+        f"+refs/heads/{base}:refs/remotes/{remote}/{base}",
+        f"+refs/pull/{number}/head:refs/gitmem-check/head",
+        check=False,
+    )  # fmt: skip
+    if fetched.returncode != 0 or not store.has_object(head_sha):
+        return _fail(f"could not fetch pull request #{number}: {fetched.stderr.strip()[:300]}")
+    base_tip = store.ref_target(f"refs/remotes/{remote}/{base}")
+    if base_tip is None:
+        return _fail(f"the base branch {base!r} is not on the remote")
+    candidate = head_ref.startswith(BRANCH_PREFIX)
+    notes: list[str] = []
+    # the base branch as the server trusts it: its committed settings judge
+    store.run_git("checkout", "--quiet", "--detach")
+    store.run_git("update-ref", f"refs/heads/{base}", base_tip)
+    if candidate:
+        if base != ws.branch:
+            return _fail(
+                f"a candidate's pull request must target the memory branch {ws.branch!r}, not "
+                f"{base!r}: change its base"
+            )
+        # judged as its own branch: it may change only its own candidate file
+        store.run_git("update-ref", f"refs/remotes/{remote}/{head_ref}", head_sha)
+        span = f"{remote}/{base}..{remote}/{head_ref}"
+    else:
+        merged = store.run_git(
+            "merge-tree", "--write-tree", "--no-messages", base_tip, head_sha, check=False
+        )
+        tree = merged.stdout.split("\n", 1)[0].strip()
+        if merged.returncode != 0 or len(tree) != 40:
+            return _fail(f"the pull request conflicts with {base}: merge or rebase it first")
+        merge = store.run_git(
+            "commit-tree", tree, "-p", base_tip, "-p", head_sha, "-m", "gitmem check: test merge"
+        ).stdout.strip()
+        # judged as what merging it would make of the base branch
+        store.run_git("update-ref", f"refs/remotes/{remote}/{base}", merge)
+        span = f"{base_tip}..{remote}/{base}"
+        notes.append(f"judged as the merge of {head_sha[:12]} into {base}")
+    return _judge(ws, span, head_ref if candidate else None, head_sha, notes)
+
+
+def _judge(
+    ws: Workspace, span: str, candidate_ref: str | None, head_sha: str, notes: list[str]
+) -> Verdict:
+    annotated = _gitmem(ws, "check", "--range", span, "--format", "github")
+    report = _report(_gitmem(ws, "check", "--range", span, "--format", "json"))
+    lines = [_check_table(report)]
+    if candidate_ref is not None:
+        lines.append(_candidate_section(ws, candidate_ref, head_sha))
+    status = annotated.returncode if annotated.returncode in (0, 1) and report else 1
+    text = annotated.stdout.rstrip("\n")
+    if annotated.returncode not in (0, 1):
+        text += "\n::error title=gitmem check::" + _data(annotated.stderr.strip()[:2000])
+    return Verdict(status, text, "\n\n".join(lines) + "\n", span, notes)
+
+
+def _report(done: subprocess.CompletedProcess[str]) -> dict[str, Any] | None:
+    try:
+        report = json.loads(done.stdout)
+    except ValueError:
+        return None
+    return report if isinstance(report, dict) else None
+
+
+def _check_table(report: dict[str, Any] | None) -> str:
+    if report is None:
+        return "### gitmem check: could not run"
+    problems = [p for p in report.get("problems") or [] if isinstance(p, dict)]
+    errors = [p for p in problems if p.get("severity") == "error"]
+    mark = "passed" if report.get("ok") else f"{len(errors)} problem(s)"
+    out = [f"### gitmem check: {mark}", "", f"{int(report.get('checked') or 0)} commit(s) checked."]
+    if problems:
+        out += ["", "| file | line | rule | message |", "| --- | --- | --- | --- |"]
+        for p in problems:
+            line = p.get("line")
+            shown = str(line) if isinstance(line, int) else ""
+            out.append(
+                f"| {cell(p.get('path', ''))} | {shown} | {cell(p.get('rule', ''))} "
+                f"| {cell(p.get('message', ''))} |"
+            )
+    return "\n".join(out)
+
+
+def _candidate_section(ws: Workspace, head_ref: str, head_sha: str) -> str:
+    entry_id = head_ref[len(BRANCH_PREFIX) :]
+    out = [f"### Candidate {code(entry_id)}", ""]
+    data = ws.store.read_path(ws.store.tree_of(head_sha), f"{ws.dir}/candidates/{entry_id}.md")
+    try:
+        entry = parse(data) if data is not None else None
+    except EntryError:
+        entry = None
+    if entry is None:
+        out.append("The candidate's file could not be read: see the check above.")
+        return "\n".join(out)
+    out += [f"**Title:** {code(entry.title)}", "", f"**Applies when:** {code(entry.applies_when)}"]
+    hits = _gitmem(ws, "recall", entry.title, "--format", "json", "-k", "3")
+    try:
+        found = json.loads(hits.stdout) if hits.returncode == 0 else None
+    except ValueError:
+        found = None
+    if isinstance(found, dict):
+        found = found.get("results") or found.get("hits") or []
+    if isinstance(found, list):
+        near = [h for h in found if isinstance(h, dict) and h.get("id") != entry_id]
+        out += ["", "Near-duplicates among the admitted entries:", ""]
+        if near:
+            out += ["| entry | title | score |", "| --- | --- | --- |"]
+            for hit in near:
+                score = hit.get("score")
+                shown = f"{score:.2f}" if isinstance(score, (int, float)) else ""
+                out.append(
+                    f"| {cell(hit.get('id', ''))} | {cell(hit.get('title', ''))} | {shown} |"
+                )
+        else:
+            out.append("None: no admitted entry comes close.")
+    out += [
+        "",
+        "Reviewers: read the **Commits** tab too. Only the reviewed file is admitted, and a "
+        "branch of several commits is admitted as one re-created commit, but every commit is "
+        "judged and any finding in any of them refuses the admission.",
+    ]
+    return "\n".join(out)
+
+
+def _heading(message: str) -> str:
+    return f"### gitmem check: refused\n\n{block(message)}\n"
+
+
+def _fail(message: str) -> Verdict:
+    return Verdict(1, f"::error title=gitmem check::{_data(message)}", _heading(message))
+
+
+def _data(text: str) -> str:
+    """A workflow command's message: % CR LF escaped, so it stays one command."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+# ---------------------------------------------------------------------------------------------
+# pushes to the memory branch
+
+
+def check_push(
+    ws: Workspace, before: str, after: str, branch: str, *, remote: str = "origin"
+) -> Verdict:
+    """Judge a push to the memory branch: BEFORE..AFTER, or the files when it was created."""
+    store = ws.store
+    store.run_git("checkout", "--quiet", "--detach")
+    if before == ZERO:
+        annotated = _gitmem(ws, "check", "--format", "github")
+        if annotated.returncode == 0:
+            return Verdict(0, annotated.stdout.rstrip("\n"), "")
+        text = _gitmem(ws, "check").stdout
+        return Verdict(1, annotated.stdout.rstrip("\n"), _explain(branch, text))
+    if not store.has_object(before):
+        # a force push: the old tip is no longer on any branch, but GitHub still has it
+        store.run_git(*GIT_AUTH, "fetch", "--quiet", "--no-tags", remote, before, check=False)
+    if not store.has_object(before):
+        message = f"the previous tip {before} of {branch} is gone: history was rewritten"
+        return Verdict(
+            1, f"::error title=gitmem protect::{_data(message)}", _explain(branch, message)
+        )
+    # the branch as it was before the push (its committed settings judge), the push as origin's
+    store.run_git("update-ref", f"refs/heads/{branch}", before)
+    store.run_git("update-ref", f"refs/remotes/{remote}/{branch}", after)
+    span = f"{before}..{remote}/{branch}"
+    annotated = _gitmem(ws, "check", "--range", span, "--format", "github")
+    if annotated.returncode == 0:
+        return Verdict(0, annotated.stdout.rstrip("\n"), "", span)
+    text = _gitmem(ws, "check", "--range", span).stdout
+    return Verdict(1, annotated.stdout.rstrip("\n"), _explain(branch, text), span)
+
+
+def _explain(branch: str, found: str) -> str:
+    return (
+        f"### gitmem protect: this push to {code(branch)} breaks gitmem's rules\n\n"
+        f"Memory enters {code(branch)} only through `gitmem admit` (an approved pull request "
+        "from a gitmem/<id> branch). Revert the commits named below, then propose the change "
+        "with `gitmem propose`.\n\n"
+        f"{block(found)}\n"
+    )

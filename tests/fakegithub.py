@@ -1,0 +1,184 @@
+"""A fake GitHub REST API on a local port, for the workflows' helpers: it answers the paths
+`gitmem github admit` reads from the state a test sets (a pull request, its reviews, pushes,
+labels, commits, permissions, rulesets, check runs) and records every request. Git itself is
+never faked: the repositories are real and the pushes go to a real bare remote."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+REPO = "acme/shop"
+CHECK_SUITE = 501
+
+
+class FakeGitHub:
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, str]] = []
+        self.pr: dict[str, Any] = {}
+        self.reviews: list[dict[str, Any]] = []
+        self.activity: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.commits: list[dict[str, Any]] = []
+        self.permissions: dict[str, str] = {}
+        self.rules: list[dict[str, Any]] = []
+        self.review_decision: str | None = "APPROVED"
+        self.check_runs: dict[str, list[dict[str, Any]]] = {}  # by check name
+        self.workflow_runs: dict[int, list[dict[str, Any]]] = {}  # by check suite
+        self.fail: set[str] = set()  # path fragments answered with HTTP 500
+        self.on_request: Callable[[str], None] | None = None
+        self.url = ""
+
+    # -- a pull request as a test starts it --------------------------------------------------
+
+    def candidate(
+        self, number: int, branch: str, sha: str, *, opener: str = "carol", base: str = "main"
+    ) -> None:
+        self.pr = {
+            "number": number,
+            "state": "open",
+            "user": {"login": opener, "type": "User"},
+            "head": {"ref": branch, "sha": sha, "repo": {"full_name": REPO}},
+            "base": {"ref": base, "repo": {"full_name": REPO}},
+            "labels": [],
+        }
+        self.activity = [
+            {"actor": {"login": opener}, "activity_type": "branch_creation",
+             "timestamp": "2026-11-29T10:00:00Z", "ref": f"refs/heads/{branch}"}
+        ]  # fmt: skip
+        self.commits = [{"sha": sha, "author": {"login": opener}, "committer": {"login": opener}}]
+        self.permissions = {opener: "write"}
+        self.passed(sha)
+
+    def approve(self, login: str, sha: str, state: str = "APPROVED", at: str = "") -> None:
+        self.permissions.setdefault(login, "write")
+        self.reviews.append(
+            {
+                "id": len(self.reviews) + 1,
+                "user": {"login": login, "type": "Bot" if login.endswith("[bot]") else "User"},
+                "state": state,
+                "commit_id": sha,
+                "submitted_at": at or "2026-11-29T12:00:00Z",
+            }
+        )
+
+    def passed(
+        self,
+        sha: str,
+        *,
+        conclusion: str = "success",
+        path: str = ".github/workflows/gitmem-check.yml",
+        event: str = "pull_request_target",
+        status: str = "completed",
+    ) -> None:
+        suite = CHECK_SUITE + len(self.workflow_runs)
+        self.check_runs.setdefault("gitmem check", []).append(
+            {
+                "id": suite,
+                "head_sha": sha,
+                "name": "gitmem check",
+                "status": status,
+                "conclusion": conclusion if status == "completed" else None,
+                "started_at": f"2026-11-29T11:{len(self.workflow_runs):02d}:00Z",
+                "check_suite": {"id": suite},
+            }
+        )
+        self.workflow_runs[suite] = [{"id": suite, "path": path, "event": event}]
+
+    # -- answers ------------------------------------------------------------------------------
+
+    def answer(self, method: str, path: str, query: dict[str, str], body: Any) -> Any:
+        repo = f"/repos/{REPO}"
+        number = self.pr.get("number")
+        if method == "POST" and path == "/graphql":
+            return {
+                "data": {"repository": {"pullRequest": {"reviewDecision": self.review_decision}}}
+            }
+        if path == f"{repo}/pulls" and method == "GET":
+            head = query.get("head", "")
+            return [self.pr] if self.pr and head == f"acme:{self.pr['head']['ref']}" else []
+        if path == f"{repo}/pulls/{number}":
+            return self.pr
+        if path == f"{repo}/pulls/{number}/reviews":
+            return self.reviews
+        if path == f"{repo}/pulls/{number}/commits":
+            return self.commits
+        if path == f"{repo}/issues/{number}/events":
+            return self.events
+        if path == f"{repo}/activity":
+            ref = query.get("ref")
+            return [a for a in self.activity if a.get("ref") == ref]
+        if path.startswith(f"{repo}/collaborators/") and path.endswith("/permission"):
+            login = path.split("/")[-2]
+            role = self.permissions.get(login, "read")
+            legacy = {"maintain": "write", "triage": "read"}.get(role, role)
+            return {"permission": legacy, "role_name": role}
+        if path.startswith(f"{repo}/rules/branches/"):
+            return self.rules
+        if path.startswith(f"{repo}/commits/") and path.endswith("/check-runs"):
+            sha = path.split("/")[-2]
+            runs = [r for r in self.check_runs.get(query.get("check_name", ""), [])]
+            return {"check_runs": [r for r in runs if r["head_sha"] == sha]}
+        if path.startswith(f"{repo}/commits/") and path.endswith("/status"):
+            return {"statuses": []}
+        if path == f"{repo}/actions/runs":
+            return {
+                "workflow_runs": self.workflow_runs.get(int(query.get("check_suite_id", 0)), [])
+            }
+        raise KeyError(path)
+
+    def paths(self) -> list[str]:
+        return [path for _method, path in self.requests]
+
+
+@contextmanager
+def serve(fake: FakeGitHub) -> Iterator[FakeGitHub]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+        def _reply(self, method: str) -> None:
+            parts = urlsplit(self.path)
+            query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length)) if length else None
+            fake.requests.append((method, parts.path))
+            if fake.on_request:
+                fake.on_request(parts.path)
+            if any(fragment in parts.path for fragment in fake.fail):
+                self.send_response(500)
+                self.end_headers()
+                return
+            try:
+                data = json.dumps(fake.answer(method, parts.path, query, body)).encode()
+            except KeyError:
+                self.send_response(404)
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            self._reply("GET")
+
+        def do_POST(self) -> None:
+            self._reply("POST")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
