@@ -23,6 +23,7 @@ lint: install
 	$(BIN)/ruff check gitmem tests bench
 	$(BIN)/ruff format --check gitmem tests bench
 	$(BIN)/mypy gitmem
+	$(BIN)/lint-imports --no-logo
 
 # gitmem's own memory (.gitmem/) must pass gitmem's own rules, history included.
 dogfood: install
