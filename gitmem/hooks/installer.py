@@ -1,7 +1,8 @@
 """Install and remove gitmem's git hooks without ever losing someone else's.
 
-The scripts live in `gitmem/hooks/scripts/` (shipped in the wheel; `hooks/` at the top of the
-source tree points there). Each one only finds gitmem and runs `gitmem hook <name>`. A script
+Each script is the one template rendered for its hook (gitmem.hooks.template; the renderings
+also sit in `gitmem/hooks/scripts/`, which `hooks/` at the top of the source tree points at).
+Each one only finds gitmem and runs `gitmem hook <name>`. A script
 is recognised as gitmem's by its marker line, so the installer can tell its own files from a
 user's:
 
@@ -23,11 +24,11 @@ from __future__ import annotations
 
 import os
 import tempfile
-from importlib import resources
 from pathlib import Path
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.model.names import CLIENT_HOOKS, HOOK_NAMES, SERVER_HOOKS
+from gitmem.hooks.template import render
+from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.gitcli import output_in as _git
 from gitmem.repo.gitcli import run_in as _run
 
@@ -45,10 +46,8 @@ _MARKER_WINDOW = 512
 
 
 def script(name: str) -> bytes:
-    """The shipped text of gitmem's script for hook `name`."""
-    if name not in HOOK_NAMES:
-        raise UsageError(f"unknown hook {name!r}: gitmem ships {', '.join(HOOK_NAMES)}")
-    return (resources.files("gitmem.hooks") / "scripts" / name).read_bytes()
+    """The text of gitmem's script for hook `name` (the one template, rendered)."""
+    return render(name)
 
 
 def is_gitmem_hook(path: Path) -> bool:

@@ -108,6 +108,15 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
 # -- the shipped scripts ---------------------------------------------------------------------
 
 
+def test_the_scripts_in_the_tree_are_the_template_rendered() -> None:
+    """gitmem/hooks/scripts/ (and so hooks/) holds exactly what the installer writes: the one
+    template rendered per hook name (`make hooks` writes them again after an edit)."""
+    folder = Path(__file__).resolve().parents[2] / "gitmem" / "hooks" / "scripts"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(ALL_HOOKS)
+    for name in ALL_HOOKS:
+        assert (folder / name).read_bytes() == script(name), f"run `make hooks`: {name} drifted"
+
+
 def test_each_script_is_the_same_thin_script_with_its_own_name() -> None:
     bodies = set()
     for name in ALL_HOOKS:
