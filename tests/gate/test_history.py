@@ -19,6 +19,9 @@ from gitmem.repo.store import ZERO, Store
 from conftest import git
 from entries import text
 
+# real pushes to a bare server running gitmem's pre-receive hook
+pytestmark = pytest.mark.e2e
+
 TOKEN = "ghp_" + "Z9y8" * 9
 
 
