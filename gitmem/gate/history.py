@@ -41,7 +41,7 @@ from gitmem.model.entry import (
     parse,
 )
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.names import BRANCH_PREFIX, is_slug
+from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, SETTINGS_FILES, is_slug
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.store import ZERO, Change, CommitInfo, Store, TreeItem
@@ -252,7 +252,6 @@ def _trusted_settings(store: Store, updates: list[Update]) -> Settings:
 
 def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings) -> bool:
     """Server side, the project's own memory.autoAdmitAudited (nobody's user file applies)."""
-    from gitmem.model.names import SETTINGS_FILES
     from gitmem.settings.load import load_settings
 
     tip = store.ref_target(_main_ref(trusted))
@@ -576,7 +575,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     new_settings = settings_at(store, new)
     if old is not None and new_settings.dir != j.dir:
         j.add(
-            ".gitmem.toml",
+            PROJECT_SETTINGS,
             "HISTORY-SETTINGS",
             f"memory.dir moves from {j.dir} to "
             f"{new_settings.dir}: moving the memory folder is an administrator's change",
