@@ -1,10 +1,15 @@
-# make demo: install into .venv and run gitmem's main job in a throwaway repository.
+# make # The hook scripts in gitmem/hooks/scripts/ (and so hooks/) are renderings of
+# gitmem/hooks/hook.tmpl: edit the template, then write them again.
+hooks:
+	PYTHONPATH=$(CURDIR) $(PYTHON) -m gitmem.hooks.template gitmem/hooks/scripts
+
+demo: install into .venv and run gitmem's main job in a throwaway repository.
 # make test: install into .venv, then ruff, mypy --strict and the whole test suite.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint dogfood demo clean
+.PHONY: install test lint dogfood demo hooks clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +28,7 @@ lint: install
 	$(BIN)/ruff check gitmem tests bench
 	$(BIN)/ruff format --check gitmem tests bench
 	$(BIN)/mypy gitmem
+	$(BIN)/lint-imports --no-logo
 
 # gitmem's own memory (.gitmem/) must pass gitmem's own rules, history included.
 dogfood: install

@@ -12,11 +12,11 @@ full check runs.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from typing import NoReturn
 
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES
+from gitmem.repo.gitcli import hook_output
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
 
@@ -77,19 +77,20 @@ def memory_prefixes(top: str) -> list[bytes] | None:
     return [d.encode("utf-8") + b"/" for d in dirs]
 
 
-def _git(*args: str, cwd: str | None = None) -> bytes:
-    return subprocess.run(["git", *args], capture_output=True, check=True, cwd=cwd).stdout
-
-
 def nothing_staged_in_memory() -> bool:
     """True only when git says the staged change touches no memory or settings file, and the
     settings files in the working tree are the ones git is committing."""
+    found = hook_output("rev-parse", "--show-toplevel")
     try:
-        top = _git("rev-parse", "--show-toplevel").decode("utf-8").strip()
-        staged = _git("diff", "--cached", "--name-only", "-z", "--no-renames", cwd=top)
-        # settings edited but not staged: the full check reads the staged ones
-        unstaged = _git("diff", "--name-only", "-z", "--", *SETTINGS_FILES, cwd=top)
-    except (OSError, subprocess.CalledProcessError, UnicodeDecodeError):
+        top = found.decode("utf-8").strip() if found is not None else None
+    except UnicodeDecodeError:
+        return False
+    if top is None:
+        return False
+    staged = hook_output("diff", "--cached", "--name-only", "-z", "--no-renames", cwd=top)
+    # settings edited but not staged: the full check reads the staged ones
+    unstaged = hook_output("diff", "--name-only", "-z", "--", *SETTINGS_FILES, cwd=top)
+    if staged is None or unstaged is None:
         return False
     prefixes = memory_prefixes(top)
     if prefixes is None or unstaged.strip(b"\0"):

@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# the whole demo, end to end
+pytestmark = pytest.mark.e2e
+
 DEMO = Path(__file__).parent / "demo.sh"
 
 

@@ -46,3 +46,75 @@ def test_without_a_fork_all_is_done_here(monkeypatch: pytest.MonkeyPatch) -> Non
     assert list(forked.in_two(list(range(10)), _where, minimum=4)) == [
         (item, here) for item in range(10)
     ]
+
+
+# -- the rule ----------------------------------------------------------------------------------
+
+
+def test_the_switch_and_running_threads_keep_the_work_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    here = os.getpid()
+    assert forked.forks_allowed()
+    for off in ("0", "false", "OFF", "no"):
+        monkeypatch.setenv(forked.SWITCH, off)
+        assert not forked.forks_allowed()
+        assert {pid for _, pid in forked.in_two(list(range(10)), _where, minimum=4)} == {here}
+    monkeypatch.setenv(forked.SWITCH, "1")
+    assert forked.forks_allowed()
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not forked.forks_allowed()  # a fork would copy the other thread's locks
+        worker: forked.Worker[int, tuple[int, int]] = forked.Worker(lambda b: list(_where(b)))
+        assert not worker.parallel
+        worker.send([1, 2])
+        assert worker.results() == [(1, here), (2, here)]
+    finally:
+        release.set()
+        other.join()
+
+
+# -- the worker ----------------------------------------------------------------------------------
+
+
+def test_a_worker_works_every_batch_in_another_process_in_order() -> None:
+    here = os.getpid()
+    worker: forked.Worker[int, tuple[int, int]] = forked.Worker(lambda b: list(_where(b)))
+    assert worker.parallel
+    for start in range(0, 3000, 7):  # 429 batches, sent while the child works
+        worker.send(list(range(start, min(start + 7, 3000))))
+    results = worker.results()
+    assert [item for item, _ in results] == list(range(3000))
+    assert len({pid for _, pid in results}) == 1 and results[0][1] != here
+    assert not worker.parallel and worker.results() == []
+
+
+def test_a_failing_worker_leaves_its_batches_to_this_process() -> None:
+    here = os.getpid()
+
+    def failing_in_child(items: list[int]) -> list[tuple[int, int]]:
+        if os.getpid() != here:
+            raise RuntimeError("the child fails")
+        return list(_where(items))
+
+    worker: forked.Worker[int, tuple[int, int]] = forked.Worker(failing_in_child)
+    assert worker.parallel
+    worker.send([1, 2])
+    worker.send([3])
+    assert worker.results() == [(1, here), (2, here), (3, here)]
+
+
+def test_a_worker_without_a_fork_works_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    here = os.getpid()
+    worker: forked.Worker[int, tuple[int, int]] = forked.Worker(lambda b: list(_where(b)))
+    assert not worker.parallel
+    worker.send([5])
+    assert worker.results() == [(5, here)]

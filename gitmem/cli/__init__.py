@@ -1,1 +1,1 @@
-"""cli"""
+"""The command line: the group, the exit-code mapping, one module per command family."""

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +43,12 @@ def _event() -> tuple[str, dict[str, Any]]:
 def _workspace(event: dict[str, Any]) -> Any:
     """The checkout's workspace, origin's HEAD set to the repository's default branch first
     (memory.branch defaults to it)."""
+    from gitmem.repo.gitcli import run_in
     from gitmem.repo.workspace import open_workspace
 
     default = (event.get("repository") or {}).get("default_branch")
     if isinstance(default, str) and default:
-        subprocess.run(
-            ["git", "remote", "set-head", "origin", default], capture_output=True, check=False
-        )
+        run_in(Path.cwd(), "remote", "set-head", "origin", default)
     return open_workspace()
 
 
@@ -87,7 +84,7 @@ def _output(name: str, value: str) -> None:
 
 
 @github.command("admit")
-def admit() -> None:
+def admit() -> int:
     """Admit the candidate of the event's pull request when GitHub's records allow it.
 
     Reads the pull request, its reviews, label, pushes, commits, the rulesets and the checks
@@ -107,7 +104,7 @@ def admit() -> None:
             "repository: nothing to do"
         )
         _output("status", "skipped")
-        return
+        return 0
     ws = _workspace(event)
     outcome = github_admit.admit_pull_request(ws, api, number)
     _output("status", outcome.status)
@@ -125,11 +122,11 @@ def admit() -> None:
         click.echo(f"gitmem admit: {outcome.message}")
     _quote(outcome.comment)
     _summary(outcome.comment or f"gitmem admit: {outcome.message}\n")
-    sys.exit(outcome.exit_code)
+    return outcome.exit_code
 
 
 @github.command("check")
-def check() -> None:
+def check() -> int:
     """Judge the event's pull request (pull_request_target): annotations and a job summary."""
     from gitmem.hooks import github_check
 
@@ -137,14 +134,14 @@ def check() -> None:
     ws = _workspace(event)
     verdict = github_check.check_pull_request(ws, event)
     _print(verdict)
-    sys.exit(verdict.exit_code)
+    return verdict.exit_code
 
 
 @github.command("protect")
 @click.option("--before", required=True, help="The branch's tip before the push.")
 @click.option("--after", required=True, help="The pushed tip.")
 @click.option("--branch", required=True, help="The pushed branch.")
-def protect(before: str, after: str, branch: str) -> None:
+def protect(before: str, after: str, branch: str) -> int:
     """Judge a push to the memory branch: every pushed commit, by the history rules."""
     from gitmem.hooks import github_check
 
@@ -152,7 +149,7 @@ def protect(before: str, after: str, branch: str) -> None:
     ws = _workspace(event)
     verdict = github_check.check_push(ws, before, after, branch)
     _print(verdict)
-    sys.exit(verdict.exit_code)
+    return verdict.exit_code
 
 
 def _print(verdict: Any) -> None:

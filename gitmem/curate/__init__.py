@@ -1,1 +1,1 @@
-"""curate"""
+"""Curation: lint, hygiene, harvest and import, which only ever propose."""

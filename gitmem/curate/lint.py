@@ -79,7 +79,6 @@ _RELATIVE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
-_INDEX_LINE = re.compile(r"^- \[(?P<id>[^\]]+)\]\(")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 
 
@@ -173,11 +172,6 @@ def _index_drift(ws: Workspace, data: bytes | None, memory_tree: str) -> list[Pr
     have = index_mod.parse_index(actual)
     if have is None:
         return [Problem(path, 1, "INDEX-DRIFT", f"INDEX.md was not written by gitmem: {fix}")]
-    numbers: dict[str, int] = {}
-    for number, raw in enumerate(actual.splitlines(), start=1):
-        match = _INDEX_LINE.match(raw)
-        if match:
-            numbers.setdefault(match.group("id"), number)
     problems = []
     for entry_id, line in sorted(want.items()):
         if entry_id not in have:
@@ -186,7 +180,7 @@ def _index_drift(ws: Workspace, data: bytes | None, memory_tree: str) -> list[Pr
             problems.append(
                 Problem(
                     path,
-                    numbers.get(entry_id),
+                    have[entry_id].number,
                     "INDEX-DRIFT",
                     f"the line for {entry_id} reads {_tail(have[entry_id].text)!r} but its "
                     f"file says {_tail(line.text)!r}: {fix}",
@@ -196,7 +190,7 @@ def _index_drift(ws: Workspace, data: bytes | None, memory_tree: str) -> list[Pr
         problems.append(
             Problem(
                 path,
-                numbers.get(entry_id),
+                have[entry_id].number,
                 "INDEX-DRIFT",
                 f"lists {entry_id}, which has no entry file: {fix}",
             )

@@ -1,1 +1,1 @@
-"""gate"""
+"""The rules: file rules, the history judge, the secret scanner, the check report."""

@@ -18,8 +18,15 @@ from pathlib import Path
 from gitmem.errors import UsageError
 from gitmem.gate.rules import MAX_FILE_BYTES, Context, Place, check_bytes, check_paths
 from gitmem.model.problem import Problem
-from gitmem.repo.snapshot import FILE, FOLDER, MISSING, OTHER, SYMLINK, WorktreeSnapshot
-from gitmem.repo.store import LINK, Store
+from gitmem.repo.snapshot import (
+    FILE,
+    FOLDER,
+    MISSING,
+    SYMLINK,
+    StagedSnapshot,
+    WorktreeSnapshot,
+)
+from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace, settings_from
 
 
@@ -99,60 +106,12 @@ def _relative(root: Path, path: str) -> str | None:
     return rel.as_posix() if rel.parts else "."
 
 
-class IndexSnapshot:
-    """The staging index git is committing (GIT_INDEX_FILE honoured by opening FROM_ENV)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.index = store.repo.index
-
-    def kind(self, path: str) -> str:
-        try:
-            item = self.index[path]
-        except (KeyError, ValueError):
-            prefix = path.rstrip("/") + "/"
-            if any(e.path.startswith(prefix) for e in self.index):
-                return FOLDER
-            return MISSING
-        if int(item.mode) == LINK:
-            return SYMLINK
-        return FILE if int(item.mode) in (0o100644, 0o100755) else OTHER
-
-    def read(self, path: str, limit: int) -> bytes | None:
-        try:
-            item = self.index[path]
-        except (KeyError, ValueError):
-            return None
-        return self.store.read(str(item.id), limit)
-
-    def files(self, folder: str) -> Iterator[str]:
-        prefix = folder.rstrip("/") + "/"
-        for item in self.index:
-            if item.path.startswith(prefix):
-                yield item.path
-
-
-def staged_paths(store: Store, snapshot: IndexSnapshot, prefix: str) -> list[str]:
-    """Paths under prefix that the index adds or changes against HEAD."""
-    head = store.resolve("HEAD")
-    folder = prefix.rstrip("/") + "/"
-    if head is None:
-        return sorted(p for p in snapshot.files(prefix))
-    diff = snapshot.index.diff_to_tree(store.repo[store.tree_of(head)])
-    out = []
-    for delta in diff.deltas:
-        path = delta.new_file.path
-        if path.startswith(folder) and delta.status_char() != "D":
-            out.append(path)
-    return sorted(out)
-
-
 def check_staged() -> Report:
     """The pre-commit gate: file rules over the memory files this commit adds or changes."""
     store = Store.open(None, from_env=True)
-    snapshot = IndexSnapshot(store)
+    snapshot = StagedSnapshot(store)
     settings = settings_from(store, snapshot, store.workdir)
-    paths = staged_paths(store, snapshot, settings.dir)
+    paths = snapshot.changed(settings.dir)
     if not paths:
         return Report([], 0, list(settings.warnings))
     ctx = Context.from_snapshot(settings, snapshot)

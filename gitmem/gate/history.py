@@ -21,7 +21,6 @@ already trusts), so a push cannot move the memory folder out from under the rule
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ from gitmem.model.entry import (
     parse,
 )
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.names import BRANCH_PREFIX, is_slug
+from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, SETTINGS_FILES, is_slug
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.store import ZERO, Change, CommitInfo, Store, TreeItem
@@ -63,11 +62,6 @@ SCAN_CAP = MAX_ENTRY_BYTES
 REFUSED_CAP = 4 * 1024 * 1024
 #: memory blobs kept per push, whatever the push holds
 BLOB_CACHE_BYTES = 256 * 1024 * 1024
-
-#: Set (to a list) by a caller that ends the process as soon as the verdict is printed, with
-#: os._exit: each judge is then kept here, not freed object by object when judging ends, which
-#: takes 0.05 s after a push of 10,000 admissions (see cli.exit_now).
-keep_until_exit: list[Judge] | None = None
 
 
 @dataclass(frozen=True)
@@ -224,13 +218,6 @@ def judge(
 
 
 def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
-    # The judge keeps what it reads for the whole push and builds no reference cycles, so
-    # the cycle collector would only walk a growing heap again and again: 7% of a push of
-    # 10,000 admissions.  Reference counting still frees everything as usual.  When it is
-    # switched back on, what the judge read is frozen first (gc.freeze: left to reference
-    # counting alone), or the first collection would walk all of it once more: 0.1 s.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         # every update's commits first, so that a push of many branches (10,000 candidates)
         # has its diffs streamed by one git process and its scans done on another core
@@ -240,15 +227,10 @@ def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
             _judge_update(judge_, update, walked)
         _report_scans(judge_)
     finally:
-        if collecting:
-            gc.freeze()
-            gc.enable()
         if judge_.stream is not None:
             judge_.stream.close()  # stops git if a failure left diffs unread
         if judge_.scanner is not None:
             judge_.scanner.close()
-        if keep_until_exit is not None:
-            keep_until_exit.append(judge_)
 
 
 def _main_ref(settings: Settings) -> str:
@@ -270,7 +252,6 @@ def _trusted_settings(store: Store, updates: list[Update]) -> Settings:
 
 def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings) -> bool:
     """Server side, the project's own memory.autoAdmitAudited (nobody's user file applies)."""
-    from gitmem.model.names import SETTINGS_FILES
     from gitmem.settings.load import load_settings
 
     tip = store.ref_target(_main_ref(trusted))
@@ -594,7 +575,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     new_settings = settings_at(store, new)
     if old is not None and new_settings.dir != j.dir:
         j.add(
-            ".gitmem.toml",
+            PROJECT_SETTINGS,
             "HISTORY-SETTINGS",
             f"memory.dir moves from {j.dir} to "
             f"{new_settings.dir}: moving the memory folder is an administrator's change",

@@ -2,21 +2,19 @@
 
 A push of 10,000 admissions holds 20,000 memory files to scan for secrets and hidden Unicode,
 a fifth of the time it takes to judge it. The scans depend on nothing but each file's bytes,
-so a big push hands them, in batches, to one forked worker process while the judge goes on
-with the history rules; small pushes, and systems where forking is not the safe default,
-scan in process. Either way the findings are the same (tested), reported in the same order.
+so a big push hands them, in batches, to a worker process (gitmem.parallel.Worker, under its
+one rule) while the judge goes on with the history rules; small pushes, and processes where
+forking is not allowed, scan in process. Either way the findings are the same (tested),
+reported in the same order.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from gitmem.gate import secrets
 from gitmem.gate.secrets import Finding
-
-if TYPE_CHECKING:
-    from multiprocessing.pool import AsyncResult, Pool
+from gitmem.parallel import Worker
 
 #: Files a worker gets at a time: big enough that sending them costs little beside scanning.
 BATCH: Final = 256
@@ -40,53 +38,32 @@ def _scan_batch(items: list[Item]) -> list[tuple[str, list[Finding]]]:
 
 
 class Scanner:
-    """Collects files to scan; with parallel=True (and fork available) a worker scans them.
+    """Collects files to scan; with parallel=True (and forks allowed) a worker scans them.
 
     add() queues a file; results() returns (label, findings) for every file with findings, in
     the order the files were added, and stops the worker.
     """
 
     def __init__(self, *, parallel: bool) -> None:
-        self._pool: Pool | None = None
-        if parallel and sys.platform == "linux":  # fork: no re-import, no pickled settings
-            import multiprocessing  # only for big pushes: its import is a cost of its own
-
-            try:
-                self._pool = multiprocessing.get_context("fork").Pool(1)
-            except OSError:  # no process to spare: scan in process, as for a small push
-                self._pool = None
+        self._worker: Worker[Item, tuple[str, list[Finding]]] = Worker(_scan_batch, fork=parallel)
         self._batch: list[Item] = []
-        self._pending: list[AsyncResult[list[tuple[str, list[Finding]]]]] = []
-        self._found: list[tuple[str, list[Finding]]] = []
 
     @property
     def parallel(self) -> bool:
-        return self._pool is not None
+        return self._worker.parallel
 
     def add(self, label: str, data: bytes, line_offset: int = 0) -> None:
-        if self._pool is None:
-            self._found.extend(_scan_batch([(label, data, line_offset)]))
-            return
         self._batch.append((label, data, line_offset))
-        if len(self._batch) >= BATCH:
-            self._pending.append(self._pool.apply_async(_scan_batch, (self._batch,)))
+        if len(self._batch) >= (BATCH if self._worker.parallel else 1):
+            self._worker.send(self._batch)
             self._batch = []
 
     def results(self) -> list[tuple[str, list[Finding]]]:
-        if self._pool is not None:
-            if self._batch:
-                self._pending.append(self._pool.apply_async(_scan_batch, (self._batch,)))
-                self._batch = []
-            for pending in self._pending:
-                self._found.extend(pending.get())
-            self._pending.clear()
-            self.close()
-        found, self._found = self._found, []
-        return found
+        if self._batch:
+            self._worker.send(self._batch)
+            self._batch = []
+        return self._worker.results()
 
     def close(self) -> None:
         """Stop the worker (also when judging failed half-way)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        self._worker.close()

@@ -1,7 +1,8 @@
 """Install and remove gitmem's git hooks without ever losing someone else's.
 
-The scripts live in `gitmem/hooks/scripts/` (shipped in the wheel; `hooks/` at the top of the
-source tree points there). Each one only finds gitmem and runs `gitmem hook <name>`. A script
+Each script is the one template rendered for its hook (gitmem.hooks.template; the renderings
+also sit in `gitmem/hooks/scripts/`, which `hooks/` at the top of the source tree points at).
+Each one only finds gitmem and runs `gitmem hook <name>`. A script
 is recognised as gitmem's by its marker line, so the installer can tell its own files from a
 user's:
 
@@ -22,13 +23,14 @@ The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relati
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
-from importlib import resources
 from pathlib import Path
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.model.names import CLIENT_HOOKS, HOOK_NAMES, SERVER_HOOKS
+from gitmem.hooks.template import render
+from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
+from gitmem.repo.gitcli import output_in as _git
+from gitmem.repo.gitcli import run_in as _run
 
 MARKER = b"# gitmem-managed-hook"
 CHAINED_SUFFIX = ".gitmem-chained"
@@ -44,10 +46,8 @@ _MARKER_WINDOW = 512
 
 
 def script(name: str) -> bytes:
-    """The shipped text of gitmem's script for hook `name`."""
-    if name not in HOOK_NAMES:
-        raise UsageError(f"unknown hook {name!r}: gitmem ships {', '.join(HOOK_NAMES)}")
-    return (resources.files("gitmem.hooks") / "scripts" / name).read_bytes()
+    """The text of gitmem's script for hook `name` (the one template, rendered)."""
+    return render(name)
 
 
 def is_gitmem_hook(path: Path) -> bool:
@@ -268,34 +268,3 @@ def _config_get(repo_path: Path, key: str) -> str | None:
 
 def _is_bare(repo_path: Path) -> bool:
     return _git(repo_path, "rev-parse", "--is-bare-repository") == "true"
-
-
-def _git(repo_path: Path, *args: str) -> str:
-    done = _run(repo_path, *args)
-    if done.returncode != 0:
-        detail = done.stderr.strip()
-        if "not a git repository" in detail:
-            raise UsageError(
-                f"{repo_path} is not inside a git repository: run gitmem in one, "
-                "or `git init` it first"
-            )
-        raise GitmemError(f"git {' '.join(args)} failed in {repo_path}: {detail}")
-    return done.stdout.rstrip("\n")
-
-
-def _run(repo_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    from gitmem.repo.store import clean_git_env
-
-    if not repo_path.is_dir():
-        raise UsageError(f"{repo_path} is not a folder: name the repository to install into")
-    try:
-        return subprocess.run(
-            ["git", *args],
-            cwd=repo_path,
-            env=clean_git_env(),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise GitmemError("git is not installed (or not on PATH): install git first") from None

@@ -1,1 +1,1 @@
-"""index"""
+"""INDEX.md as a pure function of the entries."""

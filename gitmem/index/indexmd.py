@@ -18,7 +18,7 @@ import operator
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -43,6 +43,8 @@ class IndexLine:
     id: str
     type: str
     text: str
+    #: where parse_index found it (1-based); 0 for a line made from an entry
+    number: int = field(default=0, compare=False)
 
 
 _last_read: tuple[str, bytes] | None = None  # (blob id, bytes) of the INDEX.md read last
@@ -137,10 +139,11 @@ def parse_index(text: str) -> dict[str, IndexLine] | None:
     if not text.startswith(HEADER):
         return None
     out: dict[str, IndexLine] = {}
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         match = _LINE.match(raw)
         if match:
-            out[match.group("id")] = IndexLine(match.group("id"), match.group("type"), raw)
+            found = IndexLine(match.group("id"), match.group("type"), raw, number)
+            out[found.id] = found
     return out
 
 

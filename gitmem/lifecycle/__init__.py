@@ -1,1 +1,1 @@
-"""lifecycle"""
+"""A proposal's life: propose, candidates, admit, refuse; read, refresh, init, pulls."""

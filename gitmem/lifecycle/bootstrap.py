@@ -10,9 +10,9 @@ from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
-from gitmem.model.names import PROJECT_SETTINGS, is_slug
+from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug
 from gitmem.repo.store import Store, atomic_write
-from gitmem.settings.load import DEFAULT_DIR, check_branch_name, check_memory_dir
+from gitmem.settings.load import check_branch_name, check_memory_dir
 
 
 @dataclass

@@ -35,7 +35,8 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle.propose import Proposal
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import candidate_ref
-from gitmem.repo.store import Store, clean_git_env
+from gitmem.repo.gitcli import clean_git_env
+from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
 LABEL = "gitmem"

@@ -9,7 +9,6 @@ from gitmem.lifecycle.candidates import find_candidate
 from gitmem.lifecycle.entries import find_entry
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
 
@@ -106,14 +105,3 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
         after.append(newer)
         successor = str(newer.meta.get("superseded_by", ""))
     return [*before, start, *after]
-
-
-def entries_at(store: Store, tree: str, path: str) -> Entry | None:
-    """The entry at a repository path in a tree, or None when absent or unreadable."""
-    data = store.read_path(tree, path)
-    if data is None:
-        return None
-    try:
-        return parse(data[:MAX_ENTRY_BYTES])
-    except EntryError:
-        return None

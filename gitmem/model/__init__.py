@@ -1,1 +1,1 @@
-"""model"""
+"""Pure data: the entry, its fields, YAML and Markdown, schemas, names, problems."""

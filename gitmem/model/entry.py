@@ -24,12 +24,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gitmem.errors import RuleError
+from gitmem.model.fields import FRONT_MATTER_END, closing_line, normalise_text
 from gitmem.model.fields import PLAIN as _PLAIN
 from gitmem.model.fields import PLAIN_ITEM as _PLAIN_ITEM
-from gitmem.model.fields import closing_line, normalise_text
 from gitmem.model.fields import plain as _plain
 from gitmem.model.markdown import fenced, heading
+from gitmem.model.problem import (
+    EntryError as EntryError,  # parse() raises it: callers import it here
+)
 
 FIELD_ORDER = (
     "id",
@@ -56,18 +58,8 @@ SECTIONS = ("Context", "Content", "Evidence")
 MAX_FRONT_MATTER_CHARS = 16 * 1024
 SLUG_MAX = 60
 
-_BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
-FRONT_MATTER_END = _BOUNDARY
+_BOUNDARY = FRONT_MATTER_END
 _HEADING = re.compile(r"##[ \t]")
-
-
-class EntryError(RuleError):
-    """A malformed entry: which rule, and the 1-based line where known."""
-
-    def __init__(self, rule: str, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.line = line
 
 
 @dataclass(frozen=True)

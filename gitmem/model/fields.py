@@ -16,6 +16,9 @@ import re
 from functools import cache
 from typing import Final
 
+#: The line that closes the front matter (and opens it).
+FRONT_MATTER_END: Final = re.compile(r"^---[ \t]*$", re.MULTILINE)
+
 #: The most an entry file may hold (the TOO-LARGE rule); every reader reads no more than this.
 MAX_ENTRY_BYTES: Final = 64 * 1024
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gitmem.errors import RuleError
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -22,3 +24,13 @@ class Problem:
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line or 0, self.rule, self.message)
+
+
+class EntryError(RuleError):
+    """A malformed entry: which rule, and the 1-based line where known (the entry parser and
+    the YAML reader raise it; a gate turns it into a Problem)."""
+
+    def __init__(self, rule: str, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.line = line

@@ -3,7 +3,7 @@ read (gitmem.model.entry's fast reader takes what gitmem writes), and writing va
 
 Importing PyYAML and python-frontmatter is a tenth of a process that judges a push of one
 candidate, which needs neither: gitmem.model.entry imports this module inside the functions that
-use it.
+use it, and this module imports nothing of the parser's (no cycle).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Any
 import frontmatter.default_handlers
 import yaml
 
-from gitmem.model.entry import FRONT_MATTER_END, EntryError
+from gitmem.model.fields import FRONT_MATTER_END
+from gitmem.model.problem import EntryError
 
 #: python-frontmatter's splitter, for the front matter that does not open with a plain line
 HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=FRONT_MATTER_END)

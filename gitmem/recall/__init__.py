@@ -1,1 +1,1 @@
-"""recall"""
+"""Recall: the search engine, its cache, the semantic extra, the recall service."""

@@ -121,7 +121,7 @@ def _cited_files(store: Store, tree: str, path: str) -> tuple[str, ...]:
     found = quick_fields(text, ("files",)) if text is not None else None
     if found is not None and isinstance(found.get("files", []), list):
         return tuple(found.get("files", []))
-    from gitmem.lifecycle.read import entries_at
+    from gitmem.repo.snapshot import entry_at
 
-    entry = entries_at(store, tree, path)
+    entry = entry_at(store, tree, path)
     return entry.files if entry is not None else ()

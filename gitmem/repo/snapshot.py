@@ -1,5 +1,6 @@
 """A snapshot is the set of files a rule looks at: the working tree, the staging index git is
-committing, or a commit's tree.  One validator reads all three through this small interface,
+committing (StagedSnapshot: git's "index", not INDEX.md nor the search index), or a commit's
+tree.  One validator reads all three through this small interface,
 so the pre-commit hook, `gitmem check PATH`, CI and the server judge the same way.
 """
 
@@ -11,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.repo.store import Store
 
 FILE = "file"
@@ -66,6 +69,33 @@ class TreeSnapshot:
             yield item.path
 
 
+class StagedSnapshot:
+    """What git is committing: the staging index (GIT_INDEX_FILE honoured when the store was
+    opened from the environment), as the pre-commit hook must judge it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def kind(self, path: str) -> str:
+        item = self.store.staged_item(path)
+        if item is None:
+            return FOLDER if next(self.store.staged_paths(path), None) else MISSING
+        if item.is_symlink:
+            return SYMLINK
+        return FILE if item.is_file else OTHER
+
+    def read(self, path: str, limit: int) -> bytes | None:
+        item = self.store.staged_item(path)
+        return None if item is None else self.store.read(item.oid, limit)
+
+    def files(self, folder: str) -> Iterator[str]:
+        yield from self.store.staged_paths(folder)
+
+    def changed(self, folder: str) -> list[str]:
+        """Paths below folder that this commit adds or changes."""
+        return self.store.staged_changes(folder)
+
+
 class WorktreeSnapshot:
     """Files on disk below a repository root; symlinks are reported, never followed."""
 
@@ -101,3 +131,14 @@ class WorktreeSnapshot:
                 filenames + [d for d in dirnames if os.path.islink(Path(dirpath) / d)]
             ):
                 yield f"{rel}/{name}" if rel != "." else name
+
+
+def entry_at(store: Store, tree: str, path: str) -> Entry | None:
+    """The entry at a repository path of a tree, or None when absent or unreadable."""
+    data = store.read_path(tree, path)
+    if data is None:
+        return None
+    try:
+        return parse(data[:MAX_ENTRY_BYTES])
+    except EntryError:
+        return None

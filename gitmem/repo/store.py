@@ -1,4 +1,4 @@
-"""The repository: the only module that imports pygit2 (through gitmem.repo.gitlib).
+"""The repository: the only module that imports pygit2.
 
 Everything gitmem writes goes straight to the object database; refs move by compare-and-swap
 through `git update-ref REF NEW OLD` (libgit2 has no transactional CAS that honours git's own
@@ -8,7 +8,6 @@ ref leaves only unreachable objects behind, never a half-written ref.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import re
@@ -19,18 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
-from gitmem.repo import gitlib  # noqa: F401 - pygit2 without parsing the CA bundle (gitlib says why)
-
-# isort: split
 import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
+from gitmem.repo.gitcli import clean_git_env
 
 ZERO = "0" * 40
 BLOB = int(FileMode.BLOB)
@@ -76,39 +68,12 @@ class CommitInfo(NamedTuple):
     message: str
 
 
-def clean_git_env() -> dict[str, str]:
-    """The environment for running git on a repository we name ourselves (never the hook's)."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP_ENV}
-
-
-_KEEP_ENV = {
-    "GIT_AUTHOR_NAME",
-    "GIT_AUTHOR_EMAIL",
-    "GIT_COMMITTER_NAME",
-    "GIT_COMMITTER_EMAIL",
-    "GIT_AUTHOR_DATE",
-    "GIT_COMMITTER_DATE",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_NOSYSTEM",
-    "GIT_TERMINAL_PROMPT",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_ASKPASS",
-}
-
-
-# libgit2 hashes every object it reads again to check it against its id, with the slower,
-# collision-detecting SHA-1: 7% of judging a push of admissions (instruction counts). git
-# itself does not; objects were hashed when git received them (index-pack computes their ids
-# from their bytes) or wrote them, and `git fsck` is what finds a disk's corruption.
-pygit2.settings.enable_strict_hash_verification(False)
-
-
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
     def __init__(self, repo: pygit2.Repository, *, from_env: bool = False) -> None:
-        self.repo = repo
+        self._repo = repo
+        self._staging: Any = None
         self.from_env = from_env
         self._folders: dict[tuple[str, str], Any] = {}
         self._trees: dict[str, Any] = {}
@@ -139,23 +104,23 @@ class Store:
 
     @property
     def workdir(self) -> Path | None:
-        wd = self.repo.workdir
-        return Path(wd) if wd and not self.repo.is_bare else None
+        wd = self._repo.workdir
+        return Path(wd) if wd and not self._repo.is_bare else None
 
     @property
     def git_dir(self) -> Path:
-        return Path(self.repo.path)
+        return Path(self._repo.path)
 
     @property
     def common_dir(self) -> Path:
         """The git directory shared by all linked worktrees (caches live here)."""
-        common = getattr(self.repo, "commondir", None) or self.repo.path
+        common = getattr(self._repo, "commondir", None) or self._repo.path
         return Path(common)
 
     def head_branch(self) -> str | None:
         """The branch HEAD points to (even unborn), or None when detached."""
         try:
-            target = self.repo.references["HEAD"].target
+            target = self._repo.references["HEAD"].target
         except KeyError:
             return None
         if isinstance(target, str) and target.startswith("refs/heads/"):
@@ -164,20 +129,20 @@ class Store:
 
     def config(self, key: str) -> str | None:
         try:
-            value = self.repo.config[key]
+            value = self._repo.config[key]
         except (KeyError, pygit2.GitError):
             return None
         return str(value)
 
     def origin_url(self) -> str | None:
         try:
-            return str(self.repo.remotes["origin"].url)
+            return str(self._repo.remotes["origin"].url)
         except (KeyError, pygit2.GitError):
             return None
 
     def remote_default_branch(self, remote: str = "origin") -> str | None:
         try:
-            target = self.repo.references[f"refs/remotes/{remote}/HEAD"].target
+            target = self._repo.references[f"refs/remotes/{remote}/HEAD"].target
         except (KeyError, pygit2.GitError):
             return None
         prefix = f"refs/remotes/{remote}/"
@@ -191,7 +156,7 @@ class Store:
     def resolve(self, rev: str) -> str | None:
         """A commit id for a revision (branch, ref, oid, `origin/main`…), or None."""
         try:
-            obj = self.repo.revparse_single(rev)
+            obj = self._repo.revparse_single(rev)
             commit = obj.peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
             return None
@@ -199,7 +164,7 @@ class Store:
 
     def ref_target(self, ref: str) -> str | None:
         try:
-            reference = self.repo.references[ref]
+            reference = self._repo.references[ref]
         except (KeyError, pygit2.GitError, pygit2.InvalidSpecError):
             return None
         try:
@@ -213,7 +178,7 @@ class Store:
     def refs(self, prefix: str) -> dict[str, str]:
         """Every ref under prefix (e.g. refs/heads/gitmem/) with its target commit."""
         out: dict[str, str] = {}
-        for name in self.repo.references:
+        for name in self._repo.references:
             if name.startswith(prefix):
                 target = self.ref_target(name)
                 if target:
@@ -222,22 +187,22 @@ class Store:
 
     def has_object(self, oid: str) -> bool:
         try:
-            return oid in self.repo
+            return oid in self._repo
         except (ValueError, pygit2.GitError):
             return False
 
     def commit(self, oid: str) -> CommitInfo:
-        return _commit_info(self.repo[oid].peel(pygit2.Commit))
+        return _commit_info(self._repo[oid].peel(pygit2.Commit))
 
     def tree_of(self, commit: str) -> str:
-        return str(self.repo[commit].peel(pygit2.Commit).tree_id)
+        return str(self._repo[commit].peel(pygit2.Commit).tree_id)
 
     def _tree(self, oid: str) -> Any:
         """A tree object, kept (a few hundred): walking a push, the folder a commit leaves is
         the folder the next one starts from, and parsing a 25,000-entry folder twice costs."""
         found = self._trees.get(oid)
         if found is None:
-            found = self.repo[oid].peel(pygit2.Tree)
+            found = self._repo[oid].peel(pygit2.Tree)
             if len(self._trees) >= _FOLDER_CACHE:
                 self._trees.pop(next(iter(self._trees)))
             self._trees[oid] = found
@@ -288,7 +253,7 @@ class Store:
         if tree is None:
             return []
         return sorted(
-            str(e.name) for e in self.repo[tree].peel(pygit2.Tree) if e.type_str == "tree"
+            str(e.name) for e in self._repo[tree].peel(pygit2.Tree) if e.type_str == "tree"
         )
 
     def size(self, tree: str | None) -> int:
@@ -297,7 +262,7 @@ class Store:
 
     def merge_base(self, a: str, b: str) -> str | None:
         try:
-            base = self.repo.merge_base(a, b)
+            base = self._repo.merge_base(a, b)
         except (KeyError, pygit2.GitError, ValueError):
             return None
         return str(base) if base else None
@@ -307,11 +272,15 @@ class Store:
 
     def read(self, oid: str, limit: int | None = None) -> bytes:
         """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks).
-        Read from the object database directly: no Blob object is built (a third faster)."""
+        Read from the object database directly: no Blob object is built (a third faster).
+        libgit2 checks every object it reads against its id (its default, never turned off):
+        bytes that do not hash to the id are refused, in every gate."""
         try:
             kind, data = self._odb.read(oid)[:2]
-        except (KeyError, ValueError, pygit2.GitError):
+        except (KeyError, ValueError):
             raise GitmemError(f"object {oid} is missing") from None
+        except pygit2.GitError as exc:
+            raise GitmemError(f"object {oid} cannot be read ({exc}): run `git fsck`") from None
         if kind != pygit2.enums.ObjectType.BLOB:
             raise GitmemError(f"object {oid} is not a file")
         if limit is not None and len(data) > limit:
@@ -332,7 +301,7 @@ class Store:
         """Every non-tree item below tree, with paths prefixed by prefix."""
         if tree is None:
             return
-        stack: list[tuple[Any, str]] = [(self.repo[tree].peel(pygit2.Tree), prefix)]
+        stack: list[tuple[Any, str]] = [(self._repo[tree].peel(pygit2.Tree), prefix)]
         while stack:
             node, base = stack.pop()
             for child in node:
@@ -425,7 +394,6 @@ class Store:
             # In a hook the objects of the push are still in quarantine: only the hook's own
             # environment (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES) shows them.
             env = dict(os.environ) if self.from_env else clean_git_env()
-            env["GLIBC_TUNABLES"] = ":".join(filter(None, [env.get("GLIBC_TUNABLES"), _MALLOC]))
             with subprocess.Popen(
                 [
                     *("git", f"--git-dir={self.git_dir}", "diff-tree", "--stdin", "--always"),
@@ -437,7 +405,6 @@ class Store:
                 env=env,
             ) as git:
                 stdout = cast(io.BufferedReader, git.stdout)
-                _widen_pipe(stdout.fileno())
                 answered = 0
                 try:
                     chunks = iter(partial(stdout.read1, 1 << 16), b"")
@@ -459,7 +426,7 @@ class Store:
     def new_commits(self, new: str, exclude: list[str]) -> list[CommitInfo]:
         """Commits reachable from new but from none of exclude, oldest first (topological),
         read as the walk meets them (a push of 20,000 commits needs no second look-up)."""
-        walker = self.repo.walk(
+        walker = self._repo.walk(
             new, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
         )
         for oid in exclude:
@@ -471,14 +438,14 @@ class Store:
         if ancestor == descendant:
             return True
         try:
-            return bool(self.repo.descendant_of(descendant, ancestor))
+            return bool(self._repo.descendant_of(descendant, ancestor))
         except (KeyError, pygit2.GitError, ValueError):
             return False
 
     # -- writing ---------------------------------------------------------------------------
 
     def write_blob(self, data: bytes) -> str:
-        return str(self.repo.create_blob(data))
+        return str(self._repo.create_blob(data))
 
     def build_tree(self, base: str | None, updates: Mapping[str, tuple[str, int] | None]) -> str:
         """A new tree: base with each path set to (blob id, mode), or removed when None."""
@@ -494,8 +461,8 @@ class Store:
         return self._build(base, nested)
 
     def _build(self, base: str | None, nested: Mapping[str, Any]) -> str:
-        base_tree = self.repo[base].peel(pygit2.Tree) if base else None
-        builder = self.repo.TreeBuilder(base_tree) if base_tree else self.repo.TreeBuilder()
+        base_tree = self._repo[base].peel(pygit2.Tree) if base else None
+        builder = self._repo.TreeBuilder(base_tree) if base_tree else self._repo.TreeBuilder()
         for name, value in nested.items():
             if isinstance(value, dict):
                 existing = base_tree[name] if base_tree is not None and name in base_tree else None
@@ -505,7 +472,7 @@ class Store:
                     else None
                 )
                 sub = self._build(sub_base, value)
-                if len(self.repo[sub].peel(pygit2.Tree)) == 0:
+                if len(self._repo[sub].peel(pygit2.Tree)) == 0:
                     if builder.get(name) is not None:
                         builder.remove(name)
                 else:
@@ -521,7 +488,7 @@ class Store:
     def signature(self, name: str | None = None, email: str | None = None) -> pygit2.Signature:
         """The committer: git's own identity rules (env, then config), with a fallback."""
         try:
-            default = self.repo.default_signature
+            default = self._repo.default_signature
             name = name or default.name
             email = email or default.email
         except (KeyError, pygit2.GitError):
@@ -537,7 +504,7 @@ class Store:
     ) -> str:
         sig = author or self.signature()
         committer = self.signature()
-        oid = self.repo.create_commit(
+        oid = self._repo.create_commit(
             None,
             sig,
             committer,
@@ -642,6 +609,43 @@ class Store:
             out.append(stdout if process.returncode == 0 else "")
         return out
 
+    # -- the staging index ---------------------------------------------------------------
+
+    # The staging index is git's (GIT_INDEX_FILE when the store was opened from_env), read once.
+
+    def _index(self) -> Any:
+        if self._staging is None:
+            self._staging = self._repo.index
+        return self._staging
+
+    def staged_item(self, path: str) -> TreeItem | None:
+        """The staging index's entry for path, or None."""
+        try:
+            entry = self._index()[path]
+        except (KeyError, ValueError):
+            return None
+        return TreeItem(path, str(entry.id), int(entry.mode))
+
+    def staged_paths(self, folder: str) -> Iterator[str]:
+        """Every path the staging index holds below folder."""
+        prefix = folder.rstrip("/") + "/"
+        for entry in self._index():
+            if entry.path.startswith(prefix):
+                yield entry.path
+
+    def staged_changes(self, folder: str) -> list[str]:
+        """Paths below folder that the staging index adds or changes against HEAD, sorted."""
+        prefix = folder.rstrip("/") + "/"
+        head = self.resolve("HEAD")
+        if head is None:
+            return sorted(self.staged_paths(folder))
+        diff = self._index().diff_to_tree(self._repo[self.tree_of(head)])
+        return sorted(
+            d.new_file.path
+            for d in diff.deltas
+            if d.new_file.path.startswith(prefix) and d.status_char() != "D"
+        )
+
     # -- the working tree ----------------------------------------------------------------
 
     def dirty_paths(self, paths: list[str]) -> list[str]:
@@ -649,7 +653,7 @@ class Store:
         dirty = []
         for path in paths:
             try:
-                flags = self.repo.status_file(path)
+                flags = self._repo.status_file(path)
             except (KeyError, pygit2.GitError):
                 continue
             if flags not in (0, pygit2.enums.FileStatus.IGNORED):
@@ -662,7 +666,7 @@ class Store:
         workdir = self.workdir
         if workdir is None:
             return
-        index = self.repo.index
+        index = self._repo.index
         index.read()
         for change in self.diff(self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)):
             path = f"{prefix}/{change.path}"
@@ -678,24 +682,8 @@ class Store:
         index.write()
 
 
-#: glibc malloc for `git diff-tree` over many versions of a big folder: every version is a
-#: fresh allocation of the folder's size (100 kB and up), which glibc would otherwise map
-#: and unmap from the kernel each time; kept on the heap, git's system time on a push of
-#: 10,000 admissions falls from 0.3 s to under 0.1 s, its peak memory unchanged. Other C
-#: libraries ignore the variable.
-_MALLOC = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=134217728"
 _PYTHON_DIFF_LIMIT = 64
 _FOLDER_CACHE = 256
-
-
-def _widen_pipe(fd: int) -> None:
-    """Let git write up to 1 MB ahead of its reader (Linux; elsewhere pipes keep their size).
-    With the default 64 kB, git diffing a big push stopped whenever the judge was a few
-    hundred commits behind, and git's head start was lost."""
-    size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl else None
-    if size is not None:
-        with contextlib.suppress(OSError):  # over /proc/sys/fs/pipe-max-size: keep the default
-            fcntl.fcntl(fd, size, 1 << 20)
 
 
 #: One unit of `git diff-tree --stdin --always -r -z` output on commits: a changed path's

@@ -38,12 +38,13 @@ from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
 
+from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
+
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
 DEFAULT_TYPES: tuple[str, ...] = ("decision", "method", "code-structure", "mistake")
 
-DEFAULT_DIR: Final = ".gitmem"
 DEFAULT_PROJECT: Final = "local"
 DEFAULT_BRANCH: Final = "main"
 DEFAULT_MAX_BODY: Final = 2000
@@ -89,7 +90,6 @@ AGENT_SUBFOLDERS: Final[tuple[tuple[str, str], ...]] = (
     (".github", "chatmodes"),
 )
 
-_SLUG_RE: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _WORD_RE: Final = re.compile(r"[a-z0-9]+")
 _SCHEME_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _DRIVE_RE: Final = re.compile(r"[A-Za-z]:")
@@ -281,13 +281,13 @@ def load_settings(
 
     project_layer: _Layer | None = None
     if project_toml is not None:
-        project_layer = _file_layer(project_toml, ".gitmem.toml", root, problems)
+        project_layer = _file_layer(project_toml, PROJECT_SETTINGS, root, problems)
         if pyproject_toml is not None and _tool_gitmem(pyproject_toml) is not None:
             problems.append(
                 _Problem(
                     None,
-                    "pyproject.toml: [tool.gitmem] is ignored because .gitmem.toml exists: "
-                    "move its settings into .gitmem.toml",
+                    f"{PYPROJECT}: [tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
+                    f"move its settings into {PROJECT_SETTINGS}",
                 )
             )
     elif pyproject_toml is not None and "gitmem" in pyproject_toml:
@@ -389,7 +389,7 @@ def _file_layer(
 
 def _pyproject_layer(text: str, root: Path | None, problems: list[_Problem]) -> _Layer | None:
     """The layer of ``[tool.gitmem]`` in pyproject.toml; None if it has none or is not TOML."""
-    where = "pyproject.toml"
+    where = PYPROJECT
     document = _parse_toml(
         text, where, "its [tool.gitmem] settings are ignored until it is fixed", problems
     )
@@ -506,12 +506,12 @@ def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:
             if reason is None
             else f"is not a valid git branch name ({reason}): " + ("choose a name like main")
         )
-    if key.name == "project" and not _SLUG_RE.fullmatch(value):
+    if key.name == "project" and not SLUG.fullmatch(value):
         # the schema's pattern lets a final newline through ('$' in Python's re)
         return f"is not a slug: expected {key.expect}"
     if key.name == "types":
         for item in value:
-            if not _SLUG_RE.fullmatch(item):
+            if not SLUG.fullmatch(item):
                 return f"holds {_show(item)}, which is not a slug: expected {key.expect}"
     return None
 
@@ -612,11 +612,14 @@ def _default_branch(remote_default_branch: str | None) -> str:
 # --- schema -------------------------------------------------------------------------------------
 
 
+SCHEMA_FILE: Final = "settings.schema.json"
+
+
 def _schema() -> dict[str, Any]:
     """The settings schema shipped inside the package (read once, by gitmem.model.schema)."""
     from gitmem.model.schema import load
 
-    return load("settings.schema.json")
+    return load(SCHEMA_FILE)
 
 
 @functools.cache
@@ -631,81 +634,20 @@ def _failed_keys(table: Mapping[str, Any]) -> set[str]:
     """The keys of a ``memory`` table whose values the schema rejects.
 
     jsonschema decides, but importing it costs more than a git hook's whole time budget, and
-    settings are read on every commit. So a small checker for the few keywords this schema uses
-    answers first, from the same schema: when it finds every value surely valid, jsonschema is
-    not needed; whenever it has any doubt, jsonschema decides. The tests hold both to the same
-    verdict on generated values.
+    settings are read on every commit. So jsonschema_rs (gitmem.model.schema.quick_validator)
+    answers first, from the same schema: when it finds the table valid, jsonschema is not
+    needed; when it does not, jsonschema says which keys failed. The tests hold the two to the
+    same verdict on generated values.
     """
-    properties = _schema()["properties"]
-    if all(
-        name not in properties or _surely_valid(properties[name], value)
-        for name, value in table.items()
-    ):
-        return set()
+    from gitmem.model.schema import quick_validator
+
+    try:
+        if quick_validator(SCHEMA_FILE).is_valid(dict(table)):
+            return set()
+    except ValueError:  # a value JSON has no type for (a TOML date): jsonschema decides
+        pass
     errors = _validator().iter_errors(dict(table))
     return {str(error.path[0]) for error in errors if error.path}
-
-
-_ANNOTATIONS: Final = frozenset({"title", "description", "default", "examples", "$comment"})
-
-
-def _is_integer(value: object) -> bool:
-    """JSON Schema's integer: an int that is no bool, or a float with nothing after the point."""
-    if isinstance(value, float):
-        return value.is_integer()
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-_TYPES: Final[dict[str, Callable[[object], bool]]] = {
-    "string": lambda value: isinstance(value, str),
-    "boolean": lambda value: isinstance(value, bool),
-    "integer": _is_integer,
-    "array": lambda value: isinstance(value, list),
-    "object": lambda value: isinstance(value, dict),
-}
-
-
-def _surely_valid(spec: Mapping[str, Any], value: object) -> bool:
-    """True when ``value`` passes ``spec`` for sure; False when it fails or the check is unsure.
-
-    Knows only the keywords the settings schema uses, each as JSON Schema 2020-12 defines it
-    (lengths in code points, patterns searched, not matched); any other keyword means unsure.
-    """
-    for keyword, argument in spec.items():
-        if keyword in _ANNOTATIONS:
-            continue
-        if keyword == "type":
-            check = _TYPES.get(argument) if isinstance(argument, str) else None
-            ok = check is not None and check(value)
-        elif keyword == "pattern":
-            ok = not isinstance(value, str) or re.search(argument, value) is not None
-        elif keyword == "minLength":
-            ok = not isinstance(value, str) or len(value) >= argument
-        elif keyword == "maxLength":
-            ok = not isinstance(value, str) or len(value) <= argument
-        elif keyword == "minimum":
-            ok = not _is_number(value) or value >= argument
-        elif keyword == "maximum":
-            ok = not _is_number(value) or value <= argument
-        elif keyword == "items":
-            ok = not isinstance(value, list) or all(_surely_valid(argument, item) for item in value)
-        elif keyword == "maxItems":
-            ok = not isinstance(value, list) or len(value) <= argument
-        elif keyword == "uniqueItems":
-            ok = (
-                not argument
-                or not isinstance(value, list)
-                or (all(isinstance(item, str) for item in value) and len(set(value)) == len(value))
-            )
-        else:
-            ok = False
-        if not ok:
-            return False
-    return True
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _hint(name: str) -> str:

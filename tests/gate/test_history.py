@@ -19,6 +19,9 @@ from gitmem.repo.store import ZERO, Store
 from conftest import git
 from entries import text
 
+# real pushes to a bare server running gitmem's pre-receive hook
+pytestmark = pytest.mark.e2e
+
 TOKEN = "ghp_" + "Z9y8" * 9
 
 
@@ -458,8 +461,8 @@ def test_judging_entries_gitmem_wrote_does_not_load_yaml(clone: Path) -> None:
 
 
 def test_judging_leaves_the_cycle_collector_as_it_found_it(clone: Path) -> None:
-    """The judge pauses the cycle collector and freezes what it read when it resumes it; the
-    collector is back on afterwards (off when it was off) and collects new cycles as ever."""
+    """Judging plays no games with the cycle collector: it is on afterwards (off when it was
+    off), nothing is frozen, and it collects new cycles as ever."""
     ok(run(clone, *PROPOSE))
     branch = git(clone, "branch", "--list", "gitmem/*").split()[-1]
     script = (
@@ -468,7 +471,7 @@ def test_judging_leaves_the_cycle_collector_as_it_found_it(clone: Path) -> None:
         "def judged():\n"
         "    frozen = gc.get_freeze_count()\n"
         f"    report = history.check_range('main..{branch}')\n"
-        "    assert gc.get_freeze_count() > frozen or not gc.isenabled()\n"
+        "    assert gc.get_freeze_count() == frozen\n"
         "    return report.checked, gc.isenabled()\n"
         "first = judged()\n"
         "a, b = Node(), Node(); a.other, b.other = b, a\n"
@@ -484,8 +487,8 @@ def test_judging_leaves_the_cycle_collector_as_it_found_it(clone: Path) -> None:
 
 
 def test_a_range_check_ends_its_process_with_its_whole_verdict(clone: Path) -> None:
-    """`gitmem check --range` ends its process without tearing it down (cli.exit_now): what
-    it printed still reaches the reader whole, through a pipe, with the right exit code."""
+    """`gitmem check --range` prints its whole verdict through a pipe, with the right exit
+    code, however many problems it found."""
     for n in range(60):
         entry_id = candidate_id(f"forged-{n}")
         entry = text(id=entry_id, status="admitted", admitted_by="human:eve", admitted="2026-11-29")

@@ -48,15 +48,10 @@ def test_a_worker_stopped_half_way_leaves_nothing_behind() -> None:
     assert len(child_processes()) == workers - 1
 
 
-def test_without_a_process_to_spare_the_scans_run_in_process(
+def test_where_forks_are_not_allowed_the_scans_run_in_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import multiprocessing.context
-
-    def no_pool(*args: object, **kwargs: object) -> None:
-        raise OSError("Resource temporarily unavailable")
-
-    monkeypatch.setattr(multiprocessing.context.ForkContext, "Pool", no_pool)
+    monkeypatch.setenv("GITMEM_PARALLEL", "0")
     scanner = Scanner(parallel=True)
     assert not scanner.parallel
     scanner.add("0", POSITIVES[0][1].encode())

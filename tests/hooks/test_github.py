@@ -577,6 +577,7 @@ def untouched(server: Path, main_before: str, proposal: proposing.Proposal) -> N
     assert tip(server, proposal.branch) == proposal.commit
 
 
+@pytest.mark.e2e
 def test_an_approval_admits_the_candidate_and_the_push_closes_the_pull_request(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -609,6 +610,7 @@ def test_an_approval_admits_the_candidate_and_the_push_closes_the_pull_request(
     assert f"gitmem admitted `{proposal.id}`" in done.summary
 
 
+@pytest.mark.e2e
 def test_the_report_job_comments_what_the_admit_job_said(
     admission: tuple[Path, Path, FakeGh], tmp_path: Path
 ) -> None:
@@ -622,6 +624,7 @@ def test_the_report_job_comments_what_the_admit_job_said(
     assert call["body"] == body + "\n"
 
 
+@pytest.mark.e2e
 def test_a_commit_pushed_after_the_approval_is_never_admitted(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -654,6 +657,7 @@ def test_a_commit_pushed_after_the_approval_is_never_admitted(
     assert "::error title=gitmem admit::pull request #7 was not admitted" in done.stdout
 
 
+@pytest.mark.e2e
 def test_the_branch_moving_after_the_api_was_read_is_never_admitted(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -677,6 +681,7 @@ def test_the_branch_moving_after_the_api_was_read_is_never_admitted(
     "change",
     ["dismissed", "changes-requested", "label-removed", "approval-gone"],
 )
+@pytest.mark.e2e
 def test_a_queued_run_admits_nothing_once_the_review_no_longer_stands(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, change: str
 ) -> None:
@@ -716,6 +721,7 @@ def test_a_queued_run_admits_nothing_once_the_review_no_longer_stands(
         assert done.returncode == 0 and done.outputs["status"] == "skipped", done.stdout
 
 
+@pytest.mark.e2e
 def test_an_approval_withdrawn_while_the_admission_is_made_stops_the_push(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -743,6 +749,7 @@ def test_an_approval_withdrawn_while_the_admission_is_made_stops_the_push(
     "who",
     ["opener", "pusher", "author", "bot", "reader", "source"],
 )
+@pytest.mark.e2e
 def test_nobody_admits_their_own_candidate(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, who: str
 ) -> None:
@@ -789,6 +796,7 @@ def test_nobody_admits_their_own_candidate(
     assert reason in comment(done)
 
 
+@pytest.mark.e2e
 def test_the_label_admits_only_after_the_last_push_and_by_another_writer(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -815,6 +823,7 @@ def test_the_label_admits_only_after_the_last_push_and_by_another_writer(
     assert "Gitmem-Admitted-By: human:dora" in git(server, "log", "-1", "--format=%b", "main")
 
 
+@pytest.mark.e2e
 def test_the_base_must_be_the_memory_branch(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -834,6 +843,7 @@ def test_the_base_must_be_the_memory_branch(
     "check",
     ["failed", "running", "missing", "from-the-pull-request", "another-workflow"],
 )
+@pytest.mark.e2e
 def test_the_check_must_have_passed_in_the_default_branchs_workflow(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, check: str
 ) -> None:
@@ -861,6 +871,7 @@ def test_the_check_must_have_passed_in_the_default_branchs_workflow(
         assert done.returncode == 1 and "gitmem check did not pass" in comment(done)
 
 
+@pytest.mark.e2e
 def test_the_rulesets_of_the_memory_branch_govern_the_admission(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -909,6 +920,7 @@ def push_commit(dev: Path, branch: str, path: Path, body: str, message: str) -> 
     return tip(dev, branch)
 
 
+@pytest.mark.e2e
 def test_a_token_in_an_earlier_commit_refuses_the_admission(
     memory: Path, api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -932,6 +944,7 @@ def test_a_token_in_an_earlier_commit_refuses_the_admission(
     assert tip(server, "main") == main_before
 
 
+@pytest.mark.e2e
 def test_a_branch_of_several_commits_is_admitted_as_one_recreated_commit(
     memory: Path, api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -978,6 +991,7 @@ def test_a_branch_of_several_commits_is_admitted_as_one_recreated_commit(
     assert tip(server, proposal.branch) == ""
 
 
+@pytest.mark.e2e
 def test_admissions_racing_for_main_both_land(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -1009,6 +1023,7 @@ def test_admissions_racing_for_main_both_land(
     assert git(server, "rev-parse", "main^2").strip() == proposal.commit
 
 
+@pytest.mark.e2e
 def test_when_the_api_cannot_be_read_nothing_is_admitted(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -1023,6 +1038,7 @@ def test_when_the_api_cannot_be_read_nothing_is_admitted(
     untouched(server, main_before, proposal)
 
 
+@pytest.mark.e2e
 def test_a_run_of_another_branch_or_a_fork_is_nothing_to_do(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
@@ -1138,6 +1154,7 @@ def annotations(stdout: str) -> list[re.Match[str]]:
     return found
 
 
+@pytest.mark.e2e
 def test_a_valid_candidate_pull_request_passes_with_a_summary(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1156,6 +1173,7 @@ def test_a_valid_candidate_pull_request_passes_with_a_summary(
     assert "read the **Commits** tab" in summary
 
 
+@pytest.mark.e2e
 def test_a_candidate_with_a_secret_fails_with_annotations(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1188,6 +1206,7 @@ def test_a_candidate_with_a_secret_fails_with_annotations(
     assert "| `SECRET` |" in summary and TOKEN not in summary
 
 
+@pytest.mark.e2e
 def test_a_pull_request_that_adds_an_entry_and_stubs_the_gates_still_fails(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1220,6 +1239,7 @@ def test_a_pull_request_that_adds_an_entry_and_stubs_the_gates_still_fails(
     assert "HISTORY-ADMIT" in {m["rule"] for m in annotations(done.stdout)}
 
 
+@pytest.mark.e2e
 def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_path: Path) -> None:
     dev, server = forge_remote
     git(dev, "checkout", "-q", "-b", "feature")
@@ -1234,6 +1254,7 @@ def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_pa
     assert annotations(done.stdout) == []
 
 
+@pytest.mark.e2e
 def test_a_candidate_pull_request_must_target_the_memory_branch(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1262,6 +1283,7 @@ def test_the_merge_button_check_fails_on_every_candidate(tmp_path: Path) -> None
     assert done.returncode == 0
 
 
+@pytest.mark.e2e
 def test_the_check_summary_renders_nothing_a_candidate_wrote(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1301,6 +1323,7 @@ def push_runner(tmp_path: Path, server: Path) -> Runner:
     return runner
 
 
+@pytest.mark.e2e
 def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1321,6 +1344,7 @@ def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     assert "HISTORY-ADMIT" in summary
 
 
+@pytest.mark.e2e
 def test_an_admission_pushed_to_main_passes(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -1335,6 +1359,7 @@ def test_an_admission_pushed_to_main_passes(
     assert not runner.summary.exists()
 
 
+@pytest.mark.e2e
 def test_the_first_push_of_the_branch_checks_its_files(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -108,6 +108,15 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
 # -- the shipped scripts ---------------------------------------------------------------------
 
 
+def test_the_scripts_in_the_tree_are_the_template_rendered() -> None:
+    """gitmem/hooks/scripts/ (and so hooks/) holds exactly what the installer writes: the one
+    template rendered per hook name (`make hooks` writes them again after an edit)."""
+    folder = Path(__file__).resolve().parents[2] / "gitmem" / "hooks" / "scripts"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(ALL_HOOKS)
+    for name in ALL_HOOKS:
+        assert (folder / name).read_bytes() == script(name), f"run `make hooks`: {name} drifted"
+
+
 def test_each_script_is_the_same_thin_script_with_its_own_name() -> None:
     bodies = set()
     for name in ALL_HOOKS:
@@ -381,6 +390,7 @@ def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
 # -- the scripts at work, in real git commands ---------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_chained_pre_commit_runs_first_then_gitmem(repo: Path, stub: dict[str, str]) -> None:
     folder = repo / ".git" / "hooks"
     write_exec(folder / "pre-commit", FOREIGN_HOOK)
@@ -391,6 +401,7 @@ def test_chained_pre_commit_runs_first_then_gitmem(repo: Path, stub: dict[str, s
     assert calls(stub) == ["foreign ", "gitmem hook pre-commit"]
 
 
+@pytest.mark.e2e
 def test_a_failing_chained_hook_blocks_the_commit(repo: Path, stub: dict[str, str]) -> None:
     write_exec(repo / ".git" / "hooks" / "pre-commit", FOREIGN_HOOK)
     install(repo)
@@ -402,6 +413,7 @@ def test_a_failing_chained_hook_blocks_the_commit(repo: Path, stub: dict[str, st
     assert git(repo, "rev-parse", "HEAD") == head
 
 
+@pytest.mark.e2e
 def test_gitmems_failure_blocks_the_commit(repo: Path, stub: dict[str, str]) -> None:
     install(repo)
     head = git(repo, "rev-parse", "HEAD")
@@ -411,6 +423,7 @@ def test_gitmems_failure_blocks_the_commit(repo: Path, stub: dict[str, str]) -> 
     assert git(repo, "rev-parse", "HEAD") == head
 
 
+@pytest.mark.e2e
 def test_real_gitmem_pre_commit_runs_after_the_chained_hook(repo: Path, tmp_path: Path) -> None:
     """No stand-in: the real `gitmem hook pre-commit` refuses a broken memory file."""
     folder = repo / ".git" / "hooks"
@@ -435,6 +448,7 @@ def test_real_gitmem_pre_commit_runs_after_the_chained_hook(repo: Path, tmp_path
     assert ran.read_text() == "ran\nran\n"
 
 
+@pytest.mark.e2e
 def test_real_gitmem_pre_receive_refuses_a_forged_entry(repo: Path, tmp_path: Path) -> None:
     """No stand-in: a bare server with the pre-receive hook rejects memory pushed around review."""
     remote = tmp_path / "server.git"
@@ -458,6 +472,7 @@ def test_real_gitmem_pre_receive_refuses_a_forged_entry(repo: Path, tmp_path: Pa
     assert git(remote, "rev-parse", "main").strip() == head
 
 
+@pytest.mark.e2e
 def test_pre_push_stdin_reaches_the_chained_hook_and_gitmem(
     repo: Path, tmp_path: Path, stub: dict[str, str]
 ) -> None:
@@ -483,6 +498,7 @@ def test_pre_push_stdin_reaches_the_chained_hook_and_gitmem(
     assert (tmp_path / "gitmem.stdin").read_text() == expected
 
 
+@pytest.mark.e2e
 def test_a_failing_chained_pre_push_stops_the_push(
     repo: Path, tmp_path: Path, stub: dict[str, str]
 ) -> None:
@@ -496,6 +512,7 @@ def test_a_failing_chained_pre_push_stops_the_push(
     assert git(remote, "for-each-ref") == ""
 
 
+@pytest.mark.e2e
 def test_pre_receive_gets_the_pushed_refs_on_a_bare_server(
     repo: Path, tmp_path: Path, stub: dict[str, str]
 ) -> None:
@@ -523,6 +540,7 @@ def test_pre_receive_gets_the_pushed_refs_on_a_bare_server(
     assert git(remote, "rev-parse", "main").strip() == head
 
 
+@pytest.mark.e2e
 def test_post_hooks_never_fail_the_git_command(repo: Path, stub: dict[str, str]) -> None:
     folder = repo / ".git" / "hooks"
     write_exec(folder / "post-checkout", FOREIGN_HOOK)
@@ -534,6 +552,7 @@ def test_post_hooks_never_fail_the_git_command(repo: Path, stub: dict[str, str])
     assert calls(env) == [f"foreign {head} {head} 1", f"gitmem hook post-checkout {head} {head} 1"]
 
 
+@pytest.mark.e2e
 def test_post_rewrite_stdin_reaches_both(repo: Path, tmp_path: Path, stub: dict[str, str]) -> None:
     folder = repo / ".git" / "hooks"
     write_exec(folder / "post-rewrite", FOREIGN_HOOK)
@@ -595,6 +614,7 @@ def bare_path_env(tmp_path: Path) -> dict[str, str]:
         ("pre-receive", 1, "so the push cannot be checked and is refused"),
     ],
 )
+@pytest.mark.e2e
 def test_a_missing_gitmem_is_said_clearly(
     tmp_path: Path, bare_path_env: dict[str, str], name: str, code: int, message: str
 ) -> None:
@@ -606,6 +626,7 @@ def test_a_missing_gitmem_is_said_clearly(
     assert done.stdout == ""
 
 
+@pytest.mark.e2e
 def test_a_missing_gitmem_still_runs_the_chained_post_hook(
     tmp_path: Path, bare_path_env: dict[str, str]
 ) -> None:
@@ -619,6 +640,7 @@ def test_a_missing_gitmem_still_runs_the_chained_post_hook(
     assert "skipped, gitmem is not installed" in done.stderr
 
 
+@pytest.mark.e2e
 def test_python3_dash_m_gitmem_is_the_fallback(
     tmp_path: Path, bare_path_env: dict[str, str]
 ) -> None:
@@ -637,6 +659,7 @@ def test_python3_dash_m_gitmem_is_the_fallback(
     assert calls(env) == ["python3 -c import gitmem.cli.main", "python3 -m gitmem hook pre-commit"]
 
 
+@pytest.mark.e2e
 def test_the_real_python_module_fallback_starts(
     tmp_path: Path, bare_path_env: dict[str, str]
 ) -> None:

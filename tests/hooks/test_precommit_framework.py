@@ -20,6 +20,9 @@ import yaml
 from conftest import git
 from entries import text
 
+# the real pre-commit framework, installing gitmem's hooks
+pytestmark = pytest.mark.e2e
+
 SOURCE = Path(__file__).resolve().parents[2]
 MANIFEST = SOURCE / ".pre-commit-hooks.yaml"
 ENTRY = ".gitmem/candidates/shop-method-20261129-run-hooks-through-gitmem.md"

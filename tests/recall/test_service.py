@@ -197,15 +197,15 @@ def test_semantic_recall_can_be_switched_off(recalled: tuple[Path, str, str]) ->
 def test_cited_files_read_quickly_or_parsed_agree(recalled: tuple[Path, str, str]) -> None:
     """The quick reading of `files` and the parser's agree, and the parser steps in where
     only YAML can tell (a block list)."""
-    from gitmem.lifecycle.read import entries_at
     from gitmem.recall import service as recalling
+    from gitmem.repo.snapshot import entry_at
     from gitmem.repo.store import Store
 
     repo, hooks, _ = recalled
     store = Store.open(repo)
     tree = store.tree_of(store.branch_tip("main") or "")
     path = f".gitmem/entries/decision/{hooks}.md"
-    parsed = entries_at(store, tree, path)
+    parsed = entry_at(store, tree, path)
     assert parsed is not None and parsed.files == ("README.md",)
     assert recalling._cited_files(store, tree, path) == ("README.md",)
     block = (repo / path).read_text().replace("files: [README.md]", "files:\n  - README.md")

@@ -1,0 +1,51 @@
+"""The git command line as gitmem runs it: from a named folder, without a hook's GIT_* variables."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gitmem.errors import GitmemError, UsageError
+from gitmem.repo import gitcli
+
+from conftest import git
+
+
+def test_a_hooks_variables_are_stripped_but_identity_and_isolation_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GIT_DIR", "/elsewhere")
+    monkeypatch.setenv("GIT_INDEX_FILE", "/elsewhere/index")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada")
+    env = gitcli.clean_git_env()
+    assert "GIT_DIR" not in env and "GIT_INDEX_FILE" not in env
+    assert env["GIT_AUTHOR_NAME"] == "Ada" and env["GIT_CONFIG_GLOBAL"] == os.devnull
+
+
+def test_run_in_works_on_the_folder_named_not_the_hooks_repository(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", "-b", "trunk", str(other))
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))  # as a hook of repo would have it
+    assert gitcli.output_in(other, "symbolic-ref", "--short", "HEAD") == "trunk"
+
+
+def test_failures_say_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="is not a folder"):
+        gitcli.run_in(tmp_path / "absent", "status")
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(UsageError, match="not inside a git repository"):
+        gitcli.output_in(tmp_path / "plain", "rev-parse", "--git-dir")
+    with pytest.raises(GitmemError, match="git no-such-command failed"):
+        git(tmp_path, "init", "-q", str(tmp_path / "r"))
+        gitcli.output_in(tmp_path / "r", "no-such-command")
+
+
+def test_hook_output_is_none_when_git_fails(tmp_path: Path) -> None:
+    assert gitcli.hook_output("rev-parse", "--show-toplevel", cwd=str(tmp_path)) is None
+    git(tmp_path, "init", "-q", str(tmp_path / "r"))
+    top = gitcli.hook_output("rev-parse", "--show-toplevel", cwd=str(tmp_path / "r"))
+    assert top is not None and top.decode().strip() == str((tmp_path / "r").resolve())
