@@ -626,6 +626,26 @@ class Store:
         """The committer time of a commit, in seconds since the epoch."""
         return int(self.repo[oid].peel(pygit2.Commit).commit_time)
 
+    def first_parent_log(self, tip: str) -> list[tuple[str, str | None, str]]:
+        """tip's merges on its first-parent chain, newest first: (commit, its first parent, the
+        first line of its message), and the other commits with None for the parent; from one
+        `git log` (no tree is read)."""
+        done = subprocess.run(
+            ["git", "log", "--first-parent", "-z", "--format=%H %P%x01%s", tip],
+            cwd=self.workdir or self.git_dir,
+            capture_output=True,
+            env=clean_git_env(),
+            check=False,
+        )
+        out: list[tuple[str, str | None, str]] = []
+        for record in done.stdout.split(b"\0"):
+            head, _, subject = record.partition(b"\x01")
+            ids = head.decode("ascii", "replace").split()
+            if ids:
+                merge_parent = ids[1] if len(ids) > 2 else None
+                out.append((ids[0], merge_parent, subject.decode("utf-8", "replace")))
+        return out
+
     def first_parent_changes(
         self, tip: str, pathspecs: list[str]
     ) -> Iterator[tuple[str, list[tuple[str, str]]]]:

@@ -5,10 +5,10 @@ Everything here is a function of the commit (and, for candidates, of the candida
 tips), so two runs on the same repository state give the same `Memory`, and the pages made
 from it the same bytes.
 
-Admission and freshness come from one first-parent walk of the commit's history limited to
-the entries folder and every cited file (`Store.first_parent_changes`): an entry was admitted
-by the newest commit that added its file; a cited file "changed since admission" when a later
-commit on that chain changed it. The count is of commits on the main line (a merged branch
+Admission and freshness come from the commit's first-parent chain: an entry was admitted by
+the merge on it whose message names it (`_admissions` says why that suffices); a cited file
+"changed since admission" when a later commit on that chain changed it (one path-limited
+`git log` over every cited file). The count is of commits on the main line (a merged branch
 counts once), where `gitmem recall` counts every commit that touched the files
 (`git rev-list --count`); both mark the same entries except when a branch changed a file and
 changed it back before it was merged.
@@ -28,6 +28,8 @@ from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.problem import Problem
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
+
+ADMIT_PREFIX = "gitmem: admit "
 
 
 @dataclass(frozen=True)
@@ -123,44 +125,59 @@ def _with_history(
     store: Store, commit: str, tree: str, memory_dir: str, parsed: Sequence[tuple[str, Entry]]
 ) -> list[SiteEntry]:
     """Each entry with its admitting commit and the changes to its cited files since."""
+    chain = store.first_parent_log(commit)
+    position = {oid: step for step, (oid, _, _) in enumerate(chain)}  # newest = 0
+    admitted = _admissions(store, commit, chain, parsed)
     cited = sorted({f for _, entry in parsed for f in entry.files})
-    entry_paths = {path for path, _ in parsed}
-    admitted: dict[str, int] = {}  # entry path -> position of its admission, newest = 0
-    commits: list[str] = []
     touched: dict[str, list[int]] = {f: [] for f in cited}  # file -> positions, ascending
-    cited_set = set(cited)
-    for step, (oid, changes) in enumerate(
-        store.first_parent_changes(commit, [f"{memory_dir}/entries", *cited])
-    ):
-        commits.append(oid)
-        for status, path in changes:
-            if path in cited_set:
-                touched[path].append(step)
-            if status == "A" and path in entry_paths and path not in admitted:
-                admitted[path] = step
+    for oid, changes in store.first_parent_changes(commit, cited):
+        for _, path in changes:
+            if path in touched and oid in position:
+                touched[path].append(position[oid])
+    present = {f: store.exists(tree, f) for f in cited}
     out = []
     for path, entry in parsed:
-        missing = tuple(f for f in entry.files if not store.exists(tree, f))
-        position = admitted.get(path)
+        missing = tuple(f for f in entry.files if not present[f])
+        admission = admitted.get(path)
         changed = 0
-        if position is not None:
+        if admission is not None and admission in position:
             since: set[int] = set()
             for cited_file in entry.files:
-                if cited_file in missing:
-                    continue
                 positions = touched.get(cited_file, [])
-                since.update(positions[: bisect_left(positions, position)])
+                since.update(positions[: bisect_left(positions, position[admission])])
             changed = len(since)
-        out.append(
-            SiteEntry(
-                path,
-                entry,
-                commits[position] if position is not None else None,
-                changed,
-                missing,
-            )
-        )
+        out.append(SiteEntry(path, entry, admission, changed, missing))
     return out
+
+
+def _admissions(
+    store: Store,
+    tip: str,
+    chain: Sequence[tuple[str, str | None, str]],
+    parsed: Sequence[tuple[str, Entry]],
+) -> dict[str, str]:
+    """entry path -> the commit on the first-parent chain that admitted it.
+
+    `gitmem admit` writes one merge a candidate, its message naming the entry
+    (`gitmem: admit <id>`), and on a guarded main the history rules let an entry appear only
+    through such a merge; so the newest merge whose message names the entry is taken, which
+    costs no tree read (reading the type folders' trees of 10,000 admissions would cost
+    seconds). Entries no such merge names (added before gitmem, or the rules not enforced)
+    are found by a path-limited `git log` for the newest commit that added the file.
+    """
+    named: dict[str, str] = {}
+    for oid, parent, subject in chain:
+        if subject.startswith(ADMIT_PREFIX) and parent is not None:
+            named.setdefault(subject[len(ADMIT_PREFIX) :].strip(), oid)
+    found: dict[str, str] = {}
+    rest: list[str] = []
+    for path, entry in parsed:
+        if entry.id in named:
+            found[path] = named[entry.id]
+        else:
+            rest.append(path)
+    found.update(store.first_added(tip, rest))
+    return found
 
 
 def _candidates(ws: Workspace) -> tuple[SiteCandidate, ...]:

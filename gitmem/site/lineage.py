@@ -10,7 +10,7 @@ screens.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
 
@@ -87,8 +87,8 @@ def lineage(
     return Lineage(tuple(nodes), tuple(sorted(edges)))
 
 
-def svg(graph: Lineage, href: Mapping[str, str], current: str) -> str:
-    """The graph as inline SVG; href maps an id to its page (ids without a page are not links)."""
+def svg(graph: Lineage, href: Callable[[str], str | None], current: str) -> str:
+    """The graph as inline SVG; href gives an id's page (ids without a page are not links)."""
     columns: dict[int, list[Node]] = {}
     for node in graph.nodes:
         columns.setdefault(node.generation, []).append(node)
@@ -119,7 +119,7 @@ def svg(graph: Lineage, href: Mapping[str, str], current: str) -> str:
             f'<text x="{x + 8}" y="{y + 18}">{escape(title)}</text>'
             f'<text x="{x + 8}" y="{y + 36}" class="status">{escape(node.status)}</text>'
         )
-        target = href.get(node.id)
+        target = href(node.id)
         if target and node.id != current:
             parts.append(f'<a href="{escape(target)}"><title>{escape(node.title)}</title>{box}</a>')
         else:

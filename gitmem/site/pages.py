@@ -389,8 +389,11 @@ def _fields(entry: Entry, item: SiteEntry | SiteCandidate, memory: Memory, links
 
 
 def _lineage(graph: lineage_mod.Lineage, current: str, links: Links) -> str:
-    hrefs = {k: "../" + v for k, v in links.entries.items()}
-    drawing = lineage_mod.svg(graph, hrefs, current)
+    def href(entry_id: str) -> str | None:
+        target = links.entries.get(entry_id)
+        return "../" + target if target else None
+
+    drawing = lineage_mod.svg(graph, href, current)
     items = []
     for node in graph.nodes:
         where = (
