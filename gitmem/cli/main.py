@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "harvest": "gitmem.cli.curate:harvest",
     "github": "gitmem.cli.github:github",
     "site": "gitmem.cli.site:site",
+    "review": "gitmem.cli.site:review",
 }
 
 INTERRUPTED = 130

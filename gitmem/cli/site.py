@@ -54,3 +54,29 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
     )
     return 0
 
+
+@click.command()
+@click.argument("entry_id", metavar="ID")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for a terminal, Markdown for a pull request's job summary, JSON for tools.",
+)
+def review(entry_id: str, fmt: str) -> int:
+    """Show a pending candidate as a reviewer needs it: as it will read once admitted, what
+    the checks say, its near-duplicates among the admitted entries, the refused topics it
+    matches and the entries it would supersede. Exits 1 when a rule fails."""
+    from gitmem.curate import review as review_mod
+    from gitmem.repo.workspace import open_workspace
+
+    done = review_mod.review(open_workspace(), entry_id)
+    render = {
+        "text": review_mod.as_text,
+        "markdown": review_mod.as_markdown,
+        "json": review_mod.as_json,
+    }[fmt]
+    click.echo(render(done))
+    return 1 if done.errors else 0
