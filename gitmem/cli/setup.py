@@ -14,6 +14,12 @@ import click
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
 @click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")
 @click.option("--force", is_flag=True, help="With --github: replace workflows edited by hand.")
+@click.option(
+    "--codeowners",
+    "with_codeowners",
+    is_flag=True,
+    help="Also write CODEOWNERS lines routing each entry type to the owners in memory.owners.",
+)
 def init(
     memory_dir: str | None,
     project: str | None,
@@ -21,6 +27,7 @@ def init(
     with_hooks: bool,
     with_github: bool,
     force: bool,
+    with_codeowners: bool,
 ) -> int:
     """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
     differs from its default, .gitmem.toml. Safe to run twice."""
@@ -43,6 +50,17 @@ def init(
 
         for line in github.install_workflows(done.root, force=force):
             click.echo(line)
+    if with_codeowners:
+        from gitmem.cli.options import emit_warnings
+        from gitmem.curate import codeowners
+        from gitmem.repo.workspace import open_workspace
+
+        settings = open_workspace(done.root).settings
+        emit_warnings(settings.warnings)
+        written = codeowners.install(done.root, settings)
+        click.echo(f"{written.action} {written.path}")
+        if written.action != "unchanged":
+            done.created.append(written.path)
     if done.created:
         click.echo("commit them: git add " + " ".join(done.created) + " && git commit")
     return 0
