@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 from clirunner import ok, run
@@ -32,6 +34,25 @@ def test_same_commit_same_bytes(site_repo: SiteRepo, tmp_path: Path) -> None:
         collect.collect(open_workspace(site_repo.path), web=WEB)
     )
     assert set(one) == set(build.generate(memory))
+
+
+def test_same_bytes_across_processes(site_repo: SiteRepo, tmp_path: Path) -> None:
+    """Two processes with different string hashing (set and dict orders) write the same site."""
+    digests = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"site-{seed}"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run(
+            ["gitmem", "site", "--out", str(out), "--web", WEB],
+            cwd=site_repo.path,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        digests.append(
+            {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        )
+    assert digests[0] == digests[1]
 
 
 def test_pages_for_every_entry_candidate_and_topic(site_repo: SiteRepo, tmp_path: Path) -> None:
