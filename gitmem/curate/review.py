@@ -12,15 +12,14 @@
 - the entries it would supersede, and what they are now.
 
 Three renderings: text for a terminal, Markdown for a pull request's job summary (every value
-an entry holds is escaped, so an entry can neither inject HTML nor fake the summary's own
-headings: its text is quoted), and JSON for tools.
+an entry holds written as code, so nothing in it renders: no HTML, link, image or mention, and
+no line that passes for the summary's own), and JSON for tools.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from html import escape
 
 from gitmem.curate import hygiene
 from gitmem.errors import UsageError
@@ -29,6 +28,7 @@ from gitmem.lifecycle.read import entries as main_entries
 from gitmem.lifecycle.writing import today
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.markdown import block, cell, code
 from gitmem.model.problem import Problem
 from gitmem.repo.workspace import Workspace
 
@@ -181,33 +181,18 @@ def as_text(done: CandidateReview) -> str:
     return "\n".join(lines)
 
 
-def _md(text: str) -> str:
-    """A value in a Markdown table or line: one line, no HTML, no table break."""
-    return escape(" ".join(str(text).split()), quote=False).replace("|", "\\|")
-
-
-def _quoted(text: str) -> str:
-    """Entry text shown as it reads, inside a quote: raw HTML escaped, each line quoted, and a
-    heading's marks escaped (an entry's `### Checks: passed` must not pass for the summary's
-    own)."""
-    lines = []
-    for line in text.splitlines():
-        line = escape(line, quote=False)
-        if line.lstrip().startswith("#"):
-            line = line.replace("#", "\\#", 1)
-        lines.append("> " + line)
-    return "\n".join(lines) or ">"
-
-
 def as_markdown(done: CandidateReview) -> str:
-    entry = done.admitted
+    """The review for a job summary. Every value that came from the candidate or the memory is
+    written as code (gitmem.model.markdown: inline code, table cells, a fenced block longer
+    than any backtick run inside), so no link, image, mention or HTML an entry holds renders,
+    and no line of it can pass for the summary's own."""
     state = "passes every rule" if not done.errors else f"{len(done.errors)} problem(s)"
-    out = [f"### gitmem review: `{_md(done.id)}`", "", f"**Checks:** {state}", ""]
+    out = [f"### gitmem review: {code(done.id)}", "", f"**Checks:** {state}", ""]
     if done.problems:
         out += ["| file | line | rule | message |", "| --- | --- | --- | --- |"]
         out += [
-            f"| {_md(p.path)} | {p.line or ''} | {_md(p.rule)}"
-            f"{' (warning)' if p.warning else ''} | {_md(p.message)} |"
+            f"| {cell(p.path)} | {p.line or ''} | {cell(p.rule)}"
+            f"{' (warning)' if p.warning else ''} | {cell(p.message)} |"
             for p in done.problems
         ]
         out.append("")
@@ -215,7 +200,7 @@ def as_markdown(done: CandidateReview) -> str:
     if done.similar:
         out += ["| entry | title | similarity | |", "| --- | --- | --- | --- |"]
         out += [
-            f"| `{_md(s.id)}` | {_md(s.title)} | {s.score:.2f} | "
+            f"| {cell(s.id)} | {cell(s.title)} | {s.score:.2f} | "
             f"{'**near-duplicate**' if s.near_duplicate else 'related'} |"
             for s in done.similar
         ]
@@ -224,37 +209,24 @@ def as_markdown(done: CandidateReview) -> str:
     out += ["", "#### Refused topics", ""]
     if done.refused_exact:
         r = done.refused_exact
-        out.append(f"**Refused before:** `{_md(r.topic)}`: {_md(r.describe())}")
+        out.append(f"**Refused before:** {code(r.topic)}: {code(r.describe())}")
     if done.refused_near:
         r = done.refused_near
-        out.append(f"Near a refused topic: `{_md(r.topic)}`: {_md(r.describe())}")
+        out.append(f"Near a refused topic: {code(r.topic)}: {code(r.describe())}")
     if not done.refused_exact and not done.refused_near:
         out.append("None matches.")
     out += ["", "#### Supersedes", ""]
     if done.supersedes:
-        out += [f"- `{_md(s.id)}` ({_md(s.status)}) {_md(s.title)}" for s in done.supersedes]
+        out += [f"- {code(s.id)} ({s.status}): {code(s.title)}" for s in done.supersedes]
     else:
         out.append("Nothing.")
-    out += ["", "#### As it will read once admitted", ""]
-    out.append(f"> **{_md(entry.title)}**")
-    out.append(">")
-    fields = [
-        ("type", entry.type),
-        ("applies when", entry.applies_when),
-        ("source", entry.source),
-        ("tags", ", ".join(entry.tags)),
-        ("files", ", ".join(entry.files)),
-        ("rationale", str(entry.meta.get("rationale", ""))),
-        ("correction", str(entry.meta.get("correction", ""))),
-        ("detection signal", str(entry.meta.get("detection_signal", ""))),
-        ("supersedes", ", ".join(entry.supersedes)),
-        ("admitted", f"{entry.meta.get('admitted')} by the approving reviewer"),
+    out += [
+        "",
+        "#### As it will read once admitted",
+        "",
+        "The file `gitmem admit` will write (the reviewer who approves is recorded as "
+        "`admitted_by`):",
+        "",
+        block(done.admitted.render()),
     ]
-    out += [f"> *{name}:* {_md(value)}  " for name, value in fields if value]
-    for name, text in (
-        ("Context", entry.context),
-        ("Content", entry.content),
-        ("Evidence", entry.evidence),
-    ):
-        out += [">", f"> **{name}**", ">", _quoted(text or "—")]
     return "\n".join(out) + "\n"

@@ -64,9 +64,13 @@ def test_near_refused_topic_and_markdown_that_cannot_fake_the_summary(memory: Pa
     md = ok(run(memory, "review", candidate, "--format", "markdown")).output
     assert "Near a refused topic: `keep-the-search-index-in-a-database`" in md
     assert "derived data stays out of git" in md
-    assert "<b>" not in md and "&lt;b&gt;bold&lt;/b&gt;" in md
-    assert "> \\### gitmem review: fake heading" in md
-    own = [line for line in md.splitlines() if line.startswith("### ")]
+    # the candidate's text is one fenced block: its HTML and its heading are inert text
+    fence = md.index("```text\n")
+    body = md[fence:]
+    assert "<b>bold</b>" in body and "### gitmem review: fake heading" in body
+    assert body.rstrip().endswith("```")
+    assert "<b>" not in md[:fence]
+    own = [line for line in md[:fence].splitlines() if line.startswith("### ")]
     assert own == [f"### gitmem review: `{candidate}`"]
     assert "None: no admitted entry comes close." in md
 
