@@ -11,6 +11,9 @@
   warning's measure);
 - the entries it would supersede, and what they are now.
 
+A candidate in which the secret scanner found a secret is never printed: the review says so
+instead, since it goes to terminals and job summaries that many people read.
+
 Three renderings: text for a terminal, Markdown for a pull request's job summary (every value
 an entry holds written as code, so nothing in it renders: no HTML, link, image or mention, and
 no line that passes for the summary's own), and JSON for tools.
@@ -32,6 +35,7 @@ from gitmem.model.markdown import block, cell, code
 from gitmem.model.problem import Problem
 from gitmem.repo.workspace import Workspace
 
+_WITHHELD = "Not shown: the candidate holds a secret (rule SECRET above); remove it first."
 RELATED = hygiene.RELATED_THRESHOLD
 NEAR = hygiene.DUPLICATE_THRESHOLD
 SHOWN = 5
@@ -72,6 +76,14 @@ class CandidateReview:
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if not p.warning]
+
+    @property
+    def shown(self) -> str | None:
+        """The entry as it will read, or None when it holds a secret: a review is printed to
+        terminals and job summaries, which must not carry the secret the scanner found."""
+        if any(p.rule == "SECRET" for p in self.problems):
+            return None
+        return self.admitted.render()
 
 
 def review(ws: Workspace, entry_id: str) -> CandidateReview:
@@ -131,7 +143,7 @@ def as_json(done: CandidateReview) -> str:
             "ref": done.ref,
             "tip": done.tip,
             "ok": not done.errors,
-            "as_admitted": done.admitted.render(),
+            "as_admitted": done.shown,
             "problems": [
                 {
                     "path": p.path,
@@ -177,7 +189,8 @@ def as_text(done: CandidateReview) -> str:
     lines.extend(f"  {s.id}  {s.status}  {s.title}" for s in done.supersedes)
     if not done.supersedes:
         lines.append("  nothing")
-    lines += ["", "as it will read once admitted:", "", done.admitted.render().rstrip("\n")]
+    lines += ["", "as it will read once admitted:", ""]
+    lines.append(done.shown.rstrip("\n") if done.shown is not None else _WITHHELD)
     return "\n".join(lines)
 
 
@@ -225,8 +238,10 @@ def as_markdown(done: CandidateReview) -> str:
         "#### As it will read once admitted",
         "",
         "The file `gitmem admit` will write (the reviewer who approves is recorded as "
-        "`admitted_by`):",
-        "",
-        block(done.admitted.render()),
+        "`admitted_by`):"
+        if done.shown is not None
+        else _WITHHELD,
     ]
+    if done.shown is not None:
+        out += ["", block(done.shown)]
     return "\n".join(out) + "\n"

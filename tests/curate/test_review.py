@@ -89,3 +89,21 @@ def test_a_failing_candidate_exits_1_and_an_unknown_one_2(memory: Path) -> None:
     missing = run(memory, "review", "local-method-20261201-nothing-here")
     assert missing.exit_code == 2
     assert "no candidate" in missing.output and "Traceback" not in missing.output
+
+
+def test_a_secret_is_never_shown(memory: Path) -> None:
+    token = "ghp_" + "Z9y8" * 9
+    candidate = _id(memory, HOOKS)
+    git(memory, "checkout", "-q", f"gitmem/{candidate}")
+    path = next((memory / ".gitmem" / "candidates").glob("*.md"))
+    path.write_text(path.read_text().replace("## Evidence\n", f"## Evidence\ntoken {token}\n"))
+    git(memory, "commit", "-q", "-am", "leak")
+    git(memory, "checkout", "-q", "main")
+    for fmt in ("text", "markdown", "json"):
+        result = run(memory, "review", candidate, "--format", fmt)
+        assert result.exit_code == 1
+        assert "SECRET" in result.output and token not in result.output, fmt
+    assert (
+        json.loads(run(memory, "review", candidate, "--format", "json").output)["as_admitted"]
+        is None
+    )
