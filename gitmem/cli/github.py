@@ -129,7 +129,14 @@ def admit() -> None:
 
 
 @github.command("check")
-def check() -> None:
+@click.option(
+    "--sarif",
+    "sarif_path",
+    metavar="FILE",
+    help="Also write the findings as SARIF 2.1.0 to FILE (for code scanning) and set the step "
+    "output `sarif` to its name.",
+)
+def check(sarif_path: str | None) -> None:
     """Judge the event's pull request (pull_request_target): annotations and a job summary."""
     from gitmem.hooks import github_check
 
@@ -137,6 +144,9 @@ def check() -> None:
     ws = _workspace(event)
     verdict = github_check.check_pull_request(ws, event)
     _print(verdict)
+    if sarif_path and verdict.sarif:
+        Path(sarif_path).write_text(verdict.sarif, encoding="utf-8")
+        _output("sarif", Path(sarif_path).name)
     sys.exit(verdict.exit_code)
 
 
