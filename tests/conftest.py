@@ -7,6 +7,7 @@ that touches the real $HOME fails instead of passing by accident.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -43,25 +44,36 @@ def isolation(base: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(autouse=True)
-def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    base = tmp_path_factory.mktemp("env")
+@contextlib.contextmanager
+def isolated(base: Path) -> Iterator[Path]:
+    """The isolation every test runs in (see isolation), for as long as the block lasts; a
+    fixture wider than one test (a browser, a site built once) takes it too."""
     saved = dict(os.environ)
     for key in list(os.environ):
         if key.startswith(("GITMEM_", "GIT_")):
             del os.environ[key]
     os.environ.update(isolation(base))
-    for level in (
+    levels = (
         pygit2.enums.ConfigLevel.GLOBAL,
         pygit2.enums.ConfigLevel.XDG,
         pygit2.enums.ConfigLevel.SYSTEM,
-    ):
+    )
+    paths = {level: pygit2.settings.search_path[level] for level in levels}
+    for level in levels:
         pygit2.settings.search_path[level] = str(base / "no-git-config")
     try:
         yield base / "config"
     finally:
         os.environ.clear()
         os.environ.update(saved)
+        for level, path in paths.items():
+            pygit2.settings.search_path[level] = path
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with isolated(tmp_path_factory.mktemp("env")) as config:
+        yield config
 
 
 def child_processes() -> list[str]:

@@ -126,7 +126,14 @@ def admit() -> int:
 
 
 @github.command("check")
-def check() -> int:
+@click.option(
+    "--sarif",
+    "sarif_path",
+    metavar="FILE",
+    help="Also write the findings as SARIF 2.1.0 to FILE (for code scanning) and set the step "
+    "output `sarif` to its name.",
+)
+def check(sarif_path: str | None) -> int:
     """Judge the event's pull request (pull_request_target): annotations and a job summary."""
     from gitmem.hooks import github_check
 
@@ -134,6 +141,9 @@ def check() -> int:
     ws = _workspace(event)
     verdict = github_check.check_pull_request(ws, event)
     _print(verdict)
+    if sarif_path and verdict.sarif:
+        Path(sarif_path).write_text(verdict.sarif, encoding="utf-8")
+        _output("sarif", Path(sarif_path).name)
     return verdict.exit_code
 
 

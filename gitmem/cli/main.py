@@ -46,6 +46,8 @@ COMMANDS: dict[str, str] = {
     "hygiene": "gitmem.cli.curate:hygiene",
     "harvest": "gitmem.cli.curate:harvest",
     "github": "gitmem.cli.github:github",
+    "site": "gitmem.cli.site:site",
+    "review": "gitmem.cli.site:review",
 }
 
 INTERRUPTED = 130

@@ -15,6 +15,7 @@ _FORMAT_HELP = {
     "text": "text lines for people",
     "json": "JSON for tools",
     "github": "GitHub workflow annotations",
+    "sarif": "SARIF 2.1.0 for code scanning",
     "precedents": "a ## Precedents block to paste into a prompt",
 }
 
@@ -33,7 +34,7 @@ def format_option(*choices: str) -> Callable[[F], F]:
 
 
 #: The output of the commands that report rule problems, and of those that list things.
-REPORT_FORMAT = format_option("text", "json", "github")
+REPORT_FORMAT = format_option("text", "json", "github", "sarif")
 TEXT_OR_JSON = format_option("text", "json")
 
 

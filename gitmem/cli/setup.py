@@ -13,7 +13,21 @@ import click
 @click.option("--branch", help="Branch where admitted memory lives (default main).")
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
 @click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")
-@click.option("--force", is_flag=True, help="With --github: replace workflows edited by hand.")
+@click.option(
+    "--force", is_flag=True, help="With --github, --pages: replace workflows edited by hand."
+)
+@click.option(
+    "--pages",
+    "with_pages",
+    is_flag=True,
+    help="Also install the workflow that publishes `gitmem site` to GitHub Pages.",
+)
+@click.option(
+    "--codeowners",
+    "with_codeowners",
+    is_flag=True,
+    help="Also write CODEOWNERS lines routing each entry type to the owners in memory.owners.",
+)
 def init(
     memory_dir: str | None,
     project: str | None,
@@ -21,6 +35,8 @@ def init(
     with_hooks: bool,
     with_github: bool,
     force: bool,
+    with_pages: bool,
+    with_codeowners: bool,
 ) -> int:
     """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
     differs from its default, .gitmem.toml. Safe to run twice."""
@@ -38,11 +54,23 @@ def init(
 
         for line in installer.install(done.root):
             click.echo(line)
-    if with_github:
+    if with_github or with_pages:
         from gitmem.hooks import github
 
-        for line in github.install_workflows(done.root, force=force):
+        names = (github.WORKFLOWS if with_github else ()) + ((github.PAGES,) if with_pages else ())
+        for line in github.install_workflows(done.root, force=force, names=names):
             click.echo(line)
+    if with_codeowners:
+        from gitmem.cli.options import emit_warnings
+        from gitmem.curate import codeowners
+        from gitmem.repo.workspace import open_workspace
+
+        settings = open_workspace(done.root).settings
+        emit_warnings(settings.warnings)
+        written = codeowners.install(done.root, settings)
+        click.echo(f"{written.action} {written.path}")
+        if written.action != "unchanged":
+            done.created.append(written.path)
     if done.created:
         click.echo("commit them: git add " + " ".join(done.created) + " && git commit")
     return 0

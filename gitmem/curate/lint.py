@@ -31,6 +31,10 @@ and these:
 - RELATIVE-DATE      an admitted entry's prose says "yesterday", "last week", "recently", "3
                      days ago"…: words that lose their meaning once the entry is older than a
                      day.  Inline code and fenced code blocks are not prose and are skipped.
+- CODEOWNERS         CODEOWNERS (as committed) lacks the block memory.owners makes, holds
+                     another, or has a later line that overrides it for the memory folder;
+                     or memory.owners names a type the project does not have
+                     (gitmem.curate.codeowners).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from gitmem.curate import codeowners
 from gitmem.errors import UsageError
 from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, check_bytes, field_line, place_of
@@ -47,6 +52,7 @@ from gitmem.model.entry import Entry, EntryError, parse, slugify
 from gitmem.model.markdown import fenced
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
+from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
 CHANGELOG_LINES = 3
@@ -133,8 +139,14 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
         report.problems.extend(_dead_files(file, snapshot))
         report.problems.extend(_changelog(file))
         report.problems.extend(_relative_dates(file))
+    report.problems.extend(codeowners.check(ws.settings, lambda path: _text_at(store, tree, path)))
     report.problems.sort(key=Problem.sort_key)
     return report
+
+
+def _text_at(store: Store, tree: str, path: str) -> str | None:
+    data = store.read_path(tree, path)
+    return data.decode("utf-8", "replace") if data is not None else None
 
 
 def _ids(files: list[_File], report: Report) -> dict[str, _File]:

@@ -142,6 +142,10 @@ def render(report: Report, fmt: str) -> str:
             },
             indent=2,
         )
+    if fmt == "sarif":
+        from gitmem.gate import sarif
+
+        return sarif.render(report.problems, report.warnings)
     if fmt == "github":
         lines = [_github(p) for p in report.problems]
         lines.extend(f"::warning title=gitmem settings::{_gh_data(w)}" for w in report.warnings)

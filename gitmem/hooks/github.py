@@ -9,7 +9,9 @@ project needs (docs/github.md says what each does and which settings make them t
 - `gitmem-review.yml`: relays an approval to the admit workflow, holding nothing;
 - `gitmem-admit.yml`: `gitmem github admit`, from the default branch, with the admission token
   of an environment limited to it;
-- `gitmem-protect.yml`: every push to the memory branch judged by the history rules.
+- `gitmem-protect.yml`: every push to the memory branch judged by the history rules;
+- `gitmem-pages.yml`, only with `gitmem init --pages`: `gitmem site` published to GitHub
+  Pages on every push to the memory branch.
 
 Every job installs gitmem the same way, rendered here from one place: a virtual environment in
 the runner's temporary folder, outside the checkout (`python -I`, so neither the working folder
@@ -36,6 +38,9 @@ from gitmem.errors import UsageError
 from gitmem.repo.store import atomic_write
 
 WORKFLOWS = ("gitmem-check.yml", "gitmem-review.yml", "gitmem-admit.yml", "gitmem-protect.yml")
+#: Installed on request only (`gitmem init --pages`): publishes `gitmem site` to GitHub Pages.
+PAGES = "gitmem-pages.yml"
+SHIPPED = (*WORKFLOWS, PAGES)
 FOLDER = Path(".github") / "workflows"
 HASH_LINE = "# Installed by `gitmem init --github`; gitmem updates it while it matches: sha256:"
 _HASH = re.compile(r"\A# Installed by `gitmem init --github`[^\n]*sha256:([0-9a-f]{64})\n")
@@ -112,8 +117,8 @@ def install_script(pin: Pin = GITMEM_PIN, dependencies: list[str] | None = None)
 
 def template(name: str) -> str:
     """The shipped text of one workflow, as it is in the package."""
-    if name not in WORKFLOWS:
-        raise UsageError(f"unknown workflow {name!r}: gitmem ships {', '.join(WORKFLOWS)}")
+    if name not in SHIPPED:
+        raise UsageError(f"unknown workflow {name!r}: gitmem ships {', '.join(SHIPPED)}")
     return (resources.files("gitmem.hooks") / "workflows" / name).read_text(encoding="utf-8")
 
 
@@ -140,10 +145,16 @@ def is_pristine(text: str) -> bool:
     return match is not None and _digest(text[match.end() :]) == match.group(1)
 
 
-def install_workflows(root: Path, *, force: bool = False, branch: str | None = None) -> list[str]:
-    """Write `.github/workflows/gitmem-*.yml` under root; answer one line per file saying what
-    happened. A file someone edited is kept unless force; branch defaults to the project's
-    memory.branch."""
+def install_workflows(
+    root: Path,
+    *,
+    force: bool = False,
+    branch: str | None = None,
+    names: tuple[str, ...] = WORKFLOWS,
+) -> list[str]:
+    """Write `.github/workflows/gitmem-*.yml` (the names given) under root; answer one line per
+    file saying what happened. A file someone edited is kept unless force; branch defaults to
+    the project's memory.branch."""
     root = Path(root)
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder: run gitmem init --github in a repository")
@@ -151,7 +162,7 @@ def install_workflows(root: Path, *, force: bool = False, branch: str | None = N
         branch = _memory_branch(root)
     folder = root / FOLDER
     lines: list[str] = []
-    for name in WORKFLOWS:
+    for name in names:
         path = folder / name
         shown = (FOLDER / name).as_posix()
         want = render(name, branch=branch)

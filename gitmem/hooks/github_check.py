@@ -13,7 +13,9 @@ way; a branch created by the push has its files judged.
 
 Both write a job summary in which every value that came from the pull request or the pushed
 commits is written as code (gitmem.model.markdown), so no link, image, mention or HTML from a
-candidate renders; both print `gitmem check`'s annotations for the changed lines.
+candidate renders; both print `gitmem check`'s annotations for the changed lines. The check's
+summary shows a candidate as `gitmem review` does (gitmem.curate.review), and its findings are
+also given as SARIF, which the workflow uploads to code scanning.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Verdict:
     summary: str
     range: str = ""
     notes: list[str] = field(default_factory=list)
+    sarif: str = ""  # the same findings as SARIF 2.1.0, for code scanning ('' when not judged)
 
 
 def _gitmem(ws: Workspace, *args: str) -> subprocess.CompletedProcess[str]:
@@ -130,7 +133,9 @@ def _judge(
     text = annotated.stdout.rstrip("\n")
     if annotated.returncode not in (0, 1):
         text += "\n::error title=gitmem check::" + _data(annotated.stderr.strip()[:2000])
-    return Verdict(status, text, "\n\n".join(lines) + "\n", span, notes)
+    sarif = _gitmem(ws, "check", "--range", span, "--format", "sarif")
+    found = sarif.stdout if sarif.returncode in (0, 1) and _report(sarif) is not None else ""
+    return Verdict(status, text, "\n\n".join(lines) + "\n", span, notes, found)
 
 
 def _report(done: subprocess.CompletedProcess[str]) -> dict[str, Any] | None:
@@ -172,26 +177,13 @@ def _candidate_section(ws: Workspace, head_ref: str, head_sha: str) -> str:
         out.append("The candidate's file could not be read: see the check above.")
         return "\n".join(out)
     out += [f"**Title:** {code(entry.title)}", "", f"**Applies when:** {code(entry.applies_when)}"]
-    hits = _gitmem(ws, "recall", entry.title, "--format", "json", "-k", "3")
-    try:
-        found = json.loads(hits.stdout) if hits.returncode == 0 else None
-    except ValueError:
-        found = None
-    if isinstance(found, dict):
-        found = found.get("results") or found.get("hits") or []
-    if isinstance(found, list):
-        near = [h for h in found if isinstance(h, dict) and h.get("id") != entry_id]
-        out += ["", "Near-duplicates among the admitted entries:", ""]
-        if near:
-            out += ["| entry | title | score |", "| --- | --- | --- |"]
-            for hit in near:
-                score = hit.get("score")
-                shown = f"{score:.2f}" if isinstance(score, (int, float)) else ""
-                out.append(
-                    f"| {cell(hit.get('id', ''))} | {cell(hit.get('title', ''))} | {shown} |"
-                )
-        else:
-            out.append("None: no admitted entry comes close.")
+    # what a reviewer needs: gitmem review (near-duplicates, refused topics, supersedes, the
+    # entry as it will read); it writes every value from the candidate as code
+    review = _gitmem(ws, "review", entry_id, "--format", "markdown")
+    if review.returncode in (0, 1) and review.stdout.startswith("### gitmem review:"):
+        out += ["", review.stdout.rstrip("\n").replace("### gitmem review:", "#### Review of", 1)]
+    else:
+        out += ["", "The review could not run: see the check above."]
     out += [
         "",
         "Reviewers: read the **Commits** tab too. Only the reviewed file is admitted, and a "

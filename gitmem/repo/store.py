@@ -589,6 +589,70 @@ class Store:
                     git.kill()
         return found
 
+    def commit_time(self, oid: str) -> int:
+        """The committer time of a commit, in seconds since the epoch."""
+        return int(self._repo[oid].peel(pygit2.Commit).commit_time)
+
+    def first_parent_log(self, tip: str) -> list[tuple[str, str | None, str]]:
+        """tip's merges on its first-parent chain, newest first: (commit, its first parent, the
+        first line of its message), and the other commits with None for the parent; from one
+        `git log` (no tree is read)."""
+        done = subprocess.run(
+            ["git", "log", "--first-parent", "-z", "--format=%H %P%x01%s", tip],
+            cwd=self.workdir or self.git_dir,
+            capture_output=True,
+            env=clean_git_env(),
+            check=False,
+        )
+        out: list[tuple[str, str | None, str]] = []
+        for record in done.stdout.split(b"\0"):
+            head, _, subject = record.partition(b"\x01")
+            ids = head.decode("ascii", "replace").split()
+            if ids:
+                merge_parent = ids[1] if len(ids) > 2 else None
+                out.append((ids[0], merge_parent, subject.decode("utf-8", "replace")))
+        return out
+
+    def first_parent_changes(
+        self, tip: str, pathspecs: list[str]
+    ) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+        """Each commit on tip's first-parent chain that changed a path under pathspecs, newest
+        first, with its (status letter, path) changes against its first parent: one `git log`
+        (a path-limited walk, which git's commit-graph speeds up) for the whole history."""
+        if not pathspecs:
+            return
+        with subprocess.Popen(
+            [
+                # the paths come from entries' `files:`: never pathspec magic or patterns
+                *("git", "--literal-pathspecs", "log", "--first-parent", "--no-renames"),
+                *("-z", "--name-status", "--format=%x01%H", tip, "--", *sorted(set(pathspecs))),
+            ],
+            cwd=self.workdir or self.git_dir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=clean_git_env(),
+        ) as git:
+            stdout = cast(io.BufferedReader, git.stdout)
+            commit = ""
+            changes: list[tuple[str, str]] = []
+            status = ""
+            rest = b""
+            while chunk := stdout.read1(1 << 16):
+                *tokens, rest = (rest + chunk).split(b"\0")
+                for token in tokens:
+                    token = token.removeprefix(b"\n")
+                    if token.startswith(b"\x01"):
+                        if commit:
+                            yield commit, changes
+                        commit, changes, status = token[1:].decode("ascii"), [], ""
+                    elif not status:
+                        status = token.decode("ascii", "replace")[:1]
+                    else:
+                        changes.append((status, os.fsdecode(token)))
+                        status = ""
+            if commit:
+                yield commit, changes
+
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
         """Read-only git commands run side by side; each one's output ('' when it failed)."""
         cwd = self.workdir or self.git_dir

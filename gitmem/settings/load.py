@@ -113,6 +113,7 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     require_pusher_match: bool = False
     semantic: bool = True
+    owners: tuple[tuple[str, str], ...] = ()  # (entry type, its CODEOWNERS owners), by type
     warnings: tuple[str, ...] = ()
 
     @property
@@ -158,6 +159,13 @@ _KEYS: Final[tuple[_Key, ...]] = (
         "requirePusherMatch", "require_pusher_match", "GITMEM_REQUIRE_PUSHER_MATCH", "true or false"
     ),
     _Key("semantic", "semantic", "GITMEM_SEMANTIC", "true or false"),
+    _Key(
+        "owners",
+        "owners",
+        "GITMEM_OWNERS",
+        "a table from entry types to owners as CODEOWNERS writes them, e.g. "
+        '{ decision = "@acme/architects", mistake = "@acme/qa @acme/leads" }',
+    ),
 )
 _BY_NAME: Final[dict[str, _Key]] = {key.name: key for key in _KEYS}
 _BY_ATTR: Final[dict[str, _Key]] = {key.attr: key for key in _KEYS}
@@ -311,6 +319,7 @@ def load_settings(
             "max_body": DEFAULT_MAX_BODY,
             "require_pusher_match": False,
             "semantic": True,
+            "owners": (),
         },
     )
     layers = [defaults, project_layer, user_layer, env_layer]
@@ -357,6 +366,7 @@ def load_settings(
         max_body=values["max_body"],
         require_pusher_match=values["require_pusher_match"],
         semantic=values["semantic"],
+        owners=values["owners"],
         warnings=tuple(warnings),
     )
 
@@ -524,6 +534,8 @@ def _normalize(key: _Key, value: Any) -> Any:
         return tuple(item for item in dict.fromkeys(value) if item not in DEFAULT_TYPES)
     if key.name == "maxBody":
         return int(value)  # the schema accepts 2000.0 as an integer
+    if key.name == "owners":
+        return tuple(sorted((str(t), " ".join(str(o).split())) for t, o in value.items()))
     return value
 
 
@@ -557,6 +569,11 @@ def _from_env(key: _Key, raw: str) -> Any:
         return int(digits) if digits.isascii() and digits.isdigit() else raw
     if key.name == "types":
         return [item.strip() for item in raw.split(",") if item.strip()]
+    if key.name == "owners":
+        pairs = [item.partition("=") for item in raw.split(",") if item.strip()]
+        if all(sep for _, sep, _ in pairs):
+            return {name.strip(): owners.strip() for name, _, owners in pairs}
+        return raw
     return raw
 
 

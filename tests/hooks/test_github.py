@@ -46,6 +46,9 @@ PROJECT_WORKFLOWS = ROOT / ".github" / "workflows"
 PINS = {
     "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
     "actions/setup-python": ("5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+    "actions/upload-artifact": ("ea165f8d65b6e75b540449e92b4886f43607fa02", "v4.6.2"),
+    "actions/download-artifact": ("d3f86a106a0bac45b974a628896c90dbdf5c8093", "v4.3.0"),
+    "github/codeql-action/upload-sarif": ("5d4e8d1aca955e8d8589aabd499c5cae939e33c7", "v4.31.9"),
 }
 TOKEN = "ghp_" + "Z9y8" * 9
 ZERO = "0" * 40
@@ -159,6 +162,19 @@ def test_least_privilege_and_no_expression_inside_a_script() -> None:
                     )
     jobs = {name: workflow(name)["jobs"] for name in github.WORKFLOWS}
     assert jobs["gitmem-check.yml"]["check"]["permissions"] == {"contents": "read"}
+    # only the job that uploads the check's SARIF may write security events; it checks out
+    # nothing and reads only the check's file
+    scanning = jobs["gitmem-check.yml"]["code-scanning"]
+    assert scanning["permissions"] == {"security-events": "write"}
+    assert scanning["needs"] == "check"
+    assert [s["uses"].split("@")[0] for s in scanning["steps"]] == [
+        "actions/download-artifact",
+        "github/codeql-action/upload-sarif",
+    ]
+    upload = scanning["steps"][1]["with"]
+    assert upload["category"] == "gitmem"
+    assert upload["ref"] == "refs/pull/${{ github.event.pull_request.number }}/head"
+    assert upload["sha"] == "${{ github.event.pull_request.head.sha }}"
     assert jobs["gitmem-check.yml"]["merge-button"]["permissions"] == {}
     assert jobs["gitmem-review.yml"]["relay"]["permissions"] == {}
     assert jobs["gitmem-protect.yml"]["protect"]["permissions"] == {"contents": "read"}
@@ -1170,7 +1186,15 @@ def test_a_valid_candidate_pull_request_passes_with_a_summary(
     assert f"### Candidate `{proposal.id}`" in summary
     assert "**Title:** `Use pygit2 inside hooks`" in summary
     assert "**Applies when:** `writing code that runs inside a git hook`" in summary
+    # the review: near-duplicates, refused topics, supersedes, the entry as it will read
+    assert f"#### Review of `{proposal.id}`" in summary
+    assert "#### Near-duplicates among the admitted entries" in summary
+    assert "#### As it will read once admitted" in summary and "status: admitted" in summary
     assert "read the **Commits** tab" in summary
+    # the same findings as SARIF, for the code scanning job
+    sarif = json.loads((runner.temp / "gitmem.sarif").read_text())
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"] == []
+    assert "gitmem.sarif" in runner.output.read_text()
 
 
 @pytest.mark.e2e

@@ -783,6 +783,7 @@ def test_schema_is_valid_and_documents_every_key() -> None:
         "maxBody",
         "requirePusherMatch",
         "semantic",
+        "owners",
     }
     for name, spec in properties.items():
         assert spec.get("title") and spec.get("description"), name
@@ -929,3 +930,22 @@ def test_semantic_recall_can_be_switched_off() -> None:
     env = load_settings(project_toml=None, pyproject_toml=None, user_toml=None,
                         environ={"GITMEM_SEMANTIC": "0"})  # fmt: skip
     assert env.semantic is False
+
+
+def test_owners_from_files_and_environment() -> None:
+    text = '[memory]\nowners = { mistake = "@acme/qa  @bob", decision = "@acme/architects" }\n'
+    loaded = load_settings(project_toml=text, pyproject_toml=None, user_toml=None, environ={})
+    assert loaded.owners == (("decision", "@acme/architects"), ("mistake", "@acme/qa @bob"))
+    assert loaded.warnings == ()
+    env = {"GITMEM_OWNERS": "method=@acme/devs, decision=me@example.com"}
+    loaded = load_settings(project_toml=text, pyproject_toml=None, user_toml=None, environ=env)
+    assert loaded.owners == (("decision", "me@example.com"), ("method", "@acme/devs"))
+    for bad in ('{ Decision = "@a" }', '{ decision = "a b" }', "{ decision = 3 }", '"@a"'):
+        loaded = load_settings(
+            project_toml=f"[memory]\nowners = {bad}\n",
+            pyproject_toml=None,
+            user_toml=None,
+            environ={},
+        )
+        assert loaded.owners == ()
+        assert loaded.warnings and "memory.owners: expected a table" in loaded.warnings[0]

@@ -1,0 +1,82 @@
+"""`gitmem site` and `gitmem review`: the memory where people look (thin: parse, call, print)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gitmem.cli.options import emit_warnings
+
+
+@click.command()
+@click.option(
+    "--out",
+    "out",
+    default="_site",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder to write the site into (replaced whole if gitmem wrote it before).",
+)
+@click.option("--ref", help="The commit to show (default: the memory branch's tip).")
+@click.option(
+    "--no-candidates",
+    is_flag=True,
+    help="Leave out the pending candidate branches: the site is then a function of the "
+    "commit alone.",
+)
+@click.option(
+    "--web",
+    metavar="URL",
+    help="The repository's web address for links to commits and files "
+    "(default: the origin remote's; '' for none).",
+)
+def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int:
+    """Write the memory at a commit as a static, self-contained site: a home page with counts,
+    latest admissions and pending candidates; every entry with filters and search; one page
+    per entry with its lineage and cited files; the refused topics. Same commit, same bytes.
+    """
+    from gitmem.repo.workspace import open_workspace
+    from gitmem.site import build, collect
+
+    ws = open_workspace()
+    emit_warnings(ws.settings.warnings)
+    memory = collect.collect(
+        ws, ref=ref, candidates=not no_candidates, web=web.rstrip("/") if web else web
+    )
+    files = build.generate(memory)
+    build.write(files, Path(out))
+    topics = len(memory.refused)
+    click.echo(
+        f"wrote {len(files)} files to {out}: {len(memory.entries)} entries, "
+        f"{len(memory.candidates)} candidates, {topics} refused "
+        f"topic{'s' if topics != 1 else ''} (commit {memory.commit[:12]})"
+    )
+    return 0
+
+
+@click.command()
+@click.argument("entry_id", metavar="ID")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="Text for a terminal, Markdown for a pull request's job summary, JSON for tools.",
+)
+def review(entry_id: str, fmt: str) -> int:
+    """Show a pending candidate as a reviewer needs it: as it will read once admitted, what
+    the checks say, its near-duplicates among the admitted entries, the refused topics it
+    matches and the entries it would supersede. Exits 1 when a rule fails."""
+    from gitmem.curate import review as review_mod
+    from gitmem.repo.workspace import open_workspace
+
+    done = review_mod.review(open_workspace(), entry_id)
+    render = {
+        "text": review_mod.as_text,
+        "markdown": review_mod.as_markdown,
+        "json": review_mod.as_json,
+    }[fmt]
+    click.echo(render(done))
+    return 1 if done.errors else 0

@@ -1,0 +1,198 @@
+"""CODEOWNERS from the settings: each entry type's files routed to the team that reviews it.
+
+`memory.owners` names, per entry type, its owners as CODEOWNERS writes them. `gitmem init
+--codeowners` writes one block of lines into the repository's CODEOWNERS (the first of
+.github/CODEOWNERS, CODEOWNERS, docs/CODEOWNERS that exists, the order GitHub reads them in;
+else a new .github/CODEOWNERS), between two marker comments, and rewrites only that block
+when run again. `gitmem lint` checks that the committed block is the one the settings make
+(rule CODEOWNERS).
+
+Each owned type gets two lines, because a type's files appear in two places:
+
+    /.gitmem/candidates/shop-decision-*.md @acme/architects   # the pull request of a candidate
+    /.gitmem/entries/decision/ @acme/architects                # its admitted entries
+
+A candidate's pull request changes only `candidates/<id>.md`, and the id holds the project
+and the type (`<project>-<type>-<yyyymmdd>-<slug>`), so the first line makes GitHub ask that
+team for the review; with "Require review from Code Owners" on (docs/review.md), the pull
+request is not approved until one of them approves. CODEOWNERS has no character classes, so a
+type that begins with another type and a dash (`code` and `code-structure`) would match the
+shorter one's pattern: lines are written shortest type first (the last match wins), and a type
+the settings leave without owners gets an owner-less line when an owned type's pattern would
+otherwise claim its files. The block goes at the end of the file, since a later line would
+override it; lint reports a later line that does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitmem.errors import UsageError
+from gitmem.model.problem import Problem
+from gitmem.repo.store import atomic_write
+from gitmem.settings.load import Settings
+
+LOCATIONS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS")
+BEGIN = "# gitmem: begin: written by `gitmem init --codeowners` from memory.owners; do not edit"
+END = "# gitmem: end"
+RULE = "CODEOWNERS"
+_FIX = "run `gitmem init --codeowners` and commit CODEOWNERS"
+
+
+@dataclass(frozen=True)
+class Written:
+    path: str
+    action: str  # created, updated, unchanged
+
+
+def block(settings: Settings) -> list[str]:
+    """The lines gitmem owns in CODEOWNERS, markers included ([] when no type has owners)."""
+    owners = dict(settings.owners)
+    if not owners:
+        return []
+    folder = settings.dir
+    if re.search(r"[\s#\\]", folder):
+        raise UsageError(
+            f"memory.dir {folder!r} holds a space, '#' or '\\', which CODEOWNERS cannot write"
+        )
+    types = sorted(set(settings.all_types) | set(owners), key=lambda t: (len(t), t))
+    lines = [BEGIN]
+    for name in types:
+        shadowed = any(name.startswith(other + "-") for other in owners if other != name)
+        if name not in owners and not shadowed:
+            continue
+        who = owners.get(name, "")
+        lines.append(f"/{folder}/candidates/{settings.project}-{name}-*.md {who}".rstrip())
+        lines.append(f"/{folder}/entries/{name}/ {who}".rstrip())
+    lines.append(END)
+    return lines
+
+
+def find(exists: Callable[[str], bool]) -> str | None:
+    """The CODEOWNERS file GitHub would read, among those that exist."""
+    return next((path for path in LOCATIONS if exists(path)), None)
+
+
+def _without_block(lines: list[str]) -> tuple[list[str], int | None]:
+    """The file's lines less gitmem's block, and where the block started (None: no block)."""
+    if BEGIN not in lines:
+        return lines, None
+    start = lines.index(BEGIN)
+    end = lines.index(END, start) if END in lines[start:] else len(lines) - 1
+    return lines[:start] + lines[end + 1 :], start
+
+
+def install(root: Path, settings: Settings) -> Written:
+    """Write (or bring up to date) gitmem's block in the repository's CODEOWNERS."""
+    wanted = block(settings)
+    if not wanted:
+        raise UsageError(
+            'memory.owners names no team: add e.g. `owners = { decision = "@acme/architects" }` '
+            "under [memory] in .gitmem.toml, then run gitmem init --codeowners again"
+        )
+    path = find(lambda p: (root / p).is_file()) or LOCATIONS[0]
+    target = root / path
+    try:
+        current = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = None
+    lines = current.splitlines() if current is not None else []
+    rest, start = _without_block(lines)
+    if start is None:
+        while rest and not rest[-1].strip():
+            rest.pop()
+        merged = [*rest, *([""] if rest else []), *wanted]
+    else:
+        merged = rest[:start] + wanted + rest[start:]
+    text = "\n".join(merged) + "\n"
+    if text == current:
+        return Written(path, "unchanged")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, text.encode("utf-8"))
+    return Written(path, "created" if current is None else "updated")
+
+
+def check(settings: Settings, read: Callable[[str], str | None]) -> list[Problem]:
+    """The CODEOWNERS rule: the committed block is the one memory.owners makes, nothing after
+    it overrides it, and every owned type is a type the project has."""
+    problems: list[Problem] = []
+    known = set(settings.all_types)
+    for name, _ in settings.owners:
+        if name not in known:
+            problems.append(
+                Problem(
+                    ".gitmem.toml",
+                    None,
+                    RULE,
+                    f"memory.owners names type {name!r}, which the project does not have "
+                    f"(types: {', '.join(settings.all_types)}): fix the key or add the type "
+                    "to memory.types",
+                )
+            )
+    texts = {path: read(path) for path in LOCATIONS}
+    path = next((p for p in LOCATIONS if texts[p] is not None), None)
+    wanted = block(settings)
+    if path is None:
+        if wanted:
+            problems.append(
+                Problem(LOCATIONS[0], None, RULE, f"missing: memory.owners routes types; {_FIX}")
+            )
+        return problems
+    lines = (texts[path] or "").splitlines()
+    _, start = _without_block(lines)
+    if not wanted:
+        if start is not None:
+            problems.append(
+                Problem(
+                    path,
+                    start + 1,
+                    RULE,
+                    "gitmem's block is here but memory.owners names no team: remove the block "
+                    "or set memory.owners",
+                )
+            )
+        return problems
+    if start is None:
+        problems.append(Problem(path, None, RULE, f"has no gitmem block for memory.owners; {_FIX}"))
+        return problems
+    have = lines[start : start + len(wanted)]
+    if have != wanted:
+        offset = next(
+            (i for i, (a, b) in enumerate(zip(have, wanted, strict=False)) if a != b),
+            min(len(have), len(wanted)),
+        )
+        problems.append(
+            Problem(
+                path,
+                start + offset + 1,
+                RULE,
+                f"gitmem's block differs from what memory.owners makes "
+                f"(expected {wanted[min(offset, len(wanted) - 1)]!r}); {_FIX}",
+            )
+        )
+    after = start + len(wanted)
+    for number, line in enumerate(lines[after:], start=after + 1):
+        pattern = line.split("#", 1)[0].split()
+        if pattern and _covers_memory(pattern[0], settings.dir):
+            problems.append(
+                Problem(
+                    path,
+                    number,
+                    RULE,
+                    f"{pattern[0]!r} comes after gitmem's block and overrides it for the memory "
+                    "folder (the last matching line wins): move it above the block",
+                )
+            )
+    return problems
+
+
+def _covers_memory(pattern: str, folder: str) -> bool:
+    """Whether a CODEOWNERS pattern may match files of the memory folder (a safe guess: a
+    pattern naming the folder, or a wildcard with no other folder in front)."""
+    bare = pattern.lstrip("/")
+    if bare.startswith(folder.split("/")[0]):
+        return True
+    return bare in ("*", "**", "**/*") or bare.startswith(("*.md", "**/"))

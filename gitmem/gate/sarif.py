@@ -1,0 +1,170 @@
+"""`gitmem check --format sarif`: the check's report as a SARIF 2.1.0 log, for GitHub code
+scanning (and any SARIF viewer).
+
+Uploaded by the check workflow (`github/codeql-action/upload-sarif`, with a category of its
+own), the findings show inline on the pull request's files beyond the caps workflow
+annotations have (ten errors and ten warnings a step), and stay listed under Security → Code
+scanning until a later run no longer reports them.
+
+The log has one run whose tool is gitmem, with a rule descriptor for every rule gitmem has
+(RULES: the README's rule table, said once more here where SARIF viewers show it), one result
+a problem: its rule, its level (error, or warning for warnings), its message, and where it is
+(the file as a path from the repository root, and the line when the rule knows it; a finding
+about a whole file points at its first line). Each result carries a partial fingerprint made
+of the rule, the path and the message less the commit it names, so a finding that persists
+across pushes stays one alert. The output is byte-stable: keys sorted, results in the order of
+the report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from importlib import metadata
+from typing import Any
+
+from gitmem.model.problem import Problem
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+#: Every rule gitmem reports: id | the gates that run it | what fails (one rule a line).
+_RULE_TABLE = """
+FRONT-MATTER | file | No front matter, invalid YAML, not a mapping, duplicate keys, or aliases.
+SECTIONS | file | A section missing, repeated, out of order or unknown; text before Context.
+SCHEMA | file | A field missing, unknown or misshapen; a type or source the rules forbid.
+ID-PATH | file | The id disagrees with the file name.
+ID-TYPE | file | The id disagrees with the entry's type or folder.
+ID-DATE | file | The id disagrees with the created date.
+ID-FORMAT | file | The id is not `<project>-<type>-<yyyymmdd>-<slug>`.
+DATE | file | `created` or `admitted` is not a calendar date.
+STATUS-FOLDER | file | The status does not fit the folder (a candidate under entries/...).
+BODY-LENGTH | file | The body is longer than `memory.maxBody` characters.
+SECRET | file, history | A secret: token, private key, password, entropy near a secret word.
+HIDDEN-UNICODE | file, history | Zero-width, bidirectional-control or other invisible characters.
+REFUSED-TOPIC | file | The topic was refused before (a near match is a warning naming the refusal).
+FILES-MISSING | file | A cited file does not exist where the entry is admitted.
+BINARY | file | Not a text file (NUL bytes).
+ENCODING | file | Not valid UTF-8.
+TOO-LARGE | file | A memory file over 64 KiB.
+SYMLINK | file | A symbolic link where a memory file must be a file.
+LAYOUT | file | A file where memory files do not live.
+DUPLICATE | propose, admit | The same topic as an admitted entry.
+LINEAGE | propose, admit | Supersedes something that is not an admitted entry.
+CANDIDATE-BRANCH | history | A gitmem/<id> branch changes more than its own file, or is misnamed.
+HISTORY-ADMIT | history | An entry on main without an admit merge carrying the same candidate text.
+HISTORY-ADMITTER | history | `admitted_by` is not an allowed admitter (or not the pusher).
+HISTORY-EDIT | history | An entry was edited other than by supersession.
+HISTORY-DELETE | history | An entry was deleted, or the main branch was.
+HISTORY-CANDIDATE | history | A file under candidates/ on the main branch.
+HISTORY-REFUSED | history | refused.md was edited rather than appended to.
+HISTORY-SETTINGS | history | A push moves `memory.dir`.
+INDEX | history | INDEX.md does not match its tree.
+INDEX-DRIFT | lint | INDEX.md is missing, hand-written or out of date.
+LINEAGE-BROKEN | lint | A lineage field names an entry the memory lacks.
+LINEAGE-ONE-SIDED | lint | `supersedes` and `superseded_by` do not agree.
+LINEAGE-CYCLE | lint | Supersession goes round in a cycle.
+ID-DUPLICATE | lint | Two files hold the same id.
+ID-TITLE | lint | The id's slug no longer matches the title.
+FILES-DEAD | lint | A cited file no longer exists.
+CHANGELOG-BODY | lint | The body has grown into a change log.
+RELATIVE-DATE | lint | Admitted text uses a relative date (yesterday) that will not stay true.
+CODEOWNERS | lint | CODEOWNERS does not route an entry type's files to the team the settings name.
+"""
+RULES: dict[str, tuple[str, str]] = {
+    rule: (gate, text)
+    for rule, gate, text in (
+        (cell.strip() for cell in line.split("|", 2)) for line in _RULE_TABLE.strip().splitlines()
+    )
+}
+_COMMIT_NOTE = re.compile(r" \(commit [0-9a-f]{7,40}\)")
+
+
+def _name(rule: str) -> str:
+    return "".join(part.capitalize() for part in rule.split("-"))
+
+
+def _version() -> str:
+    try:
+        return metadata.version("gitmem")
+    except metadata.PackageNotFoundError:  # run from a source tree
+        return "0"
+
+
+def _descriptor(rule: str) -> dict[str, Any]:
+    gate, text = RULES.get(rule, ("", f"gitmem rule {rule}."))
+    descriptor: dict[str, Any] = {
+        "id": rule,
+        "name": _name(rule),
+        "shortDescription": {"text": text.split(" (")[0].rstrip(".") + "."},
+        "fullDescription": {"text": text},
+        "help": {
+            "text": f"{text} The message of each finding says what to do. "
+            "`gitmem check --help` lists the gates; the README's rule table every rule."
+        },
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"tags": ["gitmem", *(g.strip() for g in gate.split(",") if g.strip())]},
+    }
+    if rule == "SECRET":
+        descriptor["properties"]["security-severity"] = "8.0"
+        descriptor["properties"]["tags"].append("security")
+    return descriptor
+
+
+def _fingerprint(problem: Problem) -> str:
+    message = _COMMIT_NOTE.sub("", problem.message)
+    key = "\0".join((problem.rule, problem.path, message))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def log(problems: list[Problem], warnings: list[str] | None = None) -> dict[str, Any]:
+    """The SARIF log of a check's problems (and its settings warnings, as notifications)."""
+    rules = sorted({*RULES, *(p.rule for p in problems)})
+    index = {rule: i for i, rule in enumerate(rules)}
+    results = []
+    for problem in problems:
+        location = {
+            "physicalLocation": {
+                "artifactLocation": {"uri": problem.path.lstrip("/"), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": problem.line or 1},
+            }
+        }
+        results.append(
+            {
+                "ruleId": problem.rule,
+                "ruleIndex": index[problem.rule],
+                "level": "warning" if problem.warning else "error",
+                "message": {"text": problem.message},
+                "locations": [location],
+                "partialFingerprints": {"gitmemFinding/v1": _fingerprint(problem)},
+            }
+        )
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    if warnings:
+        invocation["toolConfigurationNotifications"] = [
+            {"level": "warning", "message": {"text": w}} for w in warnings
+        ]
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "gitmem",
+                        "version": _version(),
+                        "rules": [_descriptor(rule) for rule in rules],
+                    }
+                },
+                "originalUriBaseIds": {
+                    "%SRCROOT%": {"description": {"text": "the repository root"}}
+                },
+                "invocations": [invocation],
+                "results": results,
+            }
+        ],
+    }
+
+
+def render(problems: list[Problem], warnings: list[str] | None = None) -> str:
+    return json.dumps(log(problems, warnings), indent=2, sort_keys=True, ensure_ascii=False)

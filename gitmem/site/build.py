@@ -1,0 +1,124 @@
+"""`gitmem site`: the memory at a commit as a static, self-contained site.
+
+`generate` is a pure function of the `Memory` it is given (gitmem.site.collect reads that from
+one commit and the candidate branches): it returns every file of the site as bytes, sorted by
+path, with nothing taken from the clock, the machine or the order files were read in. So two
+runs on the same commit give the same bytes, and a published site changes only when the memory
+does.
+
+`write` puts those files in a folder. It refuses a folder that holds anything but a site it
+wrote before (marked by `.gitmem-site`), so `--out` can never empty a folder of someone
+else's files; a folder it wrote before is replaced whole, so no page of a removed entry is
+left behind.
+
+The files:
+
+    index.html              counts by type, status and source; latest admissions; candidates
+    entries.html            every entry, with filters and search (site.js, search.js)
+    entries/<id>.html       one page per entry
+    candidates/<id>.html    one page per pending candidate, as it will read once admitted
+    refused.html            the refused topics and why
+    site.css, site.js       the style and the script (shipped inside the package)
+    search.js               the search index (gitmem.site.search)
+    .nojekyll               GitHub Pages serves the files as they are
+    .gitmem-site            the marker above
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from gitmem.errors import UsageError
+from gitmem.repo.store import atomic_write
+from gitmem.site import lineage as lineage_mod
+from gitmem.site import pages, search
+from gitmem.site.collect import Memory
+
+MARKER = ".gitmem-site"
+ASSETS = ("site.css", "site.js")
+
+
+def asset(name: str) -> bytes:
+    return (resources.files("gitmem.site") / "assets" / name).read_bytes()
+
+
+def generate(memory: Memory) -> dict[str, bytes]:
+    """Every file of the site, by path relative to its root."""
+    taken: set[str] = set()
+    entry_pages = {
+        e.entry.id: f"entries/{pages.page_name(e.entry.id, taken)}.html" for e in memory.entries
+    }
+    taken = set()
+    candidate_pages = {
+        c.id: f"candidates/{pages.page_name(c.id, taken)}.html"
+        for c in memory.candidates
+        if c.entry is not None
+    }
+    links = pages.Links(entry_pages, candidate_pages, memory.web, memory.commit)
+    admitted = [e for e in memory.entries if e.entry.status == "admitted"]
+    index = search.build(
+        search.docs_of([(e.path, e.entry) for e in admitted]),
+        [entry_pages[e.entry.id] for e in admitted],
+    )
+    numbers = {e.entry.id: i for i, e in enumerate(admitted)}
+    files: dict[str, bytes] = {
+        "index.html": pages.home(memory, links).encode(),
+        "entries.html": pages.entry_list(memory, links, numbers).encode(),
+        "refused.html": pages.refused(memory).encode(),
+        "search.js": search.script(index),
+        ".nojekyll": b"",
+        MARKER: f"gitmem site of {memory.commit}\n".encode(),
+    }
+    for name in ASSETS:
+        files[name] = asset(name)
+    by_id = {e.entry.id: e.entry for e in memory.entries}
+    successors = lineage_mod.successors_of(by_id)
+    for item in memory.entries:
+        entry = item.entry
+        graph = None
+        if entry.supersedes or entry.id in successors:
+            graph = lineage_mod.lineage(entry.id, by_id, successors)
+        files[entry_pages[entry.id]] = pages.entry_page(item, memory, links, graph).encode()
+    for candidate in memory.candidates:
+        if candidate.entry is None:
+            continue
+        graph = None
+        if candidate.entry.supersedes:
+            known = {**by_id, candidate.id: candidate.entry}
+            graph = lineage_mod.lineage(candidate.id, known, lineage_mod.successors_of(known))
+        files[candidate_pages[candidate.id]] = pages.entry_page(
+            candidate, memory, links, graph
+        ).encode()
+    return dict(sorted(files.items()))
+
+
+def write(files: dict[str, bytes], out: Path) -> None:
+    """Replace the site in out (created when missing) with files."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise UsageError(
+            f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
+            "new folder (gitmem replaces only a site it wrote, marked by .gitmem-site)"
+        )
+    if out.is_dir():
+        for child in out.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    folders = {os.path.dirname(path) for path in files}
+    for folder in sorted(folders):
+        if folder:
+            (out / folder).mkdir(parents=True, exist_ok=True)
+    for path, data in files.items():
+        target = out / path
+        if path == MARKER:
+            continue
+        target.write_bytes(data)
+    atomic_write(out / MARKER, files[MARKER])

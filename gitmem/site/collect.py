@@ -1,0 +1,211 @@
+"""What the site shows, read from one commit: the entries with their admissions and freshness,
+the refused topics, and the pending candidates with their check results.
+
+Everything here is a function of the commit (and, for candidates, of the candidate branches'
+tips), so two runs on the same repository state give the same `Memory`, and the pages made
+from it the same bytes.
+
+Admission and freshness come from the commit's first-parent chain: an entry was admitted by
+the merge on it whose message names it (`_admissions` says why that suffices); a cited file
+"changed since admission" when a later commit on that chain changed it (one path-limited
+`git log` over every cited file). The count is of commits on the main line (a merged branch
+counts once), where `gitmem recall` counts every commit that touched the files
+(`git rev-list --count`); both mark the same entries except when a branch changed a file and
+changed it back before it was merged.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitmem.errors import UsageError
+from gitmem.lifecycle import candidates as lifecycle
+from gitmem.model import refused as refused_mod
+from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.problem import Problem
+from gitmem.repo.store import Store
+from gitmem.repo.workspace import Workspace
+
+ADMIT_PREFIX = "gitmem: admit "
+
+
+@dataclass(frozen=True)
+class SiteEntry:
+    """An entry on the main branch, with where it came from and whether it may be stale."""
+
+    path: str  # repository path
+    entry: Entry
+    admitted_in: str | None  # the commit that added the file to main (None: not found)
+    changed: int  # commits on the main line that changed its cited files since admission
+    missing: tuple[str, ...]  # cited files absent at the commit
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.changed or self.missing)
+
+
+@dataclass(frozen=True)
+class SiteCandidate:
+    """A pending candidate branch and what `gitmem check` says of it now."""
+
+    id: str
+    ref: str
+    tip: str
+    entry: Entry | None  # None when its file is missing or does not parse
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if not p.warning)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """The memory at one commit, as the site shows it."""
+
+    commit: str
+    commit_time: int  # committer time, seconds since the epoch
+    label: str  # what the commit was asked as: the memory branch or --ref
+    dir: str
+    entries: tuple[SiteEntry, ...]  # sorted by id
+    unreadable: tuple[str, ...]  # entry files that do not parse (paths)
+    refused: tuple[refused_mod.Refusal, ...]  # in file order
+    candidates: tuple[SiteCandidate, ...]  # sorted by id
+    web: str | None  # the repository's web address, for links to commits and files
+
+
+def collect(
+    ws: Workspace,
+    *,
+    ref: str | None = None,
+    candidates: bool = True,
+    web: str | None = None,
+) -> Memory:
+    """Read the memory at ref (default: the memory branch's tip)."""
+    store = ws.store
+    commit = store.resolve(ref) if ref else ws.main_tip()
+    if commit is None:
+        if ref:
+            raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
+        raise UsageError(f"branch {ws.branch} has no commits yet: nothing to show")
+    tree = store.tree_of(commit)
+    memory_tree = store.subtree(tree, ws.dir)
+    parsed: list[tuple[str, Entry]] = []
+    unreadable: list[str] = []
+    entries_tree = store.subtree(memory_tree, "entries") if memory_tree else None
+    for item in store.walk(entries_tree, f"{ws.dir}/entries/"):
+        if not item.is_file or not item.path.endswith(".md"):
+            continue
+        try:
+            parsed.append((item.path, parse(store.read(item.oid, MAX_ENTRY_BYTES))))
+        except EntryError:
+            unreadable.append(item.path)
+    parsed.sort(key=lambda pair: (pair[1].id, pair[0]))
+    site_entries = _with_history(store, commit, tree, ws.dir, parsed)
+    refused_text = store.read_path(tree, f"{ws.dir}/refused.md") if memory_tree else None
+    refusals = refused_mod.parse((refused_text or b"").decode("utf-8", "replace"))
+    found = _candidates(ws) if candidates else ()
+    return Memory(
+        commit=commit,
+        commit_time=store.commit_time(commit),
+        label=ref or ws.branch,
+        dir=ws.dir,
+        entries=tuple(site_entries),
+        unreadable=tuple(sorted(unreadable)),
+        refused=tuple(sorted(refusals.values(), key=lambda r: r.line)),
+        candidates=found,
+        web=web if web is not None else _web(store),
+    )
+
+
+def _with_history(
+    store: Store, commit: str, tree: str, memory_dir: str, parsed: Sequence[tuple[str, Entry]]
+) -> list[SiteEntry]:
+    """Each entry with its admitting commit and the changes to its cited files since."""
+    chain = store.first_parent_log(commit)
+    position = {oid: step for step, (oid, _, _) in enumerate(chain)}  # newest = 0
+    admitted = _admissions(store, commit, chain, parsed)
+    cited = sorted({f for _, entry in parsed for f in entry.files})
+    touched: dict[str, list[int]] = {f: [] for f in cited}  # file -> positions, ascending
+    for oid, changes in store.first_parent_changes(commit, cited):
+        for _, path in changes:
+            if path in touched and oid in position:
+                touched[path].append(position[oid])
+    present = {f: store.exists(tree, f) for f in cited}
+    out = []
+    for path, entry in parsed:
+        missing = tuple(f for f in entry.files if not present[f])
+        admission = admitted.get(path)
+        changed = 0
+        if admission is not None and admission in position:
+            since: set[int] = set()
+            for cited_file in entry.files:
+                positions = touched.get(cited_file, [])
+                since.update(positions[: bisect_left(positions, position[admission])])
+            changed = len(since)
+        out.append(SiteEntry(path, entry, admission, changed, missing))
+    return out
+
+
+def _admissions(
+    store: Store,
+    tip: str,
+    chain: Sequence[tuple[str, str | None, str]],
+    parsed: Sequence[tuple[str, Entry]],
+) -> dict[str, str]:
+    """entry path -> the commit on the first-parent chain that admitted it.
+
+    `gitmem admit` writes one merge a candidate, its message naming the entry
+    (`gitmem: admit <id>`), and on a guarded main the history rules let an entry appear only
+    through such a merge; so the newest merge whose message names the entry is taken, which
+    costs no tree read (reading the type folders' trees of 10,000 admissions would cost
+    seconds). Entries no such merge names (added before gitmem, or the rules not enforced)
+    are found by a path-limited `git log` for the newest commit that added the file.
+    """
+    named: dict[str, str] = {}
+    for oid, parent, subject in chain:
+        if subject.startswith(ADMIT_PREFIX) and parent is not None:
+            named.setdefault(subject[len(ADMIT_PREFIX) :].strip(), oid)
+    found: dict[str, str] = {}
+    rest: list[str] = []
+    for path, entry in parsed:
+        if entry.id in named:
+            found[path] = named[entry.id]
+        else:
+            rest.append(path)
+    found.update(store.first_added(tip, rest))
+    return found
+
+
+def _candidates(ws: Workspace) -> tuple[SiteCandidate, ...]:
+    out = []
+    for candidate in lifecycle.pending(ws):
+        entry: Entry | None = None
+        if candidate.data is not None:
+            try:
+                entry = parse(candidate.data)
+            except EntryError:
+                entry = None
+        problems = lifecycle.candidate_problems(ws, candidate)
+        out.append(
+            SiteCandidate(
+                candidate.id,
+                candidate.ref,
+                candidate.tip,
+                entry,
+                tuple(sorted(problems, key=Problem.sort_key)),
+            )
+        )
+    return tuple(out)
+
+
+def _web(store: Store) -> str | None:
+    """The origin's web address (https://host/owner/repo), when it has one."""
+    from gitmem.lifecycle.pulls import parse_remote
+
+    url = store.origin_url()
+    remote = parse_remote(url) if url else None
+    return remote.web if remote else None

@@ -1,0 +1,128 @@
+"""An entry's lineage both ways, as a small graph: what it superseded, and what superseded it.
+
+The graph holds the entry, its predecessors (following `supersedes`, transitively) and its
+successors (following `superseded_by`, and any entry whose `supersedes` names it). Each entry
+sits in a column by generation (older to the left), rows sorted by id, so the drawing is a
+pure function of the entries. It is drawn as inline SVG (no script, no external file) whose
+nodes are links; the page also lists the same entries as text for screen readers and narrow
+screens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from html import escape
+
+from gitmem.model.entry import Entry
+
+_COLUMN = 230
+_ROW = 64
+_BOX_W = 200
+_BOX_H = 44
+_TITLE_CHARS = 26
+
+
+@dataclass(frozen=True)
+class Node:
+    id: str
+    generation: int  # 0 for the entry itself, negative for predecessors
+    title: str
+    status: str
+
+
+@dataclass(frozen=True)
+class Lineage:
+    nodes: tuple[Node, ...]  # sorted by (generation, id)
+    edges: tuple[tuple[str, str], ...]  # (older, newer), sorted
+
+    @property
+    def empty(self) -> bool:
+        return len(self.nodes) <= 1
+
+
+def successors_of(entries: Mapping[str, Entry]) -> dict[str, list[str]]:
+    """id -> the ids of the entries that supersede it (either side of the lineage may say so)."""
+    out: dict[str, set[str]] = {}
+    for entry in entries.values():
+        for old in entry.supersedes:
+            out.setdefault(old, set()).add(entry.id)
+        newer = str(entry.meta.get("superseded_by") or "")
+        if newer:
+            out.setdefault(entry.id, set()).add(newer)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def lineage(
+    entry_id: str, entries: Mapping[str, Entry], successors: dict[str, list[str]]
+) -> Lineage:
+    """The lineage through entry_id, among the entries known (ids they name but the memory
+    lacks are shown too, as missing)."""
+    generation = {entry_id: 0}
+    edges: set[tuple[str, str]] = set()
+    frontier = [entry_id]
+    while frontier:  # predecessors
+        current = frontier.pop()
+        known = entries.get(current)
+        for old in known.supersedes if known else ():
+            edges.add((old, current))
+            if old not in generation:
+                generation[old] = generation[current] - 1
+                frontier.append(old)
+    frontier = [entry_id]
+    while frontier:  # successors
+        current = frontier.pop()
+        for newer in successors.get(current, ()):
+            edges.add((current, newer))
+            if newer not in generation:
+                generation[newer] = generation[current] + 1
+                frontier.append(newer)
+    nodes = []
+    for node_id, gen in generation.items():
+        known = entries.get(node_id)
+        title = known.title if known else "(not in the memory)"
+        status = known.status if known else "missing"
+        nodes.append(Node(node_id, gen, title, status))
+    nodes.sort(key=lambda n: (n.generation, n.id))
+    return Lineage(tuple(nodes), tuple(sorted(edges)))
+
+
+def svg(graph: Lineage, href: Callable[[str], str | None], current: str) -> str:
+    """The graph as inline SVG; href gives an id's page (ids without a page are not links)."""
+    columns: dict[int, list[Node]] = {}
+    for node in graph.nodes:
+        columns.setdefault(node.generation, []).append(node)
+    first = min(columns)
+    place: dict[str, tuple[int, int]] = {}
+    for gen, nodes in columns.items():
+        for row, node in enumerate(nodes):
+            place[node.id] = ((gen - first) * _COLUMN + 8, row * _ROW + 8)
+    width = (max(columns) - first) * _COLUMN + _BOX_W + 16
+    height = max(len(nodes) for nodes in columns.values()) * _ROW + 8
+    parts = [
+        f'<svg class="lineage" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="group" aria-label="Lineage graph">'
+    ]
+    for old, new in graph.edges:
+        x1, y1 = place[old]
+        x2, y2 = place[new]
+        parts.append(
+            f'<line x1="{x1 + _BOX_W}" y1="{y1 + _BOX_H // 2}" x2="{x2}" '
+            f'y2="{y2 + _BOX_H // 2}" class="edge"/>'
+        )
+    for node in graph.nodes:
+        x, y = place[node.id]
+        title = node.title if len(node.title) <= _TITLE_CHARS else node.title[:_TITLE_CHARS] + "…"
+        css = "node current" if node.id == current else f"node {node.status}"
+        box = (
+            f'<rect x="{x}" y="{y}" width="{_BOX_W}" height="{_BOX_H}" rx="6" class="{css}"/>'
+            f'<text x="{x + 8}" y="{y + 18}">{escape(title)}</text>'
+            f'<text x="{x + 8}" y="{y + 36}" class="status">{escape(node.status)}</text>'
+        )
+        target = href(node.id)
+        if target and node.id != current:
+            parts.append(f'<a href="{escape(target)}"><title>{escape(node.title)}</title>{box}</a>')
+        else:
+            parts.append(f"<g><title>{escape(node.title)}</title>{box}</g>")
+    parts.append("</svg>")
+    return "".join(parts)

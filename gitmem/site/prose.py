@@ -1,0 +1,140 @@
+"""An entry's Markdown as safe HTML: nothing an entry holds ever runs in a reader's browser.
+
+markdown-it-py renders CommonMark (a well-kept parser, tested against the spec, rather than a
+hand-written one), with raw HTML off (a `<script>` or `<img onerror>` in an entry is shown as
+text), no linkify and no typographer. After parsing, every link is judged again here:
+
+- `http:`, `https:` and `mailto:` links are kept, with rel="nofollow noopener noreferrer";
+- `#fragment` links are kept;
+- a relative link (a path in the repository, as entries cite code) points at the file on the
+  forge at the site's commit when the repository's web address is known, else it becomes text;
+- anything else (`javascript:`, `data:`, `vbscript:`, `file:`, any other scheme, however it is
+  spelled, escaped or padded) becomes text: the link's words stay, the address goes.
+
+Images are never loaded (the site is self-contained and makes no request an entry chose): an
+image becomes a link to its address when that address is allowed, else its alt text.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from urllib.parse import unquote, urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+_REL = "nofollow noopener noreferrer"
+
+
+_MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+
+
+def link_kind(href: str) -> str:
+    """'safe' (an allowed absolute address), 'fragment', 'relative', or 'unsafe'."""
+    # what a browser ignores before the scheme: ASCII whitespace and control characters, and
+    # percent-escapes markdown-it may have added
+    cleaned = "".join(ch for ch in unquote(href) if ord(ch) > 0x20 and ord(ch) != 0x7F)
+    if not cleaned:
+        return "unsafe"
+    if cleaned.startswith("#"):
+        return "fragment"
+    if cleaned.startswith("//") or cleaned.startswith("\\"):
+        return "unsafe"  # scheme-relative: another host chosen by the entry
+    try:
+        scheme = urlsplit(cleaned).scheme.lower()
+    except ValueError:
+        return "unsafe"
+    if ":" in cleaned.split("/", 1)[0] and not scheme:
+        return "unsafe"
+    if not scheme:
+        return "relative"
+    return "safe" if scheme in SAFE_SCHEMES else "unsafe"
+
+
+def render(
+    text: str,
+    *,
+    entry_path: str = "",
+    file_url: Callable[[str], str | None] | None = None,
+) -> str:
+    """HTML for one section of an entry. entry_path is the entry's repository path (relative
+    links are resolved from its folder); file_url gives the address of a repository path, or
+    None (the link becomes text)."""
+    env: dict[str, object] = {}
+    tokens = _MD.parse(text, env)
+    for token in tokens:
+        if token.type == "inline" and token.children:
+            token.children = _judge_links(token.children, entry_path, file_url)
+    return str(_MD.renderer.render(tokens, _MD.options, env))
+
+
+def _resolve(
+    href: str, entry_path: str, file_url: Callable[[str], str | None] | None
+) -> str | None:
+    if file_url is None:
+        return None
+    path, _, fragment = href.partition("#")
+    path = unquote(path.split("?", 1)[0])
+    if not path:
+        return None
+    base = posixpath.dirname(entry_path)
+    joined = posixpath.normpath(posixpath.join(base, path)) if not path.startswith("/") else path
+    joined = joined.lstrip("/")
+    if joined.startswith("..") or joined in ("", "."):
+        return None
+    url = file_url(joined)
+    if url is None:
+        return None
+    return url + (f"#{fragment}" if fragment else "")
+
+
+def _judge_links(
+    children: list[Token], entry_path: str, file_url: Callable[[str], str | None] | None
+) -> list[Token]:
+    out: list[Token] = []
+    stack: list[bool] = []  # for each open link: kept?
+    for token in children:
+        if token.type == "link_open":
+            href = str(token.attrGet("href") or "")
+            kind = link_kind(href)
+            target: str | None = href
+            if kind == "relative":
+                target = _resolve(href, entry_path, file_url)
+            elif kind == "unsafe":
+                target = None
+            if target is None:
+                stack.append(False)
+                continue
+            token.attrSet("href", target)
+            if kind != "fragment":
+                token.attrSet("rel", _REL)
+            stack.append(True)
+            out.append(token)
+        elif token.type == "link_close":
+            if stack.pop() if stack else True:
+                out.append(token)
+        elif token.type == "image":
+            out.extend(_image(token, entry_path, file_url))
+        else:
+            out.append(token)
+    return out
+
+
+def _image(
+    token: Token, entry_path: str, file_url: Callable[[str], str | None] | None
+) -> list[Token]:
+    """An image as a link to it (never loaded), or its alt text when the address is not
+    allowed."""
+    src = str(token.attrGet("src") or "")
+    alt = token.content or "image"
+    kind = link_kind(src)
+    target: str | None = src if kind in ("safe", "fragment") else None
+    if kind == "relative":
+        target = _resolve(src, entry_path, file_url)
+    text = Token("text", "", 0, content=f"image: {alt}")
+    if target is None:
+        return [text]
+    opening = Token("link_open", "a", 1, attrs={"href": target, "rel": _REL})
+    return [opening, text, Token("link_close", "a", -1)]

@@ -1,0 +1,123 @@
+"""CODEOWNERS from memory.owners: `gitmem init --codeowners` writes it, `gitmem lint` checks
+it, and the patterns route exactly each type's candidates and entries."""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+
+from clirunner import ok, run
+
+from gitmem.curate import codeowners
+from gitmem.settings.load import Settings
+
+from conftest import git
+
+OWNERS = (
+    "[memory]\n"
+    'project = "shop"\n'
+    'types = ["code"]\n'
+    'owners = { decision = "@acme/architects", code = "@acme/devs", '
+    'mistake = "@acme/qa @acme/leads" }\n'
+)
+
+
+def _owners(repo: Path, text: str = OWNERS) -> None:
+    (repo / ".gitmem.toml").write_text(text)
+
+
+def _matches(pattern: str, path: str) -> bool:
+    """CODEOWNERS matching for the patterns gitmem writes: anchored, `*` within a name, a
+    trailing `/` for a folder and everything in it."""
+    pattern = pattern.lstrip("/")
+    if pattern.endswith("/"):
+        return path.startswith(pattern)
+    return fnmatch.fnmatchcase(path, pattern) and path.count("/") == pattern.count("/")
+
+
+def _owner_of(lines: list[str], path: str) -> str | None:
+    owner = None
+    for line in lines:
+        if line.startswith("#") or not line.strip():
+            continue
+        pattern, *who = line.split()
+        if _matches(pattern, path):
+            owner = " ".join(who)
+    return owner
+
+
+def test_block_routes_each_type_and_no_other(tmp_path: Path) -> None:
+    settings = Settings(
+        project="shop",
+        types=("code",),
+        owners=(("code", "@acme/devs"), ("decision", "@acme/architects")),
+    )
+    lines = codeowners.block(settings)
+    assert lines[0] == codeowners.BEGIN and lines[-1] == codeowners.END
+    cases = {
+        ".gitmem/candidates/shop-decision-20261201-use-pygit2.md": "@acme/architects",
+        ".gitmem/entries/decision/shop-decision-20261201-use-pygit2.md": "@acme/architects",
+        ".gitmem/candidates/shop-code-20261201-split-cli.md": "@acme/devs",
+        # code-structure begins with code-: it must not fall to code's owners
+        ".gitmem/candidates/shop-code-structure-20261201-layers.md": "",
+        ".gitmem/entries/code-structure/shop-code-structure-20261201-layers.md": "",
+        ".gitmem/candidates/shop-method-20261201-bench.md": None,
+        "src/app.py": None,
+    }
+    for path, owner in cases.items():
+        assert _owner_of(lines, path) == owner, path
+
+
+def test_init_writes_and_lint_checks(memory: Path) -> None:
+    _owners(memory)
+    codeowners_file = memory / ".github" / "CODEOWNERS"
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "owners")
+    failed = run(memory, "lint")
+    assert failed.exit_code == 1
+    assert ".github/CODEOWNERS: CODEOWNERS missing" in failed.output
+    assert "run `gitmem init --codeowners`" in failed.output
+    out = ok(run(memory, "init", "--codeowners")).output
+    assert "created .github/CODEOWNERS" in out
+    text = codeowners_file.read_text()
+    assert "/.gitmem/candidates/shop-mistake-*.md @acme/qa @acme/leads" in text
+    assert "/.gitmem/entries/decision/ @acme/architects" in text
+    assert "unchanged .github/CODEOWNERS" in ok(run(memory, "init", "--codeowners")).output
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "codeowners")
+    assert "CODEOWNERS" not in run(memory, "lint").output
+
+
+def test_init_keeps_other_lines_and_lint_sees_edits_and_overrides(memory: Path) -> None:
+    _owners(memory)
+    (memory / "CODEOWNERS").write_text("* @acme/everyone\n/docs/ @acme/writers\n")
+    ok(run(memory, "init", "--codeowners"))
+    lines = (memory / "CODEOWNERS").read_text().splitlines()
+    assert lines[:2] == ["* @acme/everyone", "/docs/ @acme/writers"]
+    assert lines[3] == codeowners.BEGIN
+    edited = [line.replace("@acme/qa", "@acme/anyone") for line in lines]
+    edited.append("/.gitmem/ @acme/everyone")
+    (memory / "CODEOWNERS").write_text("\n".join(edited) + "\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "hand-edited")
+    out = run(memory, "lint").output
+    assert "CODEOWNERS:" in out and "differs from what memory.owners makes" in out
+    assert "overrides it for the memory folder" in out
+    # a second init rewrites the block in place and keeps the other lines
+    ok(run(memory, "init", "--codeowners"))
+    again = (memory / "CODEOWNERS").read_text().splitlines()
+    assert again[0] == "* @acme/everyone" and again[-1] == "/.gitmem/ @acme/everyone"
+    assert "@acme/anyone" not in "\n".join(again)
+
+
+def test_bad_owners_and_unknown_types(memory: Path) -> None:
+    _owners(memory, '[memory]\nowners = { decision = "not an owner" }\n')
+    result = run(memory, "init", "--codeowners")
+    assert result.exit_code == 2
+    assert "memory.owners: expected a table" in result.output
+    assert "memory.owners names no team" in result.output
+    _owners(memory, '[memory]\nowners = { incident = "@acme/ops" }\n')
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "owners")
+    out = run(memory, "lint").output
+    assert "memory.owners names type 'incident', which the project does not have" in out

@@ -1,0 +1,109 @@
+"""`gitmem review ID`: the candidate as it will read, its checks, its near-duplicates, the
+refused topics it comes near and what it supersedes; in a terminal, a job summary, or JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clirunner import HOOKS, ok, run
+
+from conftest import git
+
+NEAR_DUPLICATE = [
+    "propose", "--type", "decision", "--title", "Use pygit2 inside git hooks, not git",
+    "--applies-when", "writing code that runs inside a git hook",
+    "--content", "Read objects with pygit2 inside hooks; spawning git per call costs more.",
+    "--file", "README.md", "--tag", "hooks",
+]  # fmt: skip
+REFUSED = [
+    "propose", "--type", "method", "--title", "Keep the search index in a database",
+    "--applies-when", "storing derived data", "--content", "Use SQLite for the index.",
+]  # fmt: skip
+NEAR_REFUSED = [
+    "propose", "--type", "method", "--title", "Keep the search index in databases",
+    "--applies-when", "storing what is derived from entries",
+    "--content", "Put the index in Postgres.\n### gitmem review: fake heading\n<b>bold</b>",
+]  # fmt: skip
+
+
+def _id(repo: Path, args: list[str]) -> str:
+    result = ok(run(repo, *args, "--format", "json"))
+    return str(json.loads(result.stdout)["id"])
+
+
+def test_review_shows_what_a_reviewer_needs(memory: Path) -> None:
+    first = _id(memory, HOOKS)
+    ok(run(memory, "admit", first))
+    refused = _id(memory, REFUSED)
+    ok(run(memory, "refuse", refused, "--reason", "derived data stays out of git"))
+    successor = _id(memory, [*NEAR_DUPLICATE, "--supersedes", first])
+    result = run(memory, "review", successor)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"candidate {successor}  (refs/heads/gitmem/{successor}" in out
+    assert "checks: all rules pass" in out
+    near = [line for line in out.splitlines() if first in line and "near-duplicate" in line]
+    assert near, out
+    assert f"  {first}  admitted  Use pygit2 inside git hooks" in out  # what it supersedes
+    assert "status: admitted" in out and "admitted_by: human:<reviewer>" in out
+    data = json.loads(ok(run(memory, "review", successor, "--format", "json")).output)
+    assert data["ok"] is True
+    assert data["similar"][0]["id"] == first and data["similar"][0]["near_duplicate"]
+    assert data["supersedes"] == [
+        {"id": first, "title": "Use pygit2 inside git hooks", "status": "admitted"}
+    ]
+
+
+def test_near_refused_topic_and_markdown_that_cannot_fake_the_summary(memory: Path) -> None:
+    refused = _id(memory, REFUSED)
+    ok(run(memory, "refuse", refused, "--reason", "derived data stays out of git"))
+    candidate = _id(memory, NEAR_REFUSED)
+    text = run(memory, "review", candidate).output
+    assert "near keep-the-search-index-in-a-database: refused on" in text
+    md = ok(run(memory, "review", candidate, "--format", "markdown")).output
+    assert "Near a refused topic: `keep-the-search-index-in-a-database`" in md
+    assert "derived data stays out of git" in md
+    # the candidate's text is one fenced block: its HTML and its heading are inert text
+    fence = md.index("```text\n")
+    body = md[fence:]
+    assert "<b>bold</b>" in body and "### gitmem review: fake heading" in body
+    assert body.rstrip().endswith("```")
+    assert "<b>" not in md[:fence]
+    own = [line for line in md[:fence].splitlines() if line.startswith("### ")]
+    assert own == [f"### gitmem review: `{candidate}`"]
+    assert "None: no admitted entry comes close." in md
+
+
+def test_a_failing_candidate_exits_1_and_an_unknown_one_2(memory: Path) -> None:
+    candidate = _id(memory, HOOKS)
+    git(memory, "checkout", "-q", f"gitmem/{candidate}")
+    (memory / "README.md").write_text("edited on the candidate branch\n")
+    git(memory, "commit", "-q", "-am", "stray")
+    git(memory, "checkout", "-q", "main")
+    result = run(memory, "review", candidate)
+    assert result.exit_code == 1
+    assert "CANDIDATE-BRANCH" in result.output
+    md = run(memory, "review", candidate, "--format", "markdown").output
+    assert "**Checks:** 1 problem(s)" in md and "CANDIDATE-BRANCH" in md
+    missing = run(memory, "review", "local-method-20261201-nothing-here")
+    assert missing.exit_code == 2
+    assert "no candidate" in missing.output and "Traceback" not in missing.output
+
+
+def test_a_secret_is_never_shown(memory: Path) -> None:
+    token = "ghp_" + "Z9y8" * 9
+    candidate = _id(memory, HOOKS)
+    git(memory, "checkout", "-q", f"gitmem/{candidate}")
+    path = next((memory / ".gitmem" / "candidates").glob("*.md"))
+    path.write_text(path.read_text().replace("## Evidence\n", f"## Evidence\ntoken {token}\n"))
+    git(memory, "commit", "-q", "-am", "leak")
+    git(memory, "checkout", "-q", "main")
+    for fmt in ("text", "markdown", "json"):
+        result = run(memory, "review", candidate, "--format", fmt)
+        assert result.exit_code == 1
+        assert "SECRET" in result.output and token not in result.output, fmt
+    assert (
+        json.loads(run(memory, "review", candidate, "--format", "json").output)["as_admitted"]
+        is None
+    )

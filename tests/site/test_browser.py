@@ -1,0 +1,279 @@
+"""The site in a real headless browser (Debian's chromium, driven through chromedriver by
+selenium): every page renders without console errors, filtering and search work and rank as
+recall ranks, an entry holding script runs nothing, axe-core finds no accessibility violation,
+pages fit a phone, and the keyboard reaches everything.
+
+Screenshots are never written into the repository. Chromium runs with a fresh profile and the
+flags that keep it off the (closed) network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run
+from npmpkgs import AXE, fetch
+from recall_corpus import corpus
+from recall_queries import MATCHING, NO_MATCH, SITUATIONS
+from site_fixture import SiteRepo, site_repo
+
+from gitmem.recall.engine import Index
+from gitmem.site import build, search
+
+__all__ = ["site_repo"]  # the fixture
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--window-size=1280,1024",
+)
+WEB = "https://github.com/acme/shop"
+
+webdriver = pytest.importorskip("selenium.webdriver")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        message = "chromium and chromium-driver are not installed (apt-get install them)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingOptions", {"browser": "ALL"})
+    env = dict(os.environ, HOME=str(profile), XDG_CONFIG_HOME=str(profile))
+    service = Service(CHROMEDRIVER, env=env)
+    driver = webdriver.Chrome(service=service, options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def site(site_repo: SiteRepo, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    ok(run(site_repo.path, "site", "--out", str(out), "--web", WEB))
+    return out
+
+
+def _open(driver: object, path: Path, query: str = "") -> list[dict[str, object]]:
+    """Load a page; the console messages it logged."""
+    driver.get_log("browser")  # type: ignore[attr-defined]
+    driver.get(path.as_uri() + query)  # type: ignore[attr-defined]
+    return list(driver.get_log("browser"))  # type: ignore[attr-defined]
+
+
+def _visible_ids(driver: object) -> list[str]:
+    return list(
+        driver.execute_script(  # type: ignore[attr-defined]
+            "return Array.from(document.querySelectorAll('#entries > li'))"
+            ".filter(li => !li.hidden).map(li => li.dataset.id)"
+        )
+    )
+
+
+def _search(driver: object, text: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    box = driver.find_element(By.ID, "f-q")  # type: ignore[attr-defined]
+    box.clear()
+    box.send_keys(text)
+
+
+def test_every_page_renders_without_console_errors(browser: object, site: Path) -> None:
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) >= 9
+    for page in pages:
+        logs = _open(browser, page)
+        assert logs == [], (page.name, logs)
+        title = browser.title  # type: ignore[attr-defined]
+        assert title.endswith("· gitmem"), page.name
+        assert (
+            browser.execute_script(  # type: ignore[attr-defined]
+                "return document.querySelectorAll('h1').length"
+            )
+            == 1
+        )
+
+
+def test_an_entry_holding_script_runs_nothing(
+    browser: object, site: Path, site_repo: SiteRepo
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = site / "entries" / f"{site_repo.hostile}.html"
+    assert _open(browser, page) == []
+    state = browser.execute_script(  # type: ignore[attr-defined]
+        "return [typeof window.pwned, document.title,"
+        " Array.from(document.scripts).map(s => s.getAttribute('src')),"
+        " Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href'))]"
+    )
+    assert state[0] == "undefined"
+    assert "pwned" not in state[1]
+    assert state[2] == ["../site.js"]
+    assert not [h for h in state[3] if h.strip().lower().startswith(("javascript", "data", "vb"))]
+    prose = browser.find_element(By.CSS_SELECTOR, ".prose")  # type: ignore[attr-defined]
+    assert "<script>" in prose.text or "script" in prose.text
+    for link in browser.find_elements(By.CSS_SELECTOR, ".prose a"):  # type: ignore[attr-defined]
+        assert link.get_attribute("href").startswith(("https://", "http://", "mailto:"))
+    # click where the dangerous links were: text now, nothing happens
+    for element in browser.find_elements(By.CSS_SELECTOR, ".prose p"):  # type: ignore[attr-defined]
+        element.click()
+    assert browser.execute_script("return typeof window.pwned") == "undefined"  # type: ignore[attr-defined]
+
+
+def test_filters(browser: object, site: Path, site_repo: SiteRepo) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    entries = site / "entries.html"
+    assert _open(browser, entries) == []
+    everything = _visible_ids(browser)
+    assert len(everything) == 4
+    Select(browser.find_element(By.ID, "f-type")).select_by_value("decision")  # type: ignore[attr-defined]
+    assert sorted(_visible_ids(browser)) == sorted([site_repo.first, site_repo.successor])
+    Select(browser.find_element(By.ID, "f-status")).select_by_value("superseded")  # type: ignore[attr-defined]
+    assert _visible_ids(browser) == [site_repo.first]
+    shown = browser.find_element(By.ID, "shown").text  # type: ignore[attr-defined]
+    assert shown == "1 entry"
+    _open(browser, entries, "?stale=1")
+    assert _visible_ids(browser) == [site_repo.first]
+    _open(browser, entries, "?tag=security")
+    assert sorted(_visible_ids(browser)) == sorted([site_repo.secrets, site_repo.hostile])
+    _open(browser, entries, "?source=human&type=method")
+    assert _visible_ids(browser) == [site_repo.secrets]
+
+
+def test_search_ranks_as_recall_does(
+    browser: object, site: Path, site_repo: SiteRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITMEM_SEMANTIC", "false")  # the browser ranks by keywords
+    _open(browser, site / "entries.html")
+    for query in ("pygit2 hooks", "untrusted markdown script", "secrets scanner tokens"):
+        _search(browser, query)
+        recalled = json.loads(
+            ok(run(site_repo.path, "recall", query, "--format", "json", "-k", "10")).output
+        )
+        assert _visible_ids(browser) == [hit["id"] for hit in recalled], query
+        assert recalled
+    _search(browser, "kubernetes helm chart upgrade")
+    assert _visible_ids(browser) == []
+    assert "no admitted entry matches" in browser.find_element("id", "shown").text  # type: ignore[attr-defined]
+
+
+def test_search_agrees_with_the_engine_on_the_labelled_queries(
+    browser: object, tmp_path: Path
+) -> None:
+    """On the labelled set (tests/recall_corpus.py, 121 entries, and its 127 questions), the
+    browser's top five against the engine's, as `gitmem recall` answers without the extra."""
+    docs = corpus()
+    index = Index.build(docs)
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "search.js").write_bytes(search.script(search.build(docs, [""] * len(docs))))
+    (folder / "site.js").write_bytes(build.asset("site.js"))
+    (folder / "page.html").write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>q</title>'
+        '<script src="site.js"></script><script src="search.js"></script></head>'
+        "<body><main><h1>q</h1></main></body></html>\n"
+    )
+    assert _open(browser, folder / "page.html") == []
+    queries = [q for q, _ in MATCHING] + [q for q, _ in SITUATIONS] + list(NO_MATCH)
+    answers = browser.execute_script(  # type: ignore[attr-defined]
+        "const idx = window.GITMEM_SEARCH;"
+        "return arguments[0].map(q => window.gitmemSearch(idx, q).slice(0, 5)"
+        ".map(h => [idx.docs[h[0]][0], h[1]]));",
+        queries,
+    )
+    same_top5 = same_top1 = same_scores = 0
+    for query, answer in zip(queries, answers, strict=True):
+        engine = [(h.id, h.score) for h in index.search(query, k=5)]
+        browser_ids = [a[0] for a in answer]
+        same_top5 += browser_ids == [e[0] for e in engine]
+        same_top1 += browser_ids[:1] == [e[0] for e in engine][:1]
+        same_scores += [round(a[1], 4) for a in answer] == [e[1] for e in engine]
+    n = len(queries)
+    print(
+        f"\nbrowser vs engine on {n} labelled queries: same top 5 {same_top5 / n:.3f}, "
+        f"same top 1 {same_top1 / n:.3f}, same scores {same_scores / n:.3f}"
+    )
+    assert same_top1 / n >= 0.95
+    assert same_top5 / n >= 0.9
+
+
+def test_accessibility(
+    browser: object, site: Path, site_repo: SiteRepo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """axe-core, injected into each kind of page, finds no WCAG 2.1 A/AA violation."""
+    axe = (fetch(AXE, tmp_path_factory.getbasetemp() / "npm") / "axe.min.js").read_text()
+    pages = [
+        (site / "index.html", ""),
+        (site / "entries.html", ""),
+        (site / "entries.html", "?q=pygit2+hooks"),
+        (site / "entries" / f"{site_repo.first}.html", ""),
+        (site / "entries" / f"{site_repo.hostile}.html", ""),
+        (site / "candidates" / f"{site_repo.stray}.html", ""),
+        (site / "refused.html", ""),
+    ]
+    for page, query in pages:
+        _open(browser, page, query)
+        browser.execute_script(axe)  # type: ignore[attr-defined]
+        result = browser.execute_async_script(  # type: ignore[attr-defined]
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {runOnly: {type: 'tag', values: "
+            "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+            ".then(r => done(r.violations.map(v => [v.id, v.nodes.map(n => n.html)])))"
+            ".catch(e => done([['axe failed', [String(e)]]]));"
+        )
+        assert result == [], (page.name, query, result)
+
+
+def test_phone_and_keyboard(browser: object, site: Path, site_repo: SiteRepo) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        for page in (
+            site / "index.html",
+            site / "entries.html",
+            site / "entries" / f"{site_repo.first}.html",
+            site / "refused.html",
+        ):
+            _open(browser, page)
+            overflow = browser.execute_script(  # type: ignore[attr-defined]
+                "return document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, (page.name, overflow)
+    finally:
+        browser.set_window_size(1280, 1024)  # type: ignore[attr-defined]
+    _open(browser, site / "entries.html")
+    body = browser.find_element(By.TAG_NAME, "body")  # type: ignore[attr-defined]
+    body.send_keys(Keys.TAB)
+    active = browser.switch_to.active_element  # type: ignore[attr-defined]
+    assert active.get_attribute("class") == "skip"
+    active.send_keys(Keys.ENTER)
+    body.send_keys("/")
+    assert browser.switch_to.active_element.get_attribute("id") == "f-q"  # type: ignore[attr-defined]
+    browser.switch_to.active_element.send_keys("pygit2")  # type: ignore[attr-defined]
+    assert _visible_ids(browser)[0] in (site_repo.successor, site_repo.first)

@@ -1,0 +1,151 @@
+"""gitmem site: the files it writes, their content, and that they are the same every time."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from clirunner import ok, run
+from site_fixture import SiteRepo, site_repo
+
+from conftest import git
+
+__all__ = ["site_repo"]  # the fixture
+
+from gitmem.repo.workspace import open_workspace
+from gitmem.site import build, collect
+
+WEB = "https://github.com/acme/shop"
+
+
+def _site(repo: Path, out: Path, *args: str) -> dict[str, bytes]:
+    ok(run(repo, "site", "--out", str(out), "--web", WEB, *args))
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_same_commit_same_bytes(site_repo: SiteRepo, tmp_path: Path) -> None:
+    one = _site(site_repo.path, tmp_path / "one")
+    two = _site(site_repo.path, tmp_path / "two")
+    assert one == two
+    memory = collect.collect(open_workspace(site_repo.path), web=WEB)
+    assert build.generate(memory) == build.generate(
+        collect.collect(open_workspace(site_repo.path), web=WEB)
+    )
+    assert set(one) == set(build.generate(memory))
+
+
+def test_same_bytes_across_processes(site_repo: SiteRepo, tmp_path: Path) -> None:
+    """Two processes with different string hashing (set and dict orders) write the same site."""
+    digests = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"site-{seed}"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run(
+            ["gitmem", "site", "--out", str(out), "--web", WEB],
+            cwd=site_repo.path,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        digests.append(
+            {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        )
+    assert digests[0] == digests[1]
+
+
+def test_pages_for_every_entry_candidate_and_topic(site_repo: SiteRepo, tmp_path: Path) -> None:
+    files = _site(site_repo.path, tmp_path / "site")
+    for entry_id in (site_repo.first, site_repo.secrets, site_repo.hostile, site_repo.successor):
+        assert f"entries/{entry_id}.html" in files
+    assert f"candidates/{site_repo.pending}.html" in files
+    assert f"candidates/{site_repo.stray}.html" in files
+    assert {"index.html", "entries.html", "refused.html", "search.js", "site.js", "site.css"} <= (
+        set(files)
+    )
+    home = files["index.html"].decode()
+    assert "4 entries, 2 pending candidates, 1 refused topic" in home
+    assert 'href="entries.html?type=decision">decision</a></td><td>2<' in home
+    assert 'href="entries.html?status=superseded">superseded</a></td><td>1<' in home
+    assert "passes every rule" in home  # the valid candidate
+    assert "CANDIDATE-BRANCH" in home  # the stray one, with its rule
+    refused = files["refused.html"].decode()
+    assert "keep-the-search-index-in-a-database" in refused
+    assert "derived data stays out of git" in refused
+
+
+def test_entry_page_admission_lineage_and_staleness(site_repo: SiteRepo, tmp_path: Path) -> None:
+    files = _site(site_repo.path, tmp_path / "site")
+    first = files[f"entries/{site_repo.first}.html"].decode()
+    commit = site_repo.first_admission
+    assert f'href="{WEB}/commit/{commit}"' in first  # who admitted it, in which commit
+    assert "by human:Test Author on" in first
+    assert "changed since admission" in first  # README.md changed after it was admitted
+    assert "1 commit on the main line" in first
+    assert f'href="../entries/{site_repo.successor}.html"' in first  # lineage, forward
+    assert '<svg class="lineage"' in first
+    successor = files[f"entries/{site_repo.successor}.html"].decode()
+    assert f'href="../entries/{site_repo.first}.html"' in successor  # and backward
+    assert "changed since admission" not in successor  # admitted after the change
+    assert f'href="{WEB}/blob/' in successor and "/README.md" in successor
+
+
+def test_no_script_or_dangerous_link_from_an_entry(site_repo: SiteRepo, tmp_path: Path) -> None:
+    files = _site(site_repo.path, tmp_path / "site")
+    page = files[f"entries/{site_repo.hostile}.html"].decode()
+    assert "&lt;script&gt;window.pwned" in page  # shown as text
+    for name, data in files.items():
+        if not name.endswith(".html"):
+            continue
+        text = data.decode()
+        scripts = re.findall(r"<script[^>]*>", text)
+        assert all(re.fullmatch(r'<script src="[./a-z]*\.js" defer>', s) for s in scripts), name
+        assert not re.search(r"(?i)\bhref\s*=\s*\"\s*(javascript|data|vbscript):", text), name
+        assert not re.search(r"(?i)<(iframe|img|object|embed)\b", text), name
+        assert not re.search(r"(?i)\son\w+\s*=", text.replace("onerror=&quot;", "")), name
+    assert 'href="https://example.com/docs"' in page
+    assert f'href="{WEB}/blob/' in page  # the relative link, to the file at the commit
+
+
+def test_ref_and_no_candidates(site_repo: SiteRepo, tmp_path: Path) -> None:
+    files = _site(site_repo.path, tmp_path / "old", "--ref", site_repo.first_admission)
+    home = files["index.html"].decode()
+    assert "1 entry, 2 pending candidates" in home
+    assert f"entries/{site_repo.secrets}.html" not in files
+    bare = _site(site_repo.path, tmp_path / "bare", "--no-candidates")
+    assert not [name for name in bare if name.startswith("candidates/")]
+
+
+def test_out_folder_of_other_files_is_refused(site_repo: SiteRepo, tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    result = run(site_repo.path, "site", "--out", str(out))
+    assert result.exit_code == 2
+    assert "holds files gitmem did not write" in result.output
+    assert (out / "notes.txt").read_text() == "mine\n"
+    # a site gitmem wrote is replaced whole: a page it no longer makes is gone
+    site = tmp_path / "site"
+    _site(site_repo.path, site)
+    (site / "entries" / "left-over.html").write_text("old\n")
+    _site(site_repo.path, site)
+    assert not (site / "entries" / "left-over.html").exists()
+
+
+def test_unknown_ref_is_a_usage_error(site_repo: SiteRepo, tmp_path: Path) -> None:
+    result = run(site_repo.path, "site", "--out", str(tmp_path / "x"), "--ref", "no-such-ref")
+    assert result.exit_code == 2
+    assert "--ref 'no-such-ref' is not a commit here" in result.output
+
+
+def test_history_is_read_from_the_first_parent_chain(site_repo: SiteRepo) -> None:
+    memory = collect.collect(open_workspace(site_repo.path))
+    by_id = {e.entry.id: e for e in memory.entries}
+    log = git(site_repo.path, "log", "--first-parent", "--format=%H %s", "main").splitlines()
+    admits = {line.split()[-1]: line.split()[0] for line in log if "gitmem: admit" in line}
+    for entry_id, item in by_id.items():
+        assert item.admitted_in == admits[entry_id]
+    assert by_id[site_repo.first].changed == 1
+    assert by_id[site_repo.secrets].changed == 0  # cites nothing
+    assert by_id[site_repo.successor].changed == 0
