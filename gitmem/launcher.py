@@ -11,79 +11,26 @@ full check runs.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from typing import NoReturn
 
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES
+from gitmem.model.names import SETTINGS_FILES
+from gitmem.settings.folders import memory_prefixes
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
 
 
-def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | None:
-    """Every `dir` a settings file names in the given tables ([] when it names none or does
-    not exist); None when it cannot be read, so the caller takes the full check."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except FileNotFoundError:
-        return []
-    except OSError:
-        return None
-    if b"gitmem" not in raw and b"memory" not in raw:
-        return []
-    import tomllib
-
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
-    values = []
-    for keys in tables:
-        node: object = data
-        for key in keys:
-            node = node.get(key) if isinstance(node, dict) else None
-        if isinstance(node, dict) and "dir" in node:
-            if not isinstance(node["dir"], str):
-                return None
-            values.append(node["dir"])
-    return values
-
-
-def memory_prefixes(top: str) -> list[bytes] | None:
-    """Every folder that could be the memory folder, as path prefixes; None when unsure.
-
-    Deliberately wider than the settings module's answer: the default folder and every
-    `dir` any settings source names (the project file, pyproject.toml, the user's own file),
-    valid or not.  A staged path under any of them takes the full check, so a setting that
-    the full check would set aside can never make this fast path skip real memory."""
-    if os.environ.get("GITMEM_DIR"):
-        return None
-    sources = [
-        (os.path.join(top, PROJECT_SETTINGS), (("memory",),)),
-        (os.path.join(top, PYPROJECT), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
-    ]
-    import platformdirs
-
-    user = os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
-    sources.append((user, (("memory",),)))
-    dirs = {DEFAULT_DIR}
-    for path, tables in sources:
-        values = _dir_values(path, tables)
-        if values is None:
-            return None
-        dirs.update(value.strip("/") for value in values if value.strip("/"))
-    return [d.encode("utf-8") + b"/" for d in dirs]
-
-
 def _git(*args: str, cwd: str | None = None) -> bytes:
+    import subprocess  # here, not above: a fast path that runs no git does without it
+
     return subprocess.run(["git", *args], capture_output=True, check=True, cwd=cwd).stdout
 
 
 def nothing_staged_in_memory() -> bool:
     """True only when git says the staged change touches no memory or settings file, and the
     settings files in the working tree are the ones git is committing."""
+    import subprocess
+
     try:
         top = _git("rev-parse", "--show-toplevel").decode("utf-8").strip()
         staged = _git("diff", "--cached", "--name-only", "-z", "--no-renames", cwd=top)
