@@ -7,10 +7,14 @@ the hook's question is "does this commit stage anything under the memory folder?
 itself) answers it, and nothing else is imported.  Whenever the answer is not a plain no —
 a settings file is staged, the memory folder is set by the environment, git fails — the
 full check runs.
+
+`gitmem agent-hook EVENT` (a coding agent's hook, run on every prompt and every edit) goes
+straight to gitmem.agents.agent_hook, without the command line's imports either.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import NoReturn
 
@@ -21,7 +25,7 @@ _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
 
 
 def _git(*args: str, cwd: str | None = None) -> bytes:
-    import subprocess  # here, not above: a fast path that runs no git does without it
+    import subprocess  # here, not above: `gitmem agent-hook` does without it
 
     return subprocess.run(["git", *args], capture_output=True, check=True, cwd=cwd).stdout
 
@@ -52,6 +56,11 @@ def nothing_staged_in_memory() -> bool:
 def main() -> NoReturn:
     """The `gitmem` command: the fast answer when it is one, else the command line's exit code
     (the only place gitmem ends its process)."""
+    if len(sys.argv) == 3 and sys.argv[1] == "agent-hook" and sys.argv[2] != "--help":
+        # Claude Code runs this on every prompt and edit: answered without loading click
+        from gitmem.agents.agent_hook import main as agent_hook
+
+        sys.exit(agent_hook(sys.argv[2], sys.stdin, sys.stdout, os.environ))
     if sys.argv[1:] in _FAST_ARGS and nothing_staged_in_memory():
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")
