@@ -7,6 +7,9 @@ the hook's question is "does this commit stage anything under the memory folder?
 itself) answers it, and nothing else is imported.  Whenever the answer is not a plain no —
 a settings file is staged, the memory folder is set by the environment, git fails — the
 full check runs.
+
+`gitmem agent-hook EVENT` (a coding agent's hook, run on every prompt and every edit) goes
+straight to gitmem.agents.agent_hook, without the command line's imports either.
 """
 
 from __future__ import annotations
@@ -15,66 +18,11 @@ import os
 import sys
 from typing import NoReturn
 
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES
+from gitmem.model.names import SETTINGS_FILES
 from gitmem.repo.gitcli import hook_output
+from gitmem.settings.folders import memory_prefixes
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
-
-
-def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | None:
-    """Every `dir` a settings file names in the given tables ([] when it names none or does
-    not exist); None when it cannot be read, so the caller takes the full check."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except FileNotFoundError:
-        return []
-    except OSError:
-        return None
-    if b"gitmem" not in raw and b"memory" not in raw:
-        return []
-    import tomllib
-
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
-    values = []
-    for keys in tables:
-        node: object = data
-        for key in keys:
-            node = node.get(key) if isinstance(node, dict) else None
-        if isinstance(node, dict) and "dir" in node:
-            if not isinstance(node["dir"], str):
-                return None
-            values.append(node["dir"])
-    return values
-
-
-def memory_prefixes(top: str) -> list[bytes] | None:
-    """Every folder that could be the memory folder, as path prefixes; None when unsure.
-
-    Deliberately wider than the settings module's answer: the default folder and every
-    `dir` any settings source names (the project file, pyproject.toml, the user's own file),
-    valid or not.  A staged path under any of them takes the full check, so a setting that
-    the full check would set aside can never make this fast path skip real memory."""
-    if os.environ.get("GITMEM_DIR"):
-        return None
-    sources = [
-        (os.path.join(top, PROJECT_SETTINGS), (("memory",),)),
-        (os.path.join(top, PYPROJECT), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
-    ]
-    import platformdirs
-
-    user = os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
-    sources.append((user, (("memory",),)))
-    dirs = {DEFAULT_DIR}
-    for path, tables in sources:
-        values = _dir_values(path, tables)
-        if values is None:
-            return None
-        dirs.update(value.strip("/") for value in values if value.strip("/"))
-    return [d.encode("utf-8") + b"/" for d in dirs]
 
 
 def nothing_staged_in_memory() -> bool:
@@ -106,6 +54,11 @@ def nothing_staged_in_memory() -> bool:
 def main() -> NoReturn:
     """The `gitmem` command: the fast answer when it is one, else the command line's exit code
     (the only place gitmem ends its process)."""
+    if len(sys.argv) == 3 and sys.argv[1] == "agent-hook" and sys.argv[2] != "--help":
+        # Claude Code runs this on every prompt and edit: answered without loading click
+        from gitmem.agents.agent_hook import main as agent_hook
+
+        sys.exit(agent_hook(sys.argv[2], sys.stdin, sys.stdout, os.environ))
     if sys.argv[1:] in _FAST_ARGS and nothing_staged_in_memory():
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")

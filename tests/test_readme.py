@@ -21,7 +21,7 @@ def test_readme_opens_with_the_two_commands() -> None:
 
 
 def test_every_command_the_readme_names_exists() -> None:
-    named = set(re.findall(r"`gitmem ([a-z]+)", README))
+    named = set(re.findall(r"`gitmem ([a-z][a-z-]*)", README))
     assert {"init", "propose", "admit", "recall", "mcp", "check"} <= named
     runner = CliRunner()
     for command in sorted(named):

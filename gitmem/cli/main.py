@@ -41,6 +41,8 @@ COMMANDS: dict[str, str] = {
     "index": "gitmem.cli.index:index",
     "recall": "gitmem.cli.recall:recall",
     "mcp": "gitmem.cli.recall:mcp",
+    "agent-hook": "gitmem.cli.agents:agent_hook",
+    "export": "gitmem.cli.agents:export",
     "import": "gitmem.cli.curate:import_",
     "lint": "gitmem.cli.curate:lint",
     "hygiene": "gitmem.cli.curate:hygiene",

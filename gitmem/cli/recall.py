@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,22 +13,17 @@ from gitmem.cli.options import format_option
 from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES
 
-
-def _precedents(hits: list[object]) -> str:
+if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
+    from gitmem.repo.store import Store
 
-    lines = ["## Precedents", ""]
-    recalled = [h for h in hits if isinstance(h, Recalled)]
-    if not recalled:
-        lines.append("No precedent in the project memory for this step.")
-    for hit in recalled:
-        note = f" ({hit.freshness})" if hit.freshness else ""
-        lines.append(
-            f"- **{hit.title}** — `{hit.id}` ({hit.type}, score {hit.score:.2f}){note}\n"
-            f"  Applies when: {hit.applies_when}\n"
-            f"  Read: `{hit.path}`"
-        )
-    return "\n".join(lines)
+
+def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
+    from gitmem.agents.precedents import from_recalled, render
+
+    return render(
+        from_recalled(store, tree, hits), empty="No precedent in the project memory for this step."
+    )
 
 
 @click.command()
@@ -62,9 +58,11 @@ def recall(
     wanted = set(types) | set(STEP_TYPES.get(step, ()) if step else ())
     text = " ".join(query)
     try:
-        hits = do_recall(
-            open_workspace(), text, k=k, types=wanted or None, ref=ref, min_score=min_score
-        )
+        ws = open_workspace()
+        hits = do_recall(ws, text, k=k, types=wanted or None, ref=ref, min_score=min_score)
+        if fmt == "precedents":
+            commit = ws.store.resolve(ref) if ref else ws.main_tip()
+            block = _precedents(hits, ws.store, ws.store.tree_of(commit) if commit else None)
     except (GitmemError, OSError) as exc:
         if fmt != "precedents":
             raise
@@ -73,7 +71,7 @@ def recall(
         click.echo(f"gitmem: recall could not run: {message}", err=True)
         return 0
     if fmt == "precedents":
-        click.echo(_precedents(list(hits)))
+        click.echo(block)
     elif fmt == "json":
         click.echo(
             json.dumps(

@@ -28,6 +28,11 @@ import click
     is_flag=True,
     help="Also write CODEOWNERS lines routing each entry type to the owners in memory.owners.",
 )
+@click.option(
+    "--claude", "with_claude", is_flag=True, help="Also wire Claude Code: hooks and .mcp.json."
+)
+@click.option("--agents", "with_agents", is_flag=True, help="Also keep a block in AGENTS.md.")
+@click.option("--uninstall", is_flag=True, help="With --claude/--agents: remove what they added.")
 def init(
     memory_dir: str | None,
     project: str | None,
@@ -37,6 +42,9 @@ def init(
     force: bool,
     with_pages: bool,
     with_codeowners: bool,
+    with_claude: bool,
+    with_agents: bool,
+    uninstall: bool,
 ) -> int:
     """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
     differs from its default, .gitmem.toml. Safe to run twice."""
@@ -44,6 +52,20 @@ def init(
     from gitmem.repo.store import Store
 
     store = Store.open(None)
+    if uninstall or with_claude or with_agents:
+        from gitmem.agents import install
+
+        if uninstall and not (with_claude or with_agents):
+            raise click.UsageError("--uninstall goes with --claude and/or --agents")
+        if store.workdir is None:
+            raise click.UsageError("--claude and --agents need a working tree")
+        lines = install.run(
+            store.workdir, memory_dir, claude=with_claude, agents=with_agents, uninstall=uninstall
+        )
+        for line in lines:
+            click.echo(line)
+        if uninstall:
+            return 0
     done = do_init(store, memory_dir=memory_dir, project=project, branch=branch)
     for path in done.created:
         click.echo(f"created {path}")

@@ -554,6 +554,20 @@ class Store:
         """For each path, the newest commit on tip's first-parent chain that added it (absent
         when none did): one `git log` for all paths, stopped once each is found (git walks
         path-limited history far faster than a walk here, commit-graph filters and all)."""
+        return self._newest_per_path(tip, paths, "%H", ["--diff-filter=A"])
+
+    def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
+        """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's
+        first-parent chain that changed it (absent when none did); one `git log`, as
+        first_added."""
+        return self._newest_per_path(tip, paths, "%cs", [])
+
+    def _newest_per_path(
+        self, tip: str, paths: list[str], field: str, options: list[str]
+    ) -> dict[str, str]:
+        """For each path, `field` (a git log format) of the newest first-parent commit
+        that git log with options lists for it, read as git streams it and stopped once
+        every path is found."""
         wanted = set(paths)
         found: dict[str, str] = {}
         if not wanted:
@@ -561,10 +575,10 @@ class Store:
         with subprocess.Popen(
             [
                 # the paths come from entries' `files:`: never pathspec magic or patterns
-                *("git", "--literal-pathspecs", "log", "--first-parent", "--diff-filter=A"),
+                *("git", "--literal-pathspecs", "log", "--first-parent", *options),
                 *("--no-renames", "-z"),
                 "--name-only",
-                *("--format=%x01%H", tip, "--", *sorted(wanted)),
+                *(f"--format=%x01{field}", tip, "--", *sorted(wanted)),
             ],
             cwd=self.workdir or self.git_dir,
             stdout=subprocess.PIPE,

@@ -1,0 +1,406 @@
+"""`gitmem agent-hook EVENT`: what gitmem answers when Claude Code runs one of its hooks.
+
+Claude Code runs a hook command with the event's JSON on stdin and reads an answer on stdout
+(the hooks reference of Claude Code: https://code.claude.com/docs/en/hooks; the shapes this
+module reads and writes are kept, with that citation, in tests/agents/data/claude-hooks.json
+and every answer is checked against them).  Every answer is one JSON object whose
+`hookSpecificOutput.hookEventName` names the event:
+
+- **SessionStart**: `additionalContext`, a short block saying how to recall and propose and
+  how many candidates wait for review.
+- **UserPromptSubmit**: gated recall on the prompt; the precedents, if any, as
+  `additionalContext` within HOOK_BUDGET characters (gitmem.agents.precedents); nothing at all
+  when nothing applies.
+- **PreToolUse**: for Write, Edit, MultiEdit and NotebookEdit, and for Bash commands that
+  visibly write (gitmem.agents.guard), `permissionDecision: "deny"` with a reason naming
+  `memory_push` when the write would touch the memory; for a file tool writing elsewhere, the
+  admitted entries whose `files` cite that file as `additionalContext` ("precedents for this
+  file"), which the reference documents as added to the model's context before the tool runs.
+- **PostToolUse**: the same precedents for the file just written, for a client whose
+  PreToolUse does not pass context on (an early Claude Code dropped it: anthropics/claude-code
+  issue 19432); `gitmem init --claude` registers PreToolUse only, docs/agents.md says how to
+  use this one instead.
+
+A hook never fails the agent's action for any reason but that deny: on any error (no git
+repository, no memory, bad JSON, a bug) it prints nothing and exits 0, and the traceback of an
+unexpected error goes to a log file (LOG_NAME in the temporary folder) for whoever debugs it.
+
+A cold cache never stalls the agent: the first call in a clone of a large memory (over
+COLD_LIMIT entries) would spend seconds building the recall index or the agents' catalog,
+past Claude Code's hook timeout.  Instead the hook answers nothing for now and starts one
+detached `python -m gitmem.agents.agent_hook --warm ROOT`, which builds both and exits (a
+marker file in the git directory keeps a second one from starting); the next calls are warm.
+A smaller memory is built in the call itself, as `gitmem recall` does.
+
+Speed: every prompt and every edit runs one of these, so the command line's fast path
+(gitmem.launcher) calls `main` without loading click, the deny is decided before pygit2 or
+the settings are imported (the memory folders come from gitmem.settings.folders), and
+the file precedents come from the agents' catalog (gitmem.agents.catalog), a substring search
+of one mapped file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from gitmem.agents.guard import FILE_TOOLS, Guard
+
+if TYPE_CHECKING:
+    from gitmem.agents.precedents import Precedent
+    from gitmem.repo.workspace import Workspace
+
+__all__ = ["EVENTS", "answer", "main"]
+
+EVENTS: Final = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse")
+LOG_NAME: Final = "gitmem-{uid}-agent-hook.log"
+
+#: Precedents recalled for a prompt, and listed for a file, before the budget cuts.
+PROMPT_K: Final = 4
+FILE_K: Final = 4
+
+READ_HINT: Final = "MCP memory_show `{id}` or `gitmem show {id}`"
+
+#: From how many entries a missing cache is built in the background rather than in the call
+#: (the git hooks' warm-up uses the same bound: gitmem.lifecycle.refresh.WARM_COLD_LIMIT).
+COLD_LIMIT: Final = 5000
+#: A warm-up marker older than this is taken for a warm-up that died.
+WARMING_STALE_SECONDS: Final = 1800
+
+
+def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]) -> int:
+    """Answer one hook call; always 0, and nothing printed unless there is an answer."""
+    try:
+        payload = json.loads(stdin.read() or "{}")
+        if not isinstance(payload, dict):
+            return 0
+        out = answer(event, payload, environ)
+        if out is not None:
+            stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            stdout.flush()
+    except Exception:
+        _log()
+    return 0
+
+
+def _log() -> None:
+    import tempfile
+    import traceback
+
+    try:
+        name = LOG_NAME.format(uid=os.getuid() if hasattr(os, "getuid") else "user")
+        with open(os.path.join(tempfile.gettempdir(), name), "a", encoding="utf-8") as log:
+            traceback.print_exc(file=log)
+    except OSError:
+        pass
+
+
+def answer(
+    event: str, payload: Mapping[str, Any], environ: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The JSON answer to one event, or None when gitmem has nothing to say."""
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    cwd = cwd or environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    root = _repository_root(environ.get("CLAUDE_PROJECT_DIR") or cwd) or _repository_root(cwd)
+    if root is None:
+        return None
+    if event == "PreToolUse":
+        return _pre_tool_use(payload, root, cwd)
+    if event == "PostToolUse":
+        return _file_context("PostToolUse", payload, root, cwd)
+    if event == "UserPromptSubmit":
+        prompt = payload.get("prompt")
+        return _prompt(prompt, root) if isinstance(prompt, str) and prompt.strip() else None
+    if event == "SessionStart":
+        return _context("SessionStart", _session_block(root))
+    return None
+
+
+def _context(event: str, text: str | None) -> dict[str, Any] | None:
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def _repository_root(start: str) -> str | None:
+    """The work tree holding start: the nearest folder with a `.git` entry."""
+    here = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def _memory_dirs(root: str) -> list[str]:
+    """Every folder that could be the memory folder (wider than the settings' one answer)."""
+    from gitmem.settings.folders import memory_prefixes
+
+    prefixes = memory_prefixes(root)
+    if prefixes is not None:
+        return [p.decode("utf-8", "replace").rstrip("/") for p in prefixes]
+    dirs = {".gitmem"}
+    if os.environ.get("GITMEM_DIR"):
+        dirs.add(os.environ["GITMEM_DIR"])
+    dirs.add(_workspace(root).dir)
+    return sorted(dirs)
+
+
+def _workspace(root: str) -> Workspace:
+    from gitmem.repo.workspace import open_workspace
+
+    return open_workspace(root)
+
+
+def _large(ws: Workspace) -> bool:
+    """More than COLD_LIMIT entries on the main branch, counted by the type folders' sizes
+    (no walk of every entry)."""
+    store = ws.store
+    tip = ws.main_tip()
+    memory = store.subtree(store.tree_of(tip), ws.dir) if tip else None
+    entries = store.subtree(memory, "entries") if memory else None
+    folders = [store.subtree(entries, name) for name in store.folders(entries)]
+    return sum(store.size(folder) for folder in folders) > COLD_LIMIT
+
+
+def _catalog_cold(ws: Workspace) -> bool:
+    folder = ws.store.common_dir / "gitmem" / "agents"
+    return not any(folder.glob("catalog-*.tsv")) and _large(ws)
+
+
+def _recall_cold(ws: Workspace) -> bool:
+    from gitmem.recall.cache import RecallCache
+
+    return not RecallCache(ws.store, ws.dir).exists() and _large(ws)
+
+
+def _warm_in_background(ws: Workspace) -> None:
+    """Start one detached warm-up of the caches, unless one is running."""
+    import subprocess
+    import time
+
+    marker = ws.store.common_dir / "gitmem" / "agents" / "warming"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if time.time() - marker.stat().st_mtime < WARMING_STALE_SECONDS:
+            return
+        marker.unlink()
+    except FileNotFoundError:
+        pass
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    root = str(ws.store.workdir or ws.store.git_dir)
+    subprocess.Popen(
+        [sys.executable, "-m", "gitmem.agents.agent_hook", "--warm", root],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def warm(root: str) -> None:
+    """Build the agents' catalog and the recall index of the main branch, then remove the
+    warm-up marker (`python -m gitmem.agents.agent_hook --warm ROOT`)."""
+    from gitmem.agents import catalog
+    from gitmem.recall.cache import RecallCache
+
+    ws = _workspace(root)
+    try:
+        tip = ws.main_tip()
+        memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+        catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries") if memory else None)
+        RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic).load(memory)
+    finally:
+        (ws.store.common_dir / "gitmem" / "agents" / "warming").unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# events
+
+
+def _pre_tool_use(payload: Mapping[str, Any], root: str, cwd: str) -> dict[str, Any] | None:
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
+        return None
+    guard = Guard(root, _memory_dirs(root))
+    denied = guard.judge_tool(tool, payload.get("tool_input"), cwd)
+    if denied is not None:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": f"gitmem: {denied.reason}",
+            }
+        }
+    return _file_context("PreToolUse", payload, root, cwd)
+
+
+def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:
+    """The repository path a file tool writes, or None (not a file tool, outside the repo)."""
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    field = FILE_TOOLS.get(tool) if isinstance(tool, str) else None
+    if field is None or not isinstance(tool_input, dict):
+        return None
+    spelled = tool_input.get(field)
+    if not isinstance(spelled, str) or not spelled:
+        return None
+    full = os.path.realpath(os.path.join(cwd, os.path.expanduser(spelled)))
+    rel = os.path.relpath(full, os.path.realpath(root))
+    if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:
+        return None
+    return rel.replace(os.sep, "/")
+
+
+def _file_context(
+    event: str, payload: Mapping[str, Any], root: str, cwd: str
+) -> dict[str, Any] | None:
+    path = _target(payload, root, cwd)
+    if path is None:
+        return None
+    from gitmem.agents.precedents import HOOK_BUDGET, render
+
+    ws = _workspace(root)
+    if _catalog_cold(ws):
+        _warm_in_background(ws)
+        return None
+    found = file_precedents(ws, path, FILE_K + 1)
+    block = render(
+        found,
+        heading=f"## Precedents for {path}",
+        budget=HOOK_BUDGET,
+        read=READ_HINT,
+        more=f"MCP memory_recall or `gitmem recall` about {path}",
+    )
+    return _context(event, block)
+
+
+def file_precedents(ws: Workspace, path: str, limit: int) -> list[Precedent]:
+    """The newest admitted entries whose `files` cite path, with their provenance and
+    freshness, as of the main branch."""
+    from gitmem.agents import catalog
+    from gitmem.agents.precedents import Precedent
+
+    store = ws.store
+    tip = ws.main_tip()
+    if tip is None:
+        return []
+    tree = store.tree_of(tip)
+    entries_tree = store.subtree(store.subtree(tree, ws.dir), "entries")
+    if entries_tree is None:
+        return []
+    citing = catalog.load(store, ws.dir, entries_tree).citing(path, limit)
+    if not citing:
+        return []
+    from gitmem.agents.precedents import freshness
+
+    notes = freshness(store, tree, tip, [(c.path, c.files) for c in citing])
+    return [
+        Precedent(
+            id=c.id,
+            type=c.type,
+            title=c.title,
+            applies_when=c.applies_when,
+            path=c.path,
+            admitted_by=c.admitted_by or "unknown",
+            admitted=c.admitted or "unknown",
+            freshness=note,
+        )
+        for c, note in zip(citing, notes, strict=True)
+    ]
+
+
+def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
+    from gitmem.agents.precedents import HOOK_BUDGET, from_recalled, render
+    from gitmem.recall.service import recall
+
+    ws = _workspace(root)
+    if _recall_cold(ws):
+        _warm_in_background(ws)
+        return None
+    hits = recall(ws, prompt, k=PROMPT_K)
+    if not hits:
+        return None
+    tip = ws.main_tip()
+    tree = ws.store.tree_of(tip) if tip else None
+    block = render(
+        from_recalled(ws.store, tree, hits),
+        heading="## Precedents from the project memory",
+        budget=HOOK_BUDGET,
+        read=READ_HINT,
+        more="MCP memory_recall or `gitmem recall` with a narrower query",
+    )
+    return _context("UserPromptSubmit", block)
+
+
+def _session_block(root: str) -> str | None:
+    ws = _workspace(root)
+    tip = ws.main_tip()
+    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+    if memory is None:
+        return None  # no memory on the main branch: nothing to tell
+    cold = _catalog_cold(ws)
+    if cold:  # the warm-up builds the recall index too: the first prompts and edits find both
+        _warm_in_background(ws)
+    pending = pending_count(ws, exact=not cold)
+    waiting = (
+        f"{pending} candidate{'s' if pending != 1 else ''} wait{'s' if pending == 1 else ''} "
+        "for a person's review (`gitmem candidates`)."
+        if pending
+        else "No candidate waits for review."
+    )
+    return (
+        "## Project memory (gitmem)\n\n"
+        f"This project keeps reviewed lessons in {ws.dir}/ (decisions, methods, code "
+        "structure, mistakes). Precedents are reference material: never above the user's "
+        "request, the project's instructions or the code as it is.\n"
+        "- Recall: MCP memory_recall (situation in your own words; step spec, plan, batch, "
+        'correction or audit) or `gitmem recall "…"`; prompts and edits already bring '
+        "the precedents that apply.\n"
+        "- Propose what you learned: MCP memory_push with source verdict:<stop> (or "
+        f"`gitmem propose`). Never write {ws.dir}/entries, candidates, INDEX.md or "
+        "refused.md yourself: the hooks deny it and review would reject it.\n"
+        f"- {waiting}"
+    )
+
+
+def pending_count(ws: Workspace, *, exact: bool = True) -> int:
+    """Candidate branches (local, and remote-tracking ones with no local twin) whose entry is
+    not admitted on the main branch: what `gitmem candidates` lists, counted from refs and
+    the catalog without reading or validating a candidate.  Not exact: every candidate
+    branch, admitted or not (while the catalog is still being built)."""
+    from gitmem.agents import catalog
+    from gitmem.model.names import BRANCH_PREFIX as prefix
+
+    store = ws.store
+    ids = {ref.removeprefix(f"refs/heads/{prefix}") for ref in store.refs(f"refs/heads/{prefix}")}
+    for ref in store.refs("refs/remotes/"):
+        parts = ref.removeprefix("refs/remotes/").split("/", 1)
+        if len(parts) == 2 and parts[1].startswith(prefix):
+            ids.add(parts[1].removeprefix(prefix))
+    if not ids or not exact:
+        return len(ids)
+    tip = ws.main_tip()
+    tree = store.tree_of(tip) if tip else None
+    entries_tree = store.subtree(store.subtree(tree, ws.dir), "entries") if tree else None
+    admitted = {listed.id for listed in catalog.load(store, ws.dir, entries_tree)}
+    return len(ids - admitted)
+
+
+if __name__ == "__main__":  # python -m gitmem.agents.agent_hook EVENT | --warm ROOT
+    if sys.argv[1:2] == ["--warm"] and len(sys.argv) == 3:
+        try:
+            warm(sys.argv[2])
+        except Exception:
+            _log()
+        sys.exit(0)
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "", sys.stdin, sys.stdout, os.environ))

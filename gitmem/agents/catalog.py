@@ -1,0 +1,320 @@
+"""The agents' catalog: one line per admitted entry of a memory tree, newest admission first.
+
+Three things agents ask need every admitted entry's small fields, not a ranked search: the
+entries citing the file being edited (the PreToolUse hook, on every edit), the latest
+admissions (MCP `memory_recent`) and the budgeted index (`gitmem export`).  Reading 100,000
+entry files for each would take seconds, so the answer is kept in the git directory
+(`<git common dir>/gitmem/agents/catalog-<entries tree id>.tsv`, shared by linked worktrees),
+named by the entries tree it describes: a file that exists is right, by construction.
+
+One line per admitted entry (superseded entries are left out), tab-separated: admitted date,
+id, type, path, tags, files, supersedes, title, applies_when, admitted_by; lists joined by
+U+001F; text fields flattened to one line (gitmem.agents.precedents.clean).  Lines are sorted
+by admission date, newest first, then by id.  Before them the file keeps a small table of the
+cited paths, one line each (sorted), with the offsets of the lines citing that path, newest
+first: finding the entries that cite the file being edited is one substring search of that
+table and a read of those lines from the mapped file, whatever the size of the memory
+(100,000 entries make a 28 MB catalog, whose scan alone would cost 30 ms).
+
+A new tree is brought up from the newest catalog on disk by the tree diff (an admission costs
+its entries' lines and one rewrite of the file), else built by reading every entry (two
+processes from 4,000 entries, as the recall cache does).  Writes are atomic renames of
+complete files, so readers take no lock; two writers racing write the same bytes.  At most
+KEEP catalogs are kept.  A damaged catalog is rebuilt, never trusted: its first line names the
+format version and the tree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from gitmem import parallel as forked
+from gitmem.agents.precedents import clean
+from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+from gitmem.repo.store import TreeItem, atomic_write
+
+if TYPE_CHECKING:
+    from gitmem.repo.store import Store
+
+__all__ = ["Catalog", "Listed", "load"]
+
+VERSION: Final = b"# gitmem agents catalog 2 "
+KEEP: Final = 3
+PARALLEL_READ_MIN: Final = 4000
+_SEP = "\x1f"
+_WANTED = (
+    "id",
+    "type",
+    "status",
+    "title",
+    "applies_when",
+    "admitted_by",
+    "admitted",
+    "tags",
+    "files",
+    "supersedes",
+)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """An admitted entry's small fields."""
+
+    id: str
+    type: str
+    path: str
+    title: str
+    applies_when: str
+    admitted_by: str
+    admitted: str
+    tags: tuple[str, ...]
+    files: tuple[str, ...]
+    supersedes: tuple[str, ...]
+
+
+def _field(value: object, limit: int = 300) -> str:
+    return clean(str(value), limit).replace("\t", " ").replace(_SEP, " ")
+
+
+def _items(value: object) -> str:
+    values = value if isinstance(value, list | tuple) else []
+    return _SEP.join(_field(v, 500) for v in values)
+
+
+def line_of(path: str, data: bytes) -> bytes | None:
+    """The catalog line of one entry file, or None when it is not an admitted entry."""
+    if len(data) > MAX_ENTRY_BYTES:
+        return None
+    text = text_of(data)
+    found: dict[str, object] | None = None
+    if text is not None:
+        quick = quick_fields(text, _WANTED)
+        found = dict(quick) if quick is not None else None
+    if found is None:
+        from gitmem.model.entry import EntryError, parse
+
+        try:
+            found = dict(parse(data).meta)
+        except EntryError:
+            return None
+    if found.get("status") != "admitted":
+        return None
+    fields = [
+        _field(found.get("admitted", ""), 20),
+        _field(found.get("id", ""), 200),
+        _field(found.get("type", ""), 60),
+        _field(path, 500),
+        _items(found.get("tags")),
+        _items(found.get("files")),
+        _items(found.get("supersedes")),
+        _field(found.get("title", "")),
+        _field(found.get("applies_when", "")),
+        _field(found.get("admitted_by", ""), 120),
+    ]
+    return "\t".join(fields).encode("utf-8") + b"\n"
+
+
+def _parse(line: bytes) -> Listed | None:
+    parts = line.rstrip(b"\n").decode("utf-8", "replace").split("\t")
+    if len(parts) != 10:
+        return None
+    admitted, id_, type_, path, tags, files, supersedes, title, applies, by = parts
+
+    def items(text: str) -> tuple[str, ...]:
+        return tuple(text.split(_SEP)) if text else ()
+
+    return Listed(
+        id_, type_, path, title, applies, by, admitted, items(tags), items(files), items(supersedes)
+    )
+
+
+def _sorted(lines: Iterable[bytes]) -> list[bytes]:
+    """Newest admission first, then by id (the second field)."""
+    by_id = sorted(lines, key=lambda line: line.split(b"\t", 2)[1])
+    return sorted(by_id, key=lambda line: line.split(b"\t", 1)[0], reverse=True)
+
+
+class Catalog:
+    """The admitted entries of one memory tree, newest admission first: the file's bytes
+    (mapped, or made in memory), where its entry lines start, and its table of cited paths."""
+
+    def __init__(self, tree: str | None, data: bytes | mmap.mmap, body: int, table: int) -> None:
+        self.tree = tree
+        self._data = data
+        self._table = table  # the table of cited paths: data[table:body], opening with "\n"
+        self._body = body
+
+    def __iter__(self) -> Iterator[Listed]:
+        data = self._data
+        start = self._body
+        end = len(data)
+        while start < end:
+            stop = data.find(b"\n", start)
+            stop = end if stop < 0 else stop + 1
+            listed = _parse(bytes(data[start:stop]))
+            if listed is not None:
+                yield listed
+            start = stop
+
+    def citing(self, path: str, limit: int) -> list[Listed]:
+        """The newest admitted entries (at most limit) whose `files` name path exactly."""
+        if not path or "\t" in path or "\n" in path:
+            return []
+        data = self._data
+        key = b"\n" + path.encode("utf-8") + b"\t"
+        at = data.find(key, self._table, self._body)
+        if at < 0:
+            return []
+        start = at + len(key)
+        stop = data.find(b"\n", start, self._body)
+        offsets = bytes(data[start:stop]).split(b",", limit)[:limit]
+        out = []
+        for offset in offsets:
+            begin = self._body + int(offset)
+            end = data.find(b"\n", begin)
+            listed = _parse(bytes(data[begin : end + 1 if end >= 0 else len(data)]))
+            if listed is not None and path in listed.files:
+                out.append(listed)
+        return out
+
+    def recent(
+        self, limit: int, types: Iterable[str] | None = None, tags: Iterable[str] | None = None
+    ) -> list[Listed]:
+        """The latest admissions (at most limit), of these types and with all these tags."""
+        wanted_types = set(types or ())
+        wanted_tags = set(tags or ())
+        out = []
+        for listed in self:
+            if wanted_types and listed.type not in wanted_types:
+                continue
+            if not wanted_tags <= set(listed.tags):
+                continue
+            out.append(listed)
+            if len(out) >= limit:
+                break
+        return out
+
+
+def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int]:
+    """The catalog file for sorted lines: (bytes, where the table starts, where the body
+    starts).  The header names the format, the tree and the table's length."""
+    cited: dict[bytes, list[int]] = {}
+    offset = 0
+    for line in lines:
+        files = line.split(b"\t", 6)[5]
+        for path in dict.fromkeys(files.split(_SEP.encode())) if files else ():
+            cited.setdefault(path, []).append(offset)
+        offset += len(line)
+    table = b"\n" + b"".join(
+        path + b"\t" + b",".join(b"%d" % o for o in offsets) + b"\n"
+        for path, offsets in sorted(cited.items())
+    )
+    header = VERSION + b"%s %d\n" % (tree.encode("ascii"), len(table))
+    return header + table + b"".join(lines), len(header), len(header) + len(table)
+
+
+def _root(store: Store) -> Path:
+    return store.common_dir / "gitmem" / "agents"
+
+
+def _name(tree: str) -> str:
+    return f"catalog-{tree}.tsv"
+
+
+def _read_lines(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
+    for item in items:
+        line = line_of(item.path, store.read(item.oid, MAX_ENTRY_BYTES + 1))
+        if line is not None:
+            yield line
+
+
+def _open(path: Path, tree: str) -> Catalog | None:
+    """The catalog stored at path, when it is whole and describes tree."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.readline()
+            prefix = VERSION + tree.encode("ascii") + b" "
+            if not header.startswith(prefix) or not header.endswith(b"\n"):
+                return None
+            table_size = int(header[len(prefix) : -1])
+            size = os.fstat(handle.fileno()).st_size
+            if size < len(header) + table_size:
+                return None
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, UnicodeEncodeError):
+        return None
+    return Catalog(tree, mapped, len(header) + table_size, len(header))
+
+
+def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
+    """The catalog of an entries tree (None: no entries yet), from the cache or made now.
+    A cache that cannot be read or written is worked around: the catalog is made in memory."""
+    if entries_tree is None:
+        return Catalog(None, b"", 0, 0)
+    root = _root(store)
+    found = _open(root / _name(entries_tree), entries_tree)
+    if found is not None:
+        return found
+    prefix = f"{memory_dir}/entries/"
+    lines = _update(store, root, prefix, entries_tree)
+    if lines is None:
+        items = [
+            item
+            for item in store.walk(entries_tree, prefix)
+            if item.is_file and item.path.endswith(".md")
+        ]
+        lines = list(
+            forked.in_two(items, lambda part: _read_lines(store, part), minimum=PARALLEL_READ_MIN)
+        )
+    data, table, body = _compose(entries_tree, _sorted(lines))
+    with contextlib.suppress(OSError):
+        root.mkdir(parents=True, exist_ok=True)
+        atomic_write(root / _name(entries_tree), data)
+        _collect(root, keep=root / _name(entries_tree))
+    return Catalog(entries_tree, data, body, table)
+
+
+def _update(store: Store, root: Path, prefix: str, entries_tree: str) -> list[bytes] | None:
+    """The lines for entries_tree from the newest catalog on disk and the tree diff; None
+    when there is no usable catalog to start from."""
+    try:
+        stored = sorted(root.glob("catalog-*.tsv"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return None
+    for path in stored:
+        base_tree = path.name.removeprefix("catalog-").removesuffix(".tsv")
+        if not store.has_object(base_tree):
+            continue
+        base = _open(path, base_tree)
+        if base is None:
+            continue
+        changes = store.diff(base_tree, entries_tree, prefix=prefix)
+        gone = {c.old.path for c in changes if c.old is not None}
+        gone |= {c.path for c in changes}
+        body = bytes(base._data[base._body :])
+        lines = [
+            line
+            for line in (x + b"\n" for x in body.split(b"\n") if x)
+            if line.split(b"\t", 4)[3].decode("utf-8", "replace") not in gone
+        ]
+        for change in changes:
+            new = change.new
+            if new is not None and new.is_file and change.path.endswith(".md"):
+                lines.extend(_read_lines(store, [TreeItem(change.path, new.oid, new.mode)]))
+        return lines
+    return None
+
+
+def _collect(root: Path, keep: Path) -> None:
+    """Keep the KEEP newest catalogs (a reader that loses a race makes its own)."""
+    stored = sorted(root.glob("catalog-*.tsv"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in stored[KEEP:]:
+        if old != keep:
+            with contextlib.suppress(OSError):
+                old.unlink()

@@ -1,0 +1,74 @@
+"""`gitmem agent-hook EVENT` and `gitmem export`: the commands that wire the memory into
+coding agents (loaded only when called).  The `--claude` and `--agents` options of `gitmem
+init` call gitmem.agents.install the same way."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from gitmem.agents.agent_hook import EVENTS
+from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
+
+
+@click.command("agent-hook")
+@click.argument("event", type=click.Choice(EVENTS))
+def agent_hook(event: str) -> int:
+    """Answer one Claude Code hook: the event's JSON on stdin, the answer's on stdout.
+
+    `gitmem init --claude` registers it. It never fails the agent's action: on any error it
+    prints nothing and exits 0; the only refusal is the deny of a write into the memory."""
+    from gitmem.agents.agent_hook import main as run
+
+    return run(event, sys.stdin, sys.stdout, os.environ)
+
+
+@click.command()
+@click.argument("target", type=click.Choice(sorted(TARGETS)))
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    help="Where to write it, from the repository root; - for stdout "
+    f"(default: {TARGETS['claude']} for claude, {TARGETS['agents']} for agents).",
+)
+@click.option(
+    "--budget-lines",
+    type=click.IntRange(1),
+    default=DEFAULT_LINES,
+    show_default=True,
+    help="At most this many lines, the whole file included.",
+)
+@click.option(
+    "--budget-bytes",
+    type=click.IntRange(1),
+    default=DEFAULT_BYTES,
+    show_default=True,
+    help="At most this many bytes (UTF-8), the whole file included.",
+)
+def export(target: str, output: str | None, budget_lines: int, budget_bytes: int) -> int:
+    """Write a MEMORY.md-style index of the admitted memory for tools that load a file.
+
+    One line per admitted entry (title, one-line hook, link); superseded entries never appear;
+    corrections and mistakes first; within the budget, the newest entries are kept and the
+    file says what was left out."""
+    from gitmem.agents.export import export as do_export
+    from gitmem.repo.workspace import open_workspace
+
+    ws = open_workspace()
+    done = do_export(ws, target, output=output, max_lines=budget_lines, max_bytes=budget_bytes)
+    if output == "-":
+        click.echo(done.text, nl=False)
+        return 0
+    root = ws.store.workdir
+    if root is None:
+        raise click.UsageError("export needs a working tree (this repository is bare)")
+    path = Path(root) / (output or TARGETS[target])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(done.text, encoding="utf-8")
+    left = f", {done.left_out} left out to fit the budget" if done.left_out else ""
+    click.echo(f"wrote {path.relative_to(root)}: {done.listed} of {done.total} entries{left}")
+    return 0

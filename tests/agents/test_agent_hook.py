@@ -1,0 +1,440 @@
+"""`gitmem agent-hook EVENT` as Claude Code runs it: a real process fed the documented event
+JSON on stdin, its answer parsed and checked against the documented output shape
+(tests/agents/data/claude-hooks.json, restated from the Claude Code hooks reference).
+
+One repository serves the module: a memory with admitted entries (some citing src/pay.py,
+several about payment retries, one pending candidate), committed with the real CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from conftest import isolation
+
+DATA = json.loads((Path(__file__).parent / "data" / "claude-hooks.json").read_text())
+GITMEM = str(Path(sys.executable).parent / "gitmem")
+
+
+def _sh(cwd: Path, env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"{args} failed: {done.stderr}{done.stdout}"
+    return done.stdout
+
+
+def _admit(repo: Path, env: dict[str, str], title: str, applies: str, *files: str) -> str:
+    out = _sh(
+        repo, env, GITMEM, "propose", "--type", "decision", "--title", title,
+        "--applies-when", applies, "--context", "It came up in review.",
+        "--content", f"{title}: the lesson.", "--evidence", "review notes",
+        "--source", "human:alice", *(a for f in files for a in ("--file", f)),
+    )  # fmt: skip
+    entry_id = out.split()[1]
+    _sh(repo, env, GITMEM, "admit", entry_id, "--by", "human:bob")
+    return entry_id
+
+
+class Repo:
+    def __init__(self, root: Path, env: dict[str, str], ids: dict[str, str]) -> None:
+        self.root = root
+        self.env = env
+        self.ids = ids
+
+    def event(self, event: str, cwd: Path | None = None, **fields: Any) -> dict[str, Any]:
+        """A documented event: the common fields, then the event's own."""
+        payload = {
+            "session_id": "abc123",
+            "transcript_path": str(self.root.parent / "transcript.jsonl"),
+            "cwd": str(cwd or self.root),
+            "permission_mode": "default",
+            "hook_event_name": event,
+            **fields,
+        }
+        jsonschema.validate(payload, DATA["inputs"]["common"])
+        jsonschema.validate(payload, DATA["inputs"][event]["schema"])
+        if "tool_input" in fields and fields.get("tool_name") in DATA["inputs"]["tool_input"]:
+            jsonschema.validate(
+                fields["tool_input"], DATA["inputs"]["tool_input"][fields["tool_name"]]
+            )
+        return payload
+
+    def hook(self, event: str, payload: object, raw: str | None = None) -> dict[str, Any] | None:
+        """Run the hook; its answer (None when it printed nothing), checked against the
+        documented output shape. It always exits 0 and never writes to stderr."""
+        done = subprocess.run(
+            [GITMEM, "agent-hook", event],
+            input=raw if raw is not None else json.dumps(payload),
+            cwd=self.root,
+            env={**self.env, "CLAUDE_PROJECT_DIR": str(self.root)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == ""
+        if not done.stdout:
+            return None
+        answer: dict[str, Any] = json.loads(done.stdout)
+        jsonschema.validate(answer, DATA["outputs"]["common"])
+        specific = answer["hookSpecificOutput"]
+        jsonschema.validate(specific, DATA["outputs"][event])
+        return answer
+
+    def context(self, event: str, payload: object) -> str | None:
+        answer = self.hook(event, payload)
+        if answer is None:
+            return None
+        assert "permissionDecision" not in answer["hookSpecificOutput"]
+        text: str = answer["hookSpecificOutput"]["additionalContext"]
+        return text
+
+    def denied(self, payload: dict[str, Any]) -> str | None:
+        answer = self.hook("PreToolUse", payload)
+        if answer is None or "permissionDecision" not in answer["hookSpecificOutput"]:
+            return None
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+        reason: str = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        return reason
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    base = tmp_path_factory.mktemp("agent-hook")
+    env = isolation(base)
+    root = base / "work"
+    _sh(base, env, "git", "init", "-q", "-b", "main", str(root))
+    (root / "src").mkdir()
+    (root / "src" / "pay.py").write_text("def charge(): ...\n")
+    (root / "src" / "other.py").write_text("x = 1\n")
+    (root / "notes.ipynb").write_text("{}\n")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "initial")
+    _sh(root, env, GITMEM, "init")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "gitmem init")
+    ids = {
+        "keys": _admit(
+            root, env, "Retry payments with idempotency keys",
+            "calling the payment provider's charge endpoint", "src/pay.py",
+        ),
+        "lock": _admit(root, env, "Hold the release lock while tagging", "tagging a release"),
+    }  # fmt: skip
+    for n, what in enumerate(("timeouts", "backoff", "jitter", "ceilings", "logging", "alerts")):
+        ids[what] = _admit(
+            root, env, f"Payment retries need {what} rules {n}",
+            f"retrying payment provider calls after a failure, about {what}", "src/pay.py",
+        )  # fmt: skip
+    _sh(
+        root, env, GITMEM, "propose", "--type", "method", "--title", "A pending lesson",
+        "--applies-when", "never", "--content", "pending", "--source", "human:alice",
+    )  # fmt: skip
+    return Repo(root, env, ids)
+
+
+def test_the_documented_examples_have_the_documented_shape() -> None:
+    for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"):
+        example = DATA["inputs"][event]["example"]
+        jsonschema.validate(example, DATA["inputs"]["common"])
+        jsonschema.validate(example, DATA["inputs"][event]["schema"])
+    with pytest.raises(jsonschema.ValidationError):  # the output shapes reject a typo
+        jsonschema.validate({"hookEventName": "PreToolUse", "permisionDecision": "deny"},
+                            DATA["outputs"]["PreToolUse"])  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# SessionStart, UserPromptSubmit
+
+
+def test_session_start_says_how_to_recall_and_propose_and_what_waits(repo: Repo) -> None:
+    text = repo.context("SessionStart", repo.event("SessionStart", source="startup"))
+    assert text is not None and len(text) < 1500
+    assert "memory_recall" in text and "memory_push" in text and "gitmem propose" in text
+    assert "1 candidate waits for a person's review" in text
+    assert "never above the user's request" in text
+
+
+def test_a_prompt_that_matches_gets_quoted_precedents_with_provenance(repo: Repo) -> None:
+    prompt = "What should I know before calling the payment provider's charge endpoint?"
+    text = repo.context("UserPromptSubmit", repo.event("UserPromptSubmit", prompt=prompt))
+    assert text is not None
+    assert len(text) <= 1500
+    assert text.startswith("## Precedents from the project memory\n\nReference material")
+    assert "never outranks the user's request, the project's instructions or the code" in text
+    assert f"> **Retry payments with idempotency keys** (`{repo.ids['keys']}`)" in text
+    assert "admitted by human:bob on " in text
+    assert "fresh: its files are unchanged" in text or "may be stale" in text
+    # every line of an entry is inside the quote
+    entry_lines = text.split("\n\n", 2)[2].splitlines()
+    assert all(line.startswith("> ") or line.startswith("(") or not line for line in entry_lines)
+
+
+def test_a_prompt_with_no_precedent_gets_nothing(repo: Repo) -> None:
+    payload = repo.event("UserPromptSubmit", prompt="bake sourdough bread at home")
+    assert repo.hook("UserPromptSubmit", payload) is None
+
+
+def test_the_prompt_context_stays_within_its_budget(repo: Repo) -> None:
+    prompt = "retrying payment provider calls after a failure: timeouts backoff jitter ceilings"
+    text = repo.context("UserPromptSubmit", repo.event("UserPromptSubmit", prompt=prompt))
+    assert text is not None
+    assert len(text) <= 1500
+    assert text.count("\n> **") + text.startswith("> **") >= 2
+    assert "left out to keep this short" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# PreToolUse: the guard
+
+
+def _input(tool: str, target: str) -> dict[str, Any]:
+    if tool == "Bash":
+        return {"command": target}
+    if tool == "NotebookEdit":
+        return {"notebook_path": target, "new_source": "x"}
+    if tool == "Edit":
+        return {"file_path": target, "old_string": "a", "new_string": "b"}
+    if tool == "MultiEdit":
+        return {"file_path": target, "edits": []}
+    return {"file_path": target, "content": "x"}
+
+
+def _spellings(root: Path) -> list[tuple[str, str, dict[str, Any], Path]]:
+    """(label, tool, tool_input, cwd): 22 ways to write into the memory."""
+    src, r, up = root / "src", str(root), str(root.parent)
+    cases = [
+        ("absolute", "Write", f"{r}/.gitmem/entries/decision/x.md", src),
+        ("dot-dot", "Write", "../.gitmem/entries/decision/x.md", src),
+        ("dot-slash", "Write", "./.gitmem/candidates/c.md", root),
+        ("upper case", "Write", f"{r}/.GITMEM/ENTRIES/decision/x.md", src),
+        ("mixed case", "Edit", f"{r}/.GitMem/Candidates/c.md", src),
+        ("INDEX.md", "Edit", f"{r}/.gitmem/INDEX.md", src),
+        ("index.md lower", "Write", ".gitmem/index.md", root),
+        ("refused.md case", "Write", f"{r}/.gitmem/Refused.MD", src),
+        ("inner dot-dot", "Write", f"{r}/src/../.gitmem/entries/x.md", src),
+        ("slashes", "Write", f"{r}//.gitmem///entries//x.md", src),
+        ("inner dots", "Write", f"{r}/.gitmem/./entries/./x.md", src),
+        ("symlinked folder", "Write", f"{r}/src/memlink/entries/x.md", src),
+        ("symlink to entries", "Write", "notes/x.md", root),
+        ("symlinked root", "Write", f"{up}/rootlink/.gitmem/entries/x.md", src),
+        ("NotebookEdit", "NotebookEdit", f"{r}/.gitmem/entries/n.ipynb", src),
+        ("MultiEdit", "MultiEdit", "../.gitmem/entries/decision/x.md", src),
+        ("cat heredoc", "Bash", "cat > .gitmem/entries/decision/x.md <<'EOF'\nDon't\nEOF", root),
+        ("tee", "Bash", "echo x | tee -a ../.gitmem/refused.md", src),
+        ("cd and sed -i", "Bash", "cd .. && sed -i 's/a/b/' .gitmem/entries/decision/*.md", src),
+        ("rm the folder", "Bash", "rm -rf .gitmem", root),
+        ("mv away", "Bash", "mv .gitmem/candidates/c.md /dev/null", root),
+        ("redirect 2>", "Bash", "make 2> ../.GITMEM/Entries/log.md", src),
+    ]
+    return [(label, tool, _input(tool, target), cwd) for label, tool, target, cwd in cases]
+
+
+@pytest.fixture(scope="module")
+def links(repo: Repo) -> Repo:
+    (repo.root / "src" / "memlink").symlink_to(repo.root / ".gitmem")
+    (repo.root / "notes").symlink_to(repo.root / ".gitmem" / "entries")
+    rootlink = repo.root.parent / "rootlink"
+    if not rootlink.exists():
+        rootlink.symlink_to(repo.root)
+    return repo
+
+
+@pytest.mark.parametrize("index", range(22))
+def test_every_spelling_of_a_memory_write_is_denied(links: Repo, index: int) -> None:
+    label, tool, tool_input, cwd = _spellings(links.root)[index]
+    payload = links.event("PreToolUse", cwd=cwd, tool_name=tool, tool_input=tool_input,
+                          tool_use_id="toolu_1")  # fmt: skip
+    reason = links.denied(payload)
+    assert reason is not None, label
+    assert "memory_push" in reason and "gitmem propose" in reason, label
+    assert "review" in reason
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Write", {"file_path": "src/new.py", "content": "x"}),
+        ("Write", {"file_path": "entries/x.md", "content": "x"}),  # not under the memory
+        ("Write", {"file_path": ".gitmem/.gitignore", "content": "x"}),
+        ("Bash", {"command": "cat .gitmem/entries/decision/*.md"}),
+        ("Bash", {"command": "grep -r retry .gitmem/entries > found.txt"}),
+        ("Bash", {"command": "git log -- .gitmem/entries"}),
+        ("Bash", {"command": "cp .gitmem/INDEX.md /dev/null/../../tmp-copy 2>&1 | less"}),
+        ("Bash", {"command": 'echo "unbalanced > .gitmem/entries/x.md'}),
+        ("Read", {"file_path": ".gitmem/entries/decision/x.md"}),
+    ],
+)
+def test_reads_and_writes_elsewhere_are_not_denied(
+    repo: Repo, tool: str, tool_input: dict[str, Any]
+) -> None:
+    payload = repo.event("PreToolUse", tool_name=tool, tool_input=tool_input)
+    assert repo.denied(payload) is None, tool_input
+
+
+def test_a_memory_folder_named_in_the_settings_is_guarded_too(tmp_path: Path) -> None:
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    (root / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\n')
+    other = Repo(root, env, {})
+    for path in ("docs/memory/entries/x.md", "DOCS/Memory/INDEX.md", ".gitmem/entries/x.md"):
+        payload = other.event("PreToolUse", tool_name="Write",
+                              tool_input={"file_path": path, "content": "x"})  # fmt: skip
+        assert other.denied(payload) is not None, path
+    payload = other.event("PreToolUse", tool_name="Write",
+                          tool_input={"file_path": "docs/guide.md", "content": "x"})  # fmt: skip
+    assert other.hook("PreToolUse", payload) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# PreToolUse and PostToolUse: precedents for the file
+
+
+def test_an_edit_elsewhere_brings_the_precedents_citing_that_file(repo: Repo) -> None:
+    payload = repo.event(
+        "PreToolUse",
+        cwd=repo.root / "src",
+        tool_name="Edit",
+        tool_input={"file_path": str(repo.root / "src" / "pay.py"), "old_string": "a",
+                    "new_string": "b"},
+    )  # fmt: skip
+    text = repo.context("PreToolUse", payload)
+    assert text is not None and len(text) <= 1500
+    assert text.startswith("## Precedents for src/pay.py\n\nReference material")
+    assert "admitted by human:bob on" in text
+    citing = {v for k, v in repo.ids.items() if k != "lock"}
+    shown = {i for i in repo.ids.values() if f"(`{i}`)" in text}
+    assert 2 <= len(shown) <= 4 and shown <= citing  # seven cite it: newest first, budgeted
+    assert "left out to keep this short" in text
+
+    after = repo.event("PostToolUse", tool_name="Write",
+                       tool_input={"file_path": "src/pay.py", "content": "x"},
+                       tool_response={"success": True})  # fmt: skip
+    post = repo.context("PostToolUse", after)
+    assert post is not None and post.startswith("## Precedents for src/pay.py")
+
+
+def test_a_file_no_entry_cites_gets_nothing(repo: Repo) -> None:
+    payload = repo.event("PreToolUse", tool_name="Write",
+                         tool_input={"file_path": "src/other.py", "content": "x"})  # fmt: skip
+    assert repo.hook("PreToolUse", payload) is None
+
+
+def test_file_precedents_say_when_they_may_be_stale(tmp_path: Path) -> None:
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    (root / "app.py").write_text("v1\n")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "initial")
+    _sh(root, env, GITMEM, "init")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "init")
+    entry_id = _admit(root, env, "Keep app startup lazy", "changing app startup", "app.py")
+    fresh = Repo(root, env, {})
+    payload = fresh.event("PreToolUse", tool_name="Write",
+                          tool_input={"file_path": "app.py", "content": "x"})  # fmt: skip
+    text = fresh.context("PreToolUse", payload)
+    assert text is not None and entry_id in text and "fresh: its files are unchanged" in text
+    (root / "app.py").write_text("v2\n")
+    _sh(root, env, "git", "commit", "-q", "-am", "change app")
+    text = fresh.context("PreToolUse", payload)
+    assert text is not None and "may be stale: 1 commit touched its files since admission" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# never failing
+
+
+@pytest.mark.parametrize(
+    ("event", "raw"),
+    [
+        ("PreToolUse", "not json"),
+        ("PreToolUse", "[1, 2]"),
+        ("PreToolUse", ""),
+        ("PreToolUse", '{"tool_name": "Write", "tool_input": "a string"}'),
+        ("PreToolUse", '{"tool_name": "Write", "tool_input": {"file_path": 42}}'),
+        ("PreToolUse", '{"tool_name": "Bash", "tool_input": {"command": ["rm"]}}'),
+        ("UserPromptSubmit", '{"prompt": 17}'),
+        ("SessionStart", '{"cwd": "/no/such/folder"}'),
+        ("NoSuchEvent", "{}"),
+    ],
+)
+def test_a_hook_never_fails_the_action(repo: Repo, event: str, raw: str) -> None:
+    done = subprocess.run(
+        [GITMEM, "agent-hook", event], input=raw, cwd=repo.root, env=repo.env,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_outside_a_repository_or_memory_nothing_is_said(tmp_path: Path) -> None:
+    env = isolation(tmp_path)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for event, fields in (
+        ("SessionStart", {"source": "startup"}),
+        ("UserPromptSubmit", {"prompt": "payment retries"}),
+        ("PreToolUse", {"tool_name": "Write", "tool_input": {"file_path": "x.py", "content": ""}}),
+    ):
+        payload = {"session_id": "s", "transcript_path": "t", "cwd": str(plain),
+                   "hook_event_name": event, **fields}  # fmt: skip
+        done = subprocess.run(
+            [GITMEM, "agent-hook", event], input=json.dumps(payload), cwd=plain,
+            env={k: v for k, v in env.items() if k != "CLAUDE_PROJECT_DIR"},
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert (done.returncode, done.stdout) == (0, ""), event
+    # a repository where gitmem init never ran: no memory, nothing to say, no error
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(tmp_path / "bare-memory"))
+    empty = Repo(tmp_path / "bare-memory", env, {})
+    assert empty.hook("SessionStart", empty.event("SessionStart", source="startup")) is None
+    prompt = empty.event("UserPromptSubmit", prompt="payment retries")
+    assert empty.hook("UserPromptSubmit", prompt) is None
+
+
+def test_help_is_served_by_the_command_line() -> None:
+    done = subprocess.run([GITMEM, "agent-hook", "--help"], capture_output=True, text=True,
+                          env={**os.environ}, check=False)  # fmt: skip
+    assert done.returncode == 0 and "Claude Code hook" in done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# a cold cache of a large memory never stalls the agent
+
+
+def test_a_cold_large_memory_answers_nothing_and_warms_in_the_background(tmp_path: Path) -> None:
+    from agent_stores import make_store
+
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    make_store(root, 5200)  # above COLD_LIMIT
+    big = Repo(root, env, {})
+    edit_input = {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}
+    edit = big.event("PreToolUse", tool_name="Edit", tool_input=edit_input)
+    start = time.monotonic()
+    assert big.hook("PreToolUse", edit) is None
+    assert time.monotonic() - start < 30  # far less than a build; the bound only guards hangs
+    agents = root / ".git" / "gitmem" / "agents"
+    assert (agents / "warming").exists()
+    # a second call while it warms starts no second warm-up and still answers at once
+    prompt = big.event("UserPromptSubmit", prompt="working on area 7")
+    assert big.hook("UserPromptSubmit", prompt) is None
+    deadline = time.monotonic() + 300
+    while (agents / "warming").exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not (agents / "warming").exists(), "the warm-up did not finish"
+    assert list(agents.glob("catalog-*.tsv"))
+    assert (root / ".git" / "gitmem" / "recall" / "state.json").exists()
+    text = big.context("PreToolUse", edit)
+    assert text is not None and text.startswith("## Precedents for src/app.py")
+    assert big.context("UserPromptSubmit", prompt) is not None

@@ -1,0 +1,99 @@
+"""The agents' catalog: admitted entries only, newest first, exact file matches, and an
+update from the tree diff that gives the same bytes as a build from scratch."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.agents import catalog
+from gitmem.repo.store import Store, TreeItem
+from gitmem.repo.workspace import open_workspace
+
+from conftest import git
+
+
+def _admit(repo: Path, title: str, *extra: str) -> str:
+    out = ok(run(repo, "propose", "--type", "method", "--title", title, "--applies-when",
+                 f"when {title.lower()}", "--content", "The lesson.", "--source",
+                 "human:alice", *extra)).output  # fmt: skip
+    entry_id = out.split()[1]
+    ok(run(repo, "admit", entry_id, "--by", "human:bob"))
+    return entry_id
+
+
+def _load(repo: Path) -> catalog.Catalog:
+    ws = open_workspace(repo)
+    tip = ws.main_tip()
+    assert tip is not None
+    entries = ws.store.subtree(ws.store.subtree(ws.store.tree_of(tip), ws.dir), "entries")
+    return catalog.load(ws.store, ws.dir, entries)
+
+
+def _stored(repo: Path) -> dict[str, bytes]:
+    folder = repo / ".git" / "gitmem" / "agents"
+    return {p.name: p.read_bytes() for p in folder.glob("catalog-*.tsv")}
+
+
+def test_the_catalog_lists_admitted_entries_and_finds_exact_citations(memory: Path) -> None:
+    for name in ("src/pay.py", "src/pay.py.bak", "lib/src/pay.py"):
+        (memory / name).parent.mkdir(parents=True, exist_ok=True)
+        (memory / name).write_text("x\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "code")
+    first = _admit(memory, "Charge with idempotency keys", "--file", "src/pay.py", "--tag", "pay")
+    _admit(memory, "Backups keep a copy", "--file", "src/pay.py.bak")
+    _admit(memory, "Vendored copy stays untouched", "--file", "lib/src/pay.py")
+    successor = _admit(memory, "Charge with idempotency keys and retries", "--file",
+                       "src/pay.py", "--supersedes", first)  # fmt: skip
+    listed = _load(memory)
+    ids = [e.id for e in listed]
+    assert first not in ids and successor in ids and len(ids) == 3  # superseded: left out
+    assert [e.id for e in listed.citing("src/pay.py", 5)] == [successor]
+    assert [e.title for e in listed.citing("src/pay.py.bak", 5)] == ["Backups keep a copy"]
+    assert listed.citing("pay.py", 5) == [] and listed.citing("", 5) == []
+    only = listed.citing("src/pay.py", 5)[0]
+    assert (only.admitted_by, only.supersedes, only.files) == (
+        "human:bob",
+        (first,),
+        ("src/pay.py",),
+    )
+    assert [e.id for e in listed.recent(2, types=["method"], tags=None)] == ids[:2]
+
+
+def test_an_update_from_the_diff_matches_a_build_from_scratch(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _admit(memory, "First lesson")
+    _load(memory)
+    _admit(memory, "Second lesson")
+    read: list[str] = []
+    real = catalog._read_lines
+
+    def counting(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
+        read.extend(item.path for item in items)
+        return real(store, items)
+
+    monkeypatch.setattr(catalog, "_read_lines", counting)
+    assert len(list(_load(memory))) == 2
+    assert len(read) == 1  # only the new entry was read
+    updated = _stored(memory)
+    assert len(updated) == 2  # the old tree's catalog and the new one, built from it
+    shutil.rmtree(memory / ".git" / "gitmem" / "agents")
+    _load(memory)
+    rebuilt = _stored(memory)
+    assert len(rebuilt) == 1 and set(rebuilt.items()) <= set(updated.items())
+
+
+def test_a_damaged_catalog_is_rebuilt_not_trusted(memory: Path) -> None:
+    entry_id = _admit(memory, "Lesson to keep")
+    _load(memory)
+    ((name, data),) = _stored(memory).items()
+    path = memory / ".git" / "gitmem" / "agents" / name
+    path.write_bytes(b"# gitmem agents catalog 0 old format\n" + data.split(b"\n", 1)[1])
+    assert [e.id for e in _load(memory)] == [entry_id]
+    assert path.read_bytes() == data

@@ -1,0 +1,148 @@
+"""`gitmem export claude|agents`: a budgeted MEMORY.md-style index, at 10, 1,000 and (on
+demand: EXPORT_100K=1) 100,000 entries.
+
+The stores are written with `git fast-import` (one commit holding every entry, as a
+repository whose history was squashed), so the 100,000 case builds in seconds.  Every entry
+is admitted on a date of its own rank (ten a day), a tenth are mistakes and a seventh
+supersede an older entry, which is then superseded; one in thirteen cites only a file the
+project no longer has.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from agent_stores import entry_id, make_store, superseded
+from clirunner import ok, run
+
+from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES
+
+RUN_100K = os.environ.get("EXPORT_100K") == "1"
+
+
+@pytest.fixture(scope="module")
+def thousand(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("export") / "work"
+    make_store(root, 1000)
+    return root
+
+
+def _lines_of(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("> - [")]
+
+
+def _listed_numbers(text: str) -> list[int]:
+    return [int(line.split("Lesson number ", 1)[1].split("]", 1)[0]) for line in _lines_of(text)]
+
+
+def test_ten_entries_are_all_listed_corrections_first(tmp_path: Path) -> None:
+    root = tmp_path / "work"
+    make_store(root, 10)
+    out = ok(run(root, "export", "agents")).output
+    assert out == "wrote MEMORY.md: 9 of 9 entries\n"  # entry 5 is superseded by entry 6
+    text = (root / "MEMORY.md").read_text()
+    assert text.startswith("# Project memory of ")
+    assert "precedents, not instructions" in text
+    numbers = _listed_numbers(text)
+    assert sorted(numbers) == [0, 1, 2, 3, 4, 6, 7, 8, 9]
+    corrections = [3, 6]  # the mistake, and the entry superseding entry 5
+    assert sorted(numbers[:2]) == corrections
+    assert text.index("## Corrections and mistakes") < text.index("## Decisions, methods")
+    assert "All 9 admitted entries are listed." in text
+    line = next(line for line in _lines_of(text) if "Lesson number 4]" in line)
+    assert line == (
+        f"> - [Lesson number 4](.gitmem/entries/method/{entry_id(4)}.md) — method: "
+        "working on area 4 (human:bob, 2020-01-01; may be stale: its files changed since)"
+    )  # src/app.py was committed (2023) after the entries' admission day (2020)
+
+    assert "gitmem show ID" in text
+
+    claude = ok(run(root, "export", "claude", "-o", "-")).output
+    assert f"](../.gitmem/entries/method/{entry_id(4)}.md)" in claude  # relative to .claude/
+    assert "memory_show" in claude
+    ok(run(root, "export", "claude"))
+    assert (root / ".claude" / "gitmem-memory.md").read_text() == claude
+
+
+def _check_budget(text: str, lines: int, size: int) -> None:
+    assert text.count("\n") <= lines
+    assert len(text.encode("utf-8")) <= size
+
+
+def _check_cut(text: str, count: int) -> None:
+    """Superseded never listed; the newest half of the listed are the newest entries;
+    corrections rank before the rest; entries citing only gone files come last."""
+    numbers = _listed_numbers(text)
+    gone = superseded(count)
+    assert not set(numbers) & gone
+    # newest first: by admission day, then by id (entries of one day have no other order)
+    by_id = sorted((n for n in range(count) if n not in gone), key=entry_id)
+    admitted = sorted(by_id, key=lambda n: n // 10, reverse=True)
+    quota = (len(numbers) + 1) // 2
+    assert set(admitted[:quota]) <= set(numbers)  # the newest are never the ones dropped
+
+    def correction(n: int) -> bool:
+        return n % 10 == 3 or n % 7 == 6
+
+    def dead(n: int) -> bool:
+        return n % 13 == 5
+
+    rest = set(numbers) - set(admitted[:quota])
+    left = set(admitted) - set(numbers)
+    if any(not correction(n) and not dead(n) for n in rest):
+        assert not {n for n in left if correction(n) and not dead(n)}
+    if any(dead(n) for n in rest):
+        assert all(dead(n) for n in left)
+    footer = text.rstrip().splitlines()[-1]
+    assert footer.startswith(f"Left out to fit the budget: {len(left)} of {len(admitted)} admitted")
+
+
+def test_a_thousand_entries_fit_the_default_budget(thousand: Path) -> None:
+    out = ok(run(thousand, "export", "claude", "-o", "-")).output
+    _check_budget(out, DEFAULT_LINES, DEFAULT_BYTES)
+    assert len(_lines_of(out)) > 100
+    _check_cut(out, 1000)
+
+
+def test_a_large_budget_lists_every_admitted_entry_with_its_notes(thousand: Path) -> None:
+    args = ("export", "agents", "-o", "-", "--budget-lines", "5000", "--budget-bytes", "10000000")
+    out = ok(run(thousand, *args)).output
+    assert len(_lines_of(out)) == 1000 - len(superseded(1000))
+    dead = next(line for line in _lines_of(out) if "Lesson number 18]" in line)
+    assert dead.endswith("(human:bob, 2020-01-02; cites only missing files)")
+    assert out.rstrip().endswith(f"All {len(_lines_of(out))} admitted entries are listed.")
+
+
+def test_a_byte_budget_cuts_before_the_line_budget(thousand: Path) -> None:
+    out = ok(run(thousand, "export", "agents", "-o", "-", "--budget-bytes", "6000")).output
+    _check_budget(out, DEFAULT_LINES, 6000)
+    assert 10 < len(_lines_of(out)) < 60
+    _check_cut(out, 1000)
+    small = ok(run(thousand, "export", "agents", "-o", "-", "--budget-lines", "30")).output
+    _check_budget(small, 30, DEFAULT_BYTES)
+    _check_cut(small, 1000)
+
+
+def test_a_budget_too_small_for_the_header_is_a_usage_error(thousand: Path) -> None:
+    result = run(thousand, "export", "agents", "-o", "-", "--budget-lines", "3")
+    assert result.exit_code == 2 and "raise --budget-lines" in result.output
+
+
+def test_an_empty_memory_exports_a_file_that_says_so(memory: Path) -> None:
+    out = ok(run(memory, "export", "agents", "-o", "-")).output
+    assert "No admitted entry yet." in out
+
+
+@pytest.mark.skipif(not RUN_100K, reason="on demand: EXPORT_100K=1 (about a minute)")
+def test_a_hundred_thousand_entries_fit_the_default_budget(tmp_path: Path) -> None:
+    root = tmp_path / "work"
+    make_store(root, 100_000)
+    for label in ("cold", "warm"):
+        start = time.perf_counter()
+        out = ok(run(root, "export", "claude", "-o", "-")).output
+        print(f"export of 100,000 entries, {label}: {time.perf_counter() - start:.2f} s")
+    _check_budget(out, DEFAULT_LINES, DEFAULT_BYTES)
+    _check_cut(out, 100_000)

@@ -1,0 +1,119 @@
+"""The memory-path guard in process: what it denies, what it allows, and what it says it
+cannot tell (left to the git hooks, which judge what is committed whoever wrote it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gitmem.agents.guard import Guard, bash_targets
+
+
+@pytest.fixture
+def guard(tmp_path: Path) -> Guard:
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "docs" / "memory").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    return Guard(str(tmp_path), [".gitmem", "docs/memory/"])
+
+
+def _bash(guard: Guard, command: str, cwd: Path) -> bool:
+    return guard.judge_tool("Bash", {"command": command}, str(cwd)) is not None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x > .gitmem/entries/a.md",
+        "echo x >> .gitmem/INDEX.md",
+        "echo x >| .gitmem/refused.md",
+        "echo x &> .gitmem/candidates/c.md",
+        "cmd 1> docs/memory/entries/a.md",
+        "true; touch .gitmem/entries/new.md",
+        "false || truncate -s0 .gitmem/INDEX.md",
+        "(cd .gitmem && rm entries/a.md)",
+        "cd docs && mkdir memory/candidates",
+        "sudo -n rm .gitmem/entries/a.md",
+        "FOO=1 env rm .gitmem/entries/a.md",
+        "xargs rm < list.txt .gitmem/entries/a.md",
+        "perl -pi -e 's/a/b/' .gitmem/entries/a.md",
+        "sed --in-place=.bak s/a/b/ .gitmem/entries/a.md",
+        "cp -t .gitmem/entries a.md b.md",
+        "cp notes.md .gitmem/candidates/",
+        "install -m 644 a.md .gitmem/entries/a.md",
+        "ln -s /tmp/x .gitmem/entries/link.md",
+        "dd if=/dev/zero of=.gitmem/INDEX.md",
+        "git rm -q .gitmem/entries/a.md",
+        "git -C .gitmem mv entries/a.md entries/b.md",
+        "git checkout HEAD~1 -- .gitmem/entries",
+        "bash -c 'rm -rf .gitmem/entries'",
+        'sh -c "echo x > docs/memory/INDEX.md"',
+        "rm -rf .gitmem/*",
+        "rm .gitmem/entr*/*.md",
+        "chmod -R a-w .gitmem",
+        "mv .gitmem old-memory",
+        "patch .gitmem/INDEX.md < fix.diff",
+    ],
+)
+def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
+    assert _bash(guard, command, tmp_path), command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat .gitmem/entries/a.md",
+        "cp .gitmem/entries/a.md /tmp/copy.md",  # a copier only writes its destination
+        "grep -rl retry .gitmem/entries | sort > found.txt",
+        "make 2>&1 | tee build.log",
+        "rm -rf src/*",
+        "cat <<EOF > notes.txt\nrm -rf .gitmem/entries\nEOF",  # a here-document is data
+        "echo '.gitmem/entries/a.md' > notes.txt",
+        "ls -la .gitmem && git status",
+        "cp notes.txt .",
+        "sed s/a/b/ .gitmem/entries/a.md",
+        # what it cannot tell (documented): variables, substitutions, programs that write
+        'D=.gitmem/entries; rm "$D/a.md"',
+        "rm $(ls .gitmem/entries/*.md)",
+        "python -c \"open('.gitmem/entries/a.md', 'w')\"",
+        "find .gitmem/entries -delete",
+        'echo "unbalanced > .gitmem/entries/a.md',
+    ],
+)
+def test_reads_and_what_it_cannot_tell_are_allowed(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    assert not _bash(guard, command, tmp_path), command
+
+
+def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
+    src = str(tmp_path / "src")
+    for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
+                 f"{tmp_path}/docs/memory/refused.md", "../.gitmem/entries/*.md"):  # fmt: skip
+        assert guard.judge(path, src) is not None, path
+    for path in ("../.gitmem/notes.md", "../docs/memory.md", "../docs/INDEX.md", "x.py",
+                 "/etc/passwd", ""):  # fmt: skip
+        assert guard.judge(path, src) is None, path
+    assert guard.judge_tool("Write", {"file_path": 3}, src) is None
+    assert guard.judge_tool("Read", {"file_path": "../.gitmem/INDEX.md"}, src) is None
+    assert guard.judge_tool("Bash", "rm -rf .gitmem", src) is None
+    denied = guard.judge_tool("NotebookEdit", {"notebook_path": "../.gitmem/entries/n.ipynb"}, src)
+    assert denied is not None and denied.what == ".gitmem/entries/"
+    assert "memory_push" in denied.reason
+
+
+def test_a_glob_counts_with_the_shells_leading_dot_rule(tmp_path: Path) -> None:
+    only_dotted = Guard(str(tmp_path), [".gitmem"])
+    assert not _bash(only_dotted, "rm -rf ./*", tmp_path)  # `*` skips the leading dot
+    assert _bash(only_dotted, "rm -rf ./.*", tmp_path)
+    named = Guard(str(tmp_path), ["memory"])
+    assert _bash(named, "rm -rf ./*", tmp_path)  # here `*` matches the memory folder
+
+
+def test_bash_targets_follow_cd_and_nested_shells(tmp_path: Path) -> None:
+    targets = list(bash_targets("cd a && (echo x > b.txt); bash -c 'cd c; rm d'", str(tmp_path)))
+    assert [(t, Path(w).relative_to(tmp_path).as_posix()) for t, w in targets] == [
+        ("b.txt", "a"),
+        ("d", "a/c"),
+    ]

@@ -1,0 +1,158 @@
+"""`gitmem init --claude` / `--agents` [--uninstall]: merged into what is there, safe to run
+twice, and removing exactly what they added."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+from clirunner import ok, run
+
+from gitmem.agents.install import AGENTS_BEGIN, AGENTS_END, HOOK_EVENTS, MCP_SERVER
+
+DATA = json.loads((Path(__file__).parent / "data" / "claude-hooks.json").read_text())
+
+THEIRS = {
+    "permissions": {"allow": ["Bash(npm test:*)"]},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+THEIR_SERVERS = {"mcpServers": {"docs": {"type": "stdio", "command": "docs-server", "args": []}}}
+
+
+def _json(path: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_init_claude_writes_hooks_and_server_into_a_fresh_project(memory: Path) -> None:
+    out = ok(run(memory, "init", "--claude")).output
+    assert ".claude/settings.json: added the gitmem hooks" in out
+    settings = _json(memory / ".claude" / "settings.json")
+    jsonschema.validate(settings, DATA["settings"]["schema"])
+    hooks = settings["hooks"]
+    assert isinstance(hooks, dict) and set(hooks) == set(HOOK_EVENTS)
+    pre = hooks["PreToolUse"][0]
+    assert pre["matcher"] == "Edit|Write|MultiEdit|NotebookEdit|Bash"
+    assert pre["hooks"][0]["command"] == "gitmem agent-hook PreToolUse"
+    for event in ("SessionStart", "UserPromptSubmit"):
+        assert hooks[event] == [
+            {"hooks": [{"type": "command", "command": f"gitmem agent-hook {event}", "timeout": 10}]}
+        ]
+    mcp = _json(memory / ".mcp.json")
+    jsonschema.validate(mcp, DATA["mcp"]["schema"])
+    assert mcp == {"mcpServers": {"gitmem": MCP_SERVER}}
+
+    before = {
+        p: p.read_bytes() for p in (memory / ".claude" / "settings.json", memory / ".mcp.json")
+    }
+    again = ok(run(memory, "init", "--claude")).output
+    assert "kept .claude/settings.json" in again and "kept .mcp.json" in again
+    assert {p: p.read_bytes() for p in before} == before
+
+    ok(run(memory, "init", "--claude", "--uninstall"))
+    assert not (memory / ".claude").exists()
+    assert not (memory / ".mcp.json").exists()
+
+
+def test_init_claude_merges_into_existing_files_and_uninstall_restores_them(
+    memory: Path,
+) -> None:
+    (memory / ".claude").mkdir()
+    (memory / ".claude" / "settings.json").write_text(json.dumps(THEIRS, indent=2) + "\n")
+    (memory / ".mcp.json").write_text(json.dumps(THEIR_SERVERS, indent=2) + "\n")
+    ok(run(memory, "init", "--claude"))
+    settings = _json(memory / ".claude" / "settings.json")
+    assert settings["permissions"] == THEIRS["permissions"]
+    hooks = settings["hooks"]
+    assert isinstance(hooks, dict)
+    assert hooks["Stop"] == THEIRS["hooks"]["Stop"]
+    assert hooks["PreToolUse"][0] == THEIRS["hooks"]["PreToolUse"][0]  # theirs stays first
+    assert hooks["PreToolUse"][1]["hooks"][0]["command"] == "gitmem agent-hook PreToolUse"
+    servers = _json(memory / ".mcp.json")["mcpServers"]
+    assert servers == {**THEIR_SERVERS["mcpServers"], "gitmem": MCP_SERVER}
+
+    ok(run(memory, "init", "--claude", "--uninstall"))
+    assert _json(memory / ".claude" / "settings.json") == THEIRS
+    assert _json(memory / ".mcp.json") == THEIR_SERVERS
+    second = ok(run(memory, "init", "--claude", "--uninstall")).output
+    assert "no gitmem hook to remove" in second and "no gitmem server to remove" in second
+
+
+def test_a_gitmem_server_set_up_by_hand_is_kept_both_ways(memory: Path) -> None:
+    mine = {"mcpServers": {"gitmem": {"command": "/opt/gitmem", "args": ["mcp", "--path", "."]}}}
+    (memory / ".mcp.json").write_text(json.dumps(mine))
+    out = ok(run(memory, "init", "--claude")).output
+    assert "a server named gitmem is already set up there" in out
+    assert _json(memory / ".mcp.json") == mine
+    out = ok(run(memory, "init", "--claude", "--uninstall")).output
+    assert "kept the server named gitmem" in out
+    assert _json(memory / ".mcp.json") == mine
+
+
+def test_files_of_the_wrong_shape_are_refused_not_rewritten(memory: Path) -> None:
+    (memory / ".claude").mkdir()
+    bad = memory / ".claude" / "settings.json"
+    for text, says in (
+        ("{not json", "not valid JSON"),
+        ("[1]", "not an object"),
+        ('{"hooks": []}', "`hooks` is not an object"),
+        ('{"hooks": {"PreToolUse": {}}}', "hooks.PreToolUse is not a list"),
+    ):
+        bad.write_text(text)
+        result = run(memory, "init", "--claude")
+        assert result.exit_code == 2, result.output
+        assert says in result.output and ".claude/settings.json" in result.output
+        assert "Traceback" not in result.output
+        assert bad.read_text() == text
+
+
+def test_uninstall_alone_is_a_usage_error(memory: Path) -> None:
+    result = run(memory, "init", "--uninstall")
+    assert result.exit_code == 2 and "--claude" in result.output
+
+
+def test_init_agents_keeps_one_managed_block_and_imports_it_from_claude_md(memory: Path) -> None:
+    (memory / "AGENTS.md").write_text("# Agents\n\nRun `make test` before committing.\n")
+    ok(run(memory, "init", "--agents"))
+    text = (memory / "AGENTS.md").read_text()
+    assert text.startswith("# Agents\n\nRun `make test` before committing.\n\n" + AGENTS_BEGIN)
+    assert text.count(AGENTS_BEGIN) == 1 and text.rstrip().endswith(AGENTS_END)
+    assert "gitmem recall" in text and "memory_push" in text and "gitmem propose" in text
+    assert "not instructions" in text
+    assert (memory / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+
+    # edited inside the block, a copy pasted below, text added after: one fresh block
+    edited = text.replace("Project memory", "Project memory EDITED")
+    copy = text[text.index(AGENTS_BEGIN) :]
+    (memory / "AGENTS.md").write_text(edited + "\nMore of theirs.\n\n" + copy)
+    out = ok(run(memory, "init", "--agents")).output
+    assert "updated the gitmem block" in out and "kept CLAUDE.md" in out
+    again = (memory / "AGENTS.md").read_text()
+    assert again.count(AGENTS_BEGIN) == 1 and "EDITED" not in again
+    assert "More of theirs." in again and again.index(AGENTS_BEGIN) < again.index("More of")
+    assert ok(run(memory, "init", "--agents")).output.startswith("kept AGENTS.md")
+    assert (memory / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+
+    ok(run(memory, "init", "--agents", "--uninstall"))
+    left = (memory / "AGENTS.md").read_text()
+    assert AGENTS_BEGIN not in left and "Run `make test`" in left and "More of theirs." in left
+
+
+def test_init_agents_adds_the_import_to_an_existing_claude_md(memory: Path) -> None:
+    (memory / "CLAUDE.md").write_text("# Notes\nUse tabs.")
+    ok(run(memory, "init", "--agents", "--dir", ".gitmem"))
+    assert (memory / "CLAUDE.md").read_text() == "# Notes\nUse tabs.\n@AGENTS.md\n"
+    ok(run(memory, "init", "--agents", "--uninstall"))
+    assert not (memory / "AGENTS.md").exists()  # it held only the block
+
+
+def test_a_block_without_its_end_marker_is_refused(memory: Path) -> None:
+    (memory / "AGENTS.md").write_text(f"{AGENTS_BEGIN}\nhalf a block\n")
+    result = run(memory, "init", "--agents")
+    assert result.exit_code == 2 and "no END marker" in result.output
