@@ -13,7 +13,11 @@ readers stay only while it is a cost a user would feel:
   spend on it either way;
 - the `files:` of five entries, as a warm `gitmem recall` reads them (quick_fields), beside
   the same through PyYAML including the import of PyYAML and python-frontmatter, each in a
-  fresh process (median of 9): what a warm recall would pay.
+  fresh process (median of 9): what a warm recall would pay;
+- the settings' schema check as every command makes it (gitmem.settings.load's quick
+  checker, which asks jsonschema only when unsure) beside jsonschema_rs, import included,
+  each in a fresh process (median of 9): what recall, list, show, index and the post-* hooks,
+  which validate no entry, would pay.
 """
 
 from __future__ import annotations
@@ -46,6 +50,31 @@ assert all(f is not None for f in found)
 """
 
 
+SETTINGS = """\
+import sys
+from gitmem.settings import load
+table = {"dir": ".gitmem", "project": "shop", "branch": "main", "maxBody": 2000}
+if sys.argv[1] == "quick":
+    assert load._failed_keys(table) == set()
+else:
+    import jsonschema_rs
+    from gitmem.model.schema import load as schema
+    assert jsonschema_rs.validator_for(schema("settings.schema.json")).is_valid(table)
+"""
+
+
+def fresh(script: str, ways: tuple[str, str], stdin: bytes = b"") -> tuple[float, float]:
+    """The median whole-process time of script run each way, alternated, 9 times."""
+    times: dict[str, list[float]] = {way: [] for way in ways}
+    for _ in range(9):
+        for way in ways:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", script, way], input=stdin, check=True)
+            times[way].append(time.perf_counter() - start)
+    first, second = (statistics.median(times[w]) * 1000 for w in ways)
+    return first, second
+
+
 def front(text: str) -> str:
     return "\n" + text[4 : fields.closing_line(text)]
 
@@ -75,17 +104,16 @@ def main() -> None:
         f"{yaml_s * per_push:.2f} s with PyYAML (+{(yaml_s - quick_s) * per_push:.2f} s)"
     )
 
-    five = "\0".join(texts[:5]).encode()
-    times: dict[str, list[float]] = {"quick": [], "yaml": []}
-    for _ in range(9):
-        for way in times:
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", FIVE, way], input=five, check=True)
-            times[way].append(time.perf_counter() - start)
-    q, y = (statistics.median(times[w]) * 1000 for w in ("quick", "yaml"))
+    q, y = fresh(FIVE, ("quick", "yaml"), "\0".join(texts[:5]).encode())
     print(
         f"files of five entries, whole process (median of 9): quick {q:.0f} ms, "
         f"through PyYAML {y:.0f} ms (+{y - q:.0f} ms on every warm recall)"
+    )
+
+    q, r = fresh(SETTINGS, ("quick", "rs"))
+    print(
+        f"settings schema check, whole process (median of 9): quick checker {q:.0f} ms, "
+        f"jsonschema_rs {r:.0f} ms (+{r - q:.0f} ms on every command that validates no entry)"
     )
 
 

@@ -13,18 +13,17 @@ folder opened by descriptor, so nothing already there, link or file, is ever wri
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
 import stat
 from pathlib import Path
-
-import platformdirs
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
 def error_log_dir() -> Path:
+    import platformdirs  # here: every command imports this module, few ever write a log
+
     return Path(platformdirs.user_state_dir("gitmem", appauthor=False)) / "errors"
 
 
@@ -38,6 +37,8 @@ def write_error_log(text: str) -> Path | None:
     except OSError:
         return None
     try:
+        import datetime as dt
+
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         name = f"error-{stamp}-{os.getpid()}.log"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW

@@ -7,7 +7,7 @@ whose path is printed; never to the terminal for an expected failure), 130 inter
 Commands return their exit code as a value and never end the process; `exit_code` below maps
 what they raise, and only the entry point (gitmem.launcher, or click's standalone main that
 CliRunner drives) ends the process with it.  Each command lives in the module of its family
-(check, setup, propose, review, read, index, recall, curate) and is imported only when it
+(check, setup, propose, review, read, index, recall, curate, github) and is imported only when it
 runs, so a hook's process loads only what its command needs.
 """
 

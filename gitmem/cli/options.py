@@ -17,6 +17,7 @@ _FORMAT_HELP = {
     "github": "GitHub workflow annotations",
     "sarif": "SARIF 2.1.0 for code scanning",
     "precedents": "a ## Precedents block to paste into a prompt",
+    "markdown": "Markdown for a pull request's job summary",
 }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import emit_warnings
+from gitmem.cli.options import emit_warnings, format_option
 
 
 @click.command()
@@ -57,14 +57,7 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
 
 @click.command()
 @click.argument("entry_id", metavar="ID")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="Text for a terminal, Markdown for a pull request's job summary, JSON for tools.",
-)
+@format_option("text", "markdown", "json")
 def review(entry_id: str, fmt: str) -> int:
     """Show a pending candidate as a reviewer needs it: as it will read once admitted, what
     the checks say, its near-duplicates among the admitted entries, the refused topics it

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem.errors import UsageError
+from gitmem.model.names import PROJECT_SETTINGS
 from gitmem.model.problem import Problem
 from gitmem.repo.store import atomic_write
 from gitmem.settings.load import Settings
@@ -124,7 +125,7 @@ def check(settings: Settings, read: Callable[[str], str | None]) -> list[Problem
         if name not in known:
             problems.append(
                 Problem(
-                    ".gitmem.toml",
+                    PROJECT_SETTINGS,
                     None,
                     RULE,
                     f"memory.owners names type {name!r}, which the project does not have "

@@ -45,7 +45,7 @@ from gitmem.hooks.github_api import GIT_AUTH, Api, ApiError
 from gitmem.lifecycle import admit as admitting
 from gitmem.model.entry import EntryError, parse
 from gitmem.model.markdown import block, code
-from gitmem.model.names import is_slug
+from gitmem.model.names import BRANCH_PREFIX, is_slug
 from gitmem.repo.store import BLOB
 from gitmem.repo.workspace import Workspace
 
@@ -53,7 +53,6 @@ LABEL = "gitmem:admit"
 CHECK_WORKFLOW = ".github/workflows/gitmem-check.yml"
 CHECK_NAME = "gitmem check"
 GUARD_NAME = "gitmem merge button"
-BRANCH_PREFIX = "gitmem/"
 WRITERS = frozenset({"admin", "maintain", "write"})
 PASSING = frozenset({"success", "neutral", "skipped"})
 ATTEMPTS = 5

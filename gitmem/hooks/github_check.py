@@ -29,10 +29,9 @@ from typing import Any
 from gitmem.hooks.github_api import GIT_AUTH
 from gitmem.model.entry import EntryError, parse
 from gitmem.model.markdown import block, cell, code
+from gitmem.model.names import BRANCH_PREFIX
 from gitmem.repo.store import ZERO
 from gitmem.repo.workspace import Workspace
-
-BRANCH_PREFIX = "gitmem/"
 
 
 @dataclass

@@ -38,16 +38,6 @@ def _entry_schema(extra_types: tuple[str, ...]) -> dict[str, Any]:
 
 
 @functools.cache
-def quick_validator(name: str) -> Any:
-    """jsonschema_rs's validator for a shipped schema, for the quick yes: it loads in a few
-    milliseconds, where the reference validator (jsonschema, whose errors say where and why)
-    costs more to import than a git hook's whole budget, so it runs only when this says no."""
-    import jsonschema_rs
-
-    return jsonschema_rs.validator_for(load(name))
-
-
-@functools.cache
 def _fast_validator(extra_types: tuple[str, ...]) -> Any:
     import jsonschema_rs
 

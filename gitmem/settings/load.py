@@ -651,20 +651,84 @@ def _failed_keys(table: Mapping[str, Any]) -> set[str]:
     """The keys of a ``memory`` table whose values the schema rejects.
 
     jsonschema decides, but importing it costs more than a git hook's whole time budget, and
-    settings are read on every commit. So jsonschema_rs (gitmem.model.schema.quick_validator)
-    answers first, from the same schema: when it finds the table valid, jsonschema is not
-    needed; when it does not, jsonschema says which keys failed. The tests hold the two to the
-    same verdict on generated values.
+    settings are read by every command. So a small checker for the few keywords this schema
+    uses answers first, from the same schema: when it finds every value surely valid, jsonschema
+    is not needed; whenever it has any doubt, jsonschema decides. The tests hold both to
+    jsonschema's verdict on generated values. Why not jsonschema_rs, which the entry schema's
+    quick yes uses: its import alone costs the commands that validate no entry (recall, list,
+    show, index, the post-* hooks) more than the rest of their settings work; bench/quickread.py
+    prints the figure.
     """
-    from gitmem.model.schema import quick_validator
-
-    try:
-        if quick_validator(SCHEMA_FILE).is_valid(dict(table)):
-            return set()
-    except ValueError:  # a value JSON has no type for (a TOML date): jsonschema decides
-        pass
+    properties = _schema()["properties"]
+    if all(
+        name not in properties or _surely_valid(properties[name], value)
+        for name, value in table.items()
+    ):
+        return set()
     errors = _validator().iter_errors(dict(table))
     return {str(error.path[0]) for error in errors if error.path}
+
+
+_ANNOTATIONS: Final = frozenset({"title", "description", "default", "examples", "$comment"})
+
+
+def _is_integer(value: object) -> bool:
+    """JSON Schema's integer: an int that is no bool, or a float with nothing after the point."""
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_TYPES: Final[dict[str, Callable[[object], bool]]] = {
+    "string": lambda value: isinstance(value, str),
+    "boolean": lambda value: isinstance(value, bool),
+    "integer": _is_integer,
+    "array": lambda value: isinstance(value, list),
+    "object": lambda value: isinstance(value, dict),
+}
+
+
+def _surely_valid(spec: Mapping[str, Any], value: object) -> bool:
+    """True when ``value`` passes ``spec`` for sure; False when it fails or the check is unsure.
+
+    Knows only the keywords the settings schema uses, each as JSON Schema 2020-12 defines it
+    (lengths in code points, patterns searched, not matched); any other keyword means unsure.
+    """
+    for keyword, argument in spec.items():
+        if keyword in _ANNOTATIONS:
+            continue
+        if keyword == "type":
+            check = _TYPES.get(argument) if isinstance(argument, str) else None
+            ok = check is not None and check(value)
+        elif keyword == "pattern":
+            ok = not isinstance(value, str) or re.search(argument, value) is not None
+        elif keyword == "minLength":
+            ok = not isinstance(value, str) or len(value) >= argument
+        elif keyword == "maxLength":
+            ok = not isinstance(value, str) or len(value) <= argument
+        elif keyword == "minimum":
+            ok = not _is_number(value) or value >= argument
+        elif keyword == "maximum":
+            ok = not _is_number(value) or value <= argument
+        elif keyword == "items":
+            ok = not isinstance(value, list) or all(_surely_valid(argument, item) for item in value)
+        elif keyword == "maxItems":
+            ok = not isinstance(value, list) or len(value) <= argument
+        elif keyword == "uniqueItems":
+            ok = (
+                not argument
+                or not isinstance(value, list)
+                or (all(isinstance(item, str) for item in value) and len(set(value)) == len(value))
+            )
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _hint(name: str) -> str:
