@@ -43,7 +43,7 @@ from gitmem.model.entry import (
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, SETTINGS_FILES, is_slug
 from gitmem.model.problem import Problem
-from gitmem.repo.snapshot import TreeSnapshot
+from gitmem.repo.snapshot import MISSING, TreeSnapshot
 from gitmem.repo.store import ZERO, Change, CommitInfo, Store, TreeItem
 from gitmem.repo.workspace import settings_at
 from gitmem.settings.load import Settings
@@ -686,9 +686,11 @@ def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRul
 
 def _judge_cited_files(j: Judge, commit: str, tree: str, path: str, entry: Entry) -> None:
     """The files an entry cites exist in the commit that admits it (later they may move: the
-    entry is then stale, which recall and lint report, not invalid)."""
+    entry is then stale, which recall and lint report, not invalid). A cited folder counts,
+    as it does for the file rule."""
+    snapshot = TreeSnapshot(j.store, tree) if entry.files else None
     for cited in entry.files:
-        if j.store.item(tree, cited) is None:
+        if snapshot is not None and snapshot.kind(cited) == MISSING:
             j.add(
                 path,
                 "FILES-MISSING",

@@ -134,6 +134,16 @@ def test_an_entry_whose_cited_file_moved_after_admission_stays_valid(
     assert ok(run(clone, "check", "--range", f"{root}..HEAD")).exit_code == 0
 
 
+def test_an_admission_citing_a_folder_is_accepted(clone: Path, server: Path) -> None:
+    write(clone, "docs/guide.md", "# guide\n")
+    git(clone, "add", "docs")
+    git(clone, "commit", "-q", "-m", "docs")
+    accepted(push(clone, "main"))
+    ok(run(clone, *PROPOSE[:-2], "--file", "docs"))
+    ok(run(clone, "admit", first_id()))
+    accepted(push(clone, "main"))
+
+
 def test_an_admission_citing_a_file_its_commit_lacks_is_refused(clone: Path) -> None:
     ok(run(clone, *PROPOSE))  # cites README.md
     ok(run(clone, "admit", first_id()))
