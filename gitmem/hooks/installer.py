@@ -2,9 +2,13 @@
 
 Each script is the one template rendered for its hook (gitmem.hooks.template; the renderings
 also sit in `gitmem/hooks/scripts/`, which `hooks/` at the top of the source tree points at).
-Each one only finds gitmem and runs `gitmem hook <name>`. A script
-is recognised as gitmem's by its marker line, so the installer can tell its own files from a
-user's:
+Each one only finds gitmem and runs `gitmem hook <name>`; the installer's rendering tries first
+the interpreter that ran it (an absolute path, with its gitmem package: an IDE or a GUI git
+client runs hooks without the virtual environment on PATH), then `gitmem` on PATH, then
+python3's gitmem module, the way pre-commit's own hook template does. A hooks folder inside the
+work tree is shared through the repository, so its scripts record no interpreter (one machine's
+path means nothing on another) and find gitmem on PATH. A script is recognised as gitmem's by
+its marker line, so the installer can tell its own files from a user's:
 
 - a hook that was there before gitmem (`X`) is moved to `X.gitmem-chained` and the gitmem
   script runs it first, with the same arguments and standard input; when that name is taken
@@ -23,9 +27,11 @@ The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relati
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
+import gitmem
 from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.template import render
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
@@ -45,9 +51,16 @@ MERGE_DRIVER_CONFIG = (
 _MARKER_WINDOW = 512
 
 
-def script(name: str) -> bytes:
-    """The text of gitmem's script for hook `name` (the one template, rendered)."""
-    return render(name)
+#: The interpreter running gitmem now and its gitmem package, which the hooks it installs
+#: try first.
+THIS_PYTHON = Path(sys.executable).absolute() if sys.executable else None
+THIS_PACKAGE = Path(gitmem.__file__).absolute().parent
+
+
+def script(name: str, python: Path | None = None, package: Path = THIS_PACKAGE) -> bytes:
+    """gitmem's script for hook `name` (the one template, rendered) and, when given, the
+    interpreter (an absolute path) it tries first while that gitmem package exists."""
+    return render(name, python, package)
 
 
 def is_gitmem_hook(path: Path) -> bool:
@@ -77,11 +90,19 @@ def hooks_dir(repo_path: Path) -> Path:
     return path
 
 
-def install(repo_path: Path, *, server: bool = False) -> list[str]:
+def install(
+    repo_path: Path,
+    *,
+    server: bool = False,
+    python: Path | None = THIS_PYTHON,
+    package: Path = THIS_PACKAGE,
+) -> list[str]:
     """Install gitmem's client hooks (or, with server, the pre-receive hook) into repo_path.
 
-    Returns one line per action. Refuses, changing nothing, when a hook cannot be installed
-    without losing a file.
+    The scripts try python (by default the interpreter running this) first while its gitmem
+    package exists, unless the hooks folder is shared through the repository. Returns one
+    line per action. Refuses, changing nothing, when a hook cannot be installed without
+    losing a file.
     """
     bare = _is_bare(repo_path)
     if bare and not server:
@@ -94,8 +115,11 @@ def install(repo_path: Path, *, server: bool = False) -> list[str]:
     _refuse_conflicts(repo_path, folder, names)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [f"hooks folder: {folder}"]
+    if python is not None and _inside_work_tree(repo_path, folder):
+        python = None
+        lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     for name in names:
-        lines.append(_install_one(folder, name))
+        lines.append(_install_one(folder, name, script(name, python, package)))
     if not server:
         lines.append(_configure_merge_driver(repo_path))
     return lines
@@ -182,9 +206,19 @@ def _tracked(repo_path: Path, paths: list[Path]) -> set[Path]:
     return {Path(top, name) for name in done.stdout.split("\0") if name}
 
 
-def _install_one(folder: Path, name: str) -> str:
+def _inside_work_tree(repo_path: Path, folder: Path) -> bool:
+    """Whether folder lies in the work tree (a core.hooksPath the team commits)."""
+    done = _run(repo_path, "rev-parse", "--show-toplevel")
+    if done.returncode != 0:  # a bare repository
+        return False
+    top = Path(done.stdout.rstrip("\n")).resolve()
+    return folder.resolve().is_relative_to(top) and not folder.resolve().is_relative_to(
+        Path(_git(repo_path, "rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
+    )
+
+
+def _install_one(folder: Path, name: str, text: bytes) -> str:
     path = folder / name
-    text = script(name)
     if os.path.lexists(path):
         if is_gitmem_hook(path):
             if path.read_bytes() == text and not path.is_symlink() and _executable(path):
