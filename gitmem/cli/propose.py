@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive
-from gitmem.errors import UsageError
+from gitmem.errors import RULE_FAILED, UsageError
 from gitmem.model.proposal import ProposalFields, specs
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -105,6 +105,8 @@ def propose(
         request = pulls.open_pull_request(ws, proposal)
         proposal.pushed = proposal.pushed or request.pushed
         emit_warnings(request.warnings)
+    # a push that could not happen leaves the candidate here: exit 1, saying what to do
+    code = RULE_FAILED if proposal.unpushed else 0
     if fmt == "json":
         out: dict[str, Any] = {
             "id": proposal.id,
@@ -112,17 +114,21 @@ def propose(
             "commit": proposal.commit,
             "pushed": proposal.pushed,
         }
+        if proposal.unpushed:
+            out["not_pushed"] = proposal.unpushed
         if request is not None:
             out["pull_request"] = {"url": request.url, "opened": request.opened}
         click.echo(json.dumps(out))
-        return 0
+        return code
     for warning in proposal.warnings:
         click.echo(str(warning), err=True)
     click.echo(f"proposed {proposal.id}")
     click.echo(f"branch   {proposal.branch}" + (" (pushed)" if proposal.pushed else ""))
-    if request is not None:
+    if proposal.unpushed:
+        click.echo(f"gitmem: not pushed: {proposal.unpushed}", err=True)
+    elif request is not None:
         click.echo(request.message)
-    return 0
+    return code
 
 
 def _read_draft(path: str) -> str:

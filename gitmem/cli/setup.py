@@ -10,7 +10,11 @@ import click
 @click.command()
 @click.option("--dir", "memory_dir", help="Memory folder (default .gitmem).")
 @click.option("--project", help="Project part of ids (default: the origin remote's name).")
-@click.option("--branch", help="Branch where admitted memory lives (default main).")
+@click.option(
+    "--branch",
+    help="Branch where admitted memory lives (default: origin's default branch, else the "
+    "branch HEAD names when it has commits, else main).",
+)
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
 @click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")
 @click.option(
@@ -91,6 +95,9 @@ def init(
         click.echo(f"created {path}")
     for path in done.kept:
         click.echo(f"kept {path} (already there)")
+    click.echo(f"memory branch: {done.branch} ({done.branch_from})")
+    for note in done.notes:
+        click.echo(f"note: {note}")
     if with_hooks:
         from gitmem.hooks import installer
 

@@ -494,6 +494,8 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
             "branch name: gitmem/<id> with an id of lowercase words joined by '-'",
         )
         return
+    local_main = j.store.ref_target(_main_ref(j.settings))
+    unpushed_main = False
     for commit in commits:
         info = j.commit(commit)
         parents = list(info.parents)
@@ -513,7 +515,20 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
                 c.path for c in j.store.diff(j.store.tree_of(base) if base else None, info.tree)
             ]
         stray = [path for path in changed if path != own]
-        if stray:
+        if stray and local_main and j.store.is_ancestor(commit, local_main):
+            # pre-push: the candidate was proposed on a main the remote does not have yet
+            if not unpushed_main:
+                unpushed_main = True
+                branch = j.settings.branch
+                j.add(
+                    own,
+                    "CANDIDATE-BRANCH",
+                    f"branch {BRANCH_PREFIX}{entry_id} carries commits of {branch} that the "
+                    f"remote does not have yet: push {branch} first (git push -u origin "
+                    f"{branch}), then the candidate branch",
+                    commit,
+                )
+        elif stray:
             shown = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
             j.add(
                 own,
