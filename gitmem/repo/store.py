@@ -726,6 +726,13 @@ class Store:
 
     # -- the working tree ----------------------------------------------------------------
 
+    def tracked(self, path: str) -> bool:
+        """Whether the staging index holds path (git tracks it)."""
+        try:
+            return path in self._repo.index
+        except (pygit2.GitError, ValueError):
+            return False
+
     def dirty_paths(self, paths: list[str]) -> list[str]:
         """Which of paths have staged or unstaged changes in the working tree and index."""
         dirty = []
