@@ -22,7 +22,7 @@ already trusts), so a push cannot move the memory folder out from under the rule
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING
@@ -179,6 +179,30 @@ def check_pre_push(stdin: str, remote: str | None = None) -> Report:
     exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
     exclude += [u.old for u in updates if u.old != ZERO and store.has_object(u.old)]
     return judge(store, updates, exclude=exclude)
+
+
+def check_pushed_by_pre_commit(environ: Mapping[str, str]) -> Report:
+    """The pre-commit framework's pre-push stage, judged as the native pre-push hook judges
+    it. The framework reads git's pre-push input itself and hands its hooks one pushed ref in
+    the environment: PRE_COMMIT_REMOTE_NAME and PRE_COMMIT_REMOTE_BRANCH always, the range as
+    PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF, or, when the push brings the root commit, only
+    PRE_COMMIT_LOCAL_BRANCH (what the remote has is then excluded by its tracking refs)."""
+    store = Store.open(None, from_env=True)
+    remote = environ.get("PRE_COMMIT_REMOTE_NAME", "")
+    ref = environ.get("PRE_COMMIT_REMOTE_BRANCH", "")
+    old = environ.get("PRE_COMMIT_FROM_REF") or ZERO
+    new_rev = environ.get("PRE_COMMIT_TO_REF") or environ.get("PRE_COMMIT_LOCAL_BRANCH", "")
+    new = store.resolve(new_rev) if new_rev else None
+    if new is None or not ref:
+        raise UsageError(
+            "the pre-commit framework named no pushed ref (PRE_COMMIT_REMOTE_BRANCH, "
+            "PRE_COMMIT_TO_REF): run gitmem check --pre-commit-framework from its pre-push stage"
+        )
+    old_commit = store.resolve(old) if old != ZERO else None
+    exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
+    if old_commit:
+        exclude.append(old_commit)
+    return judge(store, [Update(old_commit or ZERO, new, ref)], exclude=exclude)
 
 
 def check_pre_receive(stdin: str) -> Report:
