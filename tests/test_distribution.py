@@ -103,3 +103,14 @@ def test_the_workflows_install_this_distribution() -> None:
     pin = github.Pin(DISTRIBUTION, __version__, ("0" * 64,))
     for name in ("gitmem-check.yml", "gitmem-admit.yml", "gitmem-protect.yml"):
         assert f"{DISTRIBUTION}=={__version__} \\\n" in github.render(name, pin=pin)
+
+
+def test_the_workflows_lock_pins_every_dependency() -> None:
+    """The workflows install with --no-deps from the lock: a dependency missing there would
+    break every job at its first import."""
+    project = tomllib.loads((SOURCE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = {
+        re.split(r"[\[<>=!~ ;]", dep, maxsplit=1)[0].lower() for dep in project["dependencies"]
+    }
+    locked = {line.split("==")[0] for line in github.lock()}
+    assert {re.sub(r"[-_.]+", "-", name) for name in wanted} <= locked
