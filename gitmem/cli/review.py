@@ -125,8 +125,8 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
             _print_admission(done)
         elif answer.strip().lower() in ("refuse", "r"):
             reason = click.prompt("reason")
-            do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
-            click.echo(f"refused {candidate.id}")
+            refused = do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
+            click.echo(f"refused {candidate.id}" + (", pushed" if refused.pushed else ""))
         else:
             click.echo(f"skipped {candidate.id}")
 
@@ -143,4 +143,6 @@ def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
 
     done = do_refuse(open_workspace(), entry_id, reason=reason, by=by, push=push)
     click.echo(f"refused {done.id} (topic {done.topic}, {done.commit[:12]})")
+    if done.pushed:
+        click.echo("pushed")
     return 0

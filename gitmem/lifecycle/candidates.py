@@ -15,6 +15,7 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, Place, check_bytes
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.entries import find_entry
+from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import (
     BRANCH_PREFIX,
@@ -141,10 +142,45 @@ def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
         tip = ws.store.ref_target(ref)
         if tip:
             return _candidate(ws, entry_id, ref, tip)
+    closed = _closed(ws, entry_id)
+    if closed:
+        raise UsageError(f"{entry_id} is no longer a candidate: {closed}")
     raise UsageError(
         f"no candidate {entry_id!r}: no branch {branch} here or on a remote "
         "(git fetch first?); see `gitmem candidates`"
     )
+
+
+def _closed(ws: Workspace, entry_id: str) -> str | None:
+    """What became of a candidate whose branch is gone: admitted (main, or the remote's main
+    this clone has not pulled yet) or refused; None when nothing says."""
+    store = ws.store
+    for label, tip in ((ws.branch, ws.main_tip()), *_tracking_mains(ws)):
+        if tip is None:
+            continue
+        tree = store.tree_of(tip)
+        found = find_entry(store, store.subtree(tree, ws.dir), entry_id)
+        if found is not None:
+            item, entry = found
+            return (
+                f"it was admitted by {entry.meta.get('admitted_by', '?')} on "
+                f"{entry.meta.get('admitted', '?')} ({ws.dir}/{item.path} on {label})"
+            )
+        data = store.read_path(tree, f"{ws.dir}/refused.md")
+        rows = refused_mod.parse(data.decode("utf-8", "replace")) if data else {}
+        refusal = next((r for r in rows.values() if r.id == entry_id), None)
+        if refusal is not None:
+            return f"it was {refusal.describe()} (topic {refusal.topic}, on {label})"
+    return None
+
+
+def _tracking_mains(ws: Workspace) -> list[tuple[str, str | None]]:
+    prefix = "refs/remotes/"
+    return [
+        (ref.removeprefix(prefix), tip)
+        for ref, tip in sorted(ws.store.refs(prefix).items())
+        if ref.endswith(f"/{ws.branch}") and ref.count("/") == 3 + ws.branch.count("/")
+    ]
 
 
 def candidate_taken(ws: Workspace, entry_id: str) -> bool:

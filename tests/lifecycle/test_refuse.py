@@ -56,3 +56,15 @@ def test_a_refused_topic_reworded_is_warned_about_wherever_it_is_reviewed(memory
     listing = ok(run(memory, "candidates")).output
     assert "  valid  Keep orders in MongoDB" in listing
     assert warning in listing
+
+
+def test_refuse_push_says_it_pushed(memory: Path, tmp_path: Path) -> None:
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    proposed = ok(run(memory, *PROPOSE, "--push")).output.split()[1]
+    out = ok(run(memory, "refuse", proposed, "--reason", "not now", "--push")).output
+    assert out.splitlines()[-1] == "pushed"
+    assert git(server, "rev-parse", "main") == git(memory, "rev-parse", "main")
+    assert git(server, "for-each-ref", "refs/heads/gitmem/") == ""
