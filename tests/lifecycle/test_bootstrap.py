@@ -16,6 +16,7 @@ from gitmem.errors import UsageError
 from gitmem.lifecycle.bootstrap import init
 from gitmem.lifecycle.writing import today
 from gitmem.repo.store import Store
+from gitmem.settings.load import BRANCH_FALLBACK
 
 from conftest import git
 
@@ -106,7 +107,7 @@ def test_an_unborn_head_falls_back_to_main_and_says_how_to_keep_it(tmp_path: Pat
     repo = tmp_path / "new"
     git(tmp_path, "init", "-q", "-b", "master", str(repo))
     out = ok(run(repo, "init")).output
-    assert "memory branch: main (the default; origin names no default branch and " in out
+    assert f"memory branch: main ({BRANCH_FALLBACK})\n" in out
     assert "note: HEAD's branch master has no commits yet: to keep the memory on master, " in out
     assert "run gitmem init --branch master" in out
     assert not (repo / ".gitmem.toml").exists()
