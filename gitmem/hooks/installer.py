@@ -33,7 +33,7 @@ from pathlib import Path
 
 import gitmem
 from gitmem.errors import GitmemError, UsageError
-from gitmem.hooks.template import render
+from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.gitcli import output_in as _git
 from gitmem.repo.gitcli import run_in as _run
@@ -42,10 +42,7 @@ MARKER = b"# gitmem-managed-hook"
 CHAINED_SUFFIX = ".gitmem-chained"
 
 MERGE_DRIVER = "merge.gitmem-index"
-MERGE_DRIVER_CONFIG = (
-    (f"{MERGE_DRIVER}.name", "gitmem INDEX.md regeneration"),
-    (f"{MERGE_DRIVER}.driver", "gitmem index --merge-driver %O %A %B %P"),
-)
+_DRIVER_ARGS = "index --merge-driver %O %A %B %P"
 
 # Where the marker may sit: the script's first lines (a shebang, then the marker).
 _MARKER_WINDOW = 512
@@ -61,6 +58,23 @@ def script(name: str, python: Path | None = None, package: Path = THIS_PACKAGE) 
     """gitmem's script for hook `name` (the one template, rendered) and, when given, the
     interpreter (an absolute path) it tries first while that gitmem package exists."""
     return render(name, python, package)
+
+
+def merge_driver_config(
+    python: Path | None = None, package: Path = THIS_PACKAGE
+) -> tuple[tuple[str, str], ...]:
+    """The git config of the INDEX.md merge driver. git runs the driver through the shell, so,
+    like the hooks, it tries the interpreter that installed it while that gitmem exists, then
+    gitmem on PATH: a merge in a GUI git client finds gitmem too. The config is the clone's
+    own (never shared), so the path is recorded even when the hooks folder is shared."""
+    driver = f"gitmem {_DRIVER_ARGS}"
+    if python is not None:
+        py, init = sh_quote(str(python)), sh_quote(str(package / "__init__.py"))
+        driver = f"[ -x {py} ] && [ -f {init} ] && exec {py} -m gitmem {_DRIVER_ARGS}; {driver}"
+    return (
+        (f"{MERGE_DRIVER}.name", "gitmem INDEX.md regeneration"),
+        (f"{MERGE_DRIVER}.driver", driver),
+    )
 
 
 def is_gitmem_hook(path: Path) -> bool:
@@ -115,13 +129,14 @@ def install(
     _refuse_conflicts(repo_path, folder, names)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [f"hooks folder: {folder}"]
+    recorded = python
     if python is not None and _inside_work_tree(repo_path, folder):
-        python = None
+        recorded = None
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     for name in names:
-        lines.append(_install_one(folder, name, script(name, python, package)))
+        lines.append(_install_one(folder, name, script(name, recorded, package)))
     if not server:
-        lines.append(_configure_merge_driver(repo_path))
+        lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
     return lines
 
 
@@ -276,17 +291,17 @@ def _executable(path: Path) -> bool:
 # -- the INDEX.md merge driver ---------------------------------------------------------------
 
 
-def _configure_merge_driver(repo_path: Path) -> str:
-    current = [_config_get(repo_path, key) for key, _ in MERGE_DRIVER_CONFIG]
-    if current == [value for _, value in MERGE_DRIVER_CONFIG]:
+def _configure_merge_driver(repo_path: Path, config: tuple[tuple[str, str], ...]) -> str:
+    current = [_config_get(repo_path, key) for key, _ in config]
+    if current == [value for _, value in config]:
         return f"INDEX.md merge driver ({MERGE_DRIVER}): already configured"
-    for key, value in MERGE_DRIVER_CONFIG:
+    for key, value in config:
         _git(repo_path, "config", "--local", key, value)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): configured"
 
 
 def _remove_merge_driver(repo_path: Path) -> str:
-    if all(_config_get(repo_path, key) is None for key, _ in MERGE_DRIVER_CONFIG):
+    if all(_config_get(repo_path, key) is None for key, _ in merge_driver_config()):
         return f"INDEX.md merge driver ({MERGE_DRIVER}): not configured"
     _git(repo_path, "config", "--local", "--remove-section", MERGE_DRIVER)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): removed"

@@ -30,8 +30,8 @@ def render(name: str, python: Path | None = None, package: Path | None = None) -
     text = (resources.files("gitmem.hooks") / "hook.tmpl").read_text(encoding="utf-8")
     values = {
         PLACEHOLDER: name,
-        "@PYTHON@": _sh_quote(str(python) if python else ""),
-        "@PACKAGE@": _sh_quote(str(package) if python and package else ""),
+        "@PYTHON@": sh_quote(str(python) if python else ""),
+        "@PACKAGE@": sh_quote(str(package) if python and package else ""),
         "@DISTRIBUTION@": DISTRIBUTION,
     }
     for placeholder, value in values.items():
@@ -39,7 +39,7 @@ def render(name: str, python: Path | None = None, package: Path | None = None) -
     return text.encode("utf-8")
 
 
-def _sh_quote(text: str) -> str:
+def sh_quote(text: str) -> str:
     """text as one POSIX shell word, in single quotes."""
     return "'" + text.replace("'", "'\\''") + "'"
 

@@ -24,11 +24,13 @@ from gitmem.hooks.installer import (
     CHAINED_SUFFIX,
     CLIENT_HOOKS,
     MARKER,
+    MERGE_DRIVER,
     SERVER_HOOKS,
     THIS_PYTHON,
     hooks_dir,
     install,
     is_gitmem_hook,
+    merge_driver_config,
     script,
     uninstall,
 )
@@ -193,9 +195,10 @@ def test_install_writes_executable_marked_scripts_and_the_merge_driver(repo: Pat
     assert git(repo, "config", "merge.gitmem-index.name").strip() == (
         "gitmem INDEX.md regeneration"
     )
-    assert git(repo, "config", "merge.gitmem-index.driver").strip() == (
-        "gitmem index --merge-driver %O %A %B %P"
-    )
+    driver = git(repo, "config", "merge.gitmem-index.driver").strip()
+    assert (f"{MERGE_DRIVER}.driver", driver) in merge_driver_config(THIS_PYTHON)
+    assert driver.endswith("; gitmem index --merge-driver %O %A %B %P")
+    assert f"exec '{THIS_PYTHON}' -m gitmem index --merge-driver %O %A %B %P" in driver
 
 
 def test_install_twice_changes_nothing(repo: Path) -> None:
@@ -738,3 +741,35 @@ def test_a_shared_hooks_folder_records_no_interpreter(repo: Path) -> None:
     lines = install(repo)
     assert "the hooks are shared through the repository: they find gitmem on PATH" in lines
     assert "install_python=''" in (repo / ".githooks" / "pre-commit").read_text().splitlines()
+
+
+def test_the_merge_driver_finds_the_gitmem_that_installed_it_without_path(
+    tmp_path: Path, bare_path_env: dict[str, str]
+) -> None:
+    """Two clones admit one entry each; merging them conflicts on INDEX.md, which the driver
+    regenerates, run by the installing interpreter from a git whose PATH lacks gitmem."""
+    from clirunner import HOOKS, PROPOSE, ok, run
+
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    first = tmp_path / "first"
+    git(tmp_path, "init", "-q", "-b", "main", str(first))
+    (first / "README.md").write_text("# project\n")
+    ok(run(first, "init", "--hooks"))
+    git(first, "add", "-A")
+    git(first, "commit", "-q", "-m", "start")
+    git(first, "remote", "add", "origin", str(server))
+    git(first, "push", "-q", "-u", "origin", "main")
+    second = tmp_path / "second"
+    git(tmp_path, "clone", "-q", str(server), str(second))
+    ok(run(second, "hooks", "install"))
+    for clone, proposal in ((first, PROPOSE), (second, HOOKS)):
+        ok(run(clone, "admit", ok(run(clone, *proposal)).output.split()[1]))
+    git(first, "push", "-q", "origin", "main")
+    git(second, "fetch", "-q", "origin")
+    env = {**os.environ, "PATH": bare_path_env["PATH"]}
+    done = git_env(second, env, "merge", "-q", "--no-edit", "origin/main")
+    assert done.returncode == 0, done.stdout + done.stderr
+    index = (second / ".gitmem" / "INDEX.md").read_text()
+    assert "use-pygit2-inside-hooks" in index and "use-pygit2-inside-git-hooks" in index
+    assert "<<<<<<<" not in index
