@@ -21,7 +21,11 @@ $(VENV)/.deps: pyproject.toml | $(BIN)/python
 
 # The package itself is reinstalled every time (not editable), so the tests run against
 # what a user installs, schemas and hook scripts included.
+# The distribution was called gitmem before it had a name of its own (gitmem-cli): a .venv made
+# then still holds it, whose leftover files would shadow the new ones, so it goes first.
 install: $(VENV)/.deps
+	@if $(BIN)/python -m pip show -q gitmem >/dev/null 2>&1; then \
+		$(BIN)/python -m pip uninstall -q -y gitmem; fi
 	$(BIN)/python -m pip install -q --no-deps --force-reinstall .
 
 lint: install

@@ -23,6 +23,10 @@ from gitmem.repo.gitcli import hook_output
 from gitmem.settings.folders import memory_prefixes
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
+#: The pre-commit framework's hook: the same question, unless it runs its pre-push stage (it
+#: names the pushed ref) or was given a range.
+_FRAMEWORK_ARGS = ["check", "--pre-commit-framework"]
+_FRAMEWORK_RANGE = ("PRE_COMMIT_REMOTE_BRANCH", "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF")
 
 
 def nothing_staged_in_memory() -> bool:
@@ -59,7 +63,10 @@ def main() -> NoReturn:
         from gitmem.agents.agent_hook import main as agent_hook
 
         sys.exit(agent_hook(sys.argv[2], sys.stdin, sys.stdout, os.environ))
-    if sys.argv[1:] in _FAST_ARGS and nothing_staged_in_memory():
+    staged_only = sys.argv[1:] in _FAST_ARGS or (
+        sys.argv[1:] == _FRAMEWORK_ARGS and not any(os.environ.get(v) for v in _FRAMEWORK_RANGE)
+    )
+    if staged_only and nothing_staged_in_memory():
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")
         sys.exit(0)

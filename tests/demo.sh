@@ -10,8 +10,20 @@ export GIT_AUTHOR_NAME=Alice GIT_AUTHOR_EMAIL=alice@example.com
 export GIT_COMMITTER_NAME=Alice GIT_COMMITTER_EMAIL=alice@example.com
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-show() { printf '$ %s\n' "$*"; "$@"; }
-fails() { printf '$ %s\n' "$*"; if "$@"; then echo "demo: expected a refusal" >&2; exit 1; fi; }
+# Each command is echoed as a shell would read it back: words with spaces or quotes in single
+# quotes, so a line pasted from the demo runs as shown.
+quoted() {
+  local word out=()
+  for word in "$@"; do
+    if [[ $word =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]]; then out+=("$word")
+    else out+=("'${word//\'/\'\\\'\'}'"); fi
+  done
+  printf '$ %s\n' "${out[*]}"
+}
+show() { quoted "$@"; "$@"; }
+fails() { quoted "$@"; if "$@"; then echo "demo: expected a refusal" >&2; exit 1; fi; }
+# A shell line with pipes or redirections, echoed as written (its variables expanded) and run.
+line() { printf '$ %s\n' "$1"; eval "$1"; }
 
 step "a project with a server that enforces gitmem's rules"
 git init -q --bare -b main "$work/shop.git"
@@ -20,7 +32,9 @@ git clone -q "$work/shop.git" "$work/shop" 2>/dev/null
 cd "$work/shop"
 mkdir -p src && echo 'def pay(): ...' > src/payments.py
 show gitmem init --hooks
-git add -A && git commit -q -m "start the project and its memory" && git push -q origin main
+show git add -A
+show git commit -q -m "start the project and its memory"
+show git push -q -u origin main
 
 step "an agent proposes a lesson: one commit on its own branch, working tree untouched"
 echo "# unfinished work" > src/wip.py
@@ -32,8 +46,8 @@ show gitmem propose --type decision --title "Retry payments with idempotency key
 show git status --short
 
 step "gitmem check accepts the candidate and refuses a secret"
-id=$(gitmem candidates --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
-git show "gitmem/$id:.gitmem/candidates/$id.md" > "$work/draft.md"
+line 'id=$(gitmem candidates --format json | python3 -c "import json,sys; print(json.load(sys.stdin)[0][\"id\"])")'
+line "git show \"gitmem/\$id:.gitmem/candidates/\$id.md\" > '$work/draft.md'"
 show gitmem check "$work/draft.md" || true
 token="ghp_$(printf 'Zq4%.0s' 1 2 3 4 5 6 7 8 9 10 11 12)"
 fails gitmem propose --type method --title "Deploy with the bot account" \
@@ -41,28 +55,31 @@ fails gitmem propose --type method --title "Deploy with the bot account" \
 
 step "a candidate carrying a secret, pushed by hand past the local hooks, is rejected by the server"
 leaky=$(echo "$id" | sed 's/^shop-decision-\([0-9]*\)-.*/shop-method-\1-leaky/')  # same date
-git checkout -q -b "gitmem/$leaky"
-mkdir -p .gitmem/candidates
-sed -e "s/$id/$leaky/" -e 's/type: decision/type: method/' \
-  -e "s/^Send an idempotency key.*/Deploy with $token/" "$work/draft.md" \
-  | sed 's/shop-decision-/shop-method-/' > ".gitmem/candidates/$leaky.md"
-git add .gitmem && git commit -q --no-verify -m "leaky candidate"
+show git checkout -q -b "gitmem/$leaky"
+show mkdir -p .gitmem/candidates
+line "sed -e 's/$id/$leaky/' -e 's/shop-decision-/shop-method-/' \\
+  -e 's/type: decision/type: method/' -e 's/^Send an idempotency key.*/Deploy with $token/' \\
+  '$work/draft.md' > '.gitmem/candidates/$leaky.md'"
+show git add .gitmem
+show git commit -q --no-verify -m "leaky candidate"
 fails git push -q --no-verify origin "gitmem/$leaky"
-git checkout -q main
+show git checkout -q main
 
 step "a reviewer admits the candidate: one merge on main, pushed"
 show gitmem admit "$id" --by human:bob --push
 show git log --oneline --graph -3
 
 step "a forged admitted entry pushed straight to main (hooks skipped) is rejected by the server"
-mkdir -p .gitmem/entries/method
 forged=$(echo "$id" | sed 's/^shop-decision-\([0-9]*\)-.*/shop-method-\1-forged/')  # same date
-sed -e "s/$id/$forged/" -e 's/type: decision/type: method/' -e 's/shop-decision-/shop-method-/' \
-  ".gitmem/entries/decision/$id.md" > ".gitmem/entries/method/$forged.md"
-gitmem index >/dev/null
-git add -A && git commit -q --no-verify -m "forged entry"
+show mkdir -p .gitmem/entries/method
+line "sed -e 's/$id/$forged/' -e 's/shop-decision-/shop-method-/' \\
+  -e 's/type: decision/type: method/' \\
+  '.gitmem/entries/decision/$id.md' > '.gitmem/entries/method/$forged.md'"
+show gitmem index
+show git add -A
+show git commit -q --no-verify -m "forged entry"
 fails git push -q --no-verify origin main
-git reset -q --hard origin/main
+show git reset -q --hard origin/main
 
 step "the memory as agents see it"
 if gitmem recall --help >/dev/null 2>&1; then

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,28 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert "admitted shop-decision-" in out
     assert "retry-payments-with-idempotency-keys\n" in out.split("gitmem recall")[-2]
     assert out.split("gitmem recall")[-1].count("no precedent") == 1
+
+
+def test_the_demos_commands_paste_as_shown(tmp_path: Path) -> None:
+    """Every command the demo echoes reads back as the words it ran (issue 14: titles with
+    spaces were echoed unquoted), and the hand-made leaky and forged files show how."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env["PATH"]])
+    out = subprocess.run(["bash", str(DEMO)], capture_output=True, text=True, env=env).stdout
+    commands = []
+    lines = iter(out.splitlines())
+    for line in lines:
+        if line.startswith("$ "):
+            command = line[2:]
+            while command.endswith("\\"):
+                command = command[:-1] + next(lines)
+            commands.append(command)
+    for command in commands:
+        done = subprocess.run(["bash", "-n", "-c", command], capture_output=True, text=True)
+        assert done.returncode == 0, (command, done.stderr)
+    propose = next(c for c in commands if c.startswith("gitmem propose --type decision"))
+    words = shlex.split(propose)
+    assert words[words.index("--title") + 1] == "Retry payments with idempotency keys"
+    assert words[words.index("--evidence") + 1] == "Incident 2026-11-02; src/payments.py"
+    assert any(c.startswith("sed ") and "leaky.md'" in c for c in commands)
+    assert any(c.startswith("sed ") and "forged.md'" in c for c in commands)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Mapping
 
 import click
 
@@ -19,6 +21,13 @@ from gitmem.model.names import HOOK_NAMES
 )
 @click.option("--pre-push", is_flag=True, help="Read a pre-push hook's stdin and check.")
 @click.option("--pre-receive", is_flag=True, help="Read a pre-receive hook's stdin and check.")
+@click.option(
+    "--pre-commit-framework",
+    "framework",
+    is_flag=True,
+    help="The pre-commit framework's hook: at its pre-push stage the history rules over the "
+    "pushed ref it names (PRE_COMMIT_FROM_REF/TO_REF), else what git is committing.",
+)
 @REPORT_FORMAT
 def check(
     paths: tuple[str, ...],
@@ -26,6 +35,7 @@ def check(
     range_: str | None,
     pre_push: bool,
     pre_receive: bool,
+    framework: bool,
     fmt: str,
 ) -> int:
     """Validate memory files against the schema, the source rules and the secret scanner.
@@ -36,10 +46,23 @@ def check(
     """
     from gitmem.gate import check as check_mod
 
-    modes = sum(bool(x) for x in (staged, range_, pre_push, pre_receive))
+    modes = sum(bool(x) for x in (staged, range_, pre_push, pre_receive, framework))
     if modes > 1 or (modes and paths):
-        raise click.UsageError("use one of PATH…, --staged, --range, --pre-push, --pre-receive")
-    if staged:
+        raise click.UsageError(
+            "use one of PATH…, --staged, --range, --pre-push, --pre-receive, --pre-commit-framework"
+        )
+    if framework:
+        from gitmem.gate import history
+
+        if pushed_by_pre_commit(os.environ):
+            report = history.check_pushed_by_pre_commit(os.environ)
+        elif os.environ.get("PRE_COMMIT_FROM_REF") and os.environ.get("PRE_COMMIT_TO_REF"):
+            # `pre-commit run --from-ref A --to-ref B`: every commit of the range
+            spec = f"{os.environ['PRE_COMMIT_FROM_REF']}..{os.environ['PRE_COMMIT_TO_REF']}"
+            report = history.check_range(spec)
+        else:
+            report = check_mod.check_staged()
+    elif staged:
         report = check_mod.check_staged()
     elif range_ or pre_push or pre_receive:
         from gitmem.gate import history
@@ -61,6 +84,11 @@ def check(
         out = check_mod.for_server(out)
     click.echo(out, err=pre_receive or pre_push)
     return 0 if report.ok else 1
+
+
+def pushed_by_pre_commit(environ: Mapping[str, str]) -> bool:
+    """Whether the pre-commit framework runs its pre-push stage (it names the pushed ref)."""
+    return bool(environ.get("PRE_COMMIT_REMOTE_BRANCH"))
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 
+from gitmem import DISTRIBUTION
 from gitmem.cli.errorlog import write_error_log
 from gitmem.errors import UNEXPECTED, GitmemError
 
@@ -134,7 +135,7 @@ class GitmemGroup(click.Group):
 
 
 @click.group(cls=GitmemGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="gitmem")
+@click.version_option(package_name=DISTRIBUTION)
 def main() -> None:
     """gitmem: a project's shared memory, kept as reviewed Markdown entries in git."""
 

@@ -2,25 +2,38 @@
 
 The flags are made from gitmem.model.proposal's field list (one option a field, repeatable for
 the lists), so the command line and the MCP tool `memory_push` always offer the same fields.
-Flags given beside `--from FILE` or `--edit OLD` win over the draft's values.
+Flags given beside `--from FILE` or `--edit OLD` win over the draft's values. A section that
+still holds the template's placeholder text is refused, and a draft written in $EDITOR that
+cannot be proposed is kept in the git directory (GITMEM_DRAFT.md) for `--from`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive
-from gitmem.errors import UsageError
+from gitmem.errors import RULE_FAILED, GitmemError, UsageError
 from gitmem.model.proposal import ProposalFields, specs
 
+if TYPE_CHECKING:
+    from gitmem.repo.workspace import Workspace
+
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+#: The text each section of the template holds until the author writes their own.
+PLACEHOLDERS = {
+    "context": "Why this came up.",
+    "content": "The lesson itself.",
+    "evidence": "Commits, measurements, links that back it.",
+}
 
 #: What $EDITOR opens when no field is given.
-TEMPLATE = """---
+TEMPLATE = f"""---
 type: method
 title:
 applies_when:
@@ -29,14 +42,18 @@ files: []
 ---
 
 ## Context
-Why this came up.
+{PLACEHOLDERS["context"]}
 
 ## Content
-The lesson itself.
+{PLACEHOLDERS["content"]}
 
 ## Evidence
-Commits, measurements, links that back it.
+{PLACEHOLDERS["evidence"]}
 """
+
+#: Where a draft written in $EDITOR is kept when it cannot be proposed (in the git directory,
+#: as git keeps COMMIT_EDITMSG), so the author fixes it rather than writes it again.
+DRAFT_FILE = "GITMEM_DRAFT.md"
 
 #: Read at most this much of a draft file (an entry is at most 64 KiB).
 MAX_DRAFT = 256 * 1024
@@ -83,6 +100,7 @@ def propose(
     ws = open_workspace()
     emit_warnings(ws.settings.warnings)
     given = ProposalFields.from_mapping(flags)
+    edited: str | None = None
     if edit_id:
         start = proposing.successor_draft(ws, edit_id).render()
         edited = click.edit(start, extension=".md") if interactive() else None
@@ -93,11 +111,16 @@ def propose(
         edited = click.edit(TEMPLATE, extension=".md")
         if not edited or edited == TEMPLATE:
             raise UsageError("nothing proposed: the editor closed without changes")
-        draft = ProposalFields.from_text(edited)
+        draft = _kept_on_failure(ws, edited, lambda: ProposalFields.from_text(edited or ""))
     else:
         draft = ProposalFields()
+    fields = given.over(draft)
     # with --pr the pull-request module pushes, so GitLab's push options ride on that push
-    proposal = proposing.propose(ws, given.over(draft), push=push and not pr)
+    proposal = _kept_on_failure(
+        ws,
+        edited,
+        lambda: proposing.propose(ws, _no_placeholders(fields), push=push and not pr),
+    )
     request = None
     if pr:
         from gitmem.lifecycle import pulls
@@ -105,6 +128,8 @@ def propose(
         request = pulls.open_pull_request(ws, proposal)
         proposal.pushed = proposal.pushed or request.pushed
         emit_warnings(request.warnings)
+    # a push that could not happen leaves the candidate here: exit 1, saying what to do
+    code = RULE_FAILED if proposal.unpushed else 0
     if fmt == "json":
         out: dict[str, Any] = {
             "id": proposal.id,
@@ -112,17 +137,51 @@ def propose(
             "commit": proposal.commit,
             "pushed": proposal.pushed,
         }
+        if proposal.unpushed:
+            out["not_pushed"] = proposal.unpushed
         if request is not None:
             out["pull_request"] = {"url": request.url, "opened": request.opened}
         click.echo(json.dumps(out))
-        return 0
+        return code
     for warning in proposal.warnings:
         click.echo(str(warning), err=True)
     click.echo(f"proposed {proposal.id}")
     click.echo(f"branch   {proposal.branch}" + (" (pushed)" if proposal.pushed else ""))
-    if request is not None:
+    if proposal.unpushed:
+        click.echo(f"gitmem: not pushed: {proposal.unpushed}", err=True)
+    elif request is not None:
         click.echo(request.message)
-    return 0
+    return code
+
+
+def _no_placeholders(fields: ProposalFields) -> ProposalFields:
+    """fields, unless a section still holds the template's placeholder text: that is never
+    the lesson, and used to be proposed as it was."""
+    given = fields.given()
+    left = [f"## {name.title()}" for name, text in PLACEHOLDERS.items() if given.get(name) == text]
+    if left:
+        raise UsageError(
+            f"{' and '.join(left)} still hold{'s' if len(left) == 1 else ''} the template's "
+            "placeholder text: write your own (or leave the section empty), then propose again"
+        )
+    return fields
+
+
+def _kept_on_failure(ws: Workspace, edited: str | None, call: Callable[[], T]) -> T:
+    """call(), and when it fails on a draft written in $EDITOR, the draft is kept in the git
+    directory and the message says how to propose it again."""
+    try:
+        return call()
+    except GitmemError as exc:
+        if edited is None:
+            raise
+        path = ws.store.common_dir / DRAFT_FILE
+        path.write_text(edited, encoding="utf-8")
+        raise type(exc)(
+            f"{exc.message}\nyour draft is kept in {path}: fix it there, then "
+            f"gitmem propose --from {path}",
+            exit_code=exc.exit_code,
+        ) from None
 
 
 def _read_draft(path: str) -> str:

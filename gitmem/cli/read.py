@@ -11,7 +11,11 @@ from gitmem.cli.options import TEXT_OR_JSON
 
 
 @click.command("list")
-@click.option("--status", type=click.Choice(["admitted", "superseded"]))
+@click.option(
+    "--status",
+    type=click.Choice(["admitted", "superseded"]),
+    help="Only entries of this status (default: both).",
+)
 @click.option("--type", "types", multiple=True, help="Only this type (repeatable).")
 @TEXT_OR_JSON
 def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:

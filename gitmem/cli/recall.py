@@ -11,7 +11,7 @@ import click
 
 from gitmem.cli.options import format_option
 from gitmem.errors import GitmemError
-from gitmem.recall.engine import STEP_TYPES
+from gitmem.recall.engine import DEFAULT_MIN_SCORE, STEP_TYPES
 
 if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
@@ -36,7 +36,12 @@ def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
     help="Recall the types a work step needs (spec, plan, batch, correction, audit).",
 )
 @click.option("--ref", metavar="REF", help="Recall from this commit (e.g. origin/main).")
-@click.option("--min-score", type=click.FloatRange(0.0, 1.0), help="Relevance threshold.")
+@click.option(
+    "--min-score",
+    type=click.FloatRange(0.0, 1.0),
+    help=f"Relevance threshold, 0..1 (default {DEFAULT_MIN_SCORE} on keywords alone; lower with "
+    "the semantic extra, whose fused scores run lower).",
+)
 @format_option("text", "json", "precedents")
 def recall(
     query: tuple[str, ...],

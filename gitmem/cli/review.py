@@ -20,6 +20,7 @@ def candidates(fmt: str) -> int:
     from gitmem.lifecycle.candidates import review
     from gitmem.repo.workspace import open_workspace
 
+    reviews = review(open_workspace())
     rows: list[dict[str, Any]] = [
         {
             "id": item.candidate.id,
@@ -28,18 +29,21 @@ def candidates(fmt: str) -> int:
             "title": item.title,
             "valid": not item.errors,
             "problems": [str(p) for p in item.errors],
+            "warnings": [str(p) for p in item.warnings],
         }
-        for item in review(open_workspace())
+        for item in reviews
     ]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return 0
+    for hint in dict.fromkeys(item.hint for item in reviews if item.hint):
+        click.echo(f"note: {hint}; candidates are judged against it")
     if not rows:
         click.echo("no pending candidates")
     for row in rows:
         state = "valid" if row["valid"] else f"{len(row['problems'])} problem(s)"
         click.echo(f"{row['id']}  {state}  {row['title']}  ({row['ref']})")
-        for problem in row["problems"]:
+        for problem in [*row["problems"], *row["warnings"]]:
             click.echo(f"    {problem}")
     return 0
 
@@ -98,7 +102,7 @@ def _print_admission(done: Admission) -> None:
 
 def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
     from gitmem.lifecycle.admit import admit as do_admit
-    from gitmem.lifecycle.candidates import candidate_problems, pending
+    from gitmem.lifecycle.candidates import judged, pending
     from gitmem.lifecycle.refuse import refuse as do_refuse
 
     waiting = pending(ws)
@@ -108,9 +112,11 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
     for candidate in waiting:
         click.echo(f"\n=== {candidate.id}  ({candidate.ref} at {candidate.tip[:12]})")
         click.echo((candidate.data or b"").decode("utf-8", "replace"))
-        problems = candidate_problems(ws, candidate)
+        problems, hint = judged(ws, candidate)
         for problem in problems:
             click.echo(f"  {problem}")
+        if hint:
+            click.echo(f"  note: {hint}")
         if not [p for p in problems if not p.warning]:
             click.echo("  checks: all rules pass")
         answer = click.prompt("admit / refuse / skip", default="skip", show_default=True)
@@ -119,8 +125,8 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
             _print_admission(done)
         elif answer.strip().lower() in ("refuse", "r"):
             reason = click.prompt("reason")
-            do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
-            click.echo(f"refused {candidate.id}")
+            refused = do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
+            click.echo(f"refused {candidate.id}" + (", pushed" if refused.pushed else ""))
         else:
             click.echo(f"skipped {candidate.id}")
 
@@ -137,4 +143,6 @@ def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
 
     done = do_refuse(open_workspace(), entry_id, reason=reason, by=by, push=push)
     click.echo(f"refused {done.id} (topic {done.topic}, {done.commit[:12]})")
+    if done.pushed:
+        click.echo("pushed")
     return 0

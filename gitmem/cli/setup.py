@@ -10,7 +10,11 @@ import click
 @click.command()
 @click.option("--dir", "memory_dir", help="Memory folder (default .gitmem).")
 @click.option("--project", help="Project part of ids (default: the origin remote's name).")
-@click.option("--branch", help="Branch where admitted memory lives (default main).")
+@click.option(
+    "--branch",
+    help="Branch where admitted memory lives (default: origin's default branch, else the "
+    "branch HEAD names when it has commits, else main).",
+)
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
 @click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")
 @click.option(
@@ -33,6 +37,12 @@ import click
 )
 @click.option("--agents", "with_agents", is_flag=True, help="Also keep a block in AGENTS.md.")
 @click.option("--uninstall", is_flag=True, help="With --claude/--agents: remove what they added.")
+@click.option(
+    "--pin-hash",
+    metavar="sha256:HEX",
+    help="With --github or --pages: the sha256 of this gitmem's published wheel, when the "
+    "package index cannot be asked (by default it is read from the index).",
+)
 def init(
     memory_dir: str | None,
     project: str | None,
@@ -45,13 +55,27 @@ def init(
     with_claude: bool,
     with_agents: bool,
     uninstall: bool,
+    pin_hash: str | None,
 ) -> int:
     """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
-    differs from its default, .gitmem.toml. Safe to run twice."""
+    differs from its default, .gitmem.toml. Safe to run twice.
+
+    With --github, the workflows install this version of gitmem pinned by the hash of its
+    published wheel, read from the package index pip uses (or given with --pin-hash); when
+    neither can be had, nothing is written.
+    """
     from gitmem.lifecycle.bootstrap import init as do_init
     from gitmem.repo.store import Store
 
+    if pin_hash and not (with_github or with_pages):
+        raise click.UsageError("--pin-hash goes with --github or --pages")
     store = Store.open(None)
+    pin = None
+    if with_github or with_pages:
+        from gitmem.hooks import release
+
+        # before anything is written: a pin that cannot be had changes nothing
+        pin = release.published_pin(pin_hash)
     if uninstall or with_claude or with_agents:
         from gitmem.agents import install
 
@@ -71,16 +95,19 @@ def init(
         click.echo(f"created {path}")
     for path in done.kept:
         click.echo(f"kept {path} (already there)")
+    click.echo(f"memory branch: {done.branch} ({done.branch_from})")
+    for note in done.notes:
+        click.echo(f"note: {note}")
     if with_hooks:
         from gitmem.hooks import installer
 
         for line in installer.install(done.root):
             click.echo(line)
-    if with_github or with_pages:
+    if pin is not None:
         from gitmem.hooks import github
 
         names = (github.WORKFLOWS if with_github else ()) + ((github.PAGES,) if with_pages else ())
-        for line in github.install_workflows(done.root, force=force, names=names):
+        for line in github.install_workflows(done.root, force=force, names=names, pin=pin):
             click.echo(line)
     if with_codeowners:
         from gitmem.cli.options import emit_warnings

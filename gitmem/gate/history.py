@@ -22,7 +22,7 @@ already trusts), so a push cannot move the memory folder out from under the rule
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING
@@ -179,6 +179,30 @@ def check_pre_push(stdin: str, remote: str | None = None) -> Report:
     exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
     exclude += [u.old for u in updates if u.old != ZERO and store.has_object(u.old)]
     return judge(store, updates, exclude=exclude)
+
+
+def check_pushed_by_pre_commit(environ: Mapping[str, str]) -> Report:
+    """The pre-commit framework's pre-push stage, judged as the native pre-push hook judges
+    it. The framework reads git's pre-push input itself and hands its hooks one pushed ref in
+    the environment: PRE_COMMIT_REMOTE_NAME and PRE_COMMIT_REMOTE_BRANCH always, the range as
+    PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF, or, when the push brings the root commit, only
+    PRE_COMMIT_LOCAL_BRANCH (what the remote has is then excluded by its tracking refs)."""
+    store = Store.open(None, from_env=True)
+    remote = environ.get("PRE_COMMIT_REMOTE_NAME", "")
+    ref = environ.get("PRE_COMMIT_REMOTE_BRANCH", "")
+    old = environ.get("PRE_COMMIT_FROM_REF") or ZERO
+    new_rev = environ.get("PRE_COMMIT_TO_REF") or environ.get("PRE_COMMIT_LOCAL_BRANCH", "")
+    new = store.resolve(new_rev) if new_rev else None
+    if new is None or not ref:
+        raise UsageError(
+            "the pre-commit framework named no pushed ref (PRE_COMMIT_REMOTE_BRANCH, "
+            "PRE_COMMIT_TO_REF): run gitmem check --pre-commit-framework from its pre-push stage"
+        )
+    old_commit = store.resolve(old) if old != ZERO else None
+    exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
+    if old_commit:
+        exclude.append(old_commit)
+    return judge(store, [Update(old_commit or ZERO, new, ref)], exclude=exclude)
 
 
 def check_pre_receive(stdin: str) -> Report:
@@ -494,6 +518,8 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
             "branch name: gitmem/<id> with an id of lowercase words joined by '-'",
         )
         return
+    local_main = j.store.ref_target(_main_ref(j.settings))
+    unpushed_main = False
     for commit in commits:
         info = j.commit(commit)
         parents = list(info.parents)
@@ -513,7 +539,20 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
                 c.path for c in j.store.diff(j.store.tree_of(base) if base else None, info.tree)
             ]
         stray = [path for path in changed if path != own]
-        if stray:
+        if stray and local_main and j.store.is_ancestor(commit, local_main):
+            # pre-push: the candidate was proposed on a main the remote does not have yet
+            if not unpushed_main:
+                unpushed_main = True
+                branch = j.settings.branch
+                j.add(
+                    own,
+                    "CANDIDATE-BRANCH",
+                    f"branch {BRANCH_PREFIX}{entry_id} carries commits of {branch} that the "
+                    f"remote does not have yet: push {branch} first (git push -u origin "
+                    f"{branch}), then the candidate branch",
+                    commit,
+                )
+        elif stray:
             shown = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
             j.add(
                 own,

@@ -79,10 +79,13 @@ def place_of(path: str, memory_dir: str) -> Place:
     return Place("stray")
 
 
-def check_paths(snapshot: Snapshot, paths: Iterable[str], ctx: Context) -> list[Problem]:
-    """Every file rule over paths (files, or folders expanded) in a snapshot."""
+def check_paths(
+    snapshot: Snapshot, paths: Iterable[str], ctx: Context, skip: Iterable[str] = ()
+) -> list[Problem]:
+    """Every file rule over paths (files, or folders expanded) in a snapshot; the paths in
+    skip are passed over (a working tree's git-ignored CANDIDATES.md)."""
     problems: list[Problem] = []
-    seen: set[str] = set()
+    seen: set[str] = set(skip)
     for path in paths:
         kind = snapshot.kind(path)
         targets = list(snapshot.files(path)) if kind == FOLDER else [path]

@@ -16,8 +16,10 @@ project needs (docs/github.md says what each does and which settings make them t
 Every job installs gitmem the same way, rendered here from one place: a virtual environment in
 the runner's temporary folder, outside the checkout (`python -I`, so neither the working folder
 nor PYTHON* variables are read), pip in hash-checking mode (`--require-hashes --no-deps
---only-binary :all:`) over `GITMEM_PIN` and the dependency lock `workflows/requirements.txt`,
-in a step that holds no token.
+--only-binary :all:`) over gitmem's pin and the dependency lock `workflows/requirements.txt`,
+in a step that holds no token. The pin is `GITMEM_PIN` (the distribution, at the version
+running) with the sha256 of the wheel the package index publishes for it, read when the
+workflows are written (gitmem.hooks.release): a wheel cannot carry its own hash.
 
 Each installed file starts with a line recording the hash of the text gitmem wrote. While the
 file still matches it, gitmem knows nobody edited it and brings it up to date freely; once a
@@ -31,9 +33,10 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
+from gitmem import DISTRIBUTION, __version__
 from gitmem.errors import UsageError
 from gitmem.repo.store import atomic_write
 
@@ -63,12 +66,21 @@ class Pin:
         return [f"{self.name}=={self.version}", *(f"    --hash=sha256:{h}" for h in self.hashes)]
 
 
-#: The one place the workflows' gitmem comes from. The name `gitmem` on PyPI belongs to another
-#: project, and this one has published no release yet: until it has a name of its own and a
-#: release (issue 14 sets both here, with the hashes of the published files), no hash is pinned
-#: and every install step stops with an error saying so, rather than installing whatever a
-#: registry serves under the name.
-GITMEM_PIN = Pin("gitmem", "0.1.0", ())
+def installed_version() -> str:
+    """The version of the gitmem distribution running now (the package's own when it runs
+    from a source tree that was never installed)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return __version__
+
+
+#: The one place the workflows' gitmem comes from: this distribution at the version running.
+#: A wheel cannot carry its own hash, so the pin ships without one, and a workflow rendered
+#: from it stops with an error rather than install whatever an index serves under the name;
+#: `gitmem init --github` writes the workflows with gitmem.hooks.release.published_pin(),
+#: which adds the hash of the release's wheel as the package index publishes it.
+GITMEM_PIN = Pin(DISTRIBUTION, installed_version(), ())
 
 
 def lock() -> list[str]:
@@ -95,7 +107,7 @@ def install_script(pin: Pin = GITMEM_PIN, dependencies: list[str] | None = None)
     dependency lock (dependencies, when given, replace it)."""
     if not pin.hashes:
         return (
-            "# no published release of gitmem is pinned (gitmem.hooks.github.GITMEM_PIN):\n"
+            "# no published release of gitmem is pinned (gitmem init --github pins one):\n"
             "# installing by name alone could install another project's code\n"
             f'echo "::error title=gitmem install::this gitmem pins no published release of '
             f'{pin.name}: install the workflows with a released gitmem (gitmem init --github)"\n'
@@ -151,10 +163,12 @@ def install_workflows(
     force: bool = False,
     branch: str | None = None,
     names: tuple[str, ...] = WORKFLOWS,
+    pin: Pin = GITMEM_PIN,
 ) -> list[str]:
-    """Write `.github/workflows/gitmem-*.yml` (the names given) under root; answer one line per
-    file saying what happened. A file someone edited is kept unless force; branch defaults to
-    the project's memory.branch."""
+    """Write `.github/workflows/gitmem-*.yml` (the names given) under root, installing gitmem
+    as pin says (release.published_pin() for a user's project); answer one line per file saying
+    what happened. A file someone edited is kept unless force; branch defaults to the
+    project's memory.branch."""
     root = Path(root)
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder: run gitmem init --github in a repository")
@@ -165,7 +179,7 @@ def install_workflows(
     for name in names:
         path = folder / name
         shown = (FOLDER / name).as_posix()
-        want = render(name, branch=branch)
+        want = render(name, branch=branch, pin=pin)
         try:
             have: str | None = path.read_text(encoding="utf-8")
         except FileNotFoundError:

@@ -2,9 +2,13 @@
 
 Each script is the one template rendered for its hook (gitmem.hooks.template; the renderings
 also sit in `gitmem/hooks/scripts/`, which `hooks/` at the top of the source tree points at).
-Each one only finds gitmem and runs `gitmem hook <name>`. A script
-is recognised as gitmem's by its marker line, so the installer can tell its own files from a
-user's:
+Each one only finds gitmem and runs `gitmem hook <name>`; the installer's rendering tries first
+the interpreter that ran it (an absolute path, with its gitmem package: an IDE or a GUI git
+client runs hooks without the virtual environment on PATH), then `gitmem` on PATH, then
+python3's gitmem module, the way pre-commit's own hook template does. A hooks folder inside the
+work tree is shared through the repository, so its scripts record no interpreter (one machine's
+path means nothing on another) and find gitmem on PATH. A script is recognised as gitmem's by
+its marker line, so the installer can tell its own files from a user's:
 
 - a hook that was there before gitmem (`X`) is moved to `X.gitmem-chained` and the gitmem
   script runs it first, with the same arguments and standard input; when that name is taken
@@ -23,11 +27,13 @@ The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relati
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
+import gitmem
 from gitmem.errors import GitmemError, UsageError
-from gitmem.hooks.template import render
+from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.gitcli import output_in as _git
 from gitmem.repo.gitcli import run_in as _run
@@ -36,18 +42,39 @@ MARKER = b"# gitmem-managed-hook"
 CHAINED_SUFFIX = ".gitmem-chained"
 
 MERGE_DRIVER = "merge.gitmem-index"
-MERGE_DRIVER_CONFIG = (
-    (f"{MERGE_DRIVER}.name", "gitmem INDEX.md regeneration"),
-    (f"{MERGE_DRIVER}.driver", "gitmem index --merge-driver %O %A %B %P"),
-)
+_DRIVER_ARGS = "index --merge-driver %O %A %B %P"
 
 # Where the marker may sit: the script's first lines (a shebang, then the marker).
 _MARKER_WINDOW = 512
 
 
-def script(name: str) -> bytes:
-    """The text of gitmem's script for hook `name` (the one template, rendered)."""
-    return render(name)
+#: The interpreter running gitmem now and its gitmem package, which the hooks it installs
+#: try first.
+THIS_PYTHON = Path(sys.executable).absolute() if sys.executable else None
+THIS_PACKAGE = Path(gitmem.__file__).absolute().parent
+
+
+def script(name: str, python: Path | None = None, package: Path = THIS_PACKAGE) -> bytes:
+    """gitmem's script for hook `name` (the one template, rendered) and, when given, the
+    interpreter (an absolute path) it tries first while that gitmem package exists."""
+    return render(name, python, package)
+
+
+def merge_driver_config(
+    python: Path | None = None, package: Path = THIS_PACKAGE
+) -> tuple[tuple[str, str], ...]:
+    """The git config of the INDEX.md merge driver. git runs the driver through the shell, so,
+    like the hooks, it tries the interpreter that installed it while that gitmem exists, then
+    gitmem on PATH: a merge in a GUI git client finds gitmem too. The config is the clone's
+    own (never shared), so the path is recorded even when the hooks folder is shared."""
+    driver = f"gitmem {_DRIVER_ARGS}"
+    if python is not None:
+        py, init = sh_quote(str(python)), sh_quote(str(package / "__init__.py"))
+        driver = f"[ -x {py} ] && [ -f {init} ] && exec {py} -m gitmem {_DRIVER_ARGS}; {driver}"
+    return (
+        (f"{MERGE_DRIVER}.name", "gitmem INDEX.md regeneration"),
+        (f"{MERGE_DRIVER}.driver", driver),
+    )
 
 
 def is_gitmem_hook(path: Path) -> bool:
@@ -77,11 +104,19 @@ def hooks_dir(repo_path: Path) -> Path:
     return path
 
 
-def install(repo_path: Path, *, server: bool = False) -> list[str]:
+def install(
+    repo_path: Path,
+    *,
+    server: bool = False,
+    python: Path | None = THIS_PYTHON,
+    package: Path = THIS_PACKAGE,
+) -> list[str]:
     """Install gitmem's client hooks (or, with server, the pre-receive hook) into repo_path.
 
-    Returns one line per action. Refuses, changing nothing, when a hook cannot be installed
-    without losing a file.
+    The scripts try python (by default the interpreter running this) first while its gitmem
+    package exists, unless the hooks folder is shared through the repository. Returns one
+    line per action. Refuses, changing nothing, when a hook cannot be installed without
+    losing a file.
     """
     bare = _is_bare(repo_path)
     if bare and not server:
@@ -94,10 +129,14 @@ def install(repo_path: Path, *, server: bool = False) -> list[str]:
     _refuse_conflicts(repo_path, folder, names)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [f"hooks folder: {folder}"]
+    recorded = python
+    if python is not None and _inside_work_tree(repo_path, folder):
+        recorded = None
+        lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     for name in names:
-        lines.append(_install_one(folder, name))
+        lines.append(_install_one(folder, name, script(name, recorded, package)))
     if not server:
-        lines.append(_configure_merge_driver(repo_path))
+        lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
     return lines
 
 
@@ -182,9 +221,19 @@ def _tracked(repo_path: Path, paths: list[Path]) -> set[Path]:
     return {Path(top, name) for name in done.stdout.split("\0") if name}
 
 
-def _install_one(folder: Path, name: str) -> str:
+def _inside_work_tree(repo_path: Path, folder: Path) -> bool:
+    """Whether folder lies in the work tree (a core.hooksPath the team commits)."""
+    done = _run(repo_path, "rev-parse", "--show-toplevel")
+    if done.returncode != 0:  # a bare repository
+        return False
+    top = Path(done.stdout.rstrip("\n")).resolve()
+    return folder.resolve().is_relative_to(top) and not folder.resolve().is_relative_to(
+        Path(_git(repo_path, "rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
+    )
+
+
+def _install_one(folder: Path, name: str, text: bytes) -> str:
     path = folder / name
-    text = script(name)
     if os.path.lexists(path):
         if is_gitmem_hook(path):
             if path.read_bytes() == text and not path.is_symlink() and _executable(path):
@@ -242,17 +291,17 @@ def _executable(path: Path) -> bool:
 # -- the INDEX.md merge driver ---------------------------------------------------------------
 
 
-def _configure_merge_driver(repo_path: Path) -> str:
-    current = [_config_get(repo_path, key) for key, _ in MERGE_DRIVER_CONFIG]
-    if current == [value for _, value in MERGE_DRIVER_CONFIG]:
+def _configure_merge_driver(repo_path: Path, config: tuple[tuple[str, str], ...]) -> str:
+    current = [_config_get(repo_path, key) for key, _ in config]
+    if current == [value for _, value in config]:
         return f"INDEX.md merge driver ({MERGE_DRIVER}): already configured"
-    for key, value in MERGE_DRIVER_CONFIG:
+    for key, value in config:
         _git(repo_path, "config", "--local", key, value)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): configured"
 
 
 def _remove_merge_driver(repo_path: Path) -> str:
-    if all(_config_get(repo_path, key) is None for key, _ in MERGE_DRIVER_CONFIG):
+    if all(_config_get(repo_path, key) is None for key, _ in merge_driver_config()):
         return f"INDEX.md merge driver ({MERGE_DRIVER}): not configured"
     _git(repo_path, "config", "--local", "--remove-section", MERGE_DRIVER)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): removed"

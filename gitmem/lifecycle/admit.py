@@ -15,9 +15,12 @@ from gitmem.errors import GitmemError, RuleError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import (
     Candidate,
+    behind_hint,
     candidate_problems,
     find_candidate,
+    main_behind,
     pending,
+    remote_of,
     rule_error,
 )
 from gitmem.lifecycle.entries import find_entry
@@ -100,7 +103,9 @@ def admit(
     def merge(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         problems = [p for p in candidate_problems(ws, candidate) if not p.warning]
         if problems:
-            raise rule_error(problems)
+            behind = main_behind(ws, remote_of(candidate))
+            hint = behind_hint(ws, remote_of(candidate), behind[1]) if behind else None
+            raise rule_error(problems, hint)
         admitted = entry.with_meta(status="admitted", admitted_by=by, admitted=date)
         updates, replaced = _admission_updates(ws, main_tree, admitted)
         superseded[:] = replaced  # of the attempt that lands

@@ -1,5 +1,10 @@
 """`gitmem init`: the memory folder and, only where a setting differs from its default,
-`.gitmem.toml`.  Safe to run twice: an existing file is never overwritten."""
+`.gitmem.toml`.  Safe to run twice: an existing file is never overwritten.
+
+It says which memory branch it chose and why (settings.load.default_branch has the rule). A
+branch taken from HEAD (a repository on `master` whose remote names no default branch) is
+written to `.gitmem.toml`, so that checking out another branch later cannot move the memory.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,10 @@ from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug
+from gitmem.repo.snapshot import WorktreeSnapshot
 from gitmem.repo.store import Store, atomic_write
-from gitmem.settings.load import check_branch_name, check_memory_dir
+from gitmem.repo.workspace import branch_default, settings_from
+from gitmem.settings.load import BRANCH_FROM_HEAD, check_branch_name, check_memory_dir
 
 
 @dataclass
@@ -20,6 +27,9 @@ class Initialised:
     root: Path  # the working tree initialised
     created: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    branch: str = "main"  # the memory branch chosen
+    branch_from: str = ""  # why, in words
+    notes: list[str] = field(default_factory=list)  # what the user may want to do about it
 
 
 def _toml_string(value: str) -> str:
@@ -50,12 +60,30 @@ def init(
         if not is_slug(project):
             raise UsageError(f"--project {project!r}: lowercase ASCII words joined by '-'")
         settings["project"] = project
+    current = settings_from(store, WorktreeSnapshot(root), root)
+    fallback, fallback_why = branch_default(store)
     if branch:
         problem = check_branch_name(branch)
         if problem:
             raise UsageError(problem)
-        if branch != "main":
+        out.branch, out.branch_from = branch, "--branch"
+        if branch != fallback:
             settings["branch"] = branch
+    else:
+        out.branch, out.branch_from = current.branch, current.branch_from
+        if current.branch_from == fallback_why == BRANCH_FROM_HEAD:
+            # a choice read from HEAD would follow the next checkout: written down instead
+            settings["branch"] = current.branch
+        head = store.head_branch()
+        if (
+            current.branch_from == fallback_why
+            and head not in (None, current.branch)
+            and store.branch_tip(head) is None
+        ):
+            out.notes.append(
+                f"HEAD's branch {head} has no commits yet: to keep the memory on {head}, "
+                f"run gitmem init --branch {head}"
+            )
     if settings:
         _create(
             root / PROJECT_SETTINGS,
@@ -64,6 +92,14 @@ def init(
             out,
             PROJECT_SETTINGS,
         )
+    if "branch" in settings:
+        if PROJECT_SETTINGS in out.created:
+            out.branch_from += f"; written to {PROJECT_SETTINGS}"
+        else:
+            out.notes.append(
+                f'{PROJECT_SETTINGS} was kept as it is: add branch = "{settings["branch"]}" '
+                "under its [memory] table to keep the memory there"
+            )
     folder_name = settings.get("dir", DEFAULT_DIR)
     folder = root / folder_name
     _create(folder / "refused.md", refused_mod.HEADER, out, f"{folder_name}/refused.md")

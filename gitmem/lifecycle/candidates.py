@@ -15,6 +15,7 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, Place, check_bytes
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.entries import find_entry
+from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import (
     BRANCH_PREFIX,
@@ -47,10 +48,11 @@ class Candidate:
         return self.ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
 
 
-def rule_error(problems: Sequence[Problem]) -> RuleError:
-    """The error that refuses a candidate, one rule line per problem."""
+def rule_error(problems: Sequence[Problem], hint: str | None = None) -> RuleError:
+    """The error that refuses a candidate, one rule line per problem, then the hint."""
     lines = "\n".join(str(p) for p in problems)
-    return RuleError(f"the candidate breaks {len(problems)} rule(s):\n{lines}")
+    tail = f"\n{hint}" if hint else ""
+    return RuleError(f"the candidate breaks {len(problems)} rule(s):\n{lines}{tail}")
 
 
 def validate_candidate(
@@ -140,10 +142,45 @@ def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
         tip = ws.store.ref_target(ref)
         if tip:
             return _candidate(ws, entry_id, ref, tip)
+    closed = _closed(ws, entry_id)
+    if closed:
+        raise UsageError(f"{entry_id} is no longer a candidate: {closed}")
     raise UsageError(
         f"no candidate {entry_id!r}: no branch {branch} here or on a remote "
         "(git fetch first?); see `gitmem candidates`"
     )
+
+
+def _closed(ws: Workspace, entry_id: str) -> str | None:
+    """What became of a candidate whose branch is gone: admitted (main, or the remote's main
+    this clone has not pulled yet) or refused; None when nothing says."""
+    store = ws.store
+    for label, tip in ((ws.branch, ws.main_tip()), *_tracking_mains(ws)):
+        if tip is None:
+            continue
+        tree = store.tree_of(tip)
+        found = find_entry(store, store.subtree(tree, ws.dir), entry_id)
+        if found is not None:
+            item, entry = found
+            return (
+                f"it was admitted by {entry.meta.get('admitted_by', '?')} on "
+                f"{entry.meta.get('admitted', '?')} ({ws.dir}/{item.path} on {label})"
+            )
+        data = store.read_path(tree, f"{ws.dir}/refused.md")
+        rows = refused_mod.parse(data.decode("utf-8", "replace")) if data else {}
+        refusal = next((r for r in rows.values() if r.id == entry_id), None)
+        if refusal is not None:
+            return f"it was {refusal.describe()} (topic {refusal.topic}, on {label})"
+    return None
+
+
+def _tracking_mains(ws: Workspace) -> list[tuple[str, str | None]]:
+    prefix = "refs/remotes/"
+    return [
+        (ref.removeprefix(prefix), tip)
+        for ref, tip in sorted(ws.store.refs(prefix).items())
+        if ref.endswith(f"/{ws.branch}") and ref.count("/") == 3 + ws.branch.count("/")
+    ]
 
 
 def candidate_taken(ws: Workspace, entry_id: str) -> bool:
@@ -169,15 +206,48 @@ def pending(ws: Workspace) -> list[Candidate]:
         if entry_id not in seen:
             seen[entry_id] = _candidate(ws, entry_id, ref, tip)
     # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
-    # no longer pending
-    main_tip = ws.main_tip()
+    # no longer pending; in a clone behind the remote, the remote's main says
+    behind = main_behind(ws)
+    main_tip = behind[0] if behind else ws.main_tip()
     memory = store.subtree(store.tree_of(main_tip), ws.dir) if main_tip else None
     return [seen[k] for k in sorted(seen) if find_entry(store, memory, k) is None]
 
 
-def candidate_problems(ws: Workspace, candidate: Candidate) -> list[Problem]:
-    """The candidate judged as admission would judge it now: file rules against main,
-    lineage, and the rule that its branch changes nothing but its own file."""
+def remote_of(candidate: Candidate) -> str:
+    """The remote a candidate came from (origin for a local branch)."""
+    if candidate.local:
+        return "origin"
+    return candidate.ref.removeprefix("refs/remotes/").split("/", 1)[0]
+
+
+def main_behind(ws: Workspace, remote: str = "origin") -> tuple[str, int] | None:
+    """(the tip of the remote-tracking main, how many commits the local main lacks) when the
+    local main is strictly behind it, as in a clone that fetched but has not pulled; else
+    None."""
+    store = ws.store
+    local = ws.main_tip()
+    tracking = store.ref_target(f"refs/remotes/{remote}/{ws.branch}")
+    if local is None or tracking is None or local == tracking:
+        return None
+    if not store.is_ancestor(local, tracking):
+        return None
+    return tracking, len(store.new_commits(tracking, [local]))
+
+
+def behind_hint(ws: Workspace, remote: str, count: int) -> str:
+    return (
+        f"your {ws.branch} is {count} commit{'s' if count != 1 else ''} behind "
+        f"{remote}/{ws.branch}: run git pull before admitting (gitmem admit --push catches "
+        "up by itself)"
+    )
+
+
+def candidate_problems(
+    ws: Workspace, candidate: Candidate, main_tip: str | None = None
+) -> list[Problem]:
+    """The candidate judged as admission would judge it now: file rules against main (or
+    main_tip, the remote's main a behind clone will catch up with), lineage, and the rule
+    that its branch changes nothing but its own file."""
     if candidate.data is None:
         return [
             Problem(
@@ -187,7 +257,7 @@ def candidate_problems(ws: Workspace, candidate: Candidate) -> list[Problem]:
                 f"branch {candidate.ref} holds no {candidate.path}",
             )
         ]
-    main_tip = ws.main_tip()
+    main_tip = main_tip or ws.main_tip()
     main_tree = ws.store.tree_of(main_tip) if main_tip else None
     try:
         entry = parse(candidate.data)
@@ -200,15 +270,34 @@ def candidate_problems(ws: Workspace, candidate: Candidate) -> list[Problem]:
 
 @dataclass(frozen=True)
 class Review:
-    """A pending candidate as a reviewer sees it: its title and the rules it breaks now."""
+    """A pending candidate as a reviewer sees it: its title, the rules it breaks now (and
+    the warnings, a near-refused topic among them), and a hint when the clone is behind."""
 
     candidate: Candidate
     title: str
     problems: list[Problem]
+    hint: str | None = None
 
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if not p.warning]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.warning]
+
+
+def judged(ws: Workspace, candidate: Candidate) -> tuple[list[Problem], str | None]:
+    """A candidate's problems as admission will see them, and a hint when this clone's main
+    is behind the remote's: the candidate is then judged against the remote's main, which
+    admission catches up with first (a branch based on it would otherwise seem to change
+    every entry admitted since)."""
+    remote = remote_of(candidate)
+    behind = main_behind(ws, remote)
+    if behind is None:
+        return candidate_problems(ws, candidate), None
+    tip, count = behind
+    return candidate_problems(ws, candidate, tip), behind_hint(ws, remote, count)
 
 
 def review(ws: Workspace) -> list[Review]:
@@ -220,7 +309,8 @@ def review(ws: Workspace) -> list[Review]:
                 title = parse(candidate.data).title
             except EntryError:
                 title = "(does not parse)"
-        out.append(Review(candidate, title, candidate_problems(ws, candidate)))
+        problems, hint = judged(ws, candidate)
+        out.append(Review(candidate, title, problems, hint))
     return out
 
 

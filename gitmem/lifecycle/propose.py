@@ -15,7 +15,13 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
 from gitmem.lifecycle.entries import find_entry
 from gitmem.lifecycle.read import show
-from gitmem.lifecycle.writing import default_human, push_refs, today
+from gitmem.lifecycle.writing import (
+    base_missing_on,
+    default_human,
+    no_commits,
+    push_refs,
+    today,
+)
 from gitmem.model.entry import Entry, id_with_suffix, make_id
 from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.model.problem import Problem
@@ -33,6 +39,8 @@ class Proposal:
     commit: str
     warnings: list[Problem] = field(default_factory=list)
     pushed: bool = False
+    #: Why the branch was not pushed when asked to (then it exists only here), and what to do.
+    unpushed: str | None = None
 
 
 def build_candidate(ws: Workspace, fields: ProposalFields, created: str | None = None) -> Entry:
@@ -77,13 +85,16 @@ def propose(
     remote: str = "origin",
 ) -> Proposal:
     """Validate, then write one commit on a new branch gitmem/<id> from main's tip; the
-    working tree, the staging index and HEAD are never touched."""
+    working tree, the staging index and HEAD are never touched. With push, the branch is
+    pushed when the remote holds main's tip; else it stays here and `unpushed` says why."""
     fields.require()
     store = ws.store
     entry = build_candidate(ws, fields, created)
     base_id = make_id(ws.settings.project, entry.type, entry.created, entry.title)
     main_tip = ws.main_tip()
-    main_tree = store.tree_of(main_tip) if main_tip else None
+    if main_tip is None:
+        raise no_commits(ws)
+    main_tree = store.tree_of(main_tip)
     first = entry.with_meta(id=base_id)
     problems = validate_candidate(ws, first, main_tree, f"{ws.dir}/candidates/{base_id}.md")
     errors = [p for p in problems if not p.warning]
@@ -99,14 +110,18 @@ def propose(
         blob = store.write_blob(candidate.render().encode("utf-8"))
         tree = store.build_tree(main_tree, {path: (blob, BLOB)})
         message = f"gitmem: propose {entry_id}\n\n{candidate.title}\n"
-        commit = store.write_commit(tree, [main_tip] if main_tip else [], message)
+        commit = store.write_commit(tree, [main_tip], message)
         # compare-and-swap from "absent": a concurrent proposal that took this id first wins
         # it, and this one moves on to the next suffix; none is lost.
         ref = candidate_ref(entry_id)
         if store.update_ref(ref, commit, None, f"gitmem: propose {entry_id}"):
             proposal = Proposal(entry_id, candidate_branch(entry_id), commit, problems)
             if push:
-                push_refs(store, remote, [f"{ref}:{ref}"])
-                proposal.pushed = True
+                proposal.unpushed = base_missing_on(ws, remote, main_tip)
+                if proposal.unpushed is None:
+                    push_refs(store, remote, [f"{ref}:{ref}"])
+                    proposal.pushed = True
+                else:
+                    proposal.unpushed += f": git push {remote} {proposal.branch}"
             return proposal
     raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")

@@ -33,6 +33,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle.propose import Proposal
+from gitmem.lifecycle.writing import base_missing_on
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import candidate_ref
 from gitmem.repo.gitcli import clean_git_env
@@ -203,10 +204,19 @@ def open_pull_request(
     ws: Workspace, proposal: Proposal, *, remote: str = "origin"
 ) -> PullRequestResult:
     """Push the candidate branch (unless already pushed) and open a pull/merge request for it,
-    or answer the URL of the page that opens one."""
+    or answer the URL of the page that opens one. When the remote lacks the main commit the
+    candidate is based on, nothing is pushed: proposal.unpushed says why and what to do."""
     store = ws.store
-    entry = _candidate_entry(ws, proposal)
     url = _remote_url(store, remote)
+    if not proposal.pushed:
+        parents = store.commit(proposal.commit).parents
+        missing = base_missing_on(ws, remote, parents[0]) if parents else None
+        if missing:
+            proposal.unpushed = (
+                f"{missing}: git push {remote} {proposal.branch}, then open the pull request"
+            )
+            return PullRequestResult(OTHER, None, False, False, proposal.unpushed)
+    entry = _candidate_entry(ws, proposal)
     where = parse_remote(url)
     base = ws.branch
     branch = proposal.branch

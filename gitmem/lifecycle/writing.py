@@ -41,6 +41,21 @@ def default_human(store: Store) -> str:
     return f"human:{name}"
 
 
+def no_commits(ws: Workspace) -> UsageError:
+    """The error for a memory branch without commits: which branch, why it is the one, and
+    what to do (a candidate needs a parent, an admission a main to merge into)."""
+    head = ws.store.head_branch()
+    other = (
+        f", or keep the memory on {head}: gitmem init --branch {head}"
+        if head and head != ws.branch and ws.store.branch_tip(head)
+        else ""
+    )
+    return UsageError(
+        f"branch {ws.branch} has no commits (memory.branch: {ws.settings.branch_from}): "
+        f"commit on {ws.branch} first{other}"
+    )
+
+
 def _fault(point: str) -> None:
     """Let a test kill the process at a named point (crash-safety tests); no-op otherwise."""
     if os.environ.get(FAULT_ENV) == point:
@@ -56,6 +71,38 @@ def push_refs(store: Store, remote: str, refspecs: list[str]) -> None:
     if done.returncode != 0:
         detail = (done.stderr or done.stdout).strip()
         raise GitmemError(f"git push to {remote} was refused:\n{detail}")
+
+
+def base_missing_on(ws: Workspace, remote: str, base: str) -> str | None:
+    """Why a candidate branch based on base cannot be pushed to remote yet, or None.
+
+    A candidate changes only its own file against the main the remote holds; based on a main
+    commit the remote does not have, the push carries that commit too, and the hooks refuse
+    it (CANDIDATE-BRANCH). The remote-tracking branch says what the remote has; when it does
+    not have base, the remote is asked once (`git fetch`) before the answer is no."""
+    store = ws.store
+    branch = ws.branch
+    tracking = f"refs/remotes/{remote}/{branch}"
+
+    def has_base() -> bool:
+        tip = store.ref_target(tracking)
+        return tip is not None and store.is_ancestor(base, tip)
+
+    if has_base():
+        return None
+    if store.run_git("remote", "get-url", remote, check=False).returncode != 0:
+        return f"there is no remote named {remote}: add one (git remote add {remote} URL)"
+    store.run_git("fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False)
+    if has_base():
+        return None
+    if store.ref_target(tracking) is None:
+        why = f"{remote} has no {branch} yet"
+    else:
+        why = f"{branch} has commits {remote} does not have yet"
+    return (
+        f"{why}, and a candidate branch carries only its own file on top of it: push "
+        f"{branch} first (git push -u {remote} {branch}), then the candidate"
+    )
 
 
 def land_on_main(
@@ -74,7 +121,7 @@ def land_on_main(
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
         if main_tip is None:
-            raise UsageError(f"branch {ws.branch} has no commits: commit something first")
+            raise no_commits(ws)
         main_tree = store.tree_of(main_tip)
         tree, parents, message = make(main_tip, main_tree)
         commit = store.write_commit(tree, parents, message)

@@ -59,11 +59,11 @@ def entry_problems(meta: Mapping[str, Any], extra_types: tuple[str, ...] = ()) -
     if _fast_validator(key).is_valid(dict(meta)):
         return []
     validator = _entry_validator(key)
-    messages = {_describe(error) for error in validator.iter_errors(dict(meta))}
+    messages = {_describe(error, meta) for error in validator.iter_errors(dict(meta))}
     return sorted(messages)
 
 
-def _describe(error: Any) -> str:
+def _describe(error: Any, meta: Mapping[str, Any]) -> str:
     """One sentence per error, naming the field and what to do, not jsonschema's internals."""
     path = ".".join(str(p) for p in error.absolute_path)
     validator = error.validator
@@ -77,6 +77,17 @@ def _describe(error: Any) -> str:
         return f"missing field '{missing}'{reason}"
     if validator == "not" and error.schema_path and "allOf" in error.schema_path:
         return _not_reason(error)
+    if validator in ("enum", "const") and path == "type" and "allOf" in error.schema_path:
+        # a rule of the source (DESIGN.md "Sources and who may admit what"), not of the type
+        allowed = error.validator_value if validator == "enum" else [error.validator_value]
+        source = str(meta.get("source", ""))
+        kind = source.split(":", 1)[0]
+        article = "an" if kind[:1] in tuple("aeiou") else "a"
+        return (
+            f"type {error.instance!r} is not allowed for source {source!r}: {article} {kind}: "
+            "source "
+            f"proposes only {' and '.join(allowed)} (a person, human:NAME, proposes any type)"
+        )
     if validator == "enum" and path == "type":
         allowed = ", ".join(error.validator_value)
         return f"type {error.instance!r} is not allowed here: use one of {allowed}"

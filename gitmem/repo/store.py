@@ -149,7 +149,8 @@ class Store:
         return target.removeprefix(prefix) if isinstance(target, str) else None
 
     def user_name(self) -> str | None:
-        return os.environ.get("GIT_AUTHOR_NAME") or self.config("user.name")
+        """The author's name as git decides it (identity): who a proposal's source names."""
+        return self.identity("author")[0]
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -485,15 +486,24 @@ class Store:
                 builder.insert(name, pygit2.Oid(hex=oid), mode)
         return str(builder.write())
 
-    def signature(self, name: str | None = None, email: str | None = None) -> pygit2.Signature:
-        """The committer: git's own identity rules (env, then config), with a fallback."""
-        try:
-            default = self._repo.default_signature
-            name = name or default.name
-            email = email or default.email
-        except (KeyError, pygit2.GitError):
-            pass
-        return pygit2.Signature(name or "gitmem", email or "gitmem@localhost")
+    def identity(self, role: str = "author") -> tuple[str | None, str | None]:
+        """Who writes, as git itself decides it for role (author or committer): the variable
+        (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL…), then the role's own config (author.name…), then
+        user.name and user.email. libgit2's default signature reads the config only."""
+        upper = role.upper()
+        name = os.environ.get(f"GIT_{upper}_NAME") or self.config(f"{role}.name")
+        email = os.environ.get(f"GIT_{upper}_EMAIL") or self.config(f"{role}.email")
+        return name or self.config("user.name"), email or self.config("user.email")
+
+    def signature(
+        self, name: str | None = None, email: str | None = None, *, role: str = "author"
+    ) -> pygit2.Signature:
+        """The signature of a commit gitmem writes: name and email when given, else git's
+        identity for role, with a fallback."""
+        known_name, known_email = self.identity(role)
+        return pygit2.Signature(
+            name or known_name or "gitmem", email or known_email or "gitmem@localhost"
+        )
 
     def write_commit(
         self,
@@ -503,7 +513,7 @@ class Store:
         author: pygit2.Signature | None = None,
     ) -> str:
         sig = author or self.signature()
-        committer = self.signature()
+        committer = self.signature(role="committer")
         oid = self._repo.create_commit(
             None,
             sig,
@@ -725,6 +735,13 @@ class Store:
         )
 
     # -- the working tree ----------------------------------------------------------------
+
+    def tracked(self, path: str) -> bool:
+        """Whether the staging index holds path (git tracks it)."""
+        try:
+            return path in self._repo.index
+        except (pygit2.GitError, ValueError):
+            return False
 
     def dirty_paths(self, paths: list[str]) -> list[str]:
         """Which of paths have staged or unstaged changes in the working tree and index."""

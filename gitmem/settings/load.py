@@ -33,7 +33,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
@@ -47,6 +47,11 @@ DEFAULT_TYPES: tuple[str, ...] = ("decision", "method", "code-structure", "mista
 
 DEFAULT_PROJECT: Final = "local"
 DEFAULT_BRANCH: Final = "main"
+#: Why memory.branch is what default_branch chose, in the words `gitmem init` prints.
+BRANCH_FROM_REMOTE: Final = "origin's default branch"
+BRANCH_FROM_HEAD: Final = "the branch HEAD names; origin names no default branch"
+BRANCH_FROM_MAIN: Final = "the default; origin names no default branch"
+BRANCH_FALLBACK: Final = "the default; origin names no default branch, HEAD's none with commits"
 DEFAULT_MAX_BODY: Final = 2000
 MAX_BODY_LIMIT: Final = 100_000
 SLUG_MAX: Final = 64
@@ -115,6 +120,9 @@ class Settings:
     semantic: bool = True
     owners: tuple[tuple[str, str], ...] = ()  # (entry type, its CODEOWNERS owners), by type
     warnings: tuple[str, ...] = ()
+    #: Where memory.branch came from, in words (`gitmem init` says it); provenance, not a
+    #: setting, so two Settings that agree on every value are equal.
+    branch_from: str = field(default=BRANCH_FALLBACK, compare=False)
 
     @property
     def all_types(self) -> tuple[str, ...]:
@@ -271,6 +279,8 @@ def load_settings(
     environ: Mapping[str, str] | None = None,
     origin_url: str | None = None,
     remote_default_branch: str | None = None,
+    head_branch: str | None = None,
+    main_has_commits: bool = False,
     root: Path | None = None,
 ) -> Settings:
     """Read every source, set invalid values aside with a warning each, and merge the rest.
@@ -278,9 +288,11 @@ def load_settings(
     ``project_toml`` and ``pyproject_toml`` are the texts of ``.gitmem.toml`` and
     ``pyproject.toml`` (None when absent); ``user_toml`` the text of the user's own file (by
     default read from ``user_settings_path()`` when it exists); ``environ`` the environment (by
-    default ``os.environ``). ``origin_url`` and ``remote_default_branch`` give the defaults of
-    ``memory.project`` and ``memory.branch``; ``root`` is the work tree, for the symbolic-link
-    check of ``memory.dir`` (None in a bare repository, where that check is skipped).
+    default ``os.environ``). ``origin_url`` gives the default of ``memory.project``;
+    ``remote_default_branch``, ``head_branch`` (the branch HEAD names, when it has commits) and
+    ``main_has_commits`` the default of ``memory.branch`` (default_branch says how); ``root``
+    is the work tree, for the symbolic-link check of ``memory.dir`` (None in a bare
+    repository, where that check is skipped).
 
     Never raises for bad settings: every problem becomes one line in ``Settings.warnings``.
     """
@@ -308,12 +320,13 @@ def load_settings(
 
     env_layer = _env_layer(env, root, problems)
 
+    branch, branch_why = default_branch(remote_default_branch, head_branch, main_has_commits)
     defaults = _Layer(
         "",
         {
             "dir": DEFAULT_DIR,
             "project": (project_from_url(origin_url) if origin_url else None) or DEFAULT_PROJECT,
-            "branch": _default_branch(remote_default_branch),
+            "branch": branch,
             "auto_admit_audited": False,
             "types": (),
             "max_body": DEFAULT_MAX_BODY,
@@ -368,6 +381,13 @@ def load_settings(
         semantic=values["semantic"],
         owners=values["owners"],
         warnings=tuple(warnings),
+        branch_from=(
+            branch_why
+            if chosen["branch"] is defaults
+            else _BY_ATTR["branch"].env
+            if chosen["branch"] is env_layer
+            else chosen["branch"].where
+        ),
     )
 
 
@@ -616,14 +636,30 @@ def _parse_toml(
         return None
 
 
-def _default_branch(remote_default_branch: str | None) -> str:
-    """The remote's default branch when git reported a valid one, else ``main``."""
-    if not remote_default_branch:
-        return DEFAULT_BRANCH
-    name = remote_default_branch.strip()
+def default_branch(
+    remote_default_branch: str | None,
+    head_branch: str | None = None,
+    main_has_commits: bool = False,
+) -> tuple[str, str]:
+    """memory.branch when no setting names it, and why, in words.
+
+    The remote's default branch (``origin/HEAD``) when git knows a valid one; else the branch
+    HEAD names when it has commits (a repository on ``master``, or created by a push, which
+    leaves no ``origin/HEAD``); else ``main``. One exception keeps a repository on ``main``
+    from following whatever branch is checked out: when ``main`` has commits it wins over
+    another branch HEAD names (a feature branch), so a proposal is never based on it.
+    `gitmem init` writes a choice taken from HEAD into .gitmem.toml, so that switching branches
+    later cannot move it."""
+    name = (remote_default_branch or "").strip()
     for prefix in ("refs/remotes/origin/", "refs/heads/"):
         name = name.removeprefix(prefix)
-    return name if check_branch_name(name) is None else DEFAULT_BRANCH
+    if name and check_branch_name(name) is None:
+        return name, BRANCH_FROM_REMOTE
+    if main_has_commits:
+        return DEFAULT_BRANCH, BRANCH_FROM_MAIN
+    if head_branch and check_branch_name(head_branch) is None:
+        return head_branch, BRANCH_FROM_HEAD
+    return DEFAULT_BRANCH, BRANCH_FALLBACK
 
 
 # --- schema -------------------------------------------------------------------------------------

@@ -84,6 +84,8 @@ def test_admit_walks_candidates_and_admits_only_an_explicit_yes(memory: Path) ->
 
 
 def test_propose_in_the_editor(memory: Path, tmp_path: Path) -> None:
+    """The template's placeholder sections are never proposed as they are (issue 14); the
+    draft is kept for --from."""
     editor = tmp_path / "editor.sh"
     editor.write_text(
         "#!/bin/sh\n"
@@ -93,5 +95,43 @@ def test_propose_in_the_editor(memory: Path, tmp_path: Path) -> None:
     editor.chmod(0o755)
     env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb"}
     code, out = converse(memory, ["propose"], [], env)
+    assert code == 2, out
+    assert "## Context and ## Content and ## Evidence still hold the template's" in out
+    draft = memory / ".git" / "GITMEM_DRAFT.md"
+    assert f"your draft is kept in {draft}: fix it there, then gitmem propose --from" in out
+    assert "title: Written in the editor" in draft.read_text()
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+    editor.write_text(
+        "#!/bin/sh\n"
+        "sed -i -e 's/^title:$/title: Written in the editor/' "
+        "-e 's/^applies_when:$/applies_when: a person proposes by hand/' "
+        "-e 's/^Why this came up.$/A reviewer asked for it./' "
+        "-e 's/^The lesson itself.$/Write the lesson in the editor./' "
+        "-e '/^Commits, measurements/d' \"$1\"\n"
+    )
+    code, out = converse(memory, ["propose"], [], env)
     assert code == 0, out
     assert "proposed local-method-" in out and "written-in-the-editor" in out
+
+
+def test_the_admit_prompt_shows_a_near_refused_topic(memory: Path) -> None:
+    def orders(title: str) -> list[str]:
+        return [
+            *("propose", "--type", "decision", "--title", title),
+            *(
+                "--applies-when",
+                "choosing where orders are kept",
+                "--content",
+                "Use a document store.",
+            ),
+        ]
+
+    first = ok(run(memory, *orders("Store the orders in Mongo DB"))).output.split()[1]
+    ok(run(memory, "refuse", first, "--reason", "orders stay in Postgres"))
+    ok(run(memory, *orders("Keep orders in MongoDB")))
+    env = {**os.environ, "TERM": "dumb"}
+    code, out = converse(memory, ["admit"], [("admit / refuse / skip", "skip")], env)
+    assert code == 0, out
+    before = out.split("admit / refuse / skip", 1)[0]
+    assert "REFUSED-TOPIC warning: close to refused topic 'store-the-orders-in-mongo-db'" in before

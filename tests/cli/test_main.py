@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from clirunner import run
 
@@ -95,3 +96,26 @@ def test_a_real_process_prints_where_the_log_is(memory: Path, tmp_path: Path) ->
     assert str(tmp_path / "state" / "gitmem" / "errors") in done.stderr
     assert "Traceback" not in done.stderr
     git(memory, "status")  # the repository is untouched
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    """`list --status` had no help, `init --branch` said "default main" (issue 14)."""
+    main = cli.main
+    ctx = click.Context(main)
+
+    def options(command: click.Command, name: str) -> list[tuple[str, click.Option]]:
+        if isinstance(command, click.Group):
+            return [
+                found
+                for sub in command.list_commands(ctx)
+                for found in options(command.get_command(ctx, sub), f"{name} {sub}")  # type: ignore[arg-type]
+            ]
+        return [(name, p) for p in command.params if isinstance(p, click.Option)]
+
+    found = [o for n in cli.COMMANDS for o in options(main.get_command(ctx, n), n)]  # type: ignore[arg-type]
+    assert len(found) > 50
+    for name, option in found:
+        assert option.help, f"gitmem {name} {option.opts[0]} has no help"
+    helped = {f"{n} {o.opts[0]}": o.help or "" for n, o in found}
+    assert "origin's default branch" in helped["init --branch"]
+    assert "default 0.35" in helped["recall --min-score"]

@@ -279,3 +279,18 @@ def test_an_admitted_entry_whose_cited_file_moved_later_still_passes(repo: Path)
     result = run(repo, "check")
     assert result.exit_code == 0, result.output
     assert "FILES-MISSING" not in result.output
+
+
+def test_the_git_ignored_candidates_md_is_no_problem_until_it_is_tracked(memory: Path) -> None:
+    """Issue 14, case 4: `gitmem check` with no arguments after `gitmem index` wrote it."""
+    assert run(memory, "index").exit_code == 0
+    assert (memory / ".gitmem" / "CANDIDATES.md").is_file()
+    assert git(memory, "status", "--porcelain") == ""  # git-ignored
+    result = run(memory, "check")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "gitmem check: 3 files checked, no problems"
+    assert run(memory, "check", ".gitmem").exit_code == 0
+
+    git(memory, "add", "-f", ".gitmem/CANDIDATES.md")
+    line = one_problem(run(memory, "check"), "LAYOUT", ".gitmem/CANDIDATES.md")
+    assert "git rm --cached it" in line

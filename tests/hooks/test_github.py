@@ -12,7 +12,6 @@ the rulesets, the merge button, dropped runs, Markdown injection, the install) i
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import os
@@ -20,7 +19,6 @@ import re
 import shutil
 import subprocess
 import sys
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ import yaml
 from clirunner import run
 from fakegh import FIELDS, FakeGh
 from fakegithub import FakeGitHub, serve
+from wheels import toy_wheel
 
 from gitmem.hooks import github, installer
 from gitmem.lifecycle import admit as admitting
@@ -279,29 +278,6 @@ def test_without_a_published_release_the_install_stops_instead_of_guessing(tmp_p
     assert done.returncode == 1
     assert "::error title=gitmem install::this gitmem pins no published release" in done.stdout
     assert list(tmp_path.iterdir()) == []
-
-
-def toy_wheel(folder: Path, name: str = "gitmem_toy", version: str = "1.0") -> Path:
-    """A minimal real wheel: a module and a console script."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}-{version}-py3-none-any.whl"
-    info = f"{name}-{version}.dist-info"
-    files = {
-        f"{name}.py": "def main():\n    print('toy ran')\n",
-        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-        f"{info}/WHEEL": "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        f"{info}/entry_points.txt": f"[console_scripts]\ngitmem = {name}:main\n",
-    }
-    record = []
-    for file, body in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(body.encode()).digest()).rstrip(b"=")
-        record.append(f"{file},sha256={digest.decode()},{len(body.encode())}")
-    record.append(f"{name}-{version}.dist-info/RECORD,,")
-    with zipfile.ZipFile(path, "w") as archive:
-        for file, body in files.items():
-            archive.writestr(file, body)
-        archive.writestr(f"{name}-{version}.dist-info/RECORD", "\n".join(record) + "\n")
-    return path
 
 
 def test_the_install_script_installs_the_pinned_file_and_refuses_any_other(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ real `gitmem hook pre-commit` through a real commit.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -17,15 +18,19 @@ from pathlib import Path
 
 import pytest
 
+from gitmem import DISTRIBUTION
 from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.installer import (
     CHAINED_SUFFIX,
     CLIENT_HOOKS,
     MARKER,
+    MERGE_DRIVER,
     SERVER_HOOKS,
+    THIS_PYTHON,
     hooks_dir,
     install,
     is_gitmem_hook,
+    merge_driver_config,
     script,
     uninstall,
 )
@@ -117,16 +122,31 @@ def test_the_scripts_in_the_tree_are_the_template_rendered() -> None:
         assert (folder / name).read_bytes() == script(name), f"run `make hooks`: {name} drifted"
 
 
-def test_each_script_is_the_same_thin_script_with_its_own_name() -> None:
+def test_every_script_is_the_one_template_with_its_own_name() -> None:
     bodies = set()
     for name in ALL_HOOKS:
         lines = script(name).decode().splitlines()
         assert lines[0] == "#!/bin/sh"
         assert lines[1].startswith(MARKER.decode())
         assert f"hook={name}" in lines
-        assert 'exec $gitmem hook "$hook" "$@"' in lines
+        assert "install_python=''" in lines
+        assert not re.search(r"@[A-Z]+@", script(name).decode())
         bodies.add("\n".join(x for x in lines if not x.startswith(("#", "hook="))))
-    assert len(bodies) == 1, "the hook scripts drifted apart: regenerate them from one text"
+    assert len(bodies) == 1
+
+
+def test_the_recorded_interpreter_is_quoted_for_the_shell(tmp_path: Path) -> None:
+    odd = tmp_path / "it's a venv" / "bin" / "python"
+    lines = script("pre-commit", odd).decode().splitlines()
+    head = lines[: lines.index(next(x for x in lines if x.startswith("install_package="))) + 1]
+    assert "install_python='" + str(odd).replace("'", "'\\''") + "'" in lines
+    done = subprocess.run(
+        ["sh", "-c", "\n".join([*head, 'printf %s "$install_python"'])],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout == str(odd)
 
 
 def test_scripts_are_executable_in_the_package_and_in_git() -> None:
@@ -167,7 +187,7 @@ def test_install_writes_executable_marked_scripts_and_the_merge_driver(repo: Pat
     assert lines[1:6] == [f"{name}: installed" for name in CLIENT_HOOKS]
     for name in CLIENT_HOOKS:
         path = folder / name
-        assert path.read_bytes() == script(name)
+        assert path.read_bytes() == script(name, THIS_PYTHON)
         assert stat.S_IMODE(path.stat().st_mode) == 0o755
         assert is_gitmem_hook(path)
     assert not (folder / "pre-receive").exists()
@@ -175,9 +195,10 @@ def test_install_writes_executable_marked_scripts_and_the_merge_driver(repo: Pat
     assert git(repo, "config", "merge.gitmem-index.name").strip() == (
         "gitmem INDEX.md regeneration"
     )
-    assert git(repo, "config", "merge.gitmem-index.driver").strip() == (
-        "gitmem index --merge-driver %O %A %B %P"
-    )
+    driver = git(repo, "config", "merge.gitmem-index.driver").strip()
+    assert (f"{MERGE_DRIVER}.driver", driver) in merge_driver_config(THIS_PYTHON)
+    assert driver.endswith("; gitmem index --merge-driver %O %A %B %P")
+    assert f"exec '{THIS_PYTHON}' -m gitmem index --merge-driver %O %A %B %P" in driver
 
 
 def test_install_twice_changes_nothing(repo: Path) -> None:
@@ -199,7 +220,7 @@ def test_an_older_gitmem_script_is_updated_not_chained(repo: Path) -> None:
     write_exec(folder / "pre-commit", "#!/bin/sh\n# gitmem-managed-hook v0\nexec gitmem check\n")
     lines = install(repo)
     assert "pre-commit: updated" in lines
-    assert (folder / "pre-commit").read_bytes() == script("pre-commit")
+    assert (folder / "pre-commit").read_bytes() == script("pre-commit", THIS_PYTHON)
     assert not (folder / f"pre-commit{CHAINED_SUFFIX}").exists()
 
 
@@ -240,7 +261,7 @@ def test_a_foreign_hook_is_chained_and_restored_byte_for_byte(repo: Path) -> Non
         f"pre-commit{CHAINED_SUFFIX} (uninstall puts it back)"
     )
     assert (folder / f"pre-commit{CHAINED_SUFFIX}").read_bytes() == original
-    assert (folder / "pre-commit").read_bytes() == script("pre-commit")
+    assert (folder / "pre-commit").read_bytes() == script("pre-commit", THIS_PYTHON)
     assert install(repo)[1] == "pre-commit: already installed"
 
     lines = uninstall(repo)
@@ -363,7 +384,7 @@ def test_linked_worktree_installs_into_the_common_hooks_folder(
 ) -> None:
     linked = tmp_path / "linked"
     git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
-    install(linked)
+    install(linked, python=None)
     assert hooks_dir(linked) == repo / ".git" / "hooks"
     assert (repo / ".git" / "hooks" / "pre-commit").read_bytes() == script("pre-commit")
     (linked / "notes.txt").write_text("from the linked worktree\n")
@@ -380,7 +401,7 @@ def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
         install(bare)
     lines = install(bare, server=True)
     assert lines == [f"hooks folder: {bare / 'hooks'}", "pre-receive: installed"]
-    assert (bare / "hooks" / "pre-receive").read_bytes() == script("pre-receive")
+    assert (bare / "hooks" / "pre-receive").read_bytes() == script("pre-receive", THIS_PYTHON)
     assert not (bare / "hooks" / "pre-commit").exists()
     assert "gitmem-index" not in (bare / "config").read_text()
     assert install(bare, server=True)[1] == "pre-receive: already installed"
@@ -394,7 +415,7 @@ def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
 def test_chained_pre_commit_runs_first_then_gitmem(repo: Path, stub: dict[str, str]) -> None:
     folder = repo / ".git" / "hooks"
     write_exec(folder / "pre-commit", FOREIGN_HOOK)
-    install(repo)
+    install(repo, python=None)
     (repo / "README.md").write_text("# project\n\nmore\n")
     done = git_env(repo, stub, "commit", "-q", "-am", "change")
     assert done.returncode == 0, done.stderr
@@ -404,7 +425,7 @@ def test_chained_pre_commit_runs_first_then_gitmem(repo: Path, stub: dict[str, s
 @pytest.mark.e2e
 def test_a_failing_chained_hook_blocks_the_commit(repo: Path, stub: dict[str, str]) -> None:
     write_exec(repo / ".git" / "hooks" / "pre-commit", FOREIGN_HOOK)
-    install(repo)
+    install(repo, python=None)
     head = git(repo, "rev-parse", "HEAD")
     (repo / "README.md").write_text("# changed\n")
     done = git_env(repo, {**stub, "FOREIGN_EXIT": "3"}, "commit", "-q", "-am", "change")
@@ -415,7 +436,7 @@ def test_a_failing_chained_hook_blocks_the_commit(repo: Path, stub: dict[str, st
 
 @pytest.mark.e2e
 def test_gitmems_failure_blocks_the_commit(repo: Path, stub: dict[str, str]) -> None:
-    install(repo)
+    install(repo, python=None)
     head = git(repo, "rev-parse", "HEAD")
     (repo / "README.md").write_text("# changed\n")
     done = git_env(repo, {**stub, "STUB_EXIT": "1"}, "commit", "-q", "-am", "change")
@@ -481,7 +502,7 @@ def test_pre_push_stdin_reaches_the_chained_hook_and_gitmem(
     git(repo, "remote", "add", "origin", str(remote))
     git(repo, "branch", "side")
     write_exec(repo / ".git" / "hooks" / "pre-push", FOREIGN_HOOK)
-    install(repo)
+    install(repo, python=None)
     env = {
         **stub,
         "STUB_STDIN": str(tmp_path / "gitmem.stdin"),
@@ -505,7 +526,7 @@ def test_a_failing_chained_pre_push_stops_the_push(
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     write_exec(repo / ".git" / "hooks" / "pre-push", FOREIGN_HOOK)
-    install(repo)
+    install(repo, python=None)
     done = git_env(repo, {**stub, "FOREIGN_EXIT": "1"}, "push", "-q", str(remote), "main")
     assert done.returncode != 0
     assert calls(stub) == [f"foreign {remote} {remote}"]
@@ -519,7 +540,7 @@ def test_pre_receive_gets_the_pushed_refs_on_a_bare_server(
     remote = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     write_exec(remote / "hooks" / "pre-receive", FOREIGN_HOOK)
-    install(remote, server=True)
+    install(remote, server=True, python=None)
     env = {
         **stub,
         "STUB_STDIN": str(tmp_path / "gitmem.stdin"),
@@ -544,7 +565,7 @@ def test_pre_receive_gets_the_pushed_refs_on_a_bare_server(
 def test_post_hooks_never_fail_the_git_command(repo: Path, stub: dict[str, str]) -> None:
     folder = repo / ".git" / "hooks"
     write_exec(folder / "post-checkout", FOREIGN_HOOK)
-    install(repo)
+    install(repo, python=None)
     env = {**stub, "STUB_EXIT": "3", "FOREIGN_EXIT": "4"}
     done = git_env(repo, env, "checkout", "-q", "-b", "other")
     assert done.returncode == 0, done.stderr
@@ -556,7 +577,7 @@ def test_post_hooks_never_fail_the_git_command(repo: Path, stub: dict[str, str])
 def test_post_rewrite_stdin_reaches_both(repo: Path, tmp_path: Path, stub: dict[str, str]) -> None:
     folder = repo / ".git" / "hooks"
     write_exec(folder / "post-rewrite", FOREIGN_HOOK)
-    install(repo)
+    install(repo, python=None)
     old = git(repo, "rev-parse", "HEAD").strip()
     env = {
         **stub,
@@ -596,19 +617,19 @@ def bare_path_env(tmp_path: Path) -> dict[str, str]:
         (
             "pre-commit",
             1,
-            "gitmem: pre-commit: gitmem is not installed: pip install gitmem, "
+            f"gitmem: pre-commit: gitmem is not installed: pipx install {DISTRIBUTION}, "
             "or skip once with git commit --no-verify",
         ),
         (
             "pre-push",
             1,
-            "gitmem: pre-push: gitmem is not installed: pip install gitmem, "
+            f"gitmem: pre-push: gitmem is not installed: pipx install {DISTRIBUTION}, "
             "or skip once with git push --no-verify",
         ),
         (
             "post-merge",
             0,
-            "gitmem: post-merge: skipped, gitmem is not installed (pip install gitmem)",
+            f"gitmem: post-merge: skipped, gitmem is not installed (pipx install {DISTRIBUTION})",
         ),
         ("post-checkout", 0, "gitmem: post-checkout: skipped, gitmem is not installed"),
         ("pre-receive", 1, "so the push cannot be checked and is refused"),
@@ -672,3 +693,83 @@ def test_the_real_python_module_fallback_starts(
     done = run_hook(hook, env, "0", cwd=tmp_path)
     assert done.returncode == 0
     assert "gitmem is not installed" not in done.stderr
+
+
+# -- the interpreter that installed the hooks ----------------------------------------------------
+
+
+def test_hooks_find_the_gitmem_that_installed_them_without_path(
+    repo: Path, bare_path_env: dict[str, str]
+) -> None:
+    """An IDE's git: PATH without the virtual environment. The hooks run the interpreter that
+    installed them, for code-only commits and for memory alike (issue 14, case 6)."""
+    install(repo)
+    env = {**os.environ, "PATH": bare_path_env["PATH"]}
+    (repo / "README.md").write_text("# project\n\ncode only\n")
+    done = git_env(repo, env, "commit", "-q", "-am", "code only")
+    assert done.returncode == 0, done.stderr
+    assert "not installed" not in done.stderr
+
+    entry = repo / ".gitmem" / "candidates" / "shop-method-20261129-run-hooks-through-gitmem.md"
+    entry.parent.mkdir(parents=True)
+    entry.write_text(text().replace("## Evidence", "## Proof"))
+    git(repo, "add", ".gitmem")
+    done = git_env(repo, env, "commit", "-q", "-m", "a broken memory")
+    assert done.returncode == 1
+    assert "SECTIONS" in done.stderr
+
+
+@pytest.mark.parametrize("gone", ["interpreter", "package"])
+def test_a_recorded_interpreter_that_is_gone_falls_back_to_path(
+    repo: Path, tmp_path: Path, stub: dict[str, str], gone: str
+) -> None:
+    """A virtual environment deleted, or gitmem uninstalled from it: PATH's gitmem runs."""
+    venv = tmp_path / "old-venv"
+    python = venv / "bin" / "python"
+    if gone == "package":
+        write_exec(python, "#!/bin/sh\necho 'the old interpreter ran' >&2\nexit 9\n")
+    install(repo, python=python, package=venv / "lib" / "gitmem")
+    assert f"install_python='{python}'" in (repo / ".git" / "hooks" / "pre-commit").read_text()
+    (repo / "README.md").write_text("# changed\n")
+    done = git_env(repo, stub, "commit", "-q", "-am", "change")
+    assert done.returncode == 0, done.stderr
+    assert calls(stub) == ["gitmem hook pre-commit"]
+
+
+def test_a_shared_hooks_folder_records_no_interpreter(repo: Path) -> None:
+    git(repo, "config", "core.hooksPath", ".githooks")
+    lines = install(repo)
+    assert "the hooks are shared through the repository: they find gitmem on PATH" in lines
+    assert "install_python=''" in (repo / ".githooks" / "pre-commit").read_text().splitlines()
+
+
+def test_the_merge_driver_finds_the_gitmem_that_installed_it_without_path(
+    tmp_path: Path, bare_path_env: dict[str, str]
+) -> None:
+    """Two clones admit one entry each; merging them conflicts on INDEX.md, which the driver
+    regenerates, run by the installing interpreter from a git whose PATH lacks gitmem."""
+    from clirunner import HOOKS, PROPOSE, ok, run
+
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    first = tmp_path / "first"
+    git(tmp_path, "init", "-q", "-b", "main", str(first))
+    (first / "README.md").write_text("# project\n")
+    ok(run(first, "init", "--hooks"))
+    git(first, "add", "-A")
+    git(first, "commit", "-q", "-m", "start")
+    git(first, "remote", "add", "origin", str(server))
+    git(first, "push", "-q", "-u", "origin", "main")
+    second = tmp_path / "second"
+    git(tmp_path, "clone", "-q", str(server), str(second))
+    ok(run(second, "hooks", "install"))
+    for clone, proposal in ((first, PROPOSE), (second, HOOKS)):
+        ok(run(clone, "admit", ok(run(clone, *proposal)).output.split()[1]))
+    git(first, "push", "-q", "origin", "main")
+    git(second, "fetch", "-q", "origin")
+    env = {**os.environ, "PATH": bare_path_env["PATH"]}
+    done = git_env(second, env, "merge", "-q", "--no-edit", "origin/main")
+    assert done.returncode == 0, done.stdout + done.stderr
+    index = (second / ".gitmem" / "INDEX.md").read_text()
+    assert "use-pygit2-inside-hooks" in index and "use-pygit2-inside-git-hooks" in index
+    assert "<<<<<<<" not in index

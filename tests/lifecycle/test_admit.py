@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clirunner import PROPOSE, first_id, ok, run
+from clirunner import PROPOSE, SECRETS, first_id, ok, run
 
 from gitmem.lifecycle import candidates, writing
 from gitmem.repo.workspace import open_workspace
@@ -166,3 +166,25 @@ def test_auto_admission_asks_the_admission_policy_for_each_candidate(
     assert done.allowed and [a.id for a in done.admitted] == [audited]
     assert done.skipped == [(first_id(), "source human:Test Author needs a person")]
     assert git(memory, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first_id()}"]
+
+
+def test_admitting_a_closed_candidate_says_what_became_of_it(memory: Path) -> None:
+    """Issue 14: an already admitted id was told "no candidate … (git fetch first?)"."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id(), "--by", "human:bob"))
+    again = run(memory, "admit", first_id())
+    assert again.exit_code == 2
+    assert f"{first_id()} is no longer a candidate: it was admitted by human:bob on " in (
+        again.output
+    )
+    assert f"(.gitmem/entries/decision/{first_id()}.md on main)" in again.output
+    assert "git fetch first" not in again.output
+
+    refused = ok(run(memory, *SECRETS)).output.split()[1]
+    ok(run(memory, "refuse", refused, "--reason", "the scanner runs anyway"))
+    again = run(memory, "admit", refused)
+    assert again.exit_code == 2
+    assert "is no longer a candidate: it was refused on " in again.output
+    assert ": the scanner runs anyway (topic scan-entries-for-secrets-before-admission" in (
+        again.output
+    )

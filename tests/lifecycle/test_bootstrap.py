@@ -1,15 +1,24 @@
 """`gitmem init`: the memory folder, .gitmem.toml only for what differs from the defaults, and
-nothing overwritten when run twice."""
+nothing overwritten when run twice; and the memory branch it chooses, in real repositories on
+any default branch: the remote's default branch, else the branch HEAD names when it has
+commits, else main. init says which, and a choice read from HEAD is written down (issue 14,
+cases 2 and 3)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
+from clirunner import PROPOSE, ok, run
 
 from gitmem.errors import UsageError
 from gitmem.lifecycle.bootstrap import init
+from gitmem.lifecycle.writing import today
 from gitmem.repo.store import Store
+from gitmem.settings.load import BRANCH_FALLBACK
+
+from conftest import git
 
 
 def test_defaults_write_no_settings_file_and_a_second_run_keeps_everything(repo: Path) -> None:
@@ -38,3 +47,139 @@ def test_bad_values_are_refused_before_anything_is_written(repo: Path) -> None:
         with pytest.raises(UsageError):
             init(Store.open(repo), **kwargs)  # type: ignore[arg-type]
     assert not (repo / ".gitmem").exists() and not (repo / ".gitmem.toml").exists()
+
+
+ID = "{project}-decision-{date}-use-pygit2-inside-hooks"
+
+
+def entry_id(project: str = "local") -> str:
+    return ID.format(project=project, date=today().replace("-", ""))
+
+
+def on_master(tmp_path: Path) -> Path:
+    """A repository on master with one commit and no remote (git's old default branch)."""
+    path = tmp_path / "work"
+    git(tmp_path, "init", "-q", "-b", "master", str(path))
+    (path / "README.md").write_text("# project\n")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+def test_a_repository_on_master_keeps_its_memory_on_master(tmp_path: Path) -> None:
+    repo = on_master(tmp_path)
+    out = ok(run(repo, "init")).output
+    assert (
+        "memory branch: master (the branch HEAD names; origin names no default branch; "
+        "written to .gitmem.toml)"
+    ) in out
+    assert (repo / ".gitmem.toml").read_text() == '[memory]\nbranch = "master"\n'
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    tip = git(repo, "rev-parse", "master").strip()
+
+    git(repo, "checkout", "-q", "-b", "feature")  # the choice does not follow HEAD
+    ok(run(repo, *PROPOSE))
+    parents = git(repo, "rev-list", "--parents", "-n", "1", f"gitmem/{entry_id()}").split()
+    assert parents[1:] == [tip], "the candidate is not based on master's tip"
+    ok(run(repo, "admit", entry_id()))
+    merge = git(repo, "rev-list", "--parents", "-n", "1", "master").split()
+    assert merge[1] == tip and len(merge) == 3
+    assert git(repo, "rev-list", "--max-parents=0", "master").split() == [
+        git(repo, "rev-list", "--max-parents=0", tip).strip()
+    ], "main has a second root commit"
+    assert git(repo, "branch", "--list", "main") == ""
+
+
+def test_a_remotes_default_branch_decides_and_nothing_is_written(tmp_path: Path) -> None:
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "trunk", str(server))
+    seed = on_master(tmp_path)
+    git(seed, "push", "-q", str(server), "master:trunk")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(server), str(clone))
+    out = ok(run(clone, "init")).output
+    assert "memory branch: trunk (origin's default branch)" in out
+    assert not (clone / ".gitmem.toml").exists()
+
+
+def test_an_unborn_head_falls_back_to_main_and_says_how_to_keep_it(tmp_path: Path) -> None:
+    repo = tmp_path / "new"
+    git(tmp_path, "init", "-q", "-b", "master", str(repo))
+    out = ok(run(repo, "init")).output
+    assert f"memory branch: main ({BRANCH_FALLBACK})\n" in out
+    assert "note: HEAD's branch master has no commits yet: to keep the memory on master, " in out
+    assert "run gitmem init --branch master" in out
+    assert not (repo / ".gitmem.toml").exists()
+
+
+def test_a_feature_branch_of_a_repository_on_main_never_becomes_the_memory_branch(
+    repo: Path,
+) -> None:
+    git(repo, "checkout", "-q", "-b", "feature")
+    out = ok(run(repo, "init")).output
+    assert "memory branch: main (the default; origin names no default branch)" in out
+    assert not (repo / ".gitmem.toml").exists()
+
+
+def test_an_explicit_branch_is_written_when_the_default_differs(tmp_path: Path) -> None:
+    repo = on_master(tmp_path)
+    out = ok(run(repo, "init", "--branch", "main")).output
+    assert "memory branch: main (--branch; written to .gitmem.toml)" in out
+    assert (repo / ".gitmem.toml").read_text() == '[memory]\nbranch = "main"\n'
+
+
+def test_propose_on_a_memory_branch_without_commits_refuses_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The candidate used to be a root commit, and admit then failed (case 3)."""
+    repo = on_master(tmp_path)
+    (repo / ".gitmem.toml").write_text('[memory]\nbranch = "main"\n')
+    result = run(repo, *PROPOSE)
+    assert result.exit_code == 2
+    assert "branch main has no commits (memory.branch: .gitmem.toml): commit on main first" in (
+        result.output
+    )
+    assert "or keep the memory on master: gitmem init --branch master" in result.output
+    assert git(repo, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+def test_a_clone_of_an_empty_remote_is_told_to_push_main_before_the_candidate(
+    tmp_path: Path,
+) -> None:
+    """The Quick start on a fresh remote: the candidate stays here, the "proposed" line is
+    printed, and the message says to push the memory branch first (case 2)."""
+    server = tmp_path / "shop.git"
+    git(tmp_path, "init", "-q", "--bare", str(server))
+    clone = tmp_path / "shop"
+    git(tmp_path, "clone", "-q", str(server), str(clone))
+    git(clone, "checkout", "-q", "-b", "main")
+    (clone / "README.md").write_text("# shop\n")
+    ok(run(clone, "init", "--hooks"))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "-m", "Start the project's memory")
+
+    result = run(clone, *PROPOSE, "--push")
+    assert result.exit_code == 1
+    new = entry_id("shop")
+    assert f"proposed {new}\nbranch   gitmem/{new}\n" in result.output
+    assert (
+        "gitmem: not pushed: origin has no main yet, and a candidate branch carries only its "
+        "own file on top of it: push main first (git push -u origin main), then the "
+        f"candidate: git push origin gitmem/{new}"
+    ) in result.output
+    assert git(server, "for-each-ref") == ""
+
+    # pushed by hand, the pre-push hook says the same
+    pushed = run_git(clone, "push", "origin", f"gitmem/{new}")
+    assert pushed.returncode == 1
+    assert "push main first (git push -u origin main), then the candidate branch" in pushed.stderr
+
+    git(clone, "push", "-q", "-u", "origin", "main")
+    assert run_git(clone, "push", "-q", "origin", f"gitmem/{new}").returncode == 0
+    ok(run(clone, "admit", new, "--push"))
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+
+
+def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clirunner import PROPOSE, first_id, ok, run
+from clirunner import HOOKS, PROPOSE, first_id, ok, run
+
+from conftest import git
 
 
 def test_candidates_and_show(memory: Path) -> None:
@@ -13,3 +15,38 @@ def test_candidates_and_show(memory: Path) -> None:
     assert first_id() in listing and "valid" in listing
     shown = ok(run(memory, "show", first_id())).output
     assert "status: candidate" in shown
+
+
+def test_a_clone_behind_origin_judges_remote_candidates_against_origins_main(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Issue 14, case 8: a teammate fetched but did not pull; a candidate proposed on the
+    newer main is valid, and the hint says to pull (admitting without it would fail)."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(server), str(teammate))
+
+    first = ok(run(memory, *PROPOSE, "--push")).output.split()[1]
+    ok(run(memory, "admit", first, "--push"))
+    second = ok(run(memory, *HOOKS, "--push")).output.split()[1]
+
+    git(teammate, "fetch", "-q")
+    listing = ok(run(teammate, "candidates")).output
+    assert (
+        "note: your main is 2 commits behind origin/main: run git pull before admitting "
+        "(gitmem admit --push catches up by itself); candidates are judged against it\n"
+    ) in listing
+    assert f"{second}  valid  " in listing
+    assert "CANDIDATE-BRANCH" not in listing
+    assert first not in listing  # admitted on origin's main: no longer pending
+
+    refused = run(teammate, "admit", second)
+    assert refused.exit_code == 1
+    assert (
+        "CANDIDATE-BRANCH" in refused.output and "run git pull before admitting" in refused.output
+    )
+    ok(run(teammate, "admit", second, "--push"))
+    assert git(server, "rev-parse", "main") == git(teammate, "rev-parse", "main")

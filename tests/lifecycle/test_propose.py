@@ -9,7 +9,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from clirunner import PROPOSE, first_id, ok, run
+import pytest
+from clirunner import HOOKS, PROPOSE, first_id, ok, run
 
 from conftest import git
 
@@ -105,3 +106,40 @@ def test_propose_edit_starts_a_successor_from_the_admitted_text(memory: Path) ->
     assert "admitted_by" not in text
     refused = run(memory, "propose", "--edit", "no-such-entry")
     assert refused.exit_code == 2
+
+
+def test_authorship_follows_git_env_then_config(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14, case 7: GIT_AUTHOR_NAME names the source and the commit's author alike, as
+    git would; without it, the config's author.name, then user.name."""
+    git(memory, "config", "user.name", "Alice")
+    git(memory, "config", "user.email", "alice@example.com")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Carol")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "carol@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Robot")
+    monkeypatch.delenv("GIT_COMMITTER_EMAIL")
+    new = ok(run(memory, *PROPOSE)).output.split()[1]
+    shown = git(memory, "log", "-1", "--format=%an <%ae>|%cn <%ce>", f"gitmem/{new}").strip()
+    assert shown == "Carol <carol@example.com>|Robot <alice@example.com>"
+    assert "source: human:Carol\n" in git(
+        memory, "show", f"gitmem/{new}:.gitmem/candidates/{new}.md"
+    )
+
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Dave")
+    ok(run(memory, "admit", new))
+    assert git(memory, "log", "-1", "--format=%an", "main").strip() == "Dave"
+    assert (
+        "admitted_by: human:Dave\n" in (memory / f".gitmem/entries/decision/{new}.md").read_text()
+    )
+
+    for key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL"):
+        monkeypatch.delenv(key)
+    git(memory, "config", "author.name", "Erin")
+    other = ok(run(memory, *HOOKS)).output.split()[1]
+    assert git(memory, "log", "-1", "--format=%an <%ae>", f"gitmem/{other}").strip() == (
+        "Erin <alice@example.com>"
+    )
+    assert "source: human:Erin\n" in git(
+        memory, "show", f"gitmem/{other}:.gitmem/candidates/{other}.md"
+    )

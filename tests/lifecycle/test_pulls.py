@@ -399,9 +399,30 @@ def test_other_hosts_get_a_plain_message(memory: Path, tmp_path: Path, no_gh: No
     assert on_server(server, proposal.branch) == proposal.commit
 
 
+def test_a_remote_without_main_is_not_pushed_to_and_the_answer_says_why(
+    memory: Path, tmp_path: Path
+) -> None:
+    server = bare(tmp_path)
+    git(memory, "remote", "add", "origin", str(server))
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert (result.opened, result.pushed) == (False, False)
+    assert (
+        proposal.unpushed
+        == result.message
+        == (
+            "origin has no main yet, and a candidate branch carries only its own file on top of "
+            "it: push main first (git push -u origin main), then the candidate: "
+            f"git push origin {proposal.branch}, then open the pull request"
+        )
+    )
+    assert git(server, "for-each-ref") == ""
+
+
 def test_a_local_bare_remote_is_pushed_to_and_named(memory: Path, tmp_path: Path) -> None:
     server = bare(tmp_path)
     git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "origin", "main")
     proposal = propose(memory)
     result = open_pr(memory, proposal)
     assert result.forge == forge.OTHER and result.url is None

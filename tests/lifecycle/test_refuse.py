@@ -31,3 +31,40 @@ def test_refuse_keeps_a_refused_md_with_foreign_bytes_exactly(memory: Path) -> N
         ["git", "show", "main:.gitmem/refused.md"], cwd=memory, capture_output=True, check=True
     ).stdout
     assert after.startswith(odd) and b"| use-pygit2-inside-hooks | not now |" in after
+
+
+def orders(title: str) -> list[str]:
+    return [
+        *("propose", "--type", "decision", "--title", title),
+        *("--applies-when", "choosing where orders are kept"),
+        *("--content", "Orders go to the document store."),
+    ]
+
+
+def test_a_refused_topic_reworded_is_warned_about_wherever_it_is_reviewed(memory: Path) -> None:
+    """Issue 14: "Keep orders in MongoDB" after "Store the orders in Mongo DB" was refused
+    passed without a warning, and `candidates` showed none."""
+    first = ok(run(memory, *orders("Store the orders in Mongo DB"))).output.split()[1]
+    ok(run(memory, "refuse", first, "--reason", "orders stay in Postgres"))
+    proposed = run(memory, *orders("Keep orders in MongoDB"))
+    assert proposed.exit_code == 0, proposed.output
+    warning = (
+        "REFUSED-TOPIC warning: close to refused topic 'store-the-orders-in-mongo-db' (refused "
+    )
+    assert warning in proposed.output
+    assert "orders stay in Postgres, refused.md line 7)" in proposed.output
+    listing = ok(run(memory, "candidates")).output
+    assert "  valid  Keep orders in MongoDB" in listing
+    assert warning in listing
+
+
+def test_refuse_push_says_it_pushed(memory: Path, tmp_path: Path) -> None:
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    proposed = ok(run(memory, *PROPOSE, "--push")).output.split()[1]
+    out = ok(run(memory, "refuse", proposed, "--reason", "not now", "--push")).output
+    assert out.splitlines()[-1] == "pushed"
+    assert git(server, "rev-parse", "main") == git(memory, "rev-parse", "main")
+    assert git(server, "for-each-ref", "refs/heads/gitmem/") == ""

@@ -37,7 +37,11 @@ def test_a_valid_candidate_has_no_problem() -> None:
         ({"status": "approved"}, "status 'approved' is unknown"),
         ({"admitted_by": "human:bob"}, "a candidate carries no admission fields"),
         ({"source": "alice"}, "is not a source"),
-        ({"source": "audit:v.md", "type": "decision"}, "type 'decision' is not allowed here"),
+        (
+            {"source": "audit:v.md", "type": "decision"},
+            "type 'decision' is not allowed for source 'audit:v.md': an audit: source proposes "
+            "only code-structure and mistake (a person, human:NAME, proposes any type)",
+        ),
         (
             {
                 "source": "verdict:stop-1",
@@ -45,9 +49,14 @@ def test_a_valid_candidate_has_no_problem() -> None:
                 "correction": "c",
                 "detection_signal": "d",
             },
-            "type 'mistake' is not allowed here",
+            # issue 14: the source is the reason, and it is named
+            "type 'mistake' is not allowed for source 'verdict:stop-1': a verdict: source "
+            "proposes only method and decision",
         ),
-        ({"source": "import:notes.md", "type": "decision"}, "not allowed for this source"),
+        (
+            {"source": "import:notes.md", "type": "decision"},
+            "not allowed for source 'import:notes.md': an import: source proposes only method",
+        ),
         ({"created": "29/11/2026"}, "is not a date"),
         ({"id": "../../etc/passwd"}, "is not an id"),
         ({"files": ["../secrets.txt"]}, "is not a repository path"),

@@ -411,7 +411,7 @@ def test_without_the_extra_recall_still_works(
     semantic._model.cache_clear()
     try:
         assert not semantic.available()
-        with pytest.raises(semantic.SemanticUnavailable, match=r"gitmem\[semantic\]"):
+        with pytest.raises(semantic.SemanticUnavailable, match=r"gitmem-cli\[semantic\]"):
             semantic.embed_doc(corpus()[0])
         assert issubclass(semantic.SemanticUnavailable, GitmemError)
         query = "which AWS region do we host in"

@@ -15,10 +15,14 @@ from hypothesis import strategies as st
 
 from gitmem.settings.load import (
     AGENT_FOLDERS,
+    BRANCH_FALLBACK,
+    BRANCH_FROM_MAIN,
+    BRANCH_FROM_REMOTE,
     DEFAULT_TYPES,
     Settings,
     check_branch_name,
     check_memory_dir,
+    default_branch,
     load_settings,
     project_from_url,
     user_settings_path,
@@ -81,6 +85,37 @@ def test_branch_default_uses_only_a_valid_remote_branch(
     reported: str | None, expected: str
 ) -> None:
     assert load(remote_default_branch=reported).branch == expected
+
+
+@pytest.mark.parametrize(
+    ("remote", "head", "main", "expected"),
+    [
+        ("trunk", "master", True, ("trunk", BRANCH_FROM_REMOTE)),
+        (
+            None,
+            "master",
+            False,
+            ("master", "the branch HEAD names; origin names no default branch"),
+        ),
+        (None, "feature", True, ("main", BRANCH_FROM_MAIN)),
+        (None, None, False, ("main", BRANCH_FALLBACK)),
+        (None, "bad..name", False, ("main", BRANCH_FALLBACK)),
+        (
+            "bad..name",
+            "master",
+            False,
+            ("master", "the branch HEAD names; origin names no default branch"),
+        ),
+    ],
+)
+def test_branch_default_is_the_remotes_then_heads_with_commits_then_main(
+    remote: str | None, head: str | None, main: bool, expected: tuple[str, str]
+) -> None:
+    """Issue 14, case 3: a repository on master, or created by a push (no origin/HEAD)."""
+    assert default_branch(remote, head, main) == expected
+    result = load(remote_default_branch=remote, head_branch=head, main_has_commits=main)
+    assert (result.branch, result.branch_from) == expected
+    assert load(env={"GITMEM_BRANCH": "x"}, head_branch=head).branch_from == "GITMEM_BRANCH"
 
 
 def test_project_default_is_local_when_the_url_gives_no_name() -> None:
