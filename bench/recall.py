@@ -377,39 +377,94 @@ def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work
     )
 
 
-def quality() -> None:
+Searcher = Callable[..., list[Hit]]
+
+
+def figures(search: Searcher, asked: list[tuple[str, str, frozenset[str]]], **kw: Any) -> str:
+    """hit@1, hit@5 and MRR per kind of answerable query and overall, and the share of
+    no-match queries answered with nothing. asked: (query, kind, expected ids)."""
+    cells = []
+    found = [(kind, expect, [h.id for h in search(q, **kw)]) for q, kind, expect in asked]
+    for kind in ("paraphrase", "situation", None):
+        rows = [(e, ids) for k, e, ids in found if e and (kind is None or k == kind)]
+        if not rows:
+            continue
+        hit1 = sum(bool(ids) and ids[0] in e for e, ids in rows) / len(rows)
+        hit5 = sum(any(i in e for i in ids[:5]) for e, ids in rows) / len(rows)
+        mrr = sum(next((1 / r for r, i in enumerate(ids[:5], 1) if i in e), 0.0) for e, ids in rows)
+        label = kind or "overall"
+        cells.append(f"{label} hit@1 {hit1:.2f} hit@5 {hit5:.2f} MRR {mrr / len(rows):.2f}")
+    empty = [not ids for _, e, ids in found if not e]
+    if empty:
+        cells.append(f"no-match empty {sum(empty) / len(empty):.2f}")
+    return "; ".join(cells)
+
+
+def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher | None]]:
+    """(name, search, fused search taking a weight) for keyword and, when installed, the model."""
     from gitmem.recall import semantic
 
-    index = Index.build(corpus())
-    print(
-        f"labelled set: {len(corpus())} entries; {len(MATCHING)} paraphrased questions, "
-        f"{len(SITUATIONS)} situations in the asker's own words, {len(NO_MATCH)} questions "
-        f"with no answer. Default thresholds: keyword {DEFAULT_MIN_SCORE}, "
-        f"fused {semantic.DEFAULT_FUSED_MIN_SCORE}"
-    )
-    engines: list[tuple[str, Callable[..., list[Hit]]]] = [("keyword", index.search)]
+    index = Index.build(docs)
+    found: list[tuple[str, Searcher, Searcher | None]] = [("keyword only", index.search, None)]
     if semantic.available():
-        vectors = semantic.Vectors.build(corpus())
+        vectors = semantic.Vectors.build(docs)
 
-        def fused(q: str, **kw: Any) -> list[Hit]:
-            return semantic.search(index, vectors, q, **kw)
+        def fused(q: str, weight: float = semantic.SEMANTIC_WEIGHT, **kw: Any) -> list[Hit]:
+            return semantic.answer(index, vectors, q, explain=False, weight=weight, **kw).hits
 
-        engines.append(("keyword+semantic", fused))
+        found.append(("with the model extra", fused, fused))
     else:
-        print("(semantic extra not installed: keyword figures only)")
-    for name, search in engines:
-        print(f"-- {name}")
-        default = semantic.DEFAULT_FUSED_MIN_SCORE if name != "keyword" else DEFAULT_MIN_SCORE
-        for t in sorted({0.2, 0.25, 0.3, 0.35, 0.4, default}):
-            cells = []
-            for label, questions in (("paraphrased", MATCHING), ("situations", SITUATIONS)):
-                ranked = [([h.id for h in search(q, min_score=t)], r) for q, r in questions]
-                hit1 = sum(bool(ids) and ids[0] in r for ids, r in ranked) / len(ranked)
-                hit5 = sum(any(i in r for i in ids) for ids, r in ranked) / len(ranked)
-                cells.append(f"{label} hit@1 {hit1:.2f} hit@5 {hit5:.2f}")
-            empty = sum(not search(q, min_score=t) for q in NO_MATCH) / len(NO_MATCH)
-            mark = " (default)" if t == default else ""
-            print(f"threshold {t:.3f}: {'; '.join(cells)}; no-match empty {empty:.2f}{mark}")
+        print("(the semantic extra is not installed: keyword figures only)")
+    return found
+
+
+def quality(sweep: bool) -> None:
+    """The development set's report part, its tuning part, then the project's own set."""
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import queries as dev_queries
+
+    from gitmem.recall import semantic
+
+    print(
+        "recall quality. Development set (tests/data/recall-dev, records nobody here wrote): "
+        "a query is in the tuning part when the first byte of the SHA-256 of its text is "
+        "even, else in the report part; every parameter was chosen on the tuning part. "
+        f"Defaults: keyword threshold {DEFAULT_MIN_SCORE}, fused threshold "
+        f"{semantic.DEFAULT_FUSED_MIN_SCORE} with similarity weight {semantic.SEMANTIC_WEIGHT}."
+    )
+    dev = engines(list(dev_corpus()))
+    for part in ("report", "tune"):
+        asked = [(q.text, q.kind, q.expect) for q in dev_queries(part)]
+        kinds = {k: sum(q[1] == k for q in asked) for k in ("paraphrase", "situation", "nomatch")}
+        label = "REPORT part (held out from tuning)" if part == "report" else "TUNING part"
+        print(f"\n== development set, {label}: {len(asked)} queries {kinds}")
+        for name, search, _ in dev:
+            print(f"{name}: {figures(search, asked)}")
+    if sweep:
+        asked = [(q.text, q.kind, q.expect) for q in dev_queries("tune")]
+        print("\n== sweep on the TUNING part (how the defaults were chosen)")
+        for name, search, fused in dev:
+            if fused is None:
+                for t in (0.5, 0.53, 0.55, 0.57, 0.6, 0.65):
+                    print(f"{name}, threshold {t:.2f}: {figures(search, asked, min_score=t)}")
+                continue
+            for weight in (0.5, 0.6, 0.7, 0.8):
+                for t in (0.38, 0.4, 0.42, 0.44, 0.46, 0.48, 0.5):
+                    cells = figures(fused, asked, weight=weight, min_score=t)
+                    print(f"{name}, weight {weight:.1f}, threshold {t:.2f}: {cells}")
+    own = corpus()
+    asked = (
+        [(q, "paraphrase", r) for q, r in MATCHING]
+        + [(q, "situation", r) for q, r in SITUATIONS]
+        + [(q, "nomatch", frozenset[str]()) for q in NO_MATCH]
+    )
+    print(
+        f"\n== the project's own labelled set (tests/recall_queries.py, written by this team; "
+        f"not used for tuning): {len(own)} entries, {len(MATCHING)} paraphrased, "
+        f"{len(SITUATIONS)} situations, {len(NO_MATCH)} no-match"
+    )
+    for name, search, _ in engines(list(own)):
+        print(f"{name}: {figures(search, asked)}")
 
 
 def shortlist(n: int) -> None:
@@ -573,11 +628,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
+    parser.add_argument("--sweep", action="store_true", help="with --quality: the tuning sweep")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     args = parser.parse_args()
     if args.quality:
-        quality()
+        quality(args.sweep)
         return
     if args.shortlist:
         for n in (int(s) for s in args.sizes.split(",")):

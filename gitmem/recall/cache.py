@@ -26,7 +26,7 @@ import json
 import mmap
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +39,8 @@ from gitmem.repo.store import Change, Store, TreeItem, atomic_write
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
 
-CACHE_VERSION = 1
+#: 2: Snowball stems and saturation values in the index, MiniLM vectors.
+CACHE_VERSION = 2
 KEEP_TREES = 4
 
 
@@ -101,11 +102,20 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
 class RecallCache:
     """The cache of one repository's memory folder."""
 
-    def __init__(self, store: Store, memory_dir: str, *, semantic: bool = True) -> None:
+    def __init__(
+        self,
+        store: Store,
+        memory_dir: str,
+        *,
+        semantic: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         self.store = store
         self.memory_dir = memory_dir
         self.root = store.common_dir / "gitmem" / "recall"
         self.use_semantic = semantic
+        #: told (entries embedded, entries) while a build embeds; a terminal shows it
+        self.progress = progress
 
     # -- the public operation ------------------------------------------------------------
 
@@ -222,7 +232,7 @@ class RecallCache:
         if semantic is None:
             return Loaded(entries_tree, Index.build(list(self._docs(entries_tree))), None)
         # The vectors are embedded on another core while this one reads and indexes the entries.
-        docs, vectors = semantic.build_in_background(self._docs(entries_tree))
+        docs, vectors = semantic.build_in_background(self._docs(entries_tree), self.progress)
         index = Index.build(docs)
         return Loaded(entries_tree, index, vectors())
 
