@@ -37,7 +37,11 @@ def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
     help="Recall the types a work step needs (spec, plan, batch, correction, audit).",
 )
 @click.option("--ref", metavar="REF", help="Recall from this commit (e.g. origin/main).")
-@click.option("--min-score", type=click.FloatRange(0.0, 1.0), help="Relevance threshold.")
+@click.option(
+    "--min-score",
+    type=click.FloatRange(0.0, 1.0),
+    help="Every entry scoring at least this, instead of the gate's judgement (0: the ranking).",
+)
 @click.option(
     "--explain",
     is_flag=True,
@@ -125,6 +129,8 @@ def _why(why: Why | None) -> str:
     )
     if why.similarity is not None:
         lines.append(f"           similarity {why.similarity:.2f} (cosine with the query)")
+    if why.coverage is not None:
+        lines.append(f"           the memory holds {why.coverage:.0%} of the query's words")
     return "\n".join(lines)
 
 

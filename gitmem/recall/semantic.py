@@ -18,13 +18,13 @@ Embedding
 
 Fusion and gating
     fused = SEMANTIC_WEIGHT * max(0, cosine) + (1 - SEMANTIC_WEIGHT) * keyword, where keyword
-    is gitmem.recall.engine's score (evidence / (1 + evidence)); a hit needs fused >= the threshold.
-    Both are in 0..1 and both must carry some of the weight: similarity alone ranks well
-    (hit@5 0.95 on the development set) but a question about an absent topic still finds
-    something at cosine 0.3-0.45; words alone abstain less well, but a precedent usually
-    shares a rare word or two with its question. The weight and the threshold were chosen
-    together on the tuning half of the development set; `python bench/recall.py --quality`
-    prints the figures of both halves.
+    is gitmem.recall.engine's score; entries are ranked by it. Both must carry some weight:
+    similarity alone ranks well (hit@5 0.95 on the development set) but a question about an
+    absent topic still finds something at cosine 0.3-0.45; words alone rank situations less
+    well. Whether anything applies is FUSED_GATE's decision on the best fused score (a
+    gitmem.recall.engine `Gate`), and the hits are the entries within RELATIVE_FLOOR of the
+    best. The weight was chosen on the tuning part of the development set, the gate fitted
+    there (`python bench/recall.py --fit`); `--quality` prints the figures of both parts.
 
 Similarity over many entries
     The CANDIDATES most similar entries are found in two steps. A chunk of more than
@@ -75,10 +75,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from gitmem.errors import UsageError
-from gitmem.recall.engine import Answer, Doc, Hit, Index, Why
+from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Why
 
 __all__ = [
-    "DEFAULT_FUSED_MIN_SCORE",
+    "FUSED_GATE",
     "MODEL",
     "SemanticUnavailable",
     "Vectors",
@@ -109,7 +109,9 @@ DOC_TOKENS: Final = 64
 QUERY_TOKENS: Final = 128
 #: Chosen on the tuning half of the development set (module docstring, "Fusion and gating").
 SEMANTIC_WEIGHT: Final = 0.6
-DEFAULT_FUSED_MIN_SCORE: Final = 0.42
+#: Whether anything applies, over the best fused score and the query's coverage (module
+#: docstring, "Fusion and gating"), fitted by `bench/recall.py --fit`.
+FUSED_GATE: Final = Gate(score_weight=15.63, coverage_weight=0.0, bias=-6.63)
 #: How many entries, by similarity and by keyword score, are fused and compared.
 CANDIDATES: Final = 100
 KEYWORD_CANDIDATES: Final = 100
@@ -953,7 +955,7 @@ def search(
     min_score: float | None = None,
 ) -> list[Hit]:
     """The hits of `answer`, without explanations."""
-    return answer(index, vectors, query, k=k, types=types, min_score=min_score).hits
+    return answer(index, vectors, query, k=k, types=types, min_score=min_score, explain=False).hits
 
 
 def answer(
@@ -966,6 +968,7 @@ def answer(
     min_score: float | None = None,
     explain: bool = True,
     weight: float = SEMANTIC_WEIGHT,
+    gate: Gate = FUSED_GATE,
 ) -> Answer:
     """Keyword and semantic recall fused (module docstring); keyword recall alone as fallback.
     weight is the similarity's share of the fused score (bench/recall.py sweeps it).
@@ -978,8 +981,12 @@ def answer(
         return index.answer(query, k=k, types=types, min_score=min_score, explain=explain)
     if k <= 0 or (types is not None and not types):
         return Answer([])
-    threshold = DEFAULT_FUSED_MIN_SCORE if min_score is None else max(0.0, min(1.0, min_score))
     weight = max(0.0, min(0.95, weight))
+    coverage = index.coverage(query)
+    if min_score is not None:
+        threshold = max(0.0, min(1.0, min_score))
+    else:  # what the best hit needs to pass, and every hit to stay beside it
+        threshold = RELATIVE_FLOOR * gate.needed(coverage)
     query_vector = embed_query(query)
     near: dict[str, float] = {}
     beyond = 0.0  # the best cosine outside `near`
@@ -1017,33 +1024,53 @@ def answer(
     )
     allowed = None if types is None else frozenset(types)
     hits: list[Hit] = []
-    rejected: Hit | None = None
+    best: Hit | None = None  # the best entry of the wanted types, whatever its score
     for score, doc_id in ranked:
         known = keyword.get(doc_id)
         found = index.hit(doc_id, score) if known is None else replace(known, score=score)
         if found is None or (allowed is not None and found.type not in allowed):
             continue
-        hit = found
-        if score < threshold or score <= 0.0:
-            rejected = None if hits else hit
+        best = best or found
+        if score <= 0.0 or score < threshold or len(hits) == k:
             break
-        hits.append(hit)
-        if len(hits) == k:
-            break
+        hits.append(found)
+    top = best.score if best is not None else 0.0
+    if min_score is None and hits:
+        if gate.passes(top, coverage):
+            hits = [h for h in hits if h.score >= RELATIVE_FLOOR * top]
+        else:
+            hits = []
+    rejected = best if not hits else None
     if not explain:
         return Answer(hits)
 
     def explained(hit: Hit) -> Hit:
         _, words, cosine = fused[hit.id]
         base = index.explain(query, hit, 0.0).why
-        verdict = "passed" if hit.score >= threshold else "rejected"
-        gate = (
-            f"{verdict}: fused score {hit.score:.2f} = {weight:.1f} x similarity {cosine:.2f}"
-            f" + {1 - weight:.1f} x keyword score {words:.2f}, against the threshold "
-            f"{threshold:.2f}"
+        blend = (
+            f"{weight:.1f} x similarity {cosine:.2f} + {1 - weight:.1f} x keyword score {words:.2f}"
         )
+        if min_score is not None:
+            verdict = "passed" if hit.score >= min_score else "rejected"
+            line = (
+                f"{verdict}: fused score {hit.score:.2f} = {blend}, against --min-score "
+                f"{min_score:.2f}"
+            )
+            confidence = None
+        else:
+            line = f"{gate.verdict(hit.score, top, coverage, 'fused score')}; fused = {blend}"
+            confidence = round(gate.confidence(top, coverage), 4)
         terms = base.terms if base is not None else ()
         evidence = base.evidence if base is not None else 0.0
-        return replace(hit, why=Why(round(words, 4), evidence, terms, round(cosine, 4), gate))
+        why = Why(
+            round(words, 4),
+            evidence,
+            terms,
+            round(cosine, 4),
+            line,
+            coverage=round(coverage, 4),
+            confidence=confidence,
+        )
+        return replace(hit, why=why)
 
     return Answer([explained(h) for h in hits], None if rejected is None else explained(rejected))

@@ -16,8 +16,9 @@ from recall_queries import MATCHING, NO_MATCH, SITUATIONS, quality
 
 from gitmem.recall import engine as recall
 from gitmem.recall.engine import (
-    DEFAULT_MIN_SCORE,
+    KEYWORD_GATE,
     MAX_QUERY_TERMS,
+    RELATIVE_FLOOR,
     STEP_TYPES,
     Doc,
     Hit,
@@ -201,12 +202,14 @@ def test_answer_explains_hits_and_the_best_rejected(labelled: Index) -> None:
     found = labelled.answer("which AWS region do we host in")
     assert found.hits and found.rejected is None
     why = found.hits[0].why
-    assert why is not None and why.gate.startswith("passed: keyword score")
+    assert why is not None and why.gate.startswith("passed: the best keyword score")
+    assert why.confidence is not None and why.confidence >= 0.5 and why.coverage == 1.0
     assert {m.term for m in why.terms} >= {"region"}
     assert all(m.fields and m.evidence > 0 for m in why.terms)
     empty = labelled.answer("Kafka consumer rebalancing")
     assert empty.hits == [] and empty.rejected is not None
     assert empty.rejected.why is not None and empty.rejected.why.gate.startswith("rejected")
+    assert empty.rejected.why.confidence is not None and empty.rejected.why.confidence < 0.5
     assert labelled.answer("the of and").rejected is None
 
 
@@ -249,33 +252,40 @@ def test_labelled_set_size() -> None:
 
 
 def test_keyword_quality(labelled: Index) -> None:
-    """Floors just under what bench/recall.py --quality measures on the project's own set
-    with keywords alone (paraphrased hit@5 0.85, all 0.70, no-match empty 0.65 or better)."""
+    """Floors one question under what bench/recall.py --quality measures on the project's own
+    set with keywords alone (paraphrased hit@5 0.80, all 0.63, no-match empty 0.96)."""
     figures = quality(labelled.search)
-    assert figures["matching hit@5"] >= 0.8
-    assert figures["all hit@5"] >= 0.65
-    assert figures["no-match empty"] >= 0.6
+    assert figures["matching hit@5"] >= 0.78
+    assert figures["all hit@5"] >= 0.62
+    assert figures["no-match empty"] >= 0.92
 
 
 def test_keyword_quality_on_the_development_set() -> None:
-    """The report part of the development set (records nobody here wrote), keywords alone:
-    floors under what bench/recall.py --quality prints."""
+    """Keywords alone on records nobody here wrote: floors one question under what
+    bench/recall.py --quality prints for the report part (hit@5 0.82, situations 0.64,
+    no-match empty 0.80; the issue's targets, 0.85, 0.7 and 0.9, are missed)."""
     from recall_dev import corpus as dev_corpus
-    from recall_dev import queries as dev_queries
+    from recall_dev import report_figures
 
-    index = Index.build(dev_corpus())
-    asked = dev_queries("report")
-    answered = [q for q in asked if q.expect]
-    top = {q.text: [h.id for h in index.search(q.text)] for q in asked}
-    hit5 = sum(any(i in q.expect for i in top[q.text]) for q in answered) / len(answered)
-    empty = sum(not top[q.text] for q in asked if not q.expect) / (len(asked) - len(answered))
-    assert hit5 >= 0.75
-    assert empty >= 0.6
+    figures = report_figures(Index.build(dev_corpus()).search)
+    assert figures["hit@5"] >= 0.80
+    assert figures["situations hit@5"] >= 0.6
+    assert figures["no-match empty"] >= 0.75
 
 
-def test_default_threshold_is_used(labelled: Index) -> None:
+def test_the_gate_judges_the_query_and_keeps_the_hits_near_the_best(labelled: Index) -> None:
+    """Nothing comes back when the best candidate fails the gate, however many there are; when
+    it passes, the hits are those within RELATIVE_FLOOR of the best."""
     loose = labelled.search("Kafka consumer rebalancing", min_score=0.0)
-    assert loose and all(h.score < DEFAULT_MIN_SCORE for h in loose)
+    assert loose and not KEYWORD_GATE.passes(loose[0].score, 0.0)
+    assert labelled.search("Kafka consumer rebalancing") == []
+    answer = labelled.answer("Kafka consumer rebalancing")
+    assert answer.rejected is not None and answer.rejected.id == loose[0].id
+    ranked = labelled.search("pygit2 inside git hooks", k=20, min_score=0.0)
+    hits = labelled.search("pygit2 inside git hooks", k=20)
+    assert KEYWORD_GATE.passes(ranked[0].score, 0.0)
+    assert hits == [h for h in ranked if h.score >= RELATIVE_FLOOR * ranked[0].score]
+    assert len(hits) < len(ranked)
 
 
 # -- hostile queries

@@ -260,24 +260,46 @@ def test_any_bytes_load_or_raise_value_error(data: bytes) -> None:
 
 @needs_extra
 def test_semantic_quality(labelled: Index, vectors: semantic.Vectors) -> None:
-    """Floors just under what bench/recall.py --quality measures on the project's own set
-    (hit@5 0.88, situations 0.71, no-match empty 0.96): the model must keep paying."""
+    """Floors one question under what bench/recall.py --quality measures on the project's own
+    set (hit@5 0.87, situations 0.69, no-match empty 1.00): the model must keep paying."""
     figures = quality(lambda q: semantic.search(labelled, vectors, q))
-    assert figures["all hit@5"] >= 0.85
-    assert figures["no-match empty"] >= 0.9
-    assert figures["situations hit@5"] > quality(labelled.search)["situations hit@5"] + 0.15
+    assert figures["all hit@5"] >= 0.86
+    assert figures["situations hit@5"] >= 0.66
+    assert figures["no-match empty"] >= 0.96
+    assert figures["situations hit@5"] > quality(labelled.search)["situations hit@5"] + 0.3
+
+
+@needs_extra
+def test_semantic_quality_on_the_development_set() -> None:
+    """With the model, on records nobody here wrote: floors one question under what
+    bench/recall.py --quality prints for the report part (hit@1 0.84, hit@5 0.89, situations
+    0.79, no-match empty 0.75; the issue's targets for hit@5, situations and no-match, 0.92,
+    0.85 and 0.9, are missed)."""
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import report_figures
+
+    index = Index.build(dev_corpus())
+    vectors = semantic.Vectors.build(dev_corpus())
+    figures = report_figures(lambda q: semantic.search(index, vectors, q))
+    assert figures["hit@1"] >= 0.82
+    assert figures["hit@5"] >= 0.87
+    assert figures["situations hit@5"] >= 0.75
+    assert figures["no-match empty"] >= 0.7
 
 
 @needs_extra
 def test_semantic_finds_a_situation_in_other_words(
     labelled: Index, vectors: semantic.Vectors
 ) -> None:
-    hits = semantic.search(labelled, vectors, "a unit test only fails shortly before midnight")
+    hits = semantic.answer(labelled, vectors, "a unit test only fails shortly before midnight").hits
     assert "clock-tests" in [h.id for h in hits]
     assert all(0.0 < h.score <= 1.0 and h.why is not None for h in hits)
     found = semantic.answer(labelled, vectors, "how do I bake sourdough bread at home")
     assert found.hits == [] and found.rejected is not None
-    assert found.rejected.why is not None and "rejected: fused score" in found.rejected.why.gate
+    assert (
+        found.rejected.why is not None
+        and "rejected: the best fused score" in found.rejected.why.gate
+    )
     for query in ("", '"*" - :', "the of and"):
         assert semantic.search(labelled, vectors, query) == []
 
