@@ -231,10 +231,9 @@ class RecallCache:
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         if semantic is None:
             return Loaded(entries_tree, Index.build(list(self._docs(entries_tree))), None)
-        # The vectors are embedded on another core while this one reads and indexes the entries.
-        docs, vectors = semantic.build_in_background(self._docs(entries_tree), self.progress)
+        docs = list(self._docs(entries_tree))
         index = Index.build(docs)
-        return Loaded(entries_tree, index, vectors())
+        return Loaded(entries_tree, index, semantic.build(docs, self.progress))
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         """From the newest remembered tree, by the diff; else from scratch."""

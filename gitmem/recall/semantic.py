@@ -40,9 +40,9 @@ Similarity over many entries
     the shortlist misses loses only its semantic share, never its keyword score.
 
 Building
-    A cache's first build embeds in forked processes (`build_in_background`), two of them, each
-    on every other batch, while this one reads the entries and builds the keyword index; an
-    admission embeds one entry in this process.
+    A cache's first build embeds the entries in two processes (`build`, on gitmem.parallel's
+    one fork helper), each running the model on one core, in batches of like token counts;
+    an admission embeds one entry in this process.
 
 Storage
     `Vectors` holds the entries' vectors by id. Like the recall index it is stored either as one
@@ -56,20 +56,18 @@ Without the extra installed, `available()` is False and `search` is keyword reca
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import os
 import re
 import struct
-import sys
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
-from itertools import islice, pairwise
+from itertools import pairwise
 from math import dist, hypot, sqrt
 from pathlib import Path
 from typing import Any, Final
@@ -84,6 +82,7 @@ __all__ = [
     "Vectors",
     "answer",
     "available",
+    "build",
     "embed_doc",
     "embed_query",
     "search",
@@ -128,13 +127,11 @@ COS_FLOOR: Final = 0.3
 _WEIGHT_BITS: Final = 3
 _MAX_TEXT: Final = 4_000
 _NONZERO: Final = re.compile(b"[^\x00]")
-#: A cache build of at least this many entries embeds them in forked processes, sent to them
-#: in batches of _BACKGROUND_BATCH as they are read.
-_BACKGROUND_MIN: Final = 2000
-_BACKGROUND_BATCH: Final = 1024
+#: From how many entries a first build embeds them in two processes (`build`).
+PARALLEL_MIN: Final = 2000
+#: Entries embedded between two progress reports, and texts the model runs at once.
+_BUILD_BATCH: Final = 256
 _BATCH: Final = 32
-#: Set in a forked embedding process: how many threads its model may use.
-_THREADS = 1
 
 
 class SemanticUnavailable(UsageError):
@@ -191,9 +188,8 @@ class _Model:
         ort: Any = importlib.import_module("onnxruntime")
         tokenizers: Any = importlib.import_module("tokenizers")
         self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         options = ort.SessionOptions()
-        options.intra_op_num_threads = _THREADS
+        options.intra_op_num_threads = 1  # a build uses both cores by two processes
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         self.session = ort.InferenceSession(
@@ -202,17 +198,24 @@ class _Model:
         self.dim = 384
 
     def embed(self, texts: Sequence[str], tokens: int) -> Any:
-        """(len(texts), dim) float32 unit rows: mean-pooled, as sentence-transformers does."""
+        """(len(texts), dim) float32 unit rows: mean-pooled, as sentence-transformers does.
+
+        Texts are run _BATCH at a time in order of their token counts, each batch padded to
+        its longest: the model's cost grows with every token it reads, padding included."""
         np = self.np
+        self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(tokens)
+        encoded = [e.ids for e in self.tokenizer.encode_batch([t[:_MAX_TEXT] for t in texts])]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        # Texts of like length are batched together: a batch is padded to its longest.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
         for start in range(0, len(order), _BATCH):
             chosen = order[start : start + _BATCH]
-            encoded = self.tokenizer.encode_batch([texts[i][:_MAX_TEXT] for i in chosen])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            width = max(len(encoded[i]) for i in chosen)
+            ids = np.zeros((len(chosen), width), dtype=np.int64)
+            mask = np.zeros((len(chosen), width), dtype=np.int64)
+            for row, i in enumerate(chosen):
+                ids[row, : len(encoded[i])] = encoded[i]
+                mask[row, : len(encoded[i])] = 1
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             hidden = self.session.run(None, feeds)[0]
             pooled = (hidden * mask[:, :, None]).sum(axis=1) / np.maximum(
@@ -692,136 +695,34 @@ def _count_of(data: bytes | bytearray | memoryview) -> int:
     return int(_HEAD.unpack_from(view, 0)[4]) if len(view) >= _HEAD.size else 0
 
 
-def build_in_background(
-    docs: Iterable[Doc], progress: Callable[[int, int], None] | None = None
-) -> tuple[list[Doc], Callable[[], Vectors]]:
-    """Read docs here (a generator reading a store) while forked processes embed them as they
-    come: two of them, each sent every other batch, so that a cache's first build keeps both
-    cores busy once the entries are read. Returns the docs read and a function that waits for
-    their vectors, calling progress(done, total) as the embedders report batches. Embeds in
-    place (when that function is called) where forking is not safe or does not pay: few docs,
-    no fork, the model or other threads already running in this process."""
-    import threading
+def build(docs: list[Doc], progress: Callable[[int, int], None] | None = None) -> Vectors:
+    """The vectors of a cache's first build: from PARALLEL_MIN entries on, a forked process
+    (gitmem.parallel) embeds the second half while this one embeds the first, so both cores
+    work; progress(done, total) is told as this process's half goes (the other half goes at
+    the same pace). Where a fork is not safe (gitmem.parallel says when) or the model already
+    runs in this process (its threads and state must not be forked), everything is embedded
+    here; the vectors are the same either way."""
+    from gitmem import parallel
 
-    source = iter(docs)
-    read = list(islice(source, _BACKGROUND_MIN))
-    if (
-        len(read) < _BACKGROUND_MIN
-        or not hasattr(os, "fork")
-        or "onnxruntime" in sys.modules
-        or threading.active_count() > 1
-    ):
-        read.extend(source)
-        return read, lambda: Vectors.build(read, progress=progress)
-    workers = [_Embedder() for _ in range(2)]
-    sent = 0
-    batch = read[:]
-    try:
-        for doc in source:
-            read.append(doc)
-            batch.append(doc)
-            if len(batch) >= _BACKGROUND_BATCH:
-                workers[sent % 2].send(batch)
-                sent += 1
-                batch = []
-        if batch:
-            workers[sent % 2].send(batch)
-    finally:
-        for worker in workers:
-            worker.close()
+    total = len(docs)
+    here = os.getpid()
 
-    def finish() -> Vectors:
-        done = [0]
+    def work(part: list[Doc]) -> Iterator[tuple[str, bytes]]:
+        share = total / max(1, len(part))
+        for start in range(0, len(part), _BUILD_BATCH):
+            batch = part[start : start + _BUILD_BATCH]
+            for doc, row in zip(batch, _embed_many(batch), strict=True):
+                yield doc.id, row.tobytes()
+            if progress is not None and os.getpid() == here:
+                progress(min(total, round((start + len(batch)) * share)), total)
 
-        def embedded(count: int) -> None:
-            done[0] += count
-            if progress is not None:
-                progress(min(done[0], len(read)), len(read))
-
-        parts = [w.result(embedded) for w in workers]
-        if any(p is None for p in parts):
-            return Vectors.build(read, progress=progress)
-        vectors = Vectors(parts[0].dim if parts[0] is not None else 384)
-        for part in parts:
-            assert part is not None
-            for index in range(len(part._chunks)):
-                for doc_id, row in part._live_rows(index):
-                    vectors.set(doc_id, bytes(row))
-        if len(vectors) != len({d.id for d in read}):
-            return Vectors.build(read, progress=progress)
-        return vectors
-
-    return read, finish
-
-
-class _Embedder:
-    """A forked process that embeds the batches sent to it through a pipe and writes its
-    vectors to a temporary file; it reports each batch's size back on a second pipe. A thread
-    feeds the pipe, so that reading goes on while the child is busy."""
-
-    def __init__(self) -> None:
-        import pickle
-        import queue
-        import tempfile
-        import threading
-
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 - result() closes it
-        child_in, self._to_child = os.pipe()
-        self._from_child, child_out = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # pragma: no cover - the child, measured by its result
-            status = 1
-            try:
-                global _THREADS
-                os.close(self._to_child)
-                os.close(self._from_child)
-                _THREADS = 1
-                vectors = Vectors(_model().dim)
-                with os.fdopen(child_in, "rb") as pipe, os.fdopen(child_out, "wb", 0) as report:
-                    while received := pickle.load(pipe):
-                        vectors._add_batch(received)
-                        report.write(struct.pack("<I", len(received)))
-                self._file.write(vectors.to_bytes())
-                self._file.flush()
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(child_in)
-        os.close(child_out)
-        self._batches: queue.SimpleQueue[list[Doc]] = queue.SimpleQueue()
-
-        def feed() -> None:  # the pipe blocks while the child embeds
-            with contextlib.suppress(OSError), os.fdopen(self._to_child, "wb") as pipe:
-                while batch := self._batches.get():
-                    pickle.dump(batch, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-                pickle.dump([], pipe)
-
-        self._writer = threading.Thread(target=feed, name="gitmem-vectors-feed", daemon=True)
-        self._writer.start()
-
-    def send(self, batch: list[Doc]) -> None:
-        self._batches.put(batch)
-
-    def close(self) -> None:
-        self._batches.put([])
-
-    def result(self, embedded: Callable[[int], None]) -> Vectors | None:
-        """Wait for the child's vectors (None when it failed), telling embedded(n) of each
-        batch of n it reports meanwhile."""
-        with os.fdopen(self._from_child, "rb") as reports:
-            while (data := reports.read(4)) and len(data) == 4:
-                embedded(struct.unpack("<I", data)[0])
-        self._writer.join()
-        with self._file:
-            _, status = os.waitpid(self.pid, 0)
-            self._file.seek(0)
-            data = self._file.read()
-        if status != 0 or not data:
-            return None
-        try:
-            return Vectors.from_bytes(data)
-        except ValueError:
-            return None
+    loaded = _model.cache_info().currsize > 0
+    vectors = Vectors()
+    for doc_id, row in parallel.in_two(docs, work, minimum=total + 1 if loaded else PARALLEL_MIN):
+        vectors.set(doc_id, row)
+    if progress is not None and total:
+        progress(total, total)
+    return vectors
 
 
 # -- the shortlist: sign planes scored with big integers ---------------------------------------
