@@ -54,8 +54,8 @@ class Loaded:
 
 
 class _Deferred:
-    """Vectors loaded on first use: a recall the keyword engine answers with confidence never
-    pays for numpy or 100,000 vectors."""
+    """Vectors loaded on first use: a caller that needs only the keyword index (or an empty
+    query, which embeds nothing) never maps 100,000 vectors."""
 
     def __init__(self, load: Any) -> None:
         self._load = load

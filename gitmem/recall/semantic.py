@@ -177,7 +177,13 @@ def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
 
 
 class _Model:
-    """The verified tokenizer and ONNX session, loaded once per process."""
+    """The verified tokenizer and ONNX session, loaded once per process.
+
+    onnxruntime's graph optimisations are off: they cost about 0.16 s of CPU each time a
+    session is made, which a recall or an admission (one run of the model) pays in full,
+    and save under a tenth of each run, which only a build's thousands of runs recover. They
+    also move the last bit of some float16 components, and an entry's vector must be the same
+    whether an admission or a build embedded it."""
 
     def __init__(self) -> None:
         if not available():
@@ -192,6 +198,7 @@ class _Model:
         options.intra_op_num_threads = 1  # a build uses both cores by two processes
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         self.session = ort.InferenceSession(
             _verified(_MODEL_FILE), options, providers=["CPUExecutionProvider"]
         )
