@@ -204,16 +204,14 @@ class Gate:
     def verdict(self, score: float, top: float, coverage: float, what: str) -> str:
         """One line: the gate's decision for a hit scoring score when the best scored top."""
         confidence = self.confidence(top, coverage)
-        signals = f"the best {what}, {top:.2f}"
+        signals = f"from the best {what}, {top:.2f}"
         if self.coverage_weight:
-            signals += f", and the query's coverage, {coverage:.2f},"
+            signals += f", and the query's coverage, {coverage:.2f}"
         if confidence < 0.5:
-            return (
-                f"rejected: {signals} give confidence {confidence:.2f} < 0.50 that anything applies"
-            )
+            return f"rejected: confidence {confidence:.2f} < 0.50 that anything applies ({signals})"
         return (
-            f"passed: {signals} give confidence {confidence:.2f} >= 0.50 that something "
-            f"applies; this hit's {score:.2f} is at least {RELATIVE_FLOOR:.1f} x the best"
+            f"passed: confidence {confidence:.2f} >= 0.50 that something applies ({signals}); "
+            f"this hit's {score:.2f} is at least {RELATIVE_FLOOR:.1f} x the best"
         )
 
 
