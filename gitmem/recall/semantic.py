@@ -191,6 +191,11 @@ class _Model:
                 "semantic recall needs the optional extra: pip install 'gitmem[semantic]'"
             )
         self.np: Any = importlib.import_module("numpy")
+        # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
+        # stderr when they cannot store a device id (a read-only home): gitmem runs inside git
+        # hooks and agents' tools and sends nothing anywhere. Its documented opt-out, read
+        # when onnxruntime is imported; a value the user set is left as it is.
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         ort: Any = importlib.import_module("onnxruntime")
         tokenizers: Any = importlib.import_module("tokenizers")
         self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
