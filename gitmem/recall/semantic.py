@@ -718,6 +718,12 @@ def build(docs: list[Doc], progress: Callable[[int, int], None] | None = None) -
 
     total = len(docs)
     here = os.getpid()
+    told = [0]
+
+    def tell(done: int) -> None:
+        if progress is not None and os.getpid() == here and done > told[0]:
+            told[0] = done
+            progress(done, total)
 
     def work(part: list[Doc]) -> Iterator[tuple[str, bytes]]:
         share = total / max(1, len(part))
@@ -725,15 +731,13 @@ def build(docs: list[Doc], progress: Callable[[int, int], None] | None = None) -
             batch = part[start : start + _BUILD_BATCH]
             for doc, row in zip(batch, _embed_many(batch), strict=True):
                 yield doc.id, row.tobytes()
-            if progress is not None and os.getpid() == here:
-                progress(min(total, round((start + len(batch)) * share)), total)
+            tell(min(total, round((start + len(batch)) * share)))
 
     loaded = _model.cache_info().currsize > 0
     vectors = Vectors()
     for doc_id, row in parallel.in_two(docs, work, minimum=total + 1 if loaded else PARALLEL_MIN):
         vectors.set(doc_id, row)
-    if progress is not None and total:
-        progress(total, total)
+    tell(total)
     return vectors
 
 
