@@ -2,8 +2,9 @@
 they are.
 
 Only admitted entries are indexed (candidates live on branches, superseded entries are
-retired), so neither ever comes back.  The ranking and the relevance gate live in recall.py
-(and semantic.py with gitmem[semantic]); the index comes from the cache in the git directory.
+retired), so neither ever comes back.  The ranking and the gate that abstains live in
+gitmem.recall.engine (and gitmem.recall.semantic with gitmem[semantic]); the index comes from
+the cache in the git directory.
 
 Freshness: an entry citing `files` is "may be stale" when commits touched those files after
 the commit that admitted it (the count is given), and "cites missing file" when one no longer
