@@ -469,6 +469,9 @@ def quality() -> None:
         print(f"\n== development set, {label}: {len(asked)} queries {kinds}")
         for name, search, _ in dev:
             print(f"{name}: {figures(search, asked)}")
+        for name, search, _ in dev:
+            ranking = figures(search, asked, min_score=0.0).split("; no-match")[0]
+            print(f"{name}, ranking alone (--min-score 0): {ranking}")
     own = corpus()
     asked = (
         [(q, "paraphrase", r) for q, r in MATCHING]
