@@ -3,6 +3,7 @@
     python bench/recall.py                      # sizes 1,000, 10,000 and 100,000
     python bench/recall.py --sizes 1000,10000   # quicker
     python bench/recall.py --quality            # hit@1, hit@5, no-match share on the labelled set
+    python bench/recall.py --fit                # how the gates were fitted (tuning part)
     python bench/recall.py --shortlist          # semantic shortlist against exact ranking
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
 
@@ -53,7 +54,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from recall_corpus import corpus  # noqa: E402
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS  # noqa: E402
 
-from gitmem.recall.engine import DEFAULT_MIN_SCORE, Doc, Hit, Index  # noqa: E402
+from gitmem.recall.engine import KEYWORD_GATE, RELATIVE_FLOOR, Doc, Gate, Hit, Index  # noqa: E402
 
 TYPES = ("decision", "method", "code-structure", "mistake")
 QUERIES = [q for q, _ in MATCHING[::3] + SITUATIONS[::3]] + NO_MATCH[::3]
@@ -331,8 +332,11 @@ def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work
         print("semantic extra not installed: no semantic figures")
         return
     start = time.perf_counter()
-    vectors = semantic.Vectors.build(docs)
+    cpu = os.times()
+    vectors = semantic.build(docs)  # two processes, as a cache's first build
     t_build = time.perf_counter() - start
+    used = os.times()
+    cpu_build = sum(used[:4]) - sum(cpu[:4])
     cache = work / f"vectors-{n}"
     cache.mkdir()
 
@@ -370,46 +374,177 @@ def semantic_figures(docs: list[Doc], index: Index, gen: Generator, n: int, work
         save(v)
         updates.append(time.perf_counter() - start)
     print(
-        f"semantic: vectors built in {t_build:.1f} s, {size / 1e6:.1f} MB; loaded and first "
+        f"semantic: vectors built in {t_build:.1f} s ({cpu_build:.0f} s of CPU, two processes; "
+        f"load average {os.getloadavg()[0]:.1f}), {size / 1e6:.1f} MB; loaded and first "
         f"query {ms(t_load)}; fused query p50 {ms(percentile(times, 0.5))}, "
         f"p95 {ms(percentile(times, 0.95))}; update after one admission (load, embed, save) "
         f"p50 {ms(statistics.median(updates))}"
     )
 
 
-def quality() -> None:
+Searcher = Callable[..., Any]
+
+
+def figures(search: Searcher, asked: list[tuple[str, str, frozenset[str]]], **kw: Any) -> str:
+    """hit@1, hit@5 and MRR per kind of answerable query and overall, and the share of
+    no-match queries answered with nothing. asked: (query, kind, expected ids)."""
+    cells = []
+    found = [(kind, expect, [h.id for h in search(q, **kw)]) for q, kind, expect in asked]
+    for kind in ("paraphrase", "situation", None):
+        rows = [(e, ids) for k, e, ids in found if e and (kind is None or k == kind)]
+        if not rows:
+            continue
+        hit1 = sum(bool(ids) and ids[0] in e for e, ids in rows) / len(rows)
+        hit5 = sum(any(i in e for i in ids[:5]) for e, ids in rows) / len(rows)
+        mrr = sum(next((1 / r for r, i in enumerate(ids[:5], 1) if i in e), 0.0) for e, ids in rows)
+        label = kind or "overall"
+        cells.append(f"{label} hit@1 {hit1:.2f} hit@5 {hit5:.2f} MRR {mrr / len(rows):.2f}")
+    empty = [not ids for _, e, ids in found if not e]
+    if empty:
+        cells.append(f"no-match empty {sum(empty) / len(empty):.2f}")
+    return "; ".join(cells)
+
+
+def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
+    """(name, search, ranking search) for keyword and, when installed, the model: search
+    takes a `gate`; the ranking search returns (top five ranked with no gate, coverage)."""
     from gitmem.recall import semantic
 
-    index = Index.build(corpus())
-    print(
-        f"labelled set: {len(corpus())} entries; {len(MATCHING)} paraphrased questions, "
-        f"{len(SITUATIONS)} situations in the asker's own words, {len(NO_MATCH)} questions "
-        f"with no answer. Default thresholds: keyword {DEFAULT_MIN_SCORE}, "
-        f"fused {semantic.DEFAULT_FUSED_MIN_SCORE}"
-    )
-    engines: list[tuple[str, Callable[..., list[Hit]]]] = [("keyword", index.search)]
+    index = Index.build(docs)
+
+    def keyword(q: str, gate: Gate = KEYWORD_GATE, **kw: Any) -> list[Hit]:
+        return index_answer(index, q, gate, **kw)
+
+    def keyword_ranked(q: str) -> tuple[list[Hit], float]:
+        return index.search(q, min_score=0.0), index.coverage(q)
+
+    found: list[tuple[str, Searcher, Searcher]] = [("keyword only", keyword, keyword_ranked)]
     if semantic.available():
-        vectors = semantic.Vectors.build(corpus())
+        vectors = semantic.Vectors.build(docs)
 
-        def fused(q: str, **kw: Any) -> list[Hit]:
-            return semantic.search(index, vectors, q, **kw)
+        def fused(q: str, gate: Gate = semantic.FUSED_GATE, **kw: Any) -> list[Hit]:
+            return semantic.answer(index, vectors, q, explain=False, gate=gate, **kw).hits
 
-        engines.append(("keyword+semantic", fused))
+        def fused_ranked(q: str) -> tuple[list[Hit], float]:
+            return semantic.search(index, vectors, q, min_score=0.0), index.coverage(q)
+
+        found.append(("with the model extra", fused, fused_ranked))
     else:
-        print("(semantic extra not installed: keyword figures only)")
-    for name, search in engines:
-        print(f"-- {name}")
-        default = semantic.DEFAULT_FUSED_MIN_SCORE if name != "keyword" else DEFAULT_MIN_SCORE
-        for t in sorted({0.2, 0.25, 0.3, 0.35, 0.4, default}):
-            cells = []
-            for label, questions in (("paraphrased", MATCHING), ("situations", SITUATIONS)):
-                ranked = [([h.id for h in search(q, min_score=t)], r) for q, r in questions]
-                hit1 = sum(bool(ids) and ids[0] in r for ids, r in ranked) / len(ranked)
-                hit5 = sum(any(i in r for i in ids) for ids, r in ranked) / len(ranked)
-                cells.append(f"{label} hit@1 {hit1:.2f} hit@5 {hit5:.2f}")
-            empty = sum(not search(q, min_score=t) for q in NO_MATCH) / len(NO_MATCH)
-            mark = " (default)" if t == default else ""
-            print(f"threshold {t:.3f}: {'; '.join(cells)}; no-match empty {empty:.2f}{mark}")
+        print("(the semantic extra is not installed: keyword figures only)")
+    return found
+
+
+def index_answer(index: Index, query: str, gate: Gate, **kw: Any) -> list[Hit]:
+    """Index.answer's hits under another gate than its own (the fit compares gates)."""
+    if gate == KEYWORD_GATE or "min_score" in kw:
+        return index.answer(query, explain=False, **kw).hits
+    ranked = index.search(query, min_score=0.0, **kw)
+    if not ranked or not gate.passes(ranked[0].score, index.coverage(query)):
+        return []
+    return [h for h in ranked if h.score >= RELATIVE_FLOOR * ranked[0].score]
+
+
+def quality() -> None:
+    """The development set's report part, its tuning part, then the project's own set and
+    the development set's queries against the ADR corpus (nothing should come back)."""
+    from recall_dev import adr_corpus
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import queries as dev_queries
+
+    from gitmem.recall import semantic
+
+    print(
+        "recall quality. Development set (tests/data/recall-dev, records nobody here wrote): "
+        "a query is in the tuning part when the first byte of the SHA-256 of its text is "
+        "even, else in the report part; every parameter was chosen on the tuning part "
+        f"(bench/recall.py --fit). Gates: keyword {KEYWORD_GATE}, fused {semantic.FUSED_GATE} "
+        f"(similarity weight {semantic.SEMANTIC_WEIGHT}); hits within {RELATIVE_FLOOR} of the "
+        "best."
+    )
+    dev = engines(list(dev_corpus()))
+    for part in ("report", "tune"):
+        asked = [(q.text, q.kind, q.expect) for q in dev_queries(part)]
+        kinds = {k: sum(q[1] == k for q in asked) for k in ("paraphrase", "situation", "nomatch")}
+        label = "REPORT part (held out from tuning)" if part == "report" else "TUNING part"
+        print(f"\n== development set, {label}: {len(asked)} queries {kinds}")
+        for name, search, _ in dev:
+            print(f"{name}: {figures(search, asked)}")
+        for name, search, _ in dev:
+            ranking = figures(search, asked, min_score=0.0).split("; no-match")[0]
+            print(f"{name}, ranking alone (--min-score 0): {ranking}")
+    own = corpus()
+    asked = (
+        [(q, "paraphrase", r) for q, r in MATCHING]
+        + [(q, "situation", r) for q, r in SITUATIONS]
+        + [(q, "nomatch", frozenset[str]()) for q in NO_MATCH]
+    )
+    print(
+        f"\n== the project's own labelled set (tests/recall_queries.py, written by this team; "
+        f"not used for tuning): {len(own)} entries, {len(MATCHING)} paraphrased, "
+        f"{len(SITUATIONS)} situations, {len(NO_MATCH)} no-match"
+    )
+    for name, search, _ in engines(list(own)):
+        print(f"{name}: {figures(search, asked)}")
+    adr = adr_corpus()
+    asked = [(q.text, "nomatch", frozenset[str]()) for q in dev_queries()]
+    print(
+        f"\n== an unseen corpus: the {len(adr)} ADRs of the shared data set, asked all "
+        f"{len(asked)} development queries (written for other records: most should find "
+        "nothing; a few may genuinely apply, nobody labelled them)"
+    )
+    for name, search, _ in engines(adr):
+        print(f"{name}: {figures(search, asked)}")
+
+
+def fit() -> None:
+    """How the gates were chosen, on the TUNING part only: for each engine, a logistic model
+    of "the query has an answer" over the best ranked score and the query's coverage, its
+    boundary then moved to the midpoint between the 2nd and 3rd highest-scoring no-match
+    queries (0.9 of them empty); the same rule applied to the best score alone, for
+    comparison. Prints each gate's figures on both parts."""
+    import numpy as np
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import queries as dev_queries
+
+    print("fitting the gates on the TUNING part of the development set")
+    for name, search, ranked_search in engines(list(dev_corpus())):
+        rows = []
+        for q in dev_queries("tune"):
+            ranked, coverage = ranked_search(q.text)
+            top = ranked[0].score if ranked else 0.0
+            rows.append((top, coverage, bool(q.expect)))
+        x = np.array([[t, c] for t, c, _ in rows])
+        y = np.array([p for _, _, p in rows], dtype=float)
+        for features in ((0,), (0, 1)):
+            weights, bias = _logistic(x[:, features], y)
+            logits = x[:, features] @ weights + bias
+            negatives = np.sort(logits[y == 0])[::-1]
+            bias -= (negatives[1] + negatives[2]) / 2
+            full = [float(weights[0]), float(weights[1]) if len(features) > 1 else 0.0]
+            gate = Gate(round(full[0], 2), round(full[1], 2), round(float(bias), 2))
+            label = "best score alone" if len(features) == 1 else "best score and coverage"
+            print(f"\n{name}, {label}: {gate}")
+            for part in ("tune", "report"):
+                asked = [(q.text, q.kind, q.expect) for q in dev_queries(part)]
+                print(f"  {part}: {figures(search, asked, gate=gate)}")
+
+
+def _logistic(x: Any, y: Any, l2: float = 1.0) -> tuple[Any, float]:
+    """Weights and bias of an L2-regularised logistic regression (Newton's method) on
+    standardised features, returned for the raw features."""
+    import numpy as np
+
+    mu, sd = x.mean(0), x.std(0) + 1e-9
+    z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    penalty = np.r_[np.ones(len(w) - 1), 0.0] * l2
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ (p - y) + penalty * w
+        hess = (z.T * (p * (1 - p))) @ z + np.diag(penalty)
+        w -= np.linalg.solve(hess, grad)
+    raw = w[:-1] / sd
+    return raw, float(w[-1] - raw @ mu)
 
 
 def shortlist(n: int) -> None:
@@ -517,9 +652,14 @@ def bench_cli(n: int, work: Path) -> None:
         )
         return time.perf_counter() - start, int(done.stderr.split()[-1]) if peak else 0
 
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     cold, cold_kb = recall(SEMANTIC_QUERIES[0], peak=True)
-    print(f"cold (builds the cache): {cold:.1f} s, peak {cold_kb / 1e3:.0f} MB; load average "
-          f"{os.getloadavg()[0]:.1f}")  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(f"cold (builds the cache): {cold:.1f} s, {cpu:.0f} s of CPU in all its processes, "
+          f"peak {cold_kb / 1e3:.0f} MB; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     for label, queries in (("reaching the model", SEMANTIC_QUERIES), ("mixed", CLI_QUERIES)):
         on: list[float] = []
         off: list[float] = []
@@ -573,11 +713,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
+    parser.add_argument("--fit", action="store_true", help="how the gates were fitted")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     args = parser.parse_args()
     if args.quality:
         quality()
+        return
+    if args.fit:
+        fit()
         return
     if args.shortlist:
         for n in (int(s) for s in args.sizes.split(",")):

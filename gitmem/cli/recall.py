@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,7 +12,7 @@ import click
 
 from gitmem.cli.options import format_option
 from gitmem.errors import GitmemError
-from gitmem.recall.engine import DEFAULT_MIN_SCORE, STEP_TYPES
+from gitmem.recall.engine import STEP_TYPES, Why
 
 if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
@@ -39,8 +40,13 @@ def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
 @click.option(
     "--min-score",
     type=click.FloatRange(0.0, 1.0),
-    help=f"Relevance threshold, 0..1 (default {DEFAULT_MIN_SCORE} on keywords alone; lower with "
-    "the semantic extra, whose fused scores run lower).",
+    help="Every entry scoring at least this, instead of the gate's judgement (0: the ranking).",
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Say why: each hit's matched terms and fields, similarity and gate; for an empty "
+    "answer, the best rejected candidate.",
 )
 @format_option("text", "json", "precedents")
 def recall(
@@ -50,6 +56,7 @@ def recall(
     step: str | None,
     ref: str | None,
     min_score: float | None,
+    explain: bool,
     fmt: str,
 ) -> int:
     """Admitted entries that apply to QUERY, best first, with a score in 0..1.
@@ -57,14 +64,23 @@ def recall(
     A query with no genuine match returns nothing: an honest "no precedent" beats a wrong
     one. Candidates and superseded entries never come back.
     """
-    from gitmem.recall.service import recall as do_recall
+    from gitmem.recall.service import recall_answer
     from gitmem.repo.workspace import open_workspace
 
     wanted = set(types) | set(STEP_TYPES.get(step, ()) if step else ())
     text = " ".join(query)
     try:
         ws = open_workspace()
-        hits = do_recall(ws, text, k=k, types=wanted or None, ref=ref, min_score=min_score)
+        answer = recall_answer(
+            ws,
+            text,
+            k=k,
+            types=wanted or None,
+            ref=ref,
+            min_score=min_score,
+            progress=_progress if sys.stderr.isatty() else None,
+        )
+        hits = answer.entries
         if fmt == "precedents":
             commit = ws.store.resolve(ref) if ref else ws.main_tip()
             block = _precedents(hits, ws.store, ws.store.tree_of(commit) if commit else None)
@@ -78,20 +94,52 @@ def recall(
     if fmt == "precedents":
         click.echo(block)
     elif fmt == "json":
-        click.echo(
-            json.dumps(
-                [{**asdict(h), "missing_files": list(h.missing_files)} for h in hits], indent=2
-            )
-        )
+        entries = [{**asdict(h), "missing_files": list(h.missing_files)} for h in hits]
+        if explain:
+            rejected = asdict(answer.rejected) if answer.rejected is not None else None
+            click.echo(json.dumps({"entries": entries, "rejected": rejected}, indent=2))
+        else:
+            click.echo(json.dumps(entries, indent=2))
     elif not hits:
         click.echo("no precedent: nothing in the memory genuinely matches this query")
+        if explain and answer.rejected is not None:
+            best = answer.rejected
+            click.echo(f"closest, rejected: {best.score:.2f}  {best.id}  {best.title}")
+            click.echo(_why(best.why))
     else:
         for hit in hits:
             click.echo(f"{hit.score:.2f}  {hit.type:<15} {hit.id}")
             click.echo(f"      {hit.title}")
             click.echo(f"      applies when: {hit.applies_when}")
             click.echo(f"      {hit.path}" + (f"  [{hit.freshness}]" if hit.freshness else ""))
+            if explain:
+                click.echo(_why(hit.why))
     return 0
+
+
+def _why(why: Why | None) -> str:
+    """The explanation of one hit, indented under it."""
+    if why is None:
+        return "      why: no signal recorded"
+    terms = ", ".join(f"{m.term} ({'/'.join(m.fields)}, +{m.evidence:.2f})" for m in why.terms)
+    lines = [f"      why: {why.gate}"]
+    lines.append(
+        f"           keyword score {why.keyword:.2f} (evidence {why.evidence:.2f}): "
+        + (terms or "no query term matched")
+    )
+    if why.similarity is not None:
+        lines.append(f"           similarity {why.similarity:.2f} (cosine with the query)")
+    if why.coverage is not None:
+        lines.append(f"           the memory holds {why.coverage:.0%} of the query's words")
+    return "\n".join(lines)
+
+
+def _progress(done: int, total: int) -> None:
+    """A first build's embedding, on one terminal line."""
+    end = "\n" if done >= total else ""
+    click.echo(f"\rgitmem: embedding entries for recall: {done:,}/{total:,}", err=True, nl=False)
+    if end:
+        click.echo("", err=True)
 
 
 @click.command()

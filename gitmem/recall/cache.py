@@ -26,7 +26,7 @@ import json
 import mmap
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +39,8 @@ from gitmem.repo.store import Change, Store, TreeItem, atomic_write
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
 
-CACHE_VERSION = 1
+#: 2: Snowball stems and saturation values in the index, MiniLM vectors.
+CACHE_VERSION = 2
 KEEP_TREES = 4
 
 
@@ -53,8 +54,8 @@ class Loaded:
 
 
 class _Deferred:
-    """Vectors loaded on first use: a recall the keyword engine answers with confidence never
-    pays for numpy or 100,000 vectors."""
+    """Vectors loaded on first use: a caller that needs only the keyword index (or an empty
+    query, which embeds nothing) never maps 100,000 vectors."""
 
     def __init__(self, load: Any) -> None:
         self._load = load
@@ -101,11 +102,20 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
 class RecallCache:
     """The cache of one repository's memory folder."""
 
-    def __init__(self, store: Store, memory_dir: str, *, semantic: bool = True) -> None:
+    def __init__(
+        self,
+        store: Store,
+        memory_dir: str,
+        *,
+        semantic: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         self.store = store
         self.memory_dir = memory_dir
         self.root = store.common_dir / "gitmem" / "recall"
         self.use_semantic = semantic
+        #: told (entries embedded, entries) while a build embeds; a terminal shows it
+        self.progress = progress
 
     # -- the public operation ------------------------------------------------------------
 
@@ -221,10 +231,9 @@ class RecallCache:
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         if semantic is None:
             return Loaded(entries_tree, Index.build(list(self._docs(entries_tree))), None)
-        # The vectors are embedded on another core while this one reads and indexes the entries.
-        docs, vectors = semantic.build_in_background(self._docs(entries_tree))
+        docs = list(self._docs(entries_tree))
         index = Index.build(docs)
-        return Loaded(entries_tree, index, vectors())
+        return Loaded(entries_tree, index, semantic.build(docs, self.progress))
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         """From the newest remembered tree, by the diff; else from scratch."""

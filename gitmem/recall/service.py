@@ -2,8 +2,9 @@
 they are.
 
 Only admitted entries are indexed (candidates live on branches, superseded entries are
-retired), so neither ever comes back.  The ranking and the relevance gate live in recall.py
-(and semantic.py with gitmem[semantic]); the index comes from the cache in the git directory.
+retired), so neither ever comes back.  The ranking and the gate that abstains live in
+gitmem.recall.engine (and gitmem.recall.semantic with gitmem[semantic]); the index comes from
+the cache in the git directory.
 
 Freshness: an entry citing `files` is "may be stale" when commits touched those files after
 the commit that admitted it (the count is given), and "cites missing file" when one no longer
@@ -14,7 +15,7 @@ that cites files.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from gitmem.errors import UsageError
@@ -23,7 +24,7 @@ from gitmem.recall.engine import STEP_TYPES, Hit
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
-__all__ = ["STEP_TYPES", "Recalled", "recall"]
+__all__ = ["STEP_TYPES", "RecallAnswer", "Recalled", "recall", "recall_answer"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,15 @@ class Recalled(Hit):
         return "; ".join(notes)
 
 
+@dataclass(frozen=True)
+class RecallAnswer:
+    """What a recall found, and when it found nothing, the best candidate the gate rejected
+    (with its `why`), so a reader can see how near the memory came."""
+
+    entries: list[Recalled]
+    rejected: Hit | None = None
+
+
 def recall(
     ws: Workspace,
     query: str,
@@ -57,7 +67,23 @@ def recall(
     ref: str | None = None,
     min_score: float | None = None,
 ) -> list[Recalled]:
-    """At most k admitted entries for query, best first; [] when nothing genuinely applies."""
+    """At most k admitted entries for query, best first; [] when nothing genuinely applies.
+    Each entry's `why` says which signals scored it and why it passed the gate."""
+    return recall_answer(ws, query, k=k, types=types, ref=ref, min_score=min_score).entries
+
+
+def recall_answer(
+    ws: Workspace,
+    query: str,
+    *,
+    k: int = 5,
+    types: Collection[str] | None = None,
+    ref: str | None = None,
+    min_score: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RecallAnswer:
+    """recall's entries, and for an empty answer the best rejected candidate; progress(done,
+    total) is told how a first build's embedding goes (gitmem[semantic])."""
     from gitmem.recall import semantic
     from gitmem.recall.cache import RecallCache
 
@@ -66,30 +92,34 @@ def recall(
     if ref and commit is None:
         raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
     if commit is None or k <= 0:
-        return []
+        return RecallAnswer([])
     tree = store.tree_of(commit)
     memory_tree = store.subtree(tree, ws.dir)
     if memory_tree is None:
-        return []
-    cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic)
+        return RecallAnswer([])
+    cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic, progress=progress)
     loaded = cache.load(memory_tree)
     try:
-        hits = semantic.search(
+        found = semantic.answer(
             loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
         )
+    except semantic.SemanticUnavailable:
+        raise
     except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
         loaded = cache.recover(memory_tree)
-        hits = semantic.search(
+        found = semantic.answer(
             loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
         )
+    hits = found.hits
     cited = [_cited_files(store, tree, hit.path) for hit in hits]
     missing = [tuple(f for f in files if not store.exists(tree, f)) for files in cited]
     present = [[f for f in c if f not in gone] for c, gone in zip(cited, missing, strict=True)]
     stale = _touches_since_admission(store, commit, [h.path for h in hits], present)
-    return [
+    entries = [
         Recalled(**vars(hit), stale_commits=count, missing_files=gone)
         for hit, count, gone in zip(hits, stale, missing, strict=True)
     ]
+    return RecallAnswer(entries, found.rejected)
 
 
 def _touches_since_admission(

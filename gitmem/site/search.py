@@ -11,14 +11,17 @@ tag because pages opened from `file://` may not fetch):
 - `words`: every word of the memory's text, as a reader may type it, mapped to the terms the
   engine makes of it as a query (stop words dropped, stems, identifier parts);
 - `common`: the terms in so many entries that the engine drops them from a query;
-- `n`, `min_score`: the entry count and the engine's gate.
+- `n`, `reach`, `gate`, `relative_floor`: the entry count, what a query's evidence is
+  measured against at most, the keyword gate's weights (best score, coverage, bias) and the
+  share of the best score a hit needs (the engine's module docstring, "Gating").
 
 The values come from the engine, never from a second copy of its formula: an `Index` is built
 over the same `Doc`s the recall cache builds (`doc_of`), and each term's values are read back
 by asking the engine a one-term query (`Index.search`, every entry, no gate): for a single
 term the engine's score *is* that term's value, rounded to 4 decimals, which gives back the
-byte exactly. The browser then sums idf(t) * value / 255 over the query's terms and divides by
-the query's total idf, as `Index.search` does, and gates at `min_score`.
+byte exactly. The browser then sums weight(t) * value / 255 over the query's terms (the weight
+is idf(t) over the idf of a term in one entry), divides by what the query could reach, and
+gates the best score, as `Index.search` does.
 
 How far the browser can differ from `gitmem recall` (tests/site/test_browser.py compares the
 two on the labelled queries of tests/recall_queries.py):
@@ -47,7 +50,9 @@ from gitmem.model.entry import Entry
 from gitmem.recall.cache import doc_of
 from gitmem.recall.engine import (
     COMMON_SHARE,
-    DEFAULT_MIN_SCORE,
+    KEYWORD_GATE,
+    REACH,
+    RELATIVE_FLOOR,
     STOP_WORDS,
     Doc,
     Index,
@@ -115,7 +120,9 @@ def build(docs: Sequence[Doc], hrefs: Sequence[str]) -> dict[str, object]:
     }
     return {
         "n": n,
-        "min_score": DEFAULT_MIN_SCORE,
+        "reach": REACH,
+        "gate": [KEYWORD_GATE.score_weight, KEYWORD_GATE.coverage_weight, KEYWORD_GATE.bias],
+        "relative_floor": RELATIVE_FLOOR,
         "docs": [
             [doc.id, doc.type, doc.title, href] for doc, href in zip(docs, hrefs, strict=True)
         ],

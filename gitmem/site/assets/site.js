@@ -48,9 +48,11 @@
     return lower.length > 1 && lower.length <= 48 ? [lower] : [];
   }
 
-  // The ranked hits for a query: [[entry number, score], ...], best first, ties by id;
-  // gitmem.recall.engine.Index.search's score (the share of the query's information an entry
-  // matches) and gate.
+  // The hits for a query: [[entry number, score], ...], best first, ties by id, as
+  // gitmem.recall.engine.Index.search answers without the extra: each matched term adds
+  // its weight (idf over the idf of a word in one entry) times its value; the score is that
+  // evidence over what the query could reach (at most index.reach); the gate judges the best
+  // score (and the query's coverage) and keeps the hits within relative_floor of the best.
   function search(index, query) {
     var seen = {};
     var terms = [];
@@ -67,44 +69,53 @@
     }
     var n = index.n;
     if (!n) return [];
-    var absentIdf = Math.log(1 + (n - 0.5) / 1.5);
-    var total = 0;
+    var unit = Math.log(1 + (n - 0.5) / 1.5);
+    var reach = 0;
+    var known = 0;
     var weighted = [];
     terms.forEach(function (term) {
-      if (index.common.indexOf(term) >= 0) return;
-      var postings = has(index.terms, term) ? index.terms[term] : null;
-      if (!postings) {
-        total += absentIdf;
+      if (index.common.indexOf(term) >= 0) {
+        known += 1;
         return;
       }
+      var postings = has(index.terms, term) ? index.terms[term] : null;
+      if (!postings) {
+        reach += 1;
+        return;
+      }
+      known += 1;
       var df = postings.length / 2;
-      var idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      total += idf;
-      weighted.push([idf, postings]);
+      var weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) / unit;
+      reach += weight;
+      weighted.push([weight, postings]);
     });
     if (!weighted.length) return [];
+    reach = Math.min(index.reach, reach);
+    var coverage = terms.length ? known / terms.length : 0;
     weighted.sort(function (a, b) { return a[0] - b[0]; });
     var acc = new Map();
     weighted.forEach(function (pair) {
-      var idf = pair[0], postings = pair[1];
+      var weight = pair[0], postings = pair[1];
       for (var i = 0; i < postings.length; i += 2) {
         var doc = postings[i];
-        acc.set(doc, (acc.get(doc) || 0) + (postings[i + 1] * idf) / 255);
+        acc.set(doc, (acc.get(doc) || 0) + (postings[i + 1] * weight) / 255);
       }
     });
-    var cut = index.min_score * total - 1e-9;
     var hits = [];
     acc.forEach(function (sum, doc) {
-      if (sum < cut) return;
-      var score = Math.round(Math.min(1, sum / total) * 10000) / 10000;
+      var score = Math.round(Math.min(1, sum / reach) * 10000) / 10000;
       if (score > 0) hits.push([doc, score]);
     });
+    if (!hits.length) return [];
     hits.sort(function (a, b) {
       if (b[1] !== a[1]) return b[1] - a[1];
       var ia = index.docs[a[0]][0], ib = index.docs[b[0]][0];
       return ia < ib ? -1 : ia > ib ? 1 : 0;
     });
-    return hits;
+    var gate = index.gate;
+    var best = hits[0][1];
+    if (gate[0] * best + gate[1] * coverage + gate[2] < 0) return [];
+    return hits.filter(function (hit) { return hit[1] >= index.relative_floor * best; });
   }
 
   function setUpList() {
