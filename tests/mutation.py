@@ -82,57 +82,43 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("gitmem/model/allowed.py", 32, "flip-bool"): (
         "@dataclass(frozen=True) on Allowance: no code assigns to a row or hashes one"
     ),
-    ("gitmem/gate/scanner.py", 18, "skip-if"): "if TYPE_CHECKING: imports for the types only",
-    ("gitmem/gate/scanner.py", 71, "skip-if"): (
-        "a full batch handed to the worker later changes when it is scanned, never what is "
-        "found (test_the_worker_finds_what_the_process_finds)"
-    ),
-    ("gitmem/gate/scanner.py", 71, "compare-0"): (
-        "batches of another size change when the worker scans, never what is found"
-    ),
-    ("gitmem/gate/scanner.py", 82, "drop-call"): (
-        "_pending.clear(): results() also stops the worker, so no later call reads _pending"
-    ),
-    ("gitmem/gate/scanner.py", 91, "drop-call"): (
-        "_pool.join() after terminate(): Pool.terminate() joins its workers itself"
-    ),
-    ("gitmem/index/indexmd.py", 246, "skip-if"): (
+    ("gitmem/index/indexmd.py", 249, "skip-if"): (
         "the splice into the text is a fast path to what splitting the lines and rendering "
         "them gives (test_a_few_lines_spliced_into_the_text_are_what_rendering_writes)"
     ),
-    ("gitmem/index/indexmd.py", 266, "skip-if"): (
+    ("gitmem/index/indexmd.py", 269, "skip-if"): (
         "the size and header guard of the text splice: update() checked the header already, "
         "and a longer splice gives the same text, only slower"
     ),
-    ("gitmem/index/indexmd.py", 266, "and-or"): (
+    ("gitmem/index/indexmd.py", 269, "and-or"): (
         "the same guard with `and`: the same text, only slower when many lines change"
     ),
-    ("gitmem/gate/history.py", 379, "skip-if"): (
+    ("gitmem/gate/history.py", 385, "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
         "when the judge is freed at the end of judged(), by reference counting"
     ),
-    ("gitmem/gate/history.py", 394, "skip-if"): (
+    ("gitmem/gate/history.py", 363, "skip-if"): (
         "the memory branch's update sorted first among 512+: it decides which process does "
         "the work, not the verdict (test_a_push_of_many_branches_judged_by_two_processes…)"
     ),
-    ("gitmem/gate/history.py", 452, "skip-if"): (
+    ("gitmem/gate/history.py", 456, "skip-if"): (
         "a tag of a blob: without the early return the walk of no memory folder finds nothing"
     ),
-    ("gitmem/gate/history.py", 457, "drop-call"): (
+    ("gitmem/gate/history.py", 461, "drop-call"): (
         "a tagged tree's blob remembered as scanned: the same blob under another path of the "
         "same tree is scanned again, which names that path too; the verdict is the same"
     ),
     ("gitmem/index/indexmd.py", 41, "flip-bool"): (
         "@dataclass(frozen=True) on IndexLine: no code assigns to a line or hashes one"
     ),
-    ("gitmem/index/indexmd.py", 327, "skip-if"): (
+    ("gitmem/index/indexmd.py", 330, "skip-if"): (
         "headings not read: every entry line then has no section and the update regenerates "
         "INDEX.md from the tree, the same bytes"
     ),
-    ("gitmem/index/indexmd.py", 106, "drop-not"): (
+    ("gitmem/index/indexmd.py", 108, "drop-not"): (
         "which reader reads the three fields: both give str() of the same values, YAML slower"
     ),
-    ("gitmem/index/indexmd.py", 229, "drop-not"): (
+    ("gitmem/index/indexmd.py", 232, "drop-not"): (
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
     ),
