@@ -276,20 +276,38 @@ def bench_push_overhead(size: int, tmp: Path) -> None:
     store = Store.open(client)
     main = store.branch_tip("main")
     assert main
-    timings: dict[Path, list[float]] = {hooked: [], twin: []}
+    timings: dict[Path, list[tuple[float, float]]] = {hooked: [], twin: []}
     for n in range(5):
         entry_id, commit = candidate_commit(store, main, 500 + n)
         ref = f"refs/heads/gitmem/{entry_id}"
         for remote in (twin, hooked):  # one after the other, so both see the same machine
-            pushed = run(["git", "push", "-q", str(remote), f"{commit}:{ref}"], client)
-            timings[remote].append(pushed)
+            timings[remote].append(
+                wall_and_cpu(["git", "push", "-q", str(remote), f"{commit}:{ref}"], client)
+            )
             subprocess.run(["git", "update-ref", "-d", ref], cwd=remote, check=True)
-    with_hook, without = statistics.median(timings[hooked]), statistics.median(timings[twin])
+
+    def medians(remote: Path) -> tuple[float, float]:
+        walls, cpus = zip(*timings[remote], strict=True)
+        return statistics.median(walls), statistics.median(cpus)
+
+    (with_hook, with_cpu), (without, without_cpu) = medians(hooked), medians(twin)
     print(
         f"git push of one candidate into {size:,} entries, median of 5: {with_hook * 1000:.0f} ms "
         f"with the hook, {without * 1000:.0f} ms to a twin without it: the hook adds "
-        f"{(with_hook - without) * 1000:.0f} ms"
+        f"{(with_hook - without) * 1000:.0f} ms wall, {(with_cpu - without_cpu) * 1000:.0f} ms "
+        f"CPU (the push and every process it ran; load average {os.getloadavg()[0]:.1f})"
     )
+
+
+def wall_and_cpu(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """A command's wall time and the CPU time of it and every process it ran (the hook)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = run(cmd, cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def bench_many_candidates(count: int, tmp: Path) -> None:
