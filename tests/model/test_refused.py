@@ -130,3 +130,31 @@ def test_the_nearest_of_several_close_topics_wins() -> None:
 
 def test_describe_says_when_who_and_why() -> None:
     assert ROW.describe() == "refused on 2026-11-30 by b: keep derived data out of git"
+
+
+def test_similarity_counts_each_word_once_and_a_typo_only_in_a_long_word() -> None:
+    assert refused.similarity("the", "of") == 0.0  # nothing but function words on both sides
+    assert refused.similarity("store-the-orders", "store-orders") == 1.0
+    assert refused.similarity("keyboard-keyboarz", "keyboard") == 2 / 3  # one match, not two
+    assert refused.similarity("idempotancy", "idempotency") == 1.0
+    assert refused.similarity("cache", "cachx") == 0.0  # a short word: another word
+
+
+def test_words_written_apart_are_joined_where_the_other_side_writes_them_together() -> None:
+    assert refused._joined(["keep", "mongo", "db", "now"], {"mongodb"}) == [
+        "keep",
+        "mongodb",
+        "now",
+    ]
+    assert refused._joined(["data", "base", "url", "now"], {"databaseurl"}) == [
+        "databaseurl",
+        "now",
+    ]
+    assert refused._joined(["a", "b"], {"c"}) == ["a", "b"]
+
+
+def test_one_typo_is_one_edit_or_one_swap_of_neighbours() -> None:
+    assert refused._one_typo("abcdefg", "abcdegf")  # neighbours swapped
+    assert not refused._one_typo("abcdefg", "agcdefb")  # a swap of letters apart
+    assert not refused._one_typo("abcdef", "abcdefgh")  # two letters more
+    assert not refused._one_typo("cache", "cachx")  # too short to tell a typo
