@@ -9,7 +9,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint dogfood demo hooks clean
+.PHONY: install test lint dogfood demo hooks clean mutation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ dogfood: install
 
 test: lint dogfood
 	$(BIN)/pytest -q -p no:cacheprovider
+
+# Mutation testing of the gate's modules (tests/mutation.py says how): on demand, never in CI;
+# hours on two cores. Prints killed/counted per module and every surviving mutant. The
+# equivalent mutants (no behaviour to change) are listed, with why, in tests/mutation.py.
+mutation: install
+	$(BIN)/python tests/mutation.py $(MODULES)
 
 demo: install
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash tests/demo.sh

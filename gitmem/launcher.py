@@ -48,8 +48,11 @@ def nothing_staged_in_memory() -> bool:
     if prefixes is None or unstaged.strip(b"\0"):
         return False
     settings = {name.encode("utf-8") for name in SETTINGS_FILES}
+    # compared in any letter case, and any name that is not plain ASCII takes the full
+    # check too: `.GITMEM/` or `.gitmem./` is the memory folder on some file systems
+    folded = [prefix.lower() for prefix in prefixes]
     return not any(
-        name in settings or any(name.startswith(prefix) for prefix in prefixes)
+        name in settings or not name.isascii() or name.lower().startswith(tuple(folded))
         for name in staged.split(b"\0")
         if name
     )

@@ -218,6 +218,26 @@ def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
         ) from exc
 
 
+def _refuse_allow_markers(fields: dict[str, Any]) -> None:
+    """An agent may not exempt its own text from the secret scanner: a `gitmem:allow` marker
+    exempts nothing anywhere, and in a proposal it can only be an attempt to, so memory_push
+    refuses it outright instead of letting a reviewer meet it."""
+    from gitmem.gate.secrets import ALLOW_MARKER
+
+    def texts(value: Any) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+    named = [name for name, value in fields.items() if any(ALLOW_MARKER in t for t in texts(value))]
+    if named:
+        raise ToolError(
+            f"{', '.join(named)}: holds {ALLOW_MARKER!r}, which exempts nothing from the secret "
+            "scanner: remove the marker (and any secret with it); a reviewer, never the author, "
+            "records a reviewed exception by its fingerprint"
+        )
+
+
 def push_signature() -> inspect.Signature:
     """memory_push's arguments: one per proposal field (gitmem.model.proposal, where the
     command line's `gitmem propose` options come from too), each with its description; the
@@ -485,6 +505,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         with _answering("memory_push", turn):
             from gitmem.lifecycle.propose import propose
 
+            _refuse_allow_markers(given)
             ws = workspace()
             proposal = propose(ws, ProposalFields.from_mapping(given))
             return PushResult(

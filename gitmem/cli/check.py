@@ -43,6 +43,12 @@ def check(
     With PATHs (files or folders), checks them in the working tree; with no option and no
     PATH, the whole memory folder. Prints `path:line: RULE-ID message` per problem and a
     summary; exits 1 when a rule fails.
+
+    --range A..B (CI) and --pre-push judge history with the policy (memory branch and
+    folder, admitters, types, reviewed exceptions) committed at the trusted base: A, or the
+    remote's tip of the memory branch; never with settings from the commits being judged.
+    --pre-receive (the server's hook) takes it from the server's git config (gitmem.*),
+    which `gitmem hooks install --server` writes.
     """
     from gitmem.gate import check as check_mod
 

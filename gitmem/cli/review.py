@@ -54,7 +54,22 @@ def candidates(fmt: str) -> int:
 @click.option("--expect", metavar="OID", help="Admit only if the candidate branch is at OID.")
 @click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
 @click.option("--auto", "auto", is_flag=True, help="Admit audit-backed candidates when allowed.")
-def admit(ids: tuple[str, ...], by: str | None, expect: str | None, push: bool, auto: bool) -> int:
+@click.option(
+    "--allow",
+    "allow",
+    multiple=True,
+    metavar="FINGERPRINT",
+    help="A secret-scanner finding you reviewed and judged harmless (as its SECRET message "
+    "prints it): recorded in allowed.md by the admit merge. Not the candidate's author.",
+)
+def admit(
+    ids: tuple[str, ...],
+    by: str | None,
+    expect: str | None,
+    push: bool,
+    auto: bool,
+    allow: tuple[str, ...],
+) -> int:
     """Admit candidates: one merge commit on main each, INDEX.md regenerated in it.
 
     With no ID in a terminal, walks the pending candidates one by one and asks.
@@ -65,6 +80,8 @@ def admit(ids: tuple[str, ...], by: str | None, expect: str | None, push: bool, 
     ws = open_workspace()
     if expect and len(ids) != 1:
         raise click.UsageError("--expect goes with exactly one ID")
+    if allow and len(ids) != 1:
+        raise click.UsageError("--allow goes with exactly one ID")
     if auto:
         done = admitting.admit_audited(ws, push=push)
         if not done.allowed:
@@ -88,11 +105,15 @@ def admit(ids: tuple[str, ...], by: str | None, expect: str | None, push: bool, 
         _admit_interactive(ws, by, push)
         return 0
     for entry_id in ids:
-        _print_admission(admitting.admit(ws, entry_id, by=by, expect=expect, push=push))
+        _print_admission(
+            admitting.admit(ws, entry_id, by=by, expect=expect, push=push, allow=allow)
+        )
     return 0
 
 
 def _print_admission(done: Admission) -> None:
+    for line in done.recovered:  # what a command killed before had left, finished now
+        click.echo(f"gitmem: {line}", err=True)
     click.echo(f"admitted {done.id} ({done.commit[:12]})")
     for old in done.superseded:
         click.echo(f"superseded {old}")
@@ -142,6 +163,8 @@ def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
     from gitmem.repo.workspace import open_workspace
 
     done = do_refuse(open_workspace(), entry_id, reason=reason, by=by, push=push)
+    for line in done.recovered:  # what a command killed before had left, finished now
+        click.echo(f"gitmem: {line}", err=True)
     click.echo(f"refused {done.id} (topic {done.topic}, {done.commit[:12]})")
     if done.pushed:
         click.echo("pushed")

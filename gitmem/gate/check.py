@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem.errors import UsageError
-from gitmem.gate.rules import MAX_FILE_BYTES, Context, Place, check_bytes, check_paths
+from gitmem.gate.rules import (
+    MAX_FILE_BYTES,
+    Context,
+    Place,
+    check_bytes,
+    check_paths,
+    shown,
+    variant_of,
+)
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import (
     FILE,
@@ -69,10 +77,30 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     skip = [] if ws.store.tracked(generated) else [generated]
     problems = check_paths(snapshot, rel_paths, ctx, skip)
     checked = sum(1 for p in rel_paths for f in _expand(snapshot, p) if f not in skip)
+    if not paths:
+        problems += variant_paths(_variant_folders(root, ws.dir), ws.dir)
     for path in outside:
         problems.extend(_check_outside(path, ctx))
         checked += 1
     return Report(problems, checked, list(ws.settings.warnings))
+
+
+def _variant_folders(root: Path, memory_dir: str) -> list[str]:
+    """Folders in the working tree that spell the memory folder's path another way (found
+    on a case-sensitive disk; on a case-insensitive one they are the memory folder)."""
+    level = [""]
+    for part in memory_dir.split("/"):
+        following = []
+        for base in level:
+            try:
+                names = [e.name for e in os.scandir(root / base) if e.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+            for name in names:
+                if name == part or variant_of(name, part):
+                    following.append(f"{base}{name}/")
+        level = following
+    return [path for path in level if path.rstrip("/") != memory_dir]
 
 
 def _check_outside(path: str, ctx: Context) -> list[Problem]:
@@ -109,16 +137,45 @@ def _relative(root: Path, path: str) -> str | None:
     return rel.as_posix() if rel.parts else "."
 
 
+def variant_paths(paths: Sequence[str], memory_dir: str) -> list[Problem]:
+    """LAYOUT for each path under a letter-case or spelling variant of the memory folder
+    (`.GITMEM/…`): a case-insensitive checkout takes it for the memory folder."""
+    wanted = memory_dir.split("/")
+    problems = []
+    for path in paths:
+        parts = path.split("/")[: len(wanted)]
+        if (
+            len(parts) == len(wanted)
+            and parts != wanted
+            and all(p == w or variant_of(p, w) for p, w in zip(parts, wanted, strict=True))
+        ):
+            problems.append(
+                Problem(
+                    shown(path),
+                    None,
+                    "LAYOUT",
+                    f"is under a letter-case or spelling variant of the memory folder "
+                    f"{memory_dir}: a case-insensitive checkout takes it for the memory "
+                    "folder; move it",
+                )
+            )
+    return problems
+
+
 def check_staged() -> Report:
     """The pre-commit gate: file rules over the memory files this commit adds or changes."""
     store = Store.open(None, from_env=True)
     snapshot = StagedSnapshot(store)
     settings = settings_from(store, snapshot, store.workdir)
-    paths = snapshot.changed(settings.dir)
+    staged = snapshot.changed("")
+    folder = settings.dir + "/"
+    paths = [path for path in staged if path.startswith(folder)]
+    variants = variant_paths(staged, settings.dir)
     if not paths:
-        return Report([], 0, list(settings.warnings))
+        return Report(variants, len(variants), list(settings.warnings))
     ctx = Context.from_snapshot(settings, snapshot)
-    return Report(check_paths(snapshot, paths, ctx), len(paths), list(settings.warnings))
+    problems = check_paths(snapshot, paths, ctx) + variants
+    return Report(problems, len(paths) + len(variants), list(settings.warnings))
 
 
 # ---------------------------------------------------------------------------------------------

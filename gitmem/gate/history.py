@@ -1,28 +1,58 @@
-"""The history rules: judge a ref update old → new by walking every new commit, not only the tip.
+"""The history judge: every rule over a ref update old → new, built on one invariant.
 
-- A candidate branch `gitmem/<id>` adds or changes only `<dir>/candidates/<id>.md`.
-- On the main branch (first-parent chain), an entry appears only through an admit merge whose
-  second parent carries the same candidate, admitted by an allowed admitter, with the same text
-  but for the admission fields; entries are never deleted or edited except by supersession;
-  refused.md only grows; nothing lives under candidates/; INDEX.md matches its tree.  A commit
-  reached only through a merge's second parent is judged as a candidate commit.
-- In every new commit on any ref, a memory file that carries a secret or hidden Unicode
-  rejects the update, even when a later commit removes it.
+THE INVARIANT. Along the memory branch's first-parent chain, every commit's memory-folder diff
+against its first parent is fully explained by exactly one change kind of CHANGE_KINDS:
 
-A commit whose memory folder is the same tree as its parent's costs two subtree look-ups, so
-pushes that touch no memory cost next to nothing, and the work follows the size of the push,
-never the size of the store. A big push (thousands of admissions) reads its diffs from one
-`git diff-tree` stream and scans its files on another core (Store.diff_stream, scanner.py),
-while the rules are judged commit by commit in one pass.
+- nothing: the memory folder is the same tree as the first parent's;
+- admit: an admit merge (two parents, message `gitmem: admit <id>`) whose second parent holds
+  the candidate `candidates/<id>.md`; it adds exactly `entries/<type>/<id>.md`, equal to the
+  candidate's text plus the admission fields (status admitted, admitted_by, admitted), by an
+  allowed admitter, with an id no entry has had; it flips exactly the entries the candidate
+  supersedes (admitted → superseded, superseded_by the new id, nothing else changed); it may
+  append allowed.md rows recorded by its admitter, who is not the candidate's author;
+- refuse: refused.md only appended to, with well-formed rows; nothing else;
+- init: the memory folder appears holding gitmem's own files only (no entry, no candidate);
+- maintenance: a policy admin changes the folder's .gitignore or README.md, nothing else.
 
-Judging uses the settings committed at the old tip of the main branch (the state the server
-already trusts), so a push cannot move the memory folder out from under the rules.
+In every such commit INDEX.md matches its tree. No commit is trusted because the receiver
+already has it: the chain is judged back to the first commit on the old tip's own
+first-parent chain (the state the memory branch was in, judged when it arrived). A
+non-fast-forward update (a force push) must also leave the net diff old → new without a
+deleted or altered entry (a supersession flip aside) and keep refused.md and allowed.md as
+prefixes of themselves, so an id once admitted is never admitted again with other text.
+
+What holds on every ref (branches, tags, refs/archive/…), for every new commit:
+
+- every memory file the commit adds or changes is scanned for secrets and hidden Unicode,
+  INDEX.md, refused.md and allowed.md included (refused.md: the rows appended; INDEX.md: unless
+  it is exactly its first parent's INDEX.md brought up to date with the commit's entries,
+  which are scanned themselves), and so is the message of a commit that changes the memory or
+  speaks for gitmem (`gitmem: …`). A secret in any new commit refuses the push, even when a
+  later commit removes it; only a reviewed fingerprint (gitmem.settings.policy) allows one;
+- a letter-case or spelling variant of the memory folder (`.GITMEM`, `.gitmem.`, which a
+  case-insensitive checkout makes the memory folder), a variant of its layout names
+  (`Entries/`), a name that is not UTF-8, and a symbolic link are refused (LAYOUT, SYMLINK);
+- a candidate branch `gitmem/<id>` changes only its own `candidates/<id>.md`; a ref that is a
+  letter-case variant of the memory branch or of `gitmem/` is refused.
+
+The policy (memory branch and folder, who admits, extra types, body length, who may change
+policy, reviewed fingerprints) never comes from the commits judged: on a server from its git
+config, for `--range A..B` and `--pre-push` from the trusted base (gitmem.settings.policy). A
+push that changes those settings in the memory branch's tree is refused unless the pusher is a
+policy admin.
+
+Speed: a commit whose memory folder is the same tree as its parent's costs two subtree
+look-ups, so pushes that touch no memory cost next to nothing, and the work follows the size
+of the push, never the size of the store. A big push (thousands of admissions) reads its diffs
+from one `git diff-tree` stream and scans its files on another core (Store.diff_stream,
+scanner.py), while the rules are judged commit by commit in one pass; each INDEX.md is proven
+by hashing the expected bytes, spliced from its parent's, against its blob id, never read.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Generator, Iterable, Mapping
+import hashlib
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING
@@ -30,8 +60,21 @@ from typing import TYPE_CHECKING
 from gitmem import parallel as forked
 from gitmem.errors import GitmemError, UsageError
 from gitmem.gate.check import Report
-from gitmem.gate.rules import Context, Place, check_entry, check_paths, place_of
+from gitmem.gate.rules import (
+    LAYOUT_NAMES,
+    OWN_FILES,
+    Context,
+    Place,
+    check_entry,
+    check_paths,
+    is_utf8,
+    place_of,
+    shown,
+    variant_of,
+)
 from gitmem.index import indexmd as index_mod
+from gitmem.model import allowed as allowed_mod
+from gitmem.model import refused as refused_mod
 from gitmem.model.entry import (
     Entry,
     EntryError,
@@ -41,12 +84,14 @@ from gitmem.model.entry import (
     parse,
 )
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, SETTINGS_FILES, is_slug
+from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES, is_slug
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import MISSING, TreeSnapshot
 from gitmem.repo.store import ZERO, Change, CommitInfo, Store, TreeItem
-from gitmem.repo.workspace import settings_at
+from gitmem.repo.workspace import policy_at as workspace_policy_at
+from gitmem.settings import policy as policy_mod
 from gitmem.settings.load import Settings
+from gitmem.settings.policy import Policy, PolicyError
 
 if TYPE_CHECKING:
     from gitmem.gate.scanner import Scanner
@@ -56,12 +101,15 @@ if TYPE_CHECKING:
 BULK_DIFF_MIN = 32
 #: From how many updates a push is judged by two processes.
 SPLIT_MIN = 512
-PUSHER_VARIABLES = ("GL_USERNAME", "GITEA_PUSHER_NAME", "GITHUB_USER_LOGIN")
 SCAN_CAP = MAX_ENTRY_BYTES
-#: refused.md grows by a line a refusal
-REFUSED_CAP = 4 * 1024 * 1024
+#: refused.md and allowed.md grow by a line a refusal or an exception
+APPEND_CAP = 4 * 1024 * 1024
 #: memory blobs kept per push, whatever the push holds
 BLOB_CACHE_BYTES = 256 * 1024 * 1024
+#: a commit message is scanned up to this many bytes (and refused beyond: TOO-LARGE)
+MESSAGE_CAP = 64 * 1024
+#: gitmem's own files that only a policy admin edits
+MAINTAINED = (".gitignore", "README.md")
 
 
 @dataclass(frozen=True)
@@ -73,19 +121,22 @@ class Update:
 
 @dataclass
 class Judge:
-    """The state shared by the checks of one push: settings, exclusions, scanned blobs."""
+    """The state shared by the checks of one push: policy, exclusions, what was read."""
 
     store: Store
-    settings: Settings
+    policy: Policy
     exclude: list[str]
     pusher: str | None = None
-    audit_allowed: bool = False
+    #: "server" (pre-receive: the pusher is known when the server says) or "client"
+    side: str = "server"
+    settings: Settings = field(init=False)
     scanned: set[str] = field(default_factory=set)
     changes: dict[tuple[str, str | None], list[Change]] = field(default_factory=dict)
     blobs: dict[str, bytes] = field(default_factory=dict)
     blob_bytes: int = 0
     parsed: dict[str, Entry | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     checked: int = 0
     commits: dict[str, CommitInfo] = field(default_factory=dict)
     memory_trees: dict[str, str | None] = field(default_factory=dict)
@@ -93,11 +144,22 @@ class Judge:
     stream: Generator[tuple[tuple[str, str | None], list[Change]]] | None = None
     streamed: set[tuple[str, str | None]] = field(default_factory=set)  # the stream's pairs
     outside: set[str] = field(default_factory=set)  # streamed commits that changed more too
-    # refused.md at main's tip, read once for every candidate branch of the push
+    # refused.md at the memory branch's tip, read once for every candidate branch of the push
     refusals: dict[str, Refusal] | None = None
     # the secret scans: which file of which commit each scan is, and what was found so far
     scanner: Scanner | None = None  # made when a memory file is first scanned
     scanned_files: list[tuple[str, str]] = field(default_factory=list)
+    # fingerprints that admit merges of this push allowed, by the id they admit
+    push_allowed: dict[str, set[str]] = field(default_factory=dict)
+    # the INDEX.md bytes proven for the last commits (a commit is its child's parent)
+    index_bytes: dict[str, bytes | None] = field(default_factory=dict)
+    # the last refused.md / allowed.md read, by blob id (each version is the next one's base)
+    appended: dict[str, bytes] = field(default_factory=dict)
+    variants_seen: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    proven: dict[str, bool] = field(default_factory=dict)  # INDEX.md proven, by commit
+
+    def __post_init__(self) -> None:
+        self.settings = self.policy.settings()
 
     def commit(self, oid: str) -> CommitInfo:
         """A commit's parents, tree and message, read once per push."""
@@ -108,11 +170,13 @@ class Judge:
 
     @property
     def dir(self) -> str:
-        return self.settings.dir
+        return self.policy.dir
 
-    def add(self, path: str, rule: str, message: str, commit: str | None = None) -> None:
+    def add(
+        self, path: str, rule: str, message: str, commit: str | None = None, line: int | None = None
+    ) -> None:
         where = f" (commit {commit[:12]})" if commit else ""
-        self.problems.append(Problem(path, None, rule, message + where))
+        self.problems.append(Problem(path, line, rule, message + where))
 
     def memory_tree(self, commit: str | None) -> str | None:
         """The memory folder's tree at a commit (kept: a commit is its child's parent)."""
@@ -122,6 +186,10 @@ class Judge:
             self.memory_trees[commit] = self.store.subtree(self.commit(commit).tree, self.dir)
         return self.memory_trees[commit]
 
+    def rel(self, path: str) -> str:
+        """A memory path relative to the memory folder."""
+        return path[len(self.dir) + 1 :]
+
 
 # ---------------------------------------------------------------------------------------------
 # entry points
@@ -129,7 +197,7 @@ class Judge:
 
 def check_range(spec: str, ref: str | None = None) -> Report:
     """`gitmem check --range A..B`: judge the commits of A..B as an update of ref (default: the
-    branch named by B, or the current branch when B is HEAD)."""
+    branch named by B, or the current branch when B is HEAD), with the policy committed at A."""
     store = Store.open(None)
     if ".." not in spec or "..." in spec:
         raise UsageError(f"--range {spec!r}: write A..B (two revisions)")
@@ -140,7 +208,8 @@ def check_range(spec: str, ref: str | None = None) -> Report:
         missing = left if old is None else right
         raise UsageError(f"--range: {missing!r} is not a commit here (git fetch first?)")
     target = ref or _ref_for(store, right or "HEAD")
-    return judge(store, [Update(old, new, target)], exclude=[old])
+    policy = policy_at(store, old, f"the base commit {old[:12]}")
+    return judge(store, [Update(old, new, target)], exclude=[old], policy=policy, side="client")
 
 
 def _ref_for(store: Store, rev: str) -> str:
@@ -173,12 +242,35 @@ def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
 
 
 def check_pre_push(stdin: str, remote: str | None = None) -> Report:
-    """The pre-push gate: what the remote does not have yet is judged as the server would."""
+    """The pre-push gate: what the remote does not have yet, judged as the server would, with
+    the policy committed at the remote's tip of the memory branch (its trusted base)."""
     store = Store.open(None, from_env=True)
     updates = parse_updates(stdin, pre_push=True)
-    exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
+    tracking = store.refs(f"refs/remotes/{remote}/") if remote else {}
+    exclude = list(tracking.values())
     exclude += [u.old for u in updates if u.old != ZERO and store.has_object(u.old)]
-    return judge(store, updates, exclude=exclude)
+
+    def remote_tip(branch: str) -> str | None:
+        for update in updates:
+            if update.ref == f"refs/heads/{branch}" and store.has_object(update.old):
+                return update.old
+        return tracking.get(f"refs/remotes/{remote}/{branch}")
+
+    default = _default_branch(store, remote)
+    base = remote_tip(default)
+    policy = policy_at(store, base, f"the remote's {default} at {base[:12]}") if base else Policy()
+    if policy.branch != default:
+        moved = remote_tip(policy.branch)
+        if moved:
+            policy = policy_at(store, moved, f"the remote's {policy.branch} at {moved[:12]}")
+    # the remote's tip stands for a main whose old tip this clone does not have
+    known = [
+        Update(remote_tip(policy.branch) or ZERO, u.new, u.ref)
+        if u.ref == policy.main_ref and not store.has_object(u.old)
+        else u
+        for u in updates
+    ]
+    return judge(store, known, exclude=exclude, policy=policy, side="client")
 
 
 def check_pushed_by_pre_commit(environ: Mapping[str, str]) -> Report:
@@ -199,46 +291,85 @@ def check_pushed_by_pre_commit(environ: Mapping[str, str]) -> Report:
             "PRE_COMMIT_TO_REF): run gitmem check --pre-commit-framework from its pre-push stage"
         )
     old_commit = store.resolve(old) if old != ZERO else None
-    exclude = list(store.refs(f"refs/remotes/{remote}/").values()) if remote else []
-    if old_commit:
-        exclude.append(old_commit)
-    return judge(store, [Update(old_commit or ZERO, new, ref)], exclude=exclude)
+    line = f"{new_rev} {new} {ref} {old_commit or ZERO}\n"
+    return check_pre_push(line, remote or None)
+
+
+def _default_branch(store: Store, remote: str | None) -> str:
+    return (store.remote_default_branch(remote) if remote else None) or "main"
 
 
 def check_pre_receive(stdin: str) -> Report:
     """The server gate.  The repository is opened from the environment, so the objects git
-    holds in quarantine during the push are visible; every ref the server has is excluded."""
+    holds in quarantine during the push are visible; every ref the server has is excluded
+    from the walk of new commits (never from the rules); the policy is the server's config."""
     store = Store.open(None, from_env=True)
     updates = parse_updates(stdin, pre_push=False)
+    try:
+        policy = policy_mod.from_config(store.config_section("gitmem"))
+    except PolicyError as exc:
+        return _no_policy(f"{exc}: fix it with `git config` in the bare repository")
+    if policy is None:
+        return _no_policy(
+            "this server holds no gitmem policy (no gitmem.branch in its git config): "
+            "an administrator runs `gitmem hooks install --server` in the bare repository"
+        )
     exclude = list(store.refs("refs/").values())
-    pusher = next((os.environ[v] for v in PUSHER_VARIABLES if os.environ.get(v)), None)
-    return judge(store, updates, exclude=exclude, pusher=pusher)
+    return judge(store, updates, exclude=exclude, policy=policy, pusher=policy_mod.pusher())
+
+
+def _no_policy(message: str) -> Report:
+    return Report([Problem("git config gitmem.*", None, "POLICY", message)], 0, unit="commit")
+
+
+def policy_at(store: Store, commit: str | None, source: str) -> Policy:
+    """The policy committed at a trusted base (workspace.policy_at), with the findings its
+    allowed.md lists."""
+    policy = workspace_policy_at(store, commit, source)
+    tree = store.tree_of(commit) if commit else None
+    return policy.with_allowed(list(_allowed_at(store, tree, policy.dir)))
+
+
+def _allowed_at(store: Store, tree: str | None, memory_dir: str) -> dict[str, object]:
+    data = store.read_path(tree, f"{memory_dir}/{allowed_mod.NAME}") if tree else None
+    return dict(allowed_mod.parse(data.decode("utf-8", "replace"))) if data else {}
 
 
 def judge(
-    store: Store, updates: Iterable[Update], *, exclude: list[str], pusher: str | None = None
+    store: Store,
+    updates: Iterable[Update],
+    *,
+    exclude: list[str],
+    policy: Policy,
+    pusher: str | None = None,
+    side: str = "server",
 ) -> Report:
     """Every rule over a push's updates. Updates are judged independently of one another, so
     a push of many branches (10,000 candidates at once) is judged by two processes
-    (gitmem.parallel), main's update, if any, by this one."""
+    (gitmem.parallel), the memory branch's update, if any, by this one."""
     updates = list(updates)
-    trusted = _trusted_settings(store, updates)
-    audit_allowed = _project_allows_audit(store, updates, trusted)
+    if side == "server":
+        tip = store.ref_target(policy.main_ref)
+        policy = policy.with_allowed(
+            list(_allowed_at(store, store.tree_of(tip) if tip else None, policy.dir))
+        )
     kept = [e for e in exclude if e and e != ZERO]
 
-    def judged(part: list[Update]) -> list[tuple[list[Problem], int]]:
-        judge_ = Judge(store, trusted, kept, pusher, audit_allowed=audit_allowed)
+    def judged(part: list[Update]) -> list[tuple[list[Problem], list[str], int]]:
+        judge_ = Judge(store, policy, kept, pusher, side)
         _judge_updates(judge_, part)
-        return [(judge_.problems, judge_.checked)]
+        return [(judge_.problems, judge_.warnings, judge_.checked)]
 
-    if len(updates) >= SPLIT_MIN:  # main's update first, so that it stays in this process
-        updates.sort(key=lambda update: update.ref != _main_ref(trusted))
+    if len(updates) >= SPLIT_MIN:  # the memory branch's update first, so it stays here
+        updates.sort(key=lambda update: update.ref != policy.main_ref)
     problems: list[Problem] = []
+    warnings: list[str] = []
     checked = 0
-    for found, count in forked.in_two(updates, judged, minimum=SPLIT_MIN):
+    for found, warned, count in forked.in_two(updates, judged, minimum=SPLIT_MIN):
         problems.extend(found)
+        warnings.extend(warned)
         checked += count
-    return Report(sorted(problems, key=Problem.sort_key), checked, unit="commit")
+    return Report(sorted(set(problems), key=Problem.sort_key), checked, warnings, unit="commit")
 
 
 def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
@@ -255,41 +386,6 @@ def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
             judge_.stream.close()  # stops git if a failure left diffs unread
         if judge_.scanner is not None:
             judge_.scanner.close()
-
-
-def _main_ref(settings: Settings) -> str:
-    return f"refs/heads/{settings.branch}"
-
-
-def _trusted_settings(store: Store, updates: list[Update]) -> Settings:
-    """Settings at the current main tip; for a first push, at the pushed main tip."""
-    provisional = settings_at(store, None)
-    for candidate_ref in (f"refs/heads/{provisional.branch}", "refs/heads/main"):
-        tip = store.ref_target(candidate_ref)
-        if tip:
-            return settings_at(store, tip)
-    for update in updates:
-        if update.ref == _main_ref(provisional) and update.new != ZERO:
-            return settings_at(store, store.resolve(update.new))
-    return provisional
-
-
-def _project_allows_audit(store: Store, updates: list[Update], trusted: Settings) -> bool:
-    """Server side, the project's own memory.autoAdmitAudited (nobody's user file applies)."""
-    from gitmem.settings.load import load_settings
-
-    tip = store.ref_target(_main_ref(trusted))
-    if tip is None:
-        return False
-    tree = store.tree_of(tip)
-    texts = [store.read_path(tree, name) for name in SETTINGS_FILES]
-    project = load_settings(
-        project_toml=texts[0].decode("utf-8", "replace") if texts[0] else None,
-        pyproject_toml=texts[1].decode("utf-8", "replace") if texts[1] else None,
-        user_toml=None,
-        environ={"GITMEM_AUTO_ADMIT_AUDITED": "true"},
-    )
-    return project.auto_admit_audited
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,17 +406,20 @@ def _walk(j: Judge, update: Update) -> tuple[str, list[str]] | None:
 
 
 def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None) -> None:
-    main_ref = _main_ref(j.settings)
+    main_ref = j.policy.main_ref
+    if _judge_ref_name(j, update):
+        return
     if update.new == ZERO:
         if update.ref == main_ref:
             j.add(
                 update.ref,
                 "HISTORY-DELETE",
-                f"deleting {j.settings.branch} would delete the memory: refused",
+                f"deleting {j.policy.branch} would delete the memory: refused",
             )
         return
     if walked is None:
-        return  # a tag of a tree or blob: nothing of the memory's history
+        _judge_tagged_tree(j, update)
+        return
     new, commits = walked
     j.checked += len(commits)
     if update.ref == main_ref:
@@ -330,6 +429,39 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
         _scan_commit(j, commit)
     if update.ref.startswith(f"refs/heads/{BRANCH_PREFIX}"):
         _judge_candidate_branch(j, update, new, commits)
+
+
+def _judge_ref_name(j: Judge, update: Update) -> bool:
+    """A ref that a case-insensitive server or checkout would take for the memory branch or a
+    candidate branch, without being one: refused (True), nothing else judged."""
+    main_ref, ref = j.policy.main_ref, update.ref
+    folded = ref.casefold()
+    prefix = f"refs/heads/{BRANCH_PREFIX}"
+    if (folded == main_ref.casefold() and ref != main_ref) or (
+        folded.startswith(prefix.casefold()) and not ref.startswith(prefix)
+    ):
+        j.add(
+            shown(ref),
+            "LAYOUT",
+            f"a letter-case variant of {main_ref if folded == main_ref.casefold() else prefix}: "
+            "a case-insensitive server or checkout takes it for that ref; name it otherwise",
+        )
+        return True
+    return False
+
+
+def _judge_tagged_tree(j: Judge, update: Update) -> None:
+    """A tag of a tree (no commit): the memory files in it are scanned as if added."""
+    tree = j.store.peel_tree(update.new)
+    if tree is None:  # a tag of a blob: no memory folder in it
+        return
+    memory = j.store.subtree(tree, j.dir)
+    for item in j.store.walk(memory, f"{j.dir}/"):
+        if item.is_file and item.oid not in j.scanned:
+            j.scanned.add(item.oid)
+            data = j.store.read(item.oid, SCAN_CAP)
+            j.scanned_files.append((item.path, update.new))
+            _scanner(j).add(str(len(j.scanned_files) - 1), data[:SCAN_CAP], 0)
 
 
 def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
@@ -344,6 +476,11 @@ def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
         cached = [] if before == after else j.store.diff(before, after, prefix=f"{j.dir}/")
         j.changes[key] = cached
     return cached
+
+
+def _first_parent(j: Judge, commit: str) -> str | None:
+    parents = j.commit(commit).parents
+    return parents[0] if parents else None
 
 
 def _prefetch_changes(j: Judge, commits: list[str]) -> None:
@@ -376,32 +513,142 @@ def _streamed(j: Judge, key: tuple[str, str | None]) -> list[Change]:
     return j.changes[key]
 
 
+# ---------------------------------------------------------------------------------------------
+# what holds on every ref: scans and layout
+
+
 def _scan_commit(j: Judge, commit: str) -> None:
-    """Secrets, hidden Unicode and unreadable files in every memory blob a commit adds (the
-    scanner reports its findings when the push has been walked: _report_scans)."""
-    parents = j.commit(commit).parents
-    for change in _memory_changes(j, commit, parents[0] if parents else None):
+    """Secrets, hidden Unicode and unreadable files in every memory blob a commit adds, its
+    message, and the layout of its memory folder (the scanner reports its findings when the
+    push has been walked: _report_scans)."""
+    info = j.commit(commit)
+    parent = info.parents[0] if info.parents else None
+    changes = _memory_changes(j, commit, parent)
+    _check_variants(j, commit, parent)
+    if changes or info.message.startswith("gitmem:"):
+        _scan_message(j, commit, info.message)
+    index_path, refused_path, allowed_path = (
+        f"{j.dir}/INDEX.md",
+        f"{j.dir}/refused.md",
+        f"{j.dir}/{allowed_mod.NAME}",
+    )
+    for change in changes:
         new = change.new
-        if new is None or new.oid in j.scanned or change.path == f"{j.dir}/INDEX.md":
-            continue  # INDEX.md is derived from the entries, and must match them (INDEX rule)
-        j.scanned.add(new.oid)
-        if not new.is_file:
-            if new.is_symlink:
-                j.add(change.path, "SYMLINK", "a symbolic link in the memory folder", commit)
+        if not is_utf8(change.path):
+            j.add(
+                shown(change.path),
+                "LAYOUT",
+                "a name that is not UTF-8 in the memory folder: memory files have UTF-8 names",
+                commit,
+            )
+        _check_layout_name(j, change, commit)
+        if new is None or new.oid in j.scanned:
             continue
-        cap = REFUSED_CAP if change.path == f"{j.dir}/refused.md" else SCAN_CAP
-        data = _blob(j, new.oid) if cap == SCAN_CAP else j.store.read(new.oid, cap)
+        if not new.is_file:
+            j.scanned.add(new.oid)
+            if new.is_symlink:
+                j.add(shown(change.path), "SYMLINK", "a symbolic link in the memory folder", commit)
+            continue
+        if change.path == index_path and _index_proven(j, commit, parent, changes):
+            continue  # its text is its parent's INDEX.md and the commit's scanned entries
+        j.scanned.add(new.oid)
+        appended = change.path in (refused_path, allowed_path)
+        cap = APPEND_CAP if appended else SCAN_CAP
+        data = _appended_bytes(j, new.oid) if appended else _blob(j, new.oid)
         if len(data) > cap:
-            j.add(change.path, "TOO-LARGE", f"is over {cap // 1024} KiB", commit)
+            j.add(shown(change.path), "TOO-LARGE", f"is over {cap // 1024} KiB", commit)
             continue
         offset = 0
-        if change.old is not None and change.path == f"{j.dir}/refused.md":
-            before = j.store.read(change.old.oid, cap)
+        if appended and change.old is not None:
+            before = _appended_bytes(j, change.old.oid)
             if data.startswith(before):  # append-only: only the new rows need a scan
                 offset = before.count(b"\n")
                 data = data[len(before) :]
+        if change.path == allowed_path:
+            data = _without_fingerprints(data)
         j.scanned_files.append((change.path, commit))
         _scanner(j).add(str(len(j.scanned_files) - 1), data, offset)
+
+
+def _without_fingerprints(data: bytes) -> bytes:
+    """allowed.md with each row's fingerprint blanked (hex digits beside words like `token`
+    would look like a secret to the entropy rule); the rest of every row is scanned."""
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines):
+        text = line.decode("utf-8", "replace")
+        row = allowed_mod.parse_row(text)
+        if row is not None:
+            lines[number] = line.replace(row.fingerprint.encode(), b"-" * len(row.fingerprint), 1)
+    return b"\n".join(lines)
+
+
+def _scan_message(j: Judge, commit: str, message: str) -> None:
+    data = message.encode("utf-8", "surrogateescape")
+    label = f"commit {commit[:12]} message"
+    if len(data) > MESSAGE_CAP:
+        j.add(label, "TOO-LARGE", f"a commit message over {MESSAGE_CAP // 1024} KiB", commit)
+        return
+    j.scanned_files.append((label, commit))
+    _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)
+
+
+def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
+    """A letter-case or spelling variant of the memory folder (or of a folder on its way) that
+    this commit adds or changes: on a case-insensitive checkout it is the memory folder."""
+    found = _variants(j, j.commit(commit).tree)
+    if not found:
+        return
+    before = dict(_variants(j, j.commit(parent).tree)) if parent else {}
+    for path, oid in found:
+        if before.get(path) != oid:
+            j.add(
+                shown(path),
+                "LAYOUT",
+                f"is a letter-case or spelling variant of the memory folder {j.dir}: a "
+                "case-insensitive checkout takes it for the memory folder; remove it",
+                commit,
+            )
+
+
+def _variants(j: Judge, tree: str) -> list[tuple[str, str]]:
+    """(path, object id) of every variant of the memory folder's path in a tree."""
+    cached = j.variants_seen.get(tree)
+    if cached is not None:
+        return cached
+    found: list[tuple[str, str]] = []
+    current: str | None = tree
+    base = ""
+    for part in j.dir.split("/"):
+        following = None
+        for name, oid in j.store.names(current):
+            if name == part:
+                following = oid
+            elif variant_of(name, part):
+                found.append((base + name, oid))
+        if following is None or j.store.subtree(current, part) is None:
+            break
+        base += part + "/"
+        current = following
+    j.variants_seen[tree] = found
+    return found
+
+
+def _check_layout_name(j: Judge, change: Change, commit: str) -> None:
+    """`Entries/`, `Refused.md`: a variant of a name of the folder's layout, which a
+    case-insensitive checkout takes for the real one."""
+    first = j.rel(change.path).split("/", 1)[0]
+    if first in LAYOUT_NAMES or change.new is None:
+        return
+    for name in LAYOUT_NAMES:
+        if variant_of(first, name):
+            j.add(
+                shown(change.path),
+                "LAYOUT",
+                f"{first!r} is a letter-case or spelling variant of {name!r}: a "
+                "case-insensitive checkout takes it for that name; remove it",
+                commit,
+            )
+            return
 
 
 def _scanner(j: Judge) -> Scanner:
@@ -416,20 +663,168 @@ def _scanner(j: Judge) -> Scanner:
 
 
 def _report_scans(j: Judge) -> None:
-    """Secrets and hidden Unicode the scanner found, as problems of the files and commits."""
+    """Secrets and hidden Unicode the scanner found, as problems of the files and commits;
+    a finding whose fingerprint a reviewer recorded is not one."""
     for label, findings in j.scanner.results() if j.scanner else []:
         path, commit = j.scanned_files[int(label)]
+        allowed_here = j.policy.allowed | _push_allowed_for(j, path)
         for finding in findings:
-            rule = "HIDDEN-UNICODE" if finding.rule == "hidden-unicode" else "SECRET"
+            if finding.fingerprint in allowed_here:
+                continue
+            if finding.rule == "hidden-unicode":
+                rule, what = "HIDDEN-UNICODE", "remove it, it can hide text from reviewers"
+            else:
+                rule, what = "SECRET", "rewrite the commits without it and rotate the secret"
             j.problems.append(
                 Problem(
-                    path,
+                    shown(path),
                     finding.line or None,
                     rule,
                     f"{finding.rule}: {finding.description} ({finding.excerpt}) in commit "
-                    f"{commit[:12]}: rewrite the commits without it and rotate the secret",
+                    f"{commit[:12]}: {what}; if a reviewer (not its author) finds it harmless, "
+                    f"they record its fingerprint {finding.fingerprint} "
+                    "(gitmem admit --allow, or gitmem.allow in the server's git config)",
                 )
             )
+
+
+def _push_allowed_for(j: Judge, path: str) -> frozenset[str]:
+    """Fingerprints an admit merge of this push allowed for the entry this file holds."""
+    if not j.push_allowed:
+        return frozenset()
+    name = path.rsplit("/", 1)[-1]
+    return frozenset(j.push_allowed.get(name.removesuffix(".md"), ()))
+
+
+# ---------------------------------------------------------------------------------------------
+# blobs
+
+
+def _blob(j: Judge, oid: str) -> bytes:
+    """A memory blob's bytes (at most SCAN_CAP + 1), read once per push: the scan, the
+    admission check, the tip's file rules and INDEX.md all want the same few blobs."""
+    data = j.blobs.get(oid)
+    if data is None:
+        data = j.store.read(oid, SCAN_CAP)
+        _keep_blob(j, oid, data)
+    return data
+
+
+def _keep_blob(j: Judge, oid: str, data: bytes) -> None:
+    if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:
+        j.blobs[oid] = data
+        j.blob_bytes += len(data)
+
+
+def _appended_bytes(j: Judge, oid: str) -> bytes:
+    """A version of refused.md or allowed.md (at most APPEND_CAP + 1 bytes); the last few are
+    kept, since each version is the base of the next one's append."""
+    data = j.appended.get(oid)
+    if data is None:
+        data = j.store.read(oid, APPEND_CAP)
+        if len(j.appended) >= 4:
+            j.appended.pop(next(iter(j.appended)))
+        j.appended[oid] = data
+    return data
+
+
+def _parse_blob(j: Judge, oid: str | None) -> Entry | None:
+    """The entry in a blob, parsed once per push; None when it does not parse."""
+    if oid is None:
+        return None
+    if oid not in j.parsed:
+        try:
+            j.parsed[oid] = parse(_blob(j, oid)[:SCAN_CAP])
+        except EntryError:
+            j.parsed[oid] = None
+    return j.parsed[oid]
+
+
+def _blob_id(data: bytes, like: str) -> str:
+    """The id git gives a blob of these bytes, in the hash of the id `like` (SHA-1 or
+    SHA-256 repositories). hashlib is several times faster than libgit2's collision-detecting
+    SHA-1 here; a forged collision with bytes the judge derived itself would have to pass git's
+    own collision-detecting hash when git received it."""
+    hasher = hashlib.sha256() if len(like) == 64 else hashlib.sha1()
+    hasher.update(b"blob %d\0" % len(data))
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# INDEX.md
+
+
+def _index_of(j: Judge, commit: str | None) -> bytes | None:
+    """INDEX.md's bytes at a commit: those proven for it (or for the nearest first-parent
+    ancestor with the same memory folder) when it was judged, else read."""
+    seen = commit
+    while seen is not None and seen not in j.index_bytes:
+        parent = _first_parent(j, seen) if seen in j.commits else None
+        if parent is None or j.memory_tree(parent) != j.memory_tree(seen):
+            break
+        seen = parent
+    if seen is not None and seen in j.index_bytes:
+        return j.index_bytes[seen]
+    if commit is None:
+        return None
+    item = j.store.item(j.commit(commit).tree, f"{j.dir}/INDEX.md")
+    return j.store.read(item.oid) if item is not None and item.is_file else None
+
+
+def _index_proven(j: Judge, commit: str, parent: str | None, changes: list[Change]) -> bool:
+    """Whether the commit's INDEX.md is exactly its first parent's brought up to date with
+    the entries the commit changed (for the memory branch that parent's was proven in turn,
+    back to the trusted base, so the INDEX rule is this: INDEX.md matches its tree). The
+    expected bytes are spliced and hashed, never compared with the blob's bytes."""
+    if commit in j.proven:
+        return j.proven[commit]
+    index_path = f"{j.dir}/INDEX.md"
+    actual = next((c.new for c in changes if c.path == index_path), None)
+    memory = j.memory_tree(commit)
+    if actual is None:  # unchanged or deleted
+        item = j.store.item(j.commit(commit).tree, index_path) if memory else None
+        actual = item
+    previous = _index_of(j, parent) if parent else None
+    entries = [
+        Change(c.status, j.rel(c.path), c.old, c.new)
+        for c in changes
+        if j.rel(c.path).startswith("entries/")
+    ]
+    if memory is None:
+        proven = True
+    elif not entries and not any(c.path == index_path for c in changes):
+        proven = True  # INDEX.md and the entries as the parent had them
+        if parent is not None and commit not in j.index_bytes:
+            _remember_index(j, commit, previous)
+    else:
+        want = index_mod.update(
+            j.store, previous, entries, memory, partial(_blob, j), partial(_index_fields, j)
+        )
+        proven = actual is not None and actual.is_file and _blob_id(want, actual.oid) == actual.oid
+        _remember_index(j, commit, want)
+    j.proven[commit] = proven
+    return proven
+
+
+def _remember_index(j: Judge, commit: str, data: bytes | None) -> None:
+    """Keep the expected INDEX.md of the last few commits (each is the next one's base)."""
+    if len(j.index_bytes) >= 4:
+        j.index_bytes.pop(next(iter(j.index_bytes)))
+    j.index_bytes[commit] = data
+
+
+def _index_fields(j: Judge, oid: str) -> tuple[str, str, str] | None:
+    """index.index_fields() of a blob parsed already, from its entry: exact when the front
+    matter was read one line a field, as index_fields reads it (tested); None otherwise."""
+    entry = j.parsed.get(oid)
+    if entry is None or not entry.one_line_fields:
+        return None
+    return entry.status, entry.title, str(entry.meta.get("superseded_by", ""))
+
+
+# ---------------------------------------------------------------------------------------------
+# the tip's file rules
 
 
 @dataclass
@@ -476,7 +871,7 @@ class TipRules:
         """Judge the paths not judged yet."""
         rest = []
         for path in paths:
-            if path in self.done:
+            if path in self.done or not is_utf8(path):
                 continue
             item = self.j.store.item(self.tree, path)
             if item is not None and item.is_file:
@@ -491,11 +886,11 @@ class TipRules:
 
 
 def _refusals(j: Judge, snapshot: TreeSnapshot) -> dict[str, Refusal]:
-    """The refused topics at main's tip, which a push does not move: read once per push (a
-    push of 10,000 candidate branches judges each against them). On a first push, those of
-    the pushed tree."""
+    """The refused topics at the memory branch's tip, which a push does not move: read once
+    per push (a push of 10,000 candidate branches judges each against them). On a first
+    push, those of the pushed tree."""
     if j.refusals is None:
-        main_tip = j.store.ref_target(_main_ref(j.settings))
+        main_tip = j.store.ref_target(j.policy.main_ref)
         if main_tip is None:
             return Context.from_snapshot(j.settings, snapshot).refused
         main = TreeSnapshot(j.store, j.store.tree_of(main_tip))
@@ -512,13 +907,13 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
     own = f"{j.dir}/candidates/{entry_id}.md"
     if not is_slug(entry_id):
         j.add(
-            update.ref,
+            shown(update.ref),
             "CANDIDATE-BRANCH",
             f"{BRANCH_PREFIX}{entry_id} is not a candidate "
             "branch name: gitmem/<id> with an id of lowercase words joined by '-'",
         )
         return
-    local_main = j.store.ref_target(_main_ref(j.settings))
+    local_main = j.store.ref_target(j.policy.main_ref)
     unpushed_main = False
     for commit in commits:
         info = j.commit(commit)
@@ -526,7 +921,7 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
         # a merge that brings main into the branch ("update branch") is judged against the
         # parent that main already holds; any other commit against its first parent
         base = parents[0] if parents else None
-        main_tip = j.store.ref_target(_main_ref(j.settings)) if len(parents) > 1 else None
+        main_tip = j.store.ref_target(j.policy.main_ref) if len(parents) > 1 else None
         if main_tip:
             base = next((p for p in parents if j.store.is_ancestor(p, main_tip)), base)
         # reading the commit's diff from the stream first tells whether git saw anything
@@ -538,12 +933,12 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
             changed = [
                 c.path for c in j.store.diff(j.store.tree_of(base) if base else None, info.tree)
             ]
-        stray = [path for path in changed if path != own]
+        stray = [shown(path) for path in changed if path != own]
         if stray and local_main and j.store.is_ancestor(commit, local_main):
             # pre-push: the candidate was proposed on a main the remote does not have yet
             if not unpushed_main:
                 unpushed_main = True
-                branch = j.settings.branch
+                branch = j.policy.branch
                 j.add(
                     own,
                     "CANDIDATE-BRANCH",
@@ -553,11 +948,11 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
                     commit,
                 )
         elif stray:
-            shown = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
+            listed = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
             j.add(
                 own,
                 "CANDIDATE-BRANCH",
-                f"branch {BRANCH_PREFIX}{entry_id} changes {shown}: "
+                f"branch {BRANCH_PREFIX}{entry_id} changes {listed}: "
                 "a candidate branch changes only its own file",
                 commit,
             )
@@ -575,7 +970,332 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
 
 
 # ---------------------------------------------------------------------------------------------
-# the main branch
+# the memory branch: the invariant
+
+
+@dataclass
+class Step:
+    """One commit of the memory branch's first-parent chain, as its change kind sees it."""
+
+    commit: str
+    info: CommitInfo
+    parent: str | None
+    #: the memory-folder changes against the first parent, INDEX.md aside (the INDEX rule)
+    changes: list[Change]
+    tip: TipRules
+
+    def rel(self, change: Change, j: Judge) -> str:
+        return j.rel(change.path)
+
+
+@dataclass(frozen=True)
+class ChangeKind:
+    """One way a commit may change the memory on the memory branch: whether the commit claims
+    to be one (applies), and the rules that then explain each change or report it (check)."""
+
+    name: str
+    applies: Callable[[Judge, Step], bool]
+    check: Callable[[Judge, Step], None]
+
+
+def _is_nothing(j: Judge, step: Step) -> bool:
+    return not step.changes
+
+
+def _is_admit(j: Judge, step: Step) -> bool:
+    return len(step.info.parents) == 2 and _admitted_id(step.info.message) is not None
+
+
+def _is_refuse(j: Judge, step: Step) -> bool:
+    return [j.rel(c.path) for c in step.changes] == ["refused.md"]
+
+
+def _is_init(j: Judge, step: Step) -> bool:
+    return j.memory_tree(step.parent) is None and all(
+        j.rel(c.path) in OWN_FILES for c in step.changes
+    )
+
+
+def _is_maintenance(j: Judge, step: Step) -> bool:
+    return all(j.rel(c.path) in MAINTAINED for c in step.changes)
+
+
+def _check_nothing(j: Judge, step: Step) -> None:
+    return None
+
+
+def _check_init(j: Judge, step: Step) -> None:
+    """The memory folder appears (gitmem init): its refused.md holds only well-formed rows."""
+    for change in step.changes:
+        if j.rel(change.path) == "refused.md" and change.new is not None:
+            _judge_refused_rows(j, step.commit, change.path, b"", change.new.oid)
+
+
+def _check_maintenance(j: Judge, step: Step) -> None:
+    if j.policy.is_admin(j.pusher):
+        return
+    for change in step.changes:
+        j.add(
+            shown(change.path),
+            "HISTORY-EDIT",
+            f"changes {j.rel(change.path)} of the memory folder: only a policy admin "
+            "(gitmem.policyAdmins) pushes that",
+            step.commit,
+        )
+
+
+def _check_refuse(j: Judge, step: Step) -> None:
+    [change] = step.changes
+    if change.new is None:
+        j.add(change.path, "HISTORY-REFUSED", "refused.md is deleted: it only grows", step.commit)
+        return
+    before = _appended_bytes(j, change.old.oid) if change.old is not None else b""
+    _judge_refused_rows(j, step.commit, change.path, before, change.new.oid)
+
+
+def _judge_refused_rows(j: Judge, commit: str, path: str, before: bytes, oid: str) -> None:
+    """refused.md grows by whole, well-formed rows (the header first, when it is new)."""
+    after = _appended_bytes(j, oid)
+    if not after.startswith(before):
+        j.add(
+            path,
+            "HISTORY-REFUSED",
+            "refused.md is edited: it only grows (gitmem refuse appends to it)",
+            commit,
+        )
+        return
+    added = after[len(before) :]
+    first = before.count(b"\n") + 1
+    header = refused_mod.HEADER.encode() if not before else b""
+    if header and added.startswith(header):
+        added, first = added[len(header) :], first + header.count(b"\n")
+    elif header and added.startswith(b"# "):
+        j.add(path, "HISTORY-REFUSED", "refused.md does not start with gitmem's header", commit)
+        return
+    for number, raw in enumerate(added.split(b"\n"), start=first):
+        if not raw.strip():
+            continue
+        text = raw.decode("utf-8", "replace")
+        if refused_mod.parse_row(text) is None:
+            j.add(
+                path,
+                "HISTORY-REFUSED",
+                f"line {number} is not a refusal row (| topic | reason | id | date | by |): "
+                "refusals are appended by gitmem refuse",
+                commit,
+                line=number,
+            )
+
+
+def _check_admit(j: Judge, step: Step) -> None:
+    """An admit merge: its own entry added, equal to its candidate plus the admission fields,
+    the entries it supersedes flipped, allowed.md rows of its admitter; nothing else."""
+    admitted_id = _admitted_id(step.info.message) or ""
+    added: list[Change] = []
+    flips: list[Change] = []
+    for change in step.changes:
+        rel = j.rel(change.path)
+        place = place_of(change.path, j.dir)
+        if place.kind == "entry" and change.status == "A":
+            added.append(change)
+        elif place.kind == "entry" and change.status == "M":
+            flips.append(change)
+        elif rel == allowed_mod.NAME:
+            continue  # judged with the admission, below
+        else:
+            _report_unexplained(j, step, change, in_admit=admitted_id)
+    if len(added) != 1 or place_of(added[0].path, j.dir).id != admitted_id:
+        for change in added:
+            if place_of(change.path, j.dir).id != admitted_id:
+                j.add(
+                    change.path,
+                    "HISTORY-ADMIT",
+                    f"the admit merge of {admitted_id} adds another entry: an admit merge adds "
+                    "its own entry only",
+                    step.commit,
+                )
+        if not any(place_of(c.path, j.dir).id == admitted_id for c in added):
+            j.add(
+                f"{j.dir}/entries",
+                "HISTORY-ADMIT",
+                f"the admit merge of {admitted_id} adds no entries/<type>/{admitted_id}.md",
+                step.commit,
+            )
+    own = next((c for c in added if place_of(c.path, j.dir).id == admitted_id), None)
+    entry = _parse_blob(j, own.new.oid) if own is not None and own.new is not None else None
+    if own is not None and own.new is not None and entry is None:
+        j.add(own.path, "HISTORY-ADMIT", "the admitted entry does not parse", step.commit)
+    if own is not None and own.new is not None and entry is not None:
+        _judge_admission(j, step, admitted_id, own.path, entry, own.new.oid)
+        _judge_cited_files(j, step.commit, step.info.tree, own.path, entry)
+        step.tip.entry(own.path, own.new.oid)
+    for change in flips:
+        before = _parse_blob(j, change.old.oid if change.old else None)
+        after = _parse_blob(j, change.new.oid if change.new else None)
+        if before is None or after is None or not _is_flip(before, after, entry):
+            j.add(
+                change.path,
+                "HISTORY-EDIT",
+                "edits an admitted entry: entries change only when an admitted successor "
+                "supersedes them (gitmem propose --edit)",
+                step.commit,
+            )
+    flipped = {
+        e.id for c in flips if (e := _parse_blob(j, c.old.oid if c.old else None)) is not None
+    }
+    for named in entry.supersedes if entry is not None else ():
+        if named not in flipped:
+            j.add(
+                own.path if own else f"{j.dir}/entries",
+                "LINEAGE",
+                f"supersedes {named!r}, which this admission does not mark superseded (it must "
+                f"be an admitted entry, flipped to superseded_by {admitted_id} in the same merge)",
+                step.commit,
+            )
+    allowed = next((c for c in step.changes if j.rel(c.path) == allowed_mod.NAME), None)
+    if allowed is not None:
+        _judge_allowed_rows(j, step, admitted_id, allowed, entry)
+
+
+def _is_flip(before: Entry, after: Entry, successor: Entry | None) -> bool:
+    """A supersession flip by this admission: admitted → superseded_by the admitted id, which
+    names it, and nothing else changed."""
+    return (
+        successor is not None
+        and before.status == "admitted"
+        and after.status == "superseded"
+        and str(after.meta.get("superseded_by", "")) == successor.id
+        and before.id in successor.supersedes
+        and before.same_except_admission(after)
+        and before.meta.get("admitted_by") == after.meta.get("admitted_by")
+        and before.meta.get("admitted") == after.meta.get("admitted")
+    )
+
+
+def _judge_allowed_rows(
+    j: Judge, step: Step, admitted_id: str, change: Change, entry: Entry | None
+) -> None:
+    """allowed.md in an admit merge: rows appended for this entry by its admitter, who is
+    not the candidate's author (its human source, or its commit's author)."""
+    if change.new is None:
+        j.add(change.path, "HISTORY-EDIT", "allowed.md is deleted: it only grows", step.commit)
+        return
+    before = _appended_bytes(j, change.old.oid) if change.old is not None else b""
+    after = _appended_bytes(j, change.new.oid)
+    if not after.startswith(before):
+        j.add(change.path, "HISTORY-EDIT", "allowed.md is edited: it only grows", step.commit)
+        return
+    by = str(entry.meta.get("admitted_by", "")) if entry is not None else ""
+    authors = {entry.source} if entry is not None and entry.source.startswith("human:") else set()
+    authors.add(f"human:{j.store.author_name(step.info.parents[1])}")
+    added = after[len(before) :].decode("utf-8", "replace")
+    if not before and added.startswith(allowed_mod.HEADER):
+        added = added[len(allowed_mod.HEADER) :]
+    for line in added.splitlines():
+        if not line.strip():
+            continue
+        row = allowed_mod.parse_row(line)
+        if row is None or row.entry != admitted_id or row.by != by:
+            j.add(
+                change.path,
+                "HISTORY-EDIT",
+                f"allowed.md gains a row that is not {by or 'the admitter'}'s for {admitted_id} "
+                "(| fingerprint | entry | by | date | reason |): gitmem admit --allow writes them",
+                step.commit,
+            )
+        elif by in authors:
+            j.add(
+                change.path,
+                "HISTORY-ADMITTER",
+                f"{by} allows a finding of their own candidate {admitted_id}: a reviewed "
+                "exception is recorded by someone other than the author",
+                step.commit,
+            )
+        else:
+            j.push_allowed.setdefault(admitted_id, set()).add(row.fingerprint)
+
+
+def _report_unexplained(j: Judge, step: Step, change: Change, in_admit: str | None = None) -> None:
+    """A memory change that no change kind explains, reported by what it touches."""
+    rel = j.rel(change.path)
+    place = place_of(change.path, j.dir)
+    path = shown(change.path)
+    merge = len(step.info.parents) > 1 and not in_admit
+    hint = (
+        ": this merge brings memory in through a parent other than its first; the memory "
+        "branch's first-parent chain shows each admission as its own admit merge, so rebase "
+        "onto the remote's branch (git pull --rebase) instead of merging it in"
+        if merge
+        else ""
+    )
+    where = f"the admit merge of {in_admit} " if in_admit else ""
+    if not is_utf8(change.path) or _layout_variant(rel):
+        return  # reported as LAYOUT by the scan of every commit
+    if place.kind == "entry":
+        if change.status == "A":
+            rule, text = (
+                "HISTORY-ADMIT",
+                f"{where}adds an entry without an admit merge of it: propose it "
+                "(gitmem propose) and admit it (gitmem admit)",
+            )
+        elif change.status == "D":
+            rule, text = "HISTORY-DELETE", f"{where}deletes an entry: entries are never deleted"
+        else:
+            rule, text = (
+                "HISTORY-EDIT",
+                f"{where}edits an admitted entry: entries change only when an admitted "
+                "successor supersedes them (gitmem propose --edit)",
+            )
+    elif rel.startswith("candidates/"):
+        if change.new is None:
+            return  # a candidate file leaving the memory branch: nothing enters
+        rule, text = (
+            "HISTORY-CANDIDATE",
+            f"{where}puts a candidate on {j.policy.branch}: candidates live only on "
+            "gitmem/<id> branches",
+        )
+    elif rel == "refused.md":
+        rule, text = (
+            "HISTORY-REFUSED",
+            f"{where}changes refused.md beside other memory files: a refusal only appends "
+            "to refused.md (gitmem refuse)",
+        )
+    elif rel == allowed_mod.NAME:
+        rule, text = (
+            "HISTORY-EDIT",
+            "changes allowed.md outside an admit merge: reviewed exceptions are recorded by "
+            "gitmem admit --allow",
+        )
+    elif rel in MAINTAINED:
+        rule, text = (
+            "HISTORY-EDIT",
+            f"{where}changes {rel} beside other memory files: a policy admin changes it alone",
+        )
+    elif rel == "CANDIDATES.md":
+        rule, text = "LAYOUT", "CANDIDATES.md is generated locally and git-ignored: remove it"
+    else:
+        rule, text = (
+            "LAYOUT",
+            f"is not a memory file: entries live in {j.dir}/entries/<type>/<id>.md",
+        )
+    j.add(path, rule, text + hint, step.commit)
+
+
+def _layout_variant(rel: str) -> bool:
+    first = rel.split("/", 1)[0]
+    return first not in LAYOUT_NAMES and any(variant_of(first, n) for n in LAYOUT_NAMES)
+
+
+#: The change kinds, tried in order: the first whose `applies` holds explains the commit
+#: (issue 17 adds amend and retire here). A commit none applies to is reported change by
+#: change (_report_unexplained).
+CHANGE_KINDS: tuple[ChangeKind, ...] = (
+    ChangeKind("nothing", _is_nothing, _check_nothing),
+    ChangeKind("admit", _is_admit, _check_admit),
+    ChangeKind("refuse", _is_refuse, _check_refuse),
+    ChangeKind("init", _is_init, _check_init),
+    ChangeKind("maintenance", _is_maintenance, _check_maintenance),
+)
 
 
 def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
@@ -584,16 +1304,20 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     store = j.store
     new_commits = set(commits)
     old = update.old if update.old != ZERO and store.has_object(update.old) else None
-    chain, reached = _new_first_parents(j, new, new_commits)
-    if old is not None and reached != old and not store.is_ancestor(old, new):
-        _judge_net(j, old, new)
-    on_chain = set(chain)
+    old = store.resolve(old) if old else None
+    chain = _chain(j, old, new, new_commits)
     new_tree = store.tree_of(new)
     tip = TipRules.at(j, new_tree)
-    net = _net_changes(j, old, new)  # what the push changes in all: INDEX.md and the tip
+    net = _net_changes(j, old, new)  # what the push changes in all: the tip's paths
     if net is not None:
         tip.blobs = {f"{j.dir}/{c.path}": c.new.oid for c in net if c.new is not None}
     touched: set[str] = set()
+    on_chain = set(chain)
+    # chain commits the receiver had under other refs come first (every ancestor of one is
+    # one too): judged like the new ones, but scanned when they arrived
+    for commit in chain:
+        if commit not in new_commits:
+            touched.update(_judge_main_commit(j, commit, tip))
     # A side commit (a candidate's) is scanned once the next commit of main is judged: when
     # that is its admission, the judge has proven the candidate's bytes from the admitted
     # text (_judge_admission) and the scan takes them from memory instead of the pack.
@@ -603,161 +1327,119 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
             side.append(commit)
             continue
         _scan_commit(j, commit)
-        touched.update(_judge_main_commit(j, commit, new_commits, tip))
+        touched.update(_judge_main_commit(j, commit, tip))
         for done in side:
             _scan_commit(j, done)
         side.clear()
     for commit in side:
         _scan_commit(j, commit)
-    for commit in new_commits - on_chain:
-        _judge_side_commit(j, commit)
-    new_settings = settings_at(store, new)
-    if old is not None and new_settings.dir != j.dir:
-        j.add(
-            PROJECT_SETTINGS,
-            "HISTORY-SETTINGS",
-            f"memory.dir moves from {j.dir} to "
-            f"{new_settings.dir}: moving the memory folder is an administrator's change",
-        )
+    if old is not None and not store.is_ancestor(old, new):
+        _judge_net(j, old, new)
     tip.finish(sorted(p for p in touched if store.exists(new_tree, p)))
-    _check_index(j, old, new, net)
 
 
-def _new_first_parents(j: Judge, new: str, new_commits: set[str]) -> tuple[list[str], str | None]:
-    """The new commits on new's first-parent chain, oldest first, and the commit the chain
-    then reaches (None at the root).  Every ancestor of a commit the receiver has is one it
-    has, so the walk stops at the first commit that is not new; when that is the old tip,
-    the update is a fast-forward, with no ancestry walk needed to tell."""
+def _chain(j: Judge, old: str | None, new: str, new_commits: set[str]) -> list[str]:
+    """The commits of new's first-parent chain that the memory branch never had on its own
+    first-parent chain, oldest first: the walk stops at old, or at the first commit of old's
+    first-parent chain (every commit the receiver holds otherwise is judged, not trusted)."""
     chain: list[str] = []
     current: str | None = new
-    while current is not None and current in new_commits:
+    old_chain = _OldChain(j, old)
+    while current is not None and current != old:
+        if current not in new_commits and old_chain.holds(current):
+            break
         chain.append(current)
-        parents = j.commit(current).parents
-        current = parents[0] if parents else None
+        current = _first_parent(j, current)
     chain.reverse()
-    return chain, current
+    return chain
 
 
-def _judge_net(j: Judge, old: str, new: str) -> None:
-    """A history rewrite (force push): nothing admitted may vanish or change in the result."""
-    for change in _memory_changes(j, new, old):
-        rel = change.path[len(j.dir) + 1 :]
-        if rel.startswith("entries/") and change.status == "D":
-            j.add(
-                change.path,
-                "HISTORY-DELETE",
-                "a rewrite of history deletes this entry: entries are never deleted",
-            )
-        elif rel == "refused.md" and change.old is not None:
-            _judge_refused(j, change, new)
+@dataclass
+class _OldChain:
+    """The old tip's first-parent chain, walked only as far as a question needs."""
+
+    j: Judge
+    old: str | None
+    seen: set[str] = field(default_factory=set)
+    current: str | None = None
+    started: bool = False
+
+    def holds(self, commit: str) -> bool:
+        if self.old is None or not self.j.store.is_ancestor(commit, self.old):
+            return False  # not even reachable from old: never on its chain
+        if not self.started:
+            self.current, self.started = self.old, True
+        while commit not in self.seen and self.current is not None:
+            self.seen.add(self.current)
+            self.current = _first_parent(self.j, self.current)
+        return commit in self.seen
 
 
-def _judge_refused(j: Judge, change: Change, commit: str) -> None:
-    if change.new is None:
-        j.add(change.path, "HISTORY-REFUSED", "refused.md is deleted: it only grows", commit)
-        return
-    before = j.store.read(change.old.oid) if change.old else b""
-    after = j.store.read(change.new.oid)
-    if not after.startswith(before):
-        j.add(
-            change.path,
-            "HISTORY-REFUSED",
-            "refused.md is edited: it only grows (gitmem refuse appends to it)",
-            commit,
-        )
-
-
-def _judge_main_commit(j: Judge, commit: str, new_commits: set[str], tip: TipRules) -> set[str]:
-    """Rules for one commit on main's first-parent chain; returns the memory paths it wrote.
-    The entries it adds are judged by the file rules too when the tip still holds them."""
+def _judge_main_commit(j: Judge, commit: str, tip: TipRules) -> set[str]:
+    """The invariant for one commit of the chain: its memory diff against its first parent
+    is explained by one change kind, INDEX.md matches its tree, and its policy settings
+    change only by a policy admin. Returns the memory paths it wrote."""
     info = j.commit(commit)
     parent = info.parents[0] if info.parents else None
     changes = _memory_changes(j, commit, parent)
+    _judge_settings_change(j, commit, parent)
     if not changes:
         return set()
-    admitted_id = _admitted_id(info.message) if len(info.parents) == 2 else None
-    if admitted_id is None and len(info.parents) > 1:
-        changes = _not_from_trusted_parents(j, info.parents[1:], changes, new_commits)
-    added: dict[str, Entry] = {}
-    blobs: dict[str, str] = {}  # path -> blob id of the added entries
-    places: dict[str, Place] = {}
-    flips: list[tuple[Change, Entry, Entry]] = []
-    for change in changes:
-        rel = change.path[len(j.dir) + 1 :]
-        place = place_of(change.path, j.dir)
-        if rel.startswith("candidates/") and change.new is not None:
-            j.add(
-                change.path,
-                "HISTORY-CANDIDATE",
-                f"a candidate on {j.settings.branch}: candidates live only on gitmem/<id> branches",
-                commit,
-            )
-        elif place.kind == "entry":
-            if change.status == "D":
-                j.add(
-                    change.path,
-                    "HISTORY-DELETE",
-                    "deletes an entry: entries are never deleted, only superseded",
-                    commit,
-                )
-                continue
-            new_entry = _parse_blob(j, change.new.oid if change.new else None)
-            if new_entry is None:
-                continue  # the file rules report it
-            if change.status == "A" and change.new is not None:
-                added[change.path] = new_entry
-                blobs[change.path] = change.new.oid
-                places[change.path] = place
-            else:
-                old_entry = _parse_blob(j, change.old.oid if change.old else None)
-                if old_entry is not None:
-                    flips.append((change, old_entry, new_entry))
-        elif rel == "refused.md":
-            _judge_refused(j, change, commit)
-    for path, entry in added.items():
-        _judge_admission(j, commit, info.parents, admitted_id, path, entry, blobs[path], len(added))
-        _judge_cited_files(j, commit, info.tree, path, entry)
-        tip.entry(path, blobs[path], places[path])
-    for change, before, after in flips:
-        _judge_flip(j, commit, change, before, after, added)
+    index_path = f"{j.dir}/INDEX.md"
+    step = Step(commit, info, parent, [c for c in changes if c.path != index_path], tip)
+    kind = next((k for k in CHANGE_KINDS if k.applies(j, step)), None)
+    if kind is None:
+        for change in step.changes:
+            _report_unexplained(j, step, change)
+    else:
+        kind.check(j, step)
+    if j.memory_tree(commit) is not None and not _index_proven(j, commit, parent, changes):
+        present = any(c.path == index_path and c.new is not None for c in changes) or (
+            j.store.item(info.tree, index_path) is not None
+        )
+        j.add(
+            index_path,
+            "INDEX",
+            (
+                "INDEX.md does not match the entries: run `gitmem index` and commit it "
+                "(gitmem admit does this for you)"
+                if present
+                else "INDEX.md is missing: run `gitmem index` and commit it"
+            ),
+            commit,
+        )
     return {c.path for c in changes if c.new is not None}
 
 
-def _judge_cited_files(j: Judge, commit: str, tree: str, path: str, entry: Entry) -> None:
-    """The files an entry cites exist in the commit that admits it (later they may move: the
-    entry is then stale, which recall and lint report, not invalid). A cited folder counts,
-    as it does for the file rule."""
-    snapshot = TreeSnapshot(j.store, tree) if entry.files else None
-    for cited in entry.files:
-        if snapshot is not None and snapshot.kind(cited) == MISSING:
-            j.add(
-                path,
-                "FILES-MISSING",
-                f"files: {cited!r} does not exist where the entry is admitted: "
-                "cite paths that exist in the admitting commit",
-                commit,
-            )
-
-
-def _not_from_trusted_parents(
-    j: Judge, parents: tuple[str, ...], changes: list[Change], new_commits: set[str]
-) -> list[Change]:
-    """A plain merge of the main branch with itself (two admissions made concurrently, then
-    `git pull`): a change that merely takes a file as a commit the receiver already trusts
-    has it was judged when that commit arrived, and is not judged again."""
-    trusted_trees = [j.store.tree_of(p) for p in parents if p not in new_commits]
-    if not trusted_trees:
-        return changes
-    kept = []
-    for change in changes:
-        new_oid = change.new.oid if change.new else None
-        if any(
-            (item.oid if (item := j.store.item(tree, change.path)) else None) == new_oid
-            for tree in trusted_trees
-        ):
-            continue
-        kept.append(change)
-    return kept
+def _judge_settings_change(j: Judge, commit: str, parent: str | None) -> None:
+    """The policy settings in the memory branch's tree change only by a policy admin; even
+    then the gate goes on judging by its policy (the server's config, the trusted base)."""
+    tree = j.commit(commit).tree
+    before = j.commit(parent).tree if parent else None
+    items = [j.store.item(tree, name) for name in SETTINGS_FILES]
+    previous = [j.store.item(before, name) if before else None for name in SETTINGS_FILES]
+    if [i.oid if i else None for i in items] == [p.oid if p else None for p in previous]:
+        return
+    changed = policy_mod.changed_keys(
+        workspace_policy_at(j.store, parent, "") if parent else Policy(),
+        workspace_policy_at(j.store, commit, ""),
+    )
+    if not changed:
+        return
+    names = ", ".join(changed)
+    if j.policy.is_admin(j.pusher):
+        j.warnings.append(
+            f"commit {commit[:12]} changes {names}; the gate still judges by {j.policy.source}: "
+            "update it (gitmem hooks install --server on the server) to apply the change"
+        )
+        return
+    j.add(
+        PROJECT_SETTINGS if items[0] or previous[0] else PYPROJECT,
+        "HISTORY-SETTINGS",
+        f"changes {names} on {j.policy.branch}: the gate judges by {j.policy.source}, "
+        "and only a policy admin (gitmem.policyAdmins) pushes a change of policy",
+        commit,
+    )
 
 
 def _admitted_id(message: str) -> str | None:
@@ -767,56 +1449,24 @@ def _admitted_id(message: str) -> str | None:
     return None
 
 
-def _blob(j: Judge, oid: str) -> bytes:
-    """A memory blob's bytes (at most SCAN_CAP + 1), read once per push: the scan, the
-    admission check, the tip's file rules and INDEX.md all want the same few blobs."""
-    data = j.blobs.get(oid)
-    if data is None:
-        data = j.store.read(oid, SCAN_CAP)
-        _keep_blob(j, oid, data)
-    return data
-
-
-def _keep_blob(j: Judge, oid: str, data: bytes) -> None:
-    if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:
-        j.blobs[oid] = data
-        j.blob_bytes += len(data)
-
-
-def _parse_blob(j: Judge, oid: str | None) -> Entry | None:
-    """The entry in a blob, parsed once per push; None when it does not parse."""
-    if oid is None:
-        return None
-    if oid not in j.parsed:
-        try:
-            j.parsed[oid] = parse(_blob(j, oid)[:SCAN_CAP])
-        except EntryError:
-            j.parsed[oid] = None
-    return j.parsed[oid]
-
-
 def _judge_admission(
-    j: Judge,
-    commit: str,
-    parents: tuple[str, ...],
-    admitted_id: str | None,
-    path: str,
-    entry: Entry,
-    oid: str,
-    count: int,
+    j: Judge, step: Step, admitted_id: str, path: str, entry: Entry, oid: str
 ) -> None:
-    if admitted_id is None:
-        j.add(
-            path,
-            "HISTORY-ADMIT",
-            "an entry appears without an admit merge: propose it "
-            "(gitmem propose) and admit it (gitmem admit)",
-            commit,
-        )
-        return
-    if count > 1 or entry.id != admitted_id:
-        j.add(path, "HISTORY-ADMIT", f"the admit merge of {admitted_id} adds another entry", commit)
-        return
+    """The admitted entry against its candidate (the merge's second parent), its status,
+    its admitter, and the rule that an id is admitted once."""
+    commit = step.commit
+    parents = step.info.parents
+    entries = j.store.subtree(j.memory_tree(step.parent), "entries")
+    for folder in j.store.folders(entries):
+        if folder != entry.type and j.store.exists(
+            j.store.subtree(entries, folder) or "", f"{admitted_id}.md"
+        ):
+            j.add(
+                path,
+                "HISTORY-ADMIT",
+                f"{admitted_id} was admitted already (entries/{folder}/): an id is admitted once",
+                commit,
+            )
     candidate_path = f"{j.dir}/candidates/{admitted_id}.md"
     item = _file_at(j, parents[1], candidate_path)
     if item is None or not item.is_file:
@@ -874,14 +1524,24 @@ def _judge_candidate_text(j: Judge, commit: str, path: str, entry: Entry, oid: s
 
 def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> None:
     if by.startswith("human:") and len(by) > len("human:"):
-        if j.settings.require_pusher_match and j.pusher and by != f"human:{j.pusher}":
-            j.add(
-                path,
-                "HISTORY-ADMITTER",
-                f"admitted_by {by!r} is not the pusher "
-                f"{j.pusher!r} (memory.requirePusherMatch): the reviewer pushes the admission",
-                commit,
-            )
+        if j.policy.require_pusher_match and j.side == "server":
+            if j.pusher is None:
+                j.add(
+                    path,
+                    "HISTORY-ADMITTER",
+                    "memory.requirePusherMatch is on but the server does not say who pushed "
+                    "(GL_USERNAME, GITEA_PUSHER_NAME, GITHUB_USER_LOGIN, GITMEM_PUSHER, "
+                    "REMOTE_USER): set one in the server's hook environment",
+                    commit,
+                )
+            elif by != f"human:{j.pusher}":
+                j.add(
+                    path,
+                    "HISTORY-ADMITTER",
+                    f"admitted_by {by!r} is not the pusher {j.pusher!r} "
+                    "(memory.requirePusherMatch): the reviewer pushes the admission",
+                    commit,
+                )
         return
     if by.startswith("audit:"):
         if not entry.source.startswith("audit:") or entry.type not in ("code-structure", "mistake"):
@@ -892,64 +1552,31 @@ def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> 
                 f"or mistake entries, not a {entry.type} from {entry.source}",
                 commit,
             )
-        elif not j.audit_allowed:
+        elif not j.policy.auto_admit_audited:
             j.add(
                 path,
                 "HISTORY-ADMITTER",
-                "admitted by an audit but the project's memory.autoAdmitAudited is not true",
+                f"admitted by an audit but autoAdmitAudited is not on in {j.policy.source}",
                 commit,
             )
         return
     j.add(path, "HISTORY-ADMITTER", f"admitted_by {by!r} is not an allowed admitter", commit)
 
 
-def _judge_flip(
-    j: Judge, commit: str, change: Change, before: Entry, after: Entry, added: dict[str, Entry]
-) -> None:
-    successor = str(after.meta.get("superseded_by", ""))
-    new_ids = {e.id: e for e in added.values()}
-    legal = (
-        before.status == "admitted"
-        and after.status == "superseded"
-        and successor in new_ids
-        and before.id in new_ids[successor].supersedes
-        and before.same_except_admission(after)
-        and before.meta.get("admitted_by") == after.meta.get("admitted_by")
-        and before.meta.get("admitted") == after.meta.get("admitted")
-    )
-    if not legal:
-        j.add(
-            change.path,
-            "HISTORY-EDIT",
-            "edits an admitted entry: entries change only when "
-            "an admitted successor supersedes them (gitmem propose --edit)",
-            commit,
-        )
-
-
-def _judge_side_commit(j: Judge, commit: str) -> None:
-    """A commit reached only through a merge's second parent: a candidate's commit."""
-    parents = j.commit(commit).parents
-    for change in _memory_changes(j, commit, parents[0] if parents else None):
-        rel = change.path[len(j.dir) + 1 :]
-        if rel.startswith("candidates/") or rel in ("INDEX.md", "refused.md", ".gitignore"):
-            continue
-        j.add(
-            change.path,
-            "HISTORY-ADMIT",
-            "a merged branch changes the memory outside "
-            "candidates/: memory changes only through gitmem admit",
-            commit,
-        )
-
-
-def _index_fields(j: Judge, oid: str) -> tuple[str, str, str] | None:
-    """index.index_fields() of a blob parsed already, from its entry: exact when the front
-    matter was read one line a field, as index_fields reads it (tested); None otherwise."""
-    entry = j.parsed.get(oid)
-    if entry is None or not entry.one_line_fields:
-        return None
-    return entry.status, entry.title, str(entry.meta.get("superseded_by", ""))
+def _judge_cited_files(j: Judge, commit: str, tree: str, path: str, entry: Entry) -> None:
+    """The files an entry cites exist in the commit that admits it (later they may move: the
+    entry is then stale, which recall and lint report, not invalid). A cited folder counts,
+    as it does for the file rule."""
+    snapshot = TreeSnapshot(j.store, tree) if entry.files else None
+    for cited in entry.files:
+        if snapshot is not None and snapshot.kind(cited) == MISSING:
+            j.add(
+                path,
+                "FILES-MISSING",
+                f"files: {cited!r} does not exist where the entry is admitted: "
+                "cite paths that exist in the admitting commit",
+                commit,
+            )
 
 
 def _net_changes(j: Judge, old: str | None, new: str) -> list[Change] | None:
@@ -961,30 +1588,45 @@ def _net_changes(j: Judge, old: str | None, new: str) -> list[Change] | None:
     return [] if old_memory == new_memory else j.store.diff(old_memory, new_memory)
 
 
-def _check_index(j: Judge, old: str | None, new: str, net: list[Change] | None) -> None:
-    store = j.store
+def _judge_net(j: Judge, old: str, new: str) -> None:
+    """A rewrite of the memory branch (force push): nothing admitted may vanish or change in
+    the result, save a supersession flip; refused.md and allowed.md keep what they held."""
     new_memory = j.memory_tree(new)
-    if new_memory is None:
-        return
-    old_memory = j.memory_tree(old) if old else None
-    if old_memory == new_memory:
-        return
-    path = f"{j.dir}/INDEX.md"
-    actual = store.read_path(store.tree_of(new), path)
-    previous = store.read_path(store.tree_of(old), path) if old else None
-    changes = net or []
-    if previous is not None and old is not None:
-        want = index_mod.update(
-            store, previous, changes, new_memory, partial(_blob, j), partial(_index_fields, j)
-        )
-    else:
-        want = index_mod.generate(store, new_memory).encode("utf-8")
-    if actual is None:
-        j.add(path, "INDEX", "INDEX.md is missing: run `gitmem index` and commit it")
-    elif actual != want:
-        j.add(
-            path,
-            "INDEX",
-            "INDEX.md does not match the entries: run `gitmem index` and "
-            "commit it (gitmem admit does this for you)",
-        )
+    for change in _net_changes(j, old, new) or []:
+        path = f"{j.dir}/{change.path}"
+        if change.path.startswith("entries/") and change.old is not None:
+            if change.new is None:
+                j.add(
+                    path,
+                    "HISTORY-DELETE",
+                    "a rewrite of history deletes this entry: entries are never deleted",
+                )
+                continue
+            before = _parse_blob(j, change.old.oid)
+            after = _parse_blob(j, change.new.oid)
+            successor_id = str(after.meta.get("superseded_by", "")) if after else ""
+            successor = _find_entry(j, new_memory, successor_id) if successor_id else None
+            if before is None or after is None or not _is_flip(before, after, successor):
+                j.add(
+                    path,
+                    "HISTORY-EDIT",
+                    "a rewrite of history changes this admitted entry: an id once admitted "
+                    "keeps its text",
+                )
+        elif change.path in ("refused.md", allowed_mod.NAME) and change.old is not None:
+            kept = _appended_bytes(j, change.new.oid) if change.new else b""
+            if not kept.startswith(_appended_bytes(j, change.old.oid)):
+                j.add(
+                    path,
+                    "HISTORY-REFUSED" if change.path == "refused.md" else "HISTORY-EDIT",
+                    f"a rewrite of history shrinks or edits {change.path}: it only grows",
+                )
+
+
+def _find_entry(j: Judge, memory: str | None, entry_id: str) -> Entry | None:
+    entries = j.store.subtree(memory, "entries")
+    for folder in j.store.folders(entries):
+        item = j.store.item(entries, f"{folder}/{entry_id}.md") if entries else None
+        if item is not None and item.is_file:
+            return _parse_blob(j, item.oid)
+    return None

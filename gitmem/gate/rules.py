@@ -5,8 +5,12 @@ the rule ids.  A file is judged by where it lives under the memory folder:
 
     <dir>/entries/<type>/<id>.md   an admitted or superseded entry
     <dir>/candidates/<id>.md       a candidate
-    <dir>/refused.md, INDEX.md, .gitignore, README.md   gitmem's own files
-    anything else under <dir>      refused (LAYOUT)
+    <dir>/refused.md, INDEX.md, allowed.md, .gitignore, README.md   gitmem's own files
+    anything else under <dir>      refused (LAYOUT): CANDIDATES.md (generated, git-ignored),
+                                   a file under entries/ that is not <type>/<id>.md, a name
+                                   that is not UTF-8, a letter-case or spelling variant of a
+                                   layout name (`Entries/`), which a case-insensitive checkout
+                                   takes for the real one
 
 A file named explicitly outside the memory folder (`gitmem check draft.md`) is checked as a
 standalone entry: every rule but those tying an entry to its place.
@@ -15,21 +19,55 @@ standalone entry: every rule but those tying an entry to its place.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from gitmem.model import allowed as allowed_mod
 from gitmem.model import entry as entry_mod
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import FILE, FOLDER, MISSING, SYMLINK, Snapshot
-from gitmem.settings.load import Settings
+from gitmem.settings.load import Settings, fold_name
 
 MAX_FILE_BYTES = MAX_ENTRY_BYTES
-OWN_FILES = ("refused.md", "INDEX.md", ".gitignore", "README.md")
+OWN_FILES = ("refused.md", "INDEX.md", allowed_mod.NAME, ".gitignore", "README.md")
+LAYOUT_NAMES = ("entries", "candidates", *OWN_FILES)
 _ID_TAIL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _skeleton(name: str) -> str:
+    """A name as case-insensitive and normalising file systems compare it: letter case
+    (Windows upper-cases, so `ı` is `i` there), Unicode compatibility forms, the invisible
+    characters macOS ignores, the trailing dots and spaces Windows drops."""
+    if name.isascii():
+        return name.lower().rstrip(" .")
+    text = unicodedata.normalize("NFKC", fold_name(name))
+    return text.upper().lower()
+
+
+def variant_of(name: str, target: str) -> bool:
+    """Whether name is another spelling of target that some file system takes for it."""
+    return name != target and _skeleton(name) == _skeleton(target)
+
+
+def is_utf8(path: str) -> bool:
+    """Whether a path read from git (undecodable bytes kept as surrogates) is UTF-8."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(path: str) -> str:
+    """A path as it can be printed: a byte that is not UTF-8 shows as \\xNN."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 @dataclass
@@ -41,16 +79,21 @@ class Context:
     refused: dict[str, refused_mod.Refusal] = field(default_factory=dict)
     path_exists: Callable[[str], bool] | None = None
     scan_secrets: bool = True  # off where every commit's blobs were scanned already
+    #: fingerprints of reviewed findings (gitmem.settings.policy): those are not reported
+    allowed: frozenset[str] = frozenset()
 
     @classmethod
     def from_snapshot(cls, settings: Settings, snapshot: Snapshot) -> Context:
+        """The context of a tree: its refused topics and allowed findings, its files."""
         data = snapshot.read(f"{settings.dir}/refused.md", MAX_FILE_BYTES * 16)
         refusals = refused_mod.parse(data.decode("utf-8", "replace")) if data else {}
+        listed = snapshot.read(f"{settings.dir}/{allowed_mod.NAME}", MAX_FILE_BYTES * 16)
+        allowed = allowed_mod.parse(listed.decode("utf-8", "replace")) if listed else {}
 
         def exists(path: str) -> bool:
             return snapshot.kind(path) != MISSING
 
-        return cls(settings, refusals, exists)
+        return cls(settings, refusals, exists, allowed=frozenset(allowed))
 
 
 @dataclass(frozen=True)
@@ -68,6 +111,10 @@ def place_of(path: str, memory_dir: str) -> Place:
         return Place("outside")
     rel = path[len(prefix) :]
     parts = rel.split("/")
+    if not is_utf8(rel):
+        return Place("unreadable")
+    if parts[0] not in LAYOUT_NAMES and any(variant_of(parts[0], n) for n in LAYOUT_NAMES):
+        return Place("variant")
     if len(parts) == 1 and parts[0] in OWN_FILES:
         return Place("own")
     if rel == "CANDIDATES.md":
@@ -113,6 +160,25 @@ def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = Fals
                 "(git rm --cached it)",
             )
         ]
+    if place.kind == "unreadable":
+        return [
+            Problem(
+                shown(path),
+                None,
+                "LAYOUT",
+                "has a name that is not UTF-8: memory files have UTF-8 names; rename it",
+            )
+        ]
+    if place.kind == "variant":
+        return [
+            Problem(
+                path,
+                None,
+                "LAYOUT",
+                "is a letter-case or spelling variant of a name of the memory folder's layout, "
+                "which a case-insensitive checkout takes for the real one: remove it",
+            )
+        ]
     if place.kind == "stray":
         return [
             Problem(
@@ -153,7 +219,7 @@ def check_bytes(path: str, data: bytes, ctx: Context, place: Place | None = None
         text = entry_mod.decode(data)
     except EntryError as exc:
         return [Problem(path, exc.line, exc.rule, exc.message)]
-    problems = _hidden_and_secrets(path, text) if ctx.scan_secrets else []
+    problems = _hidden_and_secrets(path, text, ctx.allowed) if ctx.scan_secrets else []
     try:
         parsed = entry_mod.parse(text)
     except EntryError as exc:
@@ -163,15 +229,23 @@ def check_bytes(path: str, data: bytes, ctx: Context, place: Place | None = None
     return problems
 
 
-def _hidden_and_secrets(path: str, text: str) -> list[Problem]:
+def _hidden_and_secrets(path: str, text: str, allowed: frozenset[str]) -> list[Problem]:
+    """Secret and hidden-Unicode findings, but those a reviewer allowed by fingerprint."""
     from gitmem.gate import secrets
 
     problems = []
     seen: set[tuple[str, int]] = set()
+    lines = text.split("\n")
     for finding in secrets.scan_text(text):  # hidden Unicode included
-        if (finding.rule, finding.line) in seen:
+        if (finding.rule, finding.line) in seen or finding.fingerprint in allowed:
             continue
         seen.add((finding.rule, finding.line))
+        held = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
+        marker = (
+            f" (an inline {secrets.ALLOW_MARKER} marker exempts nothing)"
+            if secrets.ALLOW_MARKER in held
+            else ""
+        )
         if finding.rule == "hidden-unicode":
             problems.append(
                 Problem(
@@ -179,7 +253,7 @@ def _hidden_and_secrets(path: str, text: str) -> list[Problem]:
                     finding.line or None,
                     "HIDDEN-UNICODE",
                     f"invisible character {finding.excerpt} ({finding.description}): "
-                    "remove it, it can hide text from reviewers",
+                    f"remove it, it can hide text from reviewers{marker}",
                 )
             )
         else:
@@ -189,8 +263,9 @@ def _hidden_and_secrets(path: str, text: str) -> list[Problem]:
                     finding.line or None,
                     "SECRET",
                     f"{finding.rule}: {finding.description} ({finding.excerpt}): remove it and "
-                    f"rotate it; if reviewed and harmless, add 'gitmem:allow {finding.rule}' "
-                    "to that line",
+                    "rotate it; if it is harmless, a reviewer other than its author records its "
+                    f"fingerprint {finding.fingerprint} (gitmem admit --allow, or gitmem.allow "
+                    f"in the server's git config){marker}",
                 )
             )
     return problems

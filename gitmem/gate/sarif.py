@@ -48,18 +48,19 @@ BINARY | file | Not a text file (NUL bytes).
 ENCODING | file | Not valid UTF-8.
 TOO-LARGE | file | A memory file over 64 KiB.
 SYMLINK | file | A symbolic link where a memory file must be a file.
-LAYOUT | file | A file where memory files do not live.
+LAYOUT | file, history | Not where memory files live (or a case variant of the folder or branch).
 DUPLICATE | propose, admit | The same topic as an admitted entry.
-LINEAGE | propose, admit | Supersedes something that is not an admitted entry.
+LINEAGE | propose, admit, history | Supersedes what is no admitted entry, or leaves it admitted.
 CANDIDATE-BRANCH | history | A gitmem/<id> branch changes more than its own file, or is misnamed.
 HISTORY-ADMIT | history | An entry on main without an admit merge carrying the same candidate text.
 HISTORY-ADMITTER | history | `admitted_by` is not an allowed admitter (or not the pusher).
 HISTORY-EDIT | history | An entry was edited other than by supersession.
 HISTORY-DELETE | history | An entry was deleted, or the main branch was.
 HISTORY-CANDIDATE | history | A file under candidates/ on the main branch.
-HISTORY-REFUSED | history | refused.md was edited rather than appended to.
-HISTORY-SETTINGS | history | A push moves `memory.dir`.
-INDEX | history | INDEX.md does not match its tree.
+HISTORY-REFUSED | history | refused.md was edited, shortened or given a malformed row.
+HISTORY-SETTINGS | history | A push to main changes a policy setting; its pusher is no admin.
+INDEX | history | INDEX.md does not match its tree, in any commit of main's first-parent chain.
+POLICY | history | The server holds no usable gitmem policy in its git config.
 INDEX-DRIFT | lint | INDEX.md is missing, hand-written or out of date.
 LINEAGE-BROKEN | lint | A lineage field names an entry the memory lacks.
 LINEAGE-ONE-SIDED | lint | `supersedes` and `superseded_by` do not agree.

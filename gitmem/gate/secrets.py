@@ -24,10 +24,12 @@ Not reported: placeholders and documented examples (`${VAR}`, `$VAR`, `<token>`,
 `changeme`, `your-`, `redacted`, AWS's documented example keys, strings of one repeated
 character), UUIDs, and git object ids on a line that talks about commits or hashes.
 
-Reviewed exceptions: a line containing ``gitmem:allow`` suppresses every finding on that line;
-``gitmem:allow rule-id[,rule-id…]`` suppresses only those rules (if any listed id is unknown, the
-marker counts as a bare ``gitmem:allow`` and the rest of the line is a comment). For a private
-key block, the marker on the BEGIN line or on the line before it covers the whole block.
+Reviewed exceptions: every finding carries a fingerprint, ``rule-id:`` and 32 hex digits of a
+SHA-256 of the rule id and the secret with its spaces and quotes taken off (never the secret
+itself; for hidden characters, of the line that holds them). A reviewer who is not the author
+records a fingerprint (gitmem.settings.policy says where); the gates then drop findings whose
+fingerprint is recorded. Nothing in the text exempts it: a ``gitmem:allow`` marker an author
+types is ordinary text, and suppresses nothing anywhere.
 
 How it stays fast and safe on hostile input: every pattern is an RE2 pattern (linear time, no
 backtracking). One `re2.Set` pass over the text says which rules can match at all; only those
@@ -52,7 +54,8 @@ from typing import Any
 MAX_SCAN_CHARS = 256 * 1024
 """Characters scanned per text; a longer text gets a ``scan-size-cap`` finding."""
 
-_ALLOW_MARKER = b"gitmem:allow"
+#: The inline marker older versions honoured; now only named in messages (it exempts nothing).
+ALLOW_MARKER = "gitmem:allow"
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class Finding:
     line: int
     excerpt: str
     description: str
+    fingerprint: str = ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -865,7 +869,7 @@ class _Hit:
         self.rule = rule
         self.excerpt = excerpt
         self.description = description
-        self.block = block  # a key block: an allow marker on the line before covers it too
+        self.block = block  # a key block, across lines
 
 
 _Handler = Callable[[_Rule, Any, bytes, list[_Hit]], None]
@@ -1374,40 +1378,14 @@ def _dedupe(hits: list[_Hit]) -> list[_Hit]:
     return kept
 
 
-def _allowances(data: bytes, known: frozenset[str]) -> dict[int, frozenset[str] | None]:
-    """Line number -> rules its `gitmem:allow` marker allows (None: every rule)."""
-    allowed: dict[int, frozenset[str] | None] = {}
-    line, last = 1, 0
-    pos = data.find(_ALLOW_MARKER)
-    while pos >= 0:
-        line += data.count(b"\n", last, pos)
-        last = pos
-        after = pos + len(_ALLOW_MARKER)
-        end = data.find(b"\n", after)
-        rest = data[after : end if end >= 0 else len(data)][:512].decode("utf-8", "replace")
-        words = rest.replace(",", ", ").split() if rest[:1] in (" ", "\t") else []
-        ids = []  # the leading comma-joined list: `a,b`, `a, b`
-        for word in words:
-            ids.append(word.rstrip(","))
-            if not word.endswith(","):
-                break
-        rules: frozenset[str] | None = None
-        if ids and all(i in known for i in ids):
-            rules = frozenset(ids)
-        previous = allowed.get(line, frozenset())
-        if rules is None or previous is None:
-            allowed[line] = None
-        else:
-            allowed[line] = previous | rules
-        pos = data.find(_ALLOW_MARKER, after)
-    return allowed
+def fingerprint(rule: str, secret: bytes) -> str:
+    """A finding's fingerprint (see the module docstring): what a reviewer records to allow it.
+    Spaces and quotes are taken off so that the same secret, re-wrapped or quoted, keeps it."""
+    import hashlib
 
-
-def _is_allowed(allowed: dict[int, frozenset[str] | None], line: int, rule: str) -> bool:
-    if line not in allowed:
-        return False
-    rules = allowed[line]
-    return rules is None or rule in rules
+    value = b"".join(secret.split()).strip(b"'\"")
+    digest = hashlib.sha256(rule.encode("utf-8") + b"\0" + value).hexdigest()[:32]
+    return f"{rule}:{digest}"
 
 
 def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
@@ -1437,20 +1415,19 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     hidden = scan_hidden_unicode(text)
     if not hits and not hidden:
         return [k[3] for k in keyed]
-    allowed = _allowances(data, eng.known_ids) if _ALLOW_MARKER in data else {}
     line, last = 1, 0
     for h in sorted(_dedupe(hits), key=lambda h: h.start):
         line += data.count(b"\n", last, h.start)
         last = h.start
-        if _is_allowed(allowed, line, h.rule) or (
-            h.block and _is_allowed(allowed, line - 1, h.rule)
-        ):
-            continue
-        finding = Finding(h.rule, line + line_offset, h.excerpt, h.description)
+        print_ = fingerprint(h.rule, data[h.start : h.end])
+        finding = Finding(h.rule, line + line_offset, h.excerpt, h.description, print_)
         keyed.append((line, h.rule, h.start, finding))
+    lines = text.split("\n") if hidden else []
     for f in hidden:
-        if not _is_allowed(allowed, f.line, f.rule):
-            finding = Finding(f.rule, f.line + line_offset, f.excerpt, f.description)
-            keyed.append((f.line, f.rule, 0, finding))
+        held = lines[f.line - 1].encode("utf-8", "surrogatepass") if f.line <= len(lines) else b""
+        finding = Finding(
+            f.rule, f.line + line_offset, f.excerpt, f.description, fingerprint(f.rule, held)
+        )
+        keyed.append((f.line, f.rule, 0, finding))
     keyed.sort(key=lambda k: k[:3])
     return [k[3] for k in keyed]

@@ -2,7 +2,8 @@
 
 - pre-commit: the file rules over what git is committing (GIT_INDEX_FILE honoured);
 - pre-push: the history rules over what the remote does not have yet;
-- pre-receive: the history rules on the server, GitLab-style `GL-HOOK-ERR:` lines under GitLab;
+- pre-receive: the history rules on the server, with the server's own policy (its git config,
+  gitmem.settings.policy), GitLab-style `GL-HOOK-ERR:` lines under GitLab;
 - post-merge, post-checkout, post-rewrite: regenerate INDEX.md in the working tree when it is
   stale, CANDIDATES.md, and warm the recall cache.  They never fail the user's git command:
   any error becomes one line on stderr and exit 0.
@@ -30,9 +31,10 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
             report = history.check_pre_push(text, args[0] if args else None)
         else:
             report = history.check_pre_receive(text)
-        if report.ok and not report.problems:
+        if report.ok and not report.problems and not report.warnings:
             return 0, ""
-        out = check.render(report, "text")
+        warned = [f"gitmem: warning: {warning}" for warning in report.warnings]
+        out = "\n".join([*warned, check.render(report, "text")])
         if name == "pre-receive":
             out = check.for_server(out)
         return (0 if report.ok else 1), out

@@ -20,6 +20,13 @@ its marker line, so the installer can tell its own files from a user's:
 - uninstall removes only files carrying the marker and moves `X.gitmem-chained` back to `X`,
   byte for byte (it is a rename, never a rewrite).
 
+With `--server`, the installer also writes the gate's policy into the repository's own git
+config (`gitmem.branch`, `gitmem.dir`, … see gitmem.settings.policy), from the settings
+committed at the tip of HEAD's branch (the defaults in an empty repository): the pre-receive
+hook judges by that config alone, never by a pushed tree. Running it again updates those keys
+to the settings committed then; the reviewed exceptions (`gitmem.allow`), which no committed
+file holds, are left as they are. Uninstall leaves the config: a re-install finds it.
+
 The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relative, absolute or
 `~`; the common folder of linked worktrees; bare repositories), asked of git directly.
 """
@@ -135,7 +142,9 @@ def install(
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     for name in names:
         lines.append(_install_one(folder, name, script(name, recorded, package)))
-    if not server:
+    if server:
+        lines.append(_configure_policy(repo_path))
+    else:
         lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
     return lines
 
@@ -286,6 +295,43 @@ def _write_script(path: Path, data: bytes) -> None:
 
 def _executable(path: Path) -> bool:
     return os.access(path, os.X_OK)
+
+
+# -- the server's policy ---------------------------------------------------------------------
+
+
+def _configure_policy(repo_path: Path) -> str:
+    """Write the policy committed at HEAD's tip into the repository's git config."""
+    from gitmem.repo.store import Store
+    from gitmem.repo.workspace import policy_at
+    from gitmem.settings import policy as policy_mod
+
+    store = Store.open(repo_path)
+    tip = store.resolve("HEAD")
+    where = f"the settings committed at {tip[:12]}" if tip else "the defaults"
+    policy = policy_at(store, tip, where)
+    values = [(k, v) for k, v in policy_mod.config_values(policy) if k != "gitmem.allow"]
+    before = [(k, v) for k, v in _config_all(repo_path) if k != "gitmem.allow"]
+    if sorted(before) == sorted((k.lower(), v) for k, v in values):
+        return f"policy (git config gitmem.*): already {where}"
+    for key in policy_mod.KEYS:
+        if key != "gitmem.allow":
+            _run(repo_path, "config", "--local", "--unset-all", key)
+    for key, value in values:
+        _git(repo_path, "config", "--local", "--add", key, value)
+    shown = ", ".join(f"{k.removeprefix('gitmem.')}={v}" for k, v in values)
+    return f"policy (git config gitmem.*): written from {where}: {shown}"
+
+
+def _config_all(repo_path: Path) -> list[tuple[str, str]]:
+    """Every (key, value) of the repository's own gitmem.* config, keys in lower case."""
+    done = _run(repo_path, "config", "--local", "-z", "--get-regexp", r"^gitmem\.")
+    pairs = []
+    for item in done.stdout.split("\0") if done.returncode == 0 else []:
+        if item:
+            key, _, value = item.partition("\n")
+            pairs.append((key.lower(), value))
+    return pairs
 
 
 # -- the INDEX.md merge driver ---------------------------------------------------------------

@@ -148,11 +148,20 @@ def parse_index(text: str) -> dict[str, IndexLine] | None:
 
 
 def _entry_path(rel: str) -> tuple[str, str] | None:
-    """(type, id) of entries/<type>/<id>.md, relative to the memory folder."""
+    """(type, id) of entries/<type>/<id>.md, relative to the memory folder; None for any
+    other path, and for a name that is not UTF-8 (no entry: the LAYOUT rule reports it)."""
     parts = rel.split("/")
-    if len(parts) == 3 and parts[0] == "entries" and parts[2].endswith(".md"):
+    if len(parts) == 3 and parts[0] == "entries" and parts[2].endswith(".md") and _utf8(rel):
         return parts[1], parts[2][:-3]
     return None
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes, kept as surrogates by git and os
+        return False
+    return True
 
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -173,7 +182,11 @@ def generate_from_folder(folder: Path) -> str:
         return render([])
     for type_dir in type_dirs:
         for file in os.scandir(type_dir.path):
-            if file.name.endswith(".md") and file.is_file(follow_symlinks=False):
+            if (
+                file.name.endswith(".md")
+                and _utf8(type_dir.name + file.name)
+                and file.is_file(follow_symlinks=False)
+            ):
                 files.append((type_dir.name, file.name[:-3], file.path))
     return render(forked.in_two(files, _lines_of_files, minimum=PARALLEL_MIN))
 

@@ -9,6 +9,7 @@ admit what"): the command line, the interactive review and `--auto` all ask it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gitmem.errors import GitmemError, RuleError
@@ -24,7 +25,8 @@ from gitmem.lifecycle.candidates import (
     rule_error,
 )
 from gitmem.lifecycle.entries import find_entry
-from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, today
+from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
+from gitmem.model import allowed as allowed_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.repo.store import BLOB, Change
 from gitmem.repo.workspace import Workspace
@@ -36,6 +38,8 @@ class Admission:
     commit: str
     superseded: list[str]
     pushed: bool = False
+    #: what was finished first for a command killed before (gitmem.lifecycle.recovery)
+    recovered: list[str] = field(default_factory=list)
 
 
 def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
@@ -59,6 +63,29 @@ def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
     return f"{by!r} is not an admitter: use human:NAME (or audit:FILE for audited candidates)"
 
 
+def _may_allow(
+    ws: Workspace, candidate: Candidate, entry: Entry, by: str, allow: Sequence[str]
+) -> str | None:
+    """None when `by` may record these fingerprints for this candidate, else why not."""
+    if not allow:
+        return None
+    for fingerprint in allow:
+        if not allowed_mod.FINGERPRINT.fullmatch(fingerprint):
+            return (
+                f"--allow {fingerprint!r} is not a finding's fingerprint (rule-id:32 hex digits, "
+                "as the SECRET message prints it)"
+            )
+    authors = {f"human:{ws.store.author_name(candidate.tip)}"}
+    if entry.source.startswith("human:"):
+        authors.add(entry.source)
+    if by in authors:
+        return (
+            f"{by} is the candidate's author: a reviewed exception is recorded by someone "
+            "else (admit with --by human:REVIEWER, or ask a reviewer to)"
+        )
+    return None
+
+
 def _parsed(candidate: Candidate) -> Entry:
     if candidate.data is None:
         raise RuleError(f"branch {candidate.ref} holds no {candidate.path}: nothing to admit")
@@ -77,10 +104,19 @@ def admit(
     push: bool = False,
     remote: str = "origin",
     date: str | None = None,
+    allow: Sequence[str] = (),
+    allow_reason: str = "reviewed at admission",
 ) -> Admission:
     """One merge commit on main (parents: main tip, candidate tip) adding the entry,
-    updating superseded entries and INDEX.md; the main ref moves by compare-and-swap."""
+    updating superseded entries and INDEX.md; the main ref moves by compare-and-swap.
+
+    allow: fingerprints of the candidate's secret-scanner findings the admitter judged
+    harmless; the merge appends them to allowed.md under the admitter's name (the history
+    judge holds the admitter to not being the candidate's author, and so does this)."""
     store = ws.store
+    done, recovered = resume(ws, f"admit {entry_id}", push, remote)
+    if done is not None:
+        return Admission(entry_id, done, [], push, recovered)
     by = by or default_human(store)
     candidate = find_candidate(ws, entry_id)
     if expect:
@@ -91,7 +127,7 @@ def admit(
                 f"reviewed {expect[:12]}; review the new commits and approve again"
             )
     entry = _parsed(candidate)
-    refusal = may_admit(ws, entry, by)
+    refusal = may_admit(ws, entry, by) or _may_allow(ws, candidate, entry, by, allow)
     if refusal:
         raise RuleError(f"cannot admit {entry_id}: {refusal}")
     date = date or today()
@@ -101,13 +137,23 @@ def admit(
     superseded: list[str] = []
 
     def merge(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
-        problems = [p for p in candidate_problems(ws, candidate) if not p.warning]
+        allowed = frozenset(allow)
+        problems = candidate_problems(ws, candidate, allowed=allowed)
+        problems = [p for p in problems if not p.warning]
         if problems:
             behind = main_behind(ws, remote_of(candidate))
             hint = behind_hint(ws, remote_of(candidate), behind[1]) if behind else None
             raise rule_error(problems, hint)
         admitted = entry.with_meta(status="admitted", admitted_by=by, admitted=date)
         updates, replaced = _admission_updates(ws, main_tree, admitted)
+        if allow:
+            rows = [allowed_mod.Allowance(f, entry_id, by, date, allow_reason) for f in allow]
+            path = f"{ws.dir}/{allowed_mod.NAME}"
+            previous = store.read_path(main_tree, path)
+            text = allowed_mod.append(
+                previous.decode("utf-8", "surrogateescape") if previous else None, rows
+            )
+            updates[path] = (store.write_blob(text.encode("utf-8", "surrogateescape")), BLOB)
         superseded[:] = replaced  # of the attempt that lands
         message = (
             f"gitmem: admit {entry_id}\n\n{entry.title}\n\n"
@@ -116,7 +162,7 @@ def admit(
         return _with_index(ws, main_tree, updates), [main_tip, candidate.tip], message
 
     commit, pushed = land_on_main(ws, candidate, f"admit {entry_id}", merge, push, remote)
-    return Admission(entry_id, commit, superseded, pushed)
+    return Admission(entry_id, commit, superseded, pushed, recovered)
 
 
 @dataclass

@@ -56,11 +56,17 @@ def rule_error(problems: Sequence[Problem], hint: str | None = None) -> RuleErro
 
 
 def validate_candidate(
-    ws: Workspace, entry: Entry, main_tree: str | None, path: str
+    ws: Workspace,
+    entry: Entry,
+    main_tree: str | None,
+    path: str,
+    allowed: frozenset[str] = frozenset(),
 ) -> list[Problem]:
-    """File rules against main as it is now, plus lineage and duplicate checks."""
+    """File rules against main as it is now, plus lineage and duplicate checks; findings
+    whose fingerprints main's allowed.md or `allowed` (an admitter's) names are not reported."""
     snapshot = TreeSnapshot(ws.store, main_tree)
     ctx = Context.from_snapshot(ws.settings, snapshot)
+    ctx.allowed |= allowed
     problems = check_bytes(
         path, entry.render().encode("utf-8"), ctx, Place("candidate", id=entry.id)
     )
@@ -243,11 +249,15 @@ def behind_hint(ws: Workspace, remote: str, count: int) -> str:
 
 
 def candidate_problems(
-    ws: Workspace, candidate: Candidate, main_tip: str | None = None
+    ws: Workspace,
+    candidate: Candidate,
+    main_tip: str | None = None,
+    allowed: frozenset[str] = frozenset(),
 ) -> list[Problem]:
     """The candidate judged as admission would judge it now: file rules against main (or
     main_tip, the remote's main a behind clone will catch up with), lineage, and the rule
-    that its branch changes nothing but its own file."""
+    that its branch changes nothing but its own file. Findings whose fingerprints `allowed`
+    (an admitter's) names are not reported."""
     if candidate.data is None:
         return [
             Problem(
@@ -263,7 +273,7 @@ def candidate_problems(
         entry = parse(candidate.data)
     except EntryError as exc:
         return [Problem(candidate.path, exc.line, exc.rule, exc.message)]
-    problems = validate_candidate(ws, entry, main_tree, candidate.path)
+    problems = validate_candidate(ws, entry, main_tree, candidate.path, allowed)
     problems.extend(_branch_scope(ws, candidate, main_tip))
     return problems
 

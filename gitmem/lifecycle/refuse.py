@@ -8,11 +8,11 @@ A later proposal of the same topic is refused by the file rules, a near one warn
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gitmem.errors import UsageError
 from gitmem.lifecycle.candidates import find_candidate
-from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, today
+from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError, parse
 from gitmem.repo.store import BLOB
@@ -25,6 +25,8 @@ class Refusal:
     topic: str
     commit: str
     pushed: bool = False
+    #: what was finished first for a command killed before (gitmem.lifecycle.recovery)
+    recovered: list[str] = field(default_factory=list)
 
 
 def refuse(
@@ -42,6 +44,9 @@ def refuse(
     reason = " ".join(reason.split())
     if not reason:
         raise UsageError("say why with --reason: later proposals of this topic will show it")
+    done, recovered = resume(ws, f"refuse {entry_id}", push, remote)
+    if done is not None:
+        return Refusal(entry_id, entry_id, done, push, recovered)
     by = by or default_human(store)
     candidate = find_candidate(ws, entry_id)
     topic = entry_id
@@ -66,4 +71,4 @@ def refuse(
         return tree, [main_tip], message
 
     commit, pushed = land_on_main(ws, candidate, f"refuse {entry_id}", append, push, remote)
-    return Refusal(entry_id, topic, commit, pushed)
+    return Refusal(entry_id, topic, commit, pushed, recovered)

@@ -2,9 +2,12 @@
 
 Every write goes to the object database first; a ref moves only by compare-and-swap
 (`git update-ref REF NEW OLD`).  So a crash or a kill at any point leaves either the old ref or
-the new one, never a half-written state: objects written before a kill are unreachable and
-harmless, and running the command again succeeds.  When main moved meanwhile, admit and refuse
-rebuild their commit on the new tip and try again (land_on_main); they never overwrite.
+the new one, never a half-written ref: objects written before a kill are unreachable and
+harmless.  What follows the ref (a checked-out main's files and index, the candidate branch)
+is journaled first, and the next admit or refuse finishes it (gitmem.lifecycle.recovery), so
+running a command again after a kill at any point succeeds.  When main moved meanwhile,
+admit and refuse rebuild their commit on the new tip and try again (land_on_main); they
+never overwrite.
 """
 
 from __future__ import annotations
@@ -15,13 +18,18 @@ import signal
 from collections.abc import Callable
 
 from gitmem.errors import GitmemError, RuleError, UsageError
+from gitmem.lifecycle import recovery
 from gitmem.lifecycle.candidates import Candidate
 from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
 MAX_CAS_RETRIES = 20
-FAULT_ENV = "GITMEM_FAULT"  # test hook: "admit-before-ref" kills the process at that point
+#: test hook: "admit-before-ref" kills the process at that point (FAULT_POINTS lists them)
+FAULT_ENV = "GITMEM_FAULT"
+#: Where a test may kill a landing (prefixed by the action: "admit-…", "refuse-…"); the
+#: working tree's files are synced one by one ("sync-file-1", …), then its index.
+FAULT_POINTS = ("before-ref", "after-ref", "sync-file-1", "sync-index", "after-sync", "after-close")
 
 #: make(main tip, its tree) -> (the new tree, the commit's parents, its message)
 MakeCommit = Callable[[str, str], tuple[str, list[str], str]]
@@ -118,6 +126,7 @@ def land_on_main(
     meanwhile, else make is asked again from the new tip. Then the working files of a
     checked-out main follow and the candidate branch closes. Returns (commit, pushed)."""
     store = ws.store
+    kind = action.split()[0]
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
         if main_tip is None:
@@ -126,11 +135,43 @@ def land_on_main(
         tree, parents, message = make(main_tip, main_tree)
         commit = store.write_commit(tree, parents, message)
         _guard_worktree(ws, main_tree, tree)
-        _fault(f"{action.split()[0]}-before-ref")
+        landing = recovery.Landing(
+            action, ws.branch, ws.dir, main_tip, commit, candidate.ref, candidate.tip,
+            _main_checked_out(ws),
+        )  # fmt: skip
+        recovery.begin(store, landing)
+        _fault(f"{kind}-before-ref")
         if store.update_ref(f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: {action}"):
-            _sync_worktree(ws, main_tree, tree)
-            return commit, _close_candidate(ws, candidate, push, remote)
+            _fault(f"{kind}-after-ref")
+            _sync_worktree(ws, main_tree, tree, lambda step: _fault(f"{kind}-sync-{step}"))
+            _fault(f"{kind}-after-sync")
+            pushed = _close_candidate(ws, candidate, push, remote)
+            _fault(f"{kind}-after-close")
+            recovery.end(store)
+            return commit, pushed
+        recovery.end(store)
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
+
+
+def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | None, list[str]]:
+    """Finish what a killed command left (recovery.recover), then, when main's tip is this
+    very action (`gitmem: admit ID`) and either the kill was this action's or a push is asked
+    for, make that push and return the commit: running a killed command again succeeds. An
+    action done long ago is not this: the caller says what became of the candidate."""
+    killed = recovery.pending(ws.store)
+    done = recovery.recover(ws)
+    tip = ws.main_tip()
+    if tip is None or ws.store.commit(tip).message.split("\n", 1)[0] != f"gitmem: {action}":
+        return None, done
+    if not push and (killed is None or killed.action != action):
+        return None, done
+    if push:
+        entry_id = action.split(" ", 1)[1]
+        specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
+        if _remote_has(ws.store, remote, entry_id):
+            specs.append(f":{candidate_ref(entry_id)}")
+        push_refs(ws.store, remote, specs)
+    return tip, done
 
 
 def _main_checked_out(ws: Workspace) -> bool:
@@ -152,9 +193,11 @@ def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
         )
 
 
-def _sync_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
+def _sync_worktree(
+    ws: Workspace, old_tree: str, new_tree: str, step: Callable[[str], None]
+) -> None:
     if _main_checked_out(ws):
-        ws.store.sync_worktree(old_tree, new_tree, ws.dir)
+        ws.store.sync_worktree(old_tree, new_tree, ws.dir, step)
 
 
 def _close_candidate(ws: Workspace, candidate: Candidate, push: bool, remote: str) -> bool:

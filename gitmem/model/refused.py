@@ -38,17 +38,31 @@ class Refusal:
         return f"refused on {self.date} by {self.by}: {self.reason}"
 
 
+_COLUMNS = ["topic", "reason", "id", "date", "by"]
+
+
+def parse_row(line: str, number: int = 0) -> Refusal | None:
+    """One refusal row; None for anything else: the header row, the separator row, prose, a
+    row without exactly five cells or without a topic."""
+    if not line.startswith("|"):
+        return None
+    cells = table_cells(line, escapes="|\\")  # _escape writes both
+    if len(cells) != 5 or not cells[0] or cells == _COLUMNS:
+        return None
+    if all(cell and set(cell) <= set("-: ") for cell in cells):
+        return None  # | --- | --- | … |
+    topic, reason, id_, date, by = cells
+    return Refusal(topic, reason, id_, date, by, number)
+
+
 def parse(text: str) -> dict[str, Refusal]:
-    """The refusals in refused.md by topic (the first refusal of a topic wins)."""
+    """The refusals in refused.md by topic (the first refusal of a topic wins). Lines that
+    are not refusal rows are skipped, never an error: the file is read wherever it is."""
     out: dict[str, Refusal] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.startswith("|") or line.startswith("| topic") or line.startswith("| ---"):
-            continue
-        cells = table_cells(line, escapes="|\\")  # _escape writes both
-        if len(cells) != 5 or not cells[0]:
-            continue
-        topic, reason, id_, date, by = cells
-        out.setdefault(topic, Refusal(topic, reason, id_, date, by, number))
+        row = parse_row(line, number)
+        if row is not None:
+            out.setdefault(row.topic, row)
     return out
 
 

@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, cast
@@ -134,6 +134,21 @@ class Store:
             return None
         return str(value)
 
+    def config_section(self, section: str) -> dict[str, list[str]]:
+        """Every value of the config keys `section.*` (names as git stores them, lower case),
+        in the order git reads them: the repository's own config over the system's."""
+        out: dict[str, list[str]] = {}
+        prefix = section.lower() + "."
+        try:
+            entries = list(self._repo.config)
+        except pygit2.GitError:
+            return out
+        for entry in entries:
+            name = str(entry.name)
+            if name.lower().startswith(prefix) and entry.value is not None:
+                out.setdefault(name.lower(), []).append(str(entry.value))
+        return out
+
     def origin_url(self) -> str | None:
         try:
             return str(self._repo.remotes["origin"].url)
@@ -162,6 +177,13 @@ class Store:
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
             return None
         return str(commit.id)
+
+    def peel_tree(self, rev: str) -> str | None:
+        """The tree a revision names (a commit's, a tag's of a tree), or None (a blob)."""
+        try:
+            return str(self._repo.revparse_single(rev).peel(pygit2.Tree).id)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
 
     def ref_target(self, ref: str) -> str | None:
         try:
@@ -194,6 +216,16 @@ class Store:
 
     def commit(self, oid: str) -> CommitInfo:
         return _commit_info(self._repo[oid].peel(pygit2.Commit))
+
+    def author_name(self, commit: str) -> str:
+        """The name of a commit's author, as git recorded it."""
+        return str(self._repo[commit].peel(pygit2.Commit).author.name)
+
+    def names(self, tree: str | None) -> list[tuple[str, str]]:
+        """(name, object id) of every item directly inside tree ([] for None)."""
+        if tree is None:
+            return []
+        return [(str(e.name), str(e.id)) for e in self._tree(tree)]
 
     def tree_of(self, commit: str) -> str:
         return str(self._repo[commit].peel(pygit2.Commit).tree_id)
@@ -253,9 +285,7 @@ class Store:
         """Names of the sub-folders directly inside tree."""
         if tree is None:
             return []
-        return sorted(
-            str(e.name) for e in self._repo[tree].peel(pygit2.Tree) if e.type_str == "tree"
-        )
+        return sorted(str(e.name) for e in self._tree(tree) if e.type_str == "tree")
 
     def size(self, tree: str | None) -> int:
         """How many items a tree holds directly (0 for None)."""
@@ -715,15 +745,16 @@ class Store:
         return TreeItem(path, str(entry.id), int(entry.mode))
 
     def staged_paths(self, folder: str) -> Iterator[str]:
-        """Every path the staging index holds below folder."""
-        prefix = folder.rstrip("/") + "/"
+        """Every path the staging index holds below folder ('' for every path)."""
+        prefix = folder.rstrip("/") + "/" if folder else ""
         for entry in self._index():
             if entry.path.startswith(prefix):
                 yield entry.path
 
     def staged_changes(self, folder: str) -> list[str]:
-        """Paths below folder that the staging index adds or changes against HEAD, sorted."""
-        prefix = folder.rstrip("/") + "/"
+        """Paths below folder ('' for anywhere) that the staging index adds or changes
+        against HEAD, sorted."""
+        prefix = folder.rstrip("/") + "/" if folder else ""
         head = self.resolve("HEAD")
         if head is None:
             return sorted(self.staged_paths(folder))
@@ -755,26 +786,62 @@ class Store:
                 dirty.append(path)
         return dirty
 
-    def sync_worktree(self, old_tree: str, new_tree: str, prefix: str) -> None:
+    def sync_worktree(
+        self,
+        old_tree: str,
+        new_tree: str,
+        prefix: str,
+        step: Callable[[str], None] | None = None,
+    ) -> list[str]:
         """After a ref moved from old to new under a checked-out branch: bring the index and the
-        files under prefix to the new tree (the caller checked they were clean)."""
+        files under prefix to the new tree. A file already at its new version is left as it is,
+        and a file at neither version (edited by hand since) is left too and returned: so a
+        sync that was cut short can simply be run again. step(name), when given, is called
+        after each file ("file-N") and before the index is written ("index")."""
         workdir = self.workdir
         if workdir is None:
-            return
+            return []
         index = self._repo.index
         index.read()
-        for change in self.diff(self.subtree(old_tree, prefix), self.subtree(new_tree, prefix)):
+        kept: list[str] = []
+        changes = self.diff(self.subtree(old_tree, prefix), self.subtree(new_tree, prefix))
+        for number, change in enumerate(changes, start=1):
             path = f"{prefix}/{change.path}"
             target = workdir / path
+            for stale in target.parent.glob(f".{target.name}.*.tmp"):
+                stale.unlink(missing_ok=True)  # an atomic_write cut short
+            now = self._file_id(target)
+            versions = {
+                change.old.oid if change.old else None,
+                change.new.oid if change.new else None,
+            }
+            if now not in versions:
+                kept.append(path)
+                continue
             if change.new is None:
                 target.unlink(missing_ok=True)
                 if path in index:
                     index.remove(path)
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, self.read(change.new.oid))
-            index.add(path)
+            else:
+                if now != change.new.oid:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    atomic_write(target, self.read(change.new.oid))
+                index.add(path)
+            if step is not None:
+                step(f"file-{number}")
+        if step is not None:
+            step("index")
         index.write()
+        return kept
+
+    def _file_id(self, path: Path) -> str | None:
+        """The blob id of a working-tree file (None when it is absent or not a file)."""
+        try:
+            if path.is_symlink() or not path.is_file():
+                return None
+            return self.blob_id(path.read_bytes())
+        except OSError:
+            return None
 
 
 _PYTHON_DIFF_LIMIT = 64

@@ -14,6 +14,7 @@ from typing import Any
 from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, PYPROJECT
 from gitmem.repo.snapshot import Snapshot, TreeSnapshot, WorktreeSnapshot
 from gitmem.repo.store import Store
+from gitmem.settings import policy as policy_mod
 from gitmem.settings.load import DEFAULT_BRANCH, Settings, default_branch, load_settings
 
 _SETTINGS_CAP = 1024 * 1024
@@ -36,14 +37,16 @@ class Workspace:
         return self.store.branch_tip(self.settings.branch)
 
 
-def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
-    def text(name: str) -> str | None:
-        data = snapshot.read(name, _SETTINGS_CAP)
-        return data.decode("utf-8", "replace") if data is not None else None
+def _text(snapshot: Snapshot, name: str) -> str | None:
+    """A settings file's text in a snapshot (an undecodable byte read as U+FFFD)."""
+    data = snapshot.read(name, _SETTINGS_CAP)
+    return data.decode("utf-8", "replace") if data is not None else None
 
+
+def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
     return load_settings(
-        project_toml=text(PROJECT_SETTINGS),
-        pyproject_toml=text(PYPROJECT),
+        project_toml=_text(snapshot, PROJECT_SETTINGS),
+        pyproject_toml=_text(snapshot, PYPROJECT),
         origin_url=store.origin_url(),
         **_branch_facts(store),
         root=root,
@@ -85,3 +88,31 @@ def settings_at(store: Store, commit: str | None) -> Settings:
     """The project settings as committed at a commit (server side: no working tree)."""
     tree = store.tree_of(commit) if commit else None
     return settings_from(store, TreeSnapshot(store, tree), None)
+
+
+def tree_settings(
+    store: Store, tree: str | None, environ: dict[str, str] | None = None
+) -> Settings:
+    """The settings a tree commits, read with no user's file and no environment (but
+    environ, when given): what a gate takes as the project's word; a person's own settings
+    never make a gate's policy."""
+    snapshot = TreeSnapshot(store, tree)
+    return load_settings(
+        project_toml=_text(snapshot, PROJECT_SETTINGS),
+        pyproject_toml=_text(snapshot, PYPROJECT),
+        user_toml=None,
+        environ=environ or {},
+    )
+
+
+def policy_at(store: Store, commit: str | None, source: str) -> policy_mod.Policy:
+    """The gate's policy as a commit's settings files describe it (no user's file, no
+    environment): the trusted base of `check --range` and pre-push, and what `gitmem hooks
+    install --server` writes into a server's git config. No commit: the defaults."""
+    tree = store.tree_of(commit) if commit else None
+    settings = tree_settings(store, tree)
+    # with the user's side saying yes, autoAdmitAudited is the project file's own word
+    project_says = tree_settings(store, tree, {"GITMEM_AUTO_ADMIT_AUDITED": "true"})
+    return policy_mod.from_settings(
+        settings, project_auto_admit=project_says.auto_admit_audited, source=source
+    )

@@ -119,6 +119,7 @@ class Settings:
     require_pusher_match: bool = False
     semantic: bool = True
     owners: tuple[tuple[str, str], ...] = ()  # (entry type, its CODEOWNERS owners), by type
+    policy_admins: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     #: Where memory.branch came from, in words (`gitmem init` says it); provenance, not a
     #: setting, so two Settings that agree on every value are equal.
@@ -173,6 +174,12 @@ _KEYS: Final[tuple[_Key, ...]] = (
         "GITMEM_OWNERS",
         "a table from entry types to owners as CODEOWNERS writes them, e.g. "
         '{ decision = "@acme/architects", mistake = "@acme/qa @acme/leads" }',
+    ),
+    _Key(
+        "policyAdmins",
+        "policy_admins",
+        "GITMEM_POLICY_ADMINS",
+        'a list of distinct user names without spaces, e.g. ["alice"]',
     ),
 )
 _BY_NAME: Final[dict[str, _Key]] = {key.name: key for key in _KEYS}
@@ -333,6 +340,7 @@ def load_settings(
             "require_pusher_match": False,
             "semantic": True,
             "owners": (),
+            "policy_admins": (),
         },
     )
     layers = [defaults, project_layer, user_layer, env_layer]
@@ -380,6 +388,7 @@ def load_settings(
         require_pusher_match=values["require_pusher_match"],
         semantic=values["semantic"],
         owners=values["owners"],
+        policy_admins=values["policy_admins"],
         warnings=tuple(warnings),
         branch_from=(
             branch_why
@@ -552,6 +561,8 @@ def _normalize(key: _Key, value: Any) -> Any:
         return "/".join(part for part in value.split("/") if part not in ("", "."))
     if key.name == "types":
         return tuple(item for item in dict.fromkeys(value) if item not in DEFAULT_TYPES)
+    if key.name == "policyAdmins":
+        return tuple(dict.fromkeys(value))
     if key.name == "maxBody":
         return int(value)  # the schema accepts 2000.0 as an integer
     if key.name == "owners":
@@ -587,7 +598,7 @@ def _from_env(key: _Key, raw: str) -> Any:
     if key.name == "maxBody":
         digits = raw.strip()
         return int(digits) if digits.isascii() and digits.isdigit() else raw
-    if key.name == "types":
+    if key.name in ("types", "policyAdmins"):
         return [item.strip() for item in raw.split(",") if item.strip()]
     if key.name == "owners":
         pairs = [item.partition("=") for item in raw.split(",") if item.strip()]
@@ -827,6 +838,11 @@ def _dir_problem(value: str, root: Path | None) -> str | None:
     if root is not None:
         return _symlink_problem(parts, root)
     return None
+
+
+def fold_name(part: str) -> str:
+    """A path part as the file systems gitmem meets compare it (see _fold)."""
+    return _fold(part)
 
 
 def _fold(part: str) -> str:

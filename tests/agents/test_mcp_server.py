@@ -258,6 +258,19 @@ def test_push_refused_by_a_rule_is_a_tool_error_naming_the_rule_line(server: Ser
     assert "candidates" in server.ok("memory_candidates")
 
 
+def test_push_holding_an_allow_marker_is_refused_outright(server: Server) -> None:
+    branches = git(server.repo, "branch", "--list", "gitmem/*")
+    for field in ("content", "evidence", "applies_when"):
+        args = push_args("Keep a harmless example key", **{field: "AKIA… gitmem:allow aws"})
+        message = server.error("memory_push", args)
+        assert field in message and "gitmem:allow" in message and "fingerprint" in message
+    message = server.error(
+        "memory_push", push_args("Tag an exemption", tags=["ok", "gitmem:allow"])
+    )
+    assert "tags" in message
+    assert git(server.repo, "branch", "--list", "gitmem/*") == branches
+
+
 def test_push_breaking_the_schema_lists_each_rule(server: Server) -> None:
     message = server.error(
         "memory_push", push_args("A mistake without its correction", type="mistake")

@@ -10,6 +10,8 @@ import pytest
 from click.testing import Result
 from clirunner import run, write
 
+from gitmem.model import allowed
+
 from conftest import git
 from entries import text
 
@@ -257,13 +259,19 @@ def test_pre_commit_hook_blocks_commit_a_and_commit_path(repo: Path) -> None:
     assert CANDIDATE in result
 
 
-def test_a_reviewed_exception_is_named_in_the_message_and_honoured(repo: Path) -> None:
+def test_a_reviewed_exception_is_a_fingerprint_never_an_inline_marker(repo: Path) -> None:
     body = "## Context\nc\n## Content\nNever commit .env files.\n## Evidence\n"
     write(repo, CANDIDATE, text(body=body))
     line = one_problem(run(repo, "check"), "SECRET")
-    assert "add 'gitmem:allow secret-file-name' to that line" in line
-    allowed = body.replace("files.", "files. <!-- gitmem:allow secret-file-name -->")
-    write(repo, CANDIDATE, text(body=allowed))
+    fingerprint = line.split("fingerprint ")[1].split()[0]
+    assert fingerprint.startswith("secret-file-name:") and len(fingerprint) == 17 + 32
+    assert "reviewer other than its author" in line and "gitmem admit --allow" in line
+    marked = body.replace("files.", "files. <!-- gitmem:allow secret-file-name -->")
+    write(repo, CANDIDATE, text(body=marked))
+    line = one_problem(run(repo, "check"), "SECRET")
+    assert "inline gitmem:allow marker exempts nothing" in line
+    row = f"| {fingerprint} | {CANDIDATE.split('/')[-1][:-3]} | human:bob | 2026-12-01 | a doc |"
+    write(repo, ".gitmem/allowed.md", allowed.append(None, []) + row + "\n")
     assert run(repo, "check").exit_code == 0
 
 
@@ -294,3 +302,70 @@ def test_the_git_ignored_candidates_md_is_no_problem_until_it_is_tracked(memory:
     git(memory, "add", "-f", ".gitmem/CANDIDATES.md")
     line = one_problem(run(memory, "check"), "LAYOUT", ".gitmem/CANDIDATES.md")
     assert "git rm --cached it" in line
+
+
+# --- paths: where memory files live, whatever the disk makes of their names -------------------
+
+
+def test_a_committed_candidates_md_and_a_non_md_file_under_entries_are_layout(repo: Path) -> None:
+    write(repo, ".gitmem/CANDIDATES.md", "# Candidates\n")
+    git(repo, "add", "-f", ".gitmem/CANDIDATES.md")  # generated, and now tracked
+    line = one_problem(run(repo, "check"), "LAYOUT", ".gitmem/CANDIDATES.md")
+    assert "generated locally and git-ignored" in line and "git rm --cached" in line
+    git(repo, "rm", "-q", "--cached", ".gitmem/CANDIDATES.md")
+    (repo / ".gitmem/CANDIDATES.md").unlink()
+    write(repo, ".gitmem/entries/method/notes.txt", text(**ADMITTED))
+    line = one_problem(run(repo, "check"), "LAYOUT", ".gitmem/entries/method/notes.txt")
+    assert "entries live in .gitmem/entries/<type>/<id>.md" in line
+
+
+def test_a_file_named_outside_the_memory_folder_is_checked_as_an_entry(repo: Path) -> None:
+    write(repo, "drafts/lesson.md", text(type="decision"))
+    line = one_problem(run(repo, "check", "drafts/lesson.md"), "ID-TYPE", "drafts/lesson.md")
+    assert "does not name its type" in line
+    write(repo, "drafts/lesson.md", text())
+    assert run(repo, "check", "drafts/lesson.md").exit_code == 0
+    # and the whole memory folder's check never looks at files outside it
+    write(repo, "drafts/lesson.md", text(type="decision"))
+    assert run(repo, "check").exit_code == 0
+
+
+def test_an_impossible_admitted_date(repo: Path) -> None:
+    write(repo, ENTRY, text(status="admitted", admitted_by="human:bob", admitted="2026-02-30"))
+    line = one_problem(run(repo, "check"), "DATE", ENTRY)
+    assert "admitted '2026-02-30' is not a calendar date" in line
+
+
+@pytest.mark.parametrize("folder", [".GITMEM", ".Gitmem", ".gitmem."])
+def test_a_variant_of_the_memory_folder_in_the_working_tree_and_the_index(
+    repo: Path, folder: str
+) -> None:
+    write(repo, CANDIDATE, text())
+    write(repo, f"{folder}/entries/method/x.md", text(**ADMITTED))
+    line = one_problem(run(repo, "check"), "LAYOUT", f"{folder}/")
+    assert "variant of the memory folder" in line
+    git(repo, "add", "-A")
+    staged = run(repo, "check", "--staged")
+    assert staged.exit_code == 1 and f"{folder}/entries/method/x.md: LAYOUT" in staged.output
+
+
+def test_the_pre_commit_hook_sees_a_variant_of_the_memory_folder(repo: Path) -> None:
+    """The hook's fast path (no memory file staged: exit at once) compares in any case."""
+    from gitmem.hooks import installer
+
+    installer.install(repo)
+    write(repo, ".GITMEM/entries/method/x.md", text(**ADMITTED))
+    git(repo, "add", "-A")
+    done = git(repo, "commit", "-m", "a variant", check=False)
+    assert git(repo, "log", "-1", "--format=%s").strip() == "initial", done
+
+
+def test_a_name_that_is_not_utf8_is_layout_not_a_crash(repo: Path) -> None:
+    folder = repo / ".gitmem/entries/method"
+    folder.mkdir(parents=True)
+    (folder / "caf\udce9.md").write_bytes(text(**ADMITTED).encode())
+    line = one_problem(run(repo, "check"), "LAYOUT", ".gitmem/entries/method/caf\\xe9.md")
+    assert "not UTF-8" in line
+    index = run(repo, "index")
+    assert index.exit_code == 0, index.output  # INDEX.md lists entries, not that file
+    assert "caf" not in (repo / ".gitmem/INDEX.md").read_text()

@@ -15,6 +15,7 @@ from gitmem.gate import history
 from gitmem.hooks import installer
 from gitmem.model.entry import parse
 from gitmem.repo.store import ZERO, Store
+from gitmem.settings.policy import Policy
 
 from conftest import git
 from entries import text
@@ -253,11 +254,8 @@ def test_forged_supersession_cycle(clone: Path) -> None:
     rejected(push(clone, "main"), "HISTORY-EDIT")
 
 
-def test_admitted_by_must_be_the_pusher_when_enforced(clone: Path) -> None:
-    (clone / ".gitmem.toml").write_text('[memory]\nproject = "local"\nrequirePusherMatch = true\n')
-    git(clone, "add", ".gitmem.toml")
-    git(clone, "commit", "-q", "-m", "enforce pusher")
-    accepted(push(clone, "main"))
+def test_admitted_by_must_be_the_pusher_when_enforced(clone: Path, server: Path) -> None:
+    git(server, "config", "gitmem.requirePusherMatch", "true")  # the server's policy
     ok(run(clone, *PROPOSE))
     ok(run(clone, "admit", first_id(), "--by", "human:alice"))
     stderr = rejected(push(clone, "main", env={"GL_USERNAME": "mallory", "GL_ID": "user-2"}),
@@ -324,12 +322,15 @@ def test_concurrent_admissions_on_two_clones(clone: Path, server: Path, tmp_path
     assert first_id() in index and theirs in index
 
 
-def test_a_plain_git_pull_merges_index_md_and_is_accepted(
+def test_a_plain_git_pull_that_merges_an_admission_in_is_refused_and_admit_push_lands(
     clone: Path, server: Path, tmp_path: Path
 ) -> None:
+    """A `git pull` merge whose second parent is the server's main puts that admission off
+    the first-parent chain: the merge itself then adds an entry that no admit merge explains.
+    The pre-push hook says what to do; admitting with --push builds on the server's tip."""
     other = _second_clone(server, tmp_path)
-    installer.install(clone)  # sets up the INDEX.md merge driver
-    ok(run(clone, *PROPOSE))
+    installer.install(clone)  # sets up the INDEX.md merge driver and the pre-push hook
+    ok(run(clone, *PROPOSE, "--push"))
     ok(run(other, *PROPOSE_OTHER))
     ok(run(clone, "admit", first_id()))
     second = git(other, "branch", "--list", "gitmem/*").split()[-1].removeprefix("gitmem/")
@@ -340,8 +341,14 @@ def test_a_plain_git_pull_merges_index_md_and_is_accepted(
         cwd=clone, capture_output=True, text=True,
     )  # fmt: skip
     assert pulled.returncode == 0, pulled.stdout + pulled.stderr
-    assert ok(run(clone, "index", "--check")).output == ""
-    accepted(push(clone, "main"))
+    assert ok(run(clone, "index", "--check")).output == ""  # INDEX.md merged right
+    done = push(clone, "main")
+    assert done.returncode != 0 and "HISTORY-ADMIT" in done.stderr, done.stderr
+    assert "git pull --rebase" in done.stderr and second in done.stderr
+    git(clone, "reset", "-q", "--hard", "origin/main")
+    ok(run(clone, "admit", first_id(), "--push"))  # from the remote's candidate branch
+    index = git(server, "show", "main:.gitmem/INDEX.md")
+    assert first_id() in index and second in index
 
 
 def test_a_push_of_many_admissions_is_judged_from_one_diff_stream(clone: Path) -> None:
@@ -553,7 +560,7 @@ def test_a_push_of_many_branches_judged_by_two_processes_finds_the_same(
 
     def verdict() -> tuple[list[tuple[str, int | None, str, str]], int]:
         monkeypatch.chdir(clone)
-        report = history.judge(Store.open(clone), updates, exclude=[main])
+        report = history.judge(Store.open(clone), updates, exclude=[main], policy=Policy())
         return [(p.path, p.line, p.rule, p.message) for p in report.problems], report.checked
 
     alone = verdict()
@@ -611,3 +618,12 @@ def test_a_real_push_of_hundreds_of_candidate_branches_is_judged_by_the_server(
     accepted(push(clone, "refs/heads/gitmem/*"))
     landed = git(server, "for-each-ref", "--format=%(refname)", "refs/heads/gitmem/")
     assert len(landed.split()) == count - 1
+
+
+def test_a_range_naming_what_is_not_a_commit_is_a_usage_error(clone: Path) -> None:
+    for spec in ("nothing-here..HEAD", "HEAD..nothing-here", "HEAD...HEAD", "HEAD"):
+        result = run(clone, "check", "--range", spec)
+        assert result.exit_code == 2, (spec, result.output)
+        assert "Traceback" not in result.output
+    missing = run(clone, "check", "--range", "HEAD..nothing-here").output
+    assert "'nothing-here' is not a commit here (git fetch first?)" in missing

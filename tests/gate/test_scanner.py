@@ -56,3 +56,13 @@ def test_where_forks_are_not_allowed_the_scans_run_in_process(
     assert not scanner.parallel
     scanner.add("0", POSITIVES[0][1].encode())
     assert [label for label, _ in scanner.results()] == ["0"]
+
+
+def test_results_stop_the_worker_and_are_given_once() -> None:
+    assert not Scanner(parallel=False).parallel  # a small push never starts a process
+    scanner = Scanner(parallel=True)
+    workers = len(child_processes())
+    scanner.add("0", POSITIVES[0][1].encode())
+    assert [label for label, _ in scanner.results()] == ["0"]
+    assert not scanner.parallel and len(child_processes()) == workers - 1
+    assert scanner.results() == []  # nothing is reported twice

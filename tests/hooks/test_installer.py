@@ -400,12 +400,61 @@ def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="gitmem hooks install --server"):
         install(bare)
     lines = install(bare, server=True)
-    assert lines == [f"hooks folder: {bare / 'hooks'}", "pre-receive: installed"]
+    assert lines[:2] == [f"hooks folder: {bare / 'hooks'}", "pre-receive: installed"]
+    assert lines[2].startswith("policy (git config gitmem.*): written from the defaults")
     assert (bare / "hooks" / "pre-receive").read_bytes() == script("pre-receive", THIS_PYTHON)
     assert not (bare / "hooks" / "pre-commit").exists()
     assert "gitmem-index" not in (bare / "config").read_text()
-    assert install(bare, server=True)[1] == "pre-receive: already installed"
+    assert install(bare, server=True)[1:] == [
+        "pre-receive: already installed",
+        "policy (git config gitmem.*): already the defaults",
+    ]
     assert uninstall(bare, server=True)[1] == "pre-receive: removed"
+
+
+def test_server_install_writes_the_committed_policy_into_the_git_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-receive hook judges by the bare repository's git config; the installer
+    writes it from the settings committed at HEAD's tip, and again when run again, keeping
+    the reviewed exceptions an administrator recorded there."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    work = tmp_path / "work"
+    git(tmp_path, "clone", "-q", str(bare), str(work))
+    (work / ".gitmem.toml").write_text(
+        '[memory]\ndir = "mem"\nrequirePusherMatch = true\ntypes = ["incident", "runbook"]\n'
+        'policyAdmins = ["alice", "bob"]\nautoAdmitAudited = true\nmaxBody = 900\n'
+    )
+    git(work, "add", ".gitmem.toml")
+    git(work, "commit", "-q", "-m", "settings")
+    git(work, "push", "-q", "origin", "main")
+    install(bare, server=True)
+
+    def config(key: str) -> list[str]:
+        return git(bare, "config", "--get-all", key, check=False).split()
+
+    assert config("gitmem.branch") == ["main"] and config("gitmem.dir") == ["mem"]
+    assert config("gitmem.requirePusherMatch") == ["true"]
+    assert config("gitmem.autoAdmitAudited") == ["true"] and config("gitmem.maxBody") == ["900"]
+    assert config("gitmem.types") == ["incident", "runbook"]
+    assert config("gitmem.policyAdmins") == ["alice", "bob"]
+    allowed = "github-pat:" + "0" * 32
+    git(bare, "config", "--add", "gitmem.allow", allowed)
+    (work / ".gitmem.toml").write_text('[memory]\ndir = "mem"\ntypes = ["incident"]\n')
+    git(work, "commit", "-q", "-am", "fewer types")
+    refused = subprocess.run(
+        ["git", "push", "-q", "origin", "main"], cwd=work, capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and "HISTORY-SETTINGS" in refused.stderr  # no admin pushed
+    monkeypatch.setenv("GITMEM_PUSHER", "bob")  # who the server says pushed
+    git(work, "push", "-q", "origin", "main")
+    lines = install(bare, server=True)
+    assert "written from the settings committed at" in lines[-1]
+    assert config("gitmem.types") == ["incident"] and config("gitmem.requirePusherMatch") == [
+        "false"
+    ]
+    assert config("gitmem.policyAdmins") == [] and config("gitmem.allow") == [allowed]
 
 
 # -- the scripts at work, in real git commands ---------------------------------------------------

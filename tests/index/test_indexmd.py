@@ -274,3 +274,129 @@ def test_a_hand_cut_index_is_never_spliced_by_search(keep: int) -> None:
     for new_id in ("p-method-20261129-45", "p-method-20261129-99", "p-method-20261129-0"):
         new = index.line_for("method", new_id, "admitted", "New", "")
         assert index._spliced_text(text, {"method": {new_id: new}}) is None
+
+
+# --- INDEX.md as gitmem finds it: hand-edited, cut, or not gitmem's at all ----------------------
+
+
+def _one_entry(store: Store) -> tuple[str, list[Any], str]:
+    """A memory tree with one entry, the change that added it, and the INDEX.md it wants."""
+    from gitmem.repo.store import Change, TreeItem
+
+    entry_id = "p-method-20261129-new"
+    blob = store.write_blob(entry_text(entry_id))
+    tree = store.build_tree(None, {f"entries/method/{entry_id}.md": (blob, BLOB)})
+    item = TreeItem(f"entries/method/{entry_id}.md", blob, BLOB)
+    return tree, [Change("A", item.path, None, item)], index.generate(store, tree)
+
+
+@pytest.mark.parametrize(
+    "previous",
+    [
+        index.HEADER + "- [p-method-20261129-old](entries/method/x.md) admitted — before any\n",
+        index.HEADER + "\n## method\n\n- [broken line without its bracket\n",
+        index.HEADER + "\n## method\n\n- [p-method-20261129-zzz](entries/method/p.md) admitted",
+        index.HEADER + "\n##\n\n## method\n\n",
+        "# Someone's own index\n\n- [p-method-20261129-new](entries/method/p.md) admitted — x\n",
+        "",
+    ],
+)
+def test_an_update_of_an_index_gitmem_did_not_write_regenerates_or_splices(
+    store: Store, previous: str
+) -> None:
+    """A line before any heading, a line cut short, a heading without a name, a file that
+    is not gitmem's: the update never fails, and gives the entries' lines."""
+    tree, changes, want = _one_entry(store)
+    got = index.update(store, previous.encode(), changes, tree).decode()
+    assert "- [p-method-20261129-new](entries/method/p-method-20261129-new.md) admitted" in got
+    if not previous.startswith(index.HEADER) or previous.startswith(index.HEADER + "- ["):
+        assert got == want  # not gitmem's, or a line before any heading: regenerated
+
+
+def test_parse_index_reads_entry_lines_and_nothing_else() -> None:
+    lines = [
+        index.line_for("method", "p-method-20261129-a", "admitted", "A", ""),
+        index.line_for("decision", "p-decision-20261129-b", "superseded", "B", "x"),
+    ]
+    text = index.render_groups({"method": lines[:1], "decision": lines[1:]})
+    text += "\nnotes someone added\n- [not an entry](http://example.com) link\n"
+    found = index.parse_index(text)
+    assert found is not None and sorted(found) == ["p-decision-20261129-b", "p-method-20261129-a"]
+    assert found["p-decision-20261129-b"].type == "decision"
+    assert index.parse_index("# Not gitmem's\n" + text) is None
+
+
+def test_merge_refuses_a_side_that_is_not_gitmems() -> None:
+    ours = index.render_groups({"method": []})
+    assert index.merge(ours, "# hand-written\n") is None
+    assert index.merge("# hand-written\n", ours) is None
+
+
+def test_reading_the_index_of_a_tree_without_one_is_none(store: Store) -> None:
+    files = {"entries/method/p-method-20261129-x.md": entry_text("p-method-20261129-x")}
+    tree = store.build_tree(
+        None, {f".gitmem/{p}": (store.write_blob(d), BLOB) for p, d in files.items()}
+    )
+    assert index.read_bytes(store, tree, ".gitmem") is None
+    assert index.read_text(store, tree, ".gitmem") is None
+    assert index.read_bytes(store, None, ".gitmem") is None
+    with_index = store.build_tree(
+        tree, {".gitmem/INDEX.md": (store.write_blob(b"# x\n\xff"), BLOB)}
+    )
+    assert index.read_bytes(store, with_index, ".gitmem") == b"# x\n\xff"
+    assert index.read_text(store, with_index, ".gitmem") == "# x\n\ufffd"
+    other = store.build_tree(tree, {".gitmem/INDEX.md": (store.write_blob(b"# y\n"), BLOB)})
+    assert index.read_bytes(store, other, ".gitmem") == b"# y\n"  # another tree, its own
+    assert index.read_bytes(store, with_index, ".gitmem") == b"# x\n\xff"
+
+
+def test_a_line_says_superseded_by_only_with_a_successor() -> None:
+    line = index.line_for("method", "p-method-20261129-a", "superseded", " A\n title ", "")
+    assert (
+        line
+        == "- [p-method-20261129-a](entries/method/p-method-20261129-a.md) superseded — A title"
+    )
+    line = index.line_for("method", "p-method-20261129-a", "admitted", "", "p-method-20261129-b")
+    assert line.endswith(" admitted — (untitled)")
+
+
+def test_generation_lists_entry_files_only(store: Store) -> None:
+    from gitmem.repo.store import LINK
+
+    blob = store.write_blob(entry_text("p-method-20261129-a"))
+    tree = store.build_tree(
+        None,
+        {
+            "entries/method/p-method-20261129-a.md": (blob, BLOB),
+            "entries/method/p-method-20261129-link.md": (store.write_blob(b"elsewhere"), LINK),
+            "entries/method/notes.txt": (blob, BLOB),
+            "entries/p-method-20261129-flat.md": (blob, BLOB),
+        },
+    )
+    text = index.generate(store, tree)
+    assert "p-method-20261129-a" in text and "link" not in text
+    assert "notes" not in text and "flat" not in text
+
+
+def test_reading_a_folder_leaves_no_file_open(tmp_path: Path) -> None:
+    folder = tmp_path / "entries/method"
+    folder.mkdir(parents=True)
+    for n in range(20):
+        (folder / f"p-method-20261129-{n}.md").write_bytes(entry_text(f"p-method-20261129-{n}"))
+    before = len(os.listdir("/proc/self/fd"))
+    assert index.generate_from_folder(tmp_path).count("\n- [") == 20
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+@pytest.mark.parametrize(
+    "new_id", ["p-method-20261129-0", "p-method-20261129-45", "p-method-20261129-99"]
+)
+def test_titles_ending_in_a_bracket_do_not_mislead_the_splice(new_id: str) -> None:
+    lines = [
+        index.line_for("method", f"p-method-20261129-{n}", "admitted", f"T [{n}]", "")
+        for n in range(1, 9)
+    ]
+    text = index.render_groups({"method": lines}).encode()
+    new = index.line_for("method", new_id, "admitted", "New]", "")
+    want = index.render_groups({"method": index._spliced(lines, {new_id: new})}).encode()
+    assert index._spliced_text(text, {"method": {new_id: new}}) == want

@@ -819,6 +819,7 @@ def test_schema_is_valid_and_documents_every_key() -> None:
         "requirePusherMatch",
         "semantic",
         "owners",
+        "policyAdmins",
     }
     for name, spec in properties.items():
         assert spec.get("title") and spec.get("description"), name
@@ -833,6 +834,7 @@ def test_schema_defaults_match_the_code() -> None:
     assert properties["requirePusherMatch"]["default"] is defaults.require_pusher_match
     assert properties["semantic"]["default"] is defaults.semantic
     assert properties["types"]["default"] == list(defaults.types)
+    assert properties["policyAdmins"]["default"] == list(defaults.policy_admins)
 
 
 def test_the_example_of_a_full_file_passes_the_schema() -> None:

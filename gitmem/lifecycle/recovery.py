@@ -1,0 +1,94 @@
+"""Finishing what a killed admit or refuse left half done.
+
+land_on_main (gitmem.lifecycle.writing) moves main by compare-and-swap, then brings a
+checked-out main's memory files and index to the new tree, then closes the candidate branch.
+A kill between those steps used to leave the working tree half updated (the entry written,
+INDEX.md not, the index not yet written), which the next admit refused as uncommitted
+changes. So land_on_main writes a journal before it moves the ref, and removes it once every
+step is done; each admit and refuse first finishes what a journal left (recover):
+
+- main still at the journal's old commit: the ref never moved and nothing was touched; the
+  journal goes (the objects written are unreachable and harmless);
+- main at the journal's new commit, or moved on from it: the memory files and index entries
+  the landing changed are brought to main's tree, each one that is still at its old or new
+  version (a file edited by hand since is left, and named), and the candidate branch is
+  deleted when it still points at the commit that was judged.
+
+A push the killed command was asked for is not made for it: the next `gitmem admit ID --push`
+finds the admission already on main and pushes it (gitmem.lifecycle.admit).
+
+The journal is a small JSON file in the working tree's own git directory (each linked
+worktree has its own checkout to finish), written whole and renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from gitmem.repo.store import Store, atomic_write
+from gitmem.repo.workspace import Workspace
+
+JOURNAL = "gitmem-landing.json"
+
+
+@dataclass(frozen=True)
+class Landing:
+    """A commit being landed on main: enough to finish it, or to see it never happened."""
+
+    action: str
+    branch: str
+    dir: str
+    old: str
+    new: str
+    candidate_ref: str
+    candidate_tip: str
+    checked_out: bool
+
+
+def _path(store: Store) -> Path:
+    return store.git_dir / JOURNAL
+
+
+def begin(store: Store, landing: Landing) -> None:
+    atomic_write(_path(store), json.dumps(asdict(landing)).encode("utf-8"))
+
+
+def end(store: Store) -> None:
+    _path(store).unlink(missing_ok=True)
+
+
+def pending(store: Store) -> Landing | None:
+    try:
+        data = json.loads(_path(store).read_text(encoding="utf-8"))
+        return Landing(**data)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError):
+        end(store)  # a journal cut short before its rename: nothing was moved after it
+        return None
+
+
+def recover(ws: Workspace) -> list[str]:
+    """Finish (or drop) what a killed landing left; returns one line per thing done."""
+    store = ws.store
+    landing = pending(store)
+    if landing is None:
+        return []
+    done: list[str] = []
+    tip = store.branch_tip(landing.branch)
+    if tip is None or tip == landing.old:
+        end(store)
+        return done
+    if landing.checked_out and store.head_branch() == landing.branch:
+        kept = store.sync_worktree(store.tree_of(landing.old), store.tree_of(tip), landing.dir)
+        done.append(f"finished updating the checked-out {landing.branch} after {landing.action}")
+        done.extend(
+            f"{path}: left as you edited it (it differs from {landing.branch})" for path in kept
+        )
+    if store.ref_target(landing.candidate_ref) == landing.candidate_tip:
+        store.delete_ref(landing.candidate_ref, landing.candidate_tip)
+        done.append(f"deleted {landing.candidate_ref.removeprefix('refs/heads/')}")
+    end(store)
+    return done

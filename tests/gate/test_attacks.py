@@ -1,0 +1,385 @@
+"""Every way around the gate that was once found open, pushed as an attacker would: with
+--no-verify, to a bare remote carrying `gitmem hooks install --server`, with real git.
+
+Each test names the hole it closes (issue 18's list); each also shows that the legitimate
+way to do the same thing still lands, so that a judge refusing everything fails here too."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run, write
+from remote import (
+    accepted,
+    admit_by_hand,
+    admitted,
+    commit_all,
+    connect,
+    entry_path,
+    forged,
+    index,
+    make_server,
+    merge_commit,
+    propose,
+    push,
+    rejected,
+)
+
+from gitmem.hooks import installer
+
+from conftest import git
+from entries import text
+
+TOKEN = "ghp_" + "Q7w6" * 9
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Path:
+    return make_server(tmp_path)
+
+
+@pytest.fixture
+def clone(memory: Path, server: Path) -> Path:
+    return connect(memory, server)
+
+
+def root_of(repo: Path) -> str:
+    return git(repo, "rev-list", "--max-parents=0", "HEAD").split()[-1]
+
+
+def check_range(repo: Path, spec: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["gitmem", "check", "--range", spec], cwd=repo, capture_output=True, text=True
+    )
+
+
+# --------------------------------------------------------------- 1. merges with odd parents
+
+
+def test_a_merge_with_an_old_second_parent_cannot_delete_an_entry(clone: Path) -> None:
+    entry_id = admitted(clone)
+    git(clone, "rm", "-q", entry_path(entry_id))
+    index(clone)
+    git(clone, "add", "-A")
+    merge_commit(clone, "Merge the root", "HEAD", root_of(clone))
+    stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
+    assert entry_path(entry_id) in stderr
+
+
+def test_a_merge_with_an_old_second_parent_cannot_shrink_refused_md(clone: Path) -> None:
+    ok(run(clone, "refuse", propose(clone, "Store memory in a database"), "--reason", "no"))
+    accepted(push(clone, "main"))
+    git(clone, "checkout", "HEAD~1", "--", ".gitmem/refused.md")  # before the refusal
+    merge_commit(clone, "Merge the root", "HEAD", root_of(clone))
+    rejected(push(clone, "main"), "HISTORY-REFUSED")
+
+
+# ----------------------------------------------- 2. memory carried in on other refs, merged
+
+
+@pytest.mark.parametrize("carrier", ["refs/heads/feature", "refs/tags/t", "refs/archive/x"])
+def test_a_forged_entry_carried_on_another_ref_and_merged_into_main(
+    clone: Path, carrier: str
+) -> None:
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, entry_path("local-method-20261129-forged"), forged("local-method-20261129-forged"))
+    index(clone)
+    carried = commit_all(clone, "a lesson")
+    accepted(push(clone, f"feature:{carrier}"))  # not the memory branch: only scanned
+    git(clone, "checkout", "-q", "main")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge feature", carried)
+    rejected(push(clone, "main"), "HISTORY-ADMIT")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    git(clone, "merge", "-q", "--ff-only", carried)  # main moves onto the pushed commit
+    rejected(push(clone, "main"), "HISTORY-ADMIT")
+
+
+def test_an_edit_of_an_admitted_entry_carried_on_a_branch_and_merged(clone: Path) -> None:
+    entry_id = admitted(clone)
+    git(clone, "checkout", "-q", "-b", "feature")
+    path = clone / entry_path(entry_id)
+    path.write_text(path.read_text().replace("Do Keep", "Never keep"))
+    index(clone)
+    commit_all(clone, "improve the wording")
+    accepted(push(clone, "feature"))
+    git(clone, "checkout", "-q", "main")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge feature", "feature")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert "git pull --rebase" in stderr  # what to do instead of merging memory in
+
+
+def test_the_client_gates_catch_a_forged_merge_before_the_server(clone: Path) -> None:
+    installer.install(clone)
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, entry_path("local-method-20261129-forged"), forged("local-method-20261129-forged"))
+    index(clone)
+    commit_all(clone, "a lesson")
+    accepted(push(clone, "feature", verify=True))
+    git(clone, "checkout", "-q", "main")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge feature", "feature")
+    done = push(clone, "main", verify=True)
+    assert done.returncode != 0 and "HISTORY-ADMIT" in done.stderr
+    assert "pre-receive" not in done.stderr  # the pre-push hook refused it, on the client
+    ranged = check_range(clone, "origin/main..main")
+    assert ranged.returncode == 1 and "HISTORY-ADMIT" in ranged.stdout, ranged.stdout
+
+
+# ------------------------------------------------------ 3. what the memory flow writes
+
+
+@pytest.mark.parametrize("ref", ["main", "feature"])
+def test_a_token_in_index_md_removed_by_the_next_commit(clone: Path, ref: str) -> None:
+    if ref != "main":
+        git(clone, "checkout", "-q", "-b", ref)
+    index_md = clone / ".gitmem/INDEX.md"
+    original = index_md.read_text()
+    index_md.write_text(original + f"\nDeploy with {TOKEN}\n")
+    commit_all(clone, "note")
+    index_md.write_text(original)
+    commit_all(clone, "tidy")
+    stderr = rejected(push(clone, ref), "SECRET")
+    assert ".gitmem/INDEX.md:" in stderr and TOKEN not in stderr
+
+
+def test_a_tag_of_a_tree_holding_a_token_in_its_memory_folder(clone: Path) -> None:
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", f"use {TOKEN}\n")
+    git(clone, "add", "-A")
+    tree = git(clone, "write-tree").strip()
+    stderr = rejected(push(clone, f"{tree}:refs/tags/a-tree"), "SECRET")
+    assert "candidates/local-method-20261129-x.md" in stderr and TOKEN not in stderr
+    git(clone, "reset", "-q", "--hard")
+    accepted(push(clone, f"{git(clone, 'rev-parse', 'HEAD^{tree}').strip()}:refs/tags/clean"))
+
+
+def test_a_token_in_a_commit_message_of_the_memory_flow(clone: Path) -> None:
+    entry_id = propose(clone, "Ship small changes", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    git(clone, "commit", "-q", "--amend", "-m", f"gitmem: propose {entry_id}\n\nuse {TOKEN}")
+    git(clone, "checkout", "-q", "main")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "SECRET")
+    assert "message" in stderr and TOKEN not in stderr
+
+
+def test_index_md_must_match_in_every_commit_not_only_at_the_tip(clone: Path) -> None:
+    entry_id = admitted(clone)
+    index_md = clone / ".gitmem/INDEX.md"
+    good = index_md.read_text()
+    index_md.write_text(good.replace(entry_id, "local-method-20261129-something-else"))
+    commit_all(clone, "stale index")
+    index_md.write_text(good)
+    commit_all(clone, "fixed again")
+    bad = git(clone, "rev-parse", "HEAD~1").strip()
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert stderr.count(" INDEX ") == 1 and f"(commit {bad[:12]})" in stderr
+
+
+# ---------------------------------------------------- 4. settings changed by the push itself
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        'branch = "decoy"',
+        "requirePusherMatch = true",
+        "autoAdmitAudited = true",
+        'dir = "m"',
+        'types = ["rumour"]',
+        "maxBody = 90000",
+        'policyAdmins = ["mallory"]',
+    ],
+)
+def test_a_push_cannot_change_the_servers_policy(clone: Path, server: Path, setting: str) -> None:
+    (clone / ".gitmem.toml").write_text(f'[memory]\nproject = "local"\n{setting}\n')
+    commit_all(clone, "settings")
+    stderr = rejected(push(clone, "main"), "HISTORY-SETTINGS")
+    assert "policy admin" in stderr
+
+
+def test_the_server_keeps_requiring_the_pusher_whatever_the_tree_says(
+    clone: Path, server: Path
+) -> None:
+    git(server, "config", "gitmem.requirePusherMatch", "true")
+    entry_id = propose(clone, "Pair on reviews")
+    ok(run(clone, "admit", entry_id, "--by", "human:alice"))
+    stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-ADMITTER")
+    assert "'mallory'" in stderr
+    rejected(push(clone, "main"), "HISTORY-ADMITTER")  # and when the server names nobody
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
+
+
+def test_a_policy_admin_changes_the_tree_but_the_server_keeps_judging_by_its_config(
+    clone: Path, server: Path
+) -> None:
+    git(server, "config", "--add", "gitmem.policyAdmins", "root")
+    (clone / ".gitmem.toml").write_text('[memory]\nproject = "local"\nbranch = "decoy"\n')
+    commit_all(clone, "settings")
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    commit_all(clone, "forged on the real memory branch")
+    rejected(push(clone, "main"), "HISTORY-ADMIT")  # main is still the memory branch
+
+
+def test_an_audit_admission_needs_the_servers_say_so(clone: Path, server: Path) -> None:
+    entry_id = "local-code-structure-20261129-split-long-functions"
+    candidate = text(
+        id=entry_id, type="code-structure", source="audit:verdict.md", title="Split long functions"
+    )
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, f".gitmem/candidates/{entry_id}.md", candidate)
+    commit_all(clone, f"gitmem: propose {entry_id}")
+    git(clone, "checkout", "-q", "main")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="audit:verdict.md")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert "autoAdmitAudited" in stderr
+    git(server, "config", "gitmem.autoAdmitAudited", "true")
+    accepted(push(clone, "main"))
+
+
+def test_a_server_without_a_policy_refuses_every_push(clone: Path, server: Path) -> None:
+    git(server, "config", "--remove-section", "gitmem")
+    write(clone, "app.py", "print(1)\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, "main"), "POLICY")
+    assert "gitmem hooks install --server" in stderr
+
+
+# --------------------------------------------------------------------------- 5. force pushes
+
+
+def test_a_force_push_cannot_replace_admitted_text_under_the_same_id(clone: Path) -> None:
+    entry_id = admitted(clone, "Keep the memory reviewed")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
+    again = propose(clone, "Keep the memory reviewed", "--context", "Other text.")
+    assert again == entry_id  # the same id, free again on this rewritten main
+    ok(run(clone, "admit", again))
+    stderr = rejected(push(clone, "+main"), "HISTORY-EDIT")
+    assert "keeps its text" in stderr
+
+
+def test_a_force_push_that_keeps_every_admitted_entry_is_accepted(clone: Path) -> None:
+    admitted(clone)
+    write(clone, "notes.txt", "a\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    write(clone, "notes.txt", "b\n")
+    commit_all(clone, "the code, redone")
+    accepted(push(clone, "+main"))
+
+
+# ------------------------------------------------------------------- 6. self-service markers
+
+
+def test_an_authors_allow_marker_lets_no_secret_in(clone: Path, server: Path) -> None:
+    entry_id = "local-method-20261129-keep-a-token"
+    body = f"## Context\nc\n\n## Content\nuse {TOKEN} <!-- gitmem:allow -->\n\n## Evidence\ne\n"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, f".gitmem/candidates/{entry_id}.md", text(id=entry_id, body=body))
+    commit_all(clone, f"gitmem: propose {entry_id}")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "SECRET")
+    fingerprint = stderr.split("fingerprint ")[1].split()[0]
+    assert fingerprint.startswith("github-pat:") and TOKEN not in stderr
+    # a reviewer's fingerprint in the server's config is what allows a finding
+    git(server, "config", "--add", "gitmem.allow", fingerprint)
+    accepted(push(clone, f"gitmem/{entry_id}"))
+
+
+def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
+    clone: Path, server: Path
+) -> None:
+    """allowed.md changes only in an admit merge, by its admitter, who is not the author;
+    the finding is then allowed for that entry, in the candidate's commits too."""
+    entry_id = "local-method-20261129-keep-a-token"
+    body = f"## Context\nc\n\n## Content\nuse {TOKEN}\n\n## Evidence\ne\n"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, f".gitmem/candidates/{entry_id}.md", text(id=entry_id, body=body))
+    commit_all(clone, f"gitmem: propose {entry_id}")
+    git(clone, "checkout", "-q", "main")
+    from gitmem.gate import secrets
+
+    fingerprint = secrets.fingerprint("github-pat", TOKEN.encode())
+
+    def allow_row(by: str) -> None:
+        from gitmem.model import allowed
+
+        row = allowed.Allowance(fingerprint, entry_id, by, "2026-11-30", "revoked")
+        write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:alice")
+    git(clone, "reset", "-q", "--soft", "HEAD~1")  # the same merge, with allowed.md
+    allow_row("human:alice")  # alice is the candidate's source: its author
+    git(clone, "add", "-A")
+    merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", f"gitmem/{entry_id}")
+    rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    # gitmem admit --allow: the same, as a reviewer does it
+    author = run(clone, "admit", entry_id, "--by", "human:alice", "--allow", fingerprint)
+    assert author.exit_code == 1 and "is the candidate's author" in author.output
+    unallowed = run(clone, "admit", entry_id, "--by", "human:bob")
+    assert unallowed.exit_code == 1 and "SECRET" in unallowed.output
+    ok(run(clone, "admit", entry_id, "--by", "human:bob", "--allow", fingerprint))
+    assert (
+        f"| {fingerprint} | {entry_id} | human:bob |" in (clone / ".gitmem/allowed.md").read_text()
+    )
+    accepted(push(clone, "main"))
+
+
+# ---------------------------------------------------------------------- 7. one-sided lineage
+
+
+def test_a_supersession_that_leaves_the_old_entry_admitted_is_refused(clone: Path) -> None:
+    old = admitted(clone, "Review memory like code")
+    new = propose(clone, "Review memory like code, twice", "--supersedes", old, push_it=False)
+    admit_by_hand(clone, f"gitmem/{new}", new)
+    stderr = rejected(push(clone, "main"), "LINEAGE")
+    assert old in stderr
+
+
+def test_a_real_supersession_is_accepted_by_the_server(clone: Path, server: Path) -> None:
+    old = admitted(clone, "Review memory like code")
+    new = propose(clone, "Review memory like code, twice", "--supersedes", old)
+    ok(run(clone, "admit", new, "--push"))
+    shown = git(server, "show", f"main:{entry_path(old)}")
+    assert "status: superseded" in shown and f"superseded_by: {new}" in shown
+
+
+# ------------------------------------------------------------------------------- 8, 9. paths
+
+
+def test_an_entry_name_that_is_not_utf8_is_a_layout_problem(clone: Path) -> None:
+    folder = clone / ".gitmem/entries/method"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bad\udcff.md").write_bytes(forged("local-method-20261129-bad").encode())
+    commit_all(clone, "a file of another encoding")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    assert "bad\\xff.md" in stderr and "not UTF-8" in stderr
+    ranged = check_range(clone, "origin/main..main")
+    assert ranged.returncode == 1 and "LAYOUT" in ranged.stdout and "Traceback" not in ranged.stderr
+    local = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True)
+    assert local.returncode == 1 and "LAYOUT" in local.stdout, local.stdout + local.stderr
+
+
+@pytest.mark.parametrize(
+    "path", [".GITMEM/entries/method/x.md", ".Gitmem/README.md", ".gitmem/Entries/method/x.md"]
+)
+@pytest.mark.parametrize("ref", ["main", "feature"])
+def test_a_letter_case_variant_of_the_memory_folder_on_any_ref(
+    clone: Path, path: str, ref: str
+) -> None:
+    if ref != "main":
+        git(clone, "checkout", "-q", "-b", ref)
+    write(clone, path, forged("local-method-20261129-x"))
+    commit_all(clone, "a variant")
+    stderr = rejected(push(clone, ref), "LAYOUT")
+    assert "variant" in stderr
+
+
+def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> None:
+    assert "variant of refs/heads/main:" in rejected(push(clone, "main:refs/heads/MAIN"), "LAYOUT")
+    stderr = rejected(push(clone, "main:refs/heads/GitMem/x"), "LAYOUT")
+    assert "variant of refs/heads/gitmem/:" in stderr
+    accepted(push(clone, "main:refs/heads/mainline"))

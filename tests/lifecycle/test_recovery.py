@@ -1,0 +1,145 @@
+"""A command killed (SIGKILL) at every step of landing on main leaves a state the next command
+finishes by itself: the same command again, or another one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.lifecycle import recovery, writing
+
+from conftest import git
+
+OLD = ["propose", "--type", "method", "--title", "Review memory like code",
+       "--applies-when", "a candidate waits", "--content", "Open a pull request."]  # fmt: skip
+OTHER = ["propose", "--type", "method", "--title", "Keep hooks thin",
+         "--applies-when", "writing a hook", "--content", "Call gitmem hook NAME."]  # fmt: skip
+
+
+def proposed(repo: Path, *args: str) -> str:
+    return ok(run(repo, *args)).output.split()[1]
+
+
+def killed(repo: Path, point: str, *args: str) -> None:
+    env = {**os.environ, writing.FAULT_ENV: point}
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", *args], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == -9, (point, done.stdout, done.stderr)
+
+
+def settled(repo: Path, root: str) -> None:
+    """No journal, nothing dirty, the working files are main's, and main keeps the rules."""
+    assert not (repo / ".git" / recovery.JOURNAL).exists()
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "diff", "main", "--stat") == ""
+    assert ok(run(repo, "check", "--range", f"{root}..main")).output.endswith("no problems\n")
+    assert ok(run(repo, "index", "--check")).output == ""
+
+
+@pytest.fixture
+def supersession(memory: Path) -> tuple[Path, str, str, str]:
+    """main checked out, an admitted entry, a candidate superseding it (its admission writes
+    three files: its entry, the old one flipped, INDEX.md), and another candidate."""
+    old = proposed(memory, *OLD)
+    ok(run(memory, "admit", old))
+    new = proposed(
+        memory, *OLD[:4], "Review memory like code, twice", *OLD[5:], "--supersedes", old
+    )
+    other = proposed(memory, *OTHER)
+    return memory, old, new, other
+
+
+ADMIT_POINTS = [
+    "admit-before-ref",
+    "admit-after-ref",
+    "admit-sync-file-1",
+    "admit-sync-file-2",
+    "admit-sync-file-3",
+    "admit-sync-index",
+    "admit-after-sync",
+    "admit-after-close",
+]
+
+
+@pytest.mark.parametrize("point", ADMIT_POINTS)
+def test_admit_killed_at_any_step_is_finished_by_running_it_again(
+    supersession: tuple[Path, str, str, str], point: str
+) -> None:
+    repo, old, new, _ = supersession
+    root = git(repo, "rev-list", "--max-parents=0", "main").split()[-1]
+    killed(repo, point, "admit", new)
+    result = ok(run(repo, "admit", new))
+    assert f"admitted {new}" in result.output
+    log = git(repo, "log", "--first-parent", "--format=%s", "main").splitlines()
+    assert log.count(f"gitmem: admit {new}") == 1
+    assert git(repo, "branch", "--list", f"gitmem/{new}") == ""
+    assert "status: superseded" in (repo / f".gitmem/entries/method/{old}.md").read_text()
+    settled(repo, root)
+
+
+@pytest.mark.parametrize("point", ["admit-after-ref", "admit-sync-file-2", "admit-sync-index"])
+def test_a_killed_admit_is_finished_by_the_next_admit_of_another_candidate(
+    supersession: tuple[Path, str, str, str], point: str
+) -> None:
+    repo, _, new, other = supersession
+    root = git(repo, "rev-list", "--max-parents=0", "main").split()[-1]
+    killed(repo, point, "admit", new)
+    result = ok(run(repo, "admit", other))
+    assert f"admitted {other}" in result.output
+    assert "finished updating the checked-out main" in result.output
+    assert git(repo, "branch", "--list", "gitmem/*") == ""  # the killed one's closed too
+    settled(repo, root)
+
+
+@pytest.mark.parametrize(
+    "point",
+    ["refuse-before-ref", "refuse-after-ref", "refuse-sync-file-1", "refuse-sync-index",
+     "refuse-after-sync", "refuse-after-close"],
+)  # fmt: skip
+def test_refuse_killed_at_any_step_is_finished_by_running_it_again(
+    memory: Path, point: str
+) -> None:
+    root = git(memory, "rev-list", "--max-parents=0", "main").split()[-1]
+    entry_id = proposed(memory, *OTHER)
+    killed(memory, point, "refuse", entry_id, "--reason", "not for us")
+    ok(run(memory, "refuse", entry_id, "--reason", "not for us"))
+    refused = (memory / ".gitmem/refused.md").read_text()
+    assert refused.count(f"| {entry_id} |") == 1
+    settled(memory, root)
+
+
+def test_a_file_edited_by_hand_after_the_kill_is_left_and_named(
+    supersession: tuple[Path, str, str, str],
+) -> None:
+    repo, _, new, other = supersession
+    killed(repo, "admit-after-ref", "admit", new)
+    (repo / ".gitmem/INDEX.md").write_text("my own notes\n")
+    result = run(repo, "admit", other)  # the rest is finished; that file is the user's
+    assert result.exit_code == 1 and ".gitmem/INDEX.md has uncommitted changes" in result.output
+    assert (repo / ".gitmem/INDEX.md").read_text() == "my own notes\n"
+    assert not (repo / ".git" / recovery.JOURNAL).exists()
+    assert (repo / f".gitmem/entries/method/{new}.md").is_file()
+    git(repo, "checkout", "HEAD", "--", ".gitmem/INDEX.md")  # the user gives their edit up
+    assert f"admitted {other}" in ok(run(repo, "admit", other)).output
+
+
+def test_an_admission_killed_before_its_push_is_pushed_by_running_it_again(
+    supersession: tuple[Path, str, str, str], tmp_path: Path
+) -> None:
+    repo, _, new, _ = supersession
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main", f"gitmem/{new}")
+    killed(repo, "admit-after-sync", "admit", new, "--push")
+    assert git(bare, "log", "-1", "--format=%s", "main").strip() != f"gitmem: admit {new}"
+    result = ok(run(repo, "admit", new, "--push"))
+    assert "pushed" in result.output
+    assert git(bare, "log", "-1", "--format=%s", "main").strip() == f"gitmem: admit {new}"
+    assert git(bare, "branch", "--list", f"gitmem/{new}") == ""

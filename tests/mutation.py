@@ -1,0 +1,409 @@
+"""Mutation testing of the gate's modules: do the tests fail when the code is wrong?
+
+    python tests/mutation.py                      # every module below (hours on two cores)
+    python tests/mutation.py gitmem/model/refused.py --jobs 2
+    python tests/mutation.py --list gitmem/gate/history.py   # the mutants, without running
+
+`make mutation` runs it; it is never part of `make test`. For each module it makes one mutant
+per operator site (below), copies the package with that one change into a scratch folder, and
+runs the module's tests against the copy (PYTHONPATH first, so in-process tests, the gitmem
+command and the hooks git runs all import the mutant), stopping at the first failure. A
+mutant is killed when a test fails (or the run times out), survives when all pass. The tests
+that killed mutants nearby run first: most mutants then die in seconds.
+
+Operators, chosen to make each mutant a plausible bug rather than noise: a comparison flipped
+(`==`/`!=`, `<`/`>=`, `>`/`<=`, `in`/`not in`, `is`/`is not`), `and`/`or` swapped, a `not`
+dropped, `True`/`False` swapped, `+`/`-` swapped, a statement
+that only calls something (`j.add(…)`, `problems.append(…)`) removed, `continue`/`break`
+swapped, and an `if` whose body is left out (its test made False). Docstrings and the lines of
+EQUIVALENT (mutants that cannot change behaviour, each with the reason) are not counted.
+
+`--sample N` runs N mutants a module drawn at random with a fixed seed: the score is then an
+estimate, said as such. Prints, per module, killed / counted and the score, then every survivor as
+`path:line: operator` so that each asks for a test, or for a line in EQUIVALENT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: module -> the tests that judge it (fast ones first)
+MODULES: dict[str, list[str]] = {
+    "gitmem/model/refused.py": ["tests/model/test_refused.py", "tests/gate/test_check.py"],
+    "gitmem/model/allowed.py": [
+        "tests/model/test_allowed.py",
+        "tests/gate/test_check.py",
+        "tests/gate/test_attacks.py",
+    ],
+    "gitmem/settings/policy.py": [
+        "tests/settings/test_policy.py",
+        "tests/hooks/test_installer.py",
+        "tests/gate/test_attacks.py",
+    ],
+    "gitmem/index/indexmd.py": [
+        "tests/index/test_indexmd.py",
+        "tests/lifecycle/test_admit.py",
+        "tests/gate/test_attacks.py",
+    ],
+    "gitmem/gate/scanner.py": ["tests/gate/test_scanner.py", "tests/gate/test_history.py"],
+    "gitmem/gate/rules.py": [
+        "tests/gate/test_check.py",
+        "tests/model/test_refused.py",
+        "tests/gate/test_attacks.py",
+        "tests/gate/test_history.py",
+    ],
+    "gitmem/gate/history.py": [
+        "tests/gate/test_attacks.py",
+        "tests/gate/test_history.py",
+        "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
+        "tests/lifecycle/test_admit.py",
+    ],
+}
+
+#: Mutants that cannot change what the code does, as (module, line, operator): why. Lines
+#: move as the code does: after an edit, --list shows the new ones.
+EQUIVALENT: dict[tuple[str, int, str], str] = {
+    ("gitmem/model/refused.py", 28, "flip-bool"): (
+        "@dataclass(frozen=True) on Refusal: no code assigns to a refusal or hashes one"
+    ),
+    ("gitmem/model/allowed.py", 32, "flip-bool"): (
+        "@dataclass(frozen=True) on Allowance: no code assigns to a row or hashes one"
+    ),
+    ("gitmem/index/indexmd.py", 249, "skip-if"): (
+        "the splice into the text is a fast path to what splitting the lines and rendering "
+        "them gives (test_a_few_lines_spliced_into_the_text_are_what_rendering_writes)"
+    ),
+    ("gitmem/index/indexmd.py", 269, "skip-if"): (
+        "the size and header guard of the text splice: update() checked the header already, "
+        "and a longer splice gives the same text, only slower"
+    ),
+    ("gitmem/index/indexmd.py", 269, "and-or"): (
+        "the same guard with `and`: the same text, only slower when many lines change"
+    ),
+    ("gitmem/gate/history.py", 385, "skip-if"): (
+        "closing the diff stream in the finally: the generator closes itself (and stops git) "
+        "when the judge is freed at the end of judged(), by reference counting"
+    ),
+    ("gitmem/gate/history.py", 363, "skip-if"): (
+        "the memory branch's update sorted first among 512+: it decides which process does "
+        "the work, not the verdict (test_a_push_of_many_branches_judged_by_two_processes…)"
+    ),
+    ("gitmem/gate/history.py", 456, "skip-if"): (
+        "a tag of a blob: without the early return the walk of no memory folder finds nothing"
+    ),
+    ("gitmem/gate/history.py", 461, "drop-call"): (
+        "a tagged tree's blob remembered as scanned: the same blob under another path of the "
+        "same tree is scanned again, which names that path too; the verdict is the same"
+    ),
+    ("gitmem/index/indexmd.py", 41, "flip-bool"): (
+        "@dataclass(frozen=True) on IndexLine: no code assigns to a line or hashes one"
+    ),
+    ("gitmem/index/indexmd.py", 330, "skip-if"): (
+        "headings not read: every entry line then has no section and the update regenerates "
+        "INDEX.md from the tree, the same bytes"
+    ),
+    ("gitmem/index/indexmd.py", 108, "drop-not"): (
+        "which reader reads the three fields: both give str() of the same values, YAML slower"
+    ),
+    ("gitmem/index/indexmd.py", 232, "drop-not"): (
+        "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
+        "one that is not takes the line-splitting way, which gives up and regenerates too"
+    ),
+    ("gitmem/settings/policy.py", 93, "flip-bool"): (
+        "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "
+        "(with_allowed makes a new one)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    path: str
+    line: int
+    col: int
+    operator: str
+    source: str = field(repr=False)
+
+    @property
+    def key(self) -> tuple[str, int, str]:
+        return (self.path, self.line, self.operator)
+
+
+_SWAP: dict[type, type] = {
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+
+
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                first = body[0]
+                lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+def _sites(tree: ast.AST) -> Iterator[tuple[ast.AST, str]]:
+    """(node, operator name) for every place a mutation applies."""
+    annotations: set[int] = set()
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(node, ast.AnnAssign | ast.arg) and child is getattr(
+                node, "annotation", 0
+            ):
+                annotations.update(id(n) for n in ast.walk(child))
+            if isinstance(node, ast.FunctionDef) and child is node.returns:
+                annotations.update(id(n) for n in ast.walk(child))
+    for node in ast.walk(tree):
+        if id(node) in annotations:
+            continue
+        if isinstance(node, ast.Compare):
+            for index, op in enumerate(node.ops):
+                if type(op) in _SWAP:
+                    yield node, f"compare-{index}"
+        elif isinstance(node, ast.BoolOp):
+            yield node, "and-or"
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield node, "drop-not"
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            yield node, "flip-bool"
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            yield node, "add-sub"
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            yield node, "drop-call"
+        elif isinstance(node, ast.Continue | ast.Break):
+            yield node, "continue-break"
+        elif isinstance(node, ast.If):
+            yield node, "skip-if"
+
+
+class _Apply(ast.NodeTransformer):
+    def __init__(self, target: ast.AST, operator: str) -> None:
+        self.target, self.operator = target, operator
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        node = super().generic_visit(node)
+        if node is not self.target:
+            return node
+        op = self.operator
+        if op.startswith("compare-") and isinstance(node, ast.Compare):
+            index = int(op.split("-")[1])
+            node.ops[index] = _SWAP[type(node.ops[index])]()
+        elif op == "and-or" and isinstance(node, ast.BoolOp):
+            node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        elif op == "drop-not" and isinstance(node, ast.UnaryOp):
+            return node.operand
+        elif op == "flip-bool" and isinstance(node, ast.Constant):
+            node.value = not node.value
+        elif op == "add-sub" and isinstance(node, ast.BinOp):
+            node.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
+        elif op == "drop-call":
+            return ast.Pass()
+        elif op == "continue-break":
+            return ast.Break() if isinstance(node, ast.Continue) else ast.Continue()
+        elif op == "skip-if" and isinstance(node, ast.If):
+            node.test = ast.Constant(False)
+        return node
+
+
+def mutants(path: str) -> list[Mutant]:
+    source = (ROOT / path).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    skipped = _docstring_lines(tree)
+    lines = source.splitlines()
+    out = []
+    for node, operator in list(_sites(tree)):
+        line = getattr(node, "lineno", 0)
+        if line in skipped or "pragma: no mutate" in lines[line - 1]:
+            continue
+        fresh = ast.parse(source)
+        # find the same node in a fresh tree: same position and type
+        twin = next(
+            n
+            for n in ast.walk(fresh)
+            if type(n) is type(node)
+            and getattr(n, "lineno", None) == line
+            and getattr(n, "col_offset", None) == getattr(node, "col_offset", None)
+            and getattr(n, "end_col_offset", None) == getattr(node, "end_col_offset", None)
+        )
+        mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
+        out.append(Mutant(path, line, getattr(node, "col_offset", 0), operator, mutated))
+    return out
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    killed: bool
+    by: str = ""
+    seconds: float = 0.0
+
+
+class Runner:
+    """Runs mutants of one module, each in a scratch copy of the package."""
+
+    def __init__(self, tests: list[str], timeout: float) -> None:
+        self.tests = tests
+        self.timeout = timeout
+        self.killers: dict[int, str] = {}  # line -> a test that killed a mutant there
+
+    def run(self, mutant: Mutant, scratch: Path) -> Outcome:
+        target = scratch / mutant.path
+        target.write_text(mutant.source, encoding="utf-8")
+        shutil.rmtree(target.parent / "__pycache__", ignore_errors=True)
+        started = time.perf_counter()
+        nearby = sorted({t for line, t in self.killers.items() if abs(line - mutant.line) <= 12})
+        try:
+            for batch in ([*nearby], self.tests) if nearby else (self.tests,):
+                failed = self._pytest(batch, scratch)
+                if failed is not None:
+                    self.killers[mutant.line] = failed
+                    return Outcome(mutant, True, failed, time.perf_counter() - started)
+            return Outcome(mutant, False, "", time.perf_counter() - started)
+        finally:
+            shutil.copyfile(ROOT / mutant.path, target)
+
+    def _pytest(self, tests: list[str], scratch: Path) -> str | None:
+        """The first failing test's id, or None when all pass; a timeout counts as failing."""
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(scratch),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        # -P: the source tree (the current folder) is not put before PYTHONPATH
+        command = [sys.executable, "-P", "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+        command += ["-k", "not every_gate_agrees", *tests]
+        try:
+            done = subprocess.run(
+                command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=self.timeout
+            )
+        except subprocess.TimeoutExpired:
+            return "(timed out)"
+        if done.returncode not in (1, 2, 3):  # 0 passed; 4, 5: no such test (a stale id)
+            return None
+        for line in done.stdout.splitlines():
+            for word in ("FAILED ", "ERROR "):
+                if line.startswith(word):
+                    return line[len(word) :].split(" - ")[0]
+        return "(pytest failed)"
+
+
+def scratch_copy() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="gitmem-mutants-"))
+    shutil.copytree(
+        ROOT / "gitmem", folder / "gitmem", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return folder
+
+
+def _order(mutant: Mutant) -> tuple[int, int, str]:
+    return (mutant.line, mutant.col, mutant.operator)
+
+
+def run_module(
+    module: str, found: list[Mutant], jobs: int, timeout: float
+) -> tuple[list[Outcome], float]:
+    """Every mutant of a module, `jobs` at a time; the outcomes and the minutes it took."""
+    runner = Runner(MODULES[module], timeout)
+    scratches = [scratch_copy() for _ in range(jobs)]
+    free = list(scratches)
+    outcomes: list[Outcome] = []
+
+    def one(mutant: Mutant) -> Outcome:
+        scratch = free.pop()
+        try:
+            return runner.run(mutant, scratch)
+        finally:
+            free.append(scratch)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(jobs) as pool:
+        for outcome in pool.map(one, found):
+            outcomes.append(outcome)
+            state = f"killed by {outcome.by}" if outcome.killed else "SURVIVED"
+            print(
+                f"  {module}:{outcome.mutant.line}: {outcome.mutant.operator}: {state} "
+                f"({outcome.seconds:.0f} s)",
+                flush=True,
+            )
+    for scratch in scratches:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return outcomes, (time.perf_counter() - started) / 60
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("modules", nargs="*", default=list(MODULES))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--list", action="store_true", help="print the mutants only")
+    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        help="run at most this many mutants a module, drawn evenly (with --seed): an estimate "
+        "in a fraction of the time; 0 (the default) runs them all",
+    )
+    parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument(
+        "--at",
+        default="",
+        metavar="LINE,LINE",
+        help="only the mutants on these lines (to run again the survivors a test now covers)",
+    )
+    args = parser.parse_args()
+    lines = {int(n) for n in args.at.split(",") if n.strip()}
+    summary = []
+    for module in args.modules:
+        found = sorted((m for m in mutants(module) if m.key not in EQUIVALENT), key=_order)
+        if lines:
+            found = [m for m in found if m.line in lines]
+        if args.sample and len(found) > args.sample:
+            import random
+
+            found = sorted(random.Random(args.seed).sample(found, args.sample), key=_order)
+        if args.list:
+            for m in found:
+                print(f"{m.path}:{m.line}: {m.operator}")
+            continue
+        outcomes, minutes = run_module(module, found, args.jobs, args.timeout)
+        killed = sum(o.killed for o in outcomes)
+        score = killed / len(outcomes) if outcomes else 1.0
+        line = f"{module}: {killed}/{len(outcomes)} killed, {score:.0%} ({minutes:.0f} min)"
+        summary.append((line, [o for o in outcomes if not o.killed]))
+        print(line, flush=True)
+    if args.list:
+        return
+    print("\nmutation score by module (equivalent mutants excluded: see EQUIVALENT):")
+    for line, survivors in summary:
+        print(line)
+        for o in survivors:
+            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.operator}")
+
+
+if __name__ == "__main__":
+    main()
