@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gitmem.model.markdown import table_cells
+from gitmem.model.markdown import table_cells, table_row
 
 NAME = "allowed.md"
 HEADER = (
@@ -59,16 +59,11 @@ def parse(text: str) -> dict[str, Allowance]:
     return out
 
 
-def _escape(text: str) -> str:
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
-
-
 def append(text: str | None, rows: list[Allowance]) -> str:
     """allowed.md with rows appended; the existing bytes are kept exactly (append-only)."""
     base = text if text else HEADER
     if not base.endswith("\n"):
         base += "\n"
     for row in rows:
-        cells = (row.fingerprint, row.entry, row.by, row.date, row.reason)
-        base += "| " + " | ".join(_escape(v) for v in cells) + " |\n"
+        base += table_row((row.fingerprint, row.entry, row.by, row.date, row.reason))
     return base

@@ -124,6 +124,13 @@ def table_cells(line: str, escapes: str = "|") -> list[str]:
     return cells
 
 
+def table_row(cells: tuple[str, ...]) -> str:
+    """One Markdown table row (with its newline) that table_cells(row, escapes="|\\") reads
+    back as cells: whitespace runs become one space, backslashes and bars are escaped."""
+    escaped = (" ".join(v.split()).replace("\\", "\\\\").replace("|", "\\|") for v in cells)
+    return "| " + " | ".join(escaped) + " |\n"
+
+
 class UnreadableFile(Exception):
     """A Markdown file gitmem will not read: what is wrong, and the line where known."""
 

@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.model.markdown import table_cells
+from gitmem.model.markdown import table_cells, table_row
 
 HEADER = (
     "# Refused topics\n\n"
@@ -46,7 +46,7 @@ def parse_row(line: str, number: int = 0) -> Refusal | None:
     row without exactly five cells or without a topic."""
     if not line.startswith("|"):
         return None
-    cells = table_cells(line, escapes="|\\")  # _escape writes both
+    cells = table_cells(line, escapes="|\\")  # table_row writes both
     if len(cells) != 5 or not cells[0] or cells == _COLUMNS:
         return None
     if all(cell and set(cell) <= set("-: ") for cell in cells):
@@ -66,19 +66,12 @@ def parse(text: str) -> dict[str, Refusal]:
     return out
 
 
-def _escape(text: str) -> str:
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
-
-
 def append(text: str | None, refusal: Refusal) -> str:
     """refused.md with one more row; the existing bytes are kept exactly (append-only)."""
     base = text if text else HEADER
     if not base.endswith("\n"):
         base += "\n"
-    row = "| " + " | ".join(
-        _escape(v) for v in (refusal.topic, refusal.reason, refusal.id, refusal.date, refusal.by)
-    )
-    return base + row + " |\n"
+    return base + table_row((refusal.topic, refusal.reason, refusal.id, refusal.date, refusal.by))
 
 
 #: A proposal whose topic is at least this similar to a refused one is warned about (chosen on

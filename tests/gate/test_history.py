@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import remote
 from clirunner import PROPOSE, first_id, ok, run, write
+from remote import accepted, connect, make_server, rejected
 
 from gitmem.gate import history
 from gitmem.hooks import installer
@@ -28,43 +30,19 @@ TOKEN = "ghp_" + "Z9y8" * 9
 
 @pytest.fixture
 def server(tmp_path: Path) -> Path:
-    bare = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    installer.install(bare, server=True)
-    return bare
+    return make_server(tmp_path)
 
 
 @pytest.fixture
 def clone(memory: Path, server: Path) -> Path:
-    git(memory, "remote", "add", "origin", str(server))
-    # ids would otherwise take the remote's name ("server"); keep the names the tests share
-    (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
-    git(memory, "add", ".gitmem.toml")
-    git(memory, "commit", "-q", "-m", "settings")
-    accepted(push(memory, "main"))
-    return memory
+    return connect(memory, server)
 
 
 def push(
     repo: Path, *refs: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        ["git", "push", "origin", *refs],
-        cwd=repo, capture_output=True, text=True, env={**os.environ, **(env or {})},
-    )  # fmt: skip
-    return done
-
-
-def rejected(done: subprocess.CompletedProcess[str], rule: str) -> str:
-    assert done.returncode != 0, done.stderr
-    assert "pre-receive hook declined" in done.stderr, done.stderr
-    assert f" {rule} " in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr and "unexpected error" not in done.stderr
-    return done.stderr
-
-
-def accepted(done: subprocess.CompletedProcess[str]) -> None:
-    assert done.returncode == 0, done.stderr
+    """git push with the pusher's own pre-push hook too (these tests are no attacker's)."""
+    return remote.push(repo, *refs, env=env, verify=True)
 
 
 def candidate_id(name: str = "run-hooks-through-gitmem") -> str:
