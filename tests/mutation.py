@@ -67,6 +67,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "gitmem/gate/history.py": [
         "tests/gate/test_attacks.py",
+        "tests/gate/test_history_edges.py",
         "tests/gate/test_history.py",
         "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
         "tests/lifecycle/test_admit.py",
@@ -121,6 +122,14 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("gitmem/index/indexmd.py", 232, "drop-not"): (
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
+    ),
+    ("gitmem/gate/scanner.py", 57, "skip-if"): (
+        "when a batch is sent to the worker: kept until results() instead, the same items are "
+        "scanned in the same order, only in one batch"
+    ),
+    ("gitmem/gate/scanner.py", 57, "compare-0"): (
+        "when a batch is sent to the worker: every item at once instead of BATCH at a time, "
+        "the same findings in the same order"
     ),
     ("gitmem/settings/policy.py", 93, "flip-bool"): (
         "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "

@@ -349,6 +349,16 @@ def test_a_variant_of_the_memory_folder_in_the_working_tree_and_the_index(
     assert staged.exit_code == 1 and f"{folder}/entries/method/x.md: LAYOUT" in staged.output
 
 
+@pytest.mark.parametrize(
+    "path", [".gitmem/Entries/method/x.md", ".gitmem/CANDIDATES/x.md", ".gitmem/Refused.md"]
+)
+def test_a_variant_of_a_layout_name_inside_the_memory_folder(repo: Path, path: str) -> None:
+    """`Entries/` beside `entries/`: a case-insensitive checkout merges the two."""
+    write(repo, path, text(**ADMITTED))
+    line = one_problem(run(repo, "check", path), "LAYOUT", path)
+    assert "variant of a name of the memory folder's layout" in line
+
+
 def test_the_pre_commit_hook_sees_a_variant_of_the_memory_folder(repo: Path) -> None:
     """The hook's fast path (no memory file staged: exit at once) compares in any case."""
     from gitmem.hooks import installer

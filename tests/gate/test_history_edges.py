@@ -1,0 +1,83 @@
+"""Corners of the history judge that the mutation runner (tests/mutation.py) found untested:
+each test here fails against a mutant of gitmem/gate/history.py that passed the rest of the
+suite. Real pushes to a bare remote with the server hook, as in test_attacks.py."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from clirunner import ok, run, write
+from remote import (
+    accepted,
+    admitted,
+    commit_all,
+    connect,
+    forged,
+    make_server,
+    propose,
+    push,
+    rejected,
+)
+
+from gitmem.hooks import installer
+
+from conftest import git
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def clone(memory: Path, tmp_path: Path) -> Path:
+    return connect(memory, make_server(tmp_path))
+
+
+def test_a_candidate_branch_updated_with_main_is_judged_against_main(clone: Path) -> None:
+    """GitHub's "update branch" merges main into a candidate: the merge's changes against
+    the candidate's own parent are main's admissions, which the branch does not make."""
+    waiting = propose(clone, "Keep the memory reviewed")
+    admitted(clone, "Pin the hooks by hash")  # main moves on while the candidate waits
+    git(clone, "checkout", "-q", f"gitmem/{waiting}")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge main into the candidate", "main")
+    accepted(push(clone, f"gitmem/{waiting}"))
+    # a merge of anything else into the candidate still carries changes it may not make
+    git(clone, "checkout", "-q", "-b", "side", "main")
+    write(clone, "src/app.py", "print('hello')\n")
+    side = commit_all(clone, "code")
+    git(clone, "checkout", "-q", f"gitmem/{waiting}")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge side", side)
+    stderr = rejected(push(clone, f"gitmem/{waiting}"), "CANDIDATE-BRANCH")
+    assert "src/app.py" in stderr
+
+
+def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path) -> None:
+    folder = clone / ".gitmem/entries/method"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bad\udcff.md").write_bytes(forged("local-method-20261129-bad").encode())
+    commit_all(clone, "a file of another encoding")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    assert "HISTORY-" not in stderr, stderr
+
+
+@pytest.mark.parametrize(
+    "variant", ["docs/Memory/entries/method/x.md", "Docs/memory/entries/method/x.md"]
+)
+def test_a_variant_of_a_nested_memory_folder_at_any_depth(
+    repo: Path, tmp_path: Path, variant: str
+) -> None:
+    """memory.dir of two parts: a variant of either part is the memory folder on a
+    case-insensitive checkout."""
+    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
+    ok(run(repo, "init"))
+    commit_all(repo, "gitmem init")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    installer.install(bare, server=True)  # the policy from the settings just pushed
+    assert git(bare, "config", "gitmem.dir").strip() == "docs/memory"
+    write(repo, variant, forged("local-method-20261129-x"))
+    commit_all(repo, "a variant")
+    done: subprocess.CompletedProcess[str] = push(repo, "main")
+    assert "variant" in rejected(done, "LAYOUT")
