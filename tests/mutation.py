@@ -123,6 +123,10 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
     ),
+    ("gitmem/gate/history.py", 930, "skip-if"): (
+        "a candidate commit's paths from the diff stream or from a diff of its own: the "
+        "stream's fast path gives the same paths when git saw nothing outside the folder"
+    ),
     ("gitmem/gate/scanner.py", 57, "skip-if"): (
         "when a batch is sent to the worker: kept until results() instead, the same items are "
         "scanned in the same order, only in one batch"

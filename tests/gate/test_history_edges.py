@@ -57,7 +57,14 @@ def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path
     (folder / "bad\udcff.md").write_bytes(forged("local-method-20261129-bad").encode())
     commit_all(clone, "a file of another encoding")
     stderr = rejected(push(clone, "main"), "LAYOUT")
-    assert "HISTORY-" not in stderr, stderr
+    assert "HISTORY-" not in stderr and "is not a memory file" not in stderr, stderr
+
+
+def test_a_variant_of_a_layout_name_is_one_layout_problem(clone: Path) -> None:
+    write(clone, ".gitmem/Entries/method/x.md", forged("local-method-20261129-x"))
+    commit_all(clone, "a variant of entries/")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    assert "variant" in stderr and "is not a memory file" not in stderr, stderr
 
 
 @pytest.mark.parametrize(
