@@ -123,6 +123,10 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
     ),
+    ("gitmem/model/refused.py", 111, "and-or"): (
+        "a topic with no content words on one side only: the Dice sum then matches nothing "
+        "and gives 0.0, what the early return gives"
+    ),
     ("gitmem/gate/history.py", 930, "skip-if"): (
         "a candidate commit's paths from the diff stream or from a diff of its own: the "
         "stream's fast path gives the same paths when git saw nothing outside the folder"
