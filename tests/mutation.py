@@ -127,6 +127,9 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
         "a topic with no content words on one side only: the Dice sum then matches nothing "
         "and gives 0.0, what the early return gives"
     ),
+    ("gitmem/gate/rules.py", 99, "flip-bool"): (
+        "@dataclass(frozen=True) on Place: no code assigns to a place or hashes one"
+    ),
     ("gitmem/gate/history.py", 930, "skip-if"): (
         "a candidate commit's paths from the diff stream or from a diff of its own: the "
         "stream's fast path gives the same paths when git saw nothing outside the folder"
