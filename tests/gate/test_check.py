@@ -4,6 +4,8 @@ naming file, rule and fix, exit 1, and no traceback."""
 from __future__ import annotations
 
 import json
+import random
+import string
 from pathlib import Path
 
 import pytest
@@ -146,7 +148,7 @@ def test_invalid_utf8(repo: Path) -> None:
 
 
 def test_secret_is_reported_redacted(repo: Path) -> None:
-    token = "ghp_" + "A1b2" * 9
+    token = "ghp_" + "".join(random.Random(147).choices(string.ascii_letters + string.digits, k=36))
     write(repo, CANDIDATE, text(body=f"## Context\nc\n## Content\nuse {token}\n## Evidence\n"))
     line = one_problem(run(repo, "check"), "SECRET")
     assert token not in line and f"{CANDIDATE}:15:" in line

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +27,8 @@ from entries import text
 # real pushes to a bare server running gitmem's pre-receive hook
 pytestmark = pytest.mark.e2e
 
-TOKEN = "ghp_" + "Z9y8" * 9
+# a GitHub token of the documented shape, random (a repeated chunk would be a placeholder)
+TOKEN = "ghp_" + "".join(random.Random(22).choices(string.ascii_letters + string.digits, k=36))
 
 
 @pytest.fixture

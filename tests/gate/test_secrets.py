@@ -1,7 +1,9 @@
 """The secret scanner: every rule fires on a realistic fake and stays quiet on its look-alikes.
 
 Fake secrets come from tests/secret_samples.py, built at import from documented prefixes and
-random characters, so no real-looking secret is committed whole.
+random characters, so no real-looking secret is committed whole. Each provider format (`Fmt`)
+makes fresh tokens of its documented shape: it is checked bare in prose and assigned in several
+syntaxes, and against its own fillers, its truncation and (for a keyed format) an unrelated key.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ import pytest
 import secret_samples as samples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from secret_samples import CLEAN, NEGATIVES, POSITIVES, rnd
+from secret_samples import CLEAN, FORMATS, NEGATIVES, POSITIVES, Fmt, placed, rnd
 
-from gitmem.gate import secrets
+from gitmem.gate import secretrules, secrets
 from gitmem.gate.secrets import (
     MAX_SCAN_CHARS,
     Finding,
@@ -50,18 +52,37 @@ def test_every_rule_has_a_positive_sample() -> None:
     assert TOKEN_RULES - covered == set()
 
 
-def test_at_least_forty_provider_formats() -> None:
-    generic = {
-        "private-key-block",
-        "gcp-service-account-key",
-        "jwt",
-        "authorization-header",
-        "password-in-url",
-        "password-assignment",
-        "high-entropy-near-secret-word",
-        "secret-file-name",
-    }
-    assert len(TOKEN_RULES - generic) >= 40
+GENERIC = {
+    "private-key-block",
+    "gcp-service-account-key",
+    "jwt",
+    "authorization-header",
+    "password-in-url",
+    "curl-credentials",
+    "password-assignment",
+    "high-entropy-near-secret-word",
+    "secret-file-name",
+}
+
+
+def test_at_least_two_hundred_provider_formats_in_every_family() -> None:
+    assert len(TOKEN_RULES - GENERIC) >= 200
+    families = secrets.rule_families()
+    for family in secretrules.FAMILIES:
+        assert sum(families[r] == family for r in TOKEN_RULES) >= 5, family
+
+
+def test_every_provider_format_has_a_sample_of_its_own() -> None:
+    """Each catalogue entry (not only each rule id) is exercised by a sample of its shape."""
+    compiled = secrets._engine()
+    indexes = {i for i, r in enumerate(secrets._RULES) if r.kind == secrets._TOKEN}
+    seen = set()
+    for fmt in FORMATS:
+        data = placed(fmt, fmt.token()).encode()
+        seen |= {i for i in indexes if compiled.regex(i).search(data) is not None}
+    missing = sorted(secrets._RULES[i].id + " " + secrets._RULES[i].description
+                     for i in indexes - seen)  # fmt: skip
+    assert missing == []
 
 
 @pytest.mark.parametrize(("rule", "text", "secret"), POSITIVES, ids=[p[0] for p in POSITIVES])
@@ -115,6 +136,111 @@ def test_negative(rule: str, text: str) -> None:
 @pytest.mark.parametrize("text", CLEAN)
 def test_clean_prose_raises_nothing(text: str) -> None:
     assert scan_text(text) == []
+
+
+# ------------------------------------------------------------------------- provider formats
+
+FORMAT_IDS = [f"{i}-{fmt.rule}" for i, fmt in enumerate(FORMATS)]
+
+
+def _rng(i: int, salt: int = 0) -> random.Random:
+    return random.Random(i * 7919 + salt)
+
+
+def _fixed_prefix(fmt: Fmt, i: int) -> str:
+    """What every token of the format starts with: the common start of several fresh ones."""
+    tokens = [fmt.token(_rng(i, n)) for n in range(6)]
+    prefix = tokens[0]
+    for t in tokens[1:]:
+        while not t.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix
+
+
+ASSIGNED = [
+    "{key}: {value}",
+    '{key}: "{value}"',
+    "export {key}='{value}'",
+    '{{"{key}": "{value}"}}',
+    "<{key}>{value}</{key}>",
+    '{key} := "{value}"',
+]
+
+
+@pytest.mark.parametrize("i", range(len(FORMATS)), ids=FORMAT_IDS)
+def test_format_is_found_bare_and_assigned(i: int) -> None:
+    """A fresh token of the format's documented shape: bare in a sentence (a format with a
+    prefix), and assigned in several syntaxes (to its provider's key, for a keyed format)."""
+    fmt = FORMATS[i]
+    for n in range(3):
+        token = fmt.token(_rng(i, 100 + n))
+        texts = [] if fmt.key else [placed(fmt, token)]
+        key = fmt.key or "deploy_value"
+        value = fmt.context.format(token)
+        if "\n" not in value:
+            texts += [t.format(key=key, value=value) for t in ASSIGNED]
+        else:
+            texts.append(f"{key}={value}")
+        for text in texts:
+            findings = scan_text("intro line\n" + text)
+            mine = [f for f in findings if f.rule == fmt.rule]
+            assert mine, (text, findings)
+            assert mine[0].line == 2
+            for f in findings:
+                assert_redacted(f, token)
+
+
+FILLERS = [
+    lambda n: "x" * n,
+    lambda n: "#" * n,
+    lambda n: "*" * n,
+    lambda n: ("ab12" * n)[:n],
+    lambda n: ("0123456789" * n)[:n],
+    lambda n: ("EXAMPLE" + "0" * n)[:n],
+]
+
+
+@pytest.mark.parametrize("i", range(len(FORMATS)), ids=FORMAT_IDS)
+def test_format_ignores_fillers_in_its_shape(i: int) -> None:
+    """The format's prefix followed by a filler of the body's length is a placeholder."""
+    fmt = FORMATS[i]
+    token = fmt.token(_rng(i))
+    prefix = _fixed_prefix(fmt, i)
+    body = len(token) - len(prefix)
+    for filler in FILLERS:
+        fake = prefix + filler(body)
+        assert scan_text(placed(fmt, fake)) == [], fake
+        assert scan_text(placed(fmt, fake, "assigned")) == [], fake
+
+
+@pytest.mark.parametrize("i", range(len(FORMATS)), ids=FORMAT_IDS)
+def test_format_needs_its_whole_shape(i: int) -> None:
+    """Cut short, or glued to the word before it, the token is not the format's."""
+    fmt = FORMATS[i]
+    token = fmt.token(_rng(i))
+    prefix = _fixed_prefix(fmt, i)
+    short = token[: len(prefix) + 6]
+    assert fmt.rule not in rules_of(scan_text(placed(fmt, short)))
+    if not fmt.key and fmt.context == "{}":
+        assert fmt.rule not in rules_of(scan_text(f"the build printed x{token} then"))
+
+
+@pytest.mark.parametrize(
+    "i", [i for i, f in enumerate(FORMATS) if f.key], ids=[n for n, f in
+                                                       zip(FORMAT_IDS, FORMATS, strict=True)
+                                                       if f.key]
+)  # fmt: skip
+def test_keyed_format_needs_its_provider_named(i: int) -> None:
+    """A value with no prefix is the provider's only under a key naming the provider; bare, or
+    under an unrelated key, it is not (the generic rules may still judge it)."""
+    fmt = FORMATS[i]
+    token = fmt.token(_rng(i))
+    for text in (f"build_number={token}", f"the build printed {token} then"):
+        assert fmt.rule not in rules_of(scan_text(text)), text
+    # the provider's key naming something else: an id, a URL, a public key
+    stem = fmt.key.rsplit("_", 1)[0]
+    for other in (f"{stem}_ID", f"{stem}_URL", f"{stem}_PUBLIC_KEY"):
+        assert fmt.rule not in rules_of(scan_text(f"{other}={token}")), other
 
 
 def test_specific_rule_wins_over_generic_ones() -> None:
@@ -593,11 +719,19 @@ def _rules_whose_pattern_matches(data: bytes) -> set[int]:
     return {i for i in range(len(secrets._RULES)) if eng.regex(i).search(data) is not None}
 
 
-def test_the_rules_with_gates_are_the_ones_that_would_blow_up_the_set() -> None:
-    """Gates stand in for the entropy and password-in-URL patterns only; each is ASCII."""
-    gated = {r.id for r in secrets._RULES if r.gates != (r.pattern,)}
-    assert gated == {"high-entropy-near-secret-word", "password-in-url"}
-    assert all(g.isascii() for r in secrets._RULES for g in r.gates)
+def test_gates_are_cheap_literals_and_ascii() -> None:
+    """A provider format's gate is its prefix (or a provider's name): no counted repetition of
+    its own, which would multiply the Set's states; only short prefixes stand as whole
+    patterns."""
+    import re
+
+    for r in secrets._RULES:
+        assert all(g.isascii() for g in r.gates)
+        if r.kind != secrets._TOKEN or r.gates == (r.pattern,):
+            continue
+        for gate in r.gates:
+            counted = [int(n) for n in re.findall(r"\{(\d+)", gate)]
+            assert all(n <= 32 for n in counted), (r.id, gate)
 
 
 @pytest.mark.parametrize(
