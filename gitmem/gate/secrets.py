@@ -470,12 +470,11 @@ _PLACEHOLDER_VALUES = frozenset(
     b"""password passwd pass pwd secret secrets token key apikey api_key changeme changeit
     example test testing dummy placeholder redacted hidden masked none null nil true false
     yes no on off required optional string str bytes env value undefined todo tbd xxx foo bar
-    baz foobar mysecret mypassword yourpassword yoursecret secret123 password123 bearer basic
+    baz foobar mysecret mypassword yourpassword yoursecret bearer basic
     digest oauth oauth2 jwt header cookie session ntlm kerberos saml oidc mtls sso ldap
     vault aws gcp azure github gitlab file path default auto enabled disabled admin root user
-    username guest letmein qwerty abc123 123456 1234 12345 12345678 123456789 pass123 pass1234
-    mytoken usertoken apitoken accesstoken authtoken refreshtoken test123 testtest
-    password1 secretkey secret_key privatekey private_key""".split()
+    username guest letmein qwerty mytoken usertoken apitoken accesstoken authtoken
+    refreshtoken testtest secretkey secret_key privatekey private_key""".split()
 )
 
 # Known public examples that are not placeholders by their text: sha-256 of the value.
@@ -1316,12 +1315,30 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
             continue  # a JWT's header: the JWT rule judges the whole token
         if _placeholder_word(line, cs, ce):
             continue  # part of a larger placeholder: `t1.<random>.xxxxxxxx`
+        if _value_of_other_key(line, cs):
+            continue  # `primary_key = …`, `next_page_token: …`: named, but no secret
         if _fake(token):
             continue
         if git_context and set(token) <= _HEX:
             continue
         found.append((cs, ce, _redact(token)))
     return tuple(found)
+
+
+def _value_of_other_key(line: bytes, start: int) -> bool:
+    """Whether line[start:] is the value assigned to a key that holds a secret word but names
+    something else (`primary_key`, `cache_key`, `next_page_token`, `public_key`)."""
+    before = line[max(0, start - 96) : start].rstrip(b" \t\"'`")
+    for op in (b":=", b"=>", b"=", b":"):
+        if before.endswith(op):
+            before = before[: -len(op)].rstrip(b" \t\"'`])")
+            break
+    else:
+        return False
+    key = _key_before(before, len(before))
+    if not any(_secret_word(w) for w in _key_words(key)):
+        return False
+    return _key_kind(key) == _NOT_SECRET
 
 
 _WORD_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-.=~:")

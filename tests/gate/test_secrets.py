@@ -8,6 +8,7 @@ syntaxes, and against its own fillers, its truncation and (for a keyed format) a
 
 from __future__ import annotations
 
+import base64
 import random
 import subprocess
 import sys
@@ -364,6 +365,243 @@ def test_entropy_rule_needs_a_secret_word_nearby() -> None:
     far = "word " * 30
     assert scan_text(f"token {far}{blob}") == []
     assert rules_of(scan_text(f"token {blob}")) == {"high-entropy-near-secret-word"}
+
+
+# ------------------------------------------------------------------------- normalise, then scan
+
+GH = "ghp_" + rnd(36)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        GH.replace("_", "\\_"),  # a Markdown escape
+        GH.replace("_", "&#95;"),  # an HTML entity
+        GH.replace("_", "&lowbar;"),
+        GH.replace("_", "%5F"),  # URL-encoding
+        GH.replace("_", "&amp;#95;"),  # encoded twice
+        "".join(chr(ord(c) + 0xFEE0) if c.isalnum() or c == "_" else c for c in GH),  # full-width
+        GH[:10] + "\u200b" + GH[10:],  # split by a zero-width space
+    ],
+    ids=["markdown", "entity", "named-entity", "url", "double", "full-width", "zero-width"],
+)
+def test_a_token_that_renders_as_one_is_found_on_its_line(written: str) -> None:
+    findings = scan_text(f"## Content\nfirst line\nthe bot uses {written} now\nlast line\n")
+    mine = [f for f in findings if f.rule == "github-pat"]
+    assert [f.line for f in mine] == [3], findings
+    assert_redacted(mine[0], GH)
+    assert "password-assignment" not in rules_of(findings)
+
+
+def test_escaped_json_is_read_as_json() -> None:
+    token = rnd(32)
+    text = '\\{\n    \\"deploy_token\\": \\"' + token + '\\"\n\\}'
+    assert [(f.rule, f.line) for f in scan_text(text)] == [("password-assignment", 2)]
+
+
+def test_an_encoded_url_password_is_still_found() -> None:
+    password = "p%40" + rnd(14)  # p@…, percent-encoded as a URL requires
+    [finding] = scan_text(f"DATABASE_URL=postgres://app:{password}@db:5432/app")
+    assert finding.rule == "password-in-url"
+
+
+def test_text_that_renders_as_itself_is_scanned_once() -> None:
+    assert secrets._normalised("plain ascii, 50% done & more\n") is None
+    assert secrets._normalised("café — naïve\n") is None
+    rendered = secrets._normalised("a\nb &amp; c\nd\\_e\n")
+    assert rendered == ("a\nb & c\nd_e\n", frozenset({2, 3}))
+
+
+def test_rendering_never_adds_lines() -> None:
+    rendered = secrets._normalised("x%0Ay%0D%0Az\nnext")
+    assert rendered is not None and rendered[0].count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda s: base64.b64encode(s.encode()).decode(),
+        lambda s: base64.b64encode(base64.b64encode(s.encode())).decode(),
+        lambda s: s.encode().hex(),
+    ],
+    ids=["base64", "base64-twice", "hex"],
+)
+def test_encoded_tokens_are_decoded_and_found(wrap: Callable[[str], str]) -> None:
+    token = "sk_live_" + rnd(40)
+    findings = scan_text(f"intro\nthe value is {wrap('key=' + token)} here\n")
+    [mine] = [f for f in findings if f.rule == "stripe-secret-key"]
+    assert mine.line == 2 and "encoded" in mine.description
+    assert_redacted(mine, token)
+
+
+def test_a_key_pair_base64_in_a_code_block_is_found() -> None:
+    """A Kubernetes secret's tls.key, as kubectl prints it: base64 of a PEM file, wrapped."""
+    encoded = base64.encodebytes(samples.pem("RSA").encode()).decode()
+    text = (
+        "## Evidence\n```yaml\ndata:\n  tls.key: |\n"
+        + "".join(f"    {line}\n" for line in encoded.splitlines())
+        + "```\n"
+    )
+    findings = scan_text(text)
+    blocks = [f for f in findings if f.rule == "private-key-block"]
+    assert [f.line for f in blocks] == [5] and "base64" in blocks[0].description
+    single = base64.b64encode(samples.pem("EC", samples.pem_body(300)).encode()).decode()
+    assert "private-key-block" in rules_of(scan_text(f"tls.key: {single}"))
+
+
+def test_a_base64_wrapped_jwt_is_found() -> None:
+    token = samples.jwt()
+    wrapped = base64.b64encode(token.encode()).decode()
+    assert wrapped.startswith("ZXlK")
+    assert "jwt" in rules_of(scan_text(f"session blob {wrapped}"))
+
+
+def test_decoding_is_bounded_in_depth_and_size() -> None:
+    token = "sk_live_" + rnd(40)
+    nested = "key=" + token
+    for _ in range(3):  # three levels: deeper than the scanner decodes
+        nested = base64.b64encode(nested.encode()).decode()
+    assert "stripe-secret-key" not in rules_of(scan_text(nested))
+    # a text full of decodable runs (paragraphs apart) decodes MAX_DECODED_CHARS of them
+    run = base64.b64encode(b"just some words of prose, no secret here " * 40).decode()
+    text = (
+        "\n\n".join([run] * (4 * secrets.MAX_DECODED_CHARS // len(run)))
+        + "\n\nx="
+        + (base64.b64encode(("key=" + token).encode()).decode())
+    )
+    assert "stripe-secret-key" not in rules_of(scan_text(text[: secrets.MAX_SCAN_CHARS]))
+
+
+def test_random_base64_and_hashes_decode_to_nothing() -> None:
+    blob = base64.b64encode(random.Random(1).randbytes(48)).decode()
+    text = f"checksum {blob} and {samples.hexs(64)}"
+    assert scan_text(text) == []
+
+
+# ------------------------------------------------------------------------- false alarms
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snowflake.password=\njdbc.snowflake.url=jdbc:snowflake://acct.snowflakecomputing.com",
+        "GITHUB_API_KEY=\nDYNATRACE_API_KEY=\n",
+        "password:\nusername: deploy\n",
+        "token =\n  # filled in by CI\n",
+    ],
+)
+def test_an_empty_assignment_never_takes_the_next_line(text: str) -> None:
+    assert scan_text(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: |\n  " + rnd(32),
+        "deploy_token: >-\n  " + rnd(32),
+        "<deployToken>\n    " + rnd(32) + "\n</deployToken>",
+        "credentials:\n  " + rnd(32),
+    ],
+)
+def test_a_block_or_an_element_takes_its_value_from_the_next_line(text: str) -> None:
+    assert [f.line for f in scan_text(text)] == [2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "xoxp-" + samples.digits(12) + "-####################",
+        "SLACK=xoxb-" + samples.digits(12) + "-" + samples.digits(12) + "-************************",
+        "api_key=" + "abcd1234" * 4,
+        "GR1348941" + "123" * 7,
+        "token: " + "0123456789" * 4,
+        "secret_key = '" + "x" * 40 + "'",
+        "ghp_" + "XXXX" * 9,
+        "client_secret: " + "ab" * 16,
+        "glimt-my-tokens_are-correct-and-long",
+        "glpat-this_is-my-gitlab-token",
+        "sk_live_ThisIsAnExampleOfAKey",
+        'password: "real_key"',
+        "password: 'db_password_here'",
+        "keyVaultToStoreSecrets: cmp2-qat-1208358310",
+        "secret_name: prod-db-credentials-v2",
+        "token_type: bearer_jwt_v2_signed",
+        "max_tokens = 4096",
+        "the key_id is 7f3c9e2a-1d4b-4e8f-9a6c-2b5d8e1f0a3c in the logs",
+        "primary_key = " + rnd(30),
+        "cache_key: " + rnd(32),
+        "next_page_token: " + rnd(40),
+        "idempotency_key = " + samples.uuid(),
+    ],
+)
+def test_placeholders_fillers_and_names_are_no_secrets(text: str) -> None:
+    assert scan_text(text) == [], scan_text(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ('password = "P@ss w0rd 2024!"', "password-assignment"),
+        ("user = 'Aladdin'\npassword = 'open sesame'", "password-assignment"),
+        ('PASSWORD="correct horse battery staple"', "password-assignment"),
+        ("The password is 'Secret123' for the staging box", "password-assignment"),
+        ('so just make sure the password is "centipede" and press On', "password-assignment"),
+        ('<add key="ClearTextPassword" value="' + rnd(14) + '!" />', "password-assignment"),
+        ('<add key="FromEmailPassword" value="Prestig1tariu$"/>', "password-assignment"),
+        ("curl -u elastic:" + rnd(10) + "$1 https://localhost:9200", "curl-credentials"),
+        ("curl --user 'api:" + rnd(20) + "' https://api.mail.example.net", "curl-credentials"),
+        ('curl -s -u ":' + rnd(14) + '" https://localhost:9200', "curl-credentials"),
+        ("curl -X POST https://x.internal \\\n  -d 'world' \\\n  -u dev:" + rnd(16),
+         "curl-credentials"),
+        ("docker login -u ci -p " + rnd(24) + " registry.internal", "password-assignment"),
+        ("echo x | docker login --username ci --password " + rnd(24), "password-assignment"),
+        ("mysql -u root -p" + rnd(12) + " shop", "password-assignment"),
+        ('curl -H "X-Octopus-ApiKey: ' + samples.uuid() + '" https://octo', "authorization-header"),
+        ('curl -H "Api-Token: ' + rnd(11) + '" https://x.internal', "authorization-header"),
+        ("Authorization: " + samples.uuid(), "authorization-header"),
+        ('"Authorization": "Basic ' + samples.b64(b"svc:" + rnd(12).encode()) + '"',
+         "authorization-header"),
+        ('utils.GetEnvOrDefault("api_token", "' + samples.uuid() + '")', "password-assignment"),
+        ("deployToken,'" + rnd(30) + "',", "password-assignment"),
+        ("$deployToken .= \"" + rnd(30) + "\";", "password-assignment"),
+        ("DEPLOY_TOKEN ?= " + rnd(30), "password-assignment"),
+        ("var deployToken string = \"" + rnd(30) + "\"", "password-assignment"),
+    ],
+)  # fmt: skip
+def test_credentials_in_commands_and_config(text: str, rule: str) -> None:
+    assert rule in rules_of(scan_text(text)), scan_text(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "curl -u user:pass https://x.internal",
+        "curl -u username:token https://x.internal",
+        "curl --user xxx:yyy https://x.internal",
+        'curl -u "SRVC_JENKINS:${APPID}" https://x.internal',
+        "curl -u neo4j:[PASSWORD] http://[IP]:7474",
+        'curl -X POST --user "$(cat ./login.txt):$(cat ./password.txt)"',
+        "docker login -u ci -p $CI_REGISTRY_PASSWORD registry.internal",
+        "docker run -p 8080:8080 nginx",
+        "mysql -u root -p shop",
+        'curl -H "Authorization: Bearer XXXXXXXXXXXX" https://x.internal',
+        'curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://x',
+        '<add key="SchemaTable" value="G:\\SchemaTable.xml" />',
+        '<add key="PasswordPolicy" value="strict" />',
+        "The password is stored in the vault, not here.",
+        'password = "the one from the vault"',
+    ],
+)
+def test_commands_and_config_without_credentials(text: str) -> None:
+    assert scan_text(text) == [], scan_text(text)
+
+
+def test_jwt_forms() -> None:
+    unsigned = samples.jwt().rsplit(".", 1)[0] + "."
+    assert "jwt" in rules_of(scan_text(f"token {unsigned}"))
+    damaged = "eyJhbGciOi" + "eeei" + samples.jwt()[14:]  # a header damaged after "alg"
+    assert "jwt" in rules_of(scan_text(damaged))
+    assert "jwt" in rules_of(scan_text("Authorization: Bearer " + samples.jwt()))
 
 
 # ------------------------------------------------------------------------- file names
