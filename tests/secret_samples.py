@@ -506,6 +506,12 @@ _add("password-assignment", rnd(16) + "!", '<add key="ClearTextPassword" value="
 _add("password-assignment", rnd(20), "docker login -u deploy -p {} registry.internal")
 _add("password-assignment", rnd(48, B64), "password: |\n  {}")
 _add("password-assignment", rnd(30), "<deployToken>{}</deployToken>")
+_add(
+    "kubernetes-secret",
+    b64(rnd(18).encode()),
+    "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: {}",
+)
+_add("kubernetes-secret", rnd(16), "kind: Secret\nstringData:\n  api-token: '{}'")
 _add("high-entropy-near-secret-word", rnd(40, B64), "the signing key we use is {} for now")
 _add("high-entropy-near-secret-word", rnd(40, B64), "{} is the staging token")
 _add("high-entropy-near-secret-word", hexs(64), "api token (hex) {}")
@@ -683,6 +689,17 @@ NEGATIVES: list[tuple[str, str]] = [
     ("password-assignment", "accessor: rA1wk0Y45YCufyfq"),
     ("password-assignment", "op run --env-file .env -- token: op://vault/item/credential"),
     ("password-assignment", "the token, 4096 bytes at most, is read once"),
+    ("kubernetes-secret", "kind: Secret\ndata:\n  htpasswd: ''\n  token: {{ .Values.token }}\n"),
+    ("kubernetes-secret", "kind: Secret\ndata:\n  extra: YmFyCg==\n"),  # too short to matter
+    (
+        "kubernetes-secret",
+        "kind: ExternalSecret\nspec:\n  data:\n    - secretKey: api-key\n"
+        "      remoteRef:\n        key: my-secrets-manager-secret\n",
+    ),
+    (
+        "kubernetes-secret",
+        "kind: ConfigMap\ndata:\n  a: " + b64(rnd(18).encode()) + "\n---\nkind: Secret",
+    ),
     ("high-entropy-near-secret-word", "fixed by commit " + hexs(40) + " (the key change)"),
     ("high-entropy-near-secret-word", "request " + uuid() + " used the api key"),
     ("high-entropy-near-secret-word", "the `MalwareDomainsStrictOrder` key"),

@@ -85,14 +85,15 @@ END_B64: Final = r"(?:[^A-Za-z0-9_+/=\-]|$)"
 # ---- how a value is assigned to a key, in the syntaxes memory text quotes: INI and .env,
 # shell, YAML (plain, quoted, `|` and `>` blocks), JSON (also escaped inside a string), TOML,
 # Python, Go (`:=`, typed `var x string =`), Java/C#/Kotlin, PHP (`=>`, `.=`), Makefile
-# (`:=`, `::=`, `?=`, `+=`), R (`<-`), CSV (`key,value`) and XML elements.
+# (`:=`, `::=`, `?=`, `+=`), R (`<-`), CSV (`key,value`), XML elements, Markdown and HTML
+# table rows (`| KEY | value |`) and `gh secret set NAME --body VALUE`.
 
 #: After the key's name: its closing quote or bracket, and an optional type annotation.
 KEY_CLOSE: Final = r"(?:\\?[\"'`\]\)]){0,3}(?:[ \t]*:?[ \t]*(?:string|String|str|bytes|\[\]byte))?"
 #: The assignment operator, on the same line; a YAML block scalar or an XML element may put
 #: the value on the next, indented line (an empty `key=` never takes the next line).
 OPERATOR: Final = (
-    r"(?:[ \t]*(?:=>|:{1,3}=|[?+.!]?=|<-|,)[ \t]*"
+    r"(?:[ \t]*(?:=>|:{1,3}=|[?+.!]?=|<-|,|\|)[ \t]*|[ \t]+--body[ \t]+|</t[dh]>[ \t]*<td>"
     r"|[ \t]*:(?:[ \t]*[|>][-+]?[0-9]?[ \t]*\r?\n[ \t]+|[ \t]*\r?\n[ \t]+|[ \t]*)"
     r"|>(?:[ \t]*\r?\n)?[ \t]*)"
 )
@@ -142,9 +143,10 @@ def keyed(
 ) -> Format:
     """A format with no prefix: the value of a key whose name names the provider.
 
-    The key is any identifier holding one of `names` (case-insensitive); the value must fill
-    `value` exactly (case-sensitive, as documented), bounded by `end`."""
-    pattern = rf"(?i:{names})[\w.\-]{{0,40}}{ASSIGN}({value}){end}"
+    The key is any identifier holding one of `names`; the value must fill `value` exactly,
+    bounded by `end`. Both are read case-insensitively: providers document an alphabet, and a
+    key pasted from a console, a vault or a sample may come in either case."""
+    pattern = rf"(?i:{names})[\w.\-]{{0,40}}{ASSIGN}((?i:{value})){end}"
     return Format(rule_id, description, family, pattern, rf"(?i){names}", check)
 
 

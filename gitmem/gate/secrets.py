@@ -67,6 +67,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -102,12 +103,14 @@ class Finding:
 # come from the catalogue (gitmem.gate.secretrules); the structural rules below are the ones no
 # single provider owns.
 
-(_TOKEN, _PEM, _JWT, _URL, _ASSIGN, _ENTROPY, _FILE, _CURL, _HEADER, _BASE64, _HEXRUN) = range(11)
+(_TOKEN, _PEM, _JWT, _URL, _ASSIGN, _ENTROPY, _FILE, _CURL, _HEADER, _BASE64, _HEXRUN, _K8S) = (
+    range(12)
+)
 
 # Tiers: a finding is dropped when it overlaps one from a lower tier (a more specific rule).
 _TIER = {
     _TOKEN: 0, _PEM: 0, _JWT: 0, _FILE: 0, _BASE64: 0, _HEXRUN: 0,
-    _URL: 1, _CURL: 1, _HEADER: 1, _ASSIGN: 2, _ENTROPY: 3,
+    _URL: 1, _CURL: 1, _HEADER: 1, _K8S: 1, _ASSIGN: 2, _ENTROPY: 3,
 }  # fmt: skip
 
 # What a key names, for the assignment rules: nothing secret, a token or key (its value must
@@ -175,7 +178,7 @@ _VALUE = (
 # those multiply the Set's states)
 _ASSIGNMENT_KEY = (
     rf"(?i)(?:{_KEY_WORDS})[\w.\-]*[\\\"'`\])]*[ \t]*"
-    r"(?::?[ \t]*(?:string|str|bytes|\[\]byte)[ \t]*)?[=:>,<?+.!]"
+    r"(?::?[ \t]*(?:string|str|bytes|\[\]byte)[ \t]*)?[=:>,<?+.!|\-]"
 )
 _ASSIGNMENT = rf"(?i)((?:{_KEY_WORDS})[\w.\-]{{0,40}}){secretrules.KEY_CLOSE}({OPERATOR}){_VALUE}"
 _OPTION_VALUE = r"(?:\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|([^\s\"'`,;\-][^\s\"'`,;]*))"
@@ -268,8 +271,8 @@ _STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
         "password-assignment",
         "password passed to a registry login",
-        r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n]*?[ \t]"
-        r"(-p)(=|[ \t]+)" + _OPTION_VALUE,
+        r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n]*?\blogin\b"
+        r"[^\n]*?[ \t](-p)(=|[ \t]+)" + _OPTION_VALUE,
         _ASSIGN,
         gates=(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b",),
         key_kind=_PASSWORD_KEY,
@@ -282,6 +285,13 @@ _STRUCTURAL: tuple[_Rule, ...] = (
         _ASSIGN,
         gates=(r"(?i)\b(?:mysql|mariadb|sshpass|redis-cli)",),
         key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "kubernetes-secret",
+        "value of a Kubernetes Secret (data: base64, stringData: plain)",
+        r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$",
+        _K8S,
+        gates=(r"(?i)kind:[ \t]*[\"']?secret",),
     ),
     _Rule(
         "high-entropy-near-secret-word",
@@ -440,7 +450,6 @@ _PLACEHOLDER_MARKERS = (
     b"yourpass",
     b"yourapi",
     b"redacted",
-    b"xxxx",
     b"****",
     b"####",
     b"${",
@@ -495,19 +504,26 @@ def _fake(secret: bytes, *, max_period: int = 16) -> bool:
     low = secret.lower()
     if any(marker in low for marker in _PLACEHOLDER_MARKERS):
         return True
+    if b"xxxx" in secret or b"XXXX" in secret:  # not in low: `XxxX` turns up in random text
+        return True
     if secret[:1] in (b"$", b"%") or low in _PLACEHOLDER_VALUES:
         return True
     tail = secret[len(secret) // 3 :]
     if len(set(tail)) <= 2 or _filler(secret, max_period=max_period):
         return True
-    # a dotted token (a JWT, `t1.…`) with one part made up is made up
-    return b"." in secret and any(
-        _filler(part, max_period=max_period) for part in secret.split(b".")[1:]
+    # a token of parts (a JWT, `t1.…`, `sm_pat_…`) whose random part is made up is made up
+    parts = _PARTS.split(secret)
+    return len(parts) > 1 and any(
+        _filler(part, max_period=max_period) for part in parts[1:] if len(part) >= 8
     )
 
 
+_PARTS = re.compile(rb"[._\-]")
+
+
 def _filler(value: bytes, *, max_period: int = 16) -> bool:
-    """Obviously made up: one character over 40% or more of the value, a short chunk
+    """Obviously made up: one character over 40% or more of the value (60% of one under 16
+    characters, where a random hex string may repeat a digit four times), a short chunk
     repeated over three quarters of it, two and a half times or more (`abcd1234abcd1234…`,
     `123123123…`; `hunter2hunter2` may be a password), or a counting run of six (`123456`,
     `abcdef`, `fedcba`). Random tokens do none of these: a run of six ascending characters
@@ -519,7 +535,7 @@ def _filler(value: bytes, *, max_period: int = 16) -> bool:
     low = v.lower()
     if any(run in low for run in _COUNTING_RUNS):
         return True
-    if max(Counter(v).values()) * 10 >= n * 4:
+    if max(Counter(v).values()) * 10 >= n * (4 if n >= 16 else 6):
         return True
     number = int.from_bytes(v, "big")
     for period in range(1, min(max_period, n * 2 // 5) + 1):
@@ -738,8 +754,6 @@ _PREFIX_QUALIFIERS = _words(
 
 def _key_words(key: bytes) -> list[str]:
     """A key's name as lower-case words: `mySecretString` -> my, secret, string."""
-    import re
-
     global _WORD_SPLIT
     if _WORD_SPLIT is None:
         _WORD_SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -840,8 +854,6 @@ def _reference(value: bytes) -> bool:
 def _identifier(value: bytes) -> bool:
     """A name in code rather than a secret: `settings.DATABASE_PASSWORD`, `DB_PASSWORD`,
     `real_key`, `api_token`, `X25519.secret_length`."""
-    import re
-
     text = value.decode("ascii", "replace")
     if not re.fullmatch(r"[A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*", text):
         return False
@@ -897,8 +909,6 @@ def _generated(value: bytes) -> bool:
 
 def _separated_words(value: bytes) -> bool:
     """snake_case, kebab-case or dotted parts, each a word, a number, or a word and a number."""
-    import re
-
     parts = [p for p in re.split(rb"[_.\-]", value) if p]
     return len(parts) >= 2 and all(_segments(p) <= 2 for p in parts)
 
@@ -911,6 +921,8 @@ def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -
     key wants a generated-looking value). `loose_op`: the operator is one prose also uses
     (`,`), so the value must look generated whatever the key."""
     value = value.strip().rstrip(b"\\")
+    if len(value) > 2 and value[:1] in b"\"'`" and value[-1:] == value[:1]:
+        value = value[1:-1]  # quoted twice: `'"951bc…"'` in a Gradle buildConfigField
     if not quoted and value.endswith(b".") and not value.endswith(b".."):
         value = value[:-1]
     if len(value) < 4 or len(value) > 512:
@@ -929,11 +941,10 @@ def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -
         return False  # a Windows path; a YAML key on the next line
     if b" " in value or b"\t" in value:
         return quoted and kind == _PASSWORD_KEY and not loose_op and _passphrase(value)
-    if any(c in value for c in b"()[]{}"):
-        import re
-
-        if not (quoted and kind == _PASSWORD_KEY) or re.search(rb"\w\(|^[\[{(]", value):
-            return False  # code: a call, an index, a template
+    if any(c in value for c in b"()[]{}") and (
+        not (quoted and kind == _PASSWORD_KEY) or re.search(rb"\w\(|^[\[{(]", value)
+    ):
+        return False  # code: a call, an index, a template
     if _identifier(value):
         return False
     if loose_op or kind == _TOKEN_KEY:
@@ -1352,8 +1363,9 @@ def _placeholder_word(line: bytes, start: int, end: int) -> bool:
         start -= 1
     while end < last and line[end] in _WORD_CHARS:
         end += 1
-    low = line[start:end].lower()
-    return any(marker in low for marker in _PLACEHOLDER_MARKERS)
+    word = line[start:end]
+    low = word.lower()
+    return any(m in low for m in _PLACEHOLDER_MARKERS) or b"xxxx" in word or b"XXXX" in word
 
 
 def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
@@ -1423,6 +1435,65 @@ def _text_like(decoded: bytes) -> bool:
     return printable * 100 >= len(text) * 95 and sum(c.isalnum() for c in text) >= 8
 
 
+_K8S_SECTION = re.compile(rb"^([ \t]*)(data|stringData):[ \t]*$")
+_K8S_ENTRY = re.compile(rb"^([ \t]+)([\w.\-]+):[ \t]*(.*?)[ \t]*$")
+
+
+def _handle_k8s(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """The values of a `kind: Secret` manifest: under `data:` base64 (of anything: a secret
+    need not be text), under `stringData:` plain text judged as a password. The manifest is
+    the YAML document (between `---` lines) that says `kind: Secret`; a `kind: SopsSecret` or
+    `ExternalSecret` holds references, not values, and is not one."""
+    for m in rx.finditer(data):
+        at = int(m.start())
+        start = data.rfind(b"\n---", 0, at)
+        start = 0 if start < 0 else start + 4
+        end = data.find(b"\n---", at)
+        end = len(data) if end < 0 else end
+        _k8s_document(rule, data, start, end, hits)
+
+
+def _k8s_document(rule: _Rule, data: bytes, start: int, end: int, hits: list[_Hit]) -> None:
+    section: bytes | None = None
+    indent = b""
+    pos = start
+    block_key = False  # the previous entry was `key: |`: this line is its value
+    while pos < end:
+        eol = data.find(b"\n", pos, end)
+        eol = end if eol < 0 else eol
+        line = data[pos:eol].rstrip(b"\r")
+        head = _K8S_SECTION.match(line)
+        if head:
+            section, indent, block_key = head.group(2), head.group(1), False
+        elif section is not None and line.strip() and not line.lstrip().startswith(b"#"):
+            entry = _K8S_ENTRY.match(line)
+            if not line.startswith(indent) or len(line) - len(line.lstrip()) <= len(indent):
+                section = None  # the section ended
+            elif block_key:
+                _k8s_value(rule, section, line.strip(), pos + line.find(line.strip()), hits)
+                block_key = False
+            elif entry:
+                value = entry.group(3)
+                if value in (b"|", b">", b"|-", b">-", b"|+", b">+"):
+                    block_key = True
+                elif value:
+                    _k8s_value(rule, section, value, pos + int(entry.start(3)), hits)
+        pos = eol + 1
+
+
+def _k8s_value(rule: _Rule, section: bytes, value: bytes, at: int, hits: list[_Hit]) -> None:
+    plain = value.strip(b"\"'")
+    if section == b"data":
+        if len(plain) < 12 or not re.fullmatch(rb"[A-Za-z0-9+/]+={0,3}", plain) or _fake(plain):
+            return
+        if not _b64decode(plain):
+            return
+    elif not _assigned_secret(plain, quoted=True, kind=_PASSWORD_KEY, loose_op=False):
+        return
+    s = at + value.find(plain)
+    hits.append(_Hit(s, s + len(plain), rule.tier, rule.id, _redact(plain), rule.description))
+
+
 _HANDLERS: dict[int, _Handler] = {
     _TOKEN: _handle_token,
     _PEM: _handle_pem,
@@ -1435,6 +1506,7 @@ _HANDLERS: dict[int, _Handler] = {
     _HEADER: _handle_header,
     _BASE64: _handle_base64,
     _HEXRUN: _handle_hex,
+    _K8S: _handle_k8s,
 }
 
 
@@ -1457,8 +1529,6 @@ _TRIGGERS = None  # compiled on first use
 def _triggers() -> Any:
     """What a line needs to render differently from its bytes: a Markdown backslash escape,
     an HTML entity or a percent-escape (Python's re: one alternation, linear)."""
-    import re
-
     global _TRIGGERS
     if _TRIGGERS is None:
         _TRIGGERS = re.compile(
@@ -1505,7 +1575,6 @@ def _render(line: str) -> str:
     (NFKC: full-width letters), HTML entities and percent-escapes decoded, Markdown backslash
     escapes undone; twice, for a double encoding. Never more lines than it had."""
     import html
-    import re
     import unicodedata
     from urllib.parse import unquote
 

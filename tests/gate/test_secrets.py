@@ -1020,3 +1020,43 @@ def test_the_line_memory_is_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -
         assert [f.line for f in scan_text(f"api token {blob}")] == [1]
         assert len(secrets._LINE_MEMO) <= 2
     assert [f.line for f in scan_text(f"api token {blobs[0]}")] == [1]
+
+
+# ------------------------------------------------------------------------- Kubernetes secrets
+
+K8S_SECRET = """apiVersion: v1
+kind: Secret
+metadata:
+  name: db-user-pass
+type: Opaque
+data:
+  # base64 of the password
+  password: {b64}
+  username: YWRtaW4=
+  .dockerconfigjson: |
+    {b64}
+stringData:
+  api-token: {plain}
+  empty: ""
+"""
+
+
+def test_the_values_of_a_kubernetes_secret_are_secrets() -> None:
+    b64 = samples.b64(rnd(24).encode())
+    text = K8S_SECRET.format(b64=b64, plain=rnd(16))
+    found = [f.line for f in scan_text(text) if f.rule == "kubernetes-secret"]
+    assert found == [8, 11, 13]  # not the 8-character user name, not the empty value
+    # data before kind, in the same document
+    before = "apiVersion: v1\ndata:\n  password: " + b64 + "\nkind: Secret\n"
+    assert [f.line for f in scan_text(before)] == [3]
+
+
+def test_references_and_other_kinds_are_no_kubernetes_secrets() -> None:
+    b64 = samples.b64(rnd(24).encode())
+    for kind in ("SopsSecret", "ExternalSecret", "SealedSecret", "ConfigMap"):
+        text = K8S_SECRET.format(b64=b64, plain=rnd(16)).replace("kind: Secret", f"kind: {kind}")
+        # the values are judged as any value is (a password key, a random value), not as a
+        # Secret's: a random data entry under a plain name is no secret by itself
+        assert "kubernetes-secret" not in rules_of(scan_text(text))
+    templated = "kind: Secret\ndata:\n  password: {{ .Values.password }}\n  token: ''\n"
+    assert scan_text(templated) == []
