@@ -926,36 +926,56 @@ def _passphrase(value: bytes) -> bool:
 
 
 def _generated(value: bytes) -> bool:
-    """A value that looks machine-made, as a token or key is: random-looking, a UUID, or at
-    least twelve characters mixing letters and digits that do not read as words (or, for the
-    lower-case-and-digit keys that often do, whose digits are scattered: three separate runs
-    of digits and three of letters, which names and versions seldom have)."""
-    if _looks_random(value) or _uuid(value):
+    """A value that looks machine-made, as a token or key is: a UUID, or twelve characters or
+    more, random-looking or mixing letters and digits, that are not a name made of words
+    (`sessionTimeout30s`, `utf8mb4_unicode_ci`, `test_case_sha3_512_0`); a value of letters
+    only must be long, of both cases, and read as no words."""
+    if _uuid(value):
         return True
     chars = set(value)
-    if len(value) < 12 or len(chars) < 8 or not chars & _DIGITS:
+    if len(value) < 12 or len(chars) < 8 or not chars & (_LOWER | _UPPER):
         return False
-    if not chars & (_LOWER | _UPPER):
+    if _named(value) or _separated_words(value):
         return False
-    if not _wordy(value):
+    if _looks_random(value):
         return True
-    digit_runs = letter_runs = 0
-    previous = None
-    for c in value:
-        digit = c in _DIGITS
-        if digit != previous:
-            if digit:
-                digit_runs += 1
-            else:
-                letter_runs += 1
-        previous = digit
-    return digit_runs >= 3 and letter_runs >= 3 and not _separated_words(value)
+    if not chars & _DIGITS:
+        return (
+            len(value) >= 20
+            and bool(chars & _LOWER and chars & _UPPER)
+            and not _readable(value)
+            and not _wordy(value)
+        )
+    return not _wordy(value) or _digit_runs(value) >= 3
+
+
+def _digit_runs(value: bytes) -> int:
+    return sum(1 for t in _CAMEL_WORDS.findall(value) if t[:1].isdigit())
+
+
+def _named(value: bytes) -> bool:
+    """A name made of words and a few numbers: its letters, most of them, in words of four
+    letters on average (random capitals cut a random string into words of about two), each
+    longer word with a vowel, and at most two numbers."""
+    tokens = _CAMEL_WORDS.findall(value)
+    words = [t for t in tokens if t.isalpha()]
+    if len(words) < 2 or len(tokens) - len(words) > 2:
+        return False
+    letters = sum(map(len, words))
+    if letters * 10 < len(value) * 7 or letters < len(words) * 4:
+        return False
+    return all(len(w) <= 2 or set(w) & _VOWELS for w in words)
 
 
 def _separated_words(value: bytes) -> bool:
-    """snake_case, kebab-case or dotted parts, each a word, a number, or a word and a number."""
-    parts = [p for p in re.split(rb"[_.\-]", value) if p]
-    return len(parts) >= 2 and all(_segments(p) <= 2 for p in parts)
+    """snake_case, kebab-case or dotted: three or more parts, each a word, a number, or a word
+    and a number (`test_case_sha3_512_0`); random parts mix more classes than that."""
+    parts = [p for p in _PARTS.split(value) if p]
+    return (
+        len(parts) >= 3
+        and all(_segments(p) <= 2 for p in parts)
+        and any(len(p) >= 3 and p.isalpha() for p in parts)
+    )
 
 
 def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -> bool:
