@@ -366,7 +366,7 @@ class _Engine:
     compiled on need."""
 
     __slots__ = (
-        *("_compile", "_joint", "_needed", "_regexes", "_solo"),
+        *("_compile", "_joint", "_regexes", "_solo"),
         *("candidates", "known_ids", "set", "words"),
     )
 
@@ -374,29 +374,30 @@ class _Engine:
         self.set = rule_set
         self._compile = compile_rule
         self._regexes: list[Any] = [None] * len(_RULES)
-        # the Set's patterns are the distinct gates, in order: which rules each one serves,
-        # alone (most rules have one gate) or jointly with other gates
+        # the Set's patterns are the distinct gates, in order: which rules each one serves
+        # alone (most rules have one gate), and the few rules that need several gates at once
         where = {gate: i for i, gate in enumerate(gates)}
-        self._solo: list[list[int]] = [[] for _ in gates]
-        self._joint: list[list[int]] = [[] for _ in gates]
+        self._solo: list[tuple[int, ...]] = [() for _ in gates]
+        self._joint: list[tuple[int, tuple[int, ...]]] = []
         for index, rule in enumerate(_RULES):
-            own = set(rule.gates)
-            for gate in own:
-                (self._solo if len(own) == 1 else self._joint)[where[gate]].append(index)
-        self._needed = [len(set(rule.gates)) for rule in _RULES]
+            own = tuple(dict.fromkeys(where[g] for g in rule.gates))
+            if len(own) == 1:
+                self._solo[own[0]] += (index,)
+            else:
+                self._joint.append((index, own))
         self.words = compile_rule(_ANY_SECRET_WORD)  # for the entropy rule
         self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
         self.known_ids = frozenset(rule_ids())
 
     def rules_in(self, data: bytes) -> list[int]:
         """The rules that can match data (every gate matched), in rule order."""
-        found: list[int] = []
-        joint: list[int] = []
-        for i in self.set.Match(data) or ():
-            found += self._solo[i]
-            joint += self._joint[i]
-        if joint:
-            found += [index for index in set(joint) if joint.count(index) == self._needed[index]]
+        matched = self.set.Match(data)
+        if not matched:
+            return []
+        solo = self._solo
+        found = [index for i in matched for index in solo[i]]
+        seen = set(matched)
+        found += [index for index, own in self._joint if all(g in seen for g in own)]
         found.sort()
         return found
 
@@ -429,7 +430,9 @@ def _engine() -> _Engine:
 
 
 # --------------------------------------------------------------------------------------------
-# Confirming candidates: placeholders, fillers, randomness.
+# Confirming candidates: placeholders, fillers, randomness. The judges of a value are pure
+# functions of its bytes, kept per value: a candidate and the entry admitted from it hold the
+# same values, and hostile text repeats one value thousands of times.
 
 _PLACEHOLDER_MARKERS = (
     b"example",
@@ -501,6 +504,7 @@ _KNOWN_EXAMPLES = frozenset(
 _PUBLIC_PREFIXES = (b"pk_live_", b"pk_test_")
 
 
+@functools.lru_cache(maxsize=8192)
 def _fake(secret: bytes, *, max_period: int = 16) -> bool:
     """A placeholder, a documented example, or a filler (see `_filler`; a password may repeat
     a word, so for one only chunks of up to `max_period=4` characters count)."""
@@ -588,6 +592,7 @@ def _entropy_floor(length: int) -> float:
     return min(3.9, math.log2(length) - 1.0)
 
 
+@functools.lru_cache(maxsize=8192)
 def _looks_random(value: bytes) -> bool:
     """True for a string that looks machine-generated rather than a word, path or identifier."""
     core = value.rstrip(b"=")
@@ -820,6 +825,7 @@ def _secret_word(word: str) -> int:
     return _NOT_SECRET
 
 
+@functools.lru_cache(maxsize=8192)
 def _key_kind(key: bytes) -> int:
     """What a key names: `db_password` a password, `GITHUB_TOKEN` a token, `token_url` or
     `public_key` neither."""
@@ -978,6 +984,7 @@ def _separated_words(value: bytes) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -> bool:
     """Whether a value assigned to a secret-like key is a literal secret rather than a
     reference, a placeholder, a name or prose.
