@@ -280,10 +280,19 @@ _STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
         "password-assignment",
         "password passed to a database or SSH client",
-        r"(?i)\b(?:mysql(?:dump|admin|sh)?|mariadb|sshpass|redis-cli)\b[^\n]*?[ \t]"
-        r"(-p|-a)([ \t]*)" + _OPTION_VALUE,
+        r"(?i)\b(?:mysql(?:dump|admin|sh)?|mariadb|sshpass|redis-cli|psexec(?:64)?)\b[^\n]*?"
+        r"[ \t](-p|-a)([ \t]*)" + _OPTION_VALUE,
         _ASSIGN,
-        gates=(r"(?i)\b(?:mysql|mariadb|sshpass|redis-cli)",),
+        gates=(r"(?i)\b(?:mysql|mariadb|sshpass|redis-cli|psexec)",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password in a .netrc entry",
+        r"(?i)\bmachine[ \t]+[^\s]+[ \t]+(?:login[ \t]+[^\s]+[ \t]+)?(password)([ \t]+)"
+        + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)\bmachine[ \t]",),
         key_kind=_PASSWORD_KEY,
     ),
     _Rule(
@@ -926,6 +935,8 @@ def _passphrase(value: bytes) -> bool:
     words = value.decode("utf-8", "replace").split()
     if not 2 <= len(words) <= 6 or value.rstrip()[-1:] in (b".", b"?", b":"):
         return False
+    if any(c in value for c in b"()[]{};=<>") or b" + " in value or b" . " in value:
+        return False  # code between two string literals: `" + getPassword() + "`
     if any(w.lower().strip(",;") in _FUNCTION_WORDS for w in words):
         return False
     return sum(len(w) for w in words) >= 8
@@ -1277,7 +1288,7 @@ def _handle_header(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _S
             decoded = _b64decode(value)
             if len(decoded) < 3 or not decoded.isascii():
                 continue
-        elif not (_generated(value) or (_mixed(value) and not _wordy(value))):
+        elif not (_generated(value) or (_mixed(value) and not _readable(value))):
             continue
         hits.append(_Hit(s, e, rule.tier, rule.id, _redact(value), rule.description))
 
