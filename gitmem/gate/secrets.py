@@ -757,7 +757,8 @@ def _masked(value: bytes) -> bool:
 # --------------------------------------------------------------------------------------------
 # Keys and assigned values.
 
-_WORD_SPLIT = None  # compiled on first use (a key is short: Python's re is fine and linear)
+# A key's words (a key is short: Python's re is fine and linear on it).
+_WORD_SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -813,9 +814,6 @@ _PREFIX_QUALIFIERS = _words(
 
 def _key_words(key: bytes) -> list[str]:
     """A key's name as lower-case words: `mySecretString` -> my, secret, string."""
-    global _WORD_SPLIT
-    if _WORD_SPLIT is None:
-        _WORD_SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
     return [w.lower() for w in _WORD_SPLIT.findall(key.decode("ascii", "replace"))]
 
 
@@ -1606,25 +1604,19 @@ def _scan_hits(scan: _Scan, data: bytes) -> list[_Hit]:
 # --------------------------------------------------------------------------------------------
 # Normalising: text that renders as a secret is scanned as it renders.
 
-_TRIGGERS = None  # compiled on first use
-
-
-def _triggers() -> Any:
-    """What a line needs to render differently from its bytes: a Markdown backslash escape,
-    an HTML entity or a percent-escape (Python's re: one alternation, linear)."""
-    global _TRIGGERS
-    if _TRIGGERS is None:
-        _TRIGGERS = re.compile(
-            r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
-            r"|%[0-9A-Fa-f]{2}"
-        )
-    return _TRIGGERS
+# What a line needs to render differently from its bytes: a Markdown backslash escape, an HTML
+# entity or a percent-escape (one alternation of bounded pieces: linear).
+_TRIGGERS = re.compile(
+    r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+    r"|%[0-9A-Fa-f]{2}"
+)
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     """The text as it renders, line for line, and the (1-based) lines that changed; None when
     it renders as it is written (most texts: one search, and an NFKC check for non-ASCII)."""
-    triggers = _triggers()
+    triggers = _TRIGGERS
     if text.isascii():
         if ("\\" not in text and "&" not in text and "%" not in text) or triggers.search(
             text
@@ -1670,7 +1662,7 @@ def _render(line: str) -> str:
         if "%" in line:
             line = unquote(line, errors="replace")
         if "\\" in line:
-            line = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", line)
+            line = _ESCAPE.sub(r"\1", line)
         if line == before:
             break
     return line.replace("\n", " ")
