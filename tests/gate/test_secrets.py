@@ -845,18 +845,24 @@ HOSTILE = {
 
 
 def assert_linear(text: str) -> list[Finding]:
-    """Scan a quarter of the text, then all of it: linear time takes about four times as long
-    (less, once the first scan has built the automaton's states), a quadratic blow-up sixteen.
-    A ratio rather than a wall-clock bound, so that a busy shared machine does not fail it; the
-    whole scan must also end within a minute, whatever the load."""
-    started = time.perf_counter()
-    scan_text(text[: len(text) // 4])
-    quarter = time.perf_counter() - started
-    started = time.perf_counter()
-    findings = scan_text(text)
-    whole = time.perf_counter() - started
+    """Scan a quarter of the text, then all of it, twice each: linear time takes about four
+    times as long for the whole (less, once the first scan has built the automaton's states),
+    a quadratic blow-up sixteen. A ratio of the faster runs rather than a wall-clock bound, so
+    that a busy shared machine does not fail it; the whole scan must also end within a minute,
+    whatever the load."""
+
+    def fastest(part: str) -> tuple[float, list[Finding]]:
+        times = []
+        for _ in range(2):
+            started = time.perf_counter()
+            findings = scan_text(part)
+            times.append(time.perf_counter() - started)
+        return min(times), findings
+
+    quarter, _ = fastest(text[: len(text) // 4])
+    whole, findings = fastest(text)
     assert whole < 60, "linear time, not a benchmark"
-    assert whole < 8 * quarter + 0.5, (whole, quarter)
+    assert whole < 12 * quarter + 1, (whole, quarter)
     return findings
 
 
