@@ -41,6 +41,13 @@ def rnd(n: int, alphabet: str = ALNUM, rng: random.Random = _rng) -> str:
             return value
 
 
+def github_token(seed: int) -> str:
+    """A GitHub classic token of the documented shape, random from `seed`, for the tests of
+    other modules that need one secret the scanner surely reports (a repeated chunk such as
+    `ghp_` + `Z9y8` * 9 is a placeholder to the scanner, so it would not do)."""
+    return "ghp_" + "".join(random.Random(seed).choices(ALNUM, k=36))
+
+
 def hexs(n: int, rng: random.Random = _rng) -> str:
     return rnd(n, HEX, rng)
 

@@ -4,13 +4,12 @@ naming file, rule and fix, exit 1, and no traceback."""
 from __future__ import annotations
 
 import json
-import random
-import string
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 from clirunner import run, write
+from secret_samples import github_token
 
 from gitmem.model import allowed
 
@@ -148,7 +147,7 @@ def test_invalid_utf8(repo: Path) -> None:
 
 
 def test_secret_is_reported_redacted(repo: Path) -> None:
-    token = "ghp_" + "".join(random.Random(147).choices(string.ascii_letters + string.digits, k=36))
+    token = github_token(147)
     write(repo, CANDIDATE, text(body=f"## Context\nc\n## Content\nuse {token}\n## Evidence\n"))
     line = one_problem(run(repo, "check"), "SECRET")
     assert token not in line and f"{CANDIDATE}:15:" in line

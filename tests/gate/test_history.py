@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
-import string
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +12,7 @@ import pytest
 import remote
 from clirunner import PROPOSE, first_id, ok, run, write
 from remote import accepted, connect, make_server, rejected
+from secret_samples import github_token
 
 from gitmem.gate import history
 from gitmem.hooks import installer
@@ -27,8 +26,7 @@ from entries import text
 # real pushes to a bare server running gitmem's pre-receive hook
 pytestmark = pytest.mark.e2e
 
-# a GitHub token of the documented shape, random (a repeated chunk would be a placeholder)
-TOKEN = "ghp_" + "".join(random.Random(22).choices(string.ascii_letters + string.digits, k=36))
+TOKEN = github_token(22)
 
 
 @pytest.fixture

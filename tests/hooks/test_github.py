@@ -15,10 +15,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import re
 import shutil
-import string
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -30,6 +28,7 @@ import yaml
 from clirunner import run
 from fakegh import FIELDS, FakeGh
 from fakegithub import FakeGitHub, serve
+from secret_samples import github_token
 from wheels import toy_wheel
 
 from gitmem.hooks import github, installer
@@ -51,8 +50,7 @@ PINS = {
     "actions/download-artifact": ("d3f86a106a0bac45b974a628896c90dbdf5c8093", "v4.3.0"),
     "github/codeql-action/upload-sarif": ("5d4e8d1aca955e8d8589aabd499c5cae939e33c7", "v4.31.9"),
 }
-# a GitHub token of the documented shape, random (a repeated chunk would be a placeholder)
-TOKEN = "ghp_" + "".join(random.Random(40).choices(string.ascii_letters + string.digits, k=36))
+TOKEN = github_token(40)
 ZERO = "0" * 40
 ENTRY_ID = "shop-method-20261129-run-hooks-through-gitmem"
 
