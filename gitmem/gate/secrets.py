@@ -376,7 +376,7 @@ class _Engine:
 
     __slots__ = (
         *("_compile", "_joint", "_regexes", "_solo"),
-        *("candidates", "known_ids", "set", "words"),
+        *("candidates", "set", "words"),
     )
 
     def __init__(self, rule_set: Any, gates: list[str], compile_rule: Callable[[str], Any]) -> None:
@@ -396,7 +396,6 @@ class _Engine:
                 self._joint.append((index, own))
         self.words = compile_rule(_ANY_SECRET_WORD)  # for the entropy rule
         self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
-        self.known_ids = frozenset(rule_ids())
 
     def rules_in(self, data: bytes) -> list[int]:
         """The rules that can match data (every gate matched), in rule order."""

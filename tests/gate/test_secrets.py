@@ -724,6 +724,20 @@ def test_a_finding_is_fingerprinted_by_its_rule_and_secret_never_holding_it() ->
     assert secrets.fingerprint("jwt", token.encode()) != found.fingerprint
 
 
+def test_a_token_written_in_another_form_has_the_fingerprint_of_the_token_it_renders_as() -> None:
+    """A reviewer allows a secret once, however a later entry escapes or encodes it."""
+    body = rnd(36)
+    bare = secrets.fingerprint("github-pat", f"ghp_{body}".encode())
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in f"ghp_{body}")
+    for written in (f"ghp\\_{body}", f"ghp&#95;{body}", f"ghp%5F{body}", wide):
+        [found] = scan_text(f"intro\nuse {written} here\n")
+        assert (found.rule, found.line, found.fingerprint) == ("github-pat", 2, bare), written
+    encoded = base64.b64encode(f"token ghp_{body} for the bot".encode()).decode()
+    [decoded] = scan_text(f"config: {encoded}\n")
+    assert decoded.rule == "github-pat" and decoded.fingerprint.startswith("github-pat:")
+    assert decoded.fingerprint == scan_text(f"again: {encoded}\n")[0].fingerprint
+
+
 def test_hidden_characters_are_fingerprinted_by_their_line() -> None:
     [first] = scan_text("a\u202eb\n")
     [same] = scan_text("x\na\u202eb\n")
