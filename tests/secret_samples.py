@@ -463,6 +463,9 @@ FORMATS: list[Fmt] = [
       "BUNDLE_ENTERPRISE__CONTRIBSYS__COM"),
     F("sidekiq-secret", lambda r: hexs(8, r) + ":" + hexs(8, r), "",
       "https://{}@gems.contribsys.com/"),
+    F("sidekiq-secret", lambda r: hexs(8, r) + ":" + hexs(8, r), "bundleEnterpriseContribsysCom"),
+    F("sidekiq-secret", lambda r: hexs(8, r) + ":" + hexs(8, r), "",
+      "bundle config --local enterprise.contribsys.com {}"),
 ]
 # fmt: on
 

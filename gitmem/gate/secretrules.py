@@ -921,11 +921,15 @@ FORMATS: Final[tuple[Format, ...]] = (
     # docs.looker.com/admin-options/settings/users#api_keys (20-character ids, 24 secrets).
     keyed("looker-client-secret", "Looker API client secret", SAAS, r"looker",
         r"[A-Za-z0-9]{24}|[A-Za-z0-9]{20}"),
-    # sidekiq.org (contribsys credentials: 8 hex : 8 hex).
-    keyed("sidekiq-secret", "Sidekiq Enterprise credentials", SAAS,
-        r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM", r"[a-f0-9]{8}:[a-f0-9]{8}"),
+    # sidekiq.org (contribsys credentials: 8 hex : 8 hex, set as BUNDLE_ENTERPRISE__CONTRIBSYS__COM
+    # or `bundle config enterprise.contribsys.com`; any key naming contribsys names them).
+    keyed("sidekiq-secret", "Sidekiq Enterprise credentials", SAAS, r"contribsys",
+        r"[a-f0-9]{8}:[a-f0-9]{8}"),
     token("sidekiq-secret", "Sidekiq Enterprise credentials in a URL", SAAS, r"(?i:https?)://",
         r"[a-f0-9]{8}:[a-f0-9]{8}", suffix=r"@(?:gems|enterprise)\.contribsys\.com",
+        gate=r"contribsys\.com", context=True),
+    token("sidekiq-secret", "Sidekiq Enterprise credentials in bundle config", SAAS,
+        r"(?i:(?:enterprise|gems)\.contribsys\.com)[ \t]+", r"[a-f0-9]{8}:[a-f0-9]{8}",
         gate=r"contribsys\.com", context=True),
 )
 # fmt: on

@@ -219,10 +219,10 @@ _STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
         "password-in-url",
         "password in a URL",
-        r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>\[\]\\]*):([^\s/?#@\"'<>\[\]\\]+)@"
+        r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>\[\]\\]*):([^\s/?@\"'<>\[\]\\]+)@"
         r"[A-Za-z0-9_\[]",
         _URL,
-        gates=(r"://[^\s:/?#@\"'<>\[\]\\]*:[^\s/?#@\"'<>\[\]\\]+@",),
+        gates=(r"://[^\s:/?#@\"'<>\[\]\\]*:[^\s/?@\"'<>\[\]\\]+@",),
     ),
     _Rule(
         "curl-credentials",
@@ -1231,6 +1231,7 @@ def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan
             or _fake(password)
             or _masked(password)
             or password[:1] in (b"{", b"[", b"(", b":")
+            or password.split(b"#", 1)[0].isdigit()  # a port, then a fragment: `host:80#a@b`
         ):
             continue
         scheme = m.group(1).decode("ascii", "replace").lower()
@@ -1610,6 +1611,17 @@ _TRIGGERS = re.compile(
     r"|%[0-9A-Fa-f]{2}"
 )
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _unquote_run(m: re.Match[str]) -> str:
+    """A run of percent-escapes as the text it encodes, or as written when it encodes no UTF-8:
+    a `%` inside a password (`O%E3d4`, perhaps written `O&#37;E3d4`) is a character, not an
+    escape, and decoding it would break the value a reader sees."""
+    try:
+        return bytes.fromhex(m.group().replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return m.group()
 
 
 def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
@@ -1650,7 +1662,6 @@ def _render(line: str) -> str:
     escapes undone; twice, for a double encoding. Never more lines than it had."""
     import html
     import unicodedata
-    from urllib.parse import unquote
 
     for _ in range(2):
         before = line
@@ -1659,7 +1670,7 @@ def _render(line: str) -> str:
         if "&" in line:
             line = html.unescape(line)
         if "%" in line:
-            line = unquote(line, errors="replace")
+            line = _PERCENT_RUN.sub(_unquote_run, line)
         if "\\" in line:
             line = _ESCAPE.sub(r"\1", line)
         if line == before:

@@ -331,6 +331,16 @@ def test_password_in_url_names_the_scheme() -> None:
     assert_redacted(finding, password)
 
 
+def test_a_url_password_may_hold_a_hash_sign_a_port_before_a_fragment_is_none() -> None:
+    """Connection strings are written with the password as it is (`#` unescaped), and the
+    libraries that read them take everything up to the last `@`."""
+    password = rnd(6) + "#" + rnd(4) + "%" + rnd(6)
+    [finding] = scan_text(f"DATABASE_URL=postgres://app:{password}@db:5432/app")
+    assert finding.rule == "password-in-url"
+    assert_redacted(finding, password)
+    assert scan_text("see http://docs.internal:8080#install@top") == []
+
+
 def test_front_matter_assignments_quoted_and_unquoted() -> None:
     text = (
         "---\n"
@@ -419,6 +429,16 @@ def test_an_encoded_url_password_is_still_found() -> None:
     password = "p%40" + rnd(14)  # p@…, percent-encoded as a URL requires
     [finding] = scan_text(f"DATABASE_URL=postgres://app:{password}@db:5432/app")
     assert finding.rule == "password-in-url"
+
+
+def test_a_percent_sign_that_encodes_no_text_stays_a_character() -> None:
+    """`%E3d4` in a password is three characters; decoding it as an escape would break the
+    value, written plainly or as an HTML entity (`&#37;`)."""
+    value = "sk_" + rnd(6) + "%E3" + rnd(20)
+    assert secrets._render(f"k={value} %C3%A9 %41") == f"k={value} \u00e9 A"
+    for written in (value, value.replace("%", "&#37;"), value.replace("_", "&#95;")):
+        line = f"<td>FREEMIUS_SECRET_KEY</td><td>{written}</td>"
+        assert "freemius-secret-key" in rules_of(scan_text(line)), written
 
 
 def test_text_that_renders_as_itself_is_scanned_once() -> None:
