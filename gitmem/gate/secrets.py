@@ -26,8 +26,9 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
 Normalise, then scan: text that renders as a secret is judged as it renders. Lines holding a
 Markdown backslash escape (`ghp\\_…`), an HTML entity (`ghp&#95;…`), URL-encoding (`%5F`) or a
 Unicode compatibility form (full-width `ｇｈｐ＿`) are rewritten line by line (NFKC, entities,
-percent-decoding, escapes; twice, for double encodings) and scanned again; a finding on such a
-line comes from the rendered form and names the original line. Runs of base64 (also wrapped
+percent-decoding of runs that make UTF-8, escapes; twice, for double encodings) and scanned
+again; a finding on such a line comes from the rendered form and names the original line, and
+has the fingerprint of what it renders as. Runs of base64 (also wrapped
 over several lines, as in a code block) and of hex are decoded when they decode to text, and
 the text is scanned in turn, two levels deep at most and `MAX_DECODED_CHARS` in all; a finding
 inside names the line where the run starts.
