@@ -2,6 +2,7 @@
 
     python bench/check.py                 # 10,000 entries
     python bench/check.py --entries 2000  # quicker
+    python bench/check.py --quality       # the scanner's recall and false alarms only
 
 Prints, for a generated store of realistic entries (bench/generate.py):
 
@@ -13,6 +14,12 @@ Prints, for a generated store of realistic entries (bench/generate.py):
   ratio;
 - the no-op path: `gitmem check --staged` as a whole process in a repository whose staged
   change touches no memory file (median of 20 runs).
+
+With --quality, instead: the secret scanner over the labelled set of tests/secret_corpus.py,
+in its two fixed splits (`tune`, which the rules were adjusted against, and `held-out`, other
+templates and seeds not looked at while tuning): the share of secrets found per placement
+(bare in prose, assigned, in a command, encoded) and per family of providers, the share found
+by the format's own rule, and the false-alarm rate on each kind of look-alike.
 
 Figures depend on the machine; the README quotes one run and says how it was made.
 """
@@ -35,6 +42,7 @@ sys.path.insert(0, str(BENCH))
 from generate import write_store  # noqa: E402
 
 DETECT_VENV = BENCH / ".venv-detect-secrets"
+ROOT = BENCH.parent
 
 
 def detect_secrets() -> Path:
@@ -58,11 +66,81 @@ def timed(fn: object) -> float:
     return time.perf_counter() - start
 
 
+def quality() -> None:
+    """Recall and false alarms of the secret scanner on the labelled set, per split."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from collections import Counter, defaultdict
+
+    from secret_corpus import PLACEMENTS, SPLITS, TUNE, corpus
+
+    from gitmem.gate import secrets
+
+    families = secrets.rule_families()
+    print(
+        "secret scanner on the labelled set (tests/secret_corpus.py); the rules were tuned on "
+        f"the `{TUNE}` split, the `held-out` split was not looked at while tuning"
+    )
+    for split in SPLITS:
+        samples = corpus(split)
+        found: Counter[str] = Counter()
+        own: Counter[str] = Counter()
+        total: Counter[str] = Counter()
+        fam_found: Counter[str] = Counter()
+        fam_total: Counter[str] = Counter()
+        alarms: Counter[str] = Counter()
+        looked: Counter[str] = Counter()
+        missed: dict[str, list[str]] = defaultdict(list)
+        for sample in samples:
+            rules = {f.rule for f in secrets.scan_text(sample.text)}
+            if sample.positive:
+                family = families.get(sample.rule, "generic")
+                total[sample.kind] += 1
+                fam_total[family] += 1
+                if rules:
+                    found[sample.kind] += 1
+                    fam_found[family] += 1
+                    own[sample.kind] += sample.rule in rules
+                else:
+                    missed[sample.kind].append(sample.text)
+            else:
+                looked[sample.kind] += 1
+                alarms[sample.kind] += bool(rules)
+        positives = sum(total.values())
+        negatives = sum(looked.values())
+        print(f"\n{split}: {positives:,} secrets, {negatives:,} look-alikes")
+        for placement in PLACEMENTS:
+            n = total[placement]
+            print(
+                f"  found {placement:<9} {found[placement] / n:7.1%}  ({found[placement]:,}/{n:,};"
+                f" by the format's own rule {own[placement] / n:.1%})"
+            )
+        print(f"  found, all         {sum(found.values()) / positives:7.1%}")
+        fams = ", ".join(
+            f"{f} {fam_found[f] / fam_total[f]:.1%}" for f in sorted(fam_total, key=str)
+        )
+        print(f"  by family: {fams}")
+        print(
+            f"  false alarms       {sum(alarms.values()) / negatives:7.1%}  "
+            f"({sum(alarms.values())}/{negatives}: "
+            + ", ".join(f"{k} {alarms[k]}/{looked[k]}" for k in sorted(looked))
+            + ")"
+        )
+        if "-v" in sys.argv:
+            for placement, texts in missed.items():
+                for text in texts[:20]:
+                    print(f"    missed {placement}: {text[:140]!r}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--skip-detect-secrets", action="store_true")
+    parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
+    parser.add_argument("-v", action="store_true", help="with --quality: list what was missed")
     args = parser.parse_args()
+    if args.quality:
+        quality()
+        return
 
     from gitmem.gate import secrets
     from gitmem.gate.check import check_worktree

@@ -6,11 +6,15 @@ pre-receive, CI, propose, import), so it must be both thorough and cheap.
 
 What it reports (each as a `Finding` with a stable kebab-case rule id):
 
-- provider tokens by their documented formats (cloud, forges, CI, chat, payment, package
-  registries, AI providers, databases, observability, secret managers; see `rule_ids()`);
+- provider credentials by their documented formats, from the catalogue in
+  `gitmem.gate.secretrules` (cloud, forges, CI, chat, payment, registries, AI providers,
+  observability, databases, identity, secret managers, messaging, SaaS APIs): a format with a
+  distinctive prefix or shape anywhere in a line, bare in prose; one without (a hex or base64
+  key) as the value of a key that names its provider;
 - private-key blocks across lines (PEM, OpenSSH, PGP, PuTTY), JWTs, passwords in URLs,
-  `key: value` / `key = value` / `--flag value` assignments whose key is secret-like
-  (front matter and body alike), `Authorization:` headers;
+  `curl -u user:password`, `docker login -p`, `--password value`, `Authorization:` and API-key
+  headers, .NET/XML `key="…Password" value="…"` settings, and `key: value` / `key = value`
+  assignments in a dozen syntaxes whose key names a secret (front matter and body alike);
 - high-entropy strings within a few words of a secret word (`token`, `secret`, `key`…), or on
   the line right after a `password:` style key;
 - names of secret-like files (`.env`, `id_rsa`, `*.pem`, `*.tfstate`…) mentioned as paths in the
@@ -19,10 +23,26 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
   format characters (`scan_hidden_unicode`; `scan_text` includes these findings too, so one call
   covers a whole file: do not call both on the same text).
 
-Not reported: placeholders and documented examples (`${VAR}`, `$VAR`, `<token>`,
-`{{ secret }}`, `xxxx`, `****`, values containing `example`, `dummy`, `placeholder`,
-`changeme`, `your-`, `redacted`, AWS's documented example keys, strings of one repeated
-character), UUIDs, and git object ids on a line that talks about commits or hashes.
+Normalise, then scan: text that renders as a secret is judged as it renders. Lines holding a
+Markdown backslash escape (`ghp\\_…`), an HTML entity (`ghp&#95;…`), URL-encoding (`%5F`) or a
+Unicode compatibility form (full-width `ｇｈｐ＿`) are rewritten line by line (NFKC, entities,
+percent-decoding of runs that make UTF-8, escapes; twice, for double encodings) and scanned
+again; a finding on such a line comes from the rendered form and names the original line, and
+has the fingerprint of what it renders as. Runs of base64 (also wrapped
+over several lines, as in a code block) and of hex are decoded when they decode to text, and
+the text is scanned in turn, two levels deep at most and `MAX_DECODED_CHARS` in all; a finding
+inside names the line where the run starts.
+
+Not reported: placeholders and fillers (`${VAR}`, `$VAR`, `<token>`, `{{ secret }}`, `xxxx`,
+`****`, `####`, `…`, values containing `example`, `dummy`, `placeholder`, `changeme`, `your-`,
+`redacted`, AWS's documented example keys, a repeated chunk such as `abcd1234abcd1234…`, a
+counting run such as `123456` or `abcdef`, one character over most of the value), references
+(`os.environ[…]`, `settings.PASSWORD`, `${{ secrets.X }}`, `op://…`), values that are
+identifiers or prose rather than secrets, keys that name something else (`token_url`,
+`public_key`, `primary_key`, `secret_name`, `keyVaultToStoreSecrets`), UUIDs, and git object ids
+on a line that talks about commits or hashes. An assignment never takes its value from the next
+line, unless the syntax says so (a YAML `|` or `>` block, an indented YAML value, an XML
+element).
 
 Reviewed exceptions: every finding carries a fingerprint, ``rule-id:`` and 32 hex digits of a
 SHA-256 of the rule id and the secret with its spaces and quotes taken off (never the secret
@@ -32,10 +52,12 @@ fingerprint is recorded. Nothing in the text exempts it: a ``gitmem:allow`` mark
 types is ordinary text, and suppresses nothing anywhere.
 
 How it stays fast and safe on hostile input: every pattern is an RE2 pattern (linear time, no
-backtracking). One `re2.Set` pass over the text says which rules can match at all; only those
-rules run, and Python confirms their candidates (placeholder filters, entropy, JWT headers). The
-patterns are compiled on the first scan, not at import. A text longer than `MAX_SCAN_CHARS` is
-scanned up to the cap and also gets one ``scan-size-cap`` finding, so the gate fails closed.
+backtracking). One `re2.Set` pass over the text says which rules can match at all; it looks for
+each rule's gate (a provider's literal prefix, a provider's name, a secret word: cheap literals
+that match wherever the rule's pattern does, which is tested), and only those rules run, Python
+confirming their candidates (placeholder filters, entropy, JWT headers, decoding). The patterns
+are compiled on the first scan, not at import. A text longer than `MAX_SCAN_CHARS` is scanned up
+to the cap and also gets one ``scan-size-cap`` finding, so the gate fails closed.
 
 Lines are 1-based and counted by ``\\n`` (plus ``line_offset``). Excerpts never hold a whole
 secret: at most its first 4 characters (fewer for short values) and its length.
@@ -46,13 +68,20 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from gitmem.gate import secretrules
+from gitmem.gate.secretrules import KEYED, OPERATOR, RANDOM, SHAPE
+
 MAX_SCAN_CHARS = 256 * 1024
 """Characters scanned per text; a longer text gets a ``scan-size-cap`` finding."""
+
+MAX_DECODED_CHARS = 64 * 1024
+"""Characters of decoded base64 and hex a text may add to its scan, however many runs it has."""
 
 #: The inline marker older versions honoured; now only named in messages (it exempts nothing).
 ALLOW_MARKER = "gitmem:allow"
@@ -70,438 +99,92 @@ class Finding:
 
 
 # --------------------------------------------------------------------------------------------
-# Rule table. Patterns are RE2 syntax over UTF-8 bytes, compiled in Latin-1 mode (every pattern
-# is ASCII, so each byte is one character: smaller automata, same meaning). In token rules,
-# group 1 (or the whole match) is the secret.
+# Rules. Patterns are RE2 syntax over UTF-8 bytes, compiled in Latin-1 mode (every pattern is
+# ASCII, so each byte is one character: smaller automata, same meaning). The provider formats
+# come from the catalogue (gitmem.gate.secretrules); the structural rules below are the ones no
+# single provider owns.
 
-_TOKEN, _PEM, _JWT, _URL, _ASSIGN, _ENTROPY, _FILE = range(7)
+(_TOKEN, _PEM, _JWT, _URL, _ASSIGN, _ENTROPY, _FILE, _CURL, _HEADER, _BASE64, _HEXRUN, _K8S) = (
+    range(12)
+)
 
 # Tiers: a finding is dropped when it overlaps one from a lower tier (a more specific rule).
-_TIER = {_TOKEN: 0, _PEM: 0, _JWT: 0, _FILE: 0, _URL: 1, _ASSIGN: 2, _ENTROPY: 3}
+_TIER = {
+    _TOKEN: 0, _PEM: 0, _JWT: 0, _FILE: 0, _BASE64: 0, _HEXRUN: 0,
+    _URL: 1, _CURL: 1, _HEADER: 1, _K8S: 1, _ASSIGN: 2, _ENTROPY: 3,
+}  # fmt: skip
+
+# What a key names, for the assignment rules: nothing secret, a token or key (its value must
+# look generated), a password or secret (a literal counts, if it is not a name or prose).
+_NOT_SECRET, _TOKEN_KEY, _PASSWORD_KEY = range(3)
 
 
 class _Rule:
-    """One pattern: its rule id, description, RE2 pattern, kind and confirmation knobs."""
+    """One pattern: its rule id, description, family, RE2 pattern, kind, check and gates."""
 
-    __slots__ = ("description", "gates", "id", "kind", "pattern", "strict", "tier")
+    __slots__ = (
+        "check",
+        "description",
+        "family",
+        "gates",
+        "id",
+        "key_kind",
+        "kind",
+        "pattern",
+        "tier",
+    )
 
     def __init__(
         self,
         rule_id: str,
         description: str,
         pattern: str,
-        kind: int = _TOKEN,
-        strict: bool = False,
-        tier: int = -1,
+        kind: int,
+        *,
+        family: str = "generic",
+        check: int = SHAPE,
         gates: tuple[str, ...] = (),
+        key_kind: int = -1,
     ) -> None:
         self.id = rule_id
         self.description = description
+        self.family = family
         self.pattern = pattern
         self.kind = kind
-        self.strict = strict  # a token rule whose shape alone is weak: also demand randomness
-        self.tier = tier if tier >= 0 else _TIER[kind]
+        self.check = check
+        self.tier = _TIER[kind]
         # What the one Set pass looks for instead of the pattern: patterns that all match
-        # wherever the pattern does (tested), for a rule whose own pattern would multiply the
-        # Set's automaton (counted runs after `[^\n]*`); the rule's regex then decides.
+        # wherever the pattern does (tested); the rule's regex then decides.
         self.gates = gates or (pattern,)
+        # for an assignment rule: what its key names (-1: judge the key's own name)
+        self.key_kind = key_kind
 
 
-_SEP = r"""["']?\s*(?:=>|:=|=|:)\s*["']?"""
-_END = r"(?:[^A-Za-z0-9_\-]|$)"
+# Words that make a nearby random-looking string suspicious.
+_SECRET_WORDS = (
+    r"passw|passphrase|pwd|secret|token|api[_.\- ]?key|apikey|access[_.\- ]?key"
+    r"|private[_.\- ]?key|auth|credential|bearer|key"
+)
+_ANY_SECRET_WORD = f"(?i)(?:{_SECRET_WORDS})"
+_RUN20 = r"[A-Za-z0-9+/_\-]{20}"  # a random-looking run's start; shared by several gates
 
+# A key naming a secret, its closing quote, the operator, and the value: double-, single- or
+# back-quoted (an escaped quote inside a JSON string too) or bare up to a separator.
+_KEY_WORDS = r"pass|pwd|secret|token|key|auth|cred|bearer|\bpw\b"
+_VALUE = (
+    r"(?:\\?\"([^\"\n]*)\"|\\?'([^'\n]*)'|`([^`\n]*)`"
+    r"|([^\s\"'`,;<>&|\\][^\s\"'`,;<>&|]*))"
+)
+# what the Set looks for: the key and the operator's first character (no counted repetition:
+# those multiply the Set's states)
+_ASSIGNMENT_KEY = (
+    rf"(?i)(?:{_KEY_WORDS})[\w.\-]*[\\\"'`\])]*[ \t]*"
+    r"(?::?[ \t]*(?:string|str|bytes|\[\]byte)[ \t]*)?[=:>,<?+.!|\-]"
+)
+_ASSIGNMENT = rf"(?i)((?:{_KEY_WORDS})[\w.\-]{{0,40}}){secretrules.KEY_CLOSE}({OPERATOR}){_VALUE}"
+_OPTION_VALUE = r"(?:\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|([^\s\"'`,;\-][^\s\"'`,;]*))"
 
-def _tok(rule_id: str, description: str, pattern: str, *, strict: bool = False) -> _Rule:
-    return _Rule(rule_id, description, pattern, _TOKEN, strict)
-
-
-def _near(
-    rule_id: str, description: str, names: str, keys: str, value: str, *, strict: bool = True
-) -> _Rule:
-    """A provider whose tokens have no prefix: the value of a key naming the provider.
-
-    `strict` (the default) also demands a random-looking value; a value whose shape is telling
-    on its own (a UUID) does not need it.
-    """
-    pattern = rf"(?i)(?:{names})[\w.\-]{{0,24}}(?:{keys}){_SEP}({value}){_END}"
-    return _Rule(rule_id, description, pattern, _TOKEN, strict=strict)
-
-
-_KEYS = r"key|token|secret"
-
-_RULES: tuple[_Rule, ...] = (
-    # ---- cloud
-    _tok(
-        "aws-access-key-id",
-        "AWS access key id",
-        r"\b((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b",
-    ),
-    _Rule(
-        "aws-secret-access-key",
-        "AWS secret access key",
-        r"(?i)(?:aws[\w.\-]{0,24}secret|secret[_.\-]?access)[\w.\-]{0,24}"
-        rf"{_SEP}([A-Za-z0-9/+]{{40}})(?:[^A-Za-z0-9/+=]|$)",
-        strict=True,
-    ),
-    _tok(
-        "google-api-key",
-        "Google API key (Google Cloud, Firebase or Google AI)",
-        rf"\b(AIza[0-9A-Za-z_\-]{{35}}){_END}",
-    ),
-    _tok(
-        "google-oauth-client-secret",
-        "Google OAuth client secret",
-        rf"\b(GOCSPX-[A-Za-z0-9_\-]{{28}}){_END}",
-    ),
-    _tok("google-oauth-token", "Google OAuth access token", r"\b(ya29\.[0-9A-Za-z_\-]{30,})"),
-    _tok(
-        "azure-storage-account-key",
-        "Azure storage account key (connection string AccountKey=)",
-        r"(?i)AccountKey=([A-Za-z0-9+/]{40,}={0,2})",
-    ),
-    _tok(
-        "azure-sas-token",
-        "Azure shared access signature (sig=)",
-        r"(?i)[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})",
-        strict=True,
-    ),
-    _tok(
-        "azure-ad-client-secret",
-        "Microsoft Entra ID (Azure AD) client secret",
-        r"(?:^|[^A-Za-z0-9_~.\-])([A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34})"
-        r"(?:[^A-Za-z0-9_~.\-]|$)",
-        strict=True,
-    ),
-    _tok("digitalocean-token", "DigitalOcean token", r"\b(do[opr]_v1_[a-f0-9]{64})\b"),
-    _tok(
-        "alibaba-access-key-id",
-        "Alibaba Cloud access key id",
-        r"\b(LTAI[A-Za-z0-9]{12,20})\b",
-        strict=True,
-    ),
-    _tok(
-        "tencent-secret-id",
-        "Tencent Cloud SecretId",
-        r"\b(AKID[A-Za-z0-9]{32})\b",
-        strict=True,
-    ),
-    _near(
-        "ibm-cloud-api-key",
-        "IBM Cloud API key",
-        "ibm",
-        r"api[_.\-]?key|apikey|key",
-        r"[A-Za-z0-9_\-]{44}",
-    ),
-    _near(
-        "cloudflare-api-token",
-        "Cloudflare API token",
-        r"cloudflare|\bcf[_.\-]",
-        _KEYS,
-        r"[A-Za-z0-9_\-]{37,40}",
-    ),
-    _tok(
-        "heroku-api-key",
-        "Heroku API key",
-        r"\b(HRKU-[A-Za-z0-9_\-]{40,})",
-    ),
-    _near(
-        "heroku-api-key",
-        "Heroku API key",
-        "heroku",
-        _KEYS,
-        r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-        strict=False,
-    ),
-    # ---- forges
-    _tok("github-pat", "GitHub personal access token", r"\b(ghp_[A-Za-z0-9]{36,255})\b"),
-    _tok("github-oauth-token", "GitHub OAuth access token", r"\b(gho_[A-Za-z0-9]{36,255})\b"),
-    _tok("github-user-token", "GitHub user-to-server token", r"\b(ghu_[A-Za-z0-9]{36,255})\b"),
-    _tok("github-server-token", "GitHub server-to-server token", r"\b(ghs_[A-Za-z0-9]{36,255})\b"),
-    _tok("github-refresh-token", "GitHub refresh token", r"\b(ghr_[A-Za-z0-9]{36,255})\b"),
-    _tok(
-        "github-fine-grained-pat",
-        "GitHub fine-grained personal access token",
-        r"\b(github_pat_[A-Za-z0-9_]{50,255})\b",
-    ),
-    _tok(
-        "gitlab-token",
-        "GitLab token",
-        r"\b((?:glpat|gldt|glrt|glrtr|glptt|glcbt|glft|glimt|glagent|glsoat|gloas|glffct|glwt)"
-        r"-[A-Za-z0-9_\-.]{20,})",
-    ),
-    _tok(
-        "gitlab-runner-registration-token",
-        "GitLab runner registration token",
-        r"\b(GR1348941[A-Za-z0-9_\-]{20,})",
-    ),
-    _tok(
-        "bitbucket-app-password",
-        "Bitbucket app password",
-        r"\b(ATBB[A-Za-z0-9_=.\-]{32,})\b",
-        strict=True,
-    ),
-    _tok("atlassian-api-token", "Atlassian API token", r"\b(ATATT3[A-Za-z0-9_=\-]{100,})"),
-    _near("gitea-token", "Gitea access token", "gitea|forgejo", _KEYS, r"[a-f0-9]{40}"),
-    # ---- CI
-    _tok(
-        "circleci-token",
-        "CircleCI API token",
-        r"\b(CCIP(?:AT|RJ)_[A-Za-z0-9]{20,}_[a-f0-9]{40})\b",
-    ),
-    _near("circleci-token", "CircleCI API token", "circle", _KEYS, r"[a-f0-9]{40}"),
-    _near("travis-token", "Travis CI API token", "travis", _KEYS, r"[A-Za-z0-9_\-]{22}"),
-    _tok("buildkite-token", "Buildkite API access token", r"\b(bkua_[a-f0-9]{40})\b"),
-    _tok("sonar-token", "SonarQube / SonarCloud token", r"\b(sq[pau]_[a-f0-9]{40})\b"),
-    _tok(
-        "jfrog-token",
-        "JFrog Artifactory API key or reference token",
-        r"\b(AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{40,})\b",
-    ),
-    # ---- chat
-    _tok("slack-bot-token", "Slack bot token", r"\b(xoxb-[0-9]+-[A-Za-z0-9\-]{16,})"),
-    _tok("slack-user-token", "Slack user token", r"\b(xoxp-[0-9]+-[A-Za-z0-9\-]{16,})"),
-    _tok(
-        "slack-token",
-        "Slack token",
-        r"\b(xox[aeors]-[A-Za-z0-9\-]{16,}|xoxe\.xox[bp]-1-[A-Za-z0-9]{60,})",
-    ),
-    _tok("slack-app-token", "Slack app-level token", r"\b(xapp-[0-9]+-[A-Za-z0-9\-]{30,})"),
-    _tok(
-        "slack-webhook-url",
-        "Slack incoming webhook URL",
-        r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_\-]{30,})",
-    ),
-    _tok(
-        "discord-bot-token",
-        "Discord bot token",
-        r"(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}"
-        r"\.[A-Za-z0-9_\-]{27,40})(?:[^A-Za-z0-9_\-.]|$)",
-        strict=True,
-    ),
-    _tok(
-        "discord-webhook-url",
-        "Discord webhook URL",
-        r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/([A-Za-z0-9_\-]{60,})",
-    ),
-    _tok(
-        "telegram-bot-token",
-        "Telegram bot token",
-        rf"(?:^|[^0-9A-Za-z_\-:])([0-9]{{8,10}}:AA[A-Za-z0-9_\-]{{33}}){_END}",
-    ),
-    _tok(
-        "teams-webhook-url",
-        "Microsoft Teams incoming webhook URL",
-        r"[A-Za-z0-9\-]+\.webhook\.office\.com/webhookb2/([A-Za-z0-9@/\-]{60,})",
-    ),
-    # ---- payment
-    _tok(
-        "stripe-secret-key",
-        "Stripe secret key",
-        r"\b(sk_(?:live|test)_[A-Za-z0-9]{20,247})\b",
-    ),
-    _tok(
-        "stripe-restricted-key",
-        "Stripe restricted key",
-        r"\b(rk_(?:live|test)_[A-Za-z0-9]{20,247})\b",
-    ),
-    _tok("stripe-webhook-secret", "Stripe webhook signing secret", r"\b(whsec_[A-Za-z0-9]{32,})\b"),
-    _tok(
-        "square-access-token",
-        "Square access token",
-        rf"\b(EAAA[A-Za-z0-9_\-]{{60}}|sq0atp-[A-Za-z0-9_\-]{{22}}){_END}",
-    ),
-    _tok("square-oauth-secret", "Square OAuth secret", rf"\b(sq0csp-[A-Za-z0-9_\-]{{43}}){_END}"),
-    _tok(
-        "braintree-access-token",
-        "PayPal Braintree access token",
-        r"\b(access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32})\b",
-    ),
-    _tok(
-        "shopify-access-token",
-        "Shopify access token",
-        r"\b(shp(?:at|ca|pa)_[a-fA-F0-9]{32})\b",
-    ),
-    _tok("shopify-shared-secret", "Shopify shared secret", r"\b(shpss_[a-fA-F0-9]{32})\b"),
-    _tok(
-        "flutterwave-secret-key",
-        "Flutterwave secret key",
-        r"\b(FLWSECK(?:_TEST)?-[a-f0-9]{32}-X)\b",
-    ),
-    _tok("facebook-access-token", "Meta (Facebook) access token", r"\b(EAA[A-Za-z0-9]{100,})\b"),
-    # ---- package registries
-    _tok("npm-token", "npm access token", r"\b(npm_[A-Za-z0-9]{36})\b"),
-    _tok(
-        "pypi-token",
-        "PyPI API token",
-        r"\b(pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_\-]{50,})",
-    ),
-    _tok("rubygems-api-key", "RubyGems API key", r"\b(rubygems_[a-f0-9]{48})\b"),
-    _tok("nuget-api-key", "NuGet API key", r"\b(oy2[a-z0-9]{43})\b", strict=True),
-    _tok(
-        "dockerhub-token",
-        "Docker Hub access token",
-        r"\b(dckr_(?:pat|oat)_[A-Za-z0-9_\-]{27,})",
-    ),
-    _tok("crates-io-token", "crates.io API token", r"\b(cio[A-Za-z0-9]{32})\b", strict=True),
-    _tok("clojars-token", "Clojars deploy token", r"\b(CLOJARS_[a-z0-9]{60})\b"),
-    # ---- AI providers
-    _tok(
-        "anthropic-api-key",
-        "Anthropic API key",
-        r"\b(sk-ant-(?:api|admin|oat|ort|sid)[0-9]{2}-[A-Za-z0-9_\-]{80,})",
-    ),
-    _tok(
-        "openai-api-key",
-        "OpenAI API key",
-        r"\b(sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{40,}"
-        r"|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|sk-[A-Za-z0-9]{48})\b",
-    ),
-    _tok(
-        "huggingface-token",
-        "Hugging Face access token",
-        r"\b((?:hf|api_org)_[A-Za-z0-9]{34})\b",
-        strict=True,
-    ),
-    _tok("groq-api-key", "Groq API key", r"\b(gsk_[A-Za-z0-9]{52})\b"),
-    _tok("replicate-api-token", "Replicate API token", r"\b(r8_[A-Za-z0-9]{37})\b"),
-    _tok("xai-api-key", "xAI API key", r"\b(xai-[A-Za-z0-9]{80})\b"),
-    _tok("perplexity-api-key", "Perplexity API key", r"\b(pplx-[A-Za-z0-9]{48})\b"),
-    _tok(
-        "langsmith-api-key",
-        "LangSmith API key",
-        r"\b(lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})\b",
-    ),
-    _near("cohere-api-key", "Cohere API key", "cohere", r"api[_.\-]?key|key", r"[A-Za-z0-9]{40}"),
-    _near(
-        "mistral-api-key", "Mistral AI API key", "mistral", r"api[_.\-]?key|key", r"[A-Za-z0-9]{32}"
-    ),
-    # ---- databases
-    _tok(
-        "planetscale-token",
-        "PlanetScale token or password",
-        r"\b(pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.]{32,64})",
-    ),
-    _tok(
-        "supabase-token",
-        "Supabase access token or secret key",
-        r"\b(sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_\-]{30,})",
-    ),
-    _tok("databricks-token", "Databricks access token", r"\b(dapi[a-f0-9]{32}(?:-[0-9])?)\b"),
-    # ---- mail, messaging, observability, SaaS
-    _tok(
-        "sendgrid-api-key",
-        "SendGrid API key",
-        rf"\b(SG\.[A-Za-z0-9_\-]{{22}}\.[A-Za-z0-9_\-]{{43}}){_END}",
-    ),
-    _tok("mailgun-api-key", "Mailgun API key", r"\b(key-[a-f0-9]{32})\b"),
-    _tok("mailchimp-api-key", "Mailchimp API key", r"\b([a-f0-9]{32}-us[0-9]{1,2})\b"),
-    _tok(
-        "brevo-api-key", "Brevo (Sendinblue) API key", r"\b(xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16})\b"
-    ),
-    _tok("twilio-api-key", "Twilio API key SID", r"\b(SK[0-9a-f]{32})\b", strict=True),
-    _tok(
-        "twilio-credentials",
-        "Twilio account SID with auth token",
-        r"\b(AC[a-f0-9]{32}:[a-f0-9]{32})\b",
-    ),
-    _near(
-        "twilio-credentials",
-        "Twilio auth token",
-        "twilio",
-        r"auth[_.\-]?token|token",
-        r"[a-f0-9]{32}",
-    ),
-    _tok(
-        "sentry-dsn",
-        "Sentry DSN with its key",
-        r"(?i)\bhttps?://([a-f0-9]{32}(?::[a-f0-9]{32})?)@[A-Za-z0-9.\-]+(?::[0-9]+)?/(?:[A-Za-z0-9_\-]+/)*[0-9]+",
-    ),
-    _tok("sentry-auth-token", "Sentry auth token", r"\b(sntry[su]_[A-Za-z0-9+/=_]{40,})"),
-    _near(
-        "datadog-api-key",
-        "Datadog API or application key",
-        r"datadog|\bdd[_.\-]",
-        r"api[_.\-]?key|app(?:lication)?[_.\-]?key|key",
-        r"[a-f0-9]{40}|[a-f0-9]{32}",
-    ),
-    _tok(
-        "newrelic-key",
-        "New Relic API or license key",
-        r"\b(NR(?:AK|II|IQ|JS|RA|AA)-[A-Za-z0-9]{19,32}|[a-f0-9]{36}NRAL)\b",
-    ),
-    _tok(
-        "dynatrace-token",
-        "Dynatrace API token",
-        r"\b(dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64})\b",
-    ),
-    _tok(
-        "linear-api-key", "Linear API key", r"\b(lin_api_[A-Za-z0-9]{40}|lin_oauth_[a-f0-9]{64})\b"
-    ),
-    _tok(
-        "notion-token",
-        "Notion integration token",
-        r"\b(secret_[A-Za-z0-9]{43}|ntn_[0-9]{11}[A-Za-z0-9]{35})\b",
-        strict=True,
-    ),
-    _tok("postman-api-key", "Postman API key", r"\b(PMAK-[a-f0-9]{24}-[a-f0-9]{34})\b"),
-    _tok(
-        "airtable-token",
-        "Airtable personal access token",
-        r"\b(pat[A-Za-z0-9]{14}\.[a-f0-9]{64})\b",
-    ),
-    _tok("figma-token", "Figma personal access token", r"\b(figd_[A-Za-z0-9_\-]{40,})"),
-    _tok("netlify-token", "Netlify personal access token", r"\b(nfp_[A-Za-z0-9]{36})\b"),
-    _tok("prefect-api-key", "Prefect API key", r"\b(pnu_[A-Za-z0-9]{36})\b"),
-    _tok("easypost-api-key", "EasyPost API key", r"\b(EZ[AT]K[A-Za-z0-9]{54})\b"),
-    _tok("shippo-api-token", "Shippo API token", r"\b(shippo_(?:live|test)_[a-f0-9]{40})\b"),
-    _tok(
-        "contentful-token",
-        "Contentful personal access token",
-        rf"\b(CFPAT-[A-Za-z0-9_\-]{{43}}){_END}",
-    ),
-    _tok(
-        "mapbox-secret-token",
-        "Mapbox secret token",
-        r"\b(sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,})",
-    ),
-    _tok(
-        "firebase-messaging-key",
-        "Firebase Cloud Messaging server key",
-        r"\b(AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,})",
-    ),
-    _tok("dropbox-token", "Dropbox access token", r"\b(sl\.[A-Za-z0-9_\-]{130,})"),
-    _tok(
-        "tailscale-key",
-        "Tailscale API or auth key",
-        r"\b(tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})\b",
-    ),
-    # ---- secret managers and infrastructure
-    _tok("vault-token", "HashiCorp Vault token", r"\b(hv[sbr]\.[A-Za-z0-9_\-]{24,})"),
-    _tok(
-        "doppler-token",
-        "Doppler token",
-        r"\b(dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44})\b",
-    ),
-    _tok("pulumi-token", "Pulumi access token", r"\b(pul-[a-f0-9]{40})\b"),
-    _tok(
-        "terraform-cloud-token",
-        "Terraform Cloud / HCP Terraform token",
-        r"\b([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70})",
-    ),
-    _tok(
-        "grafana-token",
-        "Grafana token or API key",
-        r"\b(glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
-        r"|eyJrIjoi[A-Za-z0-9]{40,}={0,2})",
-    ),
-    _near("okta-api-token", "Okta API token", "okta", _KEYS, r"00[A-Za-z0-9_\-]{40}"),
-    _tok("okta-api-token", "Okta API token", rf"\bSSWS\s+(00[A-Za-z0-9_\-]{{40}}){_END}"),
-    _tok(
-        "age-secret-key",
-        "age secret key",
-        r"\b(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})\b",
-    ),
-    # ---- structural rules
+_STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
         "private-key-block",
         "private key block",
@@ -512,52 +195,132 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "jwt",
         "JSON Web Token",
-        r"\b(eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,})",
+        r"\b(e[wy][A-Za-z0-9_\-]{10,}\.e[wy][A-Za-z0-9_\-/\\]{10,}(?:\.[A-Za-z0-9_\-/\\+]*={0,2})?)",
         _JWT,
+        gates=(r"[A-Za-z0-9_\-]\.e[wy][A-Za-z0-9_\-/\\]",),
     ),
     _Rule(
         "authorization-header",
         "credentials in an Authorization header",
-        r"(?i)\bauthorization[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token|digest)\s+"
-        r"([A-Za-z0-9._~+/=\-]{12,})",
-        _TOKEN,
-        strict=True,
-        tier=1,
+        r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"((?:bearer|basic|token|api-token|apikey|sso-key|digest|jwt|key)[ \t]+)?"
+        r"([A-Za-z0-9._~+/=@\-]{8,})",
+        _HEADER,
+        gates=(r"(?i)authorization",),
+    ),
+    _Rule(
+        "authorization-header",
+        "credentials in a request header",
+        r"(?i)(?:-H|--header)[ \t]*=?[ \t]*[\"']"
+        r"([a-z0-9\-]*(?:api-?key|token|secret|auth|key|password|subscription-key)[a-z0-9\-]*)"
+        r"[ \t]*:[ \t]*()([^\s\"']{8,})",
+        _HEADER,
+        gates=(r"(?i)(?:-H|--header)",),
     ),
     _Rule(
         "password-in-url",
         "password in a URL",
-        r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>\[\]\\]*):([^\s/?#@\"'<>\[\]\\]+)@"
+        r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://([^\s:/?#@\"'<>\[\]\\]*):([^\s/?@\"'<>\[\]\\]+)@"
         r"[A-Za-z0-9_\[]",
         _URL,
-        gates=(r"://[^\s:/?#@\"'<>\[\]\\]*:[^\s/?#@\"'<>\[\]\\]+@",),
+        gates=(r"://[^\s:/?#@\"'<>\[\]\\]*:[^\s/?@\"'<>\[\]\\]+@",),
+    ),
+    _Rule(
+        "curl-credentials",
+        "user and password passed to curl",
+        r"(?i)\bcurl\b(?:[^\n]*\\[ \t]*\r?\n){0,8}[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)"
+        r"((?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'])+)",
+        _CURL,
+        gates=(r"(?i)\bcurl\b", r"(?:-u|--user)"),
     ),
     _Rule(
         "password-assignment",
         "secret assigned to a secret-like key",
-        r"(?im)(?:pass(?:word|wd|phrase)|(?:^|[^A-Za-z])(?:pass|pwd|auth)|secret|token"
-        r"|api[_.\-]?key|apikey|(?:access|secret|private|client|signing|encryption|master|session"
-        r"|app|consumer|account|storage|service|deploy|license|webhook|hmac|jwt|ssh|gpg|pgp"
-        r"|cookie)[_.\-]?key|authtoken|credentials?|bearer)s?"
-        r"(?:[_.\-](?:base|value|b64|base64|hex|raw|plain|plaintext|str|string))?"
-        r"[\"']?\s*(?:=>|:=|=|:)\s*"
-        r"(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^\s\"'`,;]+))",
+        _ASSIGNMENT,
         _ASSIGN,
+        gates=(_ASSIGNMENT_KEY,),
+    ),
+    _Rule(
+        "password-assignment",
+        "secret named in prose (the password is '…')",
+        r"(?i)\b(pass(?:word|phrase|wd)?|pwd|secret|token|api[ _\-]?key)"
+        r"([ \t]+(?:is|was)[ \t]+(?:set[ \t]+to[ \t]+)?)"
+        r"(?:\"([^\"\n]{3,64})\"|'([^'\n]{3,64})'|`([^`\n]{3,64})`)",
+        _ASSIGN,
+        gates=(r"(?i)(?:is|was)[ \t]+(?:set[ \t]+to[ \t]+)?[\"'`]",),
+    ),
+    _Rule(
+        "password-assignment",
+        "secret in an XML or .NET setting",
+        r"(?i)<[A-Za-z:]+[ \t]+(?:key|name)[ \t]*=[ \t]*\"([^\"\n]*(?:pass|pwd|secret|token|key"
+        r"|cred|auth)[^\"\n]*)\"[ \t]+value[ \t]*=[ \t]*()\"([^\"\n]*)\"",
+        _ASSIGN,
+        gates=(r"(?i)value[ \t]*=",),
     ),
     _Rule(
         "password-assignment",
         "secret passed as a command-line option",
-        r"(?i)--(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key"
-        r"|client-secret|auth-token)\s+(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^\s\"'`,;\-][^\s\"'`,;]*))",
+        r"(?i)(?:^|[ \t])(--(?:password|passwd|pass|pwd|token|secret|api-key|apikey|api-token"
+        r"|access-token|auth-token|access-key|secret-key|client-secret|secret-access-key"
+        r"|private-key|registration-token|http-password|proxy-password))(=|[ \t]+)" + _OPTION_VALUE,
         _ASSIGN,
+        gates=(
+            r"(?i)--(?:pass|pwd|token|secret|api|access|auth|client|private|registration"
+            r"|http|proxy)",
+        ),
+    ),
+    _Rule(
+        "password-assignment",
+        "password passed to a registry login",
+        r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n]*?\blogin\b"
+        r"[^\n]*?[ \t](-p)(=|[ \t]+)" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password passed to a database or SSH client",
+        r"(?i)\b(?:mysql(?:dump|admin|sh)?|mariadb|sshpass|redis-cli|psexec(?:64)?)\b[^\n]*?"
+        r"[ \t](-p|-a)([ \t]*)" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)\b(?:mysql|mariadb|sshpass|redis-cli|psexec)",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password in a .netrc entry",
+        r"(?i)\bmachine[ \t]+[^\s]+[ \t]+(?:login[ \t]+[^\s]+[ \t]+)?(password)([ \t]+)"
+        + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)\bmachine[ \t]",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "kubernetes-secret",
+        "value of a Kubernetes Secret (data: base64, stringData: plain)",
+        r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*$",
+        _K8S,
+        gates=(r"(?i)kind:[ \t]*[\"']?secret",),
     ),
     _Rule(
         "high-entropy-near-secret-word",
         "high-entropy string next to a secret word",
-        r"(?i)(?:{w})[^\n]*[A-Za-z0-9+/_\-]{{20}}|[A-Za-z0-9+/_\-]{{20}}[^\n]*(?:{w})"
-        r"|(?:{w})[A-Za-z_]*[\"']?\s*[:=][ \t|>+\-]*\r?\n[ \t]*[\"']?[A-Za-z0-9+/_\-]{{20}}",
+        rf"(?i)(?:{_SECRET_WORDS})[^\n]*[A-Za-z0-9+/_\-]{{20}}"
+        rf"|[A-Za-z0-9+/_\-]{{20}}[^\n]*(?:{_SECRET_WORDS})"
+        rf"|(?:{_SECRET_WORDS})[A-Za-z_]*[\"']?\s*[:=][ \t|>+\-]*\r?\n[ \t]*[\"']?"
+        r"[A-Za-z0-9+/_\-]{20}",
         _ENTROPY,
+        gates=(_ANY_SECRET_WORD, _RUN20),
     ),
+    _Rule(
+        "encoded-secret",
+        "a base64 run",
+        r"(?:[A-Za-z0-9+/]{16,}={0,2}[ \t]*\r?\n[ \t]*)*[A-Za-z0-9+/]{24,}={0,2}",
+        _BASE64,
+        gates=(r"[A-Za-z0-9+/]{24}",),
+    ),
+    _Rule("encoded-secret", "a hex run", r"\b[0-9a-fA-F]{32,}\b", _HEXRUN),
     _Rule(
         "secret-file-name",
         "mentions a secret-like file",
@@ -573,25 +336,14 @@ _RULES: tuple[_Rule, ...] = (
     ),
 )
 
-# Words that make a nearby random-looking string suspicious.
-_SECRET_WORDS = (
-    r"passw|passphrase|pwd|secret|token|api[_.\- ]?key|apikey|access[_.\- ]?key"
-    r"|private[_.\- ]?key|auth|credential|bearer|key"
-)
-_ANY_SECRET_WORD = f"(?i)(?:{_SECRET_WORDS})"
-_RULES = tuple(
-    _Rule(
-        r.id,
-        r.description,
-        r.pattern.format(w=_SECRET_WORDS),
-        r.kind,
-        r.strict,
-        r.tier,
-        gates=(_ANY_SECRET_WORD, r"[A-Za-z0-9+/_\-]{20}"),
-    )
-    if r.kind == _ENTROPY
-    else r
-    for r in _RULES
+_RULES: tuple[_Rule, ...] = (
+    *(
+        _Rule(
+            f.id, f.description, f.pattern, _TOKEN, family=f.family, check=f.check, gates=(f.gate,)
+        )
+        for f in secretrules.FORMATS
+    ),
+    *_STRUCTURAL,
 )
 
 _EXTRA_RULE_IDS = (
@@ -599,11 +351,20 @@ _EXTRA_RULE_IDS = (
     "hidden-unicode",
     "scan-size-cap",
 )  # not from a pattern
+_INTERNAL_RULE_IDS = frozenset({"encoded-secret"})  # decodes; reports what it finds inside
 
 
 def rule_ids() -> tuple[str, ...]:
-    """Every rule id this scanner can report, sorted (for docs and `gitmem:allow` checks)."""
-    return tuple(sorted({r.id for r in _RULES} | set(_EXTRA_RULE_IDS)))
+    """Every rule id this scanner can report, sorted (for docs and the tests)."""
+    ids = {r.id for r in _RULES} - _INTERNAL_RULE_IDS
+    return tuple(sorted(ids | set(_EXTRA_RULE_IDS)))
+
+
+def rule_families() -> dict[str, str]:
+    """Rule id -> the family of providers it belongs to (``generic`` for structural rules)."""
+    families = {r.id: r.family for r in _RULES if r.id not in _INTERNAL_RULE_IDS}
+    families.update({i: "generic" for i in _EXTRA_RULE_IDS})
+    return families
 
 
 # --------------------------------------------------------------------------------------------
@@ -611,29 +372,43 @@ def rule_ids() -> tuple[str, ...]:
 
 
 class _Engine:
-    """The compiled patterns: one Set over every rule's gates; each rule's own regex, compiled
-    on need."""
+    """The compiled patterns: one Set over every distinct gate; each rule's own regex,
+    compiled on need."""
 
     __slots__ = (
-        *("_compile", "_gated", "_owner", "_regexes"),
-        *("candidates", "known_ids", "set", "words"),
+        *("_compile", "_joint", "_regexes", "_solo"),
+        *("candidates", "set", "words"),
     )
 
-    def __init__(self, rule_set: Any, compile_rule: Callable[[str], Any]) -> None:
+    def __init__(self, rule_set: Any, gates: list[str], compile_rule: Callable[[str], Any]) -> None:
         self.set = rule_set
         self._compile = compile_rule
         self._regexes: list[Any] = [None] * len(_RULES)
-        # the Set's patterns are the rules' gates, in order: which rule each one is of
-        self._owner = [index for index, rule in enumerate(_RULES) for _ in rule.gates]
-        self._gated = {index: len(rule.gates) for index, rule in enumerate(_RULES)}
+        # the Set's patterns are the distinct gates, in order: which rules each one serves
+        # alone (most rules have one gate), and the few rules that need several gates at once
+        where = {gate: i for i, gate in enumerate(gates)}
+        self._solo: list[tuple[int, ...]] = [() for _ in gates]
+        self._joint: list[tuple[int, tuple[int, ...]]] = []
+        for index, rule in enumerate(_RULES):
+            own = tuple(dict.fromkeys(where[g] for g in rule.gates))
+            if len(own) == 1:
+                self._solo[own[0]] += (index,)
+            else:
+                self._joint.append((index, own))
         self.words = compile_rule(_ANY_SECRET_WORD)  # for the entropy rule
         self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
-        self.known_ids = frozenset(rule_ids())
 
     def rules_in(self, data: bytes) -> list[int]:
         """The rules that can match data (every gate matched), in rule order."""
-        owners = [self._owner[i] for i in self.set.Match(data) or ()]
-        return sorted({index for index in owners if owners.count(index) == self._gated[index]})
+        matched = self.set.Match(data)
+        if not matched:
+            return []
+        solo = self._solo
+        found = [index for i in matched for index in solo[i]]
+        seen = set(matched)
+        found += [index for index, own in self._joint if all(g in seen for g in own)]
+        found.sort()
+        return found
 
     def regex(self, index: int) -> Any:
         """Rule `index`'s own regex: most texts match few rules, so most are never compiled."""
@@ -654,17 +429,19 @@ def _engine() -> _Engine:
         return opts
 
     rule_opts = options(8 << 20)
-    # The Set runs one DFA for all patterns; give it room so hostile text cannot exhaust it.
+    # The Set runs one DFA for all gates; give it room so hostile text cannot exhaust it.
     rule_set = re2.Set.SearchSet(options(128 << 20))
-    for rule in _RULES:
-        for gate in rule.gates:
-            rule_set.Add(gate.encode("ascii"))
+    gates = list(dict.fromkeys(gate for rule in _RULES for gate in rule.gates))
+    for gate in gates:
+        rule_set.Add(gate.encode("ascii"))
     rule_set.Compile()
-    return _Engine(rule_set, lambda pattern: re2.compile(pattern.encode("ascii"), rule_opts))
+    return _Engine(rule_set, gates, lambda pattern: re2.compile(pattern.encode("ascii"), rule_opts))
 
 
 # --------------------------------------------------------------------------------------------
-# Confirming candidates.
+# Confirming candidates: placeholders, fillers, randomness. The judges of a value are pure
+# functions of its bytes, kept per value: a candidate and the entry admitted from it hold the
+# same values, and hostile text repeats one value thousands of times.
 
 _PLACEHOLDER_MARKERS = (
     b"example",
@@ -673,37 +450,55 @@ _PLACEHOLDER_MARKERS = (
     b"changeme",
     b"change_me",
     b"change-me",
+    b"changeit",
+    b"replaceme",
+    b"replace_me",
+    b"replace-me",
     b"your-",
     b"your_",
     b"yourtoken",
     b"yourkey",
     b"yoursecret",
+    b"yourpass",
+    b"yourapi",
     b"redacted",
-    b"xxxx",
     b"****",
+    b"####",
     b"${",
     b"{{",
     b"<",
     b">",
     b"...",
     b"\xe2\x80\xa6",  # …
+    b"\xe2\x80\xa2\xe2\x80\xa2",  # ••
     b"1234567890",
     b"0123456789",
     b"abcdefghij",
-    b"fake",
     b"sample",
     b"notreal",
     b"not-real",
     b"not_real",
+    b"goes_here",
+    b"goes-here",
+    b"token_here",
+    b"key_here",
+    b"secret_here",
+)
+
+# Short markers, matched in one case only: mixed-case random text holds `XxxX` now and then.
+_CASED_MARKERS = tuple(
+    form for m in (b"xxxx", b"fake", b"lorem", b"ipsum") for form in (m, m.upper(), m.title())
 )
 
 _PLACEHOLDER_VALUES = frozenset(
     b"""password passwd pass pwd secret secrets token key apikey api_key changeme changeit
     example test testing dummy placeholder redacted hidden masked none null nil true false
     yes no on off required optional string str bytes env value undefined todo tbd xxx foo bar
-    baz foobar mysecret mypassword yourpassword yoursecret secret123 password123 bearer basic
+    baz foobar mysecret mypassword yourpassword yoursecret bearer basic
     digest oauth oauth2 jwt header cookie session ntlm kerberos saml oidc mtls sso ldap
-    vault aws gcp azure github gitlab file path default auto enabled disabled""".split()
+    vault aws gcp azure github gitlab file path default auto enabled disabled admin root user
+    username guest letmein qwerty mytoken usertoken apitoken accesstoken authtoken
+    refreshtoken testtest secretkey secret_key privatekey private_key""".split()
 )
 
 # Known public examples that are not placeholders by their text: sha-256 of the value.
@@ -714,20 +509,72 @@ _KNOWN_EXAMPLES = frozenset(
     }
 )
 
-
 # Tokens their providers publish on purpose (Stripe publishable keys): never reported.
 _PUBLIC_PREFIXES = (b"pk_live_", b"pk_test_")
 
 
-def _fake(secret: bytes) -> bool:
-    """A placeholder, a documented example, or obviously made-up (one or two repeated chars)."""
+@functools.lru_cache(maxsize=8192)
+def _fake(secret: bytes, *, max_period: int = 16) -> bool:
+    """A placeholder, a documented example, or a filler (see `_filler`; a password may repeat
+    a word, so for one only chunks of up to `max_period=4` characters count)."""
     low = secret.lower()
     if any(marker in low for marker in _PLACEHOLDER_MARKERS):
+        return True
+    if any(m in secret for m in _CASED_MARKERS):  # `XxxX` or `fAkE` turns up in random text
         return True
     if secret[:1] in (b"$", b"%") or low in _PLACEHOLDER_VALUES:
         return True
     tail = secret[len(secret) // 3 :]
-    return len(set(tail)) <= 2
+    if len(set(tail)) <= 2 or _filler(secret, max_period=max_period):
+        return True
+    # a token of parts (a JWT, `t1.…`, `sm_pat_…`) whose random part is made up is made up
+    parts = _PARTS.split(secret)
+    return len(parts) > 1 and any(
+        _filler(part, max_period=max_period)
+        for part in parts[1:]
+        if len(part) >= 8 and not part.isdigit()  # an account number is no filler
+    )
+
+
+_PARTS = re.compile(rb"[._\-]")
+
+
+def _filler(value: bytes, *, max_period: int = 16) -> bool:
+    """Obviously made up: one character over 40% or more of the value (60% of one under 16
+    characters, where a random hex string may repeat a digit four times), a short chunk
+    repeated over three quarters of it, two and a half times or more (`abcd1234abcd1234…`,
+    `123123123…`; `hunter2hunter2` may be a password), or a counting run of six (`123456`,
+    `abcdef`, `fedcba`). Random tokens do none of these: a run of six ascending characters
+    turns up about once in 10^9 positions of a 62-letter alphabet."""
+    v = value[:256]
+    n = len(v)
+    if n < 8:
+        return False
+    low = v.lower()
+    if any(run in low for run in _COUNTING_RUNS):
+        return True
+    if max(Counter(v).values()) * 10 >= n * (4 if n >= 16 else 6):
+        return True
+    number = int.from_bytes(v, "big")
+    for period in range(1, min(max_period, n * 2 // 5) + 1):
+        # bytes equal to the one `period` places on are zero bytes of the XOR
+        shifted = (number >> (8 * period)) ^ (number & ((1 << (8 * (n - period))) - 1))
+        same = shifted.to_bytes(n - period, "big").count(0)
+        if same * 4 >= (n - period) * 3:
+            return True
+    return False
+
+
+def _counting_runs() -> tuple[bytes, ...]:
+    runs = []
+    for alphabet in (b"0123456789", b"abcdefghijklmnopqrstuvwxyz"):
+        for i in range(len(alphabet) - 5):
+            runs.append(alphabet[i : i + 6])
+            runs.append(alphabet[i : i + 6][::-1])
+    return tuple(runs)
+
+
+_COUNTING_RUNS = _counting_runs()
 
 
 def _entropy(value: bytes) -> float:
@@ -754,6 +601,7 @@ def _entropy_floor(length: int) -> float:
     return min(3.9, math.log2(length) - 1.0)
 
 
+@functools.lru_cache(maxsize=8192)
 def _looks_random(value: bytes) -> bool:
     """True for a string that looks machine-generated rather than a word, path or identifier."""
     core = value.rstrip(b"=")
@@ -771,6 +619,64 @@ def _looks_random(value: bytes) -> bool:
     if _pathlike(core):
         return False
     return _entropy(core) >= _entropy_floor(n)
+
+
+_VOWELS = frozenset(b"aeiouyAEIOUY")
+
+
+def _readable(body: bytes) -> bool:
+    """Words rather than a generated string, for formats whose prefix may start ordinary text
+    (`glimt-my-tokens_are-correct…`, `sk_test_ThisIsNotAKey`, `pat.some.thing`), or too little
+    entropy to be random. Words: three or more `-`/`_`/`.` parts, most of them lower-case or
+    capitalised letters holding a vowel; or three or more camel-case words (letters only)
+    averaging three letters or more, most with a vowel. Random bodies almost never pass this: their
+    parts mix cases and digits, and random capitals cut letters into words of about two
+    (measured on the catalogue's shapes: under 0.5% of random tokens are read as words)."""
+    n = len(body)
+    if n >= 16 and _entropy(body) < 2.5:
+        return True
+    parts = [p for p in _PARTS.split(body) if p]
+    if len(parts) >= 3:
+        words = [p for p in parts if _word_like(p)]
+        covered = sum(len(w) for w in words)
+        if len(words) * 3 >= len(parts) * 2 and covered * 10 >= n * 6:
+            return True
+    camel = _CAMEL_WORDS.findall(body)
+    if len(camel) < 3 or not body.isalpha():
+        return False
+    voiced = sum(bool(set(w) & _VOWELS) for w in camel)
+    return sum(map(len, camel)) >= len(camel) * 3 and voiced * 5 >= len(camel) * 4
+
+
+def _word_like(part: bytes) -> bool:
+    return (
+        len(part) >= 2
+        and part.isalpha()
+        and (part.islower() or part.istitle())
+        and bool(set(part) & _VOWELS)
+        and not set(part) <= _VOWELS
+    )
+
+
+_CAMEL_WORDS = re.compile(rb"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _keyed_value(value: bytes) -> bool:
+    """A value named by its provider's key: generated keys mix the character classes their
+    alphabet has and spread over many distinct characters; fillers and placeholders do not.
+    Laxer than `_looks_random` (the key already says what the value is), so that lower-case
+    keys such as `[a-z0-9]{32}`, which read like words half the time, are still found."""
+    core = value.rstrip(b"=")
+    n = len(core)
+    if n < 8:
+        return False
+    chars = set(core)
+    if len(chars) < min(10, n // 3):
+        return False
+    classes = sum(bool(chars & s) for s in (_DIGITS, _LOWER, _UPPER))
+    if classes >= 2:
+        return True
+    return n >= 20 and _entropy(core) >= 3.5
 
 
 _SEPARATORS = frozenset(b"_-./+")
@@ -844,12 +750,311 @@ def _redact(secret: bytes) -> str:
     return f"{shown}… ({len(text)} chars)"
 
 
+def _masked(value: bytes) -> bool:
+    return value.count(b"*") >= 3 or value.count(b"\xe2\x80\xa2") >= 3  # ****, •••
+
+
 # --------------------------------------------------------------------------------------------
-# Hits: a finding before line numbers and allow markers are applied.
+# Keys and assigned values.
+
+# A key's words (a key is short: Python's re is fine and linear on it).
+_WORD_SPLIT = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_PASSWORD_WORDS = _words(
+    "password passwd passphrase passcode pass pwd pw secret secrets credential credentials "
+    "creds cred"
+)
+_TOKEN_WORDS = _words("token tokens key keys apikey auth bearer")
+_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "secret", "credential", "credentials")
+_TOKEN_ENDINGS = ("token", "apikey", "accesskey", "secretkey", "privatekey", "authkey")
+_KEY_COMPOUNDS = _words(
+    "api access secret private signing sign master encryption enc crypt license auth app "
+    "consumer session client ssh gpg pgp hmac jwt deploy service account storage admin root "
+    "subscription webhook cookie shared psk priv"
+)
+# ordinary words that end like a secret word
+_LOOK_ALIKES = _words(
+    "bypass compass encompass surpass trespass overpass underpass monkey turkey donkey hockey "
+    "jockey whiskey hotkey passkey"
+)
+# A word after the secret word that makes the key name something else: `token_url`,
+# `secret_name`, `password_file`, `key_id`, `KeyVault…`.
+_QUALIFIERS = _words(
+    """id ids name names url urls uri endpoint host hostname file files filename path paths
+    dir directory length len size type types kind mode format version count index prefix
+    suffix field fields header headers param params var variable env ref reference alias
+    label policy rotation expiry expires expiration expire expired ttl timeout lifetime age
+    limit location region provider manager scope scopes audience issuer algorithm alg usage
+    enabled enable disabled required regex pattern placeholder text hint message msg
+    description title column vault store ring pair board code press pressed down up left
+    right frame frames mesh selector stone word words hash hashed digest checksum fingerprint
+    schema spec handler validator validation generator factory helper class method function
+    callback event events list map set table cache source status state error errors reset
+    forgot change changed confirm strength complexity reminder input form button rule rules
+    history last created updated date time seconds minutes hours days count number num flag
+    is has use used allow allowed exchange request response service endpoint arn secret_arn
+    location storetype tab chain length plugin module ui page view button icon image"""
+)
+# A word right before the secret word that makes it something else: `public_key`,
+# `primary_key`, `csrf_token`, `max_tokens`, `next_token`.
+_PREFIX_QUALIFIERS = _words(
+    """public pub primary foreign partition sort hot idx index natural schema sequence bucket
+    cache lookup unique composite csrf xsrf max min num next page continuation cursor sync
+    shortcut map dict row column foreign surrogate candidate object s3 range routing group
+    grouping dedupe dedup idempotency lock mutex shard secondary child parent entity record
+    item property prop translation i18n cdn sitekey site recaptcha captcha registry
+    verification publishable anon anonymous client_id input output"""
+)
+
+
+def _key_words(key: bytes) -> list[str]:
+    """A key's name as lower-case words: `mySecretString` -> my, secret, string."""
+    return [w.lower() for w in _WORD_SPLIT.findall(key.decode("ascii", "replace"))]
+
+
+def _secret_word(word: str) -> int:
+    """What one word of a key names: _PASSWORD_KEY, _TOKEN_KEY or _NOT_SECRET."""
+    if word in _LOOK_ALIKES:
+        return _NOT_SECRET
+    if word in _PASSWORD_WORDS or (word.endswith(_PASSWORD_ENDINGS) and len(word) > 6):
+        return _PASSWORD_KEY
+    if len(word) <= 8 and word.endswith(("pass", "pwd")) and word not in _LOOK_ALIKES:
+        return _PASSWORD_KEY  # dbpass, sqlpwd
+    if word in _TOKEN_WORDS or word.endswith(_TOKEN_ENDINGS):
+        return _TOKEN_KEY
+    if word.endswith("key") and word[:-3] in _KEY_COMPOUNDS:
+        return _TOKEN_KEY
+    return _NOT_SECRET
+
+
+@functools.lru_cache(maxsize=8192)
+def _key_kind(key: bytes) -> int:
+    """What a key names: `db_password` a password, `GITHUB_TOKEN` a token, `token_url` or
+    `public_key` neither."""
+    words = _key_words(key)
+    kinds = [_secret_word(w) for w in words]
+    secret_at = [i for i, k in enumerate(kinds) if k]
+    if not secret_at:
+        return _NOT_SECRET
+    first = secret_at[0]
+    if any(w in _QUALIFIERS for w in words[first + 1 :]):
+        return _NOT_SECRET
+    if first and words[first - 1] in _PREFIX_QUALIFIERS:
+        return _NOT_SECRET
+    if first > 1 and f"{words[first - 2]}_{words[first - 1]}" in _PREFIX_QUALIFIERS:
+        return _NOT_SECRET
+    return max(kinds[i] for i in secret_at)
+
+
+def _key_before(data: bytes, at: int) -> bytes:
+    """The identifier that runs through `at`, from its start to its end (at most 64
+    characters either side: a key is a name, and the work stays linear)."""
+    start, first = at, max(0, at - 64)
+    while start > first and data[start - 1] in _KEY_CHARS:
+        start -= 1
+    end, last = at, min(len(data), at + 64)
+    while end < last and data[end] in _KEY_CHARS and data[end] not in b"$@":
+        end += 1
+    return data[start:end].lstrip(b"$@")
+
+
+_KEY_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-$@")
+
+
+_REFERENCE_STARTS = (
+    b"$",
+    b"%",
+    b"#{",
+    b"{{",
+    b"<",
+    b"&",
+    b"!",
+    b"@",
+    b"ENC[",
+    b"vault:",
+    b"op://",
+    b"arn:",
+    b"sm://",
+    b"ref+",
+    b"env:",
+    b"file:",
+    b"keyvault:",
+    b"secretsmanager",
+    b"projects/",
+    b"azurekeyvault",
+    b"akv://",
+    b"gcp-secret",
+    b"secret://",
+    b"data.",
+    b"var.",
+    b"local.",
+)
+_FUNCTION_WORDS = _words(
+    """the a an to of in on for with and or is are be it this that from by at as use see set
+    not no your you we our will can should must please enter here value default same new
+    old when if then than into via per"""
+)
+
+
+def _reference(value: bytes) -> bool:
+    """A reference to a secret kept elsewhere, not the secret: a variable, a template, a
+    secret manager's address, an expression."""
+    if value.startswith(_REFERENCE_STARTS) or b"${" in value or b"{{" in value:
+        return True
+    return b"%(" in value or b"#{" in value or b"@{" in value or b"$(" in value
+
+
+def _identifier(value: bytes) -> bool:
+    """A name in code rather than a secret: `settings.DATABASE_PASSWORD`, `DB_PASSWORD`,
+    `real_key`, `api_token`, `X25519.secret_length`."""
+    text = value.decode("ascii", "replace")
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*", text):
+        return False
+    parts = re.split(r"[.:]", text)
+    if len(parts) > 1 and all(_wordy(p.encode()) or len(p) <= 3 for p in parts):
+        return True  # a dotted name: module.attribute, this.token
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", text) and _wordy(value):
+        return True  # an environment variable's name
+    words = _key_words(value)
+    if len(words) >= 2 and ("_" in text or text != text.lower()):
+        # a snake_case or camelCase name with a secret word in it: a name for a secret
+        return any(_secret_word(w) for w in words) and _wordy(value)
+    return False
+
+
+def _passphrase(value: bytes) -> bool:
+    """A quoted password with spaces, rather than a sentence: two to six words, none of them
+    the little words prose is made of, not ending like a sentence."""
+    words = value.decode("utf-8", "replace").split()
+    if not 2 <= len(words) <= 6 or value.rstrip()[-1:] in (b".", b"?", b":"):
+        return False
+    if any(c in value for c in b"()[]{};=<>") or b" + " in value or b" . " in value:
+        return False  # code between two string literals: `" + getPassword() + "`
+    if any(w.lower().strip(",;") in _FUNCTION_WORDS for w in words):
+        return False
+    return sum(len(w) for w in words) >= 8
+
+
+def _generated(value: bytes) -> bool:
+    """A value that looks machine-made, as a token or key is: a UUID, or twelve characters or
+    more, random-looking or mixing letters and digits, that are not a name made of words
+    (`sessionTimeout30s`, `utf8mb4_unicode_ci`, `test_case_sha3_512_0`); a value of letters
+    only must be long, of both cases, and read as no words."""
+    if _uuid(value):
+        return True
+    chars = set(value)
+    if len(value) < 12 or len(chars) < 8 or not chars & (_LOWER | _UPPER):
+        return False
+    if _named(value) or _separated_words(value):
+        return False
+    if _looks_random(value):
+        return True
+    if not chars & _DIGITS:
+        return (
+            len(value) >= 20
+            and bool(chars & _LOWER and chars & _UPPER)
+            and not _readable(value)
+            and not _wordy(value)
+        )
+    return not _wordy(value) or _digit_runs(value) >= 3
+
+
+def _digit_runs(value: bytes) -> int:
+    return sum(1 for t in _CAMEL_WORDS.findall(value) if t[:1].isdigit())
+
+
+def _named(value: bytes) -> bool:
+    """A name made of words and a few numbers: its letters, most of them, in words of four
+    letters on average (random capitals cut a random string into words of about two), each
+    longer word with a vowel, and at most two numbers."""
+    tokens = _CAMEL_WORDS.findall(value)
+    words = [t for t in tokens if t.isalpha()]
+    if len(words) < 2 or len(tokens) - len(words) > 2:
+        return False
+    letters = sum(map(len, words))
+    if letters * 10 < len(value) * 7 or letters < len(words) * 4:
+        return False
+    return all(len(w) <= 2 or set(w) & _VOWELS for w in words)
+
+
+def _separated_words(value: bytes) -> bool:
+    """snake_case, kebab-case or dotted: three or more parts, each a word, a number, or a word
+    and a number (`test_case_sha3_512_0`); random parts mix more classes than that."""
+    parts = [p for p in _PARTS.split(value) if p]
+    return (
+        len(parts) >= 3
+        and all(_segments(p) <= 2 for p in parts)
+        and any(len(p) >= 3 and p.isalpha() for p in parts)
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -> bool:
+    """Whether a value assigned to a secret-like key is a literal secret rather than a
+    reference, a placeholder, a name or prose.
+
+    `kind`: what the key names (a password key takes any literal that is not a name; a token
+    key wants a generated-looking value). `loose_op`: the operator is one prose also uses
+    (`,`), so the value must look generated whatever the key."""
+    value = value.strip().rstrip(b"\\")
+    if len(value) > 2 and value[:1] in b"\"'`" and value[-1:] == value[:1]:
+        value = value[1:-1]  # quoted twice: `'"951bc…"'` in a Gradle buildConfigField
+    if not quoted and value.endswith(b".") and not value.endswith(b".."):
+        value = value[:-1]
+    if len(value) < 4 or len(value) > 512:
+        return False
+    if _masked(value) or _reference(value) or value.startswith(_PUBLIC_PREFIXES):
+        return False
+    # a made-up token is a filler; a password may repeat a word (`hunter2hunter2hunter2`)
+    if _fake(value, max_period=4 if kind == _PASSWORD_KEY and not loose_op else 16):
+        return False
+    low = value.lower()
+    if low in _PLACEHOLDER_VALUES or value.replace(b".", b"", 1).lstrip(b"-+").isdigit():
+        return False
+    if value.startswith((b"/", b"./", b"../", b"~/", b"\\")) or b"://" in value:
+        return False  # a path or a URL: the URL rule judges URLs
+    if value[1:3] == b":\\" or value.endswith(b":"):
+        return False  # a Windows path; a YAML key on the next line
+    if b" " in value or b"\t" in value:
+        return quoted and kind == _PASSWORD_KEY and not loose_op and _passphrase(value)
+    if any(c in value for c in b"()[]{}") and (
+        not (quoted and kind == _PASSWORD_KEY) or re.search(rb"\w\(|^[\[{(]", value)
+    ):
+        return False  # code: a call, an index, a template
+    if _identifier(value):
+        return False
+    if loose_op or kind == _TOKEN_KEY:
+        return _generated(value)
+    # a password or secret key
+    if quoted:
+        return len(value) >= 6 or _mixed(value)
+    if len(value) < 6:
+        return False
+    bare = value.replace(b"_", b"").replace(b".", b"").replace(b"-", b"")
+    if bare.isalpha():
+        return False  # an identifier or a word: `password = user_password`, `secret: rotate`
+    return _mixed(value) or _generated(value)
+
+
+def _mixed(value: bytes) -> bool:
+    """At least two of lower case, upper case, digits, punctuation (other than _ - .)."""
+    chars = set(value)
+    punct = chars - _DIGITS - _LOWER - _UPPER - set(b"_-.")
+    classes = sum(bool(chars & s) for s in (_DIGITS, _LOWER, _UPPER)) + bool(punct)
+    return classes >= 2 and len(value) >= 6
+
+
+# --------------------------------------------------------------------------------------------
+# Hits: a finding before its line number and fingerprint are known.
 
 
 class _Hit:
-    """A finding before line numbers and allow markers are applied; offsets are in bytes."""
+    """A finding before its line number and fingerprint are known; offsets are in bytes."""
 
     __slots__ = ("block", "description", "end", "excerpt", "rule", "start", "tier")
 
@@ -872,23 +1077,73 @@ class _Hit:
         self.block = block  # a key block, across lines
 
 
-_Handler = Callable[[_Rule, Any, bytes, list[_Hit]], None]
+class _Scan:
+    """One text's scan: the engine, how deep in decoded text it is, and the decoding budget
+    it shares with the scans of what it decodes."""
+
+    __slots__ = ("budget", "depth", "eng")
+
+    def __init__(self, eng: _Engine, depth: int = 0, budget: list[int] | None = None) -> None:
+        self.eng = eng
+        self.depth = depth
+        self.budget = budget if budget is not None else [MAX_DECODED_CHARS]
+
+    def deeper(self) -> _Scan:
+        return _Scan(self.eng, self.depth + 1, self.budget)
+
+
+_Handler = Callable[[_Rule, Any, bytes, list[_Hit], _Scan], None]
+
+
+def _group(m: Any, n: int) -> tuple[int, int] | None:
+    if m.re.groups >= n and m.start(n) >= 0:
+        return int(m.start(n)), int(m.end(n))
+    return None
 
 
 def _secret_span(m: Any) -> tuple[int, int]:
-    if m.re.groups and m.start(1) >= 0:
-        return int(m.start(1)), int(m.end(1))
-    return int(m.start()), int(m.end())
+    return _group(m, 1) or (int(m.start()), int(m.end()))
 
 
-def _handle_token(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
-    tier = rule.tier
+_FILLERS_AFTER = (b"###", b"***", b"...", b"xxx", b"XXX", b"\xe2\x80\xa6")
+
+
+def _filler_after(data: bytes, end: int) -> bool:
+    """A placeholder's filler right after a match (`xoxp-1234-####`, `eyJ….eyJ…###`)."""
+    return data[end : end + 3] in _FILLERS_AFTER
+
+
+def _handle_token(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
     for m in rx.finditer(data):
         s, e = _secret_span(m)
         secret = data[s:e]
-        if _fake(secret) or (rule.strict and not _looks_random(secret)):
+        body_span = _group(m, 2)
+        body = data[body_span[0] : body_span[1]] if body_span else secret
+        if _fake(secret) or (body is not secret and _fake(body)):
             continue
-        hits.append(_Hit(s, e, tier, rule.id, _redact(secret), rule.description))
+        if _filler_after(data, e):
+            continue  # `xoxp-…-####`: the rest of a placeholder
+        if rule.check == RANDOM and _readable(body):
+            continue
+        if rule.check == KEYED and (
+            not _keyed_value(body) or _key_kind_of_keyed(data, int(m.start())) is None
+        ):
+            continue
+        hits.append(_Hit(s, e, rule.tier, rule.id, _redact(secret), rule.description))
+
+
+def _key_kind_of_keyed(data: bytes, at: int) -> int | None:
+    """None when the provider's key names something other than a secret (`HEROKU_APP_ID`,
+    `stripe_public_key`); the provider's name alone counts as naming its secret."""
+    key = _key_before(data, at)
+    words = _key_words(key)
+    if any(w in _QUALIFIERS for w in words[1:]) or (
+        words and words[-1] in _PREFIX_QUALIFIERS | {"public", "pub", "publishable"}
+    ):
+        return None
+    if any(w in ("public", "publishable", "pub", "client_id") for w in words):
+        return None
+    return _TOKEN_KEY
 
 
 _NON_B64 = bytes(
@@ -899,7 +1154,7 @@ _NON_B64 = bytes(
 _PEM_WINDOW = 64 * 1024
 
 
-def _handle_pem(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
+def _handle_pem(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
     """A key header followed by a real base64 body (not `...` or `<your key>`).
 
     Each body ends at its END line, at the next header, or after a window, so bodies never
@@ -935,32 +1190,40 @@ def _handle_pem(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
         hits.append(_Hit(start, head_end + len(body), 0, rule_id, excerpt, description, True))
 
 
-def _handle_jwt(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
-    import base64
+def _b64decode(data: bytes) -> bytes:
+    """Lenient base64 (standard or URL-safe, padding optional, stray characters skipped)."""
     import binascii
+
+    data = data.translate(_URLSAFE_TO_STD)
+    data = data[: len(data) - len(data) % 4] if len(data) % 4 == 1 else data
+    try:
+        return binascii.a2b_base64(data + b"=" * (-len(data) % 4), strict_mode=False)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+_URLSAFE_TO_STD = bytes.maketrans(b"-_", b"+/")
+
+
+def _handle_jwt(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """A JWS: a header naming its algorithm, then a JSON payload (a signature may follow).
+    The header is decoded leniently: a token with a damaged header still names `"alg"`."""
     import hashlib
-    import json
 
     for m in rx.finditer(data):
         s, e = _secret_span(m)
         token = data[s:e]
-        head = token.split(b".", 1)[0][:4096]
-        try:
-            header = json.loads(base64.urlsafe_b64decode(head + b"=" * (-len(head) % 4)))
-        except (ValueError, binascii.Error, UnicodeDecodeError):
-            continue
-        if not isinstance(header, dict) or not isinstance(header.get("alg"), str):
+        head = _b64decode(token.split(b".", 1)[0][:4096])
+        if b'"alg"' not in head[:256].replace(b" ", b""):
             continue
         if hashlib.sha256(token).hexdigest() in _KNOWN_EXAMPLES or _fake(token):
+            continue
+        if _filler_after(data, e):
             continue
         hits.append(_Hit(s, e, 0, rule.id, _redact(token), rule.description))
 
 
-def _masked(value: bytes) -> bool:
-    return value.count(b"*") >= 3 or value.count(b"\xe2\x80\xa2") >= 3  # ****, •••
-
-
-def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
+def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
     for m in rx.finditer(data):
         user, password = m.group(2), m.group(3)
         if (
@@ -969,6 +1232,7 @@ def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
             or _fake(password)
             or _masked(password)
             or password[:1] in (b"{", b"[", b"(", b":")
+            or password.split(b"#", 1)[0].isdigit()  # a port, then a fragment: `host:80#a@b`
         ):
             continue
         scheme = m.group(1).decode("ascii", "replace").lower()
@@ -976,72 +1240,90 @@ def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
         hits.append(_Hit(s, e, 1, rule.id, _redact(password), f"password in a {scheme}:// URL"))
 
 
-def _secret_value(value: bytes, *, quoted: bool, password_key: bool) -> bool:
-    """Whether an assigned value is a literal secret rather than a reference or a placeholder.
-
-    `password_key`: the key names a password or secret, so any quoted literal counts.
-    """
-    value = value.strip()
-    if len(value) < 6 or _fake(value) or _masked(value) or value.startswith(_PUBLIC_PREFIXES):
-        return False
-    low = value.lower()
-    if low in _PLACEHOLDER_VALUES or value.replace(b".", b"", 1).isdigit():
-        return False
-    if value.startswith((b"/", b"./", b"../", b"~/", b"\\")) or b"://" in value:
-        return False  # a path or a URL: the URL rule judges URLs
-    if any(c in value for c in b"()[]{}"):
-        return False  # code: a call, an index, a template
-    if quoted:
-        if any(c in value for c in b" \t"):
-            return False  # prose, a sentence, a command
-        if password_key:
-            return True
-    if len(value) < 8:
-        return False
-    bare = value.replace(b"_", b"").replace(b".", b"").replace(b"-", b"")
-    if bare.isalpha() and not quoted:
-        return False  # an identifier or a word: `password = user_password`, `token: rotate`
-    if _looks_random(value):
-        return True
-    # `hunter2hunter2` as a password; but `X-Api-Key` or `k8s-prod-eu` as a token is a name
-    named = any(c in value for c in b"-_.") and _wordy(value)
-    return _mixed(value) and (password_key or not named)
+_CURL_PLACEHOLDERS = frozenset(
+    b"pass password passwd pwd test token secret changeme changeit apikey api_key key".split()
+)
 
 
-def _mixed(value: bytes) -> bool:
-    """At least two of lower case, upper case, digits, punctuation (other than _ - .)."""
-    chars = set(value)
-    punct = chars - _DIGITS - _LOWER - _UPPER - set(b"_-.")
-    classes = sum(bool(chars & s) for s in (_DIGITS, _LOWER, _UPPER)) + bool(punct)
-    return classes >= 2 and len(value) >= 8
-
-
-def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
+def _handle_curl(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """`curl -u user:password` (or `--user`), quoted any way a shell allows."""
     for m in rx.finditer(data):
-        group = next(g for g in (1, 2, 3) if m.start(g) >= 0)
-        quoted = group < 3
-        s, e = int(m.start(group)), int(m.end(group))
-        key = data[m.start() : m.start(group)].lower()
-        # keys whose quoted literal is a secret whatever it looks like (`jwt_secret: "hello"`);
-        # for tokens and keys, a literal must also look generated (`api_key: "X-Api-Key"`)
-        password_key = any(w in key for w in (b"pass", b"pwd", b"secret", b"credential"))
-        value = data[s:e]
-        if not _secret_value(value, quoted=quoted, password_key=password_key):
+        s, e = int(m.start(1)), int(m.end(1))
+        word = data[s:e].replace(b'"', b"").replace(b"'", b"")
+        user, colon, password = word.partition(b":")
+        if not colon:
             continue
-        hits.append(_Hit(s, e, 2, rule.id, _redact(value), rule.description))
+        secret = password
+        if not password:  # `-u "key:"`: an API key as the user name
+            secret = user
+            if not _generated(user):
+                continue
+        if secret.startswith(b"{") and secret.endswith(b"}") and not secret.startswith(b"{{"):
+            secret = secret[1:-1]
+        if (
+            len(secret) < 3
+            or secret == user
+            or secret.lower() in _CURL_PLACEHOLDERS
+            or secret.lower() in _PLACEHOLDER_VALUES
+            or _fake(secret)
+            or _masked(secret)
+            or _reference(secret)
+            or _reference(user)
+            or secret[:1] in (b"[", b"(")
+        ):
+            continue
+        hits.append(_Hit(s, e, rule.tier, rule.id, _redact(secret), rule.description))
+
+
+def _handle_header(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """An Authorization header's credentials, or an API key in a request header."""
+    for m in rx.finditer(data):
+        scheme = (m.group(1) or b"").strip().lower()
+        s, e = int(m.start(2 if m.re.groups == 2 else 3)), int(m.end(2 if m.re.groups == 2 else 3))
+        value = data[s:e]
+        if _fake(value) or _masked(value) or _reference(value) or len(value) < 8:
+            continue
+        if scheme == b"basic":
+            decoded = _b64decode(value)
+            if len(decoded) < 3 or not decoded.isascii():
+                continue
+        elif not (_generated(value) or (_mixed(value) and not _readable(value))):
+            continue
+        hits.append(_Hit(s, e, rule.tier, rule.id, _redact(value), rule.description))
+
+
+def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """A value assigned to a key that names a secret (group 1 the key, group 2 the operator,
+    groups 3-6 the value: double-, single- or back-quoted, or bare)."""
+    for m in rx.finditer(data):
+        value_group = next((g for g in range(3, min(6, m.re.groups) + 1) if m.start(g) >= 0), None)
+        if value_group is None:
+            continue
+        kind = rule.key_kind
+        if kind < 0:
+            kind = _key_kind(_key_before(data, int(m.start(1))))
+        if kind == _NOT_SECRET:
+            continue
+        quoted = value_group < 6
+        s, e = int(m.start(value_group)), int(m.end(value_group))
+        op = m.group(2).strip() if m.start(2) >= 0 else b""
+        value = data[s:e]
+        if not _assigned_secret(value, quoted=quoted, kind=kind, loose_op=op == b","):
+            continue
+        hits.append(_Hit(s, e, 2, rule.id, _redact(value.strip()), rule.description))
 
 
 _GIT_CONTEXT = (b"commit", b"sha", b"hash", b"revision", b"rev ", b"merge", b"digest", b"checksum")
 _WORD_WINDOW = 80
 
 
-def _handle_entropy(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
+def _handle_entropy(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
     """Random-looking strings within a few words of a secret word, or under a `key:` line.
 
     The rule's pattern finds candidate lines; each line is then examined once: its secret words
     and its long runs, paired by distance with a binary search (linear-log, whatever the line).
     """
-    eng = _engine()
+    eng = scan.eng
     done_until = -1
     for m in rx.finditer(data):
         ms = int(m.start())
@@ -1120,9 +1402,15 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
         if not near:
             continue
         token = line[cs:ce]
-        if token.startswith(_PUBLIC_PREFIXES) or _fake(token) or _uuid(token):
+        if token.startswith(_PUBLIC_PREFIXES) or _uuid(token) or not _looks_random(token):
             continue
-        if not _looks_random(token):
+        if token.startswith((b"eyJ", b"ewo")) and line[ce : ce + 1] == b".":
+            continue  # a JWT's header: the JWT rule judges the whole token
+        if _placeholder_word(line, cs, ce):
+            continue  # part of a larger placeholder: `t1.<random>.xxxxxxxx`
+        if _value_of_other_key(line, cs):
+            continue  # `primary_key = …`, `next_page_token: …`: named, but no secret
+        if _fake(token):
             continue
         if git_context and set(token) <= _HEX:
             continue
@@ -1130,7 +1418,41 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
     return tuple(found)
 
 
-def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
+def _value_of_other_key(line: bytes, start: int) -> bool:
+    """Whether line[start:] is the value assigned to a key that holds a secret word but names
+    something else (`primary_key`, `cache_key`, `next_page_token`, `public_key`)."""
+    before = line[max(0, start - 96) : start].rstrip(b" \t\"'`")
+    for op in (b":=", b"=>", b"=", b":"):
+        if before.endswith(op):
+            before = before[: -len(op)].rstrip(b" \t\"'`])")
+            break
+    else:
+        return False
+    key = _key_before(before, len(before))
+    if not any(_secret_word(w) for w in _key_words(key)):
+        return False
+    return _key_kind(key) == _NOT_SECRET
+
+
+_WORD_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-.=~:")
+
+
+def _placeholder_word(line: bytes, start: int, end: int) -> bool:
+    """Whether the whitespace-free word around line[start:end] (up to 128 characters each
+    side: the work stays linear in the line) holds a placeholder marker."""
+    first, last = max(0, start - 128), min(len(line), end + 128)
+    while start > first and line[start - 1] in _WORD_CHARS:
+        start -= 1
+    while end < last and line[end] in _WORD_CHARS:
+        end += 1
+    word = line[start:end]
+    low = word.lower()
+    return any(m in low for m in _PLACEHOLDER_MARKERS) or any(m in word for m in _CASED_MARKERS)
+
+
+def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    if scan.depth:
+        return  # a file name inside decoded text is no file of this entry
     for m in rx.finditer(data):
         s, e = int(m.start(1)), int(m.end(1))
         path = data[s:e].decode("utf-8", "replace")
@@ -1138,6 +1460,120 @@ def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit]) -> None:
         if why is None:
             continue
         hits.append(_Hit(s, e, 0, rule.id, _shorten(path), f"mentions a secret-like file ({why})"))
+
+
+# --------------------------------------------------------------------------------------------
+# Decoding: base64 and hex runs that decode to text are scanned in turn.
+
+_MAX_DEPTH = 2
+
+
+def _handle_base64(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """Base64 runs (one line, or wrapped over several as in a code block) that decode to
+    text: the text is scanned and what it holds is reported on the run's first line."""
+    if scan.depth >= _MAX_DEPTH:
+        return
+    for m in rx.finditer(data):
+        s, e = int(m.start()), int(m.end())
+        run = data[s:e]
+        chars = set(run)
+        if not (chars & _UPPER and chars & _LOWER and chars & _DIGITS):
+            continue  # a name or a path: base64 of text mixes all three
+        if b"\n" in run:
+            run = b"".join(run.split())
+        _scan_decoded(_b64decode(run), s, e, "base64", hits, scan)
+
+
+def _handle_hex(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    if scan.depth >= _MAX_DEPTH:
+        return
+    for m in rx.finditer(data):
+        s, e = int(m.start()), int(m.end())
+        if (e - s) % 2:
+            continue
+        _scan_decoded(bytes.fromhex(data[s:e].decode("ascii")), s, e, "hex", hits, scan)
+
+
+def _scan_decoded(
+    decoded: bytes, start: int, end: int, encoding: str, hits: list[_Hit], scan: _Scan
+) -> None:
+    if len(decoded) < 12 or scan.budget[0] <= 0 or not _text_like(decoded):
+        return
+    decoded = decoded[: scan.budget[0]]
+    scan.budget[0] -= len(decoded)
+    for h in _scan_hits(scan.deeper(), decoded):
+        note = f"{h.description} ({encoding}-encoded)"
+        hits.append(_Hit(start, end, h.tier, h.rule, h.excerpt, note, h.block))
+
+
+def _text_like(decoded: bytes) -> bool:
+    """Decoded bytes that are text (UTF-8, printable), not the binary a random token or a DER
+    key decodes to."""
+    try:
+        text = decoded.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
+    return printable * 100 >= len(text) * 95 and sum(c.isalnum() for c in text) >= 8
+
+
+_K8S_SECTION = re.compile(rb"^([ \t]*)(data|stringData):[ \t]*$")
+_K8S_ENTRY = re.compile(rb"^([ \t]+)([\w.\-]+):[ \t]*(.*?)[ \t]*$")
+
+
+def _handle_k8s(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """The values of a `kind: Secret` manifest: under `data:` base64 (of anything: a secret
+    need not be text), under `stringData:` plain text judged as a password. The manifest is
+    the YAML document (between `---` lines) that says `kind: Secret`; a `kind: SopsSecret` or
+    `ExternalSecret` holds references, not values, and is not one."""
+    for m in rx.finditer(data):
+        at = int(m.start())
+        start = data.rfind(b"\n---", 0, at)
+        start = 0 if start < 0 else start + 4
+        end = data.find(b"\n---", at)
+        end = len(data) if end < 0 else end
+        _k8s_document(rule, data, start, end, hits)
+
+
+def _k8s_document(rule: _Rule, data: bytes, start: int, end: int, hits: list[_Hit]) -> None:
+    section: bytes | None = None
+    indent = b""
+    pos = start
+    block_key = False  # the previous entry was `key: |`: this line is its value
+    while pos < end:
+        eol = data.find(b"\n", pos, end)
+        eol = end if eol < 0 else eol
+        line = data[pos:eol].rstrip(b"\r")
+        head = _K8S_SECTION.match(line)
+        if head:
+            section, indent, block_key = head.group(2), head.group(1), False
+        elif section is not None and line.strip() and not line.lstrip().startswith(b"#"):
+            entry = _K8S_ENTRY.match(line)
+            if not line.startswith(indent) or len(line) - len(line.lstrip()) <= len(indent):
+                section = None  # the section ended
+            elif block_key:
+                _k8s_value(rule, section, line.strip(), pos + line.find(line.strip()), hits)
+                block_key = False
+            elif entry:
+                value = entry.group(3)
+                if value in (b"|", b">", b"|-", b">-", b"|+", b">+"):
+                    block_key = True
+                elif value:
+                    _k8s_value(rule, section, value, pos + int(entry.start(3)), hits)
+        pos = eol + 1
+
+
+def _k8s_value(rule: _Rule, section: bytes, value: bytes, at: int, hits: list[_Hit]) -> None:
+    plain = value.strip(b"\"'")
+    if section == b"data":
+        if len(plain) < 12 or not re.fullmatch(rb"[A-Za-z0-9+/]+={0,3}", plain) or _fake(plain):
+            return
+        if not _b64decode(plain):
+            return
+    elif not _assigned_secret(plain, quoted=True, kind=_PASSWORD_KEY, loose_op=False):
+        return
+    s = at + value.find(plain)
+    hits.append(_Hit(s, s + len(plain), rule.tier, rule.id, _redact(plain), rule.description))
 
 
 _HANDLERS: dict[int, _Handler] = {
@@ -1148,16 +1584,120 @@ _HANDLERS: dict[int, _Handler] = {
     _ASSIGN: _handle_assign,
     _ENTROPY: _handle_entropy,
     _FILE: _handle_file,
+    _CURL: _handle_curl,
+    _HEADER: _handle_header,
+    _BASE64: _handle_base64,
+    _HEXRUN: _handle_hex,
+    _K8S: _handle_k8s,
 }
+
+
+def _scan_hits(scan: _Scan, data: bytes) -> list[_Hit]:
+    """Every rule over data, overlapping hits of less specific rules dropped."""
+    hits: list[_Hit] = []
+    eng = scan.eng
+    for index in eng.rules_in(data):
+        rule = _RULES[index]
+        _HANDLERS[rule.kind](rule, eng.regex(index), data, hits, scan)
+    return _dedupe(hits) if hits else hits
+
+
+# --------------------------------------------------------------------------------------------
+# Normalising: text that renders as a secret is scanned as it renders.
+
+# What a line needs to render differently from its bytes: a Markdown backslash escape, an HTML
+# entity or a percent-escape (one alternation of bounded pieces: linear).
+_TRIGGERS = re.compile(
+    r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+    r"|%[0-9A-Fa-f]{2}"
+)
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _unquote_run(m: re.Match[str]) -> str:
+    """A run of percent-escapes as the text it encodes, or as written when it encodes no UTF-8:
+    a `%` inside a password (`O%E3d4`, perhaps written `O&#37;E3d4`) is a character, not an
+    escape, and decoding it would break the value a reader sees."""
+    try:
+        return bytes.fromhex(m.group().replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return m.group()
+
+
+def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
+    """The text as it renders, line for line, and the (1-based) lines that changed; None when
+    it renders as it is written (most texts: one search, and an NFKC check for non-ASCII)."""
+    triggers = _TRIGGERS
+    if text.isascii():
+        if ("\\" not in text and "&" not in text and "%" not in text) or triggers.search(
+            text
+        ) is None:
+            return None
+    else:
+        import unicodedata
+
+        if (
+            unicodedata.is_normalized("NFKC", text)
+            and triggers.search(text) is None
+            and _hidden_re().search(text) is None
+        ):
+            return None
+    lines = text.split("\n")
+    changed = set()
+    for number, line in enumerate(lines, 1):
+        if line.isascii() and triggers.search(line) is None:
+            continue
+        rendered = _render(line)
+        if rendered != line:
+            lines[number - 1] = rendered
+            changed.add(number)
+    if not changed:
+        return None
+    return "\n".join(lines), frozenset(changed)
+
+
+def _render(line: str) -> str:
+    """One line as a reader sees it: invisible characters dropped, compatibility forms folded
+    (NFKC: full-width letters), HTML entities and percent-escapes decoded, Markdown backslash
+    escapes undone; twice, for a double encoding. Never more lines than it had."""
+    import html
+    import unicodedata
+
+    for _ in range(2):
+        before = line
+        if not line.isascii():
+            line = unicodedata.normalize("NFKC", _hidden_re().sub("", line))
+        if "&" in line:
+            line = html.unescape(line)
+        if "%" in line:
+            line = _PERCENT_RUN.sub(_unquote_run, line)
+        if "\\" in line:
+            line = _ESCAPE.sub(r"\1", line)
+        if line == before:
+            break
+    return line.replace("\n", " ")
 
 
 # --------------------------------------------------------------------------------------------
 # Secret-like file names.
 
 _ENV_SAFE = frozenset(
-    ("example", "examples", "sample", "samples", "template", "templates", "tmpl", "tpl", "dist",
-     "defaults", "default", "schema")
-)  # fmt: skip
+    (
+        "example",
+        "examples",
+        "sample",
+        "samples",
+        "template",
+        "templates",
+        "tmpl",
+        "tpl",
+        "dist",
+        "defaults",
+        "default",
+        "schema",
+    )
+)
 _FILE_EXTENSIONS = (
     (".tfstate.backup", "Terraform state backup"),
     (".tfstate", "Terraform state"),
@@ -1200,9 +1740,26 @@ _PATH_SUFFIXES = {
 }
 # In prose `event.key` is code, not a file: a `.key` mention needs a path or a telling name.
 _KEY_STEMS = (
-    "priv", "server", "tls", "ssl", "client", "secret", "sign", "host", "cert", "domain",
-    "jwt", "api", "key", "ca", "root", "cosign", "deploy", "master", "id_",
-)  # fmt: skip
+    "priv",
+    "server",
+    "tls",
+    "ssl",
+    "client",
+    "secret",
+    "sign",
+    "host",
+    "cert",
+    "domain",
+    "jwt",
+    "api",
+    "key",
+    "ca",
+    "root",
+    "cosign",
+    "deploy",
+    "master",
+    "id_",
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1378,6 +1935,47 @@ def _dedupe(hits: list[_Hit]) -> list[_Hit]:
     return kept
 
 
+_Located = tuple[int, _Hit, str]
+"""A hit with its line and its fingerprint."""
+
+
+def _located(data: bytes, hits: list[_Hit]) -> list[_Located]:
+    """(line, hit, fingerprint) for each hit, in text order; the fingerprint is taken from the
+    text the hit's offsets point into (the rendered text for a rendered line's hit, so
+    `ghp\\_…` and the bare token share it)."""
+    located = []
+    line, last = 1, 0
+    for h in sorted(hits, key=lambda h: h.start):
+        line += data.count(b"\n", last, h.start)
+        last = h.start
+        located.append((line, h, fingerprint(h.rule, data[h.start : h.end])))
+    return located
+
+
+def _merged(
+    written: list[_Located], rendered: list[_Located], changed: frozenset[int]
+) -> list[_Located]:
+    """The hits of the text as written, and on the lines that render differently those of the
+    rendered text: a hit only the written form shows stays unless the rendered line holds a
+    more specific one (`ghp\\_…` is a GitHub token, not a generic assignment)."""
+    by_line: dict[int, list[_Located]] = {}
+    for located in rendered:
+        if located[0] in changed:
+            by_line.setdefault(located[0], []).append(located)
+    merged = [located for ls in by_line.values() for located in ls]
+    for located in written:
+        line, h, _ = located
+        found = [r for _, r, _ in by_line.get(line, ())]
+        if (
+            line not in changed
+            or not found
+            or (h.rule not in {r.rule for r in found} and h.tier <= min(r.tier for r in found))
+        ):
+            merged.append(located)
+    merged.sort(key=lambda lh: (lh[0], lh[1].start))
+    return merged
+
+
 def fingerprint(rule: str, secret: bytes) -> str:
     """A finding's fingerprint (see the module docstring): what a reviewer records to allow it.
     Spaces and quotes are taken off so that the same secret, re-wrapped or quoted, keeps it."""
@@ -1408,18 +2006,17 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
         keyed.append((line, cap.rule, MAX_SCAN_CHARS, cap))
     data = text.encode("utf-8", "surrogatepass")
     eng = _engine()
-    hits: list[_Hit] = []
-    for index in eng.rules_in(data):
-        rule = _RULES[index]
-        _HANDLERS[rule.kind](rule, eng.regex(index), data, hits)
+    scan = _Scan(eng)
+    located = _located(data, _scan_hits(scan, data))
+    rendered = _normalised(text)
+    if rendered is not None:
+        rendered_data = rendered[0].encode("utf-8", "surrogatepass")
+        again = _located(rendered_data, _scan_hits(scan, rendered_data))
+        located = _merged(located, again, rendered[1])
     hidden = scan_hidden_unicode(text)
-    if not hits and not hidden:
+    if not located and not hidden:
         return [k[3] for k in keyed]
-    line, last = 1, 0
-    for h in sorted(_dedupe(hits), key=lambda h: h.start):
-        line += data.count(b"\n", last, h.start)
-        last = h.start
-        print_ = fingerprint(h.rule, data[h.start : h.end])
+    for line, h, print_ in located:
         finding = Finding(h.rule, line + line_offset, h.excerpt, h.description, print_)
         keyed.append((line, h.rule, h.start, finding))
     lines = text.split("\n") if hidden else []

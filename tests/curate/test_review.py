@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from clirunner import HOOKS, ok, run
+from secret_samples import github_token
 
 from conftest import git
 
@@ -92,7 +93,7 @@ def test_a_failing_candidate_exits_1_and_an_unknown_one_2(memory: Path) -> None:
 
 
 def test_a_secret_is_never_shown(memory: Path) -> None:
-    token = "ghp_" + "Z9y8" * 9
+    token = github_token(95)
     candidate = _id(memory, HOOKS)
     git(memory, "checkout", "-q", f"gitmem/{candidate}")
     path = next((memory / ".gitmem" / "candidates").glob("*.md"))

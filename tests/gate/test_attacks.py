@@ -26,13 +26,14 @@ from remote import (
     push,
     rejected,
 )
+from secret_samples import github_token
 
 from gitmem.hooks import installer
 
 from conftest import git
 from entries import text
 
-TOKEN = "ghp_" + "Q7w6" * 9
+TOKEN = github_token(35)
 
 
 @pytest.fixture

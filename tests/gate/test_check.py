@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from clirunner import run, write
+from secret_samples import github_token
 
 from gitmem.model import allowed
 
@@ -146,7 +147,7 @@ def test_invalid_utf8(repo: Path) -> None:
 
 
 def test_secret_is_reported_redacted(repo: Path) -> None:
-    token = "ghp_" + "A1b2" * 9
+    token = github_token(147)
     write(repo, CANDIDATE, text(body=f"## Context\nc\n## Content\nuse {token}\n## Evidence\n"))
     line = one_problem(run(repo, "check"), "SECRET")
     assert token not in line and f"{CANDIDATE}:15:" in line

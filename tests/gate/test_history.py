@@ -12,6 +12,7 @@ import pytest
 import remote
 from clirunner import PROPOSE, first_id, ok, run, write
 from remote import accepted, connect, make_server, rejected
+from secret_samples import github_token
 
 from gitmem.gate import history
 from gitmem.hooks import installer
@@ -25,7 +26,7 @@ from entries import text
 # real pushes to a bare server running gitmem's pre-receive hook
 pytestmark = pytest.mark.e2e
 
-TOKEN = "ghp_" + "Z9y8" * 9
+TOKEN = github_token(22)
 
 
 @pytest.fixture

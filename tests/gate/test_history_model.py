@@ -29,6 +29,7 @@ from clirunner import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from remote import connect, forged, make_server
+from secret_samples import github_token
 
 from gitmem.gate import history
 
@@ -37,7 +38,7 @@ from conftest import git
 THOROUGH = os.environ.get("GITMEM_HYPOTHESIS") == "thorough"
 EXAMPLES = 60 if THOROUGH else 3
 STEPS = 10 if THOROUGH else 4
-TOKEN = "ghp_" + "M3n4" * 9
+TOKEN = github_token(40)
 MEMORY = ".gitmem"
 TYPES_ORDER = ("decision", "method", "code-structure", "mistake")
 ZERO = "0" * 40

@@ -1,11 +1,14 @@
 """The secret scanner: every rule fires on a realistic fake and stays quiet on its look-alikes.
 
 Fake secrets come from tests/secret_samples.py, built at import from documented prefixes and
-random characters, so no real-looking secret is committed whole.
+random characters, so no real-looking secret is committed whole. Each provider format (`Fmt`)
+makes fresh tokens of its documented shape: it is checked bare in prose and assigned in several
+syntaxes, and against its own fillers, its truncation and (for a keyed format) an unrelated key.
 """
 
 from __future__ import annotations
 
+import base64
 import random
 import subprocess
 import sys
@@ -17,9 +20,9 @@ import pytest
 import secret_samples as samples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from secret_samples import CLEAN, NEGATIVES, POSITIVES, rnd
+from secret_samples import CLEAN, FORMATS, NEGATIVES, POSITIVES, Fmt, placed, rnd
 
-from gitmem.gate import secrets
+from gitmem.gate import secretrules, secrets
 from gitmem.gate.secrets import (
     MAX_SCAN_CHARS,
     Finding,
@@ -50,18 +53,37 @@ def test_every_rule_has_a_positive_sample() -> None:
     assert TOKEN_RULES - covered == set()
 
 
-def test_at_least_forty_provider_formats() -> None:
-    generic = {
-        "private-key-block",
-        "gcp-service-account-key",
-        "jwt",
-        "authorization-header",
-        "password-in-url",
-        "password-assignment",
-        "high-entropy-near-secret-word",
-        "secret-file-name",
-    }
-    assert len(TOKEN_RULES - generic) >= 40
+GENERIC = {
+    "private-key-block",
+    "gcp-service-account-key",
+    "jwt",
+    "authorization-header",
+    "password-in-url",
+    "curl-credentials",
+    "password-assignment",
+    "high-entropy-near-secret-word",
+    "secret-file-name",
+}
+
+
+def test_at_least_two_hundred_provider_formats_in_every_family() -> None:
+    assert len(TOKEN_RULES - GENERIC) >= 200
+    families = secrets.rule_families()
+    for family in secretrules.FAMILIES:
+        assert sum(families[r] == family for r in TOKEN_RULES) >= 5, family
+
+
+def test_every_provider_format_has_a_sample_of_its_own() -> None:
+    """Each catalogue entry (not only each rule id) is exercised by a sample of its shape."""
+    compiled = secrets._engine()
+    indexes = {i for i, r in enumerate(secrets._RULES) if r.kind == secrets._TOKEN}
+    seen = set()
+    for fmt in FORMATS:
+        data = placed(fmt, fmt.token()).encode()
+        seen |= {i for i in indexes if compiled.regex(i).search(data) is not None}
+    missing = sorted(secrets._RULES[i].id + " " + secrets._RULES[i].description
+                     for i in indexes - seen)  # fmt: skip
+    assert missing == []
 
 
 @pytest.mark.parametrize(("rule", "text", "secret"), POSITIVES, ids=[p[0] for p in POSITIVES])
@@ -115,6 +137,127 @@ def test_negative(rule: str, text: str) -> None:
 @pytest.mark.parametrize("text", CLEAN)
 def test_clean_prose_raises_nothing(text: str) -> None:
     assert scan_text(text) == []
+
+
+# ------------------------------------------------------------------------- provider formats
+
+FORMAT_IDS = [f"{i}-{fmt.rule}" for i, fmt in enumerate(FORMATS)]
+
+
+def _rng(i: int, salt: int = 0) -> random.Random:
+    return random.Random(i * 7919 + salt)
+
+
+def _fixed_prefix(fmt: Fmt, i: int) -> str:
+    """What every token of the format starts with: the common start of several fresh ones."""
+    tokens = [fmt.token(_rng(i, n)) for n in range(6)]
+    prefix = tokens[0]
+    for t in tokens[1:]:
+        while not t.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix
+
+
+ASSIGNED = [
+    "{key}: {value}",
+    '{key}: "{value}"',
+    "export {key}='{value}'",
+    '{{"{key}": "{value}"}}',
+    "<{key}>{value}</{key}>",
+    '{key} := "{value}"',
+]
+
+
+@pytest.mark.parametrize("i", range(len(FORMATS)), ids=FORMAT_IDS)
+def test_format_is_found_bare_and_assigned(i: int) -> None:
+    """A fresh token of the format's documented shape: bare in a sentence (a format with a
+    prefix), and assigned in several syntaxes (to its provider's key, for a keyed format)."""
+    fmt = FORMATS[i]
+    for n in range(3):
+        token = fmt.token(_rng(i, 100 + n))
+        texts = [] if fmt.key else [placed(fmt, token)]
+        key = fmt.key or "deploy_value"
+        value = fmt.context.format(token)
+        if "\n" not in value:
+            texts += [t.format(key=key, value=value) for t in ASSIGNED]
+        else:
+            texts.append(f"{key}={value}")
+        for text in texts:
+            findings = scan_text("intro line\n" + text)
+            mine = [f for f in findings if f.rule == fmt.rule]
+            assert mine, (text, findings)
+            assert mine[0].line == 2
+            for f in findings:
+                assert_redacted(f, token)
+
+
+def test_random_tokens_of_every_shape_are_found_by_their_own_rule() -> None:
+    """The checks that keep readable text out (`glimt-my-tokens…`) let random bodies through:
+    40 fresh tokens of every format, bare (or under their key), are found by the format's own
+    rule, all but a handful."""
+    missed = []
+    for i, fmt in enumerate(FORMATS):
+        rng = _rng(i, 5000)
+        misses = sum(
+            fmt.rule not in rules_of(scan_text(placed(fmt, fmt.token(rng)))) for _ in range(40)
+        )
+        if misses:
+            missed.append((fmt.rule, misses))
+    assert sum(n for _, n in missed) <= len(FORMATS) * 40 // 500, missed  # under 0.2%
+    assert all(n <= 2 for _, n in missed), missed
+
+
+FILLERS = [
+    lambda n: "x" * n,
+    lambda n: "#" * n,
+    lambda n: "*" * n,
+    lambda n: ("ab12" * n)[:n],
+    lambda n: ("0123456789" * n)[:n],
+    lambda n: ("EXAMPLE" + "0" * n)[:n],
+]
+
+
+@pytest.mark.parametrize("i", range(len(FORMATS)), ids=FORMAT_IDS)
+def test_format_ignores_fillers_in_its_shape(i: int) -> None:
+    """The format's prefix followed by a filler of the body's length is a placeholder."""
+    fmt = FORMATS[i]
+    token = fmt.token(_rng(i))
+    prefix = _fixed_prefix(fmt, i)
+    body = len(token) - len(prefix)
+    for filler in FILLERS:
+        fake = prefix + filler(body)
+        assert scan_text(placed(fmt, fake)) == [], fake
+        assert scan_text(placed(fmt, fake, "assigned")) == [], fake
+
+
+@pytest.mark.parametrize("i", range(len(FORMATS)), ids=FORMAT_IDS)
+def test_format_needs_its_whole_shape(i: int) -> None:
+    """Cut short, or glued to the word before it, the token is not the format's."""
+    fmt = FORMATS[i]
+    token = fmt.token(_rng(i))
+    prefix = _fixed_prefix(fmt, i)
+    short = token[: len(prefix) + 6]
+    assert fmt.rule not in rules_of(scan_text(placed(fmt, short)))
+    if not fmt.key and fmt.context == "{}":
+        assert fmt.rule not in rules_of(scan_text(f"the build printed x{token} then"))
+
+
+@pytest.mark.parametrize(
+    "i", [i for i, f in enumerate(FORMATS) if f.key], ids=[n for n, f in
+                                                       zip(FORMAT_IDS, FORMATS, strict=True)
+                                                       if f.key]
+)  # fmt: skip
+def test_keyed_format_needs_its_provider_named(i: int) -> None:
+    """A value with no prefix is the provider's only under a key naming the provider; bare, or
+    under an unrelated key, it is not (the generic rules may still judge it)."""
+    fmt = FORMATS[i]
+    token = fmt.token(_rng(i))
+    for text in (f"build_number={token}", f"the build printed {token} then"):
+        assert fmt.rule not in rules_of(scan_text(text)), text
+    # the provider's key naming something else: an id, a URL, a public key
+    stem = fmt.key.rsplit("_", 1)[0]
+    for other in (f"{stem}_ID", f"{stem}_URL", f"{stem}_PUBLIC_KEY"):
+        assert fmt.rule not in rules_of(scan_text(f"{other}={token}")), other
 
 
 def test_specific_rule_wins_over_generic_ones() -> None:
@@ -188,6 +331,16 @@ def test_password_in_url_names_the_scheme() -> None:
     assert_redacted(finding, password)
 
 
+def test_a_url_password_may_hold_a_hash_sign_a_port_before_a_fragment_is_none() -> None:
+    """Connection strings are written with the password as it is (`#` unescaped), and the
+    libraries that read them take everything up to the last `@`."""
+    password = rnd(6) + "#" + rnd(4) + "%" + rnd(6)
+    [finding] = scan_text(f"DATABASE_URL=postgres://app:{password}@db:5432/app")
+    assert finding.rule == "password-in-url"
+    assert_redacted(finding, password)
+    assert scan_text("see http://docs.internal:8080#install@top") == []
+
+
 def test_front_matter_assignments_quoted_and_unquoted() -> None:
     text = (
         "---\n"
@@ -238,6 +391,259 @@ def test_entropy_rule_needs_a_secret_word_nearby() -> None:
     far = "word " * 30
     assert scan_text(f"token {far}{blob}") == []
     assert rules_of(scan_text(f"token {blob}")) == {"high-entropy-near-secret-word"}
+
+
+# ------------------------------------------------------------------------- normalise, then scan
+
+GH = "ghp_" + rnd(36)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        GH.replace("_", "\\_"),  # a Markdown escape
+        GH.replace("_", "&#95;"),  # an HTML entity
+        GH.replace("_", "&lowbar;"),
+        GH.replace("_", "%5F"),  # URL-encoding
+        GH.replace("_", "&amp;#95;"),  # encoded twice
+        "".join(chr(ord(c) + 0xFEE0) if c.isalnum() or c == "_" else c for c in GH),  # full-width
+        GH[:10] + "\u200b" + GH[10:],  # split by a zero-width space
+    ],
+    ids=["markdown", "entity", "named-entity", "url", "double", "full-width", "zero-width"],
+)
+def test_a_token_that_renders_as_one_is_found_on_its_line(written: str) -> None:
+    findings = scan_text(f"## Content\nfirst line\nthe bot uses {written} now\nlast line\n")
+    mine = [f for f in findings if f.rule == "github-pat"]
+    assert [f.line for f in mine] == [3], findings
+    assert_redacted(mine[0], GH)
+    assert "password-assignment" not in rules_of(findings)
+
+
+def test_escaped_json_is_read_as_json() -> None:
+    token = rnd(32)
+    text = '\\{\n    \\"deploy_token\\": \\"' + token + '\\"\n\\}'
+    assert [(f.rule, f.line) for f in scan_text(text)] == [("password-assignment", 2)]
+
+
+def test_an_encoded_url_password_is_still_found() -> None:
+    password = "p%40" + rnd(14)  # p@…, percent-encoded as a URL requires
+    [finding] = scan_text(f"DATABASE_URL=postgres://app:{password}@db:5432/app")
+    assert finding.rule == "password-in-url"
+
+
+def test_a_percent_sign_that_encodes_no_text_stays_a_character() -> None:
+    """`%E3d4` in a password is three characters; decoding it as an escape would break the
+    value, written plainly or as an HTML entity (`&#37;`)."""
+    value = "sk_" + rnd(6) + "%E3" + rnd(20)
+    assert secrets._render(f"k={value} %C3%A9 %41") == f"k={value} \u00e9 A"
+    for written in (value, value.replace("%", "&#37;"), value.replace("_", "&#95;")):
+        line = f"<td>FREEMIUS_SECRET_KEY</td><td>{written}</td>"
+        assert "freemius-secret-key" in rules_of(scan_text(line)), written
+
+
+def test_text_that_renders_as_itself_is_scanned_once() -> None:
+    assert secrets._normalised("plain ascii, 50% done & more\n") is None
+    assert secrets._normalised("café — naïve\n") is None
+    rendered = secrets._normalised("a\nb &amp; c\nd\\_e\n")
+    assert rendered == ("a\nb & c\nd_e\n", frozenset({2, 3}))
+
+
+def test_rendering_never_adds_lines() -> None:
+    rendered = secrets._normalised("x%0Ay%0D%0Az\nnext")
+    assert rendered is not None and rendered[0].count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda s: base64.b64encode(s.encode()).decode(),
+        lambda s: base64.b64encode(base64.b64encode(s.encode())).decode(),
+        lambda s: s.encode().hex(),
+    ],
+    ids=["base64", "base64-twice", "hex"],
+)
+def test_encoded_tokens_are_decoded_and_found(wrap: Callable[[str], str]) -> None:
+    token = "sk_live_" + rnd(40)
+    findings = scan_text(f"intro\nthe value is {wrap('key=' + token)} here\n")
+    [mine] = [f for f in findings if f.rule == "stripe-secret-key"]
+    assert mine.line == 2 and "encoded" in mine.description
+    assert_redacted(mine, token)
+
+
+def test_a_key_pair_base64_in_a_code_block_is_found() -> None:
+    """A Kubernetes secret's tls.key, as kubectl prints it: base64 of a PEM file, wrapped."""
+    encoded = base64.encodebytes(samples.pem("RSA").encode()).decode()
+    text = (
+        "## Evidence\n```yaml\ndata:\n  tls.key: |\n"
+        + "".join(f"    {line}\n" for line in encoded.splitlines())
+        + "```\n"
+    )
+    findings = scan_text(text)
+    blocks = [f for f in findings if f.rule == "private-key-block"]
+    assert [f.line for f in blocks] == [5] and "base64" in blocks[0].description
+    single = base64.b64encode(samples.pem("EC", samples.pem_body(300)).encode()).decode()
+    assert "private-key-block" in rules_of(scan_text(f"tls.key: {single}"))
+
+
+def test_a_base64_wrapped_jwt_is_found() -> None:
+    token = samples.jwt()
+    wrapped = base64.b64encode(token.encode()).decode()
+    assert wrapped.startswith("ZXlK")
+    assert "jwt" in rules_of(scan_text(f"session blob {wrapped}"))
+
+
+def test_decoding_is_bounded_in_depth_and_size() -> None:
+    token = "sk_live_" + rnd(40)
+    nested = "key=" + token
+    for _ in range(3):  # three levels: deeper than the scanner decodes
+        nested = base64.b64encode(nested.encode()).decode()
+    assert "stripe-secret-key" not in rules_of(scan_text(nested))
+    # a text full of decodable runs (paragraphs apart) decodes MAX_DECODED_CHARS of them
+    run = base64.b64encode(b"just some words of prose, no secret here " * 40).decode()
+    text = (
+        "\n\n".join([run] * (4 * secrets.MAX_DECODED_CHARS // len(run)))
+        + "\n\nx="
+        + (base64.b64encode(("key=" + token).encode()).decode())
+    )
+    assert "stripe-secret-key" not in rules_of(scan_text(text[: secrets.MAX_SCAN_CHARS]))
+
+
+def test_random_base64_and_hashes_decode_to_nothing() -> None:
+    blob = base64.b64encode(random.Random(1).randbytes(48)).decode()
+    text = f"checksum {blob} and {samples.hexs(64)}"
+    assert scan_text(text) == []
+
+
+# ------------------------------------------------------------------------- false alarms
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snowflake.password=\njdbc.snowflake.url=jdbc:snowflake://acct.snowflakecomputing.com",
+        "GITHUB_API_KEY=\nDYNATRACE_API_KEY=\n",
+        "password:\nusername: deploy\n",
+        "token =\n  # filled in by CI\n",
+    ],
+)
+def test_an_empty_assignment_never_takes_the_next_line(text: str) -> None:
+    assert scan_text(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: |\n  " + rnd(32),
+        "deploy_token: >-\n  " + rnd(32),
+        "<deployToken>\n    " + rnd(32) + "\n</deployToken>",
+        "credentials:\n  " + rnd(32),
+    ],
+)
+def test_a_block_or_an_element_takes_its_value_from_the_next_line(text: str) -> None:
+    assert [f.line for f in scan_text(text)] == [2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "xoxp-" + samples.digits(12) + "-####################",
+        "SLACK=xoxb-" + samples.digits(12) + "-" + samples.digits(12) + "-************************",
+        "api_key=" + "abcd1234" * 4,
+        "GR1348941" + "123" * 7,
+        "token: " + "0123456789" * 4,
+        "secret_key = '" + "x" * 40 + "'",
+        "ghp_" + "XXXX" * 9,
+        "client_secret: " + "ab" * 16,
+        "glimt-my-tokens_are-correct-and-long",
+        "glpat-this_is-my-gitlab-token",
+        "sk_live_ThisIsAnExampleOfAKey",
+        'password: "real_key"',
+        "password: 'db_password_here'",
+        "keyVaultToStoreSecrets: cmp2-qat-1208358310",
+        "secret_name: prod-db-credentials-v2",
+        "token_type: bearer_jwt_v2_signed",
+        "max_tokens = 4096",
+        "the key_id is 7f3c9e2a-1d4b-4e8f-9a6c-2b5d8e1f0a3c in the logs",
+        "primary_key = " + rnd(30),
+        "cache_key: " + rnd(32),
+        "next_page_token: " + rnd(40),
+        "idempotency_key = " + samples.uuid(),
+    ],
+)
+def test_placeholders_fillers_and_names_are_no_secrets(text: str) -> None:
+    assert scan_text(text) == [], scan_text(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ('password = "P@ss w0rd 2024!"', "password-assignment"),
+        ("user = 'Aladdin'\npassword = 'open sesame'", "password-assignment"),
+        ('PASSWORD="correct horse battery staple"', "password-assignment"),
+        ("The password is 'Secret123' for the staging box", "password-assignment"),
+        ('so just make sure the password is "centipede" and press On', "password-assignment"),
+        ('<add key="ClearTextPassword" value="' + rnd(14) + '!" />', "password-assignment"),
+        ('<add key="FromEmailPassword" value="Prestig1tariu$"/>', "password-assignment"),
+        ("curl -u elastic:" + rnd(10) + "$1 https://localhost:9200", "curl-credentials"),
+        ("curl --user 'api:" + rnd(20) + "' https://api.mail.example.net", "curl-credentials"),
+        ('curl -s -u ":' + rnd(14) + '" https://localhost:9200', "curl-credentials"),
+        ("curl -X POST https://x.internal \\\n  -d 'world' \\\n  -u dev:" + rnd(16),
+         "curl-credentials"),
+        ("docker login -u ci -p " + rnd(24) + " registry.internal", "password-assignment"),
+        ("echo x | docker login --username ci --password " + rnd(24), "password-assignment"),
+        ("mysql -u root -p" + rnd(12) + " shop", "password-assignment"),
+        ("machine api.heroku.com login me@example.org password " + rnd(20), "password-assignment"),
+        ("psexec \\\\host -u admin -p " + rnd(12) + " cmd.exe", "password-assignment"),
+        ('curl -H "X-Octopus-ApiKey: ' + samples.uuid() + '" https://octo', "authorization-header"),
+        ('curl -H "Api-Token: ' + rnd(11) + '" https://x.internal', "authorization-header"),
+        ("Authorization: " + samples.uuid(), "authorization-header"),
+        ('"Authorization": "Basic ' + samples.b64(b"svc:" + rnd(12).encode()) + '"',
+         "authorization-header"),
+        ('utils.GetEnvOrDefault("api_token", "' + samples.uuid() + '")', "password-assignment"),
+        ("deployToken,'" + rnd(30) + "',", "password-assignment"),
+        ("$deployToken .= \"" + rnd(30) + "\";", "password-assignment"),
+        ("DEPLOY_TOKEN ?= " + rnd(30), "password-assignment"),
+        ("var deployToken string = \"" + rnd(30) + "\"", "password-assignment"),
+    ],
+)  # fmt: skip
+def test_credentials_in_commands_and_config(text: str, rule: str) -> None:
+    assert rule in rules_of(scan_text(text)), scan_text(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "curl -u user:pass https://x.internal",
+        "curl -u username:token https://x.internal",
+        "curl --user xxx:yyy https://x.internal",
+        'curl -u "SRVC_JENKINS:${APPID}" https://x.internal',
+        "curl -u neo4j:[PASSWORD] http://[IP]:7474",
+        'curl -X POST --user "$(cat ./login.txt):$(cat ./password.txt)"',
+        "docker login -u ci -p $CI_REGISTRY_PASSWORD registry.internal",
+        "docker run -p 8080:8080 nginx",
+        "mysql -u root -p shop",
+        "machine api.heroku.com login me@example.org password $HEROKU_TOKEN",
+        "the machine learning password policy",
+        'curl -H "Authorization: Bearer XXXXXXXXXXXX" https://x.internal',
+        'curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://x',
+        '<add key="SchemaTable" value="G:\\SchemaTable.xml" />',
+        '<add key="PasswordPolicy" value="strict" />',
+        "The password is stored in the vault, not here.",
+        'password = "the one from the vault"',
+        'sb.append("MasterUserPassword: " + getMasterUserPassword() + ",");',
+        "echo 'export DATABASE_PASSWORD=\"'$PRECOMPILE_PASSWORD'\"' >> deploy.sh",
+    ],
+)
+def test_commands_and_config_without_credentials(text: str) -> None:
+    assert scan_text(text) == [], scan_text(text)
+
+
+def test_jwt_forms() -> None:
+    unsigned = samples.jwt().rsplit(".", 1)[0] + "."
+    assert "jwt" in rules_of(scan_text(f"token {unsigned}"))
+    damaged = "eyJhbGciOi" + "eeei" + samples.jwt()[14:]  # a header damaged after "alg"
+    assert "jwt" in rules_of(scan_text(damaged))
+    assert "jwt" in rules_of(scan_text("Authorization: Bearer " + samples.jwt()))
 
 
 # ------------------------------------------------------------------------- file names
@@ -336,6 +742,20 @@ def test_a_finding_is_fingerprinted_by_its_rule_and_secret_never_holding_it() ->
     [other] = scan_text(f"use {'gh' + 'p_' + rnd(36)} here\n")
     assert other.fingerprint != found.fingerprint
     assert secrets.fingerprint("jwt", token.encode()) != found.fingerprint
+
+
+def test_a_token_written_in_another_form_has_the_fingerprint_of_the_token_it_renders_as() -> None:
+    """A reviewer allows a secret once, however a later entry escapes or encodes it."""
+    body = rnd(36)
+    bare = secrets.fingerprint("github-pat", f"ghp_{body}".encode())
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in f"ghp_{body}")
+    for written in (f"ghp\\_{body}", f"ghp&#95;{body}", f"ghp%5F{body}", wide):
+        [found] = scan_text(f"intro\nuse {written} here\n")
+        assert (found.rule, found.line, found.fingerprint) == ("github-pat", 2, bare), written
+    encoded = base64.b64encode(f"token ghp_{body} for the bot".encode()).decode()
+    [decoded] = scan_text(f"config: {encoded}\n")
+    assert decoded.rule == "github-pat" and decoded.fingerprint.startswith("github-pat:")
+    assert decoded.fingerprint == scan_text(f"again: {encoded}\n")[0].fingerprint
 
 
 def test_hidden_characters_are_fingerprinted_by_their_line() -> None:
@@ -458,11 +878,31 @@ HOSTILE = {
 }
 
 
+def assert_linear(text: str) -> list[Finding]:
+    """Scan a quarter of the text, then all of it, twice each: linear time takes about four
+    times as long for the whole (less, once the first scan has built the automaton's states),
+    a quadratic blow-up sixteen. A ratio of the faster runs rather than a wall-clock bound, so
+    that a busy shared machine does not fail it; the whole scan must also end within a minute,
+    whatever the load."""
+
+    def fastest(part: str) -> tuple[float, list[Finding]]:
+        times = []
+        for _ in range(2):
+            started = time.perf_counter()
+            findings = scan_text(part)
+            times.append(time.perf_counter() - started)
+        return min(times), findings
+
+    quarter, _ = fastest(text[: len(text) // 4])
+    whole, findings = fastest(text)
+    assert whole < 60, "linear time, not a benchmark"
+    assert whole < 12 * quarter + 1, (whole, quarter)
+    return findings
+
+
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_input_is_linear_and_capped(name: str) -> None:
-    started = time.perf_counter()
-    findings = scan_text(HOSTILE[name])
-    assert time.perf_counter() - started < 5, "generous bound: linear time, not a benchmark"
+    findings = assert_linear(HOSTILE[name][: MAX_SCAN_CHARS + 1])
     assert "scan-size-cap" in rules_of(findings)
 
 
@@ -495,9 +935,7 @@ def test_secret_after_hostile_prefix_is_still_found(prefix: Callable[[], str]) -
     """The one-pass rule set never gives up on a text, however many states it needs."""
     token = "gh" + "p_" + rnd(36)
     text = prefix()[: MAX_SCAN_CHARS - 200].replace("gitmem:allow", "") + "\n" + token
-    started = time.perf_counter()
-    findings = scan_text(text)
-    assert time.perf_counter() - started < 5
+    findings = assert_linear(text)
     line = text.count("\n") + 1
     assert any(f.rule == "github-pat" and f.line == line for f in findings)
 
@@ -547,7 +985,28 @@ FRAGMENTS = [
     TOKEN,
     "a1B2",
     "0123456789abcdef",
+    # what rendering and decoding act on
+    "\\_",
+    "&#95;",
+    "&amp;",
+    "%5F",
+    "%0A",
+    "\uff47\uff48\uff50\uff3f",  # full-width ghp_
+    "Z2hwXw==",  # base64 of ghp_
+    "676870",  # hex of ghp
+    # the structural rules' contexts
+    "curl -u ",
+    "docker login -p ",
+    '<add key="Password" value="',
+    "kind: Secret\ndata:\n  a: ",
+    "| API_KEY | ",
+    "--body ",
+    "Authorization: Bearer ",
+    "the password is '",
 ]
+
+# Each catalogue format's gate text, for the property below: fragments that start a match.
+GATE_FRAGMENTS = sorted({fmt.token(random.Random(n))[:12] for n, fmt in enumerate(FORMATS)})
 
 
 def check_findings(text: str, offset: int) -> None:
@@ -593,11 +1052,19 @@ def _rules_whose_pattern_matches(data: bytes) -> set[int]:
     return {i for i in range(len(secrets._RULES)) if eng.regex(i).search(data) is not None}
 
 
-def test_the_rules_with_gates_are_the_ones_that_would_blow_up_the_set() -> None:
-    """Gates stand in for the entropy and password-in-URL patterns only; each is ASCII."""
-    gated = {r.id for r in secrets._RULES if r.gates != (r.pattern,)}
-    assert gated == {"high-entropy-near-secret-word", "password-in-url"}
-    assert all(g.isascii() for r in secrets._RULES for g in r.gates)
+def test_gates_are_cheap_literals_and_ascii() -> None:
+    """A provider format's gate is its prefix (or a provider's name): no counted repetition of
+    its own, which would multiply the Set's states; only short prefixes stand as whole
+    patterns."""
+    import re
+
+    for r in secrets._RULES:
+        assert all(g.isascii() for g in r.gates)
+        if r.kind != secrets._TOKEN or r.gates == (r.pattern,):
+            continue
+        for gate in r.gates:
+            counted = [int(n) for n in re.findall(r"\{(\d+)", gate)]
+            assert all(n <= 32 for n in counted), (r.id, gate)
 
 
 @pytest.mark.parametrize(
@@ -611,9 +1078,12 @@ def test_the_set_pass_keeps_every_rule_whose_pattern_matches(text: str) -> None:
     assert _rules_whose_pattern_matches(data) <= set(secrets._engine().rules_in(data))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(
-    st.lists(st.sampled_from([*FRAGMENTS, "user", "s3cr3tPa55", "https", "x" * 20]), max_size=60)
+    st.lists(
+        st.sampled_from([*FRAGMENTS, *GATE_FRAGMENTS, "user", "s3cr3tPa55", "https", "x" * 20]),
+        max_size=60,
+    )
 )
 def test_gates_are_never_narrower_than_their_patterns(parts: list[str]) -> None:
     data = "".join(parts).encode("utf-8", "surrogatepass")
@@ -648,3 +1118,43 @@ def test_the_line_memory_is_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -
         assert [f.line for f in scan_text(f"api token {blob}")] == [1]
         assert len(secrets._LINE_MEMO) <= 2
     assert [f.line for f in scan_text(f"api token {blobs[0]}")] == [1]
+
+
+# ------------------------------------------------------------------------- Kubernetes secrets
+
+K8S_SECRET = """apiVersion: v1
+kind: Secret
+metadata:
+  name: db-user-pass
+type: Opaque
+data:
+  # base64 of the password
+  password: {b64}
+  username: YWRtaW4=
+  .dockerconfigjson: |
+    {b64}
+stringData:
+  api-token: {plain}
+  empty: ""
+"""
+
+
+def test_the_values_of_a_kubernetes_secret_are_secrets() -> None:
+    b64 = samples.b64(rnd(24).encode())
+    text = K8S_SECRET.format(b64=b64, plain=rnd(16))
+    found = [f.line for f in scan_text(text) if f.rule == "kubernetes-secret"]
+    assert found == [8, 11, 13]  # not the 8-character user name, not the empty value
+    # data before kind, in the same document
+    before = "apiVersion: v1\ndata:\n  password: " + b64 + "\nkind: Secret\n"
+    assert [f.line for f in scan_text(before)] == [3]
+
+
+def test_references_and_other_kinds_are_no_kubernetes_secrets() -> None:
+    b64 = samples.b64(rnd(24).encode())
+    for kind in ("SopsSecret", "ExternalSecret", "SealedSecret", "ConfigMap"):
+        text = K8S_SECRET.format(b64=b64, plain=rnd(16)).replace("kind: Secret", f"kind: {kind}")
+        # the values are judged as any value is (a password key, a random value), not as a
+        # Secret's: a random data entry under a plain name is no secret by itself
+        assert "kubernetes-secret" not in rules_of(scan_text(text))
+    templated = "kind: Secret\ndata:\n  password: {{ .Values.password }}\n  token: ''\n"
+    assert scan_text(templated) == []

@@ -28,6 +28,7 @@ import yaml
 from clirunner import run
 from fakegh import FIELDS, FakeGh
 from fakegithub import FakeGitHub, serve
+from secret_samples import github_token
 from wheels import toy_wheel
 
 from gitmem.hooks import github, installer
@@ -49,7 +50,7 @@ PINS = {
     "actions/download-artifact": ("d3f86a106a0bac45b974a628896c90dbdf5c8093", "v4.3.0"),
     "github/codeql-action/upload-sarif": ("5d4e8d1aca955e8d8589aabd499c5cae939e33c7", "v4.31.9"),
 }
-TOKEN = "ghp_" + "Z9y8" * 9
+TOKEN = github_token(40)
 ZERO = "0" * 40
 ENTRY_ID = "shop-method-20261129-run-hooks-through-gitmem"
 
