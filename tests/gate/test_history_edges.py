@@ -21,11 +21,13 @@ from remote import (
     rejected,
 )
 
+from gitmem.errors import UsageError
+from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
 
 from conftest import git
 
-pytestmark = pytest.mark.e2e
+e2e = pytest.mark.e2e  # real pushes to a server with the hook
 
 
 @pytest.fixture
@@ -33,6 +35,7 @@ def clone(memory: Path, tmp_path: Path) -> Path:
     return connect(memory, make_server(tmp_path))
 
 
+@e2e
 def test_a_candidate_branch_updated_with_main_is_judged_against_main(clone: Path) -> None:
     """GitHub's "update branch" merges main into a candidate: the merge's changes against
     the candidate's own parent are main's admissions, which the branch does not make."""
@@ -51,6 +54,7 @@ def test_a_candidate_branch_updated_with_main_is_judged_against_main(clone: Path
     assert "src/app.py" in stderr
 
 
+@e2e
 def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path) -> None:
     folder = clone / ".gitmem/entries/method"
     folder.mkdir(parents=True, exist_ok=True)
@@ -60,6 +64,7 @@ def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path
     assert "HISTORY-" not in stderr and "is not a memory file" not in stderr, stderr
 
 
+@e2e
 def test_a_variant_of_a_layout_name_is_one_layout_problem(clone: Path) -> None:
     write(clone, ".gitmem/Entries/method/x.md", forged("local-method-20261129-x"))
     commit_all(clone, "a variant of entries/")
@@ -67,6 +72,7 @@ def test_a_variant_of_a_layout_name_is_one_layout_problem(clone: Path) -> None:
     assert "variant" in stderr and "is not a memory file" not in stderr, stderr
 
 
+@e2e
 @pytest.mark.parametrize(
     "variant", ["docs/Memory/entries/method/x.md", "Docs/memory/entries/method/x.md"]
 )
@@ -88,3 +94,19 @@ def test_a_variant_of_a_nested_memory_folder_at_any_depth(
     commit_all(repo, "a variant")
     done: subprocess.CompletedProcess[str] = push(repo, "main")
     assert "variant" in rejected(done, "LAYOUT")
+
+
+def test_hook_input_lines_are_read_by_the_hook_that_gets_them() -> None:
+    """pre-receive gets `old new ref`, pre-push `local-ref local-sha remote-ref remote-sha`:
+    a line of the other shape is a usage error, never an update read wrongly."""
+    a, b = "a" * 40, "b" * 40
+    assert parse_updates(f"{a} {b} refs/heads/main\n", pre_push=False) == [
+        Update(a, b, "refs/heads/main")
+    ]
+    assert parse_updates(f"refs/heads/x {b} refs/heads/main {a}\n", pre_push=True) == [
+        Update(a, b, "refs/heads/main")
+    ]
+    with pytest.raises(UsageError):
+        parse_updates(f"{a} {b} refs/heads/main\n", pre_push=True)
+    with pytest.raises(UsageError):
+        parse_updates(f"refs/heads/x {b} refs/heads/main {a}\n", pre_push=False)
