@@ -22,6 +22,7 @@ from remote import (
 )
 
 from gitmem.errors import UsageError
+from gitmem.gate import history
 from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
 
@@ -110,3 +111,29 @@ def test_hook_input_lines_are_read_by_the_hook_that_gets_them() -> None:
         parse_updates(f"{a} {b} refs/heads/main\n", pre_push=True)
     with pytest.raises(UsageError):
         parse_updates(f"refs/heads/x {b} refs/heads/main {a}\n", pre_push=False)
+
+
+@e2e
+@pytest.mark.parametrize("local_branch", ["main", None])
+def test_the_pre_commit_frameworks_range_alone_names_the_pushed_commit(
+    clone: Path, monkeypatch: pytest.MonkeyPatch, local_branch: str | None
+) -> None:
+    """pre-commit versions that set the range but no PRE_COMMIT_LOCAL_BRANCH: the range's
+    end is what is judged."""
+    old = git(clone, "rev-parse", "HEAD").strip()
+    write(
+        clone,
+        ".gitmem/entries/method/local-method-20261129-x.md",
+        forged("local-method-20261129-x"),
+    )
+    new = commit_all(clone, "a forged entry")
+    monkeypatch.chdir(clone)
+    environ = {
+        "PRE_COMMIT_REMOTE_NAME": "origin",
+        "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main",
+        "PRE_COMMIT_FROM_REF": old,
+        "PRE_COMMIT_TO_REF": new,
+        **({"PRE_COMMIT_LOCAL_BRANCH": local_branch} if local_branch else {}),
+    }
+    report = history.check_pushed_by_pre_commit(environ)
+    assert "HISTORY-ADMIT" in [p.rule for p in report.errors], report.problems
