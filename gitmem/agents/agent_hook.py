@@ -301,9 +301,9 @@ def file_precedents(ws: Workspace, path: str, limit: int) -> list[Precedent]:
     citing = catalog.load(store, ws.dir, entries_tree).citing(path, limit)
     if not citing:
         return []
-    from gitmem.agents.precedents import freshness
+    from gitmem.recall.freshness import freshness
 
-    notes = freshness(store, tree, tip, [(c.path, c.files) for c in citing])
+    notes = [f.note for f in freshness(store, tip, [(c.path, c.files) for c in citing])]
     return [
         Precedent(
             id=c.id,

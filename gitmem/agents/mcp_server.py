@@ -448,7 +448,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         people recently agreed on), optionally of some types or with some tags."""
         with _answering("memory_recent", turn):
             from gitmem.agents import catalog
-            from gitmem.agents.precedents import freshness
+            from gitmem.recall.freshness import freshness
 
             ws = workspace()
             _known_types(ws, types)
@@ -459,7 +459,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
             entries_tree = store.subtree(memory, "entries") if memory else None
             listed = catalog.load(store, ws.dir, entries_tree).recent(k, types, tags)
             notes = (
-                freshness(store, tree, tip, [(e.path, e.files) for e in listed])
+                [f.note for f in freshness(store, tip, [(e.path, e.files) for e in listed])]
                 if tree and tip
                 else []
             )
