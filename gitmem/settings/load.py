@@ -38,7 +38,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
 
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
+from gitmem.model.names import DEFAULT_BRANCH, DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 DEFAULT_TYPES: tuple[str, ...] = ("decision", "method", "code-structure", "mistake")
 
 DEFAULT_PROJECT: Final = "local"
-DEFAULT_BRANCH: Final = "main"
 #: Why memory.branch is what default_branch chose, in the words `gitmem init` prints.
 BRANCH_FROM_REMOTE: Final = "origin's default branch"
 BRANCH_FROM_HEAD: Final = "the branch HEAD names; origin names no default branch"
