@@ -290,8 +290,9 @@ def _large(ws: Workspace) -> bool:
 
 
 def _catalog_cold(ws: Workspace) -> bool:
-    folder = ws.store.common_dir / "gitmem" / "agents"
-    return not any(folder.glob("catalog-*.tsv")) and _large(ws)
+    from gitmem.agents.catalog import startable
+
+    return not startable(ws.store.common_dir) and _large(ws)
 
 
 def _recall_cold(ws: Workspace) -> bool:

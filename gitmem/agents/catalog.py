@@ -44,7 +44,7 @@ from gitmem.agents.precedents import clean
 if TYPE_CHECKING:
     from gitmem.repo.store import Store, TreeItem
 
-__all__ = ["Catalog", "Listed", "load", "stored"]
+__all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
 VERSION: Final = b"# gitmem agents catalog 3 "
 KEEP: Final = 3
@@ -321,6 +321,20 @@ def stored(common_dir: Path, entries_tree: str) -> Catalog | None:
     """The catalog of an entries tree as the git directory keeps it, or None when none is
     kept (yet): read without opening the repository (an agent's hook)."""
     return _open(common_dir / "gitmem" / "agents" / _name(entries_tree), entries_tree)
+
+
+def startable(common_dir: Path) -> bool:
+    """Whether the git directory keeps a catalog of this format that a new tree can be
+    brought up from by the tree diff (one of an older format would mean a build from scratch:
+    an agent's hook then leaves it to the background warm-up)."""
+    try:
+        for path in (common_dir / "gitmem" / "agents").glob("catalog-*.tsv"):
+            with path.open("rb") as handle:
+                if handle.read(len(VERSION)) == VERSION:
+                    return True
+    except OSError:
+        pass
+    return False
 
 
 def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
