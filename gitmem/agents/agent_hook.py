@@ -255,13 +255,20 @@ class _Memory:
         self, listed: Sequence[Listed], scores: Sequence[float | None]
     ) -> list[Precedent]:
         """Precedents for catalog lines, with their provenance and freshness at the tip."""
+        from gitmem.agents import state
         from gitmem.agents.precedents import Precedent
         from gitmem.recall.freshness import freshness
 
         tip = self.known.tip
         if not listed or tip is None:
             return []
-        notes = freshness(self.history(), tip, [(e.path, e.files) for e in listed])
+        known = state.freshness_known(self.common_dir, tip)
+        asked = [(e.path, e.files) for e in listed if e.path not in known]
+        if asked:
+            found = freshness(self.history(), tip, asked)
+            known.update((path, f) for (path, _), f in zip(asked, found, strict=True))
+            state.remember_freshness(self.common_dir, tip, known)
+        notes = [known[e.path] for e in listed]
         return [
             Precedent(
                 id=e.id,

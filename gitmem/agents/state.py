@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from gitmem.model.names import SETTINGS_FILES
+from gitmem.recall.freshness import Freshness
 from gitmem.repo.refs import GitFiles, Unsure, branch_facts
 from gitmem.settings.folders import user_settings_file
 
-__all__ = ["Known", "current", "inputs", "remember"]
+__all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remember_freshness"]
 
 VERSION: Final = 1
 NAME: Final = "agent-hooks.json"
@@ -138,7 +139,7 @@ def current(root: str) -> Known | None:
 def remember(root: str, digest: str, known: Known) -> None:
     """Record what the full path found (digest: `inputs` as read before it began); a state
     that cannot be written is no failure, the next call takes the full path again."""
-    from gitmem.repo.store import atomic_write
+    from gitmem.repo.atomic import atomic_write
 
     if known.files is None:
         return
@@ -158,5 +159,59 @@ def remember(root: str, digest: str, known: Known) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps(state, indent=1).encode("utf-8"))
+    except OSError:
+        pass
+
+
+# -- freshness, as of one tip ------------------------------------------------------------------
+#
+# How an entry stands at a commit (commits that touched its cited files since its admission,
+# cited files gone) is a pure function of that commit: the hooks keep what git answered for the
+# entries they showed, in one file named for the tip (`gitmem/agents/freshness-<tip>.json` in
+# the common directory), so an agent editing the same file again costs no git process.  A file
+# of another tip is never read (the name is the key); writing one removes the others.
+
+#: At most this many entries are kept for one tip (a session shows far fewer).
+FRESHNESS_CAP: Final = 2000
+
+
+def _freshness_file(common_dir: Path, tip: str) -> Path:
+    return common_dir / "gitmem" / "agents" / f"freshness-{tip}.json"
+
+
+def freshness_known(common_dir: Path, tip: str) -> dict[str, Freshness]:
+    """What earlier calls learnt of the entries' freshness at tip, by entry path ({} when
+    nothing, or when the file cannot be read as written)."""
+    try:
+        state = json.loads(_freshness_file(common_dir, tip).read_bytes())
+        if state.get("version") != VERSION or state.get("tip") != tip:
+            return {}
+        return {
+            str(path): Freshness(int(stale), tuple(str(f) for f in missing))
+            for path, (stale, missing) in state["entries"].items()
+        }
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def remember_freshness(common_dir: Path, tip: str, known: dict[str, Freshness]) -> None:
+    """Keep known (freshness at tip by entry path) for the next calls; a file that cannot be
+    written is no failure (they ask git again)."""
+    from gitmem.repo.atomic import atomic_write
+
+    if len(known) > FRESHNESS_CAP:
+        return
+    path = _freshness_file(common_dir, tip)
+    state = {
+        "version": VERSION,
+        "tip": tip,
+        "entries": {p: [f.stale_commits, list(f.missing_files)] for p, f in known.items()},
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(state).encode("utf-8"))
+        for other in path.parent.glob("freshness-*.json"):
+            if other != path:
+                other.unlink(missing_ok=True)
     except OSError:
         pass

@@ -22,6 +22,7 @@ import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
+from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import clean_git_env, newest_per_path, run_all
 
 ZERO = "0" * 40
@@ -854,13 +855,3 @@ def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem |
         out.append(Change("A", after.path, None, after))
     elif before:
         out.append(Change("D", before.path, before, None))
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file so that a reader sees the old bytes or the new ones, never a mix."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)

@@ -115,3 +115,23 @@ def test_a_linked_worktree_keeps_its_own_state(mem: Path, tmp_path: Path) -> Non
     known = state.current(str(linked))
     assert known is not None and known.tip == _expected(mem)[0]
     assert state.current(str(mem)) is not None  # the main worktree's is untouched
+
+
+def test_freshness_is_kept_for_one_tip_and_read_for_that_tip_only(tmp_path: Path) -> None:
+    from gitmem.recall.freshness import Freshness
+
+    common = tmp_path / "git"
+    one, two = "1" * 40, "2" * 40
+    assert state.freshness_known(common, one) == {}
+    known = {"a.md": Freshness(2, ()), "b.md": Freshness(0, ("gone.py",))}
+    state.remember_freshness(common, one, known)
+    assert state.freshness_known(common, one) == known
+    assert state.freshness_known(common, two) == {}
+    state.remember_freshness(common, two, {"a.md": Freshness(3, ())})
+    assert state.freshness_known(common, one) == {}  # another tip's file is removed
+    assert state.freshness_known(common, two) == {"a.md": Freshness(3, ())}
+    path = common / "gitmem" / "agents" / f"freshness-{two}.json"
+    bad = json.dumps({"version": state.VERSION, "tip": two, "entries": {"a.md": 3}})
+    for damaged in ("{", "[]", bad):
+        path.write_text(damaged)
+        assert state.freshness_known(common, two) == {}, damaged
