@@ -35,9 +35,8 @@ import contextlib
 import mmap
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gitmem.agents.precedents import clean
 
@@ -64,9 +63,9 @@ _WANTED = (
 )
 
 
-@dataclass(frozen=True)
-class Listed:
-    """An admitted entry's small fields."""
+class Listed(NamedTuple):
+    """An admitted entry's small fields.  (Named tuples here and in gitmem.agents.precedents,
+    not dataclasses: an agent's edit hook stays clear of the dataclasses module's imports.)"""
 
     id: str
     type: str

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
@@ -70,8 +69,7 @@ def entry_uri(entry_id: str) -> str:
     return f"gitmem://entry/{entry_id}"
 
 
-@dataclass(frozen=True)
-class Precedent:
+class Precedent(NamedTuple):
     """A recalled entry with what a model must know before relying on it."""
 
     id: str
