@@ -38,7 +38,8 @@ from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
 
-from gitmem.model.names import DEFAULT_BRANCH, DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
+from gitmem.model.names import DEFAULT_BRANCH as DEFAULT_BRANCH  # settings.policy reads it here
+from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator

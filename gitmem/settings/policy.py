@@ -46,8 +46,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from gitmem.model.names import DEFAULT_BRANCH, DEFAULT_DIR
+from gitmem.model.names import DEFAULT_DIR
 from gitmem.settings.load import (
+    DEFAULT_BRANCH,
     DEFAULT_MAX_BODY,
     MAX_BODY_LIMIT,
     Settings,
