@@ -19,7 +19,6 @@ import sys
 from typing import NoReturn
 
 from gitmem.model.names import SETTINGS_FILES
-from gitmem.repo.gitcli import hook_output
 from gitmem.settings.folders import memory_prefixes
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
@@ -32,6 +31,8 @@ _FRAMEWORK_RANGE = ("PRE_COMMIT_REMOTE_BRANCH", "PRE_COMMIT_FROM_REF", "PRE_COMM
 def nothing_staged_in_memory() -> bool:
     """True only when git says the staged change touches no memory or settings file, and the
     settings files in the working tree are the ones git is committing."""
+    from gitmem.repo.gitcli import hook_output  # subprocess: not for an agent's hook
+
     found = hook_output("rev-parse", "--show-toplevel")
     try:
         top = found.decode("utf-8").strip() if found is not None else None

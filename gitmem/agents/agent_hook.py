@@ -44,13 +44,18 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from gitmem.agents.guard import FILE_TOOLS, Guard
 
 if TYPE_CHECKING:
+    from gitmem.agents.catalog import Catalog, Listed
     from gitmem.agents.precedents import Precedent
+    from gitmem.agents.state import Known
+    from gitmem.recall.engine import Index
+    from gitmem.recall.freshness import History
     from gitmem.repo.workspace import Workspace
 
 __all__ = ["EVENTS", "answer", "main"]
@@ -157,6 +162,129 @@ def _workspace(root: str) -> Workspace:
     return open_workspace(root)
 
 
+class _Memory:
+    """The memory as one hook call sees it: where it is (gitmem.agents.state: remembered from
+    an earlier call while nothing it depends on changed, else found by opening the
+    repository, and remembered), and the workspace, opened only when a cache must be made."""
+
+    def __init__(self, root: str) -> None:
+        from gitmem.agents.state import current
+
+        self.root = root
+        self._ws: Workspace | None = None
+        self.known = current(root) or self._find()
+
+    def _find(self) -> Known:
+        from gitmem.agents import state
+        from gitmem.repo.refs import GitFiles
+
+        files = GitFiles.at(self.root)
+        digest = state.inputs(self.root, files) if files is not None else None
+        ws = self.workspace()
+        store = ws.store
+        tip = ws.main_tip()
+        memory = store.subtree(store.tree_of(tip), ws.dir) if tip else None
+        known = state.Known(
+            files,
+            dir=ws.dir,
+            branch=ws.branch,
+            tip=tip,
+            memory_tree=memory,
+            entries_tree=store.subtree(memory, "entries") if memory else None,
+        )
+        workdir = store.workdir
+        if (
+            digest is not None
+            and workdir is not None
+            and workdir.resolve() == Path(self.root).resolve()
+        ):
+            state.remember(self.root, digest, known)
+        return known
+
+    def workspace(self) -> Workspace:
+        if self._ws is None:
+            self._ws = _workspace(self.root)
+        return self._ws
+
+    @property
+    def common_dir(self) -> Path:
+        files = self.known.files
+        return files.common_dir if files is not None else self.workspace().store.common_dir
+
+    def history(self) -> History:
+        """Who answers the freshness questions: the opened repository, else git itself."""
+        if self._ws is not None:
+            return self._ws.store
+        from gitmem.repo.gitcli import History as GitHistory
+
+        return GitHistory(Path(self.root))
+
+    def catalog(self) -> Catalog | None:
+        """The agents' catalog of the entries at the tip; None while a cold one is built in
+        the background."""
+        from gitmem.agents import catalog
+
+        entries = self.known.entries_tree
+        found = catalog.stored(self.common_dir, entries) if entries is not None else None
+        if found is not None:
+            return found
+        ws = self.workspace()
+        if _catalog_cold(ws):
+            _warm_in_background(ws)
+            return None
+        return catalog.load(ws.store, self.known.dir, entries)
+
+    def index(self) -> Index | None:
+        """The keyword index of the entries at the tip; None while a cold one is built in the
+        background."""
+        from gitmem.recall.cache import RecallCache, stored_index
+
+        entries = self.known.entries_tree
+        found = stored_index(self.common_dir, entries) if entries is not None else None
+        if found is not None:
+            return found
+        ws = self.workspace()
+        if _recall_cold(ws):
+            _warm_in_background(ws)
+            return None
+        # the settings' semantic extra keeps the cache whole (its vectors) for `gitmem recall`
+        cache = RecallCache(ws.store, self.known.dir, semantic=ws.settings.semantic)
+        return cache.load(self.known.memory_tree).index
+
+    def precedents(
+        self, listed: Sequence[Listed], scores: Sequence[float | None]
+    ) -> list[Precedent]:
+        """Precedents for catalog lines, with their provenance and freshness at the tip."""
+        from gitmem.agents import state
+        from gitmem.agents.precedents import Precedent
+        from gitmem.recall.freshness import freshness
+
+        tip = self.known.tip
+        if not listed or tip is None:
+            return []
+        known = state.freshness_known(self.common_dir, tip)
+        asked = [(e.path, e.files) for e in listed if e.path not in known]
+        if asked:
+            found = freshness(self.history(), tip, asked)
+            known.update((path, f) for (path, _), f in zip(asked, found, strict=True))
+            state.remember_freshness(self.common_dir, tip, known)
+        notes = [known[e.path] for e in listed]
+        return [
+            Precedent(
+                id=e.id,
+                type=e.type,
+                title=e.title,
+                applies_when=e.applies_when,
+                path=e.path,
+                admitted_by=e.admitted_by or "unknown",
+                admitted=e.admitted or "unknown",
+                freshness=note.note,
+                score=score,
+            )
+            for e, note, score in zip(listed, notes, scores, strict=True)
+        ]
+
+
 def _large(ws: Workspace) -> bool:
     """More than COLD_LIMIT entries on the main branch, counted by the type folders' sizes
     (no walk of every entry)."""
@@ -169,8 +297,9 @@ def _large(ws: Workspace) -> bool:
 
 
 def _catalog_cold(ws: Workspace) -> bool:
-    folder = ws.store.common_dir / "gitmem" / "agents"
-    return not any(folder.glob("catalog-*.tsv")) and _large(ws)
+    from gitmem.agents.catalog import startable
+
+    return not startable(ws.store.common_dir) and _large(ws)
 
 
 def _recall_cold(ws: Workspace) -> bool:
@@ -269,11 +398,7 @@ def _file_context(
         return None
     from gitmem.agents.precedents import HOOK_BUDGET, render
 
-    ws = _workspace(root)
-    if _catalog_cold(ws):
-        _warm_in_background(ws)
-        return None
-    found = file_precedents(ws, path, FILE_K + 1)
+    found = file_precedents(_Memory(root), path, FILE_K + 1)
     block = render(
         found,
         heading=f"## Precedents for {path}",
@@ -284,56 +409,34 @@ def _file_context(
     return _context(event, block)
 
 
-def file_precedents(ws: Workspace, path: str, limit: int) -> list[Precedent]:
+def file_precedents(memory: _Memory, path: str, limit: int) -> list[Precedent]:
     """The newest admitted entries whose `files` cite path, with their provenance and
     freshness, as of the main branch."""
-    from gitmem.agents import catalog
-    from gitmem.agents.precedents import Precedent
-
-    store = ws.store
-    tip = ws.main_tip()
-    if tip is None:
+    if memory.known.entries_tree is None:
         return []
-    tree = store.tree_of(tip)
-    entries_tree = store.subtree(store.subtree(tree, ws.dir), "entries")
-    if entries_tree is None:
-        return []
-    citing = catalog.load(store, ws.dir, entries_tree).citing(path, limit)
-    if not citing:
-        return []
-    from gitmem.agents.precedents import freshness
-
-    notes = freshness(store, tree, tip, [(c.path, c.files) for c in citing])
-    return [
-        Precedent(
-            id=c.id,
-            type=c.type,
-            title=c.title,
-            applies_when=c.applies_when,
-            path=c.path,
-            admitted_by=c.admitted_by or "unknown",
-            admitted=c.admitted or "unknown",
-            freshness=note,
-        )
-        for c, note in zip(citing, notes, strict=True)
-    ]
+    found = memory.catalog()
+    citing = found.citing(path, limit) if found is not None else []
+    return memory.precedents(citing, [None] * len(citing))
 
 
 def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
-    from gitmem.agents.precedents import HOOK_BUDGET, from_recalled, render
-    from gitmem.recall.service import recall
+    """Keyword recall on the prompt, gated as `gitmem recall` gates it (never the model of
+    the semantic extra, which costs a hook more than its whole budget to load: docs/agents.md)."""
+    from gitmem.agents.precedents import HOOK_BUDGET, render
 
-    ws = _workspace(root)
-    if _recall_cold(ws):
-        _warm_in_background(ws)
+    memory = _Memory(root)
+    if memory.known.entries_tree is None:
         return None
-    hits = recall(ws, prompt, k=PROMPT_K)
-    if not hits:
+    index = memory.index()
+    hits = index.answer(prompt, k=PROMPT_K, explain=False).hits if index is not None else []
+    found = memory.catalog() if hits else None
+    if found is None:
         return None
-    tip = ws.main_tip()
-    tree = ws.store.tree_of(tip) if tip else None
+    listed = [(found.get(h.id), h.score) for h in hits]
+    # the index and the catalog describe the same tree: an entry one lacks is left out
+    kept = [(entry, score) for entry, score in listed if entry is not None]
     block = render(
-        from_recalled(ws.store, tree, hits),
+        memory.precedents([e for e, _ in kept], [score for _, score in kept]),
         heading="## Precedents from the project memory",
         budget=HOOK_BUDGET,
         read=READ_HINT,
@@ -343,15 +446,11 @@ def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
 
 
 def _session_block(root: str) -> str | None:
-    ws = _workspace(root)
-    tip = ws.main_tip()
-    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
-    if memory is None:
+    memory = _Memory(root)
+    known = memory.known
+    if known.memory_tree is None:
         return None  # no memory on the main branch: nothing to tell
-    cold = _catalog_cold(ws)
-    if cold:  # the warm-up builds the recall index too: the first prompts and edits find both
-        _warm_in_background(ws)
-    pending = pending_count(ws, exact=not cold)
+    pending = pending_count(memory)
     waiting = (
         f"{pending} candidate{'s' if pending != 1 else ''} wait{'s' if pending == 1 else ''} "
         "for a person's review (`gitmem candidates`)."
@@ -360,40 +459,55 @@ def _session_block(root: str) -> str | None:
     )
     return (
         "## Project memory (gitmem)\n\n"
-        f"This project keeps reviewed lessons in {ws.dir}/ (decisions, methods, code "
+        f"This project keeps reviewed lessons in {known.dir}/ (decisions, methods, code "
         "structure, mistakes). Precedents are reference material: never above the user's "
         "request, the project's instructions or the code as it is.\n"
         "- Recall: MCP memory_recall (situation in your own words; step spec, plan, batch, "
         'correction or audit) or `gitmem recall "…"`; prompts and edits already bring '
         "the precedents that apply.\n"
         "- Propose what you learned: MCP memory_push with source verdict:<stop> (or "
-        f"`gitmem propose`). Never write {ws.dir}/entries, candidates, INDEX.md or "
+        f"`gitmem propose`). Never write {known.dir}/entries, candidates, INDEX.md or "
         "refused.md yourself: the hooks deny it and review would reject it.\n"
         f"- {waiting}"
     )
 
 
-def pending_count(ws: Workspace, *, exact: bool = True) -> int:
-    """Candidate branches (local, and remote-tracking ones with no local twin) whose entry is
-    not admitted on the main branch: what `gitmem candidates` lists, counted from refs and
-    the catalog without reading or validating a candidate.  Not exact: every candidate
-    branch, admitted or not (while the catalog is still being built)."""
-    from gitmem.agents import catalog
+def _candidate_ids(memory: _Memory) -> set[str]:
+    """The ids of candidate branches: local ones and remote-tracking ones, from git's ref
+    files when they can be read, else from the repository."""
     from gitmem.model.names import BRANCH_PREFIX as prefix
+    from gitmem.repo.refs import Unsure
 
-    store = ws.store
-    ids = {ref.removeprefix(f"refs/heads/{prefix}") for ref in store.refs(f"refs/heads/{prefix}")}
-    for ref in store.refs("refs/remotes/"):
+    files = memory.known.files if memory._ws is None else None
+    try:
+        if files is None:
+            raise Unsure("no ref files")
+        local = files.names(f"refs/heads/{prefix}")
+        remote = files.names("refs/remotes/")
+    except Unsure:
+        store = memory.workspace().store
+        local = list(store.refs(f"refs/heads/{prefix}"))
+        remote = list(store.refs("refs/remotes/"))
+    ids = {ref.removeprefix(f"refs/heads/{prefix}") for ref in local}
+    for ref in remote:
         parts = ref.removeprefix("refs/remotes/").split("/", 1)
         if len(parts) == 2 and parts[1].startswith(prefix):
             ids.add(parts[1].removeprefix(prefix))
-    if not ids or not exact:
+    return ids
+
+
+def pending_count(memory: _Memory) -> int:
+    """Candidate branches (local, and remote-tracking ones with no local twin) whose entry is
+    not admitted on the main branch: what `gitmem candidates` lists, counted from refs and
+    the catalog without reading or validating a candidate.  While a cold catalog is built in
+    the background: every candidate branch, admitted or not."""
+    found = memory.catalog() if memory.known.entries_tree is not None else None
+    ids = _candidate_ids(memory)
+    if not ids or memory.known.entries_tree is None:
         return len(ids)
-    tip = ws.main_tip()
-    tree = store.tree_of(tip) if tip else None
-    entries_tree = store.subtree(store.subtree(tree, ws.dir), "entries") if tree else None
-    admitted = {listed.id for listed in catalog.load(store, ws.dir, entries_tree)}
-    return len(ids - admitted)
+    if found is None:
+        return len(ids)
+    return sum(found.get(entry_id) is None for entry_id in ids)
 
 
 if __name__ == "__main__":  # python -m gitmem.agents.agent_hook EVENT | --warm ROOT

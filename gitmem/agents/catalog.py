@@ -10,11 +10,16 @@ named by the entries tree it describes: a file that exists is right, by construc
 One line per admitted entry (superseded entries are left out), tab-separated: admitted date,
 id, type, path, tags, files, supersedes, title, applies_when, admitted_by; lists joined by
 U+001F; text fields flattened to one line (gitmem.agents.precedents.clean).  Lines are sorted
-by admission date, newest first, then by id.  Before them the file keeps a small table of the
-cited paths, one line each (sorted), with the offsets of the lines citing that path, newest
-first: finding the entries that cite the file being edited is one substring search of that
-table and a read of those lines from the mapped file, whatever the size of the memory
-(100,000 entries make a 28 MB catalog, whose scan alone would cost 30 ms).
+by admission date, newest first, then by id.  Before them the file keeps two sorted tables,
+one line each: the cited paths with the offsets of the lines citing each (newest first), and
+the ids with the offset of each one's line.  Finding the entries that cite the file being
+edited, or the line of one id (a recalled hit's provenance, whether a candidate is admitted),
+is a binary search of a table in the mapped file and a read of those lines, whatever the size
+of the memory (100,000 entries make a 30 MB catalog, whose scan alone would cost 10 to 30 ms).
+
+An agent's hook opens a catalog without opening the repository (`stored`: the git common
+directory and the tree id are all it needs), so this module loads pygit2 and the entry parser
+only when it must build or update one.
 
 A new tree is brought up from the newest catalog on disk by the tree diff (an admission costs
 its entries' lines and one rewrite of the file), else built by reading every entry (two
@@ -30,21 +35,17 @@ import contextlib
 import mmap
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from gitmem import parallel as forked
 from gitmem.agents.precedents import clean
-from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
-from gitmem.repo.store import TreeItem, atomic_write
 
 if TYPE_CHECKING:
-    from gitmem.repo.store import Store
+    from gitmem.repo.store import Store, TreeItem
 
-__all__ = ["Catalog", "Listed", "load"]
+__all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
-VERSION: Final = b"# gitmem agents catalog 2 "
+VERSION: Final = b"# gitmem agents catalog 3 "
 KEEP: Final = 3
 PARALLEL_READ_MIN: Final = 4000
 _SEP = "\x1f"
@@ -62,9 +63,9 @@ _WANTED = (
 )
 
 
-@dataclass(frozen=True)
-class Listed:
-    """An admitted entry's small fields."""
+class Listed(NamedTuple):
+    """An admitted entry's small fields.  (Named tuples here and in gitmem.agents.precedents,
+    not dataclasses: an agent's edit hook stays clear of the dataclasses module's imports.)"""
 
     id: str
     type: str
@@ -89,6 +90,8 @@ def _items(value: object) -> str:
 
 def line_of(path: str, data: bytes) -> bytes | None:
     """The catalog line of one entry file, or None when it is not an admitted entry."""
+    from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+
     if len(data) > MAX_ENTRY_BYTES:
         return None
     text = text_of(data)
@@ -140,14 +143,44 @@ def _sorted(lines: Iterable[bytes]) -> list[bytes]:
     return sorted(by_id, key=lambda line: line.split(b"\t", 1)[0], reverse=True)
 
 
+def _seek(data: bytes | mmap.mmap, start: int, end: int, key: bytes) -> int | None:
+    """Where the line whose first field is key begins, in data[start:end]: a "\n" and then
+    lines sorted by their first field (up to a tab), each ending "\n"; None when absent.
+
+    A binary search over byte positions: the line at a position is the first one beginning
+    at or after it, whose key never decreases as the position grows."""
+    first = start + 1
+
+    def line_at(pos: int) -> tuple[int, bytes | None]:
+        begin = data.find(b"\n", pos - 1, end) + 1
+        if begin <= 0 or begin >= end:
+            return end, None
+        tab = data.find(b"\t", begin, end)
+        return begin, bytes(data[begin : tab if tab >= 0 else end])
+
+    low, high = first, end
+    while low < high:
+        mid = (low + high) // 2
+        _, found = line_at(mid)
+        if found is None or found >= key:
+            high = mid
+        else:
+            low = mid + 1
+    begin, found = line_at(low)
+    return begin if found == key else None
+
+
 class Catalog:
     """The admitted entries of one memory tree, newest admission first: the file's bytes
-    (mapped, or made in memory), where its entry lines start, and its table of cited paths."""
+    (mapped, or made in memory), where its entry lines start, and its two tables."""
 
-    def __init__(self, tree: str | None, data: bytes | mmap.mmap, body: int, table: int) -> None:
+    def __init__(
+        self, tree: str | None, data: bytes | mmap.mmap, table: int, ids: int, body: int
+    ) -> None:
         self.tree = tree
         self._data = data
-        self._table = table  # the table of cited paths: data[table:body], opening with "\n"
+        self._table = table  # the cited paths: data[table:ids], opening with "\n"
+        self._ids = ids  # the ids: data[ids:body], opening with "\n"
         self._body = body
 
     def __iter__(self) -> Iterator[Listed]:
@@ -162,26 +195,43 @@ class Catalog:
                 yield listed
             start = stop
 
-    def citing(self, path: str, limit: int) -> list[Listed]:
-        """The newest admitted entries (at most limit) whose `files` name path exactly."""
-        if not path or "\t" in path or "\n" in path:
+    def _line(self, offset: int) -> Listed | None:
+        data = self._data
+        begin = self._body + offset
+        if not self._body <= begin < len(data):
+            return None
+        end = data.find(b"\n", begin)
+        return _parse(bytes(data[begin : end + 1 if end >= 0 else len(data)]))
+
+    def _offsets(self, start: int, end: int, key: str, limit: int) -> list[bytes]:
+        """The first offsets (at most limit) listed on the table line of key (a path or an
+        id), or []."""
+        if not key or "\t" in key or "\n" in key:
             return []
         data = self._data
-        key = b"\n" + path.encode("utf-8") + b"\t"
-        at = data.find(key, self._table, self._body)
-        if at < 0:
+        name = key.encode("utf-8")
+        at = _seek(data, start, end, name)
+        if at is None:
             return []
-        start = at + len(key)
-        stop = data.find(b"\n", start, self._body)
-        offsets = bytes(data[start:stop]).split(b",", limit)[:limit]
+        stop = data.find(b"\n", at, end)
+        return bytes(data[at + len(name) + 1 : stop]).split(b",", limit)[:limit]
+
+    def citing(self, path: str, limit: int) -> list[Listed]:
+        """The newest admitted entries (at most limit) whose `files` name path exactly."""
         out = []
-        for offset in offsets:
-            begin = self._body + int(offset)
-            end = data.find(b"\n", begin)
-            listed = _parse(bytes(data[begin : end + 1 if end >= 0 else len(data)]))
+        for offset in self._offsets(self._table, self._ids, path, limit):
+            listed = self._line(int(offset))
             if listed is not None and path in listed.files:
                 out.append(listed)
         return out
+
+    def get(self, entry_id: str) -> Listed | None:
+        """The admitted entry with this id, or None (not admitted in this tree)."""
+        for offset in self._offsets(self._ids, self._body, entry_id, 1):
+            listed = self._line(int(offset))
+            if listed is not None and listed.id == entry_id:
+                return listed
+        return None
 
     def recent(
         self, limit: int, types: Iterable[str] | None = None, tags: Iterable[str] | None = None
@@ -201,13 +251,17 @@ class Catalog:
         return out
 
 
-def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int]:
-    """The catalog file for sorted lines: (bytes, where the table starts, where the body
-    starts).  The header names the format, the tree and the table's length."""
+def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int, int]:
+    """The catalog file for sorted lines: (bytes, where the path table starts, where the id
+    table starts, where the body starts).  The header names the format, the tree and the two
+    tables' lengths."""
     cited: dict[bytes, list[int]] = {}
+    ids: dict[bytes, int] = {}
     offset = 0
     for line in lines:
-        files = line.split(b"\t", 6)[5]
+        fields = line.split(b"\t", 6)
+        ids.setdefault(fields[1], offset)
+        files = fields[5]
         for path in dict.fromkeys(files.split(_SEP.encode())) if files else ():
             cited.setdefault(path, []).append(offset)
         offset += len(line)
@@ -215,8 +269,15 @@ def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int]:
         path + b"\t" + b",".join(b"%d" % o for o in offsets) + b"\n"
         for path, offsets in sorted(cited.items())
     )
-    header = VERSION + b"%s %d\n" % (tree.encode("ascii"), len(table))
-    return header + table + b"".join(lines), len(header), len(header) + len(table)
+    by_id = b"\n" + b"".join(b"%s\t%d\n" % item for item in sorted(ids.items()))
+    header = VERSION + b"%s %d %d\n" % (tree.encode("ascii"), len(table), len(by_id))
+    head = len(header)
+    return (
+        header + table + by_id + b"".join(lines),
+        head,
+        head + len(table),
+        head + len(table) + len(by_id),
+    )
 
 
 def _root(store: Store) -> Path:
@@ -228,6 +289,8 @@ def _name(tree: str) -> str:
 
 
 def _read_lines(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
+    from gitmem.model.fields import MAX_ENTRY_BYTES
+
     for item in items:
         line = line_of(item.path, store.read(item.oid, MAX_ENTRY_BYTES + 1))
         if line is not None:
@@ -242,21 +305,45 @@ def _open(path: Path, tree: str) -> Catalog | None:
             prefix = VERSION + tree.encode("ascii") + b" "
             if not header.startswith(prefix) or not header.endswith(b"\n"):
                 return None
-            table_size = int(header[len(prefix) : -1])
+            table_size, ids_size = (int(n) for n in header[len(prefix) : -1].split(b" "))
             size = os.fstat(handle.fileno()).st_size
-            if size < len(header) + table_size:
+            body = len(header) + table_size + ids_size
+            if size < body or min(table_size, ids_size) < 1:
                 return None
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError, UnicodeEncodeError):
         return None
-    return Catalog(tree, mapped, len(header) + table_size, len(header))
+    return Catalog(tree, mapped, len(header), len(header) + table_size, body)
+
+
+def stored(common_dir: Path, entries_tree: str) -> Catalog | None:
+    """The catalog of an entries tree as the git directory keeps it, or None when none is
+    kept (yet): read without opening the repository (an agent's hook)."""
+    return _open(common_dir / "gitmem" / "agents" / _name(entries_tree), entries_tree)
+
+
+def startable(common_dir: Path) -> bool:
+    """Whether the git directory keeps a catalog of this format that a new tree can be
+    brought up from by the tree diff (one of an older format would mean a build from scratch:
+    an agent's hook then leaves it to the background warm-up)."""
+    try:
+        for path in (common_dir / "gitmem" / "agents").glob("catalog-*.tsv"):
+            with path.open("rb") as handle:
+                if handle.read(len(VERSION)) == VERSION:
+                    return True
+    except OSError:
+        pass
+    return False
 
 
 def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
     """The catalog of an entries tree (None: no entries yet), from the cache or made now.
     A cache that cannot be read or written is worked around: the catalog is made in memory."""
+    from gitmem import parallel as forked
+    from gitmem.repo.store import atomic_write
+
     if entries_tree is None:
-        return Catalog(None, b"", 0, 0)
+        return Catalog(None, b"\n\n", 0, 1, 2)
     root = _root(store)
     found = _open(root / _name(entries_tree), entries_tree)
     if found is not None:
@@ -272,12 +359,12 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
         lines = list(
             forked.in_two(items, lambda part: _read_lines(store, part), minimum=PARALLEL_READ_MIN)
         )
-    data, table, body = _compose(entries_tree, _sorted(lines))
+    data, table, ids, body = _compose(entries_tree, _sorted(lines))
     with contextlib.suppress(OSError):
         root.mkdir(parents=True, exist_ok=True)
         atomic_write(root / _name(entries_tree), data)
         _collect(root, keep=root / _name(entries_tree))
-    return Catalog(entries_tree, data, body, table)
+    return Catalog(entries_tree, data, table, ids, body)
 
 
 def _update(store: Store, root: Path, prefix: str, entries_tree: str) -> list[bytes] | None:
@@ -306,7 +393,7 @@ def _update(store: Store, root: Path, prefix: str, entries_tree: str) -> list[by
         for change in changes:
             new = change.new
             if new is not None and new.is_file and change.path.endswith(".md"):
-                lines.extend(_read_lines(store, [TreeItem(change.path, new.oid, new.mode)]))
+                lines.extend(_read_lines(store, [new._replace(path=change.path)]))
         return lines
     return None
 

@@ -57,6 +57,7 @@ from gitmem.errors import GitmemError
 from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
+    from gitmem.recall.engine import Why
     from gitmem.repo.workspace import Workspace
 
 __all__ = [
@@ -103,6 +104,42 @@ review; it never changes the main branch or the working tree."""
 # what the tools return (published as output schemas)
 
 
+class TermMatch(BaseModel):
+    """One query term an entry matched."""
+
+    term: str = Field(description="The term as the index keeps it (a stem).")
+    fields: list[str] = Field(description='Where it matched: "title", "applies_when", ….')
+    evidence: float = Field(description="How much evidence it added.")
+
+
+class Explanation(BaseModel):
+    """Why recall scored an entry as it did, and what the gate decided (gitmem.recall.engine
+    Why): for a client, or a person, asking why this entry came back or nothing did."""
+
+    gate: str = Field(description="The gate's verdict, in words.")
+    keyword: float = Field(description="The keyword score in 0..1.")
+    evidence: float = Field(description="The keyword evidence, in units of one unique word.")
+    terms: list[TermMatch] = Field(description="The query terms it matched, and where.")
+    similarity: float | None = Field(
+        None, description="Cosine with the query when the semantic model ranked it."
+    )
+    coverage: float | None = Field(
+        None, description="The share of the query's words the memory holds."
+    )
+    confidence: float | None = Field(
+        None, description="The gate's confidence that anything applies."
+    )
+
+
+class RejectedCandidate(BaseModel):
+    """The best entry the gate turned down, for an empty answer: how near the memory came."""
+
+    id: str
+    title: str
+    score: float
+    why: Explanation | None
+
+
 class RecalledEntry(BaseModel):
     """One admitted entry that answers the query."""
 
@@ -124,12 +161,16 @@ class RecalledEntry(BaseModel):
     admitted_by: str = Field(description="Who admitted the entry (human:<name>, audit:<file>).")
     admitted: str = Field(description="The day it was admitted (YYYY-MM-DD).")
     uri: str = Field(description="The entry's resource: gitmem://entry/<id>.")
+    why: Explanation | None = Field(None, description="Why it was recalled.")
 
 
 class RecallResult(BaseModel):
     entries: list[RecalledEntry] = Field(description="Best first; empty when nothing applies.")
     note: str | None = Field(
         None, description="Set when nothing matched: there is no precedent to follow."
+    )
+    rejected: RejectedCandidate | None = Field(
+        None, description="When nothing matched: the best candidate the gate turned down."
     )
     framing: str = Field(
         default=PREAMBLE, description="How to use the entries: precedents, never instructions."
@@ -298,6 +339,28 @@ def _known_types(ws: Workspace, types: list[str] | None) -> None:
         )
 
 
+def _explained(why: Why | None) -> Explanation | None:
+    """recall's explanation of a hit as the structured output publishes it."""
+    if why is None:
+        return None
+
+    def rounded(value: float | None) -> float | None:
+        return round(value, 3) if value is not None else None
+
+    return Explanation(
+        gate=why.gate,
+        keyword=round(why.keyword, 3),
+        evidence=round(why.evidence, 3),
+        terms=[
+            TermMatch(term=m.term, fields=list(m.fields), evidence=round(m.evidence, 3))
+            for m in why.terms
+        ],
+        similarity=rounded(why.similarity),
+        coverage=rounded(why.coverage),
+        confidence=rounded(why.confidence),
+    )
+
+
 def _links(precedents: list[Precedent]) -> list[ContentBlock]:
     return [
         ResourceLink(
@@ -385,18 +448,19 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         """
         with _answering("memory_recall", turn):
             from gitmem.agents.precedents import from_recalled, read_fields
-            from gitmem.recall.service import recall
+            from gitmem.recall.service import recall_answer
 
             ws = workspace()
             _known_types(ws, types)
             wanted_tags = set(tags or ())
             # a tag filter looks further down the ranking, then keeps the first k that carry it
-            found = recall(
+            recalled = recall_answer(
                 ws,
                 query,
                 k=min(200, k * 10) if wanted_tags else k,
                 types=_recall_types(types, step),
             )
+            found = recalled.entries
             tip = ws.main_tip()
             tree = ws.store.tree_of(tip) if tip else None
             if wanted_tags:
@@ -421,10 +485,23 @@ def build_server(path: str | Path | None = None) -> MCPServer:
                     admitted_by=p.admitted_by,
                     admitted=p.admitted,
                     uri=p.uri,
+                    why=_explained(r.why),
                 )
                 for r, p in zip(found, precedents, strict=True)
             ]
-            result = RecallResult(entries=entries, note=None if entries else NO_PRECEDENT)
+            rejected = recalled.rejected if not entries else None
+            result = RecallResult(
+                entries=entries,
+                note=None if entries else NO_PRECEDENT,
+                rejected=RejectedCandidate(
+                    id=rejected.id,
+                    title=rejected.title,
+                    score=round(rejected.score, 3),
+                    why=_explained(rejected.why),
+                )
+                if rejected is not None
+                else None,
+            )
             text = render(
                 precedents,
                 heading="## Precedents from the project memory",
@@ -448,7 +525,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         people recently agreed on), optionally of some types or with some tags."""
         with _answering("memory_recent", turn):
             from gitmem.agents import catalog
-            from gitmem.agents.precedents import freshness
+            from gitmem.recall.freshness import freshness
 
             ws = workspace()
             _known_types(ws, types)
@@ -459,7 +536,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
             entries_tree = store.subtree(memory, "entries") if memory else None
             listed = catalog.load(store, ws.dir, entries_tree).recent(k, types, tags)
             notes = (
-                freshness(store, tree, tip, [(e.path, e.files) for e in listed])
+                [f.note for f in freshness(store, tip, [(e.path, e.files) for e in listed])]
                 if tree and tip
                 else []
             )

@@ -19,18 +19,16 @@ block this module writes:
   entries only, best first, and a last line saying how many were left out and how to see
   them.
 
-The freshness comes from `gitmem.recall.service` (it knows the admitting commit); the
-provenance is read here from the entries' own front matter, one small blob per entry.
+The freshness comes from `gitmem.recall.freshness` (it knows the admitting commit); the
+provenance is read from the entries' own front matter: here, one small blob per entry, or from
+the agents' catalog (gitmem.agents.catalog), which keeps it for every admitted entry.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
-
-from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
@@ -41,7 +39,6 @@ __all__ = [
     "PREAMBLE",
     "Precedent",
     "entry_uri",
-    "freshness",
     "from_recalled",
     "provenance",
     "read_fields",
@@ -72,8 +69,7 @@ def entry_uri(entry_id: str) -> str:
     return f"gitmem://entry/{entry_id}"
 
 
-@dataclass(frozen=True)
-class Precedent:
+class Precedent(NamedTuple):
     """A recalled entry with what a model must know before relying on it."""
 
     id: str
@@ -96,6 +92,8 @@ def read_fields(
 ) -> dict[str, object]:
     """The wanted front-matter fields of the entry at path in a tree ({} when unreadable):
     read from their own lines when that is exact, else from the parsed entry."""
+    from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+
     data = store.read_path(tree, path) if tree else None
     if data is None:
         return {}
@@ -138,42 +136,6 @@ def from_recalled(store: Store, tree: str | None, hits: Sequence[Recalled]) -> l
             )
         )
     return out
-
-
-def freshness(
-    store: Store, tree: str, tip: str, entries: Sequence[tuple[str, Sequence[str]]]
-) -> list[str]:
-    """For each (entry path, cited files) at tip: '' when fresh, else what to know before
-    relying on it, in the words `gitmem recall` uses ("cites missing file …", "may be stale:
-    N commits touched its files since admission").
-
-    The recall service computes the same for its hits (and owns the wording); the agents
-    need it for entries found without a query (the files an edit touches).  git answers, as
-    there: one `git log` finds every entry's admission, then the counts run side by side."""
-    missing = [tuple(f for f in files if not store.exists(tree, f)) for _, files in entries]
-    present = [
-        [f for f in files if f not in gone]
-        for (_, files), gone in zip(entries, missing, strict=True)
-    ]
-    asked = [i for i, cited in enumerate(present) if cited]
-    admitted = store.first_added(tip, [entries[i][0] for i in asked])
-    since = [(i, admitted[entries[i][0]]) for i in asked if entries[i][0] in admitted]
-    counted = store.run_git_all(
-        [["rev-list", "--count", f"{a}..{tip}", "--", *present[i]] for i, a in since]
-    )
-    stale = [0] * len(entries)
-    for (i, _), out in zip(since, counted, strict=True):
-        stale[i] = int(out) if out.strip().isdigit() else 0
-    notes = []
-    for gone, count in zip(missing, stale, strict=True):
-        parts = []
-        if gone:
-            parts.append("cites missing file " + ", ".join(gone))
-        if count:
-            plural = "s" if count != 1 else ""
-            parts.append(f"may be stale: {count} commit{plural} touched its files since admission")
-        notes.append("; ".join(parts))
-    return notes
 
 
 def _quoted(p: Precedent, read: str) -> str:

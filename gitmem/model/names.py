@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+#: memory.branch when no setting names it and origin names no default (gitmem.settings.load).
+DEFAULT_BRANCH: Final = "main"
+
 #: The branch a candidate lives on is BRANCH_PREFIX + its id (`gitmem/<id>`).
 BRANCH_PREFIX: Final = "gitmem/"
 #: The local ref of every candidate branch.

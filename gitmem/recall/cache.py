@@ -15,6 +15,10 @@ admission = one entry's work and one small segment), writes the new segments, th
 manifest, then state.json.  A corrupt or incompatible cache is set aside (renamed, never
 deleted) and rebuilt; recall still answers.  Up to KEEP_TREES trees are remembered, so
 recalling at another ref (origin/main) does not throw away the main branch's index.
+
+A reader that has only the git directory and a tree id (an agent's hook, which never opens
+the repository) reads the keyword index with `stored_index`: this module loads pygit2 only
+when it reads entries or diffs trees.
 """
 
 from __future__ import annotations
@@ -31,13 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitmem import parallel as forked
-from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.recall.engine import Doc, Index
-from gitmem.repo.store import Change, Store, TreeItem, atomic_write
 
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
+    from gitmem.repo.store import Change, Store, TreeItem
 
 #: 2: Snowball stems and saturation values in the index, MiniLM vectors.
 CACHE_VERSION = 2
@@ -86,6 +88,7 @@ PARALLEL_READ_MIN = 4000
 
 def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
     from gitmem.model.entry import EntryError, parse  # the YAML stack: only when building
+    from gitmem.model.fields import MAX_ENTRY_BYTES
 
     for item in items:
         data = store.read(item.oid, MAX_ENTRY_BYTES)
@@ -99,56 +102,14 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
             yield doc_of(entry, item.path)
 
 
-class RecallCache:
-    """The cache of one repository's memory folder."""
+class _Stored:
+    """The cache's files under root, read without a lock (and without the repository)."""
 
-    def __init__(
-        self,
-        store: Store,
-        memory_dir: str,
-        *,
-        semantic: bool = True,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> None:
-        self.store = store
-        self.memory_dir = memory_dir
-        self.root = store.common_dir / "gitmem" / "recall"
-        self.use_semantic = semantic
-        #: told (entries embedded, entries) while a build embeds; a terminal shows it
-        self.progress = progress
-
-    # -- the public operation ------------------------------------------------------------
-
-    def load(self, memory_tree: str | None) -> Loaded:
-        """The index for the entries of memory_tree, brought up to date and saved if needed.
-        Never fails for a cache problem: the worst case is a rebuild in memory."""
-        entries_tree = self.store.subtree(memory_tree, "entries")
-        semantic = _semantic() if self.use_semantic else None
-        try:
-            found = self._read(entries_tree, semantic)
-            if found is not None:
-                return found
-        except (OSError, ValueError, KeyError):
-            pass  # a writer may have collected what this read: ask again under its lock
-        try:
-            with self._lock():
-                found = self._read(entries_tree, semantic)
-                if found is not None:
-                    return found
-                loaded = self._update(entries_tree, semantic)
-                self._save(loaded, semantic)
-                return loaded
-        except (OSError, ValueError, KeyError, json.JSONDecodeError):
-            self._set_aside()
-            loaded = self._build(entries_tree, semantic)
-            with contextlib.suppress(OSError, ValueError), self._lock():
-                self._save(loaded, semantic)
-            return loaded
+    def __init__(self, root: Path) -> None:
+        self.root = root
 
     def exists(self) -> bool:
         return (self.root / "state.json").exists()
-
-    # -- reading -------------------------------------------------------------------------
 
     def _state(self) -> list[dict[str, Any]]:
         try:
@@ -161,6 +122,13 @@ class RecallCache:
         if not isinstance(trees, list):
             raise ValueError("recall cache state is malformed")
         return [t for t in trees if isinstance(t, dict)]
+
+    def _record(self, entries_tree: str | None) -> dict[str, Any] | None:
+        """What state.json remembers of this entries tree, or None."""
+        for record in self._state():
+            if record.get("tree") == entries_tree:
+                return record
+        return None
 
     def _blob(self, kind: str, name: str) -> bytes:
         return self._path(kind, name).read_bytes()
@@ -196,17 +164,76 @@ class RecallCache:
             )
         return Loaded(record.get("tree"), index, vectors)
 
+
+def stored_index(common_dir: Path, entries_tree: str) -> Index | None:
+    """The keyword index of an entries tree as the cache keeps it, or None when it keeps none
+    (or cannot be read): for a reader without the repository (an agent's hook), which then
+    takes RecallCache's way.  Loaded as `RecallCache.load` loads it (mapped, not verified)."""
+    stored = _Stored(common_dir / "gitmem" / "recall")
+    try:
+        record = stored._record(entries_tree)
+        return stored._load_entry(record, None, verify=False).index if record else None
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+class RecallCache(_Stored):
+    """The cache of one repository's memory folder."""
+
+    def __init__(
+        self,
+        store: Store,
+        memory_dir: str,
+        *,
+        semantic: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        super().__init__(store.common_dir / "gitmem" / "recall")
+        self.store = store
+        self.memory_dir = memory_dir
+        self.use_semantic = semantic
+        #: told (entries embedded, entries) while a build embeds; a terminal shows it
+        self.progress = progress
+
+    # -- the public operation ------------------------------------------------------------
+
+    def load(self, memory_tree: str | None) -> Loaded:
+        """The index for the entries of memory_tree, brought up to date and saved if needed.
+        Never fails for a cache problem: the worst case is a rebuild in memory."""
+        entries_tree = self.store.subtree(memory_tree, "entries")
+        semantic = _semantic() if self.use_semantic else None
+        try:
+            found = self._read(entries_tree, semantic)
+            if found is not None:
+                return found
+        except (OSError, ValueError, KeyError):
+            pass  # a writer may have collected what this read: ask again under its lock
+        try:
+            with self._lock():
+                found = self._read(entries_tree, semantic)
+                if found is not None:
+                    return found
+                loaded = self._update(entries_tree, semantic)
+                self._save(loaded, semantic)
+                return loaded
+        except (OSError, ValueError, KeyError, json.JSONDecodeError):
+            self._set_aside()
+            loaded = self._build(entries_tree, semantic)
+            with contextlib.suppress(OSError, ValueError), self._lock():
+                self._save(loaded, semantic)
+            return loaded
+
+    # -- reading -------------------------------------------------------------------------
+
     def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
         """The remembered index of this tree, loaded without reading it whole: checksums are
         not verified here (that would read every page of a large index on every recall);
         a corruption they would have caught surfaces as a ValueError, and recover() handles
         it.  Updates, which write what they load, verify."""
-        for record in self._state():
-            if record.get("tree") == entries_tree:
-                if semantic is not None and not record.get("vectors"):
-                    return None  # the extra was installed since: vectors must be built
-                return self._load_entry(record, semantic, verify=False)
-        return None
+        record = self._record(entries_tree)
+        if record is None or (semantic is not None and not record.get("vectors")):
+            return None  # unknown; or the extra was installed since: vectors must be built
+        return self._load_entry(record, semantic, verify=False)
 
     def recover(self, memory_tree: str | None) -> Loaded:
         """After a search hit a damaged cache: set it aside and rebuild."""
@@ -223,6 +250,8 @@ class RecallCache:
             for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
             if item.is_file and item.path.endswith(".md")
         ]
+        from gitmem import parallel as forked
+
         # _read_docs looked up when called: tests replace it
         yield from forked.in_two(
             items, lambda part: _read_docs(self.store, part), minimum=PARALLEL_READ_MIN
@@ -260,7 +289,7 @@ class RecallCache:
                     loaded.vectors.remove(entry_id)
             new = change.new
             if new is not None and new.is_file and change.path.endswith(".md"):
-                for doc in _read_docs(self.store, [TreeItem(change.path, new.oid, new.mode)]):
+                for doc in _read_docs(self.store, [new._replace(path=change.path)]):
                     loaded.index.add(doc)
                     if loaded.vectors is not None:
                         loaded.vectors.add(doc)
@@ -278,6 +307,8 @@ class RecallCache:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _write(self, kind: str, data: bytes | memoryview) -> str:
+        from gitmem.repo.store import atomic_write
+
         folder = self.root / kind
         folder.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(data).hexdigest()[:32]
@@ -286,6 +317,8 @@ class RecallCache:
         return name
 
     def _write_parts(self, manifest: bytes, parts: dict[str, Any], names: set[str]) -> str:
+        from gitmem.repo.store import atomic_write
+
         folder = self.root / "segments"
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in parts.items():
@@ -295,6 +328,8 @@ class RecallCache:
         return self._write("manifests", manifest)
 
     def _save(self, loaded: Loaded, semantic: Any | None) -> None:
+        from gitmem.repo.store import atomic_write
+
         parts: set[str] = set()
         record: dict[str, Any] = {"tree": loaded.tree}
         manifest, segments = loaded.index.to_parts()

@@ -8,9 +8,7 @@ the cache in the git directory.
 
 Freshness: an entry citing `files` is "may be stale" when commits touched those files after
 the commit that admitted it (the count is given), and "cites missing file" when one no longer
-exists at the recalled commit.  Finding the admitting commit is a path-limited walk of the
-first-parent history, which libgit2 does not offer: git answers it, once per recalled entry
-that cites files.
+exists at the recalled commit; gitmem.recall.freshness computes and words it for every reader.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from dataclasses import dataclass
 from gitmem.errors import UsageError
 from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
 from gitmem.recall.engine import STEP_TYPES, Hit
+from gitmem.recall.freshness import freshness, note
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
@@ -37,16 +36,7 @@ class Recalled(Hit):
     @property
     def freshness(self) -> str:
         """'' when fresh, else what a reader should know before relying on it."""
-        notes = []
-        if self.missing_files:
-            notes.append("cites missing file " + ", ".join(self.missing_files))
-        if self.stale_commits:
-            plural = "s" if self.stale_commits != 1 else ""
-            notes.append(
-                f"may be stale: {self.stale_commits} commit{plural} touched its files since "
-                "admission"
-            )
-        return "; ".join(notes)
+        return note(self.stale_commits, self.missing_files)
 
 
 @dataclass(frozen=True)
@@ -111,34 +101,12 @@ def recall_answer(
             loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
         )
     hits = found.hits
-    cited = [_cited_files(store, tree, hit.path) for hit in hits]
-    missing = [tuple(f for f in files if not store.exists(tree, f)) for files in cited]
-    present = [[f for f in c if f not in gone] for c, gone in zip(cited, missing, strict=True)]
-    stale = _touches_since_admission(store, commit, [h.path for h in hits], present)
+    states = freshness(store, commit, [(h.path, _cited_files(store, tree, h.path)) for h in hits])
     entries = [
-        Recalled(**vars(hit), stale_commits=count, missing_files=gone)
-        for hit, count, gone in zip(hits, stale, missing, strict=True)
+        Recalled(**vars(hit), stale_commits=state.stale_commits, missing_files=state.missing_files)
+        for hit, state in zip(hits, states, strict=True)
     ]
     return RecallAnswer(entries, found.rejected)
-
-
-def _touches_since_admission(
-    store: Store, tip: str, entry_paths: list[str], files: list[list[str]]
-) -> list[int]:
-    """For each entry, how many commits since the one that admitted it touched its present
-    cited files. git answers (a path-limited walk, which git speeds up with its commit-graph):
-    one `git log` finds every hit's admission, then the counts are asked side by side, so five
-    hits cost two git round trips and six processes, not ten."""
-    asked = [i for i, cited in enumerate(files) if cited]
-    admitted = store.first_added(tip, [entry_paths[i] for i in asked])
-    since = [(i, admitted[entry_paths[i]]) for i in asked if entry_paths[i] in admitted]
-    counted = store.run_git_all(
-        [["rev-list", "--count", f"{a}..{tip}", "--", *files[i]] for i, a in since]
-    )
-    out = [0] * len(entry_paths)
-    for (i, _), answer in zip(since, counted, strict=True):
-        out[i] = int(answer) if answer.strip().isdigit() else 0
-    return out
 
 
 def _cited_files(store: Store, tree: str, path: str) -> tuple[str, ...]:

@@ -13,9 +13,12 @@ serves every commit, uses it before anything else of gitmem loads.
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
+from collections.abc import Collection
 from pathlib import Path
+from typing import cast
 
 from gitmem.errors import GitmemError, UsageError
 
@@ -83,3 +86,104 @@ def output_in(folder: Path, *args: str) -> str:
             )
         raise GitmemError(f"git {' '.join(args)} failed in {folder}: {detail}")
     return done.stdout.rstrip("\n")
+
+
+def newest_per_path(
+    folder: Path, tip: str, paths: Collection[str], field: str, options: list[str]
+) -> dict[str, str]:
+    """For each path, `field` (a git log format) of the newest commit on tip's first-parent
+    chain that `git log` with options lists for it (absent when none does), read as git
+    streams it and stopped once every path is found: one process for all the paths, and git
+    walks path-limited history far faster than a walk in Python (its commit-graph filters)."""
+    wanted = set(paths)
+    found: dict[str, str] = {}
+    if not wanted:
+        return found
+    with subprocess.Popen(
+        [
+            # the paths come from entries' `files:`: never pathspec magic or patterns
+            *("git", "--literal-pathspecs", "log", "--first-parent", *options),
+            *("--no-renames", "-z"),
+            "--name-only",
+            *(f"--format=%x01{field}", tip, "--", *sorted(wanted)),
+        ],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=clean_git_env(),
+    ) as git:
+        stdout = cast(io.BufferedReader, git.stdout)
+        commit = ""
+        rest = b""
+        try:
+            while len(found) < len(wanted) and (chunk := stdout.read1(1 << 16)):
+                *tokens, rest = (rest + chunk).split(b"\0")
+                for token in tokens:
+                    if token.startswith(b"\x01"):
+                        commit = token[1:].decode("ascii")
+                        continue
+                    path = os.fsdecode(token.removeprefix(b"\n"))
+                    if path in wanted and path not in found and commit:
+                        found[path] = commit
+        finally:
+            if git.poll() is None:
+                git.kill()
+    return found
+
+
+def run_all(folder: Path, commands: list[list[str]]) -> list[str]:
+    """Read-only git commands run side by side in folder; each one's output ('' when it
+    failed)."""
+    running = [
+        subprocess.Popen(
+            ["git", *args],
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=clean_git_env(),
+            text=True,
+        )
+        for args in commands
+    ]
+    out = []
+    for process in running:
+        stdout, _ = process.communicate()
+        out.append(stdout if process.returncode == 0 else "")
+    return out
+
+
+class History:
+    """What gitmem.recall.freshness asks of a repository, answered by the git command line
+    in folder: for a caller that has not loaded libgit2 (an agent's hook), where
+    gitmem.repo.store.Store answers the same in process."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def first_added(self, tip: str, paths: list[str]) -> dict[str, str]:
+        """For each path, the newest commit on tip's first-parent chain that added it."""
+        return newest_per_path(self.folder, tip, paths, "%H", ["--diff-filter=A"])
+
+    def run_git_all(self, commands: list[list[str]]) -> list[str]:
+        return run_all(self.folder, commands)
+
+    def missing(self, commit: str, paths: Collection[str]) -> set[str]:
+        """The paths that name nothing (no file, no folder) in commit's tree: one
+        `git cat-file --batch-check` for all of them."""
+        asked = sorted(set(paths))
+        if not asked:
+            return set()
+        if any("\n" in p or "\r" in p for p in asked):
+            raise ValueError("a path with a line break cannot be asked of git cat-file")
+        done = subprocess.run(
+            ["git", "cat-file", "--batch-check"],
+            cwd=self.folder,
+            input="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            env=clean_git_env(),
+            check=False,
+        )
+        lines = done.stdout.decode("utf-8", "surrogateescape").splitlines()
+        if done.returncode != 0 or len(lines) != len(asked):
+            raise OSError(f"git cat-file failed: {done.stderr.decode('utf-8', 'replace')}")
+        return {p for p, line in zip(asked, lines, strict=True) if line.endswith(" missing")}

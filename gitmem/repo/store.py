@@ -22,7 +22,8 @@ import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.repo.gitcli import clean_git_env
+from gitmem.repo.atomic import atomic_write as atomic_write
+from gitmem.repo.gitcli import clean_git_env, newest_per_path, run_all
 
 ZERO = "0" * 40
 BLOB = int(FileMode.BLOB)
@@ -594,54 +595,21 @@ class Store:
         """For each path, the newest commit on tip's first-parent chain that added it (absent
         when none did): one `git log` for all paths, stopped once each is found (git walks
         path-limited history far faster than a walk here, commit-graph filters and all)."""
-        return self._newest_per_path(tip, paths, "%H", ["--diff-filter=A"])
+        return newest_per_path(self._folder(), tip, paths, "%H", ["--diff-filter=A"])
 
     def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's
         first-parent chain that changed it (absent when none did); one `git log`, as
         first_added."""
-        return self._newest_per_path(tip, paths, "%cs", [])
+        return newest_per_path(self._folder(), tip, paths, "%cs", [])
 
-    def _newest_per_path(
-        self, tip: str, paths: list[str], field: str, options: list[str]
-    ) -> dict[str, str]:
-        """For each path, `field` (a git log format) of the newest first-parent commit
-        that git log with options lists for it, read as git streams it and stopped once
-        every path is found."""
-        wanted = set(paths)
-        found: dict[str, str] = {}
-        if not wanted:
-            return found
-        with subprocess.Popen(
-            [
-                # the paths come from entries' `files:`: never pathspec magic or patterns
-                *("git", "--literal-pathspecs", "log", "--first-parent", *options),
-                *("--no-renames", "-z"),
-                "--name-only",
-                *(f"--format=%x01{field}", tip, "--", *sorted(wanted)),
-            ],
-            cwd=self.workdir or self.git_dir,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=clean_git_env(),
-        ) as git:
-            stdout = cast(io.BufferedReader, git.stdout)
-            commit = ""
-            rest = b""
-            try:
-                while len(found) < len(wanted) and (chunk := stdout.read1(1 << 16)):
-                    *tokens, rest = (rest + chunk).split(b"\0")
-                    for token in tokens:
-                        if token.startswith(b"\x01"):
-                            commit = token[1:].decode("ascii")
-                            continue
-                        path = os.fsdecode(token.removeprefix(b"\n"))
-                        if path in wanted and path not in found and commit:
-                            found[path] = commit
-            finally:
-                if git.poll() is None:
-                    git.kill()
-        return found
+    def missing(self, commit: str, paths: Iterable[str]) -> set[str]:
+        """The paths that name nothing (no file, no folder) in commit's tree."""
+        tree = self.tree_of(commit)
+        return {p for p in paths if not self.exists(tree, p)}
+
+    def _folder(self) -> Path:
+        return self.workdir or self.git_dir
 
     def commit_time(self, oid: str) -> int:
         """The committer time of a commit, in seconds since the epoch."""
@@ -709,23 +677,7 @@ class Store:
 
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
         """Read-only git commands run side by side; each one's output ('' when it failed)."""
-        cwd = self.workdir or self.git_dir
-        running = [
-            subprocess.Popen(
-                ["git", *args],
-                cwd=cwd,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=clean_git_env(),
-                text=True,
-            )
-            for args in commands
-        ]
-        out = []
-        for process in running:
-            stdout, _ = process.communicate()
-            out.append(stdout if process.returncode == 0 else "")
-        return out
+        return run_all(self._folder(), commands)
 
     # -- the staging index ---------------------------------------------------------------
 
@@ -903,13 +855,3 @@ def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem |
         out.append(Change("A", after.path, None, after))
     elif before:
         out.append(Change("D", before.path, before, None))
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file so that a reader sees the old bytes or the new ones, never a mix."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)

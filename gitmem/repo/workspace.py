@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, PYPROJECT
+from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
+from gitmem.repo.refs import branch_facts
 from gitmem.repo.snapshot import Snapshot, TreeSnapshot, WorktreeSnapshot
 from gitmem.repo.store import Store
 from gitmem.settings import policy as policy_mod
-from gitmem.settings.load import DEFAULT_BRANCH, Settings, default_branch, load_settings
+from gitmem.settings.load import Settings, default_branch, load_settings
 
 _SETTINGS_CAP = 1024 * 1024
 
@@ -55,14 +56,7 @@ def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settin
 
 def _branch_facts(store: Store) -> dict[str, Any]:
     """What git says that the default of memory.branch depends on (settings.default_branch)."""
-    head = store.head_branch()
-    if head is not None and (head.startswith(BRANCH_PREFIX) or store.branch_tip(head) is None):
-        head = None  # a candidate branch, or one without commits, is never the memory's
-    return {
-        "remote_default_branch": store.remote_default_branch(),
-        "head_branch": head,
-        "main_has_commits": store.branch_tip(DEFAULT_BRANCH) is not None,
-    }
+    return branch_facts(store)
 
 
 def branch_default(store: Store) -> tuple[str, str]:

@@ -15,7 +15,7 @@ import os
 
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT
 
-__all__ = ["memory_prefixes"]
+__all__ = ["memory_prefixes", "user_settings_file"]
 
 
 def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | None:
@@ -48,6 +48,13 @@ def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | N
     return values
 
 
+def user_settings_file() -> str:
+    """The user's own settings file, where gitmem.settings.load reads it."""
+    import platformdirs
+
+    return os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
+
+
 def memory_prefixes(top: str) -> list[bytes] | None:
     """Every folder that could be the memory folder, as path prefixes; None when unsure.
 
@@ -61,10 +68,7 @@ def memory_prefixes(top: str) -> list[bytes] | None:
         (os.path.join(top, PROJECT_SETTINGS), (("memory",),)),
         (os.path.join(top, PYPROJECT), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
     ]
-    import platformdirs
-
-    user = os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
-    sources.append((user, (("memory",),)))
+    sources.append((user_settings_file(), (("memory",),)))
     dirs = {DEFAULT_DIR}
     for path, tables in sources:
         values = _dir_values(path, tables)

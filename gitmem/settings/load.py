@@ -38,6 +38,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
 
+from gitmem.model.names import DEFAULT_BRANCH as DEFAULT_BRANCH  # settings.policy reads it here
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
 DEFAULT_TYPES: tuple[str, ...] = ("decision", "method", "code-structure", "mistake")
 
 DEFAULT_PROJECT: Final = "local"
-DEFAULT_BRANCH: Final = "main"
 #: Why memory.branch is what default_branch chose, in the words `gitmem init` prints.
 BRANCH_FROM_REMOTE: Final = "origin's default branch"
 BRANCH_FROM_HEAD: Final = "the branch HEAD names; origin names no default branch"

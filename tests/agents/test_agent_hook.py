@@ -134,6 +134,20 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
             root, env, f"Payment retries need {what} rules {n}",
             f"retrying payment provider calls after a failure, about {what}", "src/pay.py",
         )  # fmt: skip
+    # Lessons on other topics: in a memory of eight entries, words that seven of them share
+    # ("payment", "retries") carry no keyword evidence (gitmem.recall.engine.COMMON_SHARE),
+    # and the hook recalls by keyword alone (docs/agents.md).
+    for topic in (
+        "schema migrations",
+        "cache invalidation",
+        "log rotation",
+        "feature flags",
+        "database backups",
+        "TLS certificates",
+        "CSV exports",
+        "cron schedules",
+    ):
+        _admit(root, env, f"Review {topic} twice", f"changing {topic}")
     _sh(
         root, env, GITMEM, "propose", "--type", "method", "--title", "A pending lesson",
         "--applies-when", "never", "--content", "pending", "--source", "human:alice",
@@ -427,7 +441,7 @@ def test_a_cold_large_memory_answers_nothing_and_warms_in_the_background(tmp_pat
     agents = root / ".git" / "gitmem" / "agents"
     assert (agents / "warming").exists()
     # a second call while it warms starts no second warm-up and still answers at once
-    prompt = big.event("UserPromptSubmit", prompt="working on area 7")
+    prompt = big.event("UserPromptSubmit", prompt="lesson number 5102")
     assert big.hook("UserPromptSubmit", prompt) is None
     deadline = time.monotonic() + 300
     while (agents / "warming").exists() and time.monotonic() < deadline:

@@ -97,3 +97,32 @@ def test_a_damaged_catalog_is_rebuilt_not_trusted(memory: Path) -> None:
     path.write_bytes(b"# gitmem agents catalog 0 old format\n" + data.split(b"\n", 1)[1])
     assert [e.id for e in _load(memory)] == [entry_id]
     assert path.read_bytes() == data
+
+
+def test_ids_are_found_by_the_table_and_a_hook_opens_the_file_alone(memory: Path) -> None:
+    ids = [_admit(memory, f"Lesson {word}") for word in ("alpha", "beta", "gamma", "delta")]
+    loaded = _load(memory)
+    for entry_id in ids:
+        found = loaded.get(entry_id)
+        assert found is not None and found.id == entry_id
+    assert loaded.get(ids[0][:-1]) is None and loaded.get(ids[0] + "x") is None
+    assert loaded.get("") is None and loaded.get("a\tb") is None
+    tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
+    common = memory / ".git"
+    opened = catalog.stored(common, tree)
+    assert opened is not None and [e.id for e in opened] == [e.id for e in loaded]
+    assert all(opened.get(entry_id) is not None for entry_id in ids)
+    older = git(memory, "rev-parse", "main~1:.gitmem/entries").strip()
+    assert catalog.stored(common, older) is None  # never a catalog of another tree
+
+
+def test_only_a_catalog_of_this_format_counts_as_a_start(memory: Path) -> None:
+    _admit(memory, "Lesson to keep")
+    common = memory / ".git"
+    assert not catalog.startable(common)
+    _load(memory)
+    assert catalog.startable(common)
+    ((name, data),) = _stored(memory).items()
+    path = common / "gitmem" / "agents" / name
+    path.write_bytes(b"# gitmem agents catalog 2 " + data.split(b" ", 5)[5])
+    assert not catalog.startable(common)

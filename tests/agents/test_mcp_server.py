@@ -395,6 +395,10 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
     assert 0 < first["score"] <= 1
     assert first["stale_commits"] == 0 and first["missing_files"] == []
     assert first["freshness"] == ""
+    why = first["why"]  # recall's explanation, as `gitmem recall --explain` gives it
+    assert why["gate"].startswith("passed") and 0 < why["keyword"] <= 1
+    assert {"admit", "moment"} <= {t["term"] for t in why["terms"]}
+    assert all(t["fields"] and t["evidence"] > 0 for t in why["terms"])
     # a pending candidate is never recalled
     assert all(e["id"].startswith("local-decision-") for e in found["entries"])
 
@@ -410,7 +414,12 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
     )
 
     nothing = server.ok("memory_recall", {"query": "bake sourdough bread at home"})
-    assert nothing == {"entries": [], "note": NO_PRECEDENT, "framing": PREAMBLE}
+    assert (nothing["entries"], nothing["note"], nothing["framing"]) == ([], NO_PRECEDENT, PREAMBLE)
+    # the best candidate the gate turned down, if any came near (with the extra, one always does)
+    assert nothing["rejected"] is None or nothing["rejected"]["why"]["gate"].startswith("rejected")
+    near = server.ok("memory_recall", {"query": "bake bread while two people watch"})
+    assert near["entries"] == [] and near["rejected"]["id"] == pushed["id"]
+    assert near["rejected"]["why"]["gate"].startswith("rejected")
 
     # freshness: a commit touching the cited file makes the entry "may be stale"
     (server.repo / "store.py").write_text("# the only module that imports pygit2, and more\n")
@@ -434,6 +443,7 @@ def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(
         "entries": [],
         "note": NO_PRECEDENT,
         "framing": PREAMBLE,
+        "rejected": None,
     }
     assert bare_server.ok("memory_candidates") == {"candidates": []}
     assert "no candidate" in bare_server.error("memory_show", {"id": "local-method-x"})

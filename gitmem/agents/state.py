@@ -1,0 +1,217 @@
+"""What the agents' hooks remember between calls, so that most calls never open the repository.
+
+A hook that shows precedents must know where the memory is: the memory folder and branch (the
+settings, whose loader and its imports cost a hook a third of its budget), the branch's tip and
+the entries tree there (pygit2, whose import alone costs more than the rest of the hook).  Both
+are pure functions of a few inputs, so the first hook call that opens the repository records
+its answer in the worktree's git directory (`gitmem/agent-hooks.json`), with what it depended
+on, and later calls use the answer only while every input is as it was:
+
+- the settings' inputs: the bytes of the project's `.gitmem.toml` and `pyproject.toml`, of the
+  user's own settings file, every `GITMEM_*` variable, and what git says the default branch
+  depends on (gitmem.repo.refs.branch_facts: HEAD's branch, origin's default branch, whether
+  `main` has commits), digested together (`inputs`); and where the memory folder resolves to
+  on disk (a folder replaced by a symbolic link takes the full path);
+- the branch's tip, read from git's ref files (gitmem.repo.refs): the entries tree recorded
+  for that commit is right by construction, since a commit's tree never changes.
+
+Anything else - a changed input, a moved branch, refs this reader cannot read, a state file
+that is missing, damaged or of another version - and the hook takes the full path (opens the
+repository, loads the settings) and records the new answer.  The inputs are digested *before*
+the full path reads them, so a settings file edited meanwhile leaves a state whose digest no
+later call matches.
+
+This module reads with the standard library only; writing (the full path's) is an atomic
+rename of a complete file, so a reader sees an old state or a new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Final
+
+from gitmem.model.names import SETTINGS_FILES
+from gitmem.recall.freshness import Freshness
+from gitmem.repo.refs import GitFiles, Unsure, branch_facts
+from gitmem.settings.folders import user_settings_file
+
+__all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remember_freshness"]
+
+VERSION: Final = 1
+NAME: Final = "agent-hooks.json"
+#: Settings files larger than this are not digested: the full path reads them every time.
+_CAP: Final = 1024 * 1024
+
+
+class Known:
+    """Where the memory is, as of one commit of the memory branch."""
+
+    __slots__ = ("branch", "dir", "entries_tree", "files", "memory_tree", "tip")
+
+    def __init__(
+        self,
+        files: GitFiles | None,
+        *,
+        dir: str,
+        branch: str,
+        tip: str | None,
+        memory_tree: str | None,
+        entries_tree: str | None,
+    ) -> None:
+        self.files = files  # None: git's files are laid out as GitFiles cannot read
+        self.dir = dir
+        self.branch = branch
+        self.tip = tip  # None: the branch has no commit yet
+        self.memory_tree = memory_tree  # None: no memory folder at tip
+        self.entries_tree = entries_tree  # None: no entries yet
+
+
+def _read(path: str) -> bytes | None:
+    """A settings file as digested: "-" when absent, "+<length>:" and its bytes when read;
+    None when it cannot be read or is too large."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_CAP + 1)
+    except FileNotFoundError:
+        return b"-"
+    except OSError:
+        return None
+    return b"+%d:" % len(data) + data if len(data) <= _CAP else None
+
+
+def inputs(root: str, files: GitFiles) -> str | None:
+    """The digest of everything the memory folder and branch depend on, or None when one of
+    them cannot be read (the caller takes the full path)."""
+    digest = hashlib.sha256(b"gitmem agent hooks %d\0" % VERSION)
+    for path in (*(os.path.join(root, name) for name in SETTINGS_FILES), user_settings_file()):
+        data = _read(path)
+        if data is None:
+            return None
+        digest.update(data)
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith("GITMEM_"))
+    try:
+        facts = branch_facts(files)
+    except Unsure:
+        return None
+    digest.update(json.dumps([env, sorted(facts.items())]).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _where(files: GitFiles) -> Path:
+    return files.git_dir / "gitmem" / NAME
+
+
+def current(root: str) -> Known | None:
+    """What the last full path recorded, when every input still matches; else None."""
+    files = GitFiles.at(root)
+    if files is None:
+        return None
+    try:
+        state = json.loads(_where(files).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(state, dict) or state.get("version") != VERSION:
+        return None
+    try:
+        tip = files.branch_tip(str(state["branch"]))
+        if (
+            tip != state["tip"]
+            or state["root"] != os.path.realpath(root)
+            or state["real_dir"] != os.path.realpath(os.path.join(root, str(state["dir"])))
+            or state["inputs"] != inputs(root, files)
+        ):
+            return None
+        return Known(
+            files,
+            dir=str(state["dir"]),
+            branch=str(state["branch"]),
+            tip=tip,
+            memory_tree=state["memory_tree"],
+            entries_tree=state["entries_tree"],
+        )
+    except (Unsure, KeyError, TypeError):
+        return None
+
+
+def remember(root: str, digest: str, known: Known) -> None:
+    """Record what the full path found (digest: `inputs` as read before it began); a state
+    that cannot be written is no failure, the next call takes the full path again."""
+    from gitmem.repo.atomic import atomic_write
+
+    if known.files is None:
+        return
+
+    state: dict[str, Any] = {
+        "version": VERSION,
+        "root": os.path.realpath(root),
+        "inputs": digest,
+        "dir": known.dir,
+        "real_dir": os.path.realpath(os.path.join(root, known.dir)),
+        "branch": known.branch,
+        "tip": known.tip,
+        "memory_tree": known.memory_tree,
+        "entries_tree": known.entries_tree,
+    }
+    path = _where(known.files)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(state, indent=1).encode("utf-8"))
+    except OSError:
+        pass
+
+
+# -- freshness, as of one tip ------------------------------------------------------------------
+#
+# How an entry stands at a commit (commits that touched its cited files since its admission,
+# cited files gone) is a pure function of that commit: the hooks keep what git answered for the
+# entries they showed, in one file named for the tip (`gitmem/agents/freshness-<tip>.json` in
+# the common directory), so an agent editing the same file again costs no git process.  A file
+# of another tip is never read (the name is the key); writing one removes the others.
+
+#: At most this many entries are kept for one tip (a session shows far fewer).
+FRESHNESS_CAP: Final = 2000
+
+
+def _freshness_file(common_dir: Path, tip: str) -> Path:
+    return common_dir / "gitmem" / "agents" / f"freshness-{tip}.json"
+
+
+def freshness_known(common_dir: Path, tip: str) -> dict[str, Freshness]:
+    """What earlier calls learnt of the entries' freshness at tip, by entry path ({} when
+    nothing, or when the file cannot be read as written)."""
+    try:
+        state = json.loads(_freshness_file(common_dir, tip).read_bytes())
+        if state.get("version") != VERSION or state.get("tip") != tip:
+            return {}
+        return {
+            str(path): Freshness(int(stale), tuple(str(f) for f in missing))
+            for path, (stale, missing) in state["entries"].items()
+        }
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def remember_freshness(common_dir: Path, tip: str, known: dict[str, Freshness]) -> None:
+    """Keep known (freshness at tip by entry path) for the next calls; a file that cannot be
+    written is no failure (they ask git again)."""
+    from gitmem.repo.atomic import atomic_write
+
+    if len(known) > FRESHNESS_CAP:
+        return
+    path = _freshness_file(common_dir, tip)
+    state = {
+        "version": VERSION,
+        "tip": tip,
+        "entries": {p: [f.stale_commits, list(f.missing_files)] for p, f in known.items()},
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(state).encode("utf-8"))
+        for other in path.parent.glob("freshness-*.json"):
+            if other != path:
+                other.unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -1,0 +1,100 @@
+"""Whether an admitted entry still describes the code it cites, in the words every reader uses.
+
+An entry citing `files` is "may be stale" when commits touched those files after the commit
+that admitted it (the count is given), and "cites missing file" when one no longer exists at
+the commit the entry is read from.  `gitmem recall`, the MCP tools, the agents' hooks and the
+site all say it this way; this module is the one place that computes it and words it.
+
+Finding the admitting commit is a path-limited walk of the first-parent history, which
+libgit2 does not offer: git answers it.  One `git log` finds every entry's admission, then the
+counts are asked side by side, so five entries cost two git round trips, not ten.  The
+repository is anything with the three questions of `History`: gitmem.repo.store.Store in a
+process that has opened the repository, gitmem.repo.gitcli.History (the git command line
+alone) in an agent's hook that has not.  This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Protocol
+
+__all__ = ["Freshness", "History", "freshness", "note"]
+
+
+class History(Protocol):
+    """The repository questions freshness asks."""
+
+    def missing(self, commit: str, paths: Collection[str]) -> set[str]: ...
+
+    def first_added(self, tip: str, paths: list[str]) -> dict[str, str]: ...
+
+    def run_git_all(self, commands: list[list[str]]) -> list[str]: ...
+
+
+class Freshness:
+    """How an entry's cited files stand at a commit: commits that touched them since its
+    admission, and the ones that no longer exist.  (A plain class: a hook's fast path stays
+    clear of dataclasses' imports.)"""
+
+    __slots__ = ("missing_files", "stale_commits")
+
+    def __init__(self, stale_commits: int = 0, missing_files: tuple[str, ...] = ()) -> None:
+        self.stale_commits = stale_commits
+        self.missing_files = missing_files
+
+    @property
+    def note(self) -> str:
+        return note(self.stale_commits, self.missing_files)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Freshness)
+            and other.stale_commits == self.stale_commits
+            and other.missing_files == self.missing_files
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.stale_commits, self.missing_files))
+
+    def __repr__(self) -> str:
+        return f"Freshness({self.stale_commits}, {self.missing_files!r})"
+
+
+def note(stale_commits: int, missing_files: Sequence[str]) -> str:
+    """'' when fresh, else what a reader should know before relying on the entry."""
+    notes = []
+    if missing_files:
+        notes.append("cites missing file " + ", ".join(missing_files))
+    if stale_commits:
+        plural = "s" if stale_commits != 1 else ""
+        notes.append(
+            f"may be stale: {stale_commits} commit{plural} touched its files since admission"
+        )
+    return "; ".join(notes)
+
+
+def freshness(
+    repo: History, tip: str, entries: Sequence[tuple[str, Sequence[str]]]
+) -> list[Freshness]:
+    """For each (entry path, cited files) at commit tip, in order: how its cited files stand.
+
+    A file that no longer exists at tip is missing; the others count the commits since the
+    one that added the entry (on tip's first-parent chain) that touched them.  An entry that
+    no first-parent commit added (not on this history) counts none."""
+    cited = sorted({f for _, files in entries for f in files})
+    gone = repo.missing(tip, cited) if cited else set()
+    missing = [tuple(f for f in files if f in gone) for _, files in entries]
+    present = [[f for f in files if f not in gone] for _, files in entries]
+    asked = [i for i, files in enumerate(present) if files]
+    admitted = repo.first_added(tip, [entries[i][0] for i in asked]) if asked else {}
+    since = [(i, admitted[entries[i][0]]) for i in asked if entries[i][0] in admitted]
+    counted = repo.run_git_all(
+        [
+            ["--literal-pathspecs", "rev-list", "--count", f"{a}..{tip}", "--", *present[i]]
+            for i, a in since
+        ]
+    )
+    stale = [0] * len(entries)
+    for (i, _), out in zip(since, counted, strict=True):
+        stale[i] = int(out) if out.strip().isdigit() else 0
+    return [Freshness(count, gone) for count, gone in zip(stale, missing, strict=True)]

@@ -1,0 +1,137 @@
+"""What the agents' hooks remember between calls (gitmem.agents.state) is used only while
+everything it was found from is unchanged: the memory branch's tip, the settings files, the
+user's settings, GITMEM_* variables, HEAD's branch and the memory folder on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirunner import ok, run
+
+from gitmem.agents import agent_hook, state
+from gitmem.repo.store import Store
+
+from conftest import git
+
+
+def _admit(repo: Path, title: str) -> str:
+    out = ok(run(repo, "propose", "--type", "method", "--title", title, "--applies-when",
+                 f"when {title.lower()}", "--content", "The lesson.", "--source",
+                 "human:alice", "--file", "README.md")).output  # fmt: skip
+    entry_id = out.split()[1]
+    ok(run(repo, "admit", entry_id, "--by", "human:bob"))
+    return entry_id
+
+
+def _session(repo: Path) -> dict[str, Any] | None:
+    """One SessionStart hook call, in this process: it records the state when it must."""
+    return agent_hook.answer("SessionStart", {"cwd": str(repo)}, os.environ)
+
+
+def _expected(repo: Path, dir: str = ".gitmem") -> tuple[str, str]:
+    tip = git(repo, "rev-parse", "main").strip()
+    return tip, git(repo, "rev-parse", f"main:{dir}/entries").strip()
+
+
+@pytest.fixture
+def mem(memory: Path) -> Path:
+    _admit(memory, "Keep the README short")
+    assert _session(memory) is not None  # the full path, which records what it found
+    known = state.current(str(memory))
+    assert known is not None
+    assert (known.tip, known.entries_tree) == _expected(memory)
+    assert (known.dir, known.branch) == (".gitmem", "main")
+    return memory
+
+
+def test_a_moved_branch_is_noticed_and_recorded_anew(mem: Path) -> None:
+    _admit(mem, "Tag releases from main")
+    assert state.current(str(mem)) is None
+    assert _session(mem) is not None
+    known = state.current(str(mem))
+    assert known is not None and (known.tip, known.entries_tree) == _expected(mem)
+
+
+@pytest.mark.parametrize("name", [".gitmem.toml", "pyproject.toml"])
+def test_an_edited_settings_file_takes_the_full_path(mem: Path, name: str) -> None:
+    path = mem / name
+    before = path.read_bytes() if path.exists() else None
+    path.write_bytes((before or b"") + b"\n# edited\n")
+    assert state.current(str(mem)) is None
+    if before is None:
+        path.unlink()
+    else:
+        path.write_bytes(before)
+    assert state.current(str(mem)) is not None  # the same inputs again: the same answer
+
+
+def test_the_users_settings_and_the_environment_count_too(
+    mem: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITMEM_DIR", ".memory")
+    assert state.current(str(mem)) is None
+    monkeypatch.delenv("GITMEM_DIR")
+    assert state.current(str(mem)) is not None
+    user = isolated_env / "gitmem" / "config.toml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text('[memory]\ndir = ".memory"\n')
+    assert state.current(str(mem)) is None
+
+
+def test_another_head_branch_takes_the_full_path(mem: Path) -> None:
+    git(mem, "checkout", "-q", "-b", "feature")
+    assert state.current(str(mem)) is None  # what HEAD names is a default of memory.branch
+
+
+def test_a_memory_folder_replaced_by_a_link_takes_the_full_path(mem: Path) -> None:
+    moved = mem.parent / "elsewhere"
+    shutil.move(str(mem / ".gitmem"), moved)
+    (mem / ".gitmem").symlink_to(moved, target_is_directory=True)
+    assert state.current(str(mem)) is None
+
+
+def test_a_damaged_or_foreign_state_is_never_used(mem: Path) -> None:
+    where = Path(Store.open(mem).git_dir) / "gitmem" / state.NAME
+    recorded = json.loads(where.read_text())
+    for damaged in ("{", "[]", json.dumps({**recorded, "version": state.VERSION + 1}),
+                    json.dumps({k: v for k, v in recorded.items() if k != "tip"}),
+                    json.dumps({**recorded, "root": str(mem.parent)})):  # fmt: skip
+        where.write_text(damaged)
+        assert state.current(str(mem)) is None, damaged
+    where.unlink()
+    assert state.current(str(mem)) is None
+
+
+def test_a_linked_worktree_keeps_its_own_state(mem: Path, tmp_path: Path) -> None:
+    linked = tmp_path / "linked"
+    git(mem, "worktree", "add", "-q", "-b", "side", str(linked))
+    assert state.current(str(linked)) is None
+    assert _session(linked) is not None
+    known = state.current(str(linked))
+    assert known is not None and known.tip == _expected(mem)[0]
+    assert state.current(str(mem)) is not None  # the main worktree's is untouched
+
+
+def test_freshness_is_kept_for_one_tip_and_read_for_that_tip_only(tmp_path: Path) -> None:
+    from gitmem.recall.freshness import Freshness
+
+    common = tmp_path / "git"
+    one, two = "1" * 40, "2" * 40
+    assert state.freshness_known(common, one) == {}
+    known = {"a.md": Freshness(2, ()), "b.md": Freshness(0, ("gone.py",))}
+    state.remember_freshness(common, one, known)
+    assert state.freshness_known(common, one) == known
+    assert state.freshness_known(common, two) == {}
+    state.remember_freshness(common, two, {"a.md": Freshness(3, ())})
+    assert state.freshness_known(common, one) == {}  # another tip's file is removed
+    assert state.freshness_known(common, two) == {"a.md": Freshness(3, ())}
+    path = common / "gitmem" / "agents" / f"freshness-{two}.json"
+    bad = json.dumps({"version": state.VERSION, "tip": two, "entries": {"a.md": 3}})
+    for damaged in ("{", "[]", bad):
+        path.write_text(damaged)
+        assert state.freshness_known(common, two) == {}, damaged

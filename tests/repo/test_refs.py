@@ -1,0 +1,126 @@
+"""git's refs read from their files (gitmem.repo.refs) agree with libgit2 (gitmem.repo.store)
+on real repositories made by the git CLI: loose and packed refs, symbolic and detached HEADs,
+unborn branches, linked worktrees, remote-tracking refs; and say "unsure" rather than guess."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gitmem.repo.refs import GitFiles, Unsure, branch_facts
+from gitmem.repo.store import Store
+
+from conftest import git
+
+
+def _agree(root: Path) -> GitFiles:
+    """The files reader at root, checked against libgit2 on every question both answer."""
+    files = GitFiles.at(root)
+    assert files is not None
+    store = Store.open(root)
+    assert files.head_branch() == store.head_branch()
+    assert files.remote_default_branch() == store.remote_default_branch()
+    assert branch_facts(files) == branch_facts(store)
+    for prefix in ("refs/heads/", "refs/remotes/", "refs/tags/", "refs/heads/gitmem/"):
+        assert files.under(prefix) == store.refs(prefix), prefix
+        for name in files.names(prefix):
+            if name.startswith("refs/heads/"):
+                branch = name.removeprefix("refs/heads/")
+                assert files.branch_tip(branch) == store.branch_tip(branch), name
+    return files
+
+
+def test_loose_and_packed_refs_read_as_libgit2_reads_them(repo: Path) -> None:
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "branch", "gitmem/one")
+    git(repo, "tag", "-a", "-m", "annotated", "v1")  # a peeled `^` line once packed
+    files = _agree(repo)
+    assert files.branch_tip("main") == tip and files.names("refs/heads/") == [
+        "refs/heads/gitmem/one",
+        "refs/heads/main",
+    ]
+    git(repo, "pack-refs", "--all")
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    files = _agree(repo)
+    assert files.branch_tip("main") == tip
+    # a new commit writes a loose ref beside the stale packed line: the loose one wins
+    (repo / "b.txt").write_text("b\n")
+    git(repo, "add", "b.txt")
+    git(repo, "commit", "-q", "-m", "second")
+    new = git(repo, "rev-parse", "HEAD").strip()
+    assert new != tip
+    assert _agree(repo).branch_tip("main") == new
+    # a branch deleted after packing is gone from both
+    git(repo, "branch", "-D", "gitmem/one")
+    assert _agree(repo).names("refs/heads/gitmem/") == []
+
+
+def test_detached_and_unborn_heads(repo: Path, tmp_path: Path) -> None:
+    git(repo, "checkout", "-q", "--detach")
+    files = _agree(repo)
+    assert files.head_branch() is None
+    git(repo, "checkout", "-q", "--orphan", "fresh")
+    files = _agree(repo)
+    assert files.head_branch() == "fresh" and files.branch_tip("fresh") is None
+    empty = tmp_path / "empty"
+    git(tmp_path, "init", "-q", "-b", "trunk", str(empty))
+    files = _agree(empty)
+    assert files.head_branch() == "trunk" and files.branch_tip("main") is None
+    assert branch_facts(files)["main_has_commits"] is False
+
+
+def test_a_linked_worktree_shares_the_branches_but_has_its_own_head(
+    repo: Path, tmp_path: Path
+) -> None:
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    files = _agree(linked)
+    assert files.git_dir != files.common_dir == (repo / ".git").resolve()
+    assert files.head_branch() == "side"
+    assert files.branch_tip("main") == git(repo, "rev-parse", "main").strip()
+    assert _agree(repo).head_branch() == "main"
+
+
+def test_remote_tracking_refs_and_origins_default(repo: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    files = _agree(clone)
+    assert files.remote_default_branch() == "main"
+    assert "refs/remotes/origin/main" in files.names("refs/remotes/")
+    git(clone, "pack-refs", "--all")
+    assert _agree(clone).remote_default_branch() == "main"
+
+
+def test_what_it_cannot_read_it_says_so(repo: Path, tmp_path: Path) -> None:
+    assert GitFiles.at(tmp_path / "nowhere") is None
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / ".git").write_text("not a gitdir line\n")
+    assert GitFiles.at(odd) is None
+    files = GitFiles.at(repo)
+    assert files is not None
+    (repo / ".git" / "refs" / "heads" / "broken").write_text("no object id here\n")
+    with pytest.raises(Unsure):
+        files.branch_tip("broken")
+    for name in ("../config", "/etc/passwd", "refs/heads/main.lock", ""):
+        with pytest.raises(Unsure):
+            files.raw(name)
+    with pytest.raises(Unsure):
+        files.names("heads/")
+    (repo / ".git" / "refs" / "heads" / "broken").unlink()
+    (repo / ".git" / "packed-refs").write_text("garbage line\n")
+    with pytest.raises(Unsure):
+        GitFiles.at(repo).packed()  # type: ignore[union-attr]
+
+
+def test_a_symbolic_loop_is_unsure_not_endless(repo: Path) -> None:
+    heads = repo / ".git" / "refs" / "heads"
+    (heads / "a").write_text("ref: refs/heads/b\n")
+    (heads / "b").write_text("ref: refs/heads/a\n")
+    files = GitFiles.at(repo)
+    assert files is not None
+    with pytest.raises(Unsure):
+        files.branch_tip("a")
