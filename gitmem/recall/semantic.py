@@ -974,7 +974,9 @@ def answer(
     rejected = best if not hits else None
     if not explain:
         return Answer(hits)
-    if min_score is None and best is not None and read is None:
+    if min_score is None and best is not None:
+        # An explanation gives every signal, the applies_when similarity even where the
+        # decision did not need it (no decision changes: it could not have changed it).
         read = _signals(index, query_vector, query, best, names, None)
 
     def explained(hit: Hit) -> Hit:

@@ -21,8 +21,10 @@ from gitmem.recall.engine import (
     RELATIVE_FLOOR,
     STEP_TYPES,
     Doc,
+    Gate,
     Hit,
     Index,
+    Signals,
     analyze,
     query_names,
     query_terms,
@@ -325,6 +327,22 @@ def test_a_name_no_entry_holds_turns_a_near_topic_question_away() -> None:
     signals = index.signals("unit tests in Swift", trap.rejected)
     assert signals.names == 1 and signals.head == round(2 / 3, 4)  # unit, test of 3 words
     assert signals.top == plain.hits[0].score
+
+
+@given(
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.integers(0, 4),
+    st.floats(0, 1),
+    st.lists(st.floats(-30, 30), min_size=5, max_size=5),
+)
+def test_a_gate_never_passes_a_best_score_under_its_bound(
+    top: float, head: float, names: int, situation: float, weights: list[float]
+) -> None:
+    """Gate.needed prunes the search: no signals pass with a best score below it."""
+    gate = Gate(abs(weights[0]) + 0.1, *weights[1:])
+    if gate.passes(Signals(top, head, names, situation)):
+        assert top >= gate.needed(names) - 1e-9
 
 
 def test_the_head_share_counts_the_query_words_in_the_title_or_applies_when() -> None:

@@ -289,6 +289,25 @@ def test_semantic_quality_on_the_development_set() -> None:
 
 
 @needs_extra
+def test_the_fused_gate_reads_the_similarity_to_the_best_hits_applies_when(
+    labelled: Index, vectors: semantic.Vectors
+) -> None:
+    query = "a unit test only fails shortly before midnight"
+    found = semantic.answer(labelled, vectors, query)
+    assert found.hits
+    best = found.hits[0]
+    read = semantic.signals(labelled, query, best)
+    alone = semantic.cosine_of(
+        semantic.embed_query(query) or [], Doc("x", "", "", best.applies_when, (), "", "")
+    )
+    assert read.top == best.score and 0.0 < read.situation <= 1.0
+    assert abs(read.situation - alone) < 0.01  # the applies_when alone, not the whole head
+    why = best.why
+    assert why is not None and f"similarity to its applies_when, {read.situation:.2f}" in why.gate
+    assert semantic.FUSED_GATE.passes(read)
+
+
+@needs_extra
 def test_semantic_finds_a_situation_in_other_words(
     labelled: Index, vectors: semantic.Vectors
 ) -> None:
