@@ -3,7 +3,7 @@
     python bench/recall.py                      # sizes 1,000, 10,000 and 100,000
     python bench/recall.py --sizes 1000,10000   # quicker
     python bench/recall.py --quality            # hit@1, hit@5, no-match share on the labelled set
-    python bench/recall.py --fit                # how the gates were fitted (tuning part)
+    python bench/recall.py --fit                # how the gates were fitted (tuning part, negatives)
     python bench/recall.py --shortlist          # semantic shortlist against exact ranking
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
 
@@ -54,7 +54,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 from recall_corpus import corpus  # noqa: E402
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS  # noqa: E402
 
-from gitmem.recall.engine import KEYWORD_GATE, RELATIVE_FLOOR, Doc, Gate, Hit, Index  # noqa: E402
+from gitmem.recall.engine import (  # noqa: E402
+    KEYWORD_GATE,
+    RELATIVE_FLOOR,
+    Doc,
+    Gate,
+    Hit,
+    Index,
+    Signals,
+)
 
 TYPES = ("decision", "method", "code-structure", "mistake")
 QUERIES = [q for q, _ in MATCHING[::3] + SITUATIONS[::3]] + NO_MATCH[::3]
@@ -407,7 +415,8 @@ def figures(search: Searcher, asked: list[tuple[str, str, frozenset[str]]], **kw
 
 def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
     """(name, search, ranking search) for keyword and, when installed, the model: search
-    takes a `gate`; the ranking search returns (top five ranked with no gate, coverage)."""
+    takes a `gate`; the ranking search returns (top five ranked with no gate, the signals the
+    gate reads of the best of them, None when nothing ranks)."""
     from gitmem.recall import semantic
 
     index = Index.build(docs)
@@ -415,8 +424,9 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
     def keyword(q: str, gate: Gate = KEYWORD_GATE, **kw: Any) -> list[Hit]:
         return index_answer(index, q, gate, **kw)
 
-    def keyword_ranked(q: str) -> tuple[list[Hit], float]:
-        return index.search(q, min_score=0.0), index.coverage(q)
+    def keyword_ranked(q: str) -> tuple[list[Hit], Signals | None]:
+        ranked = index.search(q, min_score=0.0)
+        return ranked, index.signals(q, ranked[0]) if ranked else None
 
     found: list[tuple[str, Searcher, Searcher]] = [("keyword only", keyword, keyword_ranked)]
     if semantic.available():
@@ -425,8 +435,9 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
         def fused(q: str, gate: Gate = semantic.FUSED_GATE, **kw: Any) -> list[Hit]:
             return semantic.answer(index, vectors, q, explain=False, gate=gate, **kw).hits
 
-        def fused_ranked(q: str) -> tuple[list[Hit], float]:
-            return semantic.search(index, vectors, q, min_score=0.0), index.coverage(q)
+        def fused_ranked(q: str) -> tuple[list[Hit], Signals | None]:
+            ranked = semantic.search(index, vectors, q, min_score=0.0)
+            return ranked, semantic.signals(index, q, ranked[0]) if ranked else None
 
         found.append(("with the model extra", fused, fused_ranked))
     else:
@@ -439,7 +450,7 @@ def index_answer(index: Index, query: str, gate: Gate, **kw: Any) -> list[Hit]:
     if gate == KEYWORD_GATE or "min_score" in kw:
         return index.answer(query, explain=False, **kw).hits
     ranked = index.search(query, min_score=0.0, **kw)
-    if not ranked or not gate.passes(ranked[0].score, index.coverage(query)):
+    if not ranked or not gate.passes(index.signals(query, ranked[0])):
         return []
     return [h for h in ranked if h.score >= RELATIVE_FLOOR * ranked[0].score]
 
@@ -496,52 +507,140 @@ def quality() -> None:
         print(f"{name}: {figures(search, asked)}")
 
 
+#: The gates' signals, in Gate's order: the keyword gate reads the first three.
+SIGNALS = ("top", "head", "names", "situation")
+#: The share of the fitting set's no-answer questions each gate must leave empty.
+EMPTY_TARGET = 0.9
+
+
 def fit() -> None:
-    """How the gates were chosen, on the TUNING part only: for each engine, a logistic model
-    of "the query has an answer" over the best ranked score and the query's coverage, its
-    boundary then moved to the midpoint between the 2nd and 3rd highest-scoring no-match
-    queries (0.9 of them empty); the same rule applied to the best score alone, for
-    comparison. Prints each gate's figures on both parts."""
+    """How the gates were chosen, on the TUNING part and generated no-answer questions only.
+
+    Fitting set: the development set's tuning part (its answered questions and its 20 no-match
+    ones) asked of the development corpus, and the questions of tests/recall_negatives.py
+    (written off-topic questions, templated ones, and one corpus's titles and applies_when
+    lines asked of the other corpus, genuine matches read out by hand) asked of both the
+    development corpus and the ADR corpus. For each engine, an L2-regularised logistic model
+    of "the query has an answer" over the best hit's signals (engine.Signals: its score, the
+    share of the query's words in its title or applies_when, the query's names no entry holds,
+    and with the model the query's similarity to its applies_when), answered questions
+    weighted to balance the many negatives; its boundary then moved so that EMPTY_TARGET of
+    the fitting set's negatives stay empty. Each candidate set of signals (the best score
+    alone among them) is measured by 5-fold cross-validation on the fitting set and by
+    fitting on one corpus's negatives and testing on the other's; the one with the best
+    cross-validated gated hit@5 is chosen (ties: fewer signals). Prints each gate and its
+    figures on both parts of the development set."""
     import numpy as np
+    from recall_dev import adr_corpus
     from recall_dev import corpus as dev_corpus
     from recall_dev import queries as dev_queries
+    from recall_negatives import negatives
 
-    print("fitting the gates on the TUNING part of the development set")
-    for name, search, ranked_search in engines(list(dev_corpus())):
-        rows = []
-        for q in dev_queries("tune"):
-            ranked, coverage = ranked_search(q.text)
-            top = ranked[0].score if ranked else 0.0
-            rows.append((top, coverage, bool(q.expect)))
-        x = np.array([[t, c] for t, c, _ in rows])
-        y = np.array([p for _, _, p in rows], dtype=float)
-        for features in ((0,), (0, 1)):
-            weights, bias = _logistic(x[:, features], y)
-            logits = x[:, features] @ weights + bias
-            negatives = np.sort(logits[y == 0])[::-1]
-            bias -= (negatives[1] + negatives[2]) / 2
-            full = [float(weights[0]), float(weights[1]) if len(features) > 1 else 0.0]
-            gate = Gate(round(full[0], 2), round(full[1], 2), round(float(bias), 2))
-            label = "best score alone" if len(features) == 1 else "best score and coverage"
-            print(f"\n{name}, {label}: {gate}")
+    print("fitting the gates on the TUNING part and on generated no-answer questions")
+    dev_engines = engines(list(dev_corpus()))
+    adr_engines = engines(adr_corpus())
+    for (name, search, ranked_dev), (_, _, ranked_adr) in zip(
+        dev_engines, adr_engines, strict=True
+    ):
+        width = 4 if name != "keyword only" else 3
+        fitting: list[tuple[Searcher, str, frozenset[str], str]] = [
+            (ranked_dev, q.text, q.expect, "tune") for q in dev_queries("tune")
+        ]
+        for corpus_name, ranked_search in (("dev", ranked_dev), ("adr", ranked_adr)):
+            fitting += [
+                (ranked_search, t, frozenset(), corpus_name) for _, t in negatives(corpus_name)
+            ]
+        rows: list[tuple[list[float], bool, bool, str]] = []  # signals, answered, hit@5, where
+        for ranked_search, text, expect, corpus_name in fitting:
+            ranked, read = ranked_search(text)
+            values = [0.0] * width if read is None else [getattr(read, f) for f in SIGNALS[:width]]
+            rows.append(
+                (values, bool(expect), any(h.id in expect for h in ranked[:5]), corpus_name)
+            )
+        x = np.array([r[0] for r in rows], dtype=float)
+        y = np.array([r[1] for r in rows], dtype=float)
+        hit = np.array([r[2] for r in rows])
+        origin = np.array([r[3] for r in rows])
+        print(f"\n{name}: {int(y.sum())} answered and {int((y == 0).sum())} unanswered questions")
+        candidates = [(0,), (0, 1, 2)] if width == 3 else [(0,), (0, 1, 2), (0, 2, 3), (0, 1, 2, 3)]
+        chosen: tuple[float, int, str] | None = None
+        for features in candidates:
+            label = " + ".join(SIGNALS[f] for f in features)
+            weights, bias = _fit_gate(x[:, features], y)
+            full = [0.0] * 4
+            for f, w in zip(features, weights, strict=True):
+                full[f] = round(float(w), 2)
+            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2))
+            cv_hit, cv_empty = _cross_validate(x[:, features], y, hit)
+            transfer = []
+            for train, test in (("dev", "adr"), ("adr", "dev")):
+                keep = (origin == "tune") | (origin == train)
+                w2, b2 = _fit_gate(x[keep][:, features], y[keep])
+                rejected = x[origin == test][:, features] @ w2 + b2 < 0
+                transfer.append(float(rejected.mean()))
+            if chosen is None or (cv_hit, -len(features)) > (chosen[0], -chosen[1]):
+                chosen = (cv_hit, len(features), label)
+            print(
+                f"  {label}: {gate}\n"
+                f"    5-fold cross-validation on the fitting set: gated hit@5 {cv_hit:.3f}, "
+                f"no-answer empty {cv_empty:.3f}; fitted with the development corpus's "
+                f"negatives, the ADR corpus's stay empty {transfer[0]:.2f}, and the reverse "
+                f"{transfer[1]:.2f}"
+            )
             for part in ("tune", "report"):
                 asked = [(q.text, q.kind, q.expect) for q in dev_queries(part)]
-                print(f"  {part}: {figures(search, asked, gate=gate)}")
+                print(f"    {part}: {figures(search, asked, gate=gate)}")
+        assert chosen is not None
+        print(f"  chosen (best cross-validated gated hit@5, then fewer signals): {chosen[2]}")
 
 
-def _logistic(x: Any, y: Any, l2: float = 1.0) -> tuple[Any, float]:
-    """Weights and bias of an L2-regularised logistic regression (Newton's method) on
-    standardised features, returned for the raw features."""
+def _fit_gate(x: Any, y: Any) -> tuple[Any, float]:
+    """fit()'s rule: a class-balanced logistic model, its boundary moved so that EMPTY_TARGET
+    of the negatives are rejected."""
     import numpy as np
 
+    balance = np.where(y == 1, (y == 0).sum() / max(1, (y == 1).sum()), 1.0)
+    weights, bias = _logistic(x, y, weights=balance)
+    logits = x @ weights + bias
+    bias -= float(np.quantile(logits[y == 0], EMPTY_TARGET))
+    return weights, bias
+
+
+def _cross_validate(
+    x: Any, y: Any, hit: Any, folds: int = 5, repeats: int = 4
+) -> tuple[float, float]:
+    """(gated hit@5 of the answered questions, share of the others left empty) on held-out
+    folds of the fitting set, each gate fitted by _fit_gate on the other folds."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    hits, empties = [], []
+    for _ in range(repeats):
+        fold = rng.integers(0, folds, len(y))
+        for k in range(folds):
+            train, test = fold != k, fold == k
+            weights, bias = _fit_gate(x[train], y[train])
+            passed = x[test] @ weights + bias >= 0
+            answered = y[test] == 1
+            hits.append(float((passed & hit[test])[answered].mean()))
+            empties.append(float((~passed)[~answered].mean()))
+    return float(np.mean(hits)), float(np.mean(empties))
+
+
+def _logistic(x: Any, y: Any, l2: float = 1.0, weights: Any = None) -> tuple[Any, float]:
+    """Weights and bias of an L2-regularised logistic regression (Newton's method) on
+    standardised features, returned for the raw features; weights: each row's weight."""
+    import numpy as np
+
+    rows = np.ones(len(y)) if weights is None else weights
     mu, sd = x.mean(0), x.std(0) + 1e-9
     z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
     w = np.zeros(z.shape[1])
     penalty = np.r_[np.ones(len(w) - 1), 0.0] * l2
     for _ in range(50):
         p = 1 / (1 + np.exp(-z @ w))
-        grad = z.T @ (p - y) + penalty * w
-        hess = (z.T * (p * (1 - p))) @ z + np.diag(penalty)
+        grad = z.T @ ((p - y) * rows) + penalty * w
+        hess = (z.T * (p * (1 - p) * rows)) @ z + np.diag(penalty)
         w -= np.linalg.solve(hess, grad)
     raw = w[:-1] / sd
     return raw, float(w[-1] - raw @ mu)

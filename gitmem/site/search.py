@@ -11,9 +11,11 @@ tag because pages opened from `file://` may not fetch):
 - `words`: every word of the memory's text, as a reader may type it, mapped to the terms the
   engine makes of it as a query (stop words dropped, stems, identifier parts);
 - `common`: the terms in so many entries that the engine drops them from a query;
+- `heads`: for each entry, the terms of its title and applies_when (the gate's head share);
 - `n`, `reach`, `gate`, `relative_floor`: the entry count, what a query's evidence is
-  measured against at most, the keyword gate's weights (best score, coverage, bias) and the
-  share of the best score a hit needs (the engine's module docstring, "Gating").
+  measured against at most, the keyword gate's weights (best score, head share, names no
+  entry holds, bias) and the share of the best score a hit needs (the engine's module
+  docstring, "Gating").
 
 The values come from the engine, never from a second copy of its formula: an `Index` is built
 over the same `Doc`s the recall cache builds (`doc_of`), and each term's values are read back
@@ -34,6 +36,9 @@ two on the labelled queries of tests/recall_queries.py):
 - the whole form of a compound identifier (`memory_push` as one term beside `memory` and
   `push`) is not indexed for the browser; its parts are. An entry holding the very identifier
   asked for gains less over one holding its parts apart;
+- the gate's names (words capitalised inside a sentence, acronyms, words with digits) are
+  found in the words as the browser cuts them, and one unknown to the browser counts as one
+  absent name where the engine may split it into parts;
 - `gitmem[semantic]` (the embedding model) is not in the browser: recall with the extra also
   finds entries that share no word with the query; the browser is keywords only;
 - tokens are cut by a JavaScript pattern equal to the engine's for letters and digits; marks
@@ -56,6 +61,7 @@ from gitmem.recall.engine import (
     STOP_WORDS,
     Doc,
     Index,
+    analyze,
     query_terms,
 )
 
@@ -121,7 +127,16 @@ def build(docs: Sequence[Doc], hrefs: Sequence[str]) -> dict[str, object]:
     return {
         "n": n,
         "reach": REACH,
-        "gate": [KEYWORD_GATE.score_weight, KEYWORD_GATE.coverage_weight, KEYWORD_GATE.bias],
+        "gate": [
+            KEYWORD_GATE.score_weight,
+            KEYWORD_GATE.head_weight,
+            KEYWORD_GATE.names_weight,
+            KEYWORD_GATE.bias,
+        ],
+        "heads": [
+            sorted(set(analyze(f"{doc.title}\n{doc.applies_when}")) & postings.keys())
+            for doc in docs
+        ],
         "relative_floor": RELATIVE_FLOOR,
         "docs": [
             [doc.id, doc.type, doc.title, href] for doc, href in zip(docs, hrefs, strict=True)

@@ -21,9 +21,12 @@ from gitmem.recall.engine import (
     RELATIVE_FLOOR,
     STEP_TYPES,
     Doc,
+    Gate,
     Hit,
     Index,
+    Signals,
     analyze,
+    query_names,
     query_terms,
     stem,
 )
@@ -257,39 +260,97 @@ def test_labelled_set_size() -> None:
 
 def test_keyword_quality(labelled: Index) -> None:
     """Floors one question under what bench/recall.py --quality measures on the project's own
-    set with keywords alone (paraphrased hit@5 0.80, all 0.63, no-match empty 0.96)."""
+    set with keywords alone (paraphrased hit@5 0.94, all 0.82, no-match empty 0.92)."""
     figures = quality(labelled.search)
-    assert figures["matching hit@5"] >= 0.78
-    assert figures["all hit@5"] >= 0.62
-    assert figures["no-match empty"] >= 0.92
+    assert figures["matching hit@5"] >= 0.92
+    assert figures["all hit@5"] >= 0.81
+    assert figures["no-match empty"] >= 0.88
 
 
 def test_keyword_quality_on_the_development_set() -> None:
     """Keywords alone on records nobody here wrote: floors one question under what
-    bench/recall.py --quality prints for the report part (hit@5 0.82, situations 0.64,
-    no-match empty 0.80; the issue's targets, 0.85, 0.7 and 0.9, are missed)."""
+    bench/recall.py --quality prints for the report part (hit@5 0.84, situations 0.68,
+    no-match empty 0.85; the issue's targets, 0.85, 0.7 and 0.9, are missed)."""
     from recall_dev import corpus as dev_corpus
     from recall_dev import report_figures
 
     figures = report_figures(Index.build(dev_corpus()).search)
-    assert figures["hit@5"] >= 0.80
-    assert figures["situations hit@5"] >= 0.6
-    assert figures["no-match empty"] >= 0.75
+    assert figures["hit@5"] >= 0.82
+    assert figures["situations hit@5"] >= 0.64
+    assert figures["no-match empty"] >= 0.8
 
 
 def test_the_gate_judges_the_query_and_keeps_the_hits_near_the_best(labelled: Index) -> None:
     """Nothing comes back when the best candidate fails the gate, however many there are; when
     it passes, the hits are those within RELATIVE_FLOOR of the best."""
     loose = labelled.search("Kafka consumer rebalancing", min_score=0.0)
-    assert loose and not KEYWORD_GATE.passes(loose[0].score, 0.0)
+    assert loose and not KEYWORD_GATE.passes(
+        labelled.signals("Kafka consumer rebalancing", loose[0])
+    )
     assert labelled.search("Kafka consumer rebalancing") == []
     answer = labelled.answer("Kafka consumer rebalancing")
     assert answer.rejected is not None and answer.rejected.id == loose[0].id
     ranked = labelled.search("pygit2 inside git hooks", k=20, min_score=0.0)
     hits = labelled.search("pygit2 inside git hooks", k=20)
-    assert KEYWORD_GATE.passes(ranked[0].score, 0.0)
+    assert KEYWORD_GATE.passes(labelled.signals("pygit2 inside git hooks", ranked[0]))
     assert hits == [h for h in ranked if h.score >= RELATIVE_FLOOR * ranked[0].score]
     assert len(hits) < len(ranked)
+
+
+def test_query_names_are_the_words_that_make_a_question_specific() -> None:
+    assert query_names("How do we write XCTest unit tests for the Swift app?") == [
+        "xc",
+        "test",
+        "swift",
+    ]
+    assert query_names("Kafka lag. Retry CI jobs on v2") == ["ci", "v2"]
+    assert query_names("how do we retry payment calls") == []
+
+
+def test_a_name_no_entry_holds_turns_a_near_topic_question_away() -> None:
+    """The near-topic trap: a general entry matches the question's words but its name
+    ("Swift"), which no entry holds. The same words with "swift" as a plain word pass."""
+    entry = doc(
+        "unit",
+        "Write unit tests for every module",
+        applies_when="writing unit tests",
+        body="Unit tests run on every push and document behaviour.",
+    )
+    others = [doc("push", "Run the tests on every push"), doc("work", "Unit of work pattern")]
+    index = Index.build([entry, *others, *filler()])
+    plain = index.answer("unit tests in swift")
+    assert [h.id for h in plain.hits] == ["unit"]
+    trap = index.answer("unit tests in Swift")
+    assert trap.hits == [] and trap.rejected is not None and trap.rejected.id == "unit"
+    why = trap.rejected.why
+    assert why is not None and why.names == ("swift",) and "names in the query" in why.gate
+    signals = index.signals("unit tests in Swift", trap.rejected)
+    assert signals.names == 1 and signals.head == round(2 / 3, 4)  # unit, test of 3 words
+    assert signals.top == plain.hits[0].score
+
+
+@given(
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.integers(0, 4),
+    st.floats(0, 1),
+    st.lists(st.floats(-30, 30), min_size=5, max_size=5),
+)
+def test_a_gate_never_passes_a_best_score_under_its_bound(
+    top: float, head: float, names: int, situation: float, weights: list[float]
+) -> None:
+    """Gate.needed prunes the search: no signals pass with a best score below it."""
+    gate = Gate(abs(weights[0]) + 0.1, *weights[1:])
+    if gate.passes(Signals(top, head, names, situation)):
+        assert top >= gate.needed(names) - 1e-9
+
+
+def test_the_head_share_counts_the_query_words_in_the_title_or_applies_when() -> None:
+    entry = doc("x", "Retry payment calls", applies_when="a payment provider times out")
+    index = Index.build([entry, *filler()])
+    hit = index.search("retry payment after a timeout", min_score=0.0)[0]
+    assert index.signals("retry payment after a timeout", hit).head == round(2 / 3, 4)
+    assert index.signals("retry payment", hit).head == 1.0
 
 
 # -- hostile queries

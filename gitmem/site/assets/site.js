@@ -52,15 +52,23 @@
   // gitmem.recall.engine.Index.search answers without the extra: each matched term adds
   // its weight (idf over the idf of a word in one entry) times its value; the score is that
   // evidence over what the query could reach (at most index.reach); the gate judges the best
-  // score (and the query's coverage) and keeps the hits within relative_floor of the best.
+  // hit's signals and keeps the hits within relative_floor of the best.
   function search(index, query) {
     var seen = {};
     var terms = [];
     var match;
     TOKEN.lastIndex = 0;
     var text = query.slice(0, MAX_QUERY_CHARS);
+    var names = {};
     while ((match = TOKEN.exec(text)) !== null && terms.length < MAX_QUERY_TERMS) {
-      termsOfWord(index, match[0]).forEach(function (term) {
+      var word = match[0];
+      var before = text.slice(0, match.index).replace(/\s+$/, "");
+      var initial = !before.length || ".?!:".indexOf(before.charAt(before.length - 1)) >= 0;
+      var named = (/^\p{Lu}/u.test(word) && !initial) ||
+        (word.length > 1 && word === word.toUpperCase() && word !== word.toLowerCase()) ||
+        /\p{N}/u.test(word);
+      termsOfWord(index, word).forEach(function (term) {
+        if (named) names[term] = true;
         if (!has(seen, term) && terms.length < MAX_QUERY_TERMS) {
           seen[term] = true;
           terms.push(term);
@@ -71,19 +79,16 @@
     if (!n) return [];
     var unit = Math.log(1 + (n - 0.5) / 1.5);
     var reach = 0;
-    var known = 0;
     var weighted = [];
+    var counted = [];  // the terms that count towards the reach, as the engine's
     terms.forEach(function (term) {
-      if (index.common.indexOf(term) >= 0) {
-        known += 1;
-        return;
-      }
+      if (index.common.indexOf(term) >= 0) return;
+      counted.push(term);
       var postings = has(index.terms, term) ? index.terms[term] : null;
       if (!postings) {
         reach += 1;
         return;
       }
-      known += 1;
       var df = postings.length / 2;
       var weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) / unit;
       reach += weight;
@@ -91,7 +96,6 @@
     });
     if (!weighted.length) return [];
     reach = Math.min(index.reach, reach);
-    var coverage = terms.length ? known / terms.length : 0;
     weighted.sort(function (a, b) { return a[0] - b[0]; });
     var acc = new Map();
     weighted.forEach(function (pair) {
@@ -112,9 +116,17 @@
       var ia = index.docs[a[0]][0], ib = index.docs[b[0]][0];
       return ia < ib ? -1 : ia > ib ? 1 : 0;
     });
+    // The gate reads the best score, the share of the query's words in the best entry's
+    // title or applies_when, and the query's names no entry holds (engine.Signals).
     var gate = index.gate;
     var best = hits[0][1];
-    if (gate[0] * best + gate[1] * coverage + gate[2] < 0) return [];
+    var head = index.heads[hits[0][0]];
+    var held = counted.filter(function (term) { return head.indexOf(term) >= 0; }).length;
+    var absent = Object.keys(names).filter(function (term) {
+      return !has(index.terms, term) && index.common.indexOf(term) < 0;
+    }).length;
+    var share = counted.length ? held / counted.length : 0;
+    if (gate[0] * best + gate[1] * share + gate[2] * absent + gate[3] < 0) return [];
     return hits.filter(function (hit) { return hit[1] >= index.relative_floor * best; });
   }
 
