@@ -132,11 +132,35 @@ def hooks() -> None:
 
 @hooks.command("install")
 @click.option("--server", is_flag=True, help="Install the pre-receive hook (a bare server repo).")
-def hooks_install(server: bool) -> int:
-    """Install the hooks (chaining any existing hook; safe to run twice)."""
+@click.option(
+    "--warn",
+    "mode",
+    flag_value="warn",
+    help="With --server: warn mode, for adopting gitmem on a repository with history: every "
+    "push is judged and its findings printed under a banner, but only a secret is rejected.",
+)
+@click.option(
+    "--enforce",
+    "mode",
+    flag_value="enforce",
+    help="With --server: enforce mode (the default): a push that breaks a rule is rejected.",
+)
+def hooks_install(server: bool, mode: str | None) -> int:
+    """Install the hooks (chaining any existing hook; safe to run twice).
+
+    With --server, also writes the gate's policy into the bare repository's git config
+    (gitmem.*) from the settings committed at HEAD. The enforcement mode
+    (gitmem.enforcement) changes only with --warn or --enforce; running it again without
+    either keeps the mode the server has.
+    """
     from gitmem.hooks import installer
 
-    for line in installer.install(Path.cwd(), server=server):
+    if mode is not None and not server:
+        raise click.UsageError(
+            f"--{mode} goes with --server: the mode is the server's; the client hooks judge "
+            "the same in either"
+        )
+    for line in installer.install(Path.cwd(), server=server, enforcement=mode):
         click.echo(line)
     return 0
 
