@@ -206,3 +206,22 @@ def test_check_pre_receive_takes_no_warn_flag(clone: Path) -> None:
     result = run(clone, "check", "--pre-receive", "--warn", input="")
     assert result.exit_code == 2
     assert "gitmem hooks install --server --warn" in result.output
+
+
+def test_what_warn_mode_let_in_is_put_right_in_warn_mode(clone: Path, server: Path) -> None:
+    """An entry forged in warn mode is on the memory branch's chain, which the judge trusts once
+    the server has it: in enforce mode it can no longer be deleted (entries never are), so the
+    revert is pushed while the server still warns (docs/security.md says so)."""
+    set_mode(server, "--warn")
+    forge(clone)
+    accepted(push(clone, "main"))
+    set_mode(server, "--enforce")
+    git(clone, "revert", "--no-edit", "HEAD")
+    rejected(push(clone, "main"), "HISTORY-DELETE")
+    set_mode(server, "--warn")
+    accepted(push(clone, "main"))
+    set_mode(server, "--enforce")
+    write(clone, "app.py", "print(1)\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    assert not on_server(server, entry_path(FORGED))
