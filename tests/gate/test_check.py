@@ -432,3 +432,13 @@ def test_warn_with_nothing_found_says_so_in_one_line(repo: Path) -> None:
         "gitmem check: 1 file checked, no problems (WARN mode)",
     ]
     assert "WARN" not in run(repo, "check").output
+
+
+def test_a_report_takes_only_the_two_modes() -> None:
+    from gitmem.gate.check import Report
+
+    assert Report(mode="warn").in_mode("enforce").mode == "enforce"
+    with pytest.raises(ValueError, match="mode 'lenient'"):
+        Report(mode="lenient")
+    with pytest.raises(ValueError, match="mode 'WARN'"):
+        Report().in_mode("WARN")  # a mode is checked however the report is made
