@@ -59,6 +59,7 @@ MODULES: dict[str, list[str]] = {
         "tests/gate/test_attacks.py",
     ],
     "gitmem/gate/scanner.py": ["tests/gate/test_scanner.py", "tests/gate/test_history.py"],
+    "gitmem/gate/check.py": ["tests/gate/test_check.py", "tests/gate/test_warn.py"],
     "gitmem/gate/rules.py": [
         "tests/gate/test_check.py",
         "tests/model/test_refused.py",

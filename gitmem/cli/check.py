@@ -28,6 +28,12 @@ from gitmem.model.names import HOOK_NAMES
     help="The pre-commit framework's hook: at its pre-push stage the history rules over the "
     "pushed ref it names (PRE_COMMIT_FROM_REF/TO_REF), else what git is committing.",
 )
+@click.option(
+    "--warn",
+    is_flag=True,
+    help="Warn mode: report every finding under a banner, and exit 1 only for a secret (the "
+    "workflows of `gitmem init --github --warn`); a server's mode is its git config.",
+)
 @REPORT_FORMAT
 def check(
     paths: tuple[str, ...],
@@ -36,6 +42,7 @@ def check(
     pre_push: bool,
     pre_receive: bool,
     framework: bool,
+    warn: bool,
     fmt: str,
 ) -> int:
     """Validate memory files against the schema, the source rules and the secret scanner.
@@ -48,7 +55,10 @@ def check(
     folder, admitters, types, reviewed exceptions) committed at the trusted base: A, or the
     remote's tip of the memory branch; never with settings from the commits being judged.
     --pre-receive (the server's hook) takes it from the server's git config (gitmem.*),
-    which `gitmem hooks install --server` writes.
+    which `gitmem hooks install --server` writes, and its mode too (gitmem.enforcement).
+
+    --warn judges exactly as without it, prints the findings under a banner, and fails only on
+    a secret: for a team adopting gitmem on a repository with history.
     """
     from gitmem.gate import check as check_mod
 
@@ -56,6 +66,11 @@ def check(
     if modes > 1 or (modes and paths):
         raise click.UsageError(
             "use one of PATH…, --staged, --range, --pre-push, --pre-receive, --pre-commit-framework"
+        )
+    if warn and pre_receive:
+        raise click.UsageError(
+            "--pre-receive takes its mode from the server's git config, never from a flag: "
+            "`gitmem hooks install --server --warn` sets it"
         )
     if framework:
         from gitmem.gate import history
@@ -83,6 +98,10 @@ def check(
         from gitmem.repo.workspace import open_workspace
 
         report = check_mod.check_worktree(open_workspace(), list(paths))
+    if warn:
+        from gitmem.settings.policy import WARN
+
+        report = report.in_mode(WARN)
     if fmt == "text":
         emit_warnings(report.warnings)
     out = check_mod.render(report, fmt)

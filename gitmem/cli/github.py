@@ -20,6 +20,11 @@ import click
 
 from gitmem.errors import UsageError
 
+WARN_HELP = (
+    "Warn mode (gitmem init --github --warn): report the same findings under the warn banner, "
+    "fail only on a secret."
+)
+
 
 @click.group("github")
 def github() -> None:
@@ -133,13 +138,14 @@ def admit() -> int:
     help="Also write the findings as SARIF 2.1.0 to FILE (for code scanning) and set the step "
     "output `sarif` to its name.",
 )
-def check(sarif_path: str | None) -> int:
+@click.option("--warn", is_flag=True, help=WARN_HELP)
+def check(sarif_path: str | None, warn: bool) -> int:
     """Judge the event's pull request (pull_request_target): annotations and a job summary."""
     from gitmem.hooks import github_check
 
     _name, event = _event()
     ws = _workspace(event)
-    verdict = github_check.check_pull_request(ws, event)
+    verdict = github_check.check_pull_request(ws, event, warn=warn)
     _print(verdict)
     if sarif_path and verdict.sarif:
         Path(sarif_path).write_text(verdict.sarif, encoding="utf-8")
@@ -151,13 +157,14 @@ def check(sarif_path: str | None) -> int:
 @click.option("--before", required=True, help="The branch's tip before the push.")
 @click.option("--after", required=True, help="The pushed tip.")
 @click.option("--branch", required=True, help="The pushed branch.")
-def protect(before: str, after: str, branch: str) -> int:
+@click.option("--warn", is_flag=True, help=WARN_HELP)
+def protect(before: str, after: str, branch: str, warn: bool) -> int:
     """Judge a push to the memory branch: every pushed commit, by the history rules."""
     from gitmem.hooks import github_check
 
     _name, event = _event()
     ws = _workspace(event)
-    verdict = github_check.check_push(ws, before, after, branch)
+    verdict = github_check.check_push(ws, before, after, branch, warn=warn)
     _print(verdict)
     return verdict.exit_code
 

@@ -38,6 +38,13 @@ import click
 @click.option("--agents", "with_agents", is_flag=True, help="Also keep a block in AGENTS.md.")
 @click.option("--uninstall", is_flag=True, help="With --claude/--agents: remove what they added.")
 @click.option(
+    "--warn",
+    is_flag=True,
+    help="With --github: the check and protect workflows in warn mode (report every finding, "
+    "fail only on a secret), for adopting gitmem on a repository with history; without it they "
+    "are written in enforce mode.",
+)
+@click.option(
     "--pin-hash",
     metavar="sha256:HEX",
     help="With --github or --pages: the sha256 of this gitmem's published wheel, when the "
@@ -55,6 +62,7 @@ def init(
     with_claude: bool,
     with_agents: bool,
     uninstall: bool,
+    warn: bool,
     pin_hash: str | None,
 ) -> int:
     """Create the memory folder (refused.md, INDEX.md, .gitignore) and, where a setting
@@ -69,6 +77,11 @@ def init(
 
     if pin_hash and not (with_github or with_pages):
         raise click.UsageError("--pin-hash goes with --github or --pages")
+    if warn and not with_github:
+        raise click.UsageError(
+            "--warn goes with --github; a git server's mode is its own: "
+            "`gitmem hooks install --server --warn` in the bare repository"
+        )
     store = Store.open(None)
     pin = None
     if with_github or with_pages:
@@ -107,7 +120,9 @@ def init(
         from gitmem.hooks import github
 
         names = (github.WORKFLOWS if with_github else ()) + ((github.PAGES,) if with_pages else ())
-        for line in github.install_workflows(done.root, force=force, names=names, pin=pin):
+        for line in github.install_workflows(
+            done.root, force=force, names=names, pin=pin, warn=warn
+        ):
             click.echo(line)
     if with_codeowners:
         from gitmem.cli.options import emit_warnings
@@ -132,11 +147,35 @@ def hooks() -> None:
 
 @hooks.command("install")
 @click.option("--server", is_flag=True, help="Install the pre-receive hook (a bare server repo).")
-def hooks_install(server: bool) -> int:
-    """Install the hooks (chaining any existing hook; safe to run twice)."""
+@click.option(
+    "--warn",
+    "mode",
+    flag_value="warn",
+    help="With --server: warn mode, for adopting gitmem on a repository with history: every "
+    "push is judged and its findings printed under a banner, but only a secret is rejected.",
+)
+@click.option(
+    "--enforce",
+    "mode",
+    flag_value="enforce",
+    help="With --server: enforce mode (the default): a push that breaks a rule is rejected.",
+)
+def hooks_install(server: bool, mode: str | None) -> int:
+    """Install the hooks (chaining any existing hook; safe to run twice).
+
+    With --server, also writes the gate's policy into the bare repository's git config
+    (gitmem.*) from the settings committed at HEAD. The enforcement mode
+    (gitmem.enforcement) changes only with --warn or --enforce; running it again without
+    either keeps the mode the server has.
+    """
     from gitmem.hooks import installer
 
-    for line in installer.install(Path.cwd(), server=server):
+    if mode is not None and not server:
+        raise click.UsageError(
+            f"--{mode} goes with --server: the mode is the server's; the client hooks judge "
+            "the same in either"
+        )
+    for line in installer.install(Path.cwd(), server=server, enforcement=mode):
         click.echo(line)
     return 0
 

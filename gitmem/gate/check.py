@@ -5,6 +5,11 @@
 - history (`--range`, `--pre-push`, `--pre-receive`): see history.py.
 
 A commit that touches no memory file never gets here: the launcher answers it first.
+
+Every gate judges in one of two modes (gitmem.settings.policy): enforce, where any error fails
+it, or warn, for a team adopting gitmem on a repository with history, where every rule still
+runs and every finding is printed under a banner saying so loudly, but only ALWAYS_REFUSED
+fails it. The mode changes what fails, never what is judged.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Final
 
 from gitmem.errors import UsageError
 from gitmem.gate.rules import (
@@ -36,6 +42,14 @@ from gitmem.repo.snapshot import (
 )
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace, settings_from
+from gitmem.settings.policy import ENFORCE, MODES, WARN
+
+#: The rules that fail a gate in warn mode too. A secret that reaches a server is there for
+#: good (clones, mirrors, backups, forks see it before anyone can rewrite history) and must be
+#: rotated; every other finding can be put right by a later commit.
+ALWAYS_REFUSED: Final = frozenset({"SECRET"})
+#: What warn mode prints, loudly, wherever a gate in warn mode reports.
+WARN_BANNER: Final = "gitmem is in WARN mode: these pushes would be REJECTED in enforce mode"
 
 
 @dataclass
@@ -45,14 +59,31 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     unit: str = "file"
     command: str = "gitmem check"
+    #: ENFORCE (every error fails) or WARN (only ALWAYS_REFUSED fails; see the module docstring)
+    mode: str = ENFORCE
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode {self.mode!r} is not one of {MODES}")
 
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if not p.warning]
 
     @property
+    def refusing(self) -> list[Problem]:
+        """The errors that fail the gate in its mode."""
+        if self.mode == WARN:
+            return [p for p in self.errors if p.rule in ALWAYS_REFUSED]
+        return self.errors
+
+    @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.refusing
+
+    def in_mode(self, mode: str) -> Report:
+        """The same findings, judged in mode."""
+        return replace(self, mode=mode)
 
 
 def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
@@ -199,6 +230,7 @@ def render(report: Report, fmt: str) -> str:
                     for p in report.problems
                 ],
                 "warnings": report.warnings,
+                "mode": report.mode,
             },
             indent=2,
         )
@@ -207,13 +239,39 @@ def render(report: Report, fmt: str) -> str:
 
         return sarif.render(report.problems, report.warnings)
     if fmt == "github":
-        lines = [_github(p) for p in report.problems]
+        lines = [f"::warning title=gitmem WARN mode::{_gh_data(line)}" for line in banner(report)]
+        lines += [_github(p) for p in report.problems]
         lines.extend(f"::warning title=gitmem settings::{_gh_data(w)}" for w in report.warnings)
         lines.append(summary(report))
         return "\n".join(lines)
-    lines = [str(p) for p in report.problems]
+    loud = banner(report)
+    rule = ["=" * max(map(len, loud))] if loud and report.errors else []
+    lines = [*rule, *loud, *rule] + [str(p) for p in report.problems]
     lines.append(summary(report))
     return "\n".join(lines)
+
+
+def banner(report: Report) -> list[str]:
+    """The lines that say a gate is in warn mode ([] in enforce mode): loud when it found what
+    enforce mode would reject, one line when it found nothing."""
+    if report.mode != WARN:
+        return []
+    if not report.errors:
+        return ["gitmem is in WARN mode: nothing here would be rejected in enforce mode"]
+    lines = [WARN_BANNER]
+    if report.refusing:
+        rules = ", ".join(sorted({p.rule for p in report.refusing}))
+        lines.append(
+            f"but {rules} is refused in every mode (a leaked secret cannot be taken back): "
+            "this is REJECTED; remove it, rewrite the commits and rotate the secret"
+        )
+    else:
+        many = len(report.errors) != 1
+        lines.append(
+            f"{len(report.errors)} problem{'s' if many else ''} reported, not enforced: "
+            f"fix {'them' if many else 'it'}, then switch the gate to enforce mode"
+        )
+    return lines
 
 
 #: GitLab shows a pre-receive hook's output to the pusher only on lines that begin with this.
@@ -235,11 +293,17 @@ def summary(report: Report) -> str:
     noun = report.unit if report.checked == 1 else report.unit + "s"
     if errors == 0:
         extra = f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""
-        return f"{report.command}: {report.checked} {noun} checked, no problems{extra}"
-    return (
+        mode = " (WARN mode)" if report.mode == WARN else ""
+        return f"{report.command}: {report.checked} {noun} checked, no problems{extra}{mode}"
+    found = (
         f"{report.command}: {errors} problem{'s' if errors != 1 else ''} in {files} "
         f"file{'s' if files != 1 else ''} ({report.checked} {noun} checked)"
     )
+    if report.mode != WARN:
+        return found
+    if report.refusing:
+        return f"{found}; WARN mode, but {len(report.refusing)} refused in every mode"
+    return f"{found}; WARN mode: accepted, enforce mode would reject"
 
 
 def _gh_data(text: str) -> str:

@@ -305,8 +305,10 @@ def check_pre_receive(stdin: str) -> Report:
     from the walk of new commits (never from the rules); the policy is the server's config."""
     store = Store.open(None, from_env=True)
     updates = parse_updates(stdin, pre_push=False)
+    config = store.config_section("gitmem")
     try:
-        policy = policy_mod.from_config(store.config_section("gitmem"))
+        policy = policy_mod.from_config(config)
+        mode = policy_mod.enforcement(config)  # warn mode: the server's say, like the policy
     except PolicyError as exc:
         return _no_policy(f"{exc}: fix it with `git config` in the bare repository")
     if policy is None:
@@ -315,7 +317,8 @@ def check_pre_receive(stdin: str) -> Report:
             "an administrator runs `gitmem hooks install --server` in the bare repository"
         )
     exclude = list(store.refs("refs/").values())
-    return judge(store, updates, exclude=exclude, policy=policy, pusher=policy_mod.pusher())
+    report = judge(store, updates, exclude=exclude, policy=policy, pusher=policy_mod.pusher())
+    return report.in_mode(mode)
 
 
 def _no_policy(message: str) -> Report:

@@ -3,7 +3,11 @@
 - pre-commit: the file rules over what git is committing (GIT_INDEX_FILE honoured);
 - pre-push: the history rules over what the remote does not have yet;
 - pre-receive: the history rules on the server, with the server's own policy (its git config,
-  gitmem.settings.policy), GitLab-style `GL-HOOK-ERR:` lines under GitLab;
+  gitmem.settings.policy), GitLab-style `GL-HOOK-ERR:` lines under GitLab; in the server's warn
+  mode (gitmem.enforcement) it prints its findings under a banner and refuses a secret only,
+  and says it is in warn mode on every push, so nobody forgets to switch to enforce;
+- pre-commit and pre-push know nothing of a server's mode (it lives in the server's config):
+  they judge as they always do; a client hook is a courtesy, `--no-verify` passes it;
 - post-merge, post-checkout, post-rewrite: regenerate INDEX.md in the working tree when it is
   stale, CANDIDATES.md, and warm the recall cache.  They never fail the user's git command:
   any error becomes one line on stderr and exit 0.
@@ -31,7 +35,7 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
             report = history.check_pre_push(text, args[0] if args else None)
         else:
             report = history.check_pre_receive(text)
-        if report.ok and not report.problems and not report.warnings:
+        if report.ok and not report.problems and not report.warnings and not check.banner(report):
             return 0, ""
         warned = [f"gitmem: warning: {warning}" for warning in report.warnings]
         out = "\n".join([*warned, check.render(report, "text")])

@@ -25,6 +25,12 @@ Each installed file starts with a line recording the hash of the text gitmem wro
 file still matches it, gitmem knows nobody edited it and brings it up to date freely; once a
 person changed it, gitmem leaves it alone unless asked to replace it (`force`). The push
 trigger of the protect workflow follows the project's `memory.branch`.
+
+With `warn` (`gitmem init --github --warn`, for a team adopting gitmem on a repository with
+history), the check and protect steps run with `--warn`: they report the same annotations,
+SARIF and job summary under the warn banner, and fail only on a secret. The mode lives in the
+workflow files themselves, so the check's comes from the default branch, never from the pull
+request it judges; `gitmem init --github` without `--warn` writes them back in enforce mode.
 """
 
 from __future__ import annotations
@@ -50,6 +56,11 @@ _HASH = re.compile(r"\A# Installed by `gitmem init --github`[^\n]*sha256:([0-9a-
 _PUSH_BRANCHES = "    branches: [main]\n"
 _INSTALL = "          @INSTALL@\n"
 _INDENT = " " * 10
+#: The end of each step that warn mode runs with --warn (each occurs once, in its workflow).
+WARN_STEPS = {
+    "gitmem-check.yml": ' github check --sarif "$RUNNER_TEMP/gitmem.sarif"\n',
+    "gitmem-protect.yml": ' --branch "$BRANCH"\n',
+}
 VENV = "gitmem"  # the virtual environment's folder, in the runner's temporary folder
 
 
@@ -134,10 +145,15 @@ def template(name: str) -> str:
     return (resources.files("gitmem.hooks") / "workflows" / name).read_text(encoding="utf-8")
 
 
-def render(name: str, *, branch: str = "main", pin: Pin = GITMEM_PIN) -> str:
+def render(name: str, *, branch: str = "main", pin: Pin = GITMEM_PIN, warn: bool = False) -> str:
     """The text `install_workflows` writes: the template for this branch with the install
-    step of pin, under its hash line."""
+    step of pin (and, with warn, its gitmem step in warn mode), under its hash line."""
     body = template(name)
+    step = WARN_STEPS.get(name)
+    if warn and step is not None:
+        if body.count(step) != 1:
+            raise AssertionError(f"{name}: the step warn mode changes is not there once")
+        body = body.replace(step, step.replace("\n", " --warn\n"))
     if branch != "main":
         body = body.replace(_PUSH_BRANCHES, f"    branches: [{json.dumps(branch)}]\n", 1)
     script = "".join(
@@ -164,11 +180,12 @@ def install_workflows(
     branch: str | None = None,
     names: tuple[str, ...] = WORKFLOWS,
     pin: Pin = GITMEM_PIN,
+    warn: bool = False,
 ) -> list[str]:
     """Write `.github/workflows/gitmem-*.yml` (the names given) under root, installing gitmem
-    as pin says (release.published_pin() for a user's project); answer one line per file saying
-    what happened. A file someone edited is kept unless force; branch defaults to the
-    project's memory.branch."""
+    as pin says (release.published_pin() for a user's project), in warn mode when warn; answer
+    one line per file saying what happened. A file someone edited is kept unless force; branch
+    defaults to the project's memory.branch."""
     root = Path(root)
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder: run gitmem init --github in a repository")
@@ -179,7 +196,7 @@ def install_workflows(
     for name in names:
         path = folder / name
         shown = (FOLDER / name).as_posix()
-        want = render(name, branch=branch, pin=pin)
+        want = render(name, branch=branch, pin=pin, warn=warn)
         try:
             have: str | None = path.read_text(encoding="utf-8")
         except FileNotFoundError:

@@ -16,6 +16,12 @@ commits is written as code (gitmem.model.markdown), so no link, image, mention o
 candidate renders; both print `gitmem check`'s annotations for the changed lines. The check's
 summary shows a candidate as `gitmem review` does (gitmem.curate.review), and its findings are
 also given as SARIF, which the workflow uploads to code scanning.
+
+In warn mode (`gitmem init --github --warn` writes `--warn` into the two steps; on
+pull_request_target the step is the default branch's, so a pull request cannot switch it),
+both judge exactly the same and report the same annotations, SARIF and summary, under the warn
+banner, but fail only on a secret (gitmem.gate.check.ALWAYS_REFUSED) or when they cannot judge
+at all (the pull request cannot be fetched or merged).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from gitmem.gate.check import WARN_BANNER
 from gitmem.hooks.github_api import GIT_AUTH
 from gitmem.model.entry import EntryError, parse
 from gitmem.model.markdown import block, cell, code
@@ -68,8 +75,11 @@ def _dig(data: Any, *keys: str) -> Any:
 # pull requests
 
 
-def check_pull_request(ws: Workspace, event: dict[str, Any], *, remote: str = "origin") -> Verdict:
-    """Judge the pull request of a pull_request_target event."""
+def check_pull_request(
+    ws: Workspace, event: dict[str, Any], *, remote: str = "origin", warn: bool = False
+) -> Verdict:
+    """Judge the pull request of a pull_request_target event (in warn mode: see the module
+    docstring)."""
     store = ws.store
     pr = event.get("pull_request") or {}
     number = _dig(pr, "number")
@@ -117,14 +127,20 @@ def check_pull_request(ws: Workspace, event: dict[str, Any], *, remote: str = "o
         store.run_git("update-ref", f"refs/remotes/{remote}/{base}", merge)
         span = f"{base_tip}..{remote}/{base}"
         notes.append(f"judged as the merge of {head_sha[:12]} into {base}")
-    return _judge(ws, span, head_ref if candidate else None, head_sha, notes)
+    return _judge(ws, span, head_ref if candidate else None, head_sha, notes, warn)
 
 
 def _judge(
-    ws: Workspace, span: str, candidate_ref: str | None, head_sha: str, notes: list[str]
+    ws: Workspace,
+    span: str,
+    candidate_ref: str | None,
+    head_sha: str,
+    notes: list[str],
+    warn: bool = False,
 ) -> Verdict:
-    annotated = _gitmem(ws, "check", "--range", span, "--format", "github")
-    report = _report(_gitmem(ws, "check", "--range", span, "--format", "json"))
+    mode = ("--warn",) if warn else ()
+    annotated = _gitmem(ws, "check", "--range", span, "--format", "github", *mode)
+    report = _report(_gitmem(ws, "check", "--range", span, "--format", "json", *mode))
     lines = [_check_table(report)]
     if candidate_ref is not None:
         lines.append(_candidate_section(ws, candidate_ref, head_sha))
@@ -150,8 +166,12 @@ def _check_table(report: dict[str, Any] | None) -> str:
         return "### gitmem check: could not run"
     problems = [p for p in report.get("problems") or [] if isinstance(p, dict)]
     errors = [p for p in problems if p.get("severity") == "error"]
-    mark = "passed" if report.get("ok") else f"{len(errors)} problem(s)"
-    out = [f"### gitmem check: {mark}", "", f"{int(report.get('checked') or 0)} commit(s) checked."]
+    warn = report.get("mode") == "warn"
+    mark = "passed" if report.get("ok") and not errors else f"{len(errors)} problem(s)"
+    out = [f"### gitmem check: {mark}{' (WARN mode)' if warn else ''}", ""]
+    if warn:
+        out += [_warn_banner(bool(errors), bool(report.get("ok")), "pull request"), ""]
+    out.append(f"{int(report.get('checked') or 0)} commit(s) checked.")
     if problems:
         out += ["", "| file | line | rule | message |", "| --- | --- | --- | --- |"]
         for p in problems:
@@ -192,6 +212,19 @@ def _candidate_section(ws: Workspace, head_ref: str, head_sha: str) -> str:
     return "\n".join(out)
 
 
+def _warn_banner(found: bool, passed: bool, what: str) -> str:
+    """The warn mode banner of a job summary, as loud as Markdown makes it."""
+    if not found:
+        return "> **gitmem is in WARN mode**: nothing here would be rejected in enforce mode."
+    then = (
+        f"This {what} passes in warn mode; in enforce mode the problems below would fail it. "
+        "Fix them, then switch to enforce (`gitmem init --github` without `--warn`)."
+        if passed
+        else "But a secret fails it in every mode: a leaked secret cannot be taken back."
+    )
+    return f"> [!WARNING]\n> **{WARN_BANNER}.**\n> {then}"
+
+
 def _heading(message: str) -> str:
     return f"### gitmem check: refused\n\n{block(message)}\n"
 
@@ -210,17 +243,20 @@ def _data(text: str) -> str:
 
 
 def check_push(
-    ws: Workspace, before: str, after: str, branch: str, *, remote: str = "origin"
+    ws: Workspace,
+    before: str,
+    after: str,
+    branch: str,
+    *,
+    remote: str = "origin",
+    warn: bool = False,
 ) -> Verdict:
-    """Judge a push to the memory branch: BEFORE..AFTER, or the files when it was created."""
+    """Judge a push to the memory branch: BEFORE..AFTER, or the files when it was created (in
+    warn mode: see the module docstring)."""
     store = ws.store
     store.run_git("checkout", "--quiet", "--detach")
     if before == ZERO:
-        annotated = _gitmem(ws, "check", "--format", "github")
-        if annotated.returncode == 0:
-            return Verdict(0, annotated.stdout.rstrip("\n"), "")
-        text = _gitmem(ws, "check").stdout
-        return Verdict(1, annotated.stdout.rstrip("\n"), _explain(branch, text))
+        return _protect(ws, branch, (), warn, "")
     if not store.has_object(before):
         # a force push: the old tip is no longer on any branch, but GitHub still has it
         store.run_git(*GIT_AUTH, "fetch", "--quiet", "--no-tags", remote, before, check=False)
@@ -233,16 +269,34 @@ def check_push(
     store.run_git("update-ref", f"refs/heads/{branch}", before)
     store.run_git("update-ref", f"refs/remotes/{remote}/{branch}", after)
     span = f"{before}..{remote}/{branch}"
-    annotated = _gitmem(ws, "check", "--range", span, "--format", "github")
-    if annotated.returncode == 0:
+    return _protect(ws, branch, ("--range", span), warn, span)
+
+
+def _protect(ws: Workspace, branch: str, what: tuple[str, ...], warn: bool, span: str) -> Verdict:
+    """gitmem check over what (a range, or () for the files) with annotations, and the
+    summary that says what to revert when it found a problem, in either mode."""
+    mode = ("--warn",) if warn else ()
+    annotated = _gitmem(ws, "check", *what, "--format", "github", *mode)
+    found = annotated.returncode != 0
+    if warn and not found:
+        report = _report(_gitmem(ws, "check", *what, "--format", "json", *mode))
+        found = report is None or any(
+            isinstance(p, dict) and p.get("severity") == "error"
+            for p in report.get("problems") or []
+        )
+    if not found:
         return Verdict(0, annotated.stdout.rstrip("\n"), "", span)
-    text = _gitmem(ws, "check", "--range", span).stdout
-    return Verdict(1, annotated.stdout.rstrip("\n"), _explain(branch, text), span)
+    text = _gitmem(ws, "check", *what, *mode).stdout
+    code_ = annotated.returncode if annotated.returncode in (0, 1) else 1
+    summary = _explain(branch, text, warn=warn, failed=code_ != 0)
+    return Verdict(code_, annotated.stdout.rstrip("\n"), summary, span)
 
 
-def _explain(branch: str, found: str) -> str:
+def _explain(branch: str, found: str, *, warn: bool = False, failed: bool = True) -> str:
+    banner = f"{_warn_banner(True, not failed, 'push')}\n\n" if warn else ""
     return (
-        f"### gitmem protect: this push to {code(branch)} breaks gitmem's rules\n\n"
+        f"### gitmem protect: this push to {code(branch)} breaks gitmem's rules"
+        f"{' (WARN mode)' if warn else ''}\n\n{banner}"
         f"Memory enters {code(branch)} only through `gitmem admit` (an approved pull request "
         "from a gitmem/<id> branch). Revert the commits named below, then propose the change "
         "with `gitmem propose`.\n\n"

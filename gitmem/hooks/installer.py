@@ -25,7 +25,9 @@ config (`gitmem.branch`, `gitmem.dir`, … see gitmem.settings.policy), from the
 committed at the tip of HEAD's branch (the defaults in an empty repository): the pre-receive
 hook judges by that config alone, never by a pushed tree. Running it again updates those keys
 to the settings committed then; the reviewed exceptions (`gitmem.allow`), which no committed
-file holds, are left as they are. Uninstall leaves the config: a re-install finds it.
+file holds, are left as they are, and so is the enforcement mode (`gitmem.enforcement`), which
+only `--warn` (report, do not reject, save a secret) and `--enforce` (the default) change.
+Uninstall leaves the config: a re-install finds it.
 
 The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relative, absolute or
 `~`; the common folder of linked worktrees; bare repositories), asked of git directly.
@@ -115,16 +117,27 @@ def install(
     repo_path: Path,
     *,
     server: bool = False,
+    enforcement: str | None = None,
     python: Path | None = THIS_PYTHON,
     package: Path = THIS_PACKAGE,
 ) -> list[str]:
     """Install gitmem's client hooks (or, with server, the pre-receive hook) into repo_path.
 
     The scripts try python (by default the interpreter running this) first while its gitmem
-    package exists, unless the hooks folder is shared through the repository. Returns one
-    line per action. Refuses, changing nothing, when a hook cannot be installed without
+    package exists, unless the hooks folder is shared through the repository. With server,
+    enforcement (policy.ENFORCE or policy.WARN) sets the server's mode; None keeps it. Returns
+    one line per action. Refuses, changing nothing, when a hook cannot be installed without
     losing a file.
     """
+    from gitmem.settings.policy import MODES
+
+    if enforcement is not None and not server:
+        raise UsageError(
+            "warn and enforce modes are the server's (its git config): they go with --server; "
+            "the client hooks judge the same in either"
+        )
+    if enforcement is not None and enforcement not in MODES:
+        raise UsageError(f"enforcement {enforcement!r} is not one of {', '.join(MODES)}")
     bare = _is_bare(repo_path)
     if bare and not server:
         raise UsageError(
@@ -144,6 +157,7 @@ def install(
         lines.append(_install_one(folder, name, script(name, recorded, package)))
     if server:
         lines.append(_configure_policy(repo_path))
+        lines.append(_configure_enforcement(repo_path, enforcement))
     else:
         lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
     return lines
@@ -311,7 +325,8 @@ def _configure_policy(repo_path: Path) -> str:
     where = f"the settings committed at {tip[:12]}" if tip else "the defaults"
     policy = policy_at(store, tip, where)
     values = [(k, v) for k, v in policy_mod.config_values(policy) if k != "gitmem.allow"]
-    before = [(k, v) for k, v in _config_all(repo_path) if k != "gitmem.allow"]
+    kept = ("gitmem.allow", policy_mod.ENFORCEMENT_KEY.lower())  # set by people, not files
+    before = [(k, v) for k, v in _config_all(repo_path) if k not in kept]
     if sorted(before) == sorted((k.lower(), v) for k, v in values):
         return f"policy (git config gitmem.*): already {where}"
     for key in policy_mod.KEYS:
@@ -321,6 +336,38 @@ def _configure_policy(repo_path: Path) -> str:
         _git(repo_path, "config", "--local", "--add", key, value)
     shown = ", ".join(f"{k.removeprefix('gitmem.')}={v}" for k, v in values)
     return f"policy (git config gitmem.*): written from {where}: {shown}"
+
+
+def _configure_enforcement(repo_path: Path, mode: str | None) -> str:
+    """Set the server's enforcement mode (ENFORCE unsets the key: it is the default), or, when
+    mode is None, say which one holds. An unreadable value is left for the hook to refuse."""
+    from gitmem.settings.policy import ENFORCE, ENFORCEMENT_KEY, WARN, PolicyError, enforcement
+
+    shown = f"enforcement (git config {ENFORCEMENT_KEY})"
+    current = [v for k, v in _config_all(repo_path) if k == ENFORCEMENT_KEY.lower()]
+    try:
+        now = enforcement({ENFORCEMENT_KEY: current})
+    except PolicyError as exc:
+        if mode is None:
+            return f"{shown}: {exc}: the hook refuses every push until you fix it"
+        now = ""
+    if mode is None or mode == now:
+        if now == WARN:
+            return (
+                f"{shown}: {now}{' already' if mode else ''}: pushes are judged and reported, "
+                "only a secret is rejected; `gitmem hooks install --server --enforce` turns "
+                "it off"
+            )
+        return f"{shown}: {ENFORCE}{' already' if mode else ''}"
+    _run(repo_path, "config", "--local", "--unset-all", ENFORCEMENT_KEY)
+    if mode == WARN:
+        _git(repo_path, "config", "--local", ENFORCEMENT_KEY, WARN)
+        return (
+            f"{shown}: set to {WARN}: every push is judged and its findings printed under a "
+            "banner, but only a secret is rejected; switch back with "
+            "`gitmem hooks install --server --enforce`"
+        )
+    return f"{shown}: set to {ENFORCE}: a push that breaks a rule is rejected"
 
 
 def _config_all(repo_path: Path) -> list[tuple[str, str]]:

@@ -30,6 +30,14 @@ Enterprise GITHUB_USER_LOGIN; a hook run behind an SSH forced command or a web s
 GITMEM_PUSHER or REMOTE_USER. Nothing a pusher controls sets these variables; a client-side
 check (pre-push, CI) knows a pusher only when its runner sets one.
 
+The enforcement mode is the server's too (``gitmem.enforcement``: ``enforce``, the default, or
+``warn``), and never a project setting: in warn mode the hook judges every push in full, prints
+every finding under a banner, and lets it in, save for a secret (gitmem.gate.check.
+ALWAYS_REFUSED), for teams adopting gitmem on a repository with history. It is set by ``gitmem
+hooks install --server --warn`` and turned off by ``--enforce`` (or ``git config --unset
+gitmem.enforcement``); re-running the installer without either keeps it, as it keeps
+``gitmem.allow``, since no committed file holds it.
+
 Reviewed secret exceptions are fingerprints (gitmem.gate.secrets: the rule id and a hash of the
 normalised secret, never the secret), recorded by someone other than the author: in
 ``gitmem.allow`` here, or in ``<dir>/allowed.md`` on the memory branch, which changes only in
@@ -247,3 +255,24 @@ def pusher(environ: Mapping[str, str] | None = None) -> str | None:
     """Who pushed, as the server says (PUSHER_VARIABLES); None when nothing says."""
     env = os.environ if environ is None else environ
     return next((env[name] for name in PUSHER_VARIABLES if env.get(name)), None)
+
+
+#: The server's enforcement mode, a key of its own beside KEYS: the installer sets it only when
+#: asked (--warn, --enforce), never from committed settings.
+ENFORCEMENT_KEY: Final = "gitmem.enforcement"
+ENFORCE: Final = "enforce"
+WARN: Final = "warn"
+MODES: Final = (ENFORCE, WARN)
+
+
+def enforcement(values: Mapping[str, Sequence[str]]) -> str:
+    """The enforcement mode in a server's git config (ENFORCE when unset; the last value wins).
+    Raises PolicyError naming the key for any other word: a typo must not weaken the gate, nor
+    silently leave a team that asked for warn mode rejected without knowing why."""
+    found = next((v for k, v in values.items() if k.lower() == ENFORCEMENT_KEY.lower()), [])
+    if not found:
+        return ENFORCE
+    word = found[-1].strip().lower()
+    if word not in MODES:
+        raise PolicyError(f"{ENFORCEMENT_KEY} {found[-1]!r} is not one of {', '.join(MODES)}")
+    return word

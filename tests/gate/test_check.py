@@ -380,3 +380,65 @@ def test_a_name_that_is_not_utf8_is_layout_not_a_crash(repo: Path) -> None:
     index = run(repo, "index")
     assert index.exit_code == 0, index.output  # INDEX.md lists entries, not that file
     assert "caf" not in (repo / ".gitmem/INDEX.md").read_text()
+
+
+# --- warn mode: the same findings, only a secret fails -------------------------------------
+
+
+def test_warn_reports_every_finding_loudly_and_passes(repo: Path) -> None:
+    write(repo, CANDIDATE, text(type="decision"))
+    enforced = run(repo, "check")
+    result = run(repo, "check", "--warn")
+    assert enforced.exit_code == 1 and result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1] == "gitmem is in WARN mode: these pushes would be REJECTED in enforce mode"
+    assert lines[0] == lines[3] == "=" * max(len(lines[1]), len(lines[2]))
+    assert (
+        lines[2] == "1 problem reported, not enforced: fix it, then switch the gate to enforce mode"
+    )
+    assert lines[4:] == [
+        *enforced.output.splitlines()[:-1],
+        "gitmem check: 1 problem in 1 file (1 file checked); "
+        "WARN mode: accepted, enforce mode would reject",
+    ]
+    data = json.loads(run(repo, "check", "--warn", "--format", "json").output)
+    assert data["ok"] is True and data["mode"] == "warn"
+    assert [p["severity"] for p in data["problems"]] == ["error"]  # still what it is
+    gh = run(repo, "check", "--warn", "--format", "github").output.splitlines()
+    assert gh[0] == (
+        "::warning title=gitmem WARN mode::gitmem is in WARN mode: these pushes would be "
+        "REJECTED in enforce mode"
+    )
+    assert gh[2].startswith(f"::error file={CANDIDATE},line=2,title=gitmem ID-TYPE::")
+
+
+def test_warn_still_fails_on_a_secret(repo: Path) -> None:
+    token = github_token(161)
+    body = f"## Context\nc\n## Content\nuse {token}\n## Evidence\n"
+    write(repo, CANDIDATE, text(type="decision", body=body))
+    result = run(repo, "check", "--warn")
+    assert result.exit_code == 1, result.output
+    assert "but SECRET is refused in every mode" in result.output
+    assert result.output.splitlines()[-1].endswith("WARN mode, but 1 refused in every mode")
+    assert " ID-TYPE " in result.output and token not in result.output
+
+
+def test_warn_with_nothing_found_says_so_in_one_line(repo: Path) -> None:
+    write(repo, CANDIDATE, text())
+    result = run(repo, "check", "--warn")
+    assert result.exit_code == 0
+    assert result.output.splitlines() == [
+        "gitmem is in WARN mode: nothing here would be rejected in enforce mode",
+        "gitmem check: 1 file checked, no problems (WARN mode)",
+    ]
+    assert "WARN" not in run(repo, "check").output
+
+
+def test_a_report_takes_only_the_two_modes() -> None:
+    from gitmem.gate.check import Report
+
+    assert Report(mode="warn").in_mode("enforce").mode == "enforce"
+    with pytest.raises(ValueError, match="mode 'lenient'"):
+        Report(mode="lenient")
+    with pytest.raises(ValueError, match="mode 'WARN'"):
+        Report().in_mode("WARN")  # a mode is checked however the report is made

@@ -55,8 +55,8 @@ ZERO = "0" * 40
 ENTRY_ID = "shop-method-20261129-run-hooks-through-gitmem"
 
 
-def workflow(name: str) -> dict[Any, Any]:
-    loaded = yaml.safe_load(github.render(name))
+def workflow(name: str, warn: bool = False) -> dict[Any, Any]:
+    loaded = yaml.safe_load(github.render(name, warn=warn))
     assert isinstance(loaded, dict)
     return loaded
 
@@ -66,10 +66,10 @@ def triggers(name: str) -> dict[str, Any]:
     return on if isinstance(on, dict) else {on: None}
 
 
-def step(name: str, step_name: str) -> dict[str, Any]:
+def step(name: str, step_name: str, warn: bool = False) -> dict[str, Any]:
     found = [
         s
-        for job in workflow(name)["jobs"].values()
+        for job in workflow(name, warn)["jobs"].values()
         for s in job["steps"]
         if s.get("name") == step_name
     ]
@@ -105,6 +105,10 @@ def all_workflows(tmp_path: Path) -> list[Path]:
     trunk.mkdir()
     github.install_workflows(trunk, branch="trunk")
     paths += sorted((trunk / ".github" / "workflows").glob("*.yml"))
+    warned = tmp_path / "warned"
+    warned.mkdir()
+    github.install_workflows(warned, names=tuple(github.WARN_STEPS), warn=True)
+    paths += sorted((warned / ".github" / "workflows").glob("*.yml"))
     return paths
 
 
@@ -408,8 +412,10 @@ class Runner:
         self.output = self.temp / "output"
         self.base: dict[str, str] = {}  # what the runner gives every step (runner_env)
 
-    def run(self, workflow_name: str, step_name: str, env: dict[str, str]) -> Any:
-        item = step(workflow_name, step_name)
+    def run(
+        self, workflow_name: str, step_name: str, env: dict[str, str], warn: bool = False
+    ) -> Any:
+        item = step(workflow_name, step_name, warn)
         assert set(item.get("env", {})) == set(env), "the test must set what the step sets"
         script = self.temp / "step-script"
         script.write_text(item["run"])
@@ -1174,26 +1180,33 @@ def test_a_valid_candidate_pull_request_passes_with_a_summary(
     assert "gitmem.sarif" in runner.output.read_text()
 
 
-@pytest.mark.e2e
-def test_a_candidate_with_a_secret_fails_with_annotations(
-    forge_remote: tuple[Path, Path], tmp_path: Path
-) -> None:
-    dev, server = forge_remote
-    entry_id = ENTRY_ID
-    branch = f"gitmem/{entry_id}"
+def secret_candidate(dev: Path) -> Path:
+    """A candidate holding a token (made by hand: gitmem propose refuses one), pushed on its
+    branch; returns its file."""
+    branch = f"gitmem/{ENTRY_ID}"
     git(dev, "checkout", "-q", "-b", branch)
     body = (
         "## Context\nHooks were copied by hand.\n\n"
         f"## Content\nInstall them; the token was {TOKEN}.\n\n"
         "## Evidence\nThe hooks drifted twice.\n"
     )
-    candidate = dev / ".gitmem" / "candidates" / f"{entry_id}.md"
+    candidate = dev / ".gitmem" / "candidates" / f"{ENTRY_ID}.md"
     candidate.parent.mkdir(parents=True, exist_ok=True)
     candidate.write_text(text(body))
     git(dev, "add", "-A")
     git(dev, "commit", "-q", "-m", "candidate")
     git(dev, "push", "-q", "origin", branch)
-    runner = pull_request_checkout(tmp_path, server, dev, branch)
+    return candidate
+
+
+@pytest.mark.e2e
+def test_a_candidate_with_a_secret_fails_with_annotations(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    entry_id = ENTRY_ID
+    candidate = secret_candidate(dev)
+    runner = pull_request_checkout(tmp_path, server, dev, f"gitmem/{entry_id}")
     done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 1, done.stdout + done.stderr
     found = annotations(done.stdout)
@@ -1369,3 +1382,134 @@ def test_the_first_push_of_the_branch_checks_its_files(
     done = runner.run("gitmem-protect.yml", PROTECT, protect_env(ZERO, tip(server, "main")))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("gitmem check: ")
+
+
+# -- warn mode --------------------------------------------------------------------------------
+
+WARNED = re.compile(r"^::warning title=gitmem WARN mode::(?P<message>.+)$")
+
+
+def warn_annotations(stdout: str) -> tuple[list[str], list[re.Match[str]]]:
+    """The warn banner's annotations, and the others (parsed as annotations() does)."""
+    lines = stdout.splitlines()
+    banner = [m["message"] for m in map(WARNED.match, lines) if m]
+    return banner, annotations("\n".join(line for line in lines if not WARNED.match(line)))
+
+
+def test_warn_mode_changes_only_the_two_steps_and_init_switches_it(repo: Path) -> None:
+    for name in github.SHIPPED:
+        plain, warned = github.render(name), github.render(name, warn=True)
+        if name not in github.WARN_STEPS:
+            assert warned == plain
+            continue
+        changed = [
+            (a, b)
+            for a, b in zip(plain.splitlines()[1:], warned.splitlines()[1:], strict=True)
+            if a != b
+        ]
+        assert len(changed) == 1 and changed[0][1] == changed[0][0] + " --warn", changed
+    assert step("gitmem-check.yml", CHECK, warn=True)["run"].rstrip().endswith(" --warn")
+    assert step("gitmem-protect.yml", PROTECT, warn=True)["run"].rstrip().endswith(" --warn")
+    github.install_workflows(repo, warn=True)
+    check = repo / ".github/workflows/gitmem-check.yml"
+    assert " github check --sarif" in check.read_text() and "--warn" in check.read_text()
+    # the way back to enforce: the same command without --warn (the files are gitmem's)
+    lines = github.install_workflows(repo)
+    assert "updated .github/workflows/gitmem-check.yml" in lines
+    assert "--warn" not in check.read_text()
+    assert "unchanged .github/workflows/gitmem-admit.yml" in lines
+    result = run(repo, "init", "--warn")
+    assert result.exit_code == 2
+    assert "gitmem hooks install --server --warn" in result.output
+
+
+@pytest.mark.e2e
+def test_in_warn_mode_the_check_reports_a_forged_entry_and_passes(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    git(dev, "checkout", "-q", "-b", "feature")
+    entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
+    entry.parent.mkdir(parents=True)
+    entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
+    git(dev, "add", "-A")
+    git(dev, "commit", "-q", "-m", "an entry outside the flow")
+    git(dev, "push", "-q", "origin", "feature")
+    git(dev, "checkout", "-q", "main")
+    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    enforced = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert enforced.returncode == 1
+    runner.summary.unlink()
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV, warn=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    banner, found = warn_annotations(done.stdout)
+    assert banner[0] == "gitmem is in WARN mode: these pushes would be REJECTED in enforce mode"
+    assert "HISTORY-ADMIT" in {m["rule"] for m in found}
+    assert {m["rule"] for m in found} == {m["rule"] for m in warn_annotations(enforced.stdout)[1]}
+    summary = runner.summary.read_text()
+    assert re.match(r"### gitmem check: \d+ problem\(s\) \(WARN mode\)\n", summary), summary
+    assert "**gitmem is in WARN mode: these pushes would be REJECTED in enforce mode.**" in summary
+    assert "in enforce mode the problems below would fail it" in summary
+    assert "| `HISTORY-ADMIT` |" in summary
+    sarif = json.loads((runner.temp / "gitmem.sarif").read_text())
+    assert "HISTORY-ADMIT" in {r["ruleId"] for r in sarif["runs"][0]["results"]}
+
+
+@pytest.mark.e2e
+def test_in_warn_mode_the_check_still_fails_a_secret(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    secret_candidate(dev)
+    runner = pull_request_checkout(tmp_path, server, dev, f"gitmem/{ENTRY_ID}")
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV, warn=True)
+    assert done.returncode == 1, done.stdout + done.stderr
+    banner, found = warn_annotations(done.stdout)
+    assert "SECRET" in {m["rule"] for m in found} and banner
+    summary = runner.summary.read_text()
+    assert "But a secret fails it in every mode" in summary and TOKEN not in summary
+
+
+@pytest.mark.e2e
+def test_in_warn_mode_protect_reports_a_direct_push_and_passes(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    before = tip(server, "main")
+    entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
+    entry.parent.mkdir(parents=True)
+    entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
+    git(dev, "add", "-A")
+    git(dev, "commit", "-q", "-m", "a direct push")
+    git(dev, "push", "-q", "origin", "main")
+    runner = push_runner(tmp_path, server)
+    env = protect_env(before, tip(server, "main"))
+    done = runner.run("gitmem-protect.yml", PROTECT, env, warn=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    banner, found = warn_annotations(done.stdout)
+    assert banner and "HISTORY-ADMIT" in {m["rule"] for m in found}
+    summary = runner.summary.read_text()
+    assert summary.startswith(
+        "### gitmem protect: this push to `main` breaks gitmem's rules (WARN mode)\n"
+    )
+    assert "these pushes would be REJECTED in enforce mode" in summary
+    assert "HISTORY-ADMIT" in summary
+    runner.summary.unlink()
+    assert runner.run("gitmem-protect.yml", PROTECT, env).returncode == 1  # enforce mode
+
+
+@pytest.mark.e2e
+def test_in_warn_mode_a_clean_push_says_so_and_writes_no_summary(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    proposal = propose(dev)
+    before = tip(server, "main")
+    admitting.admit(open_workspace(dev), proposal.id, by="human:alice", push=True)
+    runner = push_runner(tmp_path, server)
+    env = protect_env(before, tip(server, "main"))
+    done = runner.run("gitmem-protect.yml", PROTECT, env, warn=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    banner, found = warn_annotations(done.stdout)
+    assert banner == ["gitmem is in WARN mode: nothing here would be rejected in enforce mode"]
+    assert found == [] and not runner.summary.exists()

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clirunner import run
 
 from gitmem import DISTRIBUTION
 from gitmem.errors import GitmemError, UsageError
@@ -408,6 +409,7 @@ def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
     assert install(bare, server=True)[1:] == [
         "pre-receive: already installed",
         "policy (git config gitmem.*): already the defaults",
+        "enforcement (git config gitmem.enforcement): enforce",
     ]
     assert uninstall(bare, server=True)[1] == "pre-receive: removed"
 
@@ -449,12 +451,43 @@ def test_server_install_writes_the_committed_policy_into_the_git_config(
     assert refused.returncode != 0 and "HISTORY-SETTINGS" in refused.stderr  # no admin pushed
     monkeypatch.setenv("GITMEM_PUSHER", "bob")  # who the server says pushed
     git(work, "push", "-q", "origin", "main")
+    git(bare, "config", "gitmem.enforcement", "warn")
     lines = install(bare, server=True)
-    assert "written from the settings committed at" in lines[-1]
+    assert "written from the settings committed at" in lines[-2]
+    assert config("gitmem.enforcement") == ["warn"]  # set by an admin, kept like gitmem.allow
     assert config("gitmem.types") == ["incident"] and config("gitmem.requirePusherMatch") == [
         "false"
     ]
     assert config("gitmem.policyAdmins") == [] and config("gitmem.allow") == [allowed]
+
+
+def test_the_server_mode_changes_only_when_asked(tmp_path: Path) -> None:
+    """--warn sets gitmem.enforcement, a re-install without a flag keeps it (no committed file
+    holds it), --enforce removes it; the policy keys are left as they were each time."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    install(bare, server=True)
+    policy = git(bare, "config", "--get-regexp", r"^gitmem\.")
+    assert install(bare, server=True, enforcement="warn")[-1].startswith(
+        "enforcement (git config gitmem.enforcement): set to warn: "
+    )
+    assert git(bare, "config", "gitmem.enforcement") == "warn\n"
+    again = install(bare, server=True)
+    assert again[-2] == "policy (git config gitmem.*): already the defaults"
+    assert again[-1].startswith("enforcement (git config gitmem.enforcement): warn: ")
+    assert "already" in install(bare, server=True, enforcement="warn")[-1]
+    done = install(bare, server=True, enforcement="enforce")[-1]
+    assert done.endswith("set to enforce: a push that breaks a rule is rejected")
+    assert git(bare, "config", "--get-regexp", r"^gitmem\.") == policy
+    with pytest.raises(UsageError, match="go with --server"):
+        install(tmp_path, enforcement="warn")
+    with pytest.raises(UsageError, match="not one of enforce, warn"):
+        install(bare, server=True, enforcement="lenient")
+
+
+def test_the_mode_flags_go_with_server(repo: Path) -> None:
+    result = run(repo, "hooks", "install", "--warn")
+    assert result.exit_code == 2 and "--warn goes with --server" in result.output
 
 
 # -- the scripts at work, in real git commands ---------------------------------------------------

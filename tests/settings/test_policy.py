@@ -133,3 +133,25 @@ def test_the_pusher_is_the_first_variable_the_server_sets() -> None:
     assert policy.pusher({"GL_USERNAME": "", "GITHUB_USER_LOGIN": "gh"}) == "gh"
     for name in policy.PUSHER_VARIABLES:
         assert policy.pusher({name: "who"}) == "who"
+
+
+def test_the_enforcement_mode_is_enforce_unless_the_config_says_warn() -> None:
+    assert policy.enforcement({}) == policy.ENFORCE
+    assert policy.enforcement({"gitmem.branch": ["main"]}) == "enforce"
+    assert policy.enforcement({"gitmem.enforcement": ["warn"]}) == "warn"
+    assert policy.enforcement({"GITMEM.Enforcement": ["warn", " Enforce "]}) == "enforce"
+    for word in ("wran", "off", "", "true"):
+        with pytest.raises(
+            PolicyError, match=r"gitmem\.enforcement .* is not one of enforce, warn"
+        ):
+            policy.enforcement({"gitmem.enforcement": [word]})
+
+
+def test_the_mode_is_not_a_policy_key_the_installer_rewrites() -> None:
+    """It never comes from committed settings: not among KEYS (written from them) nor the
+    tree's policy settings."""
+    assert policy.ENFORCEMENT_KEY not in policy.KEYS
+    assert all("enforce" not in name and "warn" not in name for _, name in policy.TREE_KEYS)
+    assert from_config({"gitmem.branch": ["main"], "gitmem.enforcement": ["warn"]}) == Policy(
+        source="the server's git config"
+    )
