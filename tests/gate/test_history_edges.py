@@ -27,6 +27,7 @@ from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
 
 from conftest import git
+from entries import text
 
 e2e = pytest.mark.e2e  # real pushes to a server with the hook
 
@@ -137,3 +138,49 @@ def test_the_pre_commit_frameworks_range_alone_names_the_pushed_commit(
     }
     report = history.check_pushed_by_pre_commit(environ)
     assert "HISTORY-ADMIT" in [p.rule for p in report.errors], report.problems
+
+
+@e2e
+def test_a_candidate_branch_of_a_refused_topic_is_refused_by_the_server(clone: Path) -> None:
+    """The client's propose refuses it first; a hand-made branch pushed past the client's
+    hook meets the refusals at the server's tip."""
+    ok(run(clone, "refuse", propose(clone, "Store memory in a database"), "--reason", "no"))
+    accepted(push(clone, "main"))
+    entry_id = "local-method-20261201-store-memory-in-a-db"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}", "main")
+    write(
+        clone,
+        f".gitmem/candidates/{entry_id}.md",
+        text(id=entry_id, title="Store memory in a database", created="2026-12-01"),
+    )
+    commit_all(clone, f"gitmem: propose {entry_id}")
+    assert "was refused" in rejected(push(clone, f"gitmem/{entry_id}"), "REFUSED-TOPIC")
+
+
+@e2e
+def test_a_committed_candidates_md_on_main_is_named_as_generated(clone: Path) -> None:
+    write(clone, ".gitmem/CANDIDATES.md", "# Candidates\n")
+    git(clone, "add", "-f", ".gitmem/CANDIDATES.md")
+    git(clone, "commit", "-q", "--no-verify", "-m", "the generated list")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    assert "CANDIDATES.md is generated locally and git-ignored" in stderr
+    assert "is not a memory file" not in stderr
+
+
+@e2e
+@pytest.mark.parametrize("case", ["edited", "in pyproject.toml", "replacing pyproject.toml"])
+def test_a_change_of_policy_names_the_file_that_holds_it(clone: Path, case: str) -> None:
+    where = ".gitmem.toml"
+    if case != "edited":  # the settings first move to pyproject.toml (no change of policy)
+        git(clone, "rm", "-q", ".gitmem.toml")
+        write(clone, "pyproject.toml", '[tool.gitmem.memory]\nproject = "local"\n')
+        commit_all(clone, "settings in pyproject.toml")
+        accepted(push(clone, "main"))
+    if case == "in pyproject.toml":
+        where = "pyproject.toml"
+        write(clone, where, '[tool.gitmem.memory]\nproject = "local"\nmaxBody = 90000\n')
+    else:
+        write(clone, where, '[memory]\nproject = "local"\nmaxBody = 90000\n')
+    commit_all(clone, "a bigger body")
+    stderr = rejected(push(clone, "main"), "HISTORY-SETTINGS")
+    assert f"{where}: HISTORY-SETTINGS" in stderr, stderr
