@@ -18,8 +18,10 @@ and these:
 - LINEAGE-CYCLE      following `superseded_by` comes back to the start.
 - ID-DUPLICATE       two files carry the same id.
 - ID-TITLE           the id's slug is not the slug of the title (plus an optional `-N`): the
-                     title was changed after the id was made.
-- FILES-DEAD         an admitted entry cites a path that no longer exists on main.
+                     title was changed after the id was made (not by a reviewed amendment,
+                     which keeps the id on purpose).
+- FILES-DEAD         an admitted entry cites a path that no longer exists on main (retired and
+                     superseded entries are history: their files are not judged).
 - CHANGELOG-BODY     the Context and Content sections hold CHANGELOG_LINES or more dated or
                      "Update:" lines.  A lesson states what holds now; a body that grew into a
                      log of edits is a sign it should be superseded by one clean entry.  A
@@ -285,6 +287,8 @@ def _id_title(file: _File) -> Iterator[Problem]:
     marker = f"-{entry.type}-{entry.created.replace('-', '')}-"
     if not entry.title or marker not in entry.id:
         return  # ID-TYPE / ID-DATE / SCHEMA already say what is wrong
+    if entry.meta.get("amended"):
+        return  # a reviewed amendment corrects the title in place and keeps the id
     tail = entry.id.split(marker, 1)[1]
     expected = slugify(entry.title)
     if tail == expected or re.fullmatch(re.escape(expected) + r"-[0-9]+", tail):
@@ -307,8 +311,9 @@ def _dead_files(file: _File, snapshot: TreeSnapshot) -> Iterator[Problem]:
                 file.path,
                 field_line(file.text, "files"),
                 "FILES-DEAD",
-                f"files: {cited!r} no longer exists on main: supersede the entry "
-                f"(gitmem propose --edit {file.entry.id}) to point at its new place or drop it",
+                f"files: {cited!r} no longer exists on main: correct the entry in place "
+                f"(gitmem propose --amend {file.entry.id} --file NEW-PATH) or retire it "
+                f"(gitmem propose --retire {file.entry.id} --reason …)",
             )
 
 

@@ -109,3 +109,18 @@ def amended(target: Entry, candidate: Entry, by: str, date: str) -> Entry:
 def retired(target: Entry, reason: str, by: str, date: str) -> Entry:
     """The tombstone once a retire candidate with this reason is admitted by `by` on date."""
     return target.with_meta(status="retired", retired_by=by, retired=date, retired_reason=reason)
+
+
+def state_note(entry: Entry) -> str:
+    """What a reader must know of an entry's life after admission, in one line: "retired on
+    DATE by WHO: REASON" for a tombstone, "amended DATE, DATE by WHO" for a corrected entry,
+    "" otherwise (list, show, the MCP server and the site print it)."""
+    if entry.status == "retired":
+        return (
+            f"retired on {entry.meta.get('retired', '?')} by {entry.meta.get('retired_by', '?')}: "
+            f"{entry.meta.get('retired_reason', '')}"
+        )
+    dates = [str(d) for d in entry.meta.get("amended") or []]
+    if dates:
+        return f"amended {', '.join(dates)} by {entry.meta.get('amended_by', '?')}"
+    return ""

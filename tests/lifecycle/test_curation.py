@@ -4,9 +4,10 @@ place through one reviewed merge, INDEX.md follows, and the gate's range check a
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
-from clirunner import ok, run
+from clirunner import ok, recall_json, run
 
 from gitmem.model.entry import parse
 
@@ -61,6 +62,7 @@ def test_an_amendment_corrects_the_entry_in_place_through_one_reviewed_merge(
     index = git(memory, "show", "main:.gitmem/INDEX.md")
     assert f"[{entry_id}](entries/method/{entry_id}.md) admitted — Keep git hooks thin" in index
     ok(run(memory, "check", "--range", f"{base}..main"))
+    assert "ID-TITLE" not in run(memory, "lint").output  # the id stays on purpose
 
 
 def test_an_amendment_keeps_what_identifies_the_entry(memory: Path) -> None:
@@ -120,3 +122,37 @@ def test_an_amend_candidate_is_judged_against_its_entry_at_admission(memory: Pat
     ok(run(memory, "admit", retire_id, "--by", "human:bob"))
     late = run(memory, "admit", candidate_id, "--by", "human:bob")
     assert late.exit_code == 1 and "LINEAGE" in late.output and "retired" in late.output
+
+
+def test_recall_list_show_lint_and_hygiene_understand_amended_and_retired_entries(
+    memory: Path,
+) -> None:
+    kept = admitted(memory, "Keep hooks thin and fast")
+    gone = admitted(memory, "Bake sourdough bread on fridays")
+    # recall builds its cache before the changes: it must follow them, not serve the old
+    assert [h["id"] for h in recall_json(memory, "sourdough bread")] == [gone]
+    [before] = recall_json(memory, "keep hooks thin")
+    assert before["id"] == kept and before["title"] == "Keep hooks thin and fast"
+    ok(run(memory, "admit", proposed(ok(run(memory, "propose", "--retire", gone, "--reason",
+                                            "a test write")).output)))  # fmt: skip
+    amend = run(memory, "propose", "--amend", kept, "--title", "Keep git hooks thin and quick")
+    ok(run(memory, "admit", proposed(ok(amend).output)))
+    assert recall_json(memory, "sourdough bread") == []  # a tombstone is never recalled
+    hits = recall_json(memory, "keep hooks thin")
+    assert [(h["id"], h["title"]) for h in hits] == [(kept, "Keep git hooks thin and quick")]
+    listed = ok(run(memory, "list")).output
+    assert f"method          retired     {gone}" in listed
+    assert f"method          admitted*   {kept}" in listed
+    only = ok(run(memory, "list", "--status", "retired", "--format", "json")).output
+    assert [row["id"] for row in json.loads(only)] == [gone]
+    shown = ok(run(memory, "show", gone)).output
+    assert f"# retired on {TODAY} by human:Test Author: a test write\n" in shown
+    assert f"# amended {TODAY} by human:Test Author\n" in ok(run(memory, "show", kept)).output
+    # a tombstone whose cited file is gone is no lint finding; hygiene judges admitted only
+    git(memory, "rm", "-q", "README.md")
+    git(memory, "commit", "-q", "-m", "drop the readme")
+    linted = run(memory, "lint")
+    assert gone not in linted.output and kept in linted.output  # kept cites it: FILES-DEAD
+    assert f"gitmem propose --amend {kept} --file NEW-PATH" in linted.output
+    report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
+    assert report["checked"] == 1
