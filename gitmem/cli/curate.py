@@ -229,8 +229,9 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     is one batch, and only Blocking and Major rows count. A gap recurring in 3 or more distinct
     batches is proposed (source audit:<latest file>, evidence_batches, correction from the
     Expected fix, detection_signal from the gap); one seen in 2 batches is reported as
-    "watch". Topics already pending, admitted or refused are skipped. Exits 1 when a file
-    could not be read.
+    "watch". Topics already pending, admitted or refused are skipped. When an untreated gap
+    (no admitted entry holds it, its topic not refused) recurs in 2 or more batches, says
+    that a review of mistakes is due, and which gaps. Exits 1 when a file could not be read.
     """
     import json
 
@@ -259,6 +260,13 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
                         }
                         for g in result.groups
                     ],
+                    "review_due": {
+                        "due": bool(result.review_due),
+                        "gaps": [
+                            {"title": g.title, "batches": g.batches, "outcome": g.outcome}
+                            for g in result.review_due
+                        ],
+                    },
                 },
                 indent=2,
             )
@@ -287,4 +295,15 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
             click.echo(f"    {line}")
     if once:
         click.echo(f"{once} gap(s) seen in one batch only")
+    due = result.review_due
+    if due:
+        click.echo(
+            f"a review of mistakes is due: {len(due)} untreated gap(s) recur in "
+            f"{harvest_mod.REVIEW_BATCHES} or more batches (no admitted entry holds them yet):"
+        )
+        for group in due:
+            click.echo(f"  {group.title!r} ({len(group.batches)} batches, {group.outcome})")
+        click.echo(
+            "  review them together: admit or refuse their candidates, or propose the lesson"
+        )
     return 0 if result.ok else 1
