@@ -106,8 +106,9 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
 @REPORT_FORMAT
 def lint(rev: str | None, fmt: str) -> int:
     """Check the admitted memory as a whole: INDEX.md drift, broken or one-sided lineage,
-    dead `files`, ids that disagree with their entry, bodies grown into a change log, and
-    relative dates ("yesterday", "last week") in admitted text.
+    dead `files`, ids that disagree with their entry, bodies grown into a change log,
+    relative dates ("yesterday", "last week") in admitted text, and (as warnings, with the
+    evidence) admitted entries that apply to the same situation and contradict each other.
 
     Prints `path:line: RULE-ID message` per problem and a summary; exits 1 when a rule fails.
     """
@@ -130,7 +131,8 @@ def lint(rev: str | None, fmt: str) -> int:
 @click.option(
     "--propose",
     is_flag=True,
-    help="Propose each near-duplicate cluster as one candidate that supersedes its members.",
+    help="Propose each near-duplicate cluster as one candidate that supersedes its members, "
+    "and each contradiction as one that supersedes both (the later-admitted text kept).",
 )
 @click.option(
     "--stale-commits",
@@ -173,6 +175,15 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
                         }
                         for p in report.proposed
                     ],
+                    "resolutions": [
+                        {
+                            "entries": [m.id for m in p.cluster.members],
+                            "id": p.id,
+                            "branch": p.branch,
+                            "note": p.note,
+                        }
+                        for p in report.resolutions
+                    ],
                 },
                 indent=2,
             )
@@ -202,6 +213,17 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     for clash in report.contradictions:
         click.echo(f"  {clash.a.id}: {clash.clause_a!r}")
         click.echo(f"  {clash.b.id}: {clash.clause_b!r}")
+        click.echo(
+            f"    evidence: opposite on {', '.join(clash.shared)} (clause overlap "
+            f"{clash.overlap:.2f}), related at {clash.score:.2f}, applies_when alike at "
+            f"{clash.situation:.2f}" + (", a cited file in common" if clash.same_files else "")
+        )
+    for resolved in report.resolutions:
+        pair = " and ".join(m.id for m in resolved.cluster.members)
+        if resolved.id:
+            click.echo(f"proposed {resolved.id} (branch {resolved.branch}) resolving {pair}")
+        else:
+            click.echo(f"not proposed ({pair}): {resolved.note}")
     for proposed in report.proposed:
         members = ", ".join(m.id for m in proposed.cluster.members)
         if proposed.id:

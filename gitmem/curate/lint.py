@@ -33,6 +33,9 @@ and these:
 - RELATIVE-DATE      an admitted entry's prose says "yesterday", "last week", "recently", "3
                      days ago"…: words that lose their meaning once the entry is older than a
                      day.  Inline code and fenced code blocks are not prose and are skipped.
+- CONTRADICTION      (a warning) two admitted entries apply to the same situation and
+                     disagree: one says to do what the other says not to (gitmem.curate.hygiene
+                     says how it is found and measured); the evidence is in the message.
 - CODEOWNERS         CODEOWNERS (as committed) lacks the block memory.owners makes, holds
                      another, or has a later line that overrides it for the memory folder;
                      or memory.owners names a type the project does not have
@@ -141,9 +144,27 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
         report.problems.extend(_dead_files(file, snapshot))
         report.problems.extend(_changelog(file))
         report.problems.extend(_relative_dates(file))
+    report.problems.extend(_contradictions(files))
     report.problems.extend(codeowners.check(ws.settings, lambda path: _text_at(store, tree, path)))
     report.problems.sort(key=Problem.sort_key)
     return report
+
+
+def _contradictions(files: list[_File]) -> Iterator[Problem]:
+    """Admitted entries that apply to the same situation and disagree (gitmem.curate.hygiene
+    says how that is measured): a warning with the evidence, for a person to judge."""
+    from gitmem.curate import hygiene
+
+    admitted = [(f.path, f.entry) for f in files if f.entry.status == "admitted"]
+    for clash in hygiene.find_contradictions(admitted):
+        yield Problem(
+            clash.b.path,
+            None,
+            "CONTRADICTION",
+            f"may contradict {clash.a.id}: {clash.evidence()}; supersede one or both "
+            "(gitmem hygiene --propose proposes a candidate that does)",
+            warning=True,
+        )
 
 
 def _text_at(store: Store, tree: str, path: str) -> str | None:

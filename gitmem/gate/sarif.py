@@ -71,6 +71,7 @@ LINEAGE-CYCLE | lint | Supersession goes round in a cycle.
 ID-DUPLICATE | lint | Two files hold the same id.
 ID-TITLE | lint | The id's slug no longer matches the title.
 FILES-DEAD | lint | A cited file no longer exists.
+CONTRADICTION | lint | Two admitted entries apply to the same situation and disagree.
 CHANGELOG-BODY | lint | The body has grown into a change log.
 RELATIVE-DATE | lint | Admitted text uses a relative date (yesterday) that will not stay true.
 CODEOWNERS | lint | CODEOWNERS does not route an entry type's files to the team the settings name.
