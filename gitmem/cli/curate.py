@@ -155,6 +155,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     from dataclasses import asdict
 
     from gitmem.curate import hygiene as hygiene_mod
+    from gitmem.curate import split as split_mod
     from gitmem.repo.workspace import open_workspace
 
     report = hygiene_mod.hygiene(open_workspace(), propose=propose, min_commits=stale_commits)
@@ -174,6 +175,11 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
                             "note": p.note,
                         }
                         for p in report.proposed
+                    ],
+                    "splits": [asdict(s) for s in report.splits],
+                    "split_proposals": [
+                        {"entry": entry, "ids": ids, "note": note}
+                        for entry, ids, note in report.split_proposals
                     ],
                     "resolutions": [
                         {
@@ -218,6 +224,17 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
             f"{clash.overlap:.2f}), related at {clash.score:.2f}, applies_when alike at "
             f"{clash.situation:.2f}" + (", a cited file in common" if clash.same_files else "")
         )
+    click.echo(f"entries mixing two lessons: {len(report.splits)}")
+    for split in report.splits:
+        click.echo(
+            f"  {split.id}  parts cohere at {split.coherence:.2f} "
+            f"(< {split_mod.SPLIT_THRESHOLD}); it would split before {split.second[0][:60]!r}"
+        )
+    for entry, ids, note in report.split_proposals:
+        if ids and not note:
+            click.echo(f"proposed {' and '.join(ids)} splitting {entry}")
+        else:
+            click.echo(f"not split ({entry}): {note}")
     for resolved in report.resolutions:
         pair = " and ".join(m.id for m in resolved.cluster.members)
         if resolved.id:

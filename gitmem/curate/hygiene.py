@@ -1,4 +1,7 @@
-"""`gitmem hygiene`: near-duplicates, stale entries and contradictions among admitted entries.
+"""`gitmem hygiene`: near-duplicates, stale entries, contradictions and entries to split.
+
+Entries to split: those whose parts mix unrelated lessons, measured as gitmem.curate.split
+says; with --propose each becomes two candidates.
 
 Curation proposes; people decide.  Without `--propose` this is a report.  With it, each
 cluster of near-duplicates becomes an ordinary candidate branch (through `gitmem.lifecycle.propose`)
@@ -53,13 +56,15 @@ Contradictions
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gitmem.curate.split import Split, find_splits, split_fields
+from gitmem.curate.vectors import cosine as cosine  # re-exported: harvest and the tests
+from gitmem.curate.vectors import tfidf as tfidf
 from gitmem.errors import RuleError
 from gitmem.model.entry import Entry
 from gitmem.model.proposal import ProposalFields
@@ -82,29 +87,6 @@ def terms_of(entry: Entry) -> list[str]:
     from gitmem.recall.engine import analyze
 
     return analyze(f"{entry.title}\n{entry.title}\n{entry.applies_when}\n{entry.content}")
-
-
-def tfidf(documents: Sequence[Sequence[str]]) -> list[dict[str, float]]:
-    """L2-normalised TF-IDF vectors (tf = 1 + ln count, idf = ln((1+N)/(1+df)) + 1)."""
-    counts = [Counter(doc) for doc in documents]
-    df: Counter[str] = Counter()
-    for count in counts:
-        df.update(count.keys())
-    n = len(documents)
-    vectors = []
-    for count in counts:
-        vector = {
-            t: (1 + math.log(c)) * (math.log((1 + n) / (1 + df[t])) + 1) for t, c in count.items()
-        }
-        norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
-        vectors.append({t: v / norm for t, v in vector.items()})
-    return vectors
-
-
-def cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(v * b.get(t, 0.0) for t, v in a.items())
 
 
 def scored_pairs(vectors: Sequence[dict[str, float]], floor: float) -> dict[tuple[int, int], float]:
@@ -313,6 +295,10 @@ class HygieneReport:
     proposed: list[Proposed] = field(default_factory=list)
     #: with --propose: the candidates that resolve a contradiction (a cluster of its two)
     resolutions: list[Proposed] = field(default_factory=list)
+    #: entries whose parts mix unrelated lessons (gitmem.curate.split)
+    splits: list[Split] = field(default_factory=list)
+    #: with --propose: per split, the two candidates (ids) or why not
+    split_proposals: list[tuple[str, list[str], str]] = field(default_factory=list)
 
 
 def find_clusters(
@@ -457,6 +443,7 @@ def hygiene(
     report = HygieneReport(checked=len(admitted))
     report.clusters, report.contradictions = find_clusters(admitted)
     report.stale = find_stale(ws, admitted, min_commits)
+    report.splits = find_splits(admitted)
     if propose:
         by_id = {e.id: e for _, e in admitted}
         taken = _pending_supersessions(ws)
@@ -464,7 +451,27 @@ def hygiene(
             report.proposed.append(_propose(ws, cluster, by_id, taken))
         for clash in report.contradictions:
             report.resolutions.append(_resolve(ws, clash, by_id, taken))
+        for split in report.splits:
+            report.split_proposals.append(_propose_split(ws, split, by_id[split.id], taken))
     return report
+
+
+def _propose_split(
+    ws: Workspace, split: Split, entry: Entry, taken: dict[str, str]
+) -> tuple[str, list[str], str]:
+    """(the entry, the ids of its two candidates, why not) for one split."""
+    from gitmem.lifecycle.propose import propose
+
+    if split.id in taken:
+        return split.id, [], f"already superseded by pending {taken[split.id]}"
+    ids = []
+    try:
+        for fields in split_fields(split, entry):
+            ids.append(propose(ws, fields).id)
+    except RuleError as exc:
+        return split.id, ids, exc.message
+    taken[split.id] = ids[0]
+    return split.id, ids, ""
 
 
 def _pending_supersessions(ws: Workspace) -> dict[str, str]:
