@@ -201,7 +201,9 @@ class RecentResult(BaseModel):
 
 class ShowResult(BaseModel):
     id: str
-    status: str = Field(description="candidate, admitted or superseded.")
+    status: str = Field(
+        description="candidate, admitted, superseded or retired (a tombstone: never a precedent)."
+    )
     type: str
     title: str
     where: str = Field(description="The file, or branch:file for a pending candidate.")
@@ -640,8 +642,13 @@ def build_server(path: str | Path | None = None) -> MCPServer:
                 text=entry.render(),
                 uri=entry_uri(entry.id),
             )
+            from gitmem.model.curation import state_note
+
+            note = state_note(entry)
             status = (
-                f"admitted by {by} on {when}"
+                f"{note}; not a precedent"
+                if entry.status == "retired"
+                else f"admitted by {by} on {when}" + (f", {note}" if note else "")
                 if by
                 else f"{entry.status}: not admitted, so not a precedent yet"
             )

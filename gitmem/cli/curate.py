@@ -106,8 +106,9 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
 @REPORT_FORMAT
 def lint(rev: str | None, fmt: str) -> int:
     """Check the admitted memory as a whole: INDEX.md drift, broken or one-sided lineage,
-    dead `files`, ids that disagree with their entry, bodies grown into a change log, and
-    relative dates ("yesterday", "last week") in admitted text.
+    dead `files`, ids that disagree with their entry, bodies grown into a change log,
+    relative dates ("yesterday", "last week") in admitted text, and (as warnings, with the
+    evidence) admitted entries that apply to the same situation and contradict each other.
 
     Prints `path:line: RULE-ID message` per problem and a summary; exits 1 when a rule fails.
     """
@@ -130,7 +131,8 @@ def lint(rev: str | None, fmt: str) -> int:
 @click.option(
     "--propose",
     is_flag=True,
-    help="Propose each near-duplicate cluster as one candidate that supersedes its members.",
+    help="Propose each near-duplicate cluster as one candidate that supersedes its members, "
+    "and each contradiction as one that supersedes both (the later-admitted text kept).",
 )
 @click.option(
     "--stale-commits",
@@ -153,6 +155,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     from dataclasses import asdict
 
     from gitmem.curate import hygiene as hygiene_mod
+    from gitmem.curate import split as split_mod
     from gitmem.repo.workspace import open_workspace
 
     report = hygiene_mod.hygiene(open_workspace(), propose=propose, min_commits=stale_commits)
@@ -172,6 +175,20 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
                             "note": p.note,
                         }
                         for p in report.proposed
+                    ],
+                    "splits": [asdict(s) for s in report.splits],
+                    "split_proposals": [
+                        {"entry": entry, "ids": ids, "note": note}
+                        for entry, ids, note in report.split_proposals
+                    ],
+                    "resolutions": [
+                        {
+                            "entries": [m.id for m in p.cluster.members],
+                            "id": p.id,
+                            "branch": p.branch,
+                            "note": p.note,
+                        }
+                        for p in report.resolutions
                     ],
                 },
                 indent=2,
@@ -202,6 +219,28 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     for clash in report.contradictions:
         click.echo(f"  {clash.a.id}: {clash.clause_a!r}")
         click.echo(f"  {clash.b.id}: {clash.clause_b!r}")
+        click.echo(
+            f"    evidence: opposite on {', '.join(clash.shared)} (clause overlap "
+            f"{clash.overlap:.2f}), related at {clash.score:.2f}, applies_when alike at "
+            f"{clash.situation:.2f}" + (", a cited file in common" if clash.same_files else "")
+        )
+    click.echo(f"entries mixing two lessons: {len(report.splits)}")
+    for split in report.splits:
+        click.echo(
+            f"  {split.id}  parts cohere at {split.coherence:.2f} "
+            f"(< {split_mod.SPLIT_THRESHOLD}); it would split before {split.second[0][:60]!r}"
+        )
+    for entry, ids, note in report.split_proposals:
+        if ids and not note:
+            click.echo(f"proposed {' and '.join(ids)} splitting {entry}")
+        else:
+            click.echo(f"not split ({entry}): {note}")
+    for resolved in report.resolutions:
+        pair = " and ".join(m.id for m in resolved.cluster.members)
+        if resolved.id:
+            click.echo(f"proposed {resolved.id} (branch {resolved.branch}) resolving {pair}")
+        else:
+            click.echo(f"not proposed ({pair}): {resolved.note}")
     for proposed in report.proposed:
         members = ", ".join(m.id for m in proposed.cluster.members)
         if proposed.id:
@@ -229,8 +268,9 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     is one batch, and only Blocking and Major rows count. A gap recurring in 3 or more distinct
     batches is proposed (source audit:<latest file>, evidence_batches, correction from the
     Expected fix, detection_signal from the gap); one seen in 2 batches is reported as
-    "watch". Topics already pending, admitted or refused are skipped. Exits 1 when a file
-    could not be read.
+    "watch". Topics already pending, admitted or refused are skipped. When an untreated gap
+    (no admitted entry holds it, its topic not refused) recurs in 2 or more batches, says
+    that a review of mistakes is due, and which gaps. Exits 1 when a file could not be read.
     """
     import json
 
@@ -259,6 +299,13 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
                         }
                         for g in result.groups
                     ],
+                    "review_due": {
+                        "due": bool(result.review_due),
+                        "gaps": [
+                            {"title": g.title, "batches": g.batches, "outcome": g.outcome}
+                            for g in result.review_due
+                        ],
+                    },
                 },
                 indent=2,
             )
@@ -287,4 +334,15 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
             click.echo(f"    {line}")
     if once:
         click.echo(f"{once} gap(s) seen in one batch only")
+    due = result.review_due
+    if due:
+        click.echo(
+            f"a review of mistakes is due: {len(due)} untreated gap(s) recur in "
+            f"{harvest_mod.REVIEW_BATCHES} or more batches (no admitted entry holds them yet):"
+        )
+        for group in due:
+            click.echo(f"  {group.title!r} ({len(group.batches)} batches, {group.outcome})")
+        click.echo(
+            "  review them together: admit or refuse their candidates, or propose the lesson"
+        )
     return 0 if result.ok else 1

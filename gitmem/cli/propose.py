@@ -20,6 +20,7 @@ from gitmem.errors import RULE_FAILED, GitmemError, UsageError
 from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
+    from gitmem.lifecycle.propose import Proposal
     from gitmem.repo.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -73,6 +74,21 @@ def proposal_options(command: F) -> F:
 @proposal_options
 @click.option("--from", "from_file", type=click.Path(dir_okay=False), help="Read an entry file.")
 @click.option("--edit", "edit_id", metavar="OLD", help="Start a successor of an admitted entry.")
+@click.option(
+    "--amend",
+    "amend_id",
+    metavar="ID",
+    help="Correct an admitted entry in place (same id, no successor): the fields and text "
+    "given (or edited in $EDITOR) replace the entry's once the candidate is admitted.",
+)
+@click.option(
+    "--retire",
+    "retire_id",
+    metavar="ID",
+    help="Retire an admitted entry (junk, a test write, a duplicate): once admitted, its file "
+    "stays as a tombstone in status retired. Needs --reason.",
+)
+@click.option("--reason", help="With --retire: why the entry goes.")
 @click.option("--push", is_flag=True, help="Push the candidate branch to origin.")
 @click.option(
     "--pr",
@@ -84,6 +100,9 @@ def proposal_options(command: F) -> F:
 def propose(
     from_file: str | None,
     edit_id: str | None,
+    amend_id: str | None,
+    retire_id: str | None,
+    reason: str | None,
     push: bool,
     pr: bool,
     fmt: str,
@@ -93,14 +112,42 @@ def propose(
     branch, without touching your working tree, staging index or HEAD.
 
     Fields come from the options, from --from FILE, or (with neither) from $EDITOR.
+    With --amend ID or --retire ID --reason TEXT, the candidate changes an admitted entry.
     """
     from gitmem.lifecycle import propose as proposing
     from gitmem.repo.workspace import open_workspace
 
+    chosen = [name for name, value in (("--edit", edit_id), ("--amend", amend_id),
+              ("--retire", retire_id), ("--from", from_file)) if value]  # fmt: skip
+    if len(chosen) > 1:
+        raise UsageError(f"{' and '.join(chosen)} exclude each other: give one")
+    if reason is not None and not retire_id:
+        raise UsageError("--reason goes with --retire ID")
     ws = open_workspace()
     emit_warnings(ws.settings.warnings)
     given = ProposalFields.from_mapping(flags)
     edited: str | None = None
+    if retire_id:
+        if any(given.given().values()):
+            raise UsageError(
+                "--retire takes only --reason (and --push): a retirement changes no field"
+            )
+        proposal = proposing.propose_retire(ws, retire_id, reason or "", push=push and not pr)
+        return _report(ws, proposal, pr, fmt)
+    if amend_id:
+        start = proposing.amend_start(ws, amend_id).render()
+        no_flags = not any(given.given().values())
+        edited = click.edit(start, extension=".md") if interactive() and no_flags else None
+        draft = ProposalFields.from_text(edited or start)
+        fields = given.over(draft)
+        proposal = _kept_on_failure(
+            ws,
+            edited,
+            lambda: proposing.propose_amend(
+                ws, amend_id, _no_placeholders(fields), push=push and not pr
+            ),
+        )
+        return _report(ws, proposal, pr, fmt)
     if edit_id:
         start = proposing.successor_draft(ws, edit_id).render()
         edited = click.edit(start, extension=".md") if interactive() else None
@@ -121,6 +168,11 @@ def propose(
         edited,
         lambda: proposing.propose(ws, _no_placeholders(fields), push=push and not pr),
     )
+    return _report(ws, proposal, pr, fmt)
+
+
+def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
+    """Open the pull request when asked, print what was proposed, return the exit code."""
     request = None
     if pr:
         from gitmem.lifecycle import pulls

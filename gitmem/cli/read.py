@@ -13,13 +13,14 @@ from gitmem.cli.options import TEXT_OR_JSON
 @click.command("list")
 @click.option(
     "--status",
-    type=click.Choice(["admitted", "superseded"]),
-    help="Only entries of this status (default: both).",
+    type=click.Choice(["admitted", "superseded", "retired"]),
+    help="Only entries of this status (default: all).",
 )
 @click.option("--type", "types", multiple=True, help="Only this type (repeatable).")
 @TEXT_OR_JSON
 def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
-    """Entries on the main branch, by type, with their status."""
+    """Entries on the main branch, by type, with their status (an amended entry is marked
+    `admitted*`; a retired one is a tombstone, never recalled)."""
     from gitmem.lifecycle import read
     from gitmem.repo.workspace import open_workspace
 
@@ -30,7 +31,8 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
     if not rows:
         click.echo("no entries")
     for row in rows:
-        click.echo(f"{row.type:<15} {row.status:<11} {row.id}  {row.title}")
+        status = f"{row.status}*" if row.amended else row.status
+        click.echo(f"{row.type:<15} {status:<11} {row.id}  {row.title}")
     return 0
 
 
@@ -48,7 +50,11 @@ def show(entry_id: str, lineage: bool) -> int:
             marker = "*" if item.id == entry_id else " "
             click.echo(f"{marker} {item.id}  {item.status}  {item.title}")
         return 0
+    from gitmem.model.curation import state_note
+
     where, entry = read.show(ws, entry_id)
     click.echo(f"# {where}")
+    if note := state_note(entry):
+        click.echo(f"# {note}")
     click.echo(entry.render(), nl=False)
     return 0

@@ -24,6 +24,14 @@ the file paths (date- or number-named verdict files sort in time order).  A grou
 two batches is reported as "watch" and not proposed.  A topic already pending, on main or
 refused, or a gap that an existing mistake entry or candidate already describes, is skipped.
 
+Learning is due when a gap keeps recurring and nobody has learnt from it yet: harvest says "a
+review of mistakes is due" and lists those gaps when at least one group recurs in two or more
+batches (REVIEW_BATCHES) and is untreated. A group is treated when an admitted entry holds its
+topic or describes it (a mistake), or its topic was refused: the team decided. Anything else is
+untreated: watched (two batches), proposed now or pending as a candidate (proposed, not yet
+learnt), or not proposable. The note is a prompt for the team's review, not a rule failure:
+the exit code does not change.
+
 Hostile input is reported, never a traceback: a file over MAX_FILE_BYTES, binary or not UTF-8,
 without a verdict heading, a GAPS verdict without its table, or table rows whose cell count
 disagrees with the header each give a `path:line: RULE-ID message` line, and the other files
@@ -55,6 +63,8 @@ MAX_ROWS = 500
 MAX_CELL = 1000
 GROUP_THRESHOLD = 0.5
 RECUR_BATCHES = 3
+#: From how many distinct batches an untreated gap makes a review of mistakes due.
+REVIEW_BATCHES = 2
 COUNTED = ("blocking", "major")
 KNOWN_SEVERITIES = (*COUNTED, "minor", "nit", "info", "note", "trivial")
 COLUMNS = ("severity", "axis", "gap", "evidence", "expected fix")
@@ -96,6 +106,8 @@ class Group:
     detail: str = ""
     id: str | None = None
     branch: str | None = None
+    #: an admitted entry holds or describes it, or its topic was refused (see the docstring)
+    treated: bool = False
 
     @property
     def title(self) -> str:
@@ -115,6 +127,12 @@ class Harvest:
     verdicts: list[Verdict] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
+
+    @property
+    def review_due(self) -> list[Group]:
+        """The untreated gaps recurring in REVIEW_BATCHES or more batches: when there is one,
+        a review of mistakes is due."""
+        return [g for g in self.groups if len(g.batches) >= REVIEW_BATCHES and not g.treated]
 
     @property
     def ok(self) -> bool:
@@ -436,6 +454,8 @@ def harvest(ws: Workspace, paths: Sequence[Path], *, dry_run: bool = False) -> H
 @dataclass
 class _State:
     topics: dict[str, str]
+    #: the topics an admitted entry holds (a gap with one is treated)
+    admitted: set[str]
     refusals: dict[str, Any]
     mistakes: list[tuple[str, str]]  # (what holds it, its text)
     tree: str | None
@@ -448,9 +468,12 @@ class _State:
         from gitmem.model.entry import parse
 
         topics: dict[str, str] = {}
+        admitted: set[str] = set()
         mistakes: list[tuple[str, str]] = []
         for path, entry in memory.entries(ws):
             topics.setdefault(entry.topic, f"{entry.status} entry {entry.id}")
+            if entry.status == "admitted":
+                admitted.add(entry.topic)
             if entry.type == "mistake" and entry.status == "admitted":
                 signal = str(entry.meta.get("detection_signal", ""))
                 mistakes.append((f"admitted entry {entry.id} ({path})", f"{entry.title}. {signal}"))
@@ -467,7 +490,7 @@ class _State:
         tree = ws.store.tree_of(tip) if tip else None
         data = ws.store.read_path(tree, f"{ws.dir}/refused.md") if tree else None
         refusals = dict(refused.parse(data.decode("utf-8", "replace"))) if data else {}
-        return cls(topics, refusals, mistakes, tree)
+        return cls(topics, admitted, refusals, mistakes, tree)
 
     def covering(self, group: Group) -> str | None:
         """What existing mistake already describes the group's gap, if any."""
@@ -493,11 +516,17 @@ def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
     from gitmem.lifecycle.propose import propose
 
     count = len(group.batches)
+    topic = topic_of(group.title)
+    refusal = state.refusals.get(topic)
+    holder = state.covering(group) if count >= REVIEW_BATCHES else None
+    group.treated = (
+        refusal is not None
+        or topic in state.admitted
+        or (holder is not None and holder.startswith("admitted entry"))
+    )
     if count < RECUR_BATCHES:
         group.outcome = "watch" if count == RECUR_BATCHES - 1 else "once"
         return
-    topic = topic_of(group.title)
-    refusal = state.refusals.get(topic)
     if refusal is not None:
         group.outcome, group.detail = "refused", f"topic {topic!r} was {refusal.describe()}"
         return
@@ -507,7 +536,6 @@ def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
             f"topic {topic!r} is already a {state.topics[topic]}",
         )
         return
-    holder = state.covering(group)
     if holder is not None:
         group.outcome, group.detail = "duplicate", f"already described by {holder}"
         return

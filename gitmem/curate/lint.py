@@ -18,8 +18,10 @@ and these:
 - LINEAGE-CYCLE      following `superseded_by` comes back to the start.
 - ID-DUPLICATE       two files carry the same id.
 - ID-TITLE           the id's slug is not the slug of the title (plus an optional `-N`): the
-                     title was changed after the id was made.
-- FILES-DEAD         an admitted entry cites a path that no longer exists on main.
+                     title was changed after the id was made (not by a reviewed amendment,
+                     which keeps the id on purpose).
+- FILES-DEAD         an admitted entry cites a path that no longer exists on main (retired and
+                     superseded entries are history: their files are not judged).
 - CHANGELOG-BODY     the Context and Content sections hold CHANGELOG_LINES or more dated or
                      "Update:" lines.  A lesson states what holds now; a body that grew into a
                      log of edits is a sign it should be superseded by one clean entry.  A
@@ -31,6 +33,9 @@ and these:
 - RELATIVE-DATE      an admitted entry's prose says "yesterday", "last week", "recently", "3
                      days ago"…: words that lose their meaning once the entry is older than a
                      day.  Inline code and fenced code blocks are not prose and are skipped.
+- CONTRADICTION      (a warning) two admitted entries apply to the same situation and
+                     disagree: one says to do what the other says not to (gitmem.curate.hygiene
+                     says how it is found and measured); the evidence is in the message.
 - CODEOWNERS         CODEOWNERS (as committed) lacks the block memory.owners makes, holds
                      another, or has a later line that overrides it for the memory folder;
                      or memory.owners names a type the project does not have
@@ -139,9 +144,27 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
         report.problems.extend(_dead_files(file, snapshot))
         report.problems.extend(_changelog(file))
         report.problems.extend(_relative_dates(file))
+    report.problems.extend(_contradictions(files))
     report.problems.extend(codeowners.check(ws.settings, lambda path: _text_at(store, tree, path)))
     report.problems.sort(key=Problem.sort_key)
     return report
+
+
+def _contradictions(files: list[_File]) -> Iterator[Problem]:
+    """Admitted entries that apply to the same situation and disagree (gitmem.curate.hygiene
+    says how that is measured): a warning with the evidence, for a person to judge."""
+    from gitmem.curate import hygiene
+
+    admitted = [(f.path, f.entry) for f in files if f.entry.status == "admitted"]
+    for clash in hygiene.find_contradictions(admitted):
+        yield Problem(
+            clash.b.path,
+            None,
+            "CONTRADICTION",
+            f"may contradict {clash.a.id}: {clash.evidence()}; supersede one or both "
+            "(gitmem hygiene --propose proposes a candidate that does)",
+            warning=True,
+        )
 
 
 def _text_at(store: Store, tree: str, path: str) -> str | None:
@@ -285,6 +308,8 @@ def _id_title(file: _File) -> Iterator[Problem]:
     marker = f"-{entry.type}-{entry.created.replace('-', '')}-"
     if not entry.title or marker not in entry.id:
         return  # ID-TYPE / ID-DATE / SCHEMA already say what is wrong
+    if entry.meta.get("amended"):
+        return  # a reviewed amendment corrects the title in place and keeps the id
     tail = entry.id.split(marker, 1)[1]
     expected = slugify(entry.title)
     if tail == expected or re.fullmatch(re.escape(expected) + r"-[0-9]+", tail):
@@ -307,8 +332,9 @@ def _dead_files(file: _File, snapshot: TreeSnapshot) -> Iterator[Problem]:
                 file.path,
                 field_line(file.text, "files"),
                 "FILES-DEAD",
-                f"files: {cited!r} no longer exists on main: supersede the entry "
-                f"(gitmem propose --edit {file.entry.id}) to point at its new place or drop it",
+                f"files: {cited!r} no longer exists on main: correct the entry in place "
+                f"(gitmem propose --amend {file.entry.id} --file NEW-PATH) or retire it "
+                f"(gitmem propose --retire {file.entry.id} --reason …)",
             )
 
 

@@ -10,6 +10,15 @@ against its first parent is fully explained by exactly one change kind of CHANGE
   allowed admitter, with an id no entry has had; it flips exactly the entries the candidate
   supersedes (admitted → superseded, superseded_by the new id, nothing else changed); it may
   append allowed.md rows recorded by its admitter, who is not the candidate's author;
+- amend: an amend merge (two parents, message `gitmem: amend <id>`) whose second parent holds
+  the candidate `candidates/<id>.md` with `amends: <entry>`; it changes exactly that admitted
+  entry's file, to the candidate's fields and sections with the entry's identity, admission
+  and lineage kept and the merge's date appended to `amended`, `amended_by` an allowed
+  admitter (gitmem.model.curation.amended);
+- retire: a retire merge (`gitmem: retire <id>`) whose second parent holds `candidates/<id>.md`
+  with `retires: <entry>`; it changes exactly that admitted entry to status retired with
+  retired_by (an admitter of a source the policy's retireBy lists), retired and the
+  candidate's retired_reason, nothing else (gitmem.model.curation.retired);
 - refuse: refused.md only appended to, with well-formed rows; nothing else;
 - init: the memory folder appears holding gitmem's own files only (no entry, no candidate);
 - maintenance: a policy admin changes the folder's .gitignore or README.md, nothing else.
@@ -18,8 +27,9 @@ In every such commit INDEX.md matches its tree. No commit is trusted because the
 already has it: the chain is judged back to the first commit on the old tip's own
 first-parent chain (the state the memory branch was in, judged when it arrived). A
 non-fast-forward update (a force push) must also leave the net diff old → new without a
-deleted or altered entry (a supersession flip aside) and keep refused.md and allowed.md as
-prefixes of themselves, so an id once admitted is never admitted again with other text.
+deleted or altered entry (a supersession flip, a retirement or a later amendment aside: an
+entry's state only moves forward) and keep refused.md and allowed.md as prefixes of
+themselves, so an id once admitted is never admitted again with other text.
 
 What holds on every ref (branches, tags, refs/archive/…), for every new commit:
 
@@ -74,6 +84,7 @@ from gitmem.gate.rules import (
 )
 from gitmem.index import indexmd as index_mod
 from gitmem.model import allowed as allowed_mod
+from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import (
     Entry,
@@ -1009,6 +1020,14 @@ def _is_admit(j: Judge, step: Step) -> bool:
     return len(step.info.parents) == 2 and _admitted_id(step.info.message) is not None
 
 
+def _is_amend(j: Judge, step: Step) -> bool:
+    return len(step.info.parents) == 2 and _merge_id(step.info.message, curation.AMEND) is not None
+
+
+def _is_retire(j: Judge, step: Step) -> bool:
+    return len(step.info.parents) == 2 and _merge_id(step.info.message, curation.RETIRE) is not None
+
+
 def _is_refuse(j: Judge, step: Step) -> bool:
     return [j.rel(c.path) for c in step.changes] == ["refused.md"]
 
@@ -1139,8 +1158,9 @@ def _check_admit(j: Judge, step: Step) -> None:
             j.add(
                 change.path,
                 "HISTORY-EDIT",
-                "edits an admitted entry: entries change only when an admitted successor "
-                "supersedes them (gitmem propose --edit)",
+                "edits an admitted entry: entries change only through a reviewed merge, a "
+                "successor's (gitmem propose --edit), an amendment's (--amend) or a "
+                "retirement's (--retire)",
                 step.commit,
             )
     flipped = {
@@ -1158,6 +1178,103 @@ def _check_admit(j: Judge, step: Step) -> None:
     allowed = next((c for c in step.changes if j.rel(c.path) == allowed_mod.NAME), None)
     if allowed is not None:
         _judge_allowed_rows(j, step, admitted_id, allowed, entry)
+
+
+def _check_amend(j: Judge, step: Step) -> None:
+    _check_in_place(j, step, curation.AMEND)
+
+
+def _check_retire(j: Judge, step: Step) -> None:
+    _check_in_place(j, step, curation.RETIRE)
+
+
+def _check_in_place(j: Judge, step: Step, verb: str) -> None:
+    """An amend or retire merge: exactly the admitted entry its candidate names is changed,
+    to what gitmem.model.curation makes of the entry and the candidate, by an admitter the
+    policy allows for it; nothing else in the memory folder changes."""
+    candidate_id = _merge_id(step.info.message, verb) or ""
+    rule = "HISTORY-AMEND" if verb == curation.AMEND else "HISTORY-RETIRE"
+    candidate_path = f"{j.dir}/candidates/{candidate_id}.md"
+    item = _file_at(j, step.info.parents[1], candidate_path)
+    candidate = _parse_blob(j, item.oid) if item is not None and item.is_file else None
+    target_id = curation.target_of(candidate) if candidate is not None else ""
+    if (
+        candidate is None
+        or candidate.status != "candidate"
+        or curation.kind_of(candidate) != verb
+        or not target_id
+    ):
+        j.add(
+            candidate_path,
+            rule,
+            f"the {verb} merge's second parent carries no {verb} candidate {candidate_path} "
+            f"(a candidate with `{verb}s: <id>`): propose it (gitmem propose --{verb} ID)",
+            step.commit,
+        )
+        return
+    own: Change | None = None
+    for change in step.changes:
+        place = place_of(change.path, j.dir)
+        if place.kind == "entry" and place.id == target_id and change.status == "M":
+            own = change
+        else:
+            _report_unexplained(j, step, change, in_admit=f"{verb} {candidate_id}")
+    if own is None or own.old is None or own.new is None:
+        j.add(
+            f"{j.dir}/entries",
+            rule,
+            f"the {verb} merge of {candidate_id} does not change entries/<type>/{target_id}.md",
+            step.commit,
+        )
+        return
+    before, after = _parse_blob(j, own.old.oid), _parse_blob(j, own.new.oid)
+    if before is None or before.status != "admitted":
+        j.add(
+            own.path,
+            rule,
+            f"{target_id} is not an admitted entry before this merge: only an admitted entry "
+            f"is {verb}d",
+            step.commit,
+        )
+        return
+    if after is None:
+        j.add(own.path, rule, f"the {verb}d entry does not parse", step.commit)
+        return
+    if verb == curation.AMEND:
+        by = str(after.meta.get("amended_by", ""))
+        dates = [str(d) for d in after.meta.get("amended") or []]
+        expected = curation.amended(before, candidate, by, dates[-1] if dates else "")
+        changed = curation.changed_immutable(before, candidate)
+    else:
+        by = str(after.meta.get("retired_by", ""))
+        reason = str(candidate.meta.get("retired_reason", ""))
+        expected = curation.retired(before, reason, by, str(after.meta.get("retired", "")))
+        changed = []
+    if changed or expected != after:
+        j.add(
+            own.path,
+            rule,
+            f"the {verb}d text differs from what the candidate {candidate_id} makes of "
+            f"{target_id}"
+            + (f" (it changes {', '.join(changed)}, which an amendment keeps)" if changed else "")
+            + f": {verb} exactly what was reviewed (gitmem admit {candidate_id})",
+            step.commit,
+        )
+    if verb == curation.AMEND:
+        _judge_admitter(j, step.commit, own.path, after, by)
+        _judge_cited_files(j, step.commit, step.info.tree, own.path, after)
+    elif not j.policy.may_retire(by):
+        allowed = " or ".join(f"{k}:NAME" for k in j.policy.retire_by) or "nobody"
+        j.add(
+            own.path,
+            "HISTORY-ADMITTER",
+            f"retired_by {by!r} may not retire: {j.policy.source} allows {allowed} "
+            "(memory.retireBy)",
+            step.commit,
+        )
+    elif by.startswith("human:"):
+        _judge_pusher(j, step.commit, own.path, by)
+    step.tip.entry(own.path, own.new.oid)
 
 
 def _is_flip(before: Entry, after: Entry, successor: Entry | None) -> bool:
@@ -1246,8 +1363,9 @@ def _report_unexplained(j: Judge, step: Step, change: Change, in_admit: str | No
         else:
             rule, text = (
                 "HISTORY-EDIT",
-                f"{where}edits an admitted entry: entries change only when an admitted "
-                "successor supersedes them (gitmem propose --edit)",
+                f"{where}edits an admitted entry: entries change only through a reviewed "
+                "merge, a successor's (gitmem propose --edit), an amendment's (--amend) or a "
+                "retirement's (--retire)",
             )
     elif rel.startswith("candidates/"):
         if change.new is None:
@@ -1289,12 +1407,13 @@ def _layout_variant(rel: str) -> bool:
     return first not in LAYOUT_NAMES and any(variant_of(first, n) for n in LAYOUT_NAMES)
 
 
-#: The change kinds, tried in order: the first whose `applies` holds explains the commit
-#: (issue 17 adds amend and retire here). A commit none applies to is reported change by
-#: change (_report_unexplained).
+#: The change kinds, tried in order: the first whose `applies` holds explains the commit.
+#: A commit none applies to is reported change by change (_report_unexplained).
 CHANGE_KINDS: tuple[ChangeKind, ...] = (
     ChangeKind("nothing", _is_nothing, _check_nothing),
     ChangeKind("admit", _is_admit, _check_admit),
+    ChangeKind("amend", _is_amend, _check_amend),
+    ChangeKind("retire", _is_retire, _check_retire),
     ChangeKind("refuse", _is_refuse, _check_refuse),
     ChangeKind("init", _is_init, _check_init),
     ChangeKind("maintenance", _is_maintenance, _check_maintenance),
@@ -1446,9 +1565,14 @@ def _judge_settings_change(j: Judge, commit: str, parent: str | None) -> None:
 
 
 def _admitted_id(message: str) -> str | None:
+    return _merge_id(message, "admit")
+
+
+def _merge_id(message: str, verb: str) -> str | None:
+    """The candidate id of a `gitmem: <verb> <id>` message (admit, amend, retire)."""
     first = message.splitlines()[0] if message else ""
-    if first.startswith("gitmem: admit "):
-        return first.removeprefix("gitmem: admit ").strip()
+    if first.startswith(f"gitmem: {verb} "):
+        return first.removeprefix(f"gitmem: {verb} ").strip()
     return None
 
 
@@ -1527,24 +1651,7 @@ def _judge_candidate_text(j: Judge, commit: str, path: str, entry: Entry, oid: s
 
 def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> None:
     if by.startswith("human:") and len(by) > len("human:"):
-        if j.policy.require_pusher_match and j.side == "server":
-            if j.pusher is None:
-                j.add(
-                    path,
-                    "HISTORY-ADMITTER",
-                    "memory.requirePusherMatch is on but the server does not say who pushed "
-                    "(GL_USERNAME, GITEA_PUSHER_NAME, GITHUB_USER_LOGIN, GITMEM_PUSHER, "
-                    "REMOTE_USER): set one in the server's hook environment",
-                    commit,
-                )
-            elif by != f"human:{j.pusher}":
-                j.add(
-                    path,
-                    "HISTORY-ADMITTER",
-                    f"admitted_by {by!r} is not the pusher {j.pusher!r} "
-                    "(memory.requirePusherMatch): the reviewer pushes the admission",
-                    commit,
-                )
+        _judge_pusher(j, commit, path, by)
         return
     if by.startswith("audit:"):
         if not entry.source.startswith("audit:") or entry.type not in ("code-structure", "mistake"):
@@ -1564,6 +1671,29 @@ def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> 
             )
         return
     j.add(path, "HISTORY-ADMITTER", f"admitted_by {by!r} is not an allowed admitter", commit)
+
+
+def _judge_pusher(j: Judge, commit: str, path: str, by: str) -> None:
+    """memory.requirePusherMatch: a person's admission is pushed by that person."""
+    if not (j.policy.require_pusher_match and j.side == "server"):
+        return
+    if j.pusher is None:
+        j.add(
+            path,
+            "HISTORY-ADMITTER",
+            "memory.requirePusherMatch is on but the server does not say who pushed "
+            "(GL_USERNAME, GITEA_PUSHER_NAME, GITHUB_USER_LOGIN, GITMEM_PUSHER, "
+            "REMOTE_USER): set one in the server's hook environment",
+            commit,
+        )
+    elif by != f"human:{j.pusher}":
+        j.add(
+            path,
+            "HISTORY-ADMITTER",
+            f"admitted_by {by!r} is not the pusher {j.pusher!r} "
+            "(memory.requirePusherMatch): the reviewer pushes the admission",
+            commit,
+        )
 
 
 def _judge_cited_files(j: Judge, commit: str, tree: str, path: str, entry: Entry) -> None:
@@ -1609,12 +1739,12 @@ def _judge_net(j: Judge, old: str, new: str) -> None:
             after = _parse_blob(j, change.new.oid)
             successor_id = str(after.meta.get("superseded_by", "")) if after else ""
             successor = _find_entry(j, new_memory, successor_id) if successor_id else None
-            if before is None or after is None or not _is_flip(before, after, successor):
+            if before is None or after is None or not _moves_forward(before, after, successor):
                 j.add(
                     path,
                     "HISTORY-EDIT",
                     "a rewrite of history changes this admitted entry: an id once admitted "
-                    "keeps its text",
+                    "keeps its text, but for reviewed amendments and its end",
                 )
         elif change.path in ("refused.md", allowed_mod.NAME) and change.old is not None:
             kept = _appended_bytes(j, change.new.oid) if change.new else b""
@@ -1624,6 +1754,26 @@ def _judge_net(j: Judge, old: str, new: str) -> None:
                     "HISTORY-REFUSED" if change.path == "refused.md" else "HISTORY-EDIT",
                     f"a rewrite of history shrinks or edits {change.path}: it only grows",
                 )
+
+
+def _moves_forward(before: Entry, after: Entry, successor: Entry | None) -> bool:
+    """Whether a rewrite's net change of an entry only moves it forward: a supersession flip,
+    a retirement, or later amendments (`amended` grown, its old dates kept), the entry's
+    identity and admission kept. A rewrite cannot take back an end or an amendment."""
+    if _is_flip(before, after, successor):
+        return True
+    if before.status != "admitted" or after.status not in ("admitted", "retired"):
+        return False
+    if any(before.meta.get(k) != after.meta.get(k) for k in curation.IMMUTABLE if k != "status"):
+        return False
+    old_dates = [str(d) for d in before.meta.get("amended") or []]
+    new_dates = [str(d) for d in after.meta.get("amended") or []]
+    if new_dates[: len(old_dates)] != old_dates:
+        return False
+    if len(new_dates) > len(old_dates):
+        return True
+    ended: dict[str, None] = dict.fromkeys(("retired", "retired_by", "retired_reason"))
+    return after.with_meta(status="admitted", **ended) == before
 
 
 def _find_entry(j: Judge, memory: str | None, entry_id: str) -> Entry | None:

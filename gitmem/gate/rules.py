@@ -3,7 +3,7 @@
 Each rule failure is a Problem printed `path:line: RULE-ID message`; the README's table lists
 the rule ids.  A file is judged by where it lives under the memory folder:
 
-    <dir>/entries/<type>/<id>.md   an admitted or superseded entry
+    <dir>/entries/<type>/<id>.md   an admitted, superseded or retired entry
     <dir>/candidates/<id>.md       a candidate
     <dir>/refused.md, INDEX.md, allowed.md, .gitignore, README.md   gitmem's own files
     anything else under <dir>      refused (LAYOUT): CANDIDATES.md (generated, git-ignored),
@@ -364,11 +364,11 @@ def check_entry(
                 f"move the file to entries/{type_}/",
                 "type",
             )
-        if entry.status not in ("admitted", "superseded"):
+        if entry.status not in ("admitted", "superseded", "retired"):
             add(
                 "STATUS-FOLDER",
-                f"status {entry.status!r} does not fit entries/: only admitted "
-                "or superseded entries live there; candidates live on gitmem/<id> branches",
+                f"status {entry.status!r} does not fit entries/: only admitted, superseded "
+                "or retired entries live there; candidates live on gitmem/<id> branches",
                 "status",
             )
     elif place.kind == "candidate" and entry.status != "candidate":
@@ -421,7 +421,8 @@ def check_entry(
 
     # Cited files bind a candidate, and its admission (the history rules check them in the
     # admitting commit's tree); an admitted entry whose file moved later is stale, not invalid.
-    if ctx.path_exists is not None and entry.status == "candidate":
+    # A retire candidate cites its entry's files as they were: a retirement changes no field.
+    if ctx.path_exists is not None and entry.status == "candidate" and "retires" not in entry.meta:
         for cited in entry.files:
             if not ctx.path_exists(cited):
                 add(

@@ -50,11 +50,14 @@ TOO-LARGE | file | A memory file over 64 KiB.
 SYMLINK | file | A symbolic link where a memory file must be a file.
 LAYOUT | file, history | Not where memory files live (or a case variant of the folder or branch).
 DUPLICATE | propose, admit | The same topic as an admitted entry.
+AMEND | propose, admit | An amendment changes the entry's type, source or created date.
 LINEAGE | propose, admit, history | Supersedes what is no admitted entry, or leaves it admitted.
 CANDIDATE-BRANCH | history | A gitmem/<id> branch changes more than its own file, or is misnamed.
 HISTORY-ADMIT | history | An entry on main without an admit merge carrying the same candidate text.
 HISTORY-ADMITTER | history | `admitted_by` is not an allowed admitter (or not the pusher).
-HISTORY-EDIT | history | An entry was edited other than by supersession.
+HISTORY-EDIT | history | An entry was edited other than by a supersession, amend or retire merge.
+HISTORY-AMEND | history | An amend merge writes other text than its reviewed candidate makes.
+HISTORY-RETIRE | history | A retire merge changes more than the retirement its candidate names.
 HISTORY-DELETE | history | An entry was deleted, or the main branch was.
 HISTORY-CANDIDATE | history | A file under candidates/ on the main branch.
 HISTORY-REFUSED | history | refused.md was edited, shortened or given a malformed row.
@@ -68,6 +71,7 @@ LINEAGE-CYCLE | lint | Supersession goes round in a cycle.
 ID-DUPLICATE | lint | Two files hold the same id.
 ID-TITLE | lint | The id's slug no longer matches the title.
 FILES-DEAD | lint | A cited file no longer exists.
+CONTRADICTION | lint | Two admitted entries apply to the same situation and disagree.
 CHANGELOG-BODY | lint | The body has grown into a change log.
 RELATIVE-DATE | lint | Admitted text uses a relative date (yesterday) that will not stay true.
 CODEOWNERS | lint | CODEOWNERS does not route an entry type's files to the team the settings name.

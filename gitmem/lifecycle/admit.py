@@ -5,6 +5,11 @@ The merge's parents are main's tip and the candidate's tip; its tree is main's t
 supersedes flipped to superseded, and INDEX.md brought up to date, all in the same commit.
 Who may admit what is may_admit's to say, and only its (DESIGN.md "Sources and who may
 admit what"): the command line, the interactive review and `--auto` all ask it.
+
+An amend or retire candidate (gitmem.model.curation) is admitted by the same command: its merge
+(message `gitmem: amend <id>` or `gitmem: retire <id>`) rewrites the entry it names in place
+instead of adding one. An amendment is admitted by whoever may admit the candidate; a
+retirement by an admitter of a source memory.retireBy lists (people only by default).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from gitmem.lifecycle.candidates import (
 from gitmem.lifecycle.entries import find_entry
 from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import allowed as allowed_mod
+from gitmem.model import curation
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.repo.store import BLOB, Change
 from gitmem.repo.workspace import Workspace
@@ -61,6 +67,15 @@ def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
             )
         return None
     return f"{by!r} is not an admitter: use human:NAME (or audit:FILE for audited candidates)"
+
+
+def may_retire(ws: Workspace, by: str) -> str | None:
+    """None when `by` may admit a retirement (memory.retireBy), else why not."""
+    kind, _, name = by.partition(":")
+    if name and kind in ws.settings.retire_by:
+        return None
+    allowed = " or ".join(f"{k}:NAME" for k in ws.settings.retire_by) or "nobody"
+    return f"{by!r} may not retire an entry (memory.retireBy allows {allowed})"
 
 
 def _may_allow(
@@ -114,7 +129,8 @@ def admit(
     harmless; the merge appends them to allowed.md under the admitter's name (the history
     judge holds the admitter to not being the candidate's author, and so does this)."""
     store = ws.store
-    done, recovered = resume(ws, f"admit {entry_id}", push, remote)
+    verb = _verb_of(ws, entry_id)
+    done, recovered = resume(ws, f"{verb} {entry_id}", push, remote)
     if done is not None:
         return Admission(entry_id, done, [], push, recovered)
     by = by or default_human(store)
@@ -127,7 +143,11 @@ def admit(
                 f"reviewed {expect[:12]}; review the new commits and approve again"
             )
     entry = _parsed(candidate)
-    refusal = may_admit(ws, entry, by) or _may_allow(ws, candidate, entry, by, allow)
+    kind = curation.kind_of(entry)
+    refusal = may_retire(ws, by) if kind == curation.RETIRE else may_admit(ws, entry, by)
+    if kind != "admit" and allow:
+        refusal = f"--allow records exceptions for a new entry only, not in a {kind}"
+    refusal = refusal or _may_allow(ws, candidate, entry, by, allow)
     if refusal:
         raise RuleError(f"cannot admit {entry_id}: {refusal}")
     date = date or today()
@@ -144,6 +164,13 @@ def admit(
             behind = main_behind(ws, remote_of(candidate))
             hint = behind_hint(ws, remote_of(candidate), behind[1]) if behind else None
             raise rule_error(problems, hint)
+        if kind != "admit":
+            updates = _in_place_update(ws, main_tree, entry, kind, by, date)
+            message = (
+                f"gitmem: {kind} {entry_id}\n\n{entry.title}\n\n"
+                f"Gitmem-Admitted-By: {by}\nGitmem-Candidate: {candidate.tip}\n"
+            )
+            return _with_index(ws, main_tree, updates), [main_tip, candidate.tip], message
         admitted = entry.with_meta(status="admitted", admitted_by=by, admitted=date)
         updates, replaced = _admission_updates(ws, main_tree, admitted)
         if allow:
@@ -161,7 +188,7 @@ def admit(
         )
         return _with_index(ws, main_tree, updates), [main_tip, candidate.tip], message
 
-    commit, pushed = land_on_main(ws, candidate, f"admit {entry_id}", merge, push, remote)
+    commit, pushed = land_on_main(ws, candidate, f"{kind} {entry_id}", merge, push, remote)
     return Admission(entry_id, commit, superseded, pushed, recovered)
 
 
@@ -190,7 +217,10 @@ def admit_audited(ws: Workspace, *, push: bool = False) -> AutoAdmission:
         if not entry.source.startswith("audit:"):
             done.skipped.append((candidate.id, f"source {entry.source} needs a person"))
             continue
-        refusal = may_admit(ws, entry, entry.source)
+        if curation.kind_of(entry) == curation.RETIRE:
+            refusal = may_retire(ws, entry.source)
+        else:
+            refusal = may_admit(ws, entry, entry.source)
         if refusal:
             done.skipped.append((candidate.id, refusal))
             continue
@@ -227,6 +257,39 @@ def _admission_updates(
         )
         superseded.append(old_id)
     return updates, superseded
+
+
+def _verb_of(ws: Workspace, entry_id: str) -> str:
+    """The verb of the merge that admits entry_id: main's tip says when it is that merge
+    already (a killed command run again), else the candidate does; "admit" when neither."""
+    tip = ws.main_tip()
+    first = ws.store.commit(tip).message.split("\n", 1)[0] if tip else ""
+    for verb in ("admit", curation.AMEND, curation.RETIRE):
+        if first == f"gitmem: {verb} {entry_id}":
+            return verb
+    try:
+        candidate = find_candidate(ws, entry_id)
+        return curation.kind_of(_parsed(candidate))
+    except GitmemError:
+        return "admit"  # admit() says what is wrong
+
+
+def _in_place_update(
+    ws: Workspace, main_tree: str, candidate: Entry, kind: str, by: str, date: str
+) -> dict[str, tuple[str, int] | None]:
+    """The entry an amend or retire candidate names, rewritten as its admission makes it."""
+    store = ws.store
+    target_id = curation.target_of(candidate)
+    found = find_entry(store, store.subtree(main_tree, ws.dir), target_id)
+    if found is None or found[1].status != "admitted":
+        raise RuleError(f"cannot {kind} {target_id}: it is not an admitted entry on {ws.branch}")
+    item, target = found
+    if kind == curation.AMEND:
+        result = curation.amended(target, candidate, by, date)
+    else:
+        reason = str(candidate.meta.get("retired_reason", ""))
+        result = curation.retired(target, reason, by, date)
+    return {f"{ws.dir}/{item.path}": (store.write_blob(result.render().encode("utf-8")), BLOB)}
 
 
 def _with_index(ws: Workspace, base_tree: str, updates: dict[str, tuple[str, int] | None]) -> str:

@@ -15,6 +15,7 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, Place, check_bytes
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.entries import find_entry
+from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import (
@@ -93,6 +94,7 @@ def validate_candidate(
                     f"{found[1].status}: supersede its successor instead",
                 )
             )
+    problems.extend(_target_problems(ws, entry, memory_tree, path))
     duplicate = _duplicate_topic(ws.store, ws.dir, main_tree, entry)
     if duplicate:
         problems.append(
@@ -105,6 +107,41 @@ def validate_candidate(
             )
         )
     return problems
+
+
+def _target_problems(
+    ws: Workspace, entry: Entry, memory_tree: str | None, path: str
+) -> list[Problem]:
+    """An amend or retire candidate names an admitted entry, and an amendment keeps what
+    identifies the entry (gitmem.model.curation)."""
+    kind = curation.kind_of(entry)
+    if kind == "admit":
+        return []
+    target_id = curation.target_of(entry)
+    found = find_entry(ws.store, memory_tree, target_id)
+    if found is None or found[1].status != "admitted":
+        state = "not an entry" if found is None else f"{found[1].status}"
+        return [
+            Problem(
+                path,
+                None,
+                "LINEAGE",
+                f"{kind}s {target_id!r}, which is {state} on {ws.branch}: only an admitted "
+                "entry is amended or retired",
+            )
+        ]
+    changed = curation.changed_immutable(found[1], entry) if kind == curation.AMEND else []
+    if changed:
+        return [
+            Problem(
+                path,
+                None,
+                "AMEND",
+                f"amends {target_id} but changes its {', '.join(changed)}: an amendment keeps "
+                f"them; supersede it instead (gitmem propose --edit {target_id})",
+            )
+        ]
+    return []
 
 
 def _duplicate_topic(store: Store, memory_dir: str, tree: str | None, entry: Entry) -> str | None:
@@ -126,7 +163,7 @@ def _duplicate_topic(store: Store, memory_dir: str, tree: str | None, entry: Ent
         if not line.startswith("- [") or " admitted — " not in line:
             continue
         line_id = line[3 : line.find("]")]
-        if line_id in entry.supersedes:
+        if line_id in entry.supersedes or line_id == curation.target_of(entry):
             continue
         if index_mod.topic_of_title(line.split(" admitted — ", 1)[1]) == topic:
             return line_id

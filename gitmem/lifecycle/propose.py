@@ -5,6 +5,10 @@ straight to the object database, so the working tree, the staging index and HEAD
 touched and an agent can propose in the middle of its own uncommitted work.  The branch is
 created by compare-and-swap from "absent": two concurrent proposals of one title never lose
 one, the second takes the next free id (`…-2`).
+
+`propose --amend ID` and `propose --retire ID` write their candidates the same way, with ids
+`<ID>-amend` and `<ID>-retire` (then `-2`, …): the entry's text as a candidate, corrected, or
+with the reason it retires (gitmem.model.curation says what their admission does).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from gitmem.lifecycle.writing import (
     push_refs,
     today,
 )
+from gitmem.model import curation
 from gitmem.model.entry import Entry, id_with_suffix, make_id
 from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.model.problem import Problem
@@ -72,6 +77,8 @@ def successor_draft(ws: Workspace, old_id: str) -> Entry:
         admitted=None,
         created=None,
         source=None,
+        amended=None,
+        amended_by=None,
         supersedes=[old_id],
     )
 
@@ -88,9 +95,95 @@ def propose(
     working tree, the staging index and HEAD are never touched. With push, the branch is
     pushed when the remote holds main's tip; else it stays here and `unpushed` says why."""
     fields.require()
-    store = ws.store
     entry = build_candidate(ws, fields, created)
     base_id = make_id(ws.settings.project, entry.type, entry.created, entry.title)
+    return _write_candidate(ws, entry, base_id, push=push, remote=remote)
+
+
+def amend_start(ws: Workspace, target_id: str) -> Entry:
+    """The text an amendment starts from (`gitmem propose --amend ID`): the admitted entry
+    as its amend candidate, for the author to correct."""
+    target = _admitted(ws, target_id, curation.AMEND)
+    return curation.amend_draft(target, target_id + curation.AMEND_SUFFIX)
+
+
+def propose_amend(
+    ws: Workspace,
+    target_id: str,
+    fields: ProposalFields,
+    *,
+    push: bool = False,
+    remote: str = "origin",
+) -> Proposal:
+    """A candidate that corrects an admitted entry in place: the entry's text with the fields
+    and sections given here put over it. What identifies the entry (type, source, created)
+    and its lineage (supersedes) is not an amendment's to change: supersede it instead."""
+    target = _admitted(ws, target_id, curation.AMEND)
+    given = fields.given()
+    for name in ("type", "source", "supersedes"):
+        value = given.get(name)
+        if value is not None and value != target.meta.get(name):
+            raise UsageError(
+                f"an amendment keeps the entry's {name} ({target.meta.get(name, 'none')}): "
+                f"to change it, supersede {target_id} (gitmem propose --edit {target_id})"
+            )
+    start = curation.amend_draft(target, target_id + curation.AMEND_SUFFIX)
+    meta = {k: v for k, v in given.items() if k not in BODY_FIELDS and k != "supersedes"}
+    corrected = start.with_meta(**{**meta, "amends": target_id})
+    body = {name: given.get(name, getattr(start, name)) for name in BODY_FIELDS}
+    candidate = Entry(corrected.meta, body["context"], body["content"], body["evidence"])
+    if candidate.render() == start.render():
+        raise UsageError(
+            f"nothing to amend: give the corrected fields or text of {target_id} "
+            "(--title, --applies-when, --content, …, or edit it in $EDITOR)"
+        )
+    base_id = target_id + curation.AMEND_SUFFIX
+    return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
+
+
+def propose_retire(
+    ws: Workspace,
+    target_id: str,
+    reason: str,
+    *,
+    push: bool = False,
+    remote: str = "origin",
+) -> Proposal:
+    """A candidate that retires an admitted entry (junk, a test write, a duplicate): once
+    admitted, the file stays as a tombstone in status retired with the reason."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise UsageError("--retire needs --reason TEXT: say why the entry goes")
+    target = _admitted(ws, target_id, curation.RETIRE)
+    base_id = target_id + curation.RETIRE_SUFFIX
+    candidate = curation.retire_draft(target, base_id, reason)
+    return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
+
+
+def _admitted(ws: Workspace, target_id: str, verb: str) -> Entry:
+    """The admitted entry an amendment or a retirement changes, or why there is none."""
+    tip = ws.main_tip()
+    if tip is None:
+        raise no_commits(ws)
+    found = find_entry(ws.store, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
+    if found is None:
+        raise UsageError(f"no entry {target_id!r} on {ws.branch}: see `gitmem list`")
+    target = found[1]
+    if target.status != "admitted":
+        raise UsageError(
+            f"{target_id} is {target.status}: only an admitted entry is {verb}ed"
+            + (f" (amend its successor {target.meta.get('superseded_by')})"
+               if target.status == "superseded" else "")
+        )  # fmt: skip
+    return target
+
+
+def _write_candidate(
+    ws: Workspace, entry: Entry, base_id: str, *, push: bool, remote: str
+) -> Proposal:
+    """Validate the candidate, then write it as one commit on gitmem/<id> from main's tip,
+    taking the first free id of base_id, base_id-2, …"""
+    store = ws.store
     main_tip = ws.main_tip()
     if main_tip is None:
         raise no_commits(ws)

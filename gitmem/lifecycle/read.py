@@ -19,6 +19,8 @@ class Listed:
     status: str
     title: str
     path: str
+    #: the dates of its amendments, oldest first (empty when never amended)
+    amended: tuple[str, ...] = ()
 
 
 def entries(ws: Workspace, rev: str | None = None) -> list[tuple[str, Entry]]:
@@ -50,7 +52,8 @@ def list_entries(
             continue
         if types and entry.type not in types:
             continue
-        out.append(Listed(entry.id, entry.type, entry.status, entry.title, path))
+        amended = tuple(str(d) for d in entry.meta.get("amended") or [])
+        out.append(Listed(entry.id, entry.type, entry.status, entry.title, path, amended))
     return out
 
 

@@ -43,8 +43,15 @@ FIELD_ORDER = (
     "admitted_by",
     "created",
     "admitted",
+    "amended_by",
+    "amended",
+    "retired_by",
+    "retired",
+    "retired_reason",
     "supersedes",
     "superseded_by",
+    "amends",
+    "retires",
     "tags",
     "files",
     "rationale",
@@ -52,7 +59,14 @@ FIELD_ORDER = (
     "detection_signal",
     "evidence_batches",
 )
-ONE_LINE_FIELDS = ("title", "applies_when", "rationale", "correction", "detection_signal")
+ONE_LINE_FIELDS = (
+    "title",
+    "applies_when",
+    "rationale",
+    "correction",
+    "detection_signal",
+    "retired_reason",
+)
 ADMISSION_FIELDS = ("status", "admitted_by", "admitted", "superseded_by")
 SECTIONS = ("Context", "Content", "Evidence")
 MAX_FRONT_MATTER_CHARS = 16 * 1024

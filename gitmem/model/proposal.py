@@ -22,7 +22,22 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import Entry, EntryError, parse
 
 #: Fields gitmem writes itself: a draft's values for them are dropped, never proposed.
-SET_BY_GITMEM: Final = ("id", "status", "created", "admitted_by", "admitted", "superseded_by")
+SET_BY_GITMEM: Final = (
+    "id",
+    "status",
+    "created",
+    "admitted_by",
+    "admitted",
+    "superseded_by",
+    "amended",
+    "amended_by",
+    "retired",
+    "retired_by",
+    # set by propose --amend / --retire from their own options
+    "retired_reason",
+    "amends",
+    "retires",
+)
 #: The fields that hold the body's sections rather than front matter.
 BODY_FIELDS: Final = ("context", "content", "evidence")
 

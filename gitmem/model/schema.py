@@ -92,7 +92,9 @@ def _describe(error: Any, meta: Mapping[str, Any]) -> str:
         allowed = ", ".join(error.validator_value)
         return f"type {error.instance!r} is not allowed here: use one of {allowed}"
     if validator == "enum" and path == "status":
-        return f"status {error.instance!r} is unknown: use candidate, admitted or superseded"
+        return (
+            f"status {error.instance!r} is unknown: use candidate, admitted, superseded or retired"
+        )
     if validator == "const" and path == "type":
         return (
             f"type {error.instance!r} is not allowed for this source: use {error.validator_value}"
@@ -117,8 +119,14 @@ def _required_reason(error: Any) -> str:
     ]:
         return ": a mistake needs 'correction' and 'detection_signal'"
     status = instance.get("status")
-    if status in ("admitted", "superseded"):
-        return f": a {status} entry records its admission"
+    if status in ("admitted", "superseded", "retired"):
+        return f": a {status} entry records its admission" + (
+            " and its retirement" if status == "retired" else ""
+        )
+    if "amended" in instance or "amended_by" in instance:
+        return ": an amended entry records the dates (amended) and its last amender (amended_by)"
+    if "retires" in instance:
+        return ": a retire candidate says why (retired_reason)"
     if str(instance.get("source", "")).startswith("audit:"):
         return ": an audit-sourced mistake lists the batches it recurred in"
     return ""
@@ -129,10 +137,22 @@ def _not_reason(error: Any) -> str:
     status = instance.get("status")
     if status == "candidate":
         return (
-            "a candidate carries no admission fields (admitted_by, admitted, superseded_by): "
-            "remove them; admission adds them"
+            "a candidate carries no admission fields (admitted_by, admitted, superseded_by, "
+            "amended, amended_by, retired, retired_by): remove them; admission adds them"
         )
-    return "an admitted entry has no superseded_by: only a superseded entry names its successor"
+    if status == "admitted":
+        return (
+            "an admitted entry has no superseded_by, retired fields, amends or retires: only a "
+            "superseded entry names its successor, only a retired one its retirement"
+        )
+    if status in ("superseded", "retired"):
+        return f"a {status} entry carries only its own end: superseded_by or the retired fields"
+    if "amends" in instance or "retires" in instance:
+        return (
+            "a candidate amends, retires or supersedes one entry, never two of these: "
+            "propose each separately"
+        )
+    return "front matter: fields that exclude each other are both present"
 
 
 _HINTS = {
@@ -142,6 +162,12 @@ _HINTS = {
     "created": "is not a date: write YYYY-MM-DD",
     "admitted": "is not a date: write YYYY-MM-DD",
     "superseded_by": "is not an entry id",
+    "amended_by": "is not an admitter: human:<name> or audit:<file>",
+    "retired_by": "is not an admitter: human:<name> or audit:<file>",
+    "amended": "is not a date: write YYYY-MM-DD",
+    "retired": "is not a date: write YYYY-MM-DD",
+    "amends": "is not an entry id",
+    "retires": "is not an entry id",
 }
 
 

@@ -120,6 +120,8 @@ class Settings:
     semantic: bool = True
     owners: tuple[tuple[str, str], ...] = ()  # (entry type, its CODEOWNERS owners), by type
     policy_admins: tuple[str, ...] = ()
+    #: which sources may admit a retirement (gitmem propose --retire): people only by default
+    retire_by: tuple[str, ...] = ("human",)
     warnings: tuple[str, ...] = ()
     #: Where memory.branch came from, in words (`gitmem init` says it); provenance, not a
     #: setting, so two Settings that agree on every value are equal.
@@ -180,6 +182,12 @@ _KEYS: Final[tuple[_Key, ...]] = (
         "policy_admins",
         "GITMEM_POLICY_ADMINS",
         'a list of distinct user names without spaces, e.g. ["alice"]',
+    ),
+    _Key(
+        "retireBy",
+        "retire_by",
+        "GITMEM_RETIRE_BY",
+        'a list of the sources that may retire an entry, from "human" and "audit", e.g. ["human"]',
     ),
 )
 _BY_NAME: Final[dict[str, _Key]] = {key.name: key for key in _KEYS}
@@ -341,6 +349,7 @@ def load_settings(
             "semantic": True,
             "owners": (),
             "policy_admins": (),
+            "retire_by": ("human",),
         },
     )
     layers = [defaults, project_layer, user_layer, env_layer]
@@ -389,6 +398,7 @@ def load_settings(
         semantic=values["semantic"],
         owners=values["owners"],
         policy_admins=values["policy_admins"],
+        retire_by=values["retire_by"],
         warnings=tuple(warnings),
         branch_from=(
             branch_why
@@ -561,7 +571,7 @@ def _normalize(key: _Key, value: Any) -> Any:
         return "/".join(part for part in value.split("/") if part not in ("", "."))
     if key.name == "types":
         return tuple(item for item in dict.fromkeys(value) if item not in DEFAULT_TYPES)
-    if key.name == "policyAdmins":
+    if key.name in ("policyAdmins", "retireBy"):
         return tuple(dict.fromkeys(value))
     if key.name == "maxBody":
         return int(value)  # the schema accepts 2000.0 as an integer
@@ -598,7 +608,7 @@ def _from_env(key: _Key, raw: str) -> Any:
     if key.name == "maxBody":
         digits = raw.strip()
         return int(digits) if digits.isascii() and digits.isdigit() else raw
-    if key.name in ("types", "policyAdmins"):
+    if key.name in ("types", "policyAdmins", "retireBy"):
         return [item.strip() for item in raw.split(",") if item.strip()]
     if key.name == "owners":
         pairs = [item.partition("=") for item in raw.split(",") if item.strip()]

@@ -14,6 +14,7 @@ reads its policy from the commits it judges:
       gitmem.types               (several)   extra entry types, one value each
       gitmem.maxBody             2000        body characters
       gitmem.policyAdmins        (several)   who may push a change of these settings
+      gitmem.retireBy            human       which sources may retire an entry, one value each
       gitmem.allow               (several)   reviewed secret exceptions (fingerprints)
 
   A server whose config holds no ``gitmem.branch`` has no policy: the hook refuses every push
@@ -82,10 +83,16 @@ KEYS: Final = (
     "gitmem.types",
     "gitmem.maxBody",
     "gitmem.policyAdmins",
+    "gitmem.retireBy",
     "gitmem.allow",
 )
 #: Keys that hold several values (one `git config --add` each).
-MULTI_KEYS: Final = frozenset({"gitmem.types", "gitmem.policyAdmins", "gitmem.allow"})
+MULTI_KEYS: Final = frozenset(
+    {"gitmem.types", "gitmem.policyAdmins", "gitmem.retireBy", "gitmem.allow"}
+)
+#: The sources whose admitter may retire an entry (memory.retireBy), and the default.
+RETIRE_SOURCES: Final = ("human", "audit")
+DEFAULT_RETIRE_BY: Final = ("human",)
 
 _SLUG: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _NAME: Final = re.compile(r"[^\s,]{1,100}")
@@ -112,6 +119,8 @@ class Policy:
     allowed: frozenset[str] = field(default_factory=frozenset)
     #: where it was read, for messages: "the server's git config", "the base commit 1a2b3c4d"
     source: str = "the defaults"
+    #: the sources whose admitter may retire an entry (memory.retireBy)
+    retire_by: tuple[str, ...] = DEFAULT_RETIRE_BY
 
     @property
     def main_ref(self) -> str:
@@ -127,10 +136,16 @@ class Policy:
             max_body=self.max_body,
             require_pusher_match=self.require_pusher_match,
             policy_admins=self.admins,
+            retire_by=self.retire_by,
         )
 
     def is_admin(self, pusher: str | None) -> bool:
         return pusher is not None and pusher in self.admins
+
+    def may_retire(self, by: str) -> bool:
+        """Whether an admitter (human:NAME, audit:FILE) is of a source that may retire."""
+        kind, _, name = by.partition(":")
+        return bool(name) and kind in self.retire_by
 
     def with_allowed(self, fingerprints: Sequence[str]) -> Policy:
         return replace(self, allowed=self.allowed | frozenset(fingerprints))
@@ -145,6 +160,7 @@ TREE_KEYS: Final = (
     ("types", "memory.types"),
     ("max_body", "memory.maxBody"),
     ("admins", "memory.policyAdmins"),
+    ("retire_by", "memory.retireBy"),
 )
 
 
@@ -159,6 +175,7 @@ def from_settings(settings: Settings, *, project_auto_admit: bool, source: str) 
         types=settings.types,
         max_body=settings.max_body,
         admins=settings.policy_admins,
+        retire_by=settings.retire_by,
         source=source,
     )
 
@@ -204,6 +221,13 @@ def from_config(values: Mapping[str, Sequence[str]]) -> Policy | None:
     for name in admins:
         if not _NAME.fullmatch(name):
             raise PolicyError(f"gitmem.policyAdmins {name!r} is not a user name")
+    retire_by = tuple(dict.fromkeys(v.strip() for v in values.get("gitmem.retireBy", ())))
+    for name in retire_by:
+        if name not in RETIRE_SOURCES:
+            raise PolicyError(
+                f"gitmem.retireBy {name!r} is not a source that may retire: "
+                f"use {' or '.join(RETIRE_SOURCES)}, one value each"
+            )
     allowed = frozenset(v.strip() for v in values.get("gitmem.allow", ()))
     for fingerprint in allowed:
         if not _FINGERPRINT.fullmatch(fingerprint):
@@ -219,6 +243,7 @@ def from_config(values: Mapping[str, Sequence[str]]) -> Policy | None:
         types=types,
         max_body=max_body,
         admins=admins,
+        retire_by=retire_by or DEFAULT_RETIRE_BY,
         allowed=allowed,
         source="the server's git config",
     )
@@ -247,6 +272,7 @@ def config_values(policy: Policy) -> list[tuple[str, str]]:
     ]
     out += [("gitmem.types", name) for name in policy.types]
     out += [("gitmem.policyAdmins", name) for name in policy.admins]
+    out += [("gitmem.retireBy", name) for name in policy.retire_by]
     out += [("gitmem.allow", fingerprint) for fingerprint in sorted(policy.allowed)]
     return out
 

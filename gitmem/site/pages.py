@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from gitmem.model.curation import state_note
 from gitmem.model.entry import Entry
 from gitmem.model.names import is_slug
 from gitmem.model.problem import Problem
@@ -331,6 +332,8 @@ def entry_page(
     if isinstance(item, SiteEntry) and item.stale:
         marks.append('<span class="badge stale">may be stale</span>')
     body.append(f'<p class="marks">{" ".join(marks)}</p>\n')
+    if note := state_note(entry):  # a tombstone's reason, or when it was corrected
+        body.append(f'<p class="state">{escape(note)}</p>\n')
     if isinstance(item, SiteCandidate):
         body.append(
             f'<section aria-labelledby="checks"><h2 id="checks">Checks</h2>'

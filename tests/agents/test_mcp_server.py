@@ -577,3 +577,43 @@ def test_prompts_propose_and_review(server: Server, admitted: list[str]) -> None
     assert isinstance(asked, TextContent)
     assert f"`{pending['id']}`: A candidate for the review prompt" in asked.text
     assert "gitmem admit" in asked.text and "Do not admit or refuse anything yourself" in asked.text
+
+
+def test_a_retired_entry_is_never_recalled_and_shown_as_a_tombstone(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Issue 17: amended and retired entries through the MCP server, as agents see them."""
+    base = tmp_path_factory.mktemp("mcp-curation")
+    env = isolation(base)
+    repo = _new_repo(base / "work", env, memory=True)
+
+    def gitmem(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "gitmem", *args], cwd=repo, env=env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr + done.stdout
+        return done.stdout.split("proposed ", 1)[-1].split()[0]
+
+    def admitted(title: str) -> str:
+        entry_id = gitmem("propose", "--type", "method", "--title", title, "--applies-when",
+                          "opening the store", "--content", f"{title}.")  # fmt: skip
+        gitmem("admit", entry_id, "--by", "human:reviewer")
+        return entry_id
+
+    gone = admitted("Open the store read only in hooks")
+    kept = admitted("Cache the parsed settings per process")
+    with serving(repo, env, base / "server.log", mode="legacy") as server:
+        hits = server.ok("memory_recall", {"query": "open the store read only"})["entries"]
+        assert gone in [h["id"] for h in hits]  # the cache is built before the changes
+        gitmem("admit", gitmem("propose", "--retire", gone, "--reason", "a test write"))
+        gitmem("admit", gitmem("propose", "--amend", kept, "--title", "Cache parsed settings"))
+        hits = server.ok("memory_recall", {"query": "open the store read only"})["entries"]
+        assert gone not in [h["id"] for h in hits]
+        shown = server.call("memory_show", {"id": gone})
+        block = shown.content[0]
+        assert isinstance(block, TextContent)
+        assert block.text.startswith(f"`{gone}` (retired on ")
+        assert "a test write; not a precedent" in block.text
+        assert shown.structured_content and shown.structured_content["status"] == "retired"
+        amended = server.call("memory_show", {"id": kept}).content[0]
+        assert isinstance(amended, TextContent) and ", amended " in amended.text
+        assert "Cache parsed settings" in amended.text

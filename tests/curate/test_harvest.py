@@ -237,3 +237,38 @@ def test_a_large_table_is_read_in_linear_time(audits: Path) -> None:
 def test_no_paths_is_a_usage_error(audits: Path) -> None:
     result = run(audits, "harvest")
     assert result.exit_code == 2 and "name the audit verdict files" in result.output
+
+
+def review(repo: Path, *paths: str) -> dict[str, object]:
+    result = run(repo, "harvest", *paths, "--format", "json")
+    due: dict[str, object] = json.loads(result.output)["review_due"]
+    return due
+
+
+def test_a_review_of_mistakes_is_due_when_untreated_gaps_recur(audits: Path) -> None:
+    # one batch: nothing recurs, nothing is due
+    assert review(audits, "audits/audit-2026-11-20.md") == {"due": False, "gaps": []}
+    # two batches: the watched gaps are untreated and recur, so learning is due
+    two = ["audits/audit-2026-11-20.md", "audits/audit-2026-11-24.md"]
+    due = review(audits, *two)
+    assert due["due"] is True
+    titles = {g["title"] for g in due["gaps"]}  # type: ignore[attr-defined]
+    assert {RECURRING, WATCHED} <= titles
+    text = ok(run(audits, "harvest", *two)).output
+    assert "a review of mistakes is due: " in text and f"  {WATCHED!r} (2 batches, watch)" in text
+
+
+def test_a_gap_is_treated_once_an_admitted_entry_holds_it_or_its_topic_is_refused(
+    audits: Path,
+) -> None:
+    ok(run(audits, "harvest", "audits"))  # proposed: pending, not yet learnt
+    pending = review(audits, "audits")
+    assert RECURRING in {g["title"] for g in pending["gaps"]}  # type: ignore[attr-defined]
+    [name] = [n for n in branches(audits) if "no-test-pushes" in n]
+    ok(run(audits, "admit", name.removeprefix("gitmem/"), "--by", "human:alice"))
+    for other in branches(audits):
+        ok(run(audits, "refuse", other.removeprefix("gitmem/"), "--reason", "not ours"))
+    left = review(audits, "audits")
+    titles = {g["title"] for g in left["gaps"]}  # type: ignore[attr-defined]
+    assert RECURRING not in titles and REFUSABLE not in titles
+    assert WATCHED in titles  # still only watched: nobody learnt from it yet

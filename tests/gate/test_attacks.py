@@ -29,6 +29,7 @@ from remote import (
 from secret_samples import github_token
 
 from gitmem.hooks import installer
+from gitmem.model.entry import parse
 
 from conftest import git
 from entries import text
@@ -384,3 +385,159 @@ def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> N
     stderr = rejected(push(clone, "main:refs/heads/GitMem/x"), "LAYOUT")
     assert "variant of refs/heads/gitmem/:" in stderr
     accepted(push(clone, "main:refs/heads/mainline"))
+
+
+# ------------------------------------------------- 10. in-place edits: amend and retire (issue 17)
+
+
+def curation_candidate(repo: Path, flag: str, entry_id: str, *extra: str) -> str:
+    """An amend (--amend) or retire (--retire) candidate of entry_id, proposed and pushed."""
+    out = ok(run(repo, "propose", flag, entry_id, *extra, "--push")).output
+    return out.split("proposed ", 1)[1].split()[0]
+
+
+def in_place_by_hand(
+    repo: Path, candidate_id: str, verb: str, entry_id: str, **changes: object
+) -> str:
+    """A merge of the candidate branch made with git alone, its message `gitmem: <verb> <id>`,
+    rewriting entry_id with changes (None removes a field) as the attacker chooses."""
+    git(repo, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{candidate_id}")
+    git(repo, "rm", "-q", "-f", f".gitmem/candidates/{candidate_id}.md")
+    path = repo / entry_path(entry_id)
+    entry = parse(path.read_text()).with_meta(**changes)
+    path.write_text(entry.render())
+    index(repo)
+    return commit_all(repo, f"gitmem: {verb} {candidate_id}")
+
+
+def test_an_amendment_admitted_by_gitmem_lands_and_one_made_by_hand_must_match_it(
+    clone: Path,
+) -> None:
+    entry_id = admitted(clone)
+    candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
+    base = git(clone, "rev-parse", "HEAD").strip()
+    # by hand: the reviewed title, plus a field the candidate never had
+    in_place_by_hand(
+        clone, candidate_id, "amend", entry_id, title="Review the memory",
+        amended=["2026-12-01"], amended_by="human:alice", tags=["sneaked-in"],
+    )  # fmt: skip
+    stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
+    assert "amend exactly what was reviewed" in stderr
+    git(clone, "reset", "-q", "--hard", base)
+    in_place_by_hand(
+        clone, candidate_id, "amend", entry_id, title="Review the memory",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    accepted(push(clone, "main"))  # exactly what gitmem admit makes: the judge is not "no"
+
+
+def test_an_edit_of_an_entry_outside_an_amend_merge_is_refused(clone: Path) -> None:
+    entry_id = admitted(clone)
+    path = clone / entry_path(entry_id)
+    entry = parse(path.read_text())
+    path.write_text(
+        entry.with_meta(title="Rewritten", amended=["2026-12-01"], amended_by="human:eve").render()
+    )
+    index(clone)
+    commit_all(clone, f"gitmem: amend {entry_id}-amend")  # the message alone is no merge
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert "--amend" in stderr
+
+
+def test_an_amend_merge_cannot_change_another_entry_than_its_candidate_names(
+    clone: Path,
+) -> None:
+    first = admitted(clone, "Keep the memory reviewed")
+    second = admitted(clone, "Review every candidate")
+    candidate_id = curation_candidate(clone, "--amend", first, "--title", "Keep memory reviewed")
+    in_place_by_hand(
+        clone, candidate_id, "amend", second, title="Keep memory reviewed",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
+    assert f"does not change entries/<type>/{first}.md" in stderr
+
+
+def test_an_amend_merge_cannot_change_the_entrys_identity_or_admission(clone: Path) -> None:
+    entry_id = admitted(clone)
+    candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
+    in_place_by_hand(
+        clone, candidate_id, "amend", entry_id, title="Review the memory",
+        amended=["2026-12-01"], amended_by="human:alice", admitted_by="human:root",
+    )  # fmt: skip
+    rejected(push(clone, "main"), "HISTORY-AMEND")
+
+
+def test_a_retire_merge_sets_only_the_retirement(clone: Path, server: Path) -> None:
+    entry_id = admitted(clone)
+    candidate_id = curation_candidate(clone, "--retire", entry_id, "--reason", "a test write")
+    base = git(clone, "rev-parse", "HEAD").strip()
+    end = {"status": "retired", "retired": "2026-12-01", "retired_reason": "a test write"}
+    in_place_by_hand(
+        clone, candidate_id, "retire", entry_id, **end, retired_by="human:alice",
+        content="Rewritten while retiring.",
+    )  # fmt: skip
+    rejected(push(clone, "main"), "HISTORY-RETIRE")
+    git(clone, "reset", "-q", "--hard", base)
+    in_place_by_hand(
+        clone, candidate_id, "retire", entry_id, **{**end, "retired_reason": "other reason"},
+        retired_by="human:alice",
+    )  # fmt: skip
+    rejected(push(clone, "main"), "HISTORY-RETIRE")
+    git(clone, "reset", "-q", "--hard", base)
+    ok(run(clone, "admit", candidate_id, "--push"))
+    assert "status: retired" in git(server, "show", f"main:{entry_path(entry_id)}")
+
+
+def test_who_may_retire_is_the_servers_policy(clone: Path, server: Path) -> None:
+    entry_id = admitted(clone)
+    candidate_id = curation_candidate(clone, "--retire", entry_id, "--reason", "duplicate")
+    in_place_by_hand(
+        clone, candidate_id, "retire", entry_id, status="retired", retired="2026-12-01",
+        retired_reason="duplicate", retired_by="audit:verdict.md",
+    )  # fmt: skip
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert "memory.retireBy" in stderr
+    git(server, "config", "--add", "gitmem.retireBy", "audit")
+    accepted(push(clone, "main"))
+
+
+def test_an_amendment_is_held_to_the_pusher_like_an_admission(clone: Path, server: Path) -> None:
+    git(server, "config", "gitmem.requirePusherMatch", "true")
+    entry_id = propose(clone, "Pair on reviews")
+    ok(run(clone, "admit", entry_id, "--by", "human:alice"))
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
+    candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Pair on review")
+    ok(run(clone, "admit", candidate_id, "--by", "human:alice"))
+    rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-ADMITTER")
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
+
+
+def test_a_force_push_cannot_take_back_a_retirement_or_an_amendment(clone: Path) -> None:
+    entry_id = admitted(clone)
+    ok(run(clone, "admit", curation_candidate(clone, "--amend", entry_id, "--title", "Reviewed")))
+    accepted(push(clone, "main"))
+    amended_tip = git(clone, "rev-parse", "HEAD").strip()
+    ok(run(clone, "admit", curation_candidate(clone, "--retire", entry_id, "--reason", "old")))
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", amended_tip)
+    write(clone, "notes.txt", "x\n")
+    commit_all(clone, "code, without the retirement")
+    stderr = rejected(push(clone, "+main"), "HISTORY-EDIT")
+    assert "a rewrite of history" in stderr
+    git(clone, "reset", "-q", "--hard", f"{amended_tip}~1")  # before the amendment too
+    write(clone, "notes.txt", "y\n")
+    commit_all(clone, "code, without the amendment")
+    rejected(push(clone, "+main"), "HISTORY-EDIT")
+
+
+def test_a_superseded_entry_is_not_amended(clone: Path) -> None:
+    old = admitted(clone, "Keep the memory reviewed")
+    candidate_id = curation_candidate(clone, "--amend", old, "--title", "Keep memory reviewed")
+    ok(run(clone, "admit", propose(clone, "Review it all", "--supersedes", old), "--push"))
+    in_place_by_hand(
+        clone, candidate_id, "amend", old, title="Keep memory reviewed",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
+    assert "not an admitted entry" in stderr

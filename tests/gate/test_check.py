@@ -124,7 +124,7 @@ def test_field_rules(repo: Path, changes: dict[str, str], rule: str, words: str)
 def test_admitted_status_under_candidates_and_candidate_under_entries(repo: Path) -> None:
     write(repo, ENTRY, text())
     line = one_problem(run(repo, "check"), "STATUS-FOLDER", ENTRY)
-    assert "only admitted or superseded entries live there" in line
+    assert "only admitted, superseded or retired entries live there" in line
     assert f"{ENTRY}:4:" in line
 
 

@@ -1,14 +1,16 @@
-"""Random histories pushed to a server with the hook, judged by a reference model written from
-the invariant alone (gitmem.gate.history's docstring), with git plumbing and text: the
-server's verdict, `gitmem check --range` and the pre-push gate must all agree with it.
+"""Random histories pushed to a server with the hook, judged by a reference model written from the
+invariant alone (gitmem.gate.history's docstring), with git plumbing and text: the server's
+verdict, `gitmem check --range` and the pre-push gate must all agree with it.
 
 The model knows nothing of gitmem's code. It reads trees with `git ls-tree`, blobs with `git
-cat-file`, and decides, for the memory branch, that every commit of the new first-parent
-chain (back to the old tip's own chain) changes the memory folder by nothing, by an admit
-merge of its second parent's candidate, or by appending rows to refused.md, with INDEX.md
-equal to the index rendered from that commit's entries; that a rewrite keeps every entry
-and refused.md's rows; that no new commit on any ref carries the token or a variant of the
-memory folder; and that the settings in the tree stay as they are.
+cat-file`, and decides, for the memory branch, that every commit of the new first-parent chain
+(back to the old tip's own chain) changes the memory folder by nothing, by an admit merge of
+its second parent's candidate, by an amend or retire merge rewriting the one admitted entry its
+candidate names, or by appending rows to refused.md, with INDEX.md equal to the index rendered
+from that commit's entries; that a rewrite keeps every entry (an entry's state only moves
+forward: superseded, retired, amended again) and refused.md's rows; that no new commit on any
+ref carries the token or a variant of the memory folder; and that the settings in the tree stay
+as they are.
 
 `make test` runs a few examples; GITMEM_HYPOTHESIS=thorough runs many (see the README).
 """
@@ -148,6 +150,9 @@ def explained(repo: Path, commit: str) -> bool:
             and new.startswith(old)
             and all(is_refusal_row(line) for line in new[len(old) :].splitlines() if line.strip())
         )
+    for verb in ("amend", "retire"):
+        if len(ps) == 2 and message.startswith(f"gitmem: {verb} "):
+            return in_place_explained(repo, commit, ps, changed, verb, message)
     if len(ps) != 2 or not message.startswith("gitmem: admit "):
         return False
     admitted_id = message.split("\n", 1)[0].removeprefix("gitmem: admit ").strip()
@@ -183,6 +188,64 @@ def explained(repo: Path, commit: str) -> bool:
         ):
             return False
     return True
+
+
+KEPT = ("type", "source", "created", "admitted_by", "admitted", "supersedes")
+
+
+def in_place_explained(
+    repo: Path, commit: str, ps: list[str], changed: set[str], verb: str, message: str
+) -> bool:
+    """An amend or retire merge: the one admitted entry its candidate names, rewritten as the
+    candidate says (amend: its fields and text, the entry's identity and admission kept, a
+    date appended to `amended`; retire: status retired, the candidate's reason, nothing else),
+    by a person (the model's server keeps memory.retireBy at people only)."""
+    candidate_id = message.split("\n", 1)[0].removeprefix(f"gitmem: {verb} ").strip()
+    candidate = blob(repo, ps[1], f"{MEMORY}/candidates/{candidate_id}.md")
+    if candidate is None or field(candidate, "status") != "candidate":
+        return False
+    target = field(candidate, f"{verb}s")
+    paths = [p for p in changed if p.endswith(f"/{target}.md") and "/entries/" in p]
+    if not target or len(changed) != 1 or len(paths) != 1:
+        return False
+    old, new = blob(repo, ps[0], paths[0]), blob(repo, commit, paths[0])
+    if old is None or new is None or field(old, "status") != "admitted":
+        return False
+    if verb == "retire":
+        return (
+            field(new, "retired_by").startswith("human:")
+            and field(new, "retired_reason") == field(candidate, "retired_reason")
+            and without(new, "retired_by", "retired", "retired_reason").replace(
+                "status: retired\n", "status: admitted\n"
+            )
+            == old
+        )
+    dates, before = listed(new, "amended"), listed(old, "amended")
+    reviewed = without(new, "admitted_by", "admitted", "amended_by", "amended", "supersedes")
+    wanted = without(candidate, "amends").replace(f"id: {candidate_id}\n", f"id: {target}\n")
+    return (
+        all(field(old, name) == field(new, name) for name in KEPT)
+        and dates[:-1] == before
+        and len(dates) == len(before) + 1
+        and field(new, "amended_by").startswith("human:")
+        and reviewed.replace("status: admitted\n", "status: candidate\n") == wanted
+    )
+
+
+def moved_forward(old: str, new: str) -> bool:
+    """A rewrite's net change of an admitted entry that only moves it on: retired, or
+    amended again (its old dates kept), its identity and admission the same."""
+    if field(old, "status") != "admitted" or field(new, "status") not in ("admitted", "retired"):
+        return False
+    if any(field(old, name) != field(new, name) for name in KEPT):
+        return False
+    before, after = listed(old, "amended"), listed(new, "amended")
+    if after[: len(before)] != before:
+        return False
+    if len(after) > len(before):
+        return True
+    ended = without(new, "retired_by", "retired", "retired_reason")
+    return ended.replace("status: retired\n", "status: admitted\n") == old
 
 
 def variant_or_token(repo: Path, commits: list[str]) -> bool:
@@ -230,9 +293,12 @@ def model_accepts(repo: Path, ref: str, old: str | None, new: str, server_refs: 
                 text, later = blob(repo, old, path) or "", blob(repo, new, path)
                 successor = field(later or "", "superseded_by")
                 if later is None or not (
-                    field(text, "status") == "admitted"
-                    and field(later, "status") == "superseded"
-                    and any(p.endswith(f"/{successor}.md") for p in now)
+                    (
+                        field(text, "status") == "admitted"
+                        and field(later, "status") == "superseded"
+                        and any(p.endswith(f"/{successor}.md") for p in now)
+                    )
+                    or moved_forward(text, later)
                 ):
                     return False
         refused = f"{MEMORY}/refused.md"
@@ -364,6 +430,82 @@ class History:
         if entry_id and self.gitmem("admit", entry_id, "--by", "human:reviewer"):
             self.push("main", "refs/heads/main")
 
+    def admitted_ids(self) -> list[str]:
+        return [
+            p.rsplit("/", 1)[1].removesuffix(".md")
+            for p in self.entries()
+            if "status: admitted" in (blob(self.work, "HEAD", p) or "")
+        ]
+
+    def curation(self, flag: str, entry_id: str) -> str | None:
+        """An amend (--amend) or retire (--retire) candidate of entry_id; its id."""
+        extra = ["--title", self.lesson()] if flag == "--amend" else ["--reason", "not needed"]
+        result = run(self.work, "propose", flag, entry_id, *extra)
+        found = re.search(r"proposed (\S+)", result.output)
+        return found.group(1) if result.exit_code == 0 and found else None
+
+    def amend(self, pick: int) -> None:
+        admitted = self.admitted_ids()
+        candidate = self.curation("--amend", admitted[pick % len(admitted)]) if admitted else None
+        if candidate and self.gitmem("admit", candidate, "--by", "human:reviewer"):
+            self.push("main", "refs/heads/main")
+
+    def retire(self, pick: int, by: str) -> None:
+        """Retire an admitted entry, by a person (accepted) or an audit (refused: the
+        server's memory.retireBy is people only); the audit's merge is made by hand."""
+        admitted = self.admitted_ids()
+        if not admitted:
+            return
+        entry_id = admitted[pick % len(admitted)]
+        candidate = self.curation("--retire", entry_id)
+        if candidate is None:
+            return
+        if by == "human":
+            if self.gitmem("admit", candidate, "--by", "human:reviewer"):
+                self.push("main", "refs/heads/main")
+            return
+        self.in_place_by_hand(candidate, "retire", entry_id, status="retired",
+                              retired="2026-12-01", retired_by="audit:verdicts.md",
+                              retired_reason="not needed")  # fmt: skip
+
+    def forge_amend(self, pick: int, how: str) -> None:
+        """An amend merge made by hand that strays from its candidate (a sneaked-in tag, or
+        another entry than the candidate names) or, with "exact", follows it to the letter."""
+        admitted = self.admitted_ids()
+        if not admitted:
+            return
+        entry_id = admitted[pick % len(admitted)]
+        candidate = self.curation("--amend", entry_id)
+        if candidate is None:
+            return
+        title = field(blob(self.work, f"gitmem/{candidate}", f"{MEMORY}/candidates/{candidate}.md")
+                      or "", "title")  # fmt: skip
+        path = next(p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
+        dates = listed(blob(self.work, "HEAD", path) or "", "amended")
+        changes: dict[str, object] = {
+            "title": title, "amended": [*dates, "2026-12-01"], "amended_by": "human:reviewer"
+        }  # fmt: skip
+        target = entry_id
+        if how == "tag":
+            changes["tags"] = ["sneaked-in"]
+        elif how == "other":
+            others = [a for a in admitted if a != entry_id]
+            if not others:
+                return
+            target = others[0]
+        self.in_place_by_hand(candidate, "amend", target, **changes)
+
+    def in_place_by_hand(self, candidate: str, verb: str, entry_id: str, **changes: object) -> None:
+        from gitmem.model.entry import parse
+
+        self.g("merge", "-q", "--no-ff", "--no-commit", f"gitmem/{candidate}")
+        self.g("rm", "-q", "-f", f"{MEMORY}/candidates/{candidate}.md")
+        path = next(self.work / p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
+        path.write_text(parse(path.read_text()).with_meta(**changes).render())
+        assert self.gitmem("index")
+        self.commit(f"gitmem: {verb} {candidate}")
+        self.push("main", "refs/heads/main")
+
     def refuse(self) -> None:
         entry_id = self.propose()
         if entry_id and self.gitmem("refuse", entry_id, "--reason", "not for us"):
@@ -478,6 +620,11 @@ STEP = st.one_of(
     st.tuples(st.just("admit")),
     st.tuples(st.just("supersede"), st.integers(0, 5)),
     st.tuples(st.just("refuse")),
+    st.tuples(st.just("amend"), st.integers(0, 5)),
+    st.tuples(st.just("retire"), st.integers(0, 5), st.sampled_from(["human", "audit"])),
+    st.tuples(
+        st.just("forge_amend"), st.integers(0, 5), st.sampled_from(["tag", "other", "exact"])
+    ),
     st.tuples(st.just("candidate")),
     st.tuples(st.just("forge"), st.sampled_from(["add", "edit", "delete"]), st.integers(0, 5)),
     st.tuples(st.just("carry"), REFS, st.booleans()),
@@ -517,6 +664,15 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.admit()
     made.admit()
     made.supersede(0)
+    curated = len(made.verdicts)
+    made.amend(0)
+    made.forge_amend(0, "tag")
+    made.forge_amend(0, "exact")
+    made.retire(0, "audit")
+    made.retire(0, "human")
+    # the amendment and the exact hand-made one land; the stray one and the audit's retirement
+    # are refused; the person's retirement lands
+    assert [v for _, v in made.verdicts[curated:]] == [True, False, True, False, True]
     made.refuse()
     made.candidate()
     made.forge("edit", 0)

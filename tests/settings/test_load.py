@@ -820,6 +820,7 @@ def test_schema_is_valid_and_documents_every_key() -> None:
         "semantic",
         "owners",
         "policyAdmins",
+        "retireBy",
     }
     for name, spec in properties.items():
         assert spec.get("title") and spec.get("description"), name

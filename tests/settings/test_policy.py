@@ -28,6 +28,7 @@ def test_a_full_config_is_read_in_any_letter_case_last_value_winning() -> None:
             "gitmem.maxbody": ["900"],
             "gitmem.policyadmins": ["alice", "bob", "alice"],
             "gitmem.allow": [f" {PRINT} "],
+            "gitmem.retireby": ["human", "audit", "human"],
             "gitmem.unknown": ["ignored"],
             "core.bare": ["true"],
         }
@@ -42,8 +43,11 @@ def test_a_full_config_is_read_in_any_letter_case_last_value_winning() -> None:
         admins=("alice", "bob"),
         allowed=frozenset({PRINT}),
         source="the server's git config",
+        retire_by=("human", "audit"),
     )
     assert found.main_ref == "refs/heads/trunk"
+    assert found.may_retire("audit:verdicts.md") and found.may_retire("human:bob")
+    assert not found.may_retire("human:") and not found.may_retire("bob")
 
 
 def test_flags_default_to_false_and_say_no_in_every_spelling() -> None:
@@ -53,6 +57,8 @@ def test_flags_default_to_false_and_say_no_in_every_spelling() -> None:
     found = from_config({"gitmem.branch": ["main"]})
     assert found == Policy(source="the server's git config")
     assert found.max_body == 2000 and found.dir == ".gitmem"
+    assert found.retire_by == ("human",)  # people only, by default
+    assert found.may_retire("human:bob") and not found.may_retire("audit:verdicts.md")
 
 
 @pytest.mark.parametrize(
@@ -68,6 +74,7 @@ def test_flags_default_to_false_and_say_no_in_every_spelling() -> None:
         ({"gitmem.policyAdmins": ["two words"]}, "gitmem.policyAdmins"),
         ({"gitmem.allow": ["github-pat:short"]}, "gitmem.allow"),
         ({"gitmem.requirePusherMatch": ["maybe"]}, "gitmem.requirePusherMatch"),
+        ({"gitmem.retireBy": ["robot"]}, "gitmem.retireBy"),
     ],
 )
 def test_an_unusable_value_is_an_error_naming_the_key(
@@ -94,6 +101,7 @@ def test_config_values_read_back_as_the_same_policy() -> None:
         admins=("alice",),
         allowed=frozenset({PRINT}),
         source="the server's git config",
+        retire_by=("audit",),
     )
     pairs = config_values(written)
     values: dict[str, list[str]] = {}
@@ -115,7 +123,8 @@ def test_changed_keys_names_each_policy_setting_that_differs() -> None:
     base = Policy()
     assert policy.changed_keys(base, base) == []
     other = Policy(branch="x", dir="y", require_pusher_match=True, auto_admit_audited=True,
-                   types=("t",), max_body=1, admins=("a",), allowed=frozenset({PRINT}))  # fmt: skip
+                   types=("t",), max_body=1, admins=("a",), allowed=frozenset({PRINT}),
+                   retire_by=("human", "audit"))  # fmt: skip
     assert policy.changed_keys(base, other) == [name for _, name in policy.TREE_KEYS]
 
 

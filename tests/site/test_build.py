@@ -149,3 +149,16 @@ def test_history_is_read_from_the_first_parent_chain(site_repo: SiteRepo) -> Non
     assert by_id[site_repo.first].changed == 1
     assert by_id[site_repo.secrets].changed == 0  # cites nothing
     assert by_id[site_repo.successor].changed == 0
+
+
+def test_a_retired_entry_is_shown_as_a_tombstone_with_its_reason(
+    memory: Path, tmp_path: Path
+) -> None:
+    args = ["propose", "--type", "method", "--title", "Write test notes", "--applies-when", "x y"]
+    entry_id = ok(run(memory, *args, "--content", "Notes.")).output.split()[1]
+    ok(run(memory, "admit", entry_id, "--by", "human:reviewer"))
+    retire = ok(run(memory, "propose", "--retire", entry_id, "--reason", "a test write"))
+    ok(run(memory, "admit", retire.output.split()[1], "--by", "human:reviewer"))
+    page = _site(memory, tmp_path / "site")[f"entries/{entry_id}.html"].decode()
+    assert '<span class="badge retired">retired</span>' in page
+    assert "retired on " in page and "by human:reviewer: a test write" in page

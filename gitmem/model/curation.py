@@ -1,0 +1,126 @@
+"""Amend and retire: the two in-place changes of an admitted entry, as pure functions of text.
+
+An entry changes after admission in three ways only, each through a reviewed candidate and its
+admit merge: supersession (a successor flips it to superseded), amendment and retirement.
+
+- **Amend** (`gitmem propose --amend ID`): a candidate `candidates/<ID>-amend.md` (then
+  `-amend-2`, …) holds the entry's text corrected, with `amends: ID`. Its admit merge (message
+  `gitmem: amend <candidate id>`) rewrites `entries/<type>/<ID>.md` to the candidate's fields
+  and sections, keeping what identifies the entry and its lineage (IMMUTABLE: id, type, source,
+  created, the admission fields, supersedes) and appending the merge's date to `amended`, a
+  list of dates, oldest first (a list, not the latest date: the entry shows how often it was
+  corrected without a look at the log). `amended_by` names who admitted the latest amendment,
+  so the gate can hold it to the admitter rules as it holds `admitted_by`.
+- **Retire** (`gitmem propose --retire ID --reason TEXT`): a candidate `candidates/<ID>-retire.md`
+  holds the entry's text with `retires: ID` and `retired_reason`. Its admit merge (message
+  `gitmem: retire <candidate id>`) changes the entry's status to `retired` and adds
+  `retired_by`, `retired` (the date) and `retired_reason`; nothing else. The file stays as a
+  tombstone: a removal is history too, and the id is never admitted again.
+
+Only admitted entries are amended or retired: a superseded entry is history, a retired one a
+tombstone. The history judge (gitmem.gate.history) accepts such an edit on the memory branch
+only when the result is exactly what these functions make from the entry and the candidate.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from gitmem.model.entry import Entry
+
+#: What an amendment never changes: the entry's identity, provenance and lineage.
+IMMUTABLE: Final = (
+    "id",
+    "type",
+    "source",
+    "created",
+    "status",
+    "admitted_by",
+    "admitted",
+    "supersedes",
+    "superseded_by",
+)
+#: Fields gitmem sets on an entry after its admission (never in a candidate).
+AFTER_ADMISSION: Final = ("amended", "amended_by", "retired", "retired_by", "retired_reason")
+#: The suffixes of an amend and a retire candidate's id, after the entry's id.
+AMEND_SUFFIX: Final = "-amend"
+RETIRE_SUFFIX: Final = "-retire"
+#: The commit message verbs of the two merges (`gitmem: amend <candidate id>`).
+AMEND: Final = "amend"
+RETIRE: Final = "retire"
+
+
+def kind_of(candidate: Entry) -> str:
+    """What admitting a candidate does: "amend", "retire", or "admit" (a new entry)."""
+    if "amends" in candidate.meta:
+        return AMEND
+    if "retires" in candidate.meta:
+        return RETIRE
+    return "admit"
+
+
+def target_of(candidate: Entry) -> str:
+    """The id of the entry an amend or retire candidate changes ("" for a new entry)."""
+    return str(candidate.meta.get("amends") or candidate.meta.get("retires") or "")
+
+
+def amend_draft(target: Entry, candidate_id: str) -> Entry:
+    """The candidate an amendment of target starts from: its text, as a candidate."""
+    return target.with_meta(
+        id=candidate_id,
+        status="candidate",
+        admitted_by=None,
+        admitted=None,
+        amended=None,
+        amended_by=None,
+        supersedes=None,
+        amends=target.id,
+    )
+
+
+def retire_draft(target: Entry, candidate_id: str, reason: str) -> Entry:
+    """The candidate that retires target: its text, as a candidate, with the reason."""
+    return amend_draft(target, candidate_id).with_meta(
+        amends=None, retires=target.id, retired_reason=reason
+    )
+
+
+def changed_immutable(target: Entry, candidate: Entry) -> list[str]:
+    """The fields an amend candidate changes that an amendment may not: type, source and
+    created (a candidate has its own id and status, and no admission fields or lineage)."""
+    return [n for n in ("type", "source", "created") if target.meta.get(n) != candidate.meta.get(n)]
+
+
+def amended(target: Entry, candidate: Entry, by: str, date: str) -> Entry:
+    """The entry once the amend candidate is admitted by `by` on `date`: the candidate's
+    fields and sections, target's IMMUTABLE fields, `amended` grown by date."""
+    meta = {
+        k: v
+        for k, v in candidate.meta.items()
+        if k not in IMMUTABLE and k not in AFTER_ADMISSION and k != "amends"
+    }
+    meta.update({k: target.meta[k] for k in IMMUTABLE if k in target.meta})
+    dates = [str(d) for d in target.meta.get("amended") or []]
+    meta["amended"] = [*dates, date]
+    meta["amended_by"] = by
+    return Entry(meta, candidate.context, candidate.content, candidate.evidence)
+
+
+def retired(target: Entry, reason: str, by: str, date: str) -> Entry:
+    """The tombstone once a retire candidate with this reason is admitted by `by` on date."""
+    return target.with_meta(status="retired", retired_by=by, retired=date, retired_reason=reason)
+
+
+def state_note(entry: Entry) -> str:
+    """What a reader must know of an entry's life after admission, in one line: "retired on
+    DATE by WHO: REASON" for a tombstone, "amended DATE, DATE by WHO" for a corrected entry,
+    "" otherwise (list, show, the MCP server and the site print it)."""
+    if entry.status == "retired":
+        return (
+            f"retired on {entry.meta.get('retired', '?')} by {entry.meta.get('retired_by', '?')}: "
+            f"{entry.meta.get('retired_reason', '')}"
+        )
+    dates = [str(d) for d in entry.meta.get("amended") or []]
+    if dates:
+        return f"amended {', '.join(dates)} by {entry.meta.get('amended_by', '?')}"
+    return ""

@@ -1,0 +1,158 @@
+"""propose --amend / --retire and their admission, on real repositories: the entry changes in
+place through one reviewed merge, INDEX.md follows, and the gate's range check agrees."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from clirunner import ok, recall_json, run
+
+from gitmem.model.entry import parse
+
+from conftest import git
+
+TITLE = "Keep hooks thin and fast"
+TODAY = dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def admitted(repo: Path, title: str = TITLE) -> str:
+    args = ["propose", "--type", "method", "--title", title, "--applies-when", "writing hooks"]
+    out = ok(run(repo, *args, "--content", "Call one function.", "--file", "README.md")).output
+    entry_id = out.split("proposed ", 1)[1].split()[0]
+    ok(run(repo, "admit", entry_id, "--by", "human:reviewer"))
+    return entry_id
+
+
+def entry_at(repo: Path, entry_id: str, rev: str = "main") -> str:
+    return git(repo, "show", f"{rev}:.gitmem/entries/method/{entry_id}.md")
+
+
+def proposed(output: str) -> str:
+    return output.split("proposed ", 1)[1].split()[0]
+
+
+def test_an_amendment_corrects_the_entry_in_place_through_one_reviewed_merge(
+    memory: Path,
+) -> None:
+    entry_id = admitted(memory)
+    before = parse(entry_at(memory, entry_id))
+    base = git(memory, "rev-parse", "main").strip()
+    out = ok(run(memory, "propose", "--amend", entry_id, "--applies-when", "writing git hooks"))
+    candidate_id = proposed(out.output)
+    assert candidate_id == f"{entry_id}-amend"
+    ok(run(memory, "admit", candidate_id, "--by", "human:bob"))
+    message = git(memory, "log", "-1", "--format=%B", "main")
+    assert message.startswith(f"gitmem: amend {candidate_id}\n")
+    after = parse(entry_at(memory, entry_id))
+    assert after.applies_when == "writing git hooks"
+    assert after.meta["amended"] == [TODAY] and after.meta["amended_by"] == "human:bob"
+    # identity, admission and text otherwise kept; no new entry, no lineage step
+    for name in ("id", "type", "source", "created", "admitted_by", "admitted", "status"):
+        assert after.meta[name] == before.meta[name], name
+    assert after.content == before.content and "amends" not in after.meta
+    assert git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries").count("\n") == 1
+    # a second amendment appends its date; the title change reaches INDEX.md
+    out = ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin"))
+    ok(run(memory, "admit", proposed(out.output), "--by", "human:carol"))
+    again = parse(entry_at(memory, entry_id))
+    assert again.meta["amended"] == [TODAY, TODAY]
+    assert again.meta["amended_by"] == "human:carol"
+    index = git(memory, "show", "main:.gitmem/INDEX.md")
+    assert f"[{entry_id}](entries/method/{entry_id}.md) admitted — Keep git hooks thin" in index
+    ok(run(memory, "check", "--range", f"{base}..main"))
+    assert "ID-TITLE" not in run(memory, "lint").output  # the id stays on purpose
+
+
+def test_an_amendment_keeps_what_identifies_the_entry(memory: Path) -> None:
+    entry_id = admitted(memory)
+    result = run(memory, "propose", "--amend", entry_id, "--type", "decision")
+    assert result.exit_code == 2 and "keeps the entry's type" in result.output
+    assert "gitmem propose --edit" in result.output
+    nothing = run(memory, "propose", "--amend", entry_id)
+    assert nothing.exit_code == 2 and "nothing to amend" in nothing.output
+    missing = run(memory, "propose", "--amend", "local-method-20261201-none", "--title", "x y")
+    assert missing.exit_code == 2 and "no entry" in missing.output
+
+
+def test_a_retirement_leaves_a_tombstone_shown_as_retired(memory: Path) -> None:
+    entry_id = admitted(memory)
+    base = git(memory, "rev-parse", "main").strip()
+    no_reason = run(memory, "propose", "--retire", entry_id)
+    assert no_reason.exit_code == 2 and "--reason" in no_reason.output
+    out = ok(run(memory, "propose", "--retire", entry_id, "--reason", "a test write"))
+    candidate_id = proposed(out.output)
+    assert candidate_id == f"{entry_id}-retire"
+    ok(run(memory, "admit", candidate_id, "--by", "human:bob"))
+    assert git(memory, "log", "-1", "--format=%s", "main") == f"gitmem: retire {candidate_id}\n"
+    tomb = parse(entry_at(memory, entry_id))
+    assert tomb.status == "retired" and tomb.meta["retired_by"] == "human:bob"
+    assert tomb.meta["retired"] == TODAY and tomb.meta["retired_reason"] == "a test write"
+    index = git(memory, "show", "main:.gitmem/INDEX.md")
+    assert f"[{entry_id}](entries/method/{entry_id}.md) retired — {TITLE}" in index
+    ok(run(memory, "check", "--range", f"{base}..main"))
+    # a tombstone is neither amended nor retired again
+    again = run(memory, "propose", "--retire", entry_id, "--reason", "twice")
+    assert again.exit_code == 2 and "is retired" in again.output
+    amend = run(memory, "propose", "--amend", entry_id, "--title", "Back again")
+    assert amend.exit_code == 2 and "is retired" in amend.output
+
+
+def test_who_may_retire_is_a_source_rule(memory: Path) -> None:
+    entry_id = admitted(memory)
+    candidate_id = proposed(
+        ok(run(memory, "propose", "--retire", entry_id, "--reason", "duplicate")).output
+    )
+    refused = run(memory, "admit", candidate_id, "--by", "audit:verdicts/a.json")
+    assert refused.exit_code == 1 and "may not retire" in refused.output
+    assert "memory.retireBy" in refused.output
+    assert parse(entry_at(memory, entry_id)).status == "admitted"
+
+
+def test_an_amend_candidate_is_judged_against_its_entry_at_admission(memory: Path) -> None:
+    entry_id = admitted(memory)
+    candidate_id = proposed(
+        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep hooks thin")).output
+    )
+    # the entry is retired meanwhile: the amendment no longer has an admitted entry to change
+    retire_id = proposed(
+        ok(run(memory, "propose", "--retire", entry_id, "--reason", "obsolete")).output
+    )
+    ok(run(memory, "admit", retire_id, "--by", "human:bob"))
+    late = run(memory, "admit", candidate_id, "--by", "human:bob")
+    assert late.exit_code == 1 and "LINEAGE" in late.output and "retired" in late.output
+
+
+def test_recall_list_show_lint_and_hygiene_understand_amended_and_retired_entries(
+    memory: Path,
+) -> None:
+    kept = admitted(memory, "Keep hooks thin and fast")
+    gone = admitted(memory, "Bake sourdough bread on fridays")
+    # recall builds its cache before the changes: it must follow them, not serve the old
+    assert [h["id"] for h in recall_json(memory, "sourdough bread")] == [gone]
+    [before] = recall_json(memory, "keep hooks thin")
+    assert before["id"] == kept and before["title"] == "Keep hooks thin and fast"
+    ok(run(memory, "admit", proposed(ok(run(memory, "propose", "--retire", gone, "--reason",
+                                            "a test write")).output)))  # fmt: skip
+    amend = run(memory, "propose", "--amend", kept, "--title", "Keep git hooks thin and quick")
+    ok(run(memory, "admit", proposed(ok(amend).output)))
+    assert recall_json(memory, "sourdough bread") == []  # a tombstone is never recalled
+    hits = recall_json(memory, "keep hooks thin")
+    assert [(h["id"], h["title"]) for h in hits] == [(kept, "Keep git hooks thin and quick")]
+    listed = ok(run(memory, "list")).output
+    assert f"method          retired     {gone}" in listed
+    assert f"method          admitted*   {kept}" in listed
+    only = ok(run(memory, "list", "--status", "retired", "--format", "json")).output
+    assert [row["id"] for row in json.loads(only)] == [gone]
+    shown = ok(run(memory, "show", gone)).output
+    assert f"# retired on {TODAY} by human:Test Author: a test write\n" in shown
+    assert f"# amended {TODAY} by human:Test Author\n" in ok(run(memory, "show", kept)).output
+    # a tombstone whose cited file is gone is no lint finding; hygiene judges admitted only
+    git(memory, "rm", "-q", "README.md")
+    git(memory, "commit", "-q", "-m", "drop the readme")
+    linted = run(memory, "lint")
+    assert gone not in linted.output and kept in linted.output  # kept cites it: FILES-DEAD
+    assert f"gitmem propose --amend {kept} --file NEW-PATH" in linted.output
+    report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
+    assert report["checked"] == 1
