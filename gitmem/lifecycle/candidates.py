@@ -249,11 +249,23 @@ def pending(ws: Workspace) -> list[Candidate]:
         if entry_id not in seen:
             seen[entry_id] = _candidate(ws, entry_id, ref, tip)
     # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
-    # no longer pending; in a clone behind the remote, the remote's main says
+    # no longer pending; in a clone behind the remote, the remote's main says. An amend or
+    # retire candidate leaves no entry of its own id: its admit merge made it main's ancestor
+    # (asked only of ids of that shape, since the question walks history)
     behind = main_behind(ws)
     main_tip = behind[0] if behind else ws.main_tip()
     memory = store.subtree(store.tree_of(main_tip), ws.dir) if main_tip else None
-    return [seen[k] for k in sorted(seen) if find_entry(store, memory, k) is None]
+
+    def admitted(entry_id: str) -> bool:
+        if find_entry(store, memory, entry_id) is not None:
+            return True
+        return bool(
+            main_tip
+            and curation.may_be_curation_id(entry_id)
+            and store.is_ancestor(seen[entry_id].tip, main_tip)
+        )
+
+    return [seen[k] for k in sorted(seen) if not admitted(k)]
 
 
 def remote_of(candidate: Candidate) -> str:

@@ -45,6 +45,16 @@ AFTER_ADMISSION: Final = ("amended", "amended_by", "retired", "retired_by", "ret
 #: The suffixes of an amend and a retire candidate's id, after the entry's id.
 AMEND_SUFFIX: Final = "-amend"
 RETIRE_SUFFIX: Final = "-retire"
+
+
+def may_be_curation_id(entry_id: str) -> bool:
+    """Whether an id has the shape of an amend or retire candidate's (`<ID>-amend`,
+    `<ID>-retire-2`): such a candidate leaves no entry of its own id once admitted."""
+    head, _, last = entry_id.rpartition("-")
+    stem = head if last.isdigit() else entry_id
+    return stem.endswith((AMEND_SUFFIX, RETIRE_SUFFIX))
+
+
 #: The commit message verbs of the two merges (`gitmem: amend <candidate id>`).
 AMEND: Final = "amend"
 RETIRE: Final = "retire"

@@ -156,3 +156,28 @@ def test_recall_list_show_lint_and_hygiene_understand_amended_and_retired_entrie
     assert f"gitmem propose --amend {kept} --file NEW-PATH" in linted.output
     report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
     assert report["checked"] == 1
+
+
+def test_an_admitted_amendment_pushed_as_a_branch_is_no_longer_pending(
+    memory: Path, tmp_path: Path
+) -> None:
+    """An amend or retire candidate leaves no entry of its own id: a remote-tracking branch
+    of one that was admitted is not listed as pending, while one waiting for review is."""
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(memory, "remote", "add", "origin", str(bare))
+    entry_id = admitted(memory)
+    git(memory, "push", "-q", "origin", "main")
+    amend = proposed(
+        ok(
+            run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin", "--push")
+        ).output
+    )
+    retire = proposed(
+        ok(run(memory, "propose", "--retire", entry_id, "--reason", "hooks moved", "--push")).output
+    )
+    ok(run(memory, "admit", amend, "--by", "human:bob"))
+    git(memory, "branch", "-q", "-D", f"gitmem/{retire}")  # only the remote's copy is left
+    listed = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
+    ids = {c["id"] for c in (listed["candidates"] if isinstance(listed, dict) else listed)}
+    assert amend not in ids and retire in ids, listed
