@@ -1337,11 +1337,9 @@ def push_runner(tmp_path: Path, server: Path) -> Runner:
     return runner
 
 
-@pytest.mark.e2e
-def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
-    forge_remote: tuple[Path, Path], tmp_path: Path
-) -> None:
-    dev, server = forge_remote
+def direct_push_of_a_forged_entry(dev: Path, server: Path) -> str:
+    """An entry claiming admission pushed straight to main (no admit merge); returns main's
+    tip on the server before it."""
     before = tip(server, "main")
     entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
     entry.parent.mkdir(parents=True)
@@ -1349,6 +1347,15 @@ def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     git(dev, "add", "-A")
     git(dev, "commit", "-q", "-m", "a direct push")
     git(dev, "push", "-q", "origin", "main")
+    return before
+
+
+@pytest.mark.e2e
+def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    before = direct_push_of_a_forged_entry(dev, server)
     runner = push_runner(tmp_path, server)
     done = runner.run("gitmem-protect.yml", PROTECT, protect_env(before, tip(server, "main")))
     assert done.returncode == 1, done.stdout + done.stderr
@@ -1475,13 +1482,7 @@ def test_in_warn_mode_protect_reports_a_direct_push_and_passes(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
     dev, server = forge_remote
-    before = tip(server, "main")
-    entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
-    entry.parent.mkdir(parents=True)
-    entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
-    git(dev, "add", "-A")
-    git(dev, "commit", "-q", "-m", "a direct push")
-    git(dev, "push", "-q", "origin", "main")
+    before = direct_push_of_a_forged_entry(dev, server)
     runner = push_runner(tmp_path, server)
     env = protect_env(before, tip(server, "main"))
     done = runner.run("gitmem-protect.yml", PROTECT, env, warn=True)
