@@ -95,18 +95,14 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("gitmem/index/indexmd.py", 269, "and-or"): (
         "the same guard with `and`: the same text, only slower when many lines change"
     ),
-    ("gitmem/gate/history.py", 385, "skip-if"): (
+    ("gitmem/gate/history.py", 399, "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
         "when the judge is freed at the end of judged(), by reference counting"
     ),
-    ("gitmem/gate/history.py", 363, "skip-if"): (
-        "the memory branch's update sorted first among 512+: it decides which process does "
-        "the work, not the verdict (test_a_push_of_many_branches_judged_by_two_processes…)"
-    ),
-    ("gitmem/gate/history.py", 456, "skip-if"): (
+    ("gitmem/gate/history.py", 470, "skip-if"): (
         "a tag of a blob: without the early return the walk of no memory folder finds nothing"
     ),
-    ("gitmem/gate/history.py", 461, "drop-call"): (
+    ("gitmem/gate/history.py", 475, "drop-call"): (
         "a tagged tree's blob remembered as scanned: the same blob under another path of the "
         "same tree is scanned again, which names that path too; the verdict is the same"
     ),
@@ -131,7 +127,7 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("gitmem/gate/rules.py", 99, "flip-bool"): (
         "@dataclass(frozen=True) on Place: no code assigns to a place or hashes one"
     ),
-    ("gitmem/gate/history.py", 930, "skip-if"): (
+    ("gitmem/gate/history.py", 944, "skip-if"): (
         "a candidate commit's paths from the diff stream or from a diff of its own: the "
         "stream's fast path gives the same paths when git saw nothing outside the folder"
     ),
