@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import benches
 import pytest
 from clirunner import ok, run
 
@@ -298,15 +299,7 @@ def test_lint_reports_a_contradiction_as_a_warning_with_its_evidence(
 
 
 def _bench() -> Any:
-    """bench/contradictions.py, the measure of the contradiction call."""
-    import importlib.util
-
-    path = Path(__file__).parent.parent.parent / "bench" / "contradictions.py"
-    spec = importlib.util.spec_from_file_location("bench_contradictions", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benches.load("contradictions")
 
 
 def test_the_clause_overlap_is_the_one_the_tuning_set_chooses_and_holds_out() -> None:

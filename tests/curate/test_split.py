@@ -4,11 +4,11 @@ repository into two candidates."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
+import benches
 from clirunner import ok, run
 
 from gitmem.curate import split
@@ -18,12 +18,7 @@ from conftest import git
 
 
 def _bench() -> Any:
-    path = Path(__file__).parent.parent.parent / "bench" / "splits.py"
-    spec = importlib.util.spec_from_file_location("bench_splits", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benches.load("splits")
 
 
 def test_the_threshold_is_chosen_on_the_tuning_part_and_holds_on_the_held_out_part() -> None:
