@@ -473,9 +473,16 @@ def _judge_tagged_tree(j: Judge, update: Update) -> None:
     for item in j.store.walk(memory, f"{j.dir}/"):
         if item.is_file and item.oid not in j.scanned:
             j.scanned.add(item.oid)
-            data = j.store.read(item.oid, SCAN_CAP)
+            appended = item.path in (f"{j.dir}/refused.md", f"{j.dir}/{allowed_mod.NAME}")
+            cap = APPEND_CAP if appended else SCAN_CAP
+            data = _appended_bytes(j, item.oid) if appended else _blob(j, item.oid)
+            if len(data) > cap:  # as for a commit: what is not scanned is refused
+                j.add(shown(item.path), "TOO-LARGE", f"is over {cap // 1024} KiB", update.new)
+                continue
+            if item.path == f"{j.dir}/{allowed_mod.NAME}":
+                data = _without_fingerprints(data)
             j.scanned_files.append((item.path, update.new))
-            _scanner(j).add(str(len(j.scanned_files) - 1), data[:SCAN_CAP], 0)
+            _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)
 
 
 def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:

@@ -184,3 +184,15 @@ def test_a_change_of_policy_names_the_file_that_holds_it(clone: Path, case: str)
     commit_all(clone, "a bigger body")
     stderr = rejected(push(clone, "main"), "HISTORY-SETTINGS")
     assert f"{where}: HISTORY-SETTINGS" in stderr, stderr
+
+
+@e2e
+def test_a_tag_of_a_tree_with_a_memory_file_over_the_scan_cap_is_refused(clone: Path) -> None:
+    """What the scanner cannot read whole is refused, in a tagged tree as in a commit: a token
+    past the cap would otherwise ride in unscanned."""
+    padding = "words without secrets. " * (history.SCAN_CAP // 20)
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", padding + "\n")
+    git(clone, "add", "-A")
+    tree = git(clone, "write-tree").strip()
+    stderr = rejected(push(clone, f"{tree}:refs/tags/a-big-tree"), "TOO-LARGE")
+    assert "candidates/local-method-20261129-x.md" in stderr
