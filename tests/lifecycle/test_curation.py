@@ -179,5 +179,5 @@ def test_an_admitted_amendment_pushed_as_a_branch_is_no_longer_pending(
     ok(run(memory, "admit", amend, "--by", "human:bob"))
     git(memory, "branch", "-q", "-D", f"gitmem/{retire}")  # only the remote's copy is left
     listed = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
-    ids = {c["id"] for c in (listed["candidates"] if isinstance(listed, dict) else listed)}
+    ids = {c["id"] for c in listed}
     assert amend not in ids and retire in ids, listed
