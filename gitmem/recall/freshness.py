@@ -6,8 +6,9 @@ the commit the entry is read from.  `gitmem recall`, the MCP tools, the agents' 
 site all say it this way; this module is the one place that computes it and words it.
 
 Finding the admitting commit is a path-limited walk of the first-parent history, which
-libgit2 does not offer: git answers it.  One `git log` finds every entry's admission, then the
-counts are asked side by side, so five entries cost two git round trips, not ten.  The
+libgit2 does not offer: git answers it.  One `git log` finds every entry's admission while one
+`git cat-file` says which cited files are gone, side by side; then the counts are asked side by
+side, so five entries cost two git round trips, not eleven.  The
 repository is anything with the three questions of `History`: gitmem.repo.store.Store in a
 process that has opened the repository, gitmem.repo.gitcli.History (the git command line
 alone) in an agent's hook that has not.  This module imports only the standard library.
@@ -15,6 +16,7 @@ alone) in an agent's hook that has not.  This module imports only the standard l
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
@@ -82,12 +84,35 @@ def freshness(
     one that added the entry (on tip's first-parent chain) that touched them.  An entry that
     no first-parent commit added (not on this history) counts none."""
     cited = sorted({f for _, files in entries for f in files})
-    gone = repo.missing(tip, cited) if cited else set()
+    if not cited:
+        return [Freshness() for _ in entries]
+    # The two questions are independent: the admissions are asked in a thread while this one
+    # asks which files are gone (each waits on its git process), one round trip instead of two.
+    citing = [path for path, files in entries if files]
+    admitted: dict[str, str] = {}
+    failed: list[BaseException] = []
+
+    def admissions() -> None:
+        try:
+            admitted.update(repo.first_added(tip, citing))
+        except BaseException as error:  # re-raised in the caller's thread below
+            failed.append(error)
+
+    walk = threading.Thread(target=admissions)
+    walk.start()
+    try:
+        gone = repo.missing(tip, cited)
+    finally:
+        walk.join()
+    if failed:
+        raise failed[0]
     missing = [tuple(f for f in files if f in gone) for _, files in entries]
     present = [[f for f in files if f not in gone] for _, files in entries]
-    asked = [i for i, files in enumerate(present) if files]
-    admitted = repo.first_added(tip, [entries[i][0] for i in asked]) if asked else {}
-    since = [(i, admitted[entries[i][0]]) for i in asked if entries[i][0] in admitted]
+    since = [
+        (i, admitted[path])
+        for i, (path, _) in enumerate(entries)
+        if present[i] and path in admitted
+    ]
     counted = repo.run_git_all(
         [
             ["--literal-pathspecs", "rev-list", "--count", f"{a}..{tip}", "--", *present[i]]
