@@ -201,6 +201,11 @@ class _Memory:
             state.remember(self.root, digest, known)
         return known
 
+    @property
+    def opened(self) -> bool:
+        """Whether this call has opened the repository (libgit2 loaded, the workspace read)."""
+        return self._ws is not None
+
     def workspace(self) -> Workspace:
         if self._ws is None:
             self._ws = _workspace(self.root)
@@ -478,7 +483,7 @@ def _candidate_ids(memory: _Memory) -> set[str]:
     from gitmem.model.names import BRANCH_PREFIX as prefix
     from gitmem.repo.refs import Unsure
 
-    files = memory.known.files if memory._ws is None else None
+    files = None if memory.opened else memory.known.files
     try:
         if files is None:
             raise Unsure("no ref files")

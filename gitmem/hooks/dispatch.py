@@ -29,13 +29,16 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         return (0 if report.ok else 1), (check.render(report, "text") if report.problems else "")
     if name in ("pre-push", "pre-receive"):
         from gitmem.gate import history
+        from gitmem.settings.policy import WARN
 
         text = stdin.read()
         if name == "pre-push":
             report = history.check_pre_push(text, args[0] if args else None)
         else:
             report = history.check_pre_receive(text)
-        if report.ok and not report.problems and not report.warnings and not check.banner(report):
+        # a clean push says nothing, except in warn mode, whose banner is always shown
+        quiet = not report.problems and not report.warnings and report.mode != WARN
+        if report.ok and quiet:
             return 0, ""
         warned = [f"gitmem: warning: {warning}" for warning in report.warnings]
         out = "\n".join([*warned, check.render(report, "text")])

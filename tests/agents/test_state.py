@@ -86,6 +86,8 @@ def test_the_users_settings_and_the_environment_count_too(
 def test_another_head_branch_takes_the_full_path(mem: Path) -> None:
     git(mem, "checkout", "-q", "-b", "feature")
     assert state.current(str(mem)) is None  # what HEAD names is a default of memory.branch
+    git(mem, "checkout", "-q", "main")
+    assert state.current(str(mem)) is not None  # back where it was recorded: the same answer
 
 
 def test_a_memory_folder_replaced_by_a_link_takes_the_full_path(mem: Path) -> None:

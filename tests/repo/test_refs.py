@@ -24,10 +24,15 @@ def _agree(root: Path) -> GitFiles:
     assert branch_facts(files) == branch_facts(store)
     for prefix in ("refs/heads/", "refs/remotes/", "refs/tags/", "refs/heads/gitmem/"):
         assert files.under(prefix) == store.refs(prefix), prefix
-        for name in files.names(prefix):
-            if name.startswith("refs/heads/"):
-                branch = name.removeprefix("refs/heads/")
-                assert files.branch_tip(branch) == store.branch_tip(branch), name
+        listed = git(root, "for-each-ref", "--format=%(refname)", prefix).split()
+        assert sorted(files.names(prefix)) == sorted(listed), prefix
+    # every branch git lists (the oracle is git, not the reader under test) has the same tip
+    for line in git(
+        root, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"
+    ).splitlines():
+        name, oid = line.split()
+        branch = name.removeprefix("refs/heads/")
+        assert files.branch_tip(branch) == store.branch_tip(branch) == oid, name
     return files
 
 
