@@ -9,7 +9,10 @@
   marked as near-duplicates;
 - the refused topics it matches exactly (a rule failure) or nearly (the REFUSED-TOPIC
   warning's measure);
-- the entries it would supersede, and what they are now.
+- the entries it would supersede, and what they are now;
+- for an amend or retire candidate (gitmem.model.curation), the entry it changes and a unified
+  diff from the entry as it reads on the memory branch to the entry as the admission rewrites
+  it, so that the reviewer sees the correction, not a whole new text to compare by eye.
 
 A candidate in which the secret scanner found a secret is never printed: the review says so
 instead, since it goes to terminals and job summaries that many people read.
@@ -21,6 +24,7 @@ no line that passes for the summary's own), and JSON for tools.
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass, field
 
@@ -29,6 +33,7 @@ from gitmem.errors import UsageError
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.lifecycle.read import entries as main_entries
 from gitmem.lifecycle.writing import today
+from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.markdown import block, cell, code
@@ -36,6 +41,9 @@ from gitmem.model.problem import Problem
 from gitmem.repo.workspace import Workspace
 
 _WITHHELD = "Not shown: the candidate holds a secret (rule SECRET above); remove it first."
+#: Who the review shows as admitting: the reviewer who approves is recorded there.
+REVIEWER = "human:<reviewer>"
+_NOT_ON_MAIN = "The entry it names is not on the memory branch: admit will refuse it."
 RELATED = hygiene.RELATED_THRESHOLD
 NEAR = hygiene.DUPLICATE_THRESHOLD
 SHOWN = 5
@@ -72,6 +80,9 @@ class CandidateReview:
     refused_exact: refused_mod.Refusal | None = None
     refused_near: refused_mod.Refusal | None = None
     supersedes: list[Superseded] = field(default_factory=list)
+    kind: str = "admit"  # or curation.AMEND / curation.RETIRE
+    target: str = ""  # the entry an amend or retire candidate changes
+    before: Entry | None = None  # that entry as it reads on the memory branch now
 
     @property
     def errors(self) -> list[Problem]:
@@ -84,6 +95,24 @@ class CandidateReview:
         if any(p.rule == "SECRET" for p in self.problems):
             return None
         return self.admitted.render()
+
+    @property
+    def changes(self) -> str | None:
+        """For an amend or retire candidate, the unified diff of the target entry from now to
+        once admitted ('' when the target is not on the memory branch); None for a new entry
+        or when the candidate holds a secret."""
+        if self.kind == "admit" or self.shown is None:
+            return None
+        if self.before is None:
+            return ""
+        path = f"entries/{self.before.type}/{self.target}.md"
+        diff = difflib.unified_diff(
+            self.before.render().splitlines(keepends=True),
+            self.shown.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+        )
+        return "".join(diff)
 
 
 def review(ws: Workspace, entry_id: str) -> CandidateReview:
@@ -98,24 +127,40 @@ def review(ws: Workspace, entry_id: str) -> CandidateReview:
             f"{candidate.path}:{exc.line or 1}: {exc.rule} {exc.message}: fix the candidate "
             "before reviewing it"
         ) from None
-    admitted = entry.with_meta(status="admitted", admitted_by="human:<reviewer>", admitted=today())
-    out = CandidateReview(candidate.id, candidate.ref, candidate.tip, entry, admitted)
-    out.problems = sorted(lifecycle.candidate_problems(ws, candidate), key=Problem.sort_key)
     on_main = [e for _, e in main_entries(ws)]
-    admitted_entries = [e for e in on_main if e.status == "admitted" and e.id != entry.id]
+    by_id = {e.id: e for e in on_main}
+    kind, target = curation.kind_of(entry), curation.target_of(entry)
+    before = by_id.get(target) if target else None
+    admitted = _as_admitted(entry, kind, before, REVIEWER, today())
+    out = CandidateReview(candidate.id, candidate.ref, candidate.tip, entry, admitted)
+    out.kind, out.target, out.before = kind, target, before
+    out.problems = sorted(lifecycle.candidate_problems(ws, candidate), key=Problem.sort_key)
+    itself = {entry.id, target}  # an amendment is not a near-duplicate of what it corrects
+    admitted_entries = [e for e in on_main if e.status == "admitted" and e.id not in itself]
     out.similar = _similar(entry, admitted_entries)
     tip = ws.main_tip()
     text = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/refused.md") if tip else None
     refusals = refused_mod.parse((text or b"").decode("utf-8", "replace"))
     out.refused_exact = refusals.get(entry.topic)
     out.refused_near = refused_mod.near(entry.topic, refusals)
-    by_id = {e.id: e for e in on_main}
     for old in entry.supersedes:
         known = by_id.get(old)
         out.supersedes.append(
             Superseded(old, known.title, known.status) if known else Superseded(old, "", "missing")
         )
     return out
+
+
+def _as_admitted(entry: Entry, kind: str, before: Entry | None, by: str, date: str) -> Entry:
+    """The file the admission writes: the candidate with the admission fields for a new
+    entry; the target rewritten as gitmem admit rewrites it for an amendment or retirement
+    (the candidate itself when the target is not an admitted entry: admit then refuses, and
+    the checks above say why)."""
+    if before is None or before.status != "admitted" or kind == "admit":
+        return entry.with_meta(status="admitted", admitted_by=by, admitted=date)
+    if kind == curation.AMEND:
+        return curation.amended(before, entry, by, date)
+    return curation.retired(before, str(entry.meta.get("retired_reason", "")), by, date)
 
 
 def _similar(entry: Entry, admitted: list[Entry]) -> list[Similar]:
@@ -160,6 +205,9 @@ def as_json(done: CandidateReview) -> str:
                 "near": vars(done.refused_near) if done.refused_near else None,
             },
             "supersedes": [vars(s) for s in done.supersedes],
+            "kind": done.kind,
+            "target": done.target or None,
+            "changes": done.changes,
         },
         indent=2,
     )
@@ -189,9 +237,19 @@ def as_text(done: CandidateReview) -> str:
     lines.extend(f"  {s.id}  {s.status}  {s.title}" for s in done.supersedes)
     if not done.supersedes:
         lines.append("  nothing")
+    lines += _changes_text(done)
     lines += ["", "as it will read once admitted:", ""]
     lines.append(done.shown.rstrip("\n") if done.shown is not None else _WITHHELD)
     return "\n".join(lines)
+
+
+def _changes_text(done: CandidateReview) -> list[str]:
+    changes = done.changes
+    if changes is None:
+        return []
+    lines = ["", f"{done.kind}s {done.target}:"]
+    lines += [f"  {line}" for line in changes.splitlines()] if changes else [f"  {_NOT_ON_MAIN}"]
+    return lines
 
 
 def as_markdown(done: CandidateReview) -> str:
@@ -233,6 +291,10 @@ def as_markdown(done: CandidateReview) -> str:
         out += [f"- {code(s.id)} ({s.status}): {code(s.title)}" for s in done.supersedes]
     else:
         out.append("Nothing.")
+    changes = done.changes
+    if changes is not None:
+        out += ["", f"#### {done.kind.capitalize()}s {code(done.target)}", ""]
+        out.append(block(changes) if changes else _NOT_ON_MAIN)
     out += [
         "",
         "#### As it will read once admitted",

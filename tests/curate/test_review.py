@@ -108,3 +108,42 @@ def test_a_secret_is_never_shown(memory: Path) -> None:
         json.loads(run(memory, "review", candidate, "--format", "json").output)["as_admitted"]
         is None
     )
+
+
+def test_an_amendment_is_reviewed_as_a_diff_of_the_entry_it_corrects(memory: Path) -> None:
+    entry_id = _id(memory, HOOKS)
+    ok(run(memory, "admit", entry_id, "--by", "human:reviewer"))
+    path = git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries").split()[0]
+    args = ["propose", "--amend", entry_id, "--applies-when", "writing a git hook in Python"]
+    amend = ok(run(memory, *args)).output.split("proposed ", 1)[1].split()[0]
+    out = ok(run(memory, "review", amend)).output
+    assert f"amends {entry_id}:" in out
+    diff = [line.strip() for line in out.splitlines()]
+    assert f"--- a/{path.removeprefix('.gitmem/')}" in diff
+    assert any(
+        d.startswith("-applies_when:") and "writing a git hook in Python" not in d for d in diff
+    )
+    assert "+applies_when: writing a git hook in Python" in diff
+    assert "+amended_by: human:<reviewer>" in diff
+    data = json.loads(ok(run(memory, "review", amend, "--format", "json")).output)
+    assert (data["kind"], data["target"]) == ("amend", entry_id)
+    assert entry_id not in {s["id"] for s in data["similar"]}  # not its own near-duplicate
+    # what the review promised is what admit writes, the reviewer's name apart
+    ok(run(memory, "admit", amend, "--by", "human:bob"))
+    written = git(memory, "show", f"main:{path}")
+    assert data["as_admitted"].replace("human:<reviewer>", "human:bob") == written
+    markdown = ok(run(memory, "review", _retire(memory, entry_id), "--format", "markdown")).output
+    assert f"#### Retires `{entry_id}`" in markdown
+    assert "-status: admitted" in markdown and "+status: retired" in markdown
+
+
+def _retire(repo: Path, entry_id: str) -> str:
+    out = ok(run(repo, "propose", "--retire", entry_id, "--reason", "hooks moved to Rust")).output
+    return out.split("proposed ", 1)[1].split()[0]
+
+
+def test_a_new_entry_has_no_changes_section(memory: Path) -> None:
+    candidate = _id(memory, HOOKS)
+    data = json.loads(ok(run(memory, "review", candidate, "--format", "json")).output)
+    assert (data["kind"], data["target"], data["changes"]) == ("admit", None, None)
+    assert "amends" not in ok(run(memory, "review", candidate)).output
