@@ -70,6 +70,11 @@ SECRETS = [
 ]  # fmt: skip
 
 
+def proposed(output: str) -> str:
+    """The id in `gitmem propose`'s output (its line `proposed ID ...`)."""
+    return output.split("proposed ", 1)[1].split()[0]
+
+
 def admit(repo: Path, args: list[str]) -> str:
     entry_id = ok(run(repo, *args)).output.split()[1]
     ok(run(repo, "admit", entry_id))

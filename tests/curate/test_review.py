@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clirunner import HOOKS, ok, run
+from clirunner import HOOKS, ok, proposed, run
 from secret_samples import github_token
 
 from conftest import git
@@ -115,7 +115,7 @@ def test_an_amendment_is_reviewed_as_a_diff_of_the_entry_it_corrects(memory: Pat
     ok(run(memory, "admit", entry_id, "--by", "human:reviewer"))
     path = git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries").split()[0]
     args = ["propose", "--amend", entry_id, "--applies-when", "writing a git hook in Python"]
-    amend = ok(run(memory, *args)).output.split("proposed ", 1)[1].split()[0]
+    amend = proposed(ok(run(memory, *args)).output)
     out = ok(run(memory, "review", amend)).output
     assert f"amends {entry_id}:" in out
     diff = [line.strip() for line in out.splitlines()]
@@ -138,8 +138,7 @@ def test_an_amendment_is_reviewed_as_a_diff_of_the_entry_it_corrects(memory: Pat
 
 
 def _retire(repo: Path, entry_id: str) -> str:
-    out = ok(run(repo, "propose", "--retire", entry_id, "--reason", "hooks moved to Rust")).output
-    return out.split("proposed ", 1)[1].split()[0]
+    return proposed(ok(run(repo, "propose", "--retire", entry_id, "--reason", "Rust now")).output)
 
 
 def test_a_new_entry_has_no_changes_section(memory: Path) -> None:

@@ -7,7 +7,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from clirunner import ok, recall_json, run
+from clirunner import ok, proposed, recall_json, run
 
 from gitmem.model.entry import parse
 
@@ -20,17 +20,13 @@ TODAY = dt.datetime.now(dt.UTC).date().isoformat()
 def admitted(repo: Path, title: str = TITLE) -> str:
     args = ["propose", "--type", "method", "--title", title, "--applies-when", "writing hooks"]
     out = ok(run(repo, *args, "--content", "Call one function.", "--file", "README.md")).output
-    entry_id = out.split("proposed ", 1)[1].split()[0]
+    entry_id = proposed(out)
     ok(run(repo, "admit", entry_id, "--by", "human:reviewer"))
     return entry_id
 
 
 def entry_at(repo: Path, entry_id: str, rev: str = "main") -> str:
     return git(repo, "show", f"{rev}:.gitmem/entries/method/{entry_id}.md")
-
-
-def proposed(output: str) -> str:
-    return output.split("proposed ", 1)[1].split()[0]
 
 
 def test_an_amendment_corrects_the_entry_in_place_through_one_reviewed_merge(
