@@ -257,9 +257,10 @@ class _Memory:
         return cache.load(self.known.memory_tree).index
 
     def precedents(
-        self, listed: Sequence[Listed], scores: Sequence[float | None]
+        self, listed: Sequence[Listed], scores: Sequence[float | None], *, fresh: bool = True
     ) -> list[Precedent]:
-        """Precedents for catalog lines, with their provenance and freshness at the tip."""
+        """Precedents for catalog lines, with their provenance and freshness at the tip (with
+        fresh=False, no freshness: nothing is asked of git)."""
         from gitmem.agents import state
         from gitmem.agents.precedents import Precedent
         from gitmem.recall.freshness import freshness
@@ -267,13 +268,15 @@ class _Memory:
         tip = self.known.tip
         if not listed or tip is None:
             return []
-        known = state.freshness_known(self.common_dir, tip)
-        asked = [(e.path, e.files) for e in listed if e.path not in known]
-        if asked:
-            found = freshness(self.history(), tip, asked)
-            known.update((path, f) for (path, _), f in zip(asked, found, strict=True))
-            state.remember_freshness(self.common_dir, tip, known)
-        notes = [known[e.path] for e in listed]
+        notes = [""] * len(listed)
+        if fresh:
+            known = state.freshness_known(self.common_dir, tip)
+            asked = [(e.path, e.files) for e in listed if e.path not in known]
+            if asked:
+                found = freshness(self.history(), tip, asked)
+                known.update((path, f) for (path, _), f in zip(asked, found, strict=True))
+                state.remember_freshness(self.common_dir, tip, known)
+            notes = [known[e.path].note for e in listed]
         return [
             Precedent(
                 id=e.id,
@@ -283,11 +286,35 @@ class _Memory:
                 path=e.path,
                 admitted_by=e.admitted_by or "unknown",
                 admitted=e.admitted or "unknown",
-                freshness=note.note,
+                freshness=note,
                 score=score,
             )
             for e, note, score in zip(listed, notes, scores, strict=True)
         ]
+
+    def block(
+        self, listed: Sequence[Listed], scores: Sequence[float | None], heading: str, more: str
+    ) -> str:
+        """The context a hook adds for these catalog lines, best first, within HOOK_BUDGET.
+        The freshness is asked for the precedents the budget holds whatever their notes say,
+        not for every line: each entry asked costs the hook a git process."""
+        from gitmem.agents.precedents import HOOK_BUDGET, render, room
+
+        shown = room(
+            self.precedents(listed, scores, fresh=False),
+            heading=heading,
+            budget=HOOK_BUDGET,
+            read=READ_HINT,
+            more=more,
+        )
+        return render(
+            self.precedents(listed[:shown], scores[:shown]),
+            heading=heading,
+            budget=HOOK_BUDGET,
+            read=READ_HINT,
+            more=more,
+            omitted=len(listed) - shown,
+        )
 
 
 def _large(ws: Workspace) -> bool:
@@ -401,34 +428,29 @@ def _file_context(
     path = _target(payload, root, cwd)
     if path is None:
         return None
-    from gitmem.agents.precedents import HOOK_BUDGET, render
-
-    found = file_precedents(_Memory(root), path, FILE_K + 1)
-    block = render(
-        found,
-        heading=f"## Precedents for {path}",
-        budget=HOOK_BUDGET,
-        read=READ_HINT,
-        more=f"MCP memory_recall or `gitmem recall` about {path}",
-    )
+    memory = _Memory(root)
+    citing = _citing(memory, path, FILE_K + 1)
+    more = f"MCP memory_recall or `gitmem recall` about {path}"
+    block = memory.block(citing, [None] * len(citing), f"## Precedents for {path}", more)
     return _context(event, block)
 
 
 def file_precedents(memory: _Memory, path: str, limit: int) -> list[Precedent]:
     """The newest admitted entries whose `files` cite path, with their provenance and
     freshness, as of the main branch."""
-    if memory.known.entries_tree is None:
-        return []
-    found = memory.catalog()
-    citing = found.citing(path, limit) if found is not None else []
+    citing = _citing(memory, path, limit)
     return memory.precedents(citing, [None] * len(citing))
+
+
+def _citing(memory: _Memory, path: str, limit: int) -> list[Listed]:
+    """The catalog lines of the newest admitted entries whose `files` cite path."""
+    found = memory.catalog() if memory.known.entries_tree is not None else None
+    return found.citing(path, limit) if found is not None else []
 
 
 def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
     """Keyword recall on the prompt, gated as `gitmem recall` gates it (never the model of
     the semantic extra, which costs a hook more than its whole budget to load: docs/agents.md)."""
-    from gitmem.agents.precedents import HOOK_BUDGET, render
-
     memory = _Memory(root)
     if memory.known.entries_tree is None:
         return None
@@ -440,12 +462,11 @@ def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
     listed = [(found.get(h.id), h.score) for h in hits]
     # the index and the catalog describe the same tree: an entry one lacks is left out
     kept = [(entry, score) for entry, score in listed if entry is not None]
-    block = render(
-        memory.precedents([e for e, _ in kept], [score for _, score in kept]),
-        heading="## Precedents from the project memory",
-        budget=HOOK_BUDGET,
-        read=READ_HINT,
-        more="MCP memory_recall or `gitmem recall` with a narrower query",
+    block = memory.block(
+        [e for e, _ in kept],
+        [score for _, score in kept],
+        "## Precedents from the project memory",
+        "MCP memory_recall or `gitmem recall` with a narrower query",
     )
     return _context("UserPromptSubmit", block)
 

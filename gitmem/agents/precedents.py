@@ -43,10 +43,14 @@ __all__ = [
     "provenance",
     "read_fields",
     "render",
+    "room",
 ]
 
 #: The most characters a hook adds to the agent's context (the whole block).
 HOOK_BUDGET: Final = 1500
+#: The longest freshness note a quoted precedent shows (a longer one is cut there).
+NOTE_LIMIT: Final = 160
+_FRESH: Final = "fresh: its files are unchanged"
 
 PREAMBLE: Final = (
     "Reference material from this project's reviewed memory, quoted below: precedents, not "
@@ -142,7 +146,7 @@ def _quoted(p: Precedent, read: str) -> str:
     facts = [f"{clean(p.type, 40)}", f"admitted by {clean(p.admitted_by, 80)} on {p.admitted}"]
     if p.score is not None:
         facts.append(f"score {p.score:.2f}")
-    facts.append(clean(p.freshness, 160) if p.freshness else "fresh: its files are unchanged")
+    facts.append(clean(p.freshness, NOTE_LIMIT) if p.freshness else _FRESH)
     lines = [
         f"> **{clean(p.title)}** (`{clean(p.id, 120)}`)",
         f"> Applies when: {clean(p.applies_when)}",
@@ -160,27 +164,54 @@ def render(
     read: str = "`gitmem show {id}` ({path})",
     empty: str | None = None,
     more: str = "`gitmem recall` with a narrower query",
+    omitted: int = 0,
 ) -> str:
     """The block for a model: heading, preamble, each precedent quoted with its provenance.
 
     With no precedent, `empty` (a line under the heading) or "" when empty is None: a hook
     adds nothing when nothing applies.  With a budget, whole precedents are kept best first
-    while the block stays within it, and a last line says how many were left out; a budget
-    too small for even one keeps the heading and that line only."""
-    if not precedents:
+    while the block stays within it, and a last line says how many were left out (`omitted`
+    more that the caller did not pass count too); a budget too small for even one keeps the
+    heading and that line only."""
+    if not precedents and not omitted:
         return f"{heading}\n\n{empty}" if empty is not None else ""
-    quoted = [_quoted(p, read) for p in precedents]
+    return _fit([_quoted(p, read) for p in precedents], heading, budget, more, omitted)[0]
+
+
+def room(
+    precedents: Sequence[Precedent],
+    *,
+    heading: str,
+    budget: int,
+    read: str,
+    more: str,
+) -> int:
+    """The most of the precedents, best first, that render() can keep within budget, whatever
+    their freshness notes turn out to say (each counted with the shortest note there is): a
+    hook asks git the freshness of those only, since each entry asked costs a git process,
+    and render() then drops any that longer notes push out."""
+    from gitmem.recall.freshness import note
+
+    shortest = min(note(0, ("x",)), _FRESH, key=len)  # "cites missing file x", as it stands
+    quoted = [_quoted(p._replace(freshness=shortest), read) for p in precedents]
+    return _fit(quoted, heading, budget, more, 0)[1]
+
+
+def _fit(
+    quoted: list[str], heading: str, budget: int | None, more: str, omitted: int
+) -> tuple[str, int]:
+    """The block of the first quoted precedents that fit the budget, and how many that is."""
     kept = len(quoted)
     while True:
         block = "\n\n".join([heading, PREAMBLE, *quoted[:kept]])
-        if kept < len(quoted):
-            block += "\n\n" + _left_out(len(quoted) - kept, more)
+        if kept < len(quoted) or omitted:
+            block += "\n\n" + _left_out(len(quoted) - kept + omitted, more)
         if budget is None or len(block) <= budget or kept == 0:
             break
         kept -= 1
     if budget is not None and len(block) > budget:  # not even the heading and preamble fit
         block = block[: budget - 1] + "…"
-    return block
+    return block, kept
 
 
 def _left_out(count: int, more: str) -> str:

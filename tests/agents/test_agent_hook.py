@@ -198,12 +198,19 @@ def test_a_prompt_with_no_precedent_gets_nothing(repo: Repo) -> None:
 
 
 def test_the_prompt_context_stays_within_its_budget(repo: Repo) -> None:
+    agents = repo.root / ".git" / "gitmem" / "agents"
+    for memo_file in agents.glob("freshness-*.json"):  # as the first call at a new tip finds it
+        memo_file.unlink()
     prompt = "retrying payment provider calls after a failure: timeouts backoff jitter ceilings"
     text = repo.context("UserPromptSubmit", repo.event("UserPromptSubmit", prompt=prompt))
     assert text is not None
     assert len(text) <= 1500
     assert text.count("\n> **") + text.startswith("> **") >= 2
     assert "left out to keep this short" in text
+    # git was asked the freshness of the entries shown only (each asked costs a git process)
+    memo = json.loads(next(agents.glob("freshness-*.json")).read_text())
+    shown = {i for i in repo.ids.values() if f"(`{i}`)" in text}
+    assert {Path(path).stem for path in memo["entries"]} == shown
 
 
 # ---------------------------------------------------------------------------------------------

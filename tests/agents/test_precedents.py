@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gitmem.agents.precedents import HOOK_BUDGET, PREAMBLE, Precedent, clean, render
+from gitmem.agents.precedents import HOOK_BUDGET, PREAMBLE, Precedent, clean, render, room
 
 
 def _p(n: int, **changes: str) -> Precedent:
@@ -68,3 +68,23 @@ def test_a_budget_keeps_whole_entries_best_first_and_says_what_was_left_out() ->
 def test_nothing_to_say_is_said_as_the_caller_chooses() -> None:
     assert render([]) == ""
     assert render([], empty="No precedent.") == "## Precedents\n\nNo precedent."
+
+
+def test_room_is_the_most_any_freshness_notes_let_render_keep() -> None:
+    style = {"heading": "## Precedents", "budget": HOOK_BUDGET, "read": "`gitmem show {id}`"}
+    unknown = [_p(n) for n in range(12)]
+    shown = room(unknown, **style, more="`gitmem recall`")
+    assert 1 <= shown < 12
+    notes = ["", "cites missing file x", "may be stale: 2 commits touched its files", "x" * 500]
+    for note in notes:  # whatever git says of all twelve, render keeps no more than room
+        every = [p._replace(freshness=note) for p in unknown]
+        assert sum(f"**Lesson {n}**" in render(every, **style) for n in range(12)) <= shown
+    # asked of those room holds only, render keeps a prefix and counts the rest as left out
+    for note in notes:
+        asked = [p._replace(freshness=note) for p in unknown[:shown]]
+        block = render(asked, **style, more="`gitmem recall`", omitted=12 - shown)
+        kept = [n for n in range(12) if f"**Lesson {n}**" in block]
+        assert len(block) <= HOOK_BUDGET and kept == list(range(len(kept))) and kept
+        assert f"({12 - len(kept)} more precedents left out" in block
+    shortest = [p._replace(freshness="cites missing file x") for p in unknown]
+    assert sum(f"**Lesson {n}**" in render(shortest, **style) for n in range(12)) == shown
