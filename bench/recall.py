@@ -426,7 +426,7 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
 
     def keyword_ranked(q: str) -> tuple[list[Hit], Signals | None]:
         ranked = index.search(q, min_score=0.0)
-        return ranked, index.signals(q, ranked[0]) if ranked else None
+        return ranked, index.signals(q, ranked) if ranked else None
 
     found: list[tuple[str, Searcher, Searcher]] = [("keyword only", keyword, keyword_ranked)]
     if semantic.available():
@@ -437,7 +437,7 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
 
         def fused_ranked(q: str) -> tuple[list[Hit], Signals | None]:
             ranked = semantic.search(index, vectors, q, min_score=0.0)
-            return ranked, semantic.signals(index, q, ranked[0]) if ranked else None
+            return ranked, semantic.signals(index, q, ranked) if ranked else None
 
         found.append(("with the model extra", fused, fused_ranked))
     else:
@@ -450,7 +450,7 @@ def index_answer(index: Index, query: str, gate: Gate, **kw: Any) -> list[Hit]:
     if gate == KEYWORD_GATE or "min_score" in kw:
         return index.answer(query, explain=False, **kw).hits
     ranked = index.search(query, min_score=0.0, **kw)
-    if not ranked or not gate.passes(index.signals(query, ranked[0])):
+    if not ranked or not gate.passes(index.signals(query, ranked)):
         return []
     return [h for h in ranked if h.score >= RELATIVE_FLOOR * ranked[0].score]
 
@@ -507,8 +507,8 @@ def quality() -> None:
         print(f"{name}: {figures(search, asked)}")
 
 
-#: The gates' signals, in Gate's order: the keyword gate reads the first three.
-SIGNALS = ("top", "head", "names", "situation")
+#: The gates' signals, in Gate's order (the keyword engine has no situation).
+SIGNALS = ("top", "head", "names", "situation", "heads")
 #: The share of the fitting set's no-answer questions each gate must leave empty.
 EMPTY_TARGET = 0.9
 
@@ -542,7 +542,7 @@ def fit() -> None:
     for (name, search, ranked_dev), (_, _, ranked_adr) in zip(
         dev_engines, adr_engines, strict=True
     ):
-        width = 4 if name != "keyword only" else 3
+        model = name != "keyword only"
         fitting: list[tuple[Searcher, str, frozenset[str], str]] = [
             (ranked_dev, q.text, q.expect, "tune") for q in dev_queries("tune")
         ]
@@ -553,7 +553,7 @@ def fit() -> None:
         rows: list[tuple[list[float], bool, bool, str]] = []  # signals, answered, hit@5, where
         for ranked_search, text, expect, corpus_name in fitting:
             ranked, read = ranked_search(text)
-            values = [0.0] * width if read is None else [getattr(read, f) for f in SIGNALS[:width]]
+            values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) for f in SIGNALS]
             rows.append(
                 (values, bool(expect), any(h.id in expect for h in ranked[:5]), corpus_name)
             )
@@ -562,15 +562,17 @@ def fit() -> None:
         hit = np.array([r[2] for r in rows])
         origin = np.array([r[3] for r in rows])
         print(f"\n{name}: {int(y.sum())} answered and {int((y == 0).sum())} unanswered questions")
-        candidates = [(0,), (0, 1, 2)] if width == 3 else [(0,), (0, 1, 2), (0, 2, 3), (0, 1, 2, 3)]
+        candidates = [(0,), (0, 1, 2), (0, 1, 2, 4)]
+        if model:
+            candidates += [(0, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3, 4)]
         chosen: tuple[float, int, str] | None = None
         for features in candidates:
             label = " + ".join(SIGNALS[f] for f in features)
             weights, bias = _fit_gate(x[:, features], y)
-            full = [0.0] * 4
+            full = [0.0] * len(SIGNALS)
             for f, w in zip(features, weights, strict=True):
                 full[f] = round(float(w), 2)
-            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2))
+            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2), full[4])
             cv_hit, cv_empty = _cross_validate(x[:, features], y, hit)
             transfer = []
             for train, test in (("dev", "adr"), ("adr", "dev")):

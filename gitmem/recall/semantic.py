@@ -966,7 +966,7 @@ def answer(
         hits.append(found)
     read: Signals | None = None  # what the gate read of the best hit
     if min_score is None and hits and best is not None:
-        read = _signals(index, query_vector, query, best, names, gate)
+        read = _signals(index, query_vector, query, hits, names, gate)
         if gate.passes(read):
             hits = [h for h in hits if h.score >= RELATIVE_FLOOR * best.score]
         else:
@@ -977,7 +977,7 @@ def answer(
     if min_score is None and best is not None:
         # An explanation gives every signal, the applies_when similarity even where the
         # decision did not need it (no decision changes: it could not have changed it).
-        read = _signals(index, query_vector, query, best, names, None)
+        read = _signals(index, query_vector, query, hits or [best], names, None)
 
     def explained(hit: Hit) -> Hit:
         _, words, cosine = fused[hit.id]
@@ -1008,23 +1008,24 @@ def answer(
             confidence=confidence,
             head=base.head if base is not None else None,
             names=names,
+            heads=read.heads if read is not None and min_score is None else None,
         )
         return replace(hit, why=why)
 
     return Answer([explained(h) for h in hits], None if rejected is None else explained(rejected))
 
 
-def signals(index: Index, query: str, hit: Hit) -> Signals:
-    """The fused gate's signals for a query whose best fused hit is hit (bench/recall.py fits
-    FUSED_GATE on them)."""
-    return _signals(index, embed_query(query), query, hit, index.absent_names(query), None)
+def signals(index: Index, query: str, hits: Sequence[Hit]) -> Signals:
+    """The fused gate's signals for a query whose fused hits are hits, best first
+    (bench/recall.py fits FUSED_GATE on them)."""
+    return _signals(index, embed_query(query), query, hits, index.absent_names(query), None)
 
 
 def _signals(
     index: Index,
     query_vector: list[float] | None,
     query: str,
-    best: Hit,
+    hits: Sequence[Hit],
     names: tuple[str, ...],
     gate: Gate | None,
 ) -> Signals:
@@ -1033,7 +1034,8 @@ def _signals(
 
     That similarity costs one more run of the model (a short text), so when a gate is given
     it is computed only if it can change the gate's decision."""
-    found = replace(index.signals(query, best), top=best.score)
+    best = hits[0]
+    found = replace(index.signals(query, hits), top=best.score)
     if query_vector is None or not best.applies_when.strip():
         return found
     if gate is not None:
