@@ -109,6 +109,7 @@ Index layout
 from __future__ import annotations
 
 import gc
+import heapq
 import math
 import re
 import struct
@@ -1055,17 +1056,18 @@ class Index:
         scores = _accumulate([(w, p) for w, _, p in weighted if p], needed)
         cut = needed - 1e-9
         dead = self._dead
-        candidates: list[tuple[float, int]] = []
-        for number, evidence in scores.items():
-            if evidence < cut or number in dead:
-                continue
-            score = round(min(1.0, evidence / reach), 4)
-            if score > 0.0:
-                candidates.append((score, number))
+        found = [(e, number) for number, e in scores.items() if e >= cut and number not in dead]
         if types is not None:
             allowed = frozenset(types)
-            candidates = [c for c in candidates if self._segment_of(c[1]).doc_type(c[1]) in allowed]
-        return self._top(candidates, k)
+            found = [c for c in found if self._segment_of(c[1]).doc_type(c[1]) in allowed]
+        if len(found) > k:
+            # Only the best k can be hits, with every one that may tie the k-th once scores
+            # are capped at 1 and rounded to 4 decimals (ties are broken by id in _top).
+            kth = heapq.nlargest(k, (e for e, _ in found))[-1]
+            floor = min(kth, reach) - 1e-4 * reach
+            found = [c for c in found if c[0] >= floor]
+        candidates = [(round(min(1.0, e / reach), 4), number) for e, number in found]
+        return self._top([c for c in candidates if c[0] > 0.0], k)
 
     def _weigh(self, query: str) -> tuple[list[tuple[float, str, list[array[int]]]], float]:
         """(weight, term, posting lists) of the query's matched, informative terms, the weight
