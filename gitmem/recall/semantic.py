@@ -30,7 +30,10 @@ Fusion and gating
     (engine docstring, "Gating"; `python bench/recall.py --fit`): of the signal sets tried,
     all four cross-validated best (gated hit@5 0.990 against 0.962 for the score alone). With
     the fused score already holding the keywords, the head share's weight comes out small
-    and negative; the applies_when similarity and the absent names carry the decision.
+    and negative; the applies_when similarity and the absent names carry the decision. The
+    keyword gate's heads (the best head share among the first hits) ties here (0.990) and
+    is left out, though `--explain` reports it; the other signals tried in the fourth round
+    (`bench/recall.py --probe`) were dropped, a corpus background among them.
     `--quality` prints the figures of both parts.
 
 Similarity over many entries
