@@ -4,6 +4,7 @@
     python bench/recall.py --sizes 1000,10000   # quicker
     python bench/recall.py --quality            # hit@1, hit@5, no-match share on the labelled set
     python bench/recall.py --fit                # how the gates were fitted (tuning part, negatives)
+    python bench/recall.py --probe              # the gates' signals tried and dropped
     python bench/recall.py --shortlist          # semantic shortlist against exact ranking
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
 
@@ -43,7 +44,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
+from bisect import bisect_left
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +60,7 @@ from recall_queries import MATCHING, NO_MATCH, SITUATIONS  # noqa: E402
 
 from gitmem.recall.engine import (  # noqa: E402
     KEYWORD_GATE,
+    REACH,
     RELATIVE_FLOOR,
     Doc,
     Gate,
@@ -426,7 +431,7 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
 
     def keyword_ranked(q: str) -> tuple[list[Hit], Signals | None]:
         ranked = index.search(q, min_score=0.0)
-        return ranked, index.signals(q, ranked[0]) if ranked else None
+        return ranked, index.signals(q, ranked) if ranked else None
 
     found: list[tuple[str, Searcher, Searcher]] = [("keyword only", keyword, keyword_ranked)]
     if semantic.available():
@@ -437,7 +442,7 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
 
         def fused_ranked(q: str) -> tuple[list[Hit], Signals | None]:
             ranked = semantic.search(index, vectors, q, min_score=0.0)
-            return ranked, semantic.signals(index, q, ranked[0]) if ranked else None
+            return ranked, semantic.signals(index, q, ranked) if ranked else None
 
         found.append(("with the model extra", fused, fused_ranked))
     else:
@@ -450,7 +455,7 @@ def index_answer(index: Index, query: str, gate: Gate, **kw: Any) -> list[Hit]:
     if gate == KEYWORD_GATE or "min_score" in kw:
         return index.answer(query, explain=False, **kw).hits
     ranked = index.search(query, min_score=0.0, **kw)
-    if not ranked or not gate.passes(index.signals(query, ranked[0])):
+    if not ranked or not gate.passes(index.signals(query, ranked)):
         return []
     return [h for h in ranked if h.score >= RELATIVE_FLOOR * ranked[0].score]
 
@@ -507,8 +512,8 @@ def quality() -> None:
         print(f"{name}: {figures(search, asked)}")
 
 
-#: The gates' signals, in Gate's order: the keyword gate reads the first three.
-SIGNALS = ("top", "head", "names", "situation")
+#: The gates' signals, in Gate's order (the keyword engine has no situation).
+SIGNALS = ("top", "head", "names", "situation", "heads")
 #: The share of the fitting set's no-answer questions each gate must leave empty.
 EMPTY_TARGET = 0.9
 
@@ -542,7 +547,7 @@ def fit() -> None:
     for (name, search, ranked_dev), (_, _, ranked_adr) in zip(
         dev_engines, adr_engines, strict=True
     ):
-        width = 4 if name != "keyword only" else 3
+        model = name != "keyword only"
         fitting: list[tuple[Searcher, str, frozenset[str], str]] = [
             (ranked_dev, q.text, q.expect, "tune") for q in dev_queries("tune")
         ]
@@ -553,7 +558,7 @@ def fit() -> None:
         rows: list[tuple[list[float], bool, bool, str]] = []  # signals, answered, hit@5, where
         for ranked_search, text, expect, corpus_name in fitting:
             ranked, read = ranked_search(text)
-            values = [0.0] * width if read is None else [getattr(read, f) for f in SIGNALS[:width]]
+            values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) for f in SIGNALS]
             rows.append(
                 (values, bool(expect), any(h.id in expect for h in ranked[:5]), corpus_name)
             )
@@ -562,15 +567,17 @@ def fit() -> None:
         hit = np.array([r[2] for r in rows])
         origin = np.array([r[3] for r in rows])
         print(f"\n{name}: {int(y.sum())} answered and {int((y == 0).sum())} unanswered questions")
-        candidates = [(0,), (0, 1, 2)] if width == 3 else [(0,), (0, 1, 2), (0, 2, 3), (0, 1, 2, 3)]
+        candidates = [(0,), (0, 1, 2), (0, 1, 2, 4)]
+        if model:
+            candidates += [(0, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3, 4)]
         chosen: tuple[float, int, str] | None = None
         for features in candidates:
             label = " + ".join(SIGNALS[f] for f in features)
             weights, bias = _fit_gate(x[:, features], y)
-            full = [0.0] * 4
+            full = [0.0] * len(SIGNALS)
             for f, w in zip(features, weights, strict=True):
                 full[f] = round(float(w), 2)
-            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2))
+            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2), full[4])
             cv_hit, cv_empty = _cross_validate(x[:, features], y, hit)
             transfer = []
             for train, test in (("dev", "adr"), ("adr", "dev")):
@@ -592,6 +599,289 @@ def fit() -> None:
                 print(f"    {part}: {figures(search, asked, gate=gate)}")
         assert chosen is not None
         print(f"  chosen (best cross-validated gated hit@5, then fewer signals): {chosen[2]}")
+
+
+#: The keyword gate's signals, then the fused gate's, that every probed signal is added to.
+PROBE_BASES = {"keyword only": ("top", "head", "names", "heads"),
+               "with the model extra": ("top", "head", "names", "situation")}  # fmt: skip
+
+
+def probe() -> None:
+    """Directions tried for the gates and the keyword ranking, and dropped (the README says
+    why): each candidate signal is added to a gate's own signals, fitted by fit()'s rule on
+    fit()'s fitting set, cross-validated there, and measured on the report part, the own
+    set and the ADR cross-corpus check. Gated hit@5 here is "the gate passes and the
+    ungated top five hold the answer" (the RELATIVE_FLOOR cut aside), so a gate's figures
+    can differ from --quality's by a question.
+
+    Signals probed (about the best hit unless said): background, the best score's share of
+    a corpus's near misses below it (up to 200 entries' titles and applies_when lines asked
+    of the corpus, the best hit other than the entry itself) and the best score less their
+    median; asking again without the query's rarest matched term: whether the best hit
+    holds it, whether it stays first without it, the share of its evidence left; the second
+    hit's score over the best's; with the model, the query's similarity to the best hit's
+    title, and the best similarity to an applies_when among the first five hits. Then
+    pseudo-relevance feedback (RM3-like, from the first hits' titles and applies_when, the
+    index holding no bodies) on the ranking alone, and the gates fitted with generated
+    answered questions as well (an entry's context asked of the entries without their
+    contexts)."""
+    import numpy as np
+    from recall_dev import adr_corpus
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import queries as dev_queries
+    from recall_negatives import negatives
+
+    from gitmem.recall import semantic
+
+    sets = {"dev": list(dev_corpus()), "adr": adr_corpus(), "own": list(corpus())}
+    asked: dict[str, list[tuple[str, str, frozenset[str]]]] = {
+        "fit": [(q.text, "dev", q.expect) for q in dev_queries("tune")]
+        + [(t, c, frozenset()) for c in ("dev", "adr") for _, t in negatives(c)],
+        "report": [(q.text, "dev", q.expect) for q in dev_queries("report")],
+        "own": [(q, "own", r) for q, r in MATCHING + SITUATIONS]
+        + [(q, "own", frozenset()) for q in NO_MATCH],
+        "adr": [(q.text, "adr", frozenset()) for q in dev_queries()],
+    }
+    kinds = {q.text: q.kind for q in dev_queries()} | {q: "situation" for q, _ in SITUATIONS}
+    generated = {name: _generated(name) for name in ("dev", "adr")}
+    names = ["keyword only"] + (["with the model extra"] if semantic.available() else [])
+    for name in names:
+        fused = name != "keyword only"
+        rows: dict[str, list[tuple[dict[str, float], bool, bool, str]]] = {}
+        probers: dict[str, _Prober] = {}
+        for part, questions in [*asked.items(), ("generated", [])]:
+            rows[part] = []
+            for corpus_name in ("dev", "adr", "own"):
+                if part == "generated":
+                    if corpus_name == "own":
+                        continue
+                    docs, questions = generated[corpus_name]
+                    questions = [(t, corpus_name, e) for t, e in questions]
+                else:
+                    docs = sets[corpus_name]
+                mine = [q for q in questions if q[1] == corpus_name]
+                if mine:
+                    key = f"{corpus_name} without contexts" if part == "generated" else corpus_name
+                    prober = probers.get(key) or probers.setdefault(key, _Prober(docs, fused))
+                    for text, _, expect in mine:
+                        found = prober.signals(text, expect)
+                        rows[part].append((*found, kinds.get(text, "")))
+        print(f"\n{name}; the background's median near miss per corpus:")
+        for key, prober in probers.items():
+            print(
+                f"  {key}: titles and applies_when asked {statistics.median(prober.near):.3f}"
+                + (f", head vectors asked {prober.head_median:.3f}" if fused else "")
+            )
+        base = PROBE_BASES[name]
+        extras = ["", "bg_share", "bg_less", "rare_held", "rare_first", "rare_left", "second"]
+        if fused:
+            extras += ["bg_head_less", "title", "applies_max"]
+        for extra in extras:
+            features = [*base, extra] if extra else list(base)
+            cells = []
+            for with_generated in (False, True) if not extra else (False,):
+                fitting = rows["fit"] + (rows["generated"] if with_generated else [])
+                x = np.array([[r[0][f] for f in features] for r in fitting])
+                y = np.array([r[1] for r in fitting], dtype=float)
+                hit = np.array([r[2] for r in fitting])
+                cv_hit, cv_empty = _cross_validate(x, y, hit)
+                weights, bias = _fit_gate(x, y)
+                cells = [f"cross-validated {cv_hit:.3f} / {cv_empty:.3f}"]
+                for part in ("report", "own", "adr"):
+                    got = rows[part]
+                    xs = np.array([[r[0][f] for f in features] for r in got])
+                    passed = xs @ weights + bias >= 0
+                    answered = np.array([r[1] for r in got])
+                    hits = passed & np.array([r[2] for r in got])
+                    situation = np.array([r[3] == "situation" for r in got])
+                    cell = f"{part}: empty {(~passed)[~answered].mean():.2f}"
+                    if answered.any():
+                        cell = (
+                            f"{part}: hit@5 {hits[answered].mean():.2f} situations "
+                            f"{hits[situation].mean():.2f} empty {(~passed)[~answered].mean():.2f}"
+                        )
+                    cells.append(cell)
+                label = " + ".join(features) + (
+                    " (fitted with generated)" if with_generated else ""
+                )
+                print(f"  {label}: " + "; ".join(cells))
+    index = Index.build(sets["dev"])
+    print(
+        "\npseudo-relevance feedback, keyword ranking alone, hit@5 (feedback hits, terms, weight)"
+    )
+    for setting in ((0, 0, 0.0), (3, 5, 0.2), (5, 10, 0.2), (5, 10, 0.4)):
+        cells = []
+        for part in ("tune", "report"):
+            for kind in ("paraphrase", "situation"):
+                questions = [q for q in dev_queries(part) if q.kind == kind]
+                found = sum(
+                    any(h.id in q.expect for h in _feedback(index, q.text, *setting))
+                    for q in questions
+                )
+                cells.append(f"{part} {kind} {found / len(questions):.2f}")
+        for corpus_name in ("dev", "adr"):
+            docs, questions = generated[corpus_name]
+            other = Index.build(docs)
+            found = sum(any(h.id in e for h in _feedback(other, t, *setting)) for t, e in questions)
+            cells.append(f"generated {corpus_name} {found / len(questions):.2f}")
+        print(f"  {setting}: " + "; ".join(cells))
+
+
+class _Prober:
+    """One corpus's index (and vectors), its background, and the probed signals of a query."""
+
+    def __init__(self, docs: list[Doc], fused: bool) -> None:
+        from gitmem.recall import semantic
+
+        self.index = Index.build(docs)
+        self.vectors = semantic.Vectors.build(docs) if fused else None
+        self.fused = fused
+        sample = sorted(docs, key=lambda d: zlib.crc32(d.id.encode()))[:200]
+        near = []
+        for d in sample:
+            for text in (d.title, d.applies_when):
+                other = [h.score for h in self.rank(text, 6) if h.id != d.id]
+                near.append(other[0] if other else 0.0)
+        self.near = sorted(near)
+        # The same with each entry's head vector (what the cache stores: no model run) and
+        # its title and applies_when as one text, as an admission could afford it.
+        heads = [0.0]
+        if self.vectors is not None:
+            heads = [self.head_near(d) for d in sample]
+        self.head_median = statistics.median(heads)
+
+    def head_near(self, doc: Doc) -> float:
+        """The best fused score of another entry for doc's head vector and head text."""
+        import struct
+
+        from gitmem.recall import semantic
+
+        assert self.vectors is not None
+        raw = semantic.embed_doc(doc)
+        vector = list(struct.unpack(f"<{len(raw) // 2}e", raw))
+        text = f"{doc.title}\n{doc.applies_when}"
+        near = {i: max(0.0, c) for c, i in self.vectors.nearest(vector, 20)[0]}
+        words = {h.id: h.score for h in self.index.search(text, k=20, min_score=0.0)}
+        words.update(self.index.scores(text, [i for i in near if i not in words]))
+        fused = [
+            semantic.SEMANTIC_WEIGHT * near.get(i, max(0.0, self.vectors.cosine(vector, i) or 0))
+            + (1 - semantic.SEMANTIC_WEIGHT) * words.get(i, 0.0)
+            for i in set(near) | set(words)
+            if i != doc.id
+        ]
+        return max(fused, default=0.0)
+
+    def rank(self, text: str, k: int = 5) -> list[Hit]:
+        from gitmem.recall import semantic
+
+        if self.vectors is None:
+            return self.index.search(text, k=k, min_score=0.0)
+        return semantic.search(self.index, self.vectors, text, k=k, min_score=0.0)
+
+    def signals(self, text: str, expect: frozenset[str]) -> tuple[dict[str, float], bool, bool]:
+        from gitmem.recall import semantic
+
+        ranked = self.rank(text)
+        if not ranked:
+            return dict.fromkeys(_PROBED, 0.0), bool(expect), False
+        index = self.index
+        fused = semantic.signals if self.fused else None
+        read = fused(index, text, ranked) if fused else index.signals(text, ranked)
+        out = {f: float(getattr(read, f)) for f in SIGNALS}
+        out["bg_share"] = bisect_left(self.near, read.top) / len(self.near)
+        out["bg_less"] = read.top - statistics.median(self.near)
+        out["bg_head_less"] = read.top - self.head_median
+        out["second"] = ranked[1].score / ranked[0].score if len(ranked) > 1 else 0.0
+        # Asking again without the rarest matched term (engine internals: a bench may look).
+        weighted = index._weigh(text)[0]
+        matched = [w for w in weighted if w[2]]
+        rare = max(matched, key=lambda w: w[0]) if matched else None
+        number = index._find(ranked[0].id)
+        out["rare_held"] = out["rare_first"] = out["rare_left"] = 0.0
+        if rare is not None and number is not None:
+            rest = [w for w in weighted if w is not rare]
+            full = sum(w * v for w, _, v in index._matched(weighted, number))
+            left = sum(w * v for w, _, v in index._matched(rest, number))
+            again = index._ranked(rest, 1, None, 0.0) if any(w[2] for w in rest) else []
+            out["rare_held"] = float(any(True for _ in index._matched([rare], number)))
+            out["rare_first"] = float(bool(again) and again[0].id == ranked[0].id)
+            out["rare_left"] = left / full if full else 0.0
+        if self.fused:
+            query = semantic.embed_query(text) or []
+            heads = [Doc("", "", "", h.applies_when, (), "", "") for h in ranked]
+            out["title"] = semantic.cosine_of(query, Doc("", "", ranked[0].title, "", (), "", ""))
+            out["applies_max"] = max(semantic.cosine_of(query, d) for d in heads)
+        return out, bool(expect), any(h.id in expect for h in ranked)
+
+
+_PROBED = (*SIGNALS, "bg_share", "bg_less", "bg_head_less", "second", "rare_held",
+           "rare_first", "rare_left", "title", "applies_max")  # fmt: skip
+
+
+def _generated(name: str) -> tuple[list[Doc], list[tuple[str, frozenset[str]]]]:
+    """(the corpus without its entries' contexts, each entry's context's first sentences
+    as a question whose answer is that entry)."""
+    import json
+    import re
+
+    from recall_corpus import DATA as ADR_DATA
+    from recall_dev import DATA as DEV_DATA
+    from recall_dev import adr_corpus
+    from recall_dev import corpus as dev_corpus
+
+    if name == "dev":
+        records = json.loads((DEV_DATA / "corpus.json").read_text(encoding="utf-8"))
+        rest = {r["key"]: (r["context"], [r["content"], r["evidence"]]) for r in records}
+        docs = list(dev_corpus())
+    else:
+        records = json.loads(ADR_DATA.read_text(encoding="utf-8"))
+        rest = {r["key"]: (r["context"], [r["decision"], r["consequences"]]) for r in records}
+        docs = [d for d in adr_corpus() if d.id in rest]
+    out_docs, questions = [], []
+    for d in docs:
+        context, others = rest[d.id]
+        out_docs.append(replace(d, body="\n".join(p for p in others if p)))
+        words = " ".join(line.strip(" -*#") for line in context.splitlines() if line.strip())
+        question = ""
+        for sentence in re.split(r"(?<=[.!?])\s+", words):
+            question = f"{question} {sentence}".strip()
+            if len(question) >= 80:
+                break
+        if question:
+            questions.append((question[:300], frozenset([d.id])))
+    return out_docs, questions
+
+
+def _feedback(index: Index, text: str, hits: int, terms: int, weight: float) -> list[Hit]:
+    """The first five hits after expanding the query with `terms` terms of the first `hits`
+    hits' titles and applies_when, each at `weight` times its idf weight (engine internals)."""
+    weighted = index._weigh(text)[0]
+    first = index._ranked(weighted, max(5, hits), None, 0.0)
+    if not hits or not first:
+        return first[:5]
+    asked = {t for _, t, _ in weighted}
+    total = sum(h.score for h in first[:hits]) or 1.0
+    share: dict[str, float] = {}
+    for h in first[:hits]:
+        head = index._analyzer.terms(f"{h.title}\n{h.applies_when}")
+        for t in set(head) - asked:
+            share[t] = share.get(t, 0.0) + h.score / total * head.count(t) / len(head)
+    expansion = []
+    for term, p in share.items():
+        found = index._weigh(term)[0]
+        if found and found[0][2]:
+            expansion.append((p * found[0][0], found[0]))
+    expansion.sort(key=lambda e: -e[0])
+    wider = weighted + [(weight * w, t, p) for _, (w, t, p) in expansion[:terms]]
+    reach = min(REACH, sum(w for w, _, _ in weighted))
+    evidence: dict[int, float] = {}
+    for w, _, postings in wider:
+        for plist in postings:
+            for posting in plist:
+                n = posting >> 8
+                evidence[n] = evidence.get(n, 0.0) + w * (posting & 0xFF) / 255
+    scored = [(round(e / reach, 4), n) for n, e in evidence.items() if n not in index._dead]
+    return index._top(scored, 5)
 
 
 def _fit_gate(x: Any, y: Any) -> tuple[Any, float]:
@@ -813,6 +1103,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
     parser.add_argument("--fit", action="store_true", help="how the gates were fitted")
+    parser.add_argument("--probe", action="store_true", help="signals tried and dropped")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     args = parser.parse_args()
@@ -821,6 +1112,9 @@ def main() -> None:
         return
     if args.fit:
         fit()
+        return
+    if args.probe:
+        probe()
         return
     if args.shortlist:
         for n in (int(s) for s in args.sizes.split(",")):

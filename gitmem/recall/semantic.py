@@ -30,7 +30,10 @@ Fusion and gating
     (engine docstring, "Gating"; `python bench/recall.py --fit`): of the signal sets tried,
     all four cross-validated best (gated hit@5 0.990 against 0.962 for the score alone). With
     the fused score already holding the keywords, the head share's weight comes out small
-    and negative; the applies_when similarity and the absent names carry the decision.
+    and negative; the applies_when similarity and the absent names carry the decision. The
+    keyword gate's heads (the best head share among the first hits) ties here (0.990) and
+    is left out, though `--explain` reports it; the other signals tried in the fourth round
+    (`bench/recall.py --probe`) were dropped, a corpus background among them.
     `--quality` prints the figures of both parts.
 
 Similarity over many entries
@@ -966,7 +969,7 @@ def answer(
         hits.append(found)
     read: Signals | None = None  # what the gate read of the best hit
     if min_score is None and hits and best is not None:
-        read = _signals(index, query_vector, query, best, names, gate)
+        read = _signals(index, query_vector, query, hits, names, gate)
         if gate.passes(read):
             hits = [h for h in hits if h.score >= RELATIVE_FLOOR * best.score]
         else:
@@ -977,7 +980,7 @@ def answer(
     if min_score is None and best is not None:
         # An explanation gives every signal, the applies_when similarity even where the
         # decision did not need it (no decision changes: it could not have changed it).
-        read = _signals(index, query_vector, query, best, names, None)
+        read = _signals(index, query_vector, query, hits or [best], names, None)
 
     def explained(hit: Hit) -> Hit:
         _, words, cosine = fused[hit.id]
@@ -1008,23 +1011,24 @@ def answer(
             confidence=confidence,
             head=base.head if base is not None else None,
             names=names,
+            heads=read.heads if read is not None and min_score is None else None,
         )
         return replace(hit, why=why)
 
     return Answer([explained(h) for h in hits], None if rejected is None else explained(rejected))
 
 
-def signals(index: Index, query: str, hit: Hit) -> Signals:
-    """The fused gate's signals for a query whose best fused hit is hit (bench/recall.py fits
-    FUSED_GATE on them)."""
-    return _signals(index, embed_query(query), query, hit, index.absent_names(query), None)
+def signals(index: Index, query: str, hits: Sequence[Hit]) -> Signals:
+    """The fused gate's signals for a query whose fused hits are hits, best first
+    (bench/recall.py fits FUSED_GATE on them)."""
+    return _signals(index, embed_query(query), query, hits, index.absent_names(query), None)
 
 
 def _signals(
     index: Index,
     query_vector: list[float] | None,
     query: str,
-    best: Hit,
+    hits: Sequence[Hit],
     names: tuple[str, ...],
     gate: Gate | None,
 ) -> Signals:
@@ -1033,7 +1037,8 @@ def _signals(
 
     That similarity costs one more run of the model (a short text), so when a gate is given
     it is computed only if it can change the gate's decision."""
-    found = replace(index.signals(query, best), top=best.score)
+    best = hits[0]
+    found = replace(index.signals(query, hits), top=best.score)
     if query_vector is None or not best.applies_when.strip():
         return found
     if gate is not None:

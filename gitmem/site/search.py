@@ -12,10 +12,10 @@ tag because pages opened from `file://` may not fetch):
   engine makes of it as a query (stop words dropped, stems, identifier parts);
 - `common`: the terms in so many entries that the engine drops them from a query;
 - `heads`: for each entry, the terms of its title and applies_when (the gate's head share);
-- `n`, `reach`, `gate`, `relative_floor`: the entry count, what a query's evidence is
-  measured against at most, the keyword gate's weights (best score, head share, names no
-  entry holds, bias) and the share of the best score a hit needs (the engine's module
-  docstring, "Gating").
+- `n`, `reach`, `gate`, `heads_of`, `relative_floor`: the entry count, what a query's
+  evidence is measured against at most, the keyword gate's weights (best score, head share,
+  names no entry holds, bias, the best head share among the first `heads_of` hits) and the
+  share of the best score a hit needs (the engine's module docstring, "Gating").
 
 The values come from the engine, never from a second copy of its formula: an `Index` is built
 over the same `Doc`s the recall cache builds (`doc_of`), and each term's values are read back
@@ -55,6 +55,7 @@ from gitmem.model.entry import Entry
 from gitmem.recall.cache import doc_of
 from gitmem.recall.engine import (
     COMMON_SHARE,
+    HEADS_OF,
     KEYWORD_GATE,
     REACH,
     RELATIVE_FLOOR,
@@ -132,7 +133,9 @@ def build(docs: Sequence[Doc], hrefs: Sequence[str]) -> dict[str, object]:
             KEYWORD_GATE.head_weight,
             KEYWORD_GATE.names_weight,
             KEYWORD_GATE.bias,
+            KEYWORD_GATE.heads_weight,
         ],
+        "heads_of": HEADS_OF,
         "heads": [
             sorted(set(analyze(f"{doc.title}\n{doc.applies_when}")) & postings.keys())
             for doc in docs

@@ -296,7 +296,7 @@ def test_the_fused_gate_reads_the_similarity_to_the_best_hits_applies_when(
     found = semantic.answer(labelled, vectors, query)
     assert found.hits
     best = found.hits[0]
-    read = semantic.signals(labelled, query, best)
+    read = semantic.signals(labelled, query, found.hits)
     alone = semantic.cosine_of(
         semantic.embed_query(query) or [], Doc("x", "", "", best.applies_when, (), "", "")
     )

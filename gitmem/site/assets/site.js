@@ -117,16 +117,22 @@
       return ia < ib ? -1 : ia > ib ? 1 : 0;
     });
     // The gate reads the best score, the share of the query's words in the best entry's
-    // title or applies_when, and the query's names no entry holds (engine.Signals).
+    // title or applies_when, the query's names no entry holds, and the best such share
+    // among the first index.heads_of hits (engine.Signals).
     var gate = index.gate;
     var best = hits[0][1];
-    var head = index.heads[hits[0][0]];
-    var held = counted.filter(function (term) { return head.indexOf(term) >= 0; }).length;
+    function headShare(hit) {
+      var head = index.heads[hit[0]];
+      var held = counted.filter(function (term) { return head.indexOf(term) >= 0; }).length;
+      return counted.length ? held / counted.length : 0;
+    }
     var absent = Object.keys(names).filter(function (term) {
       return !has(index.terms, term) && index.common.indexOf(term) < 0;
     }).length;
-    var share = counted.length ? held / counted.length : 0;
-    if (gate[0] * best + gate[1] * share + gate[2] * absent + gate[3] < 0) return [];
+    var share = headShare(hits[0]);
+    var shares = Math.max.apply(null, hits.slice(0, index.heads_of).map(headShare));
+    var logit = gate[0] * best + gate[1] * share + gate[2] * absent + gate[4] * shares + gate[3];
+    if (logit < 0) return [];
     return hits.filter(function (hit) { return hit[1] >= index.relative_floor * best; });
   }
 
