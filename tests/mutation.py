@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -153,10 +155,17 @@ class Mutant:
     col: int
     operator: str
     source: str = field(repr=False)
+    #: the lines whose execution reaches the mutated code: the statement it sits in (for a
+    #: compound statement, its header only); the tests that run one of them are the ones run
+    reach: tuple[int, int] = (0, 0)
 
     @property
     def key(self) -> tuple[str, int, str]:
         return (self.path, self.line, self.operator)
+
+    @property
+    def name(self) -> str:
+        return f"{self.path}:{self.line}:{self.operator}"
 
 
 _SWAP: dict[type, type] = {
@@ -247,6 +256,26 @@ class _Apply(ast.NodeTransformer):
         return node
 
 
+def _reach(tree: ast.AST, node: ast.AST) -> tuple[int, int]:
+    """The lines of the innermost statement holding node (a compound one: its header, up to
+    its body), which coverage records as run when the mutated code can run."""
+    line = getattr(node, "lineno", 0)
+    best: ast.stmt | None = None
+    for stmt in ast.walk(tree):
+        if not isinstance(stmt, ast.stmt) or not stmt.lineno <= line <= (stmt.end_lineno or 0):
+            continue
+        if best is None or (stmt.end_lineno or 0) - stmt.lineno <= (
+            (best.end_lineno or 0) - best.lineno
+        ):
+            best = stmt
+    if best is None:
+        return (line, line)
+    body = getattr(best, "body", None)
+    if isinstance(body, list) and body and body[0].lineno > line:
+        return (best.lineno, body[0].lineno - 1)
+    return (min(best.lineno, line), best.end_lineno or line)
+
+
 def mutants(path: str) -> list[Mutant]:
     source = (ROOT / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
@@ -268,8 +297,154 @@ def mutants(path: str) -> list[Mutant]:
             and getattr(n, "end_col_offset", None) == getattr(node, "end_col_offset", None)
         )
         mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
-        out.append(Mutant(path, line, getattr(node, "col_offset", 0), operator, mutated))
+        col = getattr(node, "col_offset", 0)
+        out.append(Mutant(path, line, col, operator, mutated, _reach(tree, node)))
     return out
+
+
+# The coverage run's two helpers, written into its scratch copy (never into the repository).
+# sitecustomize.py starts coverage in every Python process whose PYTHONPATH holds the copy: the
+# pytest process, the gitmem command a test runs and the hooks `git push` runs on a bare
+# remote. A subprocess takes the test it runs for from PYTEST_CURRENT_TEST, which pytest sets
+# in its environment and which the subprocess inherits; the pytest process switches to each
+# test's id as the test starts (the plugin), so code run while collecting has no test ("").
+_SITECUSTOMIZE = """\
+import atexit
+import os
+
+if os.environ.get("GITMEM_MUTATION_COVERAGE"):
+    import coverage
+
+    _test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    _cov = coverage.Coverage(
+        data_file=os.environ["GITMEM_MUTATION_COVERAGE"],
+        data_suffix=True,
+        include=[os.environ["GITMEM_MUTATION_MODULE"]],
+        context=_test,
+        config_file=False,
+    )
+    _cov.start()
+
+    def _save():
+        _cov.stop()
+        _cov.save()
+
+    atexit.register(_save)
+"""
+
+_PLUGIN = """\
+import json
+import os
+
+import coverage
+
+_durations = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    current = coverage.Coverage.current()
+    if current is not None:
+        current.switch_context(nodeid)
+
+
+def pytest_runtest_logreport(report):
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session, exitstatus):
+    with open(os.environ["GITMEM_MUTATION_DURATIONS"], "w", encoding="utf-8") as out:
+        json.dump(_durations, out)
+"""
+
+
+@dataclass
+class Map:
+    """Which tests run which lines of one module, from one coverage run of its tests."""
+
+    lines: dict[int, set[str]]
+    durations: dict[str, float]
+
+    def tests(self, mutant: Mutant) -> list[str] | None:
+        """The tests that run the mutant's statement, fastest first; None when code run outside
+        any test (an import while collecting) reaches it, so that every test may see it."""
+        found: set[str] = set()
+        for line in range(mutant.reach[0], mutant.reach[1] + 1):
+            found |= self.lines.get(line, set())
+        if "" in found:
+            return None
+        return sorted(found, key=lambda t: (self.durations.get(t, 0.0), t))
+
+
+def _cache_dir() -> Path:
+    """A private folder of the user's cache (never the repository, never a shared /tmp name)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "gitmem-mutation"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def _map_key(module: str) -> str:
+    """The hash of what the map depends on: the package (the module and every caller of it),
+    the module's test files, the shared fixtures, and this runner's coverage helpers."""
+    digest = hashlib.sha256((_SITECUSTOMIZE + _PLUGIN).encode())
+    files = sorted((ROOT / "gitmem").rglob("*.py"))
+    files += [ROOT / t.split("::")[0] for t in MODULES[module]]
+    files += [*sorted((ROOT / "tests").rglob("conftest.py")), ROOT / "tests" / "remote.py"]
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    digest.update(module.encode())
+    return digest.hexdigest()[:24]
+
+
+def coverage_map(module: str) -> Map:
+    """The module's map, from the cache or from one run of its tests under coverage."""
+    cached = _cache_dir() / f"{Path(module).stem}-{_map_key(module)}.json"
+    if cached.exists():
+        raw = json.loads(cached.read_text(encoding="utf-8"))
+        return Map({int(k): set(v) for k, v in raw["lines"].items()}, raw["durations"])
+    import coverage  # the test extra's; only this mode needs it
+
+    scratch = scratch_copy()
+    try:
+        (scratch / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
+        (scratch / "gitmem_mutation_contexts.py").write_text(_PLUGIN, encoding="utf-8")
+        data = scratch / "coverage-data" / "run"
+        data.parent.mkdir()
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(scratch),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "GITMEM_MUTATION_COVERAGE": str(data),
+            "GITMEM_MUTATION_MODULE": str(scratch / module),
+            "GITMEM_MUTATION_DURATIONS": str(scratch / "durations.json"),
+        }
+        print(f"{module}: recording which tests run which lines (once per change) ...", flush=True)
+        started = time.perf_counter()
+        command = [*_PYTEST, "-p", "gitmem_mutation_contexts", *MODULES[module]]
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"{module}: the tests fail without any mutant:\n{done.stdout[-3000:]}")
+        lines: dict[int, set[str]] = {}
+        for part in data.parent.iterdir():
+            one = coverage.CoverageData(basename=str(part))
+            one.read()
+            for measured in one.measured_files():
+                if Path(measured).resolve() != (scratch / module).resolve():
+                    continue
+                for line, contexts in one.contexts_by_lineno(measured).items():
+                    lines.setdefault(line, set()).update(contexts)
+        durations = json.loads((scratch / "durations.json").read_text(encoding="utf-8"))
+        print(f"  ... {time.perf_counter() - started:.0f} s", flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    raw = {"lines": {k: sorted(v) for k, v in lines.items()}, "durations": durations}
+    cached.write_text(json.dumps(raw), encoding="utf-8")
+    return Map(lines, durations)
+
+
+# -P: the source tree (the current folder) is not put before PYTHONPATH
+_PYTEST = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+_PYTEST += ["-k", "not every_gate_agrees"]
 
 
 @dataclass
@@ -278,25 +453,43 @@ class Outcome:
     killed: bool
     by: str = ""
     seconds: float = 0.0
+    covered: bool = True
 
 
 class Runner:
-    """Runs mutants of one module, each in a scratch copy of the package."""
+    """Runs mutants of one module, each in a scratch copy of the package: with a map, each
+    mutant against the tests that run its statement only; without one, against them all."""
 
-    def __init__(self, tests: list[str], timeout: float) -> None:
+    def __init__(self, tests: list[str], timeout: float, map: Map | None) -> None:
         self.tests = tests
         self.timeout = timeout
+        self.map = map
         self.killers: dict[int, str] = {}  # line -> a test that killed a mutant there
 
     def run(self, mutant: Mutant, scratch: Path) -> Outcome:
+        tests = self.tests
+        timeout = self.timeout
+        if self.map is not None:
+            chosen = self.map.tests(mutant)
+            if chosen == []:
+                return Outcome(mutant, False, covered=False)
+            if chosen is not None:
+                tests = chosen
+                if not timeout:
+                    timeout = 60 + 5 * sum(self.map.durations.get(t, 1.0) for t in tests)
+            elif not timeout:
+                timeout = 60 + 5 * sum(self.map.durations.values())
+        timeout = timeout or 900.0
         target = scratch / mutant.path
         target.write_text(mutant.source, encoding="utf-8")
         shutil.rmtree(target.parent / "__pycache__", ignore_errors=True)
         started = time.perf_counter()
-        nearby = sorted({t for line, t in self.killers.items() if abs(line - mutant.line) <= 12})
+        near = {t for line, t in self.killers.items() if abs(line - mutant.line) <= 12}
+        if self.map is not None:
+            near &= set(tests)
         try:
-            for batch in ([*nearby], self.tests) if nearby else (self.tests,):
-                failed = self._pytest(batch, scratch)
+            for batch in (sorted(near), tests) if near else (tests,):
+                failed = self._pytest(batch, scratch, timeout)
                 if failed is not None:
                     self.killers[mutant.line] = failed
                     return Outcome(mutant, True, failed, time.perf_counter() - started)
@@ -304,19 +497,21 @@ class Runner:
         finally:
             shutil.copyfile(ROOT / mutant.path, target)
 
-    def _pytest(self, tests: list[str], scratch: Path) -> str | None:
+    def _pytest(self, tests: list[str], scratch: Path, timeout: float) -> str | None:
         """The first failing test's id, or None when all pass; a timeout counts as failing."""
         env = {
             **os.environ,
             "PYTHONPATH": str(scratch),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        # -P: the source tree (the current folder) is not put before PYTHONPATH
-        command = [sys.executable, "-P", "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
-        command += ["-k", "not every_gate_agrees", *tests]
         try:
             done = subprocess.run(
-                command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=self.timeout
+                [*_PYTEST, "-x", *tests],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
             )
         except subprocess.TimeoutExpired:
             return "(timed out)"
@@ -342,10 +537,9 @@ def _order(mutant: Mutant) -> tuple[int, int, str]:
 
 
 def run_module(
-    module: str, found: list[Mutant], jobs: int, timeout: float
+    module: str, found: list[Mutant], jobs: int, runner: Runner
 ) -> tuple[list[Outcome], float]:
     """Every mutant of a module, `jobs` at a time; the outcomes and the minutes it took."""
-    runner = Runner(MODULES[module], timeout)
     scratches = [scratch_copy() for _ in range(jobs)]
     free = list(scratches)
     outcomes: list[Outcome] = []
@@ -361,10 +555,9 @@ def run_module(
     with ThreadPoolExecutor(jobs) as pool:
         for outcome in pool.map(one, found):
             outcomes.append(outcome)
-            state = f"killed by {outcome.by}" if outcome.killed else "SURVIVED"
             print(
-                f"  {module}:{outcome.mutant.line}: {outcome.mutant.operator}: {state} "
-                f"({outcome.seconds:.0f} s)",
+                f"  {module}:{outcome.mutant.line}: {outcome.mutant.operator}: "
+                f"{_state(outcome)} ({outcome.seconds:.0f} s)",
                 flush=True,
             )
     for scratch in scratches:
@@ -372,12 +565,35 @@ def run_module(
     return outcomes, (time.perf_counter() - started) / 60
 
 
+def _state(outcome: Outcome) -> str:
+    if outcome.killed:
+        return f"killed by {outcome.by}"
+    return "SURVIVED" if outcome.covered else "SURVIVED (not covered: no test runs its line)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("modules", nargs="*", default=list(MODULES))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--list", action="store_true", help="print the mutants only")
-    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=0.0,
+        help="seconds a mutant's run may take before it counts as killed; by default 60 + 5 "
+        "times what its tests took in the coverage run (900 with --all-tests)",
+    )
+    parser.add_argument(
+        "--all-tests",
+        action="store_true",
+        help="run every mutant against all of its module's tests, not only those that run "
+        "its line (the slow way, which the selection is checked against)",
+    )
+    parser.add_argument(
+        "--check-selection",
+        action="store_true",
+        help="run each mutant both ways and print whether the two agree on killed/survived",
+    )
     parser.add_argument(
         "--sample",
         type=int,
@@ -392,13 +608,29 @@ def main() -> None:
         metavar="LINE,LINE",
         help="only the mutants on these lines (to run again the survivors a test now covers)",
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        metavar="PATH:LINE:OPERATOR",
+        help="one mutant only (as a survivor is printed), to see a new test kill it",
+    )
     args = parser.parse_args()
+    modules = args.modules
+    if args.only:
+        modules = [args.only.split(":")[0]]
     lines = {int(n) for n in args.at.split(",") if n.strip()}
     summary = []
-    for module in args.modules:
+    disagreements: list[tuple[Outcome, Outcome]] = []
+    compared = total = total_killed = 0
+    total_started = time.perf_counter()
+    for module in modules:
         found = sorted((m for m in mutants(module) if m.key not in EQUIVALENT), key=_order)
         if lines:
             found = [m for m in found if m.line in lines]
+        if args.only:
+            found = [m for m in found if m.name == args.only]
+            if not found:
+                sys.exit(f"no mutant {args.only} (see --list; EQUIVALENT ones are not run)")
         if args.sample and len(found) > args.sample:
             import random
 
@@ -407,10 +639,24 @@ def main() -> None:
             for m in found:
                 print(f"{m.path}:{m.line}: {m.operator}")
             continue
-        outcomes, minutes = run_module(module, found, args.jobs, args.timeout)
+        map = None if args.all_tests else coverage_map(module)
+        runner = Runner(MODULES[module], args.timeout, map)
+        outcomes, minutes = run_module(module, found, args.jobs, runner)
+        if args.check_selection and map is not None:
+            print(f"{module}: the same mutants against all of its tests ...", flush=True)
+            every = Runner(MODULES[module], args.timeout, None)
+            every_outcome, _ = run_module(module, found, args.jobs, every)
+            compared += len(every_outcome)
+            disagreements += [
+                (a, b) for a, b in zip(outcomes, every_outcome, strict=True) if a.killed != b.killed
+            ]
         killed = sum(o.killed for o in outcomes)
+        total_killed += killed
+        total += len(outcomes)
+        uncovered = sum(not o.covered for o in outcomes)
         score = killed / len(outcomes) if outcomes else 1.0
-        line = f"{module}: {killed}/{len(outcomes)} killed, {score:.0%} ({minutes:.0f} min)"
+        line = f"{module}: {killed}/{len(outcomes)} killed, {score:.1%} ({minutes:.0f} min"
+        line += f"; {uncovered} not covered)" if uncovered else ")"
         summary.append((line, [o for o in outcomes if not o.killed]))
         print(line, flush=True)
     if args.list:
@@ -419,7 +665,17 @@ def main() -> None:
     for line, survivors in summary:
         print(line)
         for o in survivors:
-            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.operator}")
+            note = "" if o.covered else " (not covered)"
+            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.operator}{note}")
+    print(
+        f"in all: {total_killed}/{total} killed, {total_killed / max(total, 1):.1%}; "
+        f"{len(EQUIVALENT)} equivalent mutants listed; "
+        f"{(time.perf_counter() - total_started) / 60:.0f} min"
+    )
+    if args.check_selection:
+        print(f"selection against all tests: {compared - len(disagreements)}/{compared} agree")
+        for fast, slow in disagreements:
+            print(f"    {fast.mutant.name}: selected {_state(fast)}; all tests {_state(slow)}")
 
 
 if __name__ == "__main__":
