@@ -31,6 +31,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -74,6 +75,8 @@ MODULES: dict[str, list[str]] = {
         "tests/gate/test_history.py",
         "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
         "tests/lifecycle/test_admit.py",
+        "tests/lifecycle/test_bootstrap.py::"
+        "test_a_clone_of_an_empty_remote_is_told_to_push_main_before_the_candidate",
     ],
 }
 
@@ -446,6 +449,22 @@ def coverage_map(module: str) -> Map:
 _PYTEST = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 _PYTEST += ["-k", "not every_gate_agrees"]
 
+#: The address space a mutant's test run (and every process it starts) may take: a mutant
+#: that loops appending to a list fails with MemoryError (killed) instead of filling a
+#: shared machine's memory before the timeout.
+MEMORY_LIMIT: int = 3 * 1024**3
+
+# The limit is set in a small Python that then becomes pytest (exec), not in a preexec_fn,
+# which is unsafe with the runner's threads.
+_LIMITED = [
+    sys.executable,
+    "-c",
+    "import os, resource, sys; "
+    "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1]))); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])",
+    str(MEMORY_LIMIT),
+]
+
 
 @dataclass
 class Outcome:
@@ -504,20 +523,25 @@ class Runner:
             "PYTHONPATH": str(scratch),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        try:
-            done = subprocess.run(
-                [*_PYTEST, "-x", *tests],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired:
-            return "(timed out)"
-        if done.returncode not in (1, 2, 3):  # 0 passed; 4, 5: no such test (a stale id)
+        # its own process group, so that a timeout stops the hooks and commands it started too
+        with subprocess.Popen(
+            [*_LIMITED, *_PYTEST[1:], "-x", *tests],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+        ) as child:
+            try:
+                stdout, _ = child.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+                return "(timed out)"
+        if child.returncode not in (1, 2, 3):  # 0 passed; 4, 5: no such test (a stale id)
             return None
-        for line in done.stdout.splitlines():
+        for line in stdout.splitlines():
             for word in ("FAILED ", "ERROR "):
                 if line.startswith(word):
                     return line[len(word) :].split(" - ")[0]
@@ -614,6 +638,13 @@ def main() -> None:
         metavar="PATH:LINE:OPERATOR",
         help="one mutant only (as a survivor is printed), to see a new test kill it",
     )
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        default=[],
+        metavar="TEST",
+        help="run the mutants against these tests only (with --only: does a new test kill it?)",
+    )
     args = parser.parse_args()
     modules = args.modules
     if args.only:
@@ -639,8 +670,8 @@ def main() -> None:
             for m in found:
                 print(f"{m.path}:{m.line}: {m.operator}")
             continue
-        map = None if args.all_tests else coverage_map(module)
-        runner = Runner(MODULES[module], args.timeout, map)
+        map = None if args.all_tests or args.tests else coverage_map(module)
+        runner = Runner(args.tests or MODULES[module], args.timeout, map)
         outcomes, minutes = run_module(module, found, args.jobs, runner)
         if args.check_selection and map is not None:
             print(f"{module}: the same mutants against all of its tests ...", flush=True)

@@ -196,3 +196,55 @@ def test_a_tag_of_a_tree_with_a_memory_file_over_the_scan_cap_is_refused(clone: 
     tree = git(clone, "write-tree").strip()
     stderr = rejected(push(clone, f"{tree}:refs/tags/a-big-tree"), "TOO-LARGE")
     assert "candidates/local-method-20261129-x.md" in stderr
+
+
+@e2e
+def test_refused_md_holds_gitmem_s_header_then_rows_and_a_bad_line_is_named(repo: Path) -> None:
+    """refused.md's first version is gitmem's header (or rows); a line that is no refusal
+    row is named by its number, the first version's first line included, and a later append
+    of a heading is a bad row, not a header."""
+    connect(repo, make_server(repo.parent))
+    ok(run(repo, "init"))
+    refused = repo / ".gitmem/refused.md"
+    header = refused.read_text(encoding="utf-8")
+    refused.write_text("not a refusal\n", encoding="utf-8")
+    commit_all(repo, "gitmem init, refused.md by hand")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert "line 1 is not a refusal row" in stderr, stderr
+    refused.write_text("# Refusals\n", encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "another heading")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert "refused.md does not start with gitmem's header" in stderr, stderr
+    refused.write_text(header, encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "gitmem init")
+    accepted(push(repo, "main"))
+    ok(run(repo, "refuse", propose(repo, "Store memory in a database"), "--reason", "no"))
+    accepted(push(repo, "main"))
+    rows = refused.read_text(encoding="utf-8").count("\n")
+    refused.write_text(refused.read_text(encoding="utf-8") + "# Notes\n", encoding="utf-8")
+    commit_all(repo, "a heading appended")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert f"line {rows + 1} is not a refusal row" in stderr, stderr
+
+
+@e2e
+def test_main_force_pushed_to_an_unrelated_history_without_memory_is_judged(repo: Path) -> None:
+    """A main rewritten from a new root (history rewritten by hand, no memory on either
+    side) is judged commit by commit down to that root, and accepted; with a forged entry
+    on it, refused."""
+    connect(repo, make_server(repo.parent))
+    git(repo, "checkout", "-q", "--orphan", "rewritten")
+    write(repo, "src/app.py", "print('hello')\n")
+    commit_all(repo, "a new root")
+    write(repo, "src/app.py", "print('hello again')\n")
+    commit_all(repo, "code")
+    accepted(push(repo, "+rewritten:main"))
+    write(
+        repo,
+        ".gitmem/entries/method/local-method-20261129-x.md",
+        forged("local-method-20261129-x"),
+    )
+    commit_all(repo, "a forged entry")
+    git(repo, "checkout", "-q", "--orphan", "again")
+    commit_all(repo, "another root, with the forged entry")
+    rejected(push(repo, "+again:main"), "HISTORY-ADMIT")
