@@ -1,15 +1,29 @@
 """Mutation testing of the gate's modules: do the tests fail when the code is wrong?
 
-    python tests/mutation.py                      # every module below (hours on two cores)
+    python tests/mutation.py                      # every mutant of every module below
     python tests/mutation.py gitmem/model/refused.py --jobs 2
     python tests/mutation.py --list gitmem/gate/history.py   # the mutants, without running
+    python tests/mutation.py --only gitmem/gate/history.py:960:drop-not --tests TEST ...
+    python tests/mutation.py --sample 5 --check-selection    # selection against all tests
 
 `make mutation` runs it; it is never part of `make test`. For each module it makes one mutant
 per operator site (below), copies the package with that one change into a scratch folder, and
-runs the module's tests against the copy (PYTHONPATH first, so in-process tests, the gitmem
-command and the hooks git runs all import the mutant), stopping at the first failure. A
-mutant is killed when a test fails (or the run times out), survives when all pass. The tests
-that killed mutants nearby run first: most mutants then die in seconds.
+runs tests against the copy (PYTHONPATH first, so in-process tests, the gitmem command and the
+hooks git runs all import the mutant), stopping at the first failure. A mutant is killed when
+a test fails (or the run times out, or runs out of MEMORY_LIMIT), survives when all pass.
+
+Which tests: first, one run of the module's tests (MODULES) under coverage records, per test,
+the module's lines it runs, in the pytest process and in every Python process it starts (the
+gitmem commands, the hooks of `git push` to a bare remote): a sitecustomize.py in the scratch
+copy starts coverage there with the test from PYTEST_CURRENT_TEST as its context. The map is
+cached in the user's cache folder (gitmem-mutation/), keyed by the hash of the package, the
+module's tests and the shared fixtures; any change to them records it again. Each mutant then
+runs only the tests that run its statement (fastest first; those that killed a mutant nearby
+before them); a mutant on a line no test runs survives without running ("not covered"), and
+one on a line run outside any test (at import, while collecting) runs them all. Code run only
+in a forked child (gitmem.parallel) is not recorded there, but the same functions run in the
+parent too. `--all-tests` runs every mutant against all of the module's tests (the old, slow
+way); `--check-selection` runs a sample both ways and prints how many agree.
 
 Operators, chosen to make each mutant a plausible bug rather than noise: a comparison flipped
 (`==`/`!=`, `<`/`>=`, `>`/`<=`, `in`/`not in`, `is`/`is not`), `and`/`or` swapped, a `not`
@@ -20,7 +34,8 @@ EQUIVALENT (mutants that cannot change behaviour, each with the reason) are not 
 
 `--sample N` runs N mutants a module drawn at random with a fixed seed: the score is then an
 estimate, said as such. Prints, per module, killed / counted and the score, then every survivor as
-`path:line: operator` so that each asks for a test, or for a line in EQUIVALENT.
+`path:line: operator` so that each asks for a test, or for a line in EQUIVALENT; `--only` with
+`--tests` then shows whether a new test kills it.
 """
 
 from __future__ import annotations
