@@ -326,18 +326,19 @@ def mutants(path: str) -> list[Mutant]:
 # remote. A subprocess takes the test it runs for from PYTEST_CURRENT_TEST, which pytest sets
 # in its environment and which the subprocess inherits; the pytest process switches to each
 # test's id as the test starts (the plugin), so code run while collecting has no test ("").
+# The variables' names start with neither GITMEM_ nor GIT_, which the tests' isolation clears.
 _SITECUSTOMIZE = """\
 import atexit
 import os
 
-if os.environ.get("GITMEM_MUTATION_COVERAGE"):
+if os.environ.get("MUTATION_COVERAGE_DATA"):
     import coverage
 
     _test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
     _cov = coverage.Coverage(
-        data_file=os.environ["GITMEM_MUTATION_COVERAGE"],
+        data_file=os.environ["MUTATION_COVERAGE_DATA"],
         data_suffix=True,
-        include=[os.environ["GITMEM_MUTATION_MODULE"]],
+        include=[os.environ["MUTATION_COVERAGE_MODULE"]],
         context=_test,
         config_file=False,
     )
@@ -370,7 +371,7 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    with open(os.environ["GITMEM_MUTATION_DURATIONS"], "w", encoding="utf-8") as out:
+    with open(os.environ["MUTATION_TEST_DURATIONS"], "w", encoding="utf-8") as out:
         json.dump(_durations, out)
 """
 
@@ -432,9 +433,9 @@ def coverage_map(module: str) -> Map:
             **os.environ,
             "PYTHONPATH": str(scratch),
             "PYTHONDONTWRITEBYTECODE": "1",
-            "GITMEM_MUTATION_COVERAGE": str(data),
-            "GITMEM_MUTATION_MODULE": str(scratch / module),
-            "GITMEM_MUTATION_DURATIONS": str(scratch / "durations.json"),
+            "MUTATION_COVERAGE_DATA": str(data),
+            "MUTATION_COVERAGE_MODULE": str(scratch / module),
+            "MUTATION_TEST_DURATIONS": str(scratch / "durations.json"),
         }
         print(f"{module}: recording which tests run which lines (once per change) ...", flush=True)
         started = time.perf_counter()
