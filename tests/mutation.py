@@ -404,11 +404,13 @@ def _cache_dir() -> Path:
 
 def _map_key(module: str) -> str:
     """The hash of what the map depends on: the package (the module and every caller of it),
-    the module's test files, the shared fixtures, and this runner's coverage helpers."""
-    digest = hashlib.sha256((_SITECUSTOMIZE + _PLUGIN).encode())
+    the module's test files, the tests' shared helpers (conftest.py files and the modules
+    beside them that are not tests), and this runner's coverage helpers."""
+    digest = hashlib.sha256((_SITECUSTOMIZE + _PLUGIN + "\n".join(MODULES[module])).encode())
     files = sorted((ROOT / "gitmem").rglob("*.py"))
     files += [ROOT / t.split("::")[0] for t in MODULES[module]]
-    files += [*sorted((ROOT / "tests").rglob("conftest.py")), ROOT / "tests" / "remote.py"]
+    files += sorted((ROOT / "tests").rglob("conftest.py"))
+    files += sorted(p for p in (ROOT / "tests").glob("*.py") if not p.name.startswith("test_"))
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     digest.update(module.encode())
