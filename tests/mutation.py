@@ -410,7 +410,10 @@ def _map_key(module: str) -> str:
     files = sorted((ROOT / "gitmem").rglob("*.py"))
     files += [ROOT / t.split("::")[0] for t in MODULES[module]]
     files += sorted((ROOT / "tests").rglob("conftest.py"))
-    files += sorted(p for p in (ROOT / "tests").glob("*.py") if not p.name.startswith("test_"))
+    helpers = (ROOT / "tests").glob("*.py")
+    files += sorted(
+        p for p in helpers if not p.name.startswith("test_") and p.name != "mutation.py"
+    )
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     digest.update(module.encode())
