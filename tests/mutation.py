@@ -675,6 +675,11 @@ def main() -> None:
     disagreements: list[tuple[Outcome, Outcome]] = []
     compared = total = total_killed = 0
     total_started = time.perf_counter()
+    # every map first: a long run then judges each module by the tests as they were at start
+    maps: dict[str, Map | None] = {
+        module: None if args.list or args.all_tests or args.tests else coverage_map(module)
+        for module in modules
+    }
     for module in modules:
         found = sorted((m for m in mutants(module) if m.key not in EQUIVALENT), key=_order)
         if lines:
@@ -691,7 +696,7 @@ def main() -> None:
             for m in found:
                 print(f"{m.path}:{m.line}: {m.operator}")
             continue
-        map = None if args.all_tests or args.tests else coverage_map(module)
+        map = maps[module]
         runner = Runner(args.tests or MODULES[module], args.timeout, map)
         outcomes, minutes = run_module(module, found, args.jobs, runner)
         if args.check_selection and map is not None:
