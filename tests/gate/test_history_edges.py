@@ -4,6 +4,7 @@ suite. Real pushes to a bare remote with the server hook, as in test_attacks.py.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from clirunner import ok, run, write
 from remote import (
     accepted,
+    admit_by_hand,
     admitted,
     commit_all,
     connect,
@@ -248,3 +250,72 @@ def test_main_force_pushed_to_an_unrelated_history_without_memory_is_judged(repo
     git(repo, "checkout", "-q", "--orphan", "again")
     commit_all(repo, "another root, with the forged entry")
     rejected(push(repo, "+again:main"), "HISTORY-ADMIT")
+
+
+@e2e
+@pytest.mark.parametrize("by", ["bot", "human:"])
+def test_an_admitter_that_is_no_person_and_no_audit_is_refused(clone: Path, by: str) -> None:
+    """admitted_by names a person (human:<name>) or an audit; anything else admits nothing."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by=by)
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert f"admitted_by {by!r} is not an allowed admitter" in stderr, stderr
+
+
+@e2e
+def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
+    folder = clone / ".gitmem/entries/method"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.symlink("../../../README.md", folder / "local-method-20261201-x.md")
+    commit_all(clone, "a link")
+    assert "a symbolic link in the memory folder" in rejected(push(clone, "main"), "SYMLINK")
+
+
+@e2e
+def test_a_memory_file_or_a_message_over_its_cap_is_refused_unread(clone: Path) -> None:
+    """What the scanner would read only in part is refused: a memory file over the scan cap
+    in a pushed commit (on any ref), a candidate commit's message over the message cap."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    padding = "words without secrets. " * (history.SCAN_CAP // 20)
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", padding + "\n")
+    commit_all(clone, "a big file")
+    stderr = rejected(push(clone, "feature"), "TOO-LARGE")
+    assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
+    git(clone, "checkout", "-q", "main")
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    message = "gitmem: propose\n\n" + "long words " * (history.MESSAGE_CAP // 10)
+    git(clone, "commit", "-q", "--amend", "--no-verify", "-m", message)
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "TOO-LARGE")
+    assert f"a commit message over {history.MESSAGE_CAP // 1024} KiB" in stderr, stderr
+
+
+@e2e
+def test_refused_md_deleted_is_refused(clone: Path) -> None:
+    git(clone, "rm", "-q", ".gitmem/refused.md")
+    commit_all(clone, "no more refusals")
+    stderr = rejected(push(clone, "main"), "HISTORY-REFUSED")
+    assert "refused.md is deleted: it only grows" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_branch_without_its_own_file_is_refused(clone: Path) -> None:
+    entry_id = "local-method-20261201-nothing-here"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, "src/app.py", "print('hello')\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert f"holds no .gitmem/candidates/{entry_id}.md" in stderr, stderr
+
+
+@e2e
+def test_the_memory_folder_s_own_files_change_only_by_a_policy_admin(clone: Path) -> None:
+    """README.md and .gitignore of the memory folder are maintenance: a policy admin named in
+    the server's config changes them; anyone else is refused."""
+    server = clone.parent / "server.git"
+    write(clone, ".gitmem/README.md", "Our memory.\n")
+    commit_all(clone, "a readme for the memory")
+    stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-EDIT")
+    assert "only a policy admin (gitmem.policyAdmins) pushes that" in stderr, stderr
+    git(server, "config", "--add", "gitmem.policyAdmins", "root")
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
