@@ -16,8 +16,11 @@ from remote import (
     admitted,
     commit_all,
     connect,
+    entry_path,
     forged,
+    index,
     make_server,
+    merge_commit,
     propose,
     push,
     rejected,
@@ -319,3 +322,46 @@ def test_the_memory_folder_s_own_files_change_only_by_a_policy_admin(clone: Path
     assert "only a policy admin (gitmem.policyAdmins) pushes that" in stderr, stderr
     git(server, "config", "--add", "gitmem.policyAdmins", "root")
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
+
+
+@e2e
+def test_an_admit_merge_adds_its_own_entry_and_no_other(clone: Path) -> None:
+    """The merge of `gitmem: admit X` adds entries/<type>/X.md and nothing else: another
+    entry beside it is named, and one instead of it is named with X's missing file."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    other = "local-method-20261129-other"
+    write(clone, entry_path(other), forged(other))
+    index(clone)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"{other}.md: HISTORY-ADMIT the admit merge of {entry_id} adds another entry" in stderr
+    assert "adds no entries/" not in stderr, stderr
+    git(clone, "rm", "-q", entry_path(entry_id))
+    index(clone)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"the admit merge of {entry_id} adds no entries/<type>/{entry_id}.md" in stderr
+
+
+@e2e
+def test_an_admit_merge_of_no_candidate_or_with_another_status_is_refused(clone: Path) -> None:
+    """The admitted entry has status admitted, and the merge's second parent carries the
+    candidate it was made from."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, status="retired")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert "an admitted entry has status 'retired'" in stderr, stderr
+    git(clone, "reset", "-q", "--hard", "origin/main")
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "src/app.py", "print('hello')\n")
+    side = commit_all(clone, "code")
+    git(clone, "checkout", "-q", "main")
+    write(clone, entry_path(entry_id), forged(entry_id, admitted_by="human:alice"))
+    index(clone)
+    git(clone, "add", "-A")
+    merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", side)
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"the merge's second parent carries no .gitmem/candidates/{entry_id}.md" in stderr
