@@ -365,3 +365,39 @@ def test_an_admit_merge_of_no_candidate_or_with_another_status_is_refused(clone:
     merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", side)
     stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
     assert f"the merge's second parent carries no .gitmem/candidates/{entry_id}.md" in stderr
+
+
+@e2e
+def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path) -> None:
+    """An admission by an audit (admitted_by audit:…) is for a code-structure or mistake
+    entry that an audit proposed; a person's method is not one, whatever the policy."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="audit:verdict.md")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert "an audit admits only audit-sourced code-structure or mistake entries" in stderr
+    assert "not a method from " in stderr, stderr
+
+
+@e2e
+@pytest.mark.parametrize(
+    ("candidate", "words"),
+    [
+        ("---\nnot: [front matter\n", "the admitted candidate does not parse"),
+        (None, "the second parent's file is not a candidate"),
+    ],
+)
+def test_an_admission_is_of_a_candidate_the_second_parent_carries(
+    clone: Path, candidate: str | None, words: str
+) -> None:
+    """The admitted text is proven against the second parent's candidate file, which must
+    parse and be a candidate: a file there in another state admits nothing."""
+    entry_id = "local-method-20261129-keep-the-memory-reviewed"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, f".gitmem/candidates/{entry_id}.md", candidate or forged(entry_id))
+    side = commit_all(clone, f"gitmem: propose {entry_id}")
+    git(clone, "checkout", "-q", "main")
+    write(clone, entry_path(entry_id), forged(entry_id, admitted_by="human:alice"))
+    index(clone)
+    git(clone, "add", "-A")
+    merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", side)
+    assert words in rejected(push(clone, "main"), "HISTORY-ADMIT")
