@@ -401,3 +401,21 @@ def test_an_admission_is_of_a_candidate_the_second_parent_carries(
     git(clone, "add", "-A")
     merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", side)
     assert words in rejected(push(clone, "main"), "HISTORY-ADMIT")
+
+
+@pytest.mark.parametrize("end", ["HEAD", "main", "refs/heads/main", "origin/main"])
+def test_a_range_check_judges_the_memory_branch_however_its_end_is_named(
+    clone: Path, end: str
+) -> None:
+    """`gitmem check --range A..B` judges B as the memory branch when B names it: HEAD on it,
+    its name, its full ref, or a remote's tracking ref of it (what CI has after a fetch)."""
+    base = git(clone, "rev-parse", "HEAD").strip()
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    forged_tip = commit_all(clone, "a forged entry")
+    if end == "origin/main":
+        git(clone, "reset", "-q", "--hard", base)  # the forged main is the remote's only
+        git(clone, "update-ref", "refs/remotes/origin/main", forged_tip)
+    result = run(clone, "check", "--range", f"{base}..{end}")
+    assert result.exit_code == 1 and "HISTORY-ADMIT" in result.output, result.output
