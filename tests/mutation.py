@@ -115,6 +115,9 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ("gitmem/index/indexmd.py", 269, "and-or"): (
         "the same guard with `and`: the same text, only slower when many lines change"
     ),
+    ("gitmem/gate/history.py", 107, "skip-if"): (
+        "`if TYPE_CHECKING:` is False when the code runs: the mutant is the same code"
+    ),
     ("gitmem/gate/history.py", 399, "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
         "when the judge is freed at the end of judged(), by reference counting"
@@ -560,13 +563,18 @@ class Runner:
                 os.killpg(child.pid, signal.SIGKILL)
                 child.communicate()
                 return "(timed out)"
-        if child.returncode not in (1, 2, 3):  # 0 passed; 4, 5: no such test (a stale id)
+        if child.returncode == 0:
+            return None
+        if child.returncode == 5:  # no test ran: a stale id, never a kill
+            print(f"    (no test ran of {' '.join(tests)[:200]})", flush=True)
             return None
         for line in stdout.splitlines():
             for word in ("FAILED ", "ERROR "):
                 if line.startswith(word):
                     return line[len(word) :].split(" - ")[0]
-        return "(pytest failed)"
+        # 2-4: pytest could not start or collect (a mutant that breaks an import); < 0: a
+        # signal ended it (a mutant that crashes the interpreter): the tests failed
+        return f"(pytest exit {child.returncode})"
 
 
 def scratch_copy() -> Path:
