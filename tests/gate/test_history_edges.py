@@ -25,6 +25,7 @@ from remote import (
     push,
     rejected,
 )
+from secret_samples import github_token
 
 from gitmem.errors import UsageError
 from gitmem.gate import history
@@ -267,11 +268,20 @@ def test_an_admitter_that_is_no_person_and_no_audit_is_refused(clone: Path, by: 
 
 @e2e
 def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
-    folder = clone / ".gitmem/entries/method"
+    """A link is named, and the files after it in the same commit are still scanned."""
+    folder = clone / ".gitmem/candidates"
     folder.mkdir(parents=True, exist_ok=True)
-    os.symlink("../../../README.md", folder / "local-method-20261201-x.md")
-    commit_all(clone, "a link")
-    assert "a symbolic link in the memory folder" in rejected(push(clone, "main"), "SYMLINK")
+    os.symlink("../../README.md", folder / "local-method-20261201-a-link.md")
+    token = github_token(35)
+    write(
+        clone,
+        ".gitmem/entries/method/local-method-20261201-x.md",
+        forged("local-method-20261201-x", rationale=f"use {token}"),
+    )
+    commit_all(clone, "a link and a token")
+    stderr = rejected(push(clone, "main"), "SYMLINK")
+    assert "a symbolic link in the memory folder" in stderr
+    assert " SECRET " in stderr and token not in stderr, stderr
 
 
 @e2e
