@@ -291,9 +291,12 @@ def test_a_memory_file_or_a_message_over_its_cap_is_refused_unread(clone: Path) 
     git(clone, "checkout", "-q", "-b", "feature")
     padding = "words without secrets. " * (history.SCAN_CAP // 20)
     write(clone, ".gitmem/candidates/local-method-20261129-x.md", padding + "\n")
+    token = github_token(35)  # in a file after the big one: still scanned
+    write(clone, ".gitmem/entries/method/local-method-20261129-y.md", f"use {token}\n")
     commit_all(clone, "a big file")
     stderr = rejected(push(clone, "feature"), "TOO-LARGE")
     assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
+    assert " SECRET " in stderr and token not in stderr, stderr
     git(clone, "checkout", "-q", "main")
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     git(clone, "checkout", "-q", f"gitmem/{entry_id}")
