@@ -43,9 +43,10 @@ dogfood: install
 test: lint dogfood
 	$(BIN)/pytest -q -p no:cacheprovider
 
-# Mutation testing of the gate's modules (tests/mutation.py says how): on demand, never in CI;
-# hours on two cores. Prints killed/counted per module and every surviving mutant. The
-# equivalent mutants (no behaviour to change) are listed, with why, in tests/mutation.py.
+# Mutation testing of the gate's modules (tests/mutation.py says how): on demand, never in CI.
+# One run of each module's tests under coverage records which tests run which lines; each
+# mutant then runs only those. Prints killed/counted per module and every surviving mutant.
+# The equivalent mutants (no behaviour to change) are listed, with why, in tests/mutation.py.
 mutation: install
 	$(BIN)/python tests/mutation.py $(MODULES)
 

@@ -1,15 +1,29 @@
 """Mutation testing of the gate's modules: do the tests fail when the code is wrong?
 
-    python tests/mutation.py                      # every module below (hours on two cores)
+    python tests/mutation.py                      # every mutant of every module below
     python tests/mutation.py gitmem/model/refused.py --jobs 2
     python tests/mutation.py --list gitmem/gate/history.py   # the mutants, without running
+    python tests/mutation.py --only gitmem/gate/history.py:960:drop-not --tests TEST ...
+    python tests/mutation.py --sample 5 --check-selection    # selection against all tests
 
 `make mutation` runs it; it is never part of `make test`. For each module it makes one mutant
 per operator site (below), copies the package with that one change into a scratch folder, and
-runs the module's tests against the copy (PYTHONPATH first, so in-process tests, the gitmem
-command and the hooks git runs all import the mutant), stopping at the first failure. A
-mutant is killed when a test fails (or the run times out), survives when all pass. The tests
-that killed mutants nearby run first: most mutants then die in seconds.
+runs tests against the copy (PYTHONPATH first, so in-process tests, the gitmem command and the
+hooks git runs all import the mutant), stopping at the first failure. A mutant is killed when
+a test fails (or the run times out, or runs out of MEMORY_LIMIT), survives when all pass.
+
+Which tests: first, one run of the module's tests (MODULES) under coverage records, per test,
+the module's lines it runs, in the pytest process and in every Python process it starts (the
+gitmem commands, the hooks of `git push` to a bare remote): a sitecustomize.py in the scratch
+copy starts coverage there with the test from PYTEST_CURRENT_TEST as its context. The map is
+cached in the user's cache folder (gitmem-mutation/), keyed by the hash of the package, the
+module's tests and the shared fixtures; any change to them records it again. Each mutant then
+runs only the tests that run its statement (fastest first; those that killed a mutant nearby
+before them); a mutant on a line no test runs survives without running ("not covered"), and
+one on a line run outside any test (at import, while collecting) runs them all. Code run only
+in a forked child (gitmem.parallel) is not recorded there, but the same functions run in the
+parent too. `--all-tests` runs every mutant against all of the module's tests (the old, slow
+way); `--check-selection` runs a sample both ways and prints how many agree.
 
 Operators, chosen to make each mutant a plausible bug rather than noise: a comparison flipped
 (`==`/`!=`, `<`/`>=`, `>`/`<=`, `in`/`not in`, `is`/`is not`), `and`/`or` swapped, a `not`
@@ -20,15 +34,19 @@ EQUIVALENT (mutants that cannot change behaviour, each with the reason) are not 
 
 `--sample N` runs N mutants a module drawn at random with a fixed seed: the score is then an
 estimate, said as such. Prints, per module, killed / counted and the score, then every survivor as
-`path:line: operator` so that each asks for a test, or for a line in EQUIVALENT.
+`path:line: operator` so that each asks for a test, or for a line in EQUIVALENT; `--only` with
+`--tests` then shows whether a new test kills it.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -72,6 +90,8 @@ MODULES: dict[str, list[str]] = {
         "tests/gate/test_history.py",
         "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
         "tests/lifecycle/test_admit.py",
+        "tests/lifecycle/test_bootstrap.py::"
+        "test_a_clone_of_an_empty_remote_is_told_to_push_main_before_the_candidate",
     ],
 }
 
@@ -94,6 +114,9 @@ EQUIVALENT: dict[tuple[str, int, str], str] = {
     ),
     ("gitmem/index/indexmd.py", 269, "and-or"): (
         "the same guard with `and`: the same text, only slower when many lines change"
+    ),
+    ("gitmem/gate/history.py", 107, "skip-if"): (
+        "`if TYPE_CHECKING:` is False when the code runs: the mutant is the same code"
     ),
     ("gitmem/gate/history.py", 399, "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
@@ -153,10 +176,17 @@ class Mutant:
     col: int
     operator: str
     source: str = field(repr=False)
+    #: the lines whose execution reaches the mutated code: the statement it sits in (for a
+    #: compound statement, its header only); the tests that run one of them are the ones run
+    reach: tuple[int, int] = (0, 0)
 
     @property
     def key(self) -> tuple[str, int, str]:
         return (self.path, self.line, self.operator)
+
+    @property
+    def name(self) -> str:
+        return f"{self.path}:{self.line}:{self.operator}"
 
 
 _SWAP: dict[type, type] = {
@@ -247,6 +277,26 @@ class _Apply(ast.NodeTransformer):
         return node
 
 
+def _reach(tree: ast.AST, node: ast.AST) -> tuple[int, int]:
+    """The lines of the innermost statement holding node (a compound one: its header, up to
+    its body), which coverage records as run when the mutated code can run."""
+    line = getattr(node, "lineno", 0)
+    best: ast.stmt | None = None
+    for stmt in ast.walk(tree):
+        if not isinstance(stmt, ast.stmt) or not stmt.lineno <= line <= (stmt.end_lineno or 0):
+            continue
+        if best is None or (stmt.end_lineno or 0) - stmt.lineno <= (
+            (best.end_lineno or 0) - best.lineno
+        ):
+            best = stmt
+    if best is None:
+        return (line, line)
+    body = getattr(best, "body", None)
+    if isinstance(body, list) and body and body[0].lineno > line:
+        return (best.lineno, body[0].lineno - 1)
+    return (min(best.lineno, line), best.end_lineno or line)
+
+
 def mutants(path: str) -> list[Mutant]:
     source = (ROOT / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
@@ -268,8 +318,176 @@ def mutants(path: str) -> list[Mutant]:
             and getattr(n, "end_col_offset", None) == getattr(node, "end_col_offset", None)
         )
         mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
-        out.append(Mutant(path, line, getattr(node, "col_offset", 0), operator, mutated))
+        col = getattr(node, "col_offset", 0)
+        out.append(Mutant(path, line, col, operator, mutated, _reach(tree, node)))
     return out
+
+
+# The coverage run's two helpers, written into its scratch copy (never into the repository).
+# sitecustomize.py starts coverage in every Python process whose PYTHONPATH holds the copy: the
+# pytest process, the gitmem command a test runs and the hooks `git push` runs on a bare
+# remote. A subprocess takes the test it runs for from PYTEST_CURRENT_TEST, which pytest sets
+# in its environment and which the subprocess inherits; the pytest process switches to each
+# test's id as the test starts (the plugin), so code run while collecting has no test ("").
+# The variables' names start with neither GITMEM_ nor GIT_, which the tests' isolation clears.
+_SITECUSTOMIZE = """\
+import atexit
+import os
+
+if os.environ.get("MUTATION_COVERAGE_DATA"):
+    import coverage
+
+    _test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    _cov = coverage.Coverage(
+        data_file=os.environ["MUTATION_COVERAGE_DATA"],
+        data_suffix=True,
+        include=[os.environ["MUTATION_COVERAGE_MODULE"]],
+        context=_test,
+        config_file=False,
+    )
+    _cov.start()
+
+    def _save():
+        _cov.stop()
+        _cov.save()
+
+    atexit.register(_save)
+"""
+
+_PLUGIN = """\
+import json
+import os
+
+import coverage
+
+_durations = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    current = coverage.Coverage.current()
+    if current is not None:
+        current.switch_context(nodeid)
+
+
+def pytest_runtest_logreport(report):
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session, exitstatus):
+    with open(os.environ["MUTATION_TEST_DURATIONS"], "w", encoding="utf-8") as out:
+        json.dump(_durations, out)
+"""
+
+
+@dataclass
+class Map:
+    """Which tests run which lines of one module, from one coverage run of its tests."""
+
+    lines: dict[int, set[str]]
+    durations: dict[str, float]
+
+    def tests(self, mutant: Mutant) -> list[str] | None:
+        """The tests that run the mutant's statement, fastest first; None when code run outside
+        any test (an import while collecting) reaches it, so that every test may see it."""
+        found: set[str] = set()
+        for line in range(mutant.reach[0], mutant.reach[1] + 1):
+            found |= self.lines.get(line, set())
+        if "" in found:
+            return None
+        return sorted(found, key=lambda t: (self.durations.get(t, 0.0), t))
+
+
+def _cache_dir() -> Path:
+    """A private folder of the user's cache (never the repository, never a shared /tmp name)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "gitmem-mutation"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def _map_key(module: str) -> str:
+    """The hash of what the map depends on: the package (the module and every caller of it),
+    the module's test files, the tests' shared helpers (conftest.py files and the modules
+    beside them that are not tests), and this runner's coverage helpers."""
+    digest = hashlib.sha256((_SITECUSTOMIZE + _PLUGIN + "\n".join(MODULES[module])).encode())
+    files = sorted((ROOT / "gitmem").rglob("*.py"))
+    files += [ROOT / t.split("::")[0] for t in MODULES[module]]
+    files += sorted((ROOT / "tests").rglob("conftest.py"))
+    helpers = (ROOT / "tests").glob("*.py")
+    files += sorted(
+        p for p in helpers if not p.name.startswith("test_") and p.name != "mutation.py"
+    )
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    digest.update(module.encode())
+    return digest.hexdigest()[:24]
+
+
+def coverage_map(module: str) -> Map:
+    """The module's map, from the cache or from one run of its tests under coverage."""
+    cached = _cache_dir() / f"{Path(module).stem}-{_map_key(module)}.json"
+    if cached.exists():
+        raw = json.loads(cached.read_text(encoding="utf-8"))
+        return Map({int(k): set(v) for k, v in raw["lines"].items()}, raw["durations"])
+    import coverage  # the test extra's; only this mode needs it
+
+    scratch = scratch_copy()
+    try:
+        (scratch / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
+        (scratch / "gitmem_mutation_contexts.py").write_text(_PLUGIN, encoding="utf-8")
+        data = scratch / "coverage-data" / "run"
+        data.parent.mkdir()
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(scratch),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "MUTATION_COVERAGE_DATA": str(data),
+            "MUTATION_COVERAGE_MODULE": str(scratch / module),
+            "MUTATION_TEST_DURATIONS": str(scratch / "durations.json"),
+        }
+        print(f"{module}: recording which tests run which lines (once per change) ...", flush=True)
+        started = time.perf_counter()
+        command = [*_PYTEST, "-p", "gitmem_mutation_contexts", *MODULES[module]]
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"{module}: the tests fail without any mutant:\n{done.stdout[-3000:]}")
+        lines: dict[int, set[str]] = {}
+        for part in data.parent.iterdir():
+            one = coverage.CoverageData(basename=str(part))
+            one.read()
+            for measured in one.measured_files():
+                if Path(measured).resolve() != (scratch / module).resolve():
+                    continue
+                for line, contexts in one.contexts_by_lineno(measured).items():
+                    lines.setdefault(line, set()).update(contexts)
+        durations = json.loads((scratch / "durations.json").read_text(encoding="utf-8"))
+        print(f"  ... {time.perf_counter() - started:.0f} s", flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    raw = {"lines": {k: sorted(v) for k, v in lines.items()}, "durations": durations}
+    cached.write_text(json.dumps(raw), encoding="utf-8")
+    return Map(lines, durations)
+
+
+# -P: the source tree (the current folder) is not put before PYTHONPATH
+_PYTEST = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+_PYTEST += ["-k", "not every_gate_agrees"]
+
+#: The address space a mutant's test run (and every process it starts) may take: a mutant
+#: that loops appending to a list fails with MemoryError (killed) instead of filling a
+#: shared machine's memory before the timeout.
+MEMORY_LIMIT: int = 3 * 1024**3
+
+# The limit is set in a small Python that then becomes pytest (exec), not in a preexec_fn,
+# which is unsafe with the runner's threads.
+_LIMITED = [
+    sys.executable,
+    "-c",
+    "import os, resource, sys; "
+    "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1]))); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])",
+    str(MEMORY_LIMIT),
+]
 
 
 @dataclass
@@ -278,25 +496,43 @@ class Outcome:
     killed: bool
     by: str = ""
     seconds: float = 0.0
+    covered: bool = True
 
 
 class Runner:
-    """Runs mutants of one module, each in a scratch copy of the package."""
+    """Runs mutants of one module, each in a scratch copy of the package: with a map, each
+    mutant against the tests that run its statement only; without one, against them all."""
 
-    def __init__(self, tests: list[str], timeout: float) -> None:
+    def __init__(self, tests: list[str], timeout: float, map: Map | None) -> None:
         self.tests = tests
         self.timeout = timeout
+        self.map = map
         self.killers: dict[int, str] = {}  # line -> a test that killed a mutant there
 
     def run(self, mutant: Mutant, scratch: Path) -> Outcome:
+        tests = self.tests
+        timeout = self.timeout
+        if self.map is not None:
+            chosen = self.map.tests(mutant)
+            if chosen == []:
+                return Outcome(mutant, False, covered=False)
+            if chosen is not None:
+                tests = chosen
+                if not timeout:
+                    timeout = 60 + 5 * sum(self.map.durations.get(t, 1.0) for t in tests)
+            elif not timeout:
+                timeout = 60 + 5 * sum(self.map.durations.values())
+        timeout = timeout or 900.0
         target = scratch / mutant.path
         target.write_text(mutant.source, encoding="utf-8")
         shutil.rmtree(target.parent / "__pycache__", ignore_errors=True)
         started = time.perf_counter()
-        nearby = sorted({t for line, t in self.killers.items() if abs(line - mutant.line) <= 12})
+        near = {t for line, t in self.killers.items() if abs(line - mutant.line) <= 12}
+        if self.map is not None:
+            near &= set(tests)
         try:
-            for batch in ([*nearby], self.tests) if nearby else (self.tests,):
-                failed = self._pytest(batch, scratch)
+            for batch in (sorted(near), tests) if near else (tests,):
+                failed = self._pytest(batch, scratch, timeout)
                 if failed is not None:
                     self.killers[mutant.line] = failed
                     return Outcome(mutant, True, failed, time.perf_counter() - started)
@@ -304,29 +540,41 @@ class Runner:
         finally:
             shutil.copyfile(ROOT / mutant.path, target)
 
-    def _pytest(self, tests: list[str], scratch: Path) -> str | None:
+    def _pytest(self, tests: list[str], scratch: Path, timeout: float) -> str | None:
         """The first failing test's id, or None when all pass; a timeout counts as failing."""
         env = {
             **os.environ,
             "PYTHONPATH": str(scratch),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        # -P: the source tree (the current folder) is not put before PYTHONPATH
-        command = [sys.executable, "-P", "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
-        command += ["-k", "not every_gate_agrees", *tests]
-        try:
-            done = subprocess.run(
-                command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=self.timeout
-            )
-        except subprocess.TimeoutExpired:
-            return "(timed out)"
-        if done.returncode not in (1, 2, 3):  # 0 passed; 4, 5: no such test (a stale id)
+        # its own process group, so that a timeout stops the hooks and commands it started too
+        with subprocess.Popen(
+            [*_LIMITED, *_PYTEST[1:], "-x", *tests],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+        ) as child:
+            try:
+                stdout, _ = child.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+                return "(timed out)"
+        if child.returncode == 0:
             return None
-        for line in done.stdout.splitlines():
+        if child.returncode == 5:  # no test ran: a stale id, never a kill
+            print(f"    (no test ran of {' '.join(tests)[:200]})", flush=True)
+            return None
+        for line in stdout.splitlines():
             for word in ("FAILED ", "ERROR "):
                 if line.startswith(word):
                     return line[len(word) :].split(" - ")[0]
-        return "(pytest failed)"
+        # 2-4: pytest could not start or collect (a mutant that breaks an import); < 0: a
+        # signal ended it (a mutant that crashes the interpreter): the tests failed
+        return f"(pytest exit {child.returncode})"
 
 
 def scratch_copy() -> Path:
@@ -342,10 +590,9 @@ def _order(mutant: Mutant) -> tuple[int, int, str]:
 
 
 def run_module(
-    module: str, found: list[Mutant], jobs: int, timeout: float
+    module: str, found: list[Mutant], jobs: int, runner: Runner
 ) -> tuple[list[Outcome], float]:
     """Every mutant of a module, `jobs` at a time; the outcomes and the minutes it took."""
-    runner = Runner(MODULES[module], timeout)
     scratches = [scratch_copy() for _ in range(jobs)]
     free = list(scratches)
     outcomes: list[Outcome] = []
@@ -361,10 +608,9 @@ def run_module(
     with ThreadPoolExecutor(jobs) as pool:
         for outcome in pool.map(one, found):
             outcomes.append(outcome)
-            state = f"killed by {outcome.by}" if outcome.killed else "SURVIVED"
             print(
-                f"  {module}:{outcome.mutant.line}: {outcome.mutant.operator}: {state} "
-                f"({outcome.seconds:.0f} s)",
+                f"  {module}:{outcome.mutant.line}: {outcome.mutant.operator}: "
+                f"{_state(outcome)} ({outcome.seconds:.0f} s)",
                 flush=True,
             )
     for scratch in scratches:
@@ -372,12 +618,35 @@ def run_module(
     return outcomes, (time.perf_counter() - started) / 60
 
 
+def _state(outcome: Outcome) -> str:
+    if outcome.killed:
+        return f"killed by {outcome.by}"
+    return "SURVIVED" if outcome.covered else "SURVIVED (not covered: no test runs its line)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("modules", nargs="*", default=list(MODULES))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--list", action="store_true", help="print the mutants only")
-    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=0.0,
+        help="seconds a mutant's run may take before it counts as killed; by default 60 + 5 "
+        "times what its tests took in the coverage run (900 with --all-tests)",
+    )
+    parser.add_argument(
+        "--all-tests",
+        action="store_true",
+        help="run every mutant against all of its module's tests, not only those that run "
+        "its line (the slow way, which the selection is checked against)",
+    )
+    parser.add_argument(
+        "--check-selection",
+        action="store_true",
+        help="run each mutant both ways and print whether the two agree on killed/survived",
+    )
     parser.add_argument(
         "--sample",
         type=int,
@@ -392,13 +661,41 @@ def main() -> None:
         metavar="LINE,LINE",
         help="only the mutants on these lines (to run again the survivors a test now covers)",
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        metavar="PATH:LINE:OPERATOR",
+        help="one mutant only (as a survivor is printed), to see a new test kill it",
+    )
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        default=[],
+        metavar="TEST",
+        help="run the mutants against these tests only (with --only: does a new test kill it?)",
+    )
     args = parser.parse_args()
+    modules = args.modules
+    if args.only:
+        modules = [args.only.split(":")[0]]
     lines = {int(n) for n in args.at.split(",") if n.strip()}
     summary = []
-    for module in args.modules:
+    disagreements: list[tuple[Outcome, Outcome]] = []
+    compared = total = total_killed = 0
+    total_started = time.perf_counter()
+    # every map first: a long run then judges each module by the tests as they were at start
+    maps: dict[str, Map | None] = {
+        module: None if args.list or args.all_tests or args.tests else coverage_map(module)
+        for module in modules
+    }
+    for module in modules:
         found = sorted((m for m in mutants(module) if m.key not in EQUIVALENT), key=_order)
         if lines:
             found = [m for m in found if m.line in lines]
+        if args.only:
+            found = [m for m in found if m.name == args.only]
+            if not found:
+                sys.exit(f"no mutant {args.only} (see --list; EQUIVALENT ones are not run)")
         if args.sample and len(found) > args.sample:
             import random
 
@@ -407,10 +704,24 @@ def main() -> None:
             for m in found:
                 print(f"{m.path}:{m.line}: {m.operator}")
             continue
-        outcomes, minutes = run_module(module, found, args.jobs, args.timeout)
+        map = maps[module]
+        runner = Runner(args.tests or MODULES[module], args.timeout, map)
+        outcomes, minutes = run_module(module, found, args.jobs, runner)
+        if args.check_selection and map is not None:
+            print(f"{module}: the same mutants against all of its tests ...", flush=True)
+            every = Runner(MODULES[module], args.timeout, None)
+            every_outcome, _ = run_module(module, found, args.jobs, every)
+            compared += len(every_outcome)
+            disagreements += [
+                (a, b) for a, b in zip(outcomes, every_outcome, strict=True) if a.killed != b.killed
+            ]
         killed = sum(o.killed for o in outcomes)
+        total_killed += killed
+        total += len(outcomes)
+        uncovered = sum(not o.covered for o in outcomes)
         score = killed / len(outcomes) if outcomes else 1.0
-        line = f"{module}: {killed}/{len(outcomes)} killed, {score:.0%} ({minutes:.0f} min)"
+        line = f"{module}: {killed}/{len(outcomes)} killed, {score:.1%} ({minutes:.0f} min"
+        line += f"; {uncovered} not covered)" if uncovered else ")"
         summary.append((line, [o for o in outcomes if not o.killed]))
         print(line, flush=True)
     if args.list:
@@ -419,7 +730,17 @@ def main() -> None:
     for line, survivors in summary:
         print(line)
         for o in survivors:
-            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.operator}")
+            note = "" if o.covered else " (not covered)"
+            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.operator}{note}")
+    print(
+        f"in all: {total_killed}/{total} killed, {total_killed / max(total, 1):.1%}; "
+        f"{len(EQUIVALENT)} equivalent mutants listed; "
+        f"{(time.perf_counter() - total_started) / 60:.0f} min"
+    )
+    if args.check_selection:
+        print(f"selection against all tests: {compared - len(disagreements)}/{compared} agree")
+        for fast, slow in disagreements:
+            print(f"    {fast.mutant.name}: selected {_state(fast)}; all tests {_state(slow)}")
 
 
 if __name__ == "__main__":

@@ -193,8 +193,46 @@ def test_refused_topic(repo: Path) -> None:
         ),
     )
     write(repo, CANDIDATE, text())
-    line = one_problem(run(repo, "check"), "REFUSED-TOPIC")
+    # refused topics bind proposals only: an entry of the topic admitted before stays valid
+    write(repo, ENTRY, text(**ADMITTED))
+    result = run(repo, "check")
+    line = one_problem(result, "REFUSED-TOPIC")
     assert "we use pre-commit only" in line
+    assert ENTRY not in result.output, result.output
+
+
+def test_a_candidate_close_to_a_refused_topic_is_warned_with_the_row(repo: Path) -> None:
+    """A reworded refused topic is no error (people may mean something else) but a warning
+    that names the refused topic and its line in refused.md."""
+    from gitmem.model import refused
+
+    refusal = refused.Refusal(
+        "run-the-hooks-through-gitmem", "we use pre-commit only", "x", "2026-11-01", "human:bob", 0
+    )
+    write(repo, ".gitmem/refused.md", refused.append(None, refusal))
+    write(repo, CANDIDATE, text())
+    result = run(repo, "check")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if " REFUSED-TOPIC " in x)
+    assert line.startswith(f"{CANDIDATE}:"), line
+    assert "close to refused topic 'run-the-hooks-through-gitmem'" in line
+    assert f"refused.md line {refused.HEADER.count(chr(10)) + 1})" in line, line
+
+
+def test_a_draft_outside_the_repository_is_checked_as_an_entry(repo: Path, tmp_path: Path) -> None:
+    """`gitmem check FILE` of a draft outside the repository judges it as a standalone entry;
+    a path outside that names nothing is a usage error, never a silent pass."""
+    drafts = tmp_path / "drafts"
+    drafts.mkdir()
+    token = github_token(147)
+    (drafts / "x.md").write_text(
+        text(body=f"## Context\nc\n## Content\nuse {token}\n## Evidence\n"), encoding="utf-8"
+    )
+    result = run(repo, "check", str(drafts / "x.md"))
+    assert result.exit_code == 1, result.output
+    assert f"{drafts / 'x.md'}:15: SECRET " in result.output and token not in result.output
+    missing = run(repo, "check", str(drafts / "missing.md"))
+    assert missing.exit_code == 2 and "missing.md: no such file" in missing.output
 
 
 def test_stray_file_in_memory_folder(repo: Path) -> None:

@@ -4,6 +4,7 @@ suite. Real pushes to a bare remote with the server hook, as in test_attacks.py.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -11,15 +12,20 @@ import pytest
 from clirunner import ok, run, write
 from remote import (
     accepted,
+    admit_by_hand,
     admitted,
     commit_all,
     connect,
+    entry_path,
     forged,
+    index,
     make_server,
+    merge_commit,
     propose,
     push,
     rejected,
 )
+from secret_samples import github_token
 
 from gitmem.errors import UsageError
 from gitmem.gate import history
@@ -196,3 +202,233 @@ def test_a_tag_of_a_tree_with_a_memory_file_over_the_scan_cap_is_refused(clone: 
     tree = git(clone, "write-tree").strip()
     stderr = rejected(push(clone, f"{tree}:refs/tags/a-big-tree"), "TOO-LARGE")
     assert "candidates/local-method-20261129-x.md" in stderr
+
+
+@e2e
+def test_refused_md_holds_gitmem_s_header_then_rows_and_a_bad_line_is_named(repo: Path) -> None:
+    """refused.md's first version is gitmem's header (or rows); a line that is no refusal
+    row is named by its number, the first version's first line included, and a later append
+    of a heading is a bad row, not a header."""
+    connect(repo, make_server(repo.parent))
+    ok(run(repo, "init"))
+    refused = repo / ".gitmem/refused.md"
+    header = refused.read_text(encoding="utf-8")
+    refused.write_text("not a refusal\n", encoding="utf-8")
+    commit_all(repo, "gitmem init, refused.md by hand")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert "line 1 is not a refusal row" in stderr, stderr
+    refused.write_text("# Refusals\n", encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "another heading")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert "refused.md does not start with gitmem's header" in stderr, stderr
+    refused.write_text(header, encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "gitmem init")
+    accepted(push(repo, "main"))
+    ok(run(repo, "refuse", propose(repo, "Store memory in a database"), "--reason", "no"))
+    accepted(push(repo, "main"))
+    rows = refused.read_text(encoding="utf-8").count("\n")
+    refused.write_text(refused.read_text(encoding="utf-8") + "# Notes\n", encoding="utf-8")
+    commit_all(repo, "a heading appended")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert f"line {rows + 1} is not a refusal row" in stderr, stderr
+
+
+@e2e
+def test_main_force_pushed_to_an_unrelated_history_without_memory_is_judged(repo: Path) -> None:
+    """A main rewritten from a new root (history rewritten by hand, no memory on either
+    side) is judged commit by commit down to that root, and accepted; with a forged entry
+    on it, refused."""
+    connect(repo, make_server(repo.parent))
+    git(repo, "checkout", "-q", "--orphan", "rewritten")
+    write(repo, "src/app.py", "print('hello')\n")
+    commit_all(repo, "a new root")
+    write(repo, "src/app.py", "print('hello again')\n")
+    commit_all(repo, "code")
+    accepted(push(repo, "+rewritten:main"))
+    write(
+        repo,
+        ".gitmem/entries/method/local-method-20261129-x.md",
+        forged("local-method-20261129-x"),
+    )
+    commit_all(repo, "a forged entry")
+    git(repo, "checkout", "-q", "--orphan", "again")
+    commit_all(repo, "another root, with the forged entry")
+    rejected(push(repo, "+again:main"), "HISTORY-ADMIT")
+
+
+@e2e
+@pytest.mark.parametrize("by", ["bot", "human:"])
+def test_an_admitter_that_is_no_person_and_no_audit_is_refused(clone: Path, by: str) -> None:
+    """admitted_by names a person (human:<name>) or an audit; anything else admits nothing."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by=by)
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert f"admitted_by {by!r} is not an allowed admitter" in stderr, stderr
+
+
+@e2e
+def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
+    """A link is named, and the files after it in the same commit are still scanned."""
+    folder = clone / ".gitmem/candidates"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.symlink("../../README.md", folder / "local-method-20261201-a-link.md")
+    token = github_token(35)
+    write(
+        clone,
+        ".gitmem/entries/method/local-method-20261201-x.md",
+        forged("local-method-20261201-x", rationale=f"use {token}"),
+    )
+    commit_all(clone, "a link and a token")
+    stderr = rejected(push(clone, "main"), "SYMLINK")
+    assert "a symbolic link in the memory folder" in stderr
+    assert " SECRET " in stderr and token not in stderr, stderr
+
+
+@e2e
+def test_a_memory_file_or_a_message_over_its_cap_is_refused_unread(clone: Path) -> None:
+    """What the scanner would read only in part is refused: a memory file over the scan cap
+    in a pushed commit (on any ref), a candidate commit's message over the message cap."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    padding = "words without secrets. " * (history.SCAN_CAP // 20)
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", padding + "\n")
+    token = github_token(35)  # in a file after the big one: still scanned
+    write(clone, ".gitmem/entries/method/local-method-20261129-y.md", f"use {token}\n")
+    commit_all(clone, "a big file")
+    stderr = rejected(push(clone, "feature"), "TOO-LARGE")
+    assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
+    assert " SECRET " in stderr and token not in stderr, stderr
+    git(clone, "checkout", "-q", "main")
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    message = "gitmem: propose\n\n" + "long words " * (history.MESSAGE_CAP // 10)
+    git(clone, "commit", "-q", "--amend", "--no-verify", "-m", message)
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "TOO-LARGE")
+    assert f"a commit message over {history.MESSAGE_CAP // 1024} KiB" in stderr, stderr
+
+
+@e2e
+def test_refused_md_deleted_is_refused(clone: Path) -> None:
+    git(clone, "rm", "-q", ".gitmem/refused.md")
+    commit_all(clone, "no more refusals")
+    stderr = rejected(push(clone, "main"), "HISTORY-REFUSED")
+    assert "refused.md is deleted: it only grows" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_branch_without_its_own_file_is_refused(clone: Path) -> None:
+    entry_id = "local-method-20261201-nothing-here"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, "src/app.py", "print('hello')\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert f"holds no .gitmem/candidates/{entry_id}.md" in stderr, stderr
+
+
+@e2e
+def test_the_memory_folder_s_own_files_change_only_by_a_policy_admin(clone: Path) -> None:
+    """README.md and .gitignore of the memory folder are maintenance: a policy admin named in
+    the server's config changes them; anyone else is refused."""
+    server = clone.parent / "server.git"
+    write(clone, ".gitmem/README.md", "Our memory.\n")
+    commit_all(clone, "a readme for the memory")
+    stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-EDIT")
+    assert "only a policy admin (gitmem.policyAdmins) pushes that" in stderr, stderr
+    git(server, "config", "--add", "gitmem.policyAdmins", "root")
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
+
+
+@e2e
+def test_an_admit_merge_adds_its_own_entry_and_no_other(clone: Path) -> None:
+    """The merge of `gitmem: admit X` adds entries/<type>/X.md and nothing else: another
+    entry beside it is named, and one instead of it is named with X's missing file."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    other = "local-method-20261129-other"
+    write(clone, entry_path(other), forged(other))
+    index(clone)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"{other}.md: HISTORY-ADMIT the admit merge of {entry_id} adds another entry" in stderr
+    assert "adds no entries/" not in stderr, stderr
+    git(clone, "rm", "-q", entry_path(entry_id))
+    index(clone)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"the admit merge of {entry_id} adds no entries/<type>/{entry_id}.md" in stderr
+
+
+@e2e
+def test_an_admit_merge_of_no_candidate_or_with_another_status_is_refused(clone: Path) -> None:
+    """The admitted entry has status admitted, and the merge's second parent carries the
+    candidate it was made from."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, status="retired")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert "an admitted entry has status 'retired'" in stderr, stderr
+    git(clone, "reset", "-q", "--hard", "origin/main")
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "src/app.py", "print('hello')\n")
+    side = commit_all(clone, "code")
+    git(clone, "checkout", "-q", "main")
+    write(clone, entry_path(entry_id), forged(entry_id, admitted_by="human:alice"))
+    index(clone)
+    git(clone, "add", "-A")
+    merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", side)
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"the merge's second parent carries no .gitmem/candidates/{entry_id}.md" in stderr
+
+
+@e2e
+def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path) -> None:
+    """An admission by an audit (admitted_by audit:…) is for a code-structure or mistake
+    entry that an audit proposed; a person's method is not one, whatever the policy."""
+    entry_id = propose(clone, "Keep the memory reviewed")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="audit:verdict.md")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert "an audit admits only audit-sourced code-structure or mistake entries" in stderr
+    assert "not a method from " in stderr, stderr
+
+
+@e2e
+@pytest.mark.parametrize(
+    ("candidate", "words"),
+    [
+        ("---\nnot: [front matter\n", "the admitted candidate does not parse"),
+        (None, "the second parent's file is not a candidate"),
+    ],
+)
+def test_an_admission_is_of_a_candidate_the_second_parent_carries(
+    clone: Path, candidate: str | None, words: str
+) -> None:
+    """The admitted text is proven against the second parent's candidate file, which must
+    parse and be a candidate: a file there in another state admits nothing."""
+    entry_id = "local-method-20261129-keep-the-memory-reviewed"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    write(clone, f".gitmem/candidates/{entry_id}.md", candidate or forged(entry_id))
+    side = commit_all(clone, f"gitmem: propose {entry_id}")
+    git(clone, "checkout", "-q", "main")
+    write(clone, entry_path(entry_id), forged(entry_id, admitted_by="human:alice"))
+    index(clone)
+    git(clone, "add", "-A")
+    merge_commit(clone, f"gitmem: admit {entry_id}", "HEAD", side)
+    assert words in rejected(push(clone, "main"), "HISTORY-ADMIT")
+
+
+@pytest.mark.parametrize("end", ["HEAD", "main", "refs/heads/main", "origin/main"])
+def test_a_range_check_judges_the_memory_branch_however_its_end_is_named(
+    clone: Path, end: str
+) -> None:
+    """`gitmem check --range A..B` judges B as the memory branch when B names it: HEAD on it,
+    its name, its full ref, or a remote's tracking ref of it (what CI has after a fetch)."""
+    base = git(clone, "rev-parse", "HEAD").strip()
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    forged_tip = commit_all(clone, "a forged entry")
+    if end == "origin/main":
+        git(clone, "reset", "-q", "--hard", base)  # the forged main is the remote's only
+        git(clone, "update-ref", "refs/remotes/origin/main", forged_tip)
+    result = run(clone, "check", "--range", f"{base}..{end}")
+    assert result.exit_code == 1 and "HISTORY-ADMIT" in result.output, result.output

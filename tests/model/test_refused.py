@@ -136,6 +136,7 @@ def test_similarity_counts_each_word_once_and_a_typo_only_in_a_long_word() -> No
     assert refused.similarity("the", "of") == 0.0  # nothing but function words on both sides
     assert refused.similarity("store-the-orders", "store-orders") == 1.0
     assert refused.similarity("keyboard-keyboarz", "keyboard") == 2 / 3  # one match, not two
+    assert refused.similarity("keyboarx-keyboarz", "keyboard") == 2 / 3  # two typos of one
     assert refused.similarity("idempotancy", "idempotency") == 1.0
     assert refused.similarity("cache", "cachx") == 0.0  # a short word: another word
 
