@@ -83,6 +83,7 @@ class CandidateReview:
     kind: str = "admit"  # or curation.AMEND / curation.RETIRE
     target: str = ""  # the entry an amend or retire candidate changes
     before: Entry | None = None  # that entry as it reads on the memory branch now
+    before_path: str = ""  # its repository path there
 
     @property
     def errors(self) -> list[Problem]:
@@ -105,7 +106,7 @@ class CandidateReview:
             return None
         if self.before is None:
             return ""
-        path = f"entries/{self.before.type}/{self.target}.md"
+        path = self.before_path
         diff = difflib.unified_diff(
             self.before.render().splitlines(keepends=True),
             self.shown.splitlines(keepends=True),
@@ -127,13 +128,16 @@ def review(ws: Workspace, entry_id: str) -> CandidateReview:
             f"{candidate.path}:{exc.line or 1}: {exc.rule} {exc.message}: fix the candidate "
             "before reviewing it"
         ) from None
-    on_main = [e for _, e in main_entries(ws)]
+    found = main_entries(ws)
+    on_main = [e for _, e in found]
     by_id = {e.id: e for e in on_main}
+    path_of = {e.id: path for path, e in found}
     kind, target = curation.kind_of(entry), curation.target_of(entry)
     before = by_id.get(target) if target else None
     admitted = _as_admitted(entry, kind, before, REVIEWER, today())
     out = CandidateReview(candidate.id, candidate.ref, candidate.tip, entry, admitted)
     out.kind, out.target, out.before = kind, target, before
+    out.before_path = path_of.get(target, "")
     out.problems = sorted(lifecycle.candidate_problems(ws, candidate), key=Problem.sort_key)
     itself = {entry.id, target}  # an amendment is not a near-duplicate of what it corrects
     admitted_entries = [e for e in on_main if e.status == "admitted" and e.id not in itself]

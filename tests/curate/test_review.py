@@ -119,7 +119,7 @@ def test_an_amendment_is_reviewed_as_a_diff_of_the_entry_it_corrects(memory: Pat
     out = ok(run(memory, "review", amend)).output
     assert f"amends {entry_id}:" in out
     diff = [line.strip() for line in out.splitlines()]
-    assert f"--- a/{path.removeprefix('.gitmem/')}" in diff
+    assert f"--- a/{path}" in diff and f"+++ b/{path}" in diff
     assert any(
         d.startswith("-applies_when:") and "writing a git hook in Python" not in d for d in diff
     )
