@@ -86,6 +86,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "gitmem/gate/history.py": [
         "tests/gate/test_attacks.py",
+        "tests/gate/test_history_entry_points.py",
         "tests/gate/test_history_edges.py",
         "tests/gate/test_history.py",
         "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
@@ -95,74 +96,99 @@ MODULES: dict[str, list[str]] = {
     ],
 }
 
-#: Mutants that cannot change what the code does, as (module, line, operator): why. Lines
-#: move as the code does: after an edit, --list shows the new ones.
-EQUIVALENT: dict[tuple[str, int, str], str] = {
-    ("gitmem/model/refused.py", 28, "flip-bool"): (
+#: Mutants that cannot change what the code does, as (module, the mutated line's text,
+#: operator): why. Keyed by the text, not the line number, so that an edit above a line does
+#: not move its entry onto another; an entry that matches no mutant any more is reported.
+EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/model/refused.py", "@dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Refusal: no code assigns to a refusal or hashes one"
     ),
-    ("gitmem/model/allowed.py", 32, "flip-bool"): (
+    ("gitmem/model/allowed.py", "@dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Allowance: no code assigns to a row or hashes one"
     ),
-    ("gitmem/index/indexmd.py", 249, "skip-if"): (
+    ("gitmem/index/indexmd.py", "if spliced is not None:", "skip-if"): (
         "the splice into the text is a fast path to what splitting the lines and rendering "
         "them gives (test_a_few_lines_spliced_into_the_text_are_what_rendering_writes)"
     ),
-    ("gitmem/index/indexmd.py", 269, "skip-if"): (
+    (
+        "gitmem/index/indexmd.py",
+        "if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
+        " or not text.startswith(_HEADER_BYTES):",
+        "skip-if",
+    ): (
         "the size and header guard of the text splice: update() checked the header already, "
         "and a longer splice gives the same text, only slower"
     ),
-    ("gitmem/index/indexmd.py", 269, "and-or"): (
-        "the same guard with `and`: the same text, only slower when many lines change"
-    ),
-    ("gitmem/gate/history.py", 107, "skip-if"): (
+    (
+        "gitmem/index/indexmd.py",
+        "if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
+        " or not text.startswith(_HEADER_BYTES):",
+        "and-or",
+    ): ("the same guard with `and`: the same text, only slower when many lines change"),
+    ("gitmem/gate/history.py", "if TYPE_CHECKING:", "skip-if"): (
         "`if TYPE_CHECKING:` is False when the code runs: the mutant is the same code"
     ),
-    ("gitmem/gate/history.py", 399, "skip-if"): (
+    ("gitmem/gate/history.py", "if judge_.stream is not None:", "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
         "when the judge is freed at the end of judged(), by reference counting"
     ),
-    ("gitmem/gate/history.py", 470, "skip-if"): (
-        "a tag of a blob: without the early return the walk of no memory folder finds nothing"
-    ),
-    ("gitmem/gate/history.py", 475, "drop-call"): (
+    (
+        "gitmem/gate/history.py",
+        "if tree is None:  # a tag of a blob: no memory folder in it",
+        "skip-if",
+    ): ("a tag of a blob: without the early return the walk of no memory folder finds nothing"),
+    ("gitmem/gate/history.py", "j.scanned.add(item.oid)", "drop-call"): (
         "a tagged tree's blob remembered as scanned: the same blob under another path of the "
         "same tree is scanned again, which names that path too; the verdict is the same"
     ),
-    ("gitmem/index/indexmd.py", 41, "flip-bool"): (
+    ("gitmem/index/indexmd.py", "@dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on IndexLine: no code assigns to a line or hashes one"
     ),
-    ("gitmem/index/indexmd.py", 330, "skip-if"): (
+    ("gitmem/index/indexmd.py", 'if raw.startswith("## "):', "skip-if"): (
         "headings not read: every entry line then has no section and the update regenerates "
         "INDEX.md from the tree, the same bytes"
     ),
-    ("gitmem/index/indexmd.py", 108, "drop-not"): (
-        "which reader reads the three fields: both give str() of the same values, YAML slower"
-    ),
-    ("gitmem/index/indexmd.py", 232, "drop-not"): (
+    (
+        "gitmem/index/indexmd.py",
+        "if found is None or not all(isinstance(v, str) for v in found.values()):",
+        "drop-not",
+    ): ("which reader reads the three fields: both give str() of the same values, YAML slower"),
+    (
+        "gitmem/index/indexmd.py",
+        "if previous is None or not previous.startswith(_HEADER_BYTES):",
+        "drop-not",
+    ): (
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
     ),
-    ("gitmem/model/refused.py", 111, "and-or"): (
+    ("gitmem/model/refused.py", "if not words_a or not words_b:", "and-or"): (
         "a topic with no content words on one side only: the Dice sum then matches nothing "
         "and gives 0.0, what the early return gives"
     ),
-    ("gitmem/gate/rules.py", 99, "flip-bool"): (
+    ("gitmem/gate/rules.py", "@dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Place: no code assigns to a place or hashes one"
     ),
-    ("gitmem/gate/history.py", 944, "skip-if"): (
+    ("gitmem/gate/history.py", "if memory is not None and commit not in j.outside:", "skip-if"): (
         "a candidate commit's paths from the diff stream or from a diff of its own: the "
         "stream's fast path gives the same paths when git saw nothing outside the folder"
     ),
-    ("gitmem/gate/scanner.py", 57, "skip-if"): (
+    (
+        "gitmem/gate/scanner.py",
+        "if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
+        "skip-if",
+    ): (
         "when a batch is sent to the worker: kept until results() instead, the same items are "
         "scanned in the same order, only in one batch"
     ),
-    ("gitmem/gate/scanner.py", 57, "compare-0"): (
+    (
+        "gitmem/gate/scanner.py",
+        "if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
+        "compare-0",
+    ): (
         "when a batch is sent to the worker: every item at once instead of BATCH at a time, "
         "the same findings in the same order"
     ),
-    ("gitmem/settings/policy.py", 93, "flip-bool"): (
+    ("gitmem/settings/policy.py", "@dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "
         "(with_allowed makes a new one)"
     ),
@@ -176,13 +202,16 @@ class Mutant:
     col: int
     operator: str
     source: str = field(repr=False)
+    #: the original line's text, stripped (EQUIVALENT's key)
+    text: str = ""
     #: the lines whose execution reaches the mutated code: the statement it sits in (for a
     #: compound statement, its header only); the tests that run one of them are the ones run
     reach: tuple[int, int] = (0, 0)
 
     @property
-    def key(self) -> tuple[str, int, str]:
-        return (self.path, self.line, self.operator)
+    def key(self) -> tuple[str, str, str]:
+        """What EQUIVALENT names it by: module, the mutated line's text, operator."""
+        return (self.path, self.text, self.operator)
 
     @property
     def name(self) -> str:
@@ -319,7 +348,8 @@ def mutants(path: str) -> list[Mutant]:
         )
         mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
         col = getattr(node, "col_offset", 0)
-        out.append(Mutant(path, line, col, operator, mutated, _reach(tree, node)))
+        reach = _reach(tree, node)
+        out.append(Mutant(path, line, col, operator, mutated, lines[line - 1].strip(), reach))
     return out
 
 
@@ -689,7 +719,11 @@ def main() -> None:
         for module in modules
     }
     for module in modules:
-        found = sorted((m for m in mutants(module) if m.key not in EQUIVALENT), key=_order)
+        every = mutants(module)
+        stale = {k for k in EQUIVALENT if k[0] == module} - {m.key for m in every}
+        for _, text, operator in sorted(stale):
+            print(f"  EQUIVALENT names no {operator} mutant of {module} at {text!r}: edit it")
+        found = sorted((m for m in every if m.key not in EQUIVALENT), key=_order)
         if lines:
             found = [m for m in found if m.line in lines]
         if args.only:

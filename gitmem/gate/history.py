@@ -224,17 +224,18 @@ def check_range(spec: str, ref: str | None = None) -> Report:
 
 
 def _ref_for(store: Store, rev: str) -> str:
-    if rev == "HEAD":
-        branch = store.head_branch()
-        return f"refs/heads/{branch}" if branch else "HEAD"
-    if rev.startswith("refs/"):
-        return rev
-    if store.ref_target(f"refs/heads/{rev}"):
+    """The ref a range A..rev is judged as an update of: the ref git reads rev as, a remote's
+    branch (`origin/main`, `refs/remotes/origin/main`: what CI holds of the pushed branch) as
+    that branch, HEAD as its branch (HEAD itself when detached). What names no ref (a commit
+    id) is judged as a branch of that name: by the rules of every ref, not the memory
+    branch's (write the branch, or a commit of main is judged as code)."""
+    name = store.ref_name(rev)
+    if name is None:
         return f"refs/heads/{rev}"
-    for ref in store.refs("refs/remotes/"):
-        if ref.endswith(f"/{rev}") or ref == f"refs/remotes/{rev}":
-            return "refs/heads/" + ref.removeprefix("refs/remotes/").split("/", 1)[1]
-    return f"refs/heads/{rev}"
+    if name.startswith("refs/remotes/"):
+        _remote, _, branch = name.removeprefix("refs/remotes/").partition("/")
+        return f"refs/heads/{branch}"
+    return name
 
 
 def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
