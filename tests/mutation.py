@@ -96,23 +96,23 @@ MODULES: dict[str, list[str]] = {
     ],
 }
 
-#: Mutants that cannot change what the code does, as (module, the mutated line's text,
-#: operator): why. Keyed by the text, not the line number, so that an edit above a line does
-#: not move its entry onto another; an entry that matches no mutant any more is reported.
+#: Mutants that cannot change what the code does, as (module, "function: the mutated line's
+#: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
+#: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
-    ("gitmem/model/refused.py", "@dataclass(frozen=True)", "flip-bool"): (
+    ("gitmem/model/refused.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Refusal: no code assigns to a refusal or hashes one"
     ),
-    ("gitmem/model/allowed.py", "@dataclass(frozen=True)", "flip-bool"): (
+    ("gitmem/model/allowed.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Allowance: no code assigns to a row or hashes one"
     ),
-    ("gitmem/index/indexmd.py", "if spliced is not None:", "skip-if"): (
+    ("gitmem/index/indexmd.py", "update: if spliced is not None:", "skip-if"): (
         "the splice into the text is a fast path to what splitting the lines and rendering "
         "them gives (test_a_few_lines_spliced_into_the_text_are_what_rendering_writes)"
     ),
     (
         "gitmem/index/indexmd.py",
-        "if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
+        "_spliced_text: if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
         " or not text.startswith(_HEADER_BYTES):",
         "skip-if",
     ): (
@@ -121,60 +121,60 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ),
     (
         "gitmem/index/indexmd.py",
-        "if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
+        "_spliced_text: if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
         " or not text.startswith(_HEADER_BYTES):",
         "and-or",
     ): ("the same guard with `and`: the same text, only slower when many lines change"),
-    ("gitmem/gate/history.py", "if TYPE_CHECKING:", "skip-if"): (
+    ("gitmem/gate/history.py", ": if TYPE_CHECKING:", "skip-if"): (
         "`if TYPE_CHECKING:` is False when the code runs: the mutant is the same code"
     ),
-    ("gitmem/gate/history.py", "if judge_.stream is not None:", "skip-if"): (
+    ("gitmem/gate/history.py", "_judge_updates: if judge_.stream is not None:", "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
         "when the judge is freed at the end of judged(), by reference counting"
     ),
     (
         "gitmem/gate/history.py",
-        "if tree is None:  # a tag of a blob: no memory folder in it",
+        "_judge_tagged_tree: if tree is None:  # a tag of a blob: no memory folder in it",
         "skip-if",
     ): ("a tag of a blob: without the early return the walk of no memory folder finds nothing"),
-    ("gitmem/gate/history.py", "j.scanned.add(item.oid)", "drop-call"): (
-        "a tagged tree's blob remembered as scanned: the same blob under another path of the "
-        "same tree is scanned again, which names that path too; the verdict is the same"
-    ),
-    ("gitmem/index/indexmd.py", "@dataclass(frozen=True)", "flip-bool"): (
+    ("gitmem/index/indexmd.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on IndexLine: no code assigns to a line or hashes one"
     ),
-    ("gitmem/index/indexmd.py", 'if raw.startswith("## "):', "skip-if"): (
+    ("gitmem/index/indexmd.py", '_groups: if raw.startswith("## "):', "skip-if"): (
         "headings not read: every entry line then has no section and the update regenerates "
         "INDEX.md from the tree, the same bytes"
     ),
     (
         "gitmem/index/indexmd.py",
-        "if found is None or not all(isinstance(v, str) for v in found.values()):",
+        "index_fields: if found is None or not all(isinstance(v, str) for v in found.values()):",
         "drop-not",
     ): ("which reader reads the three fields: both give str() of the same values, YAML slower"),
     (
         "gitmem/index/indexmd.py",
-        "if previous is None or not previous.startswith(_HEADER_BYTES):",
+        "update: if previous is None or not previous.startswith(_HEADER_BYTES):",
         "drop-not",
     ): (
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
     ),
-    ("gitmem/model/refused.py", "if not words_a or not words_b:", "and-or"): (
+    ("gitmem/model/refused.py", "similarity: if not words_a or not words_b:", "and-or"): (
         "a topic with no content words on one side only: the Dice sum then matches nothing "
         "and gives 0.0, what the early return gives"
     ),
-    ("gitmem/gate/rules.py", "@dataclass(frozen=True)", "flip-bool"): (
+    ("gitmem/gate/rules.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Place: no code assigns to a place or hashes one"
     ),
-    ("gitmem/gate/history.py", "if memory is not None and commit not in j.outside:", "skip-if"): (
+    (
+        "gitmem/gate/history.py",
+        "_judge_candidate_branch: if memory is not None and commit not in j.outside:",
+        "skip-if",
+    ): (
         "a candidate commit's paths from the diff stream or from a diff of its own: the "
         "stream's fast path gives the same paths when git saw nothing outside the folder"
     ),
     (
         "gitmem/gate/scanner.py",
-        "if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
+        "add: if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
         "skip-if",
     ): (
         "when a batch is sent to the worker: kept until results() instead, the same items are "
@@ -182,13 +182,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ),
     (
         "gitmem/gate/scanner.py",
-        "if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
+        "add: if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
         "compare-0",
     ): (
         "when a batch is sent to the worker: every item at once instead of BATCH at a time, "
         "the same findings in the same order"
     ),
-    ("gitmem/settings/policy.py", "@dataclass(frozen=True)", "flip-bool"): (
+    ("gitmem/settings/policy.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "
         "(with_allowed makes a new one)"
     ),
@@ -202,7 +202,8 @@ class Mutant:
     col: int
     operator: str
     source: str = field(repr=False)
-    #: the original line's text, stripped (EQUIVALENT's key)
+    #: EQUIVALENT's key: the function holding the line, and the line's text
+    #: ("_walk: if update.new == ZERO:"), "" for the function at the top level
     text: str = ""
     #: the lines whose execution reaches the mutated code: the statement it sits in (for a
     #: compound statement, its header only); the tests that run one of them are the ones run
@@ -326,11 +327,27 @@ def _reach(tree: ast.AST, node: ast.AST) -> tuple[int, int]:
     return (min(best.lineno, line), best.end_lineno or line)
 
 
+def _functions(tree: ast.AST, count: int) -> list[str]:
+    """For each line (1-based), the name of the innermost function or class holding it; ""
+    at the top level."""
+    names = [""] * (count + 2)
+    defs = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+    for node in sorted(defs, key=lambda n: n.lineno):  # inner ones start later: they win
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            names[line] = node.name
+    return names
+
+
 def mutants(path: str) -> list[Mutant]:
     source = (ROOT / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
     skipped = _docstring_lines(tree)
     lines = source.splitlines()
+    functions = _functions(tree, len(lines))
     out = []
     for node, operator in list(_sites(tree)):
         line = getattr(node, "lineno", 0)
@@ -349,7 +366,8 @@ def mutants(path: str) -> list[Mutant]:
         mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
         col = getattr(node, "col_offset", 0)
         reach = _reach(tree, node)
-        out.append(Mutant(path, line, col, operator, mutated, lines[line - 1].strip(), reach))
+        text = f"{functions[line]}: {lines[line - 1].strip()}"
+        out.append(Mutant(path, line, col, operator, mutated, text, reach))
     return out
 
 

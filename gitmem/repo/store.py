@@ -212,7 +212,8 @@ class Store:
         return self.ref_target(f"refs/heads/{branch}")
 
     def refs(self, prefix: str) -> dict[str, str]:
-        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target commit."""
+        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target: a commit, or what
+        a tag names (a tag object, a tree, a blob)."""
         out: dict[str, str] = {}
         for name in self._repo.references:
             if name.startswith(prefix):
@@ -475,7 +476,10 @@ class Store:
         )
         for oid in exclude:
             if oid and oid != ZERO and self.has_object(oid):
-                walker.hide(oid)
+                try:
+                    walker.hide(oid)  # a commit, or a tag of one
+                except pygit2.InvalidSpecError:
+                    continue  # a ref to a tree or a blob (a tag of a tree): no commit to hide
         return [_commit_info(c) for c in walker]
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,10 +28,11 @@ from remote import (
 )
 from secret_samples import github_token
 
-from gitmem.errors import UsageError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.gate import history
 from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
+from gitmem.repo.store import Change
 
 from conftest import git
 from entries import text
@@ -266,6 +268,40 @@ def test_an_admitter_that_is_no_person_and_no_audit_is_refused(clone: Path, by: 
     assert f"admitted_by {by!r} is not an allowed admitter" in stderr, stderr
 
 
+def tree_of(repo: Path) -> str:
+    return git(repo, "rev-parse", "HEAD^{tree}").strip()
+
+
+@e2e
+def test_allowed_md_rows_are_scanned_without_their_fingerprints(clone: Path) -> None:
+    """A fingerprint's hex digits beside the word token would look like a secret to the
+    entropy rule: allowed.md is scanned with them blanked, in a commit as in a tagged tree;
+    the rest of its rows is scanned."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    row = allowed.Allowance(
+        fingerprint, "local-method-20261129-x", "human:bob", "2026-11-30", "a revoked token"
+    )
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    git(clone, "add", "-A")
+    accepted(push(clone, f"{git(clone, 'write-tree').strip()}:refs/tags/allowed"))
+    git(clone, "checkout", "-q", "-b", "side")
+    commit_all(clone, "allowed.md on a side branch")
+    accepted(push(clone, "side"))
+    token = github_token(36)
+    row = allowed.Allowance(
+        fingerprint, "local-method-20261129-x", "human:bob", "2026-11-30", token
+    )
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    git(clone, "add", "-A")
+    stderr = rejected(
+        push(clone, f"{git(clone, 'write-tree').strip()}:refs/tags/a-token"), "SECRET"
+    )
+    assert ".gitmem/allowed.md" in stderr and token not in stderr
+
+
 @e2e
 def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
     """A link is named, and the files after it in the same commit are still scanned."""
@@ -279,9 +315,10 @@ def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
         forged("local-method-20261201-x", rationale=f"use {token}"),
     )
     commit_all(clone, "a link and a token")
-    stderr = rejected(push(clone, "main"), "SYMLINK")
-    assert "a symbolic link in the memory folder" in stderr
-    assert " SECRET " in stderr and token not in stderr, stderr
+    for pushed in ("main", f"{tree_of(clone)}:refs/tags/a-tree"):  # a commit, a tagged tree
+        stderr = rejected(push(clone, pushed), "SYMLINK")
+        assert "a symbolic link in the memory folder" in stderr
+        assert " SECRET " in stderr and token not in stderr, stderr
 
 
 @e2e
@@ -294,9 +331,10 @@ def test_a_memory_file_or_a_message_over_its_cap_is_refused_unread(clone: Path) 
     token = github_token(35)  # in a file after the big one: still scanned
     write(clone, ".gitmem/entries/method/local-method-20261129-y.md", f"use {token}\n")
     commit_all(clone, "a big file")
-    stderr = rejected(push(clone, "feature"), "TOO-LARGE")
-    assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
-    assert " SECRET " in stderr and token not in stderr, stderr
+    for pushed in ("feature", f"{tree_of(clone)}:refs/tags/a-tree"):  # a commit, a tagged tree
+        stderr = rejected(push(clone, pushed), "TOO-LARGE")
+        assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
+        assert " SECRET " in stderr and token not in stderr, stderr
     git(clone, "checkout", "-q", "main")
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     git(clone, "checkout", "-q", f"gitmem/{entry_id}")
@@ -432,3 +470,41 @@ def test_a_range_check_judges_the_memory_branch_however_its_end_is_named(
         git(clone, "update-ref", "refs/remotes/origin/main", forged_tip)
     result = run(clone, "check", "--range", f"{base}..{end}")
     assert result.exit_code == 1 and "HISTORY-ADMIT" in result.output, result.output
+
+
+@e2e
+def test_the_message_of_any_commit_that_changes_the_memory_is_scanned(clone: Path) -> None:
+    """Not only `gitmem: …` messages: a commit that changes a memory file has its message
+    scanned, whatever it says; a code commit's message is code's business."""
+    token = github_token(37)
+    git(clone, "checkout", "-q", "-b", "side")
+    write(clone, ".gitmem/candidates/local-method-20261201-x.md", "a note\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", f"notes\n\ndeploy with {token}")
+    stderr = rejected(push(clone, "side"), "SECRET")
+    assert "message" in stderr and token not in stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    write(clone, "src/app.py", "print('hello')\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", f"code\n\ndeploy with {token}")
+    accepted(push(clone, "side"))
+
+
+def test_a_diff_stream_that_ends_before_a_commit_is_an_error_not_a_guess(repo: Path) -> None:
+    """The diffs of a big push come from one git process, read up to each commit; if git
+    stops before giving a commit's diff, judging stops with an error (exit 3 on a server:
+    the push is refused), never with that commit taken as changing nothing."""
+    from gitmem.repo.store import Store
+    from gitmem.settings.policy import Policy
+
+    judge = history.Judge(Store.open(repo), Policy(), [])
+    commit = git(repo, "rev-parse", "HEAD").strip()
+
+    def ended() -> Iterator[tuple[tuple[str, str | None], list[Change]]]:
+        yield (("0" * 40, None), [])  # another commit's diff, then nothing
+
+    judge.stream = ended()
+    judge.streamed.add((commit, None))
+    with pytest.raises(GitmemError, match="gave no answer for commit"):
+        history._memory_changes(judge, commit, None)
+    assert judge.stream is None

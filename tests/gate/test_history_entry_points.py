@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from clirunner import ok, run, write
-from remote import accepted, commit_all, connect, forged, make_server, push
+from remote import accepted, admitted, commit_all, connect, forged, make_server, push
 
 from gitmem.errors import UsageError
 from gitmem.gate import history
@@ -82,6 +82,19 @@ def test_a_range_ending_at_another_branch_is_judged_as_that_branch(
     assert report.ok and report.checked == 1, report.problems
 
 
+def test_a_range_ending_at_a_commit_id_is_judged_as_a_branch(
+    clone: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit id names no ref: its commits are judged as a branch of that name (the rules of
+    every ref), never a crash."""
+    base = tip(clone)
+    write(clone, "src/app.py", "print('hello')\n")
+    new = commit_all(clone, "code")
+    monkeypatch.chdir(clone)
+    report = history.check_range(f"{base}..{new}")
+    assert report.ok and report.checked == 1, report.problems
+
+
 def test_a_local_branch_is_what_its_name_means_before_a_remotes(
     clone: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -96,6 +109,25 @@ def test_a_local_branch_is_what_its_name_means_before_a_remotes(
     assert report.ok, report.problems
     report = history.check_range(f"{base}..origin/main")
     assert report.ok and report.checked == 1, report.problems
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("main", "write A..B"),
+        ("main...HEAD", "write A..B"),
+        ("gone-left..main", "'gone-left' is not a commit here"),
+        ("main..gone-right", "'gone-right' is not a commit here"),
+    ],
+)
+def test_a_range_that_names_no_two_commits_is_a_usage_error(
+    clone: Path, monkeypatch: pytest.MonkeyPatch, spec: str, said: str
+) -> None:
+    monkeypatch.chdir(clone)
+    with pytest.raises(UsageError) as raised:
+        history.check_range(spec)
+    assert said in str(raised.value)
+    assert "gone-" not in str(raised.value).replace(said, "")
 
 
 # ------------------------------------------------------------------------------ --pre-push
@@ -246,6 +278,25 @@ def test_a_forced_push_over_a_tip_this_clone_never_saw_is_judged_from_what_it_kn
     new = forge(clone)
     report = history.check_pre_push(pre_push(clone, new, theirs), "origin")
     assert history_rules(report) and report.checked == 2, report.problems
+
+
+def test_a_forced_rewrite_over_an_unseen_tip_is_judged_against_the_known_one(
+    clone: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rewrite drops an admission; the remote moved on since (this clone did not fetch):
+    the net change is judged from the tracking ref's tip, which holds the entry."""
+    admitted(clone, "Keep the memory reviewed")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", git(clone, "remote", "get-url", "origin").strip(), str(other))
+    write(other, "notes.txt", "theirs\n")
+    theirs = commit_all(other, "their code")
+    accepted(push(other, "main"))
+    git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
+    write(clone, "notes.txt", "mine\n")
+    mine = commit_all(clone, "my code, over the admission")
+    monkeypatch.chdir(clone)
+    report = history.check_pre_push(pre_push(clone, mine, theirs), "origin")
+    assert history_rules(report), report.problems
 
 
 # ---------------------------------------------------------------- the pre-commit framework
