@@ -89,7 +89,8 @@ MODULES: dict[str, list[str]] = {
         "tests/gate/test_history_entry_points.py",
         "tests/gate/test_history_edges.py",
         "tests/gate/test_history.py",
-        "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
+        "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flo"
+        "w",
         "tests/lifecycle/test_admit.py",
         "tests/lifecycle/test_bootstrap.py::"
         "test_a_clone_of_an_empty_remote_is_told_to_push_main_before_the_candidate",
@@ -100,6 +101,63 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", ": @dataclass(frozen=True)", "flip-bool"): (
+        "@dataclass(frozen=True) on Update and ChangeKind: no code assigns to one or hashes one"
+    ),
+    ("gitmem/gate/history.py", "_walk: if update.new == ZERO:", "skip-if"): (
+        "a deletion's walk: Store.resolve of the zero id is None, which returns the same None"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_walk: j.commits.update((info.oid, info) for info in infos)",
+        "drop-call",
+    ): ("the walk's commits kept for Judge.commit: without them it reads each from the store"),
+    ("gitmem/gate/history.py", "_prefetch_changes: if len(pairs) < BULK_DIFF_MIN:", "skip-if"): (
+        "a small push's diffs from one git process too: the same changes (Store.diff_stream is "
+        "held equal to Store.diff by tests/repo), only a process more"
+    ),
+    ("gitmem/gate/history.py", "_prefetch_changes: if len(pairs) < BULK_DIFF_MIN:", "compare-0"): (
+        "the stream for small pushes and diffs one by one for big ones: the same changes"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_prefetch_changes: if all(j.memory_tree(c) == j.memory_tree(p) for c, p in pairs):",
+        "skip-if",
+    ): ("a push of code alone streamed anyway: every diff is empty, the same changes"),
+    (
+        "gitmem/gate/history.py",
+        "_prefetch_changes: j.changes.update((key, []) for key in pairs)  # code only: no git "
+        "process to start",
+        "drop-call",
+    ): ("the empty diffs of a code-only push not kept: each is computed again, empty"),
+    ("gitmem/gate/history.py", "_prefetch_changes: j.streamed.update(pairs)", "drop-call"): (
+        "the stream started but never read: each diff is computed alone, the same changes"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_streamed: while key not in j.changes and j.stream is not None:",
+        "and-or",
+    ): ("the stream read to its end at the first question: the same changes, read sooner"),
+    ("gitmem/gate/history.py", "_streamed: j.stream.close()", "drop-call"): (
+        "closing a generator that has ended: it does nothing"
+    ),
+    ("gitmem/gate/history.py", "_scan_changes: j.scanned.add(new.oid)", "drop-call"): (
+        "one blob at two paths of a push scanned at each: its findings named at both, the same "
+        "verdict"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_updates: judge_.stream.close()  # stops git if a failure left diffs unread",
+        "drop-call",
+    ): ("as the skip of its `if`: the generator closes itself when freed"),
+    ("gitmem/gate/history.py", "_judge_updates: if judge_.scanner is not None:", "skip-if"): (
+        "stopping the scan worker in the finally: on the way out of a judge that did not fail, "
+        "results() has waited for it already; a judge that failed ends its process (every gate is "
+        "a hook or a command), whose exit closes the pipes the worker reads, so it ends"
+    ),
+    ("gitmem/gate/history.py", "_judge_updates: judge_.scanner.close()", "drop-call"): (
+        "as the skip of its `if`"
+    ),
     ("gitmem/model/refused.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Refusal: no code assigns to a refusal or hashes one"
     ),

@@ -565,8 +565,7 @@ def _scan_changes(
         _check_layout_name(j, change, commit)
         if new is None or new.oid in j.scanned:
             continue
-        if not new.is_file:
-            j.scanned.add(new.oid)
+        if not new.is_file:  # each path named: two links to one target are two problems
             if new.is_symlink:
                 j.add(shown(change.path), "SYMLINK", "a symbolic link in the memory folder", commit)
             continue
