@@ -101,6 +101,19 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (
+        "gitmem/gate/history.py",
+        "_scan_changes: if appended and change.old is not None:",
+        "skip-if",
+    ): (
+        "refused.md or allowed.md scanned whole, not only its appended rows: the old rows were "
+        "scanned when they came; the same findings at the same lines"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_scan_changes: if data.startswith(before):  # append-only: only the new rows need a scan",
+        "skip-if",
+    ): ("as the skip of the `if` above it"),
     ("gitmem/gate/history.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Update and ChangeKind: no code assigns to one or hashes one"
     ),
@@ -266,6 +279,8 @@ class Mutant:
     #: the lines whose execution reaches the mutated code: the statement it sits in (for a
     #: compound statement, its header only); the tests that run one of them are the ones run
     reach: tuple[int, int] = (0, 0)
+    #: run when the module is imported (a class body, the top level): by every test
+    at_import: bool = False
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -385,10 +400,11 @@ def _reach(tree: ast.AST, node: ast.AST) -> tuple[int, int]:
     return (min(best.lineno, line), best.end_lineno or line)
 
 
-def _functions(tree: ast.AST, count: int) -> list[str]:
-    """For each line (1-based), the name of the innermost function or class holding it; ""
-    at the top level."""
-    names = [""] * (count + 2)
+def _functions(tree: ast.AST, count: int) -> list[tuple[str, bool]]:
+    """For each line (1-based), the name of the innermost function or class holding it (""
+    at the top level), and whether that is a function: a line that is not in one runs when
+    the module is imported."""
+    names = [("", False)] * (count + 2)
     defs = [
         n
         for n in ast.walk(tree)
@@ -396,7 +412,7 @@ def _functions(tree: ast.AST, count: int) -> list[str]:
     ]
     for node in sorted(defs, key=lambda n: n.lineno):  # inner ones start later: they win
         for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
-            names[line] = node.name
+            names[line] = (node.name, not isinstance(node, ast.ClassDef))
     return names
 
 
@@ -424,8 +440,9 @@ def mutants(path: str) -> list[Mutant]:
         mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
         col = getattr(node, "col_offset", 0)
         reach = _reach(tree, node)
-        text = f"{functions[line]}: {lines[line - 1].strip()}"
-        out.append(Mutant(path, line, col, operator, mutated, text, reach))
+        function, in_function = functions[line]
+        text = f"{function}: {lines[line - 1].strip()}"
+        out.append(Mutant(path, line, col, operator, mutated, text, reach, not in_function))
     return out
 
 
@@ -494,7 +511,11 @@ class Map:
 
     def tests(self, mutant: Mutant) -> list[str] | None:
         """The tests that run the mutant's statement, fastest first; None when code run outside
-        any test (an import while collecting) reaches it, so that every test may see it."""
+        any test (an import while collecting) reaches it, or it runs at import (a class body:
+        the map may have seen the import only in the processes some tests start), so that
+        every test may see it."""
+        if mutant.at_import:
+            return None
         found: set[str] = set()
         for line in range(mutant.reach[0], mutant.reach[1] + 1):
             found |= self.lines.get(line, set())
