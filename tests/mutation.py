@@ -101,6 +101,12 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "_check_variants: if not found:", "skip-if"): (
+        "no variant in the commit: the loop over none finds none either, only the parent is read"
+    ),
+    ("gitmem/gate/history.py", "_variants: if cached is not None:", "skip-if"): (
+        "a tree's variants kept per push: without them they are read again, the same"
+    ),
     (
         "gitmem/gate/history.py",
         "_scan_changes: if appended and change.old is not None:",
