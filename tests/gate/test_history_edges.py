@@ -524,3 +524,46 @@ def test_every_memory_file_a_commit_adds_is_scanned_after_one_it_deletes(clone: 
     commit_all(clone, "a deletion, a file twice, a token")
     stderr = rejected(push(clone, "side"), "SECRET")
     assert "candidates/local-method-20261201-c.md" in stderr and token not in stderr
+
+
+@e2e
+def test_an_index_md_over_the_scan_cap_is_proven_not_scanned(memory: Path, tmp_path: Path) -> None:
+    """A big memory's INDEX.md is far over the scan cap (64 KiB: some 400 entries):
+    an admission's INDEX.md is proven to be its parent's brought up to date with the entry,
+    which is scanned itself, so it is never refused as too large to scan."""
+    (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
+    for number in range(500):
+        entry_id = f"local-method-20261129-keep-step-{number:03d}-reviewed"
+        title = f"Keep step {number} of the release reviewed by a second person"
+        write(memory, entry_path(entry_id), forged(entry_id, title=title))
+    index(memory)
+    assert (memory / ".gitmem/INDEX.md").stat().st_size > history.SCAN_CAP
+    commit_all(memory, "a big memory, from before the gate")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(memory, "remote", "add", "origin", str(bare))
+    accepted(push(memory, "main"))
+    installer.install(bare, server=True)  # the gate from here on
+    entry_id = admitted(memory, "Pin the hooks by hash")
+    assert entry_id in git(bare, "show", "main:.gitmem/INDEX.md")
+
+
+@e2e
+def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
+    repo: Path, tmp_path: Path
+) -> None:
+    """memory.dir docs/memory: `Memory/` at the top is not on the memory folder's way (only
+    under docs/ would it be), also in a commit that has no docs/ at all."""
+    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
+    ok(run(repo, "init"))
+    commit_all(repo, "gitmem init")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    installer.install(bare, server=True)
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "rm", "-q", "-r", "docs")
+    write(repo, "Memory/notes.md", "what I remember\n")
+    commit_all(repo, "no docs, a folder of notes")
+    accepted(push(repo, "side"))
