@@ -86,83 +86,186 @@ MODULES: dict[str, list[str]] = {
     ],
     "gitmem/gate/history.py": [
         "tests/gate/test_attacks.py",
+        "tests/gate/test_history_entry_points.py",
         "tests/gate/test_history_edges.py",
         "tests/gate/test_history.py",
-        "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flow",
+        "tests/gate/test_history_model.py::test_the_model_refuses_what_it_must_and_accepts_the_flo"
+        "w",
         "tests/lifecycle/test_admit.py",
         "tests/lifecycle/test_bootstrap.py::"
         "test_a_clone_of_an_empty_remote_is_told_to_push_main_before_the_candidate",
     ],
 }
 
-#: Mutants that cannot change what the code does, as (module, line, operator): why. Lines
-#: move as the code does: after an edit, --list shows the new ones.
-EQUIVALENT: dict[tuple[str, int, str], str] = {
-    ("gitmem/model/refused.py", 28, "flip-bool"): (
+#: Mutants that cannot change what the code does, as (module, "function: the mutated line's
+#: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
+#: does not move its entry onto another; an entry that matches no mutant is reported.
+EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "_check_variants: if not found:", "skip-if"): (
+        "no variant in the commit: the loop over none finds none either, only the parent is read"
+    ),
+    ("gitmem/gate/history.py", "_variants: if cached is not None:", "skip-if"): (
+        "a tree's variants kept per push: without them they are read again, the same"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_scan_changes: if appended and change.old is not None:",
+        "skip-if",
+    ): (
+        "refused.md or allowed.md scanned whole, not only its appended rows: the old rows were "
+        "scanned when they came; the same findings at the same lines"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_scan_changes: if data.startswith(before):  # append-only: only the new rows need a scan",
+        "skip-if",
+    ): ("as the skip of the `if` above it"),
+    ("gitmem/gate/history.py", ": @dataclass(frozen=True)", "flip-bool"): (
+        "@dataclass(frozen=True) on Update and ChangeKind: no code assigns to one or hashes one"
+    ),
+    ("gitmem/gate/history.py", "_walk: if update.new == ZERO:", "skip-if"): (
+        "a deletion's walk: Store.resolve of the zero id is None, which returns the same None"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_walk: j.commits.update((info.oid, info) for info in infos)",
+        "drop-call",
+    ): ("the walk's commits kept for Judge.commit: without them it reads each from the store"),
+    ("gitmem/gate/history.py", "_prefetch_changes: if len(pairs) < BULK_DIFF_MIN:", "skip-if"): (
+        "a small push's diffs from one git process too: the same changes (Store.diff_stream is "
+        "held equal to Store.diff by tests/repo), only a process more"
+    ),
+    ("gitmem/gate/history.py", "_prefetch_changes: if len(pairs) < BULK_DIFF_MIN:", "compare-0"): (
+        "the stream for small pushes and diffs one by one for big ones: the same changes"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_prefetch_changes: if all(j.memory_tree(c) == j.memory_tree(p) for c, p in pairs):",
+        "skip-if",
+    ): ("a push of code alone streamed anyway: every diff is empty, the same changes"),
+    (
+        "gitmem/gate/history.py",
+        "_prefetch_changes: j.changes.update((key, []) for key in pairs)  # code only: no git "
+        "process to start",
+        "drop-call",
+    ): ("the empty diffs of a code-only push not kept: each is computed again, empty"),
+    ("gitmem/gate/history.py", "_prefetch_changes: j.streamed.update(pairs)", "drop-call"): (
+        "the stream started but never read: each diff is computed alone, the same changes"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_streamed: while key not in j.changes and j.stream is not None:",
+        "and-or",
+    ): ("the stream read to its end at the first question: the same changes, read sooner"),
+    ("gitmem/gate/history.py", "_streamed: j.stream.close()", "drop-call"): (
+        "closing a generator that has ended: it does nothing"
+    ),
+    ("gitmem/gate/history.py", "_scan_changes: j.scanned.add(new.oid)", "drop-call"): (
+        "one blob at two paths of a push scanned at each: its findings named at both, the same "
+        "verdict"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_updates: judge_.stream.close()  # stops git if a failure left diffs unread",
+        "drop-call",
+    ): ("as the skip of its `if`: the generator closes itself when freed"),
+    ("gitmem/gate/history.py", "_judge_updates: if judge_.scanner is not None:", "skip-if"): (
+        "stopping the scan worker in the finally: on the way out of a judge that did not fail, "
+        "results() has waited for it already; a judge that failed ends its process (every gate is "
+        "a hook or a command), whose exit closes the pipes the worker reads, so it ends"
+    ),
+    ("gitmem/gate/history.py", "_judge_updates: judge_.scanner.close()", "drop-call"): (
+        "as the skip of its `if`"
+    ),
+    ("gitmem/model/refused.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Refusal: no code assigns to a refusal or hashes one"
     ),
-    ("gitmem/model/allowed.py", 32, "flip-bool"): (
+    ("gitmem/model/allowed.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Allowance: no code assigns to a row or hashes one"
     ),
-    ("gitmem/index/indexmd.py", 249, "skip-if"): (
+    ("gitmem/index/indexmd.py", "update: if spliced is not None:", "skip-if"): (
         "the splice into the text is a fast path to what splitting the lines and rendering "
         "them gives (test_a_few_lines_spliced_into_the_text_are_what_rendering_writes)"
     ),
-    ("gitmem/index/indexmd.py", 269, "skip-if"): (
+    (
+        "gitmem/index/indexmd.py",
+        "_spliced_text: if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
+        " or not text.startswith(_HEADER_BYTES):",
+        "skip-if",
+    ): (
         "the size and header guard of the text splice: update() checked the header already, "
         "and a longer splice gives the same text, only slower"
     ),
-    ("gitmem/index/indexmd.py", 269, "and-or"): (
-        "the same guard with `and`: the same text, only slower when many lines change"
-    ),
-    ("gitmem/gate/history.py", 107, "skip-if"): (
+    (
+        "gitmem/index/indexmd.py",
+        "_spliced_text: if sum(map(len, by_type.values())) > TEXT_SPLICE_MAX"
+        " or not text.startswith(_HEADER_BYTES):",
+        "and-or",
+    ): ("the same guard with `and`: the same text, only slower when many lines change"),
+    ("gitmem/gate/history.py", ": if TYPE_CHECKING:", "skip-if"): (
         "`if TYPE_CHECKING:` is False when the code runs: the mutant is the same code"
     ),
-    ("gitmem/gate/history.py", 399, "skip-if"): (
+    ("gitmem/gate/history.py", "_judge_updates: if judge_.stream is not None:", "skip-if"): (
         "closing the diff stream in the finally: the generator closes itself (and stops git) "
         "when the judge is freed at the end of judged(), by reference counting"
     ),
-    ("gitmem/gate/history.py", 470, "skip-if"): (
-        "a tag of a blob: without the early return the walk of no memory folder finds nothing"
-    ),
-    ("gitmem/gate/history.py", 475, "drop-call"): (
-        "a tagged tree's blob remembered as scanned: the same blob under another path of the "
-        "same tree is scanned again, which names that path too; the verdict is the same"
-    ),
-    ("gitmem/index/indexmd.py", 41, "flip-bool"): (
+    (
+        "gitmem/gate/history.py",
+        "_judge_tagged_tree: if tree is None:  # a tag of a blob: no memory folder in it",
+        "skip-if",
+    ): ("a tag of a blob: without the early return the walk of no memory folder finds nothing"),
+    ("gitmem/index/indexmd.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on IndexLine: no code assigns to a line or hashes one"
     ),
-    ("gitmem/index/indexmd.py", 330, "skip-if"): (
+    ("gitmem/index/indexmd.py", '_groups: if raw.startswith("## "):', "skip-if"): (
         "headings not read: every entry line then has no section and the update regenerates "
         "INDEX.md from the tree, the same bytes"
     ),
-    ("gitmem/index/indexmd.py", 108, "drop-not"): (
-        "which reader reads the three fields: both give str() of the same values, YAML slower"
-    ),
-    ("gitmem/index/indexmd.py", 232, "drop-not"): (
+    (
+        "gitmem/index/indexmd.py",
+        "index_fields: if found is None or not all(isinstance(v, str) for v in found.values()):",
+        "drop-not",
+    ): ("which reader reads the three fields: both give str() of the same values, YAML slower"),
+    (
+        "gitmem/index/indexmd.py",
+        "update: if previous is None or not previous.startswith(_HEADER_BYTES):",
+        "drop-not",
+    ): (
         "an INDEX.md that is gitmem's regenerated instead of spliced: the same bytes, slower; "
         "one that is not takes the line-splitting way, which gives up and regenerates too"
     ),
-    ("gitmem/model/refused.py", 111, "and-or"): (
+    ("gitmem/model/refused.py", "similarity: if not words_a or not words_b:", "and-or"): (
         "a topic with no content words on one side only: the Dice sum then matches nothing "
         "and gives 0.0, what the early return gives"
     ),
-    ("gitmem/gate/rules.py", 99, "flip-bool"): (
+    ("gitmem/gate/rules.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Place: no code assigns to a place or hashes one"
     ),
-    ("gitmem/gate/history.py", 944, "skip-if"): (
+    (
+        "gitmem/gate/history.py",
+        "_judge_candidate_branch: if memory is not None and commit not in j.outside:",
+        "skip-if",
+    ): (
         "a candidate commit's paths from the diff stream or from a diff of its own: the "
         "stream's fast path gives the same paths when git saw nothing outside the folder"
     ),
-    ("gitmem/gate/scanner.py", 57, "skip-if"): (
+    (
+        "gitmem/gate/scanner.py",
+        "add: if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
+        "skip-if",
+    ): (
         "when a batch is sent to the worker: kept until results() instead, the same items are "
         "scanned in the same order, only in one batch"
     ),
-    ("gitmem/gate/scanner.py", 57, "compare-0"): (
+    (
+        "gitmem/gate/scanner.py",
+        "add: if len(self._batch) >= (BATCH if self._worker.parallel else 1):",
+        "compare-0",
+    ): (
         "when a batch is sent to the worker: every item at once instead of BATCH at a time, "
         "the same findings in the same order"
     ),
-    ("gitmem/settings/policy.py", 93, "flip-bool"): (
+    ("gitmem/settings/policy.py", ": @dataclass(frozen=True)", "flip-bool"): (
         "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "
         "(with_allowed makes a new one)"
     ),
@@ -176,13 +279,19 @@ class Mutant:
     col: int
     operator: str
     source: str = field(repr=False)
+    #: EQUIVALENT's key: the function holding the line, and the line's text
+    #: ("_walk: if update.new == ZERO:"), "" for the function at the top level
+    text: str = ""
     #: the lines whose execution reaches the mutated code: the statement it sits in (for a
     #: compound statement, its header only); the tests that run one of them are the ones run
     reach: tuple[int, int] = (0, 0)
+    #: run when the module is imported (a class body, the top level): by every test
+    at_import: bool = False
 
     @property
-    def key(self) -> tuple[str, int, str]:
-        return (self.path, self.line, self.operator)
+    def key(self) -> tuple[str, str, str]:
+        """What EQUIVALENT names it by: module, the mutated line's text, operator."""
+        return (self.path, self.text, self.operator)
 
     @property
     def name(self) -> str:
@@ -297,11 +406,28 @@ def _reach(tree: ast.AST, node: ast.AST) -> tuple[int, int]:
     return (min(best.lineno, line), best.end_lineno or line)
 
 
+def _functions(tree: ast.AST, count: int) -> list[tuple[str, bool]]:
+    """For each line (1-based), the name of the innermost function or class holding it (""
+    at the top level), and whether that is a function: a line that is not in one runs when
+    the module is imported."""
+    names = [("", False)] * (count + 2)
+    defs = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+    for node in sorted(defs, key=lambda n: n.lineno):  # inner ones start later: they win
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            names[line] = (node.name, not isinstance(node, ast.ClassDef))
+    return names
+
+
 def mutants(path: str) -> list[Mutant]:
     source = (ROOT / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
     skipped = _docstring_lines(tree)
     lines = source.splitlines()
+    functions = _functions(tree, len(lines))
     out = []
     for node, operator in list(_sites(tree)):
         line = getattr(node, "lineno", 0)
@@ -319,7 +445,10 @@ def mutants(path: str) -> list[Mutant]:
         )
         mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
         col = getattr(node, "col_offset", 0)
-        out.append(Mutant(path, line, col, operator, mutated, _reach(tree, node)))
+        reach = _reach(tree, node)
+        function, in_function = functions[line]
+        text = f"{function}: {lines[line - 1].strip()}"
+        out.append(Mutant(path, line, col, operator, mutated, text, reach, not in_function))
     return out
 
 
@@ -388,7 +517,11 @@ class Map:
 
     def tests(self, mutant: Mutant) -> list[str] | None:
         """The tests that run the mutant's statement, fastest first; None when code run outside
-        any test (an import while collecting) reaches it, so that every test may see it."""
+        any test (an import while collecting) reaches it, or it runs at import (a class body:
+        the map may have seen the import only in the processes some tests start), so that
+        every test may see it."""
+        if mutant.at_import:
+            return None
         found: set[str] = set()
         for line in range(mutant.reach[0], mutant.reach[1] + 1):
             found |= self.lines.get(line, set())
@@ -689,7 +822,11 @@ def main() -> None:
         for module in modules
     }
     for module in modules:
-        found = sorted((m for m in mutants(module) if m.key not in EQUIVALENT), key=_order)
+        every = mutants(module)
+        stale = {k for k in EQUIVALENT if k[0] == module} - {m.key for m in every}
+        for _, text, operator in sorted(stale):
+            print(f"  EQUIVALENT names no {operator} mutant of {module} at {text!r}: edit it")
+        found = sorted((m for m in every if m.key not in EQUIVALENT), key=_order)
         if lines:
             found = [m for m in found if m.line in lines]
         if args.only:

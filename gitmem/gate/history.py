@@ -224,17 +224,18 @@ def check_range(spec: str, ref: str | None = None) -> Report:
 
 
 def _ref_for(store: Store, rev: str) -> str:
-    if rev == "HEAD":
-        branch = store.head_branch()
-        return f"refs/heads/{branch}" if branch else "HEAD"
-    if rev.startswith("refs/"):
-        return rev
-    if store.ref_target(f"refs/heads/{rev}"):
+    """The ref a range A..rev is judged as an update of: the ref git reads rev as, a remote's
+    branch (`origin/main`, `refs/remotes/origin/main`: what CI holds of the pushed branch) as
+    that branch, HEAD as its branch (HEAD itself when detached). What names no ref (a commit
+    id) is judged as a branch of that name: by the rules of every ref, not the memory
+    branch's (write the branch, or a commit of main is judged as code)."""
+    name = store.ref_name(rev)
+    if name is None:
         return f"refs/heads/{rev}"
-    for ref in store.refs("refs/remotes/"):
-        if ref.endswith(f"/{rev}") or ref == f"refs/remotes/{rev}":
-            return "refs/heads/" + ref.removeprefix("refs/remotes/").split("/", 1)[1]
-    return f"refs/heads/{rev}"
+    if name.startswith("refs/remotes/"):
+        _remote, _, branch = name.removeprefix("refs/remotes/").partition("/")
+        return f"refs/heads/{branch}"
+    return name
 
 
 def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
@@ -258,8 +259,9 @@ def check_pre_push(stdin: str, remote: str | None = None) -> Report:
     store = Store.open(None, from_env=True)
     updates = parse_updates(stdin, pre_push=True)
     tracking = store.refs(f"refs/remotes/{remote}/") if remote else {}
-    exclude = list(tracking.values())
-    exclude += [u.old for u in updates if u.old != ZERO and store.has_object(u.old)]
+    # what the remote has: its tracking refs and the old tips git names (Store.new_commits
+    # leaves out a zero id and an object this clone lacks)
+    exclude = [*tracking.values(), *(u.old for u in updates)]
 
     def remote_tip(branch: str) -> str | None:
         for update in updates:
@@ -421,8 +423,7 @@ def _walk(j: Judge, update: Update) -> tuple[str, list[str]] | None:
 
 def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None) -> None:
     main_ref = j.policy.main_ref
-    if _judge_ref_name(j, update):
-        return
+    _judge_ref_name(j, update)
     if update.new == ZERO:
         if update.ref == main_ref:
             j.add(
@@ -445,9 +446,10 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
         _judge_candidate_branch(j, update, new, commits)
 
 
-def _judge_ref_name(j: Judge, update: Update) -> bool:
+def _judge_ref_name(j: Judge, update: Update) -> None:
     """A ref that a case-insensitive server or checkout would take for the memory branch or a
-    candidate branch, without being one: refused (True), nothing else judged."""
+    candidate branch, without being one: refused (LAYOUT); its commits are still judged as
+    any other branch's, so that a secret in them is named too."""
     main_ref, ref = j.policy.main_ref, update.ref
     folded = ref.casefold()
     prefix = f"refs/heads/{BRANCH_PREFIX}"
@@ -460,29 +462,17 @@ def _judge_ref_name(j: Judge, update: Update) -> bool:
             f"a letter-case variant of {main_ref if folded == main_ref.casefold() else prefix}: "
             "a case-insensitive server or checkout takes it for that ref; name it otherwise",
         )
-        return True
-    return False
 
 
 def _judge_tagged_tree(j: Judge, update: Update) -> None:
-    """A tag of a tree (no commit): the memory files in it are scanned as if added."""
+    """A tag of a tree (no commit): the memory files in it are judged as a root commit's
+    added files are (scanned, and their names and kinds checked)."""
     tree = j.store.peel_tree(update.new)
     if tree is None:  # a tag of a blob: no memory folder in it
         return
     memory = j.store.subtree(tree, j.dir)
-    for item in j.store.walk(memory, f"{j.dir}/"):
-        if item.is_file and item.oid not in j.scanned:
-            j.scanned.add(item.oid)
-            appended = item.path in (f"{j.dir}/refused.md", f"{j.dir}/{allowed_mod.NAME}")
-            cap = APPEND_CAP if appended else SCAN_CAP
-            data = _appended_bytes(j, item.oid) if appended else _blob(j, item.oid)
-            if len(data) > cap:  # as for a commit: what is not scanned is refused
-                j.add(shown(item.path), "TOO-LARGE", f"is over {cap // 1024} KiB", update.new)
-                continue
-            if item.path == f"{j.dir}/{allowed_mod.NAME}":
-                data = _without_fingerprints(data)
-            j.scanned_files.append((item.path, update.new))
-            _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)
+    added = [Change("A", item.path, None, item) for item in j.store.walk(memory, f"{j.dir}/")]
+    _scan_changes(j, added, update.new)
 
 
 def _memory_changes(j: Judge, commit: str, parent: str | None) -> list[Change]:
@@ -548,6 +538,16 @@ def _scan_commit(j: Judge, commit: str) -> None:
     _check_variants(j, commit, parent)
     if changes or info.message.startswith("gitmem:"):
         _scan_message(j, commit, info.message)
+    _scan_changes(j, changes, commit, lambda: _index_proven(j, commit, parent, changes))
+
+
+def _scan_changes(
+    j: Judge, changes: list[Change], commit: str, index_proven: Callable[[], bool] | None = None
+) -> None:
+    """Every memory file that changes add or change: scanned (refused.md and allowed.md: the
+    rows appended), its name and kind checked; findings name commit (or the tag of a tree).
+    index_proven, a commit's, says whether its INDEX.md is its parent's brought up to date
+    (then its entries, scanned themselves, are all it says: no scan)."""
     index_path, refused_path, allowed_path = (
         f"{j.dir}/INDEX.md",
         f"{j.dir}/refused.md",
@@ -565,12 +565,11 @@ def _scan_commit(j: Judge, commit: str) -> None:
         _check_layout_name(j, change, commit)
         if new is None or new.oid in j.scanned:
             continue
-        if not new.is_file:
-            j.scanned.add(new.oid)
+        if not new.is_file:  # each path named: two links to one target are two problems
             if new.is_symlink:
                 j.add(shown(change.path), "SYMLINK", "a symbolic link in the memory folder", commit)
             continue
-        if change.path == index_path and _index_proven(j, commit, parent, changes):
+        if change.path == index_path and index_proven is not None and index_proven():
             continue  # its text is its parent's INDEX.md and the commit's scanned entries
         j.scanned.add(new.oid)
         appended = change.path in (refused_path, allowed_path)

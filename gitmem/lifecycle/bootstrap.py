@@ -100,7 +100,8 @@ def init(
                 f'{PROJECT_SETTINGS} was kept as it is: add branch = "{settings["branch"]}" '
                 "under its [memory] table to keep the memory there"
             )
-    folder_name = settings.get("dir", DEFAULT_DIR)
+    # --dir, else the folder the settings already name (written before init), else .gitmem
+    folder_name = settings.get("dir", current.dir)
     folder = root / folder_name
     _create(folder / "refused.md", refused_mod.HEADER, out, f"{folder_name}/refused.md")
     _create(folder / "INDEX.md", index_mod.render([]), out, f"{folder_name}/INDEX.md")

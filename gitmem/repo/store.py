@@ -86,9 +86,11 @@ class Store:
         the object quarantine of a pre-receive hook (CONVENTIONS.md item 6)."""
         try:
             if from_env:
-                # pygit2 builds a backend-less repository from None: always pass a path
-                # (libgit2 then follows GIT_DIR, or discovers from it).
-                repo = pygit2.Repository(str(path or "."), RepositoryOpenFlag.FROM_ENV)
+                # pygit2 builds a backend-less repository from None, so a path is always
+                # passed, and libgit2 reads GIT_DIR only when given none: pass GIT_DIR itself
+                # (a hook of `git --git-dir=X --work-tree=Y push` runs in Y, which has no .git)
+                start = path or os.environ.get("GIT_DIR") or "."
+                repo = pygit2.Repository(str(start), RepositoryOpenFlag.FROM_ENV)
             else:
                 found = pygit2.discover_repository(str(path or Path.cwd()))
                 if found is None:
@@ -127,6 +129,16 @@ class Store:
         if isinstance(target, str) and target.startswith("refs/heads/"):
             return target.removeprefix("refs/heads/")
         return None
+
+    def ref_name(self, rev: str) -> str | None:
+        """The full name of the ref git reads a revision as, by git's own order (refs/heads
+        before refs/remotes: `main`, `origin/main`, `refs/remotes/origin/main`), a symbolic
+        ref followed (HEAD to its branch); None for what names no ref (a commit id, `A~1`)."""
+        try:
+            reference = self._repo.lookup_reference_dwim(rev).resolve()
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return None
+        return str(reference.name)
 
     def config(self, key: str) -> str | None:
         try:
@@ -200,7 +212,8 @@ class Store:
         return self.ref_target(f"refs/heads/{branch}")
 
     def refs(self, prefix: str) -> dict[str, str]:
-        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target commit."""
+        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target: a commit, or what
+        a tag names (a tag object, a tree, a blob)."""
         out: dict[str, str] = {}
         for name in self._repo.references:
             if name.startswith(prefix):
@@ -463,7 +476,10 @@ class Store:
         )
         for oid in exclude:
             if oid and oid != ZERO and self.has_object(oid):
-                walker.hide(oid)
+                try:
+                    walker.hide(oid)  # a commit, or a tag of one
+                except pygit2.InvalidSpecError:
+                    continue  # a ref to a tree or a blob (a tag of a tree): no commit to hide
         return [_commit_info(c) for c in walker]
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:

@@ -153,6 +153,10 @@ def test_a_tag_of_a_tree_holding_a_token_in_its_memory_folder(clone: Path) -> No
     assert "candidates/local-method-20261129-x.md" in stderr and TOKEN not in stderr
     git(clone, "reset", "-q", "--hard")
     accepted(push(clone, f"{git(clone, 'rev-parse', 'HEAD^{tree}').strip()}:refs/tags/clean"))
+    # the server now holds a ref to a tree: its later pushes are judged as before, not crashed
+    write(clone, "notes.txt", "more\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
 
 
 def test_a_token_in_a_commit_message_of_the_memory_flow(clone: Path) -> None:
@@ -217,7 +221,10 @@ def test_a_policy_admin_changes_the_tree_but_the_server_keeps_judging_by_its_con
     git(server, "config", "--add", "gitmem.policyAdmins", "root")
     (clone / ".gitmem.toml").write_text('[memory]\nproject = "local"\nbranch = "decoy"\n')
     commit_all(clone, "settings")
-    accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
+    done = push(clone, "main", env={"GITMEM_PUSHER": "root"})
+    accepted(done)
+    # the admin is told that the server's config, not the pushed tree, is what judges
+    assert "changes memory.branch; the gate still judges by" in done.stderr, done.stderr
     entry_id = "local-method-20261129-forged"
     write(clone, entry_path(entry_id), forged(entry_id))
     index(clone)
@@ -328,6 +335,10 @@ def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
         f"| {fingerprint} | {entry_id} | human:bob |" in (clone / ".gitmem/allowed.md").read_text()
     )
     accepted(push(clone, "main"))
+    # the server reads allowed.md at its own main: the candidate's tree, committed again on
+    # another branch after the admission, carries the finding that its entry's row allows
+    again = git(clone, "commit-tree", "main^2^{tree}", "-p", "main^2^", "-m", "again").strip()
+    accepted(push(clone, f"{again}:refs/heads/keep"))
 
 
 # ---------------------------------------------------------------------- 7. one-sided lineage
@@ -385,6 +396,11 @@ def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> N
     stderr = rejected(push(clone, "main:refs/heads/GitMem/x"), "LAYOUT")
     assert "variant of refs/heads/gitmem/:" in stderr
     accepted(push(clone, "main:refs/heads/mainline"))
+    # the variant's commits are judged too: a token in them is named beside the name
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", f"use {TOKEN}\n")
+    commit_all(clone, "a token")
+    stderr = rejected(push(clone, "main:refs/heads/Main"), "LAYOUT")
+    assert " SECRET " in stderr and TOKEN not in stderr, stderr
 
 
 # ------------------------------------------------- 10. in-place edits: amend and retire (issue 17)

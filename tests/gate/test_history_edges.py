@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,10 +28,11 @@ from remote import (
 )
 from secret_samples import github_token
 
-from gitmem.errors import UsageError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.gate import history
 from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
+from gitmem.repo.store import Change
 
 from conftest import git
 from entries import text
@@ -266,12 +268,47 @@ def test_an_admitter_that_is_no_person_and_no_audit_is_refused(clone: Path, by: 
     assert f"admitted_by {by!r} is not an allowed admitter" in stderr, stderr
 
 
+def tree_of(repo: Path) -> str:
+    return git(repo, "rev-parse", "HEAD^{tree}").strip()
+
+
+@e2e
+def test_allowed_md_rows_are_scanned_without_their_fingerprints(clone: Path) -> None:
+    """A fingerprint's hex digits beside the word token would look like a secret to the
+    entropy rule: allowed.md is scanned with them blanked, in a commit as in a tagged tree;
+    the rest of its rows is scanned."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    row = allowed.Allowance(
+        fingerprint, "local-method-20261129-x", "human:bob", "2026-11-30", "a revoked token"
+    )
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    git(clone, "add", "-A")
+    accepted(push(clone, f"{git(clone, 'write-tree').strip()}:refs/tags/allowed"))
+    git(clone, "checkout", "-q", "-b", "side")
+    commit_all(clone, "allowed.md on a side branch")
+    accepted(push(clone, "side"))
+    token = github_token(36)
+    row = allowed.Allowance(
+        fingerprint, "local-method-20261129-x", "human:bob", "2026-11-30", token
+    )
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    git(clone, "add", "-A")
+    stderr = rejected(
+        push(clone, f"{git(clone, 'write-tree').strip()}:refs/tags/a-token"), "SECRET"
+    )
+    assert ".gitmem/allowed.md" in stderr and token not in stderr
+
+
 @e2e
 def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
     """A link is named, and the files after it in the same commit are still scanned."""
     folder = clone / ".gitmem/candidates"
     folder.mkdir(parents=True, exist_ok=True)
     os.symlink("../../README.md", folder / "local-method-20261201-a-link.md")
+    os.symlink("../../README.md", folder / "local-method-20261201-b-link.md")
     token = github_token(35)
     write(
         clone,
@@ -279,9 +316,10 @@ def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
         forged("local-method-20261201-x", rationale=f"use {token}"),
     )
     commit_all(clone, "a link and a token")
-    stderr = rejected(push(clone, "main"), "SYMLINK")
-    assert "a symbolic link in the memory folder" in stderr
-    assert " SECRET " in stderr and token not in stderr, stderr
+    for pushed in ("main", f"{tree_of(clone)}:refs/tags/a-tree"):  # a commit, a tagged tree
+        stderr = rejected(push(clone, pushed), "SYMLINK")
+        assert stderr.count("a symbolic link in the memory folder") == 2, stderr
+        assert " SECRET " in stderr and token not in stderr, stderr
 
 
 @e2e
@@ -294,9 +332,10 @@ def test_a_memory_file_or_a_message_over_its_cap_is_refused_unread(clone: Path) 
     token = github_token(35)  # in a file after the big one: still scanned
     write(clone, ".gitmem/entries/method/local-method-20261129-y.md", f"use {token}\n")
     commit_all(clone, "a big file")
-    stderr = rejected(push(clone, "feature"), "TOO-LARGE")
-    assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
-    assert " SECRET " in stderr and token not in stderr, stderr
+    for pushed in ("feature", f"{tree_of(clone)}:refs/tags/a-tree"):  # a commit, a tagged tree
+        stderr = rejected(push(clone, pushed), "TOO-LARGE")
+        assert f"is over {history.SCAN_CAP // 1024} KiB" in stderr, stderr
+        assert " SECRET " in stderr and token not in stderr, stderr
     git(clone, "checkout", "-q", "main")
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     git(clone, "checkout", "-q", f"gitmem/{entry_id}")
@@ -432,3 +471,99 @@ def test_a_range_check_judges_the_memory_branch_however_its_end_is_named(
         git(clone, "update-ref", "refs/remotes/origin/main", forged_tip)
     result = run(clone, "check", "--range", f"{base}..{end}")
     assert result.exit_code == 1 and "HISTORY-ADMIT" in result.output, result.output
+
+
+@e2e
+def test_the_message_of_any_commit_that_changes_the_memory_is_scanned(clone: Path) -> None:
+    """Not only `gitmem: …` messages: a commit that changes a memory file has its message
+    scanned, whatever it says; a code commit's message is code's business."""
+    token = github_token(37)
+    git(clone, "checkout", "-q", "-b", "side")
+    write(clone, ".gitmem/candidates/local-method-20261201-x.md", "a note\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", f"notes\n\ndeploy with {token}")
+    stderr = rejected(push(clone, "side"), "SECRET")
+    assert "message" in stderr and token not in stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    write(clone, "src/app.py", "print('hello')\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--no-verify", "-m", f"code\n\ndeploy with {token}")
+    accepted(push(clone, "side"))
+
+
+def test_a_diff_stream_that_ends_before_a_commit_is_an_error_not_a_guess(repo: Path) -> None:
+    """The diffs of a big push come from one git process, read up to each commit; if git
+    stops before giving a commit's diff, judging stops with an error (exit 3 on a server:
+    the push is refused), never with that commit taken as changing nothing."""
+    from gitmem.repo.store import Store
+    from gitmem.settings.policy import Policy
+
+    judge = history.Judge(Store.open(repo), Policy(), [])
+    commit = git(repo, "rev-parse", "HEAD").strip()
+
+    def ended() -> Iterator[tuple[tuple[str, str | None], list[Change]]]:
+        yield (("0" * 40, None), [])  # another commit's diff, then nothing
+
+    judge.stream = ended()
+    judge.streamed.add((commit, None))
+    with pytest.raises(GitmemError, match="gave no answer for commit"):
+        history._memory_changes(judge, commit, None)
+    assert judge.stream is None
+
+
+@e2e
+def test_every_memory_file_a_commit_adds_is_scanned_after_one_it_deletes(clone: Path) -> None:
+    """A commit's changes are read in path order: a deletion, or a file already scanned,
+    is passed over, never the end of the commit's scan."""
+    token = github_token(38)
+    git(clone, "checkout", "-q", "-b", "side")
+    git(clone, "rm", "-q", ".gitmem/INDEX.md")  # sorts before candidates/
+    write(clone, ".gitmem/candidates/local-method-20261201-a.md", "the same words\n")
+    write(clone, ".gitmem/candidates/local-method-20261201-b.md", "the same words\n")
+    write(clone, ".gitmem/candidates/local-method-20261201-c.md", f"use {token}\n")
+    commit_all(clone, "a deletion, a file twice, a token")
+    stderr = rejected(push(clone, "side"), "SECRET")
+    assert "candidates/local-method-20261201-c.md" in stderr and token not in stderr
+
+
+@e2e
+def test_an_index_md_over_the_scan_cap_is_proven_not_scanned(memory: Path, tmp_path: Path) -> None:
+    """A big memory's INDEX.md is far over the scan cap (64 KiB: some 400 entries):
+    an admission's INDEX.md is proven to be its parent's brought up to date with the entry,
+    which is scanned itself, so it is never refused as too large to scan."""
+    (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
+    for number in range(500):
+        entry_id = f"local-method-20261129-keep-step-{number:03d}-reviewed"
+        title = f"Keep step {number} of the release reviewed by a second person"
+        write(memory, entry_path(entry_id), forged(entry_id, title=title))
+    index(memory)
+    assert (memory / ".gitmem/INDEX.md").stat().st_size > history.SCAN_CAP
+    commit_all(memory, "a big memory, from before the gate")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(memory, "remote", "add", "origin", str(bare))
+    accepted(push(memory, "main"))
+    installer.install(bare, server=True)  # the gate from here on
+    entry_id = admitted(memory, "Pin the hooks by hash")
+    assert entry_id in git(bare, "show", "main:.gitmem/INDEX.md")
+
+
+@e2e
+def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
+    repo: Path, tmp_path: Path
+) -> None:
+    """memory.dir docs/memory: `Memory/` at the top is not on the memory folder's way (only
+    under docs/ would it be), also in a commit that has no docs/ at all."""
+    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
+    ok(run(repo, "init"))
+    commit_all(repo, "gitmem init")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    installer.install(bare, server=True)
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "rm", "-q", "-r", "docs")
+    write(repo, "Memory/notes.md", "what I remember\n")
+    commit_all(repo, "no docs, a folder of notes")
+    accepted(push(repo, "side"))

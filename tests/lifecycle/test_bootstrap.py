@@ -42,6 +42,16 @@ def test_settings_that_differ_go_to_gitmem_toml(repo: Path) -> None:
     assert (repo / "notes/memory/INDEX.md").is_file()
 
 
+def test_the_folder_that_settings_written_before_init_name_is_the_one_made(repo: Path) -> None:
+    """.gitmem.toml first (memory.dir = docs/memory), then init: the memory folder is made
+    where the settings say, which every other command reads, never at .gitmem."""
+    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\n')
+    done = init(Store.open(repo))
+    assert (repo / "docs/memory/INDEX.md").is_file() and not (repo / ".gitmem").exists()
+    assert "docs/memory/INDEX.md merge=gitmem-index" in (repo / ".gitattributes").read_text()
+    assert ".gitmem.toml" not in done.created
+
+
 def test_bad_values_are_refused_before_anything_is_written(repo: Path) -> None:
     for kwargs in ({"project": "Not A Slug"}, {"memory_dir": ".git/memory"}, {"branch": "a..b"}):
         with pytest.raises(UsageError):
