@@ -195,6 +195,22 @@ def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
     return data
 
 
+def _session_options(ort: Any) -> Any:
+    """How the model's session is made (`_Model`)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # a build uses both cores by two processes
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    # The memory pattern plans a run's buffers from the first run of each input shape and
+    # allocates them afresh on the second: with the model's weights dequantised at every run
+    # (some 90 MB of float32), that second run cost 45 ms more than any other, and a recall
+    # often runs the model on two texts of the same length. Without it, each run takes its
+    # buffers from the arena the first run filled; the outputs are the same.
+    options.enable_mem_pattern = False
+    return options
+
+
 def _verify_into(spec: tuple[str | None, str, str, int], out: list[bytes | BaseException]) -> None:
     """_verified(spec), or what it raised, appended to out (a thread's result)."""
     try:
@@ -227,20 +243,8 @@ class _Model:
             reader.join()
         if isinstance(verified[0], BaseException):
             raise verified[0]
-        ort = self.ort
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # a build uses both cores by two processes
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        # The memory pattern plans a run's buffers from the first run of each input shape and
-        # allocates them afresh on the second: with the model's weights dequantised at every
-        # run (some 90 MB of float32), that second run costs 45 ms more than any other, and a
-        # recall often runs the model on two texts of the same length. Without it, each run
-        # takes its buffers from the arena the first run filled; the outputs are the same.
-        options.enable_mem_pattern = False
-        self.session = ort.InferenceSession(
-            verified[0], options, providers=["CPUExecutionProvider"]
+        self.session = self.ort.InferenceSession(
+            verified[0], _session_options(self.ort), providers=["CPUExecutionProvider"]
         )
         self.dim = 384
 
