@@ -211,14 +211,6 @@ def _session_options(ort: Any) -> Any:
     return options
 
 
-def _verify_into(spec: tuple[str | None, str, str, int], out: list[bytes | BaseException]) -> None:
-    """_verified(spec), or what it raised, appended to out (a thread's result)."""
-    try:
-        out.append(_verified(spec))
-    except BaseException as exc:  # re-raised by the thread that waits for it
-        out.append(exc)
-
-
 class _Model:
     """The verified tokenizer and ONNX session, loaded once per process.
 
@@ -226,39 +218,55 @@ class _Model:
     session is made, which a recall or an admission (one run of the model) pays in full,
     and save under a tenth of each run, which only a build's thousands of runs recover. They
     also move the last bit of some float16 components, and an entry's vector must be the same
-    whether an admission or a build embedded it."""
+    whether an admission or a build embedded it.
+
+    Loading takes two threads: reading and hashing the 22.9 MB model file (some 25 ms) and
+    making the session from those very bytes (some 50 ms) release the GIL for most of their
+    time, while importing numpy, onnxruntime and tokenizers and loading the tokenizer hold it.
+    The file is verified while numpy is imported, the session made while the tokenizer loads;
+    on two cores that hides most of the first two from a recall's wall time."""
 
     def __init__(self) -> None:
         if not available():
             raise SemanticUnavailable(_NEEDS_EXTRA)
-        # Reading and hashing the 22.9 MB model file (some 25 ms) release the GIL, the imports
-        # below hold it: the file is verified in a thread meanwhile, and the session is made
-        # from the very bytes that were hashed.
-        verified: list[bytes | BaseException] = []
-        reader = threading.Thread(target=_verify_into, args=(_MODEL_FILE, verified))
-        reader.start()
-        try:
-            self._load()
-        finally:
-            reader.join()
-        if isinstance(verified[0], BaseException):
-            raise verified[0]
-        self.session = self.ort.InferenceSession(
-            verified[0], _session_options(self.ort), providers=["CPUExecutionProvider"]
-        )
-        self.dim = 384
+        runtime: list[Any] = []  # onnxruntime, once imported here
+        imported = threading.Event()
+        made: list[Any] = []  # the session, or what the verification or the session raised
 
-    def _load(self) -> None:
-        """The libraries and the verified tokenizer."""
-        self.np: Any = importlib.import_module("numpy")
-        # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
-        # stderr when they cannot store a device id (a read-only home): gitmem runs inside git
-        # hooks and agents' tools and sends nothing anywhere. Its documented opt-out, read
-        # when onnxruntime is imported; a value the user set is left as it is.
-        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-        self.ort: Any = importlib.import_module("onnxruntime")
-        tokenizers: Any = importlib.import_module("tokenizers")
-        self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
+        def make_session() -> None:
+            try:
+                data = _verified(_MODEL_FILE)
+                imported.wait()
+                if runtime:  # else the imports failed, and say why themselves
+                    ort = runtime[0]
+                    made.append(
+                        ort.InferenceSession(
+                            data, _session_options(ort), providers=["CPUExecutionProvider"]
+                        )
+                    )
+            except BaseException as exc:  # re-raised here once the thread is joined
+                made.append(exc)
+
+        maker = threading.Thread(target=make_session, name="gitmem-model-session")
+        maker.start()
+        try:
+            self.np: Any = importlib.import_module("numpy")
+            # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
+            # stderr when they cannot store a device id (a read-only home): gitmem runs inside
+            # git hooks and agents' tools and sends nothing anywhere. Its documented opt-out,
+            # read when onnxruntime is imported; a value the user set is left as it is.
+            os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+            runtime.append(importlib.import_module("onnxruntime"))
+            imported.set()
+            tokenizers: Any = importlib.import_module("tokenizers")
+            self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
+        finally:
+            imported.set()
+            maker.join()
+        if isinstance(made[0], BaseException):
+            raise made[0]
+        self.session = made[0]
+        self.dim = 384
 
     def embed(self, texts: Sequence[str], tokens: int) -> Any:
         """(len(texts), dim) float32 unit rows: mean-pooled, as sentence-transformers does.
