@@ -7,6 +7,8 @@
     python bench/recall.py --probe              # the gates' signals tried and dropped
     python bench/recall.py --shortlist          # semantic shortlist against exact ranking
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
+    python bench/recall.py --cli --against OTHER/bin/python   # and another install, alternately
+    python bench/recall.py --phases             # the semantic extra's per-process cost, by part
 
 For each size it writes that many realistic entries as Markdown files (front matter and the
 three sections, text recombined from the labelled corpus in tests/ plus a long tail of project
@@ -962,6 +964,15 @@ def shortlist(n: int) -> None:
     queries = [q for q, _ in MATCHING + SITUATIONS] + NO_MATCH + CLI_QUERIES
     vecs = [v for v in map(semantic.embed_query, queries) if v is not None]
     print(f"\n== shortlist, {len(docs):,} entries (built in {t_build:.1f} s), {len(vecs)} queries")
+    start = time.perf_counter()
+    vectors.nearest(vecs[0], 100)
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    vectors.nearest(vecs[0], 100)
+    print(
+        f"nearest, the process's first query (planes read and converted): {ms(first)}; "
+        f"the same query again: {ms(time.perf_counter() - start)}"
+    )
     default = semantic.SHORTLIST
     for size in (128, 256, 512, 1024):
         semantic.SHORTLIST = size  # type: ignore[misc]
@@ -1005,11 +1016,67 @@ finally:
 """
 
 
-def bench_cli(n: int, work: Path) -> None:
+PHASES = """
+import os, resource, sys, time
+from gitmem.recall import semantic
+mark = [time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)]
+def lap(label):
+    now, use = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
+    then, was = mark
+    cpu = use.ru_utime + use.ru_stime - was.ru_utime - was.ru_stime
+    print(f"{label:48} {1000 * (now - then):6.1f} ms {1000 * cpu:6.1f} ms CPU "
+          f"{use.ru_minflt - was.ru_minflt:6d} page faults")
+    mark[:] = [time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)]
+lap("(start)")
+if sys.argv[1] == "steps":
+    import numpy; lap("import numpy")
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    import onnxruntime; lap("import onnxruntime")
+    import tokenizers; lap("import tokenizers")
+    text = semantic._verified(semantic._TOKENIZER_FILE).decode()
+    tokenizers.Tokenizer.from_str(text); lap("tokenizer: verify and load")
+    path = semantic._file(semantic._MODEL_FILE)
+    data = path.read_bytes(); lap("model file: read 22.9 MB")
+    import hashlib; hashlib.sha256(data).hexdigest(); lap("model file: SHA-256")
+    options = semantic._session_options(onnxruntime)
+    onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+    lap("session from the bytes")
+else:
+    semantic._model(); lap("the model as gitmem loads it (all the above)")
+    semantic.embed_query(sys.argv[2]); lap("first run: the query")
+    semantic._model().embed([sys.argv[3]], semantic.DOC_TOKENS); lap("second run: an applies_when")
+    semantic._model().embed([sys.argv[3]], semantic.DOC_TOKENS); lap("third run: the same again")
+"""
+
+
+def phases() -> None:
+    """Where a warm recall with the extra spends its time beyond the keyword one, each part
+    measured in a fresh process (wall, CPU, minor page faults): the imports, the tokenizer,
+    reading and hashing the model file, making the session, each step alone; then the model
+    as gitmem loads it (the file verified in a thread beside the imports) and its first runs.
+    The shortlist's cost is measured by --shortlist."""
+    query = "retry payments with jitter"
+    applies_when = "changing payment retries or code that calls retry_with_backoff"
+    print(f"\n== the semantic extra's per-process cost, load average {os.getloadavg()[0]:.1f}")
+    for args in (["steps"], ["gitmem", query, applies_when]):
+        done = subprocess.run(
+            [sys.executable, "-c", PHASES, *args],
+            check=True,
+            capture_output=True,
+            env=ENV,
+            text=True,
+            cwd=tempfile.gettempdir(),
+        )
+        print("\n".join(line for line in done.stdout.splitlines() if "(start)" not in line))
+
+
+def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     """The real command, whole process, with the real cache in the git directory: a committed
     store of valid entries (bench/generate.py), `gitmem recall` cold and warm beside
-    `git grep -i -l`, with and without the semantic extra (GITMEM_SEMANTIC=false), its peak
-    memory, the cache's size, and the cache update after one admission."""
+    `git grep -i -l`, with and without the semantic extra (GITMEM_SEMANTIC=false), wall and CPU
+    (user + system) time, its peak memory, the cache's size, and the cache update after one
+    admission. against names another interpreter whose gitmem (another checkout's install)
+    runs the same warm recalls alternately with this one, on the same store and cache."""
     sys.path.insert(0, str(ROOT / "bench"))
     from generate import write_store
 
@@ -1025,11 +1092,14 @@ def bench_cli(n: int, work: Path) -> None:
     git(root, "add", ".")
     git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
 
-    def recall(query: str, semantic: bool = True, peak: bool = False) -> tuple[float, int]:
-        """Seconds of one `gitmem recall`, or with peak its peak resident kB, its own or a
-        child's (measured by a wrapper that costs some time of its own)."""
+    def recall(
+        query: str, semantic: bool = True, peak: bool = False, python: str = sys.executable
+    ) -> tuple[float, float, int]:
+        """Wall and CPU seconds of one `gitmem recall`, or with peak its peak resident kB, its
+        own or a child's (measured by a wrapper that costs some time of its own)."""
         env = ENV if semantic else {**ENV, "GITMEM_SEMANTIC": "false"}
-        run = [sys.executable, "-c", PEAK] if peak else [sys.executable, "-m", "gitmem"]
+        run = [python, "-c", PEAK] if peak else [python, "-m", "gitmem"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
             [*run, "recall", "--format", "json", query],
@@ -1039,31 +1109,41 @@ def bench_cli(n: int, work: Path) -> None:
             env=env,
             text=True,
         )
-        return time.perf_counter() - start, int(done.stderr.split()[-1]) if peak else 0
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return wall, cpu, int(done.stderr.split()[-1]) if peak else 0
 
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cold, cold_kb = recall(SEMANTIC_QUERIES[0], peak=True)
+    cold, _, cold_kb = recall(SEMANTIC_QUERIES[0], peak=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     print(f"cold (builds the cache): {cold:.1f} s, {cpu:.0f} s of CPU in all its processes, "
           f"peak {cold_kb / 1e3:.0f} MB; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    pythons = [sys.executable] + ([against] if against else [])
     for label, queries in (("reaching the model", SEMANTIC_QUERIES), ("mixed", CLI_QUERIES)):
-        on: list[float] = []
-        off: list[float] = []
-        peak = max(recall(q, peak=True)[1] for q in queries)
+        peak = max(recall(q, peak=True)[2] for q in queries)
+        on: dict[str, list[tuple[float, float]]] = {p: [] for p in pythons}
+        off: dict[str, list[tuple[float, float]]] = {p: [] for p in pythons}
         for _ in range(3):
             for q in queries:
-                on.append(recall(q)[0])
-                off.append(recall(q, semantic=False)[0])
+                for python in pythons:  # alternately, so that both see the same minutes
+                    on[python].append(recall(q, python=python)[:2])
+                    off[python].append(recall(q, semantic=False, python=python)[:2])
         grep = statistics.median(git_grep(root, q) for q in queries for _ in range(2))
-        with_extra, without = statistics.median(on), statistics.median(off)
-        print(
-            f"warm, queries {label}: p50 {ms(with_extra)} with the extra (peak "
-            f"{peak / 1e3:.0f} MB), {ms(without)} without (+{ms(with_extra - without)}); "
-            f"git grep -i -l p50 {ms(grep)}; with the extra / grep = {with_extra / grep:.2f}"
-        )
+        for python in pythons:
+            name = "" if python == sys.executable else f" [{python}]"
+            wall, cpu = (statistics.median(t[i] for t in on[python]) for i in (0, 1))
+            wall_off, cpu_off = (statistics.median(t[i] for t in off[python]) for i in (0, 1))
+            print(
+                f"warm, queries {label}{name}: p50 {ms(wall)} ({ms(cpu)} CPU) with the extra"
+                f"{f' (peak {peak / 1e3:.0f} MB)' if not name else ''}, {ms(wall_off)} "
+                f"({ms(cpu_off)} CPU) without (+{ms(wall - wall_off)}, +{ms(cpu - cpu_off)} CPU); "
+                f"git grep -i -l p50 {ms(grep)}; with the extra / grep = {wall / grep:.2f}"
+            )
+    print(f"load average {os.getloadavg()[0]:.1f}")
     os.chdir(root)
     ws = open_workspace(root)
     cache = RecallCache(ws.store, ws.dir)
@@ -1106,6 +1186,10 @@ def main() -> None:
     parser.add_argument("--probe", action="store_true", help="signals tried and dropped")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
+    parser.add_argument("--phases", action="store_true", help="the extra's per-process cost")
+    parser.add_argument(
+        "--against", metavar="PYTHON", help="--cli: also time another install's gitmem, alternately"
+    )
     args = parser.parse_args()
     if args.quality:
         quality()
@@ -1116,6 +1200,9 @@ def main() -> None:
     if args.probe:
         probe()
         return
+    if args.phases:
+        phases()
+        return
     if args.shortlist:
         for n in (int(s) for s in args.sizes.split(",")):
             shortlist(n)
@@ -1123,7 +1210,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-", ignore_cleanup_errors=True) as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
             if args.cli:
-                bench_cli(n, Path(tmp))
+                bench_cli(n, Path(tmp), args.against)
             else:
                 bench_size(n, Path(tmp))
 

@@ -71,6 +71,7 @@ import importlib
 import os
 import re
 import struct
+import threading
 import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -194,6 +195,22 @@ def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
     return data
 
 
+def _session_options(ort: Any) -> Any:
+    """How the model's session is made (`_Model`)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # a build uses both cores by two processes
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    # The memory pattern plans a run's buffers from the first run of each input shape and
+    # allocates them afresh on the second: with the model's weights dequantised at every run
+    # (some 90 MB of float32), that second run cost 45 ms more than any other, and a recall
+    # often runs the model on two texts of the same length. Without it, each run takes its
+    # buffers from the arena the first run filled; the outputs are the same.
+    options.enable_mem_pattern = False
+    return options
+
+
 class _Model:
     """The verified tokenizer and ONNX session, loaded once per process.
 
@@ -201,28 +218,54 @@ class _Model:
     session is made, which a recall or an admission (one run of the model) pays in full,
     and save under a tenth of each run, which only a build's thousands of runs recover. They
     also move the last bit of some float16 components, and an entry's vector must be the same
-    whether an admission or a build embedded it."""
+    whether an admission or a build embedded it.
+
+    Loading takes two threads: reading and hashing the 22.9 MB model file (some 25 ms) and
+    making the session from those very bytes (some 50 ms) release the GIL for most of their
+    time, while importing numpy, onnxruntime and tokenizers and loading the tokenizer hold it.
+    The file is verified while numpy is imported, the session made while the tokenizer loads;
+    on two cores that hides most of the first two from a recall's wall time."""
 
     def __init__(self) -> None:
         if not available():
             raise SemanticUnavailable(_NEEDS_EXTRA)
-        self.np: Any = importlib.import_module("numpy")
-        # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
-        # stderr when they cannot store a device id (a read-only home): gitmem runs inside git
-        # hooks and agents' tools and sends nothing anywhere. Its documented opt-out, read
-        # when onnxruntime is imported; a value the user set is left as it is.
-        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-        ort: Any = importlib.import_module("onnxruntime")
-        tokenizers: Any = importlib.import_module("tokenizers")
-        self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # a build uses both cores by two processes
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        self.session = ort.InferenceSession(
-            _verified(_MODEL_FILE), options, providers=["CPUExecutionProvider"]
-        )
+        runtime: list[Any] = []  # onnxruntime, once imported here
+        imported = threading.Event()
+        made: list[Any] = []  # the session, or what the verification or the session raised
+
+        def make_session() -> None:
+            try:
+                data = _verified(_MODEL_FILE)
+                imported.wait()
+                if runtime:  # else the imports failed, and say why themselves
+                    ort = runtime[0]
+                    made.append(
+                        ort.InferenceSession(
+                            data, _session_options(ort), providers=["CPUExecutionProvider"]
+                        )
+                    )
+            except BaseException as exc:  # re-raised here once the thread is joined
+                made.append(exc)
+
+        maker = threading.Thread(target=make_session, name="gitmem-model-session")
+        maker.start()
+        try:
+            self.np: Any = importlib.import_module("numpy")
+            # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
+            # stderr when they cannot store a device id (a read-only home): gitmem runs inside
+            # git hooks and agents' tools and sends nothing anywhere. Its documented opt-out,
+            # read when onnxruntime is imported; a value the user set is left as it is.
+            os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+            runtime.append(importlib.import_module("onnxruntime"))
+            imported.set()
+            tokenizers: Any = importlib.import_module("tokenizers")
+            self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
+        finally:
+            imported.set()
+            maker.join()
+        if isinstance(made[0], BaseException):
+            raise made[0]
+        self.session = made[0]
         self.dim = 384
 
     def embed(self, texts: Sequence[str], tokens: int) -> Any:
@@ -276,8 +319,7 @@ def embed_doc(doc: Doc) -> bytes:
 
 def cosine_of(query: list[float], doc: Doc) -> float:
     """The cosine of a unit query vector with one entry embedded alone."""
-    row = struct.unpack(f"<{len(query)}e", embed_doc(doc))
-    return _dot(query, row)
+    return _cosines(query, embed_doc(doc), [0])[0]
 
 
 def embed_query(query: str) -> list[float] | None:
@@ -560,8 +602,6 @@ class Vectors:
         """(cosine, id) of the `count` entries most similar to the unit vector query, best
         first, with any ties of the last; and the best cosine after them (None if no entry is
         left). Large chunks are shortlisted by their codes first (module docstring)."""
-        row = struct.Struct(f"<{self.dim}e")
-        width = 2 * self.dim
         found: list[tuple[float, int, int]] = []  # cosine, chunk, position (-1: unsaved)
         total = max(1, len(self))
         budget = min(SHORTLIST, max(2 * MIN_SHORTLIST, total // 4))
@@ -569,15 +609,14 @@ class Vectors:
             live = chunk.count - len(dead)
             size = max(MIN_SHORTLIST, -(-budget * live // total))
             if chunk.plane_size and live > size:
-                positions: Iterable[int] = _shortlist(chunk, dead, query, size)
+                positions = _shortlist(chunk, dead, query, size)
             else:
-                positions = (i for i in range(chunk.count) if i not in dead)
-            rows = chunk.rows
-            found.extend(
-                (_dot(query, row.unpack_from(rows, i * width)), index, i) for i in positions
-            )
+                positions = [i for i in range(chunk.count) if i not in dead]
+            cosines = _cosines(query, chunk.rows, positions)
+            found.extend((cosine, index, i) for cosine, i in zip(cosines, positions, strict=True))
         pending = list(self._pending.items())
-        found.extend((_dot(query, row.unpack(v)), -1, i) for i, (_, v) in enumerate(pending))
+        cosines = _cosines(query, b"".join(v for _, v in pending), list(range(len(pending))))
+        found.extend((cosine, -1, i) for i, cosine in enumerate(cosines))
         found.sort(key=lambda item: -item[0])
         end = len(found)
         after = None
@@ -596,14 +635,13 @@ class Vectors:
 
     def cosine(self, query: list[float], doc_id: str) -> float | None:
         """The exact cosine of one entry with the unit vector query; None when not stored."""
-        row = struct.Struct(f"<{self.dim}e")
         vector = self._pending.get(doc_id)
         if vector is not None:
-            return _dot(query, row.unpack(vector))
+            return _cosines(query, vector, [0])[0]
         for chunk, dead in zip(reversed(self._chunks), reversed(self._dead), strict=True):
             at = chunk.find(doc_id)
             if at >= 0 and at not in dead:
-                return _dot(query, row.unpack_from(chunk.rows, at * 2 * self.dim))
+                return _cosines(query, chunk.rows, [at])[0]
         return None
 
     # -- serialisation ---------------------------------------------------------------------
@@ -715,6 +753,23 @@ def _dot(unit: list[float], row: tuple[float, ...]) -> float:
     """unit . row, for a unit vector: (|u|^2 + |r|^2 - |u - r|^2) / 2 with math's C loops, twice
     as fast as summing the products in Python, and within 1e-15 of it."""
     return (1.0 + hypot(*row) ** 2 - dist(unit, row) ** 2) / 2.0
+
+
+def _cosines(query: list[float], rows: bytes | memoryview, positions: list[int]) -> list[float]:
+    """The cosines of a unit query with the float16 rows at positions, in float64: the one
+    computation of a stored entry's similarity, so that `nearest` and `cosine` agree exactly.
+
+    numpy, which the model has already loaded wherever a query has a vector, does the 1,024
+    rows of a shortlist in under a millisecond where _dot took 12 to 25 ms (bench/recall.py
+    --shortlist); the two agree within 1e-15, far below the four decimals a score is rounded
+    to."""
+    np: Any = importlib.import_module("numpy")
+    if not positions:
+        return []
+    matrix = np.frombuffer(rows, dtype="<f2").reshape(-1, len(query))
+    picked = matrix[np.asarray(positions, dtype=np.intp)].astype(np.float64)
+    cosines: list[float] = (picked @ np.asarray(query, dtype=np.float64)).tolist()
+    return cosines
 
 
 def _count_of(data: bytes | bytearray | memoryview) -> int:
@@ -968,8 +1023,9 @@ def answer(
             break
         hits.append(found)
     read: Signals | None = None  # what the gate read of the best hit
+    situations: dict[str, float] = {}  # the query's similarity to an applies_when, by text
     if min_score is None and hits and best is not None:
-        read = _signals(index, query_vector, query, hits, names, gate)
+        read = _signals(index, query_vector, query, hits, names, gate, situations)
         if gate.passes(read):
             hits = [h for h in hits if h.score >= RELATIVE_FLOOR * best.score]
         else:
@@ -980,7 +1036,7 @@ def answer(
     if min_score is None and best is not None:
         # An explanation gives every signal, the applies_when similarity even where the
         # decision did not need it (no decision changes: it could not have changed it).
-        read = _signals(index, query_vector, query, hits or [best], names, None)
+        read = _signals(index, query_vector, query, hits or [best], names, None, situations)
 
     def explained(hit: Hit) -> Hit:
         _, words, cosine = fused[hit.id]
@@ -1021,7 +1077,7 @@ def answer(
 def signals(index: Index, query: str, hits: Sequence[Hit]) -> Signals:
     """The fused gate's signals for a query whose fused hits are hits, best first
     (bench/recall.py fits FUSED_GATE on them)."""
-    return _signals(index, embed_query(query), query, hits, index.absent_names(query), None)
+    return _signals(index, embed_query(query), query, hits, index.absent_names(query), None, {})
 
 
 def _signals(
@@ -1031,12 +1087,14 @@ def _signals(
     hits: Sequence[Hit],
     names: tuple[str, ...],
     gate: Gate | None,
+    situations: dict[str, float],
 ) -> Signals:
     """The keyword signals of the best hit (`Index.signals`) with its fused score and the
     query's similarity to its applies_when alone (module docstring, "Fusion and gating").
 
     That similarity costs one more run of the model (a short text), so when a gate is given
-    it is computed only if it can change the gate's decision."""
+    it is computed only if it can change the gate's decision, and it is kept in situations
+    (by text) for the explanation that asks for it again."""
     best = hits[0]
     found = replace(index.signals(query, hits), top=best.score)
     if query_vector is None or not best.applies_when.strip():
@@ -1046,6 +1104,8 @@ def _signals(
         high = gate.passes(replace(found, situation=1.0))
         if low == high:
             return found
-    row = _model().embed([best.applies_when], DOC_TOKENS)[0]
-    situation = max(0.0, _dot(query_vector, tuple(float(x) for x in row)))
-    return replace(found, situation=round(situation, 4))
+    text = best.applies_when
+    if text not in situations:
+        row = _model().embed([text], DOC_TOKENS)[0]
+        situations[text] = round(max(0.0, _dot(query_vector, tuple(float(x) for x in row))), 4)
+    return replace(found, situation=situations[text])

@@ -9,6 +9,7 @@ import random
 import struct
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,23 @@ def test_a_changed_model_file_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_pa
         semantic._verified(semantic._TOKENIZER_FILE)
     with pytest.raises(semantic.SemanticUnavailable, match="not the pinned file"):
         semantic._verified(semantic._MODEL_FILE)
+
+
+@needs_extra
+@pytest.mark.parametrize("changed", ["model", "tokenizer"])
+def test_a_changed_file_stops_the_model_load(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, changed: str
+) -> None:
+    """The model file is verified, and its session made, in a thread beside the imports: a
+    refusal of either file still reaches the caller, and no thread is left behind."""
+    spec = semantic._MODEL_FILE if changed == "model" else semantic._TOKENIZER_FILE
+    fake = tmp_path / spec[1]
+    fake.write_bytes(b"{}")
+    real = semantic._file
+    monkeypatch.setattr(semantic, "_file", lambda s: fake if s is spec else real(s))
+    with pytest.raises(semantic.SemanticUnavailable, match="not the pinned file"):
+        semantic._Model()
+    assert not [t for t in threading.enumerate() if t.name == "gitmem-model-session"]
 
 
 @settings(max_examples=60, deadline=None)
