@@ -553,7 +553,8 @@ def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
     repo: Path, tmp_path: Path
 ) -> None:
     """memory.dir docs/memory: `Memory/` at the top is not on the memory folder's way (only
-    under docs/ would it be), also in a commit that has no docs/ at all."""
+    under docs/ would it be), in a commit that has no docs/ at all; nor is anything in a
+    commit where docs is a file."""
     (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
     ok(run(repo, "init"))
     commit_all(repo, "gitmem init")
@@ -566,4 +567,7 @@ def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
     git(repo, "rm", "-q", "-r", "docs")
     write(repo, "Memory/notes.md", "what I remember\n")
     commit_all(repo, "no docs, a folder of notes")
+    accepted(push(repo, "side"))
+    write(repo, "docs", "docs is a file here\n")  # the memory folder's way ends at a file
+    commit_all(repo, "docs as a file")
     accepted(push(repo, "side"))
