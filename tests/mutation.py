@@ -101,6 +101,15 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (
+        "gitmem/gate/history.py",
+        "check_pre_push: if u.ref == policy.main_ref and not store.has_object(u.old)",
+        "and-or",
+    ): (
+        "every update whose old tip this clone lacks, and main's whatever: another ref's old tip "
+        "is only a commit left out of its walk, and main's remote tip, put there instead, is left "
+        "out already (exclude); for main with a known old tip, remote_tip gives that same tip"
+    ),
     ("gitmem/gate/history.py", "_check_variants: if not found:", "skip-if"): (
         "no variant in the commit: the loop over none finds none either, only the parent is read"
     ),
