@@ -103,6 +103,15 @@ MODULES: dict[str, list[str]] = {
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (
         "gitmem/gate/history.py",
+        "_judge_updates: _prefetch_changes(judge_, [c for _, walked in walks if walked for c in "
+        "walked[1]])",
+        "drop-call",
+    ): (
+        "no diff stream for a big push: each commit's diff is computed alone, the same changes "
+        "(Store.diff_stream is held equal to Store.diff by tests/repo)"
+    ),
+    (
+        "gitmem/gate/history.py",
         "check_pre_push: if u.ref == policy.main_ref and not store.has_object(u.old)",
         "and-or",
     ): (

@@ -297,6 +297,23 @@ def test_an_authors_allow_marker_lets_no_secret_in(clone: Path, server: Path) ->
     accepted(push(clone, f"gitmem/{entry_id}"))
 
 
+def test_an_allowed_finding_lets_in_only_itself(clone: Path, server: Path) -> None:
+    """A reviewed fingerprint allows that finding; a second secret after it in the same file
+    is still refused."""
+    from gitmem.gate import secrets
+
+    other = github_token(36)
+    git(
+        server, "config", "--add", "gitmem.allow", secrets.fingerprint("github-pat", TOKEN.encode())
+    )
+    git(clone, "checkout", "-q", "-b", "side")
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", f"use {TOKEN}\nand {other}\n")
+    commit_all(clone, "two tokens, one allowed")
+    stderr = rejected(push(clone, "side"), "SECRET")
+    assert stderr.count(" SECRET ") == 1 and ":2: SECRET" in stderr, stderr
+    assert secrets.fingerprint("github-pat", other.encode()) in stderr
+
+
 def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
     clone: Path, server: Path
 ) -> None:
