@@ -103,6 +103,11 @@ MODULES: dict[str, list[str]] = {
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (
         "gitmem/gate/history.py",
+        "_index_proven: if parent is not None and commit not in j.index_bytes:",
+        "and-or",
+    ): ("the INDEX.md bytes of a root commit or one remembered already remembered again: a cache"),
+    (
+        "gitmem/gate/history.py",
         "_judge_updates: _prefetch_changes(judge_, [c for _, walked in walks if walked for c in "
         "walked[1]])",
         "drop-call",

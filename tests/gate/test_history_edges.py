@@ -32,6 +32,7 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.gate import history
 from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
+from gitmem.model.entry import parse
 from gitmem.repo.store import Change
 
 from conftest import git
@@ -571,3 +572,22 @@ def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
     write(repo, "docs", "docs is a file here\n")  # the memory folder's way ends at a file
     commit_all(repo, "docs as a file")
     accepted(push(repo, "side"))
+
+
+@e2e
+def test_an_admit_merge_that_also_deletes_an_admitted_entry_is_refused(clone: Path) -> None:
+    """An admission whose merge also deletes another entry: the deletion is named, by the
+    admit merge's own rule, not taken as one of its supersession flips."""
+    old = admitted(clone, "Review memory like code")
+    new = propose(clone, "Pin the hooks by hash", push_it=False)
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{new}")
+    candidate = (clone / f".gitmem/candidates/{new}.md").read_text()
+    entry = parse(candidate).with_meta(
+        status="admitted", admitted_by="human:alice", admitted="2026-11-30"
+    )
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{new}.md", entry_path(old))
+    write(clone, entry_path(new), entry.render())
+    index(clone)
+    commit_all(clone, f"gitmem: admit {new}")
+    stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
+    assert f"{entry_path(old)}: HISTORY-DELETE the admit merge of {new}" in stderr, stderr
