@@ -591,3 +591,19 @@ def test_an_admit_merge_that_also_deletes_an_admitted_entry_is_refused(clone: Pa
     commit_all(clone, f"gitmem: admit {new}")
     stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
     assert f"{entry_path(old)}: HISTORY-DELETE the admit merge of {new}" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_branch_whose_candidate_is_gone_at_its_tip(clone: Path) -> None:
+    """The candidate's commit, a broken version, then its deletion: the branch is refused for
+    holding no candidate, and the file rules judge what the tip holds (nothing), not the
+    broken file a commit on the way held."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    (clone / f".gitmem/candidates/{entry_id}.md").write_text("not an entry at all\n")
+    commit_all(clone, "a broken candidate")
+    git(clone, "rm", "-q", f".gitmem/candidates/{entry_id}.md")
+    commit_all(clone, "and gone")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert f"holds no .gitmem/candidates/{entry_id}.md" in stderr
+    assert " SCHEMA " not in stderr and "1 problem in 1 file" in stderr, stderr
