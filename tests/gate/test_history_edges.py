@@ -25,6 +25,7 @@ from remote import (
     propose,
     push,
     rejected,
+    serve,
 )
 from secret_samples import github_token
 
@@ -92,14 +93,7 @@ def test_a_variant_of_a_nested_memory_folder_at_any_depth(
 ) -> None:
     """memory.dir of two parts: a variant of either part is the memory folder on a
     case-insensitive checkout."""
-    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
-    ok(run(repo, "init"))
-    commit_all(repo, "gitmem init")
-    bare = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    git(repo, "push", "-q", "origin", "main")
-    installer.install(bare, server=True)  # the policy from the settings just pushed
+    bare = serve(repo, tmp_path, 'dir = "docs/memory"\n')  # the policy from those settings
     assert git(bare, "config", "gitmem.dir").strip() == "docs/memory"
     write(repo, variant, forged("local-method-20261129-x"))
     commit_all(repo, "a variant")
@@ -556,14 +550,7 @@ def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
     """memory.dir docs/memory: `Memory/` at the top is not on the memory folder's way (only
     under docs/ would it be), in a commit that has no docs/ at all; nor is anything in a
     commit where docs is a file."""
-    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
-    ok(run(repo, "init"))
-    commit_all(repo, "gitmem init")
-    bare = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    git(repo, "push", "-q", "origin", "main")
-    installer.install(bare, server=True)
+    serve(repo, tmp_path, 'dir = "docs/memory"\n')
     git(repo, "checkout", "-q", "-b", "side")
     git(repo, "rm", "-q", "-r", "docs")
     write(repo, "Memory/notes.md", "what I remember\n")
