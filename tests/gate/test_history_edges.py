@@ -594,3 +594,16 @@ def test_a_candidate_branch_whose_candidate_is_gone_at_its_tip(clone: Path) -> N
     stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
     assert f"holds no .gitmem/candidates/{entry_id}.md" in stderr
     assert " SCHEMA " not in stderr and "1 problem in 1 file" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_that_does_not_parse_at_the_tip_is_refused_by_the_file_rules(
+    clone: Path,
+) -> None:
+    """What the judge could not parse is left to the file rules, which name the line."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    (clone / f".gitmem/candidates/{entry_id}.md").write_text("---\ntitle: [unclosed\n---\n")
+    commit_all(clone, "a broken candidate")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "FRONT-MATTER")
+    assert f"candidates/{entry_id}.md:3: FRONT-MATTER front matter is not valid YAML" in stderr
