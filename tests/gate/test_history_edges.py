@@ -368,6 +368,15 @@ def test_the_memory_folder_s_own_files_change_only_by_a_policy_admin(clone: Path
     stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-EDIT")
     assert "only a policy admin (gitmem.policyAdmins) pushes that" in stderr, stderr
     git(server, "config", "--add", "gitmem.policyAdmins", "root")
+    # even the admin changes it alone: beside an entry, the commit is no maintenance
+    write(clone, ".gitmem/README.md", "Our memory, reviewed.\n")
+    write(clone, entry_path("local-method-20261129-x"), forged("local-method-20261129-x"))
+    commit_all(clone, "a readme and an entry")
+    stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "root"}), "HISTORY-EDIT")
+    assert "changes README.md beside other memory files: a policy admin changes it alone" in (
+        stderr
+    ), stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
 
 
@@ -607,3 +616,33 @@ def test_a_candidate_that_does_not_parse_at_the_tip_is_refused_by_the_file_rules
     commit_all(clone, "a broken candidate")
     stderr = rejected(push(clone, f"gitmem/{entry_id}"), "FRONT-MATTER")
     assert f"candidates/{entry_id}.md:3: FRONT-MATTER front matter is not valid YAML" in stderr
+
+
+@e2e
+def test_an_admit_merge_of_an_entry_that_does_not_parse_is_named(clone: Path) -> None:
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    (clone / entry_path(entry_id)).write_text("---\ntitle: [unclosed\n---\n")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "-a", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"{entry_path(entry_id)}: HISTORY-ADMIT the admitted entry does not parse" in stderr
+
+
+@e2e
+def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
+    clone: Path,
+) -> None:
+    """allowed.md rows in an admit merge are the admitter's, for the entry admitted: a row by
+    someone else, or for another entry, is an edit."""
+    from gitmem.model import allowed
+
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    for by, entry in (("human:carol", entry_id), ("human:bob", "local-method-20261129-other")):
+        admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+        row = allowed.Allowance("github-pat:" + "0" * 16, entry, by, "2026-11-30", "a test")
+        write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+        git(clone, "add", "-A")
+        git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+        stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+        assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
+        git(clone, "reset", "-q", "--hard", "HEAD~1")
