@@ -464,6 +464,44 @@ def test_an_amendment_admitted_by_gitmem_lands_and_one_made_by_hand_must_match_i
     accepted(push(clone, "main"))  # exactly what gitmem admit makes: the judge is not "no"
 
 
+def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) -> None:
+    """A force push whose net change keeps more amendments than main had, but not main's
+    own: `amended` only grows, its old dates kept."""
+    entry_id = admitted(clone)
+    base = git(clone, "rev-parse", "HEAD").strip()
+    first = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
+    in_place_by_hand(
+        clone, first, "amend", entry_id, title="Review the memory",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)  # before the amendment, then two others
+    dates: list[str] = []
+    for title, date in (("Review memory", "2026-11-02"), ("Review all memory", "2026-11-03")):
+        proposed = run(clone, "propose", "--amend", entry_id, "--title", title)
+        again = ok(proposed).output.split("proposed ", 1)[1].split()[0]  # not pushed yet
+        dates.append(date)
+        in_place_by_hand(
+            clone, again, "amend", entry_id, title=title, amended=list(dates),
+            amended_by="human:alice",
+        )  # fmt: skip
+    stderr = rejected(push(clone, "+main"), "HISTORY-EDIT")
+    assert "a rewrite of history changes this admitted entry" in stderr, stderr
+
+
+def test_commits_of_the_old_chain_are_not_judged_again_by_a_newer_policy(
+    clone: Path, server: Path
+) -> None:
+    """The memory branch's history was judged when it arrived: after the server starts
+    requiring the pusher to be the admitter, a push on top is judged for its own commits."""
+    first = propose(clone, "Pair on reviews")
+    ok(run(clone, "admit", first, "--by", "human:bob", "--push"))
+    git(server, "config", "gitmem.requirePusherMatch", "true")
+    second = propose(clone, "Review every candidate")
+    ok(run(clone, "admit", second, "--by", "human:alice"))
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
+
+
 def test_an_edit_of_an_entry_outside_an_amend_merge_is_refused(clone: Path) -> None:
     entry_id = admitted(clone)
     path = clone / entry_path(entry_id)
