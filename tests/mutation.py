@@ -101,6 +101,33 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "finish: self.entry(path, item.oid)", "drop-call"): (
+        "the fast path for an entry parsed already: left out, check_paths judges the same file "
+        "from the snapshot, with the same rules"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_index_proven: if parent is not None and commit not in j.index_bytes:",
+        "and-or",
+    ): ("the INDEX.md bytes of a root commit or one remembered already remembered again: a cache"),
+    (
+        "gitmem/gate/history.py",
+        "_judge_updates: _prefetch_changes(judge_, [c for _, walked in walks if walked for c in "
+        "walked[1]])",
+        "drop-call",
+    ): (
+        "no diff stream for a big push: each commit's diff is computed alone, the same changes "
+        "(Store.diff_stream is held equal to Store.diff by tests/repo)"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "check_pre_push: if u.ref == policy.main_ref and not store.has_object(u.old)",
+        "and-or",
+    ): (
+        "every update whose old tip this clone lacks, and main's whatever: another ref's old tip "
+        "is only a commit left out of its walk, and main's remote tip, put there instead, is left "
+        "out already (exclude); for main with a known old tip, remote_tip gives that same tip"
+    ),
     ("gitmem/gate/history.py", "_check_variants: if not found:", "skip-if"): (
         "no variant in the commit: the loop over none finds none either, only the parent is read"
     ),

@@ -34,6 +34,22 @@ def connect(memory: Path, server: Path) -> Path:
     return memory
 
 
+def serve(repo: Path, tmp_path: Path, settings: str, *, hook: bool = True) -> Path:
+    """repo with .gitmem.toml holding settings and `gitmem init` committed, pushed to a new
+    bare remote (origin), whose server hook is installed after the push when hook: its
+    policy then comes from those settings."""
+    (repo / ".gitmem.toml").write_text(f'[memory]\n{settings}project = "local"\n')
+    ok(run(repo, "init"))
+    commit_all(repo, "gitmem init")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(repo, "remote", "add", "origin", str(bare))
+    accepted(push(repo, "main"))
+    if hook:
+        installer.install(bare, server=True)
+    return bare
+
+
 def push(
     repo: Path, *refs: str, env: dict[str, str] | None = None, verify: bool = False
 ) -> subprocess.CompletedProcess[str]:

@@ -748,10 +748,8 @@ def _appended_bytes(j: Judge, oid: str) -> bytes:
     return data
 
 
-def _parse_blob(j: Judge, oid: str | None) -> Entry | None:
+def _parse_blob(j: Judge, oid: str) -> Entry | None:
     """The entry in a blob, parsed once per push; None when it does not parse."""
-    if oid is None:
-        return None
     if oid not in j.parsed:
         try:
             j.parsed[oid] = parse(_blob(j, oid)[:SCAN_CAP])
@@ -1158,8 +1156,8 @@ def _check_admit(j: Judge, step: Step) -> None:
         _judge_cited_files(j, step.commit, step.info.tree, own.path, entry)
         step.tip.entry(own.path, own.new.oid)
     for change in flips:
-        before = _parse_blob(j, change.old.oid if change.old else None)
-        after = _parse_blob(j, change.new.oid if change.new else None)
+        before = _parse_blob(j, change.old.oid) if change.old else None
+        after = _parse_blob(j, change.new.oid) if change.new else None
         if before is None or after is None or not _is_flip(before, after, entry):
             j.add(
                 change.path,
@@ -1169,9 +1167,7 @@ def _check_admit(j: Judge, step: Step) -> None:
                 "retirement's (--retire)",
                 step.commit,
             )
-    flipped = {
-        e.id for c in flips if (e := _parse_blob(j, c.old.oid if c.old else None)) is not None
-    }
+    flipped = {e.id for c in flips if c.old and (e := _parse_blob(j, c.old.oid)) is not None}
     for named in entry.supersedes if entry is not None else ():
         if named not in flipped:
             j.add(

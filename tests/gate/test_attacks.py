@@ -297,6 +297,23 @@ def test_an_authors_allow_marker_lets_no_secret_in(clone: Path, server: Path) ->
     accepted(push(clone, f"gitmem/{entry_id}"))
 
 
+def test_an_allowed_finding_lets_in_only_itself(clone: Path, server: Path) -> None:
+    """A reviewed fingerprint allows that finding; a second secret after it in the same file
+    is still refused."""
+    from gitmem.gate import secrets
+
+    other = github_token(36)
+    git(
+        server, "config", "--add", "gitmem.allow", secrets.fingerprint("github-pat", TOKEN.encode())
+    )
+    git(clone, "checkout", "-q", "-b", "side")
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", f"use {TOKEN}\nand {other}\n")
+    commit_all(clone, "two tokens, one allowed")
+    stderr = rejected(push(clone, "side"), "SECRET")
+    assert stderr.count(" SECRET ") == 1 and ":2: SECRET" in stderr, stderr
+    assert secrets.fingerprint("github-pat", other.encode()) in stderr
+
+
 def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
     clone: Path, server: Path
 ) -> None:
@@ -445,6 +462,44 @@ def test_an_amendment_admitted_by_gitmem_lands_and_one_made_by_hand_must_match_i
         amended=["2026-12-01"], amended_by="human:alice",
     )  # fmt: skip
     accepted(push(clone, "main"))  # exactly what gitmem admit makes: the judge is not "no"
+
+
+def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) -> None:
+    """A force push whose net change keeps more amendments than main had, but not main's
+    own: `amended` only grows, its old dates kept."""
+    entry_id = admitted(clone)
+    base = git(clone, "rev-parse", "HEAD").strip()
+    first = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
+    in_place_by_hand(
+        clone, first, "amend", entry_id, title="Review the memory",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)  # before the amendment, then two others
+    dates: list[str] = []
+    for title, date in (("Review memory", "2026-11-02"), ("Review all memory", "2026-11-03")):
+        proposed = run(clone, "propose", "--amend", entry_id, "--title", title)
+        again = ok(proposed).output.split("proposed ", 1)[1].split()[0]  # not pushed yet
+        dates.append(date)
+        in_place_by_hand(
+            clone, again, "amend", entry_id, title=title, amended=list(dates),
+            amended_by="human:alice",
+        )  # fmt: skip
+    stderr = rejected(push(clone, "+main"), "HISTORY-EDIT")
+    assert "a rewrite of history changes this admitted entry" in stderr, stderr
+
+
+def test_commits_of_the_old_chain_are_not_judged_again_by_a_newer_policy(
+    clone: Path, server: Path
+) -> None:
+    """The memory branch's history was judged when it arrived: after the server starts
+    requiring the pusher to be the admitter, a push on top is judged for its own commits."""
+    first = propose(clone, "Pair on reviews")
+    ok(run(clone, "admit", first, "--by", "human:bob", "--push"))
+    git(server, "config", "gitmem.requirePusherMatch", "true")
+    second = propose(clone, "Review every candidate")
+    ok(run(clone, "admit", second, "--by", "human:alice"))
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
 
 
 def test_an_edit_of_an_entry_outside_an_amend_merge_is_refused(clone: Path) -> None:

@@ -25,6 +25,7 @@ from remote import (
     propose,
     push,
     rejected,
+    serve,
 )
 from secret_samples import github_token
 
@@ -32,6 +33,7 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.gate import history
 from gitmem.gate.history import Update, parse_updates
 from gitmem.hooks import installer
+from gitmem.model.entry import parse
 from gitmem.repo.store import Change
 
 from conftest import git
@@ -91,14 +93,7 @@ def test_a_variant_of_a_nested_memory_folder_at_any_depth(
 ) -> None:
     """memory.dir of two parts: a variant of either part is the memory folder on a
     case-insensitive checkout."""
-    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
-    ok(run(repo, "init"))
-    commit_all(repo, "gitmem init")
-    bare = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    git(repo, "push", "-q", "origin", "main")
-    installer.install(bare, server=True)  # the policy from the settings just pushed
+    bare = serve(repo, tmp_path, 'dir = "docs/memory"\n')  # the policy from those settings
     assert git(bare, "config", "gitmem.dir").strip() == "docs/memory"
     write(repo, variant, forged("local-method-20261129-x"))
     commit_all(repo, "a variant")
@@ -373,6 +368,15 @@ def test_the_memory_folder_s_own_files_change_only_by_a_policy_admin(clone: Path
     stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-EDIT")
     assert "only a policy admin (gitmem.policyAdmins) pushes that" in stderr, stderr
     git(server, "config", "--add", "gitmem.policyAdmins", "root")
+    # even the admin changes it alone: beside an entry, the commit is no maintenance
+    write(clone, ".gitmem/README.md", "Our memory, reviewed.\n")
+    write(clone, entry_path("local-method-20261129-x"), forged("local-method-20261129-x"))
+    commit_all(clone, "a readme and an entry")
+    stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "root"}), "HISTORY-EDIT")
+    assert "changes README.md beside other memory files: a policy admin changes it alone" in (
+        stderr
+    ), stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "root"}))
 
 
@@ -553,17 +557,92 @@ def test_a_name_like_a_deeper_part_of_the_memory_folder_elsewhere_is_no_variant(
     repo: Path, tmp_path: Path
 ) -> None:
     """memory.dir docs/memory: `Memory/` at the top is not on the memory folder's way (only
-    under docs/ would it be), also in a commit that has no docs/ at all."""
-    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
-    ok(run(repo, "init"))
-    commit_all(repo, "gitmem init")
-    bare = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    git(repo, "push", "-q", "origin", "main")
-    installer.install(bare, server=True)
+    under docs/ would it be), in a commit that has no docs/ at all; nor is anything in a
+    commit where docs is a file."""
+    serve(repo, tmp_path, 'dir = "docs/memory"\n')
     git(repo, "checkout", "-q", "-b", "side")
     git(repo, "rm", "-q", "-r", "docs")
     write(repo, "Memory/notes.md", "what I remember\n")
     commit_all(repo, "no docs, a folder of notes")
     accepted(push(repo, "side"))
+    write(repo, "docs", "docs is a file here\n")  # the memory folder's way ends at a file
+    commit_all(repo, "docs as a file")
+    accepted(push(repo, "side"))
+
+
+@e2e
+def test_an_admit_merge_that_also_deletes_an_admitted_entry_is_refused(clone: Path) -> None:
+    """An admission whose merge also deletes another entry: the deletion is named, by the
+    admit merge's own rule, not taken as one of its supersession flips."""
+    old = admitted(clone, "Review memory like code")
+    new = propose(clone, "Pin the hooks by hash", push_it=False)
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{new}")
+    candidate = (clone / f".gitmem/candidates/{new}.md").read_text()
+    entry = parse(candidate).with_meta(
+        status="admitted", admitted_by="human:alice", admitted="2026-11-30"
+    )
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{new}.md", entry_path(old))
+    write(clone, entry_path(new), entry.render())
+    index(clone)
+    commit_all(clone, f"gitmem: admit {new}")
+    stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
+    assert f"{entry_path(old)}: HISTORY-DELETE the admit merge of {new}" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_branch_whose_candidate_is_gone_at_its_tip(clone: Path) -> None:
+    """The candidate's commit, a broken version, then its deletion: the branch is refused for
+    holding no candidate, and the file rules judge what the tip holds (nothing), not the
+    broken file a commit on the way held."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    (clone / f".gitmem/candidates/{entry_id}.md").write_text("not an entry at all\n")
+    commit_all(clone, "a broken candidate")
+    git(clone, "rm", "-q", f".gitmem/candidates/{entry_id}.md")
+    commit_all(clone, "and gone")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert f"holds no .gitmem/candidates/{entry_id}.md" in stderr
+    assert " SCHEMA " not in stderr and "1 problem in 1 file" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_that_does_not_parse_at_the_tip_is_refused_by_the_file_rules(
+    clone: Path,
+) -> None:
+    """What the judge could not parse is left to the file rules, which name the line."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    (clone / f".gitmem/candidates/{entry_id}.md").write_text("---\ntitle: [unclosed\n---\n")
+    commit_all(clone, "a broken candidate")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "FRONT-MATTER")
+    assert f"candidates/{entry_id}.md:3: FRONT-MATTER front matter is not valid YAML" in stderr
+
+
+@e2e
+def test_an_admit_merge_of_an_entry_that_does_not_parse_is_named(clone: Path) -> None:
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    (clone / entry_path(entry_id)).write_text("---\ntitle: [unclosed\n---\n")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "-a", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"{entry_path(entry_id)}: HISTORY-ADMIT the admitted entry does not parse" in stderr
+
+
+@e2e
+def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
+    clone: Path,
+) -> None:
+    """allowed.md rows in an admit merge are the admitter's, for the entry admitted: a row by
+    someone else, or for another entry, is an edit."""
+    from gitmem.model import allowed
+
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    for by, entry in (("human:carol", entry_id), ("human:bob", "local-method-20261129-other")):
+        admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+        row = allowed.Allowance("github-pat:" + "0" * 16, entry, by, "2026-11-30", "a test")
+        write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+        git(clone, "add", "-A")
+        git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+        stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+        assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
+        git(clone, "reset", "-q", "--hard", "HEAD~1")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from clirunner import ok, run, write
-from remote import accepted, admitted, commit_all, connect, forged, make_server, push
+from remote import accepted, admitted, commit_all, connect, forged, make_server, push, serve
 
 from gitmem.errors import UsageError
 from gitmem.gate import history
@@ -163,13 +163,7 @@ def test_the_pre_push_gate_follows_git_dir_not_the_working_folder(
     monkeypatch.setenv("GIT_DIR", str(clone / ".git"))
     report = history.check_pre_push(pre_push(clone, new, old), "origin")
     assert history_rules(report), report.problems
-    environ = {
-        "PRE_COMMIT_REMOTE_NAME": "origin",
-        "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/main",
-        "PRE_COMMIT_FROM_REF": old,
-        "PRE_COMMIT_TO_REF": new,
-    }
-    report = history.check_pushed_by_pre_commit(environ)
+    report = history.check_pushed_by_pre_commit(framework(old, new))
     assert history_rules(report), report.problems
 
 
@@ -200,13 +194,8 @@ def test_the_pre_push_gate_reads_the_policy_at_the_remotes_tip_from_gits_input(
 ) -> None:
     """The remote's main, as git's input names it, holds the settings (here: memory in
     docs/memory); with no tracking ref, the gate still judges by them, not by defaults."""
-    (repo / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\nproject = "local"\n')
-    ok(run(repo, "init"))
-    old = commit_all(repo, "gitmem init")
-    bare = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
-    git(repo, "remote", "add", "origin", str(bare))
-    accepted(push(repo, "main"))
+    serve(repo, tmp_path, 'dir = "docs/memory"\n', hook=False)
+    old = tip(repo)
     git(repo, "update-ref", "-d", "refs/remotes/origin/main")
     new = forge(repo, "docs/memory")
     monkeypatch.chdir(repo)
