@@ -101,6 +101,28 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (
+        "gitmem/gate/history.py",
+        "holds: if self.old is None or not self.j.store.is_ancestor(commit, self.old):",
+        "skip-if",
+    ): (
+        "the fast no for a commit old cannot reach: the walk of old's chain never meets it and "
+        "says no too"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "holds: if self.old is None or not self.j.store.is_ancestor(commit, self.old):",
+        "and-or",
+    ): ("the same fast no taken only with no old tip: the walk says no for the others"),
+    ("gitmem/gate/history.py", "holds: self.current, self.started = self.old, True", "flip-bool"): (
+        "the walk started again from old at every question: the commits it has seen are kept, the "
+        "same answers, more steps"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "holds: while commit not in self.seen and self.current is not None:",
+        "and-or",
+    ): ("the walk goes on to the chain's end once it met the commit: the same answer"),
     ("gitmem/gate/history.py", "finish: self.entry(path, item.oid)", "drop-call"): (
         "the fast path for an entry parsed already: left out, check_paths judges the same file "
         "from the snapshot, with the same rules"
