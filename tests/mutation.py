@@ -101,6 +101,36 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "_judge_main_commit: if not changes:", "skip-if"): (
+        "a commit that changes no memory file judged on: the nothing kind explains it, and its "
+        "INDEX.md, its parent's, is proven as such"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_admission: _keep_blob(j, item.oid, derived)  # the candidate's own scan reads it "
+        "from here",
+        "drop-call",
+    ): (
+        "the candidate's bytes derived from the admitted text not kept: its scan reads them from "
+        "the store, the same bytes"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_admission: if max(len(candidate), len(admitted)) > SCAN_CAP or not "
+        "is_candidate_text(",
+        "compare-0",
+    ): (
+        "the fast text comparison of candidate and admitted entry skipped for small files: "
+        "_judge_candidate_text compares them parsed, the same verdict"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_file_at: if key in j.changes or key in j.streamed:",
+        "compare-0",
+    ): (
+        "a file looked up in the commit's tree instead of its diff (or its diff computed first): "
+        "the same file"
+    ),
     (
         "gitmem/gate/history.py",
         "holds: if self.old is None or not self.j.store.is_ancestor(commit, self.old):",
