@@ -101,6 +101,58 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "_judge_main_commit: if not changes:", "skip-if"): (
+        "a commit that changes no memory file judged on: the nothing kind explains it, and its "
+        "INDEX.md, its parent's, is proven as such"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_admission: _keep_blob(j, item.oid, derived)  # the candidate's own scan reads it "
+        "from here",
+        "drop-call",
+    ): (
+        "the candidate's bytes derived from the admitted text not kept: its scan reads them from "
+        "the store, the same bytes"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_admission: if max(len(candidate), len(admitted)) > SCAN_CAP or not "
+        "is_candidate_text(",
+        "compare-0",
+    ): (
+        "the fast text comparison of candidate and admitted entry skipped for small files: "
+        "_judge_candidate_text compares them parsed, the same verdict"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_file_at: if key in j.changes or key in j.streamed:",
+        "compare-0",
+    ): (
+        "a file looked up in the commit's tree instead of its diff (or its diff computed first): "
+        "the same file"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "holds: if self.old is None or not self.j.store.is_ancestor(commit, self.old):",
+        "skip-if",
+    ): (
+        "the fast no for a commit old cannot reach: the walk of old's chain never meets it and "
+        "says no too"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "holds: if self.old is None or not self.j.store.is_ancestor(commit, self.old):",
+        "and-or",
+    ): ("the same fast no taken only with no old tip: the walk says no for the others"),
+    ("gitmem/gate/history.py", "holds: self.current, self.started = self.old, True", "flip-bool"): (
+        "the walk started again from old at every question: the commits it has seen are kept, the "
+        "same answers, more steps"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "holds: while commit not in self.seen and self.current is not None:",
+        "and-or",
+    ): ("the walk goes on to the chain's end once it met the commit: the same answer"),
     ("gitmem/gate/history.py", "finish: self.entry(path, item.oid)", "drop-call"): (
         "the fast path for an entry parsed already: left out, check_paths judges the same file "
         "from the snapshot, with the same rules"

@@ -493,13 +493,20 @@ def test_commits_of_the_old_chain_are_not_judged_again_by_a_newer_policy(
     clone: Path, server: Path
 ) -> None:
     """The memory branch's history was judged when it arrived: after the server starts
-    requiring the pusher to be the admitter, a push on top is judged for its own commits."""
+    requiring the pusher to be the admitter, a force push that rewrites main's last commit
+    is judged back to where it meets main's first-parent chain, no further."""
     first = propose(clone, "Pair on reviews")
     ok(run(clone, "admit", first, "--by", "human:bob", "--push"))
+    write(clone, "notes.txt", "one\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
     git(server, "config", "gitmem.requirePusherMatch", "true")
-    second = propose(clone, "Review every candidate")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")  # the code, redone, then an admission
+    write(clone, "notes.txt", "two\n")
+    commit_all(clone, "the code, redone")
+    second = propose(clone, "Review every candidate", push_it=False)
     ok(run(clone, "admit", second, "--by", "human:alice"))
-    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
+    accepted(push(clone, "+main", env={"GITMEM_PUSHER": "alice"}))
 
 
 def test_an_edit_of_an_entry_outside_an_amend_merge_is_refused(clone: Path) -> None:
