@@ -369,10 +369,9 @@ def judge(
         policy = policy.with_allowed(
             list(_allowed_at(store, store.tree_of(tip) if tip else None, policy.dir))
         )
-    kept = [e for e in exclude if e and e != ZERO]
 
     def judged(part: list[Update]) -> list[tuple[list[Problem], list[str], int]]:
-        judge_ = Judge(store, policy, kept, pusher, side)
+        judge_ = Judge(store, policy, exclude, pusher, side)  # zero ids: new_commits skips them
         _judge_updates(judge_, part)
         return [(judge_.problems, judge_.warnings, judge_.checked)]
 
