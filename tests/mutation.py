@@ -103,6 +103,19 @@ MODULES: dict[str, list[str]] = {
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (
         "gitmem/gate/history.py",
+        "_index_proven: if parent is not None and commit not in j.index_bytes:",
+        "compare-0",
+    ): (
+        "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its child "
+        "reads them from the tree, where they were proven to be"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_remember_index: j.index_bytes.pop(next(iter(j.index_bytes)))",
+        "drop-call",
+    ): ("the cache of proven INDEX.md bytes not trimmed: more memory, the same answers"),
+    (
+        "gitmem/gate/history.py",
         "_index_of: while seen is not None and seen not in j.index_bytes:",
         "compare-0",
     ): (

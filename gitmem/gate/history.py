@@ -772,19 +772,17 @@ def _blob_id(data: bytes, like: str) -> str:
 # INDEX.md
 
 
-def _index_of(j: Judge, commit: str | None) -> bytes | None:
+def _index_of(j: Judge, commit: str) -> bytes | None:
     """INDEX.md's bytes at a commit: those proven for it (or for the nearest first-parent
     ancestor with the same memory folder) when it was judged, else read."""
     seen = commit
-    while seen is not None and seen not in j.index_bytes:
+    while seen not in j.index_bytes:
         parent = _first_parent(j, seen) if seen in j.commits else None
         if parent is None or j.memory_tree(parent) != j.memory_tree(seen):
             break
         seen = parent
-    if seen is not None and seen in j.index_bytes:
+    if seen in j.index_bytes:
         return j.index_bytes[seen]
-    if commit is None:
-        return None
     item = j.store.item(j.commit(commit).tree, f"{j.dir}/INDEX.md")
     return j.store.read(item.oid) if item is not None and item.is_file else None
 
