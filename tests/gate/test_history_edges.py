@@ -671,3 +671,16 @@ def test_an_amend_merge_of_a_branch_that_holds_no_amend_candidate_is_named(clone
     commit_all(clone, f"gitmem: amend {entry_id}-amend")
     stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
     assert "the amend merge's second parent carries no amend candidate" in stderr, stderr
+
+
+@e2e
+def test_allowed_md_changed_outside_an_admit_merge_is_named(clone: Path) -> None:
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    row = allowed.Allowance(fingerprint, "local-method-20261129-x", "human:eve", "2026-11-30", "")
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    commit_all(clone, "an exception, by hand")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert "changes allowed.md outside an admit merge" in stderr, stderr
