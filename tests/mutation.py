@@ -101,6 +101,28 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (
+        "gitmem/gate/history.py",
+        "_index_proven: if parent is not None and commit not in j.index_bytes:",
+        "compare-0",
+    ): (
+        "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its child "
+        "reads them from the tree, where they were proven to be"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_remember_index: j.index_bytes.pop(next(iter(j.index_bytes)))",
+        "drop-call",
+    ): ("the cache of proven INDEX.md bytes not trimmed: more memory, the same answers"),
+    (
+        "gitmem/gate/history.py",
+        "_index_of: while seen is not None and seen not in j.index_bytes:",
+        "compare-0",
+    ): (
+        "a base INDEX.md read from the commit's tree instead of the bytes proven for it or an "
+        "ancestor with the same memory folder: on the memory branch each INDEX.md is proven to be "
+        "those bytes, back to the trusted base, or the push is refused there already"
+    ),
     ("gitmem/gate/history.py", "_judge_main_commit: if not changes:", "skip-if"): (
         "a commit that changes no memory file judged on: the nothing kind explains it, and its "
         "INDEX.md, its parent's, is proven as such"

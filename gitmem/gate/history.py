@@ -369,10 +369,9 @@ def judge(
         policy = policy.with_allowed(
             list(_allowed_at(store, store.tree_of(tip) if tip else None, policy.dir))
         )
-    kept = [e for e in exclude if e and e != ZERO]
 
     def judged(part: list[Update]) -> list[tuple[list[Problem], list[str], int]]:
-        judge_ = Judge(store, policy, kept, pusher, side)
+        judge_ = Judge(store, policy, exclude, pusher, side)  # zero ids: new_commits skips them
         _judge_updates(judge_, part)
         return [(judge_.problems, judge_.warnings, judge_.checked)]
 
@@ -773,19 +772,17 @@ def _blob_id(data: bytes, like: str) -> str:
 # INDEX.md
 
 
-def _index_of(j: Judge, commit: str | None) -> bytes | None:
+def _index_of(j: Judge, commit: str) -> bytes | None:
     """INDEX.md's bytes at a commit: those proven for it (or for the nearest first-parent
     ancestor with the same memory folder) when it was judged, else read."""
     seen = commit
-    while seen is not None and seen not in j.index_bytes:
+    while seen not in j.index_bytes:
         parent = _first_parent(j, seen) if seen in j.commits else None
         if parent is None or j.memory_tree(parent) != j.memory_tree(seen):
             break
         seen = parent
-    if seen is not None and seen in j.index_bytes:
+    if seen in j.index_bytes:
         return j.index_bytes[seen]
-    if commit is None:
-        return None
     item = j.store.item(j.commit(commit).tree, f"{j.dir}/INDEX.md")
     return j.store.read(item.oid) if item is not None and item.is_file else None
 

@@ -634,15 +634,53 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
 ) -> None:
     """allowed.md rows in an admit merge are the admitter's, for the entry admitted: a row by
     someone else, or for another entry, is an edit."""
+    from gitmem.gate import secrets
     from gitmem.model import allowed
 
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
     for by, entry in (("human:carol", entry_id), ("human:bob", "local-method-20261129-other")):
         admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-        row = allowed.Allowance("github-pat:" + "0" * 16, entry, by, "2026-11-30", "a test")
+        row = allowed.Allowance(fingerprint, entry, by, "2026-11-30", "a test")
         write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
         git(clone, "add", "-A")
         git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
         stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
         assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
         git(clone, "reset", "-q", "--hard", "HEAD~1")
+    # the admitter's own row, and a blank line after it, land
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+    row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]) + "\n")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    accepted(push(clone, "main"))
+
+
+@e2e
+def test_an_amend_merge_of_a_branch_that_holds_no_amend_candidate_is_named(clone: Path) -> None:
+    entry_id = admitted(clone)
+    git(clone, "checkout", "-q", "-b", "side")
+    write(clone, "notes.txt", "no candidate here\n")
+    commit_all(clone, "code")
+    git(clone, "checkout", "-q", "main")
+    path = clone / entry_path(entry_id)
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", "side")
+    path.write_text(parse(path.read_text()).with_meta(title="Rewritten").render())
+    index(clone)
+    commit_all(clone, f"gitmem: amend {entry_id}-amend")
+    stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
+    assert "the amend merge's second parent carries no amend candidate" in stderr, stderr
+
+
+@e2e
+def test_allowed_md_changed_outside_an_admit_merge_is_named(clone: Path) -> None:
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    row = allowed.Allowance(fingerprint, "local-method-20261129-x", "human:eve", "2026-11-30", "")
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    commit_all(clone, "an exception, by hand")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert "changes allowed.md outside an admit merge" in stderr, stderr
