@@ -116,7 +116,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ): ("the cache of proven INDEX.md bytes not trimmed: more memory, the same answers"),
     (
         "gitmem/gate/history.py",
-        "_index_of: while seen is not None and seen not in j.index_bytes:",
+        "_index_of: while seen not in j.index_bytes:",
         "compare-0",
     ): (
         "a base INDEX.md read from the commit's tree instead of the bytes proven for it or an "

@@ -489,6 +489,19 @@ def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) 
     assert "a rewrite of history changes this admitted entry" in stderr, stderr
 
 
+def test_a_rewrite_whose_net_change_supersedes_an_entry_lands(clone: Path) -> None:
+    """A force push over a code commit, carrying a real supersession: the net change flips
+    the old entry forward, which a rewrite may do."""
+    old = admitted(clone, "Review memory like code")
+    write(clone, "notes.txt", "one\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    new = propose(clone, "Review memory like code, twice", "--supersedes", old, push_it=False)
+    ok(run(clone, "admit", new))
+    accepted(push(clone, "+main"))
+
+
 def test_commits_of_the_old_chain_are_not_judged_again_by_a_newer_policy(
     clone: Path, server: Path
 ) -> None:
