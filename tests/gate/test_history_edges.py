@@ -629,6 +629,24 @@ def test_an_admit_merge_of_an_entry_that_does_not_parse_is_named(clone: Path) ->
 
 
 @e2e
+def test_allowed_rows_beside_an_entry_that_does_not_parse_have_no_admitter(clone: Path) -> None:
+    """With no admitted entry to read admitted_by from, no allowed.md row is the admitter's."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+    (clone / entry_path(entry_id)).write_text("---\ntitle: [unclosed\n---\n")
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "a test")
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"allowed.md gains a row that is not the admitter's for {entry_id}" in stderr, stderr
+
+
+@e2e
 def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
     clone: Path,
 ) -> None:
@@ -648,6 +666,16 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
         stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
         assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
         git(clone, "reset", "-q", "--hard", "HEAD~1")
+    # a row after a blank line is judged as any other
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+    own = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
+    other = allowed.Allowance(fingerprint, entry_id, "human:carol", "2026-11-30", "sneaked")
+    write(clone, ".gitmem/allowed.md", allowed.append(allowed.append(None, [own]) + "\n", [other]))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     # the admitter's own row, and a blank line after it, land
     admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
     row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
