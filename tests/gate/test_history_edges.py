@@ -712,3 +712,73 @@ def test_allowed_md_changed_outside_an_admit_merge_is_named(clone: Path) -> None
     commit_all(clone, "an exception, by hand")
     stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
     assert "changes allowed.md outside an admit merge" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_branch_with_many_stray_files_names_five(clone: Path) -> None:
+    """The message names the first five files a candidate branch strays into, and says when
+    there are more."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    for n in range(6):
+        write(clone, f"a{n}.py", "print('sneaky')\n")
+    commit_all(clone, "the candidate and code")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert "changes a0.py, a1.py, a2.py, a3.py, a4.py …: a candidate branch" in stderr, stderr
+    git(clone, "rm", "-q", "a5.py")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert "changes a0.py, a1.py, a2.py, a3.py, a4.py: a candidate branch" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_updated_with_main_is_read_from_its_own_file_in_a_long_push(
+    clone: Path,
+) -> None:
+    """The admitted candidate is the second parent's own file, also when that parent is an
+    "update branch" merge that brings main's admissions (other memory files) along, and in a
+    push of history.BULK_DIFF_MIN commits or more, whose diffs one git process streams."""
+    for n in range(history.BULK_DIFF_MIN):
+        write(clone, "notes.txt", f"{n}\n")
+        commit_all(clone, f"code {n}")
+    waiting = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", propose(clone, "Pin the hooks by hash", push_it=False)))
+    git(clone, "checkout", "-q", f"gitmem/{waiting}")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge main into the candidate", "main")
+    git(clone, "checkout", "-q", "main")
+    ok(run(clone, "admit", waiting))
+    accepted(push(clone, "main"))
+
+
+@e2e
+def test_a_first_push_that_admits_an_entry_and_deletes_it_is_refused(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A first push (no memory folder on the server to compare with) has the tip's file rules
+    look each entry up in the tip's tree: one admitted and then deleted within the push is a
+    deletion to refuse, not a file to judge."""
+    git(memory, "remote", "add", "origin", str(make_server(tmp_path)))
+    write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
+    commit_all(memory, "settings")
+    entry_id = propose(memory, "Keep the memory reviewed", push_it=False)
+    ok(run(memory, "admit", entry_id))
+    git(memory, "rm", "-q", entry_path(entry_id))
+    index(memory)
+    commit_all(memory, "the entry, gone")
+    stderr = rejected(push(memory, "main"), "HISTORY-DELETE")
+    assert f"{entry_path(entry_id)}: HISTORY-DELETE deletes an entry" in stderr, stderr
+
+
+@e2e
+def test_a_copy_of_an_entry_outside_entries_is_judged_as_a_stray_file(clone: Path) -> None:
+    """The tip's file rules judge a memory file by where it is, not by what its bytes parse
+    as: an exact copy of an entry the same push admits, elsewhere in the folder, is a stray
+    file."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", entry_id))
+    write(clone, ".gitmem/copy.md", (clone / entry_path(entry_id)).read_text())
+    commit_all(clone, "a copy")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    tip = "is not a memory file: entries live in .gitmem/entries/<type>/<id>.md and candidates"
+    assert f".gitmem/copy.md: LAYOUT {tip}" in stderr, stderr  # the tip's rule, beside the commit's
+    assert "2 problems in 1 file" in stderr, stderr
