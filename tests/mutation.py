@@ -101,6 +101,32 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "_push_allowed_for: if not j.push_allowed:", "skip-if"): (
+        "the fast path of a push whose admit merges allowed nothing: the look-up in the empty "
+        "dictionary gives the same empty set"
+    ),
+    ("gitmem/gate/history.py", "_blob: _keep_blob(j, oid, data)", "drop-call"): (
+        "a blob's bytes not kept: a cache; the next reader reads the same bytes from the store"
+    ),
+    **{
+        (
+            "gitmem/gate/history.py",
+            "_keep_blob: if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:",
+            operator,
+        ): (
+            "the blob cache's bound: a cache kept past its size (memory only) or never kept "
+            "(each reader reads the same bytes from the store)"
+        )
+        for operator in ("skip-if", "add-sub", "compare-0")
+    },
+    ("gitmem/gate/history.py", "_appended_bytes: if len(j.appended) >= 4:", "skip-if"): (
+        "refused.md / allowed.md versions never evicted from their cache: memory only"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_appended_bytes: j.appended.pop(next(iter(j.appended)))",
+        "drop-call",
+    ): "refused.md / allowed.md versions never evicted from their cache: memory only",
     (
         "gitmem/gate/history.py",
         "_index_proven: if parent is not None and commit not in j.index_bytes:",
@@ -768,7 +794,8 @@ class Runner:
             for batch in (sorted(near), tests) if near else (tests,):
                 failed = self._pytest(batch, scratch, timeout)
                 if failed is not None:
-                    self.killers[mutant.line] = failed
+                    if not failed.startswith("("):  # a test's id, not "(timed out)"
+                        self.killers[mutant.line] = failed
                     return Outcome(mutant, True, failed, time.perf_counter() - started)
             return Outcome(mutant, False, "", time.perf_counter() - started)
         finally:

@@ -782,3 +782,74 @@ def test_a_copy_of_an_entry_outside_entries_is_judged_as_a_stray_file(clone: Pat
     tip = "is not a memory file: entries live in .gitmem/entries/<type>/<id>.md and candidates"
     assert f".gitmem/copy.md: LAYOUT {tip}" in stderr, stderr  # the tip's rule, beside the commit's
     assert "2 problems in 1 file" in stderr, stderr
+
+
+@e2e
+def test_a_memory_folder_deleted_and_partly_restored_is_blamed_for_what_each_commit_did(
+    clone: Path,
+) -> None:
+    """INDEX.md is proven against the first parent's memory folder: after a commit that
+    deletes the whole folder, the next one's INDEX.md is judged against no index at all, not
+    against the folder as it was before the deletion."""
+    kept = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", kept))
+    dropped = propose(clone, "Pin the hooks by hash", push_it=False)
+    ok(run(clone, "admit", dropped))
+    both = git(clone, "rev-parse", "HEAD").strip()
+    git(clone, "rm", "-q", "-r", ".gitmem")
+    commit_all(clone, "no memory")
+    git(clone, "checkout", both, "--", ".gitmem")
+    git(clone, "rm", "-q", "-f", entry_path(dropped))
+    index(clone)
+    commit_all(clone, "part of it back")
+    stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
+    assert " INDEX " not in stderr, stderr
+
+
+@e2e
+def test_hidden_unicode_in_a_pushed_candidate_is_named_as_such(clone: Path) -> None:
+    """The server names a bidirectional control in a candidate HIDDEN-UNICODE (what a reviewer
+    cannot see), not SECRET (what must be rotated)."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    path = clone / f".gitmem/candidates/{entry_id}.md"
+    path.write_text(path.read_text().replace("Do Keep", "Do \u202eKeep"))
+    commit_all(clone, "a hidden control")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "HIDDEN-UNICODE")
+    assert "U+202E" in stderr and " SECRET " not in stderr, stderr
+    assert "remove it, it can hide text from reviewers" in stderr, stderr
+
+
+@e2e
+def test_a_variant_of_a_layout_name_may_be_deleted(memory: Path, tmp_path: Path) -> None:
+    """A branch the server holds from before its hook may take away an `Entries/` folder: the
+    rule refuses adding a variant name, never removing one."""
+    bare = serve(memory, tmp_path, "", hook=False)
+    git(memory, "checkout", "-q", "-b", "feature")
+    write(memory, ".gitmem/Entries/notes.md", "old notes\n")
+    commit_all(memory, "a variant name")
+    accepted(push(memory, "feature"))
+    installer.install(bare, server=True)
+    write(memory, ".gitmem/Entries/more.md", "more notes\n")
+    commit_all(memory, "another")
+    rejected(push(memory, "feature"), "LAYOUT")
+    git(memory, "reset", "-q", "--hard", "HEAD~1")
+    git(memory, "rm", "-q", "-r", ".gitmem/Entries")
+    commit_all(memory, "the variant, gone")
+    accepted(push(memory, "feature"))
+
+
+@e2e
+def test_an_index_md_put_right_after_a_wrong_one_is_not_blamed(clone: Path) -> None:
+    """Each commit's INDEX.md is proven against what its parent's should be, not what it is:
+    the commit that breaks it is named, the one that regenerates it is not."""
+    admitted(clone)
+    path = clone / ".gitmem/INDEX.md"
+    path.write_text(path.read_text() + "- a line by hand\n")
+    broken = commit_all(clone, "INDEX.md by hand")
+    write(clone, "notes.txt", "code\n")
+    commit_all(clone, "code")
+    index(clone)
+    commit_all(clone, "INDEX.md regenerated")
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert stderr.count(" INDEX ") == 1 and f"commit {broken[:12]}" in stderr, stderr
