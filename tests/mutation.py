@@ -101,6 +101,11 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("gitmem/gate/history.py", "_index_proven: if commit in j.proven:", "skip-if"): (
+        "the memo of a commit's INDEX.md verdict: worked out again from the same commit and its "
+        "parent's INDEX.md, the same verdict (the parent's bytes differ from its proven ones "
+        "only when its own INDEX.md was reported already)"
+    ),
     ("gitmem/gate/history.py", "_push_allowed_for: if not j.push_allowed:", "skip-if"): (
         "the fast path of a push whose admit merges allowed nothing: the look-up in the empty "
         "dictionary gives the same empty set"
