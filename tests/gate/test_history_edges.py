@@ -853,3 +853,40 @@ def test_an_index_md_put_right_after_a_wrong_one_is_not_blamed(clone: Path) -> N
     commit_all(clone, "INDEX.md regenerated")
     stderr = rejected(push(clone, "main"), "INDEX")
     assert stderr.count(" INDEX ") == 1 and f"commit {broken[:12]}" in stderr, stderr
+
+
+@e2e
+def test_an_admit_merge_that_leaves_index_md_behind_is_named(clone: Path) -> None:
+    """INDEX.md matches its tree in every commit of main: an admit merge that does not list
+    its entry is named, though the next commit puts INDEX.md right."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{entry_id}")
+    candidate = (clone / f".gitmem/candidates/{entry_id}.md").read_text()
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{entry_id}.md")
+    entry = parse(candidate).with_meta(
+        status="admitted", admitted_by="human:alice", admitted="2026-11-30"
+    )
+    write(clone, entry_path(entry_id), entry.render())
+    stale = commit_all(clone, f"gitmem: admit {entry_id}")
+    index(clone)
+    commit_all(clone, "INDEX.md, late")
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert "INDEX.md does not match the entries: run `gitmem index`" in stderr, stderr
+    assert f"commit {stale[:12]}" in stderr, stderr
+
+
+@e2e
+def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(clone: Path) -> None:
+    """INDEX.md lists an entry's status and title: an amendment of its content keeps INDEX.md
+    byte for byte, and the merge that leaves it untouched is proven all the same."""
+    entry_id = admitted(clone)
+    before = (clone / ".gitmem/INDEX.md").read_bytes()
+    candidate_id = (
+        ok(run(clone, "propose", "--amend", entry_id, "--content", "Review every entry twice."))
+        .output.split("proposed ", 1)[1]
+        .split()[0]
+    )
+    ok(run(clone, "admit", candidate_id))
+    assert (clone / ".gitmem/INDEX.md").read_bytes() == before
+    assert git(clone, "diff", "--name-only", "HEAD^", "HEAD", "--", ".gitmem/INDEX.md") == ""
+    accepted(push(clone, "main"))
