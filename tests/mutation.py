@@ -34,14 +34,16 @@ EQUIVALENT (mutants that cannot change behaviour, each with the reason) are not 
 
 `--sample N` runs N mutants a module drawn at random with a fixed seed: the score is then an
 estimate, said as such. Prints, per module, killed / counted and the score, then every survivor as
-`path:line: operator` so that each asks for a test, or for a line in EQUIVALENT; `--only` with
-`--tests` then shows whether a new test kills it.
+`path:line: operator` (`compare-0/2` for a line's second mutant of that operator: EQUIVALENT
+names each on its own) so that each asks for a test, or for a line in EQUIVALENT; `--only`
+with `--tests` then shows whether a new test kills it.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import hashlib
 import json
 import os
@@ -101,6 +103,96 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (
+        "gitmem/gate/history.py",
+        "_file_at: if key in j.changes or key in j.streamed:",
+        "compare-0/2",
+    ): (
+        "a file looked up in the commit's tree instead of its diff (or its diff computed first): "
+        "the same file"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_index_proven: if parent is not None and commit not in j.index_bytes:",
+        "compare-0/2",
+    ): (
+        "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its child "
+        "reads them from the tree, where they were proven to be"
+    ),
+    **{
+        ("gitmem/gate/history.py", text, operator): (
+            "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its "
+            "child reads them from the tree, where they were proven to be"
+        )
+        for text, operator in (
+            ("_index_proven: if parent is not None and commit not in j.index_bytes:", "skip-if"),
+            ("_index_proven: _remember_index(j, commit, previous)", "drop-call"),
+        )
+    },
+    **{
+        ("gitmem/gate/history.py", text, operator): (
+            "a commit without a memory folder: both callers ask only of a commit that has one (the "
+            "chain's guard; the scan asks about an INDEX.md the commit adds, which it cannot)"
+        )
+        for text, operator in (
+            ("_index_proven: if memory is None:", "skip-if"),
+            ("_index_proven: proven = True", "flip-bool"),
+        )
+    },
+    (
+        "gitmem/gate/history.py",
+        "_index_proven: elif not entries and not any(c.path == index_path for c in changes):",
+        "skip-if",
+    ): (
+        "the fast path of a commit that changes no entry and not INDEX.md: brought up to date "
+        "with nothing, the parent's INDEX.md is itself, the same verdict"
+    ),
+    ("gitmem/gate/history.py", "_remember_index: if len(j.index_bytes) >= 4:", "skip-if"): (
+        "INDEX.md versions never evicted from their cache: memory only"
+    ),
+    ("gitmem/gate/history.py", "at: ctx.scan_secrets = False", "flip-bool"): (
+        "the tip's file rules scanning for secrets again: TipRules._report drops SECRET and "
+        "HIDDEN-UNICODE, which every commit's scan reported already"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "entry: if path in self.done or (entry := self.j.parsed.get(oid)) is None:",
+        "compare-0",
+    ): (
+        "an entry not judged at its admission: TipRules.finish judges it with check_paths, the "
+        "same rules over the same file"
+    ),
+    ("gitmem/gate/history.py", "_index_proven: if commit in j.proven:", "skip-if"): (
+        "the memo of a commit's INDEX.md verdict: worked out again from the same commit and its "
+        "parent's INDEX.md, the same verdict (the parent's bytes differ from its proven ones "
+        "only when its own INDEX.md was reported already)"
+    ),
+    ("gitmem/gate/history.py", "_push_allowed_for: if not j.push_allowed:", "skip-if"): (
+        "the fast path of a push whose admit merges allowed nothing: the look-up in the empty "
+        "dictionary gives the same empty set"
+    ),
+    ("gitmem/gate/history.py", "_blob: _keep_blob(j, oid, data)", "drop-call"): (
+        "a blob's bytes not kept: a cache; the next reader reads the same bytes from the store"
+    ),
+    **{
+        (
+            "gitmem/gate/history.py",
+            "_keep_blob: if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:",
+            operator,
+        ): (
+            "the blob cache's bound: a cache kept past its size (memory only) or never kept "
+            "(each reader reads the same bytes from the store)"
+        )
+        for operator in ("skip-if", "add-sub", "compare-0")
+    },
+    ("gitmem/gate/history.py", "_appended_bytes: if len(j.appended) >= 4:", "skip-if"): (
+        "refused.md / allowed.md versions never evicted from their cache: memory only"
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_appended_bytes: j.appended.pop(next(iter(j.appended)))",
+        "drop-call",
+    ): "refused.md / allowed.md versions never evicted from their cache: memory only",
     (
         "gitmem/gate/history.py",
         "_index_proven: if parent is not None and commit not in j.index_bytes:",
@@ -388,15 +480,23 @@ class Mutant:
     reach: tuple[int, int] = (0, 0)
     #: run when the module is imported (a class body, the top level): by every test
     at_import: bool = False
+    #: which of the line's mutants with this operator it is, in the line's order (two
+    #: comparisons on one line are two mutants, each equivalent or not on its own)
+    nth: int = 1
+
+    @property
+    def label(self) -> str:
+        """The operator as printed and keyed: `compare-0`, or `compare-0/2` for the second."""
+        return self.operator if self.nth == 1 else f"{self.operator}/{self.nth}"
 
     @property
     def key(self) -> tuple[str, str, str]:
-        """What EQUIVALENT names it by: module, the mutated line's text, operator."""
-        return (self.path, self.text, self.operator)
+        """What EQUIVALENT names it by: module, the mutated line's text, operator label."""
+        return (self.path, self.text, self.label)
 
     @property
     def name(self) -> str:
-        return f"{self.path}:{self.line}:{self.operator}"
+        return f"{self.path}:{self.line}:{self.label}"
 
 
 _SWAP: dict[type, type] = {
@@ -550,7 +650,12 @@ def mutants(path: str) -> list[Mutant]:
         function, in_function = functions[line]
         text = f"{function}: {lines[line - 1].strip()}"
         out.append(Mutant(path, line, col, operator, mutated, text, reach, not in_function))
-    return out
+    seen: dict[tuple[int, str], int] = {}
+    numbered = []
+    for mutant in sorted(out, key=lambda m: (m.line, m.col)):
+        seen[mutant.line, mutant.operator] = nth = seen.get((mutant.line, mutant.operator), 0) + 1
+        numbered.append(dataclasses.replace(mutant, nth=nth))
+    return numbered
 
 
 # The coverage run's two helpers, written into its scratch copy (never into the repository).
@@ -768,7 +873,8 @@ class Runner:
             for batch in (sorted(near), tests) if near else (tests,):
                 failed = self._pytest(batch, scratch, timeout)
                 if failed is not None:
-                    self.killers[mutant.line] = failed
+                    if not failed.startswith("("):  # a test's id, not "(timed out)"
+                        self.killers[mutant.line] = failed
                     return Outcome(mutant, True, failed, time.perf_counter() - started)
             return Outcome(mutant, False, "", time.perf_counter() - started)
         finally:
@@ -843,7 +949,7 @@ def run_module(
         for outcome in pool.map(one, found):
             outcomes.append(outcome)
             print(
-                f"  {module}:{outcome.mutant.line}: {outcome.mutant.operator}: "
+                f"  {module}:{outcome.mutant.line}: {outcome.mutant.label}: "
                 f"{_state(outcome)} ({outcome.seconds:.0f} s)",
                 flush=True,
             )
@@ -940,7 +1046,7 @@ def main() -> None:
             found = sorted(random.Random(args.seed).sample(found, args.sample), key=_order)
         if args.list:
             for m in found:
-                print(f"{m.path}:{m.line}: {m.operator}")
+                print(f"{m.path}:{m.line}: {m.label}")
             continue
         map = maps[module]
         runner = Runner(args.tests or MODULES[module], args.timeout, map)
@@ -969,7 +1075,7 @@ def main() -> None:
         print(line)
         for o in survivors:
             note = "" if o.covered else " (not covered)"
-            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.operator}{note}")
+            print(f"    survived {o.mutant.path}:{o.mutant.line}: {o.mutant.label}{note}")
     print(
         f"in all: {total_killed}/{total} killed, {total_killed / max(total, 1):.1%}; "
         f"{len(EQUIVALENT)} equivalent mutants listed; "

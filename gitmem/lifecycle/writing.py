@@ -127,6 +127,7 @@ def land_on_main(
     checked-out main follow and the candidate branch closes. Returns (commit, pushed)."""
     store = ws.store
     kind = action.split()[0]
+    _guard_other_worktrees(ws)
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
         if main_tip is None:
@@ -176,6 +177,20 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
 
 def _main_checked_out(ws: Workspace) -> bool:
     return ws.store.workdir is not None and ws.store.head_branch() == ws.branch
+
+
+def _guard_other_worktrees(ws: Workspace) -> None:
+    """Refuse, as `git branch -f` does, to move the memory branch while another worktree has
+    it checked out: that worktree's files and staging index would stay behind, and its
+    `git status` would show the admission undone (an entry deleted, INDEX.md changed)."""
+    if _main_checked_out(ws):
+        return
+    folder = ws.store.worktree_on(ws.branch)
+    if folder is not None:
+        raise RuleError(
+            f"{ws.branch} is checked out in the worktree at {folder}: run the command there, "
+            f"or check out another branch in it first"
+        )
 
 
 def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:

@@ -130,6 +130,20 @@ class Store:
             return target.removeprefix("refs/heads/")
         return None
 
+    def worktree_on(self, branch: str) -> str | None:
+        """The folder of another worktree of this repository that has branch checked out, or
+        None. libgit2 lists linked worktrees but not their HEADs beside the main one's, so
+        git answers (`git worktree list`, which also knows a worktree being set up)."""
+        listing = self.run_git("worktree", "list", "--porcelain", check=False)
+        here = os.path.realpath(self.workdir) if self.workdir else None
+        folder = None
+        for line in listing.stdout.splitlines():
+            if line.startswith("worktree "):
+                folder = os.path.realpath(line.removeprefix("worktree "))
+            elif line == f"branch refs/heads/{branch}" and folder not in (None, here):
+                return folder
+        return None
+
     def ref_name(self, rev: str) -> str | None:
         """The full name of the ref git reads a revision as, by git's own order (refs/heads
         before refs/remotes: `main`, `origin/main`, `refs/remotes/origin/main`), a symbolic

@@ -622,6 +622,23 @@ def test_a_force_push_cannot_take_back_a_retirement_or_an_amendment(clone: Path)
     rejected(push(clone, "+main"), "HISTORY-EDIT")
 
 
+def test_an_amendment_citing_a_file_its_merge_lacks_is_refused(clone: Path) -> None:
+    """The files an amendment cites exist in the merge that makes it, as an admission's do:
+    the file put back by a later commit of the same push does not make the merge valid."""
+    entry_id = admitted(clone)
+    write(clone, "src/cited.py", "x = 1\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    candidate_id = curation_candidate(clone, "--amend", entry_id, "--file", "src/cited.py")
+    ok(run(clone, "admit", candidate_id))
+    git(clone, "rm", "-q", "src/cited.py")
+    git(clone, "commit", "-q", "--no-verify", "--amend", "--no-edit")
+    write(clone, "src/cited.py", "x = 1\n")
+    commit_all(clone, "the cited file, back")
+    stderr = rejected(push(clone, "main"), "FILES-MISSING")
+    assert "files: 'src/cited.py' does not exist where the entry is admitted" in stderr, stderr
+
+
 def test_a_superseded_entry_is_not_amended(clone: Path) -> None:
     old = admitted(clone, "Keep the memory reviewed")
     candidate_id = curation_candidate(clone, "--amend", old, "--title", "Keep memory reviewed")

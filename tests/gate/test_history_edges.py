@@ -629,6 +629,24 @@ def test_an_admit_merge_of_an_entry_that_does_not_parse_is_named(clone: Path) ->
 
 
 @e2e
+def test_allowed_rows_beside_an_entry_that_does_not_parse_have_no_admitter(clone: Path) -> None:
+    """With no admitted entry to read admitted_by from, no allowed.md row is the admitter's."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+    (clone / entry_path(entry_id)).write_text("---\ntitle: [unclosed\n---\n")
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "a test")
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"allowed.md gains a row that is not the admitter's for {entry_id}" in stderr, stderr
+
+
+@e2e
 def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
     clone: Path,
 ) -> None:
@@ -648,6 +666,16 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
         stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
         assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
         git(clone, "reset", "-q", "--hard", "HEAD~1")
+    # a row after a blank line is judged as any other
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+    own = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
+    other = allowed.Allowance(fingerprint, entry_id, "human:carol", "2026-11-30", "sneaked")
+    write(clone, ".gitmem/allowed.md", allowed.append(allowed.append(None, [own]) + "\n", [other]))
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     # the admitter's own row, and a blank line after it, land
     admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
     row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
@@ -684,3 +712,181 @@ def test_allowed_md_changed_outside_an_admit_merge_is_named(clone: Path) -> None
     commit_all(clone, "an exception, by hand")
     stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
     assert "changes allowed.md outside an admit merge" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_branch_with_many_stray_files_names_five(clone: Path) -> None:
+    """The message names the first five files a candidate branch strays into, and says when
+    there are more."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    for n in range(6):
+        write(clone, f"a{n}.py", "print('sneaky')\n")
+    commit_all(clone, "the candidate and code")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert "changes a0.py, a1.py, a2.py, a3.py, a4.py …: a candidate branch" in stderr, stderr
+    git(clone, "rm", "-q", "a5.py")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert "changes a0.py, a1.py, a2.py, a3.py, a4.py: a candidate branch" in stderr, stderr
+
+
+@e2e
+def test_a_candidate_updated_with_main_is_read_from_its_own_file_in_a_long_push(
+    clone: Path,
+) -> None:
+    """The admitted candidate is the second parent's own file, also when that parent is an
+    "update branch" merge that brings main's admissions (other memory files) along, and in a
+    push of history.BULK_DIFF_MIN commits or more, whose diffs one git process streams."""
+    for n in range(history.BULK_DIFF_MIN):
+        write(clone, "notes.txt", f"{n}\n")
+        commit_all(clone, f"code {n}")
+    waiting = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", propose(clone, "Pin the hooks by hash", push_it=False)))
+    git(clone, "checkout", "-q", f"gitmem/{waiting}")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge main into the candidate", "main")
+    git(clone, "checkout", "-q", "main")
+    ok(run(clone, "admit", waiting))
+    accepted(push(clone, "main"))
+
+
+@e2e
+def test_a_first_push_that_admits_an_entry_and_deletes_it_is_refused(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A first push (no memory folder on the server to compare with) has the tip's file rules
+    look each entry up in the tip's tree: one admitted and then deleted within the push is a
+    deletion to refuse, not a file to judge."""
+    git(memory, "remote", "add", "origin", str(make_server(tmp_path)))
+    write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
+    commit_all(memory, "settings")
+    entry_id = propose(memory, "Keep the memory reviewed", push_it=False)
+    ok(run(memory, "admit", entry_id))
+    git(memory, "rm", "-q", entry_path(entry_id))
+    index(memory)
+    commit_all(memory, "the entry, gone")
+    stderr = rejected(push(memory, "main"), "HISTORY-DELETE")
+    assert f"{entry_path(entry_id)}: HISTORY-DELETE deletes an entry" in stderr, stderr
+
+
+@e2e
+def test_a_copy_of_an_entry_outside_entries_is_judged_as_a_stray_file(clone: Path) -> None:
+    """The tip's file rules judge a memory file by where it is, not by what its bytes parse
+    as: an exact copy of an entry the same push admits, elsewhere in the folder, is a stray
+    file."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", entry_id))
+    write(clone, ".gitmem/copy.md", (clone / entry_path(entry_id)).read_text())
+    commit_all(clone, "a copy")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    tip = "is not a memory file: entries live in .gitmem/entries/<type>/<id>.md and candidates"
+    assert f".gitmem/copy.md: LAYOUT {tip}" in stderr, stderr  # the tip's rule, beside the commit's
+    assert "2 problems in 1 file" in stderr, stderr
+
+
+@e2e
+def test_a_memory_folder_deleted_and_partly_restored_is_blamed_for_what_each_commit_did(
+    clone: Path,
+) -> None:
+    """INDEX.md is proven against the first parent's memory folder: after a commit that
+    deletes the whole folder, the next one's INDEX.md is judged against no index at all, not
+    against the folder as it was before the deletion."""
+    kept = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", kept))
+    dropped = propose(clone, "Pin the hooks by hash", push_it=False)
+    ok(run(clone, "admit", dropped))
+    both = git(clone, "rev-parse", "HEAD").strip()
+    git(clone, "rm", "-q", "-r", ".gitmem")
+    commit_all(clone, "no memory")
+    git(clone, "checkout", both, "--", ".gitmem")
+    git(clone, "rm", "-q", "-f", entry_path(dropped))
+    index(clone)
+    commit_all(clone, "part of it back")
+    stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
+    assert " INDEX " not in stderr, stderr
+
+
+@e2e
+def test_hidden_unicode_in_a_pushed_candidate_is_named_as_such(clone: Path) -> None:
+    """The server names a bidirectional control in a candidate HIDDEN-UNICODE (what a reviewer
+    cannot see), not SECRET (what must be rotated)."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    path = clone / f".gitmem/candidates/{entry_id}.md"
+    path.write_text(path.read_text().replace("Do Keep", "Do \u202eKeep"))
+    commit_all(clone, "a hidden control")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "HIDDEN-UNICODE")
+    assert "U+202E" in stderr and " SECRET " not in stderr, stderr
+    assert "remove it, it can hide text from reviewers" in stderr, stderr
+
+
+@e2e
+def test_a_variant_of_a_layout_name_may_be_deleted(memory: Path, tmp_path: Path) -> None:
+    """A branch the server holds from before its hook may take away an `Entries/` folder: the
+    rule refuses adding a variant name, never removing one."""
+    bare = serve(memory, tmp_path, "", hook=False)
+    git(memory, "checkout", "-q", "-b", "feature")
+    write(memory, ".gitmem/Entries/notes.md", "old notes\n")
+    commit_all(memory, "a variant name")
+    accepted(push(memory, "feature"))
+    installer.install(bare, server=True)
+    write(memory, ".gitmem/Entries/more.md", "more notes\n")
+    commit_all(memory, "another")
+    rejected(push(memory, "feature"), "LAYOUT")
+    git(memory, "reset", "-q", "--hard", "HEAD~1")
+    git(memory, "rm", "-q", "-r", ".gitmem/Entries")
+    commit_all(memory, "the variant, gone")
+    accepted(push(memory, "feature"))
+
+
+@e2e
+def test_an_index_md_put_right_after_a_wrong_one_is_not_blamed(clone: Path) -> None:
+    """Each commit's INDEX.md is proven against what its parent's should be, not what it is:
+    the commit that breaks it is named, the one that regenerates it is not."""
+    admitted(clone)
+    path = clone / ".gitmem/INDEX.md"
+    path.write_text(path.read_text() + "- a line by hand\n")
+    broken = commit_all(clone, "INDEX.md by hand")
+    write(clone, "notes.txt", "code\n")
+    commit_all(clone, "code")
+    index(clone)
+    commit_all(clone, "INDEX.md regenerated")
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert stderr.count(" INDEX ") == 1 and f"commit {broken[:12]}" in stderr, stderr
+
+
+@e2e
+def test_an_admit_merge_that_leaves_index_md_behind_is_named(clone: Path) -> None:
+    """INDEX.md matches its tree in every commit of main: an admit merge that does not list
+    its entry is named, though the next commit puts INDEX.md right."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{entry_id}")
+    candidate = (clone / f".gitmem/candidates/{entry_id}.md").read_text()
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{entry_id}.md")
+    entry = parse(candidate).with_meta(
+        status="admitted", admitted_by="human:alice", admitted="2026-11-30"
+    )
+    write(clone, entry_path(entry_id), entry.render())
+    stale = commit_all(clone, f"gitmem: admit {entry_id}")
+    index(clone)
+    commit_all(clone, "INDEX.md, late")
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert "INDEX.md does not match the entries: run `gitmem index`" in stderr, stderr
+    assert f"commit {stale[:12]}" in stderr, stderr
+
+
+@e2e
+def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(clone: Path) -> None:
+    """INDEX.md lists an entry's status and title: an amendment of its content keeps INDEX.md
+    byte for byte, and the merge that leaves it untouched is proven all the same."""
+    entry_id = admitted(clone)
+    before = (clone / ".gitmem/INDEX.md").read_bytes()
+    candidate_id = (
+        ok(run(clone, "propose", "--amend", entry_id, "--content", "Review every entry twice."))
+        .output.split("proposed ", 1)[1]
+        .split()[0]
+    )
+    ok(run(clone, "admit", candidate_id))
+    assert (clone / ".gitmem/INDEX.md").read_bytes() == before
+    assert git(clone, "diff", "--name-only", "HEAD^", "HEAD", "--", ".gitmem/INDEX.md") == ""
+    accepted(push(clone, "main"))

@@ -188,3 +188,25 @@ def test_admitting_a_closed_candidate_says_what_became_of_it(memory: Path) -> No
     assert ": the scanner runs anyway (topic scan-entries-for-secrets-before-admission" in (
         again.output
     )
+
+
+def test_admit_refuses_while_another_worktree_has_main_checked_out(
+    memory: Path, tmp_path: Path
+) -> None:
+    """As `git branch -f` does: moving main under another worktree's checkout would leave its
+    files behind, so that its git status shows the admission undone."""
+    ok(run(memory, *PROPOSE))
+    linked = tmp_path / "linked"
+    git(memory, "worktree", "add", "-q", "-b", "side", str(linked))
+    main_before = git(memory, "rev-parse", "main").strip()
+    for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
+        result = run(linked, *command)
+        assert result.exit_code == 1, result.output
+        assert f"main is checked out in the worktree at {memory}" in result.output
+        assert "Traceback" not in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
+    assert git(memory, "branch", "--list", f"gitmem/{first_id()}").strip()
+    # from a linked worktree while main's own worktree is elsewhere, it lands
+    git(memory, "checkout", "-q", "--detach")
+    ok(run(linked, "admit", first_id()))
+    assert git(memory, "status", "--porcelain") == ""
