@@ -60,6 +60,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+def _each(module: str, reason: str, *sites: tuple[str, str]) -> dict[tuple[str, str, str], str]:
+    """EQUIVALENT entries of one module that share one reason: (line text, operator) each."""
+    return {(module, text, operator): reason for text, operator in sites}
+
+
 #: module -> the tests that judge it (fast ones first)
 MODULES: dict[str, list[str]] = {
     "gitmem/model/refused.py": ["tests/model/test_refused.py", "tests/gate/test_check.py"],
@@ -111,34 +117,21 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "a file looked up in the commit's tree instead of its diff (or its diff computed first): "
         "the same file"
     ),
-    (
+    **_each(
         "gitmem/gate/history.py",
-        "_index_proven: if parent is not None and commit not in j.index_bytes:",
-        "compare-0/2",
-    ): (
         "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its child "
-        "reads them from the tree, where they were proven to be"
+        "reads them from the tree, where they were proven to be",
+        ("_index_proven: if parent is not None and commit not in j.index_bytes:", "compare-0/2"),
+        ("_index_proven: if parent is not None and commit not in j.index_bytes:", "skip-if"),
+        ("_index_proven: _remember_index(j, commit, previous)", "drop-call"),
     ),
-    **{
-        ("gitmem/gate/history.py", text, operator): (
-            "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its "
-            "child reads them from the tree, where they were proven to be"
-        )
-        for text, operator in (
-            ("_index_proven: if parent is not None and commit not in j.index_bytes:", "skip-if"),
-            ("_index_proven: _remember_index(j, commit, previous)", "drop-call"),
-        )
-    },
-    **{
-        ("gitmem/gate/history.py", text, operator): (
-            "a commit without a memory folder: both callers ask only of a commit that has one (the "
-            "chain's guard; the scan asks about an INDEX.md the commit adds, which it cannot)"
-        )
-        for text, operator in (
-            ("_index_proven: if memory is None:", "skip-if"),
-            ("_index_proven: proven = True", "flip-bool"),
-        )
-    },
+    **_each(
+        "gitmem/gate/history.py",
+        "a commit without a memory folder: both callers ask only of a commit that has one (the "
+        "chain's guard; the scan asks about an INDEX.md the commit adds, which it cannot)",
+        ("_index_proven: if memory is None:", "skip-if"),
+        ("_index_proven: proven = True", "flip-bool"),
+    ),
     (
         "gitmem/gate/history.py",
         "_index_proven: elif not entries and not any(c.path == index_path for c in changes):",
@@ -174,17 +167,15 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("gitmem/gate/history.py", "_blob: _keep_blob(j, oid, data)", "drop-call"): (
         "a blob's bytes not kept: a cache; the next reader reads the same bytes from the store"
     ),
-    **{
-        (
-            "gitmem/gate/history.py",
-            "_keep_blob: if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:",
-            operator,
-        ): (
-            "the blob cache's bound: a cache kept past its size (memory only) or never kept "
-            "(each reader reads the same bytes from the store)"
-        )
-        for operator in ("skip-if", "add-sub", "compare-0")
-    },
+    **_each(
+        "gitmem/gate/history.py",
+        "the blob cache's bound: a cache kept past its size (memory only) or never kept (each "
+        "reader reads the same bytes from the store)",
+        *(
+            ("_keep_blob: if j.blob_bytes + len(data) <= BLOB_CACHE_BYTES:", operator)
+            for operator in ("skip-if", "add-sub", "compare-0")
+        ),
+    ),
     ("gitmem/gate/history.py", "_appended_bytes: if len(j.appended) >= 4:", "skip-if"): (
         "refused.md / allowed.md versions never evicted from their cache: memory only"
     ),
