@@ -649,3 +649,18 @@ def test_a_superseded_entry_is_not_amended(clone: Path) -> None:
     )  # fmt: skip
     stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
     assert "not an admitted entry" in stderr
+
+
+def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(clone: Path) -> None:
+    """An entry admitted and amended in one push is judged by the file rules as the tip holds
+    it: the amendment's schema problem is named, whatever the admission's text was."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", entry_id))
+    out = ok(run(clone, "propose", "--amend", entry_id, "--title", "Reviewed")).output
+    candidate_id = out.split("proposed ", 1)[1].split()[0]
+    in_place_by_hand(
+        clone, candidate_id, "amend", entry_id, title="Reviewed", tags="not a list",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    stderr = rejected(push(clone, "main"), "SCHEMA")
+    assert f"{entry_path(entry_id)}" in stderr and "tags" in stderr, stderr
