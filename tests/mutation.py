@@ -109,18 +109,18 @@ MODULES: dict[str, list[str]] = {
 #: text", operator): why. Keyed by the text, not the line number, so that an edit above a line
 #: does not move its entry onto another; an entry that matches no mutant is reported.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
-    (
+    **_each(
         "gitmem/gate/history.py",
-        "_file_at: if key in j.changes or key in j.streamed:",
-        "compare-0/2",
-    ): (
         "a file looked up in the commit's tree instead of its diff (or its diff computed first): "
-        "the same file"
+        "the same file",
+        ("_file_at: if key in j.changes or key in j.streamed:", "compare-0"),
+        ("_file_at: if key in j.changes or key in j.streamed:", "compare-0/2"),
     ),
     **_each(
         "gitmem/gate/history.py",
         "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its child "
         "reads them from the tree, where they were proven to be",
+        ("_index_proven: if parent is not None and commit not in j.index_bytes:", "compare-0"),
         ("_index_proven: if parent is not None and commit not in j.index_bytes:", "compare-0/2"),
         ("_index_proven: if parent is not None and commit not in j.index_bytes:", "skip-if"),
         ("_index_proven: _remember_index(j, commit, previous)", "drop-call"),
@@ -176,21 +176,11 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
             for operator in ("skip-if", "add-sub", "compare-0")
         ),
     ),
-    ("gitmem/gate/history.py", "_appended_bytes: if len(j.appended) >= 4:", "skip-if"): (
-        "refused.md / allowed.md versions never evicted from their cache: memory only"
-    ),
-    (
+    **_each(
         "gitmem/gate/history.py",
-        "_appended_bytes: j.appended.pop(next(iter(j.appended)))",
-        "drop-call",
-    ): "refused.md / allowed.md versions never evicted from their cache: memory only",
-    (
-        "gitmem/gate/history.py",
-        "_index_proven: if parent is not None and commit not in j.index_bytes:",
-        "compare-0",
-    ): (
-        "the INDEX.md bytes of a commit that changed no entry not remembered: a cache; its child "
-        "reads them from the tree, where they were proven to be"
+        "refused.md / allowed.md versions never evicted from their cache: memory only",
+        ("_appended_bytes: if len(j.appended) >= 4:", "skip-if"),
+        ("_appended_bytes: j.appended.pop(next(iter(j.appended)))", "drop-call"),
     ),
     (
         "gitmem/gate/history.py",
@@ -227,14 +217,6 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ): (
         "the fast text comparison of candidate and admitted entry skipped for small files: "
         "_judge_candidate_text compares them parsed, the same verdict"
-    ),
-    (
-        "gitmem/gate/history.py",
-        "_file_at: if key in j.changes or key in j.streamed:",
-        "compare-0",
-    ): (
-        "a file looked up in the commit's tree instead of its diff (or its diff computed first): "
-        "the same file"
     ),
     (
         "gitmem/gate/history.py",

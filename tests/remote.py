@@ -126,9 +126,12 @@ def merge_commit(repo: Path, message: str, *parents: str) -> str:
     return commit
 
 
-def admit_by_hand(repo: Path, branch: str, entry_id: str, **changes: object) -> str:
+def admit_by_hand(
+    repo: Path, branch: str, entry_id: str, *, reindex: bool = True, **changes: object
+) -> str:
     """An admit merge made with git alone, as gitmem admit would make it but for changes
-    to the admitted text (by default none) and without the supersession flips."""
+    to the admitted text (by default none), without the supersession flips, and with
+    INDEX.md left as it was unless reindex."""
     git(repo, "merge", "-q", "--no-ff", "--no-commit", branch)
     candidate = (repo / f".gitmem/candidates/{entry_id}.md").read_text()
     fields: dict[str, object] = {
@@ -140,5 +143,6 @@ def admit_by_hand(repo: Path, branch: str, entry_id: str, **changes: object) -> 
     entry = parse(candidate).with_meta(**fields)
     git(repo, "rm", "-q", "-f", f".gitmem/candidates/{entry_id}.md")
     write(repo, f".gitmem/entries/{entry.type}/{entry_id}.md", entry.render())
-    index(repo)
+    if reindex:
+        index(repo)
     return commit_all(repo, f"gitmem: admit {entry_id}")

@@ -1193,6 +1193,7 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
     policy allows for it; nothing else in the memory folder changes."""
     candidate_id = _merge_id(step.info.message, verb) or ""
     rule = "HISTORY-AMEND" if verb == curation.AMEND else "HISTORY-RETIRE"
+    done = verb.removesuffix("e") + "ed"  # amended, retired
     candidate_path = f"{j.dir}/candidates/{candidate_id}.md"
     item = _file_at(j, step.info.parents[1], candidate_path)
     candidate = _parse_blob(j, item.oid) if item is not None and item.is_file else None
@@ -1232,12 +1233,12 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
             own.path,
             rule,
             f"{target_id} is not an admitted entry before this merge: only an admitted entry "
-            f"is {verb}d",
+            f"is {done}",
             step.commit,
         )
         return
     if after is None:
-        j.add(own.path, rule, f"the {verb}d entry does not parse", step.commit)
+        j.add(own.path, rule, f"the {done} entry does not parse", step.commit)
         return
     if verb == curation.AMEND:
         by = str(after.meta.get("amended_by", ""))
@@ -1253,7 +1254,7 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
         j.add(
             own.path,
             rule,
-            f"the {verb}d text differs from what the candidate {candidate_id} makes of "
+            f"the {done} text differs from what the candidate {candidate_id} makes of "
             f"{target_id}"
             + (f" (it changes {', '.join(changed)}, which an amendment keeps)" if changed else "")
             + f": {verb} exactly what was reviewed (gitmem admit {candidate_id})",

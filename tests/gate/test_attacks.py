@@ -663,4 +663,5 @@ def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(clone: 
         amended=["2026-12-01"], amended_by="human:alice",
     )  # fmt: skip
     stderr = rejected(push(clone, "main"), "SCHEMA")
-    assert f"{entry_path(entry_id)}" in stderr and "tags" in stderr, stderr
+    assert f"{entry_path(entry_id)}:13: SCHEMA tags: expected a list, got text" in stderr, stderr
+    assert f"{entry_path(entry_id)}: HISTORY-AMEND the amended text differs" in stderr, stderr

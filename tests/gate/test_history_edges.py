@@ -635,15 +635,21 @@ def test_allowed_rows_beside_an_entry_that_does_not_parse_have_no_admitter(clone
     from gitmem.model import allowed
 
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
-    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-    (clone / entry_path(entry_id)).write_text("---\ntitle: [unclosed\n---\n")
     fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
     row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "a test")
-    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
-    git(clone, "add", "-A")
-    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    admit_allowing(clone, entry_id, allowed.append(None, [row]))
+    (clone / entry_path(entry_id)).write_text("---\ntitle: [unclosed\n---\n")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "-a", "--no-edit")
     stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
     assert f"allowed.md gains a row that is not the admitter's for {entry_id}" in stderr, stderr
+
+
+def admit_allowing(clone: Path, entry_id: str, allowed_md: str) -> None:
+    """An admit merge of entry_id by human:bob, made by hand, whose allowed.md is allowed_md."""
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
+    write(clone, ".gitmem/allowed.md", allowed_md)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
 
 
 @e2e
@@ -657,31 +663,22 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
 
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
-    for by, entry in (("human:carol", entry_id), ("human:bob", "local-method-20261129-other")):
-        admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-        row = allowed.Allowance(fingerprint, entry, by, "2026-11-30", "a test")
-        write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
-        git(clone, "add", "-A")
-        git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    own = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
+    carols = allowed.Allowance(fingerprint, entry_id, "human:carol", "2026-11-30", "a test")
+    elsewhere = allowed.Allowance(
+        fingerprint, "local-method-20261129-other", "human:bob", "2026-11-30", "a test"
+    )
+    for allowed_md in (
+        allowed.append(None, [carols]),
+        allowed.append(None, [elsewhere]),
+        allowed.append(allowed.append(None, [own]) + "\n", [carols]),  # after a blank line
+    ):
+        admit_allowing(clone, entry_id, allowed_md)
         stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
         assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
         git(clone, "reset", "-q", "--hard", "HEAD~1")
-    # a row after a blank line is judged as any other
-    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-    own = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
-    other = allowed.Allowance(fingerprint, entry_id, "human:carol", "2026-11-30", "sneaked")
-    write(clone, ".gitmem/allowed.md", allowed.append(allowed.append(None, [own]) + "\n", [other]))
-    git(clone, "add", "-A")
-    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
-    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
-    assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
-    git(clone, "reset", "-q", "--hard", "HEAD~1")
     # the admitter's own row, and a blank line after it, land
-    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-    row = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
-    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]) + "\n")
-    git(clone, "add", "-A")
-    git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    admit_allowing(clone, entry_id, allowed.append(None, [own]) + "\n")
     accepted(push(clone, "main"))
 
 
@@ -754,9 +751,9 @@ def test_a_candidate_updated_with_main_is_read_from_its_own_file_in_a_long_push(
 def test_a_first_push_that_admits_an_entry_and_deletes_it_is_refused(
     memory: Path, tmp_path: Path
 ) -> None:
-    """A first push (no memory folder on the server to compare with) has the tip's file rules
-    look each entry up in the tip's tree: one admitted and then deleted within the push is a
-    deletion to refuse, not a file to judge."""
+    """A first push has no memory folder on the server to compare with: an entry admitted and
+    then deleted within it is still a deletion, refused (and no crash of the tip's file rules,
+    which find no such file at the tip)."""
     git(memory, "remote", "add", "origin", str(make_server(tmp_path)))
     write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
     commit_all(memory, "settings")
@@ -860,14 +857,7 @@ def test_an_admit_merge_that_leaves_index_md_behind_is_named(clone: Path) -> Non
     """INDEX.md matches its tree in every commit of main: an admit merge that does not list
     its entry is named, though the next commit puts INDEX.md right."""
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
-    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{entry_id}")
-    candidate = (clone / f".gitmem/candidates/{entry_id}.md").read_text()
-    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{entry_id}.md")
-    entry = parse(candidate).with_meta(
-        status="admitted", admitted_by="human:alice", admitted="2026-11-30"
-    )
-    write(clone, entry_path(entry_id), entry.render())
-    stale = commit_all(clone, f"gitmem: admit {entry_id}")
+    stale = admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, reindex=False)
     index(clone)
     commit_all(clone, "INDEX.md, late")
     stderr = rejected(push(clone, "main"), "INDEX")
