@@ -435,6 +435,23 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "
         "(with_allowed makes a new one)"
     ),
+    ("gitmem/gate/history.py", "entry: if self.blobs is not None:", "skip-if"): (
+        "the tip's blob of a path from the tree instead of the push's own map of them: the map "
+        "holds what the tip's tree holds at each path it names"
+    ),
+    ("gitmem/gate/history.py", "entry: self.done.add(path)", "drop-call"): (
+        "an entry judged at its admission judged again by TipRules.finish: the same problems "
+        "a second time, which the report's set of problems holds once"
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "the tip's fast path in TipRules.finish not taken: check_paths judges the same file by "
+        "the same rules (only a path the tip holds as a file reaches it)",
+        *(
+            ("finish: if item is not None and item.is_file:", operator)
+            for operator in ("skip-if", "and-or", "compare-0")
+        ),
+    ),
 }
 
 

@@ -651,9 +651,19 @@ def test_a_superseded_entry_is_not_amended(clone: Path) -> None:
     assert "not an admitted entry" in stderr
 
 
-def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(clone: Path) -> None:
+@pytest.mark.parametrize("first", [False, True], ids=["onto-main", "first-push"])
+def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(
+    memory: Path, server: Path, first: bool
+) -> None:
     """An entry admitted and amended in one push is judged by the file rules as the tip holds
-    it: the amendment's schema problem is named, whatever the admission's text was."""
+    it: the amendment's schema problem is named, whatever the admission's text was. Also in
+    a first push, where the server has no memory folder to compare with (and the tip's rules
+    look each path up in the tip's tree)."""
+    if first:
+        git(memory, "remote", "add", "origin", str(server))
+        write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
+        commit_all(memory, "settings")
+    clone = memory if first else connect(memory, server)
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     ok(run(clone, "admit", entry_id))
     out = ok(run(clone, "propose", "--amend", entry_id, "--title", "Reviewed")).output

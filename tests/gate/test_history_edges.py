@@ -74,6 +74,8 @@ def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path
     commit_all(clone, "a file of another encoding")
     stderr = rejected(push(clone, "main"), "LAYOUT")
     assert "HISTORY-" not in stderr and "is not a memory file" not in stderr, stderr
+    # named once, by the commit's judging: the tip's file rules pass over such a name
+    assert "gitmem check: 1 problem in 1 file" in stderr, stderr
 
 
 @e2e
@@ -880,3 +882,17 @@ def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(clone: Path) -
     assert (clone / ".gitmem/INDEX.md").read_bytes() == before
     assert git(clone, "diff", "--name-only", "HEAD^", "HEAD", "--", ".gitmem/INDEX.md") == ""
     accepted(push(clone, "main"))
+
+
+@e2e
+def test_the_tips_file_rules_go_on_past_an_entry_judged_at_its_admission(clone: Path) -> None:
+    """The tip's rules judge every path the push touched, also those sorted after one judged
+    already when its admission was: a stray file after an admitted entry is named."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", entry_id))
+    write(clone, ".gitmem/notes.txt", "a note beside the memory\n")
+    commit_all(clone, "a note")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    tips = ".gitmem/notes.txt: LAYOUT is not a memory file: entries live in "
+    tips += ".gitmem/entries/<type>/<id>.md and candidates in .gitmem/candidates/<id>.md"
+    assert tips in [line.removeprefix("remote: ").rstrip() for line in stderr.splitlines()]
