@@ -443,6 +443,26 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "an entry judged at its admission judged again by TipRules.finish: the same problems "
         "a second time, which the report's set of problems holds once"
     ),
+    (
+        "gitmem/gate/history.py",
+        'finish: if path not in self.done and self.snapshot.kind(path) != "missing":',
+        "and-or",
+    ): (
+        "an entry judged at its admission judged again by check_paths: the same problems, "
+        "which the report holds once (finish is given only paths the tip holds)"
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "a candidate branch's file judged by TipRules.finish (check_paths) instead of from the "
+        "blob parsed already: the same rules over the same file",
+        (
+            "_judge_candidate_branch: if item.is_file:  # judged from the blob the scan read "
+            "and parsed, no more look-ups",
+            "skip-if",
+        ),
+        ("_judge_candidate_branch: _parse_blob(j, item.oid)", "drop-call"),
+        ("_judge_candidate_branch: tip.entry(own, item.oid)", "drop-call"),
+    ),
     **_each(
         "gitmem/gate/history.py",
         "the tip's fast path in TipRules.finish not taken: check_paths judges the same file by "

@@ -220,6 +220,11 @@ def test_refused_md_holds_gitmem_s_header_then_rows_and_a_bad_line_is_named(repo
     git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "another heading")
     stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
     assert "refused.md does not start with gitmem's header" in stderr, stderr
+    # after the header and a blank line, a bad line is named by its number in the file
+    refused.write_text(header + "\nnot a refusal\n", encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "a bad row after a blank")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert f"line {header.count(chr(10)) + 2} is not a refusal row" in stderr, stderr
     refused.write_text(header, encoding="utf-8")
     git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "gitmem init")
     accepted(push(repo, "main"))
@@ -896,3 +901,31 @@ def test_the_tips_file_rules_go_on_past_an_entry_judged_at_its_admission(clone: 
     tips = ".gitmem/notes.txt: LAYOUT is not a memory file: entries live in "
     tips += ".gitmem/entries/<type>/<id>.md and candidates in .gitmem/candidates/<id>.md"
     assert tips in [line.removeprefix("remote: ").rstrip() for line in stderr.splitlines()]
+
+
+@e2e
+def test_a_branch_under_gitmem_that_names_no_candidate_id_is_refused(clone: Path) -> None:
+    git(clone, "checkout", "-q", "-b", "gitmem/Not_An_Id")
+    write(clone, ".gitmem/candidates/Not_An_Id.md", text("Not_An_Id"))
+    commit_all(clone, "a candidate under a name that is no id")
+    stderr = rejected(push(clone, "gitmem/Not_An_Id"), "CANDIDATE-BRANCH")
+    assert "gitmem/Not_An_Id is not a candidate branch name" in stderr, stderr
+
+
+def test_a_candidate_on_commits_of_main_the_remote_lacks_is_told_once_to_push_main(
+    clone: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-push gate: a candidate branch proposed on main commits not pushed yet says so
+    once, however many of them it carries, instead of naming each one's files as strays."""
+    for name in ("a", "b", "c"):
+        write(clone, f"src/{name}.py", f"{name} = 1\n")
+        commit_all(clone, f"code {name}")
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ref = f"refs/heads/gitmem/{entry_id}"
+    monkeypatch.chdir(clone)
+    new = git(clone, "rev-parse", ref).strip()
+    report = history.check_pre_push(f"{ref} {new} {ref} {'0' * 40}\n", "origin")
+    assert [(p.rule, p.message.split(": push")[0]) for p in report.problems] == [
+        ("CANDIDATE-BRANCH", f"branch gitmem/{entry_id} carries commits of main that the "
+         "remote does not have yet")
+    ], report.problems  # fmt: skip
