@@ -451,6 +451,28 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "an entry judged at its admission judged again by check_paths: the same problems, "
         "which the report holds once (finish is given only paths the tip holds)"
     ),
+    (
+        "gitmem/gate/history.py",
+        "_check_admit: step.tip.entry(own.path, own.new.oid)",
+        "drop-call",
+    ): (
+        "an admitted entry not judged by the tip's rules at its admission: TipRules.finish "
+        "judges it with check_paths (every path a chain commit writes is handed to it), the "
+        "same rules over the same file"
+    ),
+    ("gitmem/gate/history.py", "_judge_main: if net is not None:", "skip-if"): (
+        "the tip's rules without the push's map of the tip's blobs: they look each path up in "
+        "the tip's tree, which holds the same blobs"
+    ),
+    ("gitmem/gate/history.py", "_judge_main: side.clear()", "drop-call"): (
+        "side commits scanned again with each later commit of the chain: the same findings, "
+        "which the report holds once"
+    ),
+    ("gitmem/gate/history.py", "_judge_main: _scan_commit(j, left)", "drop-call"): (
+        "the scan of side commits left after the last chain commit: none are, as the commits "
+        "come oldest first (Store.new_commits) and the pushed tip is on the chain; the loop "
+        "keeps every side commit scanned whatever the order"
+    ),
     **_each(
         "gitmem/gate/history.py",
         "a candidate branch's file judged by TipRules.finish (check_paths) instead of from the "

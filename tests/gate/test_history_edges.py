@@ -594,6 +594,8 @@ def test_an_admit_merge_that_also_deletes_an_admitted_entry_is_refused(clone: Pa
     commit_all(clone, f"gitmem: admit {new}")
     stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
     assert f"{entry_path(old)}: HISTORY-DELETE the admit merge of {new}" in stderr, stderr
+    # the hint for a merge that brings memory in through its second parent is not for this one
+    assert "brings memory in through a parent other than its first" not in stderr, stderr
 
 
 @e2e
@@ -651,10 +653,16 @@ def test_allowed_rows_beside_an_entry_that_does_not_parse_have_no_admitter(clone
     assert f"allowed.md gains a row that is not the admitter's for {entry_id}" in stderr, stderr
 
 
-def admit_allowing(clone: Path, entry_id: str, allowed_md: str) -> None:
-    """An admit merge of entry_id by human:bob, made by hand, whose allowed.md is allowed_md."""
-    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-    write(clone, ".gitmem/allowed.md", allowed_md)
+def admit_allowing(
+    clone: Path, entry_id: str, allowed_md: str | None, by: str = "human:bob"
+) -> None:
+    """An admit merge of entry_id (by human:bob), made by hand, whose allowed.md is allowed_md
+    (None: deleted)."""
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by=by)
+    if allowed_md is None:
+        git(clone, "rm", "-q", ".gitmem/allowed.md")
+    else:
+        write(clone, ".gitmem/allowed.md", allowed_md)
     git(clone, "add", "-A")
     git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
 
@@ -687,6 +695,58 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
     # the admitter's own row, and a blank line after it, land
     admit_allowing(clone, entry_id, allowed.append(None, [own]) + "\n")
     accepted(push(clone, "main"))
+
+
+@e2e
+def test_allowed_md_in_a_later_admit_merge_only_grows_by_its_admitters_rows(clone: Path) -> None:
+    """Once allowed.md holds rows, a later admit merge may only append its admitter's rows for
+    its own entry: deleting the file, editing a row, or appending a row for another entry is
+    named."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    first = propose(clone, "Keep the memory reviewed", push_it=False)
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    rows = allowed.append(
+        None, [allowed.Allowance(fingerprint, first, "human:bob", "2026-11-30", "ok")]
+    )
+    admit_allowing(clone, first, rows)
+    accepted(push(clone, "main"))
+    second = propose(clone, "Review it all", push_it=False)
+    again = allowed.Allowance(fingerprint, first, "human:bob", "2026-11-30", "again")
+    own = allowed.Allowance(fingerprint, second, "human:bob", "2026-11-30", "ok")
+    not_bobs = f"allowed.md gains a row that is not human:bob's for {second}"
+    for allowed_md, message in (
+        (None, "allowed.md is deleted: it only grows"),
+        (rows.replace("| ok |", "| fine |"), "allowed.md is edited: it only grows"),
+        (allowed.append(rows, [again]), not_bobs),
+        # gitmem's header again before a row of its own: appended, the header is no row
+        (rows + allowed.append(None, [own]), not_bobs),
+    ):
+        admit_allowing(clone, second, allowed_md)
+        stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+        assert f".gitmem/allowed.md: HISTORY-EDIT {message}" in stderr, stderr
+        git(clone, "reset", "-q", "--hard", "HEAD~1")
+
+
+@e2e
+def test_an_admitter_who_wrote_the_candidates_commit_may_not_allow_its_finding(
+    clone: Path,
+) -> None:
+    """The candidate's author is its human source or, for an imported candidate, whoever made
+    its commit: neither may record the exception for its finding."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    entry_id = propose(
+        clone, "Keep the memory reviewed", "--source", "import:docs/adr.md", push_it=False
+    )
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    by = "human:Test Author"  # the tests' git author, who made the candidate's commit
+    row = allowed.Allowance(fingerprint, entry_id, by, "2026-11-30", "ok")
+    admit_allowing(clone, entry_id, allowed.append(None, [row]), by=by)
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert f"{by} allows a finding of their own candidate {entry_id}" in stderr, stderr
 
 
 @e2e
@@ -929,3 +989,35 @@ def test_a_candidate_on_commits_of_main_the_remote_lacks_is_told_once_to_push_ma
         ("CANDIDATE-BRANCH", f"branch gitmem/{entry_id} carries commits of main that the "
          "remote does not have yet")
     ], report.problems  # fmt: skip
+
+
+@e2e
+def test_a_candidate_file_that_reached_main_before_the_gate_may_leave_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Only what enters the memory branch is judged: a candidate file that main held before
+    the server had the hook is deleted without a problem."""
+    server = serve(repo, tmp_path, "", hook=False)
+    candidate = ".gitmem/candidates/local-method-20261129-x.md"
+    write(repo, candidate, text("local-method-20261129-x"))
+    commit_all(repo, "a candidate on main, before the gate")
+    accepted(push(repo, "main"))
+    installer.install(server, server=True)
+    git(repo, "rm", "-q", candidate)
+    commit_all(repo, "the candidate, gone")
+    accepted(push(repo, "main"))
+
+
+@e2e
+def test_refused_md_changed_beside_another_memory_file_is_named_as_such(clone: Path) -> None:
+    refused = clone / ".gitmem/refused.md"
+    row = "| a topic | no | local-method-20261129-x | 2026-11-29 | human:bob |\n"
+    refused.write_text(refused.read_text(encoding="utf-8") + row, encoding="utf-8")
+    other = "local-method-20261129-other"
+    write(clone, entry_path(other), forged(other))
+    index(clone)
+    commit_all(clone, "a refusal and an entry in one commit")
+    stderr = rejected(push(clone, "main"), "HISTORY-REFUSED")
+    assert (
+        ".gitmem/refused.md: HISTORY-REFUSED changes refused.md beside other memory files"
+    ) in stderr, stderr
