@@ -460,6 +460,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "judges it with check_paths (every path a chain commit writes is handed to it), the "
         "same rules over the same file"
     ),
+    ("gitmem/gate/history.py", "_chain: chain.reverse()", "drop-call"): (
+        "the chain commits the receiver had judged newest first: each is judged against its "
+        "own first parent, whatever the order (which only decides which caches are warm)"
+    ),
     ("gitmem/gate/history.py", "_judge_main: if net is not None:", "skip-if"): (
         "the tip's rules without the push's map of the tip's blobs: they look each path up in "
         "the tip's tree, which holds the same blobs"

@@ -1516,9 +1516,7 @@ def _judge_main_commit(j: Judge, commit: str, tip: TipRules) -> set[str]:
     else:
         kind.check(j, step)
     if j.memory_tree(commit) is not None and not _index_proven(j, commit, parent, changes):
-        present = any(c.path == index_path and c.new is not None for c in changes) or (
-            j.store.item(info.tree, index_path) is not None
-        )
+        present = j.store.item(info.tree, index_path) is not None
         j.add(
             index_path,
             "INDEX",

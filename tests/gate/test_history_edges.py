@@ -1021,3 +1021,11 @@ def test_refused_md_changed_beside_another_memory_file_is_named_as_such(clone: P
     assert (
         ".gitmem/refused.md: HISTORY-REFUSED changes refused.md beside other memory files"
     ) in stderr, stderr
+
+
+@e2e
+def test_index_md_deleted_from_main_is_named_missing(clone: Path) -> None:
+    git(clone, "rm", "-q", ".gitmem/INDEX.md")
+    commit_all(clone, "no INDEX.md")
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert ".gitmem/INDEX.md: INDEX INDEX.md is missing: run `gitmem index`" in stderr, stderr
