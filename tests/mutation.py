@@ -460,6 +460,15 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "judges it with check_paths (every path a chain commit writes is handed to it), the "
         "same rules over the same file"
     ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_settings_change: "
+        "if [i.oid if i else None for i in items] == [p.oid if p else None for p in previous]:",
+        "skip-if",
+    ): (
+        "the fast path of a commit that leaves the settings files as they were: their policies "
+        "then read the same, and changed_keys finds no change"
+    ),
     ("gitmem/gate/history.py", "_chain: chain.reverse()", "drop-call"): (
         "the chain commits the receiver had judged newest first: each is judged against its "
         "own first parent, whatever the order (which only decides which caches are warm)"

@@ -966,7 +966,7 @@ def test_the_tips_file_rules_go_on_past_an_entry_judged_at_its_admission(clone: 
 @e2e
 def test_a_branch_under_gitmem_that_names_no_candidate_id_is_refused(clone: Path) -> None:
     git(clone, "checkout", "-q", "-b", "gitmem/Not_An_Id")
-    write(clone, ".gitmem/candidates/Not_An_Id.md", text("Not_An_Id"))
+    write(clone, ".gitmem/candidates/Not_An_Id.md", text(id="Not_An_Id"))
     commit_all(clone, "a candidate under a name that is no id")
     stderr = rejected(push(clone, "gitmem/Not_An_Id"), "CANDIDATE-BRANCH")
     assert "gitmem/Not_An_Id is not a candidate branch name" in stderr, stderr
@@ -999,7 +999,7 @@ def test_a_candidate_file_that_reached_main_before_the_gate_may_leave_it(
     the server had the hook is deleted without a problem."""
     server = serve(repo, tmp_path, "", hook=False)
     candidate = ".gitmem/candidates/local-method-20261129-x.md"
-    write(repo, candidate, text("local-method-20261129-x"))
+    write(repo, candidate, text(id="local-method-20261129-x", source="human:alice"))
     commit_all(repo, "a candidate on main, before the gate")
     accepted(push(repo, "main"))
     installer.install(server, server=True)
@@ -1029,3 +1029,17 @@ def test_index_md_deleted_from_main_is_named_missing(clone: Path) -> None:
     commit_all(clone, "no INDEX.md")
     stderr = rejected(push(clone, "main"), "INDEX")
     assert ".gitmem/INDEX.md: INDEX INDEX.md is missing: run `gitmem index`" in stderr, stderr
+
+
+@e2e
+def test_an_id_admitted_under_one_type_is_not_admitted_again_under_another(clone: Path) -> None:
+    entry_id = admitted(clone)
+    git(clone, "checkout", "-q", "-b", "again")
+    candidate = text(id=entry_id, type="decision", title="Keep the memory reviewed, again")
+    write(clone, f".gitmem/candidates/{entry_id}.md", candidate)
+    commit_all(clone, "the same id, another type")
+    git(clone, "checkout", "-q", "main")
+    admit_by_hand(clone, "again", entry_id)
+    assert (clone / f".gitmem/entries/decision/{entry_id}.md").exists()
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"{entry_id} was admitted already (entries/method/): an id is admitted once" in stderr
