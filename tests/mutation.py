@@ -469,6 +469,25 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the fast path of a commit that leaves the settings files as they were: their policies "
         "then read the same, and changed_keys finds no change"
     ),
+    **_each(
+        "gitmem/gate/history.py",
+        "the candidate's bytes proven from the admitted text (a fast path): not taken, the "
+        "candidate's blob is read and compared instead, the same verdict; and its bytes are "
+        "kept for the scan only when they are the blob's own (blob_id equal)",
+        (
+            "_judge_admission: derived = candidate_text(entry, admitted) "
+            "if len(admitted) <= SCAN_CAP else None",
+            "compare-0",
+        ),
+        *(
+            (
+                "_judge_admission: if derived is not None and item.oid not in j.blobs and "
+                "j.store.blob_id(derived) == item.oid:",
+                operator,
+            )
+            for operator in ("skip-if", "compare-0", "compare-0/2")
+        ),
+    ),
     ("gitmem/gate/history.py", "_chain: chain.reverse()", "drop-call"): (
         "the chain commits the receiver had judged newest first: each is judged against its "
         "own first parent, whatever the order (which only decides which caches are warm)"

@@ -666,6 +666,22 @@ def test_an_admit_merge_that_also_edits_another_admitted_entry_is_refused(clone:
     assert f"{entry_path(old)}: HISTORY-EDIT edits an admitted entry" in stderr, stderr
 
 
+def test_a_candidates_secret_is_found_though_its_admission_leaves_it_out(clone: Path) -> None:
+    """The judge hands the candidate's scan bytes derived from the admitted text only when
+    they are the candidate's blob: a candidate with a token, admitted by hand without it, is
+    scanned as it was pushed."""
+    entry_id = "local-method-20261129-leak"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    body = f"## Context\nA deploy.\n\n## Content\nDeploy with {TOKEN}.\n\n## Evidence\nIt ran.\n"
+    write(clone, f".gitmem/candidates/{entry_id}.md", text(body, id=entry_id))
+    commit_all(clone, "a candidate with a token")
+    git(clone, "checkout", "-q", "main")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    edit_in_place(clone, entry_id, "Deploy with the vault's token.")
+    stderr = rejected(push(clone, "main"), "SECRET")
+    assert f".gitmem/candidates/{entry_id}.md:16: SECRET github-pat" in stderr, stderr
+
+
 def test_an_amend_merge_that_also_edits_another_admitted_entry_is_refused(clone: Path) -> None:
     old, other = admitted(clone), admitted(clone, "Review it all")
     candidate_id = curation_candidate(clone, "--amend", old, "--title", "Keep memory reviewed")
