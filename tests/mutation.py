@@ -488,6 +488,14 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
             for operator in ("skip-if", "compare-0", "compare-0/2")
         ),
     ),
+    **_each(
+        "gitmem/gate/history.py",
+        "_file_at's fast path (the file from the commit's own changes) not taken: the tree "
+        "look-up finds the same file",
+        ("_file_at: if key in j.changes or key in j.streamed:", "skip-if"),
+        ("_file_at: if key in j.changes or key in j.streamed:", "and-or"),
+        ("_file_at: if found is not None:", "skip-if"),
+    ),
     ("gitmem/gate/history.py", "_chain: chain.reverse()", "drop-call"): (
         "the chain commits the receiver had judged newest first: each is judged against its "
         "own first parent, whatever the order (which only decides which caches are warm)"

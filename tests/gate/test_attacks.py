@@ -212,7 +212,8 @@ def test_the_server_keeps_requiring_the_pusher_whatever_the_tree_says(
     ok(run(clone, "admit", entry_id, "--by", "human:alice"))
     stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-ADMITTER")
     assert "'mallory'" in stderr
-    rejected(push(clone, "main"), "HISTORY-ADMITTER")  # and when the server names nobody
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")  # the server names nobody
+    assert "memory.requirePusherMatch is on but the server does not say who pushed" in stderr
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
 
 

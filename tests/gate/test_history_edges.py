@@ -431,14 +431,20 @@ def test_an_admit_merge_of_no_candidate_or_with_another_status_is_refused(clone:
 
 
 @e2e
-def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path) -> None:
+@pytest.mark.parametrize("source", ["human:alice", "audit:verdict.md"])
+def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path, source: str) -> None:
     """An admission by an audit (admitted_by audit:…) is for a code-structure or mistake
-    entry that an audit proposed; a person's method is not one, whatever the policy."""
-    entry_id = propose(clone, "Keep the memory reviewed")
+    entry that an audit proposed; a method is not one, whoever proposed it, whatever the
+    policy."""
+    entry_id = "local-method-20261129-audited"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")  # by hand: propose refuses it
+    write(clone, f".gitmem/candidates/{entry_id}.md", text(id=entry_id, source=source))
+    commit_all(clone, "a method proposed by " + source)
+    git(clone, "checkout", "-q", "main")
     admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="audit:verdict.md")
     stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
     assert "an audit admits only audit-sourced code-structure or mistake entries" in stderr
-    assert "not a method from " in stderr, stderr
+    assert f"not a method from {source}" in stderr, stderr
 
 
 @e2e
