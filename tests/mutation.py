@@ -451,14 +451,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "an entry judged at its admission judged again by check_paths: the same problems, "
         "which the report holds once (finish is given only paths the tip holds)"
     ),
-    (
+    **_each(
         "gitmem/gate/history.py",
-        "_check_admit: step.tip.entry(own.path, own.new.oid)",
-        "drop-call",
-    ): (
-        "an admitted entry not judged by the tip's rules at its admission: TipRules.finish "
-        "judges it with check_paths (every path a chain commit writes is handed to it), the "
-        "same rules over the same file"
+        "an admitted, amended or retired entry not judged by the tip's rules at its merge: "
+        "TipRules.finish judges it with check_paths (every path a chain commit writes is "
+        "handed to it), the same rules over the same file",
+        ("_check_admit: step.tip.entry(own.path, own.new.oid)", "drop-call"),
+        ("_check_in_place: step.tip.entry(own.path, own.new.oid)", "drop-call"),
     ),
     (
         "gitmem/gate/history.py",
@@ -495,6 +494,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         ("_file_at: if key in j.changes or key in j.streamed:", "skip-if"),
         ("_file_at: if key in j.changes or key in j.streamed:", "and-or"),
         ("_file_at: if found is not None:", "skip-if"),
+    ),
+    ("gitmem/gate/history.py", "_net_changes: if old_memory is None:", "skip-if"): (
+        "no old memory folder diffed as an empty one: every file an addition, which the "
+        "rewrite's net judge passes over, and the tip's blob map then holds the tree's blobs"
     ),
     ("gitmem/gate/history.py", "_chain: chain.reverse()", "drop-call"): (
         "the chain commits the receiver had judged newest first: each is judged against its "

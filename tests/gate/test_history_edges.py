@@ -1049,3 +1049,34 @@ def test_an_id_admitted_under_one_type_is_not_admitted_again_under_another(clone
     assert (clone / f".gitmem/entries/decision/{entry_id}.md").exists()
     stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
     assert f"{entry_id} was admitted already (entries/method/): an id is admitted once" in stderr
+
+
+@e2e
+def test_a_rewrite_that_deletes_an_entry_and_shrinks_refused_md_is_named_for_both(
+    clone: Path,
+) -> None:
+    """A force push's net change is judged path by path: a deleted entry does not end the
+    look at the paths after it (refused.md sorts after entries/)."""
+    base = git(clone, "rev-parse", "HEAD").strip()
+    entry_id = admitted(clone)
+    ok(run(clone, "refuse", propose(clone, "Store memory in a database"), "--reason", "no"))
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)
+    write(clone, "src/app.py", "print('hello')\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, "+main"), "HISTORY-DELETE")
+    assert f"{entry_path(entry_id)}: HISTORY-DELETE a rewrite of history deletes" in stderr
+    assert (
+        ".gitmem/refused.md: HISTORY-REFUSED a rewrite of history shrinks or edits refused.md"
+    ) in stderr, stderr
+
+
+@e2e
+def test_a_rewrite_whose_refused_md_only_grows_is_accepted(clone: Path) -> None:
+    base = git(clone, "rev-parse", "HEAD").strip()
+    write(clone, "src/app.py", "print('hello')\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)
+    ok(run(clone, "refuse", propose(clone, "Store memory in a database"), "--reason", "no"))
+    accepted(push(clone, "+main"))
