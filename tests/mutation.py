@@ -435,6 +435,108 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "@dataclass(frozen=True) on Policy: no code assigns to a policy or hashes one "
         "(with_allowed makes a new one)"
     ),
+    ("gitmem/gate/history.py", "entry: if self.blobs is not None:", "skip-if"): (
+        "the tip's blob of a path from the tree instead of the push's own map of them: the map "
+        "holds what the tip's tree holds at each path it names"
+    ),
+    ("gitmem/gate/history.py", "entry: self.done.add(path)", "drop-call"): (
+        "an entry judged at its admission judged again by TipRules.finish: the same problems "
+        "a second time, which the report's set of problems holds once"
+    ),
+    (
+        "gitmem/gate/history.py",
+        'finish: if path not in self.done and self.snapshot.kind(path) != "missing":',
+        "and-or",
+    ): (
+        "an entry judged at its admission judged again by check_paths: the same problems, "
+        "which the report holds once (finish is given only paths the tip holds)"
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "an admitted, amended or retired entry not judged by the tip's rules at its merge: "
+        "TipRules.finish judges it with check_paths (every path a chain commit writes is "
+        "handed to it), the same rules over the same file",
+        ("_check_admit: step.tip.entry(own.path, own.new.oid)", "drop-call"),
+        ("_check_in_place: step.tip.entry(own.path, own.new.oid)", "drop-call"),
+    ),
+    (
+        "gitmem/gate/history.py",
+        "_judge_settings_change: "
+        "if [i.oid if i else None for i in items] == [p.oid if p else None for p in previous]:",
+        "skip-if",
+    ): (
+        "the fast path of a commit that leaves the settings files as they were: their policies "
+        "then read the same, and changed_keys finds no change"
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "the candidate's bytes proven from the admitted text (a fast path): not taken, the "
+        "candidate's blob is read and compared instead, the same verdict; and its bytes are "
+        "kept for the scan only when they are the blob's own (blob_id equal)",
+        (
+            "_judge_admission: derived = candidate_text(entry, admitted) "
+            "if len(admitted) <= SCAN_CAP else None",
+            "compare-0",
+        ),
+        *(
+            (
+                "_judge_admission: if derived is not None and item.oid not in j.blobs and "
+                "j.store.blob_id(derived) == item.oid:",
+                operator,
+            )
+            for operator in ("skip-if", "compare-0", "compare-0/2")
+        ),
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "_file_at's fast path (the file from the commit's own changes) not taken: the tree "
+        "look-up finds the same file",
+        ("_file_at: if key in j.changes or key in j.streamed:", "skip-if"),
+        ("_file_at: if key in j.changes or key in j.streamed:", "and-or"),
+        ("_file_at: if found is not None:", "skip-if"),
+    ),
+    ("gitmem/gate/history.py", "_net_changes: if old_memory is None:", "skip-if"): (
+        "no old memory folder diffed as an empty one: every file an addition, which the "
+        "rewrite's net judge passes over, and the tip's blob map then holds the tree's blobs"
+    ),
+    ("gitmem/gate/history.py", "_chain: chain.reverse()", "drop-call"): (
+        "the chain commits the receiver had judged newest first: each is judged against its "
+        "own first parent, whatever the order (which only decides which caches are warm)"
+    ),
+    ("gitmem/gate/history.py", "_judge_main: if net is not None:", "skip-if"): (
+        "the tip's rules without the push's map of the tip's blobs: they look each path up in "
+        "the tip's tree, which holds the same blobs"
+    ),
+    ("gitmem/gate/history.py", "_judge_main: side.clear()", "drop-call"): (
+        "side commits scanned again with each later commit of the chain: the same findings, "
+        "which the report holds once"
+    ),
+    ("gitmem/gate/history.py", "_judge_main: _scan_commit(j, left)", "drop-call"): (
+        "the scan of side commits left after the last chain commit: none are, as the commits "
+        "come oldest first (Store.new_commits) and the pushed tip is on the chain; the loop "
+        "keeps every side commit scanned whatever the order"
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "a candidate branch's file judged by TipRules.finish (check_paths) instead of from the "
+        "blob parsed already: the same rules over the same file",
+        (
+            "_judge_candidate_branch: if item.is_file:  # judged from the blob the scan read "
+            "and parsed, no more look-ups",
+            "skip-if",
+        ),
+        ("_judge_candidate_branch: _parse_blob(j, item.oid)", "drop-call"),
+        ("_judge_candidate_branch: tip.entry(own, item.oid)", "drop-call"),
+    ),
+    **_each(
+        "gitmem/gate/history.py",
+        "the tip's fast path in TipRules.finish not taken: check_paths judges the same file by "
+        "the same rules (only a path the tip holds as a file reaches it)",
+        *(
+            ("finish: if item is not None and item.is_file:", operator)
+            for operator in ("skip-if", "and-or", "compare-0")
+        ),
+    ),
 }
 
 

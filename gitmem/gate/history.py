@@ -830,10 +830,11 @@ def _remember_index(j: Judge, commit: str, data: bytes | None) -> None:
 
 
 def _index_fields(j: Judge, oid: str) -> tuple[str, str, str] | None:
-    """index.index_fields() of a blob parsed already, from its entry: exact when the front
-    matter was read one line a field, as index_fields reads it (tested); None otherwise."""
+    """index.index_fields() of a blob parsed already, from its entry (None when it was not
+    parsed): the two agree on every entry that parses, because each of their quick readers
+    agrees with YAML wherever it answers and leaves the rest to YAML (tested)."""
     entry = j.parsed.get(oid)
-    if entry is None or not entry.one_line_fields:
+    if entry is None:
         return None
     return entry.status, entry.title, str(entry.meta.get("superseded_by", ""))
 
@@ -1126,25 +1127,24 @@ def _check_admit(j: Judge, step: Step) -> None:
         elif rel == allowed_mod.NAME:
             continue  # judged with the admission, below
         else:
-            _report_unexplained(j, step, change, in_admit=admitted_id)
-    if len(added) != 1 or place_of(added[0].path, j.dir).id != admitted_id:
-        for change in added:
-            if place_of(change.path, j.dir).id != admitted_id:
-                j.add(
-                    change.path,
-                    "HISTORY-ADMIT",
-                    f"the admit merge of {admitted_id} adds another entry: an admit merge adds "
-                    "its own entry only",
-                    step.commit,
-                )
-        if not any(place_of(c.path, j.dir).id == admitted_id for c in added):
+            _report_unexplained(j, step, change, merge_of=f"admit merge of {admitted_id}")
+    for change in added:
+        if place_of(change.path, j.dir).id != admitted_id:
             j.add(
-                f"{j.dir}/entries",
+                change.path,
                 "HISTORY-ADMIT",
-                f"the admit merge of {admitted_id} adds no entries/<type>/{admitted_id}.md",
+                f"the admit merge of {admitted_id} adds another entry: an admit merge adds its "
+                "own entry only",
                 step.commit,
             )
     own = next((c for c in added if place_of(c.path, j.dir).id == admitted_id), None)
+    if own is None:
+        j.add(
+            f"{j.dir}/entries",
+            "HISTORY-ADMIT",
+            f"the admit merge of {admitted_id} adds no entries/<type>/{admitted_id}.md",
+            step.commit,
+        )
     entry = _parse_blob(j, own.new.oid) if own is not None and own.new is not None else None
     if own is not None and own.new is not None and entry is None:
         j.add(own.path, "HISTORY-ADMIT", "the admitted entry does not parse", step.commit)
@@ -1218,7 +1218,7 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
         if place.kind == "entry" and place.id == target_id and change.status == "M":
             own = change
         else:
-            _report_unexplained(j, step, change, in_admit=f"{verb} {candidate_id}")
+            _report_unexplained(j, step, change, merge_of=f"{verb} merge of {candidate_id}")
     if own is None or own.old is None or own.new is None:
         j.add(
             f"{j.dir}/entries",
@@ -1335,12 +1335,13 @@ def _judge_allowed_rows(
             j.push_allowed.setdefault(admitted_id, set()).add(row.fingerprint)
 
 
-def _report_unexplained(j: Judge, step: Step, change: Change, in_admit: str | None = None) -> None:
-    """A memory change that no change kind explains, reported by what it touches."""
+def _report_unexplained(j: Judge, step: Step, change: Change, merge_of: str = "") -> None:
+    """A memory change that no change kind explains, reported by what it touches (and the
+    gitmem merge it comes in, when merge_of names one: "admit merge of X")."""
     rel = j.rel(change.path)
     place = place_of(change.path, j.dir)
     path = shown(change.path)
-    merge = len(step.info.parents) > 1 and not in_admit
+    merge = len(step.info.parents) > 1 and not merge_of
     hint = (
         ": this merge brings memory in through a parent other than its first; the memory "
         "branch's first-parent chain shows each admission as its own admit merge, so rebase "
@@ -1348,7 +1349,7 @@ def _report_unexplained(j: Judge, step: Step, change: Change, in_admit: str | No
         if merge
         else ""
     )
-    where = f"the admit merge of {in_admit} " if in_admit else ""
+    where = f"the {merge_of} " if merge_of else ""
     if not is_utf8(change.path) or _layout_variant(rel):
         return  # reported as LAYOUT by the scan of every commit
     if place.kind == "entry":
@@ -1425,8 +1426,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     history order, so a big push's judging keeps pace with the diffs git streams in."""
     store = j.store
     new_commits = set(commits)
-    old = update.old if update.old != ZERO and store.has_object(update.old) else None
-    old = store.resolve(old) if old else None
+    old = None if update.old == ZERO else store.resolve(update.old)  # None if not received
     chain = _chain(j, old, new, new_commits)
     new_tree = store.tree_of(new)
     tip = TipRules.at(j, new_tree)
@@ -1453,8 +1453,8 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
         for done in side:
             _scan_commit(j, done)
         side.clear()
-    for commit in side:
-        _scan_commit(j, commit)
+    for left in side:  # none: commits come oldest first, and the pushed tip is on the chain
+        _scan_commit(j, left)
     if old is not None and not store.is_ancestor(old, new):
         _judge_net(j, old, new)
     tip.finish(sorted(p for p in touched if store.exists(new_tree, p)))
@@ -1516,9 +1516,7 @@ def _judge_main_commit(j: Judge, commit: str, tip: TipRules) -> set[str]:
     else:
         kind.check(j, step)
     if j.memory_tree(commit) is not None and not _index_proven(j, commit, parent, changes):
-        present = any(c.path == index_path and c.new is not None for c in changes) or (
-            j.store.item(info.tree, index_path) is not None
-        )
+        present = j.store.item(info.tree, index_path) is not None
         j.add(
             index_path,
             "INDEX",

@@ -7,6 +7,7 @@ way to do the same thing still lands, so that a judge refusing everything fails 
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -211,7 +212,8 @@ def test_the_server_keeps_requiring_the_pusher_whatever_the_tree_says(
     ok(run(clone, "admit", entry_id, "--by", "human:alice"))
     stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-ADMITTER")
     assert "'mallory'" in stderr
-    rejected(push(clone, "main"), "HISTORY-ADMITTER")  # and when the server names nobody
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")  # the server names nobody
+    assert "memory.requirePusherMatch is on but the server does not say who pushed" in stderr
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
 
 
@@ -588,17 +590,24 @@ def test_who_may_retire_is_the_servers_policy(clone: Path, server: Path) -> None
         retired_reason="duplicate", retired_by="audit:verdict.md",
     )  # fmt: skip
     stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
-    assert "memory.retireBy" in stderr
+    assert "retired_by 'audit:verdict.md' may not retire: " in stderr, stderr
+    assert " allows human:NAME (memory.retireBy)" in stderr, stderr
     git(server, "config", "--add", "gitmem.retireBy", "audit")
     accepted(push(clone, "main"))
 
 
-def test_an_amendment_is_held_to_the_pusher_like_an_admission(clone: Path, server: Path) -> None:
+@pytest.mark.parametrize(
+    "change", [("--amend", "--title", "Pair on review"), ("--retire", "--reason", "done")]
+)
+def test_an_amendment_or_a_retirement_is_held_to_the_pusher_like_an_admission(
+    clone: Path, server: Path, change: tuple[str, str, str]
+) -> None:
     git(server, "config", "gitmem.requirePusherMatch", "true")
     entry_id = propose(clone, "Pair on reviews")
     ok(run(clone, "admit", entry_id, "--by", "human:alice"))
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
-    candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Pair on review")
+    flag, *more = change
+    candidate_id = curation_candidate(clone, flag, entry_id, *more)
     ok(run(clone, "admit", candidate_id, "--by", "human:alice"))
     rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-ADMITTER")
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
@@ -639,6 +648,69 @@ def test_an_amendment_citing_a_file_its_merge_lacks_is_refused(clone: Path) -> N
     assert "files: 'src/cited.py' does not exist where the entry is admitted" in stderr, stderr
 
 
+def edit_in_place(repo: Path, entry_id: str, content: str) -> None:
+    """Rewrite an entry's content in the last commit (amended, no hooks): an edit smuggled into
+    the merge that commit is."""
+    path = repo / entry_path(entry_id)
+    path.write_text(replace(parse(path.read_text()), content=content).render())
+    index(repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+
+
+def test_an_admit_merge_that_also_edits_another_admitted_entry_is_refused(clone: Path) -> None:
+    old = admitted(clone)
+    entry_id = propose(clone, "Review it all")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    edit_in_place(clone, old, "Do something else.")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert f"{entry_path(old)}: HISTORY-EDIT edits an admitted entry" in stderr, stderr
+
+
+def test_a_candidates_secret_is_found_though_its_admission_leaves_it_out(clone: Path) -> None:
+    """The judge hands the candidate's scan bytes derived from the admitted text only when
+    they are the candidate's blob: a candidate with a token, admitted by hand without it, is
+    scanned as it was pushed."""
+    entry_id = "local-method-20261129-leak"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    body = f"## Context\nA deploy.\n\n## Content\nDeploy with {TOKEN}.\n\n## Evidence\nIt ran.\n"
+    write(clone, f".gitmem/candidates/{entry_id}.md", text(body, id=entry_id))
+    commit_all(clone, "a candidate with a token")
+    git(clone, "checkout", "-q", "main")
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
+    edit_in_place(clone, entry_id, "Deploy with the vault's token.")
+    stderr = rejected(push(clone, "main"), "SECRET")
+    assert f".gitmem/candidates/{entry_id}.md:16: SECRET github-pat" in stderr, stderr
+
+
+def test_an_amend_merge_that_also_edits_another_admitted_entry_is_refused(clone: Path) -> None:
+    old, other = admitted(clone), admitted(clone, "Review it all")
+    candidate_id = curation_candidate(clone, "--amend", old, "--title", "Keep memory reviewed")
+    in_place_by_hand(
+        clone, candidate_id, "amend", old, title="Keep memory reviewed",
+        amended=["2026-12-01"], amended_by="human:alice",
+    )  # fmt: skip
+    edit_in_place(clone, other, "Do something else.")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert (
+        f"{entry_path(other)}: HISTORY-EDIT the amend merge of {candidate_id} edits an "
+        "admitted entry"
+    ) in stderr, stderr
+    # the hint for a merge that brings memory in through its second parent is not for this one
+    assert "brings memory in through a parent other than its first" not in stderr, stderr
+
+
+def test_an_amend_merge_whose_entry_does_not_parse_is_named(clone: Path) -> None:
+    entry_id = admitted(clone)
+    candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Reviewed")
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{candidate_id}")
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{candidate_id}.md")
+    write(clone, entry_path(entry_id), "no front matter at all\n")
+    commit_all(clone, f"gitmem: amend {candidate_id}")
+    stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
+    assert f"{entry_path(entry_id)}: HISTORY-AMEND the amended entry does not parse" in stderr
+
+
 def test_a_superseded_entry_is_not_amended(clone: Path) -> None:
     old = admitted(clone, "Keep the memory reviewed")
     candidate_id = curation_candidate(clone, "--amend", old, "--title", "Keep memory reviewed")
@@ -651,9 +723,19 @@ def test_a_superseded_entry_is_not_amended(clone: Path) -> None:
     assert "not an admitted entry" in stderr
 
 
-def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(clone: Path) -> None:
+@pytest.mark.parametrize("first", [False, True], ids=["onto-main", "first-push"])
+def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(
+    memory: Path, server: Path, first: bool
+) -> None:
     """An entry admitted and amended in one push is judged by the file rules as the tip holds
-    it: the amendment's schema problem is named, whatever the admission's text was."""
+    it: the amendment's schema problem is named, whatever the admission's text was. Also in
+    a first push, where the server has no memory folder to compare with (and the tip's rules
+    look each path up in the tip's tree)."""
+    if first:
+        git(memory, "remote", "add", "origin", str(server))
+        write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
+        commit_all(memory, "settings")
+    clone = memory if first else connect(memory, server)
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     ok(run(clone, "admit", entry_id))
     out = ok(run(clone, "propose", "--amend", entry_id, "--title", "Reviewed")).output

@@ -74,6 +74,8 @@ def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path
     commit_all(clone, "a file of another encoding")
     stderr = rejected(push(clone, "main"), "LAYOUT")
     assert "HISTORY-" not in stderr and "is not a memory file" not in stderr, stderr
+    # named once, by the commit's judging: the tip's file rules pass over such a name
+    assert "gitmem check: 1 problem in 1 file" in stderr, stderr
 
 
 @e2e
@@ -218,6 +220,11 @@ def test_refused_md_holds_gitmem_s_header_then_rows_and_a_bad_line_is_named(repo
     git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "another heading")
     stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
     assert "refused.md does not start with gitmem's header" in stderr, stderr
+    # after the header and a blank line, a bad line is named by its number in the file
+    refused.write_text(header + "\nnot a refusal\n", encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "a bad row after a blank")
+    stderr = rejected(push(repo, "main"), "HISTORY-REFUSED")
+    assert f"line {header.count(chr(10)) + 2} is not a refusal row" in stderr, stderr
     refused.write_text(header, encoding="utf-8")
     git(repo, "commit", "-q", "--amend", "--no-verify", "-a", "-m", "gitmem init")
     accepted(push(repo, "main"))
@@ -424,14 +431,20 @@ def test_an_admit_merge_of_no_candidate_or_with_another_status_is_refused(clone:
 
 
 @e2e
-def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path) -> None:
+@pytest.mark.parametrize("source", ["human:alice", "audit:verdict.md"])
+def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path, source: str) -> None:
     """An admission by an audit (admitted_by audit:…) is for a code-structure or mistake
-    entry that an audit proposed; a person's method is not one, whatever the policy."""
-    entry_id = propose(clone, "Keep the memory reviewed")
+    entry that an audit proposed; a method is not one, whoever proposed it, whatever the
+    policy."""
+    entry_id = "local-method-20261129-audited"
+    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")  # by hand: propose refuses it
+    write(clone, f".gitmem/candidates/{entry_id}.md", text(id=entry_id, source=source))
+    commit_all(clone, "a method proposed by " + source)
+    git(clone, "checkout", "-q", "main")
     admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="audit:verdict.md")
     stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
     assert "an audit admits only audit-sourced code-structure or mistake entries" in stderr
-    assert "not a method from " in stderr, stderr
+    assert f"not a method from {source}" in stderr, stderr
 
 
 @e2e
@@ -587,6 +600,8 @@ def test_an_admit_merge_that_also_deletes_an_admitted_entry_is_refused(clone: Pa
     commit_all(clone, f"gitmem: admit {new}")
     stderr = rejected(push(clone, "main"), "HISTORY-DELETE")
     assert f"{entry_path(old)}: HISTORY-DELETE the admit merge of {new}" in stderr, stderr
+    # the hint for a merge that brings memory in through its second parent is not for this one
+    assert "brings memory in through a parent other than its first" not in stderr, stderr
 
 
 @e2e
@@ -644,10 +659,16 @@ def test_allowed_rows_beside_an_entry_that_does_not_parse_have_no_admitter(clone
     assert f"allowed.md gains a row that is not the admitter's for {entry_id}" in stderr, stderr
 
 
-def admit_allowing(clone: Path, entry_id: str, allowed_md: str) -> None:
-    """An admit merge of entry_id by human:bob, made by hand, whose allowed.md is allowed_md."""
-    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="human:bob")
-    write(clone, ".gitmem/allowed.md", allowed_md)
+def admit_allowing(
+    clone: Path, entry_id: str, allowed_md: str | None, by: str = "human:bob"
+) -> None:
+    """An admit merge of entry_id (by human:bob), made by hand, whose allowed.md is allowed_md
+    (None: deleted)."""
+    admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by=by)
+    if allowed_md is None:
+        git(clone, "rm", "-q", ".gitmem/allowed.md")
+    else:
+        write(clone, ".gitmem/allowed.md", allowed_md)
     git(clone, "add", "-A")
     git(clone, "commit", "-q", "--amend", "--no-verify", "--no-edit")
 
@@ -680,6 +701,58 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
     # the admitter's own row, and a blank line after it, land
     admit_allowing(clone, entry_id, allowed.append(None, [own]) + "\n")
     accepted(push(clone, "main"))
+
+
+@e2e
+def test_allowed_md_in_a_later_admit_merge_only_grows_by_its_admitters_rows(clone: Path) -> None:
+    """Once allowed.md holds rows, a later admit merge may only append its admitter's rows for
+    its own entry: deleting the file, editing a row, or appending a row for another entry is
+    named."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    first = propose(clone, "Keep the memory reviewed", push_it=False)
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    rows = allowed.append(
+        None, [allowed.Allowance(fingerprint, first, "human:bob", "2026-11-30", "ok")]
+    )
+    admit_allowing(clone, first, rows)
+    accepted(push(clone, "main"))
+    second = propose(clone, "Review it all", push_it=False)
+    again = allowed.Allowance(fingerprint, first, "human:bob", "2026-11-30", "again")
+    own = allowed.Allowance(fingerprint, second, "human:bob", "2026-11-30", "ok")
+    not_bobs = f"allowed.md gains a row that is not human:bob's for {second}"
+    for allowed_md, message in (
+        (None, "allowed.md is deleted: it only grows"),
+        (rows.replace("| ok |", "| fine |"), "allowed.md is edited: it only grows"),
+        (allowed.append(rows, [again]), not_bobs),
+        # gitmem's header again before a row of its own: appended, the header is no row
+        (rows + allowed.append(None, [own]), not_bobs),
+    ):
+        admit_allowing(clone, second, allowed_md)
+        stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+        assert f".gitmem/allowed.md: HISTORY-EDIT {message}" in stderr, stderr
+        git(clone, "reset", "-q", "--hard", "HEAD~1")
+
+
+@e2e
+def test_an_admitter_who_wrote_the_candidates_commit_may_not_allow_its_finding(
+    clone: Path,
+) -> None:
+    """The candidate's author is its human source or, for an imported candidate, whoever made
+    its commit: neither may record the exception for its finding."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    entry_id = propose(
+        clone, "Keep the memory reviewed", "--source", "import:docs/adr.md", push_it=False
+    )
+    fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
+    by = "human:Test Author"  # the tests' git author, who made the candidate's commit
+    row = allowed.Allowance(fingerprint, entry_id, by, "2026-11-30", "ok")
+    admit_allowing(clone, entry_id, allowed.append(None, [row]), by=by)
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
+    assert f"{by} allows a finding of their own candidate {entry_id}" in stderr, stderr
 
 
 @e2e
@@ -880,3 +953,130 @@ def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(clone: Path) -
     assert (clone / ".gitmem/INDEX.md").read_bytes() == before
     assert git(clone, "diff", "--name-only", "HEAD^", "HEAD", "--", ".gitmem/INDEX.md") == ""
     accepted(push(clone, "main"))
+
+
+@e2e
+def test_the_tips_file_rules_go_on_past_an_entry_judged_at_its_admission(clone: Path) -> None:
+    """The tip's rules judge every path the push touched, also those sorted after one judged
+    already when its admission was: a stray file after an admitted entry is named."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ok(run(clone, "admit", entry_id))
+    write(clone, ".gitmem/notes.txt", "a note beside the memory\n")
+    commit_all(clone, "a note")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    tips = ".gitmem/notes.txt: LAYOUT is not a memory file: entries live in "
+    tips += ".gitmem/entries/<type>/<id>.md and candidates in .gitmem/candidates/<id>.md"
+    assert tips in [line.removeprefix("remote: ").rstrip() for line in stderr.splitlines()]
+
+
+@e2e
+def test_a_branch_under_gitmem_that_names_no_candidate_id_is_refused(clone: Path) -> None:
+    git(clone, "checkout", "-q", "-b", "gitmem/Not_An_Id")
+    write(clone, ".gitmem/candidates/Not_An_Id.md", text(id="Not_An_Id"))
+    commit_all(clone, "a candidate under a name that is no id")
+    stderr = rejected(push(clone, "gitmem/Not_An_Id"), "CANDIDATE-BRANCH")
+    assert "gitmem/Not_An_Id is not a candidate branch name" in stderr, stderr
+
+
+def test_a_candidate_on_commits_of_main_the_remote_lacks_is_told_once_to_push_main(
+    clone: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-push gate: a candidate branch proposed on main commits not pushed yet says so
+    once, however many of them it carries, instead of naming each one's files as strays."""
+    for name in ("a", "b", "c"):
+        write(clone, f"src/{name}.py", f"{name} = 1\n")
+        commit_all(clone, f"code {name}")
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    ref = f"refs/heads/gitmem/{entry_id}"
+    monkeypatch.chdir(clone)
+    new = git(clone, "rev-parse", ref).strip()
+    report = history.check_pre_push(f"{ref} {new} {ref} {'0' * 40}\n", "origin")
+    assert [(p.rule, p.message.split(": push")[0]) for p in report.problems] == [
+        ("CANDIDATE-BRANCH", f"branch gitmem/{entry_id} carries commits of main that the "
+         "remote does not have yet")
+    ], report.problems  # fmt: skip
+
+
+@e2e
+def test_a_candidate_file_that_reached_main_before_the_gate_may_leave_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Only what enters the memory branch is judged: a candidate file that main held before
+    the server had the hook is deleted without a problem."""
+    server = serve(repo, tmp_path, "", hook=False)
+    candidate = ".gitmem/candidates/local-method-20261129-x.md"
+    write(repo, candidate, text(id="local-method-20261129-x", source="human:alice"))
+    commit_all(repo, "a candidate on main, before the gate")
+    accepted(push(repo, "main"))
+    installer.install(server, server=True)
+    git(repo, "rm", "-q", candidate)
+    commit_all(repo, "the candidate, gone")
+    accepted(push(repo, "main"))
+
+
+@e2e
+def test_refused_md_changed_beside_another_memory_file_is_named_as_such(clone: Path) -> None:
+    refused = clone / ".gitmem/refused.md"
+    row = "| a topic | no | local-method-20261129-x | 2026-11-29 | human:bob |\n"
+    refused.write_text(refused.read_text(encoding="utf-8") + row, encoding="utf-8")
+    other = "local-method-20261129-other"
+    write(clone, entry_path(other), forged(other))
+    index(clone)
+    commit_all(clone, "a refusal and an entry in one commit")
+    stderr = rejected(push(clone, "main"), "HISTORY-REFUSED")
+    assert (
+        ".gitmem/refused.md: HISTORY-REFUSED changes refused.md beside other memory files"
+    ) in stderr, stderr
+
+
+@e2e
+def test_index_md_deleted_from_main_is_named_missing(clone: Path) -> None:
+    git(clone, "rm", "-q", ".gitmem/INDEX.md")
+    commit_all(clone, "no INDEX.md")
+    stderr = rejected(push(clone, "main"), "INDEX")
+    assert ".gitmem/INDEX.md: INDEX INDEX.md is missing: run `gitmem index`" in stderr, stderr
+
+
+@e2e
+def test_an_id_admitted_under_one_type_is_not_admitted_again_under_another(clone: Path) -> None:
+    entry_id = admitted(clone)
+    git(clone, "checkout", "-q", "-b", "again")
+    candidate = text(id=entry_id, type="decision", title="Keep the memory reviewed, again")
+    write(clone, f".gitmem/candidates/{entry_id}.md", candidate)
+    commit_all(clone, "the same id, another type")
+    git(clone, "checkout", "-q", "main")
+    admit_by_hand(clone, "again", entry_id)
+    assert (clone / f".gitmem/entries/decision/{entry_id}.md").exists()
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert f"{entry_id} was admitted already (entries/method/): an id is admitted once" in stderr
+
+
+@e2e
+def test_a_rewrite_that_deletes_an_entry_and_shrinks_refused_md_is_named_for_both(
+    clone: Path,
+) -> None:
+    """A force push's net change is judged path by path: a deleted entry does not end the
+    look at the paths after it (refused.md sorts after entries/)."""
+    base = git(clone, "rev-parse", "HEAD").strip()
+    entry_id = admitted(clone)
+    ok(run(clone, "refuse", propose(clone, "Store memory in a database"), "--reason", "no"))
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)
+    write(clone, "src/app.py", "print('hello')\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, "+main"), "HISTORY-DELETE")
+    assert f"{entry_path(entry_id)}: HISTORY-DELETE a rewrite of history deletes" in stderr
+    assert (
+        ".gitmem/refused.md: HISTORY-REFUSED a rewrite of history shrinks or edits refused.md"
+    ) in stderr, stderr
+
+
+@e2e
+def test_a_rewrite_whose_refused_md_only_grows_is_accepted(clone: Path) -> None:
+    base = git(clone, "rev-parse", "HEAD").strip()
+    write(clone, "src/app.py", "print('hello')\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)
+    ok(run(clone, "refuse", propose(clone, "Store memory in a database"), "--reason", "no"))
+    accepted(push(clone, "+main"))

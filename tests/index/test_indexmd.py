@@ -213,22 +213,30 @@ def test_quick_fields_agree_with_yaml_whatever_lines_surround_them(
 
 
 @settings(max_examples=300, deadline=None)
-@given(_titles, st.lists(st.tuples(st.integers(0, 12), _FRONT_LINES), max_size=3))
+@given(
+    _titles,
+    st.lists(st.tuples(st.integers(0, 12), _FRONT_LINES), max_size=3),
+    st.sampled_from([b"", b"\xef\xbb\xbf"]),
+    st.booleans(),
+)
+@example("A title", [(3, "title: >-"), (4, "  folded title")], b"", False)
+@example("A title", [(3, "status: 'quoted'")], b"\xef\xbb\xbf", True)
 def test_a_parsed_entry_gives_the_index_fields_of_its_bytes(
-    title: str, edits: list[tuple[int, str]]
+    title: str, edits: list[tuple[int, str]], bom: bytes, crlf: bool
 ) -> None:
     """What the push judge takes from an entry it parsed (history._index_fields) is what
-    index_fields reads from the bytes, whenever the front matter was read one line a field."""
+    index_fields reads from the bytes, for every entry that parses: read one line a field or
+    by YAML, with a byte order mark or CRLF line ends."""
     data = with_front_lines(entry_text("p-method-20261129-x", title=title), edits)
+    data = bom + (data.replace(b"\n", b"\r\n") if crlf else data)
     try:
         parsed = E.parse(data)
     except E.EntryError:
         return
-    if parsed.one_line_fields:
-        known = (parsed.status, parsed.title, str(parsed.meta.get("superseded_by", "")))
-        assert index.line_for("method", "x", *known) == index.line_for(
-            "method", "x", *(index.index_fields(data) or ("", "", ""))
-        )
+    known = (parsed.status, parsed.title, str(parsed.meta.get("superseded_by", "")))
+    assert index.line_for("method", "x", *known) == index.line_for(
+        "method", "x", *(index.index_fields(data) or ("", "", ""))
+    )
 
 
 _ids = st.sets(st.from_regex(r"p-method-2026112[0-9]-[a-z]{1,6}", fullmatch=True), max_size=30)
