@@ -348,11 +348,20 @@ def test_a_memory_file_or_a_message_over_its_cap_is_refused_unread(clone: Path) 
 
 
 @e2e
-def test_refused_md_deleted_is_refused(clone: Path) -> None:
-    git(clone, "rm", "-q", ".gitmem/refused.md")
-    commit_all(clone, "no more refusals")
-    stderr = rejected(push(clone, "main"), "HISTORY-REFUSED")
-    assert "refused.md is deleted: it only grows" in stderr, stderr
+@pytest.mark.parametrize(
+    ("name", "rule", "message"),
+    [
+        ("refused.md", "HISTORY-REFUSED", "refused.md is deleted: it only grows"),
+        ("INDEX.md", "INDEX", "INDEX.md is missing: run `gitmem index`"),
+    ],
+)
+def test_refused_md_or_index_md_deleted_from_main_is_named(
+    clone: Path, name: str, rule: str, message: str
+) -> None:
+    git(clone, "rm", "-q", f".gitmem/{name}")
+    commit_all(clone, f"no {name}")
+    stderr = rejected(push(clone, "main"), rule)
+    assert f".gitmem/{name}: {rule} {message}" in stderr, stderr
 
 
 @e2e
@@ -1027,14 +1036,6 @@ def test_refused_md_changed_beside_another_memory_file_is_named_as_such(clone: P
     assert (
         ".gitmem/refused.md: HISTORY-REFUSED changes refused.md beside other memory files"
     ) in stderr, stderr
-
-
-@e2e
-def test_index_md_deleted_from_main_is_named_missing(clone: Path) -> None:
-    git(clone, "rm", "-q", ".gitmem/INDEX.md")
-    commit_all(clone, "no INDEX.md")
-    stderr = rejected(push(clone, "main"), "INDEX")
-    assert ".gitmem/INDEX.md: INDEX INDEX.md is missing: run `gitmem index`" in stderr, stderr
 
 
 @e2e
