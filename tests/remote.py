@@ -23,14 +23,16 @@ def make_server(tmp_path: Path) -> Path:
     return bare
 
 
-def connect(memory: Path, server: Path) -> Path:
-    """memory, with server as its origin, settings committed, main pushed."""
+def connect(memory: Path, server: Path, *, push_main: bool = True) -> Path:
+    """memory, with server as its origin, settings committed, main pushed (unless not
+    push_main: the next push of main is then the server's first)."""
     git(memory, "remote", "add", "origin", str(server))
     # ids would otherwise take the remote's name ("server"); keep the names the tests share
     (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
     git(memory, "add", ".gitmem.toml")
     git(memory, "commit", "-q", "-m", "settings")
-    accepted(push(memory, "main"))
+    if push_main:
+        accepted(push(memory, "main"))
     return memory
 
 
@@ -124,6 +126,15 @@ def merge_commit(repo: Path, message: str, *parents: str) -> str:
     commit = git(repo, *args).strip()
     git(repo, "reset", "-q", "--hard", commit)
     return commit
+
+
+def candidate_by_hand(repo: Path, branch: str, entry_id: str, candidate: str) -> None:
+    """A candidate file written with git alone on branch (from the current one), committed
+    without hooks; the checkout is back where it was."""
+    git(repo, "checkout", "-q", "-b", branch)
+    write(repo, f".gitmem/candidates/{entry_id}.md", candidate)
+    commit_all(repo, f"candidate {entry_id}, by hand")
+    git(repo, "checkout", "-q", "-")
 
 
 def admit_by_hand(

@@ -11,11 +11,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from clirunner import ok, run, write
+from clirunner import ok, proposed, run, write
 from remote import (
     accepted,
     admit_by_hand,
     admitted,
+    candidate_by_hand,
     commit_all,
     connect,
     entry_path,
@@ -672,11 +673,8 @@ def test_a_candidates_secret_is_found_though_its_admission_leaves_it_out(clone: 
     they are the candidate's blob: a candidate with a token, admitted by hand without it, is
     scanned as it was pushed."""
     entry_id = "local-method-20261129-leak"
-    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")
     body = f"## Context\nA deploy.\n\n## Content\nDeploy with {TOKEN}.\n\n## Evidence\nIt ran.\n"
-    write(clone, f".gitmem/candidates/{entry_id}.md", text(body, id=entry_id))
-    commit_all(clone, "a candidate with a token")
-    git(clone, "checkout", "-q", "main")
+    candidate_by_hand(clone, f"gitmem/{entry_id}", entry_id, text(body, id=entry_id))
     admit_by_hand(clone, f"gitmem/{entry_id}", entry_id)
     edit_in_place(clone, entry_id, "Deploy with the vault's token.")
     stderr = rejected(push(clone, "main"), "SECRET")
@@ -731,15 +729,12 @@ def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(
     it: the amendment's schema problem is named, whatever the admission's text was. Also in
     a first push, where the server has no memory folder to compare with (and the tip's rules
     look each path up in the tip's tree)."""
-    if first:
-        git(memory, "remote", "add", "origin", str(server))
-        write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
-        commit_all(memory, "settings")
-    clone = memory if first else connect(memory, server)
+    clone = connect(memory, server, push_main=not first)
     entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
     ok(run(clone, "admit", entry_id))
-    out = ok(run(clone, "propose", "--amend", entry_id, "--title", "Reviewed")).output
-    candidate_id = out.split("proposed ", 1)[1].split()[0]
+    candidate_id = proposed(
+        ok(run(clone, "propose", "--amend", entry_id, "--title", "Reviewed")).output
+    )
     in_place_by_hand(
         clone, candidate_id, "amend", entry_id, title="Reviewed", tags="not a list",
         amended=["2026-12-01"], amended_by="human:alice",

@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from clirunner import ok, run, write
+from clirunner import ok, proposed, run, write
 from remote import (
     accepted,
     admit_by_hand,
     admitted,
+    candidate_by_hand,
     commit_all,
     connect,
     entry_path,
@@ -445,11 +446,8 @@ def test_an_audit_admits_only_audit_sourced_lessons_of_its_kinds(clone: Path, so
     """An admission by an audit (admitted_by audit:…) is for a code-structure or mistake
     entry that an audit proposed; a method is not one, whoever proposed it, whatever the
     policy."""
-    entry_id = "local-method-20261129-audited"
-    git(clone, "checkout", "-q", "-b", f"gitmem/{entry_id}")  # by hand: propose refuses it
-    write(clone, f".gitmem/candidates/{entry_id}.md", text(id=entry_id, source=source))
-    commit_all(clone, "a method proposed by " + source)
-    git(clone, "checkout", "-q", "main")
+    entry_id = "local-method-20261129-audited"  # by hand: propose refuses an audit's method
+    candidate_by_hand(clone, f"gitmem/{entry_id}", entry_id, text(id=entry_id, source=source))
     admit_by_hand(clone, f"gitmem/{entry_id}", entry_id, admitted_by="audit:verdict.md")
     stderr = rejected(push(clone, "main"), "HISTORY-ADMITTER")
     assert "an audit admits only audit-sourced code-structure or mistake entries" in stderr
@@ -836,9 +834,7 @@ def test_a_first_push_that_admits_an_entry_and_deletes_it_is_refused(
     """A first push has no memory folder on the server to compare with: an entry admitted and
     then deleted within it is still a deletion, refused (and no crash of the tip's file rules,
     which find no such file at the tip)."""
-    git(memory, "remote", "add", "origin", str(make_server(tmp_path)))
-    write(memory, ".gitmem.toml", '[memory]\nproject = "local"\n')
-    commit_all(memory, "settings")
+    connect(memory, make_server(tmp_path), push_main=False)
     entry_id = propose(memory, "Keep the memory reviewed", push_it=False)
     ok(run(memory, "admit", entry_id))
     git(memory, "rm", "-q", entry_path(entry_id))
@@ -953,11 +949,8 @@ def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(clone: Path) -
     byte for byte, and the merge that leaves it untouched is proven all the same."""
     entry_id = admitted(clone)
     before = (clone / ".gitmem/INDEX.md").read_bytes()
-    candidate_id = (
-        ok(run(clone, "propose", "--amend", entry_id, "--content", "Review every entry twice."))
-        .output.split("proposed ", 1)[1]
-        .split()[0]
-    )
+    amend = ["propose", "--amend", entry_id, "--content", "Review every entry twice."]
+    candidate_id = proposed(ok(run(clone, *amend)).output)
     ok(run(clone, "admit", candidate_id))
     assert (clone / ".gitmem/INDEX.md").read_bytes() == before
     assert git(clone, "diff", "--name-only", "HEAD^", "HEAD", "--", ".gitmem/INDEX.md") == ""
@@ -1041,11 +1034,8 @@ def test_refused_md_changed_beside_another_memory_file_is_named_as_such(clone: P
 @e2e
 def test_an_id_admitted_under_one_type_is_not_admitted_again_under_another(clone: Path) -> None:
     entry_id = admitted(clone)
-    git(clone, "checkout", "-q", "-b", "again")
     candidate = text(id=entry_id, type="decision", title="Keep the memory reviewed, again")
-    write(clone, f".gitmem/candidates/{entry_id}.md", candidate)
-    commit_all(clone, "the same id, another type")
-    git(clone, "checkout", "-q", "main")
+    candidate_by_hand(clone, "again", entry_id, candidate)
     admit_by_hand(clone, "again", entry_id)
     assert (clone / f".gitmem/entries/decision/{entry_id}.md").exists()
     stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
