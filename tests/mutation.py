@@ -32,6 +32,12 @@ that only calls something (`j.add(…)`, `problems.append(…)`) removed, `conti
 swapped, and an `if` whose body is left out (its test made False). Docstrings and the lines of
 EQUIVALENT (mutants that cannot change behaviour, each with the reason) are not counted.
 
+A run that is stopped loses nothing: each mutant's outcome is appended, as it is known, to a
+journal in the same cache folder, keyed by what the outcome depends on (the map's key, this
+runner, the tests chosen, the timeout); the same command on the same code and tests takes the
+outcomes it finds there and runs only the rest, so a long run can span several sittings and
+still print the score of one version of the code. `--fresh` ignores the journal.
+
 `--sample N` runs N mutants a module drawn at random with a fixed seed: the score is then an
 estimate, said as such. Prints, per module, killed / counted and the score, then every survivor as
 `path:line: operator` (`compare-0/2` for a line's second mutant of that operator: EQUIVALENT
@@ -837,6 +843,35 @@ def _map_key(module: str) -> str:
     return digest.hexdigest()[:24]
 
 
+def _journal(module: str, tests: list[str], timeout: float) -> Path:
+    """The file of a run's outcomes: what they depend on is in its name, so a change to the
+    package, the tests, the runner or the run's options starts another journal."""
+    runner = Path(__file__).read_bytes()
+    what = "\0".join([_map_key(module), *tests, repr(timeout)]).encode() + runner
+    name = f"journal-{Path(module).stem}-{hashlib.sha256(what).hexdigest()[:24]}.jsonl"
+    return _cache_dir() / name
+
+
+def _journaled(journal: Path, found: list[Mutant]) -> dict[str, Outcome]:
+    """The outcomes the journal holds of these mutants (a line cut short by a kill is skipped)."""
+    if not journal.exists():
+        return {}
+    by_name = {m.name: m for m in found}
+    known: dict[str, Outcome] = {}
+    for line in journal.read_text(encoding="utf-8").splitlines():
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        mutant = by_name.get(raw.get("name", ""))
+        if mutant is not None:
+            known[mutant.name] = Outcome(
+                mutant, bool(raw["killed"]), str(raw["by"]), float(raw["seconds"]),
+                bool(raw["covered"]),
+            )  # fmt: skip
+    return known
+
+
 def coverage_map(module: str) -> Map:
     """The module's map, from the cache or from one run of its tests under coverage."""
     cached = _cache_dir() / f"{Path(module).stem}-{_map_key(module)}.json"
@@ -1005,14 +1040,20 @@ def _order(mutant: Mutant) -> tuple[int, int, str]:
 
 
 def run_module(
-    module: str, found: list[Mutant], jobs: int, runner: Runner
+    module: str, found: list[Mutant], jobs: int, runner: Runner, journal: Path | None = None
 ) -> tuple[list[Outcome], float]:
-    """Every mutant of a module, `jobs` at a time; the outcomes and the minutes it took."""
+    """Every mutant of a module, `jobs` at a time; the outcomes and the minutes it took. With
+    a journal, the outcomes it holds are taken from it and each new one is appended to it."""
+    known = _journaled(journal, found) if journal else {}
+    if known:
+        print(f"{module}: {len(known)} outcomes from the journal {journal}", flush=True)
     scratches = [scratch_copy() for _ in range(jobs)]
     free = list(scratches)
     outcomes: list[Outcome] = []
 
     def one(mutant: Mutant) -> Outcome:
+        if mutant.name in known:
+            return known[mutant.name]
         scratch = free.pop()
         try:
             return runner.run(mutant, scratch)
@@ -1023,11 +1064,20 @@ def run_module(
     with ThreadPoolExecutor(jobs) as pool:
         for outcome in pool.map(one, found):
             outcomes.append(outcome)
+            if outcome.mutant.name in known:
+                continue
             print(
                 f"  {module}:{outcome.mutant.line}: {outcome.mutant.label}: "
                 f"{_state(outcome)} ({outcome.seconds:.0f} s)",
                 flush=True,
             )
+            if journal is not None:
+                record = {
+                    "name": outcome.mutant.name, "killed": outcome.killed, "by": outcome.by,
+                    "seconds": round(outcome.seconds, 1), "covered": outcome.covered,
+                }  # fmt: skip
+                with journal.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(record) + "\n")
     for scratch in scratches:
         shutil.rmtree(scratch, ignore_errors=True)
     return outcomes, (time.perf_counter() - started) / 60
@@ -1068,6 +1118,11 @@ def main() -> None:
         default=0,
         help="run at most this many mutants a module, drawn evenly (with --seed): an estimate "
         "in a fraction of the time; 0 (the default) runs them all",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run every mutant again, ignoring the outcomes a stopped run left in its journal",
     )
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument(
@@ -1125,7 +1180,8 @@ def main() -> None:
             continue
         map = maps[module]
         runner = Runner(args.tests or MODULES[module], args.timeout, map)
-        outcomes, minutes = run_module(module, found, args.jobs, runner)
+        journal = None if args.fresh else _journal(module, runner.tests, args.timeout)
+        outcomes, minutes = run_module(module, found, args.jobs, runner, journal)
         if args.check_selection and map is not None:
             print(f"{module}: the same mutants against all of its tests ...", flush=True)
             every = Runner(MODULES[module], args.timeout, None)

@@ -492,9 +492,17 @@ def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) 
     assert "a rewrite of history changes this admitted entry" in stderr, stderr
 
 
-def test_a_rewrite_whose_net_change_supersedes_an_entry_lands(clone: Path) -> None:
+@pytest.mark.parametrize("kind", ["method", "decision"])
+def test_a_rewrite_whose_net_change_supersedes_an_entry_lands(clone: Path, kind: str) -> None:
     """A force push over a code commit, carrying a real supersession: the net change flips
-    the old entry forward, which a rewrite may do."""
+    the old entry forward, which a rewrite may do. The successor is looked up in every type's
+    folder, not only the first (a decision sorts before the method folder)."""
+    if kind == "decision":
+        decision = proposed(ok(run(
+            clone, "propose", "--type", "decision", "--title", "Keep INDEX.md generated",
+            "--applies-when", "changing INDEX.md", "--content", "Never edit it.", "--push",
+        )).output)  # fmt: skip
+        ok(run(clone, "admit", decision, "--push"))
     old = admitted(clone, "Review memory like code")
     write(clone, "notes.txt", "one\n")
     commit_all(clone, "code")
@@ -630,6 +638,52 @@ def test_a_force_push_cannot_take_back_a_retirement_or_an_amendment(clone: Path)
     write(clone, "notes.txt", "y\n")
     commit_all(clone, "code, without the amendment")
     rejected(push(clone, "+main"), "HISTORY-EDIT")
+
+
+@pytest.mark.parametrize(
+    "change", [("--amend", "--title", "Reviewed"), ("--retire", "--reason", "old")]
+)
+def test_a_rewrite_whose_net_change_amends_or_retires_an_entry_lands(
+    clone: Path, change: tuple[str, str, str]
+) -> None:
+    """A force push over a code commit that amends or retires an entry moves it forward:
+    the net change is judged by what it does to the entry, and this is allowed."""
+    entry_id = admitted(clone)
+    write(clone, "notes.txt", "x\n")
+    commit_all(clone, "code")
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    flag, *more = change
+    ok(run(clone, "admit", curation_candidate(clone, flag, entry_id, *more)))
+    accepted(push(clone, "+main"))
+
+
+def test_a_rewrite_cannot_take_back_a_retirement_by_amending_instead(clone: Path) -> None:
+    """Each commit of the new chain is a valid amendment, but its net change brings a
+    retired entry back: an end is never taken back."""
+    entry_id = admitted(clone)
+    base = git(clone, "rev-parse", "HEAD").strip()
+    ok(run(clone, "admit", curation_candidate(clone, "--retire", entry_id, "--reason", "old")))
+    accepted(push(clone, "main"))
+    git(clone, "reset", "-q", "--hard", base)
+    ok(run(clone, "admit", curation_candidate(clone, "--amend", entry_id, "--title", "Reviewed")))
+    stderr = rejected(push(clone, "+main"), "HISTORY-EDIT")
+    assert f"{entry_path(entry_id)}: HISTORY-EDIT a rewrite of history" in stderr, stderr
+
+
+def test_a_rewrite_cannot_admit_an_id_again_by_another_admitter_and_amend_it(
+    clone: Path,
+) -> None:
+    """The same text admitted again by someone else, then amended: the amendment does not
+    hide that the admission (an immutable field) changed."""
+    entry_id = admitted(clone, "Keep the memory reviewed")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
+    assert propose(clone, "Keep the memory reviewed") == entry_id
+    ok(run(clone, "admit", entry_id, "--by", "human:bob"))
+    amend = proposed(ok(run(clone, "propose", "--amend", entry_id, "--title", "Reviewed")).output)
+    ok(run(clone, "admit", amend))  # neither pushed before main is
+    stderr = rejected(push(clone, "+main"), "HISTORY-EDIT")
+    assert f"{entry_path(entry_id)}: HISTORY-EDIT a rewrite of history" in stderr, stderr
 
 
 def test_an_amendment_citing_a_file_its_merge_lacks_is_refused(clone: Path) -> None:
