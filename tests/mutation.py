@@ -552,7 +552,8 @@ class Mutant:
     line: int
     col: int
     operator: str
-    source: str = field(repr=False)
+    #: the module's text before the change (`source` makes the change from it)
+    original: str = field(repr=False)
     #: EQUIVALENT's key: the function holding the line, and the line's text
     #: ("_walk: if update.new == ZERO:"), "" for the function at the top level
     text: str = ""
@@ -564,6 +565,26 @@ class Mutant:
     #: which of the line's mutants with this operator it is, in the line's order (two
     #: comparisons on one line are two mutants, each equivalent or not on its own)
     nth: int = 1
+    #: where the mutated node ends on its line, and its type: with line and col, what finds
+    #: it again in a fresh parse of the module
+    end_col: int = 0
+    kind: str = ""
+
+    @property
+    def source(self) -> str:
+        """The module with this one change, made when the mutant runs (a listing, or the check
+        of EQUIVALENT against the mutants, needs none: unparsing a module per mutant is most
+        of the time it takes to make them all)."""
+        fresh = ast.parse(self.original)
+        twin = next(
+            n
+            for n in ast.walk(fresh)
+            if type(n).__name__ == self.kind
+            and getattr(n, "lineno", None) == self.line
+            and getattr(n, "col_offset", None) == self.col
+            and getattr(n, "end_col_offset", None) == self.end_col
+        )
+        return ast.unparse(ast.fix_missing_locations(_Apply(twin, self.operator).visit(fresh)))
 
     @property
     def label(self) -> str:
@@ -715,22 +736,13 @@ def mutants(path: str) -> list[Mutant]:
         line = getattr(node, "lineno", 0)
         if line in skipped or "pragma: no mutate" in lines[line - 1]:
             continue
-        fresh = ast.parse(source)
-        # find the same node in a fresh tree: same position and type
-        twin = next(
-            n
-            for n in ast.walk(fresh)
-            if type(n) is type(node)
-            and getattr(n, "lineno", None) == line
-            and getattr(n, "col_offset", None) == getattr(node, "col_offset", None)
-            and getattr(n, "end_col_offset", None) == getattr(node, "end_col_offset", None)
-        )
-        mutated = ast.unparse(ast.fix_missing_locations(_Apply(twin, operator).visit(fresh)))
         col = getattr(node, "col_offset", 0)
         reach = _reach(tree, node)
         function, in_function = functions[line]
         text = f"{function}: {lines[line - 1].strip()}"
-        out.append(Mutant(path, line, col, operator, mutated, text, reach, not in_function))
+        mutant = Mutant(path, line, col, operator, source, text, reach, not in_function)
+        end_col = getattr(node, "end_col_offset", 0)
+        out.append(dataclasses.replace(mutant, end_col=end_col, kind=type(node).__name__))
     seen: dict[tuple[int, str], int] = {}
     numbered = []
     for mutant in sorted(out, key=lambda m: (m.line, m.col)):
