@@ -35,10 +35,15 @@ swapped, and an `if` whose body is left out (its test made False). Docstrings an
 EQUIVALENT (mutants that cannot change behaviour, each with the reason) are not counted.
 
 A run that is stopped loses nothing: each mutant's outcome is appended, as it is known, to a
-journal in the same cache folder, keyed by what the outcome depends on (the map's key, this
-runner, the tests chosen, the timeout); the same command on the same code and tests takes the
-outcomes it finds there and runs only the rest, so a long run can span several sittings and
-still print the score of one version of the code. `--fresh` ignores the journal.
+journal (in the same cache folder, or `--journal FILE`) whose first line is the key of what
+the outcomes depend on (the map's key, this runner, the tests chosen, the timeout); the same
+command on the same code and tests takes the outcomes it finds there and runs only the rest,
+so a long run can span several sittings, or machines, and still print the score of one
+version of the code. A journal of another key is refused; `--fresh` starts it anew.
+
+A mutant that makes a test loop (often in a server hook the test's push runs) is stopped at
+that test's limit, 30 s plus ten times what the test took in the coverage run, and counts as
+killed by a timeout; whatever the run started is killed with it (its own process group).
 
 `--sample N` runs N mutants a module drawn at random with a fixed seed: the score is then an
 estimate, said as such. Prints, per module, killed / counted and the score, then every survivor as
@@ -51,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -810,6 +816,43 @@ def pytest_sessionfinish(session, exitstatus):
 """
 
 
+# The mutant runs' helper, also written into each scratch copy: a test that runs past its own
+# limit (30 s plus ten times what it took in the coverage run) fails there, so a mutant that
+# loops in a hook costs that test's limit, not the whole selection's; it leaves a note that the
+# runner reports as a timeout, never as a test's failure.
+_LIMITS = """\
+import json
+import os
+import signal
+
+import pytest
+
+_limits = json.load(open(os.environ["MUTATION_TEST_LIMITS"], encoding="utf-8"))
+
+
+class _Expired(BaseException):
+    pass
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    limit = _limits.get(item.nodeid, _limits.get("", 300.0))
+
+    def expired(signum, frame):
+        with open(os.environ["MUTATION_TIMED_OUT"], "w", encoding="utf-8") as out:
+            out.write(f"{item.nodeid} ran past {limit:.0f} s")
+        raise _Expired(item.nodeid)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+"""
+
+
 @dataclass
 class Map:
     """Which tests run which lines of one module, from one coverage run of its tests."""
@@ -858,33 +901,63 @@ def _map_key(module: str) -> str:
     return digest.hexdigest()[:24]
 
 
-def _journal(module: str, tests: list[str], timeout: float) -> Path:
-    """The file of a run's outcomes: what they depend on is in its name, so a change to the
-    package, the tests, the runner or the run's options starts another journal."""
+def _journal_key(module: str, tests: list[str], timeout: float) -> str:
+    """What a run's outcomes depend on: the package and tests (the map's key), this runner,
+    the tests it was given and its timeout."""
     runner = Path(__file__).read_bytes()
     what = "\0".join([_map_key(module), *tests, repr(timeout)]).encode() + runner
-    name = f"journal-{Path(module).stem}-{hashlib.sha256(what).hexdigest()[:24]}.jsonl"
-    return _cache_dir() / name
+    return hashlib.sha256(what).hexdigest()[:24]
 
 
-def _journaled(journal: Path, found: list[Mutant]) -> dict[str, Outcome]:
-    """The outcomes the journal holds of these mutants (a line cut short by a kill is skipped)."""
-    if not journal.exists():
-        return {}
-    by_name = {m.name: m for m in found}
-    known: dict[str, Outcome] = {}
-    for line in journal.read_text(encoding="utf-8").splitlines():
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        mutant = by_name.get(raw.get("name", ""))
-        if mutant is not None:
-            known[mutant.name] = Outcome(
-                mutant, bool(raw["killed"]), str(raw["by"]), float(raw["seconds"]),
-                bool(raw["covered"]),
-            )  # fmt: skip
-    return known
+@dataclass
+class Journal:
+    """A run's outcomes, a JSON line each, after a first line naming the key they belong to:
+    a run takes only a journal of its own key, so a score is always one version's."""
+
+    path: Path
+    key: str
+
+    @classmethod
+    def open(cls, module: str, key: str, path: Path | None, fresh: bool) -> Journal:
+        """The journal at path (by default the cache folder's for this key), started anew
+        when fresh or missing; one of another key is an error, never mixed in."""
+        path = path or _cache_dir() / f"journal-{Path(module).stem}-{key}.jsonl"
+        if path.exists() and not fresh:
+            first = path.read_text(encoding="utf-8").partition("\n")[0]
+            if first != json.dumps({"journal": key}):
+                sys.exit(
+                    f"{path} holds the outcomes of another version of the code, tests, runner "
+                    "or options: give another --journal, or --fresh to start it again"
+                )
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"journal": key}) + "\n", encoding="utf-8")
+        return cls(path, key)
+
+    def read(self, found: list[Mutant]) -> dict[str, Outcome]:
+        """The outcomes it holds of these mutants (a line cut short by a kill is skipped)."""
+        by_name = {m.name: m for m in found}
+        known: dict[str, Outcome] = {}
+        for line in self.path.read_text(encoding="utf-8").splitlines()[1:]:
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            mutant = by_name.get(raw.get("name", ""))
+            if mutant is not None:
+                known[mutant.name] = Outcome(
+                    mutant, bool(raw["killed"]), str(raw["by"]), float(raw["seconds"]),
+                    bool(raw["covered"]),
+                )  # fmt: skip
+        return known
+
+    def add(self, outcome: Outcome) -> None:
+        record = {
+            "name": outcome.mutant.name, "killed": outcome.killed, "by": outcome.by,
+            "seconds": round(outcome.seconds, 1), "covered": outcome.covered,
+        }  # fmt: skip
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record) + "\n")
 
 
 def _kills_in_journals(module: str) -> Counter[str]:
@@ -1043,15 +1116,26 @@ class Runner:
             shutil.copyfile(ROOT / mutant.path, target)
 
     def _pytest(self, tests: list[str], scratch: Path, timeout: float) -> str | None:
-        """The first failing test's id, or None when all pass; a timeout counts as failing."""
+        """The first failing test's id, or None when all pass; a timeout (of the whole run,
+        or of one test past its limit) counts as failing."""
+        limits = scratch / "test-limits.json"
+        if not limits.exists():
+            durations = self.map.durations if self.map else {}
+            per_test = {t: 30.0 + 10 * d for t, d in durations.items()}
+            limits.write_text(json.dumps({"": 300.0, **per_test}), encoding="utf-8")
+        note = scratch / "timed-out"
+        note.unlink(missing_ok=True)
         env = {
             **os.environ,
             "PYTHONPATH": str(scratch),
             "PYTHONDONTWRITEBYTECODE": "1",
+            "MUTATION_TEST_LIMITS": str(limits),
+            "MUTATION_TIMED_OUT": str(note),
         }
-        # its own process group, so that a timeout stops the hooks and commands it started too
+        # its own process group, so that the hooks and commands it started end with it: a
+        # hook a mutant made loop outlives the test that pushed
         with subprocess.Popen(
-            [*_LIMITED, *_PYTEST[1:], "-x", *tests],
+            [*_LIMITED, *_PYTEST[1:], "-p", "gitmem_mutation_limits", "-x", *tests],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -1062,9 +1146,12 @@ class Runner:
             try:
                 stdout, _ = child.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
-                os.killpg(child.pid, signal.SIGKILL)
+                _end_group(child.pid)
                 child.communicate()
                 return "(timed out)"
+            _end_group(child.pid)
+        if note.exists():
+            return "(timed out)"
         if child.returncode == 0:
             return None
         if child.returncode == 5:  # no test ran: a stale id, never a kill
@@ -1079,11 +1166,18 @@ class Runner:
         return f"(pytest exit {child.returncode})"
 
 
+def _end_group(pgid: int) -> None:
+    """Kill what is left of a test run's process group (nothing, unless a hook hangs)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
 def scratch_copy() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="gitmem-mutants-"))
     shutil.copytree(
         ROOT / "gitmem", folder / "gitmem", ignore=shutil.ignore_patterns("__pycache__")
     )
+    (folder / "gitmem_mutation_limits.py").write_text(_LIMITS, encoding="utf-8")
     return folder
 
 
@@ -1092,13 +1186,13 @@ def _order(mutant: Mutant) -> tuple[int, int, str]:
 
 
 def run_module(
-    module: str, found: list[Mutant], jobs: int, runner: Runner, journal: Path | None = None
+    module: str, found: list[Mutant], jobs: int, runner: Runner, journal: Journal | None = None
 ) -> tuple[list[Outcome], float]:
     """Every mutant of a module, `jobs` at a time; the outcomes and the minutes it took. With
     a journal, the outcomes it holds are taken from it and each new one is appended to it."""
-    known = _journaled(journal, found) if journal else {}
+    known = journal.read(found) if journal else {}
     if known:
-        print(f"{module}: {len(known)} outcomes from the journal {journal}", flush=True)
+        print(f"{module}: {len(known)} outcomes from the journal {journal.path}", flush=True)
     scratches = [scratch_copy() for _ in range(jobs)]
     free = list(scratches)
     outcomes: list[Outcome] = []
@@ -1124,12 +1218,7 @@ def run_module(
                 flush=True,
             )
             if journal is not None:
-                record = {
-                    "name": outcome.mutant.name, "killed": outcome.killed, "by": outcome.by,
-                    "seconds": round(outcome.seconds, 1), "covered": outcome.covered,
-                }  # fmt: skip
-                with journal.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps(record) + "\n")
+                journal.add(outcome)
     for scratch in scratches:
         shutil.rmtree(scratch, ignore_errors=True)
     return outcomes, (time.perf_counter() - started) / 60
@@ -1174,7 +1263,15 @@ def main() -> None:
     parser.add_argument(
         "--fresh",
         action="store_true",
-        help="run every mutant again, ignoring the outcomes a stopped run left in its journal",
+        help="run every mutant again: the journal starts anew",
+    )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep the outcomes in FILE (one module's run), not in the cache folder: a run "
+        "carried to another machine resumes from it, if the code, tests and runner are the same",
     )
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument(
@@ -1234,7 +1331,8 @@ def main() -> None:
         runner = Runner(
             args.tests or MODULES[module], args.timeout, map, _kills_in_journals(module)
         )
-        journal = None if args.fresh else _journal(module, runner.tests, args.timeout)
+        key = _journal_key(module, runner.tests, args.timeout)
+        journal = Journal.open(module, key, args.journal, args.fresh)
         outcomes, minutes = run_module(module, found, args.jobs, runner, journal)
         if args.check_selection and map is not None:
             print(f"{module}: the same mutants against all of its tests ...", flush=True)

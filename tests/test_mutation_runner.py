@@ -6,6 +6,7 @@ what is checked is what run_module asks of it and what it keeps."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -36,26 +37,34 @@ def test_a_stopped_run_takes_what_its_journal_holds_and_runs_only_the_rest(
     tmp_path: Path,
 ) -> None:
     found = mutation.mutants(MODULE)[:3]
-    journal = tmp_path / "journal.jsonl"
+    journal = mutation.Journal.open(MODULE, "k1", tmp_path / "journal.jsonl", fresh=False)
     first = Recording()
     mutation.run_module(MODULE, found[:2], 1, first, journal)  # type: ignore[arg-type]
     assert first.asked == [m.name for m in found[:2]]
-    with journal.open("a", encoding="utf-8") as out:
+    with journal.path.open("a", encoding="utf-8") as out:
         out.write('{"name": "gitmem/model/refu')  # the line a kill cut short
     second = Recording()
     outcomes, _ = mutation.run_module(MODULE, found, 1, second, journal)  # type: ignore[arg-type]
     assert second.asked == [found[2].name]
     assert [o.mutant.name for o in outcomes] == [m.name for m in found]
     assert all(o.killed and o.by.endswith("::test_x") for o in outcomes)
-    names = [json.loads(line)["name"] for line in journal.read_text().splitlines()[:2]]
-    assert names == [m.name for m in found[:2]]
+    lines = journal.path.read_text().splitlines()
+    assert lines[0] == '{"journal": "k1"}'
+    assert [json.loads(line)["name"] for line in lines[1:3]] == [m.name for m in found[:2]]
+    again = mutation.Journal.open(MODULE, "k1", journal.path, fresh=True)
+    assert again.read(found) == {}  # --fresh: started anew
 
 
-def test_a_journal_belongs_to_one_version_of_the_code_tests_and_options() -> None:
+def test_a_journal_belongs_to_one_version_of_the_code_tests_and_options(tmp_path: Path) -> None:
     tests = mutation.MODULES[MODULE]
-    assert mutation._journal(MODULE, tests, 0.0) == mutation._journal(MODULE, tests, 0.0)
-    assert mutation._journal(MODULE, tests, 0.0) != mutation._journal(MODULE, tests, 30.0)
-    assert mutation._journal(MODULE, tests, 0.0) != mutation._journal(MODULE, tests[:1], 0.0)
+    key = mutation._journal_key(MODULE, tests, 0.0)
+    assert key == mutation._journal_key(MODULE, tests, 0.0)
+    assert key != mutation._journal_key(MODULE, tests, 30.0)
+    assert key != mutation._journal_key(MODULE, tests[:1], 0.0)
+    assert mutation.Journal.open(MODULE, key, None, fresh=False).path.name.endswith(f"{key}.jsonl")
+    mutation.Journal.open(MODULE, key, tmp_path / "carried.jsonl", fresh=False)
+    with pytest.raises(SystemExit, match="another version of the code"):
+        mutation.Journal.open(MODULE, "other", tmp_path / "carried.jsonl", fresh=False)
 
 
 def test_a_mutants_tests_run_likeliest_killer_first() -> None:
@@ -80,3 +89,32 @@ def test_the_kills_of_earlier_journals_count_but_timeouts_and_survivors_do_not()
         (folder / f"journal-refused-{key}.jsonl").write_text(text, encoding="utf-8")
     (folder / "journal-rules-old.jsonl").write_text(json.dumps(lines[0]) + "\n")
     assert mutation._kills_in_journals(MODULE) == Counter({"t::one": 2})
+
+
+def test_a_test_that_loops_is_stopped_at_its_limit_with_what_it_started(tmp_path: Path) -> None:
+    """A mutant that makes a hook loop: the test running it stops at its own limit (here 1 s),
+    counts as a timeout, not as the test's failure, and the process it started dies with it."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "gitmem_mutation_limits.py").write_text(mutation._LIMITS, encoding="utf-8")
+    (scratch / "test-limits.json").write_text('{"": 1.0}', encoding="utf-8")
+    pid_file = tmp_path / "sleeper.pid"
+    loop = tmp_path / "loops" / "test_loop.py"
+    loop.parent.mkdir()
+    loop.write_text(
+        "import subprocess\n\n\n"
+        "def test_a_push_whose_hook_loops():\n"
+        "    sleeper = subprocess.Popen(['sleep', '120'])\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(sleeper.pid))\n"
+        "    sleeper.wait()\n",
+        encoding="utf-8",
+    )
+    runner = mutation.Runner([], 120.0, None)
+    assert runner._pytest([str(loop)], scratch, timeout=120.0) == "(timed out)"
+    stat = Path(f"/proc/{int(pid_file.read_text())}/stat")
+    for _ in range(100):  # SIGKILL is sent; the process ends a moment later
+        if not stat.exists() or stat.read_text().split(") ")[1].startswith("Z"):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the process the looping test started is still running")
