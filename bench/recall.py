@@ -1141,7 +1141,8 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
                 f"warm, queries {label}{name}: p50 {ms(wall)} ({ms(cpu)} CPU) with the extra"
                 f"{f' (peak {peak / 1e3:.0f} MB)' if not name else ''}, {ms(wall_off)} "
                 f"({ms(cpu_off)} CPU) without (+{ms(wall - wall_off)}, +{ms(cpu - cpu_off)} CPU); "
-                f"git grep -i -l p50 {ms(grep)}; with the extra / grep = {wall / grep:.2f}"
+                f"git grep -i -l p50 {ms(grep)}; with the extra / grep = {wall / grep:.2f}, "
+                f"without / grep = {wall_off / grep:.2f}"
             )
     print(f"load average {os.getloadavg()[0]:.1f}")
     os.chdir(root)
