@@ -45,17 +45,15 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from gitmem.agents.guard import FILE_TOOLS, Guard
+from gitmem.agents.memory import Memory
 
 if TYPE_CHECKING:
     from gitmem.agents.catalog import Catalog, Listed
     from gitmem.agents.precedents import Precedent
-    from gitmem.agents.state import Known
     from gitmem.recall.engine import Index
-    from gitmem.recall.freshness import History
     from gitmem.repo.workspace import Workspace
 
 __all__ = ["EVENTS", "answer", "main"]
@@ -162,67 +160,9 @@ def _workspace(root: str) -> Workspace:
     return open_workspace(root)
 
 
-class _Memory:
-    """The memory as one hook call sees it: where it is (gitmem.agents.state: remembered from
-    an earlier call while nothing it depends on changed, else found by opening the
-    repository, and remembered), and the workspace, opened only when a cache must be made."""
-
-    def __init__(self, root: str) -> None:
-        from gitmem.agents.state import current
-
-        self.root = root
-        self._ws: Workspace | None = None
-        self.known = current(root) or self._find()
-
-    def _find(self) -> Known:
-        from gitmem.agents import state
-        from gitmem.repo.refs import GitFiles
-
-        files = GitFiles.at(self.root)
-        digest = state.inputs(self.root, files) if files is not None else None
-        ws = self.workspace()
-        store = ws.store
-        tip = ws.main_tip()
-        memory = store.subtree(store.tree_of(tip), ws.dir) if tip else None
-        known = state.Known(
-            files,
-            dir=ws.dir,
-            branch=ws.branch,
-            tip=tip,
-            memory_tree=memory,
-            entries_tree=store.subtree(memory, "entries") if memory else None,
-        )
-        workdir = store.workdir
-        if (
-            digest is not None
-            and workdir is not None
-            and workdir.resolve() == Path(self.root).resolve()
-        ):
-            state.remember(self.root, digest, known)
-        return known
-
-    @property
-    def opened(self) -> bool:
-        """Whether this call has opened the repository (libgit2 loaded, the workspace read)."""
-        return self._ws is not None
-
-    def workspace(self) -> Workspace:
-        if self._ws is None:
-            self._ws = _workspace(self.root)
-        return self._ws
-
-    @property
-    def common_dir(self) -> Path:
-        files = self.known.files
-        return files.common_dir if files is not None else self.workspace().store.common_dir
-
-    def history(self) -> History:
-        """Who answers the freshness questions: the opened repository, else git itself."""
-        if self._ws is not None:
-            return self._ws.store
-        from gitmem.repo.gitcli import History as GitHistory
-
-        return GitHistory(Path(self.root))
+class _Memory(Memory):
+    """The memory as one hook call sees it (gitmem.agents.memory), and what the hooks read
+    of it: the agents' catalog, the keyword index, the precedents' block."""
 
     def catalog(self) -> Catalog | None:
         """The agents' catalog of the entries at the tip; None while a cold one is built in

@@ -1,11 +1,14 @@
-"""What the agents' hooks remember between calls, so that most calls never open the repository.
+"""What the agents' hooks and `gitmem recall` remember between calls, so that most calls never
+open the repository (gitmem.agents.memory uses it).
 
-A hook that shows precedents must know where the memory is: the memory folder and branch (the
-settings, whose loader and its imports cost a hook a third of its budget), the branch's tip and
+A hook that shows precedents must know where the memory is: the memory folder and branch, and
+whether recall ranks with the semantic extra (the settings, whose loader and its imports cost a
+hook a third of its budget), the branch's tip and
 the entries tree there (pygit2, whose import alone costs more than the rest of the hook).  Both
 are pure functions of a few inputs, so the first hook call that opens the repository records
-its answer in the worktree's git directory (`gitmem/agent-hooks.json`), with what it depended
-on, and later calls use the answer only while every input is as it was:
+its answer in the worktree's git directory (`gitmem/agent-hooks.json`, up to KEEP answers, one
+per set of inputs), with what it depended on, and later calls use an answer only while every
+input is as it was:
 
 - the settings' inputs: the bytes of the project's `.gitmem.toml` and `pyproject.toml`, of the
   user's own settings file, every `GITMEM_*` variable, and what git says the default branch
@@ -40,8 +43,12 @@ from gitmem.settings.folders import user_settings_file
 
 __all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remember_freshness"]
 
-VERSION: Final = 1
+VERSION: Final = 2  # 2: whether recall uses the semantic extra
 NAME: Final = "agent-hooks.json"
+#: How many answers the state file keeps, one per set of inputs, newest first: a user's shell
+#: and an agent's hooks may differ in their GITMEM_* variables, and neither should undo the
+#: other's.
+KEEP: Final = 4
 #: Settings files larger than this are not digested: the full path reads them every time.
 _CAP: Final = 1024 * 1024
 
@@ -49,7 +56,7 @@ _CAP: Final = 1024 * 1024
 class Known:
     """Where the memory is, as of one commit of the memory branch."""
 
-    __slots__ = ("branch", "dir", "entries_tree", "files", "memory_tree", "tip")
+    __slots__ = ("branch", "dir", "entries_tree", "files", "memory_tree", "semantic", "tip")
 
     def __init__(
         self,
@@ -60,6 +67,7 @@ class Known:
         tip: str | None,
         memory_tree: str | None,
         entries_tree: str | None,
+        semantic: bool = True,
     ) -> None:
         self.files = files  # None: git's files are laid out as GitFiles cannot read
         self.dir = dir
@@ -67,6 +75,7 @@ class Known:
         self.tip = tip  # None: the branch has no commit yet
         self.memory_tree = memory_tree  # None: no memory folder at tip
         self.entries_tree = entries_tree  # None: no entries yet
+        self.semantic = semantic  # the settings' `semantic`: recall ranks with the extra
 
 
 def _read(path: str) -> bytes | None:
@@ -104,24 +113,37 @@ def _where(files: GitFiles) -> Path:
     return files.git_dir / "gitmem" / NAME
 
 
+def _remembered(files: GitFiles) -> list[dict[str, Any]]:
+    """The answers the state file keeps, newest first ([] when it cannot be read as written)."""
+    try:
+        data = json.loads(_where(files).read_bytes())
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        return []
+    states = data.get("states")
+    return [s for s in states if isinstance(s, dict)] if isinstance(states, list) else []
+
+
 def current(root: str) -> Known | None:
-    """What the last full path recorded, when every input still matches; else None."""
+    """What a full path recorded for these inputs, when every one still matches; else None."""
     files = GitFiles.at(root)
     if files is None:
         return None
-    try:
-        state = json.loads(_where(files).read_bytes())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(state, dict) or state.get("version") != VERSION:
+    states = _remembered(files)
+    if not states:
         return None
     try:
+        digest = inputs(root, files)
+        state = next(
+            (s for s in states if s["inputs"] == digest and s["root"] == os.path.realpath(root)),
+            None,
+        )
+        if digest is None or state is None:
+            return None
         tip = files.branch_tip(str(state["branch"]))
-        if (
-            tip != state["tip"]
-            or state["root"] != os.path.realpath(root)
-            or state["real_dir"] != os.path.realpath(os.path.join(root, str(state["dir"])))
-            or state["inputs"] != inputs(root, files)
+        if tip != state["tip"] or state["real_dir"] != os.path.realpath(
+            os.path.join(root, str(state["dir"]))
         ):
             return None
         return Known(
@@ -131,22 +153,24 @@ def current(root: str) -> Known | None:
             tip=tip,
             memory_tree=state["memory_tree"],
             entries_tree=state["entries_tree"],
+            semantic=state["semantic"] is True,
         )
     except (Unsure, KeyError, TypeError):
         return None
 
 
 def remember(root: str, digest: str, known: Known) -> None:
-    """Record what the full path found (digest: `inputs` as read before it began); a state
-    that cannot be written is no failure, the next call takes the full path again."""
+    """Record what the full path found (digest: `inputs` as read before it began), newest
+    first, in place of an older answer for the same inputs; a state that cannot be written is
+    no failure, the next call takes the full path again (and two writers racing lose at most
+    one of their answers)."""
     from gitmem.repo.atomic import atomic_write
 
     if known.files is None:
         return
-
+    where = os.path.realpath(root)
     state: dict[str, Any] = {
-        "version": VERSION,
-        "root": os.path.realpath(root),
+        "root": where,
         "inputs": digest,
         "dir": known.dir,
         "real_dir": os.path.realpath(os.path.join(root, known.dir)),
@@ -154,11 +178,16 @@ def remember(root: str, digest: str, known: Known) -> None:
         "tip": known.tip,
         "memory_tree": known.memory_tree,
         "entries_tree": known.entries_tree,
+        "semantic": known.semantic,
     }
+    others = [
+        s for s in _remembered(known.files) if (s.get("inputs"), s.get("root")) != (digest, where)
+    ]
     path = _where(known.files)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, json.dumps(state, indent=1).encode("utf-8"))
+        data = {"version": VERSION, "states": [state, *others][:KEEP]}
+        atomic_write(path, json.dumps(data, indent=1).encode("utf-8"))
     except OSError:
         pass
 

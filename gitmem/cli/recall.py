@@ -15,7 +15,7 @@ from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES, Why
 
 if TYPE_CHECKING:
-    from gitmem.recall.service import Recalled
+    from gitmem.recall.service import RecallAnswer, Recalled
     from gitmem.repo.store import Store
 
 
@@ -65,21 +65,27 @@ def recall(
     one. Candidates and superseded entries never come back.
     """
     from gitmem.recall.service import recall_answer
-    from gitmem.repo.workspace import open_workspace
 
     wanted = set(types) | set(STEP_TYPES.get(step, ()) if step else ())
     text = " ".join(query)
     try:
-        ws = open_workspace()
-        answer = recall_answer(
-            ws,
-            text,
-            k=k,
-            types=wanted or None,
-            ref=ref,
-            min_score=min_score,
-            progress=_progress if sys.stderr.isatty() else None,
+        # the branch tip's memory, warm: answered from the cache without opening the repository
+        answer = (
+            _remembered(text, k, wanted, min_score) if ref is None and fmt != "precedents" else None
         )
+        if answer is None:
+            from gitmem.repo.workspace import open_workspace
+
+            ws = open_workspace()
+            answer = recall_answer(
+                ws,
+                text,
+                k=k,
+                types=wanted or None,
+                ref=ref,
+                min_score=min_score,
+                progress=_progress if sys.stderr.isatty() else None,
+            )
         hits = answer.entries
         if fmt == "precedents":
             commit = ws.store.resolve(ref) if ref else ws.main_tip()
@@ -115,6 +121,22 @@ def recall(
             if explain:
                 click.echo(_why(hit.why))
     return 0
+
+
+def _remembered(text: str, k: int, types: set[str], min_score: float | None) -> RecallAnswer | None:
+    """A recall at the memory branch's tip without opening the repository
+    (gitmem.agents.memory), or None when the full path must answer; either way the same
+    answer.  Where the memory is comes from what an earlier call remembered, so the first
+    recall in a clone (or after the settings change) takes the full path and remembers."""
+    from gitmem.agents.memory import Memory, remembered_recall, top_folder
+
+    top = top_folder()
+    if top is None:
+        return None
+    memory = Memory(top)
+    if memory.opened:
+        return None  # it had to open the repository: the full path does the rest
+    return remembered_recall(memory, text, k=k, types=types or None, min_score=min_score)
 
 
 def _why(why: Why | None) -> str:

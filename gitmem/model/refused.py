@@ -161,9 +161,9 @@ def _stems(words: tuple[str, ...]) -> tuple[str, ...]:
 @functools.cache
 def _english() -> Any:
     """The Snowball English (Porter2) stemmer, loaded the first time a topic is compared."""
-    import snowballstemmer
+    import Stemmer
 
-    return snowballstemmer.stemmer("english")
+    return Stemmer.Stemmer("english")
 
 
 def _one_typo(a: str, b: str) -> bool:

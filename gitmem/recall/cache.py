@@ -73,7 +73,16 @@ def doc_of(entry: Entry, path: str) -> Doc:
     """What recall reads of an entry: title, applies_when and tags weigh more than the rest."""
     extra = [str(entry.meta.get(k, "")) for k in ("rationale", "correction", "detection_signal")]
     body = "\n".join(p for p in (entry.context, entry.content, entry.evidence, *extra) if p)
-    return Doc(entry.id, entry.type, entry.title, entry.applies_when, entry.tags, body, path)
+    return Doc(
+        entry.id,
+        entry.type,
+        entry.title,
+        entry.applies_when,
+        entry.tags,
+        body,
+        path,
+        tuple(entry.files),
+    )
 
 
 def _semantic() -> Any | None:
@@ -164,15 +173,34 @@ class _Stored:
             )
         return Loaded(record.get("tree"), index, vectors)
 
+    def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
+        """The remembered index of this tree, loaded without reading it whole: checksums are
+        not verified here (that would read every page of a large index on every recall);
+        a corruption they would have caught surfaces as a ValueError, and recover() handles
+        it.  Updates, which write what they load, verify."""
+        record = self._record(entries_tree)
+        if record is None or (semantic is not None and not record.get("vectors")):
+            return None  # unknown; or the extra was installed since: vectors must be built
+        return self._load_entry(record, semantic, verify=False)
+
 
 def stored_index(common_dir: Path, entries_tree: str) -> Index | None:
     """The keyword index of an entries tree as the cache keeps it, or None when it keeps none
     (or cannot be read): for a reader without the repository (an agent's hook), which then
     takes RecallCache's way.  Loaded as `RecallCache.load` loads it (mapped, not verified)."""
-    stored = _Stored(common_dir / "gitmem" / "recall")
+    found = stored(common_dir, entries_tree, semantic=False)
+    return found.index if found is not None else None
+
+
+def stored(common_dir: Path, entries_tree: str, *, semantic: bool) -> Loaded | None:
+    """What `RecallCache.load` would answer for an entries tree the cache holds, read without
+    the repository; None when it holds none, or (semantic, the extra installed) holds no
+    vectors for it, or cannot be read: the caller then takes RecallCache's way, which builds
+    or repairs it."""
+    module = _semantic() if semantic else None
+    found = _Stored(common_dir / "gitmem" / "recall")
     try:
-        record = stored._record(entries_tree)
-        return stored._load_entry(record, None, verify=False).index if record else None
+        return found._read(entries_tree, module)
     except (OSError, ValueError, KeyError):
         return None
 
@@ -224,16 +252,6 @@ class RecallCache(_Stored):
             return loaded
 
     # -- reading -------------------------------------------------------------------------
-
-    def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
-        """The remembered index of this tree, loaded without reading it whole: checksums are
-        not verified here (that would read every page of a large index on every recall);
-        a corruption they would have caught surfaces as a ValueError, and recover() handles
-        it.  Updates, which write what they load, verify."""
-        record = self._record(entries_tree)
-        if record is None or (semantic is not None and not record.get("vectors")):
-            return None  # unknown; or the extra was installed since: vectors must be built
-        return self._load_entry(record, semantic, verify=False)
 
     def recover(self, memory_tree: str | None) -> Loaded:
         """After a search hit a damaged cache: set it aside and rebuild."""

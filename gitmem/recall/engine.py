@@ -10,8 +10,8 @@ Analysis
     compound token (`memory_push`, `code-structure`, `GitmemError`, `gitmem.store`) is indexed
     whole (lower-cased) *and* as its parts, split at the separators and at camelCase humps, so
     `push`, `memory push`, `memory_push` and `MemoryPush` all find it. Parts and plain words lose
-    English stop words and are stemmed by the Snowball English (Porter2) stemmer of the
-    `snowballstemmer` package: `admitted`, `admits` meet at `admit`.
+    English stop words and are stemmed by the Snowball English (Porter2) stemmer (the Snowball
+    project's C library, through `PyStemmer`): `admitted`, `admits` meet at `admit`.
 
 Evidence (the relevance model)
     Each field of an entry has a weight and a reference length: title 3, applies_when 3, tags 2,
@@ -123,7 +123,7 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate, chain
 from typing import Final
 
-from snowballstemmer import stemmer as _snowball
+import Stemmer
 
 __all__ = [
     "HEADS_OF",
@@ -157,6 +157,9 @@ class Doc:
     tags: tuple[str, ...]
     body: str
     path: str
+    #: the repository files it cites (`files:`): a hit carries them, so a recall asks their
+    #: freshness without reading the entry again
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ class Hit:
     applies_when: str
     path: str
     score: float
+    files: tuple[str, ...] = field(default=(), kw_only=True)  # the repository files it cites
     why: Why | None = field(default=None, kw_only=True, compare=False)
 
 
@@ -470,7 +474,9 @@ def _quantise(tf: float) -> int:
 _QUANTA: Final = [_K1 * x / (1.0 - x) for x in ((v - 0.5) / 255 for v in range(2, 256))]
 
 
-_STEMMER = _snowball("english")
+#: One stemmer for the process (Stemmer objects keep a cache of their own).  Not shared across
+#: threads by design: it runs holding the GIL, and gitmem stems in one thread.
+_STEMMER = Stemmer.Stemmer("english")
 
 
 def stem(word: str) -> str:
@@ -526,7 +532,10 @@ def _doc_values(doc: Doc, analyzer: _Analyzer) -> dict[str, int]:
 # A posting is one u32: the document number shifted left 8 bits, or-ed with sat(t, d) quantised
 # to a byte. One array per term, sorted by document number; at most 2**24 documents.
 
-_Record = tuple[str, str, str, str, str]  # id, type, title, applies_when, path
+_Record = tuple[str, str, str, str, str, str]  # id, type, title, applies_when, path, files
+#: Between the cited files of a record: a character no repository path of an admitted entry
+#: holds (the schema's repoPath forbids control characters).
+_FILES_SEP: Final = "\x1f"
 _MAX_DOCS: Final = 1 << 24
 
 
@@ -540,7 +549,14 @@ def _record(doc: Doc) -> _Record:
         clean(doc.title),
         clean(doc.applies_when),
         clean(doc.path),
+        _FILES_SEP.join(clean(f).replace(_FILES_SEP, " ") for f in doc.files),
     )
+
+
+def _hit(record: _Record, score: float) -> Hit:
+    rid, rtype, title, applies_when, path, files = record
+    cited = tuple(files.split(_FILES_SEP)) if files else ()
+    return Hit(rid, rtype, title, applies_when, path, score, files=cited)
 
 
 class _MemSegment:
@@ -597,7 +613,7 @@ class _MemSegment:
 _MAGIC: Final = b"GITMEM-RECALL\x00"
 _MANIFEST_MAGIC: Final = b"GITMEM-RECALLM"
 _NAME_LEN: Final = 32
-_VERSION: Final = 2  # 2: Snowball stems, saturation values
+_VERSION: Final = 3  # 2: Snowball stems, saturation values; 3: records hold the cited files
 _HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
 _SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
 _U32: Final = struct.Struct("<I")
@@ -759,9 +775,9 @@ class _FrozenSegment:
 
     def record(self, number: int) -> _Record:
         fields = self._raw_record(number - self.base).decode().split("\x00")
-        if len(fields) != 5:
+        if len(fields) != 6:
             raise ValueError("recall index segment has a corrupt record")
-        return (fields[0], fields[1], fields[2], fields[3], fields[4])
+        return (fields[0], fields[1], fields[2], fields[3], fields[4], fields[5])
 
     def doc_type(self, number: int) -> str:
         code = self._data[self._codes + number - self.base]
@@ -904,8 +920,7 @@ class Index:
         number = self._find(doc_id)
         if number is None:
             return None
-        rid, rtype, title, applies_when, path = self._segment_of(number).record(number)
-        return Hit(rid, rtype, title, applies_when, path, score)
+        return _hit(self._segment_of(number).record(number), score)
 
     def segment_count(self) -> int:
         """How many segments the index holds (the log-structured policy keeps it O(log n))."""
@@ -1193,8 +1208,7 @@ class Index:
             candidates = [c for c in candidates if c[0] >= floor]
         hits = []
         for score, number in candidates:
-            rid, rtype, title, applies_when, path = self._segment_of(number).record(number)
-            hits.append(Hit(rid, rtype, title, applies_when, path, score))
+            hits.append(_hit(self._segment_of(number).record(number), score))
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[:k]
 

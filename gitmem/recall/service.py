@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gitmem.errors import UsageError
-from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
-from gitmem.recall.engine import STEP_TYPES, Hit
-from gitmem.recall.freshness import freshness, note
-from gitmem.repo.store import Store
-from gitmem.repo.workspace import Workspace
+from gitmem.recall.engine import STEP_TYPES, Answer, Hit
+from gitmem.recall.freshness import History, freshness, note
 
-__all__ = ["STEP_TYPES", "RecallAnswer", "Recalled", "recall", "recall_answer"]
+if TYPE_CHECKING:  # a warm recall that never opens the repository loads no pygit2
+    from gitmem.repo.workspace import Workspace
+
+__all__ = ["STEP_TYPES", "RecallAnswer", "Recalled", "recall", "recall_answer", "with_freshness"]
 
 
 @dataclass(frozen=True)
@@ -100,26 +101,16 @@ def recall_answer(
         found = semantic.answer(
             loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
         )
+    return with_freshness(found, store, commit)
+
+
+def with_freshness(found: Answer, history: History, commit: str) -> RecallAnswer:
+    """An answer's hits with their freshness at commit, asked of history (the opened
+    repository, or git itself for a caller that has not opened it)."""
     hits = found.hits
-    states = freshness(store, commit, [(h.path, _cited_files(store, tree, h.path)) for h in hits])
+    states = freshness(history, commit, [(h.path, h.files) for h in hits])
     entries = [
         Recalled(**vars(hit), stale_commits=state.stale_commits, missing_files=state.missing_files)
         for hit, state in zip(hits, states, strict=True)
     ]
     return RecallAnswer(entries, found.rejected)
-
-
-def _cited_files(store: Store, tree: str, path: str) -> tuple[str, ...]:
-    """The files an entry cites: read from their own line when that is exact (a warm recall
-    then never loads the YAML parser), else from the parsed entry."""
-    data = store.read_path(tree, path)
-    if data is None:
-        return ()
-    text = text_of(data) if len(data) <= MAX_ENTRY_BYTES else None
-    found = quick_fields(text, ("files",)) if text is not None else None
-    if found is not None and isinstance(found.get("files", []), list):
-        return tuple(found.get("files", []))
-    from gitmem.repo.snapshot import entry_at
-
-    entry = entry_at(store, tree, path)
-    return entry.files if entry is not None else ()

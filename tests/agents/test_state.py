@@ -100,13 +100,44 @@ def test_a_memory_folder_replaced_by_a_link_takes_the_full_path(mem: Path) -> No
 def test_a_damaged_or_foreign_state_is_never_used(mem: Path) -> None:
     where = Path(Store.open(mem).git_dir) / "gitmem" / state.NAME
     recorded = json.loads(where.read_text())
+    assert recorded["version"] == state.VERSION and len(recorded["states"]) == 1
+    one = recorded["states"][0]
+
+    def holding(*states: object) -> str:
+        return json.dumps({**recorded, "states": list(states)})
+
     for damaged in ("{", "[]", json.dumps({**recorded, "version": state.VERSION + 1}),
-                    json.dumps({k: v for k, v in recorded.items() if k != "tip"}),
-                    json.dumps({**recorded, "root": str(mem.parent)})):  # fmt: skip
+                    json.dumps({**recorded, "states": one}), holding("x", [one]),
+                    holding({k: v for k, v in one.items() if k != "tip"}),
+                    holding({**one, "root": str(mem.parent)}),
+                    holding({**one, "inputs": "0" * 64}),
+                    holding({**one, "tip": "0" * 40}, one)):  # fmt: skip
         where.write_text(damaged)
         assert state.current(str(mem)) is None, damaged
+    where.write_text(holding({**one, "inputs": "0" * 64}, one))
+    assert state.current(str(mem)) is not None  # another set of inputs' answer is passed by
     where.unlink()
     assert state.current(str(mem)) is None
+
+
+def test_answers_for_other_inputs_are_kept_beside_each_other(mem: Path) -> None:
+    """A shell and an agent's hooks that differ in a GITMEM_* variable each keep their answer
+    (at most KEEP, the newest first), so neither makes the other take the full path."""
+    os.environ["GITMEM_SEMANTIC"] = "false"
+    assert state.current(str(mem)) is None
+    assert _session(mem) is not None
+    off = state.current(str(mem))
+    assert off is not None and off.semantic is False
+    del os.environ["GITMEM_SEMANTIC"]
+    on = state.current(str(mem))
+    assert on is not None and on.semantic is True
+    for n in range(state.KEEP + 1):
+        os.environ["GITMEM_OTHER"] = str(n)
+        assert _session(mem) is not None
+    del os.environ["GITMEM_OTHER"]
+    where = Path(Store.open(mem).git_dir) / "gitmem" / state.NAME
+    assert len(json.loads(where.read_text())["states"]) == state.KEEP
+    assert state.current(str(mem)) is None  # the oldest answers made room for the newest
 
 
 def test_a_linked_worktree_keeps_its_own_state(mem: Path, tmp_path: Path) -> None:

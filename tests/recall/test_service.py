@@ -194,25 +194,28 @@ def test_semantic_recall_can_be_switched_off(recalled: tuple[Path, str, str]) ->
     assert state["trees"][0]["vectors"] is None
 
 
-def test_cited_files_read_quickly_or_parsed_agree(recalled: tuple[Path, str, str]) -> None:
-    """The quick reading of `files` and the parser's agree, and the parser steps in where
-    only YAML can tell (a block list)."""
-    from gitmem.recall import service as recalling
-    from gitmem.repo.snapshot import entry_at
+def test_a_hit_carries_the_files_its_entry_cites(recalled: tuple[Path, str, str]) -> None:
+    """The cache keeps each entry's cited files, as the parser reads them (a flow list or a
+    block list alike), so a recall asks their freshness without reading the entry again."""
+    from gitmem.recall.cache import RecallCache
+    from gitmem.recall.engine import Doc, Index
     from gitmem.repo.store import Store
 
     repo, hooks, _ = recalled
+    assert recall_json(repo, "pygit2 in a git hook")[0]["files"] == ["README.md"]
     store = Store.open(repo)
     tree = store.tree_of(store.branch_tip("main") or "")
     path = f".gitmem/entries/decision/{hooks}.md"
-    parsed = entry_at(store, tree, path)
-    assert parsed is not None and parsed.files == ("README.md",)
-    assert recalling._cited_files(store, tree, path) == ("README.md",)
     block = (repo / path).read_text().replace("files: [README.md]", "files:\n  - README.md")
-    blob = store.write_blob(block.encode())
-    edited = store.build_tree(tree, {path: (blob, 0o100644)})
-    assert recalling._cited_files(store, edited, path) == ("README.md",)
-    assert recalling._cited_files(store, edited, ".gitmem/entries/decision/none.md") == ()
+    assert block != (repo / path).read_text()
+    edited = store.build_tree(tree, {path: (store.write_blob(block.encode()), 0o100644)})
+    loaded = RecallCache(store, ".gitmem", semantic=False).load(store.subtree(edited, ".gitmem"))
+    hit = loaded.index.hit(hooks, 1.0)
+    assert hit is not None and hit.files == ("README.md",)
+    # a path with the separator's character (no admitted entry can hold one) stays one path
+    doc = Doc("x", "method", "t", "w", (), "b", "p.md", ("a\x1fb", "c"))
+    again = Index.from_bytes(Index.build([doc]).to_bytes()).hit("x", 1.0)
+    assert again is not None and again.files == ("a b", "c")
 
 
 def _many_entries(repo: Path, count: int) -> tuple[Store, str]:

@@ -1,0 +1,149 @@
+"""Where the memory is for one call, and a recall that never opens the repository when it can.
+
+Agents' hooks and `gitmem recall` run far more often than the memory changes, and most of
+what a warm recall would pay is opening the repository: importing pygit2 (some 65 ms), loading
+the settings, finding the branch tip and the memory tree.  `Memory` answers "where is the
+memory?" from what an earlier call remembered (gitmem.agents.state: valid while every input it
+depended on is as it was), and only otherwise opens the repository, finds it and remembers.
+
+`remembered_recall` is the warm recall built on it: the index (and vectors) of the remembered
+entries tree straight from the recall cache (gitmem.recall.cache.stored), ranked and gated as
+every recall is (gitmem.recall.semantic.answer), and freshness asked of git itself
+(gitmem.repo.gitcli.History), the answer the full path gives, figure for figure.  Whenever it
+is not sure - no remembered state, a cache that does not hold that tree, a damaged one - it
+answers None and the caller takes the full path (gitmem.recall.service.recall_answer), which
+builds or repairs what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gitmem.agents.state import Known
+    from gitmem.recall.freshness import History
+    from gitmem.recall.service import RecallAnswer
+    from gitmem.repo.workspace import Workspace
+
+__all__ = ["Memory", "remembered_recall", "top_folder"]
+
+#: Variables that point git at another repository than the folder's own: with any of them
+#: set, where the memory is is not what the folder remembers, and the full path runs.
+_ELSEWHERE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
+
+
+def top_folder() -> str | None:
+    """The top folder of the work tree here, as git itself finds it (its safety checks, ceiling
+    folders and all); None outside a work tree, or when git points elsewhere by the
+    environment."""
+    import os
+
+    from gitmem.repo.gitcli import hook_output
+
+    if any(os.environ.get(name) for name in _ELSEWHERE):
+        return None
+    found = hook_output("rev-parse", "--show-toplevel")
+    try:
+        top = found.decode("utf-8").strip() if found is not None else ""
+    except UnicodeDecodeError:
+        return None
+    return top or None
+
+
+class Memory:
+    """The memory as one call sees it: where it is (remembered from an earlier call while
+    nothing it depends on changed, else found by opening the repository, and remembered), and
+    the workspace, opened only when something must be built or read from the repository."""
+
+    def __init__(self, root: str) -> None:
+        from gitmem.agents.state import current
+
+        self.root = root
+        self._ws: Workspace | None = None
+        self.known = current(root) or self._find()
+
+    def _find(self) -> Known:
+        from gitmem.agents import state
+        from gitmem.repo.refs import GitFiles
+
+        files = GitFiles.at(self.root)
+        digest = state.inputs(self.root, files) if files is not None else None
+        ws = self.workspace()
+        store = ws.store
+        tip = ws.main_tip()
+        memory = store.subtree(store.tree_of(tip), ws.dir) if tip else None
+        known = state.Known(
+            files,
+            dir=ws.dir,
+            branch=ws.branch,
+            tip=tip,
+            memory_tree=memory,
+            entries_tree=store.subtree(memory, "entries") if memory else None,
+            semantic=ws.settings.semantic,
+        )
+        workdir = store.workdir
+        if (
+            digest is not None
+            and workdir is not None
+            and workdir.resolve() == Path(self.root).resolve()
+        ):
+            state.remember(self.root, digest, known)
+        return known
+
+    @property
+    def opened(self) -> bool:
+        """Whether this call has opened the repository (libgit2 loaded, the workspace read)."""
+        return self._ws is not None
+
+    def workspace(self) -> Workspace:
+        if self._ws is None:
+            from gitmem.repo.workspace import open_workspace
+
+            self._ws = open_workspace(self.root)
+        return self._ws
+
+    @property
+    def common_dir(self) -> Path:
+        files = self.known.files
+        return files.common_dir if files is not None else self.workspace().store.common_dir
+
+    def history(self) -> History:
+        """Who answers the freshness questions: the opened repository, else git itself."""
+        if self._ws is not None:
+            return self._ws.store
+        from gitmem.repo.gitcli import History as GitHistory
+
+        return GitHistory(Path(self.root))
+
+
+def remembered_recall(
+    memory: Memory,
+    query: str,
+    *,
+    k: int = 5,
+    types: Collection[str] | None = None,
+    min_score: float | None = None,
+) -> RecallAnswer | None:
+    """A recall at the memory branch's tip from the cache alone (module docstring), or None
+    when the full path must answer."""
+    from gitmem.recall import semantic
+    from gitmem.recall.cache import stored
+    from gitmem.recall.service import with_freshness
+
+    known = memory.known
+    if known.tip is None or known.entries_tree is None or k <= 0:
+        return None  # nothing to recall: the full path says so without a cache
+    loaded = stored(memory.common_dir, known.entries_tree, semantic=known.semantic)
+    if loaded is None:
+        return None
+    try:
+        found = semantic.answer(
+            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+        )
+    except semantic.SemanticUnavailable:
+        raise
+    except Exception:  # a damaged cache: the full path sets it aside and rebuilds
+        return None
+    return with_freshness(found, memory.history(), known.tip)

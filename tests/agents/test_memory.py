@@ -1,0 +1,121 @@
+"""The warm recall that never opens the repository (gitmem.agents.memory): the same answer as
+the full path, figure for figure, without pygit2; and the full path whenever it is not sure."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clirunner import HOOKS, SECRETS, admit, ok, run
+
+from gitmem.agents import state
+from gitmem.repo.store import Store
+
+from conftest import git
+
+#: `gitmem recall` in a fresh process, then whether it loaded libgit2, on a last line.
+PROBE = (
+    "import sys\n"
+    "from gitmem.cli.main import run\n"
+    "code = run(['recall', *sys.argv[1:]])\n"
+    "print('pygit2' in sys.modules, code)\n"
+)
+
+
+def recall(repo: Path, *args: str) -> tuple[str, bool]:
+    """One `gitmem recall` in a fresh process: its output, and whether it opened the
+    repository (imported pygit2)."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=repo, capture_output=True, text=True
+    )
+    *out, last = done.stdout.rstrip("\n").split("\n")
+    opened, code = last.split()
+    assert code == "0", done.stderr
+    return "\n".join(out), opened == "True"
+
+
+def forget(repo: Path) -> None:
+    """Drop what earlier calls remembered: the next recall takes the full path."""
+    (Path(Store.open(repo).git_dir) / "gitmem" / state.NAME).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def recalled(memory: Path) -> Path:
+    admit(memory, HOOKS)
+    admit(memory, SECRETS)
+    return memory
+
+
+QUERIES = [
+    ("pygit2 in a git hook", "--format", "json", "--explain"),
+    ("how do I bake sourdough bread", "--format", "json", "--explain"),
+    ("scan secrets", "--step", "spec"),
+    ("hooks", "--type", "decision", "-k", "1", "--format", "json"),
+    ("hooks", "--min-score", "0", "--explain"),
+]
+
+
+@pytest.mark.parametrize("semantic", ["true", "false"])
+def test_a_warm_recall_gives_the_full_paths_answer_without_opening_the_repository(
+    recalled: Path, semantic: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITMEM_SEMANTIC", semantic)
+    (recalled / "README.md").write_text("changed since the entry was admitted\n")
+    git(recalled, "commit", "-q", "-am", "touch a cited file")
+    for query in QUERIES:
+        forget(recalled)
+        full, opened = recall(recalled, *query)
+        assert opened, query  # nothing remembered: the full path, which remembers
+        warm, opened = recall(recalled, *query)
+        assert not opened, query
+        assert warm == full, query
+    hit = json.loads(recall(recalled, *QUERIES[0])[0])["entries"][0]
+    assert hit["files"] == ["README.md"] and hit["stale_commits"] == 1
+
+
+def test_whatever_moved_takes_the_full_path_once(recalled: Path) -> None:
+    """A new admission (the tip moved, the cache lacks the tree), another ref, the precedents
+    format: each answered as the full path answers it."""
+    assert recall(recalled, "pygit2 hooks")[1]  # the first call remembers
+    assert not recall(recalled, "pygit2 hooks")[1]
+    fresh = admit(
+        recalled,
+        ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
+         "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
+    )  # fmt: skip
+    out, opened = recall(recalled, "how do I bake sourdough bread", "--format", "json")
+    assert [h["id"] for h in json.loads(out)] == [fresh]
+    assert not recall(recalled, "how do I bake sourdough bread")[1]
+    assert recall(recalled, "pygit2 hooks", "--ref", "main")[1]
+    out, opened = recall(recalled, "pygit2 hooks", "--format", "precedents")
+    assert opened and out.startswith("## Precedents")
+
+
+def test_a_damaged_cache_takes_the_full_path_which_repairs_it(recalled: Path) -> None:
+    full, _ = recall(recalled, "pygit2 in a git hook", "--format", "json")
+    cache = Path(Store.open(recalled).git_dir) / "gitmem" / "recall"
+    for segment in (cache / "segments").iterdir():
+        segment.write_bytes(b"\0" * 64)
+    out, opened = recall(recalled, "pygit2 in a git hook", "--format", "json")
+    assert out == full and opened
+    assert recall(recalled, "pygit2 in a git hook", "--format", "json") == (full, False)
+
+
+def test_git_pointed_elsewhere_or_no_work_tree_takes_the_full_path(
+    recalled: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recall(recalled, "pygit2 hooks")
+    monkeypatch.setenv("GIT_DIR", str(recalled / ".git"))
+    assert recall(recalled, "pygit2 hooks")[1]
+    monkeypatch.delenv("GIT_DIR")
+    sub = recalled / "docs"
+    sub.mkdir()
+    assert not recall(sub, "pygit2 hooks")[1]  # from a subfolder: the work tree's top
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ok(run(recalled, "recall", "pygit2 hooks"))
+    done = subprocess.run([sys.executable, "-c", PROBE, "x"], cwd=outside, capture_output=True)
+    assert done.stdout.split()[-1] == b"2", done.stderr  # not a repository: a usage error
