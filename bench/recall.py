@@ -9,6 +9,7 @@
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
     python bench/recall.py --cli --against OTHER/bin/python   # and another install, alternately
     python bench/recall.py --phases             # the semantic extra's per-process cost, by part
+    python bench/recall.py --gc --sizes 100000  # an index build with the collector running/paused
 
 For each size it writes that many realistic entries as Markdown files (front matter and the
 three sections, text recombined from the labelled corpus in tests/ plus a long tail of project
@@ -938,6 +939,32 @@ def _logistic(x: Any, y: Any, l2: float = 1.0, weights: Any = None) -> tuple[Any
     return raw, float(w[-1] - raw @ mu)
 
 
+def collector(n: int) -> None:
+    """What pausing the cyclic garbage collector around an index build would be worth (the
+    engine once did; it no longer does): n generated entries built and serialised with the
+    collector running, then paused (here, by the bench), alternately, two rounds, CPU time."""
+    import gc
+
+    gen = Generator()
+    docs = [gen.doc(i) for i in range(n)]
+    print(f"\n== index build of {n:,} generated entries, CPU seconds")
+    for _ in range(2):
+        for paused in (False, True):
+            if paused:
+                gc.disable()
+            try:
+                start = time.process_time()
+                index = Index.build(docs)
+                built = time.process_time()
+                index.to_parts()
+                done = time.process_time()
+            finally:
+                gc.enable()
+            label = "paused " if paused else "running"
+            print(f"collector {label}: build {built - start:.2f} s, serialise {done - built:.2f} s")
+            del index
+
+
 def shortlist(n: int) -> None:
     """How much of the exact nearest entries (by cosine) the sign-plane shortlist keeps, on n
     generated entries (bench/generate.py, as --cli) plus the labelled corpus, for the labelled
@@ -1188,6 +1215,7 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     parser.add_argument("--phases", action="store_true", help="the extra's per-process cost")
+    parser.add_argument("--gc", action="store_true", help="index builds, collector running/paused")
     parser.add_argument(
         "--against", metavar="PYTHON", help="--cli: also time another install's gitmem, alternately"
     )
@@ -1207,6 +1235,10 @@ def main() -> None:
     if args.shortlist:
         for n in (int(s) for s in args.sizes.split(",")):
             shortlist(n)
+        return
+    if args.gc:
+        for n in (int(s) for s in args.sizes.split(",")):
+            collector(n)
         return
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-", ignore_cleanup_errors=True) as tmp:
         for n in (int(s) for s in args.sizes.split(",")):

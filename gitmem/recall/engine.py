@@ -108,7 +108,6 @@ Index layout
 
 from __future__ import annotations
 
-import gc
 import heapq
 import math
 import re
@@ -853,20 +852,14 @@ class Index:
     def build(cls, docs: Iterable[Doc]) -> Index:
         """A fresh index over docs; a later doc with an id already seen replaces the earlier.
 
-        The cyclic garbage collector is paused meanwhile: a build allocates millions of objects
-        that hold no cycles, and its repeated scans would otherwise double the time at 100,000
-        entries. (Splitting a build over processes was tried and dropped: on a two-core machine
-        shipping the documents and segments between processes ate the gain.)
+        (Splitting a build over processes was tried and dropped: on a two-core machine
+        shipping the documents and segments between processes ate the gain.  Pausing the
+        cyclic garbage collector, which an earlier build did, no longer pays: postings are
+        arrays, not lists of objects.)
         """
         index = cls()
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            for doc in docs:
-                index.add(doc)
-        finally:
-            if paused:
-                gc.enable()
+        for doc in docs:
+            index.add(doc)
         return index
 
     def _next_number(self) -> int:
@@ -1243,13 +1236,7 @@ class Index:
         return manifest, {segment.name: segment.to_bytes() for segment in segments}
 
     def _frozen(self) -> tuple[list[_FrozenSegment], bytes]:
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            self._compact()
-        finally:
-            if paused:
-                gc.enable()
+        self._compact()
         segments = [s for s in self._segments if isinstance(s, _FrozenSegment)]
         if len(segments) != len(self._segments):
             raise AssertionError("compaction leaves no in-memory segment")
