@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirunner import HOOKS, SECRETS, admit, ok, run
@@ -119,3 +120,45 @@ def test_git_pointed_elsewhere_or_no_work_tree_takes_the_full_path(
     ok(run(recalled, "recall", "pygit2 hooks"))
     done = subprocess.run([sys.executable, "-c", PROBE, "x"], cwd=outside, capture_output=True)
     assert done.stdout.split()[-1] == b"2", done.stderr  # not a repository: a usage error
+
+
+def test_the_warm_answer_is_the_full_answer_for_every_question(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process, over 300 generated entries whose cited files were since changed or removed,
+    and every third labelled question (with a type filter, another k, a plain threshold): the warm
+    recall and the full path agree on every field of every hit, explanation included, and on
+    the rejected candidate."""
+    from dataclasses import asdict
+
+    import benches
+    from recall_queries import MATCHING, NO_MATCH, SITUATIONS
+
+    from gitmem.agents.memory import Memory, remembered_recall
+    from gitmem.recall.service import recall_answer
+    from gitmem.repo.workspace import open_workspace
+
+    generate = benches.load("generate")
+    generate.write_store(memory, 300)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "entries")
+    changed, removed = generate.PATHS[0], generate.PATHS[1]
+    (memory / changed).write_text("# changed\n")
+    (memory / removed).unlink()
+    git(memory, "commit", "-q", "-am", "code moves on")
+    questions = ([q for q, _ in MATCHING + SITUATIONS] + NO_MATCH)[::3]
+    variants: list[dict[str, Any]] = [{}, {"types": {"method"}}, {"k": 2}, {"min_score": 0.0}]
+    stale = 0
+    for semantic in ("true", "false"):
+        monkeypatch.setenv("GITMEM_SEMANTIC", semantic)
+        assert Memory(str(memory)).opened  # the first call finds and remembers
+        warm = Memory(str(memory))
+        assert not warm.opened and warm.known.semantic is (semantic == "true")
+        ws = open_workspace(memory)
+        for n, question in enumerate(questions):
+            kw: dict[str, Any] = variants[n % len(variants)]
+            full = recall_answer(ws, question, **kw)  # the first one builds the cache
+            got = remembered_recall(warm, question, **kw)
+            assert got is not None and asdict(got) == asdict(full), question
+            stale += sum(bool(h.freshness) for h in got.entries)
+    assert stale > 0  # the comparison covered hits whose freshness says something
