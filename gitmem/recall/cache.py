@@ -12,8 +12,9 @@ Readers take no lock: state.json is replaced atomically and everything it names 
 so a reader sees an old complete index or a new complete one.  A writer takes the lock, reads
 the newest state again, brings the nearest known tree up to date from the tree diff (one
 admission = one entry's work and one small segment), writes the new segments, then the
-manifest, then state.json.  A corrupt or incompatible cache is set aside (renamed, never
-deleted) and rebuilt; recall still answers.  Up to KEEP_TREES trees are remembered, so
+manifest, then state.json.  A corrupt or incompatible cache is set aside (renamed; the
+newest one set aside is kept for inspection, older ones are removed) and rebuilt; recall still
+answers.  Up to KEEP_TREES trees are remembered, so
 recalling at another ref (origin/main) does not throw away the main branch's index.
 
 A reader that has only the git directory and a tree id (an agent's hook, which never opens
@@ -29,6 +30,7 @@ import hashlib
 import json
 import mmap
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -382,8 +384,14 @@ class RecallCache(_Stored):
                         path.unlink()
 
     def _set_aside(self) -> None:
-        """Move a broken cache out of the way (kept for inspection), so a rebuild starts clean."""
+        """Move a broken cache out of the way, so a rebuild starts clean.  The newest one set
+        aside is kept for inspection and the older ones go: each is a whole cache (150 MB at
+        100,000 entries with the extra), and a cache of another version, which every upgrade
+        of the format sets aside, must not pile up."""
         if self.root.exists():
-            aside = self.root.with_name(f"recall.broken-{int(time.time())}-{os.getpid()}")
+            aside = self.root.with_name(f"recall.broken-{time.time_ns()}-{os.getpid()}")
             with contextlib.suppress(OSError):
                 self.root.rename(aside)
+                for older in self.root.parent.glob("recall.broken-*"):
+                    if older != aside:
+                        shutil.rmtree(older, ignore_errors=True)

@@ -146,6 +146,11 @@ def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
     assert list(root.parent.glob("recall.broken-*")), "the broken cache is kept aside"
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    (root / "state.json").write_bytes(b"broken again")
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    kept = list(root.parent.glob("recall.broken-*"))
+    assert len(kept) == 1, "only the newest broken cache is kept"
+    assert (kept[0] / "state.json").read_bytes() == b"broken again"
 
 
 def test_concurrent_recalls_while_the_cache_is_built(recalled: tuple[Path, str, str]) -> None:
