@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from gitmem.agents.precedents import Precedent
     from gitmem.agents.state import Known
     from gitmem.recall.freshness import History
-    from gitmem.recall.service import RecallAnswer
+    from gitmem.recall.service import RecallAnswer, Recalled
     from gitmem.repo.workspace import Workspace
 
-__all__ = ["Memory", "remembered_recall", "top_folder"]
+__all__ = ["Memory", "remembered_precedents", "remembered_recall", "top_folder"]
 
 #: Variables that point git at another repository than the folder's own: with any of them
 #: set, where the memory is is not what the folder remembers, and the full path runs.
@@ -147,3 +148,24 @@ def remembered_recall(
     except Exception:  # a damaged cache: the full path sets it aside and rebuilds
         return None
     return with_freshness(found, memory.history(), known.tip)
+
+
+def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Precedent] | None:
+    """Precedents for a warm recall's hits, with each one's provenance from the agents'
+    catalog of the remembered entries tree (gitmem.agents.catalog, which the hooks keep);
+    None when no catalog is kept for that tree, or it lacks a hit: the caller then reads the
+    entries themselves (gitmem.agents.precedents.from_recalled)."""
+    from gitmem.agents import catalog
+    from gitmem.agents.precedents import with_provenance
+
+    entries = memory.known.entries_tree
+    found = catalog.stored(memory.common_dir, entries) if entries is not None else None
+    if found is None:
+        return None
+    provenance: dict[str, tuple[str, str]] = {}
+    for hit in hits:
+        line = found.get(hit.id)
+        if line is None:
+            return None
+        provenance[hit.id] = (line.admitted_by or "unknown", line.admitted or "unknown")
+    return with_provenance(hits, lambda hit: provenance[hit.id])

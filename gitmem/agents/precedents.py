@@ -27,7 +27,7 @@ the agents' catalog (gitmem.agents.catalog), which keeps it for every admitted e
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ __all__ = [
     "read_fields",
     "render",
     "room",
+    "with_provenance",
 ]
 
 #: The most characters a hook adds to the agent's context (the whole block).
@@ -123,9 +124,16 @@ def provenance(store: Store, tree: str | None, path: str) -> tuple[str, str]:
 
 def from_recalled(store: Store, tree: str | None, hits: Sequence[Recalled]) -> list[Precedent]:
     """Precedents for recall hits, with the provenance read from each entry at tree."""
+    return with_provenance(hits, lambda hit: provenance(store, tree, hit.path))
+
+
+def with_provenance(
+    hits: Sequence[Recalled], provenance_of: Callable[[Recalled], tuple[str, str]]
+) -> list[Precedent]:
+    """Precedents for recall hits, with (admitted_by, admitted) of each from provenance_of."""
     out = []
     for hit in hits:
-        by, when = provenance(store, tree, hit.path)
+        by, when = provenance_of(hit)
         out.append(
             Precedent(
                 id=hit.id,

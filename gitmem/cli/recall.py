@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from gitmem.repo.store import Store
 
 
+_NO_PRECEDENT = "No precedent in the project memory for this step."
+
+
 def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
     from gitmem.agents.precedents import from_recalled, render
 
-    return render(
-        from_recalled(store, tree, hits), empty="No precedent in the project memory for this step."
-    )
+    return render(from_recalled(store, tree, hits), empty=_NO_PRECEDENT)
 
 
 @click.command()
@@ -70,9 +71,8 @@ def recall(
     text = " ".join(query)
     try:
         # the branch tip's memory, warm: answered from the cache without opening the repository
-        answer = (
-            _remembered(text, k, wanted, min_score) if ref is None and fmt != "precedents" else None
-        )
+        warm = _remembered(text, k, wanted, min_score, fmt == "precedents") if ref is None else None
+        answer, block = warm if warm is not None else (None, "")
         if answer is None:
             from gitmem.repo.workspace import open_workspace
 
@@ -86,10 +86,11 @@ def recall(
                 min_score=min_score,
                 progress=_progress if sys.stderr.isatty() else None,
             )
+            if fmt == "precedents":
+                commit = ws.store.resolve(ref) if ref else ws.main_tip()
+                tree = ws.store.tree_of(commit) if commit else None
+                block = _precedents(answer.entries, ws.store, tree)
         hits = answer.entries
-        if fmt == "precedents":
-            commit = ws.store.resolve(ref) if ref else ws.main_tip()
-            block = _precedents(hits, ws.store, ws.store.tree_of(commit) if commit else None)
     except (GitmemError, OSError) as exc:
         if fmt != "precedents":
             raise
@@ -123,12 +124,15 @@ def recall(
     return 0
 
 
-def _remembered(text: str, k: int, types: set[str], min_score: float | None) -> RecallAnswer | None:
+def _remembered(
+    text: str, k: int, types: set[str], min_score: float | None, precedents: bool
+) -> tuple[RecallAnswer, str] | None:
     """A recall at the memory branch's tip without opening the repository
-    (gitmem.agents.memory), or None when the full path must answer; either way the same
-    answer.  Where the memory is comes from what an earlier call remembered, so the first
-    recall in a clone (or after the settings change) takes the full path and remembers."""
-    from gitmem.agents.memory import Memory, remembered_recall, top_folder
+    (gitmem.agents.memory), with its precedents block when asked (the provenance from the
+    agents' catalog); None when the full path must answer.  Either way the same answer.
+    Where the memory is comes from what an earlier call remembered, so the first recall in a
+    clone (or after the settings change) takes the full path and remembers."""
+    from gitmem.agents.memory import Memory, remembered_precedents, remembered_recall, top_folder
 
     top = top_folder()
     if top is None:
@@ -136,7 +140,13 @@ def _remembered(text: str, k: int, types: set[str], min_score: float | None) -> 
     memory = Memory(top)
     if memory.opened:
         return None  # it had to open the repository: the full path does the rest
-    return remembered_recall(memory, text, k=k, types=types or None, min_score=min_score)
+    answer = remembered_recall(memory, text, k=k, types=types or None, min_score=min_score)
+    if answer is None or not precedents:
+        return (answer, "") if answer is not None else None
+    from gitmem.agents.precedents import render
+
+    found = remembered_precedents(memory, answer.entries)
+    return (answer, render(found, empty=_NO_PRECEDENT)) if found is not None else None
 
 
 def _why(why: Why | None) -> str:

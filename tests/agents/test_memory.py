@@ -78,8 +78,8 @@ def test_a_warm_recall_gives_the_full_paths_answer_without_opening_the_repositor
 
 
 def test_whatever_moved_takes_the_full_path_once(recalled: Path) -> None:
-    """A new admission (the tip moved, the cache lacks the tree), another ref, the precedents
-    format: each answered as the full path answers it."""
+    """A new admission (the tip moved, the cache lacks the tree), another ref: each answered
+    as the full path answers it."""
     assert recall(recalled, "pygit2 hooks")[1]  # the first call remembers
     assert not recall(recalled, "pygit2 hooks")[1]
     fresh = admit(
@@ -87,12 +87,32 @@ def test_whatever_moved_takes_the_full_path_once(recalled: Path) -> None:
         ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
          "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
     )  # fmt: skip
-    out, opened = recall(recalled, "how do I bake sourdough bread", "--format", "json")
+    out = recall(recalled, "how do I bake sourdough bread", "--format", "json")[0]
     assert [h["id"] for h in json.loads(out)] == [fresh]
     assert not recall(recalled, "how do I bake sourdough bread")[1]
     assert recall(recalled, "pygit2 hooks", "--ref", "main")[1]
-    out, opened = recall(recalled, "pygit2 hooks", "--format", "precedents")
-    assert opened and out.startswith("## Precedents")
+
+
+def test_a_warm_precedents_block_takes_its_provenance_from_the_agents_catalog(
+    recalled: Path,
+) -> None:
+    """Without the agents' catalog of the tip's entries the block reads the entries (the full
+    path); with it, the same block without opening the repository."""
+    from gitmem.agents import catalog
+    from gitmem.repo.workspace import open_workspace
+
+    asked = ("pygit2 hooks", "--format", "precedents")
+    recall(recalled, *asked)  # remembers where the memory is
+    full, opened = recall(recalled, *asked)
+    assert opened and full.startswith("## Precedents") and "admitted by human:" in full
+    ws = open_workspace(recalled)
+    memory = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
+    catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries"))
+    assert recall(recalled, *asked) == (full, False)
+    nothing = ("how do I bake sourdough bread", "--format", "precedents")
+    assert recall(recalled, *nothing)[0].endswith(
+        "No precedent in the project memory for this step."
+    )
 
 
 def test_a_damaged_cache_takes_the_full_path_which_repairs_it(recalled: Path) -> None:
