@@ -1,8 +1,8 @@
 """Where the memory is for one call, and a recall that never opens the repository when it can.
 
 Agents' hooks and `gitmem recall` run far more often than the memory changes, and most of
-what a warm recall would pay is opening the repository: importing pygit2 (some 65 ms), loading
-the settings, finding the branch tip and the memory tree.  `Memory` answers "where is the
+what a warm recall would pay is opening the repository: importing pygit2, loading the
+settings, finding the branch tip and the memory tree.  `Memory` answers "where is the
 memory?" from what an earlier call remembered (gitmem.agents.state: valid while every input it
 depended on is as it was), and only otherwise opens the repository, finds it and remembers.
 
@@ -17,6 +17,7 @@ builds or repairs what is missing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,8 +40,6 @@ def top_folder() -> str | None:
     """The top folder of the work tree here, as git itself finds it (its safety checks, ceiling
     folders and all); None outside a work tree, or when git points elsewhere by the
     environment."""
-    import os
-
     from gitmem.repo.gitcli import hook_output
 
     if any(os.environ.get(name) for name in _ELSEWHERE):

@@ -15,6 +15,7 @@ from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES, Why
 
 if TYPE_CHECKING:
+    from gitmem.agents.memory import Memory
     from gitmem.recall.service import RecallAnswer, Recalled
     from gitmem.repo.store import Store
 
@@ -71,12 +72,19 @@ def recall(
     text = " ".join(query)
     try:
         # the branch tip's memory, warm: answered from the cache without opening the repository
-        warm = _remembered(text, k, wanted, min_score, fmt == "precedents") if ref is None else None
-        answer, block = warm if warm is not None else (None, "")
-        if answer is None:
-            from gitmem.repo.workspace import open_workspace
+        memory = _memory() if ref is None else None
+        warm = (
+            _remembered(memory, text, k, wanted, min_score, fmt == "precedents")
+            if memory is not None and not memory.opened
+            else None
+        )
+        if warm is not None:
+            answer, block = warm
+        else:
+            from gitmem.repo.workspace import open_workspace  # pygit2: only on this path
 
-            ws = open_workspace()
+            # the repository the record was just found in, else the one here
+            ws = memory.workspace() if memory is not None else open_workspace()
             answer = recall_answer(
                 ws,
                 text,
@@ -124,27 +132,30 @@ def recall(
     return 0
 
 
-def _remembered(
-    text: str, k: int, types: set[str], min_score: float | None, precedents: bool
-) -> tuple[RecallAnswer, str] | None:
-    """A recall at the memory branch's tip without opening the repository
-    (gitmem.agents.memory), with its precedents block when asked (the provenance from the
-    agents' catalog); None when the full path must answer.  Either way the same answer.
-    Where the memory is comes from what an earlier call remembered, so the first recall in a
-    clone (or after the settings change) takes the full path and remembers."""
-    from gitmem.agents.memory import Memory, remembered_precedents, remembered_recall, top_folder
+def _memory() -> Memory | None:
+    """Where the memory of the work tree here is: remembered by an earlier call, else found
+    (opening the repository) and remembered; None outside a work tree or when git is pointed
+    elsewhere by the environment (gitmem.agents.memory)."""
+    from gitmem.agents.memory import Memory, top_folder
 
     top = top_folder()
-    if top is None:
-        return None
-    memory = Memory(top)
-    if memory.opened:
-        return None  # it had to open the repository: the full path does the rest
-    answer = remembered_recall(memory, text, k=k, types=types or None, min_score=min_score)
-    if answer is None or not precedents:
-        return (answer, "") if answer is not None else None
+    return Memory(top) if top is not None else None
+
+
+def _remembered(
+    memory: Memory, text: str, k: int, types: set[str], min_score: float | None, precedents: bool
+) -> tuple[RecallAnswer, str] | None:
+    """A recall at the memory branch's tip from the cache alone, with its precedents block
+    when asked (the provenance from the agents' catalog); None when the full path must
+    answer.  Either way the same answer."""
+    from gitmem.agents.memory import remembered_precedents, remembered_recall
     from gitmem.agents.precedents import render
 
+    answer = remembered_recall(memory, text, k=k, types=types or None, min_score=min_score)
+    if answer is None:
+        return None
+    if not precedents:
+        return answer, ""
     found = remembered_precedents(memory, answer.entries)
     return (answer, render(found, empty=_NO_PRECEDENT)) if found is not None else None
 

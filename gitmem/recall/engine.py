@@ -473,8 +473,8 @@ def _quantise(tf: float) -> int:
 _QUANTA: Final = [_K1 * x / (1.0 - x) for x in ((v - 0.5) / 255 for v in range(2, 256))]
 
 
-#: One stemmer for the process (Stemmer objects keep a cache of their own).  Not shared across
-#: threads by design: it runs holding the GIL, and gitmem stems in one thread.
+#: One stemmer for the process (it keeps a cache of its own).  A Stemmer object is not
+#: thread-safe: gitmem stems in one thread, and a caller that stems from several needs one each.
 _STEMMER = Stemmer.Stemmer("english")
 
 
