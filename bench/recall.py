@@ -1065,6 +1065,8 @@ if sys.argv[1] == "steps":
     path = semantic._file(semantic._MODEL_FILE)
     data = path.read_bytes(); lap("model file: read 22.9 MB")
     import hashlib; hashlib.sha256(data).hexdigest(); lap("model file: SHA-256")
+    from gitmem.recall.onnxgraph import gather_first
+    data = gather_first(data); lap("rewrite: embeddings gathered first")
     options = semantic._session_options(onnxruntime)
     onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
     lap("session from the bytes")

@@ -86,6 +86,7 @@ from typing import Any, Final
 from gitmem import DISTRIBUTION
 from gitmem.errors import UsageError
 from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Signals, Why
+from gitmem.recall.onnxgraph import gather_first
 
 __all__ = [
     "FUSED_GATE",
@@ -204,9 +205,10 @@ def _session_options(ort: Any) -> Any:
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     # The memory pattern plans a run's buffers from the first run of each input shape and
     # allocates them afresh on the second: with the model's weights dequantised at every run
-    # (some 90 MB of float32), that second run cost 45 ms more than any other, and a recall
-    # often runs the model on two texts of the same length. Without it, each run takes its
-    # buffers from the arena the first run filled; the outputs are the same.
+    # (some 90 MB of float32, 42 MB since gitmem.recall.onnxgraph), that second run cost 45
+    # ms more than any other, and a recall often runs the model on two texts of the same
+    # length. Without it, each run takes its buffers from the arena the first run filled; the
+    # outputs are the same.
     options.enable_mem_pattern = False
     return options
 
@@ -219,6 +221,9 @@ class _Model:
     and save under a tenth of each run, which only a build's thousands of runs recover. They
     also move the last bit of some float16 components, and an entry's vector must be the same
     whether an admission or a build embedded it.
+
+    The session runs the verified bytes as gitmem.recall.onnxgraph rewrites them: the same
+    outputs, bit for bit, without dequantising the whole vocabulary's embeddings at every run.
 
     Loading takes two threads: reading and hashing the 22.9 MB model file (some 25 ms) and
     making the session from those very bytes (some 50 ms) release the GIL for most of their
@@ -235,7 +240,7 @@ class _Model:
 
         def make_session() -> None:
             try:
-                data = _verified(_MODEL_FILE)
+                data = gather_first(_verified(_MODEL_FILE))
                 imported.wait()
                 if runtime:  # else the imports failed, and say why themselves
                     ort = runtime[0]
