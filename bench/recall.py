@@ -678,7 +678,7 @@ def probe() -> None:
         base = PROBE_BASES[name]
         extras = ["", "bg_share", "bg_less", "rare_held", "rare_first", "rare_left", "second"]
         if fused:
-            extras += ["bg_head_less", "title", "applies_max"]
+            extras += ["bg_head_less", "title", "applies_max", "soft", "soft_head", "soft_max"]
         for extra in extras:
             features = [*base, extra] if extra else list(base)
             cells = []
@@ -814,11 +814,56 @@ class _Prober:
             heads = [Doc("", "", "", h.applies_when, (), "", "") for h in ranked]
             out["title"] = semantic.cosine_of(query, Doc("", "", ranked[0].title, "", (), "", ""))
             out["applies_max"] = max(semantic.cosine_of(query, d) for d in heads)
+            asked = _token_states(text, semantic.QUERY_TOKENS)
+            best = ranked[0]
+            out["soft"] = _soft(asked, _token_states(best.applies_when, semantic.DOC_TOKENS))
+            out["soft_head"] = _soft(
+                asked, _token_states(f"{best.title}. {best.applies_when}", semantic.DOC_TOKENS)
+            )
+            out["soft_max"] = max(
+                _soft(asked, _token_states(f"{h.title}. {h.applies_when}", semantic.DOC_TOKENS))
+                for h in ranked
+            )
         return out, bool(expect), any(h.id in expect for h in ranked)
 
 
 _PROBED = (*SIGNALS, "bg_share", "bg_less", "bg_head_less", "second", "rare_held",
-           "rare_first", "rare_left", "title", "applies_max")  # fmt: skip
+           "rare_first", "rare_left", "title", "applies_max", "soft", "soft_head",
+           "soft_max")  # fmt: skip
+
+
+def _token_states(text: str, tokens: int) -> Any:
+    """The model's unit-length output row of each content word-piece of text (not [CLS],
+    [SEP], punctuation or a stop word), for the soft-coverage probe."""
+    import numpy as np
+
+    from gitmem.recall import semantic
+    from gitmem.recall.engine import STOP_WORDS
+
+    model = semantic._model()
+    model.tokenizer.no_padding()
+    model.tokenizer.enable_truncation(tokens)
+    encoded = model.tokenizer.encode(text)
+    ids = np.array([encoded.ids], dtype=np.int64)
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": 0 * ids}
+    hidden = model.session.run(None, feeds)[0][0]
+    keep = [
+        i
+        for i, piece in enumerate(encoded.tokens)
+        if piece not in ("[CLS]", "[SEP]")
+        and piece.strip("#").isalnum()
+        and piece.strip("#").lower() not in STOP_WORDS
+    ]
+    rows = hidden[keep] if keep else hidden[:0]
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+
+
+def _soft(asked: Any, held: Any) -> float:
+    """The mean, over the query's content word-pieces, of each one's best cosine with a
+    word-piece of the other text (BERTScore's recall, unweighted)."""
+    if not len(asked) or not len(held):
+        return 0.0
+    return float((asked @ held.T).max(axis=1).mean())
 
 
 def _generated(name: str) -> tuple[list[Doc], list[tuple[str, frozenset[str]]]]:
