@@ -5,6 +5,7 @@
     python bench/recall.py --quality            # hit@1, hit@5, no-match share on the labelled set
     python bench/recall.py --fit                # how the gates were fitted (tuning part, negatives)
     python bench/recall.py --probe              # the gates' signals tried and dropped
+    python bench/recall.py --corpora            # the gates fitted on other corpora's sizes too
     python bench/recall.py --shortlist          # semantic shortlist against exact ranking
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
     python bench/recall.py --cli --against OTHER/bin/python   # and another install, alternately
@@ -560,11 +561,7 @@ def fit() -> None:
             ]
         rows: list[tuple[list[float], bool, bool, str]] = []  # signals, answered, hit@5, where
         for ranked_search, text, expect, corpus_name in fitting:
-            ranked, read = ranked_search(text)
-            values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) for f in SIGNALS]
-            rows.append(
-                (values, bool(expect), any(h.id in expect for h in ranked[:5]), corpus_name)
-            )
+            rows.append((*_signal_row(ranked_search, text, expect), corpus_name))
         x = np.array([r[0] for r in rows], dtype=float)
         y = np.array([r[1] for r in rows], dtype=float)
         hit = np.array([r[2] for r in rows])
@@ -602,6 +599,83 @@ def fit() -> None:
                 print(f"    {part}: {figures(search, asked, gate=gate)}")
         assert chosen is not None
         print(f"  chosen (best cross-validated gated hit@5, then fewer signals): {chosen[2]}")
+
+
+def _signal_row(
+    ranked_search: Searcher, text: str, expect: frozenset[str]
+) -> tuple[list[float], bool, bool]:
+    """A fitting row: the gate's SIGNALS of the query's best hit (zeros when nothing ranks),
+    whether the query has an answer, and whether the ungated top five hold it."""
+    ranked, read = ranked_search(text)
+    values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) for f in SIGNALS]
+    return values, bool(expect), any(h.id in expect for h in ranked[:5])
+
+
+def corpora() -> None:
+    """Whether the gates hold on corpora larger and smaller than the ones they were fitted on,
+    and whether fitting on those too would do better (the README says why not).
+
+    Beside fit()'s two corpora, the fitting set's questions are asked of the development and
+    ADR corpora together (the tuning part's questions and the written and templated negatives;
+    the crossed ones would find themselves there) and of the development corpus cut to a third
+    (the tuning part's answers kept, the other entries drawn with a fixed seed). Gates fitted
+    by fit()'s rule on fit()'s rows ("as now") and on all four corpora's rows are compared by
+    5-fold cross-validation grouped by question, so that no question is in a training fold in
+    one corpus and a test fold in another: gated hit@5 / negatives left empty on each corpus's
+    held-out folds, the mean of four repeats."""
+    import numpy as np
+    from recall_dev import adr_corpus
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import queries as dev_queries
+    from recall_negatives import DROPPED, OWN_WORDS, negatives, templated
+
+    dev, adr, tune = list(dev_corpus()), adr_corpus(), dev_queries("tune")
+    answers = {i for q in tune for i in q.expect}
+    draw = random.Random(1)
+    third = [d for d in dev if d.id in answers or draw.random() < 1 / 3]
+    asked = [(q.text, q.expect) for q in tune]
+    written = [q for q in (*OWN_WORDS, *templated()) if not {("dev", q), ("adr", q)} & DROPPED]
+    configs = {
+        "development": (dev, asked + [(t, frozenset()) for _, t in negatives("dev")]),
+        "ADR": (adr, [(t, frozenset()) for _, t in negatives("adr")]),
+        "both": (dev + adr, asked + [(t, frozenset()) for t in written]),
+        "a third": (third, asked + [(t, frozenset()) for _, t in negatives("dev")]),
+    }
+    features = {"keyword only": [0, 1, 2, 4], "with the model extra": [0, 1, 2, 3]}
+    rows: dict[str, list[tuple[str, str, list[float], bool, bool]]] = {}
+    for corpus_name, (docs, questions) in configs.items():
+        for name, _, ranked_search in engines(docs):
+            for text, expect in questions:
+                signals, answered, found = _signal_row(ranked_search, text, expect)
+                rows.setdefault(name, []).append((corpus_name, text, signals, answered, found))
+    print(f"corpora: {', '.join(f'{c} {len(d)} entries' for c, (d, _) in configs.items())}")
+    for name, found in rows.items():
+        where = np.array([r[0] for r in found])
+        x = np.array([r[2] for r in found])[:, features[name]]
+        y = np.array([r[3] for r in found], dtype=float)
+        hit = np.array([r[4] for r in found])
+        group = np.array([zlib.crc32(r[1].encode()) for r in found], dtype=np.int64)
+        print(f"\n{name}: gated hit@5 / negatives empty on held-out folds")
+        for label, use in (
+            ("fitted as now", np.isin(where, ["development", "ADR"])),
+            ("fitted on all four", np.ones(len(y), dtype=bool)),
+        ):
+            cells: dict[str, tuple[list[float], list[float]]] = {c: ([], []) for c in configs}
+            for repeat in range(4):
+                fold = (group * 2654435761 + 97 * repeat) % 5
+                for k in range(5):
+                    weights, bias = _fit_gate(x[(fold != k) & use], y[(fold != k) & use])
+                    passed = x @ weights + bias >= 0
+                    for corpus_name, (hits, empties) in cells.items():
+                        held = (fold == k) & (where == corpus_name)
+                        if (held & (y == 1)).any():
+                            hits.append(float((passed & hit)[held & (y == 1)].mean()))
+                        if (held & (y == 0)).any():
+                            empties.append(float((~passed)[held & (y == 0)].mean()))
+            print(f"  {label}: " + "; ".join(
+                f"{c} {np.mean(h):.3f} / {np.mean(e):.3f}" if h else f"{c} — / {np.mean(e):.3f}"
+                for c, (h, e) in cells.items()
+            ))  # fmt: skip
 
 
 #: The keyword gate's signals, then the fused gate's, that every probed signal is added to.
@@ -815,15 +889,14 @@ class _Prober:
             out["title"] = semantic.cosine_of(query, Doc("", "", ranked[0].title, "", (), "", ""))
             out["applies_max"] = max(semantic.cosine_of(query, d) for d in heads)
             asked = _token_states(text, semantic.QUERY_TOKENS)
-            best = ranked[0]
-            out["soft"] = _soft(asked, _token_states(best.applies_when, semantic.DOC_TOKENS))
-            out["soft_head"] = _soft(
-                asked, _token_states(f"{best.title}. {best.applies_when}", semantic.DOC_TOKENS)
-            )
-            out["soft_max"] = max(
+            held = [
                 _soft(asked, _token_states(f"{h.title}. {h.applies_when}", semantic.DOC_TOKENS))
                 for h in ranked
-            )
+            ]
+            applies = _token_states(ranked[0].applies_when, semantic.DOC_TOKENS)
+            out["soft"] = _soft(asked, applies)
+            out["soft_head"] = held[0]
+            out["soft_max"] = max(held)
         return out, bool(expect), any(h.id in expect for h in ranked)
 
 
@@ -1259,6 +1332,7 @@ def main() -> None:
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
     parser.add_argument("--fit", action="store_true", help="how the gates were fitted")
     parser.add_argument("--probe", action="store_true", help="signals tried and dropped")
+    parser.add_argument("--corpora", action="store_true", help="the gates on other corpora")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     parser.add_argument("--phases", action="store_true", help="the extra's per-process cost")
@@ -1275,6 +1349,9 @@ def main() -> None:
         return
     if args.probe:
         probe()
+        return
+    if args.corpora:
+        corpora()
         return
     if args.phases:
         phases()
