@@ -40,6 +40,7 @@ extra in the same run); the README quotes a run and says which.
 from __future__ import annotations
 
 import argparse
+import math
 import mmap
 import os
 import random
@@ -751,10 +752,11 @@ def probe() -> None:
             )
         base = PROBE_BASES[name]
         extras = ["", "bg_share", "bg_less", "rare_held", "rare_first", "rare_left", "second"]
+        extras += ["length", "mean_idf", "max_idf", "length+mean_idf+max_idf"]
         if fused:
             extras += ["bg_head_less", "title", "applies_max", "soft", "soft_head", "soft_max"]
         for extra in extras:
-            features = [*base, extra] if extra else list(base)
+            features = [*base, *extra.split("+")] if extra else list(base)
             cells = []
             for with_generated in (False, True) if not extra else (False,):
                 fitting = rows["fit"] + (rows["generated"] if with_generated else [])
@@ -872,6 +874,11 @@ class _Prober:
         # Asking again without the rarest matched term (engine internals: a bench may look).
         weighted = index._weigh(text)[0]
         matched = [w for w in weighted if w[2]]
+        # Pre-retrieval predictors of the query alone: its length in the words that count
+        # towards its reach, and the rarity (idf / idf_1) of the words some entry holds.
+        out["length"] = math.log1p(len(weighted))
+        out["mean_idf"] = statistics.fmean(w[0] for w in matched) if matched else 0.0
+        out["max_idf"] = max((w[0] for w in matched), default=0.0)
         rare = max(matched, key=lambda w: w[0]) if matched else None
         number = index._find(ranked[0].id)
         out["rare_held"] = out["rare_first"] = out["rare_left"] = 0.0
@@ -901,8 +908,8 @@ class _Prober:
 
 
 _PROBED = (*SIGNALS, "bg_share", "bg_less", "bg_head_less", "second", "rare_held",
-           "rare_first", "rare_left", "title", "applies_max", "soft", "soft_head",
-           "soft_max")  # fmt: skip
+           "rare_first", "rare_left", "length", "mean_idf", "max_idf", "title", "applies_max",
+           "soft", "soft_head", "soft_max")  # fmt: skip
 
 
 def _token_states(text: str, tokens: int) -> Any:
@@ -1160,6 +1167,18 @@ finally:
     print(max(resource.getrusage(kind).ru_maxrss for kind in kinds), file=sys.stderr)
 """
 
+#: A fresh process's cache update (gitmem.lifecycle.refresh's, the post-merge hook's):
+#: prints the update's seconds, then those spent importing gitmem and opening the repository.
+FRESH_UPDATE = """
+import time
+start = time.perf_counter()
+from gitmem.lifecycle.refresh import warm_recall_cache
+from gitmem.repo.workspace import open_workspace
+ws = open_workspace()
+opened = time.perf_counter()
+warm_recall_cache(ws)
+print(time.perf_counter() - opened, opened - start)
+"""
 
 PHASES = """
 import os, resource, sys, time
@@ -1323,6 +1342,30 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     print(
         f"cache update after one new entry (in process), 7 in a row: p50 "
         f"{ms(statistics.median(updates))}, max {ms(max(updates))}"
+    )
+    # What an admission costs where it happens: the post-merge hook is a fresh process, which
+    # imports gitmem, opens the repository and loads the model before it updates the cache.
+    fresh: list[tuple[float, float, float]] = []
+    for i in range(5):
+        new_id = f"shop-method-20261129-one-more-fresh-{i}"
+        path = root / f".gitmem/entries/method/{new_id}.md"
+        path.write_text(text.replace(old_id, new_id))
+        git(root, "add", ".")
+        git(root, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "y")
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", FRESH_UPDATE], cwd=root, check=True, capture_output=True,
+            env=ENV, text=True,
+        )  # fmt: skip
+        whole = time.perf_counter() - start
+        update, opening = (float(v) for v in done.stdout.split())
+        fresh.append((update, opening, whole))
+    update, opening, whole = (statistics.median(f[i] for f in fresh) for i in range(3))
+    print(
+        f"cache update after one new entry in a fresh process, as the post-merge hook makes "
+        f"it, 5 in a row: p50 {ms(update)} (max {ms(max(f[0] for f in fresh))}), after "
+        f"{ms(opening)} importing gitmem and opening the repository; the whole process "
+        f"{ms(whole)}"
     )
 
 
