@@ -1369,6 +1369,65 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     )
 
 
+def bench_history(n: int, work: Path, commits: int) -> None:
+    """Recall's freshness check on a store with a history: n entries in one commit, then
+    `commits` admissions, one entry each, round the four type folders. A hit admitted in the
+    first commit asks git for the commits since that touched its entry (path-limited, on the
+    first-parent chain), and each such commit's diff reads its type folder's tree, some n / 4
+    names. Whole-process `gitmem recall` (keywords only, so that the model does not hide the
+    difference), warm, p50 of the CLI queries, with git's commit-graph as `git gc` writes it
+    (no changed-path filters), then as gitmem keeps it (gitmem.repo.gitcli.write_path_filters)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from generate import write_store
+
+    from gitmem.repo.gitcli import write_path_filters
+
+    print(f"\n== recall with a history: {n:,} entries, then {commits:,} admissions")
+    root = work / f"history-{n}"
+    root.mkdir()
+    write_store(root, n)
+    (root / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
+    folders = sorted((root / ".gitmem/entries").iterdir())
+    start = time.perf_counter()
+    for i in range(commits):
+        folder = folders[i % len(folders)]
+        text = next(iter(folder.iterdir())).read_text()
+        old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
+        new_id = f"{old_id}-again-{i}"
+        (folder / f"{new_id}.md").write_text(text.replace(old_id, new_id))
+        git(root, "add", str(folder / f"{new_id}.md"))
+        git(root, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "y")
+    print(f"{commits} commits made in {time.perf_counter() - start:.0f} s")
+    env = {**ENV, "GITMEM_SEMANTIC": "false"}
+
+    def recall(query: str) -> float:
+        begin = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "gitmem", "recall", "--format", "json", query],
+            cwd=root, check=True, capture_output=True, env=env,
+        )  # fmt: skip
+        return time.perf_counter() - begin
+
+    recall(CLI_QUERIES[0])  # brings the cache up to the tip
+    git(root, "commit-graph", "write", "--reachable", "--no-changed-paths")
+    plain = statistics.median(recall(q) for q in CLI_QUERIES for _ in range(3))
+    start = time.perf_counter()
+    writing = write_path_filters(root, limit=None)
+    if writing is not None:
+        writing.wait()
+    built = time.perf_counter() - start
+    filtered = statistics.median(recall(q) for q in CLI_QUERIES for _ in range(3))
+    grep = statistics.median(git_grep(root, q) for q in CLI_QUERIES for _ in range(2))
+    print(
+        f"warm recall, keywords only, p50: {ms(plain)} with git gc's commit-graph, {ms(filtered)} "
+        f"with changed-path filters (computed for the whole history in {built:.1f} s); "
+        f"git grep -i -l p50 {ms(grep)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -1379,6 +1438,9 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     parser.add_argument("--phases", action="store_true", help="the extra's per-process cost")
+    parser.add_argument(
+        "--history", type=int, default=0, help="recall after this many admissions (commits)"
+    )
     parser.add_argument("--gc", action="store_true", help="index builds, collector running/paused")
     parser.add_argument(
         "--against", metavar="PYTHON", help="--cli: also time another install's gitmem, alternately"
@@ -1409,7 +1471,9 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-", ignore_cleanup_errors=True) as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
-            if args.cli:
+            if args.history:
+                bench_history(n, Path(tmp), args.history)
+            elif args.cli:
                 bench_cli(n, Path(tmp), args.against)
             else:
                 bench_size(n, Path(tmp))

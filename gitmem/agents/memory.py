@@ -115,7 +115,8 @@ class Memory:
             return self._ws.store
         from gitmem.repo.gitcli import History as GitHistory
 
-        return GitHistory(Path(self.root))
+        files = self.known.files  # where git's commit-graph is, when known without opening
+        return GitHistory(Path(self.root), files.common_dir if files is not None else None)
 
 
 def remembered_recall(

@@ -14,6 +14,7 @@ from pathlib import Path
 from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
+from gitmem.repo import gitcli
 from gitmem.repo.store import atomic_write
 from gitmem.repo.workspace import Workspace
 
@@ -96,12 +97,17 @@ def _changed_since_head(ws: Workspace) -> bool:
 
 
 WARM_COLD_LIMIT = 5000
+#: From how many entries the hooks keep git's changed-path filters (gitcli.write_path_filters):
+#: below it a type folder's tree is small enough for git to diff at every commit of a walk.
+PATH_FILTERS_MIN = 1000
 
 
 def warm_recall_cache(ws: Workspace) -> bool:
     """Bring the recall cache up to main's tip, so the next recall is warm.  An existing cache
     is updated from the tree diff (cheap at any size); a first build happens here only for
-    memories small enough to build in a moment, so a checkout never stalls on it."""
+    memories small enough to build in a moment, so a checkout never stalls on it.  In a
+    memory of PATH_FILTERS_MIN entries or more, git's changed-path filters are brought up to
+    date as well, in the background: the freshness of a recall's hits walks the history."""
     from gitmem.recall.cache import RecallCache
 
     tip = ws.main_tip()
@@ -109,13 +115,15 @@ def warm_recall_cache(ws: Workspace) -> bool:
         return False
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
     cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
-    if not cache.exists():
-        entries = ws.store.subtree(memory, "entries")
-        folders = [ws.store.subtree(entries, name) for name in ws.store.folders(entries)]
-        if sum(ws.store.size(folder) for folder in folders) > WARM_COLD_LIMIT:
-            return False  # counted by the type folders' sizes: no walk of every entry
-    cache.load(memory)
-    return True
+    entries = ws.store.subtree(memory, "entries")
+    folders = [ws.store.subtree(entries, name) for name in ws.store.folders(entries)]
+    size = sum(ws.store.size(folder) for folder in folders)  # no walk of every entry
+    warmed = cache.exists() or size <= WARM_COLD_LIMIT
+    if warmed:
+        cache.load(memory)
+    if size >= PATH_FILTERS_MIN:  # after the update, which it would slow down beside it
+        gitcli.write_path_filters(ws.store.workdir or ws.store.git_dir)
+    return warmed
 
 
 def merge_driver(ours: Path, theirs: Path) -> bool:

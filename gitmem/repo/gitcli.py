@@ -47,6 +47,79 @@ def clean_git_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in KEEP_ENV}
 
 
+#: Changed-path filters one background write computes at most (`write_path_filters`).
+NEW_FILTERS_PER_WRITE = 1000
+
+
+def write_path_filters(
+    folder: Path, *, limit: int | None = NEW_FILTERS_PER_WRITE
+) -> subprocess.Popen[bytes] | None:
+    """Start git writing its commit-graph with changed-path (Bloom) filters, and return the
+    running git without waiting for it (None when git cannot be started).
+
+    Recall's freshness check asks git for the commits, since an entry's admission, that
+    touched the entry and the files it cites: path-limited history. Without the filters git
+    diffs every commit on the way against its parent, and an admission's diff reads its
+    type folder's tree, some 25,000 names in a memory of 100,000 entries: a hit admitted a
+    few hundred commits ago cost seconds. With them, git passes a commit that did not touch
+    the path after one look at its filter (`python bench/recall.py --history`).
+
+    The file is git's own, the one `git commit-graph write` and `git maintenance` keep (gitmem
+    writes nothing else there), and once it holds filters git's later writes, `git gc`'s
+    included, keep computing them. A write rewrites the graph whole: one that only added a
+    layer (--split) would leave the commits of the layers below without filters, and a graph
+    of 200,000 commits is written in a second or two. It reuses the filters the graph holds
+    and computes at most `limit` new ones (None: all), so that a long history is filled in
+    over several writes and no write runs long. The process gets a session of its own, as
+    `git gc --auto` detaches: the hook that starts it does not wait for it, and a second
+    write while one runs finds git's lock and gives up."""
+    capped = [f"--max-new-filters={limit}"] if limit is not None else []
+    try:
+        return subprocess.Popen(
+            [
+                *("git", "commit-graph", "write", "--reachable"),
+                *("--changed-paths", *capped, "--no-progress"),
+            ],
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=clean_git_env(),
+            start_new_session=True,
+        )
+    except OSError:
+        return None
+
+
+def has_path_filters(common_dir: Path) -> bool:
+    """Whether git's commit-graph in common_dir has changed-path filters in every layer: the
+    chunk table of each graph file (gitformat-commit-graph) names BIDX and BDAT. False when
+    there is no graph or it cannot be read; git may still have no filter for some commits
+    (write_path_filters computes them a few at a time), which it then diffs as before."""
+    info = common_dir / "objects" / "info"
+    single = info / "commit-graph"
+    try:
+        if single.is_file():
+            files = [single]
+        else:
+            chain = (info / "commit-graphs" / "commit-graph-chain").read_text("ascii").split()
+            files = [info / "commit-graphs" / f"graph-{layer}.graph" for layer in chain]
+        return bool(files) and all(_graph_chunks(f) >= {b"BIDX", b"BDAT"} for f in files)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+
+
+def _graph_chunks(path: Path) -> set[bytes]:
+    """The chunk ids of a commit-graph file: a header of 8 bytes ("CGPH", version, hash
+    version, chunk count, base count), then a table of (id, offset) of 12 bytes a chunk."""
+    with open(path, "rb") as graph:
+        head = graph.read(8)
+        if len(head) != 8 or head[:4] != b"CGPH":
+            raise ValueError(f"{path} is not a commit-graph")
+        table = graph.read(12 * (head[6] + 1))
+    return {table[i : i + 4] for i in range(0, len(table) - 12, 12)}
+
+
 def hook_output(*args: str, cwd: str | None = None) -> bytes | None:
     """git's output, run with the hook's own environment (GIT_INDEX_FILE and the rest
     honoured, as git itself would); None when git fails or cannot be run."""
@@ -88,17 +161,42 @@ def output_in(folder: Path, *args: str) -> str:
     return done.stdout.rstrip("\n")
 
 
+#: Up to how many paths newest_per_path asks git one path at a time, side by side, where
+#: the commit-graph has changed-path filters (a recall's hits; not a site's every entry).
+ONE_BY_ONE_MAX = 8
+
+
 def newest_per_path(
-    folder: Path, tip: str, paths: Collection[str], field: str, options: list[str]
+    folder: Path,
+    tip: str,
+    paths: Collection[str],
+    field: str,
+    options: list[str],
+    *,
+    common_dir: Path | None = None,
 ) -> dict[str, str]:
     """For each path, `field` (a git log format) of the newest commit on tip's first-parent
-    chain that `git log` with options lists for it (absent when none does), read as git
-    streams it and stopped once every path is found: one process for all the paths, and git
-    walks path-limited history far faster than a walk in Python (its commit-graph filters)."""
+    chain that `git log` with options lists for it (absent when none does).
+
+    git walks path-limited history far faster than a walk in Python, and faster still where
+    its commit-graph has changed-path filters (write_path_filters): then it diffs only the
+    commits whose filter says they may touch the path. But this git (2.39) reads the filters
+    only for a pathspec of one path. So where common_dir's commit-graph has them and there
+    are a few paths (ONE_BY_ONE_MAX), each path is asked alone, side by side; otherwise one
+    process asks for all of them, read as git streams it and stopped once each is found."""
     wanted = set(paths)
     found: dict[str, str] = {}
     if not wanted:
         return found
+    if (
+        1 < len(wanted) <= ONE_BY_ONE_MAX
+        and common_dir is not None
+        and has_path_filters(common_dir)
+    ):
+        asked = sorted(wanted)
+        walk = ["--literal-pathspecs", "log", "--first-parent", *options, "--no-renames", "-1"]
+        outs = run_all(folder, [[*walk, f"--format={field}", tip, "--", p] for p in asked])
+        return {p: out.strip() for p, out in zip(asked, outs, strict=True) if out.strip()}
     with subprocess.Popen(
         [
             # the paths come from entries' `files:`: never pathspec magic or patterns
@@ -157,12 +255,15 @@ class History:
     in folder: for a caller that has not loaded libgit2 (an agent's hook), where
     gitmem.repo.store.Store answers the same in process."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, common_dir: Path | None = None) -> None:
         self.folder = folder
+        self.common_dir = common_dir  # where git's commit-graph is, when the caller knows
 
     def first_added(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the newest commit on tip's first-parent chain that added it."""
-        return newest_per_path(self.folder, tip, paths, "%H", ["--diff-filter=A"])
+        return newest_per_path(
+            self.folder, tip, paths, "%H", ["--diff-filter=A"], common_dir=self.common_dir
+        )
 
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
         return run_all(self.folder, commands)

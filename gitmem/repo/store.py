@@ -625,13 +625,15 @@ class Store:
         """For each path, the newest commit on tip's first-parent chain that added it (absent
         when none did): one `git log` for all paths, stopped once each is found (git walks
         path-limited history far faster than a walk here, commit-graph filters and all)."""
-        return newest_per_path(self._folder(), tip, paths, "%H", ["--diff-filter=A"])
+        return newest_per_path(
+            self._folder(), tip, paths, "%H", ["--diff-filter=A"], common_dir=self.common_dir
+        )
 
     def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's
         first-parent chain that changed it (absent when none did); one `git log`, as
         first_added."""
-        return newest_per_path(self._folder(), tip, paths, "%cs", [])
+        return newest_per_path(self._folder(), tip, paths, "%cs", [], common_dir=self.common_dir)
 
     def missing(self, commit: str, paths: Iterable[str]) -> set[str]:
         """The paths that name nothing (no file, no folder) in commit's tree."""

@@ -60,3 +60,98 @@ def test_a_failing_admission_walk_is_raised_not_swallowed(repo: Path) -> None:
 
     with pytest.raises(OSError, match="git log failed"):
         freshness(Broken(repo), tip, [("m/x.md", ["README.md"])])
+
+
+# -- changed-path filters: the one-path-at-a-time walk against a model of the history ------
+
+
+def _model_newest(repo: Path, tip: str, paths: list[str], *, added: bool) -> dict[str, str]:
+    """The reference: for each path, the newest commit on tip's first-parent chain whose tree
+    holds it where its first parent's does not (added), or holds other content (changed),
+    read from each commit's whole tree by `git ls-tree`, never from a path-limited walk."""
+    chain = git(repo, "rev-list", "--first-parent", tip).split()
+    trees: dict[str, dict[str, str]] = {}
+
+    def tree(commit: str | None) -> dict[str, str]:
+        if commit is None:
+            return {}
+        if commit not in trees:
+            listing = git(repo, "ls-tree", "-r", commit).splitlines()
+            trees[commit] = {line.split("\t")[1]: line.split()[2] for line in listing}
+        return trees[commit]
+
+    found: dict[str, str] = {}
+    for commit in chain:  # newest first
+        parents = git(repo, "rev-list", "--parents", "-n", "1", commit).split()[1:]
+        now, before = tree(commit), tree(parents[0] if parents else None)
+        for path in paths:
+            if added:
+                newest = path in now and path not in before
+            else:
+                newest = now.get(path) != before.get(path)
+            if newest and path not in found:
+                found[path] = commit
+    return found
+
+
+def test_the_walk_one_path_at_a_time_agrees_with_a_model_of_the_history(repo: Path) -> None:
+    """Random first-parent histories with merges, deletions and re-additions: with git's
+    changed-path filters (each path asked alone) and without them (one walk for all), the
+    newest commit that added, and that changed, each path is the model's."""
+    import random
+
+    from gitmem.repo import gitcli
+
+    rng = random.Random(20)
+    paths = [f"m/{name}.md" for name in "abcdef"] + ["src/x.py", "m/never.md"]
+    for step in range(40):
+        if step % 9 == 8:  # a merge whose second parent adds or changes a path
+            git(repo, "checkout", "-q", "-b", f"side{step}")
+            commit(repo, {rng.choice(paths[:7]): f"side {step}\n"}, "side")
+            git(repo, "checkout", "-q", "main")
+            git(repo, "merge", "-q", "--no-ff", "-m", "merge", f"side{step}")
+            continue
+        path = rng.choice(paths[:7])
+        if (repo / path).exists() and rng.random() < 0.3:
+            git(repo, "rm", "-q", path)
+            git(repo, "commit", "-q", "-m", "delete")
+        else:
+            commit(repo, {path: f"{step}\n"}, "write")
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    common = repo / ".git"
+    expected = {added: _model_newest(repo, tip, paths, added=added) for added in (True, False)}
+
+    def walked() -> dict[bool, dict[str, str]]:
+        return {
+            added: gitcli.newest_per_path(
+                repo, tip, paths, "%H", ["--diff-filter=A"] if added else [], common_dir=common
+            )
+            for added in (True, False)
+        }
+
+    assert not gitcli.has_path_filters(common)
+    assert walked() == expected  # one walk for all the paths
+    writing = gitcli.write_path_filters(repo, limit=None)
+    assert writing is not None and writing.wait() == 0
+    assert gitcli.has_path_filters(common)
+    assert walked() == expected  # each path alone, through the filters
+
+
+def test_path_filters_are_detected_only_in_a_graph_that_has_them(repo: Path) -> None:
+    from gitmem.repo import gitcli
+
+    common = repo / ".git"
+    info = common / "objects" / "info"
+    assert not gitcli.has_path_filters(common)  # no commit-graph at all
+    git(repo, "commit-graph", "write", "--reachable", "--no-changed-paths")
+    assert (info / "commit-graph").is_file() and not gitcli.has_path_filters(common)
+    writing = gitcli.write_path_filters(repo, limit=1)
+    assert writing is not None and writing.wait() == 0
+    assert gitcli.has_path_filters(common)
+    (info / "commit-graph").write_bytes(b"not a graph")
+    assert not gitcli.has_path_filters(common)
+    (info / "commit-graph").unlink()
+    commit(repo, {"a.txt": "a\n"}, "one more")
+    git(repo, "commit-graph", "write", "--reachable", "--split", "--changed-paths")
+    assert (info / "commit-graphs" / "commit-graph-chain").is_file()
+    assert gitcli.has_path_filters(common)  # every layer of a chain has them

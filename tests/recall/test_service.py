@@ -190,6 +190,31 @@ def test_post_merge_hook_warms_the_cache(recalled: tuple[Path, str, str]) -> Non
     assert state["trees"][0]["tree"] == ws.store.subtree(memory_tree, "entries")
 
 
+def test_a_large_memorys_refresh_keeps_gits_changed_path_filters(
+    recalled: tuple[Path, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From PATH_FILTERS_MIN entries on, the post-* hooks' refresh starts git writing its
+    commit-graph with changed-path filters (and does not wait for it); below, it does not."""
+    import time
+
+    from gitmem.lifecycle import refresh
+    from gitmem.repo import gitcli
+
+    repo, _, _ = recalled
+    ws = open_workspace(repo)
+    entries = len(list((repo / ws.dir / "entries").rglob("*.md")))
+    monkeypatch.setattr(refresh, "PATH_FILTERS_MIN", entries + 1)
+    refresh.warm_recall_cache(ws)
+    time.sleep(0.5)  # a write, had one been started, would have begun
+    assert not gitcli.has_path_filters(ws.store.common_dir)
+    monkeypatch.setattr(refresh, "PATH_FILTERS_MIN", entries)
+    refresh.warm_recall_cache(ws)
+    deadline = time.monotonic() + 60
+    while not gitcli.has_path_filters(ws.store.common_dir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert gitcli.has_path_filters(ws.store.common_dir)
+
+
 def test_semantic_recall_can_be_switched_off(recalled: tuple[Path, str, str]) -> None:
     repo, hooks, _ = recalled
     os.environ["GITMEM_SEMANTIC"] = "false"
