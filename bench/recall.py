@@ -1236,6 +1236,30 @@ def phases() -> None:
         print("\n".join(line for line in done.stdout.splitlines() if "(start)" not in line))
 
 
+def committed_store(work: Path, name: str, n: int) -> Path:
+    """A store of n valid generated entries (bench/generate.py) in one commit on main."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from generate import write_store
+
+    root = work / name
+    root.mkdir()
+    write_store(root, n)
+    (root / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
+    return root
+
+
+def admit_one(root: Path, folder: Path, text: str, new_id: str) -> None:
+    """Commit a copy of an entry (its text) under new_id in folder: one admission's change."""
+    old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
+    path = folder / f"{new_id}.md"
+    path.write_text(text.replace(old_id, new_id))
+    git(root, "add", str(path))
+    git(root, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "y")
+
+
 def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     """The real command, whole process, with the real cache in the git directory: a committed
     store of valid entries (bench/generate.py), `gitmem recall` cold and warm beside
@@ -1243,20 +1267,11 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     (user + system) time, its peak memory, the cache's size, and the cache update after one
     admission. against names another interpreter whose gitmem (another checkout's install)
     runs the same warm recalls alternately with this one, on the same store and cache."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from generate import write_store
-
     from gitmem.recall.cache import RecallCache
     from gitmem.repo.workspace import open_workspace
 
     print(f"\n== gitmem recall, whole process, {n:,} entries")
-    root = work / f"cli-{n}"
-    root.mkdir()
-    write_store(root, n)
-    (root / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
+    root = committed_store(work, f"cli-{n}", n)
 
     def recall(
         query: str, semantic: bool = True, peak: bool = False, python: str = sys.executable
@@ -1326,15 +1341,11 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     print(
         f"cache size: {total / n:.0f} kB per 1,000 entries, of which vectors {vectors / n:.0f} kB"
     )
-    text = next(iter((root / ".gitmem/entries/method").iterdir())).read_text()
-    old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
+    methods = root / ".gitmem/entries/method"
+    text = next(iter(methods.iterdir())).read_text()
     updates = []
     for i in range(7):
-        new_id = f"shop-method-20261129-one-more-{i}"
-        path = root / f".gitmem/entries/method/{new_id}.md"
-        path.write_text(text.replace(old_id, new_id))
-        git(root, "add", ".")
-        git(root, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "y")
+        admit_one(root, methods, text, f"shop-method-20261129-one-more-{i}")
         tip = ws.main_tip() or ""
         start = time.perf_counter()
         cache.load(ws.store.subtree(ws.store.tree_of(tip), ws.dir))
@@ -1347,11 +1358,7 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     # imports gitmem, opens the repository and loads the model before it updates the cache.
     fresh: list[tuple[float, float, float]] = []
     for i in range(5):
-        new_id = f"shop-method-20261129-one-more-fresh-{i}"
-        path = root / f".gitmem/entries/method/{new_id}.md"
-        path.write_text(text.replace(old_id, new_id))
-        git(root, "add", ".")
-        git(root, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "y")
+        admit_one(root, methods, text, f"shop-method-20261129-one-more-fresh-{i}")
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", FRESH_UPDATE], cwd=root, check=True, capture_output=True,
@@ -1377,29 +1384,17 @@ def bench_history(n: int, work: Path, commits: int) -> None:
     names. Whole-process `gitmem recall` (keywords only, so that the model does not hide the
     difference), warm, p50 of the CLI queries, with git's commit-graph as `git gc` writes it
     (no changed-path filters), then as gitmem keeps it (gitmem.repo.gitcli.write_path_filters)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from generate import write_store
-
     from gitmem.repo.gitcli import write_path_filters
 
     print(f"\n== recall with a history: {n:,} entries, then {commits:,} admissions")
-    root = work / f"history-{n}"
-    root.mkdir()
-    write_store(root, n)
-    (root / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "x")
+    root = committed_store(work, f"history-{n}", n)
     folders = sorted((root / ".gitmem/entries").iterdir())
     start = time.perf_counter()
     for i in range(commits):
         folder = folders[i % len(folders)]
         text = next(iter(folder.iterdir())).read_text()
         old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
-        new_id = f"{old_id}-again-{i}"
-        (folder / f"{new_id}.md").write_text(text.replace(old_id, new_id))
-        git(root, "add", str(folder / f"{new_id}.md"))
-        git(root, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "y")
+        admit_one(root, folder, text, f"{old_id}-again-{i}")
     print(f"{commits} commits made in {time.perf_counter() - start:.0f} s")
     env = {**ENV, "GITMEM_SEMANTIC": "false"}
 

@@ -194,24 +194,28 @@ def test_a_large_memorys_refresh_keeps_gits_changed_path_filters(
     recalled: tuple[Path, str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """From PATH_FILTERS_MIN entries on, the post-* hooks' refresh starts git writing its
-    commit-graph with changed-path filters (and does not wait for it); below, it does not."""
-    import time
-
+    commit-graph with changed-path filters (and does not wait for it); below, it does not.
+    The real write runs; the test only keeps hold of the process to wait for it."""
     from gitmem.lifecycle import refresh
     from gitmem.repo import gitcli
 
+    started: list[subprocess.Popen[bytes] | None] = []
+    write = gitcli.write_path_filters
+
+    def kept(folder: Path) -> subprocess.Popen[bytes] | None:
+        started.append(write(folder))
+        return started[-1]
+
+    monkeypatch.setattr(gitcli, "write_path_filters", kept)
     repo, _, _ = recalled
     ws = open_workspace(repo)
     entries = len(list((repo / ws.dir / "entries").rglob("*.md")))
     monkeypatch.setattr(refresh, "PATH_FILTERS_MIN", entries + 1)
     refresh.warm_recall_cache(ws)
-    time.sleep(0.5)  # a write, had one been started, would have begun
-    assert not gitcli.has_path_filters(ws.store.common_dir)
+    assert started == [] and not gitcli.has_path_filters(ws.store.common_dir)
     monkeypatch.setattr(refresh, "PATH_FILTERS_MIN", entries)
     refresh.warm_recall_cache(ws)
-    deadline = time.monotonic() + 60
-    while not gitcli.has_path_filters(ws.store.common_dir) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    assert len(started) == 1 and started[0] is not None and started[0].wait() == 0
     assert gitcli.has_path_filters(ws.store.common_dir)
 
 
