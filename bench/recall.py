@@ -72,6 +72,8 @@ from gitmem.recall.engine import (  # noqa: E402
     Hit,
     Index,
     Signals,
+    _contains,
+    query_names,
 )
 
 TYPES = ("decision", "method", "code-structure", "mistake")
@@ -697,8 +699,11 @@ def probe() -> None:
     of the corpus, the best hit other than the entry itself) and the best score less their
     median; asking again without the query's rarest matched term: whether the best hit
     holds it, whether it stays first without it, the share of its evidence left; the second
-    hit's score over the best's; with the model, the query's similarity to the best hit's
-    title, and the best similarity to an applies_when among the first five hits. Then
+    hit's score over the best's; pre-retrieval predictors of the query alone (its length,
+    the mean and largest idf of its words some entry holds); the query's names some entry
+    holds that the best hit, or any of the first five, lacks; with the model, the query's
+    similarity to the best hit's title, the best similarity to an applies_when among the
+    first five hits, and soft coverage from the model's token states. Then
     pseudo-relevance feedback (RM3-like, from the first hits' titles and applies_when, the
     index holding no bodies) on the ranking alone, and the gates fitted with generated
     answered questions as well (an entry's context asked of the entries without their
@@ -753,6 +758,7 @@ def probe() -> None:
         base = PROBE_BASES[name]
         extras = ["", "bg_share", "bg_less", "rare_held", "rare_first", "rare_left", "second"]
         extras += ["length", "mean_idf", "max_idf", "length+mean_idf+max_idf"]
+        extras += ["names_lacked", "names_lacked_5"]
         if fused:
             extras += ["bg_head_less", "title", "applies_max", "soft", "soft_head", "soft_max"]
         for extra in extras:
@@ -876,6 +882,21 @@ class _Prober:
         matched = [w for w in weighted if w[2]]
         # Pre-retrieval predictors of the query alone: its length in the words that count
         # towards its reach, and the rarity (idf / idf_1) of the words some entry holds.
+        # The query's names (engine.query_names) that some entry holds but the best hit does
+        # not, and that none of the first five hits holds: a near-topic trap's best hit
+        # lacks the named thing the question is about.
+        known = [t for t in query_names(text) if index._live_count(index._postings(t))]
+
+        def holds(doc_id: str, term: str) -> bool:
+            found = index._find(doc_id)
+            return found is not None and any(
+                _contains(plist, found) is not None for plist in index._postings(term)
+            )
+
+        out["names_lacked"] = float(sum(not holds(ranked[0].id, t) for t in known))
+        out["names_lacked_5"] = float(
+            sum(not any(holds(h.id, t) for h in ranked[:5]) for t in known)
+        )
         out["length"] = math.log1p(len(weighted))
         out["mean_idf"] = statistics.fmean(w[0] for w in matched) if matched else 0.0
         out["max_idf"] = max((w[0] for w in matched), default=0.0)
@@ -908,7 +929,8 @@ class _Prober:
 
 
 _PROBED = (*SIGNALS, "bg_share", "bg_less", "bg_head_less", "second", "rare_held",
-           "rare_first", "rare_left", "length", "mean_idf", "max_idf", "title", "applies_max",
+           "rare_first", "rare_left", "length", "mean_idf", "max_idf", "names_lacked",
+           "names_lacked_5", "title", "applies_max",
            "soft", "soft_head", "soft_max")  # fmt: skip
 
 
