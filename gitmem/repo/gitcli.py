@@ -180,27 +180,37 @@ def newest_per_path(
     common_dir: Path | None = None,
 ) -> dict[str, str]:
     """For each path, `field` (a git log format) of the newest commit on tip's first-parent
-    chain that `git log` with options lists for it (absent when none does).
+    chain that `git log` with options lists it in (absent when none does; a folder's path is
+    never listed, only its files').
 
     git walks path-limited history far faster than a walk in Python, and faster still where
     its commit-graph has changed-path filters (write_path_filters): then it diffs only the
     commits whose filter says they may touch the path. But this git (2.39) reads the filters
     only for a pathspec of one path. So where common_dir's commit-graph has them and there
-    are a few paths (ONE_BY_ONE_MAX), each path is asked alone, side by side; otherwise one
-    process asks for all of them, read as git streams it and stopped once each is found."""
+    are a few paths (ONE_BY_ONE_MAX), each path gets a walk of its own, side by side;
+    otherwise one walk asks for all of them. Either way the answer is the same."""
     wanted = set(paths)
-    found: dict[str, str] = {}
-    if not wanted:
-        return found
     if (
         1 < len(wanted) <= ONE_BY_ONE_MAX
         and common_dir is not None
         and has_path_filters(common_dir)
     ):
-        asked = sorted(wanted)
-        walk = ["--literal-pathspecs", "log", "--first-parent", *options, "--no-renames", "-1"]
-        outs = run_all(folder, [[*walk, f"--format={field}", tip, "--", p] for p in asked])
-        return {p: out.strip() for p, out in zip(asked, outs, strict=True) if out.strip()}
+        from concurrent.futures import ThreadPoolExecutor  # only here: the launcher's path
+
+        with ThreadPoolExecutor(len(wanted)) as pool:  # each thread waits on its git
+            parts = pool.map(lambda p: _walk(folder, tip, {p}, field, options), sorted(wanted))
+            return {path: commit for part in parts for path, commit in part.items()}
+    return _walk(folder, tip, wanted, field, options)
+
+
+def _walk(
+    folder: Path, tip: str, wanted: set[str], field: str, options: list[str]
+) -> dict[str, str]:
+    """newest_per_path by one `git log` for all the wanted paths, read as git streams it and
+    stopped once each is found."""
+    found: dict[str, str] = {}
+    if not wanted:
+        return found
     with subprocess.Popen(
         [
             # the paths come from entries' `files:`: never pathspec magic or patterns
