@@ -188,7 +188,9 @@ def newest_per_path(
     commits whose filter says they may touch the path. But this git (2.39) reads the filters
     only for a pathspec of one path. So where common_dir's commit-graph has them and there
     are a few paths (ONE_BY_ONE_MAX), each path gets a walk of its own, side by side;
-    otherwise one walk asks for all of them. Either way the answer is the same."""
+    otherwise one walk asks for all of them. Either way the answer is the same (a repository
+    that tells git not to read the filters, commitGraph.readChangedPaths false, pays a
+    plain walk a path)."""
     wanted = set(paths)
     if (
         1 < len(wanted) <= ONE_BY_ONE_MAX
