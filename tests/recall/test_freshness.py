@@ -124,7 +124,7 @@ def test_the_walk_one_path_at_a_time_agrees_with_a_model_of_the_history(repo: Pa
 
     # asked all at once (more than ONE_BY_ONE_MAX: one walk even with filters) and in groups
     # small enough to be asked one path at a time where the filters are there
-    groups = [paths, paths[:4] + ["m"], paths[4:]]
+    groups = [paths, [*paths[:4], "m"], paths[4:]]
     assert len(paths) > gitcli.ONE_BY_ONE_MAX >= max(len(g) for g in groups[1:])
 
     def walked(group: list[str]) -> dict[bool, dict[str, str]]:
