@@ -1273,9 +1273,10 @@ def committed_store(work: Path, name: str, n: int) -> Path:
     return root
 
 
-def admit_one(root: Path, folder: Path, text: str, new_id: str) -> None:
-    """Commit a copy of an entry (its text) under new_id in folder: one admission's change."""
+def admit_one(root: Path, folder: Path, text: str, suffix: str) -> None:
+    """Commit a copy of an entry (its text) in folder, its id with -suffix: one admission."""
     old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
+    new_id = f"{old_id}-{suffix}"
     path = folder / f"{new_id}.md"
     path.write_text(text.replace(old_id, new_id))
     git(root, "add", str(path))
@@ -1367,7 +1368,7 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     text = next(iter(methods.iterdir())).read_text()
     updates = []
     for i in range(7):
-        admit_one(root, methods, text, f"shop-method-20261129-one-more-{i}")
+        admit_one(root, methods, text, f"one-more-{i}")
         tip = ws.main_tip() or ""
         start = time.perf_counter()
         cache.load(ws.store.subtree(ws.store.tree_of(tip), ws.dir))
@@ -1380,7 +1381,7 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     # imports gitmem, opens the repository and loads the model before it updates the cache.
     fresh: list[tuple[float, float, float]] = []
     for i in range(5):
-        admit_one(root, methods, text, f"shop-method-20261129-one-more-fresh-{i}")
+        admit_one(root, methods, text, f"one-more-fresh-{i}")
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", FRESH_UPDATE], cwd=root, check=True, capture_output=True,
@@ -1414,9 +1415,7 @@ def bench_history(n: int, work: Path, commits: int) -> None:
     start = time.perf_counter()
     for i in range(commits):
         folder = folders[i % len(folders)]
-        text = next(iter(folder.iterdir())).read_text()
-        old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
-        admit_one(root, folder, text, f"{old_id}-again-{i}")
+        admit_one(root, folder, next(iter(folder.iterdir())).read_text(), f"again-{i}")
     print(f"{commits} commits made in {time.perf_counter() - start:.0f} s")
     env = {**ENV, "GITMEM_SEMANTIC": "false"}
 

@@ -115,12 +115,15 @@ def warm_recall_cache(ws: Workspace) -> bool:
         return False
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
     cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
-    entries = ws.store.subtree(memory, "entries")
-    folders = [ws.store.subtree(entries, name) for name in ws.store.folders(entries)]
-    size = sum(ws.store.size(folder) for folder in folders)  # no walk of every entry
-    warmed = cache.exists() or size <= WARM_COLD_LIMIT
-    if warmed:
-        cache.load(memory)
+    if cache.exists():
+        size, warmed = len(cache.load(memory).index), True
+    else:
+        entries = ws.store.subtree(memory, "entries")
+        folders = [ws.store.subtree(entries, name) for name in ws.store.folders(entries)]
+        size = sum(ws.store.size(folder) for folder in folders)  # no walk of every entry
+        warmed = size <= WARM_COLD_LIMIT
+        if warmed:
+            cache.load(memory)
     if size >= PATH_FILTERS_MIN:  # after the update, which it would slow down beside it
         gitcli.write_path_filters(ws.store.workdir or ws.store.git_dir)
     return warmed

@@ -623,15 +623,15 @@ class Store:
 
     def first_added(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the newest commit on tip's first-parent chain that added it (absent
-        when none did): one `git log` for all paths, stopped once each is found (git walks
-        path-limited history far faster than a walk here, commit-graph filters and all)."""
+        when none did), asked of git (gitcli.newest_per_path: one walk for all the paths, or
+        one a path where git's changed-path filters make that faster)."""
         return newest_per_path(
             self._folder(), tip, paths, "%H", ["--diff-filter=A"], common_dir=self.common_dir
         )
 
     def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's
-        first-parent chain that changed it (absent when none did); one `git log`, as
+        first-parent chain that changed it (absent when none did); asked of git as
         first_added."""
         return newest_per_path(self._folder(), tip, paths, "%cs", [], common_dir=self.common_dir)
 
