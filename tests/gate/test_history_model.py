@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -311,25 +310,27 @@ def model_accepts(repo: Path, ref: str, old: str | None, new: str, server_refs: 
 # the histories
 
 
-_TEMPLATE: dict[str, Path] = {}
+@pytest.fixture(scope="module")
+def model_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A clone and its server with the hook, made once per module under pytest's own temporary
+    folder (so a run leaves nothing behind) and copied for every example (`template`)."""
+    root = tmp_path_factory.mktemp("gitmem-model")
+    work = root / "work"
+    git(root, "init", "-q", "-b", "main", str(work))
+    (work / "README.md").write_text("# project\n")
+    git(work, "add", "README.md")
+    git(work, "commit", "-q", "-m", "initial")
+    assert run(work, "init").exit_code == 0
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "gitmem init")
+    connect(work, make_server(root))
+    return root
 
 
-def template(base: Path) -> Path:
-    """A clone and its server with the hook, made once and copied for every example."""
-    if "dir" not in _TEMPLATE:
-        root = Path(tempfile.mkdtemp(prefix="gitmem-model-"))
-        work = root / "work"
-        git(root, "init", "-q", "-b", "main", str(work))
-        (work / "README.md").write_text("# project\n")
-        git(work, "add", "README.md")
-        git(work, "commit", "-q", "-m", "initial")
-        assert run(work, "init").exit_code == 0
-        git(work, "add", "-A")
-        git(work, "commit", "-q", "-m", "gitmem init")
-        connect(work, make_server(root))
-        _TEMPLATE["dir"] = root
+def template(made: Path, base: Path) -> Path:
+    """A copy of the module's clone and server (`model_template`) in base, its remote moved."""
     copy = base / "copy"
-    shutil.copytree(_TEMPLATE["dir"], copy, symlinks=True)
+    shutil.copytree(made, copy, symlinks=True)
     git(copy / "work", "remote", "set-url", "origin", str(copy / "server.git"))
     return copy
 
@@ -644,11 +645,11 @@ STEP = st.one_of(
 )
 @given(steps=st.lists(STEP, min_size=2, max_size=STEPS))
 def test_every_gate_agrees_with_the_model_of_the_invariant(
-    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[object, ...]]
+    tmp_path_factory: pytest.TempPathFactory, model_template: Path, steps: list[tuple[object, ...]]
 ) -> None:
     base = tmp_path_factory.mktemp("model")
     try:
-        made = History(template(base))
+        made = History(template(model_template, base))
         for name, *args in steps:
             getattr(made, str(name))(*args)
     finally:
@@ -656,11 +657,11 @@ def test_every_gate_agrees_with_the_model_of_the_invariant(
 
 
 def test_the_model_refuses_what_it_must_and_accepts_the_flow(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, model_template: Path
 ) -> None:
     """A fixed history through every step, so each is exercised on every run: the model and
     the gates agree on each push, and both verdicts occur."""
-    made = History(template(tmp_path_factory.mktemp("fixed")))
+    made = History(template(model_template, tmp_path_factory.mktemp("fixed")))
     made.admit()
     made.admit()
     made.supersede(0)
