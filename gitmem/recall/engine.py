@@ -113,7 +113,6 @@ import math
 import re
 import struct
 import sys
-import zlib
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -123,6 +122,8 @@ from itertools import accumulate, chain
 from typing import Final
 
 import Stemmer
+
+from gitmem.recall.checksum import crc32
 
 __all__ = [
     "HEADS_OF",
@@ -636,7 +637,7 @@ def _u32_bytes(values: Iterable[int]) -> bytes:
 
 
 def _crc(fields: tuple[int, ...], body: bytes | memoryview) -> int:
-    return zlib.crc32(body, zlib.crc32(_u32_bytes(fields)))
+    return crc32(body, crc32(_u32_bytes(fields)))
 
 
 def _write_segment(base: int, records: list[_Record], terms: list[tuple[str, array[int]]]) -> bytes:
@@ -1217,7 +1218,7 @@ class Index:
         are tombstones, everything is rewritten.
         """
         segments, dead = self._frozen()
-        head = _HEAD.pack(_MAGIC, _VERSION, len(segments), len(self._dead), zlib.crc32(dead))
+        head = _HEAD.pack(_MAGIC, _VERSION, len(segments), len(self._dead), crc32(dead))
         return b"".join([head, dead, *(segment.to_bytes() for segment in segments)])
 
     def to_parts(self) -> tuple[bytes, dict[str, bytes | memoryview]]:
@@ -1230,7 +1231,7 @@ class Index:
         """
         segments, dead = self._frozen()
         names = "".join(segment.name for segment in segments).encode()
-        crc = zlib.crc32(dead + names)
+        crc = crc32(dead + names)
         head = _HEAD.pack(_MANIFEST_MAGIC, _VERSION, len(segments), len(self._dead), crc)
         manifest = b"".join([head, dead, names])
         return manifest, {segment.name: segment.to_bytes() for segment in segments}
@@ -1390,7 +1391,7 @@ def _read_head(view: memoryview, magic: bytes) -> tuple[set[int], int, int]:
     if end > len(view):
         raise ValueError("recall index is truncated")
     covered = view[pos:end] if magic == _MAGIC else view[pos:]
-    if zlib.crc32(covered) != crc:
+    if crc32(covered) != crc:
         raise ValueError("recall index header fails its checksum")
     dead = set(_u32_array(view[pos:end]))
     if len(dead) != n_dead:

@@ -72,7 +72,6 @@ import os
 import re
 import struct
 import threading
-import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -85,6 +84,7 @@ from typing import Any, Final
 
 from gitmem import DISTRIBUTION
 from gitmem.errors import UsageError
+from gitmem.recall.checksum import crc32
 from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Signals, Why
 from gitmem.recall.onnxgraph import gather_first
 
@@ -356,7 +356,7 @@ MAX_MERGE_VECTORS: Final = 8192
 def _frame(magic: bytes, dim: int, count: int, parts: Iterable[bytes]) -> bytes:
     name = MODEL.encode()
     body = b"".join([_HEAD.pack(magic, _VERSION, len(name), dim, count), name, *parts])
-    return body + _CRC.pack(zlib.crc32(body))
+    return body + _CRC.pack(crc32(body))
 
 
 def _unframe(
@@ -366,7 +366,7 @@ def _unframe(
     view = memoryview(data).cast("B")
     if len(view) < _HEAD.size + _CRC.size:
         raise ValueError("entry vectors are truncated")
-    if verify and zlib.crc32(view[: -_CRC.size]) != _CRC.unpack_from(view, len(view) - 4)[0]:
+    if verify and crc32(view[: -_CRC.size]) != _CRC.unpack_from(view, len(view) - 4)[0]:
         raise ValueError("entry vectors fail their checksum")
     found, version, name_len, dim, count = _HEAD.unpack_from(view, 0)
     if found != magic:

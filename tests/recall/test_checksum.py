@@ -1,0 +1,35 @@
+"""The recall cache's CRC-32 is zlib's, value for value: caches written before zlib-ng was
+used, or on a machine without it, verify unchanged (gitmem.recall.checksum)."""
+
+from __future__ import annotations
+
+import zlib
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gitmem.recall import checksum
+
+
+def test_the_fast_implementation_is_the_one_in_use() -> None:
+    from zlib_ng import zlib_ng
+
+    assert checksum.crc32 is zlib_ng.crc32
+
+
+@given(data=st.binary(max_size=4096), start=st.integers(0, 2**32 - 1), cut=st.integers(0, 64))
+def test_the_same_crc_as_zlib_for_any_bytes_start_and_view(
+    data: bytes, start: int, cut: int
+) -> None:
+    assert checksum.crc32(data) == zlib.crc32(data)
+    assert checksum.crc32(data, start) == zlib.crc32(data, start)
+    view = memoryview(data)[cut:]
+    assert checksum.crc32(view, start) == zlib.crc32(view, start)
+
+
+def test_the_same_crc_as_zlib_across_the_sizes_its_vector_code_takes() -> None:
+    """zlib-ng folds long inputs with carry-less multiplies in blocks: lengths around the block
+    sizes, and a few megabytes, give zlib's value too."""
+    block = bytes(range(256)) * (1 << 14)  # 4 MiB
+    for size in (15, 16, 17, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 65_537, len(block)):
+        assert checksum.crc32(block[:size]) == zlib.crc32(block[:size]), size
