@@ -7,6 +7,8 @@ zlib-ng computes the same CRC-32 (the same polynomial and value: tests/recall/te
 checks it against zlib) with the processor's carry-less multiply, three to four times as
 fast. The files written by either are the same, so a cache made before this module, or on a
 machine without zlib-ng (no wheel for its platform), verifies unchanged: zlib is the fallback.
+Importing zlib-ng costs every process that reads the cache some 2 ms (it imports gzip), which
+a recall pays for checksums of a few kilobytes; an update is where it pays back.
 """
 
 from __future__ import annotations
