@@ -1302,17 +1302,20 @@ finally:
 """
 
 #: A fresh process's cache update (gitmem.lifecycle.refresh's, the post-merge hook's):
-#: prints the update's seconds, then those spent importing gitmem and opening the repository.
+#: prints the update's seconds, those spent importing gitmem and opening the repository, and
+#: the update's CPU seconds (all the process's threads).
 FRESH_UPDATE = """
 import time
 start = time.perf_counter()
 from gitmem.lifecycle.refresh import warm_recall_cache
 from gitmem.repo.workspace import open_workspace
 ws = open_workspace()
-opened = time.perf_counter()
+opened, cpu = time.perf_counter(), time.process_time()
 warm_recall_cache(ws)
-print(time.perf_counter() - opened, opened - start)
+print(time.perf_counter() - opened, opened - start, time.process_time() - cpu)
 """
+#: How many fresh-process updates the bench times: the machine's load moves one by tens of ms.
+FRESH_ROUNDS = 11
 
 PHASES = """
 import os, resource, sys, time
@@ -1491,23 +1494,23 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     )
     # What an admission costs where it happens: the post-merge hook is a fresh process, which
     # imports gitmem, opens the repository and loads the model before it updates the cache.
-    fresh: list[tuple[float, float, float]] = []
-    for i in range(5):
+    fresh: list[tuple[float, ...]] = []
+    for i in range(FRESH_ROUNDS):
         admit_one(root, methods, text, f"one-more-fresh-{i}")
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", FRESH_UPDATE], cwd=root, check=True, capture_output=True,
             env=ENV, text=True,
         )  # fmt: skip
-        whole = time.perf_counter() - start
-        update, opening = (float(v) for v in done.stdout.split())
-        fresh.append((update, opening, whole))
-    update, opening, whole = (statistics.median(f[i] for f in fresh) for i in range(3))
+        fresh.append((*(float(v) for v in done.stdout.split()), time.perf_counter() - start))
+    update, opening, cpu, whole = (statistics.median(f[i] for f in fresh) for i in range(4))
+    quartiles = statistics.quantiles([f[0] for f in fresh], n=4)
     print(
         f"cache update after one new entry in a fresh process, as the post-merge hook makes "
-        f"it, 5 in a row: p50 {ms(update)} (max {ms(max(f[0] for f in fresh))}), after "
-        f"{ms(opening)} importing gitmem and opening the repository; the whole process "
-        f"{ms(whole)}"
+        f"it, {FRESH_ROUNDS} in a row: p50 {ms(update)} ({ms(cpu)} CPU), quartiles "
+        f"{ms(quartiles[0])} / {ms(quartiles[2])}, min {ms(min(f[0] for f in fresh))}, max "
+        f"{ms(max(f[0] for f in fresh))}; after {ms(opening)} importing gitmem and opening the "
+        f"repository; the whole process {ms(whole)}"
     )
 
 
