@@ -8,14 +8,16 @@ Layout under `<git common dir>/gitmem/recall/`:
     segments/<name>     immutable index segments and vector chunks, named by their content
     lock                held (flock) by whoever writes
 
-Readers take no lock: state.json is replaced atomically and everything it names is immutable,
-so a reader sees an old complete index or a new complete one.  A writer takes the lock, reads
-the newest state again, brings the nearest known tree up to date from the tree diff (one
-admission = one entry's work and one small segment), writes the new segments, then the
-manifest, then state.json.  A corrupt or incompatible cache is set aside (renamed; the
-newest one set aside is kept for inspection, older ones are removed) and rebuilt; recall still
-answers.  Up to KEEP_TREES trees are remembered, so
-recalling at another ref (origin/main) does not throw away the main branch's index.
+Readers take no lock: state.json is replaced atomically and everything it names is immutable, so
+a reader sees an old complete index or a new complete one. A writer takes the lock, reads the
+newest state again, brings the nearest known tree up to date from the tree diff (one admission =
+one entry's work and one small segment), writes the new segments, then the manifest, then
+state.json, each under a temporary name renamed into place; so a writer killed at any point
+leaves the old cache whole, and the next writer deletes the temporary files it left
+(tests/recall/test_killed_update.py kills one at each of its writes). A corrupt or incompatible
+cache is set aside (renamed; the newest one set aside is kept for inspection, older ones are
+removed) and rebuilt; recall still answers. Up to KEEP_TREES trees are remembered, so recalling
+at another ref (origin/main) does not throw away the main branch's index.
 
 A reader that has only the git directory and a tree id (an agent's hook, which never opens
 the repository) reads the keyword index with `stored_index`: this module loads pygit2 only
@@ -369,17 +371,23 @@ class RecallCache(_Stored):
         self._collect(records)
 
     def _collect(self, records: list[dict[str, Any]]) -> None:
-        """Delete files no remembered tree uses (a reader that loses a race rebuilds)."""
+        """Delete files no remembered tree uses (a reader that loses a race rebuilds), and the
+        temporary files of a writer killed before its rename (atomic_write's `.NAME.PID.tmp`):
+        every writer holds the lock, and so does the caller, so no live writer owns one."""
         keep = {
             "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
             "segments": {str(name) for r in records for name in r.get("parts", [])},
         }
+        for path in self.root.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                path.unlink()
         for kind, names in keep.items():
             folder = self.root / kind
             if not folder.is_dir():
                 continue
             for path in folder.iterdir():
-                if path.name not in names and not path.name.startswith("."):
+                stale = path.name.startswith(".") and path.name.endswith(".tmp")
+                if stale or (path.name not in names and not path.name.startswith(".")):
                     with contextlib.suppress(OSError):
                         path.unlink()
 

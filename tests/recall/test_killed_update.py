@@ -1,0 +1,128 @@
+"""A cache update killed at any of its writes leaves a cache the next recall can use.
+
+The invariant: every file of the recall cache is written whole under a temporary name and
+renamed into place, and state.json, which names the files a remembered tree uses, is written
+last; so at any instant the cache is the old one or the new one, never a mix. The test kills a
+real process with SIGKILL at each of its filesystem writes in turn (counted by an audit hook,
+which runs before the operation it reports), then asks the real CLI: the newly admitted entry
+must be found, the cache must not have been judged broken and set aside, and what the kill
+left behind (a temporary file, a segment no state names) must be gone once the next update
+has run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clirunner import HOOKS, admit
+
+from gitmem.recall import semantic
+from gitmem.recall.cache import RecallCache
+from gitmem.repo.workspace import open_workspace
+
+#: The post-merge hook's update (gitmem.lifecycle.refresh), killed at its argv[1]-th write
+#: (0: never); prints how many writes it made.
+UPDATE_KILLED_AT = """
+import os, signal, sys
+from gitmem.lifecycle.refresh import warm_recall_cache
+from gitmem.repo.workspace import open_workspace
+
+target, seen = int(sys.argv[1]), 0
+WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+def on_event(event, args):
+    global seen
+    if event == "open":
+        mode, flags = args[1], args[2]
+        if not (any(c in mode for c in "wax+") if isinstance(mode, str) else flags & WRITING):
+            return
+    elif event not in ("os.rename", "os.remove", "os.mkdir", "os.rmdir"):
+        return
+    seen += 1
+    if seen == target:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+ws = open_workspace()
+sys.addaudithook(on_event)
+warm_recall_cache(ws)
+print(seen)
+"""
+
+NEW = [
+    "propose", "--type", "method", "--title", "Name candidate branches after entry ids",
+    "--applies-when", "a candidate branch is created for a proposal",
+    "--content", "gitmem/<id>, so that a branch says which entry it carries.",
+]  # fmt: skip
+LATER = [
+    "propose", "--type", "decision", "--title", "Keep the recall cache in the git directory",
+    "--applies-when", "choosing where a derived index of the memory lives",
+    "--content", "Under .git/gitmem, never committed, rebuilt from the entries when lost.",
+]  # fmt: skip
+
+
+def _update(repo: Path, kill_at: int, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", UPDATE_KILLED_AT, str(kill_at)],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def _first(repo: Path, env: dict[str, str], query: str) -> str:
+    """The id of the first hit of a real `gitmem recall` (its own process, this env)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "recall", "--format", "json", query],
+        cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    hits = json.loads(done.stdout)
+    return str(hits[0]["id"]) if hits else ""
+
+
+@pytest.mark.parametrize("with_model", [False, True], ids=["keywords", "with-the-extra"])
+def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
+    memory: Path, tmp_path: Path, with_model: bool
+) -> None:
+    if with_model and not semantic.available():
+        pytest.skip("the semantic extra is not installed")
+    env = {**os.environ, "GITMEM_SEMANTIC": "true" if with_model else "false"}
+    hooks = admit(memory, HOOKS)
+    assert _first(memory, env, "pygit2 hooks") == hooks  # the cache, up to date
+    new = admit(memory, NEW)  # now one admission behind
+
+    counted = tmp_path / "counted"
+    shutil.copytree(memory, counted, symlinks=True)
+    done = _update(counted, 0, env)
+    assert done.returncode == 0, done.stderr
+    writes = int(done.stdout)
+    assert writes >= 4, "a segment, its manifest, state.json: each written and renamed"
+
+    for kill_at in range(1, writes + 1):
+        repo = tmp_path / f"killed-at-{kill_at}"
+        shutil.copytree(memory, repo, symlinks=True)
+        killed = _update(repo, kill_at, env)
+        assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
+
+        assert _first(repo, env, "candidate branch") == new, f"killed at write {kill_at}"
+        if not with_model:  # each recall loads the model: the extra's case asks less
+            assert _first(repo, env, "pygit2 hooks") == hooks
+        later = admit(repo, LATER)  # the next update, which collects what the kill left
+        assert _first(repo, env, "where the recall cache lives") == later
+
+        ws = open_workspace(repo)
+        root = RecallCache(ws.store, ws.dir).root
+        assert not list(root.parent.glob("recall.broken-*")), f"killed at write {kill_at}"
+        state = json.loads((root / "state.json").read_text())
+        named = {str(p) for record in state["trees"] for p in record["parts"]}
+        named |= {str(r[k]) for r in state["trees"] for k in ("index", "vectors") if r.get(k)}
+        left = {p.name for kind in ("segments", "manifests") for p in (root / kind).iterdir()}
+        assert left <= named, f"killed at write {kill_at}: {sorted(left - named)} left behind"
+        assert not list(root.glob(".*.tmp")), f"killed at write {kill_at}"
