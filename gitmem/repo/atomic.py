@@ -13,10 +13,18 @@ __all__ = ["atomic_write"]
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file so that a reader sees the old bytes or the new ones, never a mix."""
+    """Write a file so that a reader sees the old bytes or the new ones, never a mix.
+
+    The bytes go to `.NAME.PID.tmp` beside it, then replace it. A write that fails (a full
+    disk, an interrupt) removes its temporary file; one killed outright leaves it, and the
+    writer of a folder that only lock holders write sweeps it (gitmem.recall.cache)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
