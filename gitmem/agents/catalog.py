@@ -47,6 +47,8 @@ __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
 VERSION: Final = b"# gitmem agents catalog 3 "
 KEEP: Final = 3
+#: A temporary file this many seconds old belongs to no live writer (`_collect`).
+TEMPORARY_AGE: Final = 60.0
 PARALLEL_READ_MIN: Final = 4000
 _SEP = "\x1f"
 _WANTED = (
@@ -399,7 +401,12 @@ def _update(store: Store, root: Path, prefix: str, entries_tree: str) -> list[by
 
 
 def _collect(root: Path, keep: Path) -> None:
-    """Keep the KEEP newest catalogs (a reader that loses a race makes its own)."""
+    """Keep the KEEP newest catalogs (a reader that loses a race makes its own), and sweep the
+    temporary files of writers killed a minute ago or more (no lock: a write takes
+    milliseconds)."""
+    from gitmem.repo.atomic import sweep_temporaries
+
+    sweep_temporaries(root, older_than=TEMPORARY_AGE)
     stored = sorted(root.glob("catalog-*.tsv"), key=lambda p: p.stat().st_mtime, reverse=True)
     for old in stored[KEEP:]:
         if old != keep:

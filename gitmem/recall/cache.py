@@ -378,16 +378,16 @@ class RecallCache(_Stored):
             "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
             "segments": {str(name) for r in records for name in r.get("parts", [])},
         }
-        for path in self.root.glob(".*.tmp"):
-            with contextlib.suppress(OSError):
-                path.unlink()
+        from gitmem.repo.atomic import sweep_temporaries
+
+        sweep_temporaries(self.root, older_than=0)
         for kind, names in keep.items():
             folder = self.root / kind
             if not folder.is_dir():
                 continue
+            sweep_temporaries(folder, older_than=0)
             for path in folder.iterdir():
-                stale = path.name.startswith(".") and path.name.endswith(".tmp")
-                if stale or (path.name not in names and not path.name.startswith(".")):
+                if path.name not in names and not path.name.startswith("."):
                     with contextlib.suppress(OSError):
                         path.unlink()
 

@@ -3,7 +3,9 @@ update from the tree diff that gives the same bytes as a build from scratch."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -126,3 +128,19 @@ def test_only_a_catalog_of_this_format_counts_as_a_start(memory: Path) -> None:
     path = common / "gitmem" / "agents" / name
     path.write_bytes(b"# gitmem agents catalog 2 " + data.split(b" ", 5)[5])
     assert not catalog.startable(common)
+
+
+def test_a_catalog_write_sweeps_what_a_killed_writer_left(memory: Path) -> None:
+    """atomic_write's temporaries of a writer killed before its rename: the next write of a
+    catalog removes those a minute old, and leaves a fresh one (a live writer's, perhaps)."""
+    _admit(memory, "First lesson")
+    _load(memory)
+    folder = memory / ".git" / "gitmem" / "agents"
+    old, fresh = folder / ".catalog-dead.tsv.4242.tmp", folder / ".catalog-live.tsv.4343.tmp"
+    for path in (old, fresh):
+        path.write_bytes(b"partial")
+    then = time.time() - 2 * catalog.TEMPORARY_AGE
+    os.utime(old, (then, then))
+    _admit(memory, "Second lesson")
+    _load(memory)
+    assert not old.exists() and fresh.exists()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
 
-from gitmem.repo.atomic import atomic_write
+from gitmem.repo.atomic import atomic_write, sweep_temporaries
 
 
 def test_the_new_bytes_replace_the_old_whole(tmp_path: Path) -> None:
@@ -27,3 +29,18 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path)
         atomic_write(target, b"# Index\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["INDEX.md"]
     assert (target / "kept").read_text() == "x"
+
+
+def test_a_sweep_takes_old_temporaries_and_leaves_fresh_ones_and_other_files(
+    tmp_path: Path,
+) -> None:
+    old, fresh = tmp_path / ".state.json.4242.tmp", tmp_path / ".state.json.4343.tmp"
+    kept = [tmp_path / "state.json", tmp_path / ".gitignore", tmp_path / "notes.tmp"]
+    for path in (old, fresh, *kept):
+        path.write_bytes(b"x")
+    os.utime(old, (time.time() - 120, time.time() - 120))
+    sweep_temporaries(tmp_path, older_than=60)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in [fresh, *kept])
+    sweep_temporaries(tmp_path, older_than=0)  # under a lock every writer holds
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in kept)
+    sweep_temporaries(tmp_path / "missing", older_than=0)  # no folder: nothing to do
