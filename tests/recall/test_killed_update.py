@@ -5,9 +5,10 @@ renamed into place, and state.json, which names the files a remembered tree uses
 last; so at any instant the cache is the old one or the new one, never a mix. The test kills a
 real process with SIGKILL at each of its filesystem writes in turn (counted by an audit hook,
 which runs before the operation it reports), then asks the real CLI: the newly admitted entry
-must be found, the cache must not have been judged broken and set aside, and what the kill
-left behind (a temporary file, a segment no state names) must be gone once the next update
-has run.
+must be found, the cache must not have been judged broken and set aside, what the kill left
+behind (a temporary file, a segment no state names) must be gone once the next update has run,
+and every tree the state remembers must load whole, its checksums verified. The checks after
+the kill read keywords only: the model loads in the killed update, the thing under test.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from clirunner import HOOKS, admit
 
 from gitmem.recall import semantic
 from gitmem.recall.cache import RecallCache
+from gitmem.recall.engine import Index
 from gitmem.repo.workspace import open_workspace
 
 #: The post-merge hook's update (gitmem.lifecycle.refresh), killed at its argv[1]-th write
@@ -41,7 +44,9 @@ WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 def on_event(event, args):
     global seen
     if event == "open":
-        mode, flags = args[1], args[2]
+        path, mode, flags = args
+        if "__pycache__" in str(path):  # an import's bytecode, not the update's
+            return
         if not (any(c in mode for c in "wax+") if isinstance(mode, str) else flags & WRITING):
             return
     elif event not in ("os.rename", "os.remove", "os.mkdir", "os.rmdir"):
@@ -76,6 +81,14 @@ def _update(repo: Path, kill_at: int, env: dict[str, str]) -> subprocess.Complet
     )  # fmt: skip
 
 
+def _read(root: Path, kind: str, name: str) -> bytes:
+    return (root / kind / name).read_bytes()
+
+
+def _segment(root: Path) -> Callable[[str], bytes]:
+    return lambda name: _read(root, "segments", name)
+
+
 def _first(repo: Path, env: dict[str, str], query: str) -> str:
     """The id of the first hit of a real `gitmem recall` (its own process, this env)."""
     done = subprocess.run(
@@ -105,17 +118,17 @@ def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
     writes = int(done.stdout)
     assert writes >= 4, "a segment, its manifest, state.json: each written and renamed"
 
+    keywords = {**env, "GITMEM_SEMANTIC": "false"}  # the checks need no model
     for kill_at in range(1, writes + 1):
         repo = tmp_path / f"killed-at-{kill_at}"
         shutil.copytree(memory, repo, symlinks=True)
         killed = _update(repo, kill_at, env)
         assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
 
-        assert _first(repo, env, "candidate branch") == new, f"killed at write {kill_at}"
-        if not with_model:  # each recall loads the model: the extra's case asks less
-            assert _first(repo, env, "pygit2 hooks") == hooks
+        assert _first(repo, keywords, "candidate branch") == new, f"killed at write {kill_at}"
+        assert _first(repo, keywords, "pygit2 hooks") == hooks
         later = admit(repo, LATER)  # the next update, which collects what the kill left
-        assert _first(repo, env, "where the recall cache lives") == later
+        assert _first(repo, keywords, "where the recall cache lives") == later
 
         ws = open_workspace(repo)
         root = RecallCache(ws.store, ws.dir).root
@@ -126,3 +139,10 @@ def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
         left = {p.name for kind in ("segments", "manifests") for p in (root / kind).iterdir()}
         assert left <= named, f"killed at write {kill_at}: {sorted(left - named)} left behind"
         assert not list(root.glob(".*.tmp")), f"killed at write {kill_at}"
+        for record in state["trees"]:  # each remembered tree loads whole, checksums verified
+            Index.from_parts(_read(root, "manifests", record["index"]), _segment(root))
+            if record.get("vectors"):
+                semantic.Vectors.from_parts(
+                    _read(root, "manifests", record["vectors"]), _segment(root), verify=True
+                )
+        assert with_model == any(r.get("vectors") for r in state["trees"])
