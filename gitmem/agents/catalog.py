@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gitmem.agents.precedents import clean
+from gitmem.repo.atomic import sweep_temporaries
 
 if TYPE_CHECKING:
     from gitmem.repo.store import Store, TreeItem
@@ -404,8 +405,6 @@ def _collect(root: Path, keep: Path) -> None:
     """Keep the KEEP newest catalogs (a reader that loses a race makes its own), and sweep the
     temporary files of writers killed a minute ago or more (no lock: a write takes
     milliseconds)."""
-    from gitmem.repo.atomic import sweep_temporaries
-
     sweep_temporaries(root, older_than=TEMPORARY_AGE)
     stored = sorted(root.glob("catalog-*.tsv"), key=lambda p: p.stat().st_mtime, reverse=True)
     for old in stored[KEEP:]:

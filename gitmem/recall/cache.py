@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitmem.recall.engine import Doc, Index
+from gitmem.repo.atomic import sweep_temporaries
 
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
@@ -378,8 +379,6 @@ class RecallCache(_Stored):
             "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
             "segments": {str(name) for r in records for name in r.get("parts", [])},
         }
-        from gitmem.repo.atomic import sweep_temporaries
-
         sweep_temporaries(self.root, older_than=0)
         for kind, names in keep.items():
             folder = self.root / kind
