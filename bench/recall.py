@@ -425,10 +425,13 @@ def figures(search: Searcher, asked: list[tuple[str, str, frozenset[str]]], **kw
     return "; ".join(cells)
 
 
-def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
+def engines(
+    docs: list[Doc], embedded: dict[str, bytes] | None = None
+) -> list[tuple[str, Searcher, Searcher]]:
     """(name, search, ranking search) for keyword and, when installed, the model: search
     takes a `gate`; the ranking search returns (top five ranked with no gate, the signals the
-    gate reads of the best of them, None when nothing ranks)."""
+    gate reads of the best of them, None when nothing ranks). embedded: the docs' vectors by
+    id, made once (`embed`) for callers that build engines over many subsets of one corpus."""
     from gitmem.recall import semantic
 
     index = Index.build(docs)
@@ -442,7 +445,12 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
 
     found: list[tuple[str, Searcher, Searcher]] = [("keyword only", keyword, keyword_ranked)]
     if semantic.available():
-        vectors = semantic.Vectors.build(docs)
+        if embedded is None:
+            vectors = semantic.Vectors.build(docs)
+        else:
+            vectors = semantic.Vectors()
+            for doc in docs:
+                vectors.set(doc.id, embedded[doc.id])
 
         def fused(q: str, gate: Gate = semantic.FUSED_GATE, **kw: Any) -> list[Hit]:
             return semantic.answer(index, vectors, q, explain=False, gate=gate, **kw).hits
@@ -455,6 +463,15 @@ def engines(docs: list[Doc]) -> list[tuple[str, Searcher, Searcher]]:
     else:
         print("(the semantic extra is not installed: keyword figures only)")
     return found
+
+
+def embed(docs: list[Doc]) -> dict[str, bytes] | None:
+    """Each doc's vector by id, as the cache stores it (None without the extra)."""
+    from gitmem.recall import semantic
+
+    if not semantic.available():
+        return None
+    return {d.id: r.tobytes() for d, r in zip(docs, semantic._embed_many(docs), strict=True)}
 
 
 def index_answer(index: Index, query: str, gate: Gate, **kw: Any) -> list[Hit]:
@@ -527,9 +544,9 @@ def hard() -> None:
     fit()'s generated negatives; then, by 5-fold cross-validation grouped by question (a
     question's answered and leave-one-out rows in the same fold), fit()'s rule refitted with
     and without them, with the gate's signals alone and with the best hit's margin over the
-    second and over the fifth; and how well each signal tells an answered question whose
-    answer ranks in the top five from its leave-one-out twin (AUC). The report part is not
-    read."""
+    second; and how well each signal, and the margins over the second and the fifth, tells an
+    answered question whose answer ranks in the top five from its leave-one-out twin (AUC).
+    The report part is not read."""
     import numpy as np
     from recall_dev import adr_corpus
     from recall_dev import corpus as dev_corpus
@@ -539,31 +556,13 @@ def hard() -> None:
     from gitmem.recall import semantic
 
     docs = list(dev_corpus())
-    model = semantic.available()
-    rows = (
-        {d.id: r.tobytes() for d, r in zip(docs, semantic._embed_many(docs), strict=True)}
-        if model
-        else {}
-    )
+    embedded = embed(docs)
 
     def rankers(kept: list[Doc]) -> list[Searcher]:
-        index = Index.build(kept)
-        found: list[Searcher] = [
-            lambda q: (r := index.search(q, min_score=0.0), index.signals(q, r) if r else None)
-        ]
-        if model:
-            vectors = semantic.Vectors()
-            for doc in kept:
-                vectors.set(doc.id, rows[doc.id] if doc.id in rows else semantic.embed_doc(doc))
-            found.append(
-                lambda q: (
-                    r := semantic.search(index, vectors, q, min_score=0.0),
-                    semantic.signals(index, q, r) if r else None,
-                )
-            )
-        return found
+        return [ranked for _, _, ranked in engines(kept, embedded)]
 
-    table: list[list[tuple[list[float], str, bool, int]]] = [[] for _ in rankers(docs[:1])]
+    whole = rankers(docs)
+    table: list[list[tuple[list[float], str, bool, int]]] = [[] for _ in whole]
 
     def ask(ranked_search: list[Searcher], text: str, kind: str, expect: frozenset[str], g: int):
         for rows_of, search in zip(table, ranked_search, strict=True):
@@ -573,13 +572,12 @@ def hard() -> None:
             values += [scores[0] - scores[1], scores[0] - scores[4]]
             rows_of.append((values, kind, any(h.id in expect for h in ranked[:5]), g))
 
-    whole = rankers(docs)
     for g, q in enumerate(dev_queries("tune")):
         ask(whole, q.text, "answered" if q.expect else "written", q.expect, g)
         if q.expect:
             ask(rankers([d for d in docs if d.id not in q.expect]), q.text, "left out", q.expect, g)
-    for name, corpus_docs in (("dev", docs), ("adr", adr_corpus())):
-        searches = whole if name == "dev" else rankers(corpus_docs)
+    adr = [ranked for _, _, ranked in engines(adr_corpus())]
+    for name, searches in (("dev", whole), ("adr", adr)):
         for j, (_, text) in enumerate(negatives(name)):
             ask(searches, text, "generated", frozenset(), 100_000 * (name == "adr") + 10_000 + j)
     names = [*PROBE_BASES]
