@@ -40,8 +40,10 @@ dogfood: install
 	$(BIN)/gitmem index --check
 	$(BIN)/gitmem check --range "$$(git rev-list --max-parents=0 HEAD | tail -n 1)..HEAD"
 
+# One worker per core, each taking whole test files (module fixtures are built once per file).
+JOBS ?= auto
 test: lint dogfood
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadfile
 
 # Mutation testing of the gate's modules (tests/mutation.py says how): on demand, never in CI.
 # One run of each module's tests under coverage records which tests run which lines; each
