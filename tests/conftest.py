@@ -1,8 +1,10 @@
 """Shared fixtures: real repositories in temporary folders, isolated from the user's own setup.
 
 Every test runs with a blank global and system git config, a fixed author and committer, no
-GITMEM_* variables, and a HOME that cannot be written (it lies below a regular file), so a test
-that touches the real $HOME fails instead of passing by accident.
+GITMEM_* variables, a HOME that cannot be written (it lies below a regular file), so a test
+that touches the real $HOME fails instead of passing by accident, and a TMPDIR of its own, so
+that what gitmem's processes leave in the temporary folder (the agent hook's log of a bad
+payload, say) stays with the test session instead of the machine's /tmp.
 """
 
 from __future__ import annotations
@@ -23,14 +25,17 @@ AUTHOR = ("Test Author", "author@example.com")
 
 def isolation(base: Path) -> dict[str, str]:
     """The variables every test runs with, made under base: an unwritable HOME (below a
-    regular file), blank git config, a fixed author, and the gitmem beside this interpreter
-    first on PATH, so hooks and subprocesses find it."""
+    regular file), blank git config, a fixed author, a temporary folder of its own, and the
+    gitmem beside this interpreter first on PATH, so hooks and subprocesses find it."""
     blocker = base / "not-a-dir"
     blocker.write_text("HOME lives below a file: nothing can be written there\n")
     config = base / "config"
     config.mkdir()
+    temporary = base / "tmp"
+    temporary.mkdir()
     return {
         "HOME": str(blocker / "home"),
+        "TMPDIR": str(temporary),
         "XDG_CONFIG_HOME": str(config),
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_CONFIG_NOSYSTEM": "1",
