@@ -50,6 +50,7 @@ import sys
 import tempfile
 import time
 import zlib
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import replace
@@ -1056,9 +1057,14 @@ def _token_states(text: str, tokens: int) -> Any:
     model.tokenizer.no_padding()
     model.tokenizer.enable_truncation(tokens)
     encoded = model.tokenizer.encode(text)
-    ids = np.array([encoded.ids], dtype=np.int64)
-    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": 0 * ids}
-    hidden = model.session.run(None, feeds)[0][0]
+    size = len(encoded.ids)
+    feeds = {
+        "input_ids": array("q", encoded.ids),
+        "attention_mask": array("q", [1] * size),
+        "token_type_ids": array("q", [0] * size),
+    }
+    (_, _, dim), out = model.session.run(feeds, (1, size), "last_hidden_state")
+    hidden = np.frombuffer(out, dtype=np.float32).reshape(size, dim)
     keep = [
         i
         for i, piece in enumerate(encoded.tokens)
@@ -1328,9 +1334,8 @@ def lap(label):
     mark[:] = [time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)]
 lap("(start)")
 if sys.argv[1] == "steps":
-    import numpy; lap("import numpy")
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-    import onnxruntime; lap("import onnxruntime")
+    from gitmem.recall import onnxrt
+    onnxrt._runtime(); lap("onnxruntime's C library: load, environment")
     import tokenizers; lap("import tokenizers")
     text = semantic._verified(semantic._TOKENIZER_FILE).decode()
     tokenizers.Tokenizer.from_str(text); lap("tokenizer: verify and load")
@@ -1339,9 +1344,7 @@ if sys.argv[1] == "steps":
     import hashlib; hashlib.sha256(data).hexdigest(); lap("model file: SHA-256")
     from gitmem.recall.onnxgraph import gather_first
     data = gather_first(data); lap("rewrite: embeddings gathered first")
-    options = semantic._session_options(onnxruntime)
-    onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
-    lap("session from the bytes")
+    onnxrt.Session(data); lap("session from the bytes")
 else:
     semantic._model(); lap("the model as gitmem loads it (all the above)")
     semantic.embed_query(sys.argv[2]); lap("first run: the query")
@@ -1352,9 +1355,10 @@ else:
 
 def phases() -> None:
     """Where a warm recall with the extra spends its time beyond the keyword one, each part
-    measured in a fresh process (wall, CPU, minor page faults): the imports, the tokenizer,
-    reading and hashing the model file, making the session, each step alone; then the model
-    as gitmem loads it (the file verified in a thread beside the imports) and its first runs.
+    measured in a fresh process (wall, CPU, minor page faults): onnxruntime's C library, the
+    tokenizer, reading and hashing the model file, making the session, each step alone; then
+    the model as gitmem loads it (the session made in a thread beside the tokenizer) and its
+    first runs.
     The shortlist's cost is measured by --shortlist."""
     query = "retry payments with jitter"
     applies_when = "changing payment retries or code that calls retry_with_backoff"

@@ -298,8 +298,11 @@ class RecallCache(_Stored):
             return self._build(entries_tree, semantic)
         if semantic is not None and base.vectors is None:
             return self._build(entries_tree, semantic)
-        changes = self.store.diff(base.tree, entries_tree, prefix=f"{self.memory_dir}/entries/")
-        self._apply(base, changes)
+        # An update of a cache with vectors embeds what was admitted: the model loads in
+        # another thread while the trees are diffed (gitmem.recall.semantic.loading_ahead).
+        with semantic.loading_ahead() if semantic is not None else contextlib.nullcontext():
+            changes = self.store.diff(base.tree, entries_tree, prefix=f"{self.memory_dir}/entries/")
+            self._apply(base, changes)
         base.tree = entries_tree
         return base
 

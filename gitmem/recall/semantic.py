@@ -66,12 +66,14 @@ Without the extra installed, `available()` is False and `search` is keyword reca
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
 import re
 import struct
 import threading
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -84,6 +86,7 @@ from typing import Any, Final
 
 from gitmem import DISTRIBUTION
 from gitmem.errors import UsageError
+from gitmem.recall import onnxrt
 from gitmem.recall.checksum import crc32
 from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Signals, Why
 from gitmem.recall.onnxgraph import gather_first
@@ -173,7 +176,9 @@ def available() -> bool:
     path = _file(_MODEL_FILE)
     if path is None or not path.is_file():
         return False
-    return all(find_spec(m) is not None for m in ("onnxruntime", "tokenizers", "numpy"))
+    if onnxrt.library() is None:
+        return False
+    return all(find_spec(m) is not None for m in ("tokenizers", "numpy"))
 
 
 _NEEDS_EXTRA = (
@@ -196,110 +201,77 @@ def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
     return data
 
 
-def _session_options(ort: Any) -> Any:
-    """How the model's session is made (`_Model`)."""
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1  # a build uses both cores by two processes
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    # The memory pattern plans a run's buffers from the first run of each input shape and
-    # allocates them afresh on the second: with the model's weights dequantised at every run
-    # (some 90 MB of float32, 42 MB since gitmem.recall.onnxgraph), that second run cost 45
-    # ms more than any other, and a recall often runs the model on two texts of the same
-    # length. Without it, each run takes its buffers from the arena the first run filled; the
-    # outputs are the same.
-    options.enable_mem_pattern = False
-    return options
-
-
 class _Model:
-    """The verified tokenizer and ONNX session, loaded once per process.
+    """The verified tokenizer and the model's session (gitmem.recall.onnxrt), loaded once per
+    process.
 
     onnxruntime's graph optimisations are off: they cost about 0.16 s of CPU each time a
     session is made, which a recall or an admission (one run of the model) pays in full,
     and save under a tenth of each run, which only a build's thousands of runs recover. They
     also move the last bit of some float16 components, and an entry's vector must be the same
-    whether an admission or a build embedded it.
+    whether an admission or a build embedded it. Its memory pattern is off too: it plans a
+    run's buffers from the first run of each input shape and allocates them afresh on the
+    second, and a recall often runs the model on two texts of the same length (45 ms more for
+    that second run, with the weights dequantised at every run).
 
     The session runs the verified bytes as gitmem.recall.onnxgraph rewrites them: the same
     outputs, bit for bit, without dequantising the whole vocabulary's embeddings at every run.
 
-    Loading takes two threads: reading and hashing the 22.9 MB model file (some 25 ms) and
-    making the session from those very bytes (some 50 ms) release the GIL for most of their
-    time, while importing numpy, onnxruntime and tokenizers and loading the tokenizer hold it.
-    The file is verified while numpy is imported, the session made while the tokenizer loads;
-    on two cores that hides most of the first two from a recall's wall time."""
+    Loading takes two threads: reading and hashing the 22.9 MB model file, rewriting it and
+    making the session from those very bytes on one; importing tokenizers, loading the
+    tokenizer and loading onnxruntime's library on the other. Reading, hashing and making the
+    session release the GIL."""
 
     def __init__(self) -> None:
         if not available():
             raise SemanticUnavailable(_NEEDS_EXTRA)
-        runtime: list[Any] = []  # onnxruntime, once imported here
-        imported = threading.Event()
         made: list[Any] = []  # the session, or what the verification or the session raised
 
         def make_session() -> None:
             try:
-                data = gather_first(_verified(_MODEL_FILE))
-                imported.wait()
-                if runtime:  # else the imports failed, and say why themselves
-                    ort = runtime[0]
-                    made.append(
-                        ort.InferenceSession(
-                            data, _session_options(ort), providers=["CPUExecutionProvider"]
-                        )
-                    )
+                made.append(onnxrt.Session(gather_first(_verified(_MODEL_FILE))))
             except BaseException as exc:  # re-raised here once the thread is joined
                 made.append(exc)
 
         maker = threading.Thread(target=make_session, name="gitmem-model-session")
         maker.start()
         try:
-            self.np: Any = importlib.import_module("numpy")
-            # onnxruntime 1.29 and later send usage telemetry from Linux as well, and warn on
-            # stderr when they cannot store a device id (a read-only home): gitmem runs inside
-            # git hooks and agents' tools and sends nothing anywhere. Its documented opt-out,
-            # read when onnxruntime is imported; a value the user set is left as it is.
-            os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-            runtime.append(importlib.import_module("onnxruntime"))
-            imported.set()
             tokenizers: Any = importlib.import_module("tokenizers")
             self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
+            onnxrt.prepare()  # while the other thread still reads and rewrites the model
         finally:
-            imported.set()
             maker.join()
         if isinstance(made[0], BaseException):
             raise made[0]
-        self.session = made[0]
-        self.dim = 384
+        self.session: onnxrt.Session = made[0]
 
-    def embed(self, texts: Sequence[str], tokens: int) -> Any:
-        """(len(texts), dim) float32 unit rows: mean-pooled, as sentence-transformers does.
+    def embed(self, texts: Sequence[str], tokens: int) -> list[list[float]]:
+        """The texts' unit vectors: mean-pooled over their tokens, as sentence-transformers does.
 
         Texts are run _BATCH at a time in order of their token counts, each batch padded to
         its longest: the model's cost grows with every token it reads, padding included."""
-        np = self.np
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(tokens)
         encoded = [e.ids for e in self.tokenizer.encode_batch([t[:_MAX_TEXT] for t in texts])]
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        out: list[list[float]] = [[] for _ in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
         for start in range(0, len(order), _BATCH):
             chosen = order[start : start + _BATCH]
             width = max(len(encoded[i]) for i in chosen)
-            ids = np.zeros((len(chosen), width), dtype=np.int64)
-            mask = np.zeros((len(chosen), width), dtype=np.int64)
+            zeros = bytes(8 * len(chosen) * width)
+            ids, mask, types = array("q", zeros), array("q", zeros), array("q", zeros)
             for row, i in enumerate(chosen):
-                ids[row, : len(encoded[i])] = encoded[i]
-                mask[row, : len(encoded[i])] = 1
-            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            hidden = self.session.run(None, feeds)[0]
-            pooled = (hidden * mask[:, :, None]).sum(axis=1) / np.maximum(
-                mask.sum(axis=1, keepdims=True), 1
-            )
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            norms[norms == 0] = 1.0
-            out[chosen] = pooled / norms
+                size = len(encoded[i])
+                ids[row * width : row * width + size] = array("q", encoded[i])
+                mask[row * width : row * width + size] = array("q", [1]) * size
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+            shape, hidden = self.session.run(feeds, (len(chosen), width), "last_hidden_state")
+            dim = shape[-1]
+            view = memoryview(hidden)
+            for row, i in enumerate(chosen):
+                size = max(1, len(encoded[i]))
+                tokens_of = view[row * width * dim : (row * width + size) * dim]
+                out[i] = _unit([sum(tokens_of[d::dim]) / size for d in range(dim)])
         return out
 
 
@@ -307,9 +279,45 @@ def _head(doc: Doc) -> str:
     return f"{doc.title}. {doc.applies_when}. {' '.join(doc.tags)}"
 
 
-@cache
+#: Held while the model loads, so that a caller waits for a load `loading_ahead` began.
+_loading = threading.Lock()
+
+
 def _model() -> _Model:
+    """The process's model, loaded on first use (or waited for, when `loading_ahead` began)."""
+    with _loading:
+        return _loaded()
+
+
+@cache
+def _loaded() -> _Model:
     return _Model()
+
+
+def _load_quietly() -> None:
+    # a failure is raised again, with its message, when the caller asks for the model itself
+    with contextlib.suppress(Exception):
+        _model()
+
+
+@contextlib.contextmanager
+def loading_ahead() -> Iterator[None]:
+    """Load the model in another thread while the block runs, and wait for it at the end.
+
+    For a caller that is about to need the model and has other work first: a cache update
+    reads the stored index and diffs two trees (some 40-50 ms at 100,000 entries) while the
+    session is made, whose C calls release the GIL. The load is waited for before the block
+    ends even if nothing used it, so that no thread is left inside onnxruntime when the
+    process exits."""
+    if _loaded.cache_info().currsize or not available():
+        yield
+        return
+    ahead = threading.Thread(target=_load_quietly, name="gitmem-model-ahead")
+    ahead.start()
+    try:
+        yield
+    finally:
+        ahead.join()
 
 
 def _unit(vector: list[float]) -> list[float]:
@@ -319,7 +327,7 @@ def _unit(vector: list[float]) -> list[float]:
 
 def embed_doc(doc: Doc) -> bytes:
     """One entry's vector (float16, little-endian): an admission's work."""
-    return bytes(_embed_many([doc]).tobytes())
+    return _embed_many([doc])[0]
 
 
 def cosine_of(query: list[float], doc: Doc) -> float:
@@ -331,14 +339,13 @@ def embed_query(query: str) -> list[float] | None:
     """The query's unit vector, or None when it has no word."""
     if not any(c.isalnum() for c in query):
         return None
-    row = _model().embed([query], QUERY_TOKENS)[0]
-    return _unit([float(x) for x in row])
+    return _model().embed([query], QUERY_TOKENS)[0]
 
 
-def _embed_many(docs: Sequence[Doc]) -> Any:
-    """(len(docs), dim) float16 unit rows of the docs' heads."""
-    model = _model()
-    return model.embed([_head(d) for d in docs], DOC_TOKENS).astype("<f2")
+def _embed_many(docs: Sequence[Doc]) -> list[bytes]:
+    """The docs' heads' unit vectors, each as float16 little-endian bytes."""
+    rows = _model().embed([_head(d) for d in docs], DOC_TOKENS)
+    return [struct.pack(f"<{len(row)}e", *row) for row in rows]
 
 
 # -- storage ------------------------------------------------------------------------------
@@ -542,7 +549,7 @@ class Vectors:
     ) -> Vectors:
         """Vectors for every doc, embedded in batches; progress(done, total) after each."""
         items = list(docs)
-        vectors = cls(_model().dim)
+        vectors = cls()
         for start in range(0, len(items), batch):
             vectors._add_batch(items[start : start + batch])
             if progress is not None:
@@ -552,7 +559,7 @@ class Vectors:
     def _add_batch(self, docs: list[Doc]) -> None:
         if docs:
             for doc, row in zip(docs, _embed_many(docs), strict=True):
-                self.set(doc.id, row.tobytes())
+                self.set(doc.id, row)
 
     def add(self, doc: Doc) -> None:
         """Embed and store one entry (replacing any vector it had)."""
@@ -764,17 +771,11 @@ def _cosines(query: list[float], rows: bytes | memoryview, positions: list[int])
     """The cosines of a unit query with the float16 rows at positions, in float64: the one
     computation of a stored entry's similarity, so that `nearest` and `cosine` agree exactly.
 
-    numpy, which the model has already loaded wherever a query has a vector, does the 1,024
-    rows of a shortlist in under a millisecond where _dot took 12 to 25 ms (bench/recall.py
-    --shortlist); the two agree within 1e-15, far below the four decimals a score is rounded
-    to."""
-    np: Any = importlib.import_module("numpy")
-    if not positions:
-        return []
-    matrix = np.frombuffer(rows, dtype="<f2").reshape(-1, len(query))
-    picked = matrix[np.asarray(positions, dtype=np.intp)].astype(np.float64)
-    cosines: list[float] = (picked @ np.asarray(query, dtype=np.float64)).tolist()
-    return cosines
+    In Python, by _dot: the 1,024 rows of a shortlist take 12 to 25 ms (bench/recall.py
+    --shortlist), where numpy would take under a millisecond but cost a fresh process 140 to
+    170 ms to import, and the model no longer imports it (gitmem.recall.onnxrt)."""
+    row = struct.Struct(f"<{len(query)}e")
+    return [_dot(query, row.unpack_from(rows, row.size * p)) for p in positions]
 
 
 def _count_of(data: bytes | bytearray | memoryview) -> int:
@@ -806,10 +807,10 @@ def build(docs: list[Doc], progress: Callable[[int, int], None] | None = None) -
         for start in range(0, len(part), _BUILD_BATCH):
             batch = part[start : start + _BUILD_BATCH]
             for doc, row in zip(batch, _embed_many(batch), strict=True):
-                yield doc.id, row.tobytes()
+                yield doc.id, row
             tell(min(total, round((start + len(batch)) * share)))
 
-    loaded = _model.cache_info().currsize > 0
+    loaded = _loaded.cache_info().currsize > 0
     vectors = Vectors()
     for doc_id, row in parallel.in_two(docs, work, minimum=total + 1 if loaded else PARALLEL_MIN):
         vectors.set(doc_id, row)
@@ -1112,5 +1113,5 @@ def _signals(
     text = best.applies_when
     if text not in situations:
         row = _model().embed([text], DOC_TOKENS)[0]
-        situations[text] = round(max(0.0, _dot(query_vector, tuple(float(x) for x in row))), 4)
+        situations[text] = round(max(0.0, _dot(query_vector, tuple(row))), 4)
     return replace(found, situation=situations[text])

@@ -364,7 +364,7 @@ def test_without_the_extra_recall_still_works(
     labelled: Index, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(semantic, "_file", lambda spec: None)
-    semantic._model.cache_clear()
+    semantic._loaded.cache_clear()
     try:
         assert not semantic.available()
         with pytest.raises(semantic.SemanticUnavailable, match=r"gitmem-cli\[semantic\]"):
@@ -373,7 +373,7 @@ def test_without_the_extra_recall_still_works(
         query = "which AWS region do we host in"
         assert semantic.search(labelled, semantic.Vectors(), query) == labelled.search(query)
     finally:
-        semantic._model.cache_clear()
+        semantic._loaded.cache_clear()
 
 
 # -- in the cache: admissions keep every chunk the manifest names; the forked first build
