@@ -188,6 +188,19 @@ _NEEDS_EXTRA = (
 )
 
 
+def _why_unavailable() -> str:
+    """What to do when `available()` is False: install the extra, or, when onnxruntime is
+    there without the C library gitmem runs the model on (an onnxruntime before 1.19, or a
+    build that leaves it out), a version that ships it."""
+    if find_spec("onnxruntime") is None or onnxrt.library() is not None:
+        return _NEEDS_EXTRA
+    return (
+        "semantic recall runs the model on onnxruntime's C library, which this onnxruntime "
+        "does not ship (capi/libonnxruntime.*, in onnxruntime 1.19 and later from PyPI): "
+        f"pipx install --force '{DISTRIBUTION}[semantic]' (or pip install 'onnxruntime>=1.19')"
+    )
+
+
 def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
     """The bytes of a pinned file, after checking its size and SHA-256."""
     path = _file(spec)
@@ -225,7 +238,7 @@ class _Model:
 
     def __init__(self) -> None:
         if not available():
-            raise SemanticUnavailable(_NEEDS_EXTRA)
+            raise SemanticUnavailable(_why_unavailable())
         made: list[Any] = []  # the session, or what the verification or the session raised
 
         def make_session() -> None:

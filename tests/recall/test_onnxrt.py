@@ -131,3 +131,18 @@ def test_loading_ahead_without_the_extra_is_nothing(monkeypatch: pytest.MonkeyPa
     with semantic.loading_ahead():
         assert threading.active_count() == before
     assert semantic._loaded.cache_info().currsize == 0
+
+
+def test_an_onnxruntime_without_its_c_library_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where onnxruntime is installed but ships no C library (before 1.19), the error says
+    so and how to get one, rather than asking for an extra that is already installed."""
+    if not semantic.available():
+        pytest.skip("gitmem[semantic] not installed")
+    monkeypatch.setattr(onnxrt, "library", lambda: None)
+    semantic._loaded.cache_clear()
+    try:
+        assert not semantic.available()
+        with pytest.raises(semantic.SemanticUnavailable, match=r"onnxruntime>=1\.19"):
+            semantic.embed_query("anything at all")
+    finally:
+        semantic._loaded.cache_clear()
