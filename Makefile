@@ -1,9 +1,4 @@
-# make # The hook scripts in gitmem/hooks/scripts/ (and so hooks/) are renderings of
-# gitmem/hooks/hook.tmpl: edit the template, then write them again.
-hooks:
-	PYTHONPATH=$(CURDIR) $(PYTHON) -m gitmem.hooks.template gitmem/hooks/scripts
-
-demo: install into .venv and run gitmem's main job in a throwaway repository.
+# make demo: install into .venv and run gitmem's main job in a throwaway repository.
 # make test: install into .venv, then ruff, mypy --strict and the whole test suite.
 PYTHON ?= python3
 VENV ?= .venv
@@ -54,6 +49,11 @@ mutation: install
 
 demo: install
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash tests/demo.sh
+
+# The hook scripts in gitmem/hooks/scripts/ (and so hooks/) are renderings of
+# gitmem/hooks/hook.tmpl: edit the template, then write them again.
+hooks:
+	PYTHONPATH=$(CURDIR) $(PYTHON) -m gitmem.hooks.template gitmem/hooks/scripts
 
 clean:
 	rm -rf $(VENV) build dist

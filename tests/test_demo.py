@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,21 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 DEMO = Path(__file__).parent / "demo.sh"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_the_readmes_two_make_targets_resolve() -> None:
+    """`make demo` and `make test`, the README's first two commands, name the demo and the
+    suite: a dry run of each (`make -n`, nothing executed) must find every prerequisite. A
+    botched edit of the Makefile's head once turned `demo` into a rule needing targets
+    called `into` and `.venv`, and `make demo` failed for days while the suite stayed green."""
+    for target, runs in (("demo", "tests/demo.sh"), ("test", "pytest")):
+        done = subprocess.run(
+            ["make", "-n", "-C", str(ROOT), target], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, (target, done.stderr)
+        assert runs in done.stdout, (target, done.stdout)
 
 
 def test_demo_runs_end_to_end(tmp_path: Path) -> None:
