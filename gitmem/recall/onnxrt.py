@@ -110,7 +110,10 @@ class _Api:
     """The library's OrtApi table, as Python callables named after its entries."""
 
     def __init__(self, path: Path) -> None:
-        lib = ctypes.CDLL(os.fspath(path))
+        try:
+            lib = ctypes.CDLL(os.fspath(path))
+        except OSError as exc:  # a library this system cannot load (another libc, a bad file)
+            raise OnnxError(f"cannot load {path}: {exc}") from exc
 
         class Base(ctypes.Structure):
             _fields_ = [

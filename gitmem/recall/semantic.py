@@ -201,6 +201,14 @@ def _why_unavailable() -> str:
     )
 
 
+def _cannot_run(error: Exception) -> str:
+    return (
+        f"semantic recall cannot run its model here ({error}): reinstall "
+        f"'{DISTRIBUTION}[semantic]', or set memory.semantic = false (GITMEM_SEMANTIC=false) "
+        "to recall by keywords alone"
+    )
+
+
 def _verified(spec: tuple[str | None, str, str, int]) -> bytes:
     """The bytes of a pinned file, after checking its size and SHA-256."""
     path = _file(spec)
@@ -253,8 +261,12 @@ class _Model:
             tokenizers: Any = importlib.import_module("tokenizers")
             self.tokenizer = tokenizers.Tokenizer.from_str(_verified(_TOKENIZER_FILE).decode())
             onnxrt.prepare()  # while the other thread still reads and rewrites the model
+        except onnxrt.OnnxError as exc:
+            raise SemanticUnavailable(_cannot_run(exc)) from exc
         finally:
             maker.join()
+        if isinstance(made[0], onnxrt.OnnxError):
+            raise SemanticUnavailable(_cannot_run(made[0])) from made[0]
         if isinstance(made[0], BaseException):
             raise made[0]
         self.session: onnxrt.Session = made[0]

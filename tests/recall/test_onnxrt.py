@@ -146,3 +146,24 @@ def test_an_onnxruntime_without_its_c_library_is_named(monkeypatch: pytest.Monke
             semantic.embed_query("anything at all")
     finally:
         semantic._loaded.cache_clear()
+
+
+def test_a_library_that_cannot_load_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A C library this system cannot load (here, a file that is not one) makes recall say
+    what failed and how to go on without the model, rather than end in a traceback."""
+    if not semantic.available():
+        pytest.skip("gitmem[semantic] not installed")
+    bad = tmp_path / "libonnxruntime.so.1.99.0"
+    bad.write_bytes(b"not a shared library")
+    monkeypatch.setattr(onnxrt, "library", lambda: bad)
+    onnxrt._made.cache_clear()
+    semantic._loaded.cache_clear()
+    try:
+        with pytest.raises(semantic.SemanticUnavailable, match="GITMEM_SEMANTIC=false") as raised:
+            semantic.embed_query("anything at all")
+        assert "cannot load" in str(raised.value) and str(bad) in str(raised.value)
+    finally:
+        onnxrt._made.cache_clear()
+        semantic._loaded.cache_clear()
