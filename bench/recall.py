@@ -472,7 +472,7 @@ def embed(docs: list[Doc]) -> dict[str, bytes] | None:
 
     if not semantic.available():
         return None
-    return {d.id: r.tobytes() for d, r in zip(docs, semantic._embed_many(docs), strict=True)}
+    return dict(zip((d.id for d in docs), semantic._embed_many(docs), strict=True))
 
 
 def index_answer(index: Index, query: str, gate: Gate, **kw: Any) -> list[Hit]:
