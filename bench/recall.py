@@ -1342,8 +1342,9 @@ if sys.argv[1] == "steps":
     path = semantic._file(semantic._MODEL_FILE)
     data = path.read_bytes(); lap("model file: read 22.9 MB")
     import hashlib; hashlib.sha256(data).hexdigest(); lap("model file: SHA-256")
-    from gitmem.recall.onnxgraph import gather_first
-    data = gather_first(data); lap("rewrite: embeddings gathered first")
+    from gitmem.recall.onnxgraph import sentence_model
+    data = sentence_model(data, "last_hidden_state", "attention_mask")
+    lap("rewrite: embeddings gathered first, pooling added")
     onnxrt.Session(data); lap("session from the bytes")
 else:
     semantic._model(); lap("the model as gitmem loads it (all the above)")

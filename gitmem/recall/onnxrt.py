@@ -16,7 +16,7 @@ returns an `OrtStatus` (NULL when it succeeded), turned here into `OnnxError`.
 
 Only what gitmem's model needs: a session made from bytes in memory (so that the bytes whose
 SHA-256 was checked are the bytes that run) with the options gitmem.recall.semantic chooses,
-int64 inputs, one float32 output, copied out before its buffer is released.
+int64 inputs, one float32 or double output, copied out before its buffer is released.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ _RETURN_NOTHING: Final = {name for name in _API if name.startswith("Release")}
 _LOG_ERROR: Final = 3  # OrtLoggingLevel ORT_LOGGING_LEVEL_ERROR
 _DISABLE_ALL: Final = 0  # GraphOptimizationLevel ORT_DISABLE_ALL
 _ARENA_ALLOCATOR, _MEM_DEFAULT = 1, 0  # OrtAllocatorType, OrtMemType
-_FLOAT, _INT64 = 1, 7  # ONNXTensorElementDataType
+_FLOAT, _INT64, _DOUBLE = 1, 7, 11  # ONNXTensorElementDataType
 _NAMES: Final = {
     "linux": ("libonnxruntime.so.*",),
     "darwin": ("libonnxruntime.*.dylib",),
@@ -213,7 +213,8 @@ class Session:
     def run(
         self, inputs: Mapping[str, array[int]], shape: Sequence[int], output: str
     ) -> tuple[tuple[int, ...], array[float]]:
-        """Run the model on int64 inputs of one shape; (shape, values) of the float32 output.
+        """Run the model on int64 inputs of one shape; (shape, values) of the float32 or
+        double output.
 
         The inputs' buffers are lent to onnxruntime for the run, not copied; the output is
         copied out of onnxruntime's buffer before that is released."""
@@ -266,15 +267,15 @@ class Session:
             api("GetDimensions", info, dims, rank.value)
         finally:
             api.fn["ReleaseTensorTypeAndShapeInfo"](info)
-        if kind.value != _FLOAT:
-            raise OnnxError(f"the model's output is of element type {kind.value}, not float32")
+        if kind.value not in (_FLOAT, _DOUBLE):
+            raise OnnxError(f"the output is of element type {kind.value}, not float or double")
         shape = tuple(dims)
         count = 1
         for size in shape:
             count *= size
         data = _P()
         api("GetTensorMutableData", value, ctypes.byref(data))
-        floats = array("f")
+        values = array("d" if kind.value == _DOUBLE else "f")
         if count and data.value:
-            floats.frombytes(ctypes.string_at(data.value, 4 * count))
-        return shape, floats
+            values.frombytes(ctypes.string_at(data.value, values.itemsize * count))
+        return shape, values

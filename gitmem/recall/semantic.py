@@ -90,7 +90,7 @@ from gitmem.errors import UsageError
 from gitmem.recall import onnxrt
 from gitmem.recall.checksum import crc32
 from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Signals, Why
-from gitmem.recall.onnxgraph import gather_first
+from gitmem.recall.onnxgraph import SENTENCE, sentence_model
 
 __all__ = [
     "FUSED_GATE",
@@ -146,6 +146,8 @@ COS_FLOOR: Final = 0.3
 #: Query weights per dimension, in bits (0 to 7).
 _WEIGHT_BITS: Final = 3
 _MAX_TEXT: Final = 4_000
+#: The model's attention-mask input, which the pooling in its graph reads too.
+_MASK: Final = "attention_mask"
 _NONZERO: Final = re.compile(b"[^\x00]")
 #: From how many entries a first build embeds them in two processes (`build`).
 PARALLEL_MIN: Final = 2000
@@ -251,7 +253,8 @@ class _Model:
 
         def make_session() -> None:
             try:
-                made.append(onnxrt.Session(gather_first(_verified(_MODEL_FILE))))
+                model = sentence_model(_verified(_MODEL_FILE), "last_hidden_state", _MASK)
+                made.append(onnxrt.Session(model))
             except BaseException as exc:  # re-raised here once the thread is joined
                 made.append(exc)
 
@@ -272,7 +275,9 @@ class _Model:
         self.session: onnxrt.Session = made[0]
 
     def embed(self, texts: Sequence[str], tokens: int) -> list[list[float]]:
-        """The texts' unit vectors: mean-pooled over their tokens, as sentence-transformers does.
+        """The texts' unit vectors: the model's token states averaged over each text's tokens
+        as sentence-transformers pools them (in the graph, gitmem.recall.onnxgraph), then
+        scaled to unit length.
 
         Texts are run _BATCH at a time in order of their token counts, each batch padded to
         its longest: the model's cost grows with every token it reads, padding included."""
@@ -290,14 +295,10 @@ class _Model:
                 size = len(encoded[i])
                 ids[row * width : row * width + size] = array("q", encoded[i])
                 mask[row * width : row * width + size] = array("q", [1]) * size
-            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-            shape, hidden = self.session.run(feeds, (len(chosen), width), "last_hidden_state")
-            dim = shape[-1]
-            view = memoryview(hidden)
+            feeds = {"input_ids": ids, _MASK: mask, "token_type_ids": types}
+            (_, dim), pooled = self.session.run(feeds, (len(chosen), width), SENTENCE)
             for row, i in enumerate(chosen):
-                size = max(1, len(encoded[i]))
-                tokens_of = view[row * width * dim : (row * width + size) * dim]
-                out[i] = _unit([sum(tokens_of[d::dim]) / size for d in range(dim)])
+                out[i] = _unit(pooled[row * dim : (row + 1) * dim].tolist())
         return out
 
 

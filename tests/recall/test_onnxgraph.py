@@ -130,7 +130,7 @@ def _gather_model(
     scale = struct.pack(f"<{count}f", *(0.01 * (i + 1) + 1 / 3 for i in range(count)))
     mul_inputs = ["scale", "table_f"] if swap else ["table_f", "scale"]
     nodes = [
-        onnxgraph._node("Cast", ["table_q"], "table_f", cast_to=1),
+        onnxgraph._node("Cast", ["table_q"], "table_f", to=1),
         onnxgraph._node("Mul", mul_inputs, "table"),
         onnxgraph._node("Gather", ["table", "ids"], "out"),
     ]
@@ -196,3 +196,58 @@ def test_a_truncated_or_edited_model_is_returned_unchanged() -> None:
         assert result is broken
     odd = model.replace(b"Cast", b"Cash")
     assert onnxgraph.gather_first(odd) is odd
+
+
+# -- the sentence's vector pooled in the graph
+
+
+@needs_extra
+def test_the_pooled_output_is_the_mean_of_the_kept_states_at_unit_length() -> None:
+    """SENTENCE equals the mean pooling of the model's own output (sentence-transformers'),
+    computed here with numpy in double, exactly, for batches with padding; the model's own
+    output is still the one gather_first's graph gives, bit for bit."""
+    np = pytest.importorskip("numpy")
+    original = semantic._verified(semantic._MODEL_FILE)
+    pooled_model = onnxgraph.sentence_model(original, "last_hidden_state", "attention_mask")
+    gathered = onnxgraph.gather_first(original)
+    rng = np.random.default_rng(7)
+    for batch, width in ((1, 2), (3, 17), (2, 64)):
+        ids = rng.integers(0, 30522, (batch, width))
+        mask = np.ones_like(ids)
+        mask[0, max(2, width // 2) :] = 0
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        ort = _ort()
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        states, sentence = ort.InferenceSession(
+            pooled_model, options, providers=["CPUExecutionProvider"]
+        ).run(["last_hidden_state", onnxgraph.SENTENCE], feeds)
+        assert np.array_equal(states, _run(gathered, feeds))
+        kept = states.astype(np.float64) * mask[:, :, None]
+        expected = kept.sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        assert sentence.shape == (batch, 384) and sentence.dtype == np.float64
+        assert np.array_equal(sentence, expected)
+
+
+def test_pooling_needs_the_named_output_and_input() -> None:
+    """A graph without the states or the mask to pool, or bytes that are no model, are a
+    ValueError: there is nothing the pooling could read."""
+    model = _gather_model(rows=8, width=4, scale_dims=(8, 1), swap=False, second_reader=False)
+    with pytest.raises(ValueError, match="no output 'last_hidden_state'"):
+        onnxgraph.sentence_model(model, "last_hidden_state", "attention_mask")
+    with pytest.raises(ValueError, match="input 'mask'"):
+        onnxgraph.sentence_model(model, "out", "mask")
+    with pytest.raises(ValueError, match="not an ONNX model"):
+        onnxgraph.sentence_model(model[:-3], "out", "ids")
+
+
+@given(st.binary(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_pooling_any_bytes_gives_a_model_or_a_value_error(data: bytes) -> None:
+    """Hostile bytes never raise anything but ValueError (a parser's IndexError, a decoding
+    error), and what does come back is a longer model: the original's bytes and the pooling."""
+    try:
+        pooled = onnxgraph.sentence_model(data, "out", "ids")
+    except ValueError:
+        return
+    assert len(pooled) > len(data)
