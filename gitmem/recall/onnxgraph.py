@@ -158,10 +158,11 @@ def _double_output(name: str) -> bytes:
 def _pooling(states: str, mask: str) -> list[_Part]:
     """Nodes, initializers and the output that make SENTENCE from the (batch, tokens, dim)
     token states and the (batch, tokens) int64 attention mask: the mean of the states the mask
-    keeps, in double. The sum of at most a few hundred float32 states is exact in double
-    whatever its order, so a text's mean is the same alone or padded in a batch, bit for
-    bit, as it was summed in Python. Every text has at least two tokens ([CLS] and [SEP]),
-    so the count is never zero."""
+    keeps, in double. A sum of a few hundred float32 states in double is exact whatever its
+    order unless their magnitudes lie some 2^20 apart, and then off by a part in 2^52, far
+    below the float16 a vector is stored in: a text's vector comes out the same alone or
+    padded in a batch (in float32 it did not), and the same as when it was summed in Python.
+    Every text has at least two tokens ([CLS] and [SEP]), so the count is never zero."""
     p = "gitmem/pool"
     return [
         _int64s(f"{p}/axis1", [1]),

@@ -239,7 +239,8 @@ class _Model:
     that second run, with the weights dequantised at every run).
 
     The session runs the verified bytes as gitmem.recall.onnxgraph rewrites them: the same
-    outputs, bit for bit, without dequantising the whole vocabulary's embeddings at every run.
+    outputs, bit for bit, without dequantising the whole vocabulary's embeddings at every run,
+    and the mean of the token states as a second output, the one read here.
 
     Loading takes two threads: reading and hashing the 22.9 MB model file, rewriting it and
     making the session from those very bytes on one; importing tokenizers, loading the
