@@ -64,7 +64,6 @@ _API: Final[dict[str, tuple[int, tuple[Any, ...]]]] = {
     "GetTensorTypeAndShape": (65, (_P, _PP)),
     "CreateCpuMemoryInfo": (69, (ctypes.c_int, ctypes.c_int, _PP)),
     "ReleaseStatus": (93, (_P,)),
-    "ReleaseMemoryInfo": (94, (_P,)),
     "ReleaseSession": (95, (_P,)),
     "ReleaseValue": (96, (_P,)),
     "ReleaseTensorTypeAndShapeInfo": (99, (_P,)),
