@@ -83,14 +83,16 @@ from importlib.util import find_spec
 from itertools import pairwise
 from math import dist, hypot, sqrt
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from gitmem import DISTRIBUTION
 from gitmem.errors import UsageError
-from gitmem.recall import onnxrt
 from gitmem.recall.checksum import crc32
 from gitmem.recall.engine import RELATIVE_FLOOR, Answer, Doc, Gate, Hit, Index, Signals, Why
 from gitmem.recall.onnxgraph import SENTENCE, sentence_model
+
+if TYPE_CHECKING:  # imported where the model is asked for: ctypes costs a keyword recall 3 ms
+    from gitmem.recall import onnxrt
 
 __all__ = [
     "FUSED_GATE",
@@ -179,6 +181,8 @@ def available() -> bool:
     path = _file(_MODEL_FILE)
     if path is None or not path.is_file():
         return False
+    from gitmem.recall import onnxrt
+
     if onnxrt.library() is None:
         return False
     return all(find_spec(m) is not None for m in ("tokenizers", "numpy"))
@@ -194,6 +198,8 @@ def _why_unavailable() -> str:
     """What to do when `available()` is False: install the extra, or, when onnxruntime is
     there without the C library gitmem runs the model on (an onnxruntime before 1.19, or a
     build that leaves it out), a version that ships it."""
+    from gitmem.recall import onnxrt
+
     if find_spec("onnxruntime") is None or onnxrt.library() is not None:
         return _NEEDS_EXTRA
     return (
@@ -248,6 +254,8 @@ class _Model:
     session release the GIL."""
 
     def __init__(self) -> None:
+        from gitmem.recall import onnxrt
+
         if not available():
             raise SemanticUnavailable(_why_unavailable())
         made: list[Any] = []  # the session, or what the verification or the session raised

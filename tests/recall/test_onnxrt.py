@@ -21,6 +21,18 @@ from gitmem.recall import onnxgraph, onnxrt, semantic
 needs_extra = pytest.mark.skipif(not semantic.available(), reason="gitmem[semantic] not installed")
 
 
+def _fresh_python(script: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """script run by this interpreter in a process of its own (nothing imported yet)."""
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        cwd=cwd,
+        check=False,
+    )
+
+
 @needs_extra
 def test_the_library_is_the_one_inside_the_installed_onnxruntime() -> None:
     found = onnxrt.library()
@@ -91,14 +103,7 @@ def test_a_fresh_process_runs_the_model_without_numpy_or_the_binding(tmp_path: P
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
         "assert 'onnxruntime' not in sys.modules, 'the binding imported'\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HOME": str(home)},
-        cwd=tmp_path,
-        check=False,
-    )
+    done = _fresh_python(script, tmp_path, HOME=str(home))
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
 
@@ -118,9 +123,7 @@ def test_loading_ahead_leaves_the_model_loaded_and_no_thread_behind(tmp_path: Pa
         "with semantic.loading_ahead():\n"
         "    assert not any(t.name == 'gitmem-model-ahead' for t in threading.enumerate())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False
-    )
+    done = _fresh_python(script, tmp_path)
     assert done.returncode == 0, done.stderr
 
 
@@ -167,3 +170,16 @@ def test_a_library_that_cannot_load_is_a_clear_error(
     finally:
         onnxrt._made.cache_clear()
         semantic._loaded.cache_clear()
+
+
+def test_importing_recall_does_not_load_ctypes(tmp_path: Path) -> None:
+    """Every recall imports gitmem.recall.semantic, a keyword-only one too: ctypes (some 3 ms)
+    is imported only where the model is asked for."""
+    script = (
+        "import sys\n"
+        "import gitmem.recall.semantic, gitmem.recall.service, gitmem.recall.cache\n"
+        "assert 'ctypes' not in sys.modules, 'ctypes imported'\n"
+        "assert 'gitmem.recall.onnxrt' not in sys.modules, 'onnxrt imported'\n"
+    )
+    done = _fresh_python(script, tmp_path)
+    assert done.returncode == 0, done.stderr
