@@ -1335,7 +1335,7 @@ def lap(label):
 lap("(start)")
 if sys.argv[1] == "steps":
     from gitmem.recall import onnxrt
-    onnxrt._runtime(); lap("onnxruntime's C library: load, environment")
+    onnxrt.prepare(); lap("onnxruntime's C library: load, environment")
     import tokenizers; lap("import tokenizers")
     text = semantic._verified(semantic._TOKENIZER_FILE).decode()
     tokenizers.Tokenizer.from_str(text); lap("tokenizer: verify and load")

@@ -225,16 +225,17 @@ def _dims(data: bytes, pos: int, stop: int) -> tuple[str, tuple[int, ...]]:
 _Part = bytes | tuple[int, int]
 
 
-def _rewrite_graph(data: bytes, pos: int, stop: int) -> list[_Part] | None:
-    """The GraphProto in data[pos:stop] with its dequantise-then-gather lookups rewritten, or
-    None if it has none: a Gather (axis 0) of Mul(Cast(T_q) to float, T_scale), where T_q is an
-    initialiser of shape (rows, width), T_scale one of shape (rows, 1), and nothing else reads
-    the Mul's or the Cast's output."""
-    return _gathered_first(data, list(_fields(data, pos, stop)))
+def _graph(model: bytes) -> tuple[_Field, list[_Field]]:
+    """The model's graph field and the graph's own fields."""
+    at = next(f for f in _fields(model, 0, len(model)) if f[:2] == (_MODEL_GRAPH, _LEN))
+    return at, list(_fields(model, at[2], at[3]))
 
 
 def _gathered_first(data: bytes, fields: list[_Field]) -> list[_Part] | None:
-    """_rewrite_graph's work on the graph's fields."""
+    """The graph of these fields with its dequantise-then-gather lookups rewritten, or None if
+    it has none: a Gather (axis 0) of Mul(Cast(T_q) to float, T_scale), where T_q is an
+    initialiser of shape (rows, width), T_scale one of shape (rows, 1), and nothing else reads
+    the Mul's or the Cast's output."""
     nodes = {i: _Node(data, f[2], f[3]) for i, f in enumerate(fields) if f[0] == _GRAPH_NODE}
     shapes = dict(_dims(data, f[2], f[3]) for f in fields if f[:2] == (_GRAPH_INITIALIZER, _LEN))
     made_by = {out: i for i, node in nodes.items() for out in node.outputs}
@@ -289,14 +290,13 @@ def gather_first(model: bytes) -> bytes:
     Returns `model` itself when it holds no such lookup, or is not a model this reader
     understands: the rewrite changes how fast the model runs, never what it computes."""
     try:
-        fields = list(_fields(model, 0, len(model)))
-        at = next(i for i, f in enumerate(fields) if f[:2] == (_MODEL_GRAPH, _LEN))
-        graph = _rewrite_graph(model, fields[at][2], fields[at][3])
+        at, fields = _graph(model)
+        graph = _gathered_first(model, fields)
     except (_Malformed, UnicodeDecodeError, StopIteration):
         return model
     if graph is None:
         return model
-    return _with_graph(model, fields[at], graph)
+    return _with_graph(model, at, graph)
 
 
 def sentence_model(model: bytes, states: str, mask: str) -> bytes:
@@ -306,22 +306,20 @@ def sentence_model(model: bytes, states: str, mask: str) -> bytes:
     ValueError when the bytes are not a model this reader understands or the graph has no
     such output and input: without them there is nothing to pool."""
     try:
-        fields = list(_fields(model, 0, len(model)))
-        at = next(i for i, f in enumerate(fields) if f[:2] == (_MODEL_GRAPH, _LEN))
-        graph_fields = list(_fields(model, fields[at][2], fields[at][3]))
+        at, fields = _graph(model)
         declared = {
             (f[0], _value_name(model, f[2], f[3]))
-            for f in graph_fields
+            for f in fields
             if f[:2] in ((_GRAPH_INPUT, _LEN), (_GRAPH_OUTPUT, _LEN))
         }
-        graph = _gathered_first(model, graph_fields)
+        graph = _gathered_first(model, fields)
     except (_Malformed, UnicodeDecodeError, StopIteration) as exc:
         raise ValueError(f"not an ONNX model this rewrite reads: {exc}") from exc
     if (_GRAPH_OUTPUT, states) not in declared or (_GRAPH_INPUT, mask) not in declared:
         raise ValueError(f"the graph has no output {states!r} and input {mask!r} to pool")
     if graph is None:
-        graph = [(f[4], f[3]) for f in graph_fields]
-    return _with_graph(model, fields[at], [*graph, *_pooling(states, mask)])
+        graph = [(f[4], f[3]) for f in fields]
+    return _with_graph(model, at, [*graph, *_pooling(states, mask)])
 
 
 def _value_name(data: bytes, pos: int, stop: int) -> str:

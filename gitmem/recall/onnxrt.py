@@ -22,6 +22,7 @@ int64 inputs, one float32 or double output, copied out before its buffer is rele
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import sys
 import threading
@@ -78,10 +79,11 @@ _LOG_ERROR: Final = 3  # OrtLoggingLevel ORT_LOGGING_LEVEL_ERROR
 _DISABLE_ALL: Final = 0  # GraphOptimizationLevel ORT_DISABLE_ALL
 _ARENA_ALLOCATOR, _MEM_DEFAULT = 1, 0  # OrtAllocatorType, OrtMemType
 _FLOAT, _INT64, _DOUBLE = 1, 7, 11  # ONNXTensorElementDataType
+#: The library's file name in the wheel, by platform.
 _NAMES: Final = {
-    "linux": ("libonnxruntime.so.*",),
-    "darwin": ("libonnxruntime.*.dylib",),
-    "win32": ("onnxruntime.dll",),
+    "linux": "libonnxruntime.so.*",
+    "darwin": "libonnxruntime.*.dylib",
+    "win32": "onnxruntime.dll",
 }
 
 
@@ -98,11 +100,8 @@ def library() -> Path | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     capi = Path(next(iter(spec.submodule_search_locations))) / "capi"
-    for pattern in _NAMES.get(sys.platform, _NAMES["linux"]):
-        found = sorted(capi.glob(pattern))
-        if found:
-            return found[0]
-    return None
+    found = sorted(capi.glob(_NAMES.get(sys.platform, _NAMES["linux"])))
+    return found[0] if found else None
 
 
 class _Api:
@@ -186,21 +185,20 @@ def _made() -> tuple[_Api, _P, _P]:
 class Session:
     """One model's session: made from the model's bytes, run on int64 inputs.
 
-    The options are the ones gitmem.recall.semantic's model needs: `threads` threads within
-    and between nodes, graph optimisations off, no memory pattern (`semantic._Model` says why),
-    errors only in the log."""
+    The options are the ones gitmem.recall.semantic's model needs: one thread within and one
+    between nodes (a build runs two processes, one a core), graph optimisations off, no memory
+    pattern (`semantic._Model` says why), errors only in the log."""
 
-    def __init__(self, model: bytes, *, threads: int = 1, mem_pattern: bool = False) -> None:
+    def __init__(self, model: bytes) -> None:
         api, env, _ = _runtime()
         options = _P()
         api("CreateSessionOptions", ctypes.byref(options))
         try:
-            api("SetIntraOpNumThreads", options, threads)
-            api("SetInterOpNumThreads", options, threads)
+            api("SetIntraOpNumThreads", options, 1)
+            api("SetInterOpNumThreads", options, 1)
             api("SetSessionGraphOptimizationLevel", options, _DISABLE_ALL)
             api("SetSessionLogSeverityLevel", options, _LOG_ERROR)
-            if not mem_pattern:
-                api("DisableMemPattern", options)
+            api("DisableMemPattern", options)
             session = _P()
             api("CreateSessionFromArray", env, model, len(model), options, ctypes.byref(session))
         finally:
@@ -220,9 +218,7 @@ class Session:
         api = self._api
         _, _, memory = _runtime()
         dims = (ctypes.c_int64 * len(shape))(*shape)
-        count = 1
-        for size in shape:
-            count *= size
+        count = math.prod(shape)
         values = (_P * len(inputs))()
         names = (ctypes.c_char_p * len(inputs))(*(name.encode() for name in inputs))
         out = (_P * 1)()
@@ -269,9 +265,7 @@ class Session:
         if kind.value not in (_FLOAT, _DOUBLE):
             raise OnnxError(f"the output is of element type {kind.value}, not float or double")
         shape = tuple(dims)
-        count = 1
-        for size in shape:
-            count *= size
+        count = math.prod(shape)
         data = _P()
         api("GetTensorMutableData", value, ctypes.byref(data))
         values = array("d" if kind.value == _DOUBLE else "f")
