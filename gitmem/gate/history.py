@@ -20,16 +20,20 @@ against its first parent is fully explained by exactly one change kind of CHANGE
   retired_by (an admitter of a source the policy's retireBy lists), retired and the
   candidate's retired_reason, nothing else (gitmem.model.curation.retired);
 - refuse: refused.md only appended to, with well-formed rows; nothing else;
-- init: the memory folder appears holding gitmem's own files only (no entry, no candidate);
+- init: the memory folder appears holding gitmem's own files only (no entry, no candidate,
+  no allowed.md row);
 - maintenance: a policy admin changes the folder's .gitignore or README.md, nothing else.
 
 In every such commit INDEX.md matches its tree. No commit is trusted because the receiver
 already has it: the chain is judged back to the first commit on the old tip's own
-first-parent chain (the state the memory branch was in, judged when it arrived). A
-non-fast-forward update (a force push) must also leave the net diff old → new without a
-deleted or altered entry (a supersession flip, a retirement or a later amendment aside: an
-entry's state only moves forward) and keep refused.md and allowed.md as prefixes of
-themselves, so an id once admitted is never admitted again with other text.
+first-parent chain (the state the memory branch was in, judged when it arrived). An update
+whose first-parent chain does not pass through the old tip (a force push, or a merge that
+takes an older main commit as its first parent and the tip as its second) must also leave
+the net diff old → new without a deleted or altered entry (a supersession flip, a
+retirement or a later amendment aside: an entry's state only moves forward) and keep
+refused.md and allowed.md as prefixes of themselves, so an id once admitted is never
+admitted again with other text; and a new admission carries no field of a later amendment
+or retirement, so a rewrite cannot pass a re-admission off as an amended entry.
 
 What holds on every ref (branches, tags, refs/archive/…), for every new commit:
 
@@ -565,8 +569,7 @@ def _scan_changes(
         if new is None or new.oid in j.scanned:
             continue
         if not new.is_file:  # each path named: two links to one target are two problems
-            if new.is_symlink:
-                j.add(shown(change.path), "SYMLINK", "a symbolic link in the memory folder", commit)
+            _report_link(j, change.path, new, commit)
             continue
         if change.path == index_path and index_proven is not None and index_proven():
             continue  # its text is its parent's INDEX.md and the commit's scanned entries
@@ -587,6 +590,20 @@ def _scan_changes(
             data = _without_fingerprints(data)
         j.scanned_files.append((change.path, commit))
         _scanner(j).add(str(len(j.scanned_files) - 1), data, offset)
+
+
+def _report_link(j: Judge, path: str, item: TreeItem, commit: str) -> None:
+    """A memory path that is a link, not a file: a symbolic link, or a submodule's gitlink
+    (whose commit id gitmem would otherwise read as a file's blob)."""
+    if item.is_symlink:
+        j.add(shown(path), "SYMLINK", "a symbolic link in the memory folder", commit)
+    else:
+        j.add(
+            shown(path),
+            "LAYOUT",
+            "a submodule link in the memory folder: memory files are plain files",
+            commit,
+        )
 
 
 def _without_fingerprints(data: bytes) -> bytes:
@@ -748,11 +765,12 @@ def _appended_bytes(j: Judge, oid: str) -> bytes:
 
 
 def _parse_blob(j: Judge, oid: str) -> Entry | None:
-    """The entry in a blob, parsed once per push; None when it does not parse."""
+    """The entry in a blob, parsed once per push; None when it does not parse, or when the
+    id is no blob at all (a submodule link's commit, which the scan reports as LAYOUT)."""
     if oid not in j.parsed:
         try:
             j.parsed[oid] = parse(_blob(j, oid)[:SCAN_CAP])
-        except EntryError:
+        except (EntryError, GitmemError):
             j.parsed[oid] = None
     return j.parsed[oid]
 
@@ -1049,10 +1067,25 @@ def _check_nothing(j: Judge, step: Step) -> None:
 
 
 def _check_init(j: Judge, step: Step) -> None:
-    """The memory folder appears (gitmem init): its refused.md holds only well-formed rows."""
+    """The memory folder appears (gitmem init): its refused.md holds only well-formed rows,
+    and its allowed.md none, since a reviewed exception comes only with the admission of the
+    entry it was reviewed for (an init carrying one would let a secret through)."""
     for change in step.changes:
-        if j.rel(change.path) == "refused.md" and change.new is not None:
+        if change.new is None or not change.new.is_file:
+            continue
+        if j.rel(change.path) == "refused.md":
             _judge_refused_rows(j, step.commit, change.path, b"", change.new.oid)
+        elif j.rel(change.path) == allowed_mod.NAME:
+            text = _appended_bytes(j, change.new.oid).decode("utf-8", "replace")
+            if allowed_mod.parse(text):
+                j.add(
+                    change.path,
+                    "HISTORY-EDIT",
+                    f"{allowed_mod.NAME} arrives with the memory folder holding rows: a "
+                    "reviewed exception is recorded by the admit merge of its entry "
+                    "(gitmem admit --allow)",
+                    step.commit,
+                )
 
 
 def _check_maintenance(j: Judge, step: Step) -> None:
@@ -1138,6 +1171,9 @@ def _check_admit(j: Judge, step: Step) -> None:
                 step.commit,
             )
     own = next((c for c in added if place_of(c.path, j.dir).id == admitted_id), None)
+    if own is not None and own.new is not None and not own.new.is_file:
+        _report_link(j, own.path, own.new, step.commit)  # and nothing is read through it
+        return
     if own is None:
         j.add(
             f"{j.dir}/entries",
@@ -1427,7 +1463,7 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
     store = j.store
     new_commits = set(commits)
     old = None if update.old == ZERO else store.resolve(update.old)  # None if not received
-    chain = _chain(j, old, new, new_commits)
+    chain, from_old = _chain(j, old, new, new_commits)
     new_tree = store.tree_of(new)
     tip = TipRules.at(j, new_tree)
     net = _net_changes(j, old, new)  # what the push changes in all: the tip's paths
@@ -1455,15 +1491,19 @@ def _judge_main(j: Judge, update: Update, new: str, commits: list[str]) -> None:
         side.clear()
     for left in side:  # none: commits come oldest first, and the pushed tip is on the chain
         _scan_commit(j, left)
-    if old is not None and not store.is_ancestor(old, new):
+    if old is not None and not from_old:
         _judge_net(j, old, new)
     tip.finish(sorted(p for p in touched if store.exists(new_tree, p)))
 
 
-def _chain(j: Judge, old: str | None, new: str, new_commits: set[str]) -> list[str]:
+def _chain(j: Judge, old: str | None, new: str, new_commits: set[str]) -> tuple[list[str], bool]:
     """The commits of new's first-parent chain that the memory branch never had on its own
     first-parent chain, oldest first: the walk stops at old, or at the first commit of old's
-    first-parent chain (every commit the receiver holds otherwise is judged, not trusted)."""
+    first-parent chain (every commit the receiver holds otherwise is judged, not trusted).
+    And whether the walk met old itself: when it did not, new's first-parent chain leaves
+    old's history aside, even when old is an ancestor of new through a merge's second parent
+    (a merge of an older main commit with main's tip, which git takes as a fast-forward), and
+    the update is a rewrite, judged by its net change as a force push is."""
     chain: list[str] = []
     current: str | None = new
     old_chain = _OldChain(j, old)
@@ -1473,7 +1513,7 @@ def _chain(j: Judge, old: str | None, new: str, new_commits: set[str]) -> list[s
         chain.append(current)
         current = _first_parent(j, current)
     chain.reverse()
-    return chain
+    return chain, old is not None and current == old
 
 
 @dataclass
@@ -1611,6 +1651,15 @@ def _judge_admission(
             _judge_candidate_text(j, commit, path, entry, item.oid)
     if entry.status != "admitted":
         j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
+    later = [k for k in curation.AFTER_ADMISSION if k in entry.meta]
+    if later:  # else a rewrite could pass a re-admission off as an amendment (_moves_forward)
+        j.add(
+            path,
+            "HISTORY-ADMIT",
+            f"a new admission carries {', '.join(later)}: only a reviewed amend or retire "
+            "merge writes them, after the admission",
+            commit,
+        )
     by = str(entry.meta.get("admitted_by", ""))
     _judge_admitter(j, commit, path, entry, by)
 

@@ -877,7 +877,18 @@ def _parse_diff_tree(
 
 
 def _commit_info(c: pygit2.Commit) -> CommitInfo:
-    return CommitInfo(str(c.id), tuple(map(str, c.parent_ids)), str(c.tree_id), c.message)
+    return CommitInfo(str(c.id), tuple(map(str, c.parent_ids)), str(c.tree_id), _message(c))
+
+
+def _message(c: pygit2.Commit) -> str:
+    """A commit's message, decoded as its `encoding` header says; a header naming an encoding
+    git knows and Python does not (Windows-31J), or bytes that are not in it, gives the raw
+    bytes as UTF-8 with the rest escaped, so that a hostile header is judged, never a crash
+    (the scanner encodes the text back to those bytes)."""
+    try:
+        return c.message
+    except (LookupError, UnicodeDecodeError):
+        return c.raw_message.decode("utf-8", "surrogateescape")
 
 
 def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem | None) -> None:

@@ -80,6 +80,29 @@ def test_a_merge_with_an_old_second_parent_cannot_shrink_refused_md(clone: Path)
     rejected(push(clone, "main"), "HISTORY-REFUSED")
 
 
+@pytest.mark.parametrize("readmit", [False, True], ids=["deletes", "re-admits"])
+def test_a_merge_of_an_older_main_commit_with_the_tip_is_a_rewrite(
+    clone: Path, readmit: bool
+) -> None:
+    """First parent an older main commit, second parent main's tip: git takes the push as a
+    fast-forward (the old tip is an ancestor), but main's first-parent chain no longer holds
+    it, so the update is judged by its net change as a force push is."""
+    entry_id = admitted(clone)
+    tip = git(clone, "rev-parse", "HEAD").strip()
+    git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
+    if readmit:
+        assert propose(clone, "Keep the memory reviewed", "--context", "Other.") == entry_id
+        ok(run(clone, "admit", entry_id))
+    base = git(clone, "rev-parse", "HEAD").strip()
+    merge_commit(clone, "Merge main", base, tip)  # the tree of the rewound commit
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT" if readmit else "HISTORY-DELETE")
+    assert "a rewrite of history" in stderr
+    # the parents the other way round, the tip first: an ordinary merge, accepted
+    git(clone, "reset", "-q", "--hard", tip)
+    merge_commit(clone, "Merge an older commit", tip, base)
+    accepted(push(clone, "main"))
+
+
 # ----------------------------------------------- 2. memory carried in on other refs, merged
 
 
@@ -283,6 +306,19 @@ def test_a_force_push_that_keeps_every_admitted_entry_is_accepted(clone: Path) -
     accepted(push(clone, "+main"))
 
 
+def test_a_rewrite_cannot_pass_a_readmission_off_as_an_amendment(clone: Path) -> None:
+    """A force push re-admits an id with other text, the admitted file carrying `amended`
+    as if a reviewed amendment had followed: a new admission carries no such field."""
+    entry_id = admitted(clone)
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    branch = f"gitmem/{entry_id}"
+    candidate = parse(text(id=entry_id, type="method", title="Keep the memory reviewed"))
+    candidate_by_hand(clone, branch, entry_id, candidate.render())
+    admit_by_hand(clone, branch, entry_id, amended=["2026-12-05"], amended_by="human:mallory")
+    stderr = rejected(push(clone, "+main"), "HISTORY-ADMIT")
+    assert "a new admission carries amended, amended_by" in stderr
+
+
 # ------------------------------------------------------------------- 6. self-service markers
 
 
@@ -359,6 +395,31 @@ def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
     # another branch after the admission, carries the finding that its entry's row allows
     again = git(clone, "commit-tree", "main^2^{tree}", "-p", "main^2^", "-m", "again").strip()
     accepted(push(clone, f"{again}:refs/heads/keep"))
+
+
+def test_the_memory_folders_first_commit_carries_no_allowed_finding(
+    repo: Path, server: Path
+) -> None:
+    """A push that creates the memory folder (a new server, a project adopting gitmem) may
+    not bring an allowed.md with rows: the next push would carry their secret in."""
+    from gitmem.gate import secrets
+
+    clone = connect(repo, server)
+    fingerprint = secrets.fingerprint("github-pat", TOKEN.encode())
+    ok(run(clone, "init"))
+    write(
+        clone,
+        ".gitmem/allowed.md",
+        "# Allowed findings\n\n| fingerprint | entry | by | date | reason |\n"
+        "| --- | --- | --- | --- | --- |\n"
+        f"| {fingerprint} | anything | human:mallory | 2026-01-01 | self-granted |\n",
+    )
+    commit_all(clone, "Start the project's memory")
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert "allowed.md arrives with the memory folder holding rows" in stderr
+    git(clone, "rm", "-q", ".gitmem/allowed.md")
+    git(clone, "commit", "-q", "--no-verify", "--amend", "-m", "Start the project's memory")
+    accepted(push(clone, "main"))
 
 
 # ---------------------------------------------------------------------- 7. one-sided lineage
@@ -796,3 +857,46 @@ def test_the_tips_file_rules_judge_the_amended_text_not_the_admitted_one(
     stderr = rejected(push(clone, "main"), "SCHEMA")
     assert f"{entry_path(entry_id)}:13: SCHEMA tags: expected a list, got text" in stderr, stderr
     assert f"{entry_path(entry_id)}: HISTORY-AMEND the amended text differs" in stderr, stderr
+
+
+@pytest.mark.parametrize("where", ["admission", "candidate"])
+def test_a_submodule_link_in_the_memory_folder_is_a_layout_problem(clone: Path, where: str) -> None:
+    """A gitlink (mode 160000) where an entry belongs: its commit id would be read as the
+    entry's blob. Refused by name, on main (an admit merge whose entry is the link, to a
+    blob the server holds or to nothing) and on any other ref."""
+    entry_id = propose(clone, "Pin the toolchain")
+    if where == "admission":
+        git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{entry_id}")
+        git(clone, "rm", "-q", "-f", f".gitmem/candidates/{entry_id}.md")
+        path = entry_path(entry_id)
+        ref = "main"
+    else:
+        git(clone, "checkout", "-q", "-b", "side")
+        path = ".gitmem/candidates/local-method-20261129-link.md"
+        ref = "side"
+    blob = git(clone, "hash-object", "-w", "--stdin", input="x\n").strip()
+    git(clone, "update-index", "--add", "--cacheinfo", f"160000,{blob},{path}")
+    index(clone)
+    git(clone, "add", ".gitmem/INDEX.md")
+    git(clone, "commit", "-q", "--no-verify", "-m", f"gitmem: admit {entry_id}")
+    stderr = rejected(push(clone, ref), "LAYOUT")
+    assert f"{path}: LAYOUT a submodule link in the memory folder" in stderr, stderr
+    assert "Traceback" not in stderr and "is missing" not in stderr
+
+
+def test_a_commit_in_an_encoding_python_does_not_know_is_judged(clone: Path) -> None:
+    """git accepts any `encoding` header (Windows-31J: a code page iconv knows and Python
+    does not): the judge reads such a message as its bytes, a push of it is no crash, and a
+    token in it is still found."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "app.py", "print(1)\n")
+    git(clone, "add", "-A")
+    git(clone, "-c", "i18n.commitEncoding=Windows-31J", "commit", "-q", "--no-verify",
+        "-m", "fix the loader")  # fmt: skip
+    accepted(push(clone, "feature"))
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", "a note\n")
+    git(clone, "add", "-A")
+    git(clone, "-c", "i18n.commitEncoding=Windows-31J", "commit", "-q", "--no-verify",
+        "-m", f"gitmem: note {TOKEN}")  # fmt: skip
+    stderr = rejected(push(clone, "feature"), "SECRET")
+    assert "message" in stderr and "unexpected error" not in stderr

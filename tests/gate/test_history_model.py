@@ -7,8 +7,9 @@ cat-file`, and decides, for the memory branch, that every commit of the new firs
 (back to the old tip's own chain) changes the memory folder by nothing, by an admit merge of
 its second parent's candidate, by an amend or retire merge rewriting the one admitted entry its
 candidate names, or by appending rows to refused.md, with INDEX.md equal to the index rendered
-from that commit's entries; that a rewrite keeps every entry (an entry's state only moves
-forward: superseded, retired, amended again) and refused.md's rows; that no new commit on any
+from that commit's entries; that a rewrite (an update whose first-parent chain leaves the old
+tip aside, fast-forward or not) keeps every entry (an entry's state only moves forward:
+superseded, retired, amended again) and refused.md's rows; that no new commit on any
 ref carries the token or a variant of the memory folder; and that the settings in the tree stay
 as they are.
 
@@ -285,7 +286,7 @@ def model_accepts(repo: Path, ref: str, old: str | None, new: str, server_refs: 
         chain.append(commit)
     if not all(explained(repo, commit) for commit in chain):
         return False
-    if old and git(repo, "merge-base", old, new).strip() != old:  # a rewrite
+    if old and old not in first_parent_chain(repo, new):  # a rewrite, fast-forward or not
         then, now = files(repo, old), files(repo, new)
         for path, oid in then.items():
             if "/entries/" in path and now.get(path) != oid:
@@ -563,6 +564,20 @@ class History:
         self.g("reset", "-q", "--hard", commit)
         self.push("main", "refs/heads/main")
 
+    def back_merge(self, back: int, old_tree: bool) -> None:
+        """A merge whose first parent is an older commit of main's chain and whose second is
+        the tip: a fast-forward to git, a rewrite of the first-parent chain to the invariant."""
+        # not back before the template's settings commit: the model reads any change of
+        # .gitmem.toml as one of policy, where the gate compares the policy's own keys
+        chain = first_parent_chain(self.work, "HEAD")[:-2]
+        if len(chain) < 2:
+            return
+        first = chain[min(back, len(chain) - 1)]
+        tree = self.g("rev-parse", f"{first if old_tree else 'HEAD'}^{{tree}}").strip()
+        commit = self.g("commit-tree", tree, "-p", first, "-p", "HEAD", "-m", "Merge").strip()
+        self.g("reset", "-q", "--hard", commit)
+        self.push("main", "refs/heads/main")
+
     def settings(self) -> None:
         (self.work / ".gitmem.toml").write_text('[memory]\nproject = "local"\nbranch = "decoy"\n')
         self.commit("settings")
@@ -630,6 +645,7 @@ STEP = st.one_of(
     st.tuples(st.just("forge"), st.sampled_from(["add", "edit", "delete"]), st.integers(0, 5)),
     st.tuples(st.just("carry"), REFS, st.booleans()),
     st.tuples(st.just("odd_merge"), st.integers(0, 20), st.booleans()),
+    st.tuples(st.just("back_merge"), st.integers(1, 4), st.booleans()),
     st.tuples(st.just("settings")),
     st.tuples(st.just("force"), st.integers(1, 4), st.booleans()),
     st.tuples(st.just("token"), st.booleans(), REFS),
@@ -679,6 +695,7 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.forge("edit", 0)
     made.carry("refs/archive/x", False)
     made.odd_merge(3, True)
+    made.back_merge(2, True)
     made.settings()
     made.force(2, True)
     made.token(True, "refs/heads/feature")
