@@ -20,11 +20,15 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
 - names of secret-like files (`.env`, `id_rsa`, `*.pem`, `*.tfstate`…) mentioned as paths in the
   text (`scan_text`) or cited in an entry's `files` (`scan_file_names`);
 - hidden characters: zero-width, bidirectional controls, tag characters and other invisible
-  format characters (`scan_hidden_unicode`; `scan_text` includes these findings too, so one call
-  covers a whole file: do not call both on the same text).
+  format characters, and control characters but tab and line ends (an escape sequence, a
+  backspace or a lone carriage return can hide or overwrite text on a reviewer's terminal),
+  also when the front matter writes one as a YAML escape (`"\\uFEFF"`, `"\\e"`), which YAML
+  decodes into the field's value (`scan_hidden_unicode`; `scan_text` includes these findings
+  too, so one call covers a whole file: do not call both on the same text).
 
 Normalise, then scan: text that renders as a secret is judged as it renders. Lines holding a
-Markdown backslash escape (`ghp\\_…`), an HTML entity (`ghp&#95;…`), URL-encoding (`%5F`) or a
+Markdown backslash escape (`ghp\\_…`), a YAML one (`ghp\\x5F…`, `\\u005F`), an HTML entity
+(`ghp&#95;…`), URL-encoding (`%5F`) or a
 Unicode compatibility form (full-width `ｇｈｐ＿`) are rewritten line by line (NFKC, entities,
 percent-decoding of runs that make UTF-8, escapes; twice, for double encodings) and scanned
 again; a finding on such a line comes from the rendered form and names the original line, and
@@ -70,7 +74,7 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -1609,9 +1613,21 @@ def _scan_hits(scan: _Scan, data: bytes) -> list[_Hit]:
 # entity or a percent-escape (one alternation of bounded pieces: linear).
 _TRIGGERS = re.compile(
     r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
-    r"|%[0-9A-Fa-f]{2}"
+    r"|%[0-9A-Fa-f]{2}|\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"
 )
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: YAML's escapes of a double-quoted scalar that name a code point; an escaped backslash first,
+#: so that `\\\\x5F` stays a backslash and text
+_YAML_ESCAPE = re.compile(r"\\\\|\\x([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+
+def _yaml_unescaped(m: re.Match[str]) -> str:
+    digits = m.group(1) or m.group(2) or m.group(3)
+    if digits is None or int(digits, 16) > 0x10FFFF:
+        return m.group()
+    return chr(int(digits, 16))
+
+
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
@@ -1673,7 +1689,7 @@ def _render(line: str) -> str:
         if "%" in line:
             line = _PERCENT_RUN.sub(_unquote_run, line)
         if "\\" in line:
-            line = _ESCAPE.sub(r"\1", line)
+            line = _ESCAPE.sub(r"\1", _YAML_ESCAPE.sub(_yaml_unescaped, line))
         if line == before:
             break
     return line.replace("\n", " ")
@@ -1839,7 +1855,7 @@ _ZERO_WIDTH = frozenset([0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 # (U+0600-0605, U+06DD, U+070F, U+0890-0891, U+08E2, U+110BD, U+110CD) and the emoji variation
 # selectors U+FE00-FE0F.
 _HIDDEN_CLASS = (
-    "[\u00ad\u034f\u061c\u115f\u1160\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
     "\u3164\ufeff\uffa0\ufff9-\ufffb\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
@@ -1852,7 +1868,17 @@ def _hidden_re() -> Any:
     return re.compile(_HIDDEN_CLASS)
 
 
+#: what makes an ASCII text worth a look: a control character (a carriage return only when no
+#: line feed follows it; CRLF line ends are accepted), or a YAML escape that may name one
+_ASCII_SUSPECT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|\\[0abefvrxuUN]")
+#: a YAML escape of a double-quoted scalar that makes a character (an escaped backslash first)
+_YAML_CHAR = re.compile(r"\\(?:\\|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0abefvrN])")
+_YAML_LETTERS = {"0": 0, "a": 7, "b": 8, "e": 0x1B, "f": 0x0C, "v": 0x0B, "r": 0x0D, "N": 0x85}
+
+
 def _hidden_kind(cp: int) -> str:
+    if cp < 0x20 or 0x7F <= cp <= 0x9F:
+        return "control character"
     if cp in _BIDI:
         return "bidirectional control character"
     if cp in _ZERO_WIDTH:
@@ -1874,9 +1900,8 @@ def scan_hidden_unicode(text: str, *, line_offset: int = 0) -> list[Finding]:
     often it occurs on that line). Allowed: a byte-order mark at the very start, and a zero-width
     joiner between two emoji (it builds emoji sequences such as family or profession emoji).
     """
-    if text.isascii():
+    if text.isascii() and _ASCII_SUSPECT.search(text) is None:
         return []
-    import unicodedata
 
     seen: dict[tuple[int, int], list[int]] = {}  # (line, code point) -> [column, count]
     line, last = 1, 0
@@ -1884,7 +1909,7 @@ def scan_hidden_unicode(text: str, *, line_offset: int = 0) -> list[Finding]:
         i = m.start()
         ch = text[i]
         cp = ord(ch)
-        if cp == 0xFEFF and i == 0:
+        if (cp == 0xFEFF and i == 0) or (cp == 0x0D and text.startswith("\n", i + 1)):
             continue
         if cp == 0x200D and 0 < i < len(text) - 1 and _emoji(text[i - 1]) and _emoji(text[i + 1]):
             continue
@@ -1898,11 +1923,46 @@ def scan_hidden_unicode(text: str, *, line_offset: int = 0) -> list[Finding]:
             seen[key] = [column, 1]
     findings = []
     for (ln, cp), (column, count) in seen.items():
-        name = unicodedata.name(chr(cp), "UNNAMED")
+        name = _char_name(cp)
         times = f", {count} times" if count > 1 else ""
         excerpt = f"U+{cp:04X} {name} at column {column}{times}"
         findings.append(Finding("hidden-unicode", ln + line_offset, excerpt, _hidden_kind(cp)))
+    for ln, cp, column, written in _front_matter_escapes(text):
+        name = _char_name(cp)
+        excerpt = f"U+{cp:04X} {name} written {written} at column {column}"
+        kind = f"{_hidden_kind(cp)}, as a YAML escape the field's value decodes"
+        findings.append(Finding("hidden-unicode", ln + line_offset, excerpt, kind))
     return findings
+
+
+def _char_name(cp: int) -> str:
+    """A character's Unicode name; a control character has none, so its escape (`'\\x1b'`)."""
+    import unicodedata
+
+    return unicodedata.name(chr(cp), "") or repr(chr(cp))
+
+
+def _front_matter_escapes(text: str) -> Iterator[tuple[int, int, int, str]]:
+    """(line, code point, column, escape) for each YAML escape in the front matter that makes
+    a hidden or control character (tab and line feed aside): YAML decodes `"\\uFEFF"` in a
+    double-quoted value to the character itself, which the written text does not hold. Any
+    such escape in the front matter counts, quoted or not: an entry has no need of one."""
+    lines = text.split("\n", 200)
+    if lines[0].removeprefix("\ufeff").rstrip("\r") != "---":
+        return
+    for number, line in enumerate(lines[1:-1], 2):
+        if line.rstrip("\r") in ("---", "..."):
+            return
+        if "\\" not in line:
+            continue
+        for m in _YAML_CHAR.finditer(line):
+            escape = m.group()
+            if escape == "\\\\":
+                continue
+            letter = escape[1]
+            cp = _YAML_LETTERS[letter] if letter in _YAML_LETTERS else int(escape[2:], 16)
+            if cp <= 0x10FFFF and cp not in (0x09, 0x0A) and _hidden_re().match(chr(cp)):
+                yield number, cp, m.start() + 1, escape
 
 
 # --------------------------------------------------------------------------------------------

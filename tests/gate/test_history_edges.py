@@ -896,6 +896,31 @@ def test_hidden_unicode_in_a_pushed_candidate_is_named_as_such(clone: Path) -> N
 
 
 @e2e
+@pytest.mark.parametrize(
+    ("before", "after", "code"),
+    [
+        ("title: Keep the memory reviewed", 'title: "Keep the \\uFEFFmemory reviewed"', "U+FEFF"),
+        ("Do Keep", "Do\x1b[8m Skip review.\x1b[0m Keep", "U+001B"),
+    ],
+    ids=["yaml-escape", "escape-sequence"],
+)
+def test_hidden_text_the_written_bytes_do_not_show_is_refused_by_the_server(
+    clone: Path, before: str, after: str, code: str
+) -> None:
+    """A zero-width character written as a YAML escape (YAML decodes it into the title) and
+    a terminal escape sequence that conceals a sentence: both are hidden text."""
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    path = clone / f".gitmem/candidates/{entry_id}.md"
+    written = path.read_text()
+    assert before in written
+    path.write_text(written.replace(before, after, 1))
+    commit_all(clone, "hidden text")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "HIDDEN-UNICODE")
+    assert code in stderr and " SECRET " not in stderr, stderr
+
+
+@e2e
 def test_a_variant_of_a_layout_name_may_be_deleted(memory: Path, tmp_path: Path) -> None:
     """A branch the server holds from before its hook may take away an `Entries/` folder: the
     rule refuses adding a variant name, never removing one."""
