@@ -24,7 +24,10 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
     from gitmem.lifecycle import read
     from gitmem.repo.workspace import open_workspace
 
-    rows = read.list_entries(open_workspace(), status=status, types=types)
+    skipped: list[str] = []
+    rows = read.list_entries(open_workspace(), status=status, types=types, skipped=skipped)
+    for path in skipped:  # on stderr, so that --format json stays one document
+        click.echo(f"gitmem: {path} does not parse, left out: run `gitmem check`", err=True)
     if fmt == "json":
         click.echo(json.dumps([asdict(r) for r in rows], indent=2))
         return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.names import is_slug
 from gitmem.repo.store import Store, TreeItem
 
@@ -24,4 +25,22 @@ def find_entry(
             except EntryError:
                 continue
             return TreeItem(f"entries/{folder}/{entry_id}.md", item.oid, item.mode), parsed
+    return None
+
+
+def unreadable_entry(
+    store: Store, memory_tree: str | None, entry_id: str
+) -> tuple[str, EntryError] | None:
+    """The file entries/<type>/<id>.md that is there but does not parse, and why: what `show`
+    names instead of saying the id is unknown (find_entry passes such a file by)."""
+    if memory_tree is None or not is_slug(entry_id):
+        return None
+    entries_tree = store.subtree(memory_tree, "entries")
+    for folder in store.folders(entries_tree) if entries_tree is not None else ():
+        item = store.item(entries_tree or "", f"{folder}/{entry_id}.md")
+        if item is not None and item.is_file:
+            try:
+                parse(store.read(item.oid, MAX_ENTRY_BYTES))
+            except EntryError as exc:
+                return f"entries/{folder}/{entry_id}.md", exc
     return None

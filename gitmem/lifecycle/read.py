@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitmem.errors import UsageError
+from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle.candidates import find_candidate
-from gitmem.lifecycle.entries import find_entry
+from gitmem.lifecycle.entries import find_entry, unreadable_entry
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.repo.workspace import Workspace
@@ -23,8 +23,11 @@ class Listed:
     amended: tuple[str, ...] = ()
 
 
-def entries(ws: Workspace, rev: str | None = None) -> list[tuple[str, Entry]]:
-    """Every parseable entry on main (or at rev), with its repository path, sorted by id."""
+def entries(
+    ws: Workspace, rev: str | None = None, skipped: list[str] | None = None
+) -> list[tuple[str, Entry]]:
+    """Every parseable entry on main (or at rev), with its repository path, sorted by id; the
+    paths of those that do not parse go to skipped, when given (`gitmem check` says why)."""
     store = ws.store
     tip = store.resolve(rev) if rev else ws.main_tip()
     if rev and tip is None:
@@ -39,15 +42,21 @@ def entries(ws: Workspace, rev: str | None = None) -> list[tuple[str, Entry]]:
         try:
             out.append((item.path, parse(store.read(item.oid, MAX_ENTRY_BYTES))))
         except EntryError:
-            continue
+            if skipped is not None:
+                skipped.append(item.path)
     return sorted(out, key=lambda pair: pair[1].id)
 
 
 def list_entries(
-    ws: Workspace, *, status: str | None = None, types: tuple[str, ...] = ()
+    ws: Workspace,
+    *,
+    status: str | None = None,
+    types: tuple[str, ...] = (),
+    skipped: list[str] | None = None,
 ) -> list[Listed]:
+    """The entries `gitmem list` shows; files that do not parse go to skipped, when given."""
     out = []
-    for path, entry in entries(ws):
+    for path, entry in entries(ws, skipped=skipped):
         if status and entry.status != status:
             continue
         if types and entry.type not in types:
@@ -64,6 +73,13 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     found = find_entry(ws.store, memory, entry_id)
     if found is not None:
         return f"{ws.dir}/{found[0].path}", found[1]
+    broken = unreadable_entry(ws.store, memory, entry_id)
+    if broken is not None:
+        path, exc = broken
+        raise RuleError(
+            f"{ws.dir}/{path}:{exc.line or 1}: {exc.rule} {exc.message}: the entry on "
+            f"{ws.branch} does not parse; `gitmem check` names every problem of the memory"
+        )
     candidate = find_candidate(ws, entry_id)
     if candidate.data is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")

@@ -50,3 +50,24 @@ def test_a_clone_behind_origin_judges_remote_candidates_against_origins_main(
     )
     ok(run(teammate, "admit", second, "--push"))
     assert git(server, "rev-parse", "main") == git(teammate, "rev-parse", "main")
+
+
+def test_show_and_list_name_an_admitted_entry_that_does_not_parse(memory: Path) -> None:
+    """An entry broken by hand on main: `show` names its file, line and rule (not "no
+    candidate"), and `list` says it left it out instead of saying nothing."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    path = memory / f".gitmem/entries/decision/{first_id()}.md"
+    lines = path.read_text().splitlines(keepends=True)
+    number = next(n for n, line in enumerate(lines, 1) if line.startswith("title:"))
+    lines[number - 1] = "title: [unclosed: {bad\n"
+    path.write_text("".join(lines))
+    git(memory, "commit", "-q", "--no-verify", "-am", "break it")
+    shown = run(memory, "show", first_id())
+    assert shown.exit_code == 1, shown.output
+    where = f".gitmem/entries/decision/{first_id()}.md:"
+    assert where in shown.output and "FRONT-MATTER" in shown.output, shown.output
+    assert "no candidate" not in shown.output and "Traceback" not in shown.output
+    listed = run(memory, "list")
+    assert listed.exit_code == 0 and "no entries" in listed.stdout
+    assert f"{where[:-1]} does not parse, left out: run `gitmem check`" in listed.stderr
