@@ -299,7 +299,7 @@ def _warm_in_background(ws: Workspace) -> None:
         return
     root = str(ws.store.workdir or ws.store.git_dir)
     subprocess.Popen(
-        [sys.executable, "-m", "gitmem.agents.agent_hook", "--warm", root],
+        [sys.executable, "-P", "-m", "gitmem.agents.agent_hook", "--warm", root],
         cwd=root,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

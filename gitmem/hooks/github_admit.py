@@ -504,7 +504,7 @@ def _judge(ws: Workspace, remote: str, branch: str, head_ref: str) -> None:
     in this checkout): any finding refuses the admission."""
     span = f"{remote}/{branch}..{remote}/{head_ref}"
     done = subprocess.run(
-        [sys.executable, "-m", "gitmem", "check", "--range", span, "--format", "json"],
+        [sys.executable, "-P", "-m", "gitmem", "check", "--range", span, "--format", "json"],
         cwd=ws.store.workdir or ws.store.git_dir,
         capture_output=True,
         text=True,

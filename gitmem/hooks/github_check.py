@@ -56,7 +56,7 @@ class Verdict:
 
 def _gitmem(ws: Workspace, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gitmem", *args],
+        [sys.executable, "-P", "-m", "gitmem", *args],
         cwd=ws.store.workdir or ws.store.git_dir,
         capture_output=True,
         text=True,

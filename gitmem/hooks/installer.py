@@ -79,7 +79,7 @@ def merge_driver_config(
     driver = f"gitmem {_DRIVER_ARGS}"
     if python is not None:
         py, init = sh_quote(str(python)), sh_quote(str(package / "__init__.py"))
-        driver = f"[ -x {py} ] && [ -f {init} ] && exec {py} -m gitmem {_DRIVER_ARGS}; {driver}"
+        driver = f"[ -x {py} ] && [ -f {init} ] && exec {py} -P -m gitmem {_DRIVER_ARGS}; {driver}"
     return (
         (f"{MERGE_DRIVER}.name", "gitmem INDEX.md regeneration"),
         (f"{MERGE_DRIVER}.driver", driver),

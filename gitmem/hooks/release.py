@@ -49,7 +49,7 @@ def published_pin(pin_hash: str | None = None, version: str | None = None) -> Pi
     with tempfile.TemporaryDirectory(prefix="gitmem-pin-") as folder:
         command = [
             sys.executable,
-            *("-m", "pip", "download", "--no-deps", "--only-binary", ":all:"),
+            *("-P", "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"),
             *("--disable-pip-version-check", "--no-input", "--retries", "1", "--timeout", "15"),
             *("--dest", folder, wanted),
         ]

@@ -199,7 +199,7 @@ def test_install_writes_executable_marked_scripts_and_the_merge_driver(repo: Pat
     driver = git(repo, "config", "merge.gitmem-index.driver").strip()
     assert (f"{MERGE_DRIVER}.driver", driver) in merge_driver_config(THIS_PYTHON)
     assert driver.endswith("; gitmem index --merge-driver %O %A %B %P")
-    assert f"exec '{THIS_PYTHON}' -m gitmem index --merge-driver %O %A %B %P" in driver
+    assert f"exec '{THIS_PYTHON}' -P -m gitmem index --merge-driver %O %A %B %P" in driver
 
 
 def test_install_twice_changes_nothing(repo: Path) -> None:
@@ -759,7 +759,10 @@ def test_python3_dash_m_gitmem_is_the_fallback(
     write_exec(hook, script("pre-commit"))
     done = run_hook(hook, env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert calls(env) == ["python3 -c import gitmem.cli.main", "python3 -m gitmem hook pre-commit"]
+    assert calls(env) == [
+        "python3 -P -c import gitmem.cli.main",
+        "python3 -P -m gitmem hook pre-commit",
+    ]
 
 
 @pytest.mark.e2e
@@ -855,3 +858,47 @@ def test_the_merge_driver_finds_the_gitmem_that_installed_it_without_path(
     index = (second / ".gitmem" / "INDEX.md").read_text()
     assert "use-pygit2-inside-hooks" in index and "use-pygit2-inside-git-hooks" in index
     assert "<<<<<<<" not in index
+
+
+PLANTED = "import pathlib, sys\npathlib.Path(sys.argv[0]).with_name('RAN').write_text('planted')\n"
+
+
+def plant_gitmem(folder: Path) -> None:
+    """A top-level gitmem.py and gitmem/ package that leave a RAN file when imported or run:
+    what a hostile branch of any project may hold."""
+    (folder / "gitmem.py").write_text(PLANTED.replace("sys.argv[0]", "__file__"))
+    (folder / "gitmem").mkdir()
+    (folder / "gitmem" / "__init__.py").write_text(PLANTED.replace("sys.argv[0]", "__file__"))
+    (folder / "gitmem" / "__main__.py").write_text(PLANTED.replace("sys.argv[0]", "__file__"))
+
+
+def test_checking_out_a_branch_never_runs_the_branchs_own_gitmem(memory: Path) -> None:
+    """The hooks run `python -m gitmem`; Python puts the working folder first on the module
+    path for -m, so without -P a branch holding gitmem.py or gitmem/ would run its code in
+    gitmem's place on a mere checkout (post-checkout) or merge (post-merge)."""
+    install(memory)
+    git(memory, "checkout", "-q", "-b", "contributor")
+    plant_gitmem(memory)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a contribution")
+    git(memory, "checkout", "-q", "main")
+    git(memory, "checkout", "-q", "contributor")  # post-checkout, the branch's files present
+    git(memory, "checkout", "-q", "main")
+    git(memory, "merge", "-q", "--no-edit", "contributor")  # post-merge
+    assert not (memory / "RAN").exists() and not (memory / "gitmem" / "RAN").exists()
+
+
+def test_the_github_steps_run_the_installed_gitmem_not_the_checkouts(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workflows' steps run gitmem in the checkout of the pull request's base; a gitmem.py
+    or gitmem/ there must not stand in for the pinned gitmem (it would hold the job's token)."""
+    from gitmem import __version__
+    from gitmem.hooks import github_check
+    from gitmem.repo.workspace import open_workspace
+
+    plant_gitmem(memory)
+    monkeypatch.chdir(memory)
+    done = github_check._gitmem(open_workspace(), "--version")
+    assert done.returncode == 0 and __version__ in done.stdout, done
+    assert not (memory / "RAN").exists() and not (memory / "gitmem" / "RAN").exists()
