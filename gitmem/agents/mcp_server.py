@@ -18,7 +18,9 @@ candidate, an unknown id, not a repository) comes back as a tool error (`isError
 is the core's own message, rule lines `path:line: RULE-ID message` included, so the agent can
 read it and correct its call.  Arguments that do not fit a tool's input schema are refused the
 same way by the SDK.  Anything unexpected is logged with its traceback on stderr (which MCP
-clients keep as the server's log) and reported as a tool error naming the exception.
+clients keep as the server's log) and reported as a tool error naming the exception.  Both
+are bounded: a client may send megabytes, and an error quoting them must neither flood the
+agent nor stall the server while its log handler lays them out.
 
 What the ecosystem expects of a server, and how this one meets it:
 - every tool carries annotations: the readers are read-only and idempotent, `memory_push` is
@@ -44,6 +46,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from traceback import format_exception
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -237,6 +240,37 @@ class CandidatesResult(BaseModel):
 # the server
 
 
+#: The longest error text a call answers with: an error may quote what the client sent, and
+#: a client may send megabytes; the agent needs the message, not its input back.
+ERROR_TEXT_LIMIT: Final = 20_000
+#: How much of an unexpected exception's text a tool error quotes (the log has the rest).
+EXCEPTION_TEXT_LIMIT: Final = 500
+#: The longest line, and the most lines, of a traceback the server logs.  The SDK's log
+#: handler (rich) takes time that grows with the square of a long unbroken line (measured:
+#: 8,000 characters 0.6 s, 32,000 characters 10 s, 100,000 characters 107 s), so an
+#: exception quoting a long argument would hold the server for minutes while it logs.
+LOG_LINE_LIMIT: Final = 300
+LOG_LINES_LIMIT: Final = 120
+
+
+def _cut(text: str, limit: int) -> str:
+    """text, or its first limit characters and how many more there were."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters cut)"
+
+
+def _log_unexpected(tool: str, exc: BaseException) -> None:
+    """Log a bug's traceback on stderr (the server's log for an MCP client), each line and the
+    number of lines bounded (LOG_LINE_LIMIT, LOG_LINES_LIMIT): the log stays readable and
+    costs milliseconds, whatever the exception's text holds."""
+    lines = [_cut(line, LOG_LINE_LIMIT) for line in "".join(format_exception(exc)).splitlines()]
+    if len(lines) > LOG_LINES_LIMIT:
+        half = LOG_LINES_LIMIT // 2
+        lines = [*lines[:half], f"… ({len(lines) - 2 * half:,} lines cut)", *lines[-half:]]
+    logger.error("gitmem mcp: %s failed unexpectedly\n%s", tool, "\n".join(lines))
+
+
 @contextmanager
 def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
     """Answer one call at a time, and turn every failure into a tool error the agent can read;
@@ -245,6 +279,7 @@ def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
     The SDK runs each call in a worker thread, so a client sending calls in parallel would run
     the core concurrently in one process; the core is written for one command at a time (it
     guards against other processes with compare-and-swap and file locks), so calls take turns.
+    What reaches the error text or the log is bounded (ERROR_TEXT_LIMIT, _log_unexpected).
     """
     try:
         with turn:
@@ -252,12 +287,12 @@ def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
     except ToolError:
         raise
     except GitmemError as exc:
-        raise ToolError(exc.message) from None
+        raise ToolError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
     except Exception as exc:
-        logger.exception("gitmem mcp: %s failed unexpectedly", tool)
+        _log_unexpected(tool, exc)
         raise ToolError(
-            f"unexpected error ({type(exc).__name__}: {exc}); the traceback is in the "
-            "server's log (its stderr). Please report it."
+            f"unexpected error ({type(exc).__name__}: {_cut(str(exc), EXCEPTION_TEXT_LIMIT)}); "
+            "the traceback is in the server's log (its stderr). Please report it."
         ) from exc
 
 
@@ -312,7 +347,7 @@ def _reading(turn: threading.Lock) -> Iterator[None]:
     except (ToolError, ResourceError):
         raise
     except GitmemError as exc:
-        raise ResourceError(exc.message) from None
+        raise ResourceError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
 
 
 def _as_list(value: object) -> list[str]:

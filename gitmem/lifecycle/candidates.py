@@ -21,9 +21,11 @@ from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import (
     BRANCH_PREFIX,
     CANDIDATE_REFS,
+    MAX_ID_LENGTH,
     candidate_branch,
     candidate_ref,
-    is_slug,
+    is_entry_id,
+    quoted_id,
 )
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
@@ -177,8 +179,11 @@ def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
 
 def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
     """A pending candidate: its local branch, else a remote-tracking one."""
-    if not is_slug(entry_id):
-        raise UsageError(f"{entry_id!r} is not a candidate id: see `gitmem candidates`")
+    if not is_entry_id(entry_id):
+        raise UsageError(
+            f"{quoted_id(entry_id)} is not a candidate id (lowercase letters and digits in "
+            f"words joined by '-', at most {MAX_ID_LENGTH} characters): see `gitmem candidates`"
+        )
     branch = candidate_branch(entry_id)
     remote = sorted(ref for ref in ws.store.refs("refs/remotes/") if ref.endswith(f"/{branch}"))
     for ref in [candidate_ref(entry_id), *remote]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.names import is_slug
+from gitmem.model.names import is_entry_id
 from gitmem.repo.store import Store, TreeItem
 
 
@@ -12,7 +12,7 @@ def find_entry(
     store: Store, memory_tree: str | None, entry_id: str
 ) -> tuple[TreeItem, Entry] | None:
     """The file entries/<type>/<id>.md and its parsed entry, looking in every type folder."""
-    if memory_tree is None or not is_slug(entry_id):
+    if memory_tree is None or not is_entry_id(entry_id):
         return None
     entries_tree = store.subtree(memory_tree, "entries")
     if entries_tree is None:
@@ -33,7 +33,7 @@ def unreadable_entry(
 ) -> tuple[str, EntryError] | None:
     """The file entries/<type>/<id>.md that is there but does not parse, and why: what `show`
     names instead of saying the id is unknown (find_entry passes such a file by)."""
-    if memory_tree is None or not is_slug(entry_id):
+    if memory_tree is None or not is_entry_id(entry_id):
         return None
     entries_tree = store.subtree(memory_tree, "entries")
     for folder in store.folders(entries_tree) if entries_tree is not None else ():

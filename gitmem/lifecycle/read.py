@@ -9,6 +9,7 @@ from gitmem.lifecycle.candidates import find_candidate
 from gitmem.lifecycle.entries import find_entry, unreadable_entry
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.names import quoted_id
 from gitmem.repo.workspace import Workspace
 
 
@@ -101,7 +102,7 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
 
     start = load(entry_id)
     if start is None:
-        raise UsageError(f"no entry {entry_id!r} on {ws.branch}: see `gitmem list`")
+        raise UsageError(f"no entry {quoted_id(entry_id)} on {ws.branch}: see `gitmem list`")
     seen = {start.id}
     before: list[Entry] = []
     frontier = list(start.supersedes)

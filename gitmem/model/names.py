@@ -34,6 +34,12 @@ HOOK_NAMES: Final = (*CLIENT_HOOKS, *SERVER_HOOKS)
 
 #: A slug: lowercase ASCII words joined by '-' (ids, topics, projects, tags).
 SLUG: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+#: The longest id an entry may have (the entry schema's `maxLength` for a slug): no id gitmem
+#: makes or admits is longer, so a longer one names nothing and is refused before it reaches
+#: a ref name or a tree path (libgit2 rejects ref names past 1,024 bytes with a ValueError).
+MAX_ID_LENGTH: Final = 200
+#: How much of a text that is not an id a message quotes.
+_QUOTED: Final = 60
 
 
 def candidate_ref(entry_id: str) -> str:
@@ -48,3 +54,17 @@ def candidate_branch(entry_id: str) -> str:
 
 def is_slug(text: str) -> bool:
     return SLUG.fullmatch(text) is not None
+
+
+def is_entry_id(text: str) -> bool:
+    """True when text could be an entry's or a candidate's id: a slug no longer than any id
+    gitmem makes.  Checked before anything is looked up, so an id of any size costs nothing."""
+    return len(text) <= MAX_ID_LENGTH and is_slug(text)
+
+
+def quoted_id(text: str) -> str:
+    """An id as a message quotes it: whole when it is short, else its start and its length, so
+    a message about a megabyte of text stays a line (it is shown, logged, sent to an agent)."""
+    if len(text) <= _QUOTED:
+        return repr(text)
+    return f"{text[:_QUOTED]!r}… ({len(text):,} characters)"

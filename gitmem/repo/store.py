@@ -213,9 +213,12 @@ class Store:
             return None
 
     def ref_target(self, ref: str) -> str | None:
+        """What ref points to (followed to its end), or None: no such ref, or a name no ref
+        can have (libgit2 raises InvalidSpecError for a malformed one and ValueError for one
+        past its length limit; neither names a ref, so neither is an error here)."""
         try:
             reference = self._repo.references[ref]
-        except (KeyError, pygit2.GitError, pygit2.InvalidSpecError):
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
             return None
         try:
             return str(reference.resolve().target)

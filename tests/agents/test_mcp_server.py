@@ -10,6 +10,7 @@ its own candidates, with titles of its own.
 from __future__ import annotations
 
 import functools
+import logging
 import subprocess
 import sys
 import threading
@@ -23,13 +24,21 @@ import anyio
 import anyio.from_thread
 import pytest
 from clirunner import run
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, ResourceLink, TextContent, TextResourceContents
 from secret_samples import POSITIVES
 
-from gitmem.agents.mcp_server import NO_PRECEDENT, PROMPTS, TOOLS, _answering
+from gitmem.agents.mcp_server import (
+    ERROR_TEXT_LIMIT,
+    LOG_LINE_LIMIT,
+    LOG_LINES_LIMIT,
+    NO_PRECEDENT,
+    PROMPTS,
+    TOOLS,
+    _answering,
+)
 from gitmem.agents.precedents import PREAMBLE
 from gitmem.errors import UsageError
 
@@ -335,6 +344,33 @@ def test_an_unexpected_failure_becomes_a_tool_error_and_frees_the_turn() -> None
     assert not turn.locked()
 
 
+def test_what_a_failure_answers_and_logs_is_bounded(caplog: pytest.LogCaptureFixture) -> None:
+    """An exception may quote a megabyte the client sent: the tool error quotes its start, and
+    the log (the SDK's handler is quadratic in a long line) gets bounded lines, few of them."""
+    turn = threading.Lock()
+    with (
+        caplog.at_level(logging.ERROR, logger="gitmem.agents.mcp_server"),
+        pytest.raises(ToolError) as raised,
+        _answering("memory_show", turn),
+    ):
+        raise ValueError("refs/heads/gitmem/" + "a" * 1_000_000)
+    said = str(raised.value)
+    assert said.startswith("unexpected error (ValueError: refs/heads/gitmem/aaa")
+    assert "more characters cut" in said and len(said) < 1_000
+    logged = caplog.records[-1].getMessage()
+    assert (
+        "memory_show failed unexpectedly" in logged and "ValueError: refs/heads/gitmem/" in logged
+    )
+    assert max(map(len, logged.splitlines())) < LOG_LINE_LIMIT + 50
+    with caplog.at_level(logging.ERROR), pytest.raises(ToolError), _answering("x", turn):
+        raise ValueError("a line\n" * 100_000)
+    assert len(caplog.records[-1].getMessage().splitlines()) <= LOG_LINES_LIMIT + 2
+    with pytest.raises(ToolError) as raised, _answering("memory_push", turn):
+        raise UsageError("x" * 1_000_000)
+    assert len(str(raised.value)) < ERROR_TEXT_LIMIT + 100
+    assert not turn.locked()
+
+
 # ---------------------------------------------------------------------------------------------
 # memory_candidates, memory_show
 
@@ -360,6 +396,28 @@ def test_candidates_and_show(server: Server) -> None:
     message = server.error("memory_show", {"id": "local-method-20000101-nothing-here"})
     assert "no candidate" in message and "gitmem candidates" in message
     assert "not a candidate id" in server.error("memory_show", {"id": "../../etc/passwd"})
+
+
+def test_an_id_of_any_size_is_refused_at_once_and_the_server_keeps_answering(
+    server: Server,
+) -> None:
+    """A megabyte id once reached libgit2 (which refuses a ref name past 1,024 bytes with a
+    ValueError), and the server spent minutes logging the traceback quoting it, answering
+    nothing else: now it is refused before any lookup, quoting only its start."""
+    huge = "a" * 1_000_000
+    message = server.error("memory_show", {"id": huge})
+    assert "is not a candidate id" in message and "(1,000,000 characters)" in message
+    assert len(message) < 400
+    # (the SDK itself answers "unknown resource" to a URI past 65,536 characters)
+    long_uri = f"gitmem://entry/{huge[:60_000]}"
+    with pytest.raises(MCPError, match="is not a candidate id") as raised:
+        server.portal.call(
+            functools.partial(server.client.read_resource, long_uri, cache_mode="bypass")
+        )
+    assert len(str(raised.value)) < 400
+    found = server.ok("memory_recall", {"query": "how is the repository opened"})
+    assert found["framing"] == PREAMBLE
+    assert "Traceback" not in server.log.read_text()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,3 +71,26 @@ def test_show_and_list_name_an_admitted_entry_that_does_not_parse(memory: Path) 
     listed = run(memory, "list")
     assert listed.exit_code == 0 and "no entries" in listed.stdout
     assert f"{where[:-1]} does not parse, left out: run `gitmem check`" in listed.stderr
+
+
+def test_an_id_that_cannot_be_one_is_refused_at_once_quoting_only_its_start(
+    memory: Path,
+) -> None:
+    """An id longer than any gitmem makes (past 1,024 bytes libgit2 refuses the ref name with
+    a ValueError, which was a crash) or not a slug names nothing: each command that looks a
+    candidate up says so in one short line, whatever the id's size."""
+    for bad in ("a" * 201, "a" * 1_100, "a" * 1_000_000, "../../etc/passwd"):
+        for command in (["show", bad], ["admit", bad], ["refuse", bad, "--reason", "no"]):
+            result = run(memory, *command)
+            assert result.exit_code == 2, result.output
+            assert "is not a candidate id" in result.output, result.output
+            assert "at most 200 characters" in result.output
+            assert len(result.output) < 300, result.output[:300]
+    lineage = run(memory, "show", "--lineage", "a" * 1_000_000)
+    assert lineage.exit_code == 2
+    assert lineage.output == (
+        f"gitmem: no entry {'a' * 60!r}… (1,000,000 characters) on main: see `gitmem list`\n"
+    )
+    # the longest id an entry may have is still looked up (and here names nothing)
+    longest = run(memory, "show", "a" * 200)
+    assert longest.exit_code == 2 and f"no candidate {'a' * 200!r}" in longest.output

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gitmem.model import schema
+from gitmem.model.names import MAX_ID_LENGTH
 
 from entries import meta
 
@@ -25,6 +26,14 @@ def test_schemas_ship_inside_the_package_and_are_2020_12() -> None:
 
 def test_a_valid_candidate_has_no_problem() -> None:
     assert schema.entry_problems(meta()) == []
+
+
+def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
+    """Lookups refuse an id longer than MAX_ID_LENGTH before reading anything: the schema
+    must admit no longer one, or an admitted entry could not be found."""
+    longest = "shop-method-20261129-" + "a" * (MAX_ID_LENGTH - 21)
+    assert schema.entry_problems(meta(id=longest)) == []
+    assert schema.entry_problems(meta(id=longest + "a")) != []
 
 
 @pytest.mark.parametrize(

@@ -199,3 +199,13 @@ def test_an_object_whose_bytes_do_not_match_its_id_is_refused(tmp_path: Path) ->
     loose.write_bytes(zlib.compress(b"blob 12\0forged text\n"))
     with pytest.raises(GitmemError, match="hash mismatch"):
         Store.open(path).read(good)
+
+
+def test_a_name_no_ref_can_have_is_no_ref(tmp_path: Path) -> None:
+    """libgit2 refuses a malformed ref name (InvalidSpecError) and one past its length limit
+    (ValueError); either way there is no such ref, which is not an error."""
+    pygit2.init_repository(str(tmp_path), initial_head="main")
+    store = Store.open(tmp_path)
+    for name in ("refs/heads/gitmem/" + "a" * 1_100, "refs/heads/a..b", "refs/heads/x y"):
+        assert store.ref_target(name) is None
+    assert store.branch_tip("a" * 1_000_000) is None
