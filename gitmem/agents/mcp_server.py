@@ -43,15 +43,23 @@ import inspect
 import logging
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from traceback import format_exception
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
+from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.types import CallToolResult, ContentBlock, ResourceLink, TextContent, ToolAnnotations
+from mcp.types import (
+    INTERNAL_ERROR,
+    CallToolResult,
+    ContentBlock,
+    ResourceLink,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, Field
 
 import gitmem
@@ -337,17 +345,33 @@ def push_signature() -> inspect.Signature:
     return inspect.Signature(params, return_annotation=PushResult)
 
 
+def _prompt_error(message: str) -> MCPError:
+    """A prompt's failure as the protocol error the client receives.  The SDK replaces
+    anything else a prompt raises (a ResourceError included) with "Error rendering prompt
+    <name>" and logs its traceback at ERROR; an MCPError passes through as it is."""
+    return MCPError(code=INTERNAL_ERROR, message=message)
+
+
 @contextmanager
-def _reading(turn: threading.Lock) -> Iterator[None]:
-    """As _answering, for resources and prompts: an expected failure is a ResourceError the
-    client reads, the server keeps serving."""
+def _reading(
+    what: str, turn: threading.Lock, error: Callable[[str], Exception] = ResourceError
+) -> Iterator[None]:
+    """As _answering, for a resource (error: ResourceError, which the SDK sends with its
+    message and logs without a traceback) or a prompt (error: _prompt_error): the client reads
+    gitmem's own message, a bug is logged once and bounded, the server keeps serving."""
     try:
         with turn:
             yield
-    except (ToolError, ResourceError):
+    except (ToolError, ResourceError, MCPError):
         raise
     except GitmemError as exc:
-        raise ResourceError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
+        raise error(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
+    except Exception as exc:
+        _log_unexpected(what, exc)
+        raise error(
+            f"unexpected error ({type(exc).__name__}: {_cut(str(exc), EXCEPTION_TEXT_LIMIT)}); "
+            "the traceback is in the server's log (its stderr). Please report it."
+        ) from exc
 
 
 def _as_list(value: object) -> list[str]:
@@ -700,7 +724,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         mime_type="text/markdown",
     )
     def entry_resource(entry_id: str) -> str:
-        with _reading(turn):
+        with _reading("the entry resource", turn):
             from gitmem.lifecycle import read as memory
 
             return memory.show(workspace(), entry_id)[1].render()
@@ -713,7 +737,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         mime_type="text/markdown",
     )
     def index_resource() -> str:
-        with _reading(turn):
+        with _reading("the index resource", turn):
             ws = workspace()
             tip = ws.main_tip()
             data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/INDEX.md") if tip else None
@@ -753,7 +777,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         description="Walk through the candidates waiting for review, for a person to decide.",
     )
     def review_candidates() -> str:
-        with _reading(turn):
+        with _reading("the review-candidates prompt", turn, _prompt_error):
             from gitmem.lifecycle.candidates import review
 
             pending = review(workspace())

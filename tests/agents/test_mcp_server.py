@@ -508,6 +508,37 @@ def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(
     assert bare_server.ok("memory_recall", {"query": "hooks"})["entries"] == []
 
 
+def test_outside_a_repository_prompts_and_resources_say_what_is_wrong(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The review-candidates prompt once answered only "Error rendering prompt
+    review-candidates" (the SDK's words for anything but a protocol error) and logged an
+    ERROR traceback for an expected failure: now it says what the tools say."""
+    base = tmp_path_factory.mktemp("mcp-no-repository")
+    env = isolation(base)
+    plain = base / "plain"
+    plain.mkdir()
+    with serving(plain, env, base / "server.log", mode="legacy") as server:
+        assert "is not inside a git repository" in server.error("memory_candidates")
+        with pytest.raises(MCPError) as prompted:
+            server.portal.call(server.client.get_prompt, "review-candidates", {})
+        with pytest.raises(MCPError) as read:
+            server.portal.call(
+                functools.partial(
+                    server.client.read_resource, "gitmem://index", cache_mode="bypass"
+                )
+            )
+        propose = server.portal.call(server.client.get_prompt, "propose-memory", {})
+        assert propose.messages  # a prompt that reads nothing still serves
+    for failed in (prompted.value, read.value):
+        assert failed.message.startswith(str(plain))
+        assert failed.message.endswith(
+            " is not inside a git repository: run gitmem in a repository, or `git init` one first"
+        )
+    log = server.log.read_text()
+    assert "Traceback" not in log and "ERROR" not in log, log
+
+
 # ---------------------------------------------------------------------------------------------
 # precedents as quoted data, resources, prompts, memory_recent
 
