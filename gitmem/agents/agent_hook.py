@@ -47,7 +47,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from gitmem.agents.guard import FILE_TOOLS, Guard
+from gitmem.agents.guard import FILE_TOOLS, MAX_JUDGED, Guard
 from gitmem.agents.memory import Memory
 
 if TYPE_CHECKING:
@@ -353,8 +353,8 @@ def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:
     if field is None or not isinstance(tool_input, dict):
         return None
     spelled = tool_input.get(field)
-    if not isinstance(spelled, str) or not spelled:
-        return None
+    if not isinstance(spelled, str) or not spelled or len(spelled) > MAX_JUDGED:
+        return None  # a path too long to resolve in time (and for any file system to open)
     full = os.path.realpath(os.path.join(cwd, os.path.expanduser(spelled)))
     rel = os.path.relpath(full, os.path.realpath(root))
     if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:

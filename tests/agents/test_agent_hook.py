@@ -301,6 +301,27 @@ def test_reads_and_writes_elsewhere_are_not_denied(
     assert repo.denied(payload) is None, tool_input
 
 
+def test_a_megabyte_command_is_decided_and_a_write_into_the_memory_denied(repo: Repo) -> None:
+    """One word of a million characters kept the hook splitting for 19 s, past the 10 s
+    timeout `init --claude` registers, after which Claude Code lets the call through; a path
+    of a million characters kept it resolving for 32 s.  Now such a text is decided unread:
+    denied when it names the memory folder, with a reason saying why, else allowed."""
+    word = "a" * 1_000_000
+    into_memory = f"echo {word} > .gitmem/INDEX.md"
+    payload = repo.event("PreToolUse", tool_name="Bash", tool_input={"command": into_memory},
+                         tool_use_id="toolu_1")  # fmt: skip
+    reason = repo.denied(payload)
+    assert reason is not None
+    assert reason.startswith("gitmem: this command is 1,000,024 characters long (here-document")
+    assert "names the memory folder .gitmem/" in reason and "memory_push" in reason
+    elsewhere = repo.event("PreToolUse", tool_name="Bash",
+                           tool_input={"command": f"echo {word} > notes.txt"})  # fmt: skip
+    assert repo.hook("PreToolUse", elsewhere) is None
+    deep_path = {"file_path": "a/" * 500_000 + "x.py", "content": "x"}
+    deep = repo.event("PreToolUse", tool_name="Write", tool_input=deep_path)
+    assert repo.hook("PreToolUse", deep) is None
+
+
 def test_a_memory_folder_named_in_the_settings_is_guarded_too(tmp_path: Path) -> None:
     env = isolation(tmp_path)
     root = tmp_path / "work"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.agents.guard import Guard, bash_targets
+from gitmem.agents.guard import MAX_JUDGED, Guard, bash_targets
 
 
 @pytest.fixture
@@ -117,3 +117,49 @@ def test_bash_targets_follow_cd_and_nested_shells(tmp_path: Path) -> None:
         ("b.txt", "a"),
         ("d", "a/c"),
     ]
+
+
+def test_a_command_too_long_to_read_in_time_is_denied_when_it_names_the_memory(
+    guard: Guard, tmp_path: Path
+) -> None:
+    """Claude Code lets a call through when its hook times out, and splitting one word of a
+    million characters took shlex 19 s: past MAX_JUDGED characters (here-document bodies
+    aside) the guard decides by whether the command names a memory folder."""
+    word = "a" * 1_000_000
+    for command in (
+        f"echo {word} > .gitmem/INDEX.md",
+        f"echo {word} > .GIT''MEM/INDEX.md",  # quotes and letter case do not hide the name
+        f'cd docs && echo {word} > "mem"o\\ry/INDEX.md',
+        f"cat .gitmem/INDEX.md; echo {word}",  # a read too: unread, it cannot be told apart
+    ):
+        denied = guard.judge_tool("Bash", {"command": command}, str(tmp_path))
+        assert denied is not None, command[:40]
+        assert denied.reason.startswith(f"this command is {len(command):,} characters long")
+        assert f"more than the {MAX_JUDGED:,} the memory guard reads" in denied.reason
+        assert "split it into shorter commands" in denied.reason
+        assert "memory_push" in denied.reason
+    assert not _bash(guard, f"echo {word} > notes.txt", tmp_path)
+    # the bound is on what the guard reads: a here-document body is data, however long
+    body = "a line about .gitmem/INDEX.md\n" * 40_000
+    assert not _bash(guard, f"cat > notes.md <<'EOF'\n{body}EOF\necho done", tmp_path)
+    denied = guard.judge_tool(
+        "Bash", {"command": f"cat > notes.md <<EOF\n{body}EOF\nrm .gitmem/INDEX.md"}, str(tmp_path)
+    )
+    assert denied is not None and denied.what == ".gitmem/INDEX.md"
+    # at the bound, it is still read word by word
+    at_bound = "echo " + "a" * (MAX_JUDGED - 24) + " > .gitmem/INDEX.md"
+    assert len(at_bound) == MAX_JUDGED
+    denied = guard.judge_tool("Bash", {"command": at_bound}, str(tmp_path))
+    assert denied is not None and denied.what == ".gitmem/INDEX.md"
+
+
+def test_a_path_too_long_to_resolve_in_time_is_denied_when_it_names_the_memory(
+    guard: Guard, tmp_path: Path
+) -> None:
+    """os.path.realpath took 32 s on a million characters of `a/`."""
+    deep = "a/" * 500_000
+    denied = guard.judge_tool("Write", {"file_path": f"{deep}../.gitmem/x.md"}, str(tmp_path))
+    assert denied is not None
+    assert denied.reason.startswith(f"this path is {len(deep) + 15:,} characters long, more")
+    assert "split it" not in denied.reason
+    assert guard.judge_tool("Write", {"file_path": f"{deep}x.md"}, str(tmp_path)) is None
