@@ -22,6 +22,8 @@ from gitmem.model.names import SETTINGS_FILES
 from gitmem.settings.folders import memory_prefixes
 
 _FAST_ARGS = (["hook", "pre-commit"], ["check", "--staged"])
+#: The command line's help options (gitmem.cli.main): `gitmem agent-hook -h` is help, not an event.
+_HELP = ("-h", "--help")
 #: The pre-commit framework's hook: the same question, unless it runs its pre-push stage (it
 #: names the pushed ref) or was given a range.
 _FRAMEWORK_ARGS = ["check", "--pre-commit-framework"]
@@ -62,8 +64,10 @@ def nothing_staged_in_memory() -> bool:
 def main() -> NoReturn:
     """The `gitmem` command: the fast answer when it is one, else the command line's exit code
     (the only place gitmem ends its process)."""
-    if len(sys.argv) == 3 and sys.argv[1] == "agent-hook" and sys.argv[2] != "--help":
-        # Claude Code runs this on every prompt and edit: answered without loading click
+    if len(sys.argv) == 3 and sys.argv[1] == "agent-hook" and sys.argv[2] not in _HELP:
+        # Claude Code runs this on every prompt and edit: answered without loading click; any
+        # other form of `agent-hook` (help, a usage mistake) goes to the command line, which
+        # answers a mistake with exit 0 too (gitmem.cli.agents)
         from gitmem.agents.agent_hook import main as agent_hook
 
         sys.exit(agent_hook(sys.argv[2], sys.stdin, sys.stdout, os.environ))

@@ -14,16 +14,34 @@ from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
 
 
-@click.command("agent-hook")
-@click.argument("event", type=click.Choice(EVENTS))
-def agent_hook(event: str) -> int:
+@click.command("agent-hook", context_settings={"ignore_unknown_options": True})
+@click.argument("words", nargs=-1, metavar="EVENT")
+def agent_hook(words: tuple[str, ...]) -> int:
     """Answer one Claude Code hook: the event's JSON on stdin, the answer's on stdout.
 
-    `gitmem init --claude` registers it. It never fails the agent's action: on any error it
-    prints nothing and exits 0; the only refusal is the deny of a write into the memory."""
+    EVENT is SessionStart, UserPromptSubmit, PreToolUse or PostToolUse; `gitmem init --claude`
+    registers them. It never fails the agent's action: on any error it prints nothing and
+    exits 0; the only refusal is the deny of a write into the memory."""
+    if len(words) != 1:
+        # Claude Code takes exit 2 from a hook for a blocking error (the tool call refused,
+        # the prompt erased), so a miswritten hook command must not be a usage error: it
+        # answers nothing, exits 0, and says on stderr (shown in Claude Code's debug log and
+        # to a person trying it by hand) what to fix.
+        given = _cut(" ".join(words)) if words else "nothing"
+        click.echo(
+            f"gitmem agent-hook: expected one event ({', '.join(EVENTS)}), got {given}; "
+            "nothing answered. Fix the hook's command (`gitmem init --claude` writes it).",
+            err=True,
+        )
+        return 0
     from gitmem.agents.agent_hook import main as run
 
-    return run(event, sys.stdin, sys.stdout, os.environ)
+    return run(words[0], sys.stdin, sys.stdout, os.environ)
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """text, or its start when it is longer than a note on stderr should quote."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}…"
 
 
 @click.command()

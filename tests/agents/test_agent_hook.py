@@ -444,10 +444,35 @@ def test_outside_a_repository_or_memory_nothing_is_said(tmp_path: Path) -> None:
     assert empty.hook("UserPromptSubmit", prompt) is None
 
 
-def test_help_is_served_by_the_command_line() -> None:
-    done = subprocess.run([GITMEM, "agent-hook", "--help"], capture_output=True, text=True,
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_is_served_by_the_command_line(option: str) -> None:
+    done = subprocess.run([GITMEM, "agent-hook", option], capture_output=True, text=True,
                           env={**os.environ}, check=False)  # fmt: skip
     assert done.returncode == 0 and "Claude Code hook" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["PreToolUse", "extra"], ["PreToolUse", "--verbose"], ["--verbose", "PreToolUse"]],
+)
+def test_a_miswritten_hook_command_never_blocks_the_agent(repo: Repo, args: list[str]) -> None:
+    """Claude Code takes exit 2 from a hook for a blocking error (the tool call refused, the
+    prompt erased), and click answers a usage mistake with exit 2: a hook command written
+    wrongly must instead answer nothing, exit 0, and say on stderr what to fix."""
+    payload = repo.event("PreToolUse", tool_name="Write",
+                         tool_input={"file_path": "src/new.py", "content": "x"})  # fmt: skip
+    done = subprocess.run(
+        [GITMEM, "agent-hook", *args], input=json.dumps(payload), cwd=repo.root,
+        env={**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root)},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "")
+    given = repr(" ".join(args)) if args else "nothing"
+    assert done.stderr == (
+        "gitmem agent-hook: expected one event (SessionStart, UserPromptSubmit, PreToolUse, "
+        f"PostToolUse), got {given}; nothing answered. Fix the hook's command "
+        "(`gitmem init --claude` writes it).\n"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
