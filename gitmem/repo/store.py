@@ -589,14 +589,25 @@ class Store:
         return str(oid)
 
     def update_ref(self, ref: str, new: str, old: str | None, message: str) -> bool:
-        """Move ref from old (None: must not exist) to new, atomically; False if it moved."""
-        return self._update_ref(["update-ref", "-m", message, ref, new, old or ZERO])
+        """Move ref from old (None: must not exist) to new, atomically; False if it moved
+        (the compare-and-swap was lost); UsageError when git could not move it otherwise."""
+        return self._update_ref(ref, old, ["update-ref", "-m", message, ref, new, old or ZERO])
 
     def delete_ref(self, ref: str, old: str) -> bool:
-        """Delete ref if it still points at old; False if it moved meanwhile."""
-        return self._update_ref(["update-ref", "-d", ref, old])
+        """Delete ref if it still points at old; False if it moved meanwhile; UsageError when
+        git could not delete it otherwise."""
+        return self._update_ref(ref, old, ["update-ref", "-d", ref, old])
 
-    def _update_ref(self, args: list[str]) -> bool:
+    def _update_ref(self, ref: str, old: str | None, args: list[str]) -> bool:
+        """Run git update-ref; on failure, tell a lost compare-and-swap from the rest.
+
+        git fails the same way (exit 128) when the ref moved meanwhile and when it cannot
+        move it at all (a lock file a crashed git left, a read-only refs folder, a name that
+        clashes with a folder of refs). Read as "the ref moved", the latter made admit retry
+        twenty times and then blame main for moving, and propose take id after id. Its words
+        are translated, so they are not parsed: the ref is read again instead. Still at old
+        (or still absent when it was to be created), nobody moved it, and git's own reason is
+        the error."""
         done = subprocess.run(
             ["git", f"--git-dir={self.git_dir}", *args],
             capture_output=True,
@@ -604,7 +615,48 @@ class Store:
             env=clean_git_env(),
             check=False,
         )
-        return done.returncode == 0
+        if done.returncode == 0:
+            return True
+        if self.ref_target(ref) != old:
+            return False
+        raise self._ref_failure(ref, done.stderr)
+
+    def _ref_failure(self, ref: str, stderr: str) -> UsageError:
+        """The error for a ref git could not move though nobody else moved it: git's reason
+        (its first line), and what to do about the likely causes."""
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        reason = lines[0] if lines else "git update-ref failed"
+        # git's preamble names the ref again ("fatal: update_ref failed for ref 'X': ")
+        reason = re.sub(r"^(fatal|error): (update_ref failed for ref '[^']*': )?", "", reason)
+        locks = self.ref_locks(ref)
+        if locks:
+            what = _stale_lock_advice(locks[0])
+        else:
+            folder = (self.common_dir / ref).parent
+            while not folder.exists() and folder != self.common_dir:
+                folder = folder.parent
+            writable = os.access(folder, os.W_OK)
+            what = (
+                "fix what git says, then run the command again"
+                if writable
+                else f"{folder} cannot be written: make it writable for you, then run the "
+                "command again"
+            )
+        return UsageError(f"git could not move {ref}: {reason}\n{what}")
+
+    def ref_locks(self, ref: str) -> list[Path]:
+        """The lock files that keep git from moving ref (its own, packed-refs'), if present."""
+        candidates = (self.common_dir / f"{ref}.lock", self.common_dir / "packed-refs.lock")
+        return [lock for lock in candidates if lock.exists()]
+
+    def require_ref_unlocked(self, ref: str) -> None:
+        """Refuse while ref is locked: checked before a landing moves main, so that deleting
+        the candidate branch after it does not fail half way."""
+        locks = self.ref_locks(ref)
+        if locks:
+            raise UsageError(
+                f"cannot move {ref}: {locks[0]} exists: {_stale_lock_advice(locks[0])}"
+            )
 
     def run_git(
         self, *args: str, check: bool = True, input: str | None = None
@@ -840,6 +892,14 @@ _FOLDER_CACHE = 256
 _DIFF_UNIT = re.compile(
     rb":([0-7]+) ([0-7]+) ([0-9a-f]+) ([0-9a-f]+) [A-Z][0-9]*\0([^\0]*)\0|([0-9a-f]+)\0"
 )
+
+
+def _stale_lock_advice(lock: Path) -> str:
+    """What to do about a git lock file, as git itself advises."""
+    return (
+        f"another git process is running, or one crashed and left it: if no git process is "
+        f"running, remove it (rm '{lock}'), then run the command again"
+    )
 
 
 def _parse_diff_tree(

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from clirunner import HOOKS, PROPOSE, first_id, ok, run
+from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
 
 from conftest import git
 
@@ -143,3 +143,20 @@ def test_authorship_follows_git_env_then_config(
     assert "source: human:Erin\n" in git(
         memory, "show", f"gitmem/{other}:.gitmem/candidates/{other}.md"
     )
+
+
+def test_a_stale_lock_on_the_candidate_branch_is_named_not_stepped_around(
+    memory: Path,
+) -> None:
+    """A lock git left on gitmem/<id> used to read as "the id is taken": the candidate
+    went to gitmem/<id>-2 without a word."""
+    lock = memory / ".git/refs/heads/gitmem" / f"{first_id()}.lock"
+    lock.parent.mkdir(parents=True)
+    lock.touch()
+    refs = git(memory, "for-each-ref")
+    result = run(memory, *PROPOSE)
+    assert result.exit_code == 2, result.output
+    assert f"rm '{lock}'" in result.output
+    assert git(memory, "for-each-ref") == refs
+    lock.unlink()
+    assert proposed(ok(run(memory, *PROPOSE)).output) == first_id()

@@ -209,3 +209,39 @@ def test_a_name_no_ref_can_have_is_no_ref(tmp_path: Path) -> None:
     for name in ("refs/heads/gitmem/" + "a" * 1_100, "refs/heads/a..b", "refs/heads/x y"):
         assert store.ref_target(name) is None
     assert store.branch_tip("a" * 1_000_000) is None
+
+
+def test_a_lost_compare_and_swap_is_told_from_a_ref_git_cannot_move(repo: Path) -> None:
+    """update_ref and delete_ref answer False only when the ref is not what the caller
+    expected (someone moved it: try again); a ref git cannot move for another reason (a lock
+    file a crashed git left) is an error naming the lock, and the ref stays where it was."""
+    store = Store.open(repo)
+    first = store.resolve("HEAD")
+    assert first is not None
+    second = store.write_commit(store.tree_of(first), [first], "second\n")
+    # a lost race: main is not at the old value given, or the branch to create exists
+    assert store.update_ref("refs/heads/main", second, second, "test") is False
+    assert store.update_ref("refs/heads/main", second, None, "test") is False
+    assert store.delete_ref("refs/heads/main", second) is False
+    assert store.branch_tip("main") == first
+    # a stale lock: not a race, however often it is tried
+    lock = repo / ".git" / "refs" / "heads" / "main.lock"
+    lock.touch()
+    with pytest.raises(GitmemError, match=r"main\.lock") as caught:
+        store.update_ref("refs/heads/main", second, first, "test")
+    assert caught.value.exit_code == 2
+    assert f"rm '{lock}'" in caught.value.message
+    assert store.branch_tip("main") == first
+    (repo / ".git" / "refs" / "heads" / "gitmem").mkdir()
+    taken = repo / ".git" / "refs" / "heads" / "gitmem" / "some-id.lock"
+    taken.touch()
+    with pytest.raises(GitmemError, match=r"some-id\.lock"):
+        store.update_ref("refs/heads/gitmem/some-id", second, None, "test")
+    assert store.branch_tip("gitmem/some-id") is None
+    # once the locks are gone the same moves succeed
+    lock.unlink()
+    taken.unlink()
+    assert store.update_ref("refs/heads/main", second, first, "test") is True
+    assert store.update_ref("refs/heads/gitmem/some-id", second, None, "test") is True
+    assert store.delete_ref("refs/heads/gitmem/some-id", second) is True
+    assert store.branch_tip("main") == second
