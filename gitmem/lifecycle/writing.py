@@ -136,6 +136,7 @@ def land_on_main(
         tree, parents, message = make(main_tip, main_tree)
         commit = store.write_commit(tree, parents, message)
         _guard_worktree(ws, main_tree, tree)
+        _guard_locks(ws, candidate)
         landing = recovery.Landing(
             action, ws.branch, ws.dir, main_tip, commit, candidate.ref, candidate.tip,
             _main_checked_out(ws),
@@ -144,14 +145,31 @@ def land_on_main(
         _fault(f"{kind}-before-ref")
         if store.update_ref(f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: {action}"):
             _fault(f"{kind}-after-ref")
-            _sync_worktree(ws, main_tree, tree, lambda step: _fault(f"{kind}-sync-{step}"))
+            try:
+                _sync_worktree(ws, main_tree, tree, lambda step: _fault(f"{kind}-sync-{step}"))
+            except GitmemError as exc:
+                raise _unfinished(ws, action, commit, exc) from None
             _fault(f"{kind}-after-sync")
-            pushed = _close_candidate(ws, candidate, push, remote)
+            pushed = _close_candidate(ws, candidate, action, commit, push, remote)
             _fault(f"{kind}-after-close")
             recovery.end(store)
             return commit, pushed
         recovery.end(store)
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
+
+
+def _unfinished(ws: Workspace, action: str, commit: str, exc: GitmemError) -> UsageError:
+    """The error for a landing whose ref moved but whose follow-up failed (a stale index.lock,
+    an unwritable file, a locked candidate ref): main already holds the action, so saying
+    only what failed would invite running it as if nothing happened, or committing the
+    checked-out files as they stand (which would undo it). The journal stays, so the same
+    command finishes it once the cause is gone (resume)."""
+    return UsageError(
+        f"{ws.branch} moved ({action}, commit {commit[:12]}), but what follows it could not be "
+        f"finished: {exc.message}\n"
+        f"once that is fixed, run the same command again: it finishes the {action.split()[0]} "
+        f"(do not commit the memory files as they stand until then)"
+    )
 
 
 def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | None, list[str]]:
@@ -193,6 +211,16 @@ def _guard_other_worktrees(ws: Workspace) -> None:
         )
 
 
+def _guard_locks(ws: Workspace, candidate: Candidate) -> None:
+    """Refuse before moving main when what must follow it is locked by git: a stale
+    index.lock (of a checked-out main) or lock of the candidate branch would otherwise
+    fail the landing after main moved, and leave the admission staged backwards."""
+    if _main_checked_out(ws):
+        ws.store.require_index_unlocked()
+    if candidate.local:
+        ws.store.require_ref_unlocked(candidate.ref)
+
+
 def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
     """Refuse before moving main when its checked-out memory files hold uncommitted changes."""
     if not _main_checked_out(ws):
@@ -215,7 +243,9 @@ def _sync_worktree(
         ws.store.sync_worktree(old_tree, new_tree, ws.dir, step)
 
 
-def _close_candidate(ws: Workspace, candidate: Candidate, push: bool, remote: str) -> bool:
+def _close_candidate(
+    ws: Workspace, candidate: Candidate, action: str, commit: str, push: bool, remote: str
+) -> bool:
     """After main moved for a candidate (admitted or refused): push main and delete the
     remote branch in one atomic push when asked, and delete the local branch (if it still
     points at the commit judged).  Returns whether it pushed."""
@@ -226,7 +256,10 @@ def _close_candidate(ws: Workspace, candidate: Candidate, push: bool, remote: st
             specs.append(f":{candidate_ref(candidate.id)}")
         push_refs(store, remote, specs)
     if candidate.local:
-        store.delete_ref(candidate.ref, candidate.tip)
+        try:
+            store.delete_ref(candidate.ref, candidate.tip)
+        except GitmemError as exc:
+            raise _unfinished(ws, action, commit, exc) from None
     return push
 
 
@@ -248,6 +281,7 @@ def catch_up(ws: Workspace, remote: str) -> None:
     if local_tip is not None and not store.is_ancestor(local_tip, remote_tip):
         return
     if _main_checked_out(ws):
+        store.require_index_unlocked()  # git's own refusal would read as a rule failure
         store.run_git("merge", "--ff-only", "--quiet", tracking)
     elif not store.update_ref(f"refs/heads/{branch}", remote_tip, local_tip, "gitmem: catch up"):
         raise GitmemError(f"{branch} moved while catching up with {remote}: run the command again")

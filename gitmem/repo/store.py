@@ -840,6 +840,42 @@ class Store:
         workdir = self.workdir
         if workdir is None:
             return []
+        self.require_index_unlocked()
+        try:
+            return self._sync(workdir, old_tree, new_tree, prefix, step)
+        except (OSError, pygit2.GitError) as exc:
+            reason = (
+                f"{exc.filename}: {exc.strerror}"
+                if isinstance(exc, OSError) and exc.filename and exc.strerror
+                else str(exc)
+            )
+            raise UsageError(
+                f"cannot update the working tree's files and staging index: {reason}"
+            ) from None
+
+    def index_lock(self) -> Path:
+        """The lock file git holds while it writes the staging index (git_dir/index.lock)."""
+        return self.git_dir / "index.lock"
+
+    def require_index_unlocked(self) -> None:
+        """Refuse while the staging index is locked: libgit2 would write the files, then fail
+        to write the index, and leave the change staged backwards (a staged deletion of what
+        was just admitted). git's own advice, as git gives it."""
+        lock = self.index_lock()
+        if lock.exists():
+            raise UsageError(
+                f"cannot update the staging index: {lock} exists: {_stale_lock_advice(lock)}"
+            )
+
+    def _sync(
+        self,
+        workdir: Path,
+        old_tree: str,
+        new_tree: str,
+        prefix: str,
+        step: Callable[[str], None] | None,
+    ) -> list[str]:
+        """sync_worktree's work, apart so that what the system refuses is caught in one place."""
         index = self._repo.index
         index.read()
         kept: list[str] = []

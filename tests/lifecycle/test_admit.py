@@ -9,10 +9,19 @@ from pathlib import Path
 
 from clirunner import PROPOSE, SECRETS, first_id, ok, run
 
-from gitmem.lifecycle import candidates, writing
+from gitmem.lifecycle import candidates, recovery, writing
 from gitmem.repo.workspace import open_workspace
 
 from conftest import git
+
+
+def snapshot(repo: Path) -> tuple[str, str, str]:
+    """Every ref with its target, what git status says, and what is staged."""
+    return (
+        git(repo, "for-each-ref", "--format=%(refname) %(objectname)"),
+        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        git(repo, "diff", "--cached"),
+    )
 
 
 def test_admit_is_one_merge_with_the_entry_and_index(memory: Path) -> None:
@@ -210,3 +219,75 @@ def test_admit_refuses_while_another_worktree_has_main_checked_out(
     git(memory, "checkout", "-q", "--detach")
     ok(run(linked, "admit", first_id()))
     assert git(memory, "status", "--porcelain") == ""
+
+
+def test_a_stale_index_lock_refuses_admit_before_main_moves(memory: Path) -> None:
+    """A stale .git/index.lock used to let admit move main, then fail to write the staging
+    index with "unexpected error" (exit 3): the entry just admitted was left staged for
+    deletion, for the next plain `git commit` to undo. Now it is refused before main moves,
+    naming the lock and what to do."""
+    ok(run(memory, *PROPOSE))
+    lock = memory / ".git" / "index.lock"
+    lock.touch()
+    before = snapshot(memory)
+    result = run(memory, "admit", first_id())
+    assert result.exit_code == 2, result.output
+    assert f"{lock} exists" in result.output and f"rm '{lock}'" in result.output
+    assert "unexpected" not in result.output
+    lock.unlink()
+    assert snapshot(memory) == before
+    assert not (memory / ".git" / recovery.JOURNAL).exists()
+    ok(run(memory, "admit", first_id()))
+    assert git(memory, "status", "--porcelain") == ""
+
+
+def test_admit_whose_files_cannot_follow_main_says_main_moved_and_finishes_when_run_again(
+    memory: Path,
+) -> None:
+    """When main moved and the checked-out files cannot follow (here a file stands where
+    the entry's folder goes), the error says main moved and that the same command finishes
+    it; run again while the index is locked, it names the lock (never exit 3); run again
+    once both are gone, it finishes: files, index and candidate branch as after any admit."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main").strip()
+    blocker = memory / ".gitmem" / "entries" / "decision"
+    blocker.parent.mkdir(parents=True, exist_ok=True)
+    blocker.write_text("in the way\n")
+    result = run(memory, "admit", first_id())
+    assert result.exit_code == 2, result.output
+    assert "main moved (admit " in result.output
+    assert f"{blocker}: File exists" in result.output
+    assert "run the same command again: it finishes the admit" in result.output
+    assert git(memory, "rev-parse", "main^1").strip() == main_before
+    assert (memory / ".git" / recovery.JOURNAL).exists()
+    blocker.unlink()
+    lock = memory / ".git" / "index.lock"
+    lock.touch()
+    locked = run(memory, "admit", first_id())
+    assert locked.exit_code == 2, locked.output
+    assert f"{lock} exists" in locked.output and "unexpected" not in locked.output
+    lock.unlink()
+    finished = ok(run(memory, "admit", first_id()))
+    assert f"finished updating the checked-out main after admit {first_id()}" in finished.output
+    assert f"admitted {first_id()}" in finished.output
+    assert git(memory, "status", "--porcelain") == ""
+    assert git(memory, "branch", "--list", "gitmem/*") == ""
+    log = git(memory, "log", "--first-parent", "--format=%s", "main").splitlines()
+    assert log.count(f"gitmem: admit {first_id()}") == 1
+
+
+def test_a_stale_ref_lock_refuses_admit_at_once_and_moves_nothing(memory: Path) -> None:
+    """A lock git left on main used to read as "main kept moving: gave up after 20
+    attempts"; one on the candidate branch failed its deletion after main had moved. Both
+    are named before anything moves."""
+    ok(run(memory, *PROPOSE))
+    heads = memory / ".git" / "refs" / "heads"
+    for lock in (heads / "main.lock", heads / "gitmem" / f"{first_id()}.lock"):
+        lock.touch()
+        before = snapshot(memory)
+        result = run(memory, "admit", first_id())
+        assert result.exit_code == 2, result.output
+        assert f"rm '{lock}'" in result.output and "kept moving" not in result.output
+        lock.unlink()
+        assert snapshot(memory) == before
+    ok(run(memory, "admit", first_id()))

@@ -10,6 +10,15 @@ from clirunner import PROPOSE, first_id, ok, run
 from conftest import git
 
 
+def snapshot(repo: Path) -> tuple[str, str, str]:
+    """Every ref with its target, what git status says, and what is staged."""
+    return (
+        git(repo, "for-each-ref", "--format=%(refname) %(objectname)"),
+        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        git(repo, "diff", "--cached"),
+    )
+
+
 def test_refuse_records_the_topic_and_blocks_it(memory: Path) -> None:
     ok(run(memory, *PROPOSE))
     ok(run(memory, "refuse", first_id(), "--reason", "we shell out on purpose | really"))
@@ -68,3 +77,20 @@ def test_refuse_push_says_it_pushed(memory: Path, tmp_path: Path) -> None:
     assert out.splitlines()[-1] == "pushed"
     assert git(server, "rev-parse", "main") == git(memory, "rev-parse", "main")
     assert git(server, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+def test_refuse_under_a_stale_lock_names_it_and_moves_nothing(memory: Path) -> None:
+    """A lock git left on main used to read as "main kept moving: gave up after 20
+    attempts"; a stale index.lock let refuse move main and then fail with exit 3."""
+    ok(run(memory, *PROPOSE))
+    for lock in (memory / ".git/refs/heads/main.lock", memory / ".git/index.lock"):
+        lock.touch()
+        before = snapshot(memory)
+        result = run(memory, "refuse", first_id(), "--reason", "not now")
+        assert result.exit_code == 2, result.output
+        assert f"rm '{lock}'" in result.output
+        assert "kept moving" not in result.output and "unexpected" not in result.output
+        lock.unlink()
+        assert snapshot(memory) == before
+    ok(run(memory, "refuse", first_id(), "--reason", "not now"))
+    assert git(memory, "status", "--porcelain") == ""
