@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 _FORMAT_HELP = {
     "text": "text lines for people",
@@ -37,6 +38,31 @@ def format_option(*choices: str) -> Callable[[F], F]:
 #: The output of the commands that report rule problems, and of those that list things.
 REPORT_FORMAT = format_option("text", "json", "github", "sarif")
 TEXT_OR_JSON = format_option("text", "json")
+
+
+def utf8_text(ctx: click.Context | None, param: click.Parameter | None, value: T) -> T:
+    """The callback of every free-text option (propose's fields and --reason, --by): text
+    whose words end up in an entry, a commit message or refused.md must be UTF-8.
+
+    Python hands over argument bytes that are not UTF-8 as lone surrogates (PEP 383), which
+    nothing can encode: they failed deep inside as an unexpected error (a commit message), or
+    as a misleading "front matter is not valid YAML" (a title). Refused here, naming the
+    option and the byte, as click's usage error (exit 2). A callback, not a ParamType: that
+    is generic only from click 8.4, and gitmem supports 8.1."""
+    for text in value if isinstance(value, tuple) else (value,):
+        if not isinstance(text, str):
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(text[exc.start]) & 0xFF
+            raise click.BadParameter(
+                f"not valid UTF-8 (byte 0x{byte:02x} at character {exc.start + 1}): "
+                "pass the text in UTF-8",
+                ctx=ctx,
+                param=param,
+            ) from None
+    return value
 
 
 def emit_warnings(warnings: Iterable[object]) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive
+from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive, utf8_text
 from gitmem.errors import RULE_FAILED, GitmemError, UsageError
 from gitmem.model.proposal import ProposalFields, specs
 
@@ -65,7 +65,12 @@ def proposal_options(command: F) -> F:
     for spec in reversed(specs()):
         help_text = spec.help + (" (repeatable)" if spec.many else "")
         command = click.option(
-            spec.option, spec.name, multiple=spec.many, default=None, help=help_text
+            spec.option,
+            spec.name,
+            multiple=spec.many,
+            default=None,
+            callback=utf8_text,
+            help=help_text,
         )(command)
     return command
 
@@ -88,7 +93,7 @@ def proposal_options(command: F) -> F:
     help="Retire an admitted entry (junk, a test write, a duplicate): once admitted, its file "
     "stays as a tombstone in status retired. Needs --reason.",
 )
-@click.option("--reason", help="With --retire: why the entry goes.")
+@click.option("--reason", callback=utf8_text, help="With --retire: why the entry goes.")
 @click.option("--push", is_flag=True, help="Push the candidate branch to origin.")
 @click.option(
     "--pr",

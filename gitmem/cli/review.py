@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, interactive
+from gitmem.cli.options import TEXT_OR_JSON, interactive, utf8_text
 from gitmem.errors import USAGE
 from gitmem.lifecycle.admit import Admission
 from gitmem.repo.workspace import Workspace
@@ -50,7 +50,7 @@ def candidates(fmt: str) -> int:
 
 @click.command()
 @click.argument("ids", nargs=-1, metavar="ID...")
-@click.option("--by", help="human:NAME (default: you) or audit:FILE.")
+@click.option("--by", callback=utf8_text, help="human:NAME (default: you) or audit:FILE.")
 @click.option("--expect", metavar="OID", help="Admit only if the candidate branch is at OID.")
 @click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
 @click.option("--auto", "auto", is_flag=True, help="Admit audit-backed candidates when allowed.")
@@ -145,7 +145,7 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
             done = do_admit(ws, candidate.id, by=by, expect=candidate.tip, push=push)
             _print_admission(done)
         elif answer.strip().lower() in ("refuse", "r"):
-            reason = click.prompt("reason")
+            reason = click.prompt("reason", value_proc=lambda text: utf8_text(None, None, text))
             refused = do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
             click.echo(f"refused {candidate.id}" + (", pushed" if refused.pushed else ""))
         else:
@@ -154,8 +154,13 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
 
 @click.command()
 @click.argument("entry_id", metavar="ID")
-@click.option("--reason", required=True, help="Why: shown to later proposals of this topic.")
-@click.option("--by", help="human:NAME (default: you).")
+@click.option(
+    "--reason",
+    required=True,
+    callback=utf8_text,
+    help="Why: shown to later proposals of this topic.",
+)
+@click.option("--by", callback=utf8_text, help="human:NAME (default: you).")
 @click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
 def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
     """Refuse a candidate: its topic joins refused.md on main; its branch is deleted."""
