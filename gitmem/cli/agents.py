@@ -12,6 +12,7 @@ import click
 
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
+from gitmem.errors import UsageError
 
 
 @click.command("agent-hook", context_settings={"ignore_unknown_options": True})
@@ -50,7 +51,8 @@ def _cut(text: str, limit: int = 200) -> str:
     "-o",
     "--output",
     metavar="FILE",
-    help="Where to write it, from the repository root; - for stdout "
+    help="Where to write it: a path relative to the repository root, or an absolute path "
+    "(anywhere, as git archive -o takes one); - for stdout "
     f"(default: {TARGETS['claude']} for claude, {TARGETS['agents']} for agents).",
 )
 @click.option(
@@ -84,9 +86,24 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
     root = ws.store.workdir
     if root is None:
         raise click.UsageError("export needs a working tree (this repository is bare)")
-    path = Path(root) / (output or TARGETS[target])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(done.text, encoding="utf-8")
+    given = output or TARGETS[target]
+    path = Path(root) / given  # an absolute path stays as it is
+    _write_output(path, given, done.text)
     left = f", {done.left_out} left out to fit the budget" if done.left_out else ""
-    click.echo(f"wrote {path.relative_to(root)}: {done.listed} of {done.total} entries{left}")
+    click.echo(f"wrote {given}: {done.listed} of {done.total} entries{left}")
     return 0
+
+
+def _write_output(path: Path, given: str, text: str) -> None:
+    """Write the exported file; a path the system will not write (a folder, a read-only
+    place, a parent that is a file) is the user's to fix, said with the system's reason
+    and the path as they gave it, never an unexpected error."""
+    if path.is_dir():
+        raise UsageError(f"-o {given}: is a folder: give the path of a file to write")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(
+            f"-o {given}: cannot write it: {exc.strerror or exc}: choose a path you can write to"
+        ) from None

@@ -16,7 +16,8 @@ from gitmem.cli.options import emit_warnings, format_option
     default="_site",
     show_default=True,
     type=click.Path(file_okay=False),
-    help="Folder to write the site into (replaced whole if gitmem wrote it before).",
+    help="Folder to write the site into, relative to the current folder or absolute "
+    "(replaced whole if gitmem wrote it before).",
 )
 @click.option("--ref", help="The commit to show (default: the memory branch's tip).")
 @click.option(

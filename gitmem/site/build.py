@@ -96,8 +96,21 @@ def generate(memory: Memory) -> dict[str, bytes]:
 
 
 def write(files: dict[str, bytes], out: Path) -> None:
-    """Replace the site in out (created when missing) with files."""
+    """Replace the site in out (created when missing) with files. A folder the system will
+    not write (read-only, under a file, on /proc) is the user's to fix: the error names it
+    with the system's reason."""
     out = Path(out)
+    try:
+        _write(files, out)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""
+        raise UsageError(
+            f"--out {out}: cannot write the site there{where}: {exc.strerror or exc}: "
+            "choose a folder you can write to"
+        ) from None
+
+
+def _write(files: dict[str, bytes], out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: not a folder")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():

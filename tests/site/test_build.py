@@ -162,3 +162,21 @@ def test_a_retired_entry_is_shown_as_a_tombstone_with_its_reason(
     page = _site(memory, tmp_path / "site")[f"entries/{entry_id}.html"].decode()
     assert '<span class="badge retired">retired</span>' in page
     assert "retired on " in page and "by human:reviewer: a test write" in page
+
+
+def test_an_out_folder_the_system_will_not_write_is_named_with_its_reason(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A folder below a regular file, or on /proc, used to end in "unexpected error
+    (FileNotFoundError…)" (exit 3); a usage error now names the folder and the reason."""
+    below_a_file = memory / "README.md" / "site"
+    result = run(memory, "site", "--out", str(below_a_file))
+    assert result.exit_code == 2, result.output
+    assert f"--out {below_a_file}: cannot write the site there" in result.output
+    assert "Not a directory" in result.output and "unexpected" not in result.output
+    assert (memory / "README.md").read_text() == "# project\n"
+    if Path("/proc/self").is_dir():  # Linux: a folder no one can make
+        result = run(memory, "site", "--out", "/proc/gitmem-site")
+        assert result.exit_code == 2, result.output
+        assert "--out /proc/gitmem-site: cannot write the site there" in result.output
+    assert git(memory, "status", "--porcelain") == ""
