@@ -107,6 +107,63 @@ def git(cwd: Path, *args: str, check: bool = True, input: str | None = None) -> 
     return done.stdout
 
 
+@contextlib.contextmanager
+def read_only(folder: Path, but: Path | None = None) -> Iterator[list[str]]:
+    """While the block lasts, the prefix of a command line that runs with folder read-only
+    (all of it, or all but the folder `but` inside it).
+
+    As a user, chmod does it (no folder below it writable; the prefix is empty). root writes
+    whatever the permissions say, so as root the prefix bind-mounts folder read-only in a
+    mount namespace of that one command's own (`unshare -m`); where root cannot do that
+    either (a container without CAP_SYS_ADMIN), the test is skipped, saying why."""
+    if os.geteuid() != 0:
+        folders = [folder, *(p for p in folder.rglob("*") if p.is_dir())]
+        if but is not None:
+            folders = [p for p in folders if p != but and but not in p.parents]
+        modes = {p: p.stat().st_mode for p in folders}
+        for path, mode in modes.items():
+            path.chmod(mode & ~0o222)
+        try:
+            yield []
+        finally:
+            for path, mode in modes.items():
+                path.chmod(mode)
+        return
+    # `but` gets a writable mount of its own first, which --rbind carries along and the
+    # read-only remount of the folder's own mount leaves as it is
+    keep = 'mount --bind "$1" "$1" && ' if but is not None else ""
+    script = f'{keep}mount --rbind "$0" "$0" && mount -o remount,bind,ro "$0" && shift && exec "$@"'
+    prefix = ["unshare", "-m", "sh", "-c", script, str(folder), str(but or folder)]
+    try:
+        probe = subprocess.run(
+            [*prefix, "sh", "-c", '! touch "$0/probe" 2>/dev/null', str(folder)],
+            capture_output=True,
+            text=True,
+        )
+    except OSError as exc:
+        pytest.skip(f"running as root, and unshare is missing ({exc}): no read-only folder")
+    (folder / "probe").unlink(missing_ok=True)
+    if probe.returncode != 0:
+        pytest.skip(
+            "running as root, and a read-only bind mount in a mount namespace of its own "
+            f"is refused here ({probe.stderr.strip() or 'the folder stayed writable'}): "
+            "root writes through permissions, so no read-only folder"
+        )
+    yield prefix
+
+
+def run_gitmem(
+    cwd: Path, *args: str, prefix: list[str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """gitmem in a process of its own (this interpreter's), run in cwd."""
+    return subprocess.run(
+        [*(prefix or []), sys.executable, "-m", "gitmem", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A non-bare repository on branch main with one commit holding a README."""

@@ -27,6 +27,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gitmem.errors import UsageError
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import Workspace
 
@@ -52,7 +53,15 @@ def _path(store: Store) -> Path:
 
 
 def begin(store: Store, landing: Landing) -> None:
-    atomic_write(_path(store), json.dumps(asdict(landing)).encode("utf-8"))
+    """Write the journal; a git directory that cannot take it is refused before main moves
+    (no journal, no landing: a kill after the move would leave nothing to finish it)."""
+    try:
+        atomic_write(_path(store), json.dumps(asdict(landing)).encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {_path(store)}: {exc.strerror or exc}: make the git directory "
+            "writable for you, then run the command again"
+        ) from None
 
 
 def end(store: Store) -> None:

@@ -8,6 +8,7 @@ ref leaves only unreachable objects behind, never a half-written ref.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -509,8 +510,23 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Turn a failed object write into an error that says what is wrong: a read-only
+        mount, a full disk or another user's .git is the environment's, not a bug (libgit2
+        raises OSError, or GitError, with the file it could not create)."""
+        try:
+            yield
+        except (OSError, pygit2.GitError) as exc:
+            raise UsageError(
+                f"cannot write to the git repository at {self.common_dir}: {exc}: make its "
+                "objects folder writable for you (is it a read-only mount, another user's, "
+                "or is the disk full?), then run the command again"
+            ) from None
+
     def write_blob(self, data: bytes) -> str:
-        return str(self._repo.create_blob(data))
+        with self._writing():
+            return str(self._repo.create_blob(data))
 
     def build_tree(self, base: str | None, updates: Mapping[str, tuple[str, int] | None]) -> str:
         """A new tree: base with each path set to (blob id, mode), or removed when None."""
@@ -548,7 +564,8 @@ class Store:
             else:
                 oid, mode = value
                 builder.insert(name, pygit2.Oid(hex=oid), mode)
-        return str(builder.write())
+        with self._writing():
+            return str(builder.write())
 
     def identity(self, role: str = "author") -> tuple[str | None, str | None]:
         """Who writes, as git itself decides it for role (author or committer): the variable
@@ -578,14 +595,15 @@ class Store:
     ) -> str:
         sig = author or self.signature()
         committer = self.signature(role="committer")
-        oid = self._repo.create_commit(
-            None,
-            sig,
-            committer,
-            message,
-            pygit2.Oid(hex=tree),
-            [pygit2.Oid(hex=p) for p in parents],
-        )
+        with self._writing():
+            oid = self._repo.create_commit(
+                None,
+                sig,
+                committer,
+                message,
+                pygit2.Oid(hex=tree),
+                [pygit2.Oid(hex=p) for p in parents],
+            )
         return str(oid)
 
     def update_ref(self, ref: str, new: str, old: str | None, message: str) -> bool:

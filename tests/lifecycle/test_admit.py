@@ -12,7 +12,7 @@ from clirunner import PROPOSE, SECRETS, first_id, ok, run
 from gitmem.lifecycle import candidates, recovery, writing
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git
+from conftest import git, read_only, run_gitmem
 
 
 def snapshot(repo: Path) -> tuple[str, str, str]:
@@ -291,3 +291,14 @@ def test_a_stale_ref_lock_refuses_admit_at_once_and_moves_nothing(memory: Path) 
         lock.unlink()
         assert snapshot(memory) == before
     ok(run(memory, "admit", first_id()))
+
+
+def test_admit_into_a_read_only_git_directory_says_it_cannot_write(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    before = snapshot(memory)
+    with read_only(memory / ".git") as prefix:
+        done = run_gitmem(memory, "admit", first_id(), prefix=prefix)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
+    assert "unexpected" not in done.stderr
+    assert snapshot(memory) == before

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
 
-from conftest import git
+from conftest import git, read_only, run_gitmem
 
 
 def state(repo: Path) -> tuple[str, str, str]:
@@ -160,3 +160,23 @@ def test_a_stale_lock_on_the_candidate_branch_is_named_not_stepped_around(
     assert git(memory, "for-each-ref") == refs
     lock.unlink()
     assert proposed(ok(run(memory, *PROPOSE)).output) == first_id()
+
+
+def test_propose_into_read_only_refs_or_objects_says_which_cannot_be_written(
+    memory: Path,
+) -> None:
+    """Read-only refs used to cost 1,000 throwaway commits and "no free id after 1000
+    attempts"; a read-only object database an unexpected error (exit 3)."""
+    before = state(memory), git(memory, "for-each-ref")
+    with read_only(memory / ".git" / "refs") as prefix:
+        done = run_gitmem(memory, *PROPOSE, prefix=prefix)
+    assert done.returncode == 2, done.stderr
+    assert "git could not move refs/heads/gitmem/" in done.stderr
+    assert "cannot be written: make it writable" in done.stderr
+    assert (state(memory), git(memory, "for-each-ref")) == before
+    with read_only(memory / ".git") as prefix:
+        done = run_gitmem(memory, *PROPOSE, prefix=prefix)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
+    assert "unexpected" not in done.stderr
+    assert (state(memory), git(memory, "for-each-ref")) == before

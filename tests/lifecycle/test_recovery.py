@@ -13,7 +13,7 @@ from clirunner import ok, run
 
 from gitmem.lifecycle import recovery, writing
 
-from conftest import git
+from conftest import git, read_only, run_gitmem
 
 OLD = ["propose", "--type", "method", "--title", "Review memory like code",
        "--applies-when", "a candidate waits", "--content", "Open a pull request."]  # fmt: skip
@@ -143,3 +143,23 @@ def test_an_admission_killed_before_its_push_is_pushed_by_running_it_again(
     assert "pushed" in result.output
     assert git(bare, "log", "-1", "--format=%s", "main").strip() == f"gitmem: admit {new}"
     assert git(bare, "branch", "--list", f"gitmem/{new}") == ""
+
+
+def test_a_git_directory_that_cannot_take_the_journal_refuses_before_main_moves(
+    memory: Path,
+) -> None:
+    """Objects writable, the git directory itself not (its journal cannot be written): the
+    landing stops before main moves, with a usage error naming the journal, never exit 3;
+    nothing is left to finish."""
+    entry_id = proposed(memory, *OTHER)
+    refs = git(memory, "for-each-ref", "--format=%(refname) %(objectname)")
+    git_dir = memory / ".git"
+    with read_only(git_dir, but=git_dir / "objects") as prefix:
+        done = run_gitmem(memory, "admit", entry_id, prefix=prefix)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot write {git_dir / recovery.JOURNAL}: " in done.stderr
+    assert "make the git directory writable for you" in done.stderr
+    assert git(memory, "for-each-ref", "--format=%(refname) %(objectname)") == refs
+    assert git(memory, "status", "--porcelain") == ""
+    assert not (git_dir / recovery.JOURNAL).exists()
+    ok(run(memory, "admit", entry_id))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from clirunner import PROPOSE, first_id, ok, run
 
-from conftest import git
+from conftest import git, read_only, run_gitmem
 
 
 def snapshot(repo: Path) -> tuple[str, str, str]:
@@ -94,3 +94,14 @@ def test_refuse_under_a_stale_lock_names_it_and_moves_nothing(memory: Path) -> N
         assert snapshot(memory) == before
     ok(run(memory, "refuse", first_id(), "--reason", "not now"))
     assert git(memory, "status", "--porcelain") == ""
+
+
+def test_refuse_into_a_read_only_git_directory_says_it_cannot_write(memory: Path) -> None:
+    ok(run(memory, *PROPOSE))
+    before = snapshot(memory)
+    with read_only(memory / ".git") as prefix:
+        done = run_gitmem(memory, "refuse", first_id(), "--reason", "no", prefix=prefix)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
+    assert "unexpected" not in done.stderr
+    assert snapshot(memory) == before
