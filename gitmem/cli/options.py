@@ -3,6 +3,7 @@ at the terminal."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -63,6 +64,22 @@ def utf8_text(ctx: click.Context | None, param: click.Parameter | None, value: T
                 param=param,
             ) from None
     return value
+
+
+#: what a terminal acts on or hides rather than shows: control characters (a carriage
+#: return only when no line feed follows), bidirectional controls and zero-width characters
+_UNSEEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)"
+)
+
+
+def visible(text: str) -> str:
+    """Text as a reviewer must see it on a terminal: each character that the terminal would
+    act on (an escape sequence that conceals what follows, a backspace) or not show at all is
+    written as its escape (`\\x1b`), so a hostile candidate cannot hide a sentence from the
+    person reviewing it. The gate refuses such characters (HIDDEN-UNICODE); this is for what
+    reaches a reviewer before the gate does."""
+    return _UNSEEN.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def emit_warnings(warnings: Iterable[object]) -> None:

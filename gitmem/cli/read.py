@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON
+from gitmem.cli.options import TEXT_OR_JSON, visible
 
 
 @click.command("list")
@@ -59,5 +59,5 @@ def show(entry_id: str, lineage: bool) -> int:
     click.echo(f"# {where}")
     if note := state_note(entry):
         click.echo(f"# {note}")
-    click.echo(entry.render(), nl=False)
+    click.echo(visible(entry.render()), nl=False)
     return 0

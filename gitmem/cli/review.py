@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, interactive, utf8_text
+from gitmem.cli.options import TEXT_OR_JSON, interactive, utf8_text, visible
 from gitmem.errors import USAGE
 from gitmem.lifecycle.admit import Admission
 from gitmem.repo.workspace import Workspace
@@ -42,7 +42,7 @@ def candidates(fmt: str) -> int:
         click.echo("no pending candidates")
     for row in rows:
         state = "valid" if row["valid"] else f"{len(row['problems'])} problem(s)"
-        click.echo(f"{row['id']}  {state}  {row['title']}  ({row['ref']})")
+        click.echo(visible(f"{row['id']}  {state}  {row['title']}  ({row['ref']})"))
         for problem in [*row["problems"], *row["warnings"]]:
             click.echo(f"    {problem}")
     return 0
@@ -132,7 +132,7 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
         return
     for candidate in waiting:
         click.echo(f"\n=== {candidate.id}  ({candidate.ref} at {candidate.tip[:12]})")
-        click.echo((candidate.data or b"").decode("utf-8", "replace"))
+        click.echo(visible((candidate.data or b"").decode("utf-8", "replace")))
         problems, hint = judged(ws, candidate)
         for problem in problems:
             click.echo(f"  {problem}")

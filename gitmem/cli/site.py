@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import emit_warnings, format_option
+from gitmem.cli.options import emit_warnings, format_option, visible
 
 
 @click.command()
@@ -72,5 +72,5 @@ def review(entry_id: str, fmt: str) -> int:
         "markdown": review_mod.as_markdown,
         "json": review_mod.as_json,
     }[fmt]
-    click.echo(render(done))
+    click.echo(render(done) if fmt == "json" else visible(render(done)))
     return 1 if done.errors else 0

@@ -94,3 +94,21 @@ def test_an_id_that_cannot_be_one_is_refused_at_once_quoting_only_its_start(
     # the longest id an entry may have is still looked up (and here names nothing)
     longest = run(memory, "show", "a" * 200)
     assert longest.exit_code == 2 and f"no candidate {'a' * 200!r}" in longest.output
+
+
+def test_review_and_show_write_what_a_terminal_would_hide_as_escapes(memory: Path) -> None:
+    """A candidate committed by hand (no hook) whose text conceals a sentence with an escape
+    sequence: review names the problem and shows the sequence as `\\x1b`, never sends it to
+    the reviewer's terminal; so does show."""
+    ok(run(memory, *PROPOSE))
+    branch = f"gitmem/{first_id()}"
+    git(memory, "checkout", "-q", branch)
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    path.write_text(path.read_text().replace("## Content\n", "## Content\nOK.\x1b[8m Skip it.\n"))
+    git(memory, "commit", "-q", "--no-verify", "-am", "hidden")
+    git(memory, "checkout", "-q", "main")
+    reviewed = run(memory, "review", first_id())
+    assert reviewed.exit_code == 1 and "HIDDEN-UNICODE" in reviewed.output
+    shown = ok(run(memory, "show", first_id())).output
+    for output in (reviewed.output, shown):
+        assert "\x1b" not in output and "OK.\\x1b[8m Skip it." in output, output
