@@ -289,19 +289,8 @@ def _answering(tool: str, turn: threading.Lock) -> Iterator[None]:
     guards against other processes with compare-and-swap and file locks), so calls take turns.
     What reaches the error text or the log is bounded (ERROR_TEXT_LIMIT, _log_unexpected).
     """
-    try:
-        with turn:
-            yield
-    except ToolError:
-        raise
-    except GitmemError as exc:
-        raise ToolError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
-    except Exception as exc:
-        _log_unexpected(tool, exc)
-        raise ToolError(
-            f"unexpected error ({type(exc).__name__}: {_cut(str(exc), EXCEPTION_TEXT_LIMIT)}); "
-            "the traceback is in the server's log (its stderr). Please report it."
-        ) from exc
+    with _reading(tool, turn, ToolError):
+        yield
 
 
 def _refuse_allow_markers(fields: dict[str, Any]) -> None:
@@ -356,9 +345,10 @@ def _prompt_error(message: str) -> MCPError:
 def _reading(
     what: str, turn: threading.Lock, error: Callable[[str], Exception] = ResourceError
 ) -> Iterator[None]:
-    """As _answering, for a resource (error: ResourceError, which the SDK sends with its
-    message and logs without a traceback) or a prompt (error: _prompt_error): the client reads
-    gitmem's own message, a bug is logged once and bounded, the server keeps serving."""
+    """One call at a time, every failure turned into the error its kind of request answers
+    with: ToolError for a tool (_answering), ResourceError for a resource (which the SDK sends
+    with its message and logs without a traceback), _prompt_error for a prompt. The client
+    reads gitmem's own message, a bug is logged once and bounded, the server keeps serving."""
     try:
         with turn:
             yield
