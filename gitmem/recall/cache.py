@@ -33,11 +33,12 @@ import json
 import mmap
 import os
 import shutil
+import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from gitmem.recall.engine import Doc, Index
 from gitmem.repo.atomic import sweep_temporaries
@@ -116,6 +117,22 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
             yield doc_of(entry, item.path)
 
 
+def _open_regular(path: Path) -> BinaryIO:
+    """A cache file opened for reading, refused (ValueError, which recover() answers with a
+    rebuild) unless it is a regular file: gitmem writes only those, by rename, and a link
+    or a FIFO put in its place would make every recall block on its read."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ValueError(f"recall cache file {path.name} is not a regular file")
+    return os.fdopen(descriptor, "rb")
+
+
+def _read_regular(path: Path) -> bytes:
+    with _open_regular(path) as handle:
+        return handle.read()
+
+
 class _Stored:
     """The cache's files under root, read without a lock (and without the repository)."""
 
@@ -127,7 +144,7 @@ class _Stored:
 
     def _state(self) -> list[dict[str, Any]]:
         try:
-            data = json.loads((self.root / "state.json").read_text(encoding="utf-8"))
+            data = json.loads(_read_regular(self.root / "state.json").decode("utf-8"))
         except FileNotFoundError:
             return []
         if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
@@ -145,7 +162,7 @@ class _Stored:
         return None
 
     def _blob(self, kind: str, name: str) -> bytes:
-        return self._path(kind, name).read_bytes()
+        return _read_regular(self._path(kind, name))
 
     def _path(self, kind: str, name: str) -> Path:
         if not name or "/" in name or name.startswith("."):
@@ -155,7 +172,7 @@ class _Stored:
     def _mapped(self, kind: str, name: str) -> memoryview:
         """A segment mapped, not read: a query touches only its own terms' postings, so a
         100,000-entry index costs no 80 MB read per recall.  Files are immutable."""
-        with open(self._path(kind, name), "rb") as handle:
+        with _open_regular(self._path(kind, name)) as handle:
             if os.fstat(handle.fileno()).st_size == 0:
                 return memoryview(b"")
             return memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))

@@ -123,8 +123,10 @@ def test_the_cache_is_updated_by_the_diff(recalled: tuple[Path, str, str]) -> No
 
 
 @pytest.mark.parametrize(
-    "damage", ["garbage-state", "truncated-segment", "missing-segment", "flipped-bytes"]
-)
+    "damage",
+    ["garbage-state", "truncated-segment", "missing-segment", "flipped-bytes", "fifo-segment",
+     "state-linked-to-an-endless-file"],
+)  # fmt: skip
 def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str],
                                                   damage: str) -> None:  # fmt: skip
     repo, hooks, _ = recalled
@@ -141,6 +143,12 @@ def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str
         for at in range(40, len(data) - 8, 7):
             data[at] ^= 0xFF
         segment.write_bytes(bytes(data))
+    elif damage == "fifo-segment":  # a read of it would block every recall
+        segment.unlink()
+        os.mkfifo(segment)
+    elif damage == "state-linked-to-an-endless-file":
+        (root / "state.json").unlink()
+        (root / "state.json").symlink_to("/dev/zero")
     else:
         segment.unlink()
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
