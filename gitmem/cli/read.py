@@ -35,7 +35,7 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
         click.echo("no entries")
     for row in rows:
         status = f"{row.status}*" if row.amended else row.status
-        click.echo(f"{row.type:<15} {status:<11} {row.id}  {row.title}")
+        click.echo(visible(f"{row.type:<15} {status:<11} {row.id}  {row.title}"))
     return 0
 
 

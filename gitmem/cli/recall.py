@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gitmem.cli.options import format_option
+from gitmem.cli.options import format_option, visible
 from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES, Why
 
@@ -107,7 +107,7 @@ def recall(
         click.echo(f"gitmem: recall could not run: {message}", err=True)
         return 0
     if fmt == "precedents":
-        click.echo(block)
+        click.echo(visible(block))
     elif fmt == "json":
         entries = [{**asdict(h), "missing_files": list(h.missing_files)} for h in hits]
         if explain:
@@ -119,13 +119,13 @@ def recall(
         click.echo("no precedent: nothing in the memory genuinely matches this query")
         if explain and answer.rejected is not None:
             best = answer.rejected
-            click.echo(f"closest, rejected: {best.score:.2f}  {best.id}  {best.title}")
+            click.echo(visible(f"closest, rejected: {best.score:.2f}  {best.id}  {best.title}"))
             click.echo(_why(best.why))
     else:
         for hit in hits:
             click.echo(f"{hit.score:.2f}  {hit.type:<15} {hit.id}")
-            click.echo(f"      {hit.title}")
-            click.echo(f"      applies when: {hit.applies_when}")
+            click.echo(visible(f"      {hit.title}"))
+            click.echo(visible(f"      applies when: {hit.applies_when}"))
             click.echo(f"      {hit.path}" + (f"  [{hit.freshness}]" if hit.freshness else ""))
             if explain:
                 click.echo(_why(hit.why))

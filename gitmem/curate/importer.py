@@ -210,7 +210,7 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str, int]:
 
     try:
         loaded = yaml.safe_load(block) if len(block) <= 16 * 1024 else None
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # a few KB of `[[[…` nest past Python's stack
         loaded = None
     meta: dict[str, str] = {}
     if isinstance(loaded, dict):

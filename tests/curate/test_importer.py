@@ -209,3 +209,16 @@ def test_hostile_files_are_skipped_with_a_note(memory: Path) -> None:
     assert "huge.md: skipped: it is over 256 KiB" in result.output
     assert "latin1.md: skipped: it is not UTF-8" in result.output
     assert "link.md: skipped: it is not a regular file" in result.output
+
+
+def test_front_matter_nested_past_pythons_stack_is_no_front_matter(memory: Path) -> None:
+    """A 3 KB note of `name: [[[…]]]` made the YAML parser recurse past Python's stack (a
+    RecursionError, exit 3): such front matter is read as none, and the import goes on."""
+    deep = "---\nname: " + "[" * 1500 + "]" * 1500 + "\n---\nbody\n"
+    assert importer.split_front_matter(deep) == ({}, "body\n", 4)
+    folder = memory / "notes"
+    folder.mkdir()
+    (folder / "deep.md").write_text(deep)
+    (folder / "MEMORY.md").write_text("- Retry payments with idempotency keys\n")
+    result = run(memory, "import", "claude", "--from", "notes", "--dry-run")
+    assert result.exit_code in (0, 1) and "unexpected error" not in result.output, result.output

@@ -112,3 +112,22 @@ def test_review_and_show_write_what_a_terminal_would_hide_as_escapes(memory: Pat
     shown = ok(run(memory, "show", first_id())).output
     for output in (reviewed.output, shown):
         assert "\x1b" not in output and "OK.\\x1b[8m Skip it." in output, output
+
+
+def test_list_and_recall_write_what_a_terminal_would_act_on_as_escapes(memory: Path) -> None:
+    """An entry edited on main without the gate (warn mode, a server without the hook) whose
+    title carries a clear-screen and a window-title sequence: list and recall print them as
+    escapes, as show and review do."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    path = memory / f".gitmem/entries/decision/{first_id()}.md"
+    text = path.read_text()
+    title = next(line for line in text.splitlines() if line.startswith("title: "))
+    hostile = f'title: "{title[7:]} \\e[2J\\e]0;pwned\\a"'  # YAML escapes: ESC, BEL
+    path.write_text(text.replace(title, hostile))
+    git(memory, "commit", "-q", "--no-verify", "-am", "by hand")
+    listed = ok(run(memory, "list")).output
+    recalled = ok(run(memory, "recall", title[7:])).output
+    for output in (listed, recalled):
+        assert "\x1b" not in output and "\x07" not in output, output
+        assert "\\x1b[2J\\x1b]0;pwned\\x07" in output, output
