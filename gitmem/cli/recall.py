@@ -29,9 +29,20 @@ def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
     return render(from_recalled(store, tree, hits), empty=_NO_PRECEDENT)
 
 
+def _a_number(param: click.Parameter, value: float | None) -> float | None:
+    """FloatRange lets NaN through (no comparison with it fails): a NaN threshold would
+    quietly turn every hit away."""
+    if value is not None and value != value:
+        raise click.BadParameter("not a number: give a score from 0 to 1", param=param)
+    return value
+
+
 @click.command()
 @click.argument("query", nargs=-1, required=True)
-@click.option("-k", "k", default=5, show_default=True, help="At most this many entries.")
+@click.option(
+    "-k", "k", default=5, show_default=True, type=click.IntRange(min=1),
+    help="At most this many entries.",
+)  # fmt: skip
 @click.option("--type", "types", multiple=True, help="Only this type (repeatable).")
 @click.option(
     "--step",
@@ -42,6 +53,7 @@ def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
 @click.option(
     "--min-score",
     type=click.FloatRange(0.0, 1.0),
+    callback=lambda _ctx, param, value: _a_number(param, value),
     help="Every entry scoring at least this, instead of the gate's judgement (0: the ranking).",
 )
 @click.option(

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from gitmem.errors import GitmemError
 from gitmem.recall.engine import Doc, Index
 from gitmem.repo.atomic import sweep_temporaries
 
@@ -324,12 +325,24 @@ class RecallCache(_Stored):
         return base
 
     def _apply(self, loaded: Loaded, changes: list[Change]) -> None:
+        """Every removal first, then every addition: the diff comes in path order, so an
+        entry moved to a path that sorts before its old one (entries/method/ to decision/)
+        would otherwise be added and then removed by its id. A removed file's id is its
+        name's and, when it parses, its front matter's: an entry whose id and name disagree
+        (one that came in without the gate) was indexed under the latter."""
         for change in changes:
-            if change.old is not None:
-                entry_id = Path(change.old.path).stem
+            old = change.old
+            if old is None:
+                continue
+            ids = {Path(old.path).stem}
+            if old.is_file:
+                with contextlib.suppress(GitmemError):
+                    ids.update(d.id for d in _read_docs(self.store, [old]))
+            for entry_id in ids:
                 loaded.index.remove(entry_id)
                 if loaded.vectors is not None:
                     loaded.vectors.remove(entry_id)
+        for change in changes:
             new = change.new
             if new is not None and new.is_file and change.path.endswith(".md"):
                 for doc in _read_docs(self.store, [new._replace(path=change.path)]):

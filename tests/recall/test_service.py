@@ -313,3 +313,27 @@ def test_a_big_first_build_reads_with_two_processes_and_gets_the_same_docs(
 
     monkeypatch.setattr(os, "fork", no_fork)
     assert sorted(cache._docs(entries), key=lambda d: d.id) == alone
+
+
+def test_an_entry_moved_to_a_path_that_sorts_first_stays_found(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """The cache update applies the diff's removals before its additions: in path order, the
+    new path's addition came first and the old path's removal then dropped the entry."""
+    repo, hooks, _ = recalled
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks  # the cache is built
+    [old] = list((repo / ".gitmem/entries").glob(f"*/{hooks}.md"))
+    new = repo / ".gitmem/entries/aaa" / old.name  # a folder that sorts before every type
+    new.parent.mkdir()
+    git(repo, "mv", str(old), str(new))
+    git(repo, "commit", "-q", "--no-verify", "-m", "move it")
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+
+
+@pytest.mark.parametrize("option", [("-k", "0"), ("-k", "-3"), ("--min-score", "nan")])
+def test_a_count_or_threshold_that_answers_nothing_is_a_usage_error(
+    recalled: tuple[Path, str, str], option: tuple[str, str]
+) -> None:
+    repo, _, _ = recalled
+    result = run(repo, "recall", *option, "pygit2 hooks")
+    assert result.exit_code == 2 and "Invalid value" in result.output, result.output
