@@ -199,8 +199,10 @@ class _Stored:
     def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
         """The remembered index of this tree, loaded without reading it whole: checksums are
         not verified here (that would read every page of a large index on every recall);
-        a corruption they would have caught surfaces as a ValueError, and recover() handles
-        it.  Updates, which write what they load, verify."""
+        structural damage (a cut file, a bad header, a link or a FIFO) surfaces as a
+        ValueError, and recover() handles it; a flipped byte inside a title, a term table or
+        a vector does not, and is answered from until an update reads it: updates, which
+        write what they load, verify."""
         record = self._record(entries_tree)
         if record is None or (semantic is not None and not record.get("vectors")):
             return None  # unknown; or the extra was installed since: vectors must be built
