@@ -34,14 +34,13 @@ shows as closed, with a comment naming the admit merge.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.github_api import GIT_AUTH, Api, ApiError
+from gitmem.hooks.github_check import installed_gitmem
 from gitmem.lifecycle import admit as admitting
 from gitmem.model.entry import EntryError, parse
 from gitmem.model.markdown import block, code
@@ -503,14 +502,7 @@ def _judge(ws: Workspace, remote: str, branch: str, head_ref: str) -> None:
     """`gitmem check --range` over every commit of the candidate branch (the installed gitmem,
     in this checkout): any finding refuses the admission."""
     span = f"{remote}/{branch}..{remote}/{head_ref}"
-    done = subprocess.run(
-        [sys.executable, "-P", "-m", "gitmem", "check", "--range", span, "--format", "json"],
-        cwd=ws.store.workdir or ws.store.git_dir,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = installed_gitmem(ws, "check", "--range", span, "--format", "json", timeout=600)
     try:
         report = json.loads(done.stdout)
     except ValueError:

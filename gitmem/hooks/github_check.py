@@ -54,13 +54,18 @@ class Verdict:
     sarif: str = ""  # the same findings as SARIF 2.1.0, for code scanning ('' when not judged)
 
 
-def _gitmem(ws: Workspace, *args: str) -> subprocess.CompletedProcess[str]:
+def installed_gitmem(
+    ws: Workspace, *args: str, timeout: int = 900
+) -> subprocess.CompletedProcess[str]:
+    """The installed gitmem run in the workspace's checkout, as the workflows' steps run it:
+    -P keeps the checkout off the module path, so a gitmem.py there never stands in for it
+    (with the job's token in its environment)."""
     return subprocess.run(
         [sys.executable, "-P", "-m", "gitmem", *args],
         cwd=ws.store.workdir or ws.store.git_dir,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=timeout,
         check=False,
     )
 
@@ -139,8 +144,8 @@ def _judge(
     warn: bool = False,
 ) -> Verdict:
     mode = ("--warn",) if warn else ()
-    annotated = _gitmem(ws, "check", "--range", span, "--format", "github", *mode)
-    report = _report(_gitmem(ws, "check", "--range", span, "--format", "json", *mode))
+    annotated = installed_gitmem(ws, "check", "--range", span, "--format", "github", *mode)
+    report = _report(installed_gitmem(ws, "check", "--range", span, "--format", "json", *mode))
     lines = [_check_table(report)]
     if candidate_ref is not None:
         lines.append(_candidate_section(ws, candidate_ref, head_sha))
@@ -148,7 +153,7 @@ def _judge(
     text = annotated.stdout.rstrip("\n")
     if annotated.returncode not in (0, 1):
         text += "\n::error title=gitmem check::" + _data(annotated.stderr.strip()[:2000])
-    sarif = _gitmem(ws, "check", "--range", span, "--format", "sarif")
+    sarif = installed_gitmem(ws, "check", "--range", span, "--format", "sarif")
     found = sarif.stdout if sarif.returncode in (0, 1) and _report(sarif) is not None else ""
     return Verdict(status, text, "\n\n".join(lines) + "\n", span, notes, found)
 
@@ -198,7 +203,7 @@ def _candidate_section(ws: Workspace, head_ref: str, head_sha: str) -> str:
     out += [f"**Title:** {code(entry.title)}", "", f"**Applies when:** {code(entry.applies_when)}"]
     # what a reviewer needs: gitmem review (near-duplicates, refused topics, supersedes, the
     # entry as it will read); it writes every value from the candidate as code
-    review = _gitmem(ws, "review", entry_id, "--format", "markdown")
+    review = installed_gitmem(ws, "review", entry_id, "--format", "markdown")
     if review.returncode in (0, 1) and review.stdout.startswith("### gitmem review:"):
         out += ["", review.stdout.rstrip("\n").replace("### gitmem review:", "#### Review of", 1)]
     else:
@@ -276,17 +281,17 @@ def _protect(ws: Workspace, branch: str, what: tuple[str, ...], warn: bool, span
     """gitmem check over what (a range, or () for the files) with annotations, and the
     summary that says what to revert when it found a problem, in either mode."""
     mode = ("--warn",) if warn else ()
-    annotated = _gitmem(ws, "check", *what, "--format", "github", *mode)
+    annotated = installed_gitmem(ws, "check", *what, "--format", "github", *mode)
     found = annotated.returncode != 0
     if warn and not found:
-        report = _report(_gitmem(ws, "check", *what, "--format", "json", *mode))
+        report = _report(installed_gitmem(ws, "check", *what, "--format", "json", *mode))
         found = report is None or any(
             isinstance(p, dict) and p.get("severity") == "error"
             for p in report.get("problems") or []
         )
     if not found:
         return Verdict(0, annotated.stdout.rstrip("\n"), "", span)
-    text = _gitmem(ws, "check", *what, *mode).stdout
+    text = installed_gitmem(ws, "check", *what, *mode).stdout
     code_ = annotated.returncode if annotated.returncode in (0, 1) else 1
     summary = _explain(branch, text, warn=warn, failed=code_ != 0)
     return Verdict(code_, annotated.stdout.rstrip("\n"), summary, span)

@@ -899,6 +899,6 @@ def test_the_github_steps_run_the_installed_gitmem_not_the_checkouts(
 
     plant_gitmem(memory)
     monkeypatch.chdir(memory)
-    done = github_check._gitmem(open_workspace(), "--version")
+    done = github_check.installed_gitmem(open_workspace(), "--version")
     assert done.returncode == 0 and __version__ in done.stdout, done
     assert not (memory / "RAN").exists() and not (memory / "gitmem" / "RAN").exists()
