@@ -170,7 +170,11 @@ class _Memory(Memory):
         from gitmem.agents import catalog
 
         entries = self.known.entries_tree
-        found = catalog.stored(self.common_dir, entries) if entries is not None else None
+        found = (
+            catalog.stored(self.common_dir, self.known.dir, entries)
+            if entries is not None
+            else None
+        )
         if found is not None:
             return found
         ws = self.workspace()
@@ -185,7 +189,9 @@ class _Memory(Memory):
         from gitmem.recall.cache import RecallCache, stored_index
 
         entries = self.known.entries_tree
-        found = stored_index(self.common_dir, entries) if entries is not None else None
+        found = (
+            stored_index(self.common_dir, self.known.dir, entries) if entries is not None else None
+        )
         if found is not None:
             return found
         ws = self.workspace()
@@ -271,13 +277,13 @@ def _large(ws: Workspace) -> bool:
 def _catalog_cold(ws: Workspace) -> bool:
     from gitmem.agents.catalog import startable
 
-    return not startable(ws.store.common_dir) and _large(ws)
+    return not startable(ws.store.common_dir, ws.dir) and _large(ws)
 
 
 def _recall_cold(ws: Workspace) -> bool:
     from gitmem.recall.cache import RecallCache
 
-    return not RecallCache(ws.store, ws.dir).exists() and _large(ws)
+    return not RecallCache(ws.store, ws.dir).startable() and _large(ws)
 
 
 def _warm_in_background(ws: Workspace) -> None:

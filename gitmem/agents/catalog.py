@@ -4,8 +4,10 @@ Three things agents ask need every admitted entry's small fields, not a ranked s
 entries citing the file being edited (the PreToolUse hook, on every edit), the latest
 admissions (MCP `memory_recent`) and the budgeted index (`gitmem export`).  Reading 100,000
 entry files for each would take seconds, so the answer is kept in the git directory
-(`<git common dir>/gitmem/agents/catalog-<entries tree id>.tsv`, shared by linked worktrees),
-named by the entries tree it describes: a file that exists is right, by construction.
+(`<git common dir>/gitmem/agents/catalog-<entries tree id>-<folder key>.tsv`, shared by linked
+worktrees), named by the entries tree it describes and the memory folder it lies in (a line
+names its entry's path, which `memory.dir` changes while the tree stays the same): a file that
+exists is right, by construction.
 
 One line per admitted entry (superseded entries are left out), tab-separated: admitted date,
 id, type, path, tags, files, supersedes, title, applies_when, admitted_by; lists joined by
@@ -18,8 +20,8 @@ is a binary search of a table in the mapped file and a read of those lines, what
 of the memory (100,000 entries make a 30 MB catalog, whose scan alone would cost 10 to 30 ms).
 
 An agent's hook opens a catalog without opening the repository (`stored`: the git common
-directory and the tree id are all it needs), so this module loads pygit2 and the entry parser
-only when it must build or update one.
+directory, the memory folder and the tree id are all it needs), so this module loads pygit2
+and the entry parser only when it must build or update one.
 
 A new tree is brought up from the newest catalog on disk by the tree diff (an admission costs
 its entries' lines and one rewrite of the file), else built by reading every entry (two
@@ -32,6 +34,7 @@ format version and the tree.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import mmap
 import os
 from collections.abc import Iterable, Iterator
@@ -287,8 +290,19 @@ def _root(store: Store) -> Path:
     return store.common_dir / "gitmem" / "agents"
 
 
-def _name(tree: str) -> str:
-    return f"catalog-{tree}.tsv"
+def _name(memory_dir: str, tree: str) -> str:
+    return f"catalog-{tree}-{_folder_key(memory_dir)}.tsv"
+
+
+def _folder_key(memory_dir: str) -> str:
+    """The memory folder in a file name: its path hashed (a path holds slashes, and any text)."""
+    return hashlib.sha256(memory_dir.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _of_folder(root: Path, memory_dir: str) -> list[Path]:
+    """The catalogs kept for the memory folder, newest first."""
+    found = root.glob(f"catalog-*-{_folder_key(memory_dir)}.tsv")
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 
 
 def _read_lines(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
@@ -319,18 +333,20 @@ def _open(path: Path, tree: str) -> Catalog | None:
     return Catalog(tree, mapped, len(header), len(header) + table_size, body)
 
 
-def stored(common_dir: Path, entries_tree: str) -> Catalog | None:
-    """The catalog of an entries tree as the git directory keeps it, or None when none is
-    kept (yet): read without opening the repository (an agent's hook)."""
-    return _open(common_dir / "gitmem" / "agents" / _name(entries_tree), entries_tree)
+def stored(common_dir: Path, memory_dir: str, entries_tree: str) -> Catalog | None:
+    """The catalog of an entries tree in memory_dir as the git directory keeps it, or None
+    when none is kept (yet): read without opening the repository (an agent's hook)."""
+    path = common_dir / "gitmem" / "agents" / _name(memory_dir, entries_tree)
+    return _open(path, entries_tree)
 
 
-def startable(common_dir: Path) -> bool:
-    """Whether the git directory keeps a catalog of this format that a new tree can be
-    brought up from by the tree diff (one of an older format would mean a build from scratch:
-    an agent's hook then leaves it to the background warm-up)."""
+def startable(common_dir: Path, memory_dir: str) -> bool:
+    """Whether the git directory keeps a catalog of this format and memory folder that a new
+    tree can be brought up from by the tree diff (one of an older format or another folder
+    would mean a build from scratch: an agent's hook then leaves it to the background
+    warm-up)."""
     try:
-        for path in (common_dir / "gitmem" / "agents").glob("catalog-*.tsv"):
+        for path in _of_folder(common_dir / "gitmem" / "agents", memory_dir):
             with path.open("rb") as handle:
                 if handle.read(len(VERSION)) == VERSION:
                     return True
@@ -348,15 +364,15 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
     if entries_tree is None:
         return Catalog(None, b"\n\n", 0, 1, 2)
     root = _root(store)
-    found = _open(root / _name(entries_tree), entries_tree)
+    name = _name(memory_dir, entries_tree)
+    found = _open(root / name, entries_tree)
     if found is not None:
         return found
-    prefix = f"{memory_dir}/entries/"
-    lines = _update(store, root, prefix, entries_tree)
+    lines = _update(store, root, memory_dir, entries_tree)
     if lines is None:
         items = [
             item
-            for item in store.walk(entries_tree, prefix)
+            for item in store.walk(entries_tree, f"{memory_dir}/entries/")
             if item.is_file and item.path.endswith(".md")
         ]
         lines = list(
@@ -365,20 +381,21 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
     data, table, ids, body = _compose(entries_tree, _sorted(lines))
     with contextlib.suppress(OSError):
         root.mkdir(parents=True, exist_ok=True)
-        atomic_write(root / _name(entries_tree), data)
-        _collect(root, keep=root / _name(entries_tree))
+        atomic_write(root / name, data)
+        _collect(root, keep=root / name)
     return Catalog(entries_tree, data, table, ids, body)
 
 
-def _update(store: Store, root: Path, prefix: str, entries_tree: str) -> list[bytes] | None:
-    """The lines for entries_tree from the newest catalog on disk and the tree diff; None
-    when there is no usable catalog to start from."""
+def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> list[bytes] | None:
+    """The lines for entries_tree from the newest catalog of the memory folder on disk and
+    the tree diff; None when there is no usable catalog to start from."""
     try:
-        stored = sorted(root.glob("catalog-*.tsv"), key=lambda p: p.stat().st_mtime, reverse=True)
+        stored = _of_folder(root, memory_dir)
     except OSError:
         return None
+    prefix = f"{memory_dir}/entries/"
     for path in stored:
-        base_tree = path.name.removeprefix("catalog-").removesuffix(".tsv")
+        base_tree = path.name.removeprefix("catalog-").rsplit("-", 1)[0]
         if not store.has_object(base_tree):
             continue
         base = _open(path, base_tree)

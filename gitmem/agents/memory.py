@@ -136,7 +136,7 @@ def remembered_recall(
     known = memory.known
     if known.tip is None or known.entries_tree is None or k <= 0:
         return None  # nothing to recall: the full path says so without a cache
-    loaded = stored(memory.common_dir, known.entries_tree, semantic=known.semantic)
+    loaded = stored(memory.common_dir, known.dir, known.entries_tree, semantic=known.semantic)
     if loaded is None:
         return None
     try:
@@ -159,7 +159,11 @@ def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Preceden
     from gitmem.agents.precedents import with_provenance
 
     entries = memory.known.entries_tree
-    found = catalog.stored(memory.common_dir, entries) if entries is not None else None
+    found = (
+        catalog.stored(memory.common_dir, memory.known.dir, entries)
+        if entries is not None
+        else None
+    )
     if found is None:
         return None
     provenance: dict[str, tuple[str, str]] = {}

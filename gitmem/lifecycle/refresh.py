@@ -115,7 +115,7 @@ def warm_recall_cache(ws: Workspace) -> bool:
         return False
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
     cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
-    if cache.exists():
+    if cache.startable():
         size, warmed = len(cache.load(memory).index), True
     else:
         entries = ws.store.subtree(memory, "entries")

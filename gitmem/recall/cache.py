@@ -1,9 +1,11 @@
 """The recall cache: the search index (and, with gitmem[semantic], the entry vectors) kept in
-the git directory, shared by linked worktrees, keyed by the memory tree's object id.
+the git directory, shared by linked worktrees, keyed by the memory tree's object id and the
+memory folder's path: an index names each entry's path, and after `memory.dir` changes the same
+entries tree lies at other paths (a key of the tree alone cited the old ones).
 
 Layout under `<git common dir>/gitmem/recall/`:
 
-    state.json          which trees have an index: [{tree, index, vectors}], newest first
+    state.json          which trees have an index: [{dir, tree, index, vectors}], newest first
     manifests/<name>    index and vector manifests, named by their content
     segments/<name>     immutable index segments and vector chunks, named by their content
     lock                held (flock) by whoever writes
@@ -19,9 +21,9 @@ cache is set aside (renamed; the newest one set aside is kept for inspection, ol
 removed) and rebuilt; recall still answers. Up to KEEP_TREES trees are remembered, so recalling
 at another ref (origin/main) does not throw away the main branch's index.
 
-A reader that has only the git directory and a tree id (an agent's hook, which never opens
-the repository) reads the keyword index with `stored_index`: this module loads pygit2 only
-when it reads entries or diffs trees.
+A reader that has only the git directory, the memory folder and a tree id (an agent's hook,
+which never opens the repository) reads the keyword index with `stored_index`: this module
+loads pygit2 only when it reads entries or diffs trees.
 """
 
 from __future__ import annotations
@@ -137,11 +139,17 @@ def _read_regular(path: Path) -> bytes:
 class _Stored:
     """The cache's files under root, read without a lock (and without the repository)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, memory_dir: str) -> None:
         self.root = root
+        self.memory_dir = memory_dir
 
-    def exists(self) -> bool:
-        return (self.root / "state.json").exists()
+    def startable(self) -> bool:
+        """Whether an index of this memory folder is remembered, which a new tree is brought
+        up from by the tree diff (cheap at any size) rather than built from scratch."""
+        try:
+            return bool(self._mine())
+        except (OSError, ValueError):
+            return False
 
     def _state(self) -> list[dict[str, Any]]:
         try:
@@ -155,9 +163,14 @@ class _Stored:
             raise ValueError("recall cache state is malformed")
         return [t for t in trees if isinstance(t, dict)]
 
+    def _mine(self) -> list[dict[str, Any]]:
+        """What state.json remembers of this memory folder's trees, newest first (a record
+        of a cache older than the folder key names none, and is never taken)."""
+        return [r for r in self._state() if r.get("dir") == self.memory_dir]
+
     def _record(self, entries_tree: str | None) -> dict[str, Any] | None:
-        """What state.json remembers of this entries tree, or None."""
-        for record in self._state():
+        """What state.json remembers of this entries tree in this memory folder, or None."""
+        for record in self._mine():
             if record.get("tree") == entries_tree:
                 return record
         return None
@@ -209,21 +222,24 @@ class _Stored:
         return self._load_entry(record, semantic, verify=False)
 
 
-def stored_index(common_dir: Path, entries_tree: str) -> Index | None:
-    """The keyword index of an entries tree as the cache keeps it, or None when it keeps none
-    (or cannot be read): for a reader without the repository (an agent's hook), which then
-    takes RecallCache's way.  Loaded as `RecallCache.load` loads it (mapped, not verified)."""
-    found = stored(common_dir, entries_tree, semantic=False)
+def stored_index(common_dir: Path, memory_dir: str, entries_tree: str) -> Index | None:
+    """The keyword index of an entries tree (in memory_dir) as the cache keeps it, or None
+    when it keeps none (or cannot be read): for a reader without the repository (an agent's
+    hook), which then takes RecallCache's way.  Loaded as `RecallCache.load` loads it
+    (mapped, not verified)."""
+    found = stored(common_dir, memory_dir, entries_tree, semantic=False)
     return found.index if found is not None else None
 
 
-def stored(common_dir: Path, entries_tree: str, *, semantic: bool) -> Loaded | None:
-    """What `RecallCache.load` would answer for an entries tree the cache holds, read without
-    the repository; None when it holds none, or (semantic, the extra installed) holds no
-    vectors for it, or cannot be read: the caller then takes RecallCache's way, which builds
-    or repairs it."""
+def stored(
+    common_dir: Path, memory_dir: str, entries_tree: str, *, semantic: bool
+) -> Loaded | None:
+    """What `RecallCache.load` would answer for an entries tree (in memory_dir) the cache
+    holds, read without the repository; None when it holds none, or (semantic, the extra
+    installed) holds no vectors for it, or cannot be read: the caller then takes
+    RecallCache's way, which builds or repairs it."""
     module = _semantic() if semantic else None
-    found = _Stored(common_dir / "gitmem" / "recall")
+    found = _Stored(common_dir / "gitmem" / "recall", memory_dir)
     try:
         return found._read(entries_tree, module)
     except (OSError, ValueError, KeyError):
@@ -241,9 +257,8 @@ class RecallCache(_Stored):
         semantic: bool = True,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        super().__init__(store.common_dir / "gitmem" / "recall")
+        super().__init__(store.common_dir / "gitmem" / "recall", memory_dir)
         self.store = store
-        self.memory_dir = memory_dir
         self.use_semantic = semantic
         #: told (entries embedded, entries) while a build embeds; a terminal shows it
         self.progress = progress
@@ -308,12 +323,13 @@ class RecallCache(_Stored):
         return Loaded(entries_tree, index, semantic.build(docs, self.progress))
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
-        """From the newest remembered tree, by the diff; else from scratch."""
-        state = self._state()
-        if not state:
+        """From the newest remembered tree of this memory folder, by the diff; else from
+        scratch."""
+        mine = self._mine()
+        if not mine:
             return self._build(entries_tree, semantic)
         try:
-            base = self._load_entry(state[0], semantic)
+            base = self._load_entry(mine[0], semantic)
         except (OSError, ValueError, KeyError):
             return self._build(entries_tree, semantic)
         if semantic is not None and base.vectors is None:
@@ -389,7 +405,7 @@ class RecallCache(_Stored):
         from gitmem.repo.store import atomic_write
 
         parts: set[str] = set()
-        record: dict[str, Any] = {"tree": loaded.tree}
+        record: dict[str, Any] = {"dir": self.memory_dir, "tree": loaded.tree}
         manifest, segments = loaded.index.to_parts()
         record["index"] = self._write_parts(manifest, segments, parts)
         record["vectors"] = None
@@ -398,7 +414,11 @@ class RecallCache(_Stored):
             record["vectors"] = self._write_parts(manifest, chunks, parts)
         record["parts"] = sorted(parts)
         try:
-            older = [r for r in self._state() if r.get("tree") != loaded.tree]
+            older = [
+                r
+                for r in self._state()
+                if (r.get("dir"), r.get("tree")) != (self.memory_dir, loaded.tree)
+            ]
         except ValueError:
             older = []
         records = [record, *older][:KEEP_TREES]

@@ -111,23 +111,25 @@ def test_ids_are_found_by_the_table_and_a_hook_opens_the_file_alone(memory: Path
     assert loaded.get("") is None and loaded.get("a\tb") is None
     tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
     common = memory / ".git"
-    opened = catalog.stored(common, tree)
+    opened = catalog.stored(common, ".gitmem", tree)
     assert opened is not None and [e.id for e in opened] == [e.id for e in loaded]
     assert all(opened.get(entry_id) is not None for entry_id in ids)
     older = git(memory, "rev-parse", "main~1:.gitmem/entries").strip()
-    assert catalog.stored(common, older) is None  # never a catalog of another tree
+    assert catalog.stored(common, ".gitmem", older) is None  # never a catalog of another tree
+    assert catalog.stored(common, "memory", tree) is None  # nor of another memory folder
 
 
 def test_only_a_catalog_of_this_format_counts_as_a_start(memory: Path) -> None:
     _admit(memory, "Lesson to keep")
     common = memory / ".git"
-    assert not catalog.startable(common)
+    assert not catalog.startable(common, ".gitmem")
     _load(memory)
-    assert catalog.startable(common)
+    assert catalog.startable(common, ".gitmem")
+    assert not catalog.startable(common, "memory")  # its paths would name the other folder
     ((name, data),) = _stored(memory).items()
     path = common / "gitmem" / "agents" / name
     path.write_bytes(b"# gitmem agents catalog 2 " + data.split(b" ", 5)[5])
-    assert not catalog.startable(common)
+    assert not catalog.startable(common, ".gitmem")
 
 
 def test_a_catalog_write_sweeps_what_a_killed_writer_left(memory: Path) -> None:

@@ -337,3 +337,23 @@ def test_a_count_or_threshold_that_answers_nothing_is_a_usage_error(
     repo, _, _ = recalled
     result = run(repo, "recall", *option, "pygit2 hooks")
     assert result.exit_code == 2 and "Invalid value" in result.output, result.output
+
+
+def test_a_moved_memory_folder_is_recalled_at_its_new_path(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """The cache is keyed by the entries tree and the memory folder: after `memory.dir`
+    changes, the same entries tree is found at its new path, never cited at the old one;
+    and the agents' catalog (gitmem export, memory_recent) says the same."""
+    repo, hooks, _ = recalled
+    assert str(recall_json(repo, "pygit2 hooks")[0]["path"]).startswith(".gitmem/")
+    ok(run(repo, "export", "claude", "-o", "-"))  # the agents' catalog is kept too
+    git(repo, "mv", ".gitmem", "memory")
+    (repo / ".gitmem.toml").write_text('[memory]\ndir = "memory"\n')
+    git(repo, "add", ".gitmem.toml")
+    git(repo, "commit", "-q", "--no-verify", "-m", "move the memory folder")
+    [hit] = [h for h in recall_json(repo, "pygit2 hooks") if h["id"] == hooks]
+    assert str(hit["path"]).startswith("memory/entries/"), hit
+    assert (repo / str(hit["path"])).is_file()
+    exported = ok(run(repo, "export", "claude", "-o", "-")).output
+    assert "memory/entries/" in exported and ".gitmem/entries/" not in exported, exported
