@@ -185,7 +185,8 @@ def main() -> None:
             f"gitmem check (in process): {len(files) / whole:8,.0f} entries/s  "
             f"{megabytes / whole:6.1f} MB/s  ({whole:.2f} s)"
         )
-        gitmem = shutil.which("gitmem") or "gitmem"
+        # the console script beside this interpreter (its environment need not be activated)
+        gitmem = shutil.which("gitmem", path=str(Path(sys.executable).parent)) or "gitmem"
         proc = timed(lambda: subprocess.run([gitmem, "check"], check=True, capture_output=True))
         print(f"gitmem check (process):   {proc:.2f} s for {len(files):,} entries")
 

@@ -1868,9 +1868,23 @@ def _hidden_re() -> Any:
     return re.compile(_HIDDEN_CLASS)
 
 
-#: what makes an ASCII text worth a look: a control character (a carriage return only when no
-#: line feed follows it; CRLF line ends are accepted), or a YAML escape that may name one
-_ASCII_SUSPECT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|\\[0abefvrxuUN]")
+#: the bytes of an ASCII text that need no look: printable ASCII but the backslash (a YAML
+#: escape in the front matter may name a hidden character), tab and line feed
+_ASCII_PLAIN = bytes(c for c in range(0x20, 0x7F) if c != 0x5C) + b"\t\n"
+
+
+def _ascii_plain(text: str) -> bool:
+    """Whether an ASCII text is sure to hold nothing that scan_hidden_unicode reports: no control
+    character but tab and line ends (a carriage return counts as one when a line feed
+    follows it), no backslash. What is left of its bytes after deleting the plain ones says
+    so in one pass in C; a regular expression over every ASCII file cost the scanner 40% of
+    its time."""
+    others = text.encode("ascii").translate(None, _ASCII_PLAIN)
+    if others.count(b"\r") < len(others):
+        return False  # a control character or a backslash
+    return not others or text.count("\r") == text.count("\r\n")
+
+
 #: a YAML escape of a double-quoted scalar that makes a character (an escaped backslash first)
 _YAML_CHAR = re.compile(r"\\(?:\\|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0abefvrN])")
 _YAML_LETTERS = {"0": 0, "a": 7, "b": 8, "e": 0x1B, "f": 0x0C, "v": 0x0B, "r": 0x0D, "N": 0x85}
@@ -1900,7 +1914,7 @@ def scan_hidden_unicode(text: str, *, line_offset: int = 0) -> list[Finding]:
     often it occurs on that line). Allowed: a byte-order mark at the very start, and a zero-width
     joiner between two emoji (it builds emoji sequences such as family or profession emoji).
     """
-    if text.isascii() and _ASCII_SUSPECT.search(text) is None:
+    if text.isascii() and _ascii_plain(text):
         return []
 
     seen: dict[tuple[int, int], list[int]] = {}  # (line, code point) -> [column, count]

@@ -1101,6 +1101,20 @@ def test_hidden_unicode_findings_name_code_points(text: str) -> None:
         assert chr(int(f.excerpt[2:].split()[0], 16)) in text
 
 
+_ASCII_PIECES = st.sampled_from(
+    ["---\n", "title: ", '"', "a", " ", "\\", "x1b", "u200B", "e", "0", "\r", "\n", "\r\n",
+     "\t", "\x00", "\x1b", "\x0c", "\x7f", "...\n"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ASCII_PIECES, max_size=30).map("".join))
+def test_an_ascii_texts_shortcut_reports_what_the_full_scan_reports(text: str) -> None:
+    """ASCII text is let through by a byte filter (`_ascii_plain`); a harmless non-ASCII
+    letter at its very end takes the full scan, whose findings must be the same."""
+    assert scan_hidden_unicode(text) == scan_hidden_unicode(text + "\u00e9")
+
+
 def _rules_whose_pattern_matches(data: bytes) -> set[int]:
     eng = secrets._engine()
     return {i for i in range(len(secrets._RULES)) if eng.regex(i).search(data) is not None}
@@ -1167,7 +1181,9 @@ def test_a_remembered_line_is_reported_wherever_it_comes_back() -> None:
 def test_the_line_memory_is_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(secrets, "_LINE_MEMO_SIZE", 2)
     monkeypatch.setattr(secrets, "_LINE_MEMO", {})
-    blobs = [rnd(32) for _ in range(5)]
+    # a seeded draw: about 2% of random 32-character blobs after "api token" fall under the
+    # entropy threshold, which made a draw from the shared generator fail now and then
+    blobs = [rnd(32, rng=random.Random(seed)) for seed in range(5)]
     for blob in blobs:
         assert [f.line for f in scan_text(f"api token {blob}")] == [1]
         assert len(secrets._LINE_MEMO) <= 2
