@@ -92,6 +92,35 @@ def pem(kind: str, body: str | None = None, *, armor: str = "") -> str:
     )
 
 
+def _ssh_string(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def openssh_key(kind: str = "ed25519", rng: random.Random = _rng) -> str:
+    """An unencrypted private key laid out as ssh-keygen writes it (openssh-key-v1: the fixed
+    header, `none`, `none`, one key, its public blob, the private section padded to eight
+    bytes), random where a key is random: random bodies alone never showed the fixed
+    header, which once read as filler and let every real ed25519 key through."""
+    if kind == "ed25519":
+        name, public = b"ssh-ed25519", rng.randbytes(32)
+        blob = _ssh_string(name) + _ssh_string(public)
+        secret = _ssh_string(public) + _ssh_string(rng.randbytes(32) + public)
+    else:
+        name, curve = b"ecdsa-sha2-nistp256", b"nistp256"
+        public = b"\x04" + rng.randbytes(64)
+        blob = _ssh_string(name) + _ssh_string(curve) + _ssh_string(public)
+        secret = _ssh_string(curve) + _ssh_string(public) + _ssh_string(b"\x00" + rng.randbytes(32))
+    check = rng.randbytes(4)
+    private = check + check + _ssh_string(name) + secret + _ssh_string(b"user@host")
+    private += bytes(range(1, 1 + (-len(private) % 8)))
+    data = b"openssh-key-v1\x00" + _ssh_string(b"none") + _ssh_string(b"none") + _ssh_string(b"")
+    data += (1).to_bytes(4, "big") + _ssh_string(blob) + _ssh_string(private)
+    body = base64.b64encode(data).decode()
+    lines = "\n".join(body[i : i + 70] for i in range(0, len(body), 70))
+    label = "-" * 5 + "{} OPENSSH PRIVATE KEY" + "-" * 5
+    return f"{label.format('BEGIN')}\n{lines}\n{label.format('END')}\n"
+
+
 def azure_key(signature: str, rng: random.Random = _rng) -> str:
     """An identifiable 64-byte Azure key: 76 base64 characters, the service's signature, five
     more and the last character of a 64-byte encoding, then the padding."""
@@ -556,6 +585,14 @@ _block(
     "private-key-block",
     "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\n"
     f"{rnd(64, B64)}\n{rnd(20, B64)}\nPrivate-Lines: 1\n{rnd(64, B64)}\n"
+    f"Private-MAC: {hexs(64)}\n",
+)
+_block("private-key-block", openssh_key("ed25519"))
+_block("private-key-block", openssh_key("ecdsa"))
+_block(  # an ed25519 key's private part is 48 characters on one line
+    "private-key-block",
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\n"
+    f"{rnd(64, B64)}\n{rnd(4, B64)}\nPrivate-Lines: 1\n{rnd(47, B64)}=\n"
     f"Private-MAC: {hexs(64)}\n",
 )
 _GCP_BODY = [rnd(64, B64) for _ in range(20)]

@@ -1179,7 +1179,13 @@ def _handle_pem(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan
         payload = b"".join(
             line.translate(None, _NON_B64) for line in body.split(b"\n") if b":" not in line
         )
-        if len(payload) < 64 or len(set(payload)) < 16 or _fake(payload[:64]):
+        if len(payload) < (40 if putty else 64) or len(set(payload)) < 16:
+            continue
+        # A body encodes a binary structure whose fixed header (OpenSSH's `openssh-key-v1`,
+        # `none`, `none` and its zero-padded counts) looks like filler in base64: only a body
+        # made up at both ends is a placeholder.
+        tail = payload.rstrip(b"=")[-64:]
+        if _fake(payload[:64]) and _fake(tail):
             continue
         kind = header.strip(b"- ").decode("ascii", "replace").removeprefix("BEGIN ")
         if putty:
