@@ -1618,10 +1618,56 @@ def _scan_hits(scan: _Scan, data: bytes) -> list[_Hit]:
 # What a line needs to render differently from its bytes: a Markdown backslash escape, an HTML
 # entity or a percent-escape (one alternation of bounded pieces: linear).
 _TRIGGERS = re.compile(
-    r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+    r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]{1,31};)"
     r"|%[0-9A-Fa-f]{2}|\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"
 )
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: HTML elements that render inline, so that their tags join the text on either side (not a
+#: table cell's or a paragraph's: `KEY</td><td>value` is two cells, and the rules read it so)
+_INLINE_TAGS = (
+    r"(?i:a|abbr|b|bdi|bdo|cite|code|data|del|dfn|em|font|i|ins|kbd|mark|q|s|samp|small|span"
+    r"|strong|sub|sup|time|u|var|wbr)\b"
+)
+#: Markdown and HTML that renders as nothing around or inside a token: emphasis wrapped round
+#: one (`_ghp_…_`, `**AKIA…**` where no word character borders it), emphasis, a code span's
+#: backticks, empty tags or a comment between two of its characters (`gh**p**_…`, `gh<!-- -->p`)
+_MARKUP = re.compile(
+    r"(?<![A-Za-z0-9_*`>])[_*]{1,3}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[_*]{1,3}(?![A-Za-z0-9_*`<])"
+    r"|(?<=[A-Za-z0-9_])(?:\*{1,3}|`{1,3}|(?:<!--.{0,64}?-->|</?"
+    + _INLINE_TAGS
+    + r"(?:\s[^<>]{0,64})?/?>)+)(?=[A-Za-z0-9_])"
+)
+#: variation selectors: invisible after a letter, left out of the hidden characters for emoji
+_VARIATION = re.compile("[\ufe00-\ufe0f]")
+#: what makes a line worth rendering for its markup: emphasis before a token-long run of
+#: token characters or a URL, or markup between two of them (not a code span's closing
+#: backtick, which most entries hold: every line it sent to the renderer made the scanner five
+#: times slower)
+_MARKUP_TRIGGER_PATTERN = (
+    r"(?:^|[^A-Za-z0-9])[_*]{1,3}(?:[A-Za-z0-9][A-Za-z0-9_\-]{11}|[A-Za-z][A-Za-z0-9+.\-]{0,20}://)"
+    r"|[A-Za-z0-9_](?:\*{1,3}[A-Za-z0-9_]|`{1,3}[A-Za-z0-9_]|<!--|</?"
+    + _INLINE_TAGS
+    + r"[^<>\n]{0,80}>[\w<])"
+)
+
+
+@functools.cache
+def _markup_trigger() -> Any:
+    """_MARKUP_TRIGGER_PATTERN compiled by RE2, over bytes (Latin-1: the pattern is ASCII): it
+    is searched in every text, where Python's engine, trying each position, took half of the
+    scanner's time."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    return re2.compile(_MARKUP_TRIGGER_PATTERN.encode("ascii"), options)
+
+
+def _has_markup(text: str) -> bool:
+    """Whether text may hold markup that hides a token (any text: a lone surrogate too)."""
+    return _markup_trigger().search(text.encode("utf-8", "surrogatepass")) is not None
+
+
 #: YAML's escapes of a double-quoted scalar that name a code point; an escaped backslash first,
 #: so that `\\\\x5F` stays a backslash and text
 _YAML_ESCAPE = re.compile(r"\\\\|\\x([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
@@ -1652,9 +1698,8 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     it renders as it is written (most texts: one search, and an NFKC check for non-ASCII)."""
     triggers = _TRIGGERS
     if text.isascii():
-        if ("\\" not in text and "&" not in text and "%" not in text) or triggers.search(
-            text
-        ) is None:
+        escaped = ("\\" in text or "&" in text or "%" in text) and triggers.search(text)
+        if not escaped and not _has_markup(text):
             return None
     else:
         import unicodedata
@@ -1662,13 +1707,15 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
         if (
             unicodedata.is_normalized("NFKC", text)
             and triggers.search(text) is None
+            and not _has_markup(text)
             and _hidden_re().search(text) is None
+            and _VARIATION.search(text) is None
         ):
             return None
     lines = text.split("\n")
     changed = set()
     for number, line in enumerate(lines, 1):
-        if line.isascii() and triggers.search(line) is None:
+        if line.isascii() and triggers.search(line) is None and not _has_markup(line):
             continue
         rendered = _render(line)
         if rendered != line:
@@ -1682,20 +1729,23 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
 def _render(line: str) -> str:
     """One line as a reader sees it: invisible characters dropped, compatibility forms folded
     (NFKC: full-width letters), HTML entities and percent-escapes decoded, Markdown backslash
-    escapes undone; twice, for a double encoding. Never more lines than it had."""
+    escapes undone, markup that renders as nothing around or inside a token removed; twice,
+    for a double encoding. Never more lines than it had."""
     import html
     import unicodedata
 
     for _ in range(2):
         before = line
         if not line.isascii():
-            line = unicodedata.normalize("NFKC", _hidden_re().sub("", line))
+            line = _VARIATION.sub("", _hidden_re().sub("", line))
+            line = unicodedata.normalize("NFKC", line)
         if "&" in line:
             line = html.unescape(line)
         if "%" in line:
             line = _PERCENT_RUN.sub(_unquote_run, line)
         if "\\" in line:
             line = _ESCAPE.sub(r"\1", _YAML_ESCAPE.sub(_yaml_unescaped, line))
+        line = _MARKUP.sub("", line)
         if line == before:
             break
     return line.replace("\n", " ")

@@ -1228,3 +1228,41 @@ def test_references_and_other_kinds_are_no_kubernetes_secrets() -> None:
         assert "kubernetes-secret" not in rules_of(scan_text(text))
     templated = "kind: Secret\ndata:\n  password: {{ .Values.password }}\n  token: ''\n"
     assert scan_text(templated) == []
+
+
+# ------------------------------------------------------------- markup that renders as nothing
+
+_GH = "gh" + "p_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        f"_{_GH}_",  # Markdown emphasis wrapped round the token
+        f"__{_GH}__",
+        f"*{_GH}*",
+        f"***{_GH}***",
+        "gh**p**_" + _GH[4:],  # emphasis inside it
+        "gh`p_`" + _GH[4:],  # code spans inside it
+        _GH[:10] + "<span></span>" + _GH[10:],  # empty inline elements
+        "gh<!-- -->p_" + _GH[4:],  # a comment
+        "&#103" + _GH[1:],  # a numeric reference without its semicolon, as HTML5 reads it
+        "&#00000000103;" + _GH[1:],  # zero-padded past seven digits
+        _GH[:10] + "\ufe0f" + _GH[10:],  # a variation selector, invisible after a letter
+    ],
+)
+def test_a_token_hidden_by_markup_is_found_as_it_renders(written: str) -> None:
+    assert "github-pat" in rules_of(scan_text(f"the bot logs in with {written} daily\n"))
+
+
+def test_a_password_in_an_emphasised_url_is_found() -> None:
+    url = "postgres://deploy:Xk3pQ9rT2mW8vB5n@db.internal:5432/app"
+    assert "password-in-url" in rules_of(scan_text(f"- the database: _{url}_\n"))
+
+
+def test_table_cells_stay_apart_and_code_spans_stay_quiet() -> None:
+    """Only inline elements join the text either side: a table row's cells are two values."""
+    assert secrets._render("<td>KEY</td><td>value</td>") == "<td>KEY</td><td>value</td>"
+    assert secrets._render("run `make test` and __init__ and snake_case") == (
+        "run `make test` and init and snake_case"
+    )
