@@ -540,6 +540,7 @@ def _scan_commit(j: Judge, commit: str) -> None:
     changes = _memory_changes(j, commit, parent)
     _check_variants(j, commit, parent)
     if changes or info.message.startswith("gitmem:"):
+        _check_message_encoding(j, commit, info.encoding)
         _scan_message(j, commit, info.message)
     _scan_changes(j, changes, commit, lambda: _index_proven(j, commit, parent, changes))
 
@@ -616,6 +617,27 @@ def _without_fingerprints(data: bytes) -> bytes:
         if row is not None:
             lines[number] = line.replace(row.fingerprint.encode(), b"-" * len(row.fingerprint), 1)
     return b"\n".join(lines)
+
+
+#: `encoding` headers that name UTF-8, in the spellings git and Python accept
+_UTF8 = frozenset({"utf-8", "utf8"})
+
+
+def _check_message_encoding(j: Judge, commit: str, encoding: str | None) -> None:
+    """A message that changes the memory must be UTF-8: under another `encoding` header, git
+    (iconv) and the scanner (Python) may decode the same bytes into different text, as
+    `punycode`, which iconv lacks and git shows as the plain bytes, or Windows-31J, which Python
+    lacks and git shows as full-width letters; so such a message is refused, not guessed at."""
+    if encoding is None or encoding.strip().lower() in _UTF8:
+        return
+    j.add(
+        f"commit {commit[:12]} message",
+        "ENCODING",
+        f"declares the encoding {encoding[:40]!r}: a commit that changes the memory is judged as "
+        "UTF-8 text, the encoding git writes by default; commit it again without "
+        "i18n.commitEncoding",
+        commit,
+    )
 
 
 def _scan_message(j: Judge, commit: str, message: str) -> None:

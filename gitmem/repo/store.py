@@ -68,6 +68,8 @@ class CommitInfo(NamedTuple):
     parents: tuple[str, ...]
     tree: str
     message: str
+    #: the commit's `encoding` header, when it has one (git writes none for UTF-8)
+    encoding: str | None = None
 
 
 class Store:
@@ -994,7 +996,8 @@ def _parse_diff_tree(
 
 
 def _commit_info(c: pygit2.Commit) -> CommitInfo:
-    return CommitInfo(str(c.id), tuple(map(str, c.parent_ids)), str(c.tree_id), _message(c))
+    parents = tuple(map(str, c.parent_ids))
+    return CommitInfo(str(c.id), parents, str(c.tree_id), _message(c), c.message_encoding)
 
 
 def _message(c: pygit2.Commit) -> str:
@@ -1004,7 +1007,7 @@ def _message(c: pygit2.Commit) -> str:
     (the scanner encodes the text back to those bytes)."""
     try:
         return c.message
-    except (LookupError, UnicodeDecodeError):
+    except (LookupError, UnicodeError):  # UnicodeError: `punycode` raises the base class
         return c.raw_message.decode("utf-8", "surrogateescape")
 
 

@@ -886,8 +886,8 @@ def test_a_submodule_link_in_the_memory_folder_is_a_layout_problem(clone: Path, 
 
 def test_a_commit_in_an_encoding_python_does_not_know_is_judged(clone: Path) -> None:
     """git accepts any `encoding` header (Windows-31J: a code page iconv knows and Python
-    does not): the judge reads such a message as its bytes, a push of it is no crash, and a
-    token in it is still found."""
+    does not): the judge reads such a message as its bytes, a push of it is no crash, a token
+    in it is still found, and a commit that changes the memory under it is refused."""
     git(clone, "checkout", "-q", "-b", "feature")
     write(clone, "app.py", "print(1)\n")
     git(clone, "add", "-A")
@@ -900,3 +900,33 @@ def test_a_commit_in_an_encoding_python_does_not_know_is_judged(clone: Path) -> 
         "-m", f"gitmem: note {TOKEN}")  # fmt: skip
     stderr = rejected(push(clone, "feature"), "SECRET")
     assert "message" in stderr and "unexpected error" not in stderr
+    assert "ENCODING declares the encoding 'Windows-31J'" in stderr, stderr
+
+
+@pytest.mark.parametrize("encoding", ["punycode", "ISO-8859-1"])
+def test_a_memory_commit_whose_message_git_and_python_may_read_apart_is_refused(
+    clone: Path, encoding: str
+) -> None:
+    """Under `encoding punycode` Python inserts a letter into the token that git shows as
+    plain bytes; the scanner and git must read the same text, so only UTF-8 is judged."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", "a note\n")
+    git(clone, "add", "-A")
+    git(clone, "-c", f"i18n.commitEncoding={encoding}", "commit", "-q", "--no-verify",
+        "-m", "notes\n\nplain words -4sk")  # fmt: skip
+    stderr = rejected(push(clone, "feature"), "ENCODING")
+    assert "message: ENCODING declares the encoding" in stderr, stderr
+    git(clone, "reset", "-q", "--soft", "HEAD~1")  # git cannot amend what iconv cannot read
+    git(clone, "commit", "-q", "--no-verify", "-m", "notes")
+    accepted(push(clone, "feature", "--force"))
+
+
+def test_a_code_commit_whose_message_python_cannot_decode_is_no_crash(clone: Path) -> None:
+    """`punycode` raises UnicodeError itself, not its decoding subclass: a code commit's
+    message in it is read as bytes, and the push is judged (accepted), never an exit 3."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, "app.py", "print(1)\n")
+    git(clone, "add", "-A")
+    git(clone, "-c", "i18n.commitEncoding=punycode", "commit", "-q", "--no-verify",
+        "-m", "fix\n\nthe loader -4sk")  # fmt: skip
+    accepted(push(clone, "feature"))
