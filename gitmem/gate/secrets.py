@@ -1695,17 +1695,21 @@ def _unquote_run(m: re.Match[str]) -> str:
 
 def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     """The text as it renders, line for line, and the (1-based) lines that changed; None when
-    it renders as it is written (most texts: one search, and an NFKC check for non-ASCII)."""
+    it renders as it is written (most texts: one search, and an NFKC check for non-ASCII).
+    A front-matter line that ends in an escaped line break is rendered joined with the lines
+    it continues (YAML reads `"…ghp_ab\\` + `  cd…"` as one value, `ghp_abcd…`)."""
     triggers = _TRIGGERS
+    joins = "\\\n" in text or "\\\r\n" in text
     if text.isascii():
         escaped = ("\\" in text or "&" in text or "%" in text) and triggers.search(text)
-        if not escaped and not _has_markup(text):
+        if not escaped and not joins and not _has_markup(text):
             return None
     else:
         import unicodedata
 
         if (
             unicodedata.is_normalized("NFKC", text)
+            and not joins
             and triggers.search(text) is None
             and not _has_markup(text)
             and _hidden_re().search(text) is None
@@ -1713,17 +1717,47 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
         ):
             return None
     lines = text.split("\n")
+    joined = dict(_continued(lines)) if joins else {}
     changed = set()
     for number, line in enumerate(lines, 1):
+        line = joined.get(number - 1, line)
         if line.isascii() and triggers.search(line) is None and not _has_markup(line):
+            if number - 1 in joined:
+                lines[number - 1] = line
+                changed.add(number)
             continue
         rendered = _render(line)
-        if rendered != line:
+        if rendered != lines[number - 1]:
             lines[number - 1] = rendered
             changed.add(number)
     if not changed:
         return None
     return "\n".join(lines), frozenset(changed)
+
+
+#: how many lines one escaped line break may join: a longer value is cut, not followed
+_MAX_CONTINUED = 16
+
+
+def _continued(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(index, the line joined with those it continues) for each front-matter line that ends
+    in an escaped line break: an odd number of backslashes, which in a double-quoted YAML
+    scalar joins the next line, its leading blanks dropped."""
+    if not lines or lines[0].removeprefix("\ufeff").rstrip("\r") != "---":
+        return
+    for i in range(1, len(lines) - 1):
+        line = lines[i].rstrip("\r")
+        if line in ("---", "..."):
+            return
+        value, j = line, i
+        while j - i < _MAX_CONTINUED and j + 1 < len(lines):
+            head = value.rstrip("\\")
+            if (len(value) - len(head)) % 2 == 0:
+                break
+            j += 1
+            value = value[:-1] + lines[j].rstrip("\r").lstrip(" \t")
+        if j > i:
+            yield i, value
 
 
 def _render(line: str) -> str:

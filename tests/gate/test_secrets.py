@@ -1266,3 +1266,16 @@ def test_table_cells_stay_apart_and_code_spans_stay_quiet() -> None:
     assert secrets._render("run `make test` and __init__ and snake_case") == (
         "run `make test` and init and snake_case"
     )
+
+
+def test_a_token_split_by_an_escaped_line_break_in_the_front_matter_is_found() -> None:
+    """YAML joins a double-quoted value's escaped line break with the next line's text, its
+    indentation dropped: the field holds the whole token, so the scan reads it whole."""
+    head, tail = _GH[:18], _GH[18:]
+    text = f'---\napplies_when: "the bot logs in with {head}\\\n    {tail} daily"\n---\n\nbody\n'
+    [finding] = scan_text(text)
+    assert (finding.rule, finding.line) == ("github-pat", 2)
+    assert finding.fingerprint == scan_text(f"the bot logs in with {_GH}\n")[0].fingerprint
+    # an escaped backslash ends no line early, and the body is Markdown (a hard line break)
+    assert scan_text(f'---\ntitle: "a \\\\\\\\\n  {tail}"\n---\n') == []
+    assert scan_text(f"---\ntitle: t\n---\n\n{head}\\\n{tail}\n") == []
