@@ -709,6 +709,12 @@ def _check_layout_name(j: Judge, change: Change, commit: str) -> None:
             return
 
 
+def _rule_ids() -> tuple[str, ...]:
+    from gitmem.gate.secrets import rule_ids  # the rules' module: only when a row is judged
+
+    return rule_ids()
+
+
 def _scanner(j: Judge) -> Scanner:
     """The scanner, made when a memory file is first scanned (the secret rules load only
     then): in a worker on another core when the push is big enough to stream its diffs
@@ -1373,7 +1379,15 @@ def _judge_allowed_rows(
         if not line.strip():
             continue
         row = allowed_mod.parse_row(line)
-        if row is None or row.entry != admitted_id or row.by != by:
+        if row is not None and row.fingerprint.split(":")[0] not in _rule_ids():
+            j.add(
+                change.path,
+                "HISTORY-EDIT",
+                "allowed.md gains a fingerprint that names no rule of the secret scanner (the "
+                "column is not scanned, so it holds only what a finding's fingerprint is)",
+                step.commit,
+            )
+        elif row is None or row.entry != admitted_id or row.by != by:
             j.add(
                 change.path,
                 "HISTORY-EDIT",

@@ -84,11 +84,18 @@ def _may_allow(
     """None when `by` may record these fingerprints for this candidate, else why not."""
     if not allow:
         return None
+    from gitmem.gate.secrets import rule_ids
+
     for fingerprint in allow:
         if not allowed_mod.FINGERPRINT.fullmatch(fingerprint):
             return (
                 f"--allow {fingerprint!r} is not a finding's fingerprint (rule-id:32 hex digits, "
                 "as the SECRET message prints it)"
+            )
+        if fingerprint.split(":")[0] not in rule_ids():
+            return (
+                f"--allow {fingerprint[:80]!r} names no rule of the secret scanner before its "
+                "colon: copy the fingerprint the SECRET message prints"
             )
     authors = {f"human:{ws.store.author_name(candidate.tip)}"}
     if entry.source.startswith("human:"):

@@ -705,6 +705,14 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
         stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
         assert f"allowed.md gains a row that is not human:bob's for {entry_id}" in stderr, stderr
         git(clone, "reset", "-q", "--hard", "HEAD~1")
+    # a "fingerprint" whose rule id is no rule's: a lower-case token in an unscanned column
+    smuggled = allowed.Allowance(
+        "dapi" + "0123456789abcdef" * 2 + ":" + "ab" * 16, entry_id, "human:bob", "2026-11-30", "ok"
+    )
+    admit_allowing(clone, entry_id, allowed.append(None, [smuggled]))
+    stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+    assert "fingerprint that names no rule of the secret scanner" in stderr, stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
     # the admitter's own row, and a blank line after it, land
     admit_allowing(clone, entry_id, allowed.append(None, [own]) + "\n")
     accepted(push(clone, "main"))
