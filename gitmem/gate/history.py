@@ -619,16 +619,12 @@ def _without_fingerprints(data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
-#: `encoding` headers that name UTF-8, in the spellings git and Python accept
-_UTF8 = frozenset({"utf-8", "utf8"})
-
-
 def _check_message_encoding(j: Judge, commit: str, encoding: str | None) -> None:
     """A message that changes the memory must be UTF-8: under another `encoding` header, git
     (iconv) and the scanner (Python) may decode the same bytes into different text, as
     `punycode`, which iconv lacks and git shows as the plain bytes, or Windows-31J, which Python
     lacks and git shows as full-width letters; so such a message is refused, not guessed at."""
-    if encoding is None or encoding.strip().lower() in _UTF8:
+    if encoding is None or _codec(encoding) == "utf-8":
         return
     j.add(
         f"commit {commit[:12]} message",
@@ -638,6 +634,16 @@ def _check_message_encoding(j: Judge, commit: str, encoding: str | None) -> None
         "i18n.commitEncoding",
         commit,
     )
+
+
+def _codec(encoding: str) -> str | None:
+    """Python's name of an encoding (`UTF8`, `utf_8`: `utf-8`), None for one it lacks."""
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return None
 
 
 def _scan_message(j: Judge, commit: str, message: str) -> None:
@@ -709,10 +715,10 @@ def _check_layout_name(j: Judge, change: Change, commit: str) -> None:
             return
 
 
-def _rule_ids() -> tuple[str, ...]:
-    from gitmem.gate.secrets import rule_ids  # the rules' module: only when a row is judged
+def _is_fingerprint(text: str) -> bool:
+    from gitmem.gate.secrets import is_fingerprint  # the rules' module: when a row is judged
 
-    return rule_ids()
+    return is_fingerprint(text)
 
 
 def _scanner(j: Judge) -> Scanner:
@@ -1379,7 +1385,7 @@ def _judge_allowed_rows(
         if not line.strip():
             continue
         row = allowed_mod.parse_row(line)
-        if row is not None and row.fingerprint.split(":")[0] not in _rule_ids():
+        if row is not None and not _is_fingerprint(row.fingerprint):
             j.add(
                 change.path,
                 "HISTORY-EDIT",

@@ -1719,16 +1719,12 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     lines = text.split("\n")
     joined = dict(_continued(lines)) if joins else {}
     changed = set()
-    for number, line in enumerate(lines, 1):
-        line = joined.get(number - 1, line)
-        if line.isascii() and triggers.search(line) is None and not _has_markup(line):
-            if number - 1 in joined:
-                lines[number - 1] = line
-                changed.add(number)
-            continue
-        rendered = _render(line)
-        if rendered != lines[number - 1]:
-            lines[number - 1] = rendered
+    for number, written in enumerate(lines, 1):
+        line = joined.get(number - 1, written)
+        if not line.isascii() or triggers.search(line) is not None or _has_markup(line):
+            line = _render(line)
+        if line != written:
+            lines[number - 1] = line
             changed.add(number)
     if not changed:
         return None
@@ -2138,6 +2134,22 @@ def _merged(
             merged.append(located)
     merged.sort(key=lambda lh: (lh[0], lh[1].start))
     return merged
+
+
+@functools.cache
+def _rule_id_set() -> frozenset[str]:
+    return frozenset(rule_ids())
+
+
+def is_fingerprint(text: str) -> bool:
+    """Whether text is a fingerprint this scanner gives: one of its rule ids, a colon and 32
+    hex digits. allowed.md's fingerprint column is not scanned, so it may hold nothing else
+    (a lower-case token in the rule id's place would stand there unread)."""
+    rule, _, digest = text.partition(":")
+    return rule in _rule_id_set() and _DIGEST.fullmatch(digest) is not None
+
+
+_DIGEST = re.compile(r"[0-9a-f]{32}")
 
 
 def fingerprint(rule: str, secret: bytes) -> str:

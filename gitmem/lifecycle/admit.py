@@ -84,18 +84,13 @@ def _may_allow(
     """None when `by` may record these fingerprints for this candidate, else why not."""
     if not allow:
         return None
-    from gitmem.gate.secrets import rule_ids
+    from gitmem.gate.secrets import is_fingerprint
 
     for fingerprint in allow:
-        if not allowed_mod.FINGERPRINT.fullmatch(fingerprint):
+        if not is_fingerprint(fingerprint):
             return (
-                f"--allow {fingerprint!r} is not a finding's fingerprint (rule-id:32 hex digits, "
-                "as the SECRET message prints it)"
-            )
-        if fingerprint.split(":")[0] not in rule_ids():
-            return (
-                f"--allow {fingerprint[:80]!r} names no rule of the secret scanner before its "
-                "colon: copy the fingerprint the SECRET message prints"
+                f"--allow {fingerprint[:80]!r} is not a finding's fingerprint (a scanner rule "
+                "id, a colon and 32 hex digits, as the SECRET message prints it)"
             )
     authors = {f"human:{ws.store.author_name(candidate.tip)}"}
     if entry.source.startswith("human:"):

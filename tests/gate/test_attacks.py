@@ -388,7 +388,8 @@ def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
     assert unallowed.exit_code == 1 and "SECRET" in unallowed.output
     smuggled = "pul-" + "0123456789" * 4 + ":" + "ab" * 16  # a token where a rule id goes
     refused = run(clone, "admit", entry_id, "--by", "human:bob", "--allow", smuggled)
-    assert refused.exit_code == 1 and "names no rule of the secret scanner" in refused.output
+    assert refused.exit_code == 1 and "is not a finding's fingerprint" in refused.output
+    assert "a scanner rule id" in refused.output
     ok(run(clone, "admit", entry_id, "--by", "human:bob", "--allow", fingerprint))
     assert (
         f"| {fingerprint} | {entry_id} | human:bob |" in (clone / ".gitmem/allowed.md").read_text()

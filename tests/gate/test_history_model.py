@@ -248,12 +248,27 @@ def moved_forward(old: str, new: str) -> bool:
     return ended.replace("status: retired\n", "status: admitted\n") == old
 
 
+def declared_encoding(repo: Path, commit: str) -> str | None:
+    """The commit's `encoding` header, read from the raw object."""
+    head = git(repo, "cat-file", "commit", commit).split("\n\n", 1)[0]
+    for line in head.split("\n"):
+        if line.startswith("encoding "):
+            return line.removeprefix("encoding ")
+    return None
+
+
 def variant_or_token(repo: Path, commits: list[str]) -> bool:
     """A new commit holding the token in a memory file or its message, or changing a folder
-    whose name is a letter-case variant of the memory folder's."""
+    whose name is a letter-case variant of the memory folder's, or changing the memory (or
+    speaking for gitmem) with a message whose declared encoding is not UTF-8."""
     for commit in commits:
         ps = parents(repo, commit)
         base = ps[0] if ps else None
+        encoding = declared_encoding(repo, commit)
+        if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+            message = git(repo, "log", "-1", "--format=%B", commit)
+            if files(repo, commit) != files(repo, base) or message.startswith("gitmem:"):
+                return True
         for name in git(repo, "ls-tree", "--name-only", commit).split():
             if (
                 name != MEMORY
@@ -624,6 +639,20 @@ class History:
         if not on_main:
             self.g("branch", "-q", "-D", "side")
 
+    def encoded(self, in_memory: bool, ref: str) -> None:
+        """A commit whose message declares ISO-8859-1, changing the memory or code only."""
+        self.g("checkout", "-q", "-b", "side")
+        name = f"{MEMORY}/candidates/local-method-20261129-notes.md" if in_memory else "x.py"
+        (self.work / name).parent.mkdir(parents=True, exist_ok=True)
+        (self.work / name).write_text(f"notes {self.n}\n")
+        self.n += 1
+        self.g("add", "-A")
+        self.g("-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "--no-verify",
+               "-m", "plain words")  # fmt: skip
+        self.push("side", ref)
+        self.g("checkout", "-q", "-f", "main")
+        self.g("branch", "-q", "-D", "side")
+
     def code(self) -> None:
         (self.work / f"src-{self.n}.py").write_text("print('code')\n")
         self.n += 1
@@ -650,6 +679,7 @@ STEP = st.one_of(
     st.tuples(st.just("force"), st.integers(1, 4), st.booleans()),
     st.tuples(st.just("token"), st.booleans(), REFS),
     st.tuples(st.just("variant"), st.booleans()),
+    st.tuples(st.just("encoded"), st.booleans(), REFS),
     st.tuples(st.just("code")),
 )
 
@@ -700,6 +730,8 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.force(2, True)
     made.token(True, "refs/heads/feature")
     made.variant(False)
+    made.encoded(True, "refs/heads/feature")
+    made.encoded(False, "refs/tags/t1")
     made.code()
     verdicts = dict.fromkeys(v for _, v in made.verdicts)
     assert set(verdicts) == {True, False}, made.verdicts

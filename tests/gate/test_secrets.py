@@ -1253,6 +1253,30 @@ _GH = "gh" + "p_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
 )
 def test_a_token_hidden_by_markup_is_found_as_it_renders(written: str) -> None:
     assert "github-pat" in rules_of(scan_text(f"the bot logs in with {written} daily\n"))
+    assert "github-pat" in rules_of(scan_text(f'GITHUB_TOKEN = "{written}"\n'))  # assigned
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call it with **kwargs and *args, then `make test`\n",
+        "keep _private_helper_function_name_ and __init__ as they are\n",
+        "the <b>bold</b>text and a<!-- note -->b stay prose\n",
+        'token_name = "<span>placeholder</span>"\n',
+        "a ```code``` block and `ghp_` as a prefix alone\n",
+    ],
+)
+def test_markup_without_a_token_behind_it_is_no_finding(text: str) -> None:
+    assert scan_text(text) == []
+
+
+def test_a_key_block_made_up_at_both_ends_is_a_placeholder() -> None:
+    """The real header of an OpenSSH key and filler after it: an example, not a key."""
+    header = samples.openssh_key().split("\n")[1][:64]
+    body = header + "A" * 300
+    lines = "\n".join(body[i : i + 70] for i in range(0, len(body), 70))
+    label = "-" * 5 + "{} OPENSSH PRIVATE KEY" + "-" * 5
+    assert scan_text(f"{label.format('BEGIN')}\n{lines}\n{label.format('END')}\n") == []
 
 
 def test_a_password_in_an_emphasised_url_is_found() -> None:
