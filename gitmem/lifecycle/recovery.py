@@ -12,7 +12,10 @@ step is done; each admit and refuse first finishes what a journal left (recover)
 - main at the journal's new commit, or moved on from it: the memory files and index entries
   the landing changed are brought to main's tree, each one that is still at its old or new
   version (a file edited by hand since is left, and named), and the candidate branch is
-  deleted when it still points at the commit that was judged.
+  deleted when it still points at the commit that was judged;
+- main moved somewhere that does not hold the journal's new commit (the user undid the
+  landing: a reset, a rebase): nothing is touched, and the candidate branch is kept, since
+  no admission holds it any more.
 
 A push the killed command was asked for is not made for it: the next `gitmem admit ID --push`
 finds the admission already on main and pushes it (gitmem.lifecycle.admit).
@@ -89,6 +92,14 @@ def recover(ws: Workspace) -> list[str]:
     tip = store.branch_tip(landing.branch)
     if tip is None or tip == landing.old:
         end(store)
+        return done
+    if not store.is_ancestor(landing.new, tip):
+        # undone since (a reset, a rebase): the candidate is in no admission, so it stays
+        end(store)
+        done.append(
+            f"{landing.branch} no longer holds the {landing.action} a killed command made: "
+            f"left as it is, and the candidate branch kept"
+        )
         return done
     if landing.checked_out and store.head_branch() == landing.branch:
         kept = store.sync_worktree(store.tree_of(landing.old), store.tree_of(tip), landing.dir)

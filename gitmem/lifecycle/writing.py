@@ -200,7 +200,17 @@ def _main_checked_out(ws: Workspace) -> bool:
 def _guard_other_worktrees(ws: Workspace) -> None:
     """Refuse, as `git branch -f` does, to move the memory branch while another worktree has
     it checked out: that worktree's files and staging index would stay behind, and its
-    `git status` would show the admission undone (an entry deleted, INDEX.md changed)."""
+    `git status` would show the admission undone (an entry deleted, INDEX.md changed). Nor
+    while a worktree, this one included, is rebasing or bisecting it: the end of the rebase
+    or bisect would put it back where it started and drop the admission, whose candidate
+    branch is already gone."""
+    rebasing = ws.store.rebasing(ws.branch)
+    if rebasing is not None:
+        raise RuleError(
+            f"{ws.branch} is being rebased or bisected in the worktree at {rebasing}: finish "
+            f"it (git rebase --continue, git bisect reset) or abort it (git rebase --abort), "
+            f"then run the command again"
+        )
     if _main_checked_out(ws):
         return
     folder = ws.store.worktree_on(ws.branch)

@@ -119,9 +119,15 @@ class Store:
 
     @property
     def common_dir(self) -> Path:
-        """The git directory shared by all linked worktrees (caches live here)."""
-        common = getattr(self._repo, "commondir", None) or self._repo.path
-        return Path(common)
+        """The git directory shared by all linked worktrees (caches live here). pygit2 has no
+        accessor for it, so git's own pointer is read: a linked worktree's git directory
+        holds a `commondir` file naming it, relative to that directory."""
+        own = Path(self._repo.path)
+        try:
+            pointer = (own / "commondir").read_text(encoding="utf-8").strip()
+        except OSError:
+            return own
+        return Path(os.path.normpath(own / pointer)) if pointer else own
 
     def head_branch(self) -> str | None:
         """The branch HEAD points to (even unborn), or None when detached."""
@@ -145,6 +151,27 @@ class Store:
                 folder = os.path.realpath(line.removeprefix("worktree "))
             elif line == f"branch refs/heads/{branch}" and folder not in (None, here):
                 return folder
+        return None
+
+    def rebasing(self, branch: str) -> str | None:
+        """The folder of a worktree (this one included) that is in the middle of rebasing or
+        bisecting branch, or None. Its HEAD is detached, so worktree_on does not see it; yet
+        `git rebase --abort` (or `git bisect reset`) puts branch back where it started, over
+        anything written to it meanwhile. git's own `git branch -f` refuses the same way: it
+        reads the same files (rebase-*/head-name, BISECT_START) in each worktree's git
+        directory."""
+        common = self.common_dir
+        folders = {common: common.parent if common.name == ".git" else common}
+        for linked in sorted((common / "worktrees").glob("*")):
+            with contextlib.suppress(OSError):
+                gitfile = (linked / "gitdir").read_text(encoding="utf-8").strip()
+                folders[linked] = Path(gitfile).parent
+        wanted = {f"refs/heads/{branch}", branch}
+        for git_dir, folder in folders.items():
+            for marker in ("rebase-merge/head-name", "rebase-apply/head-name", "BISECT_START"):
+                with contextlib.suppress(OSError):
+                    if (git_dir / marker).read_text(encoding="utf-8").strip() in wanted:
+                        return str(folder)
         return None
 
     def ref_name(self, rev: str) -> str | None:

@@ -221,6 +221,39 @@ def test_admit_refuses_while_another_worktree_has_main_checked_out(
     assert git(memory, "status", "--porcelain") == ""
 
 
+def test_admit_refuses_while_main_is_being_rebased_or_bisected(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A worktree rebasing main has HEAD detached, yet `git rebase --abort` puts main back
+    where the rebase started: an admission made meanwhile was wiped off main, its candidate
+    branch already deleted. Refused, as `git branch -f main` is, in this worktree or another."""
+    for text in ("a", "b"):
+        (memory / "README.md").write_text(text)
+        git(memory, "commit", "-q", "-am", text)
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main").strip()
+    editor = {**os.environ, "GIT_SEQUENCE_EDITOR": "sed -i s/^pick/edit/"}
+    subprocess.run(["git", "rebase", "-q", "-i", "HEAD~2"], cwd=memory, env=editor, check=True)
+    linked = tmp_path / "linked"
+    git(memory, "worktree", "add", "-q", "-b", "side", str(linked), main_before)
+    for folder in (memory, linked):
+        for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
+            result = run(folder, *command)
+            assert result.exit_code == 1, result.output
+            assert f"main is being rebased or bisected in the worktree at {memory}" in (
+                result.output
+            )
+            assert "git rebase --abort" in result.output
+    git(memory, "rebase", "--abort")
+    assert git(memory, "rev-parse", "main").strip() == main_before
+    git(memory, "bisect", "start", "main", "main~2")  # `git bisect reset` checks main out again
+    result = run(linked, "admit", first_id())
+    assert result.exit_code == 1 and f"worktree at {memory}" in result.output, result.output
+    git(memory, "bisect", "reset")
+    ok(run(memory, "admit", first_id()))
+    assert git(memory, "status", "--porcelain") == ""
+
+
 def test_a_stale_index_lock_refuses_admit_before_main_moves(memory: Path) -> None:
     """A stale .git/index.lock used to let admit move main, then fail to write the staging
     index with "unexpected error" (exit 3): the entry just admitted was left staged for

@@ -163,3 +163,22 @@ def test_a_git_directory_that_cannot_take_the_journal_refuses_before_main_moves(
     assert git(memory, "status", "--porcelain") == ""
     assert not (git_dir / recovery.JOURNAL).exists()
     ok(run(memory, "admit", entry_id))
+
+
+def test_a_landing_the_user_undid_after_the_kill_keeps_the_candidate_branch(
+    memory: Path,
+) -> None:
+    """Killed after main moved, the admission undone by hand (`git reset --hard HEAD~1`) and
+    other work committed: the next command used to finish the landing anyway and delete the
+    candidate branch, whose commit was then on no branch at all."""
+    entry = proposed(memory, *OLD)
+    tip = git(memory, "rev-parse", f"gitmem/{entry}").strip()
+    killed(memory, "admit-after-ref", "admit", entry)
+    git(memory, "reset", "-q", "--hard", "HEAD~1")
+    (memory / "README.md").write_text("other work\n")
+    git(memory, "commit", "-q", "-am", "other work")
+    result = ok(run(memory, "admit", entry))
+    assert "no longer holds the admit" in result.output and "branch kept" in result.output
+    assert f"admitted {entry}" in result.output
+    assert git(memory, "rev-parse", "main^2").strip() == tip
+    settled(memory, git(memory, "rev-list", "--max-parents=0", "main").split()[0])
