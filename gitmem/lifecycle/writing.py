@@ -28,7 +28,8 @@ MAX_CAS_RETRIES = 20
 #: test hook: "admit-before-ref" kills the process at that point (FAULT_POINTS lists them)
 FAULT_ENV = "GITMEM_FAULT"
 #: Where a test may kill a landing (prefixed by the action: "admit-…", "refuse-…"); the
-#: working tree's files are synced one by one ("sync-file-1", …), then its index.
+#: working tree's index is synced ("sync-index" comes before it), then its files one by one
+#: ("sync-file-1", …).
 FAULT_POINTS = ("before-ref", "after-ref", "sync-file-1", "sync-index", "after-sync", "after-close")
 
 #: make(main tip, its tree) -> (the new tree, the commit's parents, its message)
@@ -237,8 +238,13 @@ def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
         return
     store = ws.store
     old_memory, new_memory = store.subtree(old_tree, ws.dir), store.subtree(new_tree, ws.dir)
-    paths = [f"{ws.dir}/{c.path}" for c in store.diff(old_memory, new_memory)]
-    dirty = store.dirty_paths(paths)
+    changes = store.diff(old_memory, new_memory)
+    states = store.checkouts([f"{ws.dir}/{c.path}" for c in changes])
+    dirty = [
+        path
+        for (path, state), change in zip(states.items(), changes, strict=True)
+        if not state.at({change.old.oid if change.old else None})
+    ]
     if dirty:
         raise RuleError(
             f"{ws.branch} is checked out and {', '.join(dirty)} has uncommitted changes: "

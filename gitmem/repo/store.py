@@ -72,12 +72,28 @@ class CommitInfo(NamedTuple):
     encoding: str | None = None
 
 
+class Checkout(NamedTuple):
+    """What a checked-out path holds (Store.checkouts): its staged blob (None: not staged;
+    '': unmerged), its working-tree file's blob as git would stage it (None: no file), and
+    whether a sparse checkout leaves the file out (skip-worktree)."""
+
+    staged: str | None
+    file: str | None
+    sparse: bool
+
+    def at(self, versions: set[str | None]) -> bool:
+        """Whether index and file each hold one of versions (a left-out file holds any)."""
+        return self.staged in versions and (self.sparse or self.file in versions)
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
     def __init__(self, repo: pygit2.Repository, *, from_env: bool = False) -> None:
         self._repo = repo
         self._staging: Any = None
+        #: what is staged, as a tree, when git had to read the index (_index_through_git)
+        self._staged_tree: str | None = None
         self.from_env = from_env
         self._folders: dict[tuple[str, str], Any] = {}
         self._trees: dict[str, Any] = {}
@@ -819,8 +835,36 @@ class Store:
 
     def _index(self) -> Any:
         if self._staging is None:
-            self._staging = self._repo.index
+            try:
+                self._staging = self._repo.index
+            except pygit2.GitError:
+                self._staging = self._index_through_git()
         return self._staging
+
+    def _index_through_git(self) -> Any:
+        """The staging index as git reads it, for an index libgit2 cannot (a split index's
+        `link` extension, a sparse index's `sdir`): git writes what is staged as a tree
+        (`git write-tree`, the objects a commit of it would write anyway), and an in-memory
+        index is read from that tree. Unmerged paths cannot be written as a tree: resolve
+        them first, as git commit itself says."""
+        env = dict(os.environ) if self.from_env else clean_git_env()
+        done = subprocess.run(
+            ["git", "write-tree"],
+            cwd=self.workdir or self.git_dir,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise UsageError(
+                f"cannot read the staging index: git write-tree says {done.stderr.strip()}: "
+                "resolve the conflicts (git status lists them), then run the command again"
+            )
+        self._staged_tree = done.stdout.strip()
+        index = pygit2.Index()
+        index.read_tree(cast(pygit2.Tree, self._repo[self._staged_tree]))
+        return index
 
     def staged_item(self, path: str) -> TreeItem | None:
         """The staging index's entry for path, or None."""
@@ -844,7 +888,11 @@ class Store:
         head = self.resolve("HEAD")
         if head is None:
             return sorted(self.staged_paths(folder))
-        diff = self._index().diff_to_tree(self._repo[self.tree_of(head)])
+        index = self._index()
+        if self._staged_tree is not None:  # an index read through git knows no repository
+            changes = self.diff(self.tree_of(head), self._staged_tree)
+            return sorted(c.path for c in changes if c.path.startswith(prefix) and c.new)
+        diff = index.diff_to_tree(self._repo[self.tree_of(head)])
         return sorted(
             d.new_file.path
             for d in diff.deltas
@@ -856,21 +904,67 @@ class Store:
     def tracked(self, path: str) -> bool:
         """Whether the staging index holds path (git tracks it)."""
         try:
-            return path in self._repo.index
-        except (pygit2.GitError, ValueError):
+            return path in self._index()
+        except ValueError:
             return False
 
-    def dirty_paths(self, paths: list[str]) -> list[str]:
-        """Which of paths have staged or unstaged changes in the working tree and index."""
-        dirty = []
-        for path in paths:
-            try:
-                flags = self._repo.status_file(path)
-            except (KeyError, pygit2.GitError):
+    def checkouts(self, paths: list[str]) -> dict[str, Checkout]:
+        """What the staging index and the working tree hold at each of paths, as git sees them.
+
+        git answers, not libgit2: libgit2 neither reads a split or sparse index nor runs a
+        clean filter, and a checkout with `core.autocrlf`, `eol=crlf` or a filter holds bytes
+        that are not the blob's, while git stages them as the blob. So the file is hashed as
+        git would stage it (`git hash-object --path`), and the skip-worktree bit of a sparse
+        checkout (`git ls-files -t`: S) says the file is absent by design."""
+        states = {path: Checkout(staged, None, sparse) for path, (staged, sparse) in
+                  self._staged_entries(paths).items()}  # fmt: skip
+        workdir = self.workdir
+        for path, state in states.items():
+            target = workdir / path if workdir is not None else None
+            if state.sparse or target is None or target.is_symlink() or not target.is_file():
                 continue
-            if flags not in (0, pygit2.enums.FileStatus.IGNORED):
-                dirty.append(path)
-        return dirty
+            try:
+                data = target.read_bytes()
+            except OSError:
+                continue
+            blob = self._git_bytes(["hash-object", f"--path={path}", "--stdin"], data)
+            states[path] = state._replace(file=blob.decode("ascii").strip())
+        return states
+
+    def _staged_entries(self, paths: list[str]) -> dict[str, tuple[str | None, bool]]:
+        """Each path's staged blob (None: not staged; '': unmerged, never a version) and
+        whether its skip-worktree bit is set, as `git ls-files -s -t` says."""
+        entries: dict[str, tuple[str | None, bool]] = {path: (None, False) for path in paths}
+        if not paths:
+            return entries
+        listing = self._git_bytes(
+            ["--literal-pathspecs", "ls-files", "-s", "-t", "-z", "--", *paths]
+        )
+        for record in listing.split(b"\0"):
+            if not record:
+                continue
+            head, _, raw = record.partition(b"\t")
+            tag, _mode, oid, stage = head.decode("ascii").split(" ")
+            path = raw.decode("utf-8", "surrogateescape")
+            if path in entries:
+                entries[path] = (oid if stage == "0" else "", tag == "S")
+        return entries
+
+    def _git_bytes(self, args: list[str], data: bytes | None = None) -> bytes:
+        """git's standard output, as bytes, for a command on this repository's checkout; its
+        error, when it fails, as a UsageError (what git refuses is the environment's)."""
+        done = subprocess.run(
+            ["git", *args],
+            cwd=self.workdir or self.git_dir,
+            capture_output=True,
+            env=clean_git_env(),
+            input=data,
+            check=False,
+        )
+        if done.returncode != 0:
+            error = done.stderr.decode("utf-8", "replace").strip()
+            raise UsageError(f"git {args[0]} failed: {error}")
+        return done.stdout
 
     def sync_worktree(
         self,
@@ -880,22 +974,26 @@ class Store:
         step: Callable[[str], None] | None = None,
     ) -> list[str]:
         """After a ref moved from old to new under a checked-out branch: bring the index and the
-        files under prefix to the new tree. A file already at its new version is left as it is,
-        and a file at neither version (edited by hand since) is left too and returned: so a
-        sync that was cut short can simply be run again. step(name), when given, is called
-        after each file ("file-N") and before the index is written ("index")."""
+        files under prefix to the new tree. A path whose staged blob and file are each at its
+        old or new version is brought to the new one; any other (edited by hand since) is left
+        as it is and returned: so a sync that was cut short can simply be run again. step(name),
+        when given, is called before the index is written ("index"), then after each file
+        ("file-N").
+
+        git does the work that must be git's: it writes each file's bytes as a checkout would
+        (smudge and eol filters, `git cat-file --filters`), and moves the index entries
+        (`git reset NEW -- PATHS`, which keeps a sparse checkout's skip-worktree bits, sets
+        them on paths it adds, and reads and writes split and sparse indexes alike). The index
+        goes first, then the files, each replaced whole: a kill between leaves entries at the
+        new version and files at the old, which the next sync finishes."""
         workdir = self.workdir
         if workdir is None:
             return []
         self.require_index_unlocked()
         try:
             return self._sync(workdir, old_tree, new_tree, prefix, step)
-        except (OSError, pygit2.GitError) as exc:
-            reason = (
-                f"{exc.filename}: {exc.strerror}"
-                if isinstance(exc, OSError) and exc.filename and exc.strerror
-                else str(exc)
-            )
+        except OSError as exc:
+            reason = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else exc
             raise UsageError(
                 f"cannot update the working tree's files and staging index: {reason}"
             ) from None
@@ -905,9 +1003,9 @@ class Store:
         return self.git_dir / "index.lock"
 
     def require_index_unlocked(self) -> None:
-        """Refuse while the staging index is locked: libgit2 would write the files, then fail
-        to write the index, and leave the change staged backwards (a staged deletion of what
-        was just admitted). git's own advice, as git gives it."""
+        """Refuse while the staging index is locked: the files would be written, then the
+        index not, and the change left staged backwards (a staged deletion of what was just
+        admitted). git's own advice, as git gives it."""
         lock = self.index_lock()
         if lock.exists():
             raise UsageError(
@@ -923,47 +1021,49 @@ class Store:
         step: Callable[[str], None] | None,
     ) -> list[str]:
         """sync_worktree's work, apart so that what the system refuses is caught in one place."""
-        index = self._repo.index
-        index.read()
-        kept: list[str] = []
         changes = self.diff(self.subtree(old_tree, prefix), self.subtree(new_tree, prefix))
-        for number, change in enumerate(changes, start=1):
-            path = f"{prefix}/{change.path}"
-            target = workdir / path
-            for stale in target.parent.glob(f".{target.name}.*.tmp"):
-                stale.unlink(missing_ok=True)  # an atomic_write cut short
-            now = self._file_id(target)
-            versions = {
-                change.old.oid if change.old else None,
-                change.new.oid if change.new else None,
-            }
-            if now not in versions:
-                kept.append(path)
-                continue
-            if change.new is None:
-                target.unlink(missing_ok=True)
-                if path in index:
-                    index.remove(path)
+        paths = [f"{prefix}/{change.path}" for change in changes]
+        states = self.checkouts(paths)
+        kept: list[str] = []
+        follow: dict[str, str | None] = {}
+        for path, change in zip(paths, changes, strict=True):
+            versions = {change.old.oid if change.old else None}
+            versions.add(change.new.oid if change.new else None)
+            if states[path].at(versions):
+                follow[path] = change.new.oid if change.new else None
             else:
-                if now != change.new.oid:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    atomic_write(target, self.read(change.new.oid))
-                index.add(path)
-            if step is not None:
-                step(f"file-{number}")
+                kept.append(path)
         if step is not None:
             step("index")
-        index.write()
+        if follow:
+            self._git_bytes(
+                ["reset", "-q", new_tree, "--pathspec-from-file=-", "--pathspec-file-nul"],
+                b"".join(_literal(path) + b"\0" for path in follow),
+            )
+        # after the reset: a path new to the index has its skip-worktree bit only now
+        entries = self._staged_entries([path for path, oid in follow.items() if oid])
+        writes = {
+            path: oid
+            for path, oid in follow.items()
+            if oid and not entries[path][1] and states[path].file != oid
+        }
+        for path, oid in follow.items():
+            if oid is None:
+                (workdir / path).unlink(missing_ok=True)
+        for number, (path, data) in enumerate(self._checked_out(writes), start=1):
+            target = workdir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, data)
+            if step is not None:
+                step(f"file-{number}")
         return kept
 
-    def _file_id(self, path: Path) -> str | None:
-        """The blob id of a working-tree file (None when it is absent or not a file)."""
-        try:
-            if path.is_symlink() or not path.is_file():
-                return None
-            return self.blob_id(path.read_bytes())
-        except OSError:
-            return None
+    def _checked_out(self, blobs: dict[str, str]) -> Iterator[tuple[str, bytes]]:
+        """Each path's blob as a checkout writes it, smudge and eol filters applied (`git
+        cat-file --filters`), one git per file: in `--batch` mode git 2.39 announces the
+        unfiltered size before the filtered bytes, so the stream cannot be cut reliably."""
+        for path, oid in blobs.items():
+            yield path, self._git_bytes(["cat-file", "--filters", f"--path={path}", oid])
 
 
 _PYTHON_DIFF_LIMIT = 64
@@ -1045,3 +1145,8 @@ def _append_change(out: list[Change], before: TreeItem | None, after: TreeItem |
         out.append(Change("A", after.path, None, after))
     elif before:
         out.append(Change("D", before.path, before, None))
+
+
+def _literal(path: str) -> bytes:
+    """A path as a pathspec that matches only itself (git's `:(literal)` magic)."""
+    return b":(literal)" + path.encode("utf-8", "surrogateescape")
