@@ -407,6 +407,13 @@ def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
             judge_.scanner.close()
 
 
+def shallow_clone(detail: str) -> UsageError:
+    """The error for history a shallow clone lacks: what it would say of the cut history
+    (commits taken for roots, a diff of a whole tree) would blame the commits, not the
+    clone."""
+    return UsageError(f"this clone is shallow: run git fetch --unshallow ({detail})")
+
+
 # ---------------------------------------------------------------------------------------------
 # one update
 

@@ -311,7 +311,8 @@ def candidate_problems(
     """The candidate judged as admission would judge it now: file rules against main (or
     main_tip, the remote's main a behind clone will catch up with), lineage, and the rule
     that its branch changes nothing but its own file. Findings whose fingerprints `allowed`
-    (an admitter's) names are not reported."""
+    (an admitter's) names are not reported. A shallow clone that lacks the history between
+    main and the branch is a UsageError (exit 2)."""
     if candidate.data is None:
         return [
             Problem(
@@ -379,8 +380,18 @@ def review(ws: Workspace) -> list[Review]:
 
 
 def _branch_scope(ws: Workspace, candidate: Candidate, main_tip: str | None) -> list[Problem]:
+    """The rule that a candidate branch changes only its own file, judged on its net change
+    from where it left main. A shallow clone may lack that point: that is said, rather than
+    blaming the branch for every file of main's tree."""
     store = ws.store
     base = store.merge_base(main_tip, candidate.tip) if main_tip else None
+    if main_tip and base is None and store.shallow_commits():
+        from gitmem.gate.history import shallow_clone
+
+        raise shallow_clone(
+            f"where {candidate.branch} left {ws.branch} was not fetched, so what the candidate "
+            "changes cannot be told"
+        )
     base_tree = store.tree_of(base) if base else None
     stray = [
         c.path

@@ -375,6 +375,19 @@ class Store:
             return None
         return str(base) if base else None
 
+    def shallow_commits(self) -> frozenset[str]:
+        """The commits whose parents this clone was not given (`git clone --depth`: the
+        common git directory's `shallow` file). Below them history is cut: git takes them for
+        root commits, so a merge base is not found and a diff from them shows their whole
+        tree. Empty in a full clone (the file is absent: no read)."""
+        if not self._repo.is_shallow:
+            return frozenset()
+        try:
+            text = (self.common_dir / "shallow").read_text(encoding="ascii", errors="replace")
+        except OSError:
+            return frozenset()
+        return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
     def exists(self, tree: str, path: str) -> bool:
         return self._lookup(tree, path) is not None
 

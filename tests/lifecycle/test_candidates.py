@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clirunner import HOOKS, PROPOSE, first_id, ok, run
+from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
 
 from conftest import git
 
@@ -131,3 +131,35 @@ def test_list_and_recall_write_what_a_terminal_would_act_on_as_escapes(memory: P
     for output in (listed, recalled):
         assert "\x1b" not in output and "\x07" not in output, output
         assert "\\x1b[2J\\x1b]0;pwned\\x07" in output, output
+
+
+def test_a_shallow_clone_says_to_unshallow_instead_of_blaming_the_candidate(
+    memory: Path, tmp_path: Path
+) -> None:
+    """In a clone made with --depth 1, main moved on since the candidate was proposed has
+    no merge base with it: the branch was said to change every file of main's tree (a false
+    CANDIDATE-BRANCH, exit 1). The clone is the cause, and it is told (exit 2); once the
+    history is fetched, the candidate is valid and admitted."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    (memory / "README.md").write_text("# project\nmore\n")
+    git(memory, "commit", "-q", "-am", "main moves on")
+    git(memory, "push", "-q", "origin", "main")
+    shallow = tmp_path / "shallow"
+    git(
+        tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", server.as_uri(), str(shallow)
+    )
+
+    said = "this clone is shallow: run git fetch --unshallow"
+    for args in (["candidates"], ["admit", entry_id]):
+        result = run(shallow, *args)
+        assert result.exit_code == 2, result.output
+        assert said in result.output and "CANDIDATE-BRANCH" not in result.output
+    assert git(shallow, "rev-parse", "main") == git(memory, "rev-parse", "main")
+
+    git(shallow, "fetch", "-q", "--unshallow")
+    assert f"{entry_id}  valid  " in ok(run(shallow, "candidates")).output
+    ok(run(shallow, "admit", entry_id))
