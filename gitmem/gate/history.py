@@ -49,6 +49,11 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
 - a candidate branch `gitmem/<id>` changes only its own `candidates/<id>.md`; a ref that is a
   letter-case variant of the memory branch or of `gitmem/` is refused.
 
+The memory branch's new commits beside its first-parent chain (what a merge's second parent
+brings) are held to those rules of every ref; gitmem admit holds a candidate branch's commits
+to them before its merge brings them in (judge_merged), so that admit never makes a memory
+branch this judge refuses.
+
 The policy (memory branch and folder, who admits, extra types, body length, who may change
 policy, reviewed fingerprints) never comes from the commits judged: on a server from its git
 config, for `--range A..B` and `--pre-push` from the trusted base (gitmem.settings.policy). A
@@ -401,10 +406,59 @@ def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
             _judge_update(judge_, update, walked)
         _report_scans(judge_)
     finally:
-        if judge_.stream is not None:
-            judge_.stream.close()  # stops git if a failure left diffs unread
-        if judge_.scanner is not None:
-            judge_.scanner.close()
+        _stop(judge_)
+
+
+def _stop(judge_: Judge) -> None:
+    if judge_.stream is not None:
+        judge_.stream.close()  # stops git if a failure left diffs unread
+    if judge_.scanner is not None:
+        judge_.scanner.close()
+
+
+def judge_merged(
+    store: Store,
+    tip: str,
+    main: str | None,
+    policy: Policy,
+    *,
+    allowed: Mapping[str, Iterable[str]] | None = None,
+    reported: Iterable[str] = (),
+) -> list[Problem]:
+    """What pre-push and pre-receive would refuse among the commits a merge of tip onto main
+    (the memory branch's tip) brings into the memory branch: main..tip, before any such
+    merge is made (gitmem admit asks it of a candidate branch, gitmem candidates too).
+
+    Those commits arrive beside the memory branch's first-parent chain, and _judge_main
+    holds each such side commit to the rules of every ref, by _scan_commit: secrets and
+    hidden Unicode in every memory file it adds or changes and in its message, a message
+    declared in another encoding, sizes, variants of the folder's names, links. So they are
+    judged here by that same code; a secret a later commit of the branch removed is still
+    found, since the merge brings the commit that held it. The admit merge itself, which
+    gitmem builds, is no side commit and is not judged here; nor are the rules of a
+    `gitmem/<id>` ref, which the server holds the branch to when it is pushed, not main.
+
+    allowed: fingerprints, by entry id, that the merge's allowed.md rows will record (gitmem
+    admit --allow): the gate allows them in that entry's files only, and so does this.
+    reported: blob ids whose findings the caller reports itself (the candidate file it
+    judged at the tip): not scanned a second time. A clone too shallow to hold the history
+    between main and tip is a UsageError (shallow_clone), never a verdict on cut history."""
+    j = Judge(store, policy, [main] if main else [], side="client")
+    j.push_allowed = {key: set(values) for key, values in (allowed or {}).items()}
+    j.scanned.update(reported)
+    try:
+        walked = _walk(j, Update(main or ZERO, tip, policy.main_ref))
+        commits = walked[1] if walked else []
+        cut = store.shallow_commits().intersection(commits)
+        if cut:
+            raise shallow_clone(f"the parents of commit {min(cut)[:12]} were not fetched")
+        _prefetch_changes(j, commits)
+        for commit in commits:
+            _scan_commit(j, commit)
+        _report_scans(j)
+    finally:
+        _stop(j)
+    return sorted(set(j.problems), key=Problem.sort_key)
 
 
 def shallow_clone(detail: str) -> UsageError:

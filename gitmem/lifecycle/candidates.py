@@ -4,12 +4,19 @@ A candidate is the one file `candidates/<id>.md` on its branch `gitmem/<id>` (lo
 remote-tracking).  `gitmem candidates`, CANDIDATES.md, the MCP tool `memory_candidates`,
 `gitmem admit` and `gitmem propose` all judge a candidate with validate_candidate: the file
 rules against main as it is now, its lineage, and whether an admitted entry has its topic.
+
+The invariant: admit never makes a main that pre-push or the server's pre-receive would
+refuse. The admit merge brings the candidate branch's whole history into main, not only its
+tip, so candidate_problems (what every command above reports, and what admit refuses on)
+also judges each commit of main..candidate by the gate's own rules for commits arriving
+beside main's first-parent chain (gitmem.gate.history.judge_merged): a token that one commit
+added and a later fix-up removed still refuses the candidate, before main moves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, Place, check_bytes
@@ -309,10 +316,11 @@ def candidate_problems(
     allowed: frozenset[str] = frozenset(),
 ) -> list[Problem]:
     """The candidate judged as admission would judge it now: file rules against main (or
-    main_tip, the remote's main a behind clone will catch up with), lineage, and the rule
-    that its branch changes nothing but its own file. Findings whose fingerprints `allowed`
-    (an admitter's) names are not reported. A shallow clone that lacks the history between
-    main and the branch is a UsageError (exit 2)."""
+    main_tip, the remote's main a behind clone will catch up with), lineage, the rule that
+    its branch changes nothing but its own file, and the history rules every commit the
+    admit merge brings into main must pass (the module's invariant). Findings whose
+    fingerprints `allowed` (an admitter's) names are not reported. A shallow clone that
+    lacks the history between main and the branch is a UsageError (exit 2)."""
     if candidate.data is None:
         return [
             Problem(
@@ -330,6 +338,7 @@ def candidate_problems(
         return [Problem(candidate.path, exc.line, exc.rule, exc.message)]
     problems = validate_candidate(ws, entry, main_tree, candidate.path, allowed)
     problems.extend(_branch_scope(ws, candidate, main_tip))
+    problems.extend(_history_problems(ws, candidate, entry, main_tip, allowed))
     return problems
 
 
@@ -377,6 +386,39 @@ def review(ws: Workspace) -> list[Review]:
         problems, hint = judged(ws, candidate)
         out.append(Review(candidate, title, problems, hint))
     return out
+
+
+def _history_problems(
+    ws: Workspace,
+    candidate: Candidate,
+    entry: Entry,
+    main_tip: str | None,
+    allowed: frozenset[str],
+) -> list[Problem]:
+    """What pre-push and the server would refuse among the commits the admit merge brings
+    into main (main..candidate), judged by the gate's own code (history.judge_merged) under
+    the policy committed on main, each line told what to do here: rewrite the branch. The
+    tip's file, judged by validate_candidate already, is not scanned again when its bytes
+    are what that judged (the entry as gitmem renders it, as propose writes it)."""
+    from gitmem.gate import history
+
+    store = ws.store
+    source = f"{ws.branch} at {main_tip[:12]}" if main_tip else "the defaults"
+    policy = history.policy_at(store, main_tip, source)
+    reported: list[str] = []
+    if candidate.data == entry.render().encode("utf-8"):
+        item = store.item(store.tree_of(candidate.tip), candidate.path)
+        reported = [item.oid] if item is not None else []
+    found = history.judge_merged(
+        store, candidate.tip, main_tip, policy, allowed={entry.id: allowed}, reported=reported
+    )
+    branch = f"{BRANCH_PREFIX}{candidate.id}"
+    push = "" if candidate.local else f", then git push --force-with-lease {remote_of(candidate)}"
+    todo = (
+        f"; the admit merge would bring that commit into {ws.branch}, where pre-push and the "
+        f"server refuse it: drop it from {branch} (git rebase -i {ws.branch} {branch}{push})"
+    )
+    return [replace(p, message=p.message + todo) for p in found]
 
 
 def _branch_scope(ws: Workspace, candidate: Candidate, main_tip: str | None) -> list[Problem]:

@@ -17,7 +17,8 @@ from gitmem.errors import UsageError
 from gitmem.gate import history
 from gitmem.gate.check import Report
 from gitmem.hooks import installer
-from gitmem.repo.store import ZERO
+from gitmem.repo.store import ZERO, Store
+from gitmem.settings.policy import Policy
 
 from conftest import git
 
@@ -354,3 +355,33 @@ def test_the_gitmem_check_command_speaks_for_the_frameworks_pre_push_stage(
         env=env,
     )
     assert done.returncode == 1 and "HISTORY" in done.stdout + done.stderr, done
+
+
+def test_history_cut_inside_the_commits_a_merge_brings_is_a_usage_error(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A shallow clone can hold the merge base and still lack the history of a branch the
+    candidate merged in: that commit would be judged as a root adding its whole tree. The
+    history judge says the clone is shallow instead."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "checkout", "-q", "-b", "side")
+    for n in range(4):
+        (memory / "side.txt").write_text(f"{n}\n")
+        git(memory, "add", "side.txt")
+        git(memory, "commit", "-q", "-m", f"side {n}")
+    git(memory, "checkout", "-q", "main")
+    git(memory, "checkout", "-q", "-b", "topic")
+    git(memory, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    git(memory, "push", "-q", str(server), "main", "topic")
+    shallow = tmp_path / "shallow"
+    git(
+        tmp_path, "clone", "-q", "--depth", "2", "--no-single-branch", server.as_uri(), str(shallow)
+    )
+    store = Store.open(shallow)
+    main, topic = store.resolve("origin/main"), store.resolve("origin/topic")
+    assert main and topic and store.merge_base(main, topic) == main
+    with pytest.raises(UsageError, match="this clone is shallow: run git fetch --unshallow"):
+        history.judge_merged(store, topic, main, Policy())
+    git(shallow, "fetch", "-q", "--unshallow")
+    assert history.judge_merged(Store.open(shallow), topic, main, Policy()) == []

@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from clirunner import PROPOSE, SECRETS, first_id, ok, run
+from secret_samples import github_token
 
 from gitmem.lifecycle import candidates, recovery, writing
 from gitmem.repo.workspace import open_workspace
@@ -335,3 +337,81 @@ def test_admit_into_a_read_only_git_directory_says_it_cannot_write(memory: Path)
     assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
     assert "unexpected" not in done.stderr
     assert snapshot(memory) == before
+
+
+TOKEN = github_token(41)
+
+
+def _fix_up(repo: Path, entry_id: str, token_in: str) -> tuple[str, str]:
+    """Two commits on a proposed candidate's branch, as a pull request's fix-up leaves them:
+    one that puts TOKEN in the candidate's file ("file") or in its own message ("message"),
+    then one that takes it out again; the tip's file is the proposed one. Returns the first
+    commit's id and the branch's tip."""
+    git(repo, "checkout", "-q", f"gitmem/{entry_id}")
+    path = repo / f".gitmem/candidates/{entry_id}.md"
+    proposed = path.read_text()
+    if token_in == "file":
+        path.write_text(proposed.replace("A profile of", f"A profile ({TOKEN}) of"))
+        git(repo, "commit", "-q", "--no-verify", "-am", "evidence")
+    else:
+        path.write_text(proposed.replace("A profile of", "A timed profile of"))
+        git(repo, "commit", "-q", "--no-verify", "-am", f"evidence, token {TOKEN}")
+    first = git(repo, "rev-parse", "HEAD").strip()
+    path.write_text(proposed)
+    git(repo, "commit", "-q", "--no-verify", "-am", "fix-up: as proposed")
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "main")
+    return first, tip
+
+
+@pytest.mark.parametrize("token_in", ["file", "message"])
+def test_a_secret_a_fix_up_removed_from_the_candidate_branch_refuses_it_before_main_moves(
+    memory: Path, token_in: str
+) -> None:
+    """The admit merge brings the branch's whole history into main, and pre-push and the
+    server scan every commit it brings: a token one commit added and a later one removed
+    made a main that could not be pushed, its candidate branch deleted. The candidate is
+    refused instead, by the gate's own rule line, main unmoved, the branch kept; a reviewer
+    who allows the finding admits it into a main the history judge accepts."""
+    ok(run(memory, *PROPOSE))
+    entry_id = first_id()
+    first, tip = _fix_up(memory, entry_id, token_in)
+    where = f".gitmem/candidates/{entry_id}.md:" if token_in == "file" else "commit "
+    listing = ok(run(memory, "candidates")).output
+    assert f"{entry_id}  1 problem(s)" in listing, listing
+    assert "SECRET github-pat: GitHub personal access token" in listing
+    assert f"in commit {first[:12]}: rewrite the commits without it" in listing
+    assert f"drop it from gitmem/{entry_id} (git rebase -i main gitmem/{entry_id})" in listing
+    assert where in listing and TOKEN not in listing
+    before = snapshot(memory)
+    refused = run(memory, "admit", entry_id, "--by", "human:reviewer")
+    assert refused.exit_code == 1, refused.output
+    assert "the candidate breaks 1 rule(s)" in refused.output
+    assert "SECRET github-pat" in refused.output and first[:12] in refused.output
+    assert snapshot(memory) == before  # main unmoved, the branch kept
+
+    if token_in == "file":  # a finding the admit merge's allowed.md row allows in that file
+        from gitmem.gate import secrets
+
+        fingerprint = secrets.fingerprint("github-pat", TOKEN.encode())
+        main_before = git(memory, "rev-parse", "main").strip()
+        ok(run(memory, "admit", entry_id, "--by", "human:reviewer", "--allow", fingerprint))
+        assert git(memory, "rev-parse", "main^2").strip() == tip
+        checked = ok(run(memory, "check", "--range", f"{main_before}..main"))
+        assert checked.output.endswith("no problems\n"), checked.output
+    else:  # a message no allowed.md row speaks for: the commit is dropped from the branch
+        git(memory, "branch", "-f", f"gitmem/{entry_id}", f"{first}^")
+        ok(run(memory, "admit", entry_id, "--by", "human:reviewer"))
+
+
+def test_a_secret_in_the_candidates_file_is_reported_once(memory: Path) -> None:
+    """The tip's file is judged by the file rules; the history judge does not scan the same
+    bytes again, so one finding is one line."""
+    ok(run(memory, *PROPOSE))
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    path.write_text(path.read_text().replace("A profile of", f"A profile ({TOKEN}) of"))
+    git(memory, "commit", "-q", "--no-verify", "-am", "evidence")
+    git(memory, "checkout", "-q", "main")
+    listing = ok(run(memory, "candidates")).output
+    assert listing.count(" SECRET ") == 1, listing
