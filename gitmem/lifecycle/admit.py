@@ -30,7 +30,14 @@ from gitmem.lifecycle.candidates import (
     rule_error,
 )
 from gitmem.lifecycle.entries import find_entry
-from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
+from gitmem.lifecycle.writing import (
+    catch_up,
+    default_human,
+    land_on_main,
+    one_landing_at_a_time,
+    resume,
+    today,
+)
 from gitmem.model import allowed as allowed_mod
 from gitmem.model import curation
 from gitmem.model.entry import Entry, EntryError, parse
@@ -112,6 +119,7 @@ def _parsed(candidate: Candidate) -> Entry:
         raise RuleError(f"{candidate.path}:{exc.line or ''} {exc.rule} {exc.message}") from None
 
 
+@one_landing_at_a_time
 def admit(
     ws: Workspace,
     entry_id: str,

@@ -21,12 +21,20 @@ A push the killed command was asked for is not made for it: the next `gitmem adm
 finds the admission already on main and pushes it (gitmem.lifecycle.admit).
 
 The journal is a small JSON file in the working tree's own git directory (each linked
-worktree has its own checkout to finish), written whole and renamed into place.
+worktree has its own checkout to finish), written whole and renamed into place. There is one
+journal per worktree, so landings in one worktree take turns (one_at_a_time): two admits run at
+once used to see each other's half-synced files as uncommitted changes, and each finished and
+removed the other's journal. Landings from different worktrees or clones need no turn: main
+moves by compare-and-swap, and the loser builds its commit again on the winner's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -35,6 +43,8 @@ from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import Workspace
 
 JOURNAL = "gitmem-landing.json"
+#: held (flock) for a whole admit or refuse; the kernel drops it when its process dies
+LOCK = "gitmem-landing.lock"
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,26 @@ class Landing:
 
 def _path(store: Store) -> Path:
     return store.git_dir / JOURNAL
+
+
+@contextlib.contextmanager
+def one_at_a_time(store: Store) -> Iterator[None]:
+    """Wait for any other admit or refuse in this worktree to end, and hold the turn until
+    this one has: from the journal it first finishes to the one it removes. An flock, not a
+    lock file: one killed outright leaves nothing behind to remove by hand."""
+    path = store.git_dir / LOCK
+    try:  # read-only: flock needs no write access, and a lock once made is taken on any mount
+        handle = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {path}: {exc.strerror or exc}: make the git directory writable for "
+            "you (is it a read-only mount, or another user's?), then run the command again"
+        ) from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
 
 
 def begin(store: Store, landing: Landing) -> None:

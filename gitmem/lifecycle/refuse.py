@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 
 from gitmem.errors import UsageError
 from gitmem.lifecycle.candidates import find_candidate
-from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
+from gitmem.lifecycle.writing import (
+    catch_up,
+    default_human,
+    land_on_main,
+    one_landing_at_a_time,
+    resume,
+    today,
+)
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError, parse
 from gitmem.repo.store import BLOB
@@ -29,6 +36,7 @@ class Refusal:
     recovered: list[str] = field(default_factory=list)
 
 
+@one_landing_at_a_time
 def refuse(
     ws: Workspace,
     entry_id: str,

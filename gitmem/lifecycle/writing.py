@@ -13,9 +13,11 @@ never overwrite.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import signal
 from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
 
 from gitmem.errors import GitmemError, RuleError, UsageError
 from gitmem.lifecycle import recovery
@@ -34,6 +36,24 @@ FAULT_POINTS = ("before-ref", "after-ref", "sync-file-1", "sync-index", "after-s
 
 #: make(main tip, its tree) -> (the new tree, the commit's parents, its message)
 MakeCommit = Callable[[str, str], tuple[str, list[str], str]]
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def one_landing_at_a_time(
+    command: Callable[Concatenate[Workspace, P], R],
+) -> Callable[Concatenate[Workspace, P], R]:
+    """A command that lands on main (admit, refuse) runs whole in its worktree's turn
+    (recovery.one_at_a_time): from resume, which finishes a killed landing, to its own end."""
+
+    @functools.wraps(command)
+    def in_turn(ws: Workspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with recovery.one_at_a_time(ws.store):
+            return command(ws, *args, **kwargs)
+
+    return in_turn
 
 
 def today() -> str:

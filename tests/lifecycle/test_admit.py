@@ -334,7 +334,7 @@ def test_admit_into_a_read_only_git_directory_says_it_cannot_write(memory: Path)
     with read_only(memory / ".git") as prefix:
         done = run_gitmem(memory, "admit", first_id(), prefix=prefix)
     assert done.returncode == 2, done.stderr
-    assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
+    assert f"cannot write {memory / '.git' / recovery.LOCK}: " in done.stderr
     assert "unexpected" not in done.stderr
     assert snapshot(memory) == before
 
@@ -415,3 +415,30 @@ def test_a_secret_in_the_candidates_file_is_reported_once(memory: Path) -> None:
     git(memory, "checkout", "-q", "main")
     listing = ok(run(memory, "candidates")).output
     assert listing.count(" SECRET ") == 1, listing
+
+
+def test_admits_run_at_once_in_one_checkout_all_land(memory: Path) -> None:
+    """Four admits started together in the checkout that has main: each waits for its turn
+    and lands. Before the turn, one in two such rounds had an admit fail, seeing another's
+    half-synced files as "uncommitted changes", or finishing and removing its journal."""
+    titles = ["Topic alpha here", "Topic beta here", "Topic gamma here", "Topic delta here"]
+    for _ in range(3):
+        ids = [ok(run(memory, *PROPOSE[:4], t, *PROPOSE[5:])).output.split()[1] for t in titles]
+        admits = [
+            subprocess.Popen(
+                [sys.executable, "-m", "gitmem", "admit", entry],
+                cwd=memory,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            for entry in ids
+        ]
+        outputs = [admit.communicate()[0] for admit in admits]
+        assert [admit.returncode for admit in admits] == [0] * 4, outputs
+        assert git(memory, "status", "--porcelain") == ""
+        assert git(memory, "branch", "--list", "gitmem/*") == ""
+        for entry in ids:
+            assert (memory / f".gitmem/entries/decision/{entry}.md").is_file()
+        titles = [f"{title} again" for title in titles]
+    ok(run(memory, "index", "--check"))

@@ -154,6 +154,7 @@ def test_a_git_directory_that_cannot_take_the_journal_refuses_before_main_moves(
     entry_id = proposed(memory, *OTHER)
     refs = git(memory, "for-each-ref", "--format=%(refname) %(objectname)")
     git_dir = memory / ".git"
+    (git_dir / recovery.LOCK).touch()  # made by an earlier admit: taken on a read-only mount
     with read_only(git_dir, but=git_dir / "objects") as prefix:
         done = run_gitmem(memory, "admit", entry_id, prefix=prefix)
     assert done.returncode == 2, done.stderr

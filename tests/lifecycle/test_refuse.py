@@ -7,6 +7,8 @@ from pathlib import Path
 
 from clirunner import PROPOSE, first_id, ok, run
 
+from gitmem.lifecycle import recovery
+
 from conftest import git, read_only, run_gitmem
 
 
@@ -102,6 +104,6 @@ def test_refuse_into_a_read_only_git_directory_says_it_cannot_write(memory: Path
     with read_only(memory / ".git") as prefix:
         done = run_gitmem(memory, "refuse", first_id(), "--reason", "no", prefix=prefix)
     assert done.returncode == 2, done.stderr
-    assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
+    assert f"cannot write {memory / '.git' / recovery.LOCK}: " in done.stderr
     assert "unexpected" not in done.stderr
     assert snapshot(memory) == before
