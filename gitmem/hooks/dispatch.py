@@ -1,6 +1,7 @@
 """What each git hook does (the scripts in hooks/ exec `gitmem hook NAME`).
 
-- pre-commit: the file rules over what git is committing (GIT_INDEX_FILE honoured);
+- pre-commit: the file rules over what git is committing (GIT_INDEX_FILE honoured); no commit
+  at all while an admit or refuse killed after main moved is not finished in this checkout;
 - pre-push: the history rules over what the remote does not have yet;
 - pre-receive: the history rules on the server, with the server's own policy (its git config,
   gitmem.settings.policy), GitLab-style `GL-HOOK-ERR:` lines under GitLab; in the server's warn
@@ -25,6 +26,9 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
     from gitmem.gate import check
 
     if name == "pre-commit":
+        cut_short = _unfinished_landing()
+        if cut_short:
+            return 1, cut_short
         report = check.check_staged()
         return (0 if report.ok else 1), (check.render(report, "text") if report.problems else "")
     if name in ("pre-push", "pre-receive"):
@@ -55,3 +59,20 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         return 0, f"gitmem: {name}: {exc.message}"
     except Exception as exc:  # a post-* hook never fails the user's git command
         return 0, f"gitmem: {name}: could not refresh the indexes ({exc!r})"
+
+
+def _unfinished_landing() -> str | None:
+    """Why no commit may be made here yet, when an admit or refuse was killed after main
+    moved and before the checkout followed (gitmem.lifecycle.recovery.unfinished)."""
+    from gitmem.lifecycle import recovery
+    from gitmem.repo.store import Store
+
+    landing = recovery.unfinished(Store.open(from_env=True))
+    if landing is None:
+        return None
+    return (
+        f"gitmem: {landing.branch} holds `gitmem {landing.action}`, but the command was cut "
+        f"short before this checkout followed: the staging index still holds the memory as "
+        f"it was, and this commit would undo it. Run `gitmem {landing.action}` again to "
+        f"finish it, then commit."
+    )

@@ -112,6 +112,22 @@ def pending(store: Store) -> Landing | None:
         return None
 
 
+def unfinished(store: Store) -> Landing | None:
+    """The landing a killed command left unfinished in this checkout: main moved, and its
+    files and staging index are still to follow. Until they do, the index holds main's old
+    memory, so any commit would undo the landing: pre-commit refuses (gitmem.hooks.dispatch)
+    and says which command finishes it."""
+    landing = pending(store)
+    if landing is None or not landing.checked_out:
+        return None
+    if store.head_branch() != landing.branch:
+        return None
+    tip = store.branch_tip(landing.branch)
+    if tip is None or tip == landing.old or not store.is_ancestor(landing.new, tip):
+        return None
+    return landing
+
+
 def recover(ws: Workspace) -> list[str]:
     """Finish (or drop) what a killed landing left; returns one line per thing done."""
     store = ws.store

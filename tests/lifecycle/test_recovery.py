@@ -183,3 +183,24 @@ def test_a_landing_the_user_undid_after_the_kill_keeps_the_candidate_branch(
     assert f"admitted {entry}" in result.output
     assert git(memory, "rev-parse", "main^2").strip() == tip
     settled(memory, git(memory, "rev-list", "--max-parents=0", "main").split()[0])
+
+
+def test_no_commit_is_made_over_a_landing_cut_short(repo: Path) -> None:
+    """Killed after main moved, before the checkout followed: the staging index still holds
+    main's old memory, so a plain `git commit -am` committed the admission's undoing. The
+    real pre-commit hook refuses any commit until the landing is finished."""
+    ok(run(repo, "init", "--hooks"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    entry = proposed(repo, *OLD)
+    killed(repo, "admit-after-ref", "admit", entry)
+    (repo / "README.md").write_text("other work\n")
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-am", "other work"], cwd=repo, capture_output=True, text=True
+    )
+    assert refused.returncode == 1, refused.stderr
+    assert f"Run `gitmem admit {entry}` again to finish it" in refused.stderr
+    assert git(repo, "log", "-1", "--format=%s") == f"gitmem: admit {entry}\n"
+    ok(run(repo, "admit", entry))
+    git(repo, "commit", "-q", "-am", "other work")
+    settled(repo, git(repo, "rev-list", "--max-parents=0", "main").split()[0])
