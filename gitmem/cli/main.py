@@ -79,11 +79,42 @@ def exit_code(call: Callable[[], Any]) -> int:
         _discard_stdout()
         return 0
     except Exception as exc:
-        path = write_error_log(traceback.format_exc())
-        where = f"; the traceback is in {path}. Please report it with that file" if path else ""
-        click.echo(f"gitmem: unexpected error ({exc!r}){where}.", err=True)
-        return UNEXPECTED
+        return _unexpected(exc)
+    except BaseException as exc:
+        if not _is_panic(exc):
+            raise  # SystemExit, GeneratorExit: not ours to map
+        if _interrupted(exc):
+            click.echo("gitmem: interrupted", err=True)
+            return INTERRUPTED
+        return _unexpected(exc)
     return result if isinstance(result, int) else 0
+
+
+def _unexpected(exc: BaseException) -> int:
+    path = write_error_log(traceback.format_exc())
+    where = f"; the traceback is in {path}. Please report it with that file" if path else ""
+    click.echo(f"gitmem: unexpected error ({exc!r}){where}.", err=True)
+    return UNEXPECTED
+
+
+def _is_panic(exc: BaseException) -> bool:
+    """Whether exc is a Rust extension's panic (pyo3's PanicException, a BaseException so that
+    `except Exception` lets it through). Told by its type's name and module, since
+    `pyo3_runtime` is a module each extension makes at run time, not one to import."""
+    kind = type(exc)
+    return kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether a panic was a Ctrl-C: a KeyboardInterrupt raised inside a Rust extension (the
+    schema library importing `decimal` as the signal arrives) comes back as a panic whose
+    cause, context or message names it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or "KeyboardInterrupt" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _discard_stdout() -> None:

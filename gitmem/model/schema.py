@@ -39,6 +39,11 @@ def _entry_schema(extra_types: tuple[str, ...]) -> dict[str, Any]:
 
 @functools.cache
 def _fast_validator(extra_types: tuple[str, ...]) -> Any:
+    # jsonschema_rs imports `decimal` as it loads, from Rust: a Ctrl-C arriving then became a
+    # Rust panic (its report printed, a PanicException raised). Imported here first, a Ctrl-C
+    # is a plain KeyboardInterrupt, and the extension finds the module already loaded.
+    import decimal  # noqa: F401
+
     import jsonschema_rs
 
     return jsonschema_rs.validator_for(_entry_schema(extra_types))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 import pytest
-from clirunner import run
+from clirunner import PROPOSE, first_id, ok, run
 
 from gitmem.cli import main as cli
 from gitmem.cli.errorlog import error_log_dir
@@ -119,3 +119,56 @@ def test_every_option_of_every_command_says_what_it_does() -> None:
     helped = {f"{n} {o.opts[0]}": o.help or "" for n, o in found}
     assert "origin's default branch" in helped["init --branch"]
     assert "gate" in helped["recall --min-score"]
+
+
+INTERRUPT_AT_IMPORT = """
+import os, sys
+target = os.environ["GITMEM_TEST_INTERRUPT_AT"]
+class Interrupt:
+    def find_spec(self, name, path=None, target_=None):
+        if name == target:
+            sys.meta_path.remove(self)
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupt())
+"""
+
+
+def test_a_ctrl_c_inside_a_rust_extension_exits_130(memory: Path, tmp_path: Path) -> None:
+    """A Ctrl-C while the schema library (Rust, pyo3) imports `decimal` came back as pyo3's
+    PanicException, a BaseException: a Rust panic's traceback and exit 1, the rule-failure
+    code. Simulated exactly: the import of `decimal` raises KeyboardInterrupt."""
+    ok(run(memory, *PROPOSE))
+    hook = tmp_path / "interrupt"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(INTERRUPT_AT_IMPORT)
+    env = {**os.environ, "PYTHONPATH": str(hook), "GITMEM_TEST_INTERRUPT_AT": "decimal"}
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "admit", first_id()],
+        cwd=memory, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "gitmem: interrupted\n"
+    assert git(memory, "branch", "--list", f"gitmem/{first_id()}").strip()
+
+
+PANIC = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "said"),
+    [
+        ("failed to import: PyErr { type: <class 'KeyboardInterrupt'> }", 130, "interrupted"),
+        ("index out of bounds", 3, "unexpected error"),
+    ],
+)
+def test_a_rust_panic_is_an_interrupt_or_an_internal_error(
+    message: str, code: int, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pyo3's PanicException is a BaseException, which `except Exception` let through as a
+    traceback: a Ctrl-C inside an extension is 130, any other panic is a bug (3, logged)."""
+
+    def panics() -> int:
+        raise PANIC(message)
+
+    assert cli.exit_code(panics) == code
+    assert said in capsys.readouterr().err
