@@ -42,7 +42,7 @@ from gitmem.model import allowed as allowed_mod
 from gitmem.model import curation
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.repo.store import BLOB, Change
-from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import Workspace, require_memory_settings
 
 
 @dataclass
@@ -138,6 +138,7 @@ def admit(
     allow: fingerprints of the candidate's secret-scanner findings the admitter judged
     harmless; the merge appends them to allowed.md under the admitter's name (the history
     judge holds the admitter to not being the candidate's author, and so does this)."""
+    require_memory_settings(ws)
     store = ws.store
     verb = _verb_of(ws, entry_id)
     done, recovered = resume(ws, f"{verb} {entry_id}", push, remote)

@@ -32,7 +32,7 @@ from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import BODY_FIELDS, ProposalFields
 from gitmem.repo.store import BLOB
-from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import Workspace, require_memory_settings
 
 MAX_ID_ATTEMPTS = 1000
 
@@ -187,6 +187,7 @@ def _write_candidate(
     main_tip = ws.main_tip()
     if main_tip is None:
         raise no_commits(ws)
+    require_memory_settings(ws)
     main_tree = store.tree_of(main_tip)
     first = entry.with_meta(id=base_id)
     problems = validate_candidate(ws, first, main_tree, f"{ws.dir}/candidates/{base_id}.md")

@@ -11,19 +11,13 @@ import contextlib
 from dataclasses import dataclass, field
 
 from gitmem.errors import UsageError
+from gitmem.lifecycle import writing
 from gitmem.lifecycle.candidates import find_candidate
-from gitmem.lifecycle.writing import (
-    catch_up,
-    default_human,
-    land_on_main,
-    one_landing_at_a_time,
-    resume,
-    today,
-)
+from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError, parse
 from gitmem.repo.store import BLOB
-from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import Workspace, require_memory_settings
 
 
 @dataclass
@@ -36,7 +30,7 @@ class Refusal:
     recovered: list[str] = field(default_factory=list)
 
 
-@one_landing_at_a_time
+@writing.one_landing_at_a_time
 def refuse(
     ws: Workspace,
     entry_id: str,
@@ -48,6 +42,7 @@ def refuse(
     date: str | None = None,
 ) -> Refusal:
     """Append the candidate's topic to refused.md in one commit on main; delete its branch."""
+    require_memory_settings(ws)
     store = ws.store
     reason = " ".join(reason.split())
     if not reason:

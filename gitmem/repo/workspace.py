@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem.errors import UsageError
 from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
 from gitmem.repo.refs import branch_facts
 from gitmem.repo.snapshot import Snapshot, TreeSnapshot, WorktreeSnapshot
@@ -76,6 +77,35 @@ def open_workspace(path: str | Path | None = None, *, from_env: bool = False) ->
         head = store.resolve("HEAD")
         snapshot = TreeSnapshot(store, store.tree_of(head) if head else None)
     return Workspace(store, settings_from(store, snapshot, root))
+
+
+def require_memory_settings(ws: Workspace) -> None:
+    """Refuse, before a command writes the memory branch (propose's base, admit, refuse), when
+    the settings it was opened with put the memory elsewhere than the memory branch commits.
+
+    A command's settings come from the checked-out working tree, but these commands write
+    into the memory branch's tree: on a branch made before `gitmem init --dir mem`, or with
+    an uncommitted edit of memory.dir, an admission landed in a second memory folder that
+    `list`, `recall` and the gates never read. The committed side is read the same way
+    (same user file, same environment, same git facts), so only the project files differ;
+    memory.branch is taken from the checkout first (which branch to read), then held to what
+    that branch itself commits. No memory branch yet: nothing to disagree with."""
+    store = ws.store
+    tip = ws.main_tip()
+    if tip is None or store.workdir is None:
+        return
+    committed = settings_from(store, TreeSnapshot(store, store.tree_of(tip)), store.workdir)
+    for name, here, there in (
+        ("memory.dir", ws.dir, committed.dir),
+        ("memory.branch", ws.branch, committed.branch),
+    ):
+        if here != there:
+            raise UsageError(
+                f"{name} is {here!r} in this checkout's settings ({PROJECT_SETTINGS} or "
+                f"{PYPROJECT}), but {ws.branch} commits {there!r}: check out {ws.branch}, or "
+                f"commit the settings change on {ws.branch} (or rebase this branch on it), "
+                f"then run the command again"
+            )
 
 
 def settings_at(store: Store, commit: str | None) -> Settings:

@@ -442,3 +442,28 @@ def test_admits_run_at_once_in_one_checkout_all_land(memory: Path) -> None:
             assert (memory / f".gitmem/entries/decision/{entry}.md").is_file()
         titles = [f"{title} again" for title in titles]
     ok(run(memory, "index", "--check"))
+
+
+def test_a_checkout_whose_settings_put_the_memory_elsewhere_writes_nothing_to_main(
+    repo: Path,
+) -> None:
+    """On a branch made before `gitmem init --dir mem` (no settings file), the commands that
+    write main took memory.dir from the checkout: the admission landed in a second folder,
+    .gitmem/, that list, recall and the gates never read, and the candidate branch went."""
+    git(repo, "branch", "old-feature")
+    ok(run(repo, "init", "--dir", "mem"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    ok(run(repo, *PROPOSE))
+    git(repo, "checkout", "-q", "old-feature")
+    main_before = git(repo, "rev-parse", "main").strip()
+    for command in (PROPOSE, ["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
+        result = run(repo, *command)
+        assert result.exit_code == 2, result.output
+        assert "memory.dir is '.gitmem' in this checkout's settings" in result.output
+        assert "main commits 'mem'" in result.output
+    assert git(repo, "rev-parse", "main").strip() == main_before
+    git(repo, "checkout", "-q", "main")
+    ok(run(repo, "admit", first_id()))
+    assert first_id() in ok(run(repo, "list")).output
+    assert not git(repo, "ls-tree", "-r", "--name-only", "main", ".gitmem")
