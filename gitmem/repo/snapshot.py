@@ -101,9 +101,10 @@ class WorktreeSnapshot:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._prefix = os.path.join(root, "")  # a string: a check joins it to 10,000 names
 
-    def _path(self, path: str) -> Path:
-        return self.root / path
+    def _path(self, path: str) -> str:
+        return self._prefix + path
 
     def kind(self, path: str) -> str:
         try:
@@ -117,9 +118,16 @@ class WorktreeSnapshot:
         return FILE if stat.S_ISREG(mode) else OTHER
 
     def read(self, path: str, limit: int) -> bytes | None:
-        if self.kind(path) != FILE:
+        """The file's first limit + 1 bytes; None unless it is a regular file.  What is opened
+        is what is judged: O_NOFOLLOW refuses a symlink put in its place since kind() looked,
+        O_NONBLOCK keeps a FIFO from blocking the open, and fstat judges the opened file."""
+        try:
+            fd = os.open(self._path(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except (OSError, ValueError):
             return None
-        with open(self._path(path), "rb") as handle:
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             return handle.read(limit + 1)
 
     def files(self, folder: str) -> Iterator[str]:

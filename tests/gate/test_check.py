@@ -4,7 +4,9 @@ naming file, rule and fix, exit 1, and no traceback."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import Result
@@ -92,6 +94,74 @@ def test_symlink_is_refused(repo: Path, tmp_path: Path) -> None:
     (repo / ".gitmem/candidates").mkdir(parents=True)
     (repo / CANDIDATE).symlink_to(outside)
     assert "symbolic link" in one_problem(run(repo, "check"), "SYMLINK")
+
+
+def test_a_fifo_is_refused_without_blocking_the_check(repo: Path) -> None:
+    """A named pipe where an entry belongs: opening it to read would wait for a writer
+    forever; it is judged by its kind and never opened."""
+    (repo / ".gitmem/candidates").mkdir(parents=True)
+    os.mkfifo(repo / CANDIDATE)
+    assert "not a regular file" in one_problem(run(repo, "check"), "LAYOUT")
+
+
+def test_a_file_swapped_for_a_symlink_or_fifo_after_its_look_is_not_read(repo: Path) -> None:
+    """The worktree snapshot reads only the regular file it opened: a symlink or FIFO put in
+    a file's place between kind() and read() gives None, neither its target nor a hang."""
+    from gitmem.repo.snapshot import WorktreeSnapshot
+
+    secret = repo / "secret.txt"
+    secret.write_text("not memory")
+    (repo / "link.md").symlink_to(secret)
+    os.mkfifo(repo / "pipe.md")
+    snapshot = WorktreeSnapshot(repo)
+    assert snapshot.read("link.md", 100) is None
+    assert snapshot.read("pipe.md", 100) is None
+    assert snapshot.read("secret.txt", 100) == b"not memory"
+
+
+def test_many_files_are_judged_by_two_processes_with_the_same_problems(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past PARALLEL_MIN files a forked child judges half of them: the same report, in the
+    same order, as one process, also when the child fails or no process can be forked."""
+    from gitmem.gate import rules
+
+    for n in range(40):
+        write(repo, CANDIDATE.replace("gitmem.md", f"gitmem-{n}.md"), text(id=f"{n}"))
+        write(repo, ENTRY.replace("gitmem.md", f"gitmem-{n}.md"), text(**ADMITTED))
+    write(repo, CANDIDATE, text(body=f"## Context\n{github_token(7)}\n"))
+    write(repo, ".gitmem/entries/method/stray.txt", "x")
+    monkeypatch.setenv("GITMEM_PARALLEL", "0")
+    alone = run(repo, "check")
+    assert alone.exit_code == 1 and alone.output.count("ID-PATH") >= 40, alone.output
+    monkeypatch.delenv("GITMEM_PARALLEL")
+    monkeypatch.setattr(rules, "PARALLEL_MIN", 10)
+    parent, judge = os.getpid(), rules.check_one
+    judges = repo.parent / "judges"
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        with open(judges, "a") as log:
+            log.write(f"{os.getpid()}\n")
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "check_one", recorded)
+    assert run(repo, "check").output == alone.output
+    assert len(set(judges.read_text().split())) == 2  # this process and one child
+
+    def failing_in_child(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != parent:
+            raise RuntimeError("the forked judge fails")
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "check_one", failing_in_child)
+    assert run(repo, "check").output == alone.output
+
+    def no_fork() -> int:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(rules, "check_one", judge)
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert run(repo, "check").output == alone.output
 
 
 @pytest.mark.parametrize(
