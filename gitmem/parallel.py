@@ -2,7 +2,8 @@
 
 gitmem has two shapes of work worth a second core: a long list of independent items known up
 front (100,000 entry files parsed for a first recall cache, INDEX.md regenerated from the
-working tree, the updates of a push of 10,000 branches: in_two), and items that arrive while
+working tree, the files of a `gitmem check` of the whole memory, the updates of a push of
+10,000 branches: in_two), and items that arrive while
 this process goes on with other work (the secret scans of a push's files, handed over as the
 judge meets them: Worker).  Both fork a child that shares this process's memory as it was,
 so nothing is sent but the items, and both give the same answer as working here, only sooner.
