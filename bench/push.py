@@ -2,13 +2,15 @@
 
     python bench/push.py                        # stores of 1,000 and 100,000 entries
     python bench/push.py --sizes 1000,10000     # quicker
+    python bench/push.py --admit                # only gitmem admit and gitmem index
 
 Prints, each as a whole process (interpreter start included), median of several runs:
 
 - pre-receive check of a push adding one candidate, at each store size (it must scale with
   the push, not with the store);
 - `gitmem admit` of one candidate into the store, and `gitmem index` of the store
-  (a checkout; at the largest size only);
+  (a checkout; at the largest size only); then `gitmem admit` in that checkout, with main
+  checked out, so that the working tree and git's index follow the admission;
 - a push of 10,000 new admitted entries (10,000 admit merges and their candidate commits,
   packed as a received push leaves them): entries judged per second, median of 3 runs;
 - a push of 10,000 new candidate branches at once: entries judged per second, median of 3;
@@ -169,6 +171,19 @@ def bench_admit_and_index(size: int, tmp: Path) -> None:
     print(f"gitmem index of {size:,} entries (regenerated from the checkout): {elapsed:.2f} s")
     elapsed = median(["gitmem", "index", "--check"], checkout, runs=3)
     print(f"gitmem index --check of {size:,} entries: {elapsed:.2f} s")
+    subprocess.run(["git", "checkout", "-q", "--", ".gitmem/INDEX.md"], cwd=checkout, check=True)
+    local = Store.open(checkout)
+    times = []
+    for n in range(3):
+        tip = local.branch_tip("main")
+        assert tip
+        entry_id, commit = candidate_commit(local, tip, 20 + n)
+        local.update_ref(f"refs/heads/gitmem/{entry_id}", commit, None, "bench")
+        times.append(run(["gitmem", "admit", entry_id, "--by", "human:bench"], checkout))
+    print(
+        f"gitmem admit in a checkout of main, {size:,} entries (whole process, median of 3; "
+        f"the working tree and git's index follow): {statistics.median(times) * 1000:.0f} ms"
+    )
 
 
 def bench_many_admissions(count: int, tmp: Path) -> None:
@@ -352,12 +367,17 @@ def main() -> None:
     parser.add_argument("--refusal-commits", type=int, default=2_000)
     parser.add_argument("--overhead", action="store_true", help="only the push overhead")
     parser.add_argument("--refusals", action="store_true", help="only the refused.md push")
+    parser.add_argument(
+        "--admit", action="store_true", help="only gitmem admit and gitmem index, largest size"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     os.environ.update(ENV)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        if args.overhead or args.refusals:
+        if args.overhead or args.refusals or args.admit:
+            if args.admit:
+                bench_admit_and_index(max(sizes), tmp)
             if args.overhead:
                 bench_push_overhead(max(sizes), tmp)
             if args.refusals:
