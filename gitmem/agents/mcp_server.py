@@ -22,6 +22,14 @@ clients keep as the server's log) and reported as a tool error naming the except
 are bounded: a client may send megabytes, and an error quoting them must neither flood the
 agent nor stall the server while its log handler lays them out.
 
+One failure never reaches this module: a request whose JSON holds an unpaired UTF-16
+surrogate escape (`"\ud800"`, what a JavaScript client's JSON.stringify writes for half an
+emoji) is refused by the SDK's stdio transport, whose JSON reader takes it for invalid JSON,
+and dropped without an answer: the server keeps serving, the client waits for that call until
+its own timeout. Invalid UTF-8 bytes, by contrast, reach the tools as U+FFFD. Mending the
+line before the SDK reads it would mean replacing the SDK's stdin handling, so it is left to
+the SDK (measured with SDK 2.3.0).
+
 What the ecosystem expects of a server, and how this one meets it:
 - every tool carries annotations: the readers are read-only and idempotent, `memory_push` is
   neither read-only nor destructive (it only adds a branch) nor idempotent (a second call
