@@ -23,7 +23,7 @@ are bounded: a client may send megabytes, and an error quoting them must neither
 agent nor stall the server while its log handler lays them out.
 
 One failure never reaches this module: a request whose JSON holds an unpaired UTF-16
-surrogate escape (`"\ud800"`, what a JavaScript client's JSON.stringify writes for half an
+surrogate escape (`"\\ud800"`, what a JavaScript client's JSON.stringify writes for half an
 emoji) is refused by the SDK's stdio transport, whose JSON reader takes it for invalid JSON,
 and dropped without an answer: the server keeps serving, the client waits for that call until
 its own timeout. Invalid UTF-8 bytes, by contrast, reach the tools as U+FFFD. Mending the
