@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -77,7 +78,7 @@ WARMING_STALE_SECONDS: Final = 1800
 def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]) -> int:
     """Answer one hook call; always 0, and nothing printed unless there is an answer."""
     try:
-        payload = json.loads(stdin.read() or "{}")
+        payload = _as_the_client_writes(json.loads(_read_text(stdin) or "{}"))
         if not isinstance(payload, dict):
             return 0
         out = answer(event, payload, environ)
@@ -87,6 +88,32 @@ def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]
     except Exception:
         _log()
     return 0
+
+
+#: A UTF-16 surrogate: json.loads pairs a surrogate pair's escapes into one character, so one
+#: left in a string it returns is unpaired.
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+
+
+def _read_text(stdin: IO[str]) -> str:
+    """The event's JSON; bytes that are not UTF-8 read as U+FFFD rather than refused."""
+    buffer = getattr(stdin, "buffer", None)
+    return buffer.read().decode("utf-8", "replace") if buffer is not None else stdin.read()
+
+
+def _as_the_client_writes(value: Any) -> Any:
+    """The payload with every unpaired surrogate as U+FFFD.  JSON may escape one (JavaScript's
+    JSON.stringify writes half an emoji so), and json.loads keeps it; the client (Claude Code
+    runs on Node.js) then writes the path or runs the command with U+FFFD in its place.  The
+    guard must judge that path: a string with a surrogate is one no file system takes, and
+    resolving it failed, and a failing hook lets the write through."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_as_the_client_writes(item) for item in value]
+    if isinstance(value, dict):
+        return {_as_the_client_writes(k): _as_the_client_writes(v) for k, v in value.items()}
+    return value
 
 
 def _log() -> None:

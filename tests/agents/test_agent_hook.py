@@ -301,6 +301,47 @@ def test_reads_and_writes_elsewhere_are_not_denied(
     assert repo.denied(payload) is None, tool_input
 
 
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Write", {"file_path": ".gitmem/entries/decision/x\udc00.md", "content": "x"}),
+        ("Edit", {"file_path": ".gitmem/candidates/\ud83d.md", "old_string": "a", "new_string": "b"}),
+        ("Bash", {"command": "echo x > .gitmem/candidates/c\ud800.md"}),
+    ],
+)
+def test_a_write_into_the_memory_spelled_with_a_lone_surrogate_is_denied(
+    repo: Repo, tool: str, tool_input: dict[str, Any]
+) -> None:
+    """JSON may carry an unpaired surrogate escape (what JavaScript's JSON.stringify writes for
+    half an emoji); the client then writes the path with U+FFFD in its place. The guard judged
+    a string no file system takes, failed, and let the write through."""
+    payload = repo.event("PreToolUse", tool_name=tool, tool_input=tool_input,
+                         tool_use_id="toolu_1")  # fmt: skip
+    reason = repo.denied(payload)
+    assert reason is not None, tool_input
+    assert "\ufffd" in reason and "memory_push" in reason
+
+
+def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(repo: Repo) -> None:
+    """Bytes that are not UTF-8 in the event's JSON are read as U+FFFD, as a client writes
+    them, not taken for a payload the hook cannot read."""
+    payload = repo.event("PreToolUse", tool_name="Write", tool_use_id="toolu_1",
+                         tool_input={"file_path": ".gitmem/entries/xNOTUTF8.md", "content": "x"})  # fmt: skip
+    raw = json.dumps(payload, ensure_ascii=False).encode().replace(b"NOTUTF8", b"\xff\xfe")
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "PreToolUse"],
+        input=raw,
+        cwd=repo.root,
+        env={**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root)},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
 def test_a_megabyte_command_is_decided_and_a_write_into_the_memory_denied(repo: Repo) -> None:
     """One word of a million characters kept the hook splitting for 19 s, past the 10 s
     timeout `init --claude` registers, after which Claude Code lets the call through; a path
