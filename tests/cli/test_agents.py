@@ -3,6 +3,7 @@ will not write is a usage error naming it, never an unexpected one."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from clirunner import PROPOSE, admit, ok, run
@@ -46,3 +47,46 @@ def test_an_output_the_system_will_not_write_is_named_with_its_reason(memory: Pa
     assert sorted(p.name for p in (memory / "docs").iterdir()) == ["keep.md"]
     assert (memory / "README.md").read_text() == "# project\n"
     assert git(memory, "status", "--porcelain", "--untracked-files=all") == "?? docs/keep.md\n"
+
+
+def test_a_symbolic_link_at_the_output_is_refused_not_written_through(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A clone can commit `.claude/gitmem-memory.md` as a link to a file of the user's;
+    `gitmem export claude` used to write the export through it, overwriting that file."""
+    admit(memory, PROPOSE)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file\n")
+    (memory / ".claude").mkdir()
+    link = memory / ".claude" / "gitmem-memory.md"
+    link.symlink_to(victim)
+    result = run(memory, "export", "claude")
+    assert result.exit_code == 2, result.output
+    assert "-o .claude/gitmem-memory.md: is a symbolic link" in result.output
+    assert "remove the link or give the path of a regular file" in result.output
+    assert victim.read_text() == "the user's own file\n"
+    assert link.is_symlink()
+    dangling = memory / "MEMORY.md"
+    dangling.symlink_to(tmp_path / "made-by-export.md")
+    assert run(memory, "export", "agents").exit_code == 2
+    assert not (tmp_path / "made-by-export.md").exists()
+
+
+def test_the_export_replaces_the_file_whole_and_keeps_its_mode(memory: Path) -> None:
+    """Written through a temporary file beside it and a rename: nothing is left beside it,
+    and the mode of the file it replaces (or a plain write's) is kept."""
+    admit(memory, PROPOSE)
+    ok(run(memory, "export", "agents"))
+    target = memory / "MEMORY.md"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    target.chmod(0o640)
+    ok(run(memory, "export", "agents"))
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert "Use pygit2 inside hooks" in target.read_text()
+    assert sorted(p.name for p in memory.iterdir() if p.name.startswith(".MEMORY")) == []
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
