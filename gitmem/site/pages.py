@@ -23,7 +23,7 @@ from html import escape
 
 from gitmem.model.curation import state_note
 from gitmem.model.entry import Entry
-from gitmem.model.names import is_slug
+from gitmem.model.names import is_entry_id
 from gitmem.model.problem import Problem
 from gitmem.site import lineage as lineage_mod
 from gitmem.site import prose
@@ -43,11 +43,14 @@ _FIELDS = (
 
 
 def page_name(entry_id: str, taken: set[str]) -> str:
-    """A file name for an entry's page: its id when that is a slug (the usual case), else a
-    digest, so no id can name a path outside the site; a repeated id gets -2, -3…"""
+    """A file name for an entry's page: its id when that is an id gitmem could make (a slug
+    of at most MAX_ID_LENGTH characters, the usual case), else a digest, so no id can name a
+    path outside the site, nor a name longer than a file system takes (an entry committed
+    without the hooks, its id a 300-character slug, made every build fail); a repeated id
+    gets -2, -3…"""
     base = (
         entry_id
-        if is_slug(entry_id)
+        if is_entry_id(entry_id)
         else "id-" + hashlib.sha256(entry_id.encode()).hexdigest()[:16]
     )
     name, n = base, 1

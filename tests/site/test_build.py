@@ -7,7 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from clirunner import ok, run
+from clirunner import PROPOSE, admit, ok, run
 from site_fixture import SiteRepo, site_repo
 
 from conftest import git
@@ -180,3 +180,22 @@ def test_an_out_folder_the_system_will_not_write_is_named_with_its_reason(
         assert result.exit_code == 2, result.output
         assert "--out /proc/gitmem-site: cannot write the site there" in result.output
     assert git(memory, "status", "--porcelain") == ""
+
+
+def test_an_entry_whose_id_is_too_long_for_a_file_name_gets_a_page(
+    memory: Path, tmp_path: Path
+) -> None:
+    """An entry committed without the hooks, its id a slug longer than any id gitmem makes
+    (and than a file name may be), made every build fail with "File name too long"; its
+    page is now named by a digest, like any id that is not an entry id."""
+    entry_id = admit(memory, PROPOSE)
+    long_id = "-".join(["abcdefghi"] * 30)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    text = admitted.read_text().replace(f"id: {entry_id}", f"id: {long_id}")
+    (admitted.parent / "long.md").write_text(text)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "an entry gitmem did not write")
+    files = _site(memory, tmp_path / "site")
+    pages = sorted(name for name in files if name.startswith("entries/"))
+    assert pages[0].startswith("entries/id-") and len(pages) == 2
+    assert f'href="{pages[0]}"' in files["entries.html"].decode()
