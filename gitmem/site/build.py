@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from gitmem.site.collect import Memory
 
 MARKER = ".gitmem-site"
 ASSETS = ("site.css", "site.js")
+STAGE_PREFIX = ".gitmem-site-new-"  # the new site while it is written, inside out
 
 
 def asset(name: str) -> bytes:
@@ -111,6 +113,14 @@ def write(files: dict[str, bytes], out: Path) -> None:
 
 
 def _write(files: dict[str, bytes], out: Path) -> None:
+    """Write the new site whole into a hidden folder inside out, then swap it in: the old
+    pages go and the new ones are renamed into place, the marker replaced last.
+
+    The marker is claimed before anything else is written and stays through the swap, so
+    a build that fails or is interrupted (a full disk, a name the file system refuses, a
+    Ctrl-C) never leaves a folder the next run refuses as someone else's; a failure while
+    the new site is written leaves the old one as it was. Staging inside out, not beside
+    it, needs no write access to out's parent and works when out is a mount point."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: not a folder")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
@@ -118,20 +128,23 @@ def _write(files: dict[str, bytes], out: Path) -> None:
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
             "new folder (gitmem replaces only a site it wrote, marked by .gitmem-site)"
         )
-    if out.is_dir():
+    out.mkdir(parents=True, exist_ok=True)
+    if not (out / MARKER).is_file():
+        atomic_write(out / MARKER, files[MARKER])
+    stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+    try:
+        for path, data in files.items():
+            target = stage / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
         for child in out.iterdir():
+            if child.name in (MARKER, stage.name):
+                continue
             if child.is_dir() and not child.is_symlink():
                 shutil.rmtree(child)
             else:
                 child.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    folders = {os.path.dirname(path) for path in files}
-    for folder in sorted(folders):
-        if folder:
-            (out / folder).mkdir(parents=True, exist_ok=True)
-    for path, data in files.items():
-        target = out / path
-        if path == MARKER:
-            continue
-        target.write_bytes(data)
-    atomic_write(out / MARKER, files[MARKER])
+        for child in sorted(stage.iterdir(), key=lambda p: (p.name == MARKER, p.name)):
+            os.replace(child, out / child.name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)

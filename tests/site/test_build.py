@@ -7,6 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from clirunner import PROPOSE, admit, ok, run
 from site_fixture import SiteRepo, site_repo
 
@@ -14,6 +15,7 @@ from conftest import git
 
 __all__ = ["site_repo"]  # the fixture
 
+from gitmem.errors import UsageError
 from gitmem.repo.workspace import open_workspace
 from gitmem.site import build, collect
 
@@ -199,3 +201,30 @@ def test_an_entry_whose_id_is_too_long_for_a_file_name_gets_a_page(
     pages = sorted(name for name in files if name.startswith("entries/"))
     assert pages[0].startswith("entries/id-") and len(pages) == 2
     assert f'href="{pages[0]}"' in files["entries.html"].decode()
+
+
+def test_a_build_that_fails_midway_leaves_the_old_site_and_a_folder_it_may_replace(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The old site used to be emptied first, its marker with it, then written page by
+    page: a build that failed or was interrupted midway (a full disk, a Ctrl-C, a name the
+    file system refuses) left half a site without its marker, and every later run refused
+    the folder as "files gitmem did not write". The new site is now written whole beside
+    the old one inside the folder and swapped in; the marker never leaves."""
+    admit(memory, PROPOSE)
+    out = tmp_path / "site"
+    before = _site(memory, out)
+    files = build.generate(collect.collect(open_workspace(memory)))
+    broken = {**files, "entries/" + "x" * 300 + ".html": b"a name no file system takes"}
+    with pytest.raises(UsageError, match="cannot write the site there"):
+        build.write(broken, out)
+    assert _files(out) == before  # nothing of the old site lost, no staging folder left
+    fresh = tmp_path / "fresh"
+    with pytest.raises(UsageError):
+        build.write(broken, fresh)
+    build.write(files, fresh)  # not refused as someone else's folder
+    assert _files(fresh) == files
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
