@@ -65,7 +65,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
                     "folders": report.folders,
                     "items": [
                         {
-                            "origin": o.item.origin,
+                            "origin": o.origin,
                             "title": o.title,
                             "topic": o.topic,
                             "outcome": o.status,
@@ -87,7 +87,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
         click.echo(f"read {len(report.folders)} memory folder(s) below {report.base}")
     for outcome in report.outcomes:
         label = importer.LABELS[outcome.status]
-        head = f"{label}: {outcome.title}  [{outcome.item.origin}]"
+        head = f"{label}: {outcome.title}  [{outcome.origin}]"
         click.echo(head + (f" → {outcome.id}" if outcome.id else ""))
         for line in outcome.detail.splitlines():
             click.echo(f"    {line}")

@@ -31,12 +31,13 @@ is written for it.  So running the import again writes nothing new.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle.candidates import validate_candidate
@@ -46,6 +47,9 @@ from gitmem.model.markdown import FENCE, UnreadableFile, fenced, read_text
 from gitmem.model.markdown import heading as md_heading
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
+
+if TYPE_CHECKING:
+    from gitmem.gate.secrets import Finding
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_FILES = 2000
@@ -134,6 +138,13 @@ class Outcome:
     @property
     def topic(self) -> str:
         return "" if self.status == SECRET else self.item.topic
+
+    @property
+    def origin(self) -> str:
+        """Where the item came from, as reports show it: never a path that holds a secret."""
+        if self.status == SECRET and any(_path_secrets(p.where) for p in self.item.scanned):
+            return WITHHELD_PATH
+        return self.item.origin
 
 
 @dataclass
@@ -395,9 +406,9 @@ class _Reader:
         try:
             return _read(path)
         except UnreadableFile as exc:
-            self.notes.append(f"{self.show(path)}: skipped: it {exc}")
+            self.notes.append(f"{_safe_path(self.show(path))}: skipped: it {exc}")
         except OSError as exc:
-            self.notes.append(f"{self.show(path)}: skipped: {exc.strerror or exc}")
+            self.notes.append(f"{_safe_path(self.show(path))}: skipped: {exc.strerror or exc}")
         return None
 
 
@@ -416,7 +427,9 @@ def folder_items(folder: MemoryFolder, reader: _Reader) -> list[Item]:
     try:
         others = sorted(p for p in folder.path.iterdir() if p.suffix == ".md")
     except OSError as exc:
-        reader.notes.append(f"{reader.show(folder.path)}: skipped: {exc.strerror or exc}")
+        reader.notes.append(
+            f"{_safe_path(reader.show(folder.path))}: skipped: {exc.strerror or exc}"
+        )
         others = []
     for path in others:
         if path.name == INDEX_NAME or path.name in linked:
@@ -553,18 +566,47 @@ def collect(base: Path, repo_root: Path | None) -> tuple[list[MemoryFolder], lis
 # the import
 
 
-def _secret_lines(item: Item) -> list[str]:
+WITHHELD_PATH = "(withheld: its path holds a secret)"
+
+
+def _secrets_in(text: str, first_line: int = 1) -> list[Finding]:
     from gitmem.gate import secrets
 
-    found = []
+    return [
+        f
+        for f in secrets.scan_text(text, line_offset=first_line - 1)
+        if f.rule not in ("hidden-unicode", "scan-size-cap")
+    ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_secrets(shown: str) -> tuple[Finding, ...]:
+    """The secrets a file's path holds: its name (a topic file's title, a note's fallback
+    title) and its folders (an agent's name, a tag) go into the candidate and the report."""
+    return tuple(_secrets_in(shown))
+
+
+def _safe_path(shown: str) -> str:
+    """A path as a report may show it: withheld when it holds a secret."""
+    return WITHHELD_PATH if _path_secrets(shown) else shown
+
+
+def _secret_lines(item: Item) -> list[str]:
+    """Every secret the item's text or the paths it was read from hold, each said without
+    the secret (its rule and a redacted excerpt), a path holding one withheld."""
+    found: list[str] = []
     for part in item.scanned:
-        for finding in secrets.scan_text(part.text, line_offset=part.first_line - 1):
-            if finding.rule in ("hidden-unicode", "scan-size-cap"):
-                continue
-            found.append(
-                f"{part.where}:{finding.line}: SECRET {finding.rule}: {finding.description} "
-                f"({finding.excerpt})"
-            )
+        where = _safe_path(part.where)
+        found.extend(
+            f"{where}: SECRET {finding.rule}: {finding.description} ({finding.excerpt}) in "
+            "the file's path: rename it"
+            for finding in _path_secrets(part.where)
+        )
+        found.extend(
+            f"{where}:{finding.line}: SECRET {finding.rule}: {finding.description} "
+            f"({finding.excerpt})"
+            for finding in _secrets_in(part.text, part.first_line)
+        )
     return found
 
 
@@ -620,7 +662,9 @@ def import_claude(
         raise UsageError(f"{base} is not a folder: name a Claude Code memory folder with --from")
     folders, items, notes = collect(base, repo_root)
     reader = _Reader(repo_root)
-    report = ImportReport(reader.show(base), [reader.show(f.path) for f in folders], notes=notes)
+    report = ImportReport(
+        reader.show(base), [_safe_path(reader.show(f.path)) for f in folders], notes=notes
+    )
     if not folders:
         report.notes.append(
             f"no Claude Code memory below {report.base} (looked for agent-memory/<agent>/, "

@@ -222,3 +222,28 @@ def test_front_matter_nested_past_pythons_stack_is_no_front_matter(memory: Path)
     (folder / "MEMORY.md").write_text("- Retry payments with idempotency keys\n")
     result = run(memory, "import", "claude", "--from", "notes", "--dry-run")
     assert result.exit_code in (0, 1) and "unexpected error" not in result.output, result.output
+
+
+def test_a_secret_in_a_file_or_folder_name_is_reported_never_echoed(memory: Path) -> None:
+    """Only the files' text was scanned: a topic file named after a token had its name (in
+    full, in the title and the origin) printed as an invalid item, and an agent folder so
+    named was echoed in every origin and in the JSON folders. Now the item is a secret, and
+    the path is withheld wherever a report would show it."""
+    token = fake_token()
+    agent = memory / ".claude" / "agent-memory" / "deployer"
+    agent.mkdir(parents=True)
+    (agent / f"{token}.md").write_text("Push the docs site after every release.\n")
+    (agent / f"{token}-link.md").symlink_to("/etc/hostname")
+    named = memory / ".claude" / "agent-memory" / token
+    named.mkdir()
+    (named / "MEMORY.md").write_text("- Rebuild the search index after a schema change.\n")
+    for args in (["--dry-run"], [], ["--format", "json"]):
+        result = run(memory, "import", "claude", *args)
+        assert result.exit_code == 1, result.output
+        assert token not in result.output and token[4:].lower() not in result.output.lower()
+        assert "Traceback" not in result.output
+    text = run(memory, "import", "claude", "--dry-run").output
+    assert "secret: (withheld: it holds a secret)  [(withheld: its path holds a secret)]" in text
+    assert "SECRET github-pat: GitHub personal access token (ghp_… (40 chars)) in the " in text
+    assert "| secret               |     2 |" in text
+    assert branches(memory) == []
