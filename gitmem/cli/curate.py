@@ -270,7 +270,9 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     Expected fix, detection_signal from the gap); one seen in 2 batches is reported as
     "watch". Topics already pending, admitted or refused are skipped. When an untreated gap
     (no admitted entry holds it, its topic not refused) recurs in 2 or more batches, says
-    that a review of mistakes is due, and which gaps. Exits 1 when a file could not be read.
+    that a review of mistakes is due, and which gaps. A gap holding a secret is reported
+    (where, and which rule), its text withheld, and never proposed. Exits 1 when a file could
+    not be read, a candidate broke a rule or a gap held a secret.
     """
     import json
 
@@ -290,7 +292,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
                     "problems": [str(p) for p in result.problems],
                     "groups": [
                         {
-                            "title": g.title,
+                            "title": g.shown_title,
                             "batches": g.batches,
                             "outcome": g.outcome,
                             "detail": g.detail,
@@ -302,7 +304,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
                     "review_due": {
                         "due": bool(result.review_due),
                         "gaps": [
-                            {"title": g.title, "batches": g.batches, "outcome": g.outcome}
+                            {"title": g.shown_title, "batches": g.batches, "outcome": g.outcome}
                             for g in result.review_due
                         ],
                     },
@@ -329,7 +331,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
         elif group.outcome == "watch":
             click.echo(f"watch     {group.title!r} ({batches}): one more batch proposes it")
         else:
-            click.echo(f"{group.outcome:<9} {group.title!r} ({batches})")
+            click.echo(f"{group.outcome:<9} {group.shown_title!r} ({batches})")
         for line in group.detail.splitlines():
             click.echo(f"    {line}")
     if once:
@@ -341,7 +343,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
             f"{harvest_mod.REVIEW_BATCHES} or more batches (no admitted entry holds them yet):"
         )
         for group in due:
-            click.echo(f"  {group.title!r} ({len(group.batches)} batches, {group.outcome})")
+            click.echo(f"  {group.shown_title!r} ({len(group.batches)} batches, {group.outcome})")
         click.echo(
             "  review them together: admit or refuse their candidates, or propose the lesson"
         )

@@ -23,6 +23,8 @@ Expected fix of the latest batch that gives one, title = the gap as the earliest
 the file paths (date- or number-named verdict files sort in time order).  A group in exactly
 two batches is reported as "watch" and not proposed.  A topic already pending, on main or
 refused, or a gap that an existing mistake entry or candidate already describes, is skipped.
+A group whose rows hold a secret (gitmem.gate.secrets) is never proposed: it is reported as
+`secret`, by file, line and rule, its text withheld.
 
 Learning is due when a gap keeps recurring and nobody has learnt from it yet: harvest says "a
 review of mistakes is due" and lists those gaps when at least one group recurs in two or more
@@ -68,6 +70,8 @@ REVIEW_BATCHES = 2
 COUNTED = ("blocking", "major")
 KNOWN_SEVERITIES = (*COUNTED, "minor", "nit", "info", "note", "trivial")
 COLUMNS = ("severity", "axis", "gap", "evidence", "expected fix")
+SECRET = "secret"
+WITHHELD = "(withheld: it holds a secret)"
 
 _VERDICT = re.compile(
     r"^#{1,3}[ \t]+verdict[ \t]*(?:—|–|--|-|:)[ \t]*(valid|gaps)\b[^\n]*$", re.IGNORECASE
@@ -102,7 +106,7 @@ class Verdict:
 class Group:
     gaps: list[Gap]
     batches: list[str]
-    outcome: str = ""  # proposed, would propose, watch, once, duplicate, refused, invalid
+    outcome: str = ""  # proposed, would propose, watch, once, duplicate, refused, invalid, secret
     detail: str = ""
     id: str | None = None
     branch: str | None = None
@@ -112,6 +116,11 @@ class Group:
     @property
     def title(self) -> str:
         return _one_line(self.first.gap, 200)
+
+    @property
+    def shown_title(self) -> str:
+        """The title as reports show it: never the text of a gap holding a secret."""
+        return WITHHELD if self.outcome == SECRET else self.title
 
     @property
     def first(self) -> Gap:
@@ -137,7 +146,7 @@ class Harvest:
     @property
     def ok(self) -> bool:
         return not any(not p.warning for p in self.problems) and not any(
-            g.outcome == "invalid" for g in self.groups
+            g.outcome in ("invalid", SECRET) for g in self.groups
         )
 
 
@@ -512,6 +521,28 @@ class _State:
         return None
 
 
+def _secret_lines(group: Group) -> list[str]:
+    """The secrets a group's rows hold, each as `batch:line: SECRET rule: …` with a redacted
+    excerpt. Checked before anything else: a gap quoting a leaked token was printed in full as
+    the group's title (watched, or listed as due for review) and, once it recurred, reached
+    propose, whose refusal named the candidate file after the token's slug."""
+    from gitmem.gate import secrets
+
+    found: list[str] = []
+    for gap in sorted(group.gaps, key=lambda g: (natural_key(g.batch), g.line)):
+        text = "\n".join((gap.axis, gap.gap, gap.evidence, gap.fix))
+        for finding in secrets.scan_text(text):
+            if finding.rule in ("hidden-unicode", "scan-size-cap"):
+                continue
+            line = (
+                f"{gap.batch}:{gap.line}: SECRET {finding.rule}: {finding.description} "
+                f"({finding.excerpt})"
+            )
+            if line not in found:
+                found.append(line)
+    return found
+
+
 def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
     from gitmem.lifecycle.propose import propose
 
@@ -524,6 +555,10 @@ def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
         or topic in state.admitted
         or (holder is not None and holder.startswith("admitted entry"))
     )
+    found = _secret_lines(group)
+    if found:  # never proposed, its text never shown: where and which rule, redacted
+        group.outcome, group.detail = SECRET, "\n".join(found)
+        return
     if count < RECUR_BATCHES:
         group.outcome = "watch" if count == RECUR_BATCHES - 1 else "once"
         return

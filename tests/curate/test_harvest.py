@@ -272,3 +272,29 @@ def test_a_gap_is_treated_once_an_admitted_entry_holds_it_or_its_topic_is_refuse
     titles = {g["title"] for g in left["gaps"]}  # type: ignore[attr-defined]
     assert RECURRING not in titles and REFUSABLE not in titles
     assert WATCHED in titles  # still only watched: nobody learnt from it yet
+
+
+def test_a_gap_holding_a_secret_is_reported_withheld_and_never_proposed(memory: Path) -> None:
+    """A gap quoting a leaked token was printed in full as the group's title (watched, due
+    for review, or refused by propose as invalid, its candidate file named after the token).
+    It is now a `secret` group: where and which rule, its text never shown, exit 1."""
+    token = "gh" + "p_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"  # built here, not stored
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    folder = memory / "audits"
+    folder.mkdir()
+    for batch in (1, 2, 3):
+        row = f"| Blocking | security | The deploy token {token} shows in CI logs | ci | Mask |\n"
+        rows = row if batch != 3 else "| Major | docs | The README is out of date | x | Fix |\n"
+        (folder / f"batch-{batch}.md").write_text("## Verdict — GAPS\n\n" + table + rows)
+    for args in (["audits/batch-1.md", "audits/batch-2.md"], ["audits"], ["audits", "--dry-run"]):
+        for fmt in ("text", "json"):
+            result = run(memory, "harvest", *args, "--format", fmt)
+            assert result.exit_code == 1, result.output
+            assert token not in result.output and token[4:].lower() not in result.output.lower()
+    text = run(memory, "harvest", "audits").output
+    assert "secret    '(withheld: it holds a secret)' (2 batches" in text
+    assert "    audits/batch-1.md:5: SECRET github-pat: GitHub personal access token" in text
+    assert "  '(withheld: it holds a secret)' (2 batches, secret)" in text
+    (folder / "batch-3.md").write_text((folder / "batch-1.md").read_text())
+    assert run(memory, "harvest", "audits").exit_code == 1
+    assert branches(memory) == []
