@@ -9,8 +9,17 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import REPORT_FORMAT, emit_warnings
+from gitmem.cli.options import REPORT_FORMAT, emit_warnings, visible
 from gitmem.cli.options import TEXT_OR_JSON as FORMAT
+
+
+def _echo(text: str = "", *, err: bool = False) -> None:
+    """Print a line of a report made of others' text: an imported note's title and file name,
+    an audit file's name and rows, an entry's title. Each character a terminal would act on
+    (an escape sequence that clears the screen or retitles the window, a backspace) is
+    written as its escape, as `gitmem show` and `gitmem review` do: these commands read files
+    a cloned repository or an audit tool wrote, and print them before any gate has looked."""
+    click.echo(visible(text), err=err)
 
 
 def _table(rows: list[tuple[str, int]]) -> list[str]:
@@ -58,7 +67,7 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
         ws, from_dir.expanduser() if from_dir else None, dry_run=dry_run
     )
     if fmt == "json":
-        click.echo(
+        _echo(
             json.dumps(
                 {
                     "base": report.base,
@@ -82,18 +91,18 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
         )
         return 0 if report.ok else 1
     for note in report.notes:
-        click.echo(f"gitmem: {note}", err=True)
+        _echo(f"gitmem: {note}", err=True)
     if report.folders:
-        click.echo(f"read {len(report.folders)} memory folder(s) below {report.base}")
+        _echo(f"read {len(report.folders)} memory folder(s) below {report.base}")
     for outcome in report.outcomes:
         label = importer.LABELS[outcome.status]
         head = f"{label}: {outcome.title}  [{outcome.origin}]"
-        click.echo(head + (f" → {outcome.id}" if outcome.id else ""))
+        _echo(head + (f" → {outcome.id}" if outcome.id else ""))
         for line in outcome.detail.splitlines():
-            click.echo(f"    {line}")
-    click.echo("")
+            _echo(f"    {line}")
+    _echo("")
     for line in _table(list(importer.iter_rows(report))):
-        click.echo(line)
+        _echo(line)
     return 0 if report.ok else 1
 
 
@@ -119,7 +128,7 @@ def lint(rev: str | None, fmt: str) -> int:
     report = lint_mod.lint(open_workspace(), rev)
     if fmt == "text":
         emit_warnings(report.warnings)
-    click.echo(check.render(report, fmt))
+    _echo(check.render(report, fmt))
     return 0 if report.ok else 1
 
 
@@ -160,7 +169,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
 
     report = hygiene_mod.hygiene(open_workspace(), propose=propose, min_commits=stale_commits)
     if fmt == "json":
-        click.echo(
+        _echo(
             json.dumps(
                 {
                     "checked": report.checked,
@@ -195,17 +204,17 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
             )
         )
         return 0
-    click.echo(
+    _echo(
         f"near-duplicate clusters: {len(report.clusters)} "
         f"(TF-IDF cosine >= {hygiene_mod.DUPLICATE_THRESHOLD})"
     )
     for number, cluster in enumerate(report.clusters, start=1):
-        click.echo(f"  cluster {number}:")
+        _echo(f"  cluster {number}:")
         for member in cluster.members:
-            click.echo(f"    {member.id}  {member.title}")
+            _echo(f"    {member.id}  {member.title}")
         for a, b, score in cluster.pairs:
-            click.echo(f"    {score:.2f}  {a} ↔ {b}")
-    click.echo(f"stale entries: {len(report.stale)}")
+            _echo(f"    {score:.2f}  {a} ↔ {b}")
+    _echo(f"stale entries: {len(report.stale)}")
     for stale in report.stale:
         if stale.reason == "gone":
             why = f"cited file(s) gone from main: {', '.join(stale.files)}"
@@ -214,41 +223,41 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
                 f"{stale.commits} commits changed {', '.join(stale.files)} since its "
                 f"admission ({stale.since[:12]})"
             )
-        click.echo(f"  {stale.id}  {why}")
-    click.echo(f"contradictions for a person to judge: {len(report.contradictions)}")
+        _echo(f"  {stale.id}  {why}")
+    _echo(f"contradictions for a person to judge: {len(report.contradictions)}")
     for clash in report.contradictions:
-        click.echo(f"  {clash.a.id}: {clash.clause_a!r}")
-        click.echo(f"  {clash.b.id}: {clash.clause_b!r}")
-        click.echo(
+        _echo(f"  {clash.a.id}: {clash.clause_a!r}")
+        _echo(f"  {clash.b.id}: {clash.clause_b!r}")
+        _echo(
             f"    evidence: opposite on {', '.join(clash.shared)} (clause overlap "
             f"{clash.overlap:.2f}), related at {clash.score:.2f}, applies_when alike at "
             f"{clash.situation:.2f}" + (", a cited file in common" if clash.same_files else "")
         )
-    click.echo(f"entries mixing two lessons: {len(report.splits)}")
+    _echo(f"entries mixing two lessons: {len(report.splits)}")
     for split in report.splits:
-        click.echo(
+        _echo(
             f"  {split.id}  parts cohere at {split.coherence:.2f} "
             f"(< {split_mod.SPLIT_THRESHOLD}); it would split before {split.second[0][:60]!r}"
         )
     for entry, ids, note in report.split_proposals:
         if ids and not note:
-            click.echo(f"proposed {' and '.join(ids)} splitting {entry}")
+            _echo(f"proposed {' and '.join(ids)} splitting {entry}")
         else:
-            click.echo(f"not split ({entry}): {note}")
+            _echo(f"not split ({entry}): {note}")
     for resolved in report.resolutions:
         pair = " and ".join(m.id for m in resolved.cluster.members)
         if resolved.id:
-            click.echo(f"proposed {resolved.id} (branch {resolved.branch}) resolving {pair}")
+            _echo(f"proposed {resolved.id} (branch {resolved.branch}) resolving {pair}")
         else:
-            click.echo(f"not proposed ({pair}): {resolved.note}")
+            _echo(f"not proposed ({pair}): {resolved.note}")
     for proposed in report.proposed:
         members = ", ".join(m.id for m in proposed.cluster.members)
         if proposed.id:
-            click.echo(f"proposed {proposed.id} (branch {proposed.branch}) superseding {members}")
+            _echo(f"proposed {proposed.id} (branch {proposed.branch}) superseding {members}")
         else:
-            click.echo(f"not proposed ({members}): {proposed.note}")
+            _echo(f"not proposed ({members}): {proposed.note}")
     if report.clusters and not propose:
-        click.echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
+        _echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
     return 0
 
 
@@ -281,7 +290,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
 
     result = harvest_mod.harvest(open_workspace(), list(paths), dry_run=dry_run)
     if fmt == "json":
-        click.echo(
+        _echo(
             json.dumps(
                 {
                     "ok": result.ok,
@@ -314,9 +323,9 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
         )
         return 0 if result.ok else 1
     for problem in result.problems:
-        click.echo(str(problem), err=True)
+        _echo(str(problem), err=True)
     counted = sum(len(v.gaps) for v in result.verdicts)
-    click.echo(
+    _echo(
         f"read {len(result.verdicts)} verdict file(s): {counted} Blocking or Major gap(s) "
         f"in {len(result.groups)} group(s)"
     )
@@ -327,24 +336,22 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
             continue
         batches = f"{len(group.batches)} batches: {', '.join(group.batches)}"
         if group.outcome == "proposed":
-            click.echo(f"proposed  {group.id}  {group.title!r} ({batches})")
+            _echo(f"proposed  {group.id}  {group.title!r} ({batches})")
         elif group.outcome == "watch":
-            click.echo(f"watch     {group.title!r} ({batches}): one more batch proposes it")
+            _echo(f"watch     {group.title!r} ({batches}): one more batch proposes it")
         else:
-            click.echo(f"{group.outcome:<9} {group.shown_title!r} ({batches})")
+            _echo(f"{group.outcome:<9} {group.shown_title!r} ({batches})")
         for line in group.detail.splitlines():
-            click.echo(f"    {line}")
+            _echo(f"    {line}")
     if once:
-        click.echo(f"{once} gap(s) seen in one batch only")
+        _echo(f"{once} gap(s) seen in one batch only")
     due = result.review_due
     if due:
-        click.echo(
+        _echo(
             f"a review of mistakes is due: {len(due)} untreated gap(s) recur in "
             f"{harvest_mod.REVIEW_BATCHES} or more batches (no admitted entry holds them yet):"
         )
         for group in due:
-            click.echo(f"  {group.shown_title!r} ({len(group.batches)} batches, {group.outcome})")
-        click.echo(
-            "  review them together: admit or refuse their candidates, or propose the lesson"
-        )
+            _echo(f"  {group.shown_title!r} ({len(group.batches)} batches, {group.outcome})")
+        _echo("  review them together: admit or refuse their candidates, or propose the lesson")
     return 0 if result.ok else 1

@@ -298,3 +298,21 @@ def test_a_gap_holding_a_secret_is_reported_withheld_and_never_proposed(memory: 
     (folder / "batch-3.md").write_text((folder / "batch-1.md").read_text())
     assert run(memory, "harvest", "audits").exit_code == 1
     assert branches(memory) == []
+
+
+def test_terminal_control_sequences_in_audit_files_are_shown_escaped(memory: Path) -> None:
+    """The batch names (file names) and the lines of a refusal were printed as they were: an
+    audit file named with an escape sequence acted on the terminal of whoever harvested it."""
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    folder = memory / "audits"
+    folder.mkdir()
+    for name in ("one\x1b]0;owned\x07", "two", "three"):
+        (folder / f"{name}.md").write_text(
+            "## Verdict — GAPS\n\n" + table + "| Major | tests | No test covers the \x08\x08"
+            "pre-receive hook | x | Add one |\n"
+        )
+    result = run(memory, "harvest", "audits")
+    assert "Traceback" not in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\x08" not in result.output
+    assert "audits/one\\x1b]0;owned\\x07.md" in result.output

@@ -247,3 +247,18 @@ def test_a_secret_in_a_file_or_folder_name_is_reported_never_echoed(memory: Path
     assert "SECRET github-pat: GitHub personal access token (ghp_… (40 chars)) in the " in text
     assert "| secret               |     2 |" in text
     assert branches(memory) == []
+
+
+def test_terminal_control_sequences_in_notes_are_shown_escaped(memory: Path) -> None:
+    """The report printed an imported note's title and file name as they were: a note from
+    a cloned repository could retitle the terminal, or clear what came before, on the screen
+    of whoever imported it. They are written as escapes now, as `gitmem show` writes them."""
+    folder = memory / ".claude" / "agent-memory" / "tester"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- Run the tests \x1b]0;owned\x07before every push.\n")
+    (folder / "wipe\x1b]0;x\x07.md").write_bytes(b"\x00binary")
+    result = run(memory, "import", "claude", "--dry-run")
+    assert "Traceback" not in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "Run the tests \\x1b]0;owned\\x07before every push" in result.output
+    assert "wipe\\x1b]0;x\\x07.md: skipped: it is a binary file" in result.output
