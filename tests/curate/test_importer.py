@@ -262,3 +262,25 @@ def test_terminal_control_sequences_in_notes_are_shown_escaped(memory: Path) -> 
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "Run the tests \\x1b]0;owned\\x07before every push" in result.output
     assert "wipe\\x1b]0;x\\x07.md: skipped: it is a binary file" in result.output
+
+
+def test_titles_without_ascii_words_are_not_one_topic(memory: Path) -> None:
+    """Every title without an ASCII letter or digit slugs to the topic 'entry': a folder of
+    notes written in Japanese or Russian had its first item imported and every other one
+    skipped as its duplicate. Such titles are told apart by their words; the same title
+    is still a duplicate, within a run and on the next one."""
+    folder = memory / ".claude" / "agent-memory" / "helper"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text(
+        "- テストを先に実行する。\n- Всегда запускайте линтер перед коммитом.\n"
+        "- デプロイの前にバックアップを取る。\n- テストを先に実行する。\n"
+    )
+    first = run(memory, "import", "claude")
+    assert "| created              |     3 |" in first.output, first.output
+    assert "| skipped as duplicate |     1 |" in first.output
+    assert len(branches(memory)) == 3
+    again = run(memory, "import", "claude")
+    assert "| created              |     0 |" in again.output, again.output
+    assert "| skipped as duplicate |     4 |" in again.output
+    assert "skipped as duplicate: テストを先に実行する" in again.output
+    assert "title 'テストを先に実行する。' is already a pending candidate" in again.output
