@@ -32,6 +32,7 @@ which CLAUDE.md can import with `@.claude/gitmem-memory.md`) and names the MCP t
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -63,14 +64,25 @@ def _is_correction(entry: Listed) -> bool:
     return entry.type == "mistake" or bool(entry.supersedes)
 
 
+_MARKUP = re.compile(r"([\\\[\]<`])")
+
+
+def _literal(text: str) -> str:
+    """text as Markdown shows it, never as structure: a backslash, a bracket, a backtick or a
+    `<` gets a backslash. An admitted title is free text: `Arrays] start at 0` ended the link
+    early and left its path as text, a backtick opened a code span that ran on, and
+    `<!--` hid every later line of the file wherever it is rendered."""
+    return _MARKUP.sub(r"\\\1", text)
+
+
 def _line(entry: Listed, link_base: str, note: str) -> str:
     """One entry, quoted: title linked to its file, type, hook, who admitted it and when."""
     link = os.path.relpath(entry.path, link_base) if link_base else entry.path
     link = link.replace(os.sep, "/")
-    by = clean(entry.admitted_by, 80) or "unknown"
+    by = _literal(clean(entry.admitted_by, 80) or "unknown")
     return (
-        f"> - [{clean(entry.title, 160)}]({link}) — {entry.type}: "
-        f"{clean(entry.applies_when, 200)} ({by}, {entry.admitted or 'unknown'}{note})"
+        f"> - [{_literal(clean(entry.title, 160))}]({link}) — {entry.type}: "
+        f"{_literal(clean(entry.applies_when, 200))} ({by}, {entry.admitted or 'unknown'}{note})"
     )
 
 

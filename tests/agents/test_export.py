@@ -143,3 +143,24 @@ def test_a_hundred_thousand_entries_fit_the_default_budget(tmp_path: Path) -> No
         print(f"export of 100,000 entries, {label}: {time.perf_counter() - start:.2f} s")
     _check_budget(out, DEFAULT_LINES, DEFAULT_BYTES)
     _check_cut(out, 100_000)
+
+
+def test_a_title_holding_markdown_stays_one_link_and_hides_nothing(memory: Path) -> None:
+    """A title is free text: `]` ended the link early (its path left as text), a backtick
+    opened a code span running past the line, and `<!--` hid every later line wherever the
+    file is rendered. Each is now written with a backslash: one link whose text is the title."""
+    from markdown_it import MarkdownIt
+
+    title = "Arrays] start at [0 <!-- and `ticks \\ stay"
+    args = ["propose", "--type", "method", "--title", title, "--applies-when", "indexing <b>"]
+    entry_id = ok(run(memory, *args, "--content", "Index from zero.")).output.split()[1]
+    ok(run(memory, "admit", entry_id))
+    text = ok(run(memory, "export", "agents", "-o", "-")).output
+    tokens = MarkdownIt("commonmark").parseInline(_lines_of(text)[0][2:])[0].children or []
+    kinds = [t.type for t in tokens]
+    assert kinds.count("link_open") == 1 and "html_inline" not in kinds, kinds
+    opened = kinds.index("link_open")
+    inside = tokens[opened + 1 : kinds.index("link_close")]
+    assert "".join(t.content for t in inside) == title
+    assert str(tokens[opened].attrGet("href")).endswith(f"/{entry_id}.md")
+    assert "— method: indexing <b> (human:Test Author, " in "".join(t.content for t in tokens)
