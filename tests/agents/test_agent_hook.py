@@ -305,7 +305,10 @@ def test_reads_and_writes_elsewhere_are_not_denied(
     ("tool", "tool_input"),
     [
         ("Write", {"file_path": ".gitmem/entries/decision/x\udc00.md", "content": "x"}),
-        ("Edit", {"file_path": ".gitmem/candidates/\ud83d.md", "old_string": "a", "new_string": "b"}),
+        (
+            "Edit",
+            {"file_path": ".gitmem/candidates/\ud83d.md", "old_string": "a", "new_string": "b"},
+        ),
         ("Bash", {"command": "echo x > .gitmem/candidates/c\ud800.md"}),
     ],
 )
@@ -325,8 +328,9 @@ def test_a_write_into_the_memory_spelled_with_a_lone_surrogate_is_denied(
 def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(repo: Repo) -> None:
     """Bytes that are not UTF-8 in the event's JSON are read as U+FFFD, as a client writes
     them, not taken for a payload the hook cannot read."""
+    tool_input = {"file_path": ".gitmem/entries/xNOTUTF8.md", "content": "x"}
     payload = repo.event("PreToolUse", tool_name="Write", tool_use_id="toolu_1",
-                         tool_input={"file_path": ".gitmem/entries/xNOTUTF8.md", "content": "x"})  # fmt: skip
+                         tool_input=tool_input)  # fmt: skip
     raw = json.dumps(payload, ensure_ascii=False).encode().replace(b"NOTUTF8", b"\xff\xfe")
     done = subprocess.run(
         [GITMEM, "agent-hook", "PreToolUse"],
