@@ -152,8 +152,8 @@ class Guard:
 
     def judge(self, path: str, cwd: str) -> Denied | None:
         """Denied when writing path (as spelled, relative to cwd) would touch the memory."""
-        if not path:
-            return None
+        if not path or "\0" in path:
+            return None  # no system call takes a NUL in a path: nothing can be written there
         if len(path) > MAX_JUDGED:
             return self._unread("path", path)
         spelled = os.path.expanduser(path)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gitmem.agents.guard import MAX_JUDGED, Guard, bash_targets
 
@@ -163,3 +165,23 @@ def test_a_path_too_long_to_resolve_in_time_is_denied_when_it_names_the_memory(
     assert denied.reason.startswith(f"this path is {len(deep) + 15:,} characters long, more")
     assert "split it" not in denied.reason
     assert guard.judge_tool("Write", {"file_path": f"{deep}x.md"}, str(tmp_path)) is None
+
+
+_WORDS = [">", ">>", "2>", "&>", "|", "&&", ";", "\n", "'", '"', "\\", "$(", ")", "`", "<<", "EOF",
+          "cat", "tee", "-a", "sed", "-i", "cp", "mv", "rm", "-rf", "cd", "..", ".gitmem",
+          ".gitmem/entries/x.md", "/", "*", "?", "[", "]", "~", "$HOME", "=", "x", " ", "\t",
+          "\x00", "é", "\u202e", "ln", "-s", "dd", "of=", "touch", "bash", "-c", "find",
+          "-exec", "{}", "\\;", "#"]  # fmt: skip
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.sampled_from(_WORDS), max_size=12).map("".join), st.sampled_from(["Bash", "Write"])
+)
+def test_any_text_gets_a_decision_never_an_error(guard: Guard, text: str, tool: str) -> None:
+    """A hook that fails lets the write through, so the guard must decide every text; a path
+    holding NUL, which no system call takes, included."""
+    tool_input = {"command": text} if tool == "Bash" else {"file_path": text}
+    guard.judge_tool(tool, tool_input, str(Path(guard.root) / "src"))
