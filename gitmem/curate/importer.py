@@ -21,8 +21,8 @@ What becomes one candidate:
 - each other Markdown file of a memory folder that no item links: a topic file, whose front
   matter `name` / `description` / `type` give the title, when it applies and a tag.
 
-Once only: an item whose topic (the slug of its title; for a title without an ASCII letter or
-digit, whose slug is always 'entry', the title itself) is already pending on a candidate
+Once only: an item whose topic (the slug of its title, or its own words where the slug would
+drop letters: gitmem.model.entry.topic_of) is already pending on a candidate
 branch, is an entry on the main branch, or was imported earlier in the same run is skipped as a
 duplicate; a refused topic is skipped and its refusal shown.  An item whose text holds a secret
 anywhere (its MEMORY.md lines, the whole note, front matter included) is reported and nothing
@@ -35,7 +35,6 @@ import contextlib
 import functools
 import os
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,11 +110,6 @@ class Item:
     @property
     def topic(self) -> str:
         return topic_of(self.title)
-
-    @property
-    def key(self) -> str:
-        """What makes two items the same memory (see same_key)."""
-        return same_key(self.title)
 
     def fields(self) -> ProposalFields:
         return ProposalFields(
@@ -617,32 +611,20 @@ def _secret_lines(item: Item) -> list[str]:
     return found
 
 
-def same_key(title: str) -> str:
-    """What makes two titles the same memory for the once-only rule: their topic, except for
-    a title with no ASCII letter or digit, whose topic is always the fallback 'entry' (a
-    folder of notes written in Japanese, Greek or Russian had its first item imported and
-    every other one skipped as its duplicate); such a title is keyed on its own words."""
-    topic = topic_of(title)
-    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
-    if re.search(r"[A-Za-z0-9]", ascii_text):
-        return topic
-    return "title:" + " ".join(unicodedata.normalize("NFKC", title).casefold().split())
-
-
 def _known_topics(ws: Workspace) -> dict[str, str]:
-    """key (same_key) → what holds it: pending candidates and entries on the main branch."""
+    """topic → what holds it: pending candidates and entries on the main branch."""
     from gitmem.lifecycle import read as memory
     from gitmem.lifecycle.candidates import pending
     from gitmem.model.entry import parse
 
     known: dict[str, str] = {}
     for path, entry in memory.entries(ws):
-        known.setdefault(same_key(entry.title), f"{entry.status} entry {entry.id} ({path})")
+        known.setdefault(topic_of(entry.title), f"{entry.status} entry {entry.id} ({path})")
     for candidate in pending(ws):
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
-            key = same_key(parse(candidate.data).title)
+            key = parse(candidate.data).topic
             known.setdefault(key, f"pending candidate {candidate.id} ({candidate.ref})")
     return known
 
@@ -711,20 +693,19 @@ def _one(
     refusal = refusals.get(topic)
     if refusal is not None:
         return Outcome(item, REFUSED, f"topic {topic!r} was {refusal.describe()}")
-    if item.key in known:
-        what = f"topic {topic!r}" if item.key == topic else f"title {item.title!r}"
-        return Outcome(item, DUPLICATE, f"{what} is already a {known[item.key]}")
+    if topic in known:
+        return Outcome(item, DUPLICATE, f"topic {topic!r} is already a {known[topic]}")
     if dry_run:
         problems = _dry_problems(ws, item)
         if problems:
             return Outcome(item, INVALID, problems)
-        known[item.key] = "candidate of this import"
+        known[topic] = "candidate of this import"
         return Outcome(item, WOULD_CREATE, f"topic {topic!r}")
     try:
         proposal = propose(ws, item.fields())
     except RuleError as exc:
         return Outcome(item, INVALID, exc.message)
-    known[item.key] = f"pending candidate {proposal.id} (this import)"
+    known[topic] = f"pending candidate {proposal.id} (this import)"
     warnings = "; ".join(str(w) for w in proposal.warnings)
     return Outcome(
         item,

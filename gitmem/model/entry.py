@@ -599,21 +599,43 @@ def _split_unfenced(body: str, first_line: int) -> tuple[str, str, str, int] | N
 def slugify(text: str, max_length: int = SLUG_MAX) -> str:
     """Lowercase ASCII words joined by '-', cut at a word boundary; 'entry' when nothing is left."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
-    slug = ""
+    return _joined(re.findall(r"[a-z0-9]+", ascii_text.lower()), max_length) or "entry"
+
+
+def _joined(words: list[str], max_length: int) -> str:
+    """words joined by '-' up to max_length characters, cut at a word boundary (the first word
+    cut short when it alone is longer)."""
+    joined = ""
     for word in words:
-        candidate = f"{slug}-{word}" if slug else word
-        if len(candidate) > max_length:
+        longer = f"{joined}-{word}" if joined else word
+        if len(longer) > max_length:
             break
-        slug = candidate
-    if not slug and words:
-        slug = words[0][:max_length]
-    return slug or "entry"
+        joined = longer
+    if not joined and words:
+        joined = words[0][:max_length]
+    return joined
 
 
 def topic_of(title: str) -> str:
-    """The topic of a title: its slug, the key refused.md is matched on."""
-    return slugify(join_line(title))
+    """The topic of a title, the key refused.md and the duplicate checks match on: its slug,
+    unless the slug would drop a letter or digit of the title. A title in Japanese, Greek or
+    Russian slugs to the fallback 'entry', or keeps only its Latin words, so refusing one such
+    candidate refused every other; its topic is its own words, NFKC-normalised, case-folded
+    and joined by '-'. Accents alone keep the slug: the topic of "Café" is "cafe"."""
+    line = join_line(title)
+    if _beyond_ascii(line):
+        words = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", line).casefold())
+        if words:
+            return _joined(words, SLUG_MAX)
+    return slugify(line)
+
+
+def _beyond_ascii(text: str) -> bool:
+    """Whether a letter or digit of text is not ASCII once accents are taken off."""
+    if text.isascii():
+        return False
+    bare = unicodedata.normalize("NFKD", text)
+    return any(not char.isascii() and char.isalnum() for char in bare)
 
 
 def make_id(project: str, type_: str, created: str, title: str) -> str:

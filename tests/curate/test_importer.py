@@ -283,4 +283,4 @@ def test_titles_without_ascii_words_are_not_one_topic(memory: Path) -> None:
     assert "| created              |     0 |" in again.output, again.output
     assert "| skipped as duplicate |     4 |" in again.output
     assert "skipped as duplicate: テストを先に実行する" in again.output
-    assert "title 'テストを先に実行する。' is already a pending candidate" in again.output
+    assert "topic 'テストを先に実行する' is already a pending candidate" in again.output

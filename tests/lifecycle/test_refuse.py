@@ -44,6 +44,26 @@ def test_refuse_keeps_a_refused_md_with_foreign_bytes_exactly(memory: Path) -> N
     assert after.startswith(odd) and b"| use-pygit2-inside-hooks | not now |" in after
 
 
+def test_refusing_a_title_beyond_ascii_refuses_that_topic_only(memory: Path) -> None:
+    """Every title without ASCII words had the topic 'entry': refusing one Japanese-titled
+    candidate refused every later one, pending candidates included, at propose and admit."""
+
+    def japanese(title: str) -> list[str]:
+        return [
+            *("propose", "--type", "decision", "--title", title),
+            *("--applies-when", "データベースを選ぶとき", "--content", "PostgreSQL を使う"),
+        ]
+
+    first = ok(run(memory, *japanese("データベースの選択"))).output.split()[1]
+    pending = ok(run(memory, *japanese("キャッシュの方針"))).output.split()[1]
+    ok(run(memory, "refuse", first, "--reason", "決定済み"))
+    assert "| データベースの選択 | 決定済み |" in git(memory, "show", "main:.gitmem/refused.md")
+    ok(run(memory, *japanese("ログの保存期間")))
+    ok(run(memory, "admit", pending, "--by", "human:bob"))
+    again = run(memory, *japanese("データベースの選択"))
+    assert again.exit_code == 1 and "REFUSED-TOPIC" in again.output
+
+
 def orders(title: str) -> list[str]:
     return [
         *("propose", "--type", "decision", "--title", title),

@@ -136,6 +136,22 @@ def test_slugs_ids_and_topics() -> None:
     assert E.topic_of("Run  hooks\nthrough gitmem") == "run-hooks-through-gitmem"
 
 
+def test_a_title_beyond_ascii_is_its_own_topic() -> None:
+    """A title whose slug drops letters ('entry' for Japanese, the Latin words alone of a mixed
+    title) was one topic with every other such title: refusing one refused them all. Its
+    topic is its own words; accents alone still give the slug, as refused.md always had."""
+    assert E.topic_of("データベースの選択") == "データベースの選択"
+    assert E.topic_of("ログの保存期間") != E.topic_of("データベースの選択")
+    assert E.topic_of("PostgreSQL を使う") == "postgresql-を使う"
+    assert E.topic_of("PostgreSQL の設定") != E.topic_of("PostgreSQL を使う")
+    assert E.topic_of("Всегда  ЗАПУСКАЙТЕ линтер") == "всегда-запускайте-линтер"
+    assert E.topic_of("Ｆｕｌｌ　ｗｉｄｔｈ") == "full-width"  # NFKC: ASCII once normalised
+    assert E.topic_of("Ünïcode Café — déjà vu") == "unicode-cafe-deja-vu"
+    assert E.topic_of("Straße") == "strasse"  # case-folded
+    assert E.topic_of("🙂 🙃") == "entry"  # no letter or digit at all
+    assert len(E.topic_of("長い" * 100)) <= E.SLUG_MAX
+
+
 def test_same_except_admission_ignores_only_admission_fields() -> None:
     admitted = E.parse(DESIGN_EXAMPLE)
     candidate = admitted.with_meta(status="candidate", admitted_by=None, admitted=None)
