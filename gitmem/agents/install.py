@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gitmem.errors import UsageError
+from gitmem.repo.atomic import atomic_write, refuse_links
 
 __all__ = [
     "AGENTS_BEGIN",
@@ -87,7 +88,7 @@ def _write_json(path: Path, data: dict[str, Any], before: dict[str, Any]) -> boo
             return True
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return True
 
 
@@ -265,7 +266,7 @@ def install_agents(root: Path, memory_dir: str) -> list[str]:
     else:
         new = block
     if new != old:
-        path.write_text(new, encoding="utf-8")
+        atomic_write(path, new.encode("utf-8"))
         lines.append(f"AGENTS.md: {'updated' if at >= 0 else 'added'} the gitmem block")
     else:
         lines.append("kept AGENTS.md (the gitmem block is up to date)")
@@ -275,7 +276,7 @@ def install_agents(root: Path, memory_dir: str) -> list[str]:
         lines.append("kept CLAUDE.md (it imports AGENTS.md)")
     else:
         sep = "" if not text or text.endswith("\n") else "\n"
-        claude.write_text(text + sep + CLAUDE_IMPORT + "\n", encoding="utf-8")
+        atomic_write(claude, (text + sep + CLAUDE_IMPORT + "\n").encode("utf-8"))
         lines.append(f"CLAUDE.md: {'added' if text else 'created with'} the line {CLAUDE_IMPORT}")
     return lines
 
@@ -289,17 +290,27 @@ def uninstall_agents(root: Path) -> list[str]:
     if at < 0:
         return ["AGENTS.md: no gitmem block to remove"]
     if rest.strip():
-        path.write_text(rest.rstrip("\n") + "\n", encoding="utf-8")
+        atomic_write(path, (rest.rstrip("\n") + "\n").encode("utf-8"))
     else:
         path.unlink()
     return ["AGENTS.md: removed the gitmem block (CLAUDE.md keeps its @AGENTS.md line)"]
 
 
+CLAUDE_FILES: Final = (".claude/settings.json", ".mcp.json")
+AGENTS_FILES: Final = ("AGENTS.md", "CLAUDE.md")
+
+
 def run(
     root: Path, memory_dir: str | None, *, claude: bool, agents: bool, uninstall: bool
 ) -> list[str]:
-    """What `gitmem init --claude/--agents [--uninstall]` does, as printed lines."""
+    """What `gitmem init --claude/--agents [--uninstall]` does, as printed lines.  Every file it
+    may write is first checked not to be a symbolic link nor to lie in a folder linked out of
+    the repository (refuse_links): a cloned repository could commit AGENTS.md as a link to a
+    shell start-up file, or .claude as one to the user's own, which the merge would change."""
     lines: list[str] = []
+    touched = [*(CLAUDE_FILES if claude else ()), *(AGENTS_FILES if agents else ())]
+    for rel in touched:
+        refuse_links(root / rel, rel, root)
     if claude:
         lines += uninstall_claude(root) if uninstall else install_claude(root)
     if agents:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -14,6 +13,7 @@ import click
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
 from gitmem.errors import UsageError
+from gitmem.repo.atomic import atomic_write, refuse_links
 
 
 @click.command("agent-hook", context_settings={"ignore_unknown_options": True})
@@ -89,58 +89,29 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
         raise click.UsageError("export needs a working tree (this repository is bare)")
     given = output or TARGETS[target]
     path = Path(root) / given  # an absolute path stays as it is
-    _write_output(path, given, done.text)
+    _write_output(path, given, done.text, Path(root))
     left = f", {done.left_out} left out to fit the budget" if done.left_out else ""
     click.echo(f"wrote {given}: {done.listed} of {done.total} entries{left}")
     return 0
 
 
-def _write_output(path: Path, given: str, text: str) -> None:
+def _write_output(path: Path, given: str, text: str, root: Path) -> None:
     """Write the exported file; a path the system will not write (a folder, a read-only
     place, a parent that is a file) is the user's to fix, said with the system's reason
     and the path as they gave it, never an unexpected error.
 
-    A symbolic link at the path is refused, not written through: the default paths lie in
-    the working tree, where a cloned repository can commit `.claude/gitmem-memory.md` as a
-    link to any file of the user's, which a plain write would have overwritten. The file is
-    replaced whole (a temporary file beside it, then a rename, which never follows a link),
-    so a link made meanwhile is replaced, not followed, and an interrupted export leaves the
-    previous file as it was."""
-    if path.is_symlink():
-        raise UsageError(
-            f"-o {given}: is a symbolic link (to {os.readlink(path)}): gitmem does not write "
-            "through one; remove the link or give the path of a regular file"
-        )
-    if path.is_dir():
+    A symbolic link at the path, or a folder on the way that leads out of the repository, is
+    refused, not written through: the default paths lie in the working tree, where a cloned
+    repository can commit `.claude/gitmem-memory.md`, or `.claude` itself, as a link to a file
+    or folder of the user's, which a plain write would have changed. The file is replaced
+    whole (atomic_write), so an interrupted export leaves the previous file as it was."""
+    if path.is_dir() and not path.is_symlink():
         raise UsageError(f"-o {given}: is a folder: give the path of a file to write")
+    refuse_links(path, f"-o {given}", root)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _replace(path, text.encode("utf-8"))
+        atomic_write(path, text.encode("utf-8"))
     except OSError as exc:
         raise UsageError(
             f"-o {given}: cannot write it: {exc.strerror or exc}: choose a path you can write to"
         ) from None
-
-
-def _replace(path: Path, data: bytes) -> None:
-    """Put data at path through a temporary file beside it and a rename. The temporary file
-    is created new (mkstemp: O_EXCL, a random name), so no file planted beside the output is
-    written through; it gets the mode a plain write would give (the old file's, else 0666
-    less the umask), since mkstemp makes it 0600."""
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -37,13 +37,13 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import gitmem
 from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
+from gitmem.repo.atomic import atomic_write
 from gitmem.repo.gitcli import output_in as _git
 from gitmem.repo.gitcli import run_in as _run
 
@@ -294,17 +294,7 @@ def _uninstall_one(folder: Path, name: str) -> str:
 
 def _write_script(path: Path, data: bytes) -> None:
     """Write path atomically with mode 0755: git never runs a half-written hook."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), 0o755)
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, data, mode=0o755)
 
 
 def _executable(path: Path) -> bool:

@@ -8,28 +8,70 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["atomic_write", "sweep_temporaries"]
+from gitmem.errors import UsageError
+
+__all__ = ["atomic_write", "refuse_links", "sweep_temporaries"]
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write a file so that a reader sees the old bytes or the new ones, never a mix.
 
-    The bytes go to `.NAME.PID.tmp` beside it, then replace it. A write that fails (a full
-    disk, an interrupt) removes its temporary file; one killed outright leaves it, for the
-    folder's next writer to sweep (`sweep_temporaries`)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    The bytes go to a new temporary file beside it (`.NAME.<random>.tmp`, made with O_EXCL,
+    so no file or link planted beside the target is written through), then replace it by a
+    rename, which replaces a symbolic link at path rather than following it. The file gets
+    mode when given, else the old file's permissions, else what a plain write gives (0666 less
+    the umask). A write that fails (a full disk, an interrupt) removes its temporary file; one
+    killed outright leaves it, for the folder's next writer to sweep (`sweep_temporaries`)."""
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
     try:
-        with open(tmp, "wb") as handle:
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put straight back)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+def refuse_links(path: Path, given: str, root: Path) -> None:
+    """Refuse, as the user's to fix, a path that is a symbolic link, or that lies below root as
+    spelled but resolves outside it through a linked folder: a cloned repository can commit
+    `AGENTS.md` or `.claude` as a link to a file or folder of the user's, which writing the
+    path would change. A path spelled outside root is the user's own choice of place."""
+    if path.is_symlink():
+        raise UsageError(
+            f"{given}: is a symbolic link (to {os.readlink(path)}): gitmem does not write "
+            "through one; remove the link, then run again"
+        )
+    spelled, top = os.path.abspath(path.parent), os.path.abspath(root)
+    if os.path.commonpath([spelled, top]) != top:
+        return
+    folder, real_top = os.path.realpath(spelled), os.path.realpath(top)
+    if os.path.commonpath([folder, real_top]) != real_top:
+        raise UsageError(
+            f"{given}: its folder leads outside the repository (to {folder}) through a "
+            "symbolic link: gitmem does not write through one; remove the link, then run again"
+        )
 
 
 def sweep_temporaries(folder: Path, older_than: float) -> None:

@@ -112,6 +112,31 @@ def test_files_of_the_wrong_shape_are_refused_not_rewritten(memory: Path) -> Non
         assert bad.read_text() == text
 
 
+def test_a_file_or_folder_linked_out_of_the_repository_is_refused_before_any_write(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A clone can commit AGENTS.md as a link to a shell start-up file, or .claude as one to
+    the user's own folder: init --agents appended its Markdown block to the file, init
+    --claude merged its hooks into the user's settings. Both are refused, nothing written."""
+    rc = tmp_path / "bashrc"
+    rc.write_text("export PATH=$PATH\n")
+    (memory / "AGENTS.md").symlink_to(rc)
+    result = run(memory, "init", "--claude", "--agents")
+    assert result.exit_code == 2, result.output
+    assert "AGENTS.md: is a symbolic link" in result.output
+    assert rc.read_text() == "export PATH=$PATH\n"
+    assert not (memory / ".claude").exists() and not (memory / ".mcp.json").exists()
+    (memory / "AGENTS.md").unlink()
+    users = tmp_path / "users-claude"
+    users.mkdir()
+    (users / "settings.json").write_text("{}")
+    (memory / ".claude").symlink_to(users)
+    result = run(memory, "init", "--claude")
+    assert result.exit_code == 2, result.output
+    assert ".claude/settings.json: its folder leads outside the repository" in result.output
+    assert (users / "settings.json").read_text() == "{}"
+
+
 def test_uninstall_alone_is_a_usage_error(memory: Path) -> None:
     result = run(memory, "init", "--uninstall")
     assert result.exit_code == 2 and "--claude" in result.output

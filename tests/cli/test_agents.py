@@ -63,13 +63,30 @@ def test_a_symbolic_link_at_the_output_is_refused_not_written_through(
     result = run(memory, "export", "claude")
     assert result.exit_code == 2, result.output
     assert "-o .claude/gitmem-memory.md: is a symbolic link" in result.output
-    assert "remove the link or give the path of a regular file" in result.output
+    assert "remove the link, then run again" in result.output
     assert victim.read_text() == "the user's own file\n"
     assert link.is_symlink()
     dangling = memory / "MEMORY.md"
     dangling.symlink_to(tmp_path / "made-by-export.md")
     assert run(memory, "export", "agents").exit_code == 2
     assert not (tmp_path / "made-by-export.md").exists()
+
+
+def test_a_linked_folder_on_the_way_out_of_the_repository_is_refused(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`.claude` committed as a link to a folder of the user's: the export went through it
+    into that folder. A path spelled outside the repository stays the user's choice."""
+    admit(memory, PROPOSE)
+    outside = tmp_path / "users-folder"
+    outside.mkdir()
+    (memory / ".claude").symlink_to(outside)
+    result = run(memory, "export", "claude")
+    assert result.exit_code == 2, result.output
+    assert "its folder leads outside the repository" in result.output
+    assert list(outside.iterdir()) == []
+    ok(run(memory, "export", "agents", "-o", str(outside / "MEMORY.md")))
+    assert (outside / "MEMORY.md").is_file()
 
 
 def test_the_export_replaces_the_file_whole_and_keeps_its_mode(memory: Path) -> None:

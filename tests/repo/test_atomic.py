@@ -19,6 +19,23 @@ def test_the_new_bytes_replace_the_old_whole(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["state.json"]
 
 
+def test_the_mode_is_kept_or_given_and_a_link_is_replaced_not_followed(tmp_path: Path) -> None:
+    target = tmp_path / "INDEX.md"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    atomic_write(target, b"new")
+    assert target.stat().st_mode & 0o777 == 0o640
+    atomic_write(target, b"hook", mode=0o755)
+    assert target.stat().st_mode & 0o777 == 0o755
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"mine")
+    link = tmp_path / "link.md"
+    link.symlink_to(victim)
+    atomic_write(link, b"new")
+    assert victim.read_bytes() == b"mine" and not link.is_symlink()
+    assert link.read_bytes() == b"new"
+
+
 def test_a_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
     """The rename fails (the target is a folder that holds a file): the temporary file,
     written in full by then, goes too, and the folder is untouched."""
