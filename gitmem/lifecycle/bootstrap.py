@@ -17,6 +17,7 @@ from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug
 from gitmem.repo.snapshot import WorktreeSnapshot
+from gitmem.repo.atomic import refuse_links
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import branch_default, settings_from
 from gitmem.settings.load import BRANCH_FROM_HEAD, check_branch_name, check_memory_dir
@@ -30,6 +31,10 @@ class Initialised:
     branch: str = "main"  # the memory branch chosen
     branch_from: str = ""  # why, in words
     notes: list[str] = field(default_factory=list)  # what the user may want to do about it
+
+
+#: What init writes in the memory folder.
+_FOLDER_FILES = ("refused.md", "INDEX.md", ".gitignore")
 
 
 def _toml_string(value: str) -> str:
@@ -84,6 +89,10 @@ def init(
                 f"HEAD's branch {head} has no commits yet: to keep the memory on {head}, "
                 f"run gitmem init --branch {head}"
             )
+    # --dir, else the folder the settings already name (written before init), else .gitmem
+    folder_name = settings.get("dir", current.dir)
+    for rel in (PROJECT_SETTINGS, *(f"{folder_name}/{n}" for n in _FOLDER_FILES), ".gitattributes"):
+        refuse_links(root / rel, rel, root)  # a clone's link to a file of the user's
     if settings:
         _create(
             root / PROJECT_SETTINGS,
@@ -100,8 +109,6 @@ def init(
                 f'{PROJECT_SETTINGS} was kept as it is: add branch = "{settings["branch"]}" '
                 "under its [memory] table to keep the memory there"
             )
-    # --dir, else the folder the settings already name (written before init), else .gitmem
-    folder_name = settings.get("dir", current.dir)
     folder = root / folder_name
     _create(folder / "refused.md", refused_mod.HEADER, out, f"{folder_name}/refused.md")
     _create(folder / "INDEX.md", index_mod.render([]), out, f"{folder_name}/INDEX.md")

@@ -193,3 +193,26 @@ def test_a_clone_of_an_empty_remote_is_told_to_push_main_before_the_candidate(
 
 def run_git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def test_init_refuses_a_clone_s_links_to_the_user_s_files_before_writing(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A clone can commit .gitattributes as a link to a file of the user's (init read it and
+    wrote its text, with gitmem's line, into the working tree), or the memory folder as a link
+    out of the repository (init wrote its files there). Both are refused, nothing written."""
+    secret = tmp_path / "id_key"
+    secret.write_text("-----BEGIN KEY-----\n")
+    (repo / ".gitattributes").symlink_to(secret)
+    result = run(repo, "init")
+    assert result.exit_code == 2, result.output
+    assert ".gitattributes: is a symbolic link" in result.output
+    assert not (repo / ".gitmem").exists() and (repo / ".gitattributes").is_symlink()
+    (repo / ".gitattributes").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repo / ".gitmem").symlink_to(elsewhere)
+    result = run(repo, "init")
+    assert result.exit_code == 2, result.output
+    assert "its folder leads outside the repository" in result.output
+    assert list(elsewhere.iterdir()) == []
