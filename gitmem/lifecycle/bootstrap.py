@@ -16,8 +16,8 @@ from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug
-from gitmem.repo.snapshot import WorktreeSnapshot
 from gitmem.repo.atomic import refuse_links
+from gitmem.repo.snapshot import WorktreeSnapshot
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import branch_default, settings_from
 from gitmem.settings.load import BRANCH_FROM_HEAD, check_branch_name, check_memory_dir
