@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -21,24 +21,23 @@ __all__ = ["atomic_write", "refuse_links", "sweep_temporaries"]
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write a file so that a reader sees the old bytes or the new ones, never a mix.
 
-    The bytes go to a new temporary file beside it (`.NAME.<random>.tmp`, made with O_EXCL,
-    so no file or link planted beside the target is written through), then replace it by a
-    rename, which replaces a symbolic link at path rather than following it. The file gets
-    mode when given, else the old file's permissions, else what a plain write gives (0666 less
-    the umask). A write that fails (a full disk, an interrupt) removes its temporary file; one
-    killed outright leaves it, for the folder's next writer to sweep (`sweep_temporaries`)."""
+    The bytes go to a new temporary file beside it (`.NAME.<random>.tmp`, created with O_EXCL
+    and O_NOFOLLOW, so no file or link planted beside the target is written through), then
+    replace it by a rename, which replaces a symbolic link at path rather than following it.
+    The file gets mode when given, else the old file's permissions, else what a plain write
+    gives (0666 less the umask, which the creation applies). A write that fails (a full disk,
+    an interrupt) removes its temporary file; one killed outright leaves it, for the folder's
+    next writer to sweep (`sweep_temporaries`)."""
     if mode is None:
-        try:
+        with contextlib.suppress(OSError):
             mode = stat.S_IMODE(os.stat(path).st_mode)
-        except OSError:
-            mode = 0o666 & ~_umask()
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(name)
+    fd, tmp = _create_temporary(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fchmod(handle.fileno(), mode)
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
@@ -46,11 +45,15 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         raise
 
 
-def _umask() -> int:
-    """The process's umask (reading it means setting it: put straight back)."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
+def _create_temporary(path: Path) -> tuple[int, Path]:
+    """A new file beside path, open for writing, named so that sweep_temporaries finds it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:  # one name in 2**48 taken: draw another
+            continue
 
 
 def refuse_links(path: Path, given: str, root: Path) -> None:
