@@ -154,21 +154,27 @@ def _target_problems(
 
 
 def _duplicate_topic(store: Store, memory_dir: str, tree: str | None, entry: Entry) -> str | None:
-    """The id of an admitted entry with the candidate's topic, from INDEX.md.  Titles are
-    slugged into their ids and topics are slugs of titles, so only the lines that contain
-    the topic's words are confirmed: a text search, not 100,000 slugs."""
+    """The id of an admitted entry with the candidate's topic, from INDEX.md.  Only the lines
+    that hold the topic's longest word, in any letter case, are confirmed: a text search, not
+    100,000 slugs.  In any case, because the title is written as its author wrote it, and the
+    id, which holds the slug, keeps the words of the first title when an amendment renames
+    the entry (a lower-case search missed "Invalidate caches" there)."""
     text = index_mod.read_text(store, tree, memory_dir)
     if not text:
         return None
+    import re2
+
     topic = entry.topic
-    words = topic.split("-")
-    needle = max(words, key=len)
-    start = text.find(needle)
-    while start != -1:
-        line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", start)
-        line = text[line_start : line_end if line_end != -1 else len(text)]
-        start = text.find(needle, line_end) if line_end != -1 else -1
+    needle = re2.compile("(?i)" + re2.escape(max(topic.split("-"), key=len)))
+    line_end = -1
+    for found in needle.finditer(text):
+        if found.start() <= line_end:
+            continue  # a second hit in a line already looked at
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        line_end = text.find("\n", found.start())
+        if line_end == -1:
+            line_end = len(text)
+        line = text[line_start:line_end]
         if not line.startswith("- [") or " admitted — " not in line:
             continue
         line_id = line[3 : line.find("]")]

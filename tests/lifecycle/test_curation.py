@@ -177,3 +177,17 @@ def test_an_admitted_amendment_pushed_as_a_branch_is_no_longer_pending(
     listed = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
     ids = {c["id"] for c in listed}
     assert amend not in ids and retire in ids, listed
+
+
+def test_a_title_an_amendment_gave_is_a_duplicate_in_any_letter_case(memory: Path) -> None:
+    """The duplicate check looked for the topic's longest word, lower case, in INDEX.md: the
+    id holds it, lower case, unless an amendment renamed the entry, and the title holds it as
+    written ("Invalidate"). A new candidate repeating the amended title was admitted."""
+    entry_id = admitted(memory, "Cache invalidation by event")
+    amend = proposed(ok(run(memory, "propose", "--amend", entry_id,
+                             "--title", "Invalidate caches on domain events")).output)  # fmt: skip
+    ok(run(memory, "admit", amend, "--by", "human:reviewer"))
+    args = ["propose", "--type", "method", "--title", "Invalidate caches on domain events"]
+    again = run(memory, *args, "--applies-when", "caching", "--content", "Again.")
+    assert again.exit_code == 1, again.output
+    assert f"DUPLICATE an admitted entry has the same topic: {entry_id}" in again.output
