@@ -198,7 +198,7 @@ def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
             f"words joined by '-', at most {MAX_ID_LENGTH} characters): see `gitmem candidates`"
         )
     branch = candidate_branch(entry_id)
-    remote = sorted(ref for ref in ws.store.refs("refs/remotes/") if ref.endswith(f"/{branch}"))
+    remote = _remote_candidate_refs(ws, entry_id)
     for ref in [candidate_ref(entry_id), *remote]:
         tip = ws.store.ref_target(ref)
         if tip:
@@ -248,8 +248,22 @@ def candidate_taken(ws: Workspace, entry_id: str) -> bool:
     """Whether a candidate branch of this id exists, here or on a remote."""
     if ws.store.ref_target(candidate_ref(entry_id)):
         return True
+    return bool(_remote_candidate_refs(ws, entry_id))
+
+
+def _remote_candidate_refs(ws: Workspace, entry_id: str) -> list[str]:
+    """The remote-tracking refs of the candidate entry_id, sorted: `<remote>/gitmem/<id>`
+    and nothing else, as `pending` reads them.  A name that merely ends in `/gitmem/<id>`
+    (`origin/aaa/gitmem/<id>`, which anyone allowed to push a branch can make) is no
+    candidate; taken for one, it sorted before the real branch, and show, review and admit
+    read a text `gitmem candidates` never listed."""
     branch = candidate_branch(entry_id)
-    return any(ref.endswith(f"/{branch}") for ref in ws.store.refs("refs/remotes/"))
+    prefix = "refs/remotes/"
+    return sorted(
+        ref
+        for ref in ws.store.refs(prefix)
+        if ref.removeprefix(prefix).split("/", 1)[1:] == [branch]
+    )
 
 
 def pending(ws: Workspace) -> list[Candidate]:

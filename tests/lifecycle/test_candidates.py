@@ -163,3 +163,31 @@ def test_a_shallow_clone_says_to_unshallow_instead_of_blaming_the_candidate(
     git(shallow, "fetch", "-q", "--unshallow")
     assert f"{entry_id}  valid  " in ok(run(shallow, "candidates")).output
     ok(run(shallow, "admit", entry_id))
+
+
+def test_a_remote_branch_that_only_ends_in_gitmem_id_is_not_that_candidate(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Anyone who may push a branch could push `aaa/gitmem/<id>` beside a teammate's real
+    candidate `gitmem/<id>`: that branch is no candidate (gitmem candidates never lists it),
+    yet show, review and admit took it for <id>, since its name sorts first, and a person
+    would admit text they never reviewed. Only `<remote>/gitmem/<id>` is the candidate."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    real = ok(run(memory, *PROPOSE, "--push")).output.split()[1]
+    # the attacker's branch: the same path and id, other words
+    git(memory, "checkout", "-q", "-b", "evil", f"gitmem/{real}")
+    path = memory / f".gitmem/candidates/{real}.md"
+    path.write_text(path.read_text().replace("Read objects with pygit2.", "Shell out to git."))
+    git(memory, "commit", "-q", "-am", "evil")
+    git(memory, "push", "-q", "origin", f"evil:refs/heads/aaa/gitmem/{real}")
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(server), str(teammate))
+
+    listing = ok(run(teammate, "candidates")).output
+    assert f"refs/remotes/origin/gitmem/{real}" in listing and "aaa/" not in listing
+    shown = ok(run(teammate, "show", real)).output
+    assert shown.startswith(f"# refs/remotes/origin/gitmem/{real}:")
+    assert "Read objects with pygit2." in shown and "Shell out to git." not in shown
