@@ -122,8 +122,15 @@ def propose(
     from gitmem.lifecycle import propose as proposing
     from gitmem.repo.workspace import open_workspace
 
-    chosen = [name for name, value in (("--edit", edit_id), ("--amend", amend_id),
-              ("--retire", retire_id), ("--from", from_file)) if value]  # fmt: skip
+    given_options = (("--edit", edit_id), ("--amend", amend_id), ("--retire", retire_id),
+                     ("--from", from_file))  # fmt: skip
+    # an empty value (`--amend "$ID"` with ID unset) is an option given without its value,
+    # not no option: taken for none, a full set of fields proposed a new entry instead
+    for name, value in given_options:
+        if value is not None and not value.strip():
+            what = "a file" if name == "--from" else "an entry's id (see `gitmem list`)"
+            raise UsageError(f"{name} needs {what}, and was given {value!r}")
+    chosen = [name for name, value in given_options if value is not None]
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(chosen)} exclude each other: give one")
     if reason is not None and not retire_id:

@@ -32,3 +32,25 @@ def test_flags_win_over_a_draft_and_unknown_draft_fields_are_refused(
     draft.write_text(text(colour="blue"))
     refused = run(memory, "propose", "--from", str(draft))
     assert refused.exit_code == 1 and "SCHEMA" in refused.output and "colour" in refused.output
+
+
+def test_an_empty_id_or_file_is_refused_not_taken_for_no_option(memory: Path) -> None:
+    """`--amend "$ID"` with ID unset passes an empty string, which was taken for no option at
+    all: a full set of fields then proposed a brand-new entry instead of the amendment asked
+    for, and `--retire ""` answered that --reason goes with --retire. Each now names the
+    option and says it needs a value (exit 2), and nothing is proposed."""
+    fields = [
+        "--type", "decision", "--title", "A new entry nobody asked for",
+        "--applies-when", "an id variable is empty", "--content", "Nothing.",
+    ]  # fmt: skip
+    for option, extra in (
+        ("--amend", fields),
+        ("--edit", fields),
+        ("--from", fields),
+        ("--retire", ["--reason", "a duplicate"]),
+    ):
+        result = run(memory, "propose", option, "", *extra)
+        assert result.exit_code == 2, (option, result.output)
+        assert f"{option} needs " in result.output, (option, result.output)
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
