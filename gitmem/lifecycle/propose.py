@@ -28,7 +28,7 @@ from gitmem.lifecycle.writing import (
 )
 from gitmem.model import curation
 from gitmem.model.entry import Entry, id_with_suffix, make_id
-from gitmem.model.names import candidate_branch, candidate_ref
+from gitmem.model.names import candidate_branch, candidate_ref, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import BODY_FIELDS, ProposalFields
 from gitmem.repo.store import BLOB
@@ -167,7 +167,7 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> Entry:
         raise no_commits(ws)
     found = find_entry(ws.store, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
     if found is None:
-        raise UsageError(f"no entry {target_id!r} on {ws.branch}: see `gitmem list`")
+        raise UsageError(f"no entry {quoted_id(target_id)} on {ws.branch}: see `gitmem list`")
     target = found[1]
     if target.status != "admitted":
         raise UsageError(

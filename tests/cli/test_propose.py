@@ -54,3 +54,12 @@ def test_an_empty_id_or_file_is_refused_not_taken_for_no_option(memory: Path) ->
         assert f"{option} needs " in result.output, (option, result.output)
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
 
+
+def test_amend_and_retire_quote_a_huge_unknown_id_briefly(memory: Path) -> None:
+    """An id of 10,000 characters was quoted whole in "no entry … on main"; like every other
+    command, amend and retire now quote its start and its length."""
+    huge = "a" * 10_000
+    for args in (["--amend", huge, "--title", "A title"], ["--retire", huge, "--reason", "x"]):
+        result = run(memory, "propose", *args)
+        assert result.exit_code == 2, result.output
+        assert "(10,000 characters)" in result.output and len(result.output) < 400
