@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitmem.cli.options import format_option, visible
-from gitmem.errors import GitmemError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.recall.engine import STEP_TYPES, Why
 
 if TYPE_CHECKING:
@@ -85,6 +85,7 @@ def recall(
     try:
         # the branch tip's memory, warm: answered from the cache without opening the repository
         memory = _memory() if ref is None else None
+        _known_types(memory, types)
         warm = (
             _remembered(memory, text, k, wanted, min_score, fmt == "precedents")
             if memory is not None and not memory.opened
@@ -142,6 +143,26 @@ def recall(
             if explain:
                 click.echo(_why(hit.why))
     return 0
+
+
+def _known_types(memory: Memory | None, types: tuple[str, ...]) -> None:
+    """Refuse a type the project does not know, as memory_recall does: a typo (`decisions`)
+    matched nothing and answered "no precedent", which reads as the memory holding none.
+    Only a type beyond the built-in ones opens the repository for its settings, so a recall
+    of those stays warm."""
+    from gitmem.settings.load import DEFAULT_TYPES
+
+    if set(types) <= set(DEFAULT_TYPES):
+        return
+    from gitmem.repo.workspace import open_workspace
+
+    known = (memory.workspace() if memory is not None else open_workspace()).settings.all_types
+    unknown = [t for t in dict.fromkeys(types) if t not in known]
+    if unknown:
+        raise UsageError(
+            f"unknown type{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}: "
+            f"the known types are {', '.join(known)}"
+        )
 
 
 def _memory() -> Memory | None:

@@ -357,3 +357,22 @@ def test_a_moved_memory_folder_is_recalled_at_its_new_path(
     assert (repo / str(hit["path"])).is_file()
     exported = ok(run(repo, "export", "claude", "-o", "-")).output
     assert "memory/entries/" in exported and ".gitmem/entries/" not in exported, exported
+
+
+def test_an_unknown_type_is_refused_not_answered_with_no_precedent(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """`--type decisions` (a plural, a typo) matched nothing and answered "no precedent",
+    which an agent reads as the memory holding none; memory_recall refuses it. The command
+    line now refuses it too (exit 2, naming the known types), and a type the project adds in
+    its settings is accepted."""
+    repo, hooks, _ = recalled
+    refused = run(repo, "recall", "--type", "decisions", "pygit2 hooks")
+    assert refused.exit_code == 2, refused.output
+    assert "unknown type 'decisions'" in refused.output
+    assert "decision, method, code-structure, mistake" in refused.output
+    (repo / ".gitmem.toml").write_text('[memory]\ntypes = ["runbook"]\n')
+    git(repo, "add", ".gitmem.toml")
+    git(repo, "commit", "-q", "-m", "a type of our own")
+    assert recall_json(repo, "pygit2 hooks", "--type", "runbook") == []
+    assert recall_json(repo, "pygit2 hooks", "--type", "decision")[0]["id"] == hooks
