@@ -589,7 +589,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
             ws = workspace()
             _known_types(ws, types)
             store = ws.store
-            tip = ws.main_tip()
+            tip = ws.memory_tip()
             tree = store.tree_of(tip) if tip else None
             memory = store.subtree(tree, ws.dir) if tree else None
             entries_tree = store.subtree(memory, "entries") if memory else None

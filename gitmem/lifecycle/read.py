@@ -55,7 +55,9 @@ def list_entries(
     types: tuple[str, ...] = (),
     skipped: list[str] | None = None,
 ) -> list[Listed]:
-    """The entries `gitmem list` shows; files that do not parse go to skipped, when given."""
+    """The entries `gitmem list` shows; files that do not parse go to skipped, when given.
+    A memory branch missing here is named (Workspace.memory_tip), not listed as empty."""
+    ws.memory_tip()
     out = []
     for path, entry in entries(ws, skipped=skipped):
         if status and entry.status != status:

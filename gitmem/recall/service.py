@@ -79,7 +79,7 @@ def recall_answer(
     from gitmem.recall.cache import RecallCache
 
     store = ws.store
-    commit = store.resolve(ref) if ref else ws.main_tip()
+    commit = store.resolve(ref) if ref else ws.memory_tip()
     if ref and commit is None:
         raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
     if commit is None or k <= 0:

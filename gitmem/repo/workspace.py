@@ -38,6 +38,29 @@ class Workspace:
     def main_tip(self) -> str | None:
         return self.store.branch_tip(self.settings.branch)
 
+    def memory_tip(self) -> str | None:
+        """The memory branch's tip for a reader (recall, list): None only when the repository
+        has no branch with commits at all, so its memory is truly empty.
+
+        When other branches have commits but the memory branch is not here (a clone of a
+        project that keeps its memory on a branch of its own has only origin/<branch>), an
+        empty answer would tell an agent "no precedent" about a memory it never read, so
+        this is a UsageError naming the branch and how to create it."""
+        tip = self.main_tip()
+        if tip is not None or not self.store.refs("refs/heads/"):
+            return tip
+        branch = self.settings.branch
+        tracking = f"origin/{branch}"
+        fix = (
+            f"create it from {tracking}: git branch {branch} {tracking}"
+            if self.store.ref_target(f"refs/remotes/{tracking}")
+            else "git fetch, or name the branch the memory is on: gitmem init --branch NAME"
+        )
+        raise UsageError(
+            f"the memory branch {branch} does not exist here (memory.branch: "
+            f"{self.settings.branch_from}): {fix}"
+        )
+
 
 def _text(snapshot: Snapshot, name: str) -> str | None:
     """A settings file's text in a snapshot (an undecodable byte read as U+FFFD)."""

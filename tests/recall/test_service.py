@@ -376,3 +376,30 @@ def test_an_unknown_type_is_refused_not_answered_with_no_precedent(
     git(repo, "commit", "-q", "-m", "a type of our own")
     assert recall_json(repo, "pygit2 hooks", "--type", "runbook") == []
     assert recall_json(repo, "pygit2 hooks", "--type", "decision")[0]["id"] == hooks
+
+
+def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A project keeps its memory on a branch of its own (memory.branch = "memory"); a clone
+    has only origin/memory until someone creates the local branch. recall answered "no
+    precedent" and list "no entries", as if the memory were empty; both now say the branch is
+    missing here and how to create it (exit 2). --ref origin/memory still recalls."""
+    hooks = admit(memory, HOOKS)
+    git(memory, "branch", "-m", "main", "memory")
+    (memory / ".gitmem.toml").write_text('[memory]\nbranch = "memory"\n')
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "the memory on a branch of its own")
+    git(memory, "branch", "main")
+    server = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-b", "main", str(server), str(clone))
+    for args in (["recall", "pygit2 hooks"], ["list"]):
+        result = run(clone, *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "memory branch memory does not exist here" in result.output, result.output
+        assert "git branch memory origin/memory" in result.output, result.output
+    assert recall_json(clone, "pygit2 hooks", "--ref", "origin/memory")[0]["id"] == hooks
+    git(clone, "branch", "memory", "origin/memory")
+    assert recall_json(clone, "pygit2 hooks")[0]["id"] == hooks
