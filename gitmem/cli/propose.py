@@ -189,9 +189,17 @@ def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
     if pr:
         from gitmem.lifecycle import pulls
 
-        request = pulls.open_pull_request(ws, proposal)
-        proposal.pushed = proposal.pushed or request.pushed
-        emit_warnings(request.warnings)
+        try:
+            request = pulls.open_pull_request(ws, proposal)
+        except GitmemError as exc:
+            # the candidate is proposed already: say so beside the failure, with the push
+            # that sends it, or its author proposes it again and gets a second copy
+            proposal.unpushed = (
+                f"{exc.message}\nthen: git push origin {proposal.branch}, and open the pull request"
+            )
+        else:
+            proposal.pushed = proposal.pushed or request.pushed
+            emit_warnings(request.warnings)
     # a push that could not happen leaves the candidate here: exit 1, saying what to do
     code = RULE_FAILED if proposal.unpushed else 0
     if fmt == "json":

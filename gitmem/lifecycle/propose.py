@@ -213,8 +213,15 @@ def _write_candidate(
             if push:
                 proposal.unpushed = base_missing_on(ws, remote, main_tip)
                 if proposal.unpushed is None:
-                    push_refs(store, remote, [f"{ref}:{ref}"])
-                    proposal.pushed = True
+                    # the branch exists now, whatever the push does: a refused push is
+                    # reported beside it (unpushed), never as if nothing had been proposed
+                    try:
+                        push_refs(store, remote, [f"{ref}:{ref}"])
+                        proposal.pushed = True
+                    except GitmemError as exc:
+                        proposal.unpushed = (
+                            f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+                        )
                 else:
                     proposal.unpushed += f": git push {remote} {proposal.branch}"
             return proposal

@@ -260,10 +260,7 @@ def _candidate_entry(ws: Workspace, proposal: Proposal) -> Entry:
 def _remote_url(store: Store, remote: str) -> str:
     done = store.run_git("remote", "get-url", remote, check=False)
     if done.returncode != 0:
-        raise UsageError(
-            f"no remote named {remote!r}: add one (git remote add {remote} URL), then run "
-            "`gitmem propose --pr` again"
-        )
+        raise UsageError(f"no remote named {remote!r}: add one (git remote add {remote} URL)")
     return done.stdout.strip()
 
 

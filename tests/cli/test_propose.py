@@ -63,3 +63,31 @@ def test_amend_and_retire_quote_a_huge_unknown_id_briefly(memory: Path) -> None:
         result = run(memory, "propose", *args)
         assert result.exit_code == 2, result.output
         assert "(10,000 characters)" in result.output and len(result.output) < 400
+
+
+def test_a_push_or_pull_request_that_fails_still_says_the_candidate_was_proposed(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The candidate branch is written before it is pushed. When the push itself failed (an
+    unreachable remote) or --pr found no remote, the command said only the failure, so the
+    author took it for nothing proposed, and `--pr` even said to run `gitmem propose --pr`
+    again, which proposes a second copy. Now it says what was proposed, why it was not
+    pushed and the git push that sends it (exit 1), as when the remote lacks main."""
+    fields = ["--type", "decision", "--applies-when", "the remote is down", "--content", "x"]
+    result = run(memory, "propose", "--title", "A pull request without a remote", *fields, "--pr")
+    assert result.exit_code == 1, result.output
+    branch = f"gitmem/{result.output.split()[1]}"
+    assert result.output.startswith("proposed ") and f"branch   {branch}\n" in result.output
+    assert "no remote named 'origin'" in result.output
+    assert f"git push origin {branch}" in result.output and "again" not in result.output
+
+    git(memory, "remote", "add", "origin", str(tmp_path / "no-such-server.git"))
+    # the remote-tracking main says origin has the base, so the push itself is what fails
+    git(memory, "update-ref", "refs/remotes/origin/main", "main")
+    result = run(memory, "propose", "--title", "A push to a remote that is gone", *fields, "--push")
+    assert result.exit_code == 1, result.output
+    branch = f"gitmem/{result.output.split()[1]}"
+    assert result.output.startswith("proposed ")
+    assert "git push to origin was refused" in result.output
+    assert f"git push origin {branch}" in result.output
+    assert git(memory, "rev-parse", "--verify", "-q", branch).strip()
