@@ -389,13 +389,7 @@ def _recall_types(types: list[str] | None, step: Step | None) -> list[str] | Non
 
 def _known_types(ws: Workspace, types: list[str] | None) -> None:
     """Refuse types the project does not know (a typo would silently match nothing)."""
-    known = ws.settings.all_types
-    unknown = [t for t in types or () if t not in known]
-    if unknown:
-        raise ToolError(
-            f"unknown type{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}: "
-            f"the known types are {', '.join(known)}"
-        )
+    ws.settings.check_types(types or ())
 
 
 def _explained(why: Why | None) -> Explanation | None:

@@ -25,7 +25,9 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
     from gitmem.repo.workspace import open_workspace
 
     skipped: list[str] = []
-    rows = read.list_entries(open_workspace(), status=status, types=types, skipped=skipped)
+    ws = open_workspace()
+    ws.settings.check_types(types)  # a typo would list "no entries"
+    rows = read.list_entries(ws, status=status, types=types, skipped=skipped)
     for path in skipped:  # on stderr, so that --format json stays one document
         click.echo(f"gitmem: {path} does not parse, left out: run `gitmem check`", err=True)
     if fmt == "json":

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitmem.cli.options import format_option, visible
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES, Why
 
 if TYPE_CHECKING:
@@ -156,13 +156,7 @@ def _known_types(memory: Memory | None, types: tuple[str, ...]) -> None:
         return
     from gitmem.repo.workspace import open_workspace
 
-    known = (memory.workspace() if memory is not None else open_workspace()).settings.all_types
-    unknown = [t for t in dict.fromkeys(types) if t not in known]
-    if unknown:
-        raise UsageError(
-            f"unknown type{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}: "
-            f"the known types are {', '.join(known)}"
-        )
+    (memory.workspace() if memory is not None else open_workspace()).settings.check_types(types)
 
 
 def _memory() -> Memory | None:

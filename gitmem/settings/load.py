@@ -32,14 +32,15 @@ import os
 import re
 import tomllib
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
 
+from gitmem.errors import UsageError
 from gitmem.model.names import DEFAULT_BRANCH as DEFAULT_BRANCH  # settings.policy reads it here
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG
+from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG, quoted_id
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -131,6 +132,19 @@ class Settings:
     def all_types(self) -> tuple[str, ...]:
         """Every entry type this project accepts: the four built-in ones, then the extra ones."""
         return DEFAULT_TYPES + tuple(t for t in self.types if t not in DEFAULT_TYPES)
+
+    def check_types(self, types: Iterable[str]) -> None:
+        """Refuse types this project does not know (a UsageError listing the known ones): a
+        filter by a typo (`decisions`) matches nothing, and an empty answer would read as a
+        memory that holds nothing of that kind. Each is quoted briefly, whatever its size."""
+        known = self.all_types
+        unknown = [t for t in dict.fromkeys(types) if t not in known]
+        if unknown:
+            raise UsageError(
+                f"unknown type{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(quoted_id(t) for t in unknown)}: the known types are "
+                f"{', '.join(known)}"
+            )
 
 
 @dataclass(frozen=True)

@@ -403,3 +403,19 @@ def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
     assert recall_json(clone, "pygit2 hooks", "--ref", "origin/memory")[0]["id"] == hooks
     git(clone, "branch", "memory", "origin/memory")
     assert recall_json(clone, "pygit2 hooks")[0]["id"] == hooks
+
+
+def test_list_refuses_an_unknown_type_and_a_long_one_is_quoted_briefly(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """`gitmem list --type decisions` answered "no entries" for a memory that holds some;
+    it is refused like recall's (exit 2). A type of 100,000 characters was quoted whole in
+    the refusal; it is quoted by its start and its length."""
+    repo, _, _ = recalled
+    refused = run(repo, "list", "--type", "decisions")
+    assert refused.exit_code == 2 and "unknown type 'decisions'" in refused.output
+    assert "decision" in ok(run(repo, "list", "--type", "decision")).output
+    for command in (["list"], ["recall", "pygit2"]):
+        result = run(repo, *command, "--type", "x" * 100_000)
+        assert result.exit_code == 2, result.output
+        assert "(100,000 characters)" in result.output and len(result.output) < 400
