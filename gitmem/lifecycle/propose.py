@@ -119,6 +119,7 @@ def propose_amend(
     and sections given here put over it. What identifies the entry (type, source, created)
     and its lineage (supersedes) is not an amendment's to change: supersede it instead."""
     target = _admitted(ws, target_id, curation.AMEND)
+    fields.require_closed_fences()
     given = fields.given()
     for name in ("type", "source", "supersedes"):
         value = given.get(name)

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.markdown import fenced
 
 #: Fields gitmem writes itself: a draft's values for them are dropped, never proposed.
 SET_BY_GITMEM: Final = (
@@ -152,6 +153,26 @@ class ProposalFields:
                 f"missing {', '.join(missing)}: a candidate needs a type, a title, when it "
                 "applies and its content"
             )
+        self.require_closed_fences()
+
+    def require_closed_fences(self) -> None:
+        """Refuse a section whose code fence never closes, naming it: the fence swallows
+        every section after it, and the entry's own rule then said "missing section
+        '## Evidence'" to an author who had given the evidence. A RuleError (exit 1), as
+        that rule's was, so a batch (import, harvest) counts the one note invalid and goes on."""
+        for spec in specs():
+            text = getattr(self, spec.name) if spec.name in BODY_FIELDS else None
+            if not isinstance(text, str):
+                continue
+            marks = list(fenced([*text.splitlines(), ""]))
+            if marks[-1][1]:
+                opening = next(line for line, inside in marks if inside).strip()
+                marker = opening[: len(opening) - len(opening.lstrip(opening[0]))]
+                raise RuleError(
+                    f"{spec.option} opens a code fence ({marker}) that it never closes: "
+                    "end the code with a line of the same fence, or the sections after it "
+                    "read as code"
+                )
 
 
 def specs() -> tuple[FieldSpec, ...]:

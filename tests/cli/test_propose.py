@@ -91,3 +91,20 @@ def test_a_push_or_pull_request_that_fails_still_says_the_candidate_was_proposed
     assert "git push to origin was refused" in result.output
     assert f"git push origin {branch}" in result.output
     assert git(memory, "rev-parse", "--verify", "-q", branch).strip()
+
+
+def test_a_section_whose_code_fence_never_closes_is_named(memory: Path) -> None:
+    """A field holding an opened code fence (a snippet cut short, an agent's truncated
+    output) swallowed every section after it, and the refusal said "missing section
+    '## Evidence'" to an author who had given --evidence. The refusal now names the field
+    and the fence to close (exit 1, a rule)."""
+    base = ["--type", "decision", "--title", "Unclosed fences", "--applies-when", "a snippet"]
+    result = run(
+        memory, "propose", *base, "--context", "```python\nprint(1)", "--content", "x",
+        "--evidence", "measured",
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "--context opens a code fence (```) that it never closes" in result.output
+    assert "missing section" not in result.output
+    closed = ["--content", "```\n## Context\n```", "--evidence", "~~~~\nok\n~~~~~"]
+    ok(run(memory, "propose", *base, *closed))
