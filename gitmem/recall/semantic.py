@@ -292,7 +292,8 @@ class _Model:
         its longest: the model's cost grows with every token it reads, padding included."""
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(tokens)
-        encoded = [e.ids for e in self.tokenizer.encode_batch([t[:_MAX_TEXT] for t in texts])]
+        batch = [_encodable(t[:_MAX_TEXT]) for t in texts]
+        encoded = [e.ids for e in self.tokenizer.encode_batch(batch)]
         out: list[list[float]] = [[] for _ in texts]
         order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
         for start in range(0, len(order), _BATCH):
@@ -369,6 +370,17 @@ def embed_doc(doc: Doc) -> bytes:
 def cosine_of(query: list[float], doc: Doc) -> float:
     """The cosine of a unit query vector with one entry embedded alone."""
     return _cosines(query, embed_doc(doc), [0])[0]
+
+
+def _encodable(text: str) -> str:
+    """text as the tokenizer can take it: a lone surrogate (a byte of a command-line argument
+    that is not UTF-8, PEP 383) made U+FFFD. The tokenizer refuses such text with a TypeError,
+    which ended a recall as an unexpected error."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text
 
 
 def embed_query(query: str) -> list[float] | None:

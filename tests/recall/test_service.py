@@ -419,3 +419,17 @@ def test_list_refuses_an_unknown_type_and_a_long_one_is_quoted_briefly(
         result = run(repo, *command, "--type", "x" * 100_000)
         assert result.exit_code == 2, result.output
         assert "(100,000 characters)" in result.output and len(result.output) < 400
+
+
+@pytest.mark.parametrize("fmt", ["text", "precedents"])
+def test_a_query_with_bytes_that_are_not_utf8_is_recalled(
+    recalled: tuple[Path, str, str], fmt: str
+) -> None:
+    """A query argument holding bytes that are not UTF-8 (a file name in Latin-1, a pasted
+    binary) reaches Python as lone surrogates (PEP 383), which the semantic model's tokenizer
+    cannot take: recall ended in an unexpected error (exit 3), even in the precedents format
+    that promises never to fail a step. Such a character now counts as U+FFFD."""
+    repo, hooks, _ = recalled
+    result = run(repo, "recall", "--format", fmt, "pygit2 \udcff hooks")
+    assert result.exit_code == 0, result.output
+    assert hooks in result.output
