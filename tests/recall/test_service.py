@@ -433,3 +433,24 @@ def test_a_query_with_bytes_that_are_not_utf8_is_recalled(
     result = run(repo, "recall", "--format", fmt, "pygit2 \udcff hooks")
     assert result.exit_code == 0, result.output
     assert hooks in result.output
+
+
+def test_proposing_where_the_memory_branch_is_only_on_origin_says_to_create_it(
+    memory: Path, tmp_path: Path
+) -> None:
+    """In a clone that has only origin/memory, propose said "commit on memory first, or keep
+    the memory on main: gitmem init --branch main", advice that would move the project's
+    memory off its branch. It now says to create the branch from origin/memory."""
+    git(memory, "branch", "-m", "main", "memory")
+    (memory / ".gitmem.toml").write_text('[memory]\nbranch = "memory"\n')
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "the memory on a branch of its own")
+    git(memory, "branch", "main")
+    server = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-b", "main", str(server), str(clone))
+    result = run(clone, *HOOKS)
+    assert result.exit_code == 2, result.output
+    assert "git branch memory origin/memory" in result.output
+    assert "gitmem init --branch" not in result.output
