@@ -53,13 +53,14 @@ def show(entry_id: str, lineage: bool) -> int:
     if lineage:
         for item in read.lineage(ws, entry_id):
             marker = "*" if item.id == entry_id else " "
-            click.echo(f"{marker} {item.id}  {item.status}  {item.title}")
+            click.echo(visible(f"{marker} {item.id}  {item.status}  {item.title}"))
         return 0
     from gitmem.model.curation import state_note
 
     where, entry = read.show(ws, entry_id)
     click.echo(f"# {where}")
+    # the note quotes the entry's own fields (a candidate's are anyone's text): escaped too
     if note := state_note(entry):
-        click.echo(f"# {note}")
+        click.echo(visible(f"# {note}"))
     click.echo(visible(entry.render()), nl=False)
     return 0

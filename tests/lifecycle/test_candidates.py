@@ -191,3 +191,39 @@ def test_a_remote_branch_that_only_ends_in_gitmem_id_is_not_that_candidate(
     shown = ok(run(teammate, "show", real)).output
     assert shown.startswith(f"# refs/remotes/origin/gitmem/{real}:")
     assert "Read objects with pygit2." in shown and "Shell out to git." not in shown
+
+
+def test_show_escapes_what_a_hostile_candidate_puts_in_its_state_line(memory: Path) -> None:
+    """A candidate branch is anyone's text until a reviewer reads it. One claiming to be a
+    tombstone put YAML escapes in retired_by and retired_reason, and `gitmem show` printed
+    them raw in its `# retired on … by …: …` line, where a terminal clears the screen or
+    recolours what follows; the entry's own text below was already escaped. The line is now
+    escaped the same way (the terminal's colour mode is kept on, so click strips nothing)."""
+    import os
+
+    from click.testing import CliRunner
+
+    from gitmem.cli.main import main
+
+    cid = "local-method-20261205-esc-note"
+    git(memory, "checkout", "-q", "-b", f"gitmem/{cid}")
+    path = memory / f".gitmem/candidates/{cid}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f"---\nid: {cid}\ntype: method\nstatus: retired\ntitle: Esc note\napplies_when: x\n"
+        'source: human:A\ncreated: 2026-12-05\nretired: 2026-12-05\nretired_by: "human:\\e[31m"\n'
+        'retired_reason: "\\e[2J\\e[Hall clear"\n---\n\n## Context\n\n## Content\ny\n\n'
+        "## Evidence\n"
+    )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "hostile")
+    git(memory, "checkout", "-q", "main")
+    old = Path.cwd()
+    os.chdir(memory)
+    try:
+        shown = CliRunner().invoke(main, ["show", cid], color=True, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    assert shown.exit_code == 0, shown.output
+    assert "\x1b" not in shown.output
+    assert "# retired on 2026-12-05 by human:\\x1b[31m: \\x1b[2J\\x1b[Hall clear" in shown.output
