@@ -378,14 +378,9 @@ def test_an_unknown_type_is_refused_not_answered_with_no_precedent(
     assert recall_json(repo, "pygit2 hooks", "--type", "decision")[0]["id"] == hooks
 
 
-def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
-    memory: Path, tmp_path: Path
-) -> None:
-    """A project keeps its memory on a branch of its own (memory.branch = "memory"); a clone
-    has only origin/memory until someone creates the local branch. recall answered "no
-    precedent" and list "no entries", as if the memory were empty; both now say the branch is
-    missing here and how to create it (exit 2). --ref origin/memory still recalls."""
-    hooks = admit(memory, HOOKS)
+def _clone_with_memory_only_on_origin(memory: Path, tmp_path: Path) -> Path:
+    """A project keeping its memory on a branch "memory", cloned with main checked out: the
+    clone has origin/memory and no local memory branch."""
     git(memory, "branch", "-m", "main", "memory")
     (memory / ".gitmem.toml").write_text('[memory]\nbranch = "memory"\n')
     git(memory, "add", ".gitmem.toml")
@@ -395,6 +390,18 @@ def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
     git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "-b", "main", str(server), str(clone))
+    return clone
+
+
+def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A project keeps its memory on a branch of its own (memory.branch = "memory"); a clone
+    has only origin/memory until someone creates the local branch. recall answered "no
+    precedent" and list "no entries", as if the memory were empty; both now say the branch is
+    missing here and how to create it (exit 2). --ref origin/memory still recalls."""
+    hooks = admit(memory, HOOKS)
+    clone = _clone_with_memory_only_on_origin(memory, tmp_path)
     for args in (["recall", "pygit2 hooks"], ["list"]):
         result = run(clone, *args)
         assert result.exit_code == 2, (args, result.output)
@@ -441,15 +448,7 @@ def test_proposing_where_the_memory_branch_is_only_on_origin_says_to_create_it(
     """In a clone that has only origin/memory, propose said "commit on memory first, or keep
     the memory on main: gitmem init --branch main", advice that would move the project's
     memory off its branch. It now says to create the branch from origin/memory."""
-    git(memory, "branch", "-m", "main", "memory")
-    (memory / ".gitmem.toml").write_text('[memory]\nbranch = "memory"\n')
-    git(memory, "add", ".gitmem.toml")
-    git(memory, "commit", "-q", "-m", "the memory on a branch of its own")
-    git(memory, "branch", "main")
-    server = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", "-b", "main", str(server), str(clone))
+    clone = _clone_with_memory_only_on_origin(memory, tmp_path)
     result = run(clone, *HOOKS)
     assert result.exit_code == 2, result.output
     assert "git branch memory origin/memory" in result.output
