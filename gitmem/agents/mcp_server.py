@@ -73,6 +73,7 @@ from pydantic import BaseModel, Field
 import gitmem
 from gitmem.agents.precedents import PREAMBLE, Precedent, clean, entry_uri, render
 from gitmem.errors import GitmemError
+from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
@@ -321,21 +322,47 @@ def _refuse_allow_markers(fields: dict[str, Any]) -> None:
         )
 
 
+AGENT_SOURCE: Final = "verdict:"
+AGENT_SOURCE_HELP: Final = (
+    "verdict:<the work stop that taught it>. An agent proposes as an agent: a method or a "
+    "decision (DESIGN's source rules); human:, audit: and import: sources are refused here."
+)
+
+
+def _refuse_other_sources(source: object) -> None:
+    """memory_push is the agents' door, so what comes through it is an agent's proposal: its
+    source must be `verdict:<stop>`. Without this an agent could sign `human:alice` and propose
+    the types the source rules keep for people (a mistake, a code structure), or sign
+    `audit:<file>` and, where a project and its user both switched on memory.autoAdmitAudited,
+    be admitted with no person at all. A person proposes as a person with `gitmem propose`."""
+    if isinstance(source, str) and source.startswith(AGENT_SOURCE) and source != AGENT_SOURCE:
+        return
+    shown = quoted_id(source) if isinstance(source, str) else "missing"
+    raise ToolError(
+        f"source: {shown} is not an agent's source: memory_push proposes as "
+        "verdict:<the work stop that taught it> (a method or a decision); a person proposes as "
+        "a person with `gitmem propose`"
+    )
+
+
 def push_signature() -> inspect.Signature:
     """memory_push's arguments: one per proposal field (gitmem.model.proposal, where the
     command line's `gitmem propose` options come from too), each with its description; the
-    SDK publishes them as the tool's input schema and validates every call against it."""
+    SDK publishes them as the tool's input schema and validates every call against it. The
+    source is required and described as an agent's (`_refuse_other_sources`)."""
     params = []
     for spec in specs():
         kind: Any = list[str] if spec.many else str
-        if not spec.required:
+        required = spec.required or spec.name == "source"
+        if not required:
             kind = kind | None
-        described = Annotated[kind, Field(description=spec.help)]
+        help_text = AGENT_SOURCE_HELP if spec.name == "source" else spec.help
+        described = Annotated[kind, Field(description=help_text)]
         params.append(
             inspect.Parameter(
                 spec.name,
                 inspect.Parameter.KEYWORD_ONLY,
-                default=inspect.Parameter.empty if spec.required else None,
+                default=inspect.Parameter.empty if required else None,
                 annotation=described,
             )
         )
@@ -635,6 +662,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         with _answering("memory_push", turn):
             from gitmem.lifecycle.propose import propose
 
+            _refuse_other_sources(given.get("source"))
             _refuse_allow_markers(given)
             ws = workspace()
             proposal = propose(ws, ProposalFields.from_mapping(given))

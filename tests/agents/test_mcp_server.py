@@ -42,7 +42,7 @@ from gitmem.agents.mcp_server import (
 from gitmem.agents.precedents import PREAMBLE
 from gitmem.errors import UsageError
 
-from conftest import AUTHOR, git, isolation
+from conftest import git, isolation
 
 
 def _sh(cwd: Path, env: dict[str, str], *args: str) -> None:
@@ -176,7 +176,7 @@ def test_the_four_tools_are_listed_with_their_input_schemas(server: Server) -> N
     assert set(tools) == set(TOOLS)
 
     push = tools["memory_push"].input_schema
-    assert sorted(push["required"]) == ["applies_when", "content", "title", "type"]
+    assert sorted(push["required"]) == ["applies_when", "content", "source", "title", "type"]
     assert set(push["properties"]) == {
         "type", "title", "applies_when", "content", "context", "evidence", "tags", "files",
         "supersedes", "source", "rationale", "correction", "detection_signal",
@@ -245,14 +245,6 @@ def test_push_writes_a_candidate_branch_and_leaves_worktree_index_and_head(
     assert f"gitmem admit {entry_id}" in pushed["next"]
 
 
-def test_push_defaults_the_source_to_the_git_user(server: Server) -> None:
-    args = push_args("Default the source of a proposal to the git user")
-    del args["source"]
-    pushed = server.ok("memory_push", args)
-    body = git(server.repo, "show", f"{pushed['branch']}:.gitmem/candidates/{pushed['id']}.md")
-    assert f"source: 'human:{AUTHOR[0]}'\n" in body or f"source: human:{AUTHOR[0]}\n" in body
-
-
 def test_push_refused_by_a_rule_is_a_tool_error_naming_the_rule_line(server: Server) -> None:
     rule, line, _ = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
     branches = git(server.repo, "branch", "--list", "gitmem/*")
@@ -278,6 +270,36 @@ def test_push_holding_an_allow_marker_is_refused_outright(server: Server) -> Non
     )
     assert "tags" in message
     assert git(server.repo, "branch", "--list", "gitmem/*") == branches
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["human:alice", "audit:verdicts/batch-7.md", "import:CLAUDE.md", "verdict:", "x" * 5000],
+)
+def test_push_signed_as_anything_but_an_agent_is_refused(server: Server, source: str) -> None:
+    """memory_push is the agents' door. It took any source, so an agent could sign human:alice
+    and propose a mistake (a type the source rules keep for people), or audit:<file> and be
+    admitted with no person where memory.autoAdmitAudited is on. Only verdict:<stop> passes;
+    no branch is made for the others, and a long source is quoted briefly."""
+    branches = git(server.repo, "branch", "--list", "gitmem/*")
+    args = push_args(
+        "Signed as someone else",
+        type="mistake",
+        source=source,
+        correction="Ask first.",
+        detection_signal="A signature that is not yours.",
+    )
+    message = server.error("memory_push", args)
+    assert "source" in message and "verdict:<the work stop that taught it>" in message, message
+    assert "gitmem propose" in message and len(message) < 400, message
+    assert git(server.repo, "branch", "--list", "gitmem/*") == branches
+
+
+def test_push_without_a_source_is_refused_by_the_schema(server: Server) -> None:
+    args = push_args("Unsigned")
+    del args["source"]
+    message = server.error("memory_push", args)
+    assert "source" in message and "required" in message.lower(), message
 
 
 def test_push_breaking_the_schema_lists_each_rule(server: Server) -> None:
@@ -432,7 +454,6 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
         push_args(
             "Serialise admissions with a compare-and-swap on the main branch",
             type="decision",
-            source=None,
             applies_when="two people admit candidates at the same moment",
             content="Move main only with git update-ref NEW OLD and retry on the new tip.",
             tags=["admission", "concurrency"],
