@@ -108,7 +108,7 @@ def recall(
                 progress=_progress if sys.stderr.isatty() else None,
             )
             if fmt == "precedents":
-                commit = ws.store.resolve(ref) if ref else ws.main_tip()
+                commit = ws.store.resolve(ref) if ref is not None else ws.main_tip()
                 tree = ws.store.tree_of(commit) if commit else None
                 block = _precedents(answer.entries, ws.store, tree)
         hits = answer.entries

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gitmem.errors import UsageError
+from gitmem.model.names import quoted_id
 from gitmem.recall.engine import STEP_TYPES, Answer, Hit
 from gitmem.recall.freshness import History, freshness, note
 
@@ -79,9 +80,10 @@ def recall_answer(
     from gitmem.recall.cache import RecallCache
 
     store = ws.store
-    commit = store.resolve(ref) if ref else ws.memory_tip()
-    if ref and commit is None:
-        raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
+    # an empty --ref names no commit, as in git; it is not "no --ref" (the memory branch)
+    commit = store.resolve(ref) if ref is not None else ws.memory_tip()
+    if ref is not None and commit is None:
+        raise UsageError(f"--ref {quoted_id(ref)} is not a commit here (git fetch first?)")
     if commit is None or k <= 0:
         return RecallAnswer([])
     tree = store.tree_of(commit)

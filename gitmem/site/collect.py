@@ -25,6 +25,7 @@ from gitmem.lifecycle import candidates as lifecycle
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
@@ -86,10 +87,11 @@ def collect(
 ) -> Memory:
     """Read the memory at ref (default: the memory branch's tip)."""
     store = ws.store
-    commit = store.resolve(ref) if ref else ws.main_tip()
+    # an empty --ref names no commit, as in git; it is not "no --ref" (the memory branch)
+    commit = store.resolve(ref) if ref is not None else ws.main_tip()
     if commit is None:
-        if ref:
-            raise UsageError(f"--ref {ref!r} is not a commit here (git fetch first?)")
+        if ref is not None:
+            raise UsageError(f"--ref {quoted_id(ref)} is not a commit here (git fetch first?)")
         raise UsageError(f"branch {ws.branch} has no commits yet: nothing to show")
     tree = store.tree_of(commit)
     memory_tree = store.subtree(tree, ws.dir)

@@ -74,6 +74,11 @@ def test_recall_at_another_ref_without_a_checkout(recalled: tuple[Path, str, str
     assert recall_json(repo, "pygit2 hooks", "--ref", "before")[0]["id"] == hooks
     missing = run(repo, "recall", "x", "--ref", "nowhere")
     assert missing.exit_code == 2
+    # an empty --ref names no commit, as in git; it was taken for no --ref (the memory branch)
+    empty = run(repo, "recall", "pygit2 hooks", "--ref", "")
+    assert empty.exit_code == 2 and "--ref '' is not a commit here" in empty.output, empty.output
+    long = run(repo, "recall", "x", "--ref", "r" * 100_000)
+    assert long.exit_code == 2 and "(100,000 characters)" in long.output, long.output[:300]
 
 
 def test_precedents_block_and_never_failing(recalled: tuple[Path, str, str]) -> None:

@@ -139,6 +139,10 @@ def test_unknown_ref_is_a_usage_error(site_repo: SiteRepo, tmp_path: Path) -> No
     result = run(site_repo.path, "site", "--out", str(tmp_path / "x"), "--ref", "no-such-ref")
     assert result.exit_code == 2
     assert "--ref 'no-such-ref' is not a commit here" in result.output
+    # an empty --ref names no commit; it was taken for no --ref (the memory branch's tip)
+    empty = run(site_repo.path, "site", "--out", str(tmp_path / "y"), "--ref", "")
+    assert empty.exit_code == 2 and "--ref '' is not a commit here" in empty.output
+    assert not (tmp_path / "y").exists()
 
 
 def test_history_is_read_from_the_first_parent_chain(site_repo: SiteRepo) -> None:
