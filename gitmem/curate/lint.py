@@ -53,7 +53,7 @@ from gitmem.errors import UsageError
 from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, check_bytes, field_line, place_of
 from gitmem.index import indexmd as index_mod
-from gitmem.model.entry import Entry, EntryError, parse, slugify
+from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
 from gitmem.model.markdown import fenced
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
@@ -311,9 +311,11 @@ def _id_title(file: _File) -> Iterator[Problem]:
     if entry.meta.get("amended"):
         return  # a reviewed amendment corrects the title in place and keeps the id
     tail = entry.id.split(marker, 1)[1]
-    expected = slugify(entry.title)
-    if tail == expected or re.fullmatch(re.escape(expected) + r"-[0-9]+", tail):
-        return
+    expected = id_slug(entry.title)
+    # ids made before id_slug put a digest after a title beyond ASCII ended in its slug alone
+    for made in {expected, slugify(entry.title)}:
+        if tail == made or re.fullmatch(re.escape(made) + r"-[0-9]+", tail):
+            return
     yield Problem(
         file.path,
         field_line(file.text, "id"),

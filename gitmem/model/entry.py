@@ -18,6 +18,7 @@ Decisions recorded here (README "Entry format"):
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -638,9 +639,26 @@ def _beyond_ascii(text: str) -> bool:
     return any(not char.isascii() and char.isalnum() for char in bare)
 
 
+#: hex digits of the topic's SHA-256 that end the id of a title beyond ASCII
+_TOPIC_DIGITS = 8
+
+
+def id_slug(title: str) -> str:
+    """What an id made for title ends in: its slug; for a title whose letters go beyond ASCII
+    (Japanese, Greek, Russian…), which the slug drops, what the slug keeps and then
+    _TOPIC_DIGITS hex digits of the SHA-256 of its topic (`topic_of`). Such titles all got
+    `…-entry`, `…-entry-2`, `…-entry-3`: ids that said nothing and were numbered by the order
+    the proposals came in. Now each title gets its own id, the same on every machine."""
+    line = join_line(title)
+    if not _beyond_ascii(line):
+        return slugify(line)
+    digest = hashlib.sha256(topic_of(line).encode("utf-8")).hexdigest()[:_TOPIC_DIGITS]
+    return f"{slugify(line, SLUG_MAX - _TOPIC_DIGITS - 1)}-{digest}"
+
+
 def make_id(project: str, type_: str, created: str, title: str) -> str:
-    """`<project>-<type>-<yyyymmdd>-<slug>`: created is YYYY-MM-DD."""
-    return f"{project}-{type_}-{created.replace('-', '')}-{slugify(title)}"
+    """`<project>-<type>-<yyyymmdd>-<slug>`: created is YYYY-MM-DD, slug `id_slug`'s."""
+    return f"{project}-{type_}-{created.replace('-', '')}-{id_slug(title)}"
 
 
 def id_with_suffix(base: str, n: int) -> str:

@@ -180,6 +180,24 @@ def test_planted_damage_is_reported_with_lines(store: Path) -> None:
     assert lines[-1].startswith("gitmem lint: ") and "problems in" in lines[-1]
 
 
+def test_ids_of_titles_beyond_ascii_made_either_way_pass_id_title(store: Path) -> None:
+    """An id made for a Japanese title ends in a digest of its topic (entry.id_slug); one made
+    before that ends in -entry. Both are the title's id; a digest of another title is not."""
+    proposed = propose_admit(
+        store, "--type", "method", "--title", "フックではリポジトリを一度だけ開く",
+        "--applies-when", "a hook opens the repository", "--content", "Once per hook.",
+    )  # fmt: skip
+    assert "-entry-" in proposed
+    plant(store, "entry", "データベースの選択", "x")  # made before the digest
+    plant(store, "entry-2", "ログの保存期間", "x")
+    plant(store, "entry-0badc0de", "ログの保存期間を決める", "x")
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "planted")
+    out = run(store, "lint").output
+    assert out.count("ID-TITLE") == 1, out
+    assert "entry-0badc0de.md:2: ID-TITLE" in out, out
+
+
 def test_lineage_that_agrees_on_both_sides_passes_and_cycles_are_caught(store: Path) -> None:
     plant(
         store,

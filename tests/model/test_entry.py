@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 from gitmem.model import entry as E
 from gitmem.model import yamltext
 from gitmem.model.entry import EntryError
+from gitmem.model.names import is_entry_id
 
 from entries import DESIGN_EXAMPLE, text
 
@@ -150,6 +153,24 @@ def test_a_title_beyond_ascii_is_its_own_topic() -> None:
     assert E.topic_of("Straße") == "strasse"  # case-folded
     assert E.topic_of("🙂 🙃") == "entry"  # no letter or digit at all
     assert len(E.topic_of("長い" * 100)) <= E.SLUG_MAX
+
+
+def test_a_title_beyond_ascii_gets_an_id_of_its_own() -> None:
+    """Titles in Japanese, Greek or Russian all got ids ending in -entry, -entry-2, … (their
+    slug keeps no letter), numbered by the order they were proposed in. The id now ends in
+    what the slug keeps and a digest of the title's topic: its own, the same everywhere."""
+    database = E.make_id("shop", "decision", "2026-12-05", "データベースの選択")
+    logs = E.make_id("shop", "decision", "2026-12-05", "ログの保存期間")
+    assert database != logs
+    assert re.fullmatch(r"shop-decision-20261205-entry-[0-9a-f]{8}", database), database
+    assert database == E.make_id("shop", "decision", "2026-12-05", "データベースの選択")
+    mixed = E.make_id("shop", "method", "2026-12-05", "PostgreSQL を使う")
+    assert re.fullmatch(r"shop-method-20261205-postgresql-[0-9a-f]{8}", mixed), mixed
+    assert mixed != E.make_id("shop", "method", "2026-12-05", "PostgreSQL の設定")
+    # accents alone keep the plain slug, as before
+    assert E.make_id("shop", "method", "2026-12-05", "Café") == "shop-method-20261205-cafe"
+    assert len(E.id_slug("Всегда " * 30)) <= E.SLUG_MAX
+    assert is_entry_id(E.make_id("shop", "code-structure", "2026-12-05", "長い" * 100))
 
 
 def test_same_except_admission_ignores_only_admission_fields() -> None:
