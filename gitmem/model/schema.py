@@ -108,6 +108,8 @@ def _describe(error: Any, meta: Mapping[str, Any]) -> str:
         return f"{path or 'value'}: {_shorten(error.instance)!r} {_pattern_hint(path)}"
     if validator == "type":
         return f"{path}: expected {_kind(error.validator_value)}, got {_kind_of(error.instance)}"
+    if validator == "uniqueItems" and isinstance(error.instance, list):
+        return f"{path}: lists {_shorten(_repeated(error.instance))} more than once: list each once"
     if validator == "minItems" and path == "evidence_batches":
         return (
             "evidence_batches: an audit-sourced mistake needs the gap in at least 3 distinct "
@@ -199,6 +201,16 @@ def _kind_of(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return "text"
+
+
+def _repeated(items: list[Any]) -> str:
+    """The first item of items that an earlier one equals, as a message quotes it."""
+    seen: list[Any] = []
+    for item in items:
+        if item in seen:
+            return repr(item)
+        seen.append(item)
+    return "an item"
 
 
 def _shorten(value: Any, limit: int = 80) -> str:

@@ -72,6 +72,9 @@ def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
         ({"files": ["/etc/passwd"]}, "is not a repository path"),
         ({"files": ["a//b"]}, "is not a repository path"),
         ({"tags": "hooks"}, "tags: expected a list, got text"),
+        # jsonschema's "has non-unique elements" named neither the item nor what to do
+        ({"files": ["a.py", "b.py", "a.py"]}, "files: lists 'a.py' more than once: list each once"),
+        ({"tags": ["x", "x"]}, "tags: lists 'x' more than once"),
         ({"title": ""}, "title"),
         ({"applies_when": None}, "missing field 'applies_when'"),
     ],
