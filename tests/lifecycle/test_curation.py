@@ -7,6 +7,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import pytest
 from clirunner import ok, proposed, recall_json, run
 
 from gitmem.model.entry import parse
@@ -191,3 +192,25 @@ def test_a_title_an_amendment_gave_is_a_duplicate_in_any_letter_case(memory: Pat
     again = run(memory, *args, "--applies-when", "caching", "--content", "Again.")
     assert again.exit_code == 1, again.output
     assert f"DUPLICATE an admitted entry has the same topic: {entry_id}" in again.output
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("Réindexation of logs", "Reindexation of logs"),  # the accented word is the longest
+        ("Reindexation of logs", "RÉINDEXATION OF LOGS"),
+        ("Shard the log rotation", "shard THE log-rotation"),
+    ],
+)
+def test_a_title_that_only_accents_or_case_change_is_a_duplicate(
+    memory: Path, first: str, again: str
+) -> None:
+    """The lines to confirm are found by the id, which keeps the slug of the title it was made
+    for ("Réindexation" gives reindexation), or by the title's words in order in any letter
+    case; the search that replaced confirming every line with the topic's longest word must
+    find what that one found."""
+    entry_id = admitted(memory, first)
+    args = ["propose", "--type", "method", "--title", again]
+    result = run(memory, *args, "--applies-when", "logs", "--content", "Again.")
+    assert result.exit_code == 1, result.output
+    assert f"DUPLICATE an admitted entry has the same topic: {entry_id}" in result.output
