@@ -7,6 +7,7 @@ libgit2 cannot read, made admit fail after main moved, on every later try."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,30 @@ def test_admit_and_refuse_on_a_sparse_checkout_without_the_memory(memory: Path) 
     git(memory, "sparse-checkout", "disable")
     assert (memory / entry).is_file()
     settled(memory)
+
+
+def test_admit_with_a_git_that_knows_no_reset_no_refresh(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An admission moves the index entries with `git reset --no-refresh` (a mixed reset
+    refreshes the whole index, an lstat of every tracked file); git before 2.36 refuses the
+    option, and there `-q` alone skips the refresh. The git on PATH here is the real one,
+    refusing the option as git 2.34 does; the admission still lands and settles."""
+    real = git(memory, "--exec-path").strip()
+    shim = tmp_path / "old-git"
+    shim.mkdir()
+    (shim / "git").write_text(
+        "#!/bin/sh\n"
+        'for arg in "$@"; do\n'
+        '  if [ "$arg" = "--no-refresh" ]; then\n'
+        '    echo "error: unknown option \\`no-refresh\'" >&2; exit 129\n'
+        "  fi\n"
+        "done\n"
+        f'exec "{real}/git" "$@"\n'
+    )
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}:{os.environ['PATH']}")
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    settled(memory)
+    assert (memory / f".gitmem/entries/decision/{first_id()}.md").is_file()
