@@ -144,8 +144,25 @@ def test_admit_with_a_git_that_knows_no_reset_no_refresh(
         f'exec "{real}/git" "$@"\n'
     )
     (shim / "git").chmod(0o755)
+    git(memory, "sparse-checkout", "set", "--no-cone", "/*")  # a reset moves its entries
     monkeypatch.setenv("PATH", f"{shim}:{os.environ['PATH']}")
     ok(run(memory, *PROPOSE))
     ok(run(memory, "admit", first_id()))
     settled(memory)
     assert (memory / f".gitmem/entries/decision/{first_id()}.md").is_file()
+
+
+def test_a_skip_worktree_bit_set_by_hand_is_kept_outside_a_sparse_checkout(memory: Path) -> None:
+    """Outside a sparse checkout the index entries move by `git update-index --index-info`,
+    which drops an entry's skip-worktree bit; someone who set it on INDEX.md (to keep their
+    own copy) would find it gone. Such a path is moved by a reset, which keeps it."""
+    git(memory, "update-index", "--skip-worktree", ".gitmem/INDEX.md")
+    mine = (memory / ".gitmem/INDEX.md").read_text() + "my own notes\n"
+    (memory / ".gitmem/INDEX.md").write_text(mine)
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    assert git(memory, "ls-files", "-t", ".gitmem/INDEX.md").startswith("S ")
+    assert (memory / ".gitmem/INDEX.md").read_text() == mine
+    assert first_id() in git(memory, "show", "main:.gitmem/INDEX.md")
+    staged = git(memory, "ls-files", "-s", ".gitmem/INDEX.md").split()[1]
+    assert staged == git(memory, "rev-parse", "main:.gitmem/INDEX.md").strip()
