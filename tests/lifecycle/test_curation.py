@@ -200,6 +200,7 @@ def test_a_title_an_amendment_gave_is_a_duplicate_in_any_letter_case(memory: Pat
         ("Réindexation of logs", "Reindexation of logs"),  # the accented word is the longest
         ("Reindexation of logs", "RÉINDEXATION OF LOGS"),
         ("Shard the log rotation", "shard THE log-rotation"),
+        ("Ｆｕｌｌ ｗｉｄｔｈ ｓｅａｒｃｈ", "Full width search"),  # NFKC alone tells them apart
     ],
 )
 def test_a_title_that_only_accents_or_case_change_is_a_duplicate(
