@@ -6,12 +6,19 @@ from pathlib import Path
 
 import click
 
+from gitmem.cli.options import utf8_text
+
 
 @click.command()
-@click.option("--dir", "memory_dir", help="Memory folder (default .gitmem).")
-@click.option("--project", help="Project part of ids (default: the origin remote's name).")
+@click.option("--dir", "memory_dir", callback=utf8_text, help="Memory folder (default .gitmem).")
+@click.option(
+    "--project",
+    callback=utf8_text,
+    help="Project part of ids (default: the origin remote's name).",
+)
 @click.option(
     "--branch",
+    callback=utf8_text,
     help="Branch where admitted memory lives (default: origin's default branch, else the "
     "branch HEAD names when it has commits, else main).",
 )

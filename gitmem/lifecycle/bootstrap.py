@@ -15,7 +15,7 @@ from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug
+from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug, quoted_id
 from gitmem.repo.atomic import refuse_links
 from gitmem.repo.snapshot import WorktreeSnapshot
 from gitmem.repo.store import Store, atomic_write
@@ -56,21 +56,29 @@ def init(
         )
     out = Initialised(root)
     settings: dict[str, str] = {}
-    if memory_dir and memory_dir != DEFAULT_DIR:
+    # An option given empty (`--dir ""`, an unset shell variable) is refused, not read as no
+    # option at all: init would otherwise pick the default silently and write it down.
+    if memory_dir is not None and memory_dir != DEFAULT_DIR:
         problem = check_memory_dir(memory_dir, root)
         if problem:
             raise UsageError(problem)
         settings["dir"] = memory_dir.strip("/")
-    if project:
+    if project is not None:
         if not is_slug(project):
-            raise UsageError(f"--project {project!r}: lowercase ASCII words joined by '-'")
+            raise UsageError(
+                f"--project {quoted_id(project)}: lowercase ASCII words joined by '-', "
+                "e.g. shop-app"
+            )
         settings["project"] = project
     current = settings_from(store, WorktreeSnapshot(root), root)
     fallback, fallback_why = branch_default(store)
-    if branch:
+    if branch is not None:
         problem = check_branch_name(branch)
         if problem:
-            raise UsageError(problem)
+            raise UsageError(
+                f"--branch {quoted_id(branch)} is not a git branch name ({problem}): "
+                "choose a name like main"
+            )
         out.branch, out.branch_from = branch, "--branch"
         if branch != fallback:
             settings["branch"] = branch

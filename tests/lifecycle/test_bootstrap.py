@@ -216,3 +216,26 @@ def test_init_refuses_a_clone_s_links_to_the_user_s_files_before_writing(
     assert result.exit_code == 2, result.output
     assert "its folder leads outside the repository" in result.output
     assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--dir", ""], "memory.dir '' is empty"),
+        (["--project", ""], "--project '': lowercase ASCII words"),
+        (["--branch", ""], "--branch '' is not a git branch name (it is empty)"),
+        (["--branch", "a..b"], "--branch 'a..b' is not a git branch name (it contains '..')"),
+        (["--dir", "mem\udcff"], "Invalid value for '--dir': not valid UTF-8 (byte 0xff"),
+        (["--branch", "trunk\udcff"], "Invalid value for '--branch': not valid UTF-8"),
+    ],
+)
+def test_an_empty_or_undecodable_option_is_refused_naming_it(
+    repo: Path, args: list[str], says: str
+) -> None:
+    """`--dir ""` (an unset shell variable) was taken for no --dir and the default written; a
+    byte that is not UTF-8 in --dir or --branch ended as an unexpected error (exit 3) writing
+    .gitmem.toml; a bad --branch was refused as "it contains '..'", naming no option."""
+    result = run(repo, "init", *args)
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert not (repo / ".gitmem").exists() and not (repo / ".gitmem.toml").exists()
