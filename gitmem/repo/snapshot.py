@@ -125,9 +125,12 @@ class WorktreeSnapshot:
             fd = os.open(self._path(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except (OSError, ValueError):
             return None
+        # fstat before fdopen: fdopen refuses a folder's descriptor (IsADirectoryError), so a
+        # folder where a file was expected (a .gitmem.toml made by mkdir) failed every command
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
         with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
             return handle.read(limit + 1)
 
     def files(self, folder: str) -> Iterator[str]:

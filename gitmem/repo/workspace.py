@@ -7,14 +7,22 @@ is no working tree at all).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gitmem.errors import UsageError
 from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
 from gitmem.repo.refs import branch_facts
-from gitmem.repo.snapshot import Snapshot, TreeSnapshot, WorktreeSnapshot
+from gitmem.repo.snapshot import (
+    FILE,
+    FOLDER,
+    OTHER,
+    SYMLINK,
+    Snapshot,
+    TreeSnapshot,
+    WorktreeSnapshot,
+)
 from gitmem.repo.store import Store
 from gitmem.settings import policy as policy_mod
 from gitmem.settings.load import Settings, default_branch, load_settings
@@ -68,14 +76,42 @@ def _text(snapshot: Snapshot, name: str) -> str | None:
     return data.decode("utf-8", "replace") if data is not None else None
 
 
+#: what a settings path can be other than a file, in the words of a warning
+_NOT_A_FILE = {SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "not a regular file"}
+
+
+def _unread(snapshot: Snapshot) -> list[str]:
+    """Why .gitmem.toml, when it is there, is not read: a symbolic link (never followed, so a
+    clone's link cannot point gitmem at a file outside the repository), a folder, a special
+    file, or a file beyond the size read. Each was silently taken for no file at all, so
+    every setting in it fell back to its default with nothing said."""
+    kind = snapshot.kind(PROJECT_SETTINGS)
+    if kind in _NOT_A_FILE:
+        return [
+            f"{PROJECT_SETTINGS} is {_NOT_A_FILE[kind]}: gitmem reads only a regular file "
+            "there, so its settings are ignored; put the file itself in its place"
+        ]
+    data = snapshot.read(PROJECT_SETTINGS, _SETTINGS_CAP) if kind == FILE else None
+    if data is not None and len(data) > _SETTINGS_CAP:
+        return [
+            f"{PROJECT_SETTINGS} is larger than {_SETTINGS_CAP // 1024 // 1024} MiB: the whole "
+            "file is ignored until it is cut down to its [memory] table"
+        ]
+    return []
+
+
 def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
-    return load_settings(
-        project_toml=_text(snapshot, PROJECT_SETTINGS),
+    unread = _unread(snapshot)
+    settings = load_settings(
+        project_toml=None if unread else _text(snapshot, PROJECT_SETTINGS),
         pyproject_toml=_text(snapshot, PYPROJECT),
         origin_url=store.origin_url(),
         **_branch_facts(store),
         root=root,
     )
+    if unread:
+        settings = replace(settings, warnings=(*unread, *settings.warnings))
+    return settings
 
 
 def _branch_facts(store: Store) -> dict[str, Any]:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+from clirunner import run
+
 from gitmem.repo.snapshot import (
     FILE,
     FOLDER,
@@ -17,6 +20,7 @@ from gitmem.repo.snapshot import (
     entry_at,
 )
 from gitmem.repo.store import Store
+from gitmem.repo.workspace import open_workspace
 
 from conftest import git
 from entries import text
@@ -68,3 +72,34 @@ def test_entry_at_reads_an_entry_or_says_none(repo: Path) -> None:
     assert found is not None and found.type == "method"
     assert entry_at(store, tree, "mem/notes.txt") is None  # not an entry
     assert entry_at(store, tree, "mem/absent.md") is None
+
+
+def test_a_folder_is_read_as_no_file(repo: Path) -> None:
+    """A folder where a file is read answers None, as a symbolic link or a FIFO does: fdopen
+    refused its descriptor (IsADirectoryError), and every command failed unexpectedly."""
+    (repo / "mem").mkdir()
+    assert WorktreeSnapshot(repo).read("mem", 100) is None
+
+
+@pytest.mark.parametrize("kind", ["folder", "symlink", "huge"])
+def test_a_gitmem_toml_that_is_not_read_says_so(memory: Path, kind: str) -> None:
+    """A .gitmem.toml that is a folder, a symbolic link or beyond the 1 MiB read is one
+    warning naming it, and its settings are not applied. A folder was an unexpected error
+    (exit 3); the link and the huge file were taken silently for no settings at all."""
+    settings = memory / ".gitmem.toml"
+    if kind == "folder":
+        settings.mkdir()
+    elif kind == "symlink":
+        (memory / "shared.toml").write_text('[memory]\nproject = "shop"\n')
+        settings.symlink_to("shared.toml")
+    else:
+        settings.write_text(("#" * 99 + "\n") * 11_000 + '[memory]\nproject = "shop"\n')
+    result = run(memory, "check")
+    assert result.exit_code == 0, result.output
+    said = {
+        "folder": "is a folder",
+        "symlink": "is a symbolic link",
+        "huge": "is larger than 1 MiB",
+    }
+    assert f"warning: .gitmem.toml {said[kind]}" in result.output
+    assert open_workspace(memory).settings.project == "local"
