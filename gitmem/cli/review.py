@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import click
@@ -10,6 +11,7 @@ import click
 from gitmem.cli.options import TEXT_OR_JSON, interactive, utf8_text, visible
 from gitmem.errors import USAGE
 from gitmem.lifecycle.admit import Admission
+from gitmem.model.names import quoted_id
 from gitmem.repo.workspace import Workspace
 
 
@@ -82,6 +84,7 @@ def admit(
         raise click.UsageError("--expect goes with exactly one ID")
     if allow and len(ids) != 1:
         raise click.UsageError("--allow goes with exactly one ID")
+    _find_all(ws, ids)
     if auto:
         done = admitting.admit_audited(ws, push=push)
         if not done.allowed:
@@ -109,6 +112,28 @@ def admit(
             admitting.admit(ws, entry_id, by=by, expect=expect, push=push, allow=allow)
         )
     return 0
+
+
+def _find_all(ws: Workspace, ids: tuple[str, ...]) -> None:
+    """Refuse, before main moves, a list of IDs that would stop half-way: an ID given twice
+    (its second admit found it admitted already) or one that names no pending candidate. The
+    candidates before it were admitted, and the command then exited 2 as if nothing had been
+    done. Each admit still judges its own candidate when its turn comes.
+
+    One ID, or any while a killed admit or refuse awaits finishing, is left to admit itself:
+    running a killed `gitmem admit ID` again finishes it, though ID is no candidate by then."""
+    from gitmem.lifecycle import recovery
+    from gitmem.lifecycle.candidates import find_candidate
+
+    twice = [entry_id for entry_id, count in Counter(ids).items() if count > 1]
+    if twice:
+        raise click.UsageError(
+            f"{quoted_id(twice[0])} is given twice: name each candidate once (admitted nothing)"
+        )
+    if len(ids) < 2 or recovery.pending(ws.store) is not None:
+        return
+    for entry_id in ids:
+        find_candidate(ws, entry_id)
 
 
 def _print_admission(done: Admission) -> None:

@@ -179,6 +179,27 @@ def test_auto_admission_asks_the_admission_policy_for_each_candidate(
     assert git(memory, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first_id()}"]
 
 
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["{id}"], "is given twice: name each candidate once (admitted nothing)"),
+        (["no-such-candidate"], "no candidate 'no-such-candidate'"),
+    ],
+)
+def test_a_list_of_ids_that_would_stop_half_way_admits_none(
+    memory: Path, extra: list[str], says: str
+) -> None:
+    """`gitmem admit A A` and `gitmem admit A NOSUCH` admitted A, then exited 2 (usage) on the
+    second: main had moved under a command that reported a usage error. Now every ID is found
+    before the first merge, and an ID given twice is named."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main")
+    result = run(memory, "admit", first_id(), *(e.format(id=first_id()) for e in extra))
+    assert result.exit_code == 2 and says in result.output
+    assert git(memory, "rev-parse", "main") == main_before
+    assert [c.id for c in candidates.pending(open_workspace(memory))] == [first_id()]
+
+
 def test_admitting_a_closed_candidate_says_what_became_of_it(memory: Path) -> None:
     """Issue 14: an already admitted id was told "no candidate … (git fetch first?)"."""
     ok(run(memory, *PROPOSE))
