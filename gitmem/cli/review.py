@@ -80,6 +80,14 @@ def admit(
     from gitmem.repo.workspace import open_workspace
 
     ws = open_workspace()
+    # --auto admits each audited candidate under its own audit: an ID, --by, --expect or
+    # --allow beside it was ignored without a word (`admit --auto ID` never admitted ID)
+    if auto and (ids or expect or allow or by):
+        given = "ID" if ids else "--expect" if expect else "--allow" if allow else "--by"
+        raise click.UsageError(
+            f"--auto admits every audit-backed candidate under its audit: give no {given} "
+            "with it (or leave --auto out to admit the candidates you name)"
+        )
     if expect and len(ids) != 1:
         raise click.UsageError("--expect goes with exactly one ID")
     if allow and len(ids) != 1:

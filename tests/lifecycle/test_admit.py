@@ -200,6 +200,16 @@ def test_a_list_of_ids_that_would_stop_half_way_admits_none(
     assert [c.id for c in candidates.pending(open_workspace(memory))] == [first_id()]
 
 
+@pytest.mark.parametrize("extra", [["{id}"], ["--by", "human:bob"], ["--expect", "0" * 40]])
+def test_auto_with_an_id_or_a_reviewer_is_a_usage_error(memory: Path, extra: list[str]) -> None:
+    """--auto admits by each candidate's audit: an ID, --by or --expect beside it was
+    silently ignored (`gitmem admit --auto ID` admitted every allowed audited candidate but
+    never ID)."""
+    ok(run(memory, *PROPOSE))
+    result = run(memory, "admit", "--auto", *(e.format(id=first_id()) for e in extra))
+    assert result.exit_code == 2 and "--auto admits every audit-backed candidate" in result.output
+
+
 def test_admitting_a_closed_candidate_says_what_became_of_it(memory: Path) -> None:
     """Issue 14: an already admitted id was told "no candidate … (git fetch first?)"."""
     ok(run(memory, *PROPOSE))
