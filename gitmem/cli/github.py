@@ -32,6 +32,18 @@ def github() -> None:
 
 
 def _event() -> tuple[str, dict[str, Any]]:
+    """The event's name and payload, only on a GitHub Actions runner (GITHUB_ACTIONS=true).
+
+    Each step rewrites the checkout it runs in as the workflow's throwaway checkout: it
+    detaches HEAD, points the memory branch at the push's old tip and sets origin's HEAD. Run
+    by hand in a developer's clone with an event file at hand, `gitmem github protect`
+    moved the local main branch back and left HEAD detached; it is refused there now."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        raise UsageError(
+            "gitmem github steps run only in a GitHub Actions workflow (GITHUB_ACTIONS=true): "
+            "they rewrite the checkout they run in (HEAD detached, the memory branch moved). "
+            "To judge your own clone run `gitmem check` (or `gitmem check --range A..B`)"
+        )
     name = os.environ.get("GITHUB_EVENT_NAME", "")
     path = os.environ.get("GITHUB_EVENT_PATH", "")
     if not name or not path:

@@ -431,6 +431,7 @@ class Runner:
             text=True,
             env={
                 **os.environ,
+                "GITHUB_ACTIONS": "true",
                 "GITHUB_REPOSITORY": "acme/shop",
                 "GITHUB_STEP_SUMMARY": str(self.summary),
                 "GITHUB_OUTPUT": str(self.output),
@@ -1514,3 +1515,28 @@ def test_in_warn_mode_a_clean_push_says_so_and_writes_no_summary(
     banner, found = warn_annotations(done.stdout)
     assert banner == ["gitmem is in WARN mode: nothing here would be rejected in enforce mode"]
     assert found == [] and not runner.summary.exists()
+
+
+@pytest.mark.parametrize(
+    "step",
+    [["protect", "--before", "{before}", "--after", "{after}", "--branch", "main"], ["check"]],
+)
+def test_a_step_run_outside_a_workflow_is_refused_and_moves_nothing(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: list[str]
+) -> None:
+    """`gitmem github protect` run by hand in a developer's clone, with an event file at hand,
+    detached HEAD and set main back to --before (the runner's throwaway checkout is what it
+    expects); `github check` set origin's HEAD. Outside GitHub Actions both are refused."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"repository": {"default_branch": "main"}}))
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "push")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    refs_before = git(memory, "for-each-ref")
+    before, after = git(memory, "rev-parse", "main~1", "main").split()
+    args = [a.format(before=before, after=after) for a in step]
+    result = run(memory, "github", *args)
+    assert result.exit_code == 2, result.output
+    assert "run only in a GitHub Actions workflow (GITHUB_ACTIONS=true)" in result.output
+    assert git(memory, "for-each-ref") == refs_before
+    assert git(memory, "symbolic-ref", "--short", "HEAD").strip() == "main"
