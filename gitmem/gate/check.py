@@ -159,8 +159,12 @@ def _expand(snapshot: WorktreeSnapshot, path: str) -> Iterator[str]:
 
 
 def _relative(root: Path, path: str) -> str | None:
-    """path relative to the repository root, or None when it lies outside."""
-    absolute = (Path.cwd() / path).absolute()
+    """path relative to the repository root, or None when it lies outside.
+
+    `..` is folded first, as git folds it in a pathspec: Path.absolute() keeps it, so `..`
+    from inside the memory folder passed for a path inside the repository (`.gitmem/..`) and
+    `../..` walked the folders above the repository, reading and reporting files outside it."""
+    absolute = Path(os.path.normpath(Path.cwd() / path))
     try:
         rel = absolute.relative_to(root.absolute())
     except ValueError:

@@ -305,6 +305,23 @@ def test_a_draft_outside_the_repository_is_checked_as_an_entry(repo: Path, tmp_p
     assert missing.exit_code == 2 and "missing.md: no such file" in missing.output
 
 
+def test_a_path_with_dot_dot_is_folded_before_it_is_placed(repo: Path, tmp_path: Path) -> None:
+    """`..` is folded as git folds it: from inside the memory folder, `..` is the repository
+    (judged as `check .` at its root judges it) and `../..` the folder above it, outside. It
+    was kept: `.gitmem/..` counted as inside, every file of the repository was a LAYOUT
+    problem, and `../..` walked and reported the files around the repository."""
+    write(repo, CANDIDATE, text())
+    (tmp_path / "next-to-the-repository.txt").write_text("not the project's\n")
+    at_root = run(repo, "check", ".")
+    inside = run(repo / ".gitmem", "check", "..")
+    assert inside.exit_code == at_root.exit_code == 0, inside.output
+    assert inside.output == at_root.output and "LAYOUT" not in inside.output
+    above = run(repo / ".gitmem", "check", "../..")
+    assert above.exit_code == 2, above.output
+    assert "not a file (folders are checked inside the repository only)" in above.output
+    assert "next-to-the-repository" not in above.output
+
+
 def test_stray_file_in_memory_folder(repo: Path) -> None:
     write(repo, ".gitmem/notes.txt", "hello")
     assert "is not a memory file" in one_problem(run(repo, "check"), "LAYOUT", ".gitmem/notes.txt")
