@@ -62,6 +62,14 @@ def check(
     """
     from gitmem.gate import check as check_mod
 
+    # An empty --range or PATH (a CI variable that was never set) names nothing: taken for no
+    # option, it judged the working tree instead of the commits and passed without a word.
+    if range_ is not None and not range_.strip():
+        raise click.UsageError(f"--range {range_!r} names no commits: write A..B (two revisions)")
+    if any(not path for path in paths):
+        raise click.UsageError(
+            "an empty PATH names no file: name a file or folder, or none for the memory folder"
+        )
     modes = sum(bool(x) for x in (staged, range_, pre_push, pre_receive, framework))
     if modes > 1 or (modes and paths):
         raise click.UsageError(

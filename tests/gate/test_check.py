@@ -350,6 +350,22 @@ def test_usage_errors_exit_2(repo: Path, tmp_path: Path) -> None:
     assert run(repo, "check", "--staged", "x.md").exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--range", ""], "--range '' names no commits"),
+        (["--range", " "], "--range ' ' names no commits"),
+        ([""], "an empty PATH names no file"),
+        ([".gitmem", ""], "an empty PATH names no file"),
+    ],
+)
+def test_an_empty_range_or_path_is_a_usage_error(repo: Path, args: list[str], says: str) -> None:
+    """`gitmem check --range "$RANGE"` with RANGE unset judged the working tree instead of
+    the commits, and passed; an empty PATH was taken for the current folder."""
+    result = run(repo, "check", *args)
+    assert result.exit_code == 2 and says in result.output, result.output
+
+
 # --- the staging index: what git is actually committing --------------------------------------
 
 
