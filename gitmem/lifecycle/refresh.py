@@ -42,7 +42,16 @@ def candidates_text(ws: Workspace) -> str:
 
 
 def _write_if_changed(path: Path, text: str, out: Refreshed, label: str) -> None:
+    """Write text to path unless it holds those bytes already.
+
+    A folder where the file belongs is the user's to move: the rename that replaces the file
+    cannot replace a folder, and failed as an unexpected error (exit 3) naming a temporary."""
     data = text.encode("utf-8")
+    if path.is_dir() and not path.is_symlink():
+        raise UsageError(
+            f"{label} is a folder: gitmem writes a file there; move the folder away, then run "
+            "`gitmem index` again"
+        )
     try:
         current = path.read_bytes()
     except OSError:

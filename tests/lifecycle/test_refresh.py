@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from clirunner import PROPOSE, first_id, ok, run
 
 from gitmem.repo.workspace import open_workspace
@@ -37,3 +38,16 @@ def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
     entry.write_text(entry.read_text().replace("title: Use pygit2", "title: Use libgit2"))
     refresh.refresh(ws, from_hook=True)  # a changed entry: INDEX.md follows it
     assert "Use libgit2 inside hooks" in index.read_text()
+
+
+@pytest.mark.parametrize("name", ["INDEX.md", "CANDIDATES.md"])
+def test_a_folder_where_a_generated_file_belongs_is_named(memory: Path, name: str) -> None:
+    """`gitmem index` with a folder at .gitmem/INDEX.md (or CANDIDATES.md) failed as an
+    unexpected error (exit 3) naming a temporary file; it names the folder now (exit 2)."""
+    target = memory / ".gitmem" / name
+    target.unlink(missing_ok=True)
+    target.mkdir()
+    result = run(memory, "index")
+    assert result.exit_code == 2, result.output
+    assert f".gitmem/{name} is a folder: gitmem writes a file there" in result.output
+    assert target.is_dir() and not list((memory / ".gitmem").glob(".*.tmp"))
