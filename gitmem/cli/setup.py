@@ -156,18 +156,16 @@ def hooks() -> None:
 @click.option("--server", is_flag=True, help="Install the pre-receive hook (a bare server repo).")
 @click.option(
     "--warn",
-    "mode",
-    flag_value="warn",
+    is_flag=True,
     help="With --server: warn mode, for adopting gitmem on a repository with history: every "
     "push is judged and its findings printed under a banner, but only a secret is rejected.",
 )
 @click.option(
     "--enforce",
-    "mode",
-    flag_value="enforce",
+    is_flag=True,
     help="With --server: enforce mode (the default): a push that breaks a rule is rejected.",
 )
-def hooks_install(server: bool, mode: str | None) -> int:
+def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
     """Install the hooks (chaining any existing hook; safe to run twice).
 
     With --server, also writes the gate's policy into the bare repository's git config
@@ -177,6 +175,11 @@ def hooks_install(server: bool, mode: str | None) -> int:
     """
     from gitmem.hooks import installer
 
+    # Two flags, not one option with two flag values: with one, click kept the last given,
+    # so `--warn --enforce` set enforce mode without a word about the --warn before it.
+    if warn and enforce:
+        raise click.UsageError("--warn and --enforce are opposite modes: give one of them")
+    mode = "warn" if warn else "enforce" if enforce else None
     if mode is not None and not server:
         raise click.UsageError(
             f"--{mode} goes with --server: the mode is the server's; the client hooks judge "

@@ -490,6 +490,18 @@ def test_the_mode_flags_go_with_server(repo: Path) -> None:
     assert result.exit_code == 2 and "--warn goes with --server" in result.output
 
 
+@pytest.mark.parametrize("order", [["--warn", "--enforce"], ["--enforce", "--warn"]])
+def test_both_mode_flags_are_a_usage_error(tmp_path: Path, order: list[str]) -> None:
+    """`--server --warn --enforce` set the mode the last flag named, without a word about the
+    other; now neither is set and the command says they are opposite."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    result = run(bare, "hooks", "install", "--server", *order)
+    assert result.exit_code == 2 and "--warn and --enforce are opposite modes" in result.output
+    assert not (bare / "hooks" / "pre-receive").exists()
+    assert git(bare, "config", "--get-regexp", r"^gitmem\.", check=False) == ""
+
+
 # -- the scripts at work, in real git commands ---------------------------------------------------
 
 
