@@ -55,6 +55,7 @@ from gitmem.gate.rules import Context, check_bytes, field_line, place_of
 from gitmem.index import indexmd as index_mod
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
 from gitmem.model.markdown import fenced
+from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.store import Store
@@ -103,9 +104,11 @@ class _File:
 def lint(ws: Workspace, rev: str | None = None) -> Report:
     """Every lint rule over the memory folder at rev (default: the tip of main)."""
     store = ws.store
-    tip = store.resolve(rev) if rev else ws.main_tip()
-    if rev and tip is None:
-        raise UsageError(f"{rev!r} is not a commit here")
+    # an empty --rev names no commit, as in git: it was taken for no --rev and linted main,
+    # so `gitmem lint --rev "$SHA"` with SHA unset passed on the wrong commit
+    tip = store.resolve(rev) if rev is not None else ws.main_tip()
+    if rev is not None and tip is None:
+        raise UsageError(f"--rev {quoted_id(rev)} is not a commit here (git fetch first?)")
     report = Report(unit="file", warnings=list(ws.settings.warnings), command="gitmem lint")
     if tip is None:
         return report

@@ -243,6 +243,16 @@ def test_rev_option_lints_an_older_commit(store: Path) -> None:
     assert run(store, "lint", "--rev", "nope").exit_code == 2
 
 
+@pytest.mark.parametrize("rev", ["", "x" * 100_000])
+def test_an_empty_or_huge_rev_is_refused_briefly(store: Path, rev: str) -> None:
+    """An empty --rev names no commit, as in git: it was taken for no --rev and linted main
+    (exit 0 here, where main's tip is healthy). A huge one is quoted briefly."""
+    result = run(store, "lint", "--rev", rev)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("gitmem: --rev '") and "is not a commit here" in result.output
+    assert len(result.output) < 300
+
+
 @pytest.mark.parametrize(
     ("line", "log"),
     [
