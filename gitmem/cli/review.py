@@ -88,6 +88,13 @@ def admit(
             f"--auto admits every audit-backed candidate under its audit: give no {given} "
             "with it (or leave --auto out to admit the candidates you name)"
         )
+    # `--expect "$REVIEWED"` with the variable unset: an empty --expect was taken for none, and
+    # the candidate was admitted at whatever commit its branch had moved to since the review
+    if expect is not None and not expect.strip():
+        raise click.UsageError(
+            "--expect '' names no commit: give the commit you reviewed (the candidate's tip, "
+            "as `gitmem candidates --format json` shows it), or leave --expect out"
+        )
     if expect and len(ids) != 1:
         raise click.UsageError("--expect goes with exactly one ID")
     if allow and len(ids) != 1:

@@ -146,8 +146,8 @@ def admit(
         return Admission(entry_id, done, [], push, recovered)
     by = by or default_human(store)
     candidate = find_candidate(ws, entry_id)
-    if expect:
-        full = store.resolve(expect)
+    if expect is not None:  # an empty expectation is never met, not "no expectation"
+        full = store.resolve(expect) if expect.strip() else None
         if full != candidate.tip:
             raise RuleError(
                 f"candidate {entry_id} moved: its branch is at {candidate.tip[:12]}, not the "

@@ -11,6 +11,8 @@ import pytest
 from clirunner import PROPOSE, SECRETS, first_id, ok, run
 from secret_samples import github_token
 
+from gitmem.errors import RuleError
+from gitmem.lifecycle import admit as admitting
 from gitmem.lifecycle import candidates, recovery, writing
 from gitmem.repo.workspace import open_workspace
 
@@ -62,6 +64,20 @@ def test_admit_expect_refuses_a_branch_that_moved(memory: Path) -> None:
     result = run(memory, "admit", first_id(), "--expect", reviewed)
     assert result.exit_code == 1 and "moved" in result.output
     assert "entries" not in git(memory, "ls-tree", "-r", "--name-only", "main")
+
+
+def test_an_empty_expect_is_refused_and_admits_nothing(memory: Path) -> None:
+    """`gitmem admit ID --expect "$REVIEWED"` with REVIEWED unset: the empty --expect was
+    taken for none, and the candidate was admitted at whatever its branch held."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main")
+    for empty in ("", " "):
+        result = run(memory, "admit", first_id(), "--expect", empty)
+        assert result.exit_code == 2 and "--expect '' names no commit" in result.output
+    assert git(memory, "rev-parse", "main") == main_before
+    with pytest.raises(RuleError, match="moved"):
+        admitting.admit(open_workspace(memory), first_id(), expect="")
+    assert git(memory, "rev-parse", "main") == main_before
 
 
 def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path) -> None:
