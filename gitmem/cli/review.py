@@ -15,6 +15,20 @@ from gitmem.model.names import quoted_id
 from gitmem.repo.workspace import Workspace
 
 
+def _someone(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--by of admit and refuse: UTF-8 text that names someone. An empty one (`--by
+    "$REVIEWER"` with the variable unset) was taken for no --by, and the merge was recorded in
+    the name of whoever ran the command."""
+    value = utf8_text(ctx, param, value)
+    if value is not None and not value.strip():
+        raise click.BadParameter(
+            "names nobody: give human:NAME, or leave --by out to act as yourself",
+            ctx=ctx,
+            param=param,
+        )
+    return value
+
+
 @click.command()
 @TEXT_OR_JSON
 def candidates(fmt: str) -> int:
@@ -52,7 +66,7 @@ def candidates(fmt: str) -> int:
 
 @click.command()
 @click.argument("ids", nargs=-1, metavar="ID...")
-@click.option("--by", callback=utf8_text, help="human:NAME (default: you) or audit:FILE.")
+@click.option("--by", callback=_someone, help="human:NAME (default: you) or audit:FILE.")
 @click.option("--expect", metavar="OID", help="Admit only if the candidate branch is at OID.")
 @click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
 @click.option("--auto", "auto", is_flag=True, help="Admit audit-backed candidates when allowed.")
@@ -200,7 +214,7 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
     callback=utf8_text,
     help="Why: shown to later proposals of this topic.",
 )
-@click.option("--by", callback=utf8_text, help="human:NAME (default: you).")
+@click.option("--by", callback=_someone, help="human:NAME (default: you).")
 @click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
 def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
     """Refuse a candidate: its topic joins refused.md on main; its branch is deleted."""

@@ -80,6 +80,17 @@ def test_an_empty_expect_is_refused_and_admits_nothing(memory: Path) -> None:
     assert git(memory, "rev-parse", "main") == main_before
 
 
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not needed"]])
+def test_an_empty_by_names_nobody_and_changes_nothing(memory: Path, command: list[str]) -> None:
+    """`--by "$REVIEWER"` with REVIEWER unset was taken for no --by: the admission or refusal
+    was recorded in the name of whoever ran the command."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main")
+    result = run(memory, command[0], first_id(), *command[1:], "--by", "")
+    assert result.exit_code == 2 and "Invalid value for '--by': names nobody" in result.output
+    assert git(memory, "rev-parse", "main") == main_before
+
+
 def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path) -> None:
     ok(run(memory, *PROPOSE))
     (memory / ".gitmem/INDEX.md").write_text("hand edit\n")
