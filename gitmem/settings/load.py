@@ -643,6 +643,16 @@ def _user_text(
         return user_toml, str(path)
     try:
         if not path.is_file():
+            # absent is no file; anything else there (a folder, a link to nothing, a FIFO) was
+            # silently taken for none, so every setting in it was dropped with nothing said
+            if os.path.lexists(path):
+                problems.append(
+                    _Problem(
+                        None,
+                        f"{path}: not a regular file (a folder, a special file or a link to "
+                        "nothing); your own settings are ignored until a file is put there",
+                    )
+                )
             return None, str(path)
         return path.read_text(encoding="utf-8"), str(path)
     except (OSError, UnicodeDecodeError) as error:

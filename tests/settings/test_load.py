@@ -145,6 +145,20 @@ def test_unreadable_user_file_is_one_warning(isolated_env: Path) -> None:
     assert str(path) in only_warning(result)
 
 
+@pytest.mark.parametrize("kind", ["folder", "dangling link"])
+def test_a_user_file_that_is_no_file_is_one_warning(isolated_env: Path, kind: str) -> None:
+    """A folder (or a link to nothing) at the user's config.toml was taken silently for no
+    file: the user's settings were all dropped with nothing said."""
+    path = isolated_env / "gitmem" / "config.toml"
+    path.parent.mkdir()
+    if kind == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(isolated_env / "gone.toml")
+    result = load_settings(project_toml=None, pyproject_toml=None, environ={})
+    assert f"{path}: not a regular file" in only_warning(result)
+
+
 def test_environ_defaults_to_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITMEM_MAX_BODY", "777")
     assert load_settings(project_toml=None, pyproject_toml=None, user_toml=None).max_body == 777
