@@ -26,7 +26,11 @@ def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> i
         # 1: git leaves the conflict for a person; `gitmem index` resolves it
         return 0 if refresh.merge_driver(Path(ours), Path(theirs)) else 1
 
-    done = refresh.refresh(open_workspace(), check_only=check_only)
+    from gitmem.cli.options import emit_warnings
+
+    ws = open_workspace()
+    emit_warnings(ws.settings.warnings)  # the folder indexed may be the default's, not theirs
+    done = refresh.refresh(ws, check_only=check_only)
     if check_only:
         for path in done.stale:
             click.echo(f"{path}: INDEX stale: run `gitmem index` and commit it")

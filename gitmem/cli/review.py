@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, interactive, utf8_text, visible
+from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive, utf8_text, visible
 from gitmem.errors import USAGE
 from gitmem.lifecycle.admit import Admission
 from gitmem.model.names import quoted_id
@@ -36,7 +36,11 @@ def candidates(fmt: str) -> int:
     from gitmem.lifecycle.candidates import review
     from gitmem.repo.workspace import open_workspace
 
-    reviews = review(open_workspace())
+    ws = open_workspace()
+    # the settings set aside, on stderr: candidates are judged by the defaults in their place
+    # (a misspelt maxBody's limit), and candidates, admit, refuse and index said nothing of it
+    emit_warnings(ws.settings.warnings)
+    reviews = review(ws)
     rows: list[dict[str, Any]] = [
         {
             "id": item.candidate.id,
@@ -94,6 +98,7 @@ def admit(
     from gitmem.repo.workspace import open_workspace
 
     ws = open_workspace()
+    emit_warnings(ws.settings.warnings)
     # --auto admits each audited candidate under its own audit: an ID, --by, --expect or
     # --allow beside it was ignored without a word (`admit --auto ID` never admitted ID)
     if auto and (ids or expect or allow or by):
@@ -221,7 +226,9 @@ def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
     from gitmem.lifecycle.refuse import refuse as do_refuse
     from gitmem.repo.workspace import open_workspace
 
-    done = do_refuse(open_workspace(), entry_id, reason=reason, by=by, push=push)
+    ws = open_workspace()
+    emit_warnings(ws.settings.warnings)
+    done = do_refuse(ws, entry_id, reason=reason, by=by, push=push)
     for line in done.recovered:  # what a command killed before had left, finished now
         click.echo(f"gitmem: {line}", err=True)
     click.echo(f"refused {done.id} (topic {done.topic}, {done.commit[:12]})")

@@ -51,3 +51,20 @@ def test_a_folder_where_a_generated_file_belongs_is_named(memory: Path, name: st
     assert result.exit_code == 2, result.output
     assert f".gitmem/{name} is a folder: gitmem writes a file there" in result.output
     assert target.is_dir() and not list((memory / ".gitmem").glob(".*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["candidates"], ["candidates", "--format", "json"], ["index"], ["admit", "{id}"],
+     ["refuse", "{id}", "--reason", "not needed"]],
+)  # fmt: skip
+def test_a_setting_set_aside_is_said_by_every_command_that_judges(
+    memory: Path, command: list[str]
+) -> None:
+    """A misspelt key in .gitmem.toml (maxbody for maxBody) was reported by check, lint and
+    propose only: candidates, admit, refuse and index judged by the default without a word."""
+    ok(run(memory, *PROPOSE))
+    (memory / ".gitmem.toml").write_text("[memory]\nmaxbody = 3000\n")
+    result = run(memory, *(part.format(id=first_id()) for part in command))
+    assert result.exit_code == 0, result.output
+    assert "gitmem: warning: .gitmem.toml: memory.maxbody: unknown setting" in result.output
