@@ -101,6 +101,7 @@ def init(
     folder_name = settings.get("dir", current.dir)
     for rel in (PROJECT_SETTINGS, *(f"{folder_name}/{n}" for n in _FOLDER_FILES), ".gitattributes"):
         refuse_links(root / rel, rel, root)  # a clone's link to a file of the user's
+    _refuse_misplaced(root, folder_name)
     if settings:
         _create(
             root / PROJECT_SETTINGS,
@@ -123,6 +124,28 @@ def init(
     _create(folder / ".gitignore", GITIGNORE, out, f"{folder_name}/.gitignore")
     _add_attribute(root / ".gitattributes", f"{folder_name}/INDEX.md merge=gitmem-index\n", out)
     return out
+
+
+def _refuse_misplaced(root: Path, folder_name: str) -> None:
+    """Refuse, before anything is written, a file where init makes a folder (a file named
+    .gitmem) or a folder where it writes a file (a folder named .gitattributes or refused.md).
+    Each failed as an unexpected error, and a folder at .gitattributes only after the memory
+    folder had been made: init stopped half-way. A folder where a memory file belongs was
+    reported as kept."""
+    parts = folder_name.split("/")
+    for depth in range(1, len(parts) + 1):
+        rel = "/".join(parts[:depth])
+        if (root / rel).exists() and not (root / rel).is_dir():
+            raise UsageError(
+                f"{rel}: is a file, where gitmem init makes the memory folder: move it away "
+                "(or choose another folder with --dir), then run again"
+            )
+    for rel in (PROJECT_SETTINGS, *(f"{folder_name}/{n}" for n in _FOLDER_FILES), ".gitattributes"):
+        if (root / rel).exists() and not (root / rel).is_file():
+            raise UsageError(
+                f"{rel}: is a folder (or another thing that is not a file), where gitmem init "
+                "keeps a file: move it away, then run again"
+            )
 
 
 def _add_attribute(path: Path, line: str, out: Initialised) -> None:

@@ -239,3 +239,39 @@ def test_an_empty_or_undecodable_option_is_refused_naming_it(
     assert result.exit_code == 2, result.output
     assert says in result.output and "Traceback" not in result.output
     assert not (repo / ".gitmem").exists() and not (repo / ".gitmem.toml").exists()
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        ("file .gitmem", ".gitmem: is a file, where gitmem init makes the memory folder"),
+        ("folder .gitattributes", ".gitattributes: is a folder"),
+        ("folder .gitmem/refused.md", ".gitmem/refused.md: is a folder"),
+        ("folder .gitmem.toml", ".gitmem.toml: is a folder"),
+    ],
+)
+def test_a_file_or_folder_in_the_way_is_refused_before_anything_is_written(
+    repo: Path, make: str, says: str
+) -> None:
+    """A file named .gitmem and a folder named .gitattributes failed as unexpected errors
+    (exit 3), the second after the memory folder was made; a folder at refused.md was kept
+    as if it were the file."""
+    kind, rel = make.split(" ")
+    if kind == "file":
+        (repo / rel).write_text("")
+    else:
+        (repo / rel).mkdir(parents=True)
+    before = _work_files(repo)
+    result = run(repo, "init", "--project", "shop")
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert _work_files(repo) == before
+
+
+def _work_files(repo: Path) -> list[str]:
+    """Every path of the working tree, outside .git."""
+    return sorted(
+        p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if ".git" not in p.relative_to(repo).parts
+    )
