@@ -296,6 +296,25 @@ def uninstall_agents(root: Path) -> list[str]:
     return ["AGENTS.md: removed the gitmem block (CLAUDE.md keeps its @AGENTS.md line)"]
 
 
+def _refuse_unreadable(root: Path, touched: list[str]) -> None:
+    """Refuse, before any file is written, one that is there but not a file (a folder named
+    AGENTS.md) or not UTF-8 text: each failed as an unexpected error (exit 3), and with
+    --claude --agents only after the Claude files had been written."""
+    for rel in touched:
+        path = root / rel
+        if not path.exists():
+            continue
+        if not path.is_file():
+            raise UsageError(f"{rel}: is not a file (a folder?): move it away, then run again")
+        try:
+            path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UsageError(
+                f"{rel}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                f"{exc.start}): save it as UTF-8, then run again"
+            ) from None
+
+
 CLAUDE_FILES: Final = (".claude/settings.json", ".mcp.json")
 AGENTS_FILES: Final = ("AGENTS.md", "CLAUDE.md")
 
@@ -311,6 +330,7 @@ def run(
     touched = [*(CLAUDE_FILES if claude else ()), *(AGENTS_FILES if agents else ())]
     for rel in touched:
         refuse_links(root / rel, rel, root)
+    _refuse_unreadable(root, touched)
     if claude:
         lines += uninstall_claude(root) if uninstall else install_claude(root)
     if agents:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from clirunner import ok, run
 
 from gitmem.agents.install import AGENTS_BEGIN, AGENTS_END, HOOK_EVENTS, MCP_SERVER
@@ -135,6 +136,39 @@ def test_a_file_or_folder_linked_out_of_the_repository_is_refused_before_any_wri
     assert result.exit_code == 2, result.output
     assert ".claude/settings.json: its folder leads outside the repository" in result.output
     assert (users / "settings.json").read_text() == "{}"
+
+
+@pytest.mark.parametrize(
+    ("rel", "content", "says"),
+    [
+        ("AGENTS.md", None, "AGENTS.md: is not a file"),
+        (
+            "AGENTS.md",
+            b"\xff\xfe# agents\n",
+            "AGENTS.md: is not UTF-8 text (byte 0xff at offset 0)",
+        ),
+        ("CLAUDE.md", b"caf\xe9\n", "CLAUDE.md: is not UTF-8 text (byte 0xe9 at offset 3)"),
+        (".claude/settings.json", None, ".claude/settings.json: is not a file"),
+    ],
+)
+def test_a_folder_or_a_file_not_in_utf8_is_refused_before_any_write(
+    memory: Path, rel: str, content: bytes | None, says: str
+) -> None:
+    """A folder named AGENTS.md or .claude/settings.json, or an AGENTS.md or CLAUDE.md saved
+    in another encoding, failed as an unexpected error (exit 3), with --claude --agents only
+    after the Claude files were written."""
+    path = memory / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    result = run(memory, "init", "--claude", "--agents")
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert not (memory / ".mcp.json").exists()
+    if content is not None:
+        assert path.read_bytes() == content
 
 
 def test_uninstall_alone_is_a_usage_error(memory: Path) -> None:
