@@ -131,6 +131,11 @@ def init(
             done.root, force=force, names=names, pin=pin, warn=warn
         ):
             click.echo(line)
+            # a workflow written is one to commit: the closing `git add` line left them out,
+            # and a workflow that is not committed never runs
+            action, _, path = line.partition(" ")
+            if action in ("created", "updated", "replaced"):
+                done.created.append(path.split(" ")[0])
     if with_codeowners:
         from gitmem.cli.options import emit_warnings
         from gitmem.curate import codeowners

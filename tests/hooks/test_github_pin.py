@@ -166,3 +166,19 @@ def test_a_hash_given_by_hand_is_pinned_without_asking(
         release.published_pin("md5:1234")
     assert run(memory, "init", "--github", "--pin-hash", "1234").exit_code == 2
     assert run(memory, "init", "--pin-hash", f"sha256:{digest}").exit_code == 2
+
+
+def test_the_workflows_written_are_in_the_commit_line(
+    memory: Path, pip_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The closing `commit them: git add …` line named the memory files and left out the
+    workflows just written, and with the memory already committed it was not printed at all:
+    a person following it pushed a project whose workflows never ran."""
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/never-asked/")
+    result = run(memory, "init", "--github", "--pages", "--pin-hash", "sha256:" + "ab" * 32)
+    assert result.exit_code == 0, result.output
+    line = result.output.splitlines()[-1]
+    assert line.startswith("commit them: git add ") and line.endswith(" && git commit")
+    written = sorted(p.name for p in (memory / ".github" / "workflows").iterdir())
+    assert len(written) == len(github.WORKFLOWS) + 1
+    assert all(f".github/workflows/{name}" in line.split() for name in written)
