@@ -84,6 +84,27 @@ def init(
 
     if pin_hash and not (with_github or with_pages):
         raise click.UsageError("--pin-hash goes with --github or --pages")
+    # options that do nothing here were ignored without a word: `--force` alone replaced
+    # nothing, and `--uninstall --claude --hooks` removed the Claude wiring and installed no
+    # hook (nor made the folder --dir named)
+    if force and not (with_github or with_pages):
+        raise click.UsageError("--force goes with --github or --pages (it replaces workflows)")
+    if uninstall:
+        undone = {
+            "--dir": memory_dir is not None,
+            "--project": project is not None,
+            "--branch": branch is not None,
+            "--hooks": with_hooks,
+            "--github": with_github,
+            "--pages": with_pages,
+            "--codeowners": with_codeowners,
+        }
+        extra = [name for name, given in undone.items() if given]
+        if extra:
+            raise click.UsageError(
+                f"--uninstall removes only what --claude and --agents added, not {extra[0]}: "
+                "run them apart (`gitmem hooks uninstall` removes the hooks)"
+            )
     if warn and not with_github:
         raise click.UsageError(
             "--warn goes with --github; a git server's mode is its own: "

@@ -171,6 +171,27 @@ def test_a_folder_or_a_file_not_in_utf8_is_refused_before_any_write(
         assert path.read_bytes() == content
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--uninstall", "--claude", "--hooks"], "--uninstall removes only what --claude"),
+        (["--uninstall", "--agents", "--dir", "mem"], "not --dir"),
+        (["--force"], "--force goes with --github or --pages"),
+    ],
+)
+def test_an_option_init_would_ignore_is_a_usage_error(
+    memory: Path, args: list[str], says: str
+) -> None:
+    """`--uninstall --claude --hooks` removed the Claude wiring and installed no hook, and
+    `--force` alone replaced nothing, each without a word."""
+    ok(run(memory, "init", "--claude"))
+    settings = (memory / ".claude" / "settings.json").read_text()
+    result = run(memory, "init", *args)
+    assert result.exit_code == 2 and says in result.output, result.output
+    assert (memory / ".claude" / "settings.json").read_text() == settings
+    assert not (memory / "mem").exists()
+
+
 def test_uninstall_alone_is_a_usage_error(memory: Path) -> None:
     result = run(memory, "init", "--uninstall")
     assert result.exit_code == 2 and "--claude" in result.output
