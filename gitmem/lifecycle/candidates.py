@@ -350,6 +350,20 @@ def candidate_problems(
     admit merge brings into main must pass (the module's invariant). Findings whose
     fingerprints `allowed` (an admitter's) names are not reported. A shallow clone that
     lacks the history between main and the branch is a UsageError (exit 2)."""
+    if not is_entry_id(candidate.id):
+        # said first: "holds no <file>" sent the user to the file, while admit and refuse
+        # refused the name itself, so nothing gitmem offered could clear the branch
+        shown = candidate.ref.removeprefix("refs/heads/")
+        return [
+            Problem(
+                candidate.path,
+                None,
+                "CANDIDATE-BRANCH",
+                f"branch {candidate.ref} is named with no candidate id (lowercase letters and "
+                "digits in words joined by '-'): gitmem can neither admit nor refuse it; "
+                f"rename it (git branch -m) or delete it (git branch -D {shown})",
+            )
+        ]
     if candidate.data is None:
         return [
             Problem(

@@ -227,3 +227,12 @@ def test_show_escapes_what_a_hostile_candidate_puts_in_its_state_line(memory: Pa
     assert shown.exit_code == 0, shown.output
     assert "\x1b" not in shown.output
     assert "# retired on 2026-12-05 by human:\\x1b[31m: \\x1b[2J\\x1b[Hall clear" in shown.output
+
+
+def test_a_branch_named_with_no_candidate_id_says_how_to_clear_it(memory: Path) -> None:
+    """`gitmem/Notes_2026` was listed as holding no `.gitmem/candidates/Notes_2026.md`, while
+    admit and refuse refused its name: nothing said how to clear it."""
+    git(memory, "branch", "gitmem/Notes_2026", "main")
+    out = ok(run(memory, "candidates")).output
+    assert "branch refs/heads/gitmem/Notes_2026 is named with no candidate id" in out
+    assert "git branch -D gitmem/Notes_2026" in out and "holds no" not in out
