@@ -312,9 +312,18 @@ def catch_up(ws: Workspace, remote: str) -> None:
     """Before an admission that will be pushed: fetch the remote's main and fast-forward the
     local one to it, so the merge is built on what the server has (a concurrent admission
     elsewhere is merged on, not raced).  A local main with unpushed commits of its own is left
-    as it is; the push then says what to do."""
+    as it is; the push then says what to do.
+
+    A remote that does not exist is refused here, before main moves: the fetch below ignored
+    its failure, so the admission landed and only the push after it failed, with git's
+    "'origin' does not appear to be a git repository" and nothing said of main having moved."""
     store = ws.store
     branch = ws.branch
+    if store.run_git("remote", "get-url", remote, check=False).returncode != 0:
+        raise UsageError(
+            f"--push: there is no remote named {remote}: add one (git remote add {remote} URL), "
+            f"or leave --push out and push {branch} yourself; nothing was changed"
+        )
     tracking = f"refs/remotes/{remote}/{branch}"
     fetched = store.run_git(
         "fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False

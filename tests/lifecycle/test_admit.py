@@ -525,3 +525,19 @@ def test_a_checkout_whose_settings_put_the_memory_elsewhere_writes_nothing_to_ma
     ok(run(repo, "admit", first_id()))
     assert first_id() in ok(run(repo, "list")).output
     assert not git(repo, "ls-tree", "-r", "--name-only", "main", ".gitmem")
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not needed"]])
+def test_push_without_the_remote_is_refused_before_main_moves(
+    memory: Path, command: list[str]
+) -> None:
+    """`--push` in a repository without origin landed the admission (or refusal), then failed
+    on git's "'origin' does not appear to be a git repository", saying nothing of main having
+    moved; the candidate branch and an unfinished landing were left behind."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main")
+    result = run(memory, command[0], first_id(), *command[1:], "--push")
+    assert result.exit_code == 2, result.output
+    assert "--push: there is no remote named origin" in result.output
+    assert git(memory, "rev-parse", "main") == main_before
+    assert [c.id for c in candidates.pending(open_workspace(memory))] == [first_id()]
