@@ -149,6 +149,13 @@ def install(
     _refuse_conflicts(repo_path, folder, names)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [f"hooks folder: {folder}"]
+    shared = _hooks_path_scope(repo_path)
+    if shared is not None:
+        lines.append(
+            f"note: core.hooksPath comes from your {shared} git config: these hooks run in "
+            "every repository that uses that folder; to keep them to this one, set "
+            "core.hooksPath in its own config (git config core.hooksPath .git/hooks) first"
+        )
     recorded = python
     if python is not None and _inside_work_tree(repo_path, folder):
         recorded = None
@@ -161,6 +168,19 @@ def install(
     else:
         lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
     return lines
+
+
+def _hooks_path_scope(repo_path: Path) -> str | None:
+    """The scope ("global" or "system") of a core.hooksPath set beyond the repository's config.
+
+    The folder it names serves every repository of the user (or the machine): installing
+    there, which git's own answer for the hooks folder leads to, changed them all with
+    nothing said but the folder's path."""
+    done = _run(repo_path, "config", "--show-scope", "--get", "core.hooksPath")
+    if done.returncode != 0:
+        return None
+    scope = done.stdout.split("\t", 1)[0].strip()
+    return scope if scope in ("global", "system") else None
 
 
 def uninstall(repo_path: Path, *, server: bool = False) -> list[str]:

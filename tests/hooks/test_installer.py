@@ -914,3 +914,19 @@ def test_the_github_steps_run_the_installed_gitmem_not_the_checkouts(
     done = github_check.installed_gitmem(open_workspace(), "--version")
     assert done.returncode == 0 and __version__ in done.stdout, done
     assert not (memory / "RAN").exists() and not (memory / "gitmem" / "RAN").exists()
+
+
+def test_a_hooks_folder_named_in_the_global_config_is_said_to_serve_every_repository(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """core.hooksPath in the user's global config names a folder every repository runs
+    hooks from: installing there changed them all, and only the folder's path was printed."""
+    shared = tmp_path / "everyones-hooks"
+    config = tmp_path / "gitconfig"
+    config.write_text(f"[core]\n\thooksPath = {shared}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    lines = install(repo)
+    assert lines[0] == f"hooks folder: {shared}"
+    assert lines[1].startswith("note: core.hooksPath comes from your global git config: ")
+    git(repo, "config", "core.hooksPath", ".git/hooks")
+    assert not any(line.startswith("note:") for line in install(repo))
