@@ -63,7 +63,10 @@ def _workspace(event: dict[str, Any]) -> Any:
     from gitmem.repo.gitcli import run_in
     from gitmem.repo.workspace import open_workspace
 
-    default = (event.get("repository") or {}).get("default_branch")
+    # an event whose `repository` is not an object (a hand-made or truncated event file) was
+    # an unexpected error here, AttributeError on str.get; it names no default branch
+    repository = event.get("repository")
+    default = repository.get("default_branch") if isinstance(repository, dict) else None
     if isinstance(default, str) and default:
         run_in(Path.cwd(), "remote", "set-head", "origin", default)
     return open_workspace()

@@ -1540,3 +1540,20 @@ def test_a_step_run_outside_a_workflow_is_refused_and_moves_nothing(
     assert "run only in a GitHub Actions workflow (GITHUB_ACTIONS=true)" in result.output
     assert git(memory, "for-each-ref") == refs_before
     assert git(memory, "symbolic-ref", "--short", "HEAD").strip() == "main"
+
+
+@pytest.mark.parametrize("repository", ["acme/shop", ["acme"], 7])
+def test_an_event_whose_repository_is_no_object_names_no_default_branch(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repository: object
+) -> None:
+    """`repository` as a string (or a list, a number) in the event file failed as an
+    unexpected error (exit 3, AttributeError); it names no default branch, and the step goes
+    on to say what the event lacks."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"repository": repository}))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request_target")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    result = run(memory, "github", "check")
+    assert result.exit_code == 1, result.output
+    assert "the event names no pull request" in result.output
