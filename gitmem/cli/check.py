@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import click
 
-from gitmem.cli.options import REPORT_FORMAT, emit_warnings
+from gitmem.cli.options import REPORT_FORMAT, emit_warnings, visible
 from gitmem.errors import UsageError
 from gitmem.model.names import HOOK_NAMES
 
@@ -113,6 +113,10 @@ def check(
     if fmt == "text":
         emit_warnings(report.warnings)
     out = check_mod.render(report, fmt)
+    if fmt == "text":
+        # a file name is the committer's text: an escape sequence or a lone carriage return in
+        # it reached the terminal as is (recolouring it, or writing over the problem's line)
+        out = visible(out)
     if pre_receive:
         out = check_mod.for_server(out)
     click.echo(out, err=pre_receive or pre_push)
@@ -135,5 +139,5 @@ def hook(name: str, args: tuple[str, ...]) -> int:
         raise UsageError(f"unknown hook {name!r}: one of {', '.join(HOOK_NAMES)}")
     code, out = dispatch.run(name, list(args), sys.stdin)
     if out:
-        click.echo(out, err=True)
+        click.echo(visible(out), err=True)  # as check's text: file names shown, not acted on
     return code

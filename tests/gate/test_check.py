@@ -322,6 +322,20 @@ def test_a_path_with_dot_dot_is_folded_before_it_is_placed(repo: Path, tmp_path:
     assert "next-to-the-repository" not in above.output
 
 
+def test_a_file_name_a_terminal_would_act_on_is_shown_escaped(repo: Path) -> None:
+    """A memory file named with an escape sequence or a lone carriage return (committed in a
+    cloned repository) reached the terminal as is: the colour changed, or the carriage return
+    let the rest of the name write over the problem's line."""
+    name = ".gitmem/candidates/a\x1b[2Kb\rgitmem check: no problems.md"
+    write(repo, name, "no front matter")
+    result = run(repo, "check")
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\r" not in result.output
+    assert ".gitmem/candidates/a\\x1b[2Kb\\rgitmem check: no problems.md:1: FRONT-MATTER" in (
+        result.output
+    )
+
+
 def test_stray_file_in_memory_folder(repo: Path) -> None:
     write(repo, ".gitmem/notes.txt", "hello")
     assert "is not a memory file" in one_problem(run(repo, "check"), "LAYOUT", ".gitmem/notes.txt")
