@@ -25,6 +25,7 @@ import click
 
 from gitmem import DISTRIBUTION
 from gitmem.cli.errorlog import write_error_log
+from gitmem.cli.options import visible
 from gitmem.errors import UNEXPECTED, GitmemError
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
@@ -62,7 +63,10 @@ def exit_code(call: Callable[[], Any]) -> int:
     try:
         result = call()
     except GitmemError as exc:
-        click.echo(f"gitmem: {exc.message}", err=True)
+        # a message may quote a candidate's text (admit lists the rules it breaks): what a
+        # terminal would act on (an escape that clears the screen, a lone carriage return)
+        # is written as its escape
+        click.echo(visible(f"gitmem: {exc.message}"), err=True)
         return exc.exit_code
     except click.exceptions.Exit as exc:  # --help, --version
         return exc.exit_code

@@ -64,7 +64,8 @@ def candidates(fmt: str) -> int:
         state = "valid" if row["valid"] else f"{len(row['problems'])} problem(s)"
         click.echo(visible(f"{row['id']}  {state}  {row['title']}  ({row['ref']})"))
         for problem in [*row["problems"], *row["warnings"]]:
-            click.echo(f"    {problem}")
+            # a problem quotes the candidate's own text (its type, in ID-TYPE's hint)
+            click.echo(visible(f"    {problem}"))
     return 0
 
 

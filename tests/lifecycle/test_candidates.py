@@ -236,3 +236,24 @@ def test_a_branch_named_with_no_candidate_id_says_how_to_clear_it(memory: Path) 
     out = ok(run(memory, "candidates")).output
     assert "branch refs/heads/gitmem/Notes_2026 is named with no candidate id" in out
     assert "git branch -D gitmem/Notes_2026" in out and "holds no" not in out
+
+
+def test_a_candidates_text_quoted_in_a_problem_is_shown_escaped(memory: Path) -> None:
+    """A candidate whose type decodes to an escape sequence and a carriage return (YAML's \\e
+    and \\r) had them quoted raw by ID-TYPE's hint: `gitmem candidates` and the error of
+    `gitmem admit` wrote them to the terminal, which cleared the screen or wrote over lines."""
+    entry_id = "local-decision-20261205-hostile"
+    git(memory, "checkout", "-q", "-b", f"gitmem/{entry_id}")
+    path = memory / ".gitmem" / "candidates" / f"{entry_id}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f'---\nid: {entry_id}\ntype: "dec\\e[2Jision\\rX"\nstatus: candidate\ntitle: Hostile\n'
+        "applies_when: x\nsource: human:T\ncreated: 2026-12-05\n---\n\n## Context\nc\n"
+        "## Content\nc\n## Evidence\ne\n"
+    )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "hostile")
+    git(memory, "checkout", "-q", "main")
+    for command in (["candidates"], ["admit", entry_id]):
+        out = run(memory, *command).output
+        assert "ID-TYPE" in out and "\x1b" not in out and "\r" not in out, out
