@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,14 @@ def protect(before: str, after: str, branch: str, warn: bool) -> int:
     """Judge a push to the memory branch: every pushed commit, by the history rules."""
     from gitmem.hooks import github_check
 
+    # an id that is no commit id (a workflow edited by hand, a misspelt expression) was told
+    # "the previous tip x of main is gone: history was rewritten", blaming the push
+    for name, oid in (("--before", before), ("--after", after)):
+        if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", oid):
+            raise UsageError(
+                f"{name} {oid[:80]!r} is not a full commit id (40 or 64 hex digits): pass the "
+                "push event's before and after"
+            )
     _name, event = _event()
     ws = _workspace(event)
     verdict = github_check.check_push(ws, before, after, branch, warn=warn)

@@ -1557,3 +1557,24 @@ def test_an_event_whose_repository_is_no_object_names_no_default_branch(
     result = run(memory, "github", "check")
     assert result.exit_code == 1, result.output
     assert "the event names no pull request" in result.output
+
+
+@pytest.mark.parametrize("ids", [("x", "f" * 40), ("0" * 40, ""), ("0" * 40, "HEAD")])
+def test_protect_refuses_what_is_no_commit_id(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ids: tuple[str, str]
+) -> None:
+    """--before x was told "the previous tip x of main is gone: history was rewritten",
+    blaming the push for a workflow's mistake; --after '' or HEAD went on to judge."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"repository": {"default_branch": "main"}}))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "push")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    before, after = ids
+    refs = git(memory, "for-each-ref")
+    result = run(
+        memory, "github", "protect", "--before", before, "--after", after, "--branch", "main"
+    )
+    assert result.exit_code == 2, result.output
+    assert "is not a full commit id (40 or 64 hex digits)" in result.output
+    assert git(memory, "for-each-ref") == refs
