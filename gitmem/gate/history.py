@@ -628,10 +628,14 @@ def _scan_changes(
                 commit,
             )
         _check_layout_name(j, change, commit)
-        if new is None or new.oid in j.scanned:
+        if new is None:
             continue
+        # a link before the already-scanned test: a link's blob is its target, and a file of
+        # this push holding the same bytes would otherwise let the link through unnamed
         if not new.is_file:  # each path named: two links to one target are two problems
             _report_link(j, change.path, new, commit)
+            continue
+        if new.oid in j.scanned:
             continue
         if change.path == index_path and index_proven is not None and index_proven():
             continue  # its text is its parent's INDEX.md and the commit's scanned entries

@@ -6,6 +6,7 @@ way to do the same thing still lands, so that a judge refusing everything fails 
 
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -474,6 +475,27 @@ def test_a_letter_case_variant_of_the_memory_folder_on_any_ref(
     commit_all(clone, "a variant")
     stderr = rejected(push(clone, ref), "LAYOUT")
     assert "variant" in stderr
+
+
+@pytest.mark.parametrize("later", [False, True], ids=["same-commit", "later-commit"])
+def test_a_link_whose_target_a_scanned_file_holds_is_still_a_link(clone: Path, later: bool) -> None:
+    """A symbolic link's blob is its target's path: a memory file of the push holding those
+    very bytes was scanned first, and the link, taken for a blob scanned already, went
+    through unnamed, on a branch and in a tag of a tree."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, ".gitmem/a-note.md", "../../README.md")
+    if later:
+        commit_all(clone, "a note")
+    os.symlink("../../README.md", clone / ".gitmem/b-link.md")
+    commit_all(clone, "a link")
+    tree = git(clone, "rev-parse", "HEAD^{tree}").strip()
+    for pushed in ("feature", f"{tree}:refs/tags/a-tree"):
+        stderr = rejected(push(clone, pushed), "SYMLINK")
+        assert ".gitmem/b-link.md: SYMLINK a symbolic link in the memory folder" in stderr, stderr
+    git(clone, "checkout", "-q", "-b", "notes", "main")  # the note without the link lands
+    write(clone, ".gitmem/a-note.md", "../../README.md")
+    commit_all(clone, "a note")
+    accepted(push(clone, "notes"))
 
 
 def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> None:
