@@ -175,7 +175,10 @@ class Judge:
     index_bytes: dict[str, bytes | None] = field(default_factory=dict)
     # the last refused.md / allowed.md read, by blob id (each version is the next one's base)
     appended: dict[str, bytes] = field(default_factory=dict)
-    variants_seen: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # the memory folder's path in a tree: its variants, and what holds it that is no folder
+    variants_seen: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = field(
+        default_factory=dict
+    )
     proven: dict[str, bool] = field(default_factory=dict)  # INDEX.md proven, by commit
 
     def __post_init__(self) -> None:
@@ -534,6 +537,7 @@ def _judge_tagged_tree(j: Judge, update: Update) -> None:
     tree = j.store.peel_tree(update.new)
     if tree is None:  # a tag of a blob: no memory folder in it
         return
+    _report_not_folder(j, tree, _variants(j, tree)[1], {}, update.new)
     memory = j.store.subtree(tree, j.dir)
     added = [Change("A", item.path, None, item) for item in j.store.walk(memory, f"{j.dir}/")]
     _scan_changes(j, added, update.new)
@@ -723,11 +727,13 @@ def _scan_message(j: Judge, commit: str, message: str) -> None:
 
 def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
     """A letter-case or spelling variant of the memory folder (or of a folder on its way) that
-    this commit adds or changes: on a case-insensitive checkout it is the memory folder."""
-    found = _variants(j, j.commit(commit).tree)
-    if not found:
+    this commit adds or changes: on a case-insensitive checkout it is the memory folder. And
+    the memory folder's own path held by something other than a folder (_report_not_folder)."""
+    found, blocked = _variants(j, j.commit(commit).tree)
+    if not found and not blocked:
         return
-    before = dict(_variants(j, j.commit(parent).tree)) if parent else {}
+    before_found, before_blocked = _variants(j, j.commit(parent).tree) if parent else ([], [])
+    before = dict(before_found)
     for path, oid in found:
         if before.get(path) != oid:
             j.add(
@@ -737,14 +743,42 @@ def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
                 "case-insensitive checkout takes it for the memory folder; remove it",
                 commit,
             )
+    _report_not_folder(j, j.commit(commit).tree, blocked, dict(before_blocked), commit)
 
 
-def _variants(j: Judge, tree: str) -> list[tuple[str, str]]:
-    """(path, object id) of every variant of the memory folder's path in a tree."""
+def _report_not_folder(
+    j: Judge, tree: str, blocked: list[tuple[str, str]], before: dict[str, str], label: str
+) -> None:
+    """The memory folder's path (or a folder on its way) that is a symbolic link or a
+    submodule link, new at this commit (or tag of a tree): the judge reads the memory folder
+    as a folder of the commit's tree, so with a link there it saw no memory folder at all and
+    judged nothing, while a checkout (or a clone with its submodules) shows, as the memory
+    folder, whatever the link leads to, admitted by no merge and scanned by no one. A plain
+    file there is no folder on any checkout: nothing to refuse."""
+    for path, oid in blocked:
+        item = j.store.item(tree, path)
+        if before.get(path) == oid or item is None or item.is_file:
+            continue
+        if item.is_symlink:
+            j.add(shown(path), "SYMLINK", f"the memory folder {j.dir} is a symbolic link", label)
+        else:
+            j.add(
+                shown(path),
+                "LAYOUT",
+                f"is a submodule link where the memory folder {j.dir} (or a folder on its way) "
+                "belongs: the memory folder is a plain folder",
+                label,
+            )
+
+
+def _variants(j: Judge, tree: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(path, object id) of every variant of the memory folder's path in a tree, and of the
+    item at the memory folder's path (or a folder on its way) when it is no folder."""
     cached = j.variants_seen.get(tree)
     if cached is not None:
         return cached
     found: list[tuple[str, str]] = []
+    blocked: list[tuple[str, str]] = []
     current: str | None = tree
     base = ""
     for part in j.dir.split("/"):
@@ -754,12 +788,14 @@ def _variants(j: Judge, tree: str) -> list[tuple[str, str]]:
                 following = oid
             elif variant_of(name, part):
                 found.append((base + name, oid))
+        if following is not None and j.store.subtree(current, part) is None:
+            blocked.append((base + part, following))
         if following is None or j.store.subtree(current, part) is None:
             break
         base += part + "/"
         current = following
-    j.variants_seen[tree] = found
-    return found
+    j.variants_seen[tree] = (found, blocked)
+    return found, blocked
 
 
 def _check_layout_name(j: Judge, change: Change, commit: str) -> None:

@@ -498,6 +498,36 @@ def test_a_link_whose_target_a_scanned_file_holds_is_still_a_link(clone: Path, l
     accepted(push(clone, "notes"))
 
 
+@pytest.mark.parametrize("kind", ["symlink", "gitlink"])
+def test_the_memory_folder_itself_as_a_link_is_refused(repo: Path, server: Path, kind: str) -> None:
+    """`.gitmem` as a link to a folder of forged entries (or a submodule): the judge read the
+    memory folder as a folder of the tree, found none, and judged nothing, while a checkout
+    shows the link's target as the memory. Refused on main before its memory folder exists,
+    on any other ref, and in a tag of a tree; a link elsewhere lands."""
+    clone = connect(repo, server)
+    forged_id = "local-method-20261129-forged"
+    write(clone, f"docs/mem/entries/method/{forged_id}.md", forged(forged_id))
+    commit_all(clone, "notes")
+    accepted(push(clone, "main"))
+    if kind == "symlink":
+        os.symlink("docs/mem", clone / ".gitmem")
+        git(clone, "add", ".gitmem")
+        rule = "SYMLINK"
+    else:
+        head = git(clone, "rev-parse", "HEAD").strip()
+        git(clone, "update-index", "--add", "--cacheinfo", f"160000,{head},.gitmem")
+        rule = "LAYOUT"
+    git(clone, "commit", "-q", "--no-verify", "-m", "the memory, elsewhere")
+    tree = git(clone, "rev-parse", "HEAD^{tree}").strip()
+    for pushed in ("main", "main:refs/heads/feature", f"{tree}:refs/tags/a-tree"):
+        stderr = rejected(push(clone, pushed), rule)
+        assert ".gitmem: " in stderr, stderr
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    os.symlink("docs/mem", clone / "memory-notes")
+    commit_all(clone, "a link elsewhere")
+    accepted(push(clone, "main"))
+
+
 def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> None:
     assert "variant of refs/heads/main:" in rejected(push(clone, "main:refs/heads/MAIN"), "LAYOUT")
     stderr = rejected(push(clone, "main:refs/heads/GitMem/x"), "LAYOUT")
