@@ -533,11 +533,14 @@ def _judge_ref_name(j: Judge, update: Update) -> None:
 
 def _judge_tagged_tree(j: Judge, update: Update) -> None:
     """A tag of a tree (no commit): the memory files in it are judged as a root commit's
-    added files are (scanned, and their names and kinds checked)."""
+    added files are (scanned, and their names and kinds checked), and so is the memory
+    folder's path: a variant of it (`.GITMEM/`), which a case-insensitive checkout of the tree
+    takes for the memory folder and which the walk of the memory folder alone never scans,
+    is refused as in a commit."""
     tree = j.store.peel_tree(update.new)
     if tree is None:  # a tag of a blob: no memory folder in it
         return
-    _report_not_folder(j, tree, _variants(j, tree)[1], {}, update.new)
+    _check_tree_variants(j, tree, None, update.new)
     memory = j.store.subtree(tree, j.dir)
     added = [Change("A", item.path, None, item) for item in j.store.walk(memory, f"{j.dir}/")]
     _scan_changes(j, added, update.new)
@@ -729,10 +732,18 @@ def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
     """A letter-case or spelling variant of the memory folder (or of a folder on its way) that
     this commit adds or changes: on a case-insensitive checkout it is the memory folder. And
     the memory folder's own path held by something other than a folder (_report_not_folder)."""
-    found, blocked = _variants(j, j.commit(commit).tree)
+    _check_tree_variants(
+        j, j.commit(commit).tree, j.commit(parent).tree if parent else None, commit
+    )
+
+
+def _check_tree_variants(j: Judge, tree: str, before_tree: str | None, label: str) -> None:
+    """_check_variants of a tree against the tree before it (None: all of it is new, as in a
+    root commit or a tag of a tree); findings name label (a commit, or the tag)."""
+    found, blocked = _variants(j, tree)
     if not found and not blocked:
         return
-    before_found, before_blocked = _variants(j, j.commit(parent).tree) if parent else ([], [])
+    before_found, before_blocked = _variants(j, before_tree) if before_tree else ([], [])
     before = dict(before_found)
     for path, oid in found:
         if before.get(path) != oid:
@@ -741,9 +752,9 @@ def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
                 "LAYOUT",
                 f"is a letter-case or spelling variant of the memory folder {j.dir}: a "
                 "case-insensitive checkout takes it for the memory folder; remove it",
-                commit,
+                label,
             )
-    _report_not_folder(j, j.commit(commit).tree, blocked, dict(before_blocked), commit)
+    _report_not_folder(j, tree, blocked, dict(before_blocked), label)
 
 
 def _report_not_folder(

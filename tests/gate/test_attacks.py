@@ -528,6 +528,22 @@ def test_the_memory_folder_itself_as_a_link_is_refused(repo: Path, server: Path,
     accepted(push(clone, "main"))
 
 
+@pytest.mark.parametrize("path", [".GITMEM/entries/method/x.md", ".gitmem./README.md"])
+def test_a_variant_of_the_memory_folder_in_a_tag_of_a_tree(clone: Path, path: str) -> None:
+    """A tag of a tree had only its memory folder walked: `.GITMEM/`, which a case-insensitive
+    checkout of the tree takes for the memory folder, was neither refused nor scanned, so a
+    token in it reached the server."""
+    write(clone, path, forged("local-method-20261129-x", rationale=f"use {TOKEN}"))
+    git(clone, "add", "-A")
+    tree = git(clone, "write-tree").strip()
+    stderr = rejected(push(clone, f"{tree}:refs/tags/a-tree"), "LAYOUT")
+    assert "variant of the memory folder" in stderr and TOKEN not in stderr, stderr
+    git(clone, "rm", "-q", "-r", "--cached", path.split("/")[0])
+    write(clone, "notes/x.md", "a note\n")  # a tree without a variant lands
+    git(clone, "add", "notes")
+    accepted(push(clone, f"{git(clone, 'write-tree').strip()}:refs/tags/b-tree"))
+
+
 def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> None:
     assert "variant of refs/heads/main:" in rejected(push(clone, "main:refs/heads/MAIN"), "LAYOUT")
     stderr = rejected(push(clone, "main:refs/heads/GitMem/x"), "LAYOUT")
