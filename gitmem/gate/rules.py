@@ -53,8 +53,38 @@ def _skeleton(name: str) -> str:
 
 
 def variant_of(name: str, target: str) -> bool:
-    """Whether name is another spelling of target that some file system takes for it."""
-    return name != target and _skeleton(name) == _skeleton(target)
+    """Whether name is another spelling of target that some file system takes for it: its
+    letter case, normal form or trailing dots aside (_skeleton), or its 8.3 short name."""
+    return name != target and (
+        _skeleton(name) == _skeleton(target) or _is_short_name(_skeleton(name), target)
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _short_name_pattern(target: str) -> re.Pattern[str] | None:
+    """What an NTFS volume with 8.3 names may call target besides its own name, lower-cased:
+    the first six letters of its stem, `~` and a digit (`.gitmem` is `GITMEM~1`, `candidates`
+    `CANDID~1`), or after four such the first two, four hex digits, `~` and a digit, then its
+    extension's first three. Windows resolves a path through either, so a checkout writing
+    `GITMEM~1/entries/…` after `.gitmem/` writes into the memory folder (git guards its own
+    `.git` from `GIT~1` the same way). None for a name that is an 8.3 name itself."""
+    bare = target.lstrip(".")
+    stem, dot, extension = bare.rpartition(".")
+    if not dot:
+        stem, extension = bare, ""
+    stem = re.sub(r"[ .]", "", stem).lower()
+    extension = extension.lower()
+    if bare == target and len(stem) <= 8 and len(extension) <= 3 and target.count(".") <= 1:
+        return None
+    tail = rf"\.{re.escape(extension[:3])}" if extension else ""
+    return re.compile(
+        rf"(?:{re.escape(stem[:6])}|{re.escape(stem[:2])}[0-9a-f]{{4}})~[1-9]{tail}", re.ASCII
+    )
+
+
+def _is_short_name(skeleton: str, target: str) -> bool:
+    pattern = _short_name_pattern(target)
+    return pattern is not None and pattern.fullmatch(skeleton) is not None
 
 
 def is_utf8(path: str) -> bool:

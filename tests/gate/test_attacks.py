@@ -463,12 +463,21 @@ def test_an_entry_name_that_is_not_utf8_is_a_layout_problem(clone: Path) -> None
 
 
 @pytest.mark.parametrize(
-    "path", [".GITMEM/entries/method/x.md", ".Gitmem/README.md", ".gitmem/Entries/method/x.md"]
+    "path",
+    [
+        ".GITMEM/entries/method/x.md",
+        ".Gitmem/README.md",
+        ".gitmem/Entries/method/x.md",
+        "GITMEM~1/entries/method/x.md",
+        ".gitmem/CANDID~1/local-method-20261129-x.md",
+    ],
 )
 @pytest.mark.parametrize("ref", ["main", "feature"])
 def test_a_letter_case_variant_of_the_memory_folder_on_any_ref(
     clone: Path, path: str, ref: str
 ) -> None:
+    """`GITMEM~1` is the 8.3 short name NTFS gives `.gitmem`: a Windows checkout writes what
+    it holds into the memory folder (as git guards `.git` from `GIT~1`), and went through."""
     if ref != "main":
         git(clone, "checkout", "-q", "-b", ref)
     write(clone, path, forged("local-method-20261129-x"))
