@@ -116,7 +116,12 @@ def build_store(path: Path, count: int) -> tuple[Store, str]:
         chunks.append(b"data %d\n" % len(data) + data + b"\n")
     subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(chunks), check=True)
     # the server's policy, as `gitmem hooks install --server` would write it
-    for key, value in (("gitmem.branch", "main"), ("gitmem.dir", ".gitmem")):
+    settings = (
+        ("gitmem.branch", "main"),
+        ("gitmem.dir", ".gitmem"),
+        ("receive.fsckObjects", "true"),
+    )
+    for key, value in settings:
         subprocess.run(["git", "config", key, value], cwd=path, check=True)
     os.sync()  # the timings below should not pay for writing the new store to disk
     store = Store.open(path)

@@ -341,9 +341,46 @@ def check_pre_receive(stdin: str) -> Report:
             "this server holds no gitmem policy (no gitmem.branch in its git config): "
             "an administrator runs `gitmem hooks install --server` in the bare repository"
         )
+    unchecked = unchecked_objects(store)
+    if unchecked:
+        return _no_policy(unchecked)
     exclude = list(store.refs("refs/").values())
     report = judge(store, updates, exclude=exclude, policy=policy, pusher=policy_mod.pusher())
     return report.in_mode(mode)
+
+
+#: git's fsck setting that refuses a pushed tree with two entries of one name
+FSCK_KEY = "receive.fsckObjects"
+
+
+def unchecked_objects(store: Store) -> str | None:
+    """Why git does not refuse the malformed objects of a push on this server, or None when it
+    does (receive.fsckObjects, or transfer.fsckObjects, on, and duplicateEntries left an
+    error, and treeNotSorted). A tree may hold two entries of one name: the judge looks a name
+    up and reads one of them, git's checkout and `ls-tree` read both, so a memory folder clean
+    to the judge checks out with the forged entries of its twin; in a tree out of order the
+    look-up misses `.gitmem` that a checkout writes, unscanned. Only git's own check of the
+    pushed objects sees every such tree; without it the hook refuses every push (POLICY)."""
+    receive = store.config_bool(FSCK_KEY)
+    on = receive if receive is not None else bool(store.config_bool("transfer.fsckObjects"))
+    relaxed = next(
+        (
+            f"{prefix}.{message}"
+            for message in ("duplicateEntries", "treeNotSorted")
+            for prefix in ("receive.fsck", "fsck")
+            if (store.config(f"{prefix}.{message}") or "error").lower() != "error"
+        ),
+        None,
+    )
+    if on and relaxed is None:
+        return None
+    why = f"{relaxed} is not 'error'" if on else f"{FSCK_KEY} is off"
+    return (
+        f"this server does not have git refuse malformed pushed objects ({why}): a tree with "
+        "two entries of one name would show the gate one memory folder and a checkout another; "
+        f"an administrator runs `gitmem hooks install --server` (or `git config {FSCK_KEY} "
+        "true`) in the bare repository"
+    )
 
 
 def _no_policy(message: str) -> Report:

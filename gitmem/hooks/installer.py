@@ -164,6 +164,7 @@ def install(
         lines.append(_install_one(folder, name, script(name, recorded, package)))
     if server:
         lines.append(_configure_policy(repo_path))
+        lines.append(_configure_object_checks(repo_path))
         lines.append(_configure_enforcement(repo_path, enforcement))
     else:
         lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
@@ -346,6 +347,21 @@ def _configure_policy(repo_path: Path) -> str:
         _git(repo_path, "config", "--local", "--add", key, value)
     shown = ", ".join(f"{k.removeprefix('gitmem.')}={v}" for k, v in values)
     return f"policy (git config gitmem.*): written from {where}: {shown}"
+
+
+def _configure_object_checks(repo_path: Path) -> str:
+    """Have git refuse malformed objects in a push (receive.fsckObjects), which the server
+    hook requires (gitmem.gate.history.unchecked_objects says why); a setting that relaxes
+    duplicateEntries is left for the hook to name."""
+    shown = "object checks (git config receive.fsckObjects)"
+    done = _run(repo_path, "config", "--bool", "receive.fsckObjects")
+    if done.returncode == 0 and done.stdout.strip() == "true":
+        return f"{shown}: already on"
+    _git(repo_path, "config", "--local", "receive.fsckObjects", "true")
+    return (
+        f"{shown}: turned on: git refuses a pushed tree with two entries of one name, which "
+        "would show the gate one memory folder and a checkout another"
+    )
 
 
 def _configure_enforcement(repo_path: Path, mode: str | None) -> str:

@@ -207,6 +207,14 @@ class Store:
             return None
         return str(value)
 
+    def config_bool(self, key: str) -> bool | None:
+        """A boolean config value as git reads it (true, yes, on, 1), None when unset or not a
+        boolean."""
+        try:
+            return bool(self._repo.config.get_bool(key))
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+
     def config_section(self, section: str) -> dict[str, list[str]]:
         """Every value of the config keys `section.*` (names as git stores them, lower case),
         in the order git reads them: the repository's own config over the system's."""

@@ -553,6 +553,63 @@ def test_a_variant_of_the_memory_folder_in_a_tag_of_a_tree(clone: Path, path: st
     accepted(push(clone, f"{git(clone, 'write-tree').strip()}:refs/tags/b-tree"))
 
 
+def _with_a_malformed_root(clone: Path, how: str) -> str:
+    """A commit on main whose tree git's own commands never write (made with hash-object):
+    `.gitmem` twice, the real folder then one with a forged entry ("twin"), or `.gitmem`
+    holding a token, listed last, out of order ("unsorted")."""
+    forged_id = "local-method-20261129-forged"
+    write(clone, f"twin/entries/method/{forged_id}.md", forged(forged_id, rationale=f"{TOKEN}"))
+    git(clone, "add", "-A")
+    twin = git(clone, "rev-parse", f"{git(clone, 'write-tree').strip()}:twin").strip()
+    git(clone, "rm", "-q", "-r", "--cached", "twin")
+    root = git(clone, "rev-parse", "HEAD^{tree}").strip()
+    raw = subprocess.run(["git", "cat-file", "tree", root], cwd=clone, capture_output=True)
+    rows, data = [], raw.stdout
+    while data:
+        head, _, rest = data.partition(b"\0")
+        rows.append(head + b"\0" + rest[:20])
+        data = rest[20:]
+    at = next(n for n, row in enumerate(rows) if row.split(b"\0")[0] == b"40000 .gitmem")
+    if how == "twin":
+        rows.insert(at + 1, b"40000 .gitmem\0" + bytes.fromhex(twin))
+    else:
+        rows = [*rows[:at], *rows[at + 1 :], b"40000 .gitmem\0" + bytes.fromhex(twin)]
+    tree = subprocess.run(
+        ["git", "hash-object", "-t", "tree", "--literally", "-w", "--stdin"],
+        cwd=clone,
+        input=b"".join(rows),
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    commit = git(clone, "commit-tree", tree.strip(), "-p", "HEAD", "-m", "a twin").strip()
+    git(clone, "update-ref", "refs/heads/twin", commit)
+    return commit
+
+
+@pytest.mark.parametrize("how", ["twin", "unsorted"])
+def test_a_tree_that_names_the_memory_folder_twice_or_out_of_order_is_refused(
+    clone: Path, server: Path, how: str
+) -> None:
+    """A tree may name `.gitmem` twice: the judge looked the name up and read the real folder,
+    while git's checkout (and ls-tree) also read the twin, so a clone showed its forged entry
+    in the memory folder. In a tree out of order the look-up missed `.gitmem` altogether, and
+    a token in it went unscanned. git's check of pushed objects refuses both; a server
+    without it refuses every push."""
+    _with_a_malformed_root(clone, how)
+    for ref in ("main", "feature"):
+        done = push(clone, f"twin:{ref}")
+        assert done.returncode != 0 and "fsck" in done.stderr.lower(), done.stderr
+    git(server, "config", "--unset", "receive.fsckObjects")
+    stderr = rejected(push(clone, "main:refs/heads/feature"), "POLICY")
+    assert "receive.fsckObjects is off" in stderr, stderr
+    git(server, "config", "receive.fsck.duplicateEntries", "warn")
+    git(server, "config", "transfer.fsckObjects", "true")
+    stderr = rejected(push(clone, "main:refs/heads/feature"), "POLICY")
+    assert "receive.fsck.duplicateEntries is not 'error'" in stderr, stderr
+    git(server, "config", "--unset", "receive.fsck.duplicateEntries")
+    accepted(push(clone, "main:refs/heads/feature"))
+
+
 def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> None:
     assert "variant of refs/heads/main:" in rejected(push(clone, "main:refs/heads/MAIN"), "LAYOUT")
     stderr = rejected(push(clone, "main:refs/heads/GitMem/x"), "LAYOUT")

@@ -409,6 +409,7 @@ def test_server_install_into_a_bare_repository(tmp_path: Path) -> None:
     assert install(bare, server=True)[1:] == [
         "pre-receive: already installed",
         "policy (git config gitmem.*): already the defaults",
+        "object checks (git config receive.fsckObjects): already on",
         "enforcement (git config gitmem.enforcement): enforce",
     ]
     assert uninstall(bare, server=True)[1] == "pre-receive: removed"
@@ -453,7 +454,7 @@ def test_server_install_writes_the_committed_policy_into_the_git_config(
     git(work, "push", "-q", "origin", "main")
     git(bare, "config", "gitmem.enforcement", "warn")
     lines = install(bare, server=True)
-    assert "written from the settings committed at" in lines[-2]
+    assert "written from the settings committed at" in lines[-3]
     assert config("gitmem.enforcement") == ["warn"]  # set by an admin, kept like gitmem.allow
     assert config("gitmem.types") == ["incident"] and config("gitmem.requirePusherMatch") == [
         "false"
@@ -473,7 +474,7 @@ def test_the_server_mode_changes_only_when_asked(tmp_path: Path) -> None:
     )
     assert git(bare, "config", "gitmem.enforcement") == "warn\n"
     again = install(bare, server=True)
-    assert again[-2] == "policy (git config gitmem.*): already the defaults"
+    assert again[-3] == "policy (git config gitmem.*): already the defaults"
     assert again[-1].startswith("enforcement (git config gitmem.enforcement): warn: ")
     assert "already" in install(bare, server=True, enforcement="warn")[-1]
     done = install(bare, server=True, enforcement="enforce")[-1]
