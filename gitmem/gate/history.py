@@ -1395,7 +1395,26 @@ def _check_admit(j: Judge, step: Step) -> None:
             )
     allowed = next((c for c in step.changes if j.rel(c.path) == allowed_mod.NAME), None)
     if allowed is not None:
-        _judge_allowed_rows(j, step, admitted_id, allowed, entry)
+        found = cache(partial(_findings_of_admission, j, step, admitted_id, own))
+        _judge_allowed_rows(j, step, admitted_id, allowed, entry, found)
+
+
+def _findings_of_admission(
+    j: Judge, step: Step, admitted_id: str, own: Change | None
+) -> frozenset[str]:
+    """The fingerprints of what the scanner finds in the entry an admit merge adds and in
+    every version of its candidate file among the commits the merge brings: the findings a
+    reviewed exception recorded with this admission may be for."""
+    from gitmem.gate.scanner import scan  # the secret rules load only when a row is judged
+
+    blobs = {own.new.oid} if own is not None and own.new is not None and own.new.is_file else set()
+    candidate_path = f"{j.dir}/candidates/{admitted_id}.md"
+    first, second = step.info.parents[0], step.info.parents[1]
+    for info in j.store.new_commits(second, [first]):
+        item = j.store.item(info.tree, candidate_path)
+        if item is not None and item.is_file:
+            blobs.add(item.oid)
+    return frozenset(f.fingerprint for oid in sorted(blobs) for f in scan(_blob(j, oid)))
 
 
 def _check_amend(j: Judge, step: Step) -> None:
@@ -1512,10 +1531,19 @@ def _is_flip(before: Entry, after: Entry, successor: Entry | None) -> bool:
 
 
 def _judge_allowed_rows(
-    j: Judge, step: Step, admitted_id: str, change: Change, entry: Entry | None
+    j: Judge,
+    step: Step,
+    admitted_id: str,
+    change: Change,
+    entry: Entry | None,
+    findings: Callable[[], frozenset[str]],
 ) -> None:
     """allowed.md in an admit merge: rows appended for this entry by its admitter, who is
-    not the candidate's author (its human source, or its commit's author)."""
+    not the candidate's author (its human source, or its commit's author), each for a finding
+    of this admission (findings: computed when a row needs them). A row allows its finding
+    everywhere once admitted, because the text it names stands, reviewed, in the admitted
+    entry; a fingerprint of anything else would be an exception that nobody reviewed, which
+    an admitter who is the author of another candidate could record for it in this merge."""
     if change.new is None:
         j.add(change.path, "HISTORY-EDIT", "allowed.md is deleted: it only grows", step.commit)
         return
@@ -1556,6 +1584,15 @@ def _judge_allowed_rows(
                 "HISTORY-ADMITTER",
                 f"{by} allows a finding of their own candidate {admitted_id}: a reviewed "
                 "exception is recorded by someone other than the author",
+                step.commit,
+            )
+        elif row.fingerprint not in findings():
+            j.add(
+                change.path,
+                "HISTORY-EDIT",
+                f"allowed.md gains the fingerprint {row.fingerprint}, which is no finding of "
+                f"{admitted_id} (its entry or its candidate's commits): a reviewed exception "
+                "allows a finding of the entry it is admitted with",
                 step.commit,
             )
         else:

@@ -402,6 +402,34 @@ def test_a_reviewer_allows_a_finding_in_the_admit_merge_not_the_author(
     accepted(push(clone, f"{again}:refs/heads/keep"))
 
 
+def test_an_admitter_allows_only_a_finding_of_the_entry_admitted(clone: Path) -> None:
+    """A row allows its fingerprint everywhere once admitted, so it must be a finding of the
+    entry admitted with it: alice, an admitter, recorded the fingerprint of her own token in
+    the admission of someone else's harmless candidate, then pushed the token in a candidate
+    of hers, allowed by a row that no one had reviewed for it."""
+    from gitmem.gate import secrets
+
+    fingerprint = secrets.fingerprint("github-pat", TOKEN.encode())
+    harmless = propose(clone, "Pin the toolchain")
+    done = run(clone, "admit", harmless, "--by", "human:alice", "--allow", fingerprint)
+    if done.exit_code == 0:  # the client let it through: push it as an attacker would
+        rejected(push(clone, "main"), "HISTORY-EDIT")
+        git(clone, "reset", "-q", "--hard", "origin/main")
+    else:  # build the same merge by hand
+        from gitmem.model import allowed
+
+        admit_by_hand(clone, f"gitmem/{harmless}", harmless, admitted_by="human:alice")
+        git(clone, "reset", "-q", "--soft", "HEAD~1")
+        row = allowed.Allowance(fingerprint, harmless, "human:alice", "2026-11-30", "revoked")
+        write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+        git(clone, "add", "-A")
+        merge_commit(clone, f"gitmem: admit {harmless}", "HEAD", f"gitmem/{harmless}")
+        stderr = rejected(push(clone, "main"), "HISTORY-EDIT")
+        assert f"which is no finding of {harmless}" in stderr, stderr
+        git(clone, "reset", "-q", "--hard", "origin/main")
+    ok(run(clone, "admit", harmless, "--by", "human:alice", "--push"))  # without the row
+
+
 def test_the_memory_folders_first_commit_carries_no_allowed_finding(
     repo: Path, server: Path
 ) -> None:

@@ -666,6 +666,17 @@ def test_allowed_rows_beside_an_entry_that_does_not_parse_have_no_admitter(clone
     assert f"allowed.md gains a row that is not the admitter's for {entry_id}" in stderr, stderr
 
 
+def proposed_holding(clone: Path, title: str, token: str) -> str:
+    """A candidate whose content holds token, committed by hand on its branch (gitmem propose
+    refuses a secret): an allowed.md row may be for a finding of the entry it is admitted with
+    only."""
+    entry_id = "local-method-20261129-" + title.lower().replace(" ", "-")
+    body = f"## Context\nc\n\n## Content\nuse {token}\n\n## Evidence\ne\n"
+    candidate = text(id=entry_id, title=title, applies_when=f"when {title}", body=body)
+    candidate_by_hand(clone, f"gitmem/{entry_id}", entry_id, candidate)
+    return entry_id
+
+
 def admit_allowing(
     clone: Path, entry_id: str, allowed_md: str | None, by: str = "human:bob"
 ) -> None:
@@ -689,7 +700,7 @@ def test_an_admit_merge_may_add_only_its_admitters_allowed_rows_for_its_entry(
     from gitmem.gate import secrets
     from gitmem.model import allowed
 
-    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    entry_id = proposed_holding(clone, "Keep the memory reviewed", github_token(35))
     fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
     own = allowed.Allowance(fingerprint, entry_id, "human:bob", "2026-11-30", "ok")
     carols = allowed.Allowance(fingerprint, entry_id, "human:carol", "2026-11-30", "a test")
@@ -726,14 +737,14 @@ def test_allowed_md_in_a_later_admit_merge_only_grows_by_its_admitters_rows(clon
     from gitmem.gate import secrets
     from gitmem.model import allowed
 
-    first = propose(clone, "Keep the memory reviewed", push_it=False)
+    first = proposed_holding(clone, "Keep the memory reviewed", github_token(35))
     fingerprint = secrets.fingerprint("github-pat", github_token(35).encode())
     rows = allowed.append(
         None, [allowed.Allowance(fingerprint, first, "human:bob", "2026-11-30", "ok")]
     )
     admit_allowing(clone, first, rows)
     accepted(push(clone, "main"))
-    second = propose(clone, "Review it all", push_it=False)
+    second = proposed_holding(clone, "Review it all", github_token(35))
     again = allowed.Allowance(fingerprint, first, "human:bob", "2026-11-30", "again")
     own = allowed.Allowance(fingerprint, second, "human:bob", "2026-11-30", "ok")
     not_bobs = f"allowed.md gains a row that is not human:bob's for {second}"
