@@ -107,7 +107,33 @@ def _may_allow(
             f"{by} is the candidate's author: a reviewed exception is recorded by someone "
             "else (admit with --by human:REVIEWER, or ask a reviewer to)"
         )
+    found = _findings_of(ws, candidate)
+    for fingerprint in allow:
+        if fingerprint not in found:
+            return (
+                f"--allow {fingerprint} is no finding of {candidate.id} (its file in the "
+                "commits the admission brings): a reviewed exception allows a finding of the "
+                "entry it is admitted with, as the server's gate requires"
+            )
     return None
+
+
+def _findings_of(ws: Workspace, candidate: Candidate) -> frozenset[str]:
+    """The fingerprints the scanner finds in every version of the candidate's file among the
+    commits its admission brings (those the memory branch lacks): what --allow may record."""
+    from gitmem.gate.scanner import scan
+
+    store = ws.store
+    main = ws.main_tip()
+    blobs: set[str] = set()
+    for info in store.new_commits(candidate.tip, [main] if main else []):
+        item = store.item(info.tree, candidate.path)
+        if item is not None and item.is_file:
+            blobs.add(item.oid)
+    found = {f.fingerprint for oid in sorted(blobs) for f in scan(store.read(oid))}
+    if candidate.data is not None:
+        found.update(f.fingerprint for f in scan(candidate.data))
+    return frozenset(found)
 
 
 def _parsed(candidate: Candidate) -> Entry:
