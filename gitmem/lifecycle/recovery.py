@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gitmem.errors import UsageError
+from gitmem.repo.atomic import remove_temporaries_of
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import Workspace
 
@@ -128,12 +129,32 @@ def unfinished(store: Store) -> Landing | None:
     return landing
 
 
+def _remove_temporaries(store: Store, landing: Landing) -> None:
+    """Delete what a landing killed in the middle of writing a checked-out file left: the
+    file's temporary (`.NAME.<hex>.tmp`, written whole, never renamed into place), which sat
+    untracked in the memory folder for good (`gitmem check` refuses it as no memory file, and
+    `git add -A` staged it). Only the temporaries of the files this landing changes go, and in
+    its worktree's turn (one_at_a_time), which every landing, and so every writer of them but
+    a `gitmem index` run at the same moment, holds."""
+    workdir = store.workdir
+    if not landing.checked_out or workdir is None:
+        return
+    if not (store.has_object(landing.old) and store.has_object(landing.new)):
+        return  # collected since (a landing never made, then git gc): no paths to tell
+    old = store.subtree(store.tree_of(landing.old), landing.dir)
+    new = store.subtree(store.tree_of(landing.new), landing.dir)
+    changed = store.diff(old, new)
+    remove_temporaries_of(workdir / landing.dir / change.path for change in changed)
+
+
 def recover(ws: Workspace) -> list[str]:
     """Finish (or drop) what a killed landing left; returns one line per thing done."""
     store = ws.store
+    remove_temporaries_of([_path(store)])  # a landing killed as it wrote its journal
     landing = pending(store)
     if landing is None:
         return []
+    _remove_temporaries(store, landing)
     done: list[str] = []
     tip = store.branch_tip(landing.branch)
     if tip is None or tip == landing.old:

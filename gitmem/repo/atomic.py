@@ -7,15 +7,21 @@ never loads libgit2 (an agent's hook, gitmem.agents.state) writes its small file
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
+import re
 import secrets
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from gitmem.errors import UsageError
 
-__all__ = ["atomic_write", "refuse_links", "sweep_temporaries"]
+__all__ = ["atomic_write", "refuse_links", "remove_temporaries_of", "sweep_temporaries"]
+
+#: How many random bytes name a temporary file (written as twice as many hex digits).
+_TOKEN_BYTES = 6
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
@@ -49,11 +55,31 @@ def _create_temporary(path: Path) -> tuple[int, Path]:
     """A new file beside path, open for writing, named so that sweep_temporaries finds it."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(_TOKEN_BYTES)}.tmp")
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:  # one name in 2**48 taken: draw another
             continue
+
+
+def remove_temporaries_of(paths: Iterable[Path]) -> None:
+    """Delete the temporary files that atomic_write calls for these paths left when killed
+    before their rename: `.NAME.<12 hex digits>.tmp` beside each, and nothing else (a folder
+    of the user's, as the memory folder of a working tree is, may hold other `.*.tmp` files,
+    which sweep_temporaries would take). The caller holds whatever turn every writer of these
+    paths takes, so none of them is a live writer's."""
+    for path in paths:
+        token = re.compile(
+            rf"\.{re.escape(path.name)}\.[0-9a-f]{{{2 * _TOKEN_BYTES}}}\.tmp", re.ASCII
+        )
+        try:
+            found = list(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))
+        except OSError:
+            continue
+        for temporary in found:
+            if token.fullmatch(temporary.name):
+                with contextlib.suppress(OSError):
+                    temporary.unlink()
 
 
 def refuse_links(path: Path, given: str, root: Path) -> None:

@@ -204,3 +204,65 @@ def test_no_commit_is_made_over_a_landing_cut_short(repo: Path) -> None:
     ok(run(repo, "admit", entry))
     git(repo, "commit", "-q", "-am", "other work")
     settled(repo, git(repo, "rev-list", "--max-parents=0", "main").split()[0])
+
+
+#: gitmem's command line, killed (SIGKILL) as it renames the temporary file of the file named
+#: by argv[1] into place (atomic_write): the temporary written whole, not renamed yet.
+KILLED_AT_RENAME = """
+import os, signal, sys
+
+name = sys.argv.pop(1)
+
+
+def on_event(event, args):
+    if event == "os.rename":
+        source = os.path.basename(os.fsdecode(args[0]))
+        if source.startswith(f".{name}.") and source.endswith(".tmp"):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def killed_at_rename(repo: Path, name: str, *args: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_AT_RENAME, name, *args],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == -9, (name, done.stdout, done.stderr)
+
+
+@pytest.mark.parametrize("name", ["refused.md", recovery.JOURNAL])
+def test_a_refuse_killed_in_the_middle_of_a_write_leaves_no_temporary_file(
+    memory: Path, name: str
+) -> None:
+    """Killed with the temporary of refused.md (or of the journal) written and not renamed
+    yet: running the command again finished the landing and left `.refused.md.<hex>.tmp` in
+    the memory folder, untracked, which `gitmem check` refused as not a memory file (and the
+    journal's beside it in the git directory) for good."""
+    root = git(memory, "rev-list", "--max-parents=0", "main").split()[-1]
+    entry_id = proposed(memory, *OTHER)
+    killed_at_rename(memory, name, "refuse", entry_id, "--reason", "not for us")
+    assert list(memory.rglob(f".{name}.*.tmp")), "the kill left the temporary file"
+    ok(run(memory, "refuse", entry_id, "--reason", "not for us"))
+    assert (memory / ".gitmem/refused.md").read_text().count(f"| {entry_id} |") == 1
+    assert not list(memory.rglob("*.tmp"))
+    settled(memory, root)
+
+
+def test_an_admit_killed_writing_each_file_leaves_no_temporary_file(
+    supersession: tuple[Path, str, str, str],
+) -> None:
+    """The admission writes three files (its entry, the one it supersedes, INDEX.md): killed
+    at the last one's rename, and finished by the next admit of another candidate, it left
+    `.INDEX.md.<hex>.tmp` in the memory folder."""
+    repo, _, new, other = supersession
+    root = git(repo, "rev-list", "--max-parents=0", "main").split()[-1]
+    killed_at_rename(repo, "INDEX.md", "admit", new)
+    ok(run(repo, "admit", other))
+    assert not list(repo.rglob("*.tmp"))
+    settled(repo, root)
