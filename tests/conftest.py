@@ -174,6 +174,36 @@ def run_gitmem(
     )
 
 
+#: gitmem's command line, killed (SIGKILL) as it renames the temporary file of the file named
+#: by argv[1] into place (atomic_write): the temporary written whole, not renamed yet.
+KILLED_AT_RENAME = """
+import os, signal, sys
+
+name = sys.argv.pop(1)
+
+
+def on_event(event, args):
+    if event == "os.rename":
+        source = os.path.basename(os.fsdecode(args[0]))
+        if source.startswith(f".{name}.") and source.endswith(".tmp"):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def killed_at_rename(repo: Path, name: str, *args: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_AT_RENAME, name, *args],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == -9, (name, done.stdout, done.stderr)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A non-bare repository on branch main with one commit holding a README."""

@@ -15,10 +15,14 @@ from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
 from gitmem.repo import gitcli
+from gitmem.repo.atomic import remove_temporaries_of
 from gitmem.repo.store import atomic_write
 from gitmem.repo.workspace import Workspace
 
 GITIGNORE = "CANDIDATES.md\n"
+#: A temporary file of INDEX.md or CANDIDATES.md this many seconds old belongs to no live
+#: writer (no lock is held: a write takes milliseconds); a killed one's is deleted (refresh).
+TEMPORARY_AGE = 60.0
 CANDIDATES_HEADER = (
     "# Candidates\n\nGenerated locally by gitmem from the gitmem/<id> branches; git-ignored.\n"
 )
@@ -77,6 +81,10 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
     if not folder.is_dir():
         return out
     index_path = folder / "INDEX.md"
+    if not check_only:
+        # a run killed between writing a file's temporary and renaming it left the temporary
+        # untracked in the memory folder, where `gitmem check` refuses it as no memory file
+        remove_temporaries_of([index_path, folder / "CANDIDATES.md"], TEMPORARY_AGE)
     if check_only or not from_hook or _changed_since_head(ws):
         index_text = index_mod.generate_from_folder(folder)
         if check_only:

@@ -62,12 +62,14 @@ def _create_temporary(path: Path) -> tuple[int, Path]:
             continue
 
 
-def remove_temporaries_of(paths: Iterable[Path]) -> None:
+def remove_temporaries_of(paths: Iterable[Path], older_than: float = 0) -> None:
     """Delete the temporary files that atomic_write calls for these paths left when killed
     before their rename: `.NAME.<12 hex digits>.tmp` beside each, and nothing else (a folder
     of the user's, as the memory folder of a working tree is, may hold other `.*.tmp` files,
-    which sweep_temporaries would take). The caller holds whatever turn every writer of these
-    paths takes, so none of them is a live writer's."""
+    which sweep_temporaries would take). A caller that holds the turn every writer of these
+    paths takes passes 0: none of them is a live writer's. Without one, older_than must
+    exceed any write's time, as for sweep_temporaries."""
+    now = time.time()
     for path in paths:
         token = re.compile(
             rf"\.{re.escape(path.name)}\.[0-9a-f]{{{2 * _TOKEN_BYTES}}}\.tmp", re.ASCII
@@ -77,8 +79,10 @@ def remove_temporaries_of(paths: Iterable[Path]) -> None:
         except OSError:
             continue
         for temporary in found:
-            if token.fullmatch(temporary.name):
-                with contextlib.suppress(OSError):
+            if not token.fullmatch(temporary.name):
+                continue
+            with contextlib.suppress(OSError):
+                if older_than <= 0 or now - temporary.stat().st_mtime > older_than:
                     temporary.unlink()
 
 

@@ -13,7 +13,7 @@ from clirunner import ok, run
 
 from gitmem.lifecycle import recovery, writing
 
-from conftest import git, read_only, run_gitmem
+from conftest import git, killed_at_rename, read_only, run_gitmem
 
 OLD = ["propose", "--type", "method", "--title", "Review memory like code",
        "--applies-when", "a candidate waits", "--content", "Open a pull request."]  # fmt: skip
@@ -204,36 +204,6 @@ def test_no_commit_is_made_over_a_landing_cut_short(repo: Path) -> None:
     ok(run(repo, "admit", entry))
     git(repo, "commit", "-q", "-am", "other work")
     settled(repo, git(repo, "rev-list", "--max-parents=0", "main").split()[0])
-
-
-#: gitmem's command line, killed (SIGKILL) as it renames the temporary file of the file named
-#: by argv[1] into place (atomic_write): the temporary written whole, not renamed yet.
-KILLED_AT_RENAME = """
-import os, signal, sys
-
-name = sys.argv.pop(1)
-
-
-def on_event(event, args):
-    if event == "os.rename":
-        source = os.path.basename(os.fsdecode(args[0]))
-        if source.startswith(f".{name}.") and source.endswith(".tmp"):
-            os.kill(os.getpid(), signal.SIGKILL)
-
-
-sys.addaudithook(on_event)
-from gitmem.launcher import main
-
-main()
-"""
-
-
-def killed_at_rename(repo: Path, name: str, *args: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", KILLED_AT_RENAME, name, *args],
-        cwd=repo, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode == -9, (name, done.stdout, done.stderr)
 
 
 @pytest.mark.parametrize("name", ["refused.md", recovery.JOURNAL])

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
 from clirunner import PROPOSE, first_id, ok, run
 
+from gitmem.lifecycle import refresh
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git
+from conftest import git, killed_at_rename
 
 
 def test_index_check_and_regeneration(memory: Path) -> None:
@@ -68,3 +71,23 @@ def test_a_setting_set_aside_is_said_by_every_command_that_judges(
     result = run(memory, *(part.format(id=first_id()) for part in command))
     assert result.exit_code == 0, result.output
     assert "gitmem: warning: .gitmem.toml: memory.maxbody: unknown setting" in result.output
+
+
+def test_an_index_killed_in_the_middle_of_a_write_leaves_no_temporary_for_long(
+    memory: Path,
+) -> None:
+    """`gitmem index` killed with INDEX.md's temporary written and not renamed: every later
+    run left `.INDEX.md.<hex>.tmp` in the memory folder, untracked, and `gitmem check` refused
+    it as no memory file. A later run deletes it once it is older than any write takes; one
+    just written may be a live writer's (no lock is held), and stays."""
+    (memory / ".gitmem/INDEX.md").unlink()
+    killed_at_rename(memory, "INDEX.md", "index")
+    [temporary] = (memory / ".gitmem").glob(".INDEX.md.*.tmp")
+    ok(run(memory, "index"))
+    assert temporary.exists()  # a live `gitmem index` could be about to rename it
+    old = time.time() - 2 * refresh.TEMPORARY_AGE
+    os.utime(temporary, (old, old))
+    ok(run(memory, "index"))
+    assert not list(memory.rglob("*.tmp"))
+    assert git(memory, "status", "--porcelain") == ""
+    assert ok(run(memory, "check")).output.endswith("no problems\n")
