@@ -70,7 +70,9 @@ def _path(store: Store) -> Path:
 def one_at_a_time(store: Store) -> Iterator[None]:
     """Wait for any other admit or refuse in this worktree to end, and hold the turn until
     this one has: from the journal it first finishes to the one it removes. An flock, not a
-    lock file: one killed outright leaves nothing behind to remove by hand."""
+    lock file: one killed outright leaves nothing behind to remove by hand. The gits it runs
+    to move main and bring the checkout along hold the turn too (Store.lent_to_git): killed
+    outright, it leaves them running, and the next landing waits for them to end."""
     path = store.git_dir / LOCK
     try:  # read-only: flock needs no write access, and a lock once made is taken on any mount
         handle = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
@@ -81,7 +83,8 @@ def one_at_a_time(store: Store) -> Iterator[None]:
         ) from None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
+        with store.lent_to_git(handle):  # the turn outlasts a kill until its gits end
+            yield
     finally:
         os.close(handle)
 

@@ -98,6 +98,8 @@ class Store:
         self._folders: dict[tuple[str, str], Any] = {}
         self._trees: dict[str, Any] = {}
         self._odb = repo.odb
+        #: descriptors every git that writes here inherits (lent_to_git)
+        self._lent: tuple[int, ...] = ()
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
@@ -121,6 +123,22 @@ class Store:
         except pygit2.GitError as exc:
             raise UsageError(f"cannot open the git repository: {exc}") from None
         return cls(repo, from_env=from_env)
+
+    @contextlib.contextmanager
+    def lent_to_git(self, fd: int) -> Iterator[None]:
+        """While the block lasts, each git this store runs to write (update-ref, and the
+        commands that bring a checkout along: reset, cat-file) inherits fd: a lock held on
+        it (flock) then lasts until the last of them has ended, not only until this process
+        does. A process killed outright leaves its git running; the next one to take the
+        lock would otherwise go on while that git still moves a ref or writes the index.
+        git's pushes and fetches do not inherit it: one may start `git gc --auto` in the
+        background, which would hold the lock for as long as it runs."""
+        before = self._lent
+        self._lent = (*before, fd)
+        try:
+            yield
+        finally:
+            self._lent = before
 
     # -- where things are ------------------------------------------------------------------
 
@@ -698,6 +716,7 @@ class Store:
             text=True,
             env=clean_git_env(),
             check=False,
+            pass_fds=self._lent,
         )
         if done.returncode == 0:
             return True
@@ -994,6 +1013,7 @@ class Store:
             env=clean_git_env(),
             input=data,
             check=False,
+            pass_fds=self._lent,
         )
         if done.returncode != 0:
             error = done.stderr.decode("utf-8", "replace").strip()

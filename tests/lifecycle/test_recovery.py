@@ -3,9 +3,11 @@ finishes by itself: the same command again, or another one."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -236,3 +238,47 @@ def test_an_admit_killed_writing_each_file_leaves_no_temporary_file(
     ok(run(repo, "admit", other))
     assert not list(repo.rglob("*.tmp"))
     settled(repo, root)
+
+
+def test_the_turn_lasts_while_the_git_a_killed_admit_started_runs(memory: Path) -> None:
+    """Killed while its `git update-ref` of main ran, an admit leaves that git running; its
+    turn (one_at_a_time) used to end with it, so the next admit found main not yet moved,
+    dropped the journal, and then lost main to the orphan: the admission landed with no
+    journal left to bring the checkout after it, which stayed staged backwards. The turn
+    now lasts until the gits it started have ended. A reference-transaction hook holds the
+    first move of main until the test lets it go."""
+    entry = proposed(memory, *OLD)
+    gate = memory.parent / "gate"
+    gate.mkdir()
+    hook = memory / ".git/hooks/reference-transaction"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(
+        "#!/bin/sh\n"
+        '[ "$1" = prepared ] && grep -q " refs/heads/main$" || exit 0\n'
+        f'[ -e "{gate}/held" ] && exit 0\n'
+        f'touch "{gate}/held"\n'
+        f'while [ ! -e "{gate}/open" ]; do sleep 0.02; done\n'
+    )
+    hook.chmod(0o755)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "gitmem", "admit", entry], cwd=memory,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        while not (gate / "held").exists():
+            assert first.poll() is None, "the admit ended before it moved main"
+            time.sleep(0.01)
+        first.kill()
+        first.wait()
+        lock = os.open(memory / ".git" / recovery.LOCK, os.O_RDONLY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(lock)
+    finally:
+        (gate / "open").touch()
+    result = ok(run(memory, "admit", entry))
+    assert "finished updating the checked-out main" in result.output
+    assert git(memory, "branch", "--list", f"gitmem/{entry}") == ""
+    settled(memory, git(memory, "rev-list", "--max-parents=0", "main").split()[-1])
