@@ -13,7 +13,11 @@ import click
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
 from gitmem.errors import UsageError
-from gitmem.repo.atomic import atomic_write, refuse_links
+from gitmem.repo.atomic import atomic_write, refuse_links, remove_temporaries_of
+
+#: A temporary file of the exported file this many seconds old belongs to no live export (no
+#: lock is held: a write takes milliseconds); a killed one's is deleted (_write_output).
+TEMPORARY_AGE = 60.0
 
 
 @click.command("agent-hook", context_settings={"ignore_unknown_options": True})
@@ -104,13 +108,17 @@ def _write_output(path: Path, given: str, text: str, root: Path) -> None:
     refused, not written through: the default paths lie in the working tree, where a cloned
     repository can commit `.claude/gitmem-memory.md`, or `.claude` itself, as a link to a file
     or folder of the user's, which a plain write would have changed. The file is replaced
-    whole (atomic_write), so an interrupted export leaves the previous file as it was."""
+    whole (atomic_write), so an interrupted export leaves the previous file as it was, and
+    the temporary a killed one left goes with a later export once a minute old."""
     if path.is_dir() and not path.is_symlink():
         raise UsageError(f"-o {given}: is a folder: give the path of a file to write")
     refuse_links(path, f"-o {given}", root)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text.encode("utf-8"))
+        # an export killed between writing the temporary and renaming it left it beside the
+        # file, untracked in the working tree
+        remove_temporaries_of([path], TEMPORARY_AGE)
     except OSError as exc:
         raise UsageError(
             f"-o {given}: cannot write it: {exc.strerror or exc}: choose a path you can write to"

@@ -4,11 +4,14 @@ will not write is a usage error naming it, never an unexpected one."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from clirunner import PROPOSE, admit, ok, run
 
-from conftest import git
+from gitmem.cli import agents
+
+from conftest import git, killed_at_rename
 
 
 def test_an_absolute_output_outside_the_repository_is_written_and_named_as_given(
@@ -107,3 +110,21 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_an_export_killed_in_the_middle_of_its_write_leaves_no_temporary_for_long(
+    memory: Path,
+) -> None:
+    """`gitmem export` killed with its file's temporary written and not renamed: every later
+    export left `.MEMORY.md.<hex>.tmp` beside MEMORY.md, untracked in the working tree, for
+    good. A later export deletes it once it is older than any write takes; one just written
+    may be a live export's, and stays."""
+    killed_at_rename(memory, "MEMORY.md", "export", "agents")
+    [temporary] = memory.glob(".MEMORY.md.*.tmp")
+    ok(run(memory, "export", "agents"))
+    assert temporary.exists()  # a live export could be about to rename it
+    old = time.time() - 2 * agents.TEMPORARY_AGE
+    os.utime(temporary, (old, old))
+    ok(run(memory, "export", "agents"))
+    assert (memory / "MEMORY.md").is_file()
+    assert not list(memory.rglob("*.tmp"))
