@@ -9,7 +9,8 @@ against its first parent is fully explained by exactly one change kind of CHANGE
   candidate's text plus the admission fields (status admitted, admitted_by, admitted), by an
   allowed admitter, with an id no entry has had; it flips exactly the entries the candidate
   supersedes (admitted → superseded, superseded_by the new id, nothing else changed); it may
-  append allowed.md rows recorded by its admitter, who is not the candidate's author;
+  append allowed.md rows recorded by its admitter, who is not the candidate's author, each
+  for a finding of the admitted entry or of a version of its candidate the merge brings;
 - amend: an amend merge (two parents, message `gitmem: amend <id>`) whose second parent holds
   the candidate `candidates/<id>.md` with `amends: <entry>`; it changes exactly that admitted
   entry's file, to the candidate's fields and sections with the entry's identity, admission
@@ -44,8 +45,10 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   speaks for gitmem (`gitmem: …`). A secret in any new commit refuses the push, even when a
   later commit removes it; only a reviewed fingerprint (gitmem.settings.policy) allows one;
 - a letter-case or spelling variant of the memory folder (`.GITMEM`, `.gitmem.`, which a
-  case-insensitive checkout makes the memory folder), a variant of its layout names
-  (`Entries/`), a name that is not UTF-8, and a symbolic link are refused (LAYOUT, SYMLINK);
+  case-insensitive checkout makes the memory folder; `GITMEM~1`, its 8.3 short name on
+  Windows), a variant of its layout names (`Entries/`), a name that is not UTF-8, a symbolic
+  link, and the memory folder itself (or a folder on its way) as a link or a submodule are
+  refused (LAYOUT, SYMLINK); so in a tag of a tree;
 - a candidate branch `gitmem/<id>` changes only its own `candidates/<id>.md`; a ref that is a
   letter-case variant of the memory branch or of `gitmem/` is refused.
 
@@ -59,6 +62,11 @@ policy, reviewed fingerprints) never comes from the commits judged: on a server 
 config, for `--range A..B` and `--pre-push` from the trusted base (gitmem.settings.policy). A
 push that changes those settings in the memory branch's tree is refused unless the pusher is a
 policy admin.
+
+The judge looks a tree's entries up by name, so it sees one memory folder where a tree that
+names it twice (or out of order) checks out another: such trees are git's to refuse, and the
+server hook runs only where git checks pushed objects (`unchecked_objects`). The client
+checks (`--range`, `--pre-push`) do not, and are no gate against such a tree.
 
 Speed: a commit whose memory folder is the same tree as its parent's costs two subtree
 look-ups, so pushes that touch no memory cost next to nothing, and the work follows the size
@@ -836,9 +844,10 @@ def _variants(j: Judge, tree: str) -> tuple[list[tuple[str, str]], list[tuple[st
                 following = oid
             elif variant_of(name, part):
                 found.append((base + name, oid))
-        if following is not None and j.store.subtree(current, part) is None:
+        if following is None:
+            break
+        if j.store.subtree(current, part) is None:  # the path is held by no folder
             blocked.append((base + part, following))
-        if following is None or j.store.subtree(current, part) is None:
             break
         base += part + "/"
         current = following
@@ -1405,16 +1414,31 @@ def _findings_of_admission(
     """The fingerprints of what the scanner finds in the entry an admit merge adds and in
     every version of its candidate file among the commits the merge brings: the findings a
     reviewed exception recorded with this admission may be for."""
-    from gitmem.gate.scanner import scan  # the secret rules load only when a row is judged
-
-    blobs = {own.new.oid} if own is not None and own.new is not None and own.new.is_file else set()
-    candidate_path = f"{j.dir}/candidates/{admitted_id}.md"
     first, second = step.info.parents[0], step.info.parents[1]
-    for info in j.store.new_commits(second, [first]):
-        item = j.store.item(info.tree, candidate_path)
+    path = f"{j.dir}/candidates/{admitted_id}.md"
+    blobs = candidate_versions(j.store, second, [first], path)
+    if own is not None and own.new is not None and own.new.is_file:
+        blobs.add(own.new.oid)
+    return fingerprints_of(blobs, lambda oid: _blob(j, oid))
+
+
+def candidate_versions(store: Store, tip: str, base: list[str], path: str) -> set[str]:
+    """The blob ids of every version of a candidate's file (path) among the commits of tip
+    that base lacks: what an admission brings, whose findings a reviewed exception may be
+    for. gitmem admit --allow asks it too, so it records only what this judge accepts."""
+    blobs: set[str] = set()
+    for info in store.new_commits(tip, base):
+        item = store.item(info.tree, path)
         if item is not None and item.is_file:
             blobs.add(item.oid)
-    return frozenset(f.fingerprint for oid in sorted(blobs) for f in scan(_blob(j, oid)))
+    return blobs
+
+
+def fingerprints_of(blobs: set[str], read: Callable[[str], bytes]) -> frozenset[str]:
+    """The fingerprints of every finding of the scanner in these blobs."""
+    from gitmem.gate.scanner import scan  # the secret rules load only when a row is judged
+
+    return frozenset(f.fingerprint for oid in sorted(blobs) for f in scan(read(oid)))
 
 
 def _check_amend(j: Judge, step: Step) -> None:

@@ -120,17 +120,14 @@ def _may_allow(
 
 def _findings_of(ws: Workspace, candidate: Candidate) -> frozenset[str]:
     """The fingerprints the scanner finds in every version of the candidate's file among the
-    commits its admission brings (those the memory branch lacks): what --allow may record."""
+    commits its admission brings (those the memory branch lacks), and in its file now: what
+    --allow may record (the server's judge asks the same of the merge)."""
+    from gitmem.gate.history import candidate_versions, fingerprints_of
     from gitmem.gate.scanner import scan
 
-    store = ws.store
     main = ws.main_tip()
-    blobs: set[str] = set()
-    for info in store.new_commits(candidate.tip, [main] if main else []):
-        item = store.item(info.tree, candidate.path)
-        if item is not None and item.is_file:
-            blobs.add(item.oid)
-    found = {f.fingerprint for oid in sorted(blobs) for f in scan(store.read(oid))}
+    blobs = candidate_versions(ws.store, candidate.tip, [main] if main else [], candidate.path)
+    found = set(fingerprints_of(blobs, ws.store.read))
     if candidate.data is not None:
         found.update(f.fingerprint for f in scan(candidate.data))
     return frozenset(found)

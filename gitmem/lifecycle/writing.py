@@ -74,15 +74,11 @@ def no_commits(ws: Workspace) -> UsageError:
     """The error for a memory branch without commits: which branch, why it is the one, and
     what to do (a candidate needs a parent, an admission a main to merge into)."""
     head = ws.store.head_branch()
-    tracking = f"origin/{ws.branch}"
-    if ws.store.ref_target(f"refs/remotes/{tracking}"):
-        # a clone of a project whose memory has a branch of its own: the branch is on origin,
-        # and moving the memory to HEAD's branch (the advice below) would be wrong
-        return UsageError(
-            f"the memory branch {ws.branch} does not exist here (memory.branch: "
-            f"{ws.settings.branch_from}): create it from {tracking}: "
-            f"git branch {ws.branch} {tracking}"
-        )
+    # a clone of a project whose memory has a branch of its own: the branch is on origin, and
+    # moving the memory to HEAD's branch (the advice below) would be wrong
+    on_origin = ws.branch_only_on_origin()
+    if on_origin is not None:
+        return on_origin
     other = (
         f", or keep the memory on {head}: gitmem init --branch {head}"
         if head and head != ws.branch and ws.store.branch_tip(head)

@@ -57,15 +57,24 @@ class Workspace:
         tip = self.main_tip()
         if tip is not None or not self.store.refs("refs/heads/"):
             return tip
-        branch = self.settings.branch
-        tracking = f"origin/{branch}"
-        fix = (
-            f"create it from {tracking}: git branch {branch} {tracking}"
-            if self.store.ref_target(f"refs/remotes/{tracking}")
-            else "git fetch, or name the branch the memory is on: gitmem init --branch NAME"
+        raise self.branch_only_on_origin() or self._missing_branch(
+            "git fetch, or name the branch the memory is on: gitmem init --branch NAME"
         )
-        raise UsageError(
-            f"the memory branch {branch} does not exist here (memory.branch: "
+
+    def branch_only_on_origin(self) -> UsageError | None:
+        """The error for a memory branch that origin has and this clone has not (a project
+        that keeps its memory on a branch of its own, cloned with another checked out): the
+        fix is to create it from origin's, never to move the memory elsewhere."""
+        tracking = f"origin/{self.settings.branch}"
+        if not self.store.ref_target(f"refs/remotes/{tracking}"):
+            return None
+        return self._missing_branch(
+            f"create it from {tracking}: git branch {self.settings.branch} {tracking}"
+        )
+
+    def _missing_branch(self, fix: str) -> UsageError:
+        return UsageError(
+            f"the memory branch {self.settings.branch} does not exist here (memory.branch: "
             f"{self.settings.branch_from}): {fix}"
         )
 
@@ -80,30 +89,30 @@ def _text(snapshot: Snapshot, name: str) -> str | None:
 _NOT_A_FILE = {SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "not a regular file"}
 
 
-def _unread(snapshot: Snapshot) -> list[str]:
-    """Why .gitmem.toml, when it is there, is not read: a symbolic link (never followed, so a
+def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
+    """.gitmem.toml's text, or why it is not read: a symbolic link (never followed, so a
     clone's link cannot point gitmem at a file outside the repository), a folder, a special
     file, or a file beyond the size read. Each was silently taken for no file at all, so
     every setting in it fell back to its default with nothing said."""
     kind = snapshot.kind(PROJECT_SETTINGS)
     if kind in _NOT_A_FILE:
-        return [
+        return None, [
             f"{PROJECT_SETTINGS} is {_NOT_A_FILE[kind]}: gitmem reads only a regular file "
             "there, so its settings are ignored; put the file itself in its place"
         ]
     data = snapshot.read(PROJECT_SETTINGS, _SETTINGS_CAP) if kind == FILE else None
     if data is not None and len(data) > _SETTINGS_CAP:
-        return [
+        return None, [
             f"{PROJECT_SETTINGS} is larger than {_SETTINGS_CAP // 1024 // 1024} MiB: the whole "
             "file is ignored until it is cut down to its [memory] table"
         ]
-    return []
+    return (data.decode("utf-8", "replace") if data is not None else None), []
 
 
 def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
-    unread = _unread(snapshot)
+    project_toml, unread = _project_settings(snapshot)
     settings = load_settings(
-        project_toml=None if unread else _text(snapshot, PROJECT_SETTINGS),
+        project_toml=project_toml,
         pyproject_toml=_text(snapshot, PYPROJECT),
         origin_url=store.origin_url(),
         **_branch_facts(store),
