@@ -257,9 +257,14 @@ def declared_encoding(repo: Path, commit: str) -> str | None:
     return None
 
 
+#: the 8.3 short names Windows may give the memory folder (.gitmem): GITMEM~1, GITMEM~2…
+SHORT_NAME = re.compile(r"gitmem~[1-9]")
+
+
 def variant_or_token(repo: Path, commits: list[str]) -> bool:
     """A new commit holding the token in a memory file or its message, or changing a folder
-    whose name is a letter-case variant of the memory folder's, or changing the memory (or
+    whose name is a letter-case variant of the memory folder's or its 8.3 short name (which
+    Windows resolves to the memory folder), or changing the memory (or
     speaking for gitmem) with a message whose declared encoding is not UTF-8."""
     for commit in commits:
         ps = parents(repo, commit)
@@ -272,7 +277,7 @@ def variant_or_token(repo: Path, commits: list[str]) -> bool:
         for name in git(repo, "ls-tree", "--name-only", commit).split():
             if (
                 name != MEMORY
-                and name.lower() == MEMORY
+                and (name.lower() == MEMORY or SHORT_NAME.fullmatch(name.lower()) is not None)
                 and (base is None or files(repo, commit, name) != files(repo, base, name))
             ):
                 return True
@@ -628,10 +633,10 @@ class History:
         self.g("checkout", "-q", "-f", "main")
         self.g("branch", "-q", "-D", "side")
 
-    def variant(self, on_main: bool) -> None:
+    def variant(self, on_main: bool, name: str) -> None:
         if not on_main:
             self.g("checkout", "-q", "-b", "side")
-        path = self.work / ".GITMEM/entries/method/x.md"
+        path = self.work / name / "entries/method/x.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(forged("local-method-20261129-x"))
         self.commit("a variant")
@@ -678,7 +683,7 @@ STEP = st.one_of(
     st.tuples(st.just("settings")),
     st.tuples(st.just("force"), st.integers(1, 4), st.booleans()),
     st.tuples(st.just("token"), st.booleans(), REFS),
-    st.tuples(st.just("variant"), st.booleans()),
+    st.tuples(st.just("variant"), st.booleans(), st.sampled_from([".GITMEM", "GITMEM~1"])),
     st.tuples(st.just("encoded"), st.booleans(), REFS),
     st.tuples(st.just("code")),
 )
@@ -729,7 +734,9 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.settings()
     made.force(2, True)
     made.token(True, "refs/heads/feature")
-    made.variant(False)
+    made.variant(False, ".GITMEM")
+    made.variant(True, "GITMEM~1")
+    assert made.verdicts[-1][1] is False  # the short name is refused on main too
     made.encoded(True, "refs/heads/feature")
     made.encoded(False, "refs/tags/t1")
     made.code()
