@@ -79,6 +79,7 @@ by hashing the expected bytes, spliced from its parent's, against its blob id, n
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
@@ -258,18 +259,51 @@ def _ref_for(store: Store, rev: str) -> str:
     return name
 
 
+#: An object id as git writes it in a hook's input: SHA-1, or SHA-256, lower-case hex.
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
 def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
+    """The updates of a pre-push (`local-ref local-sha remote-ref remote-sha`) or pre-receive
+    (`old new ref`) hook's input. A line that git would not write (another shape, an id that
+    is not a full hex object id, a ref outside refs/) is a UsageError naming it: read as no
+    update, it would let the push through unjudged."""
     updates = []
-    for line in text.splitlines():
+    hook = "pre-push" if pre_push else "pre-receive"
+    shape = "<local-ref> <local-id> <remote-ref> <remote-id>" if pre_push else "<old> <new> <ref>"
+    for number, line in enumerate(text.splitlines(), 1):
         parts = line.split()
+        if not parts:
+            continue
         if pre_push and len(parts) == 4:
-            _local_ref, local_sha, remote_ref, remote_sha = parts
-            updates.append(Update(remote_sha, local_sha, remote_ref))
+            _local_ref, new, ref, old = parts
         elif not pre_push and len(parts) == 3:
             old, new, ref = parts
-            updates.append(Update(old, new, ref))
-        elif parts:
-            raise UsageError(f"cannot read hook input line {line!r}")
+        else:
+            raise UsageError(
+                f"{hook} input, line {number}: {line!r} is not `{shape}` as git writes it; "
+                f"gitmem check --{hook} reads what git gives the {hook} hook"
+            )
+        bad = next((oid for oid in (old, new) if not _OBJECT_ID.fullmatch(oid)), None)
+        if bad is not None or not ref.startswith("refs/"):
+            what = f"{bad!r} is not a full object id" if bad else f"{ref!r} is not a full ref name"
+            raise UsageError(
+                f"{hook} input, line {number}: {what}; gitmem check --{hook} reads what git "
+                f"gives the {hook} hook (`{shape}`)"
+            )
+        updates.append(Update(old, new, ref))
+    return updates
+
+
+def _held(store: Store, updates: list[Update], hook: str) -> list[Update]:
+    """updates, once every object they bring is here: a hook's input naming an object the
+    repository lacks is not git's, and a missing object would be judged as no commit."""
+    for update in updates:
+        if update.new != ZERO and not store.has_object(update.new):
+            raise UsageError(
+                f"{hook} input names {update.new} for {update.ref}, which this repository "
+                f"does not hold; gitmem check --{hook} reads what git gives the {hook} hook"
+            )
     return updates
 
 
@@ -277,7 +311,7 @@ def check_pre_push(stdin: str, remote: str | None = None) -> Report:
     """The pre-push gate: what the remote does not have yet, judged as the server would, with
     the policy committed at the remote's tip of the memory branch (its trusted base)."""
     store = Store.open(None, from_env=True)
-    updates = parse_updates(stdin, pre_push=True)
+    updates = _held(store, parse_updates(stdin, pre_push=True), "pre-push")
     tracking = store.refs(f"refs/remotes/{remote}/") if remote else {}
     # what the remote has: its tracking refs and the old tips git names (Store.new_commits
     # leaves out a zero id and an object this clone lacks)
@@ -337,7 +371,7 @@ def check_pre_receive(stdin: str) -> Report:
     holds in quarantine during the push are visible; every ref the server has is excluded
     from the walk of new commits (never from the rules); the policy is the server's config."""
     store = Store.open(None, from_env=True)
-    updates = parse_updates(stdin, pre_push=False)
+    updates = _held(store, parse_updates(stdin, pre_push=False), "pre-receive")
     config = store.config_section("gitmem")
     try:
         policy = policy_mod.from_config(config)

@@ -120,6 +120,51 @@ def test_hook_input_lines_are_read_by_the_hook_that_gets_them() -> None:
         parse_updates(f"refs/heads/x {b} refs/heads/main {a}\n", pre_push=False)
 
 
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("foo bar refs/heads/main", "'foo' is not a full object id"),
+        (f"{'0' * 40} {'b' * 39} refs/heads/main", "is not a full object id"),
+        (f"{'0' * 40} {'B' * 40} refs/heads/main", "is not a full object id"),
+        (f"{'0' * 40} {'b' * 40} main", "'main' is not a full ref name"),
+        ("a b c d", "line 1: 'a b c d' is not `<old> <new> <ref>`"),
+    ],
+)
+def test_hook_input_that_git_would_not_write_is_refused_with_its_line(
+    line: str, named: str
+) -> None:
+    """Read as no update, such a line let the push through: `foo bar refs/heads/main` once
+    checked as "0 commits, no problems"."""
+    with pytest.raises(UsageError, match=named):
+        parse_updates(f"{line}\n", pre_push=False)
+
+
+@e2e
+@pytest.mark.parametrize("hook", ["--pre-receive", "--pre-push"])
+def test_hook_input_naming_an_object_the_repository_lacks_is_refused(
+    clone: Path, hook: str
+) -> None:
+    """A well-formed id of no object here was judged as a tag of a tree: no commit, no
+    problem. git never names an object the repository lacks as what a push brings."""
+    missing = "1234567890" * 4
+    zero = "0" * 40
+    line = (
+        f"{zero} {missing} refs/heads/main"
+        if hook == "--pre-receive"
+        else f"refs/heads/main {missing} refs/heads/main {zero}"
+    )
+    server = Path(git(clone, "remote", "get-url", "origin").strip())
+    where = clone if hook == "--pre-push" else server
+    result = subprocess.run(
+        ["gitmem", "check", hook], cwd=where, input=f"{line}\n", capture_output=True, text=True
+    )
+    assert result.returncode == 2, result.stderr
+    assert f"names {missing} for refs/heads/main, which this repository does not hold" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr
+
+
 @e2e
 @pytest.mark.parametrize("local_branch", ["main", None])
 def test_the_pre_commit_frameworks_range_alone_names_the_pushed_commit(
