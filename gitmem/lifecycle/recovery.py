@@ -34,6 +34,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import Workspace
 
 JOURNAL = "gitmem-landing.json"
+#: how the journal's old and new commits are written (SHA-1 or SHA-256 hex)
+_COMMIT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: held (flock) for a whole admit or refuse; the kernel drops it when its process dies
 LOCK = "gitmem-landing.lock"
 
@@ -106,14 +109,44 @@ def end(store: Store) -> None:
 
 
 def pending(store: Store) -> Landing | None:
+    """The journal a killed landing left, if any. What is not JSON is dropped: atomic_write
+    renames only a whole file, so that is no journal of a landing. JSON that is not a
+    journal as gitmem writes it (a field missing, added or of another type: edited by hand)
+    is a UsageError naming it, never trusted to move files nor dropped unread."""
+    path = _path(store)
     try:
-        data = json.loads(_path(store).read_text(encoding="utf-8"))
-        return Landing(**data)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, TypeError):
-        end(store)  # a journal cut short before its rename: nothing was moved after it
+    except (OSError, ValueError):
+        end(store)
         return None
+    wrong = _not_a_landing(data)
+    if wrong:
+        raise UsageError(
+            f"{path} is not a landing journal as gitmem writes it ({wrong}): if no admit or "
+            "refuse was killed in this checkout, delete it; if one was, delete it, then bring "
+            "the memory folder in line with the memory branch (`git checkout <branch> -- "
+            "<folder>`), and run the command again"
+        )
+    return Landing(**data)
+
+
+def _not_a_landing(data: object) -> str | None:
+    """What makes data other than asdict(Landing) of a landing, or None."""
+    if not isinstance(data, dict):
+        return "not an object"
+    fields = Landing.__dataclass_fields__
+    extra = sorted(set(data) - set(fields))
+    missing = [name for name in fields if name not in data]
+    if extra or missing:
+        return f"field {(extra or missing)[0]!r} {'unknown' if extra else 'missing'}"
+    for name in fields:
+        kind = bool if name == "checked_out" else str
+        if not isinstance(data[name], kind):
+            return f"field {name!r} is not a {'boolean' if kind is bool else 'string'}"
+    bad = next((name for name in ("old", "new") if not _COMMIT_ID.fullmatch(data[name])), None)
+    return f"field {bad!r} is not a commit id" if bad else None
 
 
 def unfinished(store: Store) -> Landing | None:

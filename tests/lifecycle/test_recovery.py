@@ -4,10 +4,12 @@ finishes by itself: the same command again, or another one."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -282,3 +284,44 @@ def test_the_turn_lasts_while_the_git_a_killed_admit_started_runs(memory: Path) 
     assert "finished updating the checked-out main" in result.output
     assert git(memory, "branch", "--list", f"gitmem/{entry}") == ""
     settled(memory, git(memory, "rev-list", "--max-parents=0", "main").split()[-1])
+
+
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        (lambda j: {**j, "old": 5}, "field 'old' is not a string"),
+        (lambda j: {**j, "checked_out": "yes"}, "field 'checked_out' is not a boolean"),
+        (lambda j: {**j, "new": "main"}, "field 'new' is not a commit id"),
+        (lambda j: {k: v for k, v in j.items() if k != "dir"}, "field 'dir' missing"),
+        (lambda j: {**j, "extra": 1}, "field 'extra' unknown"),
+        (lambda j: [j], "not an object"),
+    ],
+)
+def test_a_journal_edited_by_hand_is_named_and_kept_never_trusted(
+    memory: Path, edit: Callable[[dict[str, object]], object], named: str
+) -> None:
+    """A journal of the right fields with values of another kind made admit end in an
+    unexpected error (exit 3); it is now a usage error naming the file and what to do, and
+    the file stays for the user to read."""
+    root = git(memory, "rev-list", "--max-parents=0", "main").split()[-1]
+    entry_id = proposed(memory, *OTHER)
+    killed(memory, "admit-after-ref", "admit", entry_id)
+    journal = memory / ".git" / recovery.JOURNAL
+    edited = json.dumps(edit(json.loads(journal.read_text())))
+    journal.write_text(edited)
+    result = run(memory, "admit", entry_id)
+    assert result.exit_code == 2, result.output
+    assert f"{journal} is not a landing journal as gitmem writes it ({named})" in result.output
+    assert journal.read_text() == edited
+    journal.unlink()  # what the message says to do, with the memory folder brought in line
+    git(memory, "checkout", "main", "--", ".gitmem")
+    settled(memory, root)
+
+
+def test_a_journal_that_is_no_json_is_dropped(memory: Path) -> None:
+    """atomic_write renames only a whole file: what does not parse is no landing's journal."""
+    journal = memory / ".git" / recovery.JOURNAL
+    journal.write_text('{"action": "adm')
+    entry_id = proposed(memory, *OTHER)
+    assert f"admitted {entry_id}" in ok(run(memory, "admit", entry_id)).output
+    assert not journal.exists()
