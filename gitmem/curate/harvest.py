@@ -445,10 +445,13 @@ def harvest(ws: Workspace, paths: Sequence[Path], *, dry_run: bool = False) -> H
     root = ws.store.workdir
 
     def show(path: Path) -> str:
+        # one file, one name, however it was reached: its folder with `..` and links
+        # resolved (the file itself is not followed: a linked file is refused when read)
+        where = path.absolute().parent.resolve() / path.name
         if root is not None:
             with contextlib.suppress(ValueError):
-                return path.absolute().relative_to(root.absolute()).as_posix()
-        return path.as_posix()
+                return where.relative_to(root.resolve()).as_posix()
+        return where.as_posix()
 
     result = Harvest()
     result.verdicts, result.problems = read_verdicts(paths, show)

@@ -316,3 +316,20 @@ def test_terminal_control_sequences_in_audit_files_are_shown_escaped(memory: Pat
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "\x08" not in result.output
     assert "audits/one\\x1b]0;owned\\x07.md" in result.output
+
+
+def test_one_file_named_three_ways_is_one_batch(audits: Path) -> None:
+    """A verdict file reached through `..` or a linked folder was a batch of its own under
+    each spelling: one audit, named three ways, recurred in "3 distinct batches" and was
+    proposed as an audited mistake (which `admit --auto` admits without a person)."""
+    (audits / "linked").symlink_to("audits")
+    one = "audits/audit-2026-11-20.md"
+    result = run(
+        audits, "harvest", one, "audits/../audits/audit-2026-11-20.md",
+        "linked/audit-2026-11-20.md", str(audits / one), "--format", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [b["batch"] for b in report["batches"]] == [one]
+    assert {g["outcome"] for g in report["groups"]} == {"once"}
+    assert branches(audits) == []
