@@ -102,6 +102,12 @@ def install(root: Path, settings: Settings) -> Written:
         current = None
     lines = current.splitlines() if current is not None else []
     rest, start = _without_block(lines)
+    if start is not None and END not in lines[start:]:
+        # the block would run to the end of the file, and the team's lines below it with it
+        raise UsageError(
+            f"{path}:{start + 1}: gitmem's block has no end line {END!r}: put it back after "
+            "the block's last line (the lines below it are yours), then run this again"
+        )
     if start is None:
         while rest and not rest[-1].strip():
             rest.pop()

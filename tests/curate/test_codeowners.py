@@ -121,3 +121,21 @@ def test_bad_owners_and_unknown_types(memory: Path) -> None:
     git(memory, "commit", "-q", "-m", "owners")
     out = run(memory, "lint").output
     assert "memory.owners names type 'incident', which the project does not have" in out
+
+
+def test_a_block_without_its_end_marker_is_refused_not_cut_to_the_end(memory: Path) -> None:
+    """With the end marker gone (a hand edit, a bad merge), init took the block to run to the
+    end of the file and rewrote it there: every line the team had put below it was deleted
+    without a word."""
+    _owners(memory)
+    ok(run(memory, "init", "--codeowners"))
+    path = memory / ".github" / "CODEOWNERS"
+    lines = [line for line in path.read_text().splitlines() if line != codeowners.END]
+    path.write_text("\n".join([*lines, "/src/ @acme/devs", "/docs/ @acme/writers"]) + "\n")
+    before = path.read_text()
+    result = run(memory, "init", "--codeowners")
+    assert result.exit_code == 2, result.output
+    assert f".github/CODEOWNERS:1: gitmem's block has no end line {codeowners.END!r}" in (
+        result.output
+    )
+    assert path.read_text() == before
