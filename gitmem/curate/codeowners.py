@@ -100,6 +100,11 @@ def install(root: Path, settings: Settings) -> Written:
         current = target.read_text(encoding="utf-8")
     except FileNotFoundError:
         current = None
+    except UnicodeDecodeError:
+        raise UsageError(
+            f"{path} is not UTF-8 text, and gitmem reads and writes it as UTF-8: save it as "
+            "UTF-8, then run this again"
+        ) from None
     lines = current.splitlines() if current is not None else []
     rest, start = _without_block(lines)
     if start is not None and END not in lines[start:]:

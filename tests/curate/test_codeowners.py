@@ -139,3 +139,16 @@ def test_a_block_without_its_end_marker_is_refused_not_cut_to_the_end(memory: Pa
         result.output
     )
     assert path.read_text() == before
+
+
+def test_a_codeowners_file_that_is_not_utf8_is_a_clear_error(memory: Path) -> None:
+    """A CODEOWNERS saved in another encoding (UTF-16 with its byte-order mark, as some
+    editors save it) ended init --codeowners in exit 3 and a traceback."""
+    _owners(memory)
+    path = memory / "CODEOWNERS"
+    path.write_bytes("/src/ @acme/devs\n".encode("utf-16"))
+    before = path.read_bytes()
+    result = run(memory, "init", "--codeowners")
+    assert result.exit_code == 2, result.output
+    assert "CODEOWNERS is not UTF-8 text" in result.output
+    assert path.read_bytes() == before
