@@ -194,10 +194,10 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
         click.echo(f"\n=== {candidate.id}  ({candidate.ref} at {candidate.tip[:12]})")
         click.echo(visible((candidate.data or b"").decode("utf-8", "replace")))
         problems, hint = judged(ws, candidate)
-        for problem in problems:
-            click.echo(f"  {problem}")
+        for problem in problems:  # a problem quotes the candidate's own text
+            click.echo(visible(f"  {problem}"))
         if hint:
-            click.echo(f"  note: {hint}")
+            click.echo(visible(f"  note: {hint}"))
         if not [p for p in problems if not p.warning]:
             click.echo("  checks: all rules pass")
         answer = click.prompt("admit / refuse / skip", default="skip", show_default=True)

@@ -135,3 +135,26 @@ def test_the_admit_prompt_shows_a_near_refused_topic(memory: Path) -> None:
     assert code == 0, out
     before = out.split("admit / refuse / skip", 1)[0]
     assert "REFUSED-TOPIC warning: close to refused topic 'store-the-orders-in-mongo-db'" in before
+
+
+def test_the_admit_prompt_shows_a_candidates_control_characters_escaped(memory: Path) -> None:
+    """The interactive admit printed each check's message as it was, and a message quotes the
+    candidate's own text (ID-TYPE quotes its type): a type holding an escape sequence
+    retitled or cleared the reviewer's terminal. `gitmem candidates` escaped them already."""
+    cid = "local-decision-20261205-hostile"
+    git(memory, "checkout", "-q", "-b", f"gitmem/{cid}")
+    (memory / ".gitmem" / "candidates").mkdir()
+    (memory / ".gitmem" / "candidates" / f"{cid}.md").write_text(
+        f"---\nid: {cid}\n"
+        'type: "deci\\e]0;PWNED\\asion\\e[2J"\n'
+        "status: candidate\ntitle: Hostile\napplies_when: always\nsource: human:me\n"
+        "created: 2026-12-05\n---\n\n## Context\nc\n\n## Content\nc\n\n## Evidence\ne\n"
+    )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "hostile candidate")
+    git(memory, "checkout", "-q", "main")
+    env = {**os.environ, "TERM": "dumb"}
+    code, out = converse(memory, ["admit"], [("admit / refuse / skip", "skip")], env)
+    assert code == 0, out
+    assert "ID-TYPE" in out
+    assert "\x1b" not in out and "\x07" not in out
