@@ -22,7 +22,9 @@ sentences only, and the held-out figures of both variants were seen: say so with
 
 With `hygiene --propose`, a mixed entry becomes two candidates: the first part, under the
 entry's title, superseding it; the second part as a new entry of its own (its title the second
-part's first sentence), so that admitting both in either order leaves each lesson once.
+part's first sentence), so that admitting both in either order leaves each lesson once. The
+parts are the entry's own text (Context, then Content) cut before the unit the second part
+starts with, every line kept as it was written; a cut never falls inside a fenced code block.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from gitmem.curate.vectors import cosine
 from gitmem.model.entry import Entry
+from gitmem.model.markdown import fenced
 from gitmem.model.proposal import ProposalFields
 
 #: chosen by bench/splits.py on the tuning part (see the module docstring)
@@ -58,11 +61,26 @@ class Split:
 
 def units(entry: Entry) -> list[str]:
     """The entry's Context then Content, cut into sentences and lines with two terms or more."""
+    return [text for _, _, text, _ in _units_at(entry)]
+
+
+def _units_at(entry: Entry) -> list[tuple[int, int, str, bool]]:
+    """Each unit as (0 in Context or 1 in Content, where it starts there, its text, whether
+    it starts inside a fenced code block): a split cuts the entry's own text before a unit,
+    never inside a code block."""
     from gitmem.recall.engine import analyze
 
     out = []
-    for text in (entry.context, entry.content):
-        out += [u.strip() for u in _UNIT_END.split(text) if len(analyze(u)) >= 2]
+    for section, text in enumerate((entry.context, entry.content)):
+        code = [in_code for _, in_code in fenced(text.split("\n"))]
+        ends = [(m.start(), m.end()) for m in _UNIT_END.finditer(text)] + [(len(text), 0)]
+        start = 0
+        for stop, resume in ends:
+            piece = text[start:stop]
+            if len(analyze(piece)) >= 2:
+                at = start + len(piece) - len(piece.lstrip())
+                out.append((section, at, piece.strip(), code[text.count("\n", 0, at)]))
+            start = resume
     return out
 
 
@@ -83,9 +101,15 @@ def _vector(counts: Counter[str], idf: dict[str, float]) -> dict[str, float]:
     return {t: v / norm for t, v in weighted.items()}
 
 
-def coherence(title: str, parts: Sequence[str], idf: dict[str, float]) -> tuple[float, int] | None:
+def coherence(
+    title: str,
+    parts: Sequence[str],
+    idf: dict[str, float],
+    cuts: Collection[int] | None = None,
+) -> tuple[float, int] | None:
     """(the lowest cosine between a first and a second part, the cut giving it) over the
-    balanced cuts of parts; None when no cut leaves each side MIN_SIDE of the terms."""
+    balanced cuts of parts (only those in cuts, when given: a cut before parts[n] is n);
+    None when no cut leaves each side MIN_SIDE of the terms."""
     from gitmem.recall.engine import analyze
 
     terms = [analyze(part) for part in parts]
@@ -96,6 +120,8 @@ def coherence(title: str, parts: Sequence[str], idf: dict[str, float]) -> tuple[
     for cut in range(1, len(parts)):
         left += len(terms[cut - 1])
         if left < MIN_SIDE * total or total - left < MIN_SIDE * total:
+            continue
+        if cuts is not None and cut not in cuts:
             continue
         first = Counter(t for unit in terms[:cut] for t in unit) + Counter(heading)
         second = Counter(t for unit in terms[cut:] for t in unit) + Counter(heading)
@@ -112,8 +138,10 @@ def find_splits(
     idf = idf_of([entry for _, entry in entries])
     out = []
     for path, entry in entries:
-        parts = units(entry)
-        found = coherence(entry.title, parts, idf)
+        at = _units_at(entry)
+        parts = [text for _, _, text, _ in at]
+        cuts = {n for n, (_, _, _, in_code) in enumerate(at) if not in_code}
+        found = coherence(entry.title, parts, idf, cuts)
         if found is not None and found[0] < threshold:
             score, cut = found
             out.append(
@@ -141,13 +169,17 @@ def split_fields(split: Split, entry: Entry) -> tuple[ProposalFields, ProposalFi
         if entry.meta.get(key):
             shared[key] = entry.meta[key]
     second_title = " ".join(split.second[0].split())[:200].rstrip(" .:;")
+    section, start, _, _ = _units_at(entry)[len(split.first)]
+    texts = [entry.context, entry.content]
+    before = [*texts[:section], texts[section][:start]]
+    after = [texts[section][start:], *texts[section + 1 :]]
     first = ProposalFields.from_mapping(
         {
             **shared,
             "title": entry.title,
             "supersedes": [entry.id],
             "context": f"Split from {entry.id}; its second lesson is proposed on its own.",
-            "content": " ".join(split.first),
+            "content": "\n\n".join(t.strip() for t in before if t.strip()),
             "evidence": evidence,
         }
     )
@@ -156,7 +188,7 @@ def split_fields(split: Split, entry: Entry) -> tuple[ProposalFields, ProposalFi
             **shared,
             "title": second_title,
             "context": f"Split from {entry.id}, whose successor keeps its first lesson.",
-            "content": " ".join(split.second),
+            "content": "\n\n".join(t.strip() for t in after if t.strip()),
             "evidence": evidence,
         }
     )

@@ -71,3 +71,29 @@ def test_hygiene_proposes_splitting_a_mixed_entry_into_two_candidates(memory: Pa
     assert "valid" in ok(run(memory, "candidates")).output
     again = ok(run(memory, "hygiene", "--propose")).output
     assert f"not split ({mixed}): already superseded by pending" in again
+
+
+def test_a_split_keeps_every_line_of_the_entry_and_never_cuts_inside_code(memory: Path) -> None:
+    """The two halves were the entry's sentences joined by spaces: a line with fewer than two
+    terms ("Run:", a fence, a list item of one word) was dropped, a code block was flattened
+    into prose, and the cut could fall inside the block, so the second lesson was titled
+    after a line of code."""
+    content = (
+        "Pin the Python version of the continuous integration runners to the one production "
+        "uses.\nRun:\n\n```sh\npyenv local 3.11\npython -V\n```\n\n- one\n- two\n\n"
+        "Store database backups in a second region, encrypted with a separate key, and "
+        "restore one every month.\n\n```sql\nSELECT count(*) FROM backups;\n```"
+    )
+    mixed = _admit(memory, "Pin the CI Python version", content)
+    report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
+    [found] = report["splits"]
+    assert found["id"] == mixed
+    assert found["second"][0].startswith("Store database backups")
+    ok(run(memory, "hygiene", "--propose"))
+    names = git(memory, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+    candidates = [parse(git(memory, "show", f"{n}:.gitmem/candidates/{n[7:]}.md")) for n in names]
+    first = next(c for c in candidates if c.supersedes)
+    second = next(c for c in candidates if not c.supersedes)
+    assert first.content == content.split("\n\nStore database")[0]
+    assert second.content == "Store database" + content.split("\n\nStore database")[1]
+    assert second.title.startswith("Store database backups in a second region")
