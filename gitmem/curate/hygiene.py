@@ -553,20 +553,20 @@ def consolidation_fields(
     return None
 
 
-def resolution_fields(clash: Contradiction, a: Entry, b: Entry) -> ProposalFields:
+def resolution_fields(
+    clash: Contradiction, a: Entry, b: Entry, max_body: int
+) -> ProposalFields | None:
     """The candidate that resolves a contradiction: both entries superseded, the text of the
     later-admitted one kept (the later word holds until the reviewer edits it), the clauses
-    that disagree in its Evidence."""
+    that disagree in its Evidence. Fitted into max_body as a consolidation is: the later
+    entry's Evidence goes first, then its Context; None when its Content alone does not fit."""
     later = _representative([a, b])
     earlier = b if later.id == a.id else a
-    context = (
+    head = (
         f"Resolves a contradiction gitmem hygiene found between {earlier.id} and {later.id}: "
         f"the later-admitted {later.id} is kept; edit this text into what holds."
-        + (f"\n\n{later.context}" if later.context else "")
     )
-    evidence = f"gitmem hygiene: {clash.evidence()}." + (
-        f"\n\nFrom {later.id}:\n{later.evidence}" if later.evidence else ""
-    )
+    call = f"gitmem hygiene: {clash.evidence()}."
     meta: dict[str, Any] = {
         "type": later.type,
         "title": later.title,
@@ -578,9 +578,16 @@ def resolution_fields(clash: Contradiction, a: Entry, b: Entry) -> ProposalField
     for key in ("rationale", "correction", "detection_signal", "evidence_batches"):
         if later.meta.get(key):
             meta[key] = later.meta[key]
-    return ProposalFields.from_mapping(
-        {**meta, "context": context, "content": later.content, "evidence": evidence}
-    )
+    for with_context, with_evidence in ((True, True), (True, False), (False, False)):
+        context = head + (f"\n\n{later.context}" if with_context and later.context else "")
+        evidence = call + (
+            f"\n\nFrom {later.id}:\n{later.evidence}" if with_evidence and later.evidence else ""
+        )
+        if len(Entry({}, context, later.content, evidence).body) <= max_body:
+            return ProposalFields.from_mapping(
+                {**meta, "context": context, "content": later.content, "evidence": evidence}
+            )
+    return None
 
 
 def _resolve(
@@ -592,7 +599,11 @@ def _resolve(
     already = sorted({taken[m.id] for m in pair.members if m.id in taken})
     if already:
         return Proposed(pair, None, None, f"already superseded by pending {', '.join(already)}")
-    fields = resolution_fields(clash, by_id[clash.a.id], by_id[clash.b.id])
+    fields = resolution_fields(clash, by_id[clash.a.id], by_id[clash.b.id], ws.settings.max_body)
+    if fields is None:
+        return Proposed(
+            pair, None, None, "too long to resolve within memory.maxBody: supersede both by hand"
+        )
     try:
         proposal = propose(ws, fields)
     except RuleError as exc:

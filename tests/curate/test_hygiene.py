@@ -309,3 +309,33 @@ def test_the_clause_overlap_is_the_one_the_tuning_set_chooses_and_holds_out() ->
     assert bench.choose() == hygiene.CLAUSE_OVERLAP
     precision, recall, flagged, labelled = bench.held_out(hygiene.CLAUSE_OVERLAP)
     assert precision == 1.0 and recall >= 0.5, (precision, recall, flagged, labelled)
+
+
+def _admitted(repo: Path, title: str, content: str, *more: str) -> str:
+    args = ["propose", "--type", "decision", "--title", title, "--content", content, *more]
+    entry_id = ok(run(repo, *args, "--applies-when", "writing code that runs in a git hook"))
+    ok(run(repo, "admit", entry_id.output.split()[1], "--by", "human:bob"))
+    return entry_id.output.split()[1]
+
+
+def test_a_contradiction_between_long_entries_is_still_proposed_within_the_limit(
+    memory: Path,
+) -> None:
+    """The resolution kept the later entry's Context and Evidence whole and added its own: two
+    entries near memory.maxBody made a candidate over it, refused as BODY-LENGTH (naming a
+    candidate file that was never written), so that contradiction could never be proposed."""
+    long = " ".join(["Measured on the staging cluster with the nightly load profile."] * 14)
+    more = ["--context", long, "--evidence", long]
+    first = _admitted(
+        memory, "Run subprocess git inside hooks", "Run subprocess git in hooks.", *more
+    )
+    later = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.", *more)
+    result = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    [resolution] = result["resolutions"]
+    assert resolution["id"], resolution["note"]
+    cid = resolution["id"]
+    entry = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
+    assert set(entry.supersedes) == {first, later}
+    assert entry.content == "Never run subprocess git in hooks."
+    assert "opposite polarity on " in entry.evidence
+    assert len(entry.body) <= 2000
