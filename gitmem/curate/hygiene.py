@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -466,7 +466,7 @@ def _propose_split(
         return split.id, [], f"already superseded by pending {taken[split.id]}"
     ids = []
     try:
-        for fields in split_fields(split, entry):
+        for fields in split_fields(split, entry, _on_main(ws)):
             ids.append(propose(ws, fields).id)
     except RuleError as exc:
         return split.id, ids, exc.message
@@ -554,12 +554,13 @@ def consolidation_fields(
 
 
 def resolution_fields(
-    clash: Contradiction, a: Entry, b: Entry, max_body: int
+    clash: Contradiction, a: Entry, b: Entry, max_body: int, exists: Callable[[str], bool]
 ) -> ProposalFields | None:
     """The candidate that resolves a contradiction: both entries superseded, the text of the
     later-admitted one kept (the later word holds until the reviewer edits it), the clauses
     that disagree in its Evidence. Fitted into max_body as a consolidation is: the later
-    entry's Evidence goes first, then its Context; None when its Content alone does not fit."""
+    entry's Evidence goes first, then its Context; None when its Content alone does not fit.
+    Only the cited files that exist (on main) are kept, as a consolidation keeps them."""
     later = _representative([a, b])
     earlier = b if later.id == a.id else a
     head = (
@@ -573,7 +574,7 @@ def resolution_fields(
         "applies_when": later.applies_when,
         "supersedes": sorted({a.id, b.id}),
         "tags": list(later.tags) or None,
-        "files": list(later.files) or None,
+        "files": [f for f in later.files if exists(f)] or None,
     }
     for key in ("rationale", "correction", "detection_signal", "evidence_batches"):
         if later.meta.get(key):
@@ -599,7 +600,8 @@ def _resolve(
     already = sorted({taken[m.id] for m in pair.members if m.id in taken})
     if already:
         return Proposed(pair, None, None, f"already superseded by pending {', '.join(already)}")
-    fields = resolution_fields(clash, by_id[clash.a.id], by_id[clash.b.id], ws.settings.max_body)
+    a, b = by_id[clash.a.id], by_id[clash.b.id]
+    fields = resolution_fields(clash, a, b, ws.settings.max_body, _on_main(ws))
     if fields is None:
         return Proposed(
             pair, None, None, "too long to resolve within memory.maxBody: supersede both by hand"
@@ -613,6 +615,19 @@ def _resolve(
     return Proposed(pair, proposal.id, proposal.branch)
 
 
+def _on_main(ws: Workspace) -> Callable[[str], bool]:
+    """Whether a path is on main's tip: a candidate cites only those (FILES-MISSING)."""
+    tip = ws.main_tip()
+    tree = ws.store.tree_of(tip) if tip else None
+
+    def exists(path: str) -> bool:
+        return tree is not None and (
+            ws.store.item(tree, path) is not None or ws.store.subtree(tree, path) is not None
+        )
+
+    return exists
+
+
 def _propose(
     ws: Workspace, cluster: Cluster, by_id: dict[str, Entry], taken: dict[str, str]
 ) -> Proposed:
@@ -623,16 +638,8 @@ def _propose(
         return Proposed(
             cluster, None, None, f"already consolidated by pending {', '.join(already)}"
         )
-    tip = ws.main_tip()
-    tree = ws.store.tree_of(tip) if tip else None
-
-    def exists(path: str) -> bool:
-        return tree is not None and (
-            ws.store.item(tree, path) is not None or ws.store.subtree(tree, path) is not None
-        )
-
     entries = [by_id[m.id] for m in cluster.members]
-    fields = consolidation_fields(cluster, entries, ws.settings.max_body, exists)
+    fields = consolidation_fields(cluster, entries, ws.settings.max_body, _on_main(ws))
     if fields is None:
         return Proposed(
             cluster, None, None, "too long to merge within memory.maxBody: merge by hand"

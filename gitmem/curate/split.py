@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from gitmem.curate.vectors import cosine
@@ -151,9 +151,11 @@ def find_splits(
     return out
 
 
-def split_fields(split: Split, entry: Entry) -> tuple[ProposalFields, ProposalFields]:
+def split_fields(
+    split: Split, entry: Entry, exists: Callable[[str], bool]
+) -> tuple[ProposalFields, ProposalFields]:
     """The two candidates a split proposes: the first part superseding the entry, the second
-    a new entry of its own."""
+    a new entry of its own; each cites the entry's files that exist (on main)."""
     why = (
         f"gitmem hygiene: the parts of {entry.id} cohere at TF-IDF cosine {split.coherence:.2f}, "
         f"below {SPLIT_THRESHOLD} (gitmem.curate.split): two lessons in one entry."
@@ -163,7 +165,7 @@ def split_fields(split: Split, entry: Entry) -> tuple[ProposalFields, ProposalFi
         "type": entry.type,
         "applies_when": entry.applies_when,
         "tags": list(entry.tags) or None,
-        "files": list(entry.files) or None,
+        "files": [f for f in entry.files if exists(f)] or None,
     }
     for key in ("rationale", "correction", "detection_signal", "evidence_batches"):
         if entry.meta.get(key):

@@ -339,3 +339,40 @@ def test_a_contradiction_between_long_entries_is_still_proposed_within_the_limit
     assert entry.content == "Never run subprocess git in hooks."
     assert "opposite polarity on " in entry.evidence
     assert len(entry.body) <= 2000
+
+
+def test_a_contradiction_or_a_split_of_an_entry_citing_a_deleted_file_is_still_proposed(
+    memory: Path,
+) -> None:
+    """A resolution and a split copied the entry's `files` as they were, while a consolidation
+    keeps only the cited files still on main: an entry citing a file deleted since (the very
+    entries hygiene reports as stale) made a candidate that propose refused (FILES-MISSING),
+    so it could never be resolved or split."""
+    (memory / "src").mkdir()
+    (memory / "src" / "hooks.py").write_text("# hooks\n")
+    (memory / "src" / "kept.py").write_text("# kept\n")
+    git(memory, "add", "src")
+    git(memory, "commit", "-q", "-m", "sources")
+    cite = ["--file", "src/hooks.py", "--file", "src/kept.py"]
+    first = _admitted(memory, "Run subprocess git inside hooks", "Run subprocess git in hooks.")
+    later = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.", *cite)
+    mixed = _admitted(
+        memory,
+        "Open the repository from the environment in hooks",
+        "Open the repository from the environment inside a pre-receive hook, so the objects "
+        "git holds in quarantine during the push are visible to the judge.\nSourdough bread "
+        "needs a ripe starter fed twelve hours before baking; a young starter gives a dense "
+        "crumb and a flat loaf.",
+        *cite,
+    )
+    git(memory, "rm", "-q", "src/hooks.py")
+    git(memory, "commit", "-q", "-m", "drop hooks.py")
+    result = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    [resolution] = result["resolutions"]
+    assert resolution["id"], resolution["note"]
+    [(entry, ids, note)] = [(s["entry"], s["ids"], s["note"]) for s in result["split_proposals"]]
+    assert entry == mixed and len(ids) == 2 and not note, note
+    assert set(resolution["entries"]) == {first, later}
+    for cid in [resolution["id"], *ids]:
+        candidate = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
+        assert candidate.files == ("src/kept.py",)
