@@ -446,49 +446,62 @@ def hygiene(
     report.splits = find_splits(admitted)
     if propose:
         by_id = {e.id: e for _, e in admitted}
-        taken = _pending_supersessions(ws)
+        taken, contexts = _pending_supersessions(ws)
+        contexts.update({e.id: e.context for _, e in admitted})  # a half admitted already
         for cluster in report.clusters:
             report.proposed.append(_propose(ws, cluster, by_id, taken))
         for clash in report.contradictions:
             report.resolutions.append(_resolve(ws, clash, by_id, taken))
         for split in report.splits:
-            report.split_proposals.append(_propose_split(ws, split, by_id[split.id], taken))
+            done = _propose_split(ws, split, by_id[split.id], taken, contexts)
+            report.split_proposals.append(done)
     return report
 
 
 def _propose_split(
-    ws: Workspace, split: Split, entry: Entry, taken: dict[str, str]
+    ws: Workspace, split: Split, entry: Entry, taken: dict[str, str], contexts: dict[str, str]
 ) -> tuple[str, list[str], str]:
-    """(the entry, the ids of its two candidates, why not) for one split."""
+    """(the entry, the ids of its two candidates, why not) for one split. The first half
+    supersedes the entry, so a run that wrote it and not the second (killed, or the second
+    broke a rule) leaves the entry taken: the next run proposes the missing second half."""
     from gitmem.lifecycle.propose import propose
 
-    if split.id in taken:
-        return split.id, [], f"already superseded by pending {taken[split.id]}"
-    ids = []
+    first, second = split_fields(split, entry, _on_main(ws))
+    holder = taken.get(split.id)
+    if holder is not None and (
+        contexts.get(holder) != first.context or second.context in contexts.values()
+    ):
+        return split.id, [], f"already superseded by pending {holder}"
+    ids = [holder] if holder is not None else []
     try:
-        for fields in split_fields(split, entry, _on_main(ws)):
+        for fields in (first, second)[len(ids) :]:
             ids.append(propose(ws, fields).id)
     except RuleError as exc:
-        return split.id, ids, exc.message
+        why = f"proposed {ids[0]}, but not its second half: {exc.message}" if ids else ""
+        return split.id, ids, why or exc.message
     taken[split.id] = ids[0]
     return split.id, ids, ""
 
 
-def _pending_supersessions(ws: Workspace) -> dict[str, str]:
-    """id of an admitted entry → the pending candidate that already supersedes it."""
+def _pending_supersessions(ws: Workspace) -> tuple[dict[str, str], dict[str, str]]:
+    """(id of an admitted entry → the pending candidate that already supersedes it, id of
+    each pending candidate → its Context: a split's halves are known by theirs)."""
     import contextlib
 
     from gitmem.lifecycle.candidates import pending
     from gitmem.model.entry import EntryError, parse
 
     out: dict[str, str] = {}
+    contexts: dict[str, str] = {}
     for candidate in pending(ws):
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
-            for old in parse(candidate.data).supersedes:
+            entry = parse(candidate.data)
+            contexts[candidate.id] = entry.context
+            for old in entry.supersedes:
                 out.setdefault(old, candidate.id)
-    return out
+    return out, contexts
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ repository into two candidates."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +99,57 @@ def test_a_split_keeps_every_line_of_the_entry_and_never_cuts_inside_code(memory
     assert first.content == content.split("\n\nStore database")[0]
     assert second.content == "Store database" + content.split("\n\nStore database")[1]
     assert second.title.startswith("Store database backups in a second region")
+
+
+#: gitmem's command line, killed (SIGKILL) as it starts its second proposal: the first half
+#: of a split written, the second not yet.
+KILLED_AT_SECOND_PROPOSAL = """
+import os, signal
+
+from gitmem.lifecycle import propose as module
+
+real, calls = module.propose, []
+
+
+def propose(*args, **kwargs):
+    if calls:
+        os.kill(os.getpid(), signal.SIGKILL)
+    calls.append(1)
+    return real(*args, **kwargs)
+
+
+module.propose = propose
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def test_a_split_killed_between_its_halves_is_finished_by_the_next_run(memory: Path) -> None:
+    """The first half supersedes the entry, so once it was written the next run found the
+    entry taken ("already superseded by pending") and never proposed the second half: killed
+    between the two, the entry's second lesson was lost, and admitting the first half
+    dropped it from memory."""
+    mixed = _admit(memory, "Open the repository from the environment in hooks", MIXED)
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_AT_SECOND_PROPOSAL, "hygiene", "--propose"],
+        cwd=memory, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == -9, (done.stdout, done.stderr)
+    [first] = git(memory, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+    again = ok(run(memory, "hygiene", "--propose")).output
+    names = git(memory, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+    assert len(names) == 2 and first in names, again
+    [second] = [n for n in names if n != first]
+    text = parse(git(memory, "show", f"{second}:.gitmem/candidates/{second[7:]}.md"))
+    assert text.content.startswith("Sourdough bread") and not text.supersedes
+    assert f"proposed {first[7:]} and {second[7:]} splitting {mixed}" in again
+    third = ok(run(memory, "hygiene", "--propose")).output
+    assert f"not split ({mixed}): already superseded by pending {first[7:]}" in third
+    assert len(git(memory, "for-each-ref", "refs/heads/gitmem/").splitlines()) == 2
+    ok(run(memory, "admit", second[7:], "--by", "human:reviewer"))  # one half admitted first
+    fourth = ok(run(memory, "hygiene", "--propose")).output
+    assert f"not split ({mixed}): already superseded by pending {first[7:]}" in fourth
+    assert git(memory, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/") == (
+        first + "\n"
+    )
