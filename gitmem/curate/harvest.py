@@ -442,6 +442,7 @@ def harvest(ws: Workspace, paths: Sequence[Path], *, dry_run: bool = False) -> H
     candidate for each gap recurring in RECUR_BATCHES or more distinct batches."""
     if not paths:
         raise UsageError("name the audit verdict files (or folders of them) to harvest")
+    ws.memory_tip()  # a memory branch missing here is named, not taken for an empty memory
     root = ws.store.workdir
 
     def show(path: Path) -> str:

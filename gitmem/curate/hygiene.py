@@ -439,6 +439,7 @@ def hygiene(
     branch per cluster that no pending candidate already consolidates."""
     from gitmem.lifecycle import read as memory
 
+    ws.memory_tip()  # a memory branch missing here is named, not reported as an empty memory
     admitted = [(p, e) for p, e in memory.entries(ws) if e.status == "admitted"]
     report = HygieneReport(checked=len(admitted))
     report.clusters, report.contradictions = find_clusters(admitted)

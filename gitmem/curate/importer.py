@@ -652,6 +652,7 @@ def import_claude(
     """Propose one `method` candidate per new Claude Code memory item below base (default: the
     repository's `.claude/`); see the module docstring for what is skipped and why."""
     repo_root = ws.store.workdir
+    ws.memory_tip()  # a memory branch missing here is named, not taken for an empty memory
     base = base if base is not None else default_base(ws)
     if not base.exists():
         if base.name == ".claude" and base.parent == repo_root:

@@ -106,7 +106,8 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     store = ws.store
     # an empty --rev names no commit, as in git: it was taken for no --rev and linted main,
     # so `gitmem lint --rev "$SHA"` with SHA unset passed on the wrong commit
-    tip = store.resolve(rev) if rev is not None else ws.main_tip()
+    # memory_tip: a memory branch missing here is named, never linted as an empty memory
+    tip = store.resolve(rev) if rev is not None else ws.memory_tip()
     if rev is not None and tip is None:
         raise UsageError(f"--rev {quoted_id(rev)} is not a commit here (git fetch first?)")
     report = Report(unit="file", warnings=list(ws.settings.warnings), command="gitmem lint")

@@ -318,3 +318,35 @@ def test_type_misfits_are_reported(store: Path) -> None:
     lines = [line for line in result.output.splitlines() if "SCHEMA" in line]
     assert any("imported-decision" in line and "source" in line for line in lines), lines
     assert any("bare-mistake" in line and "correction" in line for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lint"],
+        ["hygiene"],
+        ["hygiene", "--propose"],
+        ["harvest", "audit.md", "--dry-run"],
+        ["import", "claude", "--dry-run"],
+    ],
+)
+def test_a_memory_branch_missing_here_is_named_not_read_as_an_empty_memory(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """In a clone with another branch checked out and the memory branch only on origin (a CI
+    checkout), lint said '0 files checked, no problems' and exited 0, and hygiene reported no
+    entries, as if the memory were empty: a lint job passed on a memory it never read.
+    `gitmem list` and recall already name the missing branch and how to create it."""
+    propose_admit(
+        memory, "--type", "method", "--title", "Use pygit2 inside hooks",
+        "--applies-when", "writing hooks", "--content", "Read with pygit2.",
+    )  # fmt: skip
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(memory), str(clone))
+    git(clone, "checkout", "-q", "-b", "work")
+    git(clone, "branch", "-q", "-D", "main")
+    (clone / "audit.md").write_text("## Verdict — VALID\n")
+    result = run(clone, *command)
+    assert result.exit_code == 2, result.output
+    assert "the memory branch main does not exist here" in result.output
+    assert "git branch main origin/main" in result.output
