@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gitmem.curate import memory_tip
 from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle.candidates import validate_candidate
 from gitmem.lifecycle.propose import build_candidate, propose
@@ -652,7 +653,7 @@ def import_claude(
     """Propose one `method` candidate per new Claude Code memory item below base (default: the
     repository's `.claude/`); see the module docstring for what is skipped and why."""
     repo_root = ws.store.workdir
-    ws.memory_tip()  # a memory branch missing here is named, not taken for an empty memory
+    memory_tip(ws)  # a memory branch missing here is named, not taken for an empty memory
     base = base if base is not None else default_base(ws)
     if not base.exists():
         if base.name == ".claude" and base.parent == repo_root:

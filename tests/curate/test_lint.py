@@ -330,20 +330,23 @@ def test_type_misfits_are_reported(store: Path) -> None:
         ["import", "claude", "--dry-run"],
     ],
 )
+@pytest.mark.parametrize("detached", [False, True])
 def test_a_memory_branch_missing_here_is_named_not_read_as_an_empty_memory(
-    memory: Path, tmp_path: Path, command: list[str]
+    memory: Path, tmp_path: Path, command: list[str], detached: bool
 ) -> None:
     """In a clone with another branch checked out and the memory branch only on origin (a CI
     checkout), lint said '0 files checked, no problems' and exited 0, and hygiene reported no
     entries, as if the memory were empty: a lint job passed on a memory it never read.
-    `gitmem list` and recall already name the missing branch and how to create it."""
+    `gitmem list` and recall already name the missing branch and how to create it. A
+    detached checkout with no local branch at all (a pull request's checkout in CI) was still
+    taken for a repository without memory."""
     propose_admit(
         memory, "--type", "method", "--title", "Use pygit2 inside hooks",
         "--applies-when", "writing hooks", "--content", "Read with pygit2.",
     )  # fmt: skip
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(memory), str(clone))
-    git(clone, "checkout", "-q", "-b", "work")
+    git(clone, "checkout", "-q", "--detach" if detached else "-b", *([] if detached else ["work"]))
     git(clone, "branch", "-q", "-D", "main")
     (clone / "audit.md").write_text("## Verdict — VALID\n")
     result = run(clone, *command)
