@@ -31,12 +31,16 @@ import shutil
 import tempfile
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitmem.errors import UsageError
 from gitmem.repo.store import atomic_write
 from gitmem.site import lineage as lineage_mod
 from gitmem.site import pages, search
 from gitmem.site.collect import Memory
+
+if TYPE_CHECKING:
+    from gitmem.repo.workspace import Workspace
 
 MARKER = ".gitmem-site"
 ASSETS = ("site.css", "site.js")
@@ -95,6 +99,28 @@ def generate(memory: Memory) -> dict[str, bytes]:
             candidate, memory, links, graph
         ).encode()
     return dict(sorted(files.items()))
+
+
+def refuse_repository(out: Path, ws: Workspace) -> None:
+    """Refuse an out folder that is or holds the repository (its working tree or git
+    folder), or lies in the memory folder: replacing the site empties out, and a
+    repository that commits a `.gitmem-site` file (or a `_site` link to its root) would
+    otherwise have `gitmem site` delete its working tree and .git."""
+    where = out.resolve()
+    store = ws.store
+    for folder in (store.workdir, store.git_dir, store.common_dir):
+        if folder is not None and (where == folder.resolve() or where in folder.resolve().parents):
+            raise UsageError(
+                f"--out {out}: the folder holds the repository, which the site would replace; "
+                "choose a new folder for the site, e.g. _site"
+            )
+    if store.workdir is not None:
+        memory = (store.workdir / ws.dir).resolve()
+        if where == memory or memory in where.parents:
+            raise UsageError(
+                f"--out {out}: the folder is in the memory folder {ws.dir}; choose a folder "
+                "outside it, e.g. _site"
+            )
 
 
 def write(files: dict[str, bytes], out: Path) -> None:

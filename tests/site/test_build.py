@@ -232,3 +232,27 @@ def test_a_build_that_fails_midway_leaves_the_old_site_and_a_folder_it_may_repla
 
 def _files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_an_out_folder_holding_the_repository_or_in_the_memory_is_refused(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A repository that commits a `.gitmem-site` file at its root passed the marker check:
+    `--out .` (or a committed `_site` link to `.`, with the default --out) emptied the
+    working tree and deleted .git. A folder that is or holds the repository, or lies in the
+    memory folder, is now refused before anything is written."""
+    admit(memory, PROPOSE)
+    (memory / build.MARKER).write_text("gitmem site of nothing\n")
+    (memory / ".gitmem" / build.MARKER).write_text("gitmem site of nothing\n")
+    (memory / "_site").symlink_to(".")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a marker and a link to the root")
+    head = git(memory, "rev-parse", "HEAD")
+    for out in (".", "_site", str(memory.parent), ".gitmem", ".git"):
+        result = run(memory, "site", "--out", out)
+        assert result.exit_code == 2, (out, result.output)
+        assert f"--out {out}: " in result.output and "choose" in result.output, result.output
+        assert git(memory, "status", "--porcelain") == "", out
+        assert git(memory, "rev-parse", "HEAD") == head
+    ok(run(memory, "site", "--out", "public"))  # a folder beside the memory is still fine
+    assert (memory / "public" / "index.html").is_file()
