@@ -115,7 +115,8 @@ def svg(graph: Lineage, href: Callable[[str], str | None], current: str) -> str:
         title = node.title if len(node.title) <= _TITLE_CHARS else node.title[:_TITLE_CHARS] + "…"
         css = "node current" if node.id == current else f"node {node.status}"
         box = (
-            f'<rect x="{x}" y="{y}" width="{_BOX_W}" height="{_BOX_H}" rx="6" class="{css}"/>'
+            f'<rect x="{x}" y="{y}" width="{_BOX_W}" height="{_BOX_H}" rx="6" '
+            f'class="{escape(css)}"/>'
             f'<text x="{x + 8}" y="{y + 18}">{escape(title)}</text>'
             f'<text x="{x + 8}" y="{y + 36}" class="status">{escape(node.status)}</text>'
         )

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from clirunner import ok, run
+from clirunner import PROPOSE, admit, ok, run
 from npmpkgs import AXE, fetch
 from recall_corpus import corpus
 from recall_queries import MATCHING, NO_MATCH, SITUATIONS
@@ -23,6 +24,8 @@ from site_fixture import SiteRepo, site_repo
 
 from gitmem.recall.engine import Index
 from gitmem.site import build, search
+
+from conftest import git
 
 __all__ = ["site_repo"]  # the fixture
 
@@ -140,6 +143,72 @@ def test_an_entry_holding_script_runs_nothing(
     for element in browser.find_elements(By.CSS_SELECTOR, ".prose p"):  # type: ignore[attr-defined]
         element.click()
     assert browser.execute_script("return typeof window.pwned") == "undefined"  # type: ignore[attr-defined]
+
+
+#: A field value that tries to leave its attribute and the drawing it sits in: an element of
+#: its own, and a refresh that takes the reader to a page of the author's choosing.
+BREAKOUT = (
+    '"/></a></g></svg><p id="pwned">INJECTED</p>'
+    '<meta http-equiv="refresh" content="0;url=https://example.org/"><svg><g class="x'
+)
+
+
+def _forge(repo: Path, path: str, text: str) -> None:
+    """Commit a file straight to main, past the hooks, as someone who skips them would."""
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", f"forge {path}")
+
+
+def _entry(entry_id: str, **fields: str) -> str:
+    """An entry's text with these front-matter fields (each YAML-quoted) over a plain one's."""
+    meta = {
+        "id": entry_id,
+        "type": "decision",
+        "status": "admitted",
+        "title": "Forged past the hooks",
+        "applies_when": "never",
+        "source": "human:mallory",
+        "created": "2026-12-01",
+        **fields,
+    }
+    front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
+    return f"---\n{front}---\n\n## Context\n\n## Content\nx\n\n## Evidence\n"
+
+
+def _stays_put(driver: object, page: Path) -> None:
+    """The page neither grew an element of the entry's making nor went elsewhere."""
+    time.sleep(0.5)  # a refresh of 0 seconds fires after the load
+    assert driver.current_url == page.as_uri()  # type: ignore[attr-defined]
+    assert driver.execute_script(  # type: ignore[attr-defined]
+        "return [document.getElementById('pwned'),"
+        " document.querySelector('meta[http-equiv=refresh]')]"
+    ) == [None, None]
+
+
+def test_a_forged_status_in_a_lineage_stays_text(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """The lineage drawing put an entry's status into a class attribute unescaped: a status
+    forged past the hooks closed the drawing, added elements, and its refresh took the
+    reader to another site."""
+    entry_id = admit(memory, PROPOSE)
+    forged = "local-decision-20261201-forged-status"
+    _forge(
+        memory,
+        f".gitmem/entries/decision/{forged}.md",
+        _entry(forged, status="superseded" + BREAKOUT, superseded_by=entry_id),
+    )
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    text = admitted.read_text().replace("tags:", f"supersedes: [{forged}]\ntags:", 1)
+    _forge(memory, str(admitted.relative_to(memory)), text)
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out)))
+    page = out / "entries" / f"{entry_id}.html"
+    assert '<svg class="lineage"' in page.read_text()
+    _open(browser, page)
+    _stays_put(browser, page)
 
 
 def test_filters(browser: object, site: Path, site_repo: SiteRepo) -> None:
