@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitmem.errors import UsageError
+from gitmem.gate.rules import shown
 from gitmem.repo.store import atomic_write
 from gitmem.site import lineage as lineage_mod
 from gitmem.site import pages, search
@@ -49,6 +50,13 @@ STAGE_PREFIX = ".gitmem-site-new-"  # the new site while it is written, inside o
 
 def asset(name: str) -> bytes:
     return (resources.files("gitmem.site") / "assets" / name).read_bytes()
+
+
+def _encoded(page: str) -> bytes:
+    """A page's bytes. A name git keeps whose bytes are not UTF-8 (a file, a branch) reaches
+    a page as lone surrogates, which UTF-8 cannot encode: each such byte shows as \\xNN, as
+    `gitmem check` shows the name."""
+    return shown(page).encode()
 
 
 def generate(memory: Memory) -> dict[str, bytes]:
@@ -71,9 +79,9 @@ def generate(memory: Memory) -> dict[str, bytes]:
     )
     numbers = {e.entry.id: i for i, e in enumerate(admitted)}
     files: dict[str, bytes] = {
-        "index.html": pages.home(memory, links).encode(),
-        "entries.html": pages.entry_list(memory, links, numbers).encode(),
-        "refused.html": pages.refused(memory).encode(),
+        "index.html": _encoded(pages.home(memory, links)),
+        "entries.html": _encoded(pages.entry_list(memory, links, numbers)),
+        "refused.html": _encoded(pages.refused(memory)),
         "search.js": search.script(index),
         ".nojekyll": b"",
         MARKER: f"gitmem site of {memory.commit}\n".encode(),
@@ -87,7 +95,7 @@ def generate(memory: Memory) -> dict[str, bytes]:
         graph = None
         if entry.supersedes or entry.id in successors:
             graph = lineage_mod.lineage(entry.id, by_id, successors)
-        files[entry_pages[entry.id]] = pages.entry_page(item, memory, links, graph).encode()
+        files[entry_pages[entry.id]] = _encoded(pages.entry_page(item, memory, links, graph))
     for candidate in memory.candidates:
         if candidate.entry is None:
             continue
@@ -95,9 +103,9 @@ def generate(memory: Memory) -> dict[str, bytes]:
         if candidate.entry.supersedes:
             known = {**by_id, candidate.id: candidate.entry}
             graph = lineage_mod.lineage(candidate.id, known, lineage_mod.successors_of(known))
-        files[candidate_pages[candidate.id]] = pages.entry_page(
-            candidate, memory, links, graph
-        ).encode()
+        files[candidate_pages[candidate.id]] = _encoded(
+            pages.entry_page(candidate, memory, links, graph)
+        )
     return dict(sorted(files.items()))
 
 

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from urllib.parse import quote
 
 from gitmem.model.curation import state_note
 from gitmem.model.entry import Entry
@@ -51,7 +52,7 @@ def page_name(entry_id: str, taken: set[str]) -> str:
     base = (
         entry_id
         if is_entry_id(entry_id)
-        else "id-" + hashlib.sha256(entry_id.encode()).hexdigest()[:16]
+        else "id-" + hashlib.sha256(entry_id.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     )
     name, n = base, 1
     while name in taken:
@@ -74,7 +75,10 @@ class Links:
         return f"{self.web}/commit/{oid}" if self.web else None
 
     def file_url(self, path: str) -> str | None:
-        return f"{self.web}/blob/{self.commit}/{path}" if self.web else None
+        """The address of a repository path, its bytes percent-encoded: a path is any bytes
+        git keeps, a name that is not UTF-8 included (a lone surrogate here)."""
+        quoted = quote(path.encode("utf-8", "surrogateescape"), safe="/")
+        return f"{self.web}/blob/{self.commit}/{quoted}" if self.web else None
 
 
 def source_kind(source: str) -> str:

@@ -256,3 +256,40 @@ def test_an_out_folder_holding_the_repository_or_in_the_memory_is_refused(
         assert git(memory, "rev-parse", "HEAD") == head
     ok(run(memory, "site", "--out", "public"))  # a folder beside the memory is still fine
     assert (memory / "public" / "index.html").is_file()
+
+
+def test_file_names_that_are_not_utf8_are_shown_and_linked(memory: Path, tmp_path: Path) -> None:
+    """git keeps a name's bytes, whatever they are; a name that is not UTF-8 reached a page
+    as a lone surrogate, and the build failed with an unexpected error (exit 3): an entry
+    file that does not parse, a candidate branch, a relative link from an entry in such a
+    folder. A name is now shown with \\xNN for the byte, as `gitmem check` shows it, and a
+    link goes to the file's address with the byte percent-encoded."""
+    entry_id = admit(memory, PROPOSE)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    entries = os.fsencode(memory / ".gitmem" / "entries")
+    Path(os.fsdecode(entries + b"/decision/bad-\xff.md")).write_text("---\nnot: an entry\n")
+    other = "local-decision-20261201-linked-from-a-folder"
+    text = (
+        admitted.read_text()
+        .replace(entry_id, other)
+        .replace("Read objects with pygit2.", "See [the notes](notes.md).")
+    )
+    Path(os.fsdecode(entries + b"/\xfe")).mkdir()
+    Path(os.fsdecode(entries + b"/\xfe/linked.md")).write_text(text)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "names that are not UTF-8")
+    commit = git(memory, "rev-parse", "HEAD").strip()
+    branch = os.fsdecode(b"gitmem/stray-\xff")
+    git(memory, "checkout", "-q", "-b", branch)
+    candidate = Path(os.fsdecode(os.fsencode(memory) + b"/.gitmem/candidates/stray-\xff.md"))
+    candidate.parent.mkdir()
+    candidate.write_text(text.replace("status: admitted", "status: candidate"))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a branch whose name is not UTF-8")
+    git(memory, "checkout", "-q", "main")
+    files = _site(memory, tmp_path / "site")
+    home = files["index.html"].decode()
+    assert "<code>.gitmem/entries/decision/bad-\\xff.md</code>" in home
+    assert "<code>refs/heads/gitmem/stray-\\xff</code>" in home
+    page = files[f"entries/{other}.html"].decode()
+    assert f'href="{WEB}/blob/{commit}/.gitmem/entries/%FE/notes.md"' in page
