@@ -80,9 +80,10 @@ def _line(entry: Listed, link_base: str, note: str) -> str:
     link = os.path.relpath(entry.path, link_base) if link_base else entry.path
     link = link.replace(os.sep, "/")
     by = _literal(clean(entry.admitted_by, 80) or "unknown")
+    when = _literal(entry.admitted or "unknown")
     return (
-        f"> - [{_literal(clean(entry.title, 160))}]({link}) — {entry.type}: "
-        f"{_literal(clean(entry.applies_when, 200))} ({by}, {entry.admitted or 'unknown'}{note})"
+        f"> - [{_literal(clean(entry.title, 160))}]({link}) — {_literal(entry.type)}: "
+        f"{_literal(clean(entry.applies_when, 200))} ({by}, {when}{note})"
     )
 
 
@@ -182,9 +183,9 @@ def _footer(left: int, total: int, chosen: list[Listed], newest: list[Listed]) -
     kinds: dict[str, int] = {}
     for e in dropped:
         kinds[e.type] = kinds.get(e.type, 0) + 1
-    by_type = ", ".join(f"{n} {t}" for t, n in sorted(kinds.items()))
-    oldest_kept = min((e.admitted for e in chosen), default="")
-    newest_dropped = max((e.admitted for e in dropped), default="")
+    by_type = ", ".join(f"{n} {_literal(t)}" for t, n in sorted(kinds.items()))
+    oldest_kept = _literal(min((e.admitted for e in chosen), default=""))
+    newest_dropped = _literal(max((e.admitted for e in dropped), default=""))
     span = f", admitted up to {newest_dropped}" if newest_dropped else ""
     since = f" (every entry admitted since {oldest_kept} is listed)" if oldest_kept else ""
     return (

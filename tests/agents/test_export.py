@@ -164,3 +164,62 @@ def test_a_title_holding_markdown_stays_one_link_and_hides_nothing(memory: Path)
     assert "".join(t.content for t in inside) == title
     assert str(tokens[opened].attrGet("href")).endswith(f"/{entry_id}.md")
     assert "— method: indexing <b> (human:Test Author, " in "".join(t.content for t in tokens)
+
+
+def _forge(repo: Path, name: bytes, **fields: str) -> None:
+    """An admitted entry committed straight to main, past the hooks, in the file `name` (its
+    bytes) under entries/decision/."""
+    import json
+    import os
+
+    from conftest import git
+
+    meta = {
+        "id": "local-decision-20261201-forged",
+        "type": "decision",
+        "status": "admitted",
+        "title": "Forged past the hooks",
+        "applies_when": "never",
+        "source": "human:mallory",
+        "admitted_by": "human:mallory",
+        "created": "2026-12-01",
+        "admitted": "2026-12-01",
+        **fields,
+    }
+    front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
+    folder = os.fsencode(repo / ".gitmem" / "entries" / "decision")
+    Path(os.fsdecode(folder)).mkdir(parents=True, exist_ok=True)
+    Path(os.fsdecode(folder + b"/" + name)).write_text(
+        f"---\n{front}---\n\n## Context\n\n## Content\nx\n\n## Evidence\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "forge an entry")
+
+
+def test_a_forged_type_or_date_holding_markdown_hides_nothing(memory: Path) -> None:
+    """The title, hook and admitter were written as literal text, but the type and the
+    admission date went in as they were: a forged `type: "decision <!--"` hid every later
+    line of the file wherever it is rendered, and a type holding a link made one. Every field
+    of a line is now literal text."""
+    from markdown_it import MarkdownIt
+
+    _forge(
+        memory,
+        b"local-decision-20261201-forged.md",
+        type="decision <!-- [here](https://example.org/) `",
+        admitted="2026-12-01 <!--",
+    )
+    text = ok(run(memory, "export", "agents", "-o", "-")).output
+    tokens = MarkdownIt("commonmark").parseInline(_lines_of(text)[0][2:])[0].children or []
+    kinds = [t.type for t in tokens]
+    assert kinds.count("link_open") == 1, kinds
+    assert "html_inline" not in kinds and "code_inline" not in kinds, kinds
+    shown = "".join(t.content for t in tokens)
+    assert "— decision <!-- [here](https://example.org/) `: never" in shown
+    assert "(human:mallory, 2026-12-01 <!--)" in shown
+    cut = ok(run(memory, "export", "agents", "-o", "-", "--budget-lines", "7")).output
+    footer = cut.rstrip().splitlines()[-1]
+    assert footer.startswith("Left out to fit the budget: 1 of 1"), cut
+    tokens = MarkdownIt("commonmark").parseInline(footer)[0].children or []
+    kinds = [t.type for t in tokens]
+    assert "link_open" not in kinds and kinds.count("code_inline") == 1, kinds  # gitmem recall
