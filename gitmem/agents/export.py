@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
+from urllib.parse import quote
 
 from gitmem.agents import catalog
 from gitmem.agents.precedents import PREAMBLE, clean
@@ -78,7 +79,7 @@ def _literal(text: str) -> str:
 def _line(entry: Listed, link_base: str, note: str) -> str:
     """One entry, quoted: title linked to its file, type, hook, who admitted it and when."""
     link = os.path.relpath(entry.path, link_base) if link_base else entry.path
-    link = link.replace(os.sep, "/")
+    link = quote(link.replace(os.sep, "/"), safe="/")  # a name may hold `)`, spaces, anything
     by = _literal(clean(entry.admitted_by, 80) or "unknown")
     when = _literal(entry.admitted or "unknown")
     return (

@@ -223,3 +223,20 @@ def test_a_forged_type_or_date_holding_markdown_hides_nothing(memory: Path) -> N
     tokens = MarkdownIt("commonmark").parseInline(footer)[0].children or []
     kinds = [t.type for t in tokens]
     assert "link_open" not in kinds and kinds.count("code_inline") == 1, kinds  # gitmem recall
+
+
+def test_an_entry_file_of_any_name_is_one_link_to_it(memory: Path) -> None:
+    """A link's target went in as the file's path: a name holding `)` or a space ended the
+    link early, the rest of the name (and whatever link it spelled) left as Markdown. The
+    target is now the path percent-encoded."""
+    from urllib.parse import unquote
+
+    from markdown_it import MarkdownIt
+
+    name = "odd name) [here](https:--example.org) é.md"
+    _forge(memory, name.encode())
+    text = ok(run(memory, "export", "agents", "-o", "-")).output
+    tokens = MarkdownIt("commonmark").parseInline(_lines_of(text)[0][2:])[0].children or []
+    links = [t for t in tokens if t.type == "link_open"]
+    assert len(links) == 1, [t.type for t in tokens]
+    assert unquote(str(links[0].attrGet("href"))) == f".gitmem/entries/decision/{name}"
