@@ -126,7 +126,9 @@ def line_of(path: str, data: bytes) -> bytes | None:
         _field(found.get("applies_when", "")),
         _field(found.get("admitted_by", ""), 120),
     ]
-    return "\t".join(fields).encode("utf-8") + b"\n"
+    # surrogateescape: a path git read whose bytes are not UTF-8 keeps its bytes (a line is
+    # read back with "replace")
+    return "\t".join(fields).encode("utf-8", "surrogateescape") + b"\n"
 
 
 def _parse(line: bytes) -> Listed | None:

@@ -240,3 +240,13 @@ def test_an_entry_file_of_any_name_is_one_link_to_it(memory: Path) -> None:
     links = [t for t in tokens if t.type == "link_open"]
     assert len(links) == 1, [t.type for t in tokens]
     assert unquote(str(links[0].attrGet("href"))) == f".gitmem/entries/decision/{name}"
+
+
+def test_an_entry_file_named_in_bytes_that_are_not_utf8_is_listed(memory: Path) -> None:
+    """git keeps a name's bytes; gitmem reads one that is not UTF-8 with lone surrogates,
+    which the catalog's line could not encode: the export (and every reader of the
+    catalog) ended with an unexpected error (exit 3). The name's bytes are kept."""
+    _forge(memory, b"forged-\xff.md")
+    text = ok(run(memory, "export", "agents", "-o", "-")).output
+    (line,) = _lines_of(text)
+    assert line.startswith("> - [Forged past the hooks](.gitmem/entries/decision/forged-")
