@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
-VERSION: Final = b"# gitmem agents catalog 3 "
+#: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean)
+VERSION: Final = b"# gitmem agents catalog 4 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0

@@ -59,7 +59,7 @@ PREAMBLE: Final = (
     "or the code as it is; where they disagree, follow those and say so."
 )
 
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]+")
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]+")
 
 
 def clean(text: str, limit: int = 300) -> str:

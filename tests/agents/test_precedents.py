@@ -88,3 +88,12 @@ def test_room_is_the_most_any_freshness_notes_let_render_keep() -> None:
         assert f"({12 - len(kept)} more precedents left out" in block
     shortest = [p._replace(freshness="cites missing file x") for p in unknown]
     assert sum(f"**Lesson {n}**" in render(shortest, **style) for n in range(12)) == shown
+
+
+def test_bidirectional_isolates_and_the_arabic_letter_mark_are_hidden_characters_too() -> None:
+    """clean took the bidirectional embeddings and overrides (U+202A..U+202E) out, not the
+    isolates (U+2066..U+2069) nor the Arabic letter mark (U+061C), which reorder a line as
+    well (Trojan Source): an entry forged past the hooks carried them into MEMORY.md and
+    every recall output. They are now spaces like the rest."""
+    for mark in ("\u2066", "\u2067", "\u2068", "\u2069", "\u061c"):
+        assert clean(f"admit {mark}the other{mark} one") == "admit the other one", repr(mark)
