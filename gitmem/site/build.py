@@ -27,6 +27,7 @@ The files:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from importlib import resources
@@ -52,10 +53,22 @@ def asset(name: str) -> bytes:
     return (resources.files("gitmem.site") / "assets" / name).read_bytes()
 
 
+#: What a browser does not show, or lets reorder the text around it: control characters,
+#: bidirectional controls, zero-width characters (the gate refuses them in an entry:
+#: HIDDEN-UNICODE). No page of gitmem's own holds one.
+_UNSEEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
+)
+
+
 def _encoded(page: str) -> bytes:
-    """A page's bytes. A name git keeps whose bytes are not UTF-8 (a file, a branch) reaches
-    a page as lone surrogates, which UTF-8 cannot encode: each such byte shows as \\xNN, as
-    `gitmem check` shows the name."""
+    """A page's bytes, with nothing in it hidden from a reader. A character in _UNSEEN shows
+    as its escape (a right-to-left override ran on to the end of its paragraph, reversing
+    the words after the field that held it), as the terminal commands show it to a
+    reviewer. A name git keeps whose bytes are not UTF-8 (a file, a branch) reaches a page as
+    lone surrogates, which UTF-8 cannot encode: each such byte shows as \\xNN, as `gitmem
+    check` shows the name."""
+    page = _UNSEEN.sub(lambda match: f"\\u{ord(match.group()):04x}", page)
     return shown(page).encode()
 
 

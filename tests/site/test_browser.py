@@ -211,6 +211,44 @@ def test_a_forged_status_in_a_lineage_stays_text(
     _stays_put(browser, page)
 
 
+def test_a_bidirectional_control_in_a_field_reorders_nothing_around_it(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """A right-to-left override (U+202E) in a field forged past the hooks (the gate refuses
+    it: HIDDEN-UNICODE) ran on to the end of its paragraph: "by human:eve on 2026-12-01, in
+    commit …" read right to left after the name, the date before "on". A control character,
+    bidirectional control or zero-width character is now shown as its escape, \\u202e, as
+    the terminal commands show it to a reviewer."""
+    from selenium.webdriver.common.by import By
+
+    forged = "local-decision-20261201-forged-admitter"
+    _forge(
+        memory,
+        f".gitmem/entries/decision/{forged}.md",
+        _entry(forged, admitted_by="human:eve\u202e", admitted="2026-12-01"),
+    )
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out)))
+    page = out / "entries" / f"{forged}.html"
+    assert _open(browser, page) == []
+    dd = next(
+        e
+        for e in browser.find_elements(By.CSS_SELECTOR, "dl.fields dd")  # type: ignore[attr-defined]
+        if e.text.startswith("by human:eve")
+    )
+    left = browser.execute_script(  # type: ignore[attr-defined]
+        "const node = arguments[0].firstChild, text = node.data;"
+        "return arguments[1].map(word => {"
+        " const range = document.createRange(), at = text.indexOf(word);"
+        " range.setStart(node, at); range.setEnd(node, at + word.length);"
+        " return range.getBoundingClientRect().left; });",
+        dd,
+        [" on ", "2026-12-01"],
+    )
+    assert left[0] < left[1], left
+    assert "\u202e" not in dd.text and "human:eve\\u202e on 2026-12-01" in dd.text
+
+
 def test_filters(browser: object, site: Path, site_repo: SiteRepo) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
