@@ -76,9 +76,13 @@ def _literal(text: str) -> str:
     return _MARKUP.sub(r"\\\1", text)
 
 
-def _line(entry: Listed, link_base: str, note: str) -> str:
-    """One entry, quoted: title linked to its file, type, hook, who admitted it and when."""
-    link = os.path.relpath(entry.path, link_base) if link_base else entry.path
+def _line(entry: Listed, link_base: str, note: str, root: str = "") -> str:
+    """One entry, quoted: title linked to its file, type, hook, who admitted it and when.
+    link_base is the output's folder, relative to root (the repository's, as entry paths
+    are) or absolute; both are joined to root, so the current folder never counts."""
+    link = entry.path
+    if link_base:
+        link = os.path.relpath(os.path.join(root, entry.path), os.path.join(root, link_base))
     link = quote(link.replace(os.sep, "/"), safe="/")  # a name may hold `)`, spaces, anything
     by = _literal(clean(entry.admitted_by, 80) or "unknown")
     when = _literal(entry.admitted or "unknown")
@@ -112,6 +116,7 @@ def render(
     target: str,
     project: str,
     link_base: str,
+    root: str = "",
     max_lines: int,
     max_bytes: int,
 ) -> Export:
@@ -125,7 +130,7 @@ def render(
     )  # stable: newest first inside each group
     notes = {e.id: "; cites only missing files" for e in newest if e.id in dead}
     notes.update({e.id: "; may be stale: its files changed since" for e in newest if e.id in stale})
-    lines_of = {e.id: _line(e, link_base, notes.get(e.id, "")) for e in newest}
+    lines_of = {e.id: _line(e, link_base, notes.get(e.id, ""), root) for e in newest}
 
     def compose(chosen: list[Listed]) -> str:
         picked = {e.id for e in chosen}
@@ -234,6 +239,7 @@ def export(
         target=target,
         project=ws.settings.project,
         link_base=base,
+        root=str(store.workdir or ""),
         max_lines=max_lines,
         max_bytes=max_bytes,
     )

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from agent_stores import entry_id, make_store, superseded
-from clirunner import ok, run
+from clirunner import PROPOSE, ok, run
 
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES
 
@@ -250,3 +250,20 @@ def test_an_entry_file_named_in_bytes_that_are_not_utf8_is_listed(memory: Path) 
     text = ok(run(memory, "export", "agents", "-o", "-")).output
     (line,) = _lines_of(text)
     assert line.startswith("> - [Forged past the hooks](.gitmem/entries/decision/forged-")
+
+
+def test_links_of_a_file_written_by_absolute_path_lead_to_the_entries(
+    memory: Path, tmp_path: Path
+) -> None:
+    """With an absolute -o, a link was made relative to the current folder rather than the
+    repository root: run from a sub-folder, every link missed its entry (`../sub/.gitmem/…`).
+    Each link now leads from the file to the entry, wherever gitmem runs."""
+    import re
+
+    entry_id = ok(run(memory, *PROPOSE)).output.split()[1]
+    ok(run(memory, "admit", entry_id))
+    (memory / "sub").mkdir()
+    for target in (memory / "docs" / "MEMORY.md", tmp_path / "elsewhere" / "MEMORY.md"):
+        ok(run(memory / "sub", "export", "agents", "-o", str(target)))
+        (href,) = re.findall(r"\]\(([^)]*)\)", target.read_text())
+        assert (target.parent / href).resolve() == next(memory.rglob(f"{entry_id}.md")).resolve()
