@@ -75,22 +75,25 @@ def _encoded(page: str) -> bytes:
 def generate(memory: Memory) -> dict[str, bytes]:
     """Every file of the site, by path relative to its root."""
     taken: set[str] = set()
-    entry_pages = {
-        e.entry.id: f"entries/{pages.page_name(e.entry.id, taken)}.html" for e in memory.entries
-    }
+    # a page for each file: two files holding one id (the gate refuses that, a commit past
+    # it does not) each get theirs, and a link by id leads to the first
+    page_of = {e.path: f"entries/{pages.page_name(e.entry.id, taken)}.html" for e in memory.entries}
+    entry_pages: dict[str, str] = {}
+    for e in memory.entries:
+        entry_pages.setdefault(e.entry.id, page_of[e.path])
     taken = set()
     candidate_pages = {
         c.id: f"candidates/{pages.page_name(c.id, taken)}.html"
         for c in memory.candidates
         if c.entry is not None
     }
-    links = pages.Links(entry_pages, candidate_pages, memory.web, memory.commit)
+    links = pages.Links(entry_pages, candidate_pages, memory.web, memory.commit, page_of)
     admitted = [e for e in memory.entries if e.entry.status == "admitted"]
     index = search.build(
         search.docs_of([(e.path, e.entry) for e in admitted]),
-        [entry_pages[e.entry.id] for e in admitted],
+        [page_of[e.path] for e in admitted],
     )
-    numbers = {e.entry.id: i for i, e in enumerate(admitted)}
+    numbers = {e.path: i for i, e in enumerate(admitted)}
     files: dict[str, bytes] = {
         "index.html": _encoded(pages.home(memory, links)),
         "entries.html": _encoded(pages.entry_list(memory, links, numbers)),
@@ -108,7 +111,7 @@ def generate(memory: Memory) -> dict[str, bytes]:
         graph = None
         if entry.supersedes or entry.id in successors:
             graph = lineage_mod.lineage(entry.id, by_id, successors)
-        files[entry_pages[entry.id]] = _encoded(pages.entry_page(item, memory, links, graph))
+        files[page_of[item.path]] = _encoded(pages.entry_page(item, memory, links, graph))
     for candidate in memory.candidates:
         if candidate.entry is None:
             continue

@@ -64,12 +64,14 @@ def page_name(entry_id: str, taken: set[str]) -> str:
 
 @dataclass(frozen=True)
 class Links:
-    """Where things are: entry pages by id, and the forge addresses when the web is known."""
+    """Where things are: entry pages by id and by file, and the forge addresses when the web
+    is known."""
 
-    entries: dict[str, str]  # id -> path from the site root
+    entries: dict[str, str]  # id -> path from the site root (of the first file holding it)
     candidates: dict[str, str]
     web: str | None
     commit: str
+    files: dict[str, str]  # an entry file's repository path -> its page's path
 
     def commit_url(self, oid: str) -> str | None:
         return f"{self.web}/commit/{oid}" if self.web else None
@@ -140,6 +142,13 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], caption: str, css
     return "".join(out)
 
 
+def _own_link(item: SiteEntry, links: Links) -> str:
+    """An entry's title as a link to its own page (not to the page of an id another file may
+    hold too)."""
+    title = escape(item.entry.title or item.entry.id)
+    return f'<a href="{escape(links.files[item.path])}">{title}</a>'
+
+
 def _entry_link(entry_id: str, title: str, links: Links, up: str) -> str:
     target = links.entries.get(entry_id)
     if target is None:
@@ -199,7 +208,7 @@ def home(memory: Memory, links: Links) -> str:
     rows = [
         [
             escape(str(e.entry.meta.get("admitted"))),
-            _entry_link(e.entry.id, e.entry.title, links, ""),
+            _own_link(e, links),
             escape(e.entry.type),
             escape(str(e.entry.meta.get("admitted_by", ""))),
         ]
@@ -239,7 +248,8 @@ def home(memory: Memory, links: Links) -> str:
 
 def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
     """Every entry, with the filter and search form the script drives (without the script, the
-    whole list shows)."""
+    whole list shows); numbers gives each admitted entry's file its number in the search
+    index."""
     entries = memory.entries
     types = sorted({e.entry.type for e in entries})
     tags = sorted({t for e in entries for t in e.entry.tags})
@@ -276,7 +286,7 @@ def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
     items = []
     for e in entries:
         entry = e.entry
-        number = numbers.get(entry.id)
+        number = numbers.get(e.path)
         attrs = {
             "data-type": entry.type,
             "data-status": entry.status,
@@ -294,7 +304,7 @@ def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
         tags_text = ", ".join(escape(t) for t in entry.tags)
         items.append(
             f"<li {attr_text}>"
-            f'<p class="title">{_entry_link(entry.id, entry.title, links, "")} '
+            f'<p class="title">{_own_link(e, links)} '
             f'<span class="score" hidden></span></p>'
             f'<p class="meta"><span class="type">{escape(entry.type)}</span> '
             f"{' '.join(marks)} "

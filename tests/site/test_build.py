@@ -293,3 +293,27 @@ def test_file_names_that_are_not_utf8_are_shown_and_linked(memory: Path, tmp_pat
     assert "<code>refs/heads/gitmem/stray-\\xff</code>" in home
     page = files[f"entries/{other}.html"].decode()
     assert f'href="{WEB}/blob/{commit}/.gitmem/entries/%FE/notes.md"' in page
+
+
+def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
+    """Pages were found by id: a second file holding an entry's id (committed past the
+    hooks, in another type's folder) took the page name `<id>-2` and the id's one link, so
+    both rows of the list led to the twin's page and the entry's own page was never
+    written: a forged twin stood in for the entry. Each file now has its own page, and
+    each row of the list and of the latest admissions links to its own."""
+    entry_id = admit(memory, PROPOSE)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    twin = memory / ".gitmem" / "entries" / "method" / admitted.name
+    twin.parent.mkdir()
+    twin.write_text(admitted.read_text().replace("Use pygit2 inside hooks", "Forged twin"))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a second file with the id")
+    files = _site(memory, tmp_path / "site")
+    titles = {}
+    for name, data in files.items():
+        if name.startswith("entries/"):
+            titles[name] = re.findall(r"<h1>([^<]*)</h1>", data.decode())[0]
+    assert sorted(titles.values()) == ["Forged twin", "Use pygit2 inside hooks"]
+    for page in ("entries.html", "index.html"):
+        rows = re.findall(r'<a href="(entries/[^"]*)">([^<]*)</a>', files[page].decode())
+        assert sorted(rows) == sorted(titles.items()), page
