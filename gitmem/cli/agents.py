@@ -101,8 +101,9 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
 
 def _write_output(path: Path, given: str, text: str, root: Path) -> None:
     """Write the exported file; a path the system will not write (a folder, a read-only
-    place, a parent that is a file) is the user's to fix, said with the system's reason
-    and the path as they gave it, never an unexpected error.
+    place, a parent that is a file) or that is no regular file (a device, a pipe) is the
+    user's to fix, said with the system's reason and the path as they gave it, never an
+    unexpected error.
 
     A symbolic link at the path, or a folder on the way that leads out of the repository, is
     refused, not written through: the default paths lie in the working tree, where a cloned
@@ -112,6 +113,12 @@ def _write_output(path: Path, given: str, text: str, root: Path) -> None:
     the temporary a killed one left goes with a later export once a minute old."""
     if path.is_dir() and not path.is_symlink():
         raise UsageError(f"-o {given}: is a folder: give the path of a file to write")
+    if path.exists() and not path.is_symlink() and not path.is_file():
+        # the rename that replaces the file whole would put a regular file in its place
+        raise UsageError(
+            f"-o {given}: not a regular file (a device, a pipe): give the path of a file to "
+            "write, or -o - for the standard output"
+        )
     refuse_links(path, f"-o {given}", root)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

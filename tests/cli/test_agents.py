@@ -128,3 +128,18 @@ def test_an_export_killed_in_the_middle_of_its_write_leaves_no_temporary_for_lon
     ok(run(memory, "export", "agents"))
     assert (memory / "MEMORY.md").is_file()
     assert not list(memory.rglob("*.tmp"))
+
+
+def test_an_output_that_is_no_regular_file_is_refused_not_replaced(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The file is replaced whole (a temporary renamed over it): given a device or a named
+    pipe (`-o /dev/null`, `-o /dev/stdout`), the rename put a regular file in its place,
+    which as root destroyed the device for every program. Such a path is now refused."""
+    admit(memory, PROPOSE)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    result = run(memory, "export", "agents", "-o", str(pipe))
+    assert result.exit_code == 2, result.output
+    assert f"-o {pipe}: not a regular file" in result.output and "-o -" in result.output
+    assert pipe.is_fifo()
