@@ -65,14 +65,16 @@ def _is_correction(entry: Listed) -> bool:
     return entry.type == "mistake" or bool(entry.supersedes)
 
 
-_MARKUP = re.compile(r"([\\\[\]<`])")
+_MARKUP = re.compile(r"([\\\[\]<`@])")
 
 
 def _literal(text: str) -> str:
-    """text as Markdown shows it, never as structure: a backslash, a bracket, a backtick or a
-    `<` gets a backslash. An admitted title is free text: `Arrays] start at 0` ended the link
-    early and left its path as text, a backtick opened a code span that ran on, and
-    `<!--` hid every later line of the file wherever it is rendered."""
+    """text as Markdown shows it, never as structure: a backslash, a bracket, a backtick, a
+    `<` or an `@` gets a backslash. An admitted title is free text: `Arrays] start at 0`
+    ended the link early and left its path as text, a backtick opened a code span that ran
+    on, `<!--` hid every later line of the file wherever it is rendered, and `@.env` (after
+    a space) is how Claude Code imports a file into the model's context, from CLAUDE.md and
+    the files it imports, this one among them."""
     return _MARKUP.sub(r"\\\1", text)
 
 

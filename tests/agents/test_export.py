@@ -267,3 +267,27 @@ def test_links_of_a_file_written_by_absolute_path_lead_to_the_entries(
         ok(run(memory / "sub", "export", "agents", "-o", str(target)))
         (href,) = re.findall(r"\]\(([^)]*)\)", target.read_text())
         assert (target.parent / href).resolve() == next(memory.rglob(f"{entry_id}.md")).resolve()
+
+
+def test_an_at_sign_in_an_entry_imports_no_file_where_the_export_is_imported(
+    memory: Path,
+) -> None:
+    """Claude Code reads `@path` after a space or at a line's start, in CLAUDE.md and in the
+    files it imports (`@.claude/gitmem-memory.md`), as an import of that file into the
+    model's context. An admitted title or hook holding `@.env` or `@~/.aws/credentials` made
+    the export import it. Each `@` of an entry's text is now written `\\@`, which Markdown
+    shows as `@` and no import reads."""
+    import re
+
+    from markdown_it import MarkdownIt
+
+    args = ["propose", "--type", "method", "--title", "Keep @.env out of commits"]
+    args += ["--applies-when", "reading @~/.aws/credentials or @README.md"]
+    entry_id = ok(run(memory, *args, "--content", "Use a vault.")).output.split()[1]
+    ok(run(memory, "admit", entry_id))
+    text = ok(run(memory, "export", "claude", "-o", "-")).output
+    assert not re.findall(r"(?:^|\s)@((?:[^\s\\]|\\ )+)", text, re.MULTILINE)
+    tokens = MarkdownIt("commonmark").parseInline(_lines_of(text)[0][2:])[0].children or []
+    shown = "".join(t.content for t in tokens)
+    assert "Keep @.env out of commits" in shown
+    assert "reading @~/.aws/credentials or @README.md" in shown
