@@ -42,7 +42,7 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
 
     ws = open_workspace()
     emit_warnings(ws.settings.warnings)
-    build.refuse_repository(Path(out), ws)
+    build.refuse_out(Path(out), ws)
     memory = collect.collect(
         ws, ref=ref, candidates=not no_candidates, web=web.rstrip("/") if web else web
     )

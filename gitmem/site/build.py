@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from gitmem.errors import UsageError
 from gitmem.gate.rules import shown
+from gitmem.repo.atomic import refuse_links
 from gitmem.repo.store import atomic_write
 from gitmem.site import lineage as lineage_mod
 from gitmem.site import pages, search
@@ -125,13 +126,18 @@ def generate(memory: Memory) -> dict[str, bytes]:
     return dict(sorted(files.items()))
 
 
-def refuse_repository(out: Path, ws: Workspace) -> None:
-    """Refuse an out folder that is or holds the repository (its working tree or git
-    folder), or lies in the memory folder: replacing the site empties out, and a
-    repository that commits a `.gitmem-site` file (or a `_site` link to its root) would
-    otherwise have `gitmem site` delete its working tree and .git."""
-    where = out.resolve()
+def refuse_out(out: Path, ws: Workspace) -> None:
+    """Refuse an out folder the site must not replace, marker or not: one that is or holds
+    the repository (its working tree or git folder), or lies in the memory folder (a
+    repository that commits a `.gitmem-site` file, or a `_site` link to its root, would
+    otherwise have `gitmem site` delete its working tree and .git); and, as gitmem export
+    does, a symbolic link at out or a folder on the way out of the repository (a clone can
+    commit `_site`, the default, as a link to a folder of its own with a marker, whose
+    files of the user's the site would replace)."""
     store = ws.store
+    if store.workdir is not None:
+        refuse_links(out, f"--out {out}", store.workdir)
+    where = out.resolve()
     for folder in (store.workdir, store.git_dir, store.common_dir):
         if folder is not None and (where == folder.resolve() or where in folder.resolve().parents):
             raise UsageError(

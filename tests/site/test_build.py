@@ -251,7 +251,8 @@ def test_an_out_folder_holding_the_repository_or_in_the_memory_is_refused(
     for out in (".", "_site", str(memory.parent), ".gitmem", ".git"):
         result = run(memory, "site", "--out", out)
         assert result.exit_code == 2, (out, result.output)
-        assert f"--out {out}: " in result.output and "choose" in result.output, result.output
+        assert f"--out {out}: " in result.output, result.output
+        assert "choose" in result.output or "remove the link" in result.output, result.output
         assert git(memory, "status", "--porcelain") == "", out
         assert git(memory, "rev-parse", "HEAD") == head
     ok(run(memory, "site", "--out", "public"))  # a folder beside the memory is still fine
@@ -317,3 +318,35 @@ def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path
     for page in ("entries.html", "index.html"):
         rows = re.findall(r'<a href="(entries/[^"]*)">([^<]*)</a>', files[page].decode())
         assert sorted(rows) == sorted(titles.items()), page
+
+
+def test_an_out_folder_that_is_a_link_is_refused_not_written_through(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`--out` defaults to `_site` in the working tree, where a cloned repository can commit
+    `_site` as a link to a folder of its own holding a `.gitmem-site` file (or to any empty
+    folder of the user's): gitmem site replaced that folder's content, the user's work in
+    it (edits not committed, new files) lost. A link at --out, or a folder on the way that
+    leads out of the repository, is now refused, as gitmem export refuses one."""
+    admit(memory, PROPOSE)
+    src = memory / "src"
+    src.mkdir()
+    (src / build.MARKER).write_text("gitmem site of nothing\n")
+    (src / "app.py").write_text("print('committed')\n")
+    (memory / "_site").symlink_to("src")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a marker in src and a link to it")
+    (src / "app.py").write_text("print('edited, not committed')\n")
+    (src / "new.py").write_text("print('not added')\n")
+    result = run(memory, "site")
+    assert result.exit_code == 2, result.output
+    assert "--out _site: is a symbolic link (to src)" in result.output
+    assert (src / "app.py").read_text() == "print('edited, not committed')\n"
+    assert (src / "new.py").is_file()
+    elsewhere = tmp_path / "empty"
+    elsewhere.mkdir()
+    (memory / "public").symlink_to(elsewhere)
+    result = run(memory, "site", "--out", "public/site")
+    assert result.exit_code == 2, result.output
+    assert "leads outside the repository" in result.output
+    assert list(elsewhere.iterdir()) == []
