@@ -21,6 +21,9 @@ _ROW = 64
 _BOX_W = 200
 _BOX_H = 44
 _TITLE_CHARS = 26
+#: How many generations either way a page draws: every entry of a chain of supersessions
+#: draws its lineage, so drawing the whole chain made the site grow with the chain's square.
+GENERATIONS = 8
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Node:
 class Lineage:
     nodes: tuple[Node, ...]  # sorted by (generation, id)
     edges: tuple[tuple[str, str], ...]  # (older, newer), sorted
+    cut: bool = False  # the lineage goes on beyond GENERATIONS either way
 
     @property
     def empty(self) -> bool:
@@ -57,26 +61,33 @@ def lineage(
     entry_id: str, entries: Mapping[str, Entry], successors: dict[str, list[str]]
 ) -> Lineage:
     """The lineage through entry_id, among the entries known (ids they name but the memory
-    lacks are shown too, as missing)."""
+    lacks are shown too, as missing), as far as GENERATIONS either way."""
     generation = {entry_id: 0}
     edges: set[tuple[str, str]] = set()
+    cut = False
     frontier = [entry_id]
-    while frontier:  # predecessors
-        current = frontier.pop()
+    while frontier:  # predecessors, nearest first
+        current = frontier.pop(0)
         known = entries.get(current)
         for old in known.supersedes if known else ():
-            edges.add((old, current))
             if old not in generation:
+                if generation[current] <= -GENERATIONS:
+                    cut = True
+                    continue
                 generation[old] = generation[current] - 1
                 frontier.append(old)
+            edges.add((old, current))
     frontier = [entry_id]
-    while frontier:  # successors
-        current = frontier.pop()
+    while frontier:  # successors, nearest first
+        current = frontier.pop(0)
         for newer in successors.get(current, ()):
-            edges.add((current, newer))
             if newer not in generation:
+                if generation[current] >= GENERATIONS:
+                    cut = True
+                    continue
                 generation[newer] = generation[current] + 1
                 frontier.append(newer)
+            edges.add((current, newer))
     nodes = []
     for node_id, gen in generation.items():
         known = entries.get(node_id)
@@ -84,7 +95,7 @@ def lineage(
         status = known.status if known else "missing"
         nodes.append(Node(node_id, gen, title, status))
     nodes.sort(key=lambda n: (n.generation, n.id))
-    return Lineage(tuple(nodes), tuple(sorted(edges)))
+    return Lineage(tuple(nodes), tuple(sorted(edges)), cut)
 
 
 def svg(graph: Lineage, href: Callable[[str], str | None], current: str) -> str:

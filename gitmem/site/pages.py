@@ -427,10 +427,16 @@ def _lineage(graph: lineage_mod.Lineage, current: str, links: Links) -> str:
         items.append(
             f'<li>{name} <span class="status">({escape(node.status)}, {where})</span></li>'
         )
+    more = (
+        f"<p>The lineage goes on beyond what is drawn ({lineage_mod.GENERATIONS} generations "
+        "either way): follow its oldest or newest entry here.</p>"
+        if graph.cut
+        else ""
+    )
     return (
         '<section aria-labelledby="lineage"><h2 id="lineage">Lineage</h2>'
         f'<div class="scroll">{drawing}</div><ol class="lineage-list">{"".join(items)}</ol>'
-        "</section>\n"
+        f"{more}</section>\n"
     )
 
 

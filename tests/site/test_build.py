@@ -86,7 +86,7 @@ def test_entry_page_admission_lineage_and_staleness(site_repo: SiteRepo, tmp_pat
     assert "changed since admission" in first  # README.md changed after it was admitted
     assert "1 commit on the main line" in first
     assert f'href="../entries/{site_repo.successor}.html"' in first  # lineage, forward
-    assert '<svg class="lineage"' in first
+    assert '<svg class="lineage"' in first and "The lineage goes on" not in first
     successor = files[f"entries/{site_repo.successor}.html"].decode()
     assert f'href="../entries/{site_repo.first}.html"' in successor  # and backward
     assert "changed since admission" not in successor  # admitted after the change
@@ -350,3 +350,38 @@ def test_an_out_folder_that_is_a_link_is_refused_not_written_through(
     assert result.exit_code == 2, result.output
     assert "leads outside the repository" in result.output
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_long_chain_of_supersessions_draws_a_bounded_lineage_on_each_page(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Every entry of a chain of supersessions drew the whole chain: the site grew with the
+    chain's square (1,000 links: 430 MB and 13 s, all held in memory; a few thousand
+    committed past the hooks, an out-of-memory build). A page now draws the generations
+    within lineage.GENERATIONS either way and says the lineage goes on."""
+    from gitmem.site import lineage
+
+    entries = memory / ".gitmem" / "entries" / "decision"
+    entries.mkdir(parents=True)
+    count = 40
+    ids = [f"local-decision-20261201-link-{n}" for n in range(count)]
+    for n, entry_id in enumerate(ids):
+        older = f"supersedes: [{ids[n - 1]}]\n" if n else ""
+        newer = f"superseded_by: {ids[n + 1]}\n" if n < count - 1 else ""
+        status = "superseded" if newer else "admitted"
+        (entries / f"{entry_id}.md").write_text(
+            f"---\nid: {entry_id}\ntype: decision\nstatus: {status}\ntitle: Link {n}\n"
+            "applies_when: never\nsource: human:mallory\nadmitted_by: human:mallory\n"
+            f"created: 2026-12-01\nadmitted: 2026-12-01\n{older}{newer}---\n\n"
+            "## Context\n\n## Content\nx\n\n## Evidence\n"
+        )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a chain of supersessions")
+    files = _site(memory, tmp_path / "site")
+    drawn = lineage.GENERATIONS * 2 + 1
+    for n in (0, count // 2, count - 1):
+        page = files[f"entries/{ids[n]}.html"].decode()
+        nodes = page.count('<rect x="')
+        assert nodes == min(drawn, lineage.GENERATIONS + 1 + min(n, count - 1 - n)), (n, nodes)
+        assert "The lineage goes on beyond what is drawn" in page, n
+    assert sum(len(data) for data in files.values()) < 2_000_000
