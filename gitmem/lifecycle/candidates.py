@@ -196,7 +196,11 @@ def _lines_naming(index_md: bytes, topic: str) -> Iterator[str]:
 
 def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
     path = f"{ws.dir}/candidates/{entry_id}.md"
-    return Candidate(entry_id, ref, tip, path, ws.store.read_path(ws.store.tree_of(tip), path))
+    # a remote-tracking ref may point at a tree or a blob (a fork's branch, git update-ref):
+    # no commit holds the file then
+    commit = ws.store.resolve(tip)
+    data = ws.store.read_path(ws.store.tree_of(commit), path) if commit else None
+    return Candidate(entry_id, ref, tip, path, data)
 
 
 def find_candidate(ws: Workspace, entry_id: str) -> Candidate:

@@ -257,3 +257,20 @@ def test_a_candidates_text_quoted_in_a_problem_is_shown_escaped(memory: Path) ->
     for command in (["candidates"], ["admit", entry_id]):
         out = run(memory, *command).output
         assert "ID-TYPE" in out and "\x1b" not in out and "\r" not in out, out
+
+
+def test_a_candidate_ref_that_points_at_no_commit_is_listed_with_its_problem(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A ref may point at a tree or a blob (git update-ref; a fetch from a fork that made
+    one): reading the candidate's file from it raised, so `gitmem candidates` and
+    `gitmem site` ended with an unexpected error (exit 3) while such a ref existed. It is
+    now a candidate that holds no file, with that problem, as any other."""
+    blob = git(memory, "rev-parse", "HEAD:README.md").strip()
+    tree = git(memory, "rev-parse", "HEAD^{tree}").strip()
+    git(memory, "update-ref", "refs/remotes/origin/gitmem/local-method-20261201-a-blob", blob)
+    git(memory, "update-ref", "refs/remotes/fork/gitmem/local-method-20261201-a-tree", tree)
+    listed = ok(run(memory, "candidates"))
+    for name in ("a-blob", "a-tree"):
+        assert f"holds no .gitmem/candidates/local-method-20261201-{name}.md" in listed.output
+    ok(run(memory, "site", "--out", str(tmp_path / "site")))
