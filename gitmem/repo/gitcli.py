@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import cast
 
@@ -205,6 +205,23 @@ def newest_per_path(
     return _walk(folder, tip, wanted, field, options)
 
 
+def pathspecs_to_stdin(git: subprocess.Popen[bytes], paths: Iterable[str]) -> None:
+    """Give a `git log --stdin` its paths on its standard input, after `--`, one a line, and
+    close it. On the command line, some 50,000 cited paths passed the system's limit on its
+    length (2 MB on Linux) and the command could not start. git reads every line before it
+    writes a byte, so writing all of them first cannot block. A path holding a line break
+    (which no valid entry cites) cannot be written so: it is left out, as one no commit
+    changed."""
+    lines = (p for p in sorted(set(paths)) if "\n" not in p)
+    data = "".join(f"{path}\n" for path in lines).encode("utf-8", "surrogateescape")
+    stdin = cast(io.BufferedWriter, git.stdin)
+    try:
+        stdin.write(b"--\n" + data)
+        stdin.close()
+    except BrokenPipeError:  # git ended first: its output (none) says so
+        pass
+
+
 def _walk(
     folder: Path, tip: str, wanted: set[str], field: str, options: list[str]
 ) -> dict[str, str]:
@@ -219,13 +236,15 @@ def _walk(
             *("git", "--literal-pathspecs", "log", "--first-parent", *options),
             *("--no-renames", "-z"),
             "--name-only",
-            *(f"--format=%x01{field}", tip, "--", *sorted(wanted)),
+            *(f"--format=%x01{field}", "--stdin", tip),
         ],
         cwd=folder,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=clean_git_env(),
     ) as git:
+        pathspecs_to_stdin(git, wanted)
         stdout = cast(io.BufferedReader, git.stdout)
         commit = ""
         rest = b""

@@ -24,7 +24,7 @@ from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
 from gitmem.repo.atomic import atomic_write as atomic_write
-from gitmem.repo.gitcli import clean_git_env, newest_per_path, run_all
+from gitmem.repo.gitcli import clean_git_env, newest_per_path, pathspecs_to_stdin, run_all
 
 ZERO = "0" * 40
 BLOB = int(FileMode.BLOB)
@@ -837,13 +837,15 @@ class Store:
             [
                 # the paths come from entries' `files:`: never pathspec magic or patterns
                 *("git", "--literal-pathspecs", "log", "--first-parent", "--no-renames"),
-                *("-z", "--name-status", "--format=%x01%H", tip, "--", *sorted(set(pathspecs))),
+                *("-z", "--name-status", "--format=%x01%H", "--stdin", tip),
             ],
             cwd=self.workdir or self.git_dir,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=clean_git_env(),
         ) as git:
+            pathspecs_to_stdin(git, pathspecs)
             stdout = cast(io.BufferedReader, git.stdout)
             commit = ""
             changes: list[tuple[str, str]] = []

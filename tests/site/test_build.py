@@ -385,3 +385,41 @@ def test_a_long_chain_of_supersessions_draws_a_bounded_lineage_on_each_page(
         assert nodes == min(drawn, lineage.GENERATIONS + 1 + min(n, count - 1 - n)), (n, nodes)
         assert "The lineage goes on beyond what is drawn" in page, n
     assert sum(len(data) for data in files.values()) < 2_000_000
+
+
+def test_a_memory_citing_more_paths_than_a_command_line_holds_is_shown(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The cited files went to `git log` as arguments: a memory citing some 50,000 paths
+    (2.5 MB, past Linux's 2 MB for a command line) made gitmem site and gitmem export end
+    with an unexpected error (exit 3, "Argument list too long"). git now reads them on its
+    standard input (`--stdin`, after `--`)."""
+    entries = memory / ".gitmem" / "entries" / "decision"
+    entries.mkdir(parents=True)
+    for n in range(250):
+        entry_id = f"local-decision-20261201-cites-many-{n}"
+        cited = ", ".join(
+            f"src/area_{n:03d}/module_{m:03d}/a_rather_long_name.py" for m in range(200)
+        )
+        (entries / f"{entry_id}.md").write_text(
+            f"---\nid: {entry_id}\ntype: decision\nstatus: admitted\ntitle: Many {n}\n"
+            "applies_when: never\nsource: human:a\nadmitted_by: human:a\ncreated: 2026-12-01\n"
+            f"admitted: 2026-12-01\nfiles: [{cited}]\n---\n\n## Context\n\n## Content\nx\n\n"
+            "## Evidence\n"
+        )
+    (memory / "src" / "area_007" / "module_003").mkdir(parents=True)
+    (memory / "src" / "area_007" / "module_003" / "a_rather_long_name.py").write_text("x = 1\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "entries citing many paths")
+    (memory / "src" / "area_007" / "module_003" / "a_rather_long_name.py").write_text("x = 2\n")
+    git(memory, "commit", "-q", "-am", "change one cited file")
+    files = _site(memory, tmp_path / "site")
+    assert (
+        "changed since admission"
+        in files["entries/local-decision-20261201-cites-many-7.html"].decode()
+    )
+    assert (
+        "changed since admission"
+        not in files["entries/local-decision-20261201-cites-many-8.html"].decode()
+    )
+    ok(run(memory, "export", "agents", "-o", "-"))
