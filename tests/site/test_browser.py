@@ -249,6 +249,32 @@ def test_a_bidirectional_control_in_a_field_reorders_nothing_around_it(
     assert "\u202e" not in dd.text and "human:eve\\u202e on 2026-12-01" in dd.text
 
 
+def test_a_long_address_or_identifier_keeps_the_page_one_column_on_a_phone(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """Titles, fields and code broke anywhere, but an entry's prose and the list's hook and
+    source did not: a build log's address in Evidence, an identifier as the hook or a long
+    name made the page scroll sideways at 390 px (by 530, 370 and 670 px)."""
+    long = "https://ci.example.com/org/repo/actions/runs/1234567890123/job/98765432109/logs/raw"
+    identifier = "a_long_identifier_name_that_goes_on_without_any_break_for_eighty_characters"
+    args = ["propose", "--type", "method", "--title", "Link the build log"]
+    args += ["--applies-when", identifier, "--content", f"See {long}.", "--evidence", long]
+    entry_id = admit(memory, [*args, "--source", "human:" + "A" * 120])
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out)))
+    assert "human:" + "A" * 120 in (out / "entries.html").read_text()
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        for page in (out / "entries.html", out / "entries" / f"{entry_id}.html"):
+            _open(browser, page)
+            overflow = browser.execute_script(  # type: ignore[attr-defined]
+                "return document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, (page.name, overflow)
+    finally:
+        browser.set_window_size(1280, 1024)  # type: ignore[attr-defined]
+
+
 def test_filters(browser: object, site: Path, site_repo: SiteRepo) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
