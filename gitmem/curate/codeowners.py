@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gitmem.errors import UsageError
 from gitmem.model.names import PROJECT_SETTINGS
@@ -186,9 +187,10 @@ def check(settings: Settings, read: Callable[[str], str | None]) -> list[Problem
             )
         )
     after = start + len(wanted)
+    routed = [_example(line.split()[0]) for line in wanted[1:-1]]
     for number, line in enumerate(lines[after:], start=after + 1):
         pattern = line.split("#", 1)[0].split()
-        if pattern and _covers_memory(pattern[0], settings.dir):
+        if pattern and any(_matcher(pattern[0]).fullmatch(path) for path in routed):
             problems.append(
                 Problem(
                     path,
@@ -201,10 +203,26 @@ def check(settings: Settings, read: Callable[[str], str | None]) -> list[Problem
     return problems
 
 
-def _covers_memory(pattern: str, folder: str) -> bool:
-    """Whether a CODEOWNERS pattern may match files of the memory folder (a safe guess: a
-    pattern naming the folder, or a wildcard with no other folder in front)."""
-    bare = pattern.lstrip("/")
-    if bare.startswith(folder.split("/")[0]):
-        return True
-    return bare in ("*", "**", "**/*") or bare.startswith(("*.md", "**/"))
+def _example(pattern: str) -> str:
+    """A file one of gitmem's own patterns routes: `/.gitmem/entries/decision/` gives
+    `.gitmem/entries/decision/x.md`, `…/shop-decision-*.md` gives `…/shop-decision-x.md`."""
+    return (pattern.strip("/") + ("/x.md" if pattern.endswith("/") else "")).replace("*", "x")
+
+
+_WILDCARDS = {"**/": "(?:.*/)?", "/**": "(?:/.*)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+
+
+def _matcher(pattern: str) -> Any:
+    """A CODEOWNERS pattern as a regular expression over repository paths, by the gitignore
+    rules GitHub applies: a slash before the end anchors it at the root (else it matches at
+    any depth), `*` and `?` stay within a name, `**` crosses folders, and a pattern that
+    names a folder matches everything below it (a trailing slash: only a folder). RE2, not
+    re: a committed line of many `*a` would backtrack for minutes on one path."""
+    import re2
+
+    anchored = "/" in pattern.rstrip("/")
+    parts = re.split(r"(\*\*/|/\*\*|\*\*|\*|\?)", pattern.strip("/"))
+    body = "".join(_WILDCARDS.get(part, re.escape(part)) for part in parts)
+    head = "" if anchored else "(?:.*/)?"
+    tail = "/.*" if pattern.endswith("/") else "(?:/.*)?"
+    return re2.compile(f"{head}{body}{tail}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 from pathlib import Path
 
+import pytest
 from clirunner import ok, run
 
 from gitmem.curate import codeowners
@@ -152,3 +153,37 @@ def test_a_codeowners_file_that_is_not_utf8_is_a_clear_error(memory: Path) -> No
     assert result.exit_code == 2, result.output
     assert "CODEOWNERS is not UTF-8 text" in result.output
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("line", "overrides"),
+    [
+        ("candidates/ @acme/anyone", True),  # unanchored: a `candidates` folder at any depth
+        ("entries/ @acme/anyone", True),
+        ("decision/ @acme/anyone", True),
+        ("*-decision-*.md @acme/anyone", True),
+        ("/.gitmem/ @acme/anyone", True),
+        (".gitmem/candidates/ @acme/anyone", True),
+        ("/docs/** @acme/anyone", False),
+        ("/** @acme/anyone", True),
+        ("* @acme/anyone", True),
+        ("/docs/api/ @acme/docs", False),
+        ("/src/ @acme/devs", False),
+        ("*.py @acme/devs", False),
+        ("/.github/ @acme/ops", False),
+        ("/.gitmemx/ @acme/ops", False),
+        ("*a" * 40 + "b @acme/ops", False),  # backtracks for minutes in a backtracking matcher
+    ],
+)
+def test_lint_reports_exactly_the_later_lines_that_match_memory_files(
+    line: str, overrides: bool
+) -> None:
+    """Lint guessed from the pattern's first characters: an unanchored `candidates/` after
+    the block, which hands every candidate's review to another team, passed, and a line for
+    another folder that merely began like the memory folder failed."""
+    settings = Settings(project="shop", owners=(("decision", "@acme/architects"),))
+    text = "\n".join([*codeowners.block(settings), line]) + "\n"
+    problems = codeowners.check(settings, lambda p: text if p == ".github/CODEOWNERS" else None)
+    assert [p.line for p in problems if "overrides it" in p.message] == (
+        [len(codeowners.block(settings)) + 1] if overrides else []
+    )
