@@ -473,6 +473,10 @@ class _State:
     refusals: dict[str, Any]
     mistakes: list[tuple[str, str]]  # (what holds it, its text)
     tree: str | None
+    #: each mistake's term counts, analysed once; how many mistakes hold each term, and which
+    _counts: list[Counter[str]] = field(default_factory=list)
+    _df: Counter[str] = field(default_factory=Counter)
+    _holding: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, ws: Workspace) -> _State:
@@ -507,23 +511,39 @@ class _State:
         return cls(topics, admitted, refusals, mistakes, tree)
 
     def covering(self, group: Group) -> str | None:
-        """What existing mistake already describes the group's gap, if any."""
-        if not self.mistakes:
-            return None
-        from gitmem.curate import hygiene
+        """What existing mistake already describes the group's gap, if any: the first whose
+        TF-IDF cosine (over the two wordings of the gap and every mistake) with the gap's
+        first or latest wording is at least GROUP_THRESHOLD. Each mistake is analysed once,
+        and only those sharing a term with the gap are weighed (the others score 0)."""
+        from gitmem.curate import vectors
         from gitmem.recall.engine import analyze
 
-        texts = [analyze(group.first.gap), analyze(group.latest.gap)]
-        texts += [analyze(text) for _, text in self.mistakes]
-        vectors = hygiene.tfidf(texts)
-        for number, (holder, _) in enumerate(self.mistakes, start=2):
-            best = max(
-                hygiene.cosine(vectors[0], vectors[number]),
-                hygiene.cosine(vectors[1], vectors[number]),
-            )
+        self._analyse()
+        if not self.mistakes:
+            return None
+        gap = [Counter(analyze(group.first.gap)), Counter(analyze(group.latest.gap))]
+        near = sorted({n for counts in gap for term in counts for n in self._holding.get(term, ())})
+        terms = {t for n in near for t in self._counts[n]} | set(gap[0]) | set(gap[1])
+        df = {t: self._df[t] + (t in gap[0]) + (t in gap[1]) for t in terms}
+        size = len(self.mistakes) + 2
+        first, latest = (vectors.weigh(counts, df, size) for counts in gap)
+        for number in near:
+            vector = vectors.weigh(self._counts[number], df, size)
+            best = max(vectors.cosine(first, vector), vectors.cosine(latest, vector))
             if best >= GROUP_THRESHOLD:
-                return holder
+                return self.mistakes[number][0]
         return None
+
+    def _analyse(self) -> None:
+        """Bring the term counts up to the mistakes (harvest adds the ones it proposes)."""
+        from gitmem.recall.engine import analyze
+
+        for number in range(len(self._counts), len(self.mistakes)):
+            counts = Counter(analyze(self.mistakes[number][1]))
+            self._counts.append(counts)
+            self._df.update(counts.keys())
+            for term in counts:
+                self._holding.setdefault(term, []).append(number)
 
 
 def _secret_lines(group: Group) -> list[str]:

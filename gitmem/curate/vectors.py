@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 def tfidf(documents: Sequence[Sequence[str]]) -> list[dict[str, float]]:
@@ -14,14 +14,17 @@ def tfidf(documents: Sequence[Sequence[str]]) -> list[dict[str, float]]:
     for count in counts:
         df.update(count.keys())
     n = len(documents)
-    vectors = []
-    for count in counts:
-        vector = {
-            t: (1 + math.log(c)) * (math.log((1 + n) / (1 + df[t])) + 1) for t, c in count.items()
-        }
-        norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
-        vectors.append({t: v / norm for t, v in vector.items()})
-    return vectors
+    return [weigh(count, df, n) for count in counts]
+
+
+def weigh(count: Mapping[str, int], df: Mapping[str, int], n: int) -> dict[str, float]:
+    """One document's L2-normalised TF-IDF vector, from its term counts, how many of the n
+    documents hold each of its terms (df), and n."""
+    vector = {
+        t: (1 + math.log(c)) * (math.log((1 + n) / (1 + df[t])) + 1) for t, c in count.items()
+    }
+    norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
+    return {t: v / norm for t, v in vector.items()}
 
 
 def cosine(a: dict[str, float], b: dict[str, float]) -> float:
