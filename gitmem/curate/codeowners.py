@@ -98,7 +98,7 @@ def install(root: Path, settings: Settings) -> Written:
     path = find(lambda p: (root / p).is_file()) or LOCATIONS[0]
     target = root / path
     try:
-        current = target.read_text(encoding="utf-8")
+        current = target.read_bytes().decode("utf-8")  # as it is: CRLF stays CRLF
     except FileNotFoundError:
         current = None
     except UnicodeDecodeError:
@@ -120,7 +120,8 @@ def install(root: Path, settings: Settings) -> Written:
         merged = [*rest, *([""] if rest else []), *wanted]
     else:
         merged = rest[:start] + wanted + rest[start:]
-    text = "\n".join(merged) + "\n"
+    newline = "\r\n" if current is not None and "\r\n" in current else "\n"
+    text = newline.join(merged) + newline
     if text == current:
         return Written(path, "unchanged")
     target.parent.mkdir(parents=True, exist_ok=True)

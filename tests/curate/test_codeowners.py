@@ -187,3 +187,16 @@ def test_lint_reports_exactly_the_later_lines_that_match_memory_files(
     assert [p.line for p in problems if "overrides it" in p.message] == (
         [len(codeowners.block(settings)) + 1] if overrides else []
     )
+
+
+def test_a_crlf_codeowners_keeps_its_line_ends(memory: Path) -> None:
+    """init --codeowners rewrote a CRLF file with LF line ends: every line of the team's
+    CODEOWNERS showed as changed in the commit that added gitmem's block."""
+    _owners(memory)
+    path = memory / "CODEOWNERS"
+    path.write_bytes(b"* @acme/everyone\r\n/docs/ @acme/writers\r\n")
+    ok(run(memory, "init", "--codeowners"))
+    data = path.read_bytes()
+    assert data.startswith(b"* @acme/everyone\r\n/docs/ @acme/writers\r\n\r\n")
+    assert data.count(b"\n") == data.count(b"\r\n")
+    assert "unchanged CODEOWNERS" in ok(run(memory, "init", "--codeowners")).output
