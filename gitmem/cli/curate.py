@@ -173,6 +173,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
             json.dumps(
                 {
                     "checked": report.checked,
+                    "warnings": report.warnings,
                     "clusters": [asdict(c) for c in report.clusters],
                     "stale": [asdict(s) for s in report.stale],
                     "contradictions": [asdict(c) for c in report.contradictions],
@@ -204,6 +205,8 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
             )
         )
         return 0
+    for warning in report.warnings:
+        _echo(f"gitmem: warning: {warning}", err=True)
     _echo(
         f"near-duplicate clusters: {len(report.clusters)} "
         f"(TF-IDF cosine >= {hygiene_mod.DUPLICATE_THRESHOLD})"
@@ -219,10 +222,8 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
         if stale.reason == "gone":
             why = f"cited file(s) gone from main: {', '.join(stale.files)}"
         else:
-            why = (
-                f"{stale.commits} commits changed {', '.join(stale.files)} since its "
-                f"admission ({stale.since[:12]})"
-            )
+            when = f"its admission ({stale.since[:12]})" if stale.since else "the cut"
+            why = f"{stale.commits} commits changed {', '.join(stale.files)} since {when}"
         _echo(f"  {stale.id}  {why}")
     _echo(f"contradictions for a person to judge: {len(report.contradictions)}")
     for clash in report.contradictions:

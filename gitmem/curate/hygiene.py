@@ -300,6 +300,8 @@ class HygieneReport:
     splits: list[Split] = field(default_factory=list)
     #: with --propose: per split, the two candidates (ids) or why not
     split_proposals: list[tuple[str, list[str], str]] = field(default_factory=list)
+    #: what the report could not judge in full (a shallow clone's cut history)
+    warnings: list[str] = field(default_factory=list)
 
 
 def find_clusters(
@@ -379,10 +381,16 @@ def _shared_files(entries: Sequence[tuple[str, Entry]]) -> set[tuple[int, int]]:
 
 
 def find_stale(
-    ws: Workspace, entries: Sequence[tuple[str, Entry]], min_commits: int = STALE_COMMITS
+    ws: Workspace,
+    entries: Sequence[tuple[str, Entry]],
+    min_commits: int = STALE_COMMITS,
+    warnings: list[str] | None = None,
 ) -> list[Stale]:
     """Admitted entries whose cited files are gone, or changed by min_commits or more commits
-    of main's first-parent chain since the commit that added the entry to main."""
+    of main's first-parent chain since the commit that added the entry to main. In a shallow
+    clone the walk stops where its history is cut (the first commit held is no root: its tree
+    is not all added there): what was admitted before is counted on the commits held, and a
+    warning says so."""
     store = ws.store
     tip = ws.main_tip()
     if tip is None:
@@ -409,7 +417,15 @@ def find_stale(
         for cited in entry.files:
             citing[cited].append(path)
     commit: str | None = tip
+    cut = store.shallow_commits()
     while commit is not None and open_.keys() - since.keys():
+        if commit in cut:
+            if warnings is not None:
+                warnings.append(
+                    "this clone is shallow: stale entries are judged on the commits it holds, "
+                    f"down to {commit[:12]}; run git fetch --unshallow for the whole history"
+                )
+            break
         info = store.commit(commit)
         parent = info.parents[0] if info.parents else None
         parent_tree = store.tree_of(parent) if parent else None
@@ -444,7 +460,7 @@ def hygiene(
     admitted = [(p, e) for p, e in memory.entries(ws) if e.status == "admitted"]
     report = HygieneReport(checked=len(admitted))
     report.clusters, report.contradictions = find_clusters(admitted)
-    report.stale = find_stale(ws, admitted, min_commits)
+    report.stale = find_stale(ws, admitted, min_commits, report.warnings)
     report.splits = find_splits(admitted)
     if propose:
         by_id = {e.id: e for _, e in admitted}

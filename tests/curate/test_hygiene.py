@@ -376,3 +376,23 @@ def test_a_contradiction_or_a_split_of_an_entry_citing_a_deleted_file_is_still_p
     for cid in [resolution["id"], *ids]:
         candidate = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
         assert candidate.files == ("src/kept.py",)
+
+
+def test_a_shallow_clone_says_its_staleness_is_cut_short(
+    store: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """In a shallow clone the walk took the first commit it held for a root: its whole tree
+    read as added, so every entry seemed admitted there, its changes before it uncounted, and
+    the report said so with a false admission commit and no word of the cut history."""
+    repo, ids = store
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "3", f"file://{repo}", str(clone))
+    cut = git(clone, "rev-parse", "HEAD~2").strip()
+    result = ok(run(clone, "hygiene", "--stale-commits", "1", "--format", "json"))
+    report = json.loads(result.output)
+    assert [w for w in report["warnings"] if "shallow" in w and "--unshallow" in w]
+    assert report["stale"] and all(s["since"] != cut for s in report["stale"])
+    assert ids["calm"] in {s["id"] for s in report["stale"]}  # changed once since the cut
+    text = ok(run(clone, "hygiene", "--stale-commits", "1")).output
+    assert "this clone is shallow" in text
+    assert f"{ids['calm']}  1 commits changed src/calm.py since the cut" in text
