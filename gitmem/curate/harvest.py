@@ -43,6 +43,7 @@ are still harvested.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -451,8 +452,10 @@ def harvest(ws: Workspace, paths: Sequence[Path], *, dry_run: bool = False) -> H
         # resolved (the file itself is not followed: a linked file is refused when read)
         where = path.absolute().parent.resolve() / path.name
         if root is not None:
-            with contextlib.suppress(ValueError):
-                return where.relative_to(root.resolve()).as_posix()
+            # relative to the repository even outside it: the name goes into the memory
+            # (source, evidence_batches), where a machine's own path has no place
+            with contextlib.suppress(ValueError):  # on another drive
+                return Path(os.path.relpath(where, root.resolve())).as_posix()
         return where.as_posix()
 
     result = Harvest()

@@ -389,3 +389,17 @@ def test_gaps_are_matched_against_thousands_of_mistakes_in_linear_time() -> None
         state.covering(group)
         state.mistakes.append(("candidate of this harvest", group.first.gap))
     assert time.monotonic() - started < 10  # minutes before
+
+
+def test_a_verdict_file_outside_the_repository_is_named_relative_to_it(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A verdict file outside the repository, named by its absolute path (or through a
+    folder link), gave the candidate's `source: audit:` and `evidence_batches` that machine
+    path (a home folder, a user name) for everyone who reads the memory."""
+    outside = tmp_path / "elsewhere" / "audits"
+    shutil.copytree(DATA, outside)
+    result = run(memory, "harvest", str(outside), "--dry-run", "--format", "json")
+    batches = [b["batch"] for b in json.loads(result.output)["batches"]]
+    assert batches[0] == "../elsewhere/audits/audit-2026-11-20.md", batches
+    assert not any(str(tmp_path) in batch for batch in batches)
