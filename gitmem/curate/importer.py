@@ -253,22 +253,30 @@ class ListItem:
 
 def list_items(text: str) -> list[ListItem]:
     """The top-level list items of a Markdown text, each with its continuation lines and the
-    heading it sits under; list markers inside fenced code are not items."""
+    heading it sits under; list markers inside fenced code are not items. A fence opened
+    inside an item (indented) ends with the item, at the first line not indented, as a
+    Markdown reader ends it: left open, it is closed there in the item's lines."""
     items: list[ListItem] = []
     current: list[str] | None = None
     start = 0
     heading = ""
     fence: str | None = None
+    fence_in_item = ""  # the indent of a fence opened inside an item
     blank = False
 
     def close() -> None:
-        nonlocal current
+        nonlocal current, fence
+        if current is not None and fence is not None and fence_in_item:
+            current.append(fence_in_item + fence)
+            fence = None
         if current is not None:
             items.append(ListItem(start, tuple(current), heading))
         current = None
 
     for number, line in enumerate(text.split("\n"), start=1):
         fence_match = _FENCE.match(line)
+        if fence is not None and fence_in_item and line.strip() and line[0] not in " \t":
+            close()  # the item ends here, and the code it held with it
         if fence is not None:
             if fence_match and fence_match.group(1).startswith(fence):
                 fence = None
@@ -277,6 +285,8 @@ def list_items(text: str) -> list[ListItem]:
             continue
         if fence_match:
             fence = fence_match.group(1)[0] * len(fence_match.group(1))
+            indent = line[: len(line) - len(line.lstrip())]
+            fence_in_item = indent if current is not None else ""
             if current is not None and (line.startswith((" ", "\t")) or not blank):
                 current.append(line)
             else:

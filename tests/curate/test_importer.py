@@ -284,3 +284,27 @@ def test_titles_without_ascii_words_are_not_one_topic(memory: Path) -> None:
     assert "| skipped as duplicate |     4 |" in again.output
     assert "skipped as duplicate: テストを先に実行する" in again.output
     assert "topic 'テストを先に実行する' is already a pending candidate" in again.output
+
+
+def test_a_fence_left_open_inside_an_item_ends_with_the_item() -> None:
+    """A code fence opened inside a list item and never closed took every later line of
+    MEMORY.md for code: the items after it vanished into the first one, which then broke the
+    unclosed-fence rule, where a Markdown reader ends the fence with its item."""
+    text = (
+        "- Always quote shell variables in scripts.\n"
+        "  ```sh\n"
+        '  echo "$x"\n'
+        "- Prefer ripgrep over grep for code search.\n"
+        "- Keep hooks fast.\n"
+        "  ```\n"
+        "  - not an item\n"
+        "  ```\n"
+    )
+    items = importer.list_items(text)
+    assert [i.lines[0] for i in items] == [
+        "Always quote shell variables in scripts.",
+        "Prefer ripgrep over grep for code search.",
+        "Keep hooks fast.",
+    ]
+    assert items[0].lines[1:] == ("  ```sh", '  echo "$x"', "  ```")  # closed with its item
+    assert items[2].lines[1:4] == ("  ```", "  - not an item", "  ```")
