@@ -535,15 +535,24 @@ def _representative(members: Sequence[Entry]) -> Entry:
 def consolidation_fields(
     cluster: Cluster, entries: Sequence[Entry], max_body: int, exists: Any
 ) -> ProposalFields | None:
-    """The candidate that merges a cluster, fitted into max_body; None when it cannot fit."""
+    """The candidate that merges a cluster, fitted into max_body; None when it cannot fit.
+    It supersedes the representative and, of a cluster larger than MAX_SUPERSEDES (a
+    supersedes list holds no more), the others first in order; the rest wait for the next
+    run. To fit, the other entries' Evidence goes first, then the cosines of the pairs (the
+    closest kept), then the clauses the others add; the Context lists the ids while they fit."""
     rep = _representative(entries)
     others = [e for e in entries if e.id != rep.id]
-    ids = [e.id for e in entries][:MAX_SUPERSEDES]
+    kept = {rep.id, *(e.id for e in others[: MAX_SUPERSEDES - 1])}
+    ids = [e.id for e in entries if e.id in kept]
+    entries = [e for e in entries if e.id in kept]
+    others = [e for e in others if e.id in kept]
     tags = list(dict.fromkeys(t for e in entries for t in e.tags))[:20]
     files = [f for f in dict.fromkeys(f for e in entries for f in e.files) if exists(f)][:50]
-    context = f"Consolidates {len(ids)} near-duplicate entries: {', '.join(ids)}." + (
-        f"\n\n{rep.context}" if rep.context else ""
-    )
+    rest = f"\n\n{rep.context}" if rep.context else ""
+    contexts = [
+        f"Consolidates {len(ids)} near-duplicate entries: {', '.join(ids)}.{rest}",
+        f"Consolidates {len(ids)} near-duplicate entries, each named in supersedes.{rest}",
+    ]
     seen = [c.terms for c in clauses(rep.content)]
     extra: list[str] = []
     for other in others:
@@ -551,11 +560,8 @@ def consolidation_fields(
             if all(len(clause.terms & s) / len(clause.terms | s) < 0.5 for s in seen):
                 seen.append(clause.terms)
                 extra.append(f"- {clause.text.rstrip('.')}. (from {other.id})")
-    similar = "\n".join(f"- {a} ↔ {b}: cosine {score:.2f}" for a, b, score in cluster.pairs)
-    head = (
-        f"gitmem hygiene found these entries near-duplicates (TF-IDF cosine of title, "
-        f"applies_when and Content >= {DUPLICATE_THRESHOLD}):\n{similar}"
-    )
+    pairs = sorted((p for p in cluster.pairs if p[0] in kept and p[1] in kept), key=lambda p: -p[2])
+    similar = [f"- {a} ↔ {b}: cosine {score:.2f}" for a, b, score in pairs]
     evidence_of = [f"From {e.id}:\n{e.evidence}" for e in entries if e.evidence]
     meta: dict[str, Any] = {
         "type": rep.type,
@@ -568,19 +574,28 @@ def consolidation_fields(
     for key in ("rationale", "correction", "detection_signal", "evidence_batches"):
         if rep.meta.get(key):
             meta[key] = rep.meta[key]
-    for n_extra in range(len(extra), -1, -1):
-        for n_evidence in range(len(evidence_of), -1, -1):
-            content = rep.content + (
-                "\n\nAlso from the merged entries:\n" + "\n".join(extra[:n_extra])
-                if n_extra
-                else ""
-            )
-            evidence = "\n\n".join([head, *evidence_of[:n_evidence]])
-            body = Entry({}, context, content, evidence).body
-            if len(body) <= max_body:
-                return ProposalFields.from_mapping(
-                    {**meta, "context": context, "content": content, "evidence": evidence}
-                )
+    for context in contexts:
+        for n_extra in range(len(extra), -1, -1):
+            for n_pairs in range(len(similar), -1, -1):
+                for n_evidence in range(len(evidence_of), -1, -1):
+                    content = rep.content + (
+                        "\n\nAlso from the merged entries:\n" + "\n".join(extra[:n_extra])
+                        if n_extra
+                        else ""
+                    )
+                    more = len(similar) - n_pairs
+                    head = (
+                        "gitmem hygiene found these entries near-duplicates (TF-IDF cosine of "
+                        f"title, applies_when and Content >= {DUPLICATE_THRESHOLD}):\n"
+                        + "\n".join(similar[:n_pairs])
+                        + (f"\n- … and {more} more pairs" if more else "")
+                    )
+                    evidence = "\n\n".join([head, *evidence_of[:n_evidence]])
+                    body = Entry({}, context, content, evidence).body
+                    if len(body) <= max_body:
+                        return ProposalFields.from_mapping(
+                            {**meta, "context": context, "content": content, "evidence": evidence}
+                        )
     return None
 
 
@@ -679,6 +694,7 @@ def _propose(
         proposal = propose(ws, fields)
     except RuleError as exc:
         return Proposed(cluster, None, None, exc.message)
-    for member in cluster.members:
+    merged = [m for m in cluster.members if m.id in fields.supersedes]  # the rest wait
+    for member in merged:
         taken[member.id] = proposal.id
-    return Proposed(cluster, proposal.id, proposal.branch)
+    return Proposed(Cluster(merged, cluster.pairs), proposal.id, proposal.branch)

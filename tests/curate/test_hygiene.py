@@ -396,3 +396,36 @@ def test_a_shallow_clone_says_its_staleness_is_cut_short(
     text = ok(run(clone, "hygiene", "--stale-commits", "1")).output
     assert "this clone is shallow" in text
     assert f"{ids['calm']}  1 commits changed src/calm.py since the cut" in text
+
+
+def test_a_large_cluster_is_consolidated_within_the_limits(memory: Path) -> None:
+    """The consolidation's Evidence listed the cosine of every pair in the cluster and its
+    Context every id: from about six members on it never fitted memory.maxBody ('too long to
+    merge within memory.maxBody: merge by hand'), and past twenty members the entry whose
+    text it keeps could fall outside the twenty it supersedes, while all of them were taken
+    as consolidated."""
+    ids = []
+    for letter in "abcdefghijklmnopqrstuv":
+        more = " It pays." if letter == "v" else ""  # the longest text: the one kept
+        ids.append(
+            _admitted(
+                memory,
+                f"{letter} Read git objects with pygit2 inside hooks",
+                f"Read git objects with pygit2 inside hooks for speed.{more}",
+            )
+        )
+    report = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    [cluster] = report["clusters"]
+    assert len(cluster["members"]) == 22
+    [proposed] = report["proposed"]
+    assert proposed["id"], proposed["note"]
+    cid = proposed["id"]
+    entry = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
+    assert entry.title.startswith("v Read git objects") and ids[-1] in entry.supersedes
+    assert len(entry.supersedes) == 20 and len(entry.body) <= 2000
+    assert sorted(proposed["members"]) == sorted(entry.supersedes)
+    assert "valid" in ok(run(memory, "candidates")).output
+    left = [i for i in ids if i not in entry.supersedes]
+    ok(run(memory, "admit", cid, "--by", "human:bob"))
+    again = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    assert sorted(m["id"] for m in again["clusters"][0]["members"]) == sorted([*left, cid])
