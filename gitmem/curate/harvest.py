@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -349,7 +350,9 @@ def _read(path: Path, batch: str) -> tuple[str | None, Problem | None]:
 
 
 def _normalised(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    """A gap's words, case-folded: letters and digits of any script (kept to ASCII, every
+    gap written in Japanese, Greek or Russian was the same empty text)."""
+    return " ".join(re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).casefold()))
 
 
 def group_gaps(gaps: Sequence[Gap]) -> list[Group]:
@@ -362,6 +365,8 @@ def group_gaps(gaps: Sequence[Gap]) -> list[Group]:
     first: dict[str, int] = {}
     for number, gap in enumerate(gaps):
         key = _normalised(gap.gap)
+        if not key:
+            continue  # no words: equal to nothing
         if key in first:
             edges.append((1.0, first[key], number))
         else:

@@ -403,3 +403,23 @@ def test_a_verdict_file_outside_the_repository_is_named_relative_to_it(
     batches = [b["batch"] for b in json.loads(result.output)["batches"]]
     assert batches[0] == "../elsewhere/audits/audit-2026-11-20.md", batches
     assert not any(str(tmp_path) in batch for batch in batches)
+
+
+def test_gaps_written_beyond_ascii_are_grouped_by_their_own_words(memory: Path) -> None:
+    """Gaps were grouped as one when their text, kept to ASCII letters and digits, was equal:
+    every gap written in Japanese, Greek or Russian was the empty text, so three different
+    gaps in three batches became one recurring mistake, proposed (and, with audits allowed to
+    admit, admitted) though no gap recurred."""
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    folder = memory / "audits"
+    folder.mkdir()
+    gaps = ["テストがありません", "ドキュメントが古い", "Токены попадают в журнал"]
+    for batch, gap in enumerate(gaps, start=1):
+        rows = f"| Major | tests | {gap} | x | fix it |\n"
+        rows += "| Major | docs | Ο κώδικας δεν ελέγχεται | y | z |\n"
+        (folder / f"b{batch}.md").write_text("## Verdict — GAPS\n\n" + table + rows)
+    found = groups(memory, "audits", "--dry-run")
+    assert {title: g["outcome"] for title, g in found.items()} == {
+        **{gap: "once" for gap in gaps},
+        "Ο κώδικας δεν ελέγχεται": "would propose",  # the one gap that did recur
+    }
