@@ -339,10 +339,11 @@ def demote_headings(text: str) -> str:
 
 
 def first_sentence(text: str, limit: int = MAX_TITLE) -> str:
-    """The first sentence of plain text, cut at a word boundary to at most limit characters."""
+    """The first sentence of plain text, cut at a word boundary to at most limit characters.
+    A full stop of Chinese or Japanese (。！？) ends one with no space after it."""
     plain = _plain(text)
-    match = re.match(r"(.+?[.!?])(?:\s|$)", plain)
-    sentence = (match.group(1) if match else plain).rstrip(".")
+    match = re.match(r"(.+?(?:[.!?](?=\s|$)|[。！？]))", plain)
+    sentence = (match.group(1) if match else plain).rstrip(".。")
     for separator in (" — ", " – ", ": ", "; "):
         head = sentence.split(separator, 1)[0]
         if separator in sentence and len(head) >= 12:

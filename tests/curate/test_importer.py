@@ -308,3 +308,12 @@ def test_a_fence_left_open_inside_an_item_ends_with_the_item() -> None:
     ]
     assert items[0].lines[1:] == ("  ```sh", '  echo "$x"', "  ```")  # closed with its item
     assert items[2].lines[1:4] == ("  ```", "  - not an item", "  ```")
+
+
+def test_a_title_ends_at_a_full_stop_of_any_script() -> None:
+    """A note in Japanese or Chinese has no space after its full stop (。): the whole item,
+    every sentence of it, became the title and so the topic refusals and duplicates match."""
+    assert importer.first_sentence("テストを先に書く。次に実装する。") == "テストを先に書く"
+    assert importer.first_sentence("先写测试！然后写代码。") == "先写测试！"
+    assert importer.first_sentence("Write tests first. Then code.") == "Write tests first"
+    assert importer.first_sentence("Use v1.2 of the API. Then code.") == "Use v1.2 of the API"
