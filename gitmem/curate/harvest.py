@@ -324,6 +324,12 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
         if batch in seen:
             continue
         seen.add(batch)
+        if not _utf8(batch):  # the name goes into the candidate, which is UTF-8
+            shown = batch.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            problems.append(
+                Problem(shown, None, "HARVEST-FILE", "its name is not UTF-8: rename it")
+            )
+            continue
         text, problem = _read(path, batch)
         if problem is not None:
             problems.append(problem)
@@ -334,6 +340,15 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
         if verdict is not None:
             verdicts.append(verdict)
     return verdicts, problems
+
+
+def _utf8(name: str) -> bool:
+    """Whether a file name is UTF-8 (else the OS gave its bytes as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _read(path: Path, batch: str) -> tuple[str | None, Problem | None]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import time
@@ -423,3 +424,17 @@ def test_gaps_written_beyond_ascii_are_grouped_by_their_own_words(memory: Path) 
         **{gap: "once" for gap in gaps},
         "Ο κώδικας δεν ελέγχεται": "would propose",  # the one gap that did recur
     }
+
+
+def test_a_verdict_file_whose_name_is_not_utf8_is_reported_not_a_crash(audits: Path) -> None:
+    """A verdict file named in another encoding became the candidate's source and
+    evidence_batches as it was, and writing the candidate ended harvest in exit 3."""
+    folder = audits / "latin"
+    folder.mkdir()
+    for n in (1, 2, 3):
+        name = os.fsdecode(b"caf\xe9-" + str(n).encode() + b".md")
+        shutil.copy(audits / "audits" / "audit-2026-11-28.md", folder / name)
+    result = run(audits, "harvest", "latin")
+    assert result.exit_code == 1, result.output
+    assert "latin/caf\\xe9-1.md: HARVEST-FILE its name is not UTF-8: rename it" in result.output
+    assert branches(audits) == []
