@@ -411,6 +411,13 @@ class _Reader:
         return absolute.as_posix()
 
     def read(self, path: Path) -> str | None:
+        # a note's path goes into its candidate (source, Context, Evidence), which is UTF-8:
+        # a name the OS gave as lone surrogates (its bytes are not UTF-8) cannot
+        shown = self.show(path)
+        escaped = shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        if escaped != shown:
+            self.notes.append(f"{_safe_path(escaped)}: skipped: its name is not UTF-8: rename it")
+            return None
         self.files_read += 1
         if self.files_read > MAX_FILES:
             if self.files_read == MAX_FILES + 1:

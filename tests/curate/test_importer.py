@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import string
@@ -317,3 +318,26 @@ def test_a_title_ends_at_a_full_stop_of_any_script() -> None:
     assert importer.first_sentence("先写测试！然后写代码。") == "先写测试！"
     assert importer.first_sentence("Write tests first. Then code.") == "Write tests first"
     assert importer.first_sentence("Use v1.2 of the API. Then code.") == "Use v1.2 of the API"
+
+
+def test_a_note_or_folder_whose_name_is_not_utf8_is_skipped_with_a_note(memory: Path) -> None:
+    """A note's path goes into its candidate (source: import:..., Context, Evidence, the
+    agent's tag): a file or an agent folder named in another encoding reached propose with
+    its bytes as lone surrogates, and the import ended in exit 3 with a traceback."""
+    memories = memory / ".claude" / "agent-memory"
+    agent = memories / os.fsdecode(b"caf\xe9")
+    agent.mkdir(parents=True)
+    (agent / "MEMORY.md").write_text("- Always run tests before pushing.\n")
+    fine = memories / "reviewer"
+    fine.mkdir()
+    (fine / "MEMORY.md").write_text("- Keep hooks fast.\n")
+    (fine / os.fsdecode(b"tab\xe9.md")).write_text("---\nname: Tabs in Makefiles\n---\nUse tabs.\n")
+    result = run(memory, "import", "claude")
+    assert result.exit_code == 0, result.output
+    assert ".claude/agent-memory/caf\\xe9/MEMORY.md: skipped: its name is not UTF-8" in (
+        result.output
+    )
+    assert ".claude/agent-memory/reviewer/tab\\xe9.md: skipped: its name is not UTF-8" in (
+        result.output
+    )
+    assert "created: Keep hooks fast" in result.output
