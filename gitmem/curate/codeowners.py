@@ -106,6 +106,8 @@ def install(root: Path, settings: Settings) -> Written:
             f"{path} is not UTF-8 text, and gitmem reads and writes it as UTF-8: save it as "
             "UTF-8, then run this again"
         ) from None
+    except OSError as exc:  # a folder of that name, a file where its folder goes
+        raise _unwritable(path, exc) from None
     lines = current.splitlines() if current is not None else []
     rest, start = _without_block(lines)
     if start is not None and END not in lines[start:]:
@@ -124,9 +126,19 @@ def install(root: Path, settings: Settings) -> Written:
     text = newline.join(merged) + newline
     if text == current:
         return Written(path, "unchanged")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(target, text.encode("utf-8"))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
     return Written(path, "created" if current is None else "updated")
+
+
+def _unwritable(path: str, exc: OSError) -> UsageError:
+    return UsageError(
+        f"{path} cannot be written: {exc.strerror or exc}: CODEOWNERS is a file there (move "
+        "what is in its way), then run this again"
+    )
 
 
 def check(settings: Settings, read: Callable[[str], str | None]) -> list[Problem]:

@@ -200,3 +200,19 @@ def test_a_crlf_codeowners_keeps_its_line_ends(memory: Path) -> None:
     assert data.startswith(b"* @acme/everyone\r\n/docs/ @acme/writers\r\n\r\n")
     assert data.count(b"\n") == data.count(b"\r\n")
     assert "unchanged CODEOWNERS" in ok(run(memory, "init", "--codeowners")).output
+
+
+@pytest.mark.parametrize("blocker", ["folder", "file"])
+def test_a_codeowners_path_that_cannot_be_a_file_is_a_clear_error(
+    memory: Path, blocker: str
+) -> None:
+    """A folder named .github/CODEOWNERS, or a file named .github, ended init --codeowners in
+    exit 3 and a traceback."""
+    _owners(memory)
+    if blocker == "folder":
+        (memory / ".github" / "CODEOWNERS").mkdir(parents=True)
+    else:
+        (memory / ".github").write_text("not a folder\n")
+    result = run(memory, "init", "--codeowners")
+    assert result.exit_code == 2, result.output
+    assert ".github/CODEOWNERS cannot be written: " in result.output
