@@ -45,6 +45,10 @@ SPLIT_THRESHOLD = 0.40
 #: each part of a cut holds at least this share of the entry's terms
 MIN_SIDE = 0.3
 _UNIT_END = re.compile(r"(?<=[.!?])\s+|\n+")
+#: what a unit's line starts with that is Markdown, not words: a heading's hashes, a list
+#: item's marker, a quote's `>`; and emphasis and code marks (the second lesson's title)
+_LINE_MARKS = re.compile(r"^(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]*)+")
+_EMPHASIS = re.compile(r"[*`]{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,8 @@ def split_fields(
     for key in ("rationale", "correction", "detection_signal", "evidence_batches"):
         if entry.meta.get(key):
             shared[key] = entry.meta[key]
-    second_title = " ".join(split.second[0].split())[:200].rstrip(" .:;")
+    words = _EMPHASIS.sub("", _LINE_MARKS.sub("", split.second[0]))
+    second_title = " ".join(words.split())[:200].rstrip(" .:;")
     section, start, _, _ = _units_at(entry)[len(split.first)]
     texts = [entry.context, entry.content]
     before = [*texts[:section], texts[section][:start]]

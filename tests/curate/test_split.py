@@ -14,7 +14,7 @@ import benches
 from clirunner import ok, run
 
 from gitmem.curate import split
-from gitmem.model.entry import parse
+from gitmem.model.entry import Entry, parse
 
 from conftest import git
 
@@ -153,3 +153,31 @@ def test_a_split_killed_between_its_halves_is_finished_by_the_next_run(memory: P
     assert git(memory, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/") == (
         first + "\n"
     )
+
+
+def test_the_second_lessons_title_is_its_words_without_markdown_marks() -> None:
+    """The second half's title was its first line as written: a list item gave the title
+    '- **Store database backups** in a second region', a heading '### Database backups'."""
+    content = (
+        "- Pin the Python version of the CI runners to the one production uses.\n"
+        "- **Store database backups** in a second region, and restore one every month."
+    )
+    entry = Entry(
+        {"id": "shop-method-20261201-pin", "type": "method", "title": "Pin the CI Python",
+         "applies_when": "setting up CI"},
+        "", content, "",
+    )  # fmt: skip
+    cut = split.Split(entry.id, "p", entry.title, 0.1, tuple(split.units(entry)[:1]),
+                      tuple(split.units(entry)[1:]))  # fmt: skip
+    _, second = split.split_fields(cut, entry, lambda _: True)
+    assert second.title == "Store database backups in a second region, and restore one every month"
+    assert (
+        second.content
+        == "- **Store database backups** in a second region, and restore one every month."
+    )
+    heading = Entry(
+        entry.meta, "", "Pin the runners' Python version.\n### Database backups\nKeep two.", ""
+    )
+    cut = split.Split(entry.id, "p", entry.title, 0.1, tuple(split.units(heading)[:1]),
+                      tuple(split.units(heading)[1:]))  # fmt: skip
+    assert split.split_fields(cut, heading, lambda _: True)[1].title == "Database backups"
