@@ -173,23 +173,34 @@ def project_folder_name(root: Path) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", str(root.absolute()))
 
 
-def find_folders(base: Path, repo_root: Path | None) -> list[MemoryFolder]:
-    """Every memory folder below base, in a stable order (see the module docstring)."""
+def find_folders(
+    base: Path, repo_root: Path | None, linked: list[Path] | None = None
+) -> list[MemoryFolder]:
+    """Every memory folder below base, in a stable order (see the module docstring); a
+    symbolic link where a memory folder goes is not followed, and goes to linked."""
+
+    def usable(path: Path) -> bool:
+        if path.is_symlink():
+            if linked is not None:
+                linked.append(path)
+            return False
+        return path.is_dir()
+
     found: list[MemoryFolder] = []
     if (base / INDEX_NAME).is_file():
         found.append(_folder(base))
     for name in AGENT_FOLDERS:
         parent = base / name
-        if parent.is_dir() and not parent.is_symlink():
+        if usable(parent):
             for child in sorted(parent.iterdir()):
-                if child.is_dir() and not child.is_symlink():
+                if usable(child):
                     found.append(MemoryFolder(child, "agent", child.name))
     memory = base / "memory"
-    if memory.is_dir() and not memory.is_symlink():
+    if usable(memory):
         found.append(MemoryFolder(memory, "auto"))
     if repo_root is not None:
         auto = base / "projects" / project_folder_name(repo_root) / "memory"
-        if auto.is_dir() and not auto.is_symlink():
+        if usable(auto):
             found.append(MemoryFolder(auto, "auto"))
     return found
 
@@ -575,7 +586,13 @@ def _from_topic_file(folder: MemoryFolder, reader: _Reader, path: Path, text: st
 def collect(base: Path, repo_root: Path | None) -> tuple[list[MemoryFolder], list[Item], list[str]]:
     """The memory folders below base and the items they hold, with notes on skipped files."""
     reader = _Reader(repo_root)
-    folders = find_folders(base, repo_root)
+    linked: list[Path] = []
+    folders = find_folders(base, repo_root, linked)
+    reader.notes.extend(
+        f"{_safe_path(reader.show(path))}: skipped: it is a symbolic link, which import does "
+        "not follow: name the folder it leads to with --from"
+        for path in linked
+    )
     items: list[Item] = []
     for folder in folders:
         items.extend(folder_items(folder, reader))

@@ -341,3 +341,28 @@ def test_a_note_or_folder_whose_name_is_not_utf8_is_skipped_with_a_note(memory: 
         result.output
     )
     assert "created: Keep hooks fast" in result.output
+
+
+def test_a_linked_memory_folder_is_named_not_passed_over(memory: Path, tmp_path: Path) -> None:
+    """A memory folder that is a symbolic link (an agent's memory shared between clones) is
+    not followed, by design; but it was passed over without a word, and the import said
+    there was no Claude Code memory at all."""
+    shared = tmp_path / "shared" / "reviewer"
+    shared.mkdir(parents=True)
+    (shared / "MEMORY.md").write_text("- Always run tests before pushing.\n")
+    agents = memory / ".claude" / "agent-memory"
+    agents.mkdir(parents=True)
+    (agents / "reviewer").symlink_to(shared)
+    result = run(memory, "import", "claude")
+    assert result.exit_code == 0, result.output
+    assert (
+        ".claude/agent-memory/reviewer: skipped: it is a symbolic link, which import does not "
+        "follow: name the folder it leads to with --from"
+    ) in result.output
+    (agents / "reviewer").unlink()
+    agents.rmdir()
+    agents.symlink_to(shared.parent)
+    assert ".claude/agent-memory: skipped: it is a symbolic link" in (
+        run(memory, "import", "claude").output
+    )
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
