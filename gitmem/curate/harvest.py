@@ -37,7 +37,8 @@ the exit code does not change.
 Hostile input is reported, never a traceback: a file over MAX_FILE_BYTES, binary or not UTF-8,
 without a verdict heading, a GAPS verdict without its table, or table rows whose cell count
 disagrees with the header each give a `path:line: RULE-ID message` line, and the other files
-are still harvested.
+are still harvested. A file named twice (through `..` or a linked folder), or holding the very
+text of another, is one batch.
 """
 
 from __future__ import annotations
@@ -314,6 +315,7 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
     verdicts: list[Verdict] = []
     problems: list[Problem] = []
     seen: set[str] = set()
+    texts: dict[str, str] = {}  # a verdict's text → the batch it was read as
     for count, path in enumerate(_expand(paths)):
         batch = show(path)
         if count >= MAX_FILES:
@@ -335,6 +337,18 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
             problems.append(problem)
             continue
         assert text is not None
+        if text in texts:  # a copy is no other audit: its gaps recur in no other batch
+            problems.append(
+                Problem(
+                    batch,
+                    None,
+                    "HARVEST-FILE",
+                    f"the same verdict as {texts[text]}, word for word: read once, as that batch",
+                    warning=True,
+                )
+            )
+            continue
+        texts[text] = batch
         verdict, found = parse_verdict(batch, text)
         problems.extend(found)
         if verdict is not None:

@@ -286,7 +286,8 @@ def test_a_gap_holding_a_secret_is_reported_withheld_and_never_proposed(memory: 
     folder = memory / "audits"
     folder.mkdir()
     for batch in (1, 2, 3):
-        row = f"| Blocking | security | The deploy token {token} shows in CI logs | ci | Mask |\n"
+        row = f"| Blocking | security | The deploy token {token} shows in CI logs | ci {batch} "
+        row += "| Mask |\n"  # each batch's own evidence: two batches, not one file twice
         rows = row if batch != 3 else "| Major | docs | The README is out of date | x | Fix |\n"
         (folder / f"batch-{batch}.md").write_text("## Verdict — GAPS\n\n" + table + rows)
     for args in (["audits/batch-1.md", "audits/batch-2.md"], ["audits"], ["audits", "--dry-run"]):
@@ -298,7 +299,7 @@ def test_a_gap_holding_a_secret_is_reported_withheld_and_never_proposed(memory: 
     assert "secret    '(withheld: it holds a secret)' (2 batches" in text
     assert "    audits/batch-1.md:5: SECRET github-pat: GitHub personal access token" in text
     assert "  '(withheld: it holds a secret)' (2 batches, secret)" in text
-    (folder / "batch-3.md").write_text((folder / "batch-1.md").read_text())
+    (folder / "batch-3.md").write_text((folder / "batch-1.md").read_text().replace("ci 1", "ci 3"))
     assert run(memory, "harvest", "audits").exit_code == 1
     assert branches(memory) == []
 
@@ -437,4 +438,23 @@ def test_a_verdict_file_whose_name_is_not_utf8_is_reported_not_a_crash(audits: P
     result = run(audits, "harvest", "latin")
     assert result.exit_code == 1, result.output
     assert "latin/caf\\xe9-1.md: HARVEST-FILE its name is not UTF-8: rename it" in result.output
+    assert branches(audits) == []
+
+
+def test_copies_of_one_verdict_are_one_batch(audits: Path) -> None:
+    """Three files holding the same verdict, byte for byte (a verdict copied under new
+    names), were three batches: its gaps 'recurred' in three and were proposed as audited
+    mistakes, which admit --auto admits without a person."""
+    folder = audits / "copies"
+    folder.mkdir()
+    for name in ("one.md", "two.md", "three.md"):
+        shutil.copy(audits / "audits" / "audit-2026-11-28.md", folder / name)
+    result = run(audits, "harvest", "copies", "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [b["batch"] for b in report["batches"]] == ["copies/one.md"]
+    assert {g["outcome"] for g in report["groups"]} == {"once"}
+    assert "copies/three.md: HARVEST-FILE warning: the same verdict as copies/one.md" in (
+        "\n".join(report["problems"])
+    )
     assert branches(audits) == []
