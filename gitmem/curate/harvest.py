@@ -337,7 +337,9 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
             problems.append(problem)
             continue
         assert text is not None
-        if text in texts:  # a copy is no other audit: its gaps recur in no other batch
+        verdict, found = parse_verdict(batch, text)
+        if verdict is not None and verdict.gaps and text in texts:
+            # a copy is no other audit: its gaps recur in no other batch
             problems.append(
                 Problem(
                     batch,
@@ -348,8 +350,7 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
                 )
             )
             continue
-        texts[text] = batch
-        verdict, found = parse_verdict(batch, text)
+        texts.setdefault(text, batch)
         problems.extend(found)
         if verdict is not None:
             verdicts.append(verdict)

@@ -458,3 +458,12 @@ def test_copies_of_one_verdict_are_one_batch(audits: Path) -> None:
         "\n".join(report["problems"])
     )
     assert branches(audits) == []
+
+
+def test_verdicts_without_gaps_alike_are_not_called_copies(audits: Path) -> None:
+    """Every VALID verdict of an audit tool reads the same: warning that each is a copy of
+    the first was noise, since a verdict without gaps adds no batch to any gap."""
+    for name in ("one.md", "two.md"):
+        (audits / name).write_text("## Verdict — VALID\n")
+    result = ok(run(audits, "harvest", "one.md", "two.md"))
+    assert "the same verdict" not in result.output
