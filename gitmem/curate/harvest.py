@@ -55,7 +55,7 @@ from typing import Any
 
 import re2 as _re2
 
-from gitmem.curate import memory_tip
+from gitmem.curate import dry_problems, memory_tip
 from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import EntryError, topic_of
 from gitmem.model.markdown import UnreadableFile, read_text, table_cells
@@ -656,7 +656,8 @@ def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
         ("candidate of this harvest", f"{group.title}. {fields.detection_signal}")
     )
     if dry_run:
-        group.outcome = "would propose"
+        problems = dry_problems(ws, fields)
+        group.outcome, group.detail = ("invalid", problems) if problems else ("would propose", "")
         return
     try:
         proposal = propose(ws, fields)

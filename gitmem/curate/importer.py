@@ -40,10 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitmem.curate import memory_tip
+from gitmem.curate import dry_problems, memory_tip
 from gitmem.errors import RuleError, UsageError
-from gitmem.lifecycle.candidates import validate_candidate
-from gitmem.lifecycle.propose import build_candidate, propose
+from gitmem.lifecycle.propose import propose
 from gitmem.model.entry import EntryError, slugify, topic_of
 from gitmem.model.markdown import FENCE, UnreadableFile, fenced, read_text
 from gitmem.model.markdown import heading as md_heading
@@ -733,7 +732,7 @@ def _one(
     if topic in known:
         return Outcome(item, DUPLICATE, f"topic {topic!r} is already a {known[topic]}")
     if dry_run:
-        problems = _dry_problems(ws, item)
+        problems = dry_problems(ws, item.fields())
         if problems:
             return Outcome(item, INVALID, problems)
         known[topic] = "candidate of this import"
@@ -750,17 +749,6 @@ def _one(
         f"branch {proposal.branch}" + (f"; {warnings}" if warnings else ""),
         proposal.id,
     )
-
-
-def _dry_problems(ws: Workspace, item: Item) -> str:
-    from gitmem.model.entry import make_id
-
-    entry = build_candidate(ws, item.fields())
-    entry = entry.with_meta(id=make_id(ws.settings.project, entry.type, entry.created, entry.title))
-    tip = ws.main_tip()
-    tree = ws.store.tree_of(tip) if tip else None
-    problems = validate_candidate(ws, entry, tree, f"{ws.dir}/candidates/{entry.id}.md")
-    return "\n".join(str(p) for p in problems if not p.warning)
 
 
 def iter_rows(report: ImportReport) -> Iterator[tuple[str, int]]:

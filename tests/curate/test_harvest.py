@@ -467,3 +467,20 @@ def test_verdicts_without_gaps_alike_are_not_called_copies(audits: Path) -> None
         (audits / name).write_text("## Verdict — VALID\n")
     result = ok(run(audits, "harvest", "one.md", "two.md"))
     assert "the same verdict" not in result.output
+
+
+def test_a_dry_run_says_which_candidates_propose_would_refuse(memory: Path) -> None:
+    """A dry run said 'would propose' of every recurring gap, while the real run refused
+    some (a gap holding an invisible character: HIDDEN-UNICODE): the dry run promised what
+    harvest would not do. It now judges each candidate as propose does, as import's does."""
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    folder = memory / "audits"
+    folder.mkdir()
+    for batch in (1, 2, 3):
+        row = f"| Major | tests | No test covers the\u200b hook | x{batch} | Add one |\n"
+        (folder / f"b{batch}.md").write_text("## Verdict — GAPS\n\n" + table + row)
+    dry = run(memory, "harvest", "audits", "--dry-run")
+    real = run(memory, "harvest", "audits")
+    assert dry.exit_code == real.exit_code == 1, (dry.output, real.output)
+    assert "invalid   'No test covers the\\u200b hook'" in dry.output
+    assert "HIDDEN-UNICODE" in dry.output
