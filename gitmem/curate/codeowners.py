@@ -97,6 +97,13 @@ def install(root: Path, settings: Settings) -> Written:
         )
     path = find(lambda p: (root / p).is_file()) or LOCATIONS[0]
     target = root / path
+    if target.is_symlink() or not target.parent.resolve().is_relative_to(root.resolve()):
+        # a cloned repository may link CODEOWNERS (or .github/) to any file of the machine:
+        # read through the link and written back, that file's text landed in the repository
+        raise UsageError(
+            f"{path} is a symbolic link, or lies behind one: gitmem does not follow it; put "
+            "a regular CODEOWNERS file there, then run this again"
+        )
     try:
         current = target.read_bytes().decode("utf-8")  # as it is: CRLF stays CRLF
     except FileNotFoundError:

@@ -216,3 +216,29 @@ def test_a_codeowners_path_that_cannot_be_a_file_is_a_clear_error(
     result = run(memory, "init", "--codeowners")
     assert result.exit_code == 2, result.output
     assert ".github/CODEOWNERS cannot be written: " in result.output
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_a_linked_codeowners_is_refused_never_followed_out_of_the_repository(
+    memory: Path, tmp_path: Path, link: str
+) -> None:
+    """A CODEOWNERS that is a symbolic link (a cloned repository may hold one, leading to any
+    file of the machine) was read through the link and written back as a regular file of
+    the repository: the linked file's text, say a private key, landed in CODEOWNERS, and
+    init said to commit it. A linked .github/ folder had the file written outside."""
+    _owners(memory)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "id_key").write_text("PRIVATE KEY TEXT\n")
+    if link == "file":
+        (memory / ".github").mkdir()
+        (memory / ".github" / "CODEOWNERS").symlink_to(outside / "id_key")
+    else:
+        (memory / ".github").symlink_to(outside)
+    result = run(memory, "init", "--codeowners")
+    assert result.exit_code == 2, result.output
+    assert "a symbolic link" in result.output
+    assert (outside / "id_key").read_text() == "PRIVATE KEY TEXT\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["id_key"]
+    linked = memory / ".github" / ("CODEOWNERS" if link == "file" else "")
+    assert linked.is_symlink()  # left as it was
