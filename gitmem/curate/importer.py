@@ -688,6 +688,16 @@ def import_claude(
     repository's `.claude/`); see the module docstring for what is skipped and why."""
     repo_root = ws.store.workdir
     memory_tip(ws)  # a memory branch missing here is named, not taken for an empty memory
+    if base is None and default_base(ws).is_symlink():
+        # as a memory folder that is a link: a cloned repository's .claude may lead anywhere,
+        # to the user's own ~/.claude say; a folder named with --from is the person's choice
+        return ImportReport(
+            ".claude",
+            notes=[
+                ".claude is a symbolic link, which import does not follow: name the folder it "
+                "leads to with --from"
+            ],
+        )
     base = base if base is not None else default_base(ws)
     if not base.exists():
         if base.name == ".claude" and base.parent == repo_root:

@@ -366,3 +366,23 @@ def test_a_linked_memory_folder_is_named_not_passed_over(memory: Path, tmp_path:
         run(memory, "import", "claude").output
     )
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+def test_a_linked_claude_folder_of_the_repository_is_not_followed(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Memory folders and notes that are links are not followed, but the repository's own
+    .claude/ was: a cloned repository whose .claude links to the user's ~/.claude had the
+    user's private agent memory lifted into candidates of that repository."""
+    private = tmp_path / "home-claude" / "agent-memory" / "me"
+    private.mkdir(parents=True)
+    (private / "MEMORY.md").write_text("- My private note about the staging password.\n")
+    (memory / ".claude").symlink_to(tmp_path / "home-claude")
+    result = run(memory, "import", "claude")
+    assert result.exit_code == 0, result.output
+    assert ".claude is a symbolic link, which import does not follow" in result.output
+    assert "private note" not in result.output
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+    # named with --from, it is read: the person chose it
+    named = ok(run(memory, "import", "claude", "--from", str(tmp_path / "home-claude")))
+    assert "created: My private note" in named.output
