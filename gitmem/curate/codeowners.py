@@ -56,9 +56,10 @@ def block(settings: Settings) -> list[str]:
     if not owners:
         return []
     folder = settings.dir
-    if re.search(r"[\s#\\]", folder):
+    if re.search(r"[\s#\\*?]", folder):  # no escapes: '*' and '?' would match other folders
         raise UsageError(
-            f"memory.dir {folder!r} holds a space, '#' or '\\', which CODEOWNERS cannot write"
+            f"memory.dir {folder!r} holds a space, '#', '\\', '*' or '?', which CODEOWNERS "
+            "cannot write"
         )
     types = sorted(set(settings.all_types) | set(owners), key=lambda t: (len(t), t))
     lines = [BEGIN]

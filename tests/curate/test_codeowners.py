@@ -242,3 +242,13 @@ def test_a_linked_codeowners_is_refused_never_followed_out_of_the_repository(
     assert sorted(p.name for p in outside.iterdir()) == ["id_key"]
     linked = memory / ".github" / ("CODEOWNERS" if link == "file" else "")
     assert linked.is_symlink()  # left as it was
+
+
+def test_a_memory_folder_with_wildcards_is_refused_for_codeowners(memory: Path) -> None:
+    """CODEOWNERS has no escapes: a memory folder named with `*` or `?` was written into the
+    block as it was, and its patterns routed other folders' files to the memory's owners."""
+    _owners(memory, '[memory]\ndir = "mem*"\nowners = { decision = "@acme/architects" }\n')
+    result = run(memory, "init", "--codeowners")
+    assert result.exit_code == 2, result.output
+    assert "memory.dir 'mem*' holds a space, '#', '\\', '*' or '?'" in result.output
+    assert not (memory / ".github" / "CODEOWNERS").exists()
