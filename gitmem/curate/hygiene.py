@@ -387,7 +387,8 @@ def find_stale(
     warnings: list[str] | None = None,
 ) -> list[Stale]:
     """Admitted entries whose cited files are gone, or changed by min_commits or more commits
-    of main's first-parent chain since the commit that added the entry to main. In a shallow
+    of main's first-parent chain since the commit that added the entry to main (a cited
+    folder changes with any file below it). In a shallow
     clone the walk stops where its history is cut (the first commit held is no root: its tree
     is not all added there): what was admitted before is counted on the commits held, and a
     warning says so."""
@@ -415,7 +416,7 @@ def find_stale(
     citing: dict[str, list[str]] = defaultdict(list)
     for path, (_, entry) in open_.items():
         for cited in entry.files:
-            citing[cited].append(path)
+            citing[cited.rstrip("/")].append(path)
     commit: str | None = tip
     cut = store.shallow_commits()
     while commit is not None and open_.keys() - since.keys():
@@ -432,9 +433,11 @@ def find_stale(
         changed = store.diff(parent_tree, info.tree)
         touched: set[str] = set()
         for change in changed:
-            for path in citing.get(change.path, ()):
-                if path not in since:
-                    touched.add(path)
+            parts = change.path.split("/")
+            for depth in range(1, len(parts) + 1):  # the file, or a cited folder holding it
+                for path in citing.get("/".join(parts[:depth]), ()):
+                    if path not in since:
+                        touched.add(path)
             if change.status == "A" and change.path in open_ and change.path not in since:
                 since[change.path] = commit
         for path in touched:

@@ -429,3 +429,25 @@ def test_a_large_cluster_is_consolidated_within_the_limits(memory: Path) -> None
     ok(run(memory, "admit", cid, "--by", "human:bob"))
     again = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
     assert sorted(m["id"] for m in again["clusters"][0]["members"]) == sorted([*left, cid])
+
+
+def test_an_entry_citing_a_folder_goes_stale_when_its_files_change(memory: Path) -> None:
+    """`files` may name a folder (it must exist where the entry is admitted), and hygiene
+    reports one that is gone; but the commits counted were those changing a cited path
+    itself, and a commit changes files, never a folder: an entry citing a folder was never
+    stale, however much its files changed."""
+    (memory / "src" / "app").mkdir(parents=True)
+    (memory / "src" / "app" / "main.py").write_text("# app\n")
+    git(memory, "add", "src")
+    git(memory, "commit", "-q", "-m", "sources")
+    entry_id = _admitted(
+        memory, "The app lives under src", "All of the app's code is under src/app.",
+        "--file", "src",
+    )  # fmt: skip
+    for n in range(5):
+        (memory / "src" / "app" / "main.py").write_text(f"# app, revision {n}\n")
+        git(memory, "commit", "-q", "-am", f"revision {n}")
+    report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
+    assert [(s["id"], s["reason"], s["commits"]) for s in report["stale"]] == [
+        (entry_id, "changed", 5)
+    ]
