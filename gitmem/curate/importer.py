@@ -264,8 +264,9 @@ class ListItem:
 def list_items(text: str) -> list[ListItem]:
     """The top-level list items of a Markdown text, each with its continuation lines and the
     heading it sits under; list markers inside fenced code are not items. A fence opened
-    inside an item (indented) ends with the item, at the first line not indented, as a
-    Markdown reader ends it: left open, it is closed there in the item's lines."""
+    inside an item (indented) ends with the item, at the first line not indented (but its
+    closing fence, however indented), as a Markdown reader ends it: left open, it is closed
+    there in the item's lines."""
     items: list[ListItem] = []
     current: list[str] | None = None
     start = 0
@@ -285,7 +286,8 @@ def list_items(text: str) -> list[ListItem]:
 
     for number, line in enumerate(text.split("\n"), start=1):
         fence_match = _FENCE.match(line)
-        if fence is not None and fence_in_item and line.strip() and line[0] not in " \t":
+        closes = fence is not None and fence_match and fence_match.group(1).startswith(fence)
+        if fence is not None and fence_in_item and line[:1] not in ("", " ", "\t") and not closes:
             close()  # the item ends here, and the code it held with it
         if fence is not None:
             if fence_match and fence_match.group(1).startswith(fence):

@@ -309,6 +309,10 @@ def test_a_fence_left_open_inside_an_item_ends_with_the_item() -> None:
     ]
     assert items[0].lines[1:] == ("  ```sh", '  echo "$x"', "  ```")  # closed with its item
     assert items[2].lines[1:4] == ("  ```", "  - not an item", "  ```")
+    # a closing fence written at the margin still closes the item's fence
+    closed = importer.list_items("- Run it:\n  ```sh\n  make\n```\n- Keep hooks fast.\n")
+    assert [i.lines[0] for i in closed] == ["Run it:", "Keep hooks fast."]
+    assert closed[0].lines[1:] == ("  ```sh", "  make", "```")
 
 
 def test_a_title_ends_at_a_full_stop_of_any_script() -> None:
