@@ -388,10 +388,9 @@ def find_stale(
 ) -> list[Stale]:
     """Admitted entries whose cited files are gone, or changed by min_commits or more commits
     of main's first-parent chain since the commit that added the entry to main (a cited
-    folder changes with any file below it). In a shallow
-    clone the walk stops where its history is cut (the first commit held is no root: its tree
-    is not all added there): what was admitted before is counted on the commits held, and a
-    warning says so."""
+    folder changes with any file below it). In a shallow clone the walk stops where its
+    history is cut (the first commit held is no root: its tree is not all added there): what
+    was admitted before is counted on the commits held, and a warning says so."""
     store = ws.store
     tip = ws.main_tip()
     if tip is None:
@@ -577,28 +576,37 @@ def consolidation_fields(
     for key in ("rationale", "correction", "detection_signal", "evidence_batches"):
         if rep.meta.get(key):
             meta[key] = rep.meta[key]
+
+    def head(n_pairs: int) -> str:
+        more = len(similar) - n_pairs
+        return (
+            "gitmem hygiene found these entries near-duplicates (TF-IDF cosine of title, "
+            f"applies_when and Content >= {DUPLICATE_THRESHOLD}):\n"
+            + "\n".join(similar[:n_pairs])
+            + (f"\n- … and {more} more pairs" if more else "")
+        )
+
+    def fits(context: str, content: str, evidence: str) -> bool:
+        return len(Entry({}, context, content, evidence).body) <= max_body
+
     for context in contexts:
         for n_extra in range(len(extra), -1, -1):
-            for n_pairs in range(len(similar), -1, -1):
-                for n_evidence in range(len(evidence_of), -1, -1):
-                    content = rep.content + (
-                        "\n\nAlso from the merged entries:\n" + "\n".join(extra[:n_extra])
-                        if n_extra
-                        else ""
+            content = rep.content + (
+                "\n\nAlso from the merged entries:\n" + "\n".join(extra[:n_extra])
+                if n_extra
+                else ""
+            )
+            n_pairs = len(similar)
+            while n_pairs > 0 and not fits(context, content, head(n_pairs)):
+                n_pairs -= 1
+            if not fits(context, content, head(n_pairs)):
+                continue
+            for n_evidence in range(len(evidence_of), -1, -1):
+                evidence = "\n\n".join([head(n_pairs), *evidence_of[:n_evidence]])
+                if fits(context, content, evidence):
+                    return ProposalFields.from_mapping(
+                        {**meta, "context": context, "content": content, "evidence": evidence}
                     )
-                    more = len(similar) - n_pairs
-                    head = (
-                        "gitmem hygiene found these entries near-duplicates (TF-IDF cosine of "
-                        f"title, applies_when and Content >= {DUPLICATE_THRESHOLD}):\n"
-                        + "\n".join(similar[:n_pairs])
-                        + (f"\n- … and {more} more pairs" if more else "")
-                    )
-                    evidence = "\n\n".join([head, *evidence_of[:n_evidence]])
-                    body = Entry({}, context, content, evidence).body
-                    if len(body) <= max_body:
-                        return ProposalFields.from_mapping(
-                            {**meta, "context": context, "content": content, "evidence": evidence}
-                        )
     return None
 
 
