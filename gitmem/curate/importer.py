@@ -447,7 +447,7 @@ class _Reader:
 def folder_items(folder: MemoryFolder, reader: _Reader) -> list[Item]:
     """The items of one memory folder: MEMORY.md's items, then the topic files none links."""
     items: list[Item] = []
-    linked: set[str] = set()
+    linked: dict[str, int] = {}  # the notes MEMORY.md's items link → the first item's line
     index = folder.path / INDEX_NAME
     if index.is_file() or index.is_symlink():
         text = reader.read(index)
@@ -503,7 +503,7 @@ def _from_list_item(
     reader: _Reader,
     index: Path,
     entry: ListItem,
-    linked: set[str],
+    linked: dict[str, int],
 ) -> Item | None:
     index_shown = reader.show(index)
     origin = f"{index_shown}:{entry.line}"
@@ -519,7 +519,13 @@ def _from_list_item(
         and note_path is not None
         and (note_path.is_file() or note_path.is_symlink())
     ):
-        linked.add(note_path.name)
+        if note_path.name in linked:  # one note, one candidate, however many items link it
+            reader.notes.append(
+                f"{_safe_path(origin)}: skipped: it links {_safe_path(reader.show(note_path))}, "
+                f"which the item at line {linked[note_path.name]} imports"
+            )
+            return None
+        linked[note_path.name] = entry.line
         note_text = reader.read(note_path)
         if note_text is None:
             return None

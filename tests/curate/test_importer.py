@@ -390,3 +390,22 @@ def test_a_linked_claude_folder_of_the_repository_is_not_followed(
     # named with --from, it is read: the person chose it
     named = ok(run(memory, "import", "claude", "--from", str(tmp_path / "home-claude")))
     assert "created: My private note" in named.output
+
+
+def test_a_note_two_items_link_is_imported_once(memory: Path) -> None:
+    """Two MEMORY.md items linking the same note (an index written twice) made two
+    candidates of one note's text under two titles: the same lesson proposed twice."""
+    folder = memory / ".claude" / "agent-memory" / "reviewer"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text(
+        "- [Retry with backoff](retry.md) — calling APIs\n"
+        "- [Use exponential backoff](retry.md) — the same note\n"
+    )
+    (folder / "retry.md").write_text("Retry with exponential backoff and jitter.\n")
+    result = ok(run(memory, "import", "claude"))
+    assert result.output.count("created: ") == 1
+    assert (
+        ".claude/agent-memory/reviewer/MEMORY.md:2: skipped: it links "
+        ".claude/agent-memory/reviewer/retry.md, which the item at line 1 imports"
+    ) in result.output
+    assert len(git(memory, "for-each-ref", "refs/heads/gitmem/").splitlines()) == 1
