@@ -80,12 +80,25 @@ def find(exists: Callable[[str], bool]) -> str | None:
 
 
 def _without_block(lines: list[str]) -> tuple[list[str], int | None]:
-    """The file's lines less gitmem's block, and where the block started (None: no block)."""
-    if BEGIN not in lines:
-        return lines, None
-    start = lines.index(BEGIN)
-    end = lines.index(END, start) if END in lines[start:] else len(lines) - 1
-    return lines[:start] + lines[end + 1 :], start
+    """The file's lines less gitmem's block, every copy of it (a merge that kept both sides
+    writes it twice), and where the first started (None: no block)."""
+    start = lines.index(BEGIN) if BEGIN in lines else None
+    rest = list(lines)
+    while BEGIN in rest:
+        at = rest.index(BEGIN)
+        end = rest.index(END, at) if END in rest[at:] else len(rest) - 1
+        rest = rest[:at] + rest[end + 1 :]
+    return rest, start
+
+
+def _unclosed(lines: list[str]) -> int | None:
+    """Where a block of gitmem's starts that no end line closes before the next one starts."""
+    for at, line in enumerate(lines):
+        if line == BEGIN:
+            following = (x for x in lines[at + 1 :] if x in (BEGIN, END))
+            if next(following, None) != END:
+                return at
+    return None
 
 
 def install(root: Path, settings: Settings) -> Written:
@@ -118,10 +131,11 @@ def install(root: Path, settings: Settings) -> Written:
         raise _unwritable(path, exc) from None
     lines = current.splitlines() if current is not None else []
     rest, start = _without_block(lines)
-    if start is not None and END not in lines[start:]:
+    unclosed = _unclosed(lines)
+    if unclosed is not None:
         # the block would run to the end of the file, and the team's lines below it with it
         raise UsageError(
-            f"{path}:{start + 1}: gitmem's block has no end line {END!r}: put it back after "
+            f"{path}:{unclosed + 1}: gitmem's block has no end line {END!r}: put it back after "
             "the block's last line (the lines below it are yours), then run this again"
         )
     if start is None:
@@ -209,7 +223,15 @@ def check(settings: Settings, read: Callable[[str], str | None]) -> list[Problem
         )
     after = start + len(wanted)
     routed = [_example(line.split()[0]) for line in wanted[1:-1]]
+    copy = False
     for number, line in enumerate(lines[after:], start=after + 1):
+        if line == BEGIN:
+            problems.append(
+                Problem(path, number, RULE, f"gitmem's block is here a second time; {_FIX}")
+            )
+        copy = (copy or line == BEGIN) and line != END
+        if copy or line == END:
+            continue
         pattern = line.split("#", 1)[0].split()
         if pattern and any(_matcher(pattern[0]).fullmatch(path) for path in routed):
             problems.append(

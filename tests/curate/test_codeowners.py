@@ -252,3 +252,27 @@ def test_a_memory_folder_with_wildcards_is_refused_for_codeowners(memory: Path) 
     assert result.exit_code == 2, result.output
     assert "memory.dir 'mem*' holds a space, '#', '\\', '*' or '?'" in result.output
     assert not (memory / ".github" / "CODEOWNERS").exists()
+
+
+def test_a_block_written_twice_is_made_one_again(memory: Path) -> None:
+    """A CODEOWNERS holding gitmem's block twice (both sides kept in a merge) kept the second
+    for good: init rewrote only the first, and lint then failed on the second's lines as
+    overriding the first, with no way for init to mend it."""
+    _owners(memory)
+    ok(run(memory, "init", "--codeowners"))
+    path = memory / ".github" / "CODEOWNERS"
+    block = path.read_text()
+    path.write_text(block + "/docs/ @acme/writers\n" + block)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "both sides kept")
+    linted = run(memory, "lint").output
+    assert "gitmem's block is here a second time; run `gitmem init --codeowners`" in linted
+    assert "overrides it" not in linted
+    out = ok(run(memory, "init", "--codeowners")).output
+    assert "updated .github/CODEOWNERS" in out
+    text = path.read_text()
+    assert text.count(codeowners.BEGIN) == 1 and text.count(codeowners.END) == 1
+    assert "/docs/ @acme/writers" in text
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "owners")
+    assert "CODEOWNERS" not in run(memory, "lint").output
