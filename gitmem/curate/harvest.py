@@ -55,7 +55,7 @@ from typing import Any
 
 import re2 as _re2
 
-from gitmem.curate import dry_problems, memory_tip
+from gitmem.curate import dry_problems
 from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import EntryError, topic_of
 from gitmem.model.markdown import UnreadableFile, read_text, table_cells
@@ -479,7 +479,7 @@ def harvest(ws: Workspace, paths: Sequence[Path], *, dry_run: bool = False) -> H
     candidate for each gap recurring in RECUR_BATCHES or more distinct batches."""
     if not paths:
         raise UsageError("name the audit verdict files (or folders of them) to harvest")
-    memory_tip(ws)  # a memory branch missing here is named, not taken for an empty memory
+    ws.memory_tip()  # a memory branch missing here is named, not taken for an empty memory
     root = ws.store.workdir
 
     def show(path: Path) -> str:

@@ -62,7 +62,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gitmem.curate import memory_tip
 from gitmem.curate.split import Split, find_splits, split_fields
 from gitmem.curate.vectors import cosine as cosine  # re-exported: harvest and the tests
 from gitmem.curate.vectors import tfidf as tfidf
@@ -458,7 +457,7 @@ def hygiene(
     branch per cluster that no pending candidate already consolidates."""
     from gitmem.lifecycle import read as memory
 
-    memory_tip(ws)  # a memory branch missing here is named, not reported as an empty memory
+    ws.memory_tip()  # a memory branch missing here is named, not reported as an empty memory
     admitted = [(p, e) for p, e in memory.entries(ws) if e.status == "admitted"]
     report = HygieneReport(checked=len(admitted))
     report.clusters, report.contradictions = find_clusters(admitted)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitmem.curate import dry_problems, memory_tip
+from gitmem.curate import dry_problems
 from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle.propose import propose
 from gitmem.model.entry import EntryError, slugify, topic_of
@@ -695,7 +695,7 @@ def import_claude(
     """Propose one `method` candidate per new Claude Code memory item below base (default: the
     repository's `.claude/`); see the module docstring for what is skipped and why."""
     repo_root = ws.store.workdir
-    memory_tip(ws)  # a memory branch missing here is named, not taken for an empty memory
+    ws.memory_tip()  # a memory branch missing here is named, not taken for an empty memory
     if base is None and default_base(ws).is_symlink():
         # as a memory folder that is a link: a cloned repository's .claude may lead anywhere,
         # to the user's own ~/.claude say; a folder named with --from is the person's choice

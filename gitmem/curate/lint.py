@@ -48,7 +48,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gitmem.curate import codeowners, memory_tip
+from gitmem.curate import codeowners
 from gitmem.errors import UsageError
 from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, check_bytes, field_line, place_of
@@ -107,7 +107,7 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     # an empty --rev names no commit, as in git: it was taken for no --rev and linted main,
     # so `gitmem lint --rev "$SHA"` with SHA unset passed on the wrong commit
     # a memory branch missing here is named, never linted as an empty memory
-    tip = store.resolve(rev) if rev is not None else memory_tip(ws)
+    tip = store.resolve(rev) if rev is not None else ws.memory_tip()
     if rev is not None and tip is None:
         raise UsageError(f"--rev {quoted_id(rev)} is not a commit here (git fetch first?)")
     report = Report(unit="file", warnings=list(ws.settings.warnings), command="gitmem lint")

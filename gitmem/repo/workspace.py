@@ -50,14 +50,21 @@ class Workspace:
         """The memory branch's tip for a reader (recall, list): None only when the repository
         has no branch with commits at all, so its memory is truly empty.
 
-        When other branches have commits but the memory branch is not here (a clone of a
-        project that keeps its memory on a branch of its own has only origin/<branch>), an
-        empty answer would tell an agent "no precedent" about a memory it never read, so
-        this is a UsageError naming the branch and how to create it."""
+        When origin has the memory branch and this clone has not, or other branches have
+        commits but the memory branch is not here (a clone of a project that keeps its
+        memory on a branch of its own has only origin/<branch>; a pull request's checkout in
+        CI has a detached HEAD and no local branch at all), an empty answer would tell an
+        agent "no precedent" about a memory it never read, so this is a UsageError naming
+        the branch and how to create it."""
         tip = self.main_tip()
-        if tip is not None or not self.store.refs("refs/heads/"):
+        if tip is not None:
             return tip
-        raise self.branch_only_on_origin() or self._missing_branch(
+        on_origin = self.branch_only_on_origin()
+        if on_origin is not None:
+            raise on_origin
+        if not self.store.refs("refs/heads/"):
+            return None
+        raise self._missing_branch(
             "git fetch, or name the branch the memory is on: gitmem init --branch NAME"
         )
 

@@ -328,6 +328,8 @@ def test_type_misfits_are_reported(store: Path) -> None:
         ["hygiene", "--propose"],
         ["harvest", "audit.md", "--dry-run"],
         ["import", "claude", "--dry-run"],
+        ["list"],
+        ["recall", "hooks"],
     ],
 )
 @pytest.mark.parametrize("detached", [False, True])
@@ -339,7 +341,7 @@ def test_a_memory_branch_missing_here_is_named_not_read_as_an_empty_memory(
     entries, as if the memory were empty: a lint job passed on a memory it never read.
     `gitmem list` and recall already name the missing branch and how to create it. A
     detached checkout with no local branch at all (a pull request's checkout in CI) was still
-    taken for a repository without memory."""
+    taken for a repository without memory, by `list` and recall too."""
     propose_admit(
         memory, "--type", "method", "--title", "Use pygit2 inside hooks",
         "--applies-when", "writing hooks", "--content", "Read with pygit2.",
