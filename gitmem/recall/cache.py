@@ -18,8 +18,11 @@ state.json, each under a temporary name renamed into place; so a writer killed a
 leaves the old cache whole, and the next writer deletes the temporary files it left
 (tests/recall/test_killed_update.py kills one at each of its writes). A corrupt or incompatible
 cache is set aside (renamed; the newest one set aside is kept for inspection, older ones are
-removed) and rebuilt; recall still answers. Up to KEEP_TREES trees are remembered, so recalling
-at another ref (origin/main) does not throw away the main branch's index.
+removed) and rebuilt; recall still answers. A git directory this process cannot write (a
+read-only mount, another user's repository, a full disk) is no damage: the nearest remembered
+tree is brought up to date in memory, and nothing is saved or set aside. Up to KEEP_TREES
+trees are remembered, so recalling at another ref (origin/main) does not throw away the main
+branch's index.
 
 A reader that has only the git directory, the memory folder and a tree id (an agent's hook,
 which never opens the repository) reads the keyword index with `stored_index`: this module
@@ -29,6 +32,7 @@ loads pygit2 only when it reads entries or diffs trees.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -129,6 +133,18 @@ def _open_regular(path: Path) -> BinaryIO:
         os.close(descriptor)
         raise ValueError(f"recall cache file {path.name} is not a regular file")
     return os.fdopen(descriptor, "rb")
+
+
+#: What an OSError's errno says when the git directory cannot be written here (a read-only
+#: mount, another user's repository, a full disk): no damage of the cache.
+_CANNOT_WRITE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT})
+
+
+def _unwritable(error: OSError) -> bool:
+    """Whether error is one of _CANNOT_WRITE: a writer that meets it brings the nearest
+    remembered tree up to date in memory and saves nothing, where it set a sound cache aside
+    and rebuilt from every entry, at every recall."""
+    return error.errno in _CANNOT_WRITE
 
 
 def _read_regular(path: Path) -> bytes:
@@ -277,12 +293,17 @@ class RecallCache(_Stored):
         except (OSError, ValueError, KeyError):
             pass  # a writer may have collected what this read: ask again under its lock
         try:
-            with self._lock():
+            with self._lock() as writable:
                 found = self._read(entries_tree, semantic)
                 if found is not None:
                     return found
                 loaded = self._update(entries_tree, semantic)
-                self._save(loaded, semantic)
+                if writable:
+                    try:
+                        self._save(loaded, semantic)
+                    except OSError as error:
+                        if not _unwritable(error):
+                            raise
                 return loaded
         except (OSError, ValueError, KeyError, json.JSONDecodeError):
             self._set_aside()
@@ -371,12 +392,21 @@ class RecallCache(_Stored):
     # -- writing -------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _lock(self) -> Iterator[None]:
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / "lock", "a+b") as handle:
+    def _lock(self) -> Iterator[bool]:
+        """Held by whoever writes; gives False, holding nothing, where the git directory
+        cannot be written (_unwritable): a process that can save nothing needs no lock."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            handle = open(self.root / "lock", "a+b")  # noqa: SIM115 - closed below
+        except OSError as error:
+            if not _unwritable(error):
+                raise
+            yield False
+            return
+        with handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
-                yield
+                yield True
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 

@@ -18,7 +18,7 @@ from gitmem.recall.cache import RecallCache
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git
+from conftest import git, read_only
 
 
 @pytest.fixture
@@ -458,3 +458,62 @@ def test_proposing_where_the_memory_branch_is_only_on_origin_says_to_create_it(
     assert result.exit_code == 2, result.output
     assert "git branch memory origin/memory" in result.output
     assert "gitmem init --branch" not in result.output
+
+
+#: A recall in a process of its own that prints how many entry files the cache read, then
+#: the ids it answers (the cache's reader wrapped, not replaced: a count of its real work).
+COUNTING_RECALL = """
+import sys
+
+from gitmem.recall import cache
+
+read = cache._read_docs
+count = [0]
+
+
+def counted(store, items):
+    count[0] += len(items)
+    return read(store, items)
+
+
+cache._read_docs = counted
+from gitmem.recall.service import recall_answer
+from gitmem.repo.workspace import open_workspace
+
+answer = recall_answer(open_workspace(), sys.argv[1])
+print(count[0], *[hit.id for hit in answer.entries])
+"""
+
+
+def test_an_unwritable_git_directory_updates_the_index_by_the_diff_not_from_every_entry(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """A git directory that cannot be written (a read-only mount, another user's repository)
+    whose cache remembers an older tree: taking the lock failed, and the cache was judged
+    broken, set aside (which failed too) and rebuilt from every entry, at every recall, a
+    full embedding of the memory each time. The nearest remembered tree is now brought up to
+    date by the diff in memory, as a writable one is, and nothing is set aside."""
+    from entries import text
+
+    repo, _, _ = recalled
+    recall_json(repo, "pygit2 hooks")  # the cache holds this tree
+    entry_id = "local-method-20261205-rotate-the-signing-keys"
+    write_entry = repo / ".gitmem/entries/method" / f"{entry_id}.md"
+    write_entry.write_text(
+        text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-12-05",
+             title="Rotate the signing keys", applies_when="a signing key leaks")
+    )  # fmt: skip
+    git(repo, "add", str(write_entry))
+    git(repo, "commit", "-q", "--no-verify", "-m", "an entry the cache has not seen")
+    state = (repo / ".git/gitmem/recall/state.json").read_bytes()
+    with read_only(repo / ".git") as prefix:
+        done = subprocess.run(
+            [*prefix, sys.executable, "-c", COUNTING_RECALL, "rotate the signing keys"],
+            cwd=repo, capture_output=True, text=True,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    count, *ids = done.stdout.split()
+    assert ids[:1] == [entry_id], done.stdout
+    assert count == "1", f"read {count} entries: the whole memory again"
+    assert (repo / ".git/gitmem/recall/state.json").read_bytes() == state
+    assert not list((repo / ".git/gitmem").glob("recall.broken-*"))
