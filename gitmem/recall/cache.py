@@ -359,16 +359,22 @@ class RecallCache(_Stored):
         # another thread while the trees are diffed (gitmem.recall.semantic.loading_ahead).
         with semantic.loading_ahead() if semantic is not None else contextlib.nullcontext():
             changes = self.store.diff(base.tree, entries_tree, prefix=f"{self.memory_dir}/entries/")
-            self._apply(base, changes)
+            self._apply(base, changes, entries_tree)
         base.tree = entries_tree
         return base
 
-    def _apply(self, loaded: Loaded, changes: list[Change]) -> None:
+    def _apply(self, loaded: Loaded, changes: list[Change], entries_tree: str | None) -> None:
         """Every removal first, then every addition: the diff comes in path order, so an
         entry moved to a path that sorts before its old one (entries/method/ to decision/)
         would otherwise be added and then removed by its id. A removed file's id is its
         name's and, when it parses, its front matter's: an entry whose id and name disagree
-        (one that came in without the gate) was indexed under the latter."""
+        (one that came in without the gate) was indexed under the latter.
+
+        An id goes only with the file it was indexed from: two files may hold one id (a
+        copy in another type folder, also without the gate), and the one that stays keeps
+        it found. When the indexed one goes, a file of entries_tree named after the id gives
+        it back (the last in path order, as a build keeps it)."""
+        removed: set[str] = set()
         for change in changes:
             old = change.old
             if old is None:
@@ -378,16 +384,32 @@ class RecallCache(_Stored):
                 with contextlib.suppress(GitmemError):
                     ids.update(d.id for d in _read_docs(self.store, [old]))
             for entry_id in ids:
+                indexed = loaded.index.hit(entry_id, 0.0)
+                if indexed is None or indexed.path != old.path:
+                    continue  # indexed from another file, which stays
+                removed.add(entry_id)
                 loaded.index.remove(entry_id)
                 if loaded.vectors is not None:
                     loaded.vectors.remove(entry_id)
         for change in changes:
             new = change.new
             if new is not None and new.is_file and change.path.endswith(".md"):
-                for doc in _read_docs(self.store, [new._replace(path=change.path)]):
-                    loaded.index.add(doc)
-                    if loaded.vectors is not None:
-                        loaded.vectors.add(doc)
+                self._add(loaded, new._replace(path=change.path))
+        changed = {change.path for change in changes}
+        for entry_id in sorted(removed):
+            if entry_id in loaded.index or "/" in entry_id:
+                continue
+            for folder in self.store.folders(entries_tree):
+                path = f"{self.memory_dir}/entries/{folder}/{entry_id}.md"
+                item = self.store.item(entries_tree or "", f"{folder}/{entry_id}.md")
+                if item is not None and path not in changed:
+                    self._add(loaded, item._replace(path=path))
+
+    def _add(self, loaded: Loaded, item: TreeItem) -> None:
+        for doc in _read_docs(self.store, [item]):
+            loaded.index.add(doc)
+            if loaded.vectors is not None:
+                loaded.vectors.add(doc)
 
     # -- writing -------------------------------------------------------------------------
 

@@ -517,3 +517,29 @@ def test_an_unwritable_git_directory_updates_the_index_by_the_diff_not_from_ever
     assert count == "1", f"read {count} entries: the whole memory again"
     assert (repo / ".git/gitmem/recall/state.json").read_bytes() == state
     assert not list((repo / ".git/gitmem").glob("recall.broken-*"))
+
+
+@pytest.mark.parametrize("deleted", ["decision", "method"])
+def test_an_entry_held_by_two_files_stays_found_when_one_goes(
+    recalled: tuple[Path, str, str], deleted: str
+) -> None:
+    """Two files of the memory hold one entry id (a copy in another type folder, committed
+    without the gate), then one of them goes. The cache's update removed the id whichever
+    file went, so the entry the other file still holds was never recalled again, though a
+    rebuild finds it. An update now removes an id only with the file it was indexed from, and
+    gives it back from the file that still holds it."""
+    repo, hooks, _ = recalled
+    entries = repo / ".gitmem/entries"
+    (entries / "method").mkdir(exist_ok=True)
+    copy = entries / "method" / f"{hooks}.md"
+    copy.write_bytes((entries / "decision" / f"{hooks}.md").read_bytes())
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "the entry copied to another folder")
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks  # the cache follows
+    git(repo, "rm", "-q", str(entries / deleted / f"{hooks}.md"))
+    (entries / "notes.txt").write_text("a tree no recall has seen\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", f"the {deleted} copy goes")
+    [kept] = entries.glob(f"*/{hooks}.md")
+    hit = recall_json(repo, "pygit2 hooks")[0]
+    assert (hit["id"], hit["path"]) == (hooks, kept.relative_to(repo).as_posix()), hit
