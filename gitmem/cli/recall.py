@@ -136,10 +136,11 @@ def recall(
             click.echo(_why(best.why))
     else:
         for hit in hits:
-            click.echo(f"{hit.score:.2f}  {hit.type:<15} {hit.id}")
+            click.echo(visible(f"{hit.score:.2f}  {hit.type:<15} {hit.id}"))
             click.echo(visible(f"      {hit.title}"))
             click.echo(visible(f"      applies when: {hit.applies_when}"))
-            click.echo(f"      {hit.path}" + (f"  [{hit.freshness}]" if hit.freshness else ""))
+            note = f"  [{hit.freshness}]" if hit.freshness else ""
+            click.echo(visible(f"      {hit.path}{note}"))
             if explain:
                 click.echo(_why(hit.why))
     return 0

@@ -543,3 +543,22 @@ def test_an_entry_held_by_two_files_stays_found_when_one_goes(
     [kept] = entries.glob(f"*/{hooks}.md")
     hit = recall_json(repo, "pygit2 hooks")[0]
     assert (hit["id"], hit["path"]) == (hooks, kept.relative_to(repo).as_posix()), hit
+
+
+def test_an_entrys_path_and_cited_files_print_what_a_terminal_would_act_on_as_escapes(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """An entry that reached the memory without the gate, citing a file whose name carries a
+    window-title sequence, is recalled: its title was written with escapes, but the line of
+    its path and freshness ("cites missing file ...") went to the terminal raw, where a
+    reader's window title was set. Every line of a hit is now written as the title is."""
+    repo, hooks, _ = recalled
+    [path] = (repo / ".gitmem/entries").glob(f"*/{hooks}.md")
+    text = path.read_text()
+    hostile = 'files: [README.md, "gone\\e]0;pwned\\a.txt"]'  # YAML escapes: ESC, BEL
+    path.write_text(text.replace("files: [README.md]", hostile))
+    git(repo, "commit", "-q", "--no-verify", "-am", "by hand")
+    shown = ok(run(repo, "recall", "--explain", "pygit2 hooks")).output
+    assert hooks in shown
+    assert "\x1b" not in shown and "\x07" not in shown, shown
+    assert "cites missing file gone\\x1b]0;pwned\\x07.txt" in shown, shown
