@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 #: 2: Snowball stems and saturation values in the index, MiniLM vectors.
 CACHE_VERSION = 2
 KEEP_TREES = 4
+#: An update takes the newest remembered tree when at most this many changes lead from it.
+NEAR = 8
 
 
 @dataclass
@@ -344,24 +346,45 @@ class RecallCache(_Stored):
         return Loaded(entries_tree, index, semantic.build(docs, self.progress))
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
-        """From the newest remembered tree of this memory folder, by the diff; else from
+        """From the nearest remembered tree of this memory folder, by the diff; else from
         scratch."""
-        mine = self._mine()
-        if not mine:
-            return self._build(entries_tree, semantic)
-        try:
-            base = self._load_entry(mine[0], semantic)
-        except (OSError, ValueError, KeyError):
-            return self._build(entries_tree, semantic)
-        if semantic is not None and base.vectors is None:
-            return self._build(entries_tree, semantic)
         # An update of a cache with vectors embeds what was admitted: the model loads in
         # another thread while the trees are diffed (gitmem.recall.semantic.loading_ahead).
         with semantic.loading_ahead() if semantic is not None else contextlib.nullcontext():
-            changes = self.store.diff(base.tree, entries_tree, prefix=f"{self.memory_dir}/entries/")
-            self._apply(base, changes, entries_tree)
+            nearest = self._nearest(entries_tree, semantic)
+            if nearest is not None:
+                base, changes = nearest
+                self._apply(base, changes, entries_tree)
+        if nearest is None:
+            return self._build(entries_tree, semantic)
         base.tree = entries_tree
         return base
+
+    def _nearest(
+        self, entries_tree: str | None, semantic: Any | None
+    ) -> tuple[Loaded, list[Change]] | None:
+        """The remembered tree of this memory folder (with vectors, when they are wanted) that
+        the fewest changes lead from to entries_tree, loaded, and those changes; None when
+        there is none or it does not load. The newest is taken at once when at most NEAR
+        changes lead from it (an admission's update), else each one is diffed: after a recall
+        at an old --ref the newest is that ref's tree, and the memory branch's next update
+        from it read and embedded every entry admitted since."""
+        nearest: tuple[dict[str, Any], list[Change]] | None = None
+        for record in self._mine():
+            if semantic is not None and not record.get("vectors"):
+                continue
+            prefix = f"{self.memory_dir}/entries/"
+            changes = self.store.diff(record.get("tree"), entries_tree, prefix=prefix)
+            if nearest is None or len(changes) < len(nearest[1]):
+                nearest = (record, changes)
+            if len(changes) <= NEAR:
+                break
+        if nearest is None:
+            return None
+        try:
+            return self._load_entry(nearest[0], semantic), nearest[1]
+        except (OSError, ValueError, KeyError):
+            return None
 
     def _apply(self, loaded: Loaded, changes: list[Change], entries_tree: str | None) -> None:
         """Every removal first, then every addition: the diff comes in path order, so an

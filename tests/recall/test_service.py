@@ -562,3 +562,40 @@ def test_an_entrys_path_and_cited_files_print_what_a_terminal_would_act_on_as_es
     assert hooks in shown
     assert "\x1b" not in shown and "\x07" not in shown, shown
     assert "cites missing file gone\\x1b]0;pwned\\x07.txt" in shown, shown
+
+
+def test_a_recall_at_an_old_ref_leaves_the_next_update_one_entrys_work(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """A recall at an old --ref remembers that ref's tree as the cache's newest; the memory
+    branch's next update then started from it, and read (and embedded) every entry admitted
+    since, a full build's work after every look at an old tag. An update now starts from the
+    remembered tree the fewest changes lead from."""
+    from entries import text
+
+    repo, _, _ = recalled
+    folder = repo / ".gitmem/entries/method"
+    for n in range(30):
+        entry_id = f"local-method-20261205-step-{n}"
+        (folder / f"{entry_id}.md").write_text(
+            text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-12-05")
+        )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "thirty entries")
+    recall_json(repo, "pygit2 hooks")  # the cache holds the branch's tree
+    assert recall_json(repo, "pygit2 hooks", "--ref", "main~2")[0]["id"]  # and an old one
+    entry_id = "local-method-20261205-rotate-the-signing-keys"
+    (folder / f"{entry_id}.md").write_text(
+        text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-12-05",
+             title="Rotate the signing keys", applies_when="a signing key leaks")
+    )  # fmt: skip
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "one more")
+    done = subprocess.run(
+        [sys.executable, "-c", COUNTING_RECALL, "rotate the signing keys"],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    count, *ids = done.stdout.split()
+    assert ids[:1] == [entry_id], done.stdout
+    assert count == "1", f"read {count} entries for one admission"
