@@ -154,6 +154,23 @@ def _read_regular(path: Path) -> bytes:
         return handle.read()
 
 
+def _well_formed(record: object) -> bool:
+    """Whether a record of state.json holds each field in the type _save writes: another
+    (a hand edit, another program's write) reached libgit2 as a tree id, or the collection
+    of unused files as a list of names, and ended the recall in an unexpected error."""
+    if not isinstance(record, dict):
+        return False
+    parts = record.get("parts", [])
+    return (
+        isinstance(record.get("dir"), str)
+        and isinstance(record.get("tree"), str | None)
+        and isinstance(record.get("index"), str)
+        and isinstance(record.get("vectors"), str | None)
+        and isinstance(parts, list)
+        and all(isinstance(name, str) for name in parts)
+    )
+
+
 class _Stored:
     """The cache's files under root, read without a lock (and without the repository)."""
 
@@ -179,7 +196,7 @@ class _Stored:
         trees = data.get("trees")
         if not isinstance(trees, list):
             raise ValueError("recall cache state is malformed")
-        return [t for t in trees if isinstance(t, dict)]
+        return [t for t in trees if _well_formed(t)]
 
     def _mine(self) -> list[dict[str, Any]]:
         """What state.json remembers of this memory folder's trees, newest first (a record

@@ -599,3 +599,31 @@ def test_a_recall_at_an_old_ref_leaves_the_next_update_one_entrys_work(
     count, *ids = done.stdout.split()
     assert ids[:1] == [entry_id], done.stdout
     assert count == "1", f"read {count} entries for one admission"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("tree", 5), ("tree", ["x"]), ("tree", {"x": 1}), ("index", 5), ("index", None),
+     ("vectors", 7), ("parts", 5), ("parts", [1, 2]), ("dir", ["x"])],
+)  # fmt: skip
+def test_a_state_record_with_a_field_of_another_type_is_left_out(
+    recalled: tuple[Path, str, str], field: str, value: object
+) -> None:
+    """state.json in the right version whose record holds a field of another type (a hand
+    edit, another program's write): a tree that was a number or a list reached libgit2 and
+    the recall ended in an unexpected error (exit 3). Such a record is left out, as one that
+    is not an object was, and the recall answers."""
+    repo, hooks, _ = recalled
+    recall_json(repo, "pygit2 hooks")
+    ws = open_workspace(repo)
+    state_file = RecallCache(ws.store, ws.dir).root / "state.json"
+    state = json.loads(state_file.read_text())
+    for record in state["trees"]:
+        record[field] = value
+    state_file.write_text(json.dumps(state))
+    (repo / "README.md").write_text("# a new tip, so that the cache is updated\n")
+    entry = next((repo / ".gitmem/entries").glob(f"*/{hooks}.md"))
+    entry.write_text(entry.read_text().replace("one git process", "one git run"))
+    git(repo, "commit", "-q", "--no-verify", "-am", "an entry edited by hand")
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
