@@ -191,6 +191,8 @@ class _Stored:
             data = json.loads(_read_regular(self.root / "state.json").decode("utf-8"))
         except FileNotFoundError:
             return []
+        except RecursionError:  # arrays nested past Python's stack: nothing _save writes
+            raise ValueError("recall cache state is malformed") from None
         if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
             raise ValueError("recall cache of another version")
         trees = data.get("trees")

@@ -130,7 +130,7 @@ def test_the_cache_is_updated_by_the_diff(recalled: tuple[Path, str, str]) -> No
 @pytest.mark.parametrize(
     "damage",
     ["garbage-state", "truncated-segment", "missing-segment", "flipped-bytes", "fifo-segment",
-     "state-linked-to-an-endless-file"],
+     "state-linked-to-an-endless-file", "state-nested-past-the-stack"],
 )  # fmt: skip
 def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str],
                                                   damage: str) -> None:  # fmt: skip
@@ -151,6 +151,9 @@ def test_a_damaged_cache_is_set_aside_and_rebuilt(recalled: tuple[Path, str, str
     elif damage == "fifo-segment":  # a read of it would block every recall
         segment.unlink()
         os.mkfifo(segment)
+    elif damage == "state-nested-past-the-stack":  # json's decoder recursed past the limit
+        nested = "[" * 200_000 + "]" * 200_000
+        (root / "state.json").write_text(f'{{"version": 2, "trees": {nested}}}')
     elif damage == "state-linked-to-an-endless-file":
         (root / "state.json").unlink()
         (root / "state.json").symlink_to("/dev/zero")
