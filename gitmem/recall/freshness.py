@@ -75,14 +75,25 @@ def note(stale_commits: int, missing_files: Sequence[str]) -> str:
     return "; ".join(notes)
 
 
+def _plain(path: str) -> bool:
+    """Whether path is spelled as a tree holds a file: parts neither empty nor `.` or `..`,
+    no line break or NUL. Any other spelling (an entry that came in without the gate) is a
+    file that does not exist: git and libgit2 read some of them differently (`./a` is `a`
+    to git, `a//b` is `a/b` to libgit2), and git cannot be asked one with a line break."""
+    return not any(c in path for c in "\n\r\0") and all(
+        part not in ("", ".", "..") for part in path.split("/")
+    )
+
+
 def freshness(
     repo: History, tip: str, entries: Sequence[tuple[str, Sequence[str]]]
 ) -> list[Freshness]:
     """For each (entry path, cited files) at commit tip, in order: how its cited files stand.
 
-    A file that no longer exists at tip is missing; the others count the commits since the
-    one that added the entry (on tip's first-parent chain) that touched them.  An entry that
-    no first-parent commit added (not on this history) counts none."""
+    A file that no longer exists at tip is missing, as is one spelled as no tree holds a file
+    (`_plain`); the others count the commits since the one that added the entry (on tip's
+    first-parent chain) that touched them.  An entry that no first-parent commit added (not
+    on this history) counts none."""
     cited = sorted({f for _, files in entries for f in files})
     if not cited:
         return [Freshness() for _ in entries]
@@ -101,7 +112,8 @@ def freshness(
     walk = threading.Thread(target=admissions)
     walk.start()
     try:
-        gone = repo.missing(tip, cited)
+        odd = {f for f in cited if not _plain(f)}
+        gone = repo.missing(tip, [f for f in cited if f not in odd]) | odd
     finally:
         walk.join()
     if failed:

@@ -166,3 +166,20 @@ def test_path_filters_are_detected_only_in_a_graph_that_has_them(repo: Path) -> 
     git(repo, "commit-graph", "write", "--reachable", "--split", "--changed-paths")
     assert (info / "commit-graphs" / "commit-graph-chain").is_file()
     assert gitcli.has_path_filters(common)  # every layer of a chain has them
+
+
+def test_a_cited_path_no_tree_can_hold_is_missing_through_both_readers(repo: Path) -> None:
+    """An entry that reached the memory without the gate may cite a path no tree holds: one
+    with a line break, `..`, `.`, an empty part or a leading slash. The opened repository
+    (recall, MCP) called it missing; git alone (an agent's hook, a warm recall) raised on a
+    line break, failed on `../` ("outside repository") and read `./README.md` as the file
+    beside it, so the same recall answered at first and ended in an unexpected error (exit
+    3) once warm. Both now call such a path missing, and the files beside it still count."""
+    commit(repo, {"src/a.py": "a\n", "m/e.md": "e\n"}, "admit e")
+    tip = commit(repo, {"src/a.py": "a2\n"}, "touch a")
+    odd = ["a\nb.py", "../outside.py", "./src/a.py", "src//a.py", "/src/a.py", "src/a.py/",
+           "src/./a.py", "src/../src/a.py", "a\rb.py", "."]  # fmt: skip
+    entries = [("m/e.md", ["src/a.py", *odd])]
+    expected = [Freshness(1, tuple(odd))]
+    assert freshness(History(repo), tip, entries) == expected
+    assert freshness(Store.open(repo), tip, entries) == expected
