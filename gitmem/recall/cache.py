@@ -239,16 +239,22 @@ class _Stored:
         vectors = None
         if semantic is not None and record.get("vectors"):
             manifest = self._blob("manifests", str(record["vectors"]))
-            vectors = _Deferred(
-                lambda: semantic.Vectors.from_parts(
+
+            def load() -> Any:
+                return semantic.Vectors.from_parts(
                     manifest, lambda name: self._mapped("segments", name), verify=verify
                 )
-            )
+
+            # verified, as writers and recover() load, the chunks are read now, under the lock
+            vectors = load() if verify else _Deferred(load)
         return Loaded(record.get("tree"), index, vectors)
 
-    def _read(self, entries_tree: str | None, semantic: Any | None) -> Loaded | None:
-        """The remembered index of this tree, loaded without reading it whole: checksums are
-        not verified here (that would read every page of a large index on every recall);
+    def _read(
+        self, entries_tree: str | None, semantic: Any | None, *, verify: bool = False
+    ) -> Loaded | None:
+        """The remembered index of this tree, loaded without reading it whole unless verify:
+        checksums are not verified here (that would read every page of a large index on every
+        recall);
         structural damage (a cut file, a bad header, a link or a FIFO) surfaces as a
         ValueError, and recover() handles it; a flipped byte inside a title, a term table or
         a vector does not, and is answered from until an update reads it: updates, which
@@ -256,7 +262,7 @@ class _Stored:
         record = self._record(entries_tree)
         if record is None or (semantic is not None and not record.get("vectors")):
             return None  # unknown; or the extra was installed since: vectors must be built
-        return self._load_entry(record, semantic, verify=False)
+        return self._load_entry(record, semantic, verify=verify)
 
 
 def stored_index(common_dir: Path, memory_dir: str, entries_tree: str) -> Index | None:
@@ -302,20 +308,21 @@ class RecallCache(_Stored):
 
     # -- the public operation ------------------------------------------------------------
 
-    def load(self, memory_tree: str | None) -> Loaded:
-        """The index for the entries of memory_tree, brought up to date and saved if needed.
+    def load(self, memory_tree: str | None, *, verify: bool = False) -> Loaded:
+        """The index for the entries of memory_tree, brought up to date and saved if needed;
+        verify reads a remembered one whole, under the lock, its checksums checked.
         Never fails for a cache problem: the worst case is a rebuild in memory."""
         entries_tree = self.store.subtree(memory_tree, "entries")
         semantic = _semantic() if self.use_semantic else None
         try:
-            found = self._read(entries_tree, semantic)
+            found = None if verify else self._read(entries_tree, semantic)
             if found is not None:
                 return found
         except (OSError, ValueError, KeyError):
             pass  # a writer may have collected what this read: ask again under its lock
         try:
             with self._lock() as writable:
-                found = self._read(entries_tree, semantic)
+                found = self._read(entries_tree, semantic, verify=verify)
                 if found is not None:
                     return found
                 loaded = self._update(entries_tree, semantic)
@@ -336,9 +343,12 @@ class RecallCache(_Stored):
     # -- reading -------------------------------------------------------------------------
 
     def recover(self, memory_tree: str | None) -> Loaded:
-        """After a search hit a damaged cache: set it aside and rebuild."""
-        self._set_aside()
-        return self.load(memory_tree)
+        """After a search failed on what load() gave: load again, verified (load's verify).
+        A reader takes no lock and reads vectors when a query first needs them, so a writer
+        may have collected them meanwhile (its tree no longer among the KEEP_TREES newest):
+        that is no damage, and setting the cache aside made every reader rebuild it from
+        every entry. A damaged cache fails the verified load, and is set aside and rebuilt."""
+        return self.load(memory_tree, verify=True)
 
     # -- building and updating -------------------------------------------------------------
 

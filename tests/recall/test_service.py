@@ -630,3 +630,42 @@ def test_a_state_record_with_a_field_of_another_type_is_left_out(
     git(repo, "commit", "-q", "--no-verify", "-am", "an entry edited by hand")
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+
+
+def test_a_search_that_lost_a_race_with_a_writer_keeps_the_cache(repo: Path) -> None:
+    """A reader takes no lock, and loads a tree's vectors only when a query first needs them;
+    meanwhile writers of KEEP_TREES other trees (recalls at other refs, side by side) let
+    that tree go and delete its files. The search then failed, and recover() set the whole
+    sound cache aside: every reader rebuilt it from every entry. recover() now loads the tree
+    again under the lock, verified and whole, and sets the cache aside only when that fails."""
+    from gitmem.recall import cache as cache_module
+    from gitmem.recall import semantic
+    from gitmem.repo.store import BLOB
+
+    from entries import text
+
+    if not semantic.available():
+        pytest.skip("the semantic extra is what loads vectors late")
+    store, entries = _many_entries(repo, 12)
+    first = store.build_tree(None, {"entries": (entries, 0o040000)})  # a memory folder
+
+    def more(name: str) -> str:
+        """first with one entry more, whose vector goes to a small chunk of its tree's own."""
+        entry_id = f"shop-method-20261129-{name}"
+        data = text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-11-29")
+        path = f"entries/method/{entry_id}.md"
+        return store.build_tree(first, {path: (store.write_blob(data.encode()), BLOB)})
+
+    memory = more("this-one")
+    RecallCache(store, ".gitmem").load(first)
+    RecallCache(store, ".gitmem").load(memory)  # an update: saved, with a chunk of its own
+    cache = RecallCache(store, ".gitmem")
+    loaded = cache.load(memory)  # read as a recall reads it, its vectors left for later
+    for n in range(cache_module.KEEP_TREES):  # writers of other trees let this one go
+        RecallCache(store, ".gitmem").load(more(f"other-{n}"))
+    with pytest.raises(ValueError, match="missing"):
+        semantic.answer(loaded.index, loaded.vectors, "run hooks through gitmem")
+    again = cache.recover(memory)
+    found = semantic.answer(again.index, again.vectors, "run hooks through gitmem", min_score=0)
+    assert len(found.hits) == 5
+    assert not list(cache.root.parent.glob("recall.broken-*")), "a sound cache was set aside"
