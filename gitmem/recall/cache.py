@@ -394,16 +394,20 @@ class RecallCache(_Stored):
     ) -> tuple[Loaded, list[Change]] | None:
         """The remembered tree of this memory folder (with vectors, when they are wanted) that
         the fewest changes lead from to entries_tree, loaded, and those changes; None when
-        there is none or it does not load. The newest is taken at once when at most NEAR
-        changes lead from it (an admission's update), else each one is diffed: after a recall
-        at an old --ref the newest is that ref's tree, and the memory branch's next update
-        from it read and embedded every entry admitted since."""
+        there is none or it does not load. A tree git no longer holds is passed over. The
+        newest is taken at once when at most NEAR changes lead from it (an admission's
+        update), else each one is diffed: after a recall at an old --ref the newest is that
+        ref's tree, and the memory branch's next update from it read and embedded every entry
+        admitted since."""
         nearest: tuple[dict[str, Any], list[Change]] | None = None
         for record in self._mine():
             if semantic is not None and not record.get("vectors"):
                 continue
             prefix = f"{self.memory_dir}/entries/"
-            changes = self.store.diff(record.get("tree"), entries_tree, prefix=prefix)
+            try:
+                changes = self.store.diff(record.get("tree"), entries_tree, prefix=prefix)
+            except (KeyError, ValueError):
+                continue  # a tree git has pruned (the branch was reset): no damage of the cache
             if nearest is None or len(changes) < len(nearest[1]):
                 nearest = (record, changes)
             if len(changes) <= NEAR:

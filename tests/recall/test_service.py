@@ -669,3 +669,38 @@ def test_a_search_that_lost_a_race_with_a_writer_keeps_the_cache(repo: Path) -> 
     found = semantic.answer(again.index, again.vectors, "run hooks through gitmem", min_score=0)
     assert len(found.hits) == 5
     assert not list(cache.root.parent.glob("recall.broken-*")), "a sound cache was set aside"
+
+
+def test_a_remembered_tree_git_has_pruned_is_passed_over_not_taken_for_damage(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """The memory branch is reset (a force-push fetched, a rewritten history) and git prunes
+    what no ref reaches, the tree the cache remembers as its newest among it. The update's
+    diff from that tree failed on the missing object, and the whole sound cache was set
+    aside and rebuilt from every entry. Such a tree is now passed over for the next one."""
+    from entries import text
+
+    repo, hooks, _ = recalled
+    folder = repo / ".gitmem/entries/method"
+
+    def admitted(name: str) -> str:
+        entry_id = f"local-method-20261205-{name}"
+        (folder / f"{entry_id}.md").write_text(
+            text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-12-05",
+                 title=name.replace("-", " "), applies_when=f"{name.replace('-', ' ')} comes up")
+        )  # fmt: skip
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "--no-verify", "-m", name)
+        return entry_id
+
+    admitted("rotate-the-signing-keys")
+    gone = git(repo, "rev-parse", "HEAD:.gitmem/entries").strip()
+    assert recall_json(repo, "rotate the signing keys")  # the cache's newest tree
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    kept = admitted("pin-the-base-images")
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    git(repo, "gc", "-q", "--prune=now")
+    assert subprocess.run(["git", "cat-file", "-e", gone], cwd=repo).returncode != 0
+    assert recall_json(repo, "pin the base images")[0]["id"] == kept
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    assert not list((repo / ".git/gitmem").glob("recall.broken-*")), "a sound cache was set aside"
