@@ -488,11 +488,20 @@ class RecallCache(_Stored):
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
+    def _folder(self, kind: str) -> Path:
+        """The folder of kind, made when missing; a link in its place is damage (ValueError:
+        set aside): the cache writes, and deletes what no tree uses, only in folders of its
+        own, never in a folder elsewhere that a link points to."""
+        folder = self.root / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        if folder.is_symlink():
+            raise ValueError(f"recall cache folder {kind} is a symbolic link")
+        return folder
+
     def _write(self, kind: str, data: bytes | memoryview) -> str:
         from gitmem.repo.store import atomic_write
 
-        folder = self.root / kind
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = self._folder(kind)
         name = hashlib.sha256(data).hexdigest()[:32]
         if not (folder / name).exists():
             atomic_write(folder / name, bytes(data))
@@ -501,8 +510,7 @@ class RecallCache(_Stored):
     def _write_parts(self, manifest: bytes, parts: dict[str, Any], names: set[str]) -> str:
         from gitmem.repo.store import atomic_write
 
-        folder = self.root / "segments"
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = self._folder("segments")
         for name, data in parts.items():
             if not (folder / name).exists():
                 atomic_write(folder / name, bytes(data))
@@ -545,7 +553,7 @@ class RecallCache(_Stored):
         sweep_temporaries(self.root, older_than=0)
         for kind, names in keep.items():
             folder = self.root / kind
-            if not folder.is_dir():
+            if folder.is_symlink() or not folder.is_dir():
                 continue
             sweep_temporaries(folder, older_than=0)
             for path in folder.iterdir():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -704,3 +705,28 @@ def test_a_remembered_tree_git_has_pruned_is_passed_over_not_taken_for_damage(
     assert recall_json(repo, "pin the base images")[0]["id"] == kept
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
     assert not list((repo / ".git/gitmem").glob("recall.broken-*")), "a sound cache was set aside"
+
+
+@pytest.mark.parametrize("kind", ["segments", "manifests"])
+def test_a_cache_folder_replaced_by_a_link_is_damage_and_nothing_is_deleted_through_it(
+    recalled: tuple[Path, str, str], tmp_path: Path, kind: str
+) -> None:
+    """A folder of the cache replaced by a symbolic link to a folder elsewhere (a hand-made
+    move to another disk, a hostile one): the next update wrote into it, and then deleted
+    every file there that no remembered tree names, the files of whoever owns that folder.
+    A link in a cache folder's place is now damage, set aside; nothing is written or deleted
+    through it."""
+    repo, hooks, _ = recalled
+    recall_json(repo, "pygit2 hooks")
+    root = repo / ".git/gitmem/recall"
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(root / kind, elsewhere)
+    (elsewhere / "notes.txt").write_text("someone's own file\n")
+    shutil.rmtree(root / kind)
+    (root / kind).symlink_to(elsewhere)
+    entry = next((repo / ".gitmem/entries").glob(f"*/{hooks}.md"))
+    entry.write_text(entry.read_text().replace("one git process", "one git run"))
+    git(repo, "commit", "-q", "--no-verify", "-am", "an edit the cache must take in")
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    assert (elsewhere / "notes.txt").read_text() == "someone's own file\n"
+    assert not (root / kind).is_symlink() and (root / kind).is_dir()
