@@ -429,7 +429,7 @@ class RecallCache(_Stored):
         An id goes only with the file it was indexed from: two files may hold one id (a
         copy in another type folder, also without the gate), and the one that stays keeps
         it found. When the indexed one goes, a file of entries_tree named after the id gives
-        it back (the last in path order, as a build keeps it)."""
+        it back (a regular file, the last in path order, as a build reads and keeps it)."""
         removed: set[str] = set()
         for change in changes:
             old = change.old
@@ -458,7 +458,7 @@ class RecallCache(_Stored):
             for folder in self.store.folders(entries_tree):
                 path = f"{self.memory_dir}/entries/{folder}/{entry_id}.md"
                 item = self.store.item(entries_tree or "", f"{folder}/{entry_id}.md")
-                if item is not None and path not in changed:
+                if item is not None and item.is_file and path not in changed:
                     self._add(loaded, item._replace(path=path))
 
     def _add(self, loaded: Loaded, item: TreeItem) -> None:

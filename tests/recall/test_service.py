@@ -730,3 +730,24 @@ def test_a_cache_folder_replaced_by_a_link_is_damage_and_nothing_is_deleted_thro
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
     assert (elsewhere / "notes.txt").read_text() == "someone's own file\n"
     assert not (root / kind).is_symlink() and (root / kind).is_dir()
+
+
+def test_an_entrys_name_held_by_a_submodule_elsewhere_is_not_read_when_the_entry_goes(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """When the file an entry was indexed from goes, the update looks for another file of
+    the memory named after its id; a submodule of that name (a commit id, not a file) was
+    read as an entry, and the recall ended in an error ("object ... is missing"). Only
+    regular files are read, as a build reads them."""
+    repo, hooks, secrets = recalled
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    missing_commit = "1" * 40
+    git(repo, "update-index", "--add", "--cacheinfo",
+        f"160000,{missing_commit},.gitmem/entries/method/{hooks}.md")  # fmt: skip
+    git(repo, "commit", "-q", "--no-verify", "-m", "a submodule in the entry's name")
+    assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+    git(repo, "rm", "-q", "--cached", f".gitmem/entries/decision/{hooks}.md")
+    git(repo, "commit", "-q", "--no-verify", "-m", "the entry gone")
+    assert [h["id"] for h in recall_json(repo, "pygit2 hooks")] == []
+    assert recall_json(repo, "scan secrets", "--step", "spec")[0]["id"] == secrets
+    assert not list((repo / ".git/gitmem").glob("recall.broken-*")), "a sound cache was set aside"
