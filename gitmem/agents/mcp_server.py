@@ -707,12 +707,16 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         with _answering("memory_show", turn):
             from gitmem.lifecycle import read as memory
 
-            where, entry = memory.show(workspace(), id)
-            by = entry.meta.get("admitted_by")
-            when = entry.meta.get("admitted")
+            ws = workspace()
+            where, entry = memory.show(ws, id)
+            # only main's entries were reviewed: a candidate branch's front matter is
+            # anyone's text, and may claim an admission nobody made
+            pending = not where.startswith(f"{ws.dir}/entries/")
+            by = None if pending else entry.meta.get("admitted_by")
+            when = None if pending else entry.meta.get("admitted")
             result = ShowResult(
                 id=entry.id,
-                status=entry.status,
+                status="candidate" if pending else entry.status,
                 type=entry.type,
                 title=entry.title,
                 where=where,
@@ -723,9 +727,11 @@ def build_server(path: str | Path | None = None) -> MCPServer:
             )
             from gitmem.model.curation import state_note
 
-            note = state_note(entry)
+            note = "" if pending else state_note(entry)
             status = (
-                f"{note}; not a precedent"
+                "candidate: not admitted, so not a precedent yet"
+                if pending
+                else f"{note}; not a precedent"
                 if entry.status == "retired"
                 else f"admitted by {by} on {when}" + (f", {note}" if note else "")
                 if by
