@@ -22,7 +22,8 @@ case-insensitive file system opens `.GITMEM/Entries/x.md` as the real file).
 File tools: Write, Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`).
 
 Bash: the command is split as the shell would (quotes, `;`, `&&`, `||`, `|`, `&`, newlines,
-subshell parentheses), and these count as writes, per simple command:
+subshell parentheses, the reserved words of compound commands: `if … then … else`, `while … do`,
+`!`, `{`), and these count as writes, per simple command:
 - output redirections (`>`, `>>`, `>|`, `&>`, `&>>`, `2>`, `<>`): their target, whatever the
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
@@ -76,6 +77,9 @@ _PROTECTED_DIRS: Final = ("entries", "candidates")
 _PROTECTED_FILES: Final = {"index.md": "INDEX.md", "refused.md": "refused.md"}
 
 _PREFIXES: Final = {"sudo", "env", "command", "exec", "nohup", "time", "xargs", "nice", "doas"}
+#: The shell's reserved words a command can follow in the same simple command as the
+#: splitter sees it (`if rm …`, `then rm …`, `do rm …`, `! rm …`, `{ rm …`).
+_RESERVED: Final = {"if", "then", "elif", "else", "while", "until", "do", "!", "{"}
 _WRITERS: Final = {
     "tee",
     "touch",
@@ -341,12 +345,15 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
 
 
 def _command_words(words: list[str]) -> list[str]:
-    """The words from the command name on: prefixes and assignments skipped."""
+    """The words from the command name on: prefixes, reserved words and assignments
+    skipped."""
     i = 0
     while i < len(words):
         word = words[i]
         if "=" in word.split("/")[0] and not word.startswith("-") and word.index("=") > 0:
             i += 1  # VAR=value
+        elif word in _RESERVED:
+            i += 1
         elif os.path.basename(word) in _PREFIXES:
             i += 1
             while i < len(words) and words[i].startswith("-"):

@@ -56,6 +56,16 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "chmod -R a-w .gitmem",
         "mv .gitmem old-memory",
         "patch .gitmem/INDEX.md < fix.diff",
+        # behind the reserved words that open or continue a compound command
+        "if [ -f x ]; then rm .gitmem/entries/a.md; fi",
+        "if rm .gitmem/entries/a.md; then :; fi",
+        "if false; then :; elif true; then :; else touch .gitmem/INDEX.md; fi",
+        "for f in a b; do rm .gitmem/entries/a.md; done",
+        "while true; do\n  mv .gitmem/entries/a.md /tmp\ndone",
+        "until false; do rm .gitmem/candidates/c.md; done",
+        "! rm .gitmem/entries/a.md",
+        "{ rm .gitmem/entries/a.md; }",
+        "true && { cd .gitmem; rm entries/a.md; }",
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
