@@ -29,8 +29,8 @@ subshell parentheses, the reserved words of compound commands: `if … then … 
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
   `mv`, `sed -i`/`perl -i` (and `--in-place`), `patch`: their path arguments (every one: for
   `mv` the sources are removed too, and an argument that is not a path resolves outside the
-  memory); `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (`-t DIR`, else the
-  last path); `dd`: its `of=`;
+  memory); `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
+  `install` and `ln` the `-t`/`--target-directory` folder, else the last path); `dd`: its `of=`;
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments;
 - `cd DIR` moves the folder later commands run in; `bash -c`/`sh -c` strings are read the
   same way; `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs` and `VAR=value`
@@ -97,6 +97,9 @@ _WRITERS: Final = {
 }
 #: Commands that write only their destination: the last path, or the -t / --target-directory one.
 _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
+#: The copiers whose -t names the destination folder (rsync's keeps times, scp's is its own),
+#: with their short options that take a value (the rest of the word, or the next one).
+_TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo"}
 _IN_PLACE: Final = {"sed", "perl", "gsed"}
 _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
 _SHELLS: Final = {"bash", "sh", "zsh", "dash", "ksh"}
@@ -407,7 +410,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             for path in _paths(args):
                 yield path, here
         elif name in _COPIERS:
-            for path in _destination(args):
+            for path in _destination(name, args):
                 yield path, here
         elif name == "dd":
             for arg in args:
@@ -420,14 +423,24 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                     yield path, sub[2]
 
 
-def _destination(args: Sequence[str]) -> list[str]:
-    """Where cp, install, rsync or ln write: the -t/--target-directory folder, else the last
-    path argument (the others are only read)."""
+def _destination(name: str, args: Sequence[str]) -> list[str]:
+    """Where cp, install, ln, rsync or scp write: for the first three the -t folder (`-t DIR`,
+    `-tDIR`, `-vt DIR`, `--target-directory[=]DIR`), else the last path argument (the others
+    are only read)."""
+    valued = _TARGET_FOLDER.get(name)
     for i, arg in enumerate(args):
-        if arg == "-t" and i + 1 < len(args):
-            return [args[i + 1]]
+        if valued is None or arg == "--":
+            break
         if arg.startswith("--target-directory="):
             return [arg.split("=", 1)[1]]
+        if arg == "--target-directory":
+            return list(args[i + 1 : i + 2])
+        if arg.startswith("-") and not arg.startswith("--"):
+            for j, option in enumerate(arg[1:], 1):
+                if option in valued:
+                    break  # the rest of the word is that option's value
+                if option == "t":
+                    return [arg[j + 1 :]] if arg[j + 1 :] else list(args[i + 1 : i + 2])
     paths = _paths(args)
     return paths[-1:]
 

@@ -66,6 +66,12 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "! rm .gitmem/entries/a.md",
         "{ rm .gitmem/entries/a.md; }",
         "true && { cd .gitmem; rm entries/a.md; }",
+        # a copier's target folder, however GNU spells the option
+        "cp --target-directory .gitmem/entries a.md",
+        "cp -t.gitmem/entries a.md",
+        "cp -vt .gitmem/entries a.md b.md",
+        "ln -st .gitmem/entries /tmp/x.md",
+        "rsync -t notes.md .gitmem/entries/x.md",  # rsync's -t keeps times: not a folder
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
@@ -77,6 +83,8 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
     [
         "cat .gitmem/entries/a.md",
         "cp .gitmem/entries/a.md /tmp/copy.md",  # a copier only writes its destination
+        "rsync -t .gitmem/entries/a.md /tmp/copy.md",
+        "cp -S .bak -t /tmp .gitmem/entries/a.md",
         "grep -rl retry .gitmem/entries | sort > found.txt",
         "make 2>&1 | tee build.log",
         "rm -rf src/*",
