@@ -77,6 +77,11 @@ def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
         ({"tags": ["x", "x"]}, "tags: lists 'x' more than once"),
         ({"title": ""}, "title"),
         ({"applies_when": None}, "missing field 'applies_when'"),
+        # a pattern's `$` ends the text (ECMA-262), not a line: Python's re let these pass
+        ({"source": "verdict:plan-review\n"}, "source: 'verdict:plan-review\\n' is not a source"),
+        ({"tags": ["retry\n"]}, "tags.0: 'retry\\n' is not a slug"),
+        ({"files": ["src/pay.py\n"]}, "is not a repository path"),
+        ({"created": "2026-11-29\n"}, "is not a date"),
     ],
 )
 def test_schema_violations_read_as_sentences(changes: dict[str, Any], words: str) -> None:
