@@ -298,10 +298,16 @@ def uninstall_agents(root: Path) -> list[str]:
 
 def _refuse_unreadable(root: Path, touched: list[str]) -> None:
     """Refuse, before any file is written, one that is there but not a file (a folder named
-    AGENTS.md) or not UTF-8 text: each failed as an unexpected error (exit 3), and with
-    --claude --agents only after the Claude files had been written."""
+    AGENTS.md), one whose folder is a file (a file named .claude), or one not in UTF-8 text:
+    each failed as an unexpected error (exit 3), and with --claude --agents only after the
+    Claude files had been written."""
     for rel in touched:
         path = root / rel
+        for folder in reversed(Path(rel).parents[:-1]):
+            if (root / folder).exists() and not (root / folder).is_dir():
+                raise UsageError(
+                    f"{folder.as_posix()}: is a file, not a folder: move it away, then run again"
+                )
         if not path.exists():
             continue
         if not path.is_file():

@@ -149,14 +149,15 @@ def test_a_file_or_folder_linked_out_of_the_repository_is_refused_before_any_wri
         ),
         ("CLAUDE.md", b"caf\xe9\n", "CLAUDE.md: is not UTF-8 text (byte 0xe9 at offset 3)"),
         (".claude/settings.json", None, ".claude/settings.json: is not a file"),
+        (".claude", b"notes\n", ".claude: is a file, not a folder"),
     ],
 )
 def test_a_folder_or_a_file_not_in_utf8_is_refused_before_any_write(
     memory: Path, rel: str, content: bytes | None, says: str
 ) -> None:
-    """A folder named AGENTS.md or .claude/settings.json, or an AGENTS.md or CLAUDE.md saved
-    in another encoding, failed as an unexpected error (exit 3), with --claude --agents only
-    after the Claude files were written."""
+    """A folder named AGENTS.md or .claude/settings.json, a file named .claude, or an
+    AGENTS.md or CLAUDE.md saved in another encoding, failed as an unexpected error (exit 3),
+    with --claude --agents only after the Claude files were written."""
     path = memory / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     if content is None:
