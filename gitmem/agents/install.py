@@ -104,8 +104,15 @@ def _is_ours(handler: object, event: str) -> bool:
 
 
 def install_claude(root: Path) -> list[str]:
-    """Merge gitmem's hooks into .claude/settings.json and its server into .mcp.json."""
+    """Merge gitmem's hooks into .claude/settings.json and its server into .mcp.json; both
+    files are read and their shapes checked before either is written."""
     lines = []
+    mcp_path = root / ".mcp.json"
+    config = _read_json(mcp_path, ".mcp.json")
+    mcp_before = json.loads(json.dumps(config))
+    servers = config.setdefault("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise UsageError(".mcp.json: `mcpServers` is not an object: fix it, then run again")
     settings_path = root / ".claude" / "settings.json"
     where = ".claude/settings.json"
     settings = _read_json(settings_path, where)
@@ -134,12 +141,6 @@ def install_claude(root: Path) -> list[str]:
     else:
         lines.append(f"kept {where} (the gitmem hooks are there)")
 
-    mcp_path = root / ".mcp.json"
-    config = _read_json(mcp_path, ".mcp.json")
-    before = json.loads(json.dumps(config))
-    servers = config.setdefault("mcpServers", {})
-    if not isinstance(servers, dict):
-        raise UsageError(".mcp.json: `mcpServers` is not an object: fix it, then run again")
     if "gitmem" in servers:
         if servers["gitmem"] == MCP_SERVER:
             lines.append("kept .mcp.json (the gitmem server is there)")
@@ -147,7 +148,7 @@ def install_claude(root: Path) -> list[str]:
             lines.append("kept .mcp.json: a server named gitmem is already set up there, as it is")
     else:
         servers["gitmem"] = dict(MCP_SERVER)
-        _write_json(mcp_path, config, before)
+        _write_json(mcp_path, config, mcp_before)
         lines.append(".mcp.json: added the gitmem MCP server (`gitmem mcp`)")
     return lines
 

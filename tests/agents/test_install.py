@@ -113,6 +113,19 @@ def test_files_of_the_wrong_shape_are_refused_not_rewritten(memory: Path) -> Non
         assert bad.read_text() == text
 
 
+def test_an_mcp_json_of_the_wrong_shape_is_refused_before_the_settings_are_written(
+    memory: Path,
+) -> None:
+    """.claude/settings.json was merged and written first, then .mcp.json refused: the
+    command failed having done half of its work."""
+    (memory / ".mcp.json").write_text('{"mcpServers": []}')
+    result = run(memory, "init", "--claude")
+    assert result.exit_code == 2, result.output
+    assert ".mcp.json: `mcpServers` is not an object" in result.output
+    assert not (memory / ".claude").exists()
+    assert (memory / ".mcp.json").read_text() == '{"mcpServers": []}'
+
+
 def test_a_file_or_folder_linked_out_of_the_repository_is_refused_before_any_write(
     memory: Path, tmp_path: Path
 ) -> None:
