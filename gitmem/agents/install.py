@@ -73,6 +73,10 @@ def _read_json(path: Path, where: str) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8") or "{}")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UsageError(f"{where}: not valid JSON ({exc}): fix it, then run again") from None
+    except RecursionError:
+        raise UsageError(
+            f"{where}: not valid JSON (nested deeper than it can be read): fix it, then run again"
+        ) from None
     if not isinstance(data, dict):
         raise UsageError(f"{where}: holds a JSON {type(data).__name__}, not an object: fix it")
     return data

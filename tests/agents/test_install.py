@@ -104,6 +104,7 @@ def test_files_of_the_wrong_shape_are_refused_not_rewritten(memory: Path) -> Non
         ("[1]", "not an object"),
         ('{"hooks": []}', "`hooks` is not an object"),
         ('{"hooks": {"PreToolUse": {}}}', "hooks.PreToolUse is not a list"),
+        ("[" * 100_000, "not valid JSON"),  # deeper than the parser recurses: exit 3
     ):
         bad.write_text(text)
         result = run(memory, "init", "--claude")
