@@ -342,6 +342,9 @@ def run(
     for rel in touched:
         refuse_links(root / rel, rel, root)
     _refuse_unreadable(root, touched)
+    if agents and (root / "AGENTS.md").exists():
+        # a block that cannot be replaced or removed, refused before the Claude files change
+        _without_blocks((root / "AGENTS.md").read_text(encoding="utf-8"))
     if claude:
         lines += uninstall_claude(root) if uninstall else install_claude(root)
     if agents:

@@ -247,7 +247,15 @@ def test_init_agents_adds_the_import_to_an_existing_claude_md(memory: Path) -> N
     assert not (memory / "AGENTS.md").exists()  # it held only the block
 
 
-def test_a_block_without_its_end_marker_is_refused(memory: Path) -> None:
+@pytest.mark.parametrize("uninstall", [False, True])
+def test_a_block_without_its_end_marker_is_refused(memory: Path, uninstall: bool) -> None:
+    """With --claude too, the Claude files were written (or removed) first, and the command
+    then failed on AGENTS.md, half done: it is refused before anything is written."""
+    if uninstall:
+        assert run(memory, "init", "--claude").exit_code == 0
+    claude = {rel: (memory / rel).exists() for rel in (".mcp.json", ".claude")}
     (memory / "AGENTS.md").write_text(f"{AGENTS_BEGIN}\nhalf a block\n")
-    result = run(memory, "init", "--agents")
+    result = run(memory, "init", "--claude", "--agents", *(["--uninstall"] if uninstall else []))
     assert result.exit_code == 2 and "no END marker" in result.output
+    assert {rel: (memory / rel).exists() for rel in claude} == claude
+    assert (memory / "AGENTS.md").read_text() == f"{AGENTS_BEGIN}\nhalf a block\n"
