@@ -33,9 +33,11 @@ subshell parentheses, the reserved words of compound commands: `if … then … 
   `install` and `ln` the `-t`/`--target-directory` folder, else the last path); `dd`: its `of=`;
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments;
 - `cd DIR` moves the folder later commands run in; `bash -c`/`sh -c` strings are read the
-  same way; `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs` and `VAR=value`
-  prefixes are skipped to reach the command; a glob (`.gitmem/entr*/*`) counts when it could
-  match a protected path, with the shell's rule that `*` does not match a leading dot.
+  same way; `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout`
+  and similar prefixes, with their options and the values those take (`sudo -u root`,
+  `timeout 5`), and `VAR=value` are skipped to reach the command; a glob (`.gitmem/entr*/*`)
+  counts when it could match a protected path, with the shell's rule that `*` does not
+  match a leading dot.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
@@ -76,7 +78,23 @@ FILE_TOOLS: Final = {
 _PROTECTED_DIRS: Final = ("entries", "candidates")
 _PROTECTED_FILES: Final = {"index.md": "INDEX.md", "refused.md": "refused.md"}
 
-_PREFIXES: Final = {"sudo", "env", "command", "exec", "nohup", "time", "xargs", "nice", "doas"}
+#: Commands that run the command after them, with their short options that take a value
+#: (the rest of the word, or the next one); timeout then takes its duration.
+_PREFIXES: Final = {
+    "sudo": "CDghprRtTUu",
+    "doas": "Cu",
+    "env": "CSu",
+    "command": "",
+    "exec": "a",
+    "nohup": "",
+    "time": "fo",
+    "xargs": "adEILnPs",
+    "nice": "n",
+    "timeout": "ks",
+    "ionice": "cnp",
+    "stdbuf": "eio",
+    "setsid": "",
+}
 #: The shell's reserved words a command can follow in the same simple command as the
 #: splitter sees it (`if rm …`, `then rm …`, `do rm …`, `! rm …`, `{ rm …`).
 _RESERVED: Final = {"if", "then", "elif", "else", "while", "until", "do", "!", "{"}
@@ -358,9 +376,16 @@ def _command_words(words: list[str]) -> list[str]:
         elif word in _RESERVED:
             i += 1
         elif os.path.basename(word) in _PREFIXES:
+            valued = _PREFIXES[os.path.basename(word)]
             i += 1
             while i < len(words) and words[i].startswith("-"):
-                i += 1  # the prefix's own options (sudo -u is rare enough to ignore its value)
+                option = words[i].lstrip("-")
+                i += 1  # the prefix's own option, and the word after it when that is its value
+                at = next((j for j, c in enumerate(option) if c in valued), None)
+                if not words[i - 1].startswith("--") and at == len(option) - 1:
+                    i += 1
+            if os.path.basename(word) == "timeout":
+                i += 1  # its duration
         else:
             break
     return words[i:]

@@ -72,6 +72,13 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "cp -vt .gitmem/entries a.md b.md",
         "ln -st .gitmem/entries /tmp/x.md",
         "rsync -t notes.md .gitmem/entries/x.md",  # rsync's -t keeps times: not a folder
+        # behind a prefix that takes a value
+        "timeout 5 rm .gitmem/entries/a.md",
+        "timeout -s KILL 10s rm .gitmem/entries/a.md",
+        "nice -n 5 rm .gitmem/entries/a.md",
+        "sudo -u root rm .gitmem/entries/a.md",
+        "sudo -uroot rm .gitmem/entries/a.md",
+        "ls | xargs -n 1 rm .gitmem/entries/a.md",
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
