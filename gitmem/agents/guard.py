@@ -32,12 +32,12 @@ subshell parentheses, the reserved words of compound commands: `if … then … 
   memory); `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
   `install` and `ln` the `-t`/`--target-directory` folder, else the last path); `dd`: its `of=`;
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments;
-- `cd DIR` moves the folder later commands run in; `bash -c`/`sh -c` strings are read the
-  same way; `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout`
-  and similar prefixes, with their options and the values those take (`sudo -u root`,
-  `timeout 5`), and `VAR=value` are skipped to reach the command; a glob (`.gitmem/entr*/*`)
-  counts when it could match a protected path, with the shell's rule that `*` does not
-  match a leading dot.
+- `cd DIR` (or `pushd DIR`) moves the folder later commands run in; `bash -c`/`sh -c`
+  strings are read the same way; `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`,
+  `nice`, `timeout` and similar prefixes, with their options and the values those take
+  (`sudo -u root`, `timeout 5`), and `VAR=value` are skipped to reach the command; a glob
+  (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
+  that `*` does not match a leading dot.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
@@ -425,7 +425,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         if not words:
             continue
         name, args = os.path.basename(words[0]), words[1:]
-        if name == "cd":
+        if name in ("cd", "pushd"):
             dest = _paths(args)
             here = os.path.join(here, os.path.expanduser(dest[0])) if dest else here
         elif name in _SHELLS and "-c" in args:

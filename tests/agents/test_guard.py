@@ -79,6 +79,7 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "sudo -u root rm .gitmem/entries/a.md",
         "sudo -uroot rm .gitmem/entries/a.md",
         "ls | xargs -n 1 rm .gitmem/entries/a.md",
+        "pushd .gitmem && rm entries/a.md",
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
