@@ -410,7 +410,12 @@ def test_candidates_and_show(server: Server) -> None:
         "problems": [],
     }
 
-    shown = server.ok("memory_show", {"id": pushed["id"]})["text"]
+    result = server.call("memory_show", {"id": pushed["id"]})
+    # a candidate's text is whoever proposed it: never framed as the reviewed memory
+    assert PREAMBLE not in text(result) and "not reviewed" in text(result)
+    assert "```markdown\n---\n" in text(result)
+    assert result.structured_content is not None
+    shown = result.structured_content["text"]
     assert shown.startswith("---\n")
     assert f"id: {pushed['id']}\n" in shown
     assert "status: candidate\n" in shown
