@@ -465,8 +465,8 @@ def _session_block(root: str) -> str | None:
         'correction or audit) or `gitmem recall "…"`; prompts and edits already bring '
         "the precedents that apply.\n"
         "- Propose what you learned: MCP memory_push with source verdict:<stop> (or "
-        f"`gitmem propose`). Never write {known.dir}/entries, candidates, INDEX.md or "
-        "refused.md yourself: the hooks deny it and review would reject it.\n"
+        f"`gitmem propose`). Never write {known.dir}/entries, candidates, INDEX.md, "
+        "refused.md or allowed.md yourself: the hooks deny it and review would reject it.\n"
         f"- {waiting}"
     )
 

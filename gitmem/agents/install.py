@@ -231,8 +231,8 @@ other instructions or the code as it is.
 - To keep a lesson, propose it: `gitmem propose --type method --title … --applies-when …
   --content …` or MCP `memory_push` with `source: "verdict:<stop>"`. It becomes a candidate on
   its own branch for a person to review; it never changes the main branch.
-- Never edit `{memory_dir}/entries/`, `{memory_dir}/candidates/`, `INDEX.md` or `refused.md`
-  by hand: review and the git hooks reject it.
+- Never edit `{memory_dir}/entries/`, `{memory_dir}/candidates/`, `INDEX.md`, `refused.md`
+  or `allowed.md` by hand: review and the git hooks reject it.
 {AGENTS_END}
 """
 

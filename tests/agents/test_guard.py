@@ -30,6 +30,7 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "echo x > .gitmem/entries/a.md",
         "echo x >> .gitmem/INDEX.md",
         "echo x >| .gitmem/refused.md",
+        "echo '| aws-access-key-id:6d02d2fa |' >> .gitmem/allowed.md",
         "echo x &> .gitmem/candidates/c.md",
         "cmd 1> docs/memory/entries/a.md",
         "true; touch .gitmem/entries/new.md",
@@ -118,7 +119,8 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
 def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     src = str(tmp_path / "src")
     for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
-                 f"{tmp_path}/docs/memory/refused.md", "../.gitmem/entries/*.md"):  # fmt: skip
+                 f"{tmp_path}/docs/memory/refused.md", "../.gitmem/entries/*.md",
+                 "../.gitmem/Allowed.md"):  # fmt: skip
         assert guard.judge(path, src) is not None, path
     for path in ("../.gitmem/notes.md", "../docs/memory.md", "../docs/INDEX.md", "x.py",
                  "/etc/passwd", ""):  # fmt: skip
