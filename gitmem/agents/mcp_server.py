@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.types import (
     INTERNAL_ERROR,
     CallToolResult,
@@ -72,7 +72,7 @@ from pydantic import BaseModel, Field
 
 import gitmem
 from gitmem.agents.precedents import PREAMBLE, Precedent, clean, entry_uri, render
-from gitmem.errors import GitmemError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
 
@@ -759,7 +759,11 @@ def build_server(path: str | Path | None = None) -> MCPServer:
         with _reading("the entry resource", turn):
             from gitmem.lifecycle import read as memory
 
-            return memory.show(workspace(), entry_id)[1].render()
+            ws = workspace()
+            try:
+                return memory.show(ws, entry_id)[1].render()
+            except UsageError as exc:  # not an id, or no entry or candidate by it
+                raise ResourceNotFoundError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
 
     @server.resource(
         INDEX_URI,
@@ -774,7 +778,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
             tip = ws.main_tip()
             data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/INDEX.md") if tip else None
             if data is None:
-                raise ResourceError(
+                raise ResourceNotFoundError(
                     f"no {ws.dir}/INDEX.md on {ws.branch} yet: run `gitmem init` and commit"
                 )
             return data.decode("utf-8", "replace")

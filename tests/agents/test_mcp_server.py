@@ -28,7 +28,13 @@ from clirunner import run
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, ResourceLink, TextContent, TextResourceContents
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+)
 from secret_samples import POSITIVES
 
 from gitmem.agents.mcp_server import (
@@ -562,6 +568,13 @@ def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(
     assert bare_server.ok("memory_candidates") == {"candidates": []}
     assert "no candidate" in bare_server.error("memory_show", {"id": "local-method-x"})
     assert bare_server.ok("memory_recall", {"query": "hooks"})["entries"] == []
+    with pytest.raises(MCPError, match=r"no \.gitmem/INDEX\.md on main yet") as raised:
+        bare_server.portal.call(
+            functools.partial(
+                bare_server.client.read_resource, "gitmem://index", cache_mode="bypass"
+            )
+        )
+    assert raised.value.error.code == INVALID_PARAMS  # not found, not an internal error
 
 
 def test_outside_a_repository_prompts_and_resources_say_what_is_wrong(
@@ -702,8 +715,15 @@ def test_resources_read_entries_and_the_index(server: Server, admitted: list[str
     assert entry.startswith("---\n") and f"id: {admitted[1]}\n" in entry
     index = read("gitmem://index")
     assert all(entry_id in index for entry_id in admitted)
-    with pytest.raises(Exception, match=r"no candidate|no entry"):
-        read("gitmem://entry/local-method-20000101-not-there")
+    # an entry that is not there is a resource not found (invalid params, as the SDK answers
+    # a URI no template matches), with gitmem's message; never an internal error
+    for uri, says in (
+        ("gitmem://entry/local-method-20000101-not-there", "no candidate"),
+        ("gitmem://entry/Not-An-Id", "is not a candidate id"),
+    ):
+        with pytest.raises(MCPError, match=says) as raised:
+            read(uri)
+        assert raised.value.error.code == INVALID_PARAMS, uri
 
 
 def test_prompts_propose_and_review(server: Server, admitted: list[str]) -> None:
