@@ -13,7 +13,8 @@ and every answer is checked against them).  Every answer is one JSON object whos
   when nothing applies.
 - **PreToolUse**: for Write, Edit, MultiEdit and NotebookEdit, and for Bash commands that
   visibly write (gitmem.agents.guard), `permissionDecision: "deny"` with a reason naming
-  `memory_push` when the write would touch the memory; for a file tool writing elsewhere, the
+  `memory_push` when the write would touch the memory, and for a Bash `gitmem admit` or
+  `gitmem refuse` (a person's decision); for a file tool writing elsewhere, the
   admitted entries whose `files` cite that file as `additionalContext` ("precedents for this
   file"), which the reference documents as added to the model's context before the tool runs.
 - **PostToolUse**: the same precedents for the file just written, for a client whose
@@ -21,7 +22,7 @@ and every answer is checked against them).  Every answer is one JSON object whos
   issue 19432); `gitmem init --claude` registers PreToolUse only, docs/agents.md says how to
   use this one instead.
 
-A hook never fails the agent's action for any reason but that deny: on any error (no git
+A hook never fails the agent's action for any reason but those denies: on any error (no git
 repository, no memory, bad JSON, a bug) it prints nothing and exits 0, and the traceback of an
 unexpected error goes to a log file (LOG_NAME in the temporary folder) for whoever debugs it.
 

@@ -116,6 +116,36 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
     assert not _bash(guard, command, tmp_path), command
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("gitmem admit shop-method-20261205-retry", True),
+        ("gitmem admit --push shop-method-20261205-retry", True),
+        ("git fetch && gitmem refuse shop-method-20261205-retry --reason dup", True),
+        ("bash -c 'gitmem admit shop-method-20261205-retry'", True),
+        (".venv/bin/gitmem admit shop-method-20261205-retry", True),
+        ("python3 -P -m gitmem refuse shop-method-20261205-retry --reason r", True),
+        ("if true; then gitmem admit x; fi", True),
+        # what an agent does run: propose, read, and the audits' own admission
+        ("gitmem propose --type method --title T --applies-when W --content C", False),
+        ("gitmem show shop-method-20261205-retry && gitmem candidates", False),
+        ("gitmem admit --auto", False),
+        ("echo 'run: gitmem admit shop-method-20261205-retry'", False),
+        ("git log --grep 'gitmem admit'", False),
+    ],
+)
+def test_admitting_or_refusing_is_left_to_a_person(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """The design admits a candidate by a person's review: an agent that ran `gitmem admit`
+    itself (as memory_push's own `next` says a person will) merged unreviewed text into the
+    memory with the person's name as its admitter."""
+    decision = guard.judge_tool("Bash", {"command": command}, str(tmp_path))
+    assert (decision is not None) == denied, command
+    if decision is not None:
+        assert "person" in decision.reason and "gitmem review" in decision.reason
+
+
 def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     src = str(tmp_path / "src")
     for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
