@@ -321,6 +321,8 @@ def _glob_reaches(pattern: Sequence[str], target: Sequence[str]) -> bool:
 
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _PUNCTUATION = ";&|()<>\n"
+#: What a word begins after: a `#` there opens a comment (elsewhere, as in `a#b`, it is text).
+_WORD_ENDS = frozenset(" \t\r" + _PUNCTUATION)
 
 
 def _strip_heredocs(command: str) -> str:
@@ -339,10 +341,39 @@ def _strip_heredocs(command: str) -> str:
     return "\n".join(out)
 
 
+def _strip_comments(script: str) -> str:
+    """The script without its comments, as the shell reads them: from a `#` that begins a
+    word, outside quotes, to the end of its line, whatever the comment holds (in `# don't`
+    the apostrophe opens no quote; `\\` at its end continues nothing)."""
+    kept = []
+    quote = ""
+    start = i = 0
+    while i < len(script):
+        c = script[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or script[i - 1] in _WORD_ENDS):
+            kept.append(script[start:i])
+            end = script.find("\n", i)
+            i = start = len(script) if end < 0 else end
+            continue
+        i += 1
+    kept.append(script[start:])
+    return "".join(kept)
+
+
 def _split(script: str) -> list[str] | None:
     """The words and operators of a script whose here-document bodies are already gone (to
-    strip them twice would take the lines after a here-document's end for another body)."""
-    lexer = shlex.shlex(script, posix=True, punctuation_chars=_PUNCTUATION)
+    strip them twice would take the lines after a here-document's end for another body),
+    comments left out."""
+    lexer = shlex.shlex(_strip_comments(script), posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"  # newlines separate commands: they are punctuation here
     lexer.commenters = ""
@@ -363,10 +394,6 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        if token.startswith("#") and not words:
-            while i < len(tokens) and "\n" not in tokens[i]:
-                i += 1  # a comment, to the end of its line
-            continue
         if _is_punctuation(token) and ">" in token:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
             if nxt and not _is_punctuation(nxt) and not (token.endswith("&") and nxt.isdigit()):

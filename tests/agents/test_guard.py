@@ -3,6 +3,8 @@ cannot tell (left to the git hooks, which judge what is committed whoever wrote 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,6 +83,11 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "sudo -uroot rm .gitmem/entries/a.md",
         "ls | xargs -n 1 rm .gitmem/entries/a.md",
         "pushd .gitmem && rm entries/a.md",
+        # after a comment the shell reads no quote in (the splitter once did, and gave up)
+        "# Let's tidy the memory up\nrm .gitmem/entries/a.md",
+        "echo done # it's \"fine\nrm -rf .gitmem/candidates",
+        "echo '#' > .gitmem/INDEX.md",
+        "echo x > .gitmem/entries/a#1.md",
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
@@ -108,6 +115,8 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "python -c \"open('.gitmem/entries/a.md', 'w')\"",
         "find .gitmem/entries -delete",
         'echo "unbalanced > .gitmem/entries/a.md',
+        "# rm -rf .gitmem/entries\nls",
+        "make # > .gitmem/INDEX.md",
     ],
 )
 def test_reads_and_what_it_cannot_tell_are_allowed(
@@ -161,6 +170,36 @@ def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     denied = guard.judge_tool("NotebookEdit", {"notebook_path": "../.gitmem/entries/n.ipynb"}, src)
     assert denied is not None and denied.what == ".gitmem/entries/"
     assert "memory_push" in denied.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "decisions"),
+    [
+        # the shell ends the comment at the line break and runs the next line
+        ("#\\\nrm -rf .gitmem/entries", {"True\n"}),
+        # the comment takes the opening quote: the shell cannot parse the rest
+        ('#"a\nb"\nrm .gitmem/entries/a.md', {"True\n", "False\n"}),
+    ],
+)
+def test_a_comment_whose_first_word_holds_a_line_break_is_decided(
+    guard: Guard, command: str, decisions: set[str]
+) -> None:
+    """A comment's first word holding a line break (an escaped one, a quoted one) kept the
+    splitter on that word for ever: the hook ran out of time, and Claude Code let the
+    command through."""
+    judge = (
+        "import sys; from gitmem.agents.guard import Guard; "
+        "print(Guard(sys.argv[1], ['.gitmem']).judge_tool('Bash', {'command': sys.argv[2]}, "
+        "sys.argv[1]) is not None)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", judge, guard.root, command],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=True,
+    )
+    assert done.stdout in decisions, command
 
 
 def test_a_glob_counts_with_the_shells_leading_dot_rule(tmp_path: Path) -> None:
