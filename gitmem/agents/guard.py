@@ -193,7 +193,7 @@ class Guard:
 
     def judge(self, path: str, cwd: str) -> Denied | None:
         """Denied when writing path (as spelled, relative to cwd) would touch the memory."""
-        if not path or "\0" in path:
+        if not path or "\0" in path or "\0" in cwd:
             return None  # no system call takes a NUL in a path: nothing can be written there
         if len(path) > MAX_JUDGED:
             return self._unread("path", path)
@@ -472,7 +472,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         name, args = os.path.basename(words[0]), words[1:]
         if name in ("cd", "pushd"):
             dest = _paths(args)
-            here = os.path.join(here, os.path.expanduser(dest[0])) if dest else here
+            here = os.path.join(here, _home(dest[0])) if dest else here
         elif name in _SHELLS and "-c" in args:
             inner = args[args.index("-c") + 1] if args.index("-c") + 1 < len(args) else ""
             yield from bash_targets(inner, here, depth + 1)
@@ -515,6 +515,12 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
                 yield f"gitmem {sub}"
 
 
+def _home(folder: str) -> str:
+    """folder with `~` expanded as the shell would; one holding NUL as it is (expanding it
+    raised, and no system call takes it: nothing is written there)."""
+    return folder if "\0" in folder else os.path.expanduser(folder)
+
+
 def _destination(name: str, args: Sequence[str]) -> list[str]:
     """Where cp, install, ln, rsync or scp write: for the first three the -t folder (`-t DIR`,
     `-tDIR`, `-vt DIR`, `--target-directory[=]DIR`), else the last path argument (the others
@@ -552,6 +558,6 @@ def _git_subcommand(args: list[str], cwd: str) -> tuple[str, list[str], str] | N
     i = 0
     while i < len(args) and args[i].startswith("-"):
         if args[i] == "-C" and i + 1 < len(args):
-            cwd = os.path.join(cwd, os.path.expanduser(args[i + 1]))
+            cwd = os.path.join(cwd, _home(args[i + 1]))
         i += 2 if args[i] in ("-C", "-c") else 1
     return (args[i], args[i + 1 :], cwd) if i < len(args) else None

@@ -202,6 +202,15 @@ def test_a_comment_whose_first_word_holds_a_line_break_is_decided(
     assert done.stdout in decisions, command
 
 
+@pytest.mark.parametrize("command", ["cd ~\x00x; rm a", "pushd ~\x00x", "git -C ~\x00x rm a"])
+def test_a_folder_holding_nul_is_decided_not_failed(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    """`~` expansion looked the user `\\x00x` up and raised: the hook failed, and a failing
+    hook lets the command through. No system call takes a NUL: nothing is written there."""
+    assert not _bash(guard, command, tmp_path)
+
+
 def test_a_glob_counts_with_the_shells_leading_dot_rule(tmp_path: Path) -> None:
     only_dotted = Guard(str(tmp_path), [".gitmem"])
     assert not _bash(only_dotted, "rm -rf ./*", tmp_path)  # `*` skips the leading dot
