@@ -496,7 +496,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
 def _decisions(script: str, depth: int) -> Iterator[str]:
     """The `gitmem admit` and `gitmem refuse` commands a script runs (here-document bodies
     already stripped): a person's decisions.  `gitmem admit --auto` is not one: it admits only
-    what both settings files let an audit admit without a person."""
+    what both settings files let an audit admit without a person; nor is asking for help."""
     tokens = _split(script)
     if tokens is None or depth > 3:
         return
@@ -511,7 +511,7 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
             name, args = (args[module] if module < len(args) else ""), args[module + 1 :]
         if name == "gitmem":
             sub = next((arg for arg in args if not arg.startswith("-")), None)
-            if sub == "refuse" or (sub == "admit" and "--auto" not in args):
+            if sub in ("admit", "refuse") and not {"--auto", "--help", "-h"} & set(args):
                 yield f"gitmem {sub}"
 
 

@@ -139,6 +139,7 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
         ("gitmem propose --type method --title T --applies-when W --content C", False),
         ("gitmem show shop-method-20261205-retry && gitmem candidates", False),
         ("gitmem admit --auto", False),
+        ("gitmem admit --help; gitmem refuse -h", False),
         ("echo 'run: gitmem admit shop-method-20261205-retry'", False),
         ("git log --grep 'gitmem admit'", False),
     ],
