@@ -327,6 +327,17 @@ def _refuse_allow_markers(fields: dict[str, Any]) -> None:
         )
 
 
+def _refuse_empty(fields: dict[str, Any]) -> None:
+    """Name the required arguments given empty as the tool's arguments: the proposal's own
+    check names them as `gitmem propose` options (--applies-when), which the tool has not."""
+    empty = [s.name for s in specs() if s.required and not fields.get(s.name)]
+    if empty:
+        raise ToolError(
+            f"{', '.join(empty)}: empty; a candidate needs a type, a title, when it applies "
+            "(applies_when) and its content"
+        )
+
+
 AGENT_SOURCE: Final = "verdict:"
 AGENT_SOURCE_HELP: Final = (
     "verdict:<the work stop that taught it>. An agent proposes as an agent: a method or a "
@@ -669,6 +680,7 @@ def build_server(path: str | Path | None = None) -> MCPServer:
 
             _refuse_other_sources(given.get("source"))
             _refuse_allow_markers(given)
+            _refuse_empty(given)
             ws = workspace()
             proposal = propose(ws, ProposalFields.from_mapping(given))
             return PushResult(

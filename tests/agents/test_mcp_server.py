@@ -326,6 +326,10 @@ def test_push_with_a_missing_or_wrongly_typed_argument_is_a_tool_error(server: S
     message = server.error("memory_push", push_args("Never proposed", tags="not-a-list"))
     assert "tags" in message
 
+    # an empty one is named as the tool's argument, not as the command line's option
+    message = server.error("memory_push", push_args("", applies_when=""))
+    assert "title, applies_when: empty" in message and "--" not in message, message
+
     message = server.error("memory_recall", {"query": "hooks", "k": "many"})
     assert "k" in message and "integer" in message
     message = server.error("memory_recall", {"query": "hooks", "step": "lunch"})
