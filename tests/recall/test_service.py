@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -497,27 +498,14 @@ def test_an_unwritable_git_directory_updates_the_index_by_the_diff_not_from_ever
     broken, set aside (which failed too) and rebuilt from every entry, at every recall, a
     full embedding of the memory each time. The nearest remembered tree is now brought up to
     date by the diff in memory, as a writable one is, and nothing is set aside."""
-    from entries import text
 
     repo, _, _ = recalled
     recall_json(repo, "pygit2 hooks")  # the cache holds this tree
     entry_id = "local-method-20261205-rotate-the-signing-keys"
-    write_entry = repo / ".gitmem/entries/method" / f"{entry_id}.md"
-    write_entry.write_text(
-        text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-12-05",
-             title="Rotate the signing keys", applies_when="a signing key leaks")
-    )  # fmt: skip
-    git(repo, "add", str(write_entry))
-    git(repo, "commit", "-q", "--no-verify", "-m", "an entry the cache has not seen")
+    _commit_rotate_entry(repo, repo / ".gitmem/entries/method", entry_id)
     state = (repo / ".git/gitmem/recall/state.json").read_bytes()
     with read_only(repo / ".git") as prefix:
-        done = subprocess.run(
-            [*prefix, sys.executable, "-c", COUNTING_RECALL, "rotate the signing keys"],
-            cwd=repo, capture_output=True, text=True,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    count, *ids = done.stdout.split()
-    assert ids[:1] == [entry_id], done.stdout
+        count = _counting_recall(repo, entry_id, prefix)
     assert count == "1", f"read {count} entries: the whole memory again"
     assert (repo / ".git/gitmem/recall/state.json").read_bytes() == state
     assert not list((repo / ".git/gitmem").glob("recall.broken-*"))
@@ -589,20 +577,33 @@ def test_a_recall_at_an_old_ref_leaves_the_next_update_one_entrys_work(
     recall_json(repo, "pygit2 hooks")  # the cache holds the branch's tree
     assert recall_json(repo, "pygit2 hooks", "--ref", "main~2")[0]["id"]  # and an old one
     entry_id = "local-method-20261205-rotate-the-signing-keys"
+    _commit_rotate_entry(repo, folder, entry_id)
+    count = _counting_recall(repo, entry_id)
+    assert count == "1", f"read {count} entries for one admission"
+
+
+def _commit_rotate_entry(repo: Path, folder: Path, entry_id: str) -> None:
+    """Commit an admitted entry about rotating signing keys that the cache has not seen."""
+    from entries import text
+
     (folder / f"{entry_id}.md").write_text(
         text(id=entry_id, status="admitted", admitted_by="human:bo", admitted="2026-12-05",
              title="Rotate the signing keys", applies_when="a signing key leaks")
     )  # fmt: skip
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", "one more")
+    git(repo, "commit", "-q", "--no-verify", "-m", "an entry the cache has not seen")
+
+
+def _counting_recall(repo: Path, entry_id: str, prefix: Sequence[str] = ()) -> str:
+    """How many entries a recall of that entry read, once it found the entry first."""
     done = subprocess.run(
-        [sys.executable, "-c", COUNTING_RECALL, "rotate the signing keys"],
+        [*prefix, sys.executable, "-c", COUNTING_RECALL, "rotate the signing keys"],
         cwd=repo, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     count, *ids = done.stdout.split()
     assert ids[:1] == [entry_id], done.stdout
-    assert count == "1", f"read {count} entries for one admission"
+    return count
 
 
 @pytest.mark.parametrize(

@@ -86,6 +86,20 @@ def _open(driver: object, path: Path, query: str = "") -> list[dict[str, object]
     return list(driver.get_log("browser"))  # type: ignore[attr-defined]
 
 
+def _fits_a_phone(driver: object, pages: tuple[Path, ...]) -> None:
+    """Each page, opened 390 px wide, has nothing that scrolls sideways."""
+    driver.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        for page in pages:
+            _open(driver, page)
+            overflow = driver.execute_script(  # type: ignore[attr-defined]
+                "return document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, (page.name, overflow)
+    finally:
+        driver.set_window_size(1280, 1024)  # type: ignore[attr-defined]
+
+
 def _visible_ids(driver: object) -> list[str]:
     return list(
         driver.execute_script(  # type: ignore[attr-defined]
@@ -263,16 +277,7 @@ def test_a_long_address_or_identifier_keeps_the_page_one_column_on_a_phone(
     out = tmp_path / "site"
     ok(run(memory, "site", "--out", str(out)))
     assert "human:" + "A" * 120 in (out / "entries.html").read_text()
-    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
-    try:
-        for page in (out / "entries.html", out / "entries" / f"{entry_id}.html"):
-            _open(browser, page)
-            overflow = browser.execute_script(  # type: ignore[attr-defined]
-                "return document.documentElement.scrollWidth - window.innerWidth"
-            )
-            assert overflow <= 0, (page.name, overflow)
-    finally:
-        browser.set_window_size(1280, 1024)  # type: ignore[attr-defined]
+    _fits_a_phone(browser, (out / "entries.html", out / "entries" / f"{entry_id}.html"))
 
 
 def test_filters(browser: object, site: Path, site_repo: SiteRepo) -> None:
@@ -385,21 +390,8 @@ def test_phone_and_keyboard(browser: object, site: Path, site_repo: SiteRepo) ->
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
-    try:
-        for page in (
-            site / "index.html",
-            site / "entries.html",
-            site / "entries" / f"{site_repo.first}.html",
-            site / "refused.html",
-        ):
-            _open(browser, page)
-            overflow = browser.execute_script(  # type: ignore[attr-defined]
-                "return document.documentElement.scrollWidth - window.innerWidth"
-            )
-            assert overflow <= 0, (page.name, overflow)
-    finally:
-        browser.set_window_size(1280, 1024)  # type: ignore[attr-defined]
+    pages = ("index.html", "entries.html", f"entries/{site_repo.first}.html", "refused.html")
+    _fits_a_phone(browser, tuple(site / page for page in pages))
     _open(browser, site / "entries.html")
     body = browser.find_element(By.TAG_NAME, "body")  # type: ignore[attr-defined]
     body.send_keys(Keys.TAB)
