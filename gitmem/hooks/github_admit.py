@@ -105,10 +105,11 @@ def pull_request_of(api: Api, event_name: str, event: dict[str, Any]) -> int | N
     if event_name == "workflow_dispatch":
         return _int(_dig(event, "inputs", "pull-request"))
     if event_name == "workflow_run":
-        run = event.get("workflow_run") or {}
-        branch = run.get("head_branch") or ""
-        head_repo = _dig(run, "head_repository", "full_name")
-        if not branch.startswith(BRANCH_PREFIX) or head_repo != api.repository:
+        branch = _dig(event, "workflow_run", "head_branch")
+        head_repo = _dig(event, "workflow_run", "head_repository", "full_name")
+        if not isinstance(branch, str) or not branch.startswith(BRANCH_PREFIX):
+            return None
+        if head_repo != api.repository:
             return None
         owner = api.repository.split("/")[0]
         found = api.pages(f"{api.repo_path}/pulls", state="open", head=f"{owner}:{branch}")

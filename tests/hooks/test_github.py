@@ -1559,6 +1559,26 @@ def test_an_event_whose_repository_is_no_object_names_no_default_branch(
     assert "the event names no pull request" in result.output
 
 
+@pytest.mark.parametrize(
+    "run_", ["gitmem/x", ["gitmem/x"], {"head_branch": 7}, {"head_branch": ["gitmem/x"]}]
+)
+def test_admit_on_a_workflow_run_event_of_the_wrong_shape_has_nothing_to_do(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_: object
+) -> None:
+    """`workflow_run` as no object, or a `head_branch` that is no string, failed as an
+    unexpected error (exit 3, AttributeError on str.get or int.startswith); such an event names
+    no candidate's pull request, so there is nothing to do."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"workflow_run": run_}))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "workflow_run")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    monkeypatch.setenv("GITHUB_REPOSITORY", "acme/shop")
+    result = run(memory, "github", "admit")
+    assert result.exit_code == 0, result.output
+    assert "names no open gitmem/<id> pull request" in result.output
+
+
 @pytest.mark.parametrize("ids", [("x", "f" * 40), ("0" * 40, ""), ("0" * 40, "HEAD")])
 def test_protect_refuses_what_is_no_commit_id(
     memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ids: tuple[str, str]
