@@ -42,6 +42,22 @@ class ApiError(GitmemError):
     """A GitHub API call failed or answered something unexpected: exit 1, nothing admitted."""
 
 
+class _SameHost(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only on the host it was sent to: urllib would send the request's
+    headers, the token among them, to whatever host a redirect names."""
+
+    def redirect_request(
+        self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> urllib.request.Request | None:
+        if urllib.parse.urlsplit(newurl)[:2] != urllib.parse.urlsplit(req.full_url)[:2]:
+            shown = urllib.parse.urlsplit(req.full_url).path
+            raise ApiError(f"GitHub redirected {req.get_method()} {shown} to another host")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameHost)
+
+
 @dataclass(frozen=True)
 class Api:
     url: str  # e.g. https://api.github.com, no trailing slash
@@ -112,7 +128,7 @@ class Api:
             request.add_header("Authorization", f"Bearer {self.token}")
         shown = urllib.parse.urlsplit(url).path
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            with _OPENER.open(request, timeout=TIMEOUT) as answer:
                 raw = answer.read(8 * 1024 * 1024)
                 link = answer.headers.get("Link")
         except urllib.error.HTTPError as exc:
