@@ -6,9 +6,10 @@ the repository; the token comes from the step's environment. Nothing here trusts
 beyond its shape: a missing field, a refused call or an unreadable body is an `ApiError`, which
 the admission turns into "nothing was admitted" and a message saying why.
 
-Lists are read page by page (`Link: <…>; rel="next"`), at most `MAX_PAGES` pages of 100, and a
-next page is followed only when it lies on the same API host, so the token never travels
-elsewhere. The tests fake the API at this boundary: a local HTTP server answering these paths.
+Lists are read page by page (`Link: <…>; rel="next"`), at most `MAX_PAGES` pages of 100; a
+next page on another host or scheme is an `ApiError`, never followed (the token never travels
+elsewhere) nor dropped (a list cut short could hide a review or a push). The tests fake the
+API at this boundary: a local HTTP server answering these paths.
 """
 
 from __future__ import annotations
@@ -93,7 +94,10 @@ class Api:
                 raise ApiError(f"GitHub answered {path} with no list")
             items.extend(page)
             match = _NEXT.search(link or "")
-            url = match.group(1) if match and self._same_host(match.group(1)) else None
+            url = match.group(1) if match else None
+            if url is not None and not self._same_host(url):
+                # a list cut short here could hide a request for changes or a pusher
+                raise ApiError(f"GitHub answered {path} with a next page on another host")
         raise ApiError(f"GitHub answered {path} with more than {MAX_PAGES} pages")
 
     def post(self, path: str, body: Any) -> Any:
@@ -114,7 +118,7 @@ class Api:
         return f"{url}?{urllib.parse.urlencode(params)}" if params else url
 
     def _same_host(self, url: str) -> bool:
-        return urllib.parse.urlsplit(url).netloc == urllib.parse.urlsplit(self.url).netloc
+        return urllib.parse.urlsplit(url)[:2] == urllib.parse.urlsplit(self.url)[:2]
 
     def _call(self, method: str, url: str, body: Any = None) -> tuple[Any, str | None]:
         data = json.dumps(body).encode("utf-8") if body is not None else None

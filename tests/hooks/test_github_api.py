@@ -68,3 +68,42 @@ def test_a_redirect_on_the_same_host_is_followed() -> None:
     with _server("self", seen) as url:
         assert Api(url, "acme/shop", "secret-token").get("/repos/acme/shop") == {}
     assert seen == ["Bearer secret-token", "Bearer secret-token"]
+
+
+@contextmanager
+def _paged(next_link: str, seen: list[str | None]) -> Iterator[str]:
+    """A server answering every GET with a one-item list and a Link to next_link ({port}: its
+    own port)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization"))
+            self.send_response(200)
+            self.send_header("Content-Length", "4")
+            link = next_link.format(port=self.server.server_address[1])
+            self.send_header("Link", f'<{link}>; rel="next"')
+            self.end_headers()
+            self.wfile.write(b"[{}]")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("elsewhere", ["http://localhost:{port}/2", "https://127.0.0.1:{port}/2"])
+def test_a_next_page_elsewhere_fails_rather_than_cutting_the_list_short(elsewhere: str) -> None:
+    """A next page on another host (or over another scheme) was not followed, and the list
+    ended there: reviews, pushes or commits beyond the first page were silently missing, so a
+    request for changes or a pusher on page two went unseen. Such a list is now an ApiError."""
+    seen: list[str | None] = []
+    with _paged(elsewhere, seen) as url, pytest.raises(ApiError, match="next page"):
+        Api(url, "acme/shop", "secret-token").pages("/repos/acme/shop/pulls/1/reviews")
+    assert seen == ["Bearer secret-token"]
