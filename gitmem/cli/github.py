@@ -164,7 +164,13 @@ def check(sarif_path: str | None, warn: bool) -> int:
     verdict = github_check.check_pull_request(ws, event, warn=warn)
     _print(verdict)
     if sarif_path and verdict.sarif:
-        Path(sarif_path).write_text(verdict.sarif, encoding="utf-8")
+        try:
+            Path(sarif_path).write_text(verdict.sarif, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(
+                f"cannot write the SARIF file {sarif_path}: {exc.strerror or exc}: name a file "
+                'in a folder that exists, e.g. --sarif "$RUNNER_TEMP/gitmem.sarif"'
+            ) from None
         _output("sarif", Path(sarif_path).name)
     return verdict.exit_code
 

@@ -1579,6 +1579,26 @@ def test_admit_on_a_workflow_run_event_of_the_wrong_shape_has_nothing_to_do(
     assert "names no open gitmem/<id> pull request" in result.output
 
 
+def test_check_says_so_when_it_cannot_write_the_sarif_file(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--sarif naming a file in a folder that does not exist ended the step with an
+    unexpected error (exit 3, FileNotFoundError) after the verdict was printed."""
+    from gitmem.hooks import github_check
+
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"repository": {"default_branch": "main"}}))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request_target")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    verdict = github_check.Verdict(0, "", "", sarif='{"version": "2.1.0"}')
+    monkeypatch.setattr(github_check, "check_pull_request", lambda *_a, **_k: verdict)
+    target = tmp_path / "missing" / "gitmem.sarif"
+    result = run(memory, "github", "check", "--sarif", str(target))
+    assert result.exit_code == 2, result.output
+    assert "cannot write the SARIF file" in result.output
+
+
 @pytest.mark.parametrize("ids", [("x", "f" * 40), ("0" * 40, ""), ("0" * 40, "HEAD")])
 def test_protect_refuses_what_is_no_commit_id(
     memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ids: tuple[str, str]
