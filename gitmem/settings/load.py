@@ -39,8 +39,15 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
 
 from gitmem.errors import UsageError
+from gitmem.model.names import (
+    BRANCH_PREFIX,
+    DEFAULT_DIR,
+    PROJECT_SETTINGS,
+    PYPROJECT,
+    SLUG,
+    quoted_id,
+)
 from gitmem.model.names import DEFAULT_BRANCH as DEFAULT_BRANCH  # settings.policy reads it here
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT, SLUG, quoted_id
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -564,11 +571,16 @@ def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:
         return _dir_problem(value, root)
     if key.name == "branch":
         reason = check_branch_name(value)
-        return (
-            None
-            if reason is None
-            else f"is not a valid git branch name ({reason}): " + ("choose a name like main")
-        )
+        if reason is not None:
+            return f"is not a valid git branch name ({reason}): choose a name like main"
+        if value.casefold().startswith(BRANCH_PREFIX):
+            # in any letter case: a case-insensitive ref store reads GitMem/x as gitmem/x
+            return (
+                f"is where candidates live ({BRANCH_PREFIX}<id>): the memory branch "
+                "would read as a candidate, and refusing it would write on it; "
+                "choose a name like main"
+            )
+        return None
     if key.name == "project" and not SLUG.fullmatch(value):
         # the schema's pattern lets a final newline through ('$' in Python's re)
         return f"is not a slug: expected {key.expect}"

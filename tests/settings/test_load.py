@@ -296,6 +296,8 @@ INVALID = [
     ("branch", "'-x'", "it starts with '-'"),
     ("branch", "''", "expected a git branch name"),
     ("branch", "1", "expected a git branch name"),
+    ("branch", "'gitmem/x'", "is where candidates live (gitmem/<id>)"),
+    ("branch", "'GitMem/x'", "is where candidates live (gitmem/<id>)"),
     ("autoAdmitAudited", "'yes'", "expected true or false, got 'yes'"),
     ("autoAdmitAudited", "1", "expected true or false, got 1"),
     ("types", "'incident'", "expected a list of distinct slugs"),
