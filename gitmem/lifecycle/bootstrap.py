@@ -20,7 +20,7 @@ from gitmem.repo.atomic import refuse_links
 from gitmem.repo.snapshot import WorktreeSnapshot
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import branch_default, settings_from
-from gitmem.settings.load import BRANCH_FROM_HEAD, check_branch_name, check_memory_dir
+from gitmem.settings.load import BRANCH_FROM_HEAD, check_memory_branch, check_memory_dir
 
 
 @dataclass
@@ -73,12 +73,9 @@ def init(
     current = settings_from(store, WorktreeSnapshot(root), root)
     fallback, fallback_why = branch_default(store)
     if branch is not None:
-        problem = check_branch_name(branch)
+        problem = check_memory_branch(branch)
         if problem:
-            raise UsageError(
-                f"--branch {quoted_id(branch)} is not a git branch name ({problem}): "
-                "choose a name like main"
-            )
+            raise UsageError(f"--branch {quoted_id(branch)} {problem}: choose a name like main")
         out.branch, out.branch_from = branch, "--branch"
         if branch != fallback:
             settings["branch"] = branch

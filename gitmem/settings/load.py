@@ -273,6 +273,19 @@ def check_branch_name(name: str) -> str | None:
     return None
 
 
+def check_memory_branch(name: str) -> str | None:
+    """Say why ``name`` cannot be the memory branch, or return None when it can: a name git
+    refuses, or one in the candidates' namespace ``gitmem/``, in any letter case (a
+    case-insensitive ref store reads ``GitMem/x`` as ``gitmem/x``), where the memory branch
+    would read as a candidate and refusing that candidate would write on the memory."""
+    reason = check_branch_name(name)
+    if reason is not None:
+        return f"is not a valid git branch name ({reason})"
+    if name.casefold().startswith(BRANCH_PREFIX):
+        return f"is where candidates live ({BRANCH_PREFIX}<id>)"
+    return None
+
+
 def project_from_url(url: str) -> str | None:
     """The project slug a remote URL suggests: its repository name, slugified; None if none.
 
@@ -570,17 +583,8 @@ def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:
     if key.name == "dir":
         return _dir_problem(value, root)
     if key.name == "branch":
-        reason = check_branch_name(value)
-        if reason is not None:
-            return f"is not a valid git branch name ({reason}): choose a name like main"
-        if value.casefold().startswith(BRANCH_PREFIX):
-            # in any letter case: a case-insensitive ref store reads GitMem/x as gitmem/x
-            return (
-                f"is where candidates live ({BRANCH_PREFIX}<id>): the memory branch "
-                "would read as a candidate, and refusing it would write on it; "
-                "choose a name like main"
-            )
-        return None
+        reason = check_memory_branch(value)
+        return None if reason is None else f"{reason}: choose a name like main"
     if key.name == "project" and not SLUG.fullmatch(value):
         # the schema's pattern lets a final newline through ('$' in Python's re)
         return f"is not a slug: expected {key.expect}"

@@ -61,7 +61,7 @@ from gitmem.settings.load import (
     DEFAULT_MAX_BODY,
     MAX_BODY_LIMIT,
     Settings,
-    check_branch_name,
+    check_memory_branch,
     check_memory_dir,
 )
 
@@ -199,9 +199,9 @@ def from_config(values: Mapping[str, Sequence[str]]) -> Policy | None:
         return found[-1].strip() if found else None
 
     branch = one("gitmem.branch") or DEFAULT_BRANCH
-    reason = check_branch_name(branch)
+    reason = check_memory_branch(branch)
     if reason is not None:
-        raise PolicyError(f"gitmem.branch {branch!r} is not a branch name ({reason})")
+        raise PolicyError(f"gitmem.branch {branch!r} {reason}")
     folder = one("gitmem.dir") or DEFAULT_DIR
     reason = check_memory_dir(folder)
     if reason is not None:

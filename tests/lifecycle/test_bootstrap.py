@@ -223,8 +223,9 @@ def test_init_refuses_a_clone_s_links_to_the_user_s_files_before_writing(
     [
         (["--dir", ""], "memory.dir '' is empty"),
         (["--project", ""], "--project '': lowercase ASCII words"),
-        (["--branch", ""], "--branch '' is not a git branch name (it is empty)"),
-        (["--branch", "a..b"], "--branch 'a..b' is not a git branch name (it contains '..')"),
+        (["--branch", ""], "--branch '' is not a valid git branch name (it is empty)"),
+        (["--branch", "a..b"], "--branch 'a..b' is not a valid git branch name (it contains '..')"),
+        (["--branch", "gitmem/x"], "--branch 'gitmem/x' is where candidates live (gitmem/<id>)"),
         (["--dir", "mem\udcff"], "Invalid value for '--dir': not valid UTF-8 (byte 0xff"),
         (["--branch", "trunk\udcff"], "Invalid value for '--branch': not valid UTF-8"),
     ],

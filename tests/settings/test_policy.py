@@ -65,6 +65,7 @@ def test_flags_default_to_false_and_say_no_in_every_spelling() -> None:
     ("values", "words"),
     [
         ({"gitmem.branch": ["a..b"]}, "gitmem.branch"),
+        ({"gitmem.branch": ["Gitmem/x"]}, "gitmem.branch 'Gitmem/x' is where candidates live"),
         ({"gitmem.dir": [".git/memory"]}, "gitmem.dir"),
         ({"gitmem.dir": ["../outside"]}, "gitmem.dir"),
         ({"gitmem.types": ["Not A Slug"]}, "gitmem.types"),
