@@ -171,9 +171,10 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> Entry:
         raise UsageError(f"no entry {quoted_id(target_id)} on {ws.branch}: see `gitmem list`")
     target = found[1]
     if target.status != "admitted":
+        done = {curation.AMEND: "amended", curation.RETIRE: "retired"}[verb]
         raise UsageError(
-            f"{target_id} is {target.status}: only an admitted entry is {verb}ed"
-            + (f" (amend its successor {target.meta.get('superseded_by')})"
+            f"{target_id} is {target.status}: only an admitted entry is {done}"
+            + (f" ({verb} its successor {target.meta.get('superseded_by')})"
                if target.status == "superseded" else "")
         )  # fmt: skip
     return target

@@ -215,3 +215,20 @@ def test_a_title_that_only_accents_or_case_change_is_a_duplicate(
     result = run(memory, *args, "--applies-when", "logs", "--content", "Again.")
     assert result.exit_code == 1, result.output
     assert f"DUPLICATE an admitted entry has the same topic: {entry_id}" in result.output
+
+
+def test_a_superseded_entry_is_retired_or_amended_through_its_successor(memory: Path) -> None:
+    """Retiring a superseded entry said it was "only an admitted entry is retireed (amend its
+    successor …)": a misspelt verb, and the advice of the other command."""
+    old_id = admitted(memory)
+    args = ["--type", "method", "--title", "Keep hooks thin", "--applies-when", "writing hooks"]
+    new_id = proposed(
+        ok(run(memory, "propose", *args, "--content", "One call.", "--supersedes", old_id)).output
+    )
+    ok(run(memory, "admit", new_id, "--by", "human:reviewer"))
+    retire = run(memory, "propose", "--retire", old_id, "--reason", "junk")
+    assert retire.exit_code == 2
+    assert f"only an admitted entry is retired (retire its successor {new_id})" in retire.output
+    amend = run(memory, "propose", "--amend", old_id, "--title", "Fixed")
+    assert amend.exit_code == 2
+    assert f"only an admitted entry is amended (amend its successor {new_id})" in amend.output
