@@ -164,7 +164,10 @@ def require_memory_settings(ws: Workspace) -> None:
     `list`, `recall` and the gates never read. The committed side is read the same way
     (same user file, same environment, same git facts), so only the project files differ;
     memory.branch is taken from the checkout first (which branch to read), then held to what
-    that branch itself commits. No memory branch yet: nothing to disagree with."""
+    that branch itself commits. The rules an entry is judged by (memory.maxBody, memory.types,
+    memory.retireBy) are held to the committed ones too: an uncommitted edit let an admission
+    write a main that the history gate, judging by main's own settings, refuses. No memory
+    branch yet: nothing to disagree with."""
     store = ws.store
     tip = ws.main_tip()
     if tip is None or store.workdir is None:
@@ -173,6 +176,9 @@ def require_memory_settings(ws: Workspace) -> None:
     for name, here, there in (
         ("memory.dir", ws.dir, committed.dir),
         ("memory.branch", ws.branch, committed.branch),
+        ("memory.maxBody", ws.settings.max_body, committed.max_body),
+        ("memory.types", list(ws.settings.types), list(committed.types)),
+        ("memory.retireBy", list(ws.settings.retire_by), list(committed.retire_by)),
     ):
         if here != there:
             raise UsageError(

@@ -80,6 +80,27 @@ def test_an_empty_expect_is_refused_and_admits_nothing(memory: Path) -> None:
     assert git(memory, "rev-parse", "main") == main_before
 
 
+def test_an_uncommitted_settings_edit_does_not_loosen_the_rules_an_admission_is_judged_by(
+    memory: Path,
+) -> None:
+    """An uncommitted `maxBody = 100000` in the checkout's .gitmem.toml let `gitmem admit`
+    merge a body over main's committed limit: a main the history gate then refused."""
+    entry_id = first_id()
+    ok(run(memory, *PROPOSE))
+    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
+    path = memory / f".gitmem/candidates/{entry_id}.md"
+    path.write_text(path.read_text().replace("## Evidence\n", "## Evidence\n" + "word " * 600))
+    git(memory, "commit", "-q", "-am", "more evidence")
+    git(memory, "checkout", "-q", "main")
+    (memory / ".gitmem.toml").write_text("[memory]\nmaxBody = 100000\n")
+    main_before = git(memory, "rev-parse", "main").strip()
+    result = run(memory, "admit", entry_id)
+    assert result.exit_code == 2, result.output
+    assert "memory.maxBody is 100000 in this checkout's settings" in result.output
+    assert "main commits 2000" in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
+
+
 @pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not needed"]])
 def test_an_empty_by_names_nobody_and_changes_nothing(memory: Path, command: list[str]) -> None:
     """`--by "$REVIEWER"` with REVIEWER unset was taken for no --by: the admission or refusal
