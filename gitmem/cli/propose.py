@@ -10,6 +10,7 @@ cannot be proposed is kept in the git directory (GITMEM_DRAFT.md) for `--from`.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -149,7 +150,7 @@ def propose(
     if amend_id:
         start = proposing.amend_start(ws, amend_id).render()
         no_flags = not any(given.given().values())
-        edited = click.edit(start, extension=".md") if interactive() and no_flags else None
+        edited = _edit(start) if interactive() and no_flags else None
         draft = ProposalFields.from_text(edited or start)
         fields = given.over(draft)
         proposal = _kept_on_failure(
@@ -162,12 +163,12 @@ def propose(
         return _report(ws, proposal, pr, fmt)
     if edit_id:
         start = proposing.successor_draft(ws, edit_id).render()
-        edited = click.edit(start, extension=".md") if interactive() else None
+        edited = _edit(start) if interactive() else None
         draft = ProposalFields.from_text(edited or start)
     elif from_file:
         draft = ProposalFields.from_text(_read_draft(from_file))
     elif flags["title"] is None and flags["type"] is None and interactive():
-        edited = click.edit(TEMPLATE, extension=".md")
+        edited = _edit(TEMPLATE)
         if not edited or edited == TEMPLATE:
             raise UsageError("nothing proposed: the editor closed without changes")
         draft = _kept_on_failure(ws, edited, lambda: ProposalFields.from_text(edited or ""))
@@ -181,6 +182,24 @@ def propose(
         lambda: proposing.propose(ws, _no_placeholders(fields), push=push and not pr),
     )
     return _report(ws, proposal, pr, fmt)
+
+
+def _edit(text: str) -> str | None:
+    """The text as the person's editor left it (None: closed unsaved). An editor that fails,
+    cannot start, removes its file or saves bytes that are not UTF-8 proposes nothing, said as
+    a usage error rather than click's bare "Editing failed" or an unexpected error."""
+    try:
+        return click.edit(text, extension=".md")
+    except (click.ClickException, FileNotFoundError, UnicodeDecodeError) as exc:
+        what = {
+            FileNotFoundError: "left no file",
+            UnicodeDecodeError: "saved text that is not UTF-8",
+        }.get(type(exc), "failed")
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        raise UsageError(
+            f"the editor {editor} {what}: nothing proposed; set $VISUAL or $EDITOR to an "
+            "editor that saves the file, or give the fields as options or --from FILE"
+        ) from exc
 
 
 def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:

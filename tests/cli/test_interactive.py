@@ -158,3 +158,24 @@ def test_the_admit_prompt_shows_a_candidates_control_characters_escaped(memory: 
     assert code == 0, out
     assert "ID-TYPE" in out
     assert "\x1b" not in out and "\x07" not in out
+
+
+def test_an_editor_that_fails_or_deletes_its_file_is_a_clear_error(
+    memory: Path, tmp_path: Path
+) -> None:
+    """An editor that removed its file ended in an unexpected error (exit 3, a traceback in
+    the log); one that failed or could not start printed click's bare "Editing failed"."""
+    editor = tmp_path / "editor.sh"
+    for script, says in [
+        ('rm "$1"\n', "left no file"),
+        ("exit 4\n", "failed"),
+        ("printf '\\377\\376' > \"$1\"\n", "saved text that is not UTF-8"),
+    ]:
+        editor.write_text("#!/bin/sh\n" + script)
+        editor.chmod(0o755)
+        env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb"}
+        code, out = converse(memory, ["propose"], [], env)
+        assert code == 2, out
+        assert f"gitmem: the editor {editor} {says}: nothing proposed" in out
+        assert "unexpected error" not in out and "Error:" not in out
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
