@@ -234,7 +234,7 @@ def check_memory_dir(value: str, root: Path | None = None) -> str | None:
     The folder must stay inside the repository and away from folders that other programs own
     or read as their own: git's ``.git`` and the AI agents' memory folders (``AGENT_FOLDERS``),
     in any letter case and in the spellings Windows and macOS treat as the same name. With the
-    work tree's ``root``, symbolic links along the path are followed and must stay inside too.
+    work tree's ``root``, a symbolic link along the path is refused, naming the real folder.
     """
     reason = _dir_problem(value, root)
     return None if reason is None else f"memory.dir {_show(value)} {reason}"
@@ -977,6 +977,13 @@ def _symlink_problem(parts: list[str], root: Path) -> str | None:
             return (
                 f"leads through the symbolic link {shown!r} to {'/'.join(landed)!r}, which {reason}"
             )
+        # git commits the link, not the folder: the files would land under the target in the
+        # work tree while gitmem writes and reads them under the link's path in git's trees
+        real = "/".join((*landed, *parts[index + 1 :]))
+        return (
+            f"leads through the symbolic link {shown!r} to {'/'.join(landed)!r}, which git "
+            f"commits as a link, not a folder: name the real folder, e.g. {real}"
+        )
     return None
 
 

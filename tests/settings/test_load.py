@@ -713,18 +713,24 @@ def test_symlink_into_git_folder_is_refused(repo: Path) -> None:
     assert "repository root" in (check_memory_dir("rootlink", repo) or "")
 
 
+def test_symlink_inside_the_repository_is_refused_naming_the_real_folder(repo: Path) -> None:
+    """`gitmem init --dir link/mem`, link a committed link to real/: the files landed in
+    real/mem while propose wrote link/mem into git's tree, turning the link into a folder
+    on the candidate branch, which admit then refused as changing more than its file."""
+    (repo / "real").mkdir()
+    (repo / "link").symlink_to("real", target_is_directory=True)
+    message = check_memory_dir("link/mem", repo)
+    assert message is not None and "symbolic link 'link' to 'real'" in message
+    assert "name the real folder, e.g. real/mem" in message
+    assert check_memory_dir("real/mem", repo) is None
+    assert check_memory_dir("not/there/yet", repo) is None
+
+
 def test_symlink_loop_is_refused(tmp_path: Path) -> None:
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
     message = check_memory_dir("a", tmp_path)
     assert message is not None
-
-
-def test_symlink_inside_the_repository_is_fine(repo: Path) -> None:
-    (repo / "real" / "memory").mkdir(parents=True)
-    (repo / "docs").symlink_to("real")
-    assert check_memory_dir("docs/memory", repo) is None
-    assert check_memory_dir("not/there/yet", repo) is None
 
 
 # --- branch names -------------------------------------------------------------------------------
