@@ -47,6 +47,7 @@ def refuse(
     reason = " ".join(reason.split())
     if not reason:
         raise UsageError("say why with --reason: later proposals of this topic will show it")
+    _check_reason(reason)
     done, recovered = resume(ws, f"refuse {entry_id}", push, remote)
     if done is not None:
         return Refusal(entry_id, entry_id, done, push, recovered)
@@ -75,3 +76,16 @@ def refuse(
 
     commit, pushed = land_on_main(ws, candidate, f"refuse {entry_id}", append, push, remote)
     return Refusal(entry_id, topic, commit, pushed, recovered)
+
+
+def _check_reason(reason: str) -> None:
+    """Refuse a reason the history gate would refuse on main (refused.md and the commit
+    message keep it for good): an invisible character or a secret, named but not shown."""
+    from gitmem.gate import secrets
+
+    for finding in secrets.scan_text(reason):
+        what = finding.excerpt if finding.rule == "hidden-unicode" else "a secret"
+        raise UsageError(
+            f"--reason holds {what} ({finding.description}): remove it; refused.md and the "
+            "commit on main keep the reason for good"
+        )

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 from clirunner import PROPOSE, first_id, ok, run
+from secret_samples import github_token
 
 from gitmem.lifecycle import recovery
 
@@ -127,3 +128,22 @@ def test_refuse_into_a_read_only_git_directory_says_it_cannot_write(memory: Path
     assert f"cannot write {memory / '.git' / recovery.LOCK}: " in done.stderr
     assert "unexpected" not in done.stderr
     assert snapshot(memory) == before
+
+
+def test_a_reason_the_history_gate_would_refuse_is_refused_before_main_moves(
+    memory: Path,
+) -> None:
+    """A reason holding a right-to-left override (or a token) went into refused.md and the
+    commit message on main: a commit `gitmem check --range` and the server then refused."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main").strip()
+    for reason, says in [
+        ("evil \u202e text", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        (f"leaked {github_token(7)}", "a secret"),
+    ]:
+        result = run(memory, "refuse", first_id(), "--reason", reason)
+        assert result.exit_code == 2, result.output
+        assert f"--reason holds {says}" in result.output
+        assert github_token(7) not in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
+    assert git(memory, "branch", "--list", f"gitmem/{first_id()}") != ""
