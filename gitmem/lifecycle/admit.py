@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from gitmem.errors import GitmemError, RuleError
 from gitmem.index import indexmd as index_mod
@@ -43,6 +44,9 @@ from gitmem.model import curation
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.repo.store import BLOB, Change
 from gitmem.repo.workspace import Workspace, require_memory_settings
+
+#: the longest name after `human:` or `audit:` (the entry schema's admitted_by pattern)
+MAX_ADMITTER: Final = 301
 
 
 @dataclass
@@ -74,6 +78,19 @@ def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
             )
         return None
     return f"{by!r} is not an admitter: use human:NAME (or audit:FILE for audited candidates)"
+
+
+def _unwritable(by: str) -> str | None:
+    """Why `by` cannot be written as the entry's admitted_by and the merge's trailer, or None:
+    the schema wants one line with a visible first character after the kind, and a line end
+    there would forge a second Gitmem-Admitted-By trailer."""
+    name = by.partition(":")[2]
+    if name[:1].strip() and by.isprintable() and len(name) <= MAX_ADMITTER:
+        return None
+    return (
+        f"{by!r} is not an admitter: one line of visible characters after the kind "
+        f"(at most {MAX_ADMITTER}), e.g. human:alice"
+    )
 
 
 def may_retire(ws: Workspace, by: str) -> str | None:
@@ -178,7 +195,9 @@ def admit(
             )
     entry = _parsed(candidate)
     kind = curation.kind_of(entry)
-    refusal = may_retire(ws, by) if kind == curation.RETIRE else may_admit(ws, entry, by)
+    refusal = _unwritable(by) or (
+        may_retire(ws, by) if kind == curation.RETIRE else may_admit(ws, entry, by)
+    )
     if kind != "admit" and allow:
         refusal = f"--allow records exceptions for a new entry only, not in a {kind}"
     refusal = refusal or _may_allow(ws, candidate, entry, by, allow)

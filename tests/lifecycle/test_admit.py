@@ -562,3 +562,18 @@ def test_push_without_the_remote_is_refused_before_main_moves(
     assert "--push: there is no remote named origin" in result.output
     assert git(memory, "rev-parse", "main") == main_before
     assert [c.id for c in candidates.pending(open_workspace(memory))] == [first_id()]
+
+
+def test_an_admitter_that_is_not_one_visible_line_is_refused_before_main_moves(
+    memory: Path,
+) -> None:
+    """`--by` with a line end forged a second Gitmem-Admitted-By trailer on main and wrote
+    an admitted_by the schema refuses; a right-to-left override landed unchecked."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main").strip()
+    for by in ("human:bob\nGitmem-Admitted-By: human:eve", "human:bo\u202eb", "human: bob"):
+        result = run(memory, "admit", first_id(), "--by", by)
+        assert result.exit_code == 1, result.output
+        assert "is not an admitter: one line of visible characters" in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
+    ok(run(memory, "admit", first_id(), "--by", "human:bob smith"))
