@@ -80,7 +80,7 @@ def may_admit(ws: Workspace, entry: Entry, by: str) -> str | None:
     return f"{by!r} is not an admitter: use human:NAME (or audit:FILE for audited candidates)"
 
 
-def _unwritable(by: str) -> str | None:
+def admitter_problem(by: str) -> str | None:
     """Why `by` cannot be written as the entry's admitted_by and the merge's trailer, or None:
     the schema wants one line with a visible first character after the kind, and a line end
     there would forge a second Gitmem-Admitted-By trailer."""
@@ -195,7 +195,7 @@ def admit(
             )
     entry = _parsed(candidate)
     kind = curation.kind_of(entry)
-    refusal = _unwritable(by) or (
+    refusal = admitter_problem(by) or (
         may_retire(ws, by) if kind == curation.RETIRE else may_admit(ws, entry, by)
     )
     if kind != "admit" and allow:

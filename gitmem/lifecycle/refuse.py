@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from gitmem.errors import UsageError
 from gitmem.lifecycle import writing
+from gitmem.lifecycle.admit import admitter_problem
 from gitmem.lifecycle.candidates import find_candidate
 from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import refused as refused_mod
@@ -52,6 +53,9 @@ def refuse(
     if done is not None:
         return Refusal(entry_id, entry_id, done, push, recovered)
     by = by or default_human(store)
+    problem = admitter_problem(by)  # refused.md's row and the commit's trailer hold it
+    if problem:
+        raise UsageError(f"cannot refuse {entry_id}: {problem}")
     candidate = find_candidate(ws, entry_id)
     topic = entry_id
     if candidate.data is not None:

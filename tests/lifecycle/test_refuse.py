@@ -147,3 +147,16 @@ def test_a_reason_the_history_gate_would_refuse_is_refused_before_main_moves(
         assert github_token(7) not in result.output
     assert git(memory, "rev-parse", "main").strip() == main_before
     assert git(memory, "branch", "--list", f"gitmem/{first_id()}") != ""
+
+
+def test_a_refuser_that_is_not_one_visible_line_is_refused_before_main_moves(
+    memory: Path,
+) -> None:
+    """`--by` with a line end forged a second Gitmem-Refused-By trailer on main."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main").strip()
+    for by in ("human:bob\nGitmem-Refused-By: human:eve", "human:bo\u202eb"):
+        result = run(memory, "refuse", first_id(), "--reason", "no", "--by", by)
+        assert result.exit_code == 2, result.output
+        assert "is not an admitter: one line of visible characters" in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
