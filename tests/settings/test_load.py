@@ -298,6 +298,11 @@ INVALID = [
     ("branch", "1", "expected a git branch name"),
     ("branch", "'gitmem/x'", "is where candidates live (gitmem/<id>)"),
     ("branch", "'GitMem/x'", "is where candidates live (gitmem/<id>)"),
+    (
+        "branch",
+        "'refs/heads/trunk'",
+        "is a ref's full name (its branch is trunk): choose a name like main",
+    ),
     ("autoAdmitAudited", "'yes'", "expected true or false, got 'yes'"),
     ("autoAdmitAudited", "1", "expected true or false, got 1"),
     ("types", "'incident'", "expected a list of distinct slugs"),
