@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -183,11 +182,12 @@ def check(sarif_path: str | None, warn: bool) -> int:
 def protect(before: str, after: str, branch: str, warn: bool) -> int:
     """Judge a push to the memory branch: every pushed commit, by the history rules."""
     from gitmem.hooks import github_check
+    from gitmem.repo.refs import is_object_id
 
     # an id that is no commit id (a workflow edited by hand, a misspelt expression) was told
     # "the previous tip x of main is gone: history was rewritten", blaming the push
     for name, oid in (("--before", before), ("--after", after)):
-        if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", oid):
+        if not is_object_id(oid):
             raise UsageError(
                 f"{name} {oid[:80]!r} is not a full commit id (40 or 64 hex digits): pass the "
                 "push event's before and after"

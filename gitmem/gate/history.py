@@ -79,7 +79,6 @@ by hashing the expected bytes, spliced from its parent's, against its blob id, n
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
@@ -115,6 +114,7 @@ from gitmem.model.entry import (
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES, is_slug
 from gitmem.model.problem import Problem
+from gitmem.repo.refs import is_object_id
 from gitmem.repo.snapshot import MISSING, TreeSnapshot
 from gitmem.repo.store import ZERO, Change, CommitInfo, Store, TreeItem
 from gitmem.repo.workspace import policy_at as workspace_policy_at
@@ -259,10 +259,6 @@ def _ref_for(store: Store, rev: str) -> str:
     return name
 
 
-#: An object id as git writes it in a hook's input: SHA-1, or SHA-256, lower-case hex.
-_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-
-
 def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
     """The updates of a pre-push (`local-ref local-sha remote-ref remote-sha`) or pre-receive
     (`old new ref`) hook's input. A line that git would not write (another shape, an id that
@@ -284,7 +280,7 @@ def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
                 f"{hook} input, line {number}: {line!r} is not `{shape}` as git writes it; "
                 f"gitmem check --{hook} reads what git gives the {hook} hook"
             )
-        bad = next((oid for oid in (old, new) if not _OBJECT_ID.fullmatch(oid)), None)
+        bad = next((oid for oid in (old, new) if not is_object_id(oid)), None)
         if bad is not None or not ref.startswith("refs/"):
             what = f"{bad!r} is not a full object id" if bad else f"{ref!r} is not a full ref name"
             raise UsageError(

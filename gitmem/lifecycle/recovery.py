@@ -34,19 +34,18 @@ import contextlib
 import fcntl
 import json
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gitmem.errors import UsageError
 from gitmem.repo.atomic import remove_temporaries_of
+from gitmem.repo.refs import is_object_id
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import Workspace
 
 JOURNAL = "gitmem-landing.json"
-#: how the journal's old and new commits are written (SHA-1 or SHA-256 hex)
-_COMMIT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
 #: held (flock) for a whole admit or refuse; the kernel drops it when its process dies
 LOCK = "gitmem-landing.lock"
 
@@ -145,7 +144,7 @@ def _not_a_landing(data: object) -> str | None:
         kind = bool if name == "checked_out" else str
         if not isinstance(data[name], kind):
             return f"field {name!r} is not a {'boolean' if kind is bool else 'string'}"
-    bad = next((name for name in ("old", "new") if not _COMMIT_ID.fullmatch(data[name])), None)
+    bad = next((name for name in ("old", "new") if not is_object_id(data[name])), None)
     return f"field {bad!r} is not a commit id" if bad else None
 
 

@@ -26,9 +26,17 @@ from typing import Any, Final, Protocol
 
 from gitmem.model.names import BRANCH_PREFIX, DEFAULT_BRANCH
 
-__all__ = ["GitFiles", "Refs", "Unsure", "branch_facts"]
+__all__ = ["GitFiles", "Refs", "Unsure", "branch_facts", "is_object_id"]
 
 _OID: Final = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def is_object_id(text: str) -> bool:
+    """Whether text is a full object id as git writes it (SHA-1 or SHA-256, lower-case hex):
+    what a hook's input, a journal or a push event names, never an abbreviation."""
+    return _OID.fullmatch(text.encode("ascii", "replace")) is not None
+
+
 #: Refs that belong to one worktree (git's documentation of worktrees, "Refs").
 _PER_WORKTREE: Final = ("refs/worktree/", "refs/bisect/", "refs/rewritten/")
 #: How many symbolic hops a ref may take (git stops at 5 too).

@@ -37,14 +37,8 @@ def _server(location: str | None, seen: list[str | None]) -> Iterator[str]:
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with _serving(Handler) as url:
+        yield url
 
 
 def test_a_redirect_to_another_host_is_refused_and_gets_no_token() -> None:
@@ -88,14 +82,8 @@ def _paged(next_link: str, seen: list[str | None]) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(b"[{}]")
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with _serving(Handler) as url:
+        yield url
 
 
 @pytest.mark.parametrize("elsewhere", ["http://localhost:{port}/2", "https://127.0.0.1:{port}/2"])
@@ -107,3 +95,15 @@ def test_a_next_page_elsewhere_fails_rather_than_cutting_the_list_short(elsewher
     with _paged(elsewhere, seen) as url, pytest.raises(ApiError, match="next page"):
         Api(url, "acme/shop", "secret-token").pages("/repos/acme/shop/pulls/1/reviews")
     assert seen == ["Bearer secret-token"]
+
+
+@contextmanager
+def _serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """The address of a local HTTP server answering with handler, shut down on exit."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
