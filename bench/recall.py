@@ -6,6 +6,7 @@
     python bench/recall.py --fit                # how the gates were fitted (tuning part, negatives)
     python bench/recall.py --probe              # the gates' signals tried and dropped
     python bench/recall.py --corpora            # the gates fitted on other corpora's sizes too
+    python bench/recall.py --ceiling            # the best any linear gate could do (diagnostic)
     python bench/recall.py --shortlist          # semantic shortlist against exact ranking
     python bench/recall.py --cli                # the real `gitmem recall`, whole process
     python bench/recall.py --cli --against OTHER/bin/python   # and another install, alternately
@@ -713,6 +714,66 @@ def fit() -> None:
                 print(f"    {part}: {figures(search, asked, gate=gate)}")
         assert chosen is not None
         print(f"  chosen (best cross-validated gated hit@5, then fewer signals): {chosen[2]}")
+
+
+def ceiling(directions: int = 20_000) -> None:
+    """What no gate over today's signals can do: a diagnostic, not a result (thirteenth round).
+
+    For each part of the development set and each engine, the gated hit@5 and situations
+    hit@5 at the first threshold that leaves 0.9 of the part's no-match questions empty,
+    for the shipped gate's direction and for the best of `directions` random directions over
+    the gate's signals, each scored on the part itself. That best direction is chosen on the
+    very questions it is scored on, so it is an upper bound for any linear gate over these
+    signals: it overfits by construction and is never shipped. Where the bound lies below a
+    target, the target needs a new signal (or a better ranking), not a better fit."""
+    import numpy as np
+    from recall_dev import corpus as dev_corpus
+    from recall_dev import queries as dev_queries
+
+    from gitmem.recall import semantic
+
+    def at_target(scores: Any, y: Any, hit: Any, situation: Any) -> tuple[float, float]:
+        """(hit@5, situations hit@5) passing scores above the 0.9 quantile of the negatives."""
+        negatives = np.sort(scores[y == 0])
+        passed = scores > negatives[math.ceil(EMPTY_TARGET * len(negatives)) - 1]
+        found = passed & hit
+        return float(found[y == 1].mean()), float(found[(y == 1) & situation].mean())
+
+    rng = np.random.default_rng(0)
+    print(
+        f"hit@5 / situations hit@5 at {EMPTY_TARGET} of each part's no-match questions empty; "
+        f"'bound': the best of {directions:,} random gate directions, chosen on the part itself"
+    )
+    for name, _, ranked_search in engines(list(dev_corpus())):
+        gate = KEYWORD_GATE if name == "keyword only" else semantic.FUSED_GATE
+        shipped = np.array(
+            [
+                gate.score_weight,
+                gate.head_weight,
+                gate.names_weight,
+                gate.situation_weight,
+                gate.heads_weight,
+            ]
+        )  # SIGNALS' order
+        used = [i for i, s in enumerate(SIGNALS) if s != "situation" or gate is not KEYWORD_GATE]
+        for part in ("tune", "report"):
+            asked = list(dev_queries(part))
+            rows = [_signal_row(ranked_search, q.text, q.expect) for q in asked]
+            x = np.array([r[0] for r in rows], dtype=float)
+            y = np.array([r[1] for r in rows], dtype=float)
+            hit = np.array([r[2] for r in rows])
+            situation = np.array([q.kind == "situation" for q in asked])
+            z = (x[:, used] - x[:, used].mean(0)) / (x[:, used].std(0) + 1e-9)
+            bound = max(
+                at_target(z @ rng.normal(size=len(used)), y, hit, situation)
+                for _ in range(directions)
+            )
+            gated = at_target(x @ shipped, y, hit, situation)
+            print(
+                f"{name}, {part} part: ungated {hit[y == 1].mean():.2f} / "
+                f"{hit[(y == 1) & situation].mean():.2f}; shipped direction {gated[0]:.2f} / "
+                f"{gated[1]:.2f}; bound {bound[0]:.2f} / {bound[1]:.2f}"
+            )
 
 
 def _signal_row(
@@ -1570,6 +1631,7 @@ def main() -> None:
     parser.add_argument("--probe", action="store_true", help="signals tried and dropped")
     parser.add_argument("--corpora", action="store_true", help="the gates on other corpora")
     parser.add_argument("--hard", action="store_true", help="leave-one-out no-answer questions")
+    parser.add_argument("--ceiling", action="store_true", help="the best any linear gate could do")
     parser.add_argument("--cli", action="store_true", help="the gitmem recall command only")
     parser.add_argument("--shortlist", action="store_true", help="semantic shortlist accuracy")
     parser.add_argument("--phases", action="store_true", help="the extra's per-process cost")
@@ -1592,6 +1654,9 @@ def main() -> None:
         return
     if args.corpora:
         corpora()
+        return
+    if args.ceiling:
+        ceiling()
         return
     if args.hard:
         hard()
