@@ -11,7 +11,9 @@ Analysis
     whole (lower-cased) *and* as its parts, split at the separators and at camelCase humps, so
     `push`, `memory push`, `memory_push` and `MemoryPush` all find it. Parts and plain words lose
     English stop words and are stemmed by the Snowball English (Porter2) stemmer (the Snowball
-    project's C library, through `PyStemmer`): `admitted`, `admits` meet at `admit`.
+    project's C library, through `PyStemmer`): `admitted`, `admits` meet at `admit`. British
+    spellings are written the American way before stemming (`american_spelling`), so that
+    `organisation`, `optimised` and `behaviour` meet `organization`, `optimized`, `behavior`.
 
 Evidence (the relevance model)
     Each field of an entry has a weight and a reference length: title 3, applies_when 3, tags 2,
@@ -350,8 +352,8 @@ STOP_WORDS: Final = frozenset(
     itself just ll me more most must mustn my myself no nor not now of off on once only or other
     ought our ours ourselves out over own re same shall shan she should shouldn so some such than
     that the their theirs them themselves then there these they this those through to too under
-    until up us ve very was wasn we were weren what whatever when where whether which while who
-    whom whose why will with won would wouldn yet you your yours yourself yourselves
+    until up us ve very was wasn we were weren what whatever when where whether which while whilst
+    who whom whose why will with won would wouldn yet you your yours yourself yourselves
     e.g i.e eg ie vs via
     anyone anything anybody someone something somebody thing things way ways best good right
     proper properly need needs want wants wanted know let lets like kind sort okay ok please
@@ -480,8 +482,53 @@ _STEMMER = Stemmer.Stemmer("english")
 
 
 def stem(word: str) -> str:
-    """The Snowball English (Porter2) stem of a lower-case word."""
-    return str(_STEMMER.stemWord(word))
+    """The Snowball English (Porter2) stem of a lower-case word, written the American way
+    first (`american_spelling`), so that `organisation` and `organization` meet."""
+    return str(_STEMMER.stemWord(american_spelling(word)))
+
+
+# British and American spellings of one word. Porter2 treats them as different words, and a
+# memory often mixes both (a team writes "optimise", its dependencies' docs and the agents
+# that ask "optimize"). The -ise/-yse family is a rule; it also rewrites words that are
+# spelt -ise everywhere ("advise", "raise"), which costs nothing because index and query
+# pass through the same rule. The other families are too irregular for a rule ("four" is
+# not "for", "metre" but not "genre"), so they are listed.
+_ISE: Final = re.compile(r"(?<=[a-z]{2})([iy])s(e|es|ed|ing|er|ers|ation|ations)$")
+_OUR_STEMS: Final = (
+    "behaviour", "armour", "candour", "colour", "endeavour", "favour", "flavour", "harbour",
+    "honour", "humour", "labour", "neighbour", "odour", "rigour", "rumour", "saviour", "tumour",
+    "vapour", "vigour",
+)  # fmt: skip
+_SPELLINGS: Final = dict(
+    pair.split(":")
+    for pair in """
+    acknowledgement:acknowledgment acknowledgements:acknowledgments ageing:aging
+    aluminium:aluminum amongst:among analogue:analog analogues:analogs artefact:artifact
+    artefacts:artifacts calibre:caliber catalogue:catalog catalogued:cataloged
+    catalogues:catalogs cataloguing:cataloging centre:center centred:centered centres:centers
+    cheque:check cheques:checks defence:defense defences:defenses dialogue:dialog
+    dialogues:dialogs enrol:enroll enrolment:enrollment enrols:enrolls fibre:fiber
+    fibres:fibers fulfil:fulfill fulfilment:fulfillment fulfils:fulfills grey:gray
+    greyed:grayed instalment:installment judgement:judgment judgements:judgments
+    licence:license licences:licenses litre:liter litres:liters manoeuvre:maneuver
+    metre:meter metres:meters mould:mold offence:offense offences:offenses pretence:pretense
+    programme:program programmes:programs sceptic:skeptic sceptical:skeptical
+    skilful:skillful theatre:theater tyre:tire tyres:tires
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def american_spelling(word: str) -> str:
+    """A lower-case word with its British spelling written the American way: -ise, -isation
+    and -yse as -ize, -ization and -yze (`normalised` → `normalized`), `behaviour`-like words
+    without the u (`behavioural` → `behavioral`), and the listed words (`licence`)."""
+    if (listed := _SPELLINGS.get(word)) is not None:
+        return listed
+    if "our" in word:
+        for british in _OUR_STEMS:
+            if word.startswith(british):
+                return f"{british[:-2]}r{word[len(british) :]}"
+    return _ISE.sub(r"\1z\2", word)
 
 
 def _body_factor(length: int) -> float:
@@ -613,7 +660,8 @@ class _MemSegment:
 _MAGIC: Final = b"GITMEM-RECALL\x00"
 _MANIFEST_MAGIC: Final = b"GITMEM-RECALLM"
 _NAME_LEN: Final = 32
-_VERSION: Final = 3  # 2: Snowball stems, saturation values; 3: records hold the cited files
+# 2: Snowball stems, saturation values; 3: records hold the cited files; 4: American spelling
+_VERSION: Final = 4
 _HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
 _SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
 _U32: Final = struct.Struct("<I")

@@ -87,6 +87,50 @@ def test_stem_follows_porter2(word: str, expected: str) -> None:
     assert stem(word) == expected
 
 
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("optimise", "optimize"),
+        ("organisations", "organizations"),
+        ("prioritising", "prioritizing"),
+        ("normalisation", "normalization"),
+        ("analysed", "analyzed"),
+        ("behavioural", "behavioral"),
+        ("favourite", "favorite"),
+        ("licence", "license"),
+        ("catalogue", "catalog"),
+        ("centre", "center"),
+        ("programmes", "programs"),
+        ("judgement", "judgment"),
+    ],
+)
+def test_british_and_american_spellings_meet_at_the_stem(british: str, american: str) -> None:
+    assert stem(british) == stem(american)
+
+
+def test_a_question_in_one_spelling_finds_an_entry_written_in_the_other() -> None:
+    index = Index.build(
+        [
+            doc("uk", "Optimise the organisation's catalogue", "whilst we normalise behaviour"),
+            doc("us", "Serialize the colors of the program", "an analyzer for licenses"),
+            *filler(),
+        ]
+    )
+    assert [h for h, _ in answers(index, "optimize catalog", min_score=0.0)] == ["uk"]
+    assert [h for h, _ in answers(index, "normalizing behaviors", min_score=0.0)] == ["uk"]
+    assert [h for h, _ in answers(index, "serialise colours", min_score=0.0)] == ["us"]
+    assert [h for h, _ in answers(index, "analyser of the programme's licence", min_score=0.0)] == [
+        "us"
+    ]
+    assert "whilst" not in analyze("whilst")  # a joining word, as "while" is
+
+
+def test_words_spelt_alike_in_both_stay_apart() -> None:
+    assert len({stem(w) for w in ("four", "for", "your", "hour", "tour", "genre", "rise")}) == 7
+    assert stem("advise") == stem("advised") == stem("advising")
+    assert stem("advise") != stem("advice")
+
+
 def test_morphology_meets_at_the_stem() -> None:
     assert stem("deploying") == stem("deployed") == stem("deploys") == stem("deployment")[:6]
     assert analyze("Migrations migrate") == [stem("migrations"), stem("migrate")]
