@@ -16,7 +16,9 @@ newest state again, brings the nearest known tree up to date from the tree diff 
 one entry's work and one small segment), writes the new segments, then the manifest, then
 state.json, each under a temporary name renamed into place; so a writer killed at any point
 leaves the old cache whole, and the next writer deletes the temporary files it left
-(tests/recall/test_killed_update.py kills one at each of its writes). A corrupt or incompatible
+(tests/recall/test_killed_update.py kills one at each of its writes). An index written by a
+gitmem of another index format (an upgrade) is built again from the entries, and its vectors,
+which depend on the entries' text and the model alone, are kept. A corrupt or incompatible
 cache is set aside (renamed; the newest one set aside is kept for inspection, older ones are
 removed) and rebuilt; recall still answers. A git directory this process cannot write (a
 read-only mount, another user's repository, a full disk) is no damage: the nearest remembered
@@ -47,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from gitmem.errors import GitmemError
-from gitmem.recall.engine import Doc, Index
+from gitmem.recall.engine import Doc, Index, IndexFormatError
 from gitmem.repo.atomic import sweep_temporaries
 
 if TYPE_CHECKING:
@@ -322,7 +324,10 @@ class RecallCache(_Stored):
             pass  # a writer may have collected what this read: ask again under its lock
         try:
             with self._lock() as writable:
-                found = self._read(entries_tree, semantic, verify=verify)
+                try:
+                    found = self._read(entries_tree, semantic, verify=verify)
+                except IndexFormatError:
+                    found = None  # written by another gitmem: _update keeps its vectors
                 if found is not None:
                     return found
                 loaded = self._update(entries_tree, semantic)
@@ -415,9 +420,27 @@ class RecallCache(_Stored):
         if nearest is None:
             return None
         try:
-            return self._load_entry(nearest[0], semantic), nearest[1]
+            try:
+                return self._load_entry(nearest[0], semantic), nearest[1]
+            except IndexFormatError:
+                return self._reindexed(nearest[0], semantic), nearest[1]
         except (OSError, ValueError, KeyError):
             return None
+
+    def _reindexed(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
+        """A remembered tree whose index another gitmem wrote (an upgrade changed its
+        format): the index is built again from the tree's entries, seconds at 100,000, and
+        the vectors are kept, verified. They are derived from the entries' text and the
+        model alone, and embedding them again took minutes at that size."""
+        vectors = None
+        if semantic is not None and record.get("vectors"):
+            vectors = semantic.Vectors.from_parts(
+                self._blob("manifests", str(record["vectors"])),
+                lambda name: self._mapped("segments", name),
+                verify=True,
+            )
+        tree = record.get("tree")
+        return Loaded(tree, Index.build(list(self._docs(tree))), vectors)
 
     def _apply(self, loaded: Loaded, changes: list[Change], entries_tree: str | None) -> None:
         """Every removal first, then every addition: the diff comes in path order, so an

@@ -138,6 +138,7 @@ __all__ = [
     "Gate",
     "Hit",
     "Index",
+    "IndexFormatError",
     "Match",
     "Signals",
     "Why",
@@ -655,6 +656,12 @@ class _MemSegment:
 
     def to_bytes(self) -> bytes:
         return _write_segment(self.base, self.records, sorted(self.items()))
+
+
+class IndexFormatError(ValueError):
+    """A stored index of another format version: sound, but written by another gitmem. Its
+    entries' text is what it was, so what was derived from that text alone (the cache's
+    vectors) still holds; only the index is rebuilt."""
 
 
 _MAGIC: Final = b"GITMEM-RECALL\x00"
@@ -1433,7 +1440,7 @@ def _read_head(view: memoryview, magic: bytes) -> tuple[set[int], int, int]:
     if found != magic:
         raise ValueError("not a gitmem recall index")
     if version != _VERSION:
-        raise ValueError(f"recall index version {version}, expected {_VERSION}")
+        raise IndexFormatError(f"recall index version {version}, expected {_VERSION}")
     pos = _HEAD.size
     end = pos + 4 * n_dead
     if end > len(view):

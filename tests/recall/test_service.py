@@ -3,6 +3,7 @@ directory (updates, corruption, concurrency), and queries that are text, never s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from clirunner import HOOKS, SECRETS, admit, ok, recall_json, run
 
+from gitmem.recall import semantic
 from gitmem.recall.cache import RecallCache
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import open_workspace
@@ -752,3 +754,68 @@ def test_an_entrys_name_held_by_a_submodule_elsewhere_is_not_read_when_the_entry
     assert [h["id"] for h in recall_json(repo, "pygit2 hooks")] == []
     assert recall_json(repo, "scan secrets", "--step", "spec")[0]["id"] == secrets
     assert not list((repo / ".git/gitmem").glob("recall.broken-*")), "a sound cache was set aside"
+
+
+COUNTING_EMBEDDINGS = """
+import sys
+
+from gitmem.recall import semantic
+
+build, embed_doc = semantic.build, semantic.embed_doc
+count = [0]
+
+
+def counted_build(docs, progress=None):
+    count[0] += len(docs)
+    return build(docs, progress)
+
+
+def counted_embed(doc):
+    count[0] += 1
+    return embed_doc(doc)
+
+
+semantic.build, semantic.embed_doc = counted_build, counted_embed
+from gitmem.recall.service import recall_answer
+from gitmem.repo.workspace import open_workspace
+
+answer = recall_answer(open_workspace(), sys.argv[1])
+print(count[0], *[hit.id for hit in answer.entries])
+"""
+
+
+@pytest.mark.skipif(not semantic.available(), reason="gitmem[semantic] not installed")
+def test_an_index_of_an_older_format_is_rebuilt_and_the_vectors_are_kept(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """An upgrade that changes the keyword index's format (its analysis, its layout) set
+    the whole cache aside and embedded every entry again: minutes at 100,000 entries with
+    the extra, for vectors that depend on the entries' text and the model alone. Now the
+    index is built again and the vectors are kept."""
+    repo, hooks, _ = recalled
+    recall_json(repo, "pygit2 hooks")  # the cache holds this tree, vectors included
+    root = repo / ".git/gitmem/recall"
+    record = json.loads((root / "state.json").read_text())["trees"][0]
+    manifest = root / "manifests" / record["index"]
+    data = bytearray(manifest.read_bytes())
+    current = int.from_bytes(data[14:16], "little")
+    data[14:16] = (current - 1).to_bytes(2, "little")  # as the gitmem before wrote it
+    older = hashlib.sha256(data).hexdigest()[:32]  # the cache names files by their content
+    (root / "manifests" / older).write_bytes(bytes(data))
+    manifest.unlink()
+    state = json.loads((root / "state.json").read_text())
+    state["trees"][0]["index"] = older
+    (root / "state.json").write_text(json.dumps(state))
+    done = subprocess.run(
+        [sys.executable, "-c", COUNTING_EMBEDDINGS, "pygit2 in a git hook"],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    embedded, *ids = done.stdout.split()
+    assert ids[:1] == [hooks]
+    assert embedded == "0", f"embedded {embedded} entries again"
+    state = json.loads((root / "state.json").read_text())["trees"][0]
+    assert state["vectors"] == record["vectors"]
+    rebuilt = (root / "manifests" / state["index"]).read_bytes()
+    assert int.from_bytes(rebuilt[14:16], "little") == current
+    assert not list(root.parent.glob("recall.broken-*"))
