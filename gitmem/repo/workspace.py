@@ -187,6 +187,29 @@ def require_memory_settings(ws: Workspace) -> None:
                 f"commit the settings change on {ws.branch} (or rebase this branch on it), "
                 f"then run the command again"
             )
+    _require_the_projects_rules(ws, tree_settings(store, store.tree_of(tip)))
+
+
+def _require_the_projects_rules(ws: Workspace, project: Settings) -> None:
+    """Refuse when the user's own settings file or a GITMEM_* variable changes a rule an entry
+    is judged by. The gates judge by what the memory branch commits and never read a person's
+    settings (`tree_settings`), so a looser memory.maxBody in ~/.config let propose and admit
+    write a main that the server and CI then refuse."""
+    from gitmem.settings.load import user_settings_path
+
+    for name, variable, here, there in (
+        ("memory.maxBody", "GITMEM_MAX_BODY", ws.settings.max_body, project.max_body),
+        ("memory.types", "GITMEM_TYPES", list(ws.settings.types), list(project.types)),
+        ("memory.retireBy", "GITMEM_RETIRE_BY", list(ws.settings.retire_by),
+         list(project.retire_by)),
+    ):  # fmt: skip
+        if here != there:
+            raise UsageError(
+                f"{name} is {here!r} in your own settings ({user_settings_path()} or "
+                f"{variable}), but the gates judge entries by what {ws.branch} commits, "
+                f"{there!r}: remove it from your settings, or change it on {ws.branch} "
+                f"through a reviewed commit, then run the command again"
+            )
 
 
 def settings_at(store: Store, commit: str | None) -> Settings:

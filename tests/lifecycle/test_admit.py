@@ -577,3 +577,31 @@ def test_an_admitter_that_is_not_one_visible_line_is_refused_before_main_moves(
         assert "is not an admitter: one line of visible characters" in result.output
     assert git(memory, "rev-parse", "main").strip() == main_before
     ok(run(memory, "admit", first_id(), "--by", "human:bob smith"))
+
+
+@pytest.mark.parametrize("where", ["file", "variable"])
+def test_the_users_own_settings_do_not_loosen_the_rules_an_admission_is_judged_by(
+    memory: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """`maxBody = 100000` in the user's own config.toml (or GITMEM_MAX_BODY) let propose and
+    admit merge a body over the limit main commits: a main the server and CI, which never
+    read a person's settings, then refused."""
+    entry_id = first_id()
+    ok(run(memory, *PROPOSE))
+    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
+    path = memory / f".gitmem/candidates/{entry_id}.md"
+    path.write_text(path.read_text().replace("## Evidence\n", "## Evidence\n" + "word " * 600))
+    git(memory, "commit", "-q", "-am", "more evidence")
+    git(memory, "checkout", "-q", "main")
+    if where == "file":
+        (isolated_env / "gitmem").mkdir()
+        (isolated_env / "gitmem/config.toml").write_text("[memory]\nmaxBody = 100000\n")
+    else:
+        monkeypatch.setenv("GITMEM_MAX_BODY", "100000")
+    main_before = git(memory, "rev-parse", "main").strip()
+    result = run(memory, "admit", entry_id)
+    assert result.exit_code == 2, result.output
+    assert "memory.maxBody is 100000 in your own settings" in result.output
+    assert "config.toml or GITMEM_MAX_BODY" in result.output
+    assert "main commits, 2000" in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
