@@ -47,7 +47,14 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
         ws, ref=ref, candidates=not no_candidates, web=web.rstrip("/") if web else web
     )
     files = build.generate(memory)
-    build.write(files, Path(out))
+    build.write(
+        files,
+        Path(out),
+        waiting=lambda: click.echo(
+            f"gitmem site: another gitmem site is writing {out}; waiting for it to finish",
+            err=True,
+        ),
+    )
     topics = len(memory.refused)
     click.echo(
         f"wrote {len(files)} files to {out}: {len(memory.entries)} entries, "

@@ -26,6 +26,9 @@ The files:
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import os
 import re
 import shutil
@@ -43,6 +46,8 @@ from gitmem.site import pages, search
 from gitmem.site.collect import Memory
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     from gitmem.repo.workspace import Workspace
 
 MARKER = ".gitmem-site"
@@ -153,19 +158,48 @@ def refuse_out(out: Path, ws: Workspace) -> None:
             )
 
 
-def write(files: dict[str, bytes], out: Path) -> None:
+def write(files: dict[str, bytes], out: Path, waiting: Callable[[], None] | None = None) -> None:
     """Replace the site in out (created when missing) with files. A folder the system will
     not write (read-only, under a file, on /proc) is the user's to fix: the error names it
-    with the system's reason."""
+    with the system's reason. Another build writing out at the time is waited for (called
+    `waiting` first, so the command can say why it stands still)."""
     out = Path(out)
     try:
-        _write(files, out)
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out {out}: not a folder")
+        out.mkdir(parents=True, exist_ok=True)
+        with _locked(out, waiting):
+            _write(files, out)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""
         raise UsageError(
             f"--out {out}: cannot write the site there{where}: {exc.strerror or exc}: "
             "choose a folder you can write to"
         ) from None
+
+
+@contextlib.contextmanager
+def _locked(out: Path, waiting: Callable[[], None] | None) -> Iterator[None]:
+    """Hold out itself locked (flock on the folder: no lock file joins the site) while the
+    site in it is replaced. Two builds into one folder at once each swept the other's
+    staging folder away as a page of the old site and renamed their pages over each
+    other's: one failed, or both ended leaving a site missing pages. The second now waits
+    for the first and then writes its own site whole. A file system that takes no flock on
+    a folder (some network mounts) is written unlocked, as before."""
+    fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            if exc.errno not in (errno.EBADF, errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):
+                raise
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def _write(files: dict[str, bytes], out: Path) -> None:
@@ -176,15 +210,13 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     a build that fails or is interrupted (a full disk, a name the file system refuses, a
     Ctrl-C) never leaves a folder the next run refuses as someone else's; a failure while
     the new site is written leaves the old one as it was. Staging inside out, not beside
-    it, needs no write access to out's parent and works when out is a mount point."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+    it, needs no write access to out's parent and works when out is a mount point. The
+    caller holds out locked: what is in it now is a finished site, or a build's leftovers."""
+    if any(out.iterdir()) and not (out / MARKER).is_file():
         raise UsageError(
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
             "new folder (gitmem replaces only a site it wrote, marked by .gitmem-site)"
         )
-    out.mkdir(parents=True, exist_ok=True)
     if not (out / MARKER).is_file():
         atomic_write(out / MARKER, files[MARKER])
     stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -423,3 +426,88 @@ def test_a_memory_citing_more_paths_than_a_command_line_holds_is_shown(
         not in files["entries/local-decision-20261201-cites-many-8.html"].decode()
     )
     ok(run(memory, "export", "agents", "-o", "-"))
+
+
+#: `gitmem site` in a process that stops once it has written index.html into its staging
+#: folder, until the file `go` appears in the folder given first (it makes `paused` there).
+_PAUSED_BUILD = """
+import sys, time
+from pathlib import Path
+
+held = Path(sys.argv.pop(1))
+write_bytes = Path.write_bytes
+
+
+def pausing(self, data):
+    written = write_bytes(self, data)
+    if self.name == "index.html" and not (held / "paused").exists():
+        (held / "paused").touch()
+        deadline = time.monotonic() + 60
+        while not (held / "go").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+    return written
+
+
+Path.write_bytes = pausing
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def _until(done: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_two_builds_into_one_folder_at_once_leave_one_whole_site(
+    site_repo: SiteRepo, tmp_path: Path
+) -> None:
+    """Two `gitmem site --out D` at once (a watcher firing twice, two terminals) each took
+    the other's staging folder for a page of the old site: the second swept away the
+    first's half-written site, the first went on writing the rest, then deleted the
+    second's pages and renamed its own remainder in. Both ended with exit 0, leaving a site
+    without its entry pages. The second build now waits for the first, says so, and then
+    writes its own site whole."""
+    whole = _site(site_repo.path, tmp_path / "alone")
+    out, held = tmp_path / "site", tmp_path / "held"
+    held.mkdir()
+    args = ["site", "--out", str(out), "--web", WEB]
+    logs = [(tmp_path / f"{n}.out").open("w+") for n in ("first", "second")]
+    first = subprocess.Popen(
+        [sys.executable, "-c", _PAUSED_BUILD, str(held), *args],
+        cwd=site_repo.path,
+        stdout=logs[0],
+        stderr=subprocess.STDOUT,
+    )
+    second = None
+    try:
+        _until(lambda: (held / "paused").exists() or first.poll() is not None, "the first")
+        assert first.poll() is None, (tmp_path / "first.out").read_text()
+        second = subprocess.Popen(
+            [sys.executable, "-c", "from gitmem.launcher import main; main()", *args],
+            cwd=site_repo.path,
+            stdout=logs[1],
+            stderr=subprocess.STDOUT,
+        )
+        _until(
+            lambda: second.poll() is not None or "waiting" in (tmp_path / "second.out").read_text(),
+            "the second",
+        )
+        (held / "go").touch()
+        assert first.wait(60) == 0, (tmp_path / "first.out").read_text()
+        assert second.wait(60) == 0, (tmp_path / "second.out").read_text()
+    finally:
+        (held / "go").touch()
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+        for log in logs:
+            log.close()
+    assert _files(out) == whole
+    said = (tmp_path / "second.out").read_text()
+    assert f"another gitmem site is writing {out}; waiting for it to finish" in said
+    assert [p.name for p in out.iterdir() if p.name.startswith(build.STAGE_PREFIX)] == []
