@@ -203,15 +203,25 @@ def _locked(out: Path, waiting: Callable[[], None] | None) -> Iterator[None]:
 
 
 def _write(files: dict[str, bytes], out: Path) -> None:
-    """Write the new site whole into a hidden folder inside out, then swap it in: the old
-    pages go and the new ones are renamed into place, the marker replaced last.
+    """Write the new site whole into a hidden folder inside out, then swap it in page by
+    page: each new file is renamed over its old one (rename(2) replaces a file in one step),
+    the pages under entries/ and candidates/ first, then the style and the scripts, then
+    the top-level pages that link to them, the marker last; only then do the old site's
+    files that the new one does not hold go.
+
+    So at no moment is a page of the old site that the new one keeps missing: a reader or
+    a web server pointed at out gets the old page or the new one, never a 404 (the old swap
+    deleted the whole old site first, then renamed the new one in). For the few
+    milliseconds of the swap a reader may get a new page beside an old one; a page of a
+    removed entry stays until the swap is done.
 
     The marker is claimed before anything else is written and stays through the swap, so
     a build that fails or is interrupted (a full disk, a name the file system refuses, a
     Ctrl-C) never leaves a folder the next run refuses as someone else's; a failure while
     the new site is written leaves the old one as it was. Staging inside out, not beside
-    it, needs no write access to out's parent and works when out is a mount point. The
-    caller holds out locked: what is in it now is a finished site, or a build's leftovers."""
+    it, needs no write access to out's parent, works when out is a mount point, and keeps
+    out the same folder (a server started inside it serves the new site). The caller holds
+    out locked: what is in it now is a finished site, or a build's leftovers."""
     if any(out.iterdir()) and not (out / MARKER).is_file():
         raise UsageError(
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
@@ -225,14 +235,55 @@ def _write(files: dict[str, bytes], out: Path) -> None:
             target = stage / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        for child in out.iterdir():
-            if child.name in (MARKER, stage.name):
-                continue
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-        for child in sorted(stage.iterdir(), key=lambda p: (p.name == MARKER, p.name)):
-            os.replace(child, out / child.name)
+        for path in sorted(files, key=_swap_order):
+            target = out / path
+            _make_folder(out, target.parent)
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)  # a folder where the new site has a file
+            os.replace(stage / path, target)
+        _remove_all_but(out, set(files), stage)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _swap_order(path: str) -> tuple[int, str]:
+    """Pages in folders first, then the files they and the top-level pages load, then the
+    top-level pages, the marker last: a page is in place before a page linking to it."""
+    if path == MARKER:
+        return 3, path
+    if "/" in path:
+        return 0, path
+    return (2 if path.endswith(".html") else 1), path
+
+
+def _make_folder(out: Path, folder: Path) -> None:
+    """folder, a real folder inside out: anything else in its place (a file, a link that
+    would lead the pages elsewhere) is removed first."""
+    if folder == out:
+        return
+    _make_folder(out, folder.parent)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        folder.unlink()
+    folder.mkdir(exist_ok=True)
+
+
+def _remove_all_but(out: Path, keep: set[str], stage: Path) -> None:
+    """Remove from out every file and folder the new site does not hold (a removed entry's
+    page, a build's leftover staging folder) but stage, which the caller removes."""
+    folders = {folder.as_posix() for path in keep for folder in Path(path).parents} - {"."}
+    for parent, dirs, names in os.walk(out):
+        where = Path(parent)
+        for name in names:
+            if (where / name).relative_to(out).as_posix() not in keep:
+                (where / name).unlink()
+        for name in list(dirs):
+            child = where / name
+            relative = child.relative_to(out).as_posix()
+            if child == stage:
+                dirs.remove(name)
+            elif relative not in folders:
+                dirs.remove(name)
+                if child.is_symlink():
+                    child.unlink()
+                else:
+                    shutil.rmtree(child)

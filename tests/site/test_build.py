@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirunner import PROPOSE, admit, ok, run
@@ -511,3 +513,50 @@ def test_two_builds_into_one_folder_at_once_leave_one_whole_site(
     said = (tmp_path / "second.out").read_text()
     assert f"another gitmem site is writing {out}; waiting for it to finish" in said
     assert [p.name for p in out.iterdir() if p.name.startswith(build.STAGE_PREFIX)] == []
+
+
+def test_a_rebuild_never_leaves_a_page_missing_while_it_swaps(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The swap deleted the whole old site, then renamed the new one in: between the two, a
+    reader (or a web server pointed at --out) got 404 for every page, the home page too.
+    Each new file is now renamed over its old one, so a page both sites hold is there at
+    every step of the swap; only what the new site drops goes, at the end."""
+    admit(memory, PROPOSE)
+    out = tmp_path / "site"
+    old = _site(memory, out)
+    second = [*PROPOSE]
+    second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
+    admit(memory, second)
+    new = build.generate(collect.collect(open_workspace(memory)))
+    assert set(new) > set(old) and new["index.html"] != old["index.html"]
+    kept = sorted(set(old) & set(new))
+    missing: list[tuple[str, list[str]]] = []
+
+    def look(step: str) -> None:
+        gone = [path for path in kept if not (out / path).is_file()]
+        if gone:
+            missing.append((step, gone))
+
+    replace, rmtree, unlink = os.replace, shutil.rmtree, Path.unlink
+
+    def replacing(src: Any, dst: Any) -> None:
+        look(f"before replacing {dst}")
+        replace(src, dst)
+        look(f"after replacing {dst}")
+
+    def removing_tree(path: Any, *args: Any, **kwargs: Any) -> None:
+        rmtree(path, *args, **kwargs)
+        look(f"after removing {path}")
+
+    def removing(path: Path, *args: Any, **kwargs: Any) -> None:
+        unlink(path, *args, **kwargs)
+        look(f"after removing {path}")
+
+    monkeypatch.setattr(os, "replace", replacing)
+    monkeypatch.setattr(shutil, "rmtree", removing_tree)
+    monkeypatch.setattr(Path, "unlink", removing)
+    build.write(new, out)
+    monkeypatch.undo()
+    assert missing == []
+    assert _files(out) == new
