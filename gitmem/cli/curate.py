@@ -159,6 +159,8 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     Contradictions: related entries where one says to do what the other says not to do;
     shown for a person to judge. With --propose, each cluster becomes an ordinary candidate
     branch that supersedes the entries it merges; nothing on main is merged, edited or deleted.
+    Exits 1 when a candidate it would propose broke a rule (the others are proposed all the
+    same), naming the entries' files its text came from and the rule.
     """
     import json
     from dataclasses import asdict
@@ -172,8 +174,10 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
         _echo(
             json.dumps(
                 {
+                    "ok": report.ok,
                     "checked": report.checked,
                     "warnings": report.warnings,
+                    "failures": report.failures,
                     "clusters": [asdict(c) for c in report.clusters],
                     "stale": [asdict(s) for s in report.stale],
                     "contradictions": [asdict(c) for c in report.contradictions],
@@ -204,7 +208,7 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
                 indent=2,
             )
         )
-        return 0
+        return 0 if report.ok else 1
     for warning in report.warnings:
         _echo(f"gitmem: warning: {warning}", err=True)
     _echo(
@@ -259,7 +263,9 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
             _echo(f"not proposed ({members}): {proposed.note}")
     if report.clusters and not propose:
         _echo("run `gitmem hygiene --propose` to propose each cluster as one candidate")
-    return 0
+    for failure in report.failures:
+        _echo(f"gitmem hygiene: {failure}", err=True)
+    return 0 if report.ok else 1
 
 
 # ---------------------------------------------------------------------------------------------

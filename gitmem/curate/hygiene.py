@@ -301,6 +301,15 @@ class HygieneReport:
     split_proposals: list[tuple[str, list[str], str]] = field(default_factory=list)
     #: what the report could not judge in full (a shallow clone's cut history)
     warnings: list[str] = field(default_factory=list)
+    #: with --propose: each candidate not written because it broke a rule, saying which
+    #: entries' files its text came from, the rule, and what to do (the run then fails)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """No proposal broke a rule: a broken one fails the run (exit 1), the sound ones
+        written all the same."""
+        return not self.failures
 
 
 def find_clusters(
@@ -467,18 +476,45 @@ def hygiene(
         by_id = {e.id: e for _, e in admitted}
         taken, contexts = _pending_supersessions(ws)
         contexts.update({e.id: e.context for _, e in admitted})  # a half admitted already
+        broken: list[Broken] = []
         for cluster in report.clusters:
-            report.proposed.append(_propose(ws, cluster, by_id, taken))
+            report.proposed.append(_propose(ws, cluster, by_id, taken, broken))
         for clash in report.contradictions:
-            report.resolutions.append(_resolve(ws, clash, by_id, taken))
+            report.resolutions.append(_resolve(ws, clash, by_id, taken, broken))
         for split in report.splits:
-            done = _propose_split(ws, split, by_id[split.id], taken, contexts)
+            done = _propose_split(ws, split, by_id[split.id], taken, contexts, broken)
             report.split_proposals.append(done)
+        path_of = {e.id: p for p, e in admitted}
+        report.failures = [b.message(path_of) for b in broken]
     return report
 
 
+@dataclass
+class Broken:
+    """A candidate --propose did not write because a rule refused it."""
+
+    what: str  # "the consolidation of A, B", …
+    ids: list[str]  # the admitted entries its text came from
+    why: str  # the rule error's message
+
+    def message(self, path_of: dict[str, str]) -> str:
+        """What failed, the rule, which entry files the text came from and what to do."""
+        files = ", ".join(path_of.get(i, i) for i in self.ids)
+        return (
+            f"{self.what} was not proposed: {self.why}\n"
+            f"its text comes from {files}: correct what the rule names there "
+            f"(gitmem propose --amend {self.ids[0]}, then review and admit it), then run "
+            "gitmem hygiene --propose again"
+        )
+
+
 def _propose_split(
-    ws: Workspace, split: Split, entry: Entry, taken: dict[str, str], contexts: dict[str, str]
+    ws: Workspace,
+    split: Split,
+    entry: Entry,
+    taken: dict[str, str],
+    contexts: dict[str, str],
+    broken: list[Broken],
 ) -> tuple[str, list[str], str]:
     """(the entry, the ids of its two candidates, why not) for one split. The first half
     supersedes the entry, so a run that wrote it and not the second (killed, or the second
@@ -497,6 +533,7 @@ def _propose_split(
             ids.append(propose(ws, fields).id)
     except RuleError as exc:
         why = f"proposed {ids[0]}, but not its second half: {exc.message}" if ids else ""
+        broken.append(Broken(f"the split of {split.id}", [split.id], why or exc.message))
         return split.id, ids, why or exc.message
     taken[split.id] = ids[0]
     return split.id, ids, ""
@@ -648,7 +685,11 @@ def resolution_fields(
 
 
 def _resolve(
-    ws: Workspace, clash: Contradiction, by_id: dict[str, Entry], taken: dict[str, str]
+    ws: Workspace,
+    clash: Contradiction,
+    by_id: dict[str, Entry],
+    taken: dict[str, str],
+    broken: list[Broken],
 ) -> Proposed:
     from gitmem.lifecycle.propose import propose
 
@@ -665,6 +706,9 @@ def _resolve(
     try:
         proposal = propose(ws, fields)
     except RuleError as exc:
+        ids = [m.id for m in pair.members]
+        what = f"the resolution of the contradiction between {' and '.join(ids)}"
+        broken.append(Broken(what, ids, exc.message))
         return Proposed(pair, None, None, exc.message)
     for member in pair.members:
         taken[member.id] = proposal.id
@@ -685,7 +729,11 @@ def _on_main(ws: Workspace) -> Callable[[str], bool]:
 
 
 def _propose(
-    ws: Workspace, cluster: Cluster, by_id: dict[str, Entry], taken: dict[str, str]
+    ws: Workspace,
+    cluster: Cluster,
+    by_id: dict[str, Entry],
+    taken: dict[str, str],
+    broken: list[Broken],
 ) -> Proposed:
     from gitmem.lifecycle.propose import propose
 
@@ -703,6 +751,8 @@ def _propose(
     try:
         proposal = propose(ws, fields)
     except RuleError as exc:
+        ids = [m.id for m in cluster.members if m.id in fields.supersedes]
+        broken.append(Broken(f"the consolidation of {', '.join(ids)}", ids, exc.message))
         return Proposed(cluster, None, None, exc.message)
     merged = [m for m in cluster.members if m.id in fields.supersedes]  # the rest wait
     for member in merged:

@@ -479,3 +479,51 @@ def test_a_cluster_that_cannot_fit_is_given_up_on_quickly() -> None:
     started = time.monotonic()
     assert hygiene.consolidation_fields(cluster, entries, 2000, lambda _: True) is None
     assert time.monotonic() - started < 5  # 16 s before
+
+
+def test_a_proposal_that_breaks_a_rule_fails_the_run_and_the_sound_ones_are_kept(
+    memory: Path,
+) -> None:
+    """--propose exited 0 when a candidate it made broke a rule (its text copied from an
+    entry committed past the gate): the refusal was one "not proposed" line among the
+    report, and a script or workflow running it took the run for a success. It now exits 1,
+    as every command does when a rule fails, saying which entries' files the text came
+    from, the rule, and what to do; the proposals that passed are written all the same."""
+    first = _admitted(memory, "Run subprocess git inside hooks", "Run subprocess git in hooks.")
+    later = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.")
+    twins = [
+        _admitted(
+            memory,
+            f"{n} Pin the CI runner image by its digest",
+            "Pin the CI runner image by its digest so builds repeat.",
+        )
+        for n in ("One:", "Two:")
+    ]
+    paths = []
+    for twin in twins:  # a zero-width space, committed past the gate (HIDDEN-UNICODE)
+        path = next((memory / ".gitmem" / "entries").rglob(f"{twin}.md"))
+        path.write_text(path.read_text().replace("so builds repeat.", "so builds\u200b repeat."))
+        paths.append(path.relative_to(memory).as_posix())
+    git(memory, "commit", "-q", "--no-verify", "-am", "an invisible character, past the gate")
+    for fmt in ("text", "json"):
+        result = run(memory, "hygiene", "--propose", "--format", fmt)
+        assert result.exit_code == 1, result.output
+        if fmt == "json":
+            report = json.loads(result.stdout)
+            assert report["ok"] is False
+            [proposed] = report["proposed"]
+            assert proposed["id"] is None and "HIDDEN-UNICODE" in proposed["note"]
+            [failure] = report["failures"]
+        else:
+            failure = result.stderr
+        assert "HIDDEN-UNICODE" in failure, failure
+        assert all(path in failure for path in paths), failure
+        assert "gitmem propose --amend" in failure and "gitmem hygiene --propose" in failure
+    # the sound proposal, the resolution of the contradiction, was written on the first run
+    [resolution] = json.loads(run(memory, "hygiene", "--propose", "--format", "json").stdout)[
+        "resolutions"
+    ]
+    assert resolution["note"].startswith("already superseded by pending ")
+    cid = resolution["note"].rsplit(" ", 1)[1]
+    entry = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
+    assert set(entry.supersedes) == {first, later}
