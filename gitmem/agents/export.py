@@ -44,6 +44,7 @@ from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
     from gitmem.agents.catalog import Listed
+    from gitmem.repo.store import Store
     from gitmem.repo.workspace import Workspace
 
 __all__ = ["DEFAULT_BYTES", "DEFAULT_LINES", "TARGETS", "Export", "export"]
@@ -59,6 +60,8 @@ class Export:
     listed: int
     left_out: int
     total: int
+    #: entry files on main that do not parse, so are in no line (committed past the gate)
+    unreadable: tuple[str, ...] = ()
 
 
 def _is_correction(entry: Listed) -> bool:
@@ -121,9 +124,12 @@ def render(
     root: str = "",
     max_lines: int,
     max_bytes: int,
+    unreadable: Sequence[str] = (),
 ) -> Export:
     """The export text for entries (newest first): ids in dead cite only gone files, ids in
-    stale cite files changed after the day they were admitted."""
+    stale cite files changed after the day they were admitted; unreadable, the entry files
+    that do not parse, are counted in the last line (never listed: their names are anyone's
+    text)."""
     header = _header(target, project)
     newest = list(entries)
     preferred = sorted(
@@ -147,10 +153,15 @@ def render(
         left = len(newest) - len(chosen)
         if left:
             out.append(_footer(left, len(newest), chosen, newest))
-        elif not newest:
+        elif not newest and not unreadable:
             out.append("No admitted entry yet.")
         else:
             out.append(f"All {len(newest)} admitted entries are listed.")
+        if unreadable:
+            out[-1] += (
+                f" {len(unreadable)} entry file(s) on the main branch do not parse and are left "
+                "out: `gitmem check` names their problems."
+            )
         return "\n".join(out) + "\n"
 
     def fits(chosen: list[Listed]) -> bool:
@@ -182,7 +193,7 @@ def render(
             f"a budget of {max_lines} lines and {max_bytes} bytes cannot hold even the "
             "export's header: raise --budget-lines or --budget-bytes"
         )
-    return Export(text, len(chosen), len(newest) - len(chosen), len(newest))
+    return Export(text, len(chosen), len(newest) - len(chosen), len(newest), tuple(unreadable))
 
 
 def _footer(left: int, total: int, chosen: list[Listed], newest: list[Listed]) -> str:
@@ -223,6 +234,13 @@ def export(
     memory = store.subtree(tree, ws.dir) if tree else None
     entries_tree = store.subtree(memory, "entries") if memory else None
     listed = list(catalog.load(store, ws.dir, entries_tree))
+    unreadable = _unreadable(
+        store,
+        ws.dir,
+        entries_tree,
+        {e.path for e in listed},
+        {old for e in listed for old in e.supersedes},
+    )
     cited = {f for e in listed for f in e.files}
     gone = {f for f in cited if tree is None or not store.exists(tree, f)}
     dead = {e.id for e in listed if e.files and all(f in gone for f in e.files)}
@@ -244,4 +262,43 @@ def export(
         root=str(store.workdir or ""),
         max_lines=max_lines,
         max_bytes=max_bytes,
+        unreadable=unreadable,
     )
+
+
+def _unreadable(
+    store: Store,
+    memory_dir: str,
+    entries_tree: str | None,
+    listed: set[str],
+    superseded: set[str],
+) -> tuple[str, ...]:
+    """The entry files the catalog holds no line for that are not superseded or retired
+    entries either: they do not parse (or are too big to be one), so the export leaves them
+    out, and says so. Only the files neither listed nor named `<id>.md` by an id a listed
+    entry supersedes are read; their status is read without YAML where it can be
+    (quick_fields)."""
+    from gitmem.model.entry import EntryError, parse
+    from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+
+    if entries_tree is None:
+        return ()
+    out = []
+    for item in store.walk(entries_tree, f"{memory_dir}/entries/"):
+        if not item.is_file or not item.path.endswith(".md") or item.path in listed:
+            continue
+        if item.path.rsplit("/", 1)[-1][:-3] in superseded:
+            continue  # an entry superseded: the catalog leaves it out
+        data = store.read(item.oid, MAX_ENTRY_BYTES + 1)
+        text = text_of(data) if len(data) <= MAX_ENTRY_BYTES else None
+        if text is None:
+            out.append(item.path)
+            continue
+        quick = quick_fields(text, ("status",))
+        if quick is not None and quick.get("status", "admitted") != "admitted":
+            continue  # an entry the catalog leaves out: superseded, retired
+        try:
+            parse(data)
+        except EntryError:
+            out.append(item.path)
+    return tuple(sorted(out))

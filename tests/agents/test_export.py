@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from agent_stores import entry_id, make_store, superseded
-from clirunner import PROPOSE, ok, run
+from clirunner import PROPOSE, admit, ok, run
 
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES
 
@@ -291,3 +291,30 @@ def test_an_at_sign_in_an_entry_imports_no_file_where_the_export_is_imported(
     shown = "".join(t.content for t in tokens)
     assert "Keep @.env out of commits" in shown
     assert "reading @~/.aws/credentials or @README.md" in shown
+
+
+def test_an_entry_file_that_does_not_parse_is_named_not_silently_left_out(memory: Path) -> None:
+    """An admitted entry's file broken past the gate (a field given twice, bytes that are not
+    UTF-8) was left out of the export without a word: the file said "No admitted entry
+    yet." (or "All N admitted entries are listed.") and the command exited 0, where `gitmem
+    list` and the site name the file. The export now names it on stderr and its last line
+    says how many entry files do not parse; a superseded entry is still left out quietly."""
+    kept = admit(memory, PROPOSE)
+    broken = admit(memory, [*PROPOSE[:4], "Read refs with pygit2 inside hooks", *PROPOSE[5:]])
+    path = next((memory / ".gitmem" / "entries").rglob(f"{broken}.md"))
+    path.write_text(path.read_text().replace("type: decision", "type: decision\ntype: method"))
+    from conftest import git
+
+    git(memory, "commit", "-q", "--no-verify", "-am", "a field given twice, past the gate")
+    name = path.relative_to(memory).as_posix()
+    for target in ("agents", "claude"):
+        result = ok(run(memory, "export", target, "-o", "-"))
+        assert f"gitmem: {name} does not parse, left out: run `gitmem check`" in result.stderr
+        text = result.stdout
+        assert kept in text and broken not in text
+        assert text.rstrip().endswith(
+            "All 1 admitted entries are listed. 1 entry file(s) on the main branch do not "
+            "parse and are left out: `gitmem check` names their problems."
+        ), text
+    written = ok(run(memory, "export", "agents"))
+    assert name in written.stderr and "wrote MEMORY.md: 1 of 1 entries" in written.stdout
