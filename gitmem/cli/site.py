@@ -55,13 +55,16 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
             err=True,
         ),
     )
-    topics = len(memory.refused)
     click.echo(
-        f"wrote {len(files)} files to {out}: {len(memory.entries)} entries, "
-        f"{len(memory.candidates)} candidates, {topics} refused "
-        f"topic{'s' if topics != 1 else ''} (commit {memory.commit[:12]})"
+        f"wrote {len(files)} files to {out}: {_count(len(memory.entries), 'entry', 'entries')}, "
+        f"{_count(len(memory.candidates), 'candidate')}, "
+        f"{_count(len(memory.refused), 'refused topic')} (commit {memory.commit[:12]})"
     )
     return 0
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 @click.command()

@@ -560,3 +560,16 @@ def test_a_rebuild_never_leaves_a_page_missing_while_it_swaps(
     monkeypatch.undo()
     assert missing == []
     assert _files(out) == new
+
+
+def test_the_summary_line_counts_one_entry_and_one_candidate_in_the_singular(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The line `gitmem site` ends with said "1 entries, 1 candidates" (only the refused
+    topics were counted right)."""
+    admit(memory, PROPOSE)
+    second = [*PROPOSE]
+    second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
+    ok(run(memory, *second))
+    result = ok(run(memory, "site", "--out", str(tmp_path / "site")))
+    assert ": 1 entry, 1 candidate, 0 refused topics (commit " in result.output, result.output
