@@ -98,13 +98,36 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
         raise click.UsageError("export needs a working tree (this repository is bare)")
     given = output or TARGETS[target]
     path = Path(root) / given  # an absolute path stays as it is
-    _write_output(path, given, done.text, Path(root))
+    managed = [ws.store.git_dir, ws.store.common_dir, Path(root) / ws.dir]
+    _write_output(path, given, done.text, Path(root), managed)
     left = f", {done.left_out} left out to fit the budget" if done.left_out else ""
     click.echo(f"wrote {given}: {done.listed} of {done.total} entries{left}")
     return 0
 
 
-def _write_output(path: Path, given: str, text: str, root: Path) -> None:
+def _refuse_managed(path: Path, given: str, managed: list[Path]) -> None:
+    """Refuse a path in the repository's git folders or in the memory folder (managed: the
+    git folders, then the memory folder), as `gitmem site` refuses an --out there: `-o
+    .git/config` replaced the repository's configuration with the export (every git command
+    then failed: "bad config line"), and `-o .gitmem/INDEX.md` a file gitmem generates and
+    checks. The caller has refused a link on the way, so the resolved path is where the
+    file would be written."""
+    where = path.resolve()
+    *git_dirs, memory = (folder.resolve() for folder in managed)
+    for folder in git_dirs:
+        if where == folder or folder in where.parents:
+            raise UsageError(
+                f"-o {given}: the path is in the repository's git folder, which the export "
+                "would overwrite; choose a path in the working tree, e.g. MEMORY.md"
+            )
+    if where == memory or memory in where.parents:
+        raise UsageError(
+            f"-o {given}: the path is in the memory folder, whose files gitmem writes and "
+            "checks; choose a path outside it, e.g. MEMORY.md"
+        )
+
+
+def _write_output(path: Path, given: str, text: str, root: Path, managed: list[Path]) -> None:
     """Write the exported file; a path the system will not write (a folder, a read-only
     place, a parent that is a file) or that is no regular file (a device, a pipe) is the
     user's to fix, said with the system's reason and the path as they gave it, never an
@@ -125,6 +148,7 @@ def _write_output(path: Path, given: str, text: str, root: Path) -> None:
             "write, or -o - for the standard output"
         )
     refuse_links(path, f"-o {given}", root)
+    _refuse_managed(path, given, managed)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text.encode("utf-8"))

@@ -143,3 +143,28 @@ def test_an_output_that_is_no_regular_file_is_refused_not_replaced(
     assert result.exit_code == 2, result.output
     assert f"-o {pipe}: not a regular file" in result.output and "-o -" in result.output
     assert pipe.is_fifo()
+
+
+def test_an_output_in_the_git_folder_or_the_memory_folder_is_refused(memory: Path) -> None:
+    """`gitmem site` refuses an --out in the git folder or the memory folder; `gitmem export
+    -o .git/config` replaced the repository's configuration with the export, after which
+    every git command failed ("bad config line"), and `-o .gitmem/INDEX.md` replaced a file
+    gitmem generates and checks. Both are refused now, before anything is written."""
+    admit(memory, PROPOSE)
+    config = (memory / ".git" / "config").read_bytes()
+    index = (memory / ".gitmem" / "INDEX.md").read_bytes()
+    for given in (".git/config", str(memory / ".git" / "info" / "MEMORY.md"), ".git"):
+        result = run(memory, "export", "agents", "-o", given)
+        assert result.exit_code == 2, (given, result.output)
+        assert f"-o {given}: " in result.output, result.output
+    result = run(memory, "export", "agents", "-o", ".git/config")
+    assert "in the repository's git folder" in result.output, result.output
+    for given in (".gitmem/INDEX.md", ".gitmem/entries/decision/MEMORY.md"):
+        result = run(memory, "export", "claude", "-o", given)
+        assert result.exit_code == 2, (given, result.output)
+        assert f"-o {given}: the path is in the memory folder" in result.output
+    assert (memory / ".git" / "config").read_bytes() == config
+    assert (memory / ".gitmem" / "INDEX.md").read_bytes() == index
+    assert not (memory / ".git" / "info" / "MEMORY.md").exists()
+    assert git(memory, "status", "--porcelain", "--untracked-files=all") == ""
+    ok(run(memory, "export", "agents", "-o", "docs/MEMORY.md"))  # beside them is still fine
