@@ -32,6 +32,7 @@ import fcntl
 import os
 import re
 import shutil
+import stat
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -211,9 +212,9 @@ def _write(files: dict[str, bytes], out: Path) -> None:
 
     So at no moment is a page of the old site that the new one keeps missing: a reader or
     a web server pointed at out gets the old page or the new one, never a 404 (the old swap
-    deleted the whole old site first, then renamed the new one in). For the few
-    milliseconds of the swap a reader may get a new page beside an old one; a page of a
-    removed entry stays until the swap is done.
+    deleted the whole old site first, then renamed the new one in). While the swap lasts (one
+    rename per page: about 2 s for 10,000 on a busy machine) a reader may get a new page
+    beside an old one; a page of a removed entry stays until the swap is done.
 
     The marker is claimed before anything else is written and stays through the swap, so
     a build that fails or is interrupted (a full disk, a name the file system refuses, a
@@ -235,12 +236,17 @@ def _write(files: dict[str, bytes], out: Path) -> None:
             target = stage / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        for path in sorted(files, key=_swap_order):
-            target = out / path
-            _make_folder(out, target.parent)
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target)  # a folder where the new site has a file
-            os.replace(stage / path, target)
+        made: set[str] = set()
+        for path in sorted(files, key=_swap_order):  # str paths: 10,000 pages, no pathlib
+            folder = path.rpartition("/")[0]
+            if folder and folder not in made:
+                _make_folder(out, out / folder)
+                made.add(folder)
+            place = os.path.join(out, path)
+            with contextlib.suppress(FileNotFoundError):
+                if stat.S_ISDIR(os.lstat(place).st_mode):
+                    shutil.rmtree(place)  # a folder where the new site has a file
+            os.replace(os.path.join(stage, path), place)
         _remove_all_but(out, set(files), stage)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
@@ -273,15 +279,16 @@ def _remove_all_but(out: Path, keep: set[str], stage: Path) -> None:
     folders = {folder.as_posix() for path in keep for folder in Path(path).parents} - {"."}
     for parent, dirs, names in os.walk(out):
         where = Path(parent)
+        prefix = where.relative_to(out).as_posix() + "/"
+        prefix = "" if prefix == "./" else prefix
         for name in names:
-            if (where / name).relative_to(out).as_posix() not in keep:
-                (where / name).unlink()
+            if prefix + name not in keep:
+                os.unlink(os.path.join(parent, name))
         for name in list(dirs):
             child = where / name
-            relative = child.relative_to(out).as_posix()
             if child == stage:
                 dirs.remove(name)
-            elif relative not in folders:
+            elif prefix + name not in folders:
                 dirs.remove(name)
                 if child.is_symlink():
                     child.unlink()
