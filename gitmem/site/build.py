@@ -134,9 +134,10 @@ def generate(memory: Memory) -> dict[str, bytes]:
 
 def refuse_out(out: Path, ws: Workspace) -> None:
     """Refuse an out folder the site must not replace, marker or not: one that is or holds
-    the repository (its working tree or git folder), or lies in the memory folder (a
-    repository that commits a `.gitmem-site` file, or a `_site` link to its root, would
-    otherwise have `gitmem site` delete its working tree and .git); and, as gitmem export
+    the repository (its working tree or git folder), holds the memory folder, or lies in
+    the memory folder (a repository that commits a `.gitmem-site` file, or a `_site` link to
+    its root, would otherwise have `gitmem site` delete its working tree and .git, or its
+    memory folder); and, as gitmem export
     does, a symbolic link at out or a folder on the way out of the repository (a clone can
     commit `_site`, the default, as a link to a folder of its own with a marker, whose
     files of the user's the site would replace)."""
@@ -156,6 +157,13 @@ def refuse_out(out: Path, ws: Workspace) -> None:
             raise UsageError(
                 f"--out {out}: the folder is in the memory folder {ws.dir}; choose a folder "
                 "outside it, e.g. _site"
+            )
+        if where in memory.parents:
+            # memory.dir docs/memory and a `docs` holding a committed .gitmem-site: the site
+            # replaced docs whole, the memory folder's files with it
+            raise UsageError(
+                f"--out {out}: the folder holds the memory folder {ws.dir}, which the site "
+                "would replace; choose a folder outside it, e.g. _site"
             )
 
 

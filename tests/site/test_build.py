@@ -573,3 +573,25 @@ def test_the_summary_line_counts_one_entry_and_one_candidate_in_the_singular(
     ok(run(memory, *second))
     result = ok(run(memory, "site", "--out", str(tmp_path / "site")))
     assert ": 1 entry, 1 candidate, 0 refused topics (commit " in result.output, result.output
+
+
+def test_an_out_folder_holding_the_memory_folder_is_refused(repo: Path) -> None:
+    """With memory.dir under a folder (docs/memory), a repository that commits a
+    `.gitmem-site` file in docs passed every check of --out docs: the site replaced docs
+    whole, and the memory folder's files went from the working tree with the rest. A
+    folder holding the memory folder is now refused, as one holding the repository is."""
+    ok(run(repo, "init", "--dir", "docs/memory"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    admit(repo, PROPOSE)
+    (repo / "docs" / build.MARKER).write_text("gitmem site of nothing\n")
+    (repo / "docs" / "guide.md").write_text("# guide\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "a marker in docs")
+    for out in ("docs", str(repo / "docs")):
+        result = run(repo, "site", "--out", out)
+        assert result.exit_code == 2, result.output
+        assert f"--out {out}: the folder holds the memory folder docs/memory" in result.output
+        assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    ok(run(repo, "site", "--out", "docs/site"))  # a folder of its own in docs is fine
+    assert (repo / "docs" / "site" / "index.html").is_file()
