@@ -30,6 +30,8 @@ class FakeGitHub:
         self.review_decision: str | None = "APPROVED"
         self.check_runs: dict[str, list[dict[str, Any]]] = {}  # by check name
         self.workflow_runs: dict[int, list[dict[str, Any]]] = {}  # by check suite
+        self.jobs: dict[int, list[dict[str, Any]]] = {}  # by workflow run
+        self.base_sha = "b" * 40  # the default branch's tip, as GitHub records it
         self.fail: set[str] = set()  # path fragments answered with HTTP 500
         self.on_request: Callable[[str], None] | None = None
         self.url = ""
@@ -75,20 +77,61 @@ class FakeGitHub:
         path: str = ".github/workflows/gitmem-check.yml",
         event: str = "pull_request_target",
         status: str = "completed",
+        number: int | None = None,
+        title: str | None = None,
+        judged: str | None = None,
     ) -> None:
-        suite = CHECK_SUITE + len(self.workflow_runs)
+        """A run of the check workflow that judged `sha` on pull request `number`, as GitHub
+        records one started by pull_request_target. GitHub's documentation (Events that
+        trigger workflows, pull_request_target: GITHUB_SHA is the last commit on the default
+        branch, the changelog "Actions pull_request_target and environment branch protections
+        changes") and actions/checkout's own code (a pull_request_target run's `head_sha` is
+        the default branch's commit, not the pull request's head) put such a run, its check
+        suite and so its check runs on the default branch's tip (`self.base_sha`): asked for
+        the check runs of the pull request's head, GitHub lists none of them. The run is
+        named by the definition's `run-name` (`title`: a definition without one shows the
+        pull request's title there) and its `gitmem check` job's first step names the commit
+        judged (`judged`: that commit when not given, '' for a definition without the step)."""
+        number = number if number is not None else int(self.pr.get("number") or 0)
+        run_id = CHECK_SUITE + len(self.workflow_runs)
+        head = self.base_sha if event == "pull_request_target" else sha
+        finished = status == "completed"
         self.check_runs.setdefault("gitmem check", []).append(
             {
-                "id": suite,
-                "head_sha": sha,
+                "id": run_id,
+                "head_sha": head,
                 "name": "gitmem check",
                 "status": status,
-                "conclusion": conclusion if status == "completed" else None,
+                "conclusion": conclusion if finished else None,
                 "started_at": f"2026-11-29T11:{len(self.workflow_runs):02d}:00Z",
-                "check_suite": {"id": suite},
+                "check_suite": {"id": run_id},
             }
         )
-        self.workflow_runs[suite] = [{"id": suite, "path": path, "event": event}]
+        judge = f"Judge {judged or sha} of pull request #{number}"
+        steps = [{"name": judge, "status": status}] if judged != "" and finished else []
+        self.workflow_runs[run_id] = [
+            {
+                "id": run_id,
+                "path": path,
+                "event": event,
+                "head_sha": head,
+                "display_title": title if title is not None else f"gitmem check #{number} at {sha}",
+                "status": status,
+                # the merge-button job fails in every candidate's run
+                "conclusion": "failure" if finished else None,
+                "created_at": f"2026-11-29T11:{len(self.workflow_runs):02d}:00Z",
+            }
+        ]
+        self.jobs[run_id] = [
+            {
+                "name": "gitmem check",
+                "status": status,
+                "conclusion": conclusion if finished else None,
+                "head_sha": head,
+                "steps": steps,
+            },
+            {"name": "gitmem merge button", "status": "completed", "conclusion": "failure"},
+        ]
 
     # -- answers ------------------------------------------------------------------------------
 
@@ -130,6 +173,21 @@ class FakeGitHub:
             return {
                 "workflow_runs": self.workflow_runs.get(int(query.get("check_suite_id", 0)), [])
             }
+        if path.startswith(f"{repo}/actions/workflows/") and path.endswith("/runs"):
+            file = path.split("/")[-2]
+            runs = [
+                run
+                for listed in self.workflow_runs.values()
+                for run in listed
+                if run["path"].split("@")[0] == f".github/workflows/{file}"
+                and query.get("event", run["event"]) == run["event"]
+                and query.get("head_sha", run["head_sha"]) == run["head_sha"]
+            ]
+            runs.sort(key=lambda r: -int(r["id"]))  # newest first
+            return {"total_count": len(runs), "workflow_runs": runs}
+        if path.startswith(f"{repo}/actions/runs/") and path.endswith("/jobs"):
+            jobs = self.jobs.get(int(path.split("/")[-2]), [])
+            return {"total_count": len(jobs), "jobs": jobs}
         raise KeyError(path)
 
     def paths(self) -> list[str]:

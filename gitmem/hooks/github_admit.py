@@ -19,8 +19,11 @@ decides is read back from the API when the job runs, and read again just before 
   GitHub's own review decision `APPROVED` when a pull-request rule applies (code-owner review and
   approval of the most recent push included), and every required status check passed on the
   commit (`gitmem merge button` excepted: it fails on every candidate by design);
-- `gitmem check` passed on the commit in a run of `.github/workflows/gitmem-check.yml` started by
-  `pull_request_target` (the default branch's definition, which the pull request cannot edit);
+- the job `gitmem check` passed in the latest run of `.github/workflows/gitmem-check.yml` started
+  by `pull_request_target` (the default branch's definition, which the pull request cannot edit)
+  that judged exactly this pull request at exactly this commit, found by the run's name and its
+  judge step, not by check runs on the commit (a pull_request_target run is the default
+  branch's; see _check_state);
 - and `gitmem check --range <memory branch>..<commit>` passes here, every commit judged.
 
 Then exactly the reviewed file is admitted. A branch of one commit on the memory branch's
@@ -34,8 +37,9 @@ shows as closed, with a comment naming the admit merge.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from gitmem.errors import GitmemError, UsageError
@@ -55,6 +59,8 @@ GUARD_NAME = "gitmem merge button"
 WRITERS = frozenset({"admin", "maintain", "write"})
 PASSING = frozenset({"success", "neutral", "skipped"})
 ATTEMPTS = 5
+UNPROVEN = "unproven"
+_CHECK_TITLE = re.compile(rf"{re.escape(CHECK_NAME)} #([1-9][0-9]{{0,9}}) at [0-9a-f]{{40}}")
 
 
 @dataclass
@@ -105,8 +111,15 @@ def pull_request_of(api: Api, event_name: str, event: dict[str, Any]) -> int | N
     if event_name == "workflow_dispatch":
         return _int(_dig(event, "inputs", "pull-request"))
     if event_name == "workflow_run":
-        branch = _dig(event, "workflow_run", "head_branch")
-        head_repo = _dig(event, "workflow_run", "head_repository", "full_name")
+        run = _dig(event, "workflow_run")
+        branch = _dig(run, "head_branch")
+        head_repo = _dig(run, "head_repository", "full_name")
+        if _is_check_run(run):
+            # a pull_request_target run may name the default branch, not the pull request's:
+            # its name, which the default branch's definition writes, names the pull request
+            named = _CHECK_TITLE.fullmatch(str(_dig(run, "display_title") or ""))
+            if named:
+                return _int(named.group(1))
         if not isinstance(branch, str) or not branch.startswith(BRANCH_PREFIX):
             return None
         if head_repo != api.repository:
@@ -119,6 +132,12 @@ def pull_request_of(api: Api, event_name: str, event: dict[str, Any]) -> int | N
         f"gitmem github admit runs on workflow_run, pull_request_target or "
         f"workflow_dispatch, not {event_name!r}"
     )
+
+
+def _is_check_run(run: Any) -> bool:
+    """Whether a workflow run is one of the default branch's check workflow on a pull request."""
+    path = str(_dig(run, "path") or "").split("@")[0]
+    return path == CHECK_WORKFLOW and _dig(run, "event") == "pull_request_target"
 
 
 def _dig(data: Any, *keys: str) -> Any:
@@ -304,9 +323,15 @@ def assess(api: Api, number: int, memory_branch: str) -> Approval:
                 f"GitHub's review decision on #{number} is {decision or 'not given'}: the "
                 f"ruleset on {base} asks for more reviews (code owners, the last push)"
             )
-    state = _check_state(api, head_sha)
+    state = _check_state(api, number, head_sha, last_push)
     if state == "pending":
         raise _Skipped(f"gitmem check has not finished on {head_sha[:12]}: waiting for it")
+    if state == UNPROVEN:
+        raise _Refused(
+            f"The run of {CHECK_NAME} named for {code(head_sha[:12])} does not show that it "
+            "judged that commit (the check workflow on the default branch is older than this "
+            "gitmem): update the workflows with `gitmem init --github`, then approve again."
+        )
     if state != "success":
         raise _Refused(
             f"{CHECK_NAME} did not pass on {code(head_sha[:12])} ({state}): fix what it "
@@ -349,28 +374,59 @@ def _review_decision(api: Api, number: int) -> str | None:
     return decision if isinstance(decision, str) else None
 
 
-def _check_state(api: Api, sha: str) -> str:
-    """success, pending or failure of the latest `gitmem check` on sha run by the default
-    branch's check workflow on pull_request_target; `missing` when there is none."""
+def check_title(number: int | str, sha: str) -> str:
+    """The name gitmem-check.yml gives its run (`run-name`) for pull request `number` at
+    commit `sha`: how the admission finds the run that judged exactly that commit."""
+    return f"{CHECK_NAME} #{number} at {sha}"
+
+
+def judge_step(number: int | str, sha: str) -> str:
+    """The name of the check job's first step, evaluated by GitHub from the default branch's
+    definition: a pull request's title can stand in for a run's name, never for a step's."""
+    return f"Judge {sha} of pull request #{number}"
+
+
+def _check_state(api: Api, number: int, sha: str, since: datetime | None) -> str:
+    """success, pending or the conclusion of the job `gitmem check` in the latest run of
+    `.github/workflows/gitmem-check.yml`, started by pull_request_target, that judged pull
+    request `number` at exactly `sha`; `missing` when there is none.
+
+    The run is found through the workflow runs, not the check runs on `sha`: a
+    pull_request_target run belongs to the default branch's latest commit (GITHUB_SHA; its
+    `head_sha`, and the check suite its check runs attach to), not to the pull request's head.
+    What ties it to `sha` is its name and its judge step, both written by the default branch's
+    definition from the event (see docs/github.md). The run's own conclusion is no verdict:
+    `gitmem merge button` fails in every candidate's run by design."""
     repo = api.repo_path
-    runs = api.get(f"{repo}/commits/{sha}/check-runs", check_name=CHECK_NAME, filter="all")
-    trusted = []
-    for run in _dig(runs, "check_runs") or []:
-        suite = _dig(run, "check_suite", "id")
-        if suite is None:
-            continue
-        workflows = api.get(f"{repo}/actions/runs", check_suite_id=suite)
-        for workflow in _dig(workflows, "workflow_runs") or []:
-            path = str(_dig(workflow, "path") or "").split("@")[0]
-            if path == CHECK_WORKFLOW and _dig(workflow, "event") == "pull_request_target":
-                trusted.append(run)
-                break
-    if not trusted:
+    params: dict[str, str | int] = {"event": "pull_request_target"}
+    if since is not None:  # a run that judged the head started after the head was pushed
+        params["created"] = f">={(since - timedelta(days=1)).date().isoformat()}"
+    name = CHECK_WORKFLOW.rsplit("/", 1)[-1]
+    title = check_title(number, sha)
+    runs = [
+        run
+        for run in api.pages(f"{repo}/actions/workflows/{name}/runs", "workflow_runs", **params)
+        if isinstance(run, dict)
+        and run.get("display_title") == title
+        and str(run.get("path") or "").split("@")[0] == CHECK_WORKFLOW
+        and run.get("event") == "pull_request_target"
+        and _int(run.get("id")) is not None
+    ]
+    if not runs:
         return "missing"
-    latest = max(trusted, key=lambda r: (str(r.get("started_at") or ""), _int(r.get("id")) or 0))
-    if latest.get("status") != "completed":
-        return "pending"
-    return "success" if latest.get("conclusion") == "success" else str(latest.get("conclusion"))
+    latest = max(runs, key=lambda r: _int(r.get("id")) or 0)
+    jobs = api.pages(f"{repo}/actions/runs/{latest['id']}/jobs", "jobs", filter="latest")
+    for job in jobs:
+        if not isinstance(job, dict) or job.get("name") != CHECK_NAME:
+            continue
+        if job.get("status") != "completed":
+            return "pending"
+        steps = [_dig(s, "name") for s in job.get("steps") or []]
+        if judge_step(number, sha) not in steps:
+            return UNPROVEN
+        conclusion = job.get("conclusion")
+        return "success" if conclusion == "success" else str(conclusion)
+    return "pending" if latest.get("status") != "completed" else "missing"
 
 
 def _passed(api: Api, sha: str, context: str) -> bool:

@@ -31,7 +31,7 @@ from fakegithub import FakeGitHub, serve
 from secret_samples import github_token
 from wheels import toy_wheel
 
-from gitmem.hooks import github, installer
+from gitmem.hooks import github, github_admit, installer
 from gitmem.lifecycle import admit as admitting
 from gitmem.lifecycle import propose as proposing
 from gitmem.model.proposal import ProposalFields
@@ -604,7 +604,8 @@ def test_an_approval_admits_the_candidate_and_the_push_closes_the_pull_request(
         "/pulls/7/commits",
         "/collaborators/alice/permission",
         "/rules/branches/main",
-        "/check-runs",
+        "/actions/workflows/gitmem-check.yml/runs",
+        "/jobs",
     ):
         assert any(p.endswith(path) for p in api.paths()), path
     assert f"gitmem admitted `{proposal.id}`" in done.summary
@@ -869,6 +870,92 @@ def test_the_check_must_have_passed_in_the_default_branchs_workflow(
         assert done.returncode == 0 and "waiting for it" in done.stdout
     else:
         assert done.returncode == 1 and "gitmem check did not pass" in comment(done)
+
+
+def check_run_event(number: int, sha: str, branch: str = "main") -> dict[str, Any]:
+    """workflow_run, after the check workflow completed on a pull request: GitHub records a
+    pull_request_target run on the default branch, so it may name that branch, not the
+    candidate's; its name (run-name) names the pull request."""
+    return {
+        "workflow_run": {
+            "name": "gitmem check",
+            "event": "pull_request_target",
+            "path": ".github/workflows/gitmem-check.yml",
+            "conclusion": "failure",  # the merge-button job fails in every candidate's run
+            "head_branch": branch,
+            "head_sha": "b" * 40,
+            "display_title": f"gitmem check #{number} at {sha}",
+            "head_repository": {"full_name": "acme/shop"},
+        }
+    }
+
+
+@pytest.mark.e2e
+def test_the_check_is_found_through_its_run_when_its_check_runs_sit_on_the_default_branch(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """A pull_request_target run, and so its check runs, belong to the default branch's tip:
+    the check runs of the candidate's head list none of them. The verdict is read from the
+    run of the check workflow named for exactly that pull request and commit, and its job."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    assert all(r["head_sha"] != proposal.commit for r in api.check_runs["gitmem check"])
+    done = admit_step(tmp_path, server, api, check_run_event(NUMBER, proposal.commit))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.outputs["status"] == "admitted"
+    assert tip(server, proposal.branch) == ""
+
+
+@pytest.mark.parametrize(
+    "spoof", ["another-pull-requests-title", "another-commit", "a-newer-failure"]
+)
+@pytest.mark.e2e
+def test_only_a_run_that_judged_exactly_the_head_counts(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, spoof: str
+) -> None:
+    """A run's name can be a pull request's title (a definition without run-name shows it), so
+    the run counts only when its `gitmem check` job's first step, which no title can write,
+    names the commit; and the latest such run decides."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.check_runs.clear()
+    api.workflow_runs.clear()
+    if spoof == "another-pull-requests-title":
+        # pull request #8, titled like #7's run, passed; its definition wrote no judge step
+        title = f"gitmem check #{NUMBER} at {proposal.commit}"
+        api.passed("c" * 40, number=8, title=title, judged="")
+    elif spoof == "another-commit":
+        api.passed(proposal.commit, judged="d" * 40)
+    else:
+        api.passed(proposal.commit)
+        api.passed(proposal.commit, conclusion="failure")
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 1, done.stdout + done.stderr
+    if spoof == "a-newer-failure":
+        assert "gitmem check did not pass" in comment(done)
+    else:
+        assert "does not show that it judged that commit" in comment(done)
+
+
+def test_the_check_workflow_names_its_run_and_the_commit_it_judges() -> None:
+    """What the admission reads back: the run's name and the judge step, both from the event
+    by the default branch's definition, in the forms gitmem_admit looks for."""
+    flow = workflow("gitmem-check.yml")
+    number = "${{ github.event.pull_request.number }}"
+    sha = "${{ github.event.pull_request.head.sha }}"
+    assert flow["run-name"] == github_admit.check_title(number, sha)
+    first = flow["jobs"]["check"]["steps"][0]
+    assert first["name"] == github_admit.judge_step(number, sha)
+    assert "env" not in first and "${{" not in first["run"]
+    condition = " ".join(workflow("gitmem-admit.yml")["jobs"]["admit"]["if"].split())
+    assert (
+        "(github.event.workflow_run.event == 'pull_request_target' && "
+        "github.event.workflow_run.path == '.github/workflows/gitmem-check.yml')"
+    ) in condition
 
 
 @pytest.mark.e2e
