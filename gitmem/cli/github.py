@@ -104,7 +104,21 @@ def _output(name: str, value: str) -> None:
 
 
 @github.command("admit")
-def admit() -> int:
+@click.option(
+    "--resolve",
+    is_flag=True,
+    help="Only name the candidate's pull request the event is about, in the step output "
+    "`pull-request` (empty when there is none): the admit job's concurrency group, one for "
+    "every trigger.",
+)
+@click.option(
+    "--pull-request",
+    "given",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="The pull request to admit, as --resolve named it (default: the event's).",
+)
+def admit(resolve: bool, given: int | None) -> int:
     """Admit the candidate of the event's pull request when GitHub's records allow it.
 
     Reads the pull request, its reviews, label, pushes, commits, the rulesets and the checks
@@ -117,7 +131,12 @@ def admit() -> int:
 
     name, event = _event()
     api = Api.from_env()
-    number = github_admit.pull_request_of(api, name, event)
+    if resolve:
+        found, why = github_admit.candidate_of(api, name, event)
+        _output("pull-request", str(found or ""))
+        click.echo(f"gitmem admit: {why}")
+        return 0
+    number = given or github_admit.pull_request_of(api, name, event)
     if number is None:
         click.echo(
             "gitmem admit: the event names no open gitmem/<id> pull request of this "

@@ -134,6 +134,25 @@ def pull_request_of(api: Api, event_name: str, event: dict[str, Any]) -> int | N
     )
 
 
+def candidate_of(api: Api, event_name: str, event: dict[str, Any]) -> tuple[int | None, str]:
+    """The number of the open candidate pull request of this repository the event is about,
+    or None, with a line saying which or why none. Every trigger of the admit workflow names
+    the pull request this way, so that its admit job's concurrency group is one a pull request
+    whatever started it; the number is a nudge, which admit_pull_request reads back."""
+    number = pull_request_of(api, event_name, event)
+    if number is None:
+        return None, "the event names no open gitmem/<id> pull request of this repository"
+    pr = api.get(f"{api.repo_path}/pulls/{number}")
+    head_ref = str(_dig(pr, "head", "ref") or "")
+    if _dig(pr, "state") != "open":
+        return None, f"pull request #{number} is not open: nothing to admit"
+    if _dig(pr, "head", "repo", "full_name") != api.repository:
+        return None, f"pull request #{number} comes from a fork: forks are never admitted"
+    if not head_ref.startswith(BRANCH_PREFIX):
+        return None, f"pull request #{number} is not a gitmem/<id> candidate: nothing to admit"
+    return number, f"the event is about pull request #{number}"
+
+
 def _is_check_run(run: Any) -> bool:
     """Whether a workflow run is one of the default branch's check workflow on a pull request."""
     path = str(_dig(run, "path") or "").split("@")[0]

@@ -225,9 +225,52 @@ def test_concurrency_is_per_pull_request_at_the_job_level() -> None:
             assert "concurrency" in job, f"{name}: {job_name} has no group"
     admit = workflow("gitmem-admit.yml")["jobs"]["admit"]["concurrency"]
     assert admit["cancel-in-progress"] is False
-    assert "head_branch" in admit["group"] and "pull_request.head.ref" in admit["group"]
     protect = workflow("gitmem-protect.yml")["jobs"]["protect"]["concurrency"]
     assert protect["group"].startswith("gitmem-protect-") and protect["cancel-in-progress"] is False
+
+
+@pytest.mark.e2e
+def test_every_trigger_of_an_admission_joins_the_one_group_of_its_pull_request(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The admit job's group was the branch for a workflow run or the label and the number for
+    a dispatch, so a dispatch and a review of the same pull request admitted it at once. Now
+    every trigger is named by the resolve job, and the group is that pull request's number."""
+    flow = workflow("gitmem-admit.yml")
+    admit = flow["jobs"]["admit"]
+    assert admit["concurrency"] == {
+        "group": "gitmem-admit-${{ needs.resolve.outputs.pull-request }}",
+        "cancel-in-progress": False,
+    }
+    assert admit["needs"] == "resolve"
+    assert admit["if"] == "needs.resolve.outputs.pull-request != ''"
+    assert step("gitmem-admit.yml", "Admit the candidate")["env"]["PULL_REQUEST"] == (
+        "${{ needs.resolve.outputs.pull-request }}"
+    )
+    resolve = flow["jobs"]["resolve"]
+    assert resolve["permissions"] == {"pull-requests": "read"}
+    assert "secrets." not in json.dumps(resolve) and "environment" not in resolve
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    label = {
+        "label": {"name": "gitmem:admit"},
+        "pull_request": {"number": NUMBER, "head": {"ref": proposal.branch}},
+    }
+    events = [
+        ("workflow_run", review_event(proposal.branch)),
+        ("workflow_run", check_run_event(NUMBER, proposal.commit)),
+        ("pull_request_target", label),
+        ("workflow_dispatch", {"inputs": {"pull-request": NUMBER}}),
+    ]
+    groups = set()
+    for index, (event_name, event) in enumerate(events):
+        runner = Runner(tmp_path, clone(server, tmp_path / f"resolver-{index}"))
+        runner_env(runner, api, event_name, event)
+        done = runner.run("gitmem-admit.yml", "Name the pull request", {"GITHUB_TOKEN": "ghs_r"})
+        assert done.returncode == 0, done.stdout + done.stderr
+        groups.add(f"gitmem-admit-{runner.outputs()['pull-request']}")
+    assert groups == {f"gitmem-admit-{NUMBER}"}
 
 
 def install_steps() -> list[tuple[str, dict[str, Any]]]:
@@ -556,7 +599,18 @@ def admit_step(
     checkout = tmp_path / f"runner-{len(list(tmp_path.glob('runner-*')))}"
     runner = Runner(tmp_path, clone(server, checkout))
     runner_env(runner, api, event_name, event or review_event(api.pr["head"]["ref"]))
-    env = {"GITHUB_TOKEN": "ghs_read-only", "GITMEM_GIT_TOKEN": "ghs_admission"}
+    # the resolve job names the pull request; the admit job runs only when it named one
+    resolved = runner.run("gitmem-admit.yml", "Name the pull request", {"GITHUB_TOKEN": "ghs_r"})
+    assert resolved.returncode == 0, resolved.stdout + resolved.stderr
+    number = runner.outputs()["pull-request"]
+    if not number:
+        resolved.summary, resolved.outputs = "", {"pull-request": ""}
+        return resolved
+    env = {
+        "GITHUB_TOKEN": "ghs_read-only",
+        "GITMEM_GIT_TOKEN": "ghs_admission",
+        "PULL_REQUEST": number,
+    }
     done = runner.run("gitmem-admit.yml", "Admit the candidate", env)
     done.summary = runner.summary.read_text() if runner.summary.exists() else ""
     done.outputs = runner.outputs()
@@ -951,7 +1005,7 @@ def test_the_check_workflow_names_its_run_and_the_commit_it_judges() -> None:
     first = flow["jobs"]["check"]["steps"][0]
     assert first["name"] == github_admit.judge_step(number, sha)
     assert "env" not in first and "${{" not in first["run"]
-    condition = " ".join(workflow("gitmem-admit.yml")["jobs"]["admit"]["if"].split())
+    condition = " ".join(workflow("gitmem-admit.yml")["jobs"]["resolve"]["if"].split())
     assert (
         "(github.event.workflow_run.event == 'pull_request_target' && "
         "github.event.workflow_run.path == '.github/workflows/gitmem-check.yml')"
@@ -1102,7 +1156,11 @@ def test_admissions_racing_for_main_both_land(
         f'git -C "{other}" push -q origin main\n'
     )
     hook.chmod(0o755)
-    env = {"GITHUB_TOKEN": "ghs_read-only", "GITMEM_GIT_TOKEN": "ghs_admission"}
+    env = {
+        "GITHUB_TOKEN": "ghs_read-only",
+        "GITMEM_GIT_TOKEN": "ghs_admission",
+        "PULL_REQUEST": str(NUMBER),
+    }
     done = runner.run("gitmem-admit.yml", "Admit the candidate", env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert once.exists()
@@ -1135,7 +1193,7 @@ def test_a_run_of_another_branch_or_a_fork_is_nothing_to_do(
     fork = review_event(proposal.branch)
     fork["workflow_run"]["head_repository"]["full_name"] = "mallory/shop"
     done = admit_step(tmp_path, server, api, fork)
-    assert done.returncode == 0 and done.outputs["status"] == "skipped"
+    assert done.returncode == 0 and done.outputs == {"pull-request": ""}  # admit never runs
     assert api.requests == []  # not even the API was asked
     api.pr["head"]["repo"]["full_name"] = "mallory/shop"  # a fork's pull request by number
     event = {"inputs": {"pull-request": str(NUMBER)}}
