@@ -189,9 +189,11 @@ def _time(text: Any) -> datetime | None:
 # what the API says now
 
 
-def assess(api: Api, number: int, memory_branch: str) -> Approval:
+def assess(api: Api, number: int, memory_branch: str, source: str | None = None) -> Approval:
     """The standing approval of pull request `number`, read from the API now; raises _Skipped
-    when there is nothing to admit yet and _Refused when something forbids the admission."""
+    when there is nothing to admit yet and _Refused when something forbids the admission.
+    source: the login the candidate names as its `human:` source, once the file has been read;
+    that person neither admits it nor counts among the approvals."""
     repo = api.repo_path
     pr = api.get(f"{repo}/pulls/{number}")
     if not isinstance(pr, dict):
@@ -306,6 +308,8 @@ def assess(api: Api, number: int, memory_branch: str) -> Approval:
         reason = None
         if login in bots:
             reason = "is a bot"
+        elif login == source:
+            reason = "is the candidate's own source"
         elif login == opener:
             reason = "opened the pull request"
         elif login in pushers:
@@ -482,6 +486,8 @@ def admit_pull_request(
         )
     try:
         return _admit(ws, api, approval, remote, date)
+    except _Skipped as skip:  # too few approvals once the candidate's own source is left out
+        return Outcome("skipped", str(skip), pull_request=number)
     except _Refused as refusal:
         return _refused(number, refusal.message, refusal.details)
     except ApiError as exc:
@@ -500,11 +506,14 @@ def _admit(ws: Workspace, api: Api, approval: Approval, remote: str, date: str |
         main_tip = _fetch(store, remote, branch, approval.head_ref, expect)
         _judge(ws, remote, branch, approval.head_ref)
         entry = _candidate_entry(ws, expect, entry_id)
-        if entry.source == f"human:{approval.admitter}":
-            raise _Refused(
-                f"{code(approval.admitter)} is the candidate's own source "
-                f"({code(entry.source)}): another person admits it."
-            )
+        # the person the candidate names as its source neither admits it nor counts among the
+        # approvals: decided again now that the file is read
+        kind, _, login = str(entry.source).partition(":")
+        source = login if kind == "human" and login else None
+        if source is not None:
+            approval = assess(api, approval.number, branch, source)
+            if approval.expect != expect:
+                raise _Refused("The branch moved while the admission was prepared: approve again.")
         tip, recreated = _candidate_commit(ws, entry_id, main_tip, expect)
         local = f"refs/heads/{approval.head_ref}"
         store.run_git("update-ref", local, tip)
@@ -513,7 +522,7 @@ def _admit(ws: Workspace, api: Api, approval: Approval, remote: str, date: str |
             ws, entry_id, by=f"human:{approval.admitter}", expect=tip, push=False, date=date
         )
         try:  # what was read may have changed meanwhile
-            again = assess(api, approval.number, branch)
+            again = assess(api, approval.number, branch, source)
         except _Skipped as skip:
             raise _Refused(f"The approval no longer stands ({skip}): nothing was pushed.") from None
         if (again.expect, again.admitter) != (expect, approval.admitter):

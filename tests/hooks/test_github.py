@@ -851,6 +851,33 @@ def test_nobody_admits_their_own_candidate(
     assert reason in comment(done)
 
 
+@pytest.mark.parametrize("order", ["source-first", "source-last"])
+@pytest.mark.e2e
+def test_the_candidates_own_source_neither_admits_nor_counts_among_the_approvals(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, order: str
+) -> None:
+    """The approval of the person the candidate names as its `human:` source counted toward
+    the ruleset's required approvals (two required: the source and one other admitted it), and
+    when the source had reviewed first, the candidate was refused although another writer,
+    who may admit it, had approved it."""
+    dev, server, _gh = admission
+    proposal = propose(dev, source="human:alice")
+    api.candidate(NUMBER, proposal.branch, proposal.commit)
+    for reviewer in ["alice", "bob"] if order == "source-first" else ["bob", "alice"]:
+        api.approve(reviewer, proposal.commit)
+    api.rules = [{"type": "pull_request", "parameters": {"required_approving_review_count": 2}}]
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.outputs["status"] == "skipped" and "1 of the 2 approvals" in done.stdout
+    api.rules = [{"type": "pull_request", "parameters": {"required_approving_review_count": 1}}]
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.outputs["status"] == "admitted"
+    assert "Gitmem-Admitted-By: human:bob" in git(server, "log", "-1", "--format=%b", "main")
+
+
 @pytest.mark.e2e
 def test_the_label_admits_only_after_the_last_push_and_by_another_writer(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
