@@ -308,8 +308,8 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
         reason = None
         if login in bots:
             reason = "is a bot"
-        elif login == source:
-            reason = "is the candidate's own source"
+        elif source is not None and login.casefold() == source.casefold():
+            reason = "is the candidate's own source"  # logins are not case-sensitive
         elif login == opener:
             reason = "opened the pull request"
         elif login in pushers:

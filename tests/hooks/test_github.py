@@ -879,6 +879,22 @@ def test_the_candidates_own_source_neither_admits_nor_counts_among_the_approvals
 
 
 @pytest.mark.e2e
+def test_the_source_is_matched_to_a_login_as_github_matches_logins(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """GitHub logins are not case-sensitive, so `human:Alice` (her git user.name, gitmem's
+    default source) names the account `alice`; she admitted her own candidate."""
+    dev, server, _gh = admission
+    proposal = propose(dev, source="human:Alice")
+    approved(api, proposal, reviewer="alice")
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "`alice` is the candidate's own source" in comment(done)
+
+
+@pytest.mark.e2e
 def test_the_label_admits_only_after_the_last_push_and_by_another_writer(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
