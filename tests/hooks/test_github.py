@@ -1051,7 +1051,8 @@ def test_the_check_workflow_names_its_run_and_the_commit_it_judges() -> None:
     condition = " ".join(workflow("gitmem-admit.yml")["jobs"]["resolve"]["if"].split())
     assert (
         "(github.event.workflow_run.event == 'pull_request_target' && "
-        "github.event.workflow_run.path == '.github/workflows/gitmem-check.yml')"
+        "(github.event.workflow_run.path == '.github/workflows/gitmem-check.yml' || "
+        "startsWith(github.event.workflow_run.path, '.github/workflows/gitmem-check.yml@')))"
     ) in condition
 
 
