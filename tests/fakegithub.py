@@ -32,6 +32,7 @@ class FakeGitHub:
         self.workflow_runs: dict[int, list[dict[str, Any]]] = {}  # by check suite
         self.jobs: dict[int, list[dict[str, Any]]] = {}  # by workflow run
         self.base_sha = "b" * 40  # the default branch's tip, as GitHub records it
+        self.statuses: dict[str, list[dict[str, Any]]] = {}  # commit statuses, by commit
         self.fail: set[str] = set()  # path fragments answered with HTTP 500
         self.on_request: Callable[[str], None] | None = None
         self.url = ""
@@ -168,7 +169,7 @@ class FakeGitHub:
             runs = [r for r in self.check_runs.get(query.get("check_name", ""), [])]
             return {"check_runs": [r for r in runs if r["head_sha"] == sha]}
         if path.startswith(f"{repo}/commits/") and path.endswith("/status"):
-            return {"statuses": []}
+            return {"statuses": self.statuses.get(path.split("/")[-2], [])}
         if path == f"{repo}/actions/runs":
             return {
                 "workflow_runs": self.workflow_runs.get(int(query.get("check_suite_id", 0)), [])

@@ -360,18 +360,19 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
             f"{CHECK_NAME} did not pass on {code(head_sha[:12])} ({state}): fix what it "
             "reports, then approve again."
         )
-    for context in checks:
+    for context, app in checks:
         if context in (CHECK_NAME, GUARD_NAME):
             continue
-        if not _passed(api, head_sha, context):
+        if not _passed(api, head_sha, context, app):
             raise _Skipped(f"the required check {context!r} has not passed on {head_sha[:12]}")
     return Approval(eligible[0], head_sha, head_ref, number)
 
 
-def _rules(api: Api, branch: str) -> tuple[int, bool, list[str]]:
-    """(required approvals, whether a pull-request rule applies, required check contexts) of
-    the rulesets active on branch."""
-    approvals, reviews, checks = 0, False, []
+def _rules(api: Api, branch: str) -> tuple[int, bool, list[tuple[str, int | None]]]:
+    """(required approvals, whether a pull-request rule applies, required checks as (context,
+    the app it must come from or None)) of the rulesets active on branch."""
+    approvals, reviews = 0, False
+    checks: list[tuple[str, int | None]] = []
     for rule in api.pages(f"{api.repo_path}/rules/branches/{branch}"):
         kind = _dig(rule, "type")
         params = _dig(rule, "parameters") or {}
@@ -381,7 +382,7 @@ def _rules(api: Api, branch: str) -> tuple[int, bool, list[str]]:
         elif kind == "required_status_checks":
             for item in params.get("required_status_checks") or []:
                 if isinstance(item, dict) and isinstance(item.get("context"), str):
-                    checks.append(item["context"])
+                    checks.append((item["context"], _int(item.get("integration_id"))))
     return approvals, reviews, checks
 
 
@@ -452,11 +453,20 @@ def _check_state(api: Api, number: int, sha: str, since: datetime | None) -> str
     return "pending" if latest.get("status") != "completed" else "missing"
 
 
-def _passed(api: Api, sha: str, context: str) -> bool:
+def _passed(api: Api, sha: str, context: str, app: int | None = None) -> bool:
+    """Whether the required check `context` passed on sha. When the ruleset names the app it
+    must come from (`integration_id`), as GitHub does only a check run of that app counts: a
+    commit status, which anyone who may push can post, or another app's check run does not."""
     runs = api.get(f"{api.repo_path}/commits/{sha}/check-runs", check_name=context, filter="latest")
-    found = _dig(runs, "check_runs") or []
+    found = [
+        r
+        for r in _dig(runs, "check_runs") or []
+        if app is None or _int(_dig(r, "app", "id")) == app
+    ]
     if found:
         return all(r.get("conclusion") in PASSING for r in found)
+    if app is not None:
+        return False
     status = api.get(f"{api.repo_path}/commits/{sha}/status")
     return any(
         s.get("context") == context and s.get("state") == "success"

@@ -1096,6 +1096,45 @@ def test_the_rulesets_of_the_memory_branch_govern_the_admission(
     assert tip(server, proposal.branch) == ""
 
 
+ACTIONS_APP = 15368  # GitHub Actions' app id, as a ruleset names a check's source
+
+
+@pytest.mark.e2e
+def test_a_required_check_counts_only_from_the_source_the_ruleset_names(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """A ruleset may name where a required check must come from (integration_id); GitHub then
+    ignores a commit status or a check run of that name from anyone else. The admission, which
+    pushes past the ruleset, took any of them: the candidate's author, who may post a commit
+    status on their own commit, could stand in for a check that never ran on it."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.rules = [
+        {"type": "required_status_checks", "parameters": {"required_status_checks": [
+            {"context": "tests", "integration_id": ACTIONS_APP}]}},
+    ]  # fmt: skip
+    api.statuses[proposal.commit] = [
+        {"context": "tests", "state": "success", "creator": {"login": "carol"}}
+    ]
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 0 and done.outputs["status"] == "skipped", done.stdout
+    assert "'tests' has not passed" in done.stdout
+    run = {"head_sha": proposal.commit, "status": "completed", "conclusion": "success"}
+    api.check_runs["tests"] = [{**run, "id": 9, "app": {"id": 999}, "check_suite": {"id": 9}}]
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.outputs["status"] == "skipped" and "'tests' has not passed" in done.stdout
+    api.check_runs["tests"].append(
+        {**run, "id": 10, "app": {"id": ACTIONS_APP}, "check_suite": {"id": 10}}
+    )
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.outputs["status"] == "admitted"
+
+
 def push_commit(dev: Path, branch: str, path: Path, body: str, message: str) -> str:
     git(dev, "checkout", "-q", branch)
     path.write_text(body)
