@@ -147,11 +147,13 @@ class FakeGitHub:
             head = query.get("head", "")
             return [self.pr] if self.pr and head == f"acme:{self.pr['head']['ref']}" else []
         if path == f"{repo}/pulls/{number}":
-            return self.pr
+            return {**self.pr, "commits": len(self.commits)}
         if path == f"{repo}/pulls/{number}/reviews":
             return self.reviews
         if path == f"{repo}/pulls/{number}/commits":
-            return self.commits
+            # "Lists a maximum of 250 commits for a pull request" (REST API, List commits on
+            # a pull request); the pull request's `commits` counts them all
+            return self.commits[:250]
         if path == f"{repo}/issues/{number}/events":
             return self.events
         if path == f"{repo}/activity":

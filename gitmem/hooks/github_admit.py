@@ -283,9 +283,17 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
 
     # who may admit: write access, and no part in the change
     authors: set[str] = set()
-    for commit in api.pages(f"{repo}/pulls/{number}/commits"):
+    listed = api.pages(f"{repo}/pulls/{number}/commits")
+    for commit in listed:
         authors |= {_login(_dig(commit, "author")), _login(_dig(commit, "committer"))}
     authors -= {"", "web-flow"}
+    counted = _int(pr.get("commits")) or 0
+    if counted > len(listed):  # GitHub lists at most 250 commits of a pull request
+        raise _Refused(
+            f"The pull request has {counted} commits, more commits than GitHub lists "
+            f"({len(listed)}), so who wrote them cannot be told: propose the candidate again "
+            "on a branch of a few commits."
+        )
     permissions: dict[str, str] = {}
 
     def permission(login: str) -> str:

@@ -895,6 +895,26 @@ def test_the_source_is_matched_to_a_login_as_github_matches_logins(
 
 
 @pytest.mark.e2e
+def test_an_author_beyond_the_commits_github_lists_is_not_taken_for_a_bystander(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """GitHub lists at most 250 commits of a pull request; an author of a later one was not
+    seen, and could admit the candidate. A pull request with more commits than listed is
+    refused: who took part in it cannot be told."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal, reviewer="mallory")
+    filler = {"sha": "e" * 40, "author": {"login": "carol"}, "committer": {"login": "carol"}}
+    mallorys = {"sha": "f" * 40, "author": {"login": "mallory"}, "committer": {"login": "carol"}}
+    api.commits = [filler] * 250 + [mallorys, *api.commits]
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "more commits than GitHub lists" in comment(done)
+
+
+@pytest.mark.e2e
 def test_the_label_admits_only_after_the_last_push_and_by_another_writer(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
 ) -> None:
