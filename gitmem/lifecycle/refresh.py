@@ -45,8 +45,15 @@ def candidates_text(ws: Workspace) -> str:
     return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"
 
 
-def _write_if_changed(path: Path, text: str, out: Refreshed, label: str) -> None:
-    """Write text to path unless it holds those bytes already.
+def _write_if_changed(ws: Workspace, path: Path, text: str, out: Refreshed, label: str) -> None:
+    """Write text to path, as git's checkout would write it there, unless it holds that
+    already.
+
+    The file follows the checkout's line-ending rules (core.autocrlf, `eol=crlf` in
+    .gitattributes: gitmem.repo.store.Store.as_checked_out), so git stages the LF text
+    back from it: written raw, INDEX.md flipped to LF in a CRLF checkout and git listed it
+    as modified. The file already holding the raw text is taken as up to date without
+    asking git (an LF checkout's every run).
 
     A folder where the file belongs is the user's to move: the rename that replaces the file
     cannot replace a folder, and failed as an unexpected error (exit 3) naming a temporary."""
@@ -60,9 +67,14 @@ def _write_if_changed(path: Path, text: str, out: Refreshed, label: str) -> None
         current = path.read_bytes()
     except OSError:
         current = None
-    if current != data:
+    if current == data:
+        return
+    root = ws.store.workdir
+    assert root is not None  # refresh refuses a bare repository
+    wanted = ws.store.as_checked_out(path.relative_to(root).as_posix(), data)
+    if current != wanted:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data)
+        atomic_write(path, wanted)
         out.written.append(label)
 
 
@@ -95,8 +107,9 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
             if current != index_text:
                 out.stale.append(f"{ws.dir}/INDEX.md")
             return out
-        _write_if_changed(index_path, index_text, out, f"{ws.dir}/INDEX.md")
-    _write_if_changed(folder / "CANDIDATES.md", candidates_text(ws), out, f"{ws.dir}/CANDIDATES.md")
+        _write_if_changed(ws, index_path, index_text, out, f"{ws.dir}/INDEX.md")
+    candidates = candidates_text(ws)
+    _write_if_changed(ws, folder / "CANDIDATES.md", candidates, out, f"{ws.dir}/CANDIDATES.md")
     warm_recall_cache(ws)
     return out
 

@@ -1169,6 +1169,13 @@ class Store:
                 raise
             self._git_bytes([arg for arg in args if arg != "--no-refresh"], pathspec)
 
+    def as_checked_out(self, path: str, data: bytes) -> bytes:
+        """data as `git checkout` would write it at path (the path's eol and smudge filters:
+        core.autocrlf, core.eol, .gitattributes): a generated file written in the working tree
+        then reads as git's own checkout of it, and git stages data back from it. The blob is
+        written to the object database first (git filters only what it can name); one git."""
+        return next(self._checked_out({path: self.write_blob(data)}))[1]
+
     def _checked_out(self, blobs: dict[str, str]) -> Iterator[tuple[str, bytes]]:
         """Each path's blob as a checkout writes it, smudge and eol filters applied (`git
         cat-file --filters`), one git per file: in `--batch` mode git 2.39 announces the

@@ -91,3 +91,47 @@ def test_an_index_killed_in_the_middle_of_a_write_leaves_no_temporary_for_long(
     assert not list(memory.rglob("*.tmp"))
     assert git(memory, "status", "--porcelain") == ""
     assert ok(run(memory, "check")).output.endswith("no problems\n")
+
+
+def _crlf_by_autocrlf(repo: Path) -> None:
+    git(repo, "config", "core.autocrlf", "true")
+
+
+def _crlf_by_attributes(repo: Path) -> None:
+    (repo / ".gitattributes").write_text("*.md text eol=crlf\n")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "checkout Markdown with CRLF")
+
+
+@pytest.mark.parametrize("crlf", [_crlf_by_autocrlf, _crlf_by_attributes])
+def test_index_md_follows_the_checkouts_line_endings(memory: Path, crlf: object) -> None:
+    """In a checkout whose eol rules write CRLF (core.autocrlf=true, or `eol=crlf` in
+    .gitattributes), `gitmem index` and the post-* hooks wrote INDEX.md with LF: the file
+    flipped line endings under the user's eyes and git listed it as modified. It is written
+    now as `git checkout` writes it; the blob git stages from it is still the LF text the
+    gate holds INDEX.md to."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    assert callable(crlf)
+    crlf(memory)
+    git(memory, "rm", "-q", "-r", "--cached", ".")
+    git(memory, "reset", "-q", "--hard")
+    index = memory / ".gitmem/INDEX.md"
+    checked_out = index.read_bytes()
+    assert b"\r\n" in checked_out
+    assert ok(run(memory, "index")).output == "wrote .gitmem/CANDIDATES.md\n"
+    assert index.read_bytes() == checked_out  # nothing to regenerate: left as it is
+    assert git(memory, "status", "--porcelain") == ""
+    entry = memory / f".gitmem/entries/decision/{first_id()}.md"
+    entry.write_bytes(entry.read_bytes().replace(b"title: Use pygit2", b"title: Use libgit2"))
+    refresh.refresh(open_workspace(memory), from_hook=True)  # a post-checkout hook
+    written = index.read_bytes()
+    assert b"Use libgit2 inside hooks\r\n" in written
+    assert written.replace(b"\r\n", b"\n").count(b"\n") == written.count(b"\r\n")
+    assert ok(run(memory, "index")).output == "indexes up to date\n"
+    assert ok(run(memory, "index", "--check")).output == ""
+    git(memory, "add", "-A")
+    staged = git(memory, "show", ":.gitmem/INDEX.md")
+    assert "\r" not in staged and staged.encode() == written.replace(b"\r\n", b"\n")
+    git(memory, "commit", "-q", "-m", "edit")
+    assert git(memory, "status", "--porcelain") == ""
