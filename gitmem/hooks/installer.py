@@ -138,6 +138,7 @@ def install(
         )
     if enforcement is not None and enforcement not in MODES:
         raise UsageError(f"enforcement {enforcement!r} is not one of {', '.join(MODES)}")
+    _refuse_object_format(repo_path)
     bare = _is_bare(repo_path)
     if bare and not server:
         raise UsageError(
@@ -169,6 +170,17 @@ def install(
     else:
         lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
     return lines
+
+
+def _refuse_object_format(repo_path: Path) -> None:
+    """Refuse, before any hook is written, a repository whose objects gitmem cannot read
+    (SHA-256): its hooks would refuse every commit of memory and every push with an error,
+    and the server's would be installed with no policy beside it."""
+    from gitmem.repo.store import unsupported_object_format
+
+    done = _run(repo_path, "rev-parse", "--show-object-format")
+    if done.returncode == 0 and done.stdout.strip() not in ("", "sha1"):
+        raise UsageError(unsupported_object_format(str(repo_path)))
 
 
 def _hooks_path_scope(repo_path: Path) -> str | None:

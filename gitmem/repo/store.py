@@ -86,6 +86,20 @@ class Checkout(NamedTuple):
         return self.staged in versions and (self.sparse or self.file in versions)
 
 
+def unsupported_object_format(where: str) -> str:
+    """Why gitmem refuses a repository whose objects are named by SHA-256 (`git init
+    --object-format=sha256`; where: the repository, or libgit2's own words about it), and what
+    to do: libgit2, through which gitmem reads every object, opens SHA-1 repositories only.
+    Every command and hook refuses it with this (exit 2; a hook then rejects the commit or
+    push it was asked to judge), never judging it half-way."""
+    return (
+        f"{where}: this repository names its objects by SHA-256 (extensions.objectFormat = "
+        "sha256), and gitmem reads SHA-1 repositories only (libgit2, through which it reads "
+        "every object, opens no other): keep the project's memory in a SHA-1 repository "
+        "(git's default), or leave gitmem out of this one"
+    )
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
@@ -121,6 +135,8 @@ class Store:
                     )
                 repo = pygit2.Repository(found)
         except pygit2.GitError as exc:
+            if "object format" in str(exc):
+                raise UsageError(unsupported_object_format(str(exc))) from None
             raise UsageError(f"cannot open the git repository: {exc}") from None
         return cls(repo, from_env=from_env)
 

@@ -931,3 +931,49 @@ def test_a_hooks_folder_named_in_the_global_config_is_said_to_serve_every_reposi
     assert lines[1].startswith("note: core.hooksPath comes from your global git config: ")
     git(repo, "config", "core.hooksPath", ".git/hooks")
     assert not any(line.startswith("note:") for line in install(repo))
+
+
+SHA256_WHY = "names its objects by SHA-256"
+
+
+@pytest.mark.e2e
+def test_a_sha256_repository_is_refused_clearly_and_never_judged_half_way(
+    tmp_path: Path,
+) -> None:
+    """A repository made with `git init --object-format=sha256`: libgit2 cannot open it.
+    Every command said only "unknown object format 'sha256'"; `gitmem hooks install` wrote
+    hooks that then refused every commit of memory and every push with that line, and
+    `--server` wrote the pre-receive hook, then failed before the policy. Each command is
+    refused now, naming SHA-256 and what to do (exit 2, nothing installed), and a hook that
+    is there anyway (copied by hand) still rejects the push, saying why."""
+    from conftest import run_gitmem
+
+    work = tmp_path / "work"
+    git(tmp_path, "init", "-q", "-b", "main", "--object-format=sha256", str(work))
+    (work / "README.md").write_text("# project\n")
+    git(work, "add", "README.md")
+    git(work, "commit", "-q", "-m", "initial")
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", "--object-format=sha256", str(server))
+    for folder, args in [
+        (work, ["init"]),
+        (work, ["list"]),
+        (work, ["recall", "hooks"]),
+        (work, ["check"]),
+        (work, ["index"]),
+        (work, ["hooks", "install"]),
+        (server, ["hooks", "install", "--server"]),
+    ]:
+        done = run_gitmem(folder, *args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert SHA256_WHY in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not (work / ".gitmem").exists()
+    for folder in (work / ".git" / "hooks", server / "hooks"):
+        assert not [p for p in folder.iterdir() if is_gitmem_hook(p)]
+    assert git(server, "config", "--get-regexp", "^gitmem", check=False) == ""
+
+    for name in SERVER_HOOKS:  # a hook copied there by hand refuses, never lets through
+        write_exec(server / "hooks" / name, script(name, THIS_PYTHON).decode())
+    done = git_env(work, dict(os.environ), "push", str(server), "main")
+    assert done.returncode != 0 and "pre-receive hook declined" in done.stderr, done.stderr
+    assert SHA256_WHY in done.stderr and "Traceback" not in done.stderr, done.stderr
