@@ -99,6 +99,9 @@ def init(
     for rel in (PROJECT_SETTINGS, *(f"{folder_name}/{n}" for n in _FOLDER_FILES), ".gitattributes"):
         refuse_links(root / rel, rel, root)  # a clone's link to a file of the user's
     _refuse_misplaced(root, folder_name)
+    _refuse_ignored(
+        store, folder_name, [*([PROJECT_SETTINGS] if settings else []), ".gitattributes"]
+    )
     if settings:
         _create(
             root / PROJECT_SETTINGS,
@@ -142,6 +145,27 @@ def _refuse_misplaced(root: Path, folder_name: str) -> None:
             raise UsageError(
                 f"{rel}: is a folder (or another thing that is not a file), where gitmem init "
                 "keeps a file: move it away, then run again"
+            )
+
+
+def _refuse_ignored(store: Store, folder_name: str, others: list[str]) -> None:
+    """Refuse, before anything is written, when git ignores a file init would make (a rule
+    in .gitignore, .git/info/exclude or the user's core.excludesFile naming the memory
+    folder, or `*.md`): `git add` then left it out, the memory folder was never committed,
+    and admit failed later saying INDEX.md had uncommitted changes. A file git tracks is
+    never ignored, so an initialised project passes."""
+    rels = [*(f"{folder_name}/{name}" for name in _FOLDER_FILES), *others]
+    paths = "".join(f"{rel}\0" for rel in rels)
+    done = store.run_git("check-ignore", "-v", "-z", "--stdin", input=paths, check=False)
+    fields = done.stdout.split("\0") if done.returncode == 0 else []
+    for at in range(0, len(fields) - 3, 4):  # 1: nothing ignored; 128: `git add` will say
+        source, line, pattern, rel = fields[at : at + 4]
+        if not pattern.startswith("!"):  # -v names the exception that keeps a path, too
+            raise UsageError(
+                f"{rel}: git ignores it ({source}:{line}: {pattern}), so `git add` would leave "
+                "the memory out of every commit: remove that rule, or end the top-level "
+                f"`.gitignore` with `!/{folder_name}/` and `!/{folder_name}/**`, then run "
+                "gitmem init again"
             )
 
 

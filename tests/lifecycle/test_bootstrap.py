@@ -276,3 +276,37 @@ def _work_files(repo: Path) -> list[str]:
         for p in repo.rglob("*")
         if ".git" not in p.relative_to(repo).parts
     )
+
+
+@pytest.mark.parametrize("where", ["info/exclude", "core.excludesFile"])
+def test_init_refuses_a_memory_folder_git_ignores(repo: Path, tmp_path: Path, where: str) -> None:
+    """A rule of .git/info/exclude or of the user's excludes file ignoring the memory folder
+    (or `*.md`): init wrote its files, `git add` then refused them, the memory folder was
+    never committed, and a later admit said INDEX.md had uncommitted changes. init now
+    refuses before writing anything, naming the file, the rule and what to do; once an
+    exception is made, the files it writes are committed; and a memory folder git tracks
+    passes whatever the rules say."""
+    if where == "info/exclude":
+        rule, source = ".gitmem/\n", repo / ".git/info/exclude"
+        source.write_text(rule)
+        named = ".git/info/exclude:1: .gitmem/"
+    else:
+        rule, source = "*.md\n", tmp_path / "global-ignore"
+        source.write_text(rule)
+        git(repo, "config", "core.excludesFile", str(source))
+        named = f"{source}:1: *.md"
+    result = run(repo, "init")
+    assert result.exit_code == 2, result.output
+    assert f".gitmem/refused.md: git ignores it ({named})" in result.output
+    assert "`!/.gitmem/` and `!/.gitmem/**`" in result.output
+    assert not (repo / ".gitmem").exists() and not (repo / ".gitattributes").exists()
+
+    (repo / ".gitignore").write_text("!/.gitmem/\n!/.gitmem/**\n")
+    ok(run(repo, "init"))
+    git(repo, "add", ".gitignore", ".gitattributes", ".gitmem")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    assert ".gitmem/INDEX.md" in git(repo, "ls-files").split()
+
+    (repo / ".gitignore").unlink()  # the rule back: what git tracks is not ignored
+    git(repo, "commit", "-q", "-am", "no exception")
+    ok(run(repo, "init"))
