@@ -278,6 +278,16 @@ class Store:
         prefix = f"refs/remotes/{remote}/"
         return target.removeprefix(prefix) if isinstance(target, str) else None
 
+    def fetches_one_branch(self, remote: str = "origin") -> bool:
+        """Whether remote's fetch refspecs each name one branch (no `*`): a clone made with
+        `--single-branch` or `--depth` of a branch other than the remote's default, which
+        keeps no `refs/remotes/<remote>/HEAD` and knows nothing of the other branches."""
+        try:
+            specs = list(self._repo.remotes[remote].fetch_refspecs)
+        except (KeyError, pygit2.GitError):
+            return False
+        return bool(specs) and not any("*" in spec for spec in specs)
+
     def user_name(self) -> str | None:
         """The author's name as git decides it (identity): who a proposal's source names."""
         return self.identity("author")[0]

@@ -25,7 +25,13 @@ from gitmem.repo.snapshot import (
 )
 from gitmem.repo.store import Store
 from gitmem.settings import policy as policy_mod
-from gitmem.settings.load import Settings, default_branch, load_settings
+from gitmem.settings.load import (
+    BRANCH_FROM_HEAD,
+    BRANCH_UNKNOWN,
+    Settings,
+    default_branch,
+    load_settings,
+)
 
 _SETTINGS_CAP = 1024 * 1024
 
@@ -44,6 +50,16 @@ class Workspace:
         return self.settings.branch
 
     def main_tip(self) -> str | None:
+        if self.settings.branch_from == BRANCH_UNKNOWN:
+            raise UsageError(
+                f"memory.branch is origin's default branch, which this clone does not know: "
+                f"it fetches {self.settings.branch} alone from origin (a single-branch or "
+                f"shallow clone of that branch), and taking {self.settings.branch} for the "
+                "memory branch would read the memory there and write proposals and admissions "
+                "on it. Fetch origin's branches and its default (git remote set-branches "
+                "origin '*' && git fetch origin && git remote set-head origin --auto), or name "
+                "the memory branch (GITMEM_BRANCH=NAME, or memory.branch in .gitmem.toml)"
+            )
         return self.store.branch_tip(self.settings.branch)
 
     def memory_tip(self) -> str | None:
@@ -64,6 +80,13 @@ class Workspace:
             raise on_origin
         if not self.store.refs("refs/heads/"):
             return None
+        branch = self.settings.branch
+        if self.store.fetches_one_branch():  # `git fetch` would not bring it
+            raise self._missing_branch(
+                f"fetch it (git remote set-branches --add origin {branch} && git fetch "
+                f"origin), then git branch {branch} origin/{branch}; or name the branch the "
+                "memory is on: gitmem init --branch NAME"
+            )
         raise self._missing_branch(
             "git fetch, or name the branch the memory is on: gitmem init --branch NAME"
         )
@@ -127,6 +150,11 @@ def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settin
     )
     if unread:
         settings = replace(settings, warnings=(*unread, *settings.warnings))
+    if settings.branch_from == BRANCH_FROM_HEAD and store.fetches_one_branch():
+        # HEAD's branch, taken because origin names no default: in a single-branch clone of
+        # another branch than origin's default, the memory was read from that branch, and
+        # proposals, admissions and refusals were written on it (main_tip refuses)
+        settings = replace(settings, branch_from=BRANCH_UNKNOWN)
     return settings
 
 

@@ -60,6 +60,9 @@ BRANCH_FROM_REMOTE: Final = "origin's default branch"
 BRANCH_FROM_HEAD: Final = "the branch HEAD names; origin names no default branch"
 BRANCH_FROM_MAIN: Final = "the default; origin names no default branch"
 BRANCH_FALLBACK: Final = "the default; origin names no default branch, HEAD's none with commits"
+#: HEAD's branch, in a clone that fetches that branch alone (gitmem.repo.workspace.settings_from):
+#: origin's default, where the memory lives, is not known here, and is not HEAD's branch.
+BRANCH_UNKNOWN: Final = "origin's default branch, unknown to this single-branch clone"
 DEFAULT_MAX_BODY: Final = 2000
 MAX_BODY_LIMIT: Final = 100_000
 SLUG_MAX: Final = 64

@@ -310,3 +310,38 @@ def test_init_refuses_a_memory_folder_git_ignores(repo: Path, tmp_path: Path, wh
     (repo / ".gitignore").unlink()  # the rule back: what git tracks is not ignored
     git(repo, "commit", "-q", "-am", "no exception")
     ok(run(repo, "init"))
+
+
+def test_a_single_branch_clone_of_another_branch_never_takes_it_for_the_memory(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`git clone --single-branch --branch dev` (or `--depth 1 --branch dev`) keeps no
+    origin/HEAD and no main: the memory branch fell to HEAD's branch, dev, so list and recall
+    read the memory there, and propose, admit and refuse wrote on dev, which the server
+    judges as no memory branch. Each command now refuses, saying how to fetch origin's
+    default; a single-branch clone of the default branch works as any clone."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", entry_id()))
+    server = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
+    git(server, "branch", "dev", "main")
+    for args in (["--single-branch"], ["--depth", "1"]):
+        clone = tmp_path / f"dev{len(args)}"
+        git(tmp_path, "clone", "-q", *args, "--branch", "dev", f"file://{server}", str(clone))
+        dev = git(clone, "rev-parse", "dev")
+        for command in (["list"], ["recall", "hooks"], ["candidates"], [*PROPOSE]):
+            result = run(clone, *command)
+            assert result.exit_code == 2, (command, result.output)
+            assert "which this clone does not know: it fetches dev alone" in result.output
+        assert git(clone, "rev-parse", "dev") == dev
+        assert git(clone, "branch", "--list", "gitmem/*") == ""
+    git(clone, "remote", "set-branches", "origin", "*")  # the advice, followed
+    git(clone, "fetch", "-q", "origin")
+    git(clone, "remote", "set-head", "origin", "--auto")
+    assert "create it from origin/main: git branch main origin/main" in run(clone, "list").output
+    git(clone, "branch", "-q", "main", "origin/main")
+    assert entry_id() in ok(run(clone, "list")).output
+
+    default = tmp_path / "default"  # origin's default, alone: origin/HEAD names it
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{server}", str(default))
+    assert entry_id() in ok(run(default, "list")).output
