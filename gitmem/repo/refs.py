@@ -122,6 +122,9 @@ class GitFiles:
     def branch_tip(self, branch: str) -> str | None:
         return self.target(f"refs/heads/{branch}")
 
+    def ref_target(self, name: str) -> str | None:
+        return self.target(name)
+
     def _symbolic(self, name: str, prefix: str) -> str | None:
         value = self.raw(name)
         if value is None or not value.startswith(b"ref: "):
@@ -197,6 +200,8 @@ class Refs(Protocol):
 
     def branch_tip(self, branch: str) -> str | None: ...
 
+    def ref_target(self, name: str) -> str | None: ...
+
     def remote_default_branch(self, remote: str = "origin") -> str | None: ...
 
 
@@ -209,5 +214,9 @@ def branch_facts(refs: Refs) -> dict[str, Any]:
     return {
         "remote_default_branch": refs.remote_default_branch(),
         "head_branch": head,
-        "main_has_commits": refs.branch_tip(DEFAULT_BRANCH) is not None,
+        # origin's main counts as the local one: a clone assembled by `git init`, `git remote
+        # add` and `git fetch` has no origin/HEAD and no local main, and a feature branch
+        # checked out there was taken for the memory branch
+        "main_has_commits": refs.branch_tip(DEFAULT_BRANCH) is not None
+        or refs.ref_target(f"refs/remotes/origin/{DEFAULT_BRANCH}") is not None,
     }

@@ -714,8 +714,9 @@ def default_branch(
     The remote's default branch (``origin/HEAD``) when git knows a valid one; else the branch
     HEAD names when it has commits (a repository on ``master``, or created by a push, which
     leaves no ``origin/HEAD``); else ``main``. One exception keeps a repository on ``main``
-    from following whatever branch is checked out: when ``main`` has commits it wins over
-    another branch HEAD names (a feature branch), so a proposal is never based on it.
+    from following whatever branch is checked out: when ``main`` has commits (here, or as
+    ``origin/main``) it wins over another branch HEAD names (a feature branch), so a proposal
+    is never based on it.
     `gitmem init` writes a choice taken from HEAD into .gitmem.toml, so that switching branches
     later cannot move it."""
     name = (remote_default_branch or "").strip()

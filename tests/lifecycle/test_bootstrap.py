@@ -345,3 +345,29 @@ def test_a_single_branch_clone_of_another_branch_never_takes_it_for_the_memory(
     default = tmp_path / "default"  # origin's default, alone: origin/HEAD names it
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{server}", str(default))
     assert entry_id() in ok(run(default, "list")).output
+
+
+def test_a_clone_assembled_by_fetch_on_a_feature_branch_keeps_the_memory_on_main(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`git init`, `git remote add origin URL`, `git fetch`, then a feature branch checked out
+    from origin's: no origin/HEAD and no local main, so the memory branch fell to the feature
+    branch; list read the memory there and propose based candidates on it. origin/main now
+    counts as main: each command names the memory branch and how to create it."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", entry_id()))
+    server = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
+    git(server, "branch", "feature", "main")
+    work = tmp_path / "work2"
+    git(tmp_path, "init", "-q", "-b", "scratch", str(work))
+    git(work, "remote", "add", "origin", str(server))
+    git(work, "fetch", "-q", "origin")
+    git(work, "checkout", "-q", "-b", "feature", "origin/feature")
+    for command in (["list"], [*PROPOSE]):
+        result = run(work, *command)
+        assert result.exit_code == 2, (command, result.output)
+        assert "create it from origin/main: git branch main origin/main" in result.output
+    assert git(work, "branch", "--list", "gitmem/*") == ""
+    git(work, "branch", "-q", "main", "origin/main")
+    assert entry_id() in ok(run(work, "list")).output
