@@ -491,7 +491,10 @@ def _backtick_runs(text: str) -> list[str]:
 def build_server(path: str | Path | None = None) -> MCPServer:
     """The MCP server answering for the repository at or above path (default: the current
     folder, taken once now so a later change of folder does not move it)."""
-    root = Path(path if path is not None else Path.cwd()).absolute()
+    from gitmem.repo.gitcli import pinned_git_dir
+
+    # no path and a GIT_DIR a person set (gitcli.pin_repository): that repository
+    root = None if path is None and pinned_git_dir() else Path(path or Path.cwd()).absolute()
 
     turn = threading.Lock()
 

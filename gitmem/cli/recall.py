@@ -223,6 +223,9 @@ def mcp(path: Path | None) -> int:
     """Serve the project memory to AI agents over the Model Context Protocol (stdio):
     memory_recall, memory_push, memory_candidates, memory_show."""
     from gitmem.agents.mcp_server import serve
+    from gitmem.repo.gitcli import pin_repository
 
+    if path is not None:
+        pin_repository(honour_env=False)  # the folder named wins over a GIT_DIR
     serve(path)
     return 0

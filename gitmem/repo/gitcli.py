@@ -42,9 +42,57 @@ KEEP_ENV = frozenset(
 )
 
 
+#: The repository a person named for a whole command with GIT_DIR (and GIT_WORK_TREE), as
+#: absolute paths (pin_repository); empty when the repository is found from the folder.
+_PINNED: dict[str, str] = {}
+
+
 def clean_git_env() -> dict[str, str]:
-    """The environment for running git on a repository we name ourselves (never the hook's)."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in KEEP_ENV}
+    """The environment for running git on a repository we name ourselves (never the hook's):
+    the one GIT_DIR and GIT_WORK_TREE pinned for the command, when a person set them."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in KEEP_ENV}
+    env.update(_PINNED)
+    return env
+
+
+def pinned_git_dir() -> str | None:
+    """The git directory pinned for this command (pin_repository), or None."""
+    return _PINNED.get("GIT_DIR")
+
+
+def pin_repository(*, honour_env: bool = True) -> None:
+    """Honour the GIT_DIR (and GIT_WORK_TREE) a person set for a command, as git does.
+
+    gitmem found its repository from the working folder and ran git with every GIT_*
+    variable stripped (they are a hook's, relative to where it runs), so `GIT_DIR=… gitmem
+    list` answered for the repository around the folder, or said there was none (a bare
+    repository with a work tree elsewhere, as dotfiles are kept): the wrong memory read, or
+    written. git resolves them here, once, to absolute paths that every git gitmem runs is
+    given, whatever folder it runs in (gitmem.repo.store.Store.open opens the same). Not
+    for a hook's command: git sets them for its hooks, which open the repository from the
+    environment themselves. honour_env=False unpins (a command given its folder)."""
+    _PINNED.clear()
+    if not honour_env or not os.environ.get("GIT_DIR"):
+        return
+
+    def ask(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", "rev-parse", *args], capture_output=True, text=True)
+        except OSError:
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    git_dir = ask("--absolute-git-dir")
+    if not git_dir:
+        raise UsageError(
+            f"GIT_DIR={os.environ['GIT_DIR']} names no git repository that git can open: "
+            "set it to the repository's git directory, or unset it"
+        )
+    _PINNED["GIT_DIR"] = git_dir
+    if ask("--is-bare-repository") == "false":
+        top = ask("--show-toplevel")
+        if top:
+            _PINNED["GIT_WORK_TREE"] = top
 
 
 #: Changed-path filters one background write computes at most (`write_path_filters`): some

@@ -24,7 +24,13 @@ from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
 from gitmem.repo.atomic import atomic_write as atomic_write
-from gitmem.repo.gitcli import clean_git_env, newest_per_path, pathspecs_to_stdin, run_all
+from gitmem.repo.gitcli import (
+    clean_git_env,
+    newest_per_path,
+    pathspecs_to_stdin,
+    pinned_git_dir,
+    run_all,
+)
 
 ZERO = "0" * 40
 BLOB = int(FileMode.BLOB)
@@ -86,6 +92,20 @@ class Checkout(NamedTuple):
         return self.staged in versions and (self.sparse or self.file in versions)
 
 
+def _in_pinned(path: str | Path | None) -> bool:
+    """Whether a Store.open of path means the repository pinned by GIT_DIR: no path, or a
+    folder of its work tree or git directory (what a command passes on, such as init's
+    work tree), which discovery from the folder would miss (a work tree without .git)."""
+    if path is None:
+        return True
+    pinned = clean_git_env()
+    where = os.path.realpath(path)
+    for top in (pinned.get("GIT_WORK_TREE"), pinned.get("GIT_DIR")):
+        if top and os.path.commonpath([where, os.path.realpath(top)]) == os.path.realpath(top):
+            return True
+    return False
+
+
 def unsupported_object_format(where: str) -> str:
     """Why gitmem refuses a repository whose objects are named by SHA-256 (`git init
     --object-format=sha256`; where: the repository, or libgit2's own words about it), and what
@@ -126,6 +146,13 @@ class Store:
                 # (a hook of `git --git-dir=X --work-tree=Y push` runs in Y, which has no .git)
                 start = path or os.environ.get("GIT_DIR") or "."
                 repo = pygit2.Repository(str(start), RepositoryOpenFlag.FROM_ENV)
+            elif (pinned := pinned_git_dir()) is not None and _in_pinned(path):
+                # the repository a person named with GIT_DIR (gitcli.pin_repository), with
+                # the work tree git takes for it (a bare one's, as dotfiles keep, included)
+                repo = pygit2.Repository(pinned)
+                top = clean_git_env().get("GIT_WORK_TREE")
+                if top:
+                    repo.workdir = top
             else:
                 found = pygit2.discover_repository(str(path or Path.cwd()))
                 if found is None:

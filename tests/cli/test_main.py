@@ -172,3 +172,69 @@ def test_a_rust_panic_is_an_interrupt_or_an_internal_error(
 
     assert cli.exit_code(panics) == code
     assert said in capsys.readouterr().err
+
+
+def _gitmem(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gitmem", *args],
+        cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True,
+    )  # fmt: skip
+
+
+@pytest.mark.e2e
+def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
+    memory: Path, tmp_path: Path
+) -> None:
+    """GIT_DIR (and GIT_WORK_TREE) set by a person were ignored: gitmem found the repository
+    around the working folder, so from inside another repository it read and wrote that
+    one's memory, and a bare repository with its work tree elsewhere (as dotfiles are kept)
+    was "not inside a git repository". Commands now work on the repository they name, and
+    the hooks they install judge commits made there."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", "-b", "main", str(other))
+    (other / "README.md").write_text("# other\n")
+    git(other, "add", "README.md")
+    git(other, "commit", "-q", "-m", "other")
+    named = {"GIT_DIR": str(memory / ".git")}
+    listed = _gitmem(other, named, "list")
+    assert listed.returncode == 0 and first_id() in listed.stdout, listed.stderr
+
+    dot, home = tmp_path / "dot.git", tmp_path / "home"  # dotfiles: bare, work tree apart
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(dot))
+    home.mkdir()
+    env = {"GIT_DIR": str(dot), "GIT_WORK_TREE": str(home)}
+    done = subprocess.run(
+        ["git", "checkout", "-q", "main", "--", "."],
+        cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    subprocess.run(["git", "reset", "-q"], cwd=tmp_path, env={**os.environ, **env}, check=True)
+    for args in (["hooks", "install"], ["list"], ["check"], ["index"], ["recall", "pygit2 hooks"]):
+        done = _gitmem(tmp_path, env, *args)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    assert (dot / "hooks" / "pre-commit").exists()
+    title = ["--title", "Keep dotfiles in a bare repository"]
+    done = _gitmem(tmp_path, env, *PROPOSE[:3], *title, *PROPOSE[5:])
+    assert done.returncode == 0, done.stderr
+    entry_id = done.stdout.split()[1]
+    done = _gitmem(tmp_path, env, "admit", entry_id, "--by", "human:alice")
+    assert done.returncode == 0, done.stderr
+    assert (home / f".gitmem/entries/decision/{entry_id}.md").is_file()
+    status = subprocess.run(
+        ["git", "status", "--porcelain"],
+        cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert status.stdout == "", status.stdout
+    assert git(other, "branch", "--list", "gitmem/*") == ""
+    assert not (other / ".gitmem").exists() and not (tmp_path / ".gitmem").exists()
+
+    broken = home / ".gitmem/entries/decision/broken.md"
+    broken.write_text("---\nid: x\n---\nbody\n")
+    for args in (["add", str(broken)], ["commit", "-q", "-m", "broken"]):
+        done = subprocess.run(
+            ["git", *args], cwd=tmp_path, env={**os.environ, **env}, capture_output=True,
+            text=True,
+        )  # fmt: skip
+    assert done.returncode != 0 and "SECTIONS" in done.stderr, done.stderr
