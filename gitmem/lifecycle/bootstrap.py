@@ -8,6 +8,7 @@ written to `.gitmem.toml`, so that checking out another branch later cannot move
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -122,7 +123,8 @@ def init(
     _create(folder / "refused.md", refused_mod.HEADER, out, f"{folder_name}/refused.md")
     _create(folder / "INDEX.md", index_mod.render([]), out, f"{folder_name}/INDEX.md")
     _create(folder / ".gitignore", GITIGNORE, out, f"{folder_name}/.gitignore")
-    _add_attribute(root / ".gitattributes", f"{folder_name}/INDEX.md merge=gitmem-index\n", out)
+    pattern = attribute_pattern(f"{folder_name}/INDEX.md")
+    _add_attribute(root / ".gitattributes", f"{pattern} merge=gitmem-index\n", out)
     return out
 
 
@@ -167,6 +169,19 @@ def _refuse_ignored(store: Store, folder_name: str, others: list[str]) -> None:
                 f"`.gitignore` with `!/{folder_name}/` and `!/{folder_name}/**`, then run "
                 "gitmem init again"
             )
+
+
+def attribute_pattern(path: str) -> str:
+    """path as a .gitattributes pattern that matches it alone. Written bare, a memory folder
+    named with a space (`mémoire dir`) split the line: git warned "dir/INDEX.md is not a
+    valid attribute name" on every command, and INDEX.md lost its merge driver. Wildcards
+    and `!` are escaped, and a path holding a space, a quote or a backslash, or starting with
+    `#`, is quoted in C style (as git reads a pattern that begins with a double quote)."""
+    pattern = re.sub(r"([*?\[\\!])", r"\\\1", path)  # `!` negates (git refuses that)
+    plain = not path.startswith("#")  # a comment
+    if plain and pattern == path and not any(c.isspace() or c == '"' for c in path):
+        return path
+    return '"' + pattern.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _add_attribute(path: Path, line: str, out: Initialised) -> None:

@@ -371,3 +371,23 @@ def test_a_clone_assembled_by_fetch_on_a_feature_branch_keeps_the_memory_on_main
     assert git(work, "branch", "--list", "gitmem/*") == ""
     git(work, "branch", "-q", "main", "origin/main")
     assert entry_id() in ok(run(work, "list")).output
+
+
+@pytest.mark.parametrize("folder", ["mémoire dir", "#notes", "!notes", 'say "hi"', "mem*", "a[b]c"])
+def test_the_index_merge_attribute_names_a_folder_of_any_name(repo: Path, folder: str) -> None:
+    """`gitmem init --dir "mémoire dir"` wrote `mémoire dir/INDEX.md merge=gitmem-index`:
+    git split the line at the space, warned "dir/INDEX.md is not a valid attribute name" on
+    every command, and INDEX.md had no merge driver. The pattern is quoted and its
+    wildcards escaped now: it names that INDEX.md, and no other."""
+    result = run(repo, "init", "--dir", folder)
+    if result.exit_code == 2:  # a name the settings refuse is not this test's business
+        pytest.skip(result.output)
+    ok(result)
+    done = subprocess.run(
+        ["git", "check-attr", "merge", "--", f"{folder}/INDEX.md", "memx/INDEX.md"],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith(": merge: gitmem-index"), done.stdout
+    assert lines[1].endswith(": merge: unspecified"), done.stdout
