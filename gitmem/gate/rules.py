@@ -191,7 +191,12 @@ def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = Fals
     if place.kind == "outside" and not named:
         return []
     if place.kind == "own":
-        return []
+        # gitmem's own files are judged by the history rules; only what a merge or rebase
+        # left half-done is refused here, before it is committed
+        if path.rsplit("/", 1)[-1] not in _MERGED_FILES or snapshot.kind(path) != FILE:
+            return []
+        data = snapshot.read(path, MAX_FILE_BYTES)
+        return conflict_markers(path, data.decode("utf-8", "replace")) if data else []
     if place.kind == "generated":
         return [
             Problem(
@@ -269,6 +274,33 @@ def check_bytes(path: str, data: bytes, ctx: Context, place: Place | None = None
         return problems
     problems.extend(check_entry(path, parsed, ctx, place, text))
     return problems
+
+
+#: gitmem's own files that git merges as text (not a README.md a person writes, which may
+#: quote a marker), and the lines git writes around a conflict it leaves for a person
+#: (`<<<<<<< ours`, the diff3 style's `||||||| base`, `>>>>>>> theirs`); `=======` alone is
+#: also a Markdown heading's underline, so it is not one.
+_MERGED_FILES = ("refused.md", "INDEX.md", allowed_mod.NAME)
+_CONFLICT_MARKER = re.compile(r"^(?:<{7}|\|{7}|>{7})(?: |$)", re.MULTILINE)
+
+
+def conflict_markers(path: str, text: str) -> list[Problem]:
+    """CONFLICT at the first conflict marker a merge, rebase or cherry-pick left in one of
+    gitmem's own files (INDEX.md, refused.md, allowed.md): committed with `git commit -a`,
+    it passed every file rule (they had none), and only the push was refused, as an edit,
+    with the merge already made. Not in entries, whose fenced code may quote a marker."""
+    found = _CONFLICT_MARKER.search(text)
+    if found is None:
+        return []
+    return [
+        Problem(
+            path,
+            text.count("\n", 0, found.start()) + 1,
+            "CONFLICT",
+            "holds a conflict marker left by a merge or rebase: resolve the conflict "
+            "(`gitmem index` regenerates INDEX.md), then commit",
+        )
+    ]
 
 
 def _hidden_and_secrets(path: str, text: str, allowed: frozenset[str]) -> list[Problem]:

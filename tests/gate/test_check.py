@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -597,3 +598,35 @@ def test_a_report_takes_only_the_two_modes() -> None:
         Report(mode="lenient")
     with pytest.raises(ValueError, match="mode 'WARN'"):
         Report().in_mode("WARN")  # a mode is checked however the report is made
+
+
+@pytest.mark.e2e
+def test_a_merge_that_leaves_conflict_markers_in_the_memory_is_not_committed(
+    memory: Path,
+) -> None:
+    """A merge that conflicts in refused.md (a row appended on each side), committed with the
+    markers in (`git commit -a`): the pre-commit hook passed it, since refused.md, INDEX.md
+    and allowed.md had no file rule at all, and only the push was refused, as an edit of
+    refused.md, with the merge already made. Markers left by a merge or rebase in those
+    files are a file rule now (CONFLICT), so the commit is refused."""
+    from clirunner import PROPOSE, first_id
+
+    ok = run(memory, "hooks", "install")
+    assert ok.exit_code == 0, ok.output
+    git(memory, "checkout", "-q", "-b", "other")
+    row = "| by-hand | kept | x | 2026-12-01 | human:bob |\n"
+    refused = memory / ".gitmem/refused.md"
+    refused.write_text(refused.read_text() + row)
+    git(memory, "commit", "-q", "--no-verify", "-am", "a row by hand")
+    git(memory, "checkout", "-q", "main")
+    assert run(memory, *PROPOSE).exit_code == 0
+    assert run(memory, "refuse", first_id(), "--reason", "not needed").exit_code == 0
+    git(memory, "merge", "-q", "other", check=False)  # conflicts
+    assert "<<<<<<< HEAD" in refused.read_text()
+    line = one_problem(run(memory, "check"), "CONFLICT", ".gitmem/refused.md")
+    assert line.startswith(".gitmem/refused.md:7: CONFLICT ")
+    done = subprocess.run(
+        ["git", "commit", "-q", "-am", "merge"], cwd=memory, capture_output=True, text=True
+    )
+    assert done.returncode != 0 and ".gitmem/refused.md:7: CONFLICT " in done.stderr
+    assert git(memory, "rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
