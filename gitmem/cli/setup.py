@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from gitmem.cli.options import utf8_text
@@ -211,7 +209,9 @@ def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
             f"--{mode} goes with --server: the mode is the server's; the client hooks judge "
             "the same in either"
         )
-    for line in installer.install(Path.cwd(), server=server, enforcement=mode):
+    from gitmem.repo.gitcli import command_folder
+
+    for line in installer.install(command_folder(), server=server, enforcement=mode):
         click.echo(line)
     return 0
 
@@ -221,7 +221,8 @@ def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
 def hooks_uninstall(server: bool) -> int:
     """Remove gitmem's hooks and restore the ones they chained."""
     from gitmem.hooks import installer
+    from gitmem.repo.gitcli import command_folder
 
-    for line in installer.uninstall(Path.cwd(), server=server):
+    for line in installer.uninstall(command_folder(), server=server):
         click.echo(line)
     return 0

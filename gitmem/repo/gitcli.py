@@ -60,6 +60,13 @@ def pinned_git_dir() -> str | None:
     return _PINNED.get("GIT_DIR")
 
 
+def command_folder() -> Path:
+    """The folder a command works on: the work tree (else the git directory) GIT_DIR pinned
+    for it, else the current folder."""
+    pinned = _PINNED.get("GIT_WORK_TREE") or _PINNED.get("GIT_DIR")
+    return Path(pinned) if pinned else Path.cwd()
+
+
 def pin_repository(*, honour_env: bool = True) -> None:
     """Honour the GIT_DIR (and GIT_WORK_TREE) a person set for a command, as git does.
 

@@ -238,3 +238,21 @@ def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
             text=True,
         )  # fmt: skip
     assert done.returncode != 0 and "SECTIONS" in done.stderr, done.stderr
+
+
+def test_hooks_install_names_the_repository_git_dir_names(memory: Path, tmp_path: Path) -> None:
+    """`GIT_DIR=server.git gitmem hooks install --server` from another folder wrote the hook
+    (git was told GIT_DIR), then read the policy from the folder it ran in ("not inside a
+    git repository", exit 2, the server left with a hook and no policy). It installs into
+    the repository GIT_DIR names, policy included, and uninstalls from it."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = _gitmem(elsewhere, {"GIT_DIR": str(server)}, "hooks", "install", "--server")
+    assert done.returncode == 0, done.stderr
+    assert (server / "hooks" / "pre-receive").is_file()
+    assert git(server, "config", "gitmem.branch").strip() == "main"
+    done = _gitmem(elsewhere, {"GIT_DIR": str(server)}, "hooks", "uninstall", "--server")
+    assert done.returncode == 0, done.stderr
+    assert not (server / "hooks" / "pre-receive").exists()
