@@ -181,6 +181,22 @@ def _gitmem(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedP
     )  # fmt: skip
 
 
+def _dotfiles(memory: Path, tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """A bare clone of memory with its work tree elsewhere, as dotfiles are kept, and the
+    GIT_DIR and GIT_WORK_TREE that name it."""
+    dot, home = tmp_path / "dot.git", tmp_path / "home"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(dot))
+    home.mkdir()
+    env = {"GIT_DIR": str(dot), "GIT_WORK_TREE": str(home)}
+    for args in (["checkout", "-q", "main", "--", "."], ["reset", "-q"]):
+        done = subprocess.run(
+            ["git", *args], cwd=tmp_path, env={**os.environ, **env}, capture_output=True,
+            text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    return dot, home, env
+
+
 @pytest.mark.e2e
 def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     memory: Path, tmp_path: Path
@@ -201,16 +217,7 @@ def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     listed = _gitmem(other, named, "list")
     assert listed.returncode == 0 and first_id() in listed.stdout, listed.stderr
 
-    dot, home = tmp_path / "dot.git", tmp_path / "home"  # dotfiles: bare, work tree apart
-    git(tmp_path, "clone", "-q", "--bare", str(memory), str(dot))
-    home.mkdir()
-    env = {"GIT_DIR": str(dot), "GIT_WORK_TREE": str(home)}
-    done = subprocess.run(
-        ["git", "checkout", "-q", "main", "--", "."],
-        cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    subprocess.run(["git", "reset", "-q"], cwd=tmp_path, env={**os.environ, **env}, check=True)
+    dot, home, env = _dotfiles(memory, tmp_path)
     for args in (["hooks", "install"], ["list"], ["check"], ["index"], ["recall", "pygit2 hooks"]):
         done = _gitmem(tmp_path, env, *args)
         assert done.returncode == 0, (args, done.stdout, done.stderr)
@@ -256,3 +263,19 @@ def test_hooks_install_names_the_repository_git_dir_names(memory: Path, tmp_path
     done = _gitmem(elsewhere, {"GIT_DIR": str(server)}, "hooks", "uninstall", "--server")
     assert done.returncode == 0, done.stderr
     assert not (server / "hooks" / "pre-receive").exists()
+
+
+@pytest.mark.e2e
+def test_the_post_hooks_find_the_repository_git_dir_names(memory: Path, tmp_path: Path) -> None:
+    """With GIT_DIR and GIT_WORK_TREE set (dotfiles), every `git checkout` printed
+    "gitmem: post-checkout: … is not inside a git repository": the post-* hooks looked for
+    the repository from the work tree, which has no .git. They take it as commands do."""
+    _, home, env = _dotfiles(memory, tmp_path)
+    assert _gitmem(tmp_path, env, "hooks", "install").returncode == 0
+    (home / ".gitmem/CANDIDATES.md").unlink(missing_ok=True)
+    done = subprocess.run(
+        ["git", "checkout", "-q", "-b", "side"],
+        cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0 and "gitmem" not in done.stderr, done.stderr
+    assert (home / ".gitmem/CANDIDATES.md").is_file()  # the hook's work, done
