@@ -160,7 +160,11 @@ class Store:
                         f"{path or Path.cwd()} is not inside a git repository: run gitmem in "
                         "a repository, or `git init` one first"
                     )
-                repo = pygit2.Repository(found)
+                # opened from the folder, not from the git directory found: libgit2 then
+                # knows the work tree from the `.git` file it came through (`git clone
+                # --separate-git-dir` leaves nothing in the git directory pointing back,
+                # and the work tree was taken for the git directory's parent folder)
+                repo = pygit2.Repository(str(path or Path.cwd()))
         except pygit2.GitError as exc:
             if "object format" in str(exc):
                 raise UsageError(unsupported_object_format(str(exc))) from None

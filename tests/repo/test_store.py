@@ -245,3 +245,36 @@ def test_a_lost_compare_and_swap_is_told_from_a_ref_git_cannot_move(repo: Path) 
     assert store.update_ref("refs/heads/gitmem/some-id", second, None, "test") is True
     assert store.delete_ref("refs/heads/gitmem/some-id", second) is True
     assert store.branch_tip("main") == second
+
+
+def test_a_checkout_with_its_git_directory_elsewhere_is_its_own_work_tree(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`git clone --separate-git-dir` (or `git init --separate-git-dir`) leaves a `.git` file
+    in the work tree, and nothing in the git directory pointing back. Opened from the git
+    directory discovery found, the repository took that directory's parent for its work
+    tree: `gitmem check` judged no file ("0 files checked"), `gitmem index` wrote nothing,
+    and every git gitmem ran there failed (admit --push: "there is no remote named origin").
+    It is opened from the folder now, through its `.git` file."""
+    from clirunner import PROPOSE, run
+
+    server = tmp_path / "server.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(memory), str(server)], check=True)
+    work, gitdir = tmp_path / "work2", tmp_path / "elsewhere" / "git"
+    gitdir.parent.mkdir()
+    subprocess.run(
+        ["git", "clone", "-q", f"--separate-git-dir={gitdir}", str(server), str(work)],
+        check=True,
+    )
+    store = Store.open(work / ".gitmem")
+    assert store.workdir == work and store.git_dir == gitdir
+    proposed = run(work, *PROPOSE)
+    assert proposed.exit_code == 0, proposed.output
+    entry_id = proposed.output.split()[1]
+    result = run(work, "admit", entry_id, "--push")
+    assert result.exit_code == 0, result.output
+    assert (work / f".gitmem/entries/decision/{entry_id}.md").is_file()
+    broken = work / ".gitmem/entries/decision/broken.md"
+    broken.write_text("---\nid: x\n---\nbody\n")
+    result = run(work, "check")
+    assert result.exit_code == 1 and "broken.md" in result.output, result.output
