@@ -270,6 +270,15 @@ def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
         for (path, state), change in zip(states.items(), changes, strict=True)
         if not state.at({change.old.oid if change.old else None})
     ]
+    # a file git does not track where the landing writes one (a memory folder never
+    # committed, a file made by hand): `git stash` leaves it where it is
+    untracked = [path for path in dirty if states[path].staged is None]
+    if untracked:
+        raise RuleError(
+            f"{ws.branch} is checked out and {', '.join(untracked)} is a file git does not "
+            f"track, where this command writes {ws.branch}'s version: move it away or remove "
+            "it, then run the command again"
+        )
     if dirty:
         raise RuleError(
             f"{ws.branch} is checked out and {', '.join(dirty)} has uncommitted changes: "

@@ -605,3 +605,22 @@ def test_the_users_own_settings_do_not_loosen_the_rules_an_admission_is_judged_b
     assert "config.toml or GITMEM_MAX_BODY" in result.output
     assert "main commits, 2000" in result.output
     assert git(memory, "rev-parse", "main").strip() == main_before
+
+
+def test_an_untracked_file_where_the_entry_lands_is_named_as_untracked(memory: Path) -> None:
+    """A file git does not track at the path an admission writes (made by hand, or a memory
+    folder never committed): admit said it "has uncommitted changes: commit or stash them",
+    and `git stash` leaves an untracked file where it is. It says the file is untracked now,
+    and to move it away; the file and main are left as they were."""
+    ok(run(memory, *PROPOSE))
+    path = memory / f".gitmem/entries/decision/{first_id()}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("my own notes\n")
+    tip = git(memory, "rev-parse", "main")
+    result = run(memory, "admit", first_id())
+    assert result.exit_code == 1, result.output
+    assert f"{first_id()}.md is a file git does not track" in result.output
+    assert "move it away or remove it" in result.output and "stash" not in result.output
+    assert path.read_text() == "my own notes\n" and git(memory, "rev-parse", "main") == tip
+    path.unlink()
+    ok(run(memory, "admit", first_id()))
