@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gitmem.errors import UsageError
-from gitmem.repo.atomic import atomic_write, refuse_links
+from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, refuse_links, remove_temporaries_of
 
 __all__ = [
     "AGENTS_BEGIN",
@@ -342,6 +342,9 @@ def run(
     for rel in touched:
         refuse_links(root / rel, rel, root)
     _refuse_unreadable(root, touched)
+    # the temporary a killed run left beside a file it was writing, untracked in the working
+    # tree where `git add -A` commits it
+    remove_temporaries_of((root / rel for rel in touched), ABANDONED_AGE)
     if agents and (root / "AGENTS.md").exists():
         # a block that cannot be replaced or removed, refused before the Claude files change
         _without_blocks((root / "AGENTS.md").read_text(encoding="utf-8"))

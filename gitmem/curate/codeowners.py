@@ -34,7 +34,7 @@ from typing import Any
 from gitmem.errors import UsageError
 from gitmem.model.names import PROJECT_SETTINGS
 from gitmem.model.problem import Problem
-from gitmem.repo.store import atomic_write
+from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
 from gitmem.settings.load import Settings
 
 LOCATIONS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS")
@@ -118,6 +118,7 @@ def install(root: Path, settings: Settings) -> Written:
             f"{path} is a symbolic link, or lies behind one: gitmem does not follow it; put "
             "a regular CODEOWNERS file there, then run this again"
         )
+    remove_temporaries_of([target], ABANDONED_AGE)  # a killed run's, untracked beside it
     try:
         current = target.read_bytes().decode("utf-8")  # as it is: CRLF stays CRLF
     except FileNotFoundError:

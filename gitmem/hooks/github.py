@@ -44,7 +44,7 @@ from pathlib import Path
 
 from gitmem import DISTRIBUTION, __version__
 from gitmem.errors import UsageError
-from gitmem.repo.store import atomic_write
+from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
 
 WORKFLOWS = ("gitmem-check.yml", "gitmem-review.yml", "gitmem-admit.yml", "gitmem-protect.yml")
 #: Installed on request only (`gitmem init --pages`): publishes `gitmem site` to GitHub Pages.
@@ -192,6 +192,8 @@ def install_workflows(
     if branch is None:
         branch = _memory_branch(root)
     folder = root / FOLDER
+    # a killed run's temporary beside a workflow, untracked where `git add -A` commits it
+    remove_temporaries_of((folder / name for name in names), ABANDONED_AGE)
     lines: list[str] = []
     for name in names:
         path = folder / name

@@ -43,7 +43,7 @@ import gitmem
 from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
-from gitmem.repo.atomic import atomic_write
+from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
 from gitmem.repo.gitcli import output_in as _git
 from gitmem.repo.gitcli import run_in as _run
 
@@ -161,6 +161,9 @@ def install(
     if python is not None and _inside_work_tree(repo_path, folder):
         recorded = None
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
+    # the temporary a killed install left beside a hook it was writing: in a hooks folder
+    # shared through the repository (core.hooksPath), `git add -A` commits it
+    remove_temporaries_of((folder / name for name in names), ABANDONED_AGE)
     for name in names:
         lines.append(_install_one(folder, name, script(name, recorded, package)))
     if server:

@@ -17,7 +17,7 @@ from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug, quoted_id
-from gitmem.repo.atomic import refuse_links
+from gitmem.repo.atomic import ABANDONED_AGE, refuse_links, remove_temporaries_of
 from gitmem.repo.snapshot import WorktreeSnapshot
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import branch_default, settings_from
@@ -103,6 +103,14 @@ def init(
     _refuse_ignored(
         store, folder_name, [*([PROJECT_SETTINGS] if settings else []), ".gitattributes"]
     )
+    # a killed init left the temporary of a file it was writing beside it, untracked in the
+    # working tree, where `git add -A` commits it; a file kept because it is there now (the
+    # next run's answer) would otherwise leave it for good
+    remove_temporaries_of(
+        [root / PROJECT_SETTINGS, *(root / folder_name / n for n in _FOLDER_FILES),
+         root / ".gitattributes"],
+        ABANDONED_AGE,
+    )  # fmt: skip
     if settings:
         _create(
             root / PROJECT_SETTINGS,

@@ -18,10 +18,19 @@ from pathlib import Path
 
 from gitmem.errors import UsageError
 
-__all__ = ["atomic_write", "refuse_links", "remove_temporaries_of", "sweep_temporaries"]
+__all__ = [
+    "ABANDONED_AGE",
+    "atomic_write",
+    "refuse_links",
+    "remove_temporaries_of",
+    "sweep_temporaries",
+]
 
 #: How many random bytes name a temporary file (written as twice as many hex digits).
 _TOKEN_BYTES = 6
+#: A temporary file this many seconds old belongs to no live writer (a write takes
+#: milliseconds): one that a writer holding no lock finds is a killed writer's, to delete.
+ABANDONED_AGE = 60.0
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

@@ -6,7 +6,9 @@ cases 2 and 3)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -15,10 +17,11 @@ from clirunner import PROPOSE, ok, run
 from gitmem.errors import UsageError
 from gitmem.lifecycle.bootstrap import init
 from gitmem.lifecycle.writing import today
+from gitmem.repo.atomic import ABANDONED_AGE
 from gitmem.repo.store import Store
 from gitmem.settings.load import BRANCH_FALLBACK
 
-from conftest import git
+from conftest import git, killed_at_rename
 
 
 def test_defaults_write_no_settings_file_and_a_second_run_keeps_everything(repo: Path) -> None:
@@ -391,3 +394,33 @@ def test_the_index_merge_attribute_names_a_folder_of_any_name(repo: Path, folder
     lines = done.stdout.splitlines()
     assert lines[0].endswith(": merge: gitmem-index"), done.stdout
     assert lines[1].endswith(": merge: unspecified"), done.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "command"),
+    [
+        ("INDEX.md", ["init"]),
+        (".gitattributes", ["init"]),
+        (".gitmem.toml", ["init", "--project", "shop"]),
+        ("AGENTS.md", ["init", "--agents"]),
+        (".mcp.json", ["init", "--claude"]),
+        ("pre-commit", ["hooks", "install"]),
+    ],
+)
+def test_a_setup_killed_in_the_middle_of_a_write_leaves_no_temporary_for_long(
+    repo: Path, name: str, command: list[str]
+) -> None:
+    """init (and the hooks, the agents' files it installs) killed with a file's temporary
+    written and not renamed left `.NAME.<hex>.tmp` untracked beside it for good: the next
+    run kept the file and never looked at the temporary, which `git add -A` then commits.
+    A later run deletes it once it is older than any write takes; one just written may be
+    a live writer's (no lock is held), and stays."""
+    killed_at_rename(repo, name, *command)
+    [temporary] = [p for p in repo.rglob(f".{name}.*.tmp")]
+    ok(run(repo, *command))
+    assert temporary.exists()  # a live init could be about to rename it
+    old = time.time() - 2 * ABANDONED_AGE
+    os.utime(temporary, (old, old))
+    ok(run(repo, *command))
+    assert not list(repo.rglob("*.tmp"))
+    assert ".tmp" not in git(repo, "status", "--porcelain", "--untracked-files=all")
