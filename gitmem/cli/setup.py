@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from gitmem.cli.options import utf8_text
+
+if TYPE_CHECKING:
+    from gitmem.repo.store import Store
 
 
 @click.command()
@@ -166,9 +171,20 @@ def init(
         click.echo(f"{written.action} {written.path}")
         if written.action != "unchanged":
             done.created.append(written.path)
-    if done.created:
-        click.echo("commit them: git add " + " ".join(done.created) + " && git commit")
+    # a file kept because an init killed before it could say so had written it is as much to
+    # commit as one created now: the closing line named none of them, and the memory folder
+    # was committed without them
+    to_commit = [*done.created, *_uncommitted(store, done.kept)]
+    if to_commit:
+        click.echo("commit them: git add " + " ".join(to_commit) + " && git commit")
     return 0
+
+
+def _uncommitted(store: Store, paths: list[str]) -> list[str]:
+    """Those of paths (relative to the working tree) that HEAD's commit does not hold."""
+    head = store.resolve("HEAD")
+    tree = store.tree_of(head) if head is not None else None
+    return [path for path in paths if tree is None or not store.exists(tree, path)]
 
 
 @click.group()

@@ -424,3 +424,26 @@ def test_a_setup_killed_in_the_middle_of_a_write_leaves_no_temporary_for_long(
     ok(run(repo, *command))
     assert not list(repo.rglob("*.tmp"))
     assert ".tmp" not in git(repo, "status", "--porcelain", "--untracked-files=all")
+
+
+def test_an_init_killed_half_way_is_named_whole_in_the_next_runs_commit_line(
+    repo: Path,
+) -> None:
+    """init killed after writing refused.md and INDEX.md, before .gitignore: the next run kept
+    those two (they are there) and its closing `commit them: git add …` line named only what
+    it created itself, so the memory folder was committed without them. Every file of init's
+    that HEAD does not hold is named; once committed, none is."""
+    killed_at_rename(repo, ".gitignore", "init")
+    again = ok(run(repo, "init")).output
+    assert "kept .gitmem/INDEX.md (already there)" in again
+    [line] = [x for x in again.splitlines() if x.startswith("commit them: git add ")]
+    named = line.removeprefix("commit them: git add ").removesuffix(" && git commit").split()
+    assert sorted(named) == [
+        ".gitattributes", ".gitmem/.gitignore", ".gitmem/INDEX.md", ".gitmem/refused.md",
+    ]  # fmt: skip
+    git(repo, "add", *named)
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    assert "commit them" not in ok(run(repo, "init")).output
+    # all that is left is the temporary the kill left, no file to commit (it goes once old)
+    left = git(repo, "status", "--porcelain", "--untracked-files=all").splitlines()
+    assert [line.endswith(".tmp") for line in left] == [True]
