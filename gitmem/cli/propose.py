@@ -266,8 +266,13 @@ def _kept_on_failure(ws: Workspace, edited: str | None, call: Callable[[], T]) -
     except GitmemError as exc:
         if edited is None:
             raise
+        from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
+
         path = ws.store.common_dir / DRAFT_FILE
-        path.write_text(edited, encoding="utf-8")
+        # replaced whole: a plain write killed after it emptied the file lost the draft kept
+        # before and this one both
+        atomic_write(path, edited.encode("utf-8"))
+        remove_temporaries_of([path], ABANDONED_AGE)  # a killed run's, beside it
         raise type(exc)(
             f"{exc.message}\nyour draft is kept in {path}: fix it there, then "
             f"gitmem propose --from {path}",

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from clirunner import PROPOSE, first_id, ok, run
 
 from gitmem.lifecycle.candidates import pending
@@ -179,3 +180,53 @@ def test_an_editor_that_fails_or_deletes_its_file_is_a_clear_error(
         assert f"gitmem: the editor {editor} {says}: nothing proposed" in out
         assert "unexpected error" not in out and "Error:" not in out
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+#: A sitecustomize that kills (SIGKILL) the process as it writes the first bytes into the
+#: draft file or into a temporary of it: the file opened for writing, not written yet.
+KILLED_WRITING_DRAFT = """
+import os, signal, sys
+
+
+def where(handle):
+    name = getattr(handle, "name", None)
+    if isinstance(name, int):
+        try:
+            return os.readlink(f"/proc/self/fd/{name}")
+        except OSError:
+            return ""
+    return str(name or "")
+
+
+def on_call(frame, event, arg):
+    if event == "c_call" and getattr(arg, "__name__", "") == "write":
+        if "GITMEM_DRAFT.md" in where(getattr(arg, "__self__", None)):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+sys.setprofile(on_call)
+"""
+
+
+def test_a_draft_kept_by_a_killed_propose_is_the_old_one_or_the_new_one(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The draft of a proposal the rules refused was written over the one kept before by a
+    plain write: killed between the truncation and the bytes, both drafts were lost, the
+    file left empty. It is now replaced whole."""
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("no /proc/self/fd: the kill cannot tell which file is written")
+    draft = memory / ".git" / "GITMEM_DRAFT.md"
+    draft.write_text("title: An earlier draft\n")
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nsed -i -e 's/^title:$/title: Written in the editor/' \"$1\"\n")
+    editor.chmod(0o755)
+    custom = tmp_path / "custom"
+    custom.mkdir()
+    (custom / "sitecustomize.py").write_text(KILLED_WRITING_DRAFT)
+    path = os.pathsep.join(filter(None, [str(custom), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb",
+           "PYTHONPATH": path}  # fmt: skip
+    code, out = converse(memory, ["propose"], [], env)
+    assert code == -9, out
+    assert draft.read_text() == "title: An earlier draft\n"
