@@ -244,7 +244,7 @@ def _refuse_conflicts(repo_path: Path, folder: Path, names: tuple[str, ...]) -> 
                 f'tree), so gitmem will not rename it: add the line `gitmem hook {name} "$@"` '
                 "to it and install again"
             )
-        elif os.path.lexists(chained):
+        elif os.path.lexists(chained) and not _same_file(path, chained):
             problems.append(
                 f"{path} is not gitmem's and {chained.name} is taken too, so it cannot be "
                 f"chained: merge the two into one hook (or remove one) and install again"
@@ -302,7 +302,15 @@ def _install_one(folder: Path, name: str, text: bytes) -> str:
         if _already_runs_gitmem(path, name):
             return f"{name}: left as is, it already runs `gitmem hook {name}`"
         chained = folder / (name + CHAINED_SUFFIX)
-        os.rename(path, chained)
+        # kept under its new name by a second link, then replaced by a rename: at every
+        # point the hook is the user's or gitmem's (which runs it); a rename, then a write,
+        # killed between, left no hook there at all. An install killed after the link left
+        # both names on one file, which the next run takes up here.
+        if not _same_file(path, chained):
+            try:
+                os.link(path, chained, follow_symlinks=False)
+            except OSError:  # a file system without hard links: the old way, a short gap
+                os.rename(path, chained)
         _write_script(path, text)
         return (
             f"{name}: installed; the existing hook now runs first, "
@@ -316,16 +324,30 @@ def _uninstall_one(folder: Path, name: str) -> str:
     path = folder / name
     chained = folder / (name + CHAINED_SUFFIX)
     if os.path.lexists(path) and not is_gitmem_hook(path):
+        if _same_file(path, chained):  # an install killed before its rename: one file
+            chained.unlink()
+            return f"{name}: not installed"
         if os.path.lexists(chained):
             return f"{name}: not gitmem's, left alone (and {chained.name} left beside it)"
         return f"{name}: not gitmem's, left alone"
     removed = os.path.lexists(path)
+    if os.path.lexists(chained):
+        # one rename puts the previous hook back over gitmem's: an unlink first, killed
+        # before the rename, left no hook there at all
+        os.replace(chained, path)
+        return f"{name}: {'removed; ' if removed else ''}restored the previous hook"
     if removed:
         path.unlink()
-    if os.path.lexists(chained):
-        os.rename(chained, path)
-        return f"{name}: {'removed; ' if removed else ''}restored the previous hook"
     return f"{name}: removed" if removed else f"{name}: not installed"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether a and b are two names of one file (os.link made b), links not followed."""
+    try:
+        first, second = os.lstat(a), os.lstat(b)
+    except OSError:
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
 def _write_script(path: Path, data: bytes) -> None:

@@ -36,7 +36,7 @@ from gitmem.hooks.installer import (
     uninstall,
 )
 
-from conftest import git
+from conftest import git, killed_at_rename
 from entries import text
 
 ALL_HOOKS = CLIENT_HOOKS + SERVER_HOOKS
@@ -977,3 +977,56 @@ def test_a_sha256_repository_is_refused_clearly_and_never_judged_half_way(
     done = git_env(work, dict(os.environ), "push", str(server), "main")
     assert done.returncode != 0 and "pre-receive hook declined" in done.stderr, done.stderr
     assert SHA256_WHY in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+#: gitmem's command line (argv[1:]), killed (SIGKILL) as it renames a chained hook back.
+KILLED_RESTORING = """
+import os, signal, sys
+
+
+def on_event(event, args):
+    if event == "os.rename" and os.fsdecode(args[0]).endswith(".gitmem-chained"):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def test_a_hook_chained_by_a_killed_install_or_uninstall_is_never_missing(repo: Path) -> None:
+    """Chaining renamed the user's hook away, then wrote gitmem's in its place; restoring
+    deleted gitmem's, then renamed the user's back: killed between, no pre-push hook ran
+    at all until the next run. The user's hook now stays in place until gitmem's replaces
+    it by a rename, and goes back over it by one rename."""
+    hook = repo / ".git" / "hooks" / "pre-push"
+    write_exec(hook, "#!/bin/sh\necho mine\n")
+    killed_at_rename(repo, "pre-push", "hooks", "install")
+    assert hook.read_bytes() == b"#!/bin/sh\necho mine\n"
+    assert run(repo, "hooks", "install").exit_code == 0
+    assert is_gitmem_hook(hook)
+    chained = hook.with_name("pre-push" + CHAINED_SUFFIX)
+    assert chained.read_bytes() == b"#!/bin/sh\necho mine\n"
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_RESTORING, "hooks", "uninstall"],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == -9, done.stderr
+    assert is_gitmem_hook(hook)  # still gitmem's, which runs the user's
+    assert run(repo, "hooks", "uninstall").exit_code == 0
+    assert hook.read_bytes() == b"#!/bin/sh\necho mine\n" and not chained.exists()
+
+
+def test_uninstall_after_an_install_killed_before_its_rename_keeps_the_users_hook(
+    repo: Path,
+) -> None:
+    """An install killed between linking the user's hook to its chained name and renaming
+    gitmem's over it leaves one file under both names: uninstall drops the second."""
+    hook = repo / ".git" / "hooks" / "pre-push"
+    write_exec(hook, "#!/bin/sh\necho mine\n")
+    killed_at_rename(repo, "pre-push", "hooks", "install")
+    assert run(repo, "hooks", "uninstall").exit_code == 0
+    assert hook.read_bytes() == b"#!/bin/sh\necho mine\n"
+    assert not hook.with_name("pre-push" + CHAINED_SUFFIX).exists()
