@@ -1936,14 +1936,16 @@ def scan_file_names(paths: Iterable[str]) -> list[Finding]:
 
 _BIDI = frozenset([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 _ZERO_WIDTH = frozenset([0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
-# Category Cf (format) characters that render as nothing, plus invisible fillers and selectors
-# outside Cf. Left out on purpose: the visible prepended marks of Arabic, Syriac and Kaithi
-# (U+0600-0605, U+06DD, U+070F, U+0890-0891, U+08E2, U+110BD, U+110CD) and the emoji variation
-# selectors U+FE00-FE0F.
+# Category Cf (format) characters that render as nothing, plus every other default-ignorable
+# code point (Unicode's DerivedCoreProperties: fillers, the Khmer inherent vowels U+17B4-17B5,
+# the unassigned U+FFF0-FFF8 and U+E0080-E0FFF, which a renderer is to draw as nothing).
+# Left out on purpose: the visible prepended marks of Arabic, Syriac and Kaithi (U+0600-0605,
+# U+06DD, U+070F, U+0890-0891, U+08E2, U+110BD, U+110CD) and the emoji variation selectors
+# U+FE00-FE0F.
 _HIDDEN_CLASS = (
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
-    "\u3164\ufeff\uffa0\ufff9-\ufffb\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\ufff9-\ufffb"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 
 

@@ -840,6 +840,39 @@ def test_hidden_unicode_covers_every_invisible_format_character() -> None:
     assert missing == []
 
 
+#: Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt, as of Unicode 16), written
+#: out: Python's unicodedata does not give the property. Renderers draw these as nothing, so
+#: they hide inside a token; the emoji variation selectors U+FE00-FE0F are left out (emoji).
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
+def test_hidden_unicode_covers_every_default_ignorable_character() -> None:
+    """Not only Cf: the Khmer inherent vowels are marks (Mn) and U+FFF0-FFF8 and most of
+    U+E0000-E0FFF are unassigned, yet all render as nothing."""
+    missing = [
+        f"U+{cp:04X}"
+        for low, high in DEFAULT_IGNORABLE
+        for cp in range(low, high + 1)
+        if not scan_hidden_unicode(f"x{chr(cp)}x")
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("char", ["\u17b4", "\u17b5", "\ufff0", "\U000e0080", "\U000e0fff"])
+def test_a_token_split_by_an_invisible_mark_is_the_token(char: str) -> None:
+    token = "ghp_" + rnd(36)
+    findings = scan_text(f"the bot uses {token[:7]}{char}{token[7:]} now\n")
+    assert rules_of(findings) == {"github-pat", "hidden-unicode"}, findings
+    [found] = [f for f in findings if f.rule == "github-pat"]
+    assert_redacted(found, token)
+    assert found.fingerprint == secrets.fingerprint("github-pat", token.encode())
+
+
 @pytest.mark.parametrize(
     ("written", "code"),
     [
