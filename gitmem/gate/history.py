@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import TYPE_CHECKING
 
@@ -189,6 +189,9 @@ class Judge:
         default_factory=dict
     )
     proven: dict[str, bool] = field(default_factory=dict)  # INDEX.md proven, by commit
+    # the memory paths the push adds or changes, each with the first commit that does, in
+    # order: their names are scanned for secrets at the end, all in one text (_scan_names)
+    names: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.settings = self.policy.settings()
@@ -712,6 +715,7 @@ def _scan_changes(
         _check_layout_name(j, change, commit)
         if new is None:
             continue
+        j.names.setdefault(change.path, commit)
         # a link before the already-scanned test: a link's blob is its target, and a file of
         # this push holding the same bytes would otherwise let the link through unnamed
         if not new.is_file:  # each path named: two links to one target are two problems
@@ -922,7 +926,14 @@ def _scanner(j: Judge) -> Scanner:
 
 def _report_scans(j: Judge) -> None:
     """Secrets and hidden Unicode the scanner found, as problems of the files and commits;
-    a finding whose fingerprint a reviewer recorded is not one."""
+    a finding whose fingerprint a reviewer recorded is not one. Then the secrets in the
+    files' names, and every problem shown without them (the last step of a judgement)."""
+    _report_text_scans(j)
+    _withhold(j, _scan_names(j))
+
+
+def _report_text_scans(j: Judge) -> None:
+    """The findings in the texts of the files and messages scanned (_report_scans)."""
     for label, findings in j.scanner.results() if j.scanner else []:
         path, commit = j.scanned_files[int(label)]
         allowed_here = j.policy.allowed | _push_allowed_for(j, path)
@@ -944,6 +955,90 @@ def _report_scans(j: Judge) -> None:
                     "(gitmem admit --allow, or gitmem.allow in the server's git config)",
                 )
             )
+
+
+#: how a problem shows a memory path whose name holds a secret
+WITHHELD_PATH = "(withheld: a memory file's path holds a secret)"
+
+
+def _scan_names(j: Judge) -> list[str]:
+    """The memory paths of the push whose names hold a secret, each reported as SECRET (its
+    path withheld): a file or folder named after a token carries it to the server as surely
+    as its text does. The names are scanned as one text, a path a line (a push of 10,000
+    admissions names 20,000 files; one scan each would cost more than their texts' scans)."""
+    if not j.names:
+        return []  # a push that changes no memory file loads no secret rules
+    from gitmem.gate import secrets
+
+    paths = list(j.names)
+    found: dict[int, list[secrets.Finding]] = {}
+    start = 0
+    while start < len(paths):  # in pieces under the scanner's cap
+        size, end = 0, start
+        while end < len(paths) and (end == start or size + len(paths[end]) < MAX_NAMES_CHARS):
+            size += len(paths[end]) + 1
+            end += 1
+        text = "\n".join(shown(path) for path in paths[start:end])
+        for finding in secrets.scan_text(text):
+            if finding.rule not in _NOT_A_NAMES_SECRET and finding.fingerprint not in (
+                j.policy.allowed
+            ):
+                found.setdefault(start + finding.line - 1, []).append(finding)
+        start = end
+    for number, findings in sorted(found.items()):
+        path = paths[number]
+        for finding in findings:
+            j.add(
+                WITHHELD_PATH,
+                "SECRET",
+                f"{finding.rule}: {finding.description} ({finding.excerpt}) in the name of a "
+                "memory file or folder: rename it, rewrite the commits that hold the name and "
+                "rotate the secret; if a reviewer (not its author) finds it harmless, they "
+                f"record its fingerprint {finding.fingerprint} (gitmem.allow in the server's "
+                "git config)",
+                j.names[path],
+            )
+    return [paths[number] for number in sorted(found)]
+
+
+#: the scanner's findings that say nothing of a secret in a name: hidden characters (the
+#: layout rules judge a name's characters), a secret-like file name (a memory file is never
+#: one by the layout rules) and the size cap (the names are scanned in pieces under it)
+_NOT_A_NAMES_SECRET = frozenset({"hidden-unicode", "secret-file-name", "scan-size-cap"})
+
+#: characters of names scanned at a time, under the scanner's cap
+MAX_NAMES_CHARS = 128 * 1024
+
+
+def _withhold(j: Judge, paths: list[str]) -> None:
+    """Every problem that names one of paths shown without the secret: its path as
+    WITHHELD_PATH, and in its message each file or folder name that holds the secret (with
+    and without its extension), or the whole path when no one name does, as `(withheld)`
+    (the layout and history rules name the file they judge)."""
+    if not paths:
+        return
+    secret: set[str] = set()
+    for path in paths:
+        shown_path = shown(path)
+        names = {n for part in shown_path.split("/") for n in (part, part.rsplit(".", 1)[0])}
+        holding = {name for name in names if name and _name_secrets(name)}
+        secret |= holding or {shown_path, shown(j.rel(path))}
+    ordered = sorted(secret, key=len, reverse=True)  # a name before a part of it
+    kept = []
+    for problem in j.problems:
+        path, message = problem.path, problem.message
+        if any(name in path for name in ordered):
+            path = WITHHELD_PATH
+        for name in ordered:
+            message = message.replace(name, "(withheld)")
+        kept.append(replace(problem, path=path, message=message))
+    j.problems[:] = kept
+
+
+def _name_secrets(text: str) -> bool:
+    from gitmem.gate import secrets
+
+    return any(f.rule not in _NOT_A_NAMES_SECRET for f in secrets.scan_text(text))
 
 
 def _push_allowed_for(j: Judge, path: str) -> frozenset[str]:
