@@ -1630,12 +1630,14 @@ _INLINE_TAGS = (
 )
 #: Markdown and HTML that renders as nothing around or inside a token: emphasis wrapped round
 #: one (`_ghp_…_`, `**AKIA…**` where no word character borders it), emphasis, a code span's
-#: backticks, empty tags or a comment between two of its characters (`gh**p**_…`, `gh<!-- -->p`)
+#: backticks, empty tags or a comment between two of its characters (`gh**p**_…`, `gh<!-- -->p`;
+#: tags and comments beside a hyphen too: `glpat-<b></b>…`, `sk-<!---->proj-…`)
 _MARKUP = re.compile(
     r"(?<![A-Za-z0-9_*`>])[_*]{1,3}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[_*]{1,3}(?![A-Za-z0-9_*`<])"
-    r"|(?<=[A-Za-z0-9_])(?:\*{1,3}|`{1,3}|(?:<!--.{0,64}?-->|</?"
+    r"|(?<=[A-Za-z0-9_])(?:\*{1,3}|`{1,3})(?=[A-Za-z0-9_])"
+    r"|(?<=[A-Za-z0-9_\-])(?:<!--.{0,64}?-->|</?"
     + _INLINE_TAGS
-    + r"(?:\s[^<>]{0,64})?/?>)+)(?=[A-Za-z0-9_])"
+    + r"(?:\s[^<>]{0,64})?/?>)+(?=[A-Za-z0-9_\-])"
 )
 #: variation selectors: invisible after a letter, left out of the hidden characters for emoji
 _VARIATION = re.compile("[\ufe00-\ufe0f]")
@@ -1645,9 +1647,8 @@ _VARIATION = re.compile("[\ufe00-\ufe0f]")
 #: times slower)
 _MARKUP_TRIGGER_PATTERN = (
     r"(?:^|[^A-Za-z0-9])[_*]{1,3}(?:[A-Za-z0-9][A-Za-z0-9_\-]{11}|[A-Za-z][A-Za-z0-9+.\-]{0,20}://)"
-    r"|[A-Za-z0-9_](?:\*{1,3}[A-Za-z0-9_]|`{1,3}[A-Za-z0-9_]|<!--|</?"
-    + _INLINE_TAGS
-    + r"[^<>\n]{0,80}>[\w<])"
+    r"|[A-Za-z0-9_](?:\*{1,3}[A-Za-z0-9_]|`{1,3}[A-Za-z0-9_])"
+    r"|[A-Za-z0-9_\-](?:<!--|</?" + _INLINE_TAGS + r"[^<>\n]{0,80}>[\w<\-])"
 )
 
 

@@ -1289,6 +1289,29 @@ def test_a_token_hidden_by_markup_is_found_as_it_renders(written: str) -> None:
     assert "github-pat" in rules_of(scan_text(f'GITHUB_TOKEN = "{written}"\n'))  # assigned
 
 
+_GL = "glpat-" + rnd(20)
+_OPENAI = "sk-proj-" + rnd(48)
+
+
+@pytest.mark.parametrize(
+    ("written", "rule"),
+    [
+        ("glpat-<span></span>" + _GL[6:], "gitlab-token"),  # after the prefix's hyphen
+        ("glpat<b></b>-" + _GL[6:], "gitlab-token"),  # before it
+        ("glpat-<!-- -->" + _GL[6:], "gitlab-token"),
+        ("sk-<!---->proj-" + _OPENAI[8:], "openai-api-key"),
+        ("sk-proj<wbr>-" + _OPENAI[8:], "openai-api-key"),
+    ],
+)
+def test_markup_beside_a_hyphen_inside_a_token_is_read_as_it_renders(
+    written: str, rule: str
+) -> None:
+    """An empty element or a comment renders as nothing next to a hyphen as next to a
+    letter: GitLab's and OpenAI's prefixes end in one."""
+    findings = scan_text(f"the bot logs in with {written} daily\n")
+    assert rule in rules_of(findings), findings
+
+
 @pytest.mark.parametrize(
     "text",
     [
