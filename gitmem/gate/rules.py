@@ -266,7 +266,11 @@ def check_bytes(path: str, data: bytes, ctx: Context, place: Place | None = None
         text = entry_mod.decode(data)
     except EntryError as exc:
         return [Problem(path, exc.line, exc.rule, exc.message)]
-    problems = _hidden_and_secrets(path, text, ctx.allowed) if ctx.scan_secrets else []
+    # scanned as the bytes hold it, as the history gates scan a pushed blob: a carriage return
+    # that ends no line (it overwrites the line on a terminal) is hidden text there, and the
+    # parser's line ends, where it is one, would have hidden it from this gate alone
+    scanned = data.decode("utf-8") if b"\r" in data else text
+    problems = _hidden_and_secrets(path, scanned, ctx.allowed) if ctx.scan_secrets else []
     try:
         parsed = entry_mod.parse(text)
     except EntryError as exc:
