@@ -101,6 +101,7 @@ class ProposalFields:
     def __post_init__(self) -> None:
         for spec in specs():
             value = getattr(self, spec.name)
+            _require_shape(spec, value)
             if spec.many:  # lists from JSON or a caller's dict, tuples from click
                 object.__setattr__(self, spec.name, tuple(value or ()))
 
@@ -173,6 +174,31 @@ class ProposalFields:
                     "end the code with a line of the same fence, or the sections after it "
                     "read as code"
                 )
+
+
+def _require_shape(spec: FieldSpec, value: Any) -> None:
+    """Refuse a value of the wrong kind, naming the field as `gitmem check` does: a list field
+    holds a list of text, any other field text. A draft's YAML can give any shape, and the
+    proposal used to make one fit: `title: {a: b}` was proposed as the text "{'a': 'b'}",
+    `tags: hooks` as the tags h, o, o, k, s, `tags: {hooks: x}` as the tag hooks, where
+    `gitmem check` and the server refuse the same file."""
+    if value is None:
+        return
+    if not spec.many:
+        if not isinstance(value, str):
+            raise RuleError(f"{spec.name}: expected text, got {_kind_of(value)}")
+        return
+    if not isinstance(value, list | tuple):
+        raise RuleError(f"{spec.name}: expected a list, got {_kind_of(value)}")
+    for number, item in enumerate(value):
+        if not isinstance(item, str):
+            raise RuleError(f"{spec.name}.{number}: expected text, got {_kind_of(item)}")
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "a mapping" if isinstance(value, Mapping) else "text"
 
 
 def specs() -> tuple[FieldSpec, ...]:

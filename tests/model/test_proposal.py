@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gitmem.errors import RuleError, UsageError
@@ -56,3 +58,25 @@ def test_missing_required_fields_are_named_by_their_options() -> None:
 def test_empty_lists_and_empty_text_count_as_not_given() -> None:
     fields = ProposalFields(type="method", context="", tags=[], files=None)  # type: ignore[arg-type]
     assert fields.given() == {"type": "method"}
+
+
+@pytest.mark.parametrize(
+    ("field", "words"),
+    [
+        ("title: {a: b}", "title: expected text, got a mapping"),
+        ("title: [a, b]", "title: expected text, got a list"),
+        ("rationale:\n  a: b", "rationale: expected text, got a mapping"),
+        ("tags: hooks", "tags: expected a list, got text"),
+        ("tags: {hooks: x}", "tags: expected a list, got a mapping"),
+        ("files: [[a]]", "files.0: expected text, got a list"),
+        ("evidence_batches: [b1, {b2: x}]", "evidence_batches.1: expected text, got a mapping"),
+    ],
+)
+def test_a_draft_value_of_the_wrong_kind_is_refused_not_reshaped(field: str, words: str) -> None:
+    """`gitmem check` and the server refuse these drafts; propose --from made them fit (the
+    title "{'a': 'b'}", the tags h, o, o, k, s) and proposed what nobody wrote."""
+    name = field.split(":")[0]
+    draft = text(**{name: "x"}).replace(f"\n{name}: x\n", f"\n{field}\n")
+    assert field in draft
+    with pytest.raises(RuleError, match=re.escape(words)):
+        ProposalFields.from_text(draft)
