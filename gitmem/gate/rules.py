@@ -349,6 +349,23 @@ def _hidden_and_secrets(path: str, text: str, allowed: frozenset[str]) -> list[P
     return problems
 
 
+#: The fields that hold a date (amended a list of them): the schema gives their shape only.
+DATE_FIELDS = ("created", "admitted", "amended", "retired")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _calendar_date(text: str) -> bool:
+    """False for a YYYY-MM-DD that names no day (2026-02-30); True for anything else, whose
+    shape the schema judges."""
+    if not _DATE.fullmatch(text):
+        return True
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def field_line(text: str, name: str) -> int | None:
     """The line of a front-matter field, for messages."""
     for number, line in enumerate(text.split("\n")[1:], start=2):
@@ -392,18 +409,13 @@ def check_entry(
             "SCHEMA", message, name if name in entry.meta else (quoted.group(1) if quoted else None)
         )
 
+    # every date the schema shapes as YYYY-MM-DD must also be a day of the calendar
+    for name in DATE_FIELDS:
+        value = entry.meta.get(name)
+        for date in value if isinstance(value, list) else [value]:
+            if isinstance(date, str) and not _calendar_date(date):
+                add("DATE", f"{name} {date!r} is not a calendar date", name)
     created = entry.created
-    try:
-        dt.date.fromisoformat(created)
-    except ValueError:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", created):
-            add("DATE", f"created {created!r} is not a calendar date", "created")
-    admitted = str(entry.meta.get("admitted", ""))
-    if admitted and re.fullmatch(r"\d{4}-\d{2}-\d{2}", admitted):
-        try:
-            dt.date.fromisoformat(admitted)
-        except ValueError:
-            add("DATE", f"admitted {admitted!r} is not a calendar date", "admitted")
 
     entry_id, type_ = entry.id, entry.type
     if entry_id and type_:

@@ -37,7 +37,7 @@ ID-PATH | file | The id disagrees with the file name.
 ID-TYPE | file | The id disagrees with the entry's type or folder.
 ID-DATE | file | The id disagrees with the created date.
 ID-FORMAT | file | The id is not `<project>-<type>-<yyyymmdd>-<slug>`.
-DATE | file | `created` or `admitted` is not a calendar date.
+DATE | file | `created`, `admitted`, `amended` or `retired` is not a calendar date.
 STATUS-FOLDER | file | The status does not fit the folder (a candidate under entries/...).
 BODY-LENGTH | file | The body is longer than `memory.maxBody` characters.
 SECRET | file, history | A secret: token, private key, password, entropy near a secret word.

@@ -493,6 +493,33 @@ def test_an_impossible_admitted_date(repo: Path) -> None:
     assert "admitted '2026-02-30' is not a calendar date" in line
 
 
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        (
+            {"amended": ["2026-12-01", "2026-13-45"], "amended_by": "human:bob"},
+            "amended '2026-13-45' is not a calendar date",
+        ),
+        (
+            {
+                "status": "retired",
+                "retired": "2026-02-30",
+                "retired_by": "human:bob",
+                "retired_reason": "a test write",
+            },
+            "retired '2026-02-30' is not a calendar date",
+        ),
+    ],
+)
+def test_every_date_field_is_a_calendar_date(
+    repo: Path, changes: dict[str, Any], words: str
+) -> None:
+    """The schema gives a date's shape (YYYY-MM-DD); only created and admitted were held to
+    the calendar, so an amendment or a retirement on 2026-02-30 was a valid entry."""
+    write(repo, ENTRY, text(**{**ADMITTED, **changes}))
+    assert words in one_problem(run(repo, "check"), "DATE", ENTRY)
+
+
 @pytest.mark.parametrize("folder", [".GITMEM", ".Gitmem", ".gitmem."])
 def test_a_variant_of_the_memory_folder_in_the_working_tree_and_the_index(
     repo: Path, folder: str
