@@ -30,7 +30,7 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 #: Every rule gitmem reports: id | the gates that run it | what fails (one rule a line).
 _RULE_TABLE = """
-FRONT-MATTER | file | No front matter, invalid YAML, not a mapping, duplicate keys, or aliases.
+FRONT-MATTER | file | No front matter, invalid YAML, not a mapping, duplicate keys, aliases, tags.
 SECTIONS | file | A section missing, repeated, out of order or unknown; text before Context.
 SCHEMA | file | A field missing, unknown or misshapen; a type or source the rules forbid.
 ID-PATH | file | The id disagrees with the file name.

@@ -9,7 +9,8 @@ Decisions recorded here (README "Entry format"):
   normalised (gitmem always writes LF without a BOM); invalid UTF-8 and NUL bytes are refused.
 - Every YAML scalar is read as a string (`created: 2026-11-29` stays the text `2026-11-29`,
   `title: yes` stays `yes`), duplicate keys are refused, and anchors/aliases are refused so a
-  hostile file cannot expand into a huge structure.
+  hostile file cannot expand into a huge structure.  Tags are refused but `!!str`, `!!seq` and
+  `!!map`: other YAML readers would build another value (gitmem.model.yamltext.StrictLoader).
 - The one-line fields (title, applies_when, rationale, correction, detection_signal) have their
   whitespace runs, newlines included, joined into single spaces.
 - The body is measured as gitmem writes it: the three sections with their headings, without

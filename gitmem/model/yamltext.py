@@ -22,14 +22,31 @@ HANDLER = frontmatter.default_handlers.YAMLHandler(fm_boundary=FRONT_MATTER_END)
 _BaseLoader: Any = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
+#: The tags a node may carry: those every YAML loader gives text, lists and mappings, which is
+#: what gitmem reads them as.
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("str", "seq", "map"))
+
+
 class StrictLoader(_BaseLoader):  # type: ignore[misc]
     """Every scalar read as a string (BaseLoader, in C where libyaml is there), duplicate keys
-    refused, and anchors/aliases refused: a node met twice is an alias."""
+    refused, anchors/aliases refused (a node met twice is an alias), and tags refused but
+    those of text, lists and mappings (`!!str` changes nothing).
+
+    BaseLoader ignores a tag: `title: !!binary aGk=` was read as the text `aGk=`, and
+    `!!int`, `!!timestamp`, `!!python/name:…` or a custom `!tag` passed as their text too,
+    where another tool reading the same entry (yaml.safe_load, a site generator, an agent's
+    YAML library) builds bytes, a number, a date, or refuses it, and an unsafe loader runs
+    code. The entry means one thing to every reader or is refused: a design choice, as gitmem
+    itself never writes a tag."""
 
     def construct_object(self, node: Any, deep: bool = False) -> Any:
         if node in self.constructed_objects or node in self.recursive_objects:
             raise yaml.constructor.ConstructorError(
                 None, None, "anchors and aliases are not allowed", node.start_mark
+            )
+        if node.tag not in _PLAIN_TAGS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the tag {_shown(node.tag)} is not allowed", node.start_mark
             )
         return super().construct_object(node, deep=deep)
 
@@ -49,6 +66,12 @@ class StrictLoader(_BaseLoader):  # type: ignore[misc]
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=True)  # type: ignore[no-any-return]
+
+
+def _shown(tag: str) -> str:
+    """A tag as an author writes it (`!!binary`, `!custom`), cut short."""
+    short = "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml") else tag
+    return repr(short if len(short) <= 60 else short[:59] + "…")
 
 
 class Dumper(yaml.SafeDumper):

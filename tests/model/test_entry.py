@@ -78,6 +78,13 @@ def test_headings_inside_code_fences_are_not_sections() -> None:
         ("---\ntitle: a\ntitle: b\n---\n", "FRONT-MATTER", 3, "duplicate key 'title'"),
         ("---\na: &x [1]\nb: *x\n---\n", "FRONT-MATTER", 2, "aliases are not allowed"),
         ("---\n? [a]\n: b\n---\n", "FRONT-MATTER", 2, "keys must be plain text"),
+        # a tag other tools read as bytes, a number, a date, code, or not at all
+        ("---\nid: a\ntitle: !!binary aGk=\n---\n", "FRONT-MATTER", 3, "tag '!!binary'"),
+        ("---\ntitle: !!int 12\n---\n", "FRONT-MATTER", 2, "tag '!!int' is not allowed"),
+        ("---\ncreated: !!timestamp 2026-11-29\n---\n", "FRONT-MATTER", 2, "'!!timestamp'"),
+        ("---\ntitle: !!python/name:os.system x\n---\n", "FRONT-MATTER", 2, "'!!python/name"),
+        ("---\ntags: [!custom a]\n---\n", "FRONT-MATTER", 2, "tag '!custom' is not allowed"),
+        ("---\n!!int 1: x\n---\n", "FRONT-MATTER", 2, "tag '!!int' is not allowed"),
     ],
 )
 def test_malformed_front_matter_is_located(source: str, rule: str, line: int, words: str) -> None:
@@ -85,6 +92,14 @@ def test_malformed_front_matter_is_located(source: str, rule: str, line: int, wo
         E.parse(source)
     assert (info.value.rule, info.value.line) == (rule, line)
     assert words in info.value.message
+
+
+def test_the_tags_of_text_lists_and_mappings_change_nothing() -> None:
+    """`!!str`, `!!seq` and `!!map` are what every YAML reader makes of the value anyway."""
+    source = DESIGN_EXAMPLE.replace("title: Use", "title: !!str Use").replace(
+        "tags: [hooks", "tags: !!seq [hooks"
+    )
+    assert E.parse(source) == E.parse(DESIGN_EXAMPLE)
 
 
 @pytest.mark.parametrize(
