@@ -7,6 +7,7 @@ Decisions recorded here (README "Entry format"):
 
 - The file is UTF-8.  A UTF-8 byte-order mark and CRLF line endings are accepted and
   normalised (gitmem always writes LF without a BOM); invalid UTF-8 and NUL bytes are refused.
+  A lone CR is a line end here too, but the gates' scan of the bytes refuses it as hidden text.
 - Every YAML scalar is read as a string (`created: 2026-11-29` stays the text `2026-11-29`,
   `title: yes` stays `yes`), duplicate keys are refused, and anchors/aliases are refused so a
   hostile file cannot expand into a huge structure.  Tags are refused but `!!str`, `!!seq` and
