@@ -85,13 +85,7 @@ def test_an_uncommitted_settings_edit_does_not_loosen_the_rules_an_admission_is_
 ) -> None:
     """An uncommitted `maxBody = 100000` in the checkout's .gitmem.toml let `gitmem admit`
     merge a body over main's committed limit: a main the history gate then refused."""
-    entry_id = first_id()
-    ok(run(memory, *PROPOSE))
-    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
-    path = memory / f".gitmem/candidates/{entry_id}.md"
-    path.write_text(path.read_text().replace("## Evidence\n", "## Evidence\n" + "word " * 600))
-    git(memory, "commit", "-q", "-am", "more evidence")
-    git(memory, "checkout", "-q", "main")
+    entry_id = _a_candidate_over_the_limit(memory)
     (memory / ".gitmem.toml").write_text("[memory]\nmaxBody = 100000\n")
     main_before = git(memory, "rev-parse", "main").strip()
     result = run(memory, "admit", entry_id)
@@ -586,13 +580,7 @@ def test_the_users_own_settings_do_not_loosen_the_rules_an_admission_is_judged_b
     """`maxBody = 100000` in the user's own config.toml (or GITMEM_MAX_BODY) let propose and
     admit merge a body over the limit main commits: a main the server and CI, which never
     read a person's settings, then refused."""
-    entry_id = first_id()
-    ok(run(memory, *PROPOSE))
-    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
-    path = memory / f".gitmem/candidates/{entry_id}.md"
-    path.write_text(path.read_text().replace("## Evidence\n", "## Evidence\n" + "word " * 600))
-    git(memory, "commit", "-q", "-am", "more evidence")
-    git(memory, "checkout", "-q", "main")
+    entry_id = _a_candidate_over_the_limit(memory)
     if where == "file":
         (isolated_env / "gitmem").mkdir()
         (isolated_env / "gitmem/config.toml").write_text("[memory]\nmaxBody = 100000\n")
@@ -624,3 +612,15 @@ def test_an_untracked_file_where_the_entry_lands_is_named_as_untracked(memory: P
     assert path.read_text() == "my own notes\n" and git(memory, "rev-parse", "main") == tip
     path.unlink()
     ok(run(memory, "admit", first_id()))
+
+
+def _a_candidate_over_the_limit(memory: Path) -> str:
+    """Propose an entry, then lengthen its body on its branch past the default maxBody."""
+    entry_id = first_id()
+    ok(run(memory, *PROPOSE))
+    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
+    path = memory / f".gitmem/candidates/{entry_id}.md"
+    path.write_text(path.read_text().replace("## Evidence\n", "## Evidence\n" + "word " * 600))
+    git(memory, "commit", "-q", "-am", "more evidence")
+    git(memory, "checkout", "-q", "main")
+    return entry_id
