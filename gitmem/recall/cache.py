@@ -429,9 +429,10 @@ class RecallCache(_Stored):
 
     def _reindexed(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
         """A remembered tree whose index another gitmem wrote (an upgrade changed its
-        format): the index is built again from the tree's entries, seconds at 100,000, and
-        the vectors are kept, verified. They are derived from the entries' text and the
-        model alone, and embedding them again took minutes at that size."""
+        format): the index is built again from the tree's entries, with no run of the model,
+        and the vectors are kept, verified. They are derived from the entries' text and the
+        model alone, and embedding is most of a first build's time (the README's cold build
+        with the extra)."""
         vectors = None
         if semantic is not None and record.get("vectors"):
             vectors = semantic.Vectors.from_parts(

@@ -31,6 +31,7 @@ from gitmem.settings.load import (
     Settings,
     default_branch,
     load_settings,
+    user_settings_path,
 )
 
 _SETTINGS_CAP = 1024 * 1024
@@ -223,8 +224,6 @@ def _require_the_projects_rules(ws: Workspace, project: Settings) -> None:
     is judged by. The gates judge by what the memory branch commits and never read a person's
     settings (`tree_settings`), so a looser memory.maxBody in ~/.config let propose and admit
     write a main that the server and CI then refuse."""
-    from gitmem.settings.load import user_settings_path
-
     for name, variable, here, there in (
         ("memory.maxBody", "GITMEM_MAX_BODY", ws.settings.max_body, project.max_body),
         ("memory.types", "GITMEM_TYPES", list(ws.settings.types), list(project.types)),
