@@ -23,7 +23,6 @@ from remote import (
     entry_path,
     forged,
     index,
-    make_server,
     merge_commit,
     propose,
     push,
@@ -38,16 +37,6 @@ from conftest import git
 from entries import text
 
 TOKEN = github_token(35)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Path:
-    return make_server(tmp_path)
-
-
-@pytest.fixture
-def clone(memory: Path, server: Path) -> Path:
-    return connect(memory, server)
 
 
 def root_of(repo: Path) -> str:

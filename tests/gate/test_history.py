@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import remote
 from clirunner import PROPOSE, first_id, ok, run, write
-from remote import accepted, connect, make_server, rejected
+from remote import accepted, rejected
 from secret_samples import github_token
 
 from gitmem.gate import history
@@ -27,16 +27,6 @@ from entries import text
 pytestmark = pytest.mark.e2e
 
 TOKEN = github_token(22)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Path:
-    return make_server(tmp_path)
-
-
-@pytest.fixture
-def clone(memory: Path, server: Path) -> Path:
-    return connect(memory, server)
 
 
 def push(

@@ -8,22 +8,12 @@ from pathlib import Path
 
 import pytest
 from clirunner import write
-from remote import admitted, commit_all, connect, make_server, push, rejected
+from remote import admitted, commit_all, push, rejected
 from secret_samples import github_token
 
 from conftest import git
 
 TOKEN = github_token(4242)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Path:
-    return make_server(tmp_path)
-
-
-@pytest.fixture
-def clone(memory: Path, server: Path) -> Path:
-    return connect(memory, server)
 
 
 @pytest.mark.parametrize(

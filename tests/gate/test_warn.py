@@ -16,11 +16,9 @@ from clirunner import run, write
 from remote import (
     accepted,
     commit_all,
-    connect,
     entry_path,
     forged,
     index,
-    make_server,
     push,
     rejected,
 )
@@ -35,16 +33,6 @@ TOKEN = github_token(16)
 BANNER = "gitmem is in WARN mode: these pushes would be REJECTED in enforce mode"
 FORGED = "local-method-20261129-forged"
 REMOTE = ("origin", "main")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Path:
-    return make_server(tmp_path)
-
-
-@pytest.fixture
-def clone(memory: Path, server: Path) -> Path:
-    return connect(memory, server)
 
 
 def set_mode(server: Path, *flags: str) -> subprocess.CompletedProcess[str]:

@@ -631,6 +631,16 @@ def untouched(server: Path, main_before: str, proposal: proposing.Proposal) -> N
     assert tip(server, proposal.branch) == proposal.commit
 
 
+def refused(tmp_path: Path, server: Path, api: FakeGitHub, proposal: proposing.Proposal) -> str:
+    """Run the admit step, which must refuse (exit 1) and leave main and the candidate as they
+    were; the comment it left on the pull request."""
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 1, done.stdout + done.stderr
+    return comment(done)
+
+
 @pytest.mark.e2e
 def test_an_approval_admits_the_candidate_and_the_push_closes_the_pull_request(
     admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
@@ -887,11 +897,7 @@ def test_the_source_is_matched_to_a_login_as_github_matches_logins(
     dev, server, _gh = admission
     proposal = propose(dev, source="human:Alice")
     approved(api, proposal, reviewer="alice")
-    main_before = tip(server, "main")
-    done = admit_step(tmp_path, server, api)
-    untouched(server, main_before, proposal)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "`alice` is the candidate's own source" in comment(done)
+    assert "`alice` is the candidate's own source" in refused(tmp_path, server, api, proposal)
 
 
 @pytest.mark.e2e
@@ -907,11 +913,7 @@ def test_an_author_beyond_the_commits_github_lists_is_not_taken_for_a_bystander(
     filler = {"sha": "e" * 40, "author": {"login": "carol"}, "committer": {"login": "carol"}}
     mallorys = {"sha": "f" * 40, "author": {"login": "mallory"}, "committer": {"login": "carol"}}
     api.commits = [filler] * 250 + [mallorys, *api.commits]
-    main_before = tip(server, "main")
-    done = admit_step(tmp_path, server, api)
-    untouched(server, main_before, proposal)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "more commits than GitHub lists" in comment(done)
+    assert "more commits than GitHub lists" in refused(tmp_path, server, api, proposal)
 
 
 @pytest.mark.e2e
@@ -1048,14 +1050,11 @@ def test_only_a_run_that_judged_exactly_the_head_counts(
     else:
         api.passed(proposal.commit)
         api.passed(proposal.commit, conclusion="failure")
-    main_before = tip(server, "main")
-    done = admit_step(tmp_path, server, api)
-    untouched(server, main_before, proposal)
-    assert done.returncode == 1, done.stdout + done.stderr
+    said = refused(tmp_path, server, api, proposal)
     if spoof == "a-newer-failure":
-        assert "gitmem check did not pass" in comment(done)
+        assert "gitmem check did not pass" in said
     else:
-        assert "does not show that it judged that commit" in comment(done)
+        assert "does not show that it judged that commit" in said
 
 
 def test_the_check_workflow_names_its_run_and_the_commit_it_judges() -> None:
