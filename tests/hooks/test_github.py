@@ -626,6 +626,16 @@ def approved(api: FakeGitHub, proposal: proposing.Proposal, reviewer: str = "ali
     api.approve(reviewer, proposal.commit)
 
 
+def approved_unchecked(dev: Path, api: FakeGitHub) -> proposing.Proposal:
+    """A candidate proposed and approved, with no check run or workflow run recorded yet: the
+    test writes the runs it means."""
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.check_runs.clear()
+    api.workflow_runs.clear()
+    return proposal
+
+
 def untouched(server: Path, main_before: str, proposal: proposing.Proposal) -> None:
     assert tip(server, "main") == main_before
     assert tip(server, proposal.branch) == proposal.commit
@@ -970,10 +980,7 @@ def test_the_check_must_have_passed_in_the_default_branchs_workflow(
     """Issue items 4 and 7: a green `gitmem check` counts only from the check workflow run by
     pull_request_target (a pull request's own copy could be a stub)."""
     dev, server, _gh = admission
-    proposal = propose(dev)
-    approved(api, proposal)
-    api.check_runs.clear()
-    api.workflow_runs.clear()
+    proposal = approved_unchecked(dev, api)
     if check == "failed":
         api.passed(proposal.commit, conclusion="failure")
     elif check == "running":
@@ -1037,10 +1044,7 @@ def test_only_a_run_that_judged_exactly_the_head_counts(
     the run counts only when its `gitmem check` job's first step, which no title can write,
     names the commit; and the latest such run decides."""
     dev, server, _gh = admission
-    proposal = propose(dev)
-    approved(api, proposal)
-    api.check_runs.clear()
-    api.workflow_runs.clear()
+    proposal = approved_unchecked(dev, api)
     if spoof == "another-pull-requests-title":
         # pull request #8, titled like #7's run, passed; its definition wrote no judge step
         title = f"gitmem check #{NUMBER} at {proposal.commit}"
