@@ -28,9 +28,12 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
 
 Normalise, then scan: text that renders as a secret is judged as it renders. Lines holding a
 Markdown backslash escape (`ghp\\_…`), a YAML one (`ghp\\x5F…`, `\\u005F`), an HTML entity
-(`ghp&#95;…`), URL-encoding (`%5F`) or a
-Unicode compatibility form (full-width `ｇｈｐ＿`) are rewritten line by line (NFKC, entities,
-percent-decoding of runs that make UTF-8, escapes; twice, for double encodings) and scanned
+(`ghp&#95;…`), URL-encoding (`%5F`), a
+Unicode compatibility form (full-width `ｇｈｐ＿`) or a letter of another script that passes
+for a Latin one inside a run of token characters (a Cyrillic `р` for the `p` of `ghp_`; a word
+wholly in another script is prose and stays as it is) are rewritten line by line (NFKC,
+look-alikes, entities, percent-decoding of runs that make UTF-8, escapes; twice, for double
+encodings) and scanned
 again; a finding on such a line comes from the rendered form and names the original line, and
 has the fingerprint of what it renders as. Runs of base64 (also wrapped
 over several lines, as in a code block) and of hex are decoded when they decode to text, and
@@ -76,7 +79,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from gitmem.gate import secretrules
 from gitmem.gate.secretrules import KEYED, OPERATOR, RANDOM, SHAPE
@@ -1694,6 +1697,37 @@ def _unquote_run(m: re.Match[str]) -> str:
         return m.group()
 
 
+#: Letters of other scripts that a reader takes for a Latin letter or digit (the Cyrillic,
+#: Greek, Armenian and IPA entries of Unicode's confusables.txt whose prototype is one Latin
+#: letter, the ones NFKC leaves alone). A token whose `p` is a Cyrillic `р` still reads, and
+#: copies into a prompt, as the token; the scanner reads it as a reader does.
+_LOOKALIKES: Final = str.maketrans(
+    "аеорсухѕіјԁһԛԝӏɑɡıοαρνυικτχ"  # lower case
+    "АВЕКМНОРСТХУЅІЈԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"  # upper case
+    "օսհոգ",  # Armenian
+    "aeopcyxsijdhqwlagioapvuiktxABEKMHOPCTXYSIJQWABEZHIKMNOPTYXouhnq",
+)
+#: a look-alike letter beside a Latin letter, digit, `_` or `-`: a token written with one mixes
+#: scripts there, and a word written wholly in another script (Russian or Greek prose) does
+#: not, so it is never folded into something that reads as a token
+_LOOKALIKE_CHARS = "".join(sorted(chr(c) for c in _LOOKALIKES))
+_MIXED_PAIR = re.compile(f"[A-Za-z0-9_\\-][{_LOOKALIKE_CHARS}]|[{_LOOKALIKE_CHARS}][A-Za-z0-9_\\-]")
+_TOKEN_RUN = re.compile(r"[\w\-]+")
+
+
+def _fold_lookalikes(line: str) -> str:
+    """line with the look-alike letters of each run of token characters that mixes scripts
+    written as the Latin letters they pass for (each run is matched once: linear time)."""
+    if _MIXED_PAIR.search(line) is None:
+        return line
+
+    def fold(m: re.Match[str]) -> str:
+        run = m.group()
+        return run.translate(_LOOKALIKES) if _MIXED_PAIR.search(run) else run
+
+    return _TOKEN_RUN.sub(fold, line)
+
+
 def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     """The text as it renders, line for line, and the (1-based) lines that changed; None when
     it renders as it is written (most texts: one search, and an NFKC check for non-ASCII).
@@ -1715,6 +1749,7 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
             and not _has_markup(text)
             and _hidden_re().search(text) is None
             and _VARIATION.search(text) is None
+            and _MIXED_PAIR.search(text) is None
         ):
             return None
     lines = text.split("\n")
@@ -1769,7 +1804,7 @@ def _render(line: str) -> str:
         before = line
         if not line.isascii():
             line = _VARIATION.sub("", _hidden_re().sub("", line))
-            line = unicodedata.normalize("NFKC", line)
+            line = _fold_lookalikes(unicodedata.normalize("NFKC", line))
         if "&" in line:
             line = html.unescape(line)
         if "%" in line:
