@@ -38,7 +38,9 @@ again; a finding on such a line comes from the rendered form and names the origi
 has the fingerprint of what it renders as. Runs of base64 (also wrapped
 over several lines, as in a code block) and of hex are decoded when they decode to text, and
 the text is scanned in turn, two levels deep at most and `MAX_DECODED_CHARS` in all; a finding
-inside names the line where the run starts.
+inside names the line where the run starts. A token broken over lines (a terminal copy, a hard
+wrap at a fixed column) is read joined where its prefix stands whole on its first line
+(`_wrapped`).
 
 Not reported: placeholders and fillers (`${VAR}`, `$VAR`, `<token>`, `{{ secret }}`, `xxxx`,
 `****`, `####`, `…`, values containing `example`, `dummy`, `placeholder`, `changeme`, `your-`,
@@ -79,6 +81,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, Final
 
 from gitmem.gate import secretrules
@@ -383,14 +386,15 @@ class _Engine:
     compiled on need."""
 
     __slots__ = (
-        *("_compile", "_joint", "_regexes", "_solo"),
-        *("candidates", "set", "words"),
+        *("_compile", "_gate_regexes", "_joint", "_regexes", "_solo"),
+        *("candidates", "chain", "set", "words"),
     )
 
     def __init__(self, rule_set: Any, gates: list[str], compile_rule: Callable[[str], Any]) -> None:
         self.set = rule_set
         self._compile = compile_rule
         self._regexes: list[Any] = [None] * len(_RULES)
+        self._gate_regexes: dict[int, Any] = {}
         # the Set's patterns are the distinct gates, in order: which rules each one serves
         # alone (most rules have one gate), and the few rules that need several gates at once
         where = {gate: i for i, gate in enumerate(gates)}
@@ -404,6 +408,7 @@ class _Engine:
                 self._joint.append((index, own))
         self.words = compile_rule(_ANY_SECRET_WORD)  # for the entropy rule
         self.candidates = compile_rule(r"[A-Za-z0-9+/_\-]{20,}={0,2}")  # random-looking runs
+        self.chain = compile_rule(_CHAIN)  # a token broken over lines (_wrapped)
 
     def rules_in(self, data: bytes) -> list[int]:
         """The rules that can match data (every gate matched), in rule order."""
@@ -422,6 +427,15 @@ class _Engine:
         rx = self._regexes[index]
         if rx is None:
             rx = self._regexes[index] = self._compile(_RULES[index].pattern)
+        return rx
+
+    def gates_of(self, index: int) -> Any:
+        """A regex that matches where rule `index`'s gates all could (any one of them: the
+        place a broken token's prefix stands), compiled on need."""
+        rx = self._gate_regexes.get(index)
+        if rx is None:
+            either = "|".join(f"(?:{g})" for g in _RULES[index].gates)
+            rx = self._gate_regexes[index] = self._compile(either)
         return rx
 
 
@@ -1605,11 +1619,12 @@ _HANDLERS: dict[int, _Handler] = {
 }
 
 
-def _scan_hits(scan: _Scan, data: bytes) -> list[_Hit]:
-    """Every rule over data, overlapping hits of less specific rules dropped."""
+def _scan_hits(scan: _Scan, data: bytes, rules: list[int] | None = None) -> list[_Hit]:
+    """Every rule over data (those that can match, `rules` when the caller has them already),
+    overlapping hits of less specific rules dropped."""
     hits: list[_Hit] = []
     eng = scan.eng
-    for index in eng.rules_in(data):
+    for index in eng.rules_in(data) if rules is None else rules:
         rule = _RULES[index]
         _HANDLERS[rule.kind](rule, eng.regex(index), data, hits, scan)
     return _dedupe(hits) if hits else hits
@@ -2174,6 +2189,112 @@ def _merged(
     return merged
 
 
+# --------------------------------------------------------------------------------------------
+# Tokens broken over lines, as a wrapping editor or a terminal copy leaves them.
+
+#: the rules a broken token is looked for with: formats that carry their own prefix or shape,
+#: which need no key or secret word beside them (a key or word sits on one of the lines, whose
+#: own scan reads it)
+_WRAPPED_KINDS = frozenset((_TOKEN, _JWT))
+#: token characters, and a line break with the indentation (or a block quote's `>`) after it
+_RUN = r"[A-Za-z0-9_\-.]"
+_BREAK = r"\r?\n[ \t>]*"
+_RUN_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
+_RUN_REST = re.compile(f"{_RUN}*".encode("ascii"))
+#: a chain: a run of token characters that ends its line, and the runs that start the next
+#: lines; a line that is one run wholly carries the chain on
+_CHAIN = f"{_RUN}+(?:{_BREAK}{_RUN}+)+"
+_LINE_END = re.compile(_BREAK.encode("ascii"))
+#: the longest reading of a chain (no credential format is longer), and how many bytes of
+#: readings a text may make: _WRAP_BUDGET per byte of its own, and _WRAP_FLOOR at least. A
+#: list of hostnames or keys one per line makes many readings; past the budget the rest of
+#: the text's chains are not read (the lines' own scan still is)
+_WRAP_MAX = 1024
+_WRAP_BUDGET = 2
+_WRAP_FLOOR = 16 * 1024
+
+
+def _chain_starts(data: bytes, eng: _Engine, wanted: Iterable[int]) -> list[int]:
+    """Where each chain that holds a wanted rule's gate in its first run starts: the start
+    of that run, which ends its line. Each run is looked at once per rule (linear time)."""
+    starts = set()
+    for index in wanted:
+        covered = -1
+        for gate in eng.gates_of(index).finditer(data):
+            if gate.start() < covered:
+                continue  # a run already looked at
+            rest = _RUN_REST.match(data, gate.end())  # `*`: always a match, maybe empty
+            end = covered = rest.end() if rest else gate.end()
+            if data[end : end + 1] not in (b"\n", b"\r"):
+                continue
+            start, floor = gate.start(), max(0, gate.start() - _WRAP_MAX)
+            while start > floor and data[start - 1] in _RUN_BYTES:
+                start -= 1
+            starts.add(start)
+    return sorted(starts)
+
+
+def _wrapped(data: bytes, scan: _Scan, rules: list[int]) -> list[_Located]:
+    """The tokens broken over line ends, each found on the line where it starts.
+
+    A broken token is looked for where a token rule whose gate data matched (`rules`) has
+    that gate, its prefix, in a run of token characters that ends its line: the chain of
+    runs from there (`_CHAIN`) is read every way the token could lie in it, to the end of
+    each later run, up to _WRAP_MAX characters. The readings, one per line of a text, are
+    scanned once by those rules. A hit counts when it lies across a join and no one line's
+    run holds it alone (the lines' own scan has those); of one chain's hits by one rule,
+    the longest reading's stands, as a reader joining the lines reads it. A token broken
+    inside its prefix (`gh` + `p_…`) is not found: its gate stands on no line, and looking
+    for those would cost every text a second pass of the Set, a third of the scan. Nor is
+    one that a text hides past its budget of readings: this reads what a wrapping editor or
+    a terminal leaves, not what an author set out to disguise (who could as well write the
+    token in two code spans)."""
+    wanted = [i for i in rules if _RULES[i].kind in _WRAPPED_KINDS]
+    if not wanted or b"\n" not in data:
+        return []
+    eng = scan.eng
+    readings: list[tuple[int, int, list[bytes]]] = []  # (chain, its line, the runs read)
+    budget = max(_WRAP_FLOOR, _WRAP_BUDGET * len(data))
+    line, last = 1, 0
+    for start in _chain_starts(data, eng, wanted):
+        # no reading is longer than _WRAP_MAX: the chain is read as far as that can reach
+        chain = eng.chain.match(data, start, start + 2 * _WRAP_MAX)
+        if chain is None:
+            continue
+        line += data.count(b"\n", last, start)
+        last = start
+        runs = _LINE_END.split(chain.group())
+        size = len(runs[0])
+        for end in range(1, len(runs)):
+            size += len(runs[end])
+            if size > min(_WRAP_MAX, budget):
+                break
+            budget -= size
+            readings.append((start, line, runs[: end + 1]))
+    if not readings:
+        return []
+    joined = b"\n".join(b"".join(runs) for *_, runs in readings)
+    offsets = list(accumulate((sum(map(len, r[2])) + 1 for r in readings), initial=0))
+    best: dict[tuple[int, int, str], tuple[int, _Located]] = {}
+    for index in set(wanted).intersection(eng.rules_in(joined)):
+        rule = _RULES[index]
+        regex = eng.regex(index)
+        hits: list[_Hit] = []
+        _HANDLERS[rule.kind](rule, regex, joined, hits, scan)
+        for number, h, print_ in _located(joined, hits):
+            chain_start, line, runs = readings[number - 1]
+            # where each run starts in joined; the runs the hit lies across
+            bounds = list(accumulate(map(len, runs), initial=offsets[number - 1]))
+            first = bisect.bisect_right(bounds, h.start) - 1
+            end = bisect.bisect_left(bounds, h.end) - 1
+            if first == end or any(regex.search(r) for r in runs[first : end + 1]):
+                continue
+            key = (chain_start, h.start - offsets[number - 1], rule.id)
+            if key not in best or best[key][0] < len(runs):
+                best[key] = (len(runs), (line + first, h, print_))
+    return [located for _, located in best.values()]
+
+
 @functools.cache
 def _rule_id_set() -> frozenset[str]:
     return frozenset(rule_ids())
@@ -2221,12 +2342,15 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     data = text.encode("utf-8", "surrogatepass")
     eng = _engine()
     scan = _Scan(eng)
-    located = _located(data, _scan_hits(scan, data))
+    rules = eng.rules_in(data)
+    located = _located(data, _scan_hits(scan, data, rules))
     rendered = _normalised(text)
     if rendered is not None:
         rendered_data = rendered[0].encode("utf-8", "surrogatepass")
         again = _located(rendered_data, _scan_hits(scan, rendered_data))
         located = _merged(located, again, rendered[1])
+    seen = {(line, print_) for line, _, print_ in located}
+    located += [w for w in _wrapped(data, scan, rules) if (w[0], w[2]) not in seen]
     hidden = scan_hidden_unicode(text)
     if not located and not hidden:
         return [k[3] for k in keyed]
