@@ -53,7 +53,10 @@ if TYPE_CHECKING:
 
 MARKER = ".gitmem-site"
 ASSETS = ("site.css", "site.js")
-STAGE_PREFIX = ".gitmem-site-new-"  # the new site while it is written, inside out
+#: The new site while it is written: a hidden folder beside out named `.<out's name>` and this
+#: and mkdtemp's letters, or inside out named this and those letters where out's parent
+#: will not do (gitmem.site.build._stage says when).
+STAGE_PREFIX = ".gitmem-site-new-"
 
 
 def asset(name: str) -> bytes:
@@ -212,11 +215,11 @@ def _locked(out: Path, waiting: Callable[[], None] | None) -> Iterator[None]:
 
 
 def _write(files: dict[str, bytes], out: Path) -> None:
-    """Write the new site whole into a hidden folder inside out, then swap it in page by
-    page: each new file is renamed over its old one (rename(2) replaces a file in one step),
-    the pages under entries/ and candidates/ first, then the style and the scripts, then
-    the top-level pages that link to them, the marker last; only then do the old site's
-    files that the new one does not hold go.
+    """Write the new site whole into a hidden folder, then swap it into out page by page:
+    each new file is renamed over its old one (rename(2) replaces a file in one step), the
+    pages under entries/ and candidates/ first, then the style and the scripts, then the
+    top-level pages that link to them, the marker last; only then do the old site's files
+    that the new one does not hold go.
 
     So at no moment is a page of the old site that the new one keeps missing: a reader or
     a web server pointed at out gets the old page or the new one, never a 404 (the old swap
@@ -227,10 +230,12 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     The marker is claimed before anything else is written and stays through the swap, so
     a build that fails or is interrupted (a full disk, a name the file system refuses, a
     Ctrl-C) never leaves a folder the next run refuses as someone else's; a failure while
-    the new site is written leaves the old one as it was. Staging inside out, not beside
-    it, needs no write access to out's parent, works when out is a mount point, and keeps
-    out the same folder (a server started inside it serves the new site). The caller holds
-    out locked: what is in it now is a finished site, or a build's leftovers."""
+    the new site is written leaves the old one as it was. out stays the same folder (a
+    server started inside it serves the new site). The new site is staged beside out, not
+    in it (_stage), so a build killed mid-way leaves no folder a web server pointed at out
+    would serve; the next build removes what a killed one left, beside out and in it. The
+    caller holds out locked: what is in it now is a finished site, or a build's
+    leftovers."""
     if any(out.iterdir()) and not (out / MARKER).is_file():
         raise UsageError(
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
@@ -238,7 +243,8 @@ def _write(files: dict[str, bytes], out: Path) -> None:
         )
     if not (out / MARKER).is_file():
         atomic_write(out / MARKER, files[MARKER])
-    stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+    _sweep_stages(out)
+    stage = _stage(out)
     try:
         for path, data in files.items():
             target = stage / path
@@ -258,6 +264,50 @@ def _write(files: dict[str, bytes], out: Path) -> None:
         _remove_all_but(out, set(files), stage)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _stage(out: Path) -> Path:
+    """A new, empty folder to write the site into before the swap: beside out (in its
+    parent, named `.<out's name>.gitmem-site-new-<letters>`), where a web server pointed at
+    out never serves it, even when a killed build leaves it behind. A folder beside out
+    needs write access to out's parent and a rename from it into out: where out is a mount
+    point (of another file system or a bind mount: rename(2) says EXDEV) or its parent is
+    read-only, the site is staged inside out as before, in a hidden folder only its owner
+    may read (mkdtemp makes it 0700), which a killed build leaves until the next one."""
+    real = out.resolve()
+    if real.parent != real:
+        try:
+            stage = Path(tempfile.mkdtemp(prefix=f".{real.name}{STAGE_PREFIX}", dir=real.parent))
+        except OSError:
+            pass  # a read-only parent, a name too long beside out's: stage inside
+        else:
+            try:
+                probe = stage / "probe"
+                probe.mkdir()
+                inside = out / f"{STAGE_PREFIX}probe-{stage.name[-8:]}"
+                os.rename(probe, inside)  # swept by the next build if killed before rmdir
+                inside.rmdir()
+            except OSError:
+                shutil.rmtree(stage, ignore_errors=True)
+            else:
+                return stage
+    return Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+
+
+def _sweep_stages(out: Path) -> None:
+    """Remove the staging folders killed builds left beside out and inside it. The caller
+    holds out locked, and a build stages only while it holds that lock, so every staging
+    folder of out that is there now is a dead build's."""
+    real = out.resolve()
+    beside = re.compile(rf"\.{re.escape(real.name)}{re.escape(STAGE_PREFIX)}[a-z0-9_]+")
+    places = [(out, re.compile(rf"{re.escape(STAGE_PREFIX)}[a-z0-9_-]+"))]
+    if real.parent != real:
+        places.append((real.parent, beside))
+    for folder, name in places:
+        with contextlib.suppress(OSError):
+            for child in os.scandir(folder):
+                if name.fullmatch(child.name) and child.is_dir(follow_symlinks=False):
+                    shutil.rmtree(child.path, ignore_errors=True)
 
 
 def _swap_order(path: str) -> tuple[int, str]:

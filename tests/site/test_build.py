@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 from clirunner import PROPOSE, admit, ok, run
 from site_fixture import SiteRepo, site_repo
 
-from conftest import git
+from conftest import git, read_only, run_gitmem
 
 __all__ = ["site_repo"]  # the fixture
 
@@ -513,6 +515,91 @@ def test_two_builds_into_one_folder_at_once_leave_one_whole_site(
     said = (tmp_path / "second.out").read_text()
     assert f"another gitmem site is writing {out}; waiting for it to finish" in said
     assert [p.name for p in out.iterdir() if p.name.startswith(build.STAGE_PREFIX)] == []
+
+
+#: `gitmem site` killed (SIGKILL) as it renames its first page out of its staging folder: the
+#: new site written whole, none of it swapped in yet.
+_KILLED_AT_SWAP = """
+import os, signal, sys
+
+
+def on_event(event, args):
+    if event == "os.rename":
+        source, target = os.fsdecode(args[0]), os.fsdecode(args[1])
+        if "gitmem-site-new-" in source and "gitmem-site-new-" not in target:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def _killed_at_swap(repo: Path, out: Path, prefix: list[str] | None = None) -> None:
+    done = subprocess.run(
+        [*(prefix or []), sys.executable, "-c", _KILLED_AT_SWAP, "site", "--out", str(out)],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == -signal.SIGKILL, (done.stdout, done.stderr)
+
+
+def _staged(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if build.STAGE_PREFIX in p.name)
+
+
+def test_a_build_killed_midway_leaves_nothing_a_server_of_out_serves(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The new site was staged in a hidden folder inside --out: a build killed mid-way left
+    it there, whole, and a web server pointed at --out served it (its pages, its copy of
+    the marker) until the next run swept it away. It is now staged beside --out, and the
+    next run removes what a killed one left there."""
+    admit(memory, PROPOSE)
+    out = tmp_path / "served" / "site"
+    old = _site(memory, out)
+    second = [*PROPOSE]
+    second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
+    admit(memory, second)
+    _killed_at_swap(memory, out)
+    assert _files(out) == old  # the old site, and nothing else in the folder served
+    assert len(_staged(out.parent)) == 1  # the killed build's, beside out
+    new = _site(memory, out)
+    assert set(new) > set(old)
+    assert _staged(out.parent) == [] and _staged(out) == []
+
+
+@contextlib.contextmanager
+def _mounted(folder: Path) -> Iterator[list[str]]:
+    """The prefix of a command line that runs with folder a bind mount of itself (its parent
+    writable): rename(2) into it from its parent fails with EXDEV. Needs root and unshare."""
+    prefix = ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && exec "$@"', str(folder)]
+    probe = subprocess.run([*prefix, "true"], capture_output=True, text=True, check=False)
+    if os.geteuid() != 0 or probe.returncode != 0:
+        pytest.skip(f"no bind mount in a mount namespace of its own here: {probe.stderr}")
+    yield prefix
+
+
+@pytest.mark.parametrize("where", ["read-only parent", "mount point"])
+def test_a_site_that_cannot_be_staged_beside_out_is_staged_inside_and_swept(
+    memory: Path, tmp_path: Path, where: str
+) -> None:
+    """Where nothing can be staged beside --out (a read-only parent, or --out a mount point,
+    which rename(2) cannot cross), the site is staged inside --out as before, in a folder
+    only its owner may read; a killed build's is removed by the next run."""
+    out = tmp_path / "served" / "site"
+    _site(memory, out)
+    admit(memory, PROPOSE)
+    context = read_only(out.parent, but=out) if where == "read-only parent" else _mounted(out)
+    with context as prefix:
+        _killed_at_swap(memory, out, prefix)
+        [left] = _staged(out)
+        assert (out / left).stat().st_mode & 0o777 == 0o700
+        done = run_gitmem(memory, "site", "--out", str(out), "--web", WEB, prefix=prefix)
+        assert done.returncode == 0, done.stderr
+    assert _staged(out) == [] and _staged(out.parent) == []
+    assert _files(out) == build.generate(collect.collect(open_workspace(memory), web=WEB))
 
 
 def test_a_rebuild_never_leaves_a_page_missing_while_it_swaps(
