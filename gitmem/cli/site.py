@@ -36,6 +36,7 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
     """Write the memory at a commit as a static, self-contained site: a home page with counts,
     latest admissions and pending candidates; every entry with filters and search; one page
     per entry with its lineage and cited files; the refused topics. Same commit, same bytes.
+    A site in --out built from a newer commit (one descending from this one) is kept.
     """
     from gitmem.repo.workspace import open_workspace
     from gitmem.site import build, collect
@@ -47,14 +48,21 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
         ws, ref=ref, candidates=not no_candidates, web=web.rstrip("/") if web else web
     )
     files = build.generate(memory)
-    build.write(
+    newer = build.write(
         files,
         Path(out),
         waiting=lambda: click.echo(
             f"gitmem site: another gitmem site is writing {out}; waiting for it to finish",
             err=True,
         ),
+        store=ws.store,
     )
+    if newer is not None:
+        click.echo(
+            f"kept the site in {out}: it was built from commit {newer[:12]}, newer than "
+            f"{memory.commit[:12]} (remove {out} first to write an older commit's site)"
+        )
+        return 0
     click.echo(
         f"wrote {len(files)} files to {out}: {_count(len(memory.entries), 'entry', 'entries')}, "
         f"{_count(len(memory.candidates), 'candidate')}, "

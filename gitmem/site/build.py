@@ -9,7 +9,7 @@ does.
 `write` puts those files in a folder. It refuses a folder that holds anything but a site it
 wrote before (marked by `.gitmem-site`), so `--out` can never empty a folder of someone
 else's files; a folder it wrote before is replaced whole, so no page of a removed entry is
-left behind.
+left behind, unless the site there was built from a newer commit (`write` says when).
 
 The files:
 
@@ -21,7 +21,7 @@ The files:
     site.css, site.js       the style and the script (shipped inside the package)
     search.js               the search index (gitmem.site.search)
     .nojekyll               GitHub Pages serves the files as they are
-    .gitmem-site            the marker above
+    .gitmem-site            the marker above, naming the commit the site was built from
 """
 
 from __future__ import annotations
@@ -49,9 +49,15 @@ from gitmem.site.collect import Memory
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from gitmem.repo.store import Store
     from gitmem.repo.workspace import Workspace
 
 MARKER = ".gitmem-site"
+#: The marker while a build swaps its site in: the folder is gitmem's, its site no one
+#: commit's (a build killed then leaves it so, and the next build replaces it whatever its
+#: commit).
+UNFINISHED = b"gitmem site being written\n"
+_BUILT_FROM = re.compile(rb"gitmem site of ([0-9a-f]{40}|[0-9a-f]{64})\n")
 ASSETS = ("site.css", "site.js")
 #: The new site while it is written: a hidden folder beside out named `.<out's name>` and this
 #: and mkdtemp's letters, or inside out named this and those letters where out's parent
@@ -170,24 +176,64 @@ def refuse_out(out: Path, ws: Workspace) -> None:
             )
 
 
-def write(files: dict[str, bytes], out: Path, waiting: Callable[[], None] | None = None) -> None:
-    """Replace the site in out (created when missing) with files. A folder the system will
-    not write (read-only, under a file, on /proc) is the user's to fix: the error names it
-    with the system's reason. Another build writing out at the time is waited for (called
-    `waiting` first, so the command can say why it stands still)."""
+def write(
+    files: dict[str, bytes],
+    out: Path,
+    waiting: Callable[[], None] | None = None,
+    store: Store | None = None,
+) -> str | None:
+    """Replace the site in out (created when missing) with files, and return None; or keep
+    a newer site that is there, and return the commit it was built from. A folder the
+    system will not write (read-only, under a file, on /proc) is the user's to fix: the
+    error names it with the system's reason. Another build writing out at the time is
+    waited for (called `waiting` first, so the command can say why it stands still).
+
+    With store, the repository files were built from: once out is locked, a site there
+    built from a commit that descends from files' own (by the commit graph) is newer, and
+    is kept. Two builds at once used to end with the site of whichever took the lock last:
+    one that had read main's tip, then waited while a build of a later tip wrote it,
+    replaced the newer site with its older one. Every other site there is replaced: one
+    built from the same commit (the candidate branches may have moved since), from an
+    older one, and from a commit neither older nor newer (another branch, a rewritten
+    history) or one this repository does not hold, since the graph cannot say which is
+    newer and the site asked for last is the one the user means; as is a site whose
+    marker names no commit (what a build killed while it claimed a new folder or swapped
+    its pages in left)."""
     out = Path(out)
     try:
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out {out}: not a folder")
         out.mkdir(parents=True, exist_ok=True)
         with _locked(out, waiting):
-            _write(files, out)
+            newer = _newer_site(files, out, store)
+            if newer is None:
+                _write(files, out)
+            return newer
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""
         raise UsageError(
             f"--out {out}: cannot write the site there{where}: {exc.strerror or exc}: "
             "choose a folder you can write to"
         ) from None
+
+
+def built_from(marker: bytes) -> str | None:
+    """The commit a site's marker names (None: it names none)."""
+    found = _BUILT_FROM.fullmatch(marker)
+    return found.group(1).decode() if found else None
+
+
+def _newer_site(files: dict[str, bytes], out: Path, store: Store | None) -> str | None:
+    """The commit the site in out was built from, when it descends from files' (write)."""
+    ours = built_from(files.get(MARKER, b""))
+    marker = out / MARKER
+    if store is None or ours is None or marker.is_symlink() or not marker.is_file():
+        return None
+    with open(marker, "rb") as handle:
+        theirs = built_from(handle.read(128))
+    if theirs is None or theirs == ours or not store.is_ancestor(ours, theirs):
+        return None
+    return theirs
 
 
 @contextlib.contextmanager
@@ -230,19 +276,21 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     The marker is claimed before anything else is written and stays through the swap, so
     a build that fails or is interrupted (a full disk, a name the file system refuses, a
     Ctrl-C) never leaves a folder the next run refuses as someone else's; a failure while
-    the new site is written leaves the old one as it was. out stays the same folder (a
-    server started inside it serves the new site). The new site is staged beside out, not
-    in it (_stage), so a build killed mid-way leaves no folder a web server pointed at out
-    would serve; the next build removes what a killed one left, beside out and in it. The
-    caller holds out locked: what is in it now is a finished site, or a build's
-    leftovers."""
+    the new site is written leaves the old one as it was. While the swap lasts the marker
+    names no commit (UNFINISHED): a swap cut short leaves a mix of two sites, or a part of
+    one, which the next build replaces whatever its commit (write). out stays the same
+    folder (a server started inside it serves the new site). The new site is staged beside
+    out, not in it (_stage), so a build killed mid-way leaves no folder a web server
+    pointed at out would serve; the next build removes what a killed one left, beside out
+    and in it. The caller holds out locked: what is in it now is a finished site, or a
+    build's leftovers."""
     if any(out.iterdir()) and not (out / MARKER).is_file():
         raise UsageError(
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
             "new folder (gitmem replaces only a site it wrote, marked by .gitmem-site)"
         )
     if not (out / MARKER).is_file():
-        atomic_write(out / MARKER, files[MARKER])
+        atomic_write(out / MARKER, UNFINISHED)
     _sweep_stages(out)
     stage = _stage(out)
     try:
@@ -250,6 +298,7 @@ def _write(files: dict[str, bytes], out: Path) -> None:
             target = stage / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+        atomic_write(out / MARKER, UNFINISHED)
         made: set[str] = set()
         for path in sorted(files, key=_swap_order):  # str paths: 10,000 pages, no pathlib
             folder = path.rpartition("/")[0]

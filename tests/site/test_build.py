@@ -466,6 +466,46 @@ def _until(done: Callable[[], bool], what: str, timeout: float = 60) -> None:
         time.sleep(0.02)
 
 
+def _at_once(repo: Path, tmp_path: Path, first: list[str], second: list[str]) -> tuple[str, str]:
+    """Two `gitmem site` processes with these arguments: the first pauses once it has
+    written index.html into its staging folder (holding the lock), the second starts then
+    and must say it waits; then the first goes on. Both must end with exit 0: their
+    outputs."""
+    held = tmp_path / "held"
+    held.mkdir()
+    logs = [tmp_path / f"{n}.out" for n in ("first", "second")]
+    handles = [log.open("w+") for log in logs]
+    launch = "from gitmem.launcher import main; main()"
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        command = [sys.executable, "-c", _PAUSED_BUILD, str(held), "site", *first]
+        processes.append(
+            subprocess.Popen(command, cwd=repo, stdout=handles[0], stderr=subprocess.STDOUT)
+        )
+        _until(lambda: (held / "paused").exists() or processes[0].poll() is not None, "the first")
+        assert processes[0].poll() is None, logs[0].read_text()
+        command = [sys.executable, "-c", launch, "site", *second]
+        processes.append(
+            subprocess.Popen(command, cwd=repo, stdout=handles[1], stderr=subprocess.STDOUT)
+        )
+        _until(
+            lambda: processes[1].poll() is not None or "waiting" in logs[1].read_text(),
+            "the second",
+        )
+        (held / "go").touch()
+        for process, log in zip(processes, logs, strict=True):
+            assert process.wait(60) == 0, log.read_text()
+    finally:
+        (held / "go").touch()
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for handle in handles:
+            handle.close()
+    return logs[0].read_text(), logs[1].read_text()
+
+
 def test_two_builds_into_one_folder_at_once_leave_one_whole_site(
     site_repo: SiteRepo, tmp_path: Path
 ) -> None:
@@ -476,45 +516,61 @@ def test_two_builds_into_one_folder_at_once_leave_one_whole_site(
     without its entry pages. The second build now waits for the first, says so, and then
     writes its own site whole."""
     whole = _site(site_repo.path, tmp_path / "alone")
-    out, held = tmp_path / "site", tmp_path / "held"
-    held.mkdir()
-    args = ["site", "--out", str(out), "--web", WEB]
-    logs = [(tmp_path / f"{n}.out").open("w+") for n in ("first", "second")]
-    first = subprocess.Popen(
-        [sys.executable, "-c", _PAUSED_BUILD, str(held), *args],
-        cwd=site_repo.path,
-        stdout=logs[0],
-        stderr=subprocess.STDOUT,
-    )
-    second = None
-    try:
-        _until(lambda: (held / "paused").exists() or first.poll() is not None, "the first")
-        assert first.poll() is None, (tmp_path / "first.out").read_text()
-        second = subprocess.Popen(
-            [sys.executable, "-c", "from gitmem.launcher import main; main()", *args],
-            cwd=site_repo.path,
-            stdout=logs[1],
-            stderr=subprocess.STDOUT,
-        )
-        _until(
-            lambda: second.poll() is not None or "waiting" in (tmp_path / "second.out").read_text(),
-            "the second",
-        )
-        (held / "go").touch()
-        assert first.wait(60) == 0, (tmp_path / "first.out").read_text()
-        assert second.wait(60) == 0, (tmp_path / "second.out").read_text()
-    finally:
-        (held / "go").touch()
-        for process in (first, second):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait()
-        for log in logs:
-            log.close()
+    out = tmp_path / "site"
+    args = ["--out", str(out), "--web", WEB]
+    _, said = _at_once(site_repo.path, tmp_path, args, args)
     assert _files(out) == whole
-    said = (tmp_path / "second.out").read_text()
     assert f"another gitmem site is writing {out}; waiting for it to finish" in said
     assert [p.name for p in out.iterdir() if p.name.startswith(build.STAGE_PREFIX)] == []
+
+
+def test_a_build_that_waited_keeps_the_site_of_a_newer_commit(
+    site_repo: SiteRepo, tmp_path: Path
+) -> None:
+    """The build that waited for the lock wrote its site once it had it, whatever commit it
+    was built from: one that had read main's tip before a build of a later tip took the
+    lock replaced the newer site with the older. It now reads the commit the site in --out
+    was built from (the marker) and keeps that site when its commit descends from its own."""
+    newer = _site(site_repo.path, tmp_path / "alone")
+    older = git(site_repo.path, "rev-parse", "main~1").strip()
+    out = tmp_path / "site"
+    args = ["--out", str(out), "--web", WEB]
+    _, said = _at_once(site_repo.path, tmp_path, args, [*args, "--ref", older])
+    assert _files(out) == newer
+    head = git(site_repo.path, "rev-parse", "main").strip()
+    assert f"kept the site in {out}: it was built from commit {head[:12]}, newer than " in said
+    assert f"{older[:12]} (remove {out} first to write an older commit's site)" in said
+
+
+def test_a_site_of_an_unrelated_commit_or_of_no_commit_is_replaced(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Only a site of a descendant is kept: a site of another branch (neither older nor
+    newer) is replaced by the one asked for last, and so is what a build killed while
+    swapping left (its marker names no commit, whatever commit it was building)."""
+    out = tmp_path / "site"
+    admit(memory, PROPOSE)
+    older = git(memory, "rev-parse", "main").strip()
+    second = [*PROPOSE]
+    second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
+    admit(memory, second)
+    git(memory, "checkout", "-q", "-b", "other", older)
+    (memory / "other.txt").write_text("another line of work\n")
+    git(memory, "add", "other.txt")
+    git(memory, "commit", "-q", "--no-verify", "-m", "on the other branch only")
+    git(memory, "checkout", "-q", "main")
+    tip = git(memory, "rev-parse", "other").strip()
+    main = _site(memory, out)
+    other = _site(memory, out, "--ref", "other")  # diverged from main: replaced
+    assert other != main and build.built_from(other[build.MARKER]) == tip
+    kept = ok(run(memory, "site", "--out", str(out), "--ref", older)).output
+    assert kept.startswith(f"kept the site in {out}: it was built from commit {tip[:12]}")
+    assert _files(out) == other
+    assert _site(memory, out) == main
+    fresh = tmp_path / "fresh"
+    _killed_at_swap(memory, fresh)  # main's site, killed as its first page goes in
+    assert _files(fresh) == {build.MARKER: build.UNFINISHED}
+    assert build.built_from(_site(memory, fresh, "--ref", older)[build.MARKER]) == older
 
 
 #: `gitmem site` killed (SIGKILL) as it renames its first page out of its staging folder: the
@@ -563,7 +619,8 @@ def test_a_build_killed_midway_leaves_nothing_a_server_of_out_serves(
     second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
     admit(memory, second)
     _killed_at_swap(memory, out)
-    assert _files(out) == old  # the old site, and nothing else in the folder served
+    # the old site, and nothing else in the folder served; the marker names no commit
+    assert _files(out) == {**old, build.MARKER: build.UNFINISHED}
     assert len(_staged(out.parent)) == 1  # the killed build's, beside out
     new = _site(memory, out)
     assert set(new) > set(old)
