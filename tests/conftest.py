@@ -204,6 +204,18 @@ def killed_at_rename(repo: Path, name: str, *args: str) -> None:
     assert done.returncode == -9, (name, done.stdout, done.stderr)
 
 
+def killed_at_fault(repo: Path, point: str, *args: str) -> None:
+    """gitmem's command line (args) in a process of its own, killed (SIGKILL) at the named
+    point of gitmem.lifecycle.writing's FAULT_ENV."""
+    from gitmem.lifecycle.writing import FAULT_ENV
+
+    env = {**os.environ, FAULT_ENV: point}
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", *args], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == -9, (point, done.stdout, done.stderr)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A non-bare repository on branch main with one commit holding a README."""

@@ -119,6 +119,7 @@ def propose(
 
     Fields come from the options, from --from FILE, or (with neither) from $EDITOR.
     With --amend ID or --retire ID --reason TEXT, the candidate changes an admitted entry.
+    The same proposal run again (say after it was killed) reuses the branch it made.
     """
     from gitmem.lifecycle import propose as proposing
     from gitmem.repo.workspace import open_workspace
@@ -230,13 +231,18 @@ def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
         }
         if proposal.unpushed:
             out["not_pushed"] = proposal.unpushed
+        if proposal.reused:
+            out["reused"] = True
         if request is not None:
             out["pull_request"] = {"url": request.url, "opened": request.opened}
         click.echo(json.dumps(out))
         return code
     for warning in proposal.warnings:
         click.echo(str(warning), err=True)
-    click.echo(f"proposed {proposal.id}")
+    click.echo(
+        f"proposed {proposal.id}"
+        + (" (proposed before: its branch holds this very text)" if proposal.reused else "")
+    )
     click.echo(f"branch   {proposal.branch}" + (" (pushed)" if proposal.pushed else ""))
     if proposal.unpushed:
         click.echo(f"gitmem: not pushed: {proposal.unpushed}", err=True)

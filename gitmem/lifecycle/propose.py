@@ -4,7 +4,9 @@ The commit's parent is the main branch's tip and it adds only `candidates/<id>.m
 straight to the object database, so the working tree, the staging index and HEAD are never
 touched and an agent can propose in the middle of its own uncommitted work.  The branch is
 created by compare-and-swap from "absent": two concurrent proposals of one title never lose
-one, the second takes the next free id (`…-2`).
+one, the second takes the next free id (`…-2`). A branch of this id here that already holds
+the very candidate (the same file, byte for byte: a run killed once its branch was made,
+then run again) is that proposal's, and is reused rather than proposed again as `…-2`.
 
 `propose --amend ID` and `propose --retire ID` write their candidates the same way, with ids
 `<ID>-amend` and `<ID>-retire` (then `-2`, …): the entry's text as a candidate, corrected, or
@@ -22,6 +24,7 @@ from gitmem.lifecycle.read import show
 from gitmem.lifecycle.writing import (
     base_missing_on,
     default_human,
+    fault,
     no_commits,
     push_refs,
     today,
@@ -46,6 +49,8 @@ class Proposal:
     pushed: bool = False
     #: Why the branch was not pushed when asked to (then it exists only here), and what to do.
     unpushed: str | None = None
+    #: The branch held this very candidate already (an earlier run of the same proposal).
+    reused: bool = False
 
 
 def build_candidate(ws: Workspace, fields: ProposalFields, created: str | None = None) -> Entry:
@@ -184,7 +189,14 @@ def _write_candidate(
     ws: Workspace, entry: Entry, base_id: str, *, push: bool, remote: str
 ) -> Proposal:
     """Validate the candidate, then write it as one commit on gitmem/<id> from main's tip,
-    taking the first free id of base_id, base_id-2, …"""
+    taking the first free id of base_id, base_id-2, …; or reuse the first of those ids whose
+    local branch holds this candidate's file already, byte for byte.
+
+    A run killed once its branch was made (before its push, or before it said what it
+    proposed) left that branch, and the same proposal run again took it for someone else's
+    and proposed a second copy as `…-2`. The file holds every field, the id, the day and
+    the source among them, so only the same proposal on the same day gives the same bytes:
+    a different proposal of the same title still gets a branch of its own."""
     store = ws.store
     main_tip = ws.main_tip()
     if main_tip is None:
@@ -199,32 +211,58 @@ def _write_candidate(
     memory_tree = store.subtree(main_tree, ws.dir)
     for attempt in range(1, MAX_ID_ATTEMPTS + 1):
         entry_id = id_with_suffix(base_id, attempt)
-        if candidate_taken(ws, entry_id) or find_entry(store, memory_tree, entry_id):
-            continue
         candidate = entry.with_meta(id=entry_id)
         path = f"{ws.dir}/candidates/{entry_id}.md"
-        blob = store.write_blob(candidate.render().encode("utf-8"))
-        tree = store.build_tree(main_tree, {path: (blob, BLOB)})
-        message = f"gitmem: propose {entry_id}\n\n{candidate.title}\n"
-        commit = store.write_commit(tree, [main_tip], message)
-        # compare-and-swap from "absent": a concurrent proposal that took this id first wins
-        # it, and this one moves on to the next suffix; none is lost.
+        data = candidate.render().encode("utf-8")
         ref = candidate_ref(entry_id)
-        if store.update_ref(ref, commit, None, f"gitmem: propose {entry_id}"):
-            proposal = Proposal(entry_id, candidate_branch(entry_id), commit, problems)
-            if push:
-                proposal.unpushed = base_missing_on(ws, remote, main_tip)
-                if proposal.unpushed is None:
-                    # the branch exists now, whatever the push does: a refused push is
-                    # reported beside it (unpushed), never as if nothing had been proposed
-                    try:
-                        push_refs(store, remote, [f"{ref}:{ref}"])
-                        proposal.pushed = True
-                    except GitmemError as exc:
-                        proposal.unpushed = (
-                            f"{exc.message}\nthen: git push {remote} {proposal.branch}"
-                        )
-                else:
-                    proposal.unpushed += f": git push {remote} {proposal.branch}"
-            return proposal
+        commit = _holding(ws, ref, path, data)
+        reused = commit is not None
+        if commit is None:
+            if candidate_taken(ws, entry_id) or find_entry(store, memory_tree, entry_id):
+                continue
+            blob = store.write_blob(data)
+            tree = store.build_tree(main_tree, {path: (blob, BLOB)})
+            message = f"gitmem: propose {entry_id}\n\n{candidate.title}\n"
+            commit = store.write_commit(tree, [main_tip], message)
+            # compare-and-swap from "absent": a concurrent proposal that took this id first
+            # wins it, and this one moves on to the next suffix, or keeps that branch when
+            # it holds the same candidate; none is lost, none is doubled.
+            if not store.update_ref(ref, commit, None, f"gitmem: propose {entry_id}"):
+                commit = _holding(ws, ref, path, data)
+                reused = True
+                if commit is None:
+                    continue
+        fault("propose-after-ref")
+        proposal = Proposal(entry_id, candidate_branch(entry_id), commit, problems)
+        proposal.reused = reused
+        if push:
+            # a reused branch may have left an older main: the remote needs where it left
+            base = store.merge_base(main_tip, commit) or main_tip
+            _push(ws, proposal, ref, base, remote)
+        return proposal
     raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")
+
+
+def _push(ws: Workspace, proposal: Proposal, ref: str, base: str, remote: str) -> None:
+    """Push the proposal's branch when the remote holds base; else say in `unpushed` why."""
+    proposal.unpushed = base_missing_on(ws, remote, base)
+    if proposal.unpushed is not None:
+        proposal.unpushed += f": git push {remote} {proposal.branch}"
+        return
+    # the branch exists now, whatever the push does: a refused push is reported beside it
+    # (unpushed), never as if nothing had been proposed
+    try:
+        push_refs(ws.store, remote, [f"{ref}:{ref}"])
+        proposal.pushed = True
+    except GitmemError as exc:
+        proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+
+
+def _holding(ws: Workspace, ref: str, path: str, data: bytes) -> str | None:
+    """The tip of the local candidate branch ref when it holds data at path (this very
+    candidate, proposed before), else None."""
+    tip = ws.store.ref_target(ref)
+    commit = ws.store.resolve(tip) if tip else None
+    if commit is None or ws.store.read_path(ws.store.tree_of(commit), path) != data:
+        return None
+    return commit

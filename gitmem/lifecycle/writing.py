@@ -27,7 +27,8 @@ from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
 MAX_CAS_RETRIES = 20
-#: test hook: "admit-before-ref" kills the process at that point (FAULT_POINTS lists them)
+#: test hook: "admit-before-ref" kills the process at that point (FAULT_POINTS lists a
+#: landing's; "propose-after-ref" kills a proposal once its branch is created)
 FAULT_ENV = "GITMEM_FAULT"
 #: Where a test may kill a landing (prefixed by the action: "admit-…", "refuse-…"); the
 #: working tree's index is synced ("sync-index" comes before it), then its files one by one
@@ -90,7 +91,7 @@ def no_commits(ws: Workspace) -> UsageError:
     )
 
 
-def _fault(point: str) -> None:
+def fault(point: str) -> None:
     """Let a test kill the process at a named point (crash-safety tests); no-op otherwise."""
     if os.environ.get(FAULT_ENV) == point:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -168,16 +169,16 @@ def land_on_main(
             _main_checked_out(ws),
         )  # fmt: skip
         recovery.begin(store, landing)
-        _fault(f"{kind}-before-ref")
+        fault(f"{kind}-before-ref")
         if store.update_ref(f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: {action}"):
-            _fault(f"{kind}-after-ref")
+            fault(f"{kind}-after-ref")
             try:
-                _sync_worktree(ws, main_tree, tree, lambda step: _fault(f"{kind}-sync-{step}"))
+                _sync_worktree(ws, main_tree, tree, lambda step: fault(f"{kind}-sync-{step}"))
             except GitmemError as exc:
                 raise _unfinished(ws, action, commit, exc) from None
-            _fault(f"{kind}-after-sync")
+            fault(f"{kind}-after-sync")
             pushed = _close_candidate(ws, candidate, action, commit, push, remote)
-            _fault(f"{kind}-after-close")
+            fault(f"{kind}-after-close")
             recovery.end(store)
             return commit, pushed
         recovery.end(store)

@@ -3,6 +3,7 @@ real repositories."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
+from remote import connect, make_server
 
-from conftest import git, read_only, run_gitmem
+from conftest import git, killed_at_fault, read_only, run_gitmem
 
 
 def state(repo: Path) -> tuple[str, str, str]:
@@ -59,10 +61,16 @@ def test_propose_from_file(memory: Path, tmp_path: Path) -> None:
 
 
 def test_twenty_parallel_proposals_of_one_title_all_survive(memory: Path) -> None:
+    """Ten different proposals of one title, each run twice, all twenty at once: each of
+    the ten gets a branch of its own, and both runs of one proposal end on the same one
+    (the second finds the very candidate on the branch the first made)."""
     env = {**os.environ}
-    cmd = [sys.executable, "-m", "gitmem", *PROPOSE]
+    content = PROPOSE.index("--content") + 1
 
-    def one(_: int) -> subprocess.CompletedProcess[str]:
+    def one(n: int) -> subprocess.CompletedProcess[str]:
+        args = [*PROPOSE]
+        args[content] = f"Read objects with pygit2, take {n % 10}."
+        cmd = [sys.executable, "-m", "gitmem", *args]
         return subprocess.run(cmd, cwd=memory, capture_output=True, text=True, env=env)
 
     with ThreadPoolExecutor(max_workers=20) as pool:
@@ -70,8 +78,11 @@ def test_twenty_parallel_proposals_of_one_title_all_survive(memory: Path) -> Non
     assert all(r.returncode == 0 for r in results), [r.stderr for r in results]
     branches = git(memory, "branch", "--list", "gitmem/*").split()
     ids = {b.removeprefix("gitmem/") for b in branches}
-    expected = {first_id()} | {f"{first_id()}-{n}" for n in range(2, 21)}
+    expected = {first_id()} | {f"{first_id()}-{n}" for n in range(2, 11)}
     assert ids == expected
+    said = [proposed(r.stdout) for r in results]
+    assert [said[n] for n in range(10)] == [said[n + 10] for n in range(10)]
+    assert set(said) == expected
 
 
 def test_human_only_types_and_sources(memory: Path) -> None:
@@ -180,3 +191,37 @@ def test_propose_into_read_only_refs_or_objects_says_which_cannot_be_written(
     assert f"cannot write to the git repository at {memory / '.git'}" in done.stderr
     assert "unexpected" not in done.stderr
     assert (state(memory), git(memory, "for-each-ref")) == before
+
+
+def test_a_proposal_killed_once_its_branch_is_made_is_reused_not_doubled(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`gitmem propose --push` killed once its branch gitmem/<id> was made (before the push,
+    before it said what it proposed), then run again with the same input, took that branch
+    for someone else's and proposed a second copy as `<id>-2`, for a reviewer to find and
+    refuse. The same proposal now finds the branch that holds its very file and finishes
+    with it (pushes it); a different proposal of the same title still gets a branch of its
+    own."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    branch = f"gitmem/{first_id()}"
+    killed_at_fault(memory, "propose-after-ref", *PROPOSE, "--push")
+    made = git(memory, "rev-parse", branch).strip()
+    assert git(server, "branch", "--list", "gitmem/*") == ""  # killed before its push
+    again = ok(run(memory, *PROPOSE, "--push")).output
+    assert f"proposed {first_id()} (proposed before: its branch holds this very text)" in again
+    assert f"branch   {branch} (pushed)" in again
+    assert git(memory, "branch", "--list", "--format=%(refname:short)", "gitmem/*") == branch + "\n"
+    assert git(memory, "rev-parse", branch).strip() == made
+    assert git(server, "rev-parse", branch).strip() == made
+    as_json = json.loads(ok(run(memory, *PROPOSE, "--format", "json")).output)
+    assert (as_json["id"], as_json["commit"], as_json["reused"]) == (first_id(), made, True)
+    other = [*PROPOSE]
+    other[other.index("--content") + 1] = "Read refs with pygit2 too."
+    assert proposed(ok(run(memory, *other)).output) == f"{first_id()}-2"
+    third = [*PROPOSE]
+    third[third.index("--content") + 1] = "Read the index with pygit2 as well."
+    killed_at_fault(memory, "propose-after-ref", *third)  # a third of this title, killed
+    assert proposed(ok(run(memory, *third)).output) == f"{first_id()}-3"  # its own, found
+    names = git(memory, "branch", "--list", "--format=%(refname:short)", "gitmem/*").split()
+    assert names == [branch, f"{branch}-2", f"{branch}-3"]

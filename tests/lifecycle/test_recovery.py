@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from clirunner import ok, run
 
-from gitmem.lifecycle import recovery, writing
+from gitmem.lifecycle import recovery
 
-from conftest import git, killed_at_rename, read_only, run_gitmem
+from conftest import git, killed_at_fault, killed_at_rename, read_only, run_gitmem
 
 OLD = ["propose", "--type", "method", "--title", "Review memory like code",
        "--applies-when", "a candidate waits", "--content", "Open a pull request."]  # fmt: skip
@@ -27,14 +27,6 @@ OTHER = ["propose", "--type", "method", "--title", "Keep hooks thin",
 
 def proposed(repo: Path, *args: str) -> str:
     return ok(run(repo, *args)).output.split()[1]
-
-
-def killed(repo: Path, point: str, *args: str) -> None:
-    env = {**os.environ, writing.FAULT_ENV: point}
-    done = subprocess.run(
-        [sys.executable, "-m", "gitmem", *args], cwd=repo, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == -9, (point, done.stdout, done.stderr)
 
 
 def settled(repo: Path, root: str) -> None:
@@ -77,7 +69,7 @@ def test_admit_killed_at_any_step_is_finished_by_running_it_again(
 ) -> None:
     repo, old, new, _ = supersession
     root = git(repo, "rev-list", "--max-parents=0", "main").split()[-1]
-    killed(repo, point, "admit", new)
+    killed_at_fault(repo, point, "admit", new)
     result = ok(run(repo, "admit", new))
     assert f"admitted {new}" in result.output
     log = git(repo, "log", "--first-parent", "--format=%s", "main").splitlines()
@@ -93,7 +85,7 @@ def test_a_killed_admit_is_finished_by_the_next_admit_of_another_candidate(
 ) -> None:
     repo, _, new, other = supersession
     root = git(repo, "rev-list", "--max-parents=0", "main").split()[-1]
-    killed(repo, point, "admit", new)
+    killed_at_fault(repo, point, "admit", new)
     result = ok(run(repo, "admit", other))
     assert f"admitted {other}" in result.output
     assert "finished updating the checked-out main" in result.output
@@ -111,7 +103,7 @@ def test_refuse_killed_at_any_step_is_finished_by_running_it_again(
 ) -> None:
     root = git(memory, "rev-list", "--max-parents=0", "main").split()[-1]
     entry_id = proposed(memory, *OTHER)
-    killed(memory, point, "refuse", entry_id, "--reason", "not for us")
+    killed_at_fault(memory, point, "refuse", entry_id, "--reason", "not for us")
     ok(run(memory, "refuse", entry_id, "--reason", "not for us"))
     refused = (memory / ".gitmem/refused.md").read_text()
     assert refused.count(f"| {entry_id} |") == 1
@@ -122,7 +114,7 @@ def test_a_file_edited_by_hand_after_the_kill_is_left_and_named(
     supersession: tuple[Path, str, str, str],
 ) -> None:
     repo, _, new, other = supersession
-    killed(repo, "admit-after-ref", "admit", new)
+    killed_at_fault(repo, "admit-after-ref", "admit", new)
     (repo / ".gitmem/INDEX.md").write_text("my own notes\n")
     result = run(repo, "admit", other)  # the rest is finished; that file is the user's
     assert result.exit_code == 1 and ".gitmem/INDEX.md has uncommitted changes" in result.output
@@ -141,7 +133,7 @@ def test_an_admission_killed_before_its_push_is_pushed_by_running_it_again(
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
     git(repo, "remote", "add", "origin", str(bare))
     git(repo, "push", "-q", "origin", "main", f"gitmem/{new}")
-    killed(repo, "admit-after-sync", "admit", new, "--push")
+    killed_at_fault(repo, "admit-after-sync", "admit", new, "--push")
     assert git(bare, "log", "-1", "--format=%s", "main").strip() != f"gitmem: admit {new}"
     result = ok(run(repo, "admit", new, "--push"))
     assert "pushed" in result.output
@@ -178,7 +170,7 @@ def test_a_landing_the_user_undid_after_the_kill_keeps_the_candidate_branch(
     candidate branch, whose commit was then on no branch at all."""
     entry = proposed(memory, *OLD)
     tip = git(memory, "rev-parse", f"gitmem/{entry}").strip()
-    killed(memory, "admit-after-ref", "admit", entry)
+    killed_at_fault(memory, "admit-after-ref", "admit", entry)
     git(memory, "reset", "-q", "--hard", "HEAD~1")
     (memory / "README.md").write_text("other work\n")
     git(memory, "commit", "-q", "-am", "other work")
@@ -197,7 +189,7 @@ def test_no_commit_is_made_over_a_landing_cut_short(repo: Path) -> None:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "gitmem init")
     entry = proposed(repo, *OLD)
-    killed(repo, "admit-after-ref", "admit", entry)
+    killed_at_fault(repo, "admit-after-ref", "admit", entry)
     (repo / "README.md").write_text("other work\n")
     refused = subprocess.run(
         ["git", "commit", "-q", "-am", "other work"], cwd=repo, capture_output=True, text=True
@@ -305,7 +297,7 @@ def test_a_journal_edited_by_hand_is_named_and_kept_never_trusted(
     the file stays for the user to read."""
     root = git(memory, "rev-list", "--max-parents=0", "main").split()[-1]
     entry_id = proposed(memory, *OTHER)
-    killed(memory, "admit-after-ref", "admit", entry_id)
+    killed_at_fault(memory, "admit-after-ref", "admit", entry_id)
     journal = memory / ".git" / recovery.JOURNAL
     edited = json.dumps(edit(json.loads(journal.read_text())))
     journal.write_text(edited)
