@@ -1340,7 +1340,10 @@ def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _S
         hits.append(_Hit(s, e, 2, rule.id, _redact(value.strip()), rule.description))
 
 
-_GIT_CONTEXT = (b"commit", b"sha", b"hash", b"revision", b"rev ", b"merge", b"digest", b"checksum")
+_GIT_CONTEXT = (
+    *(b"commit", b"sha", b"hash", b"revision", b"rev ", b"merge", b"digest", b"checksum"),
+    b"pinned",
+)
 _WORD_WINDOW = 80
 
 
@@ -1439,10 +1442,17 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
             continue  # `primary_key = …`, `next_page_token: …`: named, but no secret
         if _fake(token):
             continue
-        if git_context and set(token) <= _HEX:
+        if set(token) <= _HEX and (git_context or _pinned_object_id(line, cs, ce)):
             continue
         found.append((cs, ce, _redact(token)))
     return tuple(found)
+
+
+def _pinned_object_id(line: bytes, start: int, end: int) -> bool:
+    """Whether line[start:end] is a git object id pinned after an `@` (`owner/repo@<sha>`,
+    `path@<sha>`): how workflows and lock files name an action or a dependency, often on a
+    line that also speaks of a token (`token: ${{ … }}`)."""
+    return end - start in (40, 64) and line[start - 1 : start] == b"@" and start > 1
 
 
 def _value_of_other_key(line: bytes, start: int) -> bool:
