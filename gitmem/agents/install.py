@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from gitmem.errors import UsageError
 from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, refuse_links, remove_temporaries_of
+from gitmem.repo.gitcli import PinnedRepository
 
 __all__ = [
     "AGENTS_BEGIN",
@@ -331,7 +332,13 @@ AGENTS_FILES: Final = ("AGENTS.md", "CLAUDE.md")
 
 
 def run(
-    root: Path, memory_dir: str | None, *, claude: bool, agents: bool, uninstall: bool
+    root: Path,
+    memory_dir: str | None,
+    *,
+    claude: bool,
+    agents: bool,
+    uninstall: bool,
+    pinned: PinnedRepository | None = None,
 ) -> list[str]:
     """What `gitmem init --claude/--agents [--uninstall]` does, as printed lines.  Every file it
     may write is first checked not to be a symbolic link nor to lie in a folder linked out of
@@ -357,6 +364,6 @@ def run(
             if memory_dir is None:
                 from gitmem.repo.workspace import open_workspace
 
-                memory_dir = open_workspace(root).dir
+                memory_dir = open_workspace(root, pinned=pinned).dir
             lines += install_agents(root, memory_dir)
     return lines

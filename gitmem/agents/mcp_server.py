@@ -78,6 +78,7 @@ from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
     from gitmem.recall.engine import Why
+    from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
 
 __all__ = [
@@ -488,20 +489,20 @@ def _backtick_runs(text: str) -> list[str]:
     return re.findall(r"`{3,}", text) or [""]
 
 
-def build_server(path: str | Path | None = None) -> MCPServer:
-    """The MCP server answering for the repository at or above path (default: the current
-    folder, taken once now so a later change of folder does not move it)."""
-    from gitmem.repo.gitcli import pinned_git_dir
-
-    # no path and a GIT_DIR a person set (gitcli.pin_repository): that repository
-    root = None if path is None and pinned_git_dir() else Path(path or Path.cwd()).absolute()
+def build_server(
+    path: str | Path | None = None, *, pinned: PinnedRepository | None = None
+) -> MCPServer:
+    """The MCP server answering for the repository at or above path (default: pinned, the one
+    a GIT_DIR a person set names, else the current folder, taken once now so a later change
+    of folder does not move it)."""
+    root = None if path is None and pinned is not None else Path(path or Path.cwd()).absolute()
 
     turn = threading.Lock()
 
     def workspace() -> Workspace:
         from gitmem.repo.workspace import open_workspace
 
-        return open_workspace(root)
+        return open_workspace(root, pinned=pinned)
 
     server: MCPServer = MCPServer(
         name="gitmem",
@@ -857,6 +858,6 @@ def build_server(path: str | Path | None = None) -> MCPServer:
     return server
 
 
-def serve(path: str | Path | None = None) -> None:
+def serve(path: str | Path | None = None, *, pinned: PinnedRepository | None = None) -> None:
     """Serve the tools over stdio until the client disconnects (`gitmem mcp`)."""
-    build_server(path).run("stdio")
+    build_server(path, pinned=pinned).run("stdio")

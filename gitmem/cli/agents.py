@@ -12,7 +12,7 @@ import click
 
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
-from gitmem.cli.options import visible
+from gitmem.cli.options import command_workspace, visible
 from gitmem.errors import UsageError
 from gitmem.repo.atomic import atomic_write, refuse_links, remove_temporaries_of
 
@@ -82,9 +82,8 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
     corrections and mistakes first; within the budget, the newest entries are kept and the
     file says what was left out."""
     from gitmem.agents.export import export as do_export
-    from gitmem.repo.workspace import open_workspace
 
-    ws = open_workspace()
+    ws = command_workspace()
     done = do_export(ws, target, output=output, max_lines=budget_lines, max_bytes=budget_bytes)
     for unread in done.unreadable:  # on stderr, as `gitmem list` says it
         click.echo(

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import click
 
-from gitmem.cli.options import REPORT_FORMAT, emit_warnings, visible
+from gitmem.cli.options import REPORT_FORMAT, command_workspace, emit_warnings, visible
 from gitmem.errors import UsageError
 from gitmem.model.names import HOOK_NAMES
 
@@ -82,30 +82,30 @@ def check(
         )
     if framework:
         from gitmem.gate import history
+        from gitmem.repo.gitcli import pinned_repository
 
         if pushed_by_pre_commit(os.environ):
             report = history.check_pushed_by_pre_commit(os.environ)
         elif os.environ.get("PRE_COMMIT_FROM_REF") and os.environ.get("PRE_COMMIT_TO_REF"):
             # `pre-commit run --from-ref A --to-ref B`: every commit of the range
             spec = f"{os.environ['PRE_COMMIT_FROM_REF']}..{os.environ['PRE_COMMIT_TO_REF']}"
-            report = history.check_range(spec)
+            report = history.check_range(spec, pinned=pinned_repository())
         else:
             report = check_mod.check_staged()
     elif staged:
         report = check_mod.check_staged()
     elif range_ or pre_push or pre_receive:
         from gitmem.gate import history
+        from gitmem.repo.gitcli import pinned_repository
 
         if range_:
-            report = history.check_range(range_)
+            report = history.check_range(range_, pinned=pinned_repository())
         elif pre_push:
             report = history.check_pre_push(sys.stdin.read())
         else:
             report = history.check_pre_receive(sys.stdin.read())
     else:
-        from gitmem.repo.workspace import open_workspace
-
-        report = check_mod.check_worktree(open_workspace(), list(paths))
+        report = check_mod.check_worktree(command_workspace(), list(paths))
     if warn:
         from gitmem.settings.policy import WARN
 

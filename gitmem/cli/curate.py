@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import REPORT_FORMAT, emit_warnings, visible
+from gitmem.cli.options import REPORT_FORMAT, command_workspace, emit_warnings, visible
 from gitmem.cli.options import TEXT_OR_JSON as FORMAT
 
 
@@ -60,9 +60,8 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
     import json
 
     from gitmem.curate import importer
-    from gitmem.repo.workspace import open_workspace
 
-    ws = open_workspace()
+    ws = command_workspace()
     report = importer.import_claude(
         ws, from_dir.expanduser() if from_dir else None, dry_run=dry_run
     )
@@ -123,9 +122,8 @@ def lint(rev: str | None, fmt: str) -> int:
     """
     from gitmem.curate import lint as lint_mod
     from gitmem.gate import check
-    from gitmem.repo.workspace import open_workspace
 
-    report = lint_mod.lint(open_workspace(), rev)
+    report = lint_mod.lint(command_workspace(), rev)
     if fmt == "text":
         emit_warnings(report.warnings)
     _echo(check.render(report, fmt))
@@ -167,9 +165,8 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
 
     from gitmem.curate import hygiene as hygiene_mod
     from gitmem.curate import split as split_mod
-    from gitmem.repo.workspace import open_workspace
 
-    report = hygiene_mod.hygiene(open_workspace(), propose=propose, min_commits=stale_commits)
+    report = hygiene_mod.hygiene(command_workspace(), propose=propose, min_commits=stale_commits)
     if fmt == "json":
         _echo(
             json.dumps(
@@ -293,9 +290,8 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     import json
 
     from gitmem.curate import harvest as harvest_mod
-    from gitmem.repo.workspace import open_workspace
 
-    result = harvest_mod.harvest(open_workspace(), list(paths), dry_run=dry_run)
+    result = harvest_mod.harvest(command_workspace(), list(paths), dry_run=dry_run)
     if fmt == "json":
         _echo(
             json.dumps(

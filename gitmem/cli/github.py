@@ -60,16 +60,17 @@ def _event() -> tuple[str, dict[str, Any]]:
 def _workspace(event: dict[str, Any]) -> Any:
     """The checkout's workspace, origin's HEAD set to the repository's default branch first
     (memory.branch defaults to it)."""
-    from gitmem.repo.gitcli import run_in
+    from gitmem.repo.gitcli import pinned_repository, run_in
     from gitmem.repo.workspace import open_workspace
 
     # an event whose `repository` is not an object (a hand-made or truncated event file) was
     # an unexpected error here, AttributeError on str.get; it names no default branch
     repository = event.get("repository")
     default = repository.get("default_branch") if isinstance(repository, dict) else None
+    pinned = pinned_repository()
     if isinstance(default, str) and default:
-        run_in(Path.cwd(), "remote", "set-head", "origin", default)
-    return open_workspace()
+        run_in(Path.cwd(), "remote", "set-head", "origin", default, pinned=pinned)
+    return open_workspace(pinned=pinned)
 
 
 def _quote(text: str) -> None:

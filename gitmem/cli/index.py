@@ -17,7 +17,6 @@ import click
 def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> int:
     """Regenerate INDEX.md and CANDIDATES.md in the working tree."""
     from gitmem.lifecycle import refresh
-    from gitmem.repo.workspace import open_workspace
 
     if merge_driver:
         from pathlib import Path
@@ -26,9 +25,9 @@ def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> i
         # 1: git leaves the conflict for a person; `gitmem index` resolves it
         return 0 if refresh.merge_driver(Path(ours), Path(theirs)) else 1
 
-    from gitmem.cli.options import emit_warnings
+    from gitmem.cli.options import command_workspace, emit_warnings
 
-    ws = open_workspace()
+    ws = command_workspace()
     emit_warnings(ws.settings.warnings)  # the folder indexed may be the default's, not theirs
     done = refresh.refresh(ws, check_only=check_only)
     if check_only:

@@ -173,11 +173,6 @@ class GitmemGroup(click.Group):
 @click.version_option(package_name=DISTRIBUTION)
 def main() -> None:
     """gitmem: a project's shared memory, kept as reviewed Markdown entries in git."""
-    from gitmem.repo.gitcli import pin_repository
-
-    # a hook's GIT_DIR is git's, and its command opens the repository from the environment
-    if click.get_current_context().invoked_subcommand not in ("hook", "agent-hook"):
-        pin_repository()
 
 
 def run(args: list[str] | None = None) -> int:

@@ -1,14 +1,17 @@
-"""What the command modules share: the `--format` option, warnings, and whether a person is
-at the terminal."""
+"""What the command modules share: the repository a command works on, the `--format` option,
+warnings, and whether a person is at the terminal."""
 
 from __future__ import annotations
 
 import re
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from gitmem.repo.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -90,3 +93,13 @@ def emit_warnings(warnings: Iterable[object]) -> None:
 def interactive() -> bool:
     """A person at a terminal (stdin and stdout both): only then does gitmem ask or edit."""
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def command_workspace() -> Workspace:
+    """The repository a command works on, with its settings: the one the GIT_DIR (and
+    GIT_WORK_TREE) a person set name, as git takes them (gitcli.pinned_repository), else the
+    one around the current folder."""
+    from gitmem.repo.gitcli import pinned_repository
+    from gitmem.repo.workspace import open_workspace
+
+    return open_workspace(pinned=pinned_repository())

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive, utf8_text
+from gitmem.cli.options import (
+    TEXT_OR_JSON,
+    command_workspace,
+    emit_warnings,
+    interactive,
+    utf8_text,
+)
 from gitmem.errors import RULE_FAILED, GitmemError, UsageError
 from gitmem.model.proposal import ProposalFields, specs
 
@@ -122,7 +128,6 @@ def propose(
     The same proposal run again (say after it was killed) reuses the branch it made.
     """
     from gitmem.lifecycle import propose as proposing
-    from gitmem.repo.workspace import open_workspace
 
     given_options = (("--edit", edit_id), ("--amend", amend_id), ("--retire", retire_id),
                      ("--from", from_file))  # fmt: skip
@@ -137,7 +142,7 @@ def propose(
         raise UsageError(f"{' and '.join(chosen)} exclude each other: give one")
     if reason is not None and not retire_id:
         raise UsageError("--reason goes with --retire ID")
-    ws = open_workspace()
+    ws = command_workspace()
     emit_warnings(ws.settings.warnings)
     given = ProposalFields.from_mapping(flags)
     edited: str | None = None

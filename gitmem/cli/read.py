@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, visible
+from gitmem.cli.options import TEXT_OR_JSON, command_workspace, visible
 
 
 @click.command("list")
@@ -22,10 +22,9 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
     """Entries on the main branch, by type, with their status (an amended entry is marked
     `admitted*`; a retired one is a tombstone, never recalled)."""
     from gitmem.lifecycle import read
-    from gitmem.repo.workspace import open_workspace
 
     skipped: list[str] = []
-    ws = open_workspace()
+    ws = command_workspace()
     ws.settings.check_types(types)  # a typo would list "no entries"
     rows = read.list_entries(ws, status=status, types=types, skipped=skipped)
     for path in skipped:  # on stderr, so that --format json stays one document
@@ -47,9 +46,8 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
 def show(entry_id: str, lineage: bool) -> int:
     """Print an entry (or a pending candidate)."""
     from gitmem.lifecycle import read
-    from gitmem.repo.workspace import open_workspace
 
-    ws = open_workspace()
+    ws = command_workspace()
     if lineage:
         for item in read.lineage(ws, entry_id):
             marker = "*" if item.id == entry_id else " "

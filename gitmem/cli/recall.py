@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gitmem.cli.options import format_option, visible
+from gitmem.cli.options import command_workspace, format_option, visible
 from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES, Why
 
@@ -94,10 +94,8 @@ def recall(
         if warm is not None:
             answer, block = warm
         else:
-            from gitmem.repo.workspace import open_workspace  # pygit2: only on this path
-
-            # the repository the record was just found in, else the one here
-            ws = memory.workspace() if memory is not None else open_workspace()
+            # the repository the record was just found in, else the command's
+            ws = memory.workspace() if memory is not None else command_workspace()
             answer = recall_answer(
                 ws,
                 text,
@@ -155,9 +153,7 @@ def _known_types(memory: Memory | None, types: tuple[str, ...]) -> None:
 
     if set(types) <= set(DEFAULT_TYPES):
         return
-    from gitmem.repo.workspace import open_workspace
-
-    (memory.workspace() if memory is not None else open_workspace()).settings.check_types(types)
+    (memory.workspace() if memory is not None else command_workspace()).settings.check_types(types)
 
 
 def _memory() -> Memory | None:
@@ -223,9 +219,8 @@ def mcp(path: Path | None) -> int:
     """Serve the project memory to AI agents over the Model Context Protocol (stdio):
     memory_recall, memory_push, memory_candidates, memory_show."""
     from gitmem.agents.mcp_server import serve
-    from gitmem.repo.gitcli import pin_repository
+    from gitmem.repo.gitcli import pinned_repository
 
-    if path is not None:
-        pin_repository(honour_env=False)  # the folder named wins over a GIT_DIR
-    serve(path)
+    # the folder named wins over a GIT_DIR
+    serve(path, pinned=pinned_repository() if path is None else None)
     return 0

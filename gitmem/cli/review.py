@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, emit_warnings, interactive, utf8_text, visible
+from gitmem.cli.options import (
+    TEXT_OR_JSON,
+    command_workspace,
+    emit_warnings,
+    interactive,
+    utf8_text,
+    visible,
+)
 from gitmem.errors import USAGE
 from gitmem.lifecycle.admit import Admission
 from gitmem.model.names import quoted_id
@@ -34,9 +41,8 @@ def _someone(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 def candidates(fmt: str) -> int:
     """Pending candidates (local and remote-tracking gitmem/<id> branches) and their state."""
     from gitmem.lifecycle.candidates import review
-    from gitmem.repo.workspace import open_workspace
 
-    ws = open_workspace()
+    ws = command_workspace()
     # the settings set aside, on stderr: candidates are judged by the defaults in their place
     # (a misspelt maxBody's limit), and candidates, admit, refuse and index said nothing of it
     emit_warnings(ws.settings.warnings)
@@ -96,9 +102,8 @@ def admit(
     With no ID in a terminal, walks the pending candidates one by one and asks.
     """
     from gitmem.lifecycle import admit as admitting
-    from gitmem.repo.workspace import open_workspace
 
-    ws = open_workspace()
+    ws = command_workspace()
     emit_warnings(ws.settings.warnings)
     # --auto admits each audited candidate under its own audit: an ID, --by, --expect or
     # --allow beside it was ignored without a word (`admit --auto ID` never admitted ID)
@@ -225,9 +230,8 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
 def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
     """Refuse a candidate: its topic joins refused.md on main; its branch is deleted."""
     from gitmem.lifecycle.refuse import refuse as do_refuse
-    from gitmem.repo.workspace import open_workspace
 
-    ws = open_workspace()
+    ws = command_workspace()
     emit_warnings(ws.settings.warnings)
     done = do_refuse(ws, entry_id, reason=reason, by=by, push=push)
     for line in done.recovered:  # what a command killed before had left, finished now

@@ -83,6 +83,7 @@ def init(
     neither can be had, nothing is written.
     """
     from gitmem.lifecycle.bootstrap import init as do_init
+    from gitmem.repo.gitcli import pinned_repository
     from gitmem.repo.store import Store
 
     if pin_hash and not (with_github or with_pages):
@@ -113,7 +114,7 @@ def init(
             "--warn goes with --github; a git server's mode is its own: "
             "`gitmem hooks install --server --warn` in the bare repository"
         )
-    store = Store.open(None)
+    store = Store.open(None, pinned=pinned_repository())
     pin = None
     if with_github or with_pages:
         from gitmem.hooks import release
@@ -128,7 +129,12 @@ def init(
         if store.workdir is None:
             raise click.UsageError("--claude and --agents need a working tree")
         lines = install.run(
-            store.workdir, memory_dir, claude=with_claude, agents=with_agents, uninstall=uninstall
+            store.workdir,
+            memory_dir,
+            claude=with_claude,
+            agents=with_agents,
+            uninstall=uninstall,
+            pinned=store.pinned,
         )
         for line in lines:
             click.echo(line)
@@ -145,14 +151,14 @@ def init(
     if with_hooks:
         from gitmem.hooks import installer
 
-        for line in installer.install(done.root):
+        for line in installer.install(done.root, pinned=store.pinned):
             click.echo(line)
     if pin is not None:
         from gitmem.hooks import github
 
         names = (github.WORKFLOWS if with_github else ()) + ((github.PAGES,) if with_pages else ())
         for line in github.install_workflows(
-            done.root, force=force, names=names, pin=pin, warn=warn
+            done.root, force=force, names=names, pin=pin, warn=warn, pinned=store.pinned
         ):
             click.echo(line)
             # a workflow written is one to commit: the closing `git add` line left them out,
@@ -165,7 +171,7 @@ def init(
         from gitmem.curate import codeowners
         from gitmem.repo.workspace import open_workspace
 
-        settings = open_workspace(done.root).settings
+        settings = open_workspace(done.root, pinned=store.pinned).settings
         emit_warnings(settings.warnings)
         written = codeowners.install(done.root, settings)
         click.echo(f"{written.action} {written.path}")
@@ -225,9 +231,12 @@ def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
             f"--{mode} goes with --server: the mode is the server's; the client hooks judge "
             "the same in either"
         )
-    from gitmem.repo.gitcli import command_folder
+    from gitmem.repo.gitcli import command_folder, pinned_repository
 
-    for line in installer.install(command_folder(), server=server, enforcement=mode):
+    pinned = pinned_repository()
+    for line in installer.install(
+        command_folder(pinned), server=server, enforcement=mode, pinned=pinned
+    ):
         click.echo(line)
     return 0
 
@@ -237,8 +246,9 @@ def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
 def hooks_uninstall(server: bool) -> int:
     """Remove gitmem's hooks and restore the ones they chained."""
     from gitmem.hooks import installer
-    from gitmem.repo.gitcli import command_folder
+    from gitmem.repo.gitcli import command_folder, pinned_repository
 
-    for line in installer.uninstall(command_folder(), server=server):
+    pinned = pinned_repository()
+    for line in installer.uninstall(command_folder(pinned), server=server, pinned=pinned):
         click.echo(line)
     return 0

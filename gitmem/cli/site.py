@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import emit_warnings, format_option, visible
+from gitmem.cli.options import command_workspace, emit_warnings, format_option, visible
 
 
 @click.command()
@@ -38,10 +38,9 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
     per entry with its lineage and cited files; the refused topics. Same commit, same bytes.
     A site in --out built from a newer commit (one descending from this one) is kept.
     """
-    from gitmem.repo.workspace import open_workspace
     from gitmem.site import build, collect
 
-    ws = open_workspace()
+    ws = command_workspace()
     emit_warnings(ws.settings.warnings)
     build.refuse_out(Path(out), ws)
     memory = collect.collect(
@@ -83,9 +82,8 @@ def review(entry_id: str, fmt: str) -> int:
     the checks say, its near-duplicates among the admitted entries, the refused topics it
     matches and the entries it would supersede. Exits 1 when a rule fails."""
     from gitmem.curate import review as review_mod
-    from gitmem.repo.workspace import open_workspace
 
-    done = review_mod.review(open_workspace(), entry_id)
+    done = review_mod.review(command_workspace(), entry_id)
     render = {
         "text": review_mod.as_text,
         "markdown": review_mod.as_markdown,

@@ -125,6 +125,7 @@ from gitmem.settings.policy import Policy, PolicyError
 if TYPE_CHECKING:
     from gitmem.gate.scanner import Scanner
     from gitmem.model.refused import Refusal
+    from gitmem.repo.gitcli import PinnedRepository
 
 #: From how many new commits on a push their diffs come from one git process.
 BULK_DIFF_MIN = 32
@@ -230,10 +231,13 @@ class Judge:
 # entry points
 
 
-def check_range(spec: str, ref: str | None = None) -> Report:
+def check_range(
+    spec: str, ref: str | None = None, *, pinned: PinnedRepository | None = None
+) -> Report:
     """`gitmem check --range A..B`: judge the commits of A..B as an update of ref (default: the
-    branch named by B, or the current branch when B is HEAD), with the policy committed at A."""
-    store = Store.open(None)
+    branch named by B, or the current branch when B is HEAD), with the policy committed at A,
+    in the repository here (or pinned, the one GIT_DIR names)."""
+    store = Store.open(None, pinned=pinned)
     if ".." not in spec or "..." in spec:
         raise UsageError(f"--range {spec!r}: write A..B (two revisions)")
     left, right = spec.split("..", 1)

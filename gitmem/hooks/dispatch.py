@@ -51,13 +51,12 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         return (0 if report.ok else 1), out
     try:
         from gitmem.lifecycle import refresh
-        from gitmem.repo.gitcli import pin_repository
+        from gitmem.repo.gitcli import pinned_repository
         from gitmem.repo.workspace import open_workspace
 
         # the repository git runs the hook for, as a command would take it: a GIT_DIR set
         # for `git checkout` (a work tree without .git, as dotfiles keep) was not found
-        pin_repository()
-        refresh.refresh(open_workspace(), from_hook=True)
+        refresh.refresh(open_workspace(pinned=pinned_repository()), from_hook=True)
         return 0, ""
     except GitmemError as exc:
         return 0, f"gitmem: {name}: {exc.message}"

@@ -45,6 +45,7 @@ from pathlib import Path
 from gitmem import DISTRIBUTION, __version__
 from gitmem.errors import UsageError
 from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
+from gitmem.repo.gitcli import PinnedRepository
 
 WORKFLOWS = ("gitmem-check.yml", "gitmem-review.yml", "gitmem-admit.yml", "gitmem-protect.yml")
 #: Installed on request only (`gitmem init --pages`): publishes `gitmem site` to GitHub Pages.
@@ -181,16 +182,18 @@ def install_workflows(
     names: tuple[str, ...] = WORKFLOWS,
     pin: Pin = GITMEM_PIN,
     warn: bool = False,
+    pinned: PinnedRepository | None = None,
 ) -> list[str]:
     """Write `.github/workflows/gitmem-*.yml` (the names given) under root, installing gitmem
     as pin says (release.published_pin() for a user's project), in warn mode when warn; answer
     one line per file saying what happened. A file someone edited is kept unless force; branch
-    defaults to the project's memory.branch."""
+    defaults to the project's memory.branch (of pinned, the repository GIT_DIR names, when
+    given)."""
     root = Path(root)
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder: run gitmem init --github in a repository")
     if branch is None:
-        branch = _memory_branch(root)
+        branch = _memory_branch(root, pinned)
     folder = root / FOLDER
     # a killed run's temporary beside a workflow, untracked where `git add -A` commits it
     remove_temporaries_of((folder / name for name in names), ABANDONED_AGE)
@@ -225,12 +228,12 @@ def install_workflows(
     return lines
 
 
-def _memory_branch(root: Path) -> str:
+def _memory_branch(root: Path, pinned: PinnedRepository | None) -> str:
     """memory.branch as the project sets it (main when the settings cannot be read)."""
     from gitmem.errors import GitmemError
     from gitmem.repo.workspace import open_workspace
 
     try:
-        return open_workspace(root).settings.branch
+        return open_workspace(root, pinned=pinned).settings.branch
     except GitmemError:
         return "main"

@@ -44,8 +44,7 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
-from gitmem.repo.gitcli import output_in as _git
-from gitmem.repo.gitcli import run_in as _run
+from gitmem.repo.gitcli import GitIn, PinnedRepository
 
 MARKER = b"# gitmem-managed-hook"
 CHAINED_SUFFIX = ".gitmem-chained"
@@ -96,15 +95,19 @@ def is_gitmem_hook(path: Path) -> bool:
     return any(line.strip().startswith(MARKER) for line in head.splitlines())
 
 
-def hooks_dir(repo_path: Path) -> Path:
+def hooks_dir(repo_path: Path, pinned: PinnedRepository | None = None) -> Path:
     """The folder git runs this repository's hooks from, as an absolute path.
 
     git answers itself (`rev-parse --git-path hooks`), so `core.hooksPath` is honoured exactly
     as git reads it: `~` expanded, a relative path taken from the work tree root (or from the
     git directory of a bare repository), and linked worktrees share the common folder. The
-    hook's own GIT_* variables are stripped, since repo_path names the repository.
+    hook's own GIT_* variables are stripped, since repo_path (or pinned) names the repository.
     """
-    out = _git(repo_path, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+    return _hooks_dir(GitIn(repo_path, pinned))
+
+
+def _hooks_dir(git: GitIn) -> Path:
+    out = git.output("rev-parse", "--path-format=absolute", "--git-path", "hooks")
     path = Path(out)
     if not path.is_absolute():
         raise GitmemError(
@@ -120,8 +123,10 @@ def install(
     enforcement: str | None = None,
     python: Path | None = THIS_PYTHON,
     package: Path = THIS_PACKAGE,
+    pinned: PinnedRepository | None = None,
 ) -> list[str]:
-    """Install gitmem's client hooks (or, with server, the pre-receive hook) into repo_path.
+    """Install gitmem's client hooks (or, with server, the pre-receive hook) into repo_path
+    (pinned, the repository GIT_DIR names, when a person set it).
 
     The scripts try python (by default the interpreter running this) first while its gitmem
     package exists, unless the hooks folder is shared through the repository. With server,
@@ -138,19 +143,20 @@ def install(
         )
     if enforcement is not None and enforcement not in MODES:
         raise UsageError(f"enforcement {enforcement!r} is not one of {', '.join(MODES)}")
-    _refuse_object_format(repo_path)
-    bare = _is_bare(repo_path)
+    git = GitIn(repo_path, pinned)
+    _refuse_object_format(git)
+    bare = _is_bare(git)
     if bare and not server:
         raise UsageError(
             f"{repo_path} is a bare repository, where client hooks never run: install the "
             "server hook with `gitmem hooks install --server`"
         )
     names = SERVER_HOOKS if server else CLIENT_HOOKS
-    folder = hooks_dir(repo_path)
-    _refuse_conflicts(repo_path, folder, names)
+    folder = _hooks_dir(git)
+    _refuse_conflicts(git, folder, names)
     folder.mkdir(parents=True, exist_ok=True)
     lines = [f"hooks folder: {folder}"]
-    shared = _hooks_path_scope(repo_path)
+    shared = _hooks_path_scope(git)
     if shared is not None:
         lines.append(
             f"note: core.hooksPath comes from your {shared} git config: these hooks run in "
@@ -158,7 +164,7 @@ def install(
             "core.hooksPath in its own config (git config core.hooksPath .git/hooks) first"
         )
     recorded = python
-    if python is not None and _inside_work_tree(repo_path, folder):
+    if python is not None and _inside_work_tree(git, folder):
         recorded = None
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     # the temporary a killed install left beside a hook it was writing: in a hooks folder
@@ -167,54 +173,57 @@ def install(
     for name in names:
         lines.append(_install_one(folder, name, script(name, recorded, package)))
     if server:
-        lines.append(_configure_policy(repo_path))
-        lines.append(_configure_object_checks(repo_path))
-        lines.append(_configure_enforcement(repo_path, enforcement))
+        lines.append(_configure_policy(git))
+        lines.append(_configure_object_checks(git))
+        lines.append(_configure_enforcement(git, enforcement))
     else:
-        lines.append(_configure_merge_driver(repo_path, merge_driver_config(python, package)))
+        lines.append(_configure_merge_driver(git, merge_driver_config(python, package)))
     return lines
 
 
-def _refuse_object_format(repo_path: Path) -> None:
+def _refuse_object_format(git: GitIn) -> None:
     """Refuse, before any hook is written, a repository whose objects gitmem cannot read
     (SHA-256): its hooks would refuse every commit of memory and every push with an error,
     and the server's would be installed with no policy beside it."""
     from gitmem.repo.store import unsupported_object_format
 
-    done = _run(repo_path, "rev-parse", "--show-object-format")
+    done = git.run("rev-parse", "--show-object-format")
     if done.returncode == 0 and done.stdout.strip() not in ("", "sha1"):
-        raise UsageError(unsupported_object_format(str(repo_path)))
+        raise UsageError(unsupported_object_format(str(git.folder)))
 
 
-def _hooks_path_scope(repo_path: Path) -> str | None:
+def _hooks_path_scope(git: GitIn) -> str | None:
     """The scope ("global" or "system") of a core.hooksPath set beyond the repository's config.
 
     The folder it names serves every repository of the user (or the machine): installing
     there, which git's own answer for the hooks folder leads to, changed them all with
     nothing said but the folder's path."""
-    done = _run(repo_path, "config", "--show-scope", "--get", "core.hooksPath")
+    done = git.run("config", "--show-scope", "--get", "core.hooksPath")
     if done.returncode != 0:
         return None
     scope = done.stdout.split("\t", 1)[0].strip()
     return scope if scope in ("global", "system") else None
 
 
-def uninstall(repo_path: Path, *, server: bool = False) -> list[str]:
+def uninstall(
+    repo_path: Path, *, server: bool = False, pinned: PinnedRepository | None = None
+) -> list[str]:
     """Remove gitmem's hooks (only files carrying the marker) and put chained hooks back."""
+    git = GitIn(repo_path, pinned)
     names = SERVER_HOOKS if server else CLIENT_HOOKS
-    folder = hooks_dir(repo_path)
+    folder = _hooks_dir(git)
     lines = [f"hooks folder: {folder}"]
     for name in names:
         lines.append(_uninstall_one(folder, name))
     if not server:
-        lines.append(_remove_merge_driver(repo_path))
+        lines.append(_remove_merge_driver(git))
     return lines
 
 
 # -- one hook ------------------------------------------------------------------------------
 
 
-def _refuse_conflicts(repo_path: Path, folder: Path, names: tuple[str, ...]) -> None:
+def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
     """Check every hook before touching any, so a refusal leaves the folder as it was."""
     if folder.exists() and not folder.is_dir():
         raise GitmemError(f"{folder} is not a folder: git expects its hooks there")
@@ -231,7 +240,7 @@ def _refuse_conflicts(repo_path: Path, folder: Path, names: tuple[str, ...]) -> 
         and not is_gitmem_hook(folder / name)
         and not _already_runs_gitmem(folder / name, name)
     ]
-    tracked = _tracked(repo_path, [folder / name for name in foreign])
+    tracked = _tracked(git, [folder / name for name in foreign])
     problems = []
     for name in foreign:
         path = folder / name
@@ -269,25 +278,25 @@ def _already_runs_gitmem(path: Path, name: str) -> bool:
         return False
 
 
-def _tracked(repo_path: Path, paths: list[Path]) -> set[Path]:
+def _tracked(git: GitIn, paths: list[Path]) -> set[Path]:
     """Which of paths git tracks (a core.hooksPath inside the work tree, shared by a team)."""
     if not paths:
         return set()
-    done = _run(repo_path, "ls-files", "-z", "--full-name", "--", *map(str, paths))
+    done = git.run("ls-files", "-z", "--full-name", "--", *map(str, paths))
     if done.returncode != 0:  # outside the work tree, or a bare repository: nothing tracked
         return set()
-    top = _git(repo_path, "rev-parse", "--show-toplevel")
+    top = git.output("rev-parse", "--show-toplevel")
     return {Path(top, name) for name in done.stdout.split("\0") if name}
 
 
-def _inside_work_tree(repo_path: Path, folder: Path) -> bool:
+def _inside_work_tree(git: GitIn, folder: Path) -> bool:
     """Whether folder lies in the work tree (a core.hooksPath the team commits)."""
-    done = _run(repo_path, "rev-parse", "--show-toplevel")
+    done = git.run("rev-parse", "--show-toplevel")
     if done.returncode != 0:  # a bare repository
         return False
     top = Path(done.stdout.rstrip("\n")).resolve()
     return folder.resolve().is_relative_to(top) and not folder.resolve().is_relative_to(
-        Path(_git(repo_path, "rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
+        Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
     )
 
 
@@ -362,52 +371,52 @@ def _executable(path: Path) -> bool:
 # -- the server's policy ---------------------------------------------------------------------
 
 
-def _configure_policy(repo_path: Path) -> str:
+def _configure_policy(git: GitIn) -> str:
     """Write the policy committed at HEAD's tip into the repository's git config."""
     from gitmem.repo.store import Store
     from gitmem.repo.workspace import policy_at
     from gitmem.settings import policy as policy_mod
 
-    store = Store.open(repo_path)
+    store = Store.open(git.folder, pinned=git.pinned)
     tip = store.resolve("HEAD")
     where = f"the settings committed at {tip[:12]}" if tip else "the defaults"
     policy = policy_at(store, tip, where)
     values = [(k, v) for k, v in policy_mod.config_values(policy) if k != "gitmem.allow"]
     kept = ("gitmem.allow", policy_mod.ENFORCEMENT_KEY.lower())  # set by people, not files
-    before = [(k, v) for k, v in _config_all(repo_path) if k not in kept]
+    before = [(k, v) for k, v in _config_all(git) if k not in kept]
     if sorted(before) == sorted((k.lower(), v) for k, v in values):
         return f"policy (git config gitmem.*): already {where}"
     for key in policy_mod.KEYS:
         if key != "gitmem.allow":
-            _run(repo_path, "config", "--local", "--unset-all", key)
+            git.run("config", "--local", "--unset-all", key)
     for key, value in values:
-        _git(repo_path, "config", "--local", "--add", key, value)
+        git.output("config", "--local", "--add", key, value)
     shown = ", ".join(f"{k.removeprefix('gitmem.')}={v}" for k, v in values)
     return f"policy (git config gitmem.*): written from {where}: {shown}"
 
 
-def _configure_object_checks(repo_path: Path) -> str:
+def _configure_object_checks(git: GitIn) -> str:
     """Have git refuse malformed objects in a push (receive.fsckObjects), which the server
     hook requires (gitmem.gate.history.unchecked_objects says why); a setting that relaxes
     duplicateEntries is left for the hook to name."""
     shown = "object checks (git config receive.fsckObjects)"
-    done = _run(repo_path, "config", "--bool", "receive.fsckObjects")
+    done = git.run("config", "--bool", "receive.fsckObjects")
     if done.returncode == 0 and done.stdout.strip() == "true":
         return f"{shown}: already on"
-    _git(repo_path, "config", "--local", "receive.fsckObjects", "true")
+    git.output("config", "--local", "receive.fsckObjects", "true")
     return (
         f"{shown}: turned on: git refuses a pushed tree with two entries of one name, which "
         "would show the gate one memory folder and a checkout another"
     )
 
 
-def _configure_enforcement(repo_path: Path, mode: str | None) -> str:
+def _configure_enforcement(git: GitIn, mode: str | None) -> str:
     """Set the server's enforcement mode (ENFORCE unsets the key: it is the default), or, when
     mode is None, say which one holds. An unreadable value is left for the hook to refuse."""
     from gitmem.settings.policy import ENFORCE, ENFORCEMENT_KEY, WARN, PolicyError, enforcement
 
     shown = f"enforcement (git config {ENFORCEMENT_KEY})"
-    current = [v for k, v in _config_all(repo_path) if k == ENFORCEMENT_KEY.lower()]
+    current = [v for k, v in _config_all(git) if k == ENFORCEMENT_KEY.lower()]
     try:
         now = enforcement({ENFORCEMENT_KEY: current})
     except PolicyError as exc:
@@ -422,9 +431,9 @@ def _configure_enforcement(repo_path: Path, mode: str | None) -> str:
                 "it off"
             )
         return f"{shown}: {ENFORCE}{' already' if mode else ''}"
-    _run(repo_path, "config", "--local", "--unset-all", ENFORCEMENT_KEY)
+    git.run("config", "--local", "--unset-all", ENFORCEMENT_KEY)
     if mode == WARN:
-        _git(repo_path, "config", "--local", ENFORCEMENT_KEY, WARN)
+        git.output("config", "--local", ENFORCEMENT_KEY, WARN)
         return (
             f"{shown}: set to {WARN}: every push is judged and its findings printed under a "
             "banner, but only a secret is rejected; switch back with "
@@ -433,9 +442,9 @@ def _configure_enforcement(repo_path: Path, mode: str | None) -> str:
     return f"{shown}: set to {ENFORCE}: a push that breaks a rule is rejected"
 
 
-def _config_all(repo_path: Path) -> list[tuple[str, str]]:
+def _config_all(git: GitIn) -> list[tuple[str, str]]:
     """Every (key, value) of the repository's own gitmem.* config, keys in lower case."""
-    done = _run(repo_path, "config", "--local", "-z", "--get-regexp", r"^gitmem\.")
+    done = git.run("config", "--local", "-z", "--get-regexp", r"^gitmem\.")
     pairs = []
     for item in done.stdout.split("\0") if done.returncode == 0 else []:
         if item:
@@ -447,29 +456,29 @@ def _config_all(repo_path: Path) -> list[tuple[str, str]]:
 # -- the INDEX.md merge driver ---------------------------------------------------------------
 
 
-def _configure_merge_driver(repo_path: Path, config: tuple[tuple[str, str], ...]) -> str:
-    current = [_config_get(repo_path, key) for key, _ in config]
+def _configure_merge_driver(git: GitIn, config: tuple[tuple[str, str], ...]) -> str:
+    current = [_config_get(git, key) for key, _ in config]
     if current == [value for _, value in config]:
         return f"INDEX.md merge driver ({MERGE_DRIVER}): already configured"
     for key, value in config:
-        _git(repo_path, "config", "--local", key, value)
+        git.output("config", "--local", key, value)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): configured"
 
 
-def _remove_merge_driver(repo_path: Path) -> str:
-    if all(_config_get(repo_path, key) is None for key, _ in merge_driver_config()):
+def _remove_merge_driver(git: GitIn) -> str:
+    if all(_config_get(git, key) is None for key, _ in merge_driver_config()):
         return f"INDEX.md merge driver ({MERGE_DRIVER}): not configured"
-    _git(repo_path, "config", "--local", "--remove-section", MERGE_DRIVER)
+    git.output("config", "--local", "--remove-section", MERGE_DRIVER)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): removed"
 
 
-def _config_get(repo_path: Path, key: str) -> str | None:
-    done = _run(repo_path, "config", "--local", "--get", key)
+def _config_get(git: GitIn, key: str) -> str | None:
+    done = git.run("config", "--local", "--get", key)
     return done.stdout.rstrip("\n") if done.returncode == 0 else None
 
 
 # -- git -------------------------------------------------------------------------------------
 
 
-def _is_bare(repo_path: Path) -> bool:
-    return _git(repo_path, "rev-parse", "--is-bare-repository") == "true"
+def _is_bare(git: GitIn) -> bool:
+    return git.output("rev-parse", "--is-bare-repository") == "true"

@@ -36,7 +36,7 @@ from gitmem.lifecycle.propose import Proposal
 from gitmem.lifecycle.writing import base_missing_on
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import candidate_ref
-from gitmem.repo.gitcli import clean_git_env
+from gitmem.repo.gitcli import PinnedRepository, clean_git_env
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
@@ -222,7 +222,12 @@ def open_pull_request(
     branch = proposal.branch
     gh = shutil.which("gh")
     forge = forge_of(where) if where else OTHER
-    if where is not None and forge == OTHER and gh and _gh_authenticated(gh, where.host):
+    if (
+        where is not None
+        and forge == OTHER
+        and gh
+        and _gh_authenticated(gh, where.host, store.pinned)
+    ):
         forge = GITHUB  # GitHub Enterprise on a host of its own
     refspec = f"{candidate_ref(proposal.id)}:{candidate_ref(proposal.id)}"
 
@@ -234,7 +239,7 @@ def open_pull_request(
         _push(store, remote, [refspec])
         pushed = True
     if forge == GITHUB and where is not None:
-        return _github(where, base, branch, entry, pushed, gh)
+        return _github(where, base, branch, entry, pushed, gh, store.pinned)
     target = f"{remote} ({scrub(url)})" if where is None else where.web
     return PullRequestResult(
         OTHER,
@@ -279,21 +284,25 @@ def _push(store: Store, remote: str, refspecs: list[str], options: Sequence[str]
 # GitHub
 
 
-def _gh_env() -> dict[str, str]:
-    env = clean_git_env()
+def _gh_env(pinned: PinnedRepository | None) -> dict[str, str]:
+    """gh's environment: git's as gitmem runs it on the repository (pinned, when a person
+    named it with GIT_DIR), with gh's prompts and update notices off."""
+    env = clean_git_env(pinned)
     env.setdefault("GH_PROMPT_DISABLED", "1")
     env.setdefault("GH_NO_UPDATE_NOTIFIER", "1")
     return env
 
 
-def _run_gh(gh: str, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+def _run_gh(
+    gh: str, *args: str, pinned: PinnedRepository | None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(
             [gh, *args],
             capture_output=True,
             text=True,
             input=input,
-            env=_gh_env(),
+            env=_gh_env(pinned),
             timeout=GH_TIMEOUT,
             check=False,
         )
@@ -301,12 +310,18 @@ def _run_gh(gh: str, *args: str, input: str | None = None) -> subprocess.Complet
         return subprocess.CompletedProcess([gh, *args], 1, "", str(exc))
 
 
-def _gh_authenticated(gh: str, host: str) -> bool:
-    return _run_gh(gh, "auth", "status", "--hostname", host).returncode == 0
+def _gh_authenticated(gh: str, host: str, pinned: PinnedRepository | None) -> bool:
+    return _run_gh(gh, "auth", "status", "--hostname", host, pinned=pinned).returncode == 0
 
 
 def _github(
-    where: Remote, base: str, branch: str, entry: Entry, pushed: bool, gh: str | None
+    where: Remote,
+    base: str,
+    branch: str,
+    entry: Entry,
+    pushed: bool,
+    gh: str | None,
+    pinned: PinnedRepository | None,
 ) -> PullRequestResult:
     page = compare_url(where, GITHUB, base, branch)
     if gh is None:
@@ -317,7 +332,7 @@ def _github(
             pushed,
             f"open the pull request: {page}  (install the gh CLI to have gitmem open it)",
         )
-    if not _gh_authenticated(gh, where.host):
+    if not _gh_authenticated(gh, where.host, pinned):
         return PullRequestResult(
             GITHUB,
             page,
@@ -335,6 +350,7 @@ def _github(
         "--repo", repo,
         "--color", LABEL_COLOR,
         "--description", LABEL_DESCRIPTION,
+        pinned=pinned,
     )  # fmt: skip
     body = pull_request_body(entry, base)
     create = [
@@ -345,11 +361,11 @@ def _github(
         "--title", entry.title,
         "--body-file", "-",
     ]  # fmt: skip
-    done = _run_gh(gh, *create, "--label", LABEL, input=body)
+    done = _run_gh(gh, *create, "--label", LABEL, pinned=pinned, input=body)
     warnings: list[str] = []
     if done.returncode != 0 and "label" in done.stderr.lower():
         warnings.append(f"could not add the label {LABEL!r}: {_first_line(done.stderr)}")
-        done = _run_gh(gh, *create, input=body)
+        done = _run_gh(gh, *create, pinned=pinned, input=body)
     if done.returncode != 0:
         warnings.append(f"gh pr create failed: {_first_line(done.stderr)}")
         return PullRequestResult(

@@ -155,7 +155,9 @@ def warm_recall_cache(ws: Workspace) -> bool:
         if warmed:
             cache.load(memory)
     if size >= PATH_FILTERS_MIN:  # after the update, which it would slow down beside it
-        gitcli.write_path_filters(ws.store.workdir or ws.store.git_dir)
+        # run in the git directory, where git finds the repository without the GIT_DIR a
+        # person may have named it by (a work tree without .git, as dotfiles keep)
+        gitcli.write_path_filters(ws.store.git_dir)
     return warmed
 
 

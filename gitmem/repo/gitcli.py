@@ -5,7 +5,8 @@ as git resolves it, config writes with git's locking, the staged names of a comm
 milliseconds before any of gitmem loads).  Every such call goes through here (or through
 gitmem.repo.store, which runs git for ref moves, pushes and its diff stream), so that gitmem
 runs git in one way: from a named folder, with the hook's own GIT_* variables stripped when
-it names the repository itself.
+it names the repository itself, and given the GIT_DIR and GIT_WORK_TREE a person set only
+where the caller passes them on (PinnedRepository, resolved once a command).
 
 This module imports nothing but the standard library: the launcher's no-op fast path, which
 serves every commit, uses it before anything else of gitmem loads.
@@ -16,9 +17,9 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, cast
 
 from gitmem.errors import GitmemError, UsageError
 
@@ -42,49 +43,77 @@ KEEP_ENV = frozenset(
 )
 
 
-#: The repository a person named for a whole command with GIT_DIR (and GIT_WORK_TREE), as
-#: absolute paths (pin_repository); empty when the repository is found from the folder.
-_PINNED: dict[str, str] = {}
+class PinnedRepository(NamedTuple):
+    """The repository a person named for a whole command with GIT_DIR (and GIT_WORK_TREE), as
+    the absolute paths git resolved them to (pinned_repository).
+
+    gitmem finds its repository from the working folder and runs git with every GIT_*
+    variable stripped (they are a hook's, relative to where it runs). A command given one of
+    these is passed it, and hands it on to whatever opens the repository or runs git for it
+    (Store.open, run_in, open_workspace): that git is given these paths, whatever folder it
+    runs in. A named tuple, not a frozen dataclass: the launcher's fast path imports this
+    module, and dataclasses would add its imports to every commit."""
+
+    git_dir: str
+    #: None for a bare repository
+    work_tree: str | None = None
+
+    @property
+    def folder(self) -> Path:
+        """The folder a command works on: the work tree, else the git directory."""
+        return Path(self.work_tree or self.git_dir)
+
+    def env(self) -> dict[str, str]:
+        """GIT_DIR and GIT_WORK_TREE as git is to be given them."""
+        named = {"GIT_DIR": self.git_dir}
+        if self.work_tree:
+            named["GIT_WORK_TREE"] = self.work_tree
+        return named
+
+    def holds(self, path: str | Path) -> bool:
+        """Whether path lies in the work tree or the git directory (a folder a command passes
+        on, such as init's work tree, which discovery from the folder would miss: a work tree
+        without .git)."""
+        where = os.path.realpath(path)
+        for top in (self.work_tree, self.git_dir):
+            if top and os.path.commonpath([where, os.path.realpath(top)]) == os.path.realpath(top):
+                return True
+        return False
 
 
-def clean_git_env() -> dict[str, str]:
+def clean_git_env(pinned: PinnedRepository | None = None) -> dict[str, str]:
     """The environment for running git on a repository we name ourselves (never the hook's):
-    the one GIT_DIR and GIT_WORK_TREE pinned for the command, when a person set them."""
+    with pinned, the GIT_DIR and GIT_WORK_TREE a person set for the command."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in KEEP_ENV}
-    env.update(_PINNED)
+    if pinned is not None:
+        env.update(pinned.env())
     return env
 
 
-def pinned_git_dir() -> str | None:
-    """The git directory pinned for this command (pin_repository), or None."""
-    return _PINNED.get("GIT_DIR")
+def command_folder(pinned: PinnedRepository | None) -> Path:
+    """The folder a command works on: pinned's, else the current folder."""
+    return pinned.folder if pinned is not None else Path.cwd()
 
 
-def command_folder() -> Path:
-    """The folder a command works on: the work tree (else the git directory) GIT_DIR pinned
-    for it, else the current folder."""
-    pinned = _PINNED.get("GIT_WORK_TREE") or _PINNED.get("GIT_DIR")
-    return Path(pinned) if pinned else Path.cwd()
+def pinned_repository(environ: Mapping[str, str] = os.environ) -> PinnedRepository | None:
+    """The repository named by the GIT_DIR (and GIT_WORK_TREE) a person set for a command in
+    environ, as git resolves them; None when GIT_DIR is not set.
 
-
-def pin_repository(*, honour_env: bool = True) -> None:
-    """Honour the GIT_DIR (and GIT_WORK_TREE) a person set for a command, as git does.
-
-    gitmem found its repository from the working folder and ran git with every GIT_*
-    variable stripped (they are a hook's, relative to where it runs), so `GIT_DIR=… gitmem
-    list` answered for the repository around the folder, or said there was none (a bare
-    repository with a work tree elsewhere, as dotfiles are kept): the wrong memory read, or
-    written. git resolves them here, once, to absolute paths that every git gitmem runs is
-    given, whatever folder it runs in (gitmem.repo.store.Store.open opens the same). Not
-    for a hook's command: git sets them for its hooks, which open the repository from the
-    environment themselves. honour_env=False unpins (a command given its folder)."""
-    _PINNED.clear()
-    if not honour_env or not os.environ.get("GIT_DIR"):
-        return
+    Without it, `GIT_DIR=… gitmem list` answered for the repository around the folder, or
+    said there was none (a bare repository with a work tree elsewhere, as dotfiles are kept):
+    the wrong memory read, or written. git resolves them here, once a command, to absolute
+    paths that every git gitmem runs for the command is given, whatever folder it runs in.
+    Not for the gate's hooks: git sets them for pre-commit and pre-push, which open the
+    repository from the environment themselves (Store.open(from_env=True)), index file and
+    quarantine included."""
+    if not environ.get("GIT_DIR"):
+        return None
 
     def ask(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "rev-parse", *args], capture_output=True, text=True)
+            done = subprocess.run(
+                ["git", "rev-parse", *args], capture_output=True, text=True, env=dict(environ)
+            )
         except OSError:
             return None
         return done.stdout.strip() if done.returncode == 0 else None
@@ -92,14 +121,11 @@ def pin_repository(*, honour_env: bool = True) -> None:
     git_dir = ask("--absolute-git-dir")
     if not git_dir:
         raise UsageError(
-            f"GIT_DIR={os.environ['GIT_DIR']} names no git repository that git can open: "
+            f"GIT_DIR={environ['GIT_DIR']} names no git repository that git can open: "
             "set it to the repository's git directory, or unset it"
         )
-    _PINNED["GIT_DIR"] = git_dir
-    if ask("--is-bare-repository") == "false":
-        top = ask("--show-toplevel")
-        if top:
-            _PINNED["GIT_WORK_TREE"] = top
+    work_tree = ask("--show-toplevel") if ask("--is-bare-repository") == "false" else None
+    return PinnedRepository(git_dir, work_tree or None)
 
 
 #: Changed-path filters one background write computes at most (`write_path_filters`): some
@@ -189,15 +215,18 @@ def hook_output(*args: str, cwd: str | None = None) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """git run in folder on the repository there (GIT_* variables of a hook stripped)."""
+def run_in(
+    folder: Path, *args: str, pinned: PinnedRepository | None = None
+) -> subprocess.CompletedProcess[str]:
+    """git run in folder on the repository there, or on pinned (GIT_* variables of a hook
+    stripped)."""
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder: name the repository to work on")
     try:
         return subprocess.run(
             ["git", *args],
             cwd=folder,
-            env=clean_git_env(),
+            env=clean_git_env(pinned),
             capture_output=True,
             text=True,
             check=False,
@@ -206,9 +235,9 @@ def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
         raise GitmemError("git is not installed (or not on PATH): install git first") from None
 
 
-def output_in(folder: Path, *args: str) -> str:
+def output_in(folder: Path, *args: str, pinned: PinnedRepository | None = None) -> str:
     """run_in's output without its final newline; a failure says what git said."""
-    done = run_in(folder, *args)
+    done = run_in(folder, *args, pinned=pinned)
     if done.returncode != 0:
         detail = done.stderr.strip()
         if "not a git repository" in detail:
@@ -218,6 +247,20 @@ def output_in(folder: Path, *args: str) -> str:
             )
         raise GitmemError(f"git {' '.join(args)} failed in {folder}: {detail}")
     return done.stdout.rstrip("\n")
+
+
+class GitIn(NamedTuple):
+    """git run in folder on the repository there, or on pinned: run_in and output_in for a
+    caller that runs many commands on one repository (the hooks installer)."""
+
+    folder: Path
+    pinned: PinnedRepository | None = None
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return run_in(self.folder, *args, pinned=self.pinned)
+
+    def output(self, *args: str) -> str:
+        return output_in(self.folder, *args, pinned=self.pinned)
 
 
 #: Up to how many paths newest_per_path asks git one path at a time, side by side, where
@@ -233,6 +276,7 @@ def newest_per_path(
     options: list[str],
     *,
     common_dir: Path | None = None,
+    pinned: PinnedRepository | None = None,
 ) -> dict[str, str]:
     """For each path, `field` (a git log format) of the newest commit on tip's first-parent
     chain that `git log` with options lists it in (absent when none does; a folder's path is
@@ -255,9 +299,11 @@ def newest_per_path(
         from concurrent.futures import ThreadPoolExecutor  # only here: the launcher's path
 
         with ThreadPoolExecutor(len(wanted)) as pool:  # each thread waits on its git
-            parts = pool.map(lambda p: _walk(folder, tip, {p}, field, options), sorted(wanted))
+            parts = pool.map(
+                lambda p: _walk(folder, tip, {p}, field, options, pinned), sorted(wanted)
+            )
             return {path: commit for part in parts for path, commit in part.items()}
-    return _walk(folder, tip, wanted, field, options)
+    return _walk(folder, tip, wanted, field, options, pinned)
 
 
 def pathspecs_to_stdin(git: subprocess.Popen[bytes], paths: Iterable[str]) -> None:
@@ -278,7 +324,12 @@ def pathspecs_to_stdin(git: subprocess.Popen[bytes], paths: Iterable[str]) -> No
 
 
 def _walk(
-    folder: Path, tip: str, wanted: set[str], field: str, options: list[str]
+    folder: Path,
+    tip: str,
+    wanted: set[str],
+    field: str,
+    options: list[str],
+    pinned: PinnedRepository | None,
 ) -> dict[str, str]:
     """newest_per_path by one `git log` for all the wanted paths, read as git streams it and
     stopped once each is found."""
@@ -297,7 +348,7 @@ def _walk(
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        env=clean_git_env(),
+        env=clean_git_env(pinned),
     ) as git:
         pathspecs_to_stdin(git, wanted)
         stdout = cast(io.BufferedReader, git.stdout)
@@ -319,16 +370,18 @@ def _walk(
     return found
 
 
-def run_all(folder: Path, commands: list[list[str]]) -> list[str]:
-    """Read-only git commands run side by side in folder; each one's output ('' when it
-    failed)."""
+def run_all(
+    folder: Path, commands: list[list[str]], pinned: PinnedRepository | None = None
+) -> list[str]:
+    """Read-only git commands run side by side in folder (on pinned, when given); each one's
+    output ('' when it failed)."""
     running = [
         subprocess.Popen(
             ["git", *args],
             cwd=folder,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=clean_git_env(),
+            env=clean_git_env(pinned),
             text=True,
         )
         for args in commands
@@ -345,18 +398,30 @@ class History:
     in folder: for a caller that has not loaded libgit2 (an agent's hook), where
     gitmem.repo.store.Store answers the same in process."""
 
-    def __init__(self, folder: Path, common_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        common_dir: Path | None = None,
+        pinned: PinnedRepository | None = None,
+    ) -> None:
         self.folder = folder
         self.common_dir = common_dir  # where git's commit-graph is, when the caller knows
+        self.pinned = pinned
 
     def first_added(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the newest commit on tip's first-parent chain that added it."""
         return newest_per_path(
-            self.folder, tip, paths, "%H", ["--diff-filter=A"], common_dir=self.common_dir
+            self.folder,
+            tip,
+            paths,
+            "%H",
+            ["--diff-filter=A"],
+            common_dir=self.common_dir,
+            pinned=self.pinned,
         )
 
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
-        return run_all(self.folder, commands)
+        return run_all(self.folder, commands, self.pinned)
 
     def missing(self, commit: str, paths: Collection[str]) -> set[str]:
         """The paths that name nothing (no file, no folder) in commit's tree: one
@@ -371,7 +436,7 @@ class History:
             cwd=self.folder,
             input="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
             capture_output=True,
-            env=clean_git_env(),
+            env=clean_git_env(self.pinned),
             check=False,
         )
         lines = done.stdout.decode("utf-8", "surrogateescape").splitlines()

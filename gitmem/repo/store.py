@@ -25,10 +25,10 @@ from pygit2.enums import FileMode, RepositoryOpenFlag
 from gitmem.errors import GitmemError, UsageError
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
+    PinnedRepository,
     clean_git_env,
     newest_per_path,
     pathspecs_to_stdin,
-    pinned_git_dir,
     run_all,
 )
 
@@ -92,20 +92,6 @@ class Checkout(NamedTuple):
         return self.staged in versions and (self.sparse or self.file in versions)
 
 
-def _in_pinned(path: str | Path | None) -> bool:
-    """Whether a Store.open of path means the repository pinned by GIT_DIR: no path, or a
-    folder of its work tree or git directory (what a command passes on, such as init's
-    work tree), which discovery from the folder would miss (a work tree without .git)."""
-    if path is None:
-        return True
-    pinned = clean_git_env()
-    where = os.path.realpath(path)
-    for top in (pinned.get("GIT_WORK_TREE"), pinned.get("GIT_DIR")):
-        if top and os.path.commonpath([where, os.path.realpath(top)]) == os.path.realpath(top):
-            return True
-    return False
-
-
 def unsupported_object_format(where: str) -> str:
     """Why gitmem refuses a repository whose objects are named by SHA-256 (`git init
     --object-format=sha256`; where: the repository, or libgit2's own words about it), and what
@@ -123,12 +109,21 @@ def unsupported_object_format(where: str) -> str:
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
-    def __init__(self, repo: pygit2.Repository, *, from_env: bool = False) -> None:
+    def __init__(
+        self,
+        repo: pygit2.Repository,
+        *,
+        from_env: bool = False,
+        pinned: PinnedRepository | None = None,
+    ) -> None:
         self._repo = repo
         self._staging: Any = None
         #: what is staged, as a tree, when git had to read the index (_index_through_git)
         self._staged_tree: str | None = None
         self.from_env = from_env
+        #: the repository GIT_DIR named for the command, when this is it: every git this
+        #: store runs is given it (gitcli.clean_git_env)
+        self.pinned = pinned
         self._folders: dict[tuple[str, str], Any] = {}
         self._trees: dict[str, Any] = {}
         self._odb = repo.odb
@@ -136,9 +131,19 @@ class Store:
         self._lent: tuple[int, ...] = ()
 
     @classmethod
-    def open(cls, path: str | Path | None = None, *, from_env: bool = False) -> Store:
+    def open(
+        cls,
+        path: str | Path | None = None,
+        *,
+        from_env: bool = False,
+        pinned: PinnedRepository | None = None,
+    ) -> Store:
         """Open the repository at or above path; from_env honours GIT_DIR, GIT_INDEX_FILE and
-        the object quarantine of a pre-receive hook (CONVENTIONS.md item 6)."""
+        the object quarantine of a pre-receive hook (CONVENTIONS.md item 6). pinned, the
+        repository a person named with GIT_DIR (gitcli.pinned_repository), is opened when
+        path is None or lies in it."""
+        if pinned is not None and path is not None and not pinned.holds(path):
+            pinned = None  # another repository: git finds it from its folder
         try:
             if from_env:
                 # pygit2 builds a backend-less repository from None, so a path is always
@@ -146,13 +151,11 @@ class Store:
                 # (a hook of `git --git-dir=X --work-tree=Y push` runs in Y, which has no .git)
                 start = path or os.environ.get("GIT_DIR") or "."
                 repo = pygit2.Repository(str(start), RepositoryOpenFlag.FROM_ENV)
-            elif (pinned := pinned_git_dir()) is not None and _in_pinned(path):
-                # the repository a person named with GIT_DIR (gitcli.pin_repository), with
-                # the work tree git takes for it (a bare one's, as dotfiles keep, included)
-                repo = pygit2.Repository(pinned)
-                top = clean_git_env().get("GIT_WORK_TREE")
-                if top:
-                    repo.workdir = top
+            elif pinned is not None:
+                # with the work tree git takes for it (a bare one's, as dotfiles keep, included)
+                repo = pygit2.Repository(pinned.git_dir)
+                if pinned.work_tree:
+                    repo.workdir = pinned.work_tree
             else:
                 found = pygit2.discover_repository(str(path or Path.cwd()))
                 if found is None:
@@ -169,7 +172,7 @@ class Store:
             if "object format" in str(exc):
                 raise UsageError(unsupported_object_format(str(exc))) from None
             raise UsageError(f"cannot open the git repository: {exc}") from None
-        return cls(repo, from_env=from_env)
+        return cls(repo, from_env=from_env, pinned=pinned)
 
     @contextlib.contextmanager
     def lent_to_git(self, fd: int) -> Iterator[None]:
@@ -597,7 +600,7 @@ class Store:
             request.seek(0)
             # In a hook the objects of the push are still in quarantine: only the hook's own
             # environment (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES) shows them.
-            env = dict(os.environ) if self.from_env else clean_git_env()
+            env = dict(os.environ) if self.from_env else clean_git_env(self.pinned)
             with subprocess.Popen(
                 [
                     *("git", f"--git-dir={self.git_dir}", "diff-tree", "--stdin", "--always"),
@@ -771,7 +774,7 @@ class Store:
             ["git", f"--git-dir={self.git_dir}", *args],
             capture_output=True,
             text=True,
-            env=clean_git_env(),
+            env=clean_git_env(self.pinned),
             check=False,
             pass_fds=self._lent,
         )
@@ -828,7 +831,7 @@ class Store:
             cwd=cwd,
             capture_output=True,
             text=True,
-            env=clean_git_env(),
+            env=clean_git_env(self.pinned),
             input=input,
             check=False,
         )
@@ -841,14 +844,22 @@ class Store:
         when none did), asked of git (gitcli.newest_per_path: one walk for all the paths, or
         one a path where git's changed-path filters make that faster)."""
         return newest_per_path(
-            self._folder(), tip, paths, "%H", ["--diff-filter=A"], common_dir=self.common_dir
+            self._folder(),
+            tip,
+            paths,
+            "%H",
+            ["--diff-filter=A"],
+            common_dir=self.common_dir,
+            pinned=self.pinned,
         )
 
     def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's
         first-parent chain that changed it (absent when none did); asked of git as
         first_added."""
-        return newest_per_path(self._folder(), tip, paths, "%cs", [], common_dir=self.common_dir)
+        return newest_per_path(
+            self._folder(), tip, paths, "%cs", [], common_dir=self.common_dir, pinned=self.pinned
+        )
 
     def missing(self, commit: str, paths: Iterable[str]) -> set[str]:
         """The paths that name nothing (no file, no folder) in commit's tree."""
@@ -870,7 +881,7 @@ class Store:
             ["git", "log", "--first-parent", "-z", "--format=%H %P%x01%s", tip],
             cwd=self.workdir or self.git_dir,
             capture_output=True,
-            env=clean_git_env(),
+            env=clean_git_env(self.pinned),
             check=False,
         )
         out: list[tuple[str, str | None, str]] = []
@@ -900,7 +911,7 @@ class Store:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=clean_git_env(),
+            env=clean_git_env(self.pinned),
         ) as git:
             pathspecs_to_stdin(git, pathspecs)
             stdout = cast(io.BufferedReader, git.stdout)
@@ -926,7 +937,7 @@ class Store:
 
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
         """Read-only git commands run side by side; each one's output ('' when it failed)."""
-        return run_all(self._folder(), commands)
+        return run_all(self._folder(), commands, self.pinned)
 
     # -- the staging index ---------------------------------------------------------------
 
@@ -946,7 +957,7 @@ class Store:
         (`git write-tree`, the objects a commit of it would write anyway), and an in-memory
         index is read from that tree. Unmerged paths cannot be written as a tree: resolve
         them first, as git commit itself says."""
-        env = dict(os.environ) if self.from_env else clean_git_env()
+        env = dict(os.environ) if self.from_env else clean_git_env(self.pinned)
         done = subprocess.run(
             ["git", "write-tree"],
             cwd=self.workdir or self.git_dir,
@@ -1069,7 +1080,7 @@ class Store:
             ["git", *args],
             cwd=self.workdir or self.git_dir,
             capture_output=True,
-            env=clean_git_env(),
+            env=clean_git_env(self.pinned),
             input=data,
             check=False,
             pass_fds=self._lent,

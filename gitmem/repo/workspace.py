@@ -13,6 +13,7 @@ from typing import Any
 
 from gitmem.errors import UsageError
 from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
+from gitmem.repo.gitcli import PinnedRepository
 from gitmem.repo.refs import branch_facts
 from gitmem.repo.snapshot import (
     FILE,
@@ -169,10 +170,16 @@ def branch_default(store: Store) -> tuple[str, str]:
     return default_branch(**_branch_facts(store))
 
 
-def open_workspace(path: str | Path | None = None, *, from_env: bool = False) -> Workspace:
-    """The repository at or above path, with settings from its working tree (or, in a bare
-    repository, from the tip of HEAD's branch)."""
-    store = Store.open(path, from_env=from_env)
+def open_workspace(
+    path: str | Path | None = None,
+    *,
+    from_env: bool = False,
+    pinned: PinnedRepository | None = None,
+) -> Workspace:
+    """The repository at or above path (or pinned, the one GIT_DIR names: Store.open), with
+    settings from its working tree (or, in a bare repository, from the tip of HEAD's
+    branch)."""
+    store = Store.open(path, from_env=from_env, pinned=pinned)
     root = store.workdir
     snapshot: Snapshot
     if root is not None:
