@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from gitmem.agents.catalog import Catalog, Listed
     from gitmem.agents.precedents import Precedent
     from gitmem.recall.engine import Index
+    from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
 
 __all__ = ["EVENTS", "answer", "main"]
@@ -135,19 +136,39 @@ def answer(
     """The JSON answer to one event, or None when gitmem has nothing to say."""
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     cwd = cwd or environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    root = _repository_root(environ.get("CLAUDE_PROJECT_DIR") or cwd) or _repository_root(cwd)
+    pinned = _pinned(environ)
+    if pinned is not None:
+        root = pinned.work_tree  # None in a bare repository: no file the agent edits
+    else:
+        root = _repository_root(environ.get("CLAUDE_PROJECT_DIR") or cwd)
+        root = root or _repository_root(cwd)
     if root is None:
         return None
     if event == "PreToolUse":
-        return _pre_tool_use(payload, root, cwd)
+        return _pre_tool_use(payload, root, cwd, pinned)
     if event == "PostToolUse":
-        return _file_context("PostToolUse", payload, root, cwd)
+        return _file_context("PostToolUse", payload, root, cwd, pinned)
     if event == "UserPromptSubmit":
         prompt = payload.get("prompt")
-        return _prompt(prompt, root) if isinstance(prompt, str) and prompt.strip() else None
+        if isinstance(prompt, str) and prompt.strip():
+            return _prompt(prompt, root, pinned)
+        return None
     if event == "SessionStart":
-        return _context("SessionStart", _session_block(root))
+        return _context("SessionStart", _session_block(root, pinned))
     return None
+
+
+def _pinned(environ: Mapping[str, str]) -> PinnedRepository | None:
+    """The repository the GIT_DIR (and GIT_WORK_TREE) set for the agent's session name, as
+    git, and every gitmem command, takes them (gitcli.pinned_repository): a bare repository
+    whose work tree is elsewhere, as dotfiles are kept, has no `.git` for _repository_root to
+    find, and the hooks said nothing and guarded nothing there. None when GIT_DIR is not set
+    (and git is not asked: the hook's usual path runs no git for it)."""
+    if not environ.get("GIT_DIR"):
+        return None
+    from gitmem.repo.gitcli import pinned_repository
+
+    return pinned_repository(environ)
 
 
 def _context(event: str, text: str | None) -> dict[str, Any] | None:
@@ -168,7 +189,7 @@ def _repository_root(start: str) -> str | None:
         here = parent
 
 
-def _memory_dirs(root: str) -> list[str]:
+def _memory_dirs(root: str, pinned: PinnedRepository | None) -> list[str]:
     """Every folder that could be the memory folder (wider than the settings' one answer)."""
     from gitmem.settings.folders import memory_prefixes
 
@@ -178,14 +199,14 @@ def _memory_dirs(root: str) -> list[str]:
     dirs = {".gitmem"}
     if os.environ.get("GITMEM_DIR"):
         dirs.add(os.environ["GITMEM_DIR"])
-    dirs.add(_workspace(root).dir)
+    dirs.add(_workspace(root, pinned).dir)
     return sorted(dirs)
 
 
-def _workspace(root: str) -> Workspace:
+def _workspace(root: str, pinned: PinnedRepository | None) -> Workspace:
     from gitmem.repo.workspace import open_workspace
 
-    return open_workspace(root)
+    return open_workspace(root, pinned=pinned)
 
 
 class _Memory(Memory):
@@ -344,11 +365,12 @@ def _warm_in_background(ws: Workspace) -> None:
 
 def warm(root: str) -> None:
     """Build the agents' catalog and the recall index of the main branch, then remove the
-    warm-up marker (`python -m gitmem.agents.agent_hook --warm ROOT`)."""
+    warm-up marker (`python -m gitmem.agents.agent_hook --warm ROOT`), in the repository the
+    GIT_DIR the hook was given (and passed on) names, if any."""
     from gitmem.agents import catalog
     from gitmem.recall.cache import RecallCache
 
-    ws = _workspace(root)
+    ws = _workspace(root, _pinned(os.environ))
     try:
         tip = ws.main_tip()
         memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
@@ -362,11 +384,13 @@ def warm(root: str) -> None:
 # events
 
 
-def _pre_tool_use(payload: Mapping[str, Any], root: str, cwd: str) -> dict[str, Any] | None:
+def _pre_tool_use(
+    payload: Mapping[str, Any], root: str, cwd: str, pinned: PinnedRepository | None
+) -> dict[str, Any] | None:
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
         return None
-    guard = Guard(root, _memory_dirs(root))
+    guard = Guard(root, _memory_dirs(root, pinned))
     denied = guard.judge_tool(tool, payload.get("tool_input"), cwd)
     if denied is not None:
         return {
@@ -376,7 +400,7 @@ def _pre_tool_use(payload: Mapping[str, Any], root: str, cwd: str) -> dict[str, 
                 "permissionDecisionReason": f"gitmem: {denied.reason}",
             }
         }
-    return _file_context("PreToolUse", payload, root, cwd)
+    return _file_context("PreToolUse", payload, root, cwd, pinned)
 
 
 def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:
@@ -397,12 +421,16 @@ def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:
 
 
 def _file_context(
-    event: str, payload: Mapping[str, Any], root: str, cwd: str
+    event: str,
+    payload: Mapping[str, Any],
+    root: str,
+    cwd: str,
+    pinned: PinnedRepository | None,
 ) -> dict[str, Any] | None:
     path = _target(payload, root, cwd)
     if path is None:
         return None
-    memory = _Memory(root)
+    memory = _Memory(root, pinned)
     citing = _citing(memory, path, FILE_K + 1)
     more = f"MCP memory_recall or `gitmem recall` about {path}"
     block = memory.block(citing, [None] * len(citing), f"## Precedents for {path}", more)
@@ -422,10 +450,10 @@ def _citing(memory: _Memory, path: str, limit: int) -> list[Listed]:
     return found.citing(path, limit) if found is not None else []
 
 
-def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
+def _prompt(prompt: str, root: str, pinned: PinnedRepository | None) -> dict[str, Any] | None:
     """Keyword recall on the prompt, gated as `gitmem recall` gates it (never the model of
     the semantic extra, which costs a hook more than its whole budget to load: docs/agents.md)."""
-    memory = _Memory(root)
+    memory = _Memory(root, pinned)
     if memory.known.entries_tree is None:
         return None
     index = memory.index()
@@ -445,8 +473,8 @@ def _prompt(prompt: str, root: str) -> dict[str, Any] | None:
     return _context("UserPromptSubmit", block)
 
 
-def _session_block(root: str) -> str | None:
-    memory = _Memory(root)
+def _session_block(root: str, pinned: PinnedRepository | None) -> str | None:
+    memory = _Memory(root, pinned)
     known = memory.known
     if known.memory_tree is None:
         return None  # no memory on the main branch: nothing to tell

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from gitmem.agents.state import Known
     from gitmem.recall.freshness import History
     from gitmem.recall.service import RecallAnswer, Recalled
+    from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
 
 __all__ = ["Memory", "remembered_precedents", "remembered_recall", "top_folder"]
@@ -55,20 +56,26 @@ def top_folder() -> str | None:
 class Memory:
     """The memory as one call sees it: where it is (remembered from an earlier call while
     nothing it depends on changed, else found by opening the repository, and remembered), and
-    the workspace, opened only when something must be built or read from the repository."""
+    the workspace, opened only when something must be built or read from the repository.
 
-    def __init__(self, root: str) -> None:
+    root is the work tree's top folder; pinned, when given, the repository a GIT_DIR set for
+    the call names (gitcli.pinned_repository), whose work tree root is. What is remembered
+    is a work tree's own (read through its `.git`), so with pinned nothing is remembered or
+    read back: the repository is opened each call, as the full path does."""
+
+    def __init__(self, root: str, pinned: PinnedRepository | None = None) -> None:
         from gitmem.agents.state import current
 
         self.root = root
+        self.pinned = pinned
         self._ws: Workspace | None = None
-        self.known = current(root) or self._find()
+        self.known = (current(root) if pinned is None else None) or self._find()
 
     def _find(self) -> Known:
         from gitmem.agents import state
         from gitmem.repo.refs import GitFiles
 
-        files = GitFiles.at(self.root)
+        files = GitFiles.at(self.root) if self.pinned is None else None
         digest = state.inputs(self.root, files) if files is not None else None
         ws = self.workspace()
         store = ws.store
@@ -101,7 +108,7 @@ class Memory:
         if self._ws is None:
             from gitmem.repo.workspace import open_workspace
 
-            self._ws = open_workspace(self.root)
+            self._ws = open_workspace(self.root, pinned=self.pinned)
         return self._ws
 
     @property
@@ -116,7 +123,9 @@ class Memory:
         from gitmem.repo.gitcli import History as GitHistory
 
         files = self.known.files  # where git's commit-graph is, when known without opening
-        return GitHistory(Path(self.root), files.common_dir if files is not None else None)
+        return GitHistory(
+            Path(self.root), files.common_dir if files is not None else None, self.pinned
+        )
 
 
 def remembered_recall(

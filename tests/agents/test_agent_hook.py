@@ -382,6 +382,35 @@ def test_a_memory_folder_named_in_the_settings_is_guarded_too(tmp_path: Path) ->
     assert other.hook("PreToolUse", payload) is None
 
 
+def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """A bare repository whose work tree is elsewhere (as dotfiles are kept), named for the
+    agent's session by GIT_DIR and GIT_WORK_TREE, as for git and every gitmem command. The
+    hooks looked for a `.git` above the folder, found none in the work tree, and said
+    nothing: no session block, no precedents, and a write into the memory let through."""
+    dot, home = tmp_path / "dot.git", tmp_path / "home"
+    _sh(tmp_path, repo.env, "git", "clone", "-q", "--bare", str(repo.root), str(dot))
+    home.mkdir()
+    named = {**repo.env, "GIT_DIR": str(dot), "GIT_WORK_TREE": str(home)}
+    _sh(tmp_path, named, "git", "checkout", "-q", "main", "--", ".")
+    _sh(tmp_path, named, "git", "reset", "-q")
+    dotfiles = Repo(home, named, repo.ids)
+
+    write = dotfiles.event("PreToolUse", tool_name="Write", tool_input={
+        "file_path": str(home / ".gitmem/entries/decision/x.md"), "content": "x"})  # fmt: skip
+    reason = dotfiles.denied(write)
+    assert reason is not None and "memory_push" in reason
+    session = dotfiles.context("SessionStart", dotfiles.event("SessionStart", source="startup"))
+    assert session is not None and session.startswith("## Project memory (gitmem)")
+    assert "1 candidate waits" in session
+    edit = dotfiles.event("PreToolUse", tool_name="Edit", tool_input={
+        "file_path": "src/pay.py", "old_string": "a", "new_string": "b"})  # fmt: skip
+    text = dotfiles.context("PreToolUse", edit)
+    assert text is not None and text.startswith("## Precedents for src/pay.py")
+    assert f"(`{repo.ids['keys']}`)" in text or "left out to keep this short" in text
+
+
 # ---------------------------------------------------------------------------------------------
 # PreToolUse and PostToolUse: precedents for the file
 
