@@ -12,18 +12,48 @@
 - post-merge, post-checkout, post-rewrite: regenerate INDEX.md in the working tree when it is
   stale, CANDIDATES.md, and warm the recall cache.  They never fail the user's git command:
   any error becomes one line on stderr and exit 0.
+
+gitmem reads SHA-1 repositories only (gitmem.repo.store.unsupported_object_format). In any
+other, a hook refuses what it was asked to judge (exit 2, saying why) wherever gitmem keeps
+memory there, and lets it through with one line on stderr where nothing shows gitmem at all
+(keeps_gitmem): gitmem's hooks in a folder that a global or system core.hooksPath shares with
+every repository of the user refused every push from a SHA-256 one.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from typing import TextIO
 
-from gitmem.errors import GitmemError
+from gitmem.errors import GitmemError, UsageError
+
+#: What a hook says when it lets a repository it cannot read through (keeps_gitmem: None).
+PASSED_UNREAD = (
+    "this repository names its objects by SHA-256, which gitmem cannot read, and has no "
+    "gitmem memory, settings or hooks of its own: passed unjudged"
+)
 
 
 def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
     """Run one hook; returns its exit code and what to print on stderr."""
+    from gitmem.repo.store import UnsupportedObjectFormat
+
+    pushed = stdin.read() if name in ("pre-push", "pre-receive") else ""
+    try:
+        return _run(name, args, pushed)
+    except UnsupportedObjectFormat as exc:
+        why = keeps_gitmem(_pushed_tips(pushed))
+        if why is None:
+            return 0, f"gitmem: {name}: {PASSED_UNREAD}"
+        if name not in ("pre-commit", "pre-push", "pre-receive"):
+            return 0, f"gitmem: {name}: {exc.message}"  # a post-* hook never fails git's command
+        raise UsageError(f"{exc.message} ({why})") from None
+
+
+def _run(name: str, args: list[str], pushed: str) -> tuple[int, str]:
     from gitmem.gate import check
+    from gitmem.repo.store import UnsupportedObjectFormat
 
     if name == "pre-commit":
         cut_short = _unfinished_landing()
@@ -35,11 +65,10 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         from gitmem.gate import history
         from gitmem.settings.policy import WARN
 
-        text = stdin.read()
         if name == "pre-push":
-            report = history.check_pre_push(text, args[0] if args else None)
+            report = history.check_pre_push(pushed, args[0] if args else None)
         else:
-            report = history.check_pre_receive(text)
+            report = history.check_pre_receive(pushed)
         # a clean push says nothing, except in warn mode, whose banner is always shown
         quiet = not report.problems and not report.warnings and report.mode != WARN
         if report.ok and quiet:
@@ -58,6 +87,8 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
         # for `git checkout` (a work tree without .git, as dotfiles keep) was not found
         refresh.refresh(open_workspace(pinned=pinned_repository()), from_hook=True)
         return 0, ""
+    except UnsupportedObjectFormat:
+        raise  # run says whether it is gitmem's to refuse, or passed unjudged
     except GitmemError as exc:
         return 0, f"gitmem: {name}: {exc.message}"
     except Exception as exc:  # a post-* hook never fails the user's git command
@@ -79,3 +110,68 @@ def _unfinished_landing() -> str | None:
         f"it was, and this commit would undo it. Run `gitmem {landing.action}` again to "
         f"finish it, then commit."
     )
+
+
+def _pushed_tips(pushed: str) -> list[str]:
+    """The commits a push brings (pre-push lines `ref commit remote-ref remote-commit`,
+    pre-receive lines `old new ref`: the second field either way), none that deletes."""
+    tips = []
+    for line in pushed.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[1].strip("0"):
+            tips.append(fields[1])
+    return tips
+
+
+def keeps_gitmem(tips: Sequence[str]) -> str | None:
+    """What shows that gitmem keeps memory in the repository a hook runs for, or None: its
+    own hooks folder runs gitmem (installed, or copied there by hand, for this repository,
+    not shared through a core.hooksPath of the user's or the machine's git config), its git
+    config sets gitmem.* (a server's policy), or a folder that could be the memory folder, or
+    a gitmem settings file, is in its work tree, at HEAD or in a commit pushed (tips). Asked
+    of the git command line with the hook's environment (quarantined objects included), for
+    a repository gitmem cannot open."""
+    from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT
+    from gitmem.repo.gitcli import hook_output
+    from gitmem.settings.folders import memory_prefixes
+
+    scope = hook_output("config", "--show-scope", "--get", "core.hooksPath")
+    if scope is None or scope.split(b"\t", 1)[0].strip() not in (b"global", b"system"):
+        return "gitmem's hooks run from this repository's own hooks folder"
+    if hook_output("config", "--local", "--get-regexp", r"^gitmem\."):
+        return "its git config sets gitmem.*"
+    found = hook_output("rev-parse", "--show-toplevel")
+    top = os.fsdecode(found.strip()) if found and found.strip() else None
+    folders = {DEFAULT_DIR, os.environ.get("GITMEM_DIR", DEFAULT_DIR).strip("/") or DEFAULT_DIR}
+    prefixes = memory_prefixes(top) if top is not None else None
+    folders.update(os.fsdecode(prefix).rstrip("/") for prefix in prefixes or ())
+    names = sorted({*folders, PROJECT_SETTINGS})
+    if top is not None:
+        for name in names:
+            if os.path.lexists(os.path.join(top, name)):
+                return f"{name} is in its work tree"
+        if _names_gitmem(_read(os.path.join(top, PYPROJECT))):
+            return f"{PYPROJECT} in its work tree has a [tool.gitmem] table"
+    for commit in ("HEAD", *tips):
+        held = hook_output(
+            "--literal-pathspecs", "ls-tree", "--name-only", "-z", commit, "--", *names
+        )
+        if held:
+            shown = os.fsdecode(held.split(b"\0", 1)[0])
+            return f"{shown} is in {commit}"
+        if _names_gitmem(hook_output("cat-file", "blob", f"{commit}:{PYPROJECT}")):
+            return f"{PYPROJECT} at {commit} has a [tool.gitmem] table"
+    return None
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError:
+        return None
+
+
+def _names_gitmem(pyproject: bytes | None) -> bool:
+    """Whether a pyproject.toml's text has a [tool.gitmem] table (or one below it)."""
+    return pyproject is not None and b"[tool.gitmem" in pyproject

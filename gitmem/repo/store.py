@@ -106,6 +106,10 @@ def unsupported_object_format(where: str) -> str:
     )
 
 
+class UnsupportedObjectFormat(UsageError):
+    """A repository gitmem cannot open for its object format (unsupported_object_format)."""
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
@@ -170,7 +174,7 @@ class Store:
                 repo = pygit2.Repository(str(path or Path.cwd()))
         except pygit2.GitError as exc:
             if "object format" in str(exc):
-                raise UsageError(unsupported_object_format(str(exc))) from None
+                raise UnsupportedObjectFormat(unsupported_object_format(str(exc))) from None
             raise UsageError(f"cannot open the git repository: {exc}") from None
         return cls(repo, from_env=from_env, pinned=pinned)
 

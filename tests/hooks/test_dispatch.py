@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
+
+import pytest
 
 from gitmem.hooks import dispatch
 
@@ -47,3 +50,43 @@ def test_pre_receive_lines_carry_gitlabs_prefix_only_under_gitlab(memory: Path) 
         assert for_server("a\nb") == "GL-HOOK-ERR: a\nGL-HOOK-ERR: b"
     finally:
         del os.environ["GL_ID"]
+
+
+def test_what_shows_gitmem_in_a_repository_it_cannot_read(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """keeps_gitmem, which decides whether a hook refuses a SHA-256 repository or lets it
+    through: each sign alone is enough, in the work tree, at HEAD or in a pushed commit."""
+    monkeypatch.chdir(repo)
+    assert dispatch.keeps_gitmem([]) == "gitmem's hooks run from this repository's own hooks folder"
+    config = tmp_path / "gitconfig"
+    config.write_text(f"[core]\n\thooksPath = {tmp_path / 'everyones-hooks'}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    assert dispatch.keeps_gitmem([]) is None
+    git(repo, "config", "gitmem.branch", "main")
+    assert dispatch.keeps_gitmem([]) == "its git config sets gitmem.*"
+    git(repo, "config", "--unset", "gitmem.branch")
+
+    (repo / "pyproject.toml").write_text('[tool.gitmem]\ndir = "notes/memory"\n')
+    assert dispatch.keeps_gitmem([]) == "pyproject.toml in its work tree has a [tool.gitmem] table"
+    git(repo, "add", "pyproject.toml")
+    git(repo, "commit", "-q", "-m", "settings")
+    pushed = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    assert dispatch.keeps_gitmem([]) is None
+    assert (
+        dispatch.keeps_gitmem([pushed]) == f"pyproject.toml at {pushed} has a [tool.gitmem] table"
+    )
+
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / ".gitmem").mkdir()
+    (repo / ".gitmem" / "INDEX.md").write_text("# Index\n")
+    assert dispatch.keeps_gitmem([]) == ".gitmem is in its work tree"
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "memory")
+    git(repo, "checkout", "-q", "main")
+    shutil.rmtree(repo / ".gitmem", ignore_errors=True)
+    side = git(repo, "rev-parse", "side").strip()
+    assert dispatch.keeps_gitmem([side]) == f".gitmem is in {side}"
+    assert dispatch._pushed_tips(f"refs/heads/side {side} refs/heads/side {'0' * 40}\n") == [side]
+    assert dispatch._pushed_tips(f"refs/heads/x {'0' * 40} refs/heads/x {side}\n") == []

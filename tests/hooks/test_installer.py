@@ -979,6 +979,50 @@ def test_a_sha256_repository_is_refused_clearly_and_never_judged_half_way(
     assert SHA256_WHY in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+@pytest.mark.e2e
+def test_hooks_shared_by_a_global_hooks_path_pass_a_sha256_repository_without_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """gitmem's hooks in a folder the user's global git config names (core.hooksPath) run in
+    every repository of the user: each push from a SHA-256 repository, which gitmem cannot
+    read, was refused (exit 2), though it held nothing of gitmem's. Such a repository (no
+    memory folder, no gitmem settings or config, no gitmem hook of its own) is passed with
+    one line saying so; one that keeps a memory folder is still refused, saying why."""
+    shared = tmp_path / "everyones-hooks"
+    for name in CLIENT_HOOKS:
+        write_exec(shared / name, script(name, THIS_PYTHON))
+    config = tmp_path / "gitconfig"
+    config.write_text(f"[core]\n\thooksPath = {shared}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    env = dict(os.environ)
+    work = tmp_path / "work"
+    git(tmp_path, "init", "-q", "-b", "main", "--object-format=sha256", str(work))
+    (work / "README.md").write_text("# project\n")
+    git(work, "add", "README.md")
+    git(work, "commit", "-q", "-m", "initial")
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", "--object-format=sha256", str(server))
+
+    done = git_env(work, env, "push", "-q", str(server), "main")
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "gitmem" in line]
+    assert len(said) == 1 and "SHA-256" in said[0] and "no gitmem memory" in said[0], said
+    assert git(server, "rev-parse", "main") == git(work, "rev-parse", "main")
+    done = git_env(work, env, "checkout", "-q", "-b", "side")
+    assert done.returncode == 0 and len(done.stderr.splitlines()) <= 1, done.stderr
+
+    (work / ".gitmem" / "entries").mkdir(parents=True)
+    (work / ".gitmem" / "entries" / "x.md").write_text("a lesson gitmem cannot judge here\n")
+    git(work, "add", "-A")
+    done = git_env(work, env, "commit", "-q", "-m", "memory")
+    assert done.returncode != 0 and SHA256_WHY in done.stderr, done.stderr
+    git(work, "commit", "-q", "--no-verify", "-m", "memory")
+    done = git_env(work, env, "push", "-q", str(server), "side")
+    assert done.returncode != 0 and SHA256_WHY in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert git(server, "branch", "--list", "side") == ""
+
+
 #: gitmem's command line (argv[1:]), killed (SIGKILL) as it renames a chained hook back.
 KILLED_RESTORING = """
 import os, signal, sys
