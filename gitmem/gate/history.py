@@ -124,6 +124,7 @@ from gitmem.settings.policy import Policy, PolicyError
 
 if TYPE_CHECKING:
     from gitmem.gate.scanner import Scanner
+    from gitmem.gate.secrets import Finding
     from gitmem.model.refused import Refusal
     from gitmem.repo.gitcli import PinnedRepository
 
@@ -490,6 +491,7 @@ def _judge_updates(judge_: Judge, updates: list[Update]) -> None:
         for update, walked in walks:
             _judge_update(judge_, update, walked)
         _report_scans(judge_)
+        _withhold_refs(judge_, _scan_ref_names(judge_, updates))
     finally:
         _stop(judge_)
 
@@ -611,6 +613,82 @@ def _judge_ref_name(j: Judge, update: Update) -> None:
             f"a letter-case variant of {main_ref if folded == main_ref.casefold() else prefix}: "
             "a case-insensitive server or checkout takes it for that ref; name it otherwise",
         )
+
+
+def _scan_ref_names(j: Judge, updates: list[Update]) -> list[str]:
+    """The refs of the push whose names hold a secret, each pushed one reported as SECRET
+    (its name withheld): a branch named after a token carries it to the server and into
+    every log that prints the ref. The names scanned are those gitmem judges or prints: the
+    candidate branches (their letter-case variants too) and every ref a problem is about; a
+    push of code alone loads no secret rules. A deletion is not refused: it is the way out."""
+    prefix = f"refs/heads/{BRANCH_PREFIX}".casefold()
+    named = {problem.path for problem in j.problems}
+    refs = list(
+        dict.fromkeys(
+            u.ref for u in updates if u.ref.casefold().startswith(prefix) or shown(u.ref) in named
+        )
+    )
+    if not refs:
+        return []
+    found = _scan_lines(j, [shown(ref) for ref in refs])
+    tips = {u.ref: u.new for u in updates}
+    for number, findings in sorted(found.items()):
+        ref = refs[number]
+        if tips[ref] == ZERO:
+            continue
+        what = "candidate branch" if ref.casefold().startswith(prefix) else "ref"
+        for finding in findings:
+            j.add(
+                shown(ref),  # withheld with the others' names by _withhold_refs
+                "SECRET",
+                f"a {what} whose name holds a secret, {finding.rule}: {finding.description} "
+                f"({finding.excerpt}): delete it (`git branch --points-at {tips[ref][:12]}` "
+                "names it), push its commits under a name without the secret and rotate the "
+                "secret; if a reviewer (not its author) finds it harmless, they record its "
+                f"fingerprint {finding.fingerprint} (gitmem.allow in the server's git config)",
+            )
+    return [refs[number] for number in sorted(found)]
+
+
+def withheld_ref(ref: str) -> str:
+    """How a problem shows a ref whose name holds a secret: the prefix gitmem knows
+    (`refs/heads/gitmem/`, `refs/heads/`, `refs/tags/`), then, for the rest, a note and the
+    first 12 hex digits of the full name's SHA-256 (telling two such refs apart without
+    printing either)."""
+    digest = hashlib.sha256(ref.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{_ref_parts(ref)[0]}(withheld: a name holding a secret, sha256 {digest})"
+
+
+def _ref_parts(ref: str) -> tuple[str, str]:
+    """A ref as the prefix gitmem knows (matched regardless of letter case, as a
+    case-insensitive server would) and the rest, the part that may hold a secret."""
+    for head in (f"refs/heads/{BRANCH_PREFIX}", "refs/heads/", "refs/tags/", "refs/"):
+        if ref.casefold().startswith(head.casefold()):
+            return ref[: len(head)], ref[len(head) :]
+    return "", ref
+
+
+def _withhold_refs(j: Judge, refs: list[str]) -> None:
+    """Every problem that names one of refs shown without the secret: the ref, and the rest
+    of its name after the prefix gitmem knows wherever it appears (`gitmem/<id>` in a
+    candidate branch's messages, the id in its file's path), as withheld_ref shows it."""
+    if not refs:
+        return
+    spelled: dict[str, str] = {}
+    for ref in refs:
+        head, tail = _ref_parts(ref)
+        label = withheld_ref(ref)
+        spelled[shown(ref)] = label
+        spelled[shown(tail)] = label.removeprefix(head)
+    ordered = sorted(spelled, key=len, reverse=True)  # a whole ref before the rest of it
+    kept = []
+    for problem in j.problems:
+        path, message = problem.path, problem.message
+        for name in ordered:
+            path = path.replace(name, spelled[name])
+            message = message.replace(name, spelled[name])
+        kept.append(replace(problem, path=path, message=message))
+    j.problems[:] = kept
 
 
 def _judge_tagged_tree(j: Judge, update: Update) -> None:
@@ -972,23 +1050,8 @@ def _scan_names(j: Judge) -> list[str]:
     admissions names 20,000 files; one scan each would cost more than their texts' scans)."""
     if not j.names:
         return []  # a push that changes no memory file loads no secret rules
-    from gitmem.gate import secrets
-
     paths = list(j.names)
-    found: dict[int, list[secrets.Finding]] = {}
-    start = 0
-    while start < len(paths):  # in pieces under the scanner's cap
-        size, end = 0, start
-        while end < len(paths) and (end == start or size + len(paths[end]) < MAX_NAMES_CHARS):
-            size += len(paths[end]) + 1
-            end += 1
-        text = "\n".join(shown(path) for path in paths[start:end])
-        for finding in secrets.scan_text(text):
-            if finding.rule not in _NOT_A_NAMES_SECRET and finding.fingerprint not in (
-                j.policy.allowed
-            ):
-                found.setdefault(start + finding.line - 1, []).append(finding)
-        start = end
+    found = _scan_lines(j, [shown(path) for path in paths])
     for number, findings in sorted(found.items()):
         path = paths[number]
         for finding in findings:
@@ -1003,6 +1066,28 @@ def _scan_names(j: Judge) -> list[str]:
                 j.names[path],
             )
     return [paths[number] for number in sorted(found)]
+
+
+def _scan_lines(j: Judge, lines: list[str]) -> dict[int, list[Finding]]:
+    """The secrets in lines (names: a path or a ref each), by the line's index, scanned as one
+    text in pieces under the scanner's cap; findings whose fingerprint a reviewer recorded,
+    and those that say nothing of a secret in a name, left out."""
+    from gitmem.gate import secrets
+
+    found: dict[int, list[Finding]] = {}
+    start = 0
+    while start < len(lines):  # in pieces under the scanner's cap
+        size, end = 0, start
+        while end < len(lines) and (end == start or size + len(lines[end]) < MAX_NAMES_CHARS):
+            size += len(lines[end]) + 1
+            end += 1
+        for finding in secrets.scan_text("\n".join(lines[start:end])):
+            if finding.rule not in _NOT_A_NAMES_SECRET and finding.fingerprint not in (
+                j.policy.allowed
+            ):
+                found.setdefault(start + finding.line - 1, []).append(finding)
+        start = end
+    return found
 
 
 #: the scanner's findings that say nothing of a secret in a name: hidden characters (the

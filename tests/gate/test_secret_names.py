@@ -1,17 +1,21 @@
-"""A secret in the name of a memory file or folder, pushed with real git to a bare remote with
-the server hook: refused as a secret, and never printed back, whichever other rule the name
-also breaks."""
+"""A secret in the name of a memory file or folder, or of a candidate branch, pushed with real
+git to a bare remote with the server hook: refused as a secret, and never printed back,
+whichever other rule the name also breaks."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from clirunner import write
+from clirunner import run, write
 from remote import admitted, commit_all, push, rejected
 from secret_samples import github_token
 
+from gitmem.gate import history
+from gitmem.gate.check import render
+
 from conftest import git
+from entries import text
 
 TOKEN = github_token(4242)
 
@@ -58,3 +62,43 @@ def test_names_without_secrets_land(clone: Path) -> None:
     """Ordinary entry names, with words like key, token and secret in them, are no secret."""
     for title in ("Rotate the api key monthly", "Keep the token secret", "Auth with a passkey"):
         admitted(clone, title)
+
+
+@pytest.mark.parametrize("branch", [f"gitmem/{TOKEN}", f"Gitmem/{TOKEN}"], ids=["id", "variant"])
+def test_a_token_in_a_candidate_branchs_name_is_refused_and_withheld_by_every_gate(
+    clone: Path, branch: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server, the pre-push gate and gitmem check --range refuse the branch as a secret
+    and show it by a hash of its name, never the name (whose other rule, CANDIDATE-BRANCH or
+    LAYOUT, printed it whole): the hint that names it is its tip commit."""
+    ref = f"refs/heads/{branch}"
+    git(clone, "checkout", "-q", "-b", branch)
+    write(clone, ".gitmem/candidates/shop-method-20261129-x.md", text())
+    tip = commit_all(clone, "a candidate")
+    git(clone, "checkout", "-q", "main")
+    done = push(clone, branch)
+    # what the hook said (git's own lines name the ref it was asked to push)
+    server = "\n".join(line for line in done.stderr.splitlines() if line.startswith("remote: "))
+    monkeypatch.chdir(clone)
+    pre_push = render(history.check_pre_push(f"{ref} {tip} {ref} {'0' * 40}\n", "origin"), "text")
+    check = run(clone, "check", "--range", f"main..{branch}")
+    for said in (server, pre_push, check.output):
+        assert TOKEN not in said and TOKEN[4:] not in said, said
+    rejected(done, "SECRET")
+    assert check.exit_code == 1, check.output
+    withheld = history.withheld_ref(ref)
+    assert TOKEN not in withheld and withheld.startswith(ref[: len("refs/heads/gitmem/")])
+    for said in (server, pre_push, check.output):
+        assert f"{withheld}: SECRET a candidate branch whose name holds a secret" in said, said
+        assert f"git branch --points-at {tip[:12]}" in said
+
+
+def test_deleting_a_branch_whose_name_holds_a_token_is_no_problem(
+    clone: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleting the branch is how the secret leaves: the pre-push gate lets it through."""
+    ref = f"refs/heads/gitmem/{TOKEN}"
+    monkeypatch.chdir(clone)
+    main = git(clone, "rev-parse", "main").strip()
+    report = history.check_pre_push(f"(delete) {'0' * 40} {ref} {main}\n", "origin")
+    assert report.problems == [], report.problems
