@@ -24,6 +24,7 @@ from gitmem.cli.options import (
     utf8_text,
 )
 from gitmem.errors import RULE_FAILED, GitmemError, UsageError
+from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ files: []
 #: as git keeps COMMIT_EDITMSG), so the author fixes it rather than writes it again.
 DRAFT_FILE = "GITMEM_DRAFT.md"
 
-#: Read at most this much of a draft file (an entry is at most 64 KiB).
+#: The most characters a draft file may hold (an entry is at most 64 KiB): a longer one is
+#: refused, not cut.
 MAX_DRAFT = 256 * 1024
 
 
@@ -292,8 +294,18 @@ def _kept_on_failure(ws: Workspace, edited: str | None, call: Callable[[], T]) -
 
 
 def _read_draft(path: str) -> str:
+    """The draft file's text, whole: a file longer than MAX_DRAFT characters is a usage
+    error, never its first MAX_DRAFT characters proposed as if they were all of it."""
     try:
         with open(path, encoding="utf-8", errors="strict") as handle:
-            return handle.read(MAX_DRAFT)
+            text = handle.read(MAX_DRAFT + 1)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
+    if len(text) > MAX_DRAFT:
+        raise UsageError(
+            f"{path} is longer than {MAX_DRAFT:,} characters, the most propose --from reads "
+            f"(an entry is at most {MAX_ENTRY_BYTES // 1024} KiB): nothing proposed; shorten "
+            "it (move long material into a file of the repository and name it in files:, or "
+            "split it into several entries), then propose again"
+        )
+    return text

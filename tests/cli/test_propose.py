@@ -6,6 +6,7 @@ from pathlib import Path
 
 from clirunner import ok, run
 
+from gitmem.cli.propose import MAX_DRAFT
 from gitmem.model.proposal import specs
 
 from conftest import git
@@ -53,6 +54,29 @@ def test_an_empty_id_or_file_is_refused_not_taken_for_no_option(memory: Path) ->
         assert result.exit_code == 2, (option, result.output)
         assert f"{option} needs " in result.output, (option, result.output)
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+def test_a_draft_file_over_the_limit_is_refused_whole_not_cut(memory: Path, tmp_path: Path) -> None:
+    """--from read the first MAX_DRAFT characters of the file and proposed them as if they
+    were all of it: a valid entry padded past the limit lost its last section silently. It is
+    now a usage error naming the file, the limit and what to do, and nothing is written."""
+    draft = tmp_path / "draft.md"
+    start = text(body="## Context\nc\n\n## Content\nThe lesson.\n")
+    late = "## Evidence\nThe rest of the draft, past the limit.\n"
+    draft.write_text(start + "\n" * (MAX_DRAFT - len(start)) + late)
+    before = git(memory, "for-each-ref"), git(memory, "status", "--porcelain", "--ignored")
+    result = run(memory, "propose", "--from", str(draft))
+    assert result.exit_code == 2, result.output
+    assert f"{draft} is longer than {MAX_DRAFT:,} characters" in result.output
+    assert "nothing proposed; shorten it" in result.output
+    assert (git(memory, "for-each-ref"), git(memory, "status", "--porcelain", "--ignored")) == (
+        before
+    )
+    assert not list(
+        Path(memory, git(memory, "rev-parse", "--git-common-dir").strip()).glob("GITMEM*")
+    )
+    draft.write_text(start + "\n" * (MAX_DRAFT - len(start) - len(late)) + late)
+    assert ok(run(memory, "propose", "--from", str(draft))).output.startswith("proposed ")
 
 
 def test_amend_and_retire_quote_a_huge_unknown_id_briefly(memory: Path) -> None:
