@@ -48,8 +48,8 @@ def check(
     """Validate memory files against the schema, the source rules and the secret scanner.
 
     With PATHs (files or folders), checks them in the working tree; with no option and no
-    PATH, the whole memory folder. Prints `path:line: RULE-ID message` per problem and a
-    summary; exits 1 when a rule fails.
+    PATH, the whole memory folder. Prints `path:line: RULE-ID message` per problem (at most
+    20 of one file: --format json lists them all) and a summary; exits 1 when a rule fails.
 
     --range A..B (CI) and --pre-push judge history with the policy (memory branch and
     folder, admitters, types, reviewed exceptions) committed at the trusted base: A, or the

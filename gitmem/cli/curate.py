@@ -118,7 +118,8 @@ def lint(rev: str | None, fmt: str) -> int:
     relative dates ("yesterday", "last week") in admitted text, and (as warnings, with the
     evidence) admitted entries that apply to the same situation and contradict each other.
 
-    Prints `path:line: RULE-ID message` per problem and a summary; exits 1 when a rule fails.
+    Prints `path:line: RULE-ID message` per problem (at most 20 of one file: --format json
+    lists them all) and a summary; exits 1 when a rule fails.
     """
     from gitmem.curate import lint as lint_mod
     from gitmem.gate import check

@@ -31,7 +31,7 @@ from gitmem.gate.rules import (
     shown,
     variant_of,
 )
-from gitmem.model.problem import Problem
+from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import (
     FILE,
     FOLDER,
@@ -250,9 +250,16 @@ def render(report: Report, fmt: str) -> str:
         return "\n".join(lines)
     loud = banner(report)
     rule = ["=" * max(map(len, loud))] if loud and report.errors else []
-    lines = [*rule, *loud, *rule] + [str(p) for p in report.problems]
+    lines = [*rule, *loud, *rule, *shown_lines(report.problems, _see_all(report))]
     lines.append(summary(report))
     return "\n".join(lines)
+
+
+def _see_all(report: Report) -> str:
+    """How to list every problem of a report whose text leaves some out (shown_lines)."""
+    if report.unit == "commit":  # a push or a range: the history rules
+        return f"`{report.command} --range A..B --format json` over those commits lists them all"
+    return f"`{report.command} --format json` with the same options lists them all"
 
 
 def banner(report: Report) -> list[str]:

@@ -352,6 +352,73 @@ def test_formats_json_and_github(repo: Path) -> None:
     assert gh[-1].startswith("gitmem check: 1 problem in 1 file")
 
 
+def a_file_of_many_secrets(repo: Path, count: int) -> None:
+    """CANDIDATE holding count tokens, one a line (count SECRET problems), and ENTRY two
+    problems of its own (ID-TYPE, ID-PATH) that a flood of the other file's must not bury."""
+    tokens = "\n".join(f"use {github_token(1000 + n)}" for n in range(count))
+    write(repo, CANDIDATE, text(body=f"## Context\nc\n## Content\n{tokens}\n## Evidence\n"))
+    write(repo, ENTRY, text(type="decision", **ADMITTED))
+
+
+def test_the_text_shows_twenty_problems_a_file_and_says_how_many_more(repo: Path) -> None:
+    """A hostile entry broke a rule once a line, and the text printed every one of them (40
+    here, thousands at will), burying the other files' findings in the logs. The text now
+    shows the first 20 of a file and one line for the rest; JSON and SARIF keep them all."""
+    a_file_of_many_secrets(repo, 40)
+    result = run(repo, "check")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert sum(line.startswith(f"{CANDIDATE}:") and " SECRET " in line for line in lines) == 20
+    assert (
+        f"{CANDIDATE}: … 20 more problems in this file not shown (the first 20 are): "
+        "`gitmem check --format json` with the same options lists them all"
+    ) in lines
+    assert sum(f"{ENTRY}:2: ID-TYPE " in line for line in lines) == 1
+    assert lines[-1] == "gitmem check: 42 problems in 2 files (2 files checked)"
+    data = json.loads(run(repo, "check", "--format", "json").output)
+    assert sum(p["path"] == CANDIDATE for p in data["problems"]) == 40
+    sarif = json.loads(run(repo, "check", "--format", "sarif").output)
+    assert len(sarif["runs"][0]["results"]) == 42
+
+
+def test_twenty_problems_of_a_file_are_all_shown(repo: Path) -> None:
+    a_file_of_many_secrets(repo, 20)
+    output = run(repo, "check").output
+    assert output.count(" SECRET ") == 20 and "not shown" not in output
+
+
+def test_the_pre_commit_hook_shows_twenty_problems_a_file_too(repo: Path) -> None:
+    from gitmem.hooks import installer
+
+    installer.install(repo)
+    a_file_of_many_secrets(repo, 25)
+    git(repo, "add", "-A")
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "many"], cwd=repo, capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert done.stderr.count(" SECRET ") == 20, done.stderr
+    assert f"{CANDIDATE}: … 5 more problems in this file not shown" in done.stderr
+
+
+def test_a_push_report_says_to_list_them_all_over_the_commits() -> None:
+    """The history gates (pre-push, pre-receive, --range) print the same text, with the way
+    to list every problem that suits commits."""
+    from gitmem.gate.check import Report, render
+    from gitmem.model.problem import Problem
+
+    problems = [Problem("a.md", n, "SECRET", f"token {n}") for n in range(1, 23)]
+    problems.append(Problem("b.md", 1, "LAYOUT", "stray"))
+    lines = render(Report(problems, 3, unit="commit"), "text").splitlines()
+    assert lines[:20] == [f"a.md:{n}: SECRET token {n}" for n in range(1, 21)]
+    assert lines[20:] == [
+        "a.md: … 2 more problems in this file not shown (the first 20 are): "
+        "`gitmem check --range A..B --format json` over those commits lists them all",
+        "b.md:1: LAYOUT stray",
+        "gitmem check: 23 problems in 2 files (3 commits checked)",
+    ]
+
+
 def test_github_format_escapes_newlines_and_commas(repo: Path) -> None:
     from gitmem.gate.check import _github
     from gitmem.model.problem import Problem
