@@ -44,7 +44,7 @@ from gitmem.curate import dry_problems
 from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle.propose import propose
 from gitmem.model.entry import EntryError, slugify, topic_of
-from gitmem.model.markdown import FENCE, UnreadableFile, fenced, read_text
+from gitmem.model.markdown import FENCE, UnreadableFile, fenced, read_text, setext_headings
 from gitmem.model.markdown import heading as md_heading
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
@@ -342,9 +342,20 @@ def _dedent(lines: tuple[str, ...] | list[str]) -> str:
 
 
 def demote_headings(text: str) -> str:
-    """Headings become `###` sub-headings (an entry has exactly three `##` sections)."""
+    """Headings become `###` sub-headings (an entry has exactly three `##` sections), a
+    paragraph underlined with `===` or `---` (a setext heading) too."""
+    lines = list(fenced(text.split("\n")))
+    setext = {found.first: found for found in setext_headings(lines)}
     out = []
-    for line, in_code in fenced(text.split("\n")):
+    underline = -1  # the underline of the setext heading being replaced
+    for number, (line, in_code) in enumerate(lines):
+        if number <= underline:
+            continue
+        found = setext.get(number)
+        if found is not None:
+            out.append(f"### {found.text}")
+            underline = found.underline
+            continue
         head = None if in_code else md_heading(line)
         out.append(f"### {head[1]}" if head and head[0] < 3 else line)
     return "\n".join(out)

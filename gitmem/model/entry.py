@@ -15,7 +15,10 @@ Decisions recorded here (README "Entry format"):
 - The one-line fields (title, applies_when, rationale, correction, detection_signal) have their
   whitespace runs, newlines included, joined into single spaces.
 - The body is measured as gitmem writes it: the three sections with their headings, without
-  the final newline.  `## ` lines inside fenced code blocks are not headings.
+  the final newline.  `## ` lines inside fenced code blocks are not headings.  A paragraph
+  underlined with `---` (a setext heading) is a level-2 heading as a `## ` line is, so it is
+  a section too (gitmem writes it back as `## `); one underlined with `===` is level 1, text
+  as a `# ` line is; a `---` after a blank line is a thematic break (CommonMark).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from gitmem.model.fields import FRONT_MATTER_END, closing_line, normalise_text
 from gitmem.model.fields import PLAIN as _PLAIN
 from gitmem.model.fields import PLAIN_ITEM as _PLAIN_ITEM
 from gitmem.model.fields import plain as _plain
-from gitmem.model.markdown import fenced, heading
+from gitmem.model.markdown import fenced, heading, setext_headings
 from gitmem.model.problem import (
     EntryError as EntryError,  # parse() raises it: callers import it here
 )
@@ -77,6 +80,8 @@ SLUG_MAX = 60
 
 _BOUNDARY = FRONT_MATTER_END
 _HEADING = re.compile(r"##[ \t]")
+#: a line that may underline a setext heading (setext_headings says whether it does)
+_UNDERLINE = re.compile(r"^[ \t]*(?:-+|=+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -522,24 +527,38 @@ def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
     found: list[tuple[str, int]] = []
     chunks: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for offset, (line, in_code) in enumerate(fenced(body.split("\n"))):
+    lines = list(fenced(body.split("\n")))
+    # a paragraph underlined with --- is a level-2 heading as `## ` makes one (CommonMark)
+    setext = {h.first: h for h in setext_headings(lines) if h.level == 2}
+    underline = -1  # the underline of the setext heading being read
+    for offset, (line, in_code) in enumerate(lines):
         number = first_line + offset
-        name = None if in_code else heading_text(line)
+        if offset <= underline:
+            continue
+        setext_at = setext.get(offset)
+        if setext_at is not None:
+            name: str | None = setext_at.text
+            shown = f"'{name}' (underlined with ---, a level-2 heading)"
+            underline = setext_at.underline
+        else:
+            name = None if in_code else heading_text(line)
+            shown = f"'## {name}'"
         if name is not None:
             if name not in SECTIONS:
                 raise EntryError(
                     "SECTIONS",
-                    f"unexpected section '## {name}': the body has exactly ## Context, "
-                    "## Content and ## Evidence (use ### for sub-headings)",
+                    f"unexpected section {shown}: the body has exactly ## Context, "
+                    "## Content and ## Evidence (use ### for sub-headings, and a blank line "
+                    "above a --- that is a rule)",
                     number,
                 )
             if name in chunks:
-                raise EntryError("SECTIONS", f"section '## {name}' appears twice: keep one", number)
+                raise EntryError("SECTIONS", f"section {shown} appears twice: keep one", number)
             expected = SECTIONS[len(found)]
             if name != expected:
                 raise EntryError(
                     "SECTIONS",
-                    f"section '## {name}' is out of order: expected '## {expected}' here "
+                    f"section {shown} is out of order: expected '## {expected}' here "
                     "(order: Context, Content, Evidence)",
                     number,
                 )
@@ -571,8 +590,9 @@ def split_sections(body: str, first_line: int = 1) -> tuple[str, str, str, int]:
 def _split_unfenced(body: str, first_line: int) -> tuple[str, str, str, int] | None:
     """split_sections for the usual body: no code fence, blank above `## Context`, the three
     headings once each in order. Found with str.find instead of a look at every line; None
-    for anything else, which split_sections reads line by line (and explains)."""
-    if "```" in body or "~~~" in body:
+    for anything else, which split_sections reads line by line (and explains): a body with
+    a line of only `-` or `=` too (a setext heading's underline, maybe)."""
+    if "```" in body or "~~~" in body or _UNDERLINE.search(body):
         return None
     marks: list[tuple[int, int, str | None]] = []  # heading line: start, end, name
     start = 0 if body.startswith("##") else body.find("\n##") + 1

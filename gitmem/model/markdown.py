@@ -3,7 +3,10 @@ the little it writes where others' text lands in a rendered page (a bot's commen
 summary).
 
 A `## Content` line inside a fence is text, not a section; a fence closes only with a marker
-of its own kind at least as long as the one that opened it (CommonMark).
+of its own kind at least as long as the one that opened it (CommonMark). A paragraph
+underlined with `---` is a level-2 heading as surely as `## ` makes one (a setext heading),
+and with `===` a level-1 one; a `---` after a blank line, a heading or a list is a thematic
+break instead (setext_headings).
 
 Text that is not gitmem's own (a candidate's title, a file name, a login, a message quoting
 them) is written only as code: `code()` for one line (a code span, whose fence is longer than
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BACKTICKS = re.compile(r"`+")
@@ -74,6 +78,183 @@ def fenced(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
                 yield line, True
                 continue
         yield line, fence is not None
+
+
+class Setext(NamedTuple):
+    """A setext heading: the paragraph's lines first..underline-1 and its underline line
+    (0-based indexes), its level (1 for `===`, 2 for `---`) and its text."""
+
+    first: int
+    underline: int
+    level: int
+    text: str
+
+
+# what ends a paragraph without a blank line (CommonMark's blocks that can interrupt one):
+# a block quote, a list item that is not empty (an ordered one only from 1), an HTML block
+# of the kinds 1 to 6; fences, ATX headings and thematic breaks are told apart on their own
+_QUOTE = re.compile(r" {0,3}>")
+_INTERRUPTING_ITEM = re.compile(r" {0,3}(?:[-+*]|1[.)])[ \t]+\S")
+_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_BLOCK_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|"
+    "details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|"
+    "h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|"
+    "optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|"
+    "track|ul"
+)
+_HTML_BLOCK = re.compile(
+    rf" {{0,3}}<(?:(?P<raw>script|pre|style|textarea)(?:[ \t>]|$)|(?P<comment>!--)|"
+    rf"(?P<pi>\?)|(?P<cdata>!\[CDATA\[)|(?P<decl>![A-Za-z])|/?(?:{_BLOCK_TAGS})(?:[ \t>]|/>|$))",
+    re.IGNORECASE,
+)
+#: where an HTML block of each kind that does not end at a blank line ends (CommonMark)
+_HTML_END = {
+    "raw": re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE),
+    "comment": re.compile(r"-->"),
+    "pi": re.compile(r"\?>"),
+    "cdata": re.compile(r"\]\]>"),
+    "decl": re.compile(r">"),
+}
+# an HTML block of the last kind: one tag alone on its line (attributes left out: a line of
+# a tag with attributes is read as a paragraph, which finds a heading rather than miss one)
+_LONE_TAG = re.compile(r" {0,3}</?[A-Za-z][A-Za-z0-9-]*[ \t]*/?>[ \t]*$")
+
+
+def _indent(line: str) -> int:
+    """The columns of a line's leading blanks (a tab to the next multiple of four)."""
+    blanks = line[: len(line) - len(line.lstrip(" \t"))]
+    return len(blanks.expandtabs(4))
+
+
+def _underline_level(line: str) -> int | None:
+    """1 or 2 when line is a setext underline (`===` or `---` alone, up to three spaces in,
+    blanks after), else None."""
+    if _indent(line) > 3:
+        return None
+    marks = line.strip(" \t")
+    if not marks or marks[0] not in "=-" or marks.count(marks[0]) != len(marks):
+        return None
+    return 1 if marks[0] == "=" else 2
+
+
+def _thematic_break(line: str) -> bool:
+    """`***`, `---`, `___` (three or more, blanks between allowed), up to three spaces in."""
+    if _indent(line) > 3:
+        return False
+    marks = line.replace(" ", "").replace("\t", "")
+    return len(marks) >= 3 and marks[0] in "-*_" and marks.count(marks[0]) == len(marks)
+
+
+def _interrupts(line: str) -> bool:
+    """Whether line ends the paragraph above it and starts another block (not a fence, which
+    fenced() tells)."""
+    return (
+        heading(line) is not None
+        or _thematic_break(line)
+        or _QUOTE.match(line) is not None
+        or _INTERRUPTING_ITEM.match(line) is not None
+        or _HTML_BLOCK.match(line) is not None
+    )
+
+
+def _opens_paragraph(content: str) -> bool:
+    """Whether the text after a list item's or a block quote's marker opens a paragraph,
+    which the lines after it may continue lazily (without the marker)."""
+    while True:
+        if not content.strip(" \t") or _indent(content) >= 4:
+            return False
+        if heading(content) is not None or _thematic_break(content) or FENCE.match(content):
+            return False
+        if _HTML_BLOCK.match(content):
+            return False
+        marker = _QUOTE.match(content) or _ITEM.match(content)
+        if marker is None:
+            return True
+        content = content[marker.end() :]
+
+
+def _html_start(line: str) -> tuple[bool, re.Pattern[str] | None] | None:
+    """None when line starts no HTML block, else whether it can end a paragraph (kinds 1 to
+    6 can, a lone tag cannot) and the pattern of its last line (None: a blank line ends it)."""
+    found = _HTML_BLOCK.match(line)
+    if found is not None:
+        return True, _HTML_END[found.lastgroup] if found.lastgroup else None
+    return (False, None) if _LONE_TAG.match(line) else None
+
+
+def _closes_lazy(line: str) -> bool:
+    """Whether line, after the paragraph of a list item or a block quote, is no lazy line of
+    it but starts a block of its own (an empty or numbered list item too)."""
+    return _interrupts(line) or _ITEM.match(line) is not None or FENCE.match(line) is not None
+
+
+def _closes_inside(line: str) -> bool:
+    """Whether line, indented into a list item, closes the item's paragraph there (a heading,
+    an underline, a break, a fence, a quote or a list of its own): the lines after it are then
+    read at the top level, which finds a heading rather than miss one."""
+    inner = line.lstrip(" \t")
+    return inner != line and (
+        _interrupts(inner) or _underline_level(inner) is not None or FENCE.match(inner) is not None
+    )
+
+
+def setext_headings(lines: Iterable[tuple[str, bool]]) -> Iterator[Setext]:
+    """The setext headings among lines (each with whether fenced() put it in code), as
+    CommonMark reads them at the top level: a paragraph (one or more lines, none blank) and
+    then an underline. A `---` after a blank line, a heading, a fence or a thematic break
+    underlines nothing (it is a thematic break); nor does one after the paragraph of a list
+    item or a block quote (whose lines it cannot continue lazily), or inside an HTML block,
+    or under an indented code block. Headings inside list items and block quotes are theirs,
+    not the body's, and are not reported (as an indented `## ` is no section); where this
+    reading is unsure it finds a heading rather than miss one."""
+    first: int | None = None  # where the open paragraph starts
+    text: list[str] = []
+    lazy = False  # a list item's or block quote's paragraph is open
+    item = 0  # the column of a list item's text, while its lines are read
+    html: re.Pattern[str] | bool | None = False  # in an HTML block: the pattern of its end
+    for number, (line, in_code) in enumerate(lines):
+        blank = not line.strip(" \t")
+        if html is not False:
+            if isinstance(html, re.Pattern):
+                html = False if html.search(line) else html
+            elif blank:
+                html = False
+            continue
+        if in_code or blank:
+            first, text, lazy, item = None, [], False, 0
+            continue
+        if first is not None:
+            level = _underline_level(line)
+            if level is not None:
+                yield Setext(first, number, level, " ".join(text))
+                first, text = None, []
+                continue
+            if not _interrupts(line):
+                text.append(line.strip(" \t"))
+                continue
+            first, text = None, []
+        elif lazy and not _closes_lazy(line):
+            lazy = not _closes_inside(line)
+            continue  # the list item's or quote's
+        elif item and not lazy and _indent(line) >= item:
+            lazy = _opens_paragraph(line.lstrip(" \t"))
+            continue  # the list item's own text, under its marker
+        lazy, item = False, 0
+        if heading(line) is not None or _thematic_break(line) or _indent(line) >= 4:
+            continue
+        started = _html_start(line)
+        if started is not None:
+            end = started[1]
+            html = None if end is None else (False if end.search(line, 1) else end)
+            continue
+        marker = _QUOTE.match(line) or _ITEM.match(line)
+        if marker is not None:
+            lazy = _opens_paragraph(line[marker.end() :])
+            if _ITEM.match(line):
+                item = len(line[: marker.end()].rstrip(" \t").expandtabs(4)) + 1
+            continue
+        first, text = number, [line.strip(" \t")]
 
 
 def heading(line: str) -> tuple[int, str] | None:

@@ -16,6 +16,7 @@ from gitmem.curate import importer
 from gitmem.model.entry import parse
 
 from conftest import git
+from entries import text as entry_text
 
 DATA = Path(__file__).parent.parent / "data" / "claude"
 
@@ -116,6 +117,16 @@ def test_import_creates_candidates_and_reports_duplicates_refused_and_secrets(
     names = branches(claude)
     assert len(names) == 9
     assert not any("publish-the-docs" in n for n in names)
+
+
+def test_setext_headings_of_a_note_are_demoted_too() -> None:
+    """A note's paragraph underlined with --- is a section heading to the entry's rules: the
+    import makes it a sub-heading, as it does a `## ` one, so the note stays one section."""
+    note = "Why\n---\nbecause\n\nTitle\n===\nx\n\na\n\n---\nb\n```\nc\n---\n```"
+    demoted = importer.demote_headings(note)
+    assert demoted == "### Why\nbecause\n\n### Title\nx\n\na\n\n---\nb\n```\nc\n---\n```"
+    body = f"## Context\nc\n\n## Content\n{demoted}\n\n## Evidence\ne\n"
+    assert parse(entry_text(body=body)).content == demoted
 
 
 def test_linked_note_supplies_the_content_and_front_matter(claude: Path) -> None:

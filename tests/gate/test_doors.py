@@ -108,6 +108,11 @@ _BODIES = [
     "\n## Content\nx\n## Context\n## Evidence\n",
     "\n## Context\n~~~\n## Evidence\n",
     "\n## Context\na\u2028## Content\n## Content\nb\n## Evidence\nc",
+    # setext headings: sections as `## ` ones are, or a section hidden in another
+    "\nContext\n-------\nWhy.\n\nContent\n---\nThe lesson.\n\nEvidence\n-\nLinks.\n",
+    "\n## Context\nWhy.\n## Content\nx\n\nEvidence\n---\nno\n## Evidence\ne\n",
+    "\n## Context\nWhy.\n## Content\nx\nNotes\n---\n## Evidence\ne\n",
+    "\n## Context\nWhy.\n\n---\n## Content\nTitle\n===\n- a\n---\n## Evidence\ne\n",
     "",
 ]
 

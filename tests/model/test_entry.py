@@ -67,6 +67,62 @@ def test_headings_inside_code_fences_are_not_sections() -> None:
     assert "## Other" in parsed.content
 
 
+def test_setext_headings_are_sections_as_their_atx_spelling_is() -> None:
+    """A paragraph underlined with --- renders as a level-2 heading, as `## ` does: it was
+    read as text, so a section could hide in another one, seen by every reader of the rendered
+    entry and by no gate. Sections may be written so (gitmem writes them back as `## `)."""
+    body = "Context\n-------\nc\n\nContent\n---\nx\n\nEvidence\n--------\ne\n"
+    parsed = E.parse(text(body=body))
+    assert (parsed.context, parsed.content, parsed.evidence, parsed.body_line) == (
+        "c",
+        "x",
+        "e",
+        12,
+    )
+    assert parsed == E.parse(text(body="## Context\nc\n\n## Content\nx\n\n## Evidence\ne\n"))
+    assert E.parse(parsed.render()) == parsed
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "words"),
+    [
+        # a second Evidence, the one readers take for it, inside Content
+        ("## Context\nc\n## Content\nx\n\nEvidence\n---\nno\n## Evidence\ne\n", 20, "twice"),
+        # a paragraph of two lines makes one heading, from its first line
+        ("## Context\nc\n## Content\nNotes\nand more\n  ---  \n## Evidence\n", 15,
+         "unexpected section 'Notes and more' (underlined with ---, a level-2 heading)"),
+        ("Intro\n-\n## Context\nc\n## Content\nx\n## Evidence\n", 12, "'Intro' (underlined"),
+        ("## Context\nc\n## Content\nx\n## Evidence\ne\nContent\n===\nContent\n---\n", 20,
+         "section 'Content' (underlined with ---, a level-2 heading) appears twice"),
+    ],
+)  # fmt: skip
+def test_a_setext_heading_is_held_to_the_section_rules(body: str, line: int, words: str) -> None:
+    with pytest.raises(EntryError) as info:
+        E.parse(text(body=body))
+    assert (info.value.rule, info.value.line) == ("SECTIONS", line)
+    assert words in info.value.message
+
+
+@pytest.mark.parametrize(
+    "inside",
+    [
+        "a\n\n---\nb",  # after a blank line: a thematic break
+        "---\nb",  # right under the section's heading: a thematic break
+        "Title\n=====\nb",  # level 1: text, as `# Title` is
+        "- item\n---",  # after a list item: a thematic break
+        "> quoted\n---",  # after a block quote: a thematic break
+        "```\nNotes\n---\n```",  # in code
+        "    Notes\n---",  # under indented code: a thematic break
+        "<div>\nNotes\n---\n</div>",  # inside an HTML block
+        "a\n- - -",  # a thematic break with spaces is no underline
+        "a\n    ---",  # indented four: the paragraph's text
+    ],
+)
+def test_a_dash_line_that_underlines_no_paragraph_is_no_section(inside: str) -> None:
+    body = f"## Context\nc\n\n## Content\n{inside}\n\n## Evidence\ne\n"
+    assert E.parse(text(body=body)).content == inside
+
+
 @pytest.mark.parametrize(
     ("source", "rule", "line", "words"),
     [
@@ -420,7 +476,8 @@ def test_the_candidate_shortcut_never_says_yes_when_parsing_says_no(
 _BODY_LINES = st.sampled_from(
     ["## Context", "## Content", "## Evidence", "##\tContent", "## Context ##", "### Sub",
      "##", "## ", "##Context", "  ## Content", "text", "", "  ", "```", "~~~", "## Other",
-     "a ## Content", "#", "## Evidence\t"]
+     "a ## Content", "#", "## Evidence\t", "---", "===", "  -", "Content", "Evidence",
+     "- item"]
 )  # fmt: skip
 
 
