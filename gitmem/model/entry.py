@@ -79,7 +79,11 @@ MAX_FRONT_MATTER_CHARS = 16 * 1024
 SLUG_MAX = 60
 
 _BOUNDARY = FRONT_MATTER_END
-_HEADING = re.compile(r"##[ \t]")
+#: a level-2 ATX heading's start: up to three spaces of indent, as CommonMark allows (four make
+#: an indented code block)
+_HEADING = re.compile(r" {0,3}##[ \t]")
+#: a heading indented one to three spaces, which the quick split does not look for
+_INDENTED_HEADING = re.compile(r"(?:^|\n) {1,3}#")
 #: a line that may underline a setext heading (setext_headings says whether it does)
 _UNDERLINE = re.compile(r"^[ \t]*(?:-+|=+)[ \t]*$", re.MULTILINE)
 
@@ -511,7 +515,8 @@ def front_matter(source: str | bytes) -> dict[str, Any]:
 
 
 def heading_text(line: str) -> str | None:
-    """The text of a `## ` section heading line (exactly level 2, no indent), or None."""
+    """The text of a `## ` section heading line (exactly level 2, up to three spaces of indent
+    as CommonMark renders one), or None."""
     if not _HEADING.match(line):
         return None
     found = heading(line)
@@ -591,8 +596,9 @@ def _split_unfenced(body: str, first_line: int) -> tuple[str, str, str, int] | N
     """split_sections for the usual body: no code fence, blank above `## Context`, the three
     headings once each in order. Found with str.find instead of a look at every line; None
     for anything else, which split_sections reads line by line (and explains): a body with
-    a line of only `-` or `=` too (a setext heading's underline, maybe)."""
-    if "```" in body or "~~~" in body or _UNDERLINE.search(body):
+    a line of only `-` or `=` too (a setext heading's underline, maybe), or a heading
+    indented by one to three spaces."""
+    if "```" in body or "~~~" in body or _UNDERLINE.search(body) or _INDENTED_HEADING.search(body):
         return None
     marks: list[tuple[int, int, str | None]] = []  # heading line: start, end, name
     start = 0 if body.startswith("##") else body.find("\n##") + 1

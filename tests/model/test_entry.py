@@ -67,6 +67,24 @@ def test_headings_inside_code_fences_are_not_sections() -> None:
     assert "## Other" in parsed.content
 
 
+def test_a_heading_indented_up_to_three_spaces_is_a_section() -> None:
+    """CommonMark renders `  ## Evidence` as the heading `## Evidence` does: read as text, a
+    second Evidence section could hide in the first, seen by every reader and by no gate.
+    Four spaces make an indented code block, which is text."""
+    sections = "## Context\nc\n\n  ## Content\nx\n\n   ## Evidence\ne\n"
+    parsed = E.parse(text(body=sections))
+    assert (parsed.context.strip(), parsed.content.strip(), parsed.evidence.strip()) == (
+        "c",
+        "x",
+        "e",
+    )
+    hidden = "## Context\nc\n\n## Content\nx\n\n## Evidence\ne\n\n  ## Evidence\nmore\n"
+    with pytest.raises(EntryError, match="appears twice"):
+        E.parse(text(body=hidden))
+    code = "## Context\nc\n\n## Content\nx\n\n    ## Evidence\n\n## Evidence\ne\n"
+    assert "    ## Evidence" in E.parse(text(body=code)).content
+
+
 def test_setext_headings_are_sections_as_their_atx_spelling_is() -> None:
     """A paragraph underlined with --- renders as a level-2 heading, as `## ` does: it was
     read as text, so a section could hide in another one, seen by every reader of the rendered
