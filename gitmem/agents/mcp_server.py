@@ -39,7 +39,13 @@ What the ecosystem expects of a server, and how this one meets it:
   gitmem.agents.precedents (entries quoted as reference material, with who admitted each and
   when, and whether it may be stale), followed by a `resource_link` to each entry;
 - unknown `types` are refused with the list of the project's known types, rather than
-  silently matching nothing.
+  silently matching nothing;
+- nothing the secret scanner refuses reaches the agent: a text holding a secret that main's
+  allowed.md does not list (a candidate branch is anyone's push; a main pushed where no server
+  hook runs may hold what no gate saw) is withheld by `memory_show` and the entry resource,
+  which answer the rule lines instead (they quote four characters of a secret at most), and
+  `memory_candidates` and the `review-candidates` prompt withhold such a candidate's title and
+  its other rule lines (a schema line quotes the value it refuses in full).
 
 The module is named after the noun users see (`gitmem mcp`); absolute imports keep
 `import mcp` below pointing at the SDK, not at this file.
@@ -77,6 +83,7 @@ from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
+    from gitmem.lifecycle.candidates import Review
     from gitmem.recall.engine import Why
     from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
@@ -416,6 +423,46 @@ def _reading(
         ) from exc
 
 
+#: What the agent reads in place of the title of a candidate holding a secret.
+WITHHELD_TITLE: Final = "(withheld: the candidate holds a secret)"
+
+
+def _withheld(ws: Workspace, entry_id: str, where: str, text: str) -> str | None:
+    """Why an entry's or a candidate's text is not shown to the agent (the rule lines of the
+    secrets in it, main's allowed.md aside), or None when it may be."""
+    from gitmem.lifecycle.read import secrets_in
+
+    path = where.split(":", 1)[1] if where.startswith("refs/") else where
+    found = secrets_in(ws, path, text)
+    if not found:
+        return None
+    lines = "\n".join(str(p) for p in found)
+    return _cut(
+        f"{entry_id} is withheld: its text holds what the secret scanner refuses, and nothing "
+        f"holding a secret is shown to an agent:\n{lines}\nA person reads it with `gitmem show "
+        f"{entry_id}` and removes the secret (then rotates it), or, when it is harmless, a "
+        "reviewer other than its author allows its fingerprint.",
+        ERROR_TEXT_LIMIT,
+    )
+
+
+def _reviewed(review: Review) -> tuple[str, list[str]]:
+    """A pending candidate's title and rule lines as the agent may read them: for one holding
+    a secret, no title and only the SECRET lines (redacted by the scanner), since another
+    rule's line may quote the very value (a schema line names the tag it refuses)."""
+    secret = [p for p in review.problems if p.rule == "SECRET"]
+    if not secret:
+        return review.title, [str(p) for p in review.problems]
+    lines = [str(p) for p in secret]
+    others = len(review.problems) - len(secret)
+    if others:
+        lines.append(
+            f"({others} other rule line(s) withheld, as they may quote the secret: "
+            "`gitmem candidates` shows them to a person)"
+        )
+    return WITHHELD_TITLE, lines
+
+
 def _as_list(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
@@ -706,16 +753,18 @@ def build_server(
         with _answering("memory_candidates", turn):
             from gitmem.lifecycle.candidates import review
 
-            items = [
-                CandidateItem(
-                    id=r.candidate.id,
-                    title=r.title,
-                    branch=r.candidate.branch,
-                    valid=not r.errors,
-                    problems=[str(p) for p in r.problems],
+            items = []
+            for r in review(workspace()):
+                title, problems = _reviewed(r)
+                items.append(
+                    CandidateItem(
+                        id=r.candidate.id,
+                        title=title,
+                        branch=r.candidate.branch,
+                        valid=not r.errors,
+                        problems=problems,
+                    )
                 )
-                for r in review(workspace())
-            ]
             return CandidatesResult(candidates=items)
 
     @server.tool(annotations=read_only)
@@ -730,6 +779,9 @@ def build_server(
 
             ws = workspace()
             where, entry = memory.show(ws, id)
+            withheld = _withheld(ws, entry.id, where, entry.render())
+            if withheld is not None:
+                raise ToolError(withheld)
             # only main's entries were reviewed: a candidate branch's front matter is
             # anyone's text, and may claim an admission nobody made
             pending = not where.startswith(f"{ws.dir}/entries/")
@@ -777,9 +829,14 @@ def build_server(
 
             ws = workspace()
             try:
-                return memory.show(ws, entry_id)[1].render()
+                where, entry = memory.show(ws, entry_id)
             except UsageError as exc:  # not an id, or no entry or candidate by it
                 raise ResourceNotFoundError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
+            text = entry.render()
+            withheld = _withheld(ws, entry.id, where, text)
+            if withheld is not None:
+                raise ResourceError(withheld)
+            return text
 
     @server.resource(
         INDEX_URI,
@@ -833,18 +890,12 @@ def build_server(
             from gitmem.lifecycle.candidates import review
 
             pending = review(workspace())
-        listing = (
-            "\n".join(
-                f"- `{r.candidate.id}`: {clean(r.title)}"
-                + (
-                    " (breaks rules: " + "; ".join(str(p) for p in r.problems) + ")"
-                    if r.errors
-                    else ""
-                )
-                for r in pending
-            )
-            or "- (none: nothing waits for review)"
-        )
+        lines = []
+        for r in pending:
+            title, problems = _reviewed(r)
+            broken = f" (breaks rules: {'; '.join(problems)})" if r.errors else ""
+            lines.append(f"- `{r.candidate.id}`: {clean(title)}{broken}")
+        listing = "\n".join(lines) or "- (none: nothing waits for review)"
         return (
             "Help me review the project memory's pending candidates. For each one below, read "
             "it with memory_show, check with memory_recall whether an admitted entry already "

@@ -307,6 +307,12 @@ def conflict_markers(path: str, text: str) -> list[Problem]:
     ]
 
 
+def secret_problems(path: str, text: str, allowed: frozenset[str] = frozenset()) -> list[Problem]:
+    """The SECRET problems of a text, but those a reviewer allowed by fingerprint (hidden
+    Unicode aside): what a reader passing the text on to an agent must withhold."""
+    return [p for p in _hidden_and_secrets(path, text, allowed) if p.rule == "SECRET"]
+
+
 def _hidden_and_secrets(path: str, text: str, allowed: frozenset[str]) -> list[Problem]:
     """Secret and hidden-Unicode findings, but those a reviewer allowed by fingerprint."""
     from gitmem.gate import secrets

@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitmem.errors import RuleError, UsageError
+from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import find_candidate
 from gitmem.lifecycle.entries import find_entry, unreadable_entry
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.names import quoted_id
+from gitmem.model.problem import Problem
+from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.workspace import Workspace
 
 
@@ -90,6 +93,17 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
         return f"{candidate.ref}:{candidate.path}", parse(candidate.data)
     except EntryError as exc:
         raise UsageError(f"{candidate.path}: {exc.rule} {exc.message}") from None
+
+
+def secrets_in(ws: Workspace, path: str, text: str) -> list[Problem]:
+    """The secrets the scanner finds in an entry's or a candidate's text, but those the main
+    branch's allowed.md lists (a reviewer's exceptions): a text with any is never passed on
+    to an agent (gitmem.agents.mcp_server), since a candidate branch is anyone's push and
+    main may hold what no gate saw (a push where no server hook runs)."""
+    tip = ws.main_tip()
+    snapshot = TreeSnapshot(ws.store, ws.store.tree_of(tip) if tip else None)
+    allowed = Context.from_snapshot(ws.settings, snapshot).allowed
+    return secret_problems(path, text, allowed)
 
 
 def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
