@@ -38,11 +38,13 @@ subshell parentheses, the reserved words of compound commands: `if … then … 
   made after review; `gitmem admit --auto`, which admits only what both settings files let an
   audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`) moves the folder later commands run in; `bash -c`/`sh -c`
-  strings are read the same way; `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`,
-  `nice`, `timeout` and similar prefixes, with their options and the values those take
-  (`sudo -u root`, `timeout 5`), and `VAR=value` are skipped to reach the command; a glob
-  (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
-  that `*` does not match a leading dot.
+  strings are read the same way, and so are the bodies of command substitutions, `$(…)` and
+  `` `…` `` (the shell runs them inside double quotes too, where the splitter sees one word
+  of text), each in the folder of the command it is part of; `sudo`, `env`, `command`,
+  `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar prefixes, with their
+  options and the values those take (`sudo -u root`, `timeout 5`), and `VAR=value` are
+  skipped to reach the command; a glob (`.gitmem/entr*/*`) counts when it could match a
+  protected path, with the shell's rule that `*` does not match a leading dot.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
@@ -68,7 +70,7 @@ import os
 import re
 import shlex
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Any, Final
 
 __all__ = ["FILE_TOOLS", "Denied", "Guard", "bash_targets"]
 
@@ -134,8 +136,9 @@ _GLOB_CHARS: Final = frozenset("*?[")
 
 #: The longest command (here-document bodies aside) and the longest path the guard reads word
 #: by word.  On the worst inputs of this size found (one long word, a path of 8,000 parts,
-#: 8,000 targets, three nested `bash -c`, a glob of 8,000 stars) a decision took at most
-#: 0.2 s; at twice the size a glob took 0.6 s, and the cost grows faster than the size.
+#: 8,000 targets, three nested `bash -c`, a glob of 8,000 stars, 4,000 command
+#: substitutions) a decision took at most 0.3 s; at twice the size a glob took 0.6 s, and
+#: the cost grows faster than the size.
 MAX_JUDGED: Final = 16_384
 #: What the guard ignores when it looks for a memory folder's name in a text it does not split.
 _UNQUOTE: Final = str.maketrans("", "", "'\"\\")
@@ -369,18 +372,92 @@ def _strip_comments(script: str) -> str:
     return "".join(kept)
 
 
-def _split(script: str) -> list[str] | None:
+def _split(script: str) -> tuple[list[str], list[str]] | None:
     """The words and operators of a script whose here-document bodies are already gone (to
     strip them twice would take the lines after a here-document's end for another body),
-    comments left out."""
-    lexer = shlex.shlex(_strip_comments(script), posix=True, punctuation_chars=_PUNCTUATION)
+    comments left out, and the commands its substitutions run: each outermost `$(…)` or
+    `` `…` `` that no single quote makes text is a word SUBSTITUTION.format(n) among them,
+    its body the nth of the second list (`_substituted`)."""
+    lifted, bodies = _lift_substitutions(_strip_comments(script))
+    lexer = shlex.shlex(lifted, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"  # newlines separate commands: they are punctuation here
     lexer.commenters = ""
     try:
-        return list(lexer)
+        return list(lexer), bodies
     except ValueError:  # unbalanced quotes: the shell would not run it either
         return None
+
+
+#: What stands for a command substitution's body in a lifted script (`_lift_substitutions`).
+SUBSTITUTION: Final = "__gitmem_substitution_{}__"
+_SUBSTITUTED = re.compile(r"__gitmem_substitution_(\d+)__")
+
+
+def _lift_substitutions(script: str) -> tuple[str, list[str]]:
+    """The script with each outermost command substitution, `$(…)` or `` `…` ``, replaced by
+    the word SUBSTITUTION.format(n), and their bodies: the shell runs them, in double quotes
+    too (`echo "$(rm x)"`, `` echo `rm x` ``), where the splitter would read one word of text.
+    One pass, with a stack rather than recursion (a body nests any depth); `$((` is
+    arithmetic, and a substitution left open is left as text."""
+    out: list[str] = []
+    bodies: list[str] = []
+    # one frame per open substitution: [kind, where its body starts, quote, parentheses]
+    frames: list[list[Any]] = [["", 0, "", 0]]
+    i = 0
+    while i < len(script):
+        c = script[i]
+        frame = frames[-1]
+        if frame[2] == "'":
+            frame[2] = "" if c == "'" else "'"
+        elif c == "\\":
+            i += 1
+        elif c == "`" and frame[0] == "`":
+            _close(frames, script, i, out, bodies)
+        elif c == "`":
+            frames.append(["`", i + 1, "", 0])
+        elif script.startswith("$(", i) and not script.startswith("$((", i):
+            frames.append(["$(", i + 2, "", 0])
+            i += 1
+        elif c == '"':
+            frame[2] = "" if frame[2] == '"' else '"'
+        elif c == "'" and not frame[2]:
+            frame[2] = "'"
+        elif frame[0] == "$(" and not frame[2] and c == "(":
+            frame[3] += 1
+        elif frame[0] == "$(" and not frame[2] and c == ")":
+            if frame[3]:
+                frame[3] -= 1
+            else:
+                _close(frames, script, i, out, bodies)
+        i += 1
+    out.append(script[frames[0][1] :])
+    return "".join(out), bodies
+
+
+def _close(
+    frames: list[list[Any]], script: str, end: int, out: list[str], bodies: list[str]
+) -> None:
+    """Close the innermost open substitution, whose body ends at end; an outermost one is
+    lifted out of the script (one nested deeper is part of its body, lifted when that is)."""
+    kind, start = frames.pop()[:2]
+    if len(frames) > 1:
+        return
+    top = frames[0]
+    out.append(script[top[1] : start - len(kind)])
+    out.append(
+        f" {SUBSTITUTION.format(len(bodies))} " if not top[2] else SUBSTITUTION.format(len(bodies))
+    )
+    bodies.append(script[start:end])
+    top[1] = end + 1
+
+
+def _substituted(words: Iterable[str], bodies: Sequence[str]) -> Iterator[str]:
+    """The bodies of the substitutions these words hold (`_lift_substitutions`)."""
+    for word in words:
+        for n in _SUBSTITUTED.findall(word):
+            if int(n) < len(bodies):
+                yield bodies[int(n)]
 
 
 def _is_punctuation(token: str) -> bool:
@@ -459,11 +536,16 @@ def bash_targets(command: str, cwd: str, depth: int = 0) -> Iterator[tuple[str, 
 
 def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, str]]:
     """bash_targets of a command whose here-document bodies are already stripped."""
-    tokens = _split(script)
-    if tokens is None or depth > 3:
+    split = _split(script) if depth <= 3 else None
+    if split is None:
         return
+    tokens, bodies = split
     here = cwd
+    # the substitutions' bodies, by the folder they run in: read as one script per folder
+    # (thousands of short ones cost one split, not thousands)
+    substituted: dict[str, list[str]] = {}
     for words, redirected in _simple_commands(tokens):
+        substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
         for target in redirected:
             yield target, here
         words = _command_words(words)
@@ -491,16 +573,22 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             if sub is not None and sub[0] in _GIT_WRITERS:
                 for path in _paths(sub[1]):
                     yield path, sub[2]
+    for folder, run in substituted.items():
+        if run:
+            yield from bash_targets("\n".join(run), folder, depth + 1)
 
 
 def _decisions(script: str, depth: int) -> Iterator[str]:
     """The `gitmem admit` and `gitmem refuse` commands a script runs (here-document bodies
     already stripped): a person's decisions.  `gitmem admit --auto` is not one: it admits only
     what both settings files let an audit admit without a person; nor is asking for help."""
-    tokens = _split(script)
-    if tokens is None or depth > 3:
+    split = _split(script) if depth <= 3 else None
+    if split is None:
         return
-    for words, _ in _simple_commands(tokens):
+    tokens, bodies = split
+    substituted: list[str] = []
+    for words, redirected in _simple_commands(tokens):
+        substituted.extend(_substituted([*words, *redirected], bodies))
         words = _command_words(words)
         name, args = (os.path.basename(words[0]), words[1:]) if words else ("", [])
         if name in _SHELLS and "-c" in args:
@@ -513,6 +601,8 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
             sub = next((arg for arg in args if not arg.startswith("-")), None)
             if sub in ("admit", "refuse") and not {"--auto", "--help", "-h"} & set(args):
                 yield f"gitmem {sub}"
+    if substituted:
+        yield from _decisions(_strip_heredocs("\n".join(substituted)), depth + 1)
 
 
 def _home(folder: str) -> str:

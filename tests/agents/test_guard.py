@@ -88,6 +88,11 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "echo done # it's \"fine\nrm -rf .gitmem/candidates",
         "echo '#' > .gitmem/INDEX.md",
         "echo x > .gitmem/entries/a#1.md",
+        # in a command substitution, which the shell runs in double quotes too
+        "echo `rm -rf .gitmem/entries`",
+        'echo "removed: $(rm -v .gitmem/entries/a.md)"',
+        'cd .gitmem && echo "$(touch INDEX.md)"',
+        'echo "$(echo "`rm .gitmem/candidates/c.md`")"',
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
@@ -117,6 +122,7 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         'echo "unbalanced > .gitmem/entries/a.md',
         "# rm -rf .gitmem/entries\nls",
         "make # > .gitmem/INDEX.md",
+        "echo '$(rm -rf .gitmem/entries)' '`touch .gitmem/INDEX.md`'",  # single quotes: text
     ],
 )
 def test_reads_and_what_it_cannot_tell_are_allowed(
@@ -135,6 +141,8 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
         (".venv/bin/gitmem admit shop-method-20261205-retry", True),
         ("python3 -P -m gitmem refuse shop-method-20261205-retry --reason r", True),
         ("if true; then gitmem admit x; fi", True),
+        ('echo "done: $(gitmem admit x)"', True),
+        ("echo `gitmem refuse x --reason dup`", True),
         # what an agent does run: propose, read, and the audits' own admission
         ("gitmem propose --type method --title T --applies-when W --content C", False),
         ("gitmem show shop-method-20261205-retry && gitmem candidates", False),
