@@ -40,6 +40,11 @@ What the ecosystem expects of a server, and how this one meets it:
   when, and whether it may be stale), followed by a `resource_link` to each entry;
 - unknown `types` are refused with the list of the project's known types, rather than
   silently matching nothing;
+- no hidden text reaches the agent: in a text quoted whole (`memory_show`, the entry
+  resource) every character the gate's HIDDEN-UNICODE rule names is shown as its code point,
+  line breaks and tabs aside, and a title is cleaned as the precedents are (a candidate
+  branch is anyone's push, and tag characters spell ASCII a model reads and a person does
+  not see);
 - nothing the secret scanner refuses reaches the agent: a text holding a secret that main's
   allowed.md does not list (a candidate branch is anyone's push; a main pushed where no server
   hook runs may hold what no gate saw) is withheld by `memory_show` and the entry resource,
@@ -77,7 +82,7 @@ from mcp.types import (
 from pydantic import BaseModel, Field
 
 import gitmem
-from gitmem.agents.precedents import PREAMBLE, Precedent, clean, entry_uri, render
+from gitmem.agents.precedents import PREAMBLE, Precedent, clean, entry_uri, render, reveal
 from gitmem.errors import GitmemError, UsageError
 from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
@@ -452,7 +457,7 @@ def _reviewed(review: Review) -> tuple[str, list[str]]:
     rule's line may quote the very value (a schema line names the tag it refuses)."""
     secret = [p for p in review.problems if p.rule == "SECRET"]
     if not secret:
-        return review.title, [str(p) for p in review.problems]
+        return clean(review.title), [str(p) for p in review.problems]
     lines = [str(p) for p in secret]
     others = len(review.problems) - len(secret)
     if others:
@@ -779,9 +784,11 @@ def build_server(
 
             ws = workspace()
             where, entry = memory.show(ws, id)
-            withheld = _withheld(ws, entry.id, where, entry.render())
+            shown = entry.render()
+            withheld = _withheld(ws, entry.id, where, shown)
             if withheld is not None:
                 raise ToolError(withheld)
+            shown = reveal(shown)
             # only main's entries were reviewed: a candidate branch's front matter is
             # anyone's text, and may claim an admission nobody made
             pending = not where.startswith(f"{ws.dir}/entries/")
@@ -791,11 +798,11 @@ def build_server(
                 id=entry.id,
                 status="candidate" if pending else entry.status,
                 type=entry.type,
-                title=entry.title,
+                title=clean(entry.title),
                 where=where,
                 admitted_by=str(by) if by else None,
                 admitted=str(when) if when else None,
-                text=entry.render(),
+                text=shown,
                 uri=entry_uri(entry.id),
             )
             from gitmem.model.curation import state_note
@@ -811,7 +818,7 @@ def build_server(
                 else f"{entry.status}: not admitted, so not a precedent yet"
             )
             framing = CANDIDATE_PREAMBLE if pending else PREAMBLE
-            text = f"`{entry.id}` ({status}; {where})\n\n{_quoted_entry(entry.render(), framing)}"
+            text = f"`{entry.id}` ({status}; {where})\n\n{_quoted_entry(shown, framing)}"
             return _answer(text, [], result)
 
     # -- resources --------------------------------------------------------------------------
@@ -836,7 +843,7 @@ def build_server(
             withheld = _withheld(ws, entry.id, where, text)
             if withheld is not None:
                 raise ResourceError(withheld)
-            return text
+            return reveal(text)
 
     @server.resource(
         INDEX_URI,
@@ -854,7 +861,7 @@ def build_server(
                 raise ResourceNotFoundError(
                     f"no {ws.dir}/INDEX.md on {ws.branch} yet: run `gitmem init` and commit"
                 )
-            return data.decode("utf-8", "replace")
+            return reveal(data.decode("utf-8", "replace"))
 
     # -- prompts ----------------------------------------------------------------------------
 

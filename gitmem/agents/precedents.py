@@ -78,6 +78,30 @@ def clean(text: str, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+def reveal(text: str) -> str:
+    """A whole text, safe to quote as it is: its line breaks and tabs kept, and every other
+    character _UNSAFE names shown as its code point (`[hidden U+202E]`, `[16 hidden
+    characters: U+E0072…]` for a run), so that a reader sees where something is hidden and a
+    model reads no text a person cannot see (tag characters spell ASCII invisibly)."""
+    return _UNSAFE.sub(_revealed, text)
+
+
+def _revealed(found: re.Match[str]) -> str:
+    out: list[str] = []
+    run: list[str] = []
+    for char in f"{found.group(0)}\n":
+        if char not in "\n\t":
+            run.append(char)
+            continue
+        if len(run) == 1:
+            out.append(f"[hidden U+{ord(run[0]):04X}]")
+        elif run:
+            out.append(f"[{len(run)} hidden characters: U+{ord(run[0]):04X}…]")
+        run.clear()
+        out.append(char)
+    return "".join(out)[:-1]
+
+
 def entry_uri(entry_id: str) -> str:
     """The MCP resource that reads an entry (`memory_show` gives the same text)."""
     return f"gitmem://entry/{entry_id}"

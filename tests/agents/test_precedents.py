@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gitmem.agents import precedents
-from gitmem.agents.precedents import HOOK_BUDGET, PREAMBLE, Precedent, clean, render, room
+from gitmem.agents.precedents import HOOK_BUDGET, PREAMBLE, Precedent, clean, render, reveal, room
 from gitmem.gate import secrets
 from gitmem.gate.secrets import scan_hidden_unicode
 
@@ -70,6 +70,10 @@ HIDDEN = (
 def test_every_character_the_gate_calls_hidden_is_stripped(hidden: str) -> None:
     assert scan_hidden_unicode(f"run {hidden}tests first"), "the gate calls it hidden"
     assert clean(f"run {hidden}tests{hidden} first") == "run tests first"
+    shown = f"[hidden U+{ord(hidden):04X}]"
+    assert reveal(f"run\n\t{hidden}tests{hidden * 2}") == (
+        f"run\n\t{shown}tests[2 hidden characters: U+{ord(hidden):04X}…]"
+    )
 
 
 def test_what_is_stripped_holds_all_the_gate_calls_hidden() -> None:
