@@ -98,9 +98,12 @@ _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 
 
 def _read_text(stdin: IO[str]) -> str:
-    """The event's JSON; bytes that are not UTF-8 read as U+FFFD rather than refused."""
+    """The event's JSON; bytes that are not UTF-8 read as U+FFFD rather than refused, and a
+    byte order mark before it skipped (json refuses one, and a refused payload lets the
+    write through)."""
     buffer = getattr(stdin, "buffer", None)
-    return buffer.read().decode("utf-8", "replace") if buffer is not None else stdin.read()
+    text = buffer.read().decode("utf-8", "replace") if buffer is not None else stdin.read()
+    return text.removeprefix("\ufeff")
 
 
 def _as_the_client_writes(value: Any) -> Any:

@@ -325,13 +325,18 @@ def test_a_write_into_the_memory_spelled_with_a_lone_surrogate_is_denied(
     assert "\ufffd" in reason and "memory_push" in reason
 
 
-def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(repo: Repo) -> None:
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["plain", "bom"])
+def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(
+    repo: Repo, bom: bytes
+) -> None:
     """Bytes that are not UTF-8 in the event's JSON are read as U+FFFD, as a client writes
-    them, not taken for a payload the hook cannot read."""
+    them, not taken for a payload the hook cannot read; a byte order mark before the JSON
+    (some Windows tools write one before UTF-8) is skipped, where json refused the payload
+    and the hook let the write through."""
     tool_input = {"file_path": ".gitmem/entries/xNOTUTF8.md", "content": "x"}
     payload = repo.event("PreToolUse", tool_name="Write", tool_use_id="toolu_1",
                          tool_input=tool_input)  # fmt: skip
-    raw = json.dumps(payload, ensure_ascii=False).encode().replace(b"NOTUTF8", b"\xff\xfe")
+    raw = bom + json.dumps(payload, ensure_ascii=False).encode().replace(b"NOTUTF8", b"\xff\xfe")
     done = subprocess.run(
         [GITMEM, "agent-hook", "PreToolUse"],
         input=raw,
