@@ -206,6 +206,16 @@ def _memory_dirs(root: str, pinned: PinnedRepository | None) -> list[str]:
     return sorted(dirs)
 
 
+def _other_memory_dirs(root: str) -> list[str]:
+    """_memory_dirs of another repository the session reaches (never the one GIT_DIR pins);
+    the default folder when its settings cannot be read (a failing hook would let the write
+    through)."""
+    try:
+        return _memory_dirs(root, None)
+    except Exception:
+        return [".gitmem"]
+
+
 def _workspace(root: str, pinned: PinnedRepository | None) -> Workspace:
     from gitmem.repo.workspace import open_workspace
 
@@ -393,7 +403,7 @@ def _pre_tool_use(
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
         return None
-    guard = Guard(root, _memory_dirs(root, pinned))
+    guard = Guard(root, _memory_dirs(root, pinned), elsewhere=_other_memory_dirs)
     denied = guard.judge_tool(tool, payload.get("tool_input"), cwd)
     if denied is not None:
         return {

@@ -18,7 +18,10 @@ How a path is judged: made absolute against the folder the tool runs in, `~` exp
 resolved as the operating system would (`..`, `.`, repeated slashes and symbolic links, for the
 part of the path that exists: a symlinked folder pointing into the memory is caught), made
 relative to the resolved repository root, and compared in any letter case (casefold: a
-case-insensitive file system opens `.GITMEM/Entries/x.md` as the real file).
+case-insensitive file system opens `.GITMEM/Entries/x.md` as the real file).  A path outside
+the repository is judged the same way against the memory folders of the repository holding
+it (the nearest folder above it with a `.git`), when the hook says how to find them: a session
+may reach a second repository, whose own hooks do not run.
 
 File tools: Write, Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`).
 
@@ -69,7 +72,7 @@ import fnmatch
 import os
 import re
 import shlex
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 __all__ = ["FILE_TOOLS", "Denied", "Guard", "bash_targets"]
@@ -186,11 +189,22 @@ class Denied:
 
 
 class Guard:
-    """Judges paths against the memory folders of one repository."""
+    """Judges paths against the memory folders of one repository, and, given `elsewhere`
+    (the memory folders of a repository root), a path outside it against the memory of the
+    repository holding it: a session may reach a second repository (a folder added to it, a
+    sibling checkout) whose own hooks do not run."""
 
-    def __init__(self, root: str, memory_dirs: Iterable[str]) -> None:
+    def __init__(
+        self,
+        root: str,
+        memory_dirs: Iterable[str],
+        elsewhere: Callable[[str], Iterable[str]] | None = None,
+    ) -> None:
         self.root = os.path.realpath(root)
         self.dirs = sorted({d.strip("/").casefold() for d in memory_dirs if d.strip("/")})
+        self.elsewhere = elsewhere
+        self._roots: dict[str, str | None] = {}  # a folder outside root: its repository's root
+        self._others: dict[str, Guard] = {}
 
     # -- one path --------------------------------------------------------------------------
 
@@ -204,8 +218,38 @@ class Guard:
         if any(c in spelled for c in _GLOB_CHARS):
             return self._judge_glob(path, spelled, cwd)
         full = os.path.realpath(os.path.join(cwd, spelled))
-        what = self._protected(self._relative(full))
+        parts = self._relative(full)
+        if parts is None:
+            other = self._other(full)
+            what = other._protected(other._relative(full)) if other else ""
+            return (
+                Denied(path, f"{what} of the repository {other.root}") if other and what else None
+            )
+        what = self._protected(parts)
         return Denied(path, what) if what else None
+
+    def _other(self, full: str) -> Guard | None:
+        """The guard of the repository holding full, a resolved path outside this one (the
+        nearest folder above it with a `.git`); None when none does or no `elsewhere` was
+        given."""
+        if self.elsewhere is None:
+            return None
+        visited = []
+        here: str | None = full
+        while here is not None and here not in self._roots:
+            visited.append(here)
+            if os.path.exists(os.path.join(here, ".git")):
+                break
+            parent = os.path.dirname(here)
+            here = parent if parent != here else None
+        found = self._roots.get(here) if here in self._roots else here
+        for folder in visited:
+            self._roots[folder] = found
+        if found is None or found == self.root:
+            return None
+        if found not in self._others:
+            self._others[found] = Guard(found, self.elsewhere(found))
+        return self._others[found]
 
     def _relative(self, full: str) -> list[str] | None:
         """The path's parts below the repository root, casefolded; None when outside it."""
@@ -252,7 +296,11 @@ class Guard:
         rest = parts[len(fixed) :]
         rel = self._relative(head)
         if rel is None:
-            return None
+            other = self._other(head)
+            denied = other._judge_glob(path, spelled, cwd) if other else None
+            if other and denied:
+                denied.what = f"{denied.what} of the repository {other.root}"
+            return denied
         pattern = [*rel, *(p.casefold() for p in rest)]
         for target in self._protected_paths():
             if _glob_reaches(pattern, target):

@@ -416,6 +416,32 @@ def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     assert f"(`{repo.ids['keys']}`)" in text or "left out to keep this short" in text
 
 
+def test_the_memory_of_another_repository_the_session_reaches_is_guarded(tmp_path: Path) -> None:
+    """A session works in one project (CLAUDE_PROJECT_DIR) and may reach a second repository
+    (a folder added to the session, a sibling checkout), whose own hooks do not run: the guard
+    judged every path against the project's memory alone, so writes into the other's were let
+    through. A path outside the project is judged against the repository holding it."""
+    env = isolation(tmp_path)
+    root, sibling = tmp_path / "work", tmp_path / "sibling"
+    for repository in (root, sibling):
+        _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(repository))
+    (sibling / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\n')
+    project = Repo(root, env, {})
+    for tool, tool_input in (
+        ("Write", {"file_path": str(sibling / ".gitmem/entries/x.md"), "content": "x"}),
+        ("Edit", {"file_path": str(sibling / "Docs/Memory/INDEX.md"), "old_string": "a",
+                  "new_string": "b"}),
+        ("Bash", {"command": f"cd {sibling} && rm -rf .gitmem/candidates"}),
+        ("Bash", {"command": f"touch {sibling}/docs/memory/entries/*.md"}),
+    ):  # fmt: skip
+        payload = project.event("PreToolUse", tool_name=tool, tool_input=tool_input)
+        reason = project.denied(payload)
+        assert reason is not None and str(sibling) in reason, tool_input
+    elsewhere = {"file_path": str(sibling / "docs/guide.md"), "content": "x"}
+    payload = project.event("PreToolUse", tool_name="Write", tool_input=elsewhere)
+    assert project.hook("PreToolUse", payload) is None
+
+
 # ---------------------------------------------------------------------------------------------
 # PreToolUse and PostToolUse: precedents for the file
 
