@@ -27,7 +27,9 @@ File tools: Write, Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`)
 
 Bash: the command is split as the shell would (quotes, `;`, `&&`, `||`, `|`, `&`, newlines,
 subshell parentheses, the reserved words of compound commands: `if … then … else`, `while … do`,
-`!`, `{`), and these count as writes, per simple command:
+`!`, `{`; a here-document's body is text, but for the command substitutions of one whose
+delimiter is unquoted, which the shell runs: up to HEREDOC_RUNS characters of them are read
+as commands), and these count as writes, per simple command:
 - output redirections (`>`, `>>`, `>|`, `&>`, `&>>`, `2>`, `<>`): their target, whatever the
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
@@ -143,6 +145,9 @@ _GLOB_CHARS: Final = frozenset("*?[")
 #: substitutions) a decision took at most 0.3 s; at twice the size a glob took 0.6 s, and
 #: the cost grows faster than the size.
 MAX_JUDGED: Final = 16_384
+#: The most characters of here-documents' command substitutions read as commands (a body
+#: is not bounded by MAX_JUDGED: it is text, but for these).
+HEREDOC_RUNS: Final = 4096
 #: What the guard ignores when it looks for a memory folder's name in a text it does not split.
 _UNQUOTE: Final = str.maketrans("", "", "'\"\\")
 
@@ -377,17 +382,28 @@ _WORD_ENDS = frozenset(" \t\r" + _PUNCTUATION)
 
 
 def _strip_heredocs(command: str) -> str:
-    """The command without its here-document bodies (text fed to a command, never run)."""
+    """The command without its here-document bodies (text fed to a command, never run), but
+    for the command substitutions of a body whose delimiter is unquoted, which the shell
+    runs as it expands the body: each is kept as a command of its own (`: $(…)`), on the
+    line after the one that opened the here-document."""
     lines = command.split("\n")
     out = []
+    room = HEREDOC_RUNS
     i = 0
     while i < len(lines):
         line = lines[i]
         out.append(line)
         i += 1
         for match in _HEREDOC.finditer(line):
+            start = i
             while i < len(lines) and lines[i].strip() != match.group(2):
                 i += 1
+            body = "\n".join(lines[start:i]) if not match.group(1) and room > 0 else ""
+            runs = _lift_substitutions(body, text=True, most=room)[1] if body else []
+            for run in runs:
+                room -= len(run) + 5
+                if room >= 0:
+                    out.append(f": $({run})")
             i += 1
     return "\n".join(out)
 
@@ -437,28 +453,49 @@ def _split(script: str) -> tuple[list[str], list[str]] | None:
         return None
 
 
-#: What stands for a command substitution's body in a lifted script (`_lift_substitutions`).
-SUBSTITUTION: Final = "__gitmem_substitution_{}__"
-_SUBSTITUTED = re.compile(r"__gitmem_substitution_(\d+)__")
+#: What stands for a command substitution's body in a lifted script (`_lift_substitutions`):
+#: short, since the splitter's time grows with the script's length, and of private-use
+#: characters no command means anything by (one that holds them may have a body judged
+#: twice, never one less).
+SUBSTITUTION: Final = "\ue000{}\ue000"
+_SUBSTITUTED = re.compile("\ue000([0-9]+)\ue000")
+#: The characters that open, close or quote a substitution.
+_SPECIAL = re.compile(r"[\\`'\"()$]")
 
 
-def _lift_substitutions(script: str) -> tuple[str, list[str]]:
+def _lift_substitutions(
+    script: str, *, text: bool = False, most: int | None = None
+) -> tuple[str, list[str]]:
     """The script with each outermost command substitution, `$(…)` or `` `…` ``, replaced by
     the word SUBSTITUTION.format(n), and their bodies: the shell runs them, in double quotes
     too (`echo "$(rm x)"`, `` echo `rm x` ``), where the splitter would read one word of text.
     One pass, with a stack rather than recursion (a body nests any depth); `$((` is
-    arithmetic, and a substitution left open is left as text."""
+    arithmetic, and a substitution left open is left as text.  With text, the script is a
+    here-document's body, whose quotes are text (inside a substitution they quote again);
+    with most, the reading stops once the bodies found hold more than that many characters."""
     out: list[str] = []
     bodies: list[str] = []
     # one frame per open substitution: [kind, where its body starts, quote, parentheses]
     frames: list[list[Any]] = [["", 0, "", 0]]
+    held = counted = 0  # what the bodies found hold, and how many are counted
     i = 0
     while i < len(script):
-        c = script[i]
         frame = frames[-1]
-        if frame[2] == "'":
-            frame[2] = "" if c == "'" else "'"
-        elif c == "\\":
+        if frame[2] == "'":  # to the quote that closes it
+            i = script.find("'", i) + 1 or len(script)
+            frame[2] = ""
+            continue
+        if most is not None and len(bodies) > counted:
+            held += sum(map(len, bodies[counted:]))
+            counted = len(bodies)
+            if held > most:
+                break
+        found = _SPECIAL.search(script, i)  # past plain text in one step
+        if found is None:
+            break
+        i = found.start()
+        c = script[i]
+        if c == "\\":
             i += 1
         elif c == "`" and frame[0] == "`":
             _close(frames, script, i, out, bodies)
@@ -467,6 +504,8 @@ def _lift_substitutions(script: str) -> tuple[str, list[str]]:
         elif script.startswith("$(", i) and not script.startswith("$((", i):
             frames.append(["$(", i + 2, "", 0])
             i += 1
+        elif c in "'\"" and text and len(frames) == 1:
+            pass
         elif c == '"':
             frame[2] = "" if frame[2] == '"' else '"'
         elif c == "'" and not frame[2]:

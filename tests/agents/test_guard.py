@@ -93,6 +93,9 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         'echo "removed: $(rm -v .gitmem/entries/a.md)"',
         'cd .gitmem && echo "$(touch INDEX.md)"',
         'echo "$(echo "`rm .gitmem/candidates/c.md`")"',
+        # and in a here-document whose delimiter is unquoted, where quotes are text
+        "cat <<EOF > notes.txt\nremoved: $(rm -rf .gitmem/entries)\nEOF",
+        "cat <<-END >> log.txt\n\tit's `touch .gitmem/INDEX.md`\n\tEND",
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
@@ -110,6 +113,7 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "make 2>&1 | tee build.log",
         "rm -rf src/*",
         "cat <<EOF > notes.txt\nrm -rf .gitmem/entries\nEOF",  # a here-document is data
+        "cat <<'EOF' > run.sh\necho $(rm -rf .gitmem/entries)\nEOF",  # quoted: not expanded
         "echo '.gitmem/entries/a.md' > notes.txt",
         "ls -la .gitmem && git status",
         "cp notes.txt .",
