@@ -53,8 +53,10 @@ as commands), and these count as writes, per simple command:
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
-made by a program the command runs (a script, `python -c`, `make`, `find -delete`, `tar x`),
-aliases and functions, and a command the shell cannot split (unbalanced quotes).  The guard
+made by a program the command runs (a script, `python -c`, `make`, `find -delete`, `tar x`,
+the files a patch names for `git apply` or `patch`), aliases and functions, a hard link made
+to a memory file and written through, git moving a branch itself (`git merge`, `git
+update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The guard
 denies only what it can see; everything else is allowed, never failed.
 
 Within its time: Claude Code lets a tool call through when its hook times out (10 s as

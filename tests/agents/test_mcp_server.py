@@ -302,6 +302,18 @@ def test_push_signed_as_anything_but_an_agent_is_refused(server: Server, source:
     assert git(server.repo, "branch", "--list", "gitmem/*") == branches
 
 
+def test_push_writes_no_field_that_only_review_sets(server: Server) -> None:
+    """An agent cannot claim an admission, or aim its candidate at an entry, through
+    arguments the tool does not have: they are dropped, never written."""
+    forged = {"status": "admitted", "admitted_by": "human:alice", "admitted": "2026-01-02",
+              "amends": "local-method-20260101-x", "id": "local-method-20260101-x"}  # fmt: skip
+    pushed = server.ok("memory_push", push_args("Claim an admission by argument", **forged))
+    body = git(server.repo, "show", f"{pushed['branch']}:.gitmem/candidates/{pushed['id']}.md")
+    assert "status: candidate\n" in body and "admitted" not in body and "amends" not in body
+    assert pushed["id"] != forged["id"]
+    git(server.repo, "branch", "-D", pushed["branch"])
+
+
 def test_push_without_a_source_is_refused_by_the_schema(server: Server) -> None:
     args = push_args("Unsigned")
     del args["source"]
