@@ -42,9 +42,9 @@ What the ecosystem expects of a server, and how this one meets it:
   silently matching nothing;
 - no hidden text reaches the agent: in a text quoted whole (`memory_show`, the entry
   resource) every character the gate's HIDDEN-UNICODE rule names is shown as its code point,
-  line breaks and tabs aside, and a title is cleaned as the precedents are (a candidate
-  branch is anyone's push, and tag characters spell ASCII a model reads and a person does
-  not see);
+  line breaks and tabs aside, and a title or a situation is cleaned as the precedents are, in
+  the structured answers too (a candidate branch is anyone's push, main may hold what no gate
+  saw, and tag characters spell ASCII a model reads and a person does not see);
 - nothing the secret scanner refuses reaches the agent: a text holding a secret that main's
   allowed.md does not list (a candidate branch is anyone's push; a main pushed where no server
   hook runs may hold what no gate saw) is withheld by `memory_show` and the entry resource,
@@ -468,6 +468,12 @@ def _reviewed(review: Review) -> tuple[str, list[str]]:
     return WITHHELD_TITLE, lines
 
 
+def _line(text: str) -> str:
+    """One line of an entry's front matter for the structured answers: cleaned as the
+    precedents' text is (no hidden or control character), never cut (the schema bounds it)."""
+    return clean(text, limit=len(text) + 1)
+
+
 def _as_list(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
@@ -627,8 +633,8 @@ def build_server(
                 RecalledEntry(
                     id=r.id,
                     type=r.type,
-                    title=r.title,
-                    applies_when=r.applies_when,
+                    title=_line(r.title),
+                    applies_when=_line(r.applies_when),
                     score=round(r.score, 3),
                     path=r.path,
                     stale_commits=r.stale_commits,
@@ -647,7 +653,7 @@ def build_server(
                 note=None if entries else NO_PRECEDENT,
                 rejected=RejectedCandidate(
                     id=rejected.id,
-                    title=rejected.title,
+                    title=_line(rejected.title),
                     score=round(rejected.score, 3),
                     why=_explained(rejected.why),
                 )
@@ -703,8 +709,8 @@ def build_server(
                     RecentEntry(
                         id=e.id,
                         type=e.type,
-                        title=e.title,
-                        applies_when=e.applies_when,
+                        title=_line(e.title),
+                        applies_when=_line(e.applies_when),
                         path=e.path,
                         tags=list(e.tags),
                         admitted_by=e.admitted_by,

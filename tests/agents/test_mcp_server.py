@@ -752,6 +752,42 @@ def test_recall_filters_by_tag_and_refuses_unknown_types(
     assert "decision, method, code-structure, mistake" in message
 
 
+def test_an_admitted_entry_s_hidden_characters_never_reach_the_structured_answer(
+    server: Server,
+) -> None:
+    """main may hold what no gate saw (a push where no server hook runs): recall's text
+    cleaned an entry's title and situation, but its structured answer, which a client may
+    show or pass on, carried their hidden characters as they were."""
+    repo = server.repo
+    entry_id = "local-method-20260101-rotate-the-signing-keys"
+    tag = "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    text_ = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        f"title: Rotate the signing keys{tag}\napplies_when: rotating\u202e the signing keys\n"
+        "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+        "admitted_by: human:bob\n---\n\n## Context\nA release.\n\n"
+        "## Content\nRotate them yearly.\n\n## Evidence\nThe audit.\n"
+    )
+    main = git(repo, "rev-parse", "main").strip()
+    store = pygit2.Repository(str(repo))
+    index = pygit2.Index()
+    index.read_tree(store.revparse_single("main").peel(pygit2.Tree))
+    path = f".gitmem/entries/method/{entry_id}.md"
+    index.add(pygit2.IndexEntry(path, store.create_blob(text_), pygit2.enums.FileMode.BLOB))
+    commit = git(repo, "commit-tree", str(index.write_tree(store)), "-p", main, "-m", "direct")
+    git(repo, "update-ref", "refs/heads/main", commit.strip(), main)
+    try:
+        found = server.ok("memory_recall", {"query": "rotate the signing keys"})
+        recent = server.ok("memory_recent", {"k": 1})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    assert [e["id"] for e in found["entries"]] == [entry_id]
+    assert found["entries"][0]["title"] == "Rotate the signing keys"
+    assert found["entries"][0]["applies_when"] == "rotating the signing keys"
+    said = str(found) + str(recent)
+    assert tag[0] not in said and "\u202e" not in said
+
+
 def test_recent_lists_the_latest_admissions_newest_first(
     server: Server, admitted: list[str]
 ) -> None:
