@@ -42,7 +42,8 @@ as commands), and these count as writes, per simple command:
   path to the executable, inside `bash -c`): admitting and refusing are a person's decisions,
   made after review; `gitmem admit --auto`, which admits only what both settings files let an
   audit admit without a person, stays allowed;
-- `cd DIR` (or `pushd DIR`) moves the folder later commands run in; `bash -c`/`sh -c`
+- `cd DIR` (or `pushd DIR`) moves the folder later commands run in, `env -C DIR` (or
+  `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
   strings are read the same way, and so are the bodies of command substitutions, `$(…)` and
   `` `…` `` (the shell runs them inside double quotes too, where the splitter sees one word
   of text), each in the folder of the command it is part of; `sudo`, `env`, `command`,
@@ -113,6 +114,9 @@ _PREFIXES: Final = {
     "stdbuf": "eio",
     "setsid": "",
 }
+#: The prefixes that run the command in another folder, and their short option for it (the
+#: long one is --chdir for both).
+_CHDIR: Final = {"env": "C", "sudo": "D"}
 #: The shell's reserved words a command can follow in the same simple command as the
 #: splitter sees it (`if rm …`, `then rm …`, `do rm …`, `! rm …`, `{ rm …`).
 _RESERVED: Final = {"if", "then", "elif", "else", "while", "until", "do", "!", "{"}
@@ -576,30 +580,52 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
     yield words, targets
 
 
-def _command_words(words: list[str]) -> list[str]:
+def _command_words(words: list[str], moves: list[str] | None = None) -> list[str]:
     """The words from the command name on: prefixes, reserved words and assignments
-    skipped."""
+    skipped; the folders a prefix runs the command in (`env -C DIR`, `env --chdir=DIR`,
+    `sudo -D DIR`), in order, go to moves."""
     i = 0
     while i < len(words):
         word = words[i]
+        prefix = os.path.basename(word)
         if "=" in word.split("/")[0] and not word.startswith("-") and word.index("=") > 0:
             i += 1  # VAR=value
         elif word in _RESERVED:
             i += 1
-        elif os.path.basename(word) in _PREFIXES:
-            valued = _PREFIXES[os.path.basename(word)]
+        elif prefix in _PREFIXES:
+            valued = _PREFIXES[prefix]
             i += 1
             while i < len(words) and words[i].startswith("-"):
-                option = words[i].lstrip("-")
+                given = words[i]
+                option = given.lstrip("-")
                 i += 1  # the prefix's own option, and the word after it when that is its value
+                if given.startswith("--"):
+                    name, equals, value = option.partition("=")
+                    if name == "chdir" and prefix in _CHDIR:
+                        if not equals:
+                            value = words[i] if i < len(words) else ""
+                            i += 1
+                        _moved(moves, value)
+                    continue
                 at = next((j for j, c in enumerate(option) if c in valued), None)
-                if not words[i - 1].startswith("--") and at == len(option) - 1:
+                if at is None:
+                    continue
+                value = option[at + 1 :]
+                if not value:
+                    value = words[i] if i < len(words) else ""
                     i += 1
-            if os.path.basename(word) == "timeout":
+                if option[at] == _CHDIR.get(prefix):
+                    _moved(moves, value)
+            if prefix == "timeout":
                 i += 1  # its duration
         else:
             break
     return words[i:]
+
+
+def _moved(moves: list[str] | None, folder: str) -> None:
+    if moves is not None and folder:
+        moves.append(folder)
 
 
 def _paths(args: Sequence[str]) -> list[str]:
@@ -635,30 +661,34 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
     substituted: dict[str, list[str]] = {}
     for words, redirected in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
-        for target in redirected:
+        for target in redirected:  # the shell opens them, where it is
             yield target, here
-        words = _command_words(words)
+        moves: list[str] = []
+        words = _command_words(words, moves)
         if not words:
             continue
+        there = here  # where the command itself runs
+        for folder in moves:
+            there = os.path.join(there, _home(folder))
         name, args = os.path.basename(words[0]), words[1:]
         if name in ("cd", "pushd"):
             dest = _paths(args)
-            here = os.path.join(here, _home(dest[0])) if dest else here
+            here = os.path.join(here, _home(dest[0])) if dest and not moves else here
         elif name in _SHELLS and "-c" in args:
             inner = args[args.index("-c") + 1] if args.index("-c") + 1 < len(args) else ""
-            yield from bash_targets(inner, here, depth + 1)
+            yield from bash_targets(inner, there, depth + 1)
         elif name in _WRITERS or (name in _IN_PLACE and _in_place(args)):
             for path in _paths(args):
-                yield path, here
+                yield path, there
         elif name in _COPIERS:
             for path in _destination(name, args):
-                yield path, here
+                yield path, there
         elif name == "dd":
             for arg in args:
                 if arg.startswith("of="):
-                    yield arg[3:], here
+                    yield arg[3:], there
         elif name == "git" and args:
-            sub = _git_subcommand(args, here)
+            sub = _git_subcommand(args, there)
             if sub is not None and sub[0] in _GIT_WRITERS:
                 for path in _paths(sub[1]):
                     yield path, sub[2]

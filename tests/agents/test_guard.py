@@ -93,6 +93,11 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         'echo "removed: $(rm -v .gitmem/entries/a.md)"',
         'cd .gitmem && echo "$(touch INDEX.md)"',
         'echo "$(echo "`rm .gitmem/candidates/c.md`")"',
+        # in the folder a prefix moves the command to
+        "env -C .gitmem rm -rf entries",
+        "env --chdir=.gitmem/entries rm a.md",
+        "env --chdir .gitmem rm -rf candidates",
+        "sudo -D .gitmem touch INDEX.md",
         # and in a here-document whose delimiter is unquoted, where quotes are text
         "cat <<EOF > notes.txt\nremoved: $(rm -rf .gitmem/entries)\nEOF",
         "cat <<-END >> log.txt\n\tit's `touch .gitmem/INDEX.md`\n\tEND",
@@ -127,6 +132,7 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "# rm -rf .gitmem/entries\nls",
         "make # > .gitmem/INDEX.md",
         "echo '$(rm -rf .gitmem/entries)' '`touch .gitmem/INDEX.md`'",  # single quotes: text
+        "env -C /tmp rm -rf .gitmem",  # another folder's
     ],
 )
 def test_reads_and_what_it_cannot_tell_are_allowed(
