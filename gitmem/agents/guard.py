@@ -21,7 +21,8 @@ relative to the resolved repository root, and compared in any letter case (casef
 case-insensitive file system opens `.GITMEM/Entries/x.md` as the real file).  A path outside
 the repository is judged the same way against the memory folders of the repository holding
 it (the nearest folder above it with a `.git`), when the hook says how to find them: a session
-may reach a second repository, whose own hooks do not run.
+may reach a second repository, whose own hooks do not run.  An existing file with more than
+one link is the memory's file when it is a hard link to one (writing it writes the entry).
 
 File tools: Write, Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`).
 
@@ -55,9 +56,9 @@ as commands), and these count as writes, per simple command:
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, `find -delete`, `tar x`,
-the files a patch names for `git apply` or `patch`), aliases and functions, a hard link made
-to a memory file and written through, git moving a branch itself (`git merge`, `git
-update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The guard
+the files a patch names for `git apply` or `patch`), aliases and functions, git moving a
+branch itself (`git merge`, `git update-ref`, `git push`), and a command the shell cannot
+split (unbalanced quotes).  The guard
 denies only what it can see; everything else is allowed, never failed.
 
 Within its time: Claude Code lets a tool call through when its hook times out (10 s as
@@ -77,6 +78,7 @@ import fnmatch
 import os
 import re
 import shlex
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
@@ -151,6 +153,9 @@ _GLOB_CHARS: Final = frozenset("*?[")
 #: substitutions) a decision took at most 0.3 s; at twice the size a glob took 0.6 s, and
 #: the cost grows faster than the size.
 MAX_JUDGED: Final = 16_384
+#: The most files of the memory whose hard links the guard recognises (listed once per hook
+#: call, and only when a judged file has more than one link).
+MAX_LINKED: Final = 50_000
 #: The most characters of here-documents' command substitutions read as commands (a body
 #: is not bounded by MAX_JUDGED: it is text, but for these).
 HEREDOC_RUNS: Final = 4096
@@ -212,7 +217,10 @@ class Guard:
         elsewhere: Callable[[str], Iterable[str]] | None = None,
     ) -> None:
         self.root = os.path.realpath(root)
-        self.dirs = sorted({d.strip("/").casefold() for d in memory_dirs if d.strip("/")})
+        spelled = {d.strip("/") for d in memory_dirs if d.strip("/")}
+        self.dirs = sorted({d.casefold() for d in spelled})
+        self._spelled = sorted(spelled)
+        self._inodes: dict[tuple[int, int], str] | None = None  # the memory's files, by inode
         self.elsewhere = elsewhere
         self._roots: dict[str, str | None] = {}  # a folder outside root: its repository's root
         self._others: dict[str, Guard] = {}
@@ -233,11 +241,27 @@ class Guard:
         if parts is None:
             other = self._other(full)
             what = other._protected(other._relative(full)) if other else ""
-            return (
-                Denied(path, f"{what} of the repository {other.root}") if other and what else None
-            )
-        what = self._protected(parts)
+            if other and what:
+                return Denied(path, f"{what} of the repository {other.root}")
+        else:
+            what = self._protected(parts)
+        what = what or self._linked(full)
         return Denied(path, what) if what else None
+
+    def _linked(self, full: str) -> str:
+        """What of the memory an existing file is a hard link to ('' when nothing): writing
+        through the link writes the memory's file (`ln .gitmem/entries/a.md notes.md`).
+        Asked only of a file with more than one link; the memory's files are listed once per
+        guard, at most MAX_LINKED of them."""
+        try:
+            found = os.stat(full)
+        except (OSError, ValueError):
+            return ""
+        if not stat.S_ISREG(found.st_mode) or found.st_nlink < 2:
+            return ""
+        if self._inodes is None:
+            self._inodes = _memory_inodes(self.root, self._spelled)
+        return self._inodes.get((found.st_dev, found.st_ino), "")
 
     def _other(self, full: str) -> Guard | None:
         """The guard of the repository holding full, a resolved path outside this one (the
@@ -365,6 +389,31 @@ class Guard:
                 if denied is not None:
                     return denied
         return None
+
+
+def _memory_inodes(root: str, memories: Sequence[str]) -> dict[tuple[int, int], str]:
+    """(device, inode) of each protected file of the memory folders, with what it is."""
+    inodes: dict[tuple[int, int], str] = {}
+
+    def add(path: str, what: str) -> None:
+        try:
+            found = os.lstat(path)
+        except OSError:
+            return
+        if stat.S_ISREG(found.st_mode):
+            inodes[(found.st_dev, found.st_ino)] = f"a hard link to {what}"
+
+    for memory in memories:
+        base = os.path.join(root, memory)
+        for name in _PROTECTED_FILES.values():
+            add(os.path.join(base, name), f"{memory}/{name}")
+        for name in _PROTECTED_DIRS:
+            for folder, _, files in os.walk(os.path.join(base, name)):
+                for file in files:
+                    add(os.path.join(folder, file), f"{memory}/{name}/")
+                if len(inodes) >= MAX_LINKED:
+                    return inodes
+    return inodes
 
 
 def _glob_reaches(pattern: Sequence[str], target: Sequence[str]) -> bool:

@@ -3,6 +3,7 @@ cannot tell (left to the git hooks, which judge what is committed whoever wrote 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -228,6 +229,21 @@ def test_a_folder_holding_nul_is_decided_not_failed(
     """`~` expansion looked the user `\\x00x` up and raised: the hook failed, and a failing
     hook lets the command through. No system call takes a NUL: nothing is written there."""
     assert not _bash(guard, command, tmp_path)
+
+
+def test_a_hard_link_to_a_memory_file_is_the_memory_file(guard: Guard, tmp_path: Path) -> None:
+    """`ln .gitmem/entries/a.md notes.md` writes nothing, but writing notes.md then writes the
+    entry: a hard link shares the file, where a symbolic link only points at it."""
+    entry = tmp_path / ".gitmem" / "entries" / "a.md"
+    entry.write_text("the entry\n")
+    os.link(entry, tmp_path / "notes.md")
+    os.link(entry, tmp_path.parent / f"{tmp_path.name}-outside.md")
+    (tmp_path / "other.md").write_text("not linked\n")
+    for path in ("notes.md", f"../{tmp_path.name}-outside.md"):
+        denied = guard.judge_tool("Write", {"file_path": path}, str(tmp_path))
+        assert denied is not None and ".gitmem/entries/" in denied.reason, path
+    assert _bash(guard, "echo x >> notes.md", tmp_path)
+    assert guard.judge_tool("Write", {"file_path": "other.md"}, str(tmp_path)) is None
 
 
 def test_a_glob_counts_with_the_shells_leading_dot_rule(tmp_path: Path) -> None:
