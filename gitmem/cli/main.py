@@ -1,8 +1,9 @@
 """The command line's group: which module holds each command, and the one place where an
 exception becomes an exit code.
 
-Exit codes: 0 ok, 1 a rule failed, 2 usage, 3 unexpected (the traceback goes to a log file
-whose path is printed; never to the terminal for an expected failure), 130 interrupted.
+Exit codes: 0 ok, 1 a rule failed, 2 usage (a path or a disk the system refuses included:
+a name too long, no permission, no space left), 3 unexpected (the traceback goes to a log
+file whose path is printed; never to the terminal for an expected failure), 130 interrupted.
 
 Commands return their exit code as a value and never end the process; `exit_code` below maps
 what they raise, and only the entry point (gitmem.launcher, or click's standalone main that
@@ -14,6 +15,7 @@ runs, so a hook's process loads only what its command needs.
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -26,7 +28,7 @@ import click
 from gitmem import DISTRIBUTION
 from gitmem.cli.errorlog import write_error_log
 from gitmem.cli.options import visible
-from gitmem.errors import UNEXPECTED, GitmemError
+from gitmem.errors import UNEXPECTED, USAGE, GitmemError
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
 COMMANDS: dict[str, str] = {
@@ -82,6 +84,12 @@ def exit_code(call: Callable[[], Any]) -> int:
     except BrokenPipeError:  # the reader went away (`gitmem list | head`): nothing is wrong
         _discard_stdout()
         return 0
+    except OSError as exc:
+        refusal = _system_refusal(exc)
+        if refusal is None:
+            return _unexpected(exc)
+        click.echo(visible(f"gitmem: {refusal}"), err=True)
+        return USAGE
     except Exception as exc:
         return _unexpected(exc)
     except BaseException as exc:
@@ -92,6 +100,66 @@ def exit_code(call: Callable[[], Any]) -> int:
             return INTERRUPTED
         return _unexpected(exc)
     return result if isinstance(result, int) else 0
+
+
+#: The system's refusals that are the user's or the machine's to fix, never gitmem's bug, and
+#: what to do about each: a path too long or not allowed, a file where a folder must be (or
+#: the reverse), a read-only or full disk. Each command names the paths it expects to fail on
+#: with its own words; these are the ones met anywhere else (a pathlib test such as is_dir()
+#: raises for a name too long or a folder not searchable), which ended as an "unexpected
+#: error" to report. A missing file is not among them: gitmem looks before it opens, so one
+#: gone is more likely a bug than a mistake.
+_SYSTEM_ADVICE = {
+    errno.ENAMETOOLONG: "give a shorter path",
+    errno.EACCES: "make it readable (and writable, where gitmem writes) for you, or choose "
+    "another path",
+    errno.EPERM: "make it readable (and writable, where gitmem writes) for you, or choose "
+    "another path",
+    errno.EROFS: "choose a path on a file system you can write to",
+    errno.ENOSPC: "free some space on the disk, then run the command again",
+    errno.EDQUOT: "free some space within your disk quota, then run the command again",
+    errno.ENOTDIR: "a file stands where a folder is needed on the way: move it, or choose "
+    "another path",
+    errno.EISDIR: "a folder stands where a file is needed: move it, or give the path of a file",
+    errno.ELOOP: "a symbolic link on the way leads in a loop: fix the link, or choose another path",
+}
+
+
+_PATH_ENDS = 40
+
+
+def _system_refusal(exc: OSError) -> str | None:
+    """What to print for an OSError the system raised for a reason of its user's (the path
+    it names, the system's reason, what to do), or None for one that is gitmem's to fix."""
+    advice = _SYSTEM_ADVICE.get(exc.errno) if exc.errno is not None else None
+    if advice is None:
+        return None
+    reason = exc.strerror or os.strerror(exc.errno or 0)
+    if isinstance(exc.filename, str | bytes):
+        return f"{_quoted_path(os.fsdecode(exc.filename))}: {reason}: {advice}"
+    if _raised_by_echo(exc):  # `gitmem list > /dev/full`
+        return f"cannot write the output: {reason}: {advice}"
+    return f"{reason}: {advice}"
+
+
+def _quoted_path(path: str) -> str:
+    """A path as a message quotes it: whole when short, else its start and its end (where the
+    name it is about is) and its length, so a message about a huge path stays a line."""
+    if len(path) <= 2 * _PATH_ENDS:
+        return repr(path)
+    return f"{path[:_PATH_ENDS] + '…' + path[-_PATH_ENDS:]!r} ({len(path):,} characters)"
+
+
+def _raised_by_echo(exc: BaseException) -> bool:
+    """Whether exc came out of click.echo: a write to the standard output or error, which
+    names no file."""
+    echo = click.echo.__code__
+    frame = exc.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code is echo:
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def _unexpected(exc: BaseException) -> int:

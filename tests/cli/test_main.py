@@ -4,6 +4,7 @@ maps what a command raises to its exit code."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -96,6 +97,55 @@ def test_a_real_process_prints_where_the_log_is(memory: Path, tmp_path: Path) ->
     assert str(tmp_path / "state" / "gitmem" / "errors") in done.stderr
     assert "Traceback" not in done.stderr
     git(memory, "status")  # the repository is untouched
+
+
+#: one name longer than any file system takes (255 bytes): every look at it fails, ENAMETOOLONG
+LONG = "a" * 300
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "agents", "-o", f"{LONG}.md"],
+        ["site", "--out", LONG],
+        ["import", "claude", "--from", LONG],
+        ["harvest", f"{LONG}.md"],
+        ["init", "--dir", LONG],
+    ],
+    ids=["export", "site", "import", "harvest", "init"],
+)
+def test_a_path_the_system_refuses_is_named_not_an_unexpected_error(
+    memory: Path, args: list[str]
+) -> None:
+    """pathlib's is_dir() and exists() raise for a name too long (or a folder that cannot be
+    searched): each of these ended in "unexpected error (OSError(36, 'File name too long'))",
+    exit 3 and a log to report, for a path the user typed."""
+    result = run(memory, *args)
+    assert result.exit_code == 2, result.output
+    said = re.fullmatch(
+        r"gitmem: '(.*)…a*(\.md)?' \(\d{3} characters\): File name too long: give a shorter path\n",
+        result.output,
+    )
+    assert said is not None, result.output
+    assert "unexpected" not in result.output
+    assert git(memory, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_output_to_a_full_disk_is_said_as_such(memory: Path, tmp_path: Path) -> None:
+    """`gitmem list > /dev/full` ended as an unexpected error to report (exit 3)."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "gitmem", "list"],
+            cwd=memory, env=env, stdout=full, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "gitmem: cannot write the output: No space left on device: free some space on the "
+        "disk, then run the command again\n"
+    )
+    assert not (tmp_path / "state").exists()  # no log: nothing to report
 
 
 def test_every_option_of_every_command_says_what_it_does() -> None:
