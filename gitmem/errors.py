@@ -9,6 +9,8 @@ from __future__ import annotations
 RULE_FAILED = 1
 USAGE = 2
 UNEXPECTED = 3
+#: Ctrl-C (SIGINT), as a shell reports a command it ended: 128 + 2
+INTERRUPTED = 130
 
 
 class GitmemError(Exception):

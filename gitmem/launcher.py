@@ -18,6 +18,7 @@ import os
 import sys
 from typing import NoReturn
 
+from gitmem.errors import INTERRUPTED
 from gitmem.model.names import SETTINGS_FILES
 from gitmem.settings.folders import memory_prefixes
 
@@ -63,21 +64,32 @@ def nothing_staged_in_memory() -> bool:
 
 def main() -> NoReturn:
     """The `gitmem` command: the fast answer when it is one, else the command line's exit code
-    (the only place gitmem ends its process)."""
+    (the only place gitmem ends its process). A Ctrl-C outside the command line's own mapping
+    (the agent hook, the fast path, importing the command line) is 130 too, said in one line
+    rather than a traceback."""
+    try:
+        code = _run()
+    except KeyboardInterrupt:
+        print("gitmem: interrupted", file=sys.stderr)
+        code = INTERRUPTED
+    sys.exit(code)
+
+
+def _run() -> int:
     if len(sys.argv) == 3 and sys.argv[1] == "agent-hook" and sys.argv[2] not in _HELP:
         # Claude Code runs this on every prompt and edit: answered without loading click; any
         # other form of `agent-hook` (help, a usage mistake) goes to the command line, which
         # answers a mistake with exit 0 too (gitmem.cli.agents)
         from gitmem.agents.agent_hook import main as agent_hook
 
-        sys.exit(agent_hook(sys.argv[2], sys.stdin, sys.stdout, os.environ))
+        return agent_hook(sys.argv[2], sys.stdin, sys.stdout, os.environ)
     staged_only = sys.argv[1:] in _FAST_ARGS or (
         sys.argv[1:] == _FRAMEWORK_ARGS and not any(os.environ.get(v) for v in _FRAMEWORK_RANGE)
     )
     if staged_only and nothing_staged_in_memory():
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")
-        sys.exit(0)
+        return 0
     from gitmem.cli.main import run
 
-    sys.exit(run())
+    return run()

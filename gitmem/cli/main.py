@@ -28,7 +28,7 @@ import click
 from gitmem import DISTRIBUTION
 from gitmem.cli.errorlog import write_error_log
 from gitmem.cli.options import visible
-from gitmem.errors import UNEXPECTED, USAGE, GitmemError
+from gitmem.errors import INTERRUPTED, UNEXPECTED, USAGE, GitmemError
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
 COMMANDS: dict[str, str] = {
@@ -55,8 +55,6 @@ COMMANDS: dict[str, str] = {
     "site": "gitmem.cli.site:site",
     "review": "gitmem.cli.site:review",
 }
-
-INTERRUPTED = 130
 
 
 def exit_code(call: Callable[[], Any]) -> int:
@@ -91,6 +89,12 @@ def exit_code(call: Callable[[], Any]) -> int:
         click.echo(visible(f"gitmem: {refusal}"), err=True)
         return USAGE
     except Exception as exc:
+        if _interrupted(exc, by_message=False):
+            # a Ctrl-C that Python raised again as another error: one arriving while a class
+            # is made (a dataclass's fields, as a lazy import runs) is "RuntimeError: Error
+            # calling __set_name__", caused by the KeyboardInterrupt
+            click.echo("gitmem: interrupted", err=True)
+            return INTERRUPTED
         return _unexpected(exc)
     except BaseException as exc:
         if not _is_panic(exc):
@@ -177,13 +181,15 @@ def _is_panic(exc: BaseException) -> bool:
     return kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
 
 
-def _interrupted(exc: BaseException) -> bool:
-    """Whether a panic was a Ctrl-C: a KeyboardInterrupt raised inside a Rust extension (the
+def _interrupted(exc: BaseException, *, by_message: bool = True) -> bool:
+    """Whether an error was a Ctrl-C: a KeyboardInterrupt raised inside a Rust extension (the
     schema library importing `decimal` as the signal arrives) comes back as a panic whose
-    cause, context or message names it."""
+    cause, context or message names it; one raised inside a descriptor's __set_name__ as a
+    RuntimeError caused by it. by_message=False looks at the types alone (an ordinary error's
+    message may quote anything)."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, KeyboardInterrupt) or "KeyboardInterrupt" in str(seen):
+        if isinstance(seen, KeyboardInterrupt) or (by_message and "KeyboardInterrupt" in str(seen)):
             return True
         seen = seen.__cause__ or seen.__context__
     return False

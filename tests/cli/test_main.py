@@ -201,6 +201,47 @@ def test_a_ctrl_c_inside_a_rust_extension_exits_130(memory: Path, tmp_path: Path
     assert git(memory, "branch", "--list", f"gitmem/{first_id()}").strip()
 
 
+def test_a_ctrl_c_python_raises_again_as_another_error_exits_130(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Ctrl-C while a lazy import made a dataclass came back as "RuntimeError: Error calling
+    __set_name__ on 'Field' instance…", caused by the KeyboardInterrupt: an unexpected error
+    to report (exit 3, a log) for the user's own Ctrl-C."""
+
+    def made_a_class() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance 'number'") from exc
+
+    assert cli.exit_code(made_a_class) == cli.INTERRUPTED
+    assert capsys.readouterr().err == "gitmem: interrupted\n"
+
+    def said_the_word() -> None:
+        raise ValueError("no entry named KeyboardInterrupt")
+
+    assert cli.exit_code(said_the_word) == 3  # an error that only quotes it is not one
+
+
+@pytest.mark.parametrize("module", ["gitmem.repo.workspace", "gitmem.cli.main"])
+def test_a_ctrl_c_outside_the_command_line_exits_130_without_a_traceback(
+    memory: Path, tmp_path: Path, module: str
+) -> None:
+    """The agent hook (run without the command line) and the import of the command line
+    itself ended a Ctrl-C in a KeyboardInterrupt traceback, killed by the signal."""
+    hook = tmp_path / "interrupt"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(INTERRUPT_AT_IMPORT)
+    env = {**os.environ, "PYTHONPATH": str(hook), "GITMEM_TEST_INTERRUPT_AT": module}
+    args = ["agent-hook", "SessionStart"] if module.startswith("gitmem.repo") else ["list"]
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", *args],
+        cwd=memory, env=env, capture_output=True, text=True, input="{}",
+    )  # fmt: skip
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "gitmem: interrupted\n"
+
+
 PANIC = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})
 
 
