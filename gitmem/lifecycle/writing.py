@@ -19,7 +19,7 @@ import signal
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
-from gitmem.errors import GitmemError, RuleError, UsageError
+from gitmem.errors import INTERRUPTED, GitmemError, RuleError, UsageError
 from gitmem.lifecycle import recovery
 from gitmem.lifecycle.candidates import Candidate
 from gitmem.model.names import candidate_branch, candidate_ref
@@ -171,32 +171,40 @@ def land_on_main(
         recovery.begin(store, landing)
         fault(f"{kind}-before-ref")
         if store.update_ref(f"refs/heads/{ws.branch}", commit, main_tip, f"gitmem: {action}"):
-            fault(f"{kind}-after-ref")
             try:
-                _sync_worktree(ws, main_tree, tree, lambda step: fault(f"{kind}-sync-{step}"))
-            except GitmemError as exc:
-                raise _unfinished(ws, action, commit, exc) from None
-            fault(f"{kind}-after-sync")
-            pushed = _close_candidate(ws, candidate, action, commit, push, remote)
-            fault(f"{kind}-after-close")
+                fault(f"{kind}-after-ref")
+                try:
+                    _sync_worktree(ws, main_tree, tree, lambda step: fault(f"{kind}-sync-{step}"))
+                except GitmemError as exc:
+                    raise _unfinished(ws, action, commit, exc) from None
+                fault(f"{kind}-after-sync")
+                pushed = _close_candidate(ws, candidate, action, commit, push, remote)
+                fault(f"{kind}-after-close")
+            except KeyboardInterrupt:
+                # a Ctrl-C once main moved: "interrupted" alone left the checked-out files
+                # and staging index at the old main, which `git status` shows as the
+                # admission undone, ready to be committed
+                raise _unfinished(ws, action, commit, None) from None
             recovery.end(store)
             return commit, pushed
         recovery.end(store)
     raise GitmemError(f"{ws.branch} kept moving: gave up after {MAX_CAS_RETRIES} attempts")
 
 
-def _unfinished(ws: Workspace, action: str, commit: str, exc: GitmemError) -> UsageError:
+def _unfinished(ws: Workspace, action: str, commit: str, exc: GitmemError | None) -> GitmemError:
     """The error for a landing whose ref moved but whose follow-up failed (a stale index.lock,
-    an unwritable file, a locked candidate ref): main already holds the action, so saying
-    only what failed would invite running it as if nothing happened, or committing the
-    checked-out files as they stand (which would undo it). The journal stays, so the same
-    command finishes it once the cause is gone (resume)."""
-    return UsageError(
-        f"{ws.branch} moved ({action}, commit {commit[:12]}), but what follows it could not be "
-        f"finished: {exc.message}\n"
-        f"once that is fixed, run the same command again: it finishes the {action.split()[0]} "
-        f"(do not commit the memory files as they stand until then)"
+    an unwritable file, a locked candidate ref) or was interrupted (exc None: a Ctrl-C, exit
+    130): main already holds the action, so saying only what failed would invite running it
+    as if nothing happened, or committing the checked-out files as they stand (which would
+    undo it). The journal stays, so the same command finishes it (resume)."""
+    done = f"{ws.branch} moved ({action}, commit {commit[:12]}), but what follows it"
+    then = (
+        f"run the same command again: it finishes the {action.split()[0]} (do not commit the "
+        f"memory files as they stand until then)"
     )
+    if exc is None:
+        return GitmemError(f"interrupted: {done} was not finished\n{then}", exit_code=INTERRUPTED)
+    return UsageError(f"{done} could not be finished: {exc.message}\nonce that is fixed, {then}")
 
 
 def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | None, list[str]]:

@@ -384,6 +384,34 @@ def test_admit_whose_files_cannot_follow_main_says_main_moved_and_finishes_when_
     assert log.count(f"gitmem: admit {first_id()}") == 1
 
 
+@pytest.mark.parametrize("point", ["admit-after-ref", "admit-sync-index", "admit-after-sync"])
+def test_admit_interrupted_once_main_moved_says_so_and_finishes_when_run_again(
+    memory: Path, monkeypatch: pytest.MonkeyPatch, point: str
+) -> None:
+    """A Ctrl-C after main moved said only "gitmem: interrupted" (130): the checked-out
+    files and staging index stayed at the old main, which `git status` showed as the
+    admission undone (its entry deleted, INDEX.md changed), ready to be committed."""
+    ok(run(memory, *PROPOSE))
+
+    def interrupt(at: str) -> None:
+        if at == point:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(writing, "fault", interrupt)
+    result = run(memory, "admit", first_id())
+    assert result.exit_code == 130, result.output
+    assert result.output.startswith("gitmem: interrupted: main moved (admit "), result.output
+    assert (
+        "run the same command again: it finishes the admit (do not commit the memory files"
+        in result.output
+    )
+    monkeypatch.undo()
+    finished = ok(run(memory, "admit", first_id()))
+    assert f"admitted {first_id()}" in finished.output
+    assert git(memory, "status", "--porcelain") == ""
+    assert git(memory, "branch", "--list", "gitmem/*") == ""
+
+
 def test_a_stale_ref_lock_refuses_admit_at_once_and_moves_nothing(memory: Path) -> None:
     """A lock git left on main used to read as "main kept moving: gave up after 20
     attempts"; one on the candidate branch failed its deletion after main had moved. Both
