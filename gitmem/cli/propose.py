@@ -25,7 +25,7 @@ from gitmem.cli.options import (
 )
 from gitmem.errors import RULE_FAILED, GitmemError, UsageError
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.proposal import ProposalFields, specs
+from gitmem.model.proposal import ProposalFields, decode_draft, specs
 
 if TYPE_CHECKING:
     from gitmem.lifecycle.propose import Proposal
@@ -174,7 +174,7 @@ def propose(
         edited = _edit(start) if interactive() else None
         draft = ProposalFields.from_text(edited or start)
     elif from_file:
-        draft = ProposalFields.from_text(_read_draft(from_file))
+        draft = _read_draft(from_file)
     elif flags["title"] is None and flags["type"] is None and interactive():
         edited = _edit(TEMPLATE)
         if not edited or edited == TEMPLATE:
@@ -293,19 +293,25 @@ def _kept_on_failure(ws: Workspace, edited: str | None, call: Callable[[], T]) -
         ) from None
 
 
-def _read_draft(path: str) -> str:
-    """The draft file's text, whole: a file longer than MAX_DRAFT characters is a usage
-    error, never its first MAX_DRAFT characters proposed as if they were all of it."""
+def _read_draft(path: str) -> ProposalFields:
+    """The draft file's fields. A file longer than MAX_DRAFT characters is a usage error,
+    never its first MAX_DRAFT characters proposed as if they were all of it. Its bytes are
+    judged as `gitmem check` judges them: a file that is not UTF-8 was "cannot read …:
+    'utf-8' codec can't decode byte 0xff in position 274" (exit 2), and one with a NUL byte
+    "FRONT-MATTER line 1: has no front matter", where check says ENCODING (with its line) or
+    BINARY; each problem names the file."""
     try:
-        with open(path, encoding="utf-8", errors="strict") as handle:
-            text = handle.read(MAX_DRAFT + 1)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
-    if len(text) > MAX_DRAFT:
+        with open(path, "rb") as handle:
+            # no character takes more than 4 bytes in UTF-8: a file cut here is too long
+            data = handle.read(4 * MAX_DRAFT + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = None if len(data) > 4 * MAX_DRAFT else decode_draft(data, path)
+    if text is None or len(text) > MAX_DRAFT:
         raise UsageError(
             f"{path} is longer than {MAX_DRAFT:,} characters, the most propose --from reads "
             f"(an entry is at most {MAX_ENTRY_BYTES // 1024} KiB): nothing proposed; shorten "
             "it (move long material into a file of the repository and name it in files:, or "
             "split it into several entries), then propose again"
         )
-    return text
+    return ProposalFields.from_text(text, path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gitmem.errors import RuleError, UsageError
-from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.entry import Entry, EntryError, decode, parse
 from gitmem.model.markdown import fenced
 
 #: Fields gitmem writes itself: a draft's values for them are dropped, never proposed.
@@ -124,12 +124,13 @@ class ProposalFields:
         )  # fmt: skip
 
     @classmethod
-    def from_text(cls, text: str) -> ProposalFields:
-        """The fields of an entry file's text; a text that does not parse says where."""
+    def from_text(cls, text: str, name: str | None = None) -> ProposalFields:
+        """The fields of an entry file's text; a text that does not parse says where (in the
+        file called name, when there is one)."""
         try:
             entry = parse(text)
         except EntryError as exc:
-            raise RuleError(f"{exc.rule} line {exc.line or '?'}: {exc.message}") from None
+            raise _draft_error(exc, name) from None
         return cls.from_entry(entry)
 
     def given(self) -> dict[str, Any]:
@@ -217,3 +218,21 @@ _SPECS: Final = tuple(
     for f in dataclasses.fields(ProposalFields)
     if f.metadata
 )
+
+
+def decode_draft(data: bytes, name: str) -> str:
+    """The text of the entry file called name, read as every gate reads one: a NUL byte is
+    BINARY, bytes that are not UTF-8 are ENCODING (each a RuleError in check's words), a BOM
+    and CRLF are normalised."""
+    try:
+        return decode(data)
+    except EntryError as exc:
+        raise _draft_error(exc, name) from None
+
+
+def _draft_error(exc: EntryError, name: str | None) -> RuleError:
+    """A draft's problem as a check line (`path:line: RULE message`) when the file is named."""
+    if name is None:
+        return RuleError(f"{exc.rule} line {exc.line or '?'}: {exc.message}")
+    where = f"{name}:{exc.line}" if exc.line is not None else name
+    return RuleError(f"{where}: {exc.rule} {exc.message}")

@@ -35,6 +35,28 @@ def test_flags_win_over_a_draft_and_unknown_draft_fields_are_refused(
     assert refused.exit_code == 1 and "SCHEMA" in refused.output and "colour" in refused.output
 
 
+def test_a_draft_file_is_judged_as_check_judges_it_and_named(memory: Path, tmp_path: Path) -> None:
+    """`propose --from` a draft that is not UTF-8 said "cannot read …: 'utf-8' codec can't
+    decode byte 0xff in position …" (exit 2), one with a NUL byte in its first line "has no
+    front matter", and neither named the file's line nor said what to do: each is now the
+    line `gitmem check` prints for that file, exit 1; a BOM and CRLF are still accepted."""
+    good = text().encode("utf-8")
+    draft = tmp_path / "draft.md"
+    for data, line in (
+        (good.replace(b"## Content\n", b"## Content\n\xff\n"), "ENCODING"),
+        (b"---\x00\n" + good[4:], "BINARY"),
+    ):
+        draft.write_bytes(data)
+        checked = run(memory, "check", str(draft))
+        proposed = run(memory, "propose", "--from", str(draft))
+        assert checked.exit_code == proposed.exit_code == 1, proposed.output
+        said = checked.output.splitlines()[0]
+        assert said.startswith(f"{draft}") and f" {line} " in said, said
+        assert proposed.output == f"gitmem: {said}\n"
+    draft.write_bytes(b"\xef\xbb\xbf" + good.replace(b"\n", b"\r\n"))
+    ok(run(memory, "propose", "--from", str(draft)))
+
+
 def test_an_empty_id_or_file_is_refused_not_taken_for_no_option(memory: Path) -> None:
     """`--amend "$ID"` with ID unset passes an empty string, which was taken for no option at
     all: a full set of fields then proposed a brand-new entry instead of the amendment asked
