@@ -83,6 +83,12 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
     file says what was left out."""
     from gitmem.agents.export import export as do_export
 
+    if output is not None and not output.strip():
+        # `-o "$OUT"` with the variable unset: taken for no -o, the export overwrote the
+        # default file (.claude/gitmem-memory.md, MEMORY.md) in the working tree
+        raise UsageError(
+            f"-o needs a file (or - for the standard output), and was given {output!r}"
+        )
     ws = command_workspace()
     done = do_export(ws, target, output=output, max_lines=budget_lines, max_bytes=budget_bytes)
     for unread in done.unreadable:  # on stderr, as `gitmem list` says it

@@ -139,6 +139,14 @@ def propose(
         if value is not None and not value.strip():
             what = "a file" if name == "--from" else "an entry's id (see `gitmem list`)"
             raise UsageError(f"{name} needs {what}, and was given {value!r}")
+    source = flags.get("source")
+    if source is not None and not source.strip():
+        # taken for no --source, `--source "$SOURCE"` with the variable unset proposed in the
+        # name of the git user (human:…), whose proposals may be of any type
+        raise UsageError(
+            f"--source names nobody, and was given {source!r}: give human:NAME, audit:FILE, "
+            "verdict:STOP or import:PATH, or leave --source out to propose as yourself"
+        )
     chosen = [name for name, value in given_options if value is not None]
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(chosen)} exclude each other: give one")

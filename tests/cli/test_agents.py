@@ -52,6 +52,17 @@ def test_an_output_the_system_will_not_write_is_named_with_its_reason(memory: Pa
     assert git(memory, "status", "--porcelain", "--untracked-files=all") == "?? docs/keep.md\n"
 
 
+def test_an_empty_output_is_refused_not_taken_for_the_default(memory: Path) -> None:
+    """`-o "$OUT"` with the variable unset was taken for no -o: the export replaced the
+    default file in the working tree (MEMORY.md, .claude/gitmem-memory.md)."""
+    (memory / "MEMORY.md").write_text("the team's own notes\n")
+    result = run(memory, "export", "agents", "-o", "")
+    assert result.exit_code == 2, result.output
+    assert "-o needs a file (or - for the standard output), and was given ''" in result.output
+    assert (memory / "MEMORY.md").read_text() == "the team's own notes\n"
+    assert not (memory / ".claude").exists()
+
+
 def test_a_symbolic_link_at_the_output_is_refused_not_written_through(
     memory: Path, tmp_path: Path
 ) -> None:

@@ -101,6 +101,21 @@ def test_a_draft_file_over_the_limit_is_refused_whole_not_cut(memory: Path, tmp_
     assert ok(run(memory, "propose", "--from", str(draft))).output.startswith("proposed ")
 
 
+def test_an_empty_source_is_refused_not_taken_for_the_git_user(memory: Path) -> None:
+    """`--source "$SOURCE"` with the variable unset was taken for no --source: an agent's
+    proposal went in as `source: human:<git user.name>`, a person's, whose proposals may
+    be of any type."""
+    for source in ("", "  "):
+        result = run(
+            memory, "propose", "--type", "mistake", "--title", "An agent's lesson",
+            "--applies-when", "a variable is unset", "--content", "Nothing.",
+            "--source", source,
+        )  # fmt: skip
+        assert result.exit_code == 2, result.output
+        assert f"--source names nobody, and was given {source!r}" in result.output
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
 def test_amend_and_retire_quote_a_huge_unknown_id_briefly(memory: Path) -> None:
     """An id of 10,000 characters was quoted whole in "no entry … on main"; like every other
     command, amend and retire now quote its start and its length."""
