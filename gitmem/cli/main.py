@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -251,6 +252,21 @@ def main() -> None:
 
 def run(args: list[str] | None = None) -> int:
     """The command line (sys.argv by default) run to its exit code, for the entry point."""
+    _escape_undecodable_output()
     group: Any = main
     code: int = group.main(args, standalone_mode=False)
     return code
+
+
+def _escape_undecodable_output() -> None:
+    """Write what cannot be encoded on the standard output as its escape (`\\udcff`), as
+    Python already writes it on the standard error. An argument that is not UTF-8 (a file
+    name in another encoding) reaches Python as lone surrogates (PEP 383); echoed on a
+    standard output in a UTF-8 locale (Python encodes it strictly there, in all but the
+    C and POSIX locales) it failed the command after its work was done: `gitmem check
+    $'\\xff.md'`, `export -o`, `site --out` ended in an unexpected UnicodeEncodeError, exit 3.
+    Escaped, every locale prints the same text, and JSON output stays valid (`\\udcff` is a
+    JSON escape)."""
+    stream = sys.stdout
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="backslashreplace")

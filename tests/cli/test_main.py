@@ -148,6 +148,34 @@ def test_output_to_a_full_disk_is_said_as_such(memory: Path, tmp_path: Path) -> 
     assert not (tmp_path / "state").exists()  # no log: nothing to report
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([b"check", b"\xff.md"], b"\\udcff.md:1: FRONT-MATTER has no front matter"),
+        ([b"export", b"agents", b"-o", b"\xfe.md"], b"wrote \\udcfe.md: "),
+    ],
+    ids=["check", "export"],
+)
+def test_a_name_that_is_not_utf8_is_printed_escaped_in_a_utf8_locale(
+    memory: Path, tmp_path: Path, args: list[bytes], said: bytes
+) -> None:
+    """In a UTF-8 locale (en_US.UTF-8: Python encodes the standard output strictly there), a
+    file name given in bytes that are not UTF-8 failed the command once its work was done:
+    "unexpected error (UnicodeEncodeError(… 'surrogates not allowed'))", exit 3, the file
+    already checked or written. PYTHONIOENCODING stands in for a locale this machine may
+    lack."""
+    (memory / os.fsdecode(b"\xff.md")).write_text("not an entry\n")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "PYTHONUTF8": "0", "LC_ALL": ""}
+    env["XDG_STATE_HOME"] = str(tmp_path / "state")
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"gitmem", *args],
+        cwd=memory, env=env, capture_output=True,
+    )  # fmt: skip
+    assert b"unexpected" not in done.stderr, done.stderr
+    assert said in done.stdout, done.stdout
+    assert done.returncode in (0, 1), done.stderr
+
+
 def test_every_option_of_every_command_says_what_it_does() -> None:
     """`list --status` had no help, `init --branch` said "default main" (issue 14)."""
     main = cli.main
