@@ -102,7 +102,9 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
         if check_only:
             try:
                 current = index_path.read_text(encoding="utf-8")
-            except OSError:
+            except (OSError, UnicodeDecodeError):
+                # missing, or not text at all (bytes that are not UTF-8 ended the check as
+                # an unexpected error): either way not the index it should be
                 current = None
             if current != index_text:
                 out.stale.append(f"{ws.dir}/INDEX.md")

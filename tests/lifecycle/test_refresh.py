@@ -25,6 +25,19 @@ def test_index_check_and_regeneration(memory: Path) -> None:
     assert git(memory, "status", "--porcelain") == ""
 
 
+def test_an_index_md_that_is_not_utf8_is_stale_not_an_unexpected_error(memory: Path) -> None:
+    """`gitmem index --check` read INDEX.md as UTF-8 text and ended in "unexpected error
+    (UnicodeDecodeError…)", exit 3, when the file held other bytes (a bad merge, a
+    commit past the hooks)."""
+    index_md = memory / ".gitmem" / "INDEX.md"
+    index_md.write_bytes(b"# Memory index\n\xff\xfe\n")
+    result = run(memory, "index", "--check")
+    assert result.exit_code == 1, result.output
+    assert ".gitmem/INDEX.md: INDEX stale: run `gitmem index` and commit it" in result.output
+    ok(run(memory, "index"))
+    ok(run(memory, "index", "--check"))
+
+
 def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
     memory: Path,
 ) -> None:
