@@ -176,6 +176,18 @@ class Store:
             if "object format" in str(exc):
                 raise UnsupportedObjectFormat(unsupported_object_format(str(exc))) from None
             raise UsageError(f"cannot open the git repository: {exc}") from None
+        try:
+            repo.lookup_reference("HEAD")
+        except KeyError:
+            pass
+        except pygit2.GitError as exc:
+            # libgit2 opens a git directory whose HEAD it cannot read, and every command then
+            # failed at its first look at HEAD as an unexpected error (exit 3); git itself
+            # takes such a folder for no repository at all
+            raise UsageError(
+                f"cannot open the git repository at {repo.path}: {exc}: repair its HEAD (a "
+                "line such as `ref: refs/heads/main`), then run the command again"
+            ) from None
         return cls(repo, from_env=from_env, pinned=pinned)
 
     @contextlib.contextmanager

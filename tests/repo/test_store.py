@@ -9,7 +9,7 @@ from pathlib import Path
 import pygit2
 import pytest
 
-from gitmem.errors import GitmemError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Change, Store
 
 from conftest import child_processes
@@ -278,3 +278,20 @@ def test_a_checkout_with_its_git_directory_elsewhere_is_its_own_work_tree(
     broken.write_text("---\nid: x\n---\nbody\n")
     result = run(work, "check")
     assert result.exit_code == 1 and "broken.md" in result.output, result.output
+
+
+def test_a_head_git_cannot_read_is_named_when_the_repository_opens(memory: Path) -> None:
+    """libgit2 opens a git directory whose HEAD is garbage (a crash mid-write, a bad edit),
+    and every command then ended at its first look at HEAD in "unexpected error
+    (GitError('HEAD: corrupted loose reference file: HEAD'))", exit 3."""
+    from clirunner import run
+
+    (memory / ".git" / "HEAD").write_text("garbage\n")
+    with pytest.raises(UsageError, match="repair its HEAD"):
+        Store.open(memory)
+    for args in (["list"], ["check"], ["recall", "hooks"]):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert "HEAD: corrupted loose reference file: HEAD: repair its HEAD (a line such as " in (
+            result.output
+        )
