@@ -110,6 +110,20 @@ class UnsupportedObjectFormat(UsageError):
     """A repository gitmem cannot open for its object format (unsupported_object_format)."""
 
 
+def _not_a_repository(path: str | Path | None) -> str:
+    """The message for a folder (or GIT_DIR) that holds no git repository."""
+    git_dir = os.environ.get("GIT_DIR") if path is None else None
+    if git_dir:
+        return (
+            f"GIT_DIR={git_dir} is not a git repository: unset GIT_DIR, or set it to one, "
+            "then run gitmem again"
+        )
+    return (
+        f"{path or Path.cwd()} is not inside a git repository: run gitmem in a repository, or "
+        "`git init` one first"
+    )
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
@@ -163,10 +177,7 @@ class Store:
             else:
                 found = pygit2.discover_repository(str(path or Path.cwd()))
                 if found is None:
-                    raise UsageError(
-                        f"{path or Path.cwd()} is not inside a git repository: run gitmem in "
-                        "a repository, or `git init` one first"
-                    )
+                    raise UsageError(_not_a_repository(path))
                 # opened from the folder, not from the git directory found: libgit2 then
                 # knows the work tree from the `.git` file it came through (`git clone
                 # --separate-git-dir` leaves nothing in the git directory pointing back,
@@ -175,6 +186,10 @@ class Store:
         except pygit2.GitError as exc:
             if "object format" in str(exc):
                 raise UnsupportedObjectFormat(unsupported_object_format(str(exc))) from None
+            if from_env and "not found" in str(exc):
+                # `gitmem check --staged` (or a hook's command) run outside any repository:
+                # libgit2's "Repository not found at ." said neither where nor what to do
+                raise UsageError(_not_a_repository(path)) from None
             raise UsageError(f"cannot open the git repository: {exc}") from None
         try:
             repo.lookup_reference("HEAD")

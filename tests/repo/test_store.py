@@ -295,3 +295,24 @@ def test_a_head_git_cannot_read_is_named_when_the_repository_opens(memory: Path)
         assert "HEAD: corrupted loose reference file: HEAD: repair its HEAD (a line such as " in (
             result.output
         )
+
+
+@pytest.mark.parametrize(
+    "args", [["check", "--staged"], ["hook", "pre-commit"], ["hook", "pre-receive"]]
+)
+def test_the_hooks_commands_outside_a_repository_say_so_as_every_command_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    """The commands that open the repository from git's environment (a hook's) said only
+    libgit2's "cannot open the git repository: Repository not found at ." outside one."""
+    from clirunner import run
+
+    outside = tmp_path / "no-repository"
+    outside.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    result = run(outside, *args)
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        f"gitmem: {outside} is not inside a git repository: run gitmem in a repository, or "
+        "`git init` one first\n"
+    )
