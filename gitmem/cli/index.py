@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from gitmem.errors import UsageError
+
 
 @click.command()
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 when INDEX.md is stale.")
@@ -22,8 +24,17 @@ def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> i
         from pathlib import Path
 
         _base, ours, theirs, _path = merge_driver
+        try:
+            merged = refresh.merge_driver(Path(ours), Path(theirs))
+        except FileNotFoundError as exc:
+            # run by hand with made-up names, this was an unexpected error (exit 3)
+            raise UsageError(
+                f"--merge-driver: {exc.filename}: no such file: git passes the driver the "
+                "files of the merge it runs (`gitmem hooks install` sets it up for INDEX.md); "
+                "to bring INDEX.md up to date yourself, run `gitmem index`"
+            ) from None
         # 1: git leaves the conflict for a person; `gitmem index` resolves it
-        return 0 if refresh.merge_driver(Path(ours), Path(theirs)) else 1
+        return 0 if merged else 1
 
     from gitmem.cli.options import command_workspace, emit_warnings
 

@@ -38,6 +38,15 @@ def test_an_index_md_that_is_not_utf8_is_stale_not_an_unexpected_error(memory: P
     ok(run(memory, "index", "--check"))
 
 
+def test_the_merge_driver_given_no_files_says_what_it_is_for(memory: Path) -> None:
+    """`gitmem index --merge-driver` run by hand with names of no files ended in "unexpected
+    error (FileNotFoundError…)", exit 3."""
+    result = run(memory, "index", "--merge-driver", "base", "ours", "theirs", "INDEX.md")
+    assert result.exit_code == 2, result.output
+    assert "--merge-driver: ours: no such file: git passes the driver the files" in result.output
+    assert "run `gitmem index`" in result.output
+
+
 def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
     memory: Path,
 ) -> None:
