@@ -115,6 +115,7 @@ import math
 import re
 import struct
 import sys
+import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -384,7 +385,11 @@ def _word_term(part: str) -> str | None:
 
 
 def _token_terms(token: str) -> tuple[tuple[str, ...], str | None]:
-    """(the terms of one token, its whole form if it is a compound identifier)."""
+    """(the terms of one token, its whole form if it is a compound identifier). A token is
+    read in its compatibility form (NFKC): `ＲＥＴＲＹ`, typed on a full-width keyboard, is
+    `RETRY`, and `ﬁle` is `file`."""
+    if not token.isascii():
+        token = unicodedata.normalize("NFKC", token)
     pieces = _SEPARATOR.split(token)
     parts: list[str] = []
     for piece in pieces:
@@ -667,8 +672,9 @@ class IndexFormatError(ValueError):
 _MAGIC: Final = b"GITMEM-RECALL\x00"
 _MANIFEST_MAGIC: Final = b"GITMEM-RECALLM"
 _NAME_LEN: Final = 32
-# 2: Snowball stems, saturation values; 3: records hold the cited files; 4: American spelling
-_VERSION: Final = 4
+# 2: Snowball stems, saturation values; 3: records hold the cited files; 4: American spelling;
+# 5: tokens read in their compatibility form (NFKC)
+_VERSION: Final = 5
 _HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
 _SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
 _U32: Final = struct.Struct("<I")

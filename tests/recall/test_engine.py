@@ -125,6 +125,20 @@ def test_a_question_in_one_spelling_finds_an_entry_written_in_the_other() -> Non
     assert "whilst" not in analyze("whilst")  # a joining word, as "while" is
 
 
+def test_a_question_typed_in_full_width_letters_finds_the_entry() -> None:
+    """A full-width keyboard (CJK input methods) types `ＲＥＴＲＹ`; it is the word `RETRY`,
+    in the question and in an entry alike."""
+    index = Index.build(
+        [
+            doc("retry", "Retry payments with a backoff", "a payment provider times out"),
+            doc("wide", "Ｃａｃｈｅ the ｆｅａｔｕｒｅ flags", "reading flags on every request"),
+            *filler(),
+        ]
+    )
+    assert [h for h, _ in answers(index, "ＲＥＴＲＹ", min_score=0.0)][:1] == ["retry"]
+    assert [h for h, _ in answers(index, "cache feature", min_score=0.0)][:1] == ["wide"]
+
+
 def test_words_spelt_alike_in_both_stay_apart() -> None:
     assert len({stem(w) for w in ("four", "for", "your", "hour", "tour", "genre", "rise")}) == 7
     assert stem("advise") == stem("advised") == stem("advising")
