@@ -13,6 +13,7 @@ import base64
 import json
 import random
 import string
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -516,8 +517,12 @@ def _add(rule: str, secret: str, template: str = "{}") -> None:
     POSITIVES.append((rule, template.format(secret), secret))
 
 
+# Each format's sample is drawn from a seed of its own (its rule and how many formats of that
+# rule came before it), so adding a format redraws no other sample, here or in the tests.
+_drawn: Counter[str] = Counter()
 for _fmt in FORMATS:
-    _token = _fmt.token()
+    _token = _fmt.token(random.Random(f"{_fmt.rule}#{_drawn[_fmt.rule]}"))
+    _drawn[_fmt.rule] += 1
     _add(_fmt.rule, _token, placed(_fmt, "{}"))
 
 _add("jwt", jwt(), "cookie {}")
