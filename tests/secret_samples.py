@@ -163,6 +163,9 @@ FORMATS: list[Fmt] = [
     F("google-oauth-client-secret", lambda r: "GOCSPX-" + rnd(28, URLSAFE, r)),
     F("google-oauth-token", lambda r: "ya29." + rnd(150, URLSAFE, r)),
     F("google-oauth-refresh-token", lambda r: "1//0" + rnd(100, URLSAFE, r)),
+    F("gcs-hmac-key", lambda r: "GOOG1E" + rnd(55, UPPERNUM, r)),
+    F("gcs-hmac-key", lambda r: "GOOG" + rnd(20, UPPERNUM, r)),
+    F("gcs-hmac-key", lambda r: rnd(40, B64, r), "GCS_HMAC_SECRET"),
     F("azure-storage-account-key", lambda r: rnd(86, B64, r) + "==", "",
       "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={};EndpointSuffix=core.windows.net"),
     F("azure-storage-account-key", lambda r: azure_key("+ASt", r)),
@@ -186,6 +189,9 @@ FORMATS: list[Fmt] = [
     F("cloudflare-api-token", lambda r: rnd(40, URLSAFE, r), "CLOUDFLARE_API_TOKEN"),
     F("cloudflare-global-api-key", lambda r: hexs(37, r), "CLOUDFLARE_API_KEY"),
     F("cloudflare-origin-ca-key", lambda r: "v1.0-" + hexs(24, r) + "-" + hexs(146, r)),
+    F("cloudflare-api-token",
+      lambda r: r.choice(["cfut_", "cfat_"]) + rnd(40, ALNUM, r) + hexs(8, r)),
+    F("cloudflare-global-api-key", lambda r: "cfk_" + rnd(40, ALNUM, r) + hexs(8, r)),
     F("heroku-api-key", lambda r: "HRKU-AA" + rnd(58, URLSAFE, r)),
     F("heroku-api-key", uuid, "HEROKU_API_KEY"),
     F("flyio-token", lambda r: "fo1_" + rnd(43, URLSAFE, r)),
@@ -207,6 +213,8 @@ FORMATS: list[Fmt] = [
     F("yandex-iam-token", lambda r: "t1." + rnd(60, URLSAFE, r) + "." + rnd(86, URLSAFE, r),
       "YANDEX_IAM_TOKEN"),
     F("scalingo-token", lambda r: "tk-us-" + rnd(48, URLSAFE, r)),
+    F("deno-deploy-token", lambda r: r.choice(["ddp_", "ddo_"]) + rnd(36, ALNUM, r)),
+    F("fastly-api-token", lambda r: rnd(32, URLSAFE, r), "FASTLY_API_TOKEN"),
     # forges
     F("github-pat", lambda r: "ghp_" + rnd(36, ALNUM, r)),
     F("github-oauth-token", lambda r: "gho_" + rnd(36, ALNUM, r)),
@@ -229,6 +237,8 @@ FORMATS: list[Fmt] = [
     F("gitea-token", lambda r: hexs(40, r), "GITEA_TOKEN"),
     F("sourcegraph-token", lambda r: "sgp_" + hexs(16, r) + "_" + hexs(40, r)),
     F("sourcegraph-token", lambda r: "sgp_local_" + hexs(40, r)),
+    F("youtrack-permanent-token", lambda r: "perm:" + b64(rnd(8, LOWER, r).encode()) + "."
+      + b64(rnd(10, LOWER, r).encode()) + "." + rnd(30, ALNUM, r)),
     # CI and build
     F("circleci-token", lambda r: "CCIPAT_" + rnd(22, ALNUM, r) + "_" + hexs(40, r)),
     F("circleci-token", lambda r: hexs(40, r), "CIRCLE_TOKEN"),
@@ -382,6 +392,9 @@ FORMATS: list[Fmt] = [
     F("databricks-token", lambda r: "dapi" + hexs(32, r)),
     F("clickhouse-secret-key", lambda r: "4b1d" + rnd(38, ALNUM, r)),
     F("neon-api-key", lambda r: "napi_" + rnd(64, LOWERNUM, r)),
+    F("cockroachdb-cloud-api-key",
+      lambda r: "CCDB1_" + rnd(22, ALNUM, r) + "_" + rnd(40, ALNUM, r)),
+    F("xata-api-key", lambda r: "xau_" + rnd(33, ALNUM, r)),
     F("mongodb-atlas-key", uuid, "MONGODB_ATLAS_PRIVATE_KEY"),
     F("firebase-messaging-key",
       lambda r: "AAAA" + rnd(7, ALNUM, r) + ":APA91b" + rnd(134, URLSAFE, r)),
@@ -655,6 +668,9 @@ NEGATIVES: list[tuple[str, str]] = [
     ("cohere-api-key", "COHERE_API_KEY=" + "x" * 40),
     ("vault-token", "see s.abcdefghijklmnopqrstuvwx for the type"),
     ("harness-token", "pat." + "a" * 22 + "." + "b" * 24 + "." + "c" * 20),
+    ("gcs-hmac-key", "the GOOGLEAPISCLIENTLIBRARYFORJAVASCRIPT bundle"),
+    ("gcs-hmac-key", "GOOGOLPLEXISAVERYLARGENUMBERINDEED"),
+    ("youtrack-permanent-token", "chmod with perm:rw.owner.group on the share"),
     (
         "jwt",
         "eyJ"

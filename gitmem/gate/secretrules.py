@@ -225,6 +225,15 @@ FORMATS: Final[tuple[Format, ...]] = (
     token("google-oauth-refresh-token", "Google OAuth refresh token", CLOUD, r"1//0",
         r"[0-9A-Za-z_\-]{40,}", check=RANDOM, end=END_DASH, start=r"(?:^|[^0-9A-Za-z/])",
         gate=r"1//0[0-9A-Za-z_\-]{8}"),
+    # cloud.google.com/storage/docs/authentication/hmackeys (Cloud Storage HMAC keys: an access
+    # id of GOOG and upper-case letters and digits, 61 characters for a service account, 24 for
+    # a user account (the page's example has 23); a 40-character base64 secret). An id never
+    # goes on as GOOGLE….
+    token("gcs-hmac-key", "Google Cloud Storage HMAC access id", CLOUD, r"GOOG",
+        r"(?:[A-KM-Z0-9][A-Z0-9]|L[A-DF-Z0-9])(?:[A-Z0-9]{17,18}|[A-Z0-9]{55})", check=RANDOM),
+    keyed("gcs-hmac-key", "Google Cloud Storage HMAC secret", CLOUD,
+        r"hmac[_.\-]?secret|gcs[\w.\-]{0,16}secret|storage[_.\-]?hmac", r"[A-Za-z0-9/+]{40}",
+        end=r"(?:[^A-Za-z0-9/+=]|$)"),
     # learn.microsoft.com/azure/storage/common/storage-account-keys-manage (88-character base64
     # account keys in AccountKey=) and learn.microsoft.com/azure/storage/common/
     # storage-sas-overview (sig=); Microsoft's identifiable keys carry a fixed signature
@@ -292,6 +301,13 @@ FORMATS: Final[tuple[Format, ...]] = (
         r"[a-fA-F0-9]{37}"),
     token("cloudflare-origin-ca-key", "Cloudflare Origin CA key", CLOUD, r"v1\.0-",
         r"[a-fA-F0-9]{24}-[a-fA-F0-9]{146}"),
+    # developers.cloudflare.com/fundamentals/api/get-started/token-formats (the scannable
+    # format of every new credential: cfk_ global API keys, cfut_ user and cfat_ account API
+    # tokens, each 40 characters and a checksum).
+    token("cloudflare-api-token", "Cloudflare API token (user or account)", CLOUD, r"cf[ua]t_",
+        r"[A-Za-z0-9]{44,56}"),
+    token("cloudflare-global-api-key", "Cloudflare global API key", CLOUD, r"cfk_",
+        r"[A-Za-z0-9]{44,56}"),
     # devcenter.heroku.com/articles/authentication (HRKU- tokens; older keys are UUIDs).
     token("heroku-api-key", "Heroku API key", CLOUD, r"HRKU-", r"[A-Za-z0-9_\-]{58,}",
         end=END_DASH),
@@ -335,6 +351,12 @@ FORMATS: Final[tuple[Format, ...]] = (
         r"t1\.[A-Za-z0-9_\-]+={0,2}\.[A-Za-z0-9_\-]{86}={0,2}"),
     # doc.scalingo.com/platform/user-management/api-tokens (tk-us- + 48).
     token("scalingo-token", "Scalingo API token", CLOUD, r"tk-us-", r"[\w\-]{48}", end=END_DASH),
+    # docs.doppler.com/docs/deno-deploy (Deno Deploy access tokens: ddp_ personal, ddo_
+    # organization), then 36 characters as the dashboard issues them.
+    token("deno-deploy-token", "Deno Deploy access token", CLOUD, r"dd[po]_", r"[A-Za-z0-9]{36}"),
+    # docs.fastly.com/en/guides/using-api-tokens (API tokens, sent as Fastly-Key: 32
+    # URL-safe characters, no prefix).
+    keyed("fastly-api-token", "Fastly API token", CLOUD, r"fastly", r"[A-Za-z0-9_\-]{32}"),
     # ======================================================================== forges
     # docs.github.com/en/authentication/keeping-your-account-and-data-secure/
     # about-authentication-to-github#githubs-token-formats
@@ -377,6 +399,12 @@ FORMATS: Final[tuple[Format, ...]] = (
     # sourcegraph.com/docs/cli/how-tos/creating_an_access_token (sgp_<instance>_ + 40 hex).
     token("sourcegraph-token", "Sourcegraph access token", FORGE, r"sgp_",
         r"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"),
+    # jetbrains.com/help/youtrack/devportal/authentication-with-permanent-token.html (YouTrack
+    # and Hub permanent tokens: perm:, the base64 login, a dot, the base64 token name, a dot
+    # and 30 random characters).
+    token("youtrack-permanent-token", "YouTrack / JetBrains Hub permanent token", FORGE,
+        r"perm:[A-Za-z0-9+/_\-]{2,100}={0,2}\.[A-Za-z0-9+/_\-]{2,200}={0,2}\.",
+        r"[A-Za-z0-9]{30}", check=RANDOM),
     # ======================================================================== CI and build
     # circleci.com/docs/managing-api-tokens (CCIPAT_/CCIPRJ_; older tokens 40 hex).
     token("circleci-token", "CircleCI API token", CI, r"CCIP(?:AT|RJ)_",
@@ -699,6 +727,14 @@ FORMATS: Final[tuple[Format, ...]] = (
         r"[A-Za-z0-9]{38}", check=RANDOM),
     # neon.tech/docs/manage/api-keys (napi_ + 64).
     token("neon-api-key", "Neon API key", DATABASE, r"napi_", r"[a-z0-9]{64}"),
+    # cockroachlabs.com/docs/cockroachcloud/managing-access (service-account API keys start
+    # CCDB1_; Cockroach Labs' Terraform provider spells the shape out: CCDB1_, a 22-character
+    # id, an underscore and a 40-character secret).
+    token("cockroachdb-cloud-api-key", "CockroachDB Cloud API key", DATABASE, r"CCDB1_",
+        r"[A-Za-z0-9]{22}_[A-Za-z0-9]{40}"),
+    # xata.io/docs/getting-started/api-keys (XATA_API_KEY=xau_…, 33 characters after the
+    # prefix as `xata init` writes it).
+    token("xata-api-key", "Xata API key", DATABASE, r"xau_", r"[A-Za-z0-9]{30,40}"),
     # mongodb.com/docs/atlas/configure-api-access (UUID private keys).
     keyed("mongodb-atlas-key", "MongoDB Atlas API private key", DATABASE,
         r"mongo|atlas[_.\-]?(?:api|private)", _UUID),
