@@ -374,6 +374,9 @@ FORMATS: list[Fmt] = [
     F("honeycomb-api-key", lambda r: "hcaik_" + rnd(58, LOWERNUM, r)),
     F("honeycomb-api-key", lambda r: rnd(22, ALNUM, r), "HONEYCOMB_API_KEY"),
     F("posthog-personal-key", lambda r: "phx_" + rnd(43, ALNUM, r)),
+    F("axiom-token", lambda r: r.choice(["xaat-", "xapt-"]) + uuid(r)),
+    F("logfire-write-token",
+      lambda r: "pylf_v1_" + r.choice(["us", "eu"]) + "_" + rnd(44, ALNUM, r)),
     F("launchdarkly-key", lambda r: "sdk-" + uuid(r)),
     F("launchdarkly-key", lambda r: rnd(40, URLSAFE, r), "LAUNCHDARKLY_ACCESS_TOKEN"),
     F("sumologic-key", lambda r: rnd(64, ALNUM, r), "SUMO_ACCESS_KEY"),
@@ -402,6 +405,7 @@ FORMATS: list[Fmt] = [
     # identity
     F("okta-api-token", lambda r: "00" + rnd(40, URLSAFE, r), "OKTA_API_TOKEN"),
     F("okta-api-token", lambda r: "00" + rnd(40, URLSAFE, r), "", "Authorization: SSWS {}"),
+    F("ory-api-key", lambda r: "ory_pat_" + rnd(32, ALNUM, r)),
     F("auth0-client-secret", lambda r: rnd(64, URLSAFE, r), "AUTH0_CLIENT_SECRET"),
     F("1password-service-account-token", lambda r: "ops_eyJ" + rnd(300, B64, r)),
     F("1password-secret-key",
@@ -437,6 +441,11 @@ FORMATS: list[Fmt] = [
     F("twilio-credentials", lambda r: hexs(32, r), "TWILIO_AUTH_TOKEN"),
     F("vonage-api-secret", lambda r: rnd(16, ALNUM, r), "VONAGE_API_SECRET"),
     F("messagebird-api-key", lambda r: rnd(25, ALNUM, r), "MESSAGEBIRD_API_KEY"),
+    F("onesignal-api-key",
+      lambda r: "os_v2_" + r.choice(["app", "org"]) + "_" + rnd(103, LOWER + "234567", r)),
+    F("nylas-api-key", lambda r: "nyk_v0_" + rnd(64, ALNUM, r)),
+    F("confluent-api-secret", lambda r: "cflt" + rnd(60, B64, r)),
+    F("confluent-api-secret", lambda r: rnd(64, B64, r), "CONFLUENT_CLOUD_API_SECRET"),
     # SaaS APIs
     F("linear-api-key", lambda r: "lin_api_" + rnd(40, ALNUM, r)),
     F("linear-client-secret", lambda r: hexs(32, r), "LINEAR_CLIENT_SECRET"),
@@ -670,6 +679,7 @@ NEGATIVES: list[tuple[str, str]] = [
     ("harness-token", "pat." + "a" * 22 + "." + "b" * 24 + "." + "c" * 20),
     ("gcs-hmac-key", "the GOOGLEAPISCLIENTLIBRARYFORJAVASCRIPT bundle"),
     ("gcs-hmac-key", "GOOGOLPLEXISAVERYLARGENUMBERINDEED"),
+    ("confluent-api-secret", "apiKey: cfltApiKey, apiSecret: cfltApiSecret"),
     ("youtrack-permanent-token", "chmod with perm:rw.owner.group on the share"),
     (
         "jwt",

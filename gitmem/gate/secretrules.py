@@ -692,6 +692,13 @@ FORMATS: Final[tuple[Format, ...]] = (
     # posthog.com/docs/api (phx_ personal API keys; phc_ project keys are public).
     token("posthog-personal-key", "PostHog personal API key", OBSERVABILITY, r"phx_",
         r"[A-Za-z0-9]{43}"),
+    # axiom.co/docs/reference/tokens (API tokens xaat-, personal access tokens xapt-, each a
+    # UUID).
+    token("axiom-token", "Axiom API or personal access token", OBSERVABILITY, r"xa[ap]t-", _UUID),
+    # logfire.pydantic.dev/docs/how-to-guides/create-write-tokens (write tokens
+    # pylf_v1_<region>_ + 44 characters).
+    token("logfire-write-token", "Pydantic Logfire write token", OBSERVABILITY,
+        r"pylf_v1_[a-z]{2}_", r"[A-Za-z0-9]{40,64}"),
     # docs.launchdarkly.com/home/account/api (api-/sdk- + UUID; 40-character keys).
     token("launchdarkly-key", "LaunchDarkly API or SDK key", OBSERVABILITY, r"(?:api|sdk)-", _UUID),
     keyed("launchdarkly-key", "LaunchDarkly access token", OBSERVABILITY, r"launchdarkly",
@@ -749,6 +756,10 @@ FORMATS: Final[tuple[Format, ...]] = (
     keyed("okta-api-token", "Okta API token", IDENTITY, r"okta", r"00[A-Za-z0-9_=\-]{40}"),
     token("okta-api-token", "Okta API token", IDENTITY, r"SSWS[ \t]+", r"00[A-Za-z0-9_\-]{40}",
         start=r"\b", end=END_DASH, context=True),
+    # ory.com/docs/concepts/personal-access-token (Ory Network project API keys ory_pat_, and
+    # ory_apikey_ / ory_wak_ workspace keys).
+    token("ory-api-key", "Ory Network API key", IDENTITY, r"ory_(?:pat|apikey|wak)_",
+        r"[A-Za-z0-9]{32,64}"),
     # auth0.com/docs/get-started/applications/application-settings (64-character secrets).
     keyed("auth0-client-secret", "Auth0 client secret", IDENTITY, r"auth0", r"[A-Za-z0-9_\-]{64}"),
     # developer.1password.com/docs/service-accounts (ops_eyJ… tokens) and
@@ -830,6 +841,19 @@ FORMATS: Final[tuple[Format, ...]] = (
     # developers.messagebird.com/api/#authentication (25 characters).
     keyed("messagebird-api-key", "MessageBird API key", MESSAGING, r"message[_\-]?bird",
         r"[A-Za-z0-9]{25}"),
+    # documentation.onesignal.com/docs/keys-and-ids (App and Organization API keys:
+    # os_v2_app_ / os_v2_org_ and lower-case base32).
+    token("onesignal-api-key", "OneSignal App or Organization API key", MESSAGING,
+        r"os_v2_(?:app|org)_", r"[a-z2-7]{90,120}"),
+    # developer.nylas.com/docs/v3/auth (v3 API keys: nyk_v0_ + 64).
+    token("nylas-api-key", "Nylas API key", MESSAGING, r"nyk_v0_", r"[A-Za-z0-9]{60,70}"),
+    # docs.confluent.io/cloud/current/security/authenticate/workload-identities/service-accounts/
+    # api-keys/overview.html (API secrets: cflt + 60 base64 characters since July 2025, 64
+    # before; the 16-character key id is no secret).
+    token("confluent-api-secret", "Confluent Cloud API secret", MESSAGING, r"cflt",
+        r"[A-Za-z0-9+/]{60}", check=RANDOM, start=r"(?:^|[^A-Za-z0-9+/])", end=END_B64),
+    keyed("confluent-api-secret", "Confluent Cloud API secret", MESSAGING, r"confluent",
+        r"[A-Za-z0-9+/]{64}", end=END_B64),
     # ======================================================================== SaaS APIs
     # linear.app/developers/graphql#personal-api-keys (lin_api_, lin_oauth_).
     token("linear-api-key", "Linear API key", SAAS, r"lin_(?:api|oauth)_", r"[A-Za-z0-9]{40,64}"),
