@@ -318,6 +318,12 @@ FORMATS: list[Fmt] = [
     F("finicity-key", lambda r: hexs(32, r), "FINICITY_APP_KEY"),
     F("chargebee-api-key", lambda r: "live_" + rnd(32, ALNUM, r), "CHARGEBEE_API_KEY"),
     F("duffel-token", lambda r: "duffel_live_" + rnd(43, URLSAFE, r)),
+    F("paddle-api-key", lambda r: "pdl_" + r.choice(["live", "sdbx"]) + "_apikey_"
+      + rnd(26, LOWERNUM, r) + "_" + rnd(22, ALNUM, r) + "_" + rnd(3, ALNUM, r)),
+    F("xendit-secret-key", lambda r: "xnd_" + r.choice(["development", "production"]) + "_"
+      + rnd(60, ALNUM, r)),
+    F("mercadopago-access-token", lambda r: r.choice(["APP_USR-", "TEST-"]) + digits(16, r) + "-"
+      + digits(6, r) + "-" + hexs(32, r) + "-" + digits(9, r)),
     # registries
     F("npm-token", lambda r: "npm_" + rnd(36, ALNUM, r)),
     F("pypi-token", lambda r: "pypi-AgEIcHlwaS5vcmc" + rnd(70, URLSAFE, r)),
@@ -504,6 +510,7 @@ FORMATS: list[Fmt] = [
     F("calendly-token", lambda r: jwt({"kid": "1ce1e136", "typ": "PAT", "alg": "ES256"}),
       "CALENDLY_TOKEN"),
     F("freshdesk-api-key", lambda r: rnd(20, ALNUM, r), "FRESHDESK_API_KEY"),
+    F("meraki-api-key", lambda r: hexs(40, r), "MERAKI_DASHBOARD_API_KEY"),
     F("settlemint-token", lambda r: "sm_pat_" + rnd(16, ALNUM, r)),
     F("intra42-client-secret", lambda r: "s-s4t2ud-" + hexs(64, r)),
     F("dependency-track-key", lambda r: "odt_" + rnd(32, ALNUM, r)),
@@ -679,6 +686,9 @@ NEGATIVES: list[tuple[str, str]] = [
     ("harness-token", "pat." + "a" * 22 + "." + "b" * 24 + "." + "c" * 20),
     ("gcs-hmac-key", "the GOOGLEAPISCLIENTLIBRARYFORJAVASCRIPT bundle"),
     ("gcs-hmac-key", "GOOGOLPLEXISAVERYLARGENUMBERINDEED"),
+    # a public key: APP_USR- and a UUID
+    ("mercadopago-access-token", "initMercadoPago('APP_USR-7c1e5a3b-4d2f-4a6e-9b8c-1f2e3d4c5b6a')"),
+    ("xendit-secret-key", "XENDIT_PUBLIC_KEY=xnd_public_development_" + "Qm7Xc2Lp9" * 7),
     ("confluent-api-secret", "apiKey: cfltApiKey, apiSecret: cfltApiSecret"),
     ("youtrack-permanent-token", "chmod with perm:rw.owner.group on the share"),
     (

@@ -565,6 +565,19 @@ FORMATS: Final[tuple[Format, ...]] = (
     # duffel.com/docs/api/overview/making-requests/authentication (duffel_live_/duffel_test_).
     token("duffel-token", "Duffel API token", PAYMENT, r"duffel_(?:test|live)_",
         r"[A-Za-z0-9_=\-]{43}", end=END_DASH),
+    # developer.paddle.com/api-reference/about/api-keys (pdl_live_apikey_ / pdl_sdbx_apikey_,
+    # then a ULID, an underscore, 22 characters, an underscore and 3: 69 in all).
+    token("paddle-api-key", "Paddle API key", PAYMENT, r"pdl_(?:live|sdbx)_apikey_",
+        r"[0-9a-z]{26}_[A-Za-z0-9]{22}_[A-Za-z0-9]{3}"),
+    # docs.xendit.co/docs/api-keys (secret keys xnd_development_ / xnd_production_; public keys
+    # are xnd_public_… and no secret).
+    token("xendit-secret-key", "Xendit secret API key", PAYMENT,
+        r"xnd_(?:development|production)_", r"[A-Za-z0-9]{50,70}", check=RANDOM),
+    # mercadopago.com/developers/en/docs/your-integrations/credentials (access tokens
+    # APP_USR- in production, TEST- in test: the application id, a date stamp, 32 hex and the
+    # user id; public keys are APP_USR- + a UUID and no secret).
+    token("mercadopago-access-token", "Mercado Pago access token", PAYMENT, r"(?:APP_USR|TEST)-",
+        r"[0-9]{12,20}-[0-9]{6}-[a-f0-9]{32}-[0-9]{6,12}"),
     # ======================================================================== registries
     # docs.npmjs.com/about-access-tokens (npm_ + 36).
     token("npm-token", "npm access token", REGISTRY, r"npm_", r"[A-Za-z0-9]{36}"),
@@ -966,6 +979,8 @@ FORMATS: Final[tuple[Format, ...]] = (
         r"eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-.]{20,}"),
     keyed("freshdesk-api-key", "Freshdesk or Freshservice API key", SAAS, r"fresh(?:desk|service)",
         r"[A-Za-z0-9]{20}"),
+    # developer.cisco.com/meraki/api-v1/authorization (Dashboard API keys: 40 hex).
+    keyed("meraki-api-key", "Cisco Meraki Dashboard API key", SAAS, r"meraki", _HEX40),
     # settlemint.com/documentation (sm_pat_, sm_aat_, sm_sat_ + 16).
     token("settlemint-token", "SettleMint access token", SAAS, r"sm_[aps]at_", r"[A-Za-z0-9]{16}"),
     # docs.intra.42.fr (s-s4t2ud-, s-s4t2af- + 64 hex).
