@@ -25,6 +25,7 @@ from pygit2.enums import FileMode, RepositoryOpenFlag
 from gitmem.errors import GitmemError, UsageError
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
+    History,
     PinnedRepository,
     clean_git_env,
     newest_per_path,
@@ -874,15 +875,7 @@ class Store:
         """For each path, the newest commit on tip's first-parent chain that added it (absent
         when none did), asked of git (gitcli.newest_per_path: one walk for all the paths, or
         one a path where git's changed-path filters make that faster)."""
-        return newest_per_path(
-            self._folder(),
-            tip,
-            paths,
-            "%H",
-            ["--diff-filter=A"],
-            common_dir=self.common_dir,
-            pinned=self.pinned,
-        )
+        return History(self._folder(), self.common_dir, self.pinned).first_added(tip, paths)
 
     def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
         """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's

@@ -936,6 +936,18 @@ def test_a_hooks_folder_named_in_the_global_config_is_said_to_serve_every_reposi
 SHA256_WHY = "names its objects by SHA-256"
 
 
+def sha256_repository_and_remote(tmp_path: Path) -> tuple[Path, Path]:
+    """A SHA-256 repository with one commit, and an empty SHA-256 bare remote."""
+    work = tmp_path / "work"
+    git(tmp_path, "init", "-q", "-b", "main", "--object-format=sha256", str(work))
+    (work / "README.md").write_text("# project\n")
+    git(work, "add", "README.md")
+    git(work, "commit", "-q", "-m", "initial")
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", "--object-format=sha256", str(server))
+    return work, server
+
+
 @pytest.mark.e2e
 def test_a_sha256_repository_is_refused_clearly_and_never_judged_half_way(
     tmp_path: Path,
@@ -948,13 +960,7 @@ def test_a_sha256_repository_is_refused_clearly_and_never_judged_half_way(
     is there anyway (copied by hand) still rejects the push, saying why."""
     from conftest import run_gitmem
 
-    work = tmp_path / "work"
-    git(tmp_path, "init", "-q", "-b", "main", "--object-format=sha256", str(work))
-    (work / "README.md").write_text("# project\n")
-    git(work, "add", "README.md")
-    git(work, "commit", "-q", "-m", "initial")
-    server = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", "--object-format=sha256", str(server))
+    work, server = sha256_repository_and_remote(tmp_path)
     for folder, args in [
         (work, ["init"]),
         (work, ["list"]),
@@ -995,13 +1001,7 @@ def test_hooks_shared_by_a_global_hooks_path_pass_a_sha256_repository_without_me
     config.write_text(f"[core]\n\thooksPath = {shared}\n")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
     env = dict(os.environ)
-    work = tmp_path / "work"
-    git(tmp_path, "init", "-q", "-b", "main", "--object-format=sha256", str(work))
-    (work / "README.md").write_text("# project\n")
-    git(work, "add", "README.md")
-    git(work, "commit", "-q", "-m", "initial")
-    server = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", "--object-format=sha256", str(server))
+    work, server = sha256_repository_and_remote(tmp_path)
 
     done = git_env(work, env, "push", "-q", str(server), "main")
     assert done.returncode == 0, done.stderr
