@@ -18,7 +18,7 @@ import os
 import sys
 from typing import NoReturn
 
-from gitmem.errors import INTERRUPTED
+from gitmem.errors import INTERRUPTED, USAGE
 from gitmem.model.names import SETTINGS_FILES
 from gitmem.settings.folders import memory_prefixes
 
@@ -90,6 +90,15 @@ def _run() -> int:
         if sys.argv[1] == "check":
             print("gitmem check: 0 files checked, no problems")
         return 0
+    if sys.stdout is None:
+        # fd 1 was closed when Python started (`gitmem recall x >&-`): click would drop every
+        # answer and exit 0, so the caller would take silence for "no precedent"
+        print(
+            "gitmem: standard output is closed, so no answer could be given: run it with "
+            "standard output open (>/dev/null to discard the answer)",
+            file=sys.stderr,
+        )
+        return USAGE
     from gitmem.cli.main import run
 
     return run()

@@ -96,3 +96,18 @@ def test_unstaged_settings_edits_take_the_full_check(inside: Path) -> None:
     assert not launcher.nothing_staged_in_memory()
     git(inside, "checkout", "--", ".gitmem.toml")
     assert launcher.nothing_staged_in_memory()
+
+
+def test_a_closed_standard_output_is_refused_not_taken_for_silence(inside: Path) -> None:
+    """With fd 1 closed (`gitmem recall x >&-`) Python has no sys.stdout and click dropped
+    every answer with exit 0: an empty answer and "no precedent" looked the same."""
+    closed = 'exec "$@" >&-'
+    done = subprocess.run(
+        ["sh", "-c", closed, "sh", sys.executable, "-m", "gitmem", "recall", "hooks"],
+        cwd=inside,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "standard output is closed" in done.stderr and "Traceback" not in done.stderr
