@@ -548,12 +548,14 @@ def _fake(secret: bytes, *, max_period: int = 16) -> bool:
     tail = secret[len(secret) // 3 :]
     if len(set(tail)) <= 2 or _filler(secret, max_period=max_period):
         return True
-    # a token of parts (a JWT, `t1.…`, `sm_pat_…`) whose random part is made up is made up
+    # a token of parts (a JWT, `t1.…`, `sm_pat_…`) whose random part is made up is made up;
+    # a part is judged alone from twelve characters on (one of a UUID's eight may repeat a
+    # hex digit five times, a few keys in a thousand)
     parts = _PARTS.split(secret)
     return len(parts) > 1 and any(
         _filler(part, max_period=max_period)
         for part in parts[1:]
-        if len(part) >= 8 and not part.isdigit()  # an account number is no filler
+        if len(part) >= 12 and not part.isdigit()  # an account number is no filler
     )
 
 

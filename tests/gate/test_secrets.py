@@ -1359,3 +1359,12 @@ def test_a_token_split_by_an_escaped_line_break_in_the_front_matter_is_found() -
     # an escaped backslash ends no line early, and the body is Markdown (a hard line break)
     assert scan_text(f'---\ntitle: "a \\\\\\\\\n  {tail}"\n---\n') == []
     assert scan_text(f"---\ntitle: t\n---\n\n{head}\\\n{tail}\n") == []
+
+
+@pytest.mark.parametrize("part", ["39999c95", "0aaaaa1b", "77d77777"])
+def test_a_short_random_part_that_repeats_a_digit_is_no_filler(part: str) -> None:
+    """One part of eight characters of a UUID-shaped key may repeat a hex digit five times (a
+    few keys in a thousand do); the part was judged made up, and the key let through. A part
+    is judged alone from twelve characters on; the whole key still is judged at any length."""
+    key = f"api-{part}-1f2e-4d3c-9b8a-0f1e2d3c4b5a"
+    assert rules_of(scan_text(f"LAUNCHDARKLY_SDK_KEY={key}\n")) == {"launchdarkly-key"}
