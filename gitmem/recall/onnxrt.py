@@ -172,10 +172,16 @@ def _made() -> tuple[_Api, _P, _P]:
     path = library()
     if path is None:
         raise OnnxError("onnxruntime's C library was not found in its package")
+    # gitmem runs inside git hooks and agents' tools and sends nothing anywhere. On Linux and
+    # macOS onnxruntime's own builds keep a device id (~/.cache/Microsoft/DeveloperTools) and
+    # an offline event cache, and upload events, unless ORT_DISABLE_TELEMETRY is set before
+    # the library initialises: the one opt-out it reads, from the process's environment (a
+    # value the user set is left as it is). DisableTelemetryEvents below only quiets the
+    # events it calls non-essential.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     api = _Api(path)
     env = _P()
     api("CreateEnv", _LOG_ERROR, b"gitmem", ctypes.byref(env))
-    # gitmem runs inside git hooks and agents' tools and sends nothing anywhere
     api("DisableTelemetryEvents", env)
     memory = _P()
     api("CreateCpuMemoryInfo", _ARENA_ALLOCATOR, _MEM_DEFAULT, ctypes.byref(memory))

@@ -109,6 +109,29 @@ def test_a_fresh_process_runs_the_model_without_numpy_or_the_binding(tmp_path: P
 
 
 @needs_extra
+def test_running_the_model_writes_no_device_id_nor_telemetry_cache(tmp_path: Path) -> None:
+    """onnxruntime's builds for Linux and macOS keep a device id and an offline event cache
+    (under ~/.cache/Microsoft/DeveloperTools and the temporary folder) unless told not to
+    before they initialise: every recall with the extra wrote them. Nothing may be written
+    outside gitmem's own cache."""
+    home, temporary = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    temporary.mkdir()
+    script = "from gitmem.recall import semantic\nassert semantic.embed_query('retry payments')\n"
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**env, "HOME": str(home), "TMPDIR": str(temporary), "XDG_CACHE_HOME": ""},
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [p for p in (*home.rglob("*"), *temporary.rglob("*"))] == []
+
+
+@needs_extra
 def test_loading_ahead_leaves_the_model_loaded_and_no_thread_behind(tmp_path: Path) -> None:
     """In a fresh process the block runs while the model loads; at its end the model is
     loaded (the caller's first use waits for nothing) and the loading thread has ended,
