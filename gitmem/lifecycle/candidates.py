@@ -34,7 +34,7 @@ from gitmem.model.names import (
     is_entry_id,
     quoted_id,
 )
-from gitmem.model.problem import Problem
+from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
@@ -59,8 +59,10 @@ class Candidate:
 
 
 def rule_error(problems: Sequence[Problem], hint: str | None = None) -> RuleError:
-    """The error that refuses a candidate, one rule line per problem, then the hint."""
-    lines = "\n".join(str(p) for p in problems)
+    """The error that refuses a candidate, one rule line per problem (at most SHOWN_PER_FILE
+    of one file, as `gitmem check` prints them: a hostile draft can break a rule thousands
+    of times), then the hint."""
+    lines = "\n".join(shown_lines(problems, "fix these and run it again to see the rest"))
     tail = f"\n{hint}" if hint else ""
     return RuleError(f"the candidate breaks {len(problems)} rule(s):\n{lines}{tail}")
 

@@ -169,3 +169,18 @@ def test_a_section_whose_code_fence_never_closes_is_named(memory: Path) -> None:
     assert "missing section" not in result.output
     closed = ["--content", "```\n## Context\n```", "--evidence", "~~~~\nok\n~~~~~"]
     ok(run(memory, "propose", *base, *closed))
+
+
+def test_a_refusal_shows_twenty_problems_a_file_as_check_does(memory: Path, tmp_path: Path) -> None:
+    """A draft that breaks a rule once a line (30 tokens here, thousands at will) was refused
+    with every problem on its own line; the refusal shows the first 20, as `gitmem check`
+    does, and says how many more."""
+    from secret_samples import github_token
+
+    tokens = "\n".join(f"use {github_token(2000 + n)}" for n in range(30))
+    draft = tmp_path / "draft.md"
+    draft.write_text(text(body=f"## Context\nc\n## Content\n{tokens}\n## Evidence\ne\n"))
+    refused = run(memory, "propose", "--from", str(draft))
+    assert refused.exit_code == 1, refused.output
+    assert refused.output.count(" SECRET ") == 20, refused.output
+    assert "10 more problems in this file not shown" in refused.output
