@@ -430,8 +430,8 @@ class _Engine:
         return rx
 
     def gates_of(self, index: int) -> Any:
-        """A regex that matches where rule `index`'s gates all could (any one of them: the
-        place a broken token's prefix stands), compiled on need."""
+        """A regex matching any one of rule `index`'s gates (where a broken token's prefix
+        stands), compiled on need."""
         rx = self._gate_regexes.get(index)
         if rx is None:
             either = "|".join(f"(?:{g})" for g in _RULES[index].gates)
@@ -1454,7 +1454,7 @@ def _pinned_object_id(line: bytes, start: int, end: int) -> bool:
     """Whether line[start:end] is a git object id pinned after an `@` (`owner/repo@<sha>`,
     `path@<sha>`): how workflows and lock files name an action or a dependency, often on a
     line that also speaks of a token (`token: ${{ … }}`)."""
-    return end - start in (40, 64) and line[start - 1 : start] == b"@" and start > 1
+    return start > 1 and line[start - 1] == ord("@") and end - start in (40, 64)
 
 
 def _value_of_other_key(line: bytes, start: int) -> bool:
@@ -1724,10 +1724,10 @@ def _unquote_run(m: re.Match[str]) -> str:
         return m.group()
 
 
-#: Letters of other scripts that a reader takes for a Latin letter or digit (the Cyrillic,
-#: Greek, Armenian and IPA entries of Unicode's confusables.txt whose prototype is one Latin
-#: letter, the ones NFKC leaves alone). A token whose `p` is a Cyrillic `р` still reads, and
-#: copies into a prompt, as the token; the scanner reads it as a reader does.
+#: Letters of other scripts that a reader takes for a Latin letter, chosen by hand from the
+#: Cyrillic, Greek, Armenian and IPA letters NFKC leaves alone (a subset of what Unicode's
+#: confusables list names). A token whose `p` is a Cyrillic `р` still reads, and copies into a
+#: prompt, as the token; the scanner reads it as a reader does.
 _LOOKALIKES: Final = str.maketrans(
     "аеорсухѕіјԁһԛԝӏɑɡıοαρνυικτχ"  # lower case
     "АВЕКМНОРСТХУЅІЈԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"  # upper case
@@ -2209,9 +2209,9 @@ def _merged(
 #: own scan reads it)
 _WRAPPED_KINDS = frozenset((_TOKEN, _JWT))
 #: token characters, and a line break with the indentation (or a block quote's `>`) after it
-_RUN = r"[A-Za-z0-9_\-.]"
-_BREAK = r"\r?\n[ \t>]*"
 _RUN_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
+_RUN = r"[A-Za-z0-9_\-.]"  # _RUN_BYTES as a class
+_BREAK = r"\r?\n[ \t>]*"
 _RUN_REST = re.compile(f"{_RUN}*".encode("ascii"))
 #: a chain: a run of token characters that ends its line, and the runs that start the next
 #: lines; a line that is one run wholly carries the chain on

@@ -15,7 +15,8 @@ Decisions recorded here (README "Entry format"):
 - The one-line fields (title, applies_when, rationale, correction, detection_signal) have their
   whitespace runs, newlines included, joined into single spaces.
 - The body is measured as gitmem writes it: the three sections with their headings, without
-  the final newline.  `## ` lines inside fenced code blocks are not headings.  A paragraph
+  the final newline.  A `## ` line may be indented up to three spaces (four make code), as
+  CommonMark reads it; `## ` lines inside fenced code blocks are not headings.  A paragraph
   underlined with `---` (a setext heading) is a level-2 heading as a `## ` line is, so it is
   a section too (gitmem writes it back as `## `); one underlined with `===` is level 1, text
   as a `# ` line is; a `---` after a blank line is a thematic break (CommonMark).
