@@ -3,7 +3,8 @@ the little it writes where others' text lands in a rendered page (a bot's commen
 summary).
 
 A `## Content` line inside a fence is text, not a section; a fence closes only with a marker
-of its own kind at least as long as the one that opened it (CommonMark). A paragraph
+of its own kind at least as long as the one that opened it, or with the list item or block
+quote it was opened in (CommonMark; fenced() says how both readings meet). A paragraph
 underlined with `---` is a level-2 heading as surely as `## ` makes one (a setext heading),
 and with `===` a level-1 one; a `---` after a blank line, a heading or a list is a thematic
 break instead (setext_headings).
@@ -20,10 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+# a backtick fence's info string holds no backtick (else the line is a paragraph: CommonMark)
+FENCE = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _BACKTICKS = re.compile(r"`+")
 # what may end a line or a paragraph somewhere (CommonMark's CR, LF; Unicode's separators),
 # and the other control characters, which no reader needs to see
@@ -63,7 +69,56 @@ def block(text: object) -> str:
 
 
 def fenced(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
-    """Each line with True when it belongs to a fenced code block (its fence lines included)."""
+    """Each line with True when it belongs to a fenced code block (its fence lines included).
+
+    Read flat first: a fence opens at up to three spaces of indent and closes with a marker
+    of its kind at least as long. That reading is CommonMark's at the top level, but not
+    where a fence sits in a container: a fence opened in a list item ends with the item, and
+    a fence line inside an HTML block opens nothing. So when the flat reading would hide a
+    level-2 heading or a `---` / `===` underline in code (a section the renderer may show),
+    the lines are read again by a CommonMark parser (markdown-it-py's block rules), whose
+    fences are the answer. Text with no such line inside a fence (nearly all of it) never
+    pays for the parser: the flat reading can then hide no section, whatever it makes of
+    the fences.
+    """
+    flat = list(_fenced_flat(lines))
+    if any(code and _section_like(line) for line, code in flat):
+        yield from _fenced_commonmark([line for line, _ in flat])
+    else:
+        yield from flat
+
+
+def _section_like(line: str) -> bool:
+    """A `## ` heading or a setext underline: what a section may be made of."""
+    found = heading(line)
+    return (found is not None and found[0] == 2) or _underline_level(line) is not None
+
+
+@cache
+def _block_reader() -> MarkdownIt:
+    """A CommonMark parser of blocks only (no inline rules: only the fences are read).
+    Imported here, not above: it takes longer to import than a commit that touches no
+    memory file may take in all, and only unusual text needs it."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").disable("inline")
+
+
+def _fenced_commonmark(lines: list[str]) -> list[tuple[str, bool]]:
+    """fenced()'s answer as a CommonMark parser reads the fences, in containers too.
+
+    A lone CR is a line ending to the parser and part of the line to the caller, so it is
+    handed over as a blank, which keeps the parser's lines the caller's."""
+    code = [False] * len(lines)
+    for token in _block_reader().parse("\n".join(line.replace("\r", " ") for line in lines)):
+        if token.type == "fence" and token.map:
+            for number in range(token.map[0], min(token.map[1], len(lines))):
+                code[number] = True
+    return list(zip(lines, code, strict=True))
+
+
+def _fenced_flat(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """fenced() read as if every fence were at the top level."""
     fence: str | None = None
     for line in lines:
         match = FENCE.match(line)

@@ -67,6 +67,26 @@ def test_headings_inside_code_fences_are_not_sections() -> None:
     assert "## Other" in parsed.content
 
 
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "- item\n\n  ```",  # a fence in a list item ends with the item
+        "<div>\n```\n</div>\n",  # a fence line in an HTML block opens nothing
+        "``` not`a`fence",  # a backtick fence's info string holds no backtick
+    ],
+)
+def test_a_fence_that_renders_closed_hides_no_section(opening: str) -> None:
+    """The renderer shows the `## Evidence` after these as a heading (CommonMark): read as
+    code, a second Evidence section hid inside Content, seen by every reader of the rendered
+    entry and by no gate."""
+    body = f"## Context\nc\n\n## Content\n{opening}\n## Evidence\nno\n\n## Evidence\ne\n"
+    with pytest.raises(EntryError, match="appears twice") as info:
+        E.parse(text(body=body))
+    assert info.value.rule == "SECTIONS"
+    fenced_in_content = "## Context\nc\n\n## Content\n```\n## Evidence\n```\n\n## Evidence\ne\n"
+    assert "## Evidence" in E.parse(text(body=fenced_in_content)).content
+
+
 def test_a_heading_indented_up_to_three_spaces_is_a_section() -> None:
     """CommonMark renders `  ## Evidence` as the heading `## Evidence` does: read as text, a
     second Evidence section could hide in the first, seen by every reader and by no gate.

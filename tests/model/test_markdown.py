@@ -60,3 +60,37 @@ def test_every_setext_heading_commonmark_reads_is_found(lines: list[str]) -> Non
 def test_setext_headings_spell_their_paragraph() -> None:
     lines = ["Notes", "  and more  ", "---", "", "Title", "===", "", "a", "", "---"]
     assert list(setext_headings(fenced(lines))) == [(0, 2, 2, "Notes and more"), (4, 5, 1, "Title")]
+
+
+#: lines around code fences: fences of both kinds, opened at the top level, indented, inside
+#: list items and block quotes, and with an info string a backtick fence may not have; HTML
+#: blocks a fence line may sit in; the headings and underlines a fence may hide
+_FENCE_LINES = st.sampled_from(
+    ["```", "~~~", "````", "  ```", "   ~~~", "    ```", "``` py", "``` a`b", "~~~ a`b",
+     "- ```", "1. ```", "> ```", "- item", "1. x", "  text", "   text", "> q", "",
+     "<div>", "</div>", "<!--", "-->", "<pre>", "</pre>", "Foo", "---", "## Evidence",
+     "  ## Evidence", "## Content", "\t```", "- ~~~"]
+)  # fmt: skip
+
+
+def _commonmark_h2(body: str) -> set[int]:
+    """The first line of every top-level level-2 heading, ATX or setext, CommonMark renders."""
+    return {
+        token.map[0] if token.markup == "##" else token.map[1] - 1
+        for token in _COMMONMARK.parse(body)
+        if token.type == "heading_open" and token.tag == "h2" and token.level == 0 and token.map
+    }
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_FENCE_LINES, min_size=1, max_size=8))
+def test_no_section_heading_commonmark_renders_is_read_as_code(lines: list[str]) -> None:
+    """A `## ` line or a setext underline that a CommonMark renderer shows as a level-2
+    heading is never one that fenced() put inside code: a fence closed by the end of the
+    list item it was opened in, a fence line inside an HTML block, a backtick fence whose
+    info string holds a backtick (no fence at all) hide no section from the reader."""
+    body = "\n".join(lines)
+    marks = list(fenced(body.split("\n")))
+    ours = {n for n, (line, code) in enumerate(marks) if not code and line.lstrip(" ")[:3] == "## "}
+    ours |= {h.underline for h in setext_headings(marks) if h.level == 2}
+    assert _commonmark_h2(body) <= ours, body
