@@ -291,6 +291,7 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     import json
 
     from gitmem.curate import harvest as harvest_mod
+    from gitmem.model.problem import shown_lines
 
     result = harvest_mod.harvest(command_workspace(), list(paths), dry_run=dry_run)
     if fmt == "json":
@@ -326,8 +327,9 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
             )
         )
         return 0 if result.ok else 1
-    for problem in result.problems:
-        _echo(str(problem), err=True)
+    see_all = "`gitmem harvest --format json` with the same paths lists them all"
+    for line in shown_lines(result.problems, see_all):
+        _echo(line, err=True)
     counted = sum(len(v.gaps) for v in result.verdicts)
     _echo(
         f"read {len(result.verdicts)} verdict file(s): {counted} Blocking or Major gap(s) "

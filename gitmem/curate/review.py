@@ -37,7 +37,7 @@ from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.markdown import block, cell, code
-from gitmem.model.problem import Problem
+from gitmem.model.problem import Problem, by_file, left_out, shown_lines
 from gitmem.repo.workspace import Workspace
 
 _WITHHELD = "Not shown: the candidate holds a secret (rule SECRET above); remove it first."
@@ -222,7 +222,7 @@ def as_text(done: CandidateReview) -> str:
     lines.append(
         "checks: " + ("all rules pass" if not done.errors else f"{len(done.errors)} problem(s)")
     )
-    lines.extend(f"  {p}" for p in done.problems)
+    lines.extend(f"  {line}" for line in shown_lines(done.problems, _see_all(done)))
     lines += ["", "near-duplicates among the admitted entries:"]
     if done.similar:
         for s in done.similar:
@@ -247,6 +247,11 @@ def as_text(done: CandidateReview) -> str:
     return "\n".join(lines)
 
 
+def _see_all(done: CandidateReview) -> str:
+    """How to list every problem of a review whose text leaves some out (shown_lines)."""
+    return f"`gitmem review {done.id} --format json` lists them all"
+
+
 def _changes_text(done: CandidateReview) -> list[str]:
     changes = done.changes
     if changes is None:
@@ -265,12 +270,16 @@ def as_markdown(done: CandidateReview) -> str:
     out = [f"### gitmem review: {code(done.id)}", "", f"**Checks:** {state}", ""]
     if done.problems:
         out += ["| file | line | rule | message |", "| --- | --- | --- | --- |"]
+        files = by_file(done.problems)
         out += [
             f"| {cell(p.path)} | {p.line or ''} | {cell(p.rule)}"
             f"{' (warning)' if p.warning else ''} | {cell(p.message)} |"
-            for p in done.problems
+            for _, shown, _ in files
+            for p in shown
         ]
         out.append("")
+        notes = [code(left_out(path, left, _see_all(done))) for path, _, left in files if left]
+        out += [*notes, ""] if notes else []
     out += ["#### Near-duplicates among the admitted entries", ""]
     if done.similar:
         out += ["| entry | title | similarity | |", "| --- | --- | --- | --- |"]

@@ -33,22 +33,37 @@ class Problem:
 SHOWN_PER_FILE: Final = 20
 
 
+def by_file(
+    problems: Iterable[Problem], limit: int = SHOWN_PER_FILE
+) -> list[tuple[str, list[Problem], int]]:
+    """The problems grouped by path (in the order paths first appear): each path, the first
+    limit of its problems, and how many of them are left out. What a person's output shows
+    of a report, as lines (shown_lines) or as a table's rows (`gitmem review --format
+    markdown`)."""
+    grouped: dict[str, list[Problem]] = {}
+    for problem in problems:
+        grouped.setdefault(problem.path, []).append(problem)
+    return [(path, found[:limit], max(0, len(found) - limit)) for path, found in grouped.items()]
+
+
+def left_out(path: str, left: int, more: str, limit: int = SHOWN_PER_FILE) -> str:
+    """The line that says how many problems of path by_file left out, and more (how to see
+    them all)."""
+    return (
+        f"{path}: … {left} more problem{'s' if left != 1 else ''} in this file not "
+        f"shown (the first {limit} are): {more}"
+    )
+
+
 def shown_lines(problems: Iterable[Problem], more: str, limit: int = SHOWN_PER_FILE) -> list[str]:
     """One line per problem, grouped by path (in the order paths first appear), at most limit
     of each path; a path over it then gets one line saying how many were left out and more
     (how to see them all). Machine formats (JSON, SARIF) list every problem instead."""
-    by_path: dict[str, list[Problem]] = {}
-    for problem in problems:
-        by_path.setdefault(problem.path, []).append(problem)
     lines: list[str] = []
-    for path, found in by_path.items():
-        lines.extend(str(p) for p in found[:limit])
-        if len(found) > limit:
-            left = len(found) - limit
-            lines.append(
-                f"{path}: … {left} more problem{'s' if left != 1 else ''} in this file not "
-                f"shown (the first {limit} are): {more}"
-            )
+    for path, shown, left in by_file(problems, limit):
+        lines.extend(str(p) for p in shown)
+        if left:
+            lines.append(left_out(path, left, more, limit))
     return lines
 
 

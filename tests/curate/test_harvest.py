@@ -484,3 +484,20 @@ def test_a_dry_run_says_which_candidates_propose_would_refuse(memory: Path) -> N
     assert dry.exit_code == real.exit_code == 1, (dry.output, real.output)
     assert "invalid   'No test covers the\\u200b hook'" in dry.output
     assert "HIDDEN-UNICODE" in dry.output
+
+
+def test_the_problems_of_a_file_are_shown_twenty_at_most(memory: Path) -> None:
+    """A verdict file breaking a row rule on each of 30 rows printed all 30 lines (thousands
+    at will); harvest now shows the first 20 of a file and says how many more, as `gitmem
+    check` does, and JSON keeps them all."""
+    rows = "".join(f"| Severe | tests | gap {n} | e | f |\n" for n in range(30))
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    (memory / "audit.md").write_text(f"# Audit\n\n## Verdict — GAPS\n\n{table}{rows}")
+    result = run(memory, "harvest", "audit.md", "--dry-run")
+    assert result.stderr.count("HARVEST-ROW") == 20, result.stderr
+    assert (
+        "audit.md: … 10 more problems in this file not shown (the first 20 are): "
+        "`gitmem harvest --format json` with the same paths lists them all"
+    ) in result.stderr
+    data = json.loads(run(memory, "harvest", "audit.md", "--dry-run", "--format", "json").output)
+    assert len(data["problems"]) == 30

@@ -146,3 +146,27 @@ def test_a_new_entry_has_no_changes_section(memory: Path) -> None:
     data = json.loads(ok(run(memory, "review", candidate, "--format", "json")).output)
     assert (data["kind"], data["target"], data["changes"]) == ("admit", None, None)
     assert "amends" not in ok(run(memory, "review", candidate)).output
+
+
+def test_the_checks_show_twenty_problems_a_file_as_check_does(memory: Path) -> None:
+    """A candidate committed by hand with a token on each of 30 lines was reviewed with all
+    30 SECRET lines (thousands at will), burying the rest of the review; text and markdown
+    now show the first 20 of a file and say how many more, as `gitmem check` does, and JSON
+    keeps them all."""
+    tokens = "".join(f"token {github_token(300 + n)}\n" for n in range(30))
+    candidate = _id(memory, HOOKS)
+    git(memory, "checkout", "-q", f"gitmem/{candidate}")
+    path = next((memory / ".gitmem" / "candidates").glob("*.md"))
+    path.write_text(path.read_text().replace("## Evidence\n", f"## Evidence\n{tokens}"))
+    git(memory, "commit", "-q", "--no-verify", "-am", "leaks")
+    git(memory, "checkout", "-q", "main")
+    more = "10 more problems in this file not shown (the first 20 are): "
+    text = run(memory, "review", candidate)
+    assert text.exit_code == 1
+    assert text.output.count(": SECRET ") == 20, text.output
+    assert f"{more}`gitmem review {candidate} --format json` lists them all" in text.output
+    markdown = run(memory, "review", candidate, "--format", "markdown").output
+    assert markdown.count("`SECRET`") == 20, markdown
+    assert "10 more problems in this file not shown" in markdown
+    data = json.loads(run(memory, "review", candidate, "--format", "json").output)
+    assert sum(p["rule"] == "SECRET" for p in data["problems"]) == 30
