@@ -205,29 +205,52 @@ def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
     return Candidate(entry_id, ref, tip, path, data)
 
 
-def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
-    """A pending candidate: its local branch, else a remote-tracking one."""
+def require_id(entry_id: str, what: str = "a candidate id") -> None:
+    """Refuse at once an id no entry or candidate can have (what names what was asked for),
+    quoting only its start: the commands that look one up say so in one short line."""
     if not is_entry_id(entry_id):
         raise UsageError(
-            f"{quoted_id(entry_id)} is not a candidate id (lowercase letters and digits in "
+            f"{quoted_id(entry_id)} is not {what} (lowercase letters and digits in "
             f"words joined by '-', at most {MAX_ID_LENGTH} characters): see `gitmem candidates`"
         )
-    branch = candidate_branch(entry_id)
-    remote = _remote_candidate_refs(ws, entry_id)
-    for ref in [candidate_ref(entry_id), *remote]:
+
+
+def lookup_candidate(ws: Workspace, entry_id: str) -> Candidate | None:
+    """A pending candidate: its local branch, else a remote-tracking one; None when there is
+    neither (the id must be one: require_id)."""
+    for ref in [candidate_ref(entry_id), *_remote_candidate_refs(ws, entry_id)]:
         tip = ws.store.ref_target(ref)
         if tip:
             return _candidate(ws, entry_id, ref, tip)
-    closed = _closed(ws, entry_id)
+    return None
+
+
+def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
+    """A pending candidate: its local branch, else a remote-tracking one."""
+    require_id(entry_id)
+    found = lookup_candidate(ws, entry_id)
+    if found is not None:
+        return found
+    closed = closed_candidate(ws, entry_id)
     if closed:
-        raise UsageError(f"{entry_id} is no longer a candidate: {closed}")
+        raise UsageError(f"{entry_id} is no longer a candidate: {closed.note}")
     raise UsageError(
-        f"no candidate {entry_id!r}: no branch {branch} here or on a remote "
-        "(git fetch first?); see `gitmem candidates`"
+        f"no candidate {entry_id!r}: no branch {candidate_branch(entry_id)} here or on a "
+        "remote (git fetch first?); see `gitmem candidates`"
     )
 
 
-def _closed(ws: Workspace, entry_id: str) -> str | None:
+@dataclass(frozen=True)
+class Closed:
+    """What became of a candidate whose branch is gone."""
+
+    #: "it was admitted by … (path on main)", "it was refused … (topic …, on main)"
+    note: str
+    #: the main (`main`, `origin/main`) that admitted it; None when it was refused
+    admitted_on: str | None
+
+
+def closed_candidate(ws: Workspace, entry_id: str) -> Closed | None:
     """What became of a candidate whose branch is gone: admitted (main, or the remote's main
     this clone has not pulled yet) or refused; None when nothing says."""
     store = ws.store
@@ -238,15 +261,16 @@ def _closed(ws: Workspace, entry_id: str) -> str | None:
         found = find_entry(store, store.subtree(tree, ws.dir), entry_id)
         if found is not None:
             item, entry = found
-            return (
+            return Closed(
                 f"it was admitted by {entry.meta.get('admitted_by', '?')} on "
-                f"{entry.meta.get('admitted', '?')} ({ws.dir}/{item.path} on {label})"
+                f"{entry.meta.get('admitted', '?')} ({ws.dir}/{item.path} on {label})",
+                label,
             )
         data = store.read_path(tree, f"{ws.dir}/refused.md")
         rows = refused_mod.parse(data.decode("utf-8", "replace")) if data else {}
         refusal = next((r for r in rows.values() if r.id == entry_id), None)
         if refusal is not None:
-            return f"it was {refusal.describe()} (topic {refusal.topic}, on {label})"
+            return Closed(f"it was {refusal.describe()} (topic {refusal.topic}, on {label})", None)
     return None
 
 

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, secret_problems
-from gitmem.lifecycle.candidates import find_candidate
+from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import find_entry, unreadable_entry
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.names import quoted_id
+from gitmem.model.names import candidate_branch, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot
 from gitmem.repo.workspace import Workspace
@@ -74,6 +74,7 @@ def list_entries(
 
 def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     """An entry on main, else a pending candidate: (where, entry)."""
+    require_id(entry_id, "a candidate id, nor an entry's")
     tip = ws.main_tip()
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
     found = find_entry(ws.store, memory, entry_id)
@@ -86,13 +87,33 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
             f"{ws.dir}/{path}:{exc.line or 1}: {exc.rule} {exc.message}: the entry on "
             f"{ws.branch} does not parse; `gitmem check` names every problem of the memory"
         )
-    candidate = find_candidate(ws, entry_id)
+    candidate = lookup_candidate(ws, entry_id)
+    if candidate is None:
+        raise _unknown(ws, entry_id)
     if candidate.data is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
     try:
         return f"{candidate.ref}:{candidate.path}", parse(candidate.data)
     except EntryError as exc:
         raise UsageError(f"{candidate.path}: {exc.rule} {exc.message}") from None
+
+
+def _unknown(ws: Workspace, entry_id: str) -> UsageError:
+    """The error for an id that is neither an entry on the memory branch nor a pending
+    candidate: that both were looked up, what became of a closed candidate (admitted on a
+    main this clone has not pulled, refused), and where to look. Exit 2, as every command's
+    unknown id."""
+    missing = f"no entry {quoted_id(entry_id)} on {ws.branch}"
+    closed = closed_candidate(ws, entry_id)
+    if closed is None:
+        return UsageError(
+            f"{missing} and no candidate {quoted_id(entry_id)} (no branch "
+            f"{candidate_branch(entry_id)} here or on a remote): `gitmem list` lists the "
+            "entries, `gitmem candidates` the candidates (git fetch first?)"
+        )
+    if closed.admitted_on is not None:  # on a remote's main only: find_entry missed it here
+        return UsageError(f"{missing}: {closed.note}: git pull, then show it")
+    return UsageError(f"{missing}: {closed.note}")
 
 
 def secrets_in(ws: Workspace, path: str, text: str) -> list[Problem]:

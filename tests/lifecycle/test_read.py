@@ -1,0 +1,50 @@
+"""Reading the memory: `gitmem show ID` and `gitmem list`, on ids and files that are not
+what a reader expects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clirunner import PROPOSE, first_id, ok, run
+from remote import connect, make_server
+
+from conftest import git
+
+
+def test_show_of_an_id_on_no_branch_says_neither_entry_nor_candidate(memory: Path) -> None:
+    """`gitmem show ID` of an id that is no entry on main answered "no candidate", as if
+    only candidates were looked up: the message now says both were, and where to look
+    (exit 2, as every command's unknown id)."""
+    unknown = "local-decision-20990101-nothing-here"
+    shown = run(memory, "show", unknown)
+    assert shown.exit_code == 2, shown.output
+    assert shown.output == (
+        f"gitmem: no entry {unknown!r} on main and no candidate {unknown!r} (no branch "
+        f"gitmem/{unknown} here or on a remote): `gitmem list` lists the entries, "
+        "`gitmem candidates` the candidates (git fetch first?)\n"
+    )
+
+
+def test_show_in_a_clone_behind_origin_says_the_entry_is_on_origin_not_on_main(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A teammate who fetched but did not pull asks for an entry admitted on origin's main:
+    show said "is no longer a candidate", not that the entry is on origin/main and not on
+    their main, nor how to read it."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(server), str(teammate))
+    ok(run(memory, *PROPOSE, "--push"))
+    ok(run(memory, "admit", first_id(), "--push"))
+    git(teammate, "fetch", "-q")
+    shown = run(teammate, "show", first_id())
+    assert shown.exit_code == 2, shown.output
+    assert shown.output.startswith(
+        f"gitmem: no entry {first_id()!r} on main: it was admitted by human:Test Author on "
+    ), shown.output
+    assert shown.output.endswith(
+        f"(.gitmem/entries/decision/{first_id()}.md on origin/main): git pull, then show it\n"
+    ), shown.output
+    git(teammate, "pull", "-q")
+    assert "status: admitted" in ok(run(teammate, "show", first_id())).output
