@@ -9,6 +9,7 @@ ref leaves only unreachable objects behind, never a half-written ref.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import re
@@ -694,15 +695,39 @@ class Store:
         try:
             yield
         except (OSError, pygit2.GitError) as exc:
+            advice = (
+                "free some space on the disk, then run the command again"
+                if _disk_full(self.common_dir / "objects")
+                else "make its objects folder writable for you (is it a read-only mount, "
+                "another user's, or is the disk full?), then run the command again"
+            )
             raise UsageError(
-                f"cannot write to the git repository at {self.common_dir}: {exc}: make its "
-                "objects folder writable for you (is it a read-only mount, another user's, "
-                "or is the disk full?), then run the command again"
+                f"cannot write to the git repository at {self.common_dir}: {exc}: {advice}"
             ) from None
+
+    def _written(self, oid: str, what: str) -> str:
+        """oid, once the object database holds it. libgit2 answers a commit it could not
+        write for a full disk with its id all the same (1.9: the blob and tree writes before
+        it raise); git update-ref then refused the ref "with nonexistent object", and the
+        user never learnt the disk was full. Checked here, the error names the folder and
+        the reason."""
+        if self.has_object(oid):
+            return oid
+        objects = self.common_dir / "objects"
+        reason = (
+            f"{os.strerror(errno.ENOSPC)}: free some space on the disk, then run the command again"
+            if _disk_full(objects)
+            else "libgit2 said it wrote it, yet it is not there: check the disk and `git fsck`, "
+            "then run the command again"
+        )
+        raise UsageError(
+            f"cannot write to the git repository at {self.common_dir}: the {what} {oid} was "
+            f"not written to {objects}: {reason}"
+        )
 
     def write_blob(self, data: bytes) -> str:
         with self._writing():
-            return str(self._repo.create_blob(data))
+            return self._written(str(self._repo.create_blob(data)), "file")
 
     def build_tree(self, base: str | None, updates: Mapping[str, tuple[str, int] | None]) -> str:
         """A new tree: base with each path set to (blob id, mode), or removed when None."""
@@ -741,7 +766,7 @@ class Store:
                 oid, mode = value
                 builder.insert(name, pygit2.Oid(hex=oid), mode)
         with self._writing():
-            return str(builder.write())
+            return self._written(str(builder.write()), "tree")
 
     def identity(self, role: str = "author") -> tuple[str | None, str | None]:
         """Who writes, as git itself decides it for role (author or committer): the variable
@@ -780,7 +805,7 @@ class Store:
                 pygit2.Oid(hex=tree),
                 [pygit2.Oid(hex=p) for p in parents],
             )
-        return str(oid)
+        return self._written(str(oid), "commit")
 
     def update_ref(self, ref: str, new: str, old: str | None, message: str) -> bool:
         """Move ref from old (None: must not exist) to new, atomically; False if it moved
@@ -830,13 +855,14 @@ class Store:
             folder = (self.common_dir / ref).parent
             while not folder.exists() and folder != self.common_dir:
                 folder = folder.parent
-            writable = os.access(folder, os.W_OK)
-            what = (
-                "fix what git says, then run the command again"
-                if writable
-                else f"{folder} cannot be written: make it writable for you, then run the "
-                "command again"
-            )
+            if _disk_full(folder):  # git says it "couldn't write" a lock, not always why
+                what = f"{folder}: {os.strerror(errno.ENOSPC)}: free some space on the disk, "
+                what += "then run the command again"
+            elif not os.access(folder, os.W_OK):
+                what = f"{folder} cannot be written: make it writable for you, then run the "
+                what += "command again"
+            else:
+                what = "fix what git says, then run the command again"
         return UsageError(f"git could not move {ref}: {reason}\n{what}")
 
     def ref_locks(self, ref: str) -> list[Path]:
@@ -1285,6 +1311,24 @@ _FOLDER_CACHE = 256
 _DIFF_UNIT = re.compile(
     rb":([0-7]+) ([0-7]+) ([0-9a-f]+) ([0-9a-f]+) [A-Z][0-9]*\0([^\0]*)\0|([0-9a-f]+)\0"
 )
+
+
+#: Below this much free space a write that failed without saying why is put down to the
+#: disk: the failed write has freed what it had taken (git removes its lock file) before the
+#: space is looked at, so "none left" is seldom what is found.
+_NEARLY_FULL = 1 << 20
+
+
+def _disk_full(folder: Path) -> bool:
+    """Whether the file system of folder is (nearly) out of space, or out of inodes, for its
+    user: what a write that failed without saying why (libgit2's commit, git's lock file or
+    reflog) failed on."""
+    try:
+        found = os.statvfs(folder)
+    except OSError:
+        return False
+    # a file system that counts no inodes (btrfs) reports 0 of 0 free
+    return found.f_bavail * found.f_frsize < _NEARLY_FULL or 0 == found.f_favail < found.f_files
 
 
 def _stale_lock_advice(lock: Path) -> str:

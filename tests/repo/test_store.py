@@ -316,3 +316,55 @@ def test_the_hooks_commands_outside_a_repository_say_so_as_every_command_does(
         f"gitmem: {outside} is not inside a git repository: run gitmem in a repository, or "
         "`git init` one first\n"
     )
+
+
+#: A command line run on a copy of the repository $1 inside a tmpfs mounted on $0 (in a mount
+#: namespace of its own), the tmpfs filled but for $2 blocks of 4 KiB: a disk that fills as
+#: the command writes.
+_ON_A_NEARLY_FULL_DISK = """
+mount -t tmpfs -o size=4m tmpfs "$0" || exit 97
+cp -a "$1" "$0/repo" && cd "$0/repo" || exit 98
+free=$(df --output=avail -B4096 "$0" | tail -n 1)
+dd if=/dev/zero of="$0/filler" bs=4096 count=$((free - $2)) 2>/dev/null
+shift 2
+exec "$@"
+"""
+
+
+def test_a_disk_that_fills_as_the_commit_is_written_is_named(memory: Path, tmp_path: Path) -> None:
+    """libgit2 answers a commit it could not write for a full disk with its id, as if it had
+    written it; git update-ref then refused the branch with "trying to write ref ... with
+    nonexistent object", and the user never learnt the disk was full. Each free space
+    from one block to eight fails a different write of `gitmem propose` (a blob, a tree,
+    the commit, the ref's lock, its log): every one now names the repository and the full
+    disk (exit 2), and leaves no branch."""
+    import sys
+
+    from clirunner import PROPOSE
+
+    unshare = ["unshare", "-m"] if os.geteuid() == 0 else ["unshare", "-r", "-m"]
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    probe = subprocess.run(
+        [*unshare, "sh", "-c", 'mount -t tmpfs tmpfs "$0"', str(mount)], capture_output=True
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"no tmpfs in a mount namespace of its own here: {probe.stderr!r}")
+    said: dict[int, str] = {}
+    for blocks in range(1, 9):
+        done = subprocess.run(
+            [*unshare, "sh", "-c", _ON_A_NEARLY_FULL_DISK, str(mount), str(memory),
+             str(blocks), sys.executable, "-m", "gitmem", *PROPOSE],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if done.returncode == 0:
+            continue
+        assert done.returncode == 2, (blocks, done.stderr)
+        assert "nonexistent object" not in done.stderr, (blocks, done.stderr)
+        assert "No space left on device" in done.stderr, (blocks, done.stderr)
+        said[blocks] = done.stderr
+    commit = [text for text in said.values() if "the commit " in text]
+    assert commit, said  # the write libgit2 calls a success was met
+    assert f"cannot write to the git repository at {mount / 'repo' / '.git'}: " in commit[0]
+    for text in said.values():
+        assert "free some space on the disk, then run the command again" in text, said
