@@ -12,7 +12,7 @@ import click
 
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
-from gitmem.cli.options import command_workspace, visible
+from gitmem.cli.options import LEFT_OUT, command_workspace, visible
 from gitmem.errors import UsageError
 from gitmem.repo.atomic import atomic_write, refuse_links, remove_temporaries_of
 
@@ -92,9 +92,7 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
     ws = command_workspace()
     done = do_export(ws, target, output=output, max_lines=budget_lines, max_bytes=budget_bytes)
     for unread in done.unreadable:  # on stderr, as `gitmem list` says it
-        click.echo(
-            visible(f"gitmem: {unread} does not parse, left out: run `gitmem check`"), err=True
-        )
+        click.echo(visible(f"gitmem: {unread}: not a readable entry, {LEFT_OUT}"), err=True)
     if output == "-":
         click.echo(done.text, nl=False)
         return 0

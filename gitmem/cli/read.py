@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, command_workspace, visible
+from gitmem.cli.options import LEFT_OUT, TEXT_OR_JSON, command_workspace, visible
 
 
 @click.command("list")
@@ -22,13 +22,14 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
     """Entries on the main branch, by type, with their status (an amended entry is marked
     `admitted*`; a retired one is a tombstone, never recalled)."""
     from gitmem.lifecycle import read
+    from gitmem.model.problem import Problem
 
-    skipped: list[str] = []
+    skipped: list[Problem] = []
     ws = command_workspace()
     ws.settings.check_types(types)  # a typo would list "no entries"
     rows = read.list_entries(ws, status=status, types=types, skipped=skipped)
-    for path in skipped:  # on stderr, so that --format json stays one document
-        click.echo(f"gitmem: {path} does not parse, left out: run `gitmem check`", err=True)
+    for problem in skipped:  # on stderr, so that --format json stays one document
+        click.echo(visible(f"gitmem: {problem}: {LEFT_OUT}"), err=True)
     if fmt == "json":
         click.echo(json.dumps([asdict(r) for r in rows], indent=2))
         return 0

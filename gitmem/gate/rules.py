@@ -30,7 +30,7 @@ from gitmem.model import allowed as allowed_mod
 from gitmem.model import entry as entry_mod
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
-from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import FILE, FOLDER, MISSING, SYMLINK, Snapshot
 from gitmem.settings.load import Settings, fold_name
@@ -258,8 +258,7 @@ def check_bytes(path: str, data: bytes, ctx: Context, place: Place | None = None
                 path,
                 None,
                 "TOO-LARGE",
-                f"is over {MAX_FILE_BYTES // 1024} KiB: a memory entry is a short note "
-                f"(body at most {ctx.settings.max_body} characters)",
+                f"{TOO_LARGE} (body at most {ctx.settings.max_body} characters)",
             )
         ]
     try:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gitmem.model.entry import Entry, EntryError, parse
-from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import is_entry_id
+from gitmem.repo.snapshot import read_entry
 from gitmem.repo.store import Store, TreeItem
 
 
@@ -21,7 +21,7 @@ def find_entry(
         item = store.item(entries_tree, f"{folder}/{entry_id}.md")
         if item is not None and item.is_file:
             try:
-                parsed = parse(store.read(item.oid))
+                parsed = read_entry(store, item)
             except EntryError:
                 continue
             return TreeItem(f"entries/{folder}/{entry_id}.md", item.oid, item.mode), parsed
@@ -31,8 +31,9 @@ def find_entry(
 def unreadable_entry(
     store: Store, memory_tree: str | None, entry_id: str
 ) -> tuple[str, EntryError] | None:
-    """The file entries/<type>/<id>.md that is there but does not parse, and why: what `show`
-    names instead of saying the id is unknown (find_entry passes such a file by)."""
+    """The file entries/<type>/<id>.md that is there but is no readable entry (it does not
+    parse, it is too large: read_entry), and why: what `show` names instead of saying the id
+    is unknown (find_entry passes such a file by)."""
     if memory_tree is None or not is_entry_id(entry_id):
         return None
     entries_tree = store.subtree(memory_tree, "entries")
@@ -40,7 +41,7 @@ def unreadable_entry(
         item = store.item(entries_tree or "", f"{folder}/{entry_id}.md")
         if item is not None and item.is_file:
             try:
-                parse(store.read(item.oid, MAX_ENTRY_BYTES))
+                read_entry(store, item)
             except EntryError as exc:
                 return f"entries/{folder}/{entry_id}.md", exc
     return None

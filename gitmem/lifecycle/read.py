@@ -9,10 +9,9 @@ from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import find_entry, unreadable_entry
 from gitmem.model.entry import Entry, EntryError, parse
-from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.names import candidate_branch, quoted_id
 from gitmem.model.problem import Problem
-from gitmem.repo.snapshot import TreeSnapshot
+from gitmem.repo.snapshot import TreeSnapshot, read_entry
 from gitmem.repo.workspace import Workspace
 
 
@@ -28,10 +27,11 @@ class Listed:
 
 
 def entries(
-    ws: Workspace, rev: str | None = None, skipped: list[str] | None = None
+    ws: Workspace, rev: str | None = None, skipped: list[Problem] | None = None
 ) -> list[tuple[str, Entry]]:
-    """Every parseable entry on main (or at rev), with its repository path, sorted by id; the
-    paths of those that do not parse go to skipped, when given (`gitmem check` says why)."""
+    """Every readable entry on main (or at rev), with its repository path, sorted by id; the
+    file rule each unreadable one breaks (it does not parse, it is too large: read_entry)
+    goes to skipped, when given."""
     store = ws.store
     tip = store.resolve(rev) if rev else ws.main_tip()
     if rev and tip is None:
@@ -44,10 +44,10 @@ def entries(
         if not item.is_file or not item.path.endswith(".md"):
             continue
         try:
-            out.append((item.path, parse(store.read(item.oid, MAX_ENTRY_BYTES))))
-        except EntryError:
+            out.append((item.path, read_entry(store, item)))
+        except EntryError as exc:
             if skipped is not None:
-                skipped.append(item.path)
+                skipped.append(Problem(item.path, exc.line, exc.rule, exc.message))
     return sorted(out, key=lambda pair: pair[1].id)
 
 
@@ -56,9 +56,10 @@ def list_entries(
     *,
     status: str | None = None,
     types: tuple[str, ...] = (),
-    skipped: list[str] | None = None,
+    skipped: list[Problem] | None = None,
 ) -> list[Listed]:
-    """The entries `gitmem list` shows; files that do not parse go to skipped, when given.
+    """The entries `gitmem list` shows; the rule each unreadable file breaks goes to skipped,
+    when given.
     A memory branch missing here is named (Workspace.memory_tip), not listed as empty."""
     ws.memory_tip()
     out = []
@@ -83,9 +84,10 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     broken = unreadable_entry(ws.store, memory, entry_id)
     if broken is not None:
         path, exc = broken
+        problem = Problem(f"{ws.dir}/{path}", exc.line, exc.rule, exc.message)
         raise RuleError(
-            f"{ws.dir}/{path}:{exc.line or 1}: {exc.rule} {exc.message}: the entry on "
-            f"{ws.branch} does not parse; `gitmem check` names every problem of the memory"
+            f"{problem}: the entry on {ws.branch} cannot be read; `gitmem check` names every "
+            "problem of the memory"
         )
     candidate = lookup_candidate(ws, entry_id)
     if candidate is None:

@@ -21,6 +21,8 @@ FRONT_MATTER_END: Final = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 #: The most an entry file may hold (the TOO-LARGE rule); every reader reads no more than this.
 MAX_ENTRY_BYTES: Final = 64 * 1024
+#: What the TOO-LARGE rule says of a memory file over MAX_ENTRY_BYTES.
+TOO_LARGE: Final = f"is over {MAX_ENTRY_BYTES // 1024} KiB: a memory entry is a short note"
 
 #: A value YAML reads as plain text (with plain()'s other checks), and an item of a list.
 PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^\t]*")

@@ -113,15 +113,12 @@ PARALLEL_READ_MIN = 4000
 
 
 def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
-    from gitmem.model.entry import EntryError, parse  # the YAML stack: only when building
-    from gitmem.model.fields import MAX_ENTRY_BYTES
+    from gitmem.model.entry import EntryError  # the YAML stack: only when building
+    from gitmem.repo.snapshot import read_entry
 
     for item in items:
-        data = store.read(item.oid, MAX_ENTRY_BYTES)
-        if len(data) > MAX_ENTRY_BYTES:
-            continue
         try:
-            entry = parse(data)
+            entry = read_entry(store, item)
         except EntryError:
             continue
         if entry.status == "admitted":

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Protocol
 
 from gitmem.model.entry import Entry, EntryError, parse
-from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.repo.store import Store
+from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
+from gitmem.repo.store import Store, TreeItem
 
 FILE = "file"
 SYMLINK = "symlink"
@@ -144,12 +144,23 @@ class WorktreeSnapshot:
                 yield f"{rel}/{name}" if rel != "." else name
 
 
+def read_entry(store: Store, item: TreeItem) -> Entry:
+    """The entry in a file of a tree, read as the file rules judge it (`gitmem check`, every
+    gate), so that no reader of the memory (list, show, lineage, the site, recall) reads
+    what they refuse: a file over MAX_ENTRY_BYTES is TOO-LARGE, never read in part as if its
+    first 64 KiB were the entry. Raises EntryError naming the rule."""
+    data = store.read(item.oid, MAX_ENTRY_BYTES)
+    if len(data) > MAX_ENTRY_BYTES:
+        raise EntryError("TOO-LARGE", f"{TOO_LARGE}: shorten it, or split it into entries")
+    return parse(data)
+
+
 def entry_at(store: Store, tree: str, path: str) -> Entry | None:
     """The entry at a repository path of a tree, or None when absent or unreadable."""
-    data = store.read_path(tree, path)
-    if data is None:
+    item = store.item(tree, path)
+    if item is None or not item.is_file:
         return None
     try:
-        return parse(data[:MAX_ENTRY_BYTES])
+        return read_entry(store, item)
     except EntryError:
         return None

@@ -24,9 +24,9 @@ from gitmem.errors import UsageError
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError, parse
-from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
+from gitmem.repo.snapshot import read_entry
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
@@ -102,7 +102,7 @@ def collect(
         if not item.is_file or not item.path.endswith(".md"):
             continue
         try:
-            parsed.append((item.path, parse(store.read(item.oid, MAX_ENTRY_BYTES))))
+            parsed.append((item.path, read_entry(store, item)))
         except EntryError:
             unreadable.append(item.path)
     parsed.sort(key=lambda pair: (pair[1].id, pair[0]))

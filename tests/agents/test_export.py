@@ -309,7 +309,7 @@ def test_an_entry_file_that_does_not_parse_is_named_not_silently_left_out(memory
     name = path.relative_to(memory).as_posix()
     for target in ("agents", "claude"):
         result = ok(run(memory, "export", target, "-o", "-"))
-        assert f"gitmem: {name} does not parse, left out: run `gitmem check`" in result.stderr
+        assert f"gitmem: {name}: not a readable entry, left out; `gitmem check`" in result.stderr
         text = result.stdout
         assert kept in text and broken not in text
         assert text.rstrip().endswith(

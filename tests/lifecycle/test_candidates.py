@@ -70,7 +70,9 @@ def test_show_and_list_name_an_admitted_entry_that_does_not_parse(memory: Path) 
     assert "no candidate" not in shown.output and "Traceback" not in shown.output
     listed = run(memory, "list")
     assert listed.exit_code == 0 and "no entries" in listed.stdout
-    assert f"{where[:-1]} does not parse, left out: run `gitmem check`" in listed.stderr
+    assert listed.stderr.startswith(f"gitmem: {where}"), listed.stderr
+    assert ": FRONT-MATTER front matter is not valid YAML" in listed.stderr
+    assert listed.stderr.endswith(": left out; `gitmem check` names every problem of the memory\n")
 
 
 def test_an_id_that_cannot_be_one_is_refused_at_once_quoting_only_its_start(

@@ -48,3 +48,42 @@ def test_show_in_a_clone_behind_origin_says_the_entry_is_on_origin_not_on_main(
     ), shown.output
     git(teammate, "pull", "-q")
     assert "status: admitted" in ok(run(teammate, "show", first_id())).output
+
+
+def _every_reader(repo: Path, entry_id: str, path: str, rule: str) -> None:
+    """Each reader of the memory asked about the entry file at path, which breaks rule (a
+    file rule `gitmem check` names): none reads it, and each that reports names the file and
+    the rule."""
+    from gitmem.repo.workspace import open_workspace
+    from gitmem.site import collect
+
+    checked = run(repo, "check")
+    assert checked.exit_code == 1 and f"{path}: {rule} " in checked.output, checked.output
+    listed = run(repo, "list")
+    assert listed.exit_code == 0 and entry_id not in listed.stdout, listed.output
+    assert f"gitmem: {path}: {rule} " in listed.stderr, listed.stderr
+    shown = run(repo, "show", entry_id)
+    assert shown.exit_code == 1 and f"{path}: {rule} " in shown.output, shown.output
+    recalled = ok(run(repo, "recall", "pygit2 inside hooks", "--format", "json")).stdout
+    assert entry_id not in recalled
+    exported = run(repo, "export", "claude", "-o", "-")
+    assert exported.exit_code == 0 and entry_id not in exported.stdout, exported.output
+    assert f"gitmem: {path}: " in exported.stderr, exported.stderr
+    site = collect.collect(open_workspace(repo))
+    assert [e for e in site.entries if e.entry.id == entry_id] == []
+    assert site.unreadable == (path,)
+
+
+def test_an_entry_over_64_kib_is_read_by_no_reader(memory: Path) -> None:
+    """An admitted entry grown past 64 KiB by a commit no gate saw (a push where no server
+    hook runs): check refused it (TOO-LARGE), recall and export left it out, but list and
+    the site read its first 64 KiB as if that were the entry, and show read it whole. The
+    one rule, TOO-LARGE: no reader reads a memory file over 64 KiB, and those that report
+    name it."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    path = f".gitmem/entries/decision/{first_id()}.md"
+    with (memory / path).open("a") as grown:
+        grown.write("A measurement of the hook, again.\n" * 2000)
+    git(memory, "commit", "-q", "--no-verify", "-am", "grown by hand")
+    _every_reader(memory, first_id(), path, "TOO-LARGE")
