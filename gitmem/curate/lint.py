@@ -57,7 +57,7 @@ from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
 from gitmem.model.markdown import fenced
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
-from gitmem.repo.snapshot import TreeSnapshot
+from gitmem.repo.snapshot import TreeSnapshot, read_entry
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
 
@@ -124,10 +124,11 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     files: list[_File] = []
     for item in store.walk(store.subtree(memory_tree, "entries"), f"{ws.dir}/entries/"):
         report.checked += 1
-        if not item.is_file:
-            report.problems.append(
-                Problem(item.path, None, "LAYOUT", "is not a regular file: entries are files")
-            )
+        if not item.is_file:  # a link (SYMLINK) or a submodule (LAYOUT), as every reader says
+            try:
+                read_entry(store, item)
+            except EntryError as exc:
+                report.problems.append(Problem(item.path, None, exc.rule, exc.message))
             continue
         data = store.read(item.oid)
         for problem in check_bytes(item.path, data, ctx, place_of(item.path, ws.dir)):

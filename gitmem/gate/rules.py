@@ -32,7 +32,7 @@ from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
 from gitmem.model.problem import Problem
-from gitmem.repo.snapshot import FILE, FOLDER, MISSING, SYMLINK, Snapshot
+from gitmem.repo.snapshot import FILE, FOLDER, LINK_PROBLEM, MISSING, SYMLINK, Snapshot
 from gitmem.settings.load import Settings, fold_name
 
 MAX_FILE_BYTES = MAX_ENTRY_BYTES
@@ -238,7 +238,7 @@ def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = Fals
         ]
     kind = snapshot.kind(path)
     if kind == SYMLINK:
-        return [Problem(path, None, "SYMLINK", "is a symbolic link: a memory entry must be a file")]
+        return [Problem(path, None, "SYMLINK", LINK_PROBLEM)]
     if kind == MISSING:
         return [Problem(path, None, "MISSING", "does not exist: check the path")]
     if kind != FILE:

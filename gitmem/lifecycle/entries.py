@@ -19,7 +19,7 @@ def find_entry(
         return None
     for folder in store.folders(entries_tree):
         item = store.item(entries_tree, f"{folder}/{entry_id}.md")
-        if item is not None and item.is_file:
+        if item is not None:
             try:
                 parsed = read_entry(store, item)
             except EntryError:
@@ -39,7 +39,7 @@ def unreadable_entry(
     entries_tree = store.subtree(memory_tree, "entries")
     for folder in store.folders(entries_tree) if entries_tree is not None else ():
         item = store.item(entries_tree or "", f"{folder}/{entry_id}.md")
-        if item is not None and item.is_file:
+        if item is not None:
             try:
                 read_entry(store, item)
             except EntryError as exc:

@@ -41,7 +41,7 @@ def entries(
     memory = store.subtree(store.tree_of(tip), ws.dir)
     out = []
     for item in store.walk(store.subtree(memory, "entries"), f"{ws.dir}/entries/"):
-        if not item.is_file or not item.path.endswith(".md"):
+        if not item.path.endswith(".md"):
             continue
         try:
             out.append((item.path, read_entry(store, item)))

@@ -144,11 +144,21 @@ class WorktreeSnapshot:
                 yield f"{rel}/{name}" if rel != "." else name
 
 
+#: What the SYMLINK rule says of a symbolic link where a memory file must be.
+LINK_PROBLEM = "is a symbolic link: a memory entry must be a file"
+
+
 def read_entry(store: Store, item: TreeItem) -> Entry:
     """The entry in a file of a tree, read as the file rules judge it (`gitmem check`, every
     gate), so that no reader of the memory (list, show, lineage, the site, recall) reads
-    what they refuse: a file over MAX_ENTRY_BYTES is TOO-LARGE, never read in part as if its
-    first 64 KiB were the entry. Raises EntryError naming the rule."""
+    what they refuse, and those that report name it: a symbolic link is SYMLINK (never
+    followed, nor passed by without a word), a submodule LAYOUT, a file over MAX_ENTRY_BYTES
+    TOO-LARGE (never read in part as if its first 64 KiB were the entry). Raises EntryError
+    naming the rule."""
+    if item.is_symlink:
+        raise EntryError("SYMLINK", f"{LINK_PROBLEM}: replace the link with the entry's file")
+    if not item.is_file:
+        raise EntryError("LAYOUT", "is not a regular file: entries are files")
     data = store.read(item.oid, MAX_ENTRY_BYTES)
     if len(data) > MAX_ENTRY_BYTES:
         raise EntryError("TOO-LARGE", f"{TOO_LARGE}: shorten it, or split it into entries")

@@ -99,7 +99,7 @@ def collect(
     unreadable: list[str] = []
     entries_tree = store.subtree(memory_tree, "entries") if memory_tree else None
     for item in store.walk(entries_tree, f"{ws.dir}/entries/"):
-        if not item.is_file or not item.path.endswith(".md"):
+        if not item.path.endswith(".md"):
             continue
         try:
             parsed.append((item.path, read_entry(store, item)))
