@@ -54,6 +54,7 @@ from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, check_bytes, field_line, place_of
 from gitmem.index import indexmd as index_mod
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
+from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.markdown import fenced
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
@@ -134,6 +135,8 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
         for problem in check_bytes(item.path, data, ctx, place_of(item.path, ws.dir)):
             if problem.rule not in _SKIPPED_FILE_RULES:
                 report.problems.append(problem)
+        if len(data) > MAX_ENTRY_BYTES:
+            continue  # TOO-LARGE, reported by the file rules: no reader reads it (read_entry)
         try:
             text = data.decode("utf-8")
             files.append(_File(item.path, parse(text), text))

@@ -88,8 +88,14 @@ def test_an_entry_over_64_kib_is_read_by_no_reader(memory: Path) -> None:
     path = f".gitmem/entries/decision/{first_id()}.md"
     with (memory / path).open("a") as grown:
         grown.write("A measurement of the hook, again.\n" * 2000)
+    git(memory, "rm", "-q", "README.md")  # a file it cites, gone: lint's DEAD-FILE
     git(memory, "commit", "-q", "--no-verify", "-am", "grown by hand")
     _every_reader(memory, first_id(), path, "TOO-LARGE")
+    linted = run(memory, "lint").output
+    assert [line for line in linted.splitlines() if line.startswith(path)] == [
+        f"{path}: TOO-LARGE is over 64 KiB: a memory entry is a short note (body at most "
+        "2000 characters)"
+    ], linted
 
 
 def test_a_symbolic_link_named_like_an_entry_is_named_by_every_reader(memory: Path) -> None:
