@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import Entry, EntryError
-from gitmem.model.names import is_entry_id
+from gitmem.model.names import is_entry_id, quoted_id
+from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import read_entry
 from gitmem.repo.store import Store, TreeItem
+from gitmem.repo.workspace import Workspace
 
 
 def find_entry(
@@ -45,3 +48,29 @@ def unreadable_entry(
             except EntryError as exc:
                 return f"entries/{folder}/{entry_id}.md", exc
     return None
+
+
+def unreadable_error(ws: Workspace, memory_tree: str | None, entry_id: str) -> RuleError | None:
+    """The error for an id whose file is on the memory branch but is no readable entry (it
+    does not parse, it is too large, a link: read_entry): its file, line and rule (exit 1),
+    where "no entry" would send the user looking for a file that is there."""
+    broken = unreadable_entry(ws.store, memory_tree, entry_id)
+    if broken is None:
+        return None
+    path, exc = broken
+    problem = Problem(f"{ws.dir}/{path}", exc.line, exc.rule, exc.message)
+    return RuleError(
+        f"{problem}: the entry on {ws.branch} cannot be read; `gitmem check` names every "
+        "problem of the memory"
+    )
+
+
+def require_entry(ws: Workspace, memory_tree: str | None, entry_id: str) -> Entry:
+    """The entry entry_id on the memory branch (memory_tree), or the error that says why
+    there is none: its file cannot be read (exit 1), or no such file (exit 2)."""
+    found = find_entry(ws.store, memory_tree, entry_id)
+    if found is not None:
+        return found[1]
+    raise unreadable_error(ws, memory_tree, entry_id) or UsageError(
+        f"no entry {quoted_id(entry_id)} on {ws.branch}: see `gitmem list`"
+    )

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
-from gitmem.lifecycle.entries import find_entry
+from gitmem.lifecycle.entries import find_entry, require_entry
 from gitmem.lifecycle.read import show
 from gitmem.lifecycle.writing import (
     base_missing_on,
@@ -31,7 +31,7 @@ from gitmem.lifecycle.writing import (
 )
 from gitmem.model import curation
 from gitmem.model.entry import Entry, id_with_suffix, make_id
-from gitmem.model.names import candidate_branch, candidate_ref, quoted_id
+from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import BODY_FIELDS, ProposalFields
 from gitmem.repo.store import BLOB
@@ -171,10 +171,7 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> Entry:
     tip = ws.main_tip()
     if tip is None:
         raise no_commits(ws)
-    found = find_entry(ws.store, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
-    if found is None:
-        raise UsageError(f"no entry {quoted_id(target_id)} on {ws.branch}: see `gitmem list`")
-    target = found[1]
+    target = require_entry(ws, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
     if target.status != "admitted":
         done = {curation.AMEND: "amended", curation.RETIRE: "retired"}[verb]
         raise UsageError(

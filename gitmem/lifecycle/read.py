@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitmem.errors import RuleError, UsageError
+from gitmem.errors import UsageError
 from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
-from gitmem.lifecycle.entries import find_entry, unreadable_entry
+from gitmem.lifecycle.entries import find_entry, require_entry, unreadable_error
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.names import candidate_branch, quoted_id
 from gitmem.model.problem import Problem
@@ -81,14 +81,9 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     found = find_entry(ws.store, memory, entry_id)
     if found is not None:
         return f"{ws.dir}/{found[0].path}", found[1]
-    broken = unreadable_entry(ws.store, memory, entry_id)
+    broken = unreadable_error(ws, memory, entry_id)
     if broken is not None:
-        path, exc = broken
-        problem = Problem(f"{ws.dir}/{path}", exc.line, exc.rule, exc.message)
-        raise RuleError(
-            f"{problem}: the entry on {ws.branch} cannot be read; `gitmem check` names every "
-            "problem of the memory"
-        )
+        raise broken
     candidate = lookup_candidate(ws, entry_id)
     if candidate is None:
         raise _unknown(ws, entry_id)
@@ -139,9 +134,7 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
         found = find_entry(ws.store, memory, target)
         return found[1] if found else None
 
-    start = load(entry_id)
-    if start is None:
-        raise UsageError(f"no entry {quoted_id(entry_id)} on {ws.branch}: see `gitmem list`")
+    start = require_entry(ws, memory, entry_id)
     seen = {start.id}
     before: list[Entry] = []
     frontier = list(start.supersedes)

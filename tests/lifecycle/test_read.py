@@ -66,6 +66,10 @@ def _every_reader(repo: Path, entry_id: str, path: str, rule: str) -> None:
     assert f"gitmem: {path}: {rule} " in listed.stderr, listed.stderr
     shown = run(repo, "show", entry_id)
     assert shown.exit_code == 1 and f"{path}: {rule} " in shown.output, shown.output
+    retire = ["propose", "--retire", entry_id, "--reason", "unreadable"]
+    for asked in (["show", "--lineage", entry_id], ["propose", "--amend", entry_id], retire):
+        done = run(repo, *asked)
+        assert done.exit_code == 1 and f"{path}: {rule} " in done.output, (asked, done.output)
     recalled = ok(run(repo, "recall", "pygit2 inside hooks", "--format", "json")).stdout
     assert entry_id not in recalled
     exported = run(repo, "export", "claude", "-o", "-")
