@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitmem.errors import UsageError
+from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import find_entry, require_entry, unreadable_error
-from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import candidate_branch, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot, read_entry
@@ -87,12 +87,18 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     candidate = lookup_candidate(ws, entry_id)
     if candidate is None:
         raise _unknown(ws, entry_id)
-    if candidate.data is None:
+    where = f"{candidate.ref}:{candidate.path}"
+    commit = ws.store.resolve(candidate.tip)
+    item = ws.store.item(ws.store.tree_of(commit), candidate.path) if commit else None
+    if item is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
-    try:
-        return f"{candidate.ref}:{candidate.path}", parse(candidate.data)
+    try:  # as admission judges it: a link or a file over 64 KiB is no candidate's text
+        return where, read_entry(ws.store, item)
     except EntryError as exc:
-        raise UsageError(f"{candidate.path}: {exc.rule} {exc.message}") from None
+        raise RuleError(
+            f"{Problem(where, exc.line, exc.rule, exc.message)}: the candidate cannot be read; "
+            f"`gitmem review {entry_id}` names every problem it has"
+        ) from None
 
 
 def _unknown(ws: Workspace, entry_id: str) -> UsageError:

@@ -118,3 +118,27 @@ def test_a_symbolic_link_named_like_an_entry_is_named_by_every_reader(memory: Pa
     git(memory, "commit", "-q", "--no-verify", "-m", "a link, past the hooks")
     assert git(memory, "ls-tree", "HEAD", path).startswith("120000 blob ")
     _every_reader(memory, linked, path, "SYMLINK")
+
+
+def test_show_of_a_candidate_reads_it_as_every_gate_does(memory: Path) -> None:
+    """A candidate committed by hand over 64 KiB was shown whole (admit refuses it:
+    TOO-LARGE), and one committed as a symbolic link was said to have "no front matter": show
+    now names the rule the file breaks, as it does for an entry on main (exit 1)."""
+    ok(run(memory, *PROPOSE))
+    branch = f"gitmem/{first_id()}"
+    path = f".gitmem/candidates/{first_id()}.md"
+    git(memory, "checkout", "-q", branch)
+    with (memory / path).open("a") as grown:
+        grown.write("A measurement of the hook, again.\n" * 2000)
+    git(memory, "commit", "-q", "--no-verify", "-am", "grown by hand")
+    shown = run(memory, "show", first_id())
+    assert shown.exit_code == 1, shown.output
+    assert shown.output.startswith(f"gitmem: refs/heads/{branch}:{path}: TOO-LARGE is over 64 KiB")
+    (memory / path).unlink()
+    (memory / path).symlink_to("../../README.md")
+    git(memory, "add", path)
+    git(memory, "commit", "-q", "--no-verify", "-m", "a link, past the hooks")
+    git(memory, "checkout", "-q", "main")
+    shown = run(memory, "show", first_id())
+    assert shown.exit_code == 1, shown.output
+    assert shown.output.startswith(f"gitmem: refs/heads/{branch}:{path}: SYMLINK "), shown.output
