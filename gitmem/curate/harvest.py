@@ -521,7 +521,6 @@ class _State:
         from gitmem.lifecycle import read as memory
         from gitmem.lifecycle.candidates import pending
         from gitmem.model import refused
-        from gitmem.model.entry import parse
 
         topics: dict[str, str] = {}
         admitted: set[str] = set()
@@ -535,7 +534,7 @@ class _State:
                 mistakes.append((f"admitted entry {entry.id} ({path})", f"{entry.title}. {signal}"))
         for candidate in pending(ws):
             with contextlib.suppress(EntryError):
-                entry = parse(candidate.data or b"")
+                entry = candidate.entry()
                 topics.setdefault(entry.topic, f"pending candidate {candidate.id}")
                 if entry.type == "mistake":
                     signal = str(entry.meta.get("detection_signal", ""))

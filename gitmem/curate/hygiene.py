@@ -545,7 +545,7 @@ def _pending_supersessions(ws: Workspace) -> tuple[dict[str, str], dict[str, str
     import contextlib
 
     from gitmem.lifecycle.candidates import pending
-    from gitmem.model.entry import EntryError, parse
+    from gitmem.model.entry import EntryError
 
     out: dict[str, str] = {}
     contexts: dict[str, str] = {}
@@ -553,7 +553,7 @@ def _pending_supersessions(ws: Workspace) -> tuple[dict[str, str], dict[str, str
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
-            entry = parse(candidate.data)
+            entry = candidate.entry()
             contexts[candidate.id] = entry.context
             for old in entry.supersedes:
                 out.setdefault(old, candidate.id)

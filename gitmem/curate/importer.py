@@ -669,7 +669,6 @@ def _known_topics(ws: Workspace) -> dict[str, str]:
     """topic → what holds it: pending candidates and entries on the main branch."""
     from gitmem.lifecycle import read as memory
     from gitmem.lifecycle.candidates import pending
-    from gitmem.model.entry import parse
 
     known: dict[str, str] = {}
     for path, entry in memory.entries(ws):
@@ -678,7 +677,7 @@ def _known_topics(ws: Workspace) -> dict[str, str]:
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
-            key = parse(candidate.data).topic
+            key = candidate.entry().topic
             known.setdefault(key, f"pending candidate {candidate.id} ({candidate.ref})")
     return known
 

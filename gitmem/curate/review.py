@@ -29,13 +29,13 @@ import json
 from dataclasses import dataclass, field
 
 from gitmem.curate import hygiene
-from gitmem.errors import UsageError
+from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.lifecycle.read import entries as main_entries
 from gitmem.lifecycle.writing import today
 from gitmem.model import curation
 from gitmem.model import refused as refused_mod
-from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.entry import Entry, EntryError
 from gitmem.model.markdown import block, cell, code
 from gitmem.model.problem import Problem, by_file, left_out, shown_lines
 from gitmem.repo.workspace import Workspace
@@ -122,10 +122,10 @@ def review(ws: Workspace, entry_id: str) -> CandidateReview:
     if candidate.data is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
     try:
-        entry = parse(candidate.data)
+        entry = candidate.entry()
     except EntryError as exc:
-        raise UsageError(
-            f"{candidate.path}:{exc.line or 1}: {exc.rule} {exc.message}: fix the candidate "
+        raise RuleError(
+            f"{Problem(candidate.path, exc.line, exc.rule, exc.message)}: fix the candidate "
             "before reviewing it"
         ) from None
     found = main_entries(ws)

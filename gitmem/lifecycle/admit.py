@@ -41,7 +41,8 @@ from gitmem.lifecycle.writing import (
 )
 from gitmem.model import allowed as allowed_mod
 from gitmem.model import curation
-from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.entry import Entry, EntryError
+from gitmem.model.problem import Problem
 from gitmem.repo.store import BLOB, Change
 from gitmem.repo.workspace import Workspace, require_memory_settings
 
@@ -154,9 +155,9 @@ def _parsed(candidate: Candidate) -> Entry:
     if candidate.data is None:
         raise RuleError(f"branch {candidate.ref} holds no {candidate.path}: nothing to admit")
     try:
-        return parse(candidate.data)
+        return candidate.entry()
     except EntryError as exc:
-        raise RuleError(f"{candidate.path}:{exc.line or ''} {exc.rule} {exc.message}") from None
+        raise RuleError(str(Problem(candidate.path, exc.line, exc.rule, exc.message))) from None
 
 
 @one_landing_at_a_time

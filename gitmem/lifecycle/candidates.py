@@ -24,7 +24,7 @@ from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.entries import find_entry
 from gitmem.model import curation
 from gitmem.model import refused as refused_mod
-from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import (
     BRANCH_PREFIX,
     CANDIDATE_REFS,
@@ -35,8 +35,8 @@ from gitmem.model.names import (
     quoted_id,
 )
 from gitmem.model.problem import Problem, shown_lines
-from gitmem.repo.snapshot import TreeSnapshot
-from gitmem.repo.store import Store
+from gitmem.repo.snapshot import TreeSnapshot, file_entry
+from gitmem.repo.store import BLOB, Store
 from gitmem.repo.workspace import Workspace
 
 
@@ -47,6 +47,13 @@ class Candidate:
     tip: str
     path: str
     data: bytes | None
+    #: the git mode of the file at path (a link's data is its target's path)
+    mode: int = BLOB
+
+    def entry(self) -> Entry:
+        """The candidate's entry, read as the gates read the file (file_entry): a link or a
+        file over 64 KiB raises EntryError naming its rule. Only when data is not None."""
+        return file_entry(self.data or b"", self.mode)
 
     @property
     def local(self) -> bool:
@@ -201,8 +208,10 @@ def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
     # a remote-tracking ref may point at a tree or a blob (a fork's branch, git update-ref):
     # no commit holds the file then
     commit = ws.store.resolve(tip)
-    data = ws.store.read_path(ws.store.tree_of(commit), path) if commit else None
-    return Candidate(entry_id, ref, tip, path, data)
+    item = ws.store.item(ws.store.tree_of(commit), path) if commit else None
+    if item is None:
+        return Candidate(entry_id, ref, tip, path, None)
+    return Candidate(entry_id, ref, tip, path, ws.store.read(item.oid), item.mode)
 
 
 def require_id(entry_id: str, what: str = "a candidate id") -> None:
@@ -406,7 +415,7 @@ def candidate_problems(
     main_tip = main_tip or ws.main_tip()
     main_tree = ws.store.tree_of(main_tip) if main_tip else None
     try:
-        entry = parse(candidate.data)
+        entry = candidate.entry()
     except EntryError as exc:
         return [Problem(candidate.path, exc.line, exc.rule, exc.message)]
     problems = validate_candidate(ws, entry, main_tree, candidate.path, allowed)
@@ -453,7 +462,7 @@ def review(ws: Workspace) -> list[Review]:
         title = "(unreadable)"
         if candidate.data is not None:
             try:
-                title = parse(candidate.data).title
+                title = candidate.entry().title
             except EntryError:
                 title = "(does not parse)"
         problems, hint = judged(ws, candidate)

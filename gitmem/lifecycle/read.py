@@ -88,12 +88,10 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     if candidate is None:
         raise _unknown(ws, entry_id)
     where = f"{candidate.ref}:{candidate.path}"
-    commit = ws.store.resolve(candidate.tip)
-    item = ws.store.item(ws.store.tree_of(commit), candidate.path) if commit else None
-    if item is None:
+    if candidate.data is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
     try:  # as admission judges it: a link or a file over 64 KiB is no candidate's text
-        return where, read_entry(ws.store, item)
+        return where, candidate.entry()
     except EntryError as exc:
         raise RuleError(
             f"{Problem(where, exc.line, exc.rule, exc.message)}: the candidate cannot be read; "

@@ -16,7 +16,7 @@ from gitmem.lifecycle.admit import admitter_problem
 from gitmem.lifecycle.candidates import find_candidate
 from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import refused as refused_mod
-from gitmem.model.entry import EntryError, parse
+from gitmem.model.entry import EntryError
 from gitmem.repo.store import BLOB
 from gitmem.repo.workspace import Workspace, require_memory_settings
 
@@ -60,7 +60,7 @@ def refuse(
     topic = entry_id
     if candidate.data is not None:
         with contextlib.suppress(EntryError):
-            topic = parse(candidate.data).topic
+            topic = candidate.entry().topic
     date = date or today()
     if push:
         catch_up(ws, remote)

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
-from gitmem.repo.store import Store, TreeItem
+from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Store, TreeItem
 
 FILE = "file"
 SYMLINK = "symlink"
@@ -151,15 +151,20 @@ LINK_PROBLEM = "is a symbolic link: a memory entry must be a file"
 def read_entry(store: Store, item: TreeItem) -> Entry:
     """The entry in a file of a tree, read as the file rules judge it (`gitmem check`, every
     gate), so that no reader of the memory (list, show, lineage, the site, recall) reads
-    what they refuse, and those that report name it: a symbolic link is SYMLINK (never
-    followed, nor passed by without a word), a submodule LAYOUT, a file over MAX_ENTRY_BYTES
-    TOO-LARGE (never read in part as if its first 64 KiB were the entry). Raises EntryError
-    naming the rule."""
-    if item.is_symlink:
+    what they refuse: file_entry over at most MAX_ENTRY_BYTES + 1 of its bytes."""
+    return file_entry(store.read(item.oid, MAX_ENTRY_BYTES) if item.is_file else b"", item.mode)
+
+
+def file_entry(data: bytes, mode: int) -> Entry:
+    """The entry in a file of these bytes and this git mode, read as the file rules judge
+    it, and those that report name what it is instead: a symbolic link is SYMLINK (never
+    followed, nor its target's path parsed as text), a submodule LAYOUT, a file over
+    MAX_ENTRY_BYTES TOO-LARGE (never read in part as if its first 64 KiB were the entry).
+    Raises EntryError naming the rule."""
+    if mode == LINK:
         raise EntryError("SYMLINK", f"{LINK_PROBLEM}: replace the link with the entry's file")
-    if not item.is_file:
+    if mode not in (BLOB, BLOB_EXECUTABLE):
         raise EntryError("LAYOUT", "is not a regular file: entries are files")
-    data = store.read(item.oid, MAX_ENTRY_BYTES)
     if len(data) > MAX_ENTRY_BYTES:
         raise EntryError("TOO-LARGE", f"{TOO_LARGE}: shorten it, or split it into entries")
     return parse(data)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from gitmem.errors import UsageError
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.model import refused as refused_mod
-from gitmem.model.entry import Entry, EntryError, parse
+from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import read_entry
@@ -188,7 +188,7 @@ def _candidates(ws: Workspace) -> tuple[SiteCandidate, ...]:
         entry: Entry | None = None
         if candidate.data is not None:
             try:
-                entry = parse(candidate.data)
+                entry = candidate.entry()
             except EntryError:
                 entry = None
         problems = lifecycle.candidate_problems(ws, candidate)

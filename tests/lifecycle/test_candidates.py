@@ -277,3 +277,23 @@ def test_a_candidate_ref_that_points_at_no_commit_is_listed_with_its_problem(
     for name in ("a-blob", "a-tree"):
         assert f"holds no .gitmem/candidates/local-method-20261201-{name}.md" in listed.output
     ok(run(memory, "site", "--out", str(tmp_path / "site")))
+
+
+def test_a_candidate_committed_as_a_link_is_named_so_by_every_command(memory: Path) -> None:
+    """A candidate branch whose candidate file is a symbolic link (committed past the hooks)
+    was judged by reading the link's target path as the entry's text: candidates, review,
+    admit and refuse said "has no front matter", where the gate's rule is SYMLINK."""
+    ok(run(memory, *PROPOSE))
+    path = f".gitmem/candidates/{first_id()}.md"
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    (memory / path).unlink()
+    (memory / path).symlink_to("../../README.md")
+    git(memory, "add", path)
+    git(memory, "commit", "-q", "--no-verify", "-m", "a link, past the hooks")
+    git(memory, "checkout", "-q", "main")
+    said = f"{path}: SYMLINK is a symbolic link: a memory entry must be a file"
+    assert said in ok(run(memory, "candidates")).output
+    for command in (["review", first_id()], ["admit", first_id()]):
+        done = run(memory, *command)
+        assert done.exit_code == 1 and said in done.output, (command, done.output)
+        assert "FRONT-MATTER" not in done.output
