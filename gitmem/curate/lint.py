@@ -53,6 +53,7 @@ from gitmem.errors import UsageError
 from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, check_bytes, field_line, place_of
 from gitmem.index import indexmd as index_mod
+from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.markdown import fenced
@@ -115,7 +116,7 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     if tip is None:
         return report
     tree = store.tree_of(tip)
-    memory_tree = store.subtree(tree, ws.dir)
+    memory_tree = memory_folder(ws, tree)
     if memory_tree is None:
         report.warnings.append(f"no {ws.dir}/ folder on {rev or ws.branch}: nothing to lint")
         return report

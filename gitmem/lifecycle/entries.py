@@ -74,3 +74,19 @@ def require_entry(ws: Workspace, memory_tree: str | None, entry_id: str) -> Entr
     raise unreadable_error(ws, memory_tree, entry_id) or UsageError(
         f"no entry {quoted_id(entry_id)} on {ws.branch}: see `gitmem list`"
     )
+
+
+def memory_tree(ws: Workspace, tree: str) -> str | None:
+    """The memory folder's tree in a commit's tree, or None when there is no such folder.
+    Anything else at its path (a symbolic link, a file) is an error naming it (exit 1): read
+    as no folder, list said "no entries" and lint "no folder" of a memory that `gitmem check`
+    and the hooks refuse (SYMLINK)."""
+    found = ws.store.subtree(tree, ws.dir)
+    item = ws.store.item(tree, ws.dir) if found is None else None
+    if item is None:
+        return found
+    rule, what = ("SYMLINK", "a symbolic link") if item.is_symlink else ("LAYOUT", "not a folder")
+    raise RuleError(
+        f"{ws.dir}: {rule} the memory folder is {what}: nothing in it is read; move the "
+        f"folder itself to {ws.dir} (git mv), or point memory.dir at it"
+    )

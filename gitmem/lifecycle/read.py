@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
-from gitmem.lifecycle.entries import find_entry, require_entry, unreadable_error
+from gitmem.lifecycle.entries import find_entry, memory_tree, require_entry, unreadable_error
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import candidate_branch, quoted_id
 from gitmem.model.problem import Problem
@@ -38,7 +38,7 @@ def entries(
         raise UsageError(f"{rev!r} is not a commit here")
     if tip is None:
         return []
-    memory = store.subtree(store.tree_of(tip), ws.dir)
+    memory = memory_tree(ws, store.tree_of(tip))
     out = []
     for item in store.walk(store.subtree(memory, "entries"), f"{ws.dir}/entries/"):
         if not item.path.endswith(".md"):
@@ -77,7 +77,7 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
     """An entry on main, else a pending candidate: (where, entry)."""
     require_id(entry_id, "a candidate id, nor an entry's")
     tip = ws.main_tip()
-    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+    memory = memory_tree(ws, ws.store.tree_of(tip)) if tip else None
     found = find_entry(ws.store, memory, entry_id)
     if found is not None:
         return f"{ws.dir}/{found[0].path}", found[1]
@@ -132,7 +132,7 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
     """The supersession chain through an entry, oldest first: predecessors (following
     `supersedes`) and successors (following `superseded_by`), each visited once."""
     tip = ws.main_tip()
-    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+    memory = memory_tree(ws, ws.store.tree_of(tip)) if tip else None
 
     def load(target: str) -> Entry | None:
         found = find_entry(ws.store, memory, target)

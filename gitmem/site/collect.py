@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from gitmem.errors import UsageError
 from gitmem.lifecycle import candidates as lifecycle
+from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import quoted_id
@@ -94,7 +95,7 @@ def collect(
             raise UsageError(f"--ref {quoted_id(ref)} is not a commit here (git fetch first?)")
         raise UsageError(f"branch {ws.branch} has no commits yet: nothing to show")
     tree = store.tree_of(commit)
-    memory_tree = store.subtree(tree, ws.dir)
+    memory_tree = memory_folder(ws, tree)
     parsed: list[tuple[str, Entry]] = []
     unreadable: list[str] = []
     entries_tree = store.subtree(memory_tree, "entries") if memory_tree else None
