@@ -43,9 +43,7 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
     ws = command_workspace()
     emit_warnings(ws.settings.warnings)
     build.refuse_out(Path(out), ws)
-    memory = collect.collect(
-        ws, ref=ref, candidates=not no_candidates, web=web.rstrip("/") if web else web
-    )
+    memory = collect.collect(ws, ref=ref, candidates=not no_candidates, web=web)
     files = build.generate(memory)
     newer = build.write(
         files,

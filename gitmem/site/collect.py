@@ -87,6 +87,9 @@ def collect(
     web: str | None = None,
 ) -> Memory:
     """Read the memory at ref (default: the memory branch's tip)."""
+    if web:
+        _require_web_address(web)
+        web = web.rstrip("/")
     store = ws.store
     # an empty --ref names no commit, as in git; it is not "no --ref" (the memory branch)
     commit = store.resolve(ref) if ref is not None else ws.main_tip()
@@ -203,6 +206,19 @@ def _candidates(ws: Workspace) -> tuple[SiteCandidate, ...]:
             )
         )
     return tuple(out)
+
+
+def _require_web_address(web: str) -> None:
+    """Refuse a --web that is no http or https address with a host: it is written into
+    every page's links, where `javascript:…` would be a link that runs script and a typo
+    without a scheme (`github.com/acme/shop`) a link into the site itself."""
+    scheme, _, rest = web.partition("://")
+    host = rest.split("/", 1)[0]
+    if scheme.lower() not in ("http", "https") or not host or any(c.isspace() for c in web):
+        raise UsageError(
+            f"--web {web!r} is not a web address: give the repository's, as "
+            "https://host/owner/repo, or '' for no links"
+        )
 
 
 def _web(store: Store) -> str | None:

@@ -739,3 +739,22 @@ def test_an_out_folder_holding_the_memory_folder_is_refused(repo: Path) -> None:
         assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
     ok(run(repo, "site", "--out", "docs/site"))  # a folder of its own in docs is fine
     assert (repo / "docs" / "site" / "index.html").is_file()
+
+
+def test_a_web_address_that_is_not_one_is_refused(memory: Path, tmp_path: Path) -> None:
+    """--web took anything and wrote it into every page's links: `--web
+    "javascript:alert(1)"` made a link that runs script where the page's policy allows it,
+    and a typo (`--web github.com/acme/shop`) links relative to the site itself. Only an
+    http or https address (or '' for no links) is taken."""
+    admit(memory, PROPOSE)
+    out = tmp_path / "site"
+    for web in ("javascript:alert(1)", "github.com/acme/shop", "https://", "ftp://acme/shop"):
+        done = run(memory, "site", "--out", str(out), "--web", web)
+        assert done.exit_code == 2, (web, done.output)
+        assert done.output == (
+            f"gitmem: --web {web!r} is not a web address: give the repository's, as "
+            "https://host/owner/repo, or '' for no links\n"
+        ), done.output
+        assert not out.exists()
+    ok(run(memory, "site", "--out", str(out), "--web", ""))
+    ok(run(memory, "site", "--out", str(out), "--web", "http://git.example:8080/shop/"))
