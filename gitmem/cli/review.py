@@ -41,6 +41,7 @@ def _someone(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 def candidates(fmt: str) -> int:
     """Pending candidates (local and remote-tracking gitmem/<id> branches) and their state."""
     from gitmem.lifecycle.candidates import review
+    from gitmem.model.problem import shown_lines
 
     ws = command_workspace()
     # the settings set aside, on stderr: candidates are judged by the defaults in their place
@@ -66,12 +67,15 @@ def candidates(fmt: str) -> int:
         click.echo(f"note: {hint}; candidates are judged against it")
     if not rows:
         click.echo("no pending candidates")
-    for row in rows:
+    see_all = "`gitmem candidates --format json` lists them all"
+    for row, item in zip(rows, reviews, strict=True):
         state = "valid" if row["valid"] else f"{len(row['problems'])} problem(s)"
         click.echo(visible(f"{row['id']}  {state}  {row['title']}  ({row['ref']})"))
-        for problem in [*row["problems"], *row["warnings"]]:
+        # at most 20 of a file, as check shows them: a hostile candidate breaks a rule
+        # thousands of times
+        for line in shown_lines([*item.errors, *item.warnings], see_all):
             # a problem quotes the candidate's own text (its type, in ID-TYPE's hint)
-            click.echo(visible(f"    {problem}"))
+            click.echo(visible(f"    {line}"))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
@@ -297,3 +298,27 @@ def test_a_candidate_committed_as_a_link_is_named_so_by_every_command(memory: Pa
         done = run(memory, *command)
         assert done.exit_code == 1 and said in done.output, (command, done.output)
         assert "FRONT-MATTER" not in done.output
+
+
+def test_candidates_shows_twenty_problems_a_file_as_check_does(memory: Path) -> None:
+    """`gitmem candidates` printed every problem of a candidate: one committed by hand with a
+    token on each of 30 lines printed 30 SECRET lines (thousands at will), burying the other
+    candidates. It now shows the first 20 of a file and says how many more, as `gitmem
+    check` does; JSON keeps them all."""
+    from secret_samples import github_token
+
+    ok(run(memory, *PROPOSE))
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    tokens = "".join(f"token {github_token(700 + n)}\n" for n in range(30))
+    path.write_text(path.read_text().replace("## Evidence\n", f"## Evidence\n{tokens}"))
+    git(memory, "commit", "-q", "--no-verify", "-am", "leaks")
+    git(memory, "checkout", "-q", "main")
+    listing = ok(run(memory, "candidates")).output
+    assert listing.count(": SECRET ") == 20, listing
+    assert (
+        "10 more problems in this file not shown (the first 20 are): "
+        "`gitmem candidates --format json` lists them all"
+    ) in listing
+    rows = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
+    assert sum(": SECRET " in p for p in rows[0]["problems"]) == 30
