@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from gitmem.errors import GitmemError, RuleError
+from gitmem.errors import GitmemError, RuleError, UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import (
     Candidate,
@@ -42,6 +42,7 @@ from gitmem.lifecycle.writing import (
 from gitmem.model import allowed as allowed_mod
 from gitmem.model import curation
 from gitmem.model.entry import Entry, EntryError
+from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.store import BLOB, Change
 from gitmem.repo.workspace import Workspace, require_memory_settings
@@ -189,6 +190,12 @@ def admit(
     candidate = find_candidate(ws, entry_id)
     if expect is not None:  # an empty expectation is never met, not "no expectation"
         full = store.resolve(expect) if expect.strip() else None
+        if full is None and expect.strip():  # never a commit: no move to review
+            raise UsageError(
+                f"--expect {quoted_id(expect)} is not a commit here: give the commit you "
+                "reviewed (the candidate's tip, as `gitmem candidates --format json` shows "
+                "it; git fetch first?)"
+            )
         if full != candidate.tip:
             raise RuleError(
                 f"candidate {entry_id} moved: its branch is at {candidate.tip[:12]}, not the "

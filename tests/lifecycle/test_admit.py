@@ -66,6 +66,24 @@ def test_admit_expect_refuses_a_branch_that_moved(memory: Path) -> None:
     assert "entries" not in git(memory, "ls-tree", "-r", "--name-only", "main")
 
 
+def test_an_expect_that_names_no_commit_is_said_so_not_taken_for_a_move(memory: Path) -> None:
+    """`--expect` given a value that is no commit here (a truncated or mistyped id, a commit
+    not fetched) was answered "candidate moved: its branch is at X, not the reviewed Y;
+    review the new commits", sending the reviewer after commits that do not exist. It now
+    says the value names no commit (exit 2), and admits nothing."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main")
+    for wrong in ("zz", "0" * 40):
+        result = run(memory, "admit", first_id(), "--expect", wrong)
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            f"gitmem: --expect {wrong!r} is not a commit here: give the commit you reviewed "
+            "(the candidate's tip, as `gitmem candidates --format json` shows it; git fetch "
+            "first?)\n"
+        )
+    assert git(memory, "rev-parse", "main") == main_before
+
+
 def test_an_empty_expect_is_refused_and_admits_nothing(memory: Path) -> None:
     """`gitmem admit ID --expect "$REVIEWED"` with REVIEWED unset: the empty --expect was
     taken for none, and the candidate was admitted at whatever its branch held."""
