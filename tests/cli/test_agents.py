@@ -179,3 +179,27 @@ def test_an_output_in_the_git_folder_or_the_memory_folder_is_refused(memory: Pat
     assert not (memory / ".git" / "info" / "MEMORY.md").exists()
     assert git(memory, "status", "--porcelain", "--untracked-files=all") == ""
     ok(run(memory, "export", "agents", "-o", "docs/MEMORY.md"))  # beside them is still fine
+
+
+def test_a_file_the_export_did_not_write_is_not_replaced(memory: Path) -> None:
+    """`gitmem export agents` writes MEMORY.md at the root by default, and replaced whatever
+    was there: a project's own MEMORY.md (or `-o README.md`, a slip of the hand) was lost
+    without a word, uncommitted edits with it. A file is now replaced only when an export
+    wrote it (its first line says so) or it is empty; another is refused, untouched."""
+    admit(memory, PROPOSE)
+    own = memory / "MEMORY.md"
+    own.write_text("# What we keep in mind\n\nOur own notes.\n")
+    for args in (["export", "agents"], ["export", "claude", "-o", "README.md"]):
+        before = {p: p.read_bytes() for p in (own, memory / "README.md")}
+        done = run(memory, *args)
+        assert done.exit_code == 2, done.output
+        given = args[-1] if "-o" in args else "MEMORY.md"
+        assert done.output.endswith(
+            f"gitmem: -o {given}: the file is not one an export wrote (its first line does not "
+            "say so): choose another path, or move the file away first\n"
+        ), done.output
+        assert {p: p.read_bytes() for p in before} == before
+    own.write_text("")
+    ok(run(memory, "export", "agents"))
+    ok(run(memory, "export", "claude", "-o", "MEMORY.md"))  # one export replaces another
+    assert "Use pygit2 inside hooks" in own.read_text()
