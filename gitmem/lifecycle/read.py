@@ -9,7 +9,7 @@ from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import find_entry, memory_tree, require_entry, unreadable_error
 from gitmem.model.entry import Entry, EntryError
-from gitmem.model.names import candidate_branch, quoted_id
+from gitmem.model.names import candidate_branch, is_entry_id, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot, read_entry
 from gitmem.repo.workspace import Workspace
@@ -138,7 +138,17 @@ def lineage(ws: Workspace, entry_id: str) -> list[Entry]:
         found = find_entry(ws.store, memory, target)
         return found[1] if found else None
 
-    start = require_entry(ws, memory, entry_id)
+    try:
+        start = require_entry(ws, memory, entry_id)
+    except UsageError:  # no such file on main: a pending candidate is said to be one
+        candidate = lookup_candidate(ws, entry_id) if is_entry_id(entry_id) else None
+        if candidate is None:
+            raise
+        raise UsageError(
+            f"no entry {quoted_id(entry_id)} on {ws.branch}: it is a pending candidate "
+            f"({candidate.ref}), whose lineage begins once it is admitted; `gitmem show "
+            f"{entry_id}` shows it"
+        ) from None
     seen = {start.id}
     before: list[Entry] = []
     frontier = list(start.supersedes)

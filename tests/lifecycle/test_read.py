@@ -158,3 +158,17 @@ def test_a_memory_folder_committed_as_a_link_is_named_not_read_as_empty(memory: 
     for command in (["list"], ["show", first_id()], ["show", "--lineage", first_id()], ["lint"]):
         done = run(memory, *command)
         assert done.exit_code == 1 and said in done.output, (command, done.output)
+
+
+def test_lineage_of_a_pending_candidate_says_it_is_one(memory: Path) -> None:
+    """`gitmem show --lineage ID` of a pending candidate said "no entry on main: see `gitmem
+    list`", as of an id nothing has: it now says the id is a pending candidate, whose lineage
+    begins once it is admitted, and how to read it."""
+    ok(run(memory, *PROPOSE))
+    done = run(memory, "show", "--lineage", first_id())
+    assert done.exit_code == 2, done.output
+    assert done.output == (
+        f"gitmem: no entry {first_id()!r} on main: it is a pending candidate "
+        f"(refs/heads/gitmem/{first_id()}), whose lineage begins once it is admitted; "
+        f"`gitmem show {first_id()}` shows it\n"
+    )
