@@ -7,7 +7,13 @@ from dataclasses import asdict
 
 import click
 
-from gitmem.cli.options import LEFT_OUT, TEXT_OR_JSON, command_workspace, visible
+from gitmem.cli.options import (
+    LEFT_OUT,
+    TEXT_OR_JSON,
+    command_workspace,
+    emit_warnings,
+    visible,
+)
 
 
 @click.command("list")
@@ -26,6 +32,7 @@ def list_(status: str | None, types: tuple[str, ...], fmt: str) -> int:
 
     skipped: list[Problem] = []
     ws = command_workspace()
+    emit_warnings(ws.settings.warnings)  # the folder listed may be the default's, not theirs
     ws.settings.check_types(types)  # a typo would list "no entries"
     rows = read.list_entries(ws, status=status, types=types, skipped=skipped)
     for problem in skipped:  # on stderr, so that --format json stays one document
@@ -49,6 +56,7 @@ def show(entry_id: str, lineage: bool) -> int:
     from gitmem.lifecycle import read
 
     ws = command_workspace()
+    emit_warnings(ws.settings.warnings)
     if lineage:
         for item in read.lineage(ws, entry_id):
             marker = "*" if item.id == entry_id else " "

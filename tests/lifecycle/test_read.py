@@ -172,3 +172,17 @@ def test_lineage_of_a_pending_candidate_says_it_is_one(memory: Path) -> None:
         f"(refs/heads/gitmem/{first_id()}), whose lineage begins once it is admitted; "
         f"`gitmem show {first_id()}` shows it\n"
     )
+
+
+def test_the_reading_commands_say_which_settings_they_set_aside(memory: Path) -> None:
+    """A settings file with a value gitmem cannot take (memory.dir given as a number) is set
+    aside for the default, with a warning from check, candidates, propose, index and the
+    rest; list and show said nothing, and read the default folder as if it were the one the
+    project names."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    (memory / ".gitmem.toml").write_text("[memory]\ndir = 5\n")
+    warned = "gitmem: warning: .gitmem.toml: memory.dir: "
+    for command in (["list"], ["show", first_id()], ["show", "--lineage", first_id()]):
+        done = ok(run(memory, *command))
+        assert done.stderr.startswith(warned), (command, done.stderr)
