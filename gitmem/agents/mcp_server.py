@@ -22,13 +22,12 @@ clients keep as the server's log) and reported as a tool error naming the except
 are bounded: a client may send megabytes, and an error quoting them must neither flood the
 agent nor stall the server while its log handler lays them out.
 
-One failure never reaches this module: a request whose JSON holds an unpaired UTF-16
-surrogate escape (`"\\ud800"`, what a JavaScript client's JSON.stringify writes for half an
-emoji) is refused by the SDK's stdio transport, whose JSON reader takes it for invalid JSON,
-and dropped without an answer: the server keeps serving, the client waits for that call until
-its own timeout. Invalid UTF-8 bytes, by contrast, reach the tools as U+FFFD. Mending the
-line before the SDK reads it would mean replacing the SDK's stdin handling, so it is left to
-the SDK (measured with SDK 2.3.0).
+A line that is no message never reaches a tool: the SDK's stdio transport drops it, and
+`_Answering`, wrapping the stream the server reads, answers it as JSON-RPC 2.0 says, a parse
+error (-32700) or an invalid request (-32600) with id null.  A request whose JSON holds an
+unpaired UTF-16 surrogate escape (`"\\ud800"`, what a JavaScript client's JSON.stringify
+writes for half an emoji) is one of them: the SDK's JSON reader takes it for invalid JSON.
+Invalid UTF-8 bytes, by contrast, reach the tools as U+FFFD (measured with SDK 2.3.0).
 
 What the ecosystem expects of a server, and how this one meets it:
 - every tool carries annotations: the readers are read-only and idempotent, `memory_push` is
@@ -66,20 +65,26 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from traceback import format_exception
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Protocol
 
+import anyio
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.shared.message import SessionMessage
 from mcp.types import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
     CallToolResult,
     ContentBlock,
+    ErrorData,
+    JSONRPCError,
     ResourceLink,
     TextContent,
     ToolAnnotations,
 )
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 import gitmem
 from gitmem.agents.precedents import PREAMBLE, Precedent, clean, entry_uri, render, reveal
@@ -924,4 +929,120 @@ def build_server(
 
 def serve(path: str | Path | None = None, *, pinned: PinnedRepository | None = None) -> None:
     """Serve the tools over stdio until the client disconnects (`gitmem mcp`)."""
-    build_server(path, pinned=pinned).run("stdio")
+    anyio.run(_serve_stdio, build_server(path, pinned=pinned))
+
+
+async def _serve_stdio(server: MCPServer) -> None:
+    """What MCPServer.run("stdio") does (the SDK's stdio transport, which keeps fd 0 and 1 from
+    the tools' child processes, and the low-level server's run), with the transport's read
+    stream wrapped so that a line which is no message gets its JSON-RPC answer (_Answering).
+    The SDK's own in-process Client reaches the low-level server by the same attribute."""
+    from mcp.server.stdio import stdio_server
+
+    lowlevel = server._lowlevel_server
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(
+            _Answering(read_stream, write_stream),
+            write_stream,
+            lowlevel.create_initialization_options(),
+        )
+
+
+class _Receiving(Protocol):
+    async def receive(self) -> SessionMessage | Exception: ...
+    async def aclose(self) -> None: ...
+
+
+class _Sending(Protocol):
+    async def send(self, item: SessionMessage, /) -> None: ...
+
+
+#: The most characters of the JSON parser's reason a parse error quotes (never the line).
+MALFORMED_MESSAGE_LIMIT: Final = 200
+
+
+class _Answering:
+    """The stdio transport's read stream, answering the lines that are no message.
+
+    The SDK's transport hands the server, for a line it cannot read as a JSON-RPC message,
+    the validation error instead of a message, and the server drops it unanswered: the client
+    waits for that call until its own timeout.  JSON-RPC 2.0 answers such a line: a parse
+    error (-32700) for a line that is not JSON, an invalid request (-32600) for JSON that is
+    no request, notification or response, each with id null, as no id can be read (a request
+    whose id can be read, its method wrong, gets its id, so that its caller stops waiting).
+    A blank line is no message at all, and gets nothing.  This wraps the stream the server
+    reads (what the ReadStream protocol of the SDK asks: receive, iteration, aclose and the
+    sender's context), changing nothing else of the SDK."""
+
+    def __init__(self, inner: _Receiving, answer: _Sending) -> None:
+        self._inner = inner
+        self._answer = answer
+
+    @property
+    def last_context(self) -> object:
+        """The sender's context of the last item, which the server runs its handler in."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage | Exception:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, ValidationError):
+                return item
+            error = _malformed(item)
+            if error is None:
+                continue
+            try:
+                await self._answer.send(SessionMessage(error))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return item  # the client is gone: the server sees what it would have seen
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _Answering:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _Answering:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def _malformed(exc: ValidationError) -> JSONRPCError | None:
+    """The JSON-RPC error answering a line the SDK could not read as a message (exc says why),
+    or None for a blank line.  The answer never quotes the line: it may be megabytes."""
+    problems = exc.errors(include_url=False)
+    first = problems[0] if problems else None
+    if first is not None and first["type"] == "json_invalid":
+        line = first["input"]
+        if isinstance(line, str) and not line.strip():
+            return None
+        reason = _cut(str(first["msg"]), MALFORMED_MESSAGE_LIMIT)
+        return JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(
+                code=PARSE_ERROR, message=f"Parse error: the line is not JSON ({reason})"
+            ),
+        )
+    given = next((p["input"] for p in problems if isinstance(p["input"], dict)), None)
+    request_id = given.get("id") if isinstance(given, dict) and "method" in given else None
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        request_id = None
+    return JSONRPCError(
+        jsonrpc="2.0",
+        id=request_id,
+        error=ErrorData(
+            code=INVALID_REQUEST,
+            message="Invalid Request: the JSON is no JSON-RPC 2.0 request, notification or "
+            'response (an object with "jsonrpc": "2.0" and a string "method", or an "id" '
+            'with a "result" or an "error")',
+        ),
+    )

@@ -10,12 +10,13 @@ its own candidates, with titles of its own.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AsyncExitStack, ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,16 +25,21 @@ import anyio
 import anyio.from_thread
 import pygit2
 import pytest
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from clirunner import run
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.message import SessionMessage
 from mcp.types import (
     INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
     CallToolResult,
     ResourceLink,
     TextContent,
     TextResourceContents,
+    jsonrpc_message_adapter,
 )
 from secret_samples import POSITIVES
 
@@ -121,6 +127,65 @@ def serving(
             )
         )
         yield Server(repo, portal, client, log)
+
+
+class LineTransport:
+    """A stdio transport for the SDK's Client that can also write a line of its own choosing
+    to the server, as a client with a bug (or a hostile one) would, and keeps every message
+    the server wrote: the SDK's stdio_client writes only what it serialised itself."""
+
+    def __init__(self, repo: Path, env: dict[str, str], log: Path) -> None:
+        self.command = [sys.executable, *_server_args()]
+        self.repo, self.env, self.log = repo, env, log
+        self.received: list[dict[str, Any]] = []
+        self._stack = AsyncExitStack()
+
+    async def __aenter__(
+        self,
+    ) -> tuple[
+        MemoryObjectReceiveStream[SessionMessage | Exception],
+        MemoryObjectSendStream[SessionMessage],
+    ]:
+        stack = self._stack
+        errlog = stack.enter_context(self.log.open("w", encoding="utf-8"))
+        self.process = await stack.enter_async_context(
+            await anyio.open_process(self.command, cwd=self.repo, env=self.env, stderr=errlog)
+        )
+        to_client, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](100)
+        to_server, from_client = anyio.create_memory_object_stream[SessionMessage](100)
+        group = await stack.enter_async_context(anyio.create_task_group())
+        stack.callback(group.cancel_scope.cancel)
+        group.start_soon(self._read, to_client)
+        group.start_soon(self._write, from_client)
+        return from_server, to_server
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def line(self, data: bytes) -> None:
+        """Write data to the server's stdin as it is."""
+        assert self.process.stdin is not None
+        await self.process.stdin.send(data)
+
+    async def _read(self, to_client: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+        assert self.process.stdout is not None
+        pending = b""
+        async with to_client:
+            async for chunk in self.process.stdout:
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    self.received.append(json.loads(line))
+                    message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+                    await to_client.send(SessionMessage(message))
+
+    async def _write(self, from_client: MemoryObjectReceiveStream[SessionMessage]) -> None:
+        async with from_client:
+            async for message in from_client:
+                await self.line(
+                    message.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+                    + b"\n"
+                )
 
 
 @pytest.fixture(scope="module")
@@ -414,6 +479,40 @@ def test_what_a_failure_answers_and_logs_is_bounded(caplog: pytest.LogCaptureFix
         raise UsageError("x" * 1_000_000)
     assert len(str(raised.value)) < ERROR_TEXT_LIMIT + 100
     assert not turn.locked()
+
+
+def test_a_line_that_is_no_message_is_answered_and_the_server_keeps_serving(
+    tmp_path: Path,
+) -> None:
+    """JSON-RPC 2.0 answers a line that is not JSON with a parse error (-32700) and JSON that
+    is no request with an invalid request (-32600), each with id null as the id cannot be
+    read; the SDK dropped both unanswered, so a client waited for its call until its own
+    timeout.  A blank line is no message at all, and gets nothing."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    transport = LineTransport(repo, env, tmp_path / "server.log")
+    bad = [b"this is not json", b'{"jsonrpc": "2.0", "id": 1, "method"', b"\xff\xfe{", b"[]"]
+    request = b'{"jsonrpc": "2.0", "id": 8, "method": 5}'  # its id read: its caller stops waiting
+
+    async def session() -> list[str]:
+        async with Client(transport, mode="legacy", read_timeout_seconds=60) as client:
+            for line in [*bad[:2], b"", b"  \r", *bad[2:], b'{"jsonrpc": "2.0", "id": 7}', request]:
+                await transport.line(line + b"\n")
+            listed = await client.list_tools()
+        return [tool.name for tool in listed.tools]
+
+    assert sorted(anyio.run(session)) == sorted(TOOLS)
+    errors = [m for m in transport.received if "error" in m]
+    assert [(m["id"], m["error"]["code"]) for m in errors] == [
+        (None, PARSE_ERROR),
+        (None, PARSE_ERROR),
+        (None, PARSE_ERROR),
+        (None, INVALID_REQUEST),
+        (None, INVALID_REQUEST),
+        (8, INVALID_REQUEST),
+    ]
+    assert all(len(m["error"]["message"]) < 300 for m in errors)
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
 # ---------------------------------------------------------------------------------------------
