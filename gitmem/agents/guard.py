@@ -37,8 +37,13 @@ as commands), and these count as writes, per simple command:
   `mv`, `sed -i`/`perl -i` (and `--in-place`), `patch`: their path arguments (every one: for
   `mv` the sources are removed too, and an argument that is not a path resolves outside the
   memory); `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
-  `install` and `ln` the `-t`/`--target-directory` folder, else the last path); `dd`: its `of=`;
+  `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
+  its `of=`;
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments;
+- what `rm`, `rmdir`, `unlink`, `git rm` and `mv` (its sources) remove is a name, not the file
+  it names: the name's folder is resolved, its last part is not (removing a symbolic link to
+  an entry removes the link), and a second hard link of a memory file may go (the entry stays
+  as it was), but not the memory's own name, which is found by the folder's identity too;
 - `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
   path to the executable, inside `bash -c`): admitting and refusing are a person's decisions,
   made after review; `gitmem admit --auto`, which admits only what both settings files let an
@@ -126,22 +131,22 @@ _WRITERS: Final = {
     "tee",
     "touch",
     "truncate",
-    "rm",
-    "rmdir",
-    "unlink",
     "shred",
     "mkdir",
     "chmod",
     "chown",
     "chgrp",
-    "mv",
     "patch",
 }
+#: Commands that remove the names they are given (and mv the names it moves): they act on
+#: the folder holding a name, never on the file it names, so a second hard link or a symbolic
+#: link to a memory file may go (`Guard.judge`'s removed).
+_REMOVERS: Final = {"rm", "unlink", "rmdir", "mv"}
 #: Commands that write only their destination: the last path, or the -t / --target-directory one.
 _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
 #: The copiers whose -t names the destination folder (rsync's keeps times, scp's is its own),
 #: with their short options that take a value (the rest of the word, or the next one).
-_TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo"}
+_TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo", "mv": "S"}
 _IN_PLACE: Final = {"sed", "perl", "gsed"}
 _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
 _SHELLS: Final = {"bash", "sh", "zsh", "dash", "ksh"}
@@ -220,15 +225,20 @@ class Guard:
         spelled = {d.strip("/") for d in memory_dirs if d.strip("/")}
         self.dirs = sorted({d.casefold() for d in spelled})
         self._spelled = sorted(spelled)
-        self._inodes: dict[tuple[int, int], str] | None = None  # the memory's files, by inode
+        # the memory's protected files and its folders, by inode (_memory)
+        self._inodes: tuple[dict[tuple[int, int], str], set[tuple[int, int]]] | None = None
         self.elsewhere = elsewhere
         self._roots: dict[str, str | None] = {}  # a folder outside root: its repository's root
         self._others: dict[str, Guard] = {}
 
     # -- one path --------------------------------------------------------------------------
 
-    def judge(self, path: str, cwd: str) -> Denied | None:
-        """Denied when writing path (as spelled, relative to cwd) would touch the memory."""
+    def judge(self, path: str, cwd: str, *, removed: bool = False) -> Denied | None:
+        """Denied when writing path (as spelled, relative to cwd) would touch the memory; with
+        removed, when removing (or renaming) that name would.  A removal acts on the folder
+        holding the name, not on the file it names: a symbolic link to a memory file, or a
+        second hard link of one, goes and leaves the entry as it was; the memory's own name
+        goes with the entry, however it is spelled (_own_name)."""
         if not path or "\0" in path or "\0" in cwd:
             return None  # no system call takes a NUL in a path: nothing can be written there
         if len(path) > MAX_JUDGED:
@@ -236,7 +246,8 @@ class Guard:
         spelled = os.path.expanduser(path)
         if any(c in spelled for c in _GLOB_CHARS):
             return self._judge_glob(path, spelled, cwd)
-        full = os.path.realpath(os.path.join(cwd, spelled))
+        joined = os.path.join(cwd, spelled)
+        full = _name_path(joined) if removed else os.path.realpath(joined)
         parts = self._relative(full)
         if parts is None:
             other = self._other(full)
@@ -245,23 +256,41 @@ class Guard:
                 return Denied(path, f"{what} of the repository {other.root}")
         else:
             what = self._protected(parts)
-        what = what or self._linked(full)
+        what = what or (self._own_name(full) if removed else self._linked(full))
         return Denied(path, what) if what else None
 
-    def _linked(self, full: str) -> str:
+    def _linked(self, full: str, *, follow: bool = True) -> str:
         """What of the memory an existing file is a hard link to ('' when nothing): writing
         through the link writes the memory's file (`ln .gitmem/entries/a.md notes.md`).
         Asked only of a file with more than one link; the memory's files are listed once per
         guard, at most MAX_LINKED of them."""
         try:
-            found = os.stat(full)
+            found = os.stat(full) if follow else os.lstat(full)
         except (OSError, ValueError):
             return ""
         if not stat.S_ISREG(found.st_mode) or found.st_nlink < 2:
             return ""
+        return self._memory()[0].get((found.st_dev, found.st_ino), "")
+
+    def _own_name(self, full: str) -> str:
+        """What of the memory removing full (a name, its folder resolved) removes: a hard
+        link to a memory file whose folder is one of the memory's own (found by identity,
+        not by spelling: a bind mount, or another spelling a file system takes for the same
+        name), '' for a second name elsewhere, whose removal leaves the file."""
+        what = self._linked(full, follow=False)
+        if not what:
+            return ""
+        try:
+            folder = os.stat(os.path.dirname(full))
+        except (OSError, ValueError):
+            return what  # cannot tell which name it is: judged as the memory's own
+        return what if (folder.st_dev, folder.st_ino) in self._memory()[1] else ""
+
+    def _memory(self) -> tuple[dict[tuple[int, int], str], set[tuple[int, int]]]:
+        """The memory's protected files and its folders, by (device, inode), listed once."""
         if self._inodes is None:
             self._inodes = _memory_inodes(self.root, self._spelled)
-        return self._inodes.get((found.st_dev, found.st_ino), "")
+        return self._inodes
 
     def _other(self, full: str) -> Guard | None:
         """The guard of the repository holding full, a resolved path outside this one (the
@@ -384,16 +413,27 @@ class Guard:
                 return self._unread("command", script, " (here-document bodies aside)")
             for decision in _decisions(script, 0):
                 return Denied(decision, "a person's decision", DECISION.format(command=decision))
-            for target, where in _script_targets(script, cwd, 0):
-                denied = self.judge(target, where)
+            for target, where, removed in _script_targets(script, cwd, 0):
+                denied = self.judge(target, where, removed=removed)
                 if denied is not None:
                     return denied
         return None
 
 
-def _memory_inodes(root: str, memories: Sequence[str]) -> dict[tuple[int, int], str]:
-    """(device, inode) of each protected file of the memory folders, with what it is."""
+def _memory_inodes(
+    root: str, memories: Sequence[str]
+) -> tuple[dict[tuple[int, int], str], set[tuple[int, int]]]:
+    """(device, inode) of each protected file of the memory folders, with what it is, and of
+    the memory folders and every folder below their entries/ and candidates/."""
     inodes: dict[tuple[int, int], str] = {}
+    folders: set[tuple[int, int]] = set()
+
+    def enter(path: str) -> None:
+        try:
+            found = os.stat(path)
+        except OSError:
+            return
+        folders.add((found.st_dev, found.st_ino))
 
     def add(path: str, what: str) -> None:
         try:
@@ -405,15 +445,27 @@ def _memory_inodes(root: str, memories: Sequence[str]) -> dict[tuple[int, int], 
 
     for memory in memories:
         base = os.path.join(root, memory)
+        enter(base)
         for name in _PROTECTED_FILES.values():
             add(os.path.join(base, name), f"{memory}/{name}")
         for name in _PROTECTED_DIRS:
             for folder, _, files in os.walk(os.path.join(base, name)):
+                enter(folder)
                 for file in files:
                     add(os.path.join(folder, file), f"{memory}/{name}/")
                 if len(inodes) >= MAX_LINKED:
-                    return inodes
-    return inodes
+                    return inodes, folders
+    return inodes, folders
+
+
+def _name_path(joined: str) -> str:
+    """The path of the name a removal acts on: its folder resolved (`..`, symbolic links),
+    its last part kept as it is, since removing a symbolic link removes the link; a path
+    ending in `/`, `.` or `..` names the folder it resolves to."""
+    folder, name = os.path.split(joined)
+    if name in ("", os.curdir, os.pardir):
+        return os.path.realpath(joined)
+    return os.path.join(os.path.realpath(folder), name)
 
 
 def _glob_reaches(pattern: Sequence[str], target: Sequence[str]) -> bool:
@@ -693,12 +745,13 @@ def _paths(args: Sequence[str]) -> list[str]:
     return out
 
 
-def bash_targets(command: str, cwd: str, depth: int = 0) -> Iterator[tuple[str, str]]:
-    """(path, folder it is relative to) of every write the command visibly makes."""
+def bash_targets(command: str, cwd: str, depth: int = 0) -> Iterator[tuple[str, str, bool]]:
+    """(path, folder it is relative to, whether it is a name removed rather than a file
+    written) of every write the command visibly makes."""
     yield from _script_targets(_strip_heredocs(command), cwd, depth)
 
 
-def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, str]]:
+def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, str, bool]]:
     """bash_targets of a command whose here-document bodies are already stripped."""
     split = _split(script) if depth <= 3 else None
     if split is None:
@@ -711,7 +764,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
     for words, redirected in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
         for target in redirected:  # the shell opens them, where it is
-            yield target, here
+            yield target, here, False
         moves: list[str] = []
         words = _command_words(words, moves)
         if not words:
@@ -728,19 +781,25 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             yield from bash_targets(inner, there, depth + 1)
         elif name in _WRITERS or (name in _IN_PLACE and _in_place(args)):
             for path in _paths(args):
-                yield path, there
+                yield path, there, False
+        elif name in _REMOVERS:
+            for path in _paths(args):
+                yield path, there, True
+            if name == "mv":  # its destination as a write: across file systems it copies
+                for path in _destination(name, args):
+                    yield path, there, False
         elif name in _COPIERS:
             for path in _destination(name, args):
-                yield path, there
+                yield path, there, False
         elif name == "dd":
             for arg in args:
                 if arg.startswith("of="):
-                    yield arg[3:], there
+                    yield arg[3:], there, False
         elif name == "git" and args:
             sub = _git_subcommand(args, there)
             if sub is not None and sub[0] in _GIT_WRITERS:
                 for path in _paths(sub[1]):
-                    yield path, sub[2]
+                    yield path, sub[2], sub[0] == "rm"
     for folder, run in substituted.items():
         if run:
             yield from bash_targets("\n".join(run), folder, depth + 1)

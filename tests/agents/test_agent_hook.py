@@ -416,6 +416,37 @@ def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     assert f"(`{repo.ids['keys']}`)" in text or "left out to keep this short" in text
 
 
+def test_removing_a_second_name_of_a_memory_file_is_allowed_its_own_name_denied(
+    tmp_path: Path,
+) -> None:
+    """A hard link is a second name of the memory's file: writing through it writes the
+    entry, and is denied, but removing or renaming it leaves the entry as it was, and was
+    denied all the same. Removing the entry's own name, however spelled, stays denied."""
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    entry = root / ".gitmem" / "entries" / "decision" / "a.md"
+    entry.parent.mkdir(parents=True)
+    entry.write_text("the entry\n")
+    os.link(entry, root / "second.md")
+    (root / "alias").symlink_to(entry.parent)
+    project = Repo(root, env, {})
+
+    def denied(command: str) -> str | None:
+        return project.denied(
+            project.event("PreToolUse", tool_name="Bash", tool_input={"command": command})
+        )
+
+    for command in ("rm second.md", "rm -f ./second.md", "unlink second.md",
+                    "git rm -q second.md", "mv second.md third.md"):  # fmt: skip
+        assert denied(command) is None, command
+    for command in ("echo x >> second.md", "truncate -s0 second.md",
+                    "rm .gitmem/entries/decision/a.md", "rm alias/a.md",
+                    "unlink .GITMEM/Entries/decision/A.md", "mv alias/a.md second.md"):  # fmt: skip
+        reason = denied(command)
+        assert reason is not None and ".gitmem/entries/" in reason, command
+
+
 def test_the_memory_of_another_repository_the_session_reaches_is_guarded(tmp_path: Path) -> None:
     """A session works in one project (CLAUDE_PROJECT_DIR) and may reach a second repository
     (a folder added to the session, a sibling checkout), whose own hooks do not run: the guard

@@ -246,6 +246,23 @@ def test_a_hard_link_to_a_memory_file_is_the_memory_file(guard: Guard, tmp_path:
     assert guard.judge_tool("Write", {"file_path": "other.md"}, str(tmp_path)) is None
 
 
+def test_the_memory_s_own_name_is_known_by_its_folder_s_identity(
+    guard: Guard, tmp_path: Path
+) -> None:
+    """Removing a second hard link of an entry leaves the entry; removing the entry's own name
+    removes it, and a bind mount spells that name with no path saying so. The folder's
+    identity tells them apart (a symbolic link to the folder, which judge resolves before
+    asking, stands in for the mount here)."""
+    entry = tmp_path / ".gitmem" / "entries" / "a.md"
+    entry.write_text("the entry\n")
+    os.link(entry, tmp_path / "second.md")
+    (tmp_path / "mounted").symlink_to(entry.parent)
+    assert guard._own_name(str(tmp_path / "mounted" / "a.md")) == "a hard link to .gitmem/entries/"
+    assert guard._own_name(str(tmp_path / "second.md")) == ""
+    assert guard.judge("second.md", str(tmp_path), removed=True) is None
+    assert guard.judge("second.md", str(tmp_path)) is not None
+
+
 def test_a_glob_counts_with_the_shells_leading_dot_rule(tmp_path: Path) -> None:
     only_dotted = Guard(str(tmp_path), [".gitmem"])
     assert not _bash(only_dotted, "rm -rf ./*", tmp_path)  # `*` skips the leading dot
@@ -256,9 +273,9 @@ def test_a_glob_counts_with_the_shells_leading_dot_rule(tmp_path: Path) -> None:
 
 def test_bash_targets_follow_cd_and_nested_shells(tmp_path: Path) -> None:
     targets = list(bash_targets("cd a && (echo x > b.txt); bash -c 'cd c; rm d'", str(tmp_path)))
-    assert [(t, Path(w).relative_to(tmp_path).as_posix()) for t, w in targets] == [
-        ("b.txt", "a"),
-        ("d", "a/c"),
+    assert [(t, Path(w).relative_to(tmp_path).as_posix(), r) for t, w, r in targets] == [
+        ("b.txt", "a", False),
+        ("d", "a/c", True),  # a name removed, not a file written
     ]
 
 
