@@ -268,9 +268,11 @@ class _Memory(Memory):
         self, listed: Sequence[Listed], scores: Sequence[float | None], *, fresh: bool = True
     ) -> list[Precedent]:
         """Precedents for catalog lines, with their provenance and freshness at the tip (with
-        fresh=False, no freshness: nothing is asked of git)."""
+        fresh=False, no freshness: nothing is asked of git), as a model may read them: a line
+        the catalog says holds a secret is judged against main's allowed.md, and withheld
+        (gitmem.agents.precedents.withheld)."""
         from gitmem.agents import state
-        from gitmem.agents.precedents import Precedent
+        from gitmem.agents.precedents import Precedent, withheld
         from gitmem.recall.freshness import freshness
 
         tip = self.known.tip
@@ -285,20 +287,32 @@ class _Memory(Memory):
                 known.update((path, f) for (path, _), f in zip(asked, found, strict=True))
                 state.remember_freshness(self.common_dir, tip, known)
             notes = [known[e.path].note for e in listed]
-        return [
-            Precedent(
-                id=e.id,
-                type=e.type,
-                title=e.title,
-                applies_when=e.applies_when,
-                path=e.path,
-                admitted_by=e.admitted_by or "unknown",
-                admitted=e.admitted or "unknown",
-                freshness=note,
-                score=score,
+        flagged = {e.id for e in listed if e.secret}
+        shown = (
+            withheld(
+                Precedent(
+                    id=e.id,
+                    type=e.type,
+                    title=e.title,
+                    applies_when=e.applies_when,
+                    path=e.path,
+                    admitted_by=e.admitted_by or "unknown",
+                    admitted=e.admitted or "unknown",
+                    freshness=note,
+                    score=score,
+                ),
+                lambda p, text: p.id in flagged and self.holds_secret(p.path, text),
             )
             for e, note, score in zip(listed, notes, scores, strict=True)
-        ]
+        )
+        return [p for p in shown if p is not None]
+
+    def holds_secret(self, path: str, text: str) -> bool:
+        """Whether text, read from the entry at path, holds a secret main's allowed.md does not
+        list (what memory_show withholds)."""
+        from gitmem.lifecycle.read import secrets_in
+
+        return bool(secrets_in(self.workspace(), path, text))
 
     def block(
         self, listed: Sequence[Listed], scores: Sequence[float | None], heading: str, more: str

@@ -10,8 +10,10 @@ names its entry's path, which `memory.dir` changes while the tree stays the same
 exists is right, by construction.
 
 One line per admitted entry (superseded entries are left out), tab-separated: admitted date,
-id, type, path, tags, files, supersedes, title, applies_when, admitted_by; lists joined by
-U+001F; text fields flattened to one line (gitmem.agents.precedents.clean).  Lines are sorted
+id, type, path, tags, files, supersedes, title, applies_when, admitted_by, and `1` when the
+secret scanner finds a secret in those fields (else nothing: a hook then shows the entry
+without importing the scanner, gitmem.agents.precedents.withheld); lists joined by U+001F;
+text fields flattened to one line (gitmem.agents.precedents.clean).  Lines are sorted
 by admission date, newest first, then by id.  Before them the file keeps two sorted tables,
 one line each: the cited paths with the offsets of the lines citing each (newest first), and
 the ids with the offset of each one's line.  Finding the entries that cite the file being
@@ -41,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from gitmem.agents.precedents import clean
+from gitmem.agents.precedents import clean, may_hold_secret
 from gitmem.repo.atomic import sweep_temporaries
 
 if TYPE_CHECKING:
@@ -49,8 +51,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
-#: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean)
-VERSION: Final = b"# gitmem agents catalog 4 "
+#: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean);
+#: 5: a line says whether its fields hold a secret
+VERSION: Final = b"# gitmem agents catalog 5 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -84,6 +87,8 @@ class Listed(NamedTuple):
     tags: tuple[str, ...]
     files: tuple[str, ...]
     supersedes: tuple[str, ...]
+    #: the scanner finds a secret in these fields (main's allowed.md not yet consulted)
+    secret: bool = False
 
 
 def _field(value: object, limit: int = 300) -> str:
@@ -127,6 +132,7 @@ def line_of(path: str, data: bytes) -> bytes | None:
         _field(found.get("applies_when", "")),
         _field(found.get("admitted_by", ""), 120),
     ]
+    fields.append("1" if may_hold_secret("\n".join(fields).replace(_SEP, "\n")) else "")
     # surrogateescape: a path git read whose bytes are not UTF-8 keeps its bytes (a line is
     # read back with "replace")
     return "\t".join(fields).encode("utf-8", "surrogateescape") + b"\n"
@@ -134,15 +140,25 @@ def line_of(path: str, data: bytes) -> bytes | None:
 
 def _parse(line: bytes) -> Listed | None:
     parts = line.rstrip(b"\n").decode("utf-8", "replace").split("\t")
-    if len(parts) != 10:
+    if len(parts) != 11:
         return None
-    admitted, id_, type_, path, tags, files, supersedes, title, applies, by = parts
+    admitted, id_, type_, path, tags, files, supersedes, title, applies, by, secret = parts
 
     def items(text: str) -> tuple[str, ...]:
         return tuple(text.split(_SEP)) if text else ()
 
     return Listed(
-        id_, type_, path, title, applies, by, admitted, items(tags), items(files), items(supersedes)
+        id_,
+        type_,
+        path,
+        title,
+        applies,
+        by,
+        admitted,
+        items(tags),
+        items(files),
+        items(supersedes),
+        secret == "1",
     )
 
 

@@ -49,7 +49,10 @@ What the ecosystem expects of a server, and how this one meets it:
   hook runs may hold what no gate saw) is withheld by `memory_show` and the entry resource,
   which answer the rule lines instead (they quote four characters of a secret at most), and
   `memory_candidates` and the `review-candidates` prompt withhold such a candidate's title and
-  its other rule lines (a schema line quotes the value it refuses in full).
+  its other rule lines (a schema line quotes the value it refuses in full); `memory_recall` and
+  `memory_recent` show an admitted entry whose shown text holds one with its id and type only
+  (gitmem.agents.precedents.withheld), and the index resource replaces each line holding one by
+  its rule line.
 
 The module is named after the noun users see (`gitmem mcp`); absolute imports keep
 `import mcp` below pointing at the SDK, not at this file.
@@ -87,7 +90,17 @@ from mcp.types import (
 from pydantic import BaseModel, Field, ValidationError
 
 import gitmem
-from gitmem.agents.precedents import PREAMBLE, Precedent, clean, entry_uri, render, reveal
+from gitmem.agents.precedents import (
+    PREAMBLE,
+    WITHHELD,
+    Precedent,
+    clean,
+    entry_uri,
+    may_hold_secret,
+    render,
+    reveal,
+    withheld,
+)
 from gitmem.errors import GitmemError, UsageError
 from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
@@ -456,6 +469,31 @@ def _withheld(ws: Workspace, entry_id: str, where: str, text: str) -> str | None
     )
 
 
+def _held(ws: Workspace) -> Callable[[Precedent, str], bool]:
+    """Whether the text shown of a precedent holds a secret main's allowed.md does not list
+    (gitmem.agents.precedents.withheld): the scanner alone first, a long-lived server's
+    import paid once, and allowed.md read only for a text it flags."""
+    from gitmem.lifecycle.read import secrets_in
+
+    return lambda p, text: may_hold_secret(text) and bool(secrets_in(ws, p.path, text))
+
+
+def _redacted(ws: Workspace, path: str, text: str) -> str:
+    """A text of many entries (INDEX.md) with each line holding a secret main's allowed.md does
+    not list replaced by its rule line (four characters of the secret at most); the whole
+    text withheld when a finding has no line."""
+    from gitmem.lifecycle.read import secrets_in
+
+    found = secrets_in(ws, path, text) if may_hold_secret(text) else []
+    if any(p.line is None for p in found):
+        raise ResourceError(_withheld(ws, path, path, text) or "withheld: it holds a secret")
+    lines = text.split("\n")
+    for problem in found:
+        if problem.line is not None and problem.line <= len(lines):
+            lines[problem.line - 1] = f"(withheld: this line holds a secret: {problem})"
+    return "\n".join(lines)
+
+
 def _reviewed(review: Review) -> tuple[str, list[str]]:
     """A pending candidate's title and rule lines as the agent may read them: for one holding
     a secret, no title and only the SECRET lines (redacted by the scanner), since another
@@ -633,36 +671,53 @@ def build_server(
                     if wanted_tags
                     <= set(_as_list(read_fields(ws.store, tree, r.path, ("tags",)).get("tags")))
                 ][:k]
-            precedents = from_recalled(ws.store, tree, found)
+            held = _held(ws)
+            shown = [
+                (r, withheld(p, held))
+                for r, p in zip(found, from_recalled(ws.store, tree, found), strict=True)
+            ]
+            kept = [(r, p) for r, p in shown if p is not None]
+            precedents = [p for _, p in kept]
             entries = [
                 RecalledEntry(
-                    id=r.id,
-                    type=r.type,
-                    title=_line(r.title),
-                    applies_when=_line(r.applies_when),
+                    id=p.id,
+                    type=p.type,
+                    title=_line(p.title),
+                    applies_when=_line(p.applies_when),
                     score=round(r.score, 3),
-                    path=r.path,
+                    path=p.path,
                     stale_commits=r.stale_commits,
-                    missing_files=list(r.missing_files),
-                    freshness=r.freshness,
+                    missing_files=[] if p.freshness == WITHHELD else list(r.missing_files),
+                    freshness=p.freshness,
                     admitted_by=p.admitted_by,
                     admitted=p.admitted,
                     uri=p.uri,
                     why=_explained(r.why),
                 )
-                for r, p in zip(found, precedents, strict=True)
+                for r, p in kept
             ]
             rejected = recalled.rejected if not entries else None
+            near = (
+                withheld(
+                    Precedent(
+                        rejected.id, rejected.type, rejected.title, rejected.applies_when,
+                        rejected.path, "", "",
+                    ),
+                    held,
+                )
+                if rejected is not None
+                else None
+            )  # fmt: skip
             result = RecallResult(
                 entries=entries,
                 note=None if entries else NO_PRECEDENT,
                 rejected=RejectedCandidate(
-                    id=rejected.id,
-                    title=_line(rejected.title),
+                    id=near.id,
+                    title=_line(near.title),
                     score=round(rejected.score, 3),
                     why=_explained(rejected.why),
                 )
-                if rejected is not None
+                if rejected is not None and near is not None
                 else None,
             )
             text = render(
@@ -703,27 +758,38 @@ def build_server(
                 if tree and tip
                 else []
             )
-            precedents = [
-                Precedent(
-                    e.id, e.type, e.title, e.applies_when, e.path, e.admitted_by, e.admitted, n
+            held = _held(ws)
+            shown = [
+                (
+                    e,
+                    withheld(
+                        Precedent(
+                            e.id, e.type, e.title, e.applies_when, e.path, e.admitted_by,
+                            e.admitted, n,
+                        ),
+                        held,
+                        *e.tags,
+                    ),
                 )
                 for e, n in zip(listed, notes, strict=True)
-            ]
+            ]  # fmt: skip
+            kept = [(e, p) for e, p in shown if p is not None]
+            precedents = [p for _, p in kept]
             result = RecentResult(
                 entries=[
                     RecentEntry(
-                        id=e.id,
-                        type=e.type,
-                        title=_line(e.title),
-                        applies_when=_line(e.applies_when),
-                        path=e.path,
-                        tags=list(e.tags),
-                        admitted_by=e.admitted_by,
-                        admitted=e.admitted,
-                        freshness=n,
-                        uri=entry_uri(e.id),
+                        id=p.id,
+                        type=p.type,
+                        title=_line(p.title),
+                        applies_when=_line(p.applies_when),
+                        path=p.path,
+                        tags=[] if p.freshness == WITHHELD else list(e.tags),
+                        admitted_by=p.admitted_by,
+                        admitted=p.admitted,
+                        freshness=p.freshness,
+                        uri=p.uri,
                     )
-                    for e, n in zip(listed, notes, strict=True)
+                    for e, p in kept
                 ]
             )
             text = render(
@@ -867,12 +933,13 @@ def build_server(
         with _reading("the index resource", turn):
             ws = workspace()
             tip = ws.main_tip()
-            data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/INDEX.md") if tip else None
+            path = f"{ws.dir}/INDEX.md"
+            data = ws.store.read_path(ws.store.tree_of(tip), path) if tip else None
             if data is None:
                 raise ResourceNotFoundError(
                     f"no {ws.dir}/INDEX.md on {ws.branch} yet: run `gitmem init` and commit"
                 )
-            return reveal(data.decode("utf-8", "replace"))
+            return reveal(_redacted(ws, path, data.decode("utf-8", "replace")))
 
     # -- prompts ----------------------------------------------------------------------------
 

@@ -19,6 +19,16 @@ block this module writes:
   entries only, best first, and a last line saying how many were left out and how to see
   them.
 
+Nothing holding a secret is shown to a model: the gates scanned an entry when it was admitted,
+but main may hold one admitted before a rule existed, or pushed where no server hook runs.
+`withheld` gives a precedent whose text holds a secret the reviewers did not allow no title,
+situation, admitter or freshness (as a candidate holding one gets no title in the candidate
+listings), only its id, type, path and day, and `memory_show` answers its id with the rule
+lines; one whose id itself holds it is left out.  Deciding costs the scanner's import, about
+0.1 s of a process: the MCP server, one process for a session, scans what it shows
+(`may_hold_secret`), and a hook, one process a prompt, reads the verdict the agents' catalog
+keeps per entry, made once when an entry enters the catalog (gitmem.agents.catalog).
+
 The freshness comes from `gitmem.recall.freshness` (it knows the admitting commit); the
 provenance is read from the entries' own front matter: here, one small blob per entry, or from
 the agents' catalog (gitmem.agents.catalog), which keeps it for every admitted entry.
@@ -37,14 +47,19 @@ if TYPE_CHECKING:
 __all__ = [
     "HOOK_BUDGET",
     "PREAMBLE",
+    "WITHHELD",
+    "WITHHELD_TITLE",
     "Precedent",
     "entry_uri",
     "from_recalled",
+    "may_hold_secret",
     "provenance",
     "read_fields",
     "render",
     "room",
+    "shown",
     "with_provenance",
+    "withheld",
 ]
 
 #: The most characters a hook adds to the agent's context (the whole block).
@@ -123,6 +138,40 @@ class Precedent(NamedTuple):
     @property
     def uri(self) -> str:
         return entry_uri(self.id)
+
+
+#: What a model reads in place of the title of an admitted entry holding a secret, and of its
+#: other text (`withheld`).
+WITHHELD_TITLE: Final = "(withheld: the entry holds a secret)"
+WITHHELD: Final = "(withheld)"
+
+
+def may_hold_secret(text: str) -> bool:
+    """Whether the secret scanner finds a secret in text, the reviewers' exceptions not yet
+    taken off: a first look, so that main's allowed.md is read only for a text it flags."""
+    from gitmem.gate.secrets import scan_text
+
+    return any(finding.rule != "hidden-unicode" for finding in scan_text(text))
+
+
+def shown(p: Precedent, *more: str) -> str:
+    """What a model reads of a precedent, a field a line, and more lines (an entry's tags): the
+    text `withheld` has judged."""
+    fields = (p.id, p.type, p.path, p.title, p.applies_when, p.admitted_by, p.admitted)
+    return "\n".join((*fields, p.freshness, *more))
+
+
+def withheld(p: Precedent, held: Callable[[Precedent, str], bool], *more: str) -> Precedent | None:
+    """p as a model may read it: whole when held (whether the text shown of p holds a secret
+    the reviewers did not allow) says no; else with no title, situation, admitter or
+    freshness (its files may name the secret); None when even its id, type or path holds
+    one, since it cannot be named."""
+    if not held(p, shown(p, *more)):
+        return p
+    hidden = p._replace(
+        title=WITHHELD_TITLE, applies_when=WITHHELD, admitted_by=WITHHELD, freshness=WITHHELD
+    )
+    return None if held(hidden, shown(hidden)) else hidden
 
 
 def read_fields(

@@ -477,6 +477,53 @@ def test_the_memory_of_another_repository_the_session_reaches_is_guarded(tmp_pat
 # PreToolUse and PostToolUse: precedents for the file
 
 
+def _entry(entry_id: str, title: str, applies: str, files: str = "[]") -> str:
+    return (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\ntitle: {title}\n"
+        f"applies_when: {applies}\nfiles: {files}\nsource: human:alice\n"
+        "created: 2026-01-01\nadmitted: 2026-01-02\nadmitted_by: human:bob\n---\n\n"
+        "## Context\nA release.\n\n## Content\nThe lesson.\n\n## Evidence\nReview notes.\n"
+    )
+
+
+def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_path: Path) -> None:
+    """The gates scan an entry when it is admitted, but main may hold one admitted before a
+    rule existed, or pushed where no server hook runs (here: committed with the hooks off):
+    the precedents for a prompt and for a file quoted its title and situation as they were."""
+    from secret_samples import POSITIVES
+
+    _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    (root / "src").mkdir()
+    (root / "src" / "deploy.py").write_text("def deploy(): ...\n")
+    _sh(root, env, GITMEM, "init")
+    folder = root / ".gitmem" / "entries" / "method"
+    folder.mkdir(parents=True, exist_ok=True)
+    secret_id = "local-method-20260101-deploy-the-release-script"
+    (folder / f"{secret_id}.md").write_text(
+        _entry(secret_id, f"Deploy the release script {secret}",
+               f"deploying the release script with {secret}", "[src/deploy.py]")
+    )  # fmt: skip
+    for n, topic in enumerate(("schema migrations", "log rotation", "feature flags")):
+        entry_id = f"local-method-2026010{n + 2}-review-{topic.replace(' ', '-')}"
+        (folder / f"{entry_id}.md").write_text(_entry(entry_id, f"Review {topic}", topic))
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "--no-verify", "-m", "direct")
+    project = Repo(root, env, {})
+
+    prompt = project.context("UserPromptSubmit", project.event(
+        "UserPromptSubmit", prompt="how do I deploy the release script?"))  # fmt: skip
+    edit_input = {"file_path": "src/deploy.py", "old_string": "a", "new_string": "b"}
+    edit = project.context(
+        "PreToolUse", project.event("PreToolUse", tool_name="Edit", tool_input=edit_input)
+    )
+    for said in (prompt, edit):
+        assert said is not None and secret_id in said and "withheld" in said, said
+        assert secret not in said
+
+
 def test_an_edit_elsewhere_brings_the_precedents_citing_that_file(repo: Repo) -> None:
     payload = repo.event(
         "PreToolUse",

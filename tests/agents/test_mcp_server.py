@@ -897,6 +897,68 @@ def test_an_admitted_entry_s_hidden_characters_never_reach_the_structured_answer
     assert tag[0] not in said and "\u202e" not in said
 
 
+def _committed_on_main(repo: Path, files: dict[str, str]) -> tuple[str, str]:
+    """Commit files onto main directly, around every gate (a push where no server hook
+    runs); returns (main before, main now): the caller restores main."""
+    main = git(repo, "rev-parse", "main").strip()
+    store = pygit2.Repository(str(repo))
+    index = pygit2.Index()
+    index.read_tree(store.revparse_single("main").peel(pygit2.Tree))
+    for path, content in files.items():
+        blob = store.create_blob(content)
+        index.add(pygit2.IndexEntry(path, blob, pygit2.enums.FileMode.BLOB))
+    commit = git(repo, "commit-tree", str(index.write_tree(store)), "-p", main, "-m", "direct")
+    git(repo, "update-ref", "refs/heads/main", commit.strip(), main)
+    return main, commit.strip()
+
+
+def test_an_admitted_entry_holding_a_secret_is_shown_withheld(server: Server) -> None:
+    """The gates scan an entry when it is admitted, but main may hold one admitted before a
+    rule existed, or pushed where no server hook runs: recall, the latest admissions and the
+    index showed its title, situation and tags as they were. They now withhold them, as the
+    candidate listings do, and show the id, whose text memory_show withholds with the rules."""
+    repo = server.repo
+    _, line, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    entry_id = "local-method-20260101-deploy-the-release-script"
+    text_ = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        f"title: Deploy the release script {secret}\n"
+        f"applies_when: deploying the release script with {secret}\n"
+        f"tags: [release, {secret}]\n"
+        "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+        "admitted_by: human:bob\n---\n\n## Context\nA release.\n\n"
+        f"## Content\nDeploy the release script.\n\n## Evidence\n{line}\n"
+    )
+    index_path = ".gitmem/INDEX.md"
+    index_text = git(repo, "show", f"main:{index_path}")
+    main, _ = _committed_on_main(
+        repo,
+        {
+            f".gitmem/entries/method/{entry_id}.md": text_,
+            index_path: f"{index_text}\n- [{entry_id}] Deploy the release script {secret}\n",
+        },
+    )
+    try:
+        recalled = server.call("memory_recall", {"query": "deploy the release script"})
+        recent = server.call("memory_recent", {"k": 100})
+        index = server.portal.call(
+            functools.partial(server.client.read_resource, "gitmem://index", cache_mode="bypass")
+        )
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    found = recalled.structured_content or {}
+    listed = recent.structured_content or {}
+    assert [e["id"] for e in found["entries"]][:1] == [entry_id], text(recalled)
+    mine = [e for e in listed["entries"] if e["id"] == entry_id]
+    assert len(mine) == 1 and mine[0]["tags"] == [], text(recent)
+    for entry in (found["entries"][0], mine[0]):
+        assert "withheld" in entry["title"] and "withheld" in entry["applies_when"]
+    said = f"{recalled.content}{found}{recent.content}{listed}{index}"
+    assert secret not in said
+    assert entry_id in text(recalled) and "withheld" in text(recalled)
+    assert "withheld" in str(index) and "SECRET aws-access-key-id" in str(index)
+
+
 def test_recent_lists_the_latest_admissions_newest_first(
     server: Server, admitted: list[str]
 ) -> None:
