@@ -50,9 +50,11 @@ as commands), and these count as writes, per simple command:
   audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`) moves the folder later commands run in, `env -C DIR` (or
   `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
-  strings are read the same way, and so are the bodies of command substitutions, `$(…)` and
-  `` `…` `` (the shell runs them inside double quotes too, where the splitter sees one word
-  of text), each in the folder of the command it is part of; `sudo`, `env`, `command`,
+  strings (the -c in any cluster of options: `bash -lc`) are read the same way, as are
+  `su -c`, `script -c` and what `eval` joins, and so are the bodies of command
+  substitutions, `$(…)` and `` `…` `` (the shell runs them inside double quotes too, where
+  the splitter sees one word of text), and of process substitutions, `<(…)` and `>(…)`,
+  each in the folder of the command it is part of; `sudo`, `env`, `command`,
   `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar prefixes, with their
   options and the values those take (`sudo -u root`, `timeout 5`), and `VAR=value` are
   skipped to reach the command; a glob (`.gitmem/entr*/*`) counts when it could match a
@@ -117,6 +119,7 @@ _PREFIXES: Final = {
     "xargs": "adEILnPs",
     "nice": "n",
     "timeout": "ks",
+    "watch": "dgn",
     "ionice": "cnp",
     "stdbuf": "eio",
     "setsid": "",
@@ -150,6 +153,10 @@ _TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo", "mv": "S"}
 _IN_PLACE: Final = {"sed", "perl", "gsed"}
 _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
 _SHELLS: Final = {"bash", "sh", "zsh", "dash", "ksh"}
+#: Commands whose -c (or --command) option names a command they run through a shell.
+_COMMAND_OPTION: Final = {"su", "runuser", "script"}
+#: The shells' short options that take a value (`bash -o pipefail -c …`).
+_SHELL_VALUED: Final = {"-o", "+o", "-O", "+O"}
 _GLOB_CHARS: Final = frozenset("*?[")
 
 #: The longest command (here-document bodies aside) and the longest path the guard reads word
@@ -573,9 +580,10 @@ _SPECIAL = re.compile(r"[\\`'\"()$]")
 def _lift_substitutions(
     script: str, *, text: bool = False, most: int | None = None
 ) -> tuple[str, list[str]]:
-    """The script with each outermost command substitution, `$(…)` or `` `…` ``, replaced by
-    the word SUBSTITUTION.format(n), and their bodies: the shell runs them, in double quotes
-    too (`echo "$(rm x)"`, `` echo `rm x` ``), where the splitter would read one word of text.
+    """The script with each outermost command substitution, `$(…)` or `` `…` ``, or process
+    substitution, `<(…)` or `>(…)`, replaced by the word SUBSTITUTION.format(n), and their
+    bodies: the shell runs them, command substitutions in double quotes too (`echo "$(rm
+    x)"`, `` echo `rm x` ``), where the splitter would read one word of text.
     One pass, with a stack rather than recursion (a body nests any depth); `$((` is
     arithmetic, and a substitution left open is left as text.  With text, the script is a
     here-document's body, whose quotes are text (inside a substitution they quote again);
@@ -611,15 +619,17 @@ def _lift_substitutions(
         elif script.startswith("$(", i) and not script.startswith("$((", i):
             frames.append(["$(", i + 2, "", 0])
             i += 1
+        elif c == "(" and i and script[i - 1] in "<>" and not frame[2] and not text:
+            frames.append(["<(", i + 1, "", 0])  # a process substitution, `<(…)` or `>(…)`
         elif c in "'\"" and text and len(frames) == 1:
             pass
         elif c == '"':
             frame[2] = "" if frame[2] == '"' else '"'
         elif c == "'" and not frame[2]:
             frame[2] = "'"
-        elif frame[0] == "$(" and not frame[2] and c == "(":
+        elif frame[0] in ("$(", "<(") and not frame[2] and c == "(":
             frame[3] += 1
-        elif frame[0] == "$(" and not frame[2] and c == ")":
+        elif frame[0] in ("$(", "<(") and not frame[2] and c == ")":
             if frame[3]:
                 frame[3] -= 1
             else:
@@ -776,8 +786,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         if name in ("cd", "pushd"):
             dest = _paths(args)
             here = os.path.join(here, _home(dest[0])) if dest and not moves else here
-        elif name in _SHELLS and "-c" in args:
-            inner = args[args.index("-c") + 1] if args.index("-c") + 1 < len(args) else ""
+        elif (inner := _command_string(name, args)) is not None:
             yield from bash_targets(inner, there, depth + 1)
         elif name in _WRITERS or (name in _IN_PLACE and _in_place(args)):
             for path in _paths(args):
@@ -818,8 +827,8 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
         substituted.extend(_substituted([*words, *redirected], bodies))
         words = _command_words(words)
         name, args = (os.path.basename(words[0]), words[1:]) if words else ("", [])
-        if name in _SHELLS and "-c" in args:
-            inner = args[args.index("-c") + 1] if args.index("-c") + 1 < len(args) else ""
+        inner = _command_string(name, args)
+        if inner is not None:
             yield from _decisions(_strip_heredocs(inner), depth + 1)
         elif name.startswith("python") and "-m" in args:
             module = args.index("-m") + 1
@@ -830,6 +839,33 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
                 yield f"gitmem {sub}"
     if substituted:
         yield from _decisions(_strip_heredocs("\n".join(substituted)), depth + 1)
+
+
+def _command_string(name: str, args: Sequence[str]) -> str | None:
+    """The command a command runs from a string, read as a script of its own: a shell's
+    (`bash -c CMD`, `bash -lc CMD`, `bash -o pipefail -c CMD`: the first operand after the
+    options, one of which holds `c`), `su`'s, `runuser`'s and `script`'s -c or --command
+    value, the words `eval` joins; None for a command that runs no string."""
+    if name == "eval":
+        return " ".join(args)
+    if name in _SHELLS:
+        clusters = [a for a in args if a.startswith("-") and not a.startswith("--")]
+        if not any("c" in a[1:] for a in clusters):
+            return None
+        i = 0
+        while i < len(args) and args[i].startswith(("-", "+")) and args[i] != "--":
+            i += 2 if args[i] in _SHELL_VALUED else 1
+        i += args[i : i + 1] == ["--"]
+        return args[i] if i < len(args) else ""
+    if name in _COMMAND_OPTION:
+        for i, arg in enumerate(args):
+            if arg.startswith("--command="):
+                return arg.split("=", 1)[1]
+            if arg == "--command" or (
+                arg.startswith("-") and not arg.startswith("--") and arg.endswith("c")
+            ):
+                return args[i + 1] if i + 1 < len(args) else ""
+    return None
 
 
 def _home(folder: str) -> str:

@@ -102,6 +102,18 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         # and in a here-document whose delimiter is unquoted, where quotes are text
         "cat <<EOF > notes.txt\nremoved: $(rm -rf .gitmem/entries)\nEOF",
         "cat <<-END >> log.txt\n\tit's `touch .gitmem/INDEX.md`\n\tEND",
+        # a command run from a string: a shell's -c in a cluster of options, eval, su, script
+        "bash -lc 'rm .gitmem/entries/a.md'",
+        "bash -xc 'touch .gitmem/INDEX.md'",
+        "bash -o pipefail -c 'rm -rf .gitmem/candidates'",
+        "eval 'rm .gitmem/entries/a.md'",
+        "eval rm .gitmem/entries/a.md",
+        "su -c 'rm .gitmem/entries/a.md' alice",
+        "script -qc 'touch .gitmem/INDEX.md' /dev/null",
+        "watch -n 5 rm .gitmem/entries/a.md",
+        # and a process substitution, which the shell runs as it runs `$(…)`
+        "cat notes.md > >(tee .gitmem/INDEX.md)",
+        "diff <(cat a) <(rm .gitmem/entries/a.md)",
     ],
 )
 def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command: str) -> None:
@@ -154,6 +166,9 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
         ("if true; then gitmem admit x; fi", True),
         ('echo "done: $(gitmem admit x)"', True),
         ("echo `gitmem refuse x --reason dup`", True),
+        ("bash -lc 'gitmem admit x'", True),
+        ("eval gitmem admit x", True),
+        ("cat <(gitmem refuse x --reason dup)", True),
         # what an agent does run: propose, read, and the audits' own admission
         ("gitmem propose --type method --title T --applies-when W --content C", False),
         ("gitmem show shop-method-20261205-retry && gitmem candidates", False),
