@@ -36,9 +36,14 @@ as commands), and these count as writes, per simple command:
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
   `mv`, `sed -i`/`perl -i` (and `--in-place`), `patch`: their path arguments (every one: for
   `mv` the sources are removed too, and an argument that is not a path resolves outside the
-  memory); `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
+  memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
   `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
   its `of=`;
+- `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
+  spellings of each): the file or folder the option names;
+- `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
+  `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
+  below);
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments;
 - what `rm`, `rmdir`, `unlink`, `git rm` and `mv` (its sources) remove is a name, not the file
   it names: the name's folder is resolved, its last part is not (removing a symbolic link to
@@ -62,10 +67,10 @@ as commands), and these count as writes, per simple command:
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
-made by a program the command runs (a script, `python -c`, `make`, `find -delete`, `tar x`,
-the files a patch names for `git apply` or `patch`), aliases and functions, git moving a
-branch itself (`git merge`, `git update-ref`, `git push`), and a command the shell cannot
-split (unbalanced quotes).  The guard
+made by a program the command runs (a script, `python -c`, `make`, `tar x` and `unzip` in
+the current folder, the files a patch names for `git apply` or `patch`), aliases and
+functions, git moving a branch itself (`git merge`, `git update-ref`, `git push`), and a
+command the shell cannot split (unbalanced quotes).  The guard
 denies only what it can see; everything else is allowed, never failed.
 
 Within its time: Claude Code lets a tool call through when its hook times out (10 s as
@@ -120,6 +125,12 @@ _PREFIXES: Final = {
     "nice": "n",
     "timeout": "ks",
     "watch": "dgn",
+    "builtin": "",
+    "coproc": "",
+    "chronic": "",
+    "busybox": "",
+    "strace": "abeEIoOpPsSuUX",
+    "flock": "wEc",
     "ionice": "cnp",
     "stdbuf": "eio",
     "setsid": "",
@@ -140,7 +151,19 @@ _WRITERS: Final = {
     "chown",
     "chgrp",
     "patch",
+    "sponge",
 }
+#: Commands that write where an option says (their short and long option for it): the file
+#: (curl, wget, sort) or the folder they extract into (unzip; tar when it extracts).
+_OUTPUT_OPTIONS: Final = {
+    "sort": ("o", ("--output",)),
+    "curl": ("o", ("--output",)),
+    "wget": ("oO", ("--output-document", "--output-file")),
+    "unzip": ("d", ()),
+    "tar": ("C", ("--directory",)),
+}
+#: find's actions that run a command on what it finds.
+_FIND_RUNS: Final = {"-exec", "-execdir", "-ok", "-okdir"}
 #: Commands that remove the names they are given (and mv the names it moves): they act on
 #: the folder holding a name, never on the file it names, so a second hard link or a symbolic
 #: link to a memory file may go (`Guard.judge`'s removed).
@@ -168,6 +191,10 @@ MAX_JUDGED: Final = 16_384
 #: The most files of the memory whose hard links the guard recognises (listed once per hook
 #: call, and only when a judged file has more than one link).
 MAX_LINKED: Final = 50_000
+#: The most commands find runs a starting point through that the guard reads (starting points
+#: times -exec actions); beyond it the starting points are judged as written, which takes
+#: one step each.
+FIND_RUNS_READ: Final = 1024
 #: The most characters of here-documents' command substitutions read as commands (a body
 #: is not bounded by MAX_JUDGED: it is text, but for these).
 HEREDOC_RUNS: Final = 4096
@@ -727,8 +754,8 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                     i += 1
                 if option[at] == _CHDIR.get(prefix):
                     _moved(moves, value)
-            if prefix == "timeout":
-                i += 1  # its duration
+            if prefix in ("timeout", "flock"):
+                i += 1  # its duration, the file it locks
         else:
             break
     return words[i:]
@@ -804,6 +831,20 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             for arg in args:
                 if arg.startswith("of="):
                     yield arg[3:], there, False
+        elif name in _OUTPUT_OPTIONS and (name != "tar" or _extracts(args)):
+            for path in _option_values(args, *_OUTPUT_OPTIONS[name]):
+                yield path, there, False
+        elif name == "find":
+            starts, deletes, runs = _found(args)
+            for start in starts if deletes else ():
+                yield start, there, True
+            if len(starts) * len(runs) > FIND_RUNS_READ:  # what they run on taken as written
+                runs = []
+                for start in starts:
+                    yield start, there, False
+            for run in runs:  # `{}` stands for what it finds: a starting point, or below one
+                command = [s for w in run for s in ([w] if "{}" not in w else _each(w, starts))]
+                yield from bash_targets(shlex.join(command), there, depth + 1)
         elif name == "git" and args:
             sub = _git_subcommand(args, there)
             if sub is not None and sub[0] in _GIT_WRITERS:
@@ -894,6 +935,61 @@ def _destination(name: str, args: Sequence[str]) -> list[str]:
                     return [arg[j + 1 :]] if arg[j + 1 :] else list(args[i + 1 : i + 2])
     paths = _paths(args)
     return paths[-1:]
+
+
+def _option_values(args: Sequence[str], short: str, long: Sequence[str]) -> list[str]:
+    """The values of a command's options short (letters, alone or last in a cluster, the
+    value the rest of the word or the next one) and long (`--output FILE`,
+    `--output=FILE`)."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        name, equals, value = arg.partition("=")
+        if name in long:
+            out.extend([value] if equals else args[i + 1 : i + 2])
+        elif arg.startswith("-") and not arg.startswith("--"):
+            at = next((j for j, c in enumerate(arg[1:], 1) if c in short), None)
+            if at is not None:
+                out.extend([arg[at + 1 :]] if arg[at + 1 :] else args[i + 1 : i + 2])
+    return out
+
+
+def _each(word: str, starts: Sequence[str]) -> list[str]:
+    """word once per starting point of find, `{}` standing for it."""
+    return [word.replace("{}", start) for start in starts]
+
+
+def _extracts(args: Sequence[str]) -> bool:
+    """Whether tar extracts (`x` in its first word or an option cluster, --extract, --get)."""
+    first = args[0] if args else ""
+    return (not first.startswith("-") and "x" in first) or any(
+        a in ("--extract", "--get") or (a.startswith("-") and not a.startswith("--") and "x" in a)
+        for a in args
+    )
+
+
+def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:
+    """find's starting points, whether it deletes what it finds, and the commands its
+    -exec, -execdir, -ok and -okdir run (their words up to `;` or `+`)."""
+    i = 0
+    while i < len(args) and (args[i] in ("-H", "-L", "-P", "-D") or args[i].startswith("-O")):
+        i += 2 if args[i] == "-D" else 1
+    starts = []
+    while i < len(args) and not args[i].startswith(("-", "(", "!")):
+        starts.append(args[i])
+        i += 1
+    deletes = "-delete" in args[i:]
+    runs = []
+    while i < len(args):
+        if args[i] in _FIND_RUNS:
+            end = i + 1
+            while end < len(args) and args[end] not in (";", "+"):
+                end += 1
+            runs.append(list(args[i + 1 : end]))
+            i = end
+        i += 1
+    return starts or ["."], deletes, runs
 
 
 def _in_place(args: Sequence[str]) -> bool:

@@ -111,6 +111,26 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "su -c 'rm .gitmem/entries/a.md' alice",
         "script -qc 'touch .gitmem/INDEX.md' /dev/null",
         "watch -n 5 rm .gitmem/entries/a.md",
+        # find's actions on what it finds below its starting points
+        "find .gitmem/entries -name '*.md' -delete",
+        "find .gitmem -exec rm {} \\;",
+        "find src .gitmem/candidates -type f -execdir truncate -s0 {} +",
+        # a command's output option, and a writer of its last argument
+        "sort -o .gitmem/INDEX.md notes.md",
+        "sort --output=.gitmem/refused.md notes.md",
+        "curl -sSLo .gitmem/INDEX.md https://example.com/x",
+        "wget -O .gitmem/entries/a.md https://example.com/x",
+        "unzip -o notes.zip -d .gitmem/entries",
+        "tar -xzf notes.tgz -C .gitmem/entries",
+        "tar xf notes.tar --directory=.gitmem/candidates",
+        "cat notes.md | sponge .gitmem/INDEX.md",
+        # behind more prefixes
+        "builtin cd .gitmem && rm INDEX.md",
+        "coproc rm .gitmem/entries/a.md",
+        "chronic rm .gitmem/entries/a.md",
+        "busybox rm .gitmem/entries/a.md",
+        "strace -f -o trace.txt rm .gitmem/entries/a.md",
+        "flock -w 5 lock.file rm .gitmem/entries/a.md",
         # and a process substitution, which the shell runs as it runs `$(…)`
         "cat notes.md > >(tee .gitmem/INDEX.md)",
         "diff <(cat a) <(rm .gitmem/entries/a.md)",
@@ -129,6 +149,11 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "cp -S .bak -t /tmp .gitmem/entries/a.md",
         "grep -rl retry .gitmem/entries | sort > found.txt",
         "make 2>&1 | tee build.log",
+        "find .gitmem/entries -name '*.md' -exec grep -l retry {} +",
+        "find .gitmem -print -o -name x",
+        "tar -czf memory.tgz -C .gitmem entries",  # -C read from when it creates
+        "sort -o sorted.txt .gitmem/INDEX.md",
+        "curl -o page.html https://example.com/.gitmem/INDEX.md",
         "rm -rf src/*",
         "cat <<EOF > notes.txt\nrm -rf .gitmem/entries\nEOF",  # a here-document is data
         "cat <<'EOF' > run.sh\necho $(rm -rf .gitmem/entries)\nEOF",  # quoted: not expanded
@@ -140,7 +165,7 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         'D=.gitmem/entries; rm "$D/a.md"',
         "rm $(ls .gitmem/entries/*.md)",
         "python -c \"open('.gitmem/entries/a.md', 'w')\"",
-        "find .gitmem/entries -delete",
+        "tar xf notes.tar",  # the files the archive names
         'echo "unbalanced > .gitmem/entries/a.md',
         "# rm -rf .gitmem/entries\nls",
         "make # > .gitmem/INDEX.md",
