@@ -49,6 +49,8 @@ as commands), and these count as writes, per simple command:
   it names: the name's folder is resolved, its last part is not (removing a symbolic link to
   an entry removes the link), and a second hard link of a memory file may go (the entry stays
   as it was), but not the memory's own name, which is found by the folder's identity too;
+  and removing (or moving) a folder that holds a memory folder, the repository's root or one
+  above it, removes the memory with it;
 - `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
   path to the executable, inside `bash -c`): admitting and refusing are a person's decisions,
   made after review; `gitmem admit --auto`, which admits only what both settings files let an
@@ -63,7 +65,9 @@ as commands), and these count as writes, per simple command:
   `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar prefixes, with their
   options and the values those take (`sudo -u root`, `timeout 5`), and `VAR=value` are
   skipped to reach the command; a glob (`.gitmem/entr*/*`) counts when it could match a
-  protected path, with the shell's rule that `*` does not match a leading dot.
+  protected path, with the shell's rule that `*` does not match a leading dot; a brace
+  expansion (`.gitmem/{INDEX,refused}.md`) counts as each path it makes (up to MAX_BRACED),
+  and ANSI-C quoting (`$'\\x2egitmem'`) as the word the shell decodes.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
@@ -277,6 +281,10 @@ class Guard:
             return None  # no system call takes a NUL in a path: nothing can be written there
         if len(path) > MAX_JUDGED:
             return self._unread("path", path)
+        expanded = _braces(path)
+        if expanded is not None:  # `{a,b}`: each path the shell makes of it
+            judged = (self.judge(each, cwd, removed=removed) for each in expanded)
+            return next((denied for denied in judged if denied is not None), None)
         spelled = os.path.expanduser(path)
         if any(c in spelled for c in _GLOB_CHARS):
             return self._judge_glob(path, spelled, cwd)
@@ -285,11 +293,13 @@ class Guard:
         parts = self._relative(full)
         if parts is None:
             other = self._other(full)
-            what = other._protected(other._relative(full)) if other else ""
+            what = other._protected(other._relative(full), removed) if other else ""
             if other and what:
                 return Denied(path, f"{what} of the repository {other.root}")
+            if removed and not what and _holds(full, self.root):
+                what = f"a folder holding the repository and its memory {self.dirs[0]}/"
         else:
-            what = self._protected(parts)
+            what = self._protected(parts, removed)
         what = what or (self._own_name(full) if removed else self._linked(full))
         return Denied(path, what) if what else None
 
@@ -362,8 +372,9 @@ class Guard:
             return None
         return [p.casefold() for p in parts]
 
-    def _protected(self, parts: Sequence[str] | None) -> str:
-        """What of the memory the parts name ('' when nothing protected)."""
+    def _protected(self, parts: Sequence[str] | None, removed: bool = False) -> str:
+        """What of the memory the parts name ('' when nothing protected); a folder holding a
+        memory folder too, when it is removed (the memory goes with it)."""
         if parts is None:
             return ""
         for memory in self.dirs:
@@ -371,6 +382,8 @@ class Guard:
             if len(parts) <= len(own):
                 if list(parts) == own:
                     return f"the memory folder {memory}/ itself"
+                if removed and own[: len(parts)] == list(parts):
+                    return f"a folder holding the memory folder {memory}/"
                 continue
             if list(parts[: len(own)]) != own:
                 continue
@@ -492,6 +505,43 @@ def _memory_inodes(
     return inodes, folders
 
 
+def _holds(folder: str, path: str) -> bool:
+    """Whether folder is path or a folder above it (both resolved)."""
+    try:
+        return os.path.commonpath([folder, path]) == folder
+    except ValueError:  # another drive (Windows)
+        return False
+
+
+#: A brace expansion's innermost group of alternatives, not a parameter's `${…}`.
+_BRACES = re.compile(r"(?<!\$)\{([^{}]*,[^{}]*)\}")
+#: The most paths the guard makes of one word's brace expansions.
+MAX_BRACED: Final = 256
+
+
+def _braces(word: str) -> list[str] | None:
+    """The words the shell makes of word's brace expansions (`.gitmem/{INDEX,refused}.md`),
+    innermost first; None when it has none. A quoted brace is expanded too (the splitter has
+    taken the quotes off): a path judged once more, never one less.  Past MAX_BRACED words,
+    the groups left become `*`, a glob that matches every alternative."""
+    if "{" not in word or _BRACES.search(word) is None:
+        return None
+    words = [word]
+    done = []
+    while words:
+        current = words.pop()
+        found = _BRACES.search(current)
+        if found is None:
+            done.append(current)
+            continue
+        head, tail = current[: found.start()], current[found.end() :]
+        if len(words) + len(done) + found.group(1).count(",") + 1 > MAX_BRACED:
+            done.append(_BRACES.sub("*", current))
+            continue
+        words.extend(head + part + tail for part in found.group(1).split(","))
+    return done
+
+
 def _name_path(joined: str) -> str:
     """The path of the name a removal acts on: its folder resolved (`..`, symbolic links),
     its last part kept as it is, since removing a symbolic link removes the link; a path
@@ -577,13 +627,45 @@ def _strip_comments(script: str) -> str:
     return "".join(kept)
 
 
+#: ANSI-C quoting, `$'…'`, and the escapes the shell decodes in it.
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.S)
+_ESCAPE = re.compile(
+    r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S
+)
+_ESCAPED: Final = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b"}
+
+
+def _ansi_c(script: str) -> str:
+    """The script with each `$'…'` as the plain single-quoted word the shell makes of it
+    (`$'\\x2egitmem'` is `.gitmem`): the splitter knows no ANSI-C quoting, and read `$` and
+    the escapes as text."""
+    if "$'" not in script:
+        return script
+    return _ANSI_C.sub(lambda m: shlex.quote(_ESCAPE.sub(_unescaped, m.group(1))), script)
+
+
+def _unescaped(found: re.Match[str]) -> str:
+    """One escape of `$'…'` decoded; a code point no path can hold (a surrogate, past
+    U+10FFFF) as U+FFFD, as the client writes one."""
+    escape = found.group(1)
+    if escape[0] in "xuU" and len(escape) > 1:
+        code = int(escape[1:], 16)
+    elif escape[0] in "01234567":
+        code = int(escape, 8)
+    elif escape[0] == "c" and len(escape) > 1:
+        code = ord(escape[1]) & 0x1F
+    else:
+        return _ESCAPED.get(escape, escape)
+    return "\ufffd" if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF else chr(code)
+
+
 def _split(script: str) -> tuple[list[str], list[str]] | None:
     """The words and operators of a script whose here-document bodies are already gone (to
     strip them twice would take the lines after a here-document's end for another body),
     comments left out, and the commands its substitutions run: each outermost `$(…)` or
     `` `…` `` that no single quote makes text is a word SUBSTITUTION.format(n) among them,
     its body the nth of the second list (`_substituted`)."""
-    lifted, bodies = _lift_substitutions(_strip_comments(script))
+    lifted, bodies = _lift_substitutions(_ansi_c(_strip_comments(script)))
     lexer = shlex.shlex(lifted, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"  # newlines separate commands: they are punctuation here

@@ -111,6 +111,18 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "su -c 'rm .gitmem/entries/a.md' alice",
         "script -qc 'touch .gitmem/INDEX.md' /dev/null",
         "watch -n 5 rm .gitmem/entries/a.md",
+        # paths the shell spells for it: brace expansion, ANSI-C quoting
+        "rm .gitmem/{INDEX,refused}.md",
+        "touch .gitmem/entries/{a,b}.md",
+        "rm -rf .gitmem/{entries,candidates}/{x,y}",
+        "rm $'.gitmem/INDEX.md'",
+        "rm $'\\x2egitmem/entries/a.md'",
+        "touch $'.gitmem/INDEX\\056md'",
+        # removing a folder that holds the memory folder removes the memory
+        "rm -rf docs",
+        "cd src && rm -rf ../docs",
+        "mv docs documentation",
+        "git rm -r -q .",
         # find's actions on what it finds below its starting points
         "find .gitmem/entries -name '*.md' -delete",
         "find .gitmem -exec rm {} \\;",
@@ -150,6 +162,10 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "grep -rl retry .gitmem/entries | sort > found.txt",
         "make 2>&1 | tee build.log",
         "find .gitmem/entries -name '*.md' -exec grep -l retry {} +",
+        "rm -rf src/{a,b}",
+        "echo ${HOME,,} > notes.txt",
+        "rm -rf docs/guide src",  # docs/guide holds no memory
+        "mv src/old.py src/new.py",
         "find .gitmem -print -o -name x",
         "tar -czf memory.tgz -C .gitmem entries",  # -C read from when it creates
         "sort -o sorted.txt .gitmem/INDEX.md",
