@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
 
-__all__ = ["EVENTS", "answer", "main"]
+__all__ = ["EVENTS", "answer", "as_the_client_writes", "main"]
 
 EVENTS: Final = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse")
 LOG_NAME: Final = "gitmem-{uid}-agent-hook.log"
@@ -80,7 +80,7 @@ WARMING_STALE_SECONDS: Final = 1800
 def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]) -> int:
     """Answer one hook call; always 0, and nothing printed unless there is an answer."""
     try:
-        payload = _as_the_client_writes(json.loads(_read_text(stdin) or "{}"))
+        payload = as_the_client_writes(json.loads(_read_text(stdin) or "{}"))
         if not isinstance(payload, dict):
             return 0
         out = answer(event, payload, environ)
@@ -106,7 +106,7 @@ def _read_text(stdin: IO[str]) -> str:
     return text.removeprefix("\ufeff")
 
 
-def _as_the_client_writes(value: Any) -> Any:
+def as_the_client_writes(value: Any) -> Any:
     """The payload with every unpaired surrogate as U+FFFD.  JSON may escape one (JavaScript's
     JSON.stringify writes half an emoji so), and json.loads keeps it; the client (Claude Code
     runs on Node.js) then writes the path or runs the command with U+FFFD in its place.  The
@@ -115,9 +115,9 @@ def _as_the_client_writes(value: Any) -> Any:
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
-        return [_as_the_client_writes(item) for item in value]
+        return [as_the_client_writes(item) for item in value]
     if isinstance(value, dict):
-        return {_as_the_client_writes(k): _as_the_client_writes(v) for k, v in value.items()}
+        return {as_the_client_writes(k): as_the_client_writes(v) for k, v in value.items()}
     return value
 
 

@@ -26,8 +26,8 @@ A line that is no message never reaches a tool: the SDK's stdio transport drops 
 `_Answering`, wrapping the stream the server reads, answers it as JSON-RPC 2.0 says, a parse
 error (-32700) or an invalid request (-32600) with id null.  A request whose JSON holds an
 unpaired UTF-16 surrogate escape (`"\\ud800"`, what a JavaScript client's JSON.stringify
-writes for half an emoji) is one of them: the SDK's JSON reader takes it for invalid JSON.
-Invalid UTF-8 bytes, by contrast, reach the tools as U+FFFD (measured with SDK 2.3.0).
+writes for half an emoji), which the SDK's JSON reader takes for invalid JSON, is served
+with U+FFFD in its place, as invalid UTF-8 bytes reach the tools (measured with SDK 2.3.0).
 
 What the ecosystem expects of a server, and how this one meets it:
 - every tool carries annotations: the readers are read-only and idempotent, `memory_push` is
@@ -86,6 +86,7 @@ from mcp.types import (
     ResourceLink,
     TextContent,
     ToolAnnotations,
+    jsonrpc_message_adapter,
 )
 from pydantic import BaseModel, Field, ValidationError
 
@@ -1055,6 +1056,9 @@ class _Answering:
             item = await self._inner.receive()
             if not isinstance(item, ValidationError):
                 return item
+            mended = _mended(item)
+            if mended is not None:
+                return mended
             error = _malformed(item)
             if error is None:
                 continue
@@ -1080,6 +1084,26 @@ class _Answering:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _mended(exc: ValidationError) -> SessionMessage | None:
+    """The message of a line the SDK's JSON reader refused for an unpaired UTF-16 surrogate
+    escape (`"\\ud83d"`, half an emoji as JavaScript's JSON.stringify writes it), each
+    surrogate as U+FFFD, as the client writes the text and as the hooks read it
+    (gitmem.agents.agent_hook.as_the_client_writes); None for any other line."""
+    problems = exc.errors(include_url=False)
+    line = problems[0]["input"] if problems and problems[0]["type"] == "json_invalid" else None
+    if not isinstance(line, str) or "\\u" not in line:
+        return None
+    import json
+
+    from gitmem.agents.agent_hook import as_the_client_writes
+
+    try:
+        value = as_the_client_writes(json.loads(line))
+        return SessionMessage(jsonrpc_message_adapter.validate_python(value, by_name=False))
+    except ValueError:  # not JSON after all, or no message (pydantic's error is a ValueError)
+        return None
 
 
 def _malformed(exc: ValidationError) -> JSONRPCError | None:

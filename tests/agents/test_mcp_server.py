@@ -515,6 +515,34 @@ def test_a_line_that_is_no_message_is_answered_and_the_server_keeps_serving(
     assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
+def test_a_request_holding_half_an_emoji_is_served(tmp_path: Path) -> None:
+    """JSON may escape an unpaired UTF-16 surrogate (JavaScript's JSON.stringify writes half
+    an emoji so); the SDK's JSON reader refuses such a line, and the call went unanswered.
+    It is served, the surrogate taken as U+FFFD, as the hooks take it."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    transport = LineTransport(repo, env, tmp_path / "server.log")
+    call = {
+        "jsonrpc": "2.0",
+        "id": 99,
+        "method": "tools/call",
+        "params": {"name": "memory_recall", "arguments": {"query": "deploy \ud83d now"}},
+    }
+
+    async def session() -> None:
+        async with Client(transport, mode="legacy", read_timeout_seconds=60) as client:
+            await transport.line(json.dumps(call).encode() + b"\n")
+            await client.list_tools()  # the server serves on
+            with anyio.fail_after(30):
+                while not any(m.get("id") == 99 for m in transport.received):
+                    await anyio.sleep(0.05)
+
+    anyio.run(session)
+    answer = next(m for m in transport.received if m.get("id") == 99)
+    assert "result" in answer, answer
+    assert answer["result"]["structuredContent"]["note"] == NO_PRECEDENT
+
+
 # ---------------------------------------------------------------------------------------------
 # memory_candidates, memory_show
 
