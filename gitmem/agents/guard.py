@@ -52,9 +52,9 @@ as commands), and these count as writes, per simple command:
   and removing (or moving) a folder that holds a memory folder, the repository's root or one
   above it, removes the memory with it;
 - `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
-  path to the executable, inside `bash -c`): admitting and refusing are a person's decisions,
-  made after review; `gitmem admit --auto`, which admits only what both settings files let an
-  audit admit without a person, stays allowed;
+  path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`): admitting and
+  refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
+  only what both settings files let an audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`) moves the folder later commands run in, `env -C DIR` (or
   `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
   strings (the -c in any cluster of options: `bash -lc`) are read the same way, as are
@@ -956,6 +956,11 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
         elif name.startswith("python") and "-m" in args:
             module = args.index("-m") + 1
             name, args = (args[module] if module < len(args) else ""), args[module + 1 :]
+        elif name in _RUNNERS or (name in _RUNNERS_RUN and args[:1] == ["run"]):
+            spelled = [i for i, arg in enumerate(args) if _GITMEM.fullmatch(arg)]
+            while len(spelled) > 1 and spelled[1] == spelled[0] + 1:
+                spelled.pop(0)  # `uvx --from gitmem gitmem admit`: the package, then the command
+            name, args = ("gitmem", args[spelled[0] + 1 :]) if spelled else (name, args)
         if name == "gitmem":
             sub = next((arg for arg in args if not arg.startswith("-")), None)
             if sub in ("admit", "refuse") and not {"--auto", "--help", "-h"} & set(args):
@@ -989,6 +994,14 @@ def _command_string(name: str, args: Sequence[str]) -> str | None:
             ):
                 return args[i + 1] if i + 1 < len(args) else ""
     return None
+
+
+#: Tools that run a package's command (`uvx gitmem admit`), and those that do with `run`
+#: (`uv run gitmem admit`, `pipx run gitmem admit`).
+_RUNNERS: Final = {"uvx", "pipx"}
+_RUNNERS_RUN: Final = {"uv", "pipx", "poetry", "pdm", "hatch", "rye", "pixi"}
+#: gitmem as a runner names it: the command, or the package at a version (`gitmem@1.2`).
+_GITMEM = re.compile(r"(?:.*/)?gitmem(?:[@=<>~!].*)?")
 
 
 def _home(folder: str) -> str:

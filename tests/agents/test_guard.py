@@ -208,6 +208,11 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
         ('echo "done: $(gitmem admit x)"', True),
         ("echo `gitmem refuse x --reason dup`", True),
         ("bash -lc 'gitmem admit x'", True),
+        ("uvx gitmem admit x", True),
+        ("uvx --from gitmem gitmem refuse x --reason dup", True),
+        ("uv run --with gitmem gitmem admit x", True),
+        ("pipx run gitmem@1.2 admit x", True),
+        ("uvx gitmem propose --type method --title T", False),
         ("eval gitmem admit x", True),
         ("cat <(gitmem refuse x --reason dup)", True),
         # what an agent does run: propose, read, and the audits' own admission
