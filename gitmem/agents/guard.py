@@ -72,10 +72,10 @@ as commands), and these count as writes, per simple command:
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, `tar x` and `unzip` in
-the current folder, the files a patch names for `git apply` or `patch`), aliases and
-functions, git moving a branch itself (`git merge`, `git update-ref`, `git push`), and a
-command the shell cannot split (unbalanced quotes).  The guard
-denies only what it can see; everything else is allowed, never failed.
+the current folder, the files a patch names for `git apply` or `patch`), aliases the user's
+shell files define, git moving a branch itself (`git merge`, `git update-ref`, `git push`),
+and a command the shell cannot split (unbalanced quotes).  The guard denies only what it
+can see; everything else is allowed, never failed.
 
 Within its time: Claude Code lets a tool call through when its hook times out (10 s as
 `gitmem init --claude` registers it), so a decision that comes late is an allow.  Splitting a
@@ -880,12 +880,13 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
     # the substitutions' bodies, by the folder they run in: read as one script per folder
     # (thousands of short ones cost one split, not thousands)
     substituted: dict[str, list[str]] = {}
+    aliases: dict[str, list[str]] = {}
     for words, redirected in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
         for target in redirected:  # the shell opens them, where it is
             yield target, here, False
         moves: list[str] = []
-        words = _command_words(words, moves)
+        words = _command_words(_aliased(words, aliases), moves)
         if not words:
             continue
         there = here  # where the command itself runs
@@ -946,9 +947,10 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
         return
     tokens, bodies = split
     substituted: list[str] = []
+    aliases: dict[str, list[str]] = {}
     for words, redirected in _simple_commands(tokens):
         substituted.extend(_substituted([*words, *redirected], bodies))
-        words = _command_words(words)
+        words = _command_words(_aliased(words, aliases))
         name, args = (os.path.basename(words[0]), words[1:]) if words else ("", [])
         inner = _command_string(name, args)
         if inner is not None:
@@ -1002,6 +1004,24 @@ _RUNNERS: Final = {"uvx", "pipx"}
 _RUNNERS_RUN: Final = {"uv", "pipx", "poetry", "pdm", "hatch", "rye", "pixi"}
 #: gitmem as a runner names it: the command, or the package at a version (`gitmem@1.2`).
 _GITMEM = re.compile(r"(?:.*/)?gitmem(?:[@=<>~!].*)?")
+
+
+def _aliased(words: list[str], aliases: dict[str, list[str]]) -> list[str]:
+    """words with an alias the script defined before (`alias r='rm -f'`) expanded where it
+    is the command (once: an alias naming itself stays); an `alias` command is recorded.
+    The aliases of the user's own shell files are not known."""
+    if words[:1] == ["alias"]:
+        for definition in words[1:]:
+            name, equals, value = definition.partition("=")
+            if equals and name:
+                try:
+                    aliases[name] = shlex.split(value)
+                except ValueError:
+                    aliases[name] = [value]
+        return []
+    if words and words[0] in aliases:
+        return [*aliases[words[0]], *words[1:]]
+    return words
 
 
 def _home(folder: str) -> str:

@@ -111,6 +111,9 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "su -c 'rm .gitmem/entries/a.md' alice",
         "script -qc 'touch .gitmem/INDEX.md' /dev/null",
         "watch -n 5 rm .gitmem/entries/a.md",
+        # an alias the script defines, expanded where it is used
+        "alias r='rm -f'; r .gitmem/entries/a.md",
+        'bash -ic "alias t=touch\nt .gitmem/INDEX.md"',
         # paths the shell spells for it: brace expansion, ANSI-C quoting
         "rm .gitmem/{INDEX,refused}.md",
         "touch .gitmem/entries/{a,b}.md",
@@ -209,6 +212,7 @@ def test_reads_and_what_it_cannot_tell_are_allowed(
         ("echo `gitmem refuse x --reason dup`", True),
         ("bash -lc 'gitmem admit x'", True),
         ("uvx gitmem admit x", True),
+        ("alias ok='gitmem admit'; ok x", True),
         ("uvx --from gitmem gitmem refuse x --reason dup", True),
         ("uv run --with gitmem gitmem admit x", True),
         ("pipx run gitmem@1.2 admit x", True),
