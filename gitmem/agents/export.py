@@ -7,7 +7,8 @@ when a file it cites changed on a later day (the newest change of each cited fil
 log` for them all; an entry whose cited files are all gone says so instead).  Superseded
 entries never appear (the catalog holds admitted entries only).  The file opens with the same
 framing every recall output for a model carries (gitmem.agents.precedents.PREAMBLE) and says
-how to read an entry in full.
+how to read an entry in full.  An entry whose line holds a secret (admitted before a rule
+existed, or pushed around the gates) is listed withheld, as recall shows it.
 
 **The budget** (default 200 lines and 25,000 bytes, the part of a MEMORY.md that Claude Code
 loads at the start of a session) counts the whole file, header and footer included.  When not
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Final
 from urllib.parse import quote
 
 from gitmem.agents import catalog
-from gitmem.agents.precedents import PREAMBLE, clean
+from gitmem.agents.precedents import PREAMBLE, Precedent, clean, withheld
 from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
@@ -253,7 +254,7 @@ def export(
     where = output if output not in (None, "-") else TARGETS[target]
     base = os.path.dirname(where or "")
     return render(
-        listed,
+        _shown(ws, listed),
         dead,
         stale,
         target=target,
@@ -264,6 +265,31 @@ def export(
         max_bytes=max_bytes,
         unreadable=unreadable,
     )
+
+
+def _shown(ws: Workspace, listed: list[Listed]) -> list[Listed]:
+    """The catalog lines as an agent may read them: one the catalog says holds a secret is
+    judged against main's allowed.md as memory_show judges a text (lifecycle.read.secrets_in)
+    and withheld as recall withholds it (gitmem.agents.precedents.withheld), the file being
+    loaded whole by an agent and, maybe, committed by a person."""
+    from gitmem.lifecycle.read import secrets_in
+
+    def held(p: Precedent, text: str) -> bool:
+        return bool(secrets_in(ws, p.path, text))
+
+    out = []
+    for e in listed:
+        p = Precedent(e.id, e.type, e.title, e.applies_when, e.path, e.admitted_by, e.admitted)
+        shown = withheld(p, held, *e.tags, *e.files) if e.secret else p
+        if shown is not None:
+            out.append(
+                e._replace(
+                    title=shown.title,
+                    applies_when=shown.applies_when,
+                    admitted_by=shown.admitted_by,
+                )
+            )
+    return out
 
 
 def _unreadable(

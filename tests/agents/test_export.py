@@ -225,6 +225,25 @@ def test_a_forged_type_or_date_holding_markdown_hides_nothing(memory: Path) -> N
     assert "link_open" not in kinds and kinds.count("code_inline") == 1, kinds  # gitmem recall
 
 
+def test_an_entry_holding_a_secret_is_exported_withheld(memory: Path) -> None:
+    """The export is a file an agent loads whole and a person may commit: an entry admitted
+    before a rule existed, or pushed around the gates, had its title, situation and admitter
+    copied into it as they were. They are withheld, as recall withholds them."""
+    from secret_samples import POSITIVES
+
+    _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    _forge(
+        memory,
+        b"local-decision-20261201-forged.md",
+        title=f"Deploy with {secret}",
+        applies_when=f"deploying with {secret}",
+    )
+    text = ok(run(memory, "export", "agents", "-o", "-")).output
+    line = _lines_of(text)[0]
+    assert secret not in text
+    assert "(withheld: the entry holds a secret)" in line and "local-decision-20261201" in line
+
+
 def test_an_entry_file_of_any_name_is_one_link_to_it(memory: Path) -> None:
     """A link's target went in as the file's path: a name holding `)` or a space ended the
     link early, the rest of the name (and whatever link it spelled) left as Markdown. The
