@@ -57,7 +57,8 @@ as commands), and these count as writes, per simple command:
   only what both settings files let an audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`) moves the folder later commands run in, `env -C DIR` (or
   `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
-  strings (the -c in any cluster of options: `bash -lc`) are read the same way, as are
+  strings (the -c in any cluster of options: `bash -lc`; the words after the string as its
+  `$0`, `$1`, `"$@"`) are read the same way, as are
   `su -c`, `script -c` and what `eval` joins, and so are the bodies of command
   substitutions, `$(…)` and `` `…` `` (the shell runs them inside double quotes too, where
   the splitter sees one word of text), and of process substitutions, `<(…)` and `>(…)`,
@@ -986,7 +987,7 @@ def _command_string(name: str, args: Sequence[str]) -> str | None:
         while i < len(args) and args[i].startswith(("-", "+")) and args[i] != "--":
             i += 2 if args[i] in _SHELL_VALUED else 1
         i += args[i : i + 1] == ["--"]
-        return args[i] if i < len(args) else ""
+        return _positioned(args[i], args[i + 1 :]) if i < len(args) else ""
     if name in _COMMAND_OPTION:
         for i, arg in enumerate(args):
             if arg.startswith("--command="):
@@ -1004,6 +1005,32 @@ _RUNNERS: Final = {"uvx", "pipx"}
 _RUNNERS_RUN: Final = {"uv", "pipx", "poetry", "pdm", "hatch", "rye", "pixi"}
 #: gitmem as a runner names it: the command, or the package at a version (`gitmem@1.2`).
 _GITMEM = re.compile(r"(?:.*/)?gitmem(?:[@=<>~!].*)?")
+
+
+#: A shell's positional parameter in its command string: `$0`…`$9`, `${N}`, `$@`, `$*`, alone
+#: in double quotes (group 1) or not.
+_POSITIONAL = re.compile(r'("?)\$(?:([0-9])|\{([0-9]+)\}|([@*]))(\1)')
+
+
+def _positioned(script: str, given: Sequence[str]) -> str:
+    """A shell's command string with its positional parameters replaced by the words given
+    after it (`sh -c 'rm "$0"' FILE`: $0 is the first, `"$@"` the others), each quoted so
+    that it stays one word of text (within a longer double-quoted word, its spaces are
+    escaped, which the shell would keep); a parameter given nothing is left as it is."""
+    if "$" not in script or not given:
+        return script
+
+    def text(word: str, quoted: bool) -> str:
+        return shlex.quote(word) if quoted else re.sub(r'([\\"$`\s;&|<>()\'])', r"\\\1", word)
+
+    def value(found: re.Match[str]) -> str:
+        quoted = bool(found.group(1))
+        number = found.group(2) or found.group(3)
+        if number is None:
+            return " ".join(text(word, quoted) for word in given[1:])
+        return text(given[int(number)], quoted) if int(number) < len(given) else found.group(0)
+
+    return _POSITIONAL.sub(value, script)
 
 
 def _aliased(words: list[str], aliases: dict[str, list[str]]) -> list[str]:

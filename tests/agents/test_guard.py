@@ -111,6 +111,10 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "su -c 'rm .gitmem/entries/a.md' alice",
         "script -qc 'touch .gitmem/INDEX.md' /dev/null",
         "watch -n 5 rm .gitmem/entries/a.md",
+        # a shell's positional parameters, given after its command string
+        "sh -c 'rm \"$0\"' .gitmem/INDEX.md",
+        "bash -c 'rm -f \"$@\"' _ notes.md .gitmem/entries/a.md",
+        "bash -c 'touch ${1}' _ .gitmem/INDEX.md",
         # an alias the script defines, expanded where it is used
         "alias r='rm -f'; r .gitmem/entries/a.md",
         'bash -ic "alias t=touch\nt .gitmem/INDEX.md"',
