@@ -50,7 +50,8 @@ as commands), and these count as writes, per simple command:
   an entry removes the link), and a second hard link of a memory file may go (the entry stays
   as it was), but not the memory's own name, which is found by the folder's identity too;
   and removing (or moving) a folder that holds a memory folder, the repository's root or one
-  above it, removes the memory with it;
+  above it, removes the memory with it, as `git checkout REV -- PATH` and `git restore
+  --source=REV PATH` replace it (from the index, they restore what was staged);
 - `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
   path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`): admitting and
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
@@ -274,7 +275,8 @@ class Guard:
 
     def judge(self, path: str, cwd: str, *, removed: bool = False) -> Denied | None:
         """Denied when writing path (as spelled, relative to cwd) would touch the memory; with
-        removed, when removing (or renaming) that name would.  A removal acts on the folder
+        removed, when removing (or renaming) that name would, or replacing the tree below it
+        (git from a revision).  A removal acts on the folder
         holding the name, not on the file it names: a symbolic link to a memory file, or a
         second hard link of one, goes and leaves the entry as it was; the memory's own name
         goes with the entry, however it is spelled (_own_name)."""
@@ -932,8 +934,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         elif name == "git" and args:
             sub = _git_subcommand(args, there)
             if sub is not None and sub[0] in _GIT_WRITERS:
+                whole = sub[0] == "rm" or _from_revision(sub[0], sub[1])
                 for path in _paths(sub[1]):
-                    yield path, sub[2], sub[0] == "rm"
+                    yield path, sub[2], whole
     for folder, run in substituted.items():
         if run:
             yield from bash_targets("\n".join(run), folder, depth + 1)
@@ -1142,6 +1145,24 @@ def _in_place(args: Sequence[str]) -> bool:
         or (a.startswith("-") and not a.startswith("--") and "i" in a[1:])
         for a in args
     )
+
+
+def _from_revision(sub: str, args: Sequence[str]) -> bool:
+    """Whether `git checkout` or `git restore` writes its paths from a revision (`git checkout
+    REV -- .`, `git restore --source=REV .`): the tree it writes replaces what lies below
+    them, a memory folder included, as removing them would; from the index (`git checkout --
+    .`, `git restore .`) it restores what was staged."""
+    if sub == "restore":
+        return any(a == "-s" or a.startswith(("--source", "-s")) for a in args)
+    if sub != "checkout":
+        return False
+    operands: list[str] = []
+    for arg in args:
+        if arg == "--":
+            return bool(operands)
+        if not arg.startswith("-"):
+            operands.append(arg)
+    return len(operands) > 1
 
 
 def _git_subcommand(args: list[str], cwd: str) -> tuple[str, list[str], str] | None:

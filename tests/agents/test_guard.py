@@ -115,6 +115,11 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "sh -c 'rm \"$0\"' .gitmem/INDEX.md",
         "bash -c 'rm -f \"$@\"' _ notes.md .gitmem/entries/a.md",
         "bash -c 'touch ${1}' _ .gitmem/INDEX.md",
+        # git writing a whole tree from a revision over the memory's files
+        "git checkout HEAD~1 .",
+        "git checkout main -- .",
+        "git restore --source=HEAD~3 .",
+        "git restore -s main -- src/..",
         # an alias the script defines, expanded where it is used
         "alias r='rm -f'; r .gitmem/entries/a.md",
         'bash -ic "alias t=touch\nt .gitmem/INDEX.md"',
@@ -173,6 +178,9 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "echo ${HOME,,} > notes.txt",
         "rm -rf docs/guide src",  # docs/guide holds no memory
         "mv src/old.py src/new.py",
+        "git checkout -- .",  # what the index holds: the memory as it was staged
+        "git restore .",
+        "git checkout HEAD~1 -- src",
         "find .gitmem -print -o -name x",
         "tar -czf memory.tgz -C .gitmem entries",  # -C read from when it creates
         "sort -o sorted.txt .gitmem/INDEX.md",
