@@ -40,7 +40,8 @@ as commands), and these count as writes, per simple command:
   `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
   its `of=`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
-  spellings of each): the file or folder the option names;
+  spellings of each): the file or folder the option names (for `unzip` and `tar` without
+  one, the folder they run in);
 - `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
   below);
@@ -73,11 +74,11 @@ as commands), and these count as writes, per simple command:
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
-made by a program the command runs (a script, `python -c`, `make`, `tar x` and `unzip` in
-the current folder, the files a patch names for `git apply` or `patch`), aliases the user's
-shell files define, git moving a branch itself (`git merge`, `git update-ref`, `git push`),
-and a command the shell cannot split (unbalanced quotes).  The guard denies only what it
-can see; everything else is allowed, never failed.
+made by a program the command runs (a script, `python -c`, `make`, the files an archive
+names with `..` or a path of its own, the files a patch names for `git apply` or `patch`),
+aliases the user's shell files define, git moving a branch itself (`git merge`, `git
+update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
+guard denies only what it can see; everything else is allowed, never failed.
 
 Within its time: Claude Code lets a tool call through when its hook times out (10 s as
 `gitmem init --claude` registers it), so a decision that comes late is an allow.  Splitting a
@@ -918,7 +919,10 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 if arg.startswith("of="):
                     yield arg[3:], there, False
         elif name in _OUTPUT_OPTIONS and (name != "tar" or _extracts(args)):
-            for path in _option_values(args, *_OUTPUT_OPTIONS[name]):
+            named = _option_values(args, *_OUTPUT_OPTIONS[name])
+            if not named and name in ("tar", "unzip"):
+                named = ["."]  # it extracts into the folder it runs in
+            for path in named:
                 yield path, there, False
         elif name == "find":
             starts, deletes, runs = _found(args)

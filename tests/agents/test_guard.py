@@ -148,6 +148,8 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "tar -xzf notes.tgz -C .gitmem/entries",
         "tar xf notes.tar --directory=.gitmem/candidates",
         "cat notes.md | sponge .gitmem/INDEX.md",
+        "cd .gitmem/entries && tar xzf ../../notes.tgz",  # into the folder it runs in
+        "cd .gitmem/candidates && unzip -o ../../notes.zip",
         # behind more prefixes
         "builtin cd .gitmem && rm INDEX.md",
         "coproc rm .gitmem/entries/a.md",
