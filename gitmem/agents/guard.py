@@ -57,7 +57,8 @@ as commands), and these count as writes, per simple command:
   path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`): admitting and
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
   only what both settings files let an audit admit without a person, stays allowed;
-- `cd DIR` (or `pushd DIR`) moves the folder later commands run in, `env -C DIR` (or
+- `cd DIR` (or `pushd DIR`; `cd -` and `popd` back to the folder before, `cd` alone home)
+  moves the folder later commands run in, `env -C DIR` (or
   `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
   strings (the -c in any cluster of options: `bash -lc`; the words after the string as its
   `$0`, `$1`, `"$@"`) are read the same way, as are
@@ -289,7 +290,8 @@ class Guard:
         if expanded is not None:  # `{a,b}`: each path the shell makes of it
             judged = (self.judge(each, cwd, removed=removed) for each in expanded)
             return next((denied for denied in judged if denied is not None), None)
-        spelled = os.path.expanduser(path)
+        spelled = cwd + path[2:] if path == "~+" or path.startswith("~+/") else path
+        spelled = os.path.expanduser(spelled)  # `~+` is the folder it runs in, `~` home
         if any(c in spelled for c in _GLOB_CHARS):
             return self._judge_glob(path, spelled, cwd)
         joined = os.path.join(cwd, spelled)
@@ -880,7 +882,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
     if split is None:
         return
     tokens, bodies = split
-    here = cwd
+    here = before = cwd
     # the substitutions' bodies, by the folder they run in: read as one script per folder
     # (thousands of short ones cost one split, not thousands)
     substituted: dict[str, list[str]] = {}
@@ -897,9 +899,12 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         for folder in moves:
             there = os.path.join(there, _home(folder))
         name, args = os.path.basename(words[0]), words[1:]
-        if name in ("cd", "pushd"):
+        if name in ("cd", "pushd", "popd") and not moves:
             dest = _paths(args)
-            here = os.path.join(here, _home(dest[0])) if dest and not moves else here
+            if dest[:1] == ["-"] or (name != "cd" and not dest) or name == "popd":
+                here, before = before, here  # the folder it was in before
+            else:
+                before, here = here, os.path.join(here, _home(dest[0] if dest else "~"))
         elif (inner := _command_string(name, args)) is not None:
             yield from bash_targets(inner, there, depth + 1)
         elif name in _WRITERS or (name in _IN_PLACE and _in_place(args)):

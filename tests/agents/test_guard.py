@@ -115,6 +115,9 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "sh -c 'rm \"$0\"' .gitmem/INDEX.md",
         "bash -c 'rm -f \"$@\"' _ notes.md .gitmem/entries/a.md",
         "bash -c 'touch ${1}' _ .gitmem/INDEX.md",
+        # the folder the shell names for `~+` and `cd -`, and `cd` alone
+        "rm -rf ~+/.gitmem/entries",
+        "cd .gitmem && cd .. && cd - && rm INDEX.md",
         # git writing a whole tree from a revision over the memory's files
         "git checkout HEAD~1 .",
         "git checkout main -- .",
