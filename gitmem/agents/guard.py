@@ -61,7 +61,7 @@ as commands), and these count as writes, per simple command:
   moves the folder later commands run in, `env -C DIR` (or
   `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
   strings (the -c in any cluster of options: `bash -lc`; the words after the string as its
-  `$0`, `$1`, `"$@"`) are read the same way, as are
+  `$0`, `$1`, `"$@"`) are read the same way, as are what `watch` and `flock -c` run,
   `su -c`, `script -c` and what `eval` joins, and so are the bodies of command
   substitutions, `$(…)` and `` `…` `` (the shell runs them inside double quotes too, where
   the splitter sees one word of text), and of process substitutions, `<(…)` and `>(…)`,
@@ -809,8 +809,10 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
 def _command_words(words: list[str], moves: list[str] | None = None) -> list[str]:
     """The words from the command name on: prefixes, reserved words and assignments
     skipped; the folders a prefix runs the command in (`env -C DIR`, `env --chdir=DIR`,
-    `sudo -D DIR`), in order, go to moves."""
+    `sudo -D DIR`), in order, go to moves.  What watch runs, and flock's -c command, are run
+    by a shell: they come back as `sh -c COMMAND`."""
     i = 0
+    run: str | None = None  # flock's -c or --command
     while i < len(words):
         word = words[i]
         prefix = os.path.basename(word)
@@ -827,11 +829,16 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                 i += 1  # the prefix's own option, and the word after it when that is its value
                 if given.startswith("--"):
                     name, equals, value = option.partition("=")
-                    if name == "chdir" and prefix in _CHDIR:
+                    if (name == "chdir" and prefix in _CHDIR) or (
+                        name == "command" and prefix == "flock"
+                    ):
                         if not equals:
                             value = words[i] if i < len(words) else ""
                             i += 1
-                        _moved(moves, value)
+                        if name == "command":
+                            run = value
+                        else:
+                            _moved(moves, value)
                     continue
                 at = next((j for j, c in enumerate(option) if c in valued), None)
                 if at is None:
@@ -842,8 +849,19 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                     i += 1
                 if option[at] == _CHDIR.get(prefix):
                     _moved(moves, value)
+                elif option[at] == "c" and prefix == "flock":
+                    run = value
             if prefix in ("timeout", "flock"):
                 i += 1  # its duration, the file it locks
+            tail = words[i] if prefix == "flock" and i < len(words) else ""
+            if tail in ("-c", "--command"):  # `flock FILE -c COMMAND`
+                run = words[i + 1] if i + 1 < len(words) else ""
+            elif tail.startswith(("--command=", "-c")):
+                run = tail.split("=", 1)[1] if tail.startswith("--") else tail[2:]
+            if prefix == "watch":
+                return ["sh", "-c", " ".join(words[i:])] if i < len(words) else []
+            if run is not None:
+                return ["sh", "-c", run]
         else:
             break
     return words[i:]

@@ -115,6 +115,10 @@ def _bash(guard: Guard, command: str, cwd: Path) -> bool:
         "sh -c 'rm \"$0\"' .gitmem/INDEX.md",
         "bash -c 'rm -f \"$@\"' _ notes.md .gitmem/entries/a.md",
         "bash -c 'touch ${1}' _ .gitmem/INDEX.md",
+        # what watch and flock -c run through a shell
+        "watch 'rm .gitmem/entries/a.md'",
+        "flock -c 'touch .gitmem/INDEX.md' lock.file",
+        "flock lock.file --command='rm -rf .gitmem/candidates'",
         # the folder the shell names for `~+` and `cd -`, and `cd` alone
         "rm -rf ~+/.gitmem/entries",
         "cd .gitmem && cd .. && cd - && rm INDEX.md",
