@@ -3,6 +3,8 @@
     python bench/check.py                 # 10,000 entries
     python bench/check.py --entries 2000  # quicker
     python bench/check.py --quality       # the scanner's recall and false alarms only
+    python bench/check.py --scanner-only  # the scanner's throughput alone (run it a few
+                                          # times on a shared machine and keep the best)
 
 Prints, for a generated store of realistic entries (bench/generate.py):
 
@@ -66,8 +68,10 @@ def timed(fn: object) -> float:
     return time.perf_counter() - start
 
 
-def quality() -> None:
-    """Recall and false alarms of the secret scanner on the labelled set, per split."""
+def quality(verbose: bool, shown: str | None) -> None:
+    """Recall and false alarms of the secret scanner on the labelled set, per split; with
+    `verbose`, what was missed and what raised a false alarm, of split `shown` only (the
+    held-out split's figures are a check: reading its misses would tune the rules to it)."""
     sys.path.insert(0, str(ROOT / "tests"))
     from collections import Counter, defaultdict
 
@@ -90,6 +94,7 @@ def quality() -> None:
         alarms: Counter[str] = Counter()
         looked: Counter[str] = Counter()
         missed: dict[str, list[str]] = defaultdict(list)
+        false_alarms: list[tuple[str, str]] = []
         for sample in samples:
             rules = {f.rule for f in secrets.scan_text(sample.text)}
             if sample.positive:
@@ -105,6 +110,8 @@ def quality() -> None:
             else:
                 looked[sample.kind] += 1
                 alarms[sample.kind] += bool(rules)
+                if rules:
+                    false_alarms.append((sample.kind, sample.text))
         positives = sum(total.values())
         negatives = sum(looked.values())
         print(f"\n{split}: {positives:,} secrets, {negatives:,} look-alikes")
@@ -125,10 +132,12 @@ def quality() -> None:
             + ", ".join(f"{k} {alarms[k]}/{looked[k]}" for k in sorted(looked))
             + ")"
         )
-        if "-v" in sys.argv:
+        if verbose and split == shown:
             for placement, texts in missed.items():
                 for text in texts[:20]:
                     print(f"    missed {placement}: {text[:140]!r}")
+            for kind, text in false_alarms[:20]:
+                print(f"    false alarm {kind}: {text[:140]!r}")
 
 
 def main() -> None:
@@ -136,10 +145,20 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--skip-detect-secrets", action="store_true")
     parser.add_argument("--quality", action="store_true", help="labelled-set figures only")
-    parser.add_argument("-v", action="store_true", help="with --quality: list what was missed")
+    parser.add_argument(
+        "-v",
+        action="store_true",
+        help="with --quality: list the misses and false alarms of the split --split names",
+    )
+    parser.add_argument(
+        "--split", default="tune", help="with -v: the split whose misses are listed (tune)"
+    )
+    parser.add_argument(
+        "--scanner-only", action="store_true", help="the scanner's throughput alone, no process"
+    )
     args = parser.parse_args()
     if args.quality:
-        quality()
+        quality(args.v, args.split)
         return
 
     from gitmem.gate import secrets
@@ -170,6 +189,8 @@ def main() -> None:
             f"scanner alone:        {megabytes / scan:8.1f} MB/s  {len(texts) / scan:10,.0f} "
             f"entries/s  ({scan:.2f} s)"
         )
+        if args.scanner_only:
+            return
 
         os.chdir(root)
         ws = open_workspace(root)
