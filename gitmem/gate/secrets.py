@@ -15,6 +15,11 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
   `curl -u user:password`, `docker login -p`, `--password value`, `Authorization:` and API-key
   headers, .NET/XML `key="…Password" value="…"` settings, and `key: value` / `key = value`
   assignments in a dozen syntaxes whose key names a secret (front matter and body alike);
+- values handed to a program on its command line that look generated, as a token key's value
+  must: after an option that names a secret as a key would (`--db-password`,
+  `--secret-string`) or carries the value to keep (`--value`, `--body`, `--from-literal=K=…`),
+  and the `NAME=value` arguments of a command that sets values (`config:set`, `kv put`,
+  `--set`, `-e`), whatever the name;
 - high-entropy strings within a few words of a secret word (`token`, `secret`, `key`…), or on
   the line right after a `password:` style key;
 - names of secret-like files (`.env`, `id_rsa`, `*.pem`, `*.tfstate`…) mentioned as paths in the
@@ -114,19 +119,20 @@ class Finding:
 # come from the catalogue (gitmem.gate.secretrules); the structural rules below are the ones no
 # single provider owns.
 
-(_TOKEN, _PEM, _JWT, _URL, _ASSIGN, _ENTROPY, _FILE, _CURL, _HEADER, _BASE64, _HEXRUN, _K8S) = (
-    range(12)
-)
+(_TOKEN, _PEM, _JWT, _URL, _ASSIGN, _ENTROPY, _FILE, _CURL, _HEADER, _BASE64, _HEXRUN) = range(11)
+_K8S, _SETTING = 11, 12
 
 # Tiers: a finding is dropped when it overlaps one from a lower tier (a more specific rule).
 _TIER = {
     _TOKEN: 0, _PEM: 0, _JWT: 0, _FILE: 0, _BASE64: 0, _HEXRUN: 0,
-    _URL: 1, _CURL: 1, _HEADER: 1, _K8S: 1, _ASSIGN: 2, _ENTROPY: 3,
+    _URL: 1, _CURL: 1, _HEADER: 1, _K8S: 1, _ASSIGN: 2, _SETTING: 2, _ENTROPY: 3,
 }  # fmt: skip
 
 # What a key names, for the assignment rules: nothing secret, a token or key (its value must
 # look generated), a password or secret (a literal counts, if it is not a name or prose).
 _NOT_SECRET, _TOKEN_KEY, _PASSWORD_KEY = range(3)
+#: an assignment rule's key_kind when its key is a command-line option (see `_option_kind`)
+_OPTION_KEY = -2
 
 
 class _Rule:
@@ -193,6 +199,13 @@ _ASSIGNMENT_KEY = (
 )
 _ASSIGNMENT = rf"(?i)((?:{_KEY_WORDS})[\w.\-]{{0,40}}){secretrules.KEY_CLOSE}({OPERATOR}){_VALUE}"
 _OPTION_VALUE = r"(?:\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|([^\s\"'`,;\-][^\s\"'`,;]*))"
+#: the words of an option's name that make it carry the value a program is to keep, whatever
+#: that value is called elsewhere on the line (`--value`, `--body`, `--secret-string`,
+#: `--from-literal=NAME=…`); the generic option rule reads these and the secret words
+_VALUE_OPTION_WORDS = r"value|body|literal|string"
+#: the words that start a command's `NAME=value` settings (`heroku config:set`, `vault kv put`,
+#: `helm --set`, `docker run -e`), as a pattern and as the argument each setting is
+_SETTING_WORDS = r"(?:[a-z][a-z0-9\-]*:)?(?:set|put)|--set(?:-string)?|-e|--env|--build-arg"
 
 _STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
@@ -278,6 +291,22 @@ _STRUCTURAL: tuple[_Rule, ...] = (
             r"(?i)--(?:pass|pwd|token|secret|api|access|auth|client|private|registration"
             r"|http|proxy)",
         ),
+    ),
+    _Rule(
+        "password-assignment",
+        "secret passed as a command-line option",
+        rf"(?i)(?:^|[ \t])--([a-z0-9_\-]*(?:{_KEY_WORDS}|{_VALUE_OPTION_WORDS})"
+        r"[a-z0-9_\-]*)(=|[ \t]+)(?:[A-Za-z_][\w.\-]{0,40}=)?" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(rf"(?i)--[a-z0-9_\-]*(?:{_KEY_WORDS}|{_VALUE_OPTION_WORDS})",),
+        key_kind=_OPTION_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "secret set by a command (`config:set NAME=…`, `--set`, `-e`)",
+        rf"(?i)(?:^|[ \t])(?:{_SETTING_WORDS})[ \t][^\n]*",
+        _SETTING,
+        gates=(rf"(?i)(?:{_SETTING_WORDS})[ \t]",),
     ),
     _Rule(
         "password-assignment",
@@ -1329,7 +1358,9 @@ def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _S
         if value_group is None:
             continue
         kind = rule.key_kind
-        if kind < 0:
+        if kind == _OPTION_KEY:
+            kind = _option_kind(m.group(1))
+        elif kind < 0:
             kind = _key_kind(_key_before(data, int(m.start(1))))
         if kind == _NOT_SECRET:
             continue
@@ -1340,6 +1371,56 @@ def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _S
         if not _assigned_secret(value, quoted=quoted, kind=kind, loose_op=op == b","):
             continue
         hits.append(_Hit(s, e, 2, rule.id, _redact(value.strip()), rule.description))
+
+
+_VALUE_OPTIONS = frozenset(_VALUE_OPTION_WORDS.split("|"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _option_kind(name: bytes) -> int:
+    """What a long option's value is to the assignment rules: a token (its value must look
+    generated) when the option names a secret as a key would (`--db-password`,
+    `--github-token`; not `--token-file`, `--secret-id`) or carries the value a program is to
+    keep (`--value`, `--body`, `--from-literal`); nothing otherwise. Never a password's laxer
+    judgement, which takes any literal: an option that takes no value (`--ask-vault-pass`) is
+    followed by an argument (`site-2024.yml`), which must look generated to count."""
+    words = _key_words(name)
+    if _key_kind(name) != _NOT_SECRET or (words and words[-1] in _VALUE_OPTIONS):
+        return _TOKEN_KEY
+    return _NOT_SECRET
+
+
+#: one `NAME=value` argument of a setting command (the value as _OPTION_VALUE takes it)
+_SETTING_ARG = re.compile(
+    rb"(?:^|[ \t])([A-Za-z_][\w.\-]{0,63})=(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^\s\"'`,;]+))"
+)
+
+
+def _handle_setting(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """The `NAME=value` arguments of a command that sets values (`heroku config:set`, `vault
+    kv put`, `helm --set`, `docker run -e`): a value that looks generated is a secret, as a
+    token key's would be, whatever its name (a name that says what else it is, `SESSION_ID`,
+    `BUILD_HASH`, aside; a name that says it is a secret is the assignment rule's). The match
+    is the rest of the line, so each line is read once."""
+    for m in rx.finditer(data):
+        s = int(m.start())
+        for arg in _SETTING_ARG.finditer(data, s, int(m.end())):
+            key = arg.group(1)
+            if any(w in _QUALIFIERS for w in _key_words(key)):
+                continue
+            group = next(g for g in (2, 3, 4) if arg.start(g) >= 0)
+            vs, ve = arg.start(group), arg.end(group)
+            value = data[vs:ve]
+            if _object_id(value) or not _assigned_secret(
+                value, quoted=group < 4, kind=_TOKEN_KEY, loose_op=False
+            ):
+                continue
+            hits.append(_Hit(vs, ve, rule.tier, rule.id, _redact(value), rule.description))
+
+
+def _object_id(value: bytes) -> bool:
+    """A git object id or a SHA-256 digest: 40 or 64 hex digits."""
+    return len(value) in (40, 64) and set(value) <= _HEX
 
 
 _GIT_CONTEXT = (
@@ -1628,6 +1709,7 @@ _HANDLERS: dict[int, _Handler] = {
     _BASE64: _handle_base64,
     _HEXRUN: _handle_hex,
     _K8S: _handle_k8s,
+    _SETTING: _handle_setting,
 }
 
 
