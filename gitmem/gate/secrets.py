@@ -44,8 +44,8 @@ has the fingerprint of what it renders as. Runs of base64 (also wrapped
 over several lines, as in a code block) and of hex are decoded when they decode to text, and
 the text is scanned in turn, two levels deep at most and `MAX_DECODED_CHARS` in all; a finding
 inside names the line where the run starts. A token broken over lines (a terminal copy, a hard
-wrap at a fixed column) is read joined where its prefix stands whole on its first line
-(`_wrapped`).
+wrap at a fixed column) is read joined where its prefix stands whole on its first line, or
+where that line ends in the start of a literal prefix (`gh` + `p_…`) (`_wrapped`).
 
 Not reported: placeholders and fillers (`${VAR}`, `$VAR`, `<token>`, `{{ secret }}`, `xxxx`,
 `****`, `####`, `…`, values containing `example`, `dummy`, `placeholder`, `changeme`, `your-`,
@@ -420,6 +420,7 @@ class _Engine:
     )
 
     def __init__(self, rule_set: Any, gates: list[str], compile_rule: Callable[[str], Any]) -> None:
+        """`gates`: the Set's patterns in order, the rules' gates and then `_broken_prefix`."""
         self.set = rule_set
         self._compile = compile_rule
         self._regexes: list[Any] = [None] * len(_RULES)
@@ -427,7 +428,7 @@ class _Engine:
         # the Set's patterns are the distinct gates, in order: which rules each one serves
         # alone (most rules have one gate), and the few rules that need several gates at once
         where = {gate: i for i, gate in enumerate(gates)}
-        self._solo: list[tuple[int, ...]] = [() for _ in gates]
+        self._solo: list[tuple[int, ...]] = [() for _ in gates]  # the last serves no rule
         self._joint: list[tuple[int, tuple[int, ...]]] = []
         for index, rule in enumerate(_RULES):
             own = tuple(dict.fromkeys(where[g] for g in rule.gates))
@@ -441,15 +442,20 @@ class _Engine:
 
     def rules_in(self, data: bytes) -> list[int]:
         """The rules that can match data (every gate matched), in rule order."""
+        return self.match(data)[0]
+
+    def match(self, data: bytes) -> tuple[list[int], bool]:
+        """rules_in(data), and whether a line of data ends in the start of a token's prefix
+        (`_broken_prefix`: the one pass looks for that too)."""
         matched = self.set.Match(data)
         if not matched:
-            return []
+            return [], False
         solo = self._solo
         found = [index for i in matched for index in solo[i]]
         seen = set(matched)
         found += [index for index, own in self._joint if all(g in seen for g in own)]
         found.sort()
-        return found
+        return found, len(solo) - 1 in seen
 
     def regex(self, index: int) -> Any:
         """Rule `index`'s own regex: most texts match few rules, so most are never compiled."""
@@ -482,6 +488,7 @@ def _engine() -> _Engine:
     # The Set runs one DFA for all gates; give it room so hostile text cannot exhaust it.
     rule_set = re2.Set.SearchSet(options(128 << 20))
     gates = list(dict.fromkeys(gate for rule in _RULES for gate in rule.gates))
+    gates.append(_broken_prefix_pattern())
     for gate in gates:
         rule_set.Add(gate.encode("ascii"))
     rule_set.Compile()
@@ -2324,14 +2331,116 @@ def _chain_starts(data: bytes, eng: _Engine, wanted: Iterable[int]) -> list[int]
             end = covered = rest.end() if rest else gate.end()
             if data[end : end + 1] not in (b"\n", b"\r"):
                 continue
-            start, floor = gate.start(), max(0, gate.start() - _WRAP_MAX)
-            while start > floor and data[start - 1] in _RUN_BYTES:
-                start -= 1
-            starts.add(start)
+            starts.add(_run_start(data, gate.start()))
     return sorted(starts)
 
 
-def _wrapped(data: bytes, scan: _Scan, rules: list[int]) -> list[_Located]:
+def _run_start(data: bytes, at: int) -> int:
+    """The start of the run of token characters that holds `at` (at most _WRAP_MAX back)."""
+    start, floor = at, max(0, at - _WRAP_MAX)
+    while start > floor and data[start - 1] in _RUN_BYTES:
+        start -= 1
+    return start
+
+
+def _literal_starts(pattern: str, limit: int = 64) -> tuple[list[str], bool]:
+    """The strings the start of a gate pattern stands for (`(?:AKIA|ASIA)` two, `dd[po]_`
+    two), read up to its first repetition, class escape or anything else a literal cannot say,
+    at most `limit` of them; and whether the whole pattern was read."""
+    outs = [""]
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern) and not pattern[i + 1].isalnum():
+            options, i = [pattern[i + 1]], i + 2
+        elif ch == "[" and (close := pattern.find("]", i + 2)) > 0:
+            options, i = _class_members(pattern[i + 1 : close]), close + 1
+        elif ch == "(" and pattern.startswith("(?:", i) and (close := pattern.find(")", i)) > 0:
+            branches = [_literal_starts(b, limit) for b in pattern[i + 3 : close].split("|")]
+            if "(" in pattern[i + 1 : close] or not all(whole for _, whole in branches):
+                return outs, False
+            options, i = [o for strings, _ in branches for o in strings], close + 1
+        elif ch.isalnum() or ch in "_-:~=!@#%&/,<>'\"":
+            options, i = [ch], i + 1
+        else:
+            return outs, False
+        if not options or (i < len(pattern) and pattern[i] in "{*+?"):
+            return outs, False  # an empty class, or a unit that repeats: stop before it
+        longer = [o + x for o in outs for x in options]
+        if len(longer) > limit:
+            return outs, False
+        outs = longer
+    return outs, True
+
+
+def _class_members(body: str) -> list[str]:
+    """The characters of a bracket class of plain characters and ranges (`po`, `A-Z0-9`);
+    none for a class it cannot list (negated, or holding an escape)."""
+    if body.startswith("^") or "\\" in body:
+        return []
+    members, i = [], 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            members += [chr(c) for c in range(ord(body[i]), ord(body[i + 2]) + 1)]
+            i += 3
+        else:
+            members.append(body[i])
+            i += 1
+    return members
+
+
+@functools.cache
+def _broken_prefix_pattern() -> str:
+    """A pattern for a run that ends its line in the start of a token format's literal prefix
+    and a line that goes on with a run (`gh` + `p_…`): the place a token broken inside its
+    prefix starts. Its alternation lists every proper start of the token rules' literal
+    prefixes (gates written `\\b` + literal). The Set pass looks for it with the gates, so a
+    text pays nothing more unless a line of it ends so (a search of its own cost a tenth of
+    the scan); group 1 is the start of the prefix."""
+    starts: set[str] = set()
+    for rule in _RULES:
+        gate = rule.gates[0]
+        caseless = gate.startswith("(?i)")
+        gate = gate.removeprefix("(?i)")
+        if rule.kind not in _WRAPPED_KINDS or not gate.startswith("\\b"):
+            continue
+        for literal in _literal_starts(gate[2:])[0]:
+            for written in {literal, literal.lower(), literal.upper()} if caseless else {literal}:
+                for k in range(1, len(written)):
+                    if set(written[: k + 1].encode()) <= _RUN_BYTES:
+                        starts.add(written[:k])
+    either = "|".join(re.escape(p) for p in sorted(starts, key=lambda p: (-len(p), p)))
+    return f"(?:^|[^A-Za-z0-9_])({either}){_BREAK}{_RUN}"  # `^` the text's start: `\\n` is a [^…]
+
+
+@functools.cache
+def _broken_prefix() -> Any:
+    """_broken_prefix_pattern compiled on its own, for the few texts the Set pass says hold it."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.max_mem = 16 << 20
+    return re2.compile(_broken_prefix_pattern().encode("ascii"), options)
+
+
+def _broken_starts(data: bytes, eng: _Engine) -> tuple[list[int], set[int]]:
+    """Where tokens broken inside their prefix may start (see `_broken_prefix`), and the
+    token rules whose gate their joined prefixes match. Both empty for almost every text: a
+    line must end in a short run that starts a known prefix."""
+    starts, joins = [], []
+    for m in _broken_prefix().finditer(data):
+        start = int(m.start(1))
+        rest = _RUN_REST.match(data, int(m.end()) - 1)
+        starts.append(start)
+        joins.append(m.group(1) + (rest.group() if rest else b"")[:_WRAP_MAX])
+    if not starts:
+        return [], set()
+    found = eng.rules_in(b"\n".join(joins))
+    return starts, {i for i in found if _RULES[i].kind in _WRAPPED_KINDS}
+
+
+def _wrapped(data: bytes, scan: _Scan, rules: list[int], *, broken: bool) -> list[_Located]:
     """The tokens broken over line ends, each found on the line where it starts.
 
     A broken token is looked for where a token rule whose gate data matched (`rules`) has
@@ -2341,19 +2450,29 @@ def _wrapped(data: bytes, scan: _Scan, rules: list[int]) -> list[_Located]:
     scanned once by those rules. A hit counts when it lies across a join and no one line's
     run holds it alone (the lines' own scan has those); of one chain's hits by one rule,
     the longest reading's stands, as a reader joining the lines reads it. A token broken
-    inside its prefix (`gh` + `p_…`) is not found: its gate stands on no line, and looking
-    for those would cost every text a second pass of the Set, a third of the scan. Nor is
-    one that a text hides past its budget of readings: this reads what a wrapping editor or
-    a terminal leaves, not what an author set out to disguise (who could as well write the
+    inside its prefix (`gh` + `p_…`) has its gate on no line: where the Set pass says a line
+    ends in the start of a literal prefix (`broken`), `_broken_starts` names the rules its
+    joined prefix matches and the chains start there too. Not found: a prefix written as a
+    pattern with no literal start, or holding a character no run holds (`sha256~`, `perm:`),
+    and a token hidden past the budget of readings: this reads what a wrapping editor or a
+    terminal leaves, not what an author set out to disguise (who could as well write the
     token in two code spans)."""
-    wanted = [i for i in rules if _RULES[i].kind in _WRAPPED_KINDS]
-    if not wanted or b"\n" not in data:
+    if b"\n" not in data:
         return []
     eng = scan.eng
+    wanted = [i for i in rules if _RULES[i].kind in _WRAPPED_KINDS]
+    starts_in_prefix, broken_rules = _broken_starts(data, eng) if broken else ([], set())
+    if broken_rules - set(wanted):
+        wanted = sorted(broken_rules.union(wanted))
+    if not wanted:
+        return []
     readings: list[tuple[int, int, list[bytes]]] = []  # (chain, its line, the runs read)
     budget = max(_WRAP_FLOOR, _WRAP_BUDGET * len(data))
     line, last = 1, 0
-    for start in _chain_starts(data, eng, wanted):
+    starts = _chain_starts(data, eng, wanted)
+    if broken_rules:
+        starts = sorted(set(starts).union(_run_start(data, s) for s in starts_in_prefix))
+    for start in starts:
         # no reading is longer than _WRAP_MAX: the chain is read as far as that can reach
         chain = eng.chain.match(data, start, start + 2 * _WRAP_MAX)
         if chain is None:
@@ -2439,7 +2558,7 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     data = text.encode("utf-8", "surrogatepass")
     eng = _engine()
     scan = _Scan(eng)
-    rules = eng.rules_in(data)
+    rules, broken = eng.match(data)
     located = _located(data, _scan_hits(scan, data, rules))
     rendered = _normalised(text)
     if rendered is not None:
@@ -2447,7 +2566,7 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
         again = _located(rendered_data, _scan_hits(scan, rendered_data))
         located = _merged(located, again, rendered[1])
     seen = {(line, print_) for line, _, print_ in located}
-    located += [w for w in _wrapped(data, scan, rules) if (w[0], w[2]) not in seen]
+    located += [w for w in _wrapped(data, scan, rules, broken=broken) if (w[0], w[2]) not in seen]
     hidden = scan_hidden_unicode(text)
     if not located and not hidden:
         return [k[3] for k in keyed]
