@@ -32,6 +32,8 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
   too, so one call covers a whole file: do not call both on the same text).
 
 Normalise, then scan: text that renders as a secret is judged as it renders. Lines holding a
+control character (an ANSI color sequence of a copied terminal log, a NUL, as a UTF-16 file
+read as UTF-8 holds between its letters, a lone carriage return, a backspace overstrike), a
 Markdown backslash escape (`ghp\\_…`), a YAML one (`ghp\\x5F…`, `\\u005F`), an HTML entity
 (`ghp&#95;…`), URL-encoding (`%5F`), a
 Unicode compatibility form (full-width `ｇｈｐ＿`) or a letter of another script that passes
@@ -1847,6 +1849,19 @@ def _fold_lookalikes(line: str) -> str:
     return _TOKEN_RUN.sub(fold, line)
 
 
+#: a control character that draws nothing or moves the cursor (a carriage return only when
+#: no line feed follows it): what a terminal or an editor does not show between two letters
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
+#: an ANSI escape sequence, as a colored terminal log holds them: a control sequence
+#: (`ESC [ 1;31 m`), an operating-system command to its terminator (a hyperlink,
+#: `ESC ] 8;;url BEL`), or a two-character escape; bounded, so linear
+_ANSI = re.compile(
+    r"\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]|\][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)?|[@-Z\\-_])"
+)
+#: a character struck over by the next (`c\bc` is a bold c, `_\bc` an underlined one)
+_OVERSTRUCK = re.compile(r"[^\x08\n]\x08")
+
+
 def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     """The text as it renders, line for line, and the (1-based) lines that changed; None when
     it renders as it is written (most texts: one search, and an NFKC check for non-ASCII).
@@ -1856,7 +1871,8 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     joins = "\\\n" in text or "\\\r\n" in text
     if text.isascii():
         escaped = ("\\" in text or "&" in text or "%" in text) and triggers.search(text)
-        if not escaped and not joins and not _has_markup(text):
+        controls = not _ascii_plain(text) and _CONTROL.search(text) is not None
+        if not escaped and not joins and not controls and not _has_markup(text):
             return None
     else:
         import unicodedata
@@ -1876,7 +1892,12 @@ def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
     changed = set()
     for number, written in enumerate(lines, 1):
         line = joined.get(number - 1, written)
-        if not line.isascii() or triggers.search(line) is not None or _has_markup(line):
+        if (
+            not line.isascii()
+            or triggers.search(line) is not None
+            or _CONTROL.search(line) is not None
+            or _has_markup(line)
+        ):
             line = _render(line)
         if line != written:
             lines[number - 1] = line
@@ -1912,7 +1933,8 @@ def _continued(lines: list[str]) -> Iterator[tuple[int, str]]:
 
 
 def _render(line: str) -> str:
-    """One line as a reader sees it: invisible characters dropped, compatibility forms folded
+    """One line as a reader sees it: ANSI escape sequences and overstruck characters, as a
+    terminal draws them, and invisible and control characters dropped, compatibility forms folded
     (NFKC: full-width letters), HTML entities and percent-escapes decoded, Markdown backslash
     escapes undone, markup that renders as nothing around or inside a token removed; twice,
     for a double encoding. Never more lines than it had."""
@@ -1921,8 +1943,11 @@ def _render(line: str) -> str:
 
     for _ in range(2):
         before = line
-        if not line.isascii():
+        if "\x1b" in line or "\b" in line:
+            line = _OVERSTRUCK.sub("", _ANSI.sub("", line))
+        if not line.isascii() or _CONTROL.search(line) is not None:
             line = _VARIATION.sub("", _hidden_re().sub("", line))
+        if not line.isascii():
             line = _fold_lookalikes(unicodedata.normalize("NFKC", line))
         if "&" in line:
             line = html.unescape(line)
