@@ -15,6 +15,8 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
   `curl -u user:password`, `docker login -p`, `--password value`, `Authorization:` and API-key
   headers, .NET/XML `key="…Password" value="…"` settings, and `key: value` / `key = value`
   assignments in a dozen syntaxes whose key names a secret (front matter and body alike);
+- a `name`/`value` pair whose name names a secret (`- name: DB_PASSWORD` + `value: …`, as
+  container environments, task definitions and Terraform write one);
 - values handed to a program on its command line that look generated, as a token key's value
   must: after an option that names a secret as a key would (`--db-password`,
   `--secret-string`) or carries the value to keep (`--value`, `--body`, `--from-literal=K=…`),
@@ -293,6 +295,15 @@ _STRUCTURAL: tuple[_Rule, ...] = (
             r"(?i)--(?:pass|pwd|token|secret|api|access|auth|client|private|registration"
             r"|http|proxy)",
         ),
+    ),
+    _Rule(
+        "password-assignment",
+        "secret given as a name and value pair",
+        r"(?i)\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9_.\-]*(?:pass|pwd|secret|token"
+        r"|key|auth|cred)[A-Za-z0-9_.\-]*)[\"']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*)?-?[ \t]*[\"']?value"
+        r"[\"']?([ \t]*[:=][ \t]*)" + _VALUE,
+        _ASSIGN,
+        gates=(r"(?i)value[\"']?[ \t]*[:=]",),
     ),
     _Rule(
         "password-assignment",
