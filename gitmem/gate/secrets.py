@@ -14,7 +14,8 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
 - private-key blocks across lines (PEM, OpenSSH, PGP, PuTTY), JWTs, passwords in URLs,
   `curl -u user:password`, `docker login -p`, `--password value`, `Authorization:` and API-key
   headers, .NET/XML `key="…Password" value="…"` settings, and `key: value` / `key = value`
-  assignments in a dozen syntaxes whose key names a secret (front matter and body alike);
+  assignments in a dozen syntaxes whose key names a secret (front matter and body alike),
+  and a password an SQL statement sets (`IDENTIFIED BY '…'`, `WITH PASSWORD '…'`);
 - a `name`/`value` pair whose name names a secret (`- name: DB_PASSWORD` + `value: …`, as
   container environments, task definitions and Terraform write one);
 - values handed to a program on its command line that look generated, as a token key's value
@@ -295,6 +296,15 @@ _STRUCTURAL: tuple[_Rule, ...] = (
             r"(?i)--(?:pass|pwd|token|secret|api|access|auth|client|private|registration"
             r"|http|proxy)",
         ),
+    ),
+    _Rule(
+        "password-assignment",
+        "password set by an SQL statement",
+        r"(?i)\b(identified(?:[ \t]+with[ \t]+[a-z_]{1,32})?[ \t]+by|password)([ \t]*=?[ \t]*)"
+        r"'([^'\n]{1,128})'",
+        _ASSIGN,
+        gates=(r"(?i)(?:by|password)[ \t]*=?[ \t]*'",),
+        key_kind=_PASSWORD_KEY,
     ),
     _Rule(
         "password-assignment",
