@@ -11,7 +11,8 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
   observability, databases, identity, secret managers, messaging, SaaS APIs): a format with a
   distinctive prefix or shape anywhere in a line, bare in prose; one without (a hex or base64
   key) as the value of a key that names its provider;
-- private-key blocks across lines (PEM, OpenSSH, PGP, PuTTY), JWTs, passwords in URLs,
+- private-key blocks across lines (PEM, OpenSSH, PGP, PuTTY), JWTs, passwords in URLs (and
+  a generated token as a URL's user, `https://<token>@host`),
   `curl -u user:password`, `docker login -p`, `--password value`, `Authorization:` and API-key
   headers, .NET/XML `key="…Password" value="…"` settings, and `key: value` / `key = value`
   assignments in a dozen syntaxes whose key names a secret (front matter and body alike),
@@ -252,6 +253,14 @@ _STRUCTURAL: tuple[_Rule, ...] = (
         r"[A-Za-z0-9_\[]",
         _URL,
         gates=(r"://[^\s:/?#@\"'<>\[\]\\]*:[^\s/?@\"'<>\[\]\\]+@",),
+    ),
+    _Rule(
+        "password-in-url",
+        "token as the user of a URL",
+        r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://()([A-Za-z0-9_.~\-]{16,256})@[A-Za-z0-9_\[]",
+        _URL,
+        check=RANDOM,
+        gates=(r"(?i)://[A-Za-z0-9_.~\-]{16}",),
     ),
     _Rule(
         "curl-credentials",
@@ -1315,8 +1324,12 @@ def _handle_jwt(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan
 
 
 def _handle_url(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
+    """A URL's password (`user:password@`), or with `RANDOM` its user alone when it looks
+    generated (`https://<token>@host`, how forges take a token; a name is no secret)."""
     for m in rx.finditer(data):
         user, password = m.group(2), m.group(3)
+        if rule.check == RANDOM and not _looks_random(password):
+            continue
         if (
             len(password) < 3
             or password == user
