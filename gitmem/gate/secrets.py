@@ -1896,16 +1896,18 @@ _ANSI = re.compile(
 _OVERSTRUCK = re.compile(r"[^\x08\n]\x08")
 
 
-def _normalised(text: str) -> tuple[str, frozenset[int]] | None:
+def _normalised(text: str, *, plain: bool = False) -> tuple[str, frozenset[int]] | None:
     """The text as it renders, line for line, and the (1-based) lines that changed; None when
     it renders as it is written (most texts: one search, and an NFKC check for non-ASCII).
+    `plain`: the caller knows the text is ASCII without control characters or backslashes
+    (`_ascii_plain`), so it holds no control to render.
     A front-matter line that ends in an escaped line break is rendered joined with the lines
     it continues (YAML reads `"…ghp_ab\\` + `  cd…"` as one value, `ghp_abcd…`)."""
     triggers = _TRIGGERS
     joins = "\\\n" in text or "\\\r\n" in text
     if text.isascii():
         escaped = ("\\" in text or "&" in text or "%" in text) and triggers.search(text)
-        controls = not _ascii_plain(text) and _CONTROL.search(text) is not None
+        controls = not plain and _CONTROL.search(text) is not None
         if not escaped and not joins and not controls and not _has_markup(text):
             return None
     else:
@@ -2619,14 +2621,17 @@ def scan_text(text: str, *, line_offset: int = 0) -> list[Finding]:
     scan = _Scan(eng)
     rules, broken = eng.match(data)
     located = _located(data, _scan_hits(scan, data, rules))
-    rendered = _normalised(text)
+    # ASCII text free of control characters and backslashes (most texts) holds no hidden
+    # character and no control to render: one byte filter says so for both
+    plain = text.isascii() and _ascii_plain(text)
+    rendered = _normalised(text, plain=plain)
     if rendered is not None:
         rendered_data = rendered[0].encode("utf-8", "surrogatepass")
         again = _located(rendered_data, _scan_hits(scan, rendered_data))
         located = _merged(located, again, rendered[1])
     seen = {(line, print_) for line, _, print_ in located}
     located += [w for w in _wrapped(data, scan, rules, broken=broken) if (w[0], w[2]) not in seen]
-    hidden = scan_hidden_unicode(text)
+    hidden = [] if plain else scan_hidden_unicode(text)
     if not located and not hidden:
         return [k[3] for k in keyed]
     for line, h, print_ in located:
