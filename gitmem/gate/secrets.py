@@ -360,6 +360,16 @@ _STRUCTURAL: tuple[_Rule, ...] = (
     ),
     _Rule(
         "password-assignment",
+        "password passed to a database, directory or archive tool",
+        r"(?i)\b(?:sqlcmd|bcp|osql|mongo(?:sh|dump|restore|export|import|stat|top)?"
+        r"|ldap(?:search|add|modify|delete|passwd|compare|whoami|modrdn)|zip)\b[^\n]*?"
+        r"[ \t](-p|-w)([ \t]*)" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)\b(?:sqlcmd|bcp|osql|mongo|ldap|zip)",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
         "password in a .netrc entry",
         r"(?i)\bmachine[ \t]+[^\s]+[ \t]+(?:login[ \t]+[^\s]+[ \t]+)?(password)([ \t]+)"
         + _OPTION_VALUE,
