@@ -54,6 +54,7 @@ from gitmem.agents.mcp_server import (
 )
 from gitmem.agents.precedents import PREAMBLE
 from gitmem.errors import UsageError
+from gitmem.recall import semantic
 
 from conftest import git, isolation
 
@@ -759,9 +760,12 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
     assert (nothing["entries"], nothing["note"], nothing["framing"]) == ([], NO_PRECEDENT, PREAMBLE)
     # the best candidate the gate turned down, if any came near (with the extra, one always does)
     assert nothing["rejected"] is None or nothing["rejected"]["why"]["gate"].startswith("rejected")
-    near = server.ok("memory_recall", {"query": "bake bread while two people watch"})
-    assert near["entries"] == [] and near["rejected"]["id"] == pushed["id"]
-    assert near["rejected"]["why"]["gate"].startswith("rejected")
+    if semantic.available():
+        # with the extra the gate reads that the situation is not the entry's; keywords alone
+        # see "two people" in its applies_when and answer (the limit docs/recall-rounds.md measures)
+        near = server.ok("memory_recall", {"query": "bake bread while two people watch"})
+        assert near["entries"] == [] and near["rejected"]["id"] == pushed["id"]
+        assert near["rejected"]["why"]["gate"].startswith("rejected")
 
     # freshness: a commit touching the cited file makes the entry "may be stale"
     (server.repo / "store.py").write_text("# the only module that imports pygit2, and more\n")
@@ -878,7 +882,8 @@ def test_recall_text_quotes_the_entries_with_provenance_and_links_them(
 def test_recall_filters_by_tag_and_refuses_unknown_types(
     server: Server, admitted: list[str]
 ) -> None:
-    query = {"query": "showing recalled entries to a model", "k": 5}
+    # words every entry's applies_when holds are no evidence to keywords: the titles' are
+    query = {"query": "quote or name a recalled entry", "k": 5}
     tagged = server.ok("memory_recall", {**query, "tags": ["prompts"]})["entries"]
     assert {e["id"] for e in tagged} == {admitted[0], admitted[1]}
     both = server.ok("memory_recall", {**query, "tags": ["prompts", "safety"]})["entries"]
