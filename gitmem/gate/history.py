@@ -42,8 +42,10 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   INDEX.md, refused.md and allowed.md included (refused.md: the rows appended; INDEX.md: unless
   it is exactly its first parent's INDEX.md brought up to date with the commit's entries,
   which are scanned themselves), and so is the message of a commit that changes the memory or
-  speaks for gitmem (`gitmem: …`). A secret in any new commit refuses the push, even when a
-  later commit removes it; only a reviewed fingerprint (gitmem.settings.policy) allows one;
+  speaks for gitmem (`gitmem: …`), and so is the name of every ref the push creates or moves
+  but the memory branch, whose name is the server's (_scan_ref_names). A secret in any new
+  commit refuses the push, even when a later commit removes it; only a reviewed fingerprint
+  (gitmem.settings.policy) allows one;
 - a letter-case or spelling variant of the memory folder (`.GITMEM`, `.gitmem.`, which a
   case-insensitive checkout makes the memory folder; `GITMEM~1`, its 8.3 short name on
   Windows), a variant of its layout names (`Entries/`), a name that is not UTF-8, a symbolic
@@ -617,15 +619,18 @@ def _judge_ref_name(j: Judge, update: Update) -> None:
 
 def _scan_ref_names(j: Judge, updates: list[Update]) -> list[str]:
     """The refs of the push whose names hold a secret, each pushed one reported as SECRET
-    (its name withheld): a branch named after a token carries it to the server and into
-    every log that prints the ref. The names scanned are those gitmem judges or prints: the
-    candidate branches (their letter-case variants too) and every ref a problem is about; a
-    push of code alone loads no secret rules. A deletion is not refused: it is the way out."""
+    (its name withheld): a branch or tag named after a token carries it to the server, into
+    every clone that fetches it and every log that prints the ref. The names scanned are
+    every ref the push creates or moves but the memory branch (whose name is the server's
+    policy, not the pusher's choice; so a push of code to it alone loads no secret rules),
+    and every ref a problem is about. A deletion is not refused: it is the way out."""
     prefix = f"refs/heads/{BRANCH_PREFIX}".casefold()
     named = {problem.path for problem in j.problems}
     refs = list(
         dict.fromkeys(
-            u.ref for u in updates if u.ref.casefold().startswith(prefix) or shown(u.ref) in named
+            u.ref
+            for u in updates
+            if (u.new != ZERO and u.ref != j.policy.main_ref) or shown(u.ref) in named
         )
     )
     if not refs:

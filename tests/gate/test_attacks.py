@@ -30,6 +30,7 @@ from remote import (
 )
 from secret_samples import github_token
 
+from gitmem.gate import history
 from gitmem.hooks import installer
 from gitmem.model.entry import parse
 
@@ -1074,3 +1075,23 @@ def test_a_memory_commit_whose_message_git_and_python_may_read_apart_is_refused(
     git(clone, "reset", "-q", "--soft", "HEAD~1")  # git cannot amend what iconv cannot read
     git(clone, "commit", "-q", "--no-verify", "-m", "notes")
     accepted(push(clone, "feature", "--force"))
+
+
+# ------------------------------------------------------------------ 9. ref names and shapes
+
+
+@pytest.mark.parametrize(
+    "ref", [f"refs/heads/fix-{TOKEN}", f"refs/tags/v1-{TOKEN}", f"refs/archive/{TOKEN}/x"]
+)
+def test_any_ref_whose_name_holds_a_token_is_refused_and_withheld(clone: Path, ref: str) -> None:
+    """Not only a candidate branch: a branch or tag of code alone named after a token carries
+    it to the server and into every clone that fetches it. Refused as a secret, shown by a
+    hash of its name; deleting such a ref is how the secret leaves, never refused."""
+    write(clone, "app.py", "print('fix')\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, f"HEAD:{ref}"), "SECRET")
+    said = "\n".join(line for line in stderr.splitlines() if line.startswith("remote: "))
+    assert TOKEN not in said and TOKEN[4:] not in said, said
+    assert "a ref whose name holds a secret" in said
+    assert history.withheld_ref(ref) in said
+    accepted(push(clone, "HEAD:refs/heads/fix"))  # the same commits under another name land

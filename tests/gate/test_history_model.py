@@ -10,8 +10,9 @@ candidate names, or by appending rows to refused.md, with INDEX.md equal to the 
 from that commit's entries; that a rewrite (an update whose first-parent chain leaves the old
 tip aside, fast-forward or not) keeps every entry (an entry's state only moves forward:
 superseded, retired, amended again) and refused.md's rows; that no new commit on any
-ref carries the token or a variant of the memory folder; and that the settings in the tree stay
-as they are.
+ref carries the token or a variant of the memory folder; that no ref is created or moved under
+a name holding the token (deleting one always lands: it is how the secret leaves); and that
+the settings in the tree stay as they are.
 
 `make test` runs a few examples; GITMEM_HYPOTHESIS=thorough runs many (see the README).
 """
@@ -291,7 +292,11 @@ def variant_or_token(repo: Path, commits: list[str]) -> bool:
 
 
 def model_accepts(repo: Path, ref: str, old: str | None, new: str, server_refs: list[str]) -> bool:
-    """The model's verdict on one ref update (old None: the ref is new)."""
+    """The model's verdict on one ref update (old None: the ref is new; new ZERO: deleted)."""
+    if new == ZERO:
+        return ref != "refs/heads/main"  # the way out for a name holding the token
+    if TOKEN in ref:
+        return False
     hidden = [f"^{r}" for r in server_refs if r]
     new_commits = git(repo, "rev-list", new, *hidden).split()
     if variant_or_token(repo, new_commits):
@@ -406,9 +411,10 @@ class History:
 
     # -- pushing, and comparing every gate with the model ---------------------------------
 
-    def push(self, local: str, ref: str, *, force: bool = False) -> None:
+    def push(self, local: str | None, ref: str, *, force: bool = False) -> None:
+        """Push local (None: delete ref) and compare every gate's verdict with the model's."""
         refs = self.server_refs()
-        new = self.g("rev-parse", local).strip()
+        new = self.g("rev-parse", local).strip() if local else ZERO
         old = refs.get(ref)
         want = model_accepts(self.work, ref, old, new, list(refs.values()))
         with inside(self.work):
@@ -416,11 +422,11 @@ class History:
                 ranged = history.check_range(f"{old}..{new}", ref) if old else None
                 if ranged is not None:
                     assert ranged.ok == want, ("check --range", ref, ranged.problems)
-            line = f"{local} {new} {ref} {old or ZERO}\n"
+            line = f"{local or '(delete)'} {new} {ref} {old or ZERO}\n"
             pre_push = history.check_pre_push(line, "origin")
             assert pre_push.ok == want, ("pre-push", ref, pre_push.problems)
         # other refs are moved by force: a carrier re-made from main is no fast-forward
-        spec = f"{'+' if force or ref != 'refs/heads/main' else ''}{new}:{ref}"
+        spec = f"{'+' if force or ref != 'refs/heads/main' else ''}{new if local else ''}:{ref}"
         done = subprocess.run(
             ["git", "push", "--no-verify", "origin", spec], cwd=self.work, capture_output=True,
             text=True,
@@ -658,6 +664,13 @@ class History:
         self.g("checkout", "-q", "-f", "main")
         self.g("branch", "-q", "-D", "side")
 
+    def drop(self, ref: str) -> None:
+        """Delete ref from the server, which holds it from before its hook (planted there):
+        deleting a ref is never refused, whatever its name holds."""
+        main = git(self.server, "rev-parse", "refs/heads/main").strip()
+        git(self.server, "update-ref", ref, main)
+        self.push(None, ref)
+
     def code(self) -> None:
         (self.work / f"src-{self.n}.py").write_text("print('code')\n")
         self.n += 1
@@ -665,7 +678,16 @@ class History:
         self.push("main", "refs/heads/main")
 
 
-REFS = st.sampled_from(["refs/heads/feature", "refs/tags/t1", "refs/archive/x"])
+REFS = st.sampled_from(
+    [
+        "refs/heads/feature",
+        "refs/tags/t1",
+        "refs/archive/x",
+        f"refs/heads/fix-{TOKEN}",
+        f"refs/tags/{TOKEN}",
+        f"refs/archive/{TOKEN}/x",
+    ]
+)
 STEP = st.one_of(
     st.tuples(st.just("admit")),
     st.tuples(st.just("supersede"), st.integers(0, 5)),
@@ -686,6 +708,7 @@ STEP = st.one_of(
     st.tuples(st.just("variant"), st.booleans(), st.sampled_from([".GITMEM", "GITMEM~1"])),
     st.tuples(st.just("encoded"), st.booleans(), REFS),
     st.tuples(st.just("code")),
+    st.tuples(st.just("drop"), REFS),
 )
 
 
@@ -740,5 +763,11 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.encoded(True, "refs/heads/feature")
     made.encoded(False, "refs/tags/t1")
     made.code()
+    made.token(False, f"refs/heads/fix-{TOKEN}")  # refused by its name and its text
+    made.carry(f"refs/tags/{TOKEN}", True)  # a forged entry, fine on a tag, but the name
+    made.encoded(False, f"refs/archive/{TOKEN}/x")  # code only, but the name
+    assert [v for _, v in made.verdicts[-3:]] == [False, False, False]
+    made.drop(f"refs/heads/fix-{TOKEN}")
+    assert made.verdicts[-1][1] is True  # deleting a name holding the token lands
     verdicts = dict.fromkeys(v for _, v in made.verdicts)
     assert set(verdicts) == {True, False}, made.verdicts
