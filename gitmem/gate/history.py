@@ -52,7 +52,10 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   link, and the memory folder itself (or a folder on its way) as a link or a submodule are
   refused (LAYOUT, SYMLINK); so in a tag of a tree;
 - a candidate branch `gitmem/<id>` changes only its own `candidates/<id>.md`; a ref that is a
-  letter-case variant of the memory branch or of `gitmem/` is refused.
+  letter-case variant of the memory branch or of `gitmem/` is refused, and so is a replace ref
+  (`refs/replace/<id>`) created or moved, which has git show another object in place of a
+  judged one. The judge's own git runs with --no-replace-objects, so a replace ref the
+  server already holds changes nothing it reads.
 
 The memory branch's new commits beside its first-parent chain (what a merge's second parent
 brings) are held to those rules of every ref; gitmem admit holds a candidate branch's commits
@@ -599,10 +602,25 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
         _judge_candidate_branch(j, update, new, commits)
 
 
+#: where git looks for objects to show in place of others (`git replace`)
+REPLACE_REFS = "refs/replace/"
+
+
 def _judge_ref_name(j: Judge, update: Update) -> None:
     """A ref that a case-insensitive server or checkout would take for the memory branch or a
     candidate branch, without being one: refused (LAYOUT); its commits are still judged as
-    any other branch's, so that a secret in them is named too."""
+    any other branch's, so that a secret in them is named too. So is a replace ref created or
+    moved: git (log, show, checkout, a hook's diff) would show its object in place of the one
+    its name gives, in every clone that fetches it, so what the gate judged would no longer be
+    what a reader sees; deleting one is the way back."""
+    if update.ref.startswith(REPLACE_REFS) and update.new != ZERO:
+        j.add(
+            shown(update.ref),
+            "LAYOUT",
+            "a replace ref makes git show another object in place of the one it names, so "
+            "that history reads otherwise than it was judged: refused (push the object under "
+            "a branch or tag instead)",
+        )
     main_ref, ref = j.policy.main_ref, update.ref
     folded = ref.casefold()
     prefix = f"refs/heads/{BRANCH_PREFIX}"

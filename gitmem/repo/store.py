@@ -636,7 +636,11 @@ class Store:
             env = dict(os.environ) if self.from_env else clean_git_env(self.pinned)
             with subprocess.Popen(
                 [
-                    *("git", f"--git-dir={self.git_dir}", "diff-tree", "--stdin", "--always"),
+                    # --no-replace-objects: a refs/replace/<id> would have git diff another
+                    # commit's tree in place of the one named (the judge reads objects as
+                    # they are, pygit2 knows no replace refs)
+                    *("git", "--no-replace-objects", f"--git-dir={self.git_dir}"),
+                    *("diff-tree", "--stdin", "--always"),
                     *("--root", "-r", "-z", "--no-renames", "--no-ext-diff", "--full-index"),
                 ],
                 stdin=request,

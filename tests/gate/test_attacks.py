@@ -1095,3 +1095,46 @@ def test_any_ref_whose_name_holds_a_token_is_refused_and_withheld(clone: Path, r
     assert "a ref whose name holds a secret" in said
     assert history.withheld_ref(ref) in said
     accepted(push(clone, "HEAD:refs/heads/fix"))  # the same commits under another name land
+
+
+def _forged_tip_behind_code(clone: Path) -> tuple[str, str]:
+    """main: enough code commits for the server to diff its push in one git process
+    (history.BULK_DIFF_MIN), then a forged entry holding a token; and, pushed to a branch
+    of its own, a commit of code alone on main's old tip. Returns (forged tip, code commit)."""
+    base = git(clone, "rev-parse", "HEAD").strip()
+    write(clone, "benign.py", "print('ok')\n")
+    benign = commit_all(clone, "benign")
+    accepted(push(clone, "HEAD:refs/heads/benign"))
+    git(clone, "reset", "-q", "--hard", base)
+    for n in range(history.BULK_DIFF_MIN):
+        write(clone, f"code{n}.py", f"print({n})\n")
+        commit_all(clone, f"code {n}")
+    entry_id = "local-method-20261129-replaced"
+    write(clone, entry_path(entry_id), forged(entry_id, title=f"use {TOKEN}"))
+    index(clone)
+    return commit_all(clone, "a lesson"), benign
+
+
+def test_a_replace_ref_on_the_server_does_not_hide_a_forged_commit(
+    clone: Path, server: Path
+) -> None:
+    """git reads an object through refs/replace/<id> unless told not to: with the forged
+    tip's id replaced by a commit of code, the diffs git streamed to the judge showed the
+    forged entry (and its token) as no change at all, and main took it."""
+    admitted(clone)
+    tip, benign = _forged_tip_behind_code(clone)
+    git(server, "update-ref", f"refs/replace/{tip}", benign)  # there before the push
+    stderr = rejected(push(clone, "main"), "HISTORY-ADMIT")
+    assert " SECRET " in stderr
+
+
+def test_a_replace_ref_is_refused(clone: Path, server: Path) -> None:
+    """A replace ref makes git show another object in place of the one the gate judged
+    (git log, checkout, and the hook's own git of a later push), in every clone that fetches
+    refs/replace/*: refused on the server, whatever it replaces; deleting one lands."""
+    admitted(clone)
+    tip, benign = _forged_tip_behind_code(clone)
+    stderr = rejected(push(clone, f"{benign}:refs/replace/{tip}"), "LAYOUT")
+    assert "replace" in stderr
+    git(server, "update-ref", f"refs/replace/{tip}", benign)
+    accepted(push(clone, f":refs/replace/{tip}"))
