@@ -42,8 +42,10 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   INDEX.md, refused.md and allowed.md included (refused.md: the rows appended; INDEX.md: unless
   it is exactly its first parent's INDEX.md brought up to date with the commit's entries,
   which are scanned themselves), and so is the message of a commit that changes the memory or
-  speaks for gitmem (`gitmem: …`), and so is the name of every ref the push creates or moves
-  but the memory branch, whose name is the server's (_scan_ref_names). A secret in any new
+  speaks for gitmem (`gitmem: …`), of every annotated tag pushed and every note a notes ref's
+  commit adds or changes (git log prints it under the commit it annotates), and so is the
+  name of every ref the push creates or moves but the memory branch, whose name is the
+  server's (_scan_ref_names). A secret in any new
   commit refuses the push, even when a later commit removes it; only a reviewed fingerprint
   (gitmem.settings.policy) allows one;
 - a letter-case or spelling variant of the memory folder (`.GITMEM`, `.gitmem.`, which a
@@ -577,9 +579,18 @@ def _walk(j: Judge, update: Update) -> tuple[str, list[str]] | None:
     return new, [info.oid for info in infos]
 
 
+#: where git keeps notes, which `git log` prints under the commits they annotate
+NOTES_REFS = "refs/notes/"
+
+
 def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None) -> None:
     main_ref = j.policy.main_ref
     _judge_ref_name(j, update)
+    if update.new != ZERO:
+        _scan_tag_messages(j, update.new)
+    if update.ref.startswith(NOTES_REFS) and walked is not None:
+        for commit in walked[1]:
+            _scan_notes(j, commit)
     if update.new == ZERO:
         if update.ref == main_ref:
             j.add(
@@ -904,9 +915,37 @@ def _codec(encoding: str) -> str | None:
 
 def _scan_message(j: Judge, commit: str, message: str) -> None:
     data = message.encode("utf-8", "surrogateescape")
-    label = f"commit {commit[:12]} message"
+    _scan_text(j, f"commit {commit[:12]} message", data, commit, "a commit message")
+
+
+def _scan_tag_messages(j: Judge, oid: str) -> None:
+    """The message of every annotated tag a pushed ref passes through (a tag of a tag…),
+    scanned as a commit's is: `git show`, `git tag -n` and a forge's release page print it
+    beside what it tags, and a tag carries it to every clone that fetches tags."""
+    for tag, message in j.store.tag_messages(oid):
+        _scan_text(j, f"tag {tag[:12]} message", message, tag, "a tag message")
+
+
+def _scan_notes(j: Judge, commit: str) -> None:
+    """Every note a commit of a notes ref adds or changes, scanned as a commit's message:
+    `git log` prints a note under the commit it annotates (an admit merge of main, say), and
+    the notes ref carries it to every clone that fetches it. A note is a file of the notes
+    commit's tree, named by the id of what it annotates (maybe in fan-out folders)."""
+    info = j.commit(commit)
+    before = j.store.tree_of(info.parents[0]) if info.parents else None
+    for change in j.store.diff(before, info.tree):
+        if change.new is not None and change.new.is_file and change.new.oid not in j.scanned:
+            j.scanned.add(change.new.oid)
+            data = j.store.read(change.new.oid, MESSAGE_CAP)
+            label = f"note {shown(change.path)} in commit {commit[:12]}"
+            _scan_text(j, label, data, commit, "a note")
+
+
+def _scan_text(j: Judge, label: str, data: bytes, commit: str, what: str) -> None:
+    """A text shown as a message (a commit's, a tag's, a note) scanned; refused unread over
+    MESSAGE_CAP (TOO-LARGE)."""
     if len(data) > MESSAGE_CAP:
-        j.add(label, "TOO-LARGE", f"a commit message over {MESSAGE_CAP // 1024} KiB", commit)
+        j.add(label, "TOO-LARGE", f"{what} over {MESSAGE_CAP // 1024} KiB", commit)
         return
     j.scanned_files.append((label, commit))
     _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)

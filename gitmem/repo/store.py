@@ -370,6 +370,25 @@ class Store:
             return None
         return str(commit.id)
 
+    def tag_messages(self, oid: str) -> list[tuple[str, bytes]]:
+        """The annotated tags an object id passes through before what they tag, outermost
+        first: (tag id, its raw message). Empty for anything but a tag object."""
+        found: list[tuple[str, bytes]] = []
+        seen: set[str] = set()
+        while oid not in seen:
+            seen.add(oid)
+            try:
+                kind, data = self._odb.read(oid)[:2]
+            except (KeyError, ValueError, pygit2.GitError):
+                break
+            if kind != pygit2.enums.ObjectType.TAG:
+                break
+            head, _, message = bytes(data).partition(b"\n\n")
+            found.append((oid, message))
+            target = head.split(b"\n", 1)[0].removeprefix(b"object ").decode("ascii", "replace")
+            oid = target.strip()
+        return found
+
     def peel_tree(self, rev: str) -> str | None:
         """The tree a revision names (a commit's, a tag's of a tree), or None (a blob)."""
         try:

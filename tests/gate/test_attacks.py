@@ -1138,3 +1138,23 @@ def test_a_replace_ref_is_refused(clone: Path, server: Path) -> None:
     assert "replace" in stderr
     git(server, "update-ref", f"refs/replace/{tip}", benign)
     accepted(push(clone, f":refs/replace/{tip}"))
+
+
+def test_a_token_in_a_note_or_a_tag_message_is_refused(clone: Path) -> None:
+    """`git log` prints a note under the commit it annotates (here main's admit merge), and
+    `git show` a tag's message beside what it tags (through a tag of a tag too): both reach
+    every clone that fetches them, so both are scanned as a commit's message is."""
+    admitted(clone)
+    git(clone, "notes", "add", "-m", f"gitmem: reviewed with {TOKEN}", "HEAD")
+    stderr = rejected(push(clone, "refs/notes/commits"), "SECRET")
+    assert "note " in stderr and TOKEN not in stderr
+    git(clone, "update-ref", "-d", "refs/notes/commits")  # its history holds the token
+    git(clone, "notes", "add", "-m", "gitmem: reviewed", "HEAD")
+    accepted(push(clone, "refs/notes/commits"))
+    git(clone, "tag", "-a", "-m", f"gitmem: release, key {TOKEN}", "inner", "HEAD")
+    git(clone, "tag", "-a", "-m", "outer", "outer", "inner")
+    git(clone, "tag", "-d", "inner")
+    stderr = rejected(push(clone, "refs/tags/outer"), "SECRET")
+    assert "tag " in stderr and "message" in stderr
+    git(clone, "tag", "-a", "-m", "gitmem: release", "clean", "HEAD")
+    accepted(push(clone, "refs/tags/clean"))
