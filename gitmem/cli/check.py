@@ -139,5 +139,11 @@ def hook(name: str, args: tuple[str, ...]) -> int:
         raise UsageError(f"unknown hook {name!r}: one of {', '.join(HOOK_NAMES)}")
     code, out = dispatch.run(name, list(args), sys.stdin)
     if out:
-        click.echo(visible(out), err=True)  # as check's text: file names shown, not acted on
+        try:
+            click.echo(visible(out), err=True)  # as check's text: file names shown, not acted on
+        except OSError:
+            # the reader went away (the pusher hung up): the verdict stands unprinted. Left to
+            # exit_code, a broken pipe is the 0 of `gitmem list | head`, and a refusing
+            # pre-receive would let the push in
+            return code
     return code
