@@ -54,10 +54,10 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   link, and the memory folder itself (or a folder on its way) as a link or a submodule are
   refused (LAYOUT, SYMLINK); so in a tag of a tree;
 - a candidate branch `gitmem/<id>` changes only its own `candidates/<id>.md`; a ref that is a
-  letter-case variant of the memory branch or of `gitmem/` is refused, and so is a replace ref
-  (`refs/replace/<id>`) created or moved, which has git show another object in place of a
-  judged one. The judge's own git runs with --no-replace-objects, so a replace ref the
-  server already holds changes nothing it reads.
+  letter-case or spelling variant of the memory branch or of `gitmem/` (as the memory folder's
+  are: `maın`) is refused, and so is a replace ref (`refs/replace/<id>`) created or moved,
+  which has git show another object in place of a judged one. The judge's own git runs with
+  --no-replace-objects, so a replace ref the server already holds changes nothing it reads.
 
 The memory branch's new commits beside its first-parent chain (what a merge's second parent
 brings) are held to those rules of every ref; gitmem admit holds a candidate branch's commits
@@ -633,17 +633,34 @@ def _judge_ref_name(j: Judge, update: Update) -> None:
             "a branch or tag instead)",
         )
     main_ref, ref = j.policy.main_ref, update.ref
-    folded = ref.casefold()
     prefix = f"refs/heads/{BRANCH_PREFIX}"
-    if (folded == main_ref.casefold() and ref != main_ref) or (
-        folded.startswith(prefix.casefold()) and not ref.startswith(prefix)
-    ):
+    parts = ref.split("/")
+    head = prefix.rstrip("/").split("/")
+    target = (
+        main_ref
+        if _spelled_as(parts, main_ref.split("/"))
+        else prefix
+        if len(parts) > len(head) and _spelled_as(parts[: len(head)], head)
+        else None
+    )
+    if target is not None:
         j.add(
             shown(ref),
             "LAYOUT",
-            f"a letter-case variant of {main_ref if folded == main_ref.casefold() else prefix}: "
-            "a case-insensitive server or checkout takes it for that ref; name it otherwise",
+            f"a letter-case or spelling variant of {target}: a case-insensitive or normalising "
+            "server or checkout (whose loose ref files are named so) takes it for that ref; "
+            "name it otherwise",
         )
+
+
+def _spelled_as(parts: list[str], target: list[str]) -> bool:
+    """Whether a ref's name parts spell target's otherwise than it does, as a file system
+    compares names (rules.variant_of: letter case, `ı` for `i`, characters macOS ignores)."""
+    return (
+        len(parts) == len(target)
+        and parts != target
+        and all(p == t or variant_of(p, t) for p, t in zip(parts, target, strict=True))
+    )
 
 
 def _scan_ref_names(j: Judge, updates: list[Update]) -> list[str]:

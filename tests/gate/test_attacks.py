@@ -637,6 +637,23 @@ def test_a_letter_case_variant_of_the_memory_branch_is_refused(clone: Path) -> N
     assert " SECRET " in stderr and TOKEN not in stderr, stderr
 
 
+@pytest.mark.parametrize(
+    "ref",
+    ["refs/heads/ma\u0131n", "refs/heads/main\u200c", "refs/heads/g\u0131tmem/x"],
+    ids=["dotless-i", "ignorable", "dotless-i-prefix"],
+)
+def test_a_spelling_variant_of_the_memory_branch_is_refused(clone: Path, ref: str) -> None:
+    """Not only letter case: Windows upper-cases `ı` to `I` and macOS ignores a zero-width
+    joiner in a name, so on such a server a loose ref file `maın` or `main‌` is main's own,
+    written without main's judging (as the memory folder's own spellings are refused)."""
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    commit_all(clone, "a forged entry")
+    assert "spelling variant of refs/heads/" in rejected(push(clone, f"HEAD:{ref}"), "LAYOUT")
+    accepted(push(clone, "HEAD:refs/heads/maintenance"))
+
+
 # ------------------------------------------------- 10. in-place edits: amend and retire (issue 17)
 
 
@@ -1077,7 +1094,7 @@ def test_a_memory_commit_whose_message_git_and_python_may_read_apart_is_refused(
     accepted(push(clone, "feature", "--force"))
 
 
-# ------------------------------------------------------------------ 9. ref names and shapes
+# ------------------------------------------------ 11. ref names, replace refs, notes and tags
 
 
 @pytest.mark.parametrize(
