@@ -1175,3 +1175,20 @@ def test_a_token_in_a_note_or_a_tag_message_is_refused(clone: Path) -> None:
     assert "tag " in stderr and "message" in stderr
     git(clone, "tag", "-a", "-m", "gitmem: release", "clean", "HEAD")
     accepted(push(clone, "refs/tags/clean"))
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_token_written_in_a_wide_encoding_is_a_secret_in_warn_mode_too(
+    clone: Path, server: Path, codec: str
+) -> None:
+    """A memory file in UTF-16 or UTF-32: its NUL bytes kept the scanner from the token, so it
+    was only HIDDEN-UNICODE, which warn mode lets through, while `cat` (a terminal shows no
+    NUL) and a forge's UTF-16 reader show the token whole. A secret is refused in every mode."""
+    git(server, "config", "gitmem.enforcement", "warn")
+    git(clone, "checkout", "-q", "-b", "feature")
+    path = clone / ".gitmem/candidates/local-method-20261129-x.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(f"notes\nuse {TOKEN}\n".encode(codec))
+    commit_all(clone, "wide notes")
+    stderr = rejected(push(clone, "feature"), "SECRET")
+    assert "github-pat" in stderr and TOKEN not in stderr
