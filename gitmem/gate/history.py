@@ -976,9 +976,10 @@ def _scan_text(j: Judge, label: str, data: bytes, commit: str, what: str) -> Non
 
 
 def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
-    """A letter-case or spelling variant of the memory folder (or of a folder on its way) that
-    this commit adds or changes: on a case-insensitive checkout it is the memory folder. And
-    the memory folder's own path held by something other than a folder (_report_not_folder)."""
+    """A letter-case or spelling variant of the memory folder (or of a folder on its way) or
+    of a settings file that this commit adds or changes: on a case-insensitive checkout it is
+    the memory folder, or gitmem's settings. And the memory folder's own path held by
+    something other than a folder (_report_not_folder)."""
     _check_tree_variants(
         j, j.commit(commit).tree, j.commit(parent).tree if parent else None, commit
     )
@@ -994,10 +995,15 @@ def _check_tree_variants(j: Judge, tree: str, before_tree: str | None, label: st
     before = dict(before_found)
     for path, oid in found:
         if before.get(path) != oid:
+            settings = _settings_variant(path)
             j.add(
                 shown(path),
                 "LAYOUT",
-                f"is a letter-case or spelling variant of the memory folder {j.dir}: a "
+                f"is a letter-case or spelling variant of the settings file {settings}: a "
+                "case-insensitive checkout reads it as gitmem's settings (the memory folder, "
+                "branch and policy), which the gate holds to a policy admin; remove it"
+                if settings
+                else f"is a letter-case or spelling variant of the memory folder {j.dir}: a "
                 "case-insensitive checkout takes it for the memory folder; remove it",
                 label,
             )
@@ -1044,7 +1050,7 @@ def _variants(j: Judge, tree: str) -> tuple[list[tuple[str, str]], list[tuple[st
         for name, oid in j.store.names(current):
             if name == part:
                 following = oid
-            elif variant_of(name, part):
+            elif variant_of(name, part) or (not base and _settings_variant(name)):
                 found.append((base + name, oid))
         if following is None:
             break
@@ -1055,6 +1061,14 @@ def _variants(j: Judge, tree: str) -> tuple[list[tuple[str, str]], list[tuple[st
         current = following
     j.variants_seen[tree] = (found, blocked)
     return found, blocked
+
+
+def _settings_variant(path: str) -> str | None:
+    """The settings file (`.gitmem.toml`, `pyproject.toml`) a top-level name is another
+    spelling of, or None. Where the real one is missing, a case-insensitive checkout reads
+    `.GITMEM.TOML` as it, so a push could move a person's memory folder or branch to one no
+    gate judges, past HISTORY-SETTINGS, which reads the settings by their exact names."""
+    return next((name for name in SETTINGS_FILES if variant_of(path, name)), None)
 
 
 def _check_layout_name(j: Judge, change: Change, commit: str) -> None:

@@ -1192,3 +1192,17 @@ def test_a_token_written_in_a_wide_encoding_is_a_secret_in_warn_mode_too(
     commit_all(clone, "wide notes")
     stderr = rejected(push(clone, "feature"), "SECRET")
     assert "github-pat" in stderr and TOKEN not in stderr
+
+
+@pytest.mark.parametrize("name", [".GITMEM.TOML", "PyProject.toml", ".gitmem.toml."])
+def test_a_spelling_variant_of_a_settings_file_is_refused(clone: Path, name: str) -> None:
+    """`.GITMEM.TOML` is `.gitmem.toml` to a case-insensitive checkout where the real one is
+    missing: gitmem there reads the memory folder and branch it names, a folder no gate
+    judges, while HISTORY-SETTINGS reads the settings by their exact names."""
+    git(clone, "rm", "-q", ".gitmem.toml")
+    commit_all(clone, "settings: the defaults")
+    accepted(push(clone, "main"))
+    write(clone, name, '[memory]\nproject = "local"\ndir = "notes"\n')
+    commit_all(clone, "settings, spelled otherwise")
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    assert "variant of the settings file" in stderr
