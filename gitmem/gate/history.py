@@ -624,7 +624,9 @@ def _judge_ref_name(j: Judge, update: Update) -> None:
     moved: git (log, show, checkout, a hook's diff) would show its object in place of the one
     its name gives, in every clone that fetches it, so what the gate judged would no longer be
     what a reader sees; deleting one is the way back."""
-    if update.ref.startswith(REPLACE_REFS) and update.new != ZERO:
+    parts = update.ref.split("/")
+    replacing = update.ref.startswith(REPLACE_REFS) or _spelled_as(parts[:2], ["refs", "replace"])
+    if replacing and update.new != ZERO:  # refs/Replace/ is refs/replace/ to a macOS server
         j.add(
             shown(update.ref),
             "LAYOUT",
@@ -634,7 +636,6 @@ def _judge_ref_name(j: Judge, update: Update) -> None:
         )
     main_ref, ref = j.policy.main_ref, update.ref
     prefix = f"refs/heads/{BRANCH_PREFIX}"
-    parts = ref.split("/")
     head = prefix.rstrip("/").split("/")
     target = (
         main_ref

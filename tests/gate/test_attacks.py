@@ -1153,6 +1153,8 @@ def test_a_replace_ref_is_refused(clone: Path, server: Path) -> None:
     tip, benign = _forged_tip_behind_code(clone)
     stderr = rejected(push(clone, f"{benign}:refs/replace/{tip}"), "LAYOUT")
     assert "replace" in stderr
+    # a case-insensitive server's refs/Replace/ folder is its refs/replace/
+    assert "replace ref" in rejected(push(clone, f"{benign}:refs/Replace/{tip}"), "LAYOUT")
     git(server, "update-ref", f"refs/replace/{tip}", benign)
     accepted(push(clone, f":refs/replace/{tip}"))
 
