@@ -945,10 +945,11 @@ def _scan_message(j: Judge, commit: str, message: str) -> None:
 
 def _scan_tag_messages(j: Judge, oid: str) -> None:
     """The message of every annotated tag a pushed ref passes through (a tag of a tag…),
-    scanned as a commit's is: `git show`, `git tag -n` and a forge's release page print it
-    beside what it tags, and a tag carries it to every clone that fetches tags."""
-    for tag, message in j.store.tag_messages(oid):
-        _scan_text(j, f"tag {tag[:12]} message", message, tag, "a tag message")
+    scanned as a commit's is, with the tag's own name and tagger: `git show`, `git tag -n`
+    and a forge's release page print them beside what it tags, and a tag carries them to
+    every clone that fetches tags, whatever ref name it was pushed under."""
+    for tag, text in j.store.tag_texts(oid):
+        _scan_text(j, f"tag {tag[:12]} message", text, tag, "a tag message")
 
 
 def _scan_notes(j: Judge, commit: str) -> None:

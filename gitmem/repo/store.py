@@ -370,9 +370,10 @@ class Store:
             return None
         return str(commit.id)
 
-    def tag_messages(self, oid: str) -> list[tuple[str, bytes]]:
+    def tag_texts(self, oid: str) -> list[tuple[str, bytes]]:
         """The annotated tags an object id passes through before what they tag, outermost
-        first: (tag id, its raw message). Empty for anything but a tag object."""
+        first: (tag id, its text as `git show` prints it: its own name, tagger and message,
+        the `object` line aside). Empty for anything but a tag object."""
         found: list[tuple[str, bytes]] = []
         seen: set[str] = set()
         while oid not in seen:
@@ -383,10 +384,9 @@ class Store:
                 break
             if kind != pygit2.enums.ObjectType.TAG:
                 break
-            head, _, message = bytes(data).partition(b"\n\n")
-            found.append((oid, message))
-            target = head.split(b"\n", 1)[0].removeprefix(b"object ").decode("ascii", "replace")
-            oid = target.strip()
+            first, _, text = bytes(data).partition(b"\n")
+            found.append((oid, text))
+            oid = first.removeprefix(b"object ").decode("ascii", "replace").strip()
         return found
 
     def peel_tree(self, rev: str) -> str | None:

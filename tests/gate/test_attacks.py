@@ -1208,3 +1208,20 @@ def test_a_spelling_variant_of_a_settings_file_is_refused(clone: Path, name: str
     commit_all(clone, "settings, spelled otherwise")
     stderr = rejected(push(clone, "main"), "LAYOUT")
     assert "variant of the settings file" in stderr
+
+
+def test_a_token_in_a_tag_objects_own_name_or_tagger_is_refused(clone: Path) -> None:
+    """A tag object names itself (`tag <name>`) and its tagger in its header, which `git show`
+    prints: pushed under a clean ref name with a clean message, the token there still reaches
+    every clone that fetches tags."""
+    git(clone, "tag", "-a", "-m", "release", TOKEN, "HEAD")
+    stderr = rejected(push(clone, f"refs/tags/{TOKEN}:refs/tags/v1"), "SECRET")
+    assert all(TOKEN not in line for line in stderr.splitlines() if line.startswith("remote:"))
+    git(clone, "tag", "-d", TOKEN)
+    subprocess.run(
+        ["git", "tag", "-a", "-m", "release", "v2", "HEAD"],
+        cwd=clone,
+        env={**os.environ, "GIT_COMMITTER_NAME": TOKEN},
+        check=True,
+    )
+    rejected(push(clone, "refs/tags/v2"), "SECRET")
