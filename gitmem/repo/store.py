@@ -698,7 +698,15 @@ class Store:
                     walker.hide(oid)  # a commit, or a tag of one
                 except pygit2.InvalidSpecError:
                     continue  # a ref to a tree or a blob (a tag of a tree): no commit to hide
-        return [_commit_info(c) for c in walker]
+        try:
+            return [_commit_info(c) for c in walker]
+        except (KeyError, pygit2.GitError) as exc:
+            # a commit whose parent is nowhere: a push from a shallow clone to a server with
+            # receive.shallowUpdate on, or a repository missing objects; never judged as cut
+            raise GitmemError(
+                f"the history of {new[:12]} is cut ({exc}): a push from a shallow clone? push "
+                "from a full one (git fetch --unshallow)"
+            ) from None
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         if ancestor == descendant:

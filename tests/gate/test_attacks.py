@@ -1225,3 +1225,27 @@ def test_a_token_in_a_tag_objects_own_name_or_tagger_is_refused(clone: Path) -> 
         check=True,
     )
     rejected(push(clone, "refs/tags/v2"), "SECRET")
+
+
+def test_a_push_of_cut_history_from_a_shallow_clone_is_refused_saying_so(
+    clone: Path, server: Path, tmp_path: Path
+) -> None:
+    """A server with receive.shallowUpdate takes commits whose parents it never gets: the walk
+    of the push met a missing parent and the hook failed with an unexpected error. It still
+    refuses, now saying what is cut, never judging the cut history as whole."""
+    admitted(clone)
+    git(server, "config", "receive.shallowUpdate", "true")
+    git(clone, "checkout", "-q", "-b", "side")
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    commit_all(clone, "a forged entry")
+    write(clone, "app.py", "print('x')\n")
+    commit_all(clone, "code on it")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth=1", "-b", "side", f"file://{clone}", str(shallow))
+    git(shallow, "remote", "set-url", "origin", str(server))
+    for spec in ("HEAD:refs/heads/side", "+HEAD:refs/heads/main"):
+        done = push(shallow, spec)
+        assert done.returncode != 0 and "pre-receive hook declined" in done.stderr, done.stderr
+        assert "is cut" in done.stderr and "unexpected error" not in done.stderr, done.stderr
