@@ -97,6 +97,7 @@ from gitmem.agents.precedents import (
     Precedent,
     clean,
     entry_uri,
+    held_in,
     may_hold_secret,
     render,
     reveal,
@@ -470,15 +471,6 @@ def _withheld(ws: Workspace, entry_id: str, where: str, text: str) -> str | None
     )
 
 
-def _held(ws: Workspace) -> Callable[[Precedent, str], bool]:
-    """Whether the text shown of a precedent holds a secret main's allowed.md does not list
-    (gitmem.agents.precedents.withheld): the scanner alone first, a long-lived server's
-    import paid once, and allowed.md read only for a text it flags."""
-    from gitmem.lifecycle.read import secrets_in
-
-    return lambda p, text: may_hold_secret(text) and bool(secrets_in(ws, p.path, text))
-
-
 def _redacted(ws: Workspace, path: str, text: str) -> str:
     """A text of many entries (INDEX.md) with each line holding a secret main's allowed.md does
     not list replaced by its rule line (four characters of the secret at most); the whole
@@ -672,7 +664,7 @@ def build_server(
                     if wanted_tags
                     <= set(_as_list(read_fields(ws.store, tree, r.path, ("tags",)).get("tags")))
                 ][:k]
-            held = _held(ws)
+            held = held_in(ws)
             shown = [
                 (r, withheld(p, held))
                 for r, p in zip(found, from_recalled(ws.store, tree, found), strict=True)
@@ -759,7 +751,7 @@ def build_server(
                 if tree and tip
                 else []
             )
-            held = _held(ws)
+            held = held_in(ws)
             shown = [
                 (
                     e,

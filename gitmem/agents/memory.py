@@ -162,8 +162,10 @@ def remembered_recall(
 def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Precedent] | None:
     """Precedents for a warm recall's hits, with each one's provenance from the agents'
     catalog of the remembered entries tree (gitmem.agents.catalog, which the hooks keep);
-    None when no catalog is kept for that tree, or it lacks a hit: the caller then reads the
-    entries themselves (gitmem.agents.precedents.from_recalled)."""
+    None when no catalog is kept for that tree, it lacks a hit, or it flags a hit's text as
+    holding a secret: the caller then reads the entries themselves
+    (gitmem.agents.precedents.from_recalled) and judges them against main's allowed.md
+    (gitmem.agents.precedents.withheld)."""
     from gitmem.agents import catalog
     from gitmem.agents.precedents import with_provenance
 
@@ -178,7 +180,7 @@ def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Preceden
     provenance: dict[str, tuple[str, str]] = {}
     for hit in hits:
         line = found.get(hit.id)
-        if line is None:
+        if line is None or line.secret:
             return None
         provenance[hit.id] = (line.admitted_by or "unknown", line.admitted or "unknown")
     return with_provenance(hits, lambda hit: provenance[hit.id])

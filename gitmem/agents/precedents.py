@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
     from gitmem.repo.store import Store
+    from gitmem.repo.workspace import Workspace
 
 __all__ = [
     "HOOK_BUDGET",
@@ -52,6 +53,7 @@ __all__ = [
     "Precedent",
     "entry_uri",
     "from_recalled",
+    "held_in",
     "may_hold_secret",
     "provenance",
     "read_fields",
@@ -152,6 +154,15 @@ def may_hold_secret(text: str) -> bool:
     from gitmem.gate.secrets import scan_text
 
     return any(finding.rule != "hidden-unicode" for finding in scan_text(text))
+
+
+def held_in(ws: Workspace) -> Callable[[Precedent, str], bool]:
+    """`withheld`'s judge for a process that has the workspace open: whether the text shown of
+    a precedent holds a secret main's allowed.md does not list (the scanner alone first, and
+    allowed.md read only for a text it flags)."""
+    from gitmem.lifecycle.read import secrets_in
+
+    return lambda p, text: may_hold_secret(text) and bool(secrets_in(ws, p.path, text))
 
 
 def shown(p: Precedent, *more: str) -> str:

@@ -17,16 +17,20 @@ from gitmem.recall.engine import STEP_TYPES, Why
 if TYPE_CHECKING:
     from gitmem.agents.memory import Memory
     from gitmem.recall.service import RecallAnswer, Recalled
-    from gitmem.repo.store import Store
+    from gitmem.repo.workspace import Workspace
 
 
 _NO_PRECEDENT = "No precedent in the project memory for this step."
 
 
-def _precedents(hits: list[Recalled], store: Store, tree: str | None) -> str:
-    from gitmem.agents.precedents import from_recalled, render
+def _precedents(hits: list[Recalled], ws: Workspace, tree: str | None) -> str:
+    """The block an agent pastes into a prompt: an entry holding a secret is withheld from
+    it, as from the hooks' and the MCP server's (gitmem.agents.precedents.withheld)."""
+    from gitmem.agents.precedents import from_recalled, held_in, render, withheld
 
-    return render(from_recalled(store, tree, hits), empty=_NO_PRECEDENT)
+    held = held_in(ws)
+    shown = [withheld(p, held) for p in from_recalled(ws.store, tree, hits)]
+    return render([p for p in shown if p is not None], empty=_NO_PRECEDENT)
 
 
 def _a_number(param: click.Parameter, value: float | None) -> float | None:
@@ -108,7 +112,7 @@ def recall(
             if fmt == "precedents":
                 commit = ws.store.resolve(ref) if ref is not None else ws.main_tip()
                 tree = ws.store.tree_of(commit) if commit else None
-                block = _precedents(answer.entries, ws.store, tree)
+                block = _precedents(answer.entries, ws, tree)
         hits = answer.entries
     except (GitmemError, OSError) as exc:
         if fmt != "precedents":

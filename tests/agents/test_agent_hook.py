@@ -486,10 +486,10 @@ def _entry(entry_id: str, title: str, applies: str, files: str = "[]") -> str:
     )
 
 
-def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_path: Path) -> None:
-    """The gates scan an entry when it is admitted, but main may hold one admitted before a
-    rule existed, or pushed where no server hook runs (here: committed with the hooks off):
-    the precedents for a prompt and for a file quoted its title and situation as they were."""
+def _secret_on_main(tmp_path: Path) -> tuple[Repo, str, str]:
+    """A repository whose main holds, beside three plain entries, an admitted entry whose
+    title and situation hold a secret (committed with the hooks off, as where no server hook
+    runs); its id and the secret."""
     from secret_samples import POSITIVES
 
     _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
@@ -511,8 +511,14 @@ def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_pat
         (folder / f"{entry_id}.md").write_text(_entry(entry_id, f"Review {topic}", topic))
     _sh(root, env, "git", "add", "-A")
     _sh(root, env, "git", "commit", "-q", "--no-verify", "-m", "direct")
-    project = Repo(root, env, {})
+    return Repo(root, env, {}), secret_id, secret
 
+
+def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_path: Path) -> None:
+    """The gates scan an entry when it is admitted, but main may hold one admitted before a
+    rule existed, or pushed where no server hook runs: the precedents for a prompt and for a
+    file quoted its title and situation as they were."""
+    project, secret_id, secret = _secret_on_main(tmp_path)
     prompt = project.context("UserPromptSubmit", project.event(
         "UserPromptSubmit", prompt="how do I deploy the release script?"))  # fmt: skip
     edit_input = {"file_path": "src/deploy.py", "old_string": "a", "new_string": "b"}
@@ -522,6 +528,22 @@ def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_pat
     for said in (prompt, edit):
         assert said is not None and secret_id in said and "withheld" in said, said
         assert secret not in said
+
+
+def test_recall_s_precedents_block_withholds_an_entry_holding_a_secret(tmp_path: Path) -> None:
+    """`gitmem recall --format precedents` writes the block an agent pastes into a prompt, as
+    the hooks do: it quoted the entry's title and situation, secret and all, before the
+    agents' catalog existed (the cold path) and after (the warm path, which a hook's run
+    leaves)."""
+    project, secret_id, secret = _secret_on_main(tmp_path)
+    ask = (GITMEM, "recall", "--format", "precedents", "deploy the release script")
+    cold = _sh(project.root, project.env, *ask)
+    project.context("UserPromptSubmit", project.event("UserPromptSubmit", prompt="deploy"))
+    warm = _sh(project.root, project.env, *ask)
+    for said in (cold, warm):
+        assert secret_id in said and "withheld" in said and secret not in said, said
+    plain = _sh(project.root, project.env, GITMEM, "recall", "review log rotation")
+    assert "Review log rotation" in plain  # what holds no secret is shown as it was
 
 
 def test_an_edit_elsewhere_brings_the_precedents_citing_that_file(repo: Repo) -> None:
