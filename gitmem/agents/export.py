@@ -300,7 +300,8 @@ def _unreadable(
     superseded: set[str],
 ) -> tuple[str, ...]:
     """The entry files the catalog holds no line for that are not superseded or retired
-    entries either: they do not parse (or are too big to be one), so the export leaves them
+    entries either: they do not parse (or are too big to be one, or are a symbolic link or
+    a submodule where a file goes, as every reader names them), so the export leaves them
     out, and says so. Only the files neither listed nor named `<id>.md` by an id a listed
     entry supersedes are read; their status is read without YAML where it can be
     (quick_fields)."""
@@ -311,10 +312,13 @@ def _unreadable(
         return ()
     out = []
     for item in store.walk(entries_tree, f"{memory_dir}/entries/"):
-        if not item.is_file or not item.path.endswith(".md") or item.path in listed:
+        if not item.path.endswith(".md") or item.path in listed:
             continue
         if item.path.rsplit("/", 1)[-1][:-3] in superseded:
             continue  # an entry superseded: the catalog leaves it out
+        if not item.is_file:  # a link (SYMLINK) or a submodule (LAYOUT): never read
+            out.append(item.path)
+            continue
         data = store.read(item.oid, MAX_ENTRY_BYTES + 1)
         text = text_of(data) if len(data) <= MAX_ENTRY_BYTES else None
         if text is None:

@@ -337,3 +337,26 @@ def test_an_entry_file_that_does_not_parse_is_named_not_silently_left_out(memory
         ), text
     written = ok(run(memory, "export", "agents"))
     assert name in written.stderr and "wrote MEMORY.md: 1 of 1 entries" in written.stdout
+
+
+def test_an_entry_committed_as_a_symbolic_link_is_named_not_silently_left_out(
+    memory: Path,
+) -> None:
+    """Every other reader names a symbolic link committed where an entry's file goes (SYMLINK:
+    the hooks refuse it, but main may hold one pushed where no server hook runs); the export
+    left it out without a word, as if the memory held nothing more."""
+    from conftest import git
+
+    kept = admit(memory, PROPOSE)
+    folder = memory / ".gitmem" / "entries" / "decision"
+    link = folder / "local-decision-20260101-a-linked-entry.md"
+    link.symlink_to(next(folder.glob(f"{kept}.md")).name)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a link, past the gate")
+    name = link.relative_to(memory).as_posix()
+    result = ok(run(memory, "export", "agents", "-o", "-"))
+    assert f"gitmem: {name}: not a readable entry, left out; `gitmem check`" in result.stderr
+    assert result.stdout.rstrip().endswith(
+        "All 1 admitted entries are listed. 1 entry file(s) on the main branch do not "
+        "parse and are left out: `gitmem check` names their problems."
+    ), result.stdout
