@@ -830,10 +830,9 @@ def _scan_changes(
 ) -> None:
     """Every memory file that changes add or change: scanned (refused.md and allowed.md: the
     rows appended), its name and kind checked; findings name commit (or the tag of a tree).
-    A file holding NUL bytes is scanned a second time without them: written in UTF-16 or
-    UTF-32, a token's letters stand between NULs that keep the scanner from it (a finding
-    of hidden Unicode alone, which warn mode lets in), while `cat` shows no NUL and a
-    forge's UTF-16 reader decodes the file, so both show the token whole.
+    A file holding NUL bytes (UTF-16 or UTF-32) is read by the scanner as a terminal shows
+    it, without them (gitmem.gate.secrets renders control characters away), so a token
+    written so is a secret, not only hidden Unicode, which warn mode lets in.
     index_proven, a commit's, says whether its INDEX.md is its parent's brought up to date
     (then its entries, scanned themselves, are all it says: no scan)."""
     index_path, refused_path, allowed_path = (
@@ -879,10 +878,7 @@ def _scan_changes(
         if change.path == allowed_path:
             data = _without_fingerprints(data)
         j.scanned_files.append((change.path, commit))
-        label = str(len(j.scanned_files) - 1)
-        _scanner(j).add(label, data, offset)
-        if b"\0" in data:  # as a terminal shows it, and a UTF-16 or UTF-32 reader nearly
-            _scanner(j).add(label, data.replace(b"\0", b""), offset)
+        _scanner(j).add(str(len(j.scanned_files) - 1), data, offset)
 
 
 def _report_link(j: Judge, path: str, item: TreeItem, commit: str) -> None:
