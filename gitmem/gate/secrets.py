@@ -516,19 +516,26 @@ class _Engine:
         return rx
 
 
+def _re2_options(max_mem: int | None = None) -> Any:
+    """RE2's options for every pattern here: over bytes as Latin-1 (the patterns are ASCII,
+    the text UTF-8), with max_mem when given. re2 is imported here: hooks that never scan do
+    not pay for it."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    if max_mem is not None:
+        options.max_mem = max_mem
+    return options
+
+
 @functools.cache
 def _engine() -> _Engine:
-    import re2  # imported here: hooks that never scan do not pay for it
+    import re2
 
-    def options(max_mem: int) -> Any:
-        opts = re2.Options()
-        opts.encoding = re2.Options.Encoding.LATIN1
-        opts.max_mem = max_mem
-        return opts
-
-    rule_opts = options(8 << 20)
+    rule_opts = _re2_options(8 << 20)
     # The Set runs one DFA for all gates; give it room so hostile text cannot exhaust it.
-    rule_set = re2.Set.SearchSet(options(128 << 20))
+    rule_set = re2.Set.SearchSet(_re2_options(128 << 20))
     gates = list(dict.fromkeys(gate for rule in _RULES for gate in rule.gates))
     gates.append(_broken_prefix_pattern())
     for gate in gates:
@@ -1827,9 +1834,7 @@ def _markup_trigger() -> Any:
     scanner's time."""
     import re2
 
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1
-    return re2.compile(_MARKUP_TRIGGER_PATTERN.encode("ascii"), options)
+    return re2.compile(_MARKUP_TRIGGER_PATTERN.encode("ascii"), _re2_options())
 
 
 def _has_markup(text: str) -> bool:
@@ -2489,10 +2494,7 @@ def _broken_prefix() -> Any:
     """_broken_prefix_pattern compiled on its own, for the few texts the Set pass says hold it."""
     import re2
 
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1
-    options.max_mem = 16 << 20
-    return re2.compile(_broken_prefix_pattern().encode("ascii"), options)
+    return re2.compile(_broken_prefix_pattern().encode("ascii"), _re2_options(16 << 20))
 
 
 def _broken_starts(data: bytes, eng: _Engine) -> tuple[list[int], set[int]]:
