@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Final
 from urllib.parse import quote
 
 from gitmem.agents import catalog
-from gitmem.agents.precedents import PREAMBLE, Precedent, clean, withheld
+from gitmem.agents.precedents import PREAMBLE, Precedent, clean, held_in, withheld
 from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
@@ -272,11 +272,7 @@ def _shown(ws: Workspace, listed: list[Listed]) -> list[Listed]:
     judged against main's allowed.md as memory_show judges a text (lifecycle.read.secrets_in)
     and withheld as recall withholds it (gitmem.agents.precedents.withheld), the file being
     loaded whole by an agent and, maybe, committed by a person."""
-    from gitmem.lifecycle.read import secrets_in
-
-    def held(p: Precedent, text: str) -> bool:
-        return bool(secrets_in(ws, p.path, text))
-
+    held = held_in(ws)
     out = []
     for e in listed:
         p = Precedent(e.id, e.type, e.title, e.applies_when, e.path, e.admitted_by, e.admitted)
