@@ -17,6 +17,11 @@ What it reports (each as a `Finding` with a stable kebab-case rule id):
   headers, .NET/XML `key="…Password" value="…"` settings, and `key: value` / `key = value`
   assignments in a dozen syntaxes whose key names a secret (front matter and body alike),
   and a password an SQL statement sets (`IDENTIFIED BY '…'`, `WITH PASSWORD '…'`);
+- a password given by a program's short option (`sqlcmd -P`, `7z -p…`, `openssl -passin
+  pass:…`, `keytool -storepass`, `smbclient -U user%…`, `xfreerdp /p:`, PowerShell's
+  `-Password` and `ConvertTo-SecureString '…' -AsPlainText`), by a server's configuration
+  directive (`requirepass`, `rootpw`), or under the word for it in another language
+  (`Passwort: …`, `mot de passe : …`, `пароль: …`, `密码：…`);
 - a `name`/`value` pair whose name names a secret (`- name: DB_PASSWORD` + `value: …`, as
   container environments, task definitions and Terraform write one);
 - values handed to a program on its command line that look generated, as a token key's value
@@ -213,6 +218,32 @@ _VALUE_OPTION_WORDS = r"value|body|literal|string"
 #: `helm --set`, `docker run -e`), as a pattern and as the argument each setting is
 _SETTING_WORDS = r"(?:[a-z][a-z0-9\-]*:)?(?:set|put)|--set(?:-string)?|-e|--env|--build-arg"
 
+
+def _utf8_pattern(words: str) -> str:
+    """An RE2 alternation over Latin-1 bytes matching each word's UTF-8 spelling, as written
+    and capitalised (the patterns must be ASCII, and RE2's case folding over Latin-1 knows no
+    Cyrillic or Greek capitals)."""
+    spelled = []
+    for word in words.split():
+        word = word.replace("_", " ")
+        for form in dict.fromkeys((word, word.capitalize(), word.upper())):
+            spelled.append(
+                "".join(
+                    c if c.isascii() else "".join(f"\\x{b:02x}" for b in c.encode()) for c in form
+                ).replace(" ", "[ \\t_]")
+            )
+    return "|".join(spelled)
+
+
+#: "password" in other languages than English: German, French, Spanish, Portuguese, Dutch,
+#: Polish, Swedish, Norwegian, Danish, Finnish, Czech and Slovak, Hungarian, Italian and
+#: Turkish, Turkish, Russian and Ukrainian, Greek, Chinese, Japanese, Korean
+_OTHER_LANGUAGE_PASSWORD = _utf8_pattern(
+    "passwort kennwort mot_de_passe contraseña contrasena senha wachtwoord hasło haslo "
+    "lösenord losenord passord adgangskode salasana heslo jelszó jelszo parola şifre sifre "
+    "пароль κωδικός 密码 密碼 パスワード 비밀번호"
+)
+
 _STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
         "private-key-block",
@@ -360,12 +391,12 @@ _STRUCTURAL: tuple[_Rule, ...] = (
     ),
     _Rule(
         "password-assignment",
-        "password passed to a database, directory or archive tool",
+        "password passed to a database or directory tool",
         r"(?i)\b(?:sqlcmd|bcp|osql|mongo(?:sh|dump|restore|export|import|stat|top)?"
-        r"|ldap(?:search|add|modify|delete|passwd|compare|whoami|modrdn)|zip)\b[^\n]*?"
+        r"|ldap(?:search|add|modify|delete|passwd|compare|whoami|modrdn))\b[^\n]*?"
         r"[ \t](-p|-w)([ \t]*)" + _OPTION_VALUE,
         _ASSIGN,
-        gates=(r"(?i)\b(?:sqlcmd|bcp|osql|mongo|ldap|zip)",),
+        gates=(r"(?i)\b(?:sqlcmd|bcp|osql|mongo|ldap)",),
         key_kind=_PASSWORD_KEY,
     ),
     _Rule(
@@ -375,6 +406,74 @@ _STRUCTURAL: tuple[_Rule, ...] = (
         + _OPTION_VALUE,
         _ASSIGN,
         gates=(r"(?i)\bmachine[ \t]",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password glued to an archive tool's option (`7z a -p…`, `rar a -hp…`)",
+        r"(?i)\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t](-h?p)()" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)\b(?:7z|rar|unrar)",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password passed to zip, unzip or openssl (`zip -P`, `openssl enc -k`)",
+        r"\b(?:(?:un)?zip|openssl)\b[^\n]*?[ \t](-P|-k)([ \t]+)" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?:zip|openssl)\b",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password given by a single-dash option (`-passin pass:…`, `-storepass`, `-Password`)",
+        r"(?i)(?:^|[ \t])(-[a-z]{0,12}pass(?:word|wd|phrase|in|out)?)([ \t]+|[=:])(?:[\"']?pass:)?"
+        + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)(?:^|[ \t])-[a-z]{0,12}pass",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password after a Samba user's name (`smbclient -U user%…`)",
+        r"(?i)\b(?:smb[a-z]*|rpcclient|net|winexe|mount\.cifs)\b[^\n]*?[ \t](-U|--user(?:name)?)"
+        r"(=|[ \t]*)[\"']?[^\s%\"']{1,64}%" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)(?:-U|--user)[^\n%]*%",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password given to a Windows remote desktop or credential tool (`xfreerdp /p:`)",
+        r"(?i)\b(?:(?:x|wl|sdl-)?freerdp3?|cmdkey)\b[^\n]*?[ \t](/p(?:ass(?:word)?)?)(:)"
+        + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)(?:freerdp|cmdkey)",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password made a PowerShell SecureString (`ConvertTo-SecureString '…' -AsPlainText`)",
+        r"(?i)\b(ConvertTo-SecureString)((?:[ \t]+-(?:AsPlainText|Force)(?::\$true)?)*"
+        r"[ \t]+(?:-String[ \t]+)?)" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)ConvertTo-SecureString",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password in a server's configuration directive (`requirepass …`, `rootpw …`)",
+        r"(?i)(?:^|[ \t\"'\-])(requirepass|masterauth|rootpw|bindpw)([ \t]+)" + _OPTION_VALUE,
+        _ASSIGN,
+        gates=(r"(?i)(?:requirepass|masterauth|rootpw|bindpw)[ \t]",),
+        key_kind=_PASSWORD_KEY,
+    ),
+    _Rule(
+        "password-assignment",
+        "password named in another language (`Passwort: …`, `mot de passe : …`)",
+        rf"(?i)({_OTHER_LANGUAGE_PASSWORD})([ \t]*[:=][ \t]*)" + _VALUE,
+        _ASSIGN,
+        gates=(rf"(?i)(?:{_OTHER_LANGUAGE_PASSWORD})[ \t]*[:=]",),
         key_kind=_PASSWORD_KEY,
     ),
     _Rule(

@@ -1090,6 +1090,24 @@ FRAGMENTS = [
     "--body ",
     "Authorization: Bearer ",
     "the password is '",
+    "7z a -p",
+    "rar a -hp",
+    "unzip -P ",
+    "openssl enc -k ",
+    " -passin pass:",
+    " -storepass ",
+    "smbclient -U ",
+    "%",
+    "xfreerdp /p:",
+    "cmdkey /pass:",
+    "ConvertTo-SecureString ",
+    " -AsPlainText",
+    "requirepass ",
+    "Passwort",
+    "mot de passe",
+    "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian for password
+    "\u5bc6\u7801",  # Chinese for password
+    "\uff1a",  # a full-width colon
 ]
 
 # Each catalogue format's gate text, for the property below: fragments that start a match.
