@@ -413,7 +413,7 @@ _STRUCTURAL: tuple[_Rule, ...] = (
         "password glued to an archive tool's option (`7z a -p…`, `rar a -hp…`)",
         r"(?i)\b(?:7z[arz]?|7zz|rar|unrar)\b[^\n]*?[ \t](-h?p)()" + _OPTION_VALUE,
         _ASSIGN,
-        gates=(r"(?i)\b(?:7z|rar|unrar)",),
+        gates=(r"(?i)\b(?:7z[arz]?|7zz|rar|unrar)\b",),
         key_kind=_PASSWORD_KEY,
     ),
     _Rule(
