@@ -24,6 +24,13 @@ _TITLE_CHARS = 26
 #: How many generations either way a page draws: every entry of a chain of supersessions
 #: draws its lineage, so drawing the whole chain made the site grow with the chain's square.
 GENERATIONS = 8
+#: How many entries, and lines between them beyond the one that reached each entry, a page
+#: draws at most: a lineage of valid entries is a tree (one successor each) far smaller, but
+#: entries committed past the hooks, each superseding every one before it, drew every
+#: earlier entry and every line among them on each page (300 such entries, a 2 MB
+#: repository: a 530 MB site).
+MAX_NODES = 48
+MAX_EDGES = 96
 
 
 @dataclass(frozen=True)
@@ -61,33 +68,44 @@ def lineage(
     entry_id: str, entries: Mapping[str, Entry], successors: dict[str, list[str]]
 ) -> Lineage:
     """The lineage through entry_id, among the entries known (ids they name but the memory
-    lacks are shown too, as missing), as far as GENERATIONS either way."""
+    lacks are shown too, as missing), as far as GENERATIONS either way and MAX_NODES
+    entries."""
     generation = {entry_id: 0}
     edges: set[tuple[str, str]] = set()
+    extra = 0  # edges drawn beyond those that reached an entry
     cut = False
+
+    def reach(node: str, gen: int, edge: tuple[str, str]) -> bool:
+        """Draw edge, and node at gen when it is new; False when the drawing is full."""
+        nonlocal cut, extra
+        if node not in generation:
+            if abs(gen) > GENERATIONS or len(generation) >= MAX_NODES:
+                cut = True
+                return False
+            generation[node] = gen
+            edges.add(edge)
+            return True
+        if edge not in edges:
+            if extra >= MAX_EDGES:
+                cut = True
+            else:
+                extra += 1
+                edges.add(edge)
+        return False
+
     frontier = [entry_id]
     while frontier:  # predecessors, nearest first
         current = frontier.pop(0)
         known = entries.get(current)
         for old in known.supersedes if known else ():
-            if old not in generation:
-                if generation[current] <= -GENERATIONS:
-                    cut = True
-                    continue
-                generation[old] = generation[current] - 1
+            if reach(old, generation[current] - 1, (old, current)):
                 frontier.append(old)
-            edges.add((old, current))
     frontier = [entry_id]
     while frontier:  # successors, nearest first
         current = frontier.pop(0)
         for newer in successors.get(current, ()):
-            if newer not in generation:
-                if generation[current] >= GENERATIONS:
-                    cut = True
-                    continue
-                generation[newer] = generation[current] + 1
+            if reach(newer, generation[current] + 1, (current, newer)):
                 frontier.append(newer)
-            edges.add((current, newer))
     nodes = []
     for node_id, gen in generation.items():
         known = entries.get(node_id)

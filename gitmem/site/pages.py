@@ -429,7 +429,8 @@ def _lineage(graph: lineage_mod.Lineage, current: str, links: Links) -> str:
         )
     more = (
         f"<p>The lineage goes on beyond what is drawn ({lineage_mod.GENERATIONS} generations "
-        "either way): follow its oldest or newest entry here.</p>"
+        f"either way, {lineage_mod.MAX_NODES} entries at most): follow its oldest or newest "
+        "entry here.</p>"
         if graph.cut
         else ""
     )

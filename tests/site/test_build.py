@@ -394,6 +394,40 @@ def test_a_long_chain_of_supersessions_draws_a_bounded_lineage_on_each_page(
     assert sum(len(data) for data in files.values()) < 2_000_000
 
 
+def test_entries_each_superseding_every_earlier_one_draw_a_bounded_lineage(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The lineage was bounded in depth only: entries committed past the hooks, each
+    superseding every entry before it, put every earlier entry on each page and a line
+    between every pair, so the site grew with the cube of their number (300 of them, a
+    2 MB repository: a 530 MB site, 38 s). A page now draws lineage.MAX_NODES entries and
+    lineage.MAX_EDGES lines beyond those that reach them at most, and says it goes on."""
+    from gitmem.site import lineage
+
+    entries = memory / ".gitmem" / "entries" / "decision"
+    entries.mkdir(parents=True)
+    count = 90
+    ids = [f"local-decision-20261201-fan-{n}" for n in range(count)]
+    for n, entry_id in enumerate(ids):
+        older = f"supersedes: [{', '.join(ids[:n])}]\n" if n else ""
+        (entries / f"{entry_id}.md").write_text(
+            f"---\nid: {entry_id}\ntype: decision\nstatus: admitted\ntitle: Fan {n}\n"
+            "applies_when: never\nsource: human:mallory\nadmitted_by: human:mallory\n"
+            f"created: 2026-12-01\nadmitted: 2026-12-01\n{older}---\n\n"
+            "## Context\n\n## Content\nx\n\n## Evidence\n"
+        )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "entries superseding every earlier one")
+    files = _site(memory, tmp_path / "site")
+    for n in (0, count // 2, count - 1):
+        page = files[f"entries/{ids[n]}.html"].decode()
+        assert page.count('<rect x="') == lineage.MAX_NODES, n
+        lines = page.count('<line x1="')
+        assert lines <= lineage.MAX_NODES - 1 + lineage.MAX_EDGES, (n, lines)
+        assert "The lineage goes on beyond what is drawn" in page, n
+    assert sum(len(data) for data in files.values()) < 8_000_000
+
+
 def test_a_memory_citing_more_paths_than_a_command_line_holds_is_shown(
     memory: Path, tmp_path: Path
 ) -> None:
