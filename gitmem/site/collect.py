@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitmem.errors import UsageError
+from gitmem.gate.rules import MAX_FILE_BYTES
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.model import refused as refused_mod
@@ -73,7 +74,7 @@ class Memory:
     label: str  # what the commit was asked as: the memory branch or --ref
     dir: str
     entries: tuple[SiteEntry, ...]  # sorted by id
-    unreadable: tuple[str, ...]  # entry files that do not parse (paths)
+    unreadable: tuple[str, ...]  # entry files that do not parse, refused.md not a file (paths)
     refused: tuple[refused_mod.Refusal, ...]  # in file order
     candidates: tuple[SiteCandidate, ...]  # sorted by id
     web: str | None  # the repository's web address, for links to commits and files
@@ -111,7 +112,16 @@ def collect(
             unreadable.append(item.path)
     parsed.sort(key=lambda pair: (pair[1].id, pair[0]))
     site_entries = _with_history(store, commit, tree, ws.dir, parsed)
-    refused_text = store.read_path(tree, f"{ws.dir}/refused.md") if memory_tree else None
+    refused_path = f"{ws.dir}/refused.md"
+    refused_item = store.item(tree, refused_path) if memory_tree else None
+    refused_text = None
+    if refused_item is not None and refused_item.is_file:
+        refused_text = store.read(refused_item.oid, MAX_FILE_BYTES * 16)
+    elif refused_item is not None:
+        # a submodule or a link, committed past the gates: they read no topic from it (the
+        # site read the commit it names as a file and failed, "object … is not a file"), and
+        # gitmem check names it
+        unreadable.append(refused_path)
     refusals = refused_mod.parse((refused_text or b"").decode("utf-8", "replace"))
     found = _candidates(ws) if candidates else ()
     return Memory(

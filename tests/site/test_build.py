@@ -303,6 +303,32 @@ def test_file_names_that_are_not_utf8_are_shown_and_linked(memory: Path, tmp_pat
     assert f'href="{WEB}/blob/{commit}/.gitmem/entries/%FE/notes.md"' in page
 
 
+@pytest.mark.parametrize("kind", ["submodule", "link"])
+def test_a_refused_md_that_is_no_file_is_named_not_read(
+    memory: Path, tmp_path: Path, kind: str
+) -> None:
+    """refused.md was read whatever the tree held there: a submodule committed past the
+    hooks made gitmem site fail with "object <id> is not a file" (naming neither the file
+    nor what to do), and a link was read as a file, its target's path parsed for topics.
+    It is now read as the gates read it, a regular file only; anything else is named among
+    the files that do not parse."""
+    admit(memory, PROPOSE)
+    refused = memory / ".gitmem" / "refused.md"
+    git(memory, "rm", "-q", "--cached", str(refused))
+    refused.unlink()
+    if kind == "submodule":
+        head = git(memory, "rev-parse", "HEAD").strip()
+        git(memory, "update-index", "--add", "--cacheinfo", f"160000,{head},.gitmem/refused.md")
+    else:
+        refused.symlink_to("../README.md")
+        git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", f"refused.md as a {kind}")
+    files = _site(memory, tmp_path / "site")
+    home = files["index.html"].decode()
+    assert "Files that do not parse" in home and "<code>.gitmem/refused.md</code>" in home
+    assert "No topic has been refused." in files["refused.html"].decode()
+
+
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
     """Pages were found by id: a second file holding an entry's id (committed past the
     hooks, in another type's folder) took the page name `<id>-2` and the id's one link, so
