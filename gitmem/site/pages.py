@@ -78,9 +78,14 @@ class Links:
 
     def file_url(self, path: str) -> str | None:
         """The address of a repository path, its bytes percent-encoded: a path is any bytes
-        git keeps, a name that is not UTF-8 included (a lone surrogate here)."""
+        git keeps, a name that is not UTF-8 included (a lone surrogate here). None for what
+        names no file in the repository (an empty, `.` or `..` part, a leading `/`): a
+        browser resolves the dot parts of an address, so `files: [../../../owner/repo]`
+        linked another repository on the forge under a path that read as a cited file."""
+        if not self.web or any(part in ("", ".", "..") for part in path.split("/")):
+            return None
         quoted = quote(path.encode("utf-8", "surrogateescape"), safe="/")
-        return f"{self.web}/blob/{self.commit}/{quoted}" if self.web else None
+        return f"{self.web}/blob/{self.commit}/{quoted}"
 
 
 def source_kind(source: str) -> str:

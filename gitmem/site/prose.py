@@ -79,10 +79,11 @@ def _resolve(
     path = unquote(path.split("?", 1)[0])
     if not path:
         return None
-    base = posixpath.dirname(entry_path)
-    joined = posixpath.normpath(posixpath.join(base, path)) if not path.startswith("/") else path
+    # from the repository's root when it starts with /, as a forge reads it; the dot parts
+    # resolved here in both cases (the browser would resolve them against the address)
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(entry_path), path))
     joined = joined.lstrip("/")
-    if joined.startswith("..") or joined in ("", "."):
+    if joined in ("", ".", "..") or joined.startswith("../"):
         return None
     url = file_url(joined)
     if url is None:

@@ -329,6 +329,36 @@ def test_a_refused_md_that_is_no_file_is_named_not_read(
     assert "No topic has been refused." in files["refused.html"].decode()
 
 
+def test_a_cited_file_or_link_never_leads_out_of_the_repository_on_the_forge(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A cited file was linked as `<web>/blob/<commit>/<path>` whatever the path held, and a
+    link from an entry starting with / kept its dot parts: the browser resolves those, so
+    `../../../../mallory/phish` (or `/a/../../../../mallory/phish`) led to another
+    repository on the forge under text that read as one of this repository's files. A path
+    with an empty, `.` or `..` part is now shown, never linked, and a link's dot parts are
+    resolved inside the repository."""
+    entry_id = admit(memory, PROPOSE)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    admitted.write_text(
+        admitted.read_text()
+        .replace(
+            "files: [README.md]", "files: [../../../../mallory/phish, README.md//, ./README.md]"
+        )
+        .replace("Read objects with pygit2.", "See [the notes](/a/../../../../mallory/phish).")
+    )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "paths that climb out")
+    page = _site(memory, tmp_path / "site")[f"entries/{entry_id}.html"].decode()
+    assert "<code>../../../../mallory/phish</code>" in page
+    hrefs = re.findall(r'href="([^"]*)"', page)
+    forge = [h for h in hrefs if h.startswith(f"{WEB}/blob/")]
+    assert forge, hrefs
+    for href in forge:
+        assert not re.search(r"/\.{1,2}(/|$)|//", href[len(WEB) :]), href
+    assert any(h.endswith("/mallory/phish") for h in forge)  # the link, inside the repository
+
+
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
     """Pages were found by id: a second file holding an entry's id (committed past the
     hooks, in another type's folder) took the page name `<id>-2` and the id's one link, so
