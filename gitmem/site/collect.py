@@ -147,9 +147,18 @@ def _with_history(
     cited = sorted({f for _, entry in parsed for f in entry.files})
     touched: dict[str, list[int]] = {f: [] for f in cited}  # file -> positions, ascending
     for oid, changes in store.first_parent_changes(commit, cited):
+        if oid not in position:
+            continue
         for _, path in changes:
-            if path in touched and oid in position:
-                touched[path].append(position[oid])
+            # the path, or a folder it is in: a cited folder changed when a file in it did
+            # (git logs the files; recall counts the commits touching the folder)
+            while True:
+                found = touched.get(path)
+                if found is not None and (not found or found[-1] != position[oid]):
+                    found.append(position[oid])
+                if "/" not in path:
+                    break
+                path = path.rpartition("/")[0]
     present = {f: store.exists(tree, f) for f in cited}
     out = []
     for path, entry in parsed:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clirunner import PROPOSE, admit, ok, run
+from clirunner import PROPOSE, admit, ok, recall_json, run
 from site_fixture import SiteRepo, site_repo
 
 from conftest import git, read_only, run_gitmem
@@ -395,6 +395,30 @@ def test_every_character_the_gate_calls_hidden_shows_as_its_escape(
     page = files[f"entries/{entry_id}.html"].decode()
     assert "<h1>Use\\U000e0041\\U000e0100\\u00ad\\u034f" in page
     assert "Read objects\\U000e0069\\U000e0067" in page
+
+
+def test_an_entry_citing_a_folder_is_stale_when_a_file_in_it_changed(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A cited folder never counted as changed: git logs the files a commit changed
+    (`src/app.py`), which were matched against the cited paths exactly (`src`), so the site
+    said "Its cited files have not changed since it was admitted" of an entry `gitmem
+    recall` calls "may be stale: 1 commit touched its files". A change to a file in a cited
+    folder now counts for the folder."""
+    (memory / "src").mkdir()
+    (memory / "src" / "app.py").write_text("x = 1\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "src")
+    args = [*PROPOSE[: PROPOSE.index("--file")], "--file", "src"]
+    entry_id = admit(memory, args)
+    (memory / "src" / "app.py").write_text("x = 2\n")
+    git(memory, "commit", "-q", "-am", "change a file in the cited folder")
+    stale = recall_json(memory, "pygit2 inside hooks")[0]
+    assert stale["id"] == entry_id and stale["stale_commits"] == 1, stale
+    files = _site(memory, tmp_path / "site")
+    page = files[f"entries/{entry_id}.html"].decode()
+    assert "1 commit on the main line changed its cited files" in page
+    assert f'data-stale="1" data-id="{entry_id}"' in files["entries.html"].decode()
 
 
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
