@@ -130,6 +130,13 @@ def layout(title: str, body: str, memory: Memory, *, depth: int, current: str = 
     )
 
 
+def _filtered(up: str, key: str, value: str) -> str:
+    """The entry list filtered by one value, as an attribute: the value percent-encoded, as
+    the list's script reads it back (URLSearchParams), so a value holding `+`, `&`, `#` or
+    `%` (committed past the hooks) filters by itself, not by a space, a cut or nothing."""
+    return escape(f"{up}entries.html?{key}={quote(value, safe='')}")
+
+
 def _commit_link(oid: str, web: str | None) -> str:
     short = f"<code>{escape(oid[:12])}</code>"
     return f'<a href="{escape(web)}/commit/{escape(oid)}">{short}</a>' if web else short
@@ -188,7 +195,7 @@ def home(memory: Memory, links: Links) -> str:
 
     def counts(counter: Counter[str], key: str, caption: str) -> str:
         rows = [
-            [f'<a href="entries.html?{key}={escape(name)}">{escape(name)}</a>', str(count)]
+            [f'<a href="{_filtered("", key, name)}">{escape(name)}</a>', str(count)]
             for name, count in sorted(counter.items())
         ]
         return _table(["", "entries"], rows, caption, "counts")
@@ -388,7 +395,7 @@ def _fields(entry: Entry, item: SiteEntry | SiteCandidate, memory: Memory, links
     rows.append(("Created", escape(entry.created)))
     if entry.tags:
         tags = " ".join(
-            f'<a class="tag" href="../entries.html?tag={escape(t)}">{escape(t)}</a>'
+            f'<a class="tag" href="{_filtered("../", "tag", t)}">{escape(t)}</a>'
             for t in entry.tags
         )
         rows.append(("Tags", tags))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import html
+import json
 import os
 import re
 import shutil
@@ -13,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 from clirunner import PROPOSE, admit, ok, recall_json, run
@@ -419,6 +422,32 @@ def test_an_entry_citing_a_folder_is_stale_when_a_file_in_it_changed(
     page = files[f"entries/{entry_id}.html"].decode()
     assert "1 commit on the main line changed its cited files" in page
     assert f'data-stale="1" data-id="{entry_id}"' in files["entries.html"].decode()
+
+
+def test_a_filter_link_gives_the_list_its_value_whatever_it_holds(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The links that filter the list (a tag on an entry's page, a type or status on the
+    home page) put the value in the address as it was: the list's script reads the address
+    back as a form does, so `c++` filtered by `c  ` (an unknown tag: every entry shown),
+    `a&b` by `a` and `x#y` by `x`. The value is now percent-encoded."""
+    entry_id = admit(memory, PROPOSE)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    tags = ["c++", "a&b", "x#y", "50%", "a b"]
+    admitted.write_text(
+        admitted.read_text()
+        .replace("tags: [hooks]", f"tags: {json.dumps(tags)}")
+        .replace("type: decision", "type: a+b&c")
+    )
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "values an address must encode")
+    files = _site(memory, tmp_path / "site")
+    page = files[f"entries/{entry_id}.html"].decode()
+    found = re.findall(r'class="tag" href="\.\./entries\.html\?([^"]*)"', page)
+    assert [parse_qs(html.unescape(q)) for q in found] == [{"tag": [t]} for t in tags], found
+    home = files["index.html"].decode()
+    types = re.findall(r'href="entries\.html\?(type=[^"]*)"', home)
+    assert [parse_qs(html.unescape(q)) for q in types] == [{"type": ["a+b&c"]}], types
 
 
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
