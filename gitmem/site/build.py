@@ -209,8 +209,8 @@ def write(
     older one, and from a commit neither older nor newer (another branch, a rewritten
     history) or one this repository does not hold, since the graph cannot say which is
     newer and the site asked for last is the one the user means; as is a site whose
-    marker names no commit (what a build killed while it claimed a new folder or swapped
-    its pages in left)."""
+    marker names no commit (what a build killed while it claimed a new folder, swapped
+    its pages in or removed the old ones left)."""
     out = Path(out)
     try:
         if out.exists() and not out.is_dir():
@@ -276,8 +276,8 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     """Write the new site whole into a hidden folder, then swap it into out page by page:
     each new file is renamed over its old one (rename(2) replaces a file in one step), the
     pages under entries/ and candidates/ first, then the style and the scripts, then the
-    top-level pages that link to them, the marker last; only then do the old site's files
-    that the new one does not hold go.
+    top-level pages that link to them; only then do the old site's files that the new one
+    does not hold go, and the marker comes last.
 
     So at no moment is a page of the old site that the new one keeps missing: a reader or
     a web server pointed at out gets the old page or the new one, never a 404 (the old swap
@@ -313,6 +313,8 @@ def _write(files: dict[str, bytes], out: Path) -> None:
         atomic_write(out / MARKER, UNFINISHED)
         made: set[str] = set()
         for path in sorted(files, key=_swap_order):  # str paths: 10,000 pages, no pathlib
+            if path == MARKER:
+                continue
             folder = path.rpartition("/")[0]
             if folder and folder not in made:
                 _make_folder(out, out / folder)
@@ -323,6 +325,10 @@ def _write(files: dict[str, bytes], out: Path) -> None:
                     shutil.rmtree(place)  # a folder where the new site has a file
             os.replace(os.path.join(stage, path), place)
         _remove_all_but(out, set(files), stage)
+        if MARKER in files:
+            # last, once the old site's other files are gone: a build killed while it
+            # removes them leaves a marker naming no commit, not a finished site
+            os.replace(stage / MARKER, out / MARKER)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
@@ -373,7 +379,8 @@ def _sweep_stages(out: Path) -> None:
 
 def _swap_order(path: str) -> tuple[int, str]:
     """Pages in folders first, then the files they and the top-level pages load, then the
-    top-level pages, the marker last: a page is in place before a page linking to it."""
+    top-level pages: a page is in place before a page linking to it (the marker, last, goes
+    in once the old site's other files are gone: _write)."""
     if path == MARKER:
         return 3, path
     if "/" in path:

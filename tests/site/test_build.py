@@ -887,6 +887,53 @@ def test_a_rebuild_never_leaves_a_page_missing_while_it_swaps(
     assert _files(out) == new
 
 
+#: `gitmem site` killed (SIGKILL) as it removes the first file or folder of the old site that
+#: the new one no longer holds: every new page swapped in, the old site's leftovers not yet
+#: gone.
+_KILLED_AT_REMOVAL = """
+import os, signal, sys
+
+out = os.path.abspath(sys.argv.pop(1))
+
+
+def on_event(event, args):
+    if event in ("os.remove", "shutil.rmtree") and args[0] is not None:
+        path = os.path.abspath(os.fsdecode(args[0]))
+        if path.startswith(out + os.sep) and "gitmem-site-new-" not in path:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def test_a_build_killed_while_removing_old_pages_leaves_no_finished_site(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The marker naming the new site's commit went in before the old site's leftovers were
+    removed: a build killed then left a site claiming to be that commit's, finished, with
+    the page of a candidate admitted since still saying it waits for review; a later build
+    of an older commit kept it as the newer site. The marker now goes in last, so such a
+    folder names no commit and the next build replaces it."""
+    out = tmp_path / "site"
+    entry_id = ok(run(memory, *PROPOSE)).output.split()[1]
+    older = _site(memory, out)
+    assert f"candidates/{entry_id}.html" in older
+    ok(run(memory, "admit", entry_id))
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_AT_REMOVAL, str(out), "site", "--out", str(out)],
+        cwd=memory, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == -signal.SIGKILL, (done.stdout, done.stderr)
+    assert (out / f"candidates/{entry_id}.html").is_file()  # killed before it went
+    assert build.built_from((out / build.MARKER).read_bytes()) is None
+    first = git(memory, "rev-parse", "main~1").strip()
+    assert build.built_from(_site(memory, out, "--ref", first)[build.MARKER]) == first
+
+
 def test_the_summary_line_counts_one_entry_and_one_candidate_in_the_singular(
     memory: Path, tmp_path: Path
 ) -> None:
