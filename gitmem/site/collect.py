@@ -74,7 +74,7 @@ class Memory:
     label: str  # what the commit was asked as: the memory branch or --ref
     dir: str
     entries: tuple[SiteEntry, ...]  # sorted by id
-    unreadable: tuple[str, ...]  # entry files that do not parse, refused.md not a file (paths)
+    unreadable: tuple[str, ...]  # entry files that do not parse; refused.md, entries/ not so
     refused: tuple[refused_mod.Refusal, ...]  # in file order
     candidates: tuple[SiteCandidate, ...]  # sorted by id
     web: str | None  # the repository's web address, for links to commits and files
@@ -103,6 +103,10 @@ def collect(
     parsed: list[tuple[str, Entry]] = []
     unreadable: list[str] = []
     entries_tree = store.subtree(memory_tree, "entries") if memory_tree else None
+    if memory_tree and entries_tree is None and store.item(memory_tree, "entries") is not None:
+        # a link or a file where the entries folder goes (gitmem check: LAYOUT): named, where
+        # the site showed a memory of no entries without a word
+        unreadable.append(f"{ws.dir}/entries")
     for item in store.walk(entries_tree, f"{ws.dir}/entries/"):
         if not item.path.endswith(".md"):
             continue

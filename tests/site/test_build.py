@@ -450,6 +450,23 @@ def test_a_filter_link_gives_the_list_its_value_whatever_it_holds(
     assert [parse_qs(html.unescape(q)) for q in types] == [{"type": ["a+b&c"]}], types
 
 
+def test_an_entries_folder_committed_as_a_link_is_named_not_shown_as_empty(
+    memory: Path, tmp_path: Path
+) -> None:
+    """An entries folder committed as a symbolic link (gitmem check: LAYOUT) was read as no
+    folder: the site showed a memory of no entries, saying nothing of why. The path is now
+    named among the files that do not parse."""
+    admit(memory, PROPOSE)
+    entries = memory / ".gitmem" / "entries"
+    entries.rename(tmp_path / "elsewhere")
+    entries.symlink_to(tmp_path / "elsewhere")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "entries as a link")
+    home = _site(memory, tmp_path / "site")["index.html"].decode()
+    assert "0 entries" in home
+    assert "Files that do not parse" in home and "<code>.gitmem/entries</code>" in home
+
+
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
     """Pages were found by id: a second file holding an entry's id (committed past the
     hooks, in another type's folder) took the page name `<id>-2` and the id's one link, so
