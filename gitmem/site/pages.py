@@ -94,7 +94,13 @@ def source_kind(source: str) -> str:
 
 
 def _utc(seconds: int) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+    """A commit's time as a date, or as its seconds where the system has no date for it (a
+    commit written with a time past what gmtime takes, 2**62 s: git keeps one; the build
+    failed with an unexpected error)."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+    except (OverflowError, OSError, ValueError):
+        return f"at {seconds} s since 1970 UTC"
 
 
 def layout(title: str, body: str, memory: Memory, *, depth: int, current: str = "") -> str:

@@ -467,6 +467,26 @@ def test_an_entries_folder_committed_as_a_link_is_named_not_shown_as_empty(
     assert "Files that do not parse" in home and "<code>.gitmem/entries</code>" in home
 
 
+def test_a_commit_dated_past_what_the_system_takes_is_shown(memory: Path, tmp_path: Path) -> None:
+    """The footer gives the commit's time as a date: a commit whose committer time is past
+    what gmtime takes (git keeps any number; one pushed to main is enough) made the build
+    end with an unexpected error (exit 3, "Value too large for defined data type"). The
+    time is now given in seconds where it has no date."""
+    admit(memory, PROPOSE)
+    tree = git(memory, "rev-parse", "HEAD^{tree}").strip()
+    parent = git(memory, "rev-parse", "HEAD").strip()
+    when = 2**62
+    raw = tmp_path / "commit.txt"
+    raw.write_text(
+        f"tree {tree}\nparent {parent}\nauthor A <a@example.com> 1700000000 +0000\n"
+        f"committer A <a@example.com> {when} +0000\n\nfrom the far future\n"
+    )
+    commit = git(memory, "hash-object", "-t", "commit", "-w", "--literally", str(raw)).strip()
+    git(memory, "update-ref", "refs/heads/main", commit)
+    home = _site(memory, tmp_path / "site")["index.html"].decode()
+    assert f"committed at {when} s since 1970 UTC." in home
+
+
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
     """Pages were found by id: a second file holding an entry's id (committed past the
     hooks, in another type's folder) took the page name `<id>-2` and the id's one link, so
