@@ -296,6 +296,13 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     pointed at out would serve; the next build removes what a killed one left, beside out
     and in it. The caller holds out locked: what is in it now is a finished site, or a
     build's leftovers."""
+    if os.path.lexists(out / ".git"):
+        # a clone or worktree (of any repository) whose root holds a committed .gitmem-site:
+        # the site replaced it whole, its history and the work not yet committed with it
+        raise UsageError(
+            f"--out {out}: the folder is a git repository or worktree (it holds .git), which "
+            "the site would replace; choose a new folder for the site, e.g. _site"
+        )
     if any(out.iterdir()) and not (out / MARKER).is_file():
         raise UsageError(
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "

@@ -269,6 +269,32 @@ def test_an_out_folder_holding_the_repository_or_in_the_memory_is_refused(
     assert (memory / "public" / "index.html").is_file()
 
 
+def test_an_out_folder_that_is_another_clone_or_worktree_is_refused(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Only the repository gitmem ran in was protected: a repository that commits a
+    `.gitmem-site` file at its root has one in every clone and worktree of it, so `--out`
+    naming another clone (`../shop-copy`) or a linked worktree took it for a site and
+    replaced it whole: its .git (history, commits not pushed) and the work not yet committed
+    went. A folder holding .git is now refused, marker or not."""
+    admit(memory, PROPOSE)
+    (memory / build.MARKER).write_text("gitmem site of nothing\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a marker at the root")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(memory), str(clone))
+    worktree = tmp_path / "worktree"
+    git(memory, "worktree", "add", "-q", "-b", "other", str(worktree))
+    for folder in (clone, worktree):
+        (folder / "work.txt").write_text("not committed yet\n")
+        before = sorted(p.name for p in folder.iterdir())
+        result = run(memory, "site", "--out", str(folder))
+        assert result.exit_code == 2, result.output
+        assert f"--out {folder}: the folder is a git repository or worktree" in result.output
+        assert sorted(p.name for p in folder.iterdir()) == before
+        assert git(folder, "status", "--porcelain") == "?? work.txt\n"
+
+
 def test_file_names_that_are_not_utf8_are_shown_and_linked(memory: Path, tmp_path: Path) -> None:
     """git keeps a name's bytes, whatever they are; a name that is not UTF-8 reached a page
     as a lone surrogate, and the build failed with an unexpected error (exit 3): an entry
