@@ -319,6 +319,24 @@ def test_search_ranks_as_recall_does(
     assert "no admitted entry matches" in browser.find_element("id", "shown").text  # type: ignore[attr-defined]
 
 
+def test_a_long_query_of_words_that_add_no_term_is_answered_at_once(
+    browser: object, site: Path
+) -> None:
+    """The search looked back over the whole query before each word (is it the first of a
+    sentence?), and only MAX_QUERY_TERMS terms stopped it: stop words add none, so a query
+    of 20,000 characters of them (pasted, or a link's `?q=`) took a third of a second a
+    keystroke, quadratic in its length. Each word now looks back only to the word before."""
+    assert _open(browser, site / "entries.html") == []
+    elapsed, hits = browser.execute_script(  # type: ignore[attr-defined]
+        "const idx = window.GITMEM_SEARCH, query = 'a '.repeat(10000);"
+        "const start = performance.now(); let hits = 0;"
+        "for (let n = 0; n < 3; n++) hits += window.gitmemSearch(idx, query).length;"
+        "return [performance.now() - start, hits];"
+    )
+    assert hits == 0
+    assert elapsed < 300, elapsed  # three times: 1,000 ms and more before, 30 ms now
+
+
 def test_search_agrees_with_the_engine_on_the_labelled_queries(
     browser: object, tmp_path: Path
 ) -> None:

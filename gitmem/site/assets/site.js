@@ -60,10 +60,22 @@
     TOKEN.lastIndex = 0;
     var text = query.slice(0, MAX_QUERY_CHARS);
     var names = {};
+    // the last character before the word but white space, from what lies between it and
+    // the word before (looking back over the whole query at each word made a query of
+    // stop words, which adds no term, take a second)
+    var last = "";
+    var end = 0;
     while ((match = TOKEN.exec(text)) !== null && terms.length < MAX_QUERY_TERMS) {
       var word = match[0];
-      var before = text.slice(0, match.index).replace(/\s+$/, "");
-      var initial = !before.length || ".?!:".indexOf(before.charAt(before.length - 1)) >= 0;
+      for (var at = match.index - 1; at >= end; at--) {
+        if (!/\s/.test(text.charAt(at))) {
+          last = text.charAt(at);
+          break;
+        }
+      }
+      end = match.index + word.length;
+      var initial = !last || ".?!:".indexOf(last) >= 0;
+      last = word.charAt(word.length - 1);
       var named = (/^\p{Lu}/u.test(word) && !initial) ||
         (word.length > 1 && word === word.toUpperCase() && word !== word.toLowerCase()) ||
         /\p{N}/u.test(word);
