@@ -109,6 +109,9 @@ def collect(
         unreadable.append(f"{ws.dir}/entries")
     for item in store.walk(entries_tree, f"{ws.dir}/entries/"):
         if not item.path.endswith(".md"):
+            # no entry (gitmem check: LAYOUT), but a type folder committed as a link held
+            # that type's entries: its pages went without a word
+            unreadable.append(item.path)
             continue
         try:
             parsed.append((item.path, read_entry(store, item)))

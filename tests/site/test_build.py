@@ -513,6 +513,28 @@ def test_a_commit_dated_past_what_the_system_takes_is_shown(memory: Path, tmp_pa
     assert f"committed at {when} s since 1970 UTC." in home
 
 
+def test_a_type_folder_committed_as_a_link_is_named_not_left_out(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Only `.md` files of the entries folder were read, anything else skipped without a
+    word: a type folder committed as a symbolic link (its entries elsewhere) took every
+    entry of that type off the site, and the home page named nothing. Whatever in the
+    entries folder is no `.md` file (gitmem check: LAYOUT) is now named among the files
+    that do not parse."""
+    entry_id = admit(memory, PROPOSE)
+    decision = memory / ".gitmem" / "entries" / "decision"
+    decision.rename(tmp_path / "decisions")
+    decision.symlink_to(tmp_path / "decisions")
+    (memory / ".gitmem" / "entries" / "notes.txt").write_text("not an entry\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a type folder as a link")
+    files = _site(memory, tmp_path / "site")
+    assert f"entries/{entry_id}.html" not in files
+    home = files["index.html"].decode()
+    assert "<code>.gitmem/entries/decision</code>" in home
+    assert "<code>.gitmem/entries/notes.txt</code>" in home
+
+
 def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path: Path) -> None:
     """Pages were found by id: a second file holding an entry's id (committed past the
     hooks, in another type's folder) took the page name `<id>-2` and the id's one link, so
