@@ -78,6 +78,7 @@ class Memory:
     refused: tuple[refused_mod.Refusal, ...]  # in file order
     candidates: tuple[SiteCandidate, ...]  # sorted by id
     web: str | None  # the repository's web address, for links to commits and files
+    candidates_read: bool = True  # False: --no-candidates, candidates left out, not absent
 
 
 def collect(
@@ -141,6 +142,7 @@ def collect(
         refused=tuple(sorted(refusals.values(), key=lambda r: r.line)),
         candidates=found,
         web=web if web is not None else _web(store),
+        candidates_read=candidates,
     )
 
 

@@ -206,11 +206,15 @@ def home(memory: Memory, links: Links) -> str:
         ]
         return _table(["", "entries"], rows, caption, "counts")
 
+    pending = (
+        f"{len(memory.candidates)} pending candidate{'s' if len(memory.candidates) != 1 else ''}, "
+        if memory.candidates_read
+        else ""
+    )
     body = [
         "<h1>The project's memory</h1>\n",
-        f'<p class="lead">{len(entries)} entr{"y" if len(entries) == 1 else "ies"}, '
-        f"{len(memory.candidates)} pending candidate{'s' if len(memory.candidates) != 1 else ''}"
-        f", {len(memory.refused)} refused topic{'s' if len(memory.refused) != 1 else ''}; "
+        f'<p class="lead">{len(entries)} entr{"y" if len(entries) == 1 else "ies"}, {pending}'
+        f"{len(memory.refused)} refused topic{'s' if len(memory.refused) != 1 else ''}; "
         f'<a href="entries.html?stale=1">{stale} may be stale</a>.</p>\n',
         '<section aria-labelledby="counts"><h2 id="counts">Counts</h2><div class="grid">',
         counts(by_type, "type", "By type"),
@@ -248,6 +252,12 @@ def home(memory: Memory, links: Links) -> str:
             name = f'<a href="{escape(target)}">{escape(title)}</a>' if target else escape(title)
             crow.append([name, f"<code>{escape(c.ref)}</code>", _problems(c.problems)])
         body.append(_table(["candidate", "branch", "checks"], crow, "Candidates awaiting review"))
+    elif not memory.candidates_read:
+        # built with --no-candidates: whether any waits, this site cannot say
+        body.append(
+            "<p>The candidate branches are left out of this site "
+            "(<code>gitmem site --no-candidates</code>).</p>\n"
+        )
     else:
         body.append("<p>No candidate is waiting for review.</p>\n")
     body.append("</section>\n")

@@ -127,6 +127,12 @@ def test_ref_and_no_candidates(site_repo: SiteRepo, tmp_path: Path) -> None:
     assert f"entries/{site_repo.secrets}.html" not in files
     bare = _site(site_repo.path, tmp_path / "bare", "--no-candidates")
     assert not [name for name in bare if name.startswith("candidates/")]
+    # left out, not absent: the home page said "0 pending candidates" and "No candidate is
+    # waiting for review" while two were
+    home = bare["index.html"].decode()
+    assert "4 entries, 1 refused topic" in home and "pending candidate" not in home
+    assert "No candidate is waiting" not in home
+    assert "candidate branches are left out of this site" in home
 
 
 def test_out_folder_of_other_files_is_refused(site_repo: SiteRepo, tmp_path: Path) -> None:
