@@ -410,6 +410,9 @@ def _remove_all_but(out: Path, keep: set[str], stage: Path) -> None:
     """Remove from out every file and folder the new site does not hold (a removed entry's
     page, a build's leftover staging folder) but stage, which the caller removes."""
     folders = {folder.as_posix() for path in keep for folder in Path(path).parents} - {"."}
+    # compared absolute: mkdtemp gives an absolute path from Python 3.12 on, os.walk of a
+    # relative out (the default) relative ones
+    staged = os.path.abspath(stage)
     for parent, dirs, names in os.walk(out):
         where = Path(parent)
         prefix = where.relative_to(out).as_posix() + "/"
@@ -419,7 +422,7 @@ def _remove_all_but(out: Path, keep: set[str], stage: Path) -> None:
                 os.unlink(os.path.join(parent, name))
         for name in list(dirs):
             child = where / name
-            if child == stage:
+            if os.path.abspath(child) == staged:
                 dirs.remove(name)
             elif prefix + name not in folders:
                 dirs.remove(name)

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -1023,6 +1024,30 @@ def test_a_build_killed_while_removing_old_pages_leaves_no_finished_site(
     assert build.built_from((out / build.MARKER).read_bytes()) is None
     first = git(memory, "rev-parse", "main~1").strip()
     assert build.built_from(_site(memory, out, "--ref", first)[build.MARKER]) == first
+
+
+def test_a_site_staged_inside_a_relative_out_is_swapped_in_whole(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Staged inside --out (its parent will not take a folder), the staging folder was told
+    from the old site's leftovers by comparing paths as spelled: tempfile.mkdtemp gives an
+    absolute path from Python 3.12 on, os.walk of a relative --out (the default, _site) a
+    relative one, so the staging folder was removed as a leftover before the marker was
+    moved out of it, and the build failed. mkdtemp here answers as 3.12's does."""
+    admit(memory, PROPOSE)
+    files = build.generate(collect.collect(open_workspace(memory), web=WEB))
+    mkdtemp = tempfile.mkdtemp
+
+    def as_in_312(suffix: str | None = None, prefix: str | None = None, dir: Any = None) -> str:
+        if prefix and prefix != build.STAGE_PREFIX:  # beside out: refused, as read-only
+            raise PermissionError(13, "Permission denied", str(dir))
+        return os.path.abspath(mkdtemp(suffix, prefix, dir))
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "mkdtemp", as_in_312)
+    assert build.write(files, Path("site")) is None
+    monkeypatch.undo()
+    assert _files(tmp_path / "site") == files
 
 
 def test_the_summary_line_counts_one_entry_and_one_candidate_in_the_singular(
