@@ -74,7 +74,9 @@ class Memory:
     label: str  # what the commit was asked as: the memory branch or --ref
     dir: str
     entries: tuple[SiteEntry, ...]  # sorted by id
-    unreadable: tuple[str, ...]  # entry files that do not parse; refused.md, entries/ not so
+    #: paths read as no entry: entry files that do not parse, anything else in the entries
+    #: folder, and an entries folder or refused.md that is not a folder or a file
+    unreadable: tuple[str, ...]
     refused: tuple[refused_mod.Refusal, ...]  # in file order
     candidates: tuple[SiteCandidate, ...]  # sorted by id
     web: str | None  # the repository's web address, for links to commits and files
