@@ -454,12 +454,19 @@ def engines(
             for doc in docs:
                 vectors.set(doc.id, embedded[doc.id])
 
+        bodies = {d.id: d.body for d in docs}
+
+        def body_of(hit: Hit) -> str | None:
+            return bodies.get(hit.id)
+
         def fused(q: str, gate: Gate = semantic.FUSED_GATE, **kw: Any) -> list[Hit]:
-            return semantic.answer(index, vectors, q, explain=False, gate=gate, **kw).hits
+            return semantic.answer(
+                index, vectors, q, explain=False, gate=gate, body_of=body_of, **kw
+            ).hits
 
         def fused_ranked(q: str) -> tuple[list[Hit], Signals | None]:
             ranked = semantic.search(index, vectors, q, min_score=0.0)
-            return ranked, semantic.signals(index, q, ranked) if ranked else None
+            return ranked, semantic.signals(index, q, ranked, body_of) if ranked else None
 
         found.append(("with the model extra", fused, fused_ranked))
     else:
@@ -632,7 +639,7 @@ def _shares(logit: Any, kind: Any, hit: Any) -> str:
 
 
 #: The gates' signals, in Gate's order (the keyword engine has no situation).
-SIGNALS = ("top", "head", "names", "situation", "heads")
+SIGNALS = ("top", "head", "names", "situation", "heads", "body")
 #: The share of the fitting set's no-answer questions each gate must leave empty.
 EMPTY_TARGET = 0.9
 
@@ -685,6 +692,7 @@ def fit() -> None:
         candidates = [(0,), (0, 1, 2), (0, 1, 2, 4)]
         if model:
             candidates += [(0, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3, 4)]
+            candidates += [(0, 2, 3, 5), (0, 1, 2, 3, 5), (0, 1, 2, 3, 4, 5)]
         chosen: tuple[float, int, str] | None = None
         for features in candidates:
             label = " + ".join(SIGNALS[f] for f in features)
@@ -692,7 +700,7 @@ def fit() -> None:
             full = [0.0] * len(SIGNALS)
             for f, w in zip(features, weights, strict=True):
                 full[f] = round(float(w), 2)
-            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2), full[4])
+            gate = Gate(full[0], full[1], full[2], full[3], round(bias, 2), full[4], full[5])
             cv_hit, cv_empty = _cross_validate(x[:, features], y, hit)
             transfer = []
             for train, test in (("dev", "adr"), ("adr", "dev")):
@@ -753,9 +761,11 @@ def ceiling(directions: int = 20_000) -> None:
                 gate.names_weight,
                 gate.situation_weight,
                 gate.heads_weight,
+                gate.body_weight,
             ]
         )  # SIGNALS' order
-        used = [i for i, s in enumerate(SIGNALS) if s != "situation" or gate is not KEYWORD_GATE]
+        model_only = ("situation", "body")
+        used = [i for i, s in enumerate(SIGNALS) if s not in model_only or gate is not KEYWORD_GATE]
         for part in ("tune", "report"):
             asked = list(dev_queries(part))
             rows = [_signal_row(ranked_search, q.text, q.expect) for q in asked]
@@ -991,6 +1001,7 @@ class _Prober:
         from gitmem.recall import semantic
 
         self.index = Index.build(docs)
+        self.bodies = {d.id: d.body for d in docs}
         self.vectors = semantic.Vectors.build(docs) if fused else None
         self.fused = fused
         sample = sorted(docs, key=lambda d: zlib.crc32(d.id.encode()))[:200]
@@ -1042,8 +1053,12 @@ class _Prober:
         if not ranked:
             return dict.fromkeys(_PROBED, 0.0), bool(expect), False
         index = self.index
-        fused = semantic.signals if self.fused else None
-        read = fused(index, text, ranked) if fused else index.signals(text, ranked)
+        bodies = self.bodies
+        read = (
+            semantic.signals(index, text, ranked, lambda hit: bodies.get(hit.id))
+            if self.fused
+            else index.signals(text, ranked)
+        )
         out = {f: float(getattr(read, f)) for f in SIGNALS}
         out["bg_share"] = bisect_left(self.near, read.top) / len(self.near)
         out["bg_less"] = read.top - statistics.median(self.near)

@@ -140,7 +140,7 @@ def remembered_recall(
     when the full path must answer."""
     from gitmem.recall import semantic
     from gitmem.recall.cache import stored
-    from gitmem.recall.service import with_freshness
+    from gitmem.recall.service import bodies, with_freshness
 
     known = memory.known
     if known.tip is None or known.entries_tree is None or k <= 0:
@@ -148,15 +148,22 @@ def remembered_recall(
     loaded = stored(memory.common_dir, known.dir, known.entries_tree, semantic=known.semantic)
     if loaded is None:
         return None
+    history = memory.history()
     try:
         found = semantic.answer(
-            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+            loaded.index,
+            loaded.vectors,
+            query,
+            k=k,
+            types=types,
+            min_score=min_score,
+            body_of=bodies(history, known.tip),
         )
     except semantic.SemanticUnavailable:
         raise
     except Exception:  # a damaged cache: the full path sets it aside and rebuilds
         return None
-    return with_freshness(found, memory.history(), known.tip)
+    return with_freshness(found, history, known.tip)
 
 
 def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Precedent] | None:

@@ -61,6 +61,10 @@ Gating (whether anything applies)
       the memory lacks ("Friday") says nothing;
     - situation (gitmem.recall.semantic only): the query's similarity to the best hit's
       applies_when alone;
+    - body (gitmem.recall.semantic only): the query's similarity to the best hit's body, its
+      Markdown sections read whole (up to the model's 256 word-pieces). A precedent's context
+      tells the situation it came from in the words an asker uses; a near-topic entry shares
+      the query's topic in its head but not its case in its body;
     - heads: the best head share among the first HEADS_OF hits of the whole ranking (the best
       hit's included). Own-words situations often rank first an entry that holds their words
       in its body, with the precedent that names the situation in its head just below; a
@@ -189,6 +193,7 @@ class Why:
     head: float | None = None  # the share of the query's words in this hit's title/applies_when
     names: tuple[str, ...] = ()  # the query's names (capitalised words...) no entry holds
     heads: float | None = None  # the best head share among the query's first HEADS_OF hits
+    body: float | None = None  # the query's similarity to the best hit's body (the model)
 
 
 @dataclass(frozen=True)
@@ -232,6 +237,7 @@ class Signals:
     names: int = 0  # the query's names (capitalised words, acronyms, versions) no entry holds
     situation: float = 0.0  # the query's cosine with the best hit's applies_when (the model)
     heads: float = 0.0  # the best head share among the first HEADS_OF ranked hits
+    body: float = 0.0  # the query's cosine with the best hit's body (the model)
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,7 @@ class Gate:
     situation_weight: float
     bias: float
     heads_weight: float = 0.0
+    body_weight: float = 0.0
 
     def logit(self, signals: Signals) -> float:
         return (
@@ -254,6 +261,7 @@ class Gate:
             + self.names_weight * signals.names
             + self.situation_weight * signals.situation
             + self.heads_weight * signals.heads
+            + self.body_weight * signals.body
             + self.bias
         )
 
@@ -267,10 +275,10 @@ class Gate:
 
     def needed(self, names: int) -> float:
         """The lowest best score that can pass with this many absent names, whatever the head
-        shares and the situation similarity (each at most 1): a search's pruning bound."""
+        shares and the similarities (each at most 1): a search's pruning bound."""
         rest = self.names_weight * names + self.bias
         rest += max(0.0, self.head_weight) + max(0.0, self.situation_weight)
-        rest += max(0.0, self.heads_weight)
+        rest += max(0.0, self.heads_weight) + max(0.0, self.body_weight)
         return max(0.0, min(1.0, -rest / self.score_weight))
 
     def verdict(self, score: float, signals: Signals, what: str) -> str:
@@ -287,6 +295,8 @@ class Gate:
             said.append(f"the query's similarity to its applies_when, {signals.situation:.2f}")
         if self.heads_weight:
             said.append(f"the best such share among the first {HEADS_OF} hits, {signals.heads:.2f}")
+        if self.body_weight:
+            said.append(f"the query's similarity to its body, {signals.body:.2f}")
         signals_said = "from " + "; ".join(said)
         if confidence < 0.5:
             return (

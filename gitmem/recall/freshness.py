@@ -24,13 +24,16 @@ __all__ = ["Freshness", "History", "freshness", "note"]
 
 
 class History(Protocol):
-    """The repository questions freshness asks."""
+    """The repository questions freshness asks (and the recall gate's reading of a hit's
+    body, gitmem.recall.service.bodies)."""
 
     def missing(self, commit: str, paths: Collection[str]) -> set[str]: ...
 
     def first_added(self, tip: str, paths: list[str]) -> dict[str, str]: ...
 
     def run_git_all(self, commands: list[list[str]]) -> list[str]: ...
+
+    def read_file(self, commit: str, path: str, limit: int) -> bytes | None: ...
 
 
 class Freshness:

@@ -24,18 +24,21 @@ Fusion and gating
     absent topic still finds something at cosine 0.3-0.45; words alone rank situations less
     well. Whether anything applies is FUSED_GATE's decision (a gitmem.recall.engine `Gate`)
     over the best fused hit's `Signals`: its fused score, the keyword head share and absent
-    names of gitmem.recall.engine, and the query's similarity to that hit's applies_when
-    alone (one more run of the model on a short text, made only when it can change the
-    decision). The hits are the entries within RELATIVE_FLOOR of the best. The weight was
+    names of gitmem.recall.engine, the query's similarity to that hit's applies_when alone
+    (one more run of the model on a short text), and its similarity to that hit's body, read
+    whole up to BODY_TOKENS (`entry_body` of its file, which the caller reads: `body_of`).
+    Each similarity is computed only when it can still change the decision: the body, a
+    longer run of the model (60-140 ms of CPU), for 9 of the development set's 160 queries.
+    The hits are the entries within RELATIVE_FLOOR of the best. The weight was
     chosen on the tuning part of the development set, the gate fitted as the keyword one is
     (engine docstring, "Gating"; `python bench/recall.py --fit`): of the signal sets tried,
-    all four cross-validated best (gated hit@5 0.990 against 0.962 for the score alone). With
-    the fused score already holding the keywords, the head share's weight comes out small
-    and negative; the applies_when similarity and the absent names carry the decision. The
-    keyword gate's heads (the best head share among the first hits) ties here (0.990) and
-    is left out, though `--explain` reports it; the other signals tried in the fourth round
-    (`bench/recall.py --probe`) were dropped, a corpus background among them.
-    `--quality` prints the figures of both parts.
+    these five cross-validated best (gated hit@5 0.994, against 0.990 without the body and
+    0.962 for the score alone). With the fused score already holding the keywords, the head
+    share's weight comes out small and negative; the similarities and the absent names carry
+    the decision. The keyword gate's heads (the best head share among the first hits) ties
+    here and is left out, though `--explain` reports it; the other signals tried since the
+    fourth round (`bench/recall.py --probe`, docs/recall-rounds.md) were dropped, a corpus
+    background among them. `--quality` prints the figures of both parts.
 
 Similarity over many entries
     The CANDIDATES most similar entries are found in two steps. A chunk of more than
@@ -126,12 +129,20 @@ _TOKENIZER_FILE: Final = (
 #: Tokens an entry's head is cut at, and a query (module docstring, "Embedding").
 DOC_TOKENS: Final = 64
 QUERY_TOKENS: Final = 128
+#: Tokens of the best hit's body the gate's body similarity reads: the model's own limit
+#: (module docstring, "Fusion and gating").
+BODY_TOKENS: Final = 256
 #: Chosen on the tuning half of the development set (module docstring, "Fusion and gating").
 SEMANTIC_WEIGHT: Final = 0.6
 #: Whether anything applies, over the best fused score and the query's coverage (module
 #: docstring, "Fusion and gating"), fitted by `bench/recall.py --fit`.
 FUSED_GATE: Final = Gate(
-    score_weight=23.83, head_weight=-1.99, names_weight=-4.21, situation_weight=7.11, bias=-11.72
+    score_weight=22.56,
+    head_weight=-1.99,
+    names_weight=-4.07,
+    situation_weight=6.78,
+    bias=-11.61,
+    body_weight=1.83,
 )
 #: How many entries, by similarity and by keyword score, are fused and compared.
 CANDIDATES: Final = 100
@@ -995,9 +1006,13 @@ def search(
     k: int = 5,
     types: Collection[str] | None = None,
     min_score: float | None = None,
+    body_of: BodyOf | None = None,
 ) -> list[Hit]:
     """The hits of `answer`, without explanations."""
-    return answer(index, vectors, query, k=k, types=types, min_score=min_score, explain=False).hits
+    found = answer(
+        index, vectors, query, k=k, types=types, min_score=min_score, explain=False, body_of=body_of
+    )
+    return found.hits
 
 
 def answer(
@@ -1011,6 +1026,7 @@ def answer(
     explain: bool = True,
     weight: float = SEMANTIC_WEIGHT,
     gate: Gate = FUSED_GATE,
+    body_of: BodyOf | None = None,
 ) -> Answer:
     """Keyword and semantic recall fused (module docstring); keyword recall alone as fallback.
     weight is the similarity's share of the fused score (bench/recall.py sweeps it).
@@ -1018,6 +1034,8 @@ def answer(
     Falls back when the extra is missing or no vectors are given; min_score then means the
     keyword score, as in Index.answer. Each hit's Why gives its keyword signals, its cosine
     and the fused score against the threshold; an empty answer names the best rejected one.
+    body_of reads a hit's body for the gate (`entry_body` of its file); without it, or where
+    it gives None, the gate reads the best hit's head in its place.
     """
     if vectors is None or not available():
         return index.answer(query, k=k, types=types, min_score=min_score, explain=explain)
@@ -1077,9 +1095,10 @@ def answer(
             break
         hits.append(found)
     read: Signals | None = None  # what the gate read of the best hit
-    situations: dict[str, float] = {}  # the query's similarity to an applies_when, by text
+    similarities: dict[tuple[str, int], float] = {}  # the query's, to a text read so long
+    bodies = body_of or (lambda hit: None)
     if min_score is None and hits and best is not None:
-        read = _signals(index, query_vector, query, hits, names, gate, situations)
+        read = _signals(index, query_vector, query, hits, names, gate, similarities, bodies)
         if gate.passes(read):
             hits = [h for h in hits if h.score >= RELATIVE_FLOOR * best.score]
         else:
@@ -1090,7 +1109,9 @@ def answer(
     if min_score is None and best is not None:
         # An explanation gives every signal, the applies_when similarity even where the
         # decision did not need it (no decision changes: it could not have changed it).
-        read = _signals(index, query_vector, query, hits or [best], names, None, situations)
+        read = _signals(
+            index, query_vector, query, hits or [best], names, None, similarities, bodies
+        )
 
     def explained(hit: Hit) -> Hit:
         _, words, cosine = fused[hit.id]
@@ -1122,16 +1143,39 @@ def answer(
             head=base.head if base is not None else None,
             names=names,
             heads=read.heads if read is not None and min_score is None else None,
+            body=read.body if read is not None and min_score is None else None,
         )
         return replace(hit, why=why)
 
     return Answer([explained(h) for h in hits], None if rejected is None else explained(rejected))
 
 
-def signals(index: Index, query: str, hits: Sequence[Hit]) -> Signals:
+#: What a caller tells the gate of a hit's body: its text, or None when it cannot be read.
+BodyOf = Callable[[Hit], "str | None"]
+
+
+def entry_body(raw: bytes | None) -> str | None:
+    """The body the gate reads of an entry file's bytes: its Markdown after the front matter,
+    without the section headings (what the recall index calls the context, content and
+    evidence). None when there is no file."""
+    if raw is None:
+        return None
+    text = raw.decode("utf-8", "replace").replace("\r\n", "\n")
+    if text.startswith("---\n"):
+        end = text.find("\n---", 3)
+        text = text[end + 4 :] if end >= 0 else ""
+    return "\n".join(line for line in text.splitlines() if not _HEADING.match(line)).strip()
+
+
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def signals(index: Index, query: str, hits: Sequence[Hit], body_of: BodyOf) -> Signals:
     """The fused gate's signals for a query whose fused hits are hits, best first
     (bench/recall.py fits FUSED_GATE on them)."""
-    return _signals(index, embed_query(query), query, hits, index.absent_names(query), None, {})
+    query_vector = embed_query(query)
+    names = index.absent_names(query)
+    return _signals(index, query_vector, query, hits, names, None, {}, body_of)
 
 
 def _signals(
@@ -1141,25 +1185,44 @@ def _signals(
     hits: Sequence[Hit],
     names: tuple[str, ...],
     gate: Gate | None,
-    situations: dict[str, float],
+    similarities: dict[tuple[str, int], float],
+    body_of: BodyOf,
 ) -> Signals:
-    """The keyword signals of the best hit (`Index.signals`) with its fused score and the
-    query's similarity to its applies_when alone (module docstring, "Fusion and gating").
+    """The keyword signals of the best hit (`Index.signals`) with its fused score, the
+    query's similarity to its applies_when alone and to its body (module docstring, "Fusion
+    and gating"); an entry whose body is empty or cannot be read is read by its head.
 
-    That similarity costs one more run of the model (a short text), so when a gate is given
-    it is computed only if it can change the gate's decision, and it is kept in situations
-    (by text) for the explanation that asks for it again."""
+    Each similarity costs one more run of the model, so when a gate is given each is
+    computed only if it can still change the gate's decision, and kept in similarities (by
+    text and length) for the explanation that asks for it again."""
     best = hits[0]
     found = replace(index.signals(query, hits), top=best.score)
-    if query_vector is None or not best.applies_when.strip():
+    if query_vector is None:
         return found
-    if gate is not None:
-        low = gate.passes(replace(found, situation=0.0))
-        high = gate.passes(replace(found, situation=1.0))
-        if low == high:
-            return found
-    text = best.applies_when
-    if text not in situations:
-        row = _model().embed([text], DOC_TOKENS)[0]
-        situations[text] = round(max(0.0, _dot(query_vector, tuple(row))), 4)
-    return replace(found, situation=situations[text])
+
+    def settled(signals: Signals, *unknown: str) -> bool:
+        """Whether the gate decides alike whatever the unknown similarities (each in 0..1)."""
+        if gate is None:
+            return False
+        weights = [gate.situation_weight if u == "situation" else gate.body_weight for u in unknown]
+        base = gate.logit(signals)  # the unknown similarities stand at 0 in it
+        low = base + sum(min(0.0, w) for w in weights)
+        high = base + sum(max(0.0, w) for w in weights)
+        return (low >= 0.0) == (high >= 0.0)
+
+    def similarity(text: str, tokens: int) -> float:
+        if (text, tokens) not in similarities:
+            row = _model().embed([text], tokens)[0]
+            similarities[text, tokens] = round(max(0.0, _dot(query_vector, tuple(row))), 4)
+        return similarities[text, tokens]
+
+    if settled(found, "situation", "body"):
+        return found
+    if best.applies_when.strip():
+        found = replace(found, situation=similarity(best.applies_when, DOC_TOKENS))
+    if settled(found, "body"):
+        return found
+    body = body_of(best)
+    if body is None or not any(c.isalnum() for c in body):
+        body = f"{best.title}\n{best.applies_when}"
+    return replace(found, body=similarity(body, BODY_TOKENS))

@@ -25,7 +25,15 @@ from gitmem.recall.freshness import History, freshness, note
 if TYPE_CHECKING:  # a warm recall that never opens the repository loads no pygit2
     from gitmem.repo.workspace import Workspace
 
-__all__ = ["STEP_TYPES", "RecallAnswer", "Recalled", "recall", "recall_answer", "with_freshness"]
+__all__ = [
+    "STEP_TYPES",
+    "RecallAnswer",
+    "Recalled",
+    "bodies",
+    "recall",
+    "recall_answer",
+    "with_freshness",
+]
 
 
 @dataclass(frozen=True)
@@ -92,18 +100,48 @@ def recall_answer(
         return RecallAnswer([])
     cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic, progress=progress)
     loaded = cache.load(memory_tree)
+    body_of = bodies(store, commit)
     try:
         found = semantic.answer(
-            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+            loaded.index,
+            loaded.vectors,
+            query,
+            k=k,
+            types=types,
+            min_score=min_score,
+            body_of=body_of,
         )
     except semantic.SemanticUnavailable:
         raise
     except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
         loaded = cache.recover(memory_tree)
         found = semantic.answer(
-            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score
+            loaded.index,
+            loaded.vectors,
+            query,
+            k=k,
+            types=types,
+            min_score=min_score,
+            body_of=body_of,
         )
     return with_freshness(found, store, commit)
+
+
+#: How much of an entry file the gate reads for its body: the largest entry a reader takes.
+BODY_BYTES = 64 * 1024
+
+
+def bodies(history: History, commit: str) -> Callable[[Hit], str | None]:
+    """What the fused gate reads of a hit's body (gitmem.recall.semantic.entry_body): its
+    file at commit, asked of the opened repository or of git itself; None where the file
+    cannot be read, and the gate then reads the hit's head."""
+
+    def body_of(hit: Hit) -> str | None:
+        from gitmem.recall.semantic import entry_body
+
+        return entry_body(history.read_file(commit, hit.path, BODY_BYTES))
+
+    return body_of
 
 
 def with_freshness(found: Answer, history: History, commit: str) -> RecallAnswer:

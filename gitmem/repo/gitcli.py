@@ -423,6 +423,18 @@ class History:
     def run_git_all(self, commands: list[list[str]]) -> list[str]:
         return run_all(self.folder, commands, self.pinned)
 
+    def read_file(self, commit: str, path: str, limit: int) -> bytes | None:
+        """The bytes (at most limit + 1) of the file at path in commit, None where git has
+        no such file: one `git cat-file blob`."""
+        done = subprocess.run(
+            ["git", "cat-file", "blob", f"{commit}:{path}"],
+            cwd=self.folder,
+            capture_output=True,
+            env=clean_git_env(self.pinned),
+            check=False,
+        )
+        return done.stdout[: limit + 1] if done.returncode == 0 else None
+
     def missing(self, commit: str, paths: Collection[str]) -> set[str]:
         """The paths that name nothing (no file, no folder) in commit's tree: one
         `git cat-file --batch-check` for all of them."""

@@ -556,6 +556,17 @@ class Store:
         found = self.item(tree, path)
         return self.read(found.oid) if found else None
 
+    def read_file(self, commit: str, path: str, limit: int) -> bytes | None:
+        """The bytes (at most limit + 1) of the file at path in commit; None where no file is
+        (a folder, a link, a submodule, nothing) or it cannot be read."""
+        try:
+            found = self.item(self.tree_of(commit), path)
+            if found is None or not found.is_file:
+                return None
+            return self.read(found.oid, limit)
+        except GitmemError:
+            return None
+
     def walk(self, tree: str | None, prefix: str = "") -> Iterator[TreeItem]:
         """Every non-tree item below tree, with paths prefixed by prefix."""
         if tree is None:

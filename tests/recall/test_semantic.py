@@ -281,7 +281,10 @@ def test_semantic_quality(labelled: Index, vectors: semantic.Vectors) -> None:
     """Floors one question under what bench/recall.py --quality measures on the project's own
     set (hit@5 0.89, situations 0.74, no-match empty 0.96): the model must keep paying (it
     finds five situations more than keywords alone, 26 of 35 against 21)."""
-    figures = quality(lambda q: semantic.search(labelled, vectors, q))
+    bodies = {d.id: d.body for d in corpus()}
+    figures = quality(
+        lambda q: semantic.search(labelled, vectors, q, body_of=lambda h: bodies.get(h.id))
+    )
     assert figures["all hit@5"] >= 0.88
     assert figures["situations hit@5"] >= 0.71
     assert figures["no-match empty"] >= 0.92
@@ -299,7 +302,10 @@ def test_semantic_quality_on_the_development_set() -> None:
 
     index = Index.build(dev_corpus())
     vectors = semantic.Vectors.build(dev_corpus())
-    figures = report_figures(lambda q: semantic.search(index, vectors, q))
+    bodies = {d.id: d.body for d in dev_corpus()}
+    figures = report_figures(
+        lambda q: semantic.search(index, vectors, q, body_of=lambda h: bodies.get(h.id))
+    )
     assert figures["hit@1"] >= 0.82
     assert figures["hit@5"] >= 0.85
     assert figures["situations hit@5"] >= 0.71
@@ -314,7 +320,7 @@ def test_the_fused_gate_reads_the_similarity_to_the_best_hits_applies_when(
     found = semantic.answer(labelled, vectors, query)
     assert found.hits
     best = found.hits[0]
-    read = semantic.signals(labelled, query, found.hits)
+    read = semantic.signals(labelled, query, found.hits, lambda hit: None)
     alone = semantic.cosine_of(
         semantic.embed_query(query) or [], Doc("x", "", "", best.applies_when, (), "", "")
     )
@@ -323,6 +329,30 @@ def test_the_fused_gate_reads_the_similarity_to_the_best_hits_applies_when(
     why = best.why
     assert why is not None and f"similarity to its applies_when, {read.situation:.2f}" in why.gate
     assert semantic.FUSED_GATE.passes(read)
+
+
+@needs_extra
+def test_the_fused_gate_reads_the_similarity_to_the_best_hits_body(
+    labelled: Index, vectors: semantic.Vectors
+) -> None:
+    """The body similarity is the query's cosine with the best hit's body read at
+    BODY_TOKENS, and the explanation says it; where the body cannot be read, the hit's title
+    and applies_when stand in for it."""
+    query = "a unit test only fails shortly before midnight"
+    vector = semantic.embed_query(query) or []
+    bodies = {d.id: d.body for d in corpus()}
+
+    def cosine(text: str) -> float:
+        row = semantic._model().embed([text], semantic.BODY_TOKENS)[0]
+        return sum(a * b for a, b in zip(vector, row, strict=True))
+
+    best = semantic.answer(labelled, vectors, query, body_of=lambda h: bodies.get(h.id)).hits[0]
+    assert best.why is not None and best.why.body is not None
+    assert abs(best.why.body - cosine(bodies[best.id])) < 0.01
+    assert f"similarity to its body, {best.why.body:.2f}" in best.why.gate
+    unread = semantic.answer(labelled, vectors, query, body_of=lambda h: None).hits[0]
+    assert unread.why is not None and unread.why.body is not None
+    assert abs(unread.why.body - cosine(f"{unread.title}\n{unread.applies_when}")) < 0.01
 
 
 @needs_extra
