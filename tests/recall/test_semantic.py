@@ -279,23 +279,23 @@ def test_any_bytes_load_or_raise_value_error(data: bytes) -> None:
 @needs_extra
 def test_semantic_quality(labelled: Index, vectors: semantic.Vectors) -> None:
     """Floors one question under what bench/recall.py --quality measures on the project's own
-    set (hit@5 0.89, situations 0.74, no-match empty 0.96): the model must keep paying (it
-    finds five situations more than keywords alone, 26 of 35 against 21)."""
+    set (hit@5 0.91, situations 0.80, no-match empty 0.96): the model must keep paying (it
+    finds seven situations more than keywords alone, 28 of 35 against 21)."""
     bodies = {d.id: d.body for d in corpus()}
     figures = quality(
         lambda q: semantic.search(labelled, vectors, q, body_of=lambda h: bodies.get(h.id))
     )
-    assert figures["all hit@5"] >= 0.88
-    assert figures["situations hit@5"] >= 0.71
+    assert figures["all hit@5"] >= 0.90
+    assert figures["situations hit@5"] >= 0.77
     assert figures["no-match empty"] >= 0.92
-    assert figures["situations hit@5"] >= quality(labelled.search)["situations hit@5"] + 4 / 35
+    assert figures["situations hit@5"] >= quality(labelled.search)["situations hit@5"] + 6 / 35
 
 
 @needs_extra
 def test_semantic_quality_on_the_development_set() -> None:
     """With the model, on records nobody here wrote: floors one question under what
-    bench/recall.py --quality prints for the report part (hit@1 0.84, hit@5 0.88, situations
-    0.75, no-match empty 0.85; the issue's targets for hit@5, situations and no-match, 0.92,
+    bench/recall.py --quality prints for the report part (hit@1 0.86, hit@5 0.89, situations
+    0.79, no-match empty 0.85; the issue's targets for hit@5, situations and no-match, 0.92,
     0.85 and 0.9, are missed)."""
     from recall_dev import corpus as dev_corpus
     from recall_dev import report_figures
@@ -306,9 +306,9 @@ def test_semantic_quality_on_the_development_set() -> None:
     figures = report_figures(
         lambda q: semantic.search(index, vectors, q, body_of=lambda h: bodies.get(h.id))
     )
-    assert figures["hit@1"] >= 0.82
-    assert figures["hit@5"] >= 0.85
-    assert figures["situations hit@5"] >= 0.71
+    assert figures["hit@1"] >= 0.84
+    assert figures["hit@5"] >= 0.87
+    assert figures["situations hit@5"] >= 0.75
     assert figures["no-match empty"] >= 0.8
 
 
