@@ -9,8 +9,9 @@ scanning until a later run no longer reports them.
 The log has one run whose tool is gitmem, with a rule descriptor for every rule gitmem has
 (RULES: the README's rule table, said once more here where SARIF viewers show it), one result
 a problem: its rule, its level (error, or warning for warnings), its message, and where it is
-(the file as a path from the repository root, and the line when the rule knows it; a finding
-about a whole file points at its first line). Each result carries a partial fingerprint made
+(the file as a path from the repository root, percent-encoded as the URI reference SARIF asks
+for, and the line when the rule knows it; a finding about a whole file points at its first
+line). Each result carries a partial fingerprint made
 of the rule, the path and the message less the commit it names, so a finding that persists
 across pushes stays one alert. The output is byte-stable: keys sorted, results in the order of
 the report.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import urllib.parse
 from importlib import metadata
 from typing import Any
 
@@ -117,6 +119,15 @@ def _descriptor(rule: str) -> dict[str, Any]:
     return descriptor
 
 
+def _uri(path: str) -> str:
+    """A path from the repository root as the relative URI reference SARIF asks for (§3.4.3):
+    every character but the unreserved ones and '/' percent-encoded, UTF-8 first, so a space, a
+    '#' (a fragment), a '?' (a query), a ':' (a scheme) or a letter beyond ASCII in a file name,
+    or a finding that names no file (`commit 0123456789ab message`), still reads back as the
+    path."""
+    return urllib.parse.quote(path.lstrip("/"), safe="/")
+
+
 def _fingerprint(problem: Problem) -> str:
     message = _COMMIT_NOTE.sub("", problem.message)
     key = "\0".join((problem.rule, problem.path, message))
@@ -131,7 +142,7 @@ def log(problems: list[Problem], warnings: list[str] | None = None) -> dict[str,
     for problem in problems:
         location = {
             "physicalLocation": {
-                "artifactLocation": {"uri": problem.path.lstrip("/"), "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": {"uri": _uri(problem.path), "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": problem.line or 1},
             }
         }

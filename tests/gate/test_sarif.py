@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from pathlib import Path
 
 import jsonschema
+import jsonschema_rs
 import pytest
 from clirunner import run, write
 from npmpkgs import SARIF_SCHEMA, SARIF_SCHEMA_PACKAGE, fetch
@@ -94,3 +96,33 @@ def test_every_rule_of_the_readme_has_a_descriptor() -> None:
         ids.update(re.findall(r"`([A-Z][A-Z-]+)`", cell))
     assert ids, "the README's rule table moved"
     assert ids <= set(sarif.RULES), ids - set(sarif.RULES)
+
+
+#: RFC 3986's URI and URI reference, as the SARIF schema names them (jsonschema alone checks
+#: neither format without an extra package)
+_URI_FORMATS = jsonschema.FormatChecker([])
+for _format in ("uri", "uri-reference"):
+    _URI_FORMATS.checks(_format)(
+        jsonschema_rs.Draft7Validator({"format": _format}, validate_formats=True).is_valid
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".gitmem/candidates/notes #1.md",  # a space, and a '#' that would start a fragment
+        ".gitmem/candidates/100%.md",  # a '%' that is no escape
+        ".gitmem/candidates/ünïcode.md",  # not ASCII: a URI holds it percent-encoded
+        "commit 0123456789ab message",  # a secret in a commit message: no file at all
+        "a:b.md",  # read as the scheme `a` when written raw
+    ],
+)
+def test_every_location_is_a_uri_reference(path: str, schema: dict[str, object]) -> None:
+    """artifactLocation.uri is a URI reference (SARIF 2.1.0 §3.4.3; the schema's format
+    `uri-reference`). The path went in raw: a space, a '#' or a letter beyond ASCII made the
+    log invalid, and a '#' cut what code scanning read of the path at it."""
+    log = sarif.log([Problem(path, 2, "SECRET", "a token")])
+    jsonschema.Draft7Validator(schema, format_checker=_URI_FORMATS).validate(log)
+    uri = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert urllib.parse.unquote(uri["uri"]) == path
+    assert urllib.parse.urlsplit(uri["uri"]).path == uri["uri"]  # no scheme, query, fragment
