@@ -26,6 +26,7 @@ import urllib.parse
 from importlib import metadata
 from typing import Any
 
+from gitmem import DISTRIBUTION, __version__
 from gitmem.model.problem import Problem
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -93,10 +94,12 @@ def _name(rule: str) -> str:
 
 
 def _version() -> str:
+    """gitmem's version, as its distribution (DISTRIBUTION: the name `gitmem` on the package
+    index is another project's) records it, or the package's own from a source tree."""
     try:
-        return metadata.version("gitmem")
-    except metadata.PackageNotFoundError:  # run from a source tree
-        return "0"
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:  # run from a source tree never installed
+        return __version__
 
 
 def _descriptor(rule: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
+from importlib import metadata
 from pathlib import Path
 
 import jsonschema
@@ -14,6 +15,8 @@ import pytest
 from clirunner import run, write
 from npmpkgs import SARIF_SCHEMA, SARIF_SCHEMA_PACKAGE, fetch
 
+import gitmem
+from gitmem import DISTRIBUTION
 from gitmem.gate import sarif
 from gitmem.model.problem import Problem
 
@@ -126,3 +129,11 @@ def test_every_location_is_a_uri_reference(path: str, schema: dict[str, object])
     uri = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert urllib.parse.unquote(uri["uri"]) == path
     assert urllib.parse.urlsplit(uri["uri"]).path == uri["uri"]  # no scheme, query, fragment
+
+
+def test_the_tool_is_the_gitmem_that_ran() -> None:
+    """The driver's version was read from the distribution `gitmem`, which is not gitmem's
+    (DISTRIBUTION names it): every log said version "0", or the version of whatever unrelated
+    project of that name was installed beside it."""
+    driver = sarif.log([])["runs"][0]["tool"]["driver"]
+    assert driver["version"] == metadata.version(DISTRIBUTION) == gitmem.__version__
