@@ -1119,6 +1119,69 @@ def test_the_rulesets_of_the_memory_branch_govern_the_admission(
     assert tip(server, proposal.branch) == ""
 
 
+#: The permission of a job's token each API call the admission makes needs, as GitHub's REST
+#: reference lists it under "Fine-grained access tokens" for the endpoint (any one of a set
+#: will do; `metadata` is given to every token that has any permission).
+API_PERMISSIONS = [
+    (r"GET /repos/[^/]+/[^/]+/pulls(/\d+(/reviews|/commits)?)?", {"pull-requests"}),
+    (r"POST /graphql", {"pull-requests"}),  # pullRequest { reviewDecision }
+    (r"GET /repos/[^/]+/[^/]+/issues/\d+/events", {"issues", "pull-requests"}),
+    (r"GET /repos/[^/]+/[^/]+/activity", {"metadata"}),
+    (r"GET /repos/[^/]+/[^/]+/collaborators/[^/]+/permission", {"metadata"}),
+    (r"GET /repos/[^/]+/[^/]+/rules/branches/.+", {"metadata"}),
+    (r"GET /repos/[^/]+/[^/]+/commits/[0-9a-f]{40}/check-runs", {"checks"}),
+    (r"GET /repos/[^/]+/[^/]+/commits/[0-9a-f]{40}/status", {"statuses"}),
+    (r"GET /repos/[^/]+/[^/]+/actions/(workflows/[^/]+/runs|runs/\d+/jobs)", {"actions"}),
+]
+
+
+def uncovered(requests: list[tuple[str, str]], permissions: dict[str, str]) -> list[str]:
+    """The calls among requests that a token of these permissions may not make."""
+    held = {"metadata", *permissions}
+    missing = []
+    for method, path in requests:
+        call = f"{method} {path}"
+        needs = [need for pattern, need in API_PERMISSIONS if re.fullmatch(pattern, call)]
+        assert needs, f"{call}: add the permission it needs to API_PERMISSIONS"
+        if not needs[0] & held:
+            missing.append(f"{call} needs {' or '.join(sorted(needs[0]))}")
+    return missing
+
+
+@pytest.mark.e2e
+def test_each_admit_job_may_read_everything_its_step_reads(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """A required check that an outside CI reports as a commit status is read from the
+    combined status, which a token reads only with `statuses: read`. The admit job did not ask
+    for it: on a private repository GitHub answered 403 there, and every admission under such
+    a ruleset was refused as "GitHub's API could not be read"."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.pr["labels"] = [{"name": "gitmem:admit"}]  # read back from the issue's events
+    api.events = [{"event": "labeled", "label": {"name": "gitmem:admit"},
+                   "actor": {"login": "alice"}, "created_at": "2026-11-29T12:00:00Z"}]  # fmt: skip
+    api.rules = [
+        {"type": "pull_request", "parameters": {"required_approving_review_count": 1}},
+        {"type": "required_status_checks", "parameters": {"required_status_checks": [
+            {"context": "gitmem check"}, {"context": "ci/jenkins"}]}},
+    ]  # fmt: skip
+    api.statuses[proposal.commit] = [{"context": "ci/jenkins", "state": "success"}]
+    runner = Runner(tmp_path, clone(server, tmp_path / "runner"))
+    runner_env(runner, api, "workflow_run", review_event(proposal.branch))
+    jobs = workflow("gitmem-admit.yml")["jobs"]
+    resolved = runner.run("gitmem-admit.yml", "Name the pull request", {"GITHUB_TOKEN": "ghs_r"})
+    assert resolved.returncode == 0 and runner.outputs()["pull-request"] == str(NUMBER)
+    assert uncovered(api.requests, jobs["resolve"]["permissions"]) == []
+    api.requests.clear()
+    env = {"GITHUB_TOKEN": "ghs_r", "GITMEM_GIT_TOKEN": "ghs_a", "PULL_REQUEST": str(NUMBER)}
+    done = runner.run("gitmem-admit.yml", "Admit the candidate", env)
+    assert done.returncode == 0 and runner.outputs()["status"] == "admitted", done.stdout
+    assert any(path.endswith("/status") for _method, path in api.requests)
+    assert uncovered(api.requests, jobs["admit"]["permissions"]) == []
+
+
 ACTIONS_APP = 15368  # GitHub Actions' app id, as a ruleset names a check's source
 
 
