@@ -11,10 +11,29 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 REPO = "acme/shop"
 CHECK_SUITE = 501
+
+
+class Page:
+    """A list answer GitHub pages: `per_page` items of it (`default` unless the query asks),
+    the page the query names, and a `Link: <…>; rel="next"` header while more remain."""
+
+    def __init__(self, body: Any, key: str, query: dict[str, str], default: int = 30) -> None:
+        self.size = min(int(query.get("per_page") or default), 100)
+        self.number = int(query.get("page") or 1)
+        items = body[key]
+        start = (self.number - 1) * self.size
+        self.more = len(items) > start + self.size
+        self.body = {**body, key: items[start : start + self.size]}
+        self.query = query
+
+    def link(self, url: str, path: str) -> str | None:
+        if not self.more:
+            return None
+        return f'<{url}{path}?{urlencode({**self.query, "page": self.number + 1})}>; rel="next"'
 
 
 class FakeGitHub:
@@ -169,7 +188,9 @@ class FakeGitHub:
         if path.startswith(f"{repo}/commits/") and path.endswith("/check-runs"):
             sha = path.split("/")[-2]
             runs = [r for r in self.check_runs.get(query.get("check_name", ""), [])]
-            return {"check_runs": [r for r in runs if r["head_sha"] == sha]}
+            found = [r for r in runs if r["head_sha"] == sha]
+            # paged as GitHub pages it: per_page runs (30 unless asked), a Link to the next
+            return Page({"total_count": len(found), "check_runs": found}, "check_runs", query)
         if path.startswith(f"{repo}/commits/") and path.endswith("/status"):
             return {"statuses": self.statuses.get(path.split("/")[-2], [])}
         if path == f"{repo}/actions/runs":
@@ -216,12 +237,16 @@ def serve(fake: FakeGitHub) -> Iterator[FakeGitHub]:
                 self.end_headers()
                 return
             try:
-                data = json.dumps(fake.answer(method, parts.path, query, body)).encode()
+                answer = fake.answer(method, parts.path, query, body)
             except KeyError:
                 self.send_response(404)
                 self.end_headers()
                 return
+            link = answer.link(fake.url, parts.path) if isinstance(answer, Page) else None
+            data = json.dumps(answer.body if isinstance(answer, Page) else answer).encode()
             self.send_response(200)
+            if link:
+                self.send_header("Link", link)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

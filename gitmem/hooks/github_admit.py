@@ -465,11 +465,17 @@ def _passed(api: Api, sha: str, context: str, app: int | None = None) -> bool:
     """Whether the required check `context` passed on sha. When the ruleset names the app it
     must come from (`integration_id`), as GitHub does only a check run of that app counts: a
     commit status, which anyone who may push can post, or another app's check run does not."""
-    runs = api.get(f"{api.repo_path}/commits/{sha}/check-runs", check_name=context, filter="latest")
+    # every page: GitHub answers 30 runs unless asked, and a failed one may be on any page
+    runs = api.pages(
+        f"{api.repo_path}/commits/{sha}/check-runs",
+        "check_runs",
+        check_name=context,
+        filter="latest",
+    )
     found = [
         r
-        for r in _dig(runs, "check_runs") or []
-        if app is None or _int(_dig(r, "app", "id")) == app
+        for r in runs
+        if isinstance(r, dict) and (app is None or _int(_dig(r, "app", "id")) == app)
     ]
     if found:
         return all(r.get("conclusion") in PASSING for r in found)

@@ -1221,6 +1221,36 @@ def test_a_required_check_counts_only_from_the_source_the_ruleset_names(
     assert done.outputs["status"] == "admitted"
 
 
+@pytest.mark.e2e
+def test_a_failed_required_check_beyond_the_first_page_is_seen(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The check runs of a required check were read with one call, and GitHub answers 30 a
+    page unless asked: a commit with more runs of that name (one per check suite: workflows,
+    apps, re-runs) had those beyond the first page ignored, and a failed run there did not
+    stop the admission."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.rules = [
+        {"type": "required_status_checks", "parameters": {"required_status_checks": [
+            {"context": "tests"}]}},
+    ]  # fmt: skip
+    run = {"head_sha": proposal.commit, "status": "completed", "name": "tests"}
+    api.check_runs["tests"] = [
+        {**run, "id": 100 + n, "conclusion": "success", "check_suite": {"id": 100 + n}}
+        for n in range(30)
+    ]
+    api.check_runs["tests"].append(
+        {**run, "id": 200, "conclusion": "failure", "check_suite": {"id": 200}}
+    )
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.outputs["status"] == "skipped", done.stdout + done.stderr
+    assert "'tests' has not passed" in done.stdout
+
+
 def push_commit(dev: Path, branch: str, path: Path, body: str, message: str) -> str:
     git(dev, "checkout", "-q", branch)
     path.write_text(body)
