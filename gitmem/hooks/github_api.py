@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -136,9 +137,7 @@ class Api:
                 raw = answer.read(8 * 1024 * 1024)
                 link = answer.headers.get("Link")
         except urllib.error.HTTPError as exc:
-            raise ApiError(
-                f"GitHub refused {method} {shown}: HTTP {exc.code} {exc.reason}"
-            ) from None
+            raise ApiError(_refusal(method, shown, exc)) from None
         except (urllib.error.URLError, OSError, ValueError) as exc:
             raise ApiError(f"GitHub did not answer {method} {shown}: {exc}") from None
         if not raw:
@@ -147,3 +146,31 @@ class Api:
             return json.loads(raw), link
         except ValueError:
             raise ApiError(f"GitHub answered {method} {shown} with something not JSON") from None
+
+
+def _refusal(method: str, shown: str, exc: urllib.error.HTTPError) -> str:
+    """What a refused call says: GitHub's own reason (its answer's `message`, on one line),
+    and a rate limit told as one, with when to try again. GitHub refuses a call over its
+    primary rate limit with 403 or 429 and no requests left (`x-ratelimit-remaining: 0`,
+    until `x-ratelimit-reset`), and over a secondary limit with `retry-after`; a bare
+    "HTTP 403" reads the same as a token without a permission."""
+    headers = exc.headers
+    try:
+        body = json.loads(exc.read(64 * 1024) or b"null")
+    except (OSError, ValueError):
+        body = None
+    reason = body.get("message") if isinstance(body, dict) else None
+    said = " ".join(str(reason).split())[:200] if reason else str(exc.reason or "")
+    refused = f"GitHub refused {method} {shown}: HTTP {exc.code} {said}".rstrip()
+    if exc.code not in (403, 429) or headers is None:
+        return refused
+    retry = str(headers.get("retry-after") or "")
+    if retry.isdigit():
+        return f"{refused} (a secondary rate limit: run the workflow again in {retry} seconds)"
+    if headers.get("x-ratelimit-remaining") == "0":
+        reset = str(headers.get("x-ratelimit-reset") or "")
+        when = (
+            time.strftime("%H:%M:%S UTC", time.gmtime(int(reset))) if reset.isdigit() else "later"
+        )
+        return f"{refused} (the API rate limit is used up: run the workflow again after {when})"
+    return refused

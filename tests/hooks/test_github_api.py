@@ -107,3 +107,59 @@ def _serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def _refusing(status: int, headers: dict[str, str], body: bytes) -> Iterator[str]:
+    """A server answering every GET with status, headers and body."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.send_response(status, "Forbidden" if status == 403 else None)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    with _serving(Handler) as url:
+        yield url
+
+
+RESET = 1796558400  # 2026-12-06T12:00:00Z
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "said"),
+    [
+        # the primary limit: 403 (or 429) with no requests left until the reset
+        (403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(RESET)}, "12:00:00 UTC"),
+        (429, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(RESET)}, "12:00:00 UTC"),
+        # a secondary limit: wait as long as retry-after says
+        (403, {"retry-after": "60"}, "60 seconds"),
+    ],
+)
+def test_a_rate_limit_is_told_as_one(status: int, headers: dict[str, str], said: str) -> None:
+    """GitHub refuses a call over its rate limits with 403 (or 429) and says so in headers and
+    body; the message was "HTTP 403 Forbidden", the same as a token without a permission,
+    which sent people to the workflow's permissions for a limit that only needs waiting."""
+    body = b'{"message": "API rate limit exceeded for installation ID 1."}'
+    with _refusing(status, headers, body) as url, pytest.raises(ApiError) as caught:
+        Api(url, "acme/shop", "secret-token").get("/repos/acme/shop/pulls/1")
+    assert "rate limit" in caught.value.message and said in caught.value.message
+    assert "run the workflow again" in caught.value.message
+
+
+def test_a_refusal_says_what_github_said() -> None:
+    """GitHub's own reason ("Resource not accessible by integration": the job's token lacks a
+    permission) was dropped, leaving only "HTTP 403 Forbidden"."""
+    body = b'{"message": "Resource not accessible by integration\\n", "status": "403"}'
+    limits = {"x-ratelimit-remaining": "4999"}
+    with _refusing(403, limits, body) as url, pytest.raises(ApiError) as caught:
+        Api(url, "acme/shop", "secret-token").get("/repos/acme/shop/commits/a/status")
+    message = caught.value.message
+    assert "HTTP 403" in message and "Resource not accessible by integration" in message
+    assert "\n" not in message and "rate limit" not in message
