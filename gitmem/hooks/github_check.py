@@ -125,9 +125,9 @@ def check_pull_request(
         tree = merged.stdout.split("\n", 1)[0].strip()
         if merged.returncode != 0 or len(tree) != 40:
             return _fail(f"the pull request conflicts with {base}: merge or rebase it first")
-        merge = store.run_git(
-            "commit-tree", tree, "-p", base_tip, "-p", head_sha, "-m", "gitmem check: test merge"
-        ).stdout.strip()
+        # written by gitmem, not `git commit-tree`: a runner has no git identity, and git
+        # refuses to write a commit without one (Store.signature falls back to gitmem's)
+        merge = store.write_commit(tree, [base_tip, head_sha], "gitmem check: test merge\n")
         # judged as what merging it would make of the base branch
         store.run_git("update-ref", f"refs/remotes/{remote}/{base}", merge)
         span = f"{base_tip}..{remote}/{base}"

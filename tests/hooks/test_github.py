@@ -1613,6 +1613,40 @@ def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_pa
     assert annotations(done.stdout) == []
 
 
+#: A GitHub-hosted runner configures no git identity, and its user has no full name: git
+#: stops any commit it writes with "empty ident name (for <runner@…>) not allowed", as it
+#: does when the name is empty here (this suite's isolation gives every git a fixed author).
+NO_IDENTITY = {
+    "GIT_AUTHOR_NAME": "",
+    "GIT_AUTHOR_EMAIL": "",
+    "GIT_COMMITTER_NAME": "",
+    "GIT_COMMITTER_EMAIL": "",
+}
+
+
+@pytest.mark.e2e
+def test_a_code_pull_request_is_judged_on_a_runner_with_no_git_identity(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A pull request that is no candidate is judged as the merge it would make, which the
+    step wrote with `git commit-tree`: git asks for an identity there, the runner has none,
+    and the step failed on every such pull request ("git commit-tree … failed: … empty ident
+    name"), so the required check `gitmem check` blocked all code changes."""
+    dev, server = forge_remote
+    git(dev, "checkout", "-q", "-b", "feature")
+    (dev / "app.py").write_text("print('hello')\n")
+    git(dev, "add", "app.py")
+    git(dev, "commit", "-q", "-m", "code")
+    git(dev, "push", "-q", "origin", "feature")
+    git(dev, "checkout", "-q", "main")
+    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    runner.base.update(NO_IDENTITY)
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert annotations(done.stdout) == []
+    assert "judged as the merge of" in done.stdout
+
+
 @pytest.mark.e2e
 def test_a_candidate_pull_request_must_target_the_memory_branch(
     forge_remote: tuple[Path, Path], tmp_path: Path
