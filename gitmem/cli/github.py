@@ -161,6 +161,8 @@ def admit(resolve: bool, given: int | None) -> int:
     else:
         click.echo(f"gitmem admit: {outcome.message}")
     _quote(outcome.comment)
+    if outcome.left_out:  # the comment quotes only the first of them: the log has them all
+        _quote("\n".join(outcome.details))
     _summary(outcome.comment or f"gitmem admit: {outcome.message}\n")
     return outcome.exit_code
 

@@ -60,6 +60,9 @@ WRITERS = frozenset({"admin", "maintain", "write"})
 PASSING = frozenset({"success", "neutral", "skipped"})
 ATTEMPTS = 5
 UNPROVEN = "unproven"
+#: The most characters of a refusal's details its comment quotes: GitHub refuses a comment
+#: longer than 65536 characters, and a candidate can break a rule thousands of times.
+DETAILS_MAX = 50_000
 _CHECK_TITLE = re.compile(rf"{re.escape(CHECK_NAME)} #([1-9][0-9]{{0,9}}) at [0-9a-f]{{40}}")
 
 
@@ -72,6 +75,7 @@ class Outcome:
     comment: str = ""  # Markdown for the pull request, every foreign value escaped
     pull_request: int | None = None
     details: list[str] = field(default_factory=list)
+    left_out: int = 0  # lines of details the comment leaves out (the log shows them all)
 
     @property
     def exit_code(self) -> int:
@@ -696,9 +700,16 @@ def _admitted(approval: Approval, merge: str, tip: str, recreated: bool, branch:
 
 
 def _refused(number: int, message: str, details: str = "") -> Outcome:
+    shown, left = _cut(details, DETAILS_MAX)
     lines = [f"**gitmem did not admit this candidate.** {message}"]
-    if details:
-        lines += ["", block(details)]
+    if shown:
+        lines += ["", block(shown)]
+    if left:
+        lines += [
+            "",
+            f"… and {left} more line(s), left out to keep this comment within what GitHub "
+            "takes: the log of the admit job lists them all.",
+        ]
     lines += [
         "",
         "Nothing was merged. Fix what is named above and approve again, or refuse it with "
@@ -710,4 +721,21 @@ def _refused(number: int, message: str, details: str = "") -> Outcome:
         "\n".join(lines) + "\n",
         number,
         [details] if details else [],
+        left,
     )
+
+
+def _cut(text: str, budget: int) -> tuple[str, int]:
+    """text's first lines that fit in budget characters (the first line cut short when it
+    alone does not), and how many lines were left out."""
+    lines = text.splitlines()
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > budget:
+            if not kept:
+                kept.append(line[: budget - 1] + "…")
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept), len(lines) - len(kept)

@@ -1284,6 +1284,39 @@ def test_a_token_in_an_earlier_commit_refuses_the_admission(
     assert tip(server, "main") == main_before
 
 
+#: The longest comment GitHub takes: a longer body is refused ("Body is too long (maximum is
+#: 65536 characters)"), and the report job failed without telling the pull request anything.
+COMMENT_MAX = 65536
+
+
+@pytest.mark.e2e
+def test_a_refusal_of_thousands_of_findings_still_fits_in_a_comment(
+    memory: Path, api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Every finding of every commit went into the refusal comment: a candidate that breaks a
+    rule a thousand times (here: a token on each line) made a comment GitHub refuses, so the
+    report job failed and the pull request was never told why it was not admitted."""
+    server = bare(tmp_path, hooks=False)
+    connect(memory, server)
+    dev = memory
+    proposal = propose(dev)
+    path = dev / ".gitmem" / "candidates" / f"{proposal.id}.md"
+    clean = git(dev, "show", f"{proposal.commit}:.gitmem/candidates/{proposal.id}.md")
+    tokens = "\n".join(f"token {github_token(n)}" for n in range(1300))
+    leaky = clean.replace("Read objects with pygit2.", f"Read objects.\n\n{tokens}\n")
+    head = push_commit(dev, proposal.branch, path, leaky, "tokens")
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1, done.stdout + done.stderr
+    body = comment(done)
+    assert len(body) <= COMMENT_MAX, len(body)
+    assert "SECRET" in body and github_token(0) not in body
+    assert re.search(r"\d+ more", body), body[-500:]
+    assert body.rstrip().endswith("--reason …`.")  # the comment's end is still there
+    assert done.stdout.count(" SECRET ") >= 1300  # the job's log lists every finding
+
+
 @pytest.mark.e2e
 def test_a_branch_of_several_commits_is_admitted_as_one_recreated_commit(
     memory: Path, api: FakeGitHub, tmp_path: Path
