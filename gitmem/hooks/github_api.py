@@ -14,6 +14,7 @@ API at this boundary: a local HTTP server answering these paths.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -138,7 +139,9 @@ class Api:
                 link = answer.headers.get("Link")
         except urllib.error.HTTPError as exc:
             raise ApiError(_refusal(method, shown, exc)) from None
-        except (urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
+            # HTTPException: a body cut off (IncompleteRead), a status line that cannot be
+            # read (BadStatusLine), which are no OSError
             raise ApiError(f"GitHub did not answer {method} {shown}: {exc}") from None
         if not raw:
             return None, link

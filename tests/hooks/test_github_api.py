@@ -163,3 +163,38 @@ def test_a_refusal_says_what_github_said() -> None:
     message = caught.value.message
     assert "HTTP 403" in message and "Resource not accessible by integration" in message
     assert "\n" not in message and "rate limit" not in message
+
+
+@contextmanager
+def _cut_short(head: bytes, sent: bytes) -> Iterator[str]:
+    """A server that answers head (a status line and headers), sends sent and hangs up."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.wfile.write(head + b"\r\n" + sent)
+            self.wfile.flush()
+            self.close_connection = True
+
+    with _serving(Handler) as url:
+        yield url
+
+
+@pytest.mark.parametrize(
+    ("head", "sent"),
+    [
+        # GitHub sends long lists chunked: the connection lost inside a chunk (IncompleteRead)
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n", b'400\r\n[{"id": 1}'),
+        # no status line a client can read (BadStatusLine)
+        (b"HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n", b"[]"),
+    ],
+)
+def test_a_connection_cut_short_is_an_api_error(head: bytes, sent: bytes) -> None:
+    """http.client reports a body cut off inside a chunk (IncompleteRead) and a status line it
+    cannot read (BadStatusLine) as HTTPException, which is no OSError: they escaped as an
+    unexpected error, a traceback and exit 3, where a lost connection is an ApiError (exit 1,
+    nothing admitted, a message) like any other."""
+    with _cut_short(head, sent) as url, pytest.raises(ApiError, match="did not answer"):
+        Api(url, "acme/shop", "secret-token").pages("/repos/acme/shop/pulls/1/reviews")
