@@ -124,7 +124,7 @@ def admit(resolve: bool, given: int | None) -> int:
 
     Reads the pull request, its reviews, label, pushes, commits, the rulesets and the checks
     from the API (token: GITHUB_TOKEN), judges every commit, admits exactly the reviewed file and
-    pushes (token: GITMEM_PUSH_TOKEN, through a credential helper). Writes the step outputs
+    pushes (token: GITMEM_GIT_TOKEN, through a credential helper). Writes the step outputs
     `status` (admitted, refused, skipped), `pull-request` and `comment`. Exits 1 when refused.
     """
     from gitmem.hooks import github_admit

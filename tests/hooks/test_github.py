@@ -1119,6 +1119,18 @@ def test_the_rulesets_of_the_memory_branch_govern_the_admission(
     assert tip(server, proposal.branch) == ""
 
 
+def test_the_admit_help_names_the_variables_the_step_reads(tmp_path: Path) -> None:
+    """`gitmem github admit --help` said the push token came from GITMEM_PUSH_TOKEN, which
+    nothing reads: a person wiring the step by hand set it and the push had no token."""
+    result = run(tmp_path, "github", "admit", "--help")
+    assert result.exit_code == 0, result.output
+    shown = " ".join(result.output.split())
+    for variable in step("gitmem-admit.yml", "Admit the candidate")["env"]:
+        if variable.endswith("TOKEN"):
+            assert variable in shown, variable
+    assert "GITMEM_PUSH_TOKEN" not in shown
+
+
 #: The permission of a job's token each API call the admission makes needs, as GitHub's REST
 #: reference lists it under "Fine-grained access tokens" for the endpoint (any one of a set
 #: will do; `metadata` is given to every token that has any permission).
