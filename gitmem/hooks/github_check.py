@@ -40,6 +40,10 @@ from gitmem.model.names import BRANCH_PREFIX
 from gitmem.repo.store import ZERO
 from gitmem.repo.workspace import Workspace
 
+#: The most characters of findings the job summary's table holds: GitHub drops a step's
+#: summary whole beyond 1 MiB, and a candidate can break a rule thousands of times.
+TABLE_MAX = 200_000
+
 
 @dataclass
 class Verdict:
@@ -179,13 +183,23 @@ def _check_table(report: dict[str, Any] | None) -> str:
     out.append(f"{int(report.get('checked') or 0)} commit(s) checked.")
     if problems:
         out += ["", "| file | line | rule | message |", "| --- | --- | --- | --- |"]
-        for p in problems:
+        used = 0
+        for listed, p in enumerate(problems):
             line = p.get("line")
             shown = str(line) if isinstance(line, int) else ""
-            out.append(
+            row = (
                 f"| {cell(p.get('path', ''))} | {shown} | {cell(p.get('rule', ''))} "
                 f"| {cell(p.get('message', ''))} |"
             )
+            used += len(row) + 1
+            if used > TABLE_MAX:
+                out += [
+                    "",
+                    f"… and {len(problems) - listed} more finding(s), left out to keep this "
+                    "summary within what GitHub keeps: the step's log lists every one.",
+                ]
+                break
+            out.append(row)
     return "\n".join(out)
 
 

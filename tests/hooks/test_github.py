@@ -1610,6 +1610,35 @@ def test_a_candidate_with_a_secret_fails_with_annotations(
     assert "| `SECRET` |" in summary and TOKEN not in summary
 
 
+#: The most a step's job summary may hold: GitHub drops a larger one whole ("$GITHUB_STEP_SUMMARY
+#: upload aborted, supports content up to a size of 1024k").
+SUMMARY_MAX = 1024 * 1024
+
+
+@pytest.mark.e2e
+def test_a_check_of_thousands_of_findings_keeps_its_summary(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The check's summary had a table row for every finding of every commit: a candidate
+    that breaks a rule thousands of times made it larger than GitHub keeps, so the reviewers
+    lost the whole summary (the candidate as it will read, its near-duplicates) with it."""
+    dev, server = forge_remote
+    candidate = secret_candidate(dev)
+    clean = candidate.read_text()
+    for commit in range(6):
+        tokens = "\n".join(f"token {github_token(commit * 2000 + n)}" for n in range(1300))
+        candidate.write_text(clean.replace("## Evidence\n", f"{tokens}\n\n## Evidence\n"))
+        git(dev, "commit", "-q", "-am", f"tokens {commit}")
+    git(dev, "push", "-q", "origin", f"gitmem/{ENTRY_ID}")
+    runner = pull_request_checkout(tmp_path, server, dev, f"gitmem/{ENTRY_ID}")
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = runner.summary.read_text()
+    assert len(summary.encode("utf-8")) <= SUMMARY_MAX, len(summary.encode("utf-8"))
+    assert "| `SECRET` |" in summary and "### Candidate" in summary
+    assert re.search(r"\d+ more finding", summary)
+
+
 @pytest.mark.e2e
 def test_a_pull_request_that_adds_an_entry_and_stubs_the_gates_still_fails(
     forge_remote: tuple[Path, Path], tmp_path: Path
