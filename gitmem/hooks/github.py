@@ -156,12 +156,22 @@ def render(name: str, *, branch: str = "main", pin: Pin = GITMEM_PIN, warn: bool
             raise AssertionError(f"{name}: the step warn mode changes is not there once")
         body = body.replace(step, step.replace("\n", " --warn\n"))
     if branch != "main":
-        body = body.replace(_PUSH_BRANCHES, f"    branches: [{json.dumps(branch)}]\n", 1)
+        pattern = json.dumps(_literal_pattern(branch))
+        body = body.replace(_PUSH_BRANCHES, f"    branches: [{pattern}]\n", 1)
     script = "".join(
         f"{_INDENT}{line}\n" if line else "\n" for line in install_script(pin).splitlines()
     )
     body = body.replace(_INSTALL, script)
     return f"{HASH_LINE}{_digest(body)}\n{body}"
+
+
+def _literal_pattern(branch: str) -> str:
+    """A push filter matching exactly branch. GitHub reads a branch filter as a pattern; of
+    its special characters a git branch name may hold `+` (one or more of the character
+    before) and `!` (first, negates the filter), which a backslash makes literal; `*`, `?`,
+    `[` and `\\` cannot be in a branch name."""
+    escaped = branch.replace("+", "\\+")
+    return "\\" + escaped if escaped.startswith("!") else escaped
 
 
 def _digest(body: str) -> str:

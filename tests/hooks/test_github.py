@@ -433,6 +433,47 @@ def test_protect_follows_the_projects_memory_branch(repo: Path) -> None:
     assert check == github.render("gitmem-check.yml")
 
 
+def github_filter_matches(pattern: str, ref: str) -> bool:
+    """Whether a branch filter pattern matches ref, by the rules of GitHub's filter pattern
+    cheat sheet (Workflow syntax for GitHub Actions): `*` any characters but `/`, `**` any
+    characters, `?` zero or one of the preceding character, `+` one or more of it, `[]` one
+    character of a set, `!` first negates, and `\\` makes the next character literal."""
+    if pattern.startswith("!"):
+        return not github_filter_matches(pattern[1:], ref)
+    out, i = "", 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            out, i = out + re.escape(pattern[i + 1]), i + 2
+        elif pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif char == "*":
+            out, i = out + "[^/]*", i + 1
+        elif char in "?+":
+            out, i = out + char, i + 1
+        elif char == "[":
+            end = pattern.index("]", i)
+            out, i = out + pattern[i : end + 1], end + 1
+        else:
+            out, i = out + re.escape(char), i + 1
+    return re.fullmatch(out, ref) is not None
+
+
+@pytest.mark.parametrize("branch", ["trunk", "memory+v2", "c++", "!memory", "release/2.0"])
+def test_the_push_filter_matches_exactly_the_memory_branch(branch: str) -> None:
+    """The memory branch went into the push filters as it is, but GitHub reads a branch filter
+    as a pattern: a `+` (legal in a git branch name) repeats the character before it, so the
+    protect and pages workflows never ran for a push to `memory+v2`, and a leading `!`
+    negates the whole filter."""
+    for name in ("gitmem-protect.yml", github.PAGES):
+        loaded = yaml.safe_load(github.render(name, branch=branch))
+        (pattern,) = loaded[True]["push"]["branches"]
+        assert github_filter_matches(pattern, branch), (name, pattern)
+        for other in ("main", branch.replace("+", ""), branch + "x", f"x{branch}"):
+            if other != branch:
+                assert not github_filter_matches(pattern, other), (name, pattern, other)
+
+
 def test_install_into_something_that_is_not_a_folder(tmp_path: Path) -> None:
     from gitmem.errors import UsageError
 
