@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -385,7 +386,8 @@ def _rules(api: Api, branch: str) -> tuple[int, bool, list[tuple[str, int | None
     the app it must come from or None)) of the rulesets active on branch."""
     approvals, reviews = 0, False
     checks: list[tuple[str, int | None]] = []
-    for rule in api.pages(f"{api.repo_path}/rules/branches/{branch}"):
+    # the name as one path: a `#` or `%`, legal in a branch name, is no fragment or escape
+    for rule in api.pages(f"{api.repo_path}/rules/branches/{urllib.parse.quote(branch)}"):
         kind = _dig(rule, "type")
         params = _dig(rule, "parameters") or {}
         if kind == "pull_request":

@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from secret_samples import github_token
 from wheels import toy_wheel
 
 from gitmem.hooks import github, github_admit, installer
+from gitmem.hooks.github_api import Api
 from gitmem.lifecycle import admit as admitting
 from gitmem.lifecycle import propose as proposing
 from gitmem.model.proposal import ProposalFields
@@ -1233,6 +1235,19 @@ def test_each_admit_job_may_read_everything_its_step_reads(
     assert done.returncode == 0 and runner.outputs()["status"] == "admitted", done.stdout
     assert any(path.endswith("/status") for _method, path in api.requests)
     assert uncovered(api.requests, jobs["admit"]["permissions"]) == []
+
+
+@pytest.mark.parametrize("branch", ["memory#2", "memory%41", "team/memory"])
+def test_the_rulesets_are_read_for_the_memory_branch_by_its_whole_name(
+    api: FakeGitHub, branch: str
+) -> None:
+    """The memory branch went into the rulesets' URL as it is: a `#` (legal in a branch name)
+    began a fragment, so `memory#2` was asked for as `memory`, whose rulesets (none, or other
+    ones) then governed the admission; a `%` was read as an escape."""
+    api_ = Api(api.url, "acme/shop", "ghs_read-only")
+    github_admit._rules(api_, branch)
+    (path,) = [path for _method, path in api.requests if "/rules/branches/" in path]
+    assert urllib.parse.unquote(path) == f"/repos/acme/shop/rules/branches/{branch}"
 
 
 ACTIONS_APP = 15368  # GitHub Actions' app id, as a ruleset names a check's source
