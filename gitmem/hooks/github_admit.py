@@ -61,8 +61,9 @@ WRITERS = frozenset({"admin", "maintain", "write"})
 PASSING = frozenset({"success", "neutral", "skipped"})
 ATTEMPTS = 5
 UNPROVEN = "unproven"
-#: The most characters of a refusal's details its comment quotes: GitHub refuses a comment
-#: longer than 65536 characters, and a candidate can break a rule thousands of times.
+#: The most bytes (UTF-8) of a refusal's details its comment quotes: GitHub refuses a comment
+#: longer than 65536 characters, the report step receives it as one environment variable,
+#: which Linux caps at 128 KiB, and a candidate can break a rule thousands of times.
 DETAILS_MAX = 50_000
 _CHECK_TITLE = re.compile(rf"{re.escape(CHECK_NAME)} #([1-9][0-9]{{0,9}}) at [0-9a-f]{{40}}")
 
@@ -728,16 +729,19 @@ def _refused(number: int, message: str, details: str = "") -> Outcome:
 
 
 def _cut(text: str, budget: int) -> tuple[str, int]:
-    """text's first lines that fit in budget characters (the first line cut short when it
-    alone does not), and how many lines were left out."""
+    """text's first lines that fit in budget bytes of UTF-8 (the first line cut short when it
+    alone does not), and how many lines were left out. Bytes, not characters: a line of
+    letters beyond ASCII takes up to four times as much of an environment variable."""
     lines = text.splitlines()
     kept: list[str] = []
     used = 0
     for line in lines:
-        if used + len(line) + 1 > budget:
+        size = len(line.encode("utf-8", "surrogateescape")) + 1
+        if used + size > budget:
             if not kept:
-                kept.append(line[: budget - 1] + "…")
+                head = line.encode("utf-8", "surrogateescape")[: budget - 4]
+                kept.append(head.decode("utf-8", "ignore") + "…")
             break
         kept.append(line)
-        used += len(line) + 1
+        used += size
     return "\n".join(kept), len(lines) - len(kept)

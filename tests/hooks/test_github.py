@@ -1385,6 +1385,23 @@ def test_a_refusal_of_thousands_of_findings_still_fits_in_a_comment(
     assert done.stdout.count(" SECRET ") >= 1300  # the job's log lists every finding
 
 
+#: The longest value one environment variable may hold on Linux (MAX_ARG_STRLEN, 32 pages):
+#: the report step is given the comment as $COMMENT, and a longer one stops the step from
+#: starting at all ("Argument list too long").
+ENV_VALUE_MAX = 32 * 4096
+
+
+def test_a_refusal_in_letters_beyond_ascii_still_fits(tmp_path: Path) -> None:
+    """The refusal's details were cut to 50,000 characters, but the report step receives the
+    comment as an environment variable, which Linux measures in bytes: 50,000 characters of
+    file names in, say, Chinese are 150,000 bytes, and the step could not start."""
+    details = "\n".join(f".gitmem/candidates/{'界' * 200}-{n}.md: SECRET" for n in range(3000))
+    body = github_admit._refused(NUMBER, "gitmem check found problems:", details).comment
+    assert len(body) <= COMMENT_MAX
+    assert len(f"COMMENT={body}".encode()) < ENV_VALUE_MAX, len(body.encode())
+    assert re.search(r"\d+ more line", body)
+
+
 @pytest.mark.e2e
 def test_a_branch_of_several_commits_is_admitted_as_one_recreated_commit(
     memory: Path, api: FakeGitHub, tmp_path: Path
