@@ -24,7 +24,9 @@ the file paths (date- or number-named verdict files sort in time order).  A grou
 two batches is reported as "watch" and not proposed.  A topic already pending, on main or
 refused, or a gap that an existing mistake entry or candidate already describes, is skipped.
 A group whose rows hold a secret (gitmem.gate.secrets) is never proposed: it is reported as
-`secret`, by file, line and rule, its text withheld.
+`secret`, by file, line and rule, its text withheld. A verdict file whose path holds a
+secret (the path is the batch's name, which reports print and a candidate carries) is not
+read: a HARVEST-FILE problem says which rule, the path withheld.
 
 Learning is due when a gap keeps recurring and nobody has learnt from it yet: harvest says "a
 review of mistakes is due" and lists those gaps when at least one group recurs in two or more
@@ -51,7 +53,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import re2 as _re2
 
@@ -62,6 +64,9 @@ from gitmem.model.markdown import UnreadableFile, read_text, table_cells
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
+
+if TYPE_CHECKING:
+    from gitmem.gate.secrets import Finding
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_FILES = 1000
@@ -76,6 +81,7 @@ KNOWN_SEVERITIES = (*COUNTED, "minor", "nit", "info", "note", "trivial")
 COLUMNS = ("severity", "axis", "gap", "evidence", "expected fix")
 SECRET = "secret"
 WITHHELD = "(withheld: it holds a secret)"
+WITHHELD_PATH = "(withheld: its path holds a secret)"
 
 _VERDICT = re.compile(
     r"^#{1,3}[ \t]+verdict[ \t]*(?:—|–|--|-|:)[ \t]*(valid|gaps)\b[^\n]*$", re.IGNORECASE
@@ -318,14 +324,31 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
     texts: dict[str, str] = {}  # a verdict's text → the batch it was read as
     for count, path in enumerate(_expand(paths)):
         batch = show(path)
+        in_path = _path_secrets(batch) if _utf8(batch) else []
         if count >= MAX_FILES:
             problems.append(
-                Problem(batch, None, "HARVEST-FILE", f"over {MAX_FILES} files: rest skipped")
+                Problem(
+                    WITHHELD_PATH if in_path else batch,
+                    None,
+                    "HARVEST-FILE",
+                    f"over {MAX_FILES} files: rest skipped",
+                )
             )
             break
         if batch in seen:
             continue
         seen.add(batch)
+        if in_path:  # the name goes into the report, the candidate's source and batches
+            rules = ", ".join(f"{f.rule}: {f.description} ({f.excerpt})" for f in in_path)
+            problems.append(
+                Problem(
+                    WITHHELD_PATH,
+                    None,
+                    "HARVEST-FILE",
+                    f"its path holds a secret ({rules}): rename it; the file is not read",
+                )
+            )
+            continue
         if not _utf8(batch):  # the name goes into the candidate, which is UTF-8
             shown = batch.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             problems.append(
@@ -355,6 +378,14 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
         if verdict is not None:
             verdicts.append(verdict)
     return verdicts, problems
+
+
+def _path_secrets(name: str) -> list[Finding]:
+    """The secrets a verdict file's path holds: it is the batch's name, which reports print
+    and a candidate carries (source, evidence_batches, Evidence)."""
+    from gitmem.gate import secrets
+
+    return [f for f in secrets.scan_text(name) if f.rule not in ("hidden-unicode", "scan-size-cap")]
 
 
 def _utf8(name: str) -> bool:

@@ -501,3 +501,31 @@ def test_the_problems_of_a_file_are_shown_twenty_at_most(memory: Path) -> None:
     ) in result.stderr
     data = json.loads(run(memory, "harvest", "audit.md", "--dry-run", "--format", "json").output)
     assert len(data["problems"]) == 30
+
+
+def test_a_verdict_file_whose_path_holds_a_secret_is_withheld_and_skipped(memory: Path) -> None:
+    """A verdict file whose folder or name held a token (an audit tool naming its output
+    after the run's credentials) had that path printed in full in the batch list of every
+    group, in the problems and in JSON; the candidate it recurred into carried it in source
+    and evidence_batches (propose's scan refused it, naming the candidate file). The path is
+    now withheld, the file skipped with its rule said, and nothing is proposed from it."""
+    token = "gh" + "p_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"  # built here, not stored
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    folder = memory / "audits" / f"run-{token}"
+    folder.mkdir(parents=True)
+    for batch in (1, 2, 3):
+        row = f"| Blocking | tests | No test covers the refusal path | t{batch} | Add one |\n"
+        (folder / f"b{batch}.md").write_text("## Verdict — GAPS\n\n" + table + row)
+    for args in (["audits"], ["audits", "--dry-run"]):
+        for fmt in ("text", "json"):
+            result = run(memory, "harvest", *args, "--format", fmt)
+            assert "Traceback" not in result.output
+            assert result.exit_code == 1, result.output
+            assert token not in result.output and token[4:].lower() not in result.output.lower()
+    text = run(memory, "harvest", "audits").output
+    assert (
+        "(withheld: its path holds a secret): HARVEST-FILE its path holds a secret "
+        "(github-pat: GitHub personal access token"
+    ) in text
+    assert "rename it; the file is not read" in text
+    assert branches(memory) == []
