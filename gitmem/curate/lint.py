@@ -55,7 +55,7 @@ from gitmem.gate.rules import Context, check_bytes, field_line, place_of
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
-from gitmem.model.fields import MAX_ENTRY_BYTES
+from gitmem.model.fields import MAX_ENTRY_BYTES, normalise_text
 from gitmem.model.markdown import fenced
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
@@ -139,7 +139,9 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
         if len(data) > MAX_ENTRY_BYTES:
             continue  # TOO-LARGE, reported by the file rules: no reader reads it (read_entry)
         try:
-            text = data.decode("utf-8")
+            # the text the parser reads (no BOM, LF line ends): the prose rules below read
+            # its lines, and a `## Context` heading ending in CR was no heading to them
+            text = normalise_text(data.decode("utf-8"))
             files.append(_File(item.path, parse(text), text))
         except (UnicodeDecodeError, EntryError):
             continue  # already reported by the file rules

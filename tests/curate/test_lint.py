@@ -355,3 +355,33 @@ def test_a_memory_branch_missing_here_is_named_not_read_as_an_empty_memory(
     assert result.exit_code == 2, result.output
     assert "the memory branch main does not exist here" in result.output
     assert "git branch main origin/main" in result.output
+
+
+def test_an_entry_with_crlf_line_ends_or_a_bom_is_linted_as_its_lf_twin(store: Path) -> None:
+    """The parser and `gitmem check` accept an entry written with CRLF line ends or a
+    byte-order mark, but lint read its raw text: no `## Context` heading matched before the
+    `\\r`, so a body grown into a change log passed, and behind a BOM the front matter was
+    read as prose, each relative date in it reported twice. It now reads the text the
+    parser reads, and the three spellings of one entry get the same problems."""
+    log = "Use the cache.\n\n- 2026-10-01: cache added\n- 2026-10-09: size doubled\n- Nov 3: moved"
+    for slug in ("log-lf", "log-crlf", "log-bom"):
+        plant(store, slug, f"Log {slug.split('-')[1]}", log, applies_when="since last week")
+    folder = store / ".gitmem" / "entries" / "method"
+    crlf = folder / f"local-method-{DAY.replace('-', '')}-log-crlf.md"
+    crlf.write_bytes(crlf.read_bytes().replace(b"\n", b"\r\n"))
+    bom = folder / f"local-method-{DAY.replace('-', '')}-log-bom.md"
+    bom.write_bytes(b"\xef\xbb\xbf" + bom.read_bytes().replace(b"\n", b"\r\n"))
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "entries written on another system")
+    ok(run(store, "check", str(crlf.relative_to(store)), str(bom.relative_to(store))))
+
+    result = run(store, "lint", "--format", "json")
+    found: dict[str, list[tuple[int | None, str]]] = {}
+    for problem in json.loads(result.output)["problems"]:
+        slug = problem["path"].rsplit("-log-", 1)[-1].removesuffix(".md")
+        if "-log-" in problem["path"]:
+            found.setdefault(slug, []).append((problem["line"], problem["rule"]))
+    assert sorted(found["lf"]) == [(6, "RELATIVE-DATE"), (19, "CHANGELOG-BODY")]
+    assert sorted(found["crlf"]) == sorted(found["lf"])
+    assert sorted(found["bom"]) == sorted(found["lf"])
