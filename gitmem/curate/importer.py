@@ -25,8 +25,9 @@ Once only: an item whose topic (the slug of its title, or its own words where th
 drop letters: gitmem.model.entry.topic_of) is already pending on a candidate
 branch, is an entry on the main branch, or was imported earlier in the same run is skipped as a
 duplicate; a refused topic is skipped and its refusal shown.  An item whose text holds a secret
-anywhere (its MEMORY.md lines, the whole note, front matter included) is reported and nothing
-is written for it.  So running the import again writes nothing new.
+anywhere (its MEMORY.md lines and the heading it sits under, the whole note, front matter
+included) is reported and nothing is written for it.  So running the import again writes
+nothing new.
 """
 
 from __future__ import annotations
@@ -259,6 +260,10 @@ class ListItem:
     line: int
     lines: tuple[str, ...]
     heading: str
+    #: the heading's own line as written, and its number (0: no heading): it becomes the
+    #: item's applies_when, so it is scanned for secrets with the item
+    heading_source: str = ""
+    heading_line: int = 0
 
 
 def list_items(text: str) -> list[ListItem]:
@@ -271,6 +276,7 @@ def list_items(text: str) -> list[ListItem]:
     current: list[str] | None = None
     start = 0
     heading = ""
+    heading_source, heading_line = "", 0
     fence: str | None = None
     fence_in_item = ""  # the indent of a fence opened inside an item
     blank = False
@@ -281,7 +287,7 @@ def list_items(text: str) -> list[ListItem]:
             current.append(fence_in_item + fence)
             fence = None
         if current is not None:
-            items.append(ListItem(start, tuple(current), heading))
+            items.append(ListItem(start, tuple(current), heading, heading_source, heading_line))
         current = None
 
     for number, line in enumerate(text.split("\n"), start=1):
@@ -313,6 +319,7 @@ def list_items(text: str) -> list[ListItem]:
         elif head:
             close()
             heading = _plain(head[1])
+            heading_source, heading_line = line, number
         elif not line.strip():
             if current is not None:
                 current.append("")
@@ -522,6 +529,8 @@ def _from_list_item(
     if not text.strip():
         return None
     scanned = [Scanned(index_shown, "\n".join(entry.lines), entry.line)]
+    if entry.heading_source:
+        scanned.append(Scanned(index_shown, entry.heading_source, entry.heading_line))
     first = entry.lines[0]
     link = next((m for m in _LINK.finditer(first) if _linked_note(folder.path, m.group(2))), None)
     note_path = _linked_note(folder.path, link.group(2)) if link else None

@@ -420,3 +420,29 @@ def test_a_note_two_items_link_is_imported_once(memory: Path) -> None:
         ".claude/agent-memory/reviewer/retry.md, which the item at line 1 imports"
     ) in result.output
     assert len(git(memory, "for-each-ref", "refs/heads/gitmem/").splitlines()) == 1
+
+
+def test_a_secret_in_the_heading_over_an_item_is_reported_where_it_is(memory: Path) -> None:
+    """An item's applies_when is the heading it sits under, but only the item's own lines
+    were scanned: a token in that heading went on to propose, whose scan refused the
+    candidate as `invalid`, naming a candidate file never written and a line in it, and
+    advising `admit --allow`. The heading is now scanned with the item: a `secret` outcome
+    naming MEMORY.md and the heading's line, nothing proposed, the token never shown."""
+    token = fake_token()
+    agent = memory / ".claude" / "agent-memory" / "deployer"
+    agent.mkdir(parents=True)
+    (agent / "MEMORY.md").write_text(
+        f"# Notes\n\n## Deploying with {token}\n\n- Use the deploy script for every release.\n"
+    )
+    for args in (["--dry-run"], [], ["--format", "json"]):
+        result = run(memory, "import", "claude", *args)
+        assert result.exit_code == 1, result.output
+        assert token not in result.output and token[4:].lower() not in result.output.lower()
+        assert ".gitmem/candidates/" not in result.output
+    text = run(memory, "import", "claude", "--dry-run").output
+    assert "secret: (withheld: it holds a secret)  [.claude/agent-memory/deployer/MEMORY.md:5]" in (
+        text
+    )
+    assert ".claude/agent-memory/deployer/MEMORY.md:3: SECRET github-pat" in text
+    assert "| secret               |     1 |" in text
+    assert branches(memory) == []
