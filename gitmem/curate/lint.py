@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from gitmem.curate import codeowners
 from gitmem.errors import UsageError
 from gitmem.gate.check import Report
-from gitmem.gate.rules import Context, check_bytes, field_line, place_of
+from gitmem.gate.rules import Context, check_bytes, check_one, field_line, place_of
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
@@ -132,8 +132,14 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
             except EntryError as exc:
                 report.problems.append(Problem(item.path, None, exc.rule, exc.message))
             continue
+        place = place_of(item.path, ws.dir)
+        if place.kind != "entry":
+            # no entry's place (a merge tool's `….md.orig`, a file straight under entries/):
+            # LAYOUT, as `gitmem check` says, and never read as an entry, whatever it holds
+            report.problems.extend(check_one(snapshot, item.path, ctx))
+            continue
         data = store.read(item.oid)
-        for problem in check_bytes(item.path, data, ctx, place_of(item.path, ws.dir)):
+        for problem in check_bytes(item.path, data, ctx, place):
             if problem.rule not in _SKIPPED_FILE_RULES:
                 report.problems.append(problem)
         if len(data) > MAX_ENTRY_BYTES:

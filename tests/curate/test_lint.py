@@ -385,3 +385,28 @@ def test_an_entry_with_crlf_line_ends_or_a_bom_is_linted_as_its_lf_twin(store: P
     assert sorted(found["lf"]) == [(6, "RELATIVE-DATE"), (19, "CHANGELOG-BODY")]
     assert sorted(found["crlf"]) == sorted(found["lf"])
     assert sorted(found["bom"]) == sorted(found["lf"])
+
+
+def test_a_stray_file_under_entries_is_layout_as_check_says_not_an_entry(store: Path) -> None:
+    """A copy of an entry left under entries/ by a merge tool or an editor (`….md.orig`,
+    `entries/copy.md`) is LAYOUT to `gitmem check`, but lint read it as an entry: no LAYOUT,
+    its body linted, and the real entry blamed as ID-DUPLICATE of the copy (sorted first).
+    lint now reports what check reports for it and reads no entry from it."""
+    date = git(store, "log", "-1", "--format=%cs").strip().replace("-", "")
+    real = (
+        store / ".gitmem" / "entries" / "method" / f"local-method-{date}-use-pygit2-inside-hooks.md"
+    )
+    strays = [real.parent / "a-backup.md.orig", real.parent.parent / "copy.md"]
+    for stray in strays:
+        stray.write_bytes(real.read_bytes())
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "a merge tool's leftovers")
+    paths = [str(p.relative_to(store)) for p in strays]
+    checked = json.loads(run(store, "check", *paths, "--format", "json").output)["problems"]
+    assert sorted((p["path"], p["rule"]) for p in checked) == sorted(
+        (path, "LAYOUT") for path in paths
+    )
+    linted = json.loads(run(store, "lint", "--format", "json").output)["problems"]
+    assert sorted((p["path"], p["rule"]) for p in linted) == sorted(
+        (path, "LAYOUT") for path in paths
+    )
