@@ -467,8 +467,9 @@ def hygiene(
     from gitmem.lifecycle import read as memory
 
     ws.memory_tip()  # a memory branch missing here is named, not reported as an empty memory
-    admitted = [(p, e) for p, e in memory.entries(ws) if e.status == "admitted"]
-    report = HygieneReport(checked=len(admitted))
+    report = HygieneReport()
+    admitted = _at_their_place(ws, memory.entries(ws), report.warnings)
+    report.checked = len(admitted)
     report.clusters, report.contradictions = find_clusters(admitted)
     report.stale = find_stale(ws, admitted, min_commits, report.warnings)
     report.splits = find_splits(admitted)
@@ -487,6 +488,31 @@ def hygiene(
         path_of = {e.id: p for p, e in admitted}
         report.failures = [b.message(path_of) for b in broken]
     return report
+
+
+def _at_their_place(
+    ws: Workspace, entries: Sequence[tuple[str, Entry]], warnings: list[str]
+) -> list[tuple[str, Entry]]:
+    """The admitted entries whose file is at their own place, entries/<type>/<id>.md. A copy
+    left elsewhere under entries/ (`copy.md`, a folder of another type) holds the id of the
+    entry it copies: judged too, it was that entry's near-duplicate, and a consolidation
+    superseding one id twice broke a rule. It is named in a warning and not judged."""
+    from gitmem.gate.rules import place_of
+
+    out = []
+    for path, entry in entries:
+        if entry.status != "admitted":
+            continue
+        place = place_of(path, ws.dir)
+        if place.kind == "entry" and (place.type, place.id) == (entry.type, entry.id):
+            out.append((path, entry))
+        else:
+            warnings.append(
+                f"{path}: not judged: an entry of id {entry.id} and type {entry.type} lives "
+                f"in {ws.dir}/entries/{entry.type}/{entry.id}.md (gitmem lint says what is "
+                "wrong with this file)"
+            )
+    return out
 
 
 @dataclass

@@ -527,3 +527,28 @@ def test_a_proposal_that_breaks_a_rule_fails_the_run_and_the_sound_ones_are_kept
     cid = resolution["note"].rsplit(" ", 1)[1]
     entry = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
     assert set(entry.supersedes) == {first, later}
+
+
+def test_a_copy_of_an_entry_left_outside_its_place_is_no_near_duplicate(memory: Path) -> None:
+    """A copy of an entry under entries/ (a merge tool's `….md.orig` is skipped, but a
+    `copy.md` straight under entries/ or in a folder of another type was read) was taken for
+    a second entry of the same id: hygiene listed the entry as a near-duplicate of itself,
+    and --propose failed the run on a consolidation superseding one id twice, telling the
+    reader to amend the sound entry. Only a file at its entry's place is judged; the others
+    are named in a warning (lint and check say what is wrong with them)."""
+    entry_id = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.")
+    real = memory / ".gitmem" / "entries" / "decision" / f"{entry_id}.md"
+    for stray in (real.parent.parent / "copy.md", real.parent.parent / "method" / real.name):
+        stray.parent.mkdir(exist_ok=True)
+        stray.write_bytes(real.read_bytes())
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "copies")
+    result = run(memory, "hygiene", "--propose", "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["checked"] == 1
+    assert report["clusters"] == [] and report["proposed"] == [] and report["failures"] == []
+    warned = "\n".join(report["warnings"])
+    assert f".gitmem/entries/copy.md: not judged: an entry of id {entry_id}" in warned
+    assert f".gitmem/entries/method/{entry_id}.md: not judged" in warned
+    assert git(memory, "branch", "--list", "gitmem/*").strip() == ""
