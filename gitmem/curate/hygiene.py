@@ -547,12 +547,18 @@ def _propose_split(
     broke a rule) leaves the entry taken: the next run proposes the missing second half."""
     from gitmem.lifecycle.propose import propose
 
-    first, second = split_fields(split, entry, _on_main(ws))
+    first, second = split_fields(split, entry, _on_main(ws), ws.settings.max_body)
     holder = taken.get(split.id)
     if holder is not None and (
         contexts.get(holder) != first.context or second.context in contexts.values()
     ):
         return split.id, [], f"already superseded by pending {holder}"
+    if any(
+        len(Entry({}, f.context or "", f.content or "", f.evidence or "").body)
+        > ws.settings.max_body
+        for f in (first, second)
+    ):
+        return split.id, [], "too long to split within memory.maxBody: split it by hand"
     ids = [holder] if holder is not None else []
     try:
         for fields in (first, second)[len(ids) :]:

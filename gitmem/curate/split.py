@@ -156,15 +156,29 @@ def find_splits(
 
 
 def split_fields(
-    split: Split, entry: Entry, exists: Callable[[str], bool]
+    split: Split, entry: Entry, exists: Callable[[str], bool], max_body: int | None = None
 ) -> tuple[ProposalFields, ProposalFields]:
     """The two candidates a split proposes: the first part superseding the entry, the second
-    a new entry of its own; each cites the entry's files that exist (on main)."""
+    a new entry of its own; each cites the entry's files that exist (on main). Each carries
+    the entry's Evidence while its body fits max_body; else a line saying that the Evidence
+    stays in the entry's file (superseded, it is kept on the memory branch)."""
     why = (
         f"gitmem hygiene: the parts of {entry.id} cohere at TF-IDF cosine {split.coherence:.2f}, "
         f"below {SPLIT_THRESHOLD} (gitmem.curate.split): two lessons in one entry."
     )
-    evidence = why + (f"\n\nFrom {entry.id}:\n{entry.evidence}" if entry.evidence else "")
+    evidences = [why + (f"\n\nFrom {entry.id}:\n{entry.evidence}" if entry.evidence else "")]
+    if entry.evidence:
+        evidences.append(
+            f"{why}\n\nThe Evidence of {entry.id} is not repeated here, to fit memory.maxBody: "
+            "it stays in that entry's file."
+        )
+
+    def evidence(context: str, content: str) -> str:
+        for text in evidences:
+            if max_body is None or len(Entry({}, context, content, text).body) <= max_body:
+                return text
+        return evidences[-1]
+
     shared: dict[str, object] = {
         "type": entry.type,
         "applies_when": entry.applies_when,
@@ -180,23 +194,27 @@ def split_fields(
     texts = [entry.context, entry.content]
     before = [*texts[:section], texts[section][:start]]
     after = [texts[section][start:], *texts[section + 1 :]]
+    first_context = f"Split from {entry.id}; its second lesson is proposed on its own."
+    first_content = "\n\n".join(t.strip() for t in before if t.strip())
     first = ProposalFields.from_mapping(
         {
             **shared,
             "title": entry.title,
             "supersedes": [entry.id],
-            "context": f"Split from {entry.id}; its second lesson is proposed on its own.",
-            "content": "\n\n".join(t.strip() for t in before if t.strip()),
-            "evidence": evidence,
+            "context": first_context,
+            "content": first_content,
+            "evidence": evidence(first_context, first_content),
         }
     )
+    second_context = f"Split from {entry.id}, whose successor keeps its first lesson."
+    second_content = "\n\n".join(t.strip() for t in after if t.strip())
     second = ProposalFields.from_mapping(
         {
             **shared,
             "title": second_title,
-            "context": f"Split from {entry.id}, whose successor keeps its first lesson.",
-            "content": "\n\n".join(t.strip() for t in after if t.strip()),
-            "evidence": evidence,
+            "context": second_context,
+            "content": second_content,
+            "evidence": evidence(second_context, second_content),
         }
     )
     return first, second

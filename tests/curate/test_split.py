@@ -181,3 +181,29 @@ def test_the_second_lessons_title_is_its_words_without_markdown_marks() -> None:
     cut = split.Split(entry.id, "p", entry.title, 0.1, tuple(split.units(heading)[:1]),
                       tuple(split.units(heading)[1:]))  # fmt: skip
     assert split.split_fields(cut, heading, lambda _: True)[1].title == "Database backups"
+
+
+def test_a_mixed_entry_near_the_body_limit_is_still_split(memory: Path) -> None:
+    """Each half carried the whole Evidence of the entry it splits, under a line of its own:
+    an entry within memory.maxBody whose Evidence is long made halves over it, refused as
+    BODY-LENGTH (naming a candidate file never written), and the run failed telling the
+    reader to amend the sound entry. The Evidence now goes when it does not fit (it stays in
+    the superseded entry's file, which the halves name), and every line of the entry's
+    Context and Content is still in one half or the other."""
+    evidence = " ".join(["Measured on the staging cluster with the nightly load profile."] * 26)
+    args = ["propose", "--type", "method", "--title", "Open the repository in hooks"]
+    args += ["--applies-when", "writing hooks", "--content", MIXED, "--evidence", evidence]
+    mixed = ok(run(memory, *args)).output.split()[1]
+    ok(run(memory, "admit", mixed, "--by", "human:reviewer"))
+    entry = parse(git(memory, "show", f"HEAD:.gitmem/entries/method/{mixed}.md"))
+    assert len(entry.body) <= 2000
+    result = run(memory, "hygiene", "--propose", "--format", "json")
+    assert result.exit_code == 0, result.output
+    [(_, ids, note)] = [tuple(s.values()) for s in json.loads(result.output)["split_proposals"]]
+    assert len(ids) == 2 and not note, note
+    halves = [parse(git(memory, "show", f"gitmem/{i}:.gitmem/candidates/{i}.md")) for i in ids]
+    assert all(len(half.body) <= 2000 for half in halves)
+    assert all(f"The Evidence of {mixed} " in half.evidence for half in halves)
+    assert [line for line in MIXED.split("\n")] == [
+        line for half in halves for line in half.content.split("\n") if line
+    ]
