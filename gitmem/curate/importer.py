@@ -24,10 +24,12 @@ What becomes one candidate:
 Once only: an item whose topic (the slug of its title, or its own words where the slug would
 drop letters: gitmem.model.entry.topic_of) is already pending on a candidate
 branch, is an entry on the main branch, or was imported earlier in the same run is skipped as a
-duplicate; a refused topic is skipped and its refusal shown.  An item whose text holds a secret
-anywhere (its MEMORY.md lines and the heading it sits under, the whole note, front matter
-included) is reported and nothing is written for it.  So running the import again writes
-nothing new.
+duplicate; so is one whose own file (a linked note, a topic file), or whose MEMORY.md with its
+very text, is the `import:` source of such a candidate or entry (a reviewer may have corrected
+its title since); a refused topic is skipped and its refusal shown.  An item whose text
+holds a secret anywhere (its MEMORY.md lines and the heading it sits under, the whole note,
+front matter included) is reported and nothing is written for it.  So running the import
+again writes nothing new.
 """
 
 from __future__ import annotations
@@ -107,6 +109,9 @@ class Item:
     evidence: str
     tags: tuple[str, ...]
     scanned: tuple[Scanned, ...]
+    #: the item is a whole file (a linked note, a topic file), so its path alone names it;
+    #: a MEMORY.md item shares its file with the others there
+    whole_file: bool = False
 
     @property
     def topic(self) -> str:
@@ -569,6 +574,7 @@ def _from_list_item(
             evidence=_evidence(note_shown),
             tags=_tags(folder, meta.get("type", "")),
             scanned=tuple(scanned),
+            whole_file=True,
         )
     title = first_sentence(first)
     if not title:
@@ -607,6 +613,7 @@ def _from_topic_file(folder: MemoryFolder, reader: _Reader, path: Path, text: st
         evidence=_evidence(shown),
         tags=_tags(folder, meta.get("type", "")),
         scanned=(Scanned(shown, text),),
+        whole_file=True,
     )
 
 
@@ -674,20 +681,56 @@ def _secret_lines(item: Item) -> list[str]:
     return found
 
 
-def _known_topics(ws: Workspace) -> dict[str, str]:
-    """topic → what holds it: pending candidates and entries on the main branch."""
+@dataclass
+class _Known:
+    """What the memory holds already: an item it holds is a duplicate. By topic; and, since a
+    reviewer may correct an imported entry's title (then its topic), by where it was imported
+    from: a note's or topic file's path alone, a MEMORY.md item's path with its very text."""
+
+    topics: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    texts: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def add(self, topic: str, source: str, content: str, holder: str) -> None:
+        self.topics.setdefault(topic, holder)
+        if source.startswith("import:"):
+            path = source.removeprefix("import:")
+            self.sources.setdefault(path, holder)
+            self.texts.setdefault((path, _words(content)), holder)
+
+    def holding(self, item: Item) -> str | None:
+        """Why the item is a duplicate, or None."""
+        topic = item.topic
+        if topic in self.topics:
+            return f"topic {topic!r} is already a {self.topics[topic]}"
+        if item.whole_file and item.source_path in self.sources:
+            return f"{item.source_path} was imported already: {self.sources[item.source_path]}"
+        held = self.texts.get((item.source_path, _words(item.content)))
+        if held is not None:
+            return f"this item of {item.source_path} was imported already: {held}"
+        return None
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _known_topics(ws: Workspace) -> _Known:
+    """What pending candidates and entries on the main branch hold (_Known)."""
     from gitmem.lifecycle import read as memory
     from gitmem.lifecycle.candidates import pending
 
-    known: dict[str, str] = {}
+    known = _Known()
     for path, entry in memory.entries(ws):
-        known.setdefault(topic_of(entry.title), f"{entry.status} entry {entry.id} ({path})")
+        holder = f"{entry.status} entry {entry.id} ({path})"
+        known.add(topic_of(entry.title), entry.source, entry.content, holder)
     for candidate in pending(ws):
         if candidate.data is None:
             continue
         with contextlib.suppress(EntryError):
-            key = candidate.entry().topic
-            known.setdefault(key, f"pending candidate {candidate.id} ({candidate.ref})")
+            entry = candidate.entry()
+            holder = f"pending candidate {candidate.id} ({candidate.ref})"
+            known.add(entry.topic, entry.source, entry.content, holder)
     return known
 
 
@@ -755,7 +798,7 @@ def import_claude(
 def _one(
     ws: Workspace,
     item: Item,
-    known: dict[str, str],
+    known: _Known,
     refusals: dict[str, Any],
     dry_run: bool,
 ) -> Outcome:
@@ -766,19 +809,21 @@ def _one(
     refusal = refusals.get(topic)
     if refusal is not None:
         return Outcome(item, REFUSED, f"topic {topic!r} was {refusal.describe()}")
-    if topic in known:
-        return Outcome(item, DUPLICATE, f"topic {topic!r} is already a {known[topic]}")
+    duplicate = known.holding(item)
+    if duplicate is not None:
+        return Outcome(item, DUPLICATE, duplicate)
     if dry_run:
         problems = dry_problems(ws, item.fields())
         if problems:
             return Outcome(item, INVALID, problems)
-        known[topic] = "candidate of this import"
+        known.add(topic, f"import:{item.source_path}", item.content, "candidate of this import")
         return Outcome(item, WOULD_CREATE, f"topic {topic!r}")
     try:
         proposal = propose(ws, item.fields())
     except RuleError as exc:
         return Outcome(item, INVALID, exc.message)
-    known[topic] = f"pending candidate {proposal.id} (this import)"
+    holder = f"pending candidate {proposal.id} (this import)"
+    known.add(topic, f"import:{item.source_path}", item.content, holder)
     warnings = "; ".join(str(w) for w in proposal.warnings)
     return Outcome(
         item,

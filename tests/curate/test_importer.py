@@ -446,3 +446,29 @@ def test_a_secret_in_the_heading_over_an_item_is_reported_where_it_is(memory: Pa
     assert ".claude/agent-memory/deployer/MEMORY.md:3: SECRET github-pat" in text
     assert "| secret               |     1 |" in text
     assert branches(memory) == []
+
+
+def test_an_imported_entry_whose_title_a_reviewer_corrected_is_not_imported_again(
+    memory: Path,
+) -> None:
+    """Once only was judged by topic alone: after a reviewer corrected the title of an
+    imported entry (an amendment, or an edit before admitting), the next import found the
+    item's topic nowhere and proposed it again as `…-2`. An item whose own file (a note, a
+    topic file), or whose MEMORY.md with its very text, is the source of an entry or a
+    pending candidate is a duplicate too."""
+    agent = memory / ".claude" / "agent-memory" / "reviewer"
+    agent.mkdir(parents=True)
+    (agent / "MEMORY.md").write_text("- Run the tests with pytest -n 4 before pushing.\n")
+    (agent / "hooks.md").write_text("---\nname: hooks-stay-thin\n---\nKeep the hooks thin.\n")
+    ok(run(memory, "import", "claude"))
+    for name in branches(memory):
+        entry_id = name.removeprefix("gitmem/")
+        ok(run(memory, "admit", entry_id, "--by", "human:alice"))
+        fixed = ["--title", f"Corrected title {len(entry_id)}"]
+        ok(run(memory, "propose", "--amend", entry_id, *fixed))
+        ok(run(memory, "admit", f"{entry_id}-amend", "--by", "human:alice"))
+    assert branches(memory) == []
+    data = json.loads(ok(run(memory, "import", "claude", "--format", "json")).output)
+    assert [i["outcome"] for i in data["items"]] == ["duplicate", "duplicate"]
+    assert all("admitted entry" in i["detail"] for i in data["items"])
+    assert branches(memory) == []
