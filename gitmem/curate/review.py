@@ -15,7 +15,9 @@
   it, so that the reviewer sees the correction, not a whole new text to compare by eye.
 
 A candidate in which the secret scanner found a secret is never printed: the review says so
-instead, since it goes to terminals and job summaries that many people read.
+instead, since it goes to terminals and job summaries that many people read; nor are the
+messages of its other problems (a rule quotes the value it judges) or the ids it names that
+are not on the memory branch.
 
 Three renderings: text for a terminal, Markdown for a pull request's job summary (every value
 an entry holds written as code, so nothing in it renders: no HTML, link, image or mention, and
@@ -24,6 +26,7 @@ no line that passes for the summary's own), and JSON for tools.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 from dataclasses import dataclass, field
@@ -41,6 +44,12 @@ from gitmem.model.problem import Problem, by_file, left_out, shown_lines
 from gitmem.repo.workspace import Workspace
 
 _WITHHELD = "Not shown: the candidate holds a secret (rule SECRET above); remove it first."
+#: a problem's message when the candidate holds a secret: other rules quote what they judge
+_WITHHELD_MESSAGE = (
+    "not shown: the candidate holds a secret, which this message may quote (rule SECRET); "
+    "remove the secret first"
+)
+_WITHHELD_ID = "(withheld: the candidate holds a secret)"
 #: Who the review shows as admitting: the reviewer who approves is recorded there.
 REVIEWER = "human:<reviewer>"
 _NOT_ON_MAIN = "The entry it names is not on the memory branch: admit will refuse it."
@@ -152,7 +161,26 @@ def review(ws: Workspace, entry_id: str) -> CandidateReview:
         out.supersedes.append(
             Superseded(old, known.title, known.status) if known else Superseded(old, "", "missing")
         )
+    if any(p.rule == "SECRET" for p in out.problems):
+        _withhold(out)
     return out
+
+
+def _withhold(done: CandidateReview) -> None:
+    """A candidate holding a secret: what the review would print of its text goes. The
+    SECRET lines stay (the scanner redacts them); every other rule's message, which may quote
+    the value it judges (SCHEMA, FILES-MISSING…), is withheld, its place and rule kept; so
+    are the ids it names that are not on the memory branch (only those are its own text)."""
+    done.problems = [
+        p if p.rule == "SECRET" else dataclasses.replace(p, message=_WITHHELD_MESSAGE)
+        for p in done.problems
+    ]
+    done.supersedes = [
+        Superseded(_WITHHELD_ID, "", s.status) if s.status == "missing" else s
+        for s in done.supersedes
+    ]
+    if done.target and done.before is None:
+        done.target = _WITHHELD_ID
 
 
 def _as_admitted(entry: Entry, kind: str, before: Entry | None, by: str, date: str) -> Entry:

@@ -170,3 +170,37 @@ def test_the_checks_show_twenty_problems_a_file_as_check_does(memory: Path) -> N
     assert "10 more problems in this file not shown" in markdown
     data = json.loads(run(memory, "review", candidate, "--format", "json").output)
     assert sum(p["rule"] == "SECRET" for p in data["problems"]) == 30
+
+
+def test_a_secret_is_not_shown_through_the_messages_of_other_rules(memory: Path) -> None:
+    """The review withheld the candidate's text when it held a secret, but printed every
+    problem's message, and other rules quote the value they judge: a token written into
+    `tags` and `files` came out whole in SCHEMA and FILES-MISSING lines, in the terminal
+    and in the pull request's job summary. With a secret in the candidate, only the SECRET
+    lines (redacted by the scanner) say what they found; the others keep their place and
+    rule, their message withheld, and a superseded id that is not on main is withheld too."""
+    token = github_token(96)
+    candidate = _id(memory, HOOKS)
+    git(memory, "checkout", "-q", f"gitmem/{candidate}")
+    path = next((memory / ".gitmem" / "candidates").glob("*.md"))
+    lines = [
+        line
+        for line in path.read_text().split("\n")
+        if not line.startswith(("tags:", "files:", "supersedes:", "  - "))
+    ]
+    at = lines.index("---", 1)
+    lines[at:at] = [f"tags: [{token}]", f"files: [{token}]", f"supersedes: [{token.lower()}]"]
+    path.write_text("\n".join(lines))
+    git(memory, "commit", "-q", "--no-verify", "-am", "leak")
+    git(memory, "checkout", "-q", "main")
+    for fmt in ("text", "markdown", "json"):
+        result = run(memory, "review", candidate, "--format", fmt)
+        assert result.exit_code == 1, result.output
+        assert "SECRET" in result.output, fmt
+        assert token[4:].lower() not in result.output.lower(), (fmt, result.output)
+    data = json.loads(run(memory, "review", candidate, "--format", "json").output)
+    rules = {p["rule"] for p in data["problems"]}
+    assert {"SECRET", "SCHEMA", "FILES-MISSING"} <= rules
+    for problem in data["problems"]:
+        if problem["rule"] != "SECRET":
+            assert problem["message"].startswith("not shown: the candidate holds a secret")
