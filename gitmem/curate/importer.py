@@ -413,6 +413,25 @@ def _title_of_name(name: str) -> str:
     return name
 
 
+def _close_fence(text: str) -> str:
+    """A note's text with the code fence it leaves open closed at its end, where Markdown
+    ends the code block: a candidate's section must close it, or the sections after it read
+    as code (and propose refuses it)."""
+    lines = text.split("\n")
+    if not list(fenced([*lines, ""]))[-1][1]:
+        return text
+    fence = indent = ""
+    for line in lines:
+        found = _FENCE.match(line)
+        if not fence and found:
+            fence = found.group(1)[0] * len(found.group(1))
+            indent = line[: len(line) - len(line.lstrip())]
+        elif fence and found and found.group(1).startswith(fence):
+            fence = ""
+    closed = f"{text.rstrip()}\n{indent}{fence}" if fence else text
+    return text if list(fenced([*closed.split("\n"), ""]))[-1][1] else closed
+
+
 def _strip_title_heading(body: str) -> tuple[str, str]:
     """(a leading `# Heading` of a note, the body without it)."""
     lines = body.strip("\n").split("\n")
@@ -561,7 +580,7 @@ def _from_list_item(
         title = _plain(link.group(1)) or heading or _title_of_name(note_path.stem)
         hook = _hook(first, link)
         extra = _dedent(list(entry.lines[1:])) if len(entry.lines) > 1 else ""
-        content = "\n\n".join(part for part in (body.strip(), extra.strip()) if part)
+        content = "\n\n".join(part for part in (_close_fence(body.strip()), extra.strip()) if part)
         applies = meta.get("description") or hook or entry.heading or title
         return Item(
             origin=f"{origin} → {note_shown}",
@@ -599,7 +618,7 @@ def _from_topic_file(folder: MemoryFolder, reader: _Reader, path: Path, text: st
     name = meta.get("name", "")
     title = (_title_of_name(name) if name else "") or heading or _title_of_name(path.stem)
     title = first_sentence(title)
-    content = body.strip() or meta.get("description", "")
+    content = _close_fence(body.strip()) or meta.get("description", "")
     if not content:
         return None
     return Item(

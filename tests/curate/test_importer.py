@@ -472,3 +472,33 @@ def test_an_imported_entry_whose_title_a_reviewer_corrected_is_not_imported_agai
     assert [i["outcome"] for i in data["items"]] == ["duplicate", "duplicate"]
     assert all("admitted entry" in i["detail"] for i in data["items"])
     assert branches(memory) == []
+
+
+def test_a_note_whose_code_block_runs_to_its_end_is_imported_with_it_closed(
+    memory: Path,
+) -> None:
+    """Markdown ends a code block left open at the end of the document, and an item of
+    MEMORY.md had its open fence closed with the item; but a note or topic file ending
+    inside its code block (a note cut short, a last command never fenced off) was refused
+    as invalid, told to close a fence of `--content`, an option import has not. Its fence
+    is now closed at its end, as a reader sees it, and the rest of the entry stays prose."""
+    folder = memory / ".claude" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text(
+        "- [Release steps](release.md) — when releasing\n  Tag first.\n"
+    )
+    (folder / "release.md").write_text("Run the release:\n\n~~~~sh\nmake release\n")
+    (folder / "tests.md").write_text(
+        "---\nname: run-tests\n---\n```\nfirst\n```\nThen:\n  ```sh\n  make test\n"
+    )
+    result = ok(run(memory, "import", "claude"))
+    assert "| created              |     2 |" in result.output, result.output
+    found = {}
+    for name in branches(memory):
+        entry_id = name.removeprefix("gitmem/")
+        found[entry_id] = parse(git(memory, "show", f"{name}:.gitmem/candidates/{entry_id}.md"))
+    [release] = [e for i, e in found.items() if i.endswith("release-steps")]
+    assert release.content == "Run the release:\n\n~~~~sh\nmake release\n~~~~\n\nTag first."
+    [tests] = [e for i, e in found.items() if i.endswith("run-tests")]
+    assert tests.content == "```\nfirst\n```\nThen:\n  ```sh\n  make test\n  ```"
+    assert tests.evidence.startswith("Lifted from")
