@@ -161,10 +161,42 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
         report.problems.extend(_dead_files(file, snapshot))
         report.problems.extend(_changelog(file))
         report.problems.extend(_relative_dates(file))
-    report.problems.extend(_contradictions(files))
+    leaked = {p.path for p in report.problems if p.rule == "SECRET"}
+    report.problems.extend(_contradictions([f for f in files if f.path not in leaked]))
     report.problems.extend(codeowners.check(ws.settings, lambda path: _text_at(store, tree, path)))
-    report.problems.sort(key=Problem.sort_key)
+    report.problems = sorted(_withheld(report.problems, leaked), key=Problem.sort_key)
     return report
+
+
+_WITHHELD = (
+    "not shown: {why}, which this message may quote (rule SECRET); remove the secret, then "
+    "run gitmem lint again"
+)
+
+
+def _withheld(problems: list[Problem], leaked: set[str]) -> Iterator[Problem]:
+    """The problems as a report may print them: lint quotes what it judges (a clause, a
+    cited path, a title in INDEX.md), so a file holding a secret (rule SECRET, redacted by
+    the scanner) keeps its other problems' place and rule with their message withheld, and
+    any other message in which the scanner finds a secret is withheld too."""
+    import dataclasses
+
+    from gitmem.gate import secrets
+
+    for problem in problems:
+        if problem.rule == "SECRET":
+            yield problem
+        elif problem.path in leaked:
+            why = "this file holds a secret"
+            yield dataclasses.replace(problem, message=_WITHHELD.format(why=why))
+        elif any(
+            f.rule not in ("hidden-unicode", "scan-size-cap")
+            for f in secrets.scan_text(problem.message)
+        ):
+            why = "it holds a secret"
+            yield dataclasses.replace(problem, message=_WITHHELD.format(why=why))
+        else:
+            yield problem
 
 
 def _contradictions(files: list[_File]) -> Iterator[Problem]:

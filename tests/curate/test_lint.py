@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from clirunner import ok, run
+from secret_samples import github_token
 
 from gitmem.curate import lint
 from gitmem.model.entry import Entry
@@ -410,3 +411,40 @@ def test_a_stray_file_under_entries_is_layout_as_check_says_not_an_entry(store: 
     assert sorted((p["path"], p["rule"]) for p in linted) == sorted(
         (path, "LAYOUT") for path in paths
     )
+
+
+def test_a_secret_in_an_admitted_entry_is_not_quoted_by_other_rules(store: Path) -> None:
+    """lint reports a token committed into an admitted entry as SECRET, redacted, and then
+    printed it whole in the same run: the CONTRADICTION warning quotes the clauses that
+    disagree, and the other rules quote the values they judge (a cited path, a title in
+    INDEX.md). An entry holding a secret is not judged for contradictions, its other
+    problems keep their place and rule with the message withheld, and any other message
+    that holds a secret is withheld too."""
+    token = github_token(97)
+    plant(store, "run-git", "Run subprocess git inside hooks", "Run subprocess git in hooks.")
+    leaked = plant(
+        store,
+        "keep-fast",
+        "Keep hooks fast",
+        f"Never run subprocess git in hooks with {token}.",
+        files=[f"src/{token}.py"],
+    )
+    ok(run(store, "index"))
+    index = store / ".gitmem" / "INDEX.md"
+    index.write_text(index.read_text().replace("Keep hooks fast", f"Keep hooks fast {token}"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "--no-verify", "-m", "committed past the gate")
+    for fmt in ("text", "json", "github", "sarif"):
+        result = run(store, "lint", "--format", fmt)
+        assert result.exit_code == 1, result.output
+        assert "SECRET" in result.output, fmt
+        assert token[4:].lower() not in result.output.lower(), (fmt, result.output)
+    problems = json.loads(run(store, "lint", "--format", "json").output)["problems"]
+    assert "CONTRADICTION" not in {p["rule"] for p in problems}
+    rules = {p["rule"] for p in problems if p["path"].endswith(f"{leaked}.md")}
+    assert {"SECRET", "FILES-DEAD"} <= rules
+    for problem in problems:
+        if problem["rule"] != "SECRET" and (
+            problem["path"].endswith(f"{leaked}.md") or problem["path"].endswith("INDEX.md")
+        ):
+            assert problem["message"].startswith("not shown: "), problem
