@@ -496,7 +496,10 @@ def _at_their_place(
     """The admitted entries whose file is at their own place, entries/<type>/<id>.md. A copy
     left elsewhere under entries/ (`copy.md`, a folder of another type) holds the id of the
     entry it copies: judged too, it was that entry's near-duplicate, and a consolidation
-    superseding one id twice broke a rule. It is named in a warning and not judged."""
+    superseding one id twice broke a rule. It is named in a warning and not judged; so is an
+    entry holding a secret (committed past the gate): the report would print its text (a
+    title, a clause) and --propose copy it into a candidate."""
+    from gitmem.gate import secrets
     from gitmem.gate.rules import place_of
 
     out = []
@@ -505,7 +508,18 @@ def _at_their_place(
             continue
         place = place_of(path, ws.dir)
         if place.kind == "entry" and (place.type, place.id) == (entry.type, entry.id):
-            out.append((path, entry))
+            found = [
+                f
+                for f in secrets.scan_text(entry.render())
+                if f.rule not in ("hidden-unicode", "scan-size-cap")
+            ]
+            if found:
+                warnings.append(
+                    f"{path}: not judged: it holds a secret ({found[0].rule}): gitmem lint "
+                    "says where; remove it and rotate it"
+                )
+            else:
+                out.append((path, entry))
         else:
             warnings.append(
                 f"{path}: not judged: an entry of id {entry.id} and type {entry.type} lives "

@@ -552,3 +552,30 @@ def test_a_copy_of_an_entry_left_outside_its_place_is_no_near_duplicate(memory: 
     assert f".gitmem/entries/copy.md: not judged: an entry of id {entry_id}" in warned
     assert f".gitmem/entries/method/{entry_id}.md: not judged" in warned
     assert git(memory, "branch", "--list", "gitmem/*").strip() == ""
+
+
+def test_an_entry_holding_a_secret_is_not_judged_nor_quoted(memory: Path) -> None:
+    """An admitted entry holding a token (committed past the gate) was judged with the
+    others: the report printed its clause as one side of a contradiction, its title in a
+    cluster, and --propose copied it into a resolution that propose then refused. It is now
+    left out, named in a warning that says why (gitmem lint says where), its text never
+    printed, and the run proposes nothing from it."""
+    from secret_samples import github_token
+
+    token = github_token(98)
+    _admitted(memory, "Run subprocess git inside hooks", "Run subprocess git in hooks.")
+    leaked = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.")
+    path = memory / ".gitmem" / "entries" / "decision" / f"{leaked}.md"
+    path.write_text(path.read_text().replace("in hooks.", f"in hooks with {token}."))
+    git(memory, "commit", "-q", "--no-verify", "-am", "committed past the gate")
+    for args in (["--format", "json"], ["--propose"]):
+        result = run(memory, "hygiene", *args)
+        assert result.exit_code == 0, result.output
+        assert token[4:].lower() not in result.output.lower(), result.output
+    report = json.loads(run(memory, "hygiene", "--format", "json").output)
+    assert report["checked"] == 1 and report["contradictions"] == []
+    assert any(
+        w.startswith(f".gitmem/entries/decision/{leaked}.md: not judged: it holds a secret")
+        for w in report["warnings"]
+    ), report["warnings"]
+    assert git(memory, "branch", "--list", "gitmem/*").strip() == ""
