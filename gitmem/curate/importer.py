@@ -29,7 +29,8 @@ very text, is the `import:` source of such a candidate or entry (a reviewer may 
 its title since); a refused topic is skipped and its refusal shown.  An item whose text
 holds a secret anywhere (its MEMORY.md lines and the heading it sits under, the whole note,
 front matter included) is reported and nothing is written for it.  So running the import
-again writes nothing new.
+again writes nothing new.  One run proposes at most MAX_PROPOSED candidates and says where it
+stopped: the next run goes on from there.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_FILES = 2000
+#: candidates one run proposes (or, dry, would): a MEMORY.md of 256 KiB holds tens of
+#: thousands of one-line items; the next run goes on from where this one stopped
+MAX_PROPOSED = 500
 MAX_TITLE = 120
 AGENT_FOLDERS = ("agent-memory", "agent-memory-local")
 INDEX_NAME = "MEMORY.md"
@@ -809,8 +813,17 @@ def import_claude(
         return report
     known = _known_topics(ws)
     refusals = _refusals(ws)
-    for item in items:
-        report.outcomes.append(_one(ws, item, known, refusals, dry_run))
+    proposed = 0
+    for number, item in enumerate(items):
+        if proposed >= MAX_PROPOSED:
+            report.notes.append(
+                f"stopped after proposing {MAX_PROPOSED} candidates ({len(items) - number} "
+                "items not read): review them, then run gitmem import claude again for the rest"
+            )
+            break
+        outcome = _one(ws, item, known, refusals, dry_run)
+        report.outcomes.append(outcome)
+        proposed += outcome.status in (CREATED, WOULD_CREATE)
     return report
 
 

@@ -502,3 +502,28 @@ def test_a_note_whose_code_block_runs_to_its_end_is_imported_with_it_closed(
     [tests] = [e for i, e in found.items() if i.endswith("run-tests")]
     assert tests.content == "```\nfirst\n```\nThen:\n  ```sh\n  make test\n  ```"
     assert tests.evidence.startswith("Lifted from")
+
+
+def test_one_run_proposes_a_bounded_number_of_candidates(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files read were capped, the items in them not: a cloned repository's MEMORY.md of
+    256 KiB holds tens of thousands of one-line items, and one `gitmem import claude` made a
+    candidate branch of each, minutes of work and as many branches to refuse. A run now
+    stops after MAX_PROPOSED candidates, says so, and the next run goes on from there."""
+    monkeypatch.setattr(importer, "MAX_PROPOSED", 3, raising=False)
+    folder = memory / ".claude" / "memory"
+    folder.mkdir(parents=True)
+    notes = [f"- Check widget {word} before the release." for word in "abcde"]
+    (folder / "MEMORY.md").write_text("\n".join(notes) + "\n")
+    first = ok(run(memory, "import", "claude"))
+    assert "| created              |     3 |" in first.output
+    assert (
+        "gitmem: stopped after proposing 3 candidates (2 items not read): review them, then "
+        "run gitmem import claude again for the rest"
+    ) in first.output
+    assert len(branches(memory)) == 3
+    second = ok(run(memory, "import", "claude"))
+    assert "| created              |     2 |" in second.output
+    assert "stopped after" not in second.output
+    assert len(branches(memory)) == 5
