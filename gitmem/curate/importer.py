@@ -621,9 +621,10 @@ def _from_topic_file(folder: MemoryFolder, reader: _Reader, path: Path, text: st
     heading, body = _strip_title_heading(body)
     name = meta.get("name", "")
     title = (_title_of_name(name) if name else "") or heading or _title_of_name(path.stem)
-    title = first_sentence(title)
     content = _close_fence(body.strip()) or meta.get("description", "")
-    if not content:
+    # a name of punctuation alone (".") has no words: the first sentence then, as an item's
+    title = first_sentence(title) or first_sentence(content)
+    if not content or not title:
         return None
     return Item(
         origin=shown,

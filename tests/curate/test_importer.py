@@ -527,3 +527,26 @@ def test_one_run_proposes_a_bounded_number_of_candidates(
     assert "| created              |     2 |" in second.output
     assert "stopped after" not in second.output
     assert len(branches(memory)) == 5
+
+
+def test_a_topic_file_whose_name_gives_no_title_takes_its_first_sentence(memory: Path) -> None:
+    """A topic file whose front matter `name` (or file name) is only punctuation ("."),
+    gave an empty title: the dry run called it invalid (SCHEMA, a candidate file never
+    written) while the import itself stopped half-way with exit 2, "missing --title", after
+    proposing the items before it. Its title is now its first sentence, as a MEMORY.md
+    item's is, and the dry run and the import agree."""
+    folder = memory / ".claude" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- Keep the hooks thin.\n")
+    (folder / "dot.md").write_text('---\nname: "."\n---\nRebuild the index after a merge.\n')
+    (folder / "....md").write_text("Rotate the logs weekly. Keep four.\n")
+    dry = ok(run(memory, "import", "claude", "--dry-run"))
+    assert "| would be created     |     3 |" in dry.output, dry.output
+    result = ok(run(memory, "import", "claude"))
+    assert "| created              |     3 |" in result.output, result.output
+    names = sorted(b.split("-20", 1)[1][7:] for b in branches(memory))
+    assert names == [
+        "keep-the-hooks-thin",
+        "rebuild-the-index-after-a-merge",
+        "rotate-the-logs-weekly",
+    ]
