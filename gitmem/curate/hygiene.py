@@ -506,20 +506,19 @@ def _at_their_place(
     for path, entry in entries:
         if entry.status != "admitted":
             continue
+        found = [
+            f
+            for f in secrets.scan_text(entry.render())
+            if f.rule not in ("hidden-unicode", "scan-size-cap")
+        ]
         place = place_of(path, ws.dir)
-        if place.kind == "entry" and (place.type, place.id) == (entry.type, entry.id):
-            found = [
-                f
-                for f in secrets.scan_text(entry.render())
-                if f.rule not in ("hidden-unicode", "scan-size-cap")
-            ]
-            if found:
-                warnings.append(
-                    f"{path}: not judged: it holds a secret ({found[0].rule}): gitmem lint "
-                    "says where; remove it and rotate it"
-                )
-            else:
-                out.append((path, entry))
+        if found:  # first: nothing of its text (its id, its type) is printed
+            warnings.append(
+                f"{path}: not judged: it holds a secret ({found[0].rule}): gitmem lint "
+                "says where; remove it and rotate it"
+            )
+        elif place.kind == "entry" and (place.type, place.id) == (entry.type, entry.id):
+            out.append((path, entry))
         else:
             warnings.append(
                 f"{path}: not judged: an entry of id {entry.id} and type {entry.type} lives "

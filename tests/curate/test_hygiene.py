@@ -579,3 +579,26 @@ def test_an_entry_holding_a_secret_is_not_judged_nor_quoted(memory: Path) -> Non
         for w in report["warnings"]
     ), report["warnings"]
     assert git(memory, "branch", "--list", "gitmem/*").strip() == ""
+
+
+def test_a_stray_file_holding_a_secret_in_its_id_is_not_echoed(memory: Path) -> None:
+    """The warning naming a file under entries/ that is not at its entry's place quoted the
+    id and type its front matter gives: a stray file whose id held a token printed it. The
+    secret is now looked for first, and such a file is named as holding a secret."""
+    from secret_samples import github_token
+
+    token = github_token(99)
+    entry_id = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.")
+    real = memory / ".gitmem" / "entries" / "decision" / f"{entry_id}.md"
+    stray = real.parent.parent / "copy.md"
+    stray.write_text(real.read_text().replace(f"id: {entry_id}", f"id: {token}"))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a stray file")
+    result = run(memory, "hygiene", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert token[4:].lower() not in result.output.lower(), result.output
+    warnings = json.loads(result.output)["warnings"]
+    assert warnings == [
+        ".gitmem/entries/copy.md: not judged: it holds a secret (github-pat): gitmem lint says "
+        "where; remove it and rotate it"
+    ]
