@@ -584,7 +584,8 @@ def _from_list_item(
         title = _plain(link.group(1)) or heading or _title_of_name(note_path.stem)
         hook = _hook(first, link)
         extra = _dedent(list(entry.lines[1:])) if len(entry.lines) > 1 else ""
-        content = "\n\n".join(part for part in (_close_fence(body.strip()), extra.strip()) if part)
+        parts = (_close_fence(body.strip()), _close_fence(extra.strip()))
+        content = "\n\n".join(part for part in parts if part)
         applies = meta.get("description") or hook or entry.heading or title
         return Item(
             origin=f"{origin} → {note_shown}",
@@ -607,7 +608,7 @@ def _from_list_item(
         source_path=index_shown,
         title=title,
         applies_when=entry.heading or title,
-        content=demote_headings(text),
+        content=demote_headings(_close_fence(text)),
         context=f"From {_whose(folder)}: {index_shown}, item at line {entry.line}.",
         evidence=_evidence(index_shown),
         tags=_tags(folder),

@@ -550,3 +550,29 @@ def test_a_topic_file_whose_name_gives_no_title_takes_its_first_sentence(memory:
         "rebuild-the-index-after-a-merge",
         "rotate-the-logs-weekly",
     ]
+
+
+def test_an_item_whose_unindented_code_block_runs_to_the_end_is_imported_closed(
+    memory: Path,
+) -> None:
+    """A fence opened right under an item's line, not indented, is part of the item and
+    runs to the end of MEMORY.md when never closed; unlike an indented one it was not closed
+    with the item, and the item was refused as invalid (`--content opens a code fence`).
+    It is now closed at the end, as a note's is."""
+    folder = memory / ".claude" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "deploy.md").write_text("Deploy from main.\n")
+    (folder / "MEMORY.md").write_text("- [Deploy](deploy.md) — releasing\n```sh\nmake deploy\n")
+    agent = memory / ".claude" / "agent-memory" / "builder"
+    agent.mkdir(parents=True)
+    (agent / "MEMORY.md").write_text("- Build with make first\n```sh\nmake\n")
+    result = ok(run(memory, "import", "claude"))
+    assert "| created              |     2 |" in result.output, result.output
+    found = {}
+    for name in branches(memory):
+        entry_id = name.removeprefix("gitmem/")
+        found[entry_id] = parse(git(memory, "show", f"{name}:.gitmem/candidates/{entry_id}.md"))
+    [build] = [e for i, e in found.items() if i.endswith("build-with-make-first")]
+    assert build.content == "Build with make first\n```sh\nmake\n```"
+    [deploy] = [e for i, e in found.items() if i.endswith("deploy")]
+    assert deploy.content == "Deploy from main.\n\n```sh\nmake deploy\n```"
