@@ -502,6 +502,7 @@ def _at_their_place(
     from gitmem.gate import secrets
     from gitmem.gate.rules import place_of
 
+    allowed = _allowed(ws)
     out = []
     for path, entry in entries:
         if entry.status != "admitted":
@@ -509,7 +510,7 @@ def _at_their_place(
         found = [
             f
             for f in secrets.scan_text(entry.render())
-            if f.rule not in ("hidden-unicode", "scan-size-cap")
+            if f.rule not in ("hidden-unicode", "scan-size-cap") and f.fingerprint not in allowed
         ]
         place = place_of(path, ws.dir)
         if found:  # first: nothing of its text (its id, its type) is printed
@@ -526,6 +527,21 @@ def _at_their_place(
                 "wrong with this file)"
             )
     return out
+
+
+def _allowed(ws: Workspace) -> frozenset[str]:
+    """The fingerprints of the findings reviewers allowed (allowed.md on the memory branch):
+    no secret to the gate, so none to hygiene either."""
+    from gitmem.gate.rules import MAX_FILE_BYTES
+    from gitmem.model import allowed
+
+    tip = ws.main_tip()
+    if tip is None:
+        return frozenset()
+    data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/{allowed.NAME}")
+    if data is None or len(data) > MAX_FILE_BYTES * 16:
+        return frozenset()
+    return frozenset(allowed.parse(data.decode("utf-8", "replace")))
 
 
 @dataclass

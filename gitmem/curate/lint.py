@@ -164,7 +164,8 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     leaked = {p.path for p in report.problems if p.rule == "SECRET"}
     report.problems.extend(_contradictions([f for f in files if f.path not in leaked]))
     report.problems.extend(codeowners.check(ws.settings, lambda path: _text_at(store, tree, path)))
-    report.problems = sorted(_withheld(report.problems, leaked), key=Problem.sort_key)
+    withheld = _withheld(report.problems, leaked, ctx.allowed)
+    report.problems = sorted(withheld, key=Problem.sort_key)
     return report
 
 
@@ -174,11 +175,14 @@ _WITHHELD = (
 )
 
 
-def _withheld(problems: list[Problem], leaked: set[str]) -> Iterator[Problem]:
+def _withheld(
+    problems: list[Problem], leaked: set[str], allowed: frozenset[str]
+) -> Iterator[Problem]:
     """The problems as a report may print them: lint quotes what it judges (a clause, a
     cited path, a title in INDEX.md), so a file holding a secret (rule SECRET, redacted by
     the scanner) keeps its other problems' place and rule with their message withheld, and
-    any other message in which the scanner finds a secret is withheld too."""
+    any other message in which the scanner finds a secret (not one a reviewer allowed in
+    allowed.md, as the file rules do not report it) is withheld too."""
     import dataclasses
 
     from gitmem.gate import secrets
@@ -190,7 +194,7 @@ def _withheld(problems: list[Problem], leaked: set[str]) -> Iterator[Problem]:
             why = "this file holds a secret"
             yield dataclasses.replace(problem, message=_WITHHELD.format(why=why))
         elif any(
-            f.rule not in ("hidden-unicode", "scan-size-cap")
+            f.rule not in ("hidden-unicode", "scan-size-cap") and f.fingerprint not in allowed
             for f in secrets.scan_text(problem.message)
         ):
             why = "it holds a secret"

@@ -602,3 +602,29 @@ def test_a_stray_file_holding_a_secret_in_its_id_is_not_echoed(memory: Path) -> 
         ".gitmem/entries/copy.md: not judged: it holds a secret (github-pat): gitmem lint says "
         "where; remove it and rotate it"
     ]
+
+
+def test_an_entry_holding_an_allowed_finding_is_judged_as_any_other(memory: Path) -> None:
+    """A finding a reviewer allowed by fingerprint (allowed.md on the memory branch) is no
+    secret to the gate: the entry holding it is judged, contradictions and all, as lint and
+    check judge it."""
+    from secret_samples import github_token
+
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    token = github_token(100)
+    _admitted(memory, "Run subprocess git inside hooks", "Run subprocess git in hooks.")
+    example = _admitted(memory, "Keep hooks fast", "Never run subprocess git in hooks.")
+    path = memory / ".gitmem" / "entries" / "decision" / f"{example}.md"
+    path.write_text(path.read_text().replace("## Evidence\n", f"## Evidence\nrevoked {token}\n"))
+    row = allowed.Allowance(
+        secrets.fingerprint("github-pat", token.encode()), example, "human:bob", "2026-12-01", "x"
+    )
+    (memory / ".gitmem" / allowed.NAME).write_text(allowed.append(None, [row]))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "an allowed example token")
+    assert "SECRET" not in run(memory, "lint").output
+    report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
+    assert report["checked"] == 2 and report["warnings"] == []
+    assert len(report["contradictions"]) == 1

@@ -448,3 +448,28 @@ def test_a_secret_in_an_admitted_entry_is_not_quoted_by_other_rules(store: Path)
             problem["path"].endswith(f"{leaked}.md") or problem["path"].endswith("INDEX.md")
         ):
             assert problem["message"].startswith("not shown: "), problem
+
+
+def test_a_finding_a_reviewer_allowed_is_quoted_as_any_other_text(store: Path) -> None:
+    """A finding allowed by fingerprint in allowed.md is no SECRET to the file rules, so lint
+    does not withhold the messages that quote it either: the CONTRADICTION warning shows
+    its clauses."""
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    token = github_token(101)
+    plant(store, "run-git", "Run subprocess git inside hooks", "Run subprocess git in hooks.")
+    example = plant(
+        store, "keep-fast", "Keep hooks fast", f"Never run subprocess git in hooks as {token}."
+    )
+    row = allowed.Allowance(
+        secrets.fingerprint("github-pat", token.encode()), example, "human:bob", "2026-12-01", "x"
+    )
+    (store / ".gitmem" / allowed.NAME).write_text(allowed.append(None, [row]))
+    ok(run(store, "index"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "--no-verify", "-m", "an allowed example token")
+    problems = json.loads(run(store, "lint", "--format", "json").output)["problems"]
+    [clash] = [p for p in problems if p["rule"] == "CONTRADICTION"]
+    assert token in clash["message"]
+    assert not any(p["message"].startswith("not shown: ") for p in problems)
