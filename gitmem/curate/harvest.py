@@ -448,7 +448,9 @@ def group_gaps(gaps: Sequence[Gap]) -> list[Group]:
 
 
 def mistake_fields(group: Group, exists: Any, max_body: int) -> ProposalFields | None:
-    """The candidate for a recurring gap, fitted into max_body; None without an Expected fix."""
+    """The candidate for a recurring gap, fitted into max_body: the other wordings, then the
+    evidence rows (the latest last), then the rows' Evidence text go (the verdict files keep
+    it); None without an Expected fix, or when even so it does not fit."""
     latest = group.latest
     with_fix = [g for g in group.gaps if g.fix]
     if not with_fix:
@@ -472,20 +474,26 @@ def mistake_fields(group: Group, exists: Any, max_body: int) -> ProposalFields |
     content = f"The gap: {group.first.gap}\n\nThe fix: {fix}"
     if len(wordings) > 1:
         content += "\n\nOther wordings:\n" + "\n".join(f"- {w}" for w in wordings[1:])
+    ordered = sorted(group.gaps, key=lambda g: (natural_key(g.batch), g.line))
+    bare = [
+        f"- {g.batch}:{g.line} ({g.severity}" + (f", {g.axis}" if g.axis else "") + ")"
+        for g in ordered
+    ]
     rows = [
-        f"- {g.batch}:{g.line} ({g.severity}"
-        + (f", {g.axis}" if g.axis else "")
-        + ")"
-        + (f": {g.evidence}" if g.evidence else "")
-        for g in sorted(group.gaps, key=lambda g: (natural_key(g.batch), g.line))
+        row + (f": {g.evidence}" if g.evidence else "")
+        for row, g in zip(bare, ordered, strict=True)
     ]
     from gitmem.model.entry import Entry
 
-    for keep in range(len(rows), 0, -1):
+    attempts = [(rows, keep) for keep in range(len(rows), 0, -1)]
+    attempts += [(bare, keep) for keep in range(len(bare), 0, -1)]  # Evidence text cut
+    for shown, keep in attempts:
         for body in (content, f"The gap: {group.first.gap}\n\nThe fix: {fix}"):
-            evidence = "\n".join(rows[:keep])
-            if keep < len(rows):
-                evidence += f"\n- … and {len(rows) - keep} more rows"
+            evidence = "\n".join(shown[:keep])
+            if keep < len(shown):
+                evidence += f"\n- … and {len(shown) - keep} more rows"
+            if shown is bare:
+                evidence += "\n- (the rows' Evidence is in the verdict files)"
             if len(Entry({}, context, body, evidence).body) <= max_body:
                 return ProposalFields(
                     type="mistake",
@@ -677,8 +685,13 @@ def _decide(ws: Workspace, group: Group, state: _State, dry_run: bool) -> None:
     fields = mistake_fields(group, exists, ws.settings.max_body)
     if fields is None:
         group.outcome, group.detail = (
-            "invalid",
-            "no batch gives an Expected fix: nothing to propose",
+            ("invalid", "no batch gives an Expected fix: nothing to propose")
+            if not any(g.fix for g in group.gaps)
+            else (
+                "invalid",
+                f"too long for memory.maxBody ({ws.settings.max_body} characters) even with "
+                "its evidence cut: shorten the gap or its Expected fix in the verdict files",
+            )
         )
         return
     state.topics[topic] = "candidate of this harvest"

@@ -529,3 +529,36 @@ def test_a_verdict_file_whose_path_holds_a_secret_is_withheld_and_skipped(memory
     ) in text
     assert "rename it; the file is not read" in text
     assert branches(memory) == []
+
+
+def test_a_recurring_gap_with_long_evidence_is_proposed_within_the_limit(memory: Path) -> None:
+    """A candidate is fitted into memory.maxBody by dropping evidence rows, but never the
+    last one, whole: a gap whose Evidence cell is long (a stack trace, a log excerpt) made
+    no candidate fit, and harvest said "no batch gives an Expected fix: nothing to propose"
+    of a gap that gives one in every batch. The rows now go without their Evidence text
+    when they must (the verdict files keep it), and a gap too long even so says so."""
+    table = "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+    gap = "The pre-receive hook accepts a push that rewrites admitted entries " + "x" * 240
+    fix = "Refuse any push that rewrites an admitted entry; " + "y " * 350
+    folder = memory / "audits"
+    folder.mkdir()
+    for batch in (1, 2, 3):
+        evidence = f"trace {batch}: " + " ".join(f"frame{n}" for n in range(140))
+        row = f"| Blocking | gate | {gap} | {evidence} | {fix} |\n"
+        (folder / f"b{batch}.md").write_text("## Verdict — GAPS\n\n" + table + row)
+    result = run(memory, "harvest", "audits", "--format", "json")
+    assert result.exit_code == 0, result.output
+    [group] = json.loads(result.output)["groups"]
+    assert group["outcome"] == "proposed", group
+    cid = group["id"]
+    entry = parse(git(memory, "show", f"gitmem/{cid}:.gitmem/candidates/{cid}.md"))
+    assert len(entry.body) <= 2000
+    assert "- audits/b1.md:5 (Blocking, gate)" in entry.evidence
+    too_long = "The gap is long " + "z " * 990
+    for batch in (1, 2, 3):
+        row = f"| Major | docs | {too_long} | e{batch} | {'w ' * 990} |\n"
+        (folder / f"b{batch}.md").write_text("## Verdict — GAPS\n\n" + table + row)
+    result = run(memory, "harvest", "audits", "--dry-run")
+    assert result.exit_code == 1, result.output
+    assert "too long for memory.maxBody" in result.output
+    assert "no batch gives an Expected fix" not in result.output
