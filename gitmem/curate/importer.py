@@ -849,13 +849,13 @@ def _one(
     if dry_run:
         problems = dry_problems(ws, item.fields())
         if problems:
-            return Outcome(item, INVALID, problems)
+            return Outcome(item, INVALID, f"{problems}\n{_correct_at(item)}")
         known.add(topic, f"import:{item.source_path}", item.content, "candidate of this import")
         return Outcome(item, WOULD_CREATE, f"topic {topic!r}")
     try:
         proposal = propose(ws, item.fields())
     except RuleError as exc:
-        return Outcome(item, INVALID, exc.message)
+        return Outcome(item, INVALID, f"{exc.message}\n{_correct_at(item)}")
     holder = f"pending candidate {proposal.id} (this import)"
     known.add(topic, f"import:{item.source_path}", item.content, holder)
     warnings = "; ".join(str(w) for w in proposal.warnings)
@@ -864,6 +864,15 @@ def _one(
         CREATED,
         f"branch {proposal.branch}" + (f"; {warnings}" if warnings else ""),
         proposal.id,
+    )
+
+
+def _correct_at(item: Item) -> str:
+    """What to do about an item propose refused: its problems name the candidate file, never
+    written; the file to correct is the one the item came from."""
+    return (
+        f"made from {item.origin}: correct it there (Claude Code's memory), then run gitmem "
+        "import claude again"
     )
 
 

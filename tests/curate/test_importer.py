@@ -576,3 +576,21 @@ def test_an_item_whose_unindented_code_block_runs_to_the_end_is_imported_closed(
     assert build.content == "Build with make first\n```sh\nmake\n```"
     [deploy] = [e for i, e in found.items() if i.endswith("deploy")]
     assert deploy.content == "Deploy from main.\n\n```sh\nmake deploy\n```"
+
+
+def test_an_invalid_item_says_which_file_to_correct(memory: Path) -> None:
+    """An item propose refused (a note over memory.maxBody, the commonest) was reported by
+    the lines of a candidate file that was never written, `.gitmem/candidates/<id>.md:12:
+    BODY-LENGTH … keep one lesson, link the rest`: nothing said that the file to correct is
+    the note it came from. The detail now ends by naming it, and the dry run says the same."""
+    folder = memory / ".claude" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "long.md").write_text("Keep the notes short. " + "Words of a long note. " * 120)
+    for args in ([], ["--dry-run"]):
+        result = run(memory, "import", "claude", *args)
+        assert result.exit_code == 1, result.output
+        assert "BODY-LENGTH" in result.output
+        assert (
+            "    made from .claude/memory/long.md: correct it there (Claude Code's memory), "
+            "then run gitmem import claude again"
+        ) in result.output, result.output
