@@ -60,7 +60,7 @@ import re2 as _re2
 from gitmem.curate import dry_problems
 from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import EntryError, topic_of
-from gitmem.model.markdown import UnreadableFile, read_text, table_cells
+from gitmem.model.markdown import UnreadableFile, fenced, read_text, table_cells
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
@@ -184,7 +184,17 @@ def parse_verdict(batch: str, text: str) -> tuple[Verdict | None, list[Problem]]
     """A verdict file's counted gaps, and the problems found reading it."""
     lines = text.split("\n")
     problems: list[Problem] = []
-    start = next((n for n, line in enumerate(lines) if _VERDICT.match(line.strip())), None)
+    # a heading is neither in code (a fenced block, four spaces of indent) nor quoted: a
+    # README of the audits folder that shows the format is no verdict
+    code = [in_code for _, in_code in fenced(lines)]
+    start = next(
+        (
+            n
+            for n, line in enumerate(lines)
+            if not code[n] and _indent(line) <= 3 and _VERDICT.match(line.strip())
+        ),
+        None,
+    )
     if start is None:
         return None, [
             Problem(
@@ -295,6 +305,12 @@ def parse_verdict(batch: str, text: str) -> tuple[Verdict | None, list[Problem]]
             )
         )
     return verdict, problems
+
+
+def _indent(line: str) -> int:
+    """The columns of a line's indent (a tab to the next multiple of four)."""
+    blank = line[: len(line) - len(line.lstrip(" \t"))]
+    return len(blank.expandtabs(4))
 
 
 def _find_table(lines: list[str], start: int) -> int | None:

@@ -562,3 +562,26 @@ def test_a_recurring_gap_with_long_evidence_is_proposed_within_the_limit(memory:
     assert result.exit_code == 1, result.output
     assert "too long for memory.maxBody" in result.output
     assert "no batch gives an Expected fix" not in result.output
+
+
+def test_a_verdict_quoted_in_code_is_no_verdict() -> None:
+    """The verdict heading and its table were looked for in every line, stripped of its
+    indent: a file that quotes the format (a README of the audits folder, in a fenced or an
+    indented code block, as this module's docstring does) was read as a verdict, its example
+    gaps a batch of their own, and a real verdict below the example was never read. Code is
+    not a heading: only a heading outside code, indented three spaces at most, opens one."""
+    example = (
+        "| Severity | Axis | Gap | Evidence | Expected fix |\n| --- | --- | --- | --- | --- |\n"
+        "| Blocking | tests | An example gap | e | f |\n"
+    )
+    fenced = "# How to write a verdict\n\n```markdown\n## Verdict — GAPS\n\n" + example + "```\n"
+    indented = "# How to write a verdict\n\n" + "".join(
+        f"    {line}\n" for line in ("## Verdict — GAPS", "", *example.splitlines())
+    )
+    for text in (fenced, indented):
+        verdict, problems = harvest.parse_verdict("README.md", text)
+        assert verdict is None and [p.rule for p in problems] == ["HARVEST-VERDICT"], text
+    real = "## Verdict — GAPS\n\n" + example.replace("An example gap", "A real gap")
+    verdict, problems = harvest.parse_verdict("audit.md", fenced + "\n" + real)
+    assert problems == [] and verdict is not None
+    assert [g.gap for g in verdict.gaps] == ["A real gap"]
