@@ -6,7 +6,8 @@ says; with --propose each becomes two candidates.
 Curation proposes; people decide.  Without `--propose` this is a report.  With it, each
 cluster of near-duplicates becomes an ordinary candidate branch (through `gitmem.lifecycle.propose`)
 that supersedes the entries it merges, the evidence in its Evidence section; nothing on main
-is merged, deleted or edited.
+is merged, deleted or edited.  A consolidation, resolution or split whose topic a reviewer
+refused is not proposed again: a note says so, and the run does not fail.
 
 Near-duplicates
     Each admitted entry is a TF-IDF vector over its title (counted twice), `applies_when` and
@@ -478,12 +479,14 @@ def hygiene(
         taken, contexts = _pending_supersessions(ws)
         contexts.update({e.id: e.context for _, e in admitted})  # a half admitted already
         broken: list[Broken] = []
+        refusals = _refusals(ws)
         for cluster in report.clusters:
-            report.proposed.append(_propose(ws, cluster, by_id, taken, broken))
+            report.proposed.append(_propose(ws, cluster, by_id, taken, broken, refusals))
         for clash in report.contradictions:
-            report.resolutions.append(_resolve(ws, clash, by_id, taken, broken))
+            report.resolutions.append(_resolve(ws, clash, by_id, taken, broken, refusals))
         for split in report.splits:
-            done = _propose_split(ws, split, by_id[split.id], taken, contexts, broken)
+            entry = by_id[split.id]
+            done = _propose_split(ws, split, entry, taken, contexts, broken, refusals)
             report.split_proposals.append(done)
         path_of = {e.id: p for p, e in admitted}
         report.failures = [b.message(path_of) for b in broken]
@@ -529,6 +532,27 @@ def _at_their_place(
     return out
 
 
+def _refusals(ws: Workspace) -> dict[str, Any]:
+    """The refused topics on the memory branch (refused.md): topic → its refusal."""
+    from gitmem.model import refused
+
+    tip = ws.main_tip()
+    data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/refused.md") if tip else None
+    return dict(refused.parse(data.decode("utf-8", "replace"))) if data else {}
+
+
+def _refused(refusals: dict[str, Any], *proposals: ProposalFields) -> str | None:
+    """Why a proposal is not made again: a reviewer refused its topic (a consolidation, a
+    resolution, a half of a split, refused once). The team decided: no rule failed."""
+    from gitmem.model.entry import topic_of
+
+    for fields in proposals:
+        topic = topic_of(fields.title or "")
+        if topic in refusals:
+            return f"topic {topic!r} was {refusals[topic].describe()}: not proposed again"
+    return None
+
+
 def _allowed(ws: Workspace) -> frozenset[str]:
     """The fingerprints of the findings reviewers allowed (allowed.md on the memory branch):
     no secret to the gate, so none to hygiene either."""
@@ -570,6 +594,7 @@ def _propose_split(
     taken: dict[str, str],
     contexts: dict[str, str],
     broken: list[Broken],
+    refusals: dict[str, Any],
 ) -> tuple[str, list[str], str]:
     """(the entry, the ids of its two candidates, why not) for one split. The first half
     supersedes the entry, so a run that wrote it and not the second (killed, or the second
@@ -588,6 +613,9 @@ def _propose_split(
         for f in (first, second)
     ):
         return split.id, [], "too long to split within memory.maxBody: split it by hand"
+    refusal = _refused(refusals, *(first, second)[1 if holder is not None else 0 :])
+    if refusal is not None:
+        return split.id, [holder] if holder is not None else [], refusal
     ids = [holder] if holder is not None else []
     try:
         for fields in (first, second)[len(ids) :]:
@@ -751,6 +779,7 @@ def _resolve(
     by_id: dict[str, Entry],
     taken: dict[str, str],
     broken: list[Broken],
+    refusals: dict[str, Any],
 ) -> Proposed:
     from gitmem.lifecycle.propose import propose
 
@@ -764,6 +793,9 @@ def _resolve(
         return Proposed(
             pair, None, None, "too long to resolve within memory.maxBody: supersede both by hand"
         )
+    refusal = _refused(refusals, fields)
+    if refusal is not None:
+        return Proposed(pair, None, None, refusal)
     try:
         proposal = propose(ws, fields)
     except RuleError as exc:
@@ -795,6 +827,7 @@ def _propose(
     by_id: dict[str, Entry],
     taken: dict[str, str],
     broken: list[Broken],
+    refusals: dict[str, Any],
 ) -> Proposed:
     from gitmem.lifecycle.propose import propose
 
@@ -809,6 +842,9 @@ def _propose(
         return Proposed(
             cluster, None, None, "too long to merge within memory.maxBody: merge by hand"
         )
+    refusal = _refused(refusals, fields)
+    if refusal is not None:
+        return Proposed(cluster, None, None, refusal)
     try:
         proposal = propose(ws, fields)
     except RuleError as exc:

@@ -628,3 +628,34 @@ def test_an_entry_holding_an_allowed_finding_is_judged_as_any_other(memory: Path
     report = json.loads(ok(run(memory, "hygiene", "--format", "json")).output)
     assert report["checked"] == 2 and report["warnings"] == []
     assert len(report["contradictions"]) == 1
+
+
+def test_a_refused_consolidation_or_split_is_not_proposed_again_nor_a_failure(
+    memory: Path,
+) -> None:
+    """A reviewer who refused a consolidation (the entries are two lessons after all) put
+    its topic in refused.md, and every later `hygiene --propose` failed the run (exit 1) on
+    the same consolidation, REFUSED-TOPIC, telling the reader to amend the sound entries.
+    The team decided: the proposal is now left out with a note saying so, and the run
+    passes; so for a refused split."""
+    _admitted(
+        memory, "Use pygit2 inside git hooks",
+        "Read objects with pygit2 inside hooks; spawning git per call costs more.",
+    )  # fmt: skip
+    _admitted(
+        memory, "Prefer pygit2 over git in hooks",
+        "Inside hooks read objects with pygit2; spawning git per call costs more time.",
+    )  # fmt: skip
+    first = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    [proposed] = first["proposed"]
+    ok(run(memory, "refuse", proposed["id"], "--reason", "two lessons: keep both"))
+    result = run(memory, "hygiene", "--propose", "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["failures"] == []
+    [again] = report["proposed"]
+    assert again["id"] is None and "was refused" in again["note"], again
+    assert "two lessons: keep both" in again["note"]
+    text = ok(run(memory, "hygiene", "--propose")).output
+    assert "not proposed (" in text and "was refused" in text
+    assert git(memory, "branch", "--list", "gitmem/*").strip() == ""

@@ -207,3 +207,19 @@ def test_a_mixed_entry_near_the_body_limit_is_still_split(memory: Path) -> None:
     assert [line for line in MIXED.split("\n")] == [
         line for half in halves for line in half.content.split("\n") if line
     ]
+
+
+def test_a_refused_split_is_not_proposed_again_nor_a_failure(memory: Path) -> None:
+    """Refusing the half that supersedes a mixed entry put the entry's title in refused.md,
+    and every later `hygiene --propose` failed (exit 1, REFUSED-TOPIC) proposing it again,
+    advising to amend the entry. The refusal is the team's word: a note, and a passing run."""
+    mixed = _admit(memory, "Open the repository from the environment in hooks", MIXED)
+    report = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    [(_, ids, _)] = [tuple(s.values()) for s in report["split_proposals"]]
+    halves = {i: parse(git(memory, "show", f"gitmem/{i}:.gitmem/candidates/{i}.md")) for i in ids}
+    [first] = [i for i, e in halves.items() if e.supersedes == (mixed,)]
+    ok(run(memory, "refuse", first, "--reason", "one lesson after all"))
+    result = run(memory, "hygiene", "--propose")
+    assert result.exit_code == 0, result.output
+    assert f"not split ({mixed}): topic " in result.output
+    assert "one lesson after all: not proposed again" in result.output
