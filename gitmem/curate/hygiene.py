@@ -476,18 +476,32 @@ def hygiene(
     report.splits = find_splits(admitted)
     if propose:
         by_id = {e.id: e for _, e in admitted}
-        taken, contexts = _pending_supersessions(ws)
+        taken, contexts, changes = _pending_supersessions(ws)
         contexts.update({e.id: e.context for _, e in admitted})  # a half admitted already
         broken: list[Broken] = []
         refusals = _refusals(ws)
         for cluster in report.clusters:
-            report.proposed.append(_propose(ws, cluster, by_id, taken, broken, refusals))
+            busy = _changing((m.id for m in cluster.members), changes)
+            report.proposed.append(
+                Proposed(cluster, None, None, busy)
+                if busy
+                else _propose(ws, cluster, by_id, taken, broken, refusals)
+            )
         for clash in report.contradictions:
-            report.resolutions.append(_resolve(ws, clash, by_id, taken, broken, refusals))
+            busy = _changing((clash.a.id, clash.b.id), changes)
+            report.resolutions.append(
+                Proposed(Cluster([clash.a, clash.b], []), None, None, busy)
+                if busy
+                else _resolve(ws, clash, by_id, taken, broken, refusals)
+            )
         for split in report.splits:
+            busy = _changing((split.id,), changes)
             entry = by_id[split.id]
-            done = _propose_split(ws, split, entry, taken, contexts, broken, refusals)
-            report.split_proposals.append(done)
+            report.split_proposals.append(
+                (split.id, [], busy)
+                if busy
+                else _propose_split(ws, split, entry, taken, contexts, broken, refusals)
+            )
         path_of = {e.id: p for p, e in admitted}
         report.failures = [b.message(path_of) for b in broken]
     return report
@@ -628,16 +642,21 @@ def _propose_split(
     return split.id, ids, ""
 
 
-def _pending_supersessions(ws: Workspace) -> tuple[dict[str, str], dict[str, str]]:
+def _pending_supersessions(
+    ws: Workspace,
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(id of an admitted entry → the pending candidate that already supersedes it, id of
-    each pending candidate → its Context: a split's halves are known by theirs)."""
+    each pending candidate → its Context: a split's halves are known by theirs, id of an
+    admitted entry → what a pending amendment or retirement of it is doing to it)."""
     import contextlib
 
     from gitmem.lifecycle.candidates import pending
+    from gitmem.model import curation
     from gitmem.model.entry import EntryError
 
     out: dict[str, str] = {}
     contexts: dict[str, str] = {}
+    changes: dict[str, str] = {}
     for candidate in pending(ws):
         if candidate.data is None:
             continue
@@ -646,7 +665,21 @@ def _pending_supersessions(ws: Workspace) -> tuple[dict[str, str], dict[str, str
             contexts[candidate.id] = entry.context
             for old in entry.supersedes:
                 out.setdefault(old, candidate.id)
-    return out, contexts
+            target = curation.target_of(entry)
+            if target:
+                done = "amended" if curation.kind_of(entry) == curation.AMEND else "retired"
+                changes.setdefault(target, f"being {done} by pending {candidate.id}")
+    return out, contexts, changes
+
+
+def _changing(ids: Iterable[str], changes: dict[str, str]) -> str | None:
+    """Why a proposal that would supersede these entries waits: a pending amendment or
+    retirement changes one of them, and of two candidates changing one entry the one
+    admitted second is refused (LINEAGE)."""
+    for entry_id in ids:
+        if entry_id in changes:
+            return f"{entry_id} is {changes[entry_id]}: review it first"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

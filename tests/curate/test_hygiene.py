@@ -659,3 +659,27 @@ def test_a_refused_consolidation_or_split_is_not_proposed_again_nor_a_failure(
     text = ok(run(memory, "hygiene", "--propose")).output
     assert "not proposed (" in text and "was refused" in text
     assert git(memory, "branch", "--list", "gitmem/*").strip() == ""
+
+
+def test_an_entry_a_pending_amendment_or_retirement_changes_is_left_to_it(
+    memory: Path,
+) -> None:
+    """hygiene proposed consolidating an entry that a pending candidate was already retiring
+    (or amending): two candidates changing one entry, of which the one admitted second is
+    refused (LINEAGE: it supersedes an entry already retired). An entry a pending amendment
+    or retirement changes is now left to it, with a note naming it; nothing is proposed."""
+    _admitted(
+        memory, "Use pygit2 inside git hooks",
+        "Read objects with pygit2 inside hooks; spawning git per call costs more.",
+    )  # fmt: skip
+    junk = _admitted(
+        memory, "Prefer pygit2 over git in hooks",
+        "Inside hooks read objects with pygit2; spawning git per call costs more time.",
+    )  # fmt: skip
+    ok(run(memory, "propose", "--retire", junk, "--reason", "a duplicate a test wrote"))
+    result = json.loads(ok(run(memory, "hygiene", "--propose", "--format", "json")).output)
+    [cluster] = result["proposed"]
+    assert cluster["id"] is None
+    assert cluster["note"] == f"{junk} is being retired by pending {junk}-retire: review it first"
+    branches = git(memory, "branch", "--list", "gitmem/*").split()
+    assert branches == [f"gitmem/{junk}-retire"]
