@@ -11,10 +11,9 @@ The log has one run whose tool is gitmem, with a rule descriptor for every rule 
 a problem: its rule, its level (error, or warning for warnings), its message, and where it is
 (the file as a path from the repository root, percent-encoded as the URI reference SARIF asks
 for, and the line when the rule knows it; a finding about a whole file points at its first
-line). Each result carries a partial fingerprint made
-of the rule, the path and the message less the commit it names, so a finding that persists
-across pushes stays one alert. The output is byte-stable: keys sorted, results in the order of
-the report.
+line). Each result carries a partial fingerprint made of the rule, the path and the message
+less the commit it names, so a finding that persists across pushes stays one alert. The
+output is byte-stable: keys sorted, results in the order of the report.
 """
 
 from __future__ import annotations
