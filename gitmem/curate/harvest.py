@@ -269,7 +269,7 @@ def parse_verdict(batch: str, text: str) -> tuple[Verdict | None, list[Problem]]
                     batch,
                     number + 1,
                     "HARVEST-ROW",
-                    f"unknown severity {_one_line(severity, 40)!r}: use Blocking, Major or "
+                    f"unknown severity {_shown_cell(severity)}: use Blocking, Major or "
                     "Minor; row skipped",
                     warning=True,
                 )
@@ -394,6 +394,17 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
         if verdict is not None:
             verdicts.append(verdict)
     return verdicts, problems
+
+
+def _shown_cell(cell: str) -> str:
+    """A table cell as a problem quotes it (its first 40 characters on one line), or that it
+    is withheld when the scanner finds a secret in the cell: a message is printed and kept
+    in CI logs."""
+    from gitmem.gate import secrets
+
+    if any(f.rule not in ("hidden-unicode", "scan-size-cap") for f in secrets.scan_text(cell)):
+        return WITHHELD
+    return repr(_one_line(cell, 40))
 
 
 def _path_secrets(name: str) -> list[Finding]:

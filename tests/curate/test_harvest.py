@@ -585,3 +585,16 @@ def test_a_verdict_quoted_in_code_is_no_verdict() -> None:
     verdict, problems = harvest.parse_verdict("audit.md", fenced + "\n" + real)
     assert problems == [] and verdict is not None
     assert [g.gap for g in verdict.gaps] == ["A real gap"]
+
+
+def test_a_severity_cell_holding_a_token_is_withheld_from_the_problem() -> None:
+    """A row's unknown severity is quoted in its warning, which CI logs keep: a cell holding a
+    token is said to be withheld instead (its first 40 characters held the token's start)."""
+    token = "ghp_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
+    text = (
+        "## Verdict — GAPS\n| Severity | Axis | Gap | Evidence | Expected fix |\n"
+        f"| --- | --- | --- | --- | --- |\n| {token} | a | b | c | d |\n"
+    )
+    _, problems = harvest.parse_verdict("v.md", text)
+    assert [p.rule for p in problems] == ["HARVEST-ROW"]
+    assert "ghp_" not in problems[0].message and harvest.WITHHELD in problems[0].message
