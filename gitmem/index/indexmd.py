@@ -85,8 +85,11 @@ def line_from_blob(store: Store, path_type: str, file_id: str, oid: str) -> Inde
 
 def line_from_bytes(path_type: str, file_id: str, data: bytes) -> IndexLine:
     """The INDEX.md line of one entry file; an unreadable file still gets a line, so the
-    index never hides that a file is there (gitmem check says what is wrong with it)."""
-    fields = index_fields(data[:MAX_ENTRY_BYTES])
+    index never hides that a file is there (gitmem check says what is wrong with it). data
+    holds at least MAX_ENTRY_BYTES + 1 bytes of a file that long: a file over the size every
+    reader refuses (TOO-LARGE) is listed as one that does not parse, whatever its front
+    matter says."""
+    fields = None if len(data) > MAX_ENTRY_BYTES else index_fields(data)
     if fields is None:
         status, title, successor = "invalid", "(does not parse: run gitmem check)", ""
     else:

@@ -68,6 +68,28 @@ def test_unreadable_entries_still_get_a_line(store: Store) -> None:
     assert "(does not parse: run gitmem check)" in index.generate(store, tree_of(store, files))
 
 
+def test_an_entry_over_the_size_readers_take_is_listed_as_not_parsing(
+    store: Store, tmp_path: Path
+) -> None:
+    """Every reader refuses a memory file over MAX_ENTRY_BYTES (TOO-LARGE); the index listed
+    one by the title its front matter gave, as if it were sound. In a tree, in a folder and
+    after an update alike, it is now listed as a file that does not parse."""
+    from gitmem.model.fields import MAX_ENTRY_BYTES
+
+    entry_id = "p-method-20261129-big"
+    big = entry_text(entry_id) + b"x" * MAX_ENTRY_BYTES
+    files = {f"entries/method/{entry_id}.md": big}
+    tree = tree_of(store, files)
+    listed = index.generate(store, tree)
+    assert f"[{entry_id}]" in listed and "(does not parse: run gitmem check)" in listed
+    folder = tmp_path / "mem"
+    (folder / "entries/method").mkdir(parents=True)
+    (folder / f"entries/method/{entry_id}.md").write_bytes(big)
+    assert index.generate_from_folder(folder) == listed
+    empty = index.generate(store, None).encode()
+    assert index.update(store, empty, store.diff(None, tree), tree).decode() == listed
+
+
 def test_folder_generation_matches_tree_generation_and_ignores_symlinks(
     store: Store, tmp_path: Path
 ) -> None:
