@@ -155,6 +155,7 @@ def land_on_main(
     store = ws.store
     kind = action.split()[0]
     _guard_other_worktrees(ws)
+    _guard_candidate_checkout(ws, candidate)
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
         if main_tip is None:
@@ -253,6 +254,22 @@ def _guard_other_worktrees(ws: Workspace) -> None:
         raise RuleError(
             f"{ws.branch} is checked out in the worktree at {folder}: run the command there, "
             f"or check out another branch in it first"
+        )
+
+
+def _guard_candidate_checkout(ws: Workspace, candidate: Candidate) -> None:
+    """Refuse, as `git branch -d` does, to close a candidate branch that a worktree (this one
+    included) has checked out: update-ref deleted it all the same, and that worktree was left
+    on a branch with no commits, its whole tree staged as new files (`git status`: "No
+    commits yet"), the candidate's file among them."""
+    if not candidate.local:
+        return
+    folder = ws.store.worktree_on(candidate.branch, here_too=True)
+    if folder is not None:
+        raise RuleError(
+            f"{candidate.branch} is checked out in the worktree at {folder}, and this command "
+            f"deletes it: check out another branch there first (git switch {ws.branch}), "
+            "then run the command again"
         )
 
 

@@ -256,12 +256,13 @@ class Store:
             return target.removeprefix("refs/heads/")
         return None
 
-    def worktree_on(self, branch: str) -> str | None:
-        """The folder of another worktree of this repository that has branch checked out, or
-        None. libgit2 lists linked worktrees but not their HEADs beside the main one's, so
-        git answers (`git worktree list`, which also knows a worktree being set up)."""
+    def worktree_on(self, branch: str, *, here_too: bool = False) -> str | None:
+        """The folder of another worktree of this repository (or, here_too, of any, this one
+        included) that has branch checked out, or None. libgit2 lists linked worktrees but
+        not their HEADs beside the main one's, so git answers (`git worktree list`, which
+        also knows a worktree being set up)."""
         listing = self.run_git("worktree", "list", "--porcelain", check=False)
-        here = os.path.realpath(self.workdir) if self.workdir else None
+        here = os.path.realpath(self.workdir) if self.workdir and not here_too else None
         folder = None
         for line in listing.stdout.splitlines():
             if line.startswith("worktree "):

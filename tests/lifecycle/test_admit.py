@@ -314,6 +314,33 @@ def test_admit_refuses_while_another_worktree_has_main_checked_out(
     assert git(memory, "status", "--porcelain") == ""
 
 
+def test_admit_and_refuse_leave_a_checked_out_candidate_branch_alone(
+    memory: Path, tmp_path: Path
+) -> None:
+    """As `git branch -d` does: deleting the candidate branch that a worktree (this one, or a
+    linked one) has checked out left that worktree on a branch with no commits, its whole
+    tree staged as new files. Refused before main moves; the branch is kept."""
+    ok(run(memory, *PROPOSE))
+    branch = f"gitmem/{first_id()}"
+    main_before = git(memory, "rev-parse", "main").strip()
+    linked = tmp_path / "linked"
+    git(memory, "worktree", "add", "-q", "--detach", str(linked))
+    for where, other in ((memory, linked), (linked, memory)):
+        git(where, "checkout", "-q", branch)
+        for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
+            result = run(other, *command)
+            assert result.exit_code == 1, result.output
+            assert f"{branch} is checked out in the worktree at {where}" in result.output
+            assert "Traceback" not in result.output
+        assert git(memory, "rev-parse", "main").strip() == main_before
+        assert git(where, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch
+        assert git(where, "status", "--porcelain") == ""
+        git(where, "checkout", "-q", "--detach")
+    git(memory, "checkout", "-q", "main")
+    ok(run(memory, "admit", first_id()))
+    assert git(memory, "branch", "--list", branch) == ""
+
+
 def test_admit_refuses_while_main_is_being_rebased_or_bisected(
     memory: Path, tmp_path: Path
 ) -> None:
