@@ -16,7 +16,7 @@ import datetime as dt
 import functools
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Concatenate, ParamSpec, TypeVar
 
 from gitmem.errors import INTERRUPTED, GitmemError, RuleError, UsageError
@@ -97,9 +97,9 @@ def fault(point: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def push_refs(store: Store, remote: str, refspecs: list[str]) -> None:
+def push_refs(store: Store, remote: str, refspecs: list[str], options: Sequence[str] = ()) -> None:
     """Push with the user's own git, credentials and hooks; atomically when several."""
-    args = ["push", "--porcelain"]
+    args = ["push", "--porcelain", *options]
     if len(refspecs) > 1:
         args.append("--atomic")
     done = store.run_git(*args, remote, *refspecs, check=False)
@@ -156,6 +156,7 @@ def land_on_main(
     kind = action.split()[0]
     _guard_other_worktrees(ws)
     _guard_candidate_checkout(ws, candidate)
+    on_remote = _remote_candidate(ws, candidate, remote) if push else None
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
         if main_tip is None:
@@ -179,7 +180,7 @@ def land_on_main(
                 except GitmemError as exc:
                     raise _unfinished(ws, action, commit, exc) from None
                 fault(f"{kind}-after-sync")
-                pushed = _close_candidate(ws, candidate, action, commit, push, remote)
+                pushed = _close_candidate(ws, candidate, action, commit, push, remote, on_remote)
                 fault(f"{kind}-after-close")
             except KeyboardInterrupt:
                 # a Ctrl-C once main moved: "interrupted" alone left the checked-out files
@@ -319,18 +320,63 @@ def _sync_worktree(
         ws.store.sync_worktree(old_tree, new_tree, ws.dir, step)
 
 
+def _remote_candidate(ws: Workspace, candidate: Candidate, remote: str) -> str | None:
+    """Where remote's branch of the candidate is, asked of the remote before main moves
+    (None: the remote has none), for the push that deletes it to lease on.
+
+    That push deleted whatever the remote's branch held: commits its author pushed after
+    this clone fetched it (a fix asked for in review) were deleted with it, unseen, while
+    main admitted the older tip. A remote branch that holds a commit the candidate judged
+    here does not is refused, nothing changed; one the remote cannot be asked about is
+    taken to be where the remote-tracking branch says (the lease then holds the push to
+    that)."""
+    store = ws.store
+    ref = candidate_ref(candidate.id)
+    asked = store.run_git("ls-remote", "--exit-code", remote, ref, check=False)
+    if asked.returncode == 2:  # the remote has no such branch
+        return None
+    if asked.returncode != 0:
+        return store.ref_target(f"refs/remotes/{remote}/{candidate_branch(candidate.id)}")
+    tip = None
+    for line in asked.stdout.splitlines():
+        oid, _, name = line.partition("\t")
+        if name == ref:
+            tip = oid
+    if tip is None or store.is_ancestor(tip, candidate.tip):
+        return tip
+    branch = candidate_branch(candidate.id)
+    raise RuleError(
+        f"{branch} on {remote} is at {tip[:12]}, which holds commits the {candidate.tip[:12]} "
+        f"judged here does not (pushed since this clone fetched it?): closing the candidate "
+        f"would delete them unseen. Fetch it (git fetch {remote}) and review it again; or, "
+        f"when the branch here replaces it (rebased), push it over it first (git push "
+        f"--force-with-lease {remote} {branch}); then run the command again. Nothing was "
+        "changed"
+    )
+
+
 def _close_candidate(
-    ws: Workspace, candidate: Candidate, action: str, commit: str, push: bool, remote: str
+    ws: Workspace,
+    candidate: Candidate,
+    action: str,
+    commit: str,
+    push: bool,
+    remote: str,
+    on_remote: str | None,
 ) -> bool:
     """After main moved for a candidate (admitted or refused): push main and delete the
-    remote branch in one atomic push when asked, and delete the local branch (if it still
-    points at the commit judged).  Returns whether it pushed."""
+    remote branch in one atomic push when asked (leased on where it was seen, on_remote),
+    and delete the local branch (if it still points at the commit judged).  Returns whether
+    it pushed."""
     store = ws.store
     if push:
         specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
-        if not candidate.local or _remote_has(store, remote, candidate.id):
-            specs.append(f":{candidate_ref(candidate.id)}")
-        push_refs(store, remote, specs)
+        lease: list[str] = []
+        if on_remote is not None:
+            ref = candidate_ref(candidate.id)
+            specs.append(f":{ref}")
+            lease.append(f"--force-with-lease={ref}:{on_remote}")
+        push_refs(store, remote, specs, lease)
     if candidate.local:
         try:
             store.delete_ref(candidate.ref, candidate.tip)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from clirunner import PROPOSE, SECRETS, first_id, ok, run
+from remote import connect
 from secret_samples import github_token
 
 from gitmem.errors import RuleError
@@ -697,3 +698,37 @@ def _a_candidate_over_the_limit(memory: Path) -> str:
     git(memory, "commit", "-q", "-am", "more evidence")
     git(memory, "checkout", "-q", "main")
     return entry_id
+
+
+def test_admit_and_refuse_push_never_delete_commits_pushed_to_the_candidate_since(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The reviewer's clone fetched the candidate; its author then pushed a fix to it. `admit
+    --push` (and `refuse --push`) deleted the remote branch with the fix on it, unseen, and
+    admitted the older tip. Refused now before main moves; once fetched, it lands."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    branch = f"gitmem/{first_id()}"
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "-q", str(server), str(reviewer))
+    git(memory, "checkout", "-q", branch)
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    path.write_text(path.read_text().replace("Read objects", "Read all objects"))
+    git(memory, "commit", "-q", "-am", "fix asked for in review")
+    git(memory, "push", "-q", "origin", branch)
+    git(memory, "checkout", "-q", "main")
+    fixed = git(server, "rev-parse", branch).strip()
+    main_before = git(reviewer, "rev-parse", "main").strip()
+    for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
+        result = run(reviewer, *command, "--push")
+        assert result.exit_code == 1, result.output
+        assert f"{branch} on origin is at {fixed[:12]}" in result.output
+        assert git(server, "rev-parse", branch).strip() == fixed
+        assert git(reviewer, "rev-parse", "main").strip() == main_before
+    git(reviewer, "fetch", "-q")
+    ok(run(reviewer, "admit", first_id(), "--push"))
+    assert git(server, "branch", "--list", branch) == ""
+    entry = git(server, "show", f"main:.gitmem/entries/decision/{first_id()}.md")
+    assert "Read all objects" in entry
