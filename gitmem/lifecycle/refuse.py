@@ -10,13 +10,14 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, field
 
-from gitmem.errors import UsageError
+from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle import writing
 from gitmem.lifecycle.admit import admitter_problem
-from gitmem.lifecycle.candidates import find_candidate
+from gitmem.lifecycle.candidates import Candidate, find_candidate
 from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError
+from gitmem.model.names import candidate_ref
 from gitmem.repo.store import BLOB
 from gitmem.repo.workspace import Workspace, require_memory_settings
 
@@ -68,6 +69,7 @@ def refuse(
 
     def append(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         previous = store.read_path(main_tree, path)
+        _refuse_once(ws, candidate, previous, remote)
         # surrogateescape: whatever bytes refused.md holds are kept exactly (append-only)
         text = refused_mod.append(
             previous.decode("utf-8", "surrogateescape") if previous else None,
@@ -80,6 +82,27 @@ def refuse(
 
     commit, pushed = land_on_main(ws, candidate, f"refuse {entry_id}", append, push, remote)
     return Refusal(entry_id, topic, commit, pushed, recovered)
+
+
+def _refuse_once(ws: Workspace, candidate: Candidate, refused: bytes | None, remote: str) -> None:
+    """Refuse to refuse a candidate refused.md on main names already. A candidate known only
+    from its remote-tracking branch keeps that branch until the refusal is pushed, so it
+    could be refused again and again: each time one more commit on main and one more row in
+    a file that only grows, for good."""
+    text = refused.decode("utf-8", "replace") if refused else ""
+    rows = (refused_mod.parse_row(line) for line in text.splitlines())
+    row = next((r for r in rows if r is not None and r.id == candidate.id), None)
+    if row is None:
+        return
+    if candidate.local:
+        close = f"git branch -D {candidate.branch}"
+    else:
+        close = f"git push {remote} {ws.branch} :{candidate_ref(candidate.id)}"
+    raise RuleError(
+        f"{candidate.id} was refused already on {ws.branch} ({row.date} by {row.by}: "
+        f"{row.reason}); its branch {candidate.branch} is what is left of it: close it "
+        f"({close}), nothing more to refuse"
+    )
 
 
 def _check_reason(reason: str) -> None:

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 from clirunner import PROPOSE, first_id, ok, run
+from remote import connect
 from secret_samples import github_token
 
 from gitmem.lifecycle import recovery
@@ -160,3 +161,24 @@ def test_a_refuser_that_is_not_one_visible_line_is_refused_before_main_moves(
         assert result.exit_code == 2, result.output
         assert "is not an admitter: one line of visible characters" in result.output
     assert git(memory, "rev-parse", "main").strip() == main_before
+
+
+def test_a_candidate_refused_already_is_not_refused_again(memory: Path, tmp_path: Path) -> None:
+    """A candidate known from its remote-tracking branch alone keeps that branch until the
+    refusal is pushed: refused again, it added a second commit and a second row to
+    refused.md, which only grows. Refused now, saying how to close the branch."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "-q", str(server), str(reviewer))
+    ok(run(reviewer, "refuse", first_id(), "--reason", "not now"))
+    refused = git(reviewer, "show", "main:.gitmem/refused.md")
+    main_after = git(reviewer, "rev-parse", "main")
+    again = run(reviewer, "refuse", first_id(), "--reason", "still not")
+    assert again.exit_code == 1, again.output
+    assert f"{first_id()} was refused already on main" in again.output
+    assert f"git push origin main :refs/heads/gitmem/{first_id()}" in again.output
+    assert git(reviewer, "rev-parse", "main") == main_after
+    assert git(reviewer, "show", "main:.gitmem/refused.md") == refused
