@@ -14,6 +14,7 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle import writing
 from gitmem.lifecycle.admit import admitter_problem
 from gitmem.lifecycle.candidates import Candidate, find_candidate
+from gitmem.lifecycle.entries import find_entry
 from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError
@@ -70,6 +71,7 @@ def refuse(
     def append(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         previous = store.read_path(main_tree, path)
         _refuse_once(ws, candidate, previous, remote)
+        _refuse_no_admitted(ws, candidate, main_tip, main_tree)
         # surrogateescape: whatever bytes refused.md holds are kept exactly (append-only)
         text = refused_mod.append(
             previous.decode("utf-8", "surrogateescape") if previous else None,
@@ -102,6 +104,23 @@ def _refuse_once(ws: Workspace, candidate: Candidate, refused: bytes | None, rem
         f"{candidate.id} was refused already on {ws.branch} ({row.date} by {row.by}: "
         f"{row.reason}); its branch {candidate.branch} is what is left of it: close it "
         f"({close}), nothing more to refuse"
+    )
+
+
+def _refuse_no_admitted(ws: Workspace, candidate: Candidate, main_tip: str, main_tree: str) -> None:
+    """Refuse to refuse a candidate main holds already: its entry admitted (a reviewer's
+    clone that admitted it without --push still has its remote-tracking branch, which
+    find_candidate finds), or its branch merged (an amendment's or retirement's admission,
+    or a merge by hand). refused.md then named the topic of an admitted entry, for good."""
+    found = find_entry(ws.store, ws.store.subtree(main_tree, ws.dir), candidate.id)
+    merged = candidate.data is not None and ws.store.is_ancestor(candidate.tip, main_tip)
+    if found is None and not merged:
+        return
+    where = f" ({ws.dir}/{found[0].path})" if found is not None else ""
+    raise RuleError(
+        f"{candidate.id} is on {ws.branch} already{where}: a candidate is refused before it "
+        f"is admitted, not after; to take an admitted entry back, retire it (gitmem propose "
+        f"--retire ID --reason TEXT); its branch {candidate.branch} is what is left of it"
     )
 
 

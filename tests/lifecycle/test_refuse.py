@@ -182,3 +182,22 @@ def test_a_candidate_refused_already_is_not_refused_again(memory: Path, tmp_path
     assert f"git push origin main :refs/heads/gitmem/{first_id()}" in again.output
     assert git(reviewer, "rev-parse", "main") == main_after
     assert git(reviewer, "show", "main:.gitmem/refused.md") == refused
+
+
+def test_a_candidate_admitted_already_is_not_refused(memory: Path, tmp_path: Path) -> None:
+    """A reviewer's clone that admitted a candidate without --push still has its
+    remote-tracking branch: `refuse` found it there and appended the admitted entry's topic
+    to refused.md, for good. Refused now; main is left as it is."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "-q", str(server), str(reviewer))
+    ok(run(reviewer, "admit", first_id()))
+    main_after = git(reviewer, "rev-parse", "main")
+    again = run(reviewer, "refuse", first_id(), "--reason", "changed my mind")
+    assert again.exit_code == 1, again.output
+    assert f"{first_id()} is on main already (.gitmem/entries/decision/" in again.output
+    assert "gitmem propose --retire" in again.output
+    assert git(reviewer, "rev-parse", "main") == main_after
