@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING
 
 import click
@@ -182,7 +183,9 @@ def init(
     # was committed without them
     to_commit = [*done.created, *_uncommitted(store, done.kept)]
     if to_commit:
-        click.echo("commit them: git add " + " ".join(to_commit) + " && git commit")
+        # quoted for the shell: a memory folder named with a space (`--dir "team memory"`)
+        # printed a line that, pasted, added files named `team` and `memory/INDEX.md`
+        click.echo("commit them: git add " + shlex.join(to_commit) + " && git commit")
     return 0
 
 

@@ -447,3 +447,28 @@ def test_an_init_killed_half_way_is_named_whole_in_the_next_runs_commit_line(
     # all that is left is the temporary the kill left, no file to commit (it goes once old)
     left = git(repo, "status", "--porcelain", "--untracked-files=all").splitlines()
     assert [line.endswith(".tmp") for line in left] == [True]
+
+
+def test_the_commit_line_runs_as_printed_for_a_folder_named_with_a_space(repo: Path) -> None:
+    """`commit them: git add …` named `mém oire/INDEX.md` unquoted: pasted into a shell, git
+    was asked for `mém` and `oire/INDEX.md`, and the memory was never committed."""
+    output = ok(run(repo, "init", "--dir", "mém oire")).output
+    [line] = [x for x in output.splitlines() if x.startswith("commit them: ")]
+    done = subprocess.run(
+        # the person writes the commit's message; the test gives it on the line
+        [
+            "bash",
+            "--noprofile",
+            "--norc",
+            "-e",
+            "-c",
+            line.removeprefix("commit them: ") + " -qm m",
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert "mém oire/INDEX.md" in git(repo, "-c", "core.quotePath=false", "ls-files")
