@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import GitmemError, RuleError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
 from gitmem.lifecycle.entries import find_entry, require_entry
 from gitmem.lifecycle.read import show
@@ -31,7 +31,7 @@ from gitmem.lifecycle.writing import (
 )
 from gitmem.model import curation
 from gitmem.model.entry import Entry, id_with_suffix, make_id
-from gitmem.model.names import candidate_branch, candidate_ref
+from gitmem.model.names import MAX_ID_LENGTH, candidate_branch, candidate_ref, is_entry_id
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import BODY_FIELDS, ProposalFields
 from gitmem.repo.store import BLOB
@@ -208,6 +208,14 @@ def _write_candidate(
     memory_tree = store.subtree(main_tree, ws.dir)
     for attempt in range(1, MAX_ID_ATTEMPTS + 1):
         entry_id = id_with_suffix(base_id, attempt)
+        if not is_entry_id(entry_id):
+            # base_id was judged (SCHEMA), its suffixed ids were not: one past the longest
+            # id made a branch that admit, refuse and `gitmem candidates` call no candidate
+            raise RuleError(
+                f"{id_with_suffix(base_id, attempt - 1)} is taken, and the next id, "
+                f"{entry_id}, is longer than {MAX_ID_LENGTH} characters: shorten the title "
+                "(or see `gitmem candidates`: is this proposed already?), then propose again"
+            )
         candidate = entry.with_meta(id=entry_id)
         path = f"{ws.dir}/candidates/{entry_id}.md"
         data = candidate.render().encode("utf-8")

@@ -225,3 +225,24 @@ def test_a_proposal_killed_once_its_branch_is_made_is_reused_not_doubled(
     assert proposed(ok(run(memory, *third)).output) == f"{first_id()}-3"  # its own, found
     names = git(memory, "branch", "--list", "--format=%(refname:short)", "gitmem/*").split()
     assert names == [branch, f"{branch}-2", f"{branch}-3"]
+
+
+def test_a_suffixed_id_past_the_longest_is_refused_not_proposed(repo: Path) -> None:
+    """The base id of a proposal is judged, its `-2`, `-3` … were not: with a long project
+    slug, a long type and a long title, the second proposal of a title got an id past 200
+    characters, a branch that admit, refuse and `gitmem candidates` call no candidate."""
+    project = "-".join(["abcdefgh", *["abcdefg"] * 7])  # 64 characters, the most
+    kind = "-".join(["tuvwxyza", *["tuvwxyz"] * 7])
+    (repo / ".gitmem.toml").write_text(f'[memory]\nproject = "{project}"\ntypes = ["{kind}"]\n')
+    ok(run(repo, "init"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    title = " ".join(["abcdefghijkl", *["abcdefghijk"] * 4])  # a slug of 60, the most
+    args = ["propose", "--type", kind, "--title", title, "--applies-when", "always"]
+    first = ok(run(repo, *args, "--content", "one")).output.split()[1]
+    assert len(first) == 199
+    second = run(repo, *args, "--content", "two")
+    assert second.exit_code == 1, second.output
+    assert f"{first} is taken, and the next id, {first}-2, is longer than 200" in second.output
+    assert "Traceback" not in second.output
+    assert git(repo, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first}"]
