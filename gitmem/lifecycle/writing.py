@@ -156,7 +156,17 @@ def land_on_main(
     kind = action.split()[0]
     _guard_other_worktrees(ws)
     _guard_candidate_checkout(ws, candidate)
-    on_remote = _remote_candidate(ws, candidate, remote) if push else None
+    on_remote = None
+    if push:
+        on_remote = _remote_candidate(
+            ws,
+            candidate.id,
+            candidate.tip,
+            remote,
+            f"fetch it (git fetch {remote}) and review it again; or, when the branch here "
+            f"replaces it (rebased), push it over it first (git push --force-with-lease "
+            f"{remote} {candidate.branch}); then run the command again. Nothing was changed",
+        )
     for _ in range(MAX_CAS_RETRIES):
         main_tip = ws.main_tip()
         if main_tip is None:
@@ -224,9 +234,26 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
     if push:
         entry_id = action.split(" ", 1)[1]
         specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
-        if _remote_has(ws.store, remote, entry_id):
-            specs.append(f":{candidate_ref(entry_id)}")
-        push_refs(ws.store, remote, specs)
+        lease: list[str] = []
+        tracking = f"refs/remotes/{remote}/{candidate_branch(entry_id)}"
+        if ws.store.ref_target(tracking) is not None:
+            # what the landing judged: an admission's second parent; a refusal records
+            # none, and the branch as this clone last saw it stands for it
+            parents = ws.store.commit(tip).parents
+            judged = parents[1] if len(parents) > 1 else ws.store.ref_target(tracking)
+            assert judged is not None
+            on_remote = _remote_candidate(
+                ws,
+                entry_id,
+                judged,
+                remote,
+                f"{ws.branch} holds the {action.split()[0]} already: push it alone (git push "
+                f"{remote} {ws.branch}) and leave the branch to its author",
+            )
+            if on_remote is not None:
+                specs.append(f":{candidate_ref(entry_id)}")
+                lease.append(f"--force-with-lease={candidate_ref(entry_id)}:{on_remote}")
+        push_refs(ws.store, remote, specs, lease)
     return tip, done
 
 
@@ -320,38 +347,36 @@ def _sync_worktree(
         ws.store.sync_worktree(old_tree, new_tree, ws.dir, step)
 
 
-def _remote_candidate(ws: Workspace, candidate: Candidate, remote: str) -> str | None:
-    """Where remote's branch of the candidate is, asked of the remote before main moves
-    (None: the remote has none), for the push that deletes it to lease on.
+def _remote_candidate(
+    ws: Workspace, entry_id: str, judged: str, remote: str, todo: str
+) -> str | None:
+    """Where remote's branch of the candidate entry_id is, asked of the remote (None: the
+    remote has none), for the push that deletes it to lease on; refused (saying todo) when
+    it holds a commit judged, the candidate's commit the landing judged, does not.
 
     That push deleted whatever the remote's branch held: commits its author pushed after
     this clone fetched it (a fix asked for in review) were deleted with it, unseen, while
-    main admitted the older tip. A remote branch that holds a commit the candidate judged
-    here does not is refused, nothing changed; one the remote cannot be asked about is
-    taken to be where the remote-tracking branch says (the lease then holds the push to
-    that)."""
+    main admitted the older tip. A remote that cannot be asked is taken to be where the
+    remote-tracking branch says (the lease then holds the push to that)."""
     store = ws.store
-    ref = candidate_ref(candidate.id)
+    ref = candidate_ref(entry_id)
+    branch = candidate_branch(entry_id)
     asked = store.run_git("ls-remote", "--exit-code", remote, ref, check=False)
     if asked.returncode == 2:  # the remote has no such branch
         return None
     if asked.returncode != 0:
-        return store.ref_target(f"refs/remotes/{remote}/{candidate_branch(candidate.id)}")
+        return store.ref_target(f"refs/remotes/{remote}/{branch}")
     tip = None
     for line in asked.stdout.splitlines():
         oid, _, name = line.partition("\t")
         if name == ref:
             tip = oid
-    if tip is None or store.is_ancestor(tip, candidate.tip):
+    if tip is None or store.is_ancestor(tip, judged):
         return tip
-    branch = candidate_branch(candidate.id)
     raise RuleError(
-        f"{branch} on {remote} is at {tip[:12]}, which holds commits the {candidate.tip[:12]} "
+        f"{branch} on {remote} is at {tip[:12]}, which holds commits the {judged[:12]} "
         f"judged here does not (pushed since this clone fetched it?): closing the candidate "
-        f"would delete them unseen. Fetch it (git fetch {remote}) and review it again; or, "
-        f"when the branch here replaces it (rebased), push it over it first (git push "
-        f"--force-with-lease {remote} {branch}); then run the command again. Nothing was "
-        "changed"
+        f"would delete them unseen. {todo}"
     )
 
 
@@ -416,7 +441,3 @@ def catch_up(ws: Workspace, remote: str) -> None:
         store.run_git("merge", "--ff-only", "--quiet", tracking)
     elif not store.update_ref(f"refs/heads/{branch}", remote_tip, local_tip, "gitmem: catch up"):
         raise GitmemError(f"{branch} moved while catching up with {remote}: run the command again")
-
-
-def _remote_has(store: Store, remote: str, entry_id: str) -> bool:
-    return store.ref_target(f"refs/remotes/{remote}/{candidate_branch(entry_id)}") is not None

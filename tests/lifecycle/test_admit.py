@@ -732,3 +732,36 @@ def test_admit_and_refuse_push_never_delete_commits_pushed_to_the_candidate_sinc
     assert git(server, "branch", "--list", branch) == ""
     entry = git(server, "show", f"main:.gitmem/entries/decision/{first_id()}.md")
     assert "Read all objects" in entry
+
+
+def test_pushing_an_admission_made_before_never_deletes_commits_pushed_since(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`gitmem admit ID --push` after an admission made without --push pushes it (resume):
+    it deleted the remote's candidate branch whatever it held, a fix its author pushed
+    after the admission among it. Refused now; main is pushed alone, by hand."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    branch = f"gitmem/{first_id()}"
+    reviewer = tmp_path / "reviewer"
+    git(tmp_path, "clone", "-q", str(server), str(reviewer))
+    ok(run(reviewer, "admit", first_id()))
+    git(memory, "checkout", "-q", branch)
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    path.write_text(path.read_text().replace("Read objects", "Read all objects"))
+    git(memory, "commit", "-q", "-am", "a fix pushed after the admission")
+    git(memory, "push", "-q", "origin", branch)
+    fixed = git(server, "rev-parse", branch).strip()
+    result = run(reviewer, "admit", first_id(), "--push")
+    assert result.exit_code == 1, result.output
+    assert f"{branch} on origin is at {fixed[:12]}" in result.output
+    assert "main holds the admit already: push it alone (git push origin main)" in result.output
+    assert git(server, "rev-parse", branch).strip() == fixed
+    assert git(server, "rev-parse", "main") != git(reviewer, "rev-parse", "main")
+    # without the fix pushed, the same command pushes main and closes the branch
+    git(memory, "push", "-q", "-f", "origin", f"{branch}~1:refs/heads/{branch}")
+    ok(run(reviewer, "admit", first_id(), "--push"))
+    assert git(server, "rev-parse", "main") == git(reviewer, "rev-parse", "main")
+    assert git(server, "branch", "--list", branch) == ""
