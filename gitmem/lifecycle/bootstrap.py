@@ -18,7 +18,7 @@ from gitmem.lifecycle.refresh import GITIGNORE
 from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, is_slug, quoted_id
 from gitmem.repo.atomic import ABANDONED_AGE, refuse_links, remove_temporaries_of
-from gitmem.repo.snapshot import WorktreeSnapshot
+from gitmem.repo.snapshot import worktree_snapshot
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import branch_default, settings_from
 from gitmem.settings.load import BRANCH_FROM_HEAD, check_memory_branch, check_memory_dir
@@ -71,7 +71,7 @@ def init(
                 "e.g. shop-app"
             )
         settings["project"] = project
-    current = settings_from(store, WorktreeSnapshot(root), root)
+    current = settings_from(store, worktree_snapshot(store, root), root)
     fallback, fallback_why = branch_default(store)
     if branch is not None:
         problem = check_memory_branch(branch)

@@ -144,6 +144,50 @@ class WorktreeSnapshot:
                 yield f"{rel}/{name}" if rel != "." else name
 
 
+class SparseWorktreeSnapshot(WorktreeSnapshot):
+    """The files of a sparse checkout: one the checkout leaves out by design (its staged
+    entry has the skip-worktree bit: a non-cone pattern such as `/src/` leaves out the
+    top-level .gitmem.toml) is read as staged, not taken for no file. Taken for none, every
+    setting in it fell back to its default: `gitmem list` read another memory folder and
+    said "no entries", and propose and admit refused the checkout's settings as edited."""
+
+    def __init__(self, root: Path, store: Store) -> None:
+        super().__init__(root)
+        self.store = store
+
+    def _left_out(self, path: str) -> TreeItem | None:
+        """The staged entry of a file the sparse checkout leaves out, else None."""
+        if super().kind(path) != MISSING:
+            return None
+        item = self.store.staged_item(path)
+        if item is None or not self.store.checkouts([path])[path].sparse:
+            return None  # not tracked, or deleted by hand: no file
+        return item
+
+    def kind(self, path: str) -> str:
+        item = self._left_out(path)
+        if item is None:
+            return super().kind(path)
+        if item.is_symlink:
+            return SYMLINK
+        return FILE if item.is_file else OTHER
+
+    def read(self, path: str, limit: int) -> bytes | None:
+        item = self._left_out(path)
+        if item is None:
+            return super().read(path, limit)
+        return self.store.read(item.oid, limit) if item.is_file else None
+
+
+def worktree_snapshot(store: Store, root: Path) -> WorktreeSnapshot:
+    """The files of the checkout at root, as settings are read from them: sparse-aware when
+    the checkout is sparse (core.sparseCheckout, read in-process: most commands run where it
+    is not, and pay nothing)."""
+    if store.config_bool("core.sparseCheckout"):
+        return SparseWorktreeSnapshot(root, store)
+    return WorktreeSnapshot(root)
+
+
 #: What the SYMLINK rule says of a symbolic link where a memory file must be.
 LINK_PROBLEM = "is a symbolic link: a memory entry must be a file"
 

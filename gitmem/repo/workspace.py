@@ -22,7 +22,7 @@ from gitmem.repo.snapshot import (
     SYMLINK,
     Snapshot,
     TreeSnapshot,
-    WorktreeSnapshot,
+    worktree_snapshot,
 )
 from gitmem.repo.store import Store
 from gitmem.settings import policy as policy_mod
@@ -183,7 +183,7 @@ def open_workspace(
     root = store.workdir
     snapshot: Snapshot
     if root is not None:
-        snapshot = WorktreeSnapshot(root)
+        snapshot = worktree_snapshot(store, root)
     else:
         head = store.resolve("HEAD")
         snapshot = TreeSnapshot(store, store.tree_of(head) if head else None)

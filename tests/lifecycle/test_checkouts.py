@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from clirunner import PROPOSE, first_id, ok, run
+from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
 
 from conftest import git
 
@@ -122,6 +122,32 @@ def test_admit_and_refuse_on_a_sparse_checkout_without_the_memory(memory: Path) 
     git(memory, "sparse-checkout", "disable")
     assert (memory / entry).is_file()
     settled(memory)
+
+
+def test_a_sparse_checkout_that_leaves_the_settings_file_out_reads_it_as_committed(
+    repo: Path,
+) -> None:
+    """A non-cone pattern (`/src/`) leaves the top-level .gitmem.toml out of the checkout:
+    read as no file, its settings fell back to the defaults, so `gitmem list` read another
+    memory folder and said "no entries", and propose refused the checkout's settings as
+    edited. A file left out by design is read as staged; one deleted by hand is still none."""
+    (repo / "src").mkdir()
+    (repo / "src" / "app.py").write_text("print()\n")
+    ok(run(repo, "init", "--dir", "mem", "--project", "shop"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    entry_id = proposed(ok(run(repo, *PROPOSE)).output)
+    ok(run(repo, "admit", entry_id))
+    git(repo, "sparse-checkout", "set", "--no-cone", "/src/")
+    assert not (repo / ".gitmem.toml").exists()
+    assert entry_id in ok(run(repo, "list")).output
+    second = proposed(ok(run(repo, *HOOKS)).output)
+    assert second.startswith("shop-")
+    ok(run(repo, "admit", second))
+    assert git(repo, "status", "--porcelain") == ""
+    git(repo, "sparse-checkout", "disable")
+    (repo / ".gitmem.toml").unlink()  # deleted by hand: the defaults, and said so
+    assert ok(run(repo, "list")).output == "no entries\n"
 
 
 def test_admit_with_a_git_that_knows_no_reset_no_refresh(
