@@ -421,6 +421,9 @@ def catch_up(ws: Workspace, remote: str) -> None:
     "'origin' does not appear to be a git repository" and nothing said of main having moved."""
     store = ws.store
     branch = ws.branch
+    # the fast-forward below moves main as the landing does: refused where the landing is
+    # (it moved main under another worktree's checkout, and only then was the landing refused)
+    _guard_other_worktrees(ws)
     if store.run_git("remote", "get-url", remote, check=False).returncode != 0:
         raise UsageError(
             f"--push: there is no remote named {remote}: add one (git remote add {remote} URL), "

@@ -765,3 +765,30 @@ def test_pushing_an_admission_made_before_never_deletes_commits_pushed_since(
     ok(run(reviewer, "admit", first_id(), "--push"))
     assert git(server, "rev-parse", "main") == git(reviewer, "rev-parse", "main")
     assert git(server, "branch", "--list", branch) == ""
+
+
+def test_catching_up_never_moves_main_under_another_worktrees_checkout(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`admit --push` first fast-forwards main to origin's (catch_up), and only the landing
+    after it refused to move main while another worktree has it checked out: by then main had
+    moved under that worktree, whose status showed origin's new commits undone (staged)."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(server), str(teammate))
+    (teammate / "more.txt").write_text("more\n")
+    git(teammate, "add", "more.txt")
+    git(teammate, "commit", "-q", "-m", "more")
+    git(teammate, "push", "-q", "origin", "main")
+    linked = tmp_path / "linked"
+    git(memory, "worktree", "add", "-q", "-b", "side", str(linked))
+    main_before = git(memory, "rev-parse", "main")
+    for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
+        result = run(linked, *command, "--push")
+        assert result.exit_code == 1, result.output
+        assert f"main is checked out in the worktree at {memory}" in result.output
+        assert git(memory, "rev-parse", "main") == main_before
+        assert git(memory, "status", "--porcelain") == ""
