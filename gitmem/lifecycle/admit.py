@@ -218,6 +218,16 @@ def admit(
     superseded: list[str] = []
 
     def merge(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
+        if store.is_ancestor(candidate.tip, main_tip):
+            # an amendment admitted from a clone whose remote-tracking branch of it stays
+            # until the push was admitted again: a second merge, the amended date twice
+            raise RuleError(
+                f"cannot admit {entry_id}: {candidate.branch} is merged into {ws.branch} "
+                f"already. Admitted before: a candidate is admitted once, and its branch is "
+                f"what is left of it ({_close_hint(candidate, remote)}). Merged by hand: undo "
+                f"that merge on {ws.branch} (the gates refuse the candidate file it brought), "
+                "then admit it"
+            )
         allowed = frozenset(allow)
         problems = candidate_problems(ws, candidate, allowed=allowed)
         problems = [p for p in problems if not p.warning]
@@ -318,6 +328,13 @@ def _admission_updates(
         )
         superseded.append(old_id)
     return updates, superseded
+
+
+def _close_hint(candidate: Candidate, remote: str) -> str:
+    """How to delete a candidate's branch by hand."""
+    if candidate.local:
+        return f"git branch -D {candidate.branch}"
+    return f"git push {remote_of(candidate)} --delete {candidate.branch.split('/', 1)[1]}"
 
 
 def _verb_of(ws: Workspace, entry_id: str) -> str:

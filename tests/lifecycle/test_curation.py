@@ -232,3 +232,28 @@ def test_a_superseded_entry_is_retired_or_amended_through_its_successor(memory: 
     amend = run(memory, "propose", "--amend", old_id, "--title", "Fixed")
     assert amend.exit_code == 2
     assert f"only an admitted entry is amended (amend its successor {new_id})" in amend.output
+
+
+def test_an_amendment_admitted_already_is_not_admitted_again(memory: Path, tmp_path: Path) -> None:
+    """A clone that admitted an amendment without --push keeps its remote-tracking branch
+    until the push: `admit` found it there and amended the entry a second time (a second
+    merge, the amended date twice). Refused now, as a candidate main has merged."""
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(memory, "remote", "add", "origin", str(bare))
+    entry_id = admitted(memory)
+    git(memory, "push", "-q", "origin", "main")
+    amend = proposed(
+        ok(
+            run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin", "--push")
+        ).output
+    )
+    git(memory, "branch", "-q", "-D", f"gitmem/{amend}")  # only the remote's copy is left
+    ok(run(memory, "admit", amend, "--by", "human:bob"))
+    once = git(memory, "rev-parse", "main")
+    again = run(memory, "admit", amend, "--by", "human:bob")
+    assert again.exit_code == 1, again.output
+    assert f"gitmem/{amend} is merged into main already" in again.output
+    assert f"git push origin --delete gitmem/{amend}" in again.output
+    assert git(memory, "rev-parse", "main") == once
+    assert f"amended: [{TODAY}]\n" in entry_at(memory, entry_id)  # once
