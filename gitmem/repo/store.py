@@ -1273,7 +1273,24 @@ class Store:
             atomic_write(target, data)
             if step is not None:
                 step(f"file-{number}")
+        self._refresh_entries([path for path, oid in follow.items() if oid and path not in skipped])
         return kept
+
+    def _refresh_entries(self, paths: list[str]) -> None:
+        """Record the files' stat data in the index entries just moved (`git add --refresh`,
+        for those paths alone). update-index --index-info and reset write an entry without
+        it, so until something refreshed the whole index (`git status` does), git's
+        plumbing took each for a changed file: `git diff-index --quiet HEAD` said the
+        checkout was dirty after every admission, `git diff-files` listed INDEX.md and the
+        entry, and `git sparse-checkout set` left them behind as "not up to date". Only the
+        record is missing, never a version: a refresh that fails is left to the next one."""
+        if not paths:
+            return
+        pathspec = b"".join(_literal(path) + b"\0" for path in paths)
+        with contextlib.suppress(UsageError):
+            self._git_bytes(
+                ["add", "--refresh", "--pathspec-from-file=-", "--pathspec-file-nul"], pathspec
+            )
 
     def _move_entries(
         self, tree: str, moved: dict[str, Change], states: dict[str, Checkout]

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from clirunner import PROPOSE, SECRETS, first_id, ok, run
+from clirunner import HOOKS, PROPOSE, SECRETS, first_id, ok, proposed, run
 from remote import connect
 from secret_samples import github_token
 
@@ -792,3 +792,18 @@ def test_catching_up_never_moves_main_under_another_worktrees_checkout(
         assert f"main is checked out in the worktree at {memory}" in result.output
         assert git(memory, "rev-parse", "main") == main_before
         assert git(memory, "status", "--porcelain") == ""
+
+
+def test_after_an_admission_git_plumbing_sees_a_clean_checkout(memory: Path) -> None:
+    """The index entries a landing moves were written without the files' stat data: until
+    something refreshed the whole index, `git diff-index --quiet HEAD` (what build scripts
+    ask before stamping a version) said the checkout was dirty, and `git diff-files` listed
+    INDEX.md and the entry."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    assert git(memory, "diff-files", "--name-only") == ""
+    quiet = subprocess.run(["git", "diff-index", "--quiet", "HEAD", "--"], cwd=memory)
+    assert quiet.returncode == 0
+    other = proposed(ok(run(memory, *HOOKS)).output)
+    ok(run(memory, "refuse", other, "--reason", "not now"))
+    assert git(memory, "diff-files", "--name-only") == ""

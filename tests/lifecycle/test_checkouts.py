@@ -17,7 +17,9 @@ from conftest import git
 
 
 def settled(repo: Path) -> None:
-    """Nothing staged or changed, and the memory is exactly what main commits."""
+    """Nothing staged or changed, and the memory is exactly what main commits: to git's
+    plumbing too, which reads the index's stat data as it is (no refresh, as status makes)."""
+    assert git(repo, "diff-files", "--name-only") == ""
     assert git(repo, "status", "--porcelain", "--untracked-files=no") == ""
     assert git(repo, "diff", "--cached", "--stat") == ""
     assert ok(run(repo, "index", "--check")).output == ""
