@@ -183,6 +183,8 @@ def admit(
     require_memory_settings(ws)
     store = ws.store
     verb = _verb_of(ws, entry_id)
+    if expect is not None:
+        _expect_of_landed(ws, f"{verb} {entry_id}", expect)
     done, recovered = resume(ws, f"{verb} {entry_id}", push, remote)
     if done is not None:
         return Admission(entry_id, done, [], push, recovered)
@@ -328,6 +330,28 @@ def _admission_updates(
         )
         superseded.append(old_id)
     return updates, superseded
+
+
+def _expect_of_landed(ws: Workspace, action: str, expect: str) -> None:
+    """Refuse when main's tip is this very admission (a command run again: resume then
+    finishes it, and with --push publishes it) but of another commit than the reviewed one:
+    `--expect` admits only that commit, and resume took any admission of the id for it, so
+    an admission of commits pushed after the review was pushed and reported as done."""
+    tip = ws.main_tip()
+    if tip is None:
+        return
+    landed = ws.store.commit(tip)
+    if landed.message.split("\n", 1)[0] != f"gitmem: {action}" or len(landed.parents) < 2:
+        return
+    reviewed = ws.store.resolve(expect) if expect.strip() else None
+    if reviewed is None or reviewed == landed.parents[1]:
+        return  # not a commit: said below, as for any admission
+    raise RuleError(
+        f"{ws.branch} holds the {action} already, of {landed.parents[1][:12]}, not the "
+        f"reviewed {expect[:12]}: nothing was pushed; review {landed.parents[1][:12]}, or "
+        f"undo that admission before it is pushed (git branch -f {ws.branch} "
+        f"{ws.branch}~1, or git reset --keep HEAD~1 with {ws.branch} checked out)"
+    )
 
 
 def _close_hint(candidate: Candidate, remote: str) -> str:

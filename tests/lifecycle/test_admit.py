@@ -807,3 +807,28 @@ def test_after_an_admission_git_plumbing_sees_a_clean_checkout(memory: Path) -> 
     other = proposed(ok(run(memory, *HOOKS)).output)
     ok(run(memory, "refuse", other, "--reason", "not now"))
     assert git(memory, "diff-files", "--name-only") == ""
+
+
+def test_expect_is_held_to_an_admission_made_before_as_well(memory: Path, tmp_path: Path) -> None:
+    """`gitmem admit ID --expect REVIEWED --push` where main's tip is an admission of ID
+    already (made without --expect, of commits pushed after the review) took it for this
+    very command run again: it pushed it and said "admitted", the reviewed commit aside."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE))
+    reviewed = git(memory, "rev-parse", f"gitmem/{first_id()}").strip()
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    path.write_text(path.read_text().replace("Read objects", "Read all objects"))
+    git(memory, "commit", "-q", "-am", "edit after review")
+    moved = git(memory, "rev-parse", "HEAD").strip()
+    git(memory, "checkout", "-q", "main")
+    ok(run(memory, "admit", first_id()))
+    server_main = git(server, "rev-parse", "main")
+    result = run(memory, "admit", first_id(), "--expect", reviewed, "--push")
+    assert result.exit_code == 1, result.output
+    assert f"main holds the admit {first_id()} already, of {moved[:12]}" in result.output
+    assert git(server, "rev-parse", "main") == server_main
+    ok(run(memory, "admit", first_id(), "--expect", moved, "--push"))
+    assert git(server, "rev-parse", "main") == git(memory, "rev-parse", "main")
