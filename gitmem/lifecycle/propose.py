@@ -30,6 +30,7 @@ from gitmem.lifecycle.writing import (
     today,
 )
 from gitmem.model import curation
+from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, id_with_suffix, make_id
 from gitmem.model.names import MAX_ID_LENGTH, candidate_branch, candidate_ref, is_entry_id
 from gitmem.model.problem import Problem
@@ -206,6 +207,7 @@ def _write_candidate(
     if errors:
         raise rule_error(errors)
     memory_tree = store.subtree(main_tree, ws.dir)
+    refused = _refused_ids(ws, main_tree)
     for attempt in range(1, MAX_ID_ATTEMPTS + 1):
         entry_id = id_with_suffix(base_id, attempt)
         if not is_entry_id(entry_id):
@@ -223,7 +225,11 @@ def _write_candidate(
         commit = _holding(ws, ref, path, data)
         reused = commit is not None
         if commit is None:
-            if candidate_taken(ws, entry_id) or find_entry(store, memory_tree, entry_id):
+            if (
+                candidate_taken(ws, entry_id)
+                or find_entry(store, memory_tree, entry_id)
+                or entry_id in refused
+            ):
                 continue
             blob = store.write_blob(data)
             tree = store.build_tree(main_tree, {path: (blob, BLOB)})
@@ -246,6 +252,17 @@ def _write_candidate(
             _push(ws, proposal, ref, base, remote)
         return proposal
     raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")
+
+
+def _refused_ids(ws: Workspace, main_tree: str) -> frozenset[str]:
+    """The ids refused.md on main names: taken for good, as an admitted entry's are. An
+    amendment or a retirement of an entry refused once is proposed again under the same id
+    (`<id>-amend`), which then named two candidates, one refused and one pending."""
+    data = ws.store.read_path(main_tree, f"{ws.dir}/refused.md")
+    if not data:
+        return frozenset()
+    rows = (refused_mod.parse_row(line) for line in data.decode("utf-8", "replace").splitlines())
+    return frozenset(row.id for row in rows if row is not None)
 
 
 def _push(ws: Workspace, proposal: Proposal, ref: str, base: str, remote: str) -> None:

@@ -16,6 +16,7 @@ from gitmem.lifecycle.admit import admitter_problem
 from gitmem.lifecycle.candidates import Candidate, find_candidate
 from gitmem.lifecycle.entries import find_entry
 from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
+from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError
 from gitmem.model.names import candidate_ref
@@ -62,7 +63,12 @@ def refuse(
     topic = entry_id
     if candidate.data is not None:
         with contextlib.suppress(EntryError):
-            topic = candidate.entry().topic
+            entry = candidate.entry()
+            # an amendment or a retirement carries the admitted entry's title, so its topic
+            # is that entry's: refused as such, the entry could never be amended or retired
+            # again (REFUSED-TOPIC), for what was only one correction turned down
+            if curation.kind_of(entry) == "admit":
+                topic = entry.topic
     date = date or today()
     if push:
         catch_up(ws, remote)

@@ -257,3 +257,29 @@ def test_an_amendment_admitted_already_is_not_admitted_again(memory: Path, tmp_p
     assert f"git push origin --delete gitmem/{amend}" in again.output
     assert git(memory, "rev-parse", "main") == once
     assert f"amended: [{TODAY}]\n" in entry_at(memory, entry_id)  # once
+
+
+def test_refusing_an_amendment_or_a_retirement_leaves_the_entrys_topic_open(
+    memory: Path,
+) -> None:
+    """An amend or retire candidate carries the entry's title: refusing one appended the
+    admitted entry's own topic to refused.md, and from then on every amendment and every
+    retirement of that entry broke REFUSED-TOPIC. The row names the candidate instead."""
+    entry_id = admitted(memory)
+    amend = proposed(ok(run(memory, "propose", "--amend", entry_id, "--content", "Bad.")).output)
+    ok(run(memory, "refuse", amend, "--reason", "wrong fix"))
+    retire = proposed(
+        ok(run(memory, "propose", "--retire", entry_id, "--reason", "not yet")).output
+    )
+    ok(run(memory, "refuse", retire, "--reason", "still used"))
+    refused = git(memory, "show", "main:.gitmem/refused.md")
+    assert f"| {amend} | wrong fix | {amend} |" in refused
+    assert f"| {retire} | still used | {retire} |" in refused
+    # the refused ids stay taken: the next amendment is a candidate of its own
+    again = proposed(ok(run(memory, "propose", "--amend", entry_id, "--content", "Fine.")).output)
+    assert again == f"{amend}-2"
+    ok(run(memory, "refuse", again, "--reason", "not that either"))
+    last = proposed(ok(run(memory, "propose", "--amend", entry_id, "--content", "Good.")).output)
+    assert last == f"{amend}-3"
+    ok(run(memory, "admit", last, "--by", "human:bob"))
+    assert "Good." in entry_at(memory, entry_id)
