@@ -419,9 +419,34 @@ def candidate_problems(
     except EntryError as exc:
         return [Problem(candidate.path, exc.line, exc.rule, exc.message)]
     problems = validate_candidate(ws, entry, main_tree, candidate.path, allowed)
+    problems.extend(_refused_problems(ws, candidate, main_tree))
     problems.extend(_branch_scope(ws, candidate, main_tip))
     problems.extend(_history_problems(ws, candidate, entry, main_tip, allowed))
     return problems
+
+
+def _refused_problems(ws: Workspace, candidate: Candidate, main_tree: str | None) -> list[Problem]:
+    """A candidate refused.md names by its id: refused already (a clone that refused it
+    without --push keeps its remote-tracking branch until the push). Its topic says so for
+    a new entry, but an amendment or a retirement is refused under its id, not the entry's
+    topic, and was then listed as valid and admitted all the same."""
+    data = ws.store.read_path(main_tree, f"{ws.dir}/refused.md") if main_tree else None
+    if not data:
+        return []
+    for line in data.decode("utf-8", "replace").splitlines():
+        row = refused_mod.parse_row(line)
+        if row is not None and row.id == candidate.id:
+            return [
+                Problem(
+                    candidate.path,
+                    None,
+                    "REFUSED-TOPIC",
+                    f"{candidate.id} was refused on {row.date} by {row.by}: {row.reason}: a "
+                    f"refused candidate is not admitted; its branch {candidate.branch} is what "
+                    "is left of it",
+                )
+            ]
+    return []
 
 
 @dataclass(frozen=True)

@@ -283,3 +283,28 @@ def test_refusing_an_amendment_or_a_retirement_leaves_the_entrys_topic_open(
     assert last == f"{amend}-3"
     ok(run(memory, "admit", last, "--by", "human:bob"))
     assert "Good." in entry_at(memory, entry_id)
+
+
+def test_a_refused_amendment_left_on_the_remote_is_not_admitted(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A clone that refused an amendment without --push keeps its remote-tracking branch:
+    refused under its id (not the entry's topic), it was then listed as valid and admitted."""
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(memory, "remote", "add", "origin", str(bare))
+    entry_id = admitted(memory)
+    git(memory, "push", "-q", "origin", "main")
+    amend = proposed(
+        ok(run(memory, "propose", "--amend", entry_id, "--content", "Bad.", "--push")).output
+    )
+    git(memory, "branch", "-q", "-D", f"gitmem/{amend}")  # only the remote's copy is left
+    ok(run(memory, "refuse", amend, "--reason", "wrong fix"))
+    listed = ok(run(memory, "candidates")).output
+    assert f"{amend}  1 problem(s)" in listed
+    assert f"REFUSED-TOPIC {amend} was refused on {TODAY}" in listed
+    refused_main = git(memory, "rev-parse", "main")
+    again = run(memory, "admit", amend, "--by", "human:bob")
+    assert again.exit_code == 1, again.output
+    assert git(memory, "rev-parse", "main") == refused_main
+    assert "Bad." not in entry_at(memory, entry_id)
