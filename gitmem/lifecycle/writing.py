@@ -104,8 +104,21 @@ def push_refs(store: Store, remote: str, refspecs: list[str], options: Sequence[
         args.append("--atomic")
     done = store.run_git(*args, remote, *refspecs, check=False)
     if done.returncode != 0:
-        detail = (done.stderr or done.stdout).strip()
+        # --porcelain puts each ref's reason on standard output (`[rejected] (stale info)`,
+        # `[remote rejected] (…)`), where the error left it: a lease that failed read only
+        # "atomic push failed for ref … status: 7"
+        rejected = [_rejection(line) for line in done.stdout.splitlines() if line[:1] == "!"]
+        detail = "\n".join([*rejected, done.stderr.strip()]).strip() or done.stdout.strip()
         raise GitmemError(f"git push to {remote} was refused:\n{detail}")
+
+
+def _rejection(line: str) -> str:
+    """A `git push --porcelain` line of a ref not pushed (`!<TAB>from:to<TAB>summary`), as
+    a person reads it: `refs/heads/main: [rejected] (non-fast-forward)`."""
+    fields = line.split("\t")
+    if len(fields) < 3:
+        return line
+    return f"{fields[1].rpartition(':')[2]}: {fields[2]}"
 
 
 def base_missing_on(ws: Workspace, remote: str, base: str) -> str | None:

@@ -832,3 +832,22 @@ def test_expect_is_held_to_an_admission_made_before_as_well(memory: Path, tmp_pa
     assert git(server, "rev-parse", "main") == server_main
     ok(run(memory, "admit", first_id(), "--expect", moved, "--push"))
     assert git(server, "rev-parse", "main") == git(memory, "rev-parse", "main")
+
+
+def test_a_refused_push_says_why_each_ref_was_refused(memory: Path, tmp_path: Path) -> None:
+    """gitmem pushes with --porcelain, which puts each ref's reason on standard output, and
+    the error quoted standard error alone: a lease that failed (the candidate branch moved
+    as main was pushed) read "atomic push failed for ref … status: 7"."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    ref = f"refs/heads/gitmem/{first_id()}"
+    store = open_workspace(memory).store
+    with pytest.raises(writing.GitmemError) as refused:
+        writing.push_refs(
+            store, "origin", ["refs/heads/main:refs/heads/main", f":{ref}"],
+            [f"--force-with-lease={ref}:{'1' * 40}"],
+        )  # fmt: skip
+    assert f"{ref}: [rejected] (stale info)" in refused.value.message
+    assert git(server, "rev-parse", ref).strip() == git(memory, "rev-parse", ref).strip()
