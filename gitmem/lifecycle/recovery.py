@@ -12,7 +12,8 @@ step is done; each admit and refuse first finishes what a journal left (recover)
 - main at the journal's new commit, or moved on from it: the memory files and index entries
   the landing changed are brought to main's tree, each one that is still at its old or new
   version (a file edited by hand since is left, and named), and the candidate branch is
-  deleted when it still points at the commit that was judged;
+  deleted when it still points at the commit that was judged (and no worktree has it
+  checked out: then it is kept, and named);
 - main moved somewhere that does not hold the journal's new commit (the user undid the
   landing: a reset, a rebase): nothing is touched, and the candidate branch is kept, since
   no admission holds it any more.
@@ -210,7 +211,15 @@ def recover(ws: Workspace) -> list[str]:
             f"{path}: left as you edited it (it differs from {landing.branch})" for path in kept
         )
     if store.ref_target(landing.candidate_ref) == landing.candidate_tip:
-        store.delete_ref(landing.candidate_ref, landing.candidate_tip)
-        done.append(f"deleted {landing.candidate_ref.removeprefix('refs/heads/')}")
+        branch = landing.candidate_ref.removeprefix("refs/heads/")
+        folder = store.worktree_on(branch, here_too=True)
+        if folder is None:
+            store.delete_ref(landing.candidate_ref, landing.candidate_tip)
+            done.append(f"deleted {branch}")
+        else:  # checked out since the kill: deleted, it left that worktree on no commit
+            done.append(
+                f"kept {branch}, checked out in the worktree at {folder}: once it is not, "
+                f"delete it (git branch -D {branch})"
+            )
     end(store)
     return done

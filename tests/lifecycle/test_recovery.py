@@ -317,3 +317,24 @@ def test_a_journal_that_is_no_json_is_dropped(memory: Path) -> None:
     entry_id = proposed(memory, *OTHER)
     assert f"admitted {entry_id}" in ok(run(memory, "admit", entry_id)).output
     assert not journal.exists()
+
+
+def test_finishing_a_killed_admission_keeps_a_candidate_branch_checked_out_since(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A killed admission's next run deletes the candidate branch it closes: checked out in
+    a worktree since the kill (to look at it), it was deleted under that worktree, which
+    was left on a branch with no commits, its whole tree staged as new files."""
+    entry_id = proposed(memory, *OTHER)
+    branch = f"gitmem/{entry_id}"
+    killed_at_fault(memory, "admit-after-sync", "admit", entry_id)
+    linked = tmp_path / "linked"
+    git(memory, "worktree", "add", "-q", str(linked), branch)
+    again = ok(run(memory, "admit", entry_id)).output
+    assert f"kept {branch}, checked out in the worktree at {linked}" in again
+    assert git(linked, "rev-parse", "--abbrev-ref", "HEAD").strip() == branch
+    assert git(linked, "status", "--porcelain") == ""
+    assert not (memory / ".git" / recovery.JOURNAL).exists()
+    git(linked, "checkout", "-q", "--detach")
+    git(memory, "branch", "-q", "-D", branch)
+    assert git(memory, "status", "--porcelain") == ""
