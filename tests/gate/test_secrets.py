@@ -12,9 +12,9 @@ import base64
 import random
 import subprocess
 import sys
-import time
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import secret_samples as samples
@@ -965,25 +965,40 @@ HOSTILE = {
 }
 
 
+def _calls(text: str) -> tuple[int, list[Finding]]:
+    """The function calls (Python and built-in) one scan of text makes, and its findings."""
+    calls = [0]
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        if event in ("call", "c_call"):
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        findings = scan_text(text)
+    finally:
+        sys.setprofile(None)
+    return calls[0], findings
+
+
 def assert_linear(text: str) -> list[Finding]:
-    """Scan a quarter of the text, then all of it, twice each: linear time takes about four
-    times as long for the whole (less, once the first scan has built the automaton's states),
-    a quadratic blow-up sixteen. A ratio of the faster runs rather than a wall-clock bound, so
-    that a busy shared machine does not fail it; the whole scan must also end within a minute,
-    whatever the load."""
-
-    def fastest(part: str) -> tuple[float, list[Finding]]:
-        times = []
-        for _ in range(2):
-            started = time.perf_counter()
-            findings = scan_text(part)
-            times.append(time.perf_counter() - started)
-        return min(times), findings
-
-    quarter, _ = fastest(text[: len(text) // 4])
-    whole, findings = fastest(text)
-    assert whole < 60, "linear time, not a benchmark"
-    assert whole < 12 * quarter + 1, (whole, quarter)
+    """Scan a quarter of the text, then all of it: linear work makes about four times as
+    many calls for the whole, a quadratic blow-up sixteen. The work is counted, not timed (a
+    timed bound or a ratio of times fails on a busy shared machine): the function calls the
+    scan makes, Python's and built-in ones, each part scanned twice and the second scan
+    counted, so that the first has compiled the patterns and filled the caches. On the
+    hostile texts the whole makes 1.0 to 4.0 times the quarter's calls (up to 1.2 million);
+    on random hex-like text 4.1 times, plus the secret placed at its end. A rescan per
+    candidate, per line or per decoded part shows up as calls; work inside one call does
+    not: the rules' patterns are RE2 (linear), and a backtracking blow-up in one of the
+    Python `re` helpers is left to tests/gate/test_hostile.py, which still times it."""
+    _calls(text[: len(text) // 4])
+    quarter, _ = _calls(text[: len(text) // 4])
+    _calls(text)
+    whole, findings = _calls(text)
+    # the slack is the fixed cost of findings the whole holds and the quarter does not: the
+    # secret placed at the end of a text costs some 7,000 calls
+    assert whole <= 5 * quarter + 10_000, (whole, quarter)
     return findings
 
 
