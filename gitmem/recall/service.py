@@ -23,6 +23,7 @@ from gitmem.recall.engine import STEP_TYPES, Answer, Hit
 from gitmem.recall.freshness import History, freshness, note
 
 if TYPE_CHECKING:  # a warm recall that never opens the repository loads no pygit2
+    from gitmem.recall.cache import Loaded
     from gitmem.repo.workspace import Workspace
 
 __all__ = [
@@ -99,31 +100,21 @@ def recall_answer(
     if memory_tree is None:
         return RecallAnswer([])
     cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic, progress=progress)
-    loaded = cache.load(memory_tree)
     body_of = bodies(store, commit)
-    try:
-        found = semantic.answer(
-            loaded.index,
-            loaded.vectors,
-            query,
-            k=k,
-            types=types,
-            min_score=min_score,
+
+    def ask(loaded: Loaded) -> Answer:
+        return semantic.answer(
+            loaded.index, loaded.vectors, query, k=k, types=types, min_score=min_score,
             body_of=body_of,
-        )
+        )  # fmt: skip
+
+    loaded = cache.load(memory_tree)
+    try:
+        found = ask(loaded)
     except semantic.SemanticUnavailable:
         raise
     except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
-        loaded = cache.recover(memory_tree)
-        found = semantic.answer(
-            loaded.index,
-            loaded.vectors,
-            query,
-            k=k,
-            types=types,
-            min_score=min_score,
-            body_of=body_of,
-        )
+        found = ask(cache.recover(memory_tree))
     return with_freshness(found, store, commit)
 
 
