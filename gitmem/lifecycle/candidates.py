@@ -211,7 +211,11 @@ def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
     item = ws.store.item(ws.store.tree_of(commit), path) if commit else None
     if item is None:
         return Candidate(entry_id, ref, tip, path, None)
-    return Candidate(entry_id, ref, tip, path, ws.store.read(item.oid), item.mode)
+    # a submodule's gitlink names a commit, not a blob: never read, its mode says what it
+    # is (file_entry names it LAYOUT, as every reader names a submodule); read as a file, it
+    # stopped `gitmem candidates` and the site for every candidate
+    data = ws.store.read(item.oid) if item.is_file or item.is_symlink else b""
+    return Candidate(entry_id, ref, tip, path, data, item.mode)
 
 
 def require_id(entry_id: str, what: str = "a candidate id") -> None:

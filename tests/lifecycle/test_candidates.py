@@ -322,3 +322,45 @@ def test_candidates_shows_twenty_problems_a_file_as_check_does(memory: Path) -> 
     ) in listing
     rows = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
     assert sum(": SECRET " in p for p in rows[0]["problems"]) == 30
+
+
+def test_a_candidate_committed_as_a_submodule_or_a_folder_is_named_and_the_rest_listed(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A candidate branch holding a submodule link at its candidate path (anyone allowed to
+    push a branch can make one) was read as a file: `gitmem candidates` and `gitmem site`
+    stopped with "object … is not a file" for every candidate. It is now that candidate's
+    problem, named by its branch and path as every reader names a submodule (LAYOUT), and a
+    folder there is a branch that holds no file; the others are listed as before."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, *HOOKS))
+    second = next(
+        ref.removeprefix("gitmem/")
+        for ref in git(memory, "branch", "--format=%(refname:short)").split()
+        if ref.startswith("gitmem/") and ref != f"gitmem/{first_id()}"
+    )
+    tip = git(memory, "rev-parse", "main").strip()
+    path = f".gitmem/candidates/{first_id()}.md"
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    git(memory, "rm", "-q", "--cached", path)
+    git(memory, "update-index", "--add", "--cacheinfo", f"160000,{tip},{path}")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a submodule, past the hooks")
+    other = f".gitmem/candidates/{second}.md"
+    git(memory, "checkout", "-q", "-f", f"gitmem/{second}")
+    git(memory, "rm", "-q", "--cached", other)
+    blob = git(memory, "hash-object", "-w", "--stdin", input="text\n").strip()
+    git(memory, "update-index", "--add", "--cacheinfo", f"100644,{blob},{other}/inside.md")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a folder, past the hooks")
+    git(memory, "checkout", "-q", "-f", "main")
+
+    listed = run(memory, "candidates")
+    assert "Traceback" not in listed.output and "is not a file" not in listed.output
+    assert listed.exit_code == 0, listed.output  # a listing, as with any candidate's problems
+    assert f"{path}: LAYOUT is not a regular file" in listed.output, listed.output
+    assert f"branch refs/heads/gitmem/{second} holds no {other}" in listed.output
+    shown = run(memory, "show", first_id())
+    assert shown.exit_code == 1, shown.output
+    assert f"refs/heads/gitmem/{first_id()}:{path}: LAYOUT " in shown.output, shown.output
+    built = run(memory, "site", "--out", str(tmp_path / "site"))
+    assert "Traceback" not in built.output and "is not a file" not in built.output, built.output
+    assert built.exit_code == 0, built.output
