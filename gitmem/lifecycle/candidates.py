@@ -485,8 +485,20 @@ def judged(ws: Workspace, candidate: Candidate) -> tuple[list[Problem], str | No
     return candidate_problems(ws, candidate, tip), behind_hint(ws, remote, count)
 
 
+#: a title the scanner finds a secret in, as `gitmem candidates` and CANDIDATES.md show it
+WITHHELD_TITLE = "(withheld: it holds a secret)"
+#: a problem's message when the candidate holds a secret: other rules quote what they judge
+WITHHELD_MESSAGE = (
+    "not shown: the candidate holds a secret, which this message may quote (rule SECRET); "
+    "remove the secret first"
+)
+
+
 def review(ws: Workspace) -> list[Review]:
+    """Every pending candidate as `gitmem candidates`, CANDIDATES.md and the MCP tool list it,
+    what they print of its text withheld where it holds a secret (_withheld)."""
     out = []
+    allowed: dict[str | None, frozenset[str]] = {}
     for candidate in pending(ws):
         title = "(unreadable)"
         if candidate.data is not None:
@@ -495,8 +507,51 @@ def review(ws: Workspace) -> list[Review]:
             except EntryError:
                 title = "(does not parse)"
         problems, hint = judged(ws, candidate)
+        behind = main_behind(ws, remote_of(candidate))
+        tip = behind[0] if behind else ws.main_tip()
+        if tip not in allowed:
+            allowed[tip] = _allowed_on(ws, tip)
+        title, problems = _withheld(title, problems, allowed[tip])
         out.append(Review(candidate, title, problems, hint))
     return out
+
+
+def _withheld(
+    title: str, problems: list[Problem], allowed: frozenset[str]
+) -> tuple[str, list[Problem]]:
+    """A candidate's title and problems as a listing may print them, as `gitmem review`
+    withholds them: a candidate committed by hand past the hooks can hold a token in its
+    title, and SCHEMA, FILES-MISSING… quote the value they judge. With a SECRET reported
+    (the scanner redacts its lines), every other message is withheld, its place and rule
+    kept; and a title or message in which the scanner finds a secret is withheld too. A
+    finding whose fingerprint main's allowed.md names is no secret here, as in the rules."""
+    from gitmem.gate.rules import secret_problems
+
+    def holds_secret(text: str) -> bool:
+        return bool(secret_problems("", text, allowed))
+
+    leaked = any(p.rule == "SECRET" for p in problems)
+    shown = [
+        p
+        if p.rule == "SECRET" or not (leaked or holds_secret(p.message))
+        else replace(p, message=WITHHELD_MESSAGE)
+        for p in problems
+    ]
+    return (WITHHELD_TITLE if holds_secret(title) else title), shown
+
+
+def _allowed_on(ws: Workspace, tip: str | None) -> frozenset[str]:
+    """The fingerprints of the findings reviewers allowed in allowed.md at tip (the main a
+    candidate is judged against): no secret to the file rules, so none to a listing."""
+    from gitmem.gate.rules import MAX_FILE_BYTES
+    from gitmem.model import allowed
+
+    if tip is None:
+        return frozenset()
+    data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/{allowed.NAME}")
+    if data is None or len(data) > MAX_FILE_BYTES * 16:
+        return frozenset()
+    return frozenset(allowed.parse(data.decode("utf-8", "replace")))
 
 
 def _history_problems(

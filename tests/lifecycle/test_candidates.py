@@ -364,3 +364,71 @@ def test_a_candidate_committed_as_a_submodule_or_a_folder_is_named_and_the_rest_
     built = run(memory, "site", "--out", str(tmp_path / "site"))
     assert "Traceback" not in built.output and "is not a file" not in built.output, built.output
     assert built.exit_code == 0, built.output
+
+
+def _leak_into_candidate(memory: Path, token: str) -> str:
+    """A candidate committed by hand (past the hooks) with token in its title, tags and
+    files: its id."""
+    ok(run(memory, *PROPOSE))
+    path = memory / f".gitmem/candidates/{first_id()}.md"
+    git(memory, "checkout", "-q", f"gitmem/{first_id()}")
+    lines = [
+        line
+        for line in path.read_text().split("\n")
+        if not line.startswith(("title:", "tags:", "files:", "  - "))
+    ]
+    at = lines.index("---", 1)
+    lines[at:at] = [f"title: Use {token} inside hooks", f"tags: [{token}]", f"files: [{token}]"]
+    path.write_text("\n".join(lines))
+    git(memory, "commit", "-q", "--no-verify", "-am", "leak")
+    git(memory, "checkout", "-q", "main")
+    return first_id()
+
+
+def test_candidates_withholds_a_secret_in_the_title_and_the_messages_that_quote_it(
+    memory: Path,
+) -> None:
+    """`gitmem candidates` printed a hand-committed candidate's token whole: in its title,
+    and in the SCHEMA and FILES-MISSING lines that quote the value they judge (CANDIDATES.md
+    and the JSON too). As `gitmem review` does, only the SECRET lines (redacted by the
+    scanner) say what they found; the title and the other messages are withheld."""
+    from secret_samples import github_token
+
+    token = github_token(97)
+    _leak_into_candidate(memory, token)
+    for fmt in ("text", "json"):
+        listing = ok(run(memory, "candidates", "--format", fmt)).output
+        assert ": SECRET " in listing, listing
+        assert token[4:].lower() not in listing.lower(), (fmt, listing)
+    [row] = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
+    assert row["title"].startswith("(withheld")
+    assert any(": SCHEMA " in p for p in row["problems"]), row["problems"]
+    assert any(": FILES-MISSING " in p for p in row["problems"]), row["problems"]
+    ok(run(memory, "index"))
+    assert token[4:] not in (memory / ".gitmem" / "CANDIDATES.md").read_text()
+
+
+def test_candidates_quotes_a_finding_a_reviewer_allowed(memory: Path) -> None:
+    """A finding allowed by fingerprint in main's allowed.md is no secret to the file rules,
+    so `gitmem candidates` withholds nothing of it either."""
+    from secret_samples import github_token
+
+    from gitmem.gate import secrets
+    from gitmem.model import allowed
+
+    token = github_token(98)
+    entry_id = _leak_into_candidate(memory, token)
+    row = allowed.Allowance(
+        secrets.fingerprint("github-pat", token.encode()),
+        f".gitmem/candidates/{entry_id}.md",
+        "human:bob",
+        "2026-12-01",
+        "an example",
+    )
+    (memory / ".gitmem" / allowed.NAME).write_text(allowed.append(None, [row]))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "an allowed example token")
+    [listed] = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
+    assert not any(": SECRET " in p for p in listed["problems"]), listed["problems"]
+    assert token in listed["title"], listed
+    assert any(token in p for p in listed["problems"] if ": FILES-MISSING " in p), listed
