@@ -68,6 +68,7 @@ from gitmem.curate.vectors import cosine as cosine  # re-exported: harvest and t
 from gitmem.curate.vectors import tfidf as tfidf
 from gitmem.errors import RuleError
 from gitmem.model.entry import Entry
+from gitmem.model.problem import Problem
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
 
@@ -469,7 +470,17 @@ def hygiene(
 
     ws.memory_tip()  # a memory branch missing here is named, not reported as an empty memory
     report = HygieneReport()
-    admitted = _at_their_place(ws, memory.entries(ws), report.warnings)
+    skipped: list[Problem] = []
+    found = memory.entries(ws, skipped=skipped)
+    # a file below entries/ at no entry's place is read as no entry (a copy holds the id of
+    # the entry it copies: judged, it was that entry's near-duplicate); named, as before
+    report.warnings.extend(
+        f"{p.path}: not judged: it is at no entry's place, {ws.dir}/entries/<type>/<id>.md "
+        "(gitmem lint says what is wrong with this file)"
+        for p in skipped
+        if p.rule == "LAYOUT"
+    )
+    admitted = _at_their_place(ws, found, report.warnings)
     report.checked = len(admitted)
     report.clusters, report.contradictions = find_clusters(admitted)
     report.stale = find_stale(ws, admitted, min_commits, report.warnings)
@@ -511,9 +522,10 @@ def _at_their_place(
     ws: Workspace, entries: Sequence[tuple[str, Entry]], warnings: list[str]
 ) -> list[tuple[str, Entry]]:
     """The admitted entries whose file is at their own place, entries/<type>/<id>.md. A copy
-    left elsewhere under entries/ (`copy.md`, a folder of another type) holds the id of the
-    entry it copies: judged too, it was that entry's near-duplicate, and a consolidation
-    superseding one id twice broke a rule. It is named in a warning and not judged; so is an
+    left in a folder of another type (entries/method/<id>.md of a decision) holds the id of
+    the entry it copies: judged too, it was that entry's near-duplicate, and a consolidation
+    superseding one id twice broke a rule (one at no entry's place, `entries/copy.md`, is
+    no entry to lifecycle.read.entries). It is named in a warning and not judged; so is an
     entry holding a secret (committed past the gate): the report would print its text (a
     title, a clause) and --propose copy it into a candidate."""
     from gitmem.gate import secrets

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gitmem.errors import RuleError, UsageError
+from gitmem.gate.rules import place_of
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import is_entry_id, quoted_id
 from gitmem.model.problem import Problem
@@ -89,4 +90,21 @@ def memory_tree(ws: Workspace, tree: str) -> str | None:
     raise RuleError(
         f"{ws.dir}: {rule} the memory folder is {what}: nothing in it is read; move the "
         f"folder itself to {ws.dir} (git mv), or point memory.dir at it"
+    )
+
+
+def out_of_place(path: str, memory_dir: str) -> Problem | None:
+    """LAYOUT, as `gitmem check` says it, for a file below entries/ that is not at an
+    entry's place, entries/<type>/<id>.md (a copy straight under entries/, one in a folder
+    below a type's, a merge tool's `….md.orig`); None for a file at an entry's place. The
+    readers that walk entries/ read only those: a copy holds the id of the entry it copies,
+    and was listed (and given a page on the site) as that entry again."""
+    if place_of(path, memory_dir).kind == "entry":
+        return None
+    return Problem(
+        path,
+        None,
+        "LAYOUT",
+        f"is not a memory file: entries live in {memory_dir}/entries/<type>/<id>.md and "
+        f"candidates in {memory_dir}/candidates/<id>.md",
     )

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
-from gitmem.lifecycle.entries import find_entry, memory_tree, require_entry, unreadable_error
+from gitmem.lifecycle.entries import (
+    find_entry,
+    memory_tree,
+    out_of_place,
+    require_entry,
+    unreadable_error,
+)
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import candidate_branch, is_entry_id, quoted_id
 from gitmem.model.problem import Problem
@@ -30,8 +36,9 @@ def entries(
     ws: Workspace, rev: str | None = None, skipped: list[Problem] | None = None
 ) -> list[tuple[str, Entry]]:
     """Every readable entry on main (or at rev), with its repository path, sorted by id; the
-    file rule each unreadable one breaks (it does not parse, it is too large: read_entry)
-    goes to skipped, when given."""
+    file rule each unreadable one breaks (it does not parse, it is too large: read_entry),
+    and LAYOUT for each file below entries/ that is not at an entry's place (out_of_place),
+    go to skipped, when given."""
     store = ws.store
     tip = store.resolve(rev) if rev else ws.main_tip()
     if rev and tip is None:
@@ -41,7 +48,10 @@ def entries(
     memory = memory_tree(ws, store.tree_of(tip))
     out = []
     for item in store.walk(store.subtree(memory, "entries"), f"{ws.dir}/entries/"):
-        if not item.path.endswith(".md"):
+        stray = out_of_place(item.path, ws.dir)
+        if stray is not None:
+            if skipped is not None:
+                skipped.append(stray)
             continue
         try:
             out.append((item.path, read_entry(store, item)))

@@ -24,6 +24,7 @@ from gitmem.errors import UsageError
 from gitmem.gate.rules import MAX_FILE_BYTES
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.lifecycle.entries import memory_tree as memory_folder
+from gitmem.lifecycle.entries import out_of_place
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import quoted_id
@@ -111,9 +112,10 @@ def collect(
         # the site showed a memory of no entries without a word
         unreadable.append(f"{ws.dir}/entries")
     for item in store.walk(entries_tree, f"{ws.dir}/entries/"):
-        if not item.path.endswith(".md"):
+        if out_of_place(item.path, ws.dir) is not None:
             # no entry (gitmem check: LAYOUT), but a type folder committed as a link held
-            # that type's entries: its pages went without a word
+            # that type's entries: its pages went without a word; and a copy of an entry
+            # (entries/copy.md, entries/<type>/sub/<id>.md) had a page as that entry again
             unreadable.append(item.path)
             continue
         try:

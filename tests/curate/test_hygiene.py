@@ -558,7 +558,7 @@ def test_a_copy_of_an_entry_left_outside_its_place_is_no_near_duplicate(memory: 
     assert report["checked"] == 1
     assert report["clusters"] == [] and report["proposed"] == [] and report["failures"] == []
     warned = "\n".join(report["warnings"])
-    assert f".gitmem/entries/copy.md: not judged: an entry of id {entry_id}" in warned
+    assert ".gitmem/entries/copy.md: not judged: it is at no entry's place" in warned
     assert f".gitmem/entries/method/{entry_id}.md: not judged" in warned
     assert git(memory, "branch", "--list", "gitmem/*").strip() == ""
 
@@ -592,8 +592,8 @@ def test_an_entry_holding_a_secret_is_not_judged_nor_quoted(memory: Path) -> Non
 
 def test_a_stray_file_holding_a_secret_in_its_id_is_not_echoed(memory: Path) -> None:
     """The warning naming a file under entries/ that is not at its entry's place quoted the
-    id and type its front matter gives: a stray file whose id held a token printed it. The
-    secret is now looked for first, and such a file is named as holding a secret."""
+    id and type its front matter gives: a stray file whose id held a token printed it. A
+    file at no entry's place is now read as no entry, and named by its path alone."""
     from secret_samples import github_token
 
     token = github_token(99)
@@ -608,8 +608,8 @@ def test_a_stray_file_holding_a_secret_in_its_id_is_not_echoed(memory: Path) -> 
     assert token[4:].lower() not in result.output.lower(), result.output
     warnings = json.loads(result.output)["warnings"]
     assert warnings == [
-        ".gitmem/entries/copy.md: not judged: it holds a secret (github-pat): gitmem lint says "
-        "where; remove it and rotate it"
+        ".gitmem/entries/copy.md: not judged: it is at no entry's place, "
+        ".gitmem/entries/<type>/<id>.md (gitmem lint says what is wrong with this file)"
     ]
 
 

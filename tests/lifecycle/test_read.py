@@ -186,3 +186,43 @@ def test_the_reading_commands_say_which_settings_they_set_aside(memory: Path) ->
     for command in (["list"], ["show", first_id()], ["show", "--lineage", first_id()]):
         done = ok(run(memory, *command))
         assert done.stderr.startswith(warned), (command, done.stderr)
+
+
+def test_a_stray_copy_under_entries_is_read_as_no_entry(memory: Path) -> None:
+    """Copies left under entries/ outside an entry's place (`entries/copy.md`, a nested
+    `entries/decision/sub/<id>.md`, committed past the hooks) are LAYOUT to `gitmem check`,
+    but lifecycle.read.entries and the site read every `.md` below entries/ as an entry:
+    `gitmem list` listed the entry three times, and the site built pages for the copies.
+    Only entries/<type>/<id>.md is an entry; the readers that report name the strays as
+    check does, and a merge tool's `….md.orig` stays no entry too."""
+    from gitmem.repo.workspace import open_workspace
+    from gitmem.site import collect
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    text = (memory / f".gitmem/entries/decision/{first_id()}.md").read_text()
+    strays = [
+        ".gitmem/entries/copy.md",
+        f".gitmem/entries/decision/sub/{first_id()}.md",
+        f".gitmem/entries/decision/{first_id()}.md.orig",
+    ]
+    for stray in strays:
+        (memory / stray).parent.mkdir(parents=True, exist_ok=True)
+        (memory / stray).write_text(text)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "copies, past the hooks")
+    checked = run(memory, "check")
+    assert checked.exit_code == 1, checked.output
+    for stray in strays:
+        assert f"{stray}: LAYOUT " in checked.output, checked.output
+    listed = run(memory, "list")
+    assert listed.exit_code == 0 and listed.stdout.count(first_id()) == 1, listed.output
+    for stray in strays:
+        assert f"gitmem: {stray}: LAYOUT " in listed.stderr, listed.stderr
+    rows = ok(run(memory, "list", "--format", "json")).stdout
+    assert rows.count(f'"id": "{first_id()}"') == 1, rows
+    shown = ok(run(memory, "show", first_id())).output
+    assert shown.startswith(f"# .gitmem/entries/decision/{first_id()}.md\n"), shown
+    site = collect.collect(open_workspace(memory))
+    assert [e.path for e in site.entries] == [f".gitmem/entries/decision/{first_id()}.md"]
+    assert set(strays) <= set(site.unreadable), site.unreadable
