@@ -528,6 +528,13 @@ class Store:
         return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
     def exists(self, tree: str, path: str) -> bool:
+        """Whether path names a file or folder in tree. A path git could not hold is never
+        present: libgit2 looks a name up as a C string, so `README.md\\0junk` was found cut
+        at its NUL, and a path from the root (`/README.md`, or an empty part between slashes)
+        was taken from tree itself; the gate refuses such a cited path, but the site showed it
+        as present."""
+        if "\0" in path or "" in path.split("/"):
+            return False
         return self._lookup(tree, path) is not None
 
     def read(self, oid: str, limit: int | None = None) -> bytes:

@@ -12,7 +12,7 @@ import pytest
 from gitmem.errors import GitmemError, UsageError
 from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Change, Store
 
-from conftest import child_processes
+from conftest import child_processes, git
 
 
 def _mktree(repo: Path, entries: list[tuple[str, str, str, bytes]]) -> str:
@@ -368,3 +368,25 @@ def test_a_disk_that_fills_as_the_commit_is_written_is_named(memory: Path, tmp_p
     assert f"cannot write to the git repository at {mount / 'repo' / '.git'}: " in commit[0]
     for text in said.values():
         assert "free some space on the disk, then run the command again" in text, said
+
+
+def test_a_path_cut_at_a_nul_or_from_the_root_names_nothing(repo: Path) -> None:
+    """Store.exists asked libgit2 by name, which stops at a NUL and takes a path from the
+    root: `README.md\\0junk` and `/README.md` (which no entry may cite: the gate refuses
+    them) were present, and the site showed such a cited path as present. Only a path git
+    could hold names a file or folder; the others are never present."""
+    (repo / "docs").mkdir()
+    (repo / "docs" / "a.md").write_text("a\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "docs")
+    store = Store.open(repo)
+    tip = store.resolve("HEAD")
+    assert tip is not None
+    tree = store.tree_of(tip)
+    for present in ("README.md", "docs", "docs/a.md"):
+        assert store.exists(tree, present), present
+    absent = ["README.md\0junk", "docs\0/a.md", "docs/a.md\0", "/README.md", "/docs/a.md"]
+    absent += ["//README.md", "docs//a.md", "\0"]
+    for path in absent:
+        assert not store.exists(tree, path), repr(path)
+    assert store.missing(tip, absent) == set(absent)
