@@ -530,8 +530,9 @@ def _at_their_place(
     title, a clause) and --propose copy it into a candidate."""
     from gitmem.gate import secrets
     from gitmem.gate.rules import place_of
+    from gitmem.lifecycle.candidates import allowed_on
 
-    allowed = _allowed(ws)
+    allowed = allowed_on(ws, ws.main_tip())  # allowed.md on the memory branch
     out = []
     for path, entry in entries:
         if entry.status != "admitted":
@@ -577,21 +578,6 @@ def _refused(refusals: dict[str, Any], *proposals: ProposalFields) -> str | None
         if topic in refusals:
             return f"topic {topic!r} was {refusals[topic].describe()}: not proposed again"
     return None
-
-
-def _allowed(ws: Workspace) -> frozenset[str]:
-    """The fingerprints of the findings reviewers allowed (allowed.md on the memory branch):
-    no secret to the gate, so none to hygiene either."""
-    from gitmem.gate.rules import MAX_FILE_BYTES
-    from gitmem.model import allowed
-
-    tip = ws.main_tip()
-    if tip is None:
-        return frozenset()
-    data = ws.store.read_path(ws.store.tree_of(tip), f"{ws.dir}/{allowed.NAME}")
-    if data is None or len(data) > MAX_FILE_BYTES * 16:
-        return frozenset()
-    return frozenset(allowed.parse(data.decode("utf-8", "replace")))
 
 
 @dataclass

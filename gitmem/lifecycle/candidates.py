@@ -510,7 +510,7 @@ def review(ws: Workspace) -> list[Review]:
         behind = main_behind(ws, remote_of(candidate))
         tip = behind[0] if behind else ws.main_tip()
         if tip not in allowed:
-            allowed[tip] = _allowed_on(ws, tip)
+            allowed[tip] = allowed_on(ws, tip)
         title, problems = _withheld(title, problems, allowed[tip])
         out.append(Review(candidate, title, problems, hint))
     return out
@@ -540,9 +540,10 @@ def _withheld(
     return (WITHHELD_TITLE if holds_secret(title) else title), shown
 
 
-def _allowed_on(ws: Workspace, tip: str | None) -> frozenset[str]:
+def allowed_on(ws: Workspace, tip: str | None) -> frozenset[str]:
     """The fingerprints of the findings reviewers allowed in allowed.md at tip (the main a
-    candidate is judged against): no secret to the file rules, so none to a listing."""
+    candidate is judged against): no secret to the file rules, so none to a listing, nor
+    to hygiene (gitmem.curate.hygiene)."""
     from gitmem.gate.rules import MAX_FILE_BYTES
     from gitmem.model import allowed
 
