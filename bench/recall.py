@@ -576,7 +576,9 @@ def hard() -> None:
     def ask(ranked_search: list[Searcher], text: str, kind: str, expect: frozenset[str], g: int):
         for rows_of, search in zip(table, ranked_search, strict=True):
             ranked, read = search(text)
-            values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) for f in SIGNALS]
+            values = (
+                [0.0] * len(SIGNALS) if read is None else [getattr(read, f) or 0.0 for f in SIGNALS]
+            )
             scores = [h.score for h in ranked[:5]] + [0.0] * 5
             values += [scores[0] - scores[1], scores[0] - scores[4]]
             rows_of.append((values, kind, any(h.id in expect for h in ranked[:5]), g))
@@ -792,7 +794,7 @@ def _signal_row(
     """A fitting row: the gate's SIGNALS of the query's best hit (zeros when nothing ranks),
     whether the query has an answer, and whether the ungated top five hold it."""
     ranked, read = ranked_search(text)
-    values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) for f in SIGNALS]
+    values = [0.0] * len(SIGNALS) if read is None else [getattr(read, f) or 0.0 for f in SIGNALS]
     return values, bool(expect), any(h.id in expect for h in ranked[:5])
 
 
@@ -1059,7 +1061,7 @@ class _Prober:
             if self.fused
             else index.signals(text, ranked)
         )
-        out = {f: float(getattr(read, f)) for f in SIGNALS}
+        out = {f: float(getattr(read, f) or 0.0) for f in SIGNALS}
         out["bg_share"] = bisect_left(self.near, read.top) / len(self.near)
         out["bg_less"] = read.top - statistics.median(self.near)
         out["bg_head_less"] = read.top - self.head_median

@@ -237,7 +237,10 @@ class Signals:
     names: int = 0  # the query's names (capitalised words, acronyms, versions) no entry holds
     situation: float = 0.0  # the query's cosine with the best hit's applies_when (the model)
     heads: float = 0.0  # the best head share among the first HEADS_OF ranked hits
-    body: float = 0.0  # the query's cosine with the best hit's body (the model)
+    # the query's cosine with the best hit's body (the model); None: not read, as it could
+    # not change the decision (a run of the model on up to 256 word-pieces is not spent on an
+    # explanation alone)
+    body: float | None = None
 
 
 @dataclass(frozen=True)
@@ -261,7 +264,7 @@ class Gate:
             + self.names_weight * signals.names
             + self.situation_weight * signals.situation
             + self.heads_weight * signals.heads
-            + self.body_weight * signals.body
+            + self.body_weight * (signals.body or 0.0)
             + self.bias
         )
 
@@ -295,7 +298,9 @@ class Gate:
             said.append(f"the query's similarity to its applies_when, {signals.situation:.2f}")
         if self.heads_weight:
             said.append(f"the best such share among the first {HEADS_OF} hits, {signals.heads:.2f}")
-        if self.body_weight:
+        if self.body_weight and signals.body is None:
+            said.append("its body not read, since it could not change the decision")
+        elif self.body_weight:
             said.append(f"the query's similarity to its body, {signals.body:.2f}")
         signals_said = "from " + "; ".join(said)
         if confidence < 0.5:

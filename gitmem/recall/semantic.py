@@ -1097,8 +1097,10 @@ def answer(
     read: Signals | None = None  # what the gate read of the best hit
     similarities: dict[tuple[str, int], float] = {}  # the query's, to a text read so long
     bodies = body_of or (lambda hit: None)
+    body_read = False  # whether the decision needed the body
     if min_score is None and hits and best is not None:
         read = _signals(index, query_vector, query, hits, names, gate, similarities, bodies)
+        body_read = read.body is not None
         if gate.passes(read):
             hits = [h for h in hits if h.score >= RELATIVE_FLOOR * best.score]
         else:
@@ -1108,10 +1110,13 @@ def answer(
         return Answer(hits)
     if min_score is None and best is not None:
         # An explanation gives every signal, the applies_when similarity even where the
-        # decision did not need it (no decision changes: it could not have changed it).
+        # decision did not need it (no decision changes: it could not have changed it); the
+        # body only where the decision read it: every recall is explained (the JSON, MCP),
+        # and a body costs a run of the model four times the applies_when's.
         read = _signals(
-            index, query_vector, query, hits or [best], names, None, similarities, bodies
-        )
+            index, query_vector, query, hits or [best], names, None, similarities,
+            bodies if body_read else None,
+        )  # fmt: skip
 
     def explained(hit: Hit) -> Hit:
         _, words, cosine = fused[hit.id]
@@ -1143,7 +1148,7 @@ def answer(
             head=base.head if base is not None else None,
             names=names,
             heads=read.heads if read is not None and min_score is None else None,
-            body=read.body if read is not None and min_score is None else None,
+            body=read.body if read is not None and min_score is None else None,  # None: unread
         )
         return replace(hit, why=why)
 
@@ -1186,11 +1191,12 @@ def _signals(
     names: tuple[str, ...],
     gate: Gate | None,
     similarities: dict[tuple[str, int], float],
-    body_of: BodyOf,
+    body_of: BodyOf | None,
 ) -> Signals:
     """The keyword signals of the best hit (`Index.signals`) with its fused score, the
     query's similarity to its applies_when alone and to its body (module docstring, "Fusion
     and gating"); an entry whose body is empty or cannot be read is read by its head.
+    Without body_of the body is not read (Signals.body None).
 
     Each similarity costs one more run of the model, so when a gate is given each is
     computed only if it can still change the gate's decision, and kept in similarities (by
@@ -1220,7 +1226,7 @@ def _signals(
         return found
     if best.applies_when.strip():
         found = replace(found, situation=similarity(best.applies_when, DOC_TOKENS))
-    if settled(found, "body"):
+    if body_of is None or settled(found, "body"):
         return found
     body = body_of(best)
     if body is None or not any(c.isalnum() for c in body):

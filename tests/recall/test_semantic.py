@@ -20,7 +20,7 @@ from recall_queries import MATCHING, NO_MATCH, SITUATIONS, quality
 
 from gitmem.errors import GitmemError
 from gitmem.recall import semantic
-from gitmem.recall.engine import Doc, Index
+from gitmem.recall.engine import Doc, Hit, Index
 
 needs_extra = pytest.mark.skipif(not semantic.available(), reason="gitmem[semantic] not installed")
 
@@ -337,22 +337,37 @@ def test_the_fused_gate_reads_the_similarity_to_the_best_hits_body(
 ) -> None:
     """The body similarity is the query's cosine with the best hit's body read at
     BODY_TOKENS, and the explanation says it; where the body cannot be read, the hit's title
-    and applies_when stand in for it."""
+    and applies_when stand in for it. The body is read only where it can change the
+    decision: a gate whose decision rests on it reads it; the shipped gate, certain of this
+    query without it, does not, and the explanation says so rather than spend the run."""
+    from gitmem.recall.engine import Gate
+
     query = "a unit test only fails shortly before midnight"
     vector = semantic.embed_query(query) or []
     bodies = {d.id: d.body for d in corpus()}
+    # passes when the body similarity is about 0.05 or more: only the body can decide (the
+    # score's weight is not 0, which the gate's pruning bound divides by)
+    on_body = Gate(1e-6, 0.0, 0.0, 0.0, bias=-0.05, body_weight=1.0)
 
     def cosine(text: str) -> float:
         row = semantic._model().embed([text], semantic.BODY_TOKENS)[0]
         return sum(a * b for a, b in zip(vector, row, strict=True))
 
-    best = semantic.answer(labelled, vectors, query, body_of=lambda h: bodies.get(h.id)).hits[0]
+    def best_hit(body_of: semantic.BodyOf, gate: Gate = on_body) -> Hit:
+        found = semantic.answer(labelled, vectors, query, body_of=body_of, gate=gate)
+        return (found.hits or [found.rejected])[0]  # type: ignore[list-item]
+
+    best = best_hit(lambda h: bodies.get(h.id))
     assert best.why is not None and best.why.body is not None
     assert abs(best.why.body - cosine(bodies[best.id])) < 0.01
     assert f"similarity to its body, {best.why.body:.2f}" in best.why.gate
-    unread = semantic.answer(labelled, vectors, query, body_of=lambda h: None).hits[0]
+    unread = best_hit(lambda h: None)
     assert unread.why is not None and unread.why.body is not None
     assert abs(unread.why.body - cosine(f"{unread.title}\n{unread.applies_when}")) < 0.01
+    asked: list[str] = []
+    shipped = best_hit(lambda h: asked.append(h.id) or bodies.get(h.id), semantic.FUSED_GATE)
+    assert shipped.why is not None and asked == [] and shipped.why.body is None
+    assert "its body not read, since it could not change the decision" in shipped.why.gate
 
 
 @needs_extra
