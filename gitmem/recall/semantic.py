@@ -1160,19 +1160,21 @@ BodyOf = Callable[[Hit], "str | None"]
 
 
 def entry_body(raw: bytes | None) -> str | None:
-    """The body the gate reads of an entry file's bytes: its Markdown after the front matter,
-    without the section headings (what the recall index calls the context, content and
-    evidence). None when there is no file."""
+    """The body the gate reads of an entry file's bytes: its Markdown after the front matter
+    (its closing line as gitmem.model.fields finds it), without the ATX section headings
+    (what the recall index calls the context, content and evidence). None when there is no
+    file."""
+    from gitmem.model.fields import closing_line, normalise_text
+    from gitmem.model.markdown import heading
+
     if raw is None:
         return None
-    text = raw.decode("utf-8", "replace").replace("\r\n", "\n")
+    text = normalise_text(raw.decode("utf-8", "replace"))
     if text.startswith("---\n"):
-        end = text.find("\n---", 3)
-        text = text[end + 4 :] if end >= 0 else ""
-    return "\n".join(line for line in text.splitlines() if not _HEADING.match(line)).strip()
-
-
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+        closing = closing_line(text)
+        after = -1 if closing is None else text.find("\n", closing)
+        text = "" if after == -1 else text[after + 1 :]
+    return "\n".join(line for line in text.splitlines() if heading(line) is None).strip()
 
 
 def signals(index: Index, query: str, hits: Sequence[Hit], body_of: BodyOf) -> Signals:

@@ -118,19 +118,16 @@ def recall_answer(
     return with_freshness(found, store, commit)
 
 
-#: How much of an entry file the gate reads for its body: the largest entry a reader takes.
-BODY_BYTES = 64 * 1024
-
-
 def bodies(history: History, commit: str) -> Callable[[Hit], str | None]:
     """What the fused gate reads of a hit's body (gitmem.recall.semantic.entry_body): its
     file at commit, asked of the opened repository or of git itself; None where the file
     cannot be read, and the gate then reads the hit's head."""
 
     def body_of(hit: Hit) -> str | None:
+        from gitmem.model.fields import MAX_ENTRY_BYTES  # the largest entry a reader takes
         from gitmem.recall.semantic import entry_body
 
-        return entry_body(history.read_file(commit, hit.path, BODY_BYTES))
+        return entry_body(history.read_file(commit, hit.path, MAX_ENTRY_BYTES))
 
     return body_of
 

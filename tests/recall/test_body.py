@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.recall.engine import Hit
 from gitmem.recall.semantic import entry_body
-from gitmem.recall.service import BODY_BYTES, bodies
+from gitmem.recall.service import bodies
 from gitmem.repo.gitcli import History as GitHistory
 from gitmem.repo.store import Store
 
@@ -40,7 +41,7 @@ def _repo(tmp_path: Path) -> tuple[Path, str]:
     entry = repo / ".gitmem" / "entries" / "method" / "x.md"
     entry.parent.mkdir(parents=True)
     entry.write_bytes(ENTRY.encode())
-    (repo / "big.md").write_bytes(b"a" * (BODY_BYTES + 10))
+    (repo / "big.md").write_bytes(b"a" * (MAX_ENTRY_BYTES + 10))
     git(tmp_path, "init", "-q", str(repo))
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "entries")
@@ -51,11 +52,12 @@ def test_both_readers_read_a_file_at_a_commit_and_nothing_else(tmp_path: Path) -
     repo, commit = _repo(tmp_path)
     readers = [Store.open(repo), GitHistory(repo)]
     for reader in readers:
-        assert reader.read_file(commit, ".gitmem/entries/method/x.md", BODY_BYTES) == (
+        assert reader.read_file(commit, ".gitmem/entries/method/x.md", MAX_ENTRY_BYTES) == (
             ENTRY.encode()
         )
-        assert reader.read_file(commit, ".gitmem/entries/method/gone.md", BODY_BYTES) is None
-        assert reader.read_file(commit, ".gitmem/entries", BODY_BYTES) is None
-        assert len(reader.read_file(commit, "big.md", BODY_BYTES) or b"") == BODY_BYTES + 1
+        assert reader.read_file(commit, ".gitmem/entries/method/gone.md", MAX_ENTRY_BYTES) is None
+        assert reader.read_file(commit, ".gitmem/entries", MAX_ENTRY_BYTES) is None
+        big = reader.read_file(commit, "big.md", MAX_ENTRY_BYTES) or b""
+        assert len(big) == MAX_ENTRY_BYTES + 1
         hit = Hit("x", "method", "Queue the nightly export", "", ".gitmem/entries/method/x.md", 1)
         assert bodies(reader, commit)(hit) == entry_body(ENTRY.encode())
