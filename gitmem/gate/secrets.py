@@ -237,7 +237,7 @@ def _utf8_pattern(words: str) -> str:
 
 #: "password" in other languages than English: German, French, Spanish, Portuguese, Dutch,
 #: Polish, Swedish, Norwegian, Danish, Finnish, Czech and Slovak, Hungarian, Italian and
-#: Turkish, Turkish, Russian and Ukrainian, Greek, Chinese, Japanese, Korean
+#: Romanian (parola), Turkish, Russian and Ukrainian, Greek, Chinese, Japanese, Korean
 _OTHER_LANGUAGE_PASSWORD = _utf8_pattern(
     "passwort kennwort mot_de_passe contraseña contrasena senha wachtwoord hasło haslo "
     "lösenord losenord passord adgangskode salasana heslo jelszó jelszo parola şifre sifre "
@@ -463,7 +463,7 @@ _STRUCTURAL: tuple[_Rule, ...] = (
     _Rule(
         "password-assignment",
         "password in a server's configuration directive (`requirepass …`, `rootpw …`)",
-        r"(?i)(?:^|[ \t\"'\-])(requirepass|masterauth|rootpw|bindpw)([ \t]+)" + _OPTION_VALUE,
+        r"(?i)(?:^|[ \t\"'`\-])(requirepass|masterauth|rootpw|bindpw)([ \t]+)" + _OPTION_VALUE,
         _ASSIGN,
         gates=(r"(?i)(?:requirepass|masterauth|rootpw|bindpw)[ \t]",),
         key_kind=_PASSWORD_KEY,

@@ -17,41 +17,58 @@ from gitmem.gate.secrets import scan_text
 PASSWORD = rnd(14, ALNUM + "!#", random.Random(7272))
 
 
-@pytest.mark.parametrize(
-    "template",
-    [
-        "sqlcmd -S db.internal -U sa -P {} -Q 'select 1'",
-        "bcp dbo.orders out orders.dat -S db -U sa -P '{}' -c",
-        "mongosh mongodb://db:27017/admin -u admin -p '{}'",
-        "mongodump --host db -u backup -p {} --out /backup",
-        "ldapsearch -x -H ldap://dir -D cn=admin,dc=corp -w {} -b dc=corp",
-        "zip -P {} backup.zip dump.sql",
-        "unzip -P {} backup.zip",
-        "7z a -p{} -mhe=on backup.7z dump.sql",
-        "7z x -p'{}' backup.7z",
-        "rar a -hp{} backup.rar dump",
-        "openssl enc -aes-256-cbc -salt -k {} -in dump.sql -out dump.enc",
-        "openssl pkcs12 -export -in cert.crt -passout pass:{} -out bundle.out",
-        "openssl rsa -in key.enc -passin 'pass:{}' -out key.plain",
-        "keytool -importkeystore -srckeystore old.store -srcstorepass {} -destkeystore new.store",
-        "jarsigner -keystore release.store -storepass {} app.apk release",
-        "New-LocalUser -Name svc-backup -Password {} -NoPassword:$false",
-        "smbclient //fileserver/backup -U svc-backup%{} -c 'ls'",
-        "smbclient //fileserver/backup -U 'CORP\\svc-backup%{}'",
-        "rpcclient -U admin%{} 10.0.0.5",
-        "xfreerdp /v:jump.internal /u:admin /p:{} /cert:ignore",
-        "cmdkey /generic:TERMSRV/jump /user:admin /pass:{}",
-        "$cred = ConvertTo-SecureString '{}' -AsPlainText -Force",
-        '$cred = ConvertTo-SecureString -AsPlainText -Force -String "{}"',
-        "requirepass {}",
-        "redis-cli CONFIG SET requirepass '{}'",
-        "masterauth {}",
-        "rootpw {}",
-    ],
-)
+TEMPLATES = [
+    "sqlcmd -S db.internal -U sa -P {} -Q 'select 1'",
+    "bcp dbo.orders out orders.dat -S db -U sa -P '{}' -c",
+    "mongosh mongodb://db:27017/admin -u admin -p '{}'",
+    "mongodump --host db -u backup -p {} --out /backup",
+    "ldapsearch -x -H ldap://dir -D cn=admin,dc=corp -w {} -b dc=corp",
+    "zip -P {} backup.zip dump.sql",
+    "unzip -P {} backup.zip",
+    "7z a -p{} -mhe=on backup.7z dump.sql",
+    "7z x -p'{}' backup.7z",
+    "rar a -hp{} backup.rar dump",
+    "openssl enc -aes-256-cbc -salt -k {} -in dump.sql -out dump.enc",
+    "openssl pkcs12 -export -in cert.crt -passout pass:{} -out bundle.out",
+    "openssl rsa -in key.enc -passin 'pass:{}' -out key.plain",
+    "keytool -importkeystore -srckeystore old.store -srcstorepass {} -destkeystore new.store",
+    "jarsigner -keystore release.store -storepass {} app.apk release",
+    "New-LocalUser -Name svc-backup -Password {} -NoPassword:$false",
+    "smbclient //fileserver/backup -U svc-backup%{} -c 'ls'",
+    "smbclient //fileserver/backup -U 'CORP\\svc-backup%{}'",
+    "rpcclient -U admin%{} 10.0.0.5",
+    "xfreerdp /v:jump.internal /u:admin /p:{} /cert:ignore",
+    "cmdkey /generic:TERMSRV/jump /user:admin /pass:{}",
+    "$cred = ConvertTo-SecureString '{}' -AsPlainText -Force",
+    '$cred = ConvertTo-SecureString -AsPlainText -Force -String "{}"',
+    "requirepass {}",
+    "redis-cli CONFIG SET requirepass '{}'",
+    "masterauth {}",
+    "rootpw {}",
+]
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
 def test_a_password_given_by_a_tools_short_option_is_found(template: str) -> None:
     findings = scan_text(template.format(PASSWORD))
     assert [f.rule for f in findings] == ["password-assignment"], findings
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+@pytest.mark.parametrize(
+    "placed",
+    [
+        "To restore the backup, run `{}` on the host, then check the log.",
+        "restore:\n  command: {}\n",
+        "RESTORE_STEP = '{}'",
+    ],
+    ids=["in prose", "yaml value", "assigned"],
+)
+def test_the_command_is_found_in_prose_and_assigned(template: str, placed: str) -> None:
+    """The same commands quoted in a sentence, as a YAML value or assigned to a name: where
+    a memory entry holds a command, it is one of these."""
+    findings = scan_text(placed.format(template.format(PASSWORD)))
+    assert "password-assignment" in [f.rule for f in findings], findings
 
 
 @pytest.mark.parametrize(
