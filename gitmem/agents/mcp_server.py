@@ -187,6 +187,21 @@ class Explanation(BaseModel):
     confidence: float | None = Field(
         None, description="The gate's confidence that anything applies."
     )
+    head: float | None = Field(
+        None, description="The share of the query's words this entry's title or applies_when holds."
+    )
+    heads: float | None = Field(
+        None, description="The best such share among the query's first few hits."
+    )
+    names: list[str] = Field(
+        default_factory=list,
+        description="The query's names (capitalised words, acronyms, versions) no entry holds.",
+    )
+    body: float | None = Field(
+        None,
+        description="The query's similarity to the best hit's body (the semantic model); "
+        "null when it was not read, as it could not change the gate's decision.",
+    )
 
 
 class RejectedCandidate(BaseModel):
@@ -549,6 +564,10 @@ def _explained(why: Why | None) -> Explanation | None:
         similarity=rounded(why.similarity),
         coverage=rounded(why.coverage),
         confidence=rounded(why.confidence),
+        head=rounded(why.head),
+        heads=rounded(why.heads),
+        names=list(why.names),
+        body=rounded(why.body),
     )
 
 

@@ -742,6 +742,10 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
     assert why["gate"].startswith("passed") and 0 < why["keyword"] <= 1
     assert {"admit", "moment"} <= {t["term"] for t in why["terms"]}
     assert all(t["fields"] and t["evidence"] > 0 for t in why["terms"])
+    # the gate's signals, each as the gate read it: every word of the query is in the head
+    assert why["head"] == why["heads"] == 1.0 and why["names"] == []
+    assert why["confidence"] is not None and why["confidence"] >= 0.5
+    assert why["body"] is None  # the head alone decided: the body was not read
     # a pending candidate is never recalled
     assert all(e["id"].startswith("local-decision-") for e in found["entries"])
 
