@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gitmem.agents.precedents import clean, may_hold_secret
+from gitmem.model.names import entry_place
 from gitmem.repo.atomic import sweep_temporaries
 
 if TYPE_CHECKING:
@@ -52,8 +53,9 @@ if TYPE_CHECKING:
 __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
 #: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean);
-#: 5: a line says whether its fields hold a secret
-VERSION: Final = b"# gitmem agents catalog 5 "
+#: 5: a line says whether its fields hold a secret;
+#: 6: only files at an entry's place (gitmem.model.names.entry_place) are listed
+VERSION: Final = b"# gitmem agents catalog 6 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -392,7 +394,7 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
         items = [
             item
             for item in store.walk(entries_tree, f"{memory_dir}/entries/")
-            if item.is_file and item.path.endswith(".md")
+            if item.is_file and entry_place(item.path, memory_dir) is not None
         ]
         lines = list(
             forked.in_two(items, lambda part: _read_lines(store, part), minimum=PARALLEL_READ_MIN)
@@ -431,7 +433,7 @@ def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> lis
         ]
         for change in changes:
             new = change.new
-            if new is not None and new.is_file and change.path.endswith(".md"):
+            if new is not None and new.is_file and entry_place(change.path, memory_dir):
                 lines.extend(_read_lines(store, [new._replace(path=change.path)]))
         return lines
     return None

@@ -42,6 +42,7 @@ from urllib.parse import quote
 from gitmem.agents import catalog
 from gitmem.agents.precedents import PREAMBLE, Precedent, clean, held_in, withheld
 from gitmem.errors import UsageError
+from gitmem.model.names import entry_place
 
 if TYPE_CHECKING:
     from gitmem.agents.catalog import Listed
@@ -160,8 +161,8 @@ def render(
             out.append(f"All {len(newest)} admitted entries are listed.")
         if unreadable:
             out[-1] += (
-                f" {len(unreadable)} entry file(s) on the main branch do not parse and are left "
-                "out: `gitmem check` names their problems."
+                f" {len(unreadable)} file(s) below the main branch's entries/ are not readable "
+                "entries and are left out: `gitmem check` names their problems."
             )
         return "\n".join(out) + "\n"
 
@@ -297,7 +298,8 @@ def _unreadable(
 ) -> tuple[str, ...]:
     """The entry files the catalog holds no line for that are not superseded or retired
     entries either: they do not parse (or are too big to be one, or are a symbolic link or
-    a submodule where a file goes, as every reader names them), so the export leaves them
+    a submodule where a file goes, or lie where no entry goes: LAYOUT, as every reader names
+    them), so the export leaves them
     out, and says so. Only the files neither listed nor named `<id>.md` by an id a listed
     entry supersedes are read; their status is read without YAML where it can be
     (quick_fields)."""
@@ -309,6 +311,9 @@ def _unreadable(
     out = []
     for item in store.walk(entries_tree, f"{memory_dir}/entries/"):
         if not item.path.endswith(".md") or item.path in listed:
+            continue
+        if entry_place(item.path, memory_dir) is None:  # LAYOUT: no entry's place, never read
+            out.append(item.path)
             continue
         if item.path.rsplit("/", 1)[-1][:-3] in superseded:
             continue  # an entry superseded: the catalog leaves it out

@@ -101,7 +101,6 @@ from gitmem.gate.rules import (
     Place,
     check_entry,
     check_paths,
-    is_utf8,
     place_of,
     shown,
     variant_of,
@@ -119,7 +118,14 @@ from gitmem.model.entry import (
     parse,
 )
 from gitmem.model.fields import MAX_ENTRY_BYTES
-from gitmem.model.names import BRANCH_PREFIX, PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES, is_slug
+from gitmem.model.names import (
+    BRANCH_PREFIX,
+    PROJECT_SETTINGS,
+    PYPROJECT,
+    SETTINGS_FILES,
+    is_slug,
+    is_utf8,
+)
 from gitmem.model.problem import Problem
 from gitmem.repo.refs import is_object_id
 from gitmem.repo.snapshot import MISSING, TreeSnapshot

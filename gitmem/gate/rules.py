@@ -31,6 +31,7 @@ from gitmem.model import entry as entry_mod
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
+from gitmem.model.names import entry_place, is_utf8
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import FILE, FOLDER, LINK_PROBLEM, MISSING, SYMLINK, Snapshot
 from gitmem.settings.load import Settings, fold_name
@@ -87,15 +88,6 @@ def _is_short_name(skeleton: str, target: str) -> bool:
     return pattern is not None and pattern.fullmatch(skeleton) is not None
 
 
-def is_utf8(path: str) -> bool:
-    """Whether a path read from git (undecodable bytes kept as surrogates) is UTF-8."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def shown(path: str) -> str:
     """A path as it can be printed: a byte that is not UTF-8 shows as \\xNN."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
@@ -150,8 +142,9 @@ def place_of(path: str, memory_dir: str) -> Place:
         return Place("own")
     if rel == "CANDIDATES.md":
         return Place("generated")
-    if len(parts) == 3 and parts[0] == "entries" and parts[2].endswith(".md"):
-        return Place("entry", type=parts[1], id=parts[2][:-3])
+    entry = entry_place(path, memory_dir)
+    if entry is not None:
+        return Place("entry", type=entry[0], id=entry[1])
     if len(parts) == 2 and parts[0] == "candidates" and parts[1].endswith(".md"):
         return Place("candidate", id=parts[1][:-3])
     return Place("stray")

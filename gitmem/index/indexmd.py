@@ -25,6 +25,7 @@ from pathlib import Path
 from gitmem import parallel as forked
 from gitmem.model.entry import EntryError, front_matter, topic_of
 from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+from gitmem.model.names import entry_place, is_utf8
 from gitmem.repo.store import Change, Store
 from gitmem.settings.load import DEFAULT_TYPES
 
@@ -150,23 +151,6 @@ def parse_index(text: str) -> dict[str, IndexLine] | None:
     return out
 
 
-def _entry_path(rel: str) -> tuple[str, str] | None:
-    """(type, id) of entries/<type>/<id>.md, relative to the memory folder; None for any
-    other path, and for a name that is not UTF-8 (no entry: the LAYOUT rule reports it)."""
-    parts = rel.split("/")
-    if len(parts) == 3 and parts[0] == "entries" and parts[2].endswith(".md") and _utf8(rel):
-        return parts[1], parts[2][:-3]
-    return None
-
-
-def _utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:  # undecodable bytes, kept as surrogates by git and os
-        return False
-    return True
-
-
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
@@ -187,7 +171,7 @@ def generate_from_folder(folder: Path) -> str:
         for file in os.scandir(type_dir.path):
             if (
                 file.name.endswith(".md")
-                and _utf8(type_dir.name + file.name)
+                and is_utf8(type_dir.name + file.name)
                 and file.is_file(follow_symlinks=False)
             ):
                 files.append((type_dir.name, file.name[:-3], file.path))
@@ -210,7 +194,7 @@ def generate(store: Store, memory_tree: str | None) -> str:
     lines = []
     entries_tree = store.subtree(memory_tree, "entries")
     for item in store.walk(entries_tree, "entries/"):
-        where = _entry_path(item.path)
+        where = entry_place(item.path, "")  # None for a name that is not UTF-8: LAYOUT
         if where and item.is_file:
             lines.append(line_from_blob(store, where[0], where[1], item.oid))
     return render(lines)
@@ -236,7 +220,7 @@ def update(
         return generate(store, memory_tree).encode("utf-8")
     by_type: dict[str, dict[str, str | None]] = {}  # type -> id -> new line (None: gone)
     for change in changes:
-        where = _entry_path(change.path)
+        where = entry_place(change.path, "")
         if where is None:
             continue
         type_, file_id = where

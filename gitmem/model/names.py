@@ -56,6 +56,35 @@ def is_slug(text: str) -> bool:
     return SLUG.fullmatch(text) is not None
 
 
+def is_utf8(path: str) -> bool:
+    """Whether a path read from git (undecodable bytes kept as surrogates) is UTF-8."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def entry_place(path: str, memory_dir: str) -> tuple[str, str] | None:
+    """The type and id that a repository path's place gives the file, when the place is an
+    entry's: `<memory_dir>/entries/<type>/<id>.md`, UTF-8; None for any other path. With
+    memory_dir "", path is relative to the memory folder (`entries/<type>/<id>.md`).
+
+    The one definition of an entry's place that the gate (which refuses a file elsewhere
+    below entries/ as LAYOUT) and every reader of entries/ share: a merge tool's copy
+    straight under entries/ or in a folder below a type's holds the id of the entry it
+    copies, and a reader that took every `.md` recalled, listed or exported it as that entry
+    a second time."""
+    folder = memory_dir.strip("/")
+    prefix = f"{folder}/entries/" if folder else "entries/"
+    if not path.startswith(prefix) or not is_utf8(path):
+        return None
+    parts = path[len(prefix) :].split("/")
+    if len(parts) != 2 or not parts[1].endswith(".md"):
+        return None
+    return parts[0], parts[1][:-3]
+
+
 def is_entry_id(text: str) -> bool:
     """True when text could be an entry's or a candidate's id: a slug no longer than any id
     gitmem makes.  Checked before anything is looked up, so an id of any size costs nothing."""

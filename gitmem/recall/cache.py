@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from gitmem.errors import GitmemError
+from gitmem.model.names import entry_place
 from gitmem.recall.engine import Doc, Index, IndexFormatError
 from gitmem.repo.atomic import sweep_temporaries
 
@@ -57,7 +58,8 @@ if TYPE_CHECKING:
     from gitmem.repo.store import Change, Store, TreeItem
 
 #: 2: Snowball stems and saturation values in the index, MiniLM vectors.
-CACHE_VERSION = 2
+#: 3: only files at an entry's place (gitmem.model.names.entry_place) are indexed.
+CACHE_VERSION = 3
 KEEP_TREES = 4
 #: An update takes the newest remembered tree when at most this many changes lead from it.
 NEAR = 8
@@ -360,7 +362,7 @@ class RecallCache(_Stored):
         items = [
             item
             for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
-            if item.is_file and item.path.endswith(".md")
+            if item.is_file and entry_place(item.path, self.memory_dir) is not None
         ]
         from gitmem import parallel as forked
 
@@ -470,7 +472,7 @@ class RecallCache(_Stored):
                     loaded.vectors.remove(entry_id)
         for change in changes:
             new = change.new
-            if new is not None and new.is_file and change.path.endswith(".md"):
+            if new is not None and new.is_file and entry_place(change.path, self.memory_dir):
                 self._add(loaded, new._replace(path=change.path))
         changed = {change.path for change in changes}
         for entry_id in sorted(removed):

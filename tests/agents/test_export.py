@@ -280,14 +280,19 @@ def test_an_entry_file_of_any_name_is_one_link_to_it(memory: Path) -> None:
     assert unquote(str(links[0].attrGet("href"))) == f".gitmem/entries/decision/{name}"
 
 
-def test_an_entry_file_named_in_bytes_that_are_not_utf8_is_listed(memory: Path) -> None:
+def test_an_entry_file_named_in_bytes_that_are_not_utf8_is_named_and_left_out(
+    memory: Path,
+) -> None:
     """git keeps a name's bytes; gitmem reads one that is not UTF-8 with lone surrogates,
     which the catalog's line could not encode: the export (and every reader of the
-    catalog) ended with an unexpected error (exit 3). The name's bytes are kept."""
+    catalog) ended with an unexpected error (exit 3). Such a name is no entry's place
+    (gitmem.model.names.entry_place: LAYOUT to the gate, unlisted by `gitmem list`), so
+    the export leaves the file out and names it, its bytes shown as escapes."""
     _forge(memory, b"forged-\xff.md")
-    text = ok(run(memory, "export", "agents", "-o", "-")).output
-    (line,) = _lines_of(text)
-    assert line.startswith("> - [Forged past the hooks](.gitmem/entries/decision/forged-")
+    result = ok(run(memory, "export", "agents", "-o", "-"))
+    assert _lines_of(result.stdout) == [], result.stdout
+    assert "gitmem: .gitmem/entries/decision/forged-" in result.stderr, result.stderr
+    assert "not a readable entry, left out" in result.stderr, result.stderr
 
 
 def test_links_of_a_file_written_by_absolute_path_lead_to_the_entries(
@@ -351,8 +356,8 @@ def test_an_entry_file_that_does_not_parse_is_named_not_silently_left_out(memory
         text = result.stdout
         assert kept in text and broken not in text
         assert text.rstrip().endswith(
-            "All 1 admitted entries are listed. 1 entry file(s) on the main branch do not "
-            "parse and are left out: `gitmem check` names their problems."
+            "All 1 admitted entries are listed. 1 file(s) below the main branch's entries/ "
+            "are not readable entries and are left out: `gitmem check` names their problems."
         ), text
     written = ok(run(memory, "export", "agents"))
     assert name in written.stderr and "wrote MEMORY.md: 1 of 1 entries" in written.stdout
@@ -376,6 +381,6 @@ def test_an_entry_committed_as_a_symbolic_link_is_named_not_silently_left_out(
     result = ok(run(memory, "export", "agents", "-o", "-"))
     assert f"gitmem: {name}: not a readable entry, left out; `gitmem check`" in result.stderr
     assert result.stdout.rstrip().endswith(
-        "All 1 admitted entries are listed. 1 entry file(s) on the main branch do not "
-        "parse and are left out: `gitmem check` names their problems."
+        "All 1 admitted entries are listed. 1 file(s) below the main branch's entries/ are "
+        "not readable entries and are left out: `gitmem check` names their problems."
     ), result.stdout
