@@ -110,7 +110,7 @@ def amend_start(ws: Workspace, target_id: str) -> Entry:
     """The text an amendment starts from (`gitmem propose --amend ID`): the admitted entry
     as its amend candidate, for the author to correct."""
     target = _admitted(ws, target_id, curation.AMEND)
-    return curation.amend_draft(target, target_id + curation.AMEND_SUFFIX)
+    return curation.amend_draft(target, curation.curation_id(target_id, curation.AMEND_SUFFIX))
 
 
 def propose_amend(
@@ -134,7 +134,8 @@ def propose_amend(
                 f"an amendment keeps the entry's {name} ({target.meta.get(name, 'none')}): "
                 f"to change it, supersede {target_id} (gitmem propose --edit {target_id})"
             )
-    start = curation.amend_draft(target, target_id + curation.AMEND_SUFFIX)
+    base_id = curation.curation_id(target_id, curation.AMEND_SUFFIX)
+    start = curation.amend_draft(target, base_id)
     meta = {k: v for k, v in given.items() if k not in BODY_FIELDS and k != "supersedes"}
     corrected = start.with_meta(**{**meta, "amends": target_id})
     body = {name: given.get(name, getattr(start, name)) for name in BODY_FIELDS}
@@ -144,7 +145,6 @@ def propose_amend(
             f"nothing to amend: give the corrected fields or text of {target_id} "
             "(--title, --applies-when, --content, …, or edit it in $EDITOR)"
         )
-    base_id = target_id + curation.AMEND_SUFFIX
     return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
 
 
@@ -162,7 +162,7 @@ def propose_retire(
     if not reason:
         raise UsageError("--retire needs --reason TEXT: say why the entry goes")
     target = _admitted(ws, target_id, curation.RETIRE)
-    base_id = target_id + curation.RETIRE_SUFFIX
+    base_id = curation.curation_id(target_id, curation.RETIRE_SUFFIX)
     candidate = curation.retire_draft(target, base_id, reason)
     return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
 

@@ -4,7 +4,8 @@ An entry changes after admission in three ways only, each through a reviewed can
 admit merge: supersession (a successor flips it to superseded), amendment and retirement.
 
 - **Amend** (`gitmem propose --amend ID`): a candidate `candidates/<ID>-amend.md` (then
-  `-amend-2`, …) holds the entry's text corrected, with `amends: ID`. Its admit merge (message
+  `-amend-2`, …; the start of an ID near the longest an id may be is cut: `curation_id`)
+  holds the entry's text corrected, with `amends: ID`. Its admit merge (message
   `gitmem: amend <candidate id>`) rewrites `entries/<type>/<ID>.md` to the candidate's fields
   and sections, keeping what identifies the entry and its lineage (IMMUTABLE: id, type, source,
   created, the admission fields, supersedes) and appending the merge's date to `amended`, a
@@ -27,6 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 from gitmem.model.entry import Entry
+from gitmem.model.names import MAX_ID_LENGTH
 
 #: What an amendment never changes: the entry's identity, provenance and lineage.
 IMMUTABLE: Final = (
@@ -45,6 +47,21 @@ AFTER_ADMISSION: Final = ("amended", "amended_by", "retired", "retired_by", "ret
 #: The suffixes of an amend and a retire candidate's id, after the entry's id.
 AMEND_SUFFIX: Final = "-amend"
 RETIRE_SUFFIX: Final = "-retire"
+
+
+#: What a cut id leaves free for the suffix a taken id gets (`-2` … `-999`).
+_SUFFIX_ROOM: Final = 4
+
+
+def curation_id(target_id: str, suffix: str) -> str:
+    """The id of an amend or retire candidate of target_id (suffix AMEND_SUFFIX or
+    RETIRE_SUFFIX): `<ID>-amend`, `<ID>-retire`. An id near MAX_ID_LENGTH left no room for
+    the suffix, and its entry could be neither amended nor retired (the candidate's id broke
+    the schema); its start is cut then, to leave room for the suffix and a `-N` after it.
+    Nothing reads the target from the candidate's id: `amends:` / `retires:` name it."""
+    if len(target_id) + len(suffix) <= MAX_ID_LENGTH:
+        return target_id + suffix
+    return target_id[: MAX_ID_LENGTH - len(suffix) - _SUFFIX_ROOM].rstrip("-") + suffix
 
 
 def may_be_curation_id(entry_id: str) -> bool:

@@ -308,3 +308,40 @@ def test_a_refused_amendment_left_on_the_remote_is_not_admitted(
     assert again.exit_code == 1, again.output
     assert git(memory, "rev-parse", "main") == refused_main
     assert "Bad." not in entry_at(memory, entry_id)
+
+
+def test_an_entry_whose_id_is_near_the_longest_is_amended_and_retired(memory: Path) -> None:
+    """An id takes at most MAX_ID_LENGTH characters (the schema's bound; an entry written by
+    hand and merged by review may use them all), so an entry's id could leave no room for
+    `-amend` or `-retire`: its candidate's id broke the schema, and the entry could be
+    neither corrected nor retired. The candidate's id now cuts the entry's id
+    (model.curation.curation_id); `amends:` / `retires:` name the entry."""
+    from gitmem.model.names import MAX_ID_LENGTH
+
+    made = admitted(memory)
+    entry_id = f"{made}-{'x' * (MAX_ID_LENGTH - 3 - len(made))}"
+    assert len(entry_id) == MAX_ID_LENGTH - 2
+    folder = memory / ".gitmem" / "entries" / "method"
+    text = (folder / f"{made}.md").read_text(encoding="utf-8")
+    (folder / f"{made}.md").unlink()
+    (folder / f"{entry_id}.md").write_text(text.replace(made, entry_id), encoding="utf-8")
+    ok(run(memory, "index"))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "an entry of a long id, written by hand")
+    ok(run(memory, "check"))
+    base = git(memory, "rev-parse", "main").strip()
+
+    out = ok(run(memory, "propose", "--amend", entry_id, "--applies-when", "writing git hooks"))
+    amend_id = proposed(out.output)
+    assert len(amend_id) <= MAX_ID_LENGTH - 4 and amend_id.endswith("-amend"), amend_id
+    assert amend_id.startswith(made)
+    ok(run(memory, "admit", amend_id, "--by", "human:bob"))
+    assert parse(entry_at(memory, entry_id)).applies_when == "writing git hooks"
+
+    out = ok(run(memory, "propose", "--retire", entry_id, "--reason", "a test write"))
+    retire_id = proposed(out.output)
+    assert len(retire_id) <= MAX_ID_LENGTH - 4 and retire_id.endswith("-retire"), retire_id
+    ok(run(memory, "admit", retire_id, "--by", "human:bob"))
+    assert parse(entry_at(memory, entry_id)).status == "retired"
+    assert git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries").count("\n") == 1
+    ok(run(memory, "check", "--range", f"{base}..main"))
