@@ -383,7 +383,12 @@ class RecallCache(_Stored):
         scratch."""
         # An update of a cache with vectors embeds what was admitted: the model loads in
         # another thread while the trees are diffed (gitmem.recall.semantic.loading_ahead).
-        with semantic.loading_ahead() if semantic is not None else contextlib.nullcontext():
+        # Not when no tree with vectors is remembered: that is a first build, which embeds
+        # in two processes only while the model is not loaded here (semantic.build), and a
+        # load begun ahead had the cold build of 100,000 entries run on one core.
+        remembered = any(r.get("vectors") for r in self._mine())
+        ahead = semantic.loading_ahead() if semantic is not None and remembered else None
+        with ahead or contextlib.nullcontext():
             nearest = self._nearest(entries_tree, semantic)
             if nearest is not None:
                 base, changes = nearest
