@@ -61,6 +61,7 @@ from gitmem.curate import dry_problems
 from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import EntryError, topic_of
 from gitmem.model.markdown import UnreadableFile, fenced, read_text, table_cells
+from gitmem.model.names import is_utf8
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import Workspace
@@ -340,7 +341,7 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
     texts: dict[str, str] = {}  # a verdict's text → the batch it was read as
     for count, path in enumerate(_expand(paths)):
         batch = show(path)
-        in_path = _path_secrets(batch) if _utf8(batch) else []
+        in_path = _path_secrets(batch) if is_utf8(batch) else []
         if count >= MAX_FILES:
             problems.append(
                 Problem(
@@ -365,7 +366,7 @@ def read_verdicts(paths: Sequence[Path], show: Any) -> tuple[list[Verdict], list
                 )
             )
             continue
-        if not _utf8(batch):  # the name goes into the candidate, which is UTF-8
+        if not is_utf8(batch):  # the name goes into the candidate, which is UTF-8
             shown = batch.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             problems.append(
                 Problem(shown, None, "HARVEST-FILE", "its name is not UTF-8: rename it")
@@ -413,15 +414,6 @@ def _path_secrets(name: str) -> list[Finding]:
     from gitmem.gate import secrets
 
     return [f for f in secrets.scan_text(name) if f.rule not in ("hidden-unicode", "scan-size-cap")]
-
-
-def _utf8(name: str) -> bool:
-    """Whether a file name is UTF-8 (else the OS gave its bytes as lone surrogates)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _read(path: Path, batch: str) -> tuple[str | None, Problem | None]:
