@@ -58,8 +58,7 @@ if TYPE_CHECKING:
     from gitmem.repo.store import Change, Store, TreeItem
 
 #: 2: Snowball stems and saturation values in the index, MiniLM vectors.
-#: 3: only files at an entry's place (gitmem.model.names.entry_place) are indexed.
-CACHE_VERSION = 3
+CACHE_VERSION = 2
 KEEP_TREES = 4
 #: An update takes the newest remembered tree when at most this many changes lead from it.
 NEAR = 8
