@@ -388,7 +388,7 @@ def check_pre_receive(stdin: str) -> Report:
     holds in quarantine during the push are visible; every ref the server has is excluded
     from the walk of new commits (never from the rules); the policy is the server's config."""
     store = Store.open(None, from_env=True)
-    updates = _held(store, parse_updates(stdin, pre_push=False), "pre-receive")
+    updates = _as_written(store, _held(store, parse_updates(stdin, pre_push=False), "pre-receive"))
     config = store.config_section("gitmem")
     try:
         policy = policy_mod.from_config(config)
@@ -406,6 +406,15 @@ def check_pre_receive(stdin: str) -> Report:
     exclude = list(store.refs("refs/").values())
     report = judge(store, updates, exclude=exclude, policy=policy, pusher=policy_mod.pusher())
     return report.in_mode(mode)
+
+
+def _as_written(store: Store, updates: list[Update]) -> list[Update]:
+    """updates, each as an update of the ref git will write: a server may hold a symbolic ref
+    (`refs/heads/master` leading to main, kept for old clones after a rename), and a push to
+    it moves (or deletes) the ref it leads to while the hook's input names the symbolic ref.
+    Judged under the name pushed, a forged entry pushed to `master` was judged as code and
+    landed on main; judged as what git writes, it meets main's rules."""
+    return [replace(update, ref=store.written_ref(update.ref)) for update in updates]
 
 
 #: git's fsck setting that refuses a pushed tree with two entries of one name

@@ -413,6 +413,21 @@ class Store:
     def branch_tip(self, branch: str) -> str | None:
         return self.ref_target(f"refs/heads/{branch}")
 
+    def written_ref(self, ref: str) -> str:
+        """The ref that git writes when it updates (or deletes) ref: ref itself, or, when ref
+        is a symbolic ref, the ref it leads to, followed as git follows it (five hops at most),
+        whether or not that ref exists yet. A push to a symbolic ref moves its target."""
+        name = ref
+        for _ in range(5):
+            try:
+                reference = self._repo.references.get(name)
+            except (ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+                return name
+            if reference is None or reference.type != pygit2.enums.ReferenceType.SYMBOLIC:
+                return name
+            name = str(reference.target)
+        return name
+
     def refs(self, prefix: str) -> dict[str, str]:
         """Every ref under prefix (e.g. refs/heads/gitmem/) with its target: a commit, or what
         a tag names (a tag object, a tree, a blob)."""

@@ -1249,3 +1249,31 @@ def test_a_push_of_cut_history_from_a_shallow_clone_is_refused_saying_so(
         done = push(shallow, spec)
         assert done.returncode != 0 and "pre-receive hook declined" in done.stderr, done.stderr
         assert "is cut" in done.stderr and "unexpected error" not in done.stderr, done.stderr
+
+
+# ------------------------------------------------------------- 12. symbolic refs on the server
+
+
+def test_a_push_through_a_symbolic_ref_to_the_memory_branch_is_judged_as_main(
+    clone: Path, server: Path
+) -> None:
+    """A server may keep `refs/heads/master` as a symbolic ref to main (a rename's courtesy to
+    old clones). git updates the ref it leads to, main, while the hook's input names
+    `refs/heads/master`: judged as a branch of code, a forged entry reached main, and a
+    deletion deleted main. Both are judged as what they do to main; code still lands."""
+    admitted(clone)
+    git(server, "symbolic-ref", "refs/heads/master", "refs/heads/main")
+    main = git(server, "rev-parse", "refs/heads/main").strip()
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    commit_all(clone, "a lesson")
+    rejected(push(clone, "main:refs/heads/master"), "HISTORY-ADMIT")
+    assert git(server, "rev-parse", "refs/heads/main").strip() == main
+    rejected(push(clone, ":refs/heads/master"), "HISTORY-DELETE")
+    assert git(server, "rev-parse", "refs/heads/main").strip() == main
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    write(clone, "app.py", "print('ok')\n")
+    code = commit_all(clone, "code")
+    accepted(push(clone, "main:refs/heads/master"))
+    assert git(server, "rev-parse", "refs/heads/main").strip() == code
