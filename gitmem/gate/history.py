@@ -43,7 +43,8 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   it is exactly its first parent's INDEX.md brought up to date with the commit's entries,
   which are scanned themselves), and so is the message of a commit that changes the memory or
   speaks for gitmem (`gitmem: …`), of every annotated tag pushed and every note a notes ref's
-  commit adds or changes (git log prints it under the commit it annotates), and so is the
+  commit adds or changes or the ref shows anew (git log prints it under the commit it
+  annotates), and so is the
   name of every ref the push creates or moves but the memory branch, whose name is the
   server's (_scan_ref_names). A secret in any new
   commit refuses the push, even when a later commit removes it; only a reviewed fingerprint
@@ -606,6 +607,7 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
     if update.ref.startswith(NOTES_REFS) and walked is not None:
         for commit in walked[1]:
             _scan_notes(j, commit)
+        _scan_shown_notes(j, update, walked[0])
     if update.new == ZERO:
         if update.ref == main_ref:
             j.add(
@@ -970,7 +972,22 @@ def _scan_notes(j: Judge, commit: str) -> None:
     commit's tree, named by the id of what it annotates (maybe in fan-out folders)."""
     info = j.commit(commit)
     before = j.store.tree_of(info.parents[0]) if info.parents else None
-    for change in j.store.diff(before, info.tree):
+    _scan_note_changes(j, before, info.tree, commit)
+
+
+def _scan_shown_notes(j: Judge, update: Update, new: str) -> None:
+    """Every note a notes ref shows after the update that it did not show before, scanned
+    whichever push brought its commit: a notes commit the server already held (pushed as a
+    branch, where it is code and no rule reads it) brings no new commit when a notes ref
+    takes it, yet `git log` prints its notes from then on."""
+    old = j.store.resolve(update.old) if update.old != ZERO else None
+    _scan_note_changes(j, j.store.tree_of(old) if old else None, j.store.tree_of(new), new)
+
+
+def _scan_note_changes(j: Judge, before: str | None, after: str, commit: str) -> None:
+    """The notes a notes tree adds or changes against the one before it, each scanned once
+    per push as a message is; findings name commit."""
+    for change in j.store.diff(before, after):
         if change.new is not None and change.new.is_file and change.new.oid not in j.scanned:
             j.scanned.add(change.new.oid)
             data = j.store.read(change.new.oid, MESSAGE_CAP)

@@ -1179,6 +1179,23 @@ def test_a_token_in_a_note_or_a_tag_message_is_refused(clone: Path) -> None:
     accepted(push(clone, "refs/tags/clean"))
 
 
+def test_a_note_carried_in_as_code_is_scanned_when_a_notes_ref_takes_it(clone: Path) -> None:
+    """A notes commit is a tree of files named by the commits they annotate: pushed as a
+    branch, it is code, and no rule reads it. Pushed again under refs/notes/commits, it
+    brought no new commit, so the note's token was never scanned, while `git log` now prints
+    it under main's admit merge in every clone that fetches notes. A notes ref is judged by
+    every note it shows that it did not show before, whichever push brought the commit."""
+    admitted(clone)
+    git(clone, "notes", "add", "-m", f"reviewed with {TOKEN}", "HEAD")
+    accepted(push(clone, "refs/notes/commits:refs/heads/carrier"))  # a branch of code
+    stderr = rejected(push(clone, "refs/notes/commits"), "SECRET")
+    assert "note " in stderr and TOKEN not in stderr
+    git(clone, "update-ref", "-d", "refs/notes/commits")
+    git(clone, "notes", "add", "-m", "reviewed", "HEAD")
+    accepted(push(clone, "refs/notes/commits:refs/heads/carrier-2"))
+    accepted(push(clone, "refs/notes/commits"))
+
+
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
 def test_a_token_written_in_a_wide_encoding_is_a_secret_in_warn_mode_too(
     clone: Path, server: Path, codec: str
