@@ -208,6 +208,8 @@ class Judge:
     # the memory paths the push adds or changes, each with the first commit that does, in
     # order: their names are scanned for secrets at the end, all in one text (_scan_names)
     names: dict[str, str] = field(default_factory=dict)
+    # whether a commit is main's tip or an ancestor of it, asked of candidate branches' parents
+    on_main: dict[str, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.settings = self.policy.settings()
@@ -1485,7 +1487,7 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
         return
     local_main = j.store.ref_target(j.policy.main_ref)
     unpushed_main = False
-    for commit in commits:
+    for commit in [*_held_off_main(j, new, commits, local_main), *commits]:
         info = j.commit(commit)
         parents = list(info.parents)
         # a merge that brings main into the branch ("update branch") is judged against the
@@ -1537,6 +1539,32 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
         _parse_blob(j, item.oid)
         tip.entry(own, item.oid)
     tip.finish([own])
+
+
+def _held_off_main(j: Judge, new: str, commits: list[str], main_tip: str | None) -> list[str]:
+    """The commits of a candidate branch that the receiver held already and main lacks,
+    oldest first: the walk of a push leaves out every commit the receiver holds under any
+    ref, so a stray change pushed first on a branch of its own, with the candidate committed
+    on top of it (or the branch set straight at such a commit), would leave the candidate
+    branch holding it while its new commits change only the candidate. Asked only where a
+    new commit stands on (or the branch is) a commit off main: a branch proposed on main
+    costs one ancestry question. Asked by the server alone, whose main is the memory
+    branch's: a clone's main may lag behind its remote's, whose commits would then pass
+    for the branch's own."""
+    if main_tip is None or j.side != "server":
+        return []  # no memory branch yet: nothing to tell the branch's own commits by
+    fresh = set(commits)
+    edges = [p for c in commits for p in j.commit(c).parents if p not in fresh] or [new]
+    held: dict[str, None] = {}
+    for edge in dict.fromkeys(edges):
+        if edge not in j.on_main:  # 10,000 candidates proposed on one main commit: one question
+            j.on_main[edge] = j.store.is_ancestor(edge, main_tip)
+        if j.on_main[edge]:
+            continue
+        for info in j.store.new_commits(edge, [main_tip]):
+            j.commits.setdefault(info.oid, info)
+            held.setdefault(info.oid)
+    return [oid for oid in held if oid not in fresh]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -68,6 +68,31 @@ def test_a_candidate_branch_updated_with_main_is_judged_against_main(clone: Path
 
 
 @e2e
+@pytest.mark.parametrize(
+    "stray", ["src/app.py", ".gitmem/entries/method/local-method-20261129-f.md"]
+)
+def test_a_candidate_branch_built_on_a_commit_the_server_holds_is_judged_whole(
+    clone: Path, stray: str
+) -> None:
+    """The walk of a push leaves out the commits the server holds under any ref. A stray
+    change pushed first on a branch of its own, and the candidate committed on top of it,
+    left the candidate branch's one new commit changing only its own file: the branch landed
+    holding the stray change. Every commit of the branch that main lacks is held to the rule."""
+    git(clone, "checkout", "-q", "-b", "carrier")
+    write(clone, stray, forged("local-method-20261129-f") if stray.endswith(".md") else "x\n")
+    commit_all(clone, "a stray change")
+    accepted(push(clone, "carrier"))  # any branch but main and gitmem/<id> may hold it
+    entry_id = "local-method-20261129-waiting"
+    candidate_by_hand(clone, f"gitmem/{entry_id}", entry_id, text(id=entry_id))
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert stray in stderr
+    accepted(push(clone, f"gitmem/{entry_id}:refs/heads/carrier-2"))  # as code it lands
+    # the ref set straight at a commit the server holds: no new commit at all
+    git(clone, "checkout", "-q", "main")
+    rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+
+
+@e2e
 def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path) -> None:
     folder = clone / ".gitmem/entries/method"
     folder.mkdir(parents=True, exist_ok=True)
