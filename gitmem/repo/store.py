@@ -625,7 +625,25 @@ class Store:
     def _diff_into(self, old: Any, new: Any, base: str, out: list[Change]) -> None:
         """Skip subtrees whose ids agree (libgit2's tree diff walks them all, which makes a
         change beside 100,000 entries cost as much as the entries); a large flat folder is
-        compared by libgit2 in C."""
+        compared by libgit2 in C. Folders are entered with a stack of levels, not by
+        recursion: a pushed tree nested a thousand folders deep passed Python's recursion
+        limit, and the server's hook refused the push with an unexpected error instead of
+        judging it. Each level is finished before the folder after it, so the changes come
+        in path order."""
+        levels = [self._diff_level(old, new, base, out)]
+        while levels:
+            below = next(levels[-1], None)
+            if below is None:
+                levels.pop()
+            else:
+                levels.append(self._diff_level(*below, out))
+
+    def _diff_level(
+        self, old: Any, new: Any, base: str, out: list[Change]
+    ) -> Iterator[tuple[Any, Any, str]]:
+        """One folder of _diff_into: its changes appended to out, in name order, each pair of
+        folders of one name yielded (old, new, path) where it stands, for the caller to enter
+        before this level goes on."""
         if len(old) + len(new) > _PYTHON_DIFF_LIMIT:
             for delta in old.diff_to_tree(new).deltas:
                 a, b = delta.old_file, delta.new_file
@@ -643,7 +661,7 @@ class Store:
             a_tree = a is not None and a.type_str == "tree"
             b_tree = b is not None and b.type_str == "tree"
             if a is not None and b is not None and a_tree and b_tree:
-                self._diff_into(self._tree(str(a.id)), self._tree(str(b.id)), path + "/", out)
+                yield self._tree(str(a.id)), self._tree(str(b.id)), path + "/"
                 continue
             if a is not None and a_tree:
                 out.extend(Change("D", i.path, i, None) for i in self.walk(str(a.id), path + "/"))

@@ -93,6 +93,28 @@ def test_a_candidate_branch_built_on_a_commit_the_server_holds_is_judged_whole(
 
 
 @e2e
+def test_a_memory_folder_nested_deeper_than_pythons_recursion_is_judged(clone: Path) -> None:
+    """A file a thousand folders deep in the memory folder, changed by a second commit: the
+    tree diff entered folders by recursion, passed Python's limit, and the server refused
+    the push with an unexpected error (exit 3, a traceback in a log) instead of a rule."""
+    deep = ".gitmem/" + "/".join(["d"] * 1100) + "/notes.md"  # too long for a checkout
+    for text_ in ("one\n", "two\n"):
+        blob = subprocess.run(
+            ["git", "hash-object", "-w", "--stdin"],
+            cwd=clone,
+            input=text_,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        git(clone, "update-index", "--add", "--cacheinfo", f"100644,{blob},{deep}")
+        git(clone, "commit", "-q", "--no-verify", "-m", "deep notes")
+    accepted(push(clone, "HEAD:refs/heads/deep"))  # not main: only scanned
+    stderr = rejected(push(clone, "main"), "LAYOUT")
+    assert "is not a memory file" in stderr
+
+
+@e2e
 def test_a_name_that_is_not_utf8_is_one_layout_problem_not_a_forgery(clone: Path) -> None:
     folder = clone / ".gitmem/entries/method"
     folder.mkdir(parents=True, exist_ok=True)
