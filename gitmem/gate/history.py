@@ -606,10 +606,10 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
     _judge_ref_name(j, update)
     if update.new != ZERO:
         _scan_tag_messages(j, update.new)
-    if update.ref.startswith(NOTES_REFS) and walked is not None:
-        for commit in walked[1]:
+    if update.ref.startswith(NOTES_REFS) and update.new != ZERO:
+        for commit in walked[1] if walked is not None else []:
             _scan_notes(j, commit)
-        _scan_shown_notes(j, update, walked[0])
+        _scan_shown_notes(j, update)
     if update.new == ZERO:
         if update.ref == main_ref:
             j.add(
@@ -974,26 +974,31 @@ def _scan_notes(j: Judge, commit: str) -> None:
     commit's tree, named by the id of what it annotates (maybe in fan-out folders)."""
     info = j.commit(commit)
     before = j.store.tree_of(info.parents[0]) if info.parents else None
-    _scan_note_changes(j, before, info.tree, commit)
+    _scan_note_changes(j, before, info.tree, commit, f"commit {commit[:12]}")
 
 
-def _scan_shown_notes(j: Judge, update: Update, new: str) -> None:
+def _scan_shown_notes(j: Judge, update: Update) -> None:
     """Every note a notes ref shows after the update that it did not show before, scanned
-    whichever push brought its commit: a notes commit the server already held (pushed as a
+    whichever push brought its objects: a notes commit the server already held (pushed as a
     branch, where it is code and no rule reads it) brings no new commit when a notes ref
-    takes it, yet `git log` prints its notes from then on."""
-    old = j.store.resolve(update.old) if update.old != ZERO else None
-    _scan_note_changes(j, j.store.tree_of(old) if old else None, j.store.tree_of(new), new)
+    takes it, yet `git log` prints its notes from then on. git reads a notes ref as a tree
+    (a commit's, a tag's, or a tree itself: `git log` prints the notes of a ref set straight
+    at a tree), so the ref is read so here too."""
+    after = j.store.peel_tree(update.new)
+    if after is None:
+        return  # a blob: git shows no notes from it
+    before = j.store.peel_tree(update.old) if update.old != ZERO else None
+    _scan_note_changes(j, before, after, update.new, f"{shown(update.ref)} at {update.new[:12]}")
 
 
-def _scan_note_changes(j: Judge, before: str | None, after: str, commit: str) -> None:
+def _scan_note_changes(j: Judge, before: str | None, after: str, commit: str, where: str) -> None:
     """The notes a notes tree adds or changes against the one before it, each scanned once
-    per push as a message is; findings name commit."""
+    per push as a message is; findings name commit (the object pushed), and where it is."""
     for change in j.store.diff(before, after):
         if change.new is not None and change.new.is_file and change.new.oid not in j.scanned:
             j.scanned.add(change.new.oid)
             data = j.store.read(change.new.oid, MESSAGE_CAP)
-            label = f"note {shown(change.path)} in commit {commit[:12]}"
+            label = f"note {shown(change.path)} in {where}"
             _scan_text(j, label, data, commit, "a note")
 
 

@@ -1196,6 +1196,20 @@ def test_a_note_carried_in_as_code_is_scanned_when_a_notes_ref_takes_it(clone: P
     accepted(push(clone, "refs/notes/commits"))
 
 
+def test_a_notes_ref_set_at_a_tree_is_scanned(clone: Path) -> None:
+    """git reads a notes ref as a tree: `git log` prints the notes of a ref set straight at a
+    tree (or at a tag of one). The judge scanned notes only in commits, so a token in a tree
+    pushed as refs/notes/commits landed unread, and printed under main's admit merge."""
+    admitted(clone)
+    git(clone, "notes", "add", "-m", f"reviewed with {TOKEN}", "HEAD")
+    tree = git(clone, "rev-parse", "refs/notes/commits^{tree}").strip()
+    stderr = rejected(push(clone, f"{tree}:refs/notes/commits"), "SECRET")
+    assert "note " in stderr and TOKEN not in stderr
+    git(clone, "notes", "add", "-f", "-m", "reviewed", "HEAD")
+    tree = git(clone, "rev-parse", "refs/notes/commits^{tree}").strip()
+    accepted(push(clone, f"{tree}:refs/notes/commits"))
+
+
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
 def test_a_token_written_in_a_wide_encoding_is_a_secret_in_warn_mode_too(
     clone: Path, server: Path, codec: str
