@@ -606,7 +606,7 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
     _judge_ref_name(j, update)
     if update.new != ZERO:
         _scan_tag_messages(j, update.new)
-    if update.ref.startswith(NOTES_REFS) and update.new != ZERO:
+    if _is_notes_ref(update.ref) and update.new != ZERO:
         for commit in walked[1] if walked is not None else []:
             _scan_notes(j, commit)
         _scan_shown_notes(j, update)
@@ -630,6 +630,13 @@ def _judge_update(j: Judge, update: Update, walked: tuple[str, list[str]] | None
         _scan_commit(j, commit)
     if update.ref.startswith(f"refs/heads/{BRANCH_PREFIX}"):
         _judge_candidate_branch(j, update, new, commits)
+
+
+def _is_notes_ref(ref: str) -> bool:
+    """Whether git shows ref's notes: a ref under refs/notes/, or under a letter-case or
+    spelling variant of it (`refs/Notes/commits`), whose loose ref file a case-insensitive
+    server's `git log` reads as refs/notes/commits."""
+    return ref.startswith(NOTES_REFS) or _spelled_as(ref.split("/")[:2], ["refs", "notes"])
 
 
 #: where git looks for objects to show in place of others (`git replace`)

@@ -1196,6 +1196,15 @@ def test_a_note_carried_in_as_code_is_scanned_when_a_notes_ref_takes_it(clone: P
     accepted(push(clone, "refs/notes/commits"))
 
 
+def test_a_notes_ref_spelled_in_another_letter_case_is_scanned(clone: Path) -> None:
+    """refs/Notes/commits is refs/notes/commits to a case-insensitive server, whose `git log`
+    reads the loose ref file by either name: its notes are scanned as a notes ref's are."""
+    admitted(clone)
+    git(clone, "notes", "add", "-m", f"reviewed with {TOKEN}", "HEAD")
+    stderr = rejected(push(clone, "refs/notes/commits:refs/Notes/commits"), "SECRET")
+    assert "note " in stderr and TOKEN not in stderr
+
+
 def test_a_notes_ref_set_at_a_tree_is_scanned(clone: Path) -> None:
     """git reads a notes ref as a tree: `git log` prints the notes of a ref set straight at a
     tree (or at a tag of one). The judge scanned notes only in commits, so a token in a tree
