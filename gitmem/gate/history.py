@@ -403,6 +403,15 @@ def check_pre_receive(stdin: str) -> Report:
             "this server holds no gitmem policy (no gitmem.branch in its git config): "
             "an administrator runs `gitmem hooks install --server` in the bare repository"
         )
+    written = store.written_ref(policy.main_ref)
+    if written != policy.main_ref:
+        if not written.startswith("refs/heads/"):
+            return _no_policy(
+                f"gitmem.branch {policy.branch!r} is a symbolic ref to {written}, which is no "
+                "branch: set gitmem.branch to the branch that holds the memory"
+            )
+        # git writes pushes to the branch it leads to: that branch holds the memory
+        policy = replace(policy, branch=written.removeprefix("refs/heads/"))
     unchecked = unchecked_objects(store)
     if unchecked:
         return _no_policy(unchecked)
@@ -416,7 +425,9 @@ def _as_written(store: Store, updates: list[Update]) -> list[Update]:
     (`refs/heads/master` leading to main, kept for old clones after a rename), and a push to
     it moves (or deletes) the ref it leads to while the hook's input names the symbolic ref.
     Judged under the name pushed, a forged entry pushed to `master` was judged as code and
-    landed on main; judged as what git writes, it meets main's rules."""
+    landed on main; judged as what git writes, it meets main's rules. The policy's memory
+    branch is read so too (check_pre_receive): gitmem.branch naming such a `master` guards
+    main, where the memory is."""
     return [replace(update, ref=store.written_ref(update.ref)) for update in updates]
 
 

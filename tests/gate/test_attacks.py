@@ -1317,3 +1317,22 @@ def test_a_push_through_a_symbolic_ref_to_the_memory_branch_is_judged_as_main(
     code = commit_all(clone, "code")
     accepted(push(clone, "main:refs/heads/master"))
     assert git(server, "rev-parse", "refs/heads/main").strip() == code
+
+
+def test_a_memory_branch_configured_as_a_symbolic_ref_guards_the_ref_it_leads_to(
+    clone: Path, server: Path
+) -> None:
+    """The other way round: the server's policy names `master` (installed before a rename),
+    and refs/heads/master now leads to main, where the memory is. A push to main moved the
+    memory while the judge held it to the rules of a branch of code."""
+    admitted(clone)
+    git(server, "symbolic-ref", "refs/heads/master", "refs/heads/main")
+    git(server, "config", "gitmem.branch", "master")
+    entry_id = "local-method-20261129-forged"
+    write(clone, entry_path(entry_id), forged(entry_id))
+    index(clone)
+    commit_all(clone, "a lesson")
+    rejected(push(clone, "main"), "HISTORY-ADMIT")
+    rejected(push(clone, "main:refs/heads/master"), "HISTORY-ADMIT")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    admitted(clone, "Pin the hooks by hash")  # gitmem admit --push: to main, as the clone says
