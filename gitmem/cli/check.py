@@ -31,8 +31,9 @@ from gitmem.model.names import HOOK_NAMES
 @click.option(
     "--warn",
     is_flag=True,
-    help="Warn mode: report every finding under a banner, and exit 1 only for a secret (the "
-    "workflows of `gitmem init --github --warn`); a server's mode is its git config.",
+    help="Warn mode: report every finding under a banner, and exit 1 only for a secret or a "
+    "text too large to scan (the workflows of `gitmem init --github --warn`); a server's mode "
+    "is its git config.",
 )
 @REPORT_FORMAT
 def check(

@@ -46,8 +46,10 @@ from gitmem.settings.policy import ENFORCE, MODES, WARN
 
 #: The rules that fail a gate in warn mode too. A secret that reaches a server is there for
 #: good (clones, mirrors, backups, forks see it before anyone can rewrite history) and must be
-#: rotated; every other finding can be put right by a later commit.
-ALWAYS_REFUSED: Final = frozenset({"SECRET"})
+#: rotated; every other finding can be put right by a later commit. A text too large to scan
+#: (TOO-LARGE: a memory file, a commit or tag message, a note over its cap, refused unread)
+#: may hold a secret no scan saw: warn mode let a token padded past the cap in.
+ALWAYS_REFUSED: Final = frozenset({"SECRET", "TOO-LARGE"})
 #: What warn mode prints, loudly, wherever a gate in warn mode reports.
 WARN_BANNER: Final = "gitmem is in WARN mode: these pushes would be REJECTED in enforce mode"
 
@@ -271,10 +273,16 @@ def banner(report: Report) -> list[str]:
         return ["gitmem is in WARN mode: nothing here would be rejected in enforce mode"]
     lines = [WARN_BANNER]
     if report.refusing:
-        rules = ", ".join(sorted({p.rule for p in report.refusing}))
+        found = {p.rule for p in report.refusing}
+        rules = ", ".join(sorted(found))
+        why, fix = (
+            ("a leaked secret cannot be taken back", "rotate the secret")
+            if "SECRET" in found
+            else ("a text too large to scan may hide a secret", "keep each text under its cap")
+        )
         lines.append(
-            f"but {rules} is refused in every mode (a leaked secret cannot be taken back): "
-            "this is REJECTED; remove it, rewrite the commits and rotate the secret"
+            f"but {rules} is refused in every mode ({why}): this is REJECTED; remove it, "
+            f"rewrite the commits and {fix}"
         )
     else:
         many = len(report.errors) != 1

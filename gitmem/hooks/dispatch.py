@@ -5,7 +5,8 @@
 - pre-push: the history rules over what the remote does not have yet;
 - pre-receive: the history rules on the server, with the server's own policy (its git config,
   gitmem.settings.policy), GitLab-style `GL-HOOK-ERR:` lines under GitLab; in the server's warn
-  mode (gitmem.enforcement) it prints its findings under a banner and refuses a secret only,
+  mode (gitmem.enforcement) it prints its findings under a banner and refuses only a secret or a
+  text too large to scan (gitmem.gate.check.ALWAYS_REFUSED),
   and says it is in warn mode on every push, so nobody forgets to switch to enforce;
 - pre-commit and pre-push know nothing of a server's mode (it lives in the server's config):
   they judge as they always do; a client hook is a courtesy, `--no-verify` passes it;

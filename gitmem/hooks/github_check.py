@@ -20,7 +20,8 @@ also given as SARIF, which the workflow uploads to code scanning.
 In warn mode (`gitmem init --github --warn` writes `--warn` into the two steps; on
 pull_request_target the step is the default branch's, so a pull request cannot switch it),
 both judge exactly the same and report the same annotations, SARIF and summary, under the warn
-banner, but fail only on a secret (gitmem.gate.check.ALWAYS_REFUSED) or when they cannot judge
+banner, but fail only on a secret or a text too large to scan (gitmem.gate.check.ALWAYS_REFUSED) or
+when they cannot judge
 at all (the pull request cannot be fetched or merged).
 """
 

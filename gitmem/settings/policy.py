@@ -33,11 +33,11 @@ check (pre-push, CI) knows a pusher only when its runner sets one.
 
 The enforcement mode is the server's too (``gitmem.enforcement``: ``enforce``, the default, or
 ``warn``), and never a project setting: in warn mode the hook judges every push in full, prints
-every finding under a banner, and lets it in, save for a secret (gitmem.gate.check.
-ALWAYS_REFUSED), for teams adopting gitmem on a repository with history. It is set by ``gitmem
-hooks install --server --warn`` and turned off by ``--enforce`` (or ``git config --unset
-gitmem.enforcement``); re-running the installer without either keeps it, as it keeps
-``gitmem.allow``, since no committed file holds it.
+every finding under a banner, and lets it in, save for a secret or a text too large to scan
+(gitmem.gate.check.ALWAYS_REFUSED), for teams adopting gitmem on a repository with history.
+It is set by ``gitmem hooks install --server --warn`` and turned off by ``--enforce`` (or
+``git config --unset gitmem.enforcement``); re-running the installer without either keeps it,
+as it keeps ``gitmem.allow``, since no committed file holds it.
 
 Reviewed secret exceptions are fingerprints (gitmem.gate.secrets: the rule id and a hash of the
 normalised secret, never the secret), recorded by someone other than the author: in

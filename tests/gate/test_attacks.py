@@ -1236,6 +1236,32 @@ def test_a_token_written_in_a_wide_encoding_is_a_secret_in_warn_mode_too(
     assert "github-pat" in stderr and TOKEN not in stderr
 
 
+@pytest.mark.parametrize("where", ["file", "message", "tag"])
+def test_a_token_in_a_text_too_large_to_scan_is_refused_in_warn_mode_too(
+    clone: Path, server: Path, where: str
+) -> None:
+    """A memory file, a commit message or a tag message over its cap is refused unread
+    (TOO-LARGE): the scanner never saw the token inside it. Warn mode refuses only SECRET, so
+    padding a token past the cap let it in, while a secret is refused in every mode."""
+    git(server, "config", "gitmem.enforcement", "warn")
+    git(clone, "checkout", "-q", "-b", "feature")
+    padded = f"use {TOKEN}\n" + "x" * (history.MESSAGE_CAP + 1024) + "\n"
+    ref = "feature"
+    if where == "file":
+        write(clone, ".gitmem/candidates/local-method-20261129-x.md", padded)
+        commit_all(clone, "big notes")
+    elif where == "message":
+        write(clone, ".gitmem/candidates/local-method-20261129-x.md", "notes\n")
+        commit_all(clone, padded)
+    else:
+        write(clone, "app.py", "print('x')\n")
+        commit_all(clone, "code")
+        git(clone, "tag", "-a", "-m", padded, "v1", "HEAD")
+        ref = "refs/tags/v1"
+    stderr = rejected(push(clone, ref), "TOO-LARGE")
+    assert "but TOO-LARGE is refused in every mode" in stderr and TOKEN not in stderr
+
+
 @pytest.mark.parametrize("name", [".GITMEM.TOML", "PyProject.toml", ".gitmem.toml."])
 def test_a_spelling_variant_of_a_settings_file_is_refused(clone: Path, name: str) -> None:
     """`.GITMEM.TOML` is `.gitmem.toml` to a case-insensitive checkout where the real one is
