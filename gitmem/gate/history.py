@@ -934,12 +934,16 @@ def _report_link(j: Judge, path: str, item: TreeItem, commit: str) -> None:
 
 def _without_fingerprints(data: bytes) -> bytes:
     """allowed.md with each row's fingerprint blanked (hex digits beside words like `token`
-    would look like a secret to the entropy rule); the rest of every row is scanned."""
+    would look like a secret to the entropy rule); the rest of every row is scanned. Only a
+    fingerprint this scanner gives is blanked (one of its rule ids, a colon, 32 hex digits):
+    a row's shape admits any lower-case word in the rule id's place, and a token of letters,
+    digits and dashes written there stood unread in allowed.md on any ref but main, whose
+    admit merges alone check the column (_judge_allowed_rows)."""
     lines = data.split(b"\n")
     for number, line in enumerate(lines):
         text = line.decode("utf-8", "replace")
         row = allowed_mod.parse_row(text)
-        if row is not None:
+        if row is not None and _is_fingerprint(row.fingerprint):
             lines[number] = line.replace(row.fingerprint.encode(), b"-" * len(row.fingerprint), 1)
     return b"\n".join(lines)
 

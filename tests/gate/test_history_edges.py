@@ -398,6 +398,29 @@ def test_allowed_md_rows_are_scanned_without_their_fingerprints(clone: Path) -> 
 
 
 @e2e
+def test_a_token_in_allowed_md_s_fingerprint_column_is_scanned_on_any_ref(clone: Path) -> None:
+    """A row's fingerprint is blanked before the scan; the shape blanked was any lower-case
+    word, a colon and 32 hex digits, so a lower-case token in the rule id's place (an API
+    key of letters, digits and dashes) stood in allowed.md on a branch unread. Only a
+    fingerprint this scanner gives (one of its rule ids) is blanked now."""
+    from gitmem.model import allowed
+
+    token = "sk-or-v1-" + "a4c123b1612dd272d1371c17149d439536b3216fdaeeb975729fae923d5a4fd1"
+    row = allowed.Allowance(
+        f"{token}:{'0123456789abcdef' * 2}",
+        "local-method-20261129-x",
+        "human:bob",
+        "2026-11-30",
+        "a revoked token",
+    )
+    git(clone, "checkout", "-q", "-b", "side")
+    write(clone, ".gitmem/allowed.md", allowed.append(None, [row]))
+    commit_all(clone, "allowed.md on a side branch")
+    stderr = rejected(push(clone, "side"), "SECRET")
+    assert ".gitmem/allowed.md" in stderr and token not in stderr
+
+
+@e2e
 def test_a_symbolic_link_in_the_memory_folder_is_refused(clone: Path) -> None:
     """A link is named, and the files after it in the same commit are still scanned."""
     folder = clone / ".gitmem/candidates"
