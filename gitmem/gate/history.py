@@ -42,9 +42,9 @@ What holds on every ref (branches, tags, refs/archive/…), for every new commit
   INDEX.md, refused.md and allowed.md included (refused.md: the rows appended; INDEX.md: unless
   it is exactly its first parent's INDEX.md brought up to date with the commit's entries,
   which are scanned themselves), and so is the message of a commit that changes the memory or
-  speaks for gitmem (`gitmem: …`), of every annotated tag pushed and every note a notes ref's
-  commit adds or changes or the ref shows anew (git log prints it under the commit it
-  annotates), and so is the
+  speaks for gitmem (`gitmem: …`), with its author and committer, of every annotated tag
+  pushed and every note a notes ref's commit adds or changes or the ref shows anew (git log
+  prints it under the commit it annotates), and so is the
   name of every ref the push creates or moves but the memory branch, whose name is the
   server's (_scan_ref_names). A secret in any new
   commit refuses the push, even when a later commit removes it; only a reviewed fingerprint
@@ -208,6 +208,9 @@ class Judge:
     # the memory paths the push adds or changes, each with the first commit that does, in
     # order: their names are scanned for secrets at the end, all in one text (_scan_names)
     names: dict[str, str] = field(default_factory=dict)
+    # the authors and committers (`name <email>`) of the push's scanned commits, each with the
+    # first commit that names them: scanned at the end, all in one text (_scan_people)
+    people: dict[str, str] = field(default_factory=dict)
     # whether a commit is main's tip or an ancestor of it, asked of candidate branches' parents
     on_main: dict[str, bool] = field(default_factory=dict)
 
@@ -859,6 +862,7 @@ def _scan_commit(j: Judge, commit: str) -> None:
     if changes or info.message.startswith("gitmem:"):
         _check_message_encoding(j, commit, info.encoding)
         _scan_message(j, commit, info.message)
+        _note_people(j, commit)
     _scan_changes(j, changes, commit, lambda: _index_proven(j, commit, parent, changes))
 
 
@@ -978,6 +982,40 @@ def _codec(encoding: str) -> str | None:
 def _scan_message(j: Judge, commit: str, message: str) -> None:
     data = message.encode("utf-8", "surrogateescape")
     _scan_text(j, f"commit {commit[:12]} message", data, commit, "a commit message")
+
+
+def _note_people(j: Judge, commit: str) -> None:
+    """The author and committer of a commit whose message is scanned, kept for one scan at
+    the end of the push (_scan_people): `git log` prints the author above the message
+    (`--format=fuller` the committer too), as `git show` prints a tag's tagger, which is
+    scanned with the tag's message; a token written as a name or an email reached every
+    clone unread. Kept as `name <email>`, without the date, so that the thousands of commits
+    of one person in a big push are one line."""
+    for line in j.store.commit_people(commit).decode("utf-8", "surrogateescape").splitlines():
+        _kind, _, person = line.partition(" ")
+        j.people.setdefault(person[: person.rfind(">") + 1] or person, commit)
+
+
+def _scan_people(j: Judge) -> None:
+    """The authors and committers noted (_note_people) holding a secret, each reported as
+    SECRET on the first commit that names them, the secret itself withheld."""
+    if not j.people:
+        return
+    people = list(j.people)
+    found = _scan_lines(j, people)
+    for number, findings in sorted(found.items()):
+        commit = j.people[people[number]]
+        for finding in findings:
+            j.add(
+                f"commit {commit[:12]} author or committer",
+                "SECRET",
+                f"{finding.rule}: {finding.description} ({finding.excerpt}) in the name or "
+                "email of a commit's author or committer: rewrite the commits with another "
+                "(git commit --amend --reset-author, or git rebase) and rotate the secret; if "
+                f"a reviewer (not its author) finds it harmless, they record its fingerprint "
+                f"{finding.fingerprint} (gitmem.allow in the server's git config)",
+                commit,
+            )
 
 
 def _scan_tag_messages(j: Judge, oid: str) -> None:
@@ -1170,6 +1208,7 @@ def _report_scans(j: Judge) -> None:
     a finding whose fingerprint a reviewer recorded is not one. Then the secrets in the
     files' names, and every problem shown without them (the last step of a judgement)."""
     _report_text_scans(j)
+    _scan_people(j)
     _withhold(j, _scan_names(j))
 
 

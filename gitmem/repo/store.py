@@ -452,6 +452,13 @@ class Store:
         """The name of a commit's author, as git recorded it."""
         return str(self._repo[commit].peel(pygit2.Commit).author.name)
 
+    def commit_people(self, commit: str) -> bytes:
+        """A commit's `author` and `committer` header lines, as git stores them (name, email
+        and date: what `git log --format=fuller` prints above the message)."""
+        header = self._odb.read(commit)[1].partition(b"\n\n")[0]
+        lines = header.split(b"\n")
+        return b"\n".join(line for line in lines if line.startswith((b"author ", b"committer ")))
+
     def names(self, tree: str | None) -> list[tuple[str, str]]:
         """(name, object id) of every item directly inside tree ([] for None)."""
         if tree is None:

@@ -1293,6 +1293,28 @@ def test_a_token_in_a_tag_objects_own_name_or_tagger_is_refused(clone: Path) -> 
     rejected(push(clone, "refs/tags/v2"), "SECRET")
 
 
+@pytest.mark.parametrize("who", ["GIT_AUTHOR_NAME", "GIT_COMMITTER_EMAIL"])
+def test_a_token_as_the_author_or_committer_of_a_memory_commit_is_refused(
+    clone: Path, who: str
+) -> None:
+    """`git log` prints a commit's author (and `--format=fuller` its committer) above its
+    message: a memory commit's message is scanned, a tag's tagger too, but a token written as
+    the author of a commit adding a candidate reached the server unread."""
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, ".gitmem/candidates/local-method-20261129-x.md", "notes\n")
+    git(clone, "add", "-A")
+    subprocess.run(
+        ["git", "commit", "-q", "--no-verify", "-m", "notes"],
+        cwd=clone,
+        env={**os.environ, who: f"x {TOKEN}" if who.endswith("NAME") else f"{TOKEN}@x.org"},
+        check=True,
+    )
+    stderr = rejected(push(clone, "feature"), "SECRET")
+    assert "author or committer" in stderr and TOKEN not in stderr
+    git(clone, "commit", "-q", "--amend", "--no-verify", "--reset-author", "-m", "notes")
+    accepted(push(clone, "feature"))
+
+
 def test_a_push_of_cut_history_from_a_shallow_clone_is_refused_saying_so(
     clone: Path, server: Path, tmp_path: Path
 ) -> None:
