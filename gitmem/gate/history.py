@@ -898,6 +898,7 @@ def _scan_changes(
         # this push holding the same bytes would otherwise let the link through unnamed
         if not new.is_file:  # each path named: two links to one target are two problems
             _report_link(j, change.path, new, commit)
+            _scan_link_target(j, change.path, new, commit)
             continue
         if new.oid in j.scanned:
             continue
@@ -934,6 +935,18 @@ def _report_link(j: Judge, path: str, item: TreeItem, commit: str) -> None:
             "a submodule link in the memory folder: memory files are plain files",
             commit,
         )
+
+
+def _scan_link_target(j: Judge, path: str, item: TreeItem, commit: str) -> None:
+    """A symbolic link's target, scanned as a message is: the link's blob is that text, which
+    a checkout writes and `git log -p` prints. SYMLINK refuses the link, but warn mode lets
+    it through, and only a secret is refused in every mode: a token written as the target
+    landed unread. (A submodule link's id is a commit's, no text of the push.)"""
+    if not item.is_symlink or item.oid in j.scanned:
+        return
+    j.scanned.add(item.oid)
+    data = j.store.read(item.oid, MESSAGE_CAP)
+    _scan_text(j, f"{path} (the link's target)", data, commit, "a link's target")
 
 
 def _without_fingerprints(data: bytes) -> bytes:
@@ -1122,6 +1135,7 @@ def _report_not_folder(
             continue
         if item.is_symlink:
             j.add(shown(path), "SYMLINK", f"the memory folder {j.dir} is a symbolic link", label)
+            _scan_link_target(j, path, item, label)
         else:
             j.add(
                 shown(path),

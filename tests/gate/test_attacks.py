@@ -1262,6 +1262,24 @@ def test_a_token_in_a_text_too_large_to_scan_is_refused_in_warn_mode_too(
     assert "but TOO-LARGE is refused in every mode" in stderr and TOKEN not in stderr
 
 
+@pytest.mark.parametrize("link", [".gitmem/candidates/local-method-20261129-x.md", ".gitmem"])
+def test_a_token_as_a_links_target_is_a_secret_in_warn_mode_too(
+    clone: Path, server: Path, link: str
+) -> None:
+    """A symbolic link's blob is its target's path, which a checkout writes and `git log -p`
+    prints: a link in (or as) the memory folder is SYMLINK, which warn mode lets through,
+    and its target was never scanned, so a token written as the target landed."""
+    git(server, "config", "gitmem.enforcement", "warn")
+    git(clone, "checkout", "-q", "-b", "feature")
+    if link == ".gitmem":
+        git(clone, "rm", "-r", "-q", ".gitmem")
+    (clone / link).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(f"notes-{TOKEN}", clone / link)
+    commit_all(clone, "a link")
+    stderr = rejected(push(clone, "feature"), "SECRET")
+    assert "SYMLINK" in stderr and TOKEN not in stderr
+
+
 @pytest.mark.parametrize("name", [".GITMEM.TOML", "PyProject.toml", ".gitmem.toml."])
 def test_a_spelling_variant_of_a_settings_file_is_refused(clone: Path, name: str) -> None:
     """`.GITMEM.TOML` is `.gitmem.toml` to a case-insensitive checkout where the real one is
