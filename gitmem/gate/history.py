@@ -1106,6 +1106,8 @@ def _check_tree_variants(j: Judge, tree: str, before_tree: str | None, label: st
     for path, oid in found:
         if before.get(path) != oid:
             settings = _settings_variant(path)
+            if not settings:
+                _scan_variant_folder(j, tree, before_tree, path, label)
             j.add(
                 shown(path),
                 "LAYOUT",
@@ -1118,6 +1120,35 @@ def _check_tree_variants(j: Judge, tree: str, before_tree: str | None, label: st
                 label,
             )
     _report_not_folder(j, tree, blocked, dict(before_blocked), label)
+
+
+def _scan_variant_folder(
+    j: Judge, tree: str, before_tree: str | None, path: str, label: str
+) -> None:
+    """The files a variant of the memory folder (or of a folder on its way) gains, scanned as
+    memory files are, with their names: a case-insensitive checkout shows them as the memory,
+    and LAYOUT, which names the folder, is let through in warn mode, where only a secret (or
+    a text too large to scan) is refused in every mode."""
+    new = j.store.subtree(tree, path)
+    if new is None:
+        return  # a file of that name: no folder for a checkout to read as the memory
+    old = j.store.subtree(before_tree, path) if before_tree else None
+    for change in j.store.diff(old, new, prefix=f"{path}/"):
+        item = change.new
+        if item is None:
+            continue
+        j.names.setdefault(change.path, label)
+        if item.is_symlink:
+            _scan_link_target(j, change.path, item, label)
+        if not item.is_file or item.oid in j.scanned:
+            continue
+        j.scanned.add(item.oid)
+        data = _blob(j, item.oid)
+        if len(data) > SCAN_CAP:
+            j.add(shown(change.path), "TOO-LARGE", f"is over {SCAN_CAP // 1024} KiB", label)
+            continue
+        j.scanned_files.append((change.path, label))
+        _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)
 
 
 def _report_not_folder(

@@ -1280,6 +1280,21 @@ def test_a_token_as_a_links_target_is_a_secret_in_warn_mode_too(
     assert "SYMLINK" in stderr and TOKEN not in stderr
 
 
+@pytest.mark.parametrize("folder", [".GITMEM", "GITMEM~1"])
+def test_a_token_in_a_variant_of_the_memory_folder_is_a_secret_in_warn_mode_too(
+    clone: Path, server: Path, folder: str
+) -> None:
+    """A case-insensitive (or 8.3-naming) checkout takes `.GITMEM/` for the memory folder,
+    which is why it is LAYOUT; but warn mode lets LAYOUT through, and the files in such a
+    folder were never scanned, so a token in one landed where a checkout shows it as memory."""
+    git(server, "config", "gitmem.enforcement", "warn")
+    git(clone, "checkout", "-q", "-b", "feature")
+    write(clone, f"{folder}/candidates/local-method-20261129-x.md", f"notes\nuse {TOKEN}\n")
+    commit_all(clone, "a variant")
+    stderr = rejected(push(clone, "feature"), "SECRET")
+    assert "LAYOUT" in stderr and TOKEN not in stderr
+
+
 @pytest.mark.parametrize("name", [".GITMEM.TOML", "PyProject.toml", ".gitmem.toml."])
 def test_a_spelling_variant_of_a_settings_file_is_refused(clone: Path, name: str) -> None:
     """`.GITMEM.TOML` is `.gitmem.toml` to a case-insensitive checkout where the real one is
