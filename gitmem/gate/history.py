@@ -919,8 +919,14 @@ def _scan_changes(
                 data = data[len(before) :]
         if change.path == allowed_path:
             data = _without_fingerprints(data)
-        j.scanned_files.append((change.path, commit))
-        _scanner(j).add(str(len(j.scanned_files) - 1), data, offset)
+        _queue_scan(j, change.path, commit, data, offset)
+
+
+def _queue_scan(j: Judge, path: str, where: str, data: bytes, offset: int = 0) -> None:
+    """A memory file's text handed to the push's one scanner, its findings reported on path
+    at where (_report_scans); offset is the line the text starts at."""
+    j.scanned_files.append((path, where))
+    _scanner(j).add(str(len(j.scanned_files) - 1), data, offset)
 
 
 def _report_link(j: Judge, path: str, item: TreeItem, commit: str) -> None:
@@ -1081,8 +1087,7 @@ def _scan_text(j: Judge, label: str, data: bytes, commit: str, what: str) -> Non
     if len(data) > MESSAGE_CAP:
         j.add(label, "TOO-LARGE", f"{what} over {MESSAGE_CAP // 1024} KiB", commit)
         return
-    j.scanned_files.append((label, commit))
-    _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)
+    _queue_scan(j, label, commit, data)
 
 
 def _check_variants(j: Judge, commit: str, parent: str | None) -> None:
@@ -1147,8 +1152,7 @@ def _scan_variant_folder(
         if len(data) > SCAN_CAP:
             j.add(shown(change.path), "TOO-LARGE", f"is over {SCAN_CAP // 1024} KiB", label)
             continue
-        j.scanned_files.append((change.path, label))
-        _scanner(j).add(str(len(j.scanned_files) - 1), data, 0)
+        _queue_scan(j, change.path, label, data)
 
 
 def _report_not_folder(
