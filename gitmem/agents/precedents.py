@@ -244,7 +244,14 @@ def with_provenance(
 
 
 def _quoted(p: Precedent, read: str) -> str:
-    facts = [f"{clean(p.type, 40)}", f"admitted by {clean(p.admitted_by, 80)} on {p.admitted}"]
+    """One precedent as quoted lines.  Every field is flattened (clean), the provenance and
+    the path too: recall and the MCP tools read `admitted` from an entry's front matter, where
+    an entry pushed past the gates can hold a YAML string with line breaks, and a git path can
+    hold one as well; unflattened, its lines stood outside the quote as text of their own."""
+    facts = [
+        f"{clean(p.type, 40)}",
+        f"admitted by {clean(p.admitted_by, 80)} on {clean(p.admitted, 40)}",
+    ]
     if p.score is not None:
         facts.append(f"score {p.score:.2f}")
     facts.append(clean(p.freshness, NOTE_LIMIT) if p.freshness else _FRESH)
@@ -252,7 +259,7 @@ def _quoted(p: Precedent, read: str) -> str:
         f"> **{clean(p.title)}** (`{clean(p.id, 120)}`)",
         f"> Applies when: {clean(p.applies_when)}",
         f"> {'; '.join(facts)}",
-        f"> Read: {read.format(id=clean(p.id, 120), path=p.path, uri=p.uri)}",
+        f"> Read: {read.format(id=clean(p.id, 120), path=clean(p.path), uri=clean(p.uri))}",
     ]
     return "\n".join(lines)
 
