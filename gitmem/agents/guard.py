@@ -45,7 +45,11 @@ as commands), and these count as writes, per simple command:
 - `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
   below);
-- `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments;
+- `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments,
+  read as git reads a pathspec (_pathspec): `:/` and `:(top)` from the top of the work
+  tree, an exclusion (`:!…`) left out, and wildcards that match `/` and a leading dot
+  (`'*INDEX.md'` names .gitmem/INDEX.md), counted when they could name a protected path,
+  a Markdown file below entries/ or candidates/, or a file there now;
 - what `rm`, `rmdir`, `unlink`, `git rm` and `mv` (its sources) remove is a name, not the file
   it names: the name's folder is resolved, its last part is not (removing a symbolic link to
   an entry removes the link), and a second hard link of a memory file may go (the entry stays
@@ -272,6 +276,10 @@ class Guard:
         self.elsewhere = elsewhere
         self._roots: dict[str, str | None] = {}  # a folder outside root: its repository's root
         self._others: dict[str, Guard] = {}
+        # what lies below each protected folder, for git's patterns (_held), and how many
+        # of those names the patterns of one decision have been tested against
+        self._listed: dict[str, list[str] | None] = {}
+        self._tested = 0
 
     # -- one path --------------------------------------------------------------------------
 
@@ -286,6 +294,8 @@ class Guard:
             return None  # no system call takes a NUL in a path: nothing can be written there
         if len(path) > MAX_JUDGED:
             return self._unread("path", path)
+        if isinstance(path, _Pathspec):
+            return self._judge_pathspec(path, cwd, removed=removed)
         expanded = _braces(path)
         if expanded is not None:  # `{a,b}`: each path the shell makes of it
             judged = (self.judge(each, cwd, removed=removed) for each in expanded)
@@ -423,6 +433,92 @@ class Guard:
             if _glob_reaches(pattern, target):
                 return Denied(path, self._protected(target) or "/".join(target))
         return None
+
+    def _judge_pathspec(self, spec: _Pathspec, cwd: str, *, removed: bool) -> Denied | None:
+        """A git pathspec as git reads it: from the top of the work tree holding cwd when its
+        magic says `top`, and with wildcards that match `/` and a leading dot too (git's
+        fnmatch without FNM_PATHNAME), so that `'*INDEX.md'` names .gitmem/INDEX.md.  A
+        pattern counts when it could match a protected path, a path below a protected folder,
+        or a folder holding one (git takes a pathspec naming a folder for all it holds)."""
+        where = cwd
+        if spec.top:
+            full = os.path.realpath(cwd)
+            other = self._other(full) if self._relative(full) is None else None
+            where = other.root if other is not None else self.root
+        if not spec.wild:
+            return self.judge(str(spec), where, removed=removed)
+        expanded = _braces(str(spec))
+        for pattern in expanded if expanded is not None else [str(spec)]:
+            spelled = os.path.expanduser(pattern)
+            cut = min((spelled.find(c) for c in _GLOB_CHARS if c in spelled), default=0)
+            fixed = spelled[: spelled.rfind("/", 0, cut) + 1]  # the folders before a wildcard
+            rest = spelled[len(fixed) :]
+            head = os.path.realpath(os.path.join(where, fixed or os.curdir))
+            rel = self._relative(head)
+            if rel is None:
+                other = self._other(head)
+                denied = (
+                    other._judge_pathspec(_Pathspec(pattern, wild=True), where, removed=removed)
+                    if other
+                    else None
+                )
+                if other is not None and denied is not None:
+                    denied.what = f"{denied.what} of the repository {other.root}"
+                    return Denied(str(spec), denied.what)
+                continue
+            tokens = _wild_tokens(rest.casefold())
+            for target in self._protected_paths():
+                folder = target[-1] in _PROTECTED_DIRS
+                if rel[: len(target)] == target and folder:
+                    return Denied(str(spec), self._protected(target))  # it runs in there
+                if target[: len(rel)] != rel or len(rel) == len(target):
+                    continue
+                below = "/".join(target[len(rel) :])
+                states, named = _after(tokens, below)
+                if named or (folder and self._reaches_below(tokens, states, target, below)):
+                    return Denied(str(spec), self._protected(target))
+        return None
+
+    def _reaches_below(
+        self, tokens: Sequence[str], states: set[int], target: Sequence[str], spelled: str
+    ) -> bool:
+        """Whether a git pattern that has read a protected folder's path (states) can go on
+        to name what it holds: a Markdown file below it (what entries and candidates are,
+        in any revision git may write them from), or a file or folder there now.  The names
+        there are listed once per guard, and at most MAX_LINKED names are tested in all:
+        past that, a pattern is judged to reach (a decision that came after the hook's
+        timeout would be an allow)."""
+        states, _ = _after(tokens, "/", states)
+        if not states:
+            return False
+        if _may_end(tokens, states, ".md"):
+            return True
+        held = self._held(target)
+        if held is None or self._tested + len(held) > MAX_LINKED:
+            return True
+        self._tested += len(held)
+        matches = _as_regex(tokens).fullmatch
+        return any(matches(f"{spelled}/{name}") for name in held)
+
+    def _held(self, target: Sequence[str]) -> list[str] | None:
+        """The folders and files below a protected folder (target: its parts below the
+        root), casefolded and relative to it; None when there are more than MAX_LINKED."""
+        key = "/".join(target)
+        if key not in self._listed:
+            names: list[str] = []
+            for base in (os.path.join(self.root, m, target[-1]) for m in self._spelled):
+                if os.path.relpath(base, self.root).replace(os.sep, "/").casefold() != key:
+                    continue
+                for folder, folders, files in os.walk(base):
+                    here = os.path.relpath(folder, base).replace(os.sep, "/").casefold()
+                    for name in (*folders, *files):
+                        names.append(
+                            name.casefold() if here == os.curdir else f"{here}/{name.casefold()}"
+                        )
+                    if len(names) > MAX_LINKED:
+                        break
+            self._listed[key] = names if len(names) <= MAX_LINKED else None
+        return self._listed[key]
 
     def _unread(self, kind: str, text: str, aside: str = "") -> Denied | None:
         """The decision on a text too long to read in time (MAX_JUDGED): denied when it names a
@@ -566,6 +662,134 @@ def _glob_reaches(pattern: Sequence[str], target: Sequence[str]) -> bool:
         if not fnmatch.fnmatchcase(name, pat):
             return False
     return True
+
+
+class _Pathspec(str):
+    """A path argument of git (`git rm`, `git checkout`, `git restore`…) as git reads it, its
+    magic taken off (gitglossary, "pathspec"): whether it is read from the top of the work
+    tree (`:/`, `:(top)`) and whether its `*`, `?` and `[…]` are wildcards (not with
+    `:(literal)`).  Judged by Guard._judge_pathspec."""
+
+    top: bool
+    wild: bool
+
+    def __new__(cls, text: str, *, top: bool = False, wild: bool = False) -> _Pathspec:
+        spec = super().__new__(cls, text)
+        spec.top = top
+        spec.wild = wild
+        return spec
+
+
+#: The one-character magic of a pathspec's short form, after its leading `:`.
+_SHORT_MAGIC: Final = {"/": "top", "!": "exclude", "^": "exclude"}
+
+
+def _pathspec(word: str) -> _Pathspec | None:
+    """The pathspec git reads in word; None for an exclusion (`:!x`, `:(exclude)x`), which
+    names what git leaves alone."""
+    magic: set[str] = set()
+    text = word
+    if word.startswith(":("):
+        close = word.find(")")
+        if close > 0:
+            magic = {m.split(":", 1)[0].strip() for m in word[2:close].split(",")}
+            text = word[close + 1 :]
+    elif word.startswith(":"):
+        i = 1
+        while i < len(word) and word[i] in _SHORT_MAGIC:
+            magic.add(_SHORT_MAGIC[word[i]])
+            i += 1
+        text = word[i + 1 :] if word[i : i + 1] == ":" else word[i:]
+    if "exclude" in magic:
+        return None
+    wild = "literal" not in magic and any(c in text for c in _GLOB_CHARS)
+    return _Pathspec(text or ".", top="top" in magic, wild=wild)
+
+
+def _wild_tokens(pattern: str) -> list[str]:
+    """git's wildcard pattern as tokens: `*` (a run of them is one), `?`, a closed `[…]`
+    class (`[^…]` written `[!…]`), or one literal character after a backslash (a backslash
+    in the pattern escapes the next character)."""
+    tokens: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "*":
+            if tokens[-1:] != ["*"]:
+                tokens.append("*")
+        elif char == "?":
+            tokens.append("?")
+        elif char == "[" and (close := pattern.find("]", i + 2)) > 0:
+            inner = pattern[i + 1 : close]
+            tokens.append("[!" + inner[1:] + "]" if inner[:1] == "^" else f"[{inner}]")
+            i = close
+        else:
+            if char == "\\" and i + 1 < len(pattern):
+                i += 1
+            tokens.append("\\" + pattern[i])
+        i += 1
+    return tokens
+
+
+def _accepts(token: str, char: str) -> bool:
+    if token in ("*", "?"):
+        return True
+    if token.startswith("\\"):
+        return token[1:] == char
+    return fnmatch.fnmatchcase(char, token)
+
+
+def _after(
+    tokens: Sequence[str], text: str, start: set[int] | None = None
+) -> tuple[set[int], bool]:
+    """The positions in tokens after reading text from start (the pattern's beginning when
+    None; a `*` matches any run of characters, `/` and a leading dot too, as git matches a
+    pathspec without FNM_PATHNAME), and whether the whole pattern matched text or a folder
+    at its start (git takes a folder for all it holds)."""
+    end = len(tokens)
+
+    def past_stars(states: set[int]) -> set[int]:
+        return states | {s + 1 for s in states if s < end and tokens[s] == "*"}
+
+    states = past_stars({0} if start is None else start)
+    for char in text:
+        if char == "/" and end in states:
+            return states, True
+        states = past_stars(
+            {s + (tokens[s] != "*") for s in states if s < end and _accepts(tokens[s], char)}
+        )
+        if not states:
+            return states, False
+    return states, end in states
+
+
+def _may_end(tokens: Sequence[str], states: set[int], suffix: str) -> bool:
+    """Whether, from one of states, the rest of the pattern matches some text ending with
+    suffix: past the pattern's last `*`, its tokens must take the end of suffix."""
+    star = max((i for i, token in enumerate(tokens) if token == "*"), default=-1)
+    for s in sorted(states, reverse=True):
+        tail = tokens[max(s, star + 1) :]
+        if s > star and len(tail) < len(suffix):
+            continue  # no `*` left: the rest matches text of its own length only
+        shared = min(len(tail), len(suffix))
+        ends = zip(tail[len(tail) - shared :], suffix[len(suffix) - shared :], strict=True)
+        if all(_accepts(token, char) for token, char in ends):
+            return True
+        if s <= star:
+            return False  # every state before the last `*` has this same tail
+    return False
+
+
+def _as_regex(tokens: Sequence[str]) -> re.Pattern[str]:
+    """The tokens as one regular expression (fnmatch's, whose `*` matches `/` too)."""
+    return re.compile(fnmatch.translate("".join(_fnmatch_token(token) for token in tokens)))
+
+
+def _fnmatch_token(token: str) -> str:
+    """A token as fnmatch spells it: a literal `*`, `?` or `[` inside a class of its own."""
+    if not token.startswith("\\"):
+        return token
+    return f"[{token[1]}]" if token[1] in "*?[" else token[1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -963,7 +1187,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             if sub is not None and sub[0] in _GIT_WRITERS:
                 whole = sub[0] == "rm" or _from_revision(sub[0], sub[1])
                 for path in _paths(sub[1]):
-                    yield path, sub[2], whole
+                    spec = _pathspec(path)
+                    if spec is not None:
+                        yield spec, sub[2], whole
     for folder, run in substituted.items():
         if run:
             yield from bash_targets("\n".join(run), folder, depth + 1)

@@ -429,3 +429,59 @@ def test_any_text_gets_a_decision_never_an_error(guard: Guard, text: str, tool: 
     holding NUL, which no system call takes, included."""
     tool_input = {"command": text} if tool == "Bash" else {"file_path": text}
     guard.judge_tool(tool, tool_input, str(Path(guard.root) / "src"))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # git's own spellings of a path: `:/` and `:(top)` name it from the top of the work tree
+        "git checkout HEAD~1 -- :/.gitmem",
+        "git checkout HEAD~1 -- ':(top).gitmem/INDEX.md'",
+        "cd src && git checkout HEAD~1 -- :/",
+        "cd src && git restore -s HEAD~1 -W -- ':/:docs/memory/entries'",
+        "git rm -q ':(top,literal).gitmem/refused.md'",
+        # and git's wildcards match across `/` and a leading dot, as the shell's do not
+        "git checkout HEAD~1 -- '*INDEX.md'",
+        "git restore --source=HEAD~1 -- '*/entries/*'",
+        "git checkout HEAD~1 -- '.gitm?m'",
+        "git rm -r --cached '*'",
+        "git checkout -- 'docs/*/entries/a.md'",
+        "cd .gitmem && git checkout HEAD~1 -- '*.md'",
+    ],
+)
+def test_git_pathspecs_are_read_as_git_reads_them(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    """A quoted pathspec reaches git as written, and git reads its magic and its wildcards:
+    the guard judged `:/.gitmem` as a folder named `:` and `'*INDEX.md'` as a shell glob of
+    one part, and let both replace the memory's files from an old revision."""
+    assert _bash(guard, command, tmp_path), command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git rm -q --cached '*.pyc'",
+        "git checkout HEAD~1 -- 'src/*.py'",
+        "git restore -s HEAD~1 -- ':(exclude).gitmem' src",
+        "git checkout HEAD~1 -- ':!*INDEX.md' src/pay.py",
+        "cd src && git checkout HEAD~1 -- ':/src/*'",
+        "git rm -q ':(literal)*INDEX.md'",  # literal: a file named so, at the top
+    ],
+)
+def test_git_pathspecs_that_reach_no_memory_file_are_allowed(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    assert not _bash(guard, command, tmp_path), command
+
+
+def test_a_git_pattern_naming_a_file_the_memory_holds_now_is_denied(
+    guard: Guard, tmp_path: Path
+) -> None:
+    """Entries are Markdown, but a pattern that names a file entries/ holds now, of any kind,
+    writes it too."""
+    (tmp_path / ".gitmem" / "entries" / "decision").mkdir()
+    (tmp_path / ".gitmem" / "entries" / "decision" / "notes.txt").write_text("x\n")
+    assert _bash(guard, "git checkout HEAD~1 -- '*notes.txt'", tmp_path)
+    assert _bash(guard, "git checkout HEAD~1 -- '*/decision'", tmp_path)  # its folder
+    assert not _bash(guard, "git checkout HEAD~1 -- '*other.txt'", tmp_path)
