@@ -54,8 +54,10 @@ __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 
 #: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean);
 #: 5: a line says whether its fields hold a secret;
-#: 6: only files at an entry's place (gitmem.model.names.entry_place) are listed
-VERSION: Final = b"# gitmem agents catalog 6 "
+#: 6: only files at an entry's place (gitmem.model.names.entry_place) are listed;
+#: 7: an invisible character is taken out of a text field, no longer made a space
+#: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split
+VERSION: Final = b"# gitmem agents catalog 7 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0

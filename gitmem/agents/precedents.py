@@ -88,10 +88,18 @@ _UNSAFE = re.compile(
 )
 
 
+#: The control characters of _UNSAFE: they separate what they stand between (a line break,
+#: a tab), where an invisible character joins it.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]+")
+
+
 def clean(text: str, limit: int = 300) -> str:
-    """One line of an entry's text, safe to quote: control and invisible characters (line
-    breaks included) become one space, and a long value is cut with an ellipsis."""
-    flat = " ".join(_UNSAFE.sub(" ", text).split())
+    """One line of an entry's text, safe to quote: control characters (line breaks
+    included) become one space, invisible ones are taken out, and a long value is cut with
+    an ellipsis.  Taken out, not made a space: a person reads `AB` in `A<U+200B>B`, and so
+    does the secret scanner, which judges the text a hook quotes (the agents' catalog, then
+    main's allowed.md); made a space, a key split so was no key to it, and was quoted."""
+    flat = " ".join(_UNSAFE.sub("", _CONTROL.sub(" ", text)).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 

@@ -486,13 +486,14 @@ def _entry(entry_id: str, title: str, applies: str, files: str = "[]") -> str:
     )
 
 
-def _secret_on_main(tmp_path: Path) -> tuple[Repo, str, str]:
+def _secret_on_main(tmp_path: Path, hidden: str = "") -> tuple[Repo, str, str]:
     """A repository whose main holds, beside three plain entries, an admitted entry whose
     title and situation hold a secret (committed with the hooks off, as where no server hook
-    runs); its id and the secret."""
+    runs), with hidden, when given, in its middle; its id and the secret as written."""
     from secret_samples import POSITIVES
 
     _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    secret = secret[: len(secret) // 2] + hidden + secret[len(secret) // 2 :]
     env = isolation(tmp_path)
     root = tmp_path / "work"
     _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
@@ -528,6 +529,23 @@ def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_pat
     for said in (prompt, edit):
         assert said is not None and secret_id in said and "withheld" in said, said
         assert secret not in said
+
+
+def test_a_secret_split_by_an_invisible_character_is_withheld_too(tmp_path: Path) -> None:
+    """The scanner reads through a zero-width space in a key, as a person reading the title
+    does; the agents' catalog judged the title once flattened, where that space had become a
+    plain one, and the hooks quoted the key with a space in its middle."""
+    project, secret_id, secret = _secret_on_main(tmp_path, hidden="\u200b")
+    halves = secret.split("\u200b")
+    prompt = project.context("UserPromptSubmit", project.event(
+        "UserPromptSubmit", prompt="how do I deploy the release script?"))  # fmt: skip
+    edit_input = {"file_path": "src/deploy.py", "old_string": "a", "new_string": "b"}
+    edit = project.context(
+        "PreToolUse", project.event("PreToolUse", tool_name="Edit", tool_input=edit_input)
+    )
+    for said in (prompt, edit):
+        assert said is not None and secret_id in said and "withheld" in said, said
+        assert not any(half in said for half in halves), said
 
 
 def test_recall_s_precedents_block_withholds_an_entry_holding_a_secret(tmp_path: Path) -> None:
