@@ -17,8 +17,9 @@ folders above it are not judged, so `cp notes.txt .` in the repository root stay
 How a path is judged: made absolute against the folder the tool runs in, `~` expanded, then
 resolved as the operating system would (`..`, `.`, repeated slashes and symbolic links, for the
 part of the path that exists: a symlinked folder pointing into the memory is caught), made
-relative to the resolved repository root, and compared in any letter case (casefold: a
-case-insensitive file system opens `.GITMEM/Entries/x.md` as the real file).  A path outside
+relative to the resolved repository root, and compared in any letter case and either Unicode
+normal form (_fold: a case-insensitive file system opens `.GITMEM/Entries/x.md` as the real
+file, and macOS's open `é` spelled as one code point or two as the same name).  A path outside
 the repository is judged the same way against the memory folders of the repository holding
 it (the nearest folder above it with a `.git`), when the hook says how to find them: a session
 may reach a second repository, whose own hooks do not run.  An existing file with more than
@@ -103,6 +104,7 @@ import os
 import re
 import shlex
 import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
@@ -269,7 +271,7 @@ class Guard:
     ) -> None:
         self.root = os.path.realpath(root)
         spelled = {d.strip("/") for d in memory_dirs if d.strip("/")}
-        self.dirs = sorted({d.casefold() for d in spelled})
+        self.dirs = sorted({_fold(d) for d in spelled})
         self._spelled = sorted(spelled)
         # the memory's protected files and its folders, by inode (_memory)
         self._inodes: tuple[dict[tuple[int, int], str], set[tuple[int, int]]] | None = None
@@ -376,7 +378,7 @@ class Guard:
         return self._others[found]
 
     def _relative(self, full: str) -> list[str] | None:
-        """The path's parts below the repository root, casefolded; None when outside it."""
+        """The path's parts below the repository root, folded (_fold); None when outside it."""
         try:
             rel = os.path.relpath(full, self.root)
         except ValueError:  # another drive (Windows)
@@ -386,7 +388,7 @@ class Guard:
         parts = rel.split(os.sep)
         if parts[0] == os.pardir:
             return None
-        return [p.casefold() for p in parts]
+        return [_fold(p) for p in parts]
 
     def _protected(self, parts: Sequence[str] | None, removed: bool = False) -> str:
         """What of the memory the parts name ('' when nothing protected); a folder holding a
@@ -428,7 +430,7 @@ class Guard:
             if other and denied:
                 denied.what = f"{denied.what} of the repository {other.root}"
             return denied
-        pattern = [*rel, *(p.casefold() for p in rest)]
+        pattern = [*rel, *(_fold(p) for p in rest)]
         for target in self._protected_paths():
             if _glob_reaches(pattern, target):
                 return Denied(path, self._protected(target) or "/".join(target))
@@ -466,7 +468,7 @@ class Guard:
                     denied.what = f"{denied.what} of the repository {other.root}"
                     return Denied(str(spec), denied.what)
                 continue
-            tokens = _wild_tokens(rest.casefold())
+            tokens = _wild_tokens(_fold(rest))
             for target in self._protected_paths():
                 folder = target[-1] in _PROTECTED_DIRS
                 if rel[: len(target)] == target and folder:
@@ -502,19 +504,17 @@ class Guard:
 
     def _held(self, target: Sequence[str]) -> list[str] | None:
         """The folders and files below a protected folder (target: its parts below the
-        root), casefolded and relative to it; None when there are more than MAX_LINKED."""
+        root), folded (_fold) and relative to it; None when there are more than MAX_LINKED."""
         key = "/".join(target)
         if key not in self._listed:
             names: list[str] = []
             for base in (os.path.join(self.root, m, target[-1]) for m in self._spelled):
-                if os.path.relpath(base, self.root).replace(os.sep, "/").casefold() != key:
+                if _fold(os.path.relpath(base, self.root).replace(os.sep, "/")) != key:
                     continue
                 for folder, folders, files in os.walk(base):
-                    here = os.path.relpath(folder, base).replace(os.sep, "/").casefold()
+                    here = _fold(os.path.relpath(folder, base).replace(os.sep, "/"))
                     for name in (*folders, *files):
-                        names.append(
-                            name.casefold() if here == os.curdir else f"{here}/{name.casefold()}"
-                        )
+                        names.append(_fold(name) if here == os.curdir else f"{here}/{_fold(name)}")
                     if len(names) > MAX_LINKED:
                         break
             self._listed[key] = names if len(names) <= MAX_LINKED else None
@@ -523,7 +523,7 @@ class Guard:
     def _unread(self, kind: str, text: str, aside: str = "") -> Denied | None:
         """The decision on a text too long to read in time (MAX_JUDGED): denied when it names a
         memory folder, whatever quotes or backslashes split the name, in any letter case."""
-        folded = text.translate(_UNQUOTE).casefold()
+        folded = _fold(text.translate(_UNQUOTE))
         named = next((m for m in self.dirs if m.rsplit("/", 1)[-1] in folded), None)
         if named is None:
             return None
@@ -605,6 +605,14 @@ def _memory_inodes(
                 if len(inodes) >= MAX_LINKED:
                     return inodes, folders
     return inodes, folders
+
+
+def _fold(text: str) -> str:
+    """text as the guard compares names: in any letter case and either Unicode normal form
+    (Unicode's canonical caseless match), since the file systems of macOS and Windows open
+    `.GITMEM` as `.gitmem`, and macOS's open `é` written as one code point or as `e` and a
+    combining accent as one name."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
 
 
 def _holds(folder: str, path: str) -> bool:

@@ -485,3 +485,21 @@ def test_a_git_pattern_naming_a_file_the_memory_holds_now_is_denied(
     assert _bash(guard, "git checkout HEAD~1 -- '*notes.txt'", tmp_path)
     assert _bash(guard, "git checkout HEAD~1 -- '*/decision'", tmp_path)  # its folder
     assert not _bash(guard, "git checkout HEAD~1 -- '*other.txt'", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("configured", "spelled"),
+    [("m\u00e9moire", "me\u0301moire"), ("me\u0301moire", "m\u00e9moire")],
+)
+def test_a_memory_folder_is_known_in_either_unicode_normal_form(
+    tmp_path: Path, configured: str, spelled: str
+) -> None:
+    """macOS's file systems open a name in either normal form (`é` as one code point or as
+    `e` and a combining accent) as the same folder, as they open it in any letter case: the
+    guard compared code points and let the other form write the memory."""
+    (tmp_path / configured / "entries").mkdir(parents=True)
+    guard = Guard(str(tmp_path), [configured])
+    assert guard.judge_tool("Write", {"file_path": f"{spelled}/entries/a.md"}, str(tmp_path))
+    assert _bash(guard, f"rm -rf {spelled.upper()}/ENTRIES", tmp_path)
+    assert _bash(guard, f"rm -rf {spelled}/entr*", tmp_path)
+    assert _bash(guard, f"git checkout HEAD~1 -- '{spelled}/*'", tmp_path)
