@@ -85,7 +85,10 @@ def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]
             return 0
         out = answer(event, payload, environ)
         if out is not None:
-            stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            # in ASCII (JSON's \u escapes): standard output is written in the locale's
+            # encoding (cp1252 in a Windows pipe), where a reason naming a path in another
+            # script failed to encode, and the deny was lost, the write let through
+            stdout.write(json.dumps(out) + "\n")
             stdout.flush()
     except Exception:
         _log()

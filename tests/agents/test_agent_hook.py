@@ -351,6 +351,30 @@ def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
+def test_the_answer_reaches_a_client_whatever_the_standard_output_s_encoding(
+    repo: Repo, encoding: str
+) -> None:
+    """Python writes its standard output in the locale's encoding (cp1252 in a Windows
+    pipe): a deny whose reason names a path written in another script failed to encode,
+    the error went to the log, nothing was printed, and the write went through."""
+    tool_input = {"file_path": ".gitmem/entries/\u65e5\u672c.md", "content": "x"}
+    payload = repo.event("PreToolUse", tool_name="Write", tool_input=tool_input)
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "PreToolUse"],
+        input=json.dumps(payload).encode(),
+        cwd=repo.root,
+        env={**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "PYTHONIOENCODING": encoding},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "\u65e5\u672c.md" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
 def test_a_megabyte_command_is_decided_and_a_write_into_the_memory_denied(repo: Repo) -> None:
     """One word of a million characters kept the hook splitting for 19 s, past the 10 s
     timeout `init --claude` registers, after which Claude Code lets the call through; a path
