@@ -1074,3 +1074,46 @@ def test_uninstall_after_an_install_killed_before_its_rename_keeps_the_users_hoo
     assert run(repo, "hooks", "uninstall").exit_code == 0
     assert hook.read_bytes() == b"#!/bin/sh\necho mine\n"
     assert not hook.with_name("pre-push" + CHAINED_SUFFIX).exists()
+
+
+# -- beside the pre-commit framework's own hook --------------------------------------------------
+
+
+def _pre_commit_framework(repo: Path, env: dict[str, str], *args: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=repo, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.e2e
+def test_beside_the_pre_commit_framework_both_run_whichever_installs_again(
+    repo: Path, stub: dict[str, str], tmp_path: Path
+) -> None:
+    """The framework's own hook is chained the framework's way: gitmem's script becomes the
+    `.legacy` hook it runs first. Chained gitmem's way, the next `pre-commit install` moved
+    gitmem's script to `.legacy`, which ran the framework's hook again from its chained
+    name, and the framework refused every commit from then on ("installed in migration
+    mode"); `gitmem hooks install` run again after `pre-commit install` did the same."""
+    env = {**stub, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
+    git(repo, "add", ".pre-commit-config.yaml")
+    git(repo, "commit", "-q", "-m", "the framework's config")
+    folder = repo / ".git" / "hooks"
+    _pre_commit_framework(repo, env, "install")
+    framework = (folder / "pre-commit").read_bytes()
+    for step, again in enumerate(("framework", "gitmem", "both")):
+        install(repo, python=None)
+        if again in ("framework", "both"):
+            _pre_commit_framework(repo, env, "install")
+        if again in ("gitmem", "both"):
+            install(repo, python=None)
+        assert (folder / "pre-commit").read_bytes() == framework
+        (repo / "README.md").write_text(f"# project {step}\n")
+        done = git_env(repo, env, "commit", "-q", "-am", f"change {step}")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert calls(env)[-1] == "gitmem hook pre-commit", again
+    uninstall(repo)
+    assert (folder / "pre-commit").read_bytes() == framework
+    assert not any(is_gitmem_hook(p) for p in folder.iterdir())
