@@ -277,6 +277,9 @@ def install_agents(root: Path, memory_dir: str) -> list[str]:
     else:
         lines.append("kept AGENTS.md (the gitmem block is up to date)")
     claude = root / "CLAUDE.md"
+    if _links_to_agents(root):
+        lines.append("kept CLAUDE.md (a link to AGENTS.md: Claude Code reads the block there)")
+        return lines
     text = claude.read_text(encoding="utf-8") if claude.exists() else ""
     if any(line.strip() == CLAUDE_IMPORT for line in text.splitlines()):
         lines.append("kept CLAUDE.md (it imports AGENTS.md)")
@@ -285,6 +288,19 @@ def install_agents(root: Path, memory_dir: str) -> list[str]:
         atomic_write(claude, (text + sep + CLAUDE_IMPORT + "\n").encode("utf-8"))
         lines.append(f"CLAUDE.md: {'added' if text else 'created with'} the line {CLAUDE_IMPORT}")
     return lines
+
+
+def _links_to_agents(root: Path) -> bool:
+    """Whether CLAUDE.md is a symbolic link to the repository's own AGENTS.md (itself no
+    link), as projects make it to keep one file for every agent: Claude Code reads the
+    block through it, so it needs no import and is never written."""
+    claude, agents = root / "CLAUDE.md", root / "AGENTS.md"
+    if not claude.is_symlink() or agents.is_symlink():
+        return False
+    try:
+        return claude.resolve(strict=True) == agents.resolve(strict=True)
+    except (OSError, RuntimeError):  # a dangling link, or a loop
+        return False
 
 
 def uninstall_agents(root: Path) -> list[str]:
@@ -347,6 +363,8 @@ def run(
     lines: list[str] = []
     touched = [*(CLAUDE_FILES if claude else ()), *(AGENTS_FILES if agents else ())]
     for rel in touched:
+        if rel == "CLAUDE.md" and _links_to_agents(root):
+            continue  # read through, never written (install_agents)
         refuse_links(root / rel, rel, root)
     _refuse_unreadable(root, touched)
     # the temporary a killed run left beside a file it was writing, untracked in the working

@@ -259,3 +259,22 @@ def test_a_block_without_its_end_marker_is_refused(memory: Path, uninstall: bool
     assert result.exit_code == 2 and "no END marker" in result.output
     assert {rel: (memory / rel).exists() for rel in claude} == claude
     assert (memory / "AGENTS.md").read_text() == f"{AGENTS_BEGIN}\nhalf a block\n"
+
+
+@pytest.mark.parametrize("target", ["AGENTS.md", "./AGENTS.md"])
+def test_a_claude_md_linked_to_agents_md_is_kept_as_the_link_it_is(
+    memory: Path, target: str
+) -> None:
+    """Projects keep one file for every agent by making CLAUDE.md a link to AGENTS.md: Claude
+    Code then reads the block through the link and needs no import. init --agents refused
+    the link as one that could lead out of the repository, and left nothing installed."""
+    (memory / "AGENTS.md").write_text("# Agents\n\nRun `make test`.\n")
+    (memory / "CLAUDE.md").symlink_to(target)
+    out = ok(run(memory, "init", "--agents")).output
+    assert "CLAUDE.md" in out and "link to AGENTS.md" in out
+    assert (memory / "CLAUDE.md").is_symlink()
+    text = (memory / "AGENTS.md").read_text()
+    assert text.count(AGENTS_BEGIN) == 1 and "@AGENTS.md" not in text
+    ok(run(memory, "init", "--agents", "--uninstall"))
+    assert (memory / "CLAUDE.md").is_symlink()
+    assert (memory / "AGENTS.md").read_text() == "# Agents\n\nRun `make test`.\n"
