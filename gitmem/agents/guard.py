@@ -39,7 +39,8 @@ as commands), and these count as writes, per simple command:
   `mv` the sources are removed too, and an argument that is not a path resolves outside the
   memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
   `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
-  its `of=`;
+  its `of=`; what `ln` links to, from its own folder and the link's (a link to the memory,
+  made in the command that writes through it, is judged before it exists);
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in);
@@ -1167,8 +1168,11 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 for path in _destination(name, args):
                     yield path, there, False
         elif name in _COPIERS:
-            for path in _destination(name, args):
+            destination = _destination(name, args)
+            for path in destination:
                 yield path, there, False
+            if name == "ln":
+                yield from _linked_to(args, destination, there)
         elif name == "dd":
             for arg in args:
                 if arg.startswith("of="):
@@ -1341,6 +1345,22 @@ def _destination(name: str, args: Sequence[str]) -> list[str]:
                     return [arg[j + 1 :]] if arg[j + 1 :] else list(args[i + 1 : i + 2])
     paths = _paths(args)
     return paths[-1:]
+
+
+def _linked_to(
+    args: Sequence[str], destination: Sequence[str], cwd: str
+) -> Iterator[tuple[str, str, bool]]:
+    """What ln links to, as written: a link to the memory is a way to write it, and one made
+    in the command that writes through it (`ln -s .gitmem/entries e && echo x > e/a.md`) is
+    judged before it exists.  A hard link's file is named from the folder ln runs in, a
+    symbolic link's target from the link's own folder (the destination, or the folder
+    holding it): each is judged from both (the guard errs wide)."""
+    links = [os.path.join(cwd, d) for d in destination]
+    for source in (p for p in _paths(args) if p not in destination):
+        yield source, cwd, False
+        for link in links:
+            yield source, link, False
+            yield source, os.path.dirname(link), False
 
 
 def _option_values(args: Sequence[str], short: str, long: Sequence[str]) -> list[str]:

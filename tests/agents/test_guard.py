@@ -503,3 +503,25 @@ def test_a_memory_folder_is_known_in_either_unicode_normal_form(
     assert _bash(guard, f"rm -rf {spelled.upper()}/ENTRIES", tmp_path)
     assert _bash(guard, f"rm -rf {spelled}/entr*", tmp_path)
     assert _bash(guard, f"git checkout HEAD~1 -- '{spelled}/*'", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("ln -s .gitmem/entries e && echo x > e/a.md", True),
+        ("ln -sfn .gitmem notes; touch notes/INDEX.md", True),
+        ("ln -s ../.gitmem/INDEX.md src/index.md", True),  # relative to the link's folder
+        ("ln -s ../docs/memory/candidates src", True),  # into an existing folder
+        ("ln .gitmem/entries/a.md copy.md; echo x >> copy.md", True),
+        ("ln -t src .gitmem/refused.md", True),
+        ("ln -s src/a.py b.py", False),
+        ("ln -sf ../src/a.py docs/a.py", False),
+    ],
+)
+def test_a_link_to_the_memory_is_a_way_to_write_it(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """A link made in the command that then writes through it was judged before it existed:
+    `ln -s .gitmem/entries e && echo x > e/a.md` wrote an entry. What ln links to is judged
+    as written, from the folder it runs in and from the link's own folder."""
+    assert _bash(guard, command, tmp_path) == denied, command
