@@ -39,8 +39,9 @@ as commands), and these count as writes, per simple command:
   `mv` the sources are removed too, and an argument that is not a path resolves outside the
   memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
   `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
-  its `of=`; what `ln` links to, from its own folder and the link's (a link to the memory,
-  made in the command that writes through it, is judged before it exists);
+  its `of=`; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the
+  link's (a link to the memory, made in the command that writes through it, is judged
+  before it exists);
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in);
@@ -1171,7 +1172,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             destination = _destination(name, args)
             for path in destination:
                 yield path, there, False
-            if name == "ln":
+            if name == "ln" or (name == "cp" and _makes_links(args)):
                 yield from _linked_to(args, destination, there)
         elif name == "dd":
             for arg in args:
@@ -1347,10 +1348,28 @@ def _destination(name: str, args: Sequence[str]) -> list[str]:
     return paths[-1:]
 
 
+def _makes_links(args: Sequence[str]) -> bool:
+    """Whether cp makes links rather than copies: -l (--link), -s (--symbolic-link), in a
+    cluster of options too, before the one that takes the rest of the word (-S SUFFIX)."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg in ("--link", "--symbolic-link"):
+            return True
+        if arg.startswith("-") and not arg.startswith("--"):
+            for option in arg[1:]:
+                if option in _TARGET_FOLDER["cp"] or option == "t":
+                    break  # the rest of the word is that option's value
+                if option in "ls":
+                    return True
+    return False
+
+
 def _linked_to(
     args: Sequence[str], destination: Sequence[str], cwd: str
 ) -> Iterator[tuple[str, str, bool]]:
-    """What ln links to, as written: a link to the memory is a way to write it, and one made
+    """What ln (or cp -l, cp -s) links to, as written: a link to the memory is a way to
+    write it, and one made
     in the command that writes through it (`ln -s .gitmem/entries e && echo x > e/a.md`) is
     judged before it exists.  A hard link's file is named from the folder ln runs in, a
     symbolic link's target from the link's own folder (the destination, or the folder

@@ -525,3 +525,23 @@ def test_a_link_to_the_memory_is_a_way_to_write_it(
     `ln -s .gitmem/entries e && echo x > e/a.md` wrote an entry. What ln links to is judged
     as written, from the folder it runs in and from the link's own folder."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ('cp -rs "$PWD/.gitmem" m && echo x > m/entries/a.md', False),  # a variable: unseen
+        ("cp -al .gitmem m; echo x >> m/INDEX.md", True),
+        ("cp --link .gitmem/INDEX.md i.md; echo x >> i.md", True),
+        ("cp -r --symbolic-link .gitmem/entries e", True),
+        ("cp -vl .gitmem/refused.md r.md", True),
+        ("cp -S .l .gitmem/INDEX.md copy.md", False),  # -S takes `.l`: a plain copy
+        ("cp -a .gitmem backup", False),  # copies are the reader's own files
+    ],
+)
+def test_cp_making_links_is_judged_as_ln_is(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`cp -l` and `cp -s` make hard and symbolic links, not copies: what they link to is a
+    way to write the memory, as with ln."""
+    assert _bash(guard, command, tmp_path) == denied, command
