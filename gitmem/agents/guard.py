@@ -35,13 +35,14 @@ as commands), and these count as writes, per simple command:
 - output redirections (`>`, `>>`, `>|`, `&>`, `&>>`, `2>`, `<>`): their target, whatever the
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
-  `mv`, `sed -i`/`perl -i` (and `--in-place`), `patch`: their path arguments (every one: for
-  `mv` the sources are removed too, and an argument that is not a path resolves outside the
-  memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
-  `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
-  its `of=`; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the
-  link's (a link to the memory, made in the command that writes through it, is judged
-  before it exists);
+  `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i` (and `--in-place`), `gawk -i inplace`,
+  `dos2unix`, `patch`, a compressor (`gzip`, `xz`, `bzip2`, `zstd`…, unless to the standard
+  output): their path arguments (every one: for `mv` the sources are removed too, and an
+  argument that is not a path resolves outside the memory), `sponge` too; `cp`, `install`,
+  `rsync`, `ln`, `scp`: their destination only (for `cp`, `install`, `ln` and `mv` the
+  `-t`/`--target-directory` folder, else the last path); `dd`: its `of=`; what `ln` (and
+  `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the memory,
+  made in the command that writes through it, is judged before it exists);
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in);
@@ -168,7 +169,15 @@ _WRITERS: Final = {
     "chgrp",
     "patch",
     "sponge",
+    "dos2unix",
+    "unix2dos",
 }
+#: Compressors: they replace the files they are given with their archives (or, kept, write
+#: the archives beside them), unless told to write to the standard output.
+_COMPRESSORS: Final = {
+    "gzip", "gunzip", "pigz", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "lzip",
+    "zstd", "unzstd", "compress", "uncompress", "brotli",
+}  # fmt: skip
 #: Commands that write where an option says (their short and long option for it): the file
 #: (curl, wget, sort) or the folder they extract into (unzip; tar when it extracts).
 _OUTPUT_OPTIONS: Final = {
@@ -183,13 +192,13 @@ _FIND_RUNS: Final = {"-exec", "-execdir", "-ok", "-okdir"}
 #: Commands that remove the names they are given (and mv the names it moves): they act on
 #: the folder holding a name, never on the file it names, so a second hard link or a symbolic
 #: link to a memory file may go (`Guard.judge`'s removed).
-_REMOVERS: Final = {"rm", "unlink", "rmdir", "mv"}
+_REMOVERS: Final = {"rm", "unlink", "rmdir", "mv", "trash", "trash-put", "srm", "rmtrash"}
 #: Commands that write only their destination: the last path, or the -t / --target-directory one.
 _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
 #: The copiers whose -t names the destination folder (rsync's keeps times, scp's is its own),
 #: with their short options that take a value (the rest of the word, or the next one).
 _TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo", "mv": "S"}
-_IN_PLACE: Final = {"sed", "perl", "gsed"}
+_IN_PLACE: Final = {"sed", "perl", "gsed", "ruby", "awk", "gawk"}
 _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
 _SHELLS: Final = {"bash", "sh", "zsh", "dash", "ksh"}
 #: Commands whose -c (or --command) option names a command they run through a shell.
@@ -1159,7 +1168,11 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 before, here = here, os.path.join(here, _home(dest[0] if dest else "~"))
         elif (inner := _command_string(name, args)) is not None:
             yield from bash_targets(inner, there, depth + 1)
-        elif name in _WRITERS or (name in _IN_PLACE and _in_place(args)):
+        elif (
+            name in _WRITERS
+            or (name in _IN_PLACE and _in_place(name, args))
+            or (name in _COMPRESSORS and not _to_stdout(args))
+        ):
             for path in _paths(args):
                 yield path, there, False
         elif name in _REMOVERS:
@@ -1437,12 +1450,31 @@ def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:
     return starts or ["."], deletes, runs
 
 
-def _in_place(args: Sequence[str]) -> bool:
-    """sed -i, sed -ni, sed --in-place[=SUFFIX], perl -pi -e …"""
+def _in_place(name: str, args: Sequence[str]) -> bool:
+    """sed -i, sed -ni, sed --in-place[=SUFFIX], perl -pi -e …, ruby -i; for awk, the
+    inplace extension gawk loads (`-i inplace`, `--include=inplace`), since its -i loads
+    any library."""
+    if name in ("awk", "gawk"):
+        pairs = zip(args, [*args[1:], ""], strict=True)
+        return any(
+            a in ("-iinplace", "--include=inplace")
+            or (a in ("-i", "--include") and value == "inplace")
+            for a, value in pairs
+        )
     return any(
         a == "--in-place"
         or a.startswith("--in-place=")
         or (a.startswith("-") and not a.startswith("--") and "i" in a[1:])
+        for a in args
+    )
+
+
+def _to_stdout(args: Sequence[str]) -> bool:
+    """Whether a compressor writes to the standard output (-c, --stdout, --to-stdout), or
+    only tests or lists (-t, -l), leaving the files it is given as they are."""
+    return any(
+        a in ("--stdout", "--to-stdout", "--test", "--list")
+        or (a.startswith("-") and not a.startswith("--") and any(c in a for c in "ctl"))
         for a in args
     )
 

@@ -545,3 +545,34 @@ def test_cp_making_links_is_judged_as_ln_is(
     """`cp -l` and `cp -s` make hard and symbolic links, not copies: what they link to is a
     way to write the memory, as with ln."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        # compressors replace the files they are given (or write beside them)
+        ("gzip .gitmem/INDEX.md", True),
+        ("xz -k .gitmem/entries/a.md", True),
+        ("bzip2 -9 .gitmem/refused.md", True),
+        ("zstd --rm .gitmem/entries/a.md", True),
+        ("gzip -c .gitmem/INDEX.md > index.gz", False),  # to the standard output
+        ("xz --stdout .gitmem/INDEX.md > index.xz", False),
+        # other removers and in-place editors
+        ("trash-put .gitmem/entries/a.md", True),
+        ("trash .gitmem", True),
+        ("srm -r .gitmem/candidates", True),
+        ("dos2unix .gitmem/INDEX.md", True),
+        ("ruby -i -pe 'gsub(/a/, %q(b))' .gitmem/INDEX.md", True),
+        ("gawk -i inplace '{print}' .gitmem/INDEX.md", True),
+        ("awk --include=inplace '{print}' .gitmem/refused.md", True),
+        ("awk -i lib.awk '{print}' .gitmem/INDEX.md", False),  # a library, read
+        ("ruby -e 'puts 1' .gitmem/INDEX.md", False),
+    ],
+)
+def test_more_commands_that_write_the_files_they_are_given(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """Other tools' names for the writes the guard knows: a compressor replaces a file with
+    its archive, trash and srm remove it, dos2unix, `ruby -i` and `gawk -i inplace` edit it
+    in place, as `sed -i` and `perl -i` do."""
+    assert _bash(guard, command, tmp_path) == denied, command
