@@ -114,14 +114,26 @@ def as_the_client_writes(value: Any) -> Any:
     JSON.stringify writes half an emoji so), and json.loads keeps it; the client (Claude Code
     runs on Node.js) then writes the path or runs the command with U+FFFD in its place.  The
     guard must judge that path: a string with a surrogate is one no file system takes, and
-    resolving it failed, and a failing hook lets the write through."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [as_the_client_writes(item) for item in value]
-    if isinstance(value, dict):
-        return {as_the_client_writes(k): as_the_client_writes(v) for k, v in value.items()}
-    return value
+    resolving it failed, and a failing hook lets the write through.  Walked with a stack of
+    its own, not by recursion: json reads a payload nested deeper than Python recurses."""
+    if not isinstance(value, list | dict):
+        return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+    top: list[Any] | dict[Any, Any] = [] if isinstance(value, list) else {}
+    stack: list[tuple[list[Any] | dict[Any, Any], list[Any] | dict[Any, Any]]] = [(value, top)]
+    while stack:
+        source, copy = stack.pop()
+        pairs = source.items() if isinstance(source, dict) else ((None, v) for v in source)
+        for key, item in pairs:
+            if isinstance(item, list | dict):
+                inner: Any = [] if isinstance(item, list) else {}
+                stack.append((item, inner))  # filled in later, in place
+            else:
+                inner = _SURROGATE.sub("\ufffd", item) if isinstance(item, str) else item
+            if isinstance(copy, list):
+                copy.append(inner)
+            else:
+                copy[_SURROGATE.sub("\ufffd", key) if isinstance(key, str) else key] = inner
+    return top
 
 
 def _log() -> None:

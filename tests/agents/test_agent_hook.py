@@ -351,6 +351,22 @@ def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+def test_a_deeply_nested_payload_is_still_judged(repo: Repo) -> None:
+    """json reads a payload nested some hundreds deep, but the pass that replaces unpaired
+    surrogates recursed twice a level and failed on it, and a failing hook lets the write
+    through: a field the tool ignores, nested so, carried a write into the memory past
+    the guard."""
+    depth = 700
+    nested = "[" * depth + "]" * depth
+    raw = (
+        '{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": '
+        f'{{"file_path": ".gitmem/entries/x.md", "content": "x", "extra": {nested}}}}}'
+    )
+    answer = repo.hook("PreToolUse", None, raw=raw)
+    assert answer is not None
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
 @pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
 def test_the_answer_reaches_a_client_whatever_the_standard_output_s_encoding(
     repo: Repo, encoding: str
