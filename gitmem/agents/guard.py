@@ -1497,11 +1497,18 @@ def _from_revision(sub: str, args: Sequence[str]) -> bool:
     return len(operands) > 1
 
 
+#: git's own options whose value may be the next word (`git --work-tree . checkout …`).
+_GIT_VALUED: Final = {
+    "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env",
+    "--attr-source",
+}  # fmt: skip
+
+
 def _git_subcommand(args: list[str], cwd: str) -> tuple[str, list[str], str] | None:
     """git's subcommand, its arguments, and the folder they are relative to (`-C`)."""
     i = 0
     while i < len(args) and args[i].startswith("-"):
         if args[i] == "-C" and i + 1 < len(args):
             cwd = os.path.join(cwd, _home(args[i + 1]))
-        i += 2 if args[i] in ("-C", "-c") else 1
+        i += 2 if args[i] in _GIT_VALUED else 1
     return (args[i], args[i + 1 :], cwd) if i < len(args) else None

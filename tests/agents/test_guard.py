@@ -576,3 +576,22 @@ def test_more_commands_that_write_the_files_they_are_given(
     its archive, trash and srm remove it, dos2unix, `ruby -i` and `gawk -i inplace` edit it
     in place, as `sed -i` and `perl -i` do."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git --work-tree . checkout HEAD~1 -- .gitmem",
+        "git --git-dir .git rm -q .gitmem/INDEX.md",
+        "git --namespace x rm .gitmem/INDEX.md",
+        "git --config-env core.x=HOME rm -r .gitmem/entries",
+        "git --super-prefix x/ restore -s HEAD~1 .gitmem",
+    ],
+)
+def test_git_s_own_options_that_take_a_value_are_skipped_with_it(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    """git takes `--git-dir`, `--work-tree`, `--namespace`, `--super-prefix` and
+    `--config-env` with their value in the next word too: the guard took that value for
+    the subcommand (`.`, a folder), saw no writer, and allowed the command."""
+    assert _bash(guard, command, tmp_path), command
