@@ -20,10 +20,12 @@ part of the path that exists: a symlinked folder pointing into the memory is cau
 relative to the resolved repository root, and compared in any letter case and either Unicode
 normal form (_fold: a case-insensitive file system opens `.GITMEM/Entries/x.md` as the real
 file, and macOS's open `é` spelled as one code point or two as the same name).  A path outside
-the repository is judged the same way against the memory folders of the repository holding
-it (the nearest folder above it with a `.git`), when the hook says how to find them: a session
-may reach a second repository, whose own hooks do not run.  An existing file with more than
-one link is the memory's file when it is a hard link to one (writing it writes the entry).
+the repository, or in a repository nested in it (a linked worktree made inside the project, a
+submodule, a clone), is judged the same way against the memory folders of the repository
+holding it (the nearest folder above it with a `.git`), when the hook says how to find them:
+a session may reach a second repository, whose own hooks do not run.  An existing file with
+more than one link is the memory's file when it is a hard link to one (writing it writes the
+entry).
 
 File tools: Write, Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`).
 
@@ -329,6 +331,11 @@ class Guard:
                 what = f"a folder holding the repository and its memory {self.dirs[0]}/"
         else:
             what = self._protected(parts, removed)
+            nested = self._other(full) if not what else None
+            if nested is not None:
+                inner = nested._protected(nested._relative(full), removed)
+                if inner:
+                    return Denied(path, f"{inner} of the repository {nested.root}")
         what = what or (self._own_name(full) if removed else self._linked(full))
         return Denied(path, what) if what else None
 
@@ -366,9 +373,12 @@ class Guard:
         return self._inodes
 
     def _other(self, full: str) -> Guard | None:
-        """The guard of the repository holding full, a resolved path outside this one (the
-        nearest folder above it with a `.git`); None when none does or no `elsewhere` was
-        given."""
+        """The guard of another repository holding full, a resolved path (the nearest folder
+        above it with a `.git`): one outside this one, or one nested inside it (a linked
+        worktree made in the project, `git worktree add .worktrees/x`, a submodule, a
+        clone), whose memory a path below this root would otherwise be judged against this
+        one's folders alone; None when this repository holds it, none does, or no
+        `elsewhere` was given."""
         if self.elsewhere is None:
             return None
         visited = []
@@ -445,7 +455,11 @@ class Guard:
         for target in self._protected_paths():
             if _glob_reaches(pattern, target):
                 return Denied(path, self._protected(target) or "/".join(target))
-        return None
+        nested = self._other(head)  # a repository inside this one the glob lies in
+        denied = nested._judge_glob(path, spelled, cwd) if nested else None
+        if nested and denied:
+            denied.what = f"{denied.what} of the repository {nested.root}"
+        return denied
 
     def _judge_pathspec(self, spec: _Pathspec, cwd: str, *, removed: bool) -> Denied | None:
         """A git pathspec as git reads it: from the top of the work tree holding cwd when its
@@ -455,8 +469,7 @@ class Guard:
         or a folder holding one (git takes a pathspec naming a folder for all it holds)."""
         where = cwd
         if spec.top:
-            full = os.path.realpath(cwd)
-            other = self._other(full) if self._relative(full) is None else None
+            other = self._other(os.path.realpath(cwd))  # outside this one, or nested in it
             where = other.root if other is not None else self.root
         if not spec.wild:
             return self.judge(str(spec), where, removed=removed)
@@ -490,6 +503,11 @@ class Guard:
                 states, named = _after(tokens, below)
                 if named or (folder and self._reaches_below(tokens, states, target, below)):
                     return Denied(str(spec), self._protected(target))
+            nested = self._other(head)  # a repository inside this one the pattern lies in
+            inner = _Pathspec(pattern, wild=True)
+            denied = nested._judge_pathspec(inner, where, removed=removed) if nested else None
+            if nested is not None and denied is not None:
+                return Denied(str(spec), f"{denied.what} of the repository {nested.root}")
         return None
 
     def _reaches_below(

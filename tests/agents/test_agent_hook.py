@@ -513,6 +513,38 @@ def test_the_memory_of_another_repository_the_session_reaches_is_guarded(tmp_pat
     assert project.hook("PreToolUse", payload) is None
 
 
+def test_the_memory_of_a_worktree_inside_the_project_is_guarded(tmp_path: Path) -> None:
+    """A linked worktree is often made inside the project (`git worktree add .worktrees/x`),
+    and a submodule or a clone can sit there too: a path in it lies below the project's root,
+    so it was judged against the project's memory folders alone, as `.worktrees/x/.gitmem/…`,
+    which names none, and writes into the worktree's memory went through. A path in a
+    repository nested in the project is judged against that repository's memory too."""
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    (root / "README.md").write_text("# project\n")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "initial")
+    _sh(root, env, "git", "worktree", "add", "-q", "-b", "feature", ".worktrees/feature")
+    nested = root / ".worktrees" / "feature"
+    project = Repo(root, env, {})
+    for tool, tool_input in (
+        ("Write", {"file_path": str(nested / ".gitmem/entries/x.md"), "content": "x"}),
+        ("Write", {"file_path": ".worktrees/feature/.gitmem/INDEX.md", "content": "x"}),
+        ("Bash", {"command": "rm -rf .worktrees/feature/.gitmem/candidates"}),
+        ("Bash", {"command": "cd .worktrees/feature && echo x >> .gitmem/refused.md"}),
+        ("Bash", {"command": "touch .worktrees/feature/.gitmem/entries/*.md"}),
+        ("Bash", {"command": "git -C .worktrees/feature checkout HEAD~1 -- '*INDEX.md'"}),
+        ("Bash", {"command": "cd .worktrees/feature && git rm -q :/.gitmem/INDEX.md"}),
+    ):  # fmt: skip
+        payload = project.event("PreToolUse", tool_name=tool, tool_input=tool_input)
+        reason = project.denied(payload)
+        assert reason is not None and str(nested) in reason, tool_input
+    elsewhere = {"file_path": ".worktrees/feature/README.md", "content": "x"}
+    payload = project.event("PreToolUse", tool_name="Write", tool_input=elsewhere)
+    assert project.hook("PreToolUse", payload) is None
+
+
 # ---------------------------------------------------------------------------------------------
 # PreToolUse and PostToolUse: precedents for the file
 
