@@ -342,6 +342,12 @@ def _install_one(folder: Path, name: str, text: bytes) -> str:
             return f"{name}: left as is, it already runs `gitmem hook {name}`"
         if is_framework_hook(path):
             legacy = folder / (name + FRAMEWORK_SUFFIX)
+            chained = folder / (name + CHAINED_SUFFIX)
+            if is_framework_hook(chained):
+                # an earlier gitmem chained the framework's hook; `pre-commit install` then
+                # made gitmem's script its .legacy, which ran this copy of the framework's
+                # own generated script, and the framework refused every commit
+                chained.unlink()
             if os.path.lexists(legacy) and legacy.read_bytes() == text and _executable(legacy):
                 return f"{name}: already installed, as {legacy.name}"
             _write_script(legacy, text)

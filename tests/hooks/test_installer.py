@@ -1117,3 +1117,31 @@ def test_beside_the_pre_commit_framework_both_run_whichever_installs_again(
     uninstall(repo)
     assert (folder / "pre-commit").read_bytes() == framework
     assert not any(is_gitmem_hook(p) for p in folder.iterdir())
+
+
+@pytest.mark.e2e
+def test_install_repairs_the_loop_an_earlier_chaining_of_the_framework_left(
+    repo: Path, stub: dict[str, str], tmp_path: Path
+) -> None:
+    """An earlier gitmem chained the framework's hook as pre-commit.gitmem-chained; once
+    `pre-commit install` had moved gitmem's script to .legacy, every commit failed. Installing
+    again now leaves that state working: the chained copy of the framework's own generated
+    script, which gitmem's .legacy script ran, is removed."""
+    env = {**stub, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
+    git(repo, "add", ".pre-commit-config.yaml")
+    git(repo, "commit", "-q", "-m", "the framework's config")
+    folder = repo / ".git" / "hooks"
+    _pre_commit_framework(repo, env, "install")
+    # what the earlier chaining made, then the framework's own install again
+    os.link(folder / "pre-commit", folder / ("pre-commit" + CHAINED_SUFFIX))
+    (folder / "pre-commit").unlink()  # replaced by a rename, as the installer writes
+    write_exec(folder / "pre-commit", script("pre-commit"))
+    _pre_commit_framework(repo, env, "install")
+    (repo / "README.md").write_text("# broken\n")
+    assert git_env(repo, env, "commit", "-q", "-am", "broken").returncode != 0
+    install(repo, python=None)
+    assert not (folder / ("pre-commit" + CHAINED_SUFFIX)).exists()
+    done = git_env(repo, env, "commit", "-q", "-am", "repaired")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert calls(env)[-1] == "gitmem hook pre-commit"
