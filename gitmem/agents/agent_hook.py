@@ -49,7 +49,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from gitmem.agents.guard import FILE_TOOLS, MAX_JUDGED, Guard
+from gitmem.agents.guard import FILE_TOOLS, MAX_JUDGED, Denied, Guard
 from gitmem.agents.memory import Memory
 
 if TYPE_CHECKING:
@@ -161,7 +161,9 @@ def answer(
         root = _repository_root(environ.get("CLAUDE_PROJECT_DIR") or cwd)
         root = root or _repository_root(cwd)
     if root is None:
-        return None
+        # no repository of its own (a session opened in a folder of projects): nothing to
+        # say, but a write into the memory of a repository it reaches is still denied
+        return _deny_outside(payload, cwd) if event == "PreToolUse" and pinned is None else None
     if event == "PreToolUse":
         return _pre_tool_use(payload, root, cwd, pinned)
     if event == "PostToolUse":
@@ -435,14 +437,31 @@ def _pre_tool_use(
     guard = Guard(root, _memory_dirs(root, pinned), elsewhere=_other_memory_dirs)
     denied = guard.judge_tool(tool, payload.get("tool_input"), cwd)
     if denied is not None:
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": f"gitmem: {denied.reason}",
-            }
-        }
+        return _denial(denied)
     return _file_context("PreToolUse", payload, root, cwd, pinned)
+
+
+def _deny_outside(payload: Mapping[str, Any], cwd: str) -> dict[str, Any] | None:
+    """The deny for a session in no repository: every path is judged against the memory of
+    the repository holding it (Guard's elsewhere), the folder it runs in having no memory of
+    its own; no precedents, which come from a project's memory."""
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
+        return None
+    guard = Guard(cwd, [], elsewhere=_other_memory_dirs)
+    return _denial(guard.judge_tool(tool, payload.get("tool_input"), cwd))
+
+
+def _denial(denied: Denied | None) -> dict[str, Any] | None:
+    if denied is None:
+        return None
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": f"gitmem: {denied.reason}",
+        }
+    }
 
 
 def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:

@@ -327,7 +327,7 @@ class Guard:
             what = other._protected(other._relative(full), removed) if other else ""
             if other and what:
                 return Denied(path, f"{what} of the repository {other.root}")
-            if removed and not what and _holds(full, self.root):
+            if removed and not what and self.dirs and _holds(full, self.root):
                 what = f"a folder holding the repository and its memory {self.dirs[0]}/"
         else:
             what = self._protected(parts, removed)

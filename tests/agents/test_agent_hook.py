@@ -513,6 +513,41 @@ def test_the_memory_of_another_repository_the_session_reaches_is_guarded(tmp_pat
     assert project.hook("PreToolUse", payload) is None
 
 
+def test_a_session_outside_any_repository_still_guards_the_ones_it_reaches(
+    tmp_path: Path,
+) -> None:
+    """A session opened in a folder of projects (the hooks registered in the user's own
+    settings) has no repository of its own: the hook answered nothing before judging, and
+    writes into the memory of every repository below or beside it went through."""
+    env = isolation(tmp_path)
+    projects = tmp_path / "projects"
+    shop = projects / "shop"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(shop))
+    session = Repo(projects, {k: v for k, v in env.items() if k != "CLAUDE_PROJECT_DIR"}, {})
+    for tool, tool_input in (
+        ("Write", {"file_path": str(shop / ".gitmem/entries/x.md"), "content": "x"}),
+        ("Bash", {"command": "rm -rf shop/.gitmem/candidates"}),
+        ("Bash", {"command": "cd shop && echo x >> .gitmem/INDEX.md"}),
+        ("Bash", {"command": "gitmem admit shop-method-20261205-retry"}),
+    ):  # fmt: skip
+        payload = session.event("PreToolUse", tool_name=tool, tool_input=tool_input)
+        done = subprocess.run(
+            [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=projects,
+            env=session.env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        answer = json.loads(done.stdout or "{}")
+        decision = answer.get("hookSpecificOutput", {}).get("permissionDecision")
+        assert decision == "deny", tool_input
+    elsewhere = {"file_path": str(shop / "README.md"), "content": "x"}
+    payload = session.event("PreToolUse", tool_name="Write", tool_input=elsewhere)
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=projects,
+        env=session.env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "")
+
+
 def test_the_memory_of_a_worktree_inside_the_project_is_guarded(tmp_path: Path) -> None:
     """A linked worktree is often made inside the project (`git worktree add .worktrees/x`),
     and a submodule or a clone can sit there too: a path in it lies below the project's root,
