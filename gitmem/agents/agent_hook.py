@@ -51,6 +51,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 from gitmem.agents.guard import FILE_TOOLS, MAX_JUDGED, Denied, Guard
 from gitmem.agents.memory import Memory
+from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
     from gitmem.agents.catalog import Catalog, Listed
@@ -154,7 +155,14 @@ def answer(
     """The JSON answer to one event, or None when gitmem has nothing to say."""
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     cwd = cwd or environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    pinned = _pinned(environ)
+    try:
+        pinned = _pinned(environ)
+    except UsageError:
+        # GIT_DIR names no repository git can open: git refuses to work there, so nothing
+        # is said, but the agent's file tools still write, and a failing hook let them
+        if event != "PreToolUse":
+            return None
+        pinned = None
     if pinned is not None:
         root = pinned.work_tree  # None in a bare repository: no file the agent edits
     else:

@@ -548,6 +548,28 @@ def test_a_session_outside_any_repository_still_guards_the_ones_it_reaches(
     assert (done.returncode, done.stdout) == (0, "")
 
 
+def test_a_git_dir_git_cannot_open_leaves_the_guard_on(repo: Repo) -> None:
+    """GIT_DIR naming no repository (a stale one in the session's environment) made the
+    hook fail before it judged anything, and a failing hook lets the write through: git
+    refuses to work there, but the agent's file tools do not. The guard judges by the
+    folder the session is in, and the other events say nothing, as git would."""
+    write = {"file_path": ".gitmem/entries/x.md", "content": "x"}
+    payload = repo.event("PreToolUse", tool_name="Write", tool_input=write)
+    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "GIT_DIR": str(repo.root / "nope")}
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=repo.root,
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    prompt = repo.event("UserPromptSubmit", prompt="payment retries")
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "UserPromptSubmit"], input=json.dumps(prompt), cwd=repo.root,
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
 def test_the_memory_of_a_worktree_inside_the_project_is_guarded(tmp_path: Path) -> None:
     """A linked worktree is often made inside the project (`git worktree add .worktrees/x`),
     and a submodule or a clone can sit there too: a path in it lies below the project's root,
