@@ -169,9 +169,9 @@ def answer(
         root = _repository_root(environ.get("CLAUDE_PROJECT_DIR") or cwd)
         root = root or _repository_root(cwd)
     if root is None:
-        # no repository of its own (a session opened in a folder of projects): nothing to
-        # say, but a write into the memory of a repository it reaches is still denied
-        return _deny_outside(payload, cwd) if event == "PreToolUse" and pinned is None else None
+        # no repository of its own (a session opened in a folder of projects, a GIT_DIR with
+        # no work tree): nothing to say, but a write into a memory it reaches is denied
+        return _deny_outside(payload, cwd) if event == "PreToolUse" else None
     if event == "PreToolUse":
         return _pre_tool_use(payload, root, cwd, pinned)
     if event == "PostToolUse":
@@ -450,13 +450,19 @@ def _pre_tool_use(
 
 
 def _deny_outside(payload: Mapping[str, Any], cwd: str) -> dict[str, Any] | None:
-    """The deny for a session in no repository: every path is judged against the memory of
-    the repository holding it (Guard's elsewhere), the folder it runs in having no memory of
-    its own; no precedents, which come from a project's memory."""
+    """The deny for a session with no repository of its own (none around its folder, or a
+    GIT_DIR with no work tree): every path is judged against the memory of the repository
+    holding it (Guard's elsewhere), the one around the folder the session is in included;
+    no precedents, which come from a project's memory."""
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
         return None
-    guard = Guard(cwd, [], elsewhere=_other_memory_dirs)
+    here = _repository_root(cwd)
+    guard = (
+        Guard(here, _other_memory_dirs(here), elsewhere=_other_memory_dirs)
+        if here is not None
+        else Guard(cwd, [], elsewhere=_other_memory_dirs)
+    )
     return _denial(guard.judge_tool(tool, payload.get("tool_input"), cwd))
 
 

@@ -570,6 +570,23 @@ def test_a_git_dir_git_cannot_open_leaves_the_guard_on(repo: Repo) -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+def test_a_bare_git_dir_without_a_work_tree_leaves_the_guard_on(repo: Repo, tmp_path: Path) -> None:
+    """GIT_DIR naming a bare repository and no work tree gives git no files, so the hooks
+    say nothing; but the agent's file tools write where the session is, and a write into
+    the memory of the repository there was let through unjudged."""
+    bare = tmp_path / "bare.git"
+    _sh(tmp_path, repo.env, "git", "clone", "-q", "--bare", str(repo.root), str(bare))
+    write = {"file_path": str(repo.root / ".gitmem/entries/x.md"), "content": "x"}
+    payload = repo.event("PreToolUse", tool_name="Write", tool_input=write)
+    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "GIT_DIR": str(bare)}
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=repo.root,
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
 def test_the_memory_of_a_worktree_inside_the_project_is_guarded(tmp_path: Path) -> None:
     """A linked worktree is often made inside the project (`git worktree add .worktrees/x`),
     and a submodule or a clone can sit there too: a path in it lies below the project's root,
