@@ -739,8 +739,10 @@ def _pathspec(word: str) -> _Pathspec | None:
         text = word[i + 1 :] if word[i : i + 1] == ":" else word[i:]
     if "exclude" in magic:
         return None
+    # git takes `.` and `..` textually (`*/../.gitmem/INDEX.md` is .gitmem/INDEX.md)
+    text = os.path.normpath(text) if text else "."
     wild = "literal" not in magic and any(c in text for c in _GLOB_CHARS)
-    return _Pathspec(text or ".", top="top" in magic, wild=wild)
+    return _Pathspec(text, top="top" in magic, wild=wild)
 
 
 def _wild_tokens(pattern: str) -> list[str]:

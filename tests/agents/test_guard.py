@@ -447,6 +447,9 @@ def test_any_text_gets_a_decision_never_an_error(guard: Guard, text: str, tool: 
         "git rm -r --cached '*'",
         "git checkout -- 'docs/*/entries/a.md'",
         "cd .gitmem && git checkout HEAD~1 -- '*.md'",
+        # git takes `..` textually, a wildcard's part with it
+        "git checkout HEAD~1 -- '*/../.gitmem/INDEX.md'",
+        "git restore -s HEAD~1 -- 'src/x*/../../.gitmem/entries'",
     ],
 )
 def test_git_pathspecs_are_read_as_git_reads_them(
