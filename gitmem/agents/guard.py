@@ -38,13 +38,16 @@ as commands), and these count as writes, per simple command:
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
   `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i` (and `--in-place`), `gawk -i inplace`,
-  `dos2unix`, `patch`, a compressor (`gzip`, `xz`, `bzip2`, `zstd`…, unless to the standard
-  output): their path arguments (every one: for `mv` the sources are removed too, and an
-  argument that is not a path resolves outside the memory), `sponge` too; `cp`, `install`,
-  `rsync`, `ln`, `scp`: their destination only (for `cp`, `install`, `ln` and `mv` the
-  `-t`/`--target-directory` folder, else the last path); `dd`: its `of=`; what `ln` (and
-  `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the memory,
-  made in the command that writes through it, is judged before it exists);
+  `dos2unix`, `patch`, `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`, `xz`, `bzip2`,
+  `zstd`…, unless to the standard output): their path arguments (every one: for `mv` the
+  sources are removed too, and an argument that is not a path resolves outside the memory),
+  `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
+  `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
+  its `of=`; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's
+  (a link to the memory, made in the command that writes through it, is judged before it
+  exists);
+- the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
+  and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in);
@@ -173,6 +176,9 @@ _WRITERS: Final = {
     "sponge",
     "dos2unix",
     "unix2dos",
+    "mkfifo",
+    "mknod",
+    "mktemp",
 }
 #: Compressors: they replace the files they are given with their archives (or, kept, write
 #: the archives beside them), unless told to write to the standard output.
@@ -202,6 +208,9 @@ _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
 _TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo", "mv": "S"}
 _IN_PLACE: Final = {"sed", "perl", "gsed", "ruby", "awk", "gawk"}
 _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
+#: git's subcommands that write the file or folder their -o (--output, --output-directory)
+#: names.
+_GIT_OUTPUTS: Final = {"archive", "format-patch"}
 _SHELLS: Final = {"bash", "sh", "zsh", "dash", "ksh"}
 #: Commands whose -c (or --command) option names a command they run through a shell.
 _COMMAND_OPTION: Final = {"su", "runuser", "script"}
@@ -1211,6 +1220,12 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             for arg in args:
                 if arg.startswith("of="):
                     yield arg[3:], there, False
+        elif name == "tar" and _archives(args):
+            for path in _tar_file(args):
+                yield path, there, False
+        elif name == "zip":
+            for path in _paths(args)[:1]:  # the archive; the files after it are read
+                yield path, there, False
         elif name in _OUTPUT_OPTIONS and (name != "tar" or _extracts(args)):
             named = _option_values(args, *_OUTPUT_OPTIONS[name])
             if not named and name in ("tar", "unzip"):
@@ -1230,6 +1245,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield from bash_targets(shlex.join(command), there, depth + 1)
         elif name == "git" and args:
             sub = _git_subcommand(args, there)
+            if sub is not None and sub[0] in _GIT_OUTPUTS:  # `git archive -o FILE`
+                for path in _option_values(sub[1], "o", ("--output", "--output-directory")):
+                    yield path, sub[2], False
             if sub is not None and sub[0] in _GIT_WRITERS:
                 whole = sub[0] == "rm" or _from_revision(sub[0], sub[1])
                 for path in _paths(sub[1]):
@@ -1445,6 +1463,27 @@ def _extracts(args: Sequence[str]) -> bool:
         a in ("--extract", "--get") or (a.startswith("-") and not a.startswith("--") and "x" in a)
         for a in args
     )
+
+
+def _archives(args: Sequence[str]) -> bool:
+    """Whether tar writes its archive (`c`, `r`, `u` or `A` in its first word or an option
+    cluster, --create, --append, --update, --concatenate), rather than reads it."""
+    first = args[0] if args else ""
+    modes = set("cruA")
+    return (not first.startswith("-") and bool(modes & set(first))) or any(
+        a in ("--create", "--append", "--update", "--concatenate", "--catenate")
+        or (a.startswith("-") and not a.startswith("--") and bool(modes & set(a[1:])))
+        for a in args
+    )
+
+
+def _tar_file(args: Sequence[str]) -> list[str]:
+    """The archive tar writes: its -f (--file) value, or, in the old style (`tar cf FILE
+    …`), the word after the first one when that holds `f`."""
+    first = args[0] if args else ""
+    if first and not first.startswith("-") and "f" in first:
+        return list(args[1:2])
+    return _option_values(args, "f", ("--file",))
 
 
 def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:

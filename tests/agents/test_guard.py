@@ -598,3 +598,34 @@ def test_git_s_own_options_that_take_a_value_are_skipped_with_it(
     `--config-env` with their value in the next word too: the guard took that value for
     the subcommand (`.`, a folder), saw no writer, and allowed the command."""
     assert _bash(guard, command, tmp_path), command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("tar -cf .gitmem/INDEX.md src", True),  # an archive written over the index
+        ("tar czf .gitmem/entries/a.md src", True),
+        ("tar --create --file=.gitmem/refused.md src", True),
+        ("tar -rf .gitmem/INDEX.md notes.txt", True),  # appended to
+        ("tar -cf backup.tar .gitmem", False),  # the memory read into an archive
+        ("tar -tf .gitmem/INDEX.md", False),  # listed
+        ("mkfifo .gitmem/entries/pipe", True),
+        ("mknod .gitmem/candidates/dev p", True),
+        ("mktemp -p .gitmem/entries", True),
+        ("mktemp .gitmem/candidates/c.XXXXXX", True),
+        ("mktemp -d", False),
+        ("zip .gitmem/INDEX.md src/a.py", True),
+        ("zip -r backup.zip .gitmem", False),
+        ("git archive -o .gitmem/INDEX.md HEAD", True),
+        ("git archive --output=.gitmem/entries/a.md HEAD", True),
+        ("git format-patch -o .gitmem/entries HEAD~1", True),
+        ("git archive -o release.tgz HEAD", False),
+    ],
+)
+def test_archivers_and_file_makers_write_what_they_name(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`tar -cf FILE`, `zip ARCHIVE`, `git archive -o FILE` and `git format-patch -o DIR`
+    write the file or folder they name, and mkfifo, mknod and mktemp make one there: the
+    guard knew `tar -C` when extracting and `sort -o`, not these."""
+    assert _bash(guard, command, tmp_path) == denied, command
