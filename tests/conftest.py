@@ -13,6 +13,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -160,6 +161,36 @@ def read_only(folder: Path, but: Path | None = None) -> Iterator[list[str]]:
             "root writes through permissions, so no read-only folder"
         )
     yield prefix
+
+
+@contextlib.contextmanager
+def fed_fifo(path: Path, data: bytes) -> Iterator[None]:
+    """While the block lasts, path is a FIFO that gives data, then its end, to the first
+    process that opens it for reading and waits for it: a reader that opens it like a file
+    reads data (where without this it would wait for a writer forever), so a test sees
+    whether the code read it without any wait of its own. On leaving, a writer still
+    waiting is released by a reader this holds open while it joins it (data must fit a
+    pipe's buffer, and path must still be the FIFO: replace it after the block)."""
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+
+    def feed() -> None:
+        try:
+            with open(path, "wb") as pipe:  # waits until a reader opens it
+                pipe.write(data)
+        except OSError:
+            pass  # the reader had gone (it never read): nothing to feed
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        yield
+    finally:
+        holder = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            feeder.join()
+        finally:
+            os.close(holder)
 
 
 def run_gitmem(

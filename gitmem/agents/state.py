@@ -24,8 +24,9 @@ repository, loads the settings) and records the new answer.  The inputs are dige
 the full path reads them, so a settings file edited meanwhile leaves a state whose digest no
 later call matches.
 
-This module reads with the standard library only; writing (the full path's) is an atomic
-rename of a complete file, so a reader sees an old state or a new one.
+This module reads with the standard library only (gitmem.repo.atomic.read_regular, which refuses
+anything but a regular file: a FIFO put in the place of a state hung every reader); writing (the
+full path's) is an atomic rename of a complete file, so a reader sees an old state or a new one.
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ def _where(files: GitFiles) -> Path:
 
 def _remembered(files: GitFiles) -> list[dict[str, Any]]:
     """The answers the state file keeps, newest first ([] when it cannot be read as written)."""
+    from gitmem.repo.atomic import read_regular
+
     try:
-        data = json.loads(_where(files).read_bytes())
+        data = json.loads(read_regular(_where(files)))
     except (OSError, ValueError):
         return []
     if not isinstance(data, dict) or data.get("version") != VERSION:
@@ -211,8 +214,10 @@ def _freshness_file(common_dir: Path, tip: str) -> Path:
 def freshness_known(common_dir: Path, tip: str) -> dict[str, Freshness]:
     """What earlier calls learnt of the entries' freshness at tip, by entry path ({} when
     nothing, or when the file cannot be read as written)."""
+    from gitmem.repo.atomic import read_regular
+
     try:
-        state = json.loads(_freshness_file(common_dir, tip).read_bytes())
+        state = json.loads(read_regular(_freshness_file(common_dir, tip)))
         if state.get("version") != VERSION or state.get("tip") != tip:
             return {}
         return {

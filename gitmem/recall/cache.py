@@ -41,7 +41,6 @@ import json
 import mmap
 import os
 import shutil
-import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -51,7 +50,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from gitmem.errors import GitmemError
 from gitmem.model.names import entry_place
 from gitmem.recall.engine import Doc, Index, IndexFormatError
-from gitmem.repo.atomic import sweep_temporaries
+from gitmem.repo.atomic import open_regular, sweep_temporaries
 
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
@@ -130,11 +129,7 @@ def _open_regular(path: Path) -> BinaryIO:
     """A cache file opened for reading, refused (ValueError, which recover() answers with a
     rebuild) unless it is a regular file: gitmem writes only those, by rename, and a link
     or a FIFO put in its place would make every recall block on its read."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-        os.close(descriptor)
-        raise ValueError(f"recall cache file {path.name} is not a regular file")
-    return os.fdopen(descriptor, "rb")
+    return open_regular(path)
 
 
 #: What an OSError's errno says when the git directory cannot be written here (a read-only

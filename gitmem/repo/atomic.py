@@ -15,12 +15,15 @@ import stat
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from gitmem.errors import UsageError
 
 __all__ = [
     "ABANDONED_AGE",
     "atomic_write",
+    "open_regular",
+    "read_regular",
     "refuse_links",
     "remove_temporaries_of",
     "sweep_temporaries",
@@ -93,6 +96,24 @@ def remove_temporaries_of(paths: Iterable[Path], older_than: float = 0) -> None:
             with contextlib.suppress(OSError):
                 if older_than <= 0 or now - temporary.stat().st_mtime > older_than:
                     temporary.unlink()
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """A file gitmem keeps in the git directory, opened for reading; ValueError unless it is a
+    regular file (a link is OSError: not followed). gitmem writes only regular files there
+    (atomic_write's rename), and a FIFO put in the place of one made every reader wait on its
+    open, for a writer that never comes: each later hook and recall hung."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ValueError(f"{path.name} is not a regular file")
+    return os.fdopen(descriptor, "rb")
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of a file open_regular opens (its errors too)."""
+    with open_regular(path) as handle:
+        return handle.read()
 
 
 def refuse_links(path: Path, given: str, root: Path) -> None:

@@ -16,7 +16,7 @@ from clirunner import ok, run
 from gitmem.agents import agent_hook, state
 from gitmem.repo.store import Store
 
-from conftest import git
+from conftest import fed_fifo, git
 
 
 def _admit(repo: Path, title: str) -> str:
@@ -168,3 +168,26 @@ def test_freshness_is_kept_for_one_tip_and_read_for_that_tip_only(tmp_path: Path
     for damaged in ("{", "[]", bad):
         path.write_text(damaged)
         assert state.freshness_known(common, two) == {}, damaged
+
+
+def test_a_state_or_freshness_file_replaced_by_a_fifo_is_never_read(mem: Path) -> None:
+    """gitmem writes its state files by rename, so a FIFO in the place of one is none of its
+    own: reading it like a file waited for a writer that never comes, and every later hook
+    and `gitmem recall` hung. A FIFO that does give a whole state (fed_fifo) shows whether
+    it was read: it must not be."""
+    from gitmem.recall.freshness import Freshness
+
+    where = Path(Store.open(mem).git_dir) / "gitmem" / state.NAME
+    recorded = where.read_bytes()
+    with fed_fifo(where, recorded):
+        assert state.current(str(mem)) is None
+    where.unlink()
+    assert _session(mem) is not None  # the full path records it again, as a file
+    assert state.current(str(mem)) is not None and where.is_file()
+
+    common = Path(Store.open(mem).common_dir)
+    tip = "1" * 40
+    state.remember_freshness(common, tip, {"a.md": Freshness(2, ())})
+    kept = common / "gitmem" / "agents" / f"freshness-{tip}.json"
+    with fed_fifo(kept, kept.read_bytes()):
+        assert state.freshness_known(common, tip) == {}
