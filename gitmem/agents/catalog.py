@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gitmem.agents.precedents import clean, may_hold_secret
 from gitmem.model.names import entry_place
-from gitmem.repo.atomic import sweep_temporaries
+from gitmem.repo.atomic import open_regular, sweep_temporaries
 
 if TYPE_CHECKING:
     from gitmem.repo.store import Store, TreeItem
@@ -338,9 +338,11 @@ def _read_lines(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
 
 
 def _open(path: Path, tree: str) -> Catalog | None:
-    """The catalog stored at path, when it is whole and describes tree."""
+    """The catalog stored at path, when it is whole and describes tree (and a regular file:
+    open_regular, as catalogs are written by rename, and a FIFO in the place of one made
+    every reader wait for a writer forever)."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             header = handle.readline()
             prefix = VERSION + tree.encode("ascii") + b" "
             if not header.startswith(prefix) or not header.endswith(b"\n"):
@@ -369,12 +371,16 @@ def startable(common_dir: Path, memory_dir: str) -> bool:
     would mean a build from scratch: an agent's hook then leaves it to the background
     warm-up)."""
     try:
-        for path in _of_folder(common_dir / "gitmem" / "agents", memory_dir):
-            with path.open("rb") as handle:
+        found = _of_folder(common_dir / "gitmem" / "agents", memory_dir)
+    except OSError:
+        return False
+    for path in found:
+        try:
+            with open_regular(path) as handle:
                 if handle.read(len(VERSION)) == VERSION:
                     return True
-    except OSError:
-        pass
+        except (OSError, ValueError):
+            continue  # gone meanwhile, or no catalog of gitmem's: another one may be
     return False
 
 

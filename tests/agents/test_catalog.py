@@ -16,7 +16,7 @@ from gitmem.agents import catalog
 from gitmem.repo.store import Store, TreeItem
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git
+from conftest import fed_fifo, git
 
 
 def _admit(repo: Path, title: str, *extra: str) -> str:
@@ -146,3 +146,21 @@ def test_a_catalog_write_sweeps_what_a_killed_writer_left(memory: Path) -> None:
     _admit(memory, "Second lesson")
     _load(memory)
     assert not old.exists() and fresh.exists()
+
+
+def test_a_catalog_replaced_by_a_fifo_is_never_read_and_is_rebuilt(memory: Path) -> None:
+    """Catalogs are written by rename, so a FIFO in the place of one is none of gitmem's: a
+    reader that opened it like a file waited for a writer forever (the edit hook, `gitmem
+    recall --format precedents`, memory_recent all hung). A FIFO that does give the
+    catalog's bytes (fed_fifo) shows whether it was read: it must not be."""
+    entry_id = _admit(memory, "Lesson to keep")
+    _load(memory)
+    ((name, data),) = _stored(memory).items()
+    path = memory / ".git" / "gitmem" / "agents" / name
+    tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
+    with fed_fifo(path, data):
+        assert not catalog.startable(memory / ".git", ".gitmem")
+    with fed_fifo(path, data):
+        assert catalog.stored(memory / ".git", ".gitmem", tree) is None
+    assert [e.id for e in _load(memory)] == [entry_id]  # built again, in a file of its own
+    assert path.is_file() and path.read_bytes() == data
