@@ -232,9 +232,11 @@ class Catalog:
         end = data.find(b"\n", begin)
         return _parse(bytes(data[begin : end + 1 if end >= 0 else len(data)]))
 
-    def _offsets(self, start: int, end: int, key: str, limit: int) -> list[bytes]:
+    def _offsets(self, start: int, end: int, key: str, limit: int) -> list[int]:
         """The first offsets (at most limit) listed on the table line of key (a path or an
-        id), or []."""
+        id), or []. Only the header is checked when a catalog is opened (reading it whole
+        would cost what the tables save), so an offset that is no number is damage, and is
+        passed over: the line it would name is not found."""
         if not key or "\t" in key or "\n" in key:
             return []
         data = self._data
@@ -243,13 +245,14 @@ class Catalog:
         if at is None:
             return []
         stop = data.find(b"\n", at, end)
-        return bytes(data[at + len(name) + 1 : stop]).split(b",", limit)[:limit]
+        listed = bytes(data[at + len(name) + 1 : stop]).split(b",", limit)[:limit]
+        return [int(offset) for offset in listed if offset.isdigit()]
 
     def citing(self, path: str, limit: int) -> list[Listed]:
         """The newest admitted entries (at most limit) whose `files` name path exactly."""
         out = []
         for offset in self._offsets(self._table, self._ids, path, limit):
-            listed = self._line(int(offset))
+            listed = self._line(offset)
             if listed is not None and path in listed.files:
                 out.append(listed)
         return out
@@ -257,7 +260,7 @@ class Catalog:
     def get(self, entry_id: str) -> Listed | None:
         """The admitted entry with this id, or None (not admitted in this tree)."""
         for offset in self._offsets(self._ids, self._body, entry_id, 1):
-            listed = self._line(int(offset))
+            listed = self._line(offset)
             if listed is not None and listed.id == entry_id:
                 return listed
         return None
@@ -433,11 +436,14 @@ def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> lis
         changes = store.diff(base_tree, entries_tree, prefix=prefix)
         gone = {c.old.path for c in changes if c.old is not None}
         gone |= {c.path for c in changes}
-        body = bytes(base._data[base._body :])
+        body = [x + b"\n" for x in bytes(base._data[base._body :]).split(b"\n") if x]
+        if any(line.count(b"\t") != 10 for line in body):
+            # not the eleven fields line_of writes: damage (only the header is checked when a
+            # catalog is opened), and the entry it listed would be lost; another catalog, or
+            # a build from every entry, gives the right lines
+            continue
         lines = [
-            line
-            for line in (x + b"\n" for x in body.split(b"\n") if x)
-            if line.split(b"\t", 4)[3].decode("utf-8", "replace") not in gone
+            line for line in body if line.split(b"\t", 4)[3].decode("utf-8", "replace") not in gone
         ]
         for change in changes:
             new = change.new

@@ -164,3 +164,27 @@ def test_a_catalog_replaced_by_a_fifo_is_never_read_and_is_rebuilt(memory: Path)
         assert catalog.stored(memory / ".git", ".gitmem", tree) is None
     assert [e.id for e in _load(memory)] == [entry_id]  # built again, in a file of its own
     assert path.is_file() and path.read_bytes() == data
+
+
+def test_a_catalog_damaged_below_its_header_fails_no_reader_and_no_update(memory: Path) -> None:
+    """The header names the format and the tree, and the rest is read as it comes: a line
+    cut short in the body ended every update from that catalog in an IndexError (and with it
+    memory_recent, at every call, since no update ever replaced it), and an offset that is no
+    number ended `get` and `citing` in a ValueError. A damaged offset names no line, and a
+    catalog with a damaged line is no start for an update (its entry would be lost)."""
+    first = _admit(memory, "Lesson to keep", "--file", "README.md")
+    _load(memory)
+    ((name, data),) = _stored(memory).items()
+    path = memory / ".git" / "gitmem" / "agents" / name
+    tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
+    offset = f"\t0\n\n{first}\t0\n".encode()
+    assert data.count(offset) == 1  # the offsets of README.md's citing line and of the id
+    path.write_bytes(data.replace(offset, f"\tx\n\n{first}\ty\n".encode()))
+    damaged = catalog.stored(memory / ".git", ".gitmem", tree)
+    assert damaged is not None
+    assert damaged.get(first) is None and damaged.citing("README.md", 5) == []
+    path.write_bytes(data.rsplit(b"\t", 6)[0] + b"\n")  # first's line, cut short
+    second = _admit(memory, "Another lesson")
+    assert sorted(e.id for e in _load(memory)) == sorted([first, second])
+    shutil.rmtree(path.parent)
+    assert sorted(e.id for e in _load(memory)) == sorted([first, second])
