@@ -701,8 +701,8 @@ def build_server(
                     stale_commits=r.stale_commits,
                     missing_files=[] if p.freshness == WITHHELD else list(r.missing_files),
                     freshness=p.freshness,
-                    admitted_by=p.admitted_by,
-                    admitted=p.admitted,
+                    admitted_by=_line(p.admitted_by),
+                    admitted=_line(p.admitted),
                     uri=p.uri,
                     why=_explained(r.why),
                 )
@@ -881,16 +881,17 @@ def build_server(
             # only main's entries were reviewed: a candidate branch's front matter is
             # anyone's text, and may claim an admission nobody made
             pending = not where.startswith(f"{ws.dir}/entries/")
-            by = None if pending else entry.meta.get("admitted_by")
-            when = None if pending else entry.meta.get("admitted")
+            # cleaned as a title is: main may hold front matter no gate saw
+            by = None if pending else _line(str(entry.meta.get("admitted_by") or ""))
+            when = None if pending else _line(str(entry.meta.get("admitted") or ""))
             result = ShowResult(
                 id=entry.id,
                 status="candidate" if pending else entry.status,
                 type=entry.type,
                 title=clean(entry.title),
                 where=where,
-                admitted_by=str(by) if by else None,
-                admitted=str(when) if when else None,
+                admitted_by=by or None,
+                admitted=when or None,
                 text=shown,
                 uri=entry_uri(entry.id),
             )

@@ -255,11 +255,11 @@ def _quoted(p: Precedent, read: str) -> str:
     """One precedent as quoted lines.  Every field is flattened (clean), the provenance and
     the path too: recall and the MCP tools read `admitted` from an entry's front matter, where
     an entry pushed past the gates can hold a YAML string with line breaks, and a git path can
-    hold one as well; unflattened, its lines stood outside the quote as text of their own."""
-    facts = [
-        f"{clean(p.type, 40)}",
-        f"admitted by {clean(p.admitted_by, 80)} on {clean(p.admitted, 40)}",
-    ]
+    hold one as well; unflattened, its lines stood outside the quote as text of their own.
+    The admission's date is cut as the agents' catalog keeps it (its line's first field), so a
+    precedent reads the same from the catalog or from the entry."""
+    admitted = clean(p.admitted, 20)
+    facts = [f"{clean(p.type, 40)}", f"admitted by {clean(p.admitted_by, 80)} on {admitted}"]
     if p.score is not None:
         facts.append(f"score {p.score:.2f}")
     facts.append(clean(p.freshness, NOTE_LIMIT) if p.freshness else _FRESH)

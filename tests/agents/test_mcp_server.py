@@ -949,6 +949,42 @@ def _committed_on_main(repo: Path, files: dict[str, str]) -> tuple[str, str]:
     return main, commit.strip()
 
 
+def test_hidden_characters_in_who_admitted_an_entry_and_when_never_reach_the_agent(
+    server: Server,
+) -> None:
+    """The title and the situation were cleaned, but `admitted_by` and `admitted`, read from
+    the entry's front matter (which main may hold as no gate saw it), reached memory_recall's
+    and memory_show's structured answers, and their texts, with their hidden characters:
+    tag characters spell ASCII a model reads and a person does not see."""
+    repo = server.repo
+    tag = "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    entry_id = "local-method-20260101-renew-the-tls-certificates"
+    text_ = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        "title: Renew the TLS certificates\napplies_when: renewing the TLS certificates\n"
+        f'source: human:alice\ncreated: 2026-01-01\nadmitted: "2026-01-02{tag}"\n'
+        f"admitted_by: human:bob{tag}\u202e\n---\n\n## Context\nA release.\n\n"
+        "## Content\nRenew them monthly.\n\n## Evidence\nThe audit.\n"
+    )
+    main, _ = _committed_on_main(repo, {f".gitmem/entries/method/{entry_id}.md": text_})
+    try:
+        recalled = server.call("memory_recall", {"query": "renew the TLS certificates"})
+        shown = server.call("memory_show", {"id": entry_id})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    found = recalled.structured_content or {}
+    assert [e["id"] for e in found["entries"]][:1] == [entry_id], text(recalled)
+    assert (found["entries"][0]["admitted_by"], found["entries"][0]["admitted"]) == (
+        "human:bob",
+        "2026-01-02",
+    )
+    assert (shown.structured_content or {})["admitted_by"] == "human:bob"
+    said = json.dumps([recalled.structured_content, shown.structured_content]) + text(recalled)
+    said += text(shown)  # the entry's own text in it shows them as code points
+    assert "\\udb40" not in said and "\\u202e" not in said  # as JSON escapes them
+    assert tag[0] not in said and "\u202e" not in said
+
+
 def test_an_admitted_entry_holding_a_secret_is_shown_withheld(server: Server) -> None:
     """The gates scan an entry when it is admitted, but main may hold one admitted before a
     rule existed, or pushed where no server hook runs: recall, the latest admissions and the
