@@ -436,8 +436,12 @@ class History:
         return done.stdout[: limit + 1] if done.returncode == 0 else None
 
     def missing(self, commit: str, paths: Collection[str]) -> set[str]:
-        """The paths that name nothing (no file, no folder) in commit's tree: one
-        `git cat-file --batch-check` for all of them."""
+        """The paths that name nothing (no file, no folder, no submodule) in commit's tree:
+        one `git cat-file --batch-check` for all of them. It looks up the object each path
+        names, and a submodule's commit lives in another repository: it answers "missing"
+        for one, so each path it calls missing is asked again, side by side, of `git
+        rev-parse --verify`, which reads the trees alone (as gitmem.repo.store.Store.missing
+        does)."""
         asked = sorted(set(paths))
         if not asked:
             return set()
@@ -454,4 +458,6 @@ class History:
         lines = done.stdout.decode("utf-8", "surrogateescape").splitlines()
         if done.returncode != 0 or len(lines) != len(asked):
             raise OSError(f"git cat-file failed: {done.stderr.decode('utf-8', 'replace')}")
-        return {p for p, line in zip(asked, lines, strict=True) if line.endswith(" missing")}
+        gone = [p for p, line in zip(asked, lines, strict=True) if line.endswith(" missing")]
+        named = self.run_git_all([["rev-parse", "--verify", "-q", f"{commit}:{p}"] for p in gone])
+        return {p for p, oid in zip(gone, named, strict=True) if not oid.strip()}

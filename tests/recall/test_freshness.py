@@ -183,3 +183,25 @@ def test_a_cited_path_no_tree_can_hold_is_missing_through_both_readers(repo: Pat
     expected = [Freshness(1, tuple(odd))]
     assert freshness(History(repo), tip, entries) == expected
     assert freshness(Store.open(repo), tip, entries) == expected
+
+
+def test_a_cited_submodule_is_present_through_both_readers(repo: Path) -> None:
+    """A cited path may be a submodule (`files: [vendor/lib]`): its tree entry names a commit
+    of another repository, which this one does not hold. The opened repository (recall's
+    full path, MCP) found the entry and called it present; git alone (a warm recall, an
+    agent's hook) asked `git cat-file`, which looks the commit up, found no such object and
+    called the submodule a missing file: the same recall said "cites missing file" once
+    warm."""
+    lib = repo / "vendor" / "lib"  # a repository of its own, whose commits this one lacks
+    lib.mkdir(parents=True)
+    git(lib, "init", "-q")
+    commit(lib, {"x.py": "x\n"}, "lib")
+    commit(repo, {"src/a.py": "a\n"}, "code, and the submodule")
+    commit(repo, {"m/e.md": "e\n"}, "admit e, citing the submodule")
+    commit(lib, {"x.py": "x2\n"}, "lib moves on")
+    tip = commit(repo, {"src/a.py": "a2\n"}, "bump the submodule, touch a")
+    assert "160000 commit" in git(repo, "ls-tree", tip, "vendor/lib")
+    entries = [("m/e.md", ["vendor/lib", "src/a.py", "vendor/lib/x.py", "vendor/gone"])]
+    expected = [Freshness(1, ("vendor/lib/x.py", "vendor/gone"))]
+    assert freshness(Store.open(repo), tip, entries) == expected
+    assert freshness(History(repo), tip, entries) == expected
