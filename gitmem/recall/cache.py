@@ -351,13 +351,20 @@ class RecallCache(_Stored):
     # -- building and updating -------------------------------------------------------------
 
     def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
-        """The admitted entries of a tree as Docs. A big tree is read by two processes
-        (gitmem.parallel): reading and parsing are half of a first build's time."""
-        items = [
-            item
-            for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
-            if item.is_file and entry_place(item.path, self.memory_dir) is not None
-        ]
+        """The admitted entries of a tree as Docs, in path order: where two files hold one id
+        (a copy that came in without the gate), a build keeps the last, as an update does
+        (_add). The tree walk's own order takes the type folders from the last, so a build
+        kept the first, and recalled another text than the update before it. A big tree is
+        read by two processes (gitmem.parallel): reading and parsing are half of a first
+        build's time."""
+        items = sorted(
+            (
+                item
+                for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
+                if item.is_file and entry_place(item.path, self.memory_dir) is not None
+            ),
+            key=lambda item: item.path,
+        )
         from gitmem import parallel as forked
 
         # _read_docs looked up when called: tests replace it
@@ -484,7 +491,12 @@ class RecallCache(_Stored):
                     self._add(loaded, item._replace(path=path))
 
     def _add(self, loaded: Loaded, item: TreeItem) -> None:
+        """Index the entry of item, unless a file later in path order holds its id: that
+        one stays, as a build (_docs) keeps it."""
         for doc in _read_docs(self.store, [item]):
+            indexed = loaded.index.hit(doc.id, 0.0)
+            if indexed is not None and indexed.path > doc.path:
+                continue
             loaded.index.add(doc)
             if loaded.vectors is not None:
                 loaded.vectors.add(doc)

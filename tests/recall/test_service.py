@@ -819,3 +819,36 @@ def test_an_index_of_an_older_format_is_rebuilt_and_the_vectors_are_kept(
     rebuilt = (root / "manifests" / state["index"]).read_bytes()
     assert int.from_bytes(rebuilt[14:16], "little") == current
     assert not list(root.parent.glob("recall.broken-*"))
+
+
+@pytest.mark.parametrize("first", ["decision", "method"])
+def test_an_entry_copied_to_another_folder_is_recalled_as_a_fresh_build_recalls_it(
+    memory: Path, first: str
+) -> None:
+    """Two files hold one id (a copy in another type folder, changed and committed without
+    the gate): a build keeps one of them, and an update must keep the same one. A build
+    kept the one its tree walk met last (the first in path order: the walk takes the type
+    folders from the last), while an update kept the one added last, so a copy in method/
+    of an entry in decision/ was recalled with the copy's text until the cache was
+    rebuilt, and with the original's after. Both now keep the last in path order."""
+    hooks = admit(memory, HOOKS)
+    entries = memory / ".gitmem/entries"
+    text = (entries / "decision" / f"{hooks}.md").read_text()
+    second = "method" if first == "decision" else "decision"
+    for folder, title in ((first, "Use pygit2 inside git hooks"), (second, "Copy of the hooks")):
+        (entries / folder).mkdir(exist_ok=True)
+        (entries / folder / f"{hooks}.md").write_text(
+            text.replace("Use pygit2 inside git hooks", title).replace(
+                "type: decision", f"type: {folder}"
+            )
+        )
+        if folder == first and first != "decision":
+            (entries / "decision" / f"{hooks}.md").unlink()
+        git(memory, "add", "-A")
+        git(memory, "commit", "-q", "--allow-empty", "--no-verify", "-m", f"in {folder}/")
+        hit = recall_json(memory, "pygit2 hooks")[0]  # the cache follows each commit
+        assert hit["id"] == hooks
+    shutil.rmtree(memory / ".git/gitmem/recall")
+    built = recall_json(memory, "pygit2 hooks")[0]
+    assert (hit["path"], hit["title"]) == (built["path"], built["title"])
+    assert built["path"] == f".gitmem/entries/method/{hooks}.md"  # the last in path order
