@@ -56,8 +56,9 @@ __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 #: 5: a line says whether its fields hold a secret;
 #: 6: only files at an entry's place (gitmem.model.names.entry_place) are listed;
 #: 7: an invisible character is taken out of a text field, no longer made a space
-#: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split
-VERSION: Final = b"# gitmem agents catalog 7 "
+#: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split;
+#: 8: the secret flag judges the fields whole, not as cut
+VERSION: Final = b"# gitmem agents catalog 8 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -136,7 +137,16 @@ def line_of(path: str, data: bytes) -> bytes | None:
         _field(found.get("applies_when", "")),
         _field(found.get("admitted_by", ""), 120),
     ]
-    fields.append("1" if may_hold_secret("\n".join(fields).replace(_SEP, "\n")) else "")
+    # judged whole: a field is cut (300 characters for a title), and a secret that begins
+    # before the cut is kept in part, too short for the scanner, where the full path judges
+    # the whole text (gitmem.agents.precedents.withheld) and withholds the entry
+    whole = [str(found.get(k, "")) for k in ("title", "applies_when", "admitted_by", "admitted")]
+    for name in ("tags", "files", "supersedes"):
+        values = found.get(name)
+        if isinstance(values, list | tuple):
+            whole.extend(str(v) for v in values)
+    judged = "\n".join([*fields, *whole]).replace(_SEP, "\n")
+    fields.append("1" if may_hold_secret(judged) else "")
     # surrogateescape: a path git read whose bytes are not UTF-8 keeps its bytes (a line is
     # read back with "replace")
     return "\t".join(fields).encode("utf-8", "surrogateescape") + b"\n"

@@ -188,3 +188,24 @@ def test_a_catalog_damaged_below_its_header_fails_no_reader_and_no_update(memory
     assert sorted(e.id for e in _load(memory)) == sorted([first, second])
     shutil.rmtree(path.parent)
     assert sorted(e.id for e in _load(memory)) == sorted([first, second])
+
+
+def test_a_secret_the_cut_of_a_long_field_splits_is_flagged() -> None:
+    """A line keeps the first 300 characters of a title or a situation, and said whether it
+    held a secret from what it kept: a key that began just before the cut was kept in part
+    ("ACCAXYYBI…", too short for the scanner), the line said no secret, and whoever trusts
+    the flag (a warm precedents block) showed the part. The flag judges the fields whole."""
+    from secret_samples import POSITIVES
+
+    _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    situation = "x " * 145 + secret + " was printed"
+    text = (
+        "---\nid: local-method-20260101-a\ntype: method\nstatus: admitted\ntitle: A\n"
+        f"applies_when: {situation}\nsource: human:a\ncreated: 2026-01-01\n"
+        "admitted: 2026-01-02\nadmitted_by: human:b\n---\n\n## Context\nc\n\n"
+        "## Content\nc\n\n## Evidence\ne\n"
+    )
+    line = catalog.line_of(".gitmem/entries/method/local-method-20260101-a.md", text.encode())
+    assert line is not None and secret[:9].encode() in line  # the part the cut kept
+    listed = catalog._parse(line)
+    assert listed is not None and listed.secret

@@ -1032,6 +1032,39 @@ def test_an_admitted_entry_holding_a_secret_is_shown_withheld(server: Server) ->
     assert "withheld" in str(index) and "SECRET aws-access-key-id" in str(index)
 
 
+def test_a_secret_split_by_the_catalogs_cut_never_reaches_the_agent_in_part(
+    server: Server,
+) -> None:
+    """memory_recent reads the agents' catalog, whose lines keep the first 300 characters of
+    a situation, and judged what it kept: a key beginning just before the cut was kept in
+    part, too short for the scanner, and shown (9 of its 20 characters) where memory_recall,
+    judging the whole situation, withheld the entry."""
+    repo = server.repo
+    _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
+    entry_id = "local-method-20260101-print-the-release-log"
+    text_ = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        "title: Print the release log\n"
+        f"applies_when: {'x ' * 145}{secret} was printed\n"
+        "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+        "admitted_by: human:bob\n---\n\n## Context\nA release.\n\n"
+        "## Content\nPrint the release log.\n\n## Evidence\nThe audit.\n"
+    )
+    main, _ = _committed_on_main(repo, {f".gitmem/entries/method/{entry_id}.md": text_})
+    try:
+        recent = server.call("memory_recent", {"k": 100})
+        recalled = server.call("memory_recall", {"query": "print the release log"})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    listed = recent.structured_content or {}
+    mine = [e for e in listed["entries"] if e["id"] == entry_id]
+    assert len(mine) == 1 and "withheld" in mine[0]["applies_when"], text(recent)
+    found = recalled.structured_content or {}
+    assert [e["id"] for e in found["entries"]][:1] == [entry_id], text(recalled)
+    said = f"{recent.content}{listed}{recalled.content}{found}"
+    assert secret[:5] not in said
+
+
 def test_recent_lists_the_latest_admissions_newest_first(
     server: Server, admitted: list[str]
 ) -> None:
