@@ -506,16 +506,24 @@ class RecallCache(_Stored):
     @contextlib.contextmanager
     def _lock(self) -> Iterator[bool]:
         """Held by whoever writes; gives False, holding nothing, where the git directory
-        cannot be written (_unwritable): a process that can save nothing needs no lock."""
+        cannot be written (_unwritable): a process that can save nothing needs no lock.
+
+        The cache's folder, or its lock, replaced by a symbolic link is damage (ValueError
+        and OSError: set aside), as a link in a folder's place is (_folder): every writer
+        writes state.json and deletes what no tree uses in the folder a link points to, and
+        opening the lock through a link created a file where it points."""
+        if self.root.is_symlink():
+            raise ValueError("the recall cache folder is a symbolic link")
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            handle = open(self.root / "lock", "a+b")  # noqa: SIM115 - closed below
+            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+            descriptor = os.open(self.root / "lock", flags, 0o666)
         except OSError as error:
             if not _unwritable(error):
                 raise
             yield False
             return
-        with handle:
+        with os.fdopen(descriptor, "r+b") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield True

@@ -852,3 +852,36 @@ def test_an_entry_copied_to_another_folder_is_recalled_as_a_fresh_build_recalls_
     built = recall_json(memory, "pygit2 hooks")[0]
     assert (hit["path"], hit["title"]) == (built["path"], built["title"])
     assert built["path"] == f".gitmem/entries/method/{hooks}.md"  # the last in path order
+
+
+def test_the_cache_folder_or_its_lock_replaced_by_a_link_is_damage(
+    recalled: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    """The cache's own folder (`gitmem/recall`) replaced by a symbolic link to a folder
+    elsewhere: only its manifests/ and segments/ were checked for links, so the next update
+    wrote state.json there and deleted each file of that folder's manifests/ that no
+    remembered tree names. And a link in the lock's place was opened, and so created, where
+    it points. Both are damage now: set aside, nothing written or deleted through them."""
+    repo, hooks, _ = recalled
+    recall_json(repo, "pygit2 hooks")
+    root = repo / ".git/gitmem/recall"
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(root, elsewhere)
+    (elsewhere / "manifests" / "notes.txt").write_text("someone's own file\n")
+    shutil.rmtree(root)
+    root.symlink_to(elsewhere)
+    entry = next((repo / ".gitmem/entries").glob(f"*/{hooks}.md"))
+
+    def edited(words: str) -> None:
+        entry.write_text(entry.read_text().replace(" objects", f" {words} objects", 1))
+        git(repo, "commit", "-q", "--no-verify", "-am", "an edit the cache must take in")
+        assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
+
+    edited("the")
+    assert (elsewhere / "manifests" / "notes.txt").read_text() == "someone's own file\n"
+    assert not root.is_symlink() and root.is_dir()
+    (root / "lock").unlink()
+    (root / "lock").symlink_to(tmp_path / "planted")
+    edited("all")
+    assert not (tmp_path / "planted").exists()
+    assert not (root / "lock").is_symlink()
