@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any, Final
 
@@ -81,14 +82,22 @@ class Known:
 
 def _read(path: str) -> bytes | None:
     """A settings file as digested: "-" when absent, "+<length>:" and its bytes when read;
-    None when it cannot be read or is too large."""
+    None when it cannot be read, is too large or is no regular file (what the full path
+    ignores, with a warning, it answers for every call). Opened without waiting: a FIFO in a
+    settings file's place made every hook and recall wait for a writer forever."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(_CAP + 1)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return b"-"
     except OSError:
         return None
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                return None
+            data = handle.read(_CAP + 1)
+        except OSError:
+            return None
     return b"+%d:" % len(data) + data if len(data) <= _CAP else None
 
 

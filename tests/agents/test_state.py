@@ -191,3 +191,24 @@ def test_a_state_or_freshness_file_replaced_by_a_fifo_is_never_read(mem: Path) -
     kept = common / "gitmem" / "agents" / f"freshness-{tip}.json"
     with fed_fifo(kept, kept.read_bytes()):
         assert state.freshness_known(common, tip) == {}
+
+
+def test_a_settings_file_that_is_a_fifo_is_never_waited_on(mem: Path, isolated_env: Path) -> None:
+    """The full path reads only a regular file for `.gitmem.toml`, `pyproject.toml` and the
+    user's own settings (anything else is ignored, with a warning), but the digest of the
+    inputs opened each of them like a file: a FIFO in one's place made every later hook and
+    `gitmem recall` wait for a writer forever, before the full path could answer. A FIFO
+    that does give bytes (fed_fifo) shows whether it was read: it must not be."""
+    from gitmem.repo.refs import GitFiles
+    from gitmem.settings.folders import user_settings_file
+
+    files = GitFiles.at(mem)
+    assert files is not None and state.inputs(str(mem), files) is not None
+    user = isolated_env / "gitmem" / "config.toml"
+    assert Path(user_settings_file()) == user
+    user.parent.mkdir(parents=True, exist_ok=True)
+    for path in (mem / ".gitmem.toml", mem / "pyproject.toml", user):
+        with fed_fifo(path, b'[memory]\ndir = ".memory"\n'):
+            assert state.inputs(str(mem), files) is None, path
+        path.unlink()
+    assert state.inputs(str(mem), files) is not None
