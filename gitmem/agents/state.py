@@ -207,10 +207,12 @@ def remember(root: str, digest: str, known: Known) -> None:
 # -- freshness, as of one tip ------------------------------------------------------------------
 #
 # How an entry stands at a commit (commits that touched its cited files since its admission,
-# cited files gone) is a pure function of that commit: the hooks keep what git answered for the
-# entries they showed, in one file named for the tip (`gitmem/agents/freshness-<tip>.json` in
-# the common directory), so an agent editing the same file again costs no git process.  A file
-# of another tip is never read (the name is the key); writing one removes the others.
+# cited files gone) is a pure function of that commit's history: the hooks keep what git
+# answered for the entries they showed, in one file named for the tip
+# (`gitmem/agents/freshness-<tip>.json` in the common directory), so an agent editing the same
+# file again costs no git process.  A file of another tip is never read (the name is the key),
+# nor one written before a shallow clone's history was deepened (_boundary); writing one
+# removes the others.
 
 #: At most this many entries are kept for one tip (a session shows far fewer).
 FRESHNESS_CAP: Final = 2000
@@ -220,14 +222,35 @@ def _freshness_file(common_dir: Path, tip: str) -> Path:
     return common_dir / "gitmem" / "agents" / f"freshness-{tip}.json"
 
 
+def _boundary(common_dir: Path) -> str | None:
+    """What, beside the tip, decides the history freshness is counted on: a shallow clone's
+    boundary (git's `shallow` file, digested; "-" when the clone is whole), where git calls
+    every file added. A deepening fetch (`git fetch --unshallow`) moves it and leaves the
+    tip, and counts kept for the tip alone went on being read. None when it cannot be read
+    (nothing is kept or read then)."""
+    from gitmem.repo.atomic import read_regular
+
+    try:
+        return hashlib.sha256(read_regular(common_dir / "shallow")).hexdigest()
+    except FileNotFoundError:
+        return "-"
+    except (OSError, ValueError):
+        return None
+
+
 def freshness_known(common_dir: Path, tip: str) -> dict[str, Freshness]:
     """What earlier calls learnt of the entries' freshness at tip, by entry path ({} when
     nothing, or when the file cannot be read as written)."""
     from gitmem.repo.atomic import read_regular
 
+    boundary = _boundary(common_dir)
+    if boundary is None:
+        return {}
     try:
         state = json.loads(read_regular(_freshness_file(common_dir, tip)))
         if state.get("version") != VERSION or state.get("tip") != tip:
+            return {}
+        if state.get("boundary") != boundary:
             return {}
         return {
             str(path): Freshness(int(stale), tuple(str(f) for f in missing))
@@ -242,12 +265,14 @@ def remember_freshness(common_dir: Path, tip: str, known: dict[str, Freshness]) 
     written is no failure (they ask git again)."""
     from gitmem.repo.atomic import atomic_write
 
-    if len(known) > FRESHNESS_CAP:
+    boundary = _boundary(common_dir)
+    if len(known) > FRESHNESS_CAP or boundary is None:
         return
     path = _freshness_file(common_dir, tip)
     state = {
         "version": VERSION,
         "tip": tip,
+        "boundary": boundary,
         "entries": {p: [f.stale_commits, list(f.missing_files)] for p, f in known.items()},
     }
     try:

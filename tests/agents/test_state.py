@@ -212,3 +212,36 @@ def test_a_settings_file_that_is_a_fifo_is_never_waited_on(mem: Path, isolated_e
             assert state.inputs(str(mem), files) is None, path
         path.unlink()
     assert state.inputs(str(mem), files) is not None
+
+
+def test_freshness_kept_in_a_shallow_clone_is_not_read_once_it_is_deepened(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Freshness is kept by tip, as a pure function of the tip's history; but a shallow
+    clone's history ends at its boundary, where git calls every file added, so an entry
+    admitted before it counts no commit since. `git fetch --unshallow` brings the history
+    and leaves the tip: the hooks went on reading the shallow clone's counts (0 where git now
+    says 2) until the branch moved."""
+    from gitmem.recall.freshness import Freshness, freshness
+    from gitmem.repo.gitcli import History
+
+    def commit(files: dict[str, str], message: str) -> None:
+        for name, text in files.items():
+            (repo / name).write_text(text)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", message)
+
+    commit({"a.py": "a\n", "e.md": "e\n"}, "admit e, citing a.py")
+    commit({"a.py": "a2\n"}, "touch a")
+    commit({"a.py": "a3\n"}, "touch a again")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    tip = git(clone, "rev-parse", "HEAD").strip()
+    common = clone / ".git"
+    entries = [("e.md", ["a.py"])]
+    shallow = freshness(History(clone), tip, entries)
+    state.remember_freshness(common, tip, dict(zip(["e.md"], shallow, strict=True)))
+    assert state.freshness_known(common, tip) == {"e.md": Freshness(0, ())}
+    git(clone, "fetch", "-q", "--unshallow")
+    assert freshness(History(clone), tip, entries) == [Freshness(2, ())]
+    assert state.freshness_known(common, tip) == {}
