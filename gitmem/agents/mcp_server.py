@@ -1143,6 +1143,8 @@ def _mended(exc: ValidationError) -> SessionMessage | None:
         return SessionMessage(jsonrpc_message_adapter.validate_python(value, by_name=False))
     except ValueError:  # not JSON after all, or no message (pydantic's error is a ValueError)
         return None
+    except RecursionError:  # nested deeper than Python's stack (the SDK's reader stops too):
+        return None  # no message; left unanswered it ended the read loop, and the server
 
 
 def _malformed(exc: ValidationError) -> JSONRPCError | None:

@@ -516,6 +516,36 @@ def test_a_line_that_is_no_message_is_answered_and_the_server_keeps_serving(
     assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
+def test_a_line_nested_past_any_reader_with_an_escape_is_answered_not_fatal(
+    tmp_path: Path,
+) -> None:
+    """A line whose arrays nest deeper than the SDK's JSON reader goes is invalid JSON to it;
+    holding a `\\u` escape, it was read again for an unpaired surrogate (_mended) by Python's
+    json module, whose RecursionError is no ValueError: it ended the server's read loop, and
+    the server, with the agent's session. It is a parse error, and the server serves on."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    transport = LineTransport(repo, env, tmp_path / "server.log")
+    depth = 100_000
+    nested = (
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping", "params": {"a": "\\u0041", "b": '
+        + "[" * depth
+        + "]" * depth
+        + "}}"
+    )
+
+    async def session() -> list[str]:
+        async with Client(transport, mode="legacy", read_timeout_seconds=60) as client:
+            await transport.line(nested.encode() + b"\n")
+            listed = await client.list_tools()
+        return [tool.name for tool in listed.tools]
+
+    assert sorted(anyio.run(session)) == sorted(TOOLS)
+    errors = [m for m in transport.received if "error" in m]
+    assert [(m["id"], m["error"]["code"]) for m in errors] == [(None, PARSE_ERROR)]
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
 def test_a_request_holding_half_an_emoji_is_served(tmp_path: Path) -> None:
     """JSON may escape an unpaired UTF-16 surrogate (JavaScript's JSON.stringify writes half
     an emoji so); the SDK's JSON reader refuses such a line, and the call went unanswered.
