@@ -57,8 +57,9 @@ __all__ = ["Catalog", "Listed", "load", "startable", "stored"]
 #: 6: only files at an entry's place (gitmem.model.names.entry_place) are listed;
 #: 7: an invisible character is taken out of a text field, no longer made a space
 #: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split;
-#: 8: the secret flag judges the fields whole, not as cut
-VERSION: Final = b"# gitmem agents catalog 8 "
+#: 8: the secret flag judges the fields whole, not as cut; 9: admitted_by and admitted only
+#: when they are text
+VERSION: Final = b"# gitmem agents catalog 9 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -100,6 +101,14 @@ def _field(value: object, limit: int = 300) -> str:
     return clean(str(value), limit).replace("\t", " ").replace(_SEP, " ")
 
 
+def _text(value: object, limit: int) -> str:
+    """A provenance field (admitted_by, admitted) as a reader of the entry takes it: only
+    text (gitmem.agents.precedents.provenance, else "unknown"). Written out, a list kept
+    "['human:bob', 'human:carol']", and a warm precedents block and memory_recent named an
+    admitter that the full path and memory_recall called unknown."""
+    return _field(value, limit) if isinstance(value, str) else ""
+
+
 def _items(value: object) -> str:
     values = value if isinstance(value, list | tuple) else []
     return _SEP.join(_field(v, 500) for v in values)
@@ -126,7 +135,7 @@ def line_of(path: str, data: bytes) -> bytes | None:
     if found.get("status") != "admitted":
         return None
     fields = [
-        _field(found.get("admitted", ""), 20),
+        _text(found.get("admitted"), 20),
         _field(found.get("id", ""), 200),
         _field(found.get("type", ""), 60),
         _field(path, 500),
@@ -135,7 +144,7 @@ def line_of(path: str, data: bytes) -> bytes | None:
         _items(found.get("supersedes")),
         _field(found.get("title", "")),
         _field(found.get("applies_when", "")),
-        _field(found.get("admitted_by", ""), 120),
+        _text(found.get("admitted_by"), 120),
     ]
     # judged whole: a field is cut (300 characters for a title), and a secret that begins
     # before the cut is kept in part, too short for the scanner, where the full path judges

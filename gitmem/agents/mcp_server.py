@@ -803,8 +803,8 @@ def build_server(
                     e,
                     withheld(
                         Precedent(
-                            e.id, e.type, e.title, e.applies_when, e.path, e.admitted_by,
-                            e.admitted, n,
+                            e.id, e.type, e.title, e.applies_when, e.path,
+                            e.admitted_by or "unknown", e.admitted or "unknown", n,
                         ),
                         held,
                         *e.tags,

@@ -1015,6 +1015,35 @@ def test_hidden_characters_in_who_admitted_an_entry_and_when_never_reach_the_age
     assert tag[0] not in said and "\u202e" not in said
 
 
+def test_recent_and_recall_say_the_same_of_an_admitter_that_is_no_text(server: Server) -> None:
+    """memory_recall takes an `admitted_by` that is no text (a list, committed around the
+    gate), or none, for unknown; memory_recent, from the agents' catalog, said
+    "['human:bob', 'human:carol']", or nothing."""
+    repo = server.repo
+    entries = {}
+    for slug, by in (
+        ("rotate-the-deploy-keys", "[human:bob, human:carol]\n"),
+        ("prune-the-caches", ""),
+    ):
+        entry_id = f"local-method-20260101-{slug}"
+        entries[f".gitmem/entries/method/{entry_id}.md"] = (
+            f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+            f"title: {slug.replace('-', ' ').capitalize()}\napplies_when: when we {slug}\n"
+            "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+            + (f"admitted_by: {by}" if by else "")
+            + "---\n\n## Context\nA release.\n\n## Content\nDo it.\n\n## Evidence\nThe audit.\n"
+        )
+    main, _ = _committed_on_main(repo, entries)
+    try:
+        recent = server.ok("memory_recent", {"k": 100})
+        recalled = server.ok("memory_recall", {"query": "rotate the deploy keys"})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    mine = {e["id"]: e["admitted_by"] for e in recent["entries"] if "20260101" in e["id"]}
+    assert set(mine.values()) == {"unknown"}, mine
+    assert recalled["entries"][0]["admitted_by"] == "unknown"
+
+
 def test_an_admitted_entry_holding_a_secret_is_shown_withheld(server: Server) -> None:
     """The gates scan an entry when it is admitted, but main may hold one admitted before a
     rule existed, or pushed where no server hook runs: recall, the latest admissions and the

@@ -182,3 +182,28 @@ def test_the_warm_answer_is_the_full_answer_for_every_question(
             assert got is not None and asdict(got) == asdict(full), question
             stale += sum(bool(h.freshness) for h in got.entries)
     assert stale > 0  # the comparison covered hits whose freshness says something
+
+
+def test_a_warm_precedents_block_says_who_admitted_an_entry_as_the_full_path_says_it(
+    recalled: Path,
+) -> None:
+    """An entry whose `admitted_by` is no text (a list, committed around the gate):
+    the full path reads it as unknown, but the agents' catalog kept the value written out
+    ("['human:bob', 'human:carol']"), so the warm block named an admitter the full one did
+    not, and memory_recent an admitter memory_recall did not."""
+    from gitmem.agents import catalog
+    from gitmem.repo.workspace import open_workspace
+
+    entry = next((recalled / ".gitmem/entries").glob("decision/*.md"))
+    text = entry.read_text()
+    by = next(line for line in text.splitlines() if line.startswith("admitted_by: "))
+    entry.write_text(text.replace(by, "admitted_by: [human:bob, human:carol]"))
+    git(recalled, "commit", "-q", "--no-verify", "-am", "admitted_by written otherwise")
+    asked = ("pygit2 hooks", "--format", "precedents")
+    recall(recalled, *asked)  # remembers where the memory is
+    full, opened = recall(recalled, *asked)
+    assert opened and "admitted by unknown" in full
+    ws = open_workspace(recalled)
+    memory = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
+    catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries"))
+    assert recall(recalled, *asked) == (full, False)
