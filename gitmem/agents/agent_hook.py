@@ -313,6 +313,12 @@ class _Memory(Memory):
                 state.remember_freshness(self.common_dir, tip, known)
             notes = [known[e.path].note for e in listed]
         flagged = {e.id for e in listed if e.secret}
+        if flagged:  # judged whole, as read from the entries (gitmem.agents.catalog.whole)
+            from gitmem.agents.catalog import whole
+
+            store = self.workspace().store
+            tree = store.tree_of(tip)
+            listed = [whole(store, tree, e) if e.secret else e for e in listed]
         shown = (
             withheld(
                 Precedent(

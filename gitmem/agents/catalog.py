@@ -50,7 +50,7 @@ from gitmem.repo.atomic import open_regular, sweep_temporaries
 if TYPE_CHECKING:
     from gitmem.repo.store import Store, TreeItem
 
-__all__ = ["Catalog", "Listed", "load", "startable", "stored"]
+__all__ = ["Catalog", "Listed", "load", "startable", "stored", "whole"]
 
 #: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean);
 #: 5: a line says whether its fields hold a secret;
@@ -182,6 +182,30 @@ def _parse(line: bytes) -> Listed | None:
         items(files),
         items(supersedes),
         secret == "1",
+    )
+
+
+def whole(store: Store, tree: str | None, listed: Listed) -> Listed:
+    """A line the catalog flags as holding a secret, with the fields a line cleans and cuts
+    read whole from its entry at tree, for `withheld` to judge against main's allowed.md
+    (gitmem.agents.precedents). Judged as the line keeps them, a secret was missed where
+    the cut kept only its first characters, or where cleaning made a hidden character inside
+    it a space, and the precedent showed what the scanner no longer saw. A secret main's
+    allowed.md lists is shown, as memory_recall shows it."""
+    from gitmem.agents.precedents import read_fields
+
+    found = read_fields(store, tree, listed.path, ("title", "applies_when", "admitted_by", "tags"))
+
+    def text(name: str, kept: str) -> str:
+        value = found.get(name)
+        return value if isinstance(value, str) and value else kept
+
+    tags = found.get("tags")
+    return listed._replace(
+        title=text("title", listed.title),
+        applies_when=text("applies_when", listed.applies_when),
+        admitted_by=text("admitted_by", listed.admitted_by),
+        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else listed.tags,
     )
 
 

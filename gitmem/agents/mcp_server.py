@@ -108,11 +108,9 @@ from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
 
 if TYPE_CHECKING:
-    from gitmem.agents.catalog import Listed
     from gitmem.lifecycle.candidates import Review
     from gitmem.recall.engine import Why
     from gitmem.repo.gitcli import PinnedRepository
-    from gitmem.repo.store import Store
     from gitmem.repo.workspace import Workspace
 
 __all__ = [
@@ -531,28 +529,6 @@ def _as_list(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
 
-def _whole(store: Store, tree: str | None, listed: Listed) -> Listed:
-    """A catalog line the catalog flags as holding a secret, with the fields it cuts read
-    whole from its entry, for `withheld` to judge: judged as cut, a secret that began before
-    the cut was kept in part, too short for the scanner, and shown. One that main's
-    allowed.md lists is shown, as memory_recall shows it."""
-    from gitmem.agents.precedents import read_fields
-
-    found = read_fields(store, tree, listed.path, ("title", "applies_when", "admitted_by", "tags"))
-
-    def text(name: str, cut: str) -> str:
-        value = found.get(name)
-        return value if isinstance(value, str) and value else cut
-
-    tags = found.get("tags")
-    return listed._replace(
-        title=text("title", listed.title),
-        applies_when=text("applies_when", listed.applies_when),
-        admitted_by=text("admitted_by", listed.admitted_by),
-        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else listed.tags,
-    )
-
-
 def _recall_types(types: list[str] | None, step: Step | None) -> list[str] | None:
     """The types to recall: those given, plus those the step needs (`gitmem recall --step`);
     None (every type) when neither narrows it."""
@@ -789,7 +765,7 @@ def build_server(
             memory = store.subtree(tree, ws.dir) if tree else None
             entries_tree = store.subtree(memory, "entries") if memory else None
             listed = [
-                _whole(store, tree, e) if e.secret else e
+                catalog.whole(store, tree, e) if e.secret else e
                 for e in catalog.load(store, ws.dir, entries_tree).recent(k, types, tags)
             ]
             notes = (

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -632,14 +633,16 @@ def _entry(entry_id: str, title: str, applies: str, files: str = "[]") -> str:
     )
 
 
-def _secret_on_main(tmp_path: Path, hidden: str = "") -> tuple[Repo, str, str]:
+def _secret_on_main(
+    tmp_path: Path, written: Callable[[str], str] = lambda secret: secret
+) -> tuple[Repo, str, str]:
     """A repository whose main holds, beside three plain entries, an admitted entry whose
     title and situation hold a secret (committed with the hooks off, as where no server hook
-    runs), with hidden, when given, in its middle; its id and the secret as written."""
+    runs), as written() writes it; its id and the secret."""
     from secret_samples import POSITIVES
 
     _, _, secret = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
-    secret = secret[: len(secret) // 2] + hidden + secret[len(secret) // 2 :]
+    written_secret = written(secret)
     env = isolation(tmp_path)
     root = tmp_path / "work"
     _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
@@ -650,8 +653,8 @@ def _secret_on_main(tmp_path: Path, hidden: str = "") -> tuple[Repo, str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     secret_id = "local-method-20260101-deploy-the-release-script"
     (folder / f"{secret_id}.md").write_text(
-        _entry(secret_id, f"Deploy the release script {secret}",
-               f"deploying the release script with {secret}", "[src/deploy.py]")
+        _entry(secret_id, f"Deploy the release script {written_secret}",
+               f"deploying the release script with {written_secret}", "[src/deploy.py]")
     )  # fmt: skip
     for n, topic in enumerate(("schema migrations", "log rotation", "feature flags")):
         entry_id = f"local-method-2026010{n + 2}-review-{topic.replace(' ', '-')}"
@@ -677,12 +680,19 @@ def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_pat
         assert secret not in said
 
 
-def test_a_secret_split_by_an_invisible_character_is_withheld_too(tmp_path: Path) -> None:
-    """The scanner reads through a zero-width space in a key, as a person reading the title
-    does; the agents' catalog judged the title once flattened, where that space had become a
-    plain one, and the hooks quoted the key with a space in its middle."""
-    project, secret_id, secret = _secret_on_main(tmp_path, hidden="\u200b")
-    halves = secret.split("\u200b")
+@pytest.mark.parametrize(
+    "written",
+    [lambda s: f"{s[:8]}\u200b{s[8:]}", lambda s: "x " * 130 + s],
+    ids=["split by a zero-width space", "split by the catalog's cut"],
+)
+def test_a_secret_the_catalog_shows_split_is_withheld_from_the_context(
+    tmp_path: Path, written: Callable[[str], str]
+) -> None:
+    """The catalog flags a line whose fields hold a secret, judged whole; the hook then judged
+    the line's own text against main's allowed.md, and that text is cleaned (a zero-width
+    space made a space) and cut (300 characters): the scanner found no secret there, and the
+    precedent showed the key split by a space, or its first characters."""
+    project, secret_id, secret = _secret_on_main(tmp_path, written)
     prompt = project.context("UserPromptSubmit", project.event(
         "UserPromptSubmit", prompt="how do I deploy the release script?"))  # fmt: skip
     edit_input = {"file_path": "src/deploy.py", "old_string": "a", "new_string": "b"}
@@ -691,7 +701,7 @@ def test_a_secret_split_by_an_invisible_character_is_withheld_too(tmp_path: Path
     )
     for said in (prompt, edit):
         assert said is not None and secret_id in said and "withheld" in said, said
-        assert not any(half in said for half in halves), said
+        assert secret[:6] not in said and secret[-6:] not in said, said
 
 
 def test_recall_s_precedents_block_withholds_an_entry_holding_a_secret(tmp_path: Path) -> None:
