@@ -209,3 +209,28 @@ def test_a_secret_the_cut_of_a_long_field_splits_is_flagged() -> None:
     assert line is not None and secret[:9].encode() in line  # the part the cut kept
     listed = catalog._parse(line)
     assert listed is not None and listed.secret
+
+
+@pytest.mark.parametrize("name", ["two  spaces", "a\ttab", "tag\U000e0041char", "trailing "])
+def test_an_entry_whose_file_name_a_line_cleans_goes_when_its_file_goes(
+    memory: Path, name: str
+) -> None:
+    """A line keeps its entry's path cleaned (a hidden or control character made a space,
+    runs of spaces made one), and an update dropped the lines of the paths the diff removed
+    by comparing those with the raw paths: an entry whose file name cleaning changes (one
+    committed without the gate) stayed listed after its file was deleted, by memory_recent,
+    the export and the edit hook, until a catalog was built from scratch."""
+    kept = _admit(memory, "Lesson to keep")
+    _load(memory)
+    text = next((memory / ".gitmem/entries").glob(f"*/{kept}.md")).read_text()
+    odd = "local-method-20260101-odd"
+    path = memory / ".gitmem/entries/method" / f"{odd} {name}.md"
+    path.write_text(text.replace(kept, odd))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "an entry with an odd file name")
+    assert sorted(e.id for e in _load(memory)) == sorted([kept, odd])
+    path.unlink()
+    (memory / ".gitmem/entries/notes.txt").write_text("a tree no catalog has seen\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "it goes")
+    assert [e.id for e in _load(memory)] == [kept]
