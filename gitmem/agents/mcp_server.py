@@ -525,6 +525,14 @@ def _line(text: str) -> str:
     return clean(text, limit=len(text) + 1)
 
 
+def _visible(p: Precedent) -> Precedent:
+    """A precedent whose id, path and freshness note (which names the files it cites) show
+    each hidden character as its code point (`reveal`), as a text quoted whole does: main
+    may hold file names no gate saw, and they reached the structured answers, the resource
+    links and the text's "Read:" line as they were."""
+    return p._replace(id=reveal(p.id), path=reveal(p.path), freshness=reveal(p.freshness))
+
+
 def _as_list(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
@@ -688,7 +696,7 @@ def build_server(
                 (r, withheld(p, held))
                 for r, p in zip(found, from_recalled(ws.store, tree, found), strict=True)
             ]
-            kept = [(r, p) for r, p in shown if p is not None]
+            kept = [(r, _visible(p)) for r, p in shown if p is not None]
             precedents = [p for _, p in kept]
             entries = [
                 RecalledEntry(
@@ -699,7 +707,9 @@ def build_server(
                     score=round(r.score, 3),
                     path=p.path,
                     stale_commits=r.stale_commits,
-                    missing_files=[] if p.freshness == WITHHELD else list(r.missing_files),
+                    missing_files=(
+                        [] if p.freshness == WITHHELD else [reveal(f) for f in r.missing_files]
+                    ),
                     freshness=p.freshness,
                     admitted_by=_line(p.admitted_by),
                     admitted=_line(p.admitted),
@@ -788,7 +798,7 @@ def build_server(
                 )
                 for e, n in zip(listed, notes, strict=True)
             ]  # fmt: skip
-            kept = [(e, p) for e, p in shown if p is not None]
+            kept = [(e, _visible(p)) for e, p in shown if p is not None]
             precedents = [p for _, p in kept]
             result = RecentResult(
                 entries=[
@@ -892,7 +902,7 @@ def build_server(
                 status="candidate" if pending else entry.status,
                 type=entry.type,
                 title=clean(entry.title),
-                where=where,
+                where=reveal(where),
                 admitted_by=by or None,
                 admitted=when or None,
                 text=shown,
@@ -911,7 +921,7 @@ def build_server(
                 else f"{entry.status}: not admitted, so not a precedent yet"
             )
             framing = CANDIDATE_PREAMBLE if pending else PREAMBLE
-            text = f"`{entry.id}` ({status}; {where})\n\n{_quoted_entry(shown, framing)}"
+            text = f"`{entry.id}` ({status}; {reveal(where)})\n\n{_quoted_entry(shown, framing)}"
             return _answer(text, [], result)
 
     # -- resources --------------------------------------------------------------------------

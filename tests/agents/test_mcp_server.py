@@ -1044,6 +1044,39 @@ def test_recent_and_recall_say_the_same_of_an_admitter_that_is_no_text(server: S
     assert recalled["entries"][0]["admitted_by"] == "unknown"
 
 
+def test_hidden_characters_in_an_entrys_paths_never_reach_the_structured_answer(
+    server: Server,
+) -> None:
+    """The structured answers cleaned a title and a situation, but passed paths on as they
+    were: an entry's file name and the files it cites (`path`, `missing_files`, the
+    `freshness` note naming them, memory_show's `where`), which main may hold as no gate saw
+    them, carried tag characters (ASCII a model reads and a person does not see) to the
+    agent. They are shown as their code points, as in a text quoted whole."""
+    repo = server.repo
+    tag = "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    entry_id = "local-method-20260101-sign-the-release-tags"
+    path = f".gitmem/entries/method/{entry_id}{tag}.md"
+    text_ = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        "title: Sign the release tags\napplies_when: signing the release tags\n"
+        f"files: [src/sign{tag}.py]\n"
+        "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+        "admitted_by: human:bob\n---\n\n## Context\nA release.\n\n"
+        "## Content\nSign them.\n\n## Evidence\nThe audit.\n"
+    )
+    main, _ = _committed_on_main(repo, {path: text_})
+    try:
+        recalled = server.ok("memory_recall", {"query": "sign the release tags"})
+        recent = server.ok("memory_recent", {"k": 100})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    assert [e["id"] for e in recalled["entries"]][:1] == [entry_id]
+    hit = recalled["entries"][0]
+    assert hit["missing_files"] and "cites missing file" in hit["freshness"]
+    said = json.dumps([recalled, recent], ensure_ascii=False)
+    assert entry_id in said and tag[0] not in said and "[4 hidden characters: U+E006F…]" in said
+
+
 def test_an_admitted_entry_holding_a_secret_is_shown_withheld(server: Server) -> None:
     """The gates scan an entry when it is admitted, but main may hold one admitted before a
     rule existed, or pushed where no server hook runs: recall, the latest admissions and the
