@@ -19,7 +19,7 @@ import os
 import subprocess
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from gitmem.errors import GitmemError, UsageError
 
@@ -393,6 +393,10 @@ def run_all(
     return out
 
 
+#: How many git processes History.missing runs side by side at most.
+_SIDE_BY_SIDE: Final = 16
+
+
 class History:
     """What gitmem.recall.freshness asks of a repository, answered by the git command line
     in folder: for a caller that has not loaded libgit2 (an agent's hook), where
@@ -459,5 +463,10 @@ class History:
         if done.returncode != 0 or len(lines) != len(asked):
             raise OSError(f"git cat-file failed: {done.stderr.decode('utf-8', 'replace')}")
         gone = [p for p, line in zip(asked, lines, strict=True) if line.endswith(" missing")]
-        named = self.run_git_all([["rev-parse", "--verify", "-q", f"{commit}:{p}"] for p in gone])
+        named: list[str] = []
+        for start in range(0, len(gone), _SIDE_BY_SIDE):  # a refactor may leave hundreds gone
+            part = gone[start : start + _SIDE_BY_SIDE]
+            named += self.run_git_all(
+                [["rev-parse", "--verify", "-q", f"{commit}:{p}"] for p in part]
+            )
         return {p for p, oid in zip(gone, named, strict=True) if not oid.strip()}

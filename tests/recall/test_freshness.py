@@ -205,3 +205,24 @@ def test_a_cited_submodule_is_present_through_both_readers(repo: Path) -> None:
     expected = [Freshness(1, ("vendor/lib/x.py", "vendor/gone"))]
     assert freshness(Store.open(repo), tip, entries) == expected
     assert freshness(History(repo), tip, entries) == expected
+
+
+def test_many_gone_files_are_asked_again_a_few_processes_at_a_time(repo: Path) -> None:
+    """Each cited file `git cat-file` calls missing is asked again of `git rev-parse` (a
+    submodule is no missing file); after a refactor an entry may cite 50 files that are all
+    gone, and memory_recent asks 100 entries: their questions run a bounded number of git
+    processes at a time, never one process per file at once."""
+    commit(repo, {"src/a.py": "a\n", "m/e.md": "e\n"}, "admit e")
+    tip = commit(repo, {"src/a.py": "a2\n"}, "touch a")
+    gone = [f"src/gone{n}.py" for n in range(50)]
+    batches: list[int] = []
+
+    class Counting(History):
+        def run_git_all(self, commands: list[list[str]]) -> list[str]:
+            batches.append(len(commands))
+            return super().run_git_all(commands)
+
+    entries = [("m/e.md", ["src/a.py", *gone])]
+    assert freshness(Counting(repo), tip, entries) == [Freshness(1, tuple(gone))]
+    asked_again = batches[:-1]  # the last batch counts the commits since the admission
+    assert sum(asked_again) == 50 and max(asked_again) <= 16
