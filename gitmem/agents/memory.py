@@ -169,10 +169,10 @@ def remembered_recall(
 def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Precedent] | None:
     """Precedents for a warm recall's hits, with each one's provenance from the agents'
     catalog of the remembered entries tree (gitmem.agents.catalog, which the hooks keep);
-    None when no catalog is kept for that tree, it lacks a hit, or it flags a hit's text as
-    holding a secret: the caller then reads the entries themselves
-    (gitmem.agents.precedents.from_recalled) and judges them against main's allowed.md
-    (gitmem.agents.precedents.withheld)."""
+    None when no catalog is kept for that tree, it lacks a hit (or lists it from another
+    file), or it flags a hit's text as holding a secret: the caller then reads the entries
+    themselves (gitmem.agents.precedents.from_recalled) and judges them against main's
+    allowed.md (gitmem.agents.precedents.withheld)."""
     from gitmem.agents import catalog
     from gitmem.agents.precedents import with_provenance
 
@@ -187,7 +187,10 @@ def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Preceden
     provenance: dict[str, tuple[str, str]] = {}
     for hit in hits:
         line = found.get(hit.id)
-        if line is None or line.secret:
+        # the line of the hit's own file: where two files hold one id (a copy come in
+        # without the gate), the catalog's line by the id may be the other's, whose
+        # provenance the full path (which reads the hit's file) never shows
+        if line is None or line.secret or line.path != hit.path:
             return None
         provenance[hit.id] = (line.admitted_by or "unknown", line.admitted or "unknown")
     return with_provenance(hits, lambda hit: provenance[hit.id])

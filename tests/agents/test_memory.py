@@ -207,3 +207,35 @@ def test_a_warm_precedents_block_says_who_admitted_an_entry_as_the_full_path_say
     memory = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
     catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries"))
     assert recall(recalled, *asked) == (full, False)
+
+
+def test_a_warm_precedents_block_takes_provenance_from_the_hits_own_file(
+    recalled: Path,
+) -> None:
+    """Two files hold one id (a copy in another type folder, committed around the gate),
+    each saying another admitter: recall answers from the one last in path order, and the
+    full path reads the provenance from that hit's file; the catalog found a line by the id
+    alone, which may be the other file's, so the warm block named the other admitter."""
+    from gitmem.agents import catalog
+    from gitmem.repo.workspace import open_workspace
+
+    entry = next((recalled / ".gitmem/entries").glob("decision/*.md"))
+    text = entry.read_text()
+    by = next(line for line in text.splitlines() if line.startswith("admitted_by: "))
+    copy = recalled / ".gitmem/entries/method" / entry.name
+    copy.parent.mkdir(exist_ok=True)
+    when = next(line for line in text.splitlines() if line.startswith("admitted: "))
+    copy.write_text(
+        text.replace(by, "admitted_by: human:mallory").replace(when, "admitted: 2020-01-01")
+    )
+    git(recalled, "add", "-A")
+    git(recalled, "commit", "-q", "--no-verify", "-m", "a copy saying another admitter")
+    asked = ("pygit2 hooks", "--format", "precedents")
+    recall(recalled, *asked)  # remembers where the memory is
+    full, opened = recall(recalled, *asked)
+    assert opened and "admitted by human:mallory" in full
+    ws = open_workspace(recalled)
+    memory = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
+    loaded = catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries"))
+    assert len([e for e in loaded if e.id == entry.stem]) == 2
+    assert recall(recalled, *asked)[0] == full
