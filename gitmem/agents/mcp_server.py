@@ -505,11 +505,12 @@ def _redacted(ws: Workspace, path: str, text: str) -> str:
 def _reviewed(review: Review) -> tuple[str, list[str]]:
     """A pending candidate's title and rule lines as the agent may read them: for one holding
     a secret, no title and only the SECRET lines (redacted by the scanner), since another
-    rule's line may quote the very value (a schema line names the tag it refuses)."""
+    rule's line may quote the very value (a schema line names the tag it refuses); a line's
+    hidden characters (a branch's name is anyone's push) shown as their code points."""
     secret = [p for p in review.problems if p.rule == "SECRET"]
     if not secret:
-        return clean(review.title), [str(p) for p in review.problems]
-    lines = [str(p) for p in secret]
+        return clean(review.title), [reveal(str(p)) for p in review.problems]
+    lines = [reveal(str(p)) for p in secret]
     others = len(review.problems) - len(secret)
     if others:
         lines.append(
@@ -865,9 +866,9 @@ def build_server(
                 title, problems = _reviewed(r)
                 items.append(
                     CandidateItem(
-                        id=r.candidate.id,
+                        id=reveal(r.candidate.id),  # a branch's name is anyone's text
                         title=title,
-                        branch=r.candidate.branch,
+                        branch=reveal(r.candidate.branch),
                         valid=not r.errors,
                         problems=problems,
                     )
@@ -1005,7 +1006,7 @@ def build_server(
         for r in pending:
             title, problems = _reviewed(r)
             broken = f" (breaks rules: {'; '.join(problems)})" if r.errors else ""
-            lines.append(f"- `{r.candidate.id}`: {clean(title)}{broken}")
+            lines.append(f"- `{reveal(r.candidate.id)}`: {clean(title)}{broken}")
         listing = "\n".join(lines) or "- (none: nothing waits for review)"
         return (
             "Help me review the project memory's pending candidates. For each one below, read "

@@ -1077,6 +1077,26 @@ def test_hidden_characters_in_an_entrys_paths_never_reach_the_structured_answer(
     assert entry_id in said and tag[0] not in said and "[4 hidden characters: U+E006F…]" in said
 
 
+def test_a_candidate_branch_named_with_hidden_characters_reaches_the_agent_visible(
+    server: Server,
+) -> None:
+    """A candidate branch is anyone's push, and its name may hold tag characters (git allows
+    them in a ref): memory_candidates answered its id and branch as they were, and the
+    review-candidates prompt quoted the id, so the agent read text a person does not see."""
+    repo = server.repo
+    tag = "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    branch = f"gitmem/local-method-20260101-odd{tag}"
+    git(repo, "branch", branch, "main")
+    try:
+        listed = server.ok("memory_candidates")
+        prompt = server.portal.call(server.client.get_prompt, "review-candidates", None)
+    finally:
+        git(repo, "branch", "-D", branch)
+    said = json.dumps(listed, ensure_ascii=False) + str(prompt)
+    assert "local-method-20260101-odd[4 hidden characters: U+E006F…]" in said
+    assert tag[0] not in said
+
+
 def test_an_admitted_entry_holding_a_secret_is_shown_withheld(server: Server) -> None:
     """The gates scan an entry when it is admitted, but main may hold one admitted before a
     rule existed, or pushed where no server hook runs: recall, the latest admissions and the
