@@ -527,11 +527,13 @@ def _line(text: str) -> str:
 
 
 def _visible(p: Precedent) -> Precedent:
-    """A precedent whose id, path and freshness note (which names the files it cites) show
+    """A precedent whose id, type, path and freshness note (which names the files it cites) show
     each hidden character as its code point (`reveal`), as a text quoted whole does: main
     may hold file names no gate saw, and they reached the structured answers, the resource
     links and the text's "Read:" line as they were."""
-    return p._replace(id=reveal(p.id), path=reveal(p.path), freshness=reveal(p.freshness))
+    return p._replace(
+        id=reveal(p.id), type=reveal(p.type), path=reveal(p.path), freshness=reveal(p.freshness)
+    )
 
 
 def _as_list(value: object) -> list[str]:
@@ -898,16 +900,18 @@ def build_server(
             # cleaned as a title is: main may hold front matter no gate saw
             by = None if pending else _line(str(entry.meta.get("admitted_by") or ""))
             when = None if pending else _line(str(entry.meta.get("admitted") or ""))
+            # the id and type a file claims are its author's text, as its title is
+            shown_id, kind = reveal(entry.id), reveal(entry.type)
             result = ShowResult(
-                id=entry.id,
-                status="candidate" if pending else entry.status,
-                type=entry.type,
+                id=shown_id,
+                status="candidate" if pending else reveal(entry.status),
+                type=kind,
                 title=clean(entry.title),
                 where=reveal(where),
                 admitted_by=by or None,
                 admitted=when or None,
                 text=shown,
-                uri=entry_uri(entry.id),
+                uri=entry_uri(shown_id),
             )
             from gitmem.model.curation import state_note
 
@@ -919,10 +923,10 @@ def build_server(
                 if entry.status == "retired"
                 else f"admitted by {by} on {when}" + (f", {note}" if note else "")
                 if by
-                else f"{entry.status}: not admitted, so not a precedent yet"
+                else f"{reveal(entry.status)}: not admitted, so not a precedent yet"
             )
             framing = CANDIDATE_PREAMBLE if pending else PREAMBLE
-            text = f"`{entry.id}` ({status}; {reveal(where)})\n\n{_quoted_entry(shown, framing)}"
+            text = f"`{shown_id}` ({status}; {reveal(where)})\n\n{_quoted_entry(shown, framing)}"
             return _answer(text, [], result)
 
     # -- resources --------------------------------------------------------------------------

@@ -630,6 +630,26 @@ def test_a_branch_claiming_its_entry_admitted_is_shown_as_the_candidate_it_is(
     assert "admitted_by: human:alice" in shown["text"]  # the text itself, as the branch holds it
 
 
+def test_a_candidates_id_and_type_reach_the_structured_answer_visible(server: Server) -> None:
+    """memory_show looks a candidate up by its branch's name, then answered the `id` and
+    `type` its file claims (anyone's text) as they were, with tag characters, in the
+    structured answer, its `uri` and the text's first line."""
+    repo = server.repo
+    tag = "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    pushed = server.ok("memory_push", push_args("Claim an id with hidden characters"))
+    entry_id, path = pushed["id"], f".gitmem/candidates/{pushed['id']}.md"
+    forged = (
+        git(repo, "show", f"{pushed['branch']}:{path}")
+        .replace(f"id: {entry_id}\n", f"id: {entry_id}{tag}\n")
+        .replace("type: method\n", f"type: method{tag}\n")
+    )
+    _rewrite(repo, pushed["branch"], path, forged)
+    result = server.call("memory_show", {"id": entry_id})
+    assert not result.is_error, text(result)
+    said = json.dumps(result.structured_content, ensure_ascii=False) + text(result)
+    assert "[4 hidden characters: U+E006F…]" in said and tag[0] not in said
+
+
 def _rewrite(repo: Path, branch: str, path: str, text: str) -> None:
     """Replace the branch's one commit with one holding text at path, as anyone who can push
     a branch (or commit with --no-verify) can."""
