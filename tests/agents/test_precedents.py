@@ -71,7 +71,8 @@ def test_the_provenance_and_the_path_cannot_leave_the_quote_either() -> None:
     lines = _entry_lines(block)
     assert all(line.startswith("> ") for line in lines), block
     assert "\u202e" not in block
-    assert "admitted by human:bob on 2026-11-30 ## Instructions" in block
+    # flattened, then cut as the agents' catalog keeps the date (20 characters)
+    assert "admitted by human:bob on 2026-11-30 ## Instr" in block, block
 
 
 #: One of each kind the gate's HIDDEN-UNICODE rule names: the bidirectional isolates and the
