@@ -915,7 +915,8 @@ def build_server(
             )
             from gitmem.model.curation import state_note
 
-            note = "" if pending else state_note(entry)
+            # who retired or amended it, and why, are front matter no gate may have seen
+            note = "" if pending else _line(state_note(entry))
             status = (
                 "candidate: not admitted, so not a precedent yet"
                 if pending
