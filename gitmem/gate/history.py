@@ -1371,6 +1371,21 @@ def _withhold(j: Judge, paths: list[str]) -> None:
     j.problems[:] = kept
 
 
+def _code_names_shown(j: Judge, paths: list[str]) -> list[str]:
+    """Paths outside the memory folder as a problem may print them: one whose name holds a
+    secret as `(withheld: …)` and its SHA-256's first 12 hex digits. The gate judges no code
+    file, nor its name, but a CANDIDATE-BRANCH message names the files a candidate branch
+    strays into, and it reaches CI logs and a code-scanning upload that the code does not."""
+    found = _scan_lines(j, paths)
+    return [
+        path
+        if number not in found
+        else "(withheld: a name holding a secret, sha256 "
+        f"{hashlib.sha256(path.encode('utf-8', 'surrogateescape')).hexdigest()[:12]})"
+        for number, path in enumerate(paths)
+    ]
+
+
 def _name_secrets(text: str) -> bool:
     from gitmem.gate import secrets
 
@@ -1635,7 +1650,7 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
                     commit,
                 )
         elif stray:
-            listed = ", ".join(stray[:5]) + (" …" if len(stray) > 5 else "")
+            listed = ", ".join(_code_names_shown(j, stray[:5])) + (" …" if len(stray) > 5 else "")
             j.add(
                 own,
                 "CANDIDATE-BRANCH",

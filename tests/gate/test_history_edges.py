@@ -943,6 +943,22 @@ def test_a_candidate_branch_with_many_stray_files_names_five(clone: Path) -> Non
 
 
 @e2e
+def test_a_stray_code_file_whose_name_holds_a_secret_is_not_named(clone: Path) -> None:
+    """The gate judges no code file's name, but the CANDIDATE-BRANCH message named each file
+    a candidate branch strays into as it was: a token in a code file's name reached the
+    push's output, CI logs and a code-scanning upload."""
+    token = github_token(11)
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    git(clone, "checkout", "-q", f"gitmem/{entry_id}")
+    write(clone, f"src/{token}.txt", "sneaky\n")
+    write(clone, "src/app.py", "print('sneaky')\n")
+    commit_all(clone, "the candidate and code")
+    stderr = rejected(push(clone, f"gitmem/{entry_id}"), "CANDIDATE-BRANCH")
+    assert token not in stderr and token[4:20] not in stderr, stderr
+    assert "changes src/app.py, (withheld: a name holding a secret, sha256 " in stderr, stderr
+
+
+@e2e
 def test_a_candidate_updated_with_main_is_read_from_its_own_file_in_a_long_push(
     clone: Path,
 ) -> None:
