@@ -32,7 +32,6 @@ moves by compare-and-swap, and the loser builds its commit again on the winner's
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 from collections.abc import Iterator
@@ -41,6 +40,7 @@ from pathlib import Path
 
 from gitmem.errors import UsageError
 from gitmem.repo.atomic import remove_temporaries_of
+from gitmem.repo.locks import exclusive
 from gitmem.repo.refs import is_object_id
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import Workspace
@@ -85,9 +85,9 @@ def one_at_a_time(store: Store) -> Iterator[None]:
             "you (is it a read-only mount, or another user's?), then run the command again"
         ) from None
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        with store.lent_to_git(handle):  # the turn outlasts a kill until its gits end
-            yield
+        # a file system that takes no flock gets a held file instead (gitmem.repo.locks)
+        with exclusive(handle, path), store.lent_to_git(handle):
+            yield  # the turn outlasts a kill until its gits end
     finally:
         os.close(handle)
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import json
 import mmap
@@ -51,6 +50,7 @@ from gitmem.errors import GitmemError
 from gitmem.model.names import entry_place
 from gitmem.recall.engine import Doc, Index, IndexFormatError
 from gitmem.repo.atomic import open_regular, sweep_temporaries
+from gitmem.repo.locks import exclusive
 
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
@@ -523,12 +523,10 @@ class RecallCache(_Stored):
                 raise
             yield False
             return
-        with os.fdopen(descriptor, "r+b") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield True
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        # a file system that takes no flock gets a held file instead (gitmem.repo.locks):
+        # without one, every recall there set the cache aside and rebuilt it from every entry
+        with os.fdopen(descriptor, "r+b"), exclusive(descriptor, self.root / "lock"):
+            yield True
 
     def _folder(self, kind: str) -> Path:
         """The folder of kind, made when missing; a link in its place is damage (ValueError:
