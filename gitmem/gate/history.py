@@ -385,14 +385,28 @@ def check_pushed_by_pre_commit(environ: Mapping[str, str]) -> Report:
     return check_pre_push(line, remote or None)
 
 
+#: the refs whose commits a server holds only as a push this judge judged brought them: a
+#: forge writes refs of its own without a push through the hook (GitHub's and Gitea's
+#: refs/pull/, GitLab's refs/merge-requests/ and refs/keep-around/, Gerrit's refs/changes/)
+JUDGED_REFS = ("refs/heads/", "refs/tags/", "refs/notes/")
+
+
+def _judged_ref(ref: str) -> bool:
+    """Whether the server holds ref's commits as judged: the walk of a push leaves those out,
+    and walks the rest (a fork's commits a forge holds for a pull request, when main brings
+    them, are new to the memory's judge)."""
+    return ref.startswith(JUDGED_REFS)
+
+
 def _default_branch(store: Store, remote: str | None) -> str:
     return (store.remote_default_branch(remote) if remote else None) or "main"
 
 
 def check_pre_receive(stdin: str) -> Report:
     """The server gate.  The repository is opened from the environment, so the objects git
-    holds in quarantine during the push are visible; every ref the server has is excluded
-    from the walk of new commits (never from the rules); the policy is the server's config."""
+    holds in quarantine during the push are visible; every branch, tag and notes ref the
+    server has is excluded from the walk of new commits (never from the rules; _judged_ref);
+    the policy is the server's config."""
     store = Store.open(None, from_env=True)
     updates = _as_written(store, _held(store, parse_updates(stdin, pre_push=False), "pre-receive"))
     config = store.config_section("gitmem")
@@ -418,7 +432,7 @@ def check_pre_receive(stdin: str) -> Report:
     unchecked = unchecked_objects(store)
     if unchecked:
         return _no_policy(unchecked)
-    exclude = list(store.refs("refs/").values())
+    exclude = [oid for ref, oid in store.refs("refs/").items() if _judged_ref(ref)]
     report = judge(store, updates, exclude=exclude, policy=policy, pusher=policy_mod.pusher())
     return report.in_mode(mode)
 

@@ -959,6 +959,30 @@ def test_a_stray_code_file_whose_name_holds_a_secret_is_not_named(clone: Path) -
 
 
 @e2e
+@pytest.mark.parametrize(
+    "server_ref", ["refs/pull/1/head", "refs/merge-requests/1/head", "refs/keep-around/x"]
+)
+def test_commits_a_forge_s_own_ref_holds_are_still_judged(
+    memory: Path, tmp_path: Path, server_ref: str
+) -> None:
+    """The walk of a push left out every commit the server held under any ref, as judged
+    when it was pushed. A forge writes refs of its own without a push through the hook (a
+    pull request from a fork, GitLab's merge-request and keep-around refs): a commit whose
+    message spoke for gitmem with a token in it, held so, then reached main unscanned when
+    a push of main brought it. Only branches, tags and notes, which every push is judged
+    for, leave their commits out."""
+    server = make_server(tmp_path)
+    clone = connect(memory, server)
+    write(clone, "src/app.py", "print('hello')\n")
+    held = commit_all(clone, f"gitmem: rotate {github_token(12)}")
+    git(server, "fetch", "-q", str(clone), f"{held}:{server_ref}")  # the forge's own write
+    write(clone, "src/app.py", "print('hello, again')\n")
+    commit_all(clone, "code")
+    stderr = rejected(push(clone, "main"), "SECRET")
+    assert held[:12] in stderr, stderr
+
+
+@e2e
 def test_a_candidate_updated_with_main_is_read_from_its_own_file_in_a_long_push(
     clone: Path,
 ) -> None:
