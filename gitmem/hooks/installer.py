@@ -99,22 +99,22 @@ def is_framework_hook(path: Path) -> bool:
     gitmem's way, the next `pre-commit install` moved gitmem's script to `.legacy`, which
     ran the framework's hook again from its chained name, and the framework refused every
     commit ("installed in migration mode"); so did `gitmem hooks install` run again after it."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(_MARKER_WINDOW)
-    except OSError:
-        return False
-    return any(line.strip().startswith(FRAMEWORK_MARK) for line in head.splitlines())
+    return _marked(path, FRAMEWORK_MARK)
 
 
 def is_gitmem_hook(path: Path) -> bool:
     """Whether the file at path is a gitmem script (any version), by its marker line."""
+    return _marked(path, MARKER)
+
+
+def _marked(path: Path, mark: bytes) -> bool:
+    """Whether a line near the top of the file at path starts with mark (False: unreadable)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(_MARKER_WINDOW)
     except OSError:
         return False
-    return any(line.strip().startswith(MARKER) for line in head.splitlines())
+    return any(line.strip().startswith(mark) for line in head.splitlines())
 
 
 def hooks_dir(repo_path: Path, pinned: PinnedRepository | None = None) -> Path:

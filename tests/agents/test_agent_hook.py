@@ -664,34 +664,21 @@ def _secret_on_main(
     return Repo(root, env, {}), secret_id, secret
 
 
-def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(tmp_path: Path) -> None:
-    """The gates scan an entry when it is admitted, but main may hold one admitted before a
-    rule existed, or pushed where no server hook runs: the precedents for a prompt and for a
-    file quoted its title and situation as they were."""
-    project, secret_id, secret = _secret_on_main(tmp_path)
-    prompt = project.context("UserPromptSubmit", project.event(
-        "UserPromptSubmit", prompt="how do I deploy the release script?"))  # fmt: skip
-    edit_input = {"file_path": "src/deploy.py", "old_string": "a", "new_string": "b"}
-    edit = project.context(
-        "PreToolUse", project.event("PreToolUse", tool_name="Edit", tool_input=edit_input)
-    )
-    for said in (prompt, edit):
-        assert said is not None and secret_id in said and "withheld" in said, said
-        assert secret not in said
-
-
 @pytest.mark.parametrize(
     "written",
-    [lambda s: f"{s[:8]}\u200b{s[8:]}", lambda s: "x " * 130 + s],
-    ids=["split by a zero-width space", "split by the catalog's cut"],
+    [lambda s: s, lambda s: f"{s[:8]}\u200b{s[8:]}", lambda s: "x " * 130 + s],
+    ids=["whole", "split by a zero-width space", "split by the catalog's cut"],
 )
-def test_a_secret_the_catalog_shows_split_is_withheld_from_the_context(
+def test_an_admitted_entry_holding_a_secret_is_withheld_from_the_context(
     tmp_path: Path, written: Callable[[str], str]
 ) -> None:
-    """The catalog flags a line whose fields hold a secret, judged whole; the hook then judged
-    the line's own text against main's allowed.md, and that text is cleaned (a zero-width
-    space made a space) and cut (300 characters): the scanner found no secret there, and the
-    precedent showed the key split by a space, or its first characters."""
+    """The gates scan an entry when it is admitted, but main may hold one admitted before a
+    rule existed, or pushed where no server hook runs: the precedents for a prompt and for a
+    file quoted its title and situation as they were. The catalog flags a line whose fields
+    hold a secret, judged whole; the hook then judged the line's own text against main's
+    allowed.md, and that text is cleaned (a zero-width space made a space) and cut (300
+    characters): the scanner found no secret there, and the precedent showed the key split
+    by a space, or its first characters."""
     project, secret_id, secret = _secret_on_main(tmp_path, written)
     prompt = project.context("UserPromptSubmit", project.event(
         "UserPromptSubmit", prompt="how do I deploy the release script?"))  # fmt: skip

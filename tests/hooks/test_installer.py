@@ -1087,6 +1087,19 @@ def _pre_commit_framework(repo: Path, env: dict[str, str], *args: str) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def _beside_the_framework(
+    repo: Path, stub: dict[str, str], tmp_path: Path
+) -> tuple[dict[str, str], Path]:
+    """repo with the pre-commit framework's config committed and its hook installed; the
+    environment the framework runs in, and the hooks folder."""
+    env = {**stub, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
+    git(repo, "add", ".pre-commit-config.yaml")
+    git(repo, "commit", "-q", "-m", "the framework's config")
+    _pre_commit_framework(repo, env, "install")
+    return env, repo / ".git" / "hooks"
+
+
 @pytest.mark.e2e
 def test_beside_the_pre_commit_framework_both_run_whichever_installs_again(
     repo: Path, stub: dict[str, str], tmp_path: Path
@@ -1096,12 +1109,7 @@ def test_beside_the_pre_commit_framework_both_run_whichever_installs_again(
     gitmem's script to `.legacy`, which ran the framework's hook again from its chained
     name, and the framework refused every commit from then on ("installed in migration
     mode"); `gitmem hooks install` run again after `pre-commit install` did the same."""
-    env = {**stub, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
-    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
-    git(repo, "add", ".pre-commit-config.yaml")
-    git(repo, "commit", "-q", "-m", "the framework's config")
-    folder = repo / ".git" / "hooks"
-    _pre_commit_framework(repo, env, "install")
+    env, folder = _beside_the_framework(repo, stub, tmp_path)
     framework = (folder / "pre-commit").read_bytes()
     for step, again in enumerate(("framework", "gitmem", "both")):
         install(repo, python=None)
@@ -1127,12 +1135,7 @@ def test_install_repairs_the_loop_an_earlier_chaining_of_the_framework_left(
     `pre-commit install` had moved gitmem's script to .legacy, every commit failed. Installing
     again now leaves that state working: the chained copy of the framework's own generated
     script, which gitmem's .legacy script ran, is removed."""
-    env = {**stub, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
-    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
-    git(repo, "add", ".pre-commit-config.yaml")
-    git(repo, "commit", "-q", "-m", "the framework's config")
-    folder = repo / ".git" / "hooks"
-    _pre_commit_framework(repo, env, "install")
+    env, folder = _beside_the_framework(repo, stub, tmp_path)
     # what the earlier chaining made, then the framework's own install again
     os.link(folder / "pre-commit", folder / ("pre-commit" + CHAINED_SUFFIX))
     (folder / "pre-commit").unlink()  # replaced by a rename, as the installer writes
