@@ -91,6 +91,22 @@ class Repo:
         jsonschema.validate(specific, DATA["outputs"][event])
         return answer
 
+    def pre_tool_use_bytes(self, raw: bytes, **env: str) -> dict[str, Any]:
+        """The PreToolUse hook's hookSpecificOutput for raw bytes on its input, run with env
+        added; it exits 0 and writes nothing to stderr."""
+        done = subprocess.run(
+            [GITMEM, "agent-hook", "PreToolUse"],
+            input=raw,
+            cwd=self.root,
+            env={**self.env, "CLAUDE_PROJECT_DIR": str(self.root), **env},
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0 and done.stderr == b""
+        specific: dict[str, Any] = json.loads(done.stdout)["hookSpecificOutput"]
+        return specific
+
     def context(self, event: str, payload: object) -> str | None:
         answer = self.hook(event, payload)
         if answer is None:
@@ -338,18 +354,7 @@ def test_a_write_into_the_memory_spelled_with_invalid_utf8_is_denied(
     payload = repo.event("PreToolUse", tool_name="Write", tool_use_id="toolu_1",
                          tool_input=tool_input)  # fmt: skip
     raw = bom + json.dumps(payload, ensure_ascii=False).encode().replace(b"NOTUTF8", b"\xff\xfe")
-    done = subprocess.run(
-        [GITMEM, "agent-hook", "PreToolUse"],
-        input=raw,
-        cwd=repo.root,
-        env={**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root)},
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0 and done.stderr == b""
-    answer = json.loads(done.stdout)
-    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert repo.pre_tool_use_bytes(raw)["permissionDecision"] == "deny"
 
 
 def test_a_deeply_nested_payload_is_still_judged(repo: Repo) -> None:
@@ -377,19 +382,9 @@ def test_the_answer_reaches_a_client_whatever_the_standard_output_s_encoding(
     the error went to the log, nothing was printed, and the write went through."""
     tool_input = {"file_path": ".gitmem/entries/\u65e5\u672c.md", "content": "x"}
     payload = repo.event("PreToolUse", tool_name="Write", tool_input=tool_input)
-    done = subprocess.run(
-        [GITMEM, "agent-hook", "PreToolUse"],
-        input=json.dumps(payload).encode(),
-        cwd=repo.root,
-        env={**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "PYTHONIOENCODING": encoding},
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0 and done.stderr == b""
-    answer = json.loads(done.stdout)
-    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert "\u65e5\u672c.md" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+    said = repo.pre_tool_use_bytes(json.dumps(payload).encode(), PYTHONIOENCODING=encoding)
+    assert said["permissionDecision"] == "deny"
+    assert "\u65e5\u672c.md" in said["permissionDecisionReason"]
 
 
 def test_a_megabyte_command_is_decided_and_a_write_into_the_memory_denied(repo: Repo) -> None:
