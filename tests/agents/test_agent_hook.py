@@ -551,13 +551,10 @@ def test_a_git_dir_git_cannot_open_leaves_the_guard_on(repo: Repo) -> None:
     folder the session is in, and the other events say nothing, as git would."""
     write = {"file_path": ".gitmem/entries/x.md", "content": "x"}
     payload = repo.event("PreToolUse", tool_name="Write", tool_input=write)
-    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "GIT_DIR": str(repo.root / "nope")}
-    done = subprocess.run(
-        [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=repo.root,
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    nope = str(repo.root / "nope")
+    said = repo.pre_tool_use_bytes(json.dumps(payload).encode(), GIT_DIR=nope)
+    assert said["permissionDecision"] == "deny"
+    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "GIT_DIR": nope}
     prompt = repo.event("UserPromptSubmit", prompt="payment retries")
     done = subprocess.run(
         [GITMEM, "agent-hook", "UserPromptSubmit"], input=json.dumps(prompt), cwd=repo.root,
@@ -574,13 +571,8 @@ def test_a_bare_git_dir_without_a_work_tree_leaves_the_guard_on(repo: Repo, tmp_
     _sh(tmp_path, repo.env, "git", "clone", "-q", "--bare", str(repo.root), str(bare))
     write = {"file_path": str(repo.root / ".gitmem/entries/x.md"), "content": "x"}
     payload = repo.event("PreToolUse", tool_name="Write", tool_input=write)
-    env = {**repo.env, "CLAUDE_PROJECT_DIR": str(repo.root), "GIT_DIR": str(bare)}
-    done = subprocess.run(
-        [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=repo.root,
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    said = repo.pre_tool_use_bytes(json.dumps(payload).encode(), GIT_DIR=str(bare))
+    assert said["permissionDecision"] == "deny"
 
 
 def test_the_memory_of_a_worktree_inside_the_project_is_guarded(tmp_path: Path) -> None:
