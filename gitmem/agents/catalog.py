@@ -13,13 +13,15 @@ One line per admitted entry (superseded entries are left out), tab-separated: ad
 id, type, path, tags, files, supersedes, title, applies_when, admitted_by, and `1` when the
 secret scanner finds a secret in those fields (else nothing: a hook then shows the entry
 without importing the scanner, gitmem.agents.precedents.withheld); lists joined by U+001F;
-text fields flattened to one line (gitmem.agents.precedents.clean).  Lines are sorted
-by admission date, newest first, then by id.  Before them the file keeps two sorted tables,
-one line each: the cited paths with the offsets of the lines citing each (newest first), and
-the ids with the offset of each one's line.  Finding the entries that cite the file being
-edited, or the line of one id (a recalled hit's provenance, whether a candidate is admitted),
-is a binary search of a table in the mapped file and a read of those lines, whatever the size
-of the memory (100,000 entries make a 30 MB catalog, whose scan alone would cost 10 to 30 ms).
+text fields flattened to one line (gitmem.agents.precedents.clean), but the entry's path and
+the cited files kept exact (`_kept`: only `%` and control characters escaped), since they are
+looked up in git.  Lines are sorted by admission date, newest first, then by id.  Before them
+the file keeps two sorted tables, one line each: the cited paths with the offsets of the lines
+citing each (newest first), and the ids with the offset of each one's line.  Finding the
+entries that cite the file being edited, or the line of one id (a recalled hit's provenance,
+whether a candidate is admitted), is a binary search of a table in the mapped file and a read
+of those lines, whatever the size of the memory (100,000 entries make a 30 MB catalog, whose
+scan alone would cost 10 to 30 ms).
 
 An agent's hook opens a catalog without opening the repository (`stored`: the git common
 directory, the memory folder and the tree id are all it needs), so this module loads pygit2
@@ -39,6 +41,7 @@ import contextlib
 import hashlib
 import mmap
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
@@ -58,8 +61,9 @@ __all__ = ["Catalog", "Listed", "load", "startable", "stored", "whole"]
 #: 7: an invisible character is taken out of a text field, no longer made a space
 #: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split;
 #: 8: the secret flag judges the fields whole, not as cut; 9: admitted_by and admitted only
-#: when they are text
-VERSION: Final = b"# gitmem agents catalog 9 "
+#: when they are text; 10: the entry's path and the cited files kept exact (`_kept`), not
+#: cleaned
+VERSION: Final = b"# gitmem agents catalog 10 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -114,6 +118,30 @@ def _items(value: object) -> str:
     return _SEP.join(_field(v, 500) for v in values)
 
 
+#: What a path field escapes: the escape itself, and the control characters (the line's tab,
+#: line break and list separator among them).
+_PATH_ESCAPED = re.compile("[%\x00-\x1f\x7f]")
+_PATH_ESCAPE = re.compile("%([0-9A-F]{2})")
+
+
+def _kept(path: str) -> str:
+    """A repository path as a line keeps it: exact, with `%` and each control character as
+    `%XX` (`_unkept` reverses it). Cleaned as text is (runs of spaces made one, a no-break
+    space made a space, hidden characters taken out), an entry's path or a cited file named
+    another file than git holds: its admission was not found (so its files' changes were
+    never counted, and it read as fresh) and a cited file that exists read as missing."""
+    return _PATH_ESCAPED.sub(lambda m: f"%{ord(m.group(0)):02X}", path)
+
+
+def _unkept(field: str) -> str:
+    return _PATH_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), field)
+
+
+def _paths(value: object) -> str:
+    values = value if isinstance(value, list | tuple) else []
+    return _SEP.join(_kept(str(v)) for v in values)
+
+
 def line_of(path: str, data: bytes) -> bytes | None:
     """The catalog line of one entry file, or None when it is not an admitted entry."""
     from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
@@ -138,9 +166,9 @@ def line_of(path: str, data: bytes) -> bytes | None:
         _text(found.get("admitted"), 20),
         _field(found.get("id", ""), 200),
         _field(found.get("type", ""), 60),
-        _field(path, 500),
+        _kept(path),
         _items(found.get("tags")),
-        _items(found.get("files")),
+        _paths(found.get("files")),
         _items(found.get("supersedes")),
         _field(found.get("title", "")),
         _field(found.get("applies_when", "")),
@@ -173,13 +201,13 @@ def _parse(line: bytes) -> Listed | None:
     return Listed(
         id_,
         type_,
-        path,
+        _unkept(path),
         title,
         applies,
         by,
         admitted,
         items(tags),
-        items(files),
+        tuple(_unkept(f) for f in items(files)),
         items(supersedes),
         secret == "1",
     )
@@ -294,7 +322,7 @@ class Catalog:
     def citing(self, path: str, limit: int) -> list[Listed]:
         """The newest admitted entries (at most limit) whose `files` name path exactly."""
         out = []
-        for offset in self._offsets(self._table, self._ids, path, limit):
+        for offset in self._offsets(self._table, self._ids, _kept(path), limit):
             listed = self._line(offset)
             if listed is not None and path in listed.files:
                 out.append(listed)
@@ -479,19 +507,18 @@ def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> lis
         changes = store.diff(base_tree, entries_tree, prefix=prefix)
         gone = {c.old.path for c in changes if c.old is not None}
         gone |= {c.path for c in changes}
-        if any(_field(path, 500) != path for path in gone):
-            # a line keeps its path cleaned (_field), so a changed file whose name cleaning
-            # changes (a control or hidden character, a run of spaces: none the gate lets
-            # in) cannot be told by it, and its line outlived its file: build from every entry
-            return None
         body = [x + b"\n" for x in bytes(base._data[base._body :]).split(b"\n") if x]
         if any(line.count(b"\t") != 10 for line in body):
             # not the eleven fields line_of writes: damage (only the header is checked when a
             # catalog is opened), and the entry it listed would be lost; another catalog, or
             # a build from every entry, gives the right lines
             continue
+        # a line keeps its path exact (_kept), so a changed file's line is told by it whatever
+        # its name holds (a hidden character, a run of spaces, a tab)
         lines = [
-            line for line in body if line.split(b"\t", 4)[3].decode("utf-8", "replace") not in gone
+            line
+            for line in body
+            if _unkept(line.split(b"\t", 4)[3].decode("utf-8", "replace")) not in gone
         ]
         for change in changes:
             new = change.new

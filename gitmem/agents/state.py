@@ -45,7 +45,9 @@ from gitmem.settings.folders import user_settings_file
 
 __all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remember_freshness"]
 
-VERSION: Final = 2  # 2: whether recall uses the semantic extra
+#: 2: whether recall uses the semantic extra; 3: freshness kept by an entry's exact path, and
+#: with its cited files exact (the agents' catalog had both cleaned: gitmem.agents.catalog)
+VERSION: Final = 3
 NAME: Final = "agent-hooks.json"
 #: How many answers the state file keeps, one per set of inputs, newest first: a user's shell
 #: and an agent's hooks may differ in their GITMEM_* variables, and neither should undo the

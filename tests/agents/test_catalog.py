@@ -211,11 +211,38 @@ def test_a_secret_the_cut_of_a_long_field_splits_is_flagged() -> None:
     assert listed is not None and listed.secret
 
 
+def test_a_line_keeps_its_paths_exact_and_finds_their_citations() -> None:
+    """A line kept its entry's path and the files it cites cleaned as text (a run of spaces
+    made one, a no-break space made a space, a trailing space dropped, a tab made a space):
+    freshness asked git about files it does not hold, and the edit hook found no precedent
+    for such a file. They are kept exact, only `%` and control characters escaped."""
+    import json
+
+    entry_id = "local-method-20260101-a"
+    path = f".gitmem/entries/method/{entry_id}  copy.md"
+    files = ["docs/menu  v2.md", "docs/caf\u00e9\u00a0menu.txt", "a\ttab%09.txt", "end "]
+    text = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\ntitle: A\n"
+        f"applies_when: a\nfiles: {json.dumps(files, ensure_ascii=False)}\n"
+        "source: human:a\ncreated: 2026-01-01\nadmitted: 2026-01-02\nadmitted_by: human:b\n"
+        "---\n\n## Context\nc\n\n## Content\nc\n\n## Evidence\ne\n"
+    )
+    line = catalog.line_of(path, text.encode())
+    assert line is not None and line.count(b"\t") == 10 and line.count(b"\n") == 1
+    listed = catalog._parse(line)
+    assert listed is not None and (listed.path, listed.files) == (path, tuple(files))
+    tree = "0" * 40
+    found = catalog.Catalog(tree, *catalog._compose(tree, [line]))
+    for name in files:
+        assert [e.id for e in found.citing(name, 5)] == [entry_id], name
+    assert found.citing("docs/menu v2.md", 5) == [] and found.citing("a tab%09.txt", 5) == []
+
+
 @pytest.mark.parametrize("name", ["two  spaces", "a\ttab", "tag\U000e0041char", "trailing "])
 def test_an_entry_whose_file_name_a_line_cleans_goes_when_its_file_goes(
     memory: Path, name: str
 ) -> None:
-    """A line keeps its entry's path cleaned (a hidden or control character made a space,
+    """A line kept its entry's path cleaned (a hidden or control character made a space,
     runs of spaces made one), and an update dropped the lines of the paths the diff removed
     by comparing those with the raw paths: an entry whose file name cleaning changes (one
     committed without the gate) stayed listed after its file was deleted, by memory_recent,

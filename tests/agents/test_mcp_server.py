@@ -1104,6 +1104,47 @@ def test_recent_and_recall_say_the_same_of_an_admitter_that_is_no_text(server: S
     assert recalled["entries"][0]["admitted_by"] == "unknown"
 
 
+def test_recent_says_what_recall_says_of_the_freshness_of_oddly_named_files(
+    server: Server,
+) -> None:
+    """memory_recent reads the agents' catalog, whose lines kept an entry's path and the files
+    it cites cleaned as text is: a run of spaces made one, a no-break or an ideographic space
+    made a space, a trailing space dropped. git was then asked about names it does not hold:
+    cited files that exist read as missing, and the entry's own admission was not found, so
+    the changes to its files went uncounted. memory_recall, which keeps the names, said the
+    entry may be stale; memory_recent says so too."""
+    repo = server.repo
+    entry_id = "local-method-20260101-keep-the-menus-in-sync"
+    path = f".gitmem/entries/method/{entry_id}  copy.md"
+    cited = [
+        "docs/menu  v2.md",
+        "docs/caf\u00e9\u00a0menu.txt",
+        "docs/\u3000wide.txt",
+        '"quoted" name.txt',
+        "docs/back\\slash.txt",
+        "docs/trailing.txt ",
+    ]
+    text_ = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        "title: Keep the menus in sync\napplies_when: keeping the menus in sync\n"
+        f"files: {json.dumps(cited, ensure_ascii=False)}\n"
+        "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+        "admitted_by: human:bob\n---\n\n## Context\nA release.\n\n"
+        "## Content\nKeep them in sync.\n\n## Evidence\nThe audit.\n"
+    )
+    main, _ = _committed_on_main(repo, {path: text_, **{f: "one\n" for f in cited}})
+    try:
+        _committed_on_main(repo, {f: "two\n" for f in cited})
+        recalled = server.ok("memory_recall", {"query": "keep the menus in sync"})
+        recent = server.ok("memory_recent", {"k": 100})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    stale = "may be stale: 1 commit touched its files since admission"
+    assert [(e["id"], e["freshness"]) for e in recalled["entries"]][:1] == [(entry_id, stale)]
+    mine = [(e["path"], e["freshness"]) for e in recent["entries"] if e["id"] == entry_id]
+    assert mine == [(path, stale)], recent
+
+
 def test_hidden_characters_in_an_entrys_paths_never_reach_the_structured_answer(
     server: Server,
 ) -> None:
