@@ -46,8 +46,9 @@ from gitmem.settings.folders import user_settings_file
 __all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remember_freshness"]
 
 #: 2: whether recall uses the semantic extra; 3: freshness kept by an entry's exact path, and
-#: with its cited files exact (the agents' catalog had both cleaned: gitmem.agents.catalog)
-VERSION: Final = 3
+#: with its cited files exact (the agents' catalog had both cleaned: gitmem.agents.catalog);
+#: 4: freshness of the commits as they are, never as a replace ref has git read them
+VERSION: Final = 4
 NAME: Final = "agent-hooks.json"
 #: How many answers the state file keeps, one per set of inputs, newest first: a user's shell
 #: and an agent's hooks may differ in their GITMEM_* variables, and neither should undo the
@@ -209,12 +210,13 @@ def remember(root: str, digest: str, known: Known) -> None:
 # -- freshness, as of one tip ------------------------------------------------------------------
 #
 # How an entry stands at a commit (commits that touched its cited files since its admission,
-# cited files gone) is a pure function of that commit's history: the hooks keep what git
-# answered for the entries they showed, in one file named for the tip
-# (`gitmem/agents/freshness-<tip>.json` in the common directory), so an agent editing the same
-# file again costs no git process.  A file of another tip is never read (the name is the key),
-# nor one written before a shallow clone's history was deepened (_boundary); writing one
-# removes the others.
+# cited files gone) is a pure function of that commit's history, its commits read as they are
+# (gitmem.recall.freshness has git read no replace ref, which would change what a commit
+# reads as while its id stays): the hooks keep what git answered for the entries they showed,
+# in one file named for the tip (`gitmem/agents/freshness-<tip>.json` in the common
+# directory), so an agent editing the same file again costs no git process.  A file of
+# another tip is never read (the name is the key), nor one written before a shallow clone's
+# history was deepened (_boundary); writing one removes the others.
 
 #: At most this many entries are kept for one tip (a session shows far fewer).
 FRESHNESS_CAP: Final = 2000

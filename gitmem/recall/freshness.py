@@ -8,10 +8,11 @@ site all say it this way; this module is the one place that computes it and word
 Finding the admitting commit is a path-limited walk of the first-parent history, which
 libgit2 does not offer: git answers it.  One `git log` finds every entry's admission while one
 `git cat-file` says which cited files are gone, side by side; then the counts are asked side by
-side, so five entries cost two git round trips, not eleven.  The
-repository is anything with the three questions of `History`: gitmem.repo.store.Store in a
-process that has opened the repository, gitmem.repo.gitcli.History (the git command line
-alone) in an agent's hook that has not.  This module imports only the standard library.
+side, so five entries cost two git round trips, not eleven.  Every commit is read as it is,
+never as a replace ref (`git replace`) has git read another in its place.  The repository is
+anything with the three questions of `History`: gitmem.repo.store.Store in a process that has
+opened the repository, gitmem.repo.gitcli.History (the git command line alone) in an agent's
+hook that has not.  This module imports only the standard library.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 __all__ = ["Freshness", "History", "freshness", "note"]
+
+#: git reads each commit as it is, never a replace ref's stand-in (`git replace`): pygit2, which
+#: answers `missing` for the opened repository, knows no replace refs, and the hooks keep the
+#: counts by the tip's id, which a replace ref leaves as it was (gitmem.repo.gitcli, whose
+#: History asks the other questions, gives git the same option: READ_AS_THEY_ARE).
+_AS_THEY_ARE = ("--no-replace-objects",)
 
 
 class History(Protocol):
@@ -128,12 +135,8 @@ def freshness(
         for i, (path, _) in enumerate(entries)
         if present[i] and path in admitted
     ]
-    counted = repo.run_git_all(
-        [
-            ["--literal-pathspecs", "rev-list", "--count", f"{a}..{tip}", "--", *present[i]]
-            for i, a in since
-        ]
-    )
+    count = [*_AS_THEY_ARE, "--literal-pathspecs", "rev-list", "--count"]
+    counted = repo.run_git_all([[*count, f"{a}..{tip}", "--", *present[i]] for i, a in since])
     stale = [0] * len(entries)
     for (i, _), out in zip(since, counted, strict=True):
         stale[i] = int(out) if out.strip().isdigit() else 0

@@ -263,6 +263,13 @@ class GitIn(NamedTuple):
         return output_in(self.folder, *args, pinned=self.pinned)
 
 
+#: git reading each object named as it is: a replace ref (`git replace`, refs/replace/<id>)
+#: has git read another commit or tree in its place, where pygit2 (the opened repository)
+#: reads the one named, and the agents' hooks keep what git answered by the tip's id, which a
+#: replace ref leaves as it was (gitmem.agents.state). Given to every git that answers
+#: gitmem.recall.freshness, as the gate gives it to its own (gitmem.gate.history).
+READ_AS_THEY_ARE: Final = ("--no-replace-objects",)
+
 #: Up to how many paths newest_per_path asks git one path at a time, side by side, where
 #: the commit-graph has changed-path filters (a recall's hits; not a site's every entry).
 ONE_BY_ONE_MAX = 8
@@ -338,8 +345,9 @@ def _walk(
         return found
     with subprocess.Popen(
         [
-            # the paths come from entries' `files:`: never pathspec magic or patterns
-            *("git", "--literal-pathspecs", "log", "--first-parent", *options),
+            # the paths come from entries' `files:`: never pathspec magic or patterns; the
+            # commits as they are, never a replace ref's (READ_AS_THEY_ARE)
+            *("git", *READ_AS_THEY_ARE, "--literal-pathspecs", "log", "--first-parent", *options),
             *("--no-renames", "-z"),
             "--name-only",
             *(f"--format=%x01{field}", "--stdin", tip),
@@ -431,7 +439,7 @@ class History:
         """The bytes (at most limit + 1) of the file at path in commit, None where git has
         no such file: one `git cat-file blob`."""
         done = subprocess.run(
-            ["git", "cat-file", "blob", f"{commit}:{path}"],
+            ["git", *READ_AS_THEY_ARE, "cat-file", "blob", f"{commit}:{path}"],
             cwd=self.folder,
             capture_output=True,
             env=clean_git_env(self.pinned),
@@ -452,7 +460,7 @@ class History:
         if any("\n" in p or "\r" in p for p in asked):
             raise ValueError("a path with a line break cannot be asked of git cat-file")
         done = subprocess.run(
-            ["git", "cat-file", "--batch-check"],
+            ["git", *READ_AS_THEY_ARE, "cat-file", "--batch-check"],
             cwd=self.folder,
             input="".join(f"{commit}:{p}\n" for p in asked).encode("utf-8", "surrogateescape"),
             capture_output=True,
@@ -467,6 +475,6 @@ class History:
         for start in range(0, len(gone), _SIDE_BY_SIDE):  # a refactor may leave hundreds gone
             part = gone[start : start + _SIDE_BY_SIDE]
             named += self.run_git_all(
-                [["rev-parse", "--verify", "-q", f"{commit}:{p}"] for p in part]
+                [[*READ_AS_THEY_ARE, "rev-parse", "--verify", "-q", f"{commit}:{p}"] for p in part]
             )
         return {p for p, oid in zip(gone, named, strict=True) if not oid.strip()}

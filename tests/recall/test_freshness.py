@@ -226,3 +226,34 @@ def test_many_gone_files_are_asked_again_a_few_processes_at_a_time(repo: Path) -
     assert freshness(Counting(repo), tip, entries) == [Freshness(1, tuple(gone))]
     asked_again = batches[:-1]  # the last batch counts the commits since the admission
     assert sum(asked_again) == 50 and max(asked_again) <= 16
+
+
+def test_a_replace_ref_changes_no_count_and_no_kept_one(repo: Path) -> None:
+    """`git replace` makes git read another commit in place of the one named, while the tip
+    and its id stay: git's walks and lookups read the replacements, pygit2 (the opened
+    repository) does not, and the hooks keep their counts by tip id. A replace ref put on the
+    tip and on a commit that touched a cited file had the hook's git count 0 and call the
+    file missing, the opened repository count 1, and the counts kept for that tip go on
+    being read. Freshness reads the commits as they are, through either reader."""
+    from gitmem.agents import state
+
+    first = commit(repo, {"a.py": "a\n", "e.md": "e\n"}, "admit e, citing a.py")
+    touched = commit(repo, {"a.py": "a2\n"}, "touch a")
+    tip = commit(repo, {"a.py": "a3\n"}, "touch a again")
+    entries = [("e.md", ["a.py"])]
+    expected = [Freshness(2, ())]
+    assert freshness(History(repo), tip, entries) == expected
+    common = repo / ".git"
+    state.remember_freshness(common, tip, {"e.md": expected[0]})
+    untouched = git(repo, "commit-tree", f"{first}^{{tree}}", "-p", first, "-m", "no touch")
+    listing = git(repo, "ls-tree", tip).splitlines()
+    kept = "".join(f"{line}\n" for line in listing if not line.endswith("\ta.py"))
+    without = git(repo, "mktree", input=kept).strip()
+    gone = git(repo, "commit-tree", without, "-p", touched, "-m", "a.py gone")
+    git(repo, "replace", touched, untouched.strip())
+    git(repo, "replace", tip, gone.strip())
+    assert git(repo, "rev-parse", "HEAD").strip() == tip
+    assert git(repo, "ls-tree", "--name-only", "HEAD").split() == ["README.md", "e.md"]
+    assert freshness(History(repo), tip, entries) == expected
+    assert freshness(Store.open(repo), tip, entries) == expected
+    assert state.freshness_known(common, tip) == {"e.md": expected[0]}
