@@ -81,7 +81,7 @@ WARMING_STALE_SECONDS: Final = 1800
 def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]) -> int:
     """Answer one hook call; always 0, and nothing printed unless there is an answer."""
     try:
-        payload = as_the_client_writes(json.loads(_read_text(stdin) or "{}"))
+        payload = as_the_client_writes(_loads(_read_text(stdin) or "{}"))
         if not isinstance(payload, dict):
             return 0
         out = answer(event, payload, environ)
@@ -108,6 +108,98 @@ def _read_text(stdin: IO[str]) -> str:
     buffer = getattr(stdin, "buffer", None)
     text = buffer.read().decode("utf-8", "replace") if buffer is not None else stdin.read()
     return text.removeprefix("\ufeff")
+
+
+def _loads(text: str) -> Any:
+    """The event's JSON. json recurses once a level of nesting and refuses a payload nested
+    deeper than Python recurses (RecursionError): the hook said nothing, and a write into
+    the memory whose input carried a field nested so went through unjudged. Such a payload
+    is read by _read_deep, with a stack of its own."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return _read_deep(text)
+
+
+#: How many levels of a payload _read_deep keeps: a value nested deeper is read (the JSON
+#: must be whole) but kept as None. What a hook reads lies on the first three levels.
+KEPT_DEPTH: Final = 64
+_BLANK: Final = re.compile("[ \t\n\r]*")  # JSON's whitespace
+
+
+def _read_deep(text: str) -> Any:
+    """What json.loads reads of text, at any depth: the open arrays and objects are a stack,
+    not recursion (each string, number or constant json reads itself: raw_decode), and those
+    below KEPT_DEPTH are counted, not kept (a byte each), so a megabyte of `[` costs about a
+    megabyte. ValueError when text is not JSON."""
+    scalar = json.JSONDecoder().raw_decode
+    kept: list[list[Any]] = []  # each open container kept: [its values, is an object, key]
+    deeper = bytearray()  # the open containers below those: `{` or `[` each
+
+    def skip(at: int) -> int:
+        blank = _BLANK.match(text, at)  # it matches the empty text too
+        return blank.end() if blank is not None else at
+
+    def fail(at: int) -> ValueError:
+        return ValueError(f"the hook's input is not JSON (at character {at})")
+
+    def key(at: int) -> int:
+        """Read an object's key and its colon; where its value begins."""
+        if not text.startswith('"', at):
+            raise fail(at)
+        name, at = scalar(text, at)
+        if not deeper:
+            kept[-1][2] = name
+        at = skip(at)
+        if not text.startswith(":", at):
+            raise fail(at)
+        return skip(at + 1)
+
+    def close() -> Any:
+        """Close the innermost open container; what it holds (None when not kept)."""
+        if deeper:
+            deeper.pop()
+            return None
+        return kept.pop()[0]
+
+    at = skip(0)
+    while True:
+        char = text[at : at + 1]
+        if char in ("{", "["):
+            if deeper or len(kept) >= KEPT_DEPTH:
+                deeper.append(ord(char))
+            else:
+                kept.append([{} if char == "{" else [], char == "{", None])
+            at = skip(at + 1)
+            if not text.startswith("}" if char == "{" else "]", at):
+                at = key(at) if char == "{" else at
+                continue  # its first value begins at `at`
+            value, at = close(), at + 1
+        else:
+            value, at = scalar(text, at)  # a string, a number or a constant
+        # a whole value: into the container it is in, then past what follows it
+        while True:
+            if not kept:
+                if skip(at) != len(text):
+                    raise fail(skip(at))
+                return value
+            if deeper:
+                is_object = deeper[-1] == ord("{")
+            else:
+                values, is_object, name = kept[-1]
+                if is_object:
+                    values[name] = value
+                else:
+                    values.append(value)
+            at = skip(at)
+            char = text[at : at + 1]
+            if char == ",":
+                at = skip(at + 1)
+                at = key(at) if is_object else at
+                break  # the next value begins at `at`
+            if char != ("}" if is_object else "]"):
+                raise fail(at)
+            value, at = close(), at + 1
 
 
 def as_the_client_writes(value: Any) -> Any:

@@ -373,6 +373,34 @@ def test_a_deeply_nested_payload_is_still_judged(repo: Repo) -> None:
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+def test_a_payload_nested_deeper_than_json_recurses_is_still_answered(repo: Repo) -> None:
+    """json refuses a payload nested deeper than Python recurses (a RecursionError, some
+    thousand levels in): the hook logged it and said nothing, so a write into the memory whose
+    input carried a field nested so went through unjudged. Such a payload is read with a
+    stack of its own: the write is denied, one elsewhere allowed, a prompt answered as
+    without the field, and a payload that is no JSON at that depth still gets silence."""
+    depth = 200_000
+    nested = "[" * depth + '{"a": [1, "x", null]}' + "]" * depth
+
+    def raw(tool_input: str) -> str:
+        return (
+            f'{{"hook_event_name": "PreToolUse", "cwd": {json.dumps(str(repo.root))}, '
+            f'"tool_name": "Write", "tool_input": {{{tool_input}, "extra": {nested}}}}}'
+        )
+
+    denied = repo.hook("PreToolUse", None, raw=raw('"file_path": ".gitmem/entries/x.md"'))
+    assert denied is not None
+    assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
+    elsewhere = repo.hook("PreToolUse", None, raw=raw('"file_path": "src/other.py"'))
+    assert elsewhere is None or "permissionDecision" not in elsewhere["hookSpecificOutput"]
+    prompt = "What should I know before calling the payment provider's charge endpoint?"
+    plain = repo.event("UserPromptSubmit", prompt=prompt)
+    deep = json.dumps(plain)[:-1] + f', "extra": {nested}}}'
+    expected = repo.hook("UserPromptSubmit", plain)
+    assert expected is not None and repo.hook("UserPromptSubmit", None, raw=deep) == expected
+    assert repo.hook("PreToolUse", None, raw=raw('"file_path": "x"')[:-1]) is None
+
+
 @pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
 def test_the_answer_reaches_a_client_whatever_the_standard_output_s_encoding(
     repo: Repo, encoding: str
