@@ -559,7 +559,10 @@ def _deny_outside(payload: Mapping[str, Any], cwd: str) -> dict[str, Any] | None
     guard = (
         Guard(here, _other_memory_dirs(here), elsewhere=_other_memory_dirs)
         if here is not None
-        else Guard(cwd, [], elsewhere=_other_memory_dirs)
+        # a text too long to read names no path the guard can resolve: it is searched for
+        # the memory folders any repository may have (the default, the user's settings'),
+        # as one in a repository is for that repository's own
+        else Guard(cwd, [], elsewhere=_other_memory_dirs, reached=lambda: _other_memory_dirs(cwd))
     )
     return _denial(guard.judge_tool(tool, payload.get("tool_input"), cwd))
 

@@ -101,8 +101,9 @@ characters) and resolving a path (os.path.realpath: 32 s for a million character
 grow faster than their input, so a command longer than MAX_JUDGED characters, here-document
 bodies aside, or a path longer than that, is not read word by word: it is denied when it names
 a memory folder (its last part, in any letter case, quotes and backslashes aside), with a
-reason saying why, and allowed otherwise.  Within the bound every decision takes well under
-a second.
+reason saying why, and allowed otherwise (in a session outside any repository, a memory
+folder any repository it reaches may have: the default one, or one the user's settings name).
+Within the bound every decision takes well under a second.
 """
 
 from __future__ import annotations
@@ -290,11 +291,15 @@ class Guard:
         root: str,
         memory_dirs: Iterable[str],
         elsewhere: Callable[[str], Iterable[str]] | None = None,
+        reached: Callable[[], Iterable[str]] | None = None,
     ) -> None:
         self.root = os.path.realpath(root)
         spelled = {d.strip("/") for d in memory_dirs if d.strip("/")}
         self.dirs = sorted({_fold(d) for d in spelled})
         self._spelled = sorted(spelled)
+        # the memory folders a text too long to read is searched for beside these (_unread):
+        # for a session outside any repository, those of the repositories it may reach
+        self._reached = reached
         # the memory's protected files and its folders, by inode (_memory)
         self._inodes: tuple[dict[tuple[int, int], str], set[tuple[int, int]]] | None = None
         self.elsewhere = elsewhere
@@ -562,7 +567,10 @@ class Guard:
         """The decision on a text too long to read in time (MAX_JUDGED): denied when it names a
         memory folder, whatever quotes or backslashes split the name, in any letter case."""
         folded = _fold(text.translate(_UNQUOTE))
-        named = next((m for m in self.dirs if m.rsplit("/", 1)[-1] in folded), None)
+        dirs = self.dirs
+        if self._reached is not None:
+            dirs = sorted({*dirs, *(_fold(d.strip("/")) for d in self._reached() if d.strip("/"))})
+        named = next((m for m in dirs if m.rsplit("/", 1)[-1] in folded), None)
         if named is None:
             return None
         advice = (

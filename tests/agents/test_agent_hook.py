@@ -572,6 +572,43 @@ def test_a_session_outside_any_repository_still_guards_the_ones_it_reaches(
     assert (done.returncode, done.stdout) == (0, "")
 
 
+def test_a_long_command_outside_any_repository_is_decided_fast_and_denied_into_a_memory(
+    tmp_path: Path,
+) -> None:
+    """A command too long to read word by word (MAX_JUDGED) is denied when it names a memory
+    folder; but a session with no repository of its own has no memory folder of its own, so
+    such a command was let through unread, whatever it wrote: `cd shop && … >>
+    .gitmem/INDEX.md` with a megabyte of text in it went into the memory of the repository
+    it reached, which the same command short enough to read was denied. It is searched for
+    the memory folders any repository may have, and decided within the hook's time."""
+    env = isolation(tmp_path)
+    projects = tmp_path / "projects"
+    shop = projects / "shop"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(shop))
+    session = {k: v for k, v in env.items() if k != "CLAUDE_PROJECT_DIR"}
+    word = "a" * 1_000_000
+    for command, denied in (
+        (f"cd shop && echo {word} >> .gitmem/INDEX.md", True),
+        (f"cd shop && echo {word} >> '.GitMem'/entries/x.md", True),
+        (f"cd shop && echo {word} >> notes.txt", False),
+        (f"cd shop && cat <<EOF > notes.txt\n{word}\n.gitmem\nEOF", False),  # a body aside
+    ):
+        payload = {"hook_event_name": "PreToolUse", "cwd": str(projects), "tool_name": "Bash",
+                   "tool_input": {"command": command}}  # fmt: skip
+        started = time.monotonic()
+        done = subprocess.run(
+            [GITMEM, "agent-hook", "PreToolUse"], input=json.dumps(payload), cwd=projects,
+            env=session, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert time.monotonic() - started < 5, command[-30:]
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        answer = json.loads(done.stdout or "{}").get("hookSpecificOutput", {})
+        assert (answer.get("permissionDecision") == "deny") == denied, command[-30:]
+        if denied:
+            reason = answer["permissionDecisionReason"]
+            assert "1,000,0" in reason and "names the memory folder .gitmem/" in reason
+
+
 def test_a_git_dir_git_cannot_open_leaves_the_guard_on(repo: Repo) -> None:
     """GIT_DIR naming no repository (a stale one in the session's environment) made the
     hook fail before it judged anything, and a failing hook lets the write through: git
