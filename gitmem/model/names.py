@@ -26,6 +26,11 @@ PROJECT_SETTINGS: Final = ".gitmem.toml"
 PYPROJECT: Final = "pyproject.toml"
 #: Every file of the working tree that project settings are read from, in that order.
 SETTINGS_FILES: Final = (PROJECT_SETTINGS, PYPROJECT)
+#: The git attributes with which a checkout writes a file as other bytes than its blob's, in a
+#: way that can change what a reader reads: a re-encoding, a smudge filter, `$Id$` expanded
+#: (gitmem.repo.snapshot.require_as_stored). Line endings (eol, text, crlf, core.autocrlf) are
+#: not among them: TOML reads a CRLF as an LF.
+CONVERTING_ATTRIBUTES: Final = ("working-tree-encoding", "filter", "ident")
 
 #: The hooks `gitmem hooks install` puts in a clone, and the one it puts on a server.
 CLIENT_HOOKS: Final = ("pre-commit", "pre-push", "post-merge", "post-checkout", "post-rewrite")

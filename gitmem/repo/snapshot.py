@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
+from gitmem.errors import UsageError
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
+from gitmem.model.names import CONVERTING_ATTRIBUTES
 from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Store, TreeItem
 
 FILE = "file"
@@ -96,12 +98,52 @@ class StagedSnapshot:
         return self.store.staged_changes(folder)
 
 
-class WorktreeSnapshot:
-    """Files on disk below a repository root; symlinks are reported, never followed."""
+class ConvertedFile(UsageError):
+    """A file of the working tree that git converts on checkout (require_as_stored): exit 2."""
 
-    def __init__(self, root: Path) -> None:
+
+def require_as_stored(store: Store, path: str, data: bytes) -> None:
+    """Refuse a file of the working tree (data, its bytes) that git converts on its way
+    between the repository and the disk (CONVERTING_ATTRIBUTES), unless its bytes are the
+    staged blob's all the same, line endings aside (an `ident` file with no `$Id$`, a filter
+    that passes it through): ConvertedFile naming the file, its attributes and how to stop the
+    conversion.
+
+    A commit that adds `.gitmem.toml working-tree-encoding=UTF-16` to .gitattributes leaves
+    the settings' blob as it was, so the server's gate and a reviewer see no change; but every
+    checkout then holds UTF-16, which read as settings was invalid TOML: a warning, and every
+    setting at its default (another memory folder, another memory branch, no owners). A
+    filter or `$Id$` could make the file on disk say other settings than its blob does. An
+    uncommitted edit of a file is read (it is the person's own), but gitmem cannot tell such
+    an edit from git's conversion, so a converted file is refused whole."""
+    converting = store.attributes(path, CONVERTING_ATTRIBUTES)
+    if not converting:
+        return
+    staged = store.staged_item(path)
+    # a checkout's CRLF, read as LF, is no difference (core.autocrlf beside `ident`)
+    as_stored = {store.blob_id(data), store.blob_id(data.replace(b"\r\n", b"\n"))}
+    if staged is not None and staged.is_file and staged.oid in as_stored:
+        return
+    unset = " ".join(f"-{attribute.partition('=')[0]}" for attribute in converting)
+    raise ConvertedFile(
+        f"{path}: git converts this file between the repository and the working tree (its "
+        f"git attributes: {', '.join(converting)}), so the file on disk is not the one the "
+        "repository holds, which the gates and a reviewer read; gitmem reads no file git "
+        f"converts. Remove the attribute for {path} from .gitattributes through a reviewed "
+        f"commit, or override it in this clone: add the line `{path} {unset}` to the file "
+        f"`git rev-parse --git-path info/attributes` names; then delete {path} and check it "
+        f"out again (git checkout -- {path})"
+    )
+
+
+class WorktreeSnapshot:
+    """Files on disk below a repository root; symlinks are reported, never followed. Given
+    the store, a file git converts on checkout is refused as it is read (require_as_stored)."""
+
+    def __init__(self, root: Path, store: Store | None = None) -> None:
         self.root = root
         self._prefix = os.path.join(root, "")  # a string: a check joins it to 10,000 names
+        self._store = store
 
     def _path(self, path: str) -> str:
         return self._prefix + path
@@ -131,7 +173,10 @@ class WorktreeSnapshot:
             os.close(fd)
             return None
         with os.fdopen(fd, "rb") as handle:
-            return handle.read(limit + 1)
+            data = handle.read(limit + 1)
+        if self._store is not None:
+            require_as_stored(self._store, path, data)
+        return data
 
     def files(self, folder: str) -> Iterator[str]:
         base = self._path(folder)
@@ -152,7 +197,7 @@ class SparseWorktreeSnapshot(WorktreeSnapshot):
     said "no entries", and propose and admit refused the checkout's settings as edited."""
 
     def __init__(self, root: Path, store: Store) -> None:
-        super().__init__(root)
+        super().__init__(root, store)
         self.store = store
 
     def _left_out(self, path: str) -> TreeItem | None:
@@ -182,10 +227,10 @@ class SparseWorktreeSnapshot(WorktreeSnapshot):
 def worktree_snapshot(store: Store, root: Path) -> WorktreeSnapshot:
     """The files of the checkout at root, as settings are read from them: sparse-aware when
     the checkout is sparse (core.sparseCheckout, read in-process: most commands run where it
-    is not, and pay nothing)."""
+    is not, and pay nothing), and refusing a file git converts (require_as_stored)."""
     if store.config_bool("core.sparseCheckout"):
         return SparseWorktreeSnapshot(root, store)
-    return WorktreeSnapshot(root)
+    return WorktreeSnapshot(root, store)
 
 
 #: What the SYMLINK rule says of a symbolic link where a memory file must be.

@@ -317,6 +317,38 @@ class Store:
         except (KeyError, ValueError, pygit2.GitError):
             return None
 
+    def attributes(self, path: str, names: Iterable[str]) -> list[str]:
+        """The attributes among names that path has in the checkout (.gitattributes, the
+        repository's info/attributes, core.attributesFile), each spelled as .gitattributes
+        writes it (`ident`, `filter=lfs`); unset and unspecified ones are left out. libgit2
+        answers in-process; where it cannot (it reads a .gitattributes absent from the working
+        tree from the staging index, and a split or sparse index defeats it), git does."""
+        wanted = list(names)
+        found: list[str] = []
+        for name in wanted:
+            try:
+                value = self._repo.get_attr(path, name)
+            except pygit2.GitError:
+                return self._attributes_through_git(path, wanted)
+            if value is True:
+                found.append(name)
+            elif isinstance(value, str):
+                found.append(f"{name}={value}")
+        return found
+
+    def _attributes_through_git(self, path: str, names: list[str]) -> list[str]:
+        """Store.attributes, as `git check-attr -z` says ("set", "unset", "unspecified" or the
+        value, for each name)."""
+        fields = self._git_bytes(["check-attr", "-z", *names, "--", path]).split(b"\0")
+        found: list[str] = []
+        for raw_name, raw_value in zip(fields[1::3], fields[2::3], strict=False):
+            name, value = raw_name.decode("utf-8", "replace"), raw_value.decode("utf-8", "replace")
+            if value == "set":
+                found.append(name)
+            elif value not in ("unset", "unspecified"):
+                found.append(f"{name}={value}")
+        return found
+
     def config_section(self, section: str) -> dict[str, list[str]]:
         """Every value of the config keys `section.*` (names as git stores them, lower case),
         in the order git reads them: the repository's own config over the system's."""

@@ -2,7 +2,11 @@
 
 Settings are read from the place being judged: the working tree for commands a person runs,
 the staging index for pre-commit, a commit's tree for history checks on a server (where there
-is no working tree at all).
+is no working tree at all). A tree and the staging index give a file's blob, the bytes the
+server's gate and a reviewer read; the working tree gives what git wrote there, which git
+attributes can make other bytes: a settings file git converts on checkout (a re-encoding, a
+filter, `$Id$`) is refused rather than read (gitmem.repo.snapshot.require_as_stored), since
+its settings would be neither the repository's nor the person's own.
 """
 
 from __future__ import annotations
@@ -142,6 +146,10 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
 
 
 def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
+    """The settings the snapshot's files say, with the user's file, the environment and git's
+    branch facts (load_settings). From a working tree (worktree_snapshot), a settings file
+    git converts on its way there is refused, naming the file and its attribute: UsageError
+    (gitmem.repo.snapshot.require_as_stored)."""
     project_toml, unread = _project_settings(snapshot)
     settings = load_settings(
         project_toml=project_toml,

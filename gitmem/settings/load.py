@@ -18,6 +18,16 @@ with one warning line naming the file and the key, and the next source down (in 
 default) applies. A file that is not valid TOML is ignored as a whole, with one warning naming
 its line. The core returns the warnings in ``Settings.warnings``; only the CLI prints them.
 
+One thing does stop gitmem: a project file in the working tree that git converts between the
+repository and the disk (a ``working-tree-encoding``, ``filter`` or ``ident`` attribute in
+.gitattributes) and whose bytes there are not its staged blob's. Such a file says other
+settings than the blob the server's gate and a reviewer read (a commit that adds
+``.gitmem.toml working-tree-encoding=UTF-16`` changes no settings blob, yet turned every
+checkout's settings into the defaults), and it is no edit of the person's own either, so it is
+refused, naming the file and the attribute (gitmem.repo.snapshot.require_as_stored). Line
+endings are no such conversion: TOML reads CRLF as LF. Gates never read the working tree: the
+pre-commit hook reads the staging index, pre-push, CI and the server a commit's raw blobs.
+
 The value shapes live in ``schemas/settings.schema.json`` (shipped in the package, usable by
 editors); checks that need more than a schema - is ``memory.dir`` a safe folder, is the branch a
 name git accepts - run here, in code. This module does not read git itself: the store module
@@ -351,6 +361,8 @@ def load_settings(
     repository, where that check is skipped).
 
     Never raises for bad settings: every problem becomes one line in ``Settings.warnings``.
+    The texts are what the caller read: from a working tree, a file git converted on its way
+    there was refused before it came here (see the module's docstring).
     """
     env = os.environ if environ is None else environ
     problems: list[_Problem] = []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
 
-from conftest import git
+from conftest import git, run_gitmem
 
 
 def settled(repo: Path) -> None:
@@ -194,3 +194,87 @@ def test_a_skip_worktree_bit_set_by_hand_is_kept_outside_a_sparse_checkout(memor
     assert first_id() in git(memory, "show", "main:.gitmem/INDEX.md")
     staged = git(memory, "ls-files", "-s", ".gitmem/INDEX.md").split()[1]
     assert staged == git(memory, "rev-parse", "main:.gitmem/INDEX.md").strip()
+
+
+def _memory_in_mem(repo: Path) -> str:
+    """A memory in folder `mem` (not the default) with one admitted entry: its id."""
+    ok(run(repo, "init", "--dir", "mem", "--project", "shop"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    entry_id = proposed(ok(run(repo, *PROPOSE)).output)
+    ok(run(repo, "admit", entry_id))
+    return entry_id
+
+
+def _attribute_commit(repo: Path, line: str) -> None:
+    """A commit that adds line to .gitattributes and changes no settings blob, then every file
+    checked out again, as a fresh clone would write it."""
+    settings_blob = git(repo, "rev-parse", "HEAD:.gitmem.toml")
+    with (repo / ".gitattributes").open("a") as attributes:
+        attributes.write(line + "\n")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "attributes")
+    assert git(repo, "rev-parse", "HEAD:.gitmem.toml") == settings_blob
+    checked_out_again(repo)
+
+
+@pytest.mark.parametrize(
+    ("line", "attribute"),
+    [
+        (".gitmem.toml working-tree-encoding=UTF-16", "working-tree-encoding=UTF-16"),
+        (".gitmem.toml filter=moved", "filter=moved"),
+        ("*.toml ident", "ident"),
+    ],
+)
+def test_a_settings_file_git_converts_on_checkout_is_refused(
+    repo: Path, line: str, attribute: str
+) -> None:
+    """A .gitattributes line made every checkout's .gitmem.toml other bytes than its blob,
+    which the gates and a reviewer read, while the blob stayed as it was: UTF-16 was invalid
+    TOML, so every setting fell back to its default (list read the memory folder .gitmem
+    and said "no entries"); a filter or `$Id$` made the file say other settings. Refused,
+    naming the file and the attribute, and the fix the message gives works."""
+    entry_id = _memory_in_mem(repo)
+    git(repo, "config", "filter.moved.smudge", 'sed \'s/"mem"/"elsewhere"/\'')
+    git(repo, "config", "filter.moved.clean", 'sed \'s/"elsewhere"/"mem"/\'')
+    if attribute == "ident":
+        with (repo / ".gitmem.toml").open("a") as settings:
+            settings.write("# $Id$\n")
+        git(repo, "commit", "-q", "-am", "settings with an id")
+    _attribute_commit(repo, line)
+    on_disk = (repo / ".gitmem.toml").read_bytes()
+    assert on_disk != git(repo, "cat-file", "blob", "HEAD:.gitmem.toml").encode()
+    for args in (["list"], ["recall", "hooks"], [*HOOKS]):
+        done = run_gitmem(repo, *args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert done.stderr.count(".gitmem.toml: git converts this file") == 1
+        assert attribute in done.stderr and "Traceback" not in done.stderr
+    # the fix the message names: override the attribute in this clone, check the file out
+    info = repo / git(repo, "rev-parse", "--git-path", "info/attributes").strip()
+    info.parent.mkdir(parents=True, exist_ok=True)
+    info.write_text(f".gitmem.toml -{attribute.partition('=')[0]}\n")
+    (repo / ".gitmem.toml").unlink()
+    git(repo, "checkout", "--", ".gitmem.toml")
+    assert entry_id in ok(run(repo, "list")).output
+
+
+def test_settings_git_marks_for_conversion_but_writes_as_stored_are_read(repo: Path) -> None:
+    """An attribute that converts nothing in this file (`ident` with no `$Id$`), and line
+    endings (TOML reads CRLF as LF), leave the settings as the repository holds them: read."""
+    entry_id = _memory_in_mem(repo)
+    _attribute_commit(repo, ".gitmem.toml ident eol=crlf")
+    assert b"\r\n" in (repo / ".gitmem.toml").read_bytes()
+    listed = ok(run(repo, "list")).output
+    assert entry_id in listed and "warning" not in listed
+
+
+def test_a_converted_settings_file_is_refused_with_a_split_index(repo: Path) -> None:
+    """libgit2 reads no attribute where it cannot read the staging index (a split index's
+    `link` extension): git answers, and the converted file is refused all the same."""
+    _memory_in_mem(repo)
+    _attribute_commit(repo, ".gitmem.toml working-tree-encoding=UTF-16")
+    split_index(repo)
+    done = run_gitmem(repo, "list")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert ".gitmem.toml: git converts this file" in done.stderr
+    assert "working-tree-encoding=UTF-16" in done.stderr and "Traceback" not in done.stderr
