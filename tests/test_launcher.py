@@ -111,3 +111,42 @@ def test_a_closed_standard_output_is_refused_not_taken_for_silence(inside: Path)
     )
     assert done.returncode == 2, done.stderr
     assert "standard output is closed" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ".gitmem.toml working-tree-encoding=UTF-16",
+        "[attr]moved filter=moved\n*.toml moved",
+        '"/.gitmem.toml" filter=moved',
+    ],
+)
+def test_settings_git_converts_on_checkout_take_the_full_check(inside: Path, line: str) -> None:
+    """A .gitattributes line changes no settings blob but makes the checkout's .gitmem.toml
+    other bytes: in UTF-16 it named no `dir` the fast path could read, so a commit of files
+    in the memory folder its blob names (notes/) was taken for touching no memory, and the
+    pre-commit check never ran on it; a filter made it name another folder."""
+    git(inside, "config", "filter.moved.smudge", "sed s/notes/elsewhere/")
+    git(inside, "config", "filter.moved.clean", "sed s/elsewhere/notes/")
+    (inside / ".gitmem.toml").write_text('[memory]\ndir = "notes"\n')
+    git(inside, "add", ".gitmem.toml")
+    git(inside, "commit", "-q", "-m", "settings")
+    (inside / ".gitattributes").write_text(line + "\n")
+    git(inside, "add", ".gitattributes")
+    git(inside, "commit", "-q", "-m", "attributes")
+    (inside / ".gitmem.toml").unlink()
+    git(inside, "checkout", "--", ".gitmem.toml")  # as a clone writes it
+    (inside / "notes").mkdir()
+    (inside / "notes/x.md").write_text("x")
+    git(inside, "add", "notes")
+    assert not launcher.nothing_staged_in_memory()
+
+
+def test_attributes_that_cannot_touch_the_settings_keep_the_fast_path(inside: Path) -> None:
+    """git LFS's lines (and line endings, which TOML reads alike) leave the fast path open."""
+    (inside / ".gitattributes").write_text(
+        "*.psd filter=lfs diff=lfs merge=lfs -text\n* text=auto eol=crlf\n"
+    )
+    (inside / "code.py").write_text("x = 1\n")
+    git(inside, "add", "code.py", ".gitattributes")
+    assert launcher.nothing_staged_in_memory()

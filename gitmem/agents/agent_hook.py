@@ -319,8 +319,24 @@ def _memory_dirs(root: str, pinned: PinnedRepository | None) -> list[str]:
     dirs = {".gitmem"}
     if os.environ.get("GITMEM_DIR"):
         dirs.add(os.environ["GITMEM_DIR"])
-    dirs.add(_workspace(root, pinned).dir)
+    dirs.add(_settings_dir(root, pinned))
     return sorted(dirs)
+
+
+def _settings_dir(root: str, pinned: PinnedRepository | None) -> str:
+    """The memory folder the settings name. Where git converts a settings file on checkout,
+    the file on disk is refused (ConvertedFile), and the guard failing let every write
+    through: the folder is then the one the staging index's settings name, as git holds them
+    and the next commit will."""
+    from gitmem.repo.snapshot import ConvertedFile, StagedSnapshot
+    from gitmem.repo.store import Store
+    from gitmem.repo.workspace import settings_from
+
+    try:
+        return _workspace(root, pinned).dir
+    except ConvertedFile:
+        store = Store.open(root, pinned=pinned)
+        return settings_from(store, StagedSnapshot(store), store.workdir).dir
 
 
 def _other_memory_dirs(root: str) -> list[str]:

@@ -6,14 +6,16 @@ by a wider one: the pre-commit hook's no-op test (gitmem.launcher: a staged path
 candidate folder takes the full check) and the agents' write guard (gitmem.agents.guard: a
 write under any candidate folder is denied).  Neither may be narrower than the real folder,
 so both take the default, every `dir` any settings source names, valid or not, and "unsure"
-(None) when a source cannot be read or the folder comes from the environment.
+(None) when a source cannot be read, git may convert a settings file on checkout, or the
+folder comes from the environment.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 
-from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT
+from gitmem.model.names import CONVERTING_ATTRIBUTES, DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT
 
 __all__ = ["memory_prefixes", "user_settings_file"]
 
@@ -48,6 +50,53 @@ def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | N
     return values
 
 
+def _may_convert(top: str) -> bool:
+    """Whether the work tree's top-level .gitattributes may give a settings file an attribute
+    with which git's checkout writes other bytes than its blob's (CONVERTING_ATTRIBUTES).
+
+    A commit that adds `.gitmem.toml working-tree-encoding=UTF-16` changes no settings blob,
+    but the checkout's UTF-16 file named no `dir` here (its bytes hold no b"memory"), and a
+    filter could name another: the answer left out the memory folder the settings' blob
+    names, so the pre-commit hook skipped a commit of memory files as touching none, and the
+    agents' guard let a write into the memory folder through. Such a file makes the answer
+    unsure: the full path reads the settings as git holds them. Only the top-level
+    .gitattributes can match a top-level file, and macros are defined there alone; the
+    repository's info/attributes and core.attributesFile are the person's own. Wider than
+    git on purpose (any letter case, a quoted pattern, `*` across folders, unset values): a
+    false alarm costs the full path, no more; git LFS's `*.psd filter=lfs` is none."""
+    try:
+        with open(os.path.join(top, ".gitattributes"), "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    if not any(name.encode("ascii") in raw for name in CONVERTING_ATTRIBUTES):
+        return False
+    converting = set(CONVERTING_ATTRIBUTES)
+    for line in raw.decode("utf-8", "replace").splitlines():
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        names = {field.lstrip("-!").partition("=")[0] for field in fields[1:]}
+        if fields[0].startswith("[attr]"):
+            if names & converting:
+                converting.add(fields[0].removeprefix("[attr]"))
+        elif names & converting and _may_match_settings(fields[0]):
+            return True
+    return False
+
+
+def _may_match_settings(pattern: str) -> bool:
+    """Whether a .gitattributes pattern may match a top-level settings file (git's `[^a]`
+    read as fnmatch's `[!a]`, an escaping backslash dropped: wider, never narrower)."""
+    if pattern.startswith('"'):
+        return True  # a quoted pattern: not unquoted here
+    pattern = pattern.removeprefix("/").removeprefix("**/").lower()
+    pattern = pattern.replace("[^", "[!").replace("\\", "")
+    return any(fnmatch.fnmatchcase(name.lower(), pattern) for name in (PROJECT_SETTINGS, PYPROJECT))
+
+
 def user_settings_file() -> str:
     """The user's own settings file, where gitmem.settings.load reads it."""
     import platformdirs
@@ -62,7 +111,7 @@ def memory_prefixes(top: str) -> list[bytes] | None:
     `dir` any settings source names (the project file, pyproject.toml, the user's own file),
     valid or not.  A staged path under any of them takes the full check, so a setting that
     the full check would set aside can never make this fast path skip real memory."""
-    if os.environ.get("GITMEM_DIR"):
+    if os.environ.get("GITMEM_DIR") or _may_convert(top):
         return None
     sources = [
         (os.path.join(top, PROJECT_SETTINGS), (("memory",),)),

@@ -451,6 +451,36 @@ def test_a_memory_folder_named_in_the_settings_is_guarded_too(tmp_path: Path) ->
     assert other.hook("PreToolUse", payload) is None
 
 
+@pytest.mark.parametrize(
+    "line", [".gitmem.toml working-tree-encoding=UTF-16", ".gitmem.toml filter=moved"]
+)
+def test_a_settings_file_git_converts_leaves_its_memory_folder_guarded(
+    tmp_path: Path, line: str
+) -> None:
+    """A .gitattributes line changes no settings blob but makes the checkout's .gitmem.toml
+    other bytes: in UTF-16 the guard read no `dir` in it, and a filter made it name another
+    folder, so a write into the memory folder the blob names was let through."""
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    _sh(root, env, "git", "config", "filter.moved.smudge", "sed s,docs/memory,elsewhere,")
+    _sh(root, env, "git", "config", "filter.moved.clean", "sed s,elsewhere,docs/memory,")
+    (root / ".gitmem.toml").write_text('[memory]\ndir = "docs/memory"\n')
+    _sh(root, env, "git", "add", ".gitmem.toml")
+    _sh(root, env, "git", "commit", "-q", "-m", "settings")
+    (root / ".gitattributes").write_text(line + "\n")
+    _sh(root, env, "git", "add", ".gitattributes")
+    _sh(root, env, "git", "commit", "-q", "-m", "attributes")
+    (root / ".gitmem.toml").unlink()
+    _sh(root, env, "git", "checkout", "--", ".gitmem.toml")  # as a clone writes it
+    assert b"docs/memory" not in (root / ".gitmem.toml").read_bytes()
+    other = Repo(root, env, {})
+    for path in ("docs/memory/entries/x.md", ".gitmem/entries/x.md"):
+        payload = other.event("PreToolUse", tool_name="Write",
+                              tool_input={"file_path": path, "content": "x"})  # fmt: skip
+        assert other.denied(payload) is not None, path
+
+
 def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     repo: Repo, tmp_path: Path
 ) -> None:
