@@ -89,11 +89,16 @@ class Report:
 
 
 def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
-    """Check files and folders on disk; no path = the whole memory folder."""
+    """Check files and folders on disk; no path = the whole memory folder. A file git
+    converts on checkout (a `working-tree-encoding`, `filter` or `ident` attribute) whose
+    bytes are not its staged blob's is refused, exit 2 (gitmem.repo.snapshot.ConvertedFile):
+    a UTF-16 refused.md read as no refusals passed a candidate on a refused topic that the
+    pre-commit hook, reading the blob, refuses."""
     root = ws.store.workdir
     if root is None:
         raise UsageError("this is a bare repository: use --range to check commits")
-    snapshot = WorktreeSnapshot(root)
+    # files git converts on checkout are refused, not judged as other bytes than git holds
+    snapshot = WorktreeSnapshot(root, ws.store, staged_first=True)
     located = {p: _relative(root, p) for p in paths}
     outside = [p for p, rel in located.items() if rel is None]
     rel_paths = [rel for rel in located.values() if rel is not None]

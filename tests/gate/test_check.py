@@ -724,3 +724,35 @@ def test_a_merge_that_leaves_conflict_markers_in_the_memory_is_not_committed(
     )
     assert done.returncode != 0 and ".gitmem/refused.md:7: CONFLICT " in done.stderr
     assert git(memory, "rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip()
+
+
+def test_a_memory_file_git_converts_on_checkout_is_refused(repo: Path) -> None:
+    """A .gitattributes line made the checkout's refused.md UTF-16, its blob unchanged:
+    `gitmem check` read no refusal in it and passed a candidate on a refused topic, which the
+    pre-commit hook, reading the staged blob, refuses. Refused, naming the file and the
+    attribute; files git holds as they are on disk are judged as before."""
+    from gitmem.model import refused
+
+    refusal = refused.Refusal(
+        "run-hooks-through-gitmem", "we use pre-commit only", "x", "2026-11-01", "human:bob", 0
+    )
+    write(repo, ".gitmem/refused.md", refused.append(None, refusal))
+    git(repo, "add", ".gitmem")
+    git(repo, "commit", "-q", "-m", "refused")
+    write(repo, ".gitattributes", ".gitmem/refused.md working-tree-encoding=UTF-16\n")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "attributes")
+    (repo / ".gitmem/refused.md").unlink()
+    git(repo, "checkout", "--", ".gitmem/refused.md")  # as a clone writes it
+    assert (repo / ".gitmem/refused.md").read_bytes().startswith(b"\xff\xfe")
+    write(repo, CANDIDATE, text())
+    result = run(repo, "check")
+    assert result.exit_code == 2, result.output
+    assert ".gitmem/refused.md: git converts this file" in result.output
+    assert "working-tree-encoding=UTF-16" in result.output and "Traceback" not in result.output
+    git(repo, "add", CANDIDATE)
+    assert "we use pre-commit only" in one_problem(run(repo, "check", "--staged"), "REFUSED-TOPIC")
+    write(repo, ".gitattributes", ".gitmem/candidates/*.md ident\n")  # a file as staged
+    (repo / ".gitmem/refused.md").unlink()
+    git(repo, "checkout", "--", ".gitmem/refused.md")
+    assert "we use pre-commit only" in one_problem(run(repo, "check"), "REFUSED-TOPIC")
