@@ -274,8 +274,27 @@ def answer(
             return _prompt(prompt, root, pinned)
         return None
     if event == "SessionStart":
-        return _context("SessionStart", _session_block(root, pinned))
+        try:
+            block = _session_block(root, pinned)
+        except UsageError as error:
+            block = _unreadable(error)
+        return _context("SessionStart", block)
     return None
+
+
+def _unreadable(error: UsageError) -> str:
+    """What a session is told when gitmem refuses this repository's memory (settings git
+    converts on checkout, settings that name a folder outside the repository, …): every
+    other hook then says nothing, and the agent worked without precedents and without a word
+    of why, where `gitmem` would tell a person. The refusal's message says what to do."""
+    from gitmem.agents.precedents import clean
+
+    return (
+        "## Project memory (gitmem)\n\n"
+        "gitmem cannot read this project's memory, so no precedents will come with prompts or "
+        "edits, and the MCP memory tools will fail: "
+        f"{clean(error.message, 600)}\nTell the user; do not work around it."
+    )
 
 
 def _pinned(environ: Mapping[str, str]) -> PinnedRepository | None:

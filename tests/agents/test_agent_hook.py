@@ -481,6 +481,28 @@ def test_a_settings_file_git_converts_leaves_its_memory_folder_guarded(
         assert other.denied(payload) is not None, path
 
 
+def test_a_session_is_told_when_gitmem_refuses_the_project_s_settings(tmp_path: Path) -> None:
+    """A settings file git converts on checkout is refused (exit 2 for `gitmem`, with what to
+    do); the hooks then said nothing at all, and the agent worked without precedents and
+    without a word of why."""
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    _sh(root, env, GITMEM, "init")
+    (root / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "memory")
+    (root / ".gitattributes").write_text(".gitmem.toml working-tree-encoding=UTF-16\n")
+    _sh(root, env, "git", "add", ".gitattributes")
+    _sh(root, env, "git", "commit", "-q", "-m", "attributes")
+    (root / ".gitmem.toml").unlink()
+    _sh(root, env, "git", "checkout", "--", ".gitmem.toml")  # as a clone writes it
+    project = Repo(root, env, {})
+    said = project.context("SessionStart", project.event("SessionStart", source="startup"))
+    assert said is not None and "gitmem cannot read this project's memory" in said, said
+    assert ".gitmem.toml" in said and "working-tree-encoding" in said, said
+
+
 def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     repo: Repo, tmp_path: Path
 ) -> None:
