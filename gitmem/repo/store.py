@@ -322,13 +322,14 @@ class Store:
         repository's info/attributes, core.attributesFile), each spelled as .gitattributes
         writes it (`ident`, `filter=lfs`); unset and unspecified ones are left out. libgit2
         answers in-process; where it cannot (it reads a .gitattributes absent from the working
-        tree from the staging index, and a split or sparse index defeats it), git does."""
+        tree from the staging index, and a split or sparse index defeats it; pygit2 takes no
+        name that is not UTF-8), git does."""
         wanted = list(names)
         found: list[str] = []
         for name in wanted:
             try:
                 value = self._repo.get_attr(path, name)
-            except pygit2.GitError:
+            except (pygit2.GitError, UnicodeEncodeError):  # a name not UTF-8: git takes bytes
                 return self._attributes_through_git(path, wanted)
             if value is True:
                 found.append(name)
