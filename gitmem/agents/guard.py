@@ -59,6 +59,21 @@ as commands), and these count as writes, per simple command:
   tree, an exclusion (`:!…`) left out, and wildcards that match `/` and a leading dot
   (`'*INDEX.md'` names .gitmem/INDEX.md), counted when they could name a protected path,
   a Markdown file below entries/ or candidates/, or a file there now;
+- `git reset --hard`, `git checkout -f` and `git switch -f` (`--discard-changes`) with no
+  path, and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
+  whole work tree, from its top, replaced as by `git checkout REV -- :/`.  They write every
+  tracked file from a commit over what the work tree holds; the guard neither reads the
+  commit nor asks git what differs (a hook that ran git would spend its time there), so
+  the memory folder below the top counts as replaced, as with `rm -rf` of a folder holding
+  it.  `git clean` (but with -n or --dry-run): the folders it is given, or the one it runs
+  in, removed: it removes their untracked files, an entry a person is still writing among
+  them (`git clean -fdx src` stays allowed).  Allowed: `git reset` that moves the index or
+  HEAD only (no mode, --soft, --mixed, paths), `git checkout BRANCH`, `git switch BRANCH`
+  and `git reset --keep|--merge`, which keep the work tree's changes and leave the memory
+  a branch holds (judged by the git hooks and the server, as `git merge` is), `git stash`
+  itself (what it takes away it keeps), and an entry of the stash popped or applied (`git
+  stash pop`, `stash@{1}`): it puts back what the work tree held, written in the guard's
+  sight, and denying it after `git stash` would strand the agent's work;
 - what `rm`, `rmdir`, `unlink`, `git rm` and `mv` (its sources) remove is a name, not the file
   it names: the name's folder is resolved, its last part is not (removing a symbolic link to
   an entry removes the link), and a second hard link of a memory file may go (the entry stays
@@ -1262,6 +1277,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                     spec = _pathspec(path)
                     if spec is not None:
                         yield spec, sub[2], whole
+            if sub is not None:  # `git reset --hard`, `git clean -fd`…: the work tree
+                for spec in _git_replaced(sub[0], sub[1]):
+                    yield spec, sub[2], True
     for folder, run in substituted.items():
         if run:
             yield from bash_targets("\n".join(run), folder, depth + 1)
@@ -1562,6 +1580,78 @@ def _from_revision(sub: str, args: Sequence[str]) -> bool:
         if not arg.startswith("-"):
             operands.append(arg)
     return len(operands) > 1
+
+
+#: What `git stash pop|apply|branch` may name that is an entry of the stash (`stash@{1}`, `1`).
+_STASH_ENTRY = re.compile(r"(?:refs/)?stash(?:@\{[0-9]+\})?|[0-9]+")
+
+
+def _git_replaced(sub: str, args: Sequence[str]) -> list[_Pathspec]:
+    """What git replaces or cleans in the work tree beyond the paths _GIT_WRITERS name: the
+    whole work tree (`:/`) for `git reset --hard`, `git checkout -f` and `git switch -f` (or
+    --discard-changes) with no path, which write every tracked file from a commit over what
+    the work tree holds, and for `git stash pop|apply|branch` of a revision that is no entry
+    of the stash (its changes written from a commit the guard cannot read); for `git clean`
+    (but -n, --dry-run), the folders it is given, or the one it runs in, whose untracked
+    files it removes.  Not `git reset` without --hard (the index and HEAD only), `--keep`
+    or `--merge` (which keep the work tree's changes, as a branch switch does), nor a stash
+    entry popped (what the work tree held when stashed)."""
+    whole = [_Pathspec(".", top=True)]
+    operands = _operands(args, "e" if sub == "clean" else "", ("--exclude",))
+    if sub == "reset":
+        return whole if "--hard" in args else []
+    if sub == "switch":
+        return whole if {"-f", "--force", "--discard-changes"} & set(args) else []
+    if sub == "checkout":
+        forced = bool({"-f", "--force"} & set(args)) and "--" not in args
+        return whole if forced and len(operands) <= 1 else []
+    if sub == "stash":
+        action = operands[0] if operands else "push"
+        named = operands[2 if action == "branch" else 1 :]
+        applies = action in ("pop", "apply", "branch")
+        return whole if applies and not all(map(_STASH_ENTRY.fullmatch, named)) else []
+    if sub != "clean" or _clean_dry_run(args):
+        return []
+    specs = [spec for spec in map(_pathspec, operands) if spec is not None]
+    return specs or [_Pathspec(".")]  # none, or only exclusions: the folder it runs in
+
+
+def _clean_dry_run(args: Sequence[str]) -> bool:
+    """Whether `git clean` only says what it would remove: -n (in a cluster too, before the
+    -e that takes the rest of the word), --dry-run."""
+    value = False  # the word is the value of the -e before it
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--dry-run" or (
+            not value and arg[:1] == "-" and arg[1:2] != "-" and "n" in arg[1:].split("e", 1)[0]
+        ):
+            return True
+        short = arg.startswith("-") and not arg.startswith("--")
+        value = not value and (arg == "--exclude" or (short and arg.endswith("e")))
+    return False
+
+
+def _operands(args: Sequence[str], short: str = "", long: Sequence[str] = ()) -> list[str]:
+    """A command's operands: its options left out with the values they take (a short option
+    in short, the rest of its word or else the next word; a long one in long, after `=` or
+    else the next word), every word after `--` kept."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if arg.startswith("--"):
+            i += arg in long
+        elif arg.startswith("-") and arg != "-":
+            at = next((j for j, c in enumerate(arg[1:], 1) if c in short), None)
+            i += at == len(arg) - 1
+        else:
+            out.append(arg)
+    return out
 
 
 #: git's own options whose value may be the next word (`git --work-tree . checkout …`).

@@ -629,3 +629,57 @@ def test_archivers_and_file_makers_write_what_they_name(
     write the file or folder they name, and mkfifo, mknod and mktemp make one there: the
     guard knew `tar -C` when extracting and `sort -o`, not these."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        # the whole work tree written from a commit over what it holds
+        ("git reset --hard", True),
+        ("git reset --hard HEAD~3", True),
+        ("cd src && git reset -q --hard origin/main", True),  # from the top, wherever it runs
+        ("git checkout -f", True),
+        ("git checkout --force main", True),
+        ("git switch -f main", True),
+        ("git switch --discard-changes main", True),
+        ("git stash apply 1a2b3c4", True),  # a commit, not an entry of the stash
+        ("git stash branch fix 1a2b3c4", True),
+        # the untracked files of the folder git clean is given, or runs in
+        ("git clean -f", True),
+        ("git clean -fd", True),
+        ("git clean -fdx", True),
+        ("git clean -fd .gitmem", True),
+        ("cd .gitmem/entries && git clean -f", True),
+        ("git clean -fd -enx", True),  # -e takes `nx`: not a dry run
+        ("git clean -fd -- -n .", True),  # a path named -n, and the folder it runs in
+        # what moves only the index or HEAD, keeps the work tree's changes, or only reads
+        ("git reset", False),
+        ("git reset --soft HEAD~1", False),
+        ("git reset --mixed HEAD~1", False),
+        ("git reset HEAD~1 -- .gitmem/entries/a.md", False),  # the index only
+        ("git reset --keep HEAD~1", False),
+        ("git checkout main", False),
+        ("git switch -c feature", False),
+        ("git checkout -f -- src", False),  # from the index, paths outside the memory
+        ("git stash", False),
+        ("git stash push -m wip -- src", False),
+        ("git stash list", False),
+        ("git stash show -p stash@{1}", False),
+        ("git stash pop", False),
+        ("git stash apply --index stash@{2}", False),
+        ("git stash pop 1", False),
+        ("git clean -n", False),
+        ("git clean -fdn", False),
+        ("git clean --dry-run -fdx", False),
+        ("git clean -fdx src", False),
+        ("cd src && git clean -fdx", False),
+    ],
+)
+def test_git_replacing_or_cleaning_the_work_tree_reaches_the_memory(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`git reset --hard REV` wrote REV's memory over the work tree's, and `git clean -fdx`
+    removed the memory's untracked files, with no path the guard read: it judged only the
+    paths of `git rm|mv|restore|checkout|apply`. A command that discards what the work tree
+    holds now replaces it from its top (what git clean removes: the folder it runs in)."""
+    assert _bash(guard, command, tmp_path) == denied, command
