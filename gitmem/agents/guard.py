@@ -43,9 +43,10 @@ as commands), and these count as writes, per simple command:
   sources are removed too, and an argument that is not a path resolves outside the memory),
   `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
   `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
-  its `of=`; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's
-  (a link to the memory, made in the command that writes through it, is judged before it
-  exists);
+  its `of=`; `split` and `csplit`: the pieces they write, their prefix (the folder they run
+  in when none) followed by what they add; what `ln` (and `cp -l`, `cp -s`) links to, from
+  its own folder and the link's (a link to the memory, made in the command that writes
+  through it, is judged before it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
   and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
@@ -1239,6 +1240,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield path, there, False
             if name == "ln" or (name == "cp" and _makes_links(args)):
                 yield from _linked_to(args, destination, there)
+        elif name in ("split", "csplit"):
+            for path in _pieces(name, args):
+                yield path, there, False
         elif name == "dd":
             for arg in args:
                 if arg.startswith("of="):
@@ -1475,6 +1479,35 @@ def _option_values(args: Sequence[str], short: str, long: Sequence[str]) -> list
             if at is not None:
                 out.extend([arg[at + 1 :]] if arg[at + 1 :] else args[i + 1 : i + 2])
     return out
+
+
+#: split's and csplit's options that take a value (the rest of the word, or the next one).
+_PIECES_VALUED: Final = {
+    "split": ("abClnt", ("--suffix-length", "--additional-suffix", "--bytes", "--line-bytes",
+                         "--lines", "--number", "--separator", "--filter")),
+    "csplit": ("bfn", ("--suffix-format", "--prefix", "--digits")),
+}  # fmt: skip
+#: A printf conversion of a number, in csplit's suffix format.
+_NUMBERED = re.compile(r"%[-+ #0']*[0-9]*(?:\.[0-9]*)?[diuoxX]")
+
+
+def _pieces(name: str, args: Sequence[str]) -> list[str]:
+    """The files split and csplit write, as a glob: their prefix (split's second operand,
+    csplit's -f or --prefix; `x` and `xx` in the folder they run in) followed by what they
+    add to it: one character or more (split's suffix, then its --additional-suffix), or
+    csplit's --suffix-format with `*` for its number.  A prefix is any text, so the pieces
+    of `.gitmem/INDEX.m` with one-letter suffixes are .gitmem/INDEX.ma… and .gitmem/INDEX.md,
+    and those of `.gitmem/entries/x` lie in entries/."""
+    short, long = _PIECES_VALUED[name]
+    if name == "split":
+        operands = _operands(args, short, long)
+        prefix = operands[1] if len(operands) > 1 else "x"
+        added = _option_values(args, "", ("--additional-suffix",))
+        return [f"{prefix}?*{added[-1] if added else ''}"]
+    prefixes = _option_values(args, "f", ("--prefix",))
+    formats = _option_values(args, "b", ("--suffix-format",))
+    suffix = _NUMBERED.sub("*", formats[-1]) if formats else "?*"
+    return [f"{prefixes[-1] if prefixes else 'xx'}{suffix}"]
 
 
 def _each(word: str, starts: Sequence[str]) -> list[str]:

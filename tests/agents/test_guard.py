@@ -683,3 +683,27 @@ def test_git_replacing_or_cleaning_the_work_tree_reaches_the_memory(
     paths of `git rm|mv|restore|checkout|apply`. A command that discards what the work tree
     holds now replaces it from its top (what git clean removes: the folder it runs in)."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("split -l 10 notes.txt .gitmem/entries/part", True),
+        ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
+        ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
+        ("cd .gitmem/entries && split -b 1k ../../notes.txt", True),  # x… where it runs
+        ("csplit -f .gitmem/entries/part notes.txt '/^#/' '{*}'", True),
+        ("csplit --prefix=.gitmem/candidates/c notes.txt 5", True),
+        ("csplit -b '/../.gitmem/entries/%02d.md' notes.txt 5", True),
+        ("cd .gitmem/entries && csplit ../../notes.txt 5", True),
+        ("split -l 10 .gitmem/INDEX.md parts/index-", False),  # the memory read, pieces elsewhere
+        ("split -b 1M big.log", False),
+        ("csplit -f parts/p .gitmem/INDEX.md 5", False),
+    ],
+)
+def test_split_and_csplit_write_pieces_named_by_their_prefix(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """split and csplit write their pieces as PREFIX followed by a suffix: the guard knew
+    neither, and let `split notes.txt .gitmem/entries/part` write entries."""
+    assert _bash(guard, command, tmp_path) == denied, command
