@@ -43,10 +43,10 @@ as commands), and these count as writes, per simple command:
   sources are removed too, and an argument that is not a path resolves outside the memory),
   `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
   `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
-  its `of=`; `split` and `csplit`: the pieces they write, their prefix (the folder they run
-  in when none) followed by what they add; what `ln` (and `cp -l`, `cp -s`) links to, from
-  its own folder and the link's (a link to the memory, made in the command that writes
-  through it, is judged before it exists);
+  its `of=`; `uniq`: its second operand (the first is read); `split` and `csplit`: the
+  pieces they write, their prefix (the folder they run in when none) followed by what they
+  add; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's (a link
+  to the memory, made in the command that writes through it, is judged before it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
   and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
@@ -1242,6 +1242,10 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield from _linked_to(args, destination, there)
         elif name in ("split", "csplit"):
             for path in _pieces(name, args):
+                yield path, there, False
+        elif name == "uniq":  # `uniq IN OUT`: its second operand
+            operands = _operands(args, "fsw", ("--skip-fields", "--skip-chars", "--check-chars"))
+            for path in operands[1:2]:
                 yield path, there, False
         elif name == "dd":
             for arg in args:

@@ -707,3 +707,22 @@ def test_split_and_csplit_write_pieces_named_by_their_prefix(
     """split and csplit write their pieces as PREFIX followed by a suffix: the guard knew
     neither, and let `split notes.txt .gitmem/entries/part` write entries."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("uniq notes.txt .gitmem/INDEX.md", True),
+        ("uniq -c -f 1 notes.txt .gitmem/entries/a.md", True),
+        ("uniq --skip-chars 2 -- notes.txt .gitmem/refused.md", True),
+        ("uniq .gitmem/INDEX.md", False),  # read, written to the standard output
+        ("uniq -f 1 .gitmem/INDEX.md counts.txt", False),
+        ("sort notes.txt | uniq - .gitmem/allowed.md", True),
+    ],
+)
+def test_uniq_writes_its_second_operand(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`uniq IN OUT` writes OUT: the guard took uniq for a reader and let it replace
+    INDEX.md."""
+    assert _bash(guard, command, tmp_path) == denied, command
