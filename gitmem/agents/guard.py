@@ -37,13 +37,14 @@ as commands), and these count as writes, per simple command:
 - output redirections (`>`, `>>`, `>|`, `&>`, `&>>`, `2>`, `<>`): their target, whatever the
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
-  `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i` (and `--in-place`), `gawk -i inplace`,
-  `dos2unix`, `patch`, `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`, `xz`, `bzip2`,
-  `zstd`…, unless to the standard output): their path arguments (every one: for `mv` the
-  sources are removed too, and an argument that is not a path resolves outside the memory),
-  `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for `cp`,
-  `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path); `dd`:
-  its `of=`; `uniq`: its second operand (the first is read); `split` and `csplit`: the
+  `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i`/`yq -i` (and `--in-place`,
+  `--inplace`), `gawk -i inplace`, `sd` (its files after FIND and REPLACE, unless it only
+  previews), `dos2unix`, `patch`, `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`, `xz`,
+  `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one: for
+  `mv` the sources are removed too, and an argument that is not a path resolves outside the
+  memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for
+  `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path);
+  `dd`: its `of=`; `uniq`: its second operand (the first is read); `split` and `csplit`: the
   pieces they write, their prefix (the folder they run in when none) followed by what they
   add; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's (a link
   to the memory, made in the command that writes through it, is judged before it exists);
@@ -223,7 +224,7 @@ _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
 #: The copiers whose -t names the destination folder (rsync's keeps times, scp's is its own),
 #: with their short options that take a value (the rest of the word, or the next one).
 _TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo", "mv": "S"}
-_IN_PLACE: Final = {"sed", "perl", "gsed", "ruby", "awk", "gawk"}
+_IN_PLACE: Final = {"sed", "perl", "gsed", "ruby", "awk", "gawk", "yq"}
 _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
 #: git's subcommands that write the file or folder their -o (--output, --output-directory)
 #: names.
@@ -1247,6 +1248,10 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             operands = _operands(args, "fsw", ("--skip-fields", "--skip-chars", "--check-chars"))
             for path in operands[1:2]:
                 yield path, there, False
+        elif name == "sd" and not {"-p", "--preview"} & set(args):
+            # `sd FIND REPLACE FILE…` edits its files in place, unless it only previews
+            for path in _operands(args, "nf", ("--max-replacements", "--flags"))[2:]:
+                yield path, there, False
         elif name == "dd":
             for arg in args:
                 if arg.startswith("of="):
@@ -1573,7 +1578,8 @@ def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:
 
 
 def _in_place(name: str, args: Sequence[str]) -> bool:
-    """sed -i, sed -ni, sed --in-place[=SUFFIX], perl -pi -e …, ruby -i; for awk, the
+    """sed -i, sed -ni, sed --in-place[=SUFFIX], perl -pi -e …, ruby -i, yq -i (--inplace,
+    or --in-place for the Python one); for awk, the
     inplace extension gawk loads (`-i inplace`, `--include=inplace`), since its -i loads
     any library."""
     if name in ("awk", "gawk"):
@@ -1584,7 +1590,7 @@ def _in_place(name: str, args: Sequence[str]) -> bool:
             for a, value in pairs
         )
     return any(
-        a == "--in-place"
+        a in ("--in-place", "--inplace")
         or a.startswith("--in-place=")
         or (a.startswith("-") and not a.startswith("--") and "i" in a[1:])
         for a in args

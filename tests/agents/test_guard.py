@@ -726,3 +726,28 @@ def test_uniq_writes_its_second_operand(
     """`uniq IN OUT` writes OUT: the guard took uniq for a reader and let it replace
     INDEX.md."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("sd retry Retry .gitmem/entries/a.md", True),
+        ("sd -F -n 1 'a' 'b' notes.md .gitmem/INDEX.md", True),
+        ("sd -f i retry Retry -- .gitmem/refused.md", True),
+        ("sd -p retry Retry .gitmem/entries/a.md", False),  # a preview, to the output
+        ("cat .gitmem/INDEX.md | sd retry Retry", False),  # the standard input
+        ("sd .gitmem/INDEX.md INDEX notes.md", False),  # the memory's name as text
+        ("yq -i '.title = \"x\"' .gitmem/entries/a.md", True),
+        ("yq --inplace -f process '.a = 1' .gitmem/candidates/c.md", True),
+        ("yq -Pi '.a = 1' .gitmem/INDEX.md", True),
+        ("yq --in-place -y '.a = 1' .gitmem/entries/a.md", True),  # the Python yq
+        ("yq '.title' .gitmem/entries/a.md", False),
+        ("yq -I 4 '.a' .gitmem/INDEX.md", False),
+    ],
+)
+def test_sd_and_yq_edit_their_files_in_place(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """sd edits the files it is given in place by default, and `yq -i` (--inplace) as
+    `sed -i` does: the guard took both for readers."""
+    assert _bash(guard, command, tmp_path) == denied, command
