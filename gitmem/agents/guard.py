@@ -39,15 +39,17 @@ as commands), and these count as writes, per simple command:
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
   `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i`/`yq -i` (and `--in-place`,
   `--inplace`), `gawk -i inplace`, `sd` (its files after FIND and REPLACE, unless it only
-  previews), `dos2unix`, `patch`, `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`, `xz`,
-  `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one: for
-  `mv` the sources are removed too, and an argument that is not a path resolves outside the
-  memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for
-  `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path);
-  `dd`: its `of=`; `uniq`: its second operand (the first is read); `split` and `csplit`: the
-  pieces they write, their prefix (the folder they run in when none) followed by what they
-  add; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's (a link
-  to the memory, made in the command that writes through it, is judged before it exists);
+  previews), `dos2unix`, `patch` (and, given no file, the folder it runs in or its `-d` one,
+  where the files its patch names lie), `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`,
+  `xz`, `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one:
+  for `mv` the sources are removed too, and an argument that is not a path resolves outside
+  the memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only
+  (for `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last
+  path); `dd`: its `of=`; `uniq`: its second operand (the first is read); `split` and
+  `csplit`: the pieces they write, their prefix (the folder they run in when none) followed
+  by what they add; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the
+  link's (a link to the memory, made in the command that writes through it, is judged before
+  it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
   and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
@@ -1229,6 +1231,8 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         ):
             for path in _paths(args):
                 yield path, there, False
+            if name == "patch" and _patches_where_it_runs(args):
+                yield os.curdir, there, False  # the files its patch names lie there (or in -d)
         elif name in _REMOVERS:
             for path in _paths(args):
                 yield path, there, True
@@ -1595,6 +1599,25 @@ def _in_place(name: str, args: Sequence[str]) -> bool:
         or (a.startswith("-") and not a.startswith("--") and "i" in a[1:])
         for a in args
     )
+
+
+#: patch's options that take a value (the rest of the word, or the next one).
+_PATCH_VALUED: Final = (
+    "BDdFgioprVYz",
+    ("--prefix", "--ifdef", "--directory", "--fuzz", "--get", "--input", "--output", "--strip",
+     "--reject-file", "--version-control", "--basename-prefix", "--suffix", "--quoting-style",
+     "--reject-format", "--read-only"),
+)  # fmt: skip
+
+
+def _patches_where_it_runs(args: Sequence[str]) -> bool:
+    """Whether patch writes the files its patch names, in the folder it runs in (or its -d
+    one): given no file to patch and no -o (--output) to write instead.  GNU patch refuses a
+    name with `..` or a leading `/`, so what it writes lies in that folder or below: run in
+    entries/, it writes entries."""
+    if _operands(args, *_PATCH_VALUED):
+        return False
+    return not _option_values(args, "o", ("--output",))
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

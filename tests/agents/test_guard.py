@@ -751,3 +751,24 @@ def test_sd_and_yq_edit_their_files_in_place(
     """sd edits the files it is given in place by default, and `yq -i` (--inplace) as
     `sed -i` does: the guard took both for readers."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("cd .gitmem/entries && patch -p1 < ../../fix.diff", True),
+        ("cd .gitmem && patch -p0 -i ../fix.diff", True),
+        ("patch -d .gitmem/candidates -p1 < fix.diff", True),
+        ("env -C .gitmem/entries patch --strip 1 --input ../../fix.diff", True),
+        ("patch -p1 < fix.diff", False),  # the names inside the patch: not read
+        ("cd src && patch -p1 < ../fix.diff", False),
+        ("cd .gitmem/entries && patch -p1 -o /tmp/out.md < ../../fix.diff", False),
+    ],
+)
+def test_patch_without_a_file_writes_where_it_runs(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """Given no file, patch writes the files its patch names, from the folder it runs in (or
+    its -d one); GNU patch refuses `..` in them: run in entries/, it writes entries, and the
+    guard, which judged only the words it was given, let it."""
+    assert _bash(guard, command, tmp_path) == denied, command
