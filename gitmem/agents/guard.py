@@ -45,11 +45,13 @@ as commands), and these count as writes, per simple command:
   for `mv` the sources are removed too, and an argument that is not a path resolves outside
   the memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only
   (for `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last
-  path); `dd`: its `of=`; `uniq`: its second operand (the first is read); `split` and
-  `csplit`: the pieces they write, their prefix (the folder they run in when none) followed
-  by what they add; what `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the
-  link's (a link to the memory, made in the command that writes through it, is judged before
-  it exists);
+  path), and what rsync removes: its sources with --remove-source-files, and with --delete
+  what its destination holds that the source lacks (the destination itself when a source
+  ends in `/`, so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`;
+  `uniq`: its second operand (the first is read); `split` and `csplit`: the pieces they
+  write, their prefix (the folder they run in when none) followed by what they add; what
+  `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the
+  memory, made in the command that writes through it, is judged before it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
   and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
@@ -1245,6 +1247,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield path, there, False
             if name == "ln" or (name == "cp" and _makes_links(args)):
                 yield from _linked_to(args, destination, there)
+            if name == "rsync":
+                for path in _rsync_removed(args, destination):
+                    yield path, there, True
         elif name in ("split", "csplit"):
             for path in _pieces(name, args):
                 yield path, there, False
@@ -1440,6 +1445,21 @@ def _destination(name: str, args: Sequence[str]) -> list[str]:
                     return [arg[j + 1 :]] if arg[j + 1 :] else list(args[i + 1 : i + 2])
     paths = _paths(args)
     return paths[-1:]
+
+
+def _rsync_removed(args: Sequence[str], destination: Sequence[str]) -> list[str]:
+    """What rsync removes: with --remove-source-files, its sources (the files it sent); with
+    --delete (--del, --delete-after…), what the destination holds that the source does not:
+    the destination itself for a source ending in `/` (its content is sent), else the folder
+    of the source's name in it."""
+    sources = [p for p in _paths(args) if p not in destination]
+    removed = list(sources) if {"--remove-source-files", "--remove-sent-files"} & set(args) else []
+    if destination and any(a == "--del" or a.startswith("--delete") for a in args):
+        for source in sources:
+            content = source.endswith(("/", "/.")) or source == os.curdir
+            name = os.path.basename(source.rstrip("/"))
+            removed.append(destination[0] if content else os.path.join(destination[0], name))
+    return removed
 
 
 def _makes_links(args: Sequence[str]) -> bool:

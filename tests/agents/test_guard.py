@@ -772,3 +772,28 @@ def test_patch_without_a_file_writes_where_it_runs(
     its -d one); GNU patch refuses `..` in them: run in entries/, it writes entries, and the
     guard, which judged only the words it was given, let it."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("rsync -a --delete ../other/ .", True),  # what the copy lacks: the memory folder
+        ("rsync -a --delete-after site/ docs", True),
+        ("rsync -a --del ../backup/ ./", True),
+        ("rsync -a --delete ../old/.gitmem .", True),  # the copy's own .gitmem, replaced
+        ("rsync -a --remove-source-files .gitmem/entries/ /tmp/moved/", True),
+        ("rsync --remove-source-files .gitmem/INDEX.md /tmp/", True),
+        ("rsync -a --delete build/ dist/", False),
+        ("rsync -a --delete src /tmp/mirror", False),  # /tmp/mirror/src
+        ("rsync -a ../other/ .", False),  # adds and overwrites, removes nothing
+        ("rsync -a .gitmem/ /tmp/memory-copy/", False),
+        ("rsync -a --remove-source-files src/ /tmp/moved/", False),
+    ],
+)
+def test_what_rsync_removes_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """rsync was judged by its destination alone, as a file written: `--delete` removes
+    what the destination holds that the source lacks (run into the repository's root, the
+    memory folder), and `--remove-source-files` removes the sources it sent."""
+    assert _bash(guard, command, tmp_path) == denied, command
