@@ -92,20 +92,20 @@ as commands), and these count as writes, per simple command:
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
   only what both settings files let an audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`; `cd -` and `popd` back to the folder before, `cd` alone home)
-  moves the folder later commands run in, `env -C DIR` (or
-  `--chdir`) and `sudo -D DIR` the folder of the one command they run; `bash -c`/`sh -c`
-  strings (the -c in any cluster of options: `bash -lc`; the words after the string as its
-  `$0`, `$1`, `"$@"`) are read the same way, as are what `watch` and `flock -c` run,
-  `su -c`, `script -c` and what `eval` joins, and so are the bodies of command
-  substitutions, `$(…)` and `` `…` `` (the shell runs them inside double quotes too, where
-  the splitter sees one word of text), and of process substitutions, `<(…)` and `>(…)`,
-  each in the folder of the command it is part of; `sudo`, `env`, `command`,
-  `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar prefixes, with their
-  options and the values those take (`sudo -u root`, `timeout 5`), and `VAR=value` are
-  skipped to reach the command; a glob (`.gitmem/entr*/*`) counts when it could match a
-  protected path, with the shell's rule that `*` does not match a leading dot; a brace
-  expansion (`.gitmem/{INDEX,refused}.md`) counts as each path it makes (up to MAX_BRACED),
-  and ANSI-C quoting (`$'\\x2egitmem'`) as the word the shell decodes.
+  moves the folder later commands run in, `env -C DIR` (or `--chdir`) and `sudo -D DIR` the
+  folder of the one command they run; `bash -c`/`sh -c` strings (the -c in any cluster of
+  options: `bash -lc`; the words after the string as its `$0`, `$1`, `"$@"`) are read the
+  same way, as are what `watch` and `flock -c` run, `su -c`, `script -c` and what `eval`
+  joins, and so are the bodies of command substitutions, `$(…)` and `` `…` `` (the shell
+  runs them inside double quotes too, where the splitter sees one word of text), and of
+  process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
+  `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar
+  prefixes, with their options and the values those take (`sudo -u root`,
+  `sudo --user root`, `timeout 5`), and `VAR=value` are skipped to reach the command; a glob
+  (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
+  that `*` does not match a leading dot; a brace expansion (`.gitmem/{INDEX,refused}.md`)
+  counts as each path it makes (up to MAX_BRACED), and ANSI-C quoting (`$'\\x2egitmem'`) as
+  the word the shell decodes.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
@@ -179,6 +179,24 @@ _PREFIXES: Final = {
     "stdbuf": "eio",
     "setsid": "",
 }
+#: The prefixes' long options that take a value, which may be the next word (`xargs
+#: --max-args 1 rm …`, `sudo --user root rm …`).
+_PREFIX_LONG: Final = {
+    "sudo": {"close-from", "group", "host", "prompt", "chroot", "role", "type",
+             "command-timeout", "other-user", "user"},
+    "env": {"unset", "split-string"},
+    "time": {"format", "output"},
+    "xargs": {"arg-file", "delimiter", "max-args", "max-procs", "max-chars",
+              "process-slot-var"},
+    "nice": {"adjustment"},
+    "timeout": {"kill-after", "signal"},
+    "watch": {"interval", "equexit"},
+    "strace": {"output", "trace", "signal", "status", "attach", "user", "env",
+               "string-limit", "columns", "expression", "inject", "fault"},
+    "flock": {"timeout", "wait", "conflict-exit-code"},
+    "ionice": {"class", "classdata", "pid", "pgid", "uid"},
+    "stdbuf": {"input", "output", "error"},
+}  # fmt: skip
 #: The prefixes that run the command in another folder, and their short option for it (the
 #: long one is --chdir for both).
 _CHDIR: Final = {"env": "C", "sudo": "D"}
@@ -1140,6 +1158,8 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                             run = value
                         else:
                             _moved(moves, value)
+                    elif not equals and name in _PREFIX_LONG.get(prefix, ()):
+                        i += 1  # its value, the next word (`timeout --signal KILL 5 rm …`)
                     continue
                 at = next((j for j, c in enumerate(option) if c in valued), None)
                 if at is None:

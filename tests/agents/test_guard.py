@@ -797,3 +797,27 @@ def test_what_rsync_removes_is_judged(
     what the destination holds that the source lacks (run into the repository's root, the
     memory folder), and `--remove-source-files` removes the sources it sent."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "xargs --max-args 1 rm .gitmem/entries/a.md < list.txt",
+        "xargs --arg-file list.txt rm .gitmem/entries/a.md",
+        "timeout --signal KILL 5 rm .gitmem/entries/a.md",
+        "timeout --kill-after 1 5 touch .gitmem/INDEX.md",
+        "sudo --user root rm -rf .gitmem/candidates",
+        "nice --adjustment 5 rm .gitmem/entries/a.md",
+        "env --unset HOME rm .gitmem/INDEX.md",
+        "ionice --class 3 rm .gitmem/entries/a.md",
+        "stdbuf --output L tee .gitmem/INDEX.md",
+        "strace --output trace.txt rm .gitmem/entries/a.md",
+        "flock --timeout 5 lock.file rm .gitmem/entries/a.md",
+    ],
+)
+def test_a_prefix_s_long_option_takes_its_value_from_the_next_word(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    """`xargs --max-args 1 rm …`: the guard skipped `--max-args` but not its value, took
+    `1` for the command, and let the rm through."""
+    assert _bash(guard, command, tmp_path), command
