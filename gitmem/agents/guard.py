@@ -59,7 +59,11 @@ as commands), and these count as writes, per simple command:
   one, the folder they run in);
 - `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
-  below);
+  below); a starting point that is the memory folder or a folder above it (`find .`) is
+  spared when a name test (-name, -iname) before -delete, in an expression of `and`s
+  only, matches no file of the memory: neither a Markdown file, a protected name nor the
+  name of something entries/ or candidates/ hold now (`find . -name '*.pyc' -delete`
+  passes, `-name '*.md'` does not);
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments,
   read as git reads a pathspec (_pathspec): `:/` and `:(top)` from the top of the work
   tree, an exclusion (`:!…`) left out, and wildcards that match `/` and a leading dot
@@ -130,6 +134,7 @@ Within the bound every decision takes well under a second.
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import os
 import re
 import shlex
@@ -364,6 +369,8 @@ class Guard:
             return self._unread("path", path)
         if isinstance(path, _Pathspec):
             return self._judge_pathspec(path, cwd, removed=removed)
+        if isinstance(path, _Found):
+            return self._judge_found(path, cwd)
         expanded = _braces(path)
         if expanded is not None:  # `{a,b}`: each path the shell makes of it
             judged = (self.judge(each, cwd, removed=removed) for each in expanded)
@@ -513,6 +520,37 @@ class Guard:
         if nested and denied:
             denied.what = f"{denied.what} of the repository {nested.root}"
         return denied
+
+    def _judge_found(self, start: _Found, cwd: str) -> Denied | None:
+        """A starting point of `find … -delete`, removed: denied as any removal is, but when
+        it is this repository's memory folder or a folder above it, only if every name
+        pattern the deleted files must match could match a file of the memory (_may_name):
+        `find . -name '*.pyc' -delete` deletes none of it.  A starting point in entries/ or
+        candidates/, or in another repository, stays denied (all it finds is the memory, or
+        a memory whose files this guard does not list)."""
+        denied = self.judge(str(start), cwd, removed=True)
+        if denied is None or not start.names or " of the repository " in denied.what:
+            return denied
+        if not denied.what.startswith(("the memory folder ", "a folder holding the memory ")):
+            return denied
+        return denied if all(map(self._may_name, start.names)) else None
+
+    def _may_name(self, pattern: str) -> bool:
+        """Whether find's name pattern (-name, -iname; compared in any letter case) could
+        match the name of a file or folder of the memory: a Markdown file's (what entries
+        are), a protected file's or folder's, the memory folder's own, or one entries/ or
+        candidates/ holds now (all of them when there are more than MAX_LINKED)."""
+        tokens = _wild_tokens(_fold(pattern))
+        if _may_end(tokens, _after(tokens, "")[0], ".md"):
+            return True
+        names = {*_PROTECTED_DIRS, *_PROTECTED_FILES, *(m.rsplit("/", 1)[-1] for m in self.dirs)}
+        for target in self._protected_paths():
+            if target[-1] in _PROTECTED_DIRS:
+                held = self._held(target)
+                if held is None:
+                    return True
+                names.update(name.rsplit("/", 1)[-1] for name in held)
+        return any(map(_as_regex(tokens).fullmatch, names))
 
     def _judge_pathspec(self, spec: _Pathspec, cwd: str, *, removed: bool) -> Denied | None:
         """A git pathspec as git reads it: from the top of the work tree holding cwd when its
@@ -755,6 +793,18 @@ def _glob_reaches(pattern: Sequence[str], target: Sequence[str]) -> bool:
         if not fnmatch.fnmatchcase(name, pat):
             return False
     return True
+
+
+class _Found(str):
+    """A starting point of `find … -delete`, with the name patterns (-name, -iname) every
+    file it deletes must match (`_deleted_names`).  Judged by Guard._judge_found."""
+
+    names: tuple[str, ...]
+
+    def __new__(cls, text: str, *, names: tuple[str, ...] = ()) -> _Found:
+        start = super().__new__(cls, text)
+        start.names = names
+        return start
 
 
 class _Pathspec(str):
@@ -1299,8 +1349,9 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield path, there, False
         elif name == "find":
             starts, deletes, runs = _found(args)
+            names = _deleted_names(deletes) if deletes else ()
             for start in starts if deletes else ():
-                yield start, there, True
+                yield _Found(start, names=names), there, True
             if len(starts) * len(runs) > FIND_RUNS_READ:  # what they run on taken as written
                 runs = []
                 for start in starts:
@@ -1598,9 +1649,10 @@ def _tar_file(args: Sequence[str]) -> list[str]:
     return _option_values(args, "f", ("--file",))
 
 
-def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:
-    """find's starting points, whether it deletes what it finds, and the commands its
-    -exec, -execdir, -ok and -okdir run (their words up to `;` or `+`)."""
+def _found(args: Sequence[str]) -> tuple[list[str], list[str], list[list[str]]]:
+    """find's starting points, its expression when it deletes what it finds (else nothing),
+    and the commands its -exec, -execdir, -ok and -okdir run (their words up to `;` or
+    `+`)."""
     i = 0
     while i < len(args) and (args[i] in ("-H", "-L", "-P", "-D") or args[i].startswith("-O")):
         i += 2 if args[i] == "-D" else 1
@@ -1608,7 +1660,7 @@ def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:
     while i < len(args) and not args[i].startswith(("-", "(", "!")):
         starts.append(args[i])
         i += 1
-    deletes = "-delete" in args[i:]
+    deletes = list(args[i:]) if "-delete" in args[i:] else []
     runs = []
     while i < len(args):
         if args[i] in _FIND_RUNS:
@@ -1619,6 +1671,23 @@ def _found(args: Sequence[str]) -> tuple[list[str], bool, list[list[str]]]:
             i = end
         i += 1
     return starts or ["."], deletes, runs
+
+
+#: What in find's expression can make it true of more than one test's files: or, the
+#: comma, negation, and parentheses (which group them).
+_FIND_WIDENS: Final = {"-o", "-or", ",", "!", "-not", "(", ")"}
+
+
+def _deleted_names(expression: Sequence[str]) -> tuple[str, ...]:
+    """The name patterns (-name, -iname) a file must match for find to delete it: those of
+    the tests before the first -delete when all are joined by `and` (one pattern no memory
+    file matches then spares the memory); none when something there widens the expression
+    (-o, `,`, `!`, parentheses), as then a name test no longer bounds what is deleted."""
+    before = expression[: expression.index("-delete")]
+    if _FIND_WIDENS & set(before):
+        return ()
+    pairs = itertools.pairwise(before)
+    return tuple(pattern for test, pattern in pairs if test in ("-name", "-iname"))
 
 
 def _in_place(name: str, args: Sequence[str]) -> bool:

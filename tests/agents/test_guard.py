@@ -821,3 +821,38 @@ def test_a_prefix_s_long_option_takes_its_value_from_the_next_word(
     """`xargs --max-args 1 rm …`: the guard skipped `--max-args` but not its value, took
     `1` for the command, and let the rm through."""
     assert _bash(guard, command, tmp_path), command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("find . -name '*.pyc' -delete", False),
+        ("find . -type d -name __pycache__ -empty -delete", False),
+        ("find docs -name '*.orig' -delete", False),  # docs holds docs/memory
+        ("find .gitmem -name '*.tmp' -delete", False),
+        # a name a memory file has, or may have: Markdown, a protected name, one held now
+        ("find . -name '*.md' -delete", True),
+        ("find . -iname '*.MD' -delete", True),
+        ("find . -name 'README*' -delete", True),  # README.md
+        ("find . -name INDEX.md -delete", True),
+        ("find . -name candidates -type d -empty -delete", True),
+        ("find . -name 'notes.txt' -delete", True),  # entries/decision holds one
+        # when the name test no longer bounds what is deleted, or none is given
+        ("find . -delete", True),
+        ("find . -type f -delete", True),
+        ("find . -name '*.pyc' -o -name '*.tmp' -delete", True),
+        ("find . ! -name '*.pyc' -delete", True),
+        ("find . -not -name '*.pyc' -delete", True),
+        ("find . -delete -name '*.pyc'", True),  # deleted before the test
+        ("find .gitmem/entries -name '*.pyc' -delete", True),  # all it finds is the memory
+    ],
+)
+def test_find_delete_is_judged_by_the_names_it_deletes(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`find . -name '*.pyc' -delete` in the repository's root was denied as removing the
+    memory folder, though no file of the memory is named so: a name test that every
+    deleted file must pass, and that no memory file can, now spares the memory."""
+    (tmp_path / ".gitmem" / "entries" / "decision").mkdir()
+    (tmp_path / ".gitmem" / "entries" / "decision" / "notes.txt").write_text("x\n")
+    assert _bash(guard, command, tmp_path) == denied, command
