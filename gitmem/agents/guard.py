@@ -96,7 +96,8 @@ as commands), and these count as writes, per simple command:
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
   only what both settings files let an audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`; `cd -` and `popd` back to the folder before, `cd` alone home)
-  moves the folder later commands run in, `env -C DIR` (or `--chdir`) and `sudo -D DIR` the
+  moves the folder later commands run in, the words `env -S STRING` (`--split-string`) makes
+  of its string are the command it runs, `env -C DIR` (or `--chdir`) and `sudo -D DIR` the
   folder of the one command they run; `bash -c`/`sh -c` strings (the -c in any cluster of
   options: `bash -lc`; the words after the string as its `$0`, `$1`, `"$@"`) are read the
   same way, as are what `watch` and `flock -c` run, `su -c`, `script -c` and what `eval`
@@ -1208,6 +1209,11 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                             run = value
                         else:
                             _moved(moves, value)
+                    elif name == "split-string" and prefix == "env":
+                        if not equals:
+                            value = words[i] if i < len(words) else ""
+                            i += 1
+                        words = [*words[:i], *_split_string(value), *words[i:]]
                     elif not equals and name in _PREFIX_LONG.get(prefix, ()):
                         i += 1  # its value, the next word (`timeout --signal KILL 5 rm …`)
                     continue
@@ -1222,6 +1228,8 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                     _moved(moves, value)
                 elif option[at] == "c" and prefix == "flock":
                     run = value
+                elif option[at] == "S" and prefix == "env":  # the words it runs, in one
+                    words = [*words[:i], *_split_string(value), *words[i:]]
             if prefix in ("timeout", "flock"):
                 i += 1  # its duration, the file it locks
             tail = words[i] if prefix == "flock" and i < len(words) else ""
@@ -1236,6 +1244,16 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
         else:
             break
     return words[i:]
+
+
+def _split_string(text: str) -> list[str]:
+    """The words `env -S` (--split-string) makes of its value, which it runs with the words
+    after it (`env -S 'rm -f' .gitmem/INDEX.md`); the text as one word when its quotes do
+    not close."""
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return [text]
 
 
 def _moved(moves: list[str] | None, folder: str) -> None:

@@ -856,3 +856,23 @@ def test_find_delete_is_judged_by_the_names_it_deletes(
     (tmp_path / ".gitmem" / "entries" / "decision").mkdir()
     (tmp_path / ".gitmem" / "entries" / "decision" / "notes.txt").write_text("x\n")
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("env -S 'rm -f .gitmem/INDEX.md'", True),
+        ("env -S'touch' .gitmem/entries/a.md", True),
+        ("env -iS 'rm -rf' .gitmem/candidates", True),
+        ("env --split-string='sudo rm' .gitmem/entries/a.md", True),
+        ("env --split-string 'rm .gitmem/refused.md'", True),
+        ("env -S 'cat .gitmem/INDEX.md'", False),
+        ("env -S 'python3 -u' script.py", False),
+    ],
+)
+def test_env_split_string_is_the_command_it_runs(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`env -S STRING` splits STRING into the command it runs (a script's `#!` line uses
+    it): the guard skipped the string as -S's value and saw no command."""
+    assert _bash(guard, command, tmp_path) == denied, command
