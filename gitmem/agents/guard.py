@@ -90,7 +90,8 @@ as commands), and these count as writes, per simple command:
   as it was), but not the memory's own name, which is found by the folder's identity too;
   and removing (or moving) a folder that holds a memory folder, the repository's root or one
   above it, removes the memory with it, as `git checkout REV -- PATH` and `git restore
-  --source=REV PATH` replace it (from the index, they restore what was staged);
+  --source=REV PATH` (or `--staged --worktree`, from HEAD) replace it (from the index,
+  they restore what was staged);
 - `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
   path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`): admitting and
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
@@ -1759,11 +1760,18 @@ def _to_stdout(args: Sequence[str]) -> bool:
 
 def _from_revision(sub: str, args: Sequence[str]) -> bool:
     """Whether `git checkout` or `git restore` writes its paths from a revision (`git checkout
-    REV -- .`, `git restore --source=REV .`): the tree it writes replaces what lies below
-    them, a memory folder included, as removing them would; from the index (`git checkout --
-    .`, `git restore .`) it restores what was staged."""
+    REV -- .`, `git restore --source=REV .`, and `git restore --staged --worktree .`, whose
+    source is then HEAD): the tree it writes replaces what lies below them, a memory folder
+    included, as removing them would; from the index (`git checkout -- .`, `git restore .`)
+    it restores what was staged."""
     if sub == "restore":
-        return any(a == "-s" or a.startswith(("--source", "-s")) for a in args)
+        ended = args.index("--") if "--" in args else len(args)
+        options = [a for a in args[:ended] if a.startswith("-")]
+        short = "".join(a[1:] for a in options if not a.startswith("--"))
+        if "s" in short or any(a.startswith("--source") for a in options):
+            return True
+        staged = "--staged" in options or "S" in short
+        return staged and ("--worktree" in options or "W" in short)
     if sub != "checkout":
         return False
     operands: list[str] = []

@@ -876,3 +876,24 @@ def test_env_split_string_is_the_command_it_runs(
     """`env -S STRING` splits STRING into the command it runs (a script's `#!` line uses
     it): the guard skipped the string as -S's value and saw no command."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("git restore -SW .", True),
+        ("git restore --staged --worktree -- .gitmem", True),
+        ("cd src && git restore --worktree --staged :/", True),
+        ("git restore -WS docs", True),
+        ("git restore -S .", False),  # the index only
+        ("git restore -W .", False),  # from the index
+        ("git restore -SW src", False),
+    ],
+)
+def test_git_restore_of_the_index_and_the_work_tree_writes_from_head(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """With --staged and --worktree, git restore's source is HEAD, not the index: it writes
+    its paths from a revision as `git checkout HEAD -- PATH` does, which the guard denied
+    while it let `git restore -SW .` through."""
+    assert _bash(guard, command, tmp_path) == denied, command
