@@ -30,10 +30,11 @@ entry).
 File tools: Write, Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`).
 
 Bash: the command is split as the shell would (quotes, `;`, `&&`, `||`, `|`, `&`, newlines,
-subshell parentheses, the reserved words of compound commands: `if … then … else`, `while … do`,
-`!`, `{`; a here-document's body is text, but for the command substitutions of one whose
-delimiter is unquoted, which the shell runs: up to HEREDOC_RUNS characters of them are read
-as commands), and these count as writes, per simple command:
+subshell parentheses, each of them a word of text when quoted or escaped (`';'`, `\\(`),
+the reserved words of compound commands: `if … then … else`, `while … do`, `!`, `{`; a
+here-document's body is text, but for the command substitutions of one whose delimiter is
+unquoted, which the shell runs: up to HEREDOC_RUNS characters of them are read as commands),
+and these count as writes, per simple command:
 - output redirections (`>`, `>>`, `>|`, `&>`, `&>>`, `2>`, `<>`): their target, whatever the
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
@@ -1043,7 +1044,7 @@ def _split(script: str) -> tuple[list[str], list[str]] | None:
     `` `…` `` that no single quote makes text is a word SUBSTITUTION.format(n) among them,
     its body the nth of the second list (`_substituted`)."""
     lifted, bodies = _lift_substitutions(_ansi_c(_strip_comments(script)))
-    lexer = shlex.shlex(lifted, posix=True, punctuation_chars=_PUNCTUATION)
+    lexer = shlex.shlex(_mark_quoted(lifted), posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"  # newlines separate commands: they are punctuation here
     lexer.commenters = ""
@@ -1051,6 +1052,44 @@ def _split(script: str) -> tuple[list[str], list[str]] | None:
         return list(lexer), bodies
     except ValueError:  # unbalanced quotes: the shell would not run it either
         return None
+
+
+#: What follows, in the script the splitter reads, an operator's character that a quote or a
+#: backslash makes text (`_mark_quoted`): a private-use character no command means anything
+#: by, taken off each word again (`_simple_commands`).
+_QUOTED: Final = "\ue001"
+
+
+def _mark_quoted(script: str) -> str:
+    """The script with _QUOTED after each character of an operator (`;&|()<>`, a line
+    break) that a quote or a backslash makes text, as the shell reads them (in single quotes
+    all is text; in double quotes a backslash escapes the next character; outside quotes
+    too, and a backslash before a line break joins two lines).  The splitter gives a quoted
+    `;` as the word `;`, the same as the operator: `rm ';' .gitmem/INDEX.md` was read as
+    two commands, and `find … \\( -name x \\)` as three; marked, such a word is a word."""
+    if not any(c in script for c in "'\"\\"):
+        return script
+    out: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(script):
+        c = script[i]
+        out.append(c)
+        text = False  # whether c is a quoted or escaped character
+        if c == "\\" and quote != "'" and i + 1 < len(script):
+            i += 1
+            c = script[i]
+            out.append(c)
+            text = c != "\n" or bool(quote)
+        elif quote:
+            quote = "" if c == quote else quote
+            text = bool(quote)
+        elif c in "'\"":
+            quote = c
+        if text and c in _PUNCTUATION:
+            out.append(_QUOTED)
+        i += 1
+    return "".join(out)
 
 
 #: What stands for a command substitution's body in a lifted script (`_lift_substitutions`):
@@ -1164,7 +1203,7 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
         if _is_punctuation(token) and ">" in token:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
             if nxt and not _is_punctuation(nxt) and not (token.endswith("&") and nxt.isdigit()):
-                targets.append(nxt)
+                targets.append(nxt.replace(_QUOTED, ""))
                 i += 1
         elif _is_punctuation(token) and "<" in token:
             i += 1  # an input: the word after it is read, not written
@@ -1172,7 +1211,7 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
             yield words, targets
             words, targets = [], []
         else:
-            words.append(token)
+            words.append(token.replace(_QUOTED, ""))
         i += 1
     yield words, targets
 

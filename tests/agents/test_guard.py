@@ -897,3 +897,32 @@ def test_git_restore_of_the_index_and_the_work_tree_writes_from_head(
     its paths from a revision as `git checkout HEAD -- PATH` does, which the guard denied
     while it let `git restore -SW .` through."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("rm ';' .gitmem/INDEX.md", True),
+        ("rm \\; .gitmem/INDEX.md", True),
+        ("rm '|' .gitmem/entries/a.md", True),
+        ('rm "&" .gitmem/entries/a.md', True),
+        ("rm '<' .gitmem/entries/a.md", True),  # not an input: a file named <
+        ("rm -- ')' .gitmem/INDEX.md", True),
+        ("rm '\n' .gitmem/refused.md", True),  # a quoted line break
+        ("find .gitmem/entries '(' -name '*.md' ')' -delete", True),
+        ("find .gitmem/entries \\( -name '*.md' \\) -delete", True),
+        ("find . \\( -name '*.pyc' -o -name '*.md' \\) -delete", True),
+        ("find . \\( -name '*.pyc' \\) -delete", True),  # grouped: judged wide
+        ("grep ';' notes.txt > out.txt", False),
+        ("echo '|' \\; '(' > notes.txt", False),
+        ("echo x \\\n  > notes.txt", False),  # a backslash joins the lines
+    ],
+)
+def test_a_quoted_operator_character_is_a_word(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """The splitter gives a quoted or escaped `;`, `|`, `&`, `<`, `(` as the same token as
+    the operator: `rm ';' .gitmem/INDEX.md` was read as `rm` and a command named
+    .gitmem/INDEX.md, and `find DIR \\( -name '*.md' \\) -delete` as a find that deletes
+    nothing."""
+    assert _bash(guard, command, tmp_path) == denied, command
