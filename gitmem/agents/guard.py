@@ -1364,11 +1364,15 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             if name == "patch" and _patches_where_it_runs(args):
                 yield os.curdir, there, False  # the files its patch names lie there (or in -d)
         elif name in _REMOVERS:
-            for path in _paths(args):
+            kept = _destination(name, args) if name == "mv" else []
+            removed = _paths(args)
+            for path in kept:  # mv's destination is written, not removed
+                if path in removed:
+                    removed.remove(path)
+            for path in removed:
                 yield path, there, True
-            if name == "mv":  # its destination as a write: across file systems it copies
-                for path in _destination(name, args):
-                    yield path, there, False
+            for path in kept:  # as a write: across file systems mv copies
+                yield path, there, False
         elif name in _COPIERS:
             destination = _destination(name, args)
             for path in destination:

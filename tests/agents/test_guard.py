@@ -926,3 +926,25 @@ def test_a_quoted_operator_character_is_a_word(
     .gitmem/INDEX.md, and `find DIR \\( -name '*.md' \\) -delete` as a find that deletes
     nothing."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("mv src/a.py .", False),
+        ("mv build/out.txt ./", False),
+        ("mv -t . src/a.py", False),
+        ("mv --target-directory . src/a.py", False),
+        ("mv src/a.py docs/", False),  # docs holds the memory folder: it is not removed
+        ("mv .gitmem old-memory", True),
+        ("mv docs documentation", True),
+        ("mv notes.md .gitmem/entries/", True),
+        ("mv .gitmem/entries/a.md .", True),
+    ],
+)
+def test_mv_removes_its_sources_not_its_destination(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`mv src/a.py .` in the repository's root was denied as removing the folder that holds
+    the memory: every path of mv was judged as a name removed, its destination too."""
+    assert _bash(guard, command, tmp_path) == denied, command
