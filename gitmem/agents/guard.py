@@ -46,7 +46,8 @@ and these count as writes, per simple command:
   for `mv` the sources are removed too, and an argument that is not a path resolves outside
   the memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only
   (for `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last
-  path), and what rsync removes: its sources with --remove-source-files, and with --delete
+  path, and each source under its own name there: `cp -r ../x/.gitmem .` makes the memory
+  folder), and what rsync removes: its sources with --remove-source-files, and with --delete
   what its destination holds that the source lacks (the destination itself when a source
   ends in `/`, so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`;
   `uniq`: its second operand (the first is read); `split` and `csplit`: the pieces they
@@ -1373,9 +1374,14 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield path, there, True
             for path in kept:  # as a write: across file systems mv copies
                 yield path, there, False
+            for path in _placed(name, removed, kept):
+                yield path, there, False
         elif name in _COPIERS:
             destination = _destination(name, args)
             for path in destination:
+                yield path, there, False
+            sources = [p for p in _paths(args) if p not in destination]
+            for path in _placed(name, sources, destination):
                 yield path, there, False
             if name == "ln" or (name == "cp" and _makes_links(args)):
                 yield from _linked_to(args, destination, there)
@@ -1578,6 +1584,21 @@ def _destination(name: str, args: Sequence[str]) -> list[str]:
                     return [arg[j + 1 :]] if arg[j + 1 :] else list(args[i + 1 : i + 2])
     paths = _paths(args)
     return paths[-1:]
+
+
+def _placed(name: str, sources: Sequence[str], destination: Sequence[str]) -> list[str]:
+    """What a copier, mv or ln makes in a destination folder: each source under its own
+    name there (`cp -r ../other/.gitmem .` makes ./.gitmem, the memory folder, though `.`
+    is not judged as written).  Not for a source whose content is sent rather than itself
+    (`.`, `..`, and for rsync a source ending in `/`); when the destination is no folder,
+    the path made is one that cannot exist, and judged as harmless as it is."""
+    placed: list[str] = []
+    for source in sources:
+        base = os.path.basename(source.rstrip("/").split(":")[-1])
+        if base in ("", os.curdir, os.pardir) or (name == "rsync" and source.endswith("/")):
+            continue
+        placed.extend(os.path.join(folder, base) for folder in destination)
+    return placed
 
 
 def _rsync_removed(args: Sequence[str], destination: Sequence[str]) -> list[str]:

@@ -948,3 +948,30 @@ def test_mv_removes_its_sources_not_its_destination(
     """`mv src/a.py .` in the repository's root was denied as removing the folder that holds
     the memory: every path of mv was judged as a name removed, its destination too."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("cp -r ../other/.gitmem .", True),
+        ("cp -r ../other/.gitmem/ ./", True),
+        ("mv ../other/.gitmem .", True),
+        ("rsync -a ../other/.gitmem .", True),
+        ("cp -r ../other/memory docs", True),  # docs/memory
+        ("ln -s ../other/.gitmem .", True),
+        ("scp -r host:x/.gitmem .", True),
+        ("cp -t . ../other/.gitmem", True),
+        ("cp src/a.py .", False),
+        ("cp -r ../other/src .", False),
+        ("rsync -a ../other/src/ .", False),  # its content: the names in it are not read
+        ("cp -r ../other/entries backup", False),
+        ("ln -s src/a.py b.py", False),
+    ],
+)
+def test_a_source_copied_into_a_folder_is_judged_under_its_own_name(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`cp -r ../other/.gitmem .` made the memory folder from another one: the guard judged
+    the destination `.` alone, and a folder above the memory is not judged as written. What
+    a copier, mv or ln makes in a folder is the source under its own name there."""
+    assert _bash(guard, command, tmp_path) == denied, command
