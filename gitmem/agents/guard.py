@@ -61,10 +61,11 @@ and these count as writes, per simple command:
   one, the folder they run in);
 - `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
-  below); a starting point that is the memory folder or a folder above it (`find .`) is
-  spared when a name test (-name, -iname) before -delete, in an expression of `and`s
-  only, matches no file of the memory: neither a Markdown file, a protected name nor the
-  name of something entries/ or candidates/ hold now (`find . -name '*.pyc' -delete`
+  below), a `{}` they write or remove judged as what -delete removes; a starting point that
+  is the memory folder or a folder above it (`find .`) is spared when a name test (-name,
+  -iname) before the action, in an expression of `and`s only (the words of the commands it
+  runs aside), matches no file of the memory: neither a Markdown file, a protected name nor
+  the name of something entries/ or candidates/ hold now (`find . -name '*.pyc' -delete`
   passes, `-name '*.md'` does not);
 - `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments,
   read as git reads a pathspec (_pathspec): `:/` and `:(top)` from the top of the work
@@ -801,7 +802,7 @@ def _glob_reaches(pattern: Sequence[str], target: Sequence[str]) -> bool:
 
 class _Found(str):
     """A starting point of `find … -delete`, with the name patterns (-name, -iname) every
-    file it deletes must match (`_deleted_names`).  Judged by Guard._judge_found."""
+    file it deletes must match (`_find_names`).  Judged by Guard._judge_found."""
 
     names: tuple[str, ...]
 
@@ -1416,17 +1417,20 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             for path in named:
                 yield path, there, False
         elif name == "find":
-            starts, deletes, runs = _found(args)
-            names = _deleted_names(deletes) if deletes else ()
-            for start in starts if deletes else ():
-                yield _Found(start, names=names), there, True
+            starts, deleted, runs = _found(args)
+            for start in starts if deleted is not None else ():
+                yield _Found(start, names=deleted or ()), there, True
             if len(starts) * len(runs) > FIND_RUNS_READ:  # what they run on taken as written
                 runs = []
                 for start in starts:
                     yield start, there, False
-            for run in runs:  # `{}` stands for what it finds: a starting point, or below one
+            for run, names in runs:  # `{}` stands for what it finds: a starting point, or below
                 command = [s for w in run for s in ([w] if "{}" not in w else _each(w, starts))]
-                yield from bash_targets(shlex.join(command), there, depth + 1)
+                for target, where, gone in bash_targets(shlex.join(command), there, depth + 1):
+                    if target in starts:  # what it finds there, or below: judged as -delete's
+                        yield _Found(target, names=names), where, True
+                    else:
+                        yield target, where, gone
         elif name == "git" and args:
             sub = _git_subcommand(args, there)
             if sub is not None and sub[0] in _GIT_OUTPUTS:  # `git archive -o FILE`
@@ -1732,10 +1736,13 @@ def _tar_file(args: Sequence[str]) -> list[str]:
     return _option_values(args, "f", ("--file",))
 
 
-def _found(args: Sequence[str]) -> tuple[list[str], list[str], list[list[str]]]:
-    """find's starting points, its expression when it deletes what it finds (else nothing),
-    and the commands its -exec, -execdir, -ok and -okdir run (their words up to `;` or
-    `+`)."""
+def _found(
+    args: Sequence[str],
+) -> tuple[list[str], tuple[str, ...] | None, list[tuple[list[str], tuple[str, ...]]]]:
+    """find's starting points; when it deletes what it finds, the name patterns what it
+    deletes must match (_find_names: none, when nothing bounds it), else None; and the
+    commands its -exec, -execdir, -ok and -okdir run (their words up to `;` or `+`), each
+    with the name patterns of what it runs on."""
     i = 0
     while i < len(args) and (args[i] in ("-H", "-L", "-P", "-D") or args[i].startswith("-O")):
         i += 2 if args[i] == "-D" else 1
@@ -1743,17 +1750,23 @@ def _found(args: Sequence[str]) -> tuple[list[str], list[str], list[list[str]]]:
     while i < len(args) and not args[i].startswith(("-", "(", "!")):
         starts.append(args[i])
         i += 1
-    deletes = list(args[i:]) if "-delete" in args[i:] else []
+    deleted: tuple[str, ...] | None = None
     runs = []
+    tests: list[str] = []  # the expression so far, but for the commands it runs
     while i < len(args):
         if args[i] in _FIND_RUNS:
             end = i + 1
             while end < len(args) and args[end] not in (";", "+"):
                 end += 1
-            runs.append(list(args[i + 1 : end]))
-            i = end
+            runs.append((list(args[i + 1 : end]), _find_names(tests)))
+            tests.append(args[i])
+            i = end + 1
+            continue
+        if args[i] == "-delete" and deleted is None:
+            deleted = _find_names(tests)
+        tests.append(args[i])
         i += 1
-    return starts or ["."], deletes, runs
+    return starts or ["."], deleted, runs
 
 
 #: What in find's expression can make it true of more than one test's files: or, the
@@ -1761,12 +1774,12 @@ def _found(args: Sequence[str]) -> tuple[list[str], list[str], list[list[str]]]:
 _FIND_WIDENS: Final = {"-o", "-or", ",", "!", "-not", "(", ")"}
 
 
-def _deleted_names(expression: Sequence[str]) -> tuple[str, ...]:
-    """The name patterns (-name, -iname) a file must match for find to delete it: those of
-    the tests before the first -delete when all are joined by `and` (one pattern no memory
-    file matches then spares the memory); none when something there widens the expression
-    (-o, `,`, `!`, parentheses), as then a name test no longer bounds what is deleted."""
-    before = expression[: expression.index("-delete")]
+def _find_names(before: Sequence[str]) -> tuple[str, ...]:
+    """The name patterns (-name, -iname) a file must match for find to reach an action (to
+    delete it, or run a command on it): those of the tests before the action when all are
+    joined by `and` (one pattern no memory file matches then spares the memory); none when
+    something there widens the expression (-o, `,`, `!`, parentheses), as then a name test
+    no longer bounds what the action is given."""
     if _FIND_WIDENS & set(before):
         return ()
     pairs = itertools.pairwise(before)

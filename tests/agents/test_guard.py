@@ -975,3 +975,29 @@ def test_a_source_copied_into_a_folder_is_judged_under_its_own_name(
     the destination `.` alone, and a folder above the memory is not judged as written. What
     a copier, mv or ln makes in a folder is the source under its own name there."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        # what it runs on every Markdown file below the root, entries among them
+        ("find . -name '*.md' -exec sed -i s/retry/Retry/ {} +", True),
+        ("find . -iname '*.MD' -exec truncate -s0 {} \\;", True),
+        ("find docs -name '*.md' -exec sed -i s/a/b/ {} +", True),  # docs holds docs/memory
+        ("find . -type f -exec touch {} +", True),  # no name test: all of it
+        ("find . -exec true -name '*.pyc' \\; -exec rm {} +", True),  # true's word, no test
+        # a name test no memory file passes spares it
+        ("find . -name '*.pyc' -exec rm {} +", False),
+        ("find . -type d -name __pycache__ -exec rm -rf {} +", False),
+        ("find . -name '*.py' -exec sed -i s/a/b/ {} +", False),
+        ("find . -exec echo -delete \\;", False),  # echo's word, not find's action
+        ("find .gitmem -exec rm {} \\;", True),
+    ],
+)
+def test_what_find_runs_its_commands_on_is_judged_by_its_names(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`find . -name '*.md' -exec sed -i … {} +` rewrote every entry: `{}` stood for `.`,
+    which a write does not reach. What find runs a command on is what it finds below its
+    starting points, judged as -delete's is: by the name tests it must pass."""
+    assert _bash(guard, command, tmp_path) == denied, command
