@@ -47,7 +47,8 @@ and these count as writes, per simple command:
   the memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only
   (for `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last
   path, and each source under its own name there: `cp -r ../x/.gitmem .` makes the memory
-  folder), and what rsync removes: its sources with --remove-source-files, and with --delete
+  folder; for a folder's content, `cp -r ../x/. .` or `rsync -a ../x/ .`, each name it holds
+  now), and what rsync removes: its sources with --remove-source-files, and with --delete
   what its destination holds that the source lacks (the destination itself when a source
   ends in `/`, so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`;
   `uniq`: its second operand (the first is read); `split` and `csplit`: the pieces they
@@ -1375,14 +1376,14 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                 yield path, there, True
             for path in kept:  # as a write: across file systems mv copies
                 yield path, there, False
-            for path in _placed(name, removed, kept):
+            for path in _placed(name, removed, kept, there):
                 yield path, there, False
         elif name in _COPIERS:
             destination = _destination(name, args)
             for path in destination:
                 yield path, there, False
             sources = [p for p in _paths(args) if p not in destination]
-            for path in _placed(name, sources, destination):
+            for path in _placed(name, sources, destination, there):
                 yield path, there, False
             if name == "ln" or (name == "cp" and _makes_links(args)):
                 yield from _linked_to(args, destination, there)
@@ -1590,18 +1591,29 @@ def _destination(name: str, args: Sequence[str]) -> list[str]:
     return paths[-1:]
 
 
-def _placed(name: str, sources: Sequence[str], destination: Sequence[str]) -> list[str]:
+def _placed(name: str, sources: Sequence[str], destination: Sequence[str], cwd: str) -> list[str]:
     """What a copier, mv or ln makes in a destination folder: each source under its own
     name there (`cp -r ../other/.gitmem .` makes ./.gitmem, the memory folder, though `.`
-    is not judged as written).  Not for a source whose content is sent rather than itself
-    (`.`, `..`, and for rsync a source ending in `/`); when the destination is no folder,
-    the path made is one that cannot exist, and judged as harmless as it is."""
+    is not judged as written); for a source whose content is sent rather than itself (`.`
+    or `..` last, for rsync a trailing `/`: `cp -r ../other/. .`, `rsync -a ../other/ .`),
+    each name that folder holds now, or, past FIND_RUNS_READ of them, any name (`DEST/*`
+    and `DEST/.*`).  When the destination is no folder, the path made is one that cannot
+    exist, and judged as harmless as it is."""
     placed: list[str] = []
-    for source in sources:
+    for source in sources if destination else ():
         base = os.path.basename(source.rstrip("/").split(":")[-1])
-        if base in ("", os.curdir, os.pardir) or (name == "rsync" and source.endswith("/")):
+        if base not in ("", os.curdir, os.pardir) and not (
+            name == "rsync" and source.endswith("/")
+        ):
+            placed.extend(os.path.join(folder, base) for folder in destination)
             continue
-        placed.extend(os.path.join(folder, base) for folder in destination)
+        try:
+            held = os.listdir(os.path.join(cwd, _home(source)))
+        except (OSError, ValueError):
+            continue  # not a folder here (another host's, one not made yet): not seen
+        if len(held) > FIND_RUNS_READ:
+            held = ["*", ".*"]
+        placed.extend(os.path.join(folder, each) for folder in destination for each in held)
     return placed
 
 

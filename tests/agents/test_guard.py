@@ -1001,3 +1001,20 @@ def test_what_find_runs_its_commands_on_is_judged_by_its_names(
     which a write does not reach. What find runs a command on is what it finds below its
     starting points, judged as -delete's is: by the name tests it must pass."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_a_folder_s_content_copied_is_judged_by_the_names_it_holds(
+    guard: Guard, tmp_path: Path
+) -> None:
+    """`cp -r ../other/. .` and `rsync -a ../other/ .` copy what the folder holds, not the
+    folder: another repository's .gitmem among it became this one's, unseen."""
+    other = tmp_path / "other"
+    (other / ".gitmem" / "entries").mkdir(parents=True)
+    (other / "src").mkdir()
+    plain = tmp_path / "plain"
+    (plain / "src").mkdir(parents=True)
+    for command in ("cp -r other/. .", "rsync -a other/ .", "rsync -a other/ ./", "mv other/. ."):
+        assert _bash(guard, command, tmp_path), command
+    for command in ("cp -r plain/. .", "rsync -a plain/ .", "rsync -a other/src/ src",
+                    "cp -r other/. backup", "rsync -a host:x/ ."):  # fmt: skip
+        assert not _bash(guard, command, tmp_path), command
