@@ -56,7 +56,11 @@ and these count as writes, per simple command:
   `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the
   memory, made in the command that writes through it, is judged before it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
-  and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`;
+  and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`, a
+  diff's `--output` (`git diff`, `git show`, `git log`…), the repository
+  `git clone URL [DIR]` and `git init [DIR]` make (from the URL's last part, in the folder
+  it runs in), the folder of `git worktree add` and `git submodule add`, the file of
+  `git bundle create`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in);
@@ -1446,6 +1450,8 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             if sub is not None:  # `git reset --hard`, `git clean -fd`…: the work tree
                 for spec in _git_replaced(sub[0], sub[1]):
                     yield spec, sub[2], True
+                for path in _git_made(sub[0], sub[1]):  # `git clone URL DIR`…
+                    yield path, sub[2], False
     for folder, run in substituted.items():
         if run:
             yield from bash_targets("\n".join(run), folder, depth + 1)
@@ -1870,6 +1876,49 @@ def _from_revision(sub: str, args: Sequence[str]) -> bool:
         if not arg.startswith("-"):
             operands.append(arg)
     return len(operands) > 1
+
+
+#: git's subcommands whose diff options write their output where --output says.
+_GIT_DIFFS: Final = {"diff", "show", "log", "whatchanged", "diff-tree", "diff-files",
+                     "diff-index", "range-diff"}  # fmt: skip
+#: What git makes at a path it is given (a repository, a worktree, a bundle), and the short
+#: and long options of each that take a value.
+_GIT_MAKERS: Final = {
+    "clone": ("obucj", ("--origin", "--branch", "--upload-pack", "--config", "--depth",
+                        "--reference", "--reference-if-able", "--separate-git-dir",
+                        "--template", "--jobs", "--filter", "--shallow-since",
+                        "--shallow-exclude", "--server-option", "--bundle-uri",
+                        "--ref-format")),
+    "init": ("b", ("--template", "--separate-git-dir", "--object-format", "--ref-format",
+                   "--initial-branch")),
+    "worktree": ("bB", ("--reason",)),
+    "submodule": ("b", ("--name", "--reference", "--depth")),
+    "bundle": ("", ("--version",)),
+}  # fmt: skip
+
+
+def _git_made(sub: str, args: Sequence[str]) -> list[str]:
+    """The file or folder a git command makes where it is told: the --output of a diff
+    (`git diff --output=FILE`), the repository `git clone URL DIR` and `git init DIR` make
+    (clone's from the URL's last part, init's in the folder it runs in, when none is
+    given), the folder of `git worktree add PATH` and of `git submodule add URL [PATH]`, and
+    the file of `git bundle create FILE`."""
+    if sub in _GIT_DIFFS:
+        return _option_values(args, "", ("--output",))
+    if sub not in _GIT_MAKERS:
+        return []
+    operands = _operands(args, *_GIT_MAKERS[sub])
+    if sub == "init":
+        return operands[:1] or [os.curdir]
+    if sub == "submodule" and operands[:1] == ["add"]:
+        operands = operands[1:]  # then as clone's: URL [PATH]
+    elif sub == "submodule" or (sub != "clone" and operands[:1] not in (["add"], ["create"])):
+        return []  # `git worktree list`, `git bundle verify`…
+    elif sub != "clone":
+        return operands[1:2]  # `git worktree add PATH`, `git bundle create FILE`
+    url = operands[0] if operands else ""
+    named = os.path.basename(url.rstrip("/").removesuffix("/.git")).removesuffix(".git")
+    return operands[1:2] or ([named] if named else [])
 
 
 #: What `git stash pop|apply|branch` may name that is an entry of the stash (`stash@{1}`, `1`).

@@ -1018,3 +1018,36 @@ def test_a_folder_s_content_copied_is_judged_by_the_names_it_holds(
     for command in ("cp -r plain/. .", "rsync -a plain/ .", "rsync -a other/src/ src",
                     "cp -r other/. backup", "rsync -a host:x/ ."):  # fmt: skip
         assert not _bash(guard, command, tmp_path), command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("git diff --output=.gitmem/entries/a.md", True),
+        ("git show --output .gitmem/INDEX.md HEAD", True),
+        ("git log -p --output=.gitmem/refused.md", True),
+        ("git clone https://example.com/x.git .gitmem/candidates/x", True),
+        ("cd .gitmem/entries && git clone --depth 1 https://example.com/x.git", True),
+        ("git clone https://example.com/.gitmem.git", True),  # ./.gitmem, from its URL
+        ("git init .gitmem/entries", True),
+        ("cd .gitmem/entries && git init", True),
+        ("git worktree add -b fix .gitmem/entries/wt", True),
+        ("git submodule add https://example.com/x.git .gitmem/entries/x", True),
+        ("git bundle create .gitmem/INDEX.md HEAD", True),
+        ("git diff --stat > /dev/null", False),
+        ("git clone https://example.com/x.git vendor/x", False),
+        ("git clone https://example.com/entries.git", False),  # ./entries, not the memory's
+        ("git init", False),
+        ("git worktree add ../wt main", False),
+        ("git worktree list", False),
+        ("git submodule update --init", False),
+        ("git bundle verify .gitmem/INDEX.md", False),
+    ],
+)
+def test_what_git_makes_where_it_is_told_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """git writes a diff's --output, the repository clone and init make, the folder of a
+    worktree or a submodule, and a bundle, at the path it is given: the guard knew only the
+    -o of git archive and git format-patch."""
+    assert _bash(guard, command, tmp_path) == denied, command
