@@ -81,17 +81,19 @@ and these count as writes, per simple command:
   path, and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
   whole work tree, from its top, replaced as by `git checkout REV -- :/`.  They write every
   tracked file from a commit over what the work tree holds; the guard neither reads the
-  commit nor asks git what differs (a hook that ran git would spend its time there), so
-  the memory folder below the top counts as replaced, as with `rm -rf` of a folder holding
-  it.  `git clean` (but with -n or --dry-run): the folders it is given, or the one it runs
-  in, removed: it removes their untracked files, an entry a person is still writing among
-  them (`git clean -fdx src` stays allowed).  Allowed: `git reset` that moves the index or
-  HEAD only (no mode, --soft, --mixed, paths), `git checkout BRANCH`, `git switch BRANCH`
-  and `git reset --keep|--merge`, which keep the work tree's changes and leave the memory
-  a branch holds (judged by the git hooks and the server, as `git merge` is), `git stash`
-  itself (what it takes away it keeps), and an entry of the stash popped or applied (`git
-  stash pop`, `stash@{1}`): it puts back what the work tree held, written in the guard's
-  sight, and denying it after `git stash` would strand the agent's work;
+  commit nor asks git what differs (a hook that ran git would spend its time there), so the
+  memory folder below the top counts as replaced, as with `rm -rf` of a folder holding it.
+  `git clean` (but with -n or --dry-run): the folders it is given, or the one it runs in,
+  removed: it removes their untracked files, an entry a person is still writing among them
+  (`git clean -fdx src` stays allowed, as does one that excludes every memory folder:
+  `-e .gitmem`, `':!.gitmem'`, but for -X, which removes what -e names).  Allowed:
+  `git reset` that moves the index or HEAD only (no mode, --soft, --mixed, paths),
+  `git checkout BRANCH`, `git switch BRANCH` and `git reset --keep|--merge`, which keep the
+  work tree's changes and leave the memory a branch holds (judged by the git hooks and the
+  server, as `git merge` is), `git stash` itself (what it takes away it keeps), and an entry
+  of the stash popped or applied (`git stash pop`, `stash@{1}`): it puts back what the work
+  tree held, written in the guard's sight, and denying it after `git stash` would strand the
+  agent's work;
 - what `rm`, `rmdir`, `unlink`, `git rm` and `mv` (its sources) remove is a name, not the file
   it names: the name's folder is resolved, its last part is not (removing a symbolic link to
   an entry removes the link), and a second hard link of a memory file may go (the entry stays
@@ -378,7 +380,8 @@ class Guard:
         if len(path) > MAX_JUDGED:
             return self._unread("path", path)
         if isinstance(path, _Pathspec):
-            return self._judge_pathspec(path, cwd, removed=removed)
+            denied = self._judge_pathspec(path, cwd, removed=removed)
+            return None if denied and path.spared and self._spared(denied, path) else denied
         if isinstance(path, _Found):
             return self._judge_found(path, cwd)
         expanded = _braces(path)
@@ -530,6 +533,24 @@ class Guard:
         if nested and denied:
             denied.what = f"{denied.what} of the repository {nested.root}"
         return denied
+
+    def _spared(self, denied: Denied, spec: _Pathspec) -> bool:
+        """Whether what `git clean` was denied for, a folder holding the memory, keeps every
+        memory folder: each matched, whole, by an -e pattern or an exclusion it was given
+        (`git clean -fdx -e .gitmem`, `git clean -fd -- . ':!.gitmem'`)."""
+        if not denied.what.startswith("a folder holding the memory folder "):
+            return False
+        if " of the repository " in denied.what:
+            return False
+        patterns = [_fold(p).strip("/") for p in spec.spared]
+        return all(
+            any(
+                fnmatch.fnmatchcase(memory, p)
+                or ("/" not in p and fnmatch.fnmatchcase(memory.rsplit("/", 1)[-1], p))
+                for p in patterns
+            )
+            for memory in self.dirs
+        )
 
     def _judge_found(self, start: _Found, cwd: str) -> Denied | None:
         """A starting point of `find … -delete`, removed: denied as any removal is, but when
@@ -825,11 +846,15 @@ class _Pathspec(str):
 
     top: bool
     wild: bool
+    spared: tuple[str, ...]  # what `git clean` leaves: its -e patterns, its exclusions
 
-    def __new__(cls, text: str, *, top: bool = False, wild: bool = False) -> _Pathspec:
+    def __new__(
+        cls, text: str, *, top: bool = False, wild: bool = False, spared: tuple[str, ...] = ()
+    ) -> _Pathspec:
         spec = super().__new__(cls, text)
         spec.top = top
         spec.wild = wild
+        spec.spared = spared
         return spec
 
 
@@ -1952,7 +1977,27 @@ def _git_replaced(sub: str, args: Sequence[str]) -> list[_Pathspec]:
     if sub != "clean" or _clean_dry_run(args):
         return []
     specs = [spec for spec in map(_pathspec, operands) if spec is not None]
-    return specs or [_Pathspec(".")]  # none, or only exclusions: the folder it runs in
+    spared = [_excluded(word) for word in operands]
+    removes_ignored = any(  # -X: what -e names is then what it removes
+        a.startswith("-") and not a.startswith("--") and "X" in a[1:].split("e", 1)[0] for a in args
+    )
+    if not removes_ignored:
+        spared += _option_values(args, "e", ("--exclude",))
+    left = tuple(p for p in spared if p)
+    return [  # none, or only exclusions: the folder it runs in
+        _Pathspec(spec, top=spec.top, wild=spec.wild, spared=left)
+        for spec in specs or [_Pathspec(".")]
+    ]
+
+
+def _excluded(word: str) -> str:
+    """What a pathspec excludes (`:!x`, `:^x`, `:(exclude)x`), '' for one that is none."""
+    if word.startswith((":!", ":^")):
+        return word[2:].removeprefix(":")
+    if word.startswith(":(") and ")" in word:
+        magic = {m.split(":", 1)[0].strip() for m in word[2 : word.index(")")].split(",")}
+        return word[word.index(")") + 1 :] if "exclude" in magic else ""
+    return ""
 
 
 def _clean_dry_run(args: Sequence[str]) -> bool:

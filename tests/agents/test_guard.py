@@ -1051,3 +1051,23 @@ def test_what_git_makes_where_it_is_told_is_judged(
     worktree or a submodule, and a bundle, at the path it is given: the guard knew only the
     -o of git archive and git format-patch."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("git clean -fdx -e .gitmem -e docs/memory", False),
+        ("git clean -fdx -e /.gitmem/ -e memory", False),  # `memory`: any folder so named
+        ("git clean -fd -- . ':!.gitmem' ':(exclude)docs/memory'", False),
+        ("git clean -fdx -e .gitmem", True),  # docs/memory is not spared
+        ("git clean -fdX -e .gitmem -e docs/memory", True),  # -X removes what -e names
+        ("git clean -fdx -e .gitmem/entries -e docs/memory", True),  # INDEX.md, candidates/
+        ("git clean -fdx -e '*.log'", True),
+    ],
+)
+def test_git_clean_that_spares_the_memory_folders_is_allowed(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """Denied `git clean -fdx` in the repository's root, an agent that excluded the memory
+    (`-e .gitmem`, `':!.gitmem'`) was denied again: git clean's exclusions were not read."""
+    assert _bash(guard, command, tmp_path) == denied, command
