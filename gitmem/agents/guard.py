@@ -44,17 +44,18 @@ and these count as writes, per simple command:
   where the files its patch names lie), `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`,
   `xz`, `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one:
   for `mv` the sources are removed too, and an argument that is not a path resolves outside
-  the memory), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only
-  (for `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last
-  path, and each source under its own name there: `cp -r ../x/.gitmem .` makes the memory
-  folder; for a folder's content, `cp -r ../x/. .` or `rsync -a ../x/ .`, each name it holds
-  now), and what rsync removes: its sources with --remove-source-files, and with --delete
-  what its destination holds that the source lacks (the destination itself when a source
-  ends in `/`, so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`;
-  `uniq`: its second operand (the first is read); `split` and `csplit`: the pieces they
-  write, their prefix (the folder they run in when none) followed by what they add; what
-  `ln` (and `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the
-  memory, made in the command that writes through it, is judged before it exists);
+  the memory; but the file a `--reference` names, which is read, touch's and truncate's -r
+  too), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for
+  `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path,
+  and each source under its own name there: `cp -r ../x/.gitmem .` makes the memory folder;
+  for a folder's content, `cp -r ../x/. .` or `rsync -a ../x/ .`, each name it holds now),
+  and what rsync removes: its sources with --remove-source-files, and with --delete what its
+  destination holds that the source lacks (the destination itself when a source ends in `/`,
+  so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`; `uniq`: its
+  second operand (the first is read); `split` and `csplit`: the pieces they write, their
+  prefix (the folder they run in when none) followed by what they add; what `ln` (and
+  `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the memory, made
+  in the command that writes through it, is judged before it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
   and the one `zip` writes (its first path); `git archive -o` and `git format-patch -o`, a
   diff's `--output` (`git diff`, `git show`, `git log`…), the repository
@@ -237,6 +238,9 @@ _WRITERS: Final = {
     "mknod",
     "mktemp",
 }
+#: The writers whose --reference (and short option for it) names a file they read, not
+#: write (chmod's -r is a mode: it takes away read permission).
+_REFERENCED: Final = {"touch": "r", "truncate": "r", "chmod": "", "chown": "", "chgrp": ""}
 #: Compressors: they replace the files they are given with their archives (or, kept, write
 #: the archives beside them), unless told to write to the standard output.
 _COMPRESSORS: Final = {
@@ -1391,8 +1395,13 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             or (name in _IN_PLACE and _in_place(name, args))
             or (name in _COMPRESSORS and not _to_stdout(args))
         ):
+            short = _REFERENCED.get(name)
+            read = _option_values(args, short, ("--reference",)) if short is not None else []
             for path in _paths(args):
-                yield path, there, False
+                if path in read:  # `touch -r REF FILE`: REF is read
+                    read.remove(path)
+                else:
+                    yield path, there, False
             if name == "patch" and _patches_where_it_runs(args):
                 yield os.curdir, there, False  # the files its patch names lie there (or in -d)
         elif name in _REMOVERS:

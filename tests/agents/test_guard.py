@@ -1071,3 +1071,23 @@ def test_git_clean_that_spares_the_memory_folders_is_allowed(
     """Denied `git clean -fdx` in the repository's root, an agent that excluded the memory
     (`-e .gitmem`, `':!.gitmem'`) was denied again: git clean's exclusions were not read."""
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("touch -r .gitmem/INDEX.md notes.txt", False),
+        ("touch --reference .gitmem/INDEX.md notes.txt", False),
+        ("truncate -r .gitmem/entries/a.md copy.md", False),
+        ("chmod --reference=.gitmem/INDEX.md run.sh", False),
+        ("touch -r notes.txt .gitmem/INDEX.md", True),
+        ("touch -r .gitmem/INDEX.md .gitmem/INDEX.md", True),  # read, and written
+        ("chmod -r .gitmem/INDEX.md", True),  # chmod's -r is a mode
+    ],
+)
+def test_a_reference_file_is_read_not_written(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`touch -r .gitmem/INDEX.md notes.txt` takes the times of INDEX.md for notes.txt: the
+    guard judged every path of touch as written, the file it reads too."""
+    assert _bash(guard, command, tmp_path) == denied, command
