@@ -323,21 +323,38 @@ UNREAD: Final = (
 
 class Denied:
     """A write the guard refuses: the path as the agent spelled it, and what of the memory it
-    touches; or, for a text too long to read, why it is refused unread.  (A plain class: the
-    hook's deny path stays clear of dataclasses' imports.)"""
+    touches; or, for a text too long to read, why it is refused unread.  whole: the path is a
+    memory folder, or a folder holding one, removed whole (what `git clean` may be told to
+    spare, and what find's name tests may leave alone); elsewhere: the root of the other
+    repository whose memory it is (never spared: this guard does not list its files).
+    The decisions read these, never the wording of what.  (A plain class: the hook's deny
+    path stays clear of dataclasses' imports.)"""
 
-    __slots__ = ("path", "unread", "what")
+    __slots__ = ("elsewhere", "path", "unread", "what", "whole")
 
-    def __init__(self, path: str, what: str, unread: str | None = None) -> None:
+    def __init__(
+        self, path: str, what: str, unread: str | None = None, *, whole: bool = False
+    ) -> None:
         self.path = path
         self.what = what
         self.unread = unread
+        self.whole = whole
+        self.elsewhere: str | None = None
+
+    def of(self, root: str, path: str | None = None) -> Denied:
+        """This denial, of the memory of the repository at root (the innermost one named
+        stands), for path as the agent spelled it (this one's when None)."""
+        found = Denied(self.path if path is None else path, self.what, self.unread)
+        found.whole = self.whole
+        found.elsewhere = self.elsewhere or root
+        return found
 
     @property
     def reason(self) -> str:
         if self.unread is not None:
             return self.unread
-        return REASON.format(path=self.path, what=self.what)
+        where = f" of the repository {self.elsewhere}" if self.elsewhere else ""
+        return REASON.format(path=self.path, what=self.what + where)
 
 
 class Guard:
@@ -403,18 +420,20 @@ class Guard:
             other = self._other(full)
             what = other._protected(other._relative(full), removed) if other else ""
             if other and what:
-                return Denied(path, f"{what} of the repository {other.root}")
+                return Denied(path, what).of(other.root)
             if removed and not what and self.dirs and _holds(full, self.root):
                 what = f"a folder holding the repository and its memory {self.dirs[0]}/"
+            whole = False
         else:
             what = self._protected(parts, removed)
+            whole = bool(what) and self._is_whole(parts)
             nested = self._other(full) if not what else None
             if nested is not None:
                 inner = nested._protected(nested._relative(full), removed)
                 if inner:
-                    return Denied(path, f"{inner} of the repository {nested.root}")
+                    return Denied(path, inner).of(nested.root)
         what = what or (self._own_name(full) if removed else self._linked(full))
-        return Denied(path, what) if what else None
+        return Denied(path, what, whole=whole) if what else None
 
     def _linked(self, full: str, *, follow: bool = True) -> str:
         """What of the memory an existing file is a hard link to ('' when nothing): writing
@@ -510,6 +529,14 @@ class Guard:
                 return f"{memory}/{_PROTECTED_FILES[below]}"
         return ""
 
+    def _is_whole(self, parts: Sequence[str]) -> bool:
+        """Whether parts name a memory folder or a folder holding one (what _protected calls
+        `the memory folder … itself` or, removed, `a folder holding …`)."""
+        return any(
+            len(parts) <= len(own) and own[: len(parts)] == list(parts)
+            for own in (memory.split("/") for memory in self.dirs)
+        )
+
     def _judge_glob(self, path: str, spelled: str, cwd: str) -> Denied | None:
         """A glob counts when, part by part, it could match a protected path."""
         base = os.path.join(cwd, spelled)
@@ -525,26 +552,20 @@ class Guard:
         if rel is None:
             other = self._other(head)
             denied = other._judge_glob(path, spelled, cwd) if other else None
-            if other and denied:
-                denied.what = f"{denied.what} of the repository {other.root}"
-            return denied
+            return denied.of(other.root) if other and denied else denied
         pattern = [*rel, *(_fold(p) for p in rest)]
         for target in self._protected_paths():
             if _glob_reaches(pattern, target):
                 return Denied(path, self._protected(target) or "/".join(target))
         nested = self._other(head)  # a repository inside this one the glob lies in
         denied = nested._judge_glob(path, spelled, cwd) if nested else None
-        if nested and denied:
-            denied.what = f"{denied.what} of the repository {nested.root}"
-        return denied
+        return denied.of(nested.root) if nested and denied else denied
 
     def _spared(self, denied: Denied, spec: _Pathspec) -> bool:
         """Whether what `git clean` was denied for, a folder holding the memory, keeps every
         memory folder: each matched, whole, by an -e pattern or an exclusion it was given
         (`git clean -fdx -e .gitmem`, `git clean -fd -- . ':!.gitmem'`)."""
-        if not denied.what.startswith("a folder holding the memory folder "):
-            return False
-        if " of the repository " in denied.what:
+        if not denied.whole or denied.elsewhere:
             return False
         patterns = [_fold(p).strip("/") for p in spec.spared]
         return all(
@@ -564,9 +585,7 @@ class Guard:
         candidates/, or in another repository, stays denied (all it finds is the memory, or
         a memory whose files this guard does not list)."""
         denied = self.judge(str(start), cwd, removed=True)
-        if denied is None or not start.names or " of the repository " in denied.what:
-            return denied
-        if not denied.what.startswith(("the memory folder ", "a folder holding the memory ")):
+        if denied is None or not start.names or denied.elsewhere or not denied.whole:
             return denied
         return denied if all(map(self._may_name, start.names)) else None
 
@@ -615,8 +634,7 @@ class Guard:
                     else None
                 )
                 if other is not None and denied is not None:
-                    denied.what = f"{denied.what} of the repository {other.root}"
-                    return Denied(str(spec), denied.what)
+                    return denied.of(other.root, str(spec))
                 continue
             tokens = _wild_tokens(_fold(rest))
             for target in self._protected_paths():
@@ -633,7 +651,7 @@ class Guard:
             inner = _Pathspec(pattern, wild=True)
             denied = nested._judge_pathspec(inner, where, removed=removed) if nested else None
             if nested is not None and denied is not None:
-                return Denied(str(spec), f"{denied.what} of the repository {nested.root}")
+                return denied.of(nested.root, str(spec))
         return None
 
     def _reaches_below(

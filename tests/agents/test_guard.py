@@ -1060,6 +1060,8 @@ def test_what_git_makes_where_it_is_told_is_judged(
         ("git clean -fdx -e /.gitmem/ -e memory", False),  # `memory`: any folder so named
         ("git clean -fd -- . ':!.gitmem' ':(exclude)docs/memory'", False),
         ("git clean -fdx -e .gitmem", True),  # docs/memory is not spared
+        ("git clean -fdx -e .gitmem -e docs/memory -- .gitmem", False),  # itself, spared
+        ("git clean -fdx -e docs/memory -- .gitmem", True),
         ("git clean -fdX -e .gitmem -e docs/memory", True),  # -X removes what -e names
         ("git clean -fdx -e .gitmem/entries -e docs/memory", True),  # INDEX.md, candidates/
         ("git clean -fdx -e '*.log'", True),
