@@ -9,7 +9,9 @@ text), no linkify and no typographer. After parsing, every link is judged again 
 - a relative link (a path in the repository, as entries cite code) points at the file on the
   forge at the site's commit when the repository's web address is known, else it becomes text;
 - anything else (`javascript:`, `data:`, `vbscript:`, `file:`, any other scheme, however it is
-  spelled, escaped or padded) becomes text: the link's words stay, the address goes.
+  spelled, escaped or padded) becomes text: the link's words stay, the address goes;
+- so does an address that is one of the kept kinds only once decoded (`%23/../x`,
+  `%68ttp:…`): a browser reads it as written, a relative path that leaves the site.
 
 Images are never loaded (the site is self-contained and makes no request an entry chose): an
 image becomes a link to its address when that address is allowed, else its alt text.
@@ -26,6 +28,8 @@ from markdown_it.token import Token
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 _REL = "nofollow noopener noreferrer"
+#: what a browser strips from either end of an address: C0 controls and the space
+_IGNORED = "".join(map(chr, range(0x21)))
 
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
@@ -38,8 +42,13 @@ def link_kind(href: str) -> str:
     cleaned = "".join(ch for ch in unquote(href) if ord(ch) > 0x20 and ord(ch) != 0x7F)
     if not cleaned:
         return "unsafe"
+    # the kind is the one the browser sees in the address as written: `%23/../../x` or
+    # `%68ttp:/../x` read as `#…` or `http:…` once cleaned, but a browser reads them as a
+    # relative path, which its dot parts took out of the site (to another site on the host,
+    # or a file on the reader's disk) under a link judged a fragment or a web address
+    raw = href.lstrip(_IGNORED)
     if cleaned.startswith("#"):
-        return "fragment"
+        return "fragment" if raw.startswith("#") else "unsafe"
     if cleaned.startswith("//") or cleaned.startswith("\\"):
         return "unsafe"  # scheme-relative: another host chosen by the entry
     try:
@@ -50,7 +59,13 @@ def link_kind(href: str) -> str:
         return "unsafe"
     if not scheme:
         return "relative"
-    return "safe" if scheme in SAFE_SCHEMES else "unsafe"
+    if scheme not in SAFE_SCHEMES:
+        return "unsafe"
+    try:
+        written = urlsplit(raw).scheme.lower()
+    except ValueError:
+        return "unsafe"
+    return "safe" if written == scheme else "unsafe"
 
 
 def render(

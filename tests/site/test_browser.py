@@ -420,3 +420,31 @@ def test_phone_and_keyboard(browser: object, site: Path, site_repo: SiteRepo) ->
     assert browser.switch_to.active_element.get_attribute("id") == "f-q"  # type: ignore[attr-defined]
     browser.switch_to.active_element.send_keys("pygit2")  # type: ignore[attr-defined]
     assert _visible_ids(browser)[0] in (site_repo.successor, site_repo.first)
+
+
+def test_a_link_whose_address_reads_otherwise_once_decoded_leads_nowhere(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """A link was judged by its address decoded and stripped, then kept as written:
+    `%23/../../x` judged a fragment and `%68ttp:/../x` a web address, but a browser reads
+    both as a relative path, whose dot parts took the reader out of the site (to another
+    site on the host, or any file of the reader's disk) under a link judged harmless. Such a
+    link is now text."""
+    from selenium.webdriver.common.by import By
+
+    forged = "local-decision-20261201-forged-links"
+    text = _entry(forged).replace(
+        "## Content\nx\n",
+        "## Content\n[fragment](%23/../../../../outside.html), "
+        "[web](%68ttp:/../../../../outside.html), [padded](%20#/../../outside.html), "
+        "![image](%23/../../../outside.png), [ok](#fields)\n",
+    )
+    _forge(memory, f".gitmem/entries/decision/{forged}.md", text)
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out), "--web", WEB))
+    page = out / "entries" / f"{forged}.html"
+    assert _open(browser, page) == []
+    prose = browser.find_elements(By.CSS_SELECTOR, ".prose")[1]  # type: ignore[attr-defined]
+    assert "fragment, web, padded, image: image, ok" in prose.text
+    hrefs = [a.get_attribute("href") for a in prose.find_elements(By.TAG_NAME, "a")]
+    assert hrefs == [page.as_uri() + "#fields"], hrefs
