@@ -27,6 +27,7 @@ The files:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import fcntl
 import os
@@ -147,6 +148,14 @@ def generate(memory: Memory) -> dict[str, bytes]:
         if candidate.entry.supersedes:
             known = {**by_id, candidate.id: candidate.entry}
             graph = lineage_mod.lineage(candidate.id, known, lineage_mod.successors_of(known))
+            # drawn as what it is, not as the status its text claims
+            graph = dataclasses.replace(
+                graph,
+                nodes=tuple(
+                    dataclasses.replace(n, status="candidate") if n.id == candidate.id else n
+                    for n in graph.nodes
+                ),
+            )
         files[candidate_pages[candidate.id]] = _encoded(
             pages.entry_page(candidate, memory, links, graph)
         )

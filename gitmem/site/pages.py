@@ -369,15 +369,23 @@ def entry_page(
         entry, path = item.entry, f"{memory.dir}/candidates/{item.id}.md"
     else:
         entry, path = item.entry, item.path
-    body = [f"<h1>{escape(entry.title or entry.id)}</h1>\n"]
-    marks = [
-        f'<span class="badge type">{escape(entry.type)}</span>',
-        f'<span class="badge {escape(entry.status)}">{escape(entry.status)}</span>',
-    ]
+    # a candidate's page says what the site knows of it, never the status its text claims
+    # (anyone's text: `status: admitted` on a candidate branch read as an admitted entry)
+    candidate = isinstance(item, SiteCandidate)
+    title = ("Candidate: " if candidate else "") + (entry.title or entry.id)
+    body = [f"<h1>{escape(title)}</h1>\n"]
+    status = (
+        '<span class="badge candidate">candidate, not admitted</span>'
+        if candidate
+        else f'<span class="badge {escape(entry.status)}">{escape(entry.status)}</span>'
+    )
+    marks = [f'<span class="badge type">{escape(entry.type)}</span>', status]
     if isinstance(item, SiteEntry) and item.stale:
         marks.append('<span class="badge stale">may be stale</span>')
     body.append(f'<p class="marks">{" ".join(marks)}</p>\n')
-    if note := state_note(entry):  # a tombstone's reason, or when it was corrected
+    # a tombstone's reason, or when it was corrected: what admission and curation write,
+    # which a candidate that claims it has not been through
+    if not candidate and (note := state_note(entry)):
         body.append(f'<p class="state">{escape(note)}</p>\n')
     if isinstance(item, SiteCandidate):
         body.append(
@@ -398,7 +406,7 @@ def entry_page(
         body.append(_lineage(graph, entry.id, links))
     if entry.files:
         body.append(_cited(entry, item, links))
-    return layout(entry.title or entry.id, "".join(body), memory, depth=1)
+    return layout(title, "".join(body), memory, depth=1)
 
 
 def _fields(entry: Entry, item: SiteEntry | SiteCandidate, memory: Memory, links: Links) -> str:

@@ -1102,3 +1102,34 @@ def test_a_web_address_that_is_not_one_is_refused(memory: Path, tmp_path: Path) 
         assert not out.exists()
     ok(run(memory, "site", "--out", str(out), "--web", ""))
     ok(run(memory, "site", "--out", str(out), "--web", "http://git.example:8080/shop/"))
+
+
+def test_a_candidate_never_reads_as_admitted_whatever_status_it_claims(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A candidate's page showed the status its own text claims: a candidate branch (anyone's
+    text) saying `status: admitted` read as an admitted entry, its badge the one an admitted
+    entry's page shows, its `amended` fields as a curated entry's note, "admitted" in its
+    lineage. A candidate's page now says what the site knows: a candidate, not admitted;
+    its title says so too."""
+    older = admit(memory, [*PROPOSE, "--title", "Use pygit2 in hooks, the first time"])
+    entry_id = ok(run(memory, *PROPOSE)).output.split()[1]
+    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
+    path = memory / ".gitmem" / "candidates" / f"{entry_id}.md"
+    claim = (
+        f"status: admitted\namended: [2026-12-01]\namended_by: human:alice\nsupersedes: [{older}]"
+    )
+    path.write_text(path.read_text().replace("status: candidate", claim, 1))
+    git(memory, "commit", "-q", "--no-verify", "-am", "claim admission")
+    git(memory, "checkout", "-q", "main")
+    page = _site(memory, tmp_path / "site")[f"candidates/{entry_id}.html"].decode()
+    marks = re.search(r'<p class="marks">(.*?)</p>', page)
+    assert marks is not None
+    badges = re.findall(r'<span class="badge ([^"]*)">([^<]*)</span>', marks.group(1))
+    assert ("candidate", "candidate, not admitted") in badges, badges
+    assert not [b for b in badges if "admitted" in b[0].split()], badges
+    assert re.search(r"<title>Candidate: Use pygit2 inside hooks · gitmem</title>", page)
+    assert "<h1>Candidate: Use pygit2 inside hooks</h1>" in page
+    assert '<p class="state">' not in page  # no curation it has not been through
+    assert '<span class="status">(candidate, this entry)</span>' in page  # its lineage
+    assert 'class="status">candidate</text>' in page
