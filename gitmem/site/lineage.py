@@ -33,6 +33,18 @@ MAX_NODES = 48
 MAX_EDGES = 96
 
 
+#: The statuses the style sheet draws: an entry's status is a class only when it is one of
+#: them, so a status forged past the hooks (`superseded skip`) cannot give its badge or box
+#: a class of the page's own (`skip` moves it off the page, `current` draws another entry's
+#: box as the one the page is about).
+STATUS_CLASSES = frozenset({"candidate", "admitted", "superseded", "retired", "missing"})
+
+
+def status_class(status: str) -> str:
+    """The class for an entry's status: the status itself when the site knows it."""
+    return status if status in STATUS_CLASSES else "unknown"
+
+
 @dataclass(frozen=True)
 class Node:
     id: str
@@ -142,7 +154,7 @@ def svg(graph: Lineage, href: Callable[[str], str | None], current: str) -> str:
     for node in graph.nodes:
         x, y = place[node.id]
         title = node.title if len(node.title) <= _TITLE_CHARS else node.title[:_TITLE_CHARS] + "…"
-        css = "node current" if node.id == current else f"node {node.status}"
+        css = "node current" if node.id == current else f"node {status_class(node.status)}"
         box = (
             f'<rect x="{x}" y="{y}" width="{_BOX_W}" height="{_BOX_H}" rx="6" '
             f'class="{escape(css)}"/>'

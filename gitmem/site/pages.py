@@ -326,7 +326,8 @@ def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
         if number is not None:
             attrs["data-n"] = str(number)
         attr_text = " ".join(f'{k}="{escape(v)}"' for k, v in attrs.items())
-        marks = [f'<span class="badge {escape(entry.status)}">{escape(entry.status)}</span>']
+        status = lineage_mod.status_class(entry.status)
+        marks = [f'<span class="badge {status}">{escape(entry.status)}</span>']
         if e.stale:
             marks.append('<span class="badge stale">may be stale</span>')
         tags_text = ", ".join(escape(t) for t in entry.tags)
@@ -377,7 +378,8 @@ def entry_page(
     status = (
         '<span class="badge candidate">candidate, not admitted</span>'
         if candidate
-        else f'<span class="badge {escape(entry.status)}">{escape(entry.status)}</span>'
+        else f'<span class="badge {lineage_mod.status_class(entry.status)}">'
+        f"{escape(entry.status)}</span>"
     )
     marks = [f'<span class="badge type">{escape(entry.type)}</span>', status]
     if isinstance(item, SiteEntry) and item.stale:

@@ -448,3 +448,41 @@ def test_a_link_whose_address_reads_otherwise_once_decoded_leads_nowhere(
     assert "fragment, web, padded, image: image, ok" in prose.text
     hrefs = [a.get_attribute("href") for a in prose.find_elements(By.TAG_NAME, "a")]
     assert hrefs == [page.as_uri() + "#fields"], hrefs
+
+
+def test_a_forged_status_gives_its_badge_or_box_no_class_of_the_page(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """An entry's status was its badge's and its lineage box's class, escaped but split at
+    its spaces: a status forged past the hooks as `superseded skip` took the skip link's
+    class, which moves the badge off the page (a superseded entry read as one with no
+    status), and `superseded current` drew an older entry's box as the one the page is
+    about. A status the site does not know is now the class `unknown`."""
+    older, newer = "local-decision-20261201-forged-older", "local-decision-20261201-forged-newer"
+    _forge(
+        memory,
+        f".gitmem/entries/decision/{older}.md",
+        _entry(older, status="superseded current skip", superseded_by=newer),
+    )
+    text = _entry(newer, status="admitted skip", title="Forged, newer")
+    _forge(
+        memory,
+        f".gitmem/entries/decision/{newer}.md",
+        text.replace("status:", f"supersedes: [{older}]\nstatus:", 1),
+    )
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out)))
+    for page in (out / "entries.html", out / "entries" / f"{older}.html"):
+        assert _open(browser, page) == []
+        lefts = browser.execute_script(  # type: ignore[attr-defined]
+            "return Array.from(document.querySelectorAll('main .badge'))"
+            ".map(b => b.getBoundingClientRect().left)"
+        )
+        assert lefts and min(lefts) >= 0, (page.name, lefts)
+    page = out / "entries" / f"{newer}.html"
+    assert _open(browser, page) == []
+    current = browser.execute_script(  # type: ignore[attr-defined]
+        "return Array.from(document.querySelectorAll('svg.lineage rect.current'))"
+        ".map(r => r.parentNode.querySelector('text').textContent)"
+    )
+    assert current == ["Forged, newer"], current
