@@ -318,14 +318,18 @@ def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
         attrs = {
             "data-type": entry.type,
             "data-status": entry.status,
-            "data-tags": " ".join(entry.tags),
             "data-source": source_kind(entry.source),
             "data-stale": "1" if e.stale else "0",
             "data-id": entry.id,
         }
         if number is not None:
             attrs["data-n"] = str(number)
+        # the tags apart as the list's script reads them: a tag may hold a space (committed
+        # past the hooks: `x hooks` listed its entry under the filter `hooks`), never a
+        # U+001F once the page is written (shown as its escape), so that, as a reference
+        # the page's bytes hold as ASCII, parts them
         attr_text = " ".join(f'{k}="{escape(v)}"' for k, v in attrs.items())
+        attr_text += ' data-tags="' + "&#31;".join(escape(t) for t in entry.tags) + '"'
         status = lineage_mod.status_class(entry.status)
         marks = [f'<span class="badge {status}">{escape(entry.status)}</span>']
         if e.stale:

@@ -486,3 +486,22 @@ def test_a_forged_status_gives_its_badge_or_box_no_class_of_the_page(
         ".map(r => r.parentNode.querySelector('text').textContent)"
     )
     assert current == ["Forged, newer"], current
+
+
+def test_a_tag_holding_a_space_lists_its_entry_under_no_other_tag(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """The list's script read an entry's tags as one string parted at spaces: a tag forged
+    past the hooks as `x hooks` listed its entry under the filter `hooks`, among the entries
+    that hold that tag. The tags are now parted by a character no tag holds on the page."""
+    entry_id = admit(memory, PROPOSE)  # tagged hooks
+    forged = "local-decision-20261201-forged-tag"
+    text = _entry(forged).replace("status:", 'tags: ["x hooks", "a\\u001fhooks"]\nstatus:', 1)
+    _forge(memory, f".gitmem/entries/decision/{forged}.md", text)
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out)))
+    entries = out / "entries.html"
+    assert _open(browser, entries, "?tag=hooks") == []
+    assert _visible_ids(browser) == [entry_id]
+    _open(browser, entries, "?tag=x%20hooks")
+    assert _visible_ids(browser) == [forged]

@@ -195,7 +195,7 @@
           (!controls.type.value || d.type === controls.type.value) &&
           (!controls.status.value || d.status === controls.status.value) &&
           (!controls.source.value || d.source === controls.source.value) &&
-          (!controls.tag.value || (" " + d.tags + " ").indexOf(" " + controls.tag.value + " ") >= 0) &&
+          (!controls.tag.value || d.tags.split("\u001f").indexOf(controls.tag.value) >= 0) &&
           (!controls.stale.checked || d.stale === "1");
         var score = row.querySelector(".score");
         if (ranked !== null) {
