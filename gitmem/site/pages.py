@@ -396,8 +396,8 @@ def entry_page(
     if isinstance(item, SiteCandidate):
         body.append(
             f'<section aria-labelledby="checks"><h2 id="checks">Checks</h2>'
-            f"<p>Branch <code>{escape(item.ref)}</code> at <code>{escape(item.tip[:12])}</code>: "
-            f"{_problems(item.problems)}</p></section>\n"
+            f'<div class="checks">Branch <code>{escape(item.ref)}</code> at '
+            f"<code>{escape(item.tip[:12])}</code>: {_problems(item.problems)}</div></section>\n"
         )
     body.append(_fields(entry, item, memory, links))
     file_url = links.file_url if links.web else None

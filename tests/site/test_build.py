@@ -88,6 +88,69 @@ def test_pages_for_every_entry_candidate_and_topic(site_repo: SiteRepo, tmp_path
     assert "derived data stays out of git" in refused
 
 
+#: elements that end an open <p> when they start (the HTML parsing rules): markup that puts one
+#: inside a paragraph is read by a browser as a stray empty paragraph after it
+_CLOSES_P = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "details",
+        "div",
+        "dl",
+        "fieldset",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "ul",
+    ]
+)
+
+
+def test_no_page_puts_a_block_inside_a_paragraph(site_repo: SiteRepo, tmp_path: Path) -> None:
+    """A candidate's Checks put its list of problems inside a <p>: the browser closed the
+    paragraph before the list and left an empty one after it."""
+    from html.parser import HTMLParser
+
+    class Paragraphs(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.open = False
+            self.found: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if self.open and tag in _CLOSES_P:
+                self.found.append(tag)
+            self.open = tag == "p" or (self.open and tag not in _CLOSES_P)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "p":
+                self.open = False
+
+    files = _site(site_repo.path, tmp_path / "site")
+    for name, data in files.items():
+        if name.endswith(".html"):
+            parser = Paragraphs()
+            parser.feed(data.decode())
+            assert parser.found == [], name
+
+
 def test_entry_page_admission_lineage_and_staleness(site_repo: SiteRepo, tmp_path: Path) -> None:
     files = _site(site_repo.path, tmp_path / "site")
     first = files[f"entries/{site_repo.first}.html"].decode()
