@@ -91,36 +91,10 @@ def test_pages_for_every_entry_candidate_and_topic(site_repo: SiteRepo, tmp_path
 #: elements that end an open <p> when they start (the HTML parsing rules): markup that puts one
 #: inside a paragraph is read by a browser as a stray empty paragraph after it
 _CLOSES_P = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "details",
-        "div",
-        "dl",
-        "fieldset",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "main",
-        "nav",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "table",
-        "ul",
-    ]
-)
+    ("address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figure",
+     "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol",
+     "p", "pre", "section", "table", "ul")
+)  # fmt: skip
 
 
 def test_no_page_puts_a_block_inside_a_paragraph(site_repo: SiteRepo, tmp_path: Path) -> None:
