@@ -8,12 +8,14 @@ git-ignored.  Files are written atomically, and only when their bytes change.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem.errors import UsageError
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
+from gitmem.model.names import entry_place
 from gitmem.repo import gitcli
 from gitmem.repo.atomic import remove_temporaries_of
 from gitmem.repo.store import atomic_write
@@ -98,7 +100,7 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
         # untracked in the memory folder, where `gitmem check` refuses it as no memory file
         remove_temporaries_of([index_path, folder / "CANDIDATES.md"], TEMPORARY_AGE)
     if check_only or not from_hook or _changed_since_head(ws):
-        index_text = index_mod.generate_from_folder(folder)
+        index_text = _index_of_checkout(ws, folder)
         if check_only:
             try:
                 current = index_path.read_text(encoding="utf-8")
@@ -114,6 +116,33 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
     _write_if_changed(ws, folder / "CANDIDATES.md", candidates, out, f"{ws.dir}/CANDIDATES.md")
     warm_recall_cache(ws)
     return out
+
+
+def _index_of_checkout(ws: Workspace, folder: Path) -> str:
+    """INDEX.md for the memory folder as this checkout holds it: the entry files on disk,
+    and those a sparse checkout leaves out (skip-worktree, absent by design) as staged.
+
+    Read from disk alone, a sparse checkout without entries/ (`git sparse-checkout set
+    '/*' '!/.gitmem/entries/'`) had `gitmem index` write an INDEX.md of no entries, for the
+    user to commit, and `gitmem index --check` call the committed one stale. A file of
+    entries/ on disk is read from disk as before, skip-worktree or not (the user's)."""
+    text = index_mod.generate_from_folder(folder)
+    root = ws.store.workdir
+    assert root is not None  # refresh refuses a bare repository
+    listed = ws.store.run_git("ls-files", "-t", "-s", "-z", "--", f"{ws.dir}/entries/", check=False)
+    absent = []
+    for record in listed.stdout.split("\0") if listed.returncode == 0 else []:
+        tag, _, rest = record.partition(" ")
+        info, _, path = rest.partition("\t")
+        place = entry_place(path, ws.dir)
+        fields = info.split()
+        if tag == "S" and place and len(fields) == 3 and not os.path.lexists(root / path):
+            absent.append((place, fields[1]))
+    if not absent:
+        return text
+    lines = list((index_mod.parse_index(text) or {}).values())
+    lines += [index_mod.line_from_blob(ws.store, t, i, oid) for (t, i), oid in absent]
+    return index_mod.render(lines)
 
 
 def _changed_since_head(ws: Workspace) -> bool:

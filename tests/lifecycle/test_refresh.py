@@ -157,3 +157,18 @@ def test_index_md_follows_the_checkouts_line_endings(memory: Path, crlf: object)
     assert "\r" not in staged and staged.encode() == written.replace(b"\r\n", b"\n")
     git(memory, "commit", "-q", "-m", "edit")
     assert git(memory, "status", "--porcelain") == ""
+
+
+def test_a_sparse_checkout_without_the_entries_keeps_them_in_index_md(memory: Path) -> None:
+    """A sparse checkout that leaves entries/ out has no entry file on disk: `gitmem index`
+    wrote an INDEX.md of no entries (a deletion of every line, for the user to commit), and
+    `gitmem index --check` called the committed, exact one stale. The entries left out are
+    read as staged."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    git(memory, "sparse-checkout", "set", "--no-cone", "/*", "!/.gitmem/entries/")
+    assert not (memory / ".gitmem/entries").exists()
+    assert ok(run(memory, "index", "--check")).output == ""
+    ok(run(memory, "index"))
+    assert git(memory, "status", "--porcelain") == ""
+    assert first_id() in (memory / ".gitmem/INDEX.md").read_text()
