@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
+from typing import Final
 
 from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle import writing
@@ -22,6 +23,10 @@ from gitmem.model.entry import EntryError
 from gitmem.model.names import candidate_ref
 from gitmem.repo.store import BLOB
 from gitmem.repo.workspace import Workspace, require_memory_settings
+
+#: the longest --reason, in characters once its whitespace is folded: the most the entry
+#: schema lets a retirement's reason be (a `line`), the other reason gitmem keeps for good
+MAX_REASON: Final = 1000
 
 
 @dataclass
@@ -132,8 +137,19 @@ def _refuse_no_admitted(ws: Workspace, candidate: Candidate, main_tip: str, main
 
 def _check_reason(reason: str) -> None:
     """Refuse a reason the history gate would refuse on main (refused.md and the commit
-    message keep it for good): an invisible character or a secret, named but not shown."""
+    message keep it for good): an invisible character or a secret, named but not shown.
+
+    And one longer than MAX_REASON: refused.md only grows, and every later proposal near
+    the topic prints the reason whole in its REFUSED-TOPIC warning, so a file pasted into
+    --reason (15,000 characters went in) was printed with every such proposal, for good."""
     from gitmem.gate import secrets
+
+    if len(reason) > MAX_REASON:
+        raise UsageError(
+            f"--reason is {len(reason):,} characters long, more than the {MAX_REASON:,} a "
+            "reason may be: say why in a sentence or two (refused.md keeps it for good, and "
+            "later proposals of the topic show it whole); nothing was refused"
+        )
 
     for finding in secrets.scan_text(reason):
         what = finding.excerpt if finding.rule == "hidden-unicode" else "a secret"

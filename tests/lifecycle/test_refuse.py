@@ -9,7 +9,7 @@ from clirunner import PROPOSE, first_id, ok, run
 from remote import connect
 from secret_samples import github_token
 
-from gitmem.lifecycle import recovery
+from gitmem.lifecycle import recovery, refuse
 
 from conftest import git, read_only, run_gitmem
 
@@ -201,3 +201,17 @@ def test_a_candidate_admitted_already_is_not_refused(memory: Path, tmp_path: Pat
     assert f"{first_id()} is on main already (.gitmem/entries/decision/" in again.output
     assert "gitmem propose --retire" in again.output
     assert git(reviewer, "rev-parse", "main") == main_after
+
+
+def test_a_reason_longer_than_a_line_is_refused_before_main_moves(memory: Path) -> None:
+    """A 15,000-character reason (a file pasted into --reason) went into refused.md, which
+    only grows, and was printed whole in the REFUSED-TOPIC warning of every later proposal
+    near the topic. A reason is at most refuse.MAX_REASON characters, as a retirement's."""
+    ok(run(memory, *PROPOSE))
+    main_before = git(memory, "rev-parse", "main").strip()
+    result = run(memory, "refuse", first_id(), "--reason", "long " * 3000)
+    assert result.exit_code == 2, result.output
+    assert "--reason is 14,999 characters long, more than the 1,000" in result.output
+    assert git(memory, "rev-parse", "main").strip() == main_before
+    assert git(memory, "branch", "--list", f"gitmem/{first_id()}") != ""
+    ok(run(memory, "refuse", first_id(), "--reason", "x" * refuse.MAX_REASON))
