@@ -238,7 +238,7 @@ def admit(
             hint = behind_hint(ws, remote_of(candidate), behind[1]) if behind else None
             raise rule_error(problems, hint)
         if kind != "admit":
-            updates = _in_place_update(ws, main_tree, entry, kind, by, date)
+            updates = _in_place_update(ws, main_tree, candidate, entry, kind, by, date)
             message = (
                 f"gitmem: {kind} {entry_id}\n\n{entry.title}\n\n"
                 f"Gitmem-Admitted-By: {by}\nGitmem-Candidate: {candidate.tip}\n"
@@ -377,9 +377,23 @@ def _verb_of(ws: Workspace, entry_id: str) -> str:
 
 
 def _in_place_update(
-    ws: Workspace, main_tree: str, candidate: Entry, kind: str, by: str, date: str
+    ws: Workspace,
+    main_tree: str,
+    branch: Candidate,
+    candidate: Entry,
+    kind: str,
+    by: str,
+    date: str,
 ) -> dict[str, tuple[str, int] | None]:
-    """The entry an amend or retire candidate names, rewritten as its admission makes it."""
+    """The entry an amend or retire candidate names, rewritten as its admission makes it.
+
+    An amendment carries the whole entry as it was drafted, and its admission writes that
+    over the entry: drafted before another amendment of the same entry was admitted, it
+    undid that one's correction, unseen (both admitted, the second one's text won, as if
+    the first had never been). So it is refused when the entry on main is no longer the
+    text on the candidate's branch, the one it was drafted from, as git refuses a merge
+    whose both sides changed the same lines; proposing it again drafts from the entry as it
+    is. A retirement carries no text of the entry and is admitted over any amendment."""
     store = ws.store
     target_id = curation.target_of(candidate)
     found = find_entry(store, store.subtree(main_tree, ws.dir), target_id)
@@ -387,6 +401,16 @@ def _in_place_update(
         raise RuleError(f"cannot {kind} {target_id}: it is not an admitted entry on {ws.branch}")
     item, target = found
     if kind == curation.AMEND:
+        path = f"{ws.dir}/{item.path}"
+        drafted_from = store.read_path(store.tree_of(branch.tip), path)
+        if drafted_from is not None and drafted_from != store.read_path(main_tree, path):
+            raise RuleError(
+                f"cannot amend {target_id}: it changed on {ws.branch} since {branch.id} was "
+                f"drafted from it (another amendment admitted meanwhile?), and admitting "
+                f"{branch.id} would undo that change. Propose the amendment again from the "
+                f"entry as it is now (gitmem propose --amend {target_id}), and refuse this "
+                f"one (gitmem refuse {branch.id} --reason ...)"
+            )
         result = curation.amended(target, candidate, by, date)
     else:
         reason = str(candidate.meta.get("retired_reason", ""))

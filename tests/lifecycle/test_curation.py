@@ -345,3 +345,36 @@ def test_an_entry_whose_id_is_near_the_longest_is_amended_and_retired(memory: Pa
     assert parse(entry_at(memory, entry_id)).status == "retired"
     assert git(memory, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries").count("\n") == 1
     ok(run(memory, "check", "--range", f"{base}..main"))
+
+
+def test_an_amendment_drafted_before_another_was_admitted_does_not_undo_it(
+    memory: Path,
+) -> None:
+    """Two amendments drafted from the same text, both admitted: the second wrote the entry
+    as it was drafted, and the first one's correction was gone, unseen (the gate accepts
+    it: the merge writes what its candidate makes of the entry). The second is refused now,
+    and proposed again from the entry as it is, it keeps both corrections."""
+    entry_id = admitted(memory)
+    first = proposed(
+        ok(
+            run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
+        ).output
+    )
+    second = proposed(
+        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin")).output
+    )
+    ok(run(memory, "admit", first, "--by", "human:bob"))
+    main_before = git(memory, "rev-parse", "main")
+    late = run(memory, "admit", second, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert f"cannot amend {entry_id}: it changed on main since {second} was drafted" in late.output
+    assert git(memory, "rev-parse", "main") == main_before
+    assert git(memory, "branch", "--list", f"gitmem/{second}") != ""
+    ok(run(memory, "refuse", second, "--reason", "drafted before the first amendment"))
+    again = proposed(
+        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin")).output
+    )
+    ok(run(memory, "admit", again, "--by", "human:bob"))
+    after = parse(entry_at(memory, entry_id))
+    assert after.title == "Keep git hooks thin"
+    assert after.content == "Call one fast function."
