@@ -424,9 +424,40 @@ def candidate_problems(
         return [Problem(candidate.path, exc.line, exc.rule, exc.message)]
     problems = validate_candidate(ws, entry, main_tree, candidate.path, allowed)
     problems.extend(_refused_problems(ws, candidate, main_tree))
+    problems.extend(_drafted_from_problems(ws, candidate, entry, main_tree))
     problems.extend(_branch_scope(ws, candidate, main_tip))
     problems.extend(_history_problems(ws, candidate, entry, main_tip, allowed))
     return problems
+
+
+def _drafted_from_problems(
+    ws: Workspace, candidate: Candidate, entry: Entry, main_tree: str | None
+) -> list[Problem]:
+    """An amendment drafted from a text of its entry that main no longer holds (another
+    amendment admitted since): its admission would write its whole draft over the entry and
+    undo that change, so admit refuses it (gitmem.lifecycle.admit), and it is listed and
+    reviewed as such. The text it was drafted from is the entry on the candidate's branch."""
+    if curation.kind_of(entry) != curation.AMEND or main_tree is None:
+        return []
+    found = find_entry(ws.store, ws.store.subtree(main_tree, ws.dir), curation.target_of(entry))
+    if found is None:
+        return []  # LINEAGE says so
+    path = f"{ws.dir}/{found[0].path}"
+    drafted_from = ws.store.read_path(ws.store.tree_of(candidate.tip), path)
+    if drafted_from is None or drafted_from == ws.store.read_path(main_tree, path):
+        return []
+    target_id = found[1].id
+    return [
+        Problem(
+            candidate.path,
+            None,
+            "AMEND",
+            f"amends {target_id}, which changed on {ws.branch} since this amendment was "
+            f"drafted (another amendment admitted meanwhile?): admitted, it would undo that "
+            f"change; propose it again from the entry as it is (gitmem propose --amend "
+            f"{target_id}) and refuse this one",
+        )
+    ]
 
 
 def _refused_problems(ws: Workspace, candidate: Candidate, main_tree: str | None) -> list[Problem]:

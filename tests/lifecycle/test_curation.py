@@ -367,7 +367,9 @@ def test_an_amendment_drafted_before_another_was_admitted_does_not_undo_it(
     main_before = git(memory, "rev-parse", "main")
     late = run(memory, "admit", second, "--by", "human:bob")
     assert late.exit_code == 1, late.output
-    assert f"cannot amend {entry_id}: it changed on main since {second} was drafted" in late.output
+    assert f"AMEND amends {entry_id}, which changed on main since" in late.output
+    listed = ok(run(memory, "candidates")).output  # listed as admit judges it
+    assert f"{second}  1 problem(s)" in listed and f"{first}  " not in listed
     assert git(memory, "rev-parse", "main") == main_before
     assert git(memory, "branch", "--list", f"gitmem/{second}") != ""
     ok(run(memory, "refuse", second, "--reason", "drafted before the first amendment"))
