@@ -293,9 +293,22 @@ def _guard_other_worktrees(ws: Workspace) -> None:
     folder = ws.store.worktree_on(ws.branch)
     if folder is not None:
         raise RuleError(
-            f"{ws.branch} is checked out in the worktree at {folder}: run the command there, "
-            f"or check out another branch in it first"
+            f"{ws.branch} is checked out in the worktree at {folder}: "
+            + (_gone(folder) or "run the command there, or check out another branch in it first")
         )
+
+
+def _gone(folder: str) -> str | None:
+    """What to do about a worktree git still records but whose folder was deleted (rm -rf
+    instead of `git worktree remove`), or None while the folder is there. git holds its
+    branch as checked out until the record is pruned, and so does gitmem; "run the command
+    there" sent the user to a folder that no longer exists."""
+    if os.path.lexists(folder):
+        return None
+    return (
+        "that folder no longer exists; remove what git keeps of it (git worktree prune), "
+        "then run the command again"
+    )
 
 
 def _guard_candidate_checkout(ws: Workspace, candidate: Candidate) -> None:
@@ -309,8 +322,12 @@ def _guard_candidate_checkout(ws: Workspace, candidate: Candidate) -> None:
     if folder is not None:
         raise RuleError(
             f"{candidate.branch} is checked out in the worktree at {folder}, and this command "
-            f"deletes it: check out another branch there first (git switch {ws.branch}), "
-            "then run the command again"
+            "deletes it: "
+            + (
+                _gone(folder)
+                or f"check out another branch there first (git switch {ws.branch}), then "
+                "run the command again"
+            )
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -313,6 +314,27 @@ def test_admit_refuses_while_another_worktree_has_main_checked_out(
     git(memory, "checkout", "-q", "--detach")
     ok(run(linked, "admit", first_id()))
     assert git(memory, "status", "--porcelain") == ""
+
+
+def test_a_worktree_whose_folder_was_deleted_is_named_with_what_to_do(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A linked worktree of main deleted with rm -rf (not `git worktree remove`) still holds
+    main for git, and admit refused as `git branch -f` does, but said to "run the command
+    there", in a folder that no longer exists. It says to prune the record now."""
+    ok(run(memory, *PROPOSE))
+    git(memory, "checkout", "-q", "-b", "side")
+    linked = tmp_path / "gone"
+    git(memory, "worktree", "add", "-q", str(linked), "main")
+    shutil.rmtree(linked)
+    result = run(memory, "admit", first_id())
+    assert result.exit_code == 1, result.output
+    assert f"main is checked out in the worktree at {linked}: that folder no longer exists" in (
+        result.output
+    )
+    assert "git worktree prune" in result.output and "run the command there" not in (result.output)
+    git(memory, "worktree", "prune")
+    ok(run(memory, "admit", first_id()))
 
 
 def test_admit_and_refuse_leave_a_checked_out_candidate_branch_alone(
