@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -86,7 +87,12 @@ def proposal_options(command: F) -> F:
 
 @click.command()
 @proposal_options
-@click.option("--from", "from_file", type=click.Path(dir_okay=False), help="Read an entry file.")
+@click.option(
+    "--from",
+    "from_file",
+    type=click.Path(dir_okay=False),
+    help="Read an entry file (- for standard input).",
+)
 @click.option("--edit", "edit_id", metavar="OLD", help="Start a successor of an admitted entry.")
 @click.option(
     "--amend",
@@ -309,9 +315,14 @@ def _read_draft(path: str) -> ProposalFields:
     "FRONT-MATTER line 1: has no front matter", where check says ENCODING (with its line) or
     BINARY; each problem names the file."""
     try:
-        with open(path, "rb") as handle:
-            # no character takes more than 4 bytes in UTF-8: a file cut here is too long
-            data = handle.read(4 * MAX_DRAFT + 1)
+        if path == "-":
+            # `--from -` is standard input, as for git and most tools: it was taken for a
+            # file named "-" ("cannot read -: No such file or directory")
+            data = sys.stdin.buffer.read(4 * MAX_DRAFT + 1)
+        else:
+            with open(path, "rb") as handle:
+                # no character takes more than 4 bytes in UTF-8: a file cut here is too long
+                data = handle.read(4 * MAX_DRAFT + 1)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     text = None if len(data) > 4 * MAX_DRAFT else decode_draft(data, path)

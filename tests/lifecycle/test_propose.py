@@ -60,6 +60,18 @@ def test_propose_from_file(memory: Path, tmp_path: Path) -> None:
     assert "local-method-" in result.output
 
 
+def test_propose_from_dash_reads_standard_input(memory: Path) -> None:
+    """`--from -` was taken for a file named "-": "cannot read -: No such file or
+    directory". It reads standard input, as git and most tools do, under the same limits."""
+    from entries import text
+
+    result = ok(run(memory, "propose", "--from", "-", input=text()))
+    assert "local-method-" in result.output
+    assert git(memory, "branch", "--list", "gitmem/*").strip()
+    empty = run(memory, "propose", "--from", "-", input="")
+    assert empty.exit_code != 0 and "Traceback" not in empty.output
+
+
 def test_twenty_parallel_proposals_of_one_title_all_survive(memory: Path) -> None:
     """Ten different proposals of one title, each run twice, all twenty at once: each of
     the ten gets a branch of its own, and both runs of one proposal end on the same one
