@@ -433,31 +433,52 @@ def candidate_problems(
 def _drafted_from_problems(
     ws: Workspace, candidate: Candidate, entry: Entry, main_tree: str | None
 ) -> list[Problem]:
-    """An amendment drafted from a text of its entry that main no longer holds (another
-    amendment admitted since): its admission would write its whole draft over the entry and
-    undo that change, so admit refuses it (gitmem.lifecycle.admit), and it is listed and
-    reviewed as such. The text it was drafted from is the entry on the candidate's branch."""
-    if curation.kind_of(entry) != curation.AMEND or main_tree is None:
+    """An amendment, or a successor, drafted from a text of the entry it replaces that main
+    no longer holds (an amendment of it admitted since). The amendment's admission writes
+    its whole draft over the entry and would undo that change, so admit refuses it
+    (gitmem.lifecycle.admit), and it is listed and reviewed as such (AMEND). A successor
+    (`propose --edit`) carries the text it was started from and would put the entry's
+    corrected text out of use, unseen, as superseded (LINEAGE). The text either was drafted
+    from is the entry on the candidate's branch."""
+    if main_tree is None:
         return []
-    found = find_entry(ws.store, ws.store.subtree(main_tree, ws.dir), curation.target_of(entry))
-    if found is None:
-        return []  # LINEAGE says so
-    path = f"{ws.dir}/{found[0].path}"
-    drafted_from = ws.store.read_path(ws.store.tree_of(candidate.tip), path)
-    if drafted_from is None or drafted_from == ws.store.read_path(main_tree, path):
+    kind = curation.kind_of(entry)
+    if kind == curation.AMEND:
+        replaced = [curation.target_of(entry)]
+    elif kind == "admit":
+        replaced = list(entry.supersedes)
+    else:
         return []
-    target_id = found[1].id
-    return [
-        Problem(
-            candidate.path,
-            None,
-            "AMEND",
-            f"amends {target_id}, which changed on {ws.branch} since this amendment was "
-            f"drafted (another amendment admitted meanwhile?): admitted, it would undo that "
-            f"change; propose it again from the entry as it is (gitmem propose --amend "
-            f"{target_id}) and refuse this one",
+    problems = []
+    memory_tree = ws.store.subtree(main_tree, ws.dir)
+    drafted_tree = ws.store.tree_of(candidate.tip)
+    for target_id in replaced:
+        found = find_entry(ws.store, memory_tree, target_id)
+        if found is None or found[1].status != "admitted":
+            continue  # LINEAGE says so
+        path = f"{ws.dir}/{found[0].path}"
+        drafted_from = ws.store.read_path(drafted_tree, path)
+        if drafted_from is None or drafted_from == ws.store.read_path(main_tree, path):
+            continue
+        if kind == curation.AMEND:
+            rule = "AMEND"
+            what = f"amends {target_id}, which changed on {ws.branch} since this amendment"
+            again = f"gitmem propose --amend {target_id}"
+        else:
+            rule = "LINEAGE"
+            what = f"supersedes {target_id}, which changed on {ws.branch} since this successor"
+            again = f"gitmem propose --edit {target_id}"
+        problems.append(
+            Problem(
+                candidate.path,
+                None,
+                rule,
+                f"{what} was drafted (an amendment admitted meanwhile?): admitted, it would "
+                f"undo that change; propose it again from the entry as it is ({again}) and "
+                "refuse this one",
+            )
         )
-    ]
+    return problems
 
 
 def _refused_problems(ws: Workspace, candidate: Candidate, main_tree: str | None) -> list[Problem]:

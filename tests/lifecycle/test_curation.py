@@ -380,3 +380,33 @@ def test_an_amendment_drafted_before_another_was_admitted_does_not_undo_it(
     after = parse(entry_at(memory, entry_id))
     assert after.title == "Keep git hooks thin"
     assert after.content == "Call one fast function."
+
+
+def test_a_successor_started_before_an_amendment_was_admitted_does_not_undo_it(
+    memory: Path,
+) -> None:
+    """A successor started from an entry (`propose --edit`), then an amendment of that entry
+    admitted: admitting the successor superseded the corrected entry with a copy of its text
+    from before the correction, and the correction was out of use, unseen. It is refused
+    now (LINEAGE); started again, the successor carries the correction."""
+    entry_id = admitted(memory)
+    successor = proposed(
+        ok(run(memory, "propose", "--edit", entry_id, "--title", "Keep hooks thin, fast")).output
+    )
+    fix = proposed(
+        ok(
+            run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
+        ).output
+    )
+    ok(run(memory, "admit", fix, "--by", "human:bob"))
+    main_before = git(memory, "rev-parse", "main")
+    late = run(memory, "admit", successor, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert f"LINEAGE supersedes {entry_id}, which changed on main since" in late.output
+    assert git(memory, "rev-parse", "main") == main_before
+    ok(run(memory, "refuse", successor, "--reason", "started before the amendment"))
+    again = proposed(
+        ok(run(memory, "propose", "--edit", entry_id, "--title", "Keep git hooks thin")).output
+    )
+    ok(run(memory, "admit", again, "--by", "human:bob"))
+    assert parse(entry_at(memory, again)).content == "Call one fast function."
