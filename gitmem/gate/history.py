@@ -2019,6 +2019,7 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
         j.add(own.path, rule, f"the {done} entry does not parse", step.commit)
         return
     if verb == curation.AMEND:
+        _judge_drafted_from(j, step, own, candidate_id, target_id)
         by = str(after.meta.get("amended_by", ""))
         dates = [str(d) for d in after.meta.get("amended") or []]
         expected = curation.amended(before, candidate, by, dates[-1] if dates else "")
@@ -2053,6 +2054,29 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
     elif by.startswith("human:"):
         _judge_pusher(j, step.commit, own.path, by)
     step.tip.entry(own.path, own.new.oid)
+
+
+def _judge_drafted_from(
+    j: Judge, step: Step, own: Change, candidate_id: str, target_id: str
+) -> None:
+    """An amendment carries the whole entry as it was drafted, and its merge writes that over
+    the entry: drafted before another amendment of the entry was admitted, it undid that
+    one's correction unseen, though it wrote exactly what its candidate makes of the entry.
+    So its candidate branch must hold the entry as main held it before the merge, as gitmem
+    admit requires (a candidate branch that merged main in since holds main's text, and
+    passes: the reviewer then sees the amendment against it)."""
+    assert own.old is not None  # an M change
+    drafted = _file_at(j, step.info.parents[1], own.path)
+    if drafted is not None and drafted.is_file and drafted.oid != own.old.oid:
+        j.add(
+            own.path,
+            "HISTORY-AMEND",
+            f"the amendment {candidate_id} was drafted from another text of {target_id} than "
+            "the memory branch holds (another amendment admitted since?), and its merge "
+            f"would undo that change: propose it again from the entry as it is (gitmem "
+            f"propose --amend {target_id})",
+            step.commit,
+        )
 
 
 def _is_flip(before: Entry, after: Entry, successor: Entry | None) -> bool:

@@ -698,6 +698,35 @@ def test_an_amendment_admitted_by_gitmem_lands_and_one_made_by_hand_must_match_i
     accepted(push(clone, "main"))  # exactly what gitmem admit makes: the judge is not "no"
 
 
+def test_an_amendment_drafted_before_another_was_admitted_cannot_undo_it(clone: Path) -> None:
+    """Two amendments drafted from one text of the entry: the first admitted corrects the
+    content, and the second, merged by hand as gitmem admit would make it (gitmem admit
+    itself refuses it as stale), wrote the entry as it had been drafted: the first one's
+    correction was gone, and the judge let it land, since the merge wrote exactly what its
+    candidate makes of the entry. An amend merge whose candidate branch holds another text
+    of the entry than main did is refused."""
+    from gitmem.model import curation
+
+    entry_id = admitted(clone)
+    content = curation_candidate(clone, "--amend", entry_id, "--content", "Corrected.")
+    title = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
+    ok(run(clone, "admit", content))
+    accepted(push(clone, "main"))
+    git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{title}")
+    candidate_path = clone / f".gitmem/candidates/{title}.md"
+    candidate = parse(candidate_path.read_text())
+    git(clone, "rm", "-q", "-f", f".gitmem/candidates/{title}.md")
+    path = clone / entry_path(entry_id)
+    before = parse(path.read_text())
+    assert "Corrected." in before.render()
+    path.write_text(curation.amended(before, candidate, "human:alice", "2026-12-31").render())
+    index(clone)
+    commit_all(clone, f"gitmem: amend {title}")
+    assert "Corrected." not in path.read_text()  # what the stale amendment makes of it
+    stderr = rejected(push(clone, "main"), "HISTORY-AMEND")
+    assert "drafted from another text of" in stderr, stderr
+
+
 def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) -> None:
     """A force push whose net change keeps more amendments than main had, but not main's
     own: `amended` only grows, its old dates kept."""
