@@ -44,12 +44,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from gitmem.errors import GitmemError
 from gitmem.model.names import entry_place
 from gitmem.recall.engine import Doc, Index, IndexFormatError
-from gitmem.repo.atomic import open_regular, sweep_temporaries
+from gitmem.repo.atomic import open_regular, read_regular, sweep_temporaries
 from gitmem.repo.locks import exclusive
 
 if TYPE_CHECKING:
@@ -125,13 +125,6 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
             yield doc_of(entry, item.path)
 
 
-def _open_regular(path: Path) -> BinaryIO:
-    """A cache file opened for reading, refused (ValueError, which recover() answers with a
-    rebuild) unless it is a regular file: gitmem writes only those, by rename, and a link
-    or a FIFO put in its place would make every recall block on its read."""
-    return open_regular(path)
-
-
 #: What an OSError's errno says when the git directory cannot be written here (a read-only
 #: mount, another user's repository, a full disk): no damage of the cache.
 _CANNOT_WRITE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT})
@@ -142,11 +135,6 @@ def _unwritable(error: OSError) -> bool:
     remembered tree up to date in memory and saves nothing, where it set a sound cache aside
     and rebuilt from every entry, at every recall."""
     return error.errno in _CANNOT_WRITE
-
-
-def _read_regular(path: Path) -> bytes:
-    with _open_regular(path) as handle:
-        return handle.read()
 
 
 def _well_formed(record: object) -> bool:
@@ -183,7 +171,7 @@ class _Stored:
 
     def _state(self) -> list[dict[str, Any]]:
         try:
-            data = json.loads(_read_regular(self.root / "state.json").decode("utf-8"))
+            data = json.loads(read_regular(self.root / "state.json").decode("utf-8"))
         except FileNotFoundError:
             return []
         except RecursionError:  # arrays nested past Python's stack: nothing _save writes
@@ -208,7 +196,7 @@ class _Stored:
         return None
 
     def _blob(self, kind: str, name: str) -> bytes:
-        return _read_regular(self._path(kind, name))
+        return read_regular(self._path(kind, name))
 
     def _path(self, kind: str, name: str) -> Path:
         if not name or "/" in name or name.startswith("."):
@@ -218,7 +206,7 @@ class _Stored:
     def _mapped(self, kind: str, name: str) -> memoryview:
         """A segment mapped, not read: a query touches only its own terms' postings, so a
         100,000-entry index costs no 80 MB read per recall.  Files are immutable."""
-        with _open_regular(self._path(kind, name)) as handle:
+        with open_regular(self._path(kind, name)) as handle:
             if os.fstat(handle.fileno()).st_size == 0:
                 return memoryview(b"")
             return memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
