@@ -15,7 +15,9 @@ against its first parent is fully explained by exactly one change kind of CHANGE
   the candidate `candidates/<id>.md` with `amends: <entry>`; it changes exactly that admitted
   entry's file, to the candidate's fields and sections with the entry's identity, admission
   and lineage kept and the merge's date appended to `amended`, `amended_by` an allowed
-  admitter (gitmem.model.curation.amended);
+  admitter (gitmem.model.curation.amended); the second parent holds that entry's file as
+  the first parent does, or not at all (an amendment drafted before another was admitted
+  would undo it);
 - retire: a retire merge (`gitmem: retire <id>`) whose second parent holds `candidates/<id>.md`
   with `retires: <entry>`; it changes exactly that admitted entry to status retired with
   retired_by (an admitter of a source the policy's retireBy lists), retired and the

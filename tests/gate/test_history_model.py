@@ -199,7 +199,8 @@ def in_place_explained(
 ) -> bool:
     """An amend or retire merge: the one admitted entry its candidate names, rewritten as the
     candidate says (amend: its fields and text, the entry's identity and admission kept, a
-    date appended to `amended`; retire: status retired, the candidate's reason, nothing else),
+    date appended to `amended`, the candidate's branch holding the entry as main did or not
+    at all; retire: status retired, the candidate's reason, nothing else),
     by a person (the model's server keeps memory.retireBy at people only)."""
     candidate_id = message.split("\n", 1)[0].removeprefix(f"gitmem: {verb} ").strip()
     candidate = blob(repo, ps[1], f"{MEMORY}/candidates/{candidate_id}.md")
@@ -221,11 +222,13 @@ def in_place_explained(
             )
             == old
         )
+    drafted = blob(repo, ps[1], paths[0])  # the entry the amendment was drafted from
     dates, before = listed(new, "amended"), listed(old, "amended")
     reviewed = without(new, "admitted_by", "admitted", "amended_by", "amended", "supersedes")
     wanted = without(candidate, "amends").replace(f"id: {candidate_id}\n", f"id: {target}\n")
     return (
-        all(field(old, name) == field(new, name) for name in KEPT)
+        drafted in (None, old)
+        and all(field(old, name) == field(new, name) for name in KEPT)
         and dates[:-1] == before
         and len(dates) == len(before) + 1
         and field(new, "amended_by").startswith("human:")
