@@ -501,7 +501,9 @@ class History:
 
     def forge_amend(self, pick: int, how: str) -> None:
         """An amend merge made by hand that strays from its candidate (a sneaked-in tag, or
-        another entry than the candidate names) or, with "exact", follows it to the letter."""
+        another entry than the candidate names) or, with "exact", follows it to the letter;
+        with "stale", to the letter too, after another amendment of the entry drafted later
+        was admitted (the candidate's branch then holds another text of the entry)."""
         admitted = self.admitted_ids()
         if not admitted:
             return
@@ -509,6 +511,10 @@ class History:
         candidate = self.curation("--amend", entry_id)
         if candidate is None:
             return
+        if how == "stale":
+            later = self.curation("--amend", entry_id)
+            if later is None or not self.gitmem("admit", later, "--by", "human:reviewer"):
+                return
         title = field(blob(self.work, f"gitmem/{candidate}", f"{MEMORY}/candidates/{candidate}.md")
                       or "", "title")  # fmt: skip
         path = next(p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
@@ -698,7 +704,9 @@ STEP = st.one_of(
     st.tuples(st.just("amend"), st.integers(0, 5)),
     st.tuples(st.just("retire"), st.integers(0, 5), st.sampled_from(["human", "audit"])),
     st.tuples(
-        st.just("forge_amend"), st.integers(0, 5), st.sampled_from(["tag", "other", "exact"])
+        st.just("forge_amend"),
+        st.integers(0, 5),
+        st.sampled_from(["tag", "other", "exact", "stale"]),
     ),
     st.tuples(st.just("candidate")),
     st.tuples(st.just("forge"), st.sampled_from(["add", "edit", "delete"]), st.integers(0, 5)),
@@ -746,11 +754,13 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.amend(0)
     made.forge_amend(0, "tag")
     made.forge_amend(0, "exact")
+    made.forge_amend(0, "stale")
     made.retire(0, "audit")
     made.retire(0, "human")
-    # the amendment and the exact hand-made one land; the stray one and the audit's retirement
-    # are refused; the person's retirement lands
-    assert [v for _, v in made.verdicts[curated:]] == [True, False, True, False, True]
+    # the amendment and the exact hand-made one land; the stray one, the stale one (drafted
+    # before another amendment was admitted) and the audit's retirement are refused; the
+    # person's retirement lands
+    assert [v for _, v in made.verdicts[curated:]] == [True, False, True, False, False, True]
     made.refuse()
     made.candidate()
     made.forge("edit", 0)
