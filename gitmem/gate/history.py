@@ -38,7 +38,9 @@ refused.md and allowed.md as prefixes of themselves, so an id once admitted is n
 admitted again with other text; and a new admission carries no field of a later amendment
 or retirement, so a rewrite cannot pass a re-admission off as an amended entry.
 
-What holds on every ref (branches, tags, refs/archive/…), for every new commit:
+What holds on every ref (branches, tags, refs/archive/…), for every new commit: one that no
+branch, tag or notes ref of the server reaches (those came through this judge; a forge's own
+refs, refs/pull/ and refs/merge-requests/, did not: JUDGED_REFS):
 
 - every memory file the commit adds or changes is scanned for secrets and hidden Unicode,
   INDEX.md, refused.md and allowed.md included (refused.md: the rows appended; INDEX.md: unless
