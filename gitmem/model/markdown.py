@@ -260,9 +260,12 @@ def setext_headings(lines: Iterable[tuple[str, bool]]) -> Iterator[Setext]:
     then an underline. A `---` after a blank line, a heading, a fence or a thematic break
     underlines nothing (it is a thematic break); nor does one after the paragraph of a list
     item or a block quote (whose lines it cannot continue lazily), or inside an HTML block,
-    or under an indented code block. Headings inside list items and block quotes are theirs,
-    not the body's, and are not reported (as an indented `## ` is no section); where this
-    reading is unsure it finds a heading rather than miss one."""
+    or under an indented code block. A fence opened inside a list item is not followed: the
+    lines after it are read at the top level (its code read as a paragraph could only find
+    a heading more; read as the item's text, a line the fence's end of item leaves at the
+    top level was taken for a lazy line of it). Headings inside list items and block quotes
+    are theirs, not the body's, and are not reported (as an indented `## ` is no section);
+    where this reading is unsure it finds a heading rather than miss one."""
     first: int | None = None  # where the open paragraph starts
     text: list[str] = []
     lazy = False  # a list item's or block quote's paragraph is open
@@ -291,9 +294,11 @@ def setext_headings(lines: Iterable[tuple[str, bool]]) -> Iterator[Setext]:
             first, text = None, []
         elif lazy and not _closes_lazy(line):
             lazy = not _closes_inside(line)
+            item = 0 if FENCE.match(line.lstrip(" \t")) else item
             continue  # the list item's or quote's
         elif item and not lazy and _indent(line) >= item:
             lazy = _opens_paragraph(line.lstrip(" \t"))
+            item = 0 if FENCE.match(line.lstrip(" \t")) else item
             continue  # the list item's own text, under its marker
         lazy, item = False, 0
         if heading(line) is not None or _thematic_break(line) or _indent(line) >= 4:
