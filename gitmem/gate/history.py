@@ -16,8 +16,9 @@ against its first parent is fully explained by exactly one change kind of CHANGE
   entry's file, to the candidate's fields and sections with the entry's identity, admission
   and lineage kept and the merge's date appended to `amended`, `amended_by` an allowed
   admitter (gitmem.model.curation.amended); the second parent holds that entry's file as
-  the first parent does, or not at all (an amendment drafted before another was admitted
-  would undo it);
+  the first parent does, or not at all, and the candidate's `drafted_from`, when it has one,
+  names the first parent's blob of it (an amendment drafted before another was admitted
+  would undo it: curation.drafted_from_another);
 - retire: a retire merge (`gitmem: retire <id>`) whose second parent holds `candidates/<id>.md`
   with `retires: <entry>`; it changes exactly that admitted entry to status retired with
   retired_by (an admitter of a source the policy's retireBy lists), retired and the
@@ -2023,7 +2024,7 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
         j.add(own.path, rule, f"the {done} entry does not parse", step.commit)
         return
     if verb == curation.AMEND:
-        _judge_drafted_from(j, step, own, candidate_id, target_id)
+        _judge_drafted_from(j, step, own, candidate, candidate_id, target_id)
         by = str(after.meta.get("amended_by", ""))
         dates = [str(d) for d in after.meta.get("amended") or []]
         expected = curation.amended(before, candidate, by, dates[-1] if dates else "")
@@ -2061,17 +2062,19 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
 
 
 def _judge_drafted_from(
-    j: Judge, step: Step, own: Change, candidate_id: str, target_id: str
+    j: Judge, step: Step, own: Change, candidate: Entry, candidate_id: str, target_id: str
 ) -> None:
     """An amendment carries the whole entry as it was drafted, and its merge writes that over
     the entry: drafted before another amendment of the entry was admitted, it undid that
     one's correction unseen, though it wrote exactly what its candidate makes of the entry.
-    So its candidate branch must hold the entry as main held it before the merge, as gitmem
-    admit requires (a candidate branch that merged main in since holds main's text, and
-    passes: the reviewer then sees the amendment against it)."""
+    So the text it was drafted from (its `drafted_from`, and the entry on its candidate
+    branch) must be the entry as main held it before the merge, as gitmem admit requires
+    (curation.drafted_from_another: a candidate branch that merged main in after the other
+    amendment holds main's text, but its `drafted_from` still names the old one)."""
     assert own.old is not None  # an M change
     drafted = _file_at(j, step.info.parents[1], own.path)
-    if drafted is not None and drafted.is_file and drafted.oid != own.old.oid:
+    on_branch = drafted.oid if drafted is not None and drafted.is_file else None
+    if curation.drafted_from_another(candidate, own.old.oid, on_branch):
         j.add(
             own.path,
             "HISTORY-AMEND",

@@ -391,9 +391,9 @@ def _in_place_update(
     over the entry: drafted before another amendment of the same entry was admitted, it
     undid that one's correction, unseen (both admitted, the second one's text won, as if
     the first had never been). So it is refused when the entry on main is no longer the
-    text on the candidate's branch, the one it was drafted from, as git refuses a merge
-    whose both sides changed the same lines; proposing it again drafts from the entry as it
-    is. A retirement carries no text of the entry and is admitted over any amendment."""
+    text it was drafted from (curation.drafted_from_another), as git refuses a merge whose
+    both sides changed the same lines; proposing it again drafts from the entry as it is.
+    A retirement carries no text of the entry and is admitted over any amendment."""
     store = ws.store
     target_id = curation.target_of(candidate)
     found = find_entry(store, store.subtree(main_tree, ws.dir), target_id)
@@ -402,8 +402,9 @@ def _in_place_update(
     item, target = found
     if kind == curation.AMEND:
         path = f"{ws.dir}/{item.path}"
-        drafted_from = store.read_path(store.tree_of(branch.tip), path)
-        if drafted_from is not None and drafted_from != store.read_path(main_tree, path):
+        on_branch = store.item(store.tree_of(branch.tip), path)
+        on_branch_blob = on_branch.oid if on_branch is not None else None
+        if curation.drafted_from_another(candidate, item.oid, on_branch_blob):
             raise RuleError(
                 f"cannot amend {target_id}: it changed on {ws.branch} since {branch.id} was "
                 f"drafted from it (another amendment admitted meanwhile?), and admitting "

@@ -438,8 +438,9 @@ def _drafted_from_problems(
     its whole draft over the entry and would undo that change, so admit refuses it
     (gitmem.lifecycle.admit), and it is listed and reviewed as such (AMEND). A successor
     (`propose --edit`) carries the text it was started from and would put the entry's
-    corrected text out of use, unseen, as superseded (LINEAGE). The text either was drafted
-    from is the entry on the candidate's branch."""
+    corrected text out of use, unseen, as superseded (LINEAGE). The text an amendment was
+    drafted from is its `drafted_from` and the entry on its branch (curation.
+    drafted_from_another); a successor's is the entry on its branch."""
     if main_tree is None:
         return []
     kind = curation.kind_of(entry)
@@ -456,9 +457,13 @@ def _drafted_from_problems(
         found = find_entry(ws.store, memory_tree, target_id)
         if found is None or found[1].status != "admitted":
             continue  # LINEAGE says so
-        path = f"{ws.dir}/{found[0].path}"
-        drafted_from = ws.store.read_path(drafted_tree, path)
-        if drafted_from is None or drafted_from == ws.store.read_path(main_tree, path):
+        on_branch = ws.store.item(drafted_tree, f"{ws.dir}/{found[0].path}")
+        on_branch_blob = on_branch.oid if on_branch is not None else None
+        if kind == curation.AMEND:
+            stale = curation.drafted_from_another(entry, found[0].oid, on_branch_blob)
+        else:
+            stale = on_branch_blob is not None and on_branch_blob != found[0].oid
+        if not stale:
             continue
         if kind == curation.AMEND:
             rule = "AMEND"

@@ -109,7 +109,7 @@ def propose(
 def amend_start(ws: Workspace, target_id: str) -> Entry:
     """The text an amendment starts from (`gitmem propose --amend ID`): the admitted entry
     as its amend candidate, for the author to correct."""
-    target = _admitted(ws, target_id, curation.AMEND)
+    _, target = _admitted(ws, target_id, curation.AMEND)
     return curation.amend_draft(target, curation.curation_id(target_id, curation.AMEND_SUFFIX))
 
 
@@ -123,8 +123,10 @@ def propose_amend(
 ) -> Proposal:
     """A candidate that corrects an admitted entry in place: the entry's text with the fields
     and sections given here put over it. What identifies the entry (type, source, created)
-    and its lineage (supersedes) is not an amendment's to change: supersede it instead."""
-    target = _admitted(ws, target_id, curation.AMEND)
+    and its lineage (supersedes) is not an amendment's to change: supersede it instead. The
+    candidate records the entry's text it was drafted from (`drafted_from`, its blob id), so
+    that admit and the server refuse it once another amendment changed the entry."""
+    drafted_from, target = _admitted(ws, target_id, curation.AMEND)
     fields.require_closed_fences()
     given = fields.given()
     for name in ("type", "source", "supersedes"):
@@ -145,6 +147,7 @@ def propose_amend(
             f"nothing to amend: give the corrected fields or text of {target_id} "
             "(--title, --applies-when, --content, …, or edit it in $EDITOR)"
         )
+    candidate = candidate.with_meta(**{curation.DRAFTED_FROM: drafted_from})
     return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
 
 
@@ -161,18 +164,24 @@ def propose_retire(
     reason = " ".join(reason.split())
     if not reason:
         raise UsageError("--retire needs --reason TEXT: say why the entry goes")
-    target = _admitted(ws, target_id, curation.RETIRE)
+    _, target = _admitted(ws, target_id, curation.RETIRE)
     base_id = curation.curation_id(target_id, curation.RETIRE_SUFFIX)
     candidate = curation.retire_draft(target, base_id, reason)
     return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
 
 
-def _admitted(ws: Workspace, target_id: str, verb: str) -> Entry:
-    """The admitted entry an amendment or a retirement changes, or why there is none."""
+def _admitted(ws: Workspace, target_id: str, verb: str) -> tuple[str, Entry]:
+    """The admitted entry an amendment or a retirement changes, with its file's blob id on
+    the memory branch, or why there is none."""
     tip = ws.main_tip()
     if tip is None:
         raise no_commits(ws)
-    target = require_entry(ws, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
+    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
+    found = find_entry(ws.store, memory, target_id)
+    if found is None:
+        require_entry(ws, memory, target_id)  # raises, saying why there is none
+        raise AssertionError(target_id)
+    item, target = found
     if target.status != "admitted":
         done = {curation.AMEND: "amended", curation.RETIRE: "retired"}[verb]
         raise UsageError(
@@ -180,7 +189,7 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> Entry:
             + (f" ({verb} its successor {target.meta.get('superseded_by')})"
                if target.status == "superseded" else "")
         )  # fmt: skip
-    return target
+    return item.oid, target
 
 
 def _write_candidate(

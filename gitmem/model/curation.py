@@ -12,6 +12,9 @@ admit merge: supersession (a successor flips it to superseded), amendment and re
   list of dates, oldest first (a list, not the latest date: the entry shows how often it was
   corrected without a look at the log). `amended_by` names who admitted the latest amendment,
   so the gate can hold it to the admitter rules as it holds `admitted_by`.
+  The candidate also records `drafted_from`, the git blob id of the entry's file it was
+  drafted from. An amendment carries the whole entry, so admitted after another amendment of
+  the same entry it would undo that one unseen (`drafted_from_another`).
 - **Retire** (`gitmem propose --retire ID --reason TEXT`): a candidate `candidates/<ID>-retire.md`
   holds the entry's text with `retires: ID` and `retired_reason`. Its admit merge (message
   `gitmem: retire <candidate id>`) changes the entry's status to `retired` and adds
@@ -44,6 +47,8 @@ IMMUTABLE: Final = (
 )
 #: Fields gitmem sets on an entry after its admission (never in a candidate).
 AFTER_ADMISSION: Final = ("amended", "amended_by", "retired", "retired_by", "retired_reason")
+#: The amend candidate's record of the entry's text it was drafted from (a git blob id).
+DRAFTED_FROM: Final = "drafted_from"
 #: The suffixes of an amend and a retire candidate's id, after the entry's id.
 AMEND_SUFFIX: Final = "-amend"
 RETIRE_SUFFIX: Final = "-retire"
@@ -112,6 +117,24 @@ def retire_draft(target: Entry, candidate_id: str, reason: str) -> Entry:
     )
 
 
+def drafted_from_another(candidate: Entry, entry_blob: str, branch_blob: str | None) -> bool:
+    """Whether an amend candidate was drafted from another text of its entry than the one
+    the memory branch holds (entry_blob, the file's git blob id there): admitted, it would
+    write its whole draft over the entry and undo what changed since, unseen.
+
+    Two records say what it was drafted from. `drafted_from`, which `gitmem propose --amend`
+    writes, holds whatever happens to the branch later; the entry's file on the candidate's
+    branch (branch_blob; None when it holds none) is all a candidate written by hand, or by
+    a gitmem before `drafted_from`, has. The file alone passed a branch that merged the
+    memory branch in after the other amendment (a forge's "update branch", which branch
+    protection can require of every pull request): the merge brings the new text onto the
+    branch while the candidate keeps the old. Either record naming another text refuses."""
+    recorded = candidate.meta.get(DRAFTED_FROM)
+    if recorded is not None and str(recorded) != entry_blob:
+        return True
+    return branch_blob is not None and branch_blob != entry_blob
+
+
 def changed_immutable(target: Entry, candidate: Entry) -> list[str]:
     """The fields an amend candidate changes that an amendment may not: type, source and
     created (a candidate has its own id and status, and no admission fields or lineage)."""
@@ -124,7 +147,7 @@ def amended(target: Entry, candidate: Entry, by: str, date: str) -> Entry:
     meta = {
         k: v
         for k, v in candidate.meta.items()
-        if k not in IMMUTABLE and k not in AFTER_ADMISSION and k != "amends"
+        if k not in IMMUTABLE and k not in AFTER_ADMISSION and k not in ("amends", DRAFTED_FROM)
     }
     meta.update({k: target.meta[k] for k in IMMUTABLE if k in target.meta})
     dates = [str(d) for d in target.meta.get("amended") or []]

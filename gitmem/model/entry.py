@@ -58,6 +58,7 @@ FIELD_ORDER = (
     "supersedes",
     "superseded_by",
     "amends",
+    "drafted_from",
     "retires",
     "tags",
     "files",

@@ -37,6 +37,7 @@ SET_BY_GITMEM: Final = (
     # set by propose --amend / --retire from their own options
     "retired_reason",
     "amends",
+    "drafted_from",
     "retires",
 )
 #: The fields that hold the body's sections rather than front matter.

@@ -166,6 +166,8 @@ def _required_reason(error: Any) -> str:
         return ": an amended entry records the dates (amended) and its last amender (amended_by)"
     if "retires" in instance:
         return ": a retire candidate says why (retired_reason)"
+    if "drafted_from" in instance:
+        return ": drafted_from belongs to an amend candidate (amends: ID); remove it"
     if str(instance.get("source", "")).startswith("audit:"):
         return ": an audit-sourced mistake lists the batches it recurred in"
     return ""
@@ -181,8 +183,9 @@ def _not_reason(error: Any) -> str:
         )
     if status == "admitted":
         return (
-            "an admitted entry has no superseded_by, retired fields, amends or retires: only a "
-            "superseded entry names its successor, only a retired one its retirement"
+            "an admitted entry has no superseded_by, retired fields, amends, retires or "
+            "drafted_from: only a superseded entry names its successor, only a retired one its "
+            "retirement"
         )
     if status in ("superseded", "retired"):
         return f"a {status} entry carries only its own end: superseded_by or the retired fields"
@@ -207,6 +210,7 @@ _HINTS = {
     "retired": "is not a date: write YYYY-MM-DD",
     "amends": "is not an entry id",
     "retires": "is not an entry id",
+    "drafted_from": "is not a git blob id (gitmem propose --amend writes it: leave it as written)",
 }
 
 

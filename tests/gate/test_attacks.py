@@ -698,13 +698,17 @@ def test_an_amendment_admitted_by_gitmem_lands_and_one_made_by_hand_must_match_i
     accepted(push(clone, "main"))  # exactly what gitmem admit makes: the judge is not "no"
 
 
-def test_an_amendment_drafted_before_another_was_admitted_cannot_undo_it(clone: Path) -> None:
+@pytest.mark.parametrize("updated", [False, True], ids=["as-drafted", "main-merged-in"])
+def test_an_amendment_drafted_before_another_was_admitted_cannot_undo_it(
+    clone: Path, updated: bool
+) -> None:
     """Two amendments drafted from one text of the entry: the first admitted corrects the
     content, and the second, merged by hand as gitmem admit would make it (gitmem admit
     itself refuses it as stale), wrote the entry as it had been drafted: the first one's
     correction was gone, and the judge let it land, since the merge wrote exactly what its
-    candidate makes of the entry. An amend merge whose candidate branch holds another text
-    of the entry than main did is refused."""
+    candidate makes of the entry. An amend merge whose candidate was drafted from another
+    text of the entry than main held is refused: its branch holds that text, or, when main
+    was merged into the branch since (a forge's "update branch"), its drafted_from names it."""
     from gitmem.model import curation
 
     entry_id = admitted(clone)
@@ -712,6 +716,11 @@ def test_an_amendment_drafted_before_another_was_admitted_cannot_undo_it(clone: 
     title = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
     ok(run(clone, "admit", content))
     accepted(push(clone, "main"))
+    if updated:
+        git(clone, "checkout", "-q", f"gitmem/{title}")
+        git(clone, "merge", "-q", "--no-edit", "main")
+        accepted(push(clone, f"gitmem/{title}"))
+        git(clone, "checkout", "-q", "main")
     git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{title}")
     candidate_path = clone / f".gitmem/candidates/{title}.md"
     candidate = parse(candidate_path.read_text())

@@ -58,6 +58,13 @@ def blob(repo: Path, commit: str, path: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def blob_id(repo: Path, commit: str, path: str) -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", f"{commit}:{path}"], cwd=repo, capture_output=True, text=True
+    )
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
 def files(repo: Path, commit: str | None, under: str = MEMORY) -> dict[str, str]:
     """path -> blob id of every file under a folder of a commit."""
     if commit is None:
@@ -199,9 +206,10 @@ def in_place_explained(
 ) -> bool:
     """An amend or retire merge: the one admitted entry its candidate names, rewritten as the
     candidate says (amend: its fields and text, the entry's identity and admission kept, a
-    date appended to `amended`, the candidate's branch holding the entry as main did or not
-    at all; retire: status retired, the candidate's reason, nothing else),
-    by a person (the model's server keeps memory.retireBy at people only)."""
+    date appended to `amended`, drafted from the entry as main held it: the candidate's branch
+    holding that text or none, its drafted_from naming that text or absent; retire: status
+    retired, the candidate's reason, nothing else), by a person (the model's server keeps
+    memory.retireBy at people only)."""
     candidate_id = message.split("\n", 1)[0].removeprefix(f"gitmem: {verb} ").strip()
     candidate = blob(repo, ps[1], f"{MEMORY}/candidates/{candidate_id}.md")
     if candidate is None or field(candidate, "status") != "candidate":
@@ -225,9 +233,12 @@ def in_place_explained(
     drafted = blob(repo, ps[1], paths[0])  # the entry the amendment was drafted from
     dates, before = listed(new, "amended"), listed(old, "amended")
     reviewed = without(new, "admitted_by", "admitted", "amended_by", "amended", "supersedes")
-    wanted = without(candidate, "amends").replace(f"id: {candidate_id}\n", f"id: {target}\n")
+    wanted = without(candidate, "amends", "drafted_from").replace(
+        f"id: {candidate_id}\n", f"id: {target}\n"
+    )
     return (
         drafted in (None, old)
+        and field(candidate, "drafted_from") in ("", blob_id(repo, ps[0], paths[0]))
         and all(field(old, name) == field(new, name) for name in KEPT)
         and dates[:-1] == before
         and len(dates) == len(before) + 1
@@ -503,7 +514,9 @@ class History:
         """An amend merge made by hand that strays from its candidate (a sneaked-in tag, or
         another entry than the candidate names) or, with "exact", follows it to the letter;
         with "stale", to the letter too, after another amendment of the entry drafted later
-        was admitted (the candidate's branch then holds another text of the entry)."""
+        was admitted (the candidate's branch then holds another text of the entry); with
+        "updated", stale and main merged into the candidate's branch since (a forge's "update
+        branch": the branch holds main's text, the candidate's drafted_from the old one)."""
         admitted = self.admitted_ids()
         if not admitted:
             return
@@ -511,10 +524,14 @@ class History:
         candidate = self.curation("--amend", entry_id)
         if candidate is None:
             return
-        if how == "stale":
+        if how in ("stale", "updated"):
             later = self.curation("--amend", entry_id)
             if later is None or not self.gitmem("admit", later, "--by", "human:reviewer"):
                 return
+        if how == "updated":
+            self.g("checkout", "-q", f"gitmem/{candidate}")
+            self.g("merge", "-q", "--no-edit", "main")
+            self.g("checkout", "-q", "main")
         title = field(blob(self.work, f"gitmem/{candidate}", f"{MEMORY}/candidates/{candidate}.md")
                       or "", "title")  # fmt: skip
         path = next(p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
@@ -706,7 +723,7 @@ STEP = st.one_of(
     st.tuples(
         st.just("forge_amend"),
         st.integers(0, 5),
-        st.sampled_from(["tag", "other", "exact", "stale"]),
+        st.sampled_from(["tag", "other", "exact", "stale", "updated"]),
     ),
     st.tuples(st.just("candidate")),
     st.tuples(st.just("forge"), st.sampled_from(["add", "edit", "delete"]), st.integers(0, 5)),
@@ -755,12 +772,14 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.forge_amend(0, "tag")
     made.forge_amend(0, "exact")
     made.forge_amend(0, "stale")
+    made.forge_amend(0, "updated")
     made.retire(0, "audit")
     made.retire(0, "human")
-    # the amendment and the exact hand-made one land; the stray one, the stale one (drafted
-    # before another amendment was admitted) and the audit's retirement are refused; the
-    # person's retirement lands
-    assert [v for _, v in made.verdicts[curated:]] == [True, False, True, False, False, True]
+    # the amendment and the exact hand-made one land; the stray one, the stale ones (drafted
+    # before another amendment was admitted, with main merged into the branch since or not)
+    # and the audit's retirement are refused; the person's retirement lands
+    verdicts = [v for _, v in made.verdicts[curated:]]
+    assert verdicts == [True, False, True, False, False, False, True], verdicts
     made.refuse()
     made.candidate()
     made.forge("edit", 0)

@@ -382,6 +382,46 @@ def test_an_amendment_drafted_before_another_was_admitted_does_not_undo_it(
     assert after.content == "Call one fast function."
 
 
+def test_an_amendment_whose_branch_merged_main_in_cannot_undo_another(memory: Path) -> None:
+    """A forge's "update branch" (which branch protection can require of every pull request)
+    merges main into the candidate's branch: after another amendment was admitted, the branch
+    then held main's new text of the entry while the candidate kept the old one, so the check
+    against the branch passed, and admitting it undid the other amendment. The candidate
+    records the text it was drafted from (drafted_from), which no merge changes."""
+    entry_id = admitted(memory)
+    first = proposed(
+        ok(
+            run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
+        ).output
+    )
+    second = proposed(
+        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin")).output
+    )
+    drafted = parse(git(memory, "show", f"gitmem/{second}:.gitmem/candidates/{second}.md"))
+    blob = git(memory, "rev-parse", f"main:.gitmem/entries/method/{entry_id}.md").strip()
+    assert drafted.meta["drafted_from"] == blob
+    ok(run(memory, "admit", first, "--by", "human:bob"))
+    git(memory, "checkout", "-q", f"gitmem/{second}")
+    git(memory, "merge", "-q", "--no-edit", "main")  # the forge's "update branch"
+    git(memory, "checkout", "-q", "main")
+    main_before = git(memory, "rev-parse", "main")
+    late = run(memory, "admit", second, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert f"AMEND amends {entry_id}, which changed on main since" in late.output
+    listed = ok(run(memory, "candidates")).output
+    assert f"{second}  1 problem(s)" in listed
+    assert git(memory, "rev-parse", "main") == main_before
+    assert "Call one fast function." in entry_at(memory, entry_id)
+    # admitted, the record is not kept in the entry
+    again = proposed(
+        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin")).output
+    )
+    ok(run(memory, "admit", again, "--by", "human:bob"))
+    after = parse(entry_at(memory, entry_id))
+    assert after.title == "Keep git hooks thin" and "drafted_from" not in after.meta
+    ok(run(memory, "check"))
+
+
 def test_a_successor_started_before_an_amendment_was_admitted_does_not_undo_it(
     memory: Path,
 ) -> None:

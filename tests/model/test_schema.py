@@ -26,6 +26,9 @@ def test_schemas_ship_inside_the_package_and_are_2020_12() -> None:
 
 def test_a_valid_candidate_has_no_problem() -> None:
     assert schema.entry_problems(meta()) == []
+    amends = {"amends": "shop-method-20261129-x"}
+    for blob in ("a" * 40, "b" * 64):  # a SHA-1 or a SHA-256 repository's blob id
+        assert schema.entry_problems(meta(**amends, drafted_from=blob)) == []
 
 
 def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
@@ -82,6 +85,22 @@ def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
         ({"tags": ["retry\n"]}, "tags.0: 'retry\\n' is not a slug"),
         ({"files": ["src/pay.py\n"]}, "is not a repository path"),
         ({"created": "2026-11-29\n"}, "is not a date"),
+        # an amend candidate's record of the text it was drafted from, and nothing else's
+        ({"drafted_from": "0" * 40}, "drafted_from belongs to an amend candidate (amends: ID)"),
+        (
+            {"amends": "shop-method-20261129-x", "drafted_from": "HEAD"},
+            "drafted_from: 'HEAD' is not a git blob id",
+        ),
+        (
+            {
+                "status": "admitted",
+                "admitted_by": "human:bob",
+                "admitted": "2026-11-30",
+                "drafted_from": "0" * 40,
+            },
+            "an admitted entry has no superseded_by, retired fields, amends, retires or "
+            "drafted_from",
+        ),
     ],
 )
 def test_schema_violations_read_as_sentences(changes: dict[str, Any], words: str) -> None:
