@@ -24,12 +24,13 @@ Decisions recorded here (README "Entry format"):
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from gitmem.model.fields import FRONT_MATTER_END, closing_line, normalise_text
 from gitmem.model.fields import PLAIN as _PLAIN
@@ -289,8 +290,29 @@ def render_meta(meta: Mapping[str, Any]) -> str:
 # parsing
 
 
+#: Byte-order marks of the encodings an editor saves "Unicode" text in besides UTF-8 (UTF-32
+#: first: its little-endian mark starts with UTF-16's).
+_WIDE_BOMS: Final = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
 def decode(data: bytes) -> str:
-    """Bytes to normalised text (BOM dropped, LF line ends), or an EntryError saying why not."""
+    """Bytes to normalised text (BOM dropped, LF line ends), or an EntryError saying why not.
+    A file saved as UTF-16 or UTF-32 (Windows editors' "Unicode") is said to be that, with
+    what to do: its NUL bytes made it "a binary file", which sent its author looking for
+    binary content in a text file."""
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            raise EntryError(
+                "ENCODING",
+                f"is {encoding} text (its byte-order mark says so): a memory entry is UTF-8; "
+                "save the file as UTF-8",
+                1,
+            )
     if b"\x00" in data:
         raise EntryError(
             "BINARY", "is a binary file (NUL byte): a memory entry must be UTF-8 Markdown text"

@@ -45,6 +45,7 @@ def test_a_draft_file_is_judged_as_check_judges_it_and_named(memory: Path, tmp_p
     for data, line in (
         (good.replace(b"## Content\n", b"## Content\n\xff\n"), "ENCODING"),
         (b"---\x00\n" + good[4:], "BINARY"),
+        (good.decode("utf-8").encode("utf-16"), "ENCODING"),  # a Windows editor's "Unicode"
     ):
         draft.write_bytes(data)
         checked = run(memory, "check", str(draft))

@@ -223,6 +223,24 @@ def test_binary_and_invalid_utf8_are_refused() -> None:
     assert (info.value.rule, info.value.line) == ("ENCODING", 3)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_a_file_saved_as_utf16_or_utf32_is_named_so(encoding: str) -> None:
+    """Windows editors save "Unicode" as UTF-16 with a byte-order mark: its NUL bytes made the
+    file "a binary file (NUL byte)", which sent its author looking for binary content in a
+    text file. It is an ENCODING problem that says which encoding and what to do."""
+    data = "---\nid: x\n---\n".encode(encoding)
+    if not encoding.endswith("-be"):
+        assert data[:2] == b"\xff\xfe"  # Python writes the mark, little-endian here
+    else:
+        data = ("\ufeff" + "---\nid: x\n---\n").encode(encoding)
+    with pytest.raises(EntryError) as info:
+        E.parse(data)
+    assert (info.value.rule, info.value.line) == ("ENCODING", 1)
+    wide = "UTF-32" if "32" in encoding else "UTF-16"
+    assert f"is {wide} text" in info.value.message
+    assert "save the file as UTF-8" in info.value.message
+
+
 def test_body_length_counts_sections_with_headings() -> None:
     parsed = E.parse(text())
     expected = (
