@@ -209,9 +209,18 @@ def propose(
 def _edit(text: str) -> str | None:
     """The text as the person's editor left it (None: closed unsaved). An editor that fails,
     cannot start, removes its file or saves bytes that are not UTF-8 proposes nothing, said as
-    a usage error rather than click's bare "Editing failed" or an unexpected error."""
+    a usage error rather than click's bare "Editing failed" or an unexpected error. So does a
+    file saved empty, which is how git's editors abort (`git commit` says "Aborting commit
+    due to empty commit message"): the empty text was read as no edit at all, and a
+    successor or an amendment was proposed from the unchanged draft."""
     try:
-        return click.edit(text, extension=".md")
+        edited = click.edit(text, extension=".md")
+        if edited is not None and not edited.strip():
+            raise UsageError(
+                "the editor's file was saved empty: nothing proposed (saving it empty is how "
+                "to abort)"
+            )
+        return edited
     except (click.ClickException, FileNotFoundError, UnicodeDecodeError) as exc:
         what = {
             FileNotFoundError: "left no file",

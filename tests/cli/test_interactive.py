@@ -230,3 +230,26 @@ def test_a_draft_kept_by_a_killed_propose_is_the_old_one_or_the_new_one(
     code, out = converse(memory, ["propose"], [], env)
     assert code == -9, out
     assert draft.read_text() == "title: An earlier draft\n"
+
+
+@pytest.mark.parametrize("start", [[], ["--edit", "ENTRY"], ["--amend", "ENTRY"]])
+def test_an_editor_file_saved_empty_proposes_nothing(
+    memory: Path, tmp_path: Path, start: list[str]
+) -> None:
+    """Saving the editor's file empty is how git's editors abort (`git commit`: "Aborting
+    commit due to empty commit message"). For a successor (`--edit`) or an amendment
+    (`--amend`), the empty text was read as "no edit" and the unchanged draft proposed in
+    its place; a new proposal said the editor closed "without changes". Each now says the
+    file was saved empty, and proposes nothing (exit 2)."""
+    entry_id = first_id()
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", entry_id, "--by", "human:bob"))
+    editor = tmp_path / "editor.sh"
+    editor.write_text('#!/bin/sh\n: > "$1"\n')
+    editor.chmod(0o755)
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb"}
+    args = [entry_id if a == "ENTRY" else a for a in start]
+    code, out = converse(memory, ["propose", *args], [], env)
+    assert code == 2, out
+    assert "the editor's file was saved empty: nothing proposed" in out, out
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
