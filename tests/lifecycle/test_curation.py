@@ -347,6 +347,15 @@ def test_an_entry_whose_id_is_near_the_longest_is_amended_and_retired(memory: Pa
     ok(run(memory, "check", "--range", f"{base}..main"))
 
 
+def amend_twice(repo: Path, entry_id: str) -> tuple[str, str]:
+    """Two amendments of entry_id drafted from the same text: one of its content, one of its
+    title (the latter's title is "Keep git hooks thin")."""
+    content = ["--content", "Call one fast function."]
+    first = proposed(ok(run(repo, "propose", "--amend", entry_id, *content)).output)
+    title = ["--title", "Keep git hooks thin"]
+    return first, proposed(ok(run(repo, "propose", "--amend", entry_id, *title)).output)
+
+
 def test_an_amendment_drafted_before_another_was_admitted_does_not_undo_it(
     memory: Path,
 ) -> None:
@@ -355,14 +364,7 @@ def test_an_amendment_drafted_before_another_was_admitted_does_not_undo_it(
     it: the merge writes what its candidate makes of the entry). The second is refused now,
     and proposed again from the entry as it is, it keeps both corrections."""
     entry_id = admitted(memory)
-    first = proposed(
-        ok(
-            run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
-        ).output
-    )
-    second = proposed(
-        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin")).output
-    )
+    first, second = amend_twice(memory, entry_id)
     ok(run(memory, "admit", first, "--by", "human:bob"))
     main_before = git(memory, "rev-parse", "main")
     late = run(memory, "admit", second, "--by", "human:bob")
@@ -389,14 +391,7 @@ def test_an_amendment_whose_branch_merged_main_in_cannot_undo_another(memory: Pa
     against the branch passed, and admitting it undid the other amendment. The candidate
     records the text it was drafted from (drafted_from), which no merge changes."""
     entry_id = admitted(memory)
-    first = proposed(
-        ok(
-            run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
-        ).output
-    )
-    second = proposed(
-        ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin")).output
-    )
+    first, second = amend_twice(memory, entry_id)
     drafted = parse(git(memory, "show", f"gitmem/{second}:.gitmem/candidates/{second}.md"))
     blob = git(memory, "rev-parse", f"main:.gitmem/entries/method/{entry_id}.md").strip()
     assert drafted.meta["drafted_from"] == blob
