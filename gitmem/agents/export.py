@@ -4,7 +4,9 @@ budget, for tools that load a file instead of calling MCP.
 One line per admitted entry, quoted (`> - …`): its title as a link to the entry's file, its
 type, its one-line hook (`applies_when`), who admitted it and on which day, and "may be stale"
 when a file it cites changed on a later day (the newest change of each cited file: one `git
-log` for them all; an entry whose cited files are all gone says so instead).  Superseded
+log` for them all; an entry whose cited files are all gone says so instead; a cited name no
+tree spells a file with, such as one ending in a carriage return, is gone, as recall says:
+gitmem.recall.freshness.askable).  Superseded
 entries never appear (the catalog holds admitted entries only).  The file opens with the same
 framing every recall output for a model carries (gitmem.agents.precedents.PREAMBLE) and says
 how to read an entry in full.  An entry whose line holds a secret (admitted before a rule
@@ -43,6 +45,7 @@ from gitmem.agents import catalog
 from gitmem.agents.precedents import PREAMBLE, Precedent, clean, held_in, withheld
 from gitmem.errors import UsageError
 from gitmem.model.names import entry_place
+from gitmem.recall.freshness import askable
 
 if TYPE_CHECKING:
     from gitmem.agents.catalog import Listed
@@ -244,7 +247,9 @@ def export(
         {old for e in listed for old in e.supersedes},
     )
     cited = {f for e in listed for f in e.files}
-    gone = {f for f in cited if tree is None or not store.exists(tree, f)}
+    # a name no tree spells a file with (`a.py\r`, `./a`) is gone, as recall says it is: asked
+    # of git, its changes would be another file's (git reads `a.py` for `a.py\r`)
+    gone = {f for f in cited if tree is None or not askable(f) or not store.exists(tree, f)}
     dead = {e.id for e in listed if e.files and all(f in gone for f in e.files)}
     changed = store.last_changed(tip, sorted(cited - gone)) if tip else {}
     stale = {

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-__all__ = ["Freshness", "History", "freshness", "note"]
+__all__ = ["Freshness", "History", "askable", "freshness", "note"]
 
 #: git reads each commit as it is, never a replace ref's stand-in (`git replace`): pygit2, which
 #: answers `missing` for the opened repository, knows no replace refs, and the hooks keep the
@@ -85,11 +85,14 @@ def note(stale_commits: int, missing_files: Sequence[str]) -> str:
     return "; ".join(notes)
 
 
-def _plain(path: str) -> bool:
+def askable(path: str) -> bool:
     """Whether path is spelled as a tree holds a file: parts neither empty nor `.` or `..`,
-    no line break or NUL. Any other spelling (an entry that came in without the gate) is a
-    file that does not exist: git and libgit2 read some of them differently (`./a` is `a`
-    to git, `a//b` is `a/b` to libgit2), and git cannot be asked one with a line break."""
+    no line break, carriage return or NUL. Any other spelling (an entry that came in without
+    the gate) is a file that does not exist, for every reader that says how an entry's files
+    stand (recall here, `gitmem export`): git and libgit2 read some of them differently
+    (`./a` is `a` to git, `a//b` is `a/b` to libgit2), and git cannot be asked one with a
+    line break, nor one ending in a carriage return, which git's line-based input (`--stdin`,
+    `cat-file --batch-check`) strips, asking of another file (`a.py` for `a.py\r`)."""
     return not any(c in path for c in "\n\r\0") and all(
         part not in ("", ".", "..") for part in path.split("/")
     )
@@ -101,7 +104,7 @@ def freshness(
     """For each (entry path, cited files) at commit tip, in order: how its cited files stand.
 
     A file that no longer exists at tip is missing, as is one spelled as no tree holds a file
-    (`_plain`); the others count the commits since the one that added the entry (on tip's
+    (`askable`); the others count the commits since the one that added the entry (on tip's
     first-parent chain) that touched them.  An entry that no first-parent commit added (not
     on this history) counts none."""
     cited = sorted({f for _, files in entries for f in files})
@@ -122,7 +125,7 @@ def freshness(
     walk = threading.Thread(target=admissions)
     walk.start()
     try:
-        odd = {f for f in cited if not _plain(f)}
+        odd = {f for f in cited if not askable(f)}
         gone = repo.missing(tip, [f for f in cited if f not in odd]) | odd
     finally:
         walk.join()

@@ -297,7 +297,7 @@ def newest_per_path(
     otherwise one walk asks for all of them. Either way the answer is the same (a repository
     that tells git not to read the filters, commitGraph.readChangedPaths false, pays a
     plain walk a path)."""
-    wanted = set(paths)
+    wanted = set(line_paths(paths))  # the others: no commit changed them, as far as git says
     if (
         1 < len(wanted) <= ONE_BY_ONE_MAX
         and common_dir is not None
@@ -313,14 +313,22 @@ def newest_per_path(
     return _walk(folder, tip, wanted, field, options, pinned)
 
 
+def line_paths(paths: Iterable[str]) -> list[str]:
+    """The paths a line of `git log --stdin` carries exactly, sorted, each once. A path
+    holding a line break, or ending in a carriage return (which git strips from a line:
+    `a.py\r` was asked as `a.py`, and the changes git gave for it were another file's), cannot
+    be written so (no valid entry cites one): it is left out, as one no commit changed. A
+    caller left with no path asks git nothing: `--` alone walks every commit."""
+    return sorted({p for p in paths if "\n" not in p and not p.endswith("\r")})
+
+
 def pathspecs_to_stdin(git: subprocess.Popen[bytes], paths: Iterable[str]) -> None:
     """Give a `git log --stdin` its paths on its standard input, after `--`, one a line, and
     close it. On the command line, some 50,000 cited paths passed the system's limit on its
     length (2 MB on Linux) and the command could not start. git reads every line before it
-    writes a byte, so writing all of them first cannot block. A path holding a line break
-    (which no valid entry cites) cannot be written so: it is left out, as one no commit
-    changed."""
-    lines = (p for p in sorted(set(paths)) if "\n" not in p)
+    writes a byte, so writing all of them first cannot block. Only the paths a line carries
+    exactly are written (line_paths; the caller asks for none when none is left)."""
+    lines = line_paths(paths)
     data = "".join(f"{path}\n" for path in lines).encode("utf-8", "surrogateescape")
     stdin = cast(io.BufferedWriter, git.stdin)
     try:

@@ -29,6 +29,7 @@ from gitmem.repo.gitcli import (
     History,
     PinnedRepository,
     clean_git_env,
+    line_paths,
     newest_per_path,
     pathspecs_to_stdin,
     run_all,
@@ -1072,6 +1073,7 @@ class Store:
         """Each commit on tip's first-parent chain that changed a path under pathspecs, newest
         first, with its (status letter, path) changes against its first parent: one `git log`
         (a path-limited walk, which git's commit-graph speeds up) for the whole history."""
+        pathspecs = line_paths(pathspecs)  # a path git would read as another is not asked
         if not pathspecs:
             return
         with subprocess.Popen(

@@ -384,3 +384,24 @@ def test_an_entry_committed_as_a_symbolic_link_is_named_not_silently_left_out(
         "All 1 admitted entries are listed. 1 file(s) below the main branch's entries/ are "
         "not readable entries and are left out: `gitmem check` names their problems."
     ), result.stdout
+
+
+def test_a_cited_name_ending_in_a_carriage_return_is_gone_not_another_file(memory: Path) -> None:
+    """git reads a path given on a line (`git log --stdin`) without its last carriage return:
+    a cited `a.py\\r` (only an entry past the gate cites one) was asked as `a.py`, so its own
+    changes were never found and the entry read as fresh. Such a name is now gone, as recall
+    says it is (gitmem.recall.freshness.askable), and a plain name beside it keeps its note."""
+    from conftest import git
+
+    (memory / "a.py").write_text("a\n")
+    (memory / "a.py\r").write_text("b\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "two files")
+    _forge(memory, b"local-decision-20261201-forged.md", files=["a.py\r"], admitted="2000-01-01")
+    plain = {"id": "local-decision-20261201-plain", "title": "Plain", "admitted": "2000-01-01"}
+    _forge(memory, b"local-decision-20261201-plain.md", files=["a.py"], **plain)
+    lines = _lines_of(ok(run(memory, "export", "agents", "-o", "-")).output)
+    forged = next(line for line in lines if "[Forged past the hooks]" in line)
+    assert forged.endswith("(human:mallory, 2000-01-01; cites only missing files)"), lines
+    kept = next(line for line in lines if "[Plain]" in line)
+    assert kept.endswith("(human:mallory, 2000-01-01; may be stale: its files changed since)")

@@ -49,3 +49,19 @@ def test_hook_output_is_none_when_git_fails(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", str(tmp_path / "r"))
     top = gitcli.hook_output("rev-parse", "--show-toplevel", cwd=str(tmp_path / "r"))
     assert top is not None and top.decode().strip() == str((tmp_path / "r").resolve())
+
+
+def test_a_path_git_would_read_as_another_is_not_asked(repo: Path) -> None:
+    """`git log --stdin` reads its paths line by line and drops a line's last carriage
+    return, so `a.py\\r` was asked as `a.py`: the changes the walk gave for it were another
+    file's. A path a line cannot carry exactly is left out, as one no commit changed."""
+    from gitmem.repo.store import Store
+
+    (repo / "a.py").write_text("a\n")
+    (repo / "a.py\r").write_text("b\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "two files")
+    store = Store.open(repo)
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    assert [c for _, c in store.first_parent_changes(tip, ["a.py"])] == [[("A", "a.py")]]
+    assert list(store.first_parent_changes(tip, ["a.py\r"])) == []
