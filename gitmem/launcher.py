@@ -35,6 +35,7 @@ def nothing_staged_in_memory() -> bool:
     """True only when git says the staged change touches no memory or settings file, and the
     settings files in the working tree are the ones git is committing."""
     from gitmem.repo.gitcli import hook_output  # subprocess: not for an agent's hook
+    from gitmem.repo.sparse import left_out_bytes
 
     found = hook_output("rev-parse", "--show-toplevel")
     try:
@@ -48,7 +49,7 @@ def nothing_staged_in_memory() -> bool:
     unstaged = hook_output("diff", "--name-only", "-z", "--", *SETTINGS_FILES, cwd=top)
     if staged is None or unstaged is None:
         return False
-    prefixes = memory_prefixes(top)
+    prefixes = memory_prefixes(top, left_out_bytes)
     if prefixes is None or unstaged.strip(b"\0"):
         return False
     settings = {name.encode("utf-8") for name in SETTINGS_FILES}

@@ -330,9 +330,10 @@ def _repository_root(start: str) -> str | None:
 
 def _memory_dirs(root: str, pinned: PinnedRepository | None) -> list[str]:
     """Every folder that could be the memory folder (wider than the settings' one answer)."""
+    from gitmem.repo.sparse import left_out_bytes
     from gitmem.settings.folders import memory_prefixes
 
-    prefixes = memory_prefixes(root)
+    prefixes = memory_prefixes(root, left_out_bytes)
     if prefixes is not None:
         return [p.decode("utf-8", "replace").rstrip("/") for p in prefixes]
     dirs = {".gitmem"}

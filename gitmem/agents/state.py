@@ -10,8 +10,9 @@ its answer in the worktree's git directory (`gitmem/agent-hooks.json`, up to KEE
 per set of inputs), with what it depended on, and later calls use an answer only while every
 input is as it was:
 
-- the settings' inputs: the bytes of the project's `.gitmem.toml` and `pyproject.toml`, of the
-  user's own settings file, every `GITMEM_*` variable, and what git says the default branch
+- the settings' inputs: the bytes of the project's `.gitmem.toml` and `pyproject.toml` (the
+  staged blob's id of one a sparse checkout leaves out: gitmem.repo.sparse.left_out), of
+  the user's own settings file, every `GITMEM_*` variable, and what git says the default branch
   depends on (gitmem.repo.refs.branch_facts: HEAD's branch, origin's default branch, whether
   `main` has commits), digested together (`inputs`); and where the memory folder resolves to
   on disk (a folder replaced by a symbolic link takes the full path);
@@ -113,6 +114,14 @@ def inputs(root: str, files: GitFiles) -> str | None:
         if data is None:
             return None
         digest.update(data)
+    # a settings file the sparse checkout leaves out is read as staged (left_out): its blob
+    # is an input, or a pull that changed it left every hook on the old memory folder
+    from gitmem.repo.sparse import left_out  # a stat, unless the checkout may be sparse
+
+    staged = left_out(root, SETTINGS_FILES)
+    if staged is None:
+        return None
+    digest.update(json.dumps(sorted(staged.items())).encode("utf-8", "surrogateescape"))
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith("GITMEM_"))
     try:
         facts = branch_facts(files)

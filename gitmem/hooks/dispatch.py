@@ -134,6 +134,7 @@ def keeps_gitmem(tips: Sequence[str]) -> str | None:
     a repository gitmem cannot open."""
     from gitmem.model.names import DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT
     from gitmem.repo.gitcli import hook_output
+    from gitmem.repo.sparse import left_out_bytes
     from gitmem.settings.folders import memory_prefixes
 
     scope = hook_output("config", "--show-scope", "--get", "core.hooksPath")
@@ -144,7 +145,7 @@ def keeps_gitmem(tips: Sequence[str]) -> str | None:
     found = hook_output("rev-parse", "--show-toplevel")
     top = os.fsdecode(found.strip()) if found and found.strip() else None
     folders = {DEFAULT_DIR, os.environ.get("GITMEM_DIR", DEFAULT_DIR).strip("/") or DEFAULT_DIR}
-    prefixes = memory_prefixes(top) if top is not None else None
+    prefixes = memory_prefixes(top, left_out_bytes) if top is not None else None
     folders.update(os.fsdecode(prefix).rstrip("/") for prefix in prefixes or ())
     names = sorted({*folders, PROJECT_SETTINGS})
     if top is not None:

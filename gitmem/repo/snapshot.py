@@ -16,6 +16,8 @@ from gitmem.errors import UsageError
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
 from gitmem.model.names import CONVERTING_ATTRIBUTES
+from gitmem.repo.gitcli import clean_git_env
+from gitmem.repo.sparse import left_out
 from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Store, TreeItem
 
 FILE = "file"
@@ -206,47 +208,45 @@ class WorktreeSnapshot:
 
 
 class SparseWorktreeSnapshot(WorktreeSnapshot):
-    """The files of a sparse checkout: one the checkout leaves out by design (its staged
-    entry has the skip-worktree bit: a non-cone pattern such as `/src/` leaves out the
+    """The files of a checkout that may be sparse: one the checkout leaves out by design (its
+    staged entry has the skip-worktree bit: a non-cone pattern such as `/src/` leaves out the
     top-level .gitmem.toml) is read as staged, not taken for no file. Taken for none, every
     setting in it fell back to its default: `gitmem list` read another memory folder and
-    said "no entries", and propose and admit refused the checkout's settings as edited."""
+    said "no entries", and propose and admit refused the checkout's settings as edited.
+    Which files are left out is gitmem.repo.sparse.left_out's answer, the one every
+    reader of the settings shares (the fast paths too); a file git cannot say of is none."""
 
     def __init__(self, root: Path, store: Store) -> None:
         super().__init__(root, store)
         self.store = store
 
-    def _left_out(self, path: str) -> TreeItem | None:
-        """The staged entry of a file the sparse checkout leaves out, else None."""
-        if super().kind(path) != MISSING:
-            return None
-        item = self.store.staged_item(path)
-        if item is None or not self.store.checkouts([path])[path].sparse:
-            return None  # not tracked, or deleted by hand: no file
-        return item
+    def _left_out(self, path: str) -> tuple[str, str] | None:
+        """The staged mode and blob of a file the sparse checkout leaves out, else None."""
+        found = left_out(str(self.root), [path], clean_git_env(self.store.pinned))
+        return found.get(path) if found else None
 
     def kind(self, path: str) -> str:
         item = self._left_out(path)
         if item is None:
             return super().kind(path)
-        if item.is_symlink:
+        mode = int(item[0], 8)
+        if mode == LINK:
             return SYMLINK
-        return FILE if item.is_file else OTHER
+        return FILE if mode in (BLOB, BLOB_EXECUTABLE) else OTHER
 
     def read(self, path: str, limit: int) -> bytes | None:
         item = self._left_out(path)
         if item is None:
             return super().read(path, limit)
-        return self.store.read(item.oid, limit) if item.is_file else None
+        mode, blob = item
+        return self.store.read(blob, limit) if int(mode, 8) in (BLOB, BLOB_EXECUTABLE) else None
 
 
 def worktree_snapshot(store: Store, root: Path) -> WorktreeSnapshot:
-    """The files of the checkout at root, as settings are read from them: sparse-aware when
-    the checkout is sparse (core.sparseCheckout, read in-process: most commands run where it
-    is not, and pay nothing), and refusing a file git converts (require_as_stored)."""
-    if store.config_bool("core.sparseCheckout"):
-        return SparseWorktreeSnapshot(root, store)
-    return WorktreeSnapshot(root, store)
+    """The files of the checkout at root, as settings are read from them: a file a sparse
+    checkout leaves out read as staged (left_out: a stat where the checkout was never
+    sparse), and a file git converts refused (require_as_stored)."""
+    return SparseWorktreeSnapshot(root, store)
 
 
 #: What the SYMLINK rule says of a symbolic link where a memory file must be.

@@ -8,26 +8,43 @@ write under any candidate folder is denied).  Neither may be narrower than the r
 so both take the default, every `dir` any settings source names, valid or not, and "unsure"
 (None) when a source cannot be read, git may convert a settings file on checkout, or the
 folder comes from the environment.
+
+A settings file that a sparse checkout leaves out of the work tree is read as staged, as every
+reader of the settings reads it (gitmem.repo.sparse.left_out, the one place that decides it,
+given to memory_prefixes by its callers since this module runs no git; the settings module's
+docstring says why).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Callable
 
 from gitmem.model.names import CONVERTING_ATTRIBUTES, DEFAULT_DIR, PROJECT_SETTINGS, PYPROJECT
 
-__all__ = ["memory_prefixes", "user_settings_file"]
+__all__ = ["Staged", "memory_prefixes", "user_settings_file"]
+
+#: Reads a settings file a sparse checkout leaves out (gitmem.repo.sparse.left_out_bytes):
+#: (work tree, file name) -> its staged bytes, b"" when none is left out, None when unsure.
+Staged = Callable[[str, str], bytes | None]
 
 
-def _dir_values(path: str, tables: tuple[tuple[str, ...], ...]) -> list[str] | None:
+def _dir_values(
+    path: str, tables: tuple[tuple[str, ...], ...], left_out: Callable[[], bytes | None]
+) -> list[str] | None:
     """Every `dir` a settings file names in the given tables ([] when it names none or does
-    not exist); None when it cannot be read, so the caller takes the full check."""
+    not exist); None when it cannot be read, so the caller takes the full check. A file
+    absent from the work tree is what left_out reads: as staged, when a sparse checkout
+    leaves it out."""
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
     except FileNotFoundError:
-        return []
+        staged = left_out()
+        if staged is None:
+            return None
+        raw = staged
     except OSError:
         return None
     if b"gitmem" not in raw and b"memory" not in raw:
@@ -104,23 +121,32 @@ def user_settings_file() -> str:
     return os.path.join(platformdirs.user_config_dir("gitmem", appauthor=False), "config.toml")
 
 
-def memory_prefixes(top: str) -> list[bytes] | None:
+def memory_prefixes(top: str, staged: Staged) -> list[bytes] | None:
     """Every folder that could be the memory folder, as path prefixes; None when unsure.
 
     Deliberately wider than the settings module's answer: the default folder and every
     `dir` any settings source names (the project file, pyproject.toml, the user's own file),
     valid or not.  A staged path under any of them takes the full check, so a setting that
-    the full check would set aside can never make this fast path skip real memory."""
+    the full check would set aside can never make this fast path skip real memory. A project
+    file a sparse checkout leaves out is read as staged (gitmem.repo.sparse.left_out_bytes,
+    given as staged: this module runs no git), as the full path reads it."""
     if os.environ.get("GITMEM_DIR") or _may_convert(top):
         return None
-    sources = [
-        (os.path.join(top, PROJECT_SETTINGS), (("memory",),)),
-        (os.path.join(top, PYPROJECT), (("tool", "gitmem", "memory"), ("tool", "gitmem"))),
+    found = [
+        _dir_values(
+            os.path.join(top, PROJECT_SETTINGS),
+            (("memory",),),
+            lambda: staged(top, PROJECT_SETTINGS),
+        ),
+        _dir_values(
+            os.path.join(top, PYPROJECT),
+            (("tool", "gitmem", "memory"), ("tool", "gitmem")),
+            lambda: staged(top, PYPROJECT),
+        ),
+        _dir_values(user_settings_file(), (("memory",),), lambda: b""),
     ]
-    sources.append((user_settings_file(), (("memory",),)))
     dirs = {DEFAULT_DIR}
-    for path, tables in sources:
-        values = _dir_values(path, tables)
+    for values in found:
         if values is None:
             return None
         dirs.update(value.strip("/") for value in values if value.strip("/"))

@@ -28,6 +28,19 @@ refused, naming the file and the attribute (gitmem.repo.snapshot.require_as_stor
 endings are no such conversion: TOML reads CRLF as LF. Gates never read the working tree: the
 pre-commit hook reads the staging index, pre-push, CI and the server a commit's raw blobs.
 
+A project file that a sparse checkout leaves out of the working tree is read as staged, as git
+holds it, not taken for no file. A git user expects a sparse checkout to change which files
+are on disk, never what the project says: a non-cone pattern such as ``/src/`` leaves the
+top-level ``.gitmem.toml`` out (cone mode always keeps top-level files), and read as absent it
+turned every setting into its default, so gitmem read and guarded ``.gitmem/`` while HEAD
+names another memory folder. "Left out" is git's own word for it: absent from the working tree
+while its index entry holds the skip-worktree bit. A file absent without that bit (deleted by
+hand, never committed) is still no file. One function decides it, gitmem.repo.sparse.left_out
+(this module reads no git), shared by every reader of the settings: the full path's snapshot
+(gitmem.repo.snapshot.worktree_snapshot), and the fast paths that read the files without this
+module (gitmem.settings.folders.memory_prefixes, for the pre-commit hook's no-op test and the
+agents' write guard; the agents' hooks' digest of their inputs, gitmem.agents.state).
+
 The value shapes live in ``schemas/settings.schema.json`` (shipped in the package, usable by
 editors); checks that need more than a schema - is ``memory.dir`` a safe folder, is the branch a
 name git accepts - run here, in code. This module does not read git itself: the store module
