@@ -70,6 +70,17 @@ def is_utf8(path: str) -> bool:
     return True
 
 
+def answers_for_id(path: str, other: str) -> bool:
+    """Whether, of two files holding one id, the entry in the file at path answers for the id
+    rather than the one at other: the last in path order. The gate refuses a second file with
+    an id, but a history that got around it may hold one (a copy in another type's folder);
+    every reader that takes one file for an id asks this, so they agree: recall keeps that
+    file's entry (gitmem.recall.cache, a build and an update alike), and the site's links by
+    id lead to its page (gitmem.site.build), where they led to the first file while recall
+    answered with the last one's text."""
+    return path > other
+
+
 def entry_place(path: str, memory_dir: str) -> tuple[str, str] | None:
     """The type and id that a repository path's place gives the file, when the place is an
     entry's: `<memory_dir>/entries/<type>/<id>.md`, UTF-8; None for any other path. With

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitmem.errors import GitmemError
-from gitmem.model.names import entry_place
+from gitmem.model.names import answers_for_id, entry_place
 from gitmem.recall.engine import Doc, Index, IndexFormatError
 from gitmem.repo.atomic import open_regular, read_regular, sweep_temporaries
 from gitmem.repo.locks import exclusive
@@ -340,11 +340,11 @@ class RecallCache(_Stored):
 
     def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
         """The admitted entries of a tree as Docs, in path order: where two files hold one id
-        (a copy that came in without the gate), a build keeps the last, as an update does
-        (_add). The tree walk's own order takes the type folders from the last, so a build
-        kept the first, and recalled another text than the update before it. A big tree is
-        read by two processes (gitmem.parallel): reading and parsing are half of a first
-        build's time."""
+        (a copy that came in without the gate), a build keeps the last, the one that answers
+        for the id (gitmem.model.names.answers_for_id), as an update does (_add). The tree
+        walk's own order takes the type folders from the last, so a build kept the first, and
+        recalled another text than the update before it. A big tree is read by two processes
+        (gitmem.parallel): reading and parsing are half of a first build's time."""
         items = sorted(
             (
                 item
@@ -480,10 +480,10 @@ class RecallCache(_Stored):
 
     def _add(self, loaded: Loaded, item: TreeItem) -> None:
         """Index the entry of item, unless a file later in path order holds its id: that
-        one stays, as a build (_docs) keeps it."""
+        one stays (answers_for_id), as a build (_docs) keeps it."""
         for doc in _read_docs(self.store, [item]):
             indexed = loaded.index.hit(doc.id, 0.0)
-            if indexed is not None and indexed.path > doc.path:
+            if indexed is not None and answers_for_id(indexed.path, doc.path):
                 continue
             loaded.index.add(doc)
             if loaded.vectors is not None:

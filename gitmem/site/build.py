@@ -41,11 +41,12 @@ from typing import TYPE_CHECKING
 
 from gitmem.errors import UsageError
 from gitmem.gate.rules import shown
+from gitmem.model.names import answers_for_id
 from gitmem.repo.atomic import refuse_links
 from gitmem.repo.store import atomic_write
 from gitmem.site import lineage as lineage_mod
 from gitmem.site import pages, search
-from gitmem.site.collect import Memory
+from gitmem.site.collect import Memory, SiteEntry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -105,11 +106,15 @@ def generate(memory: Memory) -> dict[str, bytes]:
     """Every file of the site, by path relative to its root."""
     taken: set[str] = set()
     # a page for each file: two files holding one id (the gate refuses that, a commit past
-    # it does not) each get theirs, and a link by id leads to the first
+    # it does not) each get theirs, and a link by id, or the lineage, takes the file whose
+    # entry recall answers with (answers_for_id)
     page_of = {e.path: f"entries/{pages.page_name(e.entry.id, taken)}.html" for e in memory.entries}
-    entry_pages: dict[str, str] = {}
+    holder: dict[str, SiteEntry] = {}
     for e in memory.entries:
-        entry_pages.setdefault(e.entry.id, page_of[e.path])
+        held = holder.get(e.entry.id)
+        if held is None or answers_for_id(e.path, held.path):
+            holder[e.entry.id] = e
+    entry_pages = {entry_id: page_of[e.path] for entry_id, e in holder.items()}
     taken = set()
     candidate_pages = {
         c.id: f"candidates/{pages.page_name(c.id, taken)}.html"
@@ -133,7 +138,7 @@ def generate(memory: Memory) -> dict[str, bytes]:
     }
     for name in ASSETS:
         files[name] = asset(name)
-    by_id = {e.entry.id: e.entry for e in memory.entries}
+    by_id = {entry_id: e.entry for entry_id, e in holder.items()}
     successors = lineage_mod.successors_of(by_id)
     for item in memory.entries:
         entry = item.entry

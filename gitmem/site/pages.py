@@ -67,7 +67,9 @@ class Links:
     """Where things are: entry pages by id and by file, and the forge addresses when the web
     is known."""
 
-    entries: dict[str, str]  # id -> path from the site root (of the first file holding it)
+    #: id -> path from the site root, of the file whose entry answers for the id where two
+    #: files hold it (gitmem.model.names.answers_for_id, as recall takes it)
+    entries: dict[str, str]
     candidates: dict[str, str]
     web: str | None
     commit: str

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import pytest
-from clirunner import PROPOSE, admit, ok, recall_json, run
+from clirunner import PROPOSE, admit, ok, proposed, recall_json, run
 from site_fixture import SiteRepo, site_repo
 
 from conftest import git, read_only, run_gitmem
@@ -601,6 +601,37 @@ def test_two_files_holding_one_id_each_get_their_own_page(memory: Path, tmp_path
     for page in ("entries.html", "index.html"):
         rows = re.findall(r'<a href="(entries/[^"]*)">([^<]*)</a>', files[page].decode())
         assert sorted(rows) == sorted(titles.items()), page
+
+
+def test_a_link_by_id_leads_to_the_file_recall_answers_from(memory: Path, tmp_path: Path) -> None:
+    """Where two files hold one id (a copy committed past the hooks, in another type's
+    folder), recall answers with the last in path order, but the site's links by id (a
+    successor's "Supersedes", the lineage) led to the first file's page: a reader followed
+    the link to another text than recall gives. Both now take the file
+    gitmem.model.names.answers_for_id names."""
+    old = admit(memory, PROPOSE)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{old}.md"))
+    text = admitted.read_text()
+    args = ("propose", "--edit", old, "--title", "Use pygit2 in hooks, v2")
+    new = proposed(ok(run(memory, *args)).output)
+    ok(run(memory, "admit", new))
+    twin = memory / ".gitmem" / "entries" / "method" / admitted.name
+    twin.parent.mkdir()
+    twin.write_text(text.replace("Use pygit2 inside hooks", "Copied twin"))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a second file with the id")
+    hits = [h for h in recall_json(memory, "pygit2 hooks", "-k", "10") if h["id"] == old]
+    assert [(h["path"], h["title"]) for h in hits] == [(twin.relative_to(memory).as_posix(),
+                                                        "Copied twin")]  # fmt: skip
+    files = _site(memory, tmp_path / "site")
+    pages_by_title = {
+        re.findall(r"<h1>([^<]*)</h1>", data.decode())[0]: name
+        for name, data in files.items()
+        if name.startswith("entries/")
+    }
+    successor = files[pages_by_title["Use pygit2 in hooks, v2"]].decode()
+    (field,) = re.findall(r"<dt>Supersedes</dt><dd><a href=\"\.\./([^\"]*)\">", successor)
+    assert field == pages_by_title["Copied twin"], pages_by_title
 
 
 def test_an_out_folder_that_is_a_link_is_refused_not_written_through(
