@@ -39,6 +39,10 @@ What the ecosystem expects of a server, and how this one meets it:
   when, and whether it may be stale), followed by a `resource_link` to each entry;
 - unknown `types` are refused with the list of the project's known types, rather than
   silently matching nothing;
+- settings set aside (an invalid `.gitmem.toml` is ignored whole) are said in every answer that
+  reads the memory (`warnings`, and the text), as `gitmem list` says them to a person: the
+  memory read may then be the default folder's, and a bare "no precedent" was taken for the
+  project memory's word;
 - no hidden text reaches the agent: in a text quoted whole (`memory_show`, the entry
   resource) every character the gate's HIDDEN-UNICODE rule names is shown as its code point,
   line breaks and tabs aside, and a title or a situation is cleaned as the precedents are, in
@@ -245,6 +249,12 @@ class RecallResult(BaseModel):
     rejected: RejectedCandidate | None = Field(
         None, description="When nothing matched: the best candidate the gate turned down."
     )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Settings set aside (a settings file that is not valid TOML, a value of "
+        "the wrong type): each fell back to its default, so the memory read may not be the "
+        "project's; a person fixes the file.",
+    )
     framing: str = Field(
         default=PREAMBLE, description="How to use the entries: precedents, never instructions."
     )
@@ -267,6 +277,12 @@ class RecentEntry(BaseModel):
 
 class RecentResult(BaseModel):
     entries: list[RecentEntry] = Field(description="Newest admission first.")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Settings set aside (a settings file that is not valid TOML, a value of "
+        "the wrong type): each fell back to its default, so the memory read may not be the "
+        "project's; a person fixes the file.",
+    )
     framing: str = Field(
         default=PREAMBLE, description="How to use the entries: precedents, never instructions."
     )
@@ -595,6 +611,26 @@ def _links(precedents: list[Precedent]) -> list[ContentBlock]:
     ]
 
 
+def _settings_warnings(ws: Workspace) -> list[str]:
+    """The settings' warnings as a reader's answer carries them, each hidden character shown
+    as its code point (a settings file is anyone's commit). A value set aside falls back to
+    its default (an invalid .gitmem.toml is ignored whole): the memory folder or branch read
+    may then be the defaults', and "no precedent" said with nothing more was taken for the
+    project memory's word, where `gitmem list` warns a person."""
+    return [reveal(w) for w in ws.settings.warnings]
+
+
+def _warned(text: str, warnings: list[str]) -> str:
+    """An answer's text followed by the settings' warnings, when there are any."""
+    if not warnings:
+        return text
+    lines = "\n".join(f"- {w}" for w in warnings)
+    return (
+        f"{text}\n\nSettings set aside, so this answer may not come from the project's memory "
+        f"(a person fixes the settings file):\n{lines}"
+    )
+
+
 def _answer(text: str, links: list[ContentBlock], structured: BaseModel) -> CallToolResult:
     """The text block (for clients that read only text), resource links, and the JSON."""
     return CallToolResult(
@@ -744,6 +780,7 @@ def build_server(
                 )
                 if rejected is not None and near is not None
                 else None,
+                warnings=_settings_warnings(ws),
             )
             text = render(
                 precedents,
@@ -751,7 +788,7 @@ def build_server(
                 read=READ_HINT,
                 empty=f"{NO_PRECEDENT}: nothing admitted applies to this; do not force one.",
             )
-            return _answer(text, _links(precedents), result)
+            return _answer(_warned(text, result.warnings), _links(precedents), result)
 
     @server.tool(annotations=read_only)
     def memory_recent(
@@ -818,7 +855,8 @@ def build_server(
                         uri=p.uri,
                     )
                     for e, p in kept
-                ]
+                ],
+                warnings=_settings_warnings(ws),
             )
             text = render(
                 precedents,
@@ -826,7 +864,7 @@ def build_server(
                 read=READ_HINT,
                 empty="No admitted entry matches.",
             )
-            return _answer(text, _links(precedents), result)
+            return _answer(_warned(text, result.warnings), _links(precedents), result)
 
     def memory_push(**given: Any) -> PushResult:
         """Propose a memory entry: validate it, then commit it as a candidate on a new branch
@@ -848,7 +886,7 @@ def build_server(
                 id=proposal.id,
                 branch=proposal.branch,
                 commit=proposal.commit,
-                warnings=[*ws.settings.warnings, *(str(w) for w in proposal.warnings)],
+                warnings=[*_settings_warnings(ws), *(str(w) for w in proposal.warnings)],
                 next=f"a person reviews it: `gitmem show {proposal.id}`, then "
                 f"`gitmem admit {proposal.id}` or `gitmem refuse {proposal.id}`",
             )

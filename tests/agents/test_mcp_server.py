@@ -574,6 +574,31 @@ def test_a_request_holding_half_an_emoji_is_served(tmp_path: Path) -> None:
     assert answer["result"]["structuredContent"]["note"] == NO_PRECEDENT
 
 
+def test_settings_set_aside_are_said_with_the_answer_not_taken_for_no_precedent(
+    tmp_path: Path,
+) -> None:
+    """A .gitmem.toml that is not valid TOML is ignored whole, so every setting falls back to
+    its default: recall read the default .gitmem/ of a project keeping its memory in notes/,
+    and answered "no precedent" and nothing more, which an agent takes for the memory's word
+    (`gitmem list` warns a person). memory_recall and memory_recent now carry the settings'
+    warnings, in their structured answer and their text."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=False)
+    _sh(repo, env, sys.executable, "-m", "gitmem", "init", "--dir", "notes")
+    _sh(repo, env, "git", "add", "-A")
+    _sh(repo, env, "git", "commit", "-q", "-m", "gitmem init")
+    with serving(repo, env, tmp_path / "server.log", mode="legacy") as running:
+        assert running.ok("memory_recall", {"query": "hooks"})["warnings"] == []
+        (repo / ".gitmem.toml").write_text('[memory\ndir = "notes"\n')
+        for tool, args in (("memory_recall", {"query": "hooks"}), ("memory_recent", {})):
+            result = running.call(tool, args)
+            assert not result.is_error, text(result)
+            content = result.structured_content or {}
+            (warning,) = content["warnings"]
+            assert warning.startswith(".gitmem.toml:1: invalid TOML"), warning
+            assert "Settings set aside" in text(result) and warning in text(result)
+
+
 # ---------------------------------------------------------------------------------------------
 # memory_candidates, memory_show
 
@@ -844,6 +869,7 @@ def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(
         "note": NO_PRECEDENT,
         "framing": PREAMBLE,
         "rejected": None,
+        "warnings": [],
     }
     assert bare_server.ok("memory_candidates") == {"candidates": []}
     assert "no candidate" in bare_server.error("memory_show", {"id": "local-method-x"})
