@@ -11,7 +11,8 @@ the merge on it whose message names it (`_admissions` says why that suffices); a
 `git log` over every cited file). The count is of commits on the main line (a merged branch
 counts once), where `gitmem recall` counts every commit that touched the files
 (`git rev-list --count`); both mark the same entries except when a branch changed a file and
-changed it back before it was merged.
+changed it back before it was merged. A cited name no tree spells a file with (one ending in a
+carriage return, `./a`) is missing, by recall's rule (gitmem.recall.freshness.askable).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem
+from gitmem.recall.freshness import askable
 from gitmem.repo.snapshot import read_entry
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
@@ -159,7 +161,7 @@ def _with_history(
     admitted = _admissions(store, commit, chain, parsed)
     cited = sorted({f for _, entry in parsed for f in entry.files})
     touched: dict[str, list[int]] = {f: [] for f in cited}  # file -> positions, ascending
-    for oid, changes in store.first_parent_changes(commit, cited):
+    for oid, changes in store.first_parent_changes(commit, [f for f in cited if askable(f)]):
         if oid not in position:
             continue
         for _, path in changes:
@@ -172,7 +174,9 @@ def _with_history(
                 if "/" not in path:
                     break
                 path = path.rpartition("/")[0]
-    present = {f: store.exists(tree, f) for f in cited}
+    # a name no tree spells a file with (`a.py\r`, `./a`) is missing, as recall says: asked
+    # of git, it is another path (`a.py`), whose changes are not its own
+    present = {f: askable(f) and store.exists(tree, f) for f in cited}
     out = []
     for path, entry in parsed:
         missing = tuple(f for f in entry.files if not present[f])

@@ -432,6 +432,29 @@ def test_a_cited_file_or_link_never_leads_out_of_the_repository_on_the_forge(
     assert any(h.endswith("/mallory/phish") for h in forge)  # the link, inside the repository
 
 
+def test_a_cited_name_ending_in_a_carriage_return_is_missing_as_recall_says(
+    memory: Path, tmp_path: Path
+) -> None:
+    """git reads `a.py\r` given on a line as `a.py`, so the site never found the changes of a
+    cited `a.py\r` (only an entry past the gate cites one) and called the entry unchanged,
+    where recall says it cites a missing file. Such a name is missing on the site too, by
+    recall's rule (gitmem.recall.freshness.askable)."""
+    (memory / "a.py\r").write_text("b\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "a file named with a carriage return")
+    entry_id = admit(memory, PROPOSE)
+    admitted = next((memory / ".gitmem" / "entries").rglob(f"{entry_id}.md"))
+    admitted.write_text(admitted.read_text().replace("files: [README.md]", 'files: ["a.py\\r"]'))
+    git(memory, "commit", "-q", "--no-verify", "-am", "cite it, past the gate")
+    (memory / "a.py\r").write_text("b2\n")
+    git(memory, "commit", "-q", "-am", "change it")
+    (hit,) = [h for h in recall_json(memory, "pygit2 inside hooks") if h["id"] == entry_id]
+    assert hit["missing_files"] == ["a.py\r"], hit
+    page = _site(memory, tmp_path / "site")[f"entries/{entry_id}.html"].decode()
+    assert page.count("missing at this commit") == 1, page
+    assert "have not changed since it was admitted" not in page
+
+
 #: One of each kind the gate's HIDDEN-UNICODE rule names beyond the controls, bidirectional
 #: controls and zero widths: tag characters spell invisible ASCII, the rest render as nothing.
 HIDDEN = "\U000e0041\U000e0100\u00ad\u034f\u115f\u180e\u3164\uffa0\ufff9\U00013430\U0001d173"
