@@ -1083,8 +1083,6 @@ _REFERENCE_STARTS = (
     b"{{",
     b"<",
     b"&",
-    b"!",
-    b"@",
     b"ENC[",
     b"vault:",
     b"op://",
@@ -1114,9 +1112,28 @@ _FUNCTION_WORDS = _words(
 def _reference(value: bytes) -> bool:
     """A reference to a secret kept elsewhere, not the secret: a variable, a template, a
     secret manager's address, an expression."""
+    if value[:1] in (b"@", b"!"):
+        if _sigil_reference(value):
+            return True
+        value = value.lstrip(b"@!")
     if value.startswith(_REFERENCE_STARTS) or b"${" in value or b"{{" in value:
         return True
     return b"%(" in value or b"#{" in value or b"@{" in value or b"$(" in value
+
+
+def _sigil_reference(value: bytes) -> bool:
+    """Whether a value starting with `@` or `!` is a reference: an Azure Key Vault reference
+    (`@Microsoft.KeyVault(…)`), a Ruby or SQL variable (`@db_password`), a YAML tag (`!Ref
+    Param`, `!secret name`, `!!binary`), a build's token (`@DB_PASSWORD@`). Generated
+    passwords start with these characters too, a policy asking for a symbol often putting it
+    first (`@Pj3yp!!i8lWY7Z`): after the sigil, a reference is a name, a call or a tag with
+    its argument, and a password is not."""
+    rest = value.strip(b"@!")  # `@DB_PASSWORD@`: a build's token to replace, as Ant writes one
+    if not rest or any(c in rest for c in b" \t(){}[]<>/.:"):
+        return True  # a call, a template, a tag's argument; an address (`@host.example/…`)
+    if re.fullmatch(rb"[A-Za-z_][\w\-]*", rest):
+        return len(rest) < 8 or _wordy(rest)  # a name is made of words; a password is not
+    return False
 
 
 def _identifier(value: bytes) -> bool:
