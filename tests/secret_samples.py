@@ -573,6 +573,9 @@ _add("password-assignment", "correcthorse", 'PASSWORD="{}"')
 _add("password-assignment", "Tr0ub4dor&3x", "MYSQL_PWD={}")
 _add("password-assignment", "hunter2hunter2", "mysqladmin --password {}")
 _add("password-assignment", rnd(24), "client_secret: {}")
+# a short legacy workspace token, no team number: a generated part of twelve
+_add("slack-token", "xoxr-" + rnd(12, ALNUM, random.Random("slack-token-short")),
+     "the old workspace token {} still works")  # fmt: skip
 _add("password-assignment", rnd(18, LOWER + DIGITS), '{{"apiKey": "{}"}}')
 _add("password-assignment", "open sesame 42", 'password = "{}"')
 _add("password-assignment", rnd(16) + "!", '<add key="ClearTextPassword" value="{}" />')
@@ -664,6 +667,9 @@ NEGATIVES: list[tuple[str, str]] = [
     ("slack-bot-token", "SLACK_TOKEN=xoxb-your-bot-token-here-please"),
     ("slack-user-token", "xoxp-" + "1" * 10 + "-" + "#" * 20),
     ("slack-user-token", "SLACK_TOKEN=xoxp-" + digits(12) + "-####################"),
+    # a slug that happens to start like a legacy token: a word and a number, no generated part
+    ("slack-token", "the poster is at https://cdn.example.org/2019/xoxo-festival-7.jpg"),
+    ("slack-token", "see the #xoxs-meetups-2 channel"),
     (
         "slack-webhook-url",
         "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",

@@ -460,13 +460,16 @@ FORMATS: Final[tuple[Format, ...]] = (
     # ======================================================================== chat
     # api.slack.com/authentication/token-types (xoxb- bot, xoxp- user, xoxa-/xoxr- legacy
     # workspace, xoxo-/xoxs- legacy, xoxe- refresh, xoxe.xoxp- configuration, xapp- app-level)
-    # and api.slack.com/messaging/webhooks
+    # and api.slack.com/messaging/webhooks. A legacy token goes on with numbers (team, user)
+    # or a generated run of ten characters or more, never with a word and a number as a
+    # page's slug does (`xoxo-festival-7.jpg`).
     token("slack-bot-token", "Slack bot token", CHAT, r"xoxb-", r"[0-9]{8,14}-[A-Za-z0-9\-]{10,}",
         end=END_DASH),
     token("slack-user-token", "Slack user token", CHAT, r"xoxp-", r"[0-9]{8,14}-[A-Za-z0-9\-]{16,}",
         end=END_DASH),
     token("slack-token", "Slack legacy or workspace token", CHAT, r"xox[aorse]-",
-        r"(?:[0-9]-)?[A-Za-z0-9][A-Za-z0-9\-]{7,}", check=RANDOM, end=END_DASH),
+        r"(?:[0-9]-)?(?:[0-9]{4,}-[A-Za-z0-9\-]{4,}|[A-Za-z0-9]{10,}[A-Za-z0-9\-]*)",
+        check=RANDOM, end=END_DASH),
     token("slack-config-token", "Slack configuration token", CHAT, r"xoxe\.xox[bp]-",
         r"[0-9]-[A-Za-z0-9]{60,}"),
     token("slack-app-token", "Slack app-level token", CHAT, r"xapp-",
