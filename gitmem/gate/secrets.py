@@ -1674,6 +1674,7 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
     starts = [w[0] for w in words]
     lowered = line.lower()
     git_context = any(word in lowered for word in _GIT_CONTEXT)
+    sops = _sops_values(line) if _SOPS_ENVELOPE in line else []
     first = True
     found = []
     for c in eng.candidates.finditer(line):
@@ -1704,10 +1705,37 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
             continue  # `primary_key = …`, `next_page_token: …`: named, but no secret
         if _fake(token):
             continue
+        if sops and _inside(sops, cs):
+            continue  # ciphertext SOPS wrote: random by design, and no secret
         if set(token) <= _HEX and (git_context or _pinned_object_id(line, cs, ce)):
             continue
         found.append((cs, ce, _redact(token)))
     return tuple(found)
+
+
+#: How SOPS opens an encrypted value (github.com/getsops/sops, "Encrypted file format"):
+#: `ENC[AES256_GCM,data:…,iv:…,tag:…,type:…]`.
+_SOPS_ENVELOPE = b"ENC[AES256_GCM,"
+
+
+def _sops_values(line: bytes) -> list[tuple[int, int]]:
+    """The spans of the values SOPS encrypted in a line (`db-password: ENC[AES256_GCM,data:…]`):
+    their data, initialisation vector and tag are random by design and made to be committed
+    beside the key they are under, so nothing inside one is a secret. One pass over the line."""
+    spans = []
+    at = line.find(_SOPS_ENVELOPE)
+    while at >= 0:
+        end = line.find(b"]", at)
+        end = len(line) if end < 0 else end
+        spans.append((at, end))
+        at = line.find(_SOPS_ENVELOPE, end)
+    return spans
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether `at` lies in one of the sorted, disjoint `spans`."""
+    i = bisect.bisect_right(spans, at, key=lambda span: span[0]) - 1
+    return i >= 0 and at < spans[i][1]
 
 
 def _pinned_object_id(line: bytes, start: int, end: int) -> bool:
