@@ -47,6 +47,7 @@ def test_a_password_starting_with_a_sigil_is_found(password: str, template: str)
         "<password>@db.password@</password>",
         "db_password = @DbPassword",
         "api_key: !Ref ApiKeyParameter",
+        "password: !GetAZs",  # a short tag is a reference even when it reads as no words
         "wifi_password: !secret wifi_password",
         "secret_key: !!binary",
         "token = \"@{variables('deployToken')}\"",

@@ -40,7 +40,13 @@ def test_a_value_sops_encrypted_is_no_secret(template: str) -> None:
     assert scan_text(template.format(_enc())) == [], scan_text(template.format(_enc()))
 
 
-def test_a_random_run_beside_the_envelope_is_still_judged() -> None:
+@pytest.mark.parametrize("after", [True, False], ids=["after", "before"])
+def test_a_random_run_beside_the_envelope_is_still_judged(after: bool) -> None:
     secret = _b64(30)
-    text = f"db-password: {_enc()} # old one was token {secret}"
-    assert [f.rule for f in scan_text(text)] == ["high-entropy-near-secret-word"]
+    if after:
+        text = f"db-password: {_enc()} # old one was token {secret}"
+    else:
+        text = f"token {secret} was replaced by db-password: {_enc()}"
+    findings = scan_text(text)
+    assert [f.rule for f in findings] == ["high-entropy-near-secret-word"]
+    assert findings[0].excerpt == secret[:4] + f"… ({len(secret)} chars)"
