@@ -576,6 +576,10 @@ _add("password-assignment", rnd(24), "client_secret: {}")
 # a short legacy workspace token, no team number: a generated part of twelve
 _add("slack-token", "xoxr-" + rnd(12, ALNUM, random.Random("slack-token-short")),
      "the old workspace token {} still works")  # fmt: skip
+# a legacy token: numbers (a short team number) then a hex part
+_legacy = random.Random("slack-token-legacy")
+_add("slack-token", "xoxs-" + digits(7, _legacy) + "-" + digits(9, _legacy) + "-"
+     + digits(10, _legacy) + "-" + hexs(10, _legacy), "SLACK_LEGACY={}")  # fmt: skip
 _add("password-assignment", rnd(18, LOWER + DIGITS), '{{"apiKey": "{}"}}')
 _add("password-assignment", "open sesame 42", 'password = "{}"')
 _add("password-assignment", rnd(16) + "!", '<add key="ClearTextPassword" value="{}" />')
