@@ -40,9 +40,9 @@ and these count as writes, per simple command:
 - `tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`, `shred`, `mkdir`, `chmod`, `chown`,
   `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i`/`yq -i` (and `--in-place`,
   `--inplace`), `gawk -i inplace`, `sd` (its files after FIND and REPLACE, unless it only
-  previews), `dos2unix`, `patch` (and, given no file, the folder it runs in or its `-d` one,
-  where the files its patch names lie), `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`,
-  `xz`, `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one:
+  previews), `dos2unix`, `patch` (its file to patch and its -o, not the patch it reads),
+  `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`, `xz`, `bzip2`, `zstd`…, unless to the
+  standard output): their path arguments (every one:
   for `mv` the sources are removed too, and an argument that is not a path resolves outside
   the memory; but the file a `--reference` names, which is read, touch's and truncate's -r
   too), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for
@@ -73,7 +73,21 @@ and these count as writes, per simple command:
   runs aside), matches no file of the memory: neither a Markdown file, a protected name nor
   the name of something entries/ or candidates/ hold now (`find . -name '*.pyc' -delete`
   passes, `-name '*.md'` does not);
-- `git rm`, `git mv`, `git restore`, `git checkout`, `git apply`: their path arguments,
+- the files a patch names, for `patch` (given no file to patch), `git apply` and `git am`
+  (_patched): its `---`, `+++`, `***`, `diff --git`, rename, copy and `Index:` lines, read
+  from the patch's file or the standard input (`< FILE`, a here-document, a here-string),
+  up to MAX_PATCH bytes; patch's from the folder it runs in or its -d one, -p stripped
+  (each level, without -p, as GNU patch may guess one), with its -B backups; git's from the
+  top of the work tree, -p1 unless told, below --directory (`git apply --cached`, or with
+  only --check or --stat, writes no file).  A patch the guard cannot read (from a pipe or
+  an input it inherits, a here-document or here-string the shell expands, a file missing,
+  not a regular file, too large, or written earlier in the same command, a mail whose body
+  is encoded, an am going on) counts as writing any file below the folder it applies in:
+  patch's, the one git apply runs in (it skips names outside it), the top of the work tree
+  for git am; it is denied when that folder is, holds or lies in a memory folder, with a
+  reason asking for the patch in a file of its own (`git diff | git apply -R` is denied in
+  the root, allowed in src/);
+- `git rm`, `git mv`, `git restore`, `git checkout`: their path arguments,
   read as git reads a pathspec (_pathspec): `:/` and `:(top)` from the top of the work
   tree, an exclusion (`:!…`) left out, and wildcards that match `/` and a leading dot
   (`'*INDEX.md'` names .gitmem/INDEX.md), counted when they could name a protected path,
@@ -127,7 +141,7 @@ and these count as writes, per simple command:
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, the files an archive
-names with `..` or a path of its own, the files a patch names for `git apply` or `patch`),
+names with `..` or a path of its own, a patch file a program rewrites before it is applied),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
 update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
 guard denies only what it can see; everything else is allowed, never failed.
@@ -268,7 +282,7 @@ _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
 #: with their short options that take a value (the rest of the word, or the next one).
 _TARGET_FOLDER: Final = {"cp": "S", "ln": "S", "install": "Sgmo", "mv": "S"}
 _IN_PLACE: Final = {"sed", "perl", "gsed", "ruby", "awk", "gawk", "yq"}
-_GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout", "apply"}
+_GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout"}
 #: git's subcommands that write the file or folder their -o (--output, --output-directory)
 #: names.
 _GIT_OUTPUTS: Final = {"archive", "format-patch"}
@@ -318,6 +332,14 @@ UNREAD: Final = (
     "is denied in case it writes there. {advice}To record a lesson, call the MCP tool "
     "memory_push (or run `gitmem propose …`): it becomes a candidate on its own branch for a "
     "person to admit with `gitmem admit`."
+)
+
+UNSEEN: Final = (
+    "`{command}` writes the files its patch names, and the memory guard cannot read them "
+    "({why}): applied from {folder}, they may lie in the project memory ({what}), which "
+    "changes only through review. Save the patch to a file in a command of its own, then "
+    "apply that file, so that the guard reads the names it writes. To record a lesson, call "
+    "the MCP tool memory_push (or run `gitmem propose …`)."
 )
 
 
@@ -405,6 +427,8 @@ class Guard:
             return None if denied and path.spared and self._spared(denied, path) else denied
         if isinstance(path, _Found):
             return self._judge_found(path, cwd)
+        if isinstance(path, _Unseen):
+            return self._judge_unseen(path, cwd)
         expanded = _braces(path)
         if expanded is not None:  # `{a,b}`: each path the shell makes of it
             judged = (self.judge(each, cwd, removed=removed) for each in expanded)
@@ -577,6 +601,25 @@ class Guard:
             for memory in self.dirs
         )
 
+    def _judge_unseen(self, folder: _Unseen, cwd: str) -> Denied | None:
+        """The folder a patch the guard cannot read applies in (from the top of the work tree
+        holding cwd, for git am): denied when it is, or holds, or lies in a memory folder, as
+        the names in the patch may be any below it."""
+        where = cwd
+        if folder.top:
+            other = self._other(os.path.realpath(cwd))
+            where = other.root if other is not None else self.root
+        denied = self.judge(str(folder), where, removed=True)
+        if denied is None:
+            return None
+        spelled = "the top of the work tree" if folder.top else denied.path
+        reason = UNSEEN.format(
+            command=folder.command, why=folder.why, folder=spelled, what=denied.what
+        )
+        found = Denied(denied.path, denied.what, reason, whole=denied.whole)
+        found.elsewhere = denied.elsewhere
+        return found
+
     def _judge_found(self, start: _Found, cwd: str) -> Denied | None:
         """A starting point of `find … -delete`, removed: denied as any removal is, but when
         it is this repository's memory folder or a folder above it, only if every name
@@ -733,12 +776,13 @@ class Guard:
             command = tool_input.get("command")
             if not isinstance(command, str):
                 return None
-            script = _strip_heredocs(command)
+            heres: list[str | None] = []
+            script = _strip_heredocs(command, heres)
             if len(script) > MAX_JUDGED:
                 return self._unread("command", script, " (here-document bodies aside)")
             for decision in _decisions(script, 0):
                 return Denied(decision, "a person's decision", DECISION.format(command=decision))
-            for target, where, removed in _script_targets(script, cwd, 0):
+            for target, where, removed in _script_targets(script, cwd, 0, _Script(heres)):
                 denied = self.judge(target, where, removed=removed)
                 if denied is not None:
                     return denied
@@ -998,17 +1042,22 @@ def _fnmatch_token(token: str) -> str:
 # Bash
 
 
+#: A simple command's standard input (_simple_commands).
+_Fed = tuple[str, str] | None
+
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _PUNCTUATION = ";&|()<>\n"
 #: What a word begins after: a `#` there opens a comment (elsewhere, as in `a#b`, it is text).
 _WORD_ENDS = frozenset(" \t\r" + _PUNCTUATION)
 
 
-def _strip_heredocs(command: str) -> str:
+def _strip_heredocs(command: str, bodies: list[str | None] | None = None) -> str:
     """The command without its here-document bodies (text fed to a command, never run), but
     for the command substitutions of a body whose delimiter is unquoted, which the shell
     runs as it expands the body: each is kept as a command of its own (`: $(…)`), on the
-    line after the one that opened the here-document."""
+    line after the one that opened the here-document.  Each body goes to bodies, as the
+    command reads it; None for one the shell expands (`$` or a backquote in a body whose
+    delimiter is unquoted), whose text the guard does not know."""
     lines = command.split("\n")
     out = []
     room = HEREDOC_RUNS
@@ -1021,7 +1070,13 @@ def _strip_heredocs(command: str) -> str:
             start = i
             while i < len(lines) and lines[i].strip() != match.group(2):
                 i += 1
-            body = "\n".join(lines[start:i]) if not match.group(1) and room > 0 else ""
+            text = "\n".join(lines[start:i])
+            if match.group(0).startswith("<<-"):  # the shell takes the lines' leading tabs off
+                text = "\n".join(line.lstrip("\t") for line in lines[start:i])
+            if bodies is not None:
+                expanded = not match.group(1) and any(c in text for c in "$`")
+                bodies.append(None if expanded else text + "\n")
+            body = text if not match.group(1) and room > 0 else ""
             runs = _lift_substitutions(body, text=True, most=room)[1] if body else []
             for run in runs:
                 room -= len(run) + 5
@@ -1247,10 +1302,14 @@ def _is_punctuation(token: str) -> bool:
     return bool(token) and all(c in _PUNCTUATION for c in token)
 
 
-def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]:
-    """(words, redirection targets) of each simple command."""
+def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str], _Fed]]:
+    """(words, redirection targets, standard input) of each simple command: its input is
+    ("file", WORD) for `< WORD`, ("here", "") for a here-document, ("string", WORD) for a
+    here-string (`<<< WORD`), ("pipe", "") after `|` or `|&`, ("other", "") for another
+    redirection of it (`<&3`), and None when it inherits the script's own."""
     words: list[str] = []
     targets: list[str] = []
+    fed: _Fed = None
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -1260,14 +1319,18 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str]]]
                 targets.append(nxt.replace(_QUOTED, ""))
                 i += 1
         elif _is_punctuation(token) and "<" in token:
+            nxt = tokens[i + 1].replace(_QUOTED, "") if i + 1 < len(tokens) else ""
+            kind = {"<": "file", "<<": "here", "<<<": "string"}.get(token, "other")
+            fed = (kind, nxt if kind in ("file", "string") else "")
             i += 1  # an input: the word after it is read, not written
         elif _is_punctuation(token):
-            yield words, targets
+            yield words, targets, fed
             words, targets = [], []
+            fed = ("pipe", "") if token in ("|", "|&") else None
         else:
             words.append(token.replace(_QUOTED, ""))
         i += 1
-    yield words, targets
+    yield words, targets, fed
 
 
 def _command_words(words: list[str], moves: list[str] | None = None) -> list[str]:
@@ -1371,14 +1434,44 @@ def _paths(args: Sequence[str]) -> list[str]:
     return out
 
 
-def bash_targets(command: str, cwd: str, depth: int = 0) -> Iterator[tuple[str, str, bool]]:
+def bash_targets(
+    command: str, cwd: str, depth: int = 0, written: list[tuple[str, str]] | None = None
+) -> Iterator[tuple[str, str, bool]]:
     """(path, folder it is relative to, whether it is a name removed rather than a file
-    written) of every write the command visibly makes."""
-    yield from _script_targets(_strip_heredocs(command), cwd, depth)
+    written) of every write the command visibly makes; written: the writes of the script
+    it is part of so far (a patch file one of them writes is not read as it is now)."""
+    heres: list[str | None] = []
+    script = _strip_heredocs(command, heres)
+    yield from _script_targets(script, cwd, depth, _Script(heres, written))
 
 
-def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, str, bool]]:
-    """bash_targets of a command whose here-document bodies are already stripped."""
+class _Script:
+    """What a script's commands know of the script around them: the text of its
+    here-documents (None for one the shell expands), and the writes it makes before them,
+    as (path, folder) in the order it makes them."""
+
+    __slots__ = ("heres", "written")
+
+    def __init__(
+        self, heres: list[str | None] | None, written: list[tuple[str, str]] | None = None
+    ) -> None:
+        self.heres = heres
+        self.written = [] if written is None else written
+
+
+def _script_targets(
+    script: str, cwd: str, depth: int, seen: _Script | None = None
+) -> Iterator[tuple[str, str, bool]]:
+    """bash_targets of a command whose here-document bodies are already stripped (given in
+    seen, with what the script around it wrote before it)."""
+    seen = _Script(None) if seen is None else seen
+    for found in _targets(script, cwd, depth, seen):
+        seen.written.append((found[0], found[1]))
+        yield found
+
+
+def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple[str, str, bool]]:
+    """_script_targets' writes, before they are recorded as written."""
     split = _split(script) if depth <= 3 else None
     if split is None:
         return
@@ -1388,7 +1481,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
     # (thousands of short ones cost one split, not thousands)
     substituted: dict[str, list[str]] = {}
     aliases: dict[str, list[str]] = {}
-    for words, redirected in _simple_commands(tokens):
+    for words, redirected, fed in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
         for target in redirected:  # the shell opens them, where it is
             yield target, here, False
@@ -1407,7 +1500,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
             else:
                 before, here = here, os.path.join(here, _home(dest[0] if dest else "~"))
         elif (inner := _command_string(name, args)) is not None:
-            yield from bash_targets(inner, there, depth + 1)
+            yield from bash_targets(inner, there, depth + 1, seen.written)
         elif (
             name in _WRITERS
             or (name in _IN_PLACE and _in_place(name, args))
@@ -1415,13 +1508,18 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
         ):
             short = _REFERENCED.get(name)
             read = _option_values(args, short, ("--reference",)) if short is not None else []
+            if name == "patch":  # its patch, -i or its second operand, is read
+                read = [
+                    *_option_values(args, "i", ("--input",)),
+                    *_operands(args, *_PATCH_VALUED)[1:2],
+                ]
             for path in _paths(args):
                 if path in read:  # `touch -r REF FILE`: REF is read
                     read.remove(path)
                 else:
                     yield path, there, False
             if name == "patch" and _patches_where_it_runs(args):
-                yield os.curdir, there, False  # the files its patch names lie there (or in -d)
+                yield from _patched("patch", args, fed, here, there, seen)
         elif name in _REMOVERS:
             kept = _destination(name, args) if name == "mv" else []
             removed = _paths(args)
@@ -1483,7 +1581,8 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                     yield start, there, False
             for run, names in runs:  # `{}` stands for what it finds: a starting point, or below
                 command = [s for w in run for s in ([w] if "{}" not in w else _each(w, starts))]
-                for target, where, gone in bash_targets(shlex.join(command), there, depth + 1):
+                nested = bash_targets(shlex.join(command), there, depth + 1, seen.written)
+                for target, where, gone in nested:
                     if target in starts:  # what it finds there, or below: judged as -delete's
                         yield _Found(target, names=names), where, True
                     else:
@@ -1499,6 +1598,8 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                     spec = _pathspec(path)
                     if spec is not None:
                         yield spec, sub[2], whole
+            if sub is not None and sub[0] in ("apply", "am"):
+                yield from _patched(f"git {sub[0]}", sub[1], fed, here, sub[2], seen)
             if sub is not None:  # `git reset --hard`, `git clean -fd`…: the work tree
                 for spec in _git_replaced(sub[0], sub[1]):
                     yield spec, sub[2], True
@@ -1506,7 +1607,7 @@ def _script_targets(script: str, cwd: str, depth: int) -> Iterator[tuple[str, st
                     yield path, sub[2], False
     for folder, run in substituted.items():
         if run:
-            yield from bash_targets("\n".join(run), folder, depth + 1)
+            yield from bash_targets("\n".join(run), folder, depth + 1, seen.written)
 
 
 def _decisions(script: str, depth: int) -> Iterator[str]:
@@ -1519,7 +1620,7 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
     tokens, bodies = split
     substituted: list[str] = []
     aliases: dict[str, list[str]] = {}
-    for words, redirected in _simple_commands(tokens):
+    for words, redirected, _ in _simple_commands(tokens):
         substituted.extend(_substituted([*words, *redirected], bodies))
         words = _command_words(_aliased(words, aliases))
         name, args = (os.path.basename(words[0]), words[1:]) if words else ("", [])
@@ -1893,6 +1994,245 @@ def _patches_where_it_runs(args: Sequence[str]) -> bool:
     if _operands(args, *_PATCH_VALUED):
         return False
     return not _option_values(args, "o", ("--output",))
+
+
+#: The most bytes of a patch (or of the patches one command applies) the guard reads, and the
+#: most names it judges in them (each -p level of each name counts): past either, the patch
+#: is judged as one it cannot read.
+MAX_PATCH: Final = 4_000_000
+MAX_PATCH_NAMES: Final = 4096
+#: The lines of a patch that name a file it writes or removes: unified and context diffs'
+#: `---`, `+++` and `***`, git's `diff --git`, its renames and copies, and `Index:`.
+_PATCH_HEADER = re.compile(
+    rb"^(---|\+\+\+|\*\*\*|diff --git|rename from|rename to|copy from|copy to|Index:)"
+    rb"[ \t]+(.*?)\r?$",
+    re.M,
+)
+#: A mail whose body git am decodes before it reads the patch in it.
+_ENCODED_MAIL = re.compile(rb"(?im)^content-transfer-encoding:[ \t]*(base64|quoted-printable)")
+#: git's options of apply and am that take a value (the rest of the word, or the next one).
+_GIT_PATCH_VALUED: Final = {
+    "apply": ("pC", ("--directory", "--include", "--exclude", "--whitespace",
+                     "--build-fake-ancestor")),
+    "am": ("pC", ("--directory", "--include", "--exclude", "--whitespace", "--patch-format",
+                  "--resolvemsg", "--empty", "--gpg-sign", "--quoted-cr")),
+}  # fmt: skip
+#: What makes `git am` apply patches it was given before (those of the am in progress).
+_AM_GOES_ON: Final = {"--continue", "--resolved", "-r", "--skip", "--abort", "--retry"}
+
+
+class _Unseen(str):
+    """The folder a patch applies in whose file names the guard cannot read (from a pipe,
+    a file missing or written earlier in the same script, one too large): judged as every
+    file below it written, as removing it would (Guard.judge), with why in the reason.
+    top: the folder is the top of the work tree holding the one it is relative to."""
+
+    command: str
+    why: str
+    top: bool
+
+    def __new__(cls, text: str, *, command: str, why: str, top: bool = False) -> _Unseen:
+        unseen = super().__new__(cls, text)
+        unseen.command = command
+        unseen.why = why
+        unseen.top = top
+        return unseen
+
+
+def _patched(
+    command: str, args: Sequence[str], fed: _Fed, here: str, there: str, seen: _Script
+) -> Iterator[tuple[str, str, bool]]:
+    """The files a patch command writes, named inside its patch: `patch` (given no file to
+    patch, from the folder it runs in or its -d one, -p stripping, every level when it has
+    none, as GNU patch may guess one), `git apply` (from the top of the work tree, -p1 unless
+    told, below --directory) and `git am` (the same, for the patches its mails hold).  The
+    patch is read from its file (patch's -i, relative to its -d folder; git's operands), or
+    from the standard input (`< FILE`, a here-document or a here-string, relative to the
+    folder the shell is in).  One the guard cannot read (_patch_text) gives the folder the
+    patch applies in, as _Unseen; git apply skips what lies outside the folder it runs in,
+    so that is its folder; git am's is the top of the work tree."""
+    if command == "patch":
+        if {"--dry-run", "--help", "--version", "-v"} & set(args):
+            return
+        folder = os.path.join(*(_home(d) for d in _option_values(args, "d", ("--directory",))), "")
+        files = _option_values(args, "i", ("--input",))[-1:]
+        strips = _option_values(args, "p", ("--strip",))
+        where = os.path.join(there, folder)
+        prefixes = [os.path.join(folder, b) for b in _option_values(args, "B", ("--prefix",))]
+        top = False
+    else:
+        sub = command.split()[1]
+        reports = {"--check", "--stat", "--numstat", "--summary"} & set(args)
+        if sub == "apply" and (
+            ("--cached" in args and "--index" not in args) or (reports and "--apply" not in args)
+        ):
+            return  # the index only, or only a report
+        if sub == "am" and _AM_GOES_ON & set(args):
+            why = "the patches of the am in progress, which it goes on with or undoes"
+            yield _Unseen(os.curdir, command=command, why=why, top=True), there, True
+            return
+        if sub == "am" and {"--quit", "--show-current-patch"} & set(args):
+            return
+        files = [f for f in _operands(args, *_GIT_PATCH_VALUED[sub])]
+        strips = _option_values(args, "p", ())
+        folder = os.path.join(*_option_values(args, "", ("--directory",))[-1:], "")
+        where = there
+        prefixes = []
+        top = sub == "am"
+    text, why = _patch_text(files, fed, where, here, seen, mail=command == "git am")
+    if text is None:
+        unseen = os.curdir if command != "patch" else folder or os.curdir
+        yield _Unseen(unseen, command=command, why=why, top=top), there, True
+        return
+    strip = int(strips[-1]) if strips and strips[-1].isdigit() else None
+    if strip is None and command != "patch":
+        strip = 1
+    names = _patch_names(text, strip)
+    if names is None:
+        why = f"it names more than {MAX_PATCH_NAMES:,} files"
+        yield _Unseen(os.curdir, command=command, why=why, top=top), there, True
+        return
+    for name in names:
+        if command == "patch":
+            yield os.path.join(folder, name), there, False
+            for prefix in prefixes:  # its backups, -B PREFIX: PREFIX then the name
+                yield prefix + name, there, False
+        else:  # relative to the top of the work tree, as git reads a patch
+            yield _Pathspec(os.path.join(folder, name), top=True), there, False
+
+
+def _patch_text(
+    files: Sequence[str], fed: _Fed, where: str, here: str, seen: _Script, *, mail: bool
+) -> tuple[bytes | None, str]:
+    """The patch a command applies: its files' bytes (relative to where; `-` or none, its
+    standard input, given by fed); else None and why the guard cannot read it: a pipe,
+    an input it inherits, a here-document the shell expands, a file missing, not a regular
+    file, larger than MAX_PATCH, or written earlier in the script (as it will be then, not
+    as it is now: `git diff > x.diff; git apply x.diff`), and, for git am, a mail whose
+    body is encoded."""
+    read: list[bytes] = []
+    for file in files or ["-"]:
+        if file == "-" or not file:
+            if fed is None or fed[0] in ("pipe", "other"):
+                source = "a pipe" if fed is not None and fed[0] == "pipe" else "an input"
+                return None, f"it reads the patch from {source} the guard cannot see"
+            if fed[0] == "here":
+                if seen.heres is None or any(body is None for body in seen.heres):
+                    return None, "it reads the patch from a here-document the shell expands"
+                read.extend(body.encode() for body in seen.heres if body is not None)
+                continue
+            if fed[0] == "string":
+                if any(c in fed[1] for c in "$`\ue000"):
+                    return None, "it reads the patch from a here-string the shell expands"
+                read.append(fed[1].encode() + b"\n")
+                continue
+            file, folder = fed[1], here
+        else:
+            folder = where
+        path = os.path.realpath(os.path.join(folder, _home(file)))
+        if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
+            return None, f"{file} is written earlier in the same command"
+        data, why = _read_patch(path, file, MAX_PATCH - sum(map(len, read)))
+        if data is None:
+            return None, why
+        read.append(data)
+    text = b"\n".join(read)
+    if mail and _ENCODED_MAIL.search(text):
+        return None, "the mail holding the patch is encoded"
+    return text, ""
+
+
+def _read_patch(path: str, file: str, room: int) -> tuple[bytes | None, str]:
+    """The bytes of a patch file, at most room of them; None and why when it cannot be read
+    now (without waiting: a FIFO is no regular file, and is not read)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None, f"{file} does not exist yet"
+    except (OSError, ValueError):
+        return None, f"{file} cannot be opened"
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None, f"{file} is not a regular file"
+        data = handle.read(room + 1)
+    if len(data) > room:
+        return None, f"the patch is larger than the {MAX_PATCH:,} bytes the guard reads"
+    return data, ""
+
+
+def _patch_names(text: bytes, strip: int | None) -> list[str] | None:
+    """The paths a patch writes or removes, -p stripped (strip leading parts, each level
+    when None), from every line that may name one (a line of a hunk that looks like a
+    header counts too: a path judged more, never one less); None past MAX_PATCH_NAMES."""
+    names: dict[str, None] = {}
+    for match in _PATCH_HEADER.finditer(text):
+        if match.group(2).count(b" ") > MAX_PATCH_NAMES:
+            return None
+        for name in _header_names(match.group(1), match.group(2)):
+            for each in _stripped(os.fsdecode(name), strip):
+                names[each] = None
+            if len(names) > MAX_PATCH_NAMES:
+                return None
+    return list(names)
+
+
+def _header_names(header: bytes, rest: bytes) -> list[bytes]:
+    """What a header line may name: a C-quoted name as git writes one; else the line, the
+    part before a tab (a timestamp follows it) and before a space; for `diff --git A B`,
+    whose names may hold spaces, each way of cutting it in two at a space."""
+    if rest.startswith(b'"'):
+        first, after = _unquote_c(rest)
+        names = [first]
+        if header == b"diff --git":
+            second = after.strip()
+            names.append(_unquote_c(second)[0] if second.startswith(b'"') else second)
+        return names
+    names = [rest.split(b"\t")[0], rest.split(b" ")[0], rest]
+    if header == b"diff --git":
+        names = [n for i, c in enumerate(rest) if c == 32 for n in (rest[:i], rest[i + 1 :])]
+        if rest.endswith(b'"'):  # `a/x "b/y z"`: the second name quoted
+            quoted = rest.find(b' "')
+            if quoted >= 0:
+                names.append(_unquote_c(rest[quoted + 1 :])[0])
+    return [n for n in names if n and n != b"/dev/null"]
+
+
+_C_ESCAPES: Final = {b"a": 7, b"b": 8, b"f": 12, b"n": 10, b"r": 13, b"t": 9, b"v": 11}
+
+
+def _unquote_c(text: bytes) -> tuple[bytes, bytes]:
+    """A name git quotes (`"a/caf\\303\\251"`: C escapes, octal bytes), and what follows
+    its closing quote."""
+    out = bytearray()
+    i = 1
+    while i < len(text):
+        c = text[i : i + 1]
+        if c == b'"':
+            return bytes(out), text[i + 1 :]
+        if c == b"\\" and i + 1 < len(text):
+            nxt = text[i + 1 : i + 2]
+            octal = re.match(rb"[0-7]{1,3}", text[i + 1 : i + 4])
+            if octal:
+                out.append(int(octal.group(0), 8) & 0xFF)
+                i += 1 + len(octal.group(0))
+                continue
+            out.append(_C_ESCAPES.get(nxt, nxt[0]))
+            i += 2
+            continue
+        out += c
+        i += 1
+    return bytes(out), b""
+
+
+def _stripped(name: str, strip: int | None) -> list[str]:
+    """name with its first strip parts taken off, as -pN does (a run of slashes is one); each
+    such name, the whole one first, when strip is None."""
+    parts = re.split("/+", name)
+    if strip is not None:
+        rest = "/".join(parts[strip:])
+        return [rest] if rest else []
+    levels = range(max(1, len(parts) - 256), len(parts))  # a path longer is judged whole
+    return [each for each in (name, *("/".join(parts[i:]) for i in levels)) if each]
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

@@ -760,7 +760,7 @@ def test_sd_and_yq_edit_their_files_in_place(
         ("cd .gitmem && patch -p0 -i ../fix.diff", True),
         ("patch -d .gitmem/candidates -p1 < fix.diff", True),
         ("env -C .gitmem/entries patch --strip 1 --input ../../fix.diff", True),
-        ("patch -p1 < fix.diff", False),  # the names inside the patch: not read
+        ("patch -p1 < fix.diff", True),  # a patch missing: any name, in the root
         ("cd src && patch -p1 < ../fix.diff", False),
         ("cd .gitmem/entries && patch -p1 -o /tmp/out.md < ../../fix.diff", False),
     ],
@@ -771,6 +771,114 @@ def test_patch_without_a_file_writes_where_it_runs(
     """Given no file, patch writes the files its patch names, from the folder it runs in (or
     its -d one); GNU patch refuses `..` in them: run in entries/, it writes entries, and the
     guard, which judged only the words it was given, let it."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+def _patches(root: Path) -> None:
+    """A repository at root holding an entry and a source file, and the patches git writes of
+    a change to each (memory.diff, source.diff, a mail of the entry's, entry.patch), with
+    the work tree as it was."""
+    git = ["git", "-C", str(root), "-c", "user.name=A", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (root / ".gitmem" / "entries" / "a.md").write_text("a\n")
+    (root / "src" / "f.py").write_text("f\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (root / ".gitmem" / "entries" / "a.md").write_text("a\nb\n")
+    (root / "src" / "f.py").write_text("f\ng\n")
+    for name, paths in (("memory.diff", ["."]), ("source.diff", ["src"])):
+        diff = subprocess.run([*git, "diff", "--", *paths], check=True, capture_output=True)
+        (root / name).write_bytes(diff.stdout)
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    subprocess.run([*git, "format-patch", "-q", "-1", "-o", str(root / "mail")], check=True)
+    (next((root / "mail").iterdir())).rename(root / "entry.patch")
+    subprocess.run([*git, "reset", "-q", "--hard", "HEAD~1"], check=True)
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        # the names its patch holds, judged where it applies them
+        ("git apply memory.diff", True),
+        ("git apply --index memory.diff", True),
+        ("git apply -R -v memory.diff", True),
+        ("git apply source.diff", False),
+        ("git apply --index source.diff", False),
+        ("git apply - < memory.diff", True),
+        ("git apply < source.diff", False),
+        ("cd src && git apply ../memory.diff", True),  # its names are the top's
+        ("git apply --directory=.gitmem -p2 source.diff", False),  # .gitmem/f.py
+        ("git apply --directory=.gitmem/entries -p2 source.diff", True),
+        ("git apply --cached memory.diff", False),  # the index only
+        ("git apply --check memory.diff", False),
+        ("git apply --stat memory.diff", False),
+        ("patch -p1 < memory.diff", True),
+        ("patch < memory.diff", True),  # no -p: each level of its names
+        ("patch -p1 -i memory.diff", True),
+        ("patch -p1 < source.diff", False),
+        ("patch --dry-run -p1 < memory.diff", False),
+        ("cd src && patch -p2 -i ../memory.diff", False),  # in src: src/entries/a.md
+        ("git am entry.patch", True),
+        ("git am < entry.patch", True),
+        ("git am -3 --directory=docs entry.patch", False),  # docs/.gitmem/entries/a.md
+        # a patch the guard cannot read: denied when it applies where the memory is
+        ("git diff | git apply -R", True),
+        ("git stash show -p | git apply", True),
+        ("cat source.diff | patch -p1", True),
+        ("cd src && git diff | git apply -R", False),  # git skips what lies outside src
+        ("cd src && patch -p1 < ../missing.diff", False),
+        ("git apply missing.diff", True),
+        ("git diff > source.diff; git apply source.diff", True),  # as it will be then
+        ("patch -p1 < /dev/stdin", True),
+        ("git am --continue", True),
+        ("git am --abort", True),
+        ("git am --show-current-patch", False),
+    ],
+)
+def test_the_files_a_patch_names_are_judged(tmp_path: Path, command: str, denied: bool) -> None:
+    """patch, `git apply` and `git am` write the files their patch names, not their
+    arguments: the guard let `git apply x.diff` and `patch -p1 < x.diff` rewrite entries
+    from the root.  It reads the patch now, and denies one it cannot read that may reach
+    the memory."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    _patches(tmp_path)
+    guard = Guard(str(tmp_path), [".gitmem"])
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_a_patch_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_path: Path) -> None:
+    denied = guard.judge_tool("Bash", {"command": "git diff | git apply -R"}, str(tmp_path))
+    assert denied is not None
+    assert "`git apply`" in denied.reason
+    assert "from a pipe" in denied.reason
+    assert "Save the patch to a file" in denied.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("git apply <<'EOF'\n{memory}EOF", True),
+        ("git apply <<EOF\n{memory}EOF", True),
+        ("git apply <<'EOF'\n{source}EOF", False),
+        ("patch -p1 <<-'EOF'\n\t{memory}\tEOF", True),
+        ("git apply <<'EOF'\n$(cat memory.diff)\nEOF", False),  # quoted: that text, no patch
+        ("git apply <<EOF\n$(cat memory.diff)\nEOF", True),  # the shell expands it: not read
+        ("git apply <<< '{memory}'", True),
+        ("git apply <<< '{source}'", False),
+        ('git apply <<< "$(git diff)"', True),
+    ],
+)
+def test_a_patch_in_a_here_document_is_read(tmp_path: Path, command: str, denied: bool) -> None:
+    """An agent writes a patch inline; read as the standard input git apply or patch reads."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    _patches(tmp_path)
+    patches = {n: (tmp_path / f"{n}.diff").read_text() for n in ("memory", "source")}
+    if "<<-" in command:  # the lines' leading tabs, which the shell takes off
+        patches = {n: text.replace("\n", "\n\t") for n, text in patches.items()}
+    command = command.format(**patches)
+    guard = Guard(str(tmp_path), [".gitmem"])
     assert _bash(guard, command, tmp_path) == denied, command
 
 
