@@ -94,10 +94,13 @@ and these count as writes, per simple command:
   a Markdown file below entries/ or candidates/, or a file there now;
 - `git reset --hard`, `git checkout -f` and `git switch -f` (`--discard-changes`) with no
   path, and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
-  whole work tree, from its top, replaced as by `git checkout REV -- :/`.  They write every
-  tracked file from a commit over what the work tree holds; the guard neither reads the
-  commit nor asks git what differs (a hook that ran git would spend its time there), so the
-  memory folder below the top counts as replaced, as with `rm -rf` of a folder holding it.
+  whole work tree, from its top, replaced as by `git checkout REV -- :/`, and so is what
+  `git read-tree -u` writes (with -m, --reset or alone; below its --prefix when it has one,
+  a path from the top; not with -n, nor without -u, which reads into the index only).
+  They write every tracked file from a commit over what the work tree holds; the guard
+  neither reads the commit nor asks git what differs (a hook that ran git would spend its
+  time there), so the memory folder below the top counts as replaced, as with `rm -rf` of
+  a folder holding it.
   `git clean` (but with -n or --dry-run): the folders it is given, or the one it runs in,
   removed: it removes their untracked files, an entry a person is still writing among them
   (`git clean -fdx src` stays allowed, as does one that excludes every memory folder:
@@ -1598,6 +1601,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                     spec = _pathspec(path)
                     if spec is not None:
                         yield spec, sub[2], whole
+            if sub is not None and sub[0] in ("read-tree", "checkout-index"):
+                for spec, gone in _git_from_index(sub[0], sub[1]):
+                    yield spec, sub[2], gone
             if sub is not None and sub[0] in ("apply", "am"):
                 yield from _patched(f"git {sub[0]}", sub[1], fed, here, sub[2], seen)
             if sub is not None:  # `git reset --hard`, `git clean -fd`…: the work tree
@@ -2355,6 +2361,23 @@ def _git_replaced(sub: str, args: Sequence[str]) -> list[_Pathspec]:
         _Pathspec(spec, top=spec.top, wild=spec.wild, spared=left)
         for spec in specs or [_Pathspec(".")]
     ]
+
+
+def _git_from_index(sub: str, args: Sequence[str]) -> list[tuple[_Pathspec, bool]]:
+    """What `git read-tree -u` writes in the work tree (with -m, --reset, or alone), with
+    whether it is replaced whole: the tree it reads, over the whole work tree from its top
+    as `git reset --hard` writes it, or below its --prefix (a path from the top); not
+    without -u (the index only) or with -n (--dry-run)."""
+    ended = list(args).index("--") if "--" in args else len(args)
+    short = "".join(a[1:] for a in args[:ended] if a.startswith("-") and not a.startswith("--"))
+    prefixes = _option_values(args, "", ("--prefix",))[-1:]
+    folder = prefixes[0] if prefixes[0:1] and prefixes[0].endswith("/") else ""
+    folder = folder or (os.path.dirname(prefixes[0]) if prefixes else "") or os.curdir
+    if sub == "read-tree":
+        if "u" not in short or "n" in short or "--dry-run" in args:
+            return []
+        return [(_Pathspec(folder, top=True), True)]
+    return []
 
 
 def _excluded(word: str) -> str:

@@ -688,6 +688,31 @@ def test_git_replacing_or_cleaning_the_work_tree_reaches_the_memory(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("git read-tree -u -m HEAD~1", True),
+        ("git read-tree -m -u HEAD HEAD~1", True),
+        ("git read-tree --reset -u HEAD~1", True),
+        ("git read-tree -mu HEAD~1", True),
+        ("cd src && git read-tree --reset -u origin/main", True),  # from the top
+        ("git read-tree -u --prefix=.gitmem/ other/memory", True),
+        ("git read-tree -u --prefix=.gitmem/entries/ other", True),
+        ("git read-tree -u --prefix=vendor/lib/ lib/main", False),
+        ("git read-tree -m HEAD~1", False),  # the index only
+        ("git read-tree --reset HEAD", False),
+        ("git read-tree -n -u -m HEAD~1", False),
+        ("git read-tree --dry-run -u --reset HEAD~1", False),
+    ],
+)
+def test_git_read_tree_updating_the_work_tree_reaches_the_memory(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`git read-tree -u` writes the tree it reads over the work tree, as `git reset --hard`
+    does: the guard judged neither its -u nor its --prefix."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
