@@ -96,7 +96,10 @@ and these count as writes, per simple command:
   path, and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
   whole work tree, from its top, replaced as by `git checkout REV -- :/`, and so is what
   `git read-tree -u` writes (with -m, --reset or alone; below its --prefix when it has one,
-  a path from the top; not with -n, nor without -u, which reads into the index only).
+  a path from the top; not with -n, nor without -u, which reads into the index only), and
+  what `git checkout-index -a` (or --stdin) writes, below the folder its --prefix names
+  (the index's files, at the top after the prefix); the paths it names are judged as git
+  checkout's, or, after a prefix, as that folder's.
   They write every tracked file from a commit over what the work tree holds; the guard
   neither reads the commit nor asks git what differs (a hook that ran git would spend its
   time there), so the memory folder below the top counts as replaced, as with `rm -rf` of
@@ -2364,10 +2367,15 @@ def _git_replaced(sub: str, args: Sequence[str]) -> list[_Pathspec]:
 
 
 def _git_from_index(sub: str, args: Sequence[str]) -> list[tuple[_Pathspec, bool]]:
-    """What `git read-tree -u` writes in the work tree (with -m, --reset, or alone), with
-    whether it is replaced whole: the tree it reads, over the whole work tree from its top
-    as `git reset --hard` writes it, or below its --prefix (a path from the top); not
-    without -u (the index only) or with -n (--dry-run)."""
+    """What `git read-tree -u` and `git checkout-index` write in the work tree, with whether
+    it is replaced whole.  read-tree -u (with -m, --reset, or alone): the tree it reads,
+    over the whole work tree from its top as `git reset --hard` writes it, or below its
+    --prefix (a path from the top); not without -u (the index only) or with -n
+    (--dry-run).  checkout-index: the index's files written at the top of the work tree
+    after its --prefix (the folder before the prefix's last `/`, a path from the top, holds
+    them all): every one for -a (--all) or --stdin, replaced below that folder; the paths
+    it names (relative to the folder it runs in) as git checkout's, from the index, when it
+    has no prefix, else below that folder; none with --temp (temporary files at the top)."""
     ended = list(args).index("--") if "--" in args else len(args)
     short = "".join(a[1:] for a in args[:ended] if a.startswith("-") and not a.startswith("--"))
     prefixes = _option_values(args, "", ("--prefix",))[-1:]
@@ -2377,7 +2385,12 @@ def _git_from_index(sub: str, args: Sequence[str]) -> list[tuple[_Pathspec, bool
         if "u" not in short or "n" in short or "--dry-run" in args:
             return []
         return [(_Pathspec(folder, top=True), True)]
-    return []
+    if "--temp" in args:
+        return []
+    named = _operands(args, "", ("--prefix", "--stage"))
+    if "a" in short or {"--all", "--stdin"} & set(args) or (prefixes and named):
+        return [(_Pathspec(folder, top=True), True)]
+    return [(spec, False) for spec in map(_pathspec, named) if spec is not None]
 
 
 def _excluded(word: str) -> str:

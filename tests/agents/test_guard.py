@@ -713,6 +713,34 @@ def test_git_read_tree_updating_the_work_tree_reaches_the_memory(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("git checkout-index -a", True),  # writes what the work tree lacks, an entry removed
+        ("git checkout-index -f -a", True),
+        ("cd src && git checkout-index -fa", True),  # from the top
+        ("git checkout-index --all --force", True),
+        ("git ls-files | git checkout-index -f --stdin", True),
+        ("git checkout-index --prefix=.gitmem/entries/ -a", True),
+        ("git checkout-index --prefix=.gitmem/entries/old- -f -a", True),
+        ("git checkout-index --prefix=.gitmem/entries/ -- src/a.py", True),
+        ("git checkout-index -f -- .gitmem/entries/a.md", True),
+        ("git checkout-index --prefix=export/ -a", False),
+        ("git checkout-index --prefix=../export/ -f -a", False),
+        ("git checkout-index --prefix=export/ -- .gitmem/entries/a.md", False),  # a copy
+        ("git checkout-index -f -- src/a.py", False),
+        ("git checkout-index --temp -- .gitmem/entries/a.md", False),  # at the top, by itself
+    ],
+)
+def test_git_checkout_index_writes_below_its_prefix(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`git checkout-index` writes the index's files at the top of the work tree, after its
+    --prefix: the guard did not know it, and let `-a` and `--prefix=.gitmem/entries/` write
+    the memory."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
