@@ -93,7 +93,10 @@ and these count as writes, per simple command:
   (`'*INDEX.md'` names .gitmem/INDEX.md), counted when they could name a protected path,
   a Markdown file below entries/ or candidates/, or a file there now;
 - `git reset --hard`, `git checkout -f` and `git switch -f` (`--discard-changes`) with no
-  path, and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
+  path (git checkout's one operand is a path when it exists where git runs, or has a
+  pathspec's magic: `git checkout -f .` replaces what lies below the folder it runs in, from
+  the index, denied at the root and allowed in src/; git refuses one that is a branch too),
+  and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
   whole work tree, from its top, replaced as by `git checkout REV -- :/`, and so is what
   `git read-tree -u` writes (with -m, --reset or alone; below its --prefix when it has one,
   a path from the top; not with -n, nor without -u, which reads into the index only), and
@@ -1599,7 +1602,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 for path in _option_values(sub[1], "o", ("--output", "--output-directory")):
                     yield path, sub[2], False
             if sub is not None and sub[0] in _GIT_WRITERS:
-                whole = sub[0] == "rm" or _from_revision(sub[0], sub[1])
+                whole = sub[0] == "rm" or _from_revision(sub[0], sub[1]) or _forced(sub)
                 for path in _paths(sub[1]):
                     spec = _pathspec(path)
                     if spec is not None:
@@ -1610,7 +1613,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
             if sub is not None and sub[0] in ("apply", "am"):
                 yield from _patched(f"git {sub[0]}", sub[1], fed, here, sub[2], seen)
             if sub is not None:  # `git reset --hard`, `git clean -fd`…: the work tree
-                for spec in _git_replaced(sub[0], sub[1]):
+                for spec in _git_replaced(sub[0], sub[1], sub[2]):
                     yield spec, sub[2], True
                 for path in _git_made(sub[0], sub[1]):  # `git clone URL DIR`…
                     yield path, sub[2], False
@@ -2326,7 +2329,14 @@ def _git_made(sub: str, args: Sequence[str]) -> list[str]:
 _STASH_ENTRY = re.compile(r"(?:refs/)?stash(?:@\{[0-9]+\})?|[0-9]+")
 
 
-def _git_replaced(sub: str, args: Sequence[str]) -> list[_Pathspec]:
+def _forced(sub: tuple[str, list[str], str]) -> bool:
+    """Whether git checkout writes its paths by force (-f, --force): from the index over
+    what the work tree holds, and judged as replacing what lies below them (`git checkout
+    -f .` at the root restores the memory's files, in src/ only src's)."""
+    return sub[0] == "checkout" and bool({"-f", "--force"} & set(sub[1]))
+
+
+def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_Pathspec]:
     """What git replaces or cleans in the work tree beyond the paths _GIT_WRITERS name: the
     whole work tree (`:/`) for `git reset --hard`, `git checkout -f` and `git switch -f` (or
     --discard-changes) with no path, which write every tracked file from a commit over what
@@ -2344,6 +2354,8 @@ def _git_replaced(sub: str, args: Sequence[str]) -> list[_Pathspec]:
         return whole if {"-f", "--force", "--discard-changes"} & set(args) else []
     if sub == "checkout":
         forced = bool({"-f", "--force"} & set(args)) and "--" not in args
+        if operands and _names_a_path(operands[0], cwd):
+            return []  # `git checkout -f .`: a path, judged as one (_forced)
         return whole if forced and len(operands) <= 1 else []
     if sub == "stash":
         action = operands[0] if operands else "push"
@@ -2391,6 +2403,17 @@ def _git_from_index(sub: str, args: Sequence[str]) -> list[tuple[_Pathspec, bool
     if "a" in short or {"--all", "--stdin"} & set(args) or (prefixes and named):
         return [(_Pathspec(folder, top=True), True)]
     return [(spec, False) for spec in map(_pathspec, named) if spec is not None]
+
+
+def _names_a_path(word: str, cwd: str) -> bool:
+    """Whether git checkout takes its one operand for a path rather than a branch: one
+    that exists in the folder it runs in (when it is a revision too, git refuses to guess
+    and writes nothing), or one with a pathspec's magic (`:/`, `:(top)`); `.` among them."""
+    if word.startswith(":"):
+        return True
+    if "\0" in word:
+        return False  # no path holds one
+    return os.path.lexists(os.path.join(cwd, _home(word)))
 
 
 def _excluded(word: str) -> str:

@@ -741,6 +741,33 @@ def test_git_checkout_index_writes_below_its_prefix(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("cd src && git checkout -f .", False),  # src's files, from the index
+        ("cd src && git checkout --force -- .", False),
+        ("git -C src checkout -f .", False),
+        ("git checkout -f src", False),
+        ("cd src && git checkout -f ':(top)src'", False),
+        ("git checkout -f .", True),  # the memory's files among the root's
+        ("git checkout -f -- .", True),
+        ("cd .gitmem && git checkout -f .", True),
+        ("cd src && git checkout -f ..", True),
+        ("cd src && git checkout -f :/", True),
+        ("git checkout -f main", True),  # no such path: a branch, the whole work tree
+        ("cd src && git checkout -f", True),
+    ],
+)
+def test_git_checkout_f_of_a_path_replaces_that_path(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`git checkout -f .` in src/ restores src's files from the index, yet was denied as a
+    forced branch switch, which writes the whole work tree: a single operand was taken for a
+    branch whatever it named.  An operand that is a path is judged as one, replaced below
+    it, and `git checkout -f .` at the root stays denied."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
