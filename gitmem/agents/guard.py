@@ -64,7 +64,13 @@ and these count as writes, per simple command:
   `git bundle create`;
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
-  one, the folder they run in);
+  one, the folder they run in), and there the files their archive names (_extracted: read
+  from its file, tar's from the standard input too; tar's `--strip-components` taken off,
+  an absolute name made relative as tar does, what a link member links to); an archive the
+  guard cannot read (a pipe, `git archive | tar x`, a file missing, written earlier in the
+  same command or compressed and over MAX_ARCHIVE, a format Python does not read, names
+  tar's --transform rewrites) is judged as a patch it cannot read, its folder as written
+  whole, so that `git archive HEAD | tar x -C ../export` passes;
 - `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
   below), a `{}` they write or remove judged as what -delete removes; a starting point that
@@ -149,8 +155,8 @@ and these count as writes, per simple command:
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
-made by a program the command runs (a script, `python -c`, `make`, the files an archive
-names with `..` or a path of its own, a patch file a program rewrites before it is applied),
+made by a program the command runs (a script, `python -c`, `make`, a patch file or an
+archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
 update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
 guard denies only what it can see; everything else is allowed, never failed.
@@ -344,12 +350,19 @@ UNREAD: Final = (
 )
 
 UNSEEN: Final = (
-    "`{command}` writes the files its patch names, and the memory guard cannot read them "
-    "({why}): applied from {folder}, they may lie in the project memory ({what}), which "
-    "changes only through review. Save the patch to a file in a command of its own, then "
-    "apply that file, so that the guard reads the names it writes. To record a lesson, call "
-    "the MCP tool memory_push (or run `gitmem propose …`)."
+    "`{command}` writes the files its {source} names, and the memory guard cannot read them "
+    "({why}): written from {folder}, they may lie in the project memory ({what}), which "
+    "changes only through review. {advice} To record a lesson, call the MCP tool "
+    "memory_push (or run `gitmem propose …`)."
 )
+#: What to do with what the guard cannot read, by what it is (_Unseen.source).
+UNSEEN_ADVICE: Final = {
+    "patch": "Save the patch to a file in a command of its own, then apply that file, so "
+    "that the guard reads the names it writes.",
+    "archive": "Extract it into a folder of its own, away from the memory (tar -C DIR, "
+    "unzip -d DIR), from a file saved in a command of its own, so that the guard reads its "
+    "names.",
+}
 
 
 class Denied:
@@ -623,7 +636,12 @@ class Guard:
             return None
         spelled = "the top of the work tree" if folder.top else denied.path
         reason = UNSEEN.format(
-            command=folder.command, why=folder.why, folder=spelled, what=denied.what
+            command=folder.command,
+            source=folder.source,
+            why=folder.why,
+            folder=spelled,
+            what=denied.what,
+            advice=UNSEEN_ADVICE[folder.source],
         )
         found = Denied(denied.path, denied.what, reason, whole=denied.whole)
         found.elsewhere = denied.elsewhere
@@ -1502,6 +1520,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
         for folder in moves:
             there = os.path.join(there, _home(folder))
         name, args = os.path.basename(words[0]), words[1:]
+        name = "tar" if name in ("gtar", "bsdtar") else name
         if name in ("cd", "pushd", "popd") and not moves:
             dest = _paths(args)
             if dest[:1] == ["-"] or (name != "cd" and not dest) or name == "popd":
@@ -1580,6 +1599,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 named = ["."]  # it extracts into the folder it runs in
             for path in named:
                 yield path, there, False
+            if name in ("tar", "unzip"):  # and the files its archive names, there
+                yield from _extracted(name, args, named[-1], fed, here, there, seen)
         elif name == "find":
             starts, deleted, runs = _found(args)
             for start in starts if deleted is not None else ():
@@ -2034,20 +2055,26 @@ _AM_GOES_ON: Final = {"--continue", "--resolved", "-r", "--skip", "--abort", "--
 
 
 class _Unseen(str):
-    """The folder a patch applies in whose file names the guard cannot read (from a pipe,
-    a file missing or written earlier in the same script, one too large): judged as every
-    file below it written, as removing it would (Guard.judge), with why in the reason.
-    top: the folder is the top of the work tree holding the one it is relative to."""
+    """The folder a patch applies in, or an archive is extracted in, whose file names the
+    guard cannot read (from a pipe, a file missing or written earlier in the same script,
+    one too large): judged as every file below it written, as removing it would
+    (Guard.judge), with why in the reason.  source: what names the files, "patch" or
+    "archive"; top: the folder is the top of the work tree holding the one it is relative
+    to."""
 
     command: str
     why: str
     top: bool
+    source: str
 
-    def __new__(cls, text: str, *, command: str, why: str, top: bool = False) -> _Unseen:
+    def __new__(
+        cls, text: str, *, command: str, why: str, top: bool = False, source: str = "patch"
+    ) -> _Unseen:
         unseen = super().__new__(cls, text)
         unseen.command = command
         unseen.why = why
         unseen.top = top
+        unseen.source = source
         return unseen
 
 
@@ -2245,6 +2272,132 @@ def _stripped(name: str, strip: int | None) -> list[str]:
         return [rest] if rest else []
     levels = range(max(1, len(parts) - 256), len(parts))  # a path longer is judged whole
     return [each for each in (name, *("/".join(parts[i:]) for i in levels)) if each]
+
+
+#: The largest compressed archive the guard reads (it decompresses all of it to find the
+#: names of its members: 64 MB took under a second), and the most members it judges; past
+#: either, the archive is judged as one it cannot read.
+MAX_ARCHIVE: Final = 64_000_000
+MAX_MEMBERS: Final = 16_384
+#: The first bytes of a compressed stream: gzip, bzip2, xz, zstd, lzip, lzma, compress.
+_COMPRESSED: Final = (
+    b"\x1f\x8b",
+    b"BZh",
+    b"\xfd7zXZ",
+    b"\x28\xb5\x2f\xfd",
+    b"LZIP",
+    b"\x5d\x00",
+    b"\x1f\x9d",
+)
+#: unzip's options that write no file (list, test, to the output, comment) and those that
+#: take a value.
+_UNZIP_READS: Final = frozenset("lptcvzZ")
+_UNZIP_VALUED: Final = "dPOIx"
+#: tar's options that rename what it extracts, the guard not reading their expressions.
+_TAR_RENAMES: Final = ("--transform", "--xform", "-s")
+
+
+def _extracted(
+    name: str, args: Sequence[str], folder: str, fed: _Fed, here: str, there: str, seen: _Script
+) -> Iterator[tuple[str, str, bool]]:
+    """The files `tar -x` and unzip write, named in their archive, below the folder they
+    extract into: each member (with `--strip-components` taken off, and as the relative name
+    tar makes of an absolute one), and what a link member links to.  The archive is read
+    from its file (tar's -f, unzip's first operand) or, for tar, the standard input; one it
+    cannot read (a pipe, a file missing or written earlier in the script, one too large,
+    a format Python does not read, names tar rewrites with --transform) gives the folder,
+    as _Unseen: every file below it may be written."""
+    command = f"{name} -x" if name == "tar" else name
+
+    def unseen(why: str) -> tuple[str, str, bool]:
+        return _Unseen(folder, command=command, why=why, source="archive"), there, True
+
+    strip = 0
+    if name == "unzip":
+        if any(a[:1] == "-" and _UNZIP_READS & set(a[1:]) for a in args if a != "-x"):
+            return
+        files = _operands(args, _UNZIP_VALUED)[:1]
+        junk = any(a[:1] == "-" and "j" in a[1:] for a in args)
+        if not files:
+            return
+    else:
+        first = args[0] if args and not args[0].startswith("-") else ""
+        if (
+            "--to-stdout" in args
+            or "O" in first
+            or any(a[:1] == "-" and a[1:2] != "-" and "O" in a for a in args)
+        ):
+            return  # to the standard output
+        if any(a.startswith(("--to-command", *_TAR_RENAMES)) for a in args):
+            yield unseen("it renames the members it extracts, or gives them to a command")
+            return
+        files = _tar_file(args)[-1:]
+        junk = False
+        stripped = _option_values(args, "", ("--strip-components", "--strip"))[-1:]
+        strip = int(stripped[0]) if stripped and stripped[0].isdigit() else 0
+    if not files or files == ["-"]:
+        if fed is None or fed[0] != "file":
+            yield unseen("it reads the archive from a pipe or an input the guard cannot see")
+            return
+        file, where = fed[1], here
+    else:
+        file, where = files[0], there
+    path = os.path.realpath(os.path.join(where, _home(file)))
+    if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
+        yield unseen(f"{file} is written earlier in the same command")
+        return
+    members, why = _members(name, path, file)
+    if members is None:
+        yield unseen(why)
+        return
+    for member, link, hard in members:
+        for each in _stripped(member.lstrip("/"), strip) if strip else [member.lstrip("/")]:
+            written = os.path.basename(each) if junk else each  # unzip -j: the names alone
+            yield (written if folder == os.curdir else os.path.join(folder, written)), there, False
+            if link:  # a symbolic link's target from its folder, a hard link's from the top
+                base = folder if hard else os.path.join(folder, os.path.dirname(each))
+                yield os.path.join(base, link), there, False
+
+
+def _members(kind: str, path: str, file: str) -> tuple[list[tuple[str, str, bool]] | None, str]:
+    """The members of an archive file, each (name, what it links to or '', whether that is
+    a hard link); None and why when the guard cannot read them."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None, f"{file} does not exist yet"
+    except (OSError, ValueError):
+        return None, f"{file} cannot be opened"
+    with os.fdopen(descriptor, "rb") as handle:
+        found = os.fstat(descriptor)
+        if not stat.S_ISREG(found.st_mode):
+            return None, f"{file} is not a regular file"
+        if kind == "unzip":
+            import zipfile  # only for an archive extracted: the hook's start stays light
+
+            try:
+                names = zipfile.ZipFile(handle).namelist()
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+                return None, f"{file} is no zip archive the guard reads"
+            if len(names) > MAX_MEMBERS:
+                return None, f"{file} holds more than {MAX_MEMBERS:,} files"
+            return [(name, "", False) for name in names], ""
+        if handle.read(6).startswith(_COMPRESSED) and found.st_size > MAX_ARCHIVE:
+            return None, f"{file} is larger than the {MAX_ARCHIVE:,} bytes the guard reads"
+        handle.seek(0)
+        import tarfile
+
+        members: list[tuple[str, str, bool]] = []
+        try:
+            with tarfile.open(fileobj=handle, mode="r:*") as archive:
+                for member in archive:
+                    link = member.linkname if member.issym() or member.islnk() else ""
+                    members.append((member.name, link, member.islnk()))
+                    if len(members) > MAX_MEMBERS:
+                        return None, f"{file} holds more than {MAX_MEMBERS:,} files"
+        except Exception:  # any damage or format the stdlib refuses: a decision, never a crash
+            return None, f"{file} is no tar archive the guard reads"
+        return members, ""
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

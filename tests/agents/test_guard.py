@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -205,7 +207,6 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         'D=.gitmem/entries; rm "$D/a.md"',
         "rm $(ls .gitmem/entries/*.md)",
         "python -c \"open('.gitmem/entries/a.md', 'w')\"",
-        "tar xf notes.tar",  # the files the archive names
         'echo "unbalanced > .gitmem/entries/a.md',
         "# rm -rf .gitmem/entries\nls",
         "make # > .gitmem/INDEX.md",
@@ -960,6 +961,75 @@ def test_a_patch_in_a_here_document_is_read(tmp_path: Path, command: str, denied
     command = command.format(**patches)
     guard = Guard(str(tmp_path), [".gitmem"])
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+def _archives(root: Path) -> None:
+    """Archives at root, made with Python's tarfile and zipfile as tar and zip make them: of
+    an entry (memory.tar, memory.zip), of a source file (source.tgz, source.zip), of an entry
+    one folder down (deep.tgz: top/.gitmem/…), and of a link to entries/ (link.tar)."""
+    (root / "a.md").write_text("a\n")
+    with tarfile.open(root / "memory.tar", "w") as archive:
+        archive.add(root / "a.md", ".gitmem/entries/a.md")
+    with tarfile.open(root / "source.tgz", "w:gz") as archive:
+        archive.add(root / "a.md", "./src/a.md")
+    with tarfile.open(root / "deep.tgz", "w:gz") as archive:
+        archive.add(root / "a.md", "top/.gitmem/entries/a.md")
+    with tarfile.open(root / "link.tar", "w") as archive:
+        link = tarfile.TarInfo("notes")
+        link.type, link.linkname = tarfile.SYMTYPE, ".gitmem/entries"
+        archive.addfile(link)
+    with zipfile.ZipFile(root / "memory.zip", "w") as archive:
+        archive.writestr(".gitmem/candidates/c.md", "c\n")
+    with zipfile.ZipFile(root / "source.zip", "w") as archive:
+        archive.writestr("src/b.py", "b\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("tar xf memory.tar", True),
+        ("tar -x -f memory.tar", True),
+        ("tar x < memory.tar", True),
+        ("cat memory.tar | tar x", True),  # from a pipe: not read
+        ("git archive HEAD | tar x", True),
+        ("tar xzf deep.tgz --strip-components=1", True),
+        ("tar xf link.tar", True),  # a link into the memory
+        ("bsdtar -xf memory.tar", True),
+        ("tar xf missing.tar", True),  # in the root: any name
+        ("unzip memory.zip", True),
+        ("unzip -o -q memory.zip", True),
+        ("tar xzf source.tgz", False),
+        ("tar xzf deep.tgz", False),  # top/.gitmem: another folder's
+        ("tar xf memory.tar -C ../export", False),
+        ("git archive HEAD | tar x -C ../export", False),
+        ("cd src && tar xf ../memory.tar", False),  # src/.gitmem: not the memory
+        ("cd src && tar xf ../missing.tar", False),
+        ("tar tf memory.tar", False),
+        ("tar -xOf memory.tar", False),  # to the standard output
+        ("unzip source.zip", False),
+        ("unzip -l memory.zip", False),
+        ("unzip -p memory.zip .gitmem/candidates/c.md", False),
+        ("unzip memory.zip -d ../export", False),
+        ("unzip -j memory.zip", False),  # c.md in the root
+    ],
+)
+def test_the_files_an_archive_names_are_judged(tmp_path: Path, command: str, denied: bool) -> None:
+    """`tar -x` and unzip write the files their archive names, below the folder they extract
+    into: the guard judged only that folder, and let `tar xf memory.tar` in the root write
+    entries.  It reads the archive now, and an archive it cannot read is judged as a patch
+    it cannot read is."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    _archives(tmp_path)
+    guard = Guard(str(tmp_path), [".gitmem"])
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_an_archive_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_path: Path) -> None:
+    denied = guard.judge_tool("Bash", {"command": "git archive HEAD | tar x"}, str(tmp_path))
+    assert denied is not None
+    assert "`tar -x` writes the files its archive names" in denied.reason
+    assert "tar -C DIR" in denied.reason
 
 
 @pytest.mark.parametrize(
