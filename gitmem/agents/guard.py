@@ -147,14 +147,20 @@ and these count as writes, per simple command:
   process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
   `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar
   prefixes, with their options and the values those take (`sudo -u root`,
-  `sudo --user root`, `timeout 5`), and `VAR=value` are skipped to reach the command; a glob
+  `sudo --user root`, `timeout 5`), and `VAR=value` are skipped to reach the command (the
+  words xargs adds to it are judged too, _xargs_targets: those of its -a file or the file
+  its input is redirected from, of `cat FILE |`, `echo`/`printf WORDS |`; after
+  `find START … |`, what find finds, as its -exec is judged; after another command, names
+  below the folders a lister such as grep, ls or `git ls-files` is given, or the folder it
+  runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root); a glob
   (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
   that `*` does not match a leading dot; a brace expansion (`.gitmem/{INDEX,refused}.md`)
   counts as each path it makes (up to MAX_BRACED), and ANSI-C quoting (`$'\\x2egitmem'`) as
   the word the shell decodes.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
-committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
+committed and pushed, whoever wrote it): paths in variables or command substitutions, the
+names another command's output gives xargs outside the folder it is taken to list, writes
 made by a program the command runs (a script, `python -c`, `make`, a patch file or an
 archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
@@ -359,6 +365,9 @@ UNSEEN: Final = (
 UNSEEN_ADVICE: Final = {
     "patch": "Save the patch to a file in a command of its own, then apply that file, so "
     "that the guard reads the names it writes.",
+    "input": "Name the files it changes on the command line, or select them with find … "
+    "-exec and a -name test that leaves the memory out, or run it on a folder away from the "
+    "memory.",
     "archive": "Extract it into a folder of its own, away from the memory (tar -C DIR, "
     "unzip -d DIR), from a file saved in a command of its own, so that the guard reads its "
     "names.",
@@ -1360,11 +1369,14 @@ def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str], 
     yield words, targets, fed
 
 
-def _command_words(words: list[str], moves: list[str] | None = None) -> list[str]:
+def _command_words(
+    words: list[str], moves: list[str] | None = None, xargs: list[list[str]] | None = None
+) -> list[str]:
     """The words from the command name on: prefixes, reserved words and assignments
     skipped; the folders a prefix runs the command in (`env -C DIR`, `env --chdir=DIR`,
-    `sudo -D DIR`), in order, go to moves.  What watch runs, and flock's -c command, are run
-    by a shell: they come back as `sh -c COMMAND`."""
+    `sudo -D DIR`), in order, go to moves, and xargs's options, when it runs the command,
+    to xargs.  What watch runs, and flock's -c command, are run by a shell: they come back
+    as `sh -c COMMAND`."""
     i = 0
     run: str | None = None  # flock's -c or --command
     while i < len(words):
@@ -1377,6 +1389,9 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
         elif prefix in _PREFIXES:
             valued = _PREFIXES[prefix]
             i += 1
+            if prefix == "xargs" and xargs is not None:
+                xargs.append(words[i:])  # cut to its options below
+                options = len(xargs) - 1
             while i < len(words) and words[i].startswith("-"):
                 given = words[i]
                 option = given.lstrip("-")
@@ -1414,6 +1429,8 @@ def _command_words(words: list[str], moves: list[str] | None = None) -> list[str
                     run = value
                 elif option[at] == "S" and prefix == "env":  # the words it runs, in one
                     words = [*words[:i], *_split_string(value), *words[i:]]
+            if prefix == "xargs" and xargs is not None:
+                xargs[options] = xargs[options][: len(xargs[options]) - (len(words) - i)]
             if prefix in ("timeout", "flock"):
                 i += 1  # its duration, the file it locks
             tail = words[i] if prefix == "flock" and i < len(words) else ""
@@ -1508,12 +1525,15 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
     # (thousands of short ones cost one split, not thousands)
     substituted: dict[str, list[str]] = {}
     aliases: dict[str, list[str]] = {}
+    previous: list[str] = []  # the words of the command before, feeding a pipe
     for words, redirected, fed in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
         for target in redirected:  # the shell opens them, where it is
             yield target, here, False
         moves: list[str] = []
-        words = _command_words(_aliased(words, aliases), moves)
+        xargs: list[list[str]] = []
+        words = _command_words(_aliased(words, aliases), moves, xargs)
+        upstream, previous = (previous if fed == ("pipe", "") else []), words
         if not words:
             continue
         there = here  # where the command itself runs
@@ -1521,6 +1541,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
             there = os.path.join(there, _home(folder))
         name, args = os.path.basename(words[0]), words[1:]
         name = "tar" if name in ("gtar", "bsdtar") else name
+        if xargs:  # the words its input adds to the command
+            yield from _xargs_targets(xargs[-1], words, fed, upstream, here, there, depth, seen)
         if name in ("cd", "pushd", "popd") and not moves:
             dest = _paths(args)
             if dest[:1] == ["-"] or (name != "cd" and not dest) or name == "popd":
@@ -2171,7 +2193,7 @@ def _patch_text(
         path = os.path.realpath(os.path.join(folder, _home(file)))
         if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
             return None, f"{file} is written earlier in the same command"
-        data, why = _read_patch(path, file, MAX_PATCH - sum(map(len, read)))
+        data, why = _read_input(path, file, MAX_PATCH - sum(map(len, read)))
         if data is None:
             return None, why
         read.append(data)
@@ -2181,9 +2203,10 @@ def _patch_text(
     return text, ""
 
 
-def _read_patch(path: str, file: str, room: int) -> tuple[bytes | None, str]:
-    """The bytes of a patch file, at most room of them; None and why when it cannot be read
-    now (without waiting: a FIFO is no regular file, and is not read)."""
+def _read_input(path: str, file: str, room: int) -> tuple[bytes | None, str]:
+    """The bytes of a file a command reads (a patch, the names xargs is given), at most room
+    of them; None and why when it cannot be read now (without waiting: a FIFO is no regular
+    file, and is not read)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -2195,7 +2218,7 @@ def _read_patch(path: str, file: str, room: int) -> tuple[bytes | None, str]:
             return None, f"{file} is not a regular file"
         data = handle.read(room + 1)
     if len(data) > room:
-        return None, f"the patch is larger than the {MAX_PATCH:,} bytes the guard reads"
+        return None, f"{file} is larger than the guard reads"
     return data, ""
 
 
@@ -2398,6 +2421,110 @@ def _members(kind: str, path: str, file: str) -> tuple[list[tuple[str, str, bool
         except Exception:  # any damage or format the stdlib refuses: a decision, never a crash
             return None, f"{file} is no tar archive the guard reads"
         return members, ""
+
+
+#: The most names xargs is given that the guard reads from a file (beyond, the file is
+#: judged as one it cannot read).
+MAX_XARGS: Final = 4096
+#: Commands that list files below the folders they are given (or the one they run in).
+_LISTERS: Final = {"ls", "grep", "egrep", "fgrep", "rg", "ag", "ack", "fd", "fdfind", "git"}
+
+
+def _xargs_targets(
+    options: Sequence[str],
+    words: Sequence[str],
+    fed: _Fed,
+    upstream: Sequence[str],
+    here: str,
+    there: str,
+    depth: int,
+    seen: _Script,
+) -> Iterator[tuple[str, str, bool]]:
+    """What the command xargs runs writes with the words its input adds (after its own, or
+    for each `-I R` in them): read from the file its -a names or its standard input is
+    redirected from; from `find START … |`, what find finds, judged as `find START …
+    -exec COMMAND {} +` is (with its name tests); from `echo`/`printf WORDS |`, those words.
+    Other input (a pipe from another command, one the guard cannot read) may name anything
+    below the folders that command is given (its operands that exist), or the folder it
+    runs in: that folder is judged as written whole (_Unseen), so `grep -rl old . | xargs
+    sed -i s/old/new/` is denied in the root and allowed on src."""
+    replace = next(iter(_option_values(options, "I", ("--replace",))), None)
+    if replace is None and any(o == "--replace" or o.startswith("-i") for o in options):
+        replace = next((o[2:] for o in options if o.startswith("-i") and o[2:]), "{}")
+    files = _option_values(options, "a", ("--arg-file",))[-1:]
+    null = bool({"-0", "--null"} & set(options))
+    delimiter = _option_values(options, "d", ("--delimiter",))[-1:]
+    source = files[0] if files else fed[1] if fed is not None and fed[0] == "file" else None
+    given = os.path.basename(upstream[0]) if upstream else ""
+    if source is None and given == "cat" and len(_paths(upstream[1:])) == 1:
+        source = _paths(upstream[1:])[0]  # `cat FILE | xargs …`: the file's words
+    items: list[str] | None = None
+    starts: list[str] = []
+    names: tuple[str, ...] = ()
+    why = "the names come from a command whose output the guard does not know"
+    if source is not None:
+        path = os.path.realpath(os.path.join(there if files else here, _home(source)))
+        if source == "-":
+            path = ""  # the standard input of cat: not read
+        if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
+            why = f"{source} is written earlier in the same command"
+        else:
+            data, why = _read_input(path, source, MAX_PATCH) if path else (None, why)
+            if data is not None:
+                items = _xargs_items(os.fsdecode(data), null, delimiter)
+                why = f"{source} names more than {MAX_XARGS:,} files" if items is None else why
+    elif given == "find":
+        starts, names = _found(upstream[1:])[0], _find_names(upstream[1:])
+    elif given in ("echo", "printf"):
+        printed = [w for w in upstream[1:] if not w.startswith("-")]
+        items = printed[1:] if given == "printf" else printed
+    elif given in _LISTERS:  # what it lists lies below the folders it is given
+        starts = [w for w in _paths(upstream[1:]) if os.path.lexists(os.path.join(here, _home(w)))]
+    if items is None and not starts:
+        starts = [os.curdir]
+    command = list(words)
+    if items is not None:
+        if replace:
+            runs = [[w.replace(replace, item) for w in command] for item in items]
+        else:
+            runs = [[*command, *items]]
+        for run in runs:
+            yield from bash_targets(shlex.join(run), there, depth + 1, seen.written)
+        return
+    if replace and any(replace in w for w in command):
+        run = [
+            each
+            for w in command
+            for each in ([w] if replace not in w else _each(w.replace(replace, "{}"), starts))
+        ]
+    else:
+        run = [*command, *starts]
+    finder = given == "find"
+    for target, where, gone in bash_targets(shlex.join(run), there, depth + 1, seen.written):
+        if target not in starts:
+            yield target, where, gone
+        elif finder:  # what find finds there, or below: judged as -delete's
+            yield _Found(target, names=names), where, True
+        else:
+            runs_it = f"xargs {os.path.basename(command[0])}"
+            yield _Unseen(target, command=runs_it, why=why, source="input"), where, True
+
+
+def _xargs_items(text: str, null: bool, delimiter: Sequence[str]) -> list[str] | None:
+    """The words xargs makes of its input: split at NUL (-0), at its -d character, else at
+    blanks with the quotes and backslashes it honours; None past MAX_XARGS."""
+    if null:
+        items = text.split("\0")
+    elif delimiter:
+        mark = delimiter[0].encode().decode("unicode_escape") if delimiter[0] else "\n"
+        items = text.split(mark[:1] or "\n")
+    else:
+        try:
+            items = shlex.split(text)
+        except ValueError:
+            items = text.split()
+    items = [item for item in items if item]
+    return items if len(items) <= MAX_XARGS else None
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

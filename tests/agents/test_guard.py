@@ -1035,6 +1035,61 @@ def test_an_archive_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_p
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        # what find finds, judged as find's -exec is
+        ("find .gitmem -name '*.md' -print0 | xargs -0 rm", True),
+        ("find . -name '*.md' | xargs sed -i s/a/b/", True),
+        ("find . -type f | xargs -I{} mv {} {}.bak", True),
+        ("find . -name '*.pyc' | xargs rm", False),
+        ("find src -name '*.py' | xargs sed -i s/a/b/", False),
+        ("find . -name '*.md' | xargs -I{} cp {} ../export/", False),  # read, copied away
+        # the names a file or the words before it give
+        ("xargs -a memory.txt rm", True),
+        ("xargs --arg-file=memory.txt -n 1 rm -f", True),
+        ("xargs rm < memory.txt", True),
+        ("cat memory.txt | xargs -I{} touch {}", True),
+        ("echo .gitmem/INDEX.md | xargs rm", True),
+        ("printf '%s\\n' .gitmem/INDEX.md | xargs rm", True),
+        ("xargs -a source.txt rm", False),
+        ("cat source.txt | xargs rm", False),
+        ("echo notes.txt | xargs rm", False),
+        ("echo a b | xargs -n 1 mkdir", False),
+        # what a command lists: below the folders it is given, or where it runs
+        ("grep -rl old . | xargs sed -i s/old/new/", True),
+        ("git ls-files | xargs sed -i s/a/b/", True),
+        ("xargs -a missing.txt rm", True),
+        ("grep -rl old src | xargs sed -i s/old/new/", False),
+        ("cd src && git ls-files | xargs sed -i s/a/b/", False),
+        ("cd src && xargs -a ../missing.txt rm", False),
+        ("git ls-files | xargs wc -l", False),  # reads them
+        ("grep -rl old . | xargs grep -n new", False),
+    ],
+)
+def test_the_names_xargs_is_given_are_judged(tmp_path: Path, command: str, denied: bool) -> None:
+    """The names xargs adds to its command come from its input, which the guard did not
+    read: `find .gitmem -name '*.md' | xargs rm` and `xargs -a list.txt rm` removed entries,
+    where `find … -exec rm {} +` was denied."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / ".gitmem" / "entries" / "a.md").write_text("a\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "memory.txt").write_text("notes.txt\n.gitmem/entries/a.md\n")
+    (tmp_path / "source.txt").write_text("src/a.py\nsrc/b.py\n")
+    guard = Guard(str(tmp_path), [".gitmem"])
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_names_from_a_command_s_output_are_denied_with_what_to_do(
+    guard: Guard, tmp_path: Path
+) -> None:
+    command = "git ls-files | xargs sed -i s/a/b/"
+    denied = guard.judge_tool("Bash", {"command": command}, str(tmp_path))
+    assert denied is not None
+    assert "`xargs sed` writes the files its input names" in denied.reason
+    assert "find … -exec" in denied.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("rsync -a --delete ../other/ .", True),  # what the copy lacks: the memory folder
         ("rsync -a --delete-after site/ docs", True),
         ("rsync -a --del ../backup/ ./", True),
