@@ -41,8 +41,9 @@ and these count as writes, per simple command:
   `mv`, `trash`, `srm`, `sed -i`/`perl -i`/`ruby -i`/`yq -i` (and `--in-place`,
   `--inplace`), `gawk -i inplace`, `sd` (its files after FIND and REPLACE, unless it only
   previews), `dos2unix`, `patch` (its file to patch and its -o, not the patch it reads),
-  `mkfifo`, `mknod`, `mktemp`, a compressor (`gzip`, `xz`, `bzip2`, `zstd`…, unless to the
-  standard output): their path arguments (every one:
+  `mkfifo`, `mknod`, `mktemp`, `fallocate`, `link`, an editor (`ed`, `ex`, `vi`, `vim`,
+  `nvim`, `emacs`, `nano`: the files it opens, in a batch mode too), a compressor (`gzip`,
+  `xz`, `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one:
   for `mv` the sources are removed too, and an argument that is not a path resolves outside
   the memory; but the file a `--reference` names, which is read, touch's and truncate's -r
   too), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for
@@ -52,8 +53,9 @@ and these count as writes, per simple command:
   and what rsync removes: its sources with --remove-source-files, and with --delete what its
   destination holds that the source lacks (the destination itself when a source ends in `/`,
   so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`; `uniq`: its
-  second operand (the first is read); `split` and `csplit`: the pieces they write, their
-  prefix (the folder they run in when none) followed by what they add; what `ln` (and
+  second operand (the first is read), and `xxd -r`'s; `split` and `csplit`: the pieces they
+  write, their prefix (the folder they run in when none) followed by what they add; what
+  `ln` (and
   `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the memory, made
   in the command that writes through it, is judged before it exists);
 - the archive `tar` writes when it creates or appends (`-f`, or the old style's `cf FILE`)
@@ -62,7 +64,8 @@ and these count as writes, per simple command:
   `git clone URL [DIR]` and `git init [DIR]` make (from the URL's last part, in the folder
   it runs in), the folder of `git worktree add` and `git submodule add`, the file of
   `git bundle create`;
-- `sort -o`, `curl -o`, `wget -O`/`-o`, `unzip -d`, `tar -C` when it extracts (and the long
+- `sort -o`, `curl -o`, `wget -O`/`-o`, `iconv -o`, `pandoc -o`, `gpg -o`, `unzip -d`,
+  `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in), and there the files their archive names (_extracted: read
   from its file, tar's from the standard input too; tar's `--strip-components` taken off,
@@ -124,7 +127,8 @@ and these count as writes, per simple command:
   of the stash popped or applied (`git stash pop`, `stash@{1}`): it puts back what the work
   tree held, written in the guard's sight, and denying it after `git stash` would strand the
   agent's work;
-- what `rm`, `rmdir`, `unlink`, `git rm` and `mv` (its sources) remove is a name, not the file
+- what `rm`, `rmdir`, `unlink`, `git rm`, `mv` (its sources) and the renamers (`rename`,
+  `prename`, `mmv`: their paths) remove is a name, not the file
   it names: the name's folder is resolved, its last part is not (removing a symbolic link to
   an entry removes the link), and a second hard link of a memory file may go (the entry stays
   as it was), but not the memory's own name, which is found by the folder's identity too;
@@ -272,6 +276,18 @@ _WRITERS: Final = {
     "mkfifo",
     "mknod",
     "mktemp",
+    "fallocate",
+    "link",
+    # editors, in their batch modes too (`vim -es -c … -c wq FILE`, `ed -s FILE <<<…`,
+    # `emacs --batch FILE …`): the files they open they may write
+    "ed",
+    "red",
+    "ex",
+    "vi",
+    "vim",
+    "nvim",
+    "emacs",
+    "nano",
 }
 #: The writers whose --reference (and short option for it) names a file they read, not
 #: write (chmod's -r is a mode: it takes away read permission).
@@ -290,13 +306,20 @@ _OUTPUT_OPTIONS: Final = {
     "wget": ("oO", ("--output-document", "--output-file")),
     "unzip": ("d", ()),
     "tar": ("C", ("--directory",)),
+    "iconv": ("o", ("--output",)),
+    "pandoc": ("o", ("--output",)),
+    "gpg": ("o", ("--output",)),
 }
 #: find's actions that run a command on what it finds.
 _FIND_RUNS: Final = {"-exec", "-execdir", "-ok", "-okdir"}
 #: Commands that remove the names they are given (and mv the names it moves): they act on
 #: the folder holding a name, never on the file it names, so a second hard link or a symbolic
 #: link to a memory file may go (`Guard.judge`'s removed).
-_REMOVERS: Final = {"rm", "unlink", "rmdir", "mv", "trash", "trash-put", "srm", "rmtrash"}
+_REMOVERS: Final = {
+    "rm", "unlink", "rmdir", "mv", "trash", "trash-put", "srm", "rmtrash",
+    # renamers: what they rename goes from its name (and mmv's TO pattern is a name made)
+    "rename", "prename", "file-rename", "perl-rename", "rename.ul", "mmv",
+}  # fmt: skip
 #: Commands that write only their destination: the last path, or the -t / --target-directory one.
 _COPIERS: Final = {"cp", "install", "rsync", "ln", "scp"}
 #: The copiers whose -t names the destination folder (rsync's keeps times, scp's is its own),
@@ -1596,6 +1619,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                     yield path, there, True
         elif name in ("split", "csplit"):
             for path in _pieces(name, args):
+                yield path, there, False
+        elif name == "xxd" and {"-r", "-revert"} & set(args):  # `xxd -r IN OUT`: OUT
+            for path in _operands(args, "cglos", ())[1:2]:
                 yield path, there, False
         elif name == "uniq":  # `uniq IN OUT`: its second operand
             operands = _operands(args, "fsw", ("--skip-fields", "--skip-chars", "--check-chars"))

@@ -769,6 +769,39 @@ def test_git_checkout_f_of_a_path_replaces_that_path(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("rename 's/a/b/' .gitmem/entries/a.md", True),
+        ("prename 's/^/old-/' .gitmem/INDEX.md", True),
+        ("rename .md .txt docs", True),  # docs holds a memory folder
+        ("mmv '*.txt' '.gitmem/entries/#1.md'", True),
+        ("fallocate -l 1M .gitmem/INDEX.md", True),
+        ("link notes.md .gitmem/entries/b.md", True),
+        ("vim -es -c '%s/a/b/' -c wq .gitmem/entries/a.md", True),
+        ("ex -sc '%s/a/b/|x' .gitmem/entries/a.md", True),
+        ("ed -s .gitmem/INDEX.md <<< $',s/a/b/\\nw'", True),
+        ("emacs --batch .gitmem/entries/a.md -f save-buffer", True),
+        ("iconv -f latin1 -t utf8 -o .gitmem/INDEX.md notes.txt", True),
+        ("pandoc -o .gitmem/entries/a.md page.html", True),
+        ("gpg --output .gitmem/entries/a.md -d a.md.gpg", True),
+        ("xxd -r dump.hex .gitmem/INDEX.md", True),
+        ("rename 's/a/b/' src/x.py", False),
+        ("vim -es -c '%s/a/b/' -c wq src/a.py", False),
+        ("xxd .gitmem/INDEX.md", False),
+        ("iconv -f latin1 -t utf8 .gitmem/INDEX.md", False),
+        ("pandoc -o page.html .gitmem/entries/a.md", False),
+    ],
+)
+def test_renamers_editors_and_converters_write_their_files(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """rename, mmv, fallocate, link, the editors' batch modes and the converters' -o wrote
+    the files named on their command line, and the guard, which did not know them, let
+    them."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
