@@ -64,6 +64,9 @@ and these count as writes, per simple command:
   `git clone URL [DIR]` and `git init [DIR]` make (from the URL's last part, in the folder
   it runs in), the folder of `git worktree add` and `git submodule add`, the file of
   `git bundle create`;
+- what curl and wget name after what they download (_downloaded: wget without -O, curl
+  -O; the URL's last part, in wget's -P or curl's --output-dir folder, or the one they run
+  in; with wget -r, -m, -i or curl -J, any name below that folder);
 - `sort -o`, `curl -o`, `wget -O`/`-o`, `iconv -o`, `pandoc -o`, `gpg -o`, `unzip -d`,
   `tar -C` when it extracts (and the long
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
@@ -391,6 +394,8 @@ UNSEEN_ADVICE: Final = {
     "input": "Name the files it changes on the command line, or select them with find … "
     "-exec and a -name test that leaves the memory out, or run it on a folder away from the "
     "memory.",
+    "download": "Download into a folder of its own, away from the memory (wget -P DIR, "
+    "curl --output-dir DIR), or name the file it writes (-O FILE, -o FILE).",
     "archive": "Extract it into a folder of its own, away from the memory (tar -C DIR, "
     "unzip -d DIR), from a file saved in a command of its own, so that the guard reads its "
     "names.",
@@ -1649,6 +1654,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield path, there, False
             if name in ("tar", "unzip"):  # and the files its archive names, there
                 yield from _extracted(name, args, named[-1], fed, here, there, seen)
+            if name in ("curl", "wget"):  # and the files named after what it downloads
+                yield from _downloaded(name, args, named, there)
         elif name == "find":
             starts, deleted, runs = _found(args)
             for start in starts if deleted is not None else ():
@@ -2551,6 +2558,51 @@ def _xargs_items(text: str, null: bool, delimiter: Sequence[str]) -> list[str] |
             items = text.split()
     items = [item for item in items if item]
     return items if len(items) <= MAX_XARGS else None
+
+
+#: A URL among a downloader's arguments.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _downloaded(
+    name: str, args: Sequence[str], named: Sequence[str], there: str
+) -> Iterator[tuple[str, str, bool]]:
+    """The files curl and wget write under names of their own, in the folder they run in or
+    the one they are told (wget's -P, --directory-prefix; curl's --output-dir): the last
+    part of each URL's path (wget's index.html for none), for wget without -O and curl with
+    -O (--remote-name, --remote-name-all), curl's -o FILE in its --output-dir; names the
+    guard cannot tell (wget's -r, -m, -i; curl's -J, from the server's header) count as any
+    file below that folder (_Unseen)."""
+    from urllib.parse import unquote, urlsplit
+
+    if name == "wget":
+        folder = (_option_values(args, "P", ("--directory-prefix",))[-1:] or [os.curdir])[0]
+        remote = not _option_values(args, "O", ("--output-document",))
+        unknown = {"-r", "-m", "--recursive", "--mirror"} & set(args) or bool(
+            _option_values(args, "i", ("--input-file",))
+        )
+    else:
+        folder = (_option_values(args, "", ("--output-dir",))[-1:] or [os.curdir])[0]
+        short = [a for a in args if a[:1] == "-" and a[1:2] != "-"]
+        remote = any("O" in a for a in short) or bool(
+            {"--remote-name", "--remote-name-all"} & set(args)
+        )
+        unknown = remote and (any("J" in a for a in short) or "--remote-header-name" in args)
+        if folder != os.curdir:
+            for path in named:  # -o FILE, in --output-dir
+                yield os.path.join(folder, path), there, False
+    if folder != os.curdir:
+        yield folder, there, False
+    if unknown:
+        why = "the names come from the server or a list of URLs"
+        yield _Unseen(folder, command=name, why=why, source="download"), there, True
+        return
+    if not remote:
+        return
+    for url in (a for a in args if _URL.match(a)):
+        base = urlsplit(url).path.rsplit("/", 1)[-1] or ("index.html" if name == "wget" else "")
+        for each in {base, unquote(base)} - {""}:
+            yield (each if folder == os.curdir else os.path.join(folder, each)), there, False
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

@@ -802,6 +802,37 @@ def test_renamers_editors_and_converters_write_their_files(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("wget -P .gitmem/entries https://example.com/a.md", True),
+        ("wget --directory-prefix=.gitmem/candidates https://example.com/c.md", True),
+        ("cd .gitmem/entries && wget https://example.com/a.md", True),
+        ("cd .gitmem && wget -q https://example.com/INDEX.md", True),
+        ("cd .gitmem/entries && curl -sSLO https://example.com/a.md", True),
+        ("cd .gitmem && curl --remote-name https://example.com/%49NDEX.md", True),
+        ("curl --output-dir .gitmem/entries -O https://example.com/a.md", True),
+        ("curl -o a.md --output-dir .gitmem/entries https://example.com/x", True),
+        ("wget -r https://example.com/", True),  # any name, in the root
+        ("curl -OJ https://example.com/download", True),
+        ("wget https://example.com/a.md", False),  # a.md in the root
+        ("cd .gitmem && wget https://example.com/notes.md", False),
+        ("curl -O https://example.com/a.md", False),
+        ("curl https://example.com/INDEX.md", False),  # to the standard output
+        ("wget -qO- https://example.com/INDEX.md", False),
+        ("cd src && wget -r https://example.com/", False),
+        ("curl --output-dir ../downloads -O https://example.com/a.md", False),
+    ],
+)
+def test_downloads_are_judged_by_the_names_they_write(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """wget without -O and curl -O name the file they write after the URL, in the folder
+    they run in or the one -P or --output-dir names: the guard judged only -O and -o, and
+    let `wget -P .gitmem/entries URL` write an entry."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
