@@ -64,6 +64,11 @@ and these count as writes, per simple command:
   `git clone URL [DIR]` and `git init [DIR]` make (from the URL's last part, in the folder
   it runs in), the folder of `git worktree add` and `git submodule add`, the file of
   `git bundle create`;
+- what cpio, 7z and unrar extract (`cpio -i`, `7z x|e`, `unrar x|e`) and what `cpio -p DIR`
+  copies, whose names the guard does not read: any file below the folder they write in
+  (`cpio -D`, `7z -oDIR`, unrar's folder, or the one they run in), as an archive tar cannot
+  read is judged; the archive `cpio -o -O FILE`, `7z a` and `ar r` write, and what `ar x`
+  extracts (names without folders) in the folder it runs in;
 - what curl and wget name after what they download (_downloaded: wget without -O, curl
   -O; the URL's last part, in wget's -P or curl's --output-dir folder, or the one they run
   in; with wget -r, -m, -i or curl -J, any name below that folder);
@@ -1656,6 +1661,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield from _extracted(name, args, named[-1], fed, here, there, seen)
             if name in ("curl", "wget"):  # and the files named after what it downloads
                 yield from _downloaded(name, args, named, there)
+        elif name in _OTHER_ARCHIVERS:
+            yield from _archivers(name, args, there)
         elif name == "find":
             starts, deleted, runs = _found(args)
             for start in starts if deleted is not None else ():
@@ -2603,6 +2610,58 @@ def _downloaded(
         base = urlsplit(url).path.rsplit("/", 1)[-1] or ("index.html" if name == "wget" else "")
         for each in {base, unquote(base)} - {""}:
             yield (each if folder == os.curdir else os.path.join(folder, each)), there, False
+
+
+#: Archivers whose archives the guard does not read (Python reads no cpio, 7z or rar), and
+#: ar, whose members are names without folders.
+_OTHER_ARCHIVERS: Final = {"cpio", "7z", "7za", "7zr", "7zz", "unrar", "ar"}
+
+
+def _archivers(name: str, args: Sequence[str], there: str) -> Iterator[tuple[str, str, bool]]:
+    """What cpio, 7z, unrar and ar write: the archive they create (cpio -o's -O or -F, 7z
+    a's); what they extract (`cpio -i`, `7z x|e`, `unrar x|e`, with `cpio -D`, `7z -oDIR`,
+    unrar's folder operand), and what `cpio -p DIR` copies into DIR (the names its input
+    gives), as names the guard cannot read: any file below that folder (_Unseen); ar x's
+    members, which have no folder of their own, in the folder it runs in."""
+    short = "".join(a[1:] for a in args if a[:1] == "-" and a[1:2] != "-")
+    first = args[0] if args else ""
+    if name == "ar":
+        key = first.lstrip("-")
+        if "x" in key:
+            yield os.curdir, there, False
+        if set(key) & set("dmqr"):  # the archive it changes
+            operands = _operands(args)[0 if first.startswith("-") else 1 :]
+            yield from ((path, there, False) for path in operands[:1])
+        return
+    if name == "cpio":
+        if "o" in short or "--create" in args:
+            for path in _option_values(args, "OF", ("--file",)):
+                yield path, there, False
+            return
+        if "t" in short or {"--list", "--to-stdout"} & set(args):
+            return
+        if "p" in short or "--pass-through" in args:
+            folders = _operands(args, "DEFHIMORs", ("--directory", "--file", "--format"))[-1:]
+            source, why = "input", "it copies the names its input gives"
+        elif "i" in short or "--extract" in args:
+            folders = _option_values(args, "D", ("--directory",))[-1:]
+            source, why = "archive", "the guard reads no cpio archive"
+        else:
+            return
+    else:
+        words = [a for a in args if not a.startswith("-")]
+        if first in ("a", "u", "d", "rn"):  # 7z a ARCHIVE …: the archive it changes
+            yield from ((path, there, False) for path in words[1:2])
+            return
+        if first not in ("x", "e"):
+            return
+        if name == "unrar":
+            folders = [w for w in words[2:] if w.endswith("/")][-1:]
+        else:
+            folders = [a[2:] for a in args if a.startswith("-o") and a[2:]][-1:]
+        source, why = "archive", f"the guard reads no {name} archive"
+    folder = folders[0] if folders else os.curdir
+    yield _Unseen(folder, command=f"{name} {first}".strip(), why=why, source=source), there, True
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

@@ -833,6 +833,40 @@ def test_downloads_are_judged_by_the_names_they_write(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("cpio -idm < notes.cpio", True),  # any name, in the root
+        ("cpio --extract -F notes.cpio", True),
+        ("find src | cpio -pdm .gitmem", True),
+        ("find . | cpio -o -O .gitmem/INDEX.md", True),
+        ("7z x notes.7z", True),
+        ("cd .gitmem/entries && 7z e ../../notes.7z", True),
+        ("7z a .gitmem/INDEX.md notes.txt", True),
+        ("unrar x notes.rar", True),
+        ("cd .gitmem/entries && ar x ../../lib.a", True),
+        ("ar rcs .gitmem/INDEX.md a.o", True),
+        ("cd src && cpio -idm < ../notes.cpio", False),
+        ("cpio -idm -D src < notes.cpio", False),
+        ("cpio -it < notes.cpio", False),
+        ("find src | cpio -pdm ../backup", False),
+        ("find . | cpio -o > notes.cpio", False),
+        ("7z x notes.7z -o../out", False),
+        ("7z l notes.7z", False),
+        ("unrar x notes.rar src/", False),
+        ("ar x lib.a", False),  # names without folders, in the root
+        ("ar t lib.a", False),
+    ],
+)
+def test_archives_the_guard_cannot_read_are_judged_by_their_folder(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """cpio, 7z and unrar extract names their archive holds, which Python cannot read: the
+    guard did not know them, and let `cpio -idm < x.cpio` and `7z x x.7z` in the root write
+    the memory."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
