@@ -162,17 +162,18 @@ and these count as writes, per simple command:
   `sudo --user root`, `timeout 5`), and `VAR=value` are skipped to reach the command (the
   words xargs adds to it are judged too, _xargs_targets: those of its -a file or the file
   its input is redirected from, of `cat FILE |`, `echo`/`printf WORDS |`; after
-  `find START … |`, what find finds, as its -exec is judged; after another command, names
-  below the folders a lister such as grep, ls or `git ls-files` is given, or the folder it
-  runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root); a glob
+  `find START … |`, what find finds, as its -exec is judged; after a command listing files
+  (ls, `grep -l`, `git ls-files`…), names below the folders it is given, or the folder it
+  runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root; after
+  any other command, or from a file it cannot read, any name: denied when the command
+  writes the names it is given); a glob
   (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
   that `*` does not match a leading dot; a brace expansion (`.gitmem/{INDEX,refused}.md`)
   counts as each path it makes (up to MAX_BRACED), and ANSI-C quoting (`$'\\x2egitmem'`) as
   the word the shell decodes.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
-committed and pushed, whoever wrote it): paths in variables or command substitutions, the
-names another command's output gives xargs outside the folder it is taken to list, writes
+committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, a patch file or an
 archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
@@ -677,6 +678,7 @@ class Guard:
         if denied is None:
             return None
         spelled = "the top of the work tree" if folder.top else denied.path
+        spelled = "anywhere" if str(folder) == os.sep else spelled
         reason = UNSEEN.format(
             command=folder.command,
             source=folder.source,
@@ -2466,8 +2468,40 @@ def _members(kind: str, path: str, file: str) -> tuple[list[tuple[str, str, bool
 #: The most names xargs is given that the guard reads from a file (beyond, the file is
 #: judged as one it cannot read).
 MAX_XARGS: Final = 4096
-#: Commands that list files below the folders they are given (or the one they run in).
-_LISTERS: Final = {"ls", "grep", "egrep", "fgrep", "rg", "ag", "ack", "fd", "fdfind", "git"}
+#: Commands that list files below the folders they are given (or the one they run in);
+#: the searchers with the options that make them list files, not lines.
+_LISTERS: Final = {"ls", "fd", "fdfind"}
+_SEARCHERS: Final = {"grep", "egrep", "fgrep", "rg", "ag", "ack", "git"}
+
+
+def _lists_files(given: str, args: Sequence[str]) -> bool:
+    """Whether a command's output is names of files below the folders it is given (or the
+    one it runs in): ls, fd; grep, rg, ag, ack with -l or -L (--files-with-matches,
+    --files-without-match), rg --files; git ls-files, `git grep -l`, a diff's
+    --name-only."""
+    if given in _LISTERS:
+        return True
+    if given not in _SEARCHERS:
+        return False
+    if given == "git" and args[:1] == ["ls-files"]:
+        return True
+    if given == "git" and args[:1] not in (["grep"], ["diff"], ["show"], ["log"]):
+        return False
+    short = "".join(a[1:] for a in args if a[:1] == "-" and a[1:2] != "-")
+    return bool(
+        set(short) & {"l", "L"}
+        or {"--files-with-matches", "--files-without-match", "--files", "--name-only"} & set(args)
+    )
+
+
+def _fed_text(fed: _Fed, seen: _Script) -> str | None:
+    """The text of a here-document or here-string a command reads; None when the shell
+    expands it (a here-string's substitution, a here-document's `$`) or it is not known."""
+    if fed is not None and fed[0] == "string":
+        return None if any(c in fed[1] for c in "$`\ue000") else fed[1] + "\n"
+    if seen.heres is None or any(body is None for body in seen.heres):
+        return None
+    return "".join(body for body in seen.heres if body is not None)
 
 
 def _xargs_targets(
@@ -2483,11 +2517,12 @@ def _xargs_targets(
     """What the command xargs runs writes with the words its input adds (after its own, or
     for each `-I R` in them): read from the file its -a names or its standard input is
     redirected from; from `find START … |`, what find finds, judged as `find START …
-    -exec COMMAND {} +` is (with its name tests); from `echo`/`printf WORDS |`, those words.
-    Other input (a pipe from another command, one the guard cannot read) may name anything
-    below the folders that command is given (its operands that exist), or the folder it
-    runs in: that folder is judged as written whole (_Unseen), so `grep -rl old . | xargs
-    sed -i s/old/new/` is denied in the root and allowed on src."""
+    -exec COMMAND {} +` is (with its name tests); from `echo`/`printf WORDS |`, those words,
+    and a here-document's or here-string's.  After a command that lists files (_lists_files),
+    they lie below the folders it is given (its operands that exist), or the folder it runs
+    in, judged as written whole (_Unseen), so `grep -rl old . | xargs sed -i s/old/new/` is
+    denied in the root and allowed on src; other input (another command's output, a file
+    the guard cannot read) may name any file, anywhere: denied when the command writes it."""
     replace = next(iter(_option_values(options, "I", ("--replace",))), None)
     if replace is None and any(o == "--replace" or o.startswith("-i") for o in options):
         replace = next((o[2:] for o in options if o.startswith("-i") and o[2:]), "{}")
@@ -2518,10 +2553,14 @@ def _xargs_targets(
     elif given in ("echo", "printf"):
         printed = [w for w in upstream[1:] if not w.startswith("-")]
         items = printed[1:] if given == "printf" else printed
-    elif given in _LISTERS:  # what it lists lies below the folders it is given
+    elif fed is not None and fed[0] in ("here", "string"):  # `xargs rm <<EOF`, `<<< WORDS`
+        text = _fed_text(fed, seen)
+        items = None if text is None else _xargs_items(text, null, delimiter)
+    elif _lists_files(given, upstream[1:]):  # what it lists lies below the folders it is given
         starts = [w for w in _paths(upstream[1:]) if os.path.lexists(os.path.join(here, _home(w)))]
+        starts = starts or [os.curdir]
     if items is None and not starts:
-        starts = [os.curdir]
+        starts = [os.sep]  # names from anywhere: every memory folder may be among them
     command = list(words)
     if items is not None:
         if replace:

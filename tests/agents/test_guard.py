@@ -1157,7 +1157,13 @@ def test_an_archive_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_p
         ("xargs -a missing.txt rm", True),
         ("grep -rl old src | xargs sed -i s/old/new/", False),
         ("cd src && git ls-files | xargs sed -i s/a/b/", False),
-        ("cd src && xargs -a ../missing.txt rm", False),
+        ("cd src && xargs -a ../missing.txt rm", True),  # names from anywhere
+        ("cd src && xargs rm <<< ../.gitmem/INDEX.md", True),
+        ("cd src && xargs rm <<'EOF'\n../.gitmem/entries/a.md\nEOF", True),
+        ("cd src && sort ../memory.txt | xargs rm", True),  # lines, not what it lists
+        ("cd src && grep entries ../memory.txt | xargs rm", True),
+        ("xargs rm <<< src/a.py", False),
+        ("docker ps -q | xargs docker stop", False),  # writes no file it is given
         ("git ls-files | xargs wc -l", False),  # reads them
         ("grep -rl old . | xargs grep -n new", False),
     ],
