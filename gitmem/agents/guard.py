@@ -12,7 +12,11 @@ default `.gitmem` and every `dir` a settings source names, valid or not; deliber
 than the settings module's answer, as a guard should be):
 `entries/` and `candidates/` and everything below them, `INDEX.md`, `refused.md` and
 `allowed.md`, and the memory folder itself (removing or moving it removes the entries; the
-folders above it are not judged, so `cp notes.txt .` in the repository root stays allowed).
+folders above it are not judged, so `cp notes.txt .` in the repository root stays allowed);
+and the settings file `.gitmem.toml` at the repository's top (_SETTINGS: moving `dir` away
+from a memory folder would leave it unguarded at the next call, and the file says what
+`gitmem admit --auto` may admit).  pyproject.toml's `[tool.gitmem]` table is not guarded (an
+agent edits pyproject.toml for much else): the hooks and the server judge a change of it.
 
 How a path is judged: made absolute against the folder the tool runs in, `~` expanded, then
 resolved as the operating system would (`..`, `.`, repeated slashes and symbolic links, for the
@@ -215,6 +219,10 @@ FILE_TOOLS: Final = {
 }
 
 _PROTECTED_DIRS: Final = ("entries", "candidates")
+#: The project's settings file, at the top of the repository: it names the memory folder
+#: and what an audit may admit, so writing it could unguard the memory (a `dir` moved away
+#: from the folder it names) or let `gitmem admit --auto` admit unreviewed candidates.
+_SETTINGS: Final = ".gitmem.toml"
 _PROTECTED_FILES: Final = {
     "index.md": "INDEX.md",
     "refused.md": "refused.md",
@@ -601,6 +609,8 @@ class Guard:
         memory folder too, when it is removed (the memory goes with it)."""
         if parts is None:
             return ""
+        if self.dirs and list(parts) == [_SETTINGS]:
+            return f"the settings file {_SETTINGS}"
         for memory in self.dirs:
             own = memory.split("/")
             if len(parts) <= len(own):
@@ -712,6 +722,7 @@ class Guard:
         if _may_end(tokens, _after(tokens, "")[0], ".md"):
             return True
         names = {*_PROTECTED_DIRS, *_PROTECTED_FILES, *(m.rsplit("/", 1)[-1] for m in self.dirs)}
+        names.add(_SETTINGS)
         for target in self._protected_paths():
             if target[-1] in _PROTECTED_DIRS:
                 held = self._held(target)
@@ -829,6 +840,8 @@ class Guard:
         return Denied(f"a {kind} of {len(text):,} characters", f"it names {named}/", reason)
 
     def _protected_paths(self) -> Iterator[list[str]]:
+        if self.dirs:  # a repository whose memory the guard knows: its settings file too
+            yield [_SETTINGS]
         for memory in self.dirs:
             own = memory.split("/")
             yield from ([*own, name] for name in (*_PROTECTED_DIRS, *_PROTECTED_FILES))

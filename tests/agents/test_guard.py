@@ -867,6 +867,42 @@ def test_archives_the_guard_cannot_read_are_judged_by_their_folder(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("echo '[memory]' > .gitmem.toml", True),
+        ("printf 'dir = \"x\"\\n' >> .gitmem.toml", True),
+        ("sed -i s/docs/x/ .GITMEM.TOML", True),
+        ("rm -f .gitmem.*", True),
+        ("cd src && mv ../.gitmem.toml ../old.toml", True),
+        ("find . -name '*.toml' -delete", True),
+        ("git checkout HEAD~1 -- .gitmem.toml", True),
+        ("cat .gitmem.toml", False),
+        ("cp .gitmem.toml ../settings-backup.toml", False),
+        ("echo x > src/.gitmem.toml", False),  # not the repository's
+        ("find . -name '*.pyc' -delete", False),
+    ],
+)
+def test_the_settings_file_is_guarded(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`.gitmem.toml` names the memory folders the guard protects: an agent that rewrote its
+    `dir` left the memory folder it named unguarded at its next call, and one that set what
+    an audit may admit could admit its own candidate with `gitmem admit --auto`."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_moving_the_memory_dir_in_the_settings_is_denied_before_it_unguards(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs" / "memory" / "entries").mkdir(parents=True)
+    settings = tmp_path / ".gitmem.toml"
+    settings.write_text('[memory]\ndir = "docs/memory"\n')
+    guard = Guard(str(tmp_path), [".gitmem", "docs/memory"])
+    edit = {"file_path": str(settings), "old_string": "docs/memory", "new_string": "x"}
+    assert guard.judge_tool("Edit", edit, str(tmp_path)) is not None
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
