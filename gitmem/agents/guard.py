@@ -57,7 +57,9 @@ and these count as writes, per simple command:
   and what rsync removes: its sources with --remove-source-files, and with --delete what its
   destination holds that the source lacks (the destination itself when a source ends in `/`,
   so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`; `uniq`: its
-  second operand (the first is read), and `xxd -r`'s; `split` and `csplit`: the pieces they
+  second operand (the first is read), and `xxd -r`'s; what a sed script's `w` commands
+  write (`sed -n 'w out' in`, `s/a/b/w out`), and the typescript and logs of `script`;
+  `split` and `csplit`: the pieces they
   write, their prefix (the folder they run in when none) followed by what they add; what
   `ln` (and
   `cp -l`, `cp -s`) links to, from its own folder and the link's (a link to the memory, made
@@ -410,6 +412,8 @@ UNSEEN_ADVICE: Final = {
     "memory.",
     "download": "Download into a folder of its own, away from the memory (wget -P DIR, "
     "curl --output-dir DIR), or name the file it writes (-O FILE, -o FILE).",
+    "script": "Give the script with -e, or save it in a command of its own first, so "
+    "that the guard reads the files it writes.",
     "archive": "Extract it into a folder of its own, away from the memory (tar -C DIR, "
     "unzip -d DIR), from a file saved in a command of its own, so that the guard reads its "
     "names.",
@@ -1591,6 +1595,15 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
         name = "tar" if name in ("gtar", "bsdtar") else name
         if xargs:  # the words its input adds to the command
             yield from _xargs_targets(xargs[-1], words, fed, upstream, here, there, depth, seen)
+        if name in ("sed", "gsed"):  # the files its script's w commands write
+            written = _sed_writes(args, there, seen)
+            if written is None:  # a script it cannot read: any file, anywhere
+                why = "its -f script cannot be read, or is written earlier in the command"
+                yield _Unseen(os.sep, command="sed -f", why=why, source="script"), there, True
+            for path in written or ():
+                yield path, there, False
+        if name == "script":  # its typescript, and the logs it is told to keep
+            yield from ((path, there, False) for path in _typescripts(args))
         if name in ("cd", "pushd", "popd") and not moves:
             dest = _paths(args)
             if dest[:1] == ["-"] or (name != "cd" and not dest) or name == "popd":
@@ -2714,6 +2727,46 @@ def _archivers(name: str, args: Sequence[str], there: str) -> Iterator[tuple[str
         source, why = "archive", f"the guard reads no {name} archive"
     folder = folders[0] if folders else os.curdir
     yield _Unseen(folder, command=f"{name} {first}".strip(), why=why, source=source), there, True
+
+
+#: A sed command that writes a file: `w FILE` and `W FILE`, alone, after an address, or as
+#: the flag of `s///`; the file's name runs to the end of the line.  Read wide (a `w` inside
+#: a regular expression may be taken for one: a path judged more, never one less).
+_SED_WRITE = re.compile(r"(?:^|[;\n{}$/0-9]|[gpiImMe])\s*[wW]\s*([^\n]+)")
+#: sed's options that take a value, and script's.
+_SED_VALUED: Final = ("efl", ("--expression", "--file", "--line-length"))
+_SCRIPT_VALUED: Final = (
+    "cEIOBTmo",
+    ("--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing",
+     "--output-limit", "--logging-format"),
+)  # fmt: skip
+
+
+def _sed_writes(args: Sequence[str], cwd: str, seen: _Script) -> list[str] | None:
+    """The files a sed script writes with its w and W commands (`sed -n 'w out' in`,
+    `sed 's/a/b/w out' in`), whatever -i says: the scripts of its -e options, of the
+    files its -f options name (read when they are small regular files not written earlier
+    in the script; None for one that is not, which may write any file), or its first
+    operand when it has neither."""
+    scripts = _option_values(args, "e", ("--expression",))
+    for file in _option_values(args, "f", ("--file",)):
+        path = os.path.realpath(os.path.join(cwd, _home(file)))
+        data, _ = _read_input(path, file, MAX_PATCH) if file != "-" else (None, "")
+        if data is None or any(
+            path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written
+        ):
+            return None
+        scripts.append(os.fsdecode(data))
+    if not scripts:
+        scripts = _operands(args, *_SED_VALUED)[:1]
+    return [m.group(1).strip() for text in scripts for m in _SED_WRITE.finditer(text)]
+
+
+def _typescripts(args: Sequence[str]) -> list[str]:
+    """What `script` writes: its file operand (`typescript` when none), and its logs
+    (-O, -I, -B, -T and their long spellings)."""
+    logs = _option_values(args, "OIBT", ("--log-out", "--log-in", "--log-io", "--log-timing"))
+    return [*(_operands(args, *_SCRIPT_VALUED)[:1] or ["typescript"]), *logs]
 
 
 def _to_stdout(args: Sequence[str]) -> bool:

@@ -903,6 +903,35 @@ def test_moving_the_memory_dir_in_the_settings_is_denied_before_it_unguards(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("sed -n 'w .gitmem/INDEX.md' notes.txt", True),
+        ("sed 's/a/b/w .gitmem/entries/x.md' notes.txt", True),
+        ("sed -n -e '/x/W .gitmem/candidates/c.md' -e p notes.txt", True),
+        ("sed -n '1,5w .gitmem/refused.md' notes.txt", True),
+        ("sed -n -f write.sed notes.txt", True),  # its script, read
+        ("echo 'w notes.md' > run.sed; sed -f run.sed notes.txt", True),  # as it will be
+        ("script -q .gitmem/INDEX.md", True),
+        ("script --log-out .gitmem/entries/a.md -c make", True),
+        ("sed 's/www/x/' notes.txt", False),
+        ("sed -n '/foo/p' .gitmem/INDEX.md", False),
+        ("sed -n 'w notes.bak' .gitmem/INDEX.md", False),
+        ("sed -n -f read.sed .gitmem/INDEX.md", False),
+        ("script -q -c make build.log", False),
+        ("cd .gitmem && script -q", False),  # its typescript, in the memory folder
+    ],
+)
+def test_sed_w_and_script_write_the_files_they_name(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """A sed script's `w` commands and `script`'s typescript write files the guard did not
+    look for: `sed -n 'w .gitmem/INDEX.md' notes.txt` replaced the index."""
+    (tmp_path / "write.sed").write_text("/x/w .gitmem/entries/a.md\n")
+    (tmp_path / "read.sed").write_text("/x/p\n")
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
