@@ -49,7 +49,8 @@ and these count as writes, per simple command:
   `nvim`, `emacs`, `nano`: the files it opens, in a batch mode too), a compressor (`gzip`,
   `xz`, `bzip2`, `zstd`…, unless to the standard output): their path arguments (every one:
   for `mv` the sources are removed too, and an argument that is not a path resolves outside
-  the memory; but the file a `--reference` names, which is read, touch's and truncate's -r
+  the memory, and a value written in its option's word, `mktemp -p.gitmem/x`; but the file
+  a `--reference` names, which is read, touch's and truncate's -r
   too), `sponge` too; `cp`, `install`, `rsync`, `ln`, `scp`: their destination only (for
   `cp`, `install`, `ln` and `mv` the `-t`/`--target-directory` folder, else the last path,
   and each source under its own name there: `cp -r ../x/.gitmem .` makes the memory folder;
@@ -1530,6 +1531,21 @@ def _paths(args: Sequence[str]) -> list[str]:
     return out
 
 
+def _attached(args: Sequence[str]) -> list[str]:
+    """What may be the value of a short option written in its word (`mktemp -p.gitmem/x`,
+    `patch -o.gitmem/INDEX.md`): the rest of each cluster after each of its letters, before
+    `--`, when it looks like a path (a `/` in it, or a leading `.` or `~`: `-p1` is no
+    file in the folder it runs in)."""
+    out: list[str] = []
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("-") and not arg.startswith("--"):
+            rests = (arg[k:] for k in range(2, len(arg)) if arg[k - 1].isalpha())
+            out.extend(rest for rest in rests if "/" in rest or rest.startswith((".", "~")))
+    return out
+
+
 def bash_targets(
     command: str, cwd: str, depth: int = 0, written: list[tuple[str, str]] | None = None
 ) -> Iterator[tuple[str, str, bool]]:
@@ -1624,7 +1640,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                     *_option_values(args, "i", ("--input",)),
                     *_operands(args, *_PATCH_VALUED)[1:2],
                 ]
-            for path in _paths(args):
+            for path in [*_paths(args), *_attached(args)]:
                 if path in read:  # `touch -r REF FILE`: REF is read
                     read.remove(path)
                 else:

@@ -932,6 +932,26 @@ def test_sed_w_and_script_write_the_files_they_name(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("mktemp -p.gitmem/entries", True),
+        ("patch -o.gitmem/INDEX.md notes.txt fix.diff", True),
+        ("patch -r.gitmem/entries/x.rej -p1 -i src.diff src/a.py", True),
+        ("touch -r.gitmem/INDEX.md notes.txt", False),  # the reference, read
+        ("sed -i.bak s/a/b/ src/a.py", False),
+        ("mktemp -psrc", False),
+    ],
+)
+def test_a_value_written_in_its_option_s_word_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`mktemp -p.gitmem/entries` and `patch -o.gitmem/INDEX.md` wrote where the value
+    attached to the option said, and the guard, which dropped every word that began with
+    `-`, let them."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("split -l 10 notes.txt .gitmem/entries/part", True),
         ("split -a 1 notes.txt .gitmem/INDEX.m", True),  # its fourth piece is INDEX.md
         ("split --additional-suffix=.md -n 3 notes.txt .gitmem/candidates/", True),
