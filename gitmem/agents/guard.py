@@ -171,7 +171,8 @@ and these count as writes, per simple command:
   its input is redirected from, of `cat FILE |`, `echo`/`printf WORDS |`; after
   `find START … |`, what find finds, as its -exec is judged; after a command listing files
   (ls, `grep -l`, `git ls-files`…), names below the folders it is given, or the folder it
-  runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root; after
+  runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root (GNU
+  parallel's, after `:::` or `::::` too, _parallel); after
   any other command, or from a file it cannot read, any name: denied when the command
   writes the names it is given); a glob
   (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
@@ -1707,6 +1708,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield from _downloaded(name, args, named, there)
         elif name in _OTHER_ARCHIVERS:
             yield from _archivers(name, args, there)
+        elif name == "parallel":
+            yield from _parallel(args, fed, upstream, here, there, depth, seen)
         elif name == "find":
             starts, deleted, runs = _found(args)
             for start in starts if deleted is not None else ():
@@ -2629,6 +2632,64 @@ def _xargs_targets(
         else:
             runs_it = f"xargs {os.path.basename(command[0])}"
             yield _Unseen(target, command=runs_it, why=why, source="input"), where, True
+
+
+#: GNU parallel's options that take a value (the next word), short and long, and those
+#: whose value is a file or folder it writes.
+_PARALLEL_VALUED: Final = (
+    "aSjPnNLdEIsCl",
+    ("--arg-file", "--sshlogin", "--jobs", "--max-args", "--max-lines", "--delimiter",
+     "--eof", "--colsep", "--results", "--res", "--joblog", "--tmpdir", "--workdir", "--wd",
+     "--retries", "--timeout", "--delay", "--tagstring", "--basefile", "--return",
+     "--max-procs", "--memfree", "--load", "--sshloginfile", "--output-as-files"),
+)  # fmt: skip
+_PARALLEL_WRITES: Final = ("--results", "--res", "--joblog")
+_PARALLEL_SOURCES: Final = (":::", "::::", ":::+", "::::+")
+
+
+def _parallel(
+    args: Sequence[str],
+    fed: _Fed,
+    upstream: Sequence[str],
+    here: str,
+    there: str,
+    depth: int,
+    seen: _Script,
+) -> Iterator[tuple[str, str, bool]]:
+    """What GNU parallel's command writes with the arguments it is given, judged as xargs's
+    (_xargs_targets): after `:::`, the words that follow; after `::::`, the lines of the
+    file; else its standard input; `{}` where the command names it, else appended; and the
+    files and folders its --results and --joblog write."""
+    i = 0
+    options: list[str] = []
+    short, long = _PARALLEL_VALUED
+    while i < len(args) and args[i].startswith("-") and args[i] not in _PARALLEL_SOURCES:
+        word = args[i]
+        takes = (word in long) or (len(word) == 2 and word[1:] in short)
+        options.extend(args[i : i + 1 + takes])
+        i += 1 + takes
+    end = next((j for j in range(i, len(args)) if args[j] in _PARALLEL_SOURCES), len(args))
+    command, rest = list(args[i:end]), list(args[end:])
+    for path in _option_values(options, "", _PARALLEL_WRITES):
+        yield path, there, False
+    if not command:
+        return
+    given: list[str] = ["-I", "{}"] if any("{}" in w for w in command) else []
+    words: list[str] = []
+    files: list[str] = [*_option_values(options, "a", ("--arg-file",))]
+    kind = ""
+    for word in rest:
+        if word in _PARALLEL_SOURCES:
+            kind = word.rstrip("+")
+        elif kind == "::::":
+            files.append(word)
+        else:
+            words.append(word)
+    if files:
+        given += ["-a", files[-1]]
+    elif rest:
+        fed, upstream = ("string", shlex.join(words)), []
+    yield from _xargs_targets(given, command, fed, upstream, here, there, depth, seen)
 
 
 def _xargs_items(text: str, null: bool, delimiter: Sequence[str]) -> list[str] | None:

@@ -1266,6 +1266,35 @@ def test_the_names_xargs_is_given_are_judged(tmp_path: Path, command: str, denie
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("parallel rm ::: .gitmem/entries/a.md", True),
+        ("parallel -j 4 sed -i s/a/b/ {} ::: notes.md .gitmem/INDEX.md", True),
+        ("parallel rm :::: memory.txt", True),
+        ("find .gitmem -name '*.md' | parallel rm", True),
+        ("git ls-files | parallel sed -i s/a/b/", True),
+        ("parallel --joblog .gitmem/INDEX.md echo ::: a", True),
+        ("parallel rm ::: notes.md src/a.py", False),
+        ("parallel gzip -k ::: src/a.py src/b.py", False),
+        ("parallel rm :::: source.txt", False),
+        ("find . -name '*.pyc' | parallel rm", False),
+        ("parallel echo ::: .gitmem/INDEX.md", False),
+    ],
+)
+def test_what_gnu_parallel_runs_is_judged_as_xargs_is(
+    tmp_path: Path, command: str, denied: bool
+) -> None:
+    """GNU parallel runs its command on the words after `:::`, the lines of a `::::` file or
+    its input, as xargs does: the guard did not know it."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "memory.txt").write_text(".gitmem/entries/a.md\n")
+    (tmp_path / "source.txt").write_text("src/a.py\n")
+    guard = Guard(str(tmp_path), [".gitmem"])
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
 def test_names_from_a_command_s_output_are_denied_with_what_to_do(
     guard: Guard, tmp_path: Path
 ) -> None:
