@@ -84,11 +84,12 @@ and these count as writes, per simple command:
   spellings of each): the file or folder the option names (for `unzip` and `tar` without
   one, the folder they run in), and there the files their archive names (_extracted: read
   from its file, tar's from the standard input too; tar's `--strip-components` taken off,
-  an absolute name made relative as tar does, what a link member links to); an archive the
-  guard cannot read (a pipe, `git archive | tar x`, a file missing, written earlier in the
-  same command or compressed and over MAX_ARCHIVE, a format Python does not read, names
-  tar's --transform rewrites) is judged as a patch it cannot read, its folder as written
-  whole, so that `git archive HEAD | tar x -C ../export` passes;
+  an absolute name made relative as tar does, what a link member links to, a `\\` in a zip
+  member's name as a `/` too; `python -m zipfile -e` and `-m tarfile -e` as unzip and tar);
+  an archive the guard cannot read (a pipe, `git archive | tar x`, a file missing, written
+  earlier in the same command or compressed and over MAX_ARCHIVE, a format Python does not
+  read, names tar's --transform rewrites) is judged as a patch it cannot read, its folder
+  as written whole, so that `git archive HEAD | tar x -C ../export` passes;
 - `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
   below), a `{}` they write or remove judged as what -delete removes; a starting point that
@@ -1710,6 +1711,11 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
             yield from _archivers(name, args, there)
         elif name == "parallel":
             yield from _parallel(args, fed, upstream, here, there, depth, seen)
+        elif name.startswith("python") and (extract := _python_extracts(args)) is not None:
+            kind, archive, folder = extract  # `python -m zipfile -e A DIR`: as unzip, tar
+            yield folder, there, False
+            given = [archive] if kind == "unzip" else ["-x", "-f", archive]
+            yield from _extracted(kind, given, folder, fed, here, there, seen)
         elif name == "find":
             starts, deleted, runs = _found(args)
             for start in starts if deleted is not None else ():
@@ -2461,7 +2467,13 @@ def _extracted(
         yield unseen(why)
         return
     for member, link, hard in members:
-        for each in _stripped(member.lstrip("/"), strip) if strip else [member.lstrip("/")]:
+        # unzip takes a `\` in a name made on Windows for a folder's `/`
+        named = {member, member.replace("\\", "/")} if name == "unzip" else {member}
+        for each in (
+            each
+            for one in sorted(named)
+            for each in (_stripped(one.lstrip("/"), strip) if strip else [one.lstrip("/")])
+        ):
             written = os.path.basename(each) if junk else each  # unzip -j: the names alone
             yield (written if folder == os.curdir else os.path.join(folder, written)), there, False
             if link:  # a symbolic link's target from its folder, a hard link's from the top
@@ -2757,6 +2769,24 @@ def _downloaded(
 #: Archivers whose archives the guard does not read (Python reads no cpio, 7z or rar), and
 #: ar, whose members are names without folders.
 _OTHER_ARCHIVERS: Final = {"cpio", "7z", "7za", "7zr", "7zz", "unrar", "ar"}
+
+
+def _python_extracts(args: Sequence[str]) -> tuple[str, str, str] | None:
+    """What `python -m zipfile -e ARCHIVE DIR` and `python -m tarfile -e ARCHIVE [DIR]`
+    extract, as (the archiver they act as, the archive, the folder); None for another
+    python command."""
+    if "-m" not in args:
+        return None
+    module = args.index("-m") + 1
+    rest = list(args[module + 1 :])
+    kind = {"zipfile": "unzip", "tarfile": "tar"}.get(args[module] if module < len(args) else "")
+    flag = next((w for w in rest if w in ("-e", "--extract")), None)
+    if kind is None or flag is None:
+        return None
+    operands = [w for w in rest[rest.index(flag) + 1 :] if not w.startswith("-")]
+    if not operands:
+        return None
+    return kind, operands[0], (operands[1:2] or [os.curdir])[0]
 
 
 def _archivers(name: str, args: Sequence[str], there: str) -> Iterator[tuple[str, str, bool]]:

@@ -1149,7 +1149,8 @@ def test_a_patch_in_a_here_document_is_read(tmp_path: Path, command: str, denied
 def _archives(root: Path) -> None:
     """Archives at root, made with Python's tarfile and zipfile as tar and zip make them: of
     an entry (memory.tar, memory.zip), of a source file (source.tgz, source.zip), of an entry
-    one folder down (deep.tgz: top/.gitmem/…), and of a link to entries/ (link.tar)."""
+    one folder down (deep.tgz: top/.gitmem/…), of a link to entries/ (link.tar), and one
+    made on Windows (windows.zip)."""
     (root / "a.md").write_text("a\n")
     with tarfile.open(root / "memory.tar", "w") as archive:
         archive.add(root / "a.md", ".gitmem/entries/a.md")
@@ -1165,6 +1166,10 @@ def _archives(root: Path) -> None:
         archive.writestr(".gitmem/candidates/c.md", "c\n")
     with zipfile.ZipFile(root / "source.zip", "w") as archive:
         archive.writestr("src/b.py", "b\n")
+    with zipfile.ZipFile(root / "windows.zip", "w") as archive:
+        made = zipfile.ZipInfo(".gitmem\\entries\\w.md")
+        made.create_system = 0  # on Windows, whose `\\` unzip reads as a `/`
+        archive.writestr(made, "w\n")
 
 
 @pytest.mark.parametrize(
@@ -1194,6 +1199,12 @@ def _archives(root: Path) -> None:
         ("unzip -p memory.zip .gitmem/candidates/c.md", False),
         ("unzip memory.zip -d ../export", False),
         ("unzip -j memory.zip", False),  # c.md in the root
+        ("python3 -m zipfile -e memory.zip .", True),
+        ("python -m tarfile -e memory.tar", True),
+        ("python3 -m tarfile --extract deep.tgz", False),
+        ("python3 -m zipfile -e memory.zip ../export", False),
+        ("python3 -m zipfile -l memory.zip", False),
+        ("unzip windows.zip", True),  # a `\\` in its names is a folder's `/`
     ],
 )
 def test_the_files_an_archive_names_are_judged(tmp_path: Path, command: str, denied: bool) -> None:
