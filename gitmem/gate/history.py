@@ -266,7 +266,15 @@ def check_range(
     if ".." not in spec or "..." in spec:
         raise UsageError(f"--range {spec!r}: write A..B (two revisions)")
     left, right = spec.split("..", 1)
-    old = store.resolve(left or "HEAD")
+    if not left.strip():
+        # git reads `..B` as HEAD..B, and A is the trusted base: `$BASE..$HEAD` with BASE
+        # never set (a CI variable) judged HEAD..HEAD, no commit at all, and passed without a
+        # word. An empty B stays git's HEAD: the base, the one that matters, is named.
+        raise UsageError(
+            f"--range {spec!r} names no base: write A..B with A the trusted base, whose "
+            "settings judge the commits up to B (a variable left empty?)"
+        )
+    old = store.resolve(left)
     new = store.resolve(right or "HEAD")
     if old is None or new is None:
         missing = left if old is None else right

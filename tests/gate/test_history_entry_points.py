@@ -117,6 +117,8 @@ def test_a_local_branch_is_what_its_name_means_before_a_remotes(
     [
         ("main", "write A..B"),
         ("main...HEAD", "write A..B"),
+        ("..main", "names no base"),
+        (" ..HEAD", "names no base"),
         ("gone-left..main", "'gone-left' is not a commit here"),
         ("main..gone-right", "'gone-right' is not a commit here"),
     ],
