@@ -271,10 +271,10 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
 
 
 @click.command("harvest")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
 @FORMAT
-def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
+def harvest(paths: tuple[str, ...], dry_run: bool, fmt: str) -> int:
     """Propose `mistake` candidates for gaps that audits keep finding.
 
     Reads audit verdict files (or folders of them): a '## Verdict — VALID' or '## Verdict —
@@ -293,7 +293,15 @@ def harvest(paths: tuple[Path, ...], dry_run: bool, fmt: str) -> int:
     from gitmem.curate import harvest as harvest_mod
     from gitmem.model.problem import shown_lines
 
-    result = harvest_mod.harvest(command_workspace(), list(paths), dry_run=dry_run)
+    # An empty PATH (a variable never set) names nothing; as a Path it was the current
+    # folder, and every Markdown file of the repository was harvested as a verdict
+    if any(not path for path in paths):
+        raise click.UsageError(
+            "an empty PATH names no file: name the audit verdict files (or folders of them)"
+        )
+    result = harvest_mod.harvest(
+        command_workspace(), [Path(path) for path in paths], dry_run=dry_run
+    )
     if fmt == "json":
         _echo(
             json.dumps(

@@ -263,6 +263,15 @@ def test_no_paths_is_a_usage_error(audits: Path) -> None:
     assert result.exit_code == 2 and "name the audit verdict files" in result.output
 
 
+def test_an_empty_path_is_a_usage_error_not_the_current_folder(audits: Path) -> None:
+    """An empty PATH (`gitmem harvest "$AUDITS"` with the variable never set) was read as the
+    current folder: every Markdown file of the repository harvested, its audits proposed."""
+    result = run(audits, "harvest", "")
+    assert result.exit_code == 2, result.output
+    assert "an empty PATH names no file" in result.output
+    assert branches(audits) == []
+
+
 def review(repo: Path, *paths: str) -> dict[str, object]:
     result = run(repo, "harvest", *paths, "--format", "json")
     due: dict[str, object] = json.loads(result.output)["review_due"]
