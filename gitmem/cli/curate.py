@@ -42,13 +42,13 @@ def import_() -> None:
 @click.option(
     "--from",
     "from_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
     help="A Claude Code folder to read (default: this repository's .claude/); e.g. ~/.claude "
     "for user-level agent memory and this repository's auto memory, or one memory folder.",
 )
 @click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
 @FORMAT
-def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
+def import_claude(from_dir: str | None, dry_run: bool, fmt: str) -> int:
     """Lift Claude Code memory into `method` candidates, once.
 
     Reads .claude/agent-memory/<agent>/MEMORY.md (each top-level item, with the note it links),
@@ -61,9 +61,16 @@ def import_claude(from_dir: Path | None, dry_run: bool, fmt: str) -> int:
 
     from gitmem.curate import importer
 
+    if from_dir == "":
+        # a variable never set: as a Path it was the current folder, whose MEMORY.md (the one
+        # `gitmem export agents` writes) was lifted into candidates as Claude Code's
+        raise click.UsageError(
+            "--from '' names no folder: name a Claude Code folder, or leave --from out for "
+            "this repository's .claude/"
+        )
     ws = command_workspace()
     report = importer.import_claude(
-        ws, from_dir.expanduser() if from_dir else None, dry_run=dry_run
+        ws, Path(from_dir).expanduser() if from_dir is not None else None, dry_run=dry_run
     )
     if fmt == "json":
         _echo(

@@ -207,6 +207,18 @@ def test_missing_from_folder_is_a_usage_error(memory: Path) -> None:
     assert "no such folder" in result.output and "Traceback" not in result.output
 
 
+def test_an_empty_from_is_a_usage_error_not_the_current_folder(memory: Path) -> None:
+    """`--from "$CLAUDE_DIR"` with the variable never set was read as the current folder: a
+    MEMORY.md at the repository's root (the file `gitmem export agents` writes) was lifted
+    into candidates as if it were Claude Code's."""
+    (memory / "MEMORY.md").write_text("- Retry payments with idempotency keys\n")
+    refs = git(memory, "for-each-ref")
+    result = run(memory, "import", "claude", "--from", "")
+    assert result.exit_code == 2, result.output
+    assert "--from '' names no folder" in result.output
+    assert git(memory, "for-each-ref") == refs
+
+
 def test_hostile_files_are_skipped_with_a_note(memory: Path) -> None:
     folder = memory / ".claude" / "agent-memory" / "fuzzer"
     folder.mkdir(parents=True)
