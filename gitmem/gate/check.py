@@ -41,7 +41,7 @@ from gitmem.repo.snapshot import (
     WorktreeSnapshot,
 )
 from gitmem.repo.store import Store
-from gitmem.repo.workspace import Workspace, settings_from
+from gitmem.repo.workspace import Workspace, require_memory_folder, settings_from
 from gitmem.settings.policy import ENFORCE, MODES, WARN
 
 #: The rules that fail a gate in warn mode too. A secret that reaches a server is there for
@@ -103,8 +103,10 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     outside = [p for p, rel in located.items() if rel is None]
     rel_paths = [rel for rel in located.values() if rel is not None]
     if not paths:
-        if snapshot.kind(ws.dir) == MISSING:  # no memory yet: nothing to judge
+        kind = snapshot.kind(ws.dir)
+        if kind == MISSING:  # no memory yet: nothing to judge
             return Report([], 0, list(ws.settings.warnings))
+        require_memory_folder(ws, kind)
         rel_paths = [ws.dir]
     for path in rel_paths:
         if snapshot.kind(path) == MISSING:

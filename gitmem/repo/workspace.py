@@ -125,6 +125,25 @@ def _text(snapshot: Snapshot, name: str) -> str | None:
 _NOT_A_FILE = {SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "not a regular file"}
 
 
+#: what stands where the memory folder belongs, when it is not a folder
+_NOT_A_FOLDER = {FILE: "a file", SYMLINK: "a symbolic link", OTHER: "a special file"}
+
+
+def require_memory_folder(ws: Workspace, kind: str) -> None:
+    """Refuse (UsageError) a working tree whose memory folder is not one: kind is what the
+    snapshot says stands at its path. A file there was judged as an entry (`FRONT-MATTER has
+    no front matter`), a link to a folder as one too (`SYMLINK ... a memory entry must be a
+    file`), and a link was written through: gitmem reads and writes the folder itself, as
+    git commits it, never where a link leads (a clone's link may lead out of the
+    repository)."""
+    if kind in _NOT_A_FOLDER:
+        raise UsageError(
+            f"{ws.dir} is {_NOT_A_FOLDER[kind]}, where the memory folder belongs: move it "
+            "away and run `gitmem init` to create the folder (or name another folder with "
+            "memory.dir in .gitmem.toml)"
+        )
+
+
 def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
     """.gitmem.toml's text, or why it is not read: a symbolic link (never followed, so a
     clone's link cannot point gitmem at a file outside the repository), a folder, a special

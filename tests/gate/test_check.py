@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,28 @@ def test_a_fifo_is_refused_without_blocking_the_check(repo: Path) -> None:
     (repo / ".gitmem/candidates").mkdir(parents=True)
     os.mkfifo(repo / CANDIDATE)
     assert "not a regular file" in one_problem(run(repo, "check"), "LAYOUT")
+
+
+@pytest.mark.parametrize("kind", ["a file", "a symbolic link", "a special file"])
+def test_a_memory_folder_that_is_no_folder_is_named_as_such(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    """A file at .gitmem was judged as an entry (`.gitmem:1: FRONT-MATTER has no front
+    matter`), a link to a folder as one (`SYMLINK ... a memory entry must be a file`): the
+    rule named was not what is wrong, and neither said what to do."""
+    folder = repo / ".gitmem"
+    shutil.rmtree(folder, ignore_errors=True)
+    if kind == "a file":
+        folder.write_text("notes\n")
+    elif kind == "a symbolic link":
+        (tmp_path / "elsewhere").mkdir()
+        folder.symlink_to(tmp_path / "elsewhere")
+    else:
+        os.mkfifo(folder)
+    result = run(repo, "check")
+    assert result.exit_code == 2, result.output
+    assert f"gitmem: .gitmem is {kind}, where the memory folder belongs" in result.output
+    assert "FRONT-MATTER" not in result.output and "Traceback" not in result.output
 
 
 def test_a_file_swapped_for_a_symlink_or_fifo_after_its_look_is_not_read(repo: Path) -> None:
