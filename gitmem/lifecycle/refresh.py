@@ -18,8 +18,9 @@ from gitmem.lifecycle.candidates import review
 from gitmem.model.names import entry_place
 from gitmem.repo import gitcli
 from gitmem.repo.atomic import remove_temporaries_of
+from gitmem.repo.snapshot import MISSING, WorktreeSnapshot
 from gitmem.repo.store import atomic_write
-from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import Workspace, require_memory_folder
 
 GITIGNORE = "CANDIDATES.md\n"
 #: A temporary file of INDEX.md or CANDIDATES.md this many seconds old belongs to no live
@@ -92,8 +93,12 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
         raise UsageError("a bare repository has no working tree: nothing to regenerate")
     folder = root / ws.dir
     out = Refreshed()
-    if not folder.is_dir():
+    # looked at, not followed: a link there had the files written where it led, and a file
+    # there was "up to date"
+    kind = WorktreeSnapshot(root).kind(ws.dir)
+    if kind == MISSING:  # no memory here yet: nothing to regenerate
         return out
+    require_memory_folder(ws, kind)
     index_path = folder / "INDEX.md"
     if not check_only:
         # a run killed between writing a file's temporary and renaming it left the temporary

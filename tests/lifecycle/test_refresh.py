@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -76,6 +77,27 @@ def test_a_folder_where_a_generated_file_belongs_is_named(memory: Path, name: st
     assert result.exit_code == 2, result.output
     assert f".gitmem/{name} is a folder: gitmem writes a file there" in result.output
     assert target.is_dir() and not list((memory / ".gitmem").glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("kind", ["a file", "a symbolic link"])
+def test_a_memory_folder_that_is_no_folder_is_named(
+    memory: Path, tmp_path: Path, kind: str
+) -> None:
+    """A file at .gitmem had `gitmem index` say "indexes up to date" and `--check` pass; a
+    link to a folder elsewhere had INDEX.md and CANDIDATES.md written where it led, outside
+    the repository."""
+    shutil.rmtree(memory / ".gitmem")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if kind == "a file":
+        (memory / ".gitmem").write_text("notes\n")
+    else:
+        (memory / ".gitmem").symlink_to(elsewhere)
+    for args in (["index"], ["index", "--check"]):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert f".gitmem is {kind}, where the memory folder belongs" in result.output
+    assert list(elsewhere.iterdir()) == []
 
 
 @pytest.mark.parametrize(
