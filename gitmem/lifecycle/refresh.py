@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem.errors import UsageError
+from gitmem.gate.rules import shown
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
 from gitmem.model.names import entry_place
@@ -38,11 +39,15 @@ class Refreshed:
 
 
 def candidates_text(ws: Workspace) -> str:
+    """CANDIDATES.md's text. A branch's name is anyone's bytes (a push, then a fetch): one
+    that is not UTF-8 is written with its bytes escaped (`caf\\xe9`), as `gitmem check` names
+    such a file; as it was, every `gitmem index` and post-checkout refresh ended in an
+    unexpected UnicodeEncodeError."""
     lines = []
     for item in review(ws):
         state = "valid" if not item.errors else f"{len(item.errors)} problem(s)"
-        branch = item.candidate.branch
-        lines.append(f"- [{item.candidate.id}] {state} — {item.title} (branch {branch})")
+        name, branch = shown(item.candidate.id), shown(item.candidate.branch)
+        lines.append(f"- [{name}] {state} — {item.title} (branch {branch})")
     if not lines:
         return CANDIDATES_HEADER + "\nNo pending candidates.\n"
     return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"

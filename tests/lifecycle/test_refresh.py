@@ -100,6 +100,17 @@ def test_a_memory_folder_that_is_no_folder_is_named(
     assert list(elsewhere.iterdir()) == []
 
 
+def test_a_candidate_branch_named_in_another_encoding_is_listed_escaped(memory: Path) -> None:
+    """A branch gitmem/caf\\xe9 (a name in Latin-1, fetched from anyone's push) ended every
+    `gitmem index`, and the refresh of every post-checkout hook, in an unexpected
+    UnicodeEncodeError writing CANDIDATES.md (exit 3)."""
+    git(memory, "update-ref", os.fsdecode(b"refs/heads/gitmem/caf\xe9"), "HEAD")
+    result = run(memory, "index")
+    assert result.exit_code == 0, result.output
+    listed = (memory / ".gitmem" / "CANDIDATES.md").read_text(encoding="utf-8")
+    assert "- [caf\\xe9] 1 problem(s)" in listed and "(branch gitmem/caf\\xe9)" in listed
+
+
 @pytest.mark.parametrize(
     "command",
     [["candidates"], ["candidates", "--format", "json"], ["index"], ["admit", "{id}"],
