@@ -1006,13 +1006,20 @@ class Store:
     def run_git(
         self, *args: str, check: bool = True, input: str | None = None
     ) -> subprocess.CompletedProcess[str]:
-        """A user-facing git action (push with the user's credentials) in this repository."""
+        """A user-facing git action (push with the user's credentials) in this repository.
+
+        Its output is decoded as Python decodes a file name (PEP 383): a path that is not
+        UTF-8 (a file named in Latin-1 that anyone can commit) or a remote's message in
+        another encoding comes back with its bytes as lone surrogates, which the callers
+        escape where they print; strictly decoded, `gitmem index` listing such an entry
+        ended in an unexpected UnicodeDecodeError."""
         cwd = self.workdir or self.git_dir
         done = subprocess.run(
             ["git", *args],
             cwd=cwd,
             capture_output=True,
             text=True,
+            errors="surrogateescape",
             env=clean_git_env(self.pinned),
             input=input,
             check=False,

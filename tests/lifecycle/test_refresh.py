@@ -111,6 +111,21 @@ def test_a_candidate_branch_named_in_another_encoding_is_listed_escaped(memory: 
     assert "- [caf\\xe9] 1 problem(s)" in listed and "(branch gitmem/caf\\xe9)" in listed
 
 
+@pytest.mark.parametrize("args", [["index"], ["index", "--check"]])
+def test_an_entry_file_named_in_another_encoding_is_no_unexpected_error(
+    memory: Path, args: list[str]
+) -> None:
+    """An entry file named in Latin-1 (committed by anyone) ended `gitmem index` in an
+    unexpected UnicodeDecodeError reading git's list of the staged entries (exit 3)."""
+    entry = memory / ".gitmem" / "entries" / "decision" / os.fsdecode(b"caf\xe9.md")
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_text("notes\n")
+    git(memory, "add", "-A")
+    result = run(memory, *args)
+    assert result.exit_code in (0, 1), result.output
+    assert "unexpected error" not in result.output
+
+
 @pytest.mark.parametrize(
     "command",
     [["candidates"], ["candidates", "--format", "json"], ["index"], ["admit", "{id}"],
