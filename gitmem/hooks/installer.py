@@ -39,6 +39,7 @@ The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relati
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -109,12 +110,23 @@ def is_gitmem_hook(path: Path) -> bool:
 
 def _marked(path: Path, mark: bytes) -> bool:
     """Whether a line near the top of the file at path starts with mark (False: unreadable)."""
+    head = _read_hook(path, _MARKER_WINDOW)
+    return head is not None and any(line.strip().startswith(mark) for line in head.splitlines())
+
+
+def _read_hook(path: Path, limit: int = -1) -> bytes | None:
+    """The bytes of the hook at path (at most limit of them), through a link as git runs
+    it; None when it cannot be read or is no regular file. A named pipe at a hook's place
+    was opened to look for gitmem's marker, and install and uninstall waited for good for a
+    writer: it is opened without waiting (O_NONBLOCK) and judged by what it is."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(_MARKER_WINDOW)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
-        return False
-    return any(line.strip().startswith(mark) for line in head.splitlines())
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        return handle.read(limit)
 
 
 def hooks_dir(repo_path: Path, pinned: PinnedRepository | None = None) -> Path:
@@ -270,6 +282,11 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
         legacy = folder / (name + FRAMEWORK_SUFFIX)
         if path.is_dir() and not path.is_symlink():
             problems.append(f"{path} is a folder, not a hook: move it away and install again")
+        elif not path.is_symlink() and not path.is_file():
+            problems.append(
+                f"{path} is a special file (a named pipe, a socket or a device), not a hook: "
+                "move it away and install again"
+            )
         elif is_framework_hook(path) and path not in tracked:
             if os.path.lexists(legacy) and not is_gitmem_hook(legacy):
                 problems.append(
@@ -302,10 +319,8 @@ def _managed_by_husky(folder: Path) -> bool:
 
 def _already_runs_gitmem(path: Path, name: str) -> bool:
     """A user's own hook that calls `gitmem hook NAME` itself needs no chaining."""
-    try:
-        return f"gitmem hook {name}".encode() in path.read_bytes()
-    except OSError:
-        return False
+    text = _read_hook(path)
+    return text is not None and f"gitmem hook {name}".encode() in text
 
 
 def _tracked(git: GitIn, paths: list[Path]) -> set[Path]:

@@ -306,6 +306,32 @@ def test_install_refuses_when_the_chained_name_is_taken_and_changes_nothing(
     assert (repo / ".git" / "config").read_bytes() == config
 
 
+def test_a_fifo_where_a_hook_belongs_is_named_without_waiting_on_it(repo: Path) -> None:
+    """Looking for gitmem's marker, install and uninstall opened a named pipe at a hook's
+    place to read it, and waited for a writer that never came: both hung for good."""
+    fifo = repo / ".git" / "hooks" / "post-merge"
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)
+    for args in (["hooks", "install"], ["hooks", "uninstall"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "gitmem", *args],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert "Traceback" not in done.stderr and "unexpected" not in done.stderr
+        if args[-1] == "install":
+            assert done.returncode == 1, done.stdout + done.stderr
+            assert f"{fifo} is a special file" in done.stderr
+            assert not (fifo.parent / "pre-commit").exists()  # nothing was installed
+        else:
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "post-merge: not gitmem's, left alone" in done.stdout
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
 def test_a_tracked_hook_is_never_renamed_but_one_calling_gitmem_is_kept(repo: Path) -> None:
     git(repo, "config", "core.hooksPath", ".githooks")
     shared = repo / ".githooks" / "pre-push"
