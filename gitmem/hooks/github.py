@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from importlib import metadata, resources
@@ -205,6 +206,16 @@ def install_workflows(
     if branch is None:
         branch = _memory_branch(root, pinned)
     folder = root / FOLDER
+    # a file on the way had each workflow kept as one that "cannot be read" (exit 0, none
+    # installed), and --force end in an unexpected FileExistsError making the folder
+    for part in (folder.parent, folder):
+        if os.path.lexists(part) and not part.is_dir():
+            shown = part.relative_to(root).as_posix()
+            what = "a file" if part.is_file() else "not a folder"
+            raise UsageError(
+                f"{shown} is {what}, where the workflows go ({FOLDER.as_posix()}/): move it "
+                "away, then run again"
+            )
     # a killed run's temporary beside a workflow, untracked where `git add -A` commits it
     remove_temporaries_of((folder / name for name in names), ABANDONED_AGE)
     lines: list[str] = []

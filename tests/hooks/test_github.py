@@ -411,6 +411,21 @@ def test_an_edited_workflow_is_kept_unless_forced(repo: Path) -> None:
     assert path.read_text() == github.render("gitmem-check.yml")
 
 
+@pytest.mark.parametrize("where", [".github", ".github/workflows"])
+def test_a_file_where_the_workflows_folder_belongs_is_named(repo: Path, where: str) -> None:
+    """With a file at .github/workflows, init --github kept every workflow as one that
+    "cannot be read", exit 0 with none installed, and --force ended in an unexpected
+    FileExistsError (exit 3)."""
+    from gitmem.errors import UsageError
+
+    (repo / where).parent.mkdir(parents=True, exist_ok=True)
+    (repo / where).write_text("notes\n")
+    for force in (False, True):
+        with pytest.raises(UsageError, match=f"{where} is a file, where the workflows go"):
+            github.install_workflows(repo, force=force)
+    assert (repo / where).read_text() == "notes\n"
+
+
 def test_a_file_written_by_an_older_gitmem_is_updated(repo: Path) -> None:
     folder = repo / ".github" / "workflows"
     folder.mkdir(parents=True)
