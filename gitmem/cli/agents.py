@@ -184,6 +184,22 @@ def _write_output(path: Path, given: str, text: str, root: Path, managed: list[P
         # file, untracked in the working tree
         remove_temporaries_of([path], TEMPORARY_AGE)
     except OSError as exc:
+        blocker = _file_on_the_way(root, given)
+        if blocker is not None:
+            # the system says "File exists" (or "Not a directory") of the folder it could not
+            # make, which named no file the user could find
+            raise UsageError(
+                f"-o {given}: cannot write it: {blocker} is a file, not a folder: move it "
+                "away, or choose another path"
+            ) from None
         raise UsageError(
             f"-o {given}: cannot write it: {exc.strerror or exc}: choose a path you can write to"
         ) from None
+
+
+def _file_on_the_way(root: Path, given: str) -> str | None:
+    """The first folder of the output's path, as given, that is something else (a file)."""
+    for parent in reversed(Path(given).parents):
+        if parent != Path(".") and os.path.lexists(root / parent) and not (root / parent).is_dir():
+            return parent.as_posix()
+    return None

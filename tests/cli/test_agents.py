@@ -45,11 +45,26 @@ def test_an_output_the_system_will_not_write_is_named_with_its_reason(memory: Pa
     below = run(memory, "export", "agents", "-o", "README.md/MEMORY.md")
     assert below.exit_code == 2, below.output
     assert "-o README.md/MEMORY.md: cannot write it: " in below.output
-    assert "choose a path you can write to" in below.output
+    assert "README.md is a file, not a folder: move it away" in below.output
     assert "unexpected" not in folder.output + below.output
     assert sorted(p.name for p in (memory / "docs").iterdir()) == ["keep.md"]
     assert (memory / "README.md").read_text() == "# project\n"
     assert git(memory, "status", "--porcelain", "--untracked-files=all") == "?? docs/keep.md\n"
+
+
+def test_a_file_on_the_way_to_the_output_is_named(memory: Path) -> None:
+    """With a file at .claude, `gitmem export claude` said "cannot write it: File exists":
+    the system's word for the folder it could not make, which sent the user looking at
+    .claude/gitmem-memory.md, a file that is not there."""
+    (memory / ".claude").write_text("notes\n")
+    result = run(memory, "export", "claude")
+    assert result.exit_code == 2, result.output
+    assert (
+        "-o .claude/gitmem-memory.md: cannot write it: .claude is a file, not a folder"
+        in result.output
+    )
+    assert "File exists" not in result.output
+    assert (memory / ".claude").read_text() == "notes\n"
 
 
 def test_an_empty_output_is_refused_not_taken_for_the_default(memory: Path) -> None:
