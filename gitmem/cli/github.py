@@ -46,8 +46,17 @@ def _event() -> tuple[str, dict[str, Any]]:
         )
     name = os.environ.get("GITHUB_EVENT_NAME", "")
     path = os.environ.get("GITHUB_EVENT_PATH", "")
-    if not name or not path:
-        raise UsageError("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set: run in a workflow")
+    unset = [
+        var
+        for var, value in (("GITHUB_EVENT_NAME", name), ("GITHUB_EVENT_PATH", path))
+        if not value
+    ]
+    if unset:
+        # named one by one: "both are not set" sent a person to check the one that was fine
+        raise UsageError(
+            f"{' and '.join(unset)} {'is' if len(unset) == 1 else 'are'} not set: GitHub "
+            "Actions sets both for a workflow's steps; run the step in a workflow"
+        )
     try:
         event = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

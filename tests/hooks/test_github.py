@@ -2084,6 +2084,24 @@ def test_a_step_run_outside_a_workflow_is_refused_and_moves_nothing(
     assert git(memory, "symbolic-ref", "--short", "HEAD").strip() == "main"
 
 
+@pytest.mark.parametrize("unset", ["GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH"])
+def test_a_step_names_the_one_event_variable_that_is_not_set(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unset: str
+) -> None:
+    """With one of the two set, the step said both were not set, sending the person to
+    check a variable that was fine."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"repository": {"default_branch": "main"}}))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request_target")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    monkeypatch.setenv(unset, "")
+    result = run(memory, "github", "check")
+    assert result.exit_code == 2, result.output
+    assert f"gitmem: {unset} is not set" in result.output
+    assert " and " not in result.output.splitlines()[0]
+
+
 @pytest.mark.parametrize("repository", ["acme/shop", ["acme"], 7])
 def test_an_event_whose_repository_is_no_object_names_no_default_branch(
     memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repository: object
