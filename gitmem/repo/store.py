@@ -127,6 +127,21 @@ def _not_a_repository(path: str | Path | None) -> str:
     )
 
 
+def _pinned_by_core_worktree(repo: pygit2.Repository) -> PinnedRepository | None:
+    """The repository as git is to be told it, when its work tree does not lead back to it:
+    a git directory whose core.worktree names a work tree elsewhere (dotfiles kept so), run
+    from inside that git directory. git works from there; the gits gitmem runs in the work
+    tree, which has no .git, said "fatal: not a git repository". None when the work tree
+    finds this git directory itself (a plain checkout, a linked worktree, a submodule)."""
+    workdir = repo.workdir
+    if not workdir or repo.is_bare:
+        return None
+    found = pygit2.discover_repository(workdir)
+    if found is not None and os.path.realpath(found) == os.path.realpath(repo.path):
+        return None
+    return PinnedRepository(os.path.abspath(repo.path), os.path.abspath(workdir))
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
@@ -186,6 +201,7 @@ class Store:
                 # --separate-git-dir` leaves nothing in the git directory pointing back,
                 # and the work tree was taken for the git directory's parent folder)
                 repo = pygit2.Repository(str(path or Path.cwd()))
+                pinned = _pinned_by_core_worktree(repo)
         except pygit2.GitError as exc:
             if "object format" in str(exc):
                 raise UnsupportedObjectFormat(unsupported_object_format(str(exc))) from None

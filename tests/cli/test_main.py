@@ -366,6 +366,23 @@ def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     assert done.returncode != 0 and "SECTIONS" in done.stderr, done.stderr
 
 
+def test_a_git_directory_whose_core_worktree_names_its_work_tree_is_run_from_inside(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Run inside a git directory whose core.worktree names a work tree elsewhere (the other
+    way of keeping dotfiles), gitmem opened the repository, then ran git in the work tree,
+    which has no .git: `gitmem index` said "git cat-file failed: fatal: not a git
+    repository". git itself works from there, and so does gitmem now."""
+    dot, home, _ = _dotfiles(memory, tmp_path)
+    git(dot, "config", "core.bare", "false")
+    git(dot, "config", "core.worktree", str(home))
+    for args in (["index"], ["index", "--check"], ["list"], ["check"]):
+        done = _gitmem(dot, {}, *args)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    assert (home / ".gitmem" / "CANDIDATES.md").is_file()
+    assert not (dot / ".gitmem").exists()
+
+
 def test_hooks_install_names_the_repository_git_dir_names(memory: Path, tmp_path: Path) -> None:
     """`GIT_DIR=server.git gitmem hooks install --server` from another folder wrote the hook
     (git was told GIT_DIR), then read the policy from the folder it ran in ("not inside a
