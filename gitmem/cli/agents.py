@@ -104,7 +104,7 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
     managed = [ws.store.git_dir, ws.store.common_dir, Path(root) / ws.dir]
     _write_output(path, given, done.text, Path(root), managed)
     left = f", {done.left_out} left out to fit the budget" if done.left_out else ""
-    click.echo(f"wrote {given}: {done.listed} of {done.total} entries{left}")
+    click.echo(visible(f"wrote {given}: {done.listed} of {done.total} entries{left}"))
     return 0
 
 

@@ -151,8 +151,8 @@ def test_output_to_a_full_disk_is_said_as_such(memory: Path, tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        ([b"check", b"\xff.md"], b"\\udcff.md:1: FRONT-MATTER has no front matter"),
-        ([b"export", b"agents", b"-o", b"\xfe.md"], b"wrote \\udcfe.md: "),
+        ([b"check", b"\xff.md"], b"\\xff.md:1: FRONT-MATTER has no front matter"),
+        ([b"export", b"agents", b"-o", b"\xfe.md"], b"wrote \\xfe.md: "),
     ],
     ids=["check", "export"],
 )

@@ -80,3 +80,27 @@ def test_in_process_surrogates_are_refused_the_same_way(memory: Path) -> None:
     retire = run(memory, "propose", "--retire", first_id(), "--reason", "x\udc80")
     assert retire.exit_code == 2 and "'--reason': not valid UTF-8 (byte 0x80" in retire.output
     assert snapshot(memory) == before
+
+
+def test_a_file_name_that_is_not_utf8_is_named_as_check_names_it(memory: Path) -> None:
+    """`gitmem check` names an entry file in Latin-1 `caf\\xe9.md`, its byte; `gitmem list`
+    and `gitmem hygiene`, leaving it out, named it `caf\\udce9.md`, Python's stand-in for the
+    byte, which is no name a person can find or type."""
+    entry = memory / ".gitmem" / "entries" / "decision" / os.fsdecode(b"caf\xe9.md")
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_text("notes\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "a file in Latin-1")
+    checked = subprocess.run(
+        [sys.executable, "-m", "gitmem", "check"], cwd=memory, capture_output=True, text=True
+    )
+    listed = subprocess.run(
+        [sys.executable, "-m", "gitmem", "list"], cwd=memory, capture_output=True, text=True
+    )
+    assert ".gitmem/entries/decision/caf\\xe9.md: LAYOUT" in checked.stdout, checked.stdout
+    assert ".gitmem/entries/decision/caf\\xe9.md: LAYOUT" in listed.stderr, listed.stderr
+    assert "\\udc" not in listed.stderr
+    hygiene = subprocess.run(
+        [sys.executable, "-m", "gitmem", "hygiene"], cwd=memory, capture_output=True, text=True
+    )
+    assert ".gitmem/entries/decision/caf\\xe9.md: not judged" in hygiene.stderr, hygiene.stderr
