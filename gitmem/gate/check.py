@@ -31,11 +31,13 @@ from gitmem.gate.rules import (
     shown,
     variant_of,
 )
+from gitmem.model import allowed as allowed_mod
 from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import (
     FILE,
     FOLDER,
     MISSING,
+    OTHER,
     SYMLINK,
     StagedSnapshot,
     WorktreeSnapshot,
@@ -115,7 +117,7 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     # CANDIDATES.md is generated here and git-ignored: a problem only once git tracks it
     generated = f"{ws.dir}/CANDIDATES.md"
     skip = [] if ws.store.tracked(generated) else [generated]
-    problems = check_paths(snapshot, rel_paths, ctx, skip)
+    problems = check_paths(snapshot, rel_paths, ctx, skip) + _unread_own_files(snapshot, ws.dir)
     checked = sum(1 for p in rel_paths for f in _expand(snapshot, p) if f not in skip)
     if not paths:
         problems += variant_paths(_variant_folders(root, ws.dir), ws.dir)
@@ -123,6 +125,36 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
         problems.extend(_check_outside(path, ctx))
         checked += 1
     return Report(problems, checked, list(ws.settings.warnings))
+
+
+#: the memory folder's files a check reads its context from (Context.from_snapshot), and what
+#: each holds
+_CONTEXT_FILES = {
+    "refused.md": "the refused topics: none is read from it, so a candidate on a refused "
+    "topic passes",
+    allowed_mod.NAME: "the reviewed secret-scanner exceptions: none is read from it",
+}
+_NOT_A_FILE = {SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "a special file"}
+
+
+def _unread_own_files(snapshot: WorktreeSnapshot, memory_dir: str) -> list[Problem]:
+    """LAYOUT for refused.md or allowed.md when it is no regular file: the snapshot reads only
+    a regular file, so a link (to a copy of itself, say) or a folder there was read as no
+    refused topic at all, and a candidate on a refused topic passed without a word."""
+    problems = []
+    for name, holds in _CONTEXT_FILES.items():
+        path = f"{memory_dir}/{name}"
+        what = _NOT_A_FILE.get(snapshot.kind(path))
+        if what is not None:
+            problems.append(
+                Problem(
+                    path,
+                    None,
+                    "LAYOUT",
+                    f"is {what}, where gitmem keeps {holds}; put the file itself in its place",
+                )
+            )
+    return problems
 
 
 def _variant_folders(root: Path, memory_dir: str) -> list[str]:

@@ -295,6 +295,29 @@ def test_refused_topic(repo: Path) -> None:
     assert ENTRY not in result.output, result.output
 
 
+@pytest.mark.parametrize("kind", ["a symbolic link", "a folder"])
+def test_a_refused_md_that_is_no_file_is_named_not_read_as_no_refusals(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    """refused.md as a link (to a copy of itself) or a folder was read as no refused topic
+    at all: a candidate on a refused topic passed `gitmem check` without a word."""
+    from gitmem.model import refused
+
+    row = refused.Refusal("run-hooks-through-gitmem", "no", "x", "2026-11-01", "human:bob", 0)
+    copy = tmp_path / "refused-copy.md"
+    copy.write_text(refused.append(None, row))
+    target = repo / ".gitmem" / "refused.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    if kind == "a symbolic link":
+        target.symlink_to(copy)
+    else:
+        target.mkdir()
+    write(repo, CANDIDATE, text())
+    line = one_problem(run(repo, "check"), "LAYOUT", ".gitmem/refused.md")
+    assert f"is {kind}, where gitmem keeps the refused topics" in line
+
+
 def test_a_candidate_close_to_a_refused_topic_is_warned_with_the_row(repo: Path) -> None:
     """A reworded refused topic is no error (people may mean something else) but a warning
     that names the refused topic and its line in refused.md."""
