@@ -317,18 +317,31 @@ def parse_updates(text: str, *, pre_push: bool) -> list[Update]:
             old, new, ref = parts
         else:
             raise UsageError(
-                f"{hook} input, line {number}: {line!r} is not `{shape}` as git writes it; "
-                f"gitmem check --{hook} reads what git gives the {hook} hook"
+                f"{hook} input, line {number}: {_quoted_line(line)} is not `{shape}` as git "
+                f"writes it; gitmem check --{hook} reads what git gives the {hook} hook"
             )
         bad = next((oid for oid in (old, new) if not is_object_id(oid)), None)
         if bad is not None or not ref.startswith("refs/"):
-            what = f"{bad!r} is not a full object id" if bad else f"{ref!r} is not a full ref name"
+            what = (
+                f"{_quoted_line(bad)} is not a full object id"
+                if bad
+                else f"{_quoted_line(ref)} is not a full ref name"
+            )
             raise UsageError(
                 f"{hook} input, line {number}: {what}; gitmem check --{hook} reads what git "
                 f"gives the {hook} hook (`{shape}`)"
             )
         updates.append(Update(old, new, ref))
     return updates
+
+
+def _quoted_line(line: str, most: int = 120) -> str:
+    """A hook input line as a message quotes it: whole when short, else its start and its
+    length. Quoted whole, a line of a megabyte (`gitmem check --pre-push < a-file`) made a
+    message of a megabyte."""
+    if len(line) <= most:
+        return repr(line)
+    return f"{line[:most]!r}… ({len(line):,} characters)"
 
 
 def _held(store: Store, updates: list[Update], hook: str) -> list[Update]:

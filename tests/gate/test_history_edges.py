@@ -186,6 +186,21 @@ def test_hook_input_that_git_would_not_write_is_refused_with_its_line(
         parse_updates(f"{line}\n", pre_push=False)
 
 
+@pytest.mark.parametrize("pre_push", [False, True])
+def test_a_huge_hook_input_line_is_quoted_in_part(pre_push: bool) -> None:
+    """A line of a megabyte (`gitmem check --pre-push < a-file`, by hand) was quoted whole:
+    a message of a megabyte. Its start and length are quoted, and the message stays a line."""
+    with pytest.raises(UsageError) as raised:
+        parse_updates("x" * 1_000_000 + "\n", pre_push=pre_push)
+    message = raised.value.message
+    assert len(message) < 400, len(message)
+    assert "line 1: 'xxxx" in message and "(1,000,000 characters)" in message
+    assert "as git writes it" in message
+    with pytest.raises(UsageError) as raised:
+        parse_updates(f"{'0' * 40} {'y' * 1_000_000} refs/heads/main\n", pre_push=False)
+    assert len(raised.value.message) < 400 and "is not a full object id" in raised.value.message
+
+
 @e2e
 @pytest.mark.parametrize("hook", ["--pre-receive", "--pre-push"])
 def test_hook_input_naming_an_object_the_repository_lacks_is_refused(
