@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitmem.errors import RuleError, UsageError
-from gitmem.gate.rules import Context, secret_problems
+from gitmem.gate.rules import Context, place_of, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import (
     find_entry,
@@ -74,6 +74,11 @@ def list_entries(
     ws.memory_tip()
     out = []
     for path, entry in entries(ws, skipped=skipped):
+        misplaced = _misplaced(path, entry, ws.dir)
+        if misplaced is not None:
+            if skipped is not None:
+                skipped.append(misplaced)
+            continue
         if status and entry.status != status:
             continue
         if types and entry.type not in types:
@@ -81,6 +86,30 @@ def list_entries(
         amended = tuple(str(d) for d in entry.meta.get("amended") or [])
         out.append(Listed(entry.id, entry.type, entry.status, entry.title, path, amended))
     return out
+
+
+def _misplaced(path: str, entry: Entry, memory_dir: str) -> Problem | None:
+    """ID-PATH, as `gitmem check` says it, for an entry file at another entry's place: a copy
+    committed as entries/decision/<other>.md or entries/method/<id>.md holds the id it
+    copies, and `gitmem list` listed that id twice, each row naming the other's text."""
+    place = place_of(path, memory_dir)
+    if place.id != entry.id:
+        return Problem(
+            path,
+            None,
+            "ID-PATH",
+            f"id {entry.id!r} disagrees with the file name {place.id!r}.md: rename the file "
+            "or fix the id",
+        )
+    if place.type != entry.type:
+        return Problem(
+            path,
+            None,
+            "ID-PATH",
+            f"type {entry.type!r} disagrees with the folder entries/{place.type}/: move the "
+            f"file to entries/{entry.type}/",
+        )
+    return None
 
 
 def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:

@@ -226,3 +226,32 @@ def test_a_stray_copy_under_entries_is_read_as_no_entry(memory: Path) -> None:
     site = collect.collect(open_workspace(memory))
     assert [e.path for e in site.entries] == [f".gitmem/entries/decision/{first_id()}.md"]
     assert set(strays) <= set(site.unreadable), site.unreadable
+
+
+def test_a_copy_at_another_entrys_place_is_listed_once_and_named(memory: Path) -> None:
+    """A copy of an entry committed at another entry's place (entries/decision/other.md, or
+    entries/method/<id>.md, past the hooks) holds the id it copies: `gitmem list` listed that
+    id twice, and `gitmem show ID` showed one of the two files. The copy is left out and
+    named with the rule `gitmem check` gives it."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    text = (memory / f".gitmem/entries/decision/{first_id()}.md").read_text()
+    copies = [
+        ".gitmem/entries/decision/local-decision-20261206-another-name.md",
+        f".gitmem/entries/method/{first_id()}.md",
+    ]
+    for copy in copies:
+        (memory / copy).parent.mkdir(parents=True, exist_ok=True)
+        (memory / copy).write_text(text)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "copies, past the hooks")
+    checked = run(memory, "check")
+    for copy in copies:
+        assert f"{copy}:" in checked.output and " ID-PATH " in checked.output, checked.output
+    listed = run(memory, "list")
+    assert listed.exit_code == 0 and listed.stdout.count(first_id()) == 1, listed.output
+    for copy in copies:
+        assert f"gitmem: {copy}:" in listed.stderr, listed.stderr
+    assert listed.stderr.count(" ID-PATH ") == 2, listed.stderr
+    rows = ok(run(memory, "list", "--format", "json")).stdout
+    assert rows.count(f'"id": "{first_id()}"') == 1, rows
