@@ -8,6 +8,7 @@ git-ignored.  Files are written atomically, and only when their bytes change.
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
 from gitmem.model.names import entry_place
 from gitmem.repo import gitcli
-from gitmem.repo.atomic import remove_temporaries_of
+from gitmem.repo.atomic import read_regular, remove_temporaries_of
 from gitmem.repo.snapshot import MISSING, WorktreeSnapshot
 from gitmem.repo.store import atomic_write
 from gitmem.repo.workspace import Workspace, require_memory_folder
@@ -205,11 +206,24 @@ def warm_recall_cache(ws: Workspace) -> bool:
 def merge_driver(ours: Path, theirs: Path) -> bool:
     """git's merge driver for INDEX.md: the union of both sides written over ours; False
     when they cannot be merged line by line (git then leaves the conflict for a person, and
-    `gitmem index` regenerates the file)."""
-    merged = index_mod.merge(
-        ours.read_text(encoding="utf-8", errors="replace"),
-        theirs.read_text(encoding="utf-8", errors="replace"),
-    )
+    `gitmem index` regenerates the file). A side that is no regular file (a named pipe, read
+    by a plain open, made the driver wait for good for a writer) is a UsageError: git
+    passes the driver regular files only."""
+    sides = []
+    for side in (ours, theirs):
+        try:
+            sides.append(read_regular(side).decode("utf-8", errors="replace"))
+        except (ValueError, OSError) as exc:
+            # ELOOP: a symbolic link, which read_regular never follows; any other OSError
+            # (a missing file) is the command's or exit_code's to name
+            if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
+                raise
+            raise UsageError(
+                f"--merge-driver: {side}: not a regular file: git passes the driver the files "
+                "of the merge it runs (`gitmem hooks install` sets it up for INDEX.md); to "
+                "bring INDEX.md up to date yourself, run `gitmem index`"
+            ) from None
+    merged = index_mod.merge(sides[0], sides[1])
     if merged is None:
         return False
     atomic_write(ours, merged.encode("utf-8"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -46,6 +48,25 @@ def test_the_merge_driver_given_no_files_says_what_it_is_for(memory: Path) -> No
     assert result.exit_code == 2, result.output
     assert "--merge-driver: ours: no such file: git passes the driver the files" in result.output
     assert "run `gitmem index`" in result.output
+
+
+def test_the_merge_driver_given_a_named_pipe_says_so_without_waiting(memory: Path) -> None:
+    """`gitmem index --merge-driver` given a named pipe for a side opened it to read and
+    waited for good for a writer."""
+    os.mkfifo(memory / "pipe")
+    (memory / "theirs.md").write_text("# Index\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "index", "--merge-driver", "b", "pipe", "theirs.md", "x"],
+        cwd=memory,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "--merge-driver: pipe: not a regular file: git passes the driver the files" in (
+        done.stderr
+    )
 
 
 def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
