@@ -211,7 +211,7 @@ import shlex
 import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 __all__ = ["FILE_TOOLS", "Denied", "Guard", "bash_targets"]
 
@@ -2296,19 +2296,30 @@ def _patch_text(
     return text, ""
 
 
-def _read_input(path: str, file: str, room: int) -> tuple[bytes | None, str]:
-    """The bytes of a file a command reads (a patch, the names xargs is given), at most room
-    of them; None and why when it cannot be read now (without waiting: a FIFO is no regular
-    file, and is not read)."""
+def _open_regular(path: str, file: str) -> tuple[BinaryIO | None, str]:
+    """A file a command reads (a patch, an archive, the names xargs is given), opened for
+    the caller to close; None and why when it cannot be read now (without waiting: a FIFO
+    is no regular file, and is not read)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return None, f"{file} does not exist yet"
     except (OSError, ValueError):
         return None, f"{file} cannot be opened"
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return None, f"{file} is not a regular file"
+    handle = os.fdopen(descriptor, "rb")
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        handle.close()
+        return None, f"{file} is not a regular file"
+    return handle, ""
+
+
+def _read_input(path: str, file: str, room: int) -> tuple[bytes | None, str]:
+    """The bytes of a file a command reads, at most room of them; None and why when it
+    cannot be read now (_open_regular)."""
+    opened, why = _open_regular(path, file)
+    if opened is None:
+        return None, why
+    with opened as handle:
         data = handle.read(room + 1)
     if len(data) > room:
         return None, f"{file} is larger than the guard reads"
@@ -2484,16 +2495,11 @@ def _extracted(
 def _members(kind: str, path: str, file: str) -> tuple[list[tuple[str, str, bool]] | None, str]:
     """The members of an archive file, each (name, what it links to or '', whether that is
     a hard link); None and why when the guard cannot read them."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None, f"{file} does not exist yet"
-    except (OSError, ValueError):
-        return None, f"{file} cannot be opened"
-    with os.fdopen(descriptor, "rb") as handle:
-        found = os.fstat(descriptor)
-        if not stat.S_ISREG(found.st_mode):
-            return None, f"{file} is not a regular file"
+    opened, why = _open_regular(path, file)
+    if opened is None:
+        return None, why
+    with opened as handle:
+        found = os.fstat(handle.fileno())
         if kind == "unzip":
             import zipfile  # only for an archive extracted: the hook's start stays light
 
