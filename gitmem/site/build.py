@@ -169,13 +169,13 @@ def generate(memory: Memory) -> dict[str, bytes]:
 
 def refuse_out(out: Path, ws: Workspace) -> None:
     """Refuse an out folder the site must not replace, marker or not: one that is or holds
-    the repository (its working tree or git folder), holds the memory folder, or lies in
-    the memory folder (a repository that commits a `.gitmem-site` file, or a `_site` link to
-    its root, would otherwise have `gitmem site` delete its working tree and .git, or its
-    memory folder); and, as gitmem export
-    does, a symbolic link at out or a folder on the way out of the repository (a clone can
-    commit `_site`, the default, as a link to a folder of its own with a marker, whose
-    files of the user's the site would replace)."""
+    the repository (its working tree or git folder), lies in the git folder, holds the
+    memory folder, or lies in the memory folder (a repository that commits a `.gitmem-site`
+    file, or a `_site` link to its root, would otherwise have `gitmem site` delete its
+    working tree and .git, or its memory folder); and, as gitmem export does, a symbolic
+    link at out or a folder on the way out of the repository (a clone can commit `_site`,
+    the default, as a link to a folder of its own with a marker, whose files of the user's
+    the site would replace)."""
     store = ws.store
     if store.workdir is not None:
         refuse_links(out, f"--out {out}", store.workdir)
@@ -185,6 +185,14 @@ def refuse_out(out: Path, ws: Workspace) -> None:
             raise UsageError(
                 f"--out {out}: the folder holds the repository, which the site would replace; "
                 "choose a new folder for the site, e.g. _site"
+            )
+    for folder in (store.git_dir, store.common_dir):
+        if folder.resolve() in where.parents:
+            # `--out .git/refs/heads/x` wrote pages where git reads refs, and every git
+            # command then warned of broken ones
+            raise UsageError(
+                f"--out {out}: the folder is inside the git folder {folder}, which git "
+                "alone writes; choose a folder outside it, e.g. _site"
             )
     if store.workdir is not None:
         memory = (store.workdir / ws.dir).resolve()

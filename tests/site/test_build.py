@@ -313,6 +313,20 @@ def test_an_out_folder_holding_the_repository_or_in_the_memory_is_refused(
     assert (memory / "public" / "index.html").is_file()
 
 
+def test_an_out_folder_inside_the_git_folder_is_refused(memory: Path) -> None:
+    """`--out .git/refs/heads/zz` wrote the site where git reads its refs, and every git
+    command then warned of broken refs; `--out .git/x` was taken too. A folder inside the
+    git folder is refused before anything is written."""
+    admit(memory, PROPOSE)
+    refs = git(memory, "for-each-ref")
+    for out in (".git/refs/heads/zz", ".git/x"):
+        result = run(memory, "site", "--out", out)
+        assert result.exit_code == 2, (out, result.output)
+        assert f"--out {out}: the folder is inside the git folder" in result.output
+        assert not (memory / out).exists()
+    assert git(memory, "for-each-ref") == refs
+
+
 def test_an_out_folder_that_is_another_clone_or_worktree_is_refused(
     memory: Path, tmp_path: Path
 ) -> None:
