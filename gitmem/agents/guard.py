@@ -2300,17 +2300,16 @@ def _open_regular(path: str, file: str) -> tuple[BinaryIO | None, str]:
     """A file a command reads (a patch, an archive, the names xargs is given), opened for
     the caller to close; None and why when it cannot be read now (without waiting: a FIFO
     is no regular file, and is not read)."""
+    from gitmem.repo.atomic import open_regular
+
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        return open_regular(path, follow_links=True), ""
     except FileNotFoundError:
         return None, f"{file} does not exist yet"
-    except (OSError, ValueError):
-        return None, f"{file} cannot be opened"
-    handle = os.fdopen(descriptor, "rb")
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-        handle.close()
+    except ValueError:
         return None, f"{file} is not a regular file"
-    return handle, ""
+    except OSError:
+        return None, f"{file} cannot be opened"
 
 
 def _read_input(path: str, file: str, room: int) -> tuple[bytes | None, str]:

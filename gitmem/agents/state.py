@@ -35,7 +35,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from pathlib import Path
 from typing import Any, Final
 
@@ -89,19 +88,15 @@ def _read(path: str) -> bytes | None:
     None when it cannot be read, is too large or is no regular file (what the full path
     ignores, with a warning, it answers for every call). Opened without waiting: a FIFO in a
     settings file's place made every hook and recall wait for a writer forever."""
+    from gitmem.repo.atomic import open_regular  # a folder there is refused, not raised
+
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open_regular(path, follow_links=True) as handle:
+            data = handle.read(_CAP + 1)
     except FileNotFoundError:
         return b"-"
-    except OSError:
+    except (OSError, ValueError):
         return None
-    with os.fdopen(descriptor, "rb") as handle:
-        try:
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                return None
-            data = handle.read(_CAP + 1)
-        except OSError:
-            return None
     return b"+%d:" % len(data) + data if len(data) <= _CAP else None
 
 

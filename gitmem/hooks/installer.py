@@ -39,7 +39,6 @@ The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relati
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -47,7 +46,7 @@ import gitmem
 from gitmem.errors import GitmemError, UsageError
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
-from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
+from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, open_regular, remove_temporaries_of
 from gitmem.repo.gitcli import GitIn, PinnedRepository
 
 MARKER = b"# gitmem-managed-hook"
@@ -120,13 +119,10 @@ def _read_hook(path: Path, limit: int = -1) -> bytes | None:
     was opened to look for gitmem's marker, and install and uninstall waited for good for a
     writer: it is opened without waiting (O_NONBLOCK) and judged by what it is."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
+        with open_regular(path, follow_links=True) as handle:
+            return handle.read(limit)
+    except (OSError, ValueError):
         return None
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return None
-        return handle.read(limit)
 
 
 def hooks_dir(repo_path: Path, pinned: PinnedRepository | None = None) -> Path:

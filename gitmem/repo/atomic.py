@@ -98,15 +98,19 @@ def remove_temporaries_of(paths: Iterable[Path], older_than: float = 0) -> None:
                     temporary.unlink()
 
 
-def open_regular(path: Path) -> BinaryIO:
-    """A file gitmem keeps in the git directory, opened for reading; ValueError unless it is a
-    regular file (a link is OSError: not followed). gitmem writes only regular files there
+def open_regular(path: str | Path, *, follow_links: bool = False) -> BinaryIO:
+    """A file opened for reading; ValueError unless it is a regular file (a link is OSError
+    unless follow_links). The one way gitmem opens a file a FIFO, a folder or a link may
+    stand in the place of: gitmem writes only regular files in the git directory
     (atomic_write's rename), and a FIFO put in the place of one made every reader wait on its
-    open, for a writer that never comes: each later hook and recall hung."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    open, for a writer that never comes (each later hook and recall hung), so the open does
+    not wait; the opened file is judged (fstat), before fdopen, which refuses a folder's
+    descriptor with an IsADirectoryError that named no file."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_links else os.O_NOFOLLOW)
+    descriptor = os.open(path, flags)
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
-        raise ValueError(f"{path.name} is not a regular file")
+        raise ValueError(f"{os.path.basename(path)} is not a regular file")
     return os.fdopen(descriptor, "rb")
 
 

@@ -16,6 +16,7 @@ from gitmem.errors import UsageError
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
 from gitmem.model.names import CONVERTING_ATTRIBUTES
+from gitmem.repo.atomic import open_regular
 from gitmem.repo.gitcli import clean_git_env
 from gitmem.repo.sparse import left_out
 from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Store, TreeItem
@@ -181,17 +182,11 @@ class WorktreeSnapshot:
         """The file's first limit + 1 bytes; None unless it is a regular file.  What is opened
         is what is judged: O_NOFOLLOW refuses a symlink put in its place since kind() looked,
         O_NONBLOCK keeps a FIFO from blocking the open, and fstat judges the opened file."""
-        try:
-            fd = os.open(self._path(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        try:  # a folder where a file was expected (a .gitmem.toml made by mkdir) is None
+            with open_regular(self._path(path)) as handle:
+                data = handle.read(limit + 1)
         except (OSError, ValueError):
             return None
-        # fstat before fdopen: fdopen refuses a folder's descriptor (IsADirectoryError), so a
-        # folder where a file was expected (a .gitmem.toml made by mkdir) failed every command
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(limit + 1)
         if self._store is not None:
             require_as_stored(self._store, path, data, staged_first=self._staged_first)
         return data

@@ -1219,6 +1219,19 @@ def test_the_files_an_archive_names_are_judged(tmp_path: Path, command: str, den
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+def test_a_folder_given_as_a_patch_or_an_archive_is_judged_unreadable(tmp_path: Path) -> None:
+    """A folder opens for reading, but fdopen refused its descriptor (IsADirectoryError), and
+    the guard failed on `git apply src` or `tar -xf src` at the root instead of judging them:
+    a folder is a file it cannot read, with what to do."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    guard = Guard(str(tmp_path), [".gitmem"])
+    for command in ("git apply src", "tar -xf src", "unzip src"):
+        denied = guard.judge_tool("Bash", {"command": command}, str(tmp_path))
+        assert denied is not None, command
+        assert "src is not a regular file" in denied.reason, denied.reason
+
+
 def test_an_archive_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_path: Path) -> None:
     denied = guard.judge_tool("Bash", {"command": "git archive HEAD | tar x"}, str(tmp_path))
     assert denied is not None

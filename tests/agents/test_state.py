@@ -16,7 +16,7 @@ from clirunner import ok, run
 from gitmem.agents import agent_hook, state
 from gitmem.repo.store import Store
 
-from conftest import fed_fifo, git
+from conftest import fed_fifo, git, run_gitmem
 
 
 def _admit(repo: Path, title: str) -> str:
@@ -212,6 +212,25 @@ def test_a_settings_file_that_is_a_fifo_is_never_waited_on(mem: Path, isolated_e
             assert state.inputs(str(mem), files) is None, path
         path.unlink()
     assert state.inputs(str(mem), files) is not None
+
+
+def test_a_settings_file_that_is_a_folder_is_passed_to_the_full_path(
+    mem: Path, isolated_env: Path
+) -> None:
+    """A folder in `.gitmem.toml`'s place (made by mkdir) opens without error, but fdopen
+    refused its descriptor with an IsADirectoryError naming no file, and `gitmem recall`
+    ended with "Is a directory" where every other command warns and carries on. The digest
+    says it cannot read the inputs, and the full path answers."""
+    from gitmem.repo.refs import GitFiles
+
+    files = GitFiles.at(mem)
+    assert files is not None
+    (mem / ".gitmem.toml").unlink(missing_ok=True)
+    (mem / ".gitmem.toml").mkdir()
+    assert state.inputs(str(mem), files) is None
+    result = run_gitmem(mem, "recall", "anything")
+    assert result.returncode == 0, result.stderr
+    assert "Is a directory" not in result.stderr
 
 
 def test_freshness_kept_in_a_shallow_clone_is_not_read_once_it_is_deepened(
