@@ -538,17 +538,17 @@ def harvest(ws: Workspace, paths: Sequence[Path], *, dry_run: bool = False) -> H
     if not paths:
         raise UsageError("name the audit verdict files (or folders of them) to harvest")
     ws.memory_tip()  # a memory branch missing here is named, not taken for an empty memory
-    root = ws.store.workdir
+    # a bare repository has no working tree: its names are the ones from where harvest runs
+    root = ws.store.workdir or Path.cwd()
 
     def show(path: Path) -> str:
         # one file, one name, however it was reached: its folder with `..` and links
         # resolved (the file itself is not followed: a linked file is refused when read)
         where = path.absolute().parent.resolve() / path.name
-        if root is not None:
-            # relative to the repository even outside it: the name goes into the memory
-            # (source, evidence_batches), where a machine's own path has no place
-            with contextlib.suppress(ValueError):  # on another drive
-                return Path(os.path.relpath(where, root.resolve())).as_posix()
+        # relative to the repository even outside it: the name goes into the memory
+        # (source, evidence_batches), where a machine's own path has no place
+        with contextlib.suppress(ValueError):  # on another drive
+            return Path(os.path.relpath(where, root.resolve())).as_posix()
         return where.as_posix()
 
     result = Harvest()

@@ -86,6 +86,25 @@ def test_three_batches_propose_a_mistake(audits: Path) -> None:
     assert "valid" in ok(run(audits, "candidates")).output
 
 
+def test_a_bare_repository_names_the_batches_from_where_harvest_runs(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A bare repository has no working tree to name the verdict files from, and harvest
+    wrote their absolute paths, this machine's own, into the candidate's source and
+    evidence_batches, which go into the memory. They are named from the folder harvest
+    runs in, as they were given."""
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(bare))
+    shutil.copytree(DATA, tmp_path / "audits")
+    result = ok(run(bare, "harvest", str(tmp_path / "audits")))
+    assert "proposed" in result.output, result.output
+    [name] = [n for n in branches(bare) if "no-test-pushes" in n]
+    cid = name.removeprefix("gitmem/")
+    entry = parse(git(bare, "show", f"{name}:.gitmem/candidates/{cid}.md"))
+    assert entry.source == "audit:../audits/audit-2026-11-28.md", entry.source
+    assert str(tmp_path) not in entry.render()
+
+
 def test_harvesting_again_writes_nothing_new(audits: Path) -> None:
     ok(run(audits, "harvest", "audits"))
     refs = git(audits, "for-each-ref")
