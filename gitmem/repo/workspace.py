@@ -147,8 +147,9 @@ def require_memory_folder(ws: Workspace, kind: str) -> None:
 def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
     """.gitmem.toml's text, or why it is not read: a symbolic link (never followed, so a
     clone's link cannot point gitmem at a file outside the repository), a folder, a special
-    file, or a file beyond the size read. Each was silently taken for no file at all, so
-    every setting in it fell back to its default with nothing said."""
+    file, a file beyond the size read, or bytes that are not UTF-8. Each was silently taken
+    for no file at all (or read with U+FFFD for the bytes), so every setting in it fell back
+    to its default with nothing said."""
     kind = snapshot.kind(PROJECT_SETTINGS)
     if kind in _NOT_A_FILE:
         return None, [
@@ -161,7 +162,17 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
             f"{PROJECT_SETTINGS} is larger than {_SETTINGS_CAP // 1024 // 1024} MiB: the whole "
             "file is ignored until it is cut down to its [memory] table"
         ]
-    return (data.decode("utf-8", "replace") if data is not None else None), []
+    if data is None:
+        return None, []
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        # read with U+FFFD in place of the bytes, `dir = "\xe9"` named a folder "\ufffd"
+        line = data[: exc.start].count(b"\n") + 1
+        return None, [
+            f"{PROJECT_SETTINGS}:{line}: is not UTF-8 (byte {exc.start}), as TOML must be: "
+            "its settings are ignored; save the file as UTF-8"
+        ]
 
 
 def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:

@@ -81,25 +81,30 @@ def test_a_folder_is_read_as_no_file(repo: Path) -> None:
     assert WorktreeSnapshot(repo).read("mem", 100) is None
 
 
-@pytest.mark.parametrize("kind", ["folder", "symlink", "huge"])
+@pytest.mark.parametrize("kind", ["folder", "symlink", "huge", "latin-1"])
 def test_a_gitmem_toml_that_is_not_read_says_so(memory: Path, kind: str) -> None:
-    """A .gitmem.toml that is a folder, a symbolic link or beyond the 1 MiB read is one
-    warning naming it, and its settings are not applied. A folder was an unexpected error
-    (exit 3); the link and the huge file were taken silently for no settings at all."""
+    """A .gitmem.toml that is a folder, a symbolic link, beyond the 1 MiB read or not UTF-8
+    is one warning naming it, and its settings are not applied. A folder was an unexpected
+    error (exit 3); the link and the huge file were taken silently for no settings at all,
+    and bytes that are not UTF-8 were read as U+FFFD (`dir = "mémoire"` in Latin-1 named a
+    folder `m\ufffdmoire`)."""
     settings = memory / ".gitmem.toml"
     if kind == "folder":
         settings.mkdir()
     elif kind == "symlink":
         (memory / "shared.toml").write_text('[memory]\nproject = "shop"\n')
         settings.symlink_to("shared.toml")
+    elif kind == "latin-1":
+        settings.write_bytes('[memory]\nproject = "shop"\ndir = "mémoire"\n'.encode("latin-1"))
     else:
         settings.write_text(("#" * 99 + "\n") * 11_000 + '[memory]\nproject = "shop"\n')
     result = run(memory, "check")
     assert result.exit_code == 0, result.output
     said = {
-        "folder": "is a folder",
-        "symlink": "is a symbolic link",
-        "huge": "is larger than 1 MiB",
+        "folder": " is a folder",
+        "symlink": " is a symbolic link",
+        "huge": " is larger than 1 MiB",
+        "latin-1": ":3: is not UTF-8 (byte 34), as TOML must be",
     }
-    assert f"warning: .gitmem.toml {said[kind]}" in result.output
+    assert f"warning: .gitmem.toml{said[kind]}" in result.output
     assert open_workspace(memory).settings.project == "local"
