@@ -116,9 +116,15 @@ class Workspace:
 
 
 def _text(snapshot: Snapshot, name: str) -> str | None:
-    """A settings file's text in a snapshot (an undecodable byte read as U+FFFD)."""
+    """A settings file's text in a snapshot; None when there is none or it is not UTF-8, as
+    TOML must be: read with U+FFFD for a byte, `dir` named another folder than the one a
+    client reads (_project_settings sets such a file aside, with a warning), and a gate and
+    the clients it judges must read one memory folder."""
     data = snapshot.read(name, _SETTINGS_CAP)
-    return data.decode("utf-8", "replace") if data is not None else None
+    try:
+        return data.decode("utf-8") if data is not None else None
+    except UnicodeDecodeError:
+        return None
 
 
 #: what a settings path can be other than a file, in the words of a warning

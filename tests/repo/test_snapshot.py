@@ -81,6 +81,23 @@ def test_a_folder_is_read_as_no_file(repo: Path) -> None:
     assert WorktreeSnapshot(repo).read("mem", 100) is None
 
 
+def test_a_gitmem_toml_that_is_not_utf8_names_one_memory_folder_for_gate_and_client(
+    memory: Path,
+) -> None:
+    """The gate reads the settings a commit holds (tree_settings), a client those of its
+    working tree: a Latin-1 `dir = "mémoire"` was read by both with U+FFFD; once the client
+    set such a file aside, the gate must too, or the two judge different memory folders."""
+    from gitmem.repo.workspace import tree_settings
+
+    raw = '[memory]\ndir = "mémoire"\n'.encode("latin-1")
+    (memory / ".gitmem.toml").write_bytes(raw)
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "--no-verify", "-m", "settings in Latin-1")
+    store = Store.open(memory)
+    gate = tree_settings(store, store.tree_of(git(memory, "rev-parse", "HEAD").strip()))
+    assert gate.dir == open_workspace(memory).settings.dir == ".gitmem"
+
+
 @pytest.mark.parametrize("kind", ["folder", "symlink", "huge", "latin-1"])
 def test_a_gitmem_toml_that_is_not_read_says_so(memory: Path, kind: str) -> None:
     """A .gitmem.toml that is a folder, a symbolic link, beyond the 1 MiB read or not UTF-8
