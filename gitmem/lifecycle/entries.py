@@ -69,9 +69,15 @@ def unreadable_error(ws: Workspace, memory_tree: str | None, entry_id: str) -> R
 def require_entry(ws: Workspace, memory_tree: str | None, entry_id: str) -> Entry:
     """The entry entry_id on the memory branch (memory_tree), or the error that says why
     there is none: its file cannot be read (exit 1), or no such file (exit 2)."""
+    return require_found(ws, memory_tree, entry_id)[1]
+
+
+def require_found(ws: Workspace, memory_tree: str | None, entry_id: str) -> tuple[TreeItem, Entry]:
+    """find_entry's file and entry, or require_entry's error (for a caller that needs the
+    file too: an amendment records its blob)."""
     found = find_entry(ws.store, memory_tree, entry_id)
     if found is not None:
-        return found[1]
+        return found
     raise unreadable_error(ws, memory_tree, entry_id) or UsageError(
         f"no entry {quoted_id(entry_id)} on {ws.branch}: see `gitmem list`"
     )

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from gitmem.errors import GitmemError, RuleError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
-from gitmem.lifecycle.entries import find_entry, require_entry
+from gitmem.lifecycle.entries import find_entry, require_found
 from gitmem.lifecycle.read import show
 from gitmem.lifecycle.writing import (
     base_missing_on,
@@ -176,12 +176,7 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> tuple[str, Entry]:
     tip = ws.main_tip()
     if tip is None:
         raise no_commits(ws)
-    memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
-    found = find_entry(ws.store, memory, target_id)
-    if found is None:
-        require_entry(ws, memory, target_id)  # raises, saying why there is none
-        raise AssertionError(target_id)
-    item, target = found
+    item, target = require_found(ws, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
     if target.status != "admitted":
         done = {curation.AMEND: "amended", curation.RETIRE: "retired"}[verb]
         raise UsageError(
