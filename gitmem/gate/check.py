@@ -37,7 +37,7 @@ from gitmem.repo.snapshot import (
     FILE,
     FOLDER,
     MISSING,
-    OTHER,
+    STANDS,
     SYMLINK,
     StagedSnapshot,
     WorktreeSnapshot,
@@ -134,7 +134,6 @@ _CONTEXT_FILES = {
     "topic passes",
     allowed_mod.NAME: "the reviewed secret-scanner exceptions: none is read from it",
 }
-_NOT_A_FILE = {SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "a special file"}
 
 
 def _unread_own_files(snapshot: WorktreeSnapshot, memory_dir: str) -> list[Problem]:
@@ -144,14 +143,15 @@ def _unread_own_files(snapshot: WorktreeSnapshot, memory_dir: str) -> list[Probl
     problems = []
     for name, holds in _CONTEXT_FILES.items():
         path = f"{memory_dir}/{name}"
-        what = _NOT_A_FILE.get(snapshot.kind(path))
-        if what is not None:
+        kind = snapshot.kind(path)
+        if kind not in (FILE, MISSING):
             problems.append(
                 Problem(
                     path,
                     None,
                     "LAYOUT",
-                    f"is {what}, where gitmem keeps {holds}; put the file itself in its place",
+                    f"is {STANDS[kind]}, where gitmem keeps {holds}; "
+                    "put the file itself in its place",
                 )
             )
     return problems

@@ -27,6 +27,9 @@ FOLDER = "folder"
 MISSING = "missing"
 OTHER = "other"
 
+#: what stands at a path, in the words a message names it by (MISSING has none)
+STANDS = {FILE: "a file", SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "a special file"}
+
 
 class Snapshot(Protocol):
     def kind(self, path: str) -> str:

@@ -22,8 +22,8 @@ from gitmem.repo.refs import branch_facts
 from gitmem.repo.snapshot import (
     FILE,
     FOLDER,
-    OTHER,
-    SYMLINK,
+    MISSING,
+    STANDS,
     Snapshot,
     TreeSnapshot,
     worktree_snapshot,
@@ -127,14 +127,6 @@ def _text(snapshot: Snapshot, name: str) -> str | None:
         return None
 
 
-#: what a settings path can be other than a file, in the words of a warning
-_NOT_A_FILE = {SYMLINK: "a symbolic link", FOLDER: "a folder", OTHER: "not a regular file"}
-
-
-#: what stands where the memory folder belongs, when it is not a folder
-_NOT_A_FOLDER = {FILE: "a file", SYMLINK: "a symbolic link", OTHER: "a special file"}
-
-
 def require_memory_folder(ws: Workspace, kind: str) -> None:
     """Refuse (UsageError) a working tree whose memory folder is not one: kind is what the
     snapshot says stands at its path. A file there was judged as an entry (`FRONT-MATTER has
@@ -142,9 +134,9 @@ def require_memory_folder(ws: Workspace, kind: str) -> None:
     file`), and a link was written through: gitmem reads and writes the folder itself, as
     git commits it, never where a link leads (a clone's link may lead out of the
     repository)."""
-    if kind in _NOT_A_FOLDER:
+    if kind not in (FOLDER, MISSING):
         raise UsageError(
-            f"{ws.dir} is {_NOT_A_FOLDER[kind]}, where the memory folder belongs: move it "
+            f"{ws.dir} is {STANDS[kind]}, where the memory folder belongs: move it "
             "away and run `gitmem init` to create the folder (or name another folder with "
             "memory.dir in .gitmem.toml)"
         )
@@ -157,9 +149,9 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
     for no file at all (or read with U+FFFD for the bytes), so every setting in it fell back
     to its default with nothing said."""
     kind = snapshot.kind(PROJECT_SETTINGS)
-    if kind in _NOT_A_FILE:
+    if kind not in (FILE, MISSING):
         return None, [
-            f"{PROJECT_SETTINGS} is {_NOT_A_FILE[kind]}: gitmem reads only a regular file "
+            f"{PROJECT_SETTINGS} is {STANDS[kind]}: gitmem reads only a regular file "
             "there, so its settings are ignored; put the file itself in its place"
         ]
     data = snapshot.read(PROJECT_SETTINGS, _SETTINGS_CAP) if kind == FILE else None
