@@ -238,6 +238,19 @@ def _html_start(line: str) -> tuple[bool, re.Pattern[str] | None] | None:
     return (False, None) if _LONE_TAG.match(line) else None
 
 
+def _container_fence(content: str) -> str | None:
+    """The fence marker that the text after a list item's or block quote's marker opens
+    (behind nested markers too), or None."""
+    while True:
+        found = FENCE.match(content)
+        if found is not None:
+            return found.group(1)
+        marker = _QUOTE.match(content) or _ITEM.match(content)
+        if marker is None:
+            return None
+        content = content[marker.end() :]
+
+
 def _closes_lazy(line: str) -> bool:
     """Whether line, after the paragraph of a list item or a block quote, is no lazy line of
     it but starts a block of its own (an empty or numbered list item too)."""
@@ -269,6 +282,7 @@ def setext_headings(lines: Iterable[tuple[str, bool]]) -> Iterator[Setext]:
     first: int | None = None  # where the open paragraph starts
     text: list[str] = []
     lazy = False  # a list item's or block quote's paragraph is open
+    quoted: str | None = None  # the fence a block quote opened, while its `>` lines go on
     item = 0  # the column of a list item's text, while its lines are read
     html: re.Pattern[str] | bool | None = False  # in an HTML block: the pattern of its end
     for number, (line, in_code) in enumerate(lines):
@@ -280,8 +294,10 @@ def setext_headings(lines: Iterable[tuple[str, bool]]) -> Iterator[Setext]:
                 html = False
             continue
         if in_code or blank:
-            first, text, lazy, item = None, [], False, 0
+            first, text, lazy, item, quoted = None, [], False, 0, None
             continue
+        if quoted is not None and _QUOTE.match(line) is None:
+            quoted = None  # a line without `>` ends the quote and its fence (none is lazy)
         if first is not None:
             level = _underline_level(line)
             if level is not None:
@@ -310,8 +326,15 @@ def setext_headings(lines: Iterable[tuple[str, bool]]) -> Iterator[Setext]:
             continue
         marker = _QUOTE.match(line) or _ITEM.match(line)
         if marker is not None:
-            lazy = _opens_paragraph(line[marker.end() :])
-            if _ITEM.match(line):
+            content = line[marker.end() :]
+            opened = _container_fence(content)
+            if quoted is not None:  # a line of the quote's fence: code, or the fence's end
+                quoted = None if opened is not None and opened.startswith(quoted) else quoted
+                continue
+            lazy = _opens_paragraph(content)
+            if _QUOTE.match(line) and opened is not None:
+                quoted = opened[0] * len(opened)
+            elif _ITEM.match(line) and opened is None:
                 item = len(line[: marker.end()].rstrip(" \t").expandtabs(4)) + 1
             continue
         first, text = number, [line.strip(" \t")]

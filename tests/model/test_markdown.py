@@ -85,6 +85,8 @@ def _commonmark_h2(body: str) -> set[int]:
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(_FENCE_LINES, min_size=1, max_size=8))
 @example(["- item", "    ```", "  text", "``` a`b", "---"])  # the item's fence ends with it
+@example(["- ```", "  text", "Foo", "---"])  # the fence on the item's own line ends with it
+@example(["> ```", "> q", "``` a`b", "---"])  # a quote's fence is no paragraph to continue
 def test_no_section_heading_commonmark_renders_is_read_as_code(lines: list[str]) -> None:
     """A `## ` line or a setext underline that a CommonMark renderer shows as a level-2
     heading is never one that fenced() put inside code: a fence closed by the end of the
