@@ -30,27 +30,40 @@ if TYPE_CHECKING:
     from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
 
-__all__ = ["Memory", "remembered_precedents", "remembered_recall", "top_folder"]
+__all__ = ["Memory", "memory_here", "remembered_precedents", "remembered_recall"]
 
 #: Variables that point git at another repository than the folder's own: with any of them
 #: set, where the memory is is not what the folder remembers, and the full path runs.
 _ELSEWHERE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
 
 
-def top_folder() -> str | None:
-    """The top folder of the work tree here, as git itself finds it (its safety checks, ceiling
+def memory_here() -> Memory | None:
+    """The memory of the work tree here, as git itself finds it (its safety checks, ceiling
     folders and all); None outside a work tree, or when git points elsewhere by the
-    environment."""
-    from gitmem.repo.gitcli import hook_output
+    environment.
+
+    Run inside a git directory whose core.worktree names a work tree elsewhere (dotfiles kept
+    so), git's top folder has no `.git` leading back: opened from it, recall said "not inside
+    a git repository" where every other command works (Store.open pins such a repository).
+    The memory is then pinned to the git directory git found, with that work tree, as a
+    GIT_DIR a person set would be."""
+    from gitmem.repo.gitcli import PinnedRepository, hook_output
+    from gitmem.repo.refs import GitFiles
 
     if any(os.environ.get(name) for name in _ELSEWHERE):
         return None
-    found = hook_output("rev-parse", "--show-toplevel")
+    found = hook_output("rev-parse", "--show-toplevel", "--absolute-git-dir")
     try:
-        top = found.decode("utf-8").strip() if found is not None else ""
+        lines = found.decode("utf-8").splitlines() if found is not None else []
     except UnicodeDecodeError:
         return None
-    return top or None
+    if len(lines) != 2 or not lines[0]:
+        return None
+    top, git_dir = lines
+    files = GitFiles.at(top)
+    if files is not None and os.path.realpath(files.git_dir) == os.path.realpath(git_dir):
+        return Memory(top)
+    return Memory(top, PinnedRepository(git_dir, top))
 
 
 class Memory:

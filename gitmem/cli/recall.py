@@ -164,10 +164,9 @@ def _memory() -> Memory | None:
     """Where the memory of the work tree here is: remembered by an earlier call, else found
     (opening the repository) and remembered; None outside a work tree or when git is pointed
     elsewhere by the environment (gitmem.agents.memory)."""
-    from gitmem.agents.memory import Memory, top_folder
+    from gitmem.agents.memory import memory_here
 
-    top = top_folder()
-    return Memory(top) if top is not None else None
+    return memory_here()
 
 
 def _remembered(

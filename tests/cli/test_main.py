@@ -383,6 +383,28 @@ def test_a_git_directory_whose_core_worktree_names_its_work_tree_is_run_from_ins
     assert not (dot / ".gitmem").exists()
 
 
+def test_recall_from_inside_a_git_directory_whose_core_worktree_names_its_work_tree(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`gitmem recall` run inside a git directory whose core.worktree names a work tree
+    elsewhere said "<work tree> is not inside a git repository" (exit 2; `--format
+    precedents` printed nothing): it looked for the memory from the work tree git named,
+    which has no .git, where every other command opens the repository found here. It
+    answers from there now, cold and warm (the cache kept in that git directory)."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    dot, home, _ = _dotfiles(memory, tmp_path)
+    git(dot, "config", "core.bare", "false")
+    git(dot, "config", "core.worktree", str(home))
+    for _ in range(2):
+        for fmt in ("text", "json", "precedents"):
+            done = _gitmem(dot, {}, "recall", "--format", fmt, "pygit2 inside hooks")
+            assert done.returncode == 0, (fmt, done.stdout, done.stderr)
+            assert first_id() in done.stdout and done.stderr == "", (fmt, done.stdout, done.stderr)
+    assert (dot / "gitmem" / "recall").is_dir()
+    assert not (home / ".git").exists()
+
+
 def test_hooks_install_names_the_repository_git_dir_names(memory: Path, tmp_path: Path) -> None:
     """`GIT_DIR=server.git gitmem hooks install --server` from another folder wrote the hook
     (git was told GIT_DIR), then read the policy from the folder it ran in ("not inside a
