@@ -102,6 +102,7 @@ class Memory:
             memory_tree=memory,
             entries_tree=store.subtree(memory, "entries") if memory else None,
             semantic=ws.settings.semantic,
+            warnings=ws.settings.warnings,
         )
         workdir = store.workdir
         if (

@@ -47,8 +47,9 @@ __all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remembe
 
 #: 2: whether recall uses the semantic extra; 3: freshness kept by an entry's exact path, and
 #: with its cited files exact (the agents' catalog had both cleaned: gitmem.agents.catalog);
-#: 4: freshness of the commits as they are, never as a replace ref has git read them
-VERSION: Final = 4
+#: 4: freshness of the commits as they are, never as a replace ref has git read them; 5: the
+#: settings' warnings, which a warm `gitmem recall` prints as the full path does
+VERSION: Final = 5
 NAME: Final = "agent-hooks.json"
 #: How many answers the state file keeps, one per set of inputs, newest first: a user's shell
 #: and an agent's hooks may differ in their GITMEM_* variables, and neither should undo the
@@ -61,7 +62,9 @@ _CAP: Final = 1024 * 1024
 class Known:
     """Where the memory is, as of one commit of the memory branch."""
 
-    __slots__ = ("branch", "dir", "entries_tree", "files", "memory_tree", "semantic", "tip")
+    __slots__ = (
+        "branch", "dir", "entries_tree", "files", "memory_tree", "semantic", "tip", "warnings",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -73,6 +76,7 @@ class Known:
         memory_tree: str | None,
         entries_tree: str | None,
         semantic: bool = True,
+        warnings: tuple[str, ...] = (),
     ) -> None:
         self.files = files  # None: git's files are laid out as GitFiles cannot read
         self.dir = dir
@@ -81,6 +85,9 @@ class Known:
         self.memory_tree = memory_tree  # None: no memory folder at tip
         self.entries_tree = entries_tree  # None: no entries yet
         self.semantic = semantic  # the settings' `semantic`: recall ranks with the extra
+        #: the settings' warnings (a file set aside, a value of the wrong type): a pure
+        #: function of the digested inputs, so a warm recall says them without the loader
+        self.warnings = warnings
 
 
 def _read(path: str) -> bytes | None:
@@ -160,6 +167,9 @@ def current(root: str) -> Known | None:
         )
         if digest is None or state is None:
             return None
+        warnings = state["warnings"]
+        if not isinstance(warnings, list):
+            return None
         tip = files.branch_tip(str(state["branch"]))
         if tip != state["tip"] or state["real_dir"] != os.path.realpath(
             os.path.join(root, str(state["dir"]))
@@ -173,6 +183,7 @@ def current(root: str) -> Known | None:
             memory_tree=state["memory_tree"],
             entries_tree=state["entries_tree"],
             semantic=state["semantic"] is True,
+            warnings=tuple(str(w) for w in warnings),
         )
     except (Unsure, KeyError, TypeError):
         return None
@@ -198,6 +209,7 @@ def remember(root: str, digest: str, known: Known) -> None:
         "memory_tree": known.memory_tree,
         "entries_tree": known.entries_tree,
         "semantic": known.semantic,
+        "warnings": list(known.warnings),
     }
     others = [
         s for s in _remembered(known.files) if (s.get("inputs"), s.get("root")) != (digest, where)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gitmem.cli.options import command_workspace, format_option, visible
+from gitmem.cli.options import command_workspace, emit_warnings, format_option, visible
 from gitmem.errors import GitmemError
 from gitmem.recall.engine import STEP_TYPES, Why
 
@@ -97,9 +97,13 @@ def recall(
         )
         if warm is not None:
             answer, block = warm
+            # remembered with the rest of what the settings decided (memory.known)
+            emit_warnings(memory.known.warnings if memory is not None else ())
         else:
             # the repository the record was just found in, else the command's
             ws = memory.workspace() if memory is not None else command_workspace()
+            # the memory recalled may be the default folder's, not the project's: as list says
+            emit_warnings(ws.settings.warnings)
             answer = recall_answer(
                 ws,
                 text,

@@ -239,3 +239,30 @@ def test_a_warm_precedents_block_takes_provenance_from_the_hits_own_file(
     loaded = catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries"))
     assert len([e for e in loaded if e.id == entry.stem]) == 2
     assert recall(recalled, *asked)[0] == full
+
+
+@pytest.mark.parametrize("settings", [b'[memory\ndir = ".gitmem"\n', b"[memory]\n# caf\xe9\n"])
+def test_recall_says_the_settings_set_aside_as_list_does_warm_or_cold(
+    recalled: Path, settings: bytes
+) -> None:
+    """A .gitmem.toml that is not valid TOML, or not UTF-8, is set aside for the defaults:
+    `gitmem list` says so on stderr and the MCP tools in their answer, but `gitmem recall`
+    said nothing, cold or warm, and its "no precedent" read as the memory's word. It now
+    prints the same warnings on stderr, whatever the format (the warm path remembers them
+    with the rest of what the settings decided)."""
+    (recalled / ".gitmem.toml").write_bytes(settings)
+    listed = subprocess.run(
+        [sys.executable, "-m", "gitmem", "list"], cwd=recalled, capture_output=True, text=True
+    )
+    assert listed.returncode == 0 and listed.stderr.startswith("gitmem: warning: .gitmem.toml")
+    for fmt in ("text", "json", "precedents"):
+        forget(recalled)
+        for warm in (False, True):
+            done = subprocess.run(
+                [sys.executable, "-c", PROBE, "pygit2 in a git hook", "--format", fmt],
+                cwd=recalled, capture_output=True, text=True,
+            )  # fmt: skip
+            # (a precedents block is warm only with the agents' catalog, which hooks keep)
+            opened = done.stdout.endswith(f"{not warm or fmt == 'precedents'} 0\n")
+            assert opened, (fmt, warm, done.stdout, done.stderr)
+            assert done.stderr == listed.stderr, (fmt, warm, done.stderr)
