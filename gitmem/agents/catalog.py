@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gitmem.agents.precedents import clean, may_hold_secret
-from gitmem.model.names import entry_place
+from gitmem.model.names import entry_place, misplaced
 from gitmem.repo.atomic import open_regular, sweep_temporaries
 
 if TYPE_CHECKING:
@@ -62,8 +62,8 @@ __all__ = ["Catalog", "Listed", "load", "startable", "stored", "whole"]
 #: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split;
 #: 8: the secret flag judges the fields whole, not as cut; 9: admitted_by and admitted only
 #: when they are text; 10: the entry's path and the cited files kept exact (`_kept`), not
-#: cleaned
-VERSION: Final = b"# gitmem agents catalog 10 "
+#: cleaned; 11: no line for a file at another entry's place (gitmem.model.names.misplaced)
+VERSION: Final = b"# gitmem agents catalog 11 "
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -142,8 +142,11 @@ def _paths(value: object) -> str:
     return _SEP.join(_kept(str(v)) for v in values)
 
 
-def line_of(path: str, data: bytes) -> bytes | None:
-    """The catalog line of one entry file, or None when it is not an admitted entry."""
+def line_of(path: str, data: bytes, memory_dir: str | None = None) -> bytes | None:
+    """The catalog line of one entry file, or None when it is not an admitted entry; with
+    memory_dir, None too for a file at another entry's place (a copy committed as
+    entries/decision/<other>.md holds the id it copies, and was listed, recalled warm and
+    exported as that entry, where `gitmem list` leaves it out: gitmem.model.names.misplaced)."""
     from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
 
     if len(data) > MAX_ENTRY_BYTES:
@@ -161,6 +164,8 @@ def line_of(path: str, data: bytes) -> bytes | None:
         except EntryError:
             return None
     if found.get("status") != "admitted":
+        return None
+    if memory_dir is not None and misplaced(path, memory_dir, found.get("id"), found.get("type")):
         return None
     fields = [
         _text(found.get("admitted"), 20),
@@ -402,11 +407,11 @@ def _of_folder(root: Path, memory_dir: str) -> list[Path]:
     return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 
 
-def _read_lines(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
+def _read_lines(store: Store, items: list[TreeItem], memory_dir: str) -> Iterator[bytes]:
     from gitmem.model.fields import MAX_ENTRY_BYTES
 
     for item in items:
-        line = line_of(item.path, store.read(item.oid, MAX_ENTRY_BYTES + 1))
+        line = line_of(item.path, store.read(item.oid, MAX_ENTRY_BYTES + 1), memory_dir)
         if line is not None:
             yield line
 
@@ -479,7 +484,9 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
             if item.is_file and entry_place(item.path, memory_dir) is not None
         ]
         lines = list(
-            forked.in_two(items, lambda part: _read_lines(store, part), minimum=PARALLEL_READ_MIN)
+            forked.in_two(
+                items, lambda part: _read_lines(store, part, memory_dir), minimum=PARALLEL_READ_MIN
+            )
         )
     data, table, ids, body = _compose(entries_tree, _sorted(lines))
     with contextlib.suppress(OSError):
@@ -523,7 +530,7 @@ def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> lis
         for change in changes:
             new = change.new
             if new is not None and new.is_file and entry_place(change.path, memory_dir):
-                lines.extend(_read_lines(store, [new._replace(path=change.path)]))
+                lines.extend(_read_lines(store, [new._replace(path=change.path)], memory_dir))
         return lines
     return None
 

@@ -44,7 +44,7 @@ from urllib.parse import quote
 from gitmem.agents import catalog
 from gitmem.agents.precedents import PREAMBLE, Precedent, clean, held_in, withheld
 from gitmem.errors import UsageError
-from gitmem.model.names import entry_place
+from gitmem.model.names import entry_place, misplaced
 from gitmem.recall.freshness import askable
 
 if TYPE_CHECKING:
@@ -303,8 +303,8 @@ def _unreadable(
 ) -> tuple[str, ...]:
     """The entry files the catalog holds no line for that are not superseded or retired
     entries either: they do not parse (or are too big to be one, or are a symbolic link or
-    a submodule where a file goes, or lie where no entry goes: LAYOUT, as every reader names
-    them), so the export leaves them
+    a submodule where a file goes, or lie where no entry goes: LAYOUT, or at another
+    entry's place: ID-PATH, as every reader names them), so the export leaves them
     out, and says so. Only the files neither listed nor named `<id>.md` by an id a listed
     entry supersedes are read; their status is read without YAML where it can be
     (quick_fields)."""
@@ -334,7 +334,10 @@ def _unreadable(
         if quick is not None and quick.get("status", "admitted") != "admitted":
             continue  # an entry the catalog leaves out: superseded, retired
         try:
-            parse(data)
+            entry = parse(data)
         except EntryError:
+            out.append(item.path)
+            continue
+        if misplaced(item.path, memory_dir, entry.id, entry.type):  # a copy: no line either
             out.append(item.path)
     return tuple(sorted(out))

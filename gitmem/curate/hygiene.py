@@ -529,8 +529,8 @@ def _at_their_place(
     entry holding a secret (committed past the gate): the report would print its text (a
     title, a clause) and --propose copy it into a candidate."""
     from gitmem.gate import secrets
-    from gitmem.gate.rules import place_of
     from gitmem.lifecycle.candidates import allowed_on
+    from gitmem.model.names import misplaced
 
     allowed = allowed_on(ws, ws.main_tip())  # allowed.md on the memory branch
     out = []
@@ -542,13 +542,12 @@ def _at_their_place(
             for f in secrets.scan_text(entry.render())
             if f.rule not in ("hidden-unicode", "scan-size-cap") and f.fingerprint not in allowed
         ]
-        place = place_of(path, ws.dir)
         if found:  # first: nothing of its text (its id, its type) is printed
             warnings.append(
                 f"{path}: not judged: it holds a secret ({found[0].rule}): gitmem lint "
                 "says where; remove it and rotate it"
             )
-        elif place.kind == "entry" and (place.type, place.id) == (entry.type, entry.id):
+        elif misplaced(path, ws.dir, entry.id, entry.type) is None:  # every reader's rule
             out.append((path, entry))
         else:
             warnings.append(

@@ -40,6 +40,7 @@ from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.markdown import block, cell, code
+from gitmem.model.names import misplaced
 from gitmem.model.problem import Problem, by_file, left_out, shown_lines
 from gitmem.repo.workspace import Workspace
 
@@ -137,7 +138,9 @@ def review(ws: Workspace, entry_id: str) -> CandidateReview:
             f"{Problem(candidate.path, exc.line, exc.rule, exc.message)}: fix the candidate "
             "before reviewing it"
         ) from None
-    found = main_entries(ws)
+    # a copy at another entry's place holds the id it copies, and was counted a second time
+    # among the near-duplicates: no entry, as `gitmem list` reads it
+    found = [(p, e) for p, e in main_entries(ws) if misplaced(p, ws.dir, e.id, e.type) is None]
     on_main = [e for _, e in found]
     by_id = {e.id: e for e in on_main}
     path_of = {e.id: path for path, e in found}

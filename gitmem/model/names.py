@@ -101,6 +101,35 @@ def entry_place(path: str, memory_dir: str) -> tuple[str, str] | None:
     return parts[0], parts[1][:-3]
 
 
+def misplaced(path: str, memory_dir: str, entry_id: object, entry_type: object) -> str | None:
+    """What is wrong (ID-PATH, in `gitmem check`'s words) with a file at an entry's place
+    whose front matter does not say that place's id and type: a copy of an entry committed
+    past the hooks as entries/decision/<other>.md, or entries/method/<id>.md of a decision.
+    None when id and type are the place's, or when path is no entry's place (LAYOUT, which
+    entry_place tells).
+
+    With entry_place, the rule for which files below entries/ are entries, as `gitmem list`
+    applies it (lifecycle.read), shared by the other readers (recall, the agents' catalog
+    and the export, the site, review, hygiene): a copy holds the id it copies, and a reader
+    that took it recalled, exported or showed that id a second time, with the other file's
+    text."""
+    place = entry_place(path, memory_dir)
+    if place is None:
+        return None
+    kind, place_id = place
+    if entry_id != place_id:
+        return (
+            f"id {entry_id!r} disagrees with the file name {place_id!r}.md: rename the file "
+            "or fix the id"
+        )
+    if entry_type != kind:
+        return (
+            f"type {entry_type!r} disagrees with the folder entries/{kind}/: move the file to "
+            f"entries/{entry_type}/"
+        )
+    return None
+
+
 def is_entry_id(text: str) -> bool:
     """True when text could be an entry's or a candidate's id: a slug no longer than any id
     gitmem makes.  Checked before anything is looked up, so an id of any size costs nothing."""

@@ -41,13 +41,13 @@ import mmap
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitmem.errors import GitmemError
-from gitmem.model.names import answers_for_id, entry_place
+from gitmem.model.names import answers_for_id, entry_place, misplaced
 from gitmem.recall.engine import Doc, Index, IndexFormatError
 from gitmem.repo.atomic import open_regular, read_regular, sweep_temporaries
 from gitmem.repo.locks import exclusive
@@ -356,9 +356,20 @@ class RecallCache(_Stored):
         from gitmem import parallel as forked
 
         # _read_docs looked up when called: tests replace it
-        yield from forked.in_two(
-            items, lambda part: _read_docs(self.store, part), minimum=PARALLEL_READ_MIN
+        yield from self._placed(
+            forked.in_two(
+                items, lambda part: _read_docs(self.store, part), minimum=PARALLEL_READ_MIN
+            )
         )
+
+    def _placed(self, docs: Iterable[Doc]) -> Iterator[Doc]:
+        """The docs whose file is at their own entry's place: a copy of an entry committed
+        at another entry's place (entries/decision/<other>.md, entries/method/<id>.md of a
+        decision) holds the id it copies, and was recalled as that entry, with that file's
+        text, where `gitmem list` leaves it out (gitmem.model.names.misplaced)."""
+        for doc in docs:
+            if misplaced(doc.path, self.memory_dir, doc.id, doc.type) is None:
+                yield doc
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         if semantic is None:
@@ -481,7 +492,7 @@ class RecallCache(_Stored):
     def _add(self, loaded: Loaded, item: TreeItem) -> None:
         """Index the entry of item, unless a file later in path order holds its id: that
         one stays (answers_for_id), as a build (_docs) keeps it."""
-        for doc in _read_docs(self.store, [item]):
+        for doc in self._placed(_read_docs(self.store, [item])):
             indexed = loaded.index.hit(doc.id, 0.0)
             if indexed is not None and answers_for_id(indexed.path, doc.path):
                 continue

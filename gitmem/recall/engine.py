@@ -689,8 +689,10 @@ _MANIFEST_MAGIC: Final = b"GITMEM-RECALLM"
 _NAME_LEN: Final = 32
 # 2: Snowball stems, saturation values; 3: records hold the cited files; 4: American spelling;
 # 5: tokens read in their compatibility form (NFKC); 6: only files at an entry's place
-# (gitmem.model.names.entry_place), so an index of 5 that took a stray copy is built again
-_VERSION: Final = 6
+# (gitmem.model.names.entry_place), so an index of 5 that took a stray copy is built again;
+# 7: only files whose id and type are their place's (gitmem.model.names.misplaced), so an
+# index of 6 that took a copy at another entry's place is built again
+_VERSION: Final = 7
 _HEAD: Final = struct.Struct("<14sHIII")  # magic, version, segments, tombstones, their crc32
 _SEG_HEAD: Final = struct.Struct("<9I")  # size, base, docs, terms, postings, 3 table sizes, crc32
 _U32: Final = struct.Struct("<I")

@@ -28,7 +28,7 @@ from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.lifecycle.entries import out_of_place
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
-from gitmem.model.names import quoted_id
+from gitmem.model.names import misplaced, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.recall.freshness import askable
 from gitmem.repo.snapshot import read_entry
@@ -121,9 +121,16 @@ def collect(
             unreadable.append(item.path)
             continue
         try:
-            parsed.append((item.path, read_entry(store, item)))
+            entry = read_entry(store, item)
         except EntryError:
             unreadable.append(item.path)
+            continue
+        if misplaced(item.path, ws.dir, entry.id, entry.type) is not None:
+            # a copy at another entry's place (entries/decision/<other>.md) holds the id it
+            # copies, and had a page as that entry again, where `gitmem list` leaves it out
+            unreadable.append(item.path)
+        else:
+            parsed.append((item.path, entry))
     parsed.sort(key=lambda pair: (pair[1].id, pair[0]))
     site_entries = _with_history(store, commit, tree, ws.dir, parsed)
     refused_path = f"{ws.dir}/refused.md"

@@ -3,6 +3,7 @@ update from the tree diff that gives the same bytes as a build from scratch."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -76,9 +77,9 @@ def test_an_update_from_the_diff_matches_a_build_from_scratch(
     read: list[str] = []
     real = catalog._read_lines
 
-    def counting(store: Store, items: list[TreeItem]) -> Iterator[bytes]:
+    def counting(store: Store, items: list[TreeItem], memory_dir: str) -> Iterator[bytes]:
         read.extend(item.path for item in items)
-        return real(store, items)
+        return real(store, items, memory_dir)
 
     monkeypatch.setattr(catalog, "_read_lines", counting)
     assert len(list(_load(memory))) == 2
@@ -250,12 +251,14 @@ def test_an_entry_whose_file_name_a_line_cleans_goes_when_its_file_goes(
     kept = _admit(memory, "Lesson to keep")
     _load(memory)
     text = next((memory / ".gitmem/entries").glob(f"*/{kept}.md")).read_text()
-    odd = "local-method-20260101-odd"
-    path = memory / ".gitmem/entries/method" / f"{odd} {name}.md"
-    path.write_text(text.replace(kept, odd))
+    odd = f"local-method-20260101-odd {name}"  # its file's name: at its own place
+    path = memory / ".gitmem/entries/method" / f"{odd}.md"
+    path.write_text(text.replace(f"id: {kept}", f"id: {json.dumps(odd, ensure_ascii=False)}"))
     git(memory, "add", "-A")
     git(memory, "commit", "-q", "--no-verify", "-m", "an entry with an odd file name")
-    assert sorted(e.id for e in _load(memory)) == sorted([kept, odd])
+    assert sorted(e.path for e in _load(memory)) == sorted(
+        [f".gitmem/entries/method/{kept}.md", f".gitmem/entries/method/{odd}.md"]
+    )
     path.unlink()
     (memory / ".gitmem/entries/notes.txt").write_text("a tree no catalog has seen\n")
     git(memory, "add", "-A")

@@ -187,7 +187,7 @@ def test_a_title_holding_markdown_stays_one_link_and_hides_nothing(memory: Path)
 
 def _forge(repo: Path, name: bytes, **fields: str) -> None:
     """An admitted entry committed straight to main, past the hooks, in the file `name` (its
-    bytes) under entries/decision/."""
+    bytes) in its type's folder, entries/<type>/ (entries/decision/ by default)."""
     import json
     import os
 
@@ -206,7 +206,7 @@ def _forge(repo: Path, name: bytes, **fields: str) -> None:
         **fields,
     }
     front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
-    folder = os.fsencode(repo / ".gitmem" / "entries" / "decision")
+    folder = os.fsencode(repo / ".gitmem" / "entries" / meta["type"])
     Path(os.fsdecode(folder)).mkdir(parents=True, exist_ok=True)
     Path(os.fsdecode(folder + b"/" + name)).write_text(
         f"---\n{front}---\n\n## Context\n\n## Content\nx\n\n## Evidence\n"
@@ -225,7 +225,7 @@ def test_a_forged_type_or_date_holding_markdown_hides_nothing(memory: Path) -> N
     _forge(
         memory,
         b"local-decision-20261201-forged.md",
-        type="decision <!-- [here](https://example.org/) `",
+        type="decision <!-- [here](example.org) `",  # a folder's name: no slash
         admitted="2026-12-01 <!--",
     )
     text = ok(run(memory, "export", "agents", "-o", "-")).output
@@ -234,7 +234,7 @@ def test_a_forged_type_or_date_holding_markdown_hides_nothing(memory: Path) -> N
     assert kinds.count("link_open") == 1, kinds
     assert "html_inline" not in kinds and "code_inline" not in kinds, kinds
     shown = "".join(t.content for t in tokens)
-    assert "— decision <!-- [here](https://example.org/) `: never" in shown
+    assert "— decision <!-- [here](example.org) `: never" in shown
     assert "(human:mallory, 2026-12-01 <!--)" in shown
     cut = ok(run(memory, "export", "agents", "-o", "-", "--budget-lines", "7")).output
     footer = cut.rstrip().splitlines()[-1]
@@ -272,7 +272,7 @@ def test_an_entry_file_of_any_name_is_one_link_to_it(memory: Path) -> None:
     from markdown_it import MarkdownIt
 
     name = "odd name) [here](https:--example.org) é.md"
-    _forge(memory, name.encode())
+    _forge(memory, name.encode(), id=name[:-3])  # the id of its place: an entry
     text = ok(run(memory, "export", "agents", "-o", "-")).output
     tokens = MarkdownIt("commonmark").parseInline(_lines_of(text)[0][2:])[0].children or []
     links = [t for t in tokens if t.type == "link_open"]

@@ -225,8 +225,10 @@ def test_a_warm_precedents_block_takes_provenance_from_the_hits_own_file(
     copy = recalled / ".gitmem/entries/method" / entry.name
     copy.parent.mkdir(exist_ok=True)
     when = next(line for line in text.splitlines() if line.startswith("admitted: "))
-    copy.write_text(
-        text.replace(by, "admitted_by: human:mallory").replace(when, "admitted: 2020-01-01")
+    copy.write_text(  # of the type of its folder, at its own place: an entry to every reader
+        text.replace(by, "admitted_by: human:mallory")
+        .replace(when, "admitted: 2020-01-01")
+        .replace("type: decision", "type: method")
     )
     git(recalled, "add", "-A")
     git(recalled, "commit", "-q", "--no-verify", "-m", "a copy saying another admitter")

@@ -255,3 +255,47 @@ def test_a_copy_at_another_entrys_place_is_listed_once_and_named(memory: Path) -
     assert listed.stderr.count(" ID-PATH ") == 2, listed.stderr
     rows = ok(run(memory, "list", "--format", "json")).stdout
     assert rows.count(f'"id": "{first_id()}"') == 1, rows
+
+
+def test_every_reader_leaves_a_copy_at_another_entrys_place_out_as_list_does(
+    memory: Path,
+) -> None:
+    """list left out a copy of an entry at another entry's place (its front matter's id or
+    type not the place's, committed past the hooks), but recall, the export, the site and
+    review each took it for an entry: recall answered with the copy's path, the export
+    listed the id twice, the site built a page for it, review counted the entry twice among
+    the candidate's near-duplicates. They share list's rule now (names.misplaced)."""
+    import json
+
+    from clirunner import HOOKS, proposed
+
+    from gitmem.repo.workspace import open_workspace
+    from gitmem.site import collect
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    real = f".gitmem/entries/decision/{first_id()}.md"
+    text = (memory / real).read_text()
+    copies = [
+        ".gitmem/entries/decision/local-decision-20261206-another-name.md",
+        f".gitmem/entries/method/{first_id()}.md",
+    ]
+    for copy in copies:
+        (memory / copy).parent.mkdir(parents=True, exist_ok=True)
+        (memory / copy).write_text(text)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "copies, past the hooks")
+    for _ in range(2):  # cold, then from what the first call kept
+        recalled = ok(run(memory, "recall", "--format", "json", "pygit2 inside hooks")).stdout
+        assert [(h["id"], h["path"]) for h in json.loads(recalled)] == [(first_id(), real)]
+    exported = ok(run(memory, "export", "agents", "-o", "-"))
+    assert exported.stdout.count("[Use pygit2 inside hooks]") == 1, exported.stdout
+    assert f"]({real})" in exported.stdout, exported.stdout
+    for copy in copies:
+        assert f"gitmem: {copy}: " in exported.stderr, exported.stderr
+    site = collect.collect(open_workspace(memory))
+    assert [e.path for e in site.entries] == [real]
+    assert set(copies) <= set(site.unreadable), site.unreadable
+    candidate = proposed(ok(run(memory, *HOOKS)).output)
+    reviewed = json.loads(ok(run(memory, "review", candidate, "--format", "json")).stdout)
+    assert [s["id"] for s in reviewed["similar"]] == [first_id()], reviewed["similar"]

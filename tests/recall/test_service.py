@@ -338,7 +338,8 @@ def test_an_entry_moved_to_a_path_that_sorts_first_stays_found(
     new = repo / ".gitmem/entries/aaa" / old.name  # a folder that sorts before every type
     new.parent.mkdir()
     git(repo, "mv", str(old), str(new))
-    git(repo, "commit", "-q", "--no-verify", "-m", "move it")
+    new.write_text(new.read_text().replace("type: decision", "type: aaa"))  # its own place
+    git(repo, "commit", "-q", "--no-verify", "-am", "move it")
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks
 
 
@@ -526,7 +527,9 @@ def test_an_entry_held_by_two_files_stays_found_when_one_goes(
     entries = repo / ".gitmem/entries"
     (entries / "method").mkdir(exist_ok=True)
     copy = entries / "method" / f"{hooks}.md"
-    copy.write_bytes((entries / "decision" / f"{hooks}.md").read_bytes())
+    # of the type of its folder, at its own place: an entry to every reader
+    text = (entries / "decision" / f"{hooks}.md").read_text()
+    copy.write_text(text.replace("type: decision", "type: method"))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "the entry copied to another folder")
     assert recall_json(repo, "pygit2 hooks")[0]["id"] == hooks  # the cache follows
