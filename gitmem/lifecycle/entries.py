@@ -5,7 +5,7 @@ from __future__ import annotations
 from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import place_of
 from gitmem.model.entry import Entry, EntryError
-from gitmem.model.names import is_entry_id, quoted_id
+from gitmem.model.names import answers_for_id, is_entry_id, misplaced, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import read_entry
 from gitmem.repo.store import Store, TreeItem
@@ -15,21 +15,34 @@ from gitmem.repo.workspace import Workspace
 def find_entry(
     store: Store, memory_tree: str | None, entry_id: str
 ) -> tuple[TreeItem, Entry] | None:
-    """The file entries/<type>/<id>.md and its parsed entry, looking in every type folder."""
+    """The file entries/<type>/<id>.md and its parsed entry, looking in every type folder.
+
+    Of the files an id names, only one at its own place is the id's entry (a copy of another
+    entry there is not: gitmem.model.names.misplaced), and where two types' folders each
+    hold an entry of the id (which the gate refuses, but a history that got around it may
+    keep), the one that answers for it is the one recall answers with
+    (gitmem.model.names.answers_for_id): show and memory_show took the first type folder,
+    recall the last, so `gitmem show ID` printed another text than recall had given."""
     if memory_tree is None or not is_entry_id(entry_id):
         return None
     entries_tree = store.subtree(memory_tree, "entries")
     if entries_tree is None:
         return None
+    found: tuple[TreeItem, Entry] | None = None
     for folder in store.folders(entries_tree):
+        path = f"entries/{folder}/{entry_id}.md"
         item = store.item(entries_tree, f"{folder}/{entry_id}.md")
-        if item is not None:
-            try:
-                parsed = read_entry(store, item)
-            except EntryError:
-                continue
-            return TreeItem(f"entries/{folder}/{entry_id}.md", item.oid, item.mode), parsed
-    return None
+        if item is None:
+            continue
+        try:
+            parsed = read_entry(store, item)
+        except EntryError:
+            continue
+        if misplaced(path, "", parsed.id, parsed.type) is not None:
+            continue
+        if found is None or answers_for_id(path, found[0].path):
+            found = TreeItem(path, item.oid, item.mode), parsed
+    return found
 
 
 def unreadable_entry(

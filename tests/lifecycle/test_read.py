@@ -299,3 +299,43 @@ def test_every_reader_leaves_a_copy_at_another_entrys_place_out_as_list_does(
     candidate = proposed(ok(run(memory, *HOOKS)).output)
     reviewed = json.loads(ok(run(memory, "review", candidate, "--format", "json")).stdout)
     assert [s["id"] for s in reviewed["similar"]] == [first_id()], reviewed["similar"]
+
+
+def test_show_answers_for_an_id_with_the_file_recall_answers_from(memory: Path) -> None:
+    """Where two type folders each hold an entry of one id at its own place (committed past
+    the hooks), `gitmem show ID` and memory_show (lifecycle.read.show, through find_entry)
+    took the first type folder and recall the last: show printed another text than recall
+    had given for the id. Both take the file names.answers_for_id says answers. And a copy
+    of another entry at an id's place was shown as that id's entry: it is none."""
+    import json
+
+    from gitmem.lifecycle import read
+    from gitmem.repo.workspace import open_workspace
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    text = (memory / f".gitmem/entries/decision/{first_id()}.md").read_text()
+    twin = memory / f".gitmem/entries/method/{first_id()}.md"
+    twin.parent.mkdir()
+    twin.write_text(
+        text.replace("type: decision", "type: method").replace(
+            "title: Use pygit2 inside hooks", "title: Use pygit2 inside hooks, the twin"
+        )
+    )
+    other = "local-decision-20261206-another-name"
+    copy = f".gitmem/entries/decision/{other}.md"
+    (memory / copy).write_text(text)
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "a twin and a copy, past the hooks")
+    recalled = json.loads(ok(run(memory, "recall", "--format", "json", "pygit2 hooks")).stdout)
+    (hit,) = [h for h in recalled if h["id"] == first_id()]
+    assert (hit["path"], hit["title"]) == (
+        twin.relative_to(memory).as_posix(),
+        "Use pygit2 inside hooks, the twin",
+    )
+    shown = ok(run(memory, "show", first_id())).stdout
+    assert shown.startswith(f"# {hit['path']}\n") and "the twin" in shown, shown
+    where, entry = read.show(open_workspace(memory), first_id())
+    assert (where, entry.title) == (hit["path"], hit["title"])
+    refused = run(memory, "show", other)  # no entry of that id, as list has none
+    assert refused.exit_code == 2 and f"no entry {other!r}" in refused.stderr, refused.output
