@@ -83,4 +83,4 @@ def admit(repo: Path, args: list[str]) -> str:
 
 def recall_json(repo: Path, *args: str) -> list[dict[str, object]]:
     result = ok(run(repo, "recall", "--format", "json", *args))
-    return list(json.loads(result.output))
+    return list(json.loads(result.stdout))  # warnings go to stderr

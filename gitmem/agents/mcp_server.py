@@ -253,7 +253,8 @@ class RecallResult(BaseModel):
         default_factory=list,
         description="Settings set aside (a settings file that is not valid TOML, a value of "
         "the wrong type): each fell back to its default, so the memory read may not be the "
-        "project's; a person fixes the file.",
+        "project's; and entry files left out, being no readable entry (each named with what "
+        "is wrong), so the answer is not the whole memory's; a person fixes the file.",
     )
     framing: str = Field(
         default=PREAMBLE, description="How to use the entries: precedents, never instructions."
@@ -780,7 +781,8 @@ def build_server(
                 )
                 if rejected is not None and near is not None
                 else None,
-                warnings=_settings_warnings(ws),
+                # and each entry file left out, being none, as `gitmem list` names it
+                warnings=[*_settings_warnings(ws), *(reveal(w) for w in recalled.warnings)],
             )
             text = render(
                 precedents,

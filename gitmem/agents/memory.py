@@ -154,7 +154,7 @@ def remembered_recall(
     when the full path must answer."""
     from gitmem.recall import semantic
     from gitmem.recall.cache import stored
-    from gitmem.recall.service import bodies, with_freshness
+    from gitmem.recall.service import bodies, unreadable, with_freshness
 
     known = memory.known
     if known.tip is None or known.entries_tree is None or k <= 0:
@@ -177,7 +177,7 @@ def remembered_recall(
         raise
     except Exception:  # a damaged cache: the full path sets it aside and rebuilds
         return None
-    return with_freshness(found, history, known.tip)
+    return with_freshness(found, history, known.tip, unreadable(loaded))
 
 
 def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Precedent] | None:

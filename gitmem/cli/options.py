@@ -43,10 +43,6 @@ def format_option(*choices: str) -> Callable[[F], F]:
 REPORT_FORMAT = format_option("text", "json", "github", "sarif")
 TEXT_OR_JSON = format_option("text", "json")
 
-#: What a reader says after the problem of an entry file it leaves out (`gitmem list`,
-#: `gitmem export`): the file and its rule are named, and where to see the rest.
-LEFT_OUT = "left out; `gitmem check` names every problem of the memory"
-
 
 def utf8_text(ctx: click.Context | None, param: click.Parameter | None, value: T) -> T:
     """The callback of every free-text option (propose's fields and --reason, --by): text

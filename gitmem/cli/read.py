@@ -7,13 +7,8 @@ from dataclasses import asdict
 
 import click
 
-from gitmem.cli.options import (
-    LEFT_OUT,
-    TEXT_OR_JSON,
-    command_workspace,
-    emit_warnings,
-    visible,
-)
+from gitmem.cli.options import TEXT_OR_JSON, command_workspace, emit_warnings, visible
+from gitmem.model.problem import LEFT_OUT
 
 
 @click.command("list")

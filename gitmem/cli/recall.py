@@ -118,6 +118,8 @@ def recall(
                 tree = ws.store.tree_of(commit) if commit else None
                 block = _precedents(answer.entries, ws, tree)
         hits = answer.entries
+        for warning in answer.warnings:  # on stderr, as `gitmem list` names such a file
+            click.echo(visible(f"gitmem: {warning}"), err=True)
     except (GitmemError, OSError) as exc:
         if fmt != "precedents":
             raise

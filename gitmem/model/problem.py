@@ -8,6 +8,10 @@ from typing import Final
 
 from gitmem.errors import RuleError
 
+#: What a reader says after the problem of an entry file it leaves out (`gitmem list`,
+#: `gitmem export`, recall): the file and its rule are named, and where to see the rest.
+LEFT_OUT: Final = "left out; `gitmem check` names every problem of the memory"
+
 
 @dataclass(frozen=True, order=True)
 class Problem:

@@ -42,9 +42,9 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.errors import GitmemError
 from gitmem.model.names import answers_for_id, entry_place, misplaced
@@ -65,11 +65,24 @@ NEAR = 8
 
 @dataclass
 class Loaded:
-    """An index (and vectors, when the semantic extra is there) for one memory tree."""
+    """An index (and vectors, when the semantic extra is there) for one memory tree, and the
+    files at an entry's place that it holds no entry of because they are none (Unreadable):
+    path -> what is wrong, as `gitmem list` names it."""
 
     tree: str | None
     index: Index
     vectors: Any | None
+    unreadable: dict[str, str] = field(default_factory=dict)
+
+
+class Unreadable(NamedTuple):
+    """A file at an entry's place that is no readable entry (it does not parse, it is too
+    large, a link: read_entry): recall leaves it out, and says so (Loaded.unreadable), where
+    it said nothing and its answer passed for the whole memory's."""
+
+    path: str
+    #: the problem, as list prints it (gitmem.model.problem.Problem)
+    problem: str
 
 
 class _Deferred:
@@ -112,14 +125,18 @@ def _semantic() -> Any | None:
 PARALLEL_READ_MIN = 4000
 
 
-def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc]:
+def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc | Unreadable]:
+    """The admitted entries of items as Docs, and an Unreadable for each file that is no
+    entry (both cross from a forked reader: gitmem.parallel)."""
     from gitmem.model.entry import EntryError  # the YAML stack: only when building
+    from gitmem.model.problem import Problem
     from gitmem.repo.snapshot import read_entry
 
     for item in items:
         try:
             entry = read_entry(store, item)
-        except EntryError:
+        except EntryError as exc:
+            yield Unreadable(item.path, str(Problem(item.path, exc.line, exc.rule, exc.message)))
             continue
         if entry.status == "admitted":
             yield doc_of(entry, item.path)
@@ -144,8 +161,14 @@ def _well_formed(record: object) -> bool:
     if not isinstance(record, dict):
         return False
     parts = record.get("parts", [])
+    unreadable = record.get("unreadable", [])
     return (
-        isinstance(record.get("dir"), str)
+        isinstance(unreadable, list)
+        and all(
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+            for pair in unreadable
+        )
+        and isinstance(record.get("dir"), str)
         and isinstance(record.get("tree"), str | None)
         and isinstance(record.get("index"), str)
         and isinstance(record.get("vectors"), str | None)
@@ -214,6 +237,10 @@ class _Stored:
     def _load_entry(
         self, record: dict[str, Any], semantic: Any | None, *, verify: bool = True
     ) -> Loaded:
+        if "unreadable" not in record:
+            # written before the cache named the files that are no entry: its index is built
+            # again from the entries, which finds them, and its vectors are kept (_reindexed)
+            raise IndexFormatError("recall cache record without its unreadable files")
         index = Index.from_parts(
             self._blob("manifests", str(record["index"])),
             lambda name: self._mapped("segments", name),
@@ -230,7 +257,8 @@ class _Stored:
 
             # verified, as writers and recover() load, the chunks are read now, under the lock
             vectors = load() if verify else _Deferred(load)
-        return Loaded(record.get("tree"), index, vectors)
+        unreadable = {str(path): str(problem) for path, problem in record["unreadable"]}
+        return Loaded(record.get("tree"), index, vectors, unreadable)
 
     def _read(
         self, entries_tree: str | None, semantic: Any | None, *, verify: bool = False
@@ -338,18 +366,21 @@ class RecallCache(_Stored):
 
     # -- building and updating -------------------------------------------------------------
 
-    def _docs(self, entries_tree: str | None) -> Iterator[Doc]:
+    def _docs(
+        self, entries_tree: str | None, unreadable: dict[str, str] | None = None
+    ) -> Iterator[Doc]:
         """The admitted entries of a tree as Docs, in path order: where two files hold one id
         (a copy that came in without the gate), a build keeps the last, the one that answers
         for the id (gitmem.model.names.answers_for_id), as an update does (_add). The tree
         walk's own order takes the type folders from the last, so a build kept the first, and
         recalled another text than the update before it. A big tree is read by two processes
-        (gitmem.parallel): reading and parsing are half of a first build's time."""
+        (gitmem.parallel): reading and parsing are half of a first build's time. Each file
+        that is no entry goes to unreadable, when given (Unreadable)."""
         items = sorted(
             (
                 item
                 for item in self.store.walk(entries_tree, f"{self.memory_dir}/entries/")
-                if item.is_file and entry_place(item.path, self.memory_dir) is not None
+                if entry_place(item.path, self.memory_dir) is not None
             ),
             key=lambda item: item.path,
         )
@@ -359,24 +390,31 @@ class RecallCache(_Stored):
         yield from self._placed(
             forked.in_two(
                 items, lambda part: _read_docs(self.store, part), minimum=PARALLEL_READ_MIN
-            )
+            ),
+            unreadable,
         )
 
-    def _placed(self, docs: Iterable[Doc]) -> Iterator[Doc]:
+    def _placed(
+        self, found: Iterable[Doc | Unreadable], unreadable: dict[str, str] | None
+    ) -> Iterator[Doc]:
         """The docs whose file is at their own entry's place: a copy of an entry committed
         at another entry's place (entries/decision/<other>.md, entries/method/<id>.md of a
         decision) holds the id it copies, and was recalled as that entry, with that file's
-        text, where `gitmem list` leaves it out (gitmem.model.names.misplaced)."""
-        for doc in docs:
-            if misplaced(doc.path, self.memory_dir, doc.id, doc.type) is None:
+        text, where `gitmem list` leaves it out (gitmem.model.names.misplaced). Each file
+        that is no entry goes to unreadable, when given."""
+        for doc in found:
+            if isinstance(doc, Unreadable):
+                if unreadable is not None:
+                    unreadable[doc.path] = doc.problem
+            elif misplaced(doc.path, self.memory_dir, doc.id, doc.type) is None:
                 yield doc
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
-        if semantic is None:
-            return Loaded(entries_tree, Index.build(list(self._docs(entries_tree))), None)
-        docs = list(self._docs(entries_tree))
+        unreadable: dict[str, str] = {}
+        docs = list(self._docs(entries_tree, unreadable))
         index = Index.build(docs)
-        return Loaded(entries_tree, index, semantic.build(docs, self.progress))
+        vectors = semantic.build(docs, self.progress) if semantic is not None else None
+        return Loaded(entries_tree, index, vectors, unreadable)
 
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         """From the nearest remembered tree of this memory folder, by the diff; else from
@@ -445,7 +483,8 @@ class RecallCache(_Stored):
                 verify=True,
             )
         tree = record.get("tree")
-        return Loaded(tree, Index.build(list(self._docs(tree))), vectors)
+        unreadable: dict[str, str] = {}
+        return Loaded(tree, Index.build(list(self._docs(tree, unreadable))), vectors, unreadable)
 
     def _apply(self, loaded: Loaded, changes: list[Change], entries_tree: str | None) -> None:
         """Every removal first, then every addition: the diff comes in path order, so an
@@ -466,7 +505,7 @@ class RecallCache(_Stored):
             ids = {Path(old.path).stem}
             if old.is_file:
                 with contextlib.suppress(GitmemError):
-                    ids.update(d.id for d in _read_docs(self.store, [old]))
+                    ids.update(d.id for d in _read_docs(self.store, [old]) if isinstance(d, Doc))
             for entry_id in ids:
                 indexed = loaded.index.hit(entry_id, 0.0)
                 if indexed is None or indexed.path != old.path:
@@ -476,8 +515,10 @@ class RecallCache(_Stored):
                 if loaded.vectors is not None:
                     loaded.vectors.remove(entry_id)
         for change in changes:
+            loaded.unreadable.pop(change.path, None)  # read again below, if it is still there
+        for change in changes:
             new = change.new
-            if new is not None and new.is_file and entry_place(change.path, self.memory_dir):
+            if new is not None and entry_place(change.path, self.memory_dir):
                 self._add(loaded, new._replace(path=change.path))
         changed = {change.path for change in changes}
         for entry_id in sorted(removed):
@@ -492,7 +533,7 @@ class RecallCache(_Stored):
     def _add(self, loaded: Loaded, item: TreeItem) -> None:
         """Index the entry of item, unless a file later in path order holds its id: that
         one stays (answers_for_id), as a build (_docs) keeps it."""
-        for doc in self._placed(_read_docs(self.store, [item])):
+        for doc in self._placed(_read_docs(self.store, [item]), loaded.unreadable):
             indexed = loaded.index.hit(doc.id, 0.0)
             if indexed is not None and answers_for_id(indexed.path, doc.path):
                 continue
@@ -568,6 +609,9 @@ class RecallCache(_Stored):
             manifest, chunks = loaded.vectors.to_parts()
             record["vectors"] = self._write_parts(manifest, chunks, parts)
         record["parts"] = sorted(parts)
+        record["unreadable"] = [
+            [path, loaded.unreadable[path]] for path in sorted(loaded.unreadable)
+        ]
         try:
             older = [
                 r

@@ -33,6 +33,7 @@ __all__ = [
     "bodies",
     "recall",
     "recall_answer",
+    "unreadable",
     "with_freshness",
 ]
 
@@ -53,10 +54,14 @@ class Recalled(Hit):
 @dataclass(frozen=True)
 class RecallAnswer:
     """What a recall found, and when it found nothing, the best candidate the gate rejected
-    (with its `why`), so a reader can see how near the memory came."""
+    (with its `why`), so a reader can see how near the memory came; warnings name each file
+    at an entry's place that the answer leaves out, being no readable entry (unreadable):
+    without them, an answer without an entry that does not parse passed for the whole
+    memory's, where `gitmem list` and the export name the file."""
 
     entries: list[Recalled]
     rejected: Hit | None = None
+    warnings: tuple[str, ...] = ()
 
 
 def recall(
@@ -114,8 +119,17 @@ def recall_answer(
     except semantic.SemanticUnavailable:
         raise
     except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
-        found = ask(cache.recover(memory_tree))
-    return with_freshness(found, store, commit)
+        loaded = cache.recover(memory_tree)
+        found = ask(loaded)
+    return with_freshness(found, store, commit, unreadable(loaded))
+
+
+def unreadable(loaded: Loaded) -> tuple[str, ...]:
+    """The warnings for the files a loaded index holds no entry of, being none (a file that
+    does not parse, too large, a link), in path order, as `gitmem list` says them."""
+    from gitmem.model.problem import LEFT_OUT
+
+    return tuple(f"{loaded.unreadable[path]}: {LEFT_OUT}" for path in sorted(loaded.unreadable))
 
 
 def bodies(history: History, commit: str) -> Callable[[Hit], str | None]:
@@ -132,13 +146,15 @@ def bodies(history: History, commit: str) -> Callable[[Hit], str | None]:
     return body_of
 
 
-def with_freshness(found: Answer, history: History, commit: str) -> RecallAnswer:
+def with_freshness(
+    found: Answer, history: History, commit: str, warnings: tuple[str, ...] = ()
+) -> RecallAnswer:
     """An answer's hits with their freshness at commit, asked of history (the opened
-    repository, or git itself for a caller that has not opened it)."""
+    repository, or git itself for a caller that has not opened it), with warnings."""
     hits = found.hits
     states = freshness(history, commit, [(h.path, h.files) for h in hits])
     entries = [
         Recalled(**vars(hit), stale_commits=state.stale_commits, missing_files=state.missing_files)
         for hit, state in zip(hits, states, strict=True)
     ]
-    return RecallAnswer(entries, found.rejected)
+    return RecallAnswer(entries, found.rejected, warnings)

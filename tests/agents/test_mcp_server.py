@@ -1425,3 +1425,31 @@ def test_a_retired_entry_is_never_recalled_and_shown_as_a_tombstone(
         amended = server.call("memory_show", {"id": kept}).content[0]
         assert isinstance(amended, TextContent) and ", amended " in amended.text
         assert "Cache parsed settings" in amended.text
+
+
+def test_recall_names_an_entry_file_that_does_not_parse_and_answers_from_the_rest(
+    server: Server,
+) -> None:
+    """An entry file on main that does not parse (committed around the gate) was left out of
+    memory_recall without a word, where `gitmem list` and the export name it: the agent took
+    the answer for the whole memory's. Its warnings now name the file and what is wrong."""
+    repo = server.repo
+    entry_id = "local-method-20260101-rotate-the-signing-keys"
+    good = (
+        f"---\nid: {entry_id}\ntype: method\nstatus: admitted\n"
+        "title: Rotate the signing keys\napplies_when: rotating the signing keys\n"
+        "source: human:alice\ncreated: 2026-01-01\nadmitted: 2026-01-02\n"
+        "admitted_by: human:bob\n---\n\n## Context\nA release.\n\n"
+        "## Content\nRotate them yearly.\n\n## Evidence\nThe audit.\n"
+    )
+    broken = ".gitmem/entries/method/local-method-20260101-broken.md"
+    main, _ = _committed_on_main(
+        repo, {f".gitmem/entries/method/{entry_id}.md": good, broken: "---\nid: x\n---\nbody\n"}
+    )
+    try:
+        recalled = server.ok("memory_recall", {"query": "rotate the signing keys"})
+    finally:
+        git(repo, "update-ref", "refs/heads/main", main)
+    assert [e["id"] for e in recalled["entries"]][:1] == [entry_id]
+    (warning,) = recalled["warnings"]
+    assert warning.startswith(f"{broken}:4: SECTIONS "), warning

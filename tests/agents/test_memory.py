@@ -268,3 +268,46 @@ def test_recall_says_the_settings_set_aside_as_list_does_warm_or_cold(
             opened = done.stdout.endswith(f"{not warm or fmt == 'precedents'} 0\n")
             assert opened, (fmt, warm, done.stdout, done.stderr)
             assert done.stderr == listed.stderr, (fmt, warm, done.stderr)
+
+
+def test_recall_names_an_entry_file_that_does_not_parse_warm_or_cold(recalled: Path) -> None:
+    """An admitted entry's file that does not parse (committed past the hooks) was left out
+    of recall without a word, where `gitmem list` and the export name it: the answer passed
+    for the whole memory's. Recall now names the file and what is wrong on stderr, as list
+    does, and answers from the rest: on a first build, after an update, and warm."""
+    broken = recalled / ".gitmem/entries/decision/local-decision-20261206-broken.md"
+    broken.write_text("---\nid: local-decision-20261206-broken\n---\nno front matter end\n")
+    git(recalled, "add", "-A")
+    git(recalled, "commit", "-q", "--no-verify", "-m", "a file that does not parse")
+    listed = subprocess.run(
+        [sys.executable, "-m", "gitmem", "list"], cwd=recalled, capture_output=True, text=True
+    )
+    (said,) = [line for line in listed.stderr.splitlines() if "broken.md" in line]
+    assert said.startswith("gitmem: .gitmem/entries/decision/local-decision-20261206-broken.md")
+    for fmt in ("text", "json"):
+        forget(recalled)
+        for warm in (False, True):
+            done = subprocess.run(
+                [sys.executable, "-c", PROBE, "pygit2 in a git hook", "--format", fmt],
+                cwd=recalled, capture_output=True, text=True,
+            )  # fmt: skip
+            assert done.stdout.endswith(f"{not warm} 0\n"), (fmt, warm, done.stdout, done.stderr)
+            assert "use-pygit2-inside-git-hooks" in done.stdout, done.stdout
+            assert done.stderr.splitlines() == [said], (fmt, warm, done.stderr)
+    admit(
+        recalled,
+        ["propose", "--type", "method", "--title", "Proof sourdough somewhere warm",
+         "--applies-when", "baking sourdough bread", "--content", "Proof it warm."],
+    )  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "recall", "sourdough bread"],
+        cwd=recalled, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr.splitlines() == [said], done.stderr
+    broken.unlink()
+    git(recalled, "commit", "-q", "--no-verify", "-am", "the file goes")
+    done = subprocess.run(
+        [sys.executable, "-m", "gitmem", "recall", "sourdough bread"],
+        cwd=recalled, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
