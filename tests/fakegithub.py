@@ -71,7 +71,8 @@ class FakeGitHub:
         }
         self.activity = [
             {"actor": {"login": opener}, "activity_type": "branch_creation",
-             "timestamp": "2026-11-29T10:00:00Z", "ref": f"refs/heads/{branch}"}
+             "timestamp": "2026-11-29T10:00:00Z", "ref": f"refs/heads/{branch}",
+             "before": "0" * 40, "after": sha}
         ]  # fmt: skip
         self.commits = [{"sha": sha, "author": {"login": opener}, "committer": {"login": opener}}]
         self.permissions = {opener: "write"}

@@ -286,6 +286,7 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
         if label_note:
             raise _Refused(f"`{LABEL}` cannot admit: {label_note}.")
         raise _Skipped(f"pull request #{number} has no standing approval")
+    _pushes_known(pushes, head_ref, head_sha, last_push)
 
     # who may admit: write access, and no part in the change
     authors: set[str] = set()
@@ -380,6 +381,31 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
         if not _passed(api, head_sha, context, app):
             raise _Skipped(f"the required check {context!r} has not passed on {head_sha[:12]}")
     return Approval(eligible[0], head_sha, head_ref, number)
+
+
+def _pushes_known(
+    pushes: list[dict[str, Any]], head_ref: str, head_sha: str, last_push: datetime | None
+) -> None:
+    """Refuses unless the activity log names everyone who pushed to the branch and shows the
+    push that made head_sha its head. Who pushed is known only from that log, and a pusher
+    never admits: a push it names nobody for (a deploy key, a deleted account), or a head it
+    shows no push of (a branch renamed to gitmem/<id>, whose pushes the log keeps under the
+    old name), let the person who pushed approve their own text as a bystander."""
+    if any(not _login(a.get("actor")) for a in pushes):
+        raise _Refused(
+            f"The repository's activity log shows a push to {code(head_ref)} by nobody it "
+            "names (a deploy key, or an account since deleted), so who pushed cannot be told "
+            "apart from who approved: propose the candidate again, pushed from a person's "
+            "account."
+        )
+    latest = {a.get("after") for a in pushes if _time(a.get("timestamp")) == last_push}
+    if last_push is None or head_sha not in latest:
+        raise _Refused(
+            f"The repository's activity log shows no push that made {code(head_sha[:12])} "
+            f"the head of {code(head_ref)} (a branch renamed to this name, or a log not up to "
+            "date yet), so who pushed it cannot be told: run the workflow again in a few "
+            "minutes, or propose the candidate again on a branch of its own."
+        )
 
 
 def _rules(api: Api, branch: str) -> tuple[int, bool, list[tuple[str, int | None]]]:

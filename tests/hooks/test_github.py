@@ -782,6 +782,8 @@ def test_a_commit_pushed_after_the_approval_is_never_admitted(
             "activity_type": "push",
             "timestamp": "2026-11-29T13:00:00Z",
             "ref": f"refs/heads/{proposal.branch}",
+            "before": proposal.commit,
+            "after": moved,
         }
     )
     main_before = tip(server, "main")
@@ -2178,3 +2180,39 @@ def test_protect_refuses_what_is_no_commit_id(
     assert result.exit_code == 2, result.output
     assert "is not a full commit id (40 or 64 hex digits)" in result.output
     assert git(memory, "for-each-ref") == refs
+
+
+# -- attacks on the admission, each as a writer or an author would try it ------------------------
+
+
+def hookless(memory: Path, tmp_path: Path) -> Path:
+    """A remote with no server hook, as GitHub is: only the admit job stands in the way."""
+    server = bare(tmp_path, hooks=False)
+    connect(memory, server)
+    return server
+
+
+@pytest.mark.parametrize("log", ["no-actor", "renamed"])
+@pytest.mark.e2e
+def test_a_push_the_activity_log_does_not_name_admits_nothing(
+    memory: Path, api: FakeGitHub, tmp_path: Path, log: str
+) -> None:
+    """Mallory, a writer, keeps her name off the candidate: commits under an e-mail address
+    GitHub ties to no account, pushed by a deploy key (the activity log names no actor) or to
+    a branch she then renamed to gitmem/<id> (the log holds her pushes under the old name
+    only), the pull request opened by a second account; then she approves it herself."""
+    server = hookless(memory, tmp_path)
+    proposal = propose(memory)
+    api.candidate(NUMBER, proposal.branch, proposal.commit, opener="sock-puppet")
+    api.commits[0]["author"] = api.commits[0]["committer"] = None
+    if log == "no-actor":
+        api.activity[0]["actor"] = None
+    else:
+        api.activity[0]["ref"] = "refs/heads/scratch"
+        api.activity[0]["actor"] = {"login": "mallory"}
+    api.approve("mallory", proposal.commit)
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "who pushed" in comment(done)
