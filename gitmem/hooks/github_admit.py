@@ -184,6 +184,11 @@ def _login(user: Any) -> str:
     return login if isinstance(login, str) else ""
 
 
+def _is_bot(user: Any) -> bool:
+    """Whether a user GitHub names is an app's bot (its type, or the `[bot]` of its login)."""
+    return _dig(user, "type") == "Bot" or _login(user).endswith("[bot]")
+
+
 def _time(text: Any) -> datetime | None:
     try:
         return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
@@ -231,11 +236,7 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
             "DISMISSED",
         ):
             standing[_login(review.get("user"))] = review
-    bots = {
-        login
-        for login, review in standing.items()
-        if _dig(review, "user", "type") == "Bot" or login.endswith("[bot]")
-    }
+    bots = {login for login, review in standing.items() if _is_bot(review.get("user"))}
     approvers = [
         login
         for login, review in standing.items()
@@ -271,7 +272,7 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
             at = _time(latest.get("created_at"))
             if at is not None and (last_push is None or at > last_push):
                 labeller = _login(latest.get("actor")) or None
-                if _dig(latest, "actor", "type") == "Bot" and labeller:
+                if _is_bot(latest.get("actor")) and labeller:
                     bots.add(labeller)
             else:
                 label_note = "the label was added before the last push to the branch: label again"
@@ -386,17 +387,25 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
 def _pushes_known(
     pushes: list[dict[str, Any]], head_ref: str, head_sha: str, last_push: datetime | None
 ) -> None:
-    """Refuses unless the activity log names everyone who pushed to the branch and shows the
-    push that made head_sha its head. Who pushed is known only from that log, and a pusher
-    never admits: a push it names nobody for (a deploy key, a deleted account), or a head it
-    shows no push of (a branch renamed to gitmem/<id>, whose pushes the log keeps under the
-    old name), let the person who pushed approve their own text as a bystander."""
+    """Refuses unless the activity log names the person behind every push to the branch and
+    shows the push that made head_sha its head. Who pushed is known only from that log, and a
+    pusher never admits: a push it names nobody for (a deploy key, a deleted account), a bot
+    for (github-actions[bot], pushing for whoever ran a workflow of their own branch), or a
+    head it shows no push of (a branch renamed to gitmem/<id>, whose pushes the log keeps
+    under the old name), let the person who pushed approve their own text as a bystander."""
     if any(not _login(a.get("actor")) for a in pushes):
         raise _Refused(
             f"The repository's activity log shows a push to {code(head_ref)} by nobody it "
             "names (a deploy key, or an account since deleted), so who pushed cannot be told "
             "apart from who approved: propose the candidate again, pushed from a person's "
             "account."
+        )
+    bots = sorted({_login(a.get("actor")) for a in pushes if _is_bot(a.get("actor"))})
+    if bots:
+        raise _Refused(
+            f"{', '.join(code(b) for b in bots)} pushed to {code(head_ref)}: a bot pushes for "
+            "someone the activity log does not name, so who pushed cannot be told apart from "
+            "who approved: propose the candidate again, pushed from a person's account."
         )
     latest = {a.get("after") for a in pushes if _time(a.get("timestamp")) == last_push}
     if last_push is None or head_sha not in latest:

@@ -2216,3 +2216,20 @@ def test_a_push_the_activity_log_does_not_name_admits_nothing(
     untouched(server, main_before, proposal)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "who pushed" in comment(done)
+
+
+@pytest.mark.e2e
+def test_a_push_by_a_bot_admits_nothing(
+    forge_remote: tuple[Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Any writer can have github-actions[bot] push for her: a workflow of her own branch,
+    run on its push, asks for `contents: write` and pushes gitmem/<id>. The activity log then
+    names the bot, not her, and she approved her own text as a bystander."""
+    dev, server = forge_remote
+    proposal = propose(dev)
+    api.candidate(NUMBER, proposal.branch, proposal.commit, opener="sock-puppet")
+    api.commits[0]["author"] = api.commits[0]["committer"] = None
+    api.activity[0]["actor"] = {"login": "github-actions[bot]", "type": "Bot"}
+    api.approve("mallory", proposal.commit)
+    said = refused(tmp_path, server, api, proposal)
+    assert "`github-actions[bot]`" in said and "who pushed" in said, said
