@@ -193,7 +193,8 @@ class FakeGitHub:
             # paged as GitHub pages it: per_page runs (30 unless asked), a Link to the next
             return Page({"total_count": len(found), "check_runs": found}, "check_runs", query)
         if path.startswith(f"{repo}/commits/") and path.endswith("/status"):
-            return {"statuses": self.statuses.get(path.split("/")[-2], [])}
+            statuses = self.statuses.get(path.split("/")[-2], [])
+            return Page({"total_count": len(statuses), "statuses": statuses}, "statuses", query)
         if path == f"{repo}/actions/runs":
             return {
                 "workflow_runs": self.workflow_runs.get(int(query.get("check_suite_id", 0)), [])

@@ -523,10 +523,11 @@ def _passed(api: Api, sha: str, context: str, app: int | None = None) -> bool:
         return all(r.get("conclusion") in PASSING for r in found)
     if app is not None:
         return False
-    status = api.get(f"{api.repo_path}/commits/{sha}/status")
+    # every page too: the combined status lists 30 contexts unless asked
+    statuses = api.pages(f"{api.repo_path}/commits/{sha}/status", "statuses")
     return any(
-        s.get("context") == context and s.get("state") == "success"
-        for s in _dig(status, "statuses") or []
+        isinstance(s, dict) and s.get("context") == context and s.get("state") == "success"
+        for s in statuses
     )
 
 

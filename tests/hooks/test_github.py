@@ -2233,3 +2233,25 @@ def test_a_push_by_a_bot_admits_nothing(
     api.approve("mallory", proposal.commit)
     said = refused(tmp_path, server, api, proposal)
     assert "`github-actions[bot]`" in said and "who pushed" in said, said
+
+
+@pytest.mark.e2e
+def test_a_required_commit_status_beyond_the_first_page_is_seen(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The combined status of a commit lists 30 contexts a page unless asked; a required check
+    an outside CI reports as a commit status, listed after thirty others, was never seen, and
+    the candidate waited for it for ever."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.rules = [
+        {"type": "required_status_checks", "parameters": {"required_status_checks": [
+            {"context": "ci/build"}]}},
+    ]  # fmt: skip
+    api.statuses[proposal.commit] = [
+        {"context": f"lint/{n}", "state": "success"} for n in range(40)
+    ] + [{"context": "ci/build", "state": "success"}]
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.outputs["status"] == "admitted", done.stdout
