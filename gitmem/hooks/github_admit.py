@@ -16,8 +16,9 @@ decides is read back from the API when the job runs, and read again just before 
   author or committer of its commits, nor a bot, nor the candidate's own `human:` source;
 - no standing request for changes;
 - the rulesets on the memory branch: as many such approvals as `required_approving_review_count`,
-  GitHub's own review decision `APPROVED` when a pull-request rule applies (code-owner review and
-  approval of the most recent push included), and every required status check passed on the
+  GitHub's own review decision `APPROVED` whenever it gives one (a ruleset's pull-request rule or
+  classic branch protection requiring reviews; code-owner review and approval of the most recent
+  push included), and every required status check passed on the
   commit (`gitmem merge button` excepted: it fails on every candidate by design);
 - the job `gitmem check` passed in the latest run of `.github/workflows/gitmem-check.yml` started
   by `pull_request_target` (the default branch's definition, which the pull request cannot edit)
@@ -355,13 +356,14 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
             f"#{number} has {len(eligible_approvals)} of the {required} approvals the ruleset "
             f"on {base} requires"
         )
-    if reviews_required:
-        decision = _review_decision(api, number)
-        if decision != "APPROVED":
-            raise _Skipped(
-                f"GitHub's review decision on #{number} is {decision or 'not given'}: the "
-                f"ruleset on {base} asks for more reviews (code owners, the last push)"
-            )
+    # GitHub decides whenever reviews are required, by a ruleset or by classic branch
+    # protection (which gitmem cannot read otherwise); it gives no decision when none are
+    decision = _review_decision(api, number)
+    if (reviews_required or decision is not None) and decision != "APPROVED":
+        raise _Skipped(
+            f"GitHub's review decision on #{number} is {decision or 'not given'}: the rules "
+            f"of {base} ask for more reviews (code owners, the last push)"
+        )
     state = _check_state(api, number, head_sha, last_push)
     if state == "pending":
         raise _Skipped(f"gitmem check has not finished on {head_sha[:12]}: waiting for it")

@@ -2255,3 +2255,26 @@ def test_a_required_commit_status_beyond_the_first_page_is_seen(
     done = admit_step(tmp_path, server, api)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.outputs["status"] == "admitted", done.stdout
+
+
+@pytest.mark.parametrize("decision", ["REVIEW_REQUIRED", "CHANGES_REQUESTED"])
+@pytest.mark.e2e
+def test_classic_branch_protection_governs_through_the_review_decision(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, decision: str
+) -> None:
+    """A memory branch under classic branch protection (two approvals, code owners) and no
+    ruleset: GitHub's review decision says the pull request still needs reviews, but the
+    admission asked for it only when a ruleset's pull-request rule applied, and one approval
+    admitted the candidate."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.review_decision = decision
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    untouched(server, main_before, proposal)
+    assert done.returncode == 0 and done.outputs["status"] == "skipped", done.stdout
+    assert decision in done.stdout
+    api.review_decision = None  # no review required at all: GitHub gives no decision
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0 and done.outputs["status"] == "admitted", done.stdout
