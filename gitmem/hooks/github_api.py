@@ -89,7 +89,7 @@ class Api:
         items: list[Any] = []
         for _ in range(MAX_PAGES):
             if url is None:
-                return items
+                break
             body, link = self._call("GET", url)
             page = body.get(key) if key and isinstance(body, dict) else body
             if not isinstance(page, list):
@@ -100,6 +100,8 @@ class Api:
             if url is not None and not self._same_host(url):
                 # a list cut short here could hide a request for changes or a pusher
                 raise ApiError(f"GitHub answered {path} with a next page on another host")
+        if url is None:  # the last page read was the last there is
+            return items
         raise ApiError(f"GitHub answered {path} with more than {MAX_PAGES} pages")
 
     def post(self, path: str, body: Any) -> Any:

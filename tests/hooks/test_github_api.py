@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gitmem.hooks.github_api import Api, ApiError
+from gitmem.hooks.github_api import MAX_PAGES, Api, ApiError
 
 
 @contextmanager
@@ -198,3 +198,39 @@ def test_a_connection_cut_short_is_an_api_error(head: bytes, sent: bytes) -> Non
     nothing admitted, a message) like any other."""
     with _cut_short(head, sent) as url, pytest.raises(ApiError, match="did not answer"):
         Api(url, "acme/shop", "secret-token").pages("/repos/acme/shop/pulls/1/reviews")
+
+
+@contextmanager
+def _numbered(last: int) -> Iterator[str]:
+    """A server answering page n (`?page=n`, 1 when not given) with the one-item list [n] and
+    a Link to page n + 1 while n < last."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            query = self.path.partition("?")[2]
+            number = next((int(p[5:]) for p in query.split("&") if p.startswith("page=")), 1)
+            body = f"[{number}]".encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            if number < last:
+                port = self.server.server_address[1]
+                link = f"http://127.0.0.1:{port}/list?page={number + 1}"
+                self.send_header("Link", f'<{link}>; rel="next"')
+            self.end_headers()
+            self.wfile.write(body)
+
+    with _serving(Handler) as url:
+        yield url
+
+
+def test_a_list_of_exactly_the_most_pages_is_read_whole() -> None:
+    """A list of MAX_PAGES pages, the last with no next link, was refused as "more than
+    MAX_PAGES pages" (the loop ended on its last page without asking whether more followed);
+    one page more still is."""
+    with _numbered(MAX_PAGES) as url:
+        assert Api(url, "acme/shop", None).pages("/list") == list(range(1, MAX_PAGES + 1))
+    with _numbered(MAX_PAGES + 1) as url, pytest.raises(ApiError, match="more than"):
+        Api(url, "acme/shop", None).pages("/list")
