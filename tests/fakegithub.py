@@ -19,15 +19,19 @@ CHECK_SUITE = 501
 
 class Page:
     """A list answer GitHub pages: `per_page` items of it (`default` unless the query asks),
-    the page the query names, and a `Link: <…>; rel="next"` header while more remain."""
+    the page the query names, and a `Link: <…>; rel="next"` header while more remain. The
+    list is body[key], or body itself when key is None (a list endpoint answering an array)."""
 
-    def __init__(self, body: Any, key: str, query: dict[str, str], default: int = 30) -> None:
+    def __init__(
+        self, body: Any, key: str | None, query: dict[str, str], default: int = 30
+    ) -> None:
         self.size = min(int(query.get("per_page") or default), 100)
         self.number = int(query.get("page") or 1)
-        items = body[key]
+        items = body if key is None else body[key]
         start = (self.number - 1) * self.size
         self.more = len(items) > start + self.size
-        self.body = {**body, key: items[start : start + self.size]}
+        shown = items[start : start + self.size]
+        self.body = shown if key is None else {**body, key: shown}
         self.query = query
 
     def link(self, url: str, path: str) -> str | None:
@@ -53,6 +57,7 @@ class FakeGitHub:
         self.base_sha = "b" * 40  # the default branch's tip, as GitHub records it
         self.statuses: dict[str, list[dict[str, Any]]] = {}  # commit statuses, by commit
         self.fail: set[str] = set()  # path fragments answered with HTTP 500
+        self.limited: set[str] = set()  # path fragments answered as over the rate limit
         self.on_request: Callable[[str], None] | None = None
         self.url = ""
 
@@ -168,24 +173,25 @@ class FakeGitHub:
             return [self.pr] if self.pr and head == f"acme:{self.pr['head']['ref']}" else []
         if path == f"{repo}/pulls/{number}":
             return {**self.pr, "commits": len(self.commits)}
+        # every list paged as GitHub pages it: a review, commit, push or label may be on any page
         if path == f"{repo}/pulls/{number}/reviews":
-            return self.reviews
+            return Page(self.reviews, None, query)
         if path == f"{repo}/pulls/{number}/commits":
             # "Lists a maximum of 250 commits for a pull request" (REST API, List commits on
             # a pull request); the pull request's `commits` counts them all
-            return self.commits[:250]
+            return Page(self.commits[:250], None, query)
         if path == f"{repo}/issues/{number}/events":
-            return self.events
+            return Page(self.events, None, query)
         if path == f"{repo}/activity":
             ref = query.get("ref")
-            return [a for a in self.activity if a.get("ref") == ref]
+            return Page([a for a in self.activity if a.get("ref") == ref], None, query)
         if path.startswith(f"{repo}/collaborators/") and path.endswith("/permission"):
             login = path.split("/")[-2]
             role = self.permissions.get(login, "read")
             legacy = {"maintain": "write", "triage": "read"}.get(role, role)
             return {"permission": legacy, "role_name": role}
         if path.startswith(f"{repo}/rules/branches/"):
-            return self.rules
+            return Page(self.rules, None, query)
         if path.startswith(f"{repo}/commits/") and path.endswith("/check-runs"):
             sha = path.split("/")[-2]
             runs = [r for r in self.check_runs.get(query.get("check_name", ""), [])]
@@ -210,10 +216,10 @@ class FakeGitHub:
                 and query.get("head_sha", run["head_sha"]) == run["head_sha"]
             ]
             runs.sort(key=lambda r: -int(r["id"]))  # newest first
-            return {"total_count": len(runs), "workflow_runs": runs}
+            return Page({"total_count": len(runs), "workflow_runs": runs}, "workflow_runs", query)
         if path.startswith(f"{repo}/actions/runs/") and path.endswith("/jobs"):
             jobs = self.jobs.get(int(path.split("/")[-2]), [])
-            return {"total_count": len(jobs), "jobs": jobs}
+            return Page({"total_count": len(jobs), "jobs": jobs}, "jobs", query)
         raise KeyError(path)
 
     def paths(self) -> list[str]:
@@ -237,6 +243,15 @@ def serve(fake: FakeGitHub) -> Iterator[FakeGitHub]:
             if any(fragment in parts.path for fragment in fake.fail):
                 self.send_response(500)
                 self.end_headers()
+                return
+            if any(fragment in parts.path for fragment in fake.limited):
+                data = b'{"message": "API rate limit exceeded"}'
+                self.send_response(403)
+                self.send_header("x-ratelimit-remaining", "0")
+                self.send_header("x-ratelimit-reset", "1796000000")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
                 return
             try:
                 answer = fake.answer(method, parts.path, query, body)

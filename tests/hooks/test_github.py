@@ -2218,6 +2218,216 @@ def test_a_push_the_activity_log_does_not_name_admits_nothing(
     assert "who pushed" in comment(done)
 
 
+@pytest.mark.parametrize("beyond", ["reviews", "pushes", "commits"])
+@pytest.mark.e2e
+def test_what_forbids_the_admission_is_read_on_every_page(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, beyond: str
+) -> None:
+    """A pull request of more than a hundred reviews, pushes or commits: what forbids the
+    admission (a request for changes, the approver's own push or commit) is on the last page
+    GitHub answers, and is read there."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal, reviewer="mallory")
+    if beyond == "reviews":
+        api.reviews += [
+            {"id": 10 + n, "user": {"login": f"passer-{n}", "type": "User"}, "state": "COMMENTED",
+             "commit_id": proposal.commit, "submitted_at": "2026-11-29T12:30:00Z"}
+            for n in range(150)
+        ]  # fmt: skip
+        api.approve("bob", proposal.commit, state="CHANGES_REQUESTED")
+        reason = "`bob` requested changes"
+    elif beyond == "pushes":
+        ref = f"refs/heads/{proposal.branch}"
+        api.activity += [
+            {"actor": {"login": "carol"}, "activity_type": "push", "ref": ref,
+             "timestamp": "2026-11-29T09:00:00Z", "after": "e" * 40}
+            for _ in range(150)
+        ] + [{"actor": {"login": "mallory"}, "activity_type": "push", "ref": ref,
+              "timestamp": "2026-11-29T08:00:00Z", "after": "e" * 40}]  # fmt: skip
+        reason = "pushed to the candidate branch"
+    else:
+        filler = {"sha": "e" * 40, "author": {"login": "carol"}, "committer": {"login": "carol"}}
+        mallorys = {"sha": "f" * 40, "author": {"login": "mallory"}, "committer": None}
+        api.commits = [filler] * 150 + [mallorys, *api.commits]
+        reason = "wrote or committed one of its commits"
+    assert reason in refused(tmp_path, server, api, proposal)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["/reviews", "/activity", "/pulls/7/commits", "/permission", "/rules/branches/",
+     "/graphql", "/workflows/gitmem-check.yml/runs", "/jobs", "/check-runs", "/status"],
+)  # fmt: skip
+@pytest.mark.e2e
+def test_any_call_the_api_refuses_admits_nothing(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, call: str
+) -> None:
+    """Every read that decides, refused by GitHub (an error; the rate limit used up, on every
+    second one), leaves main and the candidate as they were and says why: the job fails
+    closed."""
+    how = "rate-limit" if call in ("/reviews", "/graphql", "/jobs", "/status") else "error"
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    api.rules = [
+        {"type": "pull_request", "parameters": {"required_approving_review_count": 1}},
+        {"type": "required_status_checks", "parameters": {"required_status_checks": [
+            {"context": "ci/build"}]}},
+    ]  # fmt: skip
+    api.statuses[proposal.commit] = [{"context": "ci/build", "state": "success"}]
+    (api.fail if how == "error" else api.limited).add(call)
+    said = refused(tmp_path, server, api, proposal)
+    assert "could not be read" in said or "could not judge" in said, said
+    if how == "rate-limit":
+        assert "rate limit is used up" in said, said
+
+
+#: A file name that, printed as it is, would be workflow commands: a mask, an output, an error.
+COMMANDS = "x\n::add-mask::ghs_admission\n::set-output name=status::admitted %0A::error::forged"
+
+
+def own_commands(stdout: str) -> list[str]:
+    """The lines of a step's log that the runner takes for workflow commands (those inside a
+    stop-commands block are text)."""
+    outside = re.sub(r"(?ms)^::stop-commands::(\w+)$.*?^::\1::$\n?", "", stdout)
+    return [line for line in outside.splitlines() if line.startswith("::")]
+
+
+@pytest.mark.e2e
+def test_workflow_command_text_in_a_candidate_stays_text_in_every_log(
+    forge_remote: tuple[Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """A candidate branch carrying a file whose name holds workflow commands (a line break,
+    `::add-mask::`, `::set-output`, `%0A`): the check's annotations and the admission's log
+    print it as data, so it masks, sets and forges nothing."""
+    dev, server = forge_remote
+    proposal = propose(dev)
+    git(dev, "checkout", "-q", proposal.branch)
+    (dev / COMMANDS).write_text("x\n")
+    git(dev, "add", "-A")
+    git(dev, "commit", "-q", "-m", "::set-output name=status::admitted")
+    git(dev, "push", "-q", "--no-verify", "origin", proposal.branch)
+    git(dev, "checkout", "-q", "main")
+    head = tip(dev, proposal.branch)
+    runner = pull_request_checkout(tmp_path, server, dev, proposal.branch)
+    checked = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert [m.group("rule") for m in annotations(checked.stdout)]  # each line an annotation
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1 and done.outputs["status"] == "refused", done.stdout
+    assert "::add-mask::" in done.stdout  # quoted, inside a stop-commands block
+    assert own_commands(done.stdout) == [
+        "::error title=gitmem admit::pull request #7 was not admitted: see the comment on it "
+        "and the job summary"
+    ]
+
+
+@pytest.mark.parametrize("beside", [".github/workflows/gitmem-admit.yml", ".gitmem.toml"])
+@pytest.mark.e2e
+def test_a_candidate_commit_that_also_edits_the_gate_is_refused(
+    memory: Path, api: FakeGitHub, tmp_path: Path, beside: str
+) -> None:
+    """A branch of one commit is merged as it is: a commit that adds the candidate and, beside
+    it, edits a workflow or the settings would bring that edit into main with the approval."""
+    server = bare(tmp_path, hooks=False)  # GitHub runs no server hook
+    connect(memory, server)
+    proposal = propose(memory)
+    git(memory, "checkout", "-q", proposal.branch)
+    target = memory / beside
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("# mallory was here\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--amend", "--no-edit")
+    git(memory, "push", "-q", "--force", "--no-verify", "origin", proposal.branch)
+    git(memory, "checkout", "-q", "main")
+    head = tip(memory, proposal.branch)
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "CANDIDATE-BRANCH" in comment(done)
+    assert tip(server, "main") == main_before and tip(server, proposal.branch) == head
+
+
+@pytest.mark.e2e
+def test_a_candidate_on_a_branch_not_named_gitmem_is_never_admitted(
+    forge_remote: tuple[Path, Path], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The candidate's file pushed to `notes/pygit2`: no admission names it (the admission
+    takes only gitmem/<id> heads), and the check, judging it as the merge it would make,
+    fails it, so the merge button cannot take it either."""
+    dev, server = forge_remote
+    proposal = propose(dev)
+    git(dev, "push", "-q", "--no-verify", "origin", f"{proposal.commit}:refs/heads/notes/pygit2")
+    api.candidate(NUMBER, "notes/pygit2", proposal.commit)
+    api.approve("alice", proposal.commit)
+    event = {"inputs": {"pull-request": str(NUMBER)}}
+    done = admit_step(tmp_path, server, api, event, "workflow_dispatch")
+    assert done.returncode == 0 and done.outputs == {"pull-request": ""}, done.stdout
+    assert "not a gitmem/<id> candidate" in done.stdout
+    git(dev, "branch", "-q", "notes/pygit2", proposal.commit)
+    runner = pull_request_checkout(tmp_path, server, dev, "notes/pygit2")
+    checked = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "HISTORY-CANDIDATE" in {m.group("rule") for m in annotations(checked.stdout)}
+    assert tip(server, "main") == tip(dev, "main")
+
+
+@pytest.mark.parametrize("reviews", ["commented-after", "commented-only", "label-by-opener"])
+@pytest.mark.e2e
+def test_a_comment_or_the_openers_own_label_is_no_approval(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, reviews: str
+) -> None:
+    """A COMMENTED review neither approves nor withdraws an approval (as GitHub counts them);
+    the label added by the pull request's own opener admits nothing."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    api.candidate(NUMBER, proposal.branch, proposal.commit)
+    if reviews == "commented-after":
+        api.approve("alice", proposal.commit)
+        api.approve("alice", proposal.commit, state="COMMENTED", at="2026-11-29T12:30:00Z")
+        done = admit_step(tmp_path, server, api)
+        assert done.returncode == 0 and done.outputs["status"] == "admitted", done.stdout
+        return
+    main_before = tip(server, "main")
+    if reviews == "commented-only":
+        api.approve("alice", proposal.commit, state="COMMENTED")
+        done = admit_step(tmp_path, server, api)
+        untouched(server, main_before, proposal)
+        assert done.returncode == 0 and done.outputs["status"] == "skipped", done.stdout
+        return
+    api.pr["labels"] = [{"name": "gitmem:admit"}]
+    api.events = [{"event": "labeled", "label": {"name": "gitmem:admit"},
+                   "actor": {"login": "carol"}, "created_at": "2026-11-29T12:00:00Z"}]  # fmt: skip
+    event = {"pull_request": {"number": NUMBER}, "label": {"name": "gitmem:admit"}}
+    done = admit_step(tmp_path, server, api, event, "pull_request_target")
+    untouched(server, main_before, proposal)
+    assert done.returncode == 1 and "`carol` opened the pull request" in comment(done)
+
+
+@pytest.mark.e2e
+def test_an_approval_given_under_another_base_admits_only_once_checked_against_memory(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path
+) -> None:
+    """Approved while the pull request targeted `loose`, then retargeted at main: the approval
+    is of the commit, but the check of that commit failed (a candidate must target the memory
+    branch), so nothing is admitted until the check GitHub runs on the retargeting passes."""
+    dev, server, _gh = admission
+    git(dev, "push", "-q", "origin", "main:loose")
+    proposal = approved_unchecked(dev, api)
+    api.passed(proposal.commit, conclusion="failure")  # judged while the base was loose
+    main_before = tip(server, "main")
+    assert "gitmem check did not pass" in refused(tmp_path, server, api, proposal)
+    api.passed(proposal.commit)  # the `edited` event's run, on the new base
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 0 and done.outputs["status"] == "admitted", done.stdout
+    assert tip(server, "main") != main_before
+
+
 @pytest.mark.e2e
 def test_a_push_by_a_bot_admits_nothing(
     forge_remote: tuple[Path, Path], api: FakeGitHub, tmp_path: Path
