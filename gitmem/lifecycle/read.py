@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitmem.errors import RuleError, UsageError
-from gitmem.gate.rules import Context, place_of, secret_problems
+from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import (
     find_entry,
@@ -14,6 +14,7 @@ from gitmem.lifecycle.entries import (
     require_entry,
     unreadable_error,
 )
+from gitmem.model import names
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import candidate_branch, is_entry_id, quoted_id
 from gitmem.model.problem import Problem
@@ -74,10 +75,10 @@ def list_entries(
     ws.memory_tip()
     out = []
     for path, entry in entries(ws, skipped=skipped):
-        misplaced = _misplaced(path, entry, ws.dir)
+        misplaced = names.misplaced(path, ws.dir, entry.id, entry.type)
         if misplaced is not None:
             if skipped is not None:
-                skipped.append(misplaced)
+                skipped.append(Problem(path, None, "ID-PATH", misplaced))
             continue
         if status and entry.status != status:
             continue
@@ -86,30 +87,6 @@ def list_entries(
         amended = tuple(str(d) for d in entry.meta.get("amended") or [])
         out.append(Listed(entry.id, entry.type, entry.status, entry.title, path, amended))
     return out
-
-
-def _misplaced(path: str, entry: Entry, memory_dir: str) -> Problem | None:
-    """ID-PATH, as `gitmem check` says it, for an entry file at another entry's place: a copy
-    committed as entries/decision/<other>.md or entries/method/<id>.md holds the id it
-    copies, and `gitmem list` listed that id twice, each row naming the other's text."""
-    place = place_of(path, memory_dir)
-    if place.id != entry.id:
-        return Problem(
-            path,
-            None,
-            "ID-PATH",
-            f"id {entry.id!r} disagrees with the file name {place.id!r}.md: rename the file "
-            "or fix the id",
-        )
-    if place.type != entry.type:
-        return Problem(
-            path,
-            None,
-            "ID-PATH",
-            f"type {entry.type!r} disagrees with the folder entries/{place.type}/: move the "
-            f"file to entries/{entry.type}/",
-        )
-    return None
 
 
 def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
