@@ -183,8 +183,11 @@ def propose(
             ),
         )
         return _report(ws, proposal, pr, fmt)
+    drafted: dict[str, str] | None = None
     if edit_id:
-        start = proposing.successor_draft(ws, edit_id).render()
+        successor, drafted_blob = proposing.successor_draft(ws, edit_id)
+        drafted = {edit_id: drafted_blob}
+        start = successor.render()
         edited = _edit(start) if interactive() else None
         draft = ProposalFields.from_text(edited or start)
     elif from_file:
@@ -201,7 +204,9 @@ def propose(
     proposal = _kept_on_failure(
         ws,
         edited,
-        lambda: proposing.propose(ws, _no_placeholders(fields), push=push and not pr),
+        lambda: proposing.propose(
+            ws, _no_placeholders(fields), push=push and not pr, drafted_from=drafted
+        ),
     )
     return _report(ws, proposal, pr, fmt)
 

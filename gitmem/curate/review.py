@@ -192,7 +192,7 @@ def _as_admitted(entry: Entry, kind: str, before: Entry | None, by: str, date: s
     (the candidate itself when the target is not an admitted entry: admit then refuses, and
     the checks above say why)."""
     if before is None or before.status != "admitted" or kind == "admit":
-        return entry.with_meta(status="admitted", admitted_by=by, admitted=date)
+        return curation.as_admitted(entry, by, date)
     if kind == curation.AMEND:
         return curation.amended(before, entry, by, date)
     return curation.retired(before, str(entry.meta.get("retired_reason", "")), by, date)

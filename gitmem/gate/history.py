@@ -6,9 +6,13 @@ against its first parent is fully explained by exactly one change kind of CHANGE
 - nothing: the memory folder is the same tree as the first parent's;
 - admit: an admit merge (two parents, message `gitmem: admit <id>`) whose second parent holds
   the candidate `candidates/<id>.md`; it adds exactly `entries/<type>/<id>.md`, equal to the
-  candidate's text plus the admission fields (status admitted, admitted_by, admitted), by an
-  allowed admitter, with an id no entry has had; it flips exactly the entries the candidate
-  supersedes (admitted → superseded, superseded_by the new id, nothing else changed); it may
+  candidate's text plus the admission fields (status admitted, admitted_by, admitted) less
+  its `drafted_from` (curation.as_admitted), by an allowed admitter, with an id no entry has
+  had; it flips exactly the entries the candidate supersedes (admitted → superseded,
+  superseded_by the new id, nothing else changed), each drafted from the text the first
+  parent holds: the second parent holds that file as the first does, or not at all, and the
+  candidate's `drafted_from`, when it has one, lists its blob (a successor drafted before
+  an amendment of the entry was admitted would put that one out of use); it may
   append allowed.md rows recorded by its admitter, who is not the candidate's author, each
   for a finding of the admitted entry or of a version of its candidate the merge brings;
 - amend: an amend merge (two parents, message `gitmem: amend <id>`) whose second parent holds
@@ -1934,6 +1938,8 @@ def _check_admit(j: Judge, step: Step) -> None:
                 "retirement's (--retire)",
                 step.commit,
             )
+    if entry is not None and flips:
+        _judge_successor_drafted_from(j, step, admitted_id, flips, entry)
     flipped = {e.id for c in flips if c.old and (e := _parse_blob(j, c.old.oid)) is not None}
     for named in entry.supersedes if entry is not None else ():
         if named not in flipped:
@@ -2092,10 +2098,7 @@ def _judge_drafted_from(
     branch) must be the entry as main held it before the merge, as gitmem admit requires
     (curation.drafted_from_another: a candidate branch that merged main in after the other
     amendment holds main's text, but its `drafted_from` still names the old one)."""
-    assert own.old is not None  # an M change
-    drafted = _file_at(j, step.info.parents[1], own.path)
-    on_branch = drafted.oid if drafted is not None and drafted.is_file else None
-    if curation.drafted_from_another(candidate, own.old.oid, on_branch):
+    if _drafted_from_another(j, step, own, candidate):
         j.add(
             own.path,
             "HISTORY-AMEND",
@@ -2105,6 +2108,47 @@ def _judge_drafted_from(
             f"propose --amend {target_id})",
             step.commit,
         )
+
+
+def _judge_successor_drafted_from(
+    j: Judge, step: Step, admitted_id: str, flips: list[Change], successor: Entry
+) -> None:
+    """A successor carries the text of the entries it supersedes as it was drafted: admitted
+    after an amendment of one of them, it superseded the corrected entry with a copy of its
+    older text, and the correction was out of use, unseen, though the merge flipped exactly
+    what the successor names. So, as for an amendment (_judge_drafted_from), the text it was
+    drafted from (its `drafted_from`, and each entry on its candidate branch) must be each
+    superseded entry as main held it before the merge, as gitmem admit requires. A successor
+    of a gitmem that recorded no `drafted_from` is judged by its branch alone."""
+    item = _file_at(j, step.info.parents[1], f"{j.dir}/candidates/{admitted_id}.md")
+    candidate = _parse_blob(j, item.oid) if item is not None and item.is_file else None
+    if candidate is None:
+        return  # HISTORY-ADMIT says so
+    for change in flips:
+        before = _parse_blob(j, change.old.oid) if change.old is not None else None
+        if before is None or before.id not in successor.supersedes:
+            continue  # not this successor's flip: HISTORY-EDIT says so
+        if _drafted_from_another(j, step, change, candidate):
+            j.add(
+                change.path,
+                "LINEAGE",
+                f"the successor {admitted_id} was drafted from another text of {before.id} "
+                "than the memory branch holds (an amendment admitted since?), and its merge "
+                "would put that change out of use: propose the successor again from the "
+                f"entry as it is (gitmem propose --edit {before.id})",
+                step.commit,
+            )
+
+
+def _drafted_from_another(j: Judge, step: Step, change: Change, candidate: Entry) -> bool:
+    """Whether the candidate a merge's second parent brings was drafted from another text of
+    the entry this change of the merge rewrites (amended, or flipped to superseded) than its
+    first parent held: by its `drafted_from`, or by the entry's file on the second parent
+    (curation.drafted_from_another, the rule admit and `gitmem candidates` apply)."""
+    assert change.old is not None  # an M change
+    drafted = _file_at(j, step.info.parents[1], change.path)
+    on_branch = drafted.oid if drafted is not None and drafted.is_file else None
+    return curation.drafted_from_another(candidate, change.old.oid, on_branch)
 
 
 def _is_flip(before: Entry, after: Entry, successor: Entry | None) -> bool:
@@ -2506,7 +2550,7 @@ def _judge_candidate_text(j: Judge, commit: str, path: str, entry: Entry, oid: s
         return
     if candidate.status != "candidate":
         j.add(path, "HISTORY-ADMIT", "the second parent's file is not a candidate", commit)
-    if not candidate.same_except_admission(entry):
+    if not curation.reviewed(candidate).same_except_admission(entry):
         j.add(
             path,
             "HISTORY-ADMIT",

@@ -244,7 +244,7 @@ def admit(
                 f"Gitmem-Admitted-By: {by}\nGitmem-Candidate: {candidate.tip}\n"
             )
             return _with_index(ws, main_tree, updates), [main_tip, candidate.tip], message
-        admitted = entry.with_meta(status="admitted", admitted_by=by, admitted=date)
+        admitted = curation.as_admitted(entry, by, date)
         updates, replaced = _admission_updates(ws, main_tree, admitted)
         if allow:
             rows = [allowed_mod.Allowance(f, entry_id, by, date, allow_reason) for f in allow]

@@ -438,34 +438,25 @@ def _drafted_from_problems(
     its whole draft over the entry and would undo that change, so admit refuses it
     (gitmem.lifecycle.admit), and it is listed and reviewed as such (AMEND). A successor
     (`propose --edit`) carries the text it was started from and would put the entry's
-    corrected text out of use, unseen, as superseded (LINEAGE). The text an amendment was
-    drafted from is its `drafted_from` and the entry on its branch (curation.
-    drafted_from_another); a successor's is the entry on its branch."""
+    corrected text out of use, unseen, as superseded (LINEAGE). Both are judged by one rule,
+    curation.drafted_from_another, from their `drafted_from` and the entry on their branch
+    (a successor proposed by a gitmem before it recorded `drafted_from` has the branch's
+    copy only, which a branch that merged main in since holds anew)."""
     if main_tree is None:
         return []
-    kind = curation.kind_of(entry)
-    if kind == curation.AMEND:
-        replaced = [curation.target_of(entry)]
-    elif kind == "admit":
-        replaced = list(entry.supersedes)
-    else:
-        return []
+    amends = curation.kind_of(entry) == curation.AMEND
     problems = []
     memory_tree = ws.store.subtree(main_tree, ws.dir)
     drafted_tree = ws.store.tree_of(candidate.tip)
-    for target_id in replaced:
+    for target_id in curation.replaced_by(entry):
         found = find_entry(ws.store, memory_tree, target_id)
         if found is None or found[1].status != "admitted":
             continue  # LINEAGE says so
         on_branch = ws.store.item(drafted_tree, f"{ws.dir}/{found[0].path}")
         on_branch_blob = on_branch.oid if on_branch is not None else None
-        if kind == curation.AMEND:
-            stale = curation.drafted_from_another(entry, found[0].oid, on_branch_blob)
-        else:
-            stale = on_branch_blob is not None and on_branch_blob != found[0].oid
-        if not stale:
+        if not curation.drafted_from_another(entry, found[0].oid, on_branch_blob):
             continue
-        if kind == curation.AMEND:
+        if amends:
             rule = "AMEND"
             what = f"amends {target_id}, which changed on {ws.branch} since this amendment"
             again = f"gitmem propose --amend {target_id}"

@@ -15,12 +15,12 @@ with the reason it retires (gitmem.model.curation says what their admission does
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gitmem.errors import GitmemError, RuleError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
 from gitmem.lifecycle.entries import find_entry, require_found
-from gitmem.lifecycle.read import show
 from gitmem.lifecycle.writing import (
     base_missing_on,
     default_human,
@@ -39,6 +39,8 @@ from gitmem.repo.store import BLOB
 from gitmem.repo.workspace import Workspace, require_memory_settings
 
 MAX_ID_ATTEMPTS = 1000
+#: what `propose --edit` does to its entry, as _admitted names it (a verb of no merge)
+SUPERSEDE = "supersede"
 
 
 @dataclass
@@ -70,13 +72,12 @@ def build_candidate(ws: Workspace, fields: ProposalFields, created: str | None =
     )
 
 
-def successor_draft(ws: Workspace, old_id: str) -> Entry:
+def successor_draft(ws: Workspace, old_id: str) -> tuple[Entry, str]:
     """The text a successor of an admitted entry starts from (`gitmem propose --edit OLD`):
-    the old entry without what gitmem sets, superseding it."""
-    _, old = show(ws, old_id)
-    if old.status != "admitted":
-        raise UsageError(f"{old_id} is {old.status}: only an admitted entry is superseded")
-    return old.with_meta(
+    the old entry without what gitmem sets, superseding it; and the blob id of OLD's file on
+    the memory branch it was read from, for the successor to record (propose's drafted_from)."""
+    blob, old = _admitted(ws, old_id, SUPERSEDE)
+    draft = old.with_meta(
         id=None,
         status=None,
         admitted_by=None,
@@ -87,6 +88,7 @@ def successor_draft(ws: Workspace, old_id: str) -> Entry:
         amended_by=None,
         supersedes=[old_id],
     )
+    return draft, blob
 
 
 def propose(
@@ -96,14 +98,41 @@ def propose(
     created: str | None = None,
     push: bool = False,
     remote: str = "origin",
+    drafted_from: Mapping[str, str] | None = None,
 ) -> Proposal:
     """Validate, then write one commit on a new branch gitmem/<id> from main's tip; the
     working tree, the staging index and HEAD are never touched. With push, the branch is
-    pushed when the remote holds main's tip; else it stays here and `unpushed` says why."""
+    pushed when the remote holds main's tip; else it stays here and `unpushed` says why.
+
+    drafted_from, for a successor drafted from the text of the entries it supersedes (`--edit
+    OLD`): the blob id of each one's file it was drafted from, by id. The candidate records
+    them (`drafted_from`), one per entry it supersedes, so that admit and the server refuse
+    it once an amendment changed one of them, even after main was merged into its branch
+    (curation.drafted_from_another). An entry it supersedes that the draft did not come
+    from (a `supersedes` added in the editor) is recorded as main holds it now."""
     fields.require()
     entry = build_candidate(ws, fields, created)
+    blobs = _drafted(ws, entry, drafted_from) if drafted_from is not None else []
+    if blobs:
+        entry = entry.with_meta(**{curation.DRAFTED_FROM: blobs})
     base_id = make_id(ws.settings.project, entry.type, entry.created, entry.title)
     return _write_candidate(ws, entry, base_id, push=push, remote=remote)
+
+
+def _drafted(ws: Workspace, successor: Entry, drafted_from: Mapping[str, str]) -> list[str]:
+    """The blob ids a successor records: of each entry it supersedes, the file its draft came
+    from, else the file on the memory branch now (none for an id no entry has: LINEAGE)."""
+    tip = ws.main_tip()
+    memory_tree = ws.store.subtree(ws.store.tree_of(tip), ws.dir) if tip else None
+    blobs: list[str] = []
+    for old_id in successor.supersedes:
+        blob = drafted_from.get(old_id)
+        if blob is None:
+            found = find_entry(ws.store, memory_tree, old_id)
+            blob = found[0].oid if found is not None else None
+        if blob is not None and blob not in blobs:
+            blobs.append(blob)
+    return blobs
 
 
 def amend_start(ws: Workspace, target_id: str) -> Entry:
@@ -171,14 +200,16 @@ def propose_retire(
 
 
 def _admitted(ws: Workspace, target_id: str, verb: str) -> tuple[str, Entry]:
-    """The admitted entry an amendment or a retirement changes, with its file's blob id on
-    the memory branch, or why there is none."""
+    """The admitted entry an amendment, a retirement or a successor (verb SUPERSEDE) changes,
+    with its file's blob id on the memory branch, or why there is none."""
     tip = ws.main_tip()
     if tip is None:
         raise no_commits(ws)
     item, target = require_found(ws, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
     if target.status != "admitted":
-        done = {curation.AMEND: "amended", curation.RETIRE: "retired"}[verb]
+        done = {curation.AMEND: "amended", curation.RETIRE: "retired", SUPERSEDE: "superseded"}[
+            verb
+        ]
         raise UsageError(
             f"{target_id} is {target.status}: only an admitted entry is {done}"
             + (f" ({verb} its successor {target.meta.get('superseded_by')})"

@@ -21,6 +21,15 @@ admit merge: supersession (a successor flips it to superseded), amendment and re
   `retired_by`, `retired` (the date) and `retired_reason`; nothing else. The file stays as a
   tombstone: a removal is history too, and the id is never admitted again.
 
+A successor (`gitmem propose --edit OLD`, a candidate with `supersedes: [OLD]`) is no in-place
+change, but it too carries a whole text drafted from OLD's: admitted after an amendment of OLD,
+it superseded the corrected entry with a copy of the text from before the correction, which
+was then out of use, unseen. So it records `drafted_from` too, as a list: the blob id of each
+superseded entry's file it was drafted from (one per entry of `supersedes`). The same rule,
+`drafted_from_another`, refuses both, in admit, `gitmem candidates` and the server's judge.
+Admission keeps neither record (`as_admitted`, `amended`): it says how a candidate was
+drafted, not what the entry holds.
+
 Only admitted entries are amended or retired: a superseded entry is history, a retired one a
 tombstone. The history judge (gitmem.gate.history) accepts such an edit on the memory branch
 only when the result is exactly what these functions make from the entry and the candidate.
@@ -47,7 +56,8 @@ IMMUTABLE: Final = (
 )
 #: Fields gitmem sets on an entry after its admission (never in a candidate).
 AFTER_ADMISSION: Final = ("amended", "amended_by", "retired", "retired_by", "retired_reason")
-#: The amend candidate's record of the entry's text it was drafted from (a git blob id).
+#: A candidate's record of the entry texts it was drafted from (git blob ids): an amend
+#: candidate's one blob id, a successor's list of them (one per entry it supersedes).
 DRAFTED_FROM: Final = "drafted_from"
 #: The suffixes of an amend and a retire candidate's id, after the entry's id.
 AMEND_SUFFIX: Final = "-amend"
@@ -118,21 +128,53 @@ def retire_draft(target: Entry, candidate_id: str, reason: str) -> Entry:
 
 
 def drafted_from_another(candidate: Entry, entry_blob: str, branch_blob: str | None) -> bool:
-    """Whether an amend candidate was drafted from another text of its entry than the one
-    the memory branch holds (entry_blob, the file's git blob id there): admitted, it would
-    write its whole draft over the entry and undo what changed since, unseen.
+    """Whether an amend candidate or a successor was drafted from another text of an entry it
+    replaces (its amended entry, or one it supersedes) than the one the memory branch holds
+    (entry_blob, the file's git blob id there): admitted, an amendment would write its whole
+    draft over the entry, and a successor would supersede the entry with a copy of its older
+    text; either undoes what changed since, unseen.
 
     Two records say what it was drafted from. `drafted_from`, which `gitmem propose --amend`
-    writes, holds whatever happens to the branch later; the entry's file on the candidate's
-    branch (branch_blob; None when it holds none) is all a candidate written by hand, or by
-    a gitmem before `drafted_from`, has. The file alone passed a branch that merged the
-    memory branch in after the other amendment (a forge's "update branch", which branch
-    protection can require of every pull request): the merge brings the new text onto the
-    branch while the candidate keeps the old. Either record naming another text refuses."""
+    and `--edit` write, holds whatever happens to the branch later; the entry's file on the
+    candidate's branch (branch_blob; None when it holds none) is all a candidate written by
+    hand, or by a gitmem before `drafted_from`, has. The file alone passed a branch that
+    merged the memory branch in after the other amendment (a forge's "update branch", which
+    branch protection can require of every pull request): the merge brings the new text onto
+    the branch while the candidate keeps the old. Either record naming another text refuses
+    (a successor's `drafted_from` that lists no blob id of this entry's file names another)."""
     recorded = candidate.meta.get(DRAFTED_FROM)
-    if recorded is not None and str(recorded) != entry_blob:
+    if recorded is not None and entry_blob not in _blob_ids(recorded):
         return True
     return branch_blob is not None and branch_blob != entry_blob
+
+
+def _blob_ids(recorded: object) -> frozenset[str]:
+    """The blob ids a `drafted_from` names: an amend candidate's one, a successor's list."""
+    if isinstance(recorded, list | tuple):
+        return frozenset(str(oid) for oid in recorded)
+    return frozenset({str(recorded)})
+
+
+def replaced_by(candidate: Entry) -> tuple[str, ...]:
+    """The ids of the entries whose text a candidate carries and its admission replaces: the
+    entry an amendment rewrites, the entries a successor supersedes; none for a retirement,
+    which carries no text of its entry and is admitted over any amendment."""
+    kind = kind_of(candidate)
+    if kind == AMEND:
+        return (target_of(candidate),)
+    return candidate.supersedes if kind == "admit" else ()
+
+
+def reviewed(candidate: Entry) -> Entry:
+    """What of a candidate its admission keeps: all but `drafted_from`, a record of how it
+    was drafted rather than of what holds (the schema allows it on a candidate only)."""
+    return candidate.with_meta(**{DRAFTED_FROM: None})
+
+
+def as_admitted(candidate: Entry, by: str, date: str) -> Entry:
+    """The new entry an admit merge writes of a candidate admitted by `by` on date: what
+    admission keeps of it (reviewed) with the admission fields."""
+    return reviewed(candidate).with_meta(status="admitted", admitted_by=by, admitted=date)
 
 
 def changed_immutable(target: Entry, candidate: Entry) -> list[str]:

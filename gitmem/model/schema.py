@@ -138,6 +138,13 @@ def _describe(error: Any, meta: Mapping[str, Any]) -> str:
         )
     if validator == "pattern":
         return f"{path or 'value'}: {_shorten(error.instance)!r} {_pattern_hint(path)}"
+    if validator == "type" and path == "drafted_from":
+        return (
+            f"drafted_from: expected {_kind(error.validator_value)}, got "
+            f"{_kind_of(error.instance)}: an amend candidate records the one blob id it was "
+            "drafted from, a successor a list of them (one per entry it supersedes); leave it "
+            "as gitmem propose wrote it"
+        )
     if validator == "type":
         return f"{path}: expected {_kind(error.validator_value)}, got {_kind_of(error.instance)}"
     if validator == "uniqueItems" and isinstance(error.instance, list):
@@ -167,7 +174,10 @@ def _required_reason(error: Any) -> str:
     if "retires" in instance:
         return ": a retire candidate says why (retired_reason)"
     if "drafted_from" in instance:
-        return ": drafted_from belongs to an amend candidate (amends: ID); remove it"
+        return (
+            ": drafted_from belongs to an amend candidate (amends: ID) or a successor "
+            "(supersedes: [ID]), which gitmem propose --amend or --edit writes; remove it"
+        )
     if str(instance.get("source", "")).startswith("audit:"):
         return ": an audit-sourced mistake lists the batches it recurred in"
     return ""
@@ -210,7 +220,9 @@ _HINTS = {
     "retired": "is not a date: write YYYY-MM-DD",
     "amends": "is not an entry id",
     "retires": "is not an entry id",
-    "drafted_from": "is not a git blob id (gitmem propose --amend writes it: leave it as written)",
+    "drafted_from": (
+        "is not a git blob id (gitmem propose --amend and --edit write it: leave it as written)"
+    ),
 }
 
 
@@ -228,6 +240,8 @@ def _pattern_hint(path: str) -> str:
 
 
 def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return " or ".join(_kind(v) for v in value)
     return {"string": "text", "array": "a list", "object": "a mapping"}.get(str(value), str(value))
 
 

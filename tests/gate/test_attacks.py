@@ -736,6 +736,59 @@ def test_an_amendment_drafted_before_another_was_admitted_cannot_undo_it(
     assert "drafted from another text of" in stderr, stderr
 
 
+def successor_by_hand(repo: Path, successor: str, old_id: str) -> str:
+    """An admit merge of a successor made with git alone, exactly as gitmem admit makes it:
+    the candidate admitted (its drafted_from dropped), old_id flipped to superseded."""
+    git(repo, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{successor}")
+    candidate = parse((repo / f".gitmem/candidates/{successor}.md").read_text())
+    git(repo, "rm", "-q", "-f", f".gitmem/candidates/{successor}.md")
+    admitted = candidate.with_meta(
+        status="admitted", admitted_by="human:alice", admitted="2026-12-31", drafted_from=None
+    )
+    write(repo, entry_path(successor), admitted.render())
+    old = repo / entry_path(old_id)
+    flipped = parse(old.read_text()).with_meta(status="superseded", superseded_by=successor)
+    old.write_text(flipped.render())
+    index(repo)
+    return commit_all(repo, f"gitmem: admit {successor}")
+
+
+@pytest.mark.parametrize("updated", [False, True], ids=["as-drafted", "main-merged-in"])
+def test_a_successor_drafted_before_an_amendment_cannot_put_it_out_of_use(
+    clone: Path, updated: bool
+) -> None:
+    """A successor started from an entry (`propose --edit`), then an amendment of the entry
+    admitted: the successor's admit merge, made by hand as gitmem admit would make it (gitmem
+    admit itself refuses it as stale), superseded the corrected entry with a copy of its text
+    from before the correction, and the judge let it land (it judged no successor's
+    staleness). It is refused now: its branch holds another text of the entry than main did,
+    or, when main was merged into the branch since (a forge's "update branch"), its
+    drafted_from names another. Proposed again from the entry as it is, it lands."""
+    entry_id = admitted(clone)
+    base = git(clone, "rev-parse", "HEAD").strip()
+    successor = curation_candidate(clone, "--edit", entry_id, "--title", "Review all memory")
+    fix = curation_candidate(clone, "--amend", entry_id, "--content", "Corrected.")
+    ok(run(clone, "admit", fix))
+    accepted(push(clone, "main"))
+    if updated:
+        git(clone, "checkout", "-q", f"gitmem/{successor}")
+        git(clone, "merge", "-q", "--no-edit", "main")
+        accepted(push(clone, f"gitmem/{successor}"))
+        git(clone, "checkout", "-q", "main")
+    successor_by_hand(clone, successor, entry_id)
+    assert "Corrected." not in (clone / entry_path(successor)).read_text()
+    stderr = rejected(push(clone, "main"), "LINEAGE")
+    assert entry_path(entry_id) in stderr, stderr
+    assert f"the successor {successor} was drafted from another text of {entry_id}" in stderr
+    assert f"gitmem propose --edit {entry_id}" in stderr
+    assert base != git(clone, "rev-parse", "origin/main").strip()  # the amendment stays
+    git(clone, "reset", "-q", "--hard", "origin/main")
+    again = curation_candidate(clone, "--edit", entry_id, "--title", "Review all the memory")
+    successor_by_hand(clone, again, entry_id)
+    assert "Corrected." in (clone / entry_path(again)).read_text()
+    accepted(push(clone, "main"))  # the judge is not "no"
+
+
 def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) -> None:
     """A force push whose net change keeps more amendments than main had, but not main's
     own: `amended` only grows, its old dates kept."""

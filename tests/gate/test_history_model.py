@@ -178,7 +178,7 @@ def explained(repo: Path, commit: str) -> bool:
     )
     if (
         candidate is None
-        or reviewed != candidate
+        or reviewed != without(candidate, "drafted_from")
         or not field(entry, "admitted_by").startswith("human:")
     ):
         return False
@@ -186,6 +186,7 @@ def explained(repo: Path, commit: str) -> bool:
     named = set(listed(entry, "supersedes"))
     if {p.rsplit("/", 1)[1].removesuffix(".md") for p in flips} != named:
         return False
+    drafted = listed(candidate, "drafted_from")
     for path in flips:
         old_text, new_text = blob(repo, parent or "", path) or "", blob(repo, commit, path) or ""
         if (
@@ -193,6 +194,12 @@ def explained(repo: Path, commit: str) -> bool:
             or field(new_text, "superseded_by") != admitted_id
             or without(new_text, "superseded_by").replace("status: superseded", "status: admitted")
             != old_text
+        ):
+            return False
+        # drafted from the entry as main held it: the successor's branch holding that text
+        # or none, its drafted_from listing that text's blob or absent
+        if blob(repo, ps[1], path) not in (None, old_text) or (
+            drafted and blob_id(repo, parent or "", path) not in drafted
         ):
             return False
     return True
@@ -480,8 +487,9 @@ class History:
         ]
 
     def curation(self, flag: str, entry_id: str) -> str | None:
-        """An amend (--amend) or retire (--retire) candidate of entry_id; its id."""
-        extra = ["--title", self.lesson()] if flag == "--amend" else ["--reason", "not needed"]
+        """An amend (--amend), retire (--retire) or successor (--edit) candidate of entry_id;
+        its id."""
+        extra = ["--reason", "not needed"] if flag == "--retire" else ["--title", self.lesson()]
         result = run(self.work, "propose", flag, entry_id, *extra)
         found = re.search(r"proposed (\S+)", result.output)
         return found.group(1) if result.exit_code == 0 and found else None
@@ -548,6 +556,45 @@ class History:
                 return
             target = others[0]
         self.in_place_by_hand(candidate, "amend", target, **changes)
+
+    def forge_successor(self, pick: int, how: str) -> None:
+        """A successor's admit merge (`propose --edit`) made by hand as gitmem admit makes it
+        (its drafted_from dropped, the entry it supersedes flipped): with "exact", of the
+        entry as main holds it; with "stale", after an amendment of the entry drafted later
+        was admitted (the successor's branch then holds another text of it); with "updated",
+        stale and main merged into the successor's branch since (a forge's "update branch":
+        the branch holds main's text, the successor's drafted_from the old one's blob)."""
+        from gitmem.model.entry import parse
+
+        admitted = self.admitted_ids()
+        if not admitted:
+            return
+        entry_id = admitted[pick % len(admitted)]
+        successor = self.curation("--edit", entry_id)
+        if successor is None:
+            return
+        if how in ("stale", "updated"):
+            later = self.curation("--amend", entry_id)
+            if later is None or not self.gitmem("admit", later, "--by", "human:reviewer"):
+                return
+        if how == "updated":
+            self.g("checkout", "-q", f"gitmem/{successor}")
+            self.g("merge", "-q", "--no-edit", "main")
+            self.g("checkout", "-q", "main")
+        self.g("merge", "-q", "--no-ff", "--no-commit", f"gitmem/{successor}")
+        candidate = self.work / f"{MEMORY}/candidates/{successor}.md"
+        entry = parse(candidate.read_text()).with_meta(
+            status="admitted", admitted_by="human:reviewer", admitted="2026-12-01",
+            drafted_from=None,
+        )  # fmt: skip
+        self.g("rm", "-q", "-f", f"{MEMORY}/candidates/{successor}.md")
+        (self.work / f"{MEMORY}/entries/{entry.type}/{successor}.md").write_text(entry.render())
+        old = next(self.work / p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
+        flipped = parse(old.read_text()).with_meta(status="superseded", superseded_by=successor)
+        old.write_text(flipped.render())
+        assert self.gitmem("index")
+        self.commit(f"gitmem: admit {successor}")
+        self.push("main", "refs/heads/main")
 
     def in_place_by_hand(self, candidate: str, verb: str, entry_id: str, **changes: object) -> None:
         from gitmem.model.entry import parse
@@ -725,6 +772,11 @@ STEP = st.one_of(
         st.integers(0, 5),
         st.sampled_from(["tag", "other", "exact", "stale", "updated"]),
     ),
+    st.tuples(
+        st.just("forge_successor"),
+        st.integers(0, 5),
+        st.sampled_from(["exact", "stale", "updated"]),
+    ),
     st.tuples(st.just("candidate")),
     st.tuples(st.just("forge"), st.sampled_from(["add", "edit", "delete"]), st.integers(0, 5)),
     st.tuples(st.just("carry"), REFS, st.booleans()),
@@ -780,6 +832,15 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     # and the audit's retirement are refused; the person's retirement lands
     verdicts = [v for _, v in made.verdicts[curated:]]
     assert verdicts == [True, False, True, False, False, False, True], verdicts
+    # a successor merged by hand as gitmem admit makes it lands; one drafted before an
+    # amendment of its entry was admitted (main merged into its branch since or not) does not
+    curated = len(made.verdicts)
+    made.admit()
+    made.forge_successor(0, "stale")
+    made.forge_successor(0, "updated")
+    made.forge_successor(0, "exact")
+    verdicts = [v for _, v in made.verdicts[curated:]]
+    assert verdicts == [True, False, False, True], verdicts
     made.refuse()
     made.candidate()
     made.forge("edit", 0)

@@ -445,3 +445,54 @@ def test_a_successor_started_before_an_amendment_was_admitted_does_not_undo_it(
     )
     ok(run(memory, "admit", again, "--by", "human:bob"))
     assert parse(entry_at(memory, again)).content == "Call one fast function."
+
+
+def test_a_successor_whose_branch_merged_main_in_cannot_undo_an_amendment(
+    memory: Path,
+) -> None:
+    """A successor started from an entry (`propose --edit`), then an amendment of that entry
+    admitted, then main merged into the successor's branch (a forge's "update branch"): the
+    branch held the amended text of the entry, so the check against the branch passed, and
+    admitting the successor superseded the corrected entry with a text drafted before the
+    correction. The successor records the text it was drafted from (drafted_from, one blob
+    id per entry it supersedes), which no merge changes; admitted, it does not keep it."""
+    entry_id = admitted(memory)
+    blob = git(memory, "rev-parse", f"main:.gitmem/entries/method/{entry_id}.md").strip()
+    successor = proposed(
+        ok(run(memory, "propose", "--edit", entry_id, "--title", "Keep hooks thin, fast")).output
+    )
+    drafted = parse(git(memory, "show", f"gitmem/{successor}:.gitmem/candidates/{successor}.md"))
+    assert drafted.meta["drafted_from"] == [blob]
+    fix = proposed(
+        ok(
+            run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
+        ).output
+    )
+    ok(run(memory, "admit", fix, "--by", "human:bob"))
+    git(memory, "checkout", "-q", f"gitmem/{successor}")
+    git(memory, "merge", "-q", "--no-edit", "main")  # the forge's "update branch"
+    git(memory, "checkout", "-q", "main")
+    main_before = git(memory, "rev-parse", "main")
+    late = run(memory, "admit", successor, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert "Traceback" not in late.output
+    assert f".gitmem/candidates/{successor}.md" in late.output
+    assert f"LINEAGE supersedes {entry_id}, which changed on main since" in late.output
+    assert f"propose it again from the entry as it is (gitmem propose --edit {entry_id})" in (
+        late.output
+    )
+    listed = ok(run(memory, "candidates")).output  # listed as admit judges it
+    assert f"{successor}  1 problem(s)" in listed
+    assert git(memory, "rev-parse", "main") == main_before
+    assert parse(entry_at(memory, entry_id)).status == "admitted"
+    ok(run(memory, "refuse", successor, "--reason", "started before the amendment"))
+    again = proposed(
+        ok(run(memory, "propose", "--edit", entry_id, "--title", "Keep git hooks thin")).output
+    )
+    base = git(memory, "rev-parse", "main").strip()
+    ok(run(memory, "admit", again, "--by", "human:bob"))
+    after = parse(entry_at(memory, again))
+    assert after.content == "Call one fast function." and "drafted_from" not in after.meta
+    assert parse(entry_at(memory, entry_id)).meta["superseded_by"] == again
+    ok(run(memory, "check"))
+    ok(run(memory, "check", "--range", f"{base}..main"))

@@ -29,6 +29,9 @@ def test_a_valid_candidate_has_no_problem() -> None:
     amends = {"amends": "shop-method-20261129-x"}
     for blob in ("a" * 40, "b" * 64):  # a SHA-1 or a SHA-256 repository's blob id
         assert schema.entry_problems(meta(**amends, drafted_from=blob)) == []
+    # a successor records one blob id per entry it supersedes
+    successor = {"supersedes": ["shop-method-20261129-x", "shop-method-20261129-y"]}
+    assert schema.entry_problems(meta(**successor, drafted_from=["a" * 40, "b" * 40])) == []
 
 
 def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
@@ -86,7 +89,28 @@ def test_the_longest_id_looked_up_is_the_longest_the_schema_admits() -> None:
         ({"files": ["src/pay.py\n"]}, "is not a repository path"),
         ({"created": "2026-11-29\n"}, "is not a date"),
         # an amend candidate's record of the text it was drafted from, and nothing else's
-        ({"drafted_from": "0" * 40}, "drafted_from belongs to an amend candidate (amends: ID)"),
+        (
+            {"drafted_from": "0" * 40},
+            "drafted_from belongs to an amend candidate (amends: ID) or a successor "
+            "(supersedes: [ID])",
+        ),
+        (
+            {"supersedes": ["shop-method-20261129-x"], "drafted_from": "0" * 40},
+            "drafted_from: expected a list, got text: an amend candidate records the one blob "
+            "id it was drafted from, a successor a list of them",
+        ),
+        (
+            {"amends": "shop-method-20261129-x", "drafted_from": ["0" * 40]},
+            "drafted_from: expected text, got a list",
+        ),
+        (
+            {"supersedes": ["shop-method-20261129-x"], "drafted_from": ["HEAD"]},
+            "drafted_from.0: 'HEAD' is not a git blob id",
+        ),
+        (
+            {"supersedes": ["shop-method-20261129-x"], "drafted_from": {"a": "b"}},
+            "drafted_from: expected text or a list, got a mapping",
+        ),
         (
             {"amends": "shop-method-20261129-x", "drafted_from": "HEAD"},
             "drafted_from: 'HEAD' is not a git blob id",
