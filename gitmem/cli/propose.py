@@ -170,7 +170,8 @@ def propose(
         proposal = proposing.propose_retire(ws, retire_id, reason or "", push=push and not pr)
         return _report(ws, proposal, pr, fmt)
     if amend_id:
-        start = proposing.amend_start(ws, amend_id).render()
+        amend_draft, amend_blob = proposing.amend_start(ws, amend_id)
+        start = amend_draft.render()
         no_flags = not any(given.given().values())
         edited = _edit(start) if interactive() and no_flags else None
         draft = ProposalFields.from_text(edited or start)
@@ -179,7 +180,11 @@ def propose(
             ws,
             edited,
             lambda: proposing.propose_amend(
-                ws, amend_id, _no_placeholders(fields), push=push and not pr
+                ws,
+                amend_id,
+                _no_placeholders(fields),
+                push=push and not pr,
+                drafted_from=amend_blob,
             ),
         )
         return _report(ws, proposal, pr, fmt)

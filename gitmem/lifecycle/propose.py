@@ -135,11 +135,13 @@ def _drafted(ws: Workspace, successor: Entry, drafted_from: Mapping[str, str]) -
     return blobs
 
 
-def amend_start(ws: Workspace, target_id: str) -> Entry:
+def amend_start(ws: Workspace, target_id: str) -> tuple[Entry, str]:
     """The text an amendment starts from (`gitmem propose --amend ID`): the admitted entry
-    as its amend candidate, for the author to correct."""
-    _, target = _admitted(ws, target_id, curation.AMEND)
-    return curation.amend_draft(target, curation.curation_id(target_id, curation.AMEND_SUFFIX))
+    as its amend candidate, for the author to correct; and the blob id of the entry's file
+    it was read from, for the candidate to record (propose_amend's drafted_from)."""
+    blob, target = _admitted(ws, target_id, curation.AMEND)
+    draft = curation.amend_draft(target, curation.curation_id(target_id, curation.AMEND_SUFFIX))
+    return draft, blob
 
 
 def propose_amend(
@@ -149,13 +151,20 @@ def propose_amend(
     *,
     push: bool = False,
     remote: str = "origin",
+    drafted_from: str | None = None,
 ) -> Proposal:
     """A candidate that corrects an admitted entry in place: the entry's text with the fields
     and sections given here put over it. What identifies the entry (type, source, created)
     and its lineage (supersedes) is not an amendment's to change: supersede it instead. The
     candidate records the entry's text it was drafted from (`drafted_from`, its blob id), so
-    that admit and the server refuse it once another amendment changed the entry."""
-    drafted_from, target = _admitted(ws, target_id, curation.AMEND)
+    that admit and the server refuse it once another amendment changed the entry.
+
+    drafted_from: the blob id of the entry's file the fields were drafted from, when that
+    was read before (amend_start, for $EDITOR); else the entry as main holds it now. Read
+    again once the editor closed, an amendment admitted meanwhile was taken for the text
+    the draft came from, and admitting the draft undid it unseen."""
+    current, target = _admitted(ws, target_id, curation.AMEND)
+    drafted_from = drafted_from or current
     fields.require_closed_fences()
     given = fields.given()
     for name in ("type", "source", "supersedes"):

@@ -253,3 +253,39 @@ def test_an_editor_file_saved_empty_proposes_nothing(
     assert code == 2, out
     assert "the editor's file was saved empty: nothing proposed" in out, out
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+@pytest.mark.parametrize(("flag", "rule"), [("--amend", "AMEND"), ("--edit", "LINEAGE")])
+def test_the_text_recorded_as_drafted_from_is_the_one_the_editor_opened(
+    memory: Path, tmp_path: Path, flag: str, rule: str
+) -> None:
+    """An amendment drafted in $EDITOR while another amendment of the entry was admitted
+    (another terminal, a pull): `propose --amend` read the entry again once the editor
+    closed and recorded that newer text as drafted_from, though the draft held the older
+    one, so admitting it undid the other amendment unseen. The record is of the text the
+    editor opened, for an amendment as for a successor (`--edit`), and admit refuses both."""
+    entry_id = first_id()
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", entry_id, "--by", "human:bob"))
+    path = f".gitmem/entries/decision/{entry_id}.md"
+    opened = git(memory, "rev-parse", f"main:{path}").strip()
+    fix = ok(run(memory, "propose", "--amend", entry_id, "--content", "Read with pygit2 only."))
+    fix_id = fix.output.split()[1]
+    editor = tmp_path / "editor.sh"
+    editor.write_text(
+        "#!/bin/sh\n"
+        f'"{sys.executable}" -m gitmem admit {fix_id} --by human:carol >/dev/null || exit 1\n'
+        "sed -i -e 's/^title: .*$/title: Use pygit2 inside every hook/' \"$1\"\n"
+    )
+    editor.chmod(0o755)
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb"}
+    code, out = converse(memory, ["propose", flag, entry_id], [], env)
+    assert code == 0, out
+    assert git(memory, "rev-parse", f"main:{path}").strip() != opened  # the fix landed
+    candidate_id = out.split("proposed ", 1)[1].split()[0]
+    text = git(memory, "show", f"gitmem/{candidate_id}:.gitmem/candidates/{candidate_id}.md")
+    assert opened in text and "Read with pygit2 only." not in text
+    late = run(memory, "admit", candidate_id, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert f"{rule} " in late.output and "which changed on main since" in late.output
+    assert "Read with pygit2 only." in git(memory, "show", f"main:{path}")
