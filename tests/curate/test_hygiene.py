@@ -240,6 +240,36 @@ def test_propose_writes_one_superseding_candidate_per_cluster_and_only_once(
     assert ids["index-a"] in listed and ids["index-b"] in listed
 
 
+def test_a_consolidation_records_the_texts_it_was_drafted_from(
+    store: tuple[Path, dict[str, str]],
+) -> None:
+    """hygiene --propose writes a successor of the entries of a cluster from their texts, and
+    recorded nothing of them: after an amendment of one was admitted and main merged into the
+    candidate's branch (a forge's "update branch"), admitting it superseded the corrected
+    entry with a text drafted before the correction. It records the blob id of each entry's
+    file it was drafted from (drafted_from), and admit refuses it as it refuses a successor
+    of propose --edit."""
+    repo, ids = store
+    members = (ids["index-a"], ids["index-b"])
+    listed = git(repo, "ls-tree", "-r", "--name-only", "main", ".gitmem/entries").split()
+    paths = {m: next(p for p in listed if p.endswith(f"/{m}.md")) for m in members}
+    blobs = sorted(git(repo, "rev-parse", f"main:{paths[m]}").strip() for m in members)
+    ok(run(repo, "hygiene", "--propose"))
+    names = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/gitmem/").split()
+    candidates = {n: parse(git(repo, "show", f"{n}:.gitmem/candidates/{n[7:]}.md")) for n in names}
+    branch = next(n for n, e in candidates.items() if set(e.supersedes) == set(members))
+    assert sorted(candidates[branch].meta["drafted_from"]) == blobs
+    cid = branch.removeprefix("gitmem/")
+    fix = run(repo, "propose", "--amend", members[0], "--title", "Regenerate INDEX.md, always")
+    ok(run(repo, "admit", ok(fix).output.split()[1], "--by", "human:bob"))
+    git(repo, "checkout", "-q", branch)
+    git(repo, "merge", "-q", "--no-edit", "main")  # the forge's "update branch"
+    git(repo, "checkout", "-q", "main")
+    late = run(repo, "admit", cid, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert f"LINEAGE supersedes {members[0]}, which changed on main since" in late.output
+
+
 def test_consolidation_fits_the_body_limit() -> None:
     long = "x " * 900
     a = Entry(
