@@ -149,6 +149,7 @@ def admit_by_hand(
         "status": "admitted",
         "admitted_by": "human:alice",
         "admitted": "2026-11-30",
+        "drafted_from": None,  # a record of the candidate's, which admission drops
     }
     fields.update(changes)
     entry = parse(candidate).with_meta(**fields)

@@ -188,7 +188,7 @@ def propose(
             ),
         )
         return _report(ws, proposal, pr, fmt)
-    drafted: dict[str, str] | None = None
+    drafted: dict[str, str] = {}
     if edit_id:
         successor, drafted_blob = proposing.successor_draft(ws, edit_id)
         drafted = {edit_id: drafted_blob}

@@ -59,10 +59,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
 from gitmem.curate.split import Split, find_splits, split_fields
 from gitmem.curate.vectors import cosine as cosine  # re-exported: harvest and the tests
@@ -80,11 +79,6 @@ MAX_POSTING = 200
 STALE_COMMITS = 5
 CLAUSE_OVERLAP = 0.5
 MAX_SUPERSEDES = 20
-#: What a successor --propose writes records of the entries it supersedes (propose's
-#: drafted_from): each one's file as main holds it when proposed, the text it was drafted
-#: from in the same run. Without it, a successor admitted after an amendment of one of them,
-#: its branch brought up to date with main, superseded the corrected text with the older.
-DRAFTED_NOW: Final[Mapping[str, str]] = MappingProxyType({})
 
 # ---------------------------------------------------------------------------------------------
 # similarity
@@ -636,7 +630,7 @@ def _propose_split(
     ids = [holder] if holder is not None else []
     try:
         for fields in (first, second)[len(ids) :]:
-            ids.append(propose(ws, fields, drafted_from=DRAFTED_NOW).id)
+            ids.append(propose(ws, fields).id)
     except RuleError as exc:
         why = f"proposed {ids[0]}, but not its second half: {exc.message}" if ids else ""
         broken.append(Broken(f"the split of {split.id}", [split.id], why or exc.message))
@@ -833,7 +827,7 @@ def _resolve(
     if refusal is not None:
         return Proposed(pair, None, None, refusal)
     try:
-        proposal = propose(ws, fields, drafted_from=DRAFTED_NOW)
+        proposal = propose(ws, fields)
     except RuleError as exc:
         ids = [m.id for m in pair.members]
         what = f"the resolution of the contradiction between {' and '.join(ids)}"
@@ -882,7 +876,7 @@ def _propose(
     if refusal is not None:
         return Proposed(cluster, None, None, refusal)
     try:
-        proposal = propose(ws, fields, drafted_from=DRAFTED_NOW)
+        proposal = propose(ws, fields)
     except RuleError as exc:
         ids = [m.id for m in cluster.members if m.id in fields.supersedes]
         broken.append(Broken(f"the consolidation of {', '.join(ids)}", ids, exc.message))

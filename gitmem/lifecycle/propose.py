@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from gitmem.errors import GitmemError, RuleError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
@@ -98,21 +99,23 @@ def propose(
     created: str | None = None,
     push: bool = False,
     remote: str = "origin",
-    drafted_from: Mapping[str, str] | None = None,
+    drafted_from: Mapping[str, str] = MappingProxyType({}),
 ) -> Proposal:
     """Validate, then write one commit on a new branch gitmem/<id> from main's tip; the
     working tree, the staging index and HEAD are never touched. With push, the branch is
     pushed when the remote holds main's tip; else it stays here and `unpushed` says why.
 
-    drafted_from, for a successor drafted from the text of the entries it supersedes (`--edit
-    OLD`): the blob id of each one's file it was drafted from, by id. The candidate records
-    them (`drafted_from`), one per entry it supersedes, so that admit and the server refuse
+    A successor (a proposal with `supersedes`) records the text of each entry it supersedes
+    it was drafted from (`drafted_from`, their blob ids), so that admit and the server refuse
     it once an amendment changed one of them, even after main was merged into its branch
-    (curation.drafted_from_another). An entry it supersedes that the draft did not come
-    from (a `supersedes` added in the editor) is recorded as main holds it now."""
+    (curation.drafted_from_another): drafted_from gives the blob id of those read earlier,
+    by id (`--edit OLD`: the text the editor opened); any other is recorded as main holds it
+    now, the text a proposer of `--supersedes`, a draft file, an agent or hygiene saw last.
+    Recorded only by `--edit` before, a successor of any other way in was judged by its
+    branch's copy alone, which a branch that merged main in since holds anew."""
     fields.require()
     entry = build_candidate(ws, fields, created)
-    blobs = _drafted(ws, entry, drafted_from) if drafted_from is not None else []
+    blobs = _drafted(ws, entry, drafted_from)
     if blobs:
         entry = entry.with_meta(**{curation.DRAFTED_FROM: blobs})
     base_id = make_id(ws.settings.project, entry.type, entry.created, entry.title)

@@ -25,7 +25,8 @@ A successor (`gitmem propose --edit OLD`, a candidate with `supersedes: [OLD]`) 
 change, but it too carries a whole text drafted from OLD's: admitted after an amendment of OLD,
 it superseded the corrected entry with a copy of the text from before the correction, which
 was then out of use, unseen. So it records `drafted_from` too, as a list: the blob id of each
-superseded entry's file it was drafted from (one per entry of `supersedes`). The same rule,
+superseded entry's file it was drafted from (one per entry of `supersedes`; gitmem propose
+writes it for every successor, whichever way it came in). The same rule,
 `drafted_from_another`, refuses both, in admit, `gitmem candidates` and the server's judge.
 Admission keeps neither record (`as_admitted`, `amended`): it says how a candidate was
 drafted, not what the entry holds.

@@ -496,3 +496,28 @@ def test_a_successor_whose_branch_merged_main_in_cannot_undo_an_amendment(
     assert parse(entry_at(memory, entry_id)).meta["superseded_by"] == again
     ok(run(memory, "check"))
     ok(run(memory, "check", "--range", f"{base}..main"))
+
+
+def test_a_successor_proposed_with_supersedes_records_what_it_was_drafted_from(
+    memory: Path,
+) -> None:
+    """Only `propose --edit` recorded drafted_from: a successor proposed with `--supersedes`
+    (or from a draft file, by an agent, by hygiene) was judged by the entry's copy on its
+    branch alone, so once main was merged into its branch after an amendment of the entry,
+    admit let it supersede the corrected entry. Every successor now records the entries'
+    files as main held them when it was proposed."""
+    entry_id = admitted(memory)
+    blob = git(memory, "rev-parse", f"main:.gitmem/entries/method/{entry_id}.md").strip()
+    args = ["propose", "--type", "method", "--title", "Keep every hook thin"]
+    args += ["--applies-when", "writing hooks", "--content", "Call one function, once."]
+    successor = proposed(ok(run(memory, *args, "--supersedes", entry_id)).output)
+    drafted = parse(git(memory, "show", f"gitmem/{successor}:.gitmem/candidates/{successor}.md"))
+    assert drafted.meta["drafted_from"] == [blob]
+    fix = run(memory, "propose", "--amend", entry_id, "--content", "Call one fast function.")
+    ok(run(memory, "admit", proposed(ok(fix).output), "--by", "human:bob"))
+    git(memory, "checkout", "-q", f"gitmem/{successor}")
+    git(memory, "merge", "-q", "--no-edit", "main")
+    git(memory, "checkout", "-q", "main")
+    late = run(memory, "admit", successor, "--by", "human:bob")
+    assert late.exit_code == 1, late.output
+    assert f"LINEAGE supersedes {entry_id}, which changed on main since" in late.output
