@@ -233,10 +233,12 @@ def export(
         raise UsageError(f"unknown export target {target!r}: one of {', '.join(TARGETS)}")
     if max_lines < 1 or max_bytes < 1:
         raise UsageError("--budget-lines and --budget-bytes must be at least 1")
+    from gitmem.repo import workspace  # here: the module loads pygit2
+
     store = ws.store
     tip = ws.main_tip()
     tree = store.tree_of(tip) if tip else None
-    memory = store.subtree(tree, ws.dir) if tree else None
+    memory = workspace.memory_tree(ws, tree) if tree else None
     entries_tree = store.subtree(memory, "entries") if memory else None
     listed = list(catalog.load(store, ws.dir, entries_tree))
     unreadable = _unreadable(

@@ -53,7 +53,6 @@ from gitmem.errors import UsageError
 from gitmem.gate.check import Report
 from gitmem.gate.rules import Context, check_bytes, check_one, field_line, place_of
 from gitmem.index import indexmd as index_mod
-from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
 from gitmem.model.fields import MAX_ENTRY_BYTES, normalise_text
 from gitmem.model.markdown import fenced
@@ -62,6 +61,7 @@ from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot, read_entry
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import memory_tree as memory_folder
 
 CHANGELOG_LINES = 3
 PROSE_FIELDS = ("title", "applies_when", "rationale", "correction", "detection_signal")

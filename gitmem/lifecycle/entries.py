@@ -96,22 +96,6 @@ def require_found(ws: Workspace, memory_tree: str | None, entry_id: str) -> tupl
     )
 
 
-def memory_tree(ws: Workspace, tree: str) -> str | None:
-    """The memory folder's tree in a commit's tree, or None when there is no such folder.
-    Anything else at its path (a symbolic link, a file) is an error naming it (exit 1): read
-    as no folder, list said "no entries" and lint "no folder" of a memory that `gitmem check`
-    and the hooks refuse (SYMLINK)."""
-    found = ws.store.subtree(tree, ws.dir)
-    item = ws.store.item(tree, ws.dir) if found is None else None
-    if item is None:
-        return found
-    rule, what = ("SYMLINK", "a symbolic link") if item.is_symlink else ("LAYOUT", "not a folder")
-    raise RuleError(
-        f"{ws.dir}: {rule} the memory folder is {what}: nothing in it is read; move the "
-        f"folder itself to {ws.dir} (git mv), or point memory.dir at it"
-    )
-
-
 def out_of_place(path: str, memory_dir: str) -> Problem | None:
     """LAYOUT, as `gitmem check` says it, for a file below entries/ that is not at an
     entry's place, entries/<type>/<id>.md (a copy straight under entries/, one in a folder

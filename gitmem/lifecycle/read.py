@@ -9,7 +9,6 @@ from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import (
     find_entry,
-    memory_tree,
     out_of_place,
     require_entry,
     unreadable_error,
@@ -19,7 +18,7 @@ from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import candidate_branch, is_entry_id, quoted_id
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import TreeSnapshot, read_entry
-from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import Workspace, memory_tree
 
 
 @dataclass(frozen=True)

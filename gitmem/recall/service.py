@@ -92,6 +92,7 @@ def recall_answer(
     total) is told how a first build's embedding goes (gitmem[semantic])."""
     from gitmem.recall import semantic
     from gitmem.recall.cache import RecallCache
+    from gitmem.repo import workspace
 
     store = ws.store
     # an empty --ref names no commit, as in git; it is not "no --ref" (the memory branch)
@@ -101,8 +102,8 @@ def recall_answer(
     if commit is None or k <= 0:
         return RecallAnswer([])
     tree = store.tree_of(commit)
-    memory_tree = store.subtree(tree, ws.dir)
-    if memory_tree is None:
+    memory = workspace.memory_tree(ws, tree)
+    if memory is None:
         return RecallAnswer([])
     cache = RecallCache(store, ws.dir, semantic=ws.settings.semantic, progress=progress)
     body_of = bodies(store, commit)
@@ -113,13 +114,13 @@ def recall_answer(
             body_of=body_of,
         )  # fmt: skip
 
-    loaded = cache.load(memory_tree)
+    loaded = cache.load(memory)
     try:
         found = ask(loaded)
     except semantic.SemanticUnavailable:
         raise
     except Exception:  # a damaged cache the quick load did not catch: rebuild, never fail
-        loaded = cache.recover(memory_tree)
+        loaded = cache.recover(memory)
         found = ask(loaded)
     return with_freshness(found, store, commit, unreadable(loaded))
 

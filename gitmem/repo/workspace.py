@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gitmem.errors import UsageError
+from gitmem.errors import RuleError, UsageError
 from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
 from gitmem.repo.gitcli import PinnedRepository
 from gitmem.repo.refs import branch_facts
@@ -125,6 +125,23 @@ def _text(snapshot: Snapshot, name: str) -> str | None:
         return data.decode("utf-8") if data is not None else None
     except UnicodeDecodeError:
         return None
+
+
+def memory_tree(ws: Workspace, tree: str) -> str | None:
+    """The memory folder's tree in a commit's tree, or None when there is no such folder.
+    Anything else at its path (a symbolic link, a file) is an error naming it (exit 1): read
+    as no folder, list said "no entries", lint "no folder", recall "no precedent" and the
+    export "no admitted entry yet" of a memory that `gitmem check` and the hooks refuse
+    (SYMLINK)."""
+    found = ws.store.subtree(tree, ws.dir)
+    item = ws.store.item(tree, ws.dir) if found is None else None
+    if item is None:
+        return found
+    rule, what = ("SYMLINK", "a symbolic link") if item.is_symlink else ("LAYOUT", "not a folder")
+    raise RuleError(
+        f"{ws.dir}: {rule} the memory folder is {what}: nothing in it is read; move the "
+        f"folder itself to {ws.dir} (git mv), or point memory.dir at it"
+    )
 
 
 def require_memory_folder(ws: Workspace, kind: str) -> None:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from gitmem.errors import UsageError
 from gitmem.gate.rules import MAX_FILE_BYTES
 from gitmem.lifecycle import candidates as lifecycle
-from gitmem.lifecycle.entries import memory_tree as memory_folder
 from gitmem.lifecycle.entries import out_of_place
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
@@ -34,6 +33,7 @@ from gitmem.recall.freshness import askable
 from gitmem.repo.snapshot import read_entry
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
+from gitmem.repo.workspace import memory_tree as memory_folder
 
 ADMIT_PREFIX = "gitmem: admit "
 

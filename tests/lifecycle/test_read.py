@@ -147,7 +147,8 @@ def test_show_of_a_candidate_reads_it_as_every_gate_does(memory: Path) -> None:
 def test_a_memory_folder_committed_as_a_link_is_named_not_read_as_empty(memory: Path) -> None:
     """The memory folder itself committed as a symbolic link to a folder beside it (past the
     hooks): check refused it (SYMLINK), but list said "no entries", show "no entry", lint "no
-    .gitmem/ folder" and the site had nothing: a memory read as empty, not named as broken."""
+    .gitmem/ folder", the site had nothing, recall "no precedent" and the export "no admitted
+    entry yet": a memory read as empty, not named as broken."""
     ok(run(memory, *PROPOSE))
     ok(run(memory, "admit", first_id()))
     git(memory, "mv", ".gitmem", "kept")
@@ -155,7 +156,11 @@ def test_a_memory_folder_committed_as_a_link_is_named_not_read_as_empty(memory: 
     git(memory, "add", ".gitmem")
     git(memory, "commit", "-q", "--no-verify", "-m", "the folder as a link")
     said = ".gitmem: SYMLINK the memory folder is a symbolic link"
-    for command in (["list"], ["show", first_id()], ["show", "--lineage", first_id()], ["lint"]):
+    commands = (
+        ["list"], ["show", first_id()], ["show", "--lineage", first_id()], ["lint"],
+        ["recall", "measure the hook"], ["export", "agents", "-o", "-"],
+    )  # fmt: skip
+    for command in commands:
         done = run(memory, *command)
         assert done.exit_code == 1 and said in done.output, (command, done.output)
 
