@@ -122,7 +122,10 @@ and these count as writes, per simple command:
   pathspec's magic: `git checkout -f .` replaces what lies below the folder it runs in, from
   the index, denied at the root and allowed in src/; git refuses one that is a branch too),
   and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
-  whole work tree, from its top, replaced as by `git checkout REV -- :/`, and so is what
+  whole work tree, from its top, replaced as by `git checkout REV -- :/`; `git
+  sparse-checkout` (but `list` and `check-rules`) too: `set`, `add`, `reapply` and `init`
+  remove what their patterns leave out (`init` keeps the top's files only, and the memory
+  folder goes), `disable` writes it back; and so is what
   `git read-tree -u` writes (with -m, --reset or alone; below its --prefix when it has one,
   a path from the top; not with -n, nor without -u, which reads into the index only), and
   what `git checkout-index -a` (or --stdin) writes, below the folder its --prefix names
@@ -2959,6 +2962,9 @@ def _git_made(sub: str, args: Sequence[str]) -> list[str]:
     return operands[1:2] or ([named] if named else [])
 
 
+#: What `git sparse-checkout` does without changing the work tree: lists its patterns, or
+#: says which paths they take ('' for no subcommand, which git refuses, or -h).
+_SPARSE_READS: Final = {"", "list", "check-rules"}
 #: What `git stash pop|apply|branch` may name that is an entry of the stash (`stash@{1}`, `1`).
 _STASH_ENTRY = re.compile(r"(?:refs/)?stash(?:@\{[0-9]+\})?|[0-9]+")
 
@@ -2979,7 +2985,10 @@ def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_
     (but -n, --dry-run), the folders it is given, or the one it runs in, whose untracked
     files it removes.  Not `git reset` without --hard (the index and HEAD only), `--keep`
     or `--merge` (which keep the work tree's changes, as a branch switch does), nor a stash
-    entry popped (what the work tree held when stashed)."""
+    entry popped (what the work tree held when stashed).  `git sparse-checkout` (but list
+    and check-rules) rewrites the whole work tree too: `set`, `add`, `reapply` and `init`
+    (whose patterns keep only the top's files) remove what its patterns leave out, a memory
+    folder among them, and `disable` writes back what they had left out."""
     whole = [_Pathspec(".", top=True)]
     operands = _operands(args, "e" if sub == "clean" else "", ("--exclude",))
     if sub == "reset":
@@ -2991,6 +3000,9 @@ def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_
         if operands and _names_a_path(operands[0], cwd):
             return []  # `git checkout -f .`: a path, judged as one (_forced)
         return whole if forced and len(operands) <= 1 else []
+    if sub == "sparse-checkout":  # all but list and check-rules rewrite the work tree
+        action = operands[0] if operands else ""
+        return whole if action not in _SPARSE_READS else []
     if sub == "stash":
         action = operands[0] if operands else "push"
         named = operands[2 if action == "branch" else 1 :]

@@ -318,6 +318,25 @@ def test_reads_and_writes_elsewhere_are_not_denied(
     assert repo.denied(payload) is None, tool_input
 
 
+#: Commands the guard misjudged, as the hook judges them now: (command, the folder below the
+#: repository it runs in, whether it is denied).
+_MISJUDGED: list[tuple[str, str, bool]] = [
+    ("git sparse-checkout set src", "", True),  # the memory folder leaves the work tree
+    ("git sparse-checkout list", "src", False),
+]
+
+
+@pytest.mark.parametrize(("command", "folder", "denied"), _MISJUDGED)
+def test_commands_the_guard_once_misjudged(
+    repo: Repo, command: str, folder: str, denied: bool
+) -> None:
+    payload = repo.event("PreToolUse", cwd=repo.root / folder, tool_name="Bash",
+                         tool_input={"command": command}, tool_use_id="toolu_1")  # fmt: skip
+    reason = repo.denied(payload)
+    assert (reason is not None) == denied, (command, reason)
+    assert reason is None or "memory_push" in reason
+
+
 @pytest.mark.parametrize(
     ("tool", "tool_input"),
     [

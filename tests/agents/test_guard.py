@@ -632,6 +632,57 @@ def test_archivers_and_file_makers_write_what_they_name(
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+def _committed(root: Path) -> list[str]:
+    """git at root, a repository made there holding a committed entry and a source file."""
+    git = ["git", "-C", str(root), "-c", "user.name=A", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (root / ".gitmem" / "entries").mkdir(parents=True, exist_ok=True)
+    (root / ".gitmem" / "entries" / "a.md").write_text("a\n")
+    (root / "src").mkdir(exist_ok=True)
+    (root / "src" / "f.py").write_text("f\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    return git
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("git sparse-checkout set src", True),
+        ("git sparse-checkout set --no-cone '/src/'", True),
+        ("git sparse-checkout add docs", True),
+        ("git sparse-checkout reapply", True),
+        ("git sparse-checkout disable", True),
+        ("git sparse-checkout init", True),
+        ("git sparse-checkout init --cone", True),
+        ("cd src && git sparse-checkout set .", True),  # the whole work tree, from its top
+        ("git -C src sparse-checkout set .", True),
+        ("git sparse-checkout list", False),
+        ("git sparse-checkout check-rules < paths.txt", False),
+    ],
+)
+def test_git_sparse_checkout_rewrites_the_work_tree(
+    tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`git sparse-checkout set src` removed the memory folder from the work tree, and
+    `init` kept only the top's files, with no path the guard read: it knew no
+    sparse-checkout. All but list and check-rules rewrite the whole work tree."""
+    _committed(tmp_path)
+    guard = Guard(str(tmp_path), [".gitmem"])
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize("command", [["set", "src"], ["init"]])
+def test_git_sparse_checkout_does_remove_the_memory(tmp_path: Path, command: list[str]) -> None:
+    """What the guard denies above is what git does: the entry leaves the work tree, while
+    list changes nothing."""
+    git = _committed(tmp_path)
+    subprocess.run([*git, "sparse-checkout", "list"], check=False, capture_output=True)
+    assert (tmp_path / ".gitmem" / "entries" / "a.md").exists()
+    subprocess.run([*git, "sparse-checkout", *command], check=True, capture_output=True)
+    assert not (tmp_path / ".gitmem" / "entries" / "a.md").exists()
+
+
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
