@@ -116,11 +116,19 @@ and these count as writes, per simple command:
   read as git reads a pathspec (_pathspec): `:/` and `:(top)` from the top of the work
   tree, an exclusion (`:!…`) left out, and wildcards that match `/` and a leading dot
   (`'*INDEX.md'` names .gitmem/INDEX.md), counted when they could name a protected path,
-  a Markdown file below entries/ or candidates/, or a file there now;
+  a Markdown file below entries/ or candidates/, or a file there now.
+  Restoring from the index is allowed, and that is the decision for every spelling of it:
+  `git checkout [--] PATH`, `git restore PATH` (no --source, not --staged with
+  --worktree) and `git checkout -f PATH` write below PATH what the index holds, the
+  memory as it was staged (a change the git hooks judge when it is committed), so a
+  folder above the memory (`git checkout -- .` at the root) is judged as written, not as
+  replaced, while a PATH that names the memory or lies in it is denied.  -f with paths
+  does no more than without: it skips unmerged entries where git would otherwise refuse
+  (git-checkout(1)), so `git checkout -f .` is judged as `git checkout -- .`;
 - `git reset --hard`, `git checkout -f` and `git switch -f` (`--discard-changes`) with no
   path (git checkout's one operand is a path when it exists where git runs, or has a
-  pathspec's magic: `git checkout -f .` replaces what lies below the folder it runs in, from
-  the index, denied at the root and allowed in src/; git refuses one that is a branch too),
+  pathspec's magic: `git checkout -f .` restores from the index, as above; git refuses
+  one that is a branch too),
   and `git stash pop|apply|branch` of a revision that is no entry of the stash: the
   whole work tree, from its top, replaced as by `git checkout REV -- :/`; `git
   sparse-checkout` (but `list` and `check-rules`) too: `set`, `add`, `reapply` and `init`
@@ -1741,7 +1749,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 for path in _option_values(sub[1], "o", ("--output", "--output-directory")):
                     yield path, sub[2], False
             if sub is not None and sub[0] in _GIT_WRITERS:
-                whole = sub[0] == "rm" or _from_revision(sub[0], sub[1]) or _forced(sub)
+                whole = sub[0] == "rm" or _from_revision(sub[0], sub[1])
                 for path in _paths(sub[1]):
                     spec = _pathspec(path)
                     if spec is not None:
@@ -2898,8 +2906,9 @@ def _from_revision(sub: str, args: Sequence[str]) -> bool:
     """Whether `git checkout` or `git restore` writes its paths from a revision (`git checkout
     REV -- .`, `git restore --source=REV .`, and `git restore --staged --worktree .`, whose
     source is then HEAD): the tree it writes replaces what lies below them, a memory folder
-    included, as removing them would; from the index (`git checkout -- .`, `git restore .`)
-    it restores what was staged."""
+    included, as removing them would; from the index (`git checkout -- .`, `git restore .`,
+    `git checkout -f .`, whose -f only skips unmerged entries) it restores what was staged,
+    and is judged as a write of its paths."""
     if sub == "restore":
         ended = args.index("--") if "--" in args else len(args)
         options = [a for a in args[:ended] if a.startswith("-")]
@@ -2969,13 +2978,6 @@ _SPARSE_READS: Final = {"", "list", "check-rules"}
 _STASH_ENTRY = re.compile(r"(?:refs/)?stash(?:@\{[0-9]+\})?|[0-9]+")
 
 
-def _forced(sub: tuple[str, list[str], str]) -> bool:
-    """Whether git checkout writes its paths by force (-f, --force): from the index over
-    what the work tree holds, and judged as replacing what lies below them (`git checkout
-    -f .` at the root restores the memory's files, in src/ only src's)."""
-    return sub[0] == "checkout" and bool({"-f", "--force"} & set(sub[1]))
-
-
 def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_Pathspec]:
     """What git replaces or cleans in the work tree beyond the paths _GIT_WRITERS name: the
     whole work tree (`:/`) for `git reset --hard`, `git checkout -f` and `git switch -f` (or
@@ -2998,7 +3000,7 @@ def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_
     if sub == "checkout":
         forced = bool({"-f", "--force"} & set(args)) and "--" not in args
         if operands and _names_a_path(operands[0], cwd):
-            return []  # `git checkout -f .`: a path, judged as one (_forced)
+            return []  # `git checkout -f .`: a path, restored from the index as without -f
         return whole if forced and len(operands) <= 1 else []
     if sub == "sparse-checkout":  # all but list and check-rules rewrite the work tree
         action = operands[0] if operands else ""

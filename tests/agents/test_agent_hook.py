@@ -323,6 +323,8 @@ def test_reads_and_writes_elsewhere_are_not_denied(
 _MISJUDGED: list[tuple[str, str, bool]] = [
     ("git sparse-checkout set src", "", True),  # the memory folder leaves the work tree
     ("git sparse-checkout list", "src", False),
+    ("git checkout -f .", "", False),  # from the index, as `git checkout -- .`
+    ("git checkout -f -- .gitmem/entries", "", True),
 ]
 
 

@@ -635,6 +635,7 @@ def test_archivers_and_file_makers_write_what_they_name(
 def _committed(root: Path) -> list[str]:
     """git at root, a repository made there holding a committed entry and a source file."""
     git = ["git", "-C", str(root), "-c", "user.name=A", "-c", "user.email=a@example.com"]
+    root.mkdir(parents=True, exist_ok=True)
     subprocess.run([*git, "init", "-q"], check=True)
     (root / ".gitmem" / "entries").mkdir(parents=True, exist_ok=True)
     (root / ".gitmem" / "entries" / "a.md").write_text("a\n")
@@ -798,23 +799,56 @@ def test_git_checkout_index_writes_below_its_prefix(
         ("git -C src checkout -f .", False),
         ("git checkout -f src", False),
         ("cd src && git checkout -f ':(top)src'", False),
-        ("git checkout -f .", True),  # the memory's files among the root's
-        ("git checkout -f -- .", True),
+        # from the index, as `git checkout -- .` and `git restore .` are
+        ("git checkout -f .", False),
+        ("git checkout -f -- .", False),
+        ("cd src && git checkout -f ..", False),
+        ("cd src && git checkout -f :/", False),
+        ("git checkout -- .", False),
+        ("git checkout .", False),
+        ("git restore .", False),
+        # a path in the memory, from the index or not, and the whole work tree from a commit
         ("cd .gitmem && git checkout -f .", True),
-        ("cd src && git checkout -f ..", True),
-        ("cd src && git checkout -f :/", True),
-        ("git checkout -f main", True),  # no such path: a branch, the whole work tree
+        ("git checkout -f .gitmem/entries", True),
+        ("git checkout -f -- .gitmem", True),
+        ("cd .gitmem && git checkout -- .", True),
+        ("git checkout -f main", True),  # a branch, not a path: the whole work tree
+        ("git checkout -f HEAD -- .", True),  # from a commit
         ("cd src && git checkout -f", True),
     ],
 )
-def test_git_checkout_f_of_a_path_replaces_that_path(
-    guard: Guard, tmp_path: Path, command: str, denied: bool
+def test_git_checkout_f_of_a_path_restores_from_the_index_as_without_f(
+    tmp_path: Path, command: str, denied: bool
 ) -> None:
-    """`git checkout -f .` in src/ restores src's files from the index, yet was denied as a
-    forced branch switch, which writes the whole work tree: a single operand was taken for a
-    branch whatever it named.  An operand that is a path is judged as one, replaced below
-    it, and `git checkout -f .` at the root stays denied."""
+    """`git checkout -- .` at the root was allowed (from the index: the memory as it was
+    staged) while `git checkout -f .` was denied as replacing the memory, yet with paths -f
+    only skips unmerged entries: both write the same files.  They are judged alike now."""
+    _committed(tmp_path)
+    guard = Guard(str(tmp_path), [".gitmem"])
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_git_checkout_f_of_a_path_writes_what_it_writes_without_f(tmp_path: Path) -> None:
+    """What the decision above rests on, run by git: with a memory file changed, an untracked
+    one added and a source file staged then changed again, `git checkout -f .` leaves the
+    work tree as `git checkout -- .` does."""
+    left = {}
+    for name, options in (("plain", ["--"]), ("forced", ["-f"])):
+        root = tmp_path / name
+        git = _committed(root)
+        (root / ".gitmem" / "entries" / "a.md").write_text("a\nchanged\n")
+        (root / ".gitmem" / "entries" / "u.md").write_text("untracked\n")
+        (root / "src" / "f.py").write_text("staged\n")
+        subprocess.run([*git, "add", "src/f.py"], check=True)
+        (root / "src" / "f.py").write_text("staged\nthen changed\n")
+        subprocess.run([*git, "checkout", "-q", *options, "."], check=True)
+        left[name] = {
+            str(path.relative_to(root)): path.read_text()
+            for path in sorted(root.rglob("*"))
+            if path.is_file() and ".git" not in path.relative_to(root).parts[:1]
+        }
+    assert left["plain"] == left["forced"]
+    assert left["plain"][".gitmem/entries/a.md"] == "a\n"
 
 
 @pytest.mark.parametrize(
