@@ -103,15 +103,17 @@ and these count as writes, per simple command:
   from the patch's file or the standard input (`< FILE`, a here-document, a here-string),
   up to MAX_PATCH bytes; patch's from the folder it runs in or its -d one, -p stripped
   (each level, without -p, as GNU patch may guess one), with its -B backups; git's from the
-  top of the work tree, -p1 unless told, below --directory (`git apply --cached`, or with
-  only --check or --stat, writes no file).  A patch the guard cannot read (from a pipe or
-  an input it inherits, a here-document or here-string the shell expands, a file missing,
-  not a regular file, too large, or written earlier in the same command, a mail whose body
-  is encoded, an am going on) counts as writing any file below the folder it applies in:
-  patch's, the one git apply runs in (it skips names outside it), the top of the work tree
-  for git am; it is denied when that folder is, holds or lies in a memory folder, with a
-  reason asking for the patch in a file of its own (`git diff | git apply -R` is denied in
-  the root, allowed in src/);
+  top of the work tree, -p1 unless told, below --directory, and for git apply run in a
+  subfolder only those below it (it skips the others), but for a diff not of git's own
+  (no `diff --git` line), whose names git apply reads from the folder it runs in
+  (`git apply --cached`, or with only --check or --stat, writes no file).  A patch the
+  guard cannot read (from a pipe or an input it inherits, a here-document or here-string
+  the shell expands, a file missing, not a regular file, too large, or written earlier in
+  the same command, a mail whose body is encoded, an am going on) counts as writing any
+  file below the folder it applies in: patch's, the one git apply runs in (it skips names
+  outside it), the top of the work tree for git am; it is denied when that folder is,
+  holds or lies in a memory folder, with a reason asking for the patch in a file of its
+  own (`git diff | git apply -R` is denied in the root, allowed in src/);
 - `git rm`, `git mv`, `git restore`, `git checkout`: their path arguments,
   read as git reads a pathspec (_pathspec): `:/` and `:(top)` from the top of the work
   tree, an exclusion (`:!…`) left out, and wildcards that match `/` and a leading dot
@@ -759,6 +761,12 @@ class Guard:
         if spec.top:
             other = self._other(os.path.realpath(cwd))  # outside this one, or nested in it
             where = other.root if other is not None else self.root
+        if spec.within:  # git apply's name from the top: written only below where it runs
+            here = os.path.realpath(cwd)
+            if not _holds(where, here):
+                where = cwd  # in no work tree git applies as patch does, from where it runs
+            elif not _holds(here, os.path.normpath(os.path.join(where, spec))):
+                return None
         if not spec.wild:
             return self.judge(str(spec), where, removed=removed)
         expanded = _braces(str(spec))
@@ -1015,14 +1023,24 @@ class _Pathspec(str):
     top: bool
     wild: bool
     spared: tuple[str, ...]  # what `git clean` leaves: its -e patterns, its exclusions
+    #: a name git writes only when it lies in the folder git runs in (git apply in a
+    #: subfolder skips the others)
+    within: bool
 
     def __new__(
-        cls, text: str, *, top: bool = False, wild: bool = False, spared: tuple[str, ...] = ()
+        cls,
+        text: str,
+        *,
+        top: bool = False,
+        wild: bool = False,
+        spared: tuple[str, ...] = (),
+        within: bool = False,
     ) -> _Pathspec:
         spec = super().__new__(cls, text)
         spec.top = top
         spec.wild = wild
         spec.spared = spared
+        spec.within = within
         return spec
 
 
@@ -2210,7 +2228,9 @@ def _patched(
     """The files a patch command writes, named inside its patch: `patch` (given no file to
     patch, from the folder it runs in or its -d one, -p stripping, every level when it has
     none, as GNU patch may guess one), `git apply` (from the top of the work tree, -p1 unless
-    told, below --directory) and `git am` (the same, for the patches its mails hold).  The
+    told, below --directory; run in a subfolder, only the names below it, and a diff not of
+    git's own from that folder: _patch_kinds) and `git am` (from the top, for the patches
+    its mails hold).  The
     patch is read from its file (patch's -i, relative to its -d folder; git's operands), or
     from the standard input (`< FILE`, a here-document or a here-string, relative to the
     folder the shell is in).  One the guard cannot read (_patch_text) gives the folder the
@@ -2257,13 +2277,35 @@ def _patched(
         why = f"it names more than {MAX_PATCH_NAMES:,} files"
         yield _Unseen(os.curdir, command=command, why=why, top=top), there, True
         return
+    git_style, plain = _patch_kinds(text) if command == "git apply" else (True, False)
     for name in names:
         if command == "patch":
             yield os.path.join(folder, name), there, False
             for prefix in prefixes:  # its backups, -B PREFIX: PREFIX then the name
                 yield prefix + name, there, False
-        else:  # relative to the top of the work tree, as git reads a patch
-            yield _Pathspec(os.path.join(folder, name), top=True), there, False
+            continue
+        if git_style:  # relative to the top of the work tree, as git reads its own diffs
+            spec = _Pathspec(os.path.join(folder, name), top=True, within=command == "git apply")
+            yield spec, there, False
+        if plain:  # another diff's, from the folder git apply runs in
+            yield os.path.join(folder, name), there, False
+
+
+#: The header lines of git's own diffs, and those of a diff of another tool.
+_GIT_DIFF = re.compile(rb"^diff --git ", re.M)
+_NEW_NAME = re.compile(rb"^\+\+\+[ \t]", re.M)
+_OTHER_DIFF = re.compile(rb"^(?:\*\*\*|Index:)[ \t]", re.M)
+
+
+def _patch_kinds(text: bytes) -> tuple[bool, bool]:
+    """Whether a patch git apply reads holds git's own diffs (`diff --git`), whose names
+    are the top of the work tree's (run in a subfolder, git skips those outside it), and
+    whether it holds other diffs, whose names git prefixes with the folder it runs in
+    (apply.c, prefix_patch; git-apply(1)): a `+++` line or a context diff beyond git's
+    headers, or no git header at all."""
+    gits = len(_GIT_DIFF.findall(text))
+    others = gits == 0 or len(_NEW_NAME.findall(text)) > gits or bool(_OTHER_DIFF.search(text))
+    return gits > 0, others
 
 
 def _patch_text(

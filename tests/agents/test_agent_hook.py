@@ -325,13 +325,24 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("git sparse-checkout list", "src", False),
     ("git checkout -f .", "", False),  # from the index, as `git checkout -- .`
     ("git checkout -f -- .gitmem/entries", "", True),
+    # git apply in a subfolder skips a git diff's names outside it (_INDEX_DIFF)
+    ("git apply ../index.diff", "", True),
+    ("git apply ../../index.diff", "src", False),
 ]
+
+
+#: A diff of git's own naming INDEX.md, beside the repository (index.diff).
+_INDEX_DIFF = (
+    "diff --git a/.gitmem/INDEX.md b/.gitmem/INDEX.md\n--- a/.gitmem/INDEX.md\n"
+    "+++ b/.gitmem/INDEX.md\n@@ -1 +1,2 @@\n x\n+y\n"
+)
 
 
 @pytest.mark.parametrize(("command", "folder", "denied"), _MISJUDGED)
 def test_commands_the_guard_once_misjudged(
     repo: Repo, command: str, folder: str, denied: bool
 ) -> None:
+    (repo.root.parent / "index.diff").write_text(_INDEX_DIFF)
     payload = repo.event("PreToolUse", cwd=repo.root / folder, tool_name="Bash",
                          tool_input={"command": command}, tool_use_id="toolu_1")  # fmt: skip
     reason = repo.denied(payload)

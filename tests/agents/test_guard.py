@@ -1138,6 +1138,11 @@ def _patches(root: Path) -> None:
     for name, paths in (("memory.diff", ["."]), ("source.diff", ["src"])):
         diff = subprocess.run([*git, "diff", "--", *paths], check=True, capture_output=True)
         (root / name).write_bytes(diff.stdout)
+    # the entry's diff as diff -u writes it (plain.diff): no `diff --git` line, no index line
+    diff = subprocess.run([*git, "diff", "--", ".gitmem"], check=True, capture_output=True)
+    lines = diff.stdout.splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith((b"diff --git", b"index "))]
+    (root / "plain.diff").write_bytes(b"".join(kept))
     subprocess.run([*git, "commit", "-qam", "two"], check=True)
     subprocess.run([*git, "format-patch", "-q", "-1", "-o", str(root / "mail")], check=True)
     (next((root / "mail").iterdir())).rename(root / "entry.patch")
@@ -1155,7 +1160,13 @@ def _patches(root: Path) -> None:
         ("git apply --index source.diff", False),
         ("git apply - < memory.diff", True),
         ("git apply < source.diff", False),
-        ("cd src && git apply ../memory.diff", True),  # its names are the top's
+        ("cd src && git apply ../memory.diff", False),  # git skips what lies outside src
+        ("git -C src apply ../memory.diff", False),
+        ("cd .gitmem && git apply ../memory.diff", True),  # its names are the top's
+        ("cd .gitmem/entries && git apply ../../memory.diff", True),
+        ("git apply plain.diff", True),
+        ("cd src && git apply ../plain.diff", False),  # src/.gitmem/entries/a.md
+        ("cd .gitmem && git apply -p2 ../plain.diff", True),  # .gitmem/entries/a.md
         ("git apply --directory=.gitmem -p2 source.diff", False),  # .gitmem/f.py
         ("git apply --directory=.gitmem/entries -p2 source.diff", True),
         ("git apply --cached memory.diff", False),  # the index only
@@ -1194,6 +1205,24 @@ def test_the_files_a_patch_names_are_judged(tmp_path: Path, command: str, denied
     _patches(tmp_path)
     guard = Guard(str(tmp_path), [".gitmem"])
     assert _bash(guard, command, tmp_path) == denied, command
+
+
+def test_git_apply_in_a_subfolder_writes_only_below_it(tmp_path: Path) -> None:
+    """What the cases above rest on, run by git: in src/, git apply skips a git diff's name
+    outside src/ and writes a plain diff's name below src/; the guard judged both from the
+    top and denied them.  From the root, the entry is written."""
+    (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    _patches(tmp_path)
+    entry = tmp_path / ".gitmem" / "entries" / "a.md"
+    (tmp_path / "src" / ".gitmem" / "entries").mkdir(parents=True)
+    (tmp_path / "src" / ".gitmem" / "entries" / "a.md").write_text("a\n")
+    for patch in ("memory.diff", "plain.diff"):
+        subprocess.run(["git", "apply", f"../{patch}"], cwd=tmp_path / "src", check=True)
+    assert entry.read_text() == "a\n"
+    assert (tmp_path / "src" / ".gitmem" / "entries" / "a.md").read_text() == "a\nb\n"
+    subprocess.run(["git", "apply", "plain.diff"], cwd=tmp_path, check=True)
+    assert entry.read_text() == "a\nb\n"
 
 
 def test_a_patch_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_path: Path) -> None:
