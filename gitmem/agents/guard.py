@@ -182,7 +182,9 @@ and these count as writes, per simple command:
   prefixes, with their options and the values those take (`sudo -u root`,
   `sudo --user root`, `timeout 5`), and `VAR=value` are skipped to reach the command (the
   words xargs adds to it are judged too, _xargs_targets: those of its -a file or the file
-  its input is redirected from, of `cat FILE |`, `echo`/`printf WORDS |`; after
+  its input is redirected from, of `cat FILE |`, of `sort`, `uniq`, `head` and `tail`
+  printing a file's lines unchanged (`sort list | xargs rm` reads list), of
+  `echo`/`printf WORDS |`; after
   `find START … |`, what find finds, as its -exec is judged; after a command listing files
   (ls, `grep -l`, `git ls-files`…), names below the folders it is given, or the folder it
   runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root (GNU
@@ -1625,6 +1627,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
     substituted: dict[str, list[str]] = {}
     aliases: dict[str, list[str]] = {}
     previous: list[str] = []  # the words of the command before, feeding a pipe
+    previous_fed: _Fed = None  # and its own standard input
     for words, redirected, fed in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
         for target in redirected:  # the shell opens them, where it is
@@ -1632,7 +1635,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
         moves: list[str] = []
         xargs: list[list[str]] = []
         words = _command_words(_aliased(words, aliases), moves, xargs)
-        upstream, previous = (previous if fed == ("pipe", "") else []), words
+        piped = fed == ("pipe", "")
+        upstream, previous = (previous if piped else []), words
+        upstream_fed, previous_fed = (previous_fed if piped else None), fed
         if not words:
             continue
         there = here  # where the command itself runs
@@ -1641,7 +1646,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
         name, args = os.path.basename(words[0]), words[1:]
         name = "tar" if name in ("gtar", "bsdtar") else name
         if xargs:  # the words its input adds to the command
-            yield from _xargs_targets(xargs[-1], words, fed, upstream, here, there, depth, seen)
+            yield from _xargs_targets(
+                xargs[-1], words, fed, upstream, here, there, depth, seen, upstream_fed
+            )
         if name in ("sed", "gsed"):  # the files its script's w commands write
             written = _sed_writes(args, there, seen)
             if written is None:  # a script it cannot read: any file, anywhere
@@ -2628,10 +2635,13 @@ def _xargs_targets(
     there: str,
     depth: int,
     seen: _Script,
+    upstream_fed: _Fed = None,
 ) -> Iterator[tuple[str, str, bool]]:
     """What the command xargs runs writes with the words its input adds (after its own, or
     for each `-I R` in them): read from the file its -a names or its standard input is
-    redirected from; from `find START … |`, what find finds, judged as `find START …
+    redirected from, or the files whose lines the command before prints unchanged
+    (_filtered: `cat FILE |`, `sort FILE |`, `sort < FILE |`…, upstream_fed being that
+    command's own input); from `find START … |`, what find finds, judged as `find START …
     -exec COMMAND {} +` is (with its name tests); from `echo`/`printf WORDS |`, those words,
     and a here-document's or here-string's.  After a command that lists files (_lists_files),
     they lie below the folders it is given (its operands that exist), or the folder it runs
@@ -2644,25 +2654,16 @@ def _xargs_targets(
     files = _option_values(options, "a", ("--arg-file",))[-1:]
     null = bool({"-0", "--null"} & set(options))
     delimiter = _option_values(options, "d", ("--delimiter",))[-1:]
-    source = files[0] if files else fed[1] if fed is not None and fed[0] == "file" else None
+    sources = files or ([fed[1]] if fed is not None and fed[0] == "file" else [])
     given = os.path.basename(upstream[0]) if upstream else ""
-    if source is None and given == "cat" and len(_paths(upstream[1:])) == 1:
-        source = _paths(upstream[1:])[0]  # `cat FILE | xargs …`: the file's words
+    if not sources:  # `cat FILE | xargs …`, `sort FILE | xargs …`: the file's words
+        sources = _filtered(given, upstream[1:], upstream_fed)
     items: list[str] | None = None
     starts: list[str] = []
     names: tuple[str, ...] = ()
     why = "the names come from a command whose output the guard does not know"
-    if source is not None:
-        path = os.path.realpath(os.path.join(there if files else here, _home(source)))
-        if source == "-":
-            path = ""  # the standard input of cat: not read
-        if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
-            why = f"{source} is written earlier in the same command"
-        else:
-            data, why = _read_input(path, source, MAX_PATCH) if path else (None, why)
-            if data is not None:
-                items = _xargs_items(os.fsdecode(data), null, delimiter)
-                why = f"{source} names more than {MAX_XARGS:,} files" if items is None else why
+    if sources:
+        items, why = _xargs_read(sources, there if files else here, seen, null, delimiter)
     elif given == "find":
         starts, names = _found(upstream[1:])[0], _find_names(upstream[1:])
     elif given in ("echo", "printf"):
@@ -2702,6 +2703,65 @@ def _xargs_targets(
         else:
             runs_it = f"xargs {os.path.basename(command[0])}"
             yield _Unseen(target, command=runs_it, why=why, source="input"), where, True
+
+
+def _xargs_read(
+    sources: Sequence[str], cwd: str, seen: _Script, null: bool, delimiter: Sequence[str]
+) -> tuple[list[str] | None, str]:
+    """The words xargs is given from the files sources names (relative to cwd), each read
+    as a whole; None and why when one cannot be read now (`-`, the standard input of the
+    command before, is not), is written earlier in the script, or past MAX_XARGS words."""
+    items: list[str] = []
+    for source in sources:
+        path = "" if source == "-" else os.path.realpath(os.path.join(cwd, _home(source)))
+        if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
+            return None, f"{source} is written earlier in the same command"
+        if not path:
+            return None, "the names come from a command whose output the guard does not know"
+        data, why = _read_input(path, source, MAX_PATCH)
+        if data is None:
+            return None, why
+        read = _xargs_items(os.fsdecode(data), null, delimiter)
+        if read is None or len(items) + len(read) > MAX_XARGS:
+            return None, f"{source} names more than {MAX_XARGS:,} files"
+        items.extend(read)
+    return items, ""
+
+
+#: sort's, uniq's, head's and tail's options that take a value (_filtered).
+_FILTER_VALUED: Final = {
+    "sort": ("kotST", ("--key", "--field-separator", "--output", "--buffer-size",
+                       "--temporary-directory", "--batch-size", "--compress-program",
+                       "--parallel", "--random-source", "--sort")),
+    "uniq": ("fsw", ("--skip-fields", "--skip-chars", "--check-chars")),
+    "head": ("nc", ("--lines", "--bytes")),
+    "tail": ("ncs", ("--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats")),
+}  # fmt: skip
+
+
+def _filtered(given: str, args: Sequence[str], fed: _Fed = None) -> list[str]:
+    """The files whose words are all the words a command prints, which xargs is then given:
+    `cat FILE`; `sort FILE…` (their lines, reordered: each file's last line ends, so no
+    two words are joined); `uniq FILE` but -c, which adds counts; `head` or `tail` of one
+    FILE but -c (--bytes), which may cut a word; with no FILE, the one its standard input
+    is redirected from (fed: `sort < FILE`).  [] for another command, one reading another
+    input, or sort's --files0-from (the files it reads are named in another)."""
+    if given != "cat" and given not in _FILTER_VALUED:
+        return []
+    short, long = _FILTER_VALUED.get(given, ("", ()))
+    operands = _paths(args) if given == "cat" else _operands(args, short, long)
+    if not operands and fed is not None and fed[0] == "file":
+        operands = [fed[1]]
+    if given == "cat":
+        return operands if len(operands) == 1 else []
+    options = [a for a in args[: len(args) - len(operands)] if a.startswith("-")]
+    if given == "sort":
+        return [] if any(a.startswith("--files0-from") for a in args) else operands
+    if given == "uniq":
+        counts = any(a == "--count" or (a[1:2] != "-" and "c" in a[1:]) for a in options)
+        return [] if counts else operands[:1]
+    cuts = _option_values(args, "c", ("--bytes",)) or any(a.startswith("--bytes") for a in args)
+    return operands if len(operands) == 1 and not cuts else []
 
 
 #: GNU parallel's options that take a value (the next word), short and long, and those

@@ -328,6 +328,9 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     # git apply in a subfolder skips a git diff's names outside it (_INDEX_DIFF)
     ("git apply ../index.diff", "", True),
     ("git apply ../../index.diff", "src", False),
+    # the names sort prints are the lines of its file (names.txt, beside the repository)
+    ("sort ../../names.txt | xargs rm", "src", False),  # src/.gitmem/INDEX.md
+    ("sort ../names.txt | xargs rm", "", True),
 ]
 
 
@@ -343,6 +346,7 @@ def test_commands_the_guard_once_misjudged(
     repo: Repo, command: str, folder: str, denied: bool
 ) -> None:
     (repo.root.parent / "index.diff").write_text(_INDEX_DIFF)
+    (repo.root.parent / "names.txt").write_text(".gitmem/INDEX.md\n")
     payload = repo.event("PreToolUse", cwd=repo.root / folder, tool_name="Bash",
                          tool_input={"command": command}, tool_use_id="toolu_1")  # fmt: skip
     reason = repo.denied(payload)

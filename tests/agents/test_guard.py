@@ -1383,7 +1383,24 @@ def test_an_archive_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_p
         ("cd src && xargs -a ../missing.txt rm", True),  # names from anywhere
         ("cd src && xargs rm <<< ../.gitmem/INDEX.md", True),
         ("cd src && xargs rm <<'EOF'\n../.gitmem/entries/a.md\nEOF", True),
-        ("cd src && sort ../memory.txt | xargs rm", True),  # lines, not what it lists
+        # the lines of a file, sorted, cut or made unique, are words of the file
+        ("cd src && sort ../memory.txt | xargs rm", False),  # src/.gitmem/entries/a.md
+        ("cd src && sort -u ../source.txt | xargs rm", False),
+        ("sort source.txt | xargs rm", False),
+        ("sort < source.txt | xargs rm", False),
+        ("head -n 1 source.txt | xargs rm", False),
+        ("uniq source.txt | xargs -I{} rm {}", False),
+        ("sort memory.txt | xargs rm", True),
+        ("cd src && sort ../up.txt | xargs rm", True),  # ../.gitmem/entries/a.md
+        ("sort -k 1 source.txt memory.txt | xargs rm", True),
+        ("sort < memory.txt | xargs rm", True),
+        ("tail -n 1 memory.txt | xargs rm", True),
+        # and what may print other words: any name
+        ("cd src && sort ../missing.txt | xargs rm", True),
+        ("cd src && uniq -c ../source.txt | xargs rm", True),
+        ("cd src && head -c 5 ../source.txt | xargs rm", True),
+        ("cd src && sort --files0-from=../source.txt | xargs rm", True),
+        ("cd src && tr a-z A-Z < ../source.txt | xargs rm", True),
         ("cd src && grep entries ../memory.txt | xargs rm", True),
         ("xargs rm <<< src/a.py", False),
         ("docker ps -q | xargs docker stop", False),  # writes no file it is given
@@ -1400,6 +1417,7 @@ def test_the_names_xargs_is_given_are_judged(tmp_path: Path, command: str, denie
     (tmp_path / "src").mkdir()
     (tmp_path / "memory.txt").write_text("notes.txt\n.gitmem/entries/a.md\n")
     (tmp_path / "source.txt").write_text("src/a.py\nsrc/b.py\n")
+    (tmp_path / "up.txt").write_text("../.gitmem/entries/a.md\n")
     guard = Guard(str(tmp_path), [".gitmem"])
     assert _bash(guard, command, tmp_path) == denied, command
 
