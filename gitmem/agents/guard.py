@@ -109,7 +109,8 @@ and these count as writes, per simple command:
   (`git apply --cached`, or with only --check or --stat, writes no file).  A patch the
   guard cannot read (from a pipe or an input it inherits, a here-document or here-string
   the shell expands, a file missing, not a regular file, too large, or written earlier in
-  the same command, a mail whose body is encoded, an am going on) counts as writing any
+  the same command but as `cat > FILE` writes a here-document the guard reads, which is
+  then read as that text, a mail whose body is encoded, an am going on) counts as writing any
   file below the folder it applies in: patch's, the one git apply runs in (it skips names
   outside it), the top of the work tree for git am; it is denied when that folder is,
   holds or lies in a memory folder, with a reason asking for the patch in a file of its
@@ -1424,26 +1425,53 @@ def _is_punctuation(token: str) -> bool:
     return bool(token) and all(c in _PUNCTUATION for c in token)
 
 
+class _Redirect(str):
+    """An output redirection's target, with its operator (`>`, `>>`, `2>`, `&>`…)."""
+
+    op: str
+
+    def __new__(cls, text: str, op: str) -> _Redirect:
+        target = super().__new__(cls, text)
+        target.op = op
+        return target
+
+
+class _Written(str):
+    """A file a command writes whole with text the guard knows: what `cat > FILE <<'EOF'`
+    writes, the here-document's body (_heredoc_written).  A patch or list read from it later
+    in the same script is read as that text (_earlier)."""
+
+    text: bytes
+
+    def __new__(cls, path: str, text: bytes) -> _Written:
+        written = super().__new__(cls, path)
+        written.text = text
+        return written
+
+
 def _simple_commands(tokens: list[str]) -> Iterator[tuple[list[str], list[str], _Fed]]:
     """(words, redirection targets, standard input) of each simple command: its input is
-    ("file", WORD) for `< WORD`, ("here", "") for a here-document, ("string", WORD) for a
-    here-string (`<<< WORD`), ("pipe", "") after `|` or `|&`, ("other", "") for another
-    redirection of it (`<&3`), and None when it inherits the script's own."""
+    ("file", WORD) for `< WORD`, ("here", N) for the script's Nth here-document (from 0),
+    ("string", WORD) for a here-string (`<<< WORD`), ("pipe", "") after `|` or `|&`,
+    ("other", "") for another redirection of it (`<&3`), and None when it inherits the
+    script's own.  A target is a _Redirect, which knows its operator."""
     words: list[str] = []
     targets: list[str] = []
     fed: _Fed = None
+    heres = 0
     i = 0
     while i < len(tokens):
         token = tokens[i]
         if _is_punctuation(token) and ">" in token:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
             if nxt and not _is_punctuation(nxt) and not (token.endswith("&") and nxt.isdigit()):
-                targets.append(nxt.replace(_QUOTED, ""))
+                targets.append(_Redirect(nxt.replace(_QUOTED, ""), token))
                 i += 1
         elif _is_punctuation(token) and "<" in token:
             nxt = tokens[i + 1].replace(_QUOTED, "") if i + 1 < len(tokens) else ""
             kind = {"<": "file", "<<": "here", "<<<": "string"}.get(token, "other")
-            fed = (kind, nxt if kind in ("file", "string") else "")
+            fed = (kind, nxt if kind in ("file", "string") else str(heres))
+            heres += kind == "here"
             i += 1  # an input: the word after it is read, not written
         elif _is_punctuation(token):
             yield words, targets, fed
@@ -1628,13 +1656,18 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
     aliases: dict[str, list[str]] = {}
     previous: list[str] = []  # the words of the command before, feeding a pipe
     previous_fed: _Fed = None  # and its own standard input
+    # whether each here-document operator is one of seen.heres, in order (a body the
+    # stripping found in a substitution, or a here-string it took for one, breaks that)
+    known = seen.heres is not None and tokens.count("<<") == len(seen.heres)
     for words, redirected, fed in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
-        for target in redirected:  # the shell opens them, where it is
-            yield target, here, False
         moves: list[str] = []
         xargs: list[list[str]] = []
         words = _command_words(_aliased(words, aliases), moves, xargs)
+        text = _heredoc_written(words, fed, seen) if known else None
+        for target in redirected:  # the shell opens them, where it is
+            whole = text is not None and getattr(target, "op", "") in (">", ">|", "1>")
+            yield (_Written(target, text) if text is not None and whole else target), here, False
         piped = fed == ("pipe", "")
         upstream, previous = (previous if piped else []), words
         upstream_fed, previous_fed = (previous_fed if piped else None), fed
@@ -2322,8 +2355,9 @@ def _patch_text(
     standard input, given by fed); else None and why the guard cannot read it: a pipe,
     an input it inherits, a here-document the shell expands, a file missing, not a regular
     file, larger than MAX_PATCH, or written earlier in the script (as it will be then, not
-    as it is now: `git diff > x.diff; git apply x.diff`), and, for git am, a mail whose
-    body is encoded."""
+    as it is now: `git diff > x.diff; git apply x.diff`) but by `cat` of a here-document
+    whose text the guard knows (_earlier: `cat > x.diff <<'EOF'`), and, for git am, a mail
+    whose body is encoded."""
     read: list[bytes] = []
     for file in files or ["-"]:
         if file == "-" or not file:
@@ -2344,9 +2378,14 @@ def _patch_text(
         else:
             folder = where
         path = os.path.realpath(os.path.join(folder, _home(file)))
-        if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
+        written, data = _earlier(path, seen)
+        if written and data is None:
             return None, f"{file} is written earlier in the same command"
-        data, why = _read_input(path, file, MAX_PATCH - sum(map(len, read)))
+        why = ""
+        if data is None:
+            data, why = _read_input(path, file, MAX_PATCH - sum(map(len, read)))
+        elif len(data) > MAX_PATCH - sum(map(len, read)):
+            data, why = None, f"{file} is larger than the guard reads"
         if data is None:
             return None, why
         read.append(data)
@@ -2354,6 +2393,29 @@ def _patch_text(
     if mail and _ENCODED_MAIL.search(text):
         return None, "the mail holding the patch is encoded"
     return text, ""
+
+
+def _heredoc_written(words: Sequence[str], fed: _Fed, seen: _Script) -> bytes | None:
+    """What a command writes to its standard output when that is the text of the
+    here-document it reads, unchanged: `cat` with no operand but `-` (its options number
+    or mark lines), given a here-document whose text the guard knows; else None."""
+    if fed is None or fed[0] != "here" or not fed[1].isdigit() or seen.heres is None:
+        return None
+    if not words or os.path.basename(words[0]) != "cat" or any(w != "-" for w in words[1:]):
+        return None
+    n = int(fed[1])
+    body = seen.heres[n] if n < len(seen.heres) else None
+    return None if body is None else body.encode()
+
+
+def _earlier(path: str, seen: _Script) -> tuple[bool, bytes | None]:
+    """Whether the script writes path (resolved) before the command reading it, and the
+    text it holds then when the last of those writes is a _Written one (`cat > x.diff
+    <<'EOF'`); (True, None) when the guard does not know what it will hold."""
+    for target, folder in reversed(seen.written):
+        if path == os.path.realpath(os.path.join(folder, target)):
+            return True, target.text if isinstance(target, _Written) else None
+    return False, None
 
 
 def _open_regular(path: str, file: str) -> tuple[BinaryIO | None, str]:
@@ -2709,16 +2771,20 @@ def _xargs_read(
     sources: Sequence[str], cwd: str, seen: _Script, null: bool, delimiter: Sequence[str]
 ) -> tuple[list[str] | None, str]:
     """The words xargs is given from the files sources names (relative to cwd), each read
-    as a whole; None and why when one cannot be read now (`-`, the standard input of the
-    command before, is not), is written earlier in the script, or past MAX_XARGS words."""
+    as a whole (or as the script writes it before, when the guard knows the text: _earlier);
+    None and why when one cannot be read now (`-`, the standard input of the command
+    before, is not), is written earlier in the script, or past MAX_XARGS words."""
     items: list[str] = []
     for source in sources:
-        path = "" if source == "-" else os.path.realpath(os.path.join(cwd, _home(source)))
-        if any(path == os.path.realpath(os.path.join(w, t)) for t, w in seen.written):
-            return None, f"{source} is written earlier in the same command"
-        if not path:
+        if source == "-":
             return None, "the names come from a command whose output the guard does not know"
-        data, why = _read_input(path, source, MAX_PATCH)
+        path = os.path.realpath(os.path.join(cwd, _home(source)))
+        written, data = _earlier(path, seen)  # `cat > list <<'EOF'` before: its text
+        if written and data is None:
+            return None, f"{source} is written earlier in the same command"
+        why = ""
+        if data is None:
+            data, why = _read_input(path, source, MAX_PATCH)
         if data is None:
             return None, why
         read = _xargs_items(os.fsdecode(data), null, delimiter)

@@ -318,6 +318,13 @@ def test_reads_and_writes_elsewhere_are_not_denied(
     assert repo.denied(payload) is None, tool_input
 
 
+#: A diff of git's own naming INDEX.md, beside the repository (index.diff).
+_INDEX_DIFF = (
+    "diff --git a/.gitmem/INDEX.md b/.gitmem/INDEX.md\n--- a/.gitmem/INDEX.md\n"
+    "+++ b/.gitmem/INDEX.md\n@@ -1 +1,2 @@\n x\n+y\n"
+)
+
+
 #: Commands the guard misjudged, as the hook judges them now: (command, the folder below the
 #: repository it runs in, whether it is denied).
 _MISJUDGED: list[tuple[str, str, bool]] = [
@@ -331,14 +338,15 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     # the names sort prints are the lines of its file (names.txt, beside the repository)
     ("sort ../../names.txt | xargs rm", "src", False),  # src/.gitmem/INDEX.md
     ("sort ../names.txt | xargs rm", "", True),
+    # a patch cat writes from a here-document, then applied: read as that text
+    (
+        "cat > ../fix.diff <<'EOF'\n" + _INDEX_DIFF.replace("INDEX.md", "notes.md") + "EOF\n"
+        "git apply ../fix.diff",
+        "",
+        False,
+    ),
+    ("cat > ../fix.diff <<'EOF'\n" + _INDEX_DIFF + "EOF\ngit apply ../fix.diff", "", True),
 ]
-
-
-#: A diff of git's own naming INDEX.md, beside the repository (index.diff).
-_INDEX_DIFF = (
-    "diff --git a/.gitmem/INDEX.md b/.gitmem/INDEX.md\n--- a/.gitmem/INDEX.md\n"
-    "+++ b/.gitmem/INDEX.md\n@@ -1 +1,2 @@\n x\n+y\n"
-)
 
 
 @pytest.mark.parametrize(("command", "folder", "denied"), _MISJUDGED)

@@ -1245,10 +1245,35 @@ def test_a_patch_it_cannot_read_is_denied_with_what_to_do(guard: Guard, tmp_path
         ("git apply <<< '{memory}'", True),
         ("git apply <<< '{source}'", False),
         ('git apply <<< "$(git diff)"', True),
+        # written to a file by cat from a here-document earlier in the command: that text
+        ("cat > fix.diff <<'EOF'\n{source}EOF\ngit apply fix.diff", False),
+        ("cat <<'EOF' > fix.diff\n{source}EOF\ngit apply --index fix.diff", False),
+        ("cat > fix.diff <<EOF\n{source}EOF\ngit apply fix.diff", False),  # nothing to expand
+        ("cat > fix.diff <<'EOF'\n{source}EOF\ncd src && git apply ../fix.diff", False),
+        (
+            "cat > fix.diff <<'EOF'\n{source}EOF\ncat > b.diff <<'EOF'\n{memory}EOF\n"
+            "git apply fix.diff",
+            False,
+        ),
+        ("cat > fix.diff <<'EOF'\n{memory}EOF\ngit apply fix.diff", True),
+        (
+            "cat > fix.diff <<'EOF'\n{source}EOF\ncat > fix.diff <<'EOF'\n{memory}EOF\n"
+            "git apply fix.diff",
+            True,
+        ),
+        ("cat > fix.diff <<'EOF'\n{memory}EOF\npatch -p1 -i fix.diff", True),
+        # and what the guard cannot know it then holds
+        ("cat >> fix.diff <<'EOF'\n{source}EOF\ngit apply fix.diff", True),  # appended
+        ("cat -n > fix.diff <<'EOF'\n{source}EOF\ngit apply fix.diff", True),
+        ("cat 2> fix.diff <<'EOF'\n{source}EOF\ngit apply fix.diff", True),
+        ("cat > fix.diff <<'EOF'\n{source}EOF\nsed -i s/x/y/ fix.diff; git apply fix.diff", True),
+        ("cat > fix.diff <<EOF\n$(cat memory.diff)\nEOF\ngit apply fix.diff", True),
     ],
 )
 def test_a_patch_in_a_here_document_is_read(tmp_path: Path, command: str, denied: bool) -> None:
-    """An agent writes a patch inline; read as the standard input git apply or patch reads."""
+    """An agent writes a patch inline; read as the standard input git apply or patch reads,
+    or as the file cat writes it to first: that file was judged as written earlier in the
+    command, unread, and `git apply` of it denied at the root whatever it named."""
     (tmp_path / ".gitmem" / "entries").mkdir(parents=True)
     (tmp_path / "src").mkdir()
     _patches(tmp_path)
