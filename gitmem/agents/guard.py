@@ -60,6 +60,11 @@ and these count as writes, per simple command:
   so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`; `uniq`: its
   second operand (the first is read), and `xxd -r`'s; what a sed script's `w` commands
   write (`sed -n 'w out' in`, `s/a/b/w out`), and the typescript and logs of `script`;
+  what an awk program writes and runs itself (_awk_program: the target of print's and
+  printf's `>` and `>>`, the commands of `| CMD`, `CMD | getline` and `system(CMD)`, read
+  where the program spells them as string literals; a name or command it computes, from
+  a variable or a field, counts as any file below the folder it runs in, and a program
+  file it cannot read as any file anywhere, as sed's -f);
   `split` and `csplit`: the pieces they
   write, their prefix (the folder they run in when none) followed by what they add; what
   `ln` (and
@@ -199,7 +204,8 @@ and these count as writes, per simple command:
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
-made by a program the command runs (a script, `python -c`, `make`, a patch file or an
+made by a program the command runs (a script, `python -c`, `make`, but for the awk
+programs above, a patch file or an
 archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
 update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
@@ -436,6 +442,8 @@ UNSEEN_ADVICE: Final = {
     "archive": "Extract it into a folder of its own, away from the memory (tar -C DIR, "
     "unzip -d DIR), from a file saved in a command of its own, so that the guard reads its "
     "names.",
+    "program": "Spell each file it writes, and each command it runs, as quoted text in the "
+    "program, or run it in a folder away from the memory.",
 }
 
 
@@ -1689,6 +1697,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield _Unseen(os.sep, command="sed -f", why=why, source="script"), there, True
             for path in written or ():
                 yield path, there, False
+        if name in _AWKS:  # what its program writes (`print > "FILE"`) and runs
+            yield from _programmed(name, _awk_writes(args, there, seen), there, depth, seen)
         if name == "script":  # its typescript, and the logs it is told to keep
             yield from ((path, there, False) for path in _typescripts(args))
         if name in ("cd", "pushd", "popd") and not moves:
@@ -3051,6 +3061,236 @@ def _sed_writes(args: Sequence[str], cwd: str, seen: _Script) -> list[str] | Non
     if not scripts:
         scripts = _operands(args, *_SED_VALUED)[:1]
     return [m.group(1).strip() for text in scripts for m in _SED_WRITE.finditer(text)]
+
+
+class _Program:
+    """What a program a command is given (awk's, a Perl one-liner, an editor's commands)
+    does to files itself, as far as its text spells it: the names it writes (with whether
+    it removes them), the shell commands it runs, whether it writes to a name (or runs a
+    command) it computes, and whether a file holding it cannot be read."""
+
+    __slots__ = ("computed", "names", "runs", "unread")
+
+    def __init__(self) -> None:
+        self.names: list[tuple[str, bool]] = []
+        self.runs: list[str] = []
+        self.computed = False
+        self.unread = False
+
+
+def _programmed(
+    command: str, program: _Program, cwd: str, depth: int, seen: _Script
+) -> Iterator[tuple[str, str, bool]]:
+    """The writes of a program's own: the names it spells (relative to cwd, the folder the
+    command runs in), what the commands it runs write, and, for a name it computes, any
+    file below cwd (_Unseen: denied where cwd is, holds or lies in a memory folder, as a
+    patch the guard cannot read is); for a program file it cannot read, any file anywhere,
+    as for `sed -f`."""
+    for name, removed in program.names:
+        yield name, cwd, removed
+    for run in program.runs:
+        yield from bash_targets(run, cwd, depth + 1, seen.written)
+    if program.computed:
+        why = "its program writes to a name, or runs a command, that it computes"
+        yield _Unseen(os.curdir, command=command, why=why, source="program"), cwd, True
+    if program.unread:
+        why = "its program file cannot be read, or is written earlier in the command"
+        yield _Unseen(os.sep, command=command, why=why, source="script"), cwd, True
+
+
+def _program_file(file: str, cwd: str, seen: _Script) -> str | None:
+    """The text of a program file a command is given (awk -f, vim -S), read as _sed_writes
+    reads sed's -f; None when it cannot be read now or is written earlier in the script
+    with a text the guard does not know."""
+    if file == "-":
+        return None
+    path = os.path.realpath(os.path.join(cwd, _home(file)))
+    written, data = _earlier(path, seen)
+    if written and data is None:
+        return None
+    if data is None:
+        data, _ = _read_input(path, file, MAX_PATCH)
+    return None if data is None else os.fsdecode(data)
+
+
+#: The awks, whose programs write files themselves (`print > "FILE"`) and run commands
+#: (`system("…")`, `print | "…"`, `"…" | getline`).
+_AWKS: Final = {"awk", "gawk", "mawk", "nawk", "original-awk"}
+#: awk's options that take a value (short ones the rest of the word or the next one).
+_AWK_VALUED: Final = (
+    "FvfeEilW",
+    ("--field-separator", "--assign", "--file", "--source", "--exec", "--include", "--load"),
+)
+#: gawk's options that write the file they are given in their word (`-oFILE`,
+#: `--profile=FILE`).
+_AWK_OUTPUTS: Final = ("--pretty-print=", "--profile=", "--dump-variables=")
+#: An awk program as tokens: (kind, text), the kinds str, name, num, op and end (`;` or a
+#: line break); spaces, comments and regular expressions left out.
+_AWK_TOKEN = re.compile(
+    r"""(?P<space>[ \t\r]+|\\\n)|(?P<comment>\#[^\n]*)|(?P<end>[\n;])"""
+    r"""|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"""
+    r"""|(?P<num>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+)"""
+    r"""|(?P<op>\|&|\|\||&&|>>|>=|<=|==|!=|\+\+|--|[-+*/%^!<>|?:,(){}\[\]$=~&])"""
+    r"""|(?P<other>.)""",
+    re.S,
+)
+#: After these, a `/` divides; elsewhere it opens a regular expression.
+_AWK_OPERAND_ENDS: Final = {")", "]", "$", "++", "--"}
+_AWK_ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/"}
+
+
+def _awk_writes(args: Sequence[str], cwd: str, seen: _Script) -> _Program:
+    """What an awk program writes and runs (_awk_program): the program of its -e and
+    --source options and of its -f and -E files (read now), or its first operand; and the
+    files gawk's -o, -p and -d write, named in their word."""
+    program = _Program()
+    texts: list[str] = []
+    files: list[str] = []
+    short, long = _AWK_VALUED
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if arg.startswith(_AWK_OUTPUTS) or (arg[:2] in ("-o", "-p", "-d") and arg[2:]):
+            program.names.append((arg.split("=", 1)[1] if "=" in arg else arg[2:], False))
+        elif arg.startswith("--"):
+            option, equals, value = arg.partition("=")
+            if option in long and not equals:
+                value = args[i] if i < len(args) else ""
+                i += 1
+            if option == "--source":
+                texts.append(value)
+            elif option in ("--file", "--exec"):
+                files.append(value)
+        elif arg.startswith("-") and arg != "-" and arg[1:2] in short:
+            value = arg[2:]
+            if not value:
+                value = args[i] if i < len(args) else ""
+                i += 1
+            if arg[1] == "e":
+                texts.append(value)
+            elif arg[1] in "fE":
+                files.append(value)
+        elif not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+    for file in files:
+        text = _program_file(file, cwd, seen)
+        if text is None:
+            program.unread = True
+        else:
+            texts.append(text)
+    if not texts and not files:
+        texts = operands[:1]
+    for text in texts:
+        _awk_program(text, program)
+    return program
+
+
+def _awk_tokens(text: str) -> list[tuple[str, str]]:
+    """An awk program's tokens (_AWK_TOKEN), a regular expression (`/…/` where an operand
+    may begin) skipped as one."""
+    tokens: list[tuple[str, str]] = []
+    i = 0
+    while i < len(text):
+        found = _AWK_TOKEN.match(text, i)
+        if found is None:  # never: `other` takes any character
+            break
+        kind = found.lastgroup or "other"
+        token = found.group(0)
+        i = found.end()
+        if kind == "op" and token == "/":
+            last = tokens[-1] if tokens else ("end", "")
+            if last[0] not in ("name", "num", "str") and last[1] not in _AWK_OPERAND_ENDS:
+                while i < len(text) and text[i] not in "/\n":  # to the regex's end
+                    i += 2 if text[i] == "\\" else 1
+                i += 1
+                tokens.append(("num", "0"))  # a value, as far as the rest is concerned
+                continue
+        if kind in ("str", "name", "num", "op", "end"):
+            tokens.append((kind, token))
+    return tokens
+
+
+def _awk_string(token: str) -> str:
+    """An awk string literal's value (its quotes off, its escapes decoded)."""
+    return re.sub(r"\\(.)", lambda m: _AWK_ESCAPES.get(m.group(1), m.group(1)), token[1:-1])
+
+
+def _awk_value(tokens: Sequence[tuple[str, str]], program: _Program) -> str:
+    """The text an awk expression makes of its string literals (concatenated, as awk
+    joins what stands side by side); the program is marked as computing a name when
+    anything else takes part (a variable, a field, a function)."""
+    while len(tokens) > 1 and tokens[0] == ("op", "(") and tokens[-1] == ("op", ")"):
+        tokens = tokens[1:-1]
+    if not tokens or any(kind != "str" for kind, _ in tokens):
+        program.computed = True
+    return "".join(_awk_string(text) for kind, text in tokens if kind == "str")
+
+
+def _awk_program(text: str, program: _Program) -> None:
+    """What an awk program writes and runs, added to program: the target of each output
+    redirection of print and printf (`> FILE`, `>> FILE`), outside parentheses (where `>`
+    compares), and the commands of `| CMD` and `|& CMD` after them, of `CMD | getline`
+    and of `system(CMD)`, each an expression whose string literals are read (_awk_value)."""
+    tokens = _awk_tokens(text)
+    i = 0
+    while i < len(tokens):
+        kind, token = tokens[i]
+        if kind == "name" and token in ("print", "printf"):
+            depth = 0
+            j = i + 1
+            while j < len(tokens):
+                kind, token = tokens[j]
+                if kind == "end" and depth == 0:
+                    break
+                if token in ("(", "["):
+                    depth += 1
+                elif token in (")", "]"):
+                    depth -= 1
+                    if depth < 0:
+                        break
+                elif token in ("{", "}") and depth <= 0:
+                    break
+                elif depth == 0 and kind == "op" and token in (">", ">>", "|", "|&"):
+                    end = j + 1
+                    while end < len(tokens) and tokens[end][0] != "end":
+                        if tokens[end][1] in ("}", "{"):
+                            break
+                        end += 1
+                    value = _awk_value(tokens[j + 1 : end], program)
+                    if token.startswith(">"):
+                        program.names.append((value, False))
+                    else:
+                        program.runs.append(value)
+                    j = end
+                    break
+                j += 1
+            i = max(j, i + 1)
+            continue
+        if kind == "name" and token == "system" and tokens[i + 1 : i + 2] == [("op", "(")]:
+            depth, end = 0, i + 1
+            while end < len(tokens):
+                depth += tokens[end][1] == "("
+                depth -= tokens[end][1] == ")"
+                if depth == 0:
+                    break
+                end += 1
+            program.runs.append(_awk_value(tokens[i + 1 : end + 1], program))
+            i = end + 1
+            continue
+        if token in ("|", "|&") and tokens[i + 1 : i + 2] == [("name", "getline")]:
+            start = i
+            while start > 0 and tokens[start - 1][0] == "str":
+                start -= 1
+            before = tokens[start - 1] if start > 0 else ("end", "")
+            if start == i or before[0] in ("name", "num") or before[1] in (")", "]", "$"):
+                program.computed = True  # `cmd | getline`, `"ls " dir | getline`
+            program.runs.append(_awk_value(tokens[start:i] or [("name", "")], program))
+        i += 1
 
 
 def _typescripts(args: Sequence[str]) -> list[str]:

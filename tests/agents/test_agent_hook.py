@@ -346,6 +346,9 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
         False,
     ),
     ("cat > ../fix.diff <<'EOF'\n" + _INDEX_DIFF + "EOF\ngit apply ../fix.diff", "", True),
+    # what an awk program writes itself
+    ("awk 'BEGIN { print 1 > \".gitmem/INDEX.md\" }'", "", True),
+    ("awk '{ print $1 > \"out.txt\" }' src/pay.py", "", False),
 ]
 
 

@@ -1123,6 +1123,58 @@ def test_patch_without_a_file_writes_where_it_runs(
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "folder", "denied"),
+    [
+        # the names its program spells, where print and printf write
+        ("awk 'BEGIN { print 1 > \".gitmem/INDEX.md\" }'", "", True),
+        ("awk '{ print $1 >> \".gitmem/entries/a.md\" }' notes.txt", "", True),
+        ('gawk \'{ printf("%s\\n", $0) > ".gitmem/INDEX.md" }\' notes.txt', "", True),
+        ("awk '/a\\/b/ { n = n / 2; print > (\".gitmem/refused.md\") }' notes.txt", "", True),
+        ("awk -e 'END { print > \"../.gitmem/INDEX.md\" }' notes.txt", "src", True),
+        ('awk \'{ print > ".gitmem/" "INDEX.md" }\' notes.txt', "", True),  # joined
+        ("awk '{ print $1 > \"out.txt\" }' notes.txt", "", False),
+        ("awk '{ print ($1 > 2) }' notes.txt", "", False),  # a comparison
+        ("awk '{ print > \"/dev/stderr\" }' notes.txt", "", False),
+        ("awk -F, 'NR > 1 { print $2 }' .gitmem/INDEX.md", "", False),  # read
+        # the commands it runs
+        ("awk 'BEGIN { system(\"rm .gitmem/INDEX.md\") }'", "", True),
+        ("awk '{ print | \"sort > .gitmem/INDEX.md\" }' notes.txt", "", True),
+        ('awk \'BEGIN { system("rm " "../.gitmem/INDEX.md") }\'', "src", True),
+        ("awk 'BEGIN { \"date\" | getline d; print d }'", "", False),
+        ("awk '{ print | \"sort -u\" }' notes.txt", "", False),
+        # a name or command it computes: any name where it runs
+        ("awk '{ print > $2 }' notes.txt", "", True),
+        ("awk -v out=x '{ print > out }' notes.txt", "", True),
+        ("awk '{ system(\"rm \" $1) }' notes.txt", "", True),
+        ("awk '{ print > $2 }' notes.txt", "src", False),
+        ("awk '{ cmd | getline x }' notes.txt", "src", False),
+        # its program files, read
+        ("awk -f memory.awk notes.txt", "", True),
+        ("awk -f source.awk notes.txt", "", False),
+        ("awk -f missing.awk notes.txt", "src", True),  # any file, anywhere
+    ],
+)
+def test_what_an_awk_program_writes_itself_is_judged(
+    guard: Guard, tmp_path: Path, command: str, folder: str, denied: bool
+) -> None:
+    """awk writes files itself (`print > "FILE"`) and runs commands (`system`, pipes):
+    the guard read its program as text and let `awk 'BEGIN { print 1 > ".gitmem/INDEX.md" }'`
+    through."""
+    (tmp_path / "memory.awk").write_text('{ print > ".gitmem/entries/a.md" }\n')
+    (tmp_path / "source.awk").write_text('{ print > "src/out.txt" }\n')
+    denied_now = guard.judge_tool("Bash", {"command": command}, str(tmp_path / folder))
+    assert (denied_now is not None) == denied, command
+
+
+def test_an_awk_program_computing_its_file_is_denied_with_what_to_do(
+    guard: Guard, tmp_path: Path
+) -> None:
+    denied = guard.judge_tool("Bash", {"command": "awk '{ print > $2 }' x"}, str(tmp_path))
+    assert denied is not None
+    assert "computes" in denied.reason and "as quoted text in the program" in denied.reason
+
+
 def _patches(root: Path) -> None:
     """A repository at root holding an entry and a source file, and the patches git writes of
     a change to each (memory.diff, source.diff, a mail of the entry's, entry.patch), with
