@@ -64,7 +64,12 @@ and these count as writes, per simple command:
   printf's `>` and `>>`, the commands of `| CMD`, `CMD | getline` and `system(CMD)`, read
   where the program spells them as string literals; a name or command it computes, from
   a variable or a field, counts as any file below the folder it runs in, and a program
-  file it cannot read as any file anywhere, as sed's -f);
+  file it cannot read as any file anywhere, as sed's -f); and so is what an editor's own
+  Ex commands write and run (_editor_writes: vim's, vi's and ex's -c, --cmd and +CMD, the
+  script -S sources, and, for ed or in Ex mode, the commands of a here-document or a
+  here-string: `w FILE`, `saveas FILE`, `wq FILE`, `redir > FILE`, `:e FILE` and `:file
+  NAME` that a later `:w` writes, `:!CMD`, `:w !CMD`, `:r !CMD`; a name vim expands, or
+  `:exe`, `:lua`, `:source`…, counts as a name it computes);
   `split` and `csplit`: the pieces they
   write, their prefix (the folder they run in when none) followed by what they add; what
   `ln` (and
@@ -205,7 +210,7 @@ and these count as writes, per simple command:
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, but for the awk
-programs above, a patch file or an
+programs and editor commands above, a patch file or an
 archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
 update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
@@ -1699,6 +1704,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield path, there, False
         if name in _AWKS:  # what its program writes (`print > "FILE"`) and runs
             yield from _programmed(name, _awk_writes(args, there, seen), there, depth, seen)
+        if name in _EX_EDITORS:  # what its commands write (`vim -c 'w FILE'`) and run
+            program = _editor_writes(name, args, fed, here, there, seen)
+            yield from _programmed(name, program, there, depth, seen)
         if name == "script":  # its typescript, and the logs it is told to keep
             yield from ((path, there, False) for path in _typescripts(args))
         if name in ("cd", "pushd", "popd") and not moves:
@@ -3085,7 +3093,10 @@ def _programmed(
     command runs in), what the commands it runs write, and, for a name it computes, any
     file below cwd (_Unseen: denied where cwd is, holds or lies in a memory folder, as a
     patch the guard cannot read is); for a program file it cannot read, any file anywhere,
-    as for `sed -f`."""
+    as for `sed -f`.  Past MAX_PATCH_NAMES names, or MAX_JUDGED characters of commands
+    (a here-document feeding ed is not bounded), they count as names it computes."""
+    if len(program.names) > MAX_PATCH_NAMES or sum(map(len, program.runs)) > MAX_JUDGED:
+        program.names, program.runs, program.computed = [], [], True
     for name, removed in program.names:
         yield name, cwd, removed
     for run in program.runs:
@@ -3291,6 +3302,235 @@ def _awk_program(text: str, program: _Program) -> None:
                 program.computed = True  # `cmd | getline`, `"ls " dir | getline`
             program.runs.append(_awk_value(tokens[start:i] or [("name", "")], program))
         i += 1
+
+
+#: The editors that take Ex commands (-c CMD, +CMD, --cmd CMD, -S FILE; in Ex mode, or as
+#: ed, from their standard input), and ed's, whose commands are one letter.
+_EX_EDITORS: Final = {"ex", "vi", "vim", "nvim", "view", "gvim", "vimdiff", "rvim", "ed", "red"}
+_ED: Final = {"ed", "red"}
+#: An Ex command's range, its modifiers and its name: what comes before its argument.
+_EX_RANGE = re.compile(
+    r"[\s:]*(?:[%.$*]|[0-9]+|'[a-zA-Z<>\[\]]|/(?:[^/\\]|\\.)*/?|\?(?:[^?\\]|\\.)*\??"
+    r"|[,;+\-])*\s*"
+)
+_EX_NAME = re.compile(r"([a-zA-Z]+|[!&~<>=@#])(!?)\s*")
+#: Ex commands by what their argument is, each name with the shortest abbreviation vim
+#: takes (`w[rite]`: `w`, `wr`…): a file they write (or that a later `:w` writes, as an
+#: editor's operands are judged: `:e FILE`, `:file NAME`); a file with a default name
+#: they write when none is given; a command they run through the shell (`:!CMD`); a
+#: command they run themselves (`:g/re/CMD`, `:bufdo CMD`); code they run, whose writes
+#: the guard does not read (`:exe`, `:lua`…); and the modifiers before a command.
+_EX_WRITES: Final = (
+    "w write wq wqa wqall x xit exi exit xa xall wa wall sav saveas up update wn wnext wN wNext "
+    "wp wprevious e edit sp split vs vsplit new vne vnew tabe tabedit tabnew tabf tabfind "
+    "fin find sf sfind vi visual vie view sv sview bad badd arga argadd ar args n next drop "
+    "f file diffs diffsplit redi redir mks mksession mkv mkvimrc mk mkexrc mkvie mkview "
+    "wv wviminfo wsh wshada"
+)
+_EX_DEFAULTS: Final = {"mksession": "Session.vim", "mkvimrc": ".vimrc", "mkexrc": ".exrc"}
+_EX_SHELL: Final = "! r read te terminal"
+_EX_RUNS: Final = (
+    "g global v vglobal bufdo argdo windo tabdo cdo cfdo ldo lfdo "
+    "sil silent uns unsilent keepa keepalt keepj keepjumps keepm keepmarks keepp keeppatterns "
+    "loc lockmarks noa noautocmd nos noswapfile conf confirm bro browse vert vertical "
+    "lefta leftabove abo aboveleft rightb rightbelow bel belowright to topleft bo botright "
+    "tab hid hide san sandbox"
+)
+_EX_CODE: Final = (
+    "exe execute cal call norm normal lua luado luafile py python pyt py3 python3 pyx "
+    "pythonx pydo py3do pyf pyfile py3f py3file pe perl perld perldo rub ruby rubyd rubydo "
+    "rubyf rubyfile tc tcl tcld tcldo tclf tclfile mz mzscheme mzf mzfile let so source "
+    "ru runtime"
+)
+#: The code commands judged by their argument (the others run code the guard does not
+#: read: `:exe`, `:lua`, `:source`…), and what that argument must name to count as
+#: computing a write: a function or a key that writes or runs (`:call cursor(1, 1)`, `:norm
+#: ggdG` write nothing of their own).
+_EX_CODE_READ: Final = {"call", "normal", "let"}
+_EX_CODE_WRITES = re.compile(
+    r"writefile|delete|rename|mkdir|system|job_?start|termopen|term_start|libcall|execute|"
+    r"feedkeys|:|\bZZ\b|lua|py|perl|ruby|tcl|source|runtime|!|>",
+    re.I,
+)
+
+
+#: ed's commands that write, or run what follows them, as the Ex tables name them.
+_ED_COMMANDS: Final = {
+    "w": ("writes", "write"), "W": ("writes", "write"), "wq": ("writes", "wq"),
+    "e": ("writes", "edit"), "E": ("writes", "edit"), "f": ("writes", "file"),
+    "r": ("shell", "read"), "g": ("runs", "global"), "v": ("runs", "vglobal"),
+    "G": ("runs", "global"), "V": ("runs", "vglobal"),
+}  # fmt: skip
+
+
+def _ex_range(line: str) -> int:
+    """Where an Ex command's name begins in line, past a leading `:`, spaces and its
+    range (_EX_RANGE, which matches the empty text too)."""
+    found = _EX_RANGE.match(line)
+    return found.end() if found is not None else 0
+
+
+def _ex_table(names: str) -> list[tuple[str, int]]:
+    """Full names with their shortest abbreviation's length, from pairs `w write` (the
+    abbreviation, then the full name) or a name alone."""
+    words = names.split()
+    table: list[tuple[str, int]] = []
+    i = 0
+    while i < len(words):
+        short = words[i]
+        full = words[i + 1] if i + 1 < len(words) and words[i + 1].startswith(short) else short
+        table.append((full, len(short)))
+        i += 2 if full != short else 1
+    return table
+
+
+_EX_TABLES: Final = {
+    kind: _ex_table(names)
+    for kind, names in (
+        ("writes", _EX_WRITES),
+        ("shell", _EX_SHELL),
+        ("runs", _EX_RUNS),
+        ("code", _EX_CODE),
+    )
+}
+
+
+#: Every abbreviation of the names in the tables, with (its table, its full name); the
+#: first table naming one wins.
+_EX_ABBREVIATIONS: Final = {
+    full[:size]: (kind, full)
+    for kind, table in reversed(_EX_TABLES.items())
+    for full, shortest in reversed(table)
+    for size in range(shortest, len(full) + 1)
+}
+
+
+def _ex_kind(name: str) -> tuple[str, str]:
+    """(what an Ex command's argument is, the command's full name) for a name as written
+    (`w`, `sav`, `!`); ("", name) for a command whose argument no table above names (`:s`,
+    `:d`, `:q`), which writes no file of its own."""
+    return _EX_ABBREVIATIONS.get(name, ("", name))
+
+
+def _ex_file(argument: str, program: _Program) -> str:
+    """The file an Ex command's argument names: its `++opt` words and a leading `>>`
+    taken off, a backslash before a space or a backslash as vim reads it; a name vim
+    expands (`%`, `#`, `<cfile>`, `$VAR`, a backquote) marks the program as computing it."""
+    words = argument.split()
+    while words and words[0].startswith("++"):
+        words.pop(0)
+    text = " ".join(words).lstrip(">").strip()
+    if any(c in text for c in "%#<$`"):
+        program.computed = True
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def _ex_commands(line: str, program: _Program, *, ed: bool = False, depth: int = 0) -> None:
+    """What one line of Ex commands (separated by `|`), or one ed command, writes and runs,
+    added to program."""
+    rest = line
+    while rest.strip() and depth <= 4:
+        rest = rest[_ex_range(rest) :]
+        found = _EX_NAME.match(rest)
+        if found is None:
+            return
+        name, rest = found.group(1), rest[found.end() :]
+        if ed and name[:1].isalpha():  # ed's commands are one letter (w, wq, W, e, E, f, r)
+            size = 2 if name[:2] == "wq" else 1
+            name, rest = name[:size], name[size:] + rest
+            kind, full = _ED_COMMANDS.get(name, ("", name))
+        else:
+            kind, full = _ex_kind(name)
+        if kind in ("runs", "code", "shell") or (kind == "writes" and rest.lstrip()[:1] == "!"):
+            argument, rest = rest, ""  # the rest of the line is its argument, `|` included
+        else:
+            cut = re.search(r"(?<!\\)\|", rest)
+            argument, rest = (rest[: cut.start()], rest[cut.end() :]) if cut else (rest, "")
+        argument = argument.strip()
+        if kind == "writes" and argument.startswith("!"):  # `:w !CMD`: CMD reads the buffer
+            program.runs.append(argument[1:])
+        elif kind == "writes" and full == "redir":
+            if argument.startswith(">") and not argument.startswith("=>"):
+                program.names.append((_ex_file(argument, program), False))
+        elif kind == "writes" and (argument or full in _EX_DEFAULTS):
+            if not (full == "mkview" and argument.isdigit()):
+                program.names.append((_ex_file(argument, program) or _EX_DEFAULTS[full], False))
+        elif kind == "shell" and (full != "read" or argument.startswith("!")):
+            program.runs.append(argument.removeprefix("!") if full == "read" else argument)
+        elif kind == "code" and (full not in _EX_CODE_READ or _EX_CODE_WRITES.search(argument)):
+            program.computed = True
+        elif kind == "runs" and full in ("global", "vglobal") and argument[:1]:
+            close = argument.find(argument[0], 1)  # `g/re/CMD`: its command after the pattern
+            inner = argument[close + 1 :] if close > 0 else ""
+            _ex_commands(inner, program, ed=ed, depth=depth + 1)
+        elif kind == "runs":
+            _ex_commands(argument, program, ed=ed, depth=depth + 1)
+
+
+def _ex_script(text: str, program: _Program, *, ed: bool = False) -> None:
+    """What an Ex (or ed) script's lines write and run; the text a line opening an insert
+    (`a`, `i`, `c`, `append`…) adds, up to a line `.`, is text."""
+    inserting = False
+    for line in text.splitlines():
+        if len(program.names) > MAX_PATCH_NAMES:
+            return  # _programmed judges no more than that
+        if inserting:
+            inserting = line.strip() != "."
+            continue
+        found = _EX_NAME.match(line[_ex_range(line) :])
+        if found is not None and found.group(1) in ("a", "i", "c", "append", "insert", "change"):
+            inserting = True
+            continue
+        _ex_commands(line, program, ed=ed)
+
+
+def _editor_writes(
+    name: str, args: Sequence[str], fed: _Fed, here: str, cwd: str, seen: _Script
+) -> _Program:
+    """What an editor's own commands write and run (its operands are judged as written
+    beside this): vim's, ex's and vi's -c CMD, --cmd CMD and +CMD, the script -S FILE
+    sources (Session.vim when none follows), and, for ed or in Ex mode (-e, -E, -es), the
+    commands of its standard input: a here-document's or here-string's text, a file's
+    (`< FILE`), or none the guard can read (a pipe: any name where it runs)."""
+    program = _Program()
+    ed = name in _ED
+    ex_mode = ed or name == "ex"
+    scripts: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            break
+        if ed:
+            continue
+        if arg in ("-c", "--cmd"):
+            _ex_commands(args[i] if i < len(args) else "", program)
+            i += 1
+        elif arg.startswith("+") and arg[1:] and not arg[1:].isdigit() and arg[1] != "/":
+            _ex_commands(arg[1:], program)
+        elif arg == "-S":
+            following = args[i] if i < len(args) and not args[i].startswith(("-", "+")) else ""
+            scripts.append(following or "Session.vim")
+            i += bool(following)
+        elif arg.startswith("-") and not arg.startswith("--") and set(arg[1:]) & set("eE"):
+            ex_mode = True
+    for file in scripts:
+        text = _program_file(file, cwd, seen)
+        if text is None:
+            program.unread = True
+        else:
+            _ex_script(text, program)
+    if ex_mode and fed is not None:
+        if fed[0] == "file":
+            text = _program_file(fed[1], here, seen)
+        else:
+            text = _fed_text(fed, seen) if fed[0] in ("here", "string") else None
+        if text is None:
+            program.computed = True  # commands from a pipe, or a text the shell expands
+        else:
+            _ex_script(text, program, ed=ed)
+    return program
 
 
 def _typescripts(args: Sequence[str]) -> list[str]:

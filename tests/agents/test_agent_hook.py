@@ -349,6 +349,9 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     # what an awk program writes itself
     ("awk 'BEGIN { print 1 > \".gitmem/INDEX.md\" }'", "", True),
     ("awk '{ print $1 > \"out.txt\" }' src/pay.py", "", False),
+    # what an editor's own commands write
+    ("vim -es -c 'w .gitmem/INDEX.md' -c q src/pay.py", "", True),
+    ("vim -es -c '%s/a/b/' -c wq src/pay.py", "", False),
 ]
 
 

@@ -1175,6 +1175,64 @@ def test_an_awk_program_computing_its_file_is_denied_with_what_to_do(
     assert "computes" in denied.reason and "as quoted text in the program" in denied.reason
 
 
+@pytest.mark.parametrize(
+    ("command", "folder", "denied"),
+    [
+        # the files its -c, --cmd and +CMD commands write, or open for a later :w
+        ("vim -c 'w .gitmem/INDEX.md' -c q notes.txt", "", True),
+        ("vim +'w .gitmem/INDEX.md' notes.txt", "", True),
+        ("vim -es -c 'silent! wq .gitmem/entries/b.md' notes.txt", "", True),
+        ("ex -s -c 'saveas .gitmem/entries/b.md' -c q notes.txt", "", True),
+        ("vi -c 'sav! ../.gitmem/INDEX.md|q' notes.txt", "src", True),
+        ("vim --cmd 'redir! > .gitmem/INDEX.md' notes.txt", "", True),
+        ("vim -c 'w >> .gitmem/refused.md' -c q notes.txt", "", True),
+        ("vim -c 'e .gitmem/INDEX.md' -c 'norm ggdG' -c wq", "", True),
+        ("vim -c 'file .gitmem/INDEX.md' -c w notes.txt", "", True),
+        ("vim -c 'g/x/w >> .gitmem/INDEX.md' notes.txt", "", True),
+        ("nvim -c 'w .gitmem/INDEX.md' notes.txt", "", True),
+        # the commands they run through the shell
+        ("vim -c '!rm .gitmem/INDEX.md' notes.txt", "", True),
+        ("vim -c 'w !tee .gitmem/INDEX.md' notes.txt", "", True),
+        ("vim -c 'r !touch .gitmem/INDEX.md' notes.txt", "", True),
+        # ed's and Ex mode's commands from a here-document or a here-string
+        ("ed -s notes.txt <<'EOF'\nw .gitmem/INDEX.md\nq\nEOF", "", True),
+        ("ed -s notes.txt <<< 'wq .gitmem/entries/b.md'", "", True),
+        ("ex -s notes.txt <<'EOF'\n%s/a/b/\nwq .gitmem/entries/b.md\nEOF", "", True),
+        ("vim -e -s notes.txt <<'EOF'\n1d\nw .gitmem/INDEX.md\nEOF", "", True),
+        ("ed -s notes.txt <<'EOF'\na\nw .gitmem/INDEX.md\n.\nw\nq\nEOF", "", False),  # text
+        ("ed -s notes.txt <<'EOF'\n,s/a/b/\nw\nq\nEOF", "", False),
+        # what writes only the file it edits, or nothing
+        ("vim -es -c '%s/a/b/' -c wq src/a.py", "", False),
+        ("vim -c 'w notes.bak' -c q notes.txt", "", False),
+        ("vim -c 'set ft=markdown' -c 'call cursor(1, 1)' -c wq notes.txt", "", False),
+        ("vim -c 'norm ggdG' -c x notes.txt", "", False),
+        ("vim +10 +/retry notes.txt", "", False),
+        ("vim -c 'r !ls' -c wq notes.txt", "", False),
+        # a name vim expands, code it runs, commands from a pipe: any name where it runs
+        ("vim -c 'w %.bak' notes.txt", "", True),
+        ("vim -c 'exe \"w \" . g:name' notes.txt", "", True),
+        ("vim -c 'lua vim.cmd(\"w x\")' notes.txt", "", True),
+        ("printf 'w x\\n' | ed -s notes.txt", "", True),
+        ("vim -c 'w %.bak' notes.txt", "src", False),
+        ("printf 'w x\\n' | ed -s notes.txt", "src", False),
+        # a script it sources, read
+        ("vim -S memory.vim notes.txt", "", True),
+        ("vim -S source.vim notes.txt", "", False),
+        ("vim -S missing.vim notes.txt", "src", True),  # any file, anywhere
+    ],
+)
+def test_what_an_editor_s_own_commands_write_is_judged(
+    guard: Guard, tmp_path: Path, command: str, folder: str, denied: bool
+) -> None:
+    """An editor's operands were judged as written, not the commands it is given:
+    `vim -c 'w .gitmem/INDEX.md' -c q notes.txt` and `ed -s x <<< 'w FILE'` wrote the
+    memory while the guard allowed them."""
+    (tmp_path / "memory.vim").write_text("w .gitmem/INDEX.md\nq\n")
+    (tmp_path / "source.vim").write_text("%s/a/b/\nwq\n")
+    denied_now = guard.judge_tool("Bash", {"command": command}, str(tmp_path / folder))
+    assert (denied_now is not None) == denied, command
+
+
 def _patches(root: Path) -> None:
     """A repository at root holding an entry and a source file, and the patches git writes of
     a change to each (memory.diff, source.diff, a mail of the entry's, entry.patch), with
