@@ -69,7 +69,13 @@ and these count as writes, per simple command:
   script -S sources, and, for ed or in Ex mode, the commands of a here-document or a
   here-string: `w FILE`, `saveas FILE`, `wq FILE`, `redir > FILE`, `:e FILE` and `:file
   NAME` that a later `:w` writes, `:!CMD`, `:w !CMD`, `:r !CMD`; a name vim expands, or
-  `:exe`, `:lua`, `:source`…, counts as a name it computes);
+  `:exe`, `:lua`, `:source`…, counts as a name it computes); and what a Perl one-liner
+  (its -e and -E programs) writes and runs itself (_perl_program: the files `rename`,
+  `unlink`, `rmdir`, `mkdir`, `link`, `symlink`, `chmod`, `truncate`, File::Copy's
+  `copy` and `move`, File::Path's `make_path` and `rmtree` name, those `open` writes with
+  a mode `>`, `>>`, `+<`, in three arguments or two, and the commands of `system`, `exec`,
+  a piped open, backquotes and qx; read where the program spells them as literal strings,
+  a name it computes, `unlink` of `$_` among them, counting as any file where it runs);
   `split` and `csplit`: the pieces they
   write, their prefix (the folder they run in when none) followed by what they add; what
   `ln` (and
@@ -210,7 +216,7 @@ and these count as writes, per simple command:
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, but for the awk
-programs and editor commands above, a patch file or an
+programs, editor commands and Perl one-liners above, a patch file or an
 archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
 update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
@@ -1704,6 +1710,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield path, there, False
         if name in _AWKS:  # what its program writes (`print > "FILE"`) and runs
             yield from _programmed(name, _awk_writes(args, there, seen), there, depth, seen)
+        if _PERL.fullmatch(name):  # what a one-liner writes (`perl -e 'unlink …'`) and runs
+            yield from _programmed(name, _perl_writes(args), there, depth, seen)
         if name in _EX_EDITORS:  # what its commands write (`vim -c 'w FILE'`) and run
             program = _editor_writes(name, args, fed, here, there, seen)
             yield from _programmed(name, program, there, depth, seen)
@@ -3093,9 +3101,15 @@ def _programmed(
     command runs in), what the commands it runs write, and, for a name it computes, any
     file below cwd (_Unseen: denied where cwd is, holds or lies in a memory folder, as a
     patch the guard cannot read is); for a program file it cannot read, any file anywhere,
-    as for `sed -f`.  Past MAX_PATCH_NAMES names, or MAX_JUDGED characters of commands
-    (a here-document feeding ed is not bounded), they count as names it computes."""
-    if len(program.names) > MAX_PATCH_NAMES or sum(map(len, program.runs)) > MAX_JUDGED:
+    as for `sed -f`.  Past MAX_PATCH_NAMES names, or MAX_JUDGED characters of commands or
+    MAX_BRACED of them (a here-document feeding ed is not bounded, and each command is
+    split on its own), they count as names it computes."""
+    runs = program.runs
+    if (
+        len(program.names) > MAX_PATCH_NAMES
+        or sum(map(len, runs)) > MAX_JUDGED
+        or len(runs) > MAX_BRACED
+    ):
         program.names, program.runs, program.computed = [], [], True
     for name, removed in program.names:
         yield name, cwd, removed
@@ -3531,6 +3545,278 @@ def _editor_writes(
         else:
             _ex_script(text, program, ed=ed)
     return program
+
+
+#: perl, as a command names it (`perl`, `perl5.36`).
+_PERL = re.compile(r"perl[0-9.]*")
+#: The most tokens of a Perl program the arguments of its calls are read from, in all (a
+#: call's arguments may run to the program's end; one of a few thousand characters calling
+#: `open(` a thousand times took seconds): past it, the program counts as computing names.
+PROGRAM_READ: Final = 50_000
+#: Perl's options that take the rest of their word as their value (`-i.bak`, `-MFoo`),
+#: and those that take digits (`-l0`, `-0777`).
+_PERL_REST: Final = "iIMmxdDCFV"
+_PERL_DIGITS: Final = "l0"
+#: A Perl program as tokens (_perl_tokens): (kind, text), the kinds str (a literal, its
+#: value), computed (a string that interpolates, a variable, a number's neighbour…), run
+#: (a command in backquotes or qx), name, op; spaces, comments and patterns left out.
+_PERL_TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<comment>\#[^\n]*)"
+    r"|(?P<var>[$@%&*]\#?(?:\{\^?\w*\}|\^\w|[\w:]+|[^\s\w{]))"
+    r"|(?P<quote>\b(?:qq|qw|qx|q|m|s|tr|y)\b\s*(?=[^\w\s=,;)]))"
+    r"|(?P<name>[A-Za-z_][\w:]*)|(?P<num>[0-9][\w.]*)"
+    r"|(?P<sq>'(?:[^'\\]|\\.)*')|(?P<dq>\"(?:[^\"\\]|\\.)*\")|(?P<bq>`(?:[^`\\]|\\.)*`)"
+    r"|(?P<op>=>|->|\|\||&&|//|::|[-+*/.,;(){}\[\]<>=!~?:|&^%\\])|(?P<other>.)",
+    re.S,
+)
+_PERL_PAIRS: Final = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_PERL_ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "e": "\x1b", "a": "\a"}
+#: Perl's functions (and File::Copy's, File::Path's) that write or remove files: which of
+#: their arguments they write (from that one on, or only that one), and which they remove.
+_PERL_WRITERS: Final = {
+    "rename": ((1,), (0,)), "unlink": ((), ("*",)), "rmdir": ((), ("*",)),
+    "mkdir": ((0,), ()), "truncate": ((0,), ()), "link": ((0, 1), ()),
+    "symlink": ((0, 1), ()), "chmod": (("1*",), ()), "chown": (("2*",), ()),
+    "utime": (("2*",), ()), "sysopen": ((1,), ()), "copy": ((1,), ()), "cp": ((1,), ()),
+    "move": ((1,), (0,)), "mv": ((1,), (0,)), "make_path": (("*",), ()),
+    "mkpath": (("*",), ()), "remove_tree": ((), ("*",)), "rmtree": ((), ("*",)),
+    "dbmopen": ((1,), ()),
+}  # fmt: skip
+#: What ends the arguments of a list operator called without parentheses.
+_PERL_ENDS: Final = {";", "}", ")", "]", "or", "and", "xor", "if", "unless", "while", "until",
+                     "for", "foreach"}  # fmt: skip
+
+
+def _perl_writes(args: Sequence[str]) -> _Program:
+    """What a Perl one-liner (its -e and -E programs) writes and runs itself
+    (_perl_program); a program from a script file is not read (a script the command runs)."""
+    program = _Program()
+    texts: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            break
+        j = 1
+        while j < len(arg):
+            letter = arg[j]
+            if letter in "eE":
+                value = arg[j + 1 :]
+                if not value:
+                    value = args[i] if i < len(args) else ""
+                    i += 1
+                texts.append(value)
+                break
+            if letter in _PERL_REST:
+                break
+            j += 1
+            if letter in _PERL_DIGITS:
+                while j < len(arg) and (arg[j].isdigit() or arg[j] in "xX"):
+                    j += 1
+    for text in texts:
+        _perl_program(text, program)
+    return program
+
+
+def _perl_quoted(text: str, start: int) -> tuple[str, int]:
+    """The body of a quote-like operator's delimited part starting at start (its opening
+    delimiter), and where it ends; a bracket nests."""
+    opening = text[start]
+    closing = _PERL_PAIRS.get(opening, opening)
+    depth = 0
+    i = start + 1
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == closing and depth == 0:
+            return text[start + 1 : i], i + 1
+        if opening != closing and c == opening:
+            depth += 1
+        elif opening != closing and c == closing:
+            depth -= 1
+        i += 1
+    return text[start + 1 :], len(text)
+
+
+def _perl_string(body: str, interpolates: bool) -> tuple[str, str]:
+    """(kind, value) of a Perl string's body: str with its value when it is literal (single
+    quotes, or double ones with no `$` or `@` to interpolate), else computed."""
+    if interpolates and re.search(r"(?<!\\)[$@][\w{:]", body):
+        return "computed", ""
+    if interpolates:
+        return "str", re.sub(r"\\(.)", lambda m: _PERL_ESCAPES.get(m.group(1), m.group(1)), body)
+    return "str", re.sub(r"\\([\\'])", r"\1", body)
+
+
+def _perl_tokens(text: str) -> list[tuple[str, str]]:
+    """A Perl program's tokens (_PERL_TOKEN): strings as their values, quote-like
+    operators read by their delimiters (q, qq, qw as strings, qx as a command, m, s, tr and
+    y, like a `/…/` where an operand may begin, as patterns left out)."""
+    tokens: list[tuple[str, str]] = []
+    i = 0
+    while i < len(text):
+        found = _PERL_TOKEN.match(text, i)
+        if found is None:
+            break
+        kind = found.lastgroup or "other"
+        token = found.group(0)
+        i = found.end()
+        last = tokens[-1] if tokens else ("op", ";")
+        operand = last[0] in ("str", "computed", "run", "num") or last[1] in (")", "]", "}")
+        if kind == "quote" or (kind == "op" and token == "/" and not operand):
+            op = token.strip() if kind == "quote" else "m"
+            start = i if kind == "quote" else i - 1
+            if start >= len(text):
+                break
+            body, i = _perl_quoted(text, start)
+            if op in ("s", "tr", "y"):  # a second part: after the first, or its own pair
+                second = i - 1 if text[start] not in _PERL_PAIRS else i
+                while second < len(text) and text[second].isspace():
+                    second += 1
+                if second < len(text):
+                    _, i = _perl_quoted(text, second)
+            if op == "q":
+                tokens.append(_perl_string(body, False))
+            elif op == "qq":
+                tokens.append(_perl_string(body, True))
+            elif op == "qw":
+                for word in body.split():
+                    tokens.extend([("str", word), ("op", ",")])
+                if body.split():
+                    tokens.pop()
+            elif op == "qx":
+                tokens.append(("run", body) if text[start] == "'" else _perl_run(body))
+            else:
+                tokens.append(("computed", ""))  # a match's result
+            continue
+        if kind == "sq":
+            tokens.append(_perl_string(token[1:-1], False))
+        elif kind == "dq":
+            tokens.append(_perl_string(token[1:-1], True))
+        elif kind == "bq":
+            tokens.append(_perl_run(token[1:-1]))
+        elif kind == "var":
+            tokens.append(("computed", token))
+        elif kind in ("name", "num", "op"):
+            tokens.append((kind, token))
+    return tokens
+
+
+def _perl_run(body: str) -> tuple[str, str]:
+    """A command in backquotes or qx: run, with its text, when it interpolates nothing."""
+    kind, value = _perl_string(body, True)
+    return ("run", value) if kind == "str" else ("computed", "")
+
+
+def _perl_arguments(
+    tokens: Sequence[tuple[str, str]], start: int, room: int
+) -> tuple[list[list[tuple[str, str]]], int]:
+    """The arguments of the call whose name is at start - 1 (each its tokens), in
+    parentheses or, for a list operator, up to what ends it (_PERL_ENDS), and where
+    they end: at most room tokens are read."""
+    i = start
+    parenthesized = tokens[i : i + 1] == [("op", "(")]
+    i += parenthesized
+    depth = 0
+    arguments: list[list[tuple[str, str]]] = [[]]
+    while i < min(len(tokens), start + room):
+        kind, token = tokens[i]
+        if depth == 0 and (
+            (parenthesized and token == ")") or (not parenthesized and token in _PERL_ENDS)
+        ):
+            break
+        if kind == "op" and token in ("(", "[", "{"):
+            depth += 1
+        elif kind == "op" and token in (")", "]", "}"):
+            depth -= 1
+        if depth == 0 and kind == "op" and token in (",", "=>"):
+            arguments.append([])
+        else:
+            arguments[-1].append((kind, token))
+        i += 1
+    return [argument for argument in arguments if argument], i + parenthesized
+
+
+def _perl_value(argument: Sequence[tuple[str, str]], program: _Program) -> str:
+    """The text an argument spells: its literal strings joined (`"a" . "b"`); the program
+    is marked as computing a name when anything else takes part."""
+    joined = (".", "(", ")")
+    if not all(kind == "str" or (kind == "op" and token in joined) for kind, token in argument):
+        program.computed = True
+    return "".join(token for kind, token in argument if kind == "str")
+
+
+def _perl_program(text: str, program: _Program) -> None:
+    """What a Perl program writes and runs itself, added to program: the files the
+    functions of _PERL_WRITERS write or remove, those `open` writes (a mode `>`, `>>`,
+    `+<`, `+>`, alone or before the name in two-argument form), the commands of a piped
+    open, of `system` and `exec` (a list of literals joined as one command), and of
+    backquotes and qx; a function called with no literal argument (`unlink` of `$_`, a
+    variable) marks the program as computing a name."""
+    tokens = _perl_tokens(text)
+    room = PROGRAM_READ  # the tokens the calls' arguments may take, in all
+    for i, (kind, token) in enumerate(tokens):
+        if room <= 0:  # past it, what is left counts as computed: any name where it runs
+            program.computed = True
+            return
+        if kind == "run":
+            program.runs.append(token)
+        if kind != "name" or (i and tokens[i - 1][1] in ("->", "{", "&", "sub")):
+            continue
+        if tokens[i + 1 : i + 2] in ([("op", "=>")], [("op", "}")], [("op", "::")]):
+            continue  # a hash key, a package name
+        if token in _PERL_WRITERS:
+            written, removed = _PERL_WRITERS[token]
+            arguments, end = _perl_arguments(tokens, i + 1, room)
+            room -= end - i
+            if not arguments:
+                program.computed = True  # `unlink;`: $_
+            for n, argument in enumerate(arguments):
+                writes = any(
+                    n == w or (isinstance(w, str) and n >= int(w[:-1] or 0)) for w in written
+                )
+                gone = any(n == r or r == "*" for r in removed)
+                if writes or gone:
+                    program.names.append((_perl_value(argument, program), gone and not writes))
+        elif token == "open":
+            arguments, end = _perl_arguments(tokens, i + 1, room)
+            room -= end - i
+            _perl_open(arguments[1:], program)
+        elif token in ("system", "exec"):
+            arguments, end = _perl_arguments(tokens, i + 1, room)
+            room -= end - i
+            if arguments and arguments[0][:1] == [("op", "{")]:
+                program.computed = True  # `system { $prog } LIST`
+                continue
+            words = [_perl_value(argument, program) for argument in arguments]
+            if words:
+                program.runs.append(words[0] if len(words) == 1 else shlex.join(words))
+
+
+def _perl_open(arguments: Sequence[Sequence[tuple[str, str]]], program: _Program) -> None:
+    """What `open` (its arguments after the handle) writes or runs: with a mode and a name,
+    the name when the mode writes (`>`, `>>`, `+<`, `+>`) and the command when it pipes
+    (`|-`, `-|`); with one argument, the mode spelled before the name (`">x"`) or a pipe
+    (`"| cmd"`, `"cmd |"`)."""
+    if not arguments:
+        return
+    mode = _perl_value(arguments[0], program).strip()
+    if len(arguments) > 1:
+        if mode.startswith("<") and "|" not in mode:
+            return  # read
+        rest = [_perl_value(argument, program) for argument in arguments[1:]]
+        if mode.startswith(("|", "-|")) or mode.endswith("|"):
+            program.runs.append(rest[0] if len(rest) == 1 else shlex.join(rest))
+        else:  # `>`, `>>`, `+<`, `+>`, or a mode it computes
+            program.names.append((rest[0], False))
+        return
+    if mode.startswith("|") or mode.endswith("|"):
+        program.runs.append(mode.strip("|").strip())
+    elif mode.startswith((">", "+<", "+>")):
+        program.names.append((mode.lstrip("+>").strip(), False))
 
 
 def _typescripts(args: Sequence[str]) -> list[str]:

@@ -352,6 +352,9 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     # what an editor's own commands write
     ("vim -es -c 'w .gitmem/INDEX.md' -c q src/pay.py", "", True),
     ("vim -es -c '%s/a/b/' -c wq src/pay.py", "", False),
+    # what a Perl one-liner writes itself
+    ("""perl -e 'rename "x", ".gitmem/INDEX.md"'""", "", True),
+    ("""perl -ne 'print if /charge/' src/pay.py""", "", False),
 ]
 
 

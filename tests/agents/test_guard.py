@@ -1233,6 +1233,59 @@ def test_what_an_editor_s_own_commands_write_is_judged(
     assert (denied_now is not None) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "folder", "denied"),
+    [
+        # the names its functions write or remove
+        ("""perl -e 'rename "a.md", ".gitmem/entries/a.md"'""", "", True),
+        ("""perl -e 'rename(".gitmem/entries/a.md", "../x")'""", "", True),  # removed
+        ("""perl -e 'unlink ".gitmem/INDEX.md" or die'""", "", True),
+        ("""perl -e 'unlink(q{.gitmem/INDEX.md}, qq(.gitmem/refused.md))'""", "", True),
+        ("""perl -le 'mkdir ".gitmem/candidates/x"'""", "", True),
+        ("""perl -e 'chmod 0644, ".gitmem/INDEX.md"'""", "", True),
+        ("""perl -MFile::Copy -e 'copy("notes.md", ".gitmem/entries/b.md")'""", "", True),
+        ("""perl -MFile::Path=rmtree -e 'rmtree(".gitmem")'""", "", True),
+        ("""perl -e 'rename "a", ".gitmem/" . "INDEX.md"'""", "", True),  # joined
+        ("""perl -e 'rename "a", "../.gitmem/INDEX.md"'""", "src", True),
+        ("""perl -e 'rename "a.md", "b.md"'""", "", False),
+        ("""perl -e 'my %h = (unlink => 1); print $h{unlink}'""", "", False),
+        # what open writes, and what it reads
+        ("""perl -e 'open(my $fh, ">", ".gitmem/INDEX.md") or die'""", "", True),
+        ("""perl -e 'open F, ">>", ".gitmem/refused.md"'""", "", True),
+        ("""perl -e 'open(F, ">.gitmem/entries/a.md")'""", "", True),
+        ("""perl -e 'open(F, "+<", ".gitmem/INDEX.md")'""", "", True),
+        ("""perl -e 'open(my $fh, "<", ".gitmem/INDEX.md"); print <$fh>'""", "", False),
+        ("""perl -e 'open(my $fh, ">", "out.txt"); print $fh 1'""", "", False),
+        # the commands it runs
+        ("""perl -e 'system("rm .gitmem/INDEX.md")'""", "", True),
+        ("""perl -e 'system("rm", "-f", ".gitmem/INDEX.md")'""", "", True),
+        ("""perl -e '`touch .gitmem/INDEX.md`'""", "", True),
+        ("""perl -e 'qx{rm .gitmem/INDEX.md}'""", "", True),
+        ("""perl -e 'open(my $p, "|-", "tee .gitmem/INDEX.md")'""", "", True),
+        ("""perl -e 'system("ls")'""", "", False),
+        # what reads, or prints, only
+        ("""perl -ne 'print if /retry/' .gitmem/INDEX.md""", "", False),
+        ("""perl -lane 'print $F[0]' notes.txt""", "", False),
+        ("""perl -pe 's/a/b/' notes.txt > out.txt""", "", False),
+        ("""perl script.pl""", "", False),  # a script it runs
+        # a name it computes: any name where it runs
+        ("""perl -ne 'chomp; unlink'""", "", True),
+        ("""perl -e 'rename $ARGV[0], $ARGV[1]' a b""", "", True),
+        ("""perl -e 'open(my $fh, ">", "$dir/x")'""", "", True),
+        ("""perl -ne 'chomp; unlink'""", "src", False),
+        ("""perl -e 'rename $ARGV[0], $ARGV[1]' a b""", "src", False),
+    ],
+)
+def test_what_a_perl_one_liner_writes_itself_is_judged(
+    guard: Guard, tmp_path: Path, command: str, folder: str, denied: bool
+) -> None:
+    """A Perl one-liner's program was text to the guard: `perl -e 'rename "a",
+    ".gitmem/entries/a.md"'`, `unlink`, `open(... ">" ...)` and `system("rm …")` wrote
+    the memory while the hook allowed them."""
+    denied_now = guard.judge_tool("Bash", {"command": command}, str(tmp_path / folder))
+    assert (denied_now is not None) == denied, command
+
+
 def _patches(root: Path) -> None:
     """A repository at root holding an entry and a source file, and the patches git writes of
     a change to each (memory.diff, source.diff, a mail of the entry's, entry.patch), with
