@@ -37,7 +37,10 @@ Bash: the command is split as the shell would (quotes, `;`, `&&`, `||`, `|`, `&`
 subshell parentheses, each of them a word of text when quoted or escaped (`';'`, `\\(`),
 the reserved words of compound commands: `if … then … else`, `while … do`, `!`, `{`; a
 here-document's body is text, but for the command substitutions of one whose delimiter is
-unquoted, which the shell runs: up to HEREDOC_RUNS characters of them are read as commands),
+unquoted, which the shell runs: up to HEREDOC_RUNS characters of them are read as commands;
+a here-document is one the shell opens, _heredocs: not a `<<` in quotes, a comment,
+arithmetic or backquotes, nor a here-string's `<<<`, and its body ends where the shell
+ends it, at a line that is its delimiter word exactly),
 and these count as writes, per simple command:
 - output redirections (`>`, `>>`, `>|`, `&>`, `&>>`, `2>`, `<>`): their target, whatever the
   command (so `cat > .gitmem/entries/x.md <<EOF` is a write);
@@ -1187,10 +1190,146 @@ def _fnmatch_token(token: str) -> str:
 #: A simple command's standard input (_simple_commands).
 _Fed = tuple[str, str] | None
 
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _PUNCTUATION = ";&|()<>\n"
 #: What a word begins after: a `#` there opens a comment (elsewhere, as in `a#b`, it is text).
 _WORD_ENDS = frozenset(" \t\r" + _PUNCTUATION)
+#: What ends an unquoted word, for the word after a here-document operator.
+_WORD_BREAKS: Final = frozenset(" \t\r\n;&|()<>")
+
+
+def _heredoc_word(script: str, i: int) -> tuple[str, bool, int]:
+    """The delimiter word of a here-document whose operator ends at i (blanks skipped), as
+    the shell reads it: its quotes and backslashes taken off, whether any quoted it (then
+    the body is not expanded), and where it ends; '' when there is none (a syntax error)."""
+    while i < len(script) and script[i] in " \t":
+        i += 1
+    word: list[str] = []
+    quoted = False
+    while i < len(script) and script[i] not in _WORD_BREAKS:
+        c = script[i]
+        if c in "'\"":
+            close = script.find(c, i + 1)
+            if close < 0:
+                return "", False, i  # left open: no word the shell would take
+            word.append(script[i + 1 : close])
+            quoted, i = True, close + 1
+            continue
+        if c == "\\" and i + 1 < len(script):
+            word.append(script[i + 1])
+            quoted, i = True, i + 2
+            continue
+        word.append(c)
+        i += 1
+    return "".join(word), quoted, i
+
+
+#: What the reading of here-document operators stops at (_heredocs): plain text between
+#: these is passed in one step.
+_HEREDOC_SPECIAL = re.compile(r"[\\'\"`$()#<\n]")
+
+
+def _heredocs(script: str) -> list[tuple[int, int, int, str, bool]]:
+    """Each here-document body the shell reads in script, in order, as (where the line
+    that opened it ends, where its body begins, where its delimiter's line ends or the
+    script does, its text, whether the body is taken as written: a quoted delimiter).
+    Its operator is a `<<` outside quotes, comments, arithmetic (`$((1<<2))`) and
+    backquotes (where the shell ends the here-document at the closing one and runs the
+    lines after it), not escaped, not a here-string's `<<<`, followed by a word; its body
+    begins after the line break that ends that line (one in quotes, or escaped, does not),
+    and ends at a line that is its delimiter, exactly (with `<<-`, its leading tabs
+    aside), as the shell ends it.  A `<<` the reading is unsure of opens none: the lines
+    after it are then read as commands, a command judged more, never one less."""
+    found: list[tuple[int, int, int, str, bool]] = []
+    pending: list[tuple[str, bool, bool]] = []  # delimiter, quoted, `<<-`
+    # one frame per open substitution or arithmetic: [kind, quote]; kind "" for the script
+    frames: list[list[str]] = [["", ""]]
+    i = 0
+    n = len(script)
+    while i < n:
+        frame = frames[-1]
+        if frame[1] == "'":
+            close = script.find("'", i)
+            i = n if close < 0 else close + 1
+            frame[1] = ""
+            continue
+        special = _HEREDOC_SPECIAL.search(script, i)
+        if special is None:
+            break
+        i = special.start()
+        c = script[i]
+        if c == "\\":
+            i += 2
+            continue
+        if frame[1] == '"':
+            if c == '"':
+                frame[1] = ""
+            elif script.startswith("$(", i) and not script.startswith("$((", i):
+                frames.append(["$(", ""])
+                i += 1
+            i += 1
+            continue
+        if frame[0] == "((":
+            if script.startswith("))", i):
+                frames.pop()
+                i += 1
+            i += 1
+            continue
+        if c == "\n" and pending:  # the bodies follow the line that opened them
+            line_end = i
+            position = i + 1
+            for delimiter, quoted, tabs in pending:
+                lines: list[str] = []
+                while position <= n:
+                    close = script.find("\n", position)
+                    close = n if close < 0 else close
+                    line = script[position:close]
+                    position = close + 1
+                    if (line.lstrip("\t") if tabs else line) == delimiter:
+                        break
+                    lines.append(line.lstrip("\t") if tabs else line)
+                text = "\n".join(lines)
+                found.append((line_end, i + 1, min(position - 1, n), text, quoted))
+            pending = []
+            i = min(position - 1, n)  # the line break after the last delimiter
+            if i >= n:
+                break
+            i += 1
+            continue
+        if c in "'\"":
+            frame[1] = c
+        elif c == "#" and (i == 0 or script[i - 1] in _WORD_ENDS):
+            close = script.find("\n", i)
+            i = n if close < 0 else close
+            continue
+        elif script.startswith("$((", i) or script.startswith("((", i):
+            frames.append(["((", ""])
+            i += 3 if c == "$" else 2
+            continue
+        elif script.startswith("$(", i):
+            frames.append(["$(", ""])
+            i += 2
+            continue
+        elif c == ")" and frame[0] == "$(":
+            frames.pop()
+        elif c == "`":
+            if frame[0] == "`":
+                frames.pop()
+            else:
+                frames.append(["`", ""])
+        elif script.startswith("<<<", i):  # a here-string: its word is read as text
+            i += 3
+            continue
+        elif script.startswith("<<", i) and all(kind != "`" for kind, _ in frames):
+            dash = script.startswith("<<-", i)
+            word, quoted, after = _heredoc_word(script, i + 2 + dash)
+            if word:
+                pending.append((word, quoted, dash))
+                i = after
+                continue
+            i += 2
+            continue
+        i += 1
+    return found
 
 
 def _strip_heredocs(command: str, bodies: list[str | None] | None = None) -> str:
@@ -1199,33 +1338,29 @@ def _strip_heredocs(command: str, bodies: list[str | None] | None = None) -> str
     runs as it expands the body: each is kept as a command of its own (`: $(…)`), on the
     line after the one that opened the here-document.  Each body goes to bodies, as the
     command reads it; None for one the shell expands (`$` or a backquote in a body whose
-    delimiter is unquoted), whose text the guard does not know."""
-    lines = command.split("\n")
-    out = []
+    delimiter is unquoted), whose text the guard does not know.  The bodies are those the
+    shell reads (_heredocs): `echo "<<EOF"`, a comment's `<<EOF`, `$((1<<X))` and `<<<EOF`
+    open none."""
+    if "<<" not in command:
+        return command
+    out: list[str] = []
     room = HEREDOC_RUNS
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        out.append(line)
-        i += 1
-        for match in _HEREDOC.finditer(line):
-            start = i
-            while i < len(lines) and lines[i].strip() != match.group(2):
-                i += 1
-            text = "\n".join(lines[start:i])
-            if match.group(0).startswith("<<-"):  # the shell takes the lines' leading tabs off
-                text = "\n".join(line.lstrip("\t") for line in lines[start:i])
-            if bodies is not None:
-                expanded = not match.group(1) and any(c in text for c in "$`")
-                bodies.append(None if expanded else text + "\n")
-            body = text if not match.group(1) and room > 0 else ""
-            runs = _lift_substitutions(body, text=True, most=room)[1] if body else []
-            for run in runs:
-                room -= len(run) + 5
-                if room >= 0:
-                    out.append(f": $({run})")
-            i += 1
-    return "\n".join(out)
+    done = 0  # what of the command is copied, or skipped as a body
+    for line_end, start, end, text, quoted in _heredocs(command):
+        if start > done:  # the first body after its line: the line, then what it runs
+            out.append(command[done:line_end])
+        if bodies is not None:
+            expanded = not quoted and any(c in text for c in "$`")
+            bodies.append(None if expanded else text + "\n")
+        body = text if not quoted and room > 0 else ""
+        runs = _lift_substitutions(body, text=True, most=room)[1] if body else []
+        for run in runs:
+            room -= len(run) + 5
+            if room >= 0:
+                out.append(f"\n: $({run})")
+        done = end
+    out.append(command[done:])
+    return "".join(out)
 
 
 def _strip_comments(script: str) -> str:

@@ -355,6 +355,10 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     # what a Perl one-liner writes itself
     ("""perl -e 'rename "x", ".gitmem/INDEX.md"'""", "", True),
     ("""perl -ne 'print if /charge/' src/pay.py""", "", False),
+    # a `<<` the shell does not read as a here-document hides no line after it
+    ('echo "<<EOF"\nrm -rf .gitmem\nEOF', "", True),
+    ("cat <<<EOF\nrm -rf .gitmem\nEOF", "", True),
+    ("cat <<'EOF'\nrm -rf .gitmem\nEOF", "", False),
 ]
 
 

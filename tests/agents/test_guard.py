@@ -1286,6 +1286,55 @@ def test_what_a_perl_one_liner_writes_itself_is_judged(
     assert (denied_now is not None) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        # a `<<` the shell does not read as a here-document hides no line after it
+        ('echo "<<EOF"\nrm -rf .gitmem\nEOF', True),
+        ("echo 'a <<EOF'\nrm -rf .gitmem\nEOF", True),
+        ("# see <<EOF\nrm -rf .gitmem\nEOF", True),
+        ("cat <<<EOF\nrm -rf .gitmem\nEOF", True),  # a here-string
+        ("echo x \\<<EOF\nrm -rf .gitmem\nEOF", True),
+        ("echo $((1<<EOF))\nrm -rf .gitmem\nEOF", True),
+        ("echo `cat <<EOF`\nrm -rf .gitmem\nEOF", True),  # ends at the backquote
+        ('echo "$(echo "a <<EOF b")"\nrm -rf .gitmem\nEOF', True),
+        # a body ends where the shell ends it, and the lines after it are commands
+        ("cat <<EOF \\\n> .gitmem/INDEX.md\nbody\nEOF", True),  # the line goes on
+        ("cat <<A <<B\nx\nA\ny\nB\nrm -rf .gitmem", True),
+        ("cat <<'EOF'\nx\n EOF\nEOF\nrm -rf .gitmem", True),
+        # and a here-document's body is text
+        ("cat <<'EOF'\nrm -rf .gitmem\nEOF", False),
+        ("cat <<EOF-1\nEOF\nrm -rf .gitmem\nEOF-1\necho done", False),
+        ('cat <<E"OF"\nrm -rf .gitmem\nEOF\necho done', False),
+        ("cat <<A <<B\nrm -rf .gitmem\nA\nrm -rf .gitmem\nB\necho done", False),
+        ("x=$(cat <<EOF\nrm -rf .gitmem\nEOF\n)", False),
+        ("cat > x <<'EOF'\nDon't\nEOF\ncat <<EOF\nrm -rf .gitmem\nEOF", False),
+        ("cat <<-EOF\n\trm -rf .gitmem\n\tEOF\necho done", False),
+    ],
+)
+def test_a_here_document_is_one_the_shell_opens(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """The guard took any `<<WORD` for a here-document, in quotes, a comment, arithmetic
+    or a here-string's `<<<` too, and skipped the lines after it as its body up to WORD:
+    `echo "<<EOF"` followed by `rm -rf .gitmem` was allowed, as bash ran the rm."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_the_shell_runs_what_follows_a_false_here_document(tmp_path: Path, index: int) -> None:
+    """What the cases above rest on, run by bash: the line after these is run."""
+    command = [
+        'echo "<<EOF"\ntouch ran\nEOF',
+        "# see <<EOF\ntouch ran\nEOF",
+        "cat <<<EOF\ntouch ran\nEOF",
+        "echo $((1<<EOF))\ntouch ran\nEOF",
+        "echo `cat <<EOF`\ntouch ran\nEOF",
+    ][index]
+    subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, check=False)
+    assert (tmp_path / "ran").exists(), command
+
+
 def _patches(root: Path) -> None:
     """A repository at root holding an entry and a source file, and the patches git writes of
     a change to each (memory.diff, source.diff, a mail of the entry's, entry.patch), with
