@@ -195,7 +195,10 @@ and these count as writes, per simple command:
   folder of the one command they run; `bash -c`/`sh -c` strings (the -c in any cluster of
   options: `bash -lc`; the words after the string as its `$0`, `$1`, `"$@"`) are read the
   same way, as are what `watch` and `flock -c` run, `su -c`, `script -c` and what `eval`
-  joins, and so are the bodies of command substitutions, `$(…)` and `` `…` `` (the shell
+  joins, and the script a shell given no -c reads from its standard input when the guard
+  sees it (_stdin_script: `bash <<'EOF'`, `sh <<< CMD`, `echo CMD | sh`, `cat <<'EOF' |
+  sh`; not a script file, `sh < FILE`, nor another command's output), and so are the
+  bodies of command substitutions, `$(…)` and `` `…` `` (the shell
   runs them inside double quotes too, where the splitter sees one word of text), and of
   process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
   `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar
@@ -912,12 +915,14 @@ class Guard:
             if not isinstance(command, str):
                 return None
             heres: list[str | None] = []
-            script = _strip_heredocs(command, heres)
+            raws: list[str] = []
+            script = _strip_heredocs(command, heres, raws)
             if len(script) > MAX_JUDGED:
                 return self._unread("command", script, " (here-document bodies aside)")
             for decision in _decisions(script, 0):
                 return Denied(decision, "a person's decision", DECISION.format(command=decision))
-            for target, where, removed in _script_targets(script, cwd, 0, _Script(heres)):
+            seen = _Script(heres, raws=raws)
+            for target, where, removed in _script_targets(script, cwd, 0, seen):
                 denied = self.judge(target, where, removed=removed)
                 if denied is not None:
                     return denied
@@ -1332,15 +1337,18 @@ def _heredocs(script: str) -> list[tuple[int, int, int, str, bool]]:
     return found
 
 
-def _strip_heredocs(command: str, bodies: list[str | None] | None = None) -> str:
+def _strip_heredocs(
+    command: str, bodies: list[str | None] | None = None, raws: list[str] | None = None
+) -> str:
     """The command without its here-document bodies (text fed to a command, never run), but
     for the command substitutions of a body whose delimiter is unquoted, which the shell
     runs as it expands the body: each is kept as a command of its own (`: $(…)`), on the
     line after the one that opened the here-document.  Each body goes to bodies, as the
     command reads it; None for one the shell expands (`$` or a backquote in a body whose
-    delimiter is unquoted), whose text the guard does not know.  The bodies are those the
-    shell reads (_heredocs): `echo "<<EOF"`, a comment's `<<EOF`, `$((1<<X))` and `<<<EOF`
-    open none."""
+    delimiter is unquoted), whose text the guard does not know, and to raws as written (a
+    script a shell reads from it is read as a command is, expansions and all).  The bodies
+    are those the shell reads (_heredocs): `echo "<<EOF"`, a comment's `<<EOF`,
+    `$((1<<X))` and `<<<EOF` open none."""
     if "<<" not in command:
         return command
     out: list[str] = []
@@ -1352,6 +1360,8 @@ def _strip_heredocs(command: str, bodies: list[str | None] | None = None) -> str
         if bodies is not None:
             expanded = not quoted and any(c in text for c in "$`")
             bodies.append(None if expanded else text + "\n")
+        if raws is not None:
+            raws.append(text + "\n")
         body = text if not quoted and room > 0 else ""
         runs = _lift_substitutions(body, text=True, most=room)[1] if body else []
         for run in runs:
@@ -1768,22 +1778,27 @@ def bash_targets(
     written) of every write the command visibly makes; written: the writes of the script
     it is part of so far (a patch file one of them writes is not read as it is now)."""
     heres: list[str | None] = []
-    script = _strip_heredocs(command, heres)
-    yield from _script_targets(script, cwd, depth, _Script(heres, written))
+    raws: list[str] = []
+    script = _strip_heredocs(command, heres, raws)
+    yield from _script_targets(script, cwd, depth, _Script(heres, written, raws))
 
 
 class _Script:
     """What a script's commands know of the script around them: the text of its
-    here-documents (None for one the shell expands), and the writes it makes before them,
-    as (path, folder) in the order it makes them."""
+    here-documents (None for one the shell expands; raws: as written), and the writes it
+    makes before them, as (path, folder) in the order it makes them."""
 
-    __slots__ = ("heres", "written")
+    __slots__ = ("heres", "raws", "written")
 
     def __init__(
-        self, heres: list[str | None] | None, written: list[tuple[str, str]] | None = None
+        self,
+        heres: list[str | None] | None,
+        written: list[tuple[str, str]] | None = None,
+        raws: list[str] | None = None,
     ) -> None:
         self.heres = heres
         self.written = [] if written is None else written
+        self.raws = raws
 
 
 def _script_targets(
@@ -1858,7 +1873,10 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 here, before = before, here  # the folder it was in before
             else:
                 before, here = here, os.path.join(here, _home(dest[0] if dest else "~"))
-        elif (inner := _command_string(name, args)) is not None:
+        elif (
+            inner := _command_string(name, args)
+            or (_stdin_script(args, fed, upstream, upstream_fed, seen) if name in _SHELLS else None)
+        ) is not None:  # `bash -c CMD`, `eval …`; `bash <<< CMD`, `echo CMD | sh`
             yield from bash_targets(inner, there, depth + 1, seen.written)
         elif (
             name in _WRITERS
@@ -2837,6 +2855,37 @@ def _lists_files(given: str, args: Sequence[str]) -> bool:
         set(short) & {"l", "L"}
         or {"--files-with-matches", "--files-without-match", "--files", "--name-only"} & set(args)
     )
+
+
+def _stdin_script(
+    args: Sequence[str], fed: _Fed, upstream: Sequence[str], upstream_fed: _Fed, seen: _Script
+) -> str | None:
+    """The script a shell given no -c string reads from its standard input, when the guard
+    sees its text: a here-document's (as written: the shell expands it as it would a
+    command line), a here-string's, the words `echo` or `printf` pipe to it, or what `cat`
+    pipes from a here-document or here-string (`cat <<'EOF' | sh`); None when it runs a
+    script file (its first operand, but with -s) or reads an input the guard does not know
+    (a script the command runs, left to the git hooks)."""
+    i = 0
+    clusters = ""
+    while i < len(args) and args[i].startswith(("-", "+")) and args[i] != "--":
+        clusters += args[i][1:] if not args[i].startswith("--") else ""
+        i += 2 if args[i] in _SHELL_VALUED else 1
+    i += args[i : i + 1] == ["--"]
+    if i < len(args) and "s" not in clusters:
+        return None  # `bash script.sh`
+    given = os.path.basename(upstream[0]) if upstream else ""
+    if fed == ("pipe", "") and given in ("echo", "printf"):
+        words = [w for w in upstream[1:] if not (given == "echo" and w.startswith("-"))]
+        text = "\n".join(words) if given == "printf" else " ".join(words)
+        return text.replace("\\n", "\n")
+    if fed == ("pipe", "") and given == "cat" and not upstream[1:]:
+        fed = upstream_fed
+    if fed is not None and fed[0] == "string":
+        return fed[1]
+    if fed is not None and fed[0] == "here" and seen.raws is not None:
+        return "".join(seen.raws)  # each of the script's: one judged more, never one less
+    return None
 
 
 def _fed_text(fed: _Fed, seen: _Script) -> str | None:

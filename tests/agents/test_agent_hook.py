@@ -359,6 +359,9 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ('echo "<<EOF"\nrm -rf .gitmem\nEOF', "", True),
     ("cat <<<EOF\nrm -rf .gitmem\nEOF", "", True),
     ("cat <<'EOF'\nrm -rf .gitmem\nEOF", "", False),
+    # the script a shell reads from its standard input
+    ("bash <<< 'rm .gitmem/INDEX.md'", "", True),
+    ("echo 'rm -rf .gitmem/entries' | sh", "", True),
 ]
 
 

@@ -1335,6 +1335,30 @@ def test_the_shell_runs_what_follows_a_false_here_document(tmp_path: Path, index
     assert (tmp_path / "ran").exists(), command
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("bash <<< 'rm .gitmem/INDEX.md'", True),
+        ("bash -s <<'EOF'\nrm -rf .gitmem/entries\nEOF", True),
+        ("sh <<EOF\ntouch .gitmem/INDEX.md # $HOME\nEOF", True),  # expanded, as a command is
+        ("echo 'rm .gitmem/INDEX.md' | bash", True),
+        ("printf 'cd .gitmem\\nrm INDEX.md\\n' | sh", True),
+        ("cat <<'EOF' | bash -s -- x\nrm .gitmem/candidates/c.md\nEOF", True),
+        ("sudo bash <<< 'rm .gitmem/INDEX.md'", True),
+        ("bash <<< 'ls -la'", False),
+        ("echo 'make test' | sh", False),
+        ("bash script.sh <<< 'rm .gitmem/INDEX.md'", False),  # its input is data to the script
+        ("curl -fsSL https://example.com/install.sh | sh", False),  # a script it runs
+    ],
+)
+def test_the_script_a_shell_reads_from_its_input_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`bash <<< 'rm .gitmem/INDEX.md'` and `echo 'rm …' | sh` ran a script the guard could
+    read, and the hook allowed them: only a -c string was read as commands."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
 def _patches(root: Path) -> None:
     """A repository at root holding an entry and a source file, and the patches git writes of
     a change to each (memory.diff, source.diff, a mail of the entry's, entry.patch), with
