@@ -147,7 +147,8 @@ and these count as writes, per simple command:
   replaced, while a PATH that names the memory or lies in it is denied.  -f with paths
   does no more than without: it skips unmerged entries where git would otherwise refuse
   (git-checkout(1)), so `git checkout -f .` is judged as `git checkout -- .`;
-- `git reset --hard`, `git checkout -f` and `git switch -f` (`--discard-changes`) with no
+- `git reset --hard`, `git checkout -f`, `git switch -f` (`--discard-changes`) and
+  `git switch --orphan` (which removes every tracked file) with no
   path (git checkout's one operand is a path when it exists where git runs, or has a
   pathspec's magic: `git checkout -f .` restores from the index, as above; git refuses
   one that is a branch too),
@@ -4100,8 +4101,9 @@ def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_
     """What git replaces or cleans in the work tree beyond the paths _GIT_WRITERS name: the
     whole work tree (`:/`) for `git reset --hard`, `git checkout -f` and `git switch -f` (or
     --discard-changes) with no path, which write every tracked file from a commit over what
-    the work tree holds, and for `git stash pop|apply|branch` of a revision that is no entry
-    of the stash (its changes written from a commit the guard cannot read); for `git clean`
+    the work tree holds, and `git switch --orphan`, which removes them all, and for `git
+    stash pop|apply|branch` of a revision that is no entry of the stash (its changes
+    written from a commit the guard cannot read); for `git clean`
     (but -n, --dry-run), the folders it is given, or the one it runs in, whose untracked
     files it removes.  Not `git reset` without --hard (the index and HEAD only), `--keep`
     or `--merge` (which keep the work tree's changes, as a branch switch does), nor a stash
@@ -4113,8 +4115,9 @@ def _git_replaced(sub: str, args: Sequence[str], cwd: str = os.curdir) -> list[_
     operands = _operands(args, "e" if sub == "clean" else "", ("--exclude",))
     if sub == "reset":
         return whole if "--hard" in args else []
-    if sub == "switch":
-        return whole if {"-f", "--force", "--discard-changes"} & set(args) else []
+    if sub == "switch":  # --orphan removes every tracked file from the work tree
+        replaces = {"-f", "--force", "--discard-changes", "--orphan"} & set(args)
+        return whole if replaces or any(a.startswith("--orphan=") for a in args) else []
     if sub == "checkout":
         forced = bool({"-f", "--force"} & set(args)) and "--" not in args
         if operands and _names_a_path(operands[0], cwd):

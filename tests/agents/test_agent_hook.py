@@ -362,6 +362,7 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     # the script a shell reads from its standard input
     ("bash <<< 'rm .gitmem/INDEX.md'", "", True),
     ("echo 'rm -rf .gitmem/entries' | sh", "", True),
+    ("git switch --orphan fresh", "src", True),  # every tracked file removed
 ]
 
 

@@ -673,6 +673,28 @@ def test_git_sparse_checkout_rewrites_the_work_tree(
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("git switch --orphan fresh", True),
+        ("cd src && git switch --orphan=fresh", True),
+        ("git checkout --orphan fresh", False),  # keeps the index and the work tree
+        ("git switch -c fresh", False),
+    ],
+)
+def test_git_switch_orphan_removes_the_work_tree_s_files(
+    tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`git switch --orphan` removes every tracked file, the memory's among them, and was
+    allowed as a branch switch that keeps the work tree."""
+    git = _committed(tmp_path)
+    guard = Guard(str(tmp_path), [".gitmem"])
+    assert _bash(guard, command, tmp_path) == denied, command
+    if command == "git switch --orphan fresh":  # what git does
+        subprocess.run([*git, "switch", "-q", "--orphan", "fresh"], check=True)
+        assert not (tmp_path / ".gitmem" / "entries" / "a.md").exists()
+
+
 @pytest.mark.parametrize("command", [["set", "src"], ["init"]])
 def test_git_sparse_checkout_does_remove_the_memory(tmp_path: Path, command: list[str]) -> None:
     """What the guard denies above is what git does: the entry leaves the work tree, while
