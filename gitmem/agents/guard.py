@@ -187,7 +187,9 @@ and these count as writes, per simple command:
   --source=REV PATH` (or `--staged --worktree`, from HEAD) replace it (from the index,
   they restore what was staged);
 - `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
-  path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`): admitting and
+  path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`, or run by
+  another command the guard reads: `find -exec`, xargs, an awk or Perl program's
+  `system`, an editor's `:!`, a script a shell reads from its input): admitting and
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
   only what both settings files let an audit admit without a person, stays allowed;
 - `cd DIR` (or `pushd DIR`; `cd -` and `popd` back to the folder before, `cd` alone home)
@@ -551,6 +553,8 @@ class Guard:
             return self._judge_found(path, cwd)
         if isinstance(path, _Unseen):
             return self._judge_unseen(path, cwd)
+        if isinstance(path, _Decision):
+            return Denied(path, "a person's decision", DECISION.format(command=path))
         expanded = _braces(path)
         if expanded is not None:  # `{a,b}`: each path the shell makes of it
             judged = (self.judge(each, cwd, removed=removed) for each in expanded)
@@ -1848,6 +1852,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
             there = os.path.join(there, _home(folder))
         name, args = os.path.basename(words[0]), words[1:]
         name = "tar" if name in ("gtar", "bsdtar") else name
+        if (decided := _decision(name, args)) is not None:
+            yield _Decision(decided), there, False
         if xargs:  # the words its input adds to the command
             yield from _xargs_targets(
                 xargs[-1], words, fed, upstream, here, there, depth, seen, upstream_fed
@@ -2024,20 +2030,37 @@ def _decisions(script: str, depth: int) -> Iterator[str]:
         inner = _command_string(name, args)
         if inner is not None:
             yield from _decisions(_strip_heredocs(inner), depth + 1)
-        elif name.startswith("python") and "-m" in args:
-            module = args.index("-m") + 1
-            name, args = (args[module] if module < len(args) else ""), args[module + 1 :]
-        elif name in _RUNNERS or (name in _RUNNERS_RUN and args[:1] == ["run"]):
-            spelled = [i for i, arg in enumerate(args) if _GITMEM.fullmatch(arg)]
-            while len(spelled) > 1 and spelled[1] == spelled[0] + 1:
-                spelled.pop(0)  # `uvx --from gitmem gitmem admit`: the package, then the command
-            name, args = ("gitmem", args[spelled[0] + 1 :]) if spelled else (name, args)
-        if name == "gitmem":
-            sub = next((arg for arg in args if not arg.startswith("-")), None)
-            if sub in ("admit", "refuse") and not {"--auto", "--help", "-h"} & set(args):
-                yield f"gitmem {sub}"
+        elif (decided := _decision(name, args)) is not None:
+            yield decided
     if substituted:
         yield from _decisions(_strip_heredocs("\n".join(substituted)), depth + 1)
+
+
+def _decision(name: str, args: Sequence[str]) -> str | None:
+    """`gitmem admit` or `gitmem refuse` when a command (its name, its arguments) is one,
+    however it is spelled (`python -m gitmem`, `uvx gitmem`, `uv run gitmem`); else None.
+    `gitmem admit --auto` is not one, nor asking for help."""
+    if name.startswith("python") and "-m" in args:
+        module = args.index("-m") + 1
+        name, args = (args[module] if module < len(args) else ""), args[module + 1 :]
+    elif name in _RUNNERS or (name in _RUNNERS_RUN and args[:1] == ["run"]):
+        spelled = [i for i, arg in enumerate(args) if _GITMEM.fullmatch(arg)]
+        while len(spelled) > 1 and spelled[1] == spelled[0] + 1:
+            spelled.pop(0)  # `uvx --from gitmem gitmem admit`: the package, then the command
+        name, args = ("gitmem", args[spelled[0] + 1 :]) if spelled else (name, args)
+    if name != "gitmem":
+        return None
+    sub = next((arg for arg in args if not arg.startswith("-")), None)
+    if sub in ("admit", "refuse") and not {"--auto", "--help", "-h"} & set(args):
+        return f"gitmem {sub}"
+    return None
+
+
+class _Decision(str):
+    """A person's decision a command runs (`gitmem admit`), found among its writes where
+    the guard reads commands another runs (find -exec, xargs, an awk or Perl program's
+    system, an editor's `:!`, a script a shell reads from its input): judged as denied,
+    with DECISION's reason."""
 
 
 def _command_string(name: str, args: Sequence[str]) -> str | None:

@@ -363,6 +363,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("bash <<< 'rm .gitmem/INDEX.md'", "", True),
     ("echo 'rm -rf .gitmem/entries' | sh", "", True),
     ("git switch --orphan fresh", "src", True),  # every tracked file removed
+    # a person's decision another command runs
+    ("find . -maxdepth 0 -exec gitmem admit abc \\;", "", True),
 ]
 
 
@@ -376,7 +378,7 @@ def test_commands_the_guard_once_misjudged(
                          tool_input={"command": command}, tool_use_id="toolu_1")  # fmt: skip
     reason = repo.denied(payload)
     assert (reason is not None) == denied, (command, reason)
-    assert reason is None or "memory_push" in reason
+    assert reason is None or "memory_push" in reason or "a person's decision" in reason
 
 
 @pytest.mark.parametrize(

@@ -262,6 +262,30 @@ def test_admitting_or_refusing_is_left_to_a_person(
         assert "person" in decision.reason and "gitmem review" in decision.reason
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -maxdepth 0 -exec gitmem admit abc \\;",
+        "bash <<< 'gitmem admit abc'",
+        "echo 'gitmem refuse abc --reason dup' | sh",
+        "awk 'BEGIN { system(\"gitmem admit abc\") }'",
+        'perl -e \'system("gitmem", "admit", "abc")\'',
+        "vim -c '!gitmem admit abc' notes.txt",
+        "cd src && find . -maxdepth 0 -execdir uvx gitmem admit abc \\;",
+    ],
+)
+def test_a_decision_another_command_runs_is_left_to_a_person(
+    guard: Guard, tmp_path: Path, command: str
+) -> None:
+    """`gitmem admit` run by find -exec, a shell reading its input, an awk or Perl
+    program's system or an editor's `:!` was allowed: only a command the script runs
+    itself, or in `bash -c`, was read for decisions."""
+    denied = guard.judge_tool("Bash", {"command": command}, str(tmp_path))
+    assert denied is not None, command
+    assert "person's decision" in denied.reason or "a person" in denied.reason, denied.reason
+    assert denied.reason.startswith("`gitmem "), denied.reason
+
+
 def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     src = str(tmp_path / "src")
     for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
