@@ -204,9 +204,11 @@ and these count as writes, per simple command:
   bodies of command substitutions, `$(…)` and `` `…` `` (the shell
   runs them inside double quotes too, where the splitter sees one word of text), and of
   process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
-  `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout` and similar
-  prefixes, with their options and the values those take (`sudo -u root`,
-  `sudo --user root`, `timeout 5`), and `VAR=value` are skipped to reach the command (the
+  `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout`, `uv run`,
+  `poetry run` and similar prefixes (`taskset MASK`, `chrt PRIO`, `fakeroot`, `unbuffer`,
+  `runuser -u USER --`…), with their options and the values those take (`sudo -u root`,
+  `sudo --user root`, `timeout 5`), the `function NAME` that opens a body, and
+  `VAR=value` are skipped to reach the command (the
   words xargs adds to it are judged too, _xargs_targets: those of its -a file or the file
   its input is redirected from, of `cat FILE |`, of `sort`, `uniq`, `head` and `tail`
   printing a file's lines unchanged (`sort list | xargs rm` reads list), of
@@ -299,6 +301,23 @@ _PREFIXES: Final = {
     "ionice": "cnp",
     "stdbuf": "eio",
     "setsid": "",
+    # more that run the command after them (taskset and chrt then take a mask, a priority)
+    "unbuffer": "",
+    "catchsegv": "",
+    "fakeroot": "ifs",
+    "pkexec": "",
+    "dbus-run-session": "",
+    "xvfb-run": "fnpsewl",
+    "caffeinate": "tw",
+    "ltrace": "aAeEnopsSuDFl",
+    "valgrind": "",
+    "firejail": "",
+    "nsenter": "tSG",
+    "taskset": "",
+    "chrt": "T",
+    "runuser": "ugl",
+    "systemd-run": "upMEH",
+    "run": "",
 }
 #: The prefixes' long options that take a value, which may be the next word (`xargs
 #: --max-args 1 rm …`, `sudo --user root rm …`).
@@ -317,6 +336,14 @@ _PREFIX_LONG: Final = {
     "flock": {"timeout", "wait", "conflict-exit-code"},
     "ionice": {"class", "classdata", "pid", "pgid", "uid"},
     "stdbuf": {"input", "output", "error"},
+    "xvfb-run": {"server-num", "xauth-protocol", "server-args", "error-file", "auth-file"},
+    "ltrace": {"output", "library"},
+    "nsenter": {"target", "setuid", "setgid"},
+    "runuser": {"user", "group", "supp-group", "login"},
+    "systemd-run": {"unit", "property", "description", "slice", "uid", "gid", "nice",
+                    "working-directory", "setenv", "machine", "host", "on-calendar"},
+    "run": {"with", "python", "package", "project", "directory", "env-file", "extra", "group",
+            "index", "default-index", "find-links", "environment", "manifest-path"},
 }  # fmt: skip
 #: The prefixes that run the command in another folder, and their short option for it (the
 #: long one is --chdir for both).
@@ -1669,7 +1696,11 @@ def _command_words(
             i += 1  # VAR=value
         elif word in _RESERVED:
             i += 1
-        elif prefix in _PREFIXES:
+        elif word == "function":  # `function f { … }`: what follows its name is the body
+            i += 2
+        elif prefix in _RUNNERS_RUN - _RUNNERS and words[i + 1 : i + 2] == ["run"]:
+            i += 1  # `uv run CMD`, `poetry run CMD` (pipx runs a package): run as a prefix
+        elif prefix in _PREFIXES and (prefix != "run" or i > 0):
             valued = _PREFIXES[prefix]
             i += 1
             if prefix == "xargs" and xargs is not None:
@@ -1714,8 +1745,10 @@ def _command_words(
                     words = [*words[:i], *_split_string(value), *words[i:]]
             if prefix == "xargs" and xargs is not None:
                 xargs[options] = xargs[options][: len(xargs[options]) - (len(words) - i)]
-            if prefix in ("timeout", "flock"):
-                i += 1  # its duration, the file it locks
+            if prefix in ("timeout", "flock", "chrt") or (
+                prefix == "taskset" and not any("p" in w for w in words[1:i] if w[:1] == "-")
+            ):
+                i += 1  # its duration, the file it locks, a priority, a CPU mask
             tail = words[i] if prefix == "flock" and i < len(words) else ""
             if tail in ("-c", "--command"):  # `flock FILE -c COMMAND`
                 run = words[i + 1] if i + 1 < len(words) else ""

@@ -365,6 +365,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("git switch --orphan fresh", "src", True),  # every tracked file removed
     # a person's decision another command runs
     ("find . -maxdepth 0 -exec gitmem admit abc \\;", "", True),
+    # behind a prefix the guard did not know
+    ("uv run rm .gitmem/INDEX.md", "", True),
 ]
 
 

@@ -286,6 +286,36 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
     assert denied.reason.startswith("`gitmem "), denied.reason
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("function tidy { rm .gitmem/INDEX.md; }; tidy", True),
+        ("unbuffer rm .gitmem/INDEX.md", True),
+        ("taskset 0x1 rm .gitmem/INDEX.md", True),
+        ("taskset -c 0 rm .gitmem/INDEX.md", True),
+        ("chrt -f 10 rm .gitmem/INDEX.md", True),
+        ("fakeroot rm .gitmem/INDEX.md", True),
+        ("nsenter -t 1 -m rm .gitmem/INDEX.md", True),
+        ("runuser -u alice -- rm .gitmem/INDEX.md", True),
+        ("systemd-run --user --unit tidy rm .gitmem/INDEX.md", True),
+        ("xvfb-run -a rm .gitmem/INDEX.md", True),
+        ("valgrind --tool=memcheck rm .gitmem/INDEX.md", True),
+        ("uv run rm .gitmem/INDEX.md", True),
+        ("uv run --with rich rm .gitmem/INDEX.md", True),
+        ("poetry run rm .gitmem/INDEX.md", True),
+        ("uv run pytest -q", False),
+        ("taskset -c 0 make test", False),
+        ("npm run build", False),
+    ],
+)
+def test_more_prefixes_are_skipped_to_reach_the_command(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`uv run rm …`, `taskset 1 rm …`, `fakeroot rm …` and a body opened by `function
+    NAME` ran the command after them unjudged: the guard took the prefix for the command."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
 def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     src = str(tmp_path / "src")
     for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
