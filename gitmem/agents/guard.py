@@ -225,7 +225,9 @@ and these count as writes, per simple command:
   the word the shell decodes.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
-committed and pushed, whoever wrote it): paths in variables or command substitutions, writes
+committed and pushed, whoever wrote it): paths in variables the script does not set
+itself (`NAME=VALUE`, `export NAME=VALUE` and `for NAME in WORDS` are followed, each value
+it ever sets judged) or in command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, but for the awk
 programs, editor commands and Perl one-liners above, a patch file or an
 archive a program rewrites before it is applied or extracted),
@@ -1866,8 +1868,17 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
     # whether each here-document operator is one of seen.heres, in order (a body the
     # stripping found in a substitution, or a here-string it took for one, breaks that)
     known = seen.heres is not None and tokens.count("<<") == len(seen.heres)
+    variables: dict[str, list[str]] = {}  # what the script set them to, as far as it spells
     for words, redirected, fed in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
+        _assigned(words, variables)
+        if variables:  # `x=.gitmem; rm $x/INDEX.md`, `for f in …; do rm "$f"; done`
+            words = _with_variables(words, variables)
+            redirected = [
+                _Redirect(each, getattr(target, "op", ">"))
+                for target in redirected
+                for each in _with_variables([target], variables)
+            ]
         moves: list[str] = []
         xargs: list[list[str]] = []
         words = _command_words(_aliased(words, aliases), moves, xargs)
@@ -2044,6 +2055,70 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
     for folder, run in substituted.items():
         if run:
             yield from bash_targets("\n".join(run), folder, depth + 1, seen.written)
+
+
+#: A variable's use in a word: `$NAME` or `${NAME}`.
+_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+#: Builtins whose words are assignments (`export X=1`), or that declare before assigning.
+_DECLARERS: Final = {"export", "local", "declare", "typeset", "readonly"}
+#: The most words a variable's uses are expanded into, in one command.
+MAX_EXPANDED: Final = 256
+
+
+def _assigned(words: Sequence[str], variables: dict[str, list[str]]) -> None:
+    """Record what a simple command sets variables to, as far as the guard can tell:
+    `NAME=VALUE` words (alone, or after export, local…), and a for loop's words (`for NAME
+    in WORDS`, each a value NAME takes; `$@` and the like left as they are).  A value that
+    uses a variable takes what the guard knows of it; one it cannot know forgets it.  A
+    variable set again keeps its values before too (a branch or a subshell may have set
+    either: each is judged)."""
+    while words[:1] and words[0] in _RESERVED:  # `then x=…`, `do x=…`
+        words = words[1:]
+    if words[:1] == ["for"] and len(words) >= 3 and words[2] == "in":
+        values = _with_variables(words[3:], variables)
+        variables[words[1]] = _union(variables.get(words[1], []), values)
+        return
+    start = 1 if words[:1] and words[0] in _DECLARERS else 0
+    for word in words[start:]:
+        name, equals, value = word.partition("=")
+        if not equals or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            break  # the command after the assignments
+        values = _with_variables([value], variables)
+        if any("\ue000" in each for each in values):
+            variables.pop(name, None)  # `x=$(…)`: its output, unknown
+        else:
+            variables[name] = _union(variables.get(name, []), values)
+
+
+def _union(before: Sequence[str], values: Sequence[str]) -> list[str]:
+    """before and values, each once, at most MAX_EXPANDED."""
+    return list(dict.fromkeys([*before, *values]))[:MAX_EXPANDED]
+
+
+def _with_variables(words: Sequence[str], variables: dict[str, list[str]]) -> list[str]:
+    """words with each use of a variable the script set replaced by its values (a word
+    using one that holds several becomes one word per value, as a for loop's do); a
+    variable it did not set is left as written.  Past MAX_EXPANDED words, the rest of a
+    word's values are not made (the first are judged)."""
+    out: list[str] = []
+    for word in words:
+        made = [word]
+        for _ in range(8):  # a value may use another variable
+            if not any("$" in each for each in made):
+                break
+            made = [new for each in made for new in _expand_once(each, variables)][:MAX_EXPANDED]
+        out.extend(made)
+    return out
+
+
+def _expand_once(word: str, variables: dict[str, list[str]]) -> list[str]:
+    """The words one known variable's use in word makes (the first use found)."""
+    for found in _VARIABLE.finditer(word):
+        name = found.group(1) or found.group(2)
+        if name in variables:
+            head, tail = word[: found.start()], word[found.end() :]
+            return [head + value + tail for value in variables[name]] or [head + tail]
+    return [word]
 
 
 def _decisions(script: str, depth: int) -> Iterator[str]:

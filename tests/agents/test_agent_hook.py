@@ -367,6 +367,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("find . -maxdepth 0 -exec gitmem admit abc \\;", "", True),
     # behind a prefix the guard did not know
     ("uv run rm .gitmem/INDEX.md", "", True),
+    # variables the command sets itself
+    ("for f in .gitmem/entries/*; do rm $f; done", "", True),
 ]
 
 

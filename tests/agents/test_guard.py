@@ -203,8 +203,9 @@ def test_bash_writes_it_can_see_are_denied(guard: Guard, tmp_path: Path, command
         "ls -la .gitmem && git status",
         "cp notes.txt .",
         "sed s/a/b/ .gitmem/entries/a.md",
-        # what it cannot tell (documented): variables, substitutions, programs that write
-        'D=.gitmem/entries; rm "$D/a.md"',
+        # what it cannot tell (documented): variables it does not set, substitutions,
+        # programs that write
+        'rm "$MEMORY_DIR/a.md"',
         "rm $(ls .gitmem/entries/*.md)",
         "python -c \"open('.gitmem/entries/a.md', 'w')\"",
         'echo "unbalanced > .gitmem/entries/a.md',
@@ -313,6 +314,30 @@ def test_more_prefixes_are_skipped_to_reach_the_command(
 ) -> None:
     """`uv run rm …`, `taskset 1 rm …`, `fakeroot rm …` and a body opened by `function
     NAME` ran the command after them unjudged: the guard took the prefix for the command."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("x=.gitmem; rm $x/INDEX.md", True),
+        ('D=.gitmem/entries; rm "$D/a.md"', True),
+        ('export D=.gitmem; rm -rf "${D}"', True),
+        ("d=.gitmem; f=$d/INDEX.md; echo x > $f", True),
+        ("for f in .gitmem/entries/*; do rm $f; done", True),
+        ('for f in notes.md .gitmem/INDEX.md; do sed -i s/a/b/ "$f"; done', True),
+        ("if true; then x=.gitmem; else x=src; fi; rm -rf $x", True),  # either, judged
+        ("x=src; rm -rf $x", False),
+        ('for f in src/*.py; do sed -i s/a/b/ "$f"; done', False),
+        ("for i in 1 2 3; do echo $i > out$i.txt; done", False),
+        ("x=$(pwd); rm $x/a", False),  # its output: unknown, as before
+    ],
+)
+def test_variables_the_command_sets_are_followed(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`x=.gitmem; rm $x/INDEX.md` and `for f in .gitmem/entries/*; do rm $f; done` removed
+    entries while the guard read `$x` and `$f` as names of their own."""
     assert _bash(guard, command, tmp_path) == denied, command
 
 
