@@ -109,7 +109,8 @@ and these count as writes, per simple command:
   earlier in the same command or compressed and over MAX_ARCHIVE, a format Python does not
   read, names tar's --transform rewrites) is judged as a patch it cannot read, its folder
   as written whole, so that `git archive HEAD | tar x -C ../export` passes;
-- `find`: its starting points when it `-delete`s, and the commands its `-exec`, `-execdir`,
+- `find`: the file its `-fprint`, `-fprint0`, `-fprintf` and `-fls` write, its starting
+  points when it `-delete`s, and the commands its `-exec`, `-execdir`,
   `-ok` and `-okdir` run, with each starting point for `{}` (what it finds lies there or
   below), a `{}` they write or remove judged as what -delete removes; a starting point that
   is the memory folder or a folder above it (`find .`) is spared when a name test (-name,
@@ -403,6 +404,8 @@ _OUTPUT_OPTIONS: Final = {
     "pandoc": ("o", ("--output",)),
     "gpg": ("o", ("--output",)),
 }
+#: find's actions that write what they print to the file after them.
+_FIND_WRITES: Final = {"-fprint", "-fprint0", "-fprintf", "-fls"}
 #: find's actions that run a command on what it finds.
 _FIND_RUNS: Final = {"-exec", "-execdir", "-ok", "-okdir"}
 #: Commands that remove the names they are given (and mv the names it moves): they act on
@@ -2017,6 +2020,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
             yield from _extracted(kind, given, folder, fed, here, there, seen)
         elif name == "find":
             starts, deleted, runs = _found(args)
+            for i, arg in enumerate(args[:-1]):  # `-fprint FILE`…: the list it writes
+                if arg in _FIND_WRITES and (i == 0 or args[i - 1] not in _FIND_WRITES):
+                    yield args[i + 1], there, False
             for start in starts if deleted is not None else ():
                 yield _Found(start, names=deleted or ()), there, True
             if len(starts) * len(runs) > FIND_RUNS_READ:  # what they run on taken as written

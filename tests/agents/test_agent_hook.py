@@ -369,6 +369,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("uv run rm .gitmem/INDEX.md", "", True),
     # variables the command sets itself
     ("for f in .gitmem/entries/*; do rm $f; done", "", True),
+    # the list find prints to a file
+    ("find src -fprint .gitmem/INDEX.md", "", True),
 ]
 
 

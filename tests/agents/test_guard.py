@@ -341,6 +341,25 @@ def test_variables_the_command_sets_are_followed(
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
+        ("find . -maxdepth 0 -fprint .gitmem/INDEX.md", True),
+        ("find src -fprint0 .gitmem/entries/list.md", True),
+        ("find src -fprintf .gitmem/INDEX.md '%p\\n'", True),
+        ("find src -fls .gitmem/refused.md", True),
+        ("find src -fprint found.txt", False),
+        ("find .gitmem -name '*.md' -fprint found.txt", False),
+    ],
+)
+def test_what_find_prints_to_a_file_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """find's -fprint, -fprint0, -fprintf and -fls write the file they name: `find .
+    -fprint .gitmem/INDEX.md` truncated INDEX.md while the guard allowed it."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
 def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     src = str(tmp_path / "src")
     for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
