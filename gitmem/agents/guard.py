@@ -62,7 +62,9 @@ and these count as writes, per simple command:
   destination holds that the source lacks (the destination itself when a source ends in `/`,
   so `rsync -a --delete build/ .` removes the memory folder); `dd`: its `of=`; `uniq`: its
   second operand (the first is read), and `xxd -r`'s; what a sed script's `w` commands
-  write (`sed -n 'w out' in`, `s/a/b/w out`), and the typescript and logs of `script`;
+  write (`sed -n 'w out' in`, `s/a/b/w out`) and what its `e` command runs (`e CMD`; `e`
+  alone and the `e` flag of `s///` run a command computed from the input, any name where
+  sed runs), and the typescript and logs of `script`;
   what an awk program writes and runs itself (_awk_program: the target of print's and
   printf's `>` and `>>`, the commands of `| CMD`, `CMD | getline` and `system(CMD)`, read
   where the program spells them as string literals; a name or command it computes, from
@@ -1912,6 +1914,7 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 yield _Unseen(os.sep, command="sed -f", why=why, source="script"), there, True
             for path in written or ():
                 yield path, there, False
+            yield from _programmed(name, _sed_runs(args, there, seen), there, depth, seen)
         if name in _AWKS:  # what its program writes (`print > "FILE"`) and runs
             yield from _programmed(name, _awk_writes(args, there, seen), there, depth, seen)
         if _PERL.fullmatch(name):  # what a one-liner writes (`perl -e 'unlink …'`) and runs
@@ -3372,6 +3375,15 @@ def _archivers(name: str, args: Sequence[str], there: str) -> Iterator[tuple[str
 #: the flag of `s///`; the file's name runs to the end of the line.  Read wide (a `w` inside
 #: a regular expression may be taken for one: a path judged more, never one less).
 _SED_WRITE = re.compile(r"(?:^|[;\n{}$/0-9]|[gpiImMe])\s*[wW]\s*([^\n]+)")
+#: GNU sed's `e` command (after an address, `!`), with the command it runs, and the `e`
+#: flag of `s///`, which runs the text the substitution makes.
+_SED_EXEC = re.compile(
+    r"(?:^|[;\n{}])\s*(?:[0-9$]+|/(?:[^/\\\n]|\\.)*/)?"
+    r"(?:\s*,\s*(?:[0-9$]+|/(?:[^/\\\n]|\\.)*/))?\s*!?\s*e(?![A-Za-z])[ \t]*([^\n]*)"
+)
+_SED_EXEC_FLAG = re.compile(
+    r"s([^\s\w\\])(?:\\.|(?!\1)[^\\])*\1(?:\\.|(?!\1)[^\\])*\1[0-9gpiImMw]*e"
+)
 #: sed's options that take a value, and script's.
 _SED_VALUED: Final = ("efl", ("--expression", "--file", "--line-length"))
 _SCRIPT_VALUED: Final = (
@@ -3387,6 +3399,30 @@ def _sed_writes(args: Sequence[str], cwd: str, seen: _Script) -> list[str] | Non
     files its -f options name (read when they are small regular files not written earlier
     in the script; None for one that is not, which may write any file), or its first
     operand when it has neither."""
+    scripts = _sed_scripts(args, cwd, seen)
+    if scripts is None:
+        return None
+    return [m.group(1).strip() for text in scripts for m in _SED_WRITE.finditer(text)]
+
+
+def _sed_runs(args: Sequence[str], cwd: str, seen: _Script) -> _Program:
+    """What GNU sed's `e` runs: `e COMMAND` the command (to the end of its line), `e`
+    alone and the `e` flag of `s///` the text it makes (a command computed from the
+    input: any name where sed runs)."""
+    program = _Program()
+    for text in _sed_scripts(args, cwd, seen) or ():
+        for found in _SED_EXEC.finditer(text):
+            if found.group(1).strip():
+                program.runs.append(found.group(1))
+            else:
+                program.computed = True
+        if _SED_EXEC_FLAG.search(text):
+            program.computed = True
+    return program
+
+
+def _sed_scripts(args: Sequence[str], cwd: str, seen: _Script) -> list[str] | None:
+    """A sed command's scripts (_sed_writes); None when a -f file cannot be read."""
     scripts = _option_values(args, "e", ("--expression",))
     for file in _option_values(args, "f", ("--file",)):
         path = os.path.realpath(os.path.join(cwd, _home(file)))
@@ -3398,7 +3434,7 @@ def _sed_writes(args: Sequence[str], cwd: str, seen: _Script) -> list[str] | Non
         scripts.append(os.fsdecode(data))
     if not scripts:
         scripts = _operands(args, *_SED_VALUED)[:1]
-    return [m.group(1).strip() for text in scripts for m in _SED_WRITE.finditer(text)]
+    return scripts
 
 
 class _Program:

@@ -371,6 +371,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("for f in .gitmem/entries/*; do rm $f; done", "", True),
     # the list find prints to a file
     ("find src -fprint .gitmem/INDEX.md", "", True),
+    # what sed's e command runs
+    ("sed '1e rm .gitmem/INDEX.md' src/pay.py", "", True),
 ]
 
 

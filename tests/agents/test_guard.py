@@ -360,6 +360,29 @@ def test_what_find_prints_to_a_file_is_judged(
     assert _bash(guard, command, tmp_path) == denied, command
 
 
+@pytest.mark.parametrize(
+    ("command", "folder", "denied"),
+    [
+        ("sed '1e rm .gitmem/INDEX.md' notes.txt", "", True),
+        ("sed '$e touch .gitmem/INDEX.md' notes.txt", "", True),
+        ("sed 's/a/b/;e rm -rf .gitmem/entries' notes.txt", "", True),
+        ("sed 's/.*/rm &/e' notes.txt", "", True),  # runs what it makes: any name
+        ("sed -n '/x/e' notes.txt", "", True),
+        ("sed 's/.*/rm &/e' notes.txt", "src", False),
+        ("sed '1e date' notes.txt", "", False),
+        ("sed -n 's/e/E/gp' notes.txt", "", False),
+        ("sed -E 's/([a-z]+)e/\\1/g' notes.txt", "", False),
+    ],
+)
+def test_what_sed_s_e_command_runs_is_judged(
+    guard: Guard, tmp_path: Path, command: str, folder: str, denied: bool
+) -> None:
+    """GNU sed's `e COMMAND` and the `e` flag of `s///` run a shell command: `sed '1e rm
+    .gitmem/INDEX.md' notes.txt` removed INDEX.md while the guard allowed it."""
+    denied_now = guard.judge_tool("Bash", {"command": command}, str(tmp_path / folder))
+    assert (denied_now is not None) == denied, command
+
+
 def test_file_tools_and_paths(guard: Guard, tmp_path: Path) -> None:
     src = str(tmp_path / "src")
     for path in ("../.gitmem/entries/x.md", "../DOCS/Memory/Candidates/c.md", "../.gitmem",
