@@ -3,19 +3,18 @@ place through one reviewed merge, INDEX.md follows, and the gate's range check a
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
 import pytest
 from clirunner import ok, proposed, recall_json, run
 
+from gitmem.lifecycle.writing import today
 from gitmem.model.entry import parse
 
 from conftest import git
 
 TITLE = "Keep hooks thin and fast"
-TODAY = dt.datetime.now(dt.UTC).date().isoformat()
 
 
 def admitted(repo: Path, title: str = TITLE) -> str:
@@ -44,7 +43,7 @@ def test_an_amendment_corrects_the_entry_in_place_through_one_reviewed_merge(
     assert message.startswith(f"gitmem: amend {candidate_id}\n")
     after = parse(entry_at(memory, entry_id))
     assert after.applies_when == "writing git hooks"
-    assert after.meta["amended"] == [TODAY] and after.meta["amended_by"] == "human:bob"
+    assert after.meta["amended"] == [today()] and after.meta["amended_by"] == "human:bob"
     # identity, admission and text otherwise kept; no new entry, no lineage step
     for name in ("id", "type", "source", "created", "admitted_by", "admitted", "status"):
         assert after.meta[name] == before.meta[name], name
@@ -54,7 +53,7 @@ def test_an_amendment_corrects_the_entry_in_place_through_one_reviewed_merge(
     out = ok(run(memory, "propose", "--amend", entry_id, "--title", "Keep git hooks thin"))
     ok(run(memory, "admit", proposed(out.output), "--by", "human:carol"))
     again = parse(entry_at(memory, entry_id))
-    assert again.meta["amended"] == [TODAY, TODAY]
+    assert again.meta["amended"] == [today(), today()]
     assert again.meta["amended_by"] == "human:carol"
     index = git(memory, "show", "main:.gitmem/INDEX.md")
     assert f"[{entry_id}](entries/method/{entry_id}.md) admitted — Keep git hooks thin" in index
@@ -85,7 +84,7 @@ def test_a_retirement_leaves_a_tombstone_shown_as_retired(memory: Path) -> None:
     assert git(memory, "log", "-1", "--format=%s", "main") == f"gitmem: retire {candidate_id}\n"
     tomb = parse(entry_at(memory, entry_id))
     assert tomb.status == "retired" and tomb.meta["retired_by"] == "human:bob"
-    assert tomb.meta["retired"] == TODAY and tomb.meta["retired_reason"] == "a test write"
+    assert tomb.meta["retired"] == today() and tomb.meta["retired_reason"] == "a test write"
     index = git(memory, "show", "main:.gitmem/INDEX.md")
     assert f"[{entry_id}](entries/method/{entry_id}.md) retired — {TITLE}" in index
     ok(run(memory, "check", "--range", f"{base}..main"))
@@ -143,8 +142,8 @@ def test_recall_list_show_lint_and_hygiene_understand_amended_and_retired_entrie
     only = ok(run(memory, "list", "--status", "retired", "--format", "json")).output
     assert [row["id"] for row in json.loads(only)] == [gone]
     shown = ok(run(memory, "show", gone)).output
-    assert f"# retired on {TODAY} by human:Test Author: a test write\n" in shown
-    assert f"# amended {TODAY} by human:Test Author\n" in ok(run(memory, "show", kept)).output
+    assert f"# retired on {today()} by human:Test Author: a test write\n" in shown
+    assert f"# amended {today()} by human:Test Author\n" in ok(run(memory, "show", kept)).output
     # a tombstone whose cited file is gone is no lint finding; hygiene judges admitted only
     git(memory, "rm", "-q", "README.md")
     git(memory, "commit", "-q", "-m", "drop the readme")
@@ -256,7 +255,7 @@ def test_an_amendment_admitted_already_is_not_admitted_again(memory: Path, tmp_p
     assert f"gitmem/{amend} is merged into main already" in again.output
     assert f"git push origin --delete gitmem/{amend}" in again.output
     assert git(memory, "rev-parse", "main") == once
-    assert f"amended: [{TODAY}]\n" in entry_at(memory, entry_id)  # once
+    assert f"amended: [{today()}]\n" in entry_at(memory, entry_id)  # once
 
 
 def test_refusing_an_amendment_or_a_retirement_leaves_the_entrys_topic_open(
@@ -302,7 +301,7 @@ def test_a_refused_amendment_left_on_the_remote_is_not_admitted(
     ok(run(memory, "refuse", amend, "--reason", "wrong fix"))
     listed = ok(run(memory, "candidates")).output
     assert f"{amend}  1 problem(s)" in listed
-    assert f"REFUSED-TOPIC {amend} was refused on {TODAY}" in listed
+    assert f"REFUSED-TOPIC {amend} was refused on {today()}" in listed
     refused_main = git(memory, "rev-parse", "main")
     again = run(memory, "admit", amend, "--by", "human:bob")
     assert again.exit_code == 1, again.output
