@@ -26,12 +26,18 @@ PROBE = (
 )
 
 
+def probed(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """One `gitmem recall` in a fresh process, its last line of output saying whether it
+    opened the repository (imported pygit2) and its exit code."""
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=repo, capture_output=True, text=True
+    )
+
+
 def recall(repo: Path, *args: str) -> tuple[str, bool]:
     """One `gitmem recall` in a fresh process: its output, and whether it opened the
     repository (imported pygit2)."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], cwd=repo, capture_output=True, text=True
-    )
+    done = probed(repo, *args)
     *out, last = done.stdout.rstrip("\n").split("\n")
     opened, code = last.split()
     assert code == "0", done.stderr
@@ -260,10 +266,7 @@ def test_recall_says_the_settings_set_aside_as_list_does_warm_or_cold(
     for fmt in ("text", "json", "precedents"):
         forget(recalled)
         for warm in (False, True):
-            done = subprocess.run(
-                [sys.executable, "-c", PROBE, "pygit2 in a git hook", "--format", fmt],
-                cwd=recalled, capture_output=True, text=True,
-            )  # fmt: skip
+            done = probed(recalled, "pygit2 in a git hook", "--format", fmt)
             # (a precedents block is warm only with the agents' catalog, which hooks keep)
             opened = done.stdout.endswith(f"{not warm or fmt == 'precedents'} 0\n")
             assert opened, (fmt, warm, done.stdout, done.stderr)
@@ -287,10 +290,7 @@ def test_recall_names_an_entry_file_that_does_not_parse_warm_or_cold(recalled: P
     for fmt in ("text", "json"):
         forget(recalled)
         for warm in (False, True):
-            done = subprocess.run(
-                [sys.executable, "-c", PROBE, "pygit2 in a git hook", "--format", fmt],
-                cwd=recalled, capture_output=True, text=True,
-            )  # fmt: skip
+            done = probed(recalled, "pygit2 in a git hook", "--format", fmt)
             assert done.stdout.endswith(f"{not warm} 0\n"), (fmt, warm, done.stdout, done.stderr)
             assert "use-pygit2-inside-git-hooks" in done.stdout, done.stdout
             assert done.stderr.splitlines() == [said], (fmt, warm, done.stderr)

@@ -518,6 +518,28 @@ class History:
                               retired="2026-12-01", retired_by="audit:verdicts.md",
                               retired_reason="not needed")  # fmt: skip
 
+    def drafted(self, pick: int, flag: str, how: str) -> tuple[str, str] | None:
+        """An admitted entry (chosen by pick) and a candidate proposed with flag (`--amend`
+        or `--edit`) of it; with how "stale" or "updated", another amendment of the entry,
+        drafted later, admitted since; with "updated", main then merged into the candidate's
+        branch. None when the history holds no entry, or gitmem refused a step."""
+        admitted = self.admitted_ids()
+        if not admitted:
+            return None
+        entry_id = admitted[pick % len(admitted)]
+        candidate = self.curation(flag, entry_id)
+        if candidate is None:
+            return None
+        if how in ("stale", "updated"):
+            later = self.curation("--amend", entry_id)
+            if later is None or not self.gitmem("admit", later, "--by", "human:reviewer"):
+                return None
+        if how == "updated":
+            self.g("checkout", "-q", f"gitmem/{candidate}")
+            self.g("merge", "-q", "--no-edit", "main")
+            self.g("checkout", "-q", "main")
+        return entry_id, candidate
+
     def forge_amend(self, pick: int, how: str) -> None:
         """An amend merge made by hand that strays from its candidate (a sneaked-in tag, or
         another entry than the candidate names) or, with "exact", follows it to the letter;
@@ -525,21 +547,11 @@ class History:
         was admitted (the candidate's branch then holds another text of the entry); with
         "updated", stale and main merged into the candidate's branch since (a forge's "update
         branch": the branch holds main's text, the candidate's drafted_from the old one)."""
+        drafted = self.drafted(pick, "--amend", how)
+        if drafted is None:
+            return
+        entry_id, candidate = drafted
         admitted = self.admitted_ids()
-        if not admitted:
-            return
-        entry_id = admitted[pick % len(admitted)]
-        candidate = self.curation("--amend", entry_id)
-        if candidate is None:
-            return
-        if how in ("stale", "updated"):
-            later = self.curation("--amend", entry_id)
-            if later is None or not self.gitmem("admit", later, "--by", "human:reviewer"):
-                return
-        if how == "updated":
-            self.g("checkout", "-q", f"gitmem/{candidate}")
-            self.g("merge", "-q", "--no-edit", "main")
-            self.g("checkout", "-q", "main")
         title = field(blob(self.work, f"gitmem/{candidate}", f"{MEMORY}/candidates/{candidate}.md")
                       or "", "title")  # fmt: skip
         path = next(p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
@@ -566,21 +578,10 @@ class History:
         the branch holds main's text, the successor's drafted_from the old one's blob)."""
         from gitmem.model.entry import parse
 
-        admitted = self.admitted_ids()
-        if not admitted:
+        drafted = self.drafted(pick, "--edit", how)
+        if drafted is None:
             return
-        entry_id = admitted[pick % len(admitted)]
-        successor = self.curation("--edit", entry_id)
-        if successor is None:
-            return
-        if how in ("stale", "updated"):
-            later = self.curation("--amend", entry_id)
-            if later is None or not self.gitmem("admit", later, "--by", "human:reviewer"):
-                return
-        if how == "updated":
-            self.g("checkout", "-q", f"gitmem/{successor}")
-            self.g("merge", "-q", "--no-edit", "main")
-            self.g("checkout", "-q", "main")
+        entry_id, successor = drafted
         self.g("merge", "-q", "--no-ff", "--no-commit", f"gitmem/{successor}")
         candidate = self.work / f"{MEMORY}/candidates/{successor}.md"
         entry = parse(candidate.read_text()).with_meta(

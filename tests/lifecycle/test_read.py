@@ -233,11 +233,9 @@ def test_a_stray_copy_under_entries_is_read_as_no_entry(memory: Path) -> None:
     assert set(strays) <= set(site.unreadable), site.unreadable
 
 
-def test_a_copy_at_another_entrys_place_is_listed_once_and_named(memory: Path) -> None:
-    """A copy of an entry committed at another entry's place (entries/decision/other.md, or
-    entries/method/<id>.md, past the hooks) holds the id it copies: `gitmem list` listed that
-    id twice, and `gitmem show ID` showed one of the two files. The copy is left out and
-    named with the rule `gitmem check` gives it."""
+def _copies_at_other_places(memory: Path) -> list[str]:
+    """An admitted entry and two copies of its file committed past the hooks at other
+    entries' places (another id's name, another type's folder); the copies' paths."""
     ok(run(memory, *PROPOSE))
     ok(run(memory, "admit", first_id()))
     text = (memory / f".gitmem/entries/decision/{first_id()}.md").read_text()
@@ -250,6 +248,15 @@ def test_a_copy_at_another_entrys_place_is_listed_once_and_named(memory: Path) -
         (memory / copy).write_text(text)
     git(memory, "add", "-A")
     git(memory, "commit", "-q", "--no-verify", "-m", "copies, past the hooks")
+    return copies
+
+
+def test_a_copy_at_another_entrys_place_is_listed_once_and_named(memory: Path) -> None:
+    """A copy of an entry committed at another entry's place (entries/decision/other.md, or
+    entries/method/<id>.md, past the hooks) holds the id it copies: `gitmem list` listed that
+    id twice, and `gitmem show ID` showed one of the two files. The copy is left out and
+    named with the rule `gitmem check` gives it."""
+    copies = _copies_at_other_places(memory)
     checked = run(memory, "check")
     for copy in copies:
         assert f"{copy}:" in checked.output and " ID-PATH " in checked.output, checked.output
@@ -277,19 +284,8 @@ def test_every_reader_leaves_a_copy_at_another_entrys_place_out_as_list_does(
     from gitmem.repo.workspace import open_workspace
     from gitmem.site import collect
 
-    ok(run(memory, *PROPOSE))
-    ok(run(memory, "admit", first_id()))
+    copies = _copies_at_other_places(memory)
     real = f".gitmem/entries/decision/{first_id()}.md"
-    text = (memory / real).read_text()
-    copies = [
-        ".gitmem/entries/decision/local-decision-20261206-another-name.md",
-        f".gitmem/entries/method/{first_id()}.md",
-    ]
-    for copy in copies:
-        (memory / copy).parent.mkdir(parents=True, exist_ok=True)
-        (memory / copy).write_text(text)
-    git(memory, "add", "-A")
-    git(memory, "commit", "-q", "--no-verify", "-m", "copies, past the hooks")
     for _ in range(2):  # cold, then from what the first call kept
         recalled = ok(run(memory, "recall", "--format", "json", "pygit2 inside hooks")).stdout
         assert [(h["id"], h["path"]) for h in json.loads(recalled)] == [(first_id(), real)]
