@@ -35,12 +35,10 @@ dogfood: install
 	$(BIN)/gitmem index --check
 	$(BIN)/gitmem check --range "$$(git rev-list --max-parents=0 HEAD | tail -n 1)..HEAD"
 
-# One worker per core. Each starts on its half of the tests in order and takes tests from the
-# other once it runs out (worksteal): whole files per worker left one core idle for minutes
-# at the end, behind the longest files (a module fixture is now built at most once a worker).
+# One worker per core, each taking whole test files (module fixtures are built once per file).
 JOBS ?= auto
 test: lint dogfood
-	$(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) --dist worksteal
+	$(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadfile
 
 # Mutation testing of the gate's modules (tests/mutation.py says how): on demand, never in CI.
 # One run of each module's tests under coverage records which tests run which lines; each
