@@ -31,7 +31,7 @@ from gitmem.model import entry as entry_mod
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
-from gitmem.model.names import entry_place, is_utf8
+from gitmem.model.names import entry_place, id_disagrees, is_utf8, type_disagrees
 from gitmem.model.problem import Problem
 from gitmem.repo.snapshot import FILE, FOLDER, LINK_PROBLEM, MISSING, SYMLINK, Snapshot
 from gitmem.settings.load import Settings, fold_name
@@ -438,20 +438,10 @@ def check_entry(
                 add("ID-FORMAT", f"id {entry_id!r} is not <project>-<type>-<yyyymmdd>-<slug>", "id")
 
     if place.kind in ("entry", "candidate") and place.id != entry_id:
-        add(
-            "ID-PATH",
-            f"id {entry_id!r} disagrees with the file name {place.id!r}.md: "
-            "rename the file or fix the id",
-            "id",
-        )
+        add("ID-PATH", id_disagrees(entry_id, place.id), "id")
     if place.kind == "entry":
         if place.type != type_:
-            add(
-                "ID-PATH",
-                f"type {type_!r} disagrees with the folder entries/{place.type}/: "
-                f"move the file to entries/{type_}/",
-                "type",
-            )
+            add("ID-PATH", type_disagrees(type_, place.type), "type")
         if entry.status not in ("admitted", "superseded", "retired"):
             add(
                 "STATUS-FOLDER",

@@ -42,6 +42,8 @@ from gitmem.repo.workspace import Workspace, require_memory_settings
 MAX_ID_ATTEMPTS = 1000
 #: what `propose --edit` does to its entry, as _admitted names it (a verb of no merge)
 SUPERSEDE = "supersede"
+#: what each verb of _admitted has done to an entry, in its refusal's words
+_DONE = {curation.AMEND: "amended", curation.RETIRE: "retired", SUPERSEDE: "superseded"}
 
 
 @dataclass
@@ -219,11 +221,8 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> tuple[str, Entry]:
         raise no_commits(ws)
     item, target = require_found(ws, ws.store.subtree(ws.store.tree_of(tip), ws.dir), target_id)
     if target.status != "admitted":
-        done = {curation.AMEND: "amended", curation.RETIRE: "retired", SUPERSEDE: "superseded"}[
-            verb
-        ]
         raise UsageError(
-            f"{target_id} is {target.status}: only an admitted entry is {done}"
+            f"{target_id} is {target.status}: only an admitted entry is {_DONE[verb]}"
             + (f" ({verb} its successor {target.meta.get('superseded_by')})"
                if target.status == "superseded" else "")
         )  # fmt: skip

@@ -118,16 +118,28 @@ def misplaced(path: str, memory_dir: str, entry_id: object, entry_type: object) 
         return None
     kind, place_id = place
     if entry_id != place_id:
-        return (
-            f"id {entry_id!r} disagrees with the file name {place_id!r}.md: rename the file "
-            "or fix the id"
-        )
+        return id_disagrees(entry_id, place_id)
     if entry_type != kind:
-        return (
-            f"type {entry_type!r} disagrees with the folder entries/{kind}/: move the file to "
-            f"entries/{entry_type}/"
-        )
+        return type_disagrees(entry_type, kind)
     return None
+
+
+def id_disagrees(entry_id: object, file_id: object) -> str:
+    """ID-PATH's words for an id that is not its file's name, as the gate and every reader
+    say them."""
+    return (
+        f"id {entry_id!r} disagrees with the file name {file_id!r}.md: rename the file or "
+        "fix the id"
+    )
+
+
+def type_disagrees(entry_type: object, folder: object) -> str:
+    """ID-PATH's words for an entry in another type's folder, as the gate and every reader
+    say them."""
+    return (
+        f"type {entry_type!r} disagrees with the folder entries/{folder}/: move the file to "
+        f"entries/{entry_type}/"
+    )
 
 
 def is_entry_id(text: str) -> bool:
