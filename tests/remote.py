@@ -4,6 +4,7 @@ plumbing commits, hand-made merges and forged entries (the tests of tests/gate s
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -34,6 +35,33 @@ def connect(memory: Path, server: Path, *, push_main: bool = True) -> Path:
     if push_main:
         accepted(push(memory, "main"))
     return memory
+
+
+def connected_template(root: Path) -> Path:
+    """root/work (the `memory` fixture's repository) connected to root/server.git (a server
+    with the hook) as `connect` connects them: made once and copied by `connected_copy`, since
+    the push that connects them runs the server's hook, the slowest part of a push test's
+    set-up."""
+    work = root / "work"
+    git(root, "init", "-q", "-b", "main", str(work))
+    (work / "README.md").write_text("# project\n")
+    git(work, "add", "README.md")
+    git(work, "commit", "-q", "-m", "initial")
+    ok(run(work, "init"))
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "gitmem init")
+    connect(work, make_server(root))
+    return root
+
+
+def connected_copy(template: Path, base: Path) -> tuple[Path, Path]:
+    """A copy of a `connected_template` in base (base/work and base/server.git, where the
+    `repo` and `server` fixtures make theirs), the copy's origin moved to the copied server."""
+    work, server = base / "work", base / "server.git"
+    shutil.copytree(template / "work", work, symlinks=True)
+    shutil.copytree(template / "server.git", server, symlinks=True)
+    git(work, "remote", "set-url", "origin", str(server))
+    return work, server
 
 
 def serve(repo: Path, tmp_path: Path, settings: str, *, hook: bool = True) -> Path:

@@ -14,7 +14,7 @@ import pytest
 from clirunner import run, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from remote import commit_all, connect, make_server, push
+from remote import commit_all, push
 
 from gitmem.errors import RuleError
 from gitmem.gate.rules import MAX_FILE_BYTES, Context, Place, check_bytes
@@ -28,11 +28,6 @@ from entries import text
 ENTRY_ID = "local-method-20261129-run-hooks-through-gitmem"
 PATH = f".gitmem/candidates/{ENTRY_ID}.md"
 RULE = re.compile(r"^(?:remote: )?\S+?:(?:\d+:)? ([A-Z][A-Z-]+) ", re.MULTILINE)
-
-
-@pytest.fixture
-def clone(memory: Path, tmp_path: Path) -> Path:
-    return connect(memory, make_server(tmp_path))
 
 
 def by_check(clone: Path, data: bytes) -> set[str]:

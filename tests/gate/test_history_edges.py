@@ -43,11 +43,6 @@ from entries import text
 e2e = pytest.mark.e2e  # real pushes to a server with the hook
 
 
-@pytest.fixture
-def clone(memory: Path, tmp_path: Path) -> Path:
-    return connect(memory, make_server(tmp_path))
-
-
 @e2e
 def test_a_candidate_branch_updated_with_main_is_judged_against_main(clone: Path) -> None:
     """GitHub's "update branch" merges main into a candidate: the merge's changes against

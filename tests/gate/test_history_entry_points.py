@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from clirunner import ok, run, write
-from remote import accepted, admitted, commit_all, connect, forged, make_server, push, serve
+from remote import accepted, admitted, commit_all, forged, push, serve
 
 from gitmem.errors import UsageError
 from gitmem.gate import history
@@ -23,11 +23,6 @@ from gitmem.settings.policy import Policy
 from conftest import git
 
 FORGED = "local-method-20261129-forged"
-
-
-@pytest.fixture
-def clone(memory: Path, tmp_path: Path) -> Path:
-    return connect(memory, make_server(tmp_path))
 
 
 def forge(repo: Path, folder: str = ".gitmem") -> str:

@@ -31,7 +31,7 @@ import pytest
 from clirunner import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from remote import connect, forged, make_server
+from remote import connected_copy, connected_template, forged
 from secret_samples import github_token
 
 from gitmem.gate import history
@@ -361,25 +361,13 @@ def model_accepts(repo: Path, ref: str, old: str | None, new: str, server_refs: 
 def model_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A clone and its server with the hook, made once per module under pytest's own temporary
     folder (so a run leaves nothing behind) and copied for every example (`template`)."""
-    root = tmp_path_factory.mktemp("gitmem-model")
-    work = root / "work"
-    git(root, "init", "-q", "-b", "main", str(work))
-    (work / "README.md").write_text("# project\n")
-    git(work, "add", "README.md")
-    git(work, "commit", "-q", "-m", "initial")
-    assert run(work, "init").exit_code == 0
-    git(work, "add", "-A")
-    git(work, "commit", "-q", "-m", "gitmem init")
-    connect(work, make_server(root))
-    return root
+    return connected_template(tmp_path_factory.mktemp("gitmem-model"))
 
 
 def template(made: Path, base: Path) -> Path:
-    """A copy of the module's clone and server (`model_template`) in base, its remote moved."""
-    copy = base / "copy"
-    shutil.copytree(made, copy, symlinks=True)
-    git(copy / "work", "remote", "set-url", "origin", str(copy / "server.git"))
-    return copy
+    """A copy of the module's clone and server (`model_template`) in base/copy."""
+    connected_copy(made, base / "copy")
+    return base / "copy"
 
 
 @contextmanager
