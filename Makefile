@@ -35,10 +35,11 @@ dogfood: install
 	$(BIN)/gitmem index --check
 	$(BIN)/gitmem check --range "$$(git rev-list --max-parents=0 HEAD | tail -n 1)..HEAD"
 
-# One worker per core, each taking whole test files (module fixtures are built once per file).
+# One worker per core, each taking whole test files (module fixtures are built once per file),
+# the slowest files first (tests/conftest.py: HEAVIEST_FIRST) in the order the suite lists them.
 JOBS ?= auto
 test: lint dogfood
-	$(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadfile
+	$(BIN)/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadfile --no-loadscope-reorder
 
 # Mutation testing of the gate's modules (tests/mutation.py says how): on demand, never in CI.
 # One run of each module's tests under coverage records which tests run which lines; each

@@ -37,6 +37,38 @@ settings.load_profile(
 )
 
 
+#: The test files that take longest, slowest first, in seconds of one worker's time (`pytest
+#: --durations=0` over the whole suite, setup, call and teardown summed by file). They are handed
+#: out first; the rest follow in the order pytest collects them. By default pytest-xdist hands out
+#: the files with the most tests first, which left the few-but-slow ones (the demo, a killed
+#: update's every write) for the end, one worker running them while the other idled.
+HEAVIEST_FIRST = (
+    "tests/hooks/test_github.py",  # 288
+    "tests/gate/test_attacks.py",  # 200
+    "tests/gate/test_history_edges.py",  # 90
+    "tests/agents/test_agent_hook.py",  # 75
+    "tests/gate/test_secrets.py",  # 65
+    "tests/recall/test_killed_update.py",  # 60
+    "tests/recall/test_semantic.py",  # 57
+    "tests/agents/test_memory.py",  # 48
+    "tests/gate/test_history.py",  # 45
+    "tests/recall/test_service.py",  # 32
+    "tests/agents/test_mcp_server.py",  # 31
+    "tests/hooks/test_precommit_framework.py",  # 28
+    "tests/gate/test_history_model.py",  # 27
+    "tests/test_demo.py",  # 23
+    "tests/site/test_build.py",  # 23
+    "tests/lifecycle/test_recovery.py",  # 23
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slowest files first (HEAVIEST_FIRST; the Makefile keeps pytest-xdist from
+    reordering them), each file's tests in their own order."""
+    rank = {name: place for place, name in enumerate(HEAVIEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 def isolation(base: Path) -> dict[str, str]:
     """The variables every test runs with, made under base: an unwritable HOME (below a
     regular file), blank git config, a fixed author, a temporary folder of its own, and the
