@@ -276,7 +276,9 @@ def serve(fake: FakeGitHub) -> Iterator[FakeGitHub]:
             self._reply("POST")
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look at its flag, every poll_interval (0.5 s by default:
+    # a quarter of a second of every test's teardown, on average)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     fake.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:

@@ -276,6 +276,8 @@ def render(report: Report, fmt: str) -> str:
                 ],
                 "warnings": report.warnings,
                 "mode": report.mode,
+                "unit": report.unit,
+                "command": report.command,
             },
             indent=2,
         )
@@ -294,6 +296,52 @@ def render(report: Report, fmt: str) -> str:
     lines = [*rule, *loud, *rule, *shown_lines(report.problems, _see_all(report))]
     lines.append(summary(report))
     return "\n".join(lines)
+
+
+def report_from_json(text: str) -> Report | None:
+    """The report `render(report, "json")` wrote, read back whole (None when text is not one):
+    a caller that judged in a process of its own (the GitHub check runs the installed gitmem)
+    renders every other format from that one judgment instead of judging again for each."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    problems = data.get("problems")
+    warnings = data.get("warnings")
+    checked, mode = data.get("checked"), data.get("mode")
+    unit, command = data.get("unit"), data.get("command")
+    if not (
+        isinstance(problems, list)
+        and isinstance(warnings, list)
+        and all(isinstance(w, str) for w in warnings)
+        and type(checked) is int
+        and mode in MODES
+        and isinstance(unit, str)
+        and isinstance(command, str)
+    ):
+        return None
+    read = [_problem_from_json(p) for p in problems]
+    found = [p for p in read if p is not None]
+    if len(found) != len(read):
+        return None
+    return Report(found, checked, warnings, unit, command, mode)
+
+
+def _problem_from_json(data: object) -> Problem | None:
+    if not isinstance(data, dict):
+        return None
+    path, line, rule, message = (data.get(k) for k in ("path", "line", "rule", "message"))
+    if not (
+        isinstance(path, str)
+        and (line is None or type(line) is int)
+        and isinstance(rule, str)
+        and isinstance(message, str)
+        and data.get("severity") in ("error", "warning")
+    ):
+        return None
+    return Problem(path, line, rule, message, warning=data["severity"] == "warning")
 
 
 def _see_all(report: Report) -> str:

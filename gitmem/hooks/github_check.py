@@ -33,13 +33,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from gitmem.gate.check import WARN_BANNER
+from gitmem.gate.check import WARN_BANNER, Report, render, report_from_json
 from gitmem.hooks.github_api import GIT_AUTH
 from gitmem.model.entry import EntryError, parse
 from gitmem.model.markdown import block, cell, code
 from gitmem.model.names import BRANCH_PREFIX
 from gitmem.repo.store import ZERO
 from gitmem.repo.workspace import Workspace
+from gitmem.settings.policy import WARN
 
 #: The most characters of findings the job summary's table holds: GitHub drops a step's
 #: summary whole beyond 1 MiB, and a candidate can break a rule thousands of times.
@@ -148,19 +149,21 @@ def _judge(
     notes: list[str],
     warn: bool = False,
 ) -> Verdict:
+    # judged once, in a process of the installed gitmem; the annotations, the table and the
+    # SARIF are three renderings of that one report (each had judged the range again)
     mode = ("--warn",) if warn else ()
-    annotated = installed_gitmem(ws, "check", "--range", span, "--format", "github", *mode)
-    report = _report(installed_gitmem(ws, "check", "--range", span, "--format", "json", *mode))
+    judged = installed_gitmem(ws, "check", "--range", span, "--format", "json", *mode)
+    report = report_from_json(judged.stdout) if judged.returncode in (0, 1) else None
     lines = [_check_table(report)]
     if candidate_ref is not None:
         lines.append(_candidate_section(ws, candidate_ref, head_sha))
-    status = annotated.returncode if annotated.returncode in (0, 1) and report else 1
-    text = annotated.stdout.rstrip("\n")
-    if annotated.returncode not in (0, 1):
-        text += "\n::error title=gitmem check::" + _data(annotated.stderr.strip()[:2000])
-    sarif = installed_gitmem(ws, "check", "--range", span, "--format", "sarif")
-    found = sarif.stdout if sarif.returncode in (0, 1) and _report(sarif) is not None else ""
-    return Verdict(status, text, "\n\n".join(lines) + "\n", span, notes, found)
+    if report is None:
+        error = judged.stderr.strip()[:2000] or f"gitmem check exited {judged.returncode}"
+        text = "::error title=gitmem check::" + _data(error)
+        return Verdict(1, text, "\n\n".join(lines) + "\n", span, notes)
+    # as `gitmem check --format sarif` wrote it, a line of its own
+    text, sarif = render(report, "github"), render(report, "sarif") + "\n"
+    return Verdict(judged.returncode, text, "\n\n".join(lines) + "\n", span, notes, sarif)
 
 
 def _report(done: subprocess.CompletedProcess[str]) -> dict[str, Any] | None:
@@ -171,27 +174,23 @@ def _report(done: subprocess.CompletedProcess[str]) -> dict[str, Any] | None:
     return report if isinstance(report, dict) else None
 
 
-def _check_table(report: dict[str, Any] | None) -> str:
+def _check_table(report: Report | None) -> str:
     if report is None:
         return "### gitmem check: could not run"
-    problems = [p for p in report.get("problems") or [] if isinstance(p, dict)]
-    errors = [p for p in problems if p.get("severity") == "error"]
-    warn = report.get("mode") == "warn"
-    mark = "passed" if report.get("ok") and not errors else f"{len(errors)} problem(s)"
+    errors = report.errors
+    warn = report.mode == WARN
+    mark = "passed" if report.ok and not errors else f"{len(errors)} problem(s)"
     out = [f"### gitmem check: {mark}{' (WARN mode)' if warn else ''}", ""]
     if warn:
-        out += [_warn_banner(bool(errors), bool(report.get("ok")), "pull request"), ""]
-    out.append(f"{int(report.get('checked') or 0)} commit(s) checked.")
-    if problems:
+        out += [_warn_banner(bool(errors), report.ok, "pull request"), ""]
+    out.append(f"{report.checked} commit(s) checked.")
+    if report.problems:
         out += ["", "| file | line | rule | message |", "| --- | --- | --- | --- |"]
         used = 0
+        problems = report.problems
         for listed, p in enumerate(problems):
-            line = p.get("line")
-            shown = str(line) if isinstance(line, int) else ""
-            row = (
-                f"| {cell(p.get('path', ''))} | {shown} | {cell(p.get('rule', ''))} "
-                f"| {cell(p.get('message', ''))} |"
-            )
+            shown = str(p.line) if p.line is not None else ""
+            row = f"| {cell(p.path)} | {shown} | {cell(p.rule)} | {cell(p.message)} |"
             used += len(row) + 1
             if used > TABLE_MAX:
                 out += [

@@ -13,9 +13,14 @@ from typing import Any
 import pytest
 from click.testing import Result
 from clirunner import run, write
+from hypothesis import given
+from hypothesis import strategies as st
 from secret_samples import github_token
 
+from gitmem.gate.check import Report, render, report_from_json
 from gitmem.model import allowed
+from gitmem.model.problem import Problem
+from gitmem.settings.policy import MODES
 
 from conftest import git
 from entries import text
@@ -450,9 +455,6 @@ def test_the_pre_commit_hook_shows_twenty_problems_a_file_too(repo: Path) -> Non
 def test_a_push_report_says_to_list_them_all_over_the_commits() -> None:
     """The history gates (pre-push, pre-receive, --range) print the same text, with the way
     to list every problem that suits commits."""
-    from gitmem.gate.check import Report, render
-    from gitmem.model.problem import Problem
-
     problems = [Problem("a.md", n, "SECRET", f"token {n}") for n in range(1, 23)]
     problems.append(Problem("b.md", 1, "LAYOUT", "stray"))
     lines = render(Report(problems, 3, unit="commit"), "text").splitlines()
@@ -802,3 +804,58 @@ def test_a_memory_file_git_converts_on_checkout_is_refused(repo: Path) -> None:
     (repo / ".gitmem/refused.md").unlink()
     git(repo, "checkout", "--", ".gitmem/refused.md")
     assert "we use pre-commit only" in one_problem(run(repo, "check"), "REFUSED-TOPIC")
+
+
+# -- the JSON report read back ------------------------------------------------------------------
+
+_TEXT = st.text(st.characters(codec="utf-8") | st.sampled_from("\n\r\t%:,|`\x1b"), max_size=40)
+_PROBLEMS = st.builds(
+    Problem,
+    _TEXT,
+    st.none() | st.integers(min_value=0, max_value=10**6),
+    st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ-", min_size=1, max_size=20),
+    _TEXT,
+    warning=st.booleans(),
+)
+_REPORTS = st.builds(
+    Report,
+    st.lists(_PROBLEMS, max_size=6),
+    st.integers(min_value=0, max_value=10**6),
+    st.lists(_TEXT, max_size=3),
+    st.sampled_from(["file", "commit"]),
+    st.sampled_from(["gitmem check", "gitmem hook pre-receive"]),
+    st.sampled_from(MODES),
+)
+
+
+@given(_REPORTS)
+def test_a_json_report_read_back_renders_every_format_as_the_report_did(report: Report) -> None:
+    """The GitHub check judges once (`check --format json` in the installed gitmem) and renders
+    the annotations, the SARIF and the table from what it reads back: nothing may be lost on
+    the way (it ran the check once per format before)."""
+    read = report_from_json(render(report, "json"))
+    assert read is not None
+    for fmt in ("json", "text", "github", "sarif"):
+        assert render(read, fmt) == render(report, fmt)
+    assert read.ok == report.ok
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "[]",
+        '{"problems": []}',
+        '{"problems": [], "checked": 1, "warnings": [], "mode": "loud", "unit": "commit", '
+        '"command": "gitmem check"}',
+        '{"problems": [{"path": "a", "line": "3", "rule": "R", "message": "m", '
+        '"severity": "error"}], "checked": 1, "warnings": [], "mode": "enforce", '
+        '"unit": "commit", "command": "gitmem check"}',
+        '{"problems": [], "checked": true, "warnings": [], "mode": "enforce", "unit": "commit", '
+        '"command": "gitmem check"}',
+    ],
+)
+def test_what_is_not_a_whole_json_report_reads_as_none(text: str) -> None:
+    """A report with a field missing or of the wrong kind (an older gitmem's, a crash's
+    partial output) is no report: the GitHub check then says it could not run."""
+    assert report_from_json(text) is None
