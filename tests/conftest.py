@@ -292,15 +292,19 @@ def killed_at_fault(repo: Path, point: str, *args: str) -> None:
     assert done.returncode == -9, (point, done.stdout, done.stderr)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A non-bare repository on branch main with one commit holding a README."""
-    path = tmp_path / "work"
-    git(tmp_path, "init", "-q", "-b", "main", str(path))
+def new_repo(path: Path) -> Path:
+    """A non-bare repository at path on branch main with one commit holding a README."""
+    git(path.parent, "init", "-q", "-b", "main", str(path))
     (path / "README.md").write_text("# project\n")
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A non-bare repository on branch main with one commit holding a README (new_repo)."""
+    return new_repo(tmp_path / "work")
 
 
 @pytest.fixture

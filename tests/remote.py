@@ -13,7 +13,7 @@ from clirunner import ok, run, write
 from gitmem.hooks import installer
 from gitmem.model.entry import parse
 
-from conftest import git
+from conftest import git, new_repo
 from entries import text
 
 
@@ -42,11 +42,7 @@ def connected_template(root: Path) -> Path:
     with the hook) as `connect` connects them: made once and copied by `connected_copy`, since
     the push that connects them runs the server's hook, the slowest part of a push test's
     set-up."""
-    work = root / "work"
-    git(root, "init", "-q", "-b", "main", str(work))
-    (work / "README.md").write_text("# project\n")
-    git(work, "add", "README.md")
-    git(work, "commit", "-q", "-m", "initial")
+    work = new_repo(root / "work")
     ok(run(work, "init"))
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "gitmem init")

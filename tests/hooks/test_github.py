@@ -29,6 +29,7 @@ import yaml
 from clirunner import run
 from fakegh import FIELDS, FakeGh
 from fakegithub import FakeGitHub, serve
+from remote import connected_copy
 from secret_samples import github_token
 from wheels import toy_wheel
 
@@ -39,7 +40,7 @@ from gitmem.lifecycle import propose as proposing
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git
+from conftest import git, isolated, new_repo
 from entries import text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -570,14 +571,19 @@ def clone(server: Path, where: Path) -> Path:
     return where
 
 
-@pytest.fixture
-def memory(repo: Path) -> Path:
+def shop(repo: Path) -> Path:
+    """repo with gitmem set up for the project "shop", committed."""
     result = run(repo, "init")
     assert result.exit_code == 0, result.output
     (repo / ".gitmem.toml").write_text('[memory]\nproject = "shop"\n')
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "gitmem init")
     return repo
+
+
+@pytest.fixture
+def memory(repo: Path) -> Path:
+    return shop(repo)
 
 
 def bare(tmp_path: Path, *, hooks: bool) -> Path:
@@ -613,12 +619,22 @@ def api() -> Iterator[FakeGitHub]:
         yield fake
 
 
+@pytest.fixture(scope="module")
+def admission_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The memory and its server of `admission`, made once per module and copied for each test
+    (connecting them runs the server's hook), under the isolation every test runs in."""
+    root = tmp_path_factory.mktemp("admission")
+    with isolated(tmp_path_factory.mktemp("admission-env")):
+        connect(shop(new_repo(root / "work")), bare(root, hooks=True))
+    return root
+
+
 @pytest.fixture
-def admission(memory: Path, tmp_path: Path) -> tuple[Path, Path, FakeGh]:
-    """A server with gitmem's pre-receive hook, a developer's clone, and the fake gh."""
-    server = bare(tmp_path, hooks=True)
-    connect(memory, server)
-    return memory, server, FakeGh(tmp_path / "fake-bin")
+def admission(admission_template: Path, tmp_path: Path) -> tuple[Path, Path, FakeGh]:
+    """A server with gitmem's pre-receive hook (tmp_path/server.git), a developer's clone of
+    the memory (tmp_path/work) with main pushed, and the fake gh."""
+    work, server = connected_copy(admission_template, tmp_path)
+    return work, server, FakeGh(tmp_path / "fake-bin")
 
 
 def runner_env(runner: Runner, api: FakeGitHub, event_name: str, event: dict[str, Any]) -> None:
