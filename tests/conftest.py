@@ -71,14 +71,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def isolation(base: Path) -> dict[str, str]:
     """The variables every test runs with, made under base: an unwritable HOME (below a
-    regular file), blank git config, a fixed author, a temporary folder of its own, and the
-    gitmem beside this interpreter first on PATH, so hooks and subprocesses find it."""
+    regular file), blank git config, a fixed author, a temporary folder of its own, a git
+    template without sample hooks, and the gitmem beside this interpreter first on PATH, so
+    hooks and subprocesses find it."""
     blocker = base / "not-a-dir"
     blocker.write_text("HOME lives below a file: nothing can be written there\n")
     config = base / "config"
     config.mkdir()
     temporary = base / "tmp"
     temporary.mkdir()
+    # git's own template wrote fifteen files (sample hooks, a description) into every
+    # repository the suite made, and nothing reads them: empty hooks and info folders stay
+    template = base / "git-template"
+    (template / "hooks").mkdir(parents=True)
+    (template / "info").mkdir()
     return {
         "HOME": str(blocker / "home"),
         "TMPDIR": str(temporary),
@@ -90,6 +96,7 @@ def isolation(base: Path) -> dict[str, str]:
         "GIT_COMMITTER_NAME": AUTHOR[0],
         "GIT_COMMITTER_EMAIL": AUTHOR[1],
         "GIT_TERMINAL_PROMPT": "0",
+        "GIT_TEMPLATE_DIR": str(template),
         "EDITOR": "false",
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
     }
