@@ -52,11 +52,13 @@ def connected_template(root: Path) -> Path:
 
 def connected_copy(template: Path, base: Path) -> tuple[Path, Path]:
     """A copy of a `connected_template` in base (base/work and base/server.git, where the
-    `repo` and `server` fixtures make theirs), the copy's origin moved to the copied server."""
+    `repo` and `server` fixtures make theirs), the copy's origin moved to the copied server
+    (and FETCH_HEAD, which names the template's, dropped: the next fetch writes it)."""
     work, server = base / "work", base / "server.git"
     shutil.copytree(template / "work", work, symlinks=True)
     shutil.copytree(template / "server.git", server, symlinks=True)
     git(work, "remote", "set-url", "origin", str(server))
+    (work / ".git" / "FETCH_HEAD").unlink(missing_ok=True)
     return work, server
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from remote import connected_copy, connected_template, make_server
+from remote import admitted, connected_copy, connected_template, make_server
 
 from conftest import isolated
 
@@ -29,11 +29,28 @@ def clone(connected: Path, tmp_path: Path) -> Path:
     return connected_copy(connected, tmp_path)[0]
 
 
+@pytest.fixture(scope="session")
+def connected_admitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The pair `admitted_clone` copies, and the id of the entry admitted in it."""
+    with isolated(tmp_path_factory.mktemp("admitted-env")):
+        root = connected_template(tmp_path_factory.mktemp("admitted"))
+        return root, admitted(root / "work")
+
+
+@pytest.fixture
+def admitted_clone(connected_admitted: tuple[Path, str], tmp_path: Path) -> tuple[Path, str]:
+    """The `clone` with one method entry proposed, admitted and pushed (remote.admitted, the
+    start of many attacks), and the entry's id."""
+    root, entry_id = connected_admitted
+    return connected_copy(root, tmp_path)[0], entry_id
+
+
 @pytest.fixture
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     """A bare remote with the server hook: the clone's origin when the test has a clone, else
     an empty one."""
-    if "clone" in request.fixturenames:
-        request.getfixturevalue("clone")
-        return tmp_path / "server.git"
+    for clone in ("clone", "admitted_clone"):
+        if clone in request.fixturenames:
+            request.getfixturevalue(clone)
+            return tmp_path / "server.git"
     return make_server(tmp_path)

@@ -53,8 +53,10 @@ def check_range(repo: Path, spec: str) -> subprocess.CompletedProcess[str]:
 # --------------------------------------------------------------- 1. merges with odd parents
 
 
-def test_a_merge_with_an_old_second_parent_cannot_delete_an_entry(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_a_merge_with_an_old_second_parent_cannot_delete_an_entry(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     git(clone, "rm", "-q", entry_path(entry_id))
     index(clone)
     git(clone, "add", "-A")
@@ -73,12 +75,12 @@ def test_a_merge_with_an_old_second_parent_cannot_shrink_refused_md(clone: Path)
 
 @pytest.mark.parametrize("readmit", [False, True], ids=["deletes", "re-admits"])
 def test_a_merge_of_an_older_main_commit_with_the_tip_is_a_rewrite(
-    clone: Path, readmit: bool
+    admitted_clone: tuple[Path, str], readmit: bool
 ) -> None:
     """First parent an older main commit, second parent main's tip: git takes the push as a
     fast-forward (the old tip is an ancestor), but main's first-parent chain no longer holds
     it, so the update is judged by its net change as a force push is."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     tip = git(clone, "rev-parse", "HEAD").strip()
     git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
     if readmit:
@@ -114,8 +116,10 @@ def test_a_forged_entry_carried_on_another_ref_and_merged_into_main(
     rejected(push(clone, "main"), "HISTORY-ADMIT")
 
 
-def test_an_edit_of_an_admitted_entry_carried_on_a_branch_and_merged(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_an_edit_of_an_admitted_entry_carried_on_a_branch_and_merged(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     git(clone, "checkout", "-q", "-b", "feature")
     path = clone / entry_path(entry_id)
     path.write_text(path.read_text().replace("Do Keep", "Never keep"))
@@ -184,8 +188,10 @@ def test_a_token_in_a_commit_message_of_the_memory_flow(clone: Path) -> None:
     assert "message" in stderr and TOKEN not in stderr
 
 
-def test_index_md_must_match_in_every_commit_not_only_at_the_tip(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_index_md_must_match_in_every_commit_not_only_at_the_tip(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     index_md = clone / ".gitmem/INDEX.md"
     good = index_md.read_text()
     index_md.write_text(good.replace(entry_id, "local-method-20261129-something-else"))
@@ -276,8 +282,10 @@ def test_a_server_without_a_policy_refuses_every_push(clone: Path, server: Path)
 # --------------------------------------------------------------------------- 5. force pushes
 
 
-def test_a_force_push_cannot_replace_admitted_text_under_the_same_id(clone: Path) -> None:
-    entry_id = admitted(clone, "Keep the memory reviewed")
+def test_a_force_push_cannot_replace_admitted_text_under_the_same_id(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
     again = propose(clone, "Keep the memory reviewed", "--context", "Other text.")
     assert again == entry_id  # the same id, free again on this rewritten main
@@ -297,10 +305,12 @@ def test_a_force_push_that_keeps_every_admitted_entry_is_accepted(clone: Path) -
     accepted(push(clone, "+main"))
 
 
-def test_a_rewrite_cannot_pass_a_readmission_off_as_an_amendment(clone: Path) -> None:
+def test_a_rewrite_cannot_pass_a_readmission_off_as_an_amendment(
+    admitted_clone: tuple[Path, str],
+) -> None:
     """A force push re-admits an id with other text, the admitted file carrying `amended`
     as if a reviewed amendment had followed: a new admission carries no such field."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     git(clone, "reset", "-q", "--hard", "HEAD~1")
     branch = f"gitmem/{entry_id}"
     candidate = parse(text(id=entry_id, type="method", title="Keep the memory reviewed"))
@@ -678,9 +688,9 @@ def in_place_by_hand(
 
 
 def test_an_amendment_admitted_by_gitmem_lands_and_one_made_by_hand_must_match_it(
-    clone: Path,
+    admitted_clone: tuple[Path, str],
 ) -> None:
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
     base = git(clone, "rev-parse", "HEAD").strip()
     # by hand: the reviewed title, plus a field the candidate never had
@@ -755,7 +765,7 @@ def successor_by_hand(repo: Path, successor: str, old_id: str) -> str:
 
 @pytest.mark.parametrize("updated", [False, True], ids=["as-drafted", "main-merged-in"])
 def test_a_successor_drafted_before_an_amendment_cannot_put_it_out_of_use(
-    clone: Path, updated: bool
+    admitted_clone: tuple[Path, str], updated: bool
 ) -> None:
     """A successor started from an entry (`propose --edit`), then an amendment of the entry
     admitted: the successor's admit merge, made by hand as gitmem admit would make it (gitmem
@@ -764,7 +774,7 @@ def test_a_successor_drafted_before_an_amendment_cannot_put_it_out_of_use(
     staleness). It is refused now: its branch holds another text of the entry than main did,
     or, when main was merged into the branch since (a forge's "update branch"), its
     drafted_from names another. Proposed again from the entry as it is, it lands."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     base = git(clone, "rev-parse", "HEAD").strip()
     successor = curation_candidate(clone, "--edit", entry_id, "--title", "Review all memory")
     fix = curation_candidate(clone, "--amend", entry_id, "--content", "Corrected.")
@@ -789,10 +799,12 @@ def test_a_successor_drafted_before_an_amendment_cannot_put_it_out_of_use(
     accepted(push(clone, "main"))  # the judge is not "no"
 
 
-def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(clone: Path) -> None:
+def test_a_rewrite_cannot_take_back_an_amendment_by_amending_twice(
+    admitted_clone: tuple[Path, str],
+) -> None:
     """A force push whose net change keeps more amendments than main had, but not main's
     own: `amended` only grows, its old dates kept."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     base = git(clone, "rev-parse", "HEAD").strip()
     first = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
     in_place_by_hand(
@@ -855,8 +867,10 @@ def test_commits_of_the_old_chain_are_not_judged_again_by_a_newer_policy(
     accepted(push(clone, "+main", env={"GITMEM_PUSHER": "alice"}))
 
 
-def test_an_edit_of_an_entry_outside_an_amend_merge_is_refused(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_an_edit_of_an_entry_outside_an_amend_merge_is_refused(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     path = clone / entry_path(entry_id)
     entry = parse(path.read_text())
     path.write_text(
@@ -882,8 +896,10 @@ def test_an_amend_merge_cannot_change_another_entry_than_its_candidate_names(
     assert f"does not change entries/<type>/{first}.md" in stderr
 
 
-def test_an_amend_merge_cannot_change_the_entrys_identity_or_admission(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_an_amend_merge_cannot_change_the_entrys_identity_or_admission(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Review the memory")
     in_place_by_hand(
         clone, candidate_id, "amend", entry_id, title="Review the memory",
@@ -892,8 +908,10 @@ def test_an_amend_merge_cannot_change_the_entrys_identity_or_admission(clone: Pa
     rejected(push(clone, "main"), "HISTORY-AMEND")
 
 
-def test_a_retire_merge_sets_only_the_retirement(clone: Path, server: Path) -> None:
-    entry_id = admitted(clone)
+def test_a_retire_merge_sets_only_the_retirement(
+    admitted_clone: tuple[Path, str], server: Path
+) -> None:
+    clone, entry_id = admitted_clone
     candidate_id = curation_candidate(clone, "--retire", entry_id, "--reason", "a test write")
     base = git(clone, "rev-parse", "HEAD").strip()
     end = {"status": "retired", "retired": "2026-12-01", "retired_reason": "a test write"}
@@ -913,8 +931,10 @@ def test_a_retire_merge_sets_only_the_retirement(clone: Path, server: Path) -> N
     assert "status: retired" in git(server, "show", f"main:{entry_path(entry_id)}")
 
 
-def test_who_may_retire_is_the_servers_policy(clone: Path, server: Path) -> None:
-    entry_id = admitted(clone)
+def test_who_may_retire_is_the_servers_policy(
+    admitted_clone: tuple[Path, str], server: Path
+) -> None:
+    clone, entry_id = admitted_clone
     candidate_id = curation_candidate(clone, "--retire", entry_id, "--reason", "duplicate")
     in_place_by_hand(
         clone, candidate_id, "retire", entry_id, status="retired", retired="2026-12-01",
@@ -944,8 +964,10 @@ def test_an_amendment_or_a_retirement_is_held_to_the_pusher_like_an_admission(
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
 
 
-def test_a_force_push_cannot_take_back_a_retirement_or_an_amendment(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_a_force_push_cannot_take_back_a_retirement_or_an_amendment(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     ok(run(clone, "admit", curation_candidate(clone, "--amend", entry_id, "--title", "Reviewed")))
     accepted(push(clone, "main"))
     amended_tip = git(clone, "rev-parse", "HEAD").strip()
@@ -966,11 +988,11 @@ def test_a_force_push_cannot_take_back_a_retirement_or_an_amendment(clone: Path)
     "change", [("--amend", "--title", "Reviewed"), ("--retire", "--reason", "old")]
 )
 def test_a_rewrite_whose_net_change_amends_or_retires_an_entry_lands(
-    clone: Path, change: tuple[str, str, str]
+    admitted_clone: tuple[Path, str], change: tuple[str, str, str]
 ) -> None:
     """A force push over a code commit that amends or retires an entry moves it forward:
     the net change is judged by what it does to the entry, and this is allowed."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     write(clone, "notes.txt", "x\n")
     commit_all(clone, "code")
     accepted(push(clone, "main"))
@@ -980,10 +1002,12 @@ def test_a_rewrite_whose_net_change_amends_or_retires_an_entry_lands(
     accepted(push(clone, "+main"))
 
 
-def test_a_rewrite_cannot_take_back_a_retirement_by_amending_instead(clone: Path) -> None:
+def test_a_rewrite_cannot_take_back_a_retirement_by_amending_instead(
+    admitted_clone: tuple[Path, str],
+) -> None:
     """Each commit of the new chain is a valid amendment, but its net change brings a
     retired entry back: an end is never taken back."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     base = git(clone, "rev-parse", "HEAD").strip()
     ok(run(clone, "admit", curation_candidate(clone, "--retire", entry_id, "--reason", "old")))
     accepted(push(clone, "main"))
@@ -994,11 +1018,11 @@ def test_a_rewrite_cannot_take_back_a_retirement_by_amending_instead(clone: Path
 
 
 def test_a_rewrite_cannot_admit_an_id_again_by_another_admitter_and_amend_it(
-    clone: Path,
+    admitted_clone: tuple[Path, str],
 ) -> None:
     """The same text admitted again by someone else, then amended: the amendment does not
     hide that the admission (an immutable field) changed."""
-    entry_id = admitted(clone, "Keep the memory reviewed")
+    clone, entry_id = admitted_clone
     git(clone, "reset", "-q", "--hard", "HEAD~1")  # before the admission
     assert propose(clone, "Keep the memory reviewed") == entry_id
     ok(run(clone, "admit", entry_id, "--by", "human:bob"))
@@ -1008,10 +1032,12 @@ def test_a_rewrite_cannot_admit_an_id_again_by_another_admitter_and_amend_it(
     assert f"{entry_path(entry_id)}: HISTORY-EDIT a rewrite of history" in stderr, stderr
 
 
-def test_an_amendment_citing_a_file_its_merge_lacks_is_refused(clone: Path) -> None:
+def test_an_amendment_citing_a_file_its_merge_lacks_is_refused(
+    admitted_clone: tuple[Path, str],
+) -> None:
     """The files an amendment cites exist in the merge that makes it, as an admission's do:
     the file put back by a later commit of the same push does not make the merge valid."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     write(clone, "src/cited.py", "x = 1\n")
     commit_all(clone, "code")
     accepted(push(clone, "main"))
@@ -1074,8 +1100,10 @@ def test_an_amend_merge_that_also_edits_another_admitted_entry_is_refused(clone:
     assert "brings memory in through a parent other than its first" not in stderr, stderr
 
 
-def test_an_amend_merge_whose_entry_does_not_parse_is_named(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_an_amend_merge_whose_entry_does_not_parse_is_named(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     candidate_id = curation_candidate(clone, "--amend", entry_id, "--title", "Reviewed")
     git(clone, "merge", "-q", "--no-ff", "--no-commit", f"gitmem/{candidate_id}")
     git(clone, "rm", "-q", "-f", f".gitmem/candidates/{candidate_id}.md")

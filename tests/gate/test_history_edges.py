@@ -907,8 +907,10 @@ def test_an_admitter_who_wrote_the_candidates_commit_may_not_allow_its_finding(
 
 
 @e2e
-def test_an_amend_merge_of_a_branch_that_holds_no_amend_candidate_is_named(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_an_amend_merge_of_a_branch_that_holds_no_amend_candidate_is_named(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     git(clone, "checkout", "-q", "-b", "side")
     write(clone, "notes.txt", "no candidate here\n")
     commit_all(clone, "code")
@@ -1153,10 +1155,12 @@ def test_an_admit_merge_that_leaves_index_md_behind_is_named(clone: Path) -> Non
 
 
 @e2e
-def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(clone: Path) -> None:
+def test_an_amendment_of_the_text_alone_leaves_index_md_as_it_was(
+    admitted_clone: tuple[Path, str],
+) -> None:
     """INDEX.md lists an entry's status and title: an amendment of its content keeps INDEX.md
     byte for byte, and the merge that leaves it untouched is proven all the same."""
-    entry_id = admitted(clone)
+    clone, entry_id = admitted_clone
     before = (clone / ".gitmem/INDEX.md").read_bytes()
     amend = ["propose", "--amend", entry_id, "--content", "Review every entry twice."]
     candidate_id = proposed(ok(run(clone, *amend)).output)
@@ -1241,8 +1245,10 @@ def test_refused_md_changed_beside_another_memory_file_is_named_as_such(clone: P
 
 
 @e2e
-def test_an_id_admitted_under_one_type_is_not_admitted_again_under_another(clone: Path) -> None:
-    entry_id = admitted(clone)
+def test_an_id_admitted_under_one_type_is_not_admitted_again_under_another(
+    admitted_clone: tuple[Path, str],
+) -> None:
+    clone, entry_id = admitted_clone
     candidate = text(id=entry_id, type="decision", title="Keep the memory reviewed, again")
     candidate_by_hand(clone, "again", entry_id, candidate)
     admit_by_hand(clone, "again", entry_id)
