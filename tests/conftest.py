@@ -38,27 +38,28 @@ settings.load_profile(
 
 
 #: The test files that take longest, slowest first, in seconds of one worker's time (`pytest
-#: --durations=0` over the whole suite, setup, call and teardown summed by file). They are handed
-#: out first; the rest follow in the order pytest collects them. By default pytest-xdist hands out
-#: the files with the most tests first, which left the few-but-slow ones (the demo, a killed
-#: update's every write) for the end, one worker running them while the other idled.
+#: --durations=0` over the whole suite, setup, call and teardown summed by file; measured at
+#: commit 2052701). They are handed out first; the rest follow in the order pytest collects
+#: them. By default pytest-xdist hands out the files with the most tests first, which left the
+#: few-but-slow ones (the demo, a killed update's every write) for the end, one worker running
+#: them while the other idled.
 HEAVIEST_FIRST = (
-    "tests/hooks/test_github.py",  # 288
-    "tests/gate/test_attacks.py",  # 200
-    "tests/gate/test_history_edges.py",  # 90
-    "tests/agents/test_agent_hook.py",  # 75
-    "tests/gate/test_secrets.py",  # 65
-    "tests/recall/test_killed_update.py",  # 60
-    "tests/recall/test_semantic.py",  # 57
-    "tests/agents/test_memory.py",  # 48
-    "tests/gate/test_history.py",  # 45
+    "tests/gate/test_attacks.py",  # 194
+    "tests/hooks/test_github.py",  # 193
+    "tests/gate/test_history_edges.py",  # 77
+    "tests/agents/test_agent_hook.py",  # 73
+    "tests/recall/test_killed_update.py",  # 64
+    "tests/gate/test_secrets.py",  # 61
+    "tests/recall/test_semantic.py",  # 59
+    "tests/agents/test_memory.py",  # 50
+    "tests/gate/test_history.py",  # 40
     "tests/recall/test_service.py",  # 32
-    "tests/agents/test_mcp_server.py",  # 31
-    "tests/hooks/test_precommit_framework.py",  # 28
-    "tests/gate/test_history_model.py",  # 27
-    "tests/test_demo.py",  # 23
-    "tests/site/test_build.py",  # 23
-    "tests/lifecycle/test_recovery.py",  # 23
+    "tests/agents/test_mcp_server.py",  # 32
+    "tests/hooks/test_precommit_framework.py",  # 27
+    "tests/gate/test_history_model.py",  # 25
+    "tests/lifecycle/test_recovery.py",  # 22
+    "tests/test_demo.py",  # 22
+    "tests/site/test_build.py",  # 21
 )
 
 
