@@ -49,18 +49,23 @@ def unreadable_entry(
     store: Store, memory_tree: str | None, entry_id: str
 ) -> tuple[str, EntryError] | None:
     """The file entries/<type>/<id>.md that is there but is no readable entry (it does not
-    parse, it is too large: read_entry), and why: what `show` names instead of saying the id
-    is unknown (find_entry passes such a file by)."""
+    parse, it is too large: read_entry; or it holds another entry, a copy whose id or type is
+    not its place's: ID-PATH), and why: what `show` names instead of saying the id is
+    unknown (find_entry passes such a file by)."""
     if memory_tree is None or not is_entry_id(entry_id):
         return None
     entries_tree = store.subtree(memory_tree, "entries")
     for folder in store.folders(entries_tree) if entries_tree is not None else ():
         item = store.item(entries_tree or "", f"{folder}/{entry_id}.md")
         if item is not None:
+            path = f"entries/{folder}/{entry_id}.md"
             try:
-                read_entry(store, item)
+                parsed = read_entry(store, item)
             except EntryError as exc:
-                return f"entries/{folder}/{entry_id}.md", exc
+                return path, exc
+            wrong = misplaced(path, "", parsed.id, parsed.type)
+            if wrong is not None:
+                return path, EntryError("ID-PATH", wrong)
     return None
 
 

@@ -338,5 +338,8 @@ def test_show_answers_for_an_id_with_the_file_recall_answers_from(memory: Path) 
     assert shown.startswith(f"# {hit['path']}\n") and "the twin" in shown, shown
     where, entry = read.show(open_workspace(memory), first_id())
     assert (where, entry.title) == (hit["path"], hit["title"])
-    refused = run(memory, "show", other)  # no entry of that id, as list has none
-    assert refused.exit_code == 2 and f"no entry {other!r}" in refused.stderr, refused.output
+    # no entry of that id, as list has none; but not "no entry" either, which sent the user
+    # looking for a file that is there: the file and what `gitmem check` says of it (exit 1)
+    refused = run(memory, "show", other)
+    assert refused.exit_code == 1, refused.output
+    assert f"gitmem: {copy}: ID-PATH id {first_id()!r} disagrees" in refused.stderr, refused.stderr
