@@ -315,10 +315,15 @@ def repo(tmp_path: Path) -> Path:
     return new_repo(tmp_path / "work")
 
 
-@pytest.fixture
-def memory(repo: Path) -> Path:
+def set_up_memory(repo: Path) -> Path:
+    """repo with `gitmem init` run and committed: the `memory` fixture's repository."""
     result = run(repo, "init")
     assert result.exit_code == 0, result.output
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "gitmem init")
     return repo
+
+
+@pytest.fixture
+def memory(repo: Path) -> Path:
+    return set_up_memory(repo)

@@ -13,7 +13,7 @@ from clirunner import ok, run, write
 from gitmem.hooks import installer
 from gitmem.model.entry import parse
 
-from conftest import git, new_repo
+from conftest import git, new_repo, set_up_memory
 from entries import text
 
 
@@ -42,11 +42,7 @@ def connected_template(root: Path) -> Path:
     with the hook) as `connect` connects them: made once and copied by `connected_copy`, since
     the push that connects them runs the server's hook, the slowest part of a push test's
     set-up."""
-    work = new_repo(root / "work")
-    ok(run(work, "init"))
-    git(work, "add", "-A")
-    git(work, "commit", "-q", "-m", "gitmem init")
-    connect(work, make_server(root))
+    connect(set_up_memory(new_repo(root / "work")), make_server(root))
     return root
 
 

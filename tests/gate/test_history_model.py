@@ -31,7 +31,7 @@ import pytest
 from clirunner import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from remote import connected_copy, connected_template, forged
+from remote import connected_copy, forged
 from secret_samples import github_token
 
 from gitmem.gate import history
@@ -357,15 +357,9 @@ def model_accepts(repo: Path, ref: str, old: str | None, new: str, server_refs: 
 # the histories
 
 
-@pytest.fixture(scope="module")
-def model_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A clone and its server with the hook, made once per module under pytest's own temporary
-    folder (so a run leaves nothing behind) and copied for every example (`template`)."""
-    return connected_template(tmp_path_factory.mktemp("gitmem-model"))
-
-
 def template(made: Path, base: Path) -> Path:
-    """A copy of the module's clone and server (`model_template`) in base/copy."""
+    """A copy of the gate's connected clone and server (tests/gate/conftest.py: `connected`,
+    made once per worker) in base/copy."""
     connected_copy(made, base / "copy")
     return base / "copy"
 
@@ -788,11 +782,11 @@ STEP = st.one_of(
 )
 @given(steps=st.lists(STEP, min_size=2, max_size=STEPS))
 def test_every_gate_agrees_with_the_model_of_the_invariant(
-    tmp_path_factory: pytest.TempPathFactory, model_template: Path, steps: list[tuple[object, ...]]
+    tmp_path_factory: pytest.TempPathFactory, connected: Path, steps: list[tuple[object, ...]]
 ) -> None:
     base = tmp_path_factory.mktemp("model")
     try:
-        made = History(template(model_template, base))
+        made = History(template(connected, base))
         for name, *args in steps:
             getattr(made, str(name))(*args)
     finally:
@@ -800,11 +794,11 @@ def test_every_gate_agrees_with_the_model_of_the_invariant(
 
 
 def test_the_model_refuses_what_it_must_and_accepts_the_flow(
-    tmp_path_factory: pytest.TempPathFactory, model_template: Path
+    tmp_path_factory: pytest.TempPathFactory, connected: Path
 ) -> None:
     """A fixed history through every step, so each is exercised on every run: the model and
     the gates agree on each push, and both verdicts occur."""
-    made = History(template(model_template, tmp_path_factory.mktemp("fixed")))
+    made = History(template(connected, tmp_path_factory.mktemp("fixed")))
     made.admit()
     made.admit()
     made.supersede(0)
