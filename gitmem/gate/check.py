@@ -322,9 +322,8 @@ def report_from_json(text: str) -> Report | None:
         and isinstance(command, str)
     ):
         return None
-    read = [_problem_from_json(p) for p in problems]
-    found = [p for p in read if p is not None]
-    if len(found) != len(read):
+    found = [p for p in map(_problem_from_json, problems) if p is not None]
+    if len(found) != len(problems):  # one that is no problem: no report
         return None
     return Report(found, checked, warnings, unit, command, mode)
 

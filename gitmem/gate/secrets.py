@@ -696,15 +696,14 @@ _CASED_MARKERS = tuple(
 )
 
 
-def _any_of(words: Iterable[bytes]) -> re.Pattern[bytes]:
-    """One pattern that finds any of words in a text: a scan for a token that may be made up
-    runs for every match of every rule, and one search of an alternation costs a fraction of
-    a substring test per word."""
+@functools.cache
+def _any_of(words: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    """One pattern that finds any of words in a text: whether a token is made up is asked of
+    every match of every rule, and one search of an alternation costs a fraction of a
+    substring test per word. Compiled on first use: most texts a hook scans hold no token to
+    ask about, and the hook should not pay for the patterns as it imports the scanner."""
     return re.compile(b"|".join(re.escape(word) for word in words))
 
-
-_PLACEHOLDER_MARKER = _any_of(_PLACEHOLDER_MARKERS)
-_CASED_MARKER = _any_of(_CASED_MARKERS)
 
 _PLACEHOLDER_VALUES = frozenset(
     b"""password passwd pass pwd secret secrets token key apikey api_key changeme changeit
@@ -734,9 +733,9 @@ def _fake(secret: bytes, *, max_period: int = 16) -> bool:
     """A placeholder, a documented example, or a filler (see `_filler`; a password may repeat
     a word, so for one only chunks of up to `max_period=4` characters count)."""
     low = secret.lower()
-    if _PLACEHOLDER_MARKER.search(low):
+    if _any_of(_PLACEHOLDER_MARKERS).search(low):
         return True
-    if _CASED_MARKER.search(secret):  # `XxxX` or `fAkE` turns up in random text
+    if _any_of(_CASED_MARKERS).search(secret):  # `XxxX` or `fAkE` turns up in random text
         return True
     if secret[:1] in (b"$", b"%") or low in _PLACEHOLDER_VALUES:
         return True
@@ -769,7 +768,7 @@ def _filler(value: bytes, *, max_period: int = 16) -> bool:
     if n < 8:
         return False
     low = v.lower()
-    if _COUNTING_RUN.search(low):
+    if _any_of(_COUNTING_RUNS).search(low):
         return True
     if max(Counter(v).values()) * 10 >= n * (4 if n >= 16 else 6):
         return True
@@ -792,7 +791,7 @@ def _counting_runs() -> tuple[bytes, ...]:
     return tuple(runs)
 
 
-_COUNTING_RUN = _any_of(_counting_runs())
+_COUNTING_RUNS = _counting_runs()
 
 
 def _entropy(value: bytes) -> float:
@@ -1785,7 +1784,7 @@ def _placeholder_word(line: bytes, start: int, end: int) -> bool:
         end += 1
     word = line[start:end]
     low = word.lower()
-    return bool(_PLACEHOLDER_MARKER.search(low) or _CASED_MARKER.search(word))
+    return bool(_any_of(_PLACEHOLDER_MARKERS).search(low) or _any_of(_CASED_MARKERS).search(word))
 
 
 def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:

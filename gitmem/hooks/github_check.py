@@ -187,15 +187,14 @@ def _check_table(report: Report | None) -> str:
     if report.problems:
         out += ["", "| file | line | rule | message |", "| --- | --- | --- | --- |"]
         used = 0
-        problems = report.problems
-        for listed, p in enumerate(problems):
+        for listed, p in enumerate(report.problems):
             shown = str(p.line) if p.line is not None else ""
             row = f"| {cell(p.path)} | {shown} | {cell(p.rule)} | {cell(p.message)} |"
             used += len(row) + 1
             if used > TABLE_MAX:
                 out += [
                     "",
-                    f"… and {len(problems) - listed} more finding(s), left out to keep this "
+                    f"… and {len(report.problems) - listed} more finding(s), left out to keep this "
                     "summary within what GitHub keeps: the step's log lists every one.",
                 ]
                 break
