@@ -12,9 +12,10 @@ import click
 
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
-from gitmem.cli.options import command_workspace, visible
+from gitmem.cli.options import command_workspace
 from gitmem.errors import UsageError
 from gitmem.model.problem import LEFT_OUT
+from gitmem.model.terminal import visible
 from gitmem.repo.atomic import atomic_write, refuse_links, remove_temporaries_of
 
 #: A temporary file of the exported file this many seconds old belongs to no live export (no

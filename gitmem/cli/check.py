@@ -8,9 +8,10 @@ from collections.abc import Mapping
 
 import click
 
-from gitmem.cli.options import REPORT_FORMAT, command_workspace, emit_warnings, visible
+from gitmem.cli.options import REPORT_FORMAT, command_workspace, emit_warnings
 from gitmem.errors import UsageError
 from gitmem.model.names import HOOK_NAMES
+from gitmem.model.terminal import visible
 
 
 @click.command()

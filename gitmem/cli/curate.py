@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import REPORT_FORMAT, command_workspace, emit_warnings, visible
+from gitmem.cli.options import REPORT_FORMAT, command_workspace, emit_warnings
 from gitmem.cli.options import TEXT_OR_JSON as FORMAT
+from gitmem.model.terminal import visible
 
 
 def _echo(text: str = "", *, err: bool = False) -> None:

@@ -28,8 +28,8 @@ import click
 
 from gitmem import DISTRIBUTION
 from gitmem.cli.errorlog import write_error_log
-from gitmem.cli.options import visible
 from gitmem.errors import INTERRUPTED, UNEXPECTED, USAGE, GitmemError
+from gitmem.model.terminal import visible
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
 COMMANDS: dict[str, str] = {

@@ -7,8 +7,9 @@ from dataclasses import asdict
 
 import click
 
-from gitmem.cli.options import TEXT_OR_JSON, command_workspace, emit_warnings, visible
+from gitmem.cli.options import TEXT_OR_JSON, command_workspace, emit_warnings
 from gitmem.model.problem import LEFT_OUT
+from gitmem.model.terminal import visible
 
 
 @click.command("list")

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gitmem.cli.options import command_workspace, emit_warnings, format_option, visible
+from gitmem.cli.options import command_workspace, emit_warnings, format_option
 from gitmem.errors import GitmemError
+from gitmem.model.terminal import visible
 from gitmem.recall.engine import STEP_TYPES, Why
 
 if TYPE_CHECKING:

@@ -14,11 +14,11 @@ from gitmem.cli.options import (
     emit_warnings,
     interactive,
     utf8_text,
-    visible,
 )
 from gitmem.errors import USAGE
 from gitmem.lifecycle.admit import Admission
 from gitmem.model.names import quoted_id
+from gitmem.model.terminal import visible
 from gitmem.repo.workspace import Workspace
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from gitmem.cli.options import command_workspace, emit_warnings, format_option, visible
+from gitmem.cli.options import command_workspace, emit_warnings, format_option
+from gitmem.model.terminal import visible
 
 
 @click.command()

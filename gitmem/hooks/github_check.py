@@ -27,7 +27,6 @@ at all (the pull request cannot be fetched or merged).
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from gitmem.hooks.github_api import GIT_AUTH
 from gitmem.model.entry import EntryError, parse
 from gitmem.model.markdown import block, cell, code
 from gitmem.model.names import BRANCH_PREFIX
+from gitmem.model.terminal import visible
 from gitmem.repo.store import ZERO
 from gitmem.repo.workspace import Workspace
 from gitmem.settings.policy import WARN
@@ -166,14 +166,6 @@ def _judge(
     return Verdict(judged.returncode, text, "\n\n".join(lines) + "\n", span, notes, sarif)
 
 
-def _report(done: subprocess.CompletedProcess[str]) -> dict[str, Any] | None:
-    try:
-        report = json.loads(done.stdout)
-    except ValueError:
-        return None
-    return report if isinstance(report, dict) else None
-
-
 def _check_table(report: Report | None) -> str:
     if report is None:
         return "### gitmem check: could not run"
@@ -292,22 +284,23 @@ def check_push(
 
 def _protect(ws: Workspace, branch: str, what: tuple[str, ...], warn: bool, span: str) -> Verdict:
     """gitmem check over what (a range, or () for the files) with annotations, and the
-    summary that says what to revert when it found a problem, in either mode."""
+    summary that says what to revert when it found a problem, in either mode: judged once,
+    in a process of the installed gitmem, and rendered as annotations and as check's text
+    from that one report (each had judged the push again)."""
     mode = ("--warn",) if warn else ()
-    annotated = installed_gitmem(ws, "check", *what, "--format", "github", *mode)
-    found = annotated.returncode != 0
-    if warn and not found:
-        report = _report(installed_gitmem(ws, "check", *what, "--format", "json", *mode))
-        found = report is None or any(
-            isinstance(p, dict) and p.get("severity") == "error"
-            for p in report.get("problems") or []
+    judged = installed_gitmem(ws, "check", *what, "--format", "json", *mode)
+    report = report_from_json(judged.stdout) if judged.returncode in (0, 1) else None
+    if report is None:
+        error = judged.stderr.strip()[:2000] or f"gitmem check exited {judged.returncode}"
+        return Verdict(
+            1, f"::error title=gitmem protect::{_data(error)}", _explain(branch, error), span
         )
-    if not found:
-        return Verdict(0, annotated.stdout.rstrip("\n"), "", span)
-    text = installed_gitmem(ws, "check", *what, *mode).stdout
-    code_ = annotated.returncode if annotated.returncode in (0, 1) else 1
-    summary = _explain(branch, text, warn=warn, failed=code_ != 0)
-    return Verdict(code_, annotated.stdout.rstrip("\n"), summary, span)
+    annotations = render(report, "github")
+    if not report.errors:  # in warn mode an error does not fail the step, but is still told
+        return Verdict(0, annotations, "", span)
+    text = visible(render(report, "text"))
+    summary = _explain(branch, text, warn=warn, failed=not report.ok)
+    return Verdict(0 if report.ok else 1, annotations, summary, span)
 
 
 def _explain(branch: str, found: str, *, warn: bool = False, failed: bool = True) -> str:

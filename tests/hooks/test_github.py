@@ -37,6 +37,7 @@ from gitmem.hooks import github, github_admit, installer
 from gitmem.hooks.github_api import Api
 from gitmem.lifecycle import admit as admitting
 from gitmem.lifecycle import propose as proposing
+from gitmem.model.markdown import block
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import open_workspace
 
@@ -1924,6 +1925,14 @@ def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     summary = runner.summary.read_text()
     assert summary.startswith("### gitmem protect: this push to `main` breaks gitmem's rules")
     assert "HISTORY-ADMIT" in summary
+    # the check ran once; its text in the summary is what `gitmem check` prints of that range
+    span = f"{before}..origin/main"
+    text = subprocess.run(
+        [sys.executable, "-m", "gitmem", "check", "--range", span],
+        cwd=runner.checkout, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert text.returncode == 1 and "HISTORY-ADMIT" in text.stdout
+    assert block(text.stdout.rstrip("\n")) in summary
 
 
 @pytest.mark.e2e
