@@ -102,6 +102,7 @@ from typing import Any, Final
 
 from gitmem.gate import secretrules
 from gitmem.gate.secretrules import KEYED, OPERATOR, RANDOM, SHAPE
+from gitmem.model.terminal import HIDDEN_CLASS
 
 MAX_SCAN_CHARS = 256 * 1024
 """Characters scanned per text; a longer text gets a ``scan-size-cap`` finding."""
@@ -2321,24 +2322,13 @@ def scan_file_names(paths: Iterable[str]) -> list[Finding]:
 
 _BIDI = frozenset([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 _ZERO_WIDTH = frozenset([0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
-# Category Cf (format) characters that render as nothing, plus every other default-ignorable
-# code point (Unicode's DerivedCoreProperties: fillers, the Khmer inherent vowels U+17B4-17B5,
-# the unassigned U+FFF0-FFF8 and U+E0080-E0FFF, which a renderer is to draw as nothing).
-# Left out on purpose: the visible prepended marks of Arabic, Syriac and Kaithi (U+0600-0605,
-# U+06DD, U+070F, U+0890-0891, U+08E2, U+110BD, U+110CD) and the emoji variation selectors
-# U+FE00-FE0F.
-_HIDDEN_CLASS = (
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
-    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\ufff9-\ufffb"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
-)
 
 
 @functools.cache
 def _hidden_re() -> Any:
     import re  # a single character class: linear by construction
 
-    return re.compile(_HIDDEN_CLASS)
+    return re.compile(HIDDEN_CLASS)
 
 
 #: the bytes of an ASCII text that need no look: printable ASCII but the backslash (a YAML

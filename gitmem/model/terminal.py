@@ -1,14 +1,28 @@
-"""Text as a terminal must show it, for every command that prints what others wrote."""
+"""Text as a terminal must show it, for every command and CI step that prints what others
+wrote, and the one list of characters that show as nothing (the gate's HIDDEN-UNICODE rule
+refuses the same ones in memory)."""
 
 from __future__ import annotations
 
 import re
+from typing import Final
 
-#: what a terminal acts on or hides rather than shows: control characters (a carriage
-#: return only when no line feed follows), bidirectional controls and zero-width characters
-_UNSEEN = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)"
+#: Characters a terminal acts on or draws as nothing: control characters, bidirectional
+#: controls, zero-width and other category Cf (format) characters, plus every other
+#: default-ignorable code point (Unicode's DerivedCoreProperties: fillers, the Khmer inherent
+#: vowels U+17B4-17B5, the unassigned U+FFF0-FFF8 and U+E0080-E0FFF, which a renderer is to draw
+#: as nothing), the tag characters that spell invisible ASCII among them. Left out on purpose:
+#: the visible prepended marks of Arabic, Syriac and Kaithi (U+0600-0605, U+06DD, U+070F,
+#: U+0890-0891, U+08E2, U+110BD, U+110CD) and the emoji variation selectors U+FE00-FE0F. One
+#: character class: linear by construction.
+HIDDEN_CLASS: Final = (
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8\ufff9-\ufffb"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
+
+#: what `visible` escapes: HIDDEN_CLASS, but a carriage return only when no line feed follows
+_UNSEEN = re.compile(f"(?!\r\n){HIDDEN_CLASS}")
 
 
 #: a byte that was not UTF-8, as Python carries it in a file name (PEP 383)
@@ -17,13 +31,25 @@ _UNDECODED = re.compile("[\udc80-\udcff]")
 
 def visible(text: str) -> str:
     """Text as a reviewer must see it on a terminal: each character that the terminal would
-    act on (an escape sequence that conceals what follows, a backspace) or not show at all is
-    written as its escape (`\\x1b`), so a hostile candidate cannot hide a sentence from the
-    person reviewing it. The gate refuses such characters (HIDDEN-UNICODE); this is for what
-    reaches a reviewer before the gate does.
+    act on (an escape sequence that conceals what follows, a backspace) or not show at all
+    (HIDDEN_CLASS: a bidirectional mark, a soft hyphen, a tag character spelling invisible
+    ASCII) is written as its escape (`\\x1b`, `\\u061c`, `\\U000e0041`), so a hostile
+    candidate cannot hide a sentence from the person reviewing it. The gate refuses such
+    characters (HIDDEN-UNICODE); this is for what reaches a reviewer before the gate does.
 
     A byte of a name that was not UTF-8 is written as that byte (`caf\\xe9.md`), as `gitmem
     check` names the file (gitmem.gate.rules.shown): left to the stream's escape it was
     `caf\\udce9.md`, Python's stand-in for the byte, which names no file a person can find."""
-    shown = _UNSEEN.sub(lambda m: repr(m.group())[1:-1], text)
+    shown = _UNSEEN.sub(_escaped, text)
     return _UNDECODED.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", shown)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    """Python's escape of the character (`\\x1b`, `\\r`), or its code point's where Python
+    counts it printable (a Hangul filler is a letter to Python and blank on every terminal)."""
+    char = match.group()
+    shown = repr(char)[1:-1]
+    if shown == char:
+        code = ord(char)
+        shown = f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    return shown
