@@ -40,6 +40,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from gitmem.model.terminal import HIDDEN_CLASS
+
 if TYPE_CHECKING:
     from gitmem.recall.service import Recalled
     from gitmem.repo.store import Store
@@ -76,16 +78,11 @@ PREAMBLE: Final = (
     "or the code as it is; where they disagree, follow those and say so."
 )
 
-#: Control characters (line breaks included), and every invisible one the gate's
-#: HIDDEN-UNICODE rule names (gitmem.gate.secrets, whose module costs a hook too much to
-#: import; a test holds the two together): zero widths, bidirectional marks, overrides and
-#: isolates, fillers, the tag characters that spell invisible ASCII, variation selectors, and
-#: the other default-ignorable code points a renderer draws as nothing.
-_UNSAFE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb\U00013430-\U0001343f"
-    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]+"
-)
+#: Control characters (line breaks and tabs included), and every invisible one the gate's
+#: HIDDEN-UNICODE rule names (gitmem.model.terminal.HIDDEN_CLASS, the one list): zero widths,
+#: bidirectional marks, overrides and isolates, fillers, the tag characters that spell
+#: invisible ASCII, and the other default-ignorable code points a renderer draws as nothing.
+_UNSAFE = re.compile(f"(?:[\t\n]|{HIDDEN_CLASS})+")
 
 
 #: The control characters of _UNSAFE: they separate what they stand between (a line break,

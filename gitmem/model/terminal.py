@@ -4,6 +4,7 @@ refuses the same ones in memory)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -21,8 +22,13 @@ HIDDEN_CLASS: Final = (
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 
-#: what `visible` escapes: HIDDEN_CLASS, but a carriage return only when no line feed follows
-_UNSEEN = re.compile(f"(?!\r\n){HIDDEN_CLASS}")
+
+@functools.cache
+def _unseen() -> re.Pattern[str]:
+    """What `visible` escapes: HIDDEN_CLASS, but a carriage return only when no line feed
+    follows. Compiled on first use: the agents' hooks import this module for HIDDEN_CLASS
+    alone."""
+    return re.compile(f"(?!\r\n){HIDDEN_CLASS}")
 
 
 #: a byte that was not UTF-8, as Python carries it in a file name (PEP 383)
@@ -40,7 +46,7 @@ def visible(text: str) -> str:
     A byte of a name that was not UTF-8 is written as that byte (`caf\\xe9.md`), as `gitmem
     check` names the file (gitmem.gate.rules.shown): left to the stream's escape it was
     `caf\\udce9.md`, Python's stand-in for the byte, which names no file a person can find."""
-    shown = _UNSEEN.sub(_escaped, text)
+    shown = _unseen().sub(_escaped, text)
     return _UNDECODED.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", shown)
 
 

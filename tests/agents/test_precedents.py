@@ -95,8 +95,8 @@ def test_every_character_the_gate_calls_hidden_is_stripped(hidden: str) -> None:
 
 
 def test_what_is_stripped_holds_all_the_gate_calls_hidden() -> None:
-    """The formatter keeps its own copy of the gate's class (the gate's module costs a hook
-    too much to import): every code point the gate calls hidden, it strips."""
+    """Every code point the gate calls hidden, the formatter strips (both read the class
+    from gitmem.model.terminal; this holds them together should either change)."""
     every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
     hidden = set(secrets._hidden_re().findall(every))
     stripped = set("".join(precedents._UNSAFE.findall(every)))
