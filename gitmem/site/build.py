@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from gitmem.errors import UsageError
 from gitmem.gate.rules import shown
 from gitmem.model.names import answers_for_id
+from gitmem.model.terminal import HIDDEN_CLASS
 from gitmem.repo.atomic import refuse_links
 from gitmem.repo.store import atomic_write
 from gitmem.site import lineage as lineage_mod
@@ -71,16 +72,13 @@ def asset(name: str) -> bytes:
     return (resources.files("gitmem.site") / "assets" / name).read_bytes()
 
 
-#: What a browser does not show, or lets reorder the text around it: control characters,
-#: bidirectional controls, zero-width characters, and every other character the gate's
-#: HIDDEN-UNICODE rule refuses in an entry (gitmem.gate.secrets; a test holds the two
-#: together): fillers, the tag characters that spell invisible ASCII, the default-ignorable
-#: code points a browser draws as nothing. No page of gitmem's own holds one.
-_UNSEEN = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5"
-    "\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
-)
+#: What a browser does not show, or lets reorder the text around it: every character the
+#: gate's HIDDEN-UNICODE rule refuses in an entry (gitmem.model.terminal.HIDDEN_CLASS, the one
+#: list) but the carriage return, which a browser reads as a line break: control characters,
+#: bidirectional controls, zero-width characters, fillers, the tag characters that spell
+#: invisible ASCII, the default-ignorable code points a browser draws as nothing. No page of
+#: gitmem's own holds one.
+_UNSEEN = re.compile(f"(?!\r){HIDDEN_CLASS}")
 #: those of them in ASCII: a page all ASCII (most are) is looked through three times faster
 _UNSEEN_ASCII = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
