@@ -697,13 +697,29 @@ _CASED_MARKERS = tuple(
 )
 
 
-@functools.cache
 def _any_of(words: tuple[bytes, ...]) -> re.Pattern[bytes]:
     """One pattern that finds any of words in a text: whether a token is made up is asked of
     every match of every rule, and one search of an alternation costs a fraction of a
-    substring test per word. Compiled on first use: most texts a hook scans hold no token to
-    ask about, and the hook should not pay for the patterns as it imports the scanner."""
+    substring test per word. The three below are compiled on first use: most texts a hook
+    scans hold no token to ask about, and the hook should not pay for them as it imports the
+    scanner. (A cache keyed by the word tuple cost more per call than the search: hashing
+    the tuple.)"""
     return re.compile(b"|".join(re.escape(word) for word in words))
+
+
+@functools.cache
+def _placeholder_marker() -> re.Pattern[bytes]:
+    return _any_of(_PLACEHOLDER_MARKERS)
+
+
+@functools.cache
+def _cased_marker() -> re.Pattern[bytes]:
+    return _any_of(_CASED_MARKERS)
+
+
+@functools.cache
+def _counting_run() -> re.Pattern[bytes]:
+    return _any_of(_counting_runs())
 
 
 _PLACEHOLDER_VALUES = frozenset(
@@ -734,9 +750,9 @@ def _fake(secret: bytes, *, max_period: int = 16) -> bool:
     """A placeholder, a documented example, or a filler (see `_filler`; a password may repeat
     a word, so for one only chunks of up to `max_period=4` characters count)."""
     low = secret.lower()
-    if _any_of(_PLACEHOLDER_MARKERS).search(low):
+    if _placeholder_marker().search(low):
         return True
-    if _any_of(_CASED_MARKERS).search(secret):  # `XxxX` or `fAkE` turns up in random text
+    if _cased_marker().search(secret):  # `XxxX` or `fAkE` turns up in random text
         return True
     if secret[:1] in (b"$", b"%") or low in _PLACEHOLDER_VALUES:
         return True
@@ -769,7 +785,7 @@ def _filler(value: bytes, *, max_period: int = 16) -> bool:
     if n < 8:
         return False
     low = v.lower()
-    if _any_of(_COUNTING_RUNS).search(low):
+    if _counting_run().search(low):
         return True
     if max(Counter(v).values()) * 10 >= n * (4 if n >= 16 else 6):
         return True
@@ -790,9 +806,6 @@ def _counting_runs() -> tuple[bytes, ...]:
             runs.append(alphabet[i : i + 6])
             runs.append(alphabet[i : i + 6][::-1])
     return tuple(runs)
-
-
-_COUNTING_RUNS = _counting_runs()
 
 
 def _entropy(value: bytes) -> float:
@@ -1785,7 +1798,7 @@ def _placeholder_word(line: bytes, start: int, end: int) -> bool:
         end += 1
     word = line[start:end]
     low = word.lower()
-    return bool(_any_of(_PLACEHOLDER_MARKERS).search(low) or _any_of(_CASED_MARKERS).search(word))
+    return bool(_placeholder_marker().search(low) or _cased_marker().search(word))
 
 
 def _handle_file(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _Scan) -> None:
@@ -2325,10 +2338,8 @@ _ZERO_WIDTH = frozenset([0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 
 
 @functools.cache
-def _hidden_re() -> Any:
-    import re  # a single character class: linear by construction
-
-    return re.compile(HIDDEN_CLASS)
+def _hidden_re() -> re.Pattern[str]:
+    return re.compile(HIDDEN_CLASS)  # a single character class: linear by construction
 
 
 #: the bytes of an ASCII text that need no look: printable ASCII but the backslash (a YAML
