@@ -149,21 +149,31 @@ def _judge(
     notes: list[str],
     warn: bool = False,
 ) -> Verdict:
-    # judged once, in a process of the installed gitmem; the annotations, the table and the
-    # SARIF are three renderings of that one report (each had judged the range again)
-    mode = ("--warn",) if warn else ()
-    judged = installed_gitmem(ws, "check", "--range", span, "--format", "json", *mode)
-    report = report_from_json(judged.stdout) if judged.returncode in (0, 1) else None
+    report, error = _judged_once(ws, ("--range", span), warn)
     lines = [_check_table(report)]
     if candidate_ref is not None:
         lines.append(_candidate_section(ws, candidate_ref, head_sha))
     if report is None:
-        error = judged.stderr.strip()[:2000] or f"gitmem check exited {judged.returncode}"
         text = "::error title=gitmem check::" + _data(error)
         return Verdict(1, text, "\n\n".join(lines) + "\n", span, notes)
-    # as `gitmem check --format sarif` wrote it, a line of its own
+    # the annotations, the table and the SARIF (as `gitmem check --format sarif` wrote it, a
+    # line of its own) are renderings of the one report
     text, sarif = render(report, "github"), render(report, "sarif") + "\n"
-    return Verdict(judged.returncode, text, "\n\n".join(lines) + "\n", span, notes, sarif)
+    code_ = 0 if report.ok else 1
+    return Verdict(code_, text, "\n\n".join(lines) + "\n", span, notes, sarif)
+
+
+def _judged_once(ws: Workspace, what: tuple[str, ...], warn: bool) -> tuple[Report | None, str]:
+    """`gitmem check` over what (a range, or () for the files), run once by the installed
+    gitmem as JSON and read back: (its report, ""), or (None, what it said) when it could not
+    judge. A step renders every form it shows from this one report; each form had judged
+    the same commits again."""
+    mode = ("--warn",) if warn else ()
+    judged = installed_gitmem(ws, "check", *what, "--format", "json", *mode)
+    report = report_from_json(judged.stdout) if judged.returncode in (0, 1) else None
+    if report is not None:
+        return report, ""
+    return None, judged.stderr.strip()[:2000] or f"gitmem check exited {judged.returncode}"
 
 
 def _check_table(report: Report | None) -> str:
@@ -284,14 +294,10 @@ def check_push(
 
 def _protect(ws: Workspace, branch: str, what: tuple[str, ...], warn: bool, span: str) -> Verdict:
     """gitmem check over what (a range, or () for the files) with annotations, and the
-    summary that says what to revert when it found a problem, in either mode: judged once,
-    in a process of the installed gitmem, and rendered as annotations and as check's text
-    from that one report (each had judged the push again)."""
-    mode = ("--warn",) if warn else ()
-    judged = installed_gitmem(ws, "check", *what, "--format", "json", *mode)
-    report = report_from_json(judged.stdout) if judged.returncode in (0, 1) else None
+    summary that says what to revert when it found a problem, in either mode: the
+    annotations and check's text are renderings of one judgment (_judged_once)."""
+    report, error = _judged_once(ws, what, warn)
     if report is None:
-        error = judged.stderr.strip()[:2000] or f"gitmem check exited {judged.returncode}"
         return Verdict(
             1, f"::error title=gitmem protect::{_data(error)}", _explain(branch, error), span
         )

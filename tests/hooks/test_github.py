@@ -33,7 +33,7 @@ from remote import connected_copy
 from secret_samples import github_token
 from wheels import toy_wheel
 
-from gitmem.hooks import github, github_admit, installer
+from gitmem.hooks import github, github_admit, github_check, installer
 from gitmem.hooks.github_api import Api
 from gitmem.lifecycle import admit as admitting
 from gitmem.lifecycle import propose as proposing
@@ -1925,7 +1925,7 @@ def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     summary = runner.summary.read_text()
     assert summary.startswith("### gitmem protect: this push to `main` breaks gitmem's rules")
     assert "HISTORY-ADMIT" in summary
-    # the check ran once; its text in the summary is what `gitmem check` prints of that range
+    # the summary's text is what `gitmem check` prints of that range
     span = f"{before}..origin/main"
     text = subprocess.run(
         [sys.executable, "-m", "gitmem", "check", "--range", span],
@@ -1933,6 +1933,42 @@ def test_a_direct_push_that_bypasses_the_flow_fails_loudly(
     )  # fmt: skip
     assert text.returncode == 1 and "HISTORY-ADMIT" in text.stdout
     assert block(text.stdout.rstrip("\n")) in summary
+
+
+@pytest.mark.e2e
+def test_protect_judges_a_push_once_and_fails_when_the_check_cannot_run(
+    forge_remote: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The annotations and the summary's text are renderings of one run of the installed
+    gitmem's check (each ran it again); a check that cannot run at all (here the installed
+    gitmem is given an option it does not know) fails the step with what it said."""
+    dev, server = forge_remote
+    before = direct_push_of_a_forged_entry(dev, server)
+    after = tip(server, "main")
+    checkout = push_checkout(tmp_path, server).checkout
+    real = github_check.installed_gitmem
+    runs: list[tuple[str, ...]] = []
+
+    def counted(ws: Any, *args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+        runs.append(args)
+        return real(ws, *args, **kw)
+
+    monkeypatch.setattr(github_check, "installed_gitmem", counted)
+    for warn in (False, True):
+        runs.clear()
+        found = github_check.check_push(open_workspace(checkout), before, after, "main", warn=warn)
+        assert found.exit_code == (0 if warn else 1), found
+        assert "HISTORY-ADMIT" in found.annotations and "HISTORY-ADMIT" in found.summary
+        assert [args[0] for args in runs] == ["check"], runs
+
+    def broken(ws: Any, *args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+        return real(ws, *args, "--no-such-option", **kw)
+
+    monkeypatch.setattr(github_check, "installed_gitmem", broken)
+    failed = github_check.check_push(open_workspace(checkout), before, after, "main", warn=True)
+    assert failed.exit_code == 1, failed
+    assert failed.annotations.startswith("::error title=gitmem protect::"), failed.annotations
+    assert "no-such-option" in failed.annotations and "no-such-option" in failed.summary
 
 
 @pytest.mark.e2e
