@@ -28,6 +28,10 @@ class _Die:
         return None
 
 if os.environ.get("GITMEM_TEST_DIE") and "pre-receive" in sys.argv:
+    # Ctrl-C reaches a hook whose SIGINT is Python's own: a test run started in the
+    # background of a shell without job control inherits it ignored, and the hook then
+    # judged on instead of dying
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.meta_path.insert(0, _Die())
 """
 
