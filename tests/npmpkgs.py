@@ -41,7 +41,23 @@ def fetch(spec: str, folder: Path) -> Path:
     if done.returncode != 0:
         raise RuntimeError(f"npm pack {spec} failed: {done.stderr.strip()}")
     tarball = folder / done.stdout.strip().splitlines()[-1]
+    unpacked = folder / f"{name}.unpacked"
     with tarfile.open(tarball) as archive:
-        archive.extractall(folder / f"{name}.unpacked", filter="data")
-    (folder / f"{name}.unpacked" / "package").rename(target)
+        _extract(archive, unpacked)
+    (unpacked / "package").rename(target)
     return target
+
+
+def _extract(archive: tarfile.TarFile, into: Path) -> None:
+    """archive's files and folders into `into`, refusing any other member and any path that
+    leads out of it: tarfile's "data" filter, or, on a Python 3.11 older than 3.11.4 (which
+    has no extraction filters; Debian 12's is 3.11.2), the same refusal made here."""
+    if hasattr(tarfile, "data_filter"):
+        archive.extractall(into, filter="data")
+        return
+    root = into.resolve()
+    for member in archive.getmembers():
+        inside = (into / member.name).resolve().is_relative_to(root)
+        if not inside or not (member.isfile() or member.isdir()):
+            raise RuntimeError(f"{archive.name}: refusing {member.name!r}, not a plain file")
+    archive.extractall(into)
