@@ -413,8 +413,11 @@ class _Memory(Memory):
         if _recall_cold(ws):
             _warm_in_background(ws)
             return None
-        # the settings' semantic extra keeps the cache whole (its vectors) for `gitmem recall`
-        cache = RecallCache(ws.store, self.known.dir, semantic=ws.settings.semantic)
+        # the settings' semantic extra keeps the cache's vectors for `gitmem recall`, which
+        # embeds what this update leaves behind (gitmem.recall.cache: "Vectors left behind")
+        cache = RecallCache(
+            ws.store, self.known.dir, semantic=ws.settings.semantic, embed_later=True
+        )
         return cache.load(self.known.memory_tree).index
 
     def precedents(

@@ -186,7 +186,9 @@ def warm_recall_cache(ws: Workspace) -> bool:
     if tip is None:
         return False
     memory = ws.store.subtree(ws.store.tree_of(tip), ws.dir)
-    cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic)
+    # an update leaves the vectors of what was admitted to the next recall with the extra,
+    # which loads the model anyway (gitmem.recall.cache: "Vectors left behind")
+    cache = RecallCache(ws.store, ws.dir, semantic=ws.settings.semantic, embed_later=True)
     if cache.startable():
         size, warmed = len(cache.load(memory).index), True
     else:

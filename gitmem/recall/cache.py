@@ -5,7 +5,9 @@ entries tree lies at other paths (a key of the tree alone cited the old ones).
 
 Layout under `<git common dir>/gitmem/recall/`:
 
-    state.json          which trees have an index: [{dir, tree, index, vectors}], newest first
+    state.json          which trees have an index: [{dir, tree, index, vectors}], newest first;
+                        `vectors_of` names the older tree a record's vectors were made for,
+                        when an admission's update left them behind (below)
     manifests/<name>    index and vector manifests, named by their content
     segments/<name>     immutable index segments and vector chunks, named by their content
     lock                held (flock) by whoever writes
@@ -25,6 +27,18 @@ read-only mount, another user's repository, a full disk) is no damage: the neare
 tree is brought up to date in memory, and nothing is saved or set aside. Up to KEEP_TREES
 trees are remembered, so recalling at another ref (origin/main) does not throw away the main
 branch's index.
+
+Vectors left behind: the post-merge hook's update (gitmem.lifecycle.refresh, `embed_later`)
+brings the keyword index up to date and embeds nothing. Loading the model is most of an
+admission's update with the extra (250-290 ms of it), and the next recall with the extra
+loads the model for its own query anyway. So the hook saves the new tree's index with the
+nearest remembered tree's vectors, naming that tree (`vectors_of`); a reader with the model
+takes such a record for no vectors of this tree, and under the lock embeds what changed since
+(`_catch_up`) and saves. A reader without the model, or the hook, never needs them. The lag
+is bounded: when more than NEAR changes lead from the vectors' tree, the hook embeds them
+itself, so a recall never embeds more than NEAR entries on its way. A gitmem of the same cache
+version that predates `vectors_of` takes such vectors for the tree's own: its semantic hits
+miss the few newest entries, its keyword hits do not.
 
 A reader that has only the git directory, the memory folder and a tree id (an agent's hook,
 which never opens the repository) reads the keyword index with `stored_index`: this module
@@ -63,6 +77,16 @@ KEEP_TREES = 4
 NEAR = 8
 
 
+class Behind(NamedTuple):
+    """Vectors made for an older entries tree than the index they are saved with: their
+    manifest, that tree, and the files the older record kept (its vectors' chunks among them;
+    a superset is harmless, as the next KEEP_TREES saves collect what no record names)."""
+
+    manifest: str
+    tree: str | None
+    parts: list[str]
+
+
 @dataclass
 class Loaded:
     """An index (and vectors, when the semantic extra is there) for one memory tree, and the
@@ -73,6 +97,8 @@ class Loaded:
     index: Index
     vectors: Any | None
     unreadable: dict[str, str] = field(default_factory=dict)
+    #: set when the vectors (loaded or not) were made for an older tree (Behind)
+    behind: Behind | None = None
 
 
 class Unreadable(NamedTuple):
@@ -172,6 +198,8 @@ def _well_formed(record: object) -> bool:
         and isinstance(record.get("tree"), str | None)
         and isinstance(record.get("index"), str)
         and isinstance(record.get("vectors"), str | None)
+        and isinstance(record.get("vectors_of"), str | None)
+        and ("vectors_of" not in record or isinstance(record.get("vectors"), str))
         and isinstance(parts, list)
         and all(isinstance(name, str) for name in parts)
     )
@@ -258,7 +286,7 @@ class _Stored:
             # verified, as writers and recover() load, the chunks are read now, under the lock
             vectors = load() if verify else _Deferred(load)
         unreadable = {str(path): str(problem) for path, problem in record["unreadable"]}
-        return Loaded(record.get("tree"), index, vectors, unreadable)
+        return Loaded(record.get("tree"), index, vectors, unreadable, _behind(record))
 
     def _read(
         self, entries_tree: str | None, semantic: Any | None, *, verify: bool = False
@@ -273,7 +301,17 @@ class _Stored:
         record = self._record(entries_tree)
         if record is None or (semantic is not None and not record.get("vectors")):
             return None  # unknown; or the extra was installed since: vectors must be built
+        if semantic is not None and "vectors_of" in record:
+            return None  # vectors left behind by an admission's update: to bring up to date
         return self._load_entry(record, semantic, verify=verify)
+
+
+def _behind(record: dict[str, Any]) -> Behind | None:
+    """What a record says of vectors it holds for an older tree than its own, if so."""
+    if "vectors_of" not in record:
+        return None
+    parts = [str(name) for name in record.get("parts", [])]
+    return Behind(str(record["vectors"]), record["vectors_of"], parts)
 
 
 def stored_index(common_dir: Path, memory_dir: str, entries_tree: str) -> Index | None:
@@ -310,10 +348,14 @@ class RecallCache(_Stored):
         *,
         semantic: bool = True,
         progress: Callable[[int, int], None] | None = None,
+        embed_later: bool = False,
     ) -> None:
         super().__init__(store.common_dir / "gitmem" / "recall", memory_dir)
         self.store = store
         self.use_semantic = semantic
+        #: an update leaves the vectors behind for the next reader with the model (the
+        #: module's "Vectors left behind"), unless that would leave it more than NEAR changes
+        self.embed_later = embed_later
         #: told (entries embedded, entries) while a build embeds; a terminal shows it
         self.progress = progress
 
@@ -326,7 +368,7 @@ class RecallCache(_Stored):
         entries_tree = self.store.subtree(memory_tree, "entries")
         semantic = _semantic() if self.use_semantic else None
         try:
-            found = None if verify else self._read(entries_tree, semantic)
+            found = None if verify else self._read_wanted(entries_tree, semantic)
             if found is not None:
                 return found
         except (OSError, ValueError, KeyError):
@@ -334,7 +376,7 @@ class RecallCache(_Stored):
         try:
             with self._lock() as writable:
                 try:
-                    found = self._read(entries_tree, semantic, verify=verify)
+                    found = self._read_wanted(entries_tree, semantic, verify=verify)
                 except IndexFormatError:
                     found = None  # written by another gitmem: _update keeps its vectors
                 if found is not None:
@@ -355,6 +397,19 @@ class RecallCache(_Stored):
             return loaded
 
     # -- reading -------------------------------------------------------------------------
+
+    def _read_wanted(
+        self, entries_tree: str | None, semantic: Any | None, *, verify: bool = False
+    ) -> Loaded | None:
+        """_read, as this cache's caller wants it: one that embeds later (the hook's update,
+        an agent's hook) takes a record whose vectors were left behind for this tree's, and
+        loads no vectors (it reads the keyword index alone)."""
+        if not self.embed_later or semantic is None:
+            return self._read(entries_tree, semantic, verify=verify)
+        record = self._record(entries_tree)
+        if record is None or not record.get("vectors"):
+            return None
+        return self._load_entry(record, None, verify=verify)
 
     def recover(self, memory_tree: str | None) -> Loaded:
         """After a search failed on what load() gave: load again, verified (load's verify).
@@ -419,22 +474,99 @@ class RecallCache(_Stored):
     def _update(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         """From the nearest remembered tree of this memory folder, by the diff; else from
         scratch."""
-        # An update of a cache with vectors embeds what was admitted: the model loads in
+        # An update of a cache with vectors embeds what was admitted (unless embed_later:
+        # then it leaves them behind, up to NEAR changes): the model loads in
         # another thread while the trees are diffed (gitmem.recall.semantic.loading_ahead).
         # Not when no tree with vectors is remembered: that is a first build, which embeds
         # in two processes only while the model is not loaded here (semantic.build), and a
         # load begun ahead had the cold build of 100,000 entries run on one core.
         remembered = any(r.get("vectors") for r in self._mine())
-        ahead = semantic.loading_ahead() if semantic is not None and remembered else None
+        later = self.embed_later and semantic is not None
+        loads = remembered and not later
+        ahead = semantic.loading_ahead() if semantic is not None and loads else None
         with ahead or contextlib.nullcontext():
             nearest = self._nearest(entries_tree, semantic)
             if nearest is not None:
                 base, changes = nearest
+                # vectors of an older tree than the index's are brought up by _catch_up
+                left = base.vectors if base.behind is not None else None
+                if left is not None:
+                    base.vectors = None
                 self._apply(base, changes, entries_tree)
+                if left is not None and base.behind is not None:
+                    base.vectors = left
+                    lag = self._lag(base.behind, entries_tree)
+                    self._bring_up(base, lag, entries_tree, semantic)
         if nearest is None:
             return self._build(entries_tree, semantic)
         base.tree = entries_tree
+        if later and base.behind is not None:
+            lag = self._lag(base.behind, entries_tree)
+            if lag is None or len(lag) > NEAR:  # more than a recall should embed on its way
+                if lag is not None:
+                    base.vectors = self._stored_vectors(semantic, base.behind)
+                self._bring_up(base, lag, entries_tree, semantic)
         return base
+
+    @property
+    def _prefix(self) -> str:
+        return f"{self.memory_dir}/entries/"
+
+    def _stored_vectors(self, semantic: Any, behind: Behind) -> Any:
+        return semantic.Vectors.from_parts(
+            self._blob("manifests", behind.manifest),
+            lambda name: self._mapped("segments", name),
+            verify=True,
+        )
+
+    def _lag(self, behind: Behind, entries_tree: str | None) -> list[Change] | None:
+        """The changes from the tree vectors were made for to entries_tree; None when git no
+        longer holds that tree (a rewritten history, pruned)."""
+        try:
+            return self.store.diff(behind.tree, entries_tree, prefix=self._prefix)
+        except (KeyError, ValueError):
+            return None
+
+    def _bring_up(
+        self, loaded: Loaded, lag: list[Change] | None, entries_tree: str | None, semantic: Any
+    ) -> None:
+        """loaded's vectors, made for an older tree, brought to entries_tree: by the lag's
+        changes, or embedded anew when git no longer holds that tree (the index stays)."""
+        if lag is None:
+            loaded.vectors = semantic.build(list(self._docs(entries_tree)), self.progress)
+        else:
+            self._catch_up(loaded, lag, entries_tree)
+        loaded.behind = None
+
+    def _catch_up(self, loaded: Loaded, lag: list[Change], entries_tree: str | None) -> None:
+        """Vectors brought up by the changes since the tree they were made for, to
+        entries_tree, whose index loaded already holds: every id a changed file held before
+        or holds now is dropped, and embedded again from the file the index took it from, if
+        the index holds it. So the vectors end holding the index's ids, each from the index's
+        file, whatever rule chose that file (_apply's)."""
+        vectors = loaded.vectors
+        assert vectors is not None, "only vectors loaded are brought up"
+        ids: set[str] = set()
+        for change in lag:
+            for item in (change.old, change.new and change.new._replace(path=change.path)):
+                if item is None:
+                    continue
+                ids.add(Path(item.path).stem)
+                if item.is_file:
+                    with contextlib.suppress(GitmemError):
+                        found = _read_docs(self.store, [item])
+                        ids.update(d.id for d in found if isinstance(d, Doc))
+        for entry_id in sorted(ids):
+            vectors.remove(entry_id)
+            indexed = loaded.index.hit(entry_id, 0.0)
+            if indexed is None:
+                continue
+            item = self.store.item(entries_tree or "", indexed.path[len(self._prefix) :])
+            if item is None:
+                continue
+            for doc in _read_docs(self.store, [item._replace(path=indexed.path)]):
+                if isinstance(doc, Doc) and doc.id == entry_id:
+                    vectors.add(doc)
 
     def _nearest(
         self, entries_tree: str | None, semantic: Any | None
@@ -450,9 +582,8 @@ class RecallCache(_Stored):
         for record in self._mine():
             if semantic is not None and not record.get("vectors"):
                 continue
-            prefix = f"{self.memory_dir}/entries/"
             try:
-                changes = self.store.diff(record.get("tree"), entries_tree, prefix=prefix)
+                changes = self.store.diff(record.get("tree"), entries_tree, prefix=self._prefix)
             except (KeyError, ValueError):
                 continue  # a tree git has pruned (the branch was reset): no damage of the cache
             if nearest is None or len(changes) < len(nearest[1]):
@@ -461,13 +592,20 @@ class RecallCache(_Stored):
                 break
         if nearest is None:
             return None
+        record = nearest[0]
+        later = self.embed_later and semantic is not None
         try:
             try:
-                return self._load_entry(nearest[0], semantic), nearest[1]
+                loaded = self._load_entry(record, None if later else semantic)
             except IndexFormatError:
-                return self._reindexed(nearest[0], semantic), nearest[1]
+                loaded = self._reindexed(record, None if later else semantic)
         except (OSError, ValueError, KeyError):
             return None
+        if later and loaded.behind is None and record.get("vectors"):
+            # the vectors stay those of the record's tree, saved with the new index
+            parts = [str(name) for name in record.get("parts", [])]
+            loaded.behind = Behind(str(record["vectors"]), record.get("tree"), parts)
+        return loaded, nearest[1]
 
     def _reindexed(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
         """A remembered tree whose index another gitmem wrote (an upgrade changed its
@@ -484,7 +622,8 @@ class RecallCache(_Stored):
             )
         tree = record.get("tree")
         unreadable: dict[str, str] = {}
-        return Loaded(tree, Index.build(list(self._docs(tree, unreadable))), vectors, unreadable)
+        index = Index.build(list(self._docs(tree, unreadable)))
+        return Loaded(tree, index, vectors, unreadable, _behind(record))
 
     def _apply(self, loaded: Loaded, changes: list[Change], entries_tree: str | None) -> None:
         """Every removal first, then every addition: the diff comes in path order, so an
@@ -608,6 +747,9 @@ class RecallCache(_Stored):
         if loaded.vectors is not None:
             manifest, chunks = loaded.vectors.to_parts()
             record["vectors"] = self._write_parts(manifest, chunks, parts)
+        elif loaded.behind is not None:
+            record["vectors"], record["vectors_of"] = loaded.behind.manifest, loaded.behind.tree
+            parts.update(loaded.behind.parts)
         record["parts"] = sorted(parts)
         record["unreadable"] = [
             [path, loaded.unreadable[path]] for path in sorted(loaded.unreadable)

@@ -4,11 +4,13 @@ The invariant: every file of the recall cache is written whole under a temporary
 renamed into place, and state.json, which names the files a remembered tree uses, is written
 last; so at any instant the cache is the old one or the new one, never a mix. The test kills a
 real process with SIGKILL at each of its filesystem writes in turn (counted by an audit hook,
-which runs before the operation it reports), then asks the real CLI: the newly admitted entry
+which runs before the operation it reports) — the post-merge hook's update, and, with the
+extra, the recall that embeds the vectors that update left behind — then asks the real CLI:
+the newly admitted entry
 must be found, the cache must not have been judged broken and set aside, what the kill left
 behind (a temporary file, a segment no state names) must be gone once the next update has run,
 and every tree the state remembers must load whole, its checksums verified. The checks after
-the kill read keywords only: the model loads in the killed update, the thing under test.
+the kill read keywords only: the model loads in the killed process, the thing under test.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ from gitmem.recall.cache import RecallCache
 from gitmem.recall.engine import Index
 from gitmem.repo.workspace import open_workspace
 
-#: The post-merge hook's update (gitmem.lifecycle.refresh), killed at its argv[1]-th write
-#: (0: never); prints how many writes it made.
+#: The post-merge hook's update (gitmem.lifecycle.refresh), or with argv[2] "catch-up" a
+#: reader's load with the model (which embeds what the update left behind), killed at its
+#: argv[1]-th write (0: never); prints how many writes it made.
 UPDATE_KILLED_AT = """
 import os, signal, sys
 from gitmem.lifecycle.refresh import warm_recall_cache
+from gitmem.recall.cache import RecallCache
 from gitmem.repo.workspace import open_workspace
 
 target, seen = int(sys.argv[1]), 0
@@ -57,8 +61,12 @@ def on_event(event, args):
 
 
 ws = open_workspace()
+memory = ws.store.subtree(ws.store.tree_of(ws.main_tip()), ws.dir)
 sys.addaudithook(on_event)
-warm_recall_cache(ws)
+if sys.argv[2] == "catch-up":
+    RecallCache(ws.store, ws.dir).load(memory)
+else:
+    warm_recall_cache(ws)
 print(seen)
 """
 
@@ -74,9 +82,11 @@ LATER = [
 ]  # fmt: skip
 
 
-def _update(repo: Path, kill_at: int, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _update(
+    repo: Path, kill_at: int, env: dict[str, str], what: str = "update"
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", UPDATE_KILLED_AT, str(kill_at)],
+        [sys.executable, "-c", UPDATE_KILLED_AT, str(kill_at), what],
         cwd=repo, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
@@ -100,9 +110,13 @@ def _first(repo: Path, env: dict[str, str], query: str) -> str:
     return str(hits[0]["id"]) if hits else ""
 
 
-@pytest.mark.parametrize("with_model", [False, True], ids=["keywords", "with-the-extra"])
+@pytest.mark.parametrize(
+    ("with_model", "what"),
+    [(False, "update"), (True, "update"), (True, "catch-up")],
+    ids=["keywords", "with-the-extra", "catching-up-with-the-extra"],
+)
 def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
-    memory: Path, tmp_path: Path, with_model: bool
+    memory: Path, tmp_path: Path, with_model: bool, what: str
 ) -> None:
     if with_model and not semantic.available():
         pytest.skip("the semantic extra is not installed")
@@ -110,10 +124,14 @@ def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
     hooks = admit(memory, HOOKS)
     assert _first(memory, env, "pygit2 hooks") == hooks  # the cache, up to date
     new = admit(memory, NEW)  # now one admission behind
+    if what == "catch-up":  # the hook's update has run: the vectors are behind
+        assert _update(memory, 0, env).returncode == 0
+        ws = open_workspace(memory)
+        assert "vectors_of" in RecallCache(ws.store, ws.dir)._mine()[0]
 
     counted = tmp_path / "counted"
     shutil.copytree(memory, counted, symlinks=True)
-    done = _update(counted, 0, env)
+    done = _update(counted, 0, env, what)
     assert done.returncode == 0, done.stderr
     writes = int(done.stdout)
     assert writes >= 4, "a segment, its manifest, state.json: each written and renamed"
@@ -122,7 +140,7 @@ def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
     for kill_at in range(1, writes + 1):
         repo = tmp_path / f"killed-at-{kill_at}"
         shutil.copytree(memory, repo, symlinks=True)
-        killed = _update(repo, kill_at, env)
+        killed = _update(repo, kill_at, env, what)
         assert killed.returncode == -signal.SIGKILL, (kill_at, killed.stderr)
 
         assert _first(repo, keywords, "candidate branch") == new, f"killed at write {kill_at}"

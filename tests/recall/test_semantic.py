@@ -459,6 +459,106 @@ def test_admissions_keep_every_vector_chunk_the_cache_names(memory: Path) -> Non
     assert not list(cache.root.parent.glob("recall.broken-*"))
 
 
+#: The post-merge hook's update in a fresh process; prints whether it loaded the model.
+WARMED = """
+from gitmem.lifecycle.refresh import warm_recall_cache
+from gitmem.recall import semantic
+from gitmem.repo.workspace import open_workspace
+warm_recall_cache(open_workspace())
+print(semantic._loaded.cache_info().currsize)
+"""
+
+EXPORT = [
+    "propose", "--type", "method", "--title", "Split the nightly export into batches",
+    "--applies-when", "the nightly export times out halfway",
+    "--content", "Export a thousand rows per batch and resume from the last one.",
+]  # fmt: skip
+
+
+def _newest(memory: Path) -> dict[str, object]:
+    """The newest tree the recall cache remembers of memory's folder, as state.json has it."""
+    from gitmem.recall.cache import RecallCache
+    from gitmem.repo.workspace import open_workspace
+
+    ws = open_workspace(memory)
+    return RecallCache(ws.store, ws.dir)._mine()[0]
+
+
+@needs_extra
+def test_an_admissions_update_leaves_its_vectors_to_the_next_recall_with_the_model(
+    memory: Path,
+) -> None:
+    """The post-merge hook's update, in a fresh process, saves the admitted tree's keyword
+    index with the vectors of the tree before, naming it, and never loads the model; the next
+    recall with the extra embeds the admitted entry (it loads the model for its query anyway)
+    and saves vectors of the tree itself, which hold the entry as an admission alone would."""
+    from clirunner import HOOKS, admit, recall_json
+
+    from gitmem.recall.cache import RecallCache
+    from gitmem.repo.workspace import open_workspace
+
+    admit(memory, HOOKS)
+    recall_json(memory, "a situation nobody wrote down")  # the cache, vectors included
+    before = _newest(memory)
+    new = admit(memory, EXPORT)
+    env = {**os.environ, "GITMEM_SEMANTIC": "true"}
+    done = subprocess.run([sys.executable, "-c", WARMED], cwd=memory, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert (done.returncode, done.stdout.strip()) == (0, "0"), done.stderr
+    behind = _newest(memory)
+    assert behind["tree"] != before["tree"]
+    assert (behind["vectors"], behind["vectors_of"]) == (before["vectors"], before["tree"])
+    keywords = {**env, "GITMEM_SEMANTIC": "false"}
+    found = subprocess.run([sys.executable, "-m", "gitmem", "recall", "--format", "json",
+                            "nightly export batches"], cwd=memory, env=keywords,
+                           capture_output=True, text=True, check=False)  # fmt: skip
+    assert new in found.stdout, found.stderr  # the keyword index was brought up to date
+    assert _newest(memory) == behind  # and a reader without the model changed nothing
+
+    recall_json(memory, "every friday the export job dies and someone reruns it by hand")
+    caught = _newest(memory)
+    assert caught["tree"] == behind["tree"] and "vectors_of" not in caught
+    assert caught["vectors"] != behind["vectors"]
+    ws = open_workspace(memory)
+    loaded = RecallCache(ws.store, ws.dir)._load_entry(caught, semantic)
+    assert loaded.vectors is not None and new in loaded.vectors
+    doc = loaded.index.hit(new, 0.0)
+    assert doc is not None
+    query = semantic.embed_query("the nightly export times out halfway")
+    assert query is not None
+    similarity = loaded.vectors.cosine(query, new)
+    assert similarity is not None and similarity > 0.5
+
+
+@needs_extra
+def test_an_update_leaves_no_more_than_near_changes_behind(memory: Path) -> None:
+    """Admission after admission with no recall with the extra between: the hook's update
+    leaves the vectors behind while at most NEAR changes lead from their tree, and embeds
+    them itself at the next, so no recall ever has more than NEAR entries to embed."""
+    from clirunner import HOOKS, admit, recall_json
+
+    from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.recall.cache import NEAR, RecallCache
+    from gitmem.repo.workspace import open_workspace
+
+    admit(memory, HOOKS)
+    recall_json(memory, "a situation nobody wrote down")
+    first = _newest(memory)
+    for n in range(NEAR + 1):
+        lesson = ["--title", f"Lesson {n}", "--applies-when", f"case {n}", "--content", f"{n}."]
+        entry_id = admit(memory, ["propose", "--type", "method", *lesson])
+        warm_recall_cache(open_workspace(memory))
+        newest = _newest(memory)
+        if n < NEAR:
+            assert newest.get("vectors_of") == first["tree"], n
+        else:
+            assert "vectors_of" not in newest
+            ws = open_workspace(memory)
+            loaded = RecallCache(ws.store, ws.dir)._load_entry(newest, semantic)
+            assert loaded.vectors is not None and entry_id in loaded.vectors
+            assert len(loaded.vectors) == len(loaded.index)
+
+
 @needs_extra
 def test_a_large_first_build_embeds_in_a_forked_process(tmp_path: Path) -> None:
     """In a fresh process (the model not loaded yet) a build of PARALLEL_MIN entries or more
