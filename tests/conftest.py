@@ -39,27 +39,27 @@ settings.load_profile(
 
 #: The test files that take longest, slowest first, in seconds of one worker's time (`pytest
 #: --durations=0` over the whole suite, setup, call and teardown summed by file; measured at
-#: commit 2052701). They are handed out first; the rest follow in the order pytest collects
-#: them. By default pytest-xdist hands out the files with the most tests first, which left the
-#: few-but-slow ones (the demo, a killed update's every write) for the end, one worker running
-#: them while the other idled.
+#: commit e1841af under Debian 12's CPython, which CI takes). They are handed out first; the
+#: rest follow in the order pytest collects them. By default pytest-xdist hands out the files
+#: with the most tests first, which left the few-but-slow ones (the demo, a killed update's
+#: every write) for the end, one worker running them while the other idled.
 HEAVIEST_FIRST = (
-    "tests/gate/test_attacks.py",  # 194
-    "tests/hooks/test_github.py",  # 193
-    "tests/gate/test_history_edges.py",  # 77
-    "tests/agents/test_agent_hook.py",  # 73
-    "tests/recall/test_killed_update.py",  # 64
-    "tests/gate/test_secrets.py",  # 61
-    "tests/recall/test_semantic.py",  # 59
-    "tests/agents/test_memory.py",  # 50
-    "tests/gate/test_history.py",  # 40
-    "tests/recall/test_service.py",  # 32
-    "tests/agents/test_mcp_server.py",  # 32
-    "tests/hooks/test_precommit_framework.py",  # 27
-    "tests/gate/test_history_model.py",  # 25
-    "tests/lifecycle/test_recovery.py",  # 22
-    "tests/test_demo.py",  # 22
-    "tests/site/test_build.py",  # 21
+    "tests/hooks/test_github.py",  # 130
+    "tests/gate/test_attacks.py",  # 118
+    "tests/agents/test_agent_hook.py",  # 59
+    "tests/gate/test_history_edges.py",  # 52
+    "tests/gate/test_secrets.py",  # 46
+    "tests/recall/test_semantic.py",  # 46
+    "tests/recall/test_killed_update.py",  # 41
+    "tests/agents/test_memory.py",  # 39
+    "tests/gate/test_history.py",  # 31
+    "tests/recall/test_service.py",  # 29
+    "tests/agents/test_mcp_server.py",  # 26
+    "tests/hooks/test_precommit_framework.py",  # 22
+    "tests/gate/test_history_model.py",  # 22
+    "tests/lifecycle/test_recovery.py",  # 19
+    "tests/site/test_build.py",  # 16
+    "tests/test_demo.py",  # 15
 )
 
 
