@@ -263,8 +263,15 @@ class _Stored:
             return memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
 
     def _load_entry(
-        self, record: dict[str, Any], semantic: Any | None, *, verify: bool = True
+        self,
+        record: dict[str, Any],
+        semantic: Any | None,
+        *,
+        verify: bool = True,
+        verify_index: bool | None = None,
     ) -> Loaded:
+        """The record's index and (with semantic) vectors; verify reads them whole, their
+        checksums checked, the index only if verify_index too when that is given."""
         if "unreadable" not in record:
             # written before the cache named the files that are no entry: its index is built
             # again from the entries, which finds them, and its vectors are kept (_reindexed)
@@ -272,7 +279,7 @@ class _Stored:
         index = Index.from_parts(
             self._blob("manifests", str(record["index"])),
             lambda name: self._mapped("segments", name),
-            verify=verify,
+            verify=verify if verify_index is None else verify_index,
         )
         vectors = None
         if semantic is not None and record.get("vectors"):
@@ -592,11 +599,15 @@ class RecallCache(_Stored):
                 break
         if nearest is None:
             return None
-        record = nearest[0]
+        record, changes = nearest
         later = self.embed_later and semantic is not None
         try:
             try:
-                loaded = self._load_entry(record, None if later else semantic)
+                # an update verifies what it writes from: the index when the changes touch
+                # it (a recall bringing vectors up on an unchanged tree rewrites none of it)
+                loaded = self._load_entry(
+                    record, None if later else semantic, verify_index=bool(changes)
+                )
             except IndexFormatError:
                 loaded = self._reindexed(record, None if later else semantic)
         except (OSError, ValueError, KeyError):
@@ -605,7 +616,7 @@ class RecallCache(_Stored):
             # the vectors stay those of the record's tree, saved with the new index
             parts = [str(name) for name in record.get("parts", [])]
             loaded.behind = Behind(str(record["vectors"]), record.get("tree"), parts)
-        return loaded, nearest[1]
+        return loaded, changes
 
     def _reindexed(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
         """A remembered tree whose index another gitmem wrote (an upgrade changed its
