@@ -286,17 +286,26 @@ class _Stored:
             manifest = self._blob("manifests", str(record["vectors"]))
 
             def load() -> Any:
-                return semantic.Vectors.from_parts(
-                    manifest, lambda name: self._mapped("segments", name), verify=verify
-                )
+                return self._vectors(semantic, manifest, verify=verify)
 
             # verified, as writers and recover() load, the chunks are read now, under the lock
             vectors = load() if verify else _Deferred(load)
         unreadable = {str(path): str(problem) for path, problem in record["unreadable"]}
         return Loaded(record.get("tree"), index, vectors, unreadable, _behind(record))
 
+    def _vectors(self, semantic: Any, manifest: bytes, *, verify: bool) -> Any:
+        """The stored vectors a manifest names, their chunks mapped (read whole if verify)."""
+        return semantic.Vectors.from_parts(
+            manifest, lambda name: self._mapped("segments", name), verify=verify
+        )
+
     def _read(
-        self, entries_tree: str | None, semantic: Any | None, *, verify: bool = False
+        self,
+        entries_tree: str | None,
+        semantic: Any | None,
+        *,
+        verify: bool = False,
+        index_only: bool = False,
     ) -> Loaded | None:
         """The remembered index of this tree, loaded without reading it whole unless verify:
         checksums are not verified here (that would read every page of a large index on every
@@ -308,6 +317,8 @@ class _Stored:
         record = self._record(entries_tree)
         if record is None or (semantic is not None and not record.get("vectors")):
             return None  # unknown; or the extra was installed since: vectors must be built
+        if index_only:  # one that embeds later: vectors left behind are this tree's
+            return self._load_entry(record, None, verify=verify)
         if semantic is not None and "vectors_of" in record:
             return None  # vectors left behind by an admission's update: to bring up to date
         return self._load_entry(record, semantic, verify=verify)
@@ -315,10 +326,14 @@ class _Stored:
 
 def _behind(record: dict[str, Any]) -> Behind | None:
     """What a record says of vectors it holds for an older tree than its own, if so."""
-    if "vectors_of" not in record:
-        return None
-    parts = [str(name) for name in record.get("parts", [])]
-    return Behind(str(record["vectors"]), record["vectors_of"], parts)
+    return _kept(record) if "vectors_of" in record else None
+
+
+def _kept(record: dict[str, Any]) -> Behind:
+    """A record's vectors as an update that embeds later keeps them: for the tree they were
+    made for (vectors_of, else the record's own)."""
+    tree = record["vectors_of"] if "vectors_of" in record else record.get("tree")
+    return Behind(str(record["vectors"]), tree, [str(name) for name in record.get("parts", [])])
 
 
 def stored_index(common_dir: Path, memory_dir: str, entries_tree: str) -> Index | None:
@@ -374,8 +389,10 @@ class RecallCache(_Stored):
         Never fails for a cache problem: the worst case is a rebuild in memory."""
         entries_tree = self.store.subtree(memory_tree, "entries")
         semantic = _semantic() if self.use_semantic else None
+        # one that embeds later reads the keyword index alone (_read's index_only)
+        later = self.embed_later and semantic is not None
         try:
-            found = None if verify else self._read_wanted(entries_tree, semantic)
+            found = None if verify else self._read(entries_tree, semantic, index_only=later)
             if found is not None:
                 return found
         except (OSError, ValueError, KeyError):
@@ -383,7 +400,7 @@ class RecallCache(_Stored):
         try:
             with self._lock() as writable:
                 try:
-                    found = self._read_wanted(entries_tree, semantic, verify=verify)
+                    found = self._read(entries_tree, semantic, verify=verify, index_only=later)
                 except IndexFormatError:
                     found = None  # written by another gitmem: _update keeps its vectors
                 if found is not None:
@@ -404,19 +421,6 @@ class RecallCache(_Stored):
             return loaded
 
     # -- reading -------------------------------------------------------------------------
-
-    def _read_wanted(
-        self, entries_tree: str | None, semantic: Any | None, *, verify: bool = False
-    ) -> Loaded | None:
-        """_read, as this cache's caller wants it: one that embeds later (the hook's update,
-        an agent's hook) takes a record whose vectors were left behind for this tree's, and
-        loads no vectors (it reads the keyword index alone)."""
-        if not self.embed_later or semantic is None:
-            return self._read(entries_tree, semantic, verify=verify)
-        record = self._record(entries_tree)
-        if record is None or not record.get("vectors"):
-            return None
-        return self._load_entry(record, None, verify=verify)
 
     def recover(self, memory_tree: str | None) -> Loaded:
         """After a search failed on what load() gave: load again, verified (load's verify).
@@ -495,6 +499,7 @@ class RecallCache(_Stored):
             nearest = self._nearest(entries_tree, semantic)
             if nearest is not None:
                 base, changes = nearest
+                was = base.tree
                 # vectors of an older tree than the index's are brought up by _catch_up
                 left = base.vectors if base.behind is not None else None
                 if left is not None:
@@ -508,23 +513,18 @@ class RecallCache(_Stored):
             return self._build(entries_tree, semantic)
         base.tree = entries_tree
         if later and base.behind is not None:
-            lag = self._lag(base.behind, entries_tree)
+            # vectors of the base's own tree lag by the changes _nearest found
+            lag = changes if base.behind.tree == was else self._lag(base.behind, entries_tree)
             if lag is None or len(lag) > NEAR:  # more than a recall should embed on its way
                 if lag is not None:
-                    base.vectors = self._stored_vectors(semantic, base.behind)
+                    manifest = self._blob("manifests", base.behind.manifest)
+                    base.vectors = self._vectors(semantic, manifest, verify=True)
                 self._bring_up(base, lag, entries_tree, semantic)
         return base
 
     @property
     def _prefix(self) -> str:
         return f"{self.memory_dir}/entries/"
-
-    def _stored_vectors(self, semantic: Any, behind: Behind) -> Any:
-        return semantic.Vectors.from_parts(
-            self._blob("manifests", behind.manifest),
-            lambda name: self._mapped("segments", name),
-            verify=True,
-        )
 
     def _lag(self, behind: Behind, entries_tree: str | None) -> list[Change] | None:
         """The changes from the tree vectors were made for to entries_tree; None when git no
@@ -613,9 +613,7 @@ class RecallCache(_Stored):
         except (OSError, ValueError, KeyError):
             return None
         if later and loaded.behind is None and record.get("vectors"):
-            # the vectors stay those of the record's tree, saved with the new index
-            parts = [str(name) for name in record.get("parts", [])]
-            loaded.behind = Behind(str(record["vectors"]), record.get("tree"), parts)
+            loaded.behind = _kept(record)  # the record's vectors, saved with the new index
         return loaded, changes
 
     def _reindexed(self, record: dict[str, Any], semantic: Any | None) -> Loaded:
@@ -626,11 +624,8 @@ class RecallCache(_Stored):
         with the extra)."""
         vectors = None
         if semantic is not None and record.get("vectors"):
-            vectors = semantic.Vectors.from_parts(
-                self._blob("manifests", str(record["vectors"])),
-                lambda name: self._mapped("segments", name),
-                verify=True,
-            )
+            manifest = self._blob("manifests", str(record["vectors"]))
+            vectors = self._vectors(semantic, manifest, verify=True)
         tree = record.get("tree")
         unreadable: dict[str, str] = {}
         index = Index.build(list(self._docs(tree, unreadable)))

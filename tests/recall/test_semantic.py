@@ -4,6 +4,7 @@ embedding, the sign-plane shortlist against exact ranking, storage, and fused se
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import struct
@@ -557,6 +558,38 @@ def test_an_update_leaves_no_more_than_near_changes_behind(memory: Path) -> None
             loaded = RecallCache(ws.store, ws.dir)._load_entry(newest, semantic)
             assert loaded.vectors is not None and entry_id in loaded.vectors
             assert len(loaded.vectors) == len(loaded.index)
+
+
+@needs_extra
+def test_vectors_left_behind_for_a_tree_git_no_longer_holds_are_embedded_anew(
+    memory: Path,
+) -> None:
+    """A history rewritten and pruned can take the tree left-behind vectors were made for:
+    the next recall with the extra embeds every entry again, keeps the index, and recalls."""
+    from clirunner import HOOKS, admit, recall_json
+
+    from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.recall.cache import RecallCache
+    from gitmem.repo.workspace import open_workspace
+
+    hooks = admit(memory, HOOKS)
+    recall_json(memory, "a situation nobody wrote down")
+    new = admit(memory, EXPORT)
+    warm_recall_cache(open_workspace(memory))
+    ws = open_workspace(memory)
+    cache = RecallCache(ws.store, ws.dir)
+    state = json.loads((cache.root / "state.json").read_text())
+    assert "vectors_of" in state["trees"][0]
+    state["trees"][0]["vectors_of"] = "0123456789abcdef" * 2 + "01234567"  # no such tree
+    (cache.root / "state.json").write_text(json.dumps(state))
+
+    assert recall_json(memory, "pygit2 in a git hook")[0]["id"] == hooks
+    newest = _newest(memory)
+    assert "vectors_of" not in newest and newest["index"] == state["trees"][0]["index"]
+    loaded = RecallCache(ws.store, ws.dir)._load_entry(newest, semantic)
+    assert loaded.vectors is not None and {hooks, new} <= set(loaded.index.ids())
+    assert len(loaded.vectors) == len(loaded.index) and new in loaded.vectors
+    assert not list(cache.root.parent.glob("recall.broken-*"))
 
 
 @needs_extra
