@@ -17,10 +17,13 @@ input is as it was:
   `main` has commits), digested together (`inputs`); and where the memory folder resolves to
   on disk (a folder replaced by a symbolic link takes the full path);
 - the branch's tip, read from git's ref files (gitmem.repo.refs): the entries tree recorded
-  for that commit is right by construction, since a commit's tree never changes.
+  for that commit is right by construction, since a commit's tree never changes. A branch
+  that moved (an admission, a pull) is followed: the rest of the answer depends on the
+  settings' inputs alone, so the new tip's memory and entries trees are asked of git (one
+  `git cat-file --batch-check`) and the answer is recorded for that tip.
 
-Anything else - a changed input, a moved branch, refs this reader cannot read, a state file
-that is missing, damaged or of another version - and the hook takes the full path (opens the
+Anything else - a changed input, refs this reader cannot read, a state file that is
+missing, damaged or of another version - and the hook takes the full path (opens the
 repository, loads the settings) and records the new answer.  The inputs are digested *before*
 the full path reads them, so a settings file edited meanwhile leaves a state whose digest no
 later call matches.
@@ -171,11 +174,10 @@ def current(root: str) -> Known | None:
         if not isinstance(warnings, list):
             return None
         tip = files.branch_tip(str(state["branch"]))
-        if tip != state["tip"] or state["real_dir"] != os.path.realpath(
-            os.path.join(root, str(state["dir"]))
-        ):
+        moved = tip != state["tip"]
+        if state["real_dir"] != os.path.realpath(os.path.join(root, str(state["dir"]))):
             return None
-        return Known(
+        known = Known(
             files,
             dir=str(state["dir"]),
             branch=str(state["branch"]),
@@ -187,6 +189,30 @@ def current(root: str) -> Known | None:
         )
     except (Unsure, KeyError, TypeError):
         return None
+    if moved:  # followed to the branch's new tip, and remembered there
+        if not _followed(root, known):
+            return None
+        remember(root, digest, known)
+    return known
+
+
+def _followed(root: str, known: Known) -> bool:
+    """Whether known, remembered for another tip of its branch, now holds the memory and
+    entries trees of known.tip, asked of git (gitmem.repo.gitcli.trees_at): the rest of it is
+    a function of the settings' inputs alone, which are as they were. After each admission
+    the first hook or recall opened the repository (pygit2's import alone is some 110-170 ms)
+    only to learn these two ids."""
+    from gitmem.repo.gitcli import trees_at
+
+    if known.tip is None:
+        known.memory_tree = known.entries_tree = None
+        return True
+    found = trees_at(Path(root), known.tip, [known.dir, f"{known.dir}/entries"])
+    if found is None:
+        return False
+    known.memory_tree = found[0]
+    known.entries_tree = found[1] if found[0] is not None else None
+    return True
 
 
 def remember(root: str, digest: str, known: Known) -> None:

@@ -409,6 +409,42 @@ def run_all(
     return out
 
 
+def trees_at(folder: Path, commit: str, paths: list[str]) -> list[str | None] | None:
+    """The id of the tree at each path of commit's tree, None where no tree lies there
+    (nothing, a file, a submodule: what gitmem.repo.store.Store.subtree answers None for), read
+    as the commit is (READ_AS_THEY_ARE); None when git cannot say. One `git cat-file
+    --batch-check` in folder, for a caller that has not loaded libgit2 (gitmem.agents.state,
+    after the memory branch moved)."""
+    if not paths or any(_not_a_tree_path(p) for p in paths):
+        return None
+    try:
+        done = subprocess.run(
+            ["git", *READ_AS_THEY_ARE, "cat-file", "--batch-check=%(objecttype) %(objectname)"],
+            cwd=folder,
+            input="".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            env=clean_git_env(),
+            check=False,
+        )
+    except OSError:
+        return None
+    lines = done.stdout.decode("ascii", "replace").splitlines()
+    if done.returncode != 0 or len(lines) != len(paths):
+        return None
+    found: list[str | None] = []
+    for line in lines:
+        kind, _, name = line.partition(" ")
+        found.append(name if kind == "tree" else None)
+    return found
+
+
+def _not_a_tree_path(path: str) -> bool:
+    """Whether git would not read path in `commit:path` as a path from the tree's top: a
+    line break ends the question, and `./` or `../` read it from the current folder."""
+    first = path.split("/", 1)[0]
+    return not path or "\n" in path or "\r" in path or first in (".", "..")
+
+
 #: How many git processes History.missing runs side by side at most.
 _SIDE_BY_SIDE: Final = 16
 

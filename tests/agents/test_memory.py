@@ -99,6 +99,31 @@ def test_whatever_moved_takes_the_full_path_once(recalled: Path) -> None:
     assert recall(recalled, "pygit2 hooks", "--ref", "main")[1]
 
 
+def test_the_first_recall_after_an_admission_stays_warm(
+    recalled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An admission moves main, and its post-merge hook brings the cache to the new tree: the
+    next recall follows the moved branch (gitmem.agents.state) without opening the
+    repository, where it opened it to learn the new tip's entries tree, and answers as the
+    full path does."""
+    from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.repo.workspace import open_workspace
+
+    monkeypatch.setenv("GITMEM_SEMANTIC", "false")
+    recall(recalled, "pygit2 hooks")  # remembers where the memory is
+    fresh = admit(
+        recalled,
+        ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
+         "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
+    )  # fmt: skip
+    warm_recall_cache(open_workspace(recalled))  # the post-merge hook's update
+    asked = ("how do I bake sourdough bread", "--format", "json", "--explain")
+    warm, opened = recall(recalled, *asked)
+    assert not opened and [h["id"] for h in json.loads(warm)["entries"]] == [fresh]
+    forget(recalled)
+    assert recall(recalled, *asked) == (warm, True)
+
+
 def test_a_warm_precedents_block_takes_its_provenance_from_the_agents_catalog(
     recalled: Path,
 ) -> None:

@@ -49,12 +49,60 @@ def mem(memory: Path) -> Path:
     return memory
 
 
-def test_a_moved_branch_is_noticed_and_recorded_anew(mem: Path) -> None:
+def _fields(known: state.Known | None) -> tuple[object, ...]:
+    assert known is not None
+    return tuple(getattr(known, name) for name in state.Known.__slots__ if name != "files")
+
+
+def _full_path(repo: Path) -> state.Known | None:
+    """What the full path finds and records, with nothing remembered before it."""
+    (Path(Store.open(repo).git_dir) / "gitmem" / state.NAME).unlink()
+    assert _session(repo) is not None
+    return state.current(str(repo))
+
+
+def _move_without_hooks(repo: Path, how: str) -> None:
+    """Move main to a commit made without the hooks: the memory folder changed as `how` says."""
+    if how == "entries gone":
+        git(repo, "rm", "-q", "-r", ".gitmem/entries")
+    elif how == "memory folder a file":
+        git(repo, "rm", "-q", "-r", ".gitmem")
+        (repo / ".gitmem").write_text("not a folder\n")
+        git(repo, "add", ".gitmem")
+    elif how == "replaced":  # git would read the old tip's commit in the new one's place
+        old = git(repo, "rev-parse", "main").strip()
+        git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "empty")
+        git(repo, "rm", "-q", "-r", ".gitmem/entries")
+        git(repo, "commit", "-q", "--no-verify", "-m", "entries gone")
+        git(repo, "replace", git(repo, "rev-parse", "main").strip(), old)
+        return
+    git(repo, "commit", "-q", "--no-verify", "-m", how)
+
+
+def test_a_moved_branch_is_followed_by_asking_git_and_recorded_anew(mem: Path) -> None:
+    """An admission moves main: the remembered answer is followed to the new tip (its trees
+    asked of git) and recorded there, the full path's answer field for field."""
     _admit(mem, "Tag releases from main")
-    assert state.current(str(mem)) is None
-    assert _session(mem) is not None
     known = state.current(str(mem))
     assert known is not None and (known.tip, known.entries_tree) == _expected(mem)
+    assert known.memory_tree == git(mem, "rev-parse", "main:.gitmem").strip()
+    where = Path(Store.open(mem).git_dir) / "gitmem" / state.NAME
+    recorded = json.loads(where.read_text())["states"]
+    assert len(recorded) == 1 and recorded[0]["tip"] == known.tip
+    assert recorded[0]["entries_tree"] == known.entries_tree
+    assert _fields(known) == _fields(_full_path(mem))
+
+
+@pytest.mark.parametrize("how", ["entries gone", "memory folder a file", "replaced"])
+def test_a_branch_moved_anywhere_is_followed_as_the_full_path_finds_it(mem: Path, how: str) -> None:
+    _move_without_hooks(mem, how)
+    followed = state.current(str(mem))
+    assert followed is not None and followed.tip == git(mem, "rev-parse", "main").strip()
+    assert followed.entries_tree is None
+    if how == "memory folder a file":  # no full path runs on it: it says what is wrong
+        assert followed.memory_tree is None
+    else:
+        assert _fields(followed) == _fields(_full_path(mem))
 
 
 @pytest.mark.parametrize("name", [".gitmem.toml", "pyproject.toml"])
@@ -111,7 +159,7 @@ def test_a_damaged_or_foreign_state_is_never_used(mem: Path) -> None:
                     holding({k: v for k, v in one.items() if k != "tip"}),
                     holding({**one, "root": str(mem.parent)}),
                     holding({**one, "inputs": "0" * 64}),
-                    holding({**one, "tip": "0" * 40}, one)):  # fmt: skip
+                    holding({**one, "real_dir": str(mem)}, one)):  # fmt: skip
         where.write_text(damaged)
         assert state.current(str(mem)) is None, damaged
     where.write_text(holding({**one, "inputs": "0" * 64}, one))
