@@ -7,7 +7,9 @@ memory?" from what an earlier call remembered (gitmem.agents.state: valid while 
 depended on is as it was), and only otherwise opens the repository, finds it and remembers.
 
 `remembered_recall` is the warm recall built on it: the index (and vectors) of the remembered
-entries tree straight from the recall cache (gitmem.recall.cache.stored), ranked and gated as
+entries tree straight from the recall cache (gitmem.recall.cache.stored; vectors an
+admission's update left behind are brought up to date with the files git itself reads,
+gitmem.recall.cache.caught_up), ranked and gated as
 every recall is (gitmem.recall.semantic.answer), and freshness asked of git itself
 (gitmem.repo.gitcli.History), the answer the full path gives, figure for figure.  Whenever it
 is not sure - no remembered state, a cache that does not hold that tree, a damaged one - it
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from gitmem.recall.freshness import History
     from gitmem.recall.service import RecallAnswer, Recalled
     from gitmem.repo.gitcli import PinnedRepository
+    from gitmem.repo.trees import Trees
     from gitmem.repo.workspace import Workspace
 
 __all__ = ["Memory", "memory_here", "remembered_precedents", "remembered_recall"]
@@ -130,6 +133,15 @@ class Memory:
         files = self.known.files
         return files.common_dir if files is not None else self.workspace().store.common_dir
 
+    def trees(self) -> Trees:
+        """Who reads trees and files for the recall cache: the opened repository, else git
+        itself (gitmem.repo.trees)."""
+        if self._ws is not None:
+            return self._ws.store
+        from gitmem.repo.trees import GitTrees
+
+        return GitTrees(Path(self.root), self.pinned)
+
     def history(self) -> History:
         """Who answers the freshness questions: the opened repository, else git itself."""
         if self._ws is not None:
@@ -153,13 +165,15 @@ def remembered_recall(
     """A recall at the memory branch's tip from the cache alone (module docstring), or None
     when the full path must answer."""
     from gitmem.recall import semantic
-    from gitmem.recall.cache import stored
+    from gitmem.recall.cache import caught_up, stored
     from gitmem.recall.service import bodies, unreadable, with_freshness
 
     known = memory.known
     if known.tip is None or known.entries_tree is None or k <= 0:
         return None  # nothing to recall: the full path says so without a cache
     loaded = stored(memory.common_dir, known.dir, known.entries_tree, semantic=known.semantic)
+    if loaded is None and known.semantic:  # perhaps vectors an admission left behind
+        loaded = caught_up(memory.common_dir, known.dir, known.entries_tree, memory.trees())
     if loaded is None:
         return None
     history = memory.history()

@@ -34,7 +34,10 @@ admission's update with the extra (250-290 ms of it), and the next recall with t
 loads the model for its own query anyway. So the hook saves the new tree's index with the
 nearest remembered tree's vectors, naming that tree (`vectors_of`); a reader with the model
 takes such a record for no vectors of this tree, and under the lock embeds what changed since
-(`_catch_up`) and saves. A reader without the model, or the hook, never needs them. The lag
+(`_catch_up`) and saves; a warm recall, which has not opened the repository, does the same
+with the changed files read by git itself (`caught_up`, gitmem.repo.trees), so the first
+recall after an admission does not import libgit2 for them. A reader without the model, or
+the hook, never needs them. The lag
 is bounded: when more than NEAR changes lead from the vectors' tree, the hook embeds them
 itself, so a recall never embeds more than NEAR entries on its way. A gitmem of the same cache
 version that predates `vectors_of` takes such vectors for the tree's own: its semantic hits
@@ -63,12 +66,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from gitmem.errors import GitmemError
 from gitmem.model.names import answers_for_id, entry_place, misplaced
 from gitmem.recall.engine import Doc, Index, IndexFormatError
-from gitmem.repo.atomic import open_regular, read_regular, sweep_temporaries
+from gitmem.repo.atomic import atomic_write, open_regular, read_regular, sweep_temporaries
 from gitmem.repo.locks import exclusive
 
 if TYPE_CHECKING:
     from gitmem.model.entry import Entry
-    from gitmem.repo.store import Change, Store, TreeItem
+    from gitmem.repo.objects import Change, TreeItem
+    from gitmem.repo.store import Store
+    from gitmem.repo.trees import Trees
 
 #: 2: Snowball stems and saturation values in the index, MiniLM vectors.
 CACHE_VERSION = 2
@@ -154,13 +159,23 @@ PARALLEL_READ_MIN = 4000
 def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc | Unreadable]:
     """The admitted entries of items as Docs, and an Unreadable for each file that is no
     entry (both cross from a forked reader: gitmem.parallel)."""
+    from gitmem.model.fields import MAX_ENTRY_BYTES
+
+    return _docs_from(items, lambda item: store.read(item.oid, MAX_ENTRY_BYTES))
+
+
+def _docs_from(
+    items: list[TreeItem], data_of: Callable[[TreeItem], bytes]
+) -> Iterator[Doc | Unreadable]:
+    """_read_docs, each file's bytes given by data_of, as the file rules read them
+    (gitmem.repo.snapshot.file_entry: what every gate refuses, no reader reads)."""
     from gitmem.model.entry import EntryError  # the YAML stack: only when building
     from gitmem.model.problem import Problem
-    from gitmem.repo.snapshot import read_entry
+    from gitmem.repo.snapshot import file_entry
 
     for item in items:
         try:
-            entry = read_entry(store, item)
+            entry = file_entry(data_of(item) if item.is_file else b"", item.mode)
         except EntryError as exc:
             yield Unreadable(item.path, str(Problem(item.path, exc.line, exc.rule, exc.message)))
             continue
@@ -360,7 +375,202 @@ def stored(
         return None
 
 
-class RecallCache(_Stored):
+def caught_up(common_dir: Path, memory_dir: str, entries_tree: str, trees: Trees) -> Loaded | None:
+    """What RecallCache.load answers, with the extra, for an entries tree whose vectors an
+    admission's update left behind (the module's "Vectors left behind"): brought up to date
+    and saved by a reader that has not opened the repository (a warm recall), the changed
+    files read by trees (git's command line), so that the first recall after an admission
+    does not import libgit2 for a few files. None when the cache holds no such record of the
+    tree, more than NEAR changes lead from its vectors, the git directory cannot be written,
+    or anything fails: the caller then takes RecallCache's way, which repairs what it must."""
+    semantic = _semantic()
+    if semantic is None:
+        return None
+    cache = _Written(common_dir / "gitmem" / "recall", memory_dir, trees)
+    try:
+        with cache._lock() as writable:
+            record = cache._record(entries_tree) if writable else None
+            if record is None or not record.get("vectors"):
+                return None
+            if "vectors_of" not in record:  # brought up meanwhile, by another
+                return cache._load_entry(record, semantic, verify=False)
+            lag = cache._lag(_kept(record), entries_tree)
+            if lag is None or len(lag) > NEAR:
+                return None
+            # as an update loads what it writes from: the vectors verified, not the index,
+            # which it rewrites none of
+            loaded = cache._load_entry(record, semantic, verify_index=False)
+            cache._catch_up(loaded, lag, entries_tree)
+            loaded.behind = None
+            cache._save(loaded, semantic)
+            return loaded
+    except (OSError, ValueError, KeyError, GitmemError):
+        return None
+
+
+class _Written(_Stored):
+    """The cache's files written, under the lock, and vectors left behind brought up to date
+    by the entries' files that trees reads (the opened repository, or git's command line for
+    a reader that has not opened it: caught_up)."""
+
+    def __init__(self, root: Path, memory_dir: str, trees: Trees) -> None:
+        super().__init__(root, memory_dir)
+        self.trees = trees
+
+    @property
+    def _prefix(self) -> str:
+        return f"{self.memory_dir}/entries/"
+
+    def _lag(self, behind: Behind, entries_tree: str | None) -> list[Change] | None:
+        """The changes from the tree vectors were made for to entries_tree; None when git no
+        longer holds that tree (a rewritten history, pruned)."""
+        try:
+            return self.trees.diff(behind.tree, entries_tree, prefix=self._prefix)
+        except (KeyError, ValueError):
+            return None
+
+    def _catch_up(self, loaded: Loaded, lag: list[Change], entries_tree: str | None) -> None:
+        """Vectors brought up by the changes since the tree they were made for, to
+        entries_tree, whose index loaded already holds: every id a changed file held before
+        or holds now is dropped, and embedded again from the file the index took it from, if
+        the index holds it. So the vectors end holding the index's ids, each from the index's
+        file, whatever rule chose that file (_apply's). The files are read in two batches
+        (Trees.read_all), the changed ones and then the indexed ones, which are mostly the
+        same: git's command line reads each batch in one process."""
+        vectors = loaded.vectors
+        assert vectors is not None, "only vectors loaded are brought up"
+        now = {c.path: c.new._replace(path=c.path) for c in lag if c.new is not None}
+        changed = [change.old for change in lag if change.old is not None] + list(now.values())
+        ids = {Path(item.path).stem for item in changed}
+        ids.update(doc.id for doc in self._admitted(changed))
+        wanted: dict[str, TreeItem] = {}
+        for entry_id in sorted(ids):
+            vectors.remove(entry_id)
+            indexed = loaded.index.hit(entry_id, 0.0)
+            if indexed is None:
+                continue
+            item = now.get(indexed.path) or self.trees.item(
+                entries_tree or "", indexed.path[len(self._prefix) :]
+            )
+            if item is not None:
+                wanted[entry_id] = item._replace(path=indexed.path)
+        for doc in self._admitted(list(wanted.values())):
+            if doc.id in wanted and wanted[doc.id].path == doc.path:
+                vectors.add(doc)
+
+    def _admitted(self, items: list[TreeItem]) -> Iterator[Doc]:
+        """The admitted entries of items, their files read at once; a file git does not
+        hold, or that is no entry, gives none."""
+        from gitmem.model.fields import MAX_ENTRY_BYTES
+
+        files = self.trees.read_all([item.oid for item in items if item.is_file], MAX_ENTRY_BYTES)
+        readable = [item for item in items if not item.is_file or item.oid in files]
+        for doc in _docs_from(readable, lambda item: files[item.oid]):
+            if isinstance(doc, Doc):
+                yield doc
+
+    # -- writing -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[bool]:
+        """Held by whoever writes; gives False, holding nothing, where the git directory
+        cannot be written (_unwritable): a process that can save nothing needs no lock.
+
+        The cache's folder, or its lock, replaced by a symbolic link is damage (ValueError
+        and OSError: set aside), as a link in a folder's place is (_folder): every writer
+        writes state.json and deletes what no tree uses in the folder a link points to, and
+        opening the lock through a link created a file where it points."""
+        if self.root.is_symlink():
+            raise ValueError("the recall cache folder is a symbolic link")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+            descriptor = os.open(self.root / "lock", flags, 0o666)
+        except OSError as error:
+            if not _unwritable(error):
+                raise
+            yield False
+            return
+        # a file system that takes no flock gets a held file instead (gitmem.repo.locks):
+        # without one, every recall there set the cache aside and rebuilt it from every entry
+        with os.fdopen(descriptor, "r+b"), exclusive(descriptor, self.root / "lock"):
+            yield True
+
+    def _folder(self, kind: str) -> Path:
+        """The folder of kind, made when missing; a link in its place is damage (ValueError:
+        set aside): the cache writes, and deletes what no tree uses, only in folders of its
+        own, never in a folder elsewhere that a link points to."""
+        folder = self.root / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        if folder.is_symlink():
+            raise ValueError(f"recall cache folder {kind} is a symbolic link")
+        return folder
+
+    def _write(self, kind: str, data: bytes | memoryview) -> str:
+        folder = self._folder(kind)
+        name = hashlib.sha256(data).hexdigest()[:32]
+        if not (folder / name).exists():
+            atomic_write(folder / name, bytes(data))
+        return name
+
+    def _write_parts(self, manifest: bytes, parts: dict[str, Any], names: set[str]) -> str:
+        folder = self._folder("segments")
+        for name, data in parts.items():
+            if not (folder / name).exists():
+                atomic_write(folder / name, bytes(data))
+            names.add(name)
+        return self._write("manifests", manifest)
+
+    def _save(self, loaded: Loaded, semantic: Any | None) -> None:
+        parts: set[str] = set()
+        record: dict[str, Any] = {"dir": self.memory_dir, "tree": loaded.tree}
+        manifest, segments = loaded.index.to_parts()
+        record["index"] = self._write_parts(manifest, segments, parts)
+        record["vectors"] = None
+        if loaded.vectors is not None:
+            manifest, chunks = loaded.vectors.to_parts()
+            record["vectors"] = self._write_parts(manifest, chunks, parts)
+        elif loaded.behind is not None:
+            record["vectors"], record["vectors_of"] = loaded.behind.manifest, loaded.behind.tree
+            parts.update(loaded.behind.parts)
+        record["parts"] = sorted(parts)
+        record["unreadable"] = [
+            [path, loaded.unreadable[path]] for path in sorted(loaded.unreadable)
+        ]
+        try:
+            older = [
+                r
+                for r in self._state()
+                if (r.get("dir"), r.get("tree")) != (self.memory_dir, loaded.tree)
+            ]
+        except ValueError:
+            older = []
+        records = [record, *older][:KEEP_TREES]
+        state = {"version": CACHE_VERSION, "trees": records}
+        atomic_write(self.root / "state.json", json.dumps(state, indent=1).encode("utf-8"))
+        self._collect(records)
+
+    def _collect(self, records: list[dict[str, Any]]) -> None:
+        """Delete files no remembered tree uses (a reader that loses a race rebuilds), and the
+        temporary files of a writer killed before its rename (atomic_write's `.NAME.PID.tmp`):
+        every writer holds the lock, and so does the caller, so no live writer owns one."""
+        keep = {
+            "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
+            "segments": {str(name) for r in records for name in r.get("parts", [])},
+        }
+        sweep_temporaries(self.root, older_than=0)
+        for kind, names in keep.items():
+            folder = self.root / kind
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            sweep_temporaries(folder, older_than=0)
+            for path in folder.iterdir():
+                if path.name not in names and not path.name.startswith("."):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+
+
+class RecallCache(_Written):
     """The cache of one repository's memory folder."""
 
     def __init__(
@@ -372,7 +582,7 @@ class RecallCache(_Stored):
         progress: Callable[[int, int], None] | None = None,
         embed_later: bool = False,
     ) -> None:
-        super().__init__(store.common_dir / "gitmem" / "recall", memory_dir)
+        super().__init__(store.common_dir / "gitmem" / "recall", memory_dir, store)
         self.store = store
         self.use_semantic = semantic
         #: an update leaves the vectors behind for the next reader with the model (the
@@ -522,18 +732,6 @@ class RecallCache(_Stored):
                 self._bring_up(base, lag, entries_tree, semantic)
         return base
 
-    @property
-    def _prefix(self) -> str:
-        return f"{self.memory_dir}/entries/"
-
-    def _lag(self, behind: Behind, entries_tree: str | None) -> list[Change] | None:
-        """The changes from the tree vectors were made for to entries_tree; None when git no
-        longer holds that tree (a rewritten history, pruned)."""
-        try:
-            return self.store.diff(behind.tree, entries_tree, prefix=self._prefix)
-        except (KeyError, ValueError):
-            return None
-
     def _bring_up(
         self, loaded: Loaded, lag: list[Change] | None, entries_tree: str | None, semantic: Any
     ) -> None:
@@ -544,36 +742,6 @@ class RecallCache(_Stored):
         else:
             self._catch_up(loaded, lag, entries_tree)
         loaded.behind = None
-
-    def _catch_up(self, loaded: Loaded, lag: list[Change], entries_tree: str | None) -> None:
-        """Vectors brought up by the changes since the tree they were made for, to
-        entries_tree, whose index loaded already holds: every id a changed file held before
-        or holds now is dropped, and embedded again from the file the index took it from, if
-        the index holds it. So the vectors end holding the index's ids, each from the index's
-        file, whatever rule chose that file (_apply's)."""
-        vectors = loaded.vectors
-        assert vectors is not None, "only vectors loaded are brought up"
-        ids: set[str] = set()
-        for change in lag:
-            for item in (change.old, change.new and change.new._replace(path=change.path)):
-                if item is None:
-                    continue
-                ids.add(Path(item.path).stem)
-                if item.is_file:
-                    with contextlib.suppress(GitmemError):
-                        found = _read_docs(self.store, [item])
-                        ids.update(d.id for d in found if isinstance(d, Doc))
-        for entry_id in sorted(ids):
-            vectors.remove(entry_id)
-            indexed = loaded.index.hit(entry_id, 0.0)
-            if indexed is None:
-                continue
-            item = self.store.item(entries_tree or "", indexed.path[len(self._prefix) :])
-            if item is None:
-                continue
-            for doc in _read_docs(self.store, [item._replace(path=indexed.path)]):
-                if isinstance(doc, Doc) and doc.id == entry_id:
-                    vectors.add(doc)
 
     def _nearest(
         self, entries_tree: str | None, semantic: Any | None
@@ -685,112 +853,6 @@ class RecallCache(_Stored):
             loaded.index.add(doc)
             if loaded.vectors is not None:
                 loaded.vectors.add(doc)
-
-    # -- writing -------------------------------------------------------------------------
-
-    @contextlib.contextmanager
-    def _lock(self) -> Iterator[bool]:
-        """Held by whoever writes; gives False, holding nothing, where the git directory
-        cannot be written (_unwritable): a process that can save nothing needs no lock.
-
-        The cache's folder, or its lock, replaced by a symbolic link is damage (ValueError
-        and OSError: set aside), as a link in a folder's place is (_folder): every writer
-        writes state.json and deletes what no tree uses in the folder a link points to, and
-        opening the lock through a link created a file where it points."""
-        if self.root.is_symlink():
-            raise ValueError("the recall cache folder is a symbolic link")
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
-            descriptor = os.open(self.root / "lock", flags, 0o666)
-        except OSError as error:
-            if not _unwritable(error):
-                raise
-            yield False
-            return
-        # a file system that takes no flock gets a held file instead (gitmem.repo.locks):
-        # without one, every recall there set the cache aside and rebuilt it from every entry
-        with os.fdopen(descriptor, "r+b"), exclusive(descriptor, self.root / "lock"):
-            yield True
-
-    def _folder(self, kind: str) -> Path:
-        """The folder of kind, made when missing; a link in its place is damage (ValueError:
-        set aside): the cache writes, and deletes what no tree uses, only in folders of its
-        own, never in a folder elsewhere that a link points to."""
-        folder = self.root / kind
-        folder.mkdir(parents=True, exist_ok=True)
-        if folder.is_symlink():
-            raise ValueError(f"recall cache folder {kind} is a symbolic link")
-        return folder
-
-    def _write(self, kind: str, data: bytes | memoryview) -> str:
-        from gitmem.repo.store import atomic_write
-
-        folder = self._folder(kind)
-        name = hashlib.sha256(data).hexdigest()[:32]
-        if not (folder / name).exists():
-            atomic_write(folder / name, bytes(data))
-        return name
-
-    def _write_parts(self, manifest: bytes, parts: dict[str, Any], names: set[str]) -> str:
-        from gitmem.repo.store import atomic_write
-
-        folder = self._folder("segments")
-        for name, data in parts.items():
-            if not (folder / name).exists():
-                atomic_write(folder / name, bytes(data))
-            names.add(name)
-        return self._write("manifests", manifest)
-
-    def _save(self, loaded: Loaded, semantic: Any | None) -> None:
-        from gitmem.repo.store import atomic_write
-
-        parts: set[str] = set()
-        record: dict[str, Any] = {"dir": self.memory_dir, "tree": loaded.tree}
-        manifest, segments = loaded.index.to_parts()
-        record["index"] = self._write_parts(manifest, segments, parts)
-        record["vectors"] = None
-        if loaded.vectors is not None:
-            manifest, chunks = loaded.vectors.to_parts()
-            record["vectors"] = self._write_parts(manifest, chunks, parts)
-        elif loaded.behind is not None:
-            record["vectors"], record["vectors_of"] = loaded.behind.manifest, loaded.behind.tree
-            parts.update(loaded.behind.parts)
-        record["parts"] = sorted(parts)
-        record["unreadable"] = [
-            [path, loaded.unreadable[path]] for path in sorted(loaded.unreadable)
-        ]
-        try:
-            older = [
-                r
-                for r in self._state()
-                if (r.get("dir"), r.get("tree")) != (self.memory_dir, loaded.tree)
-            ]
-        except ValueError:
-            older = []
-        records = [record, *older][:KEEP_TREES]
-        state = {"version": CACHE_VERSION, "trees": records}
-        atomic_write(self.root / "state.json", json.dumps(state, indent=1).encode("utf-8"))
-        self._collect(records)
-
-    def _collect(self, records: list[dict[str, Any]]) -> None:
-        """Delete files no remembered tree uses (a reader that loses a race rebuilds), and the
-        temporary files of a writer killed before its rename (atomic_write's `.NAME.PID.tmp`):
-        every writer holds the lock, and so does the caller, so no live writer owns one."""
-        keep = {
-            "manifests": {str(r[k]) for r in records for k in ("index", "vectors") if r.get(k)},
-            "segments": {str(name) for r in records for name in r.get("parts", [])},
-        }
-        sweep_temporaries(self.root, older_than=0)
-        for kind, names in keep.items():
-            folder = self.root / kind
-            if folder.is_symlink() or not folder.is_dir():
-                continue
-            sweep_temporaries(folder, older_than=0)
-            for path in folder.iterdir():
-                if path.name not in names and not path.name.startswith("."):
-                    with contextlib.suppress(OSError):
-                        path.unlink()
 
     def _set_aside(self) -> None:
         """Move a broken cache out of the way, so a rebuild starts clean.  The newest one set

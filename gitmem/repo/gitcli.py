@@ -409,6 +409,28 @@ def run_all(
     return out
 
 
+def read_in(
+    folder: Path,
+    args: list[str],
+    given: bytes | None = None,
+    pinned: PinnedRepository | None = None,
+) -> bytes | None:
+    """The output of a git that reads objects (READ_AS_THEY_ARE) in folder, on the repository
+    there or on pinned, given `given` on its input; None when git fails or cannot be run."""
+    try:
+        done = subprocess.run(
+            ["git", *READ_AS_THEY_ARE, *args],
+            cwd=folder,
+            input=given,
+            capture_output=True,
+            env=clean_git_env(pinned),
+            check=False,
+        )
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
 def trees_at(folder: Path, commit: str, paths: list[str]) -> list[str | None] | None:
     """The id of the tree at each path of commit's tree, None where no tree lies there
     (nothing, a file, a submodule: what gitmem.repo.store.Store.subtree answers None for), read
@@ -417,19 +439,10 @@ def trees_at(folder: Path, commit: str, paths: list[str]) -> list[str | None] | 
     after the memory branch moved)."""
     if not paths or any(_not_a_tree_path(p) for p in paths):
         return None
-    try:
-        done = subprocess.run(
-            ["git", *READ_AS_THEY_ARE, "cat-file", "--batch-check=%(objecttype) %(objectname)"],
-            cwd=folder,
-            input="".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape"),
-            capture_output=True,
-            env=clean_git_env(),
-            check=False,
-        )
-    except OSError:
-        return None
-    lines = done.stdout.decode("ascii", "replace").splitlines()
-    if done.returncode != 0 or len(lines) != len(paths):
+    asked = "".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
+    out = read_in(folder, ["cat-file", "--batch-check=%(objecttype) %(objectname)"], asked)
+    lines = out.decode("ascii", "replace").splitlines() if out is not None else []
+    if len(lines) != len(paths):
         return None
     found: list[str | None] = []
     for line in lines:

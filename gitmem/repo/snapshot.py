@@ -10,7 +10,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from gitmem.errors import UsageError
 from gitmem.model.entry import Entry, EntryError, parse
@@ -19,7 +19,10 @@ from gitmem.model.names import CONVERTING_ATTRIBUTES
 from gitmem.repo.atomic import open_regular
 from gitmem.repo.gitcli import clean_git_env
 from gitmem.repo.sparse import left_out
-from gitmem.repo.store import BLOB, BLOB_EXECUTABLE, LINK, Store, TreeItem
+
+if TYPE_CHECKING:
+    from gitmem.repo.store import Store
+from gitmem.repo.objects import BLOB, BLOB_EXECUTABLE, LINK, TreeItem
 
 FILE = "file"
 SYMLINK = "symlink"

@@ -15,7 +15,7 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, cast
@@ -34,42 +34,15 @@ from gitmem.repo.gitcli import (
     pathspecs_to_stdin,
     run_all,
 )
+from gitmem.repo.objects import BLOB as BLOB
+from gitmem.repo.objects import BLOB_EXECUTABLE as BLOB_EXECUTABLE
+from gitmem.repo.objects import COMMIT as COMMIT
+from gitmem.repo.objects import LINK as LINK
+from gitmem.repo.objects import TREE as TREE
+from gitmem.repo.objects import Change as Change
+from gitmem.repo.objects import TreeItem as TreeItem
 
 ZERO = "0" * 40
-BLOB = int(FileMode.BLOB)
-BLOB_EXECUTABLE = int(FileMode.BLOB_EXECUTABLE)
-LINK = int(FileMode.LINK)
-TREE = int(FileMode.TREE)
-COMMIT = int(FileMode.COMMIT)
-
-
-class TreeItem(NamedTuple):
-    """A file in a tree: its repository path, blob id and git file mode.
-
-    TreeItem, Change and CommitInfo are named tuples, not frozen dataclasses: a push of
-    10,000 admissions makes some 80,000 of them, and a frozen dataclass takes several times
-    as long to build."""
-
-    path: str
-    oid: str
-    mode: int
-
-    @property
-    def is_symlink(self) -> bool:
-        return self.mode == LINK
-
-    @property
-    def is_file(self) -> bool:
-        return self.mode in (BLOB, BLOB_EXECUTABLE)
-
-
-class Change(NamedTuple):
-    """One path that differs between two trees: status A, D or M (a type change is M)."""
-
-    status: str
-    path: str
-    old: TreeItem | None
-    new: TreeItem | None
 
 
 class CommitInfo(NamedTuple):
@@ -608,6 +581,15 @@ class Store:
         if "\0" in path or "" in path.split("/"):
             return False
         return self._lookup(tree, path) is not None
+
+    def read_all(self, oids: Collection[str], limit: int) -> dict[str, bytes]:
+        """Each blob's bytes (at most limit + 1), by id; a missing one is left out
+        (gitmem.repo.trees.Trees, which git's command line answers in one process)."""
+        found: dict[str, bytes] = {}
+        for oid in oids:
+            with contextlib.suppress(GitmemError):
+                found[oid] = self.read(oid, limit)
+        return found
 
     def read(self, oid: str, limit: int | None = None) -> bytes:
         """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks).

@@ -99,27 +99,38 @@ def test_whatever_moved_takes_the_full_path_once(recalled: Path) -> None:
     assert recall(recalled, "pygit2 hooks", "--ref", "main")[1]
 
 
+@pytest.mark.parametrize("semantic", ["false", "true"])
 def test_the_first_recall_after_an_admission_stays_warm(
-    recalled: Path, monkeypatch: pytest.MonkeyPatch
+    recalled: Path, semantic: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An admission moves main, and its post-merge hook brings the cache to the new tree: the
-    next recall follows the moved branch (gitmem.agents.state) without opening the
-    repository, where it opened it to learn the new tip's entries tree, and answers as the
-    full path does."""
+    """An admission moves main, and its post-merge hook brings the cache to the new tree (its
+    keyword index; with the extra, the vectors left behind): the next recall follows the
+    moved branch (gitmem.agents.state) and, with the extra, embeds the new entry from the
+    file git reads (gitmem.recall.cache.caught_up), without opening the repository, where it
+    opened it for both; and it answers as the full path does."""
     from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.recall import semantic as model
+    from gitmem.recall.cache import RecallCache
     from gitmem.repo.workspace import open_workspace
 
-    monkeypatch.setenv("GITMEM_SEMANTIC", "false")
+    if semantic == "true" and not model.available():
+        pytest.skip("gitmem[semantic] not installed")
+    monkeypatch.setenv("GITMEM_SEMANTIC", semantic)
     recall(recalled, "pygit2 hooks")  # remembers where the memory is
     fresh = admit(
         recalled,
         ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
          "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
     )  # fmt: skip
-    warm_recall_cache(open_workspace(recalled))  # the post-merge hook's update
+    ws = open_workspace(recalled)
+    warm_recall_cache(ws)  # the post-merge hook's update
+    newest = RecallCache(ws.store, ws.dir)._mine()
+    assert ("vectors_of" in newest[0]) is (semantic == "true")
     asked = ("how do I bake sourdough bread", "--format", "json", "--explain")
     warm, opened = recall(recalled, *asked)
     assert not opened and [h["id"] for h in json.loads(warm)["entries"]] == [fresh]
+    caught = RecallCache(ws.store, ws.dir)._mine()[0]
+    assert caught["tree"] == newest[0]["tree"] and "vectors_of" not in caught
     forget(recalled)
     assert recall(recalled, *asked) == (warm, True)
 

@@ -33,7 +33,8 @@ from gitmem.recall.engine import Index
 from gitmem.repo.workspace import open_workspace
 
 #: The post-merge hook's update (gitmem.lifecycle.refresh), or with argv[2] "catch-up" a
-#: reader's load with the model (which embeds what the update left behind), killed at its
+#: reader's load with the model (which embeds what the update left behind; "caught-up": as a
+#: warm recall does it, the files read by git itself), killed at its
 #: argv[1]-th write (0: never); prints how many writes it made.
 UPDATE_KILLED_AT = """
 import os, signal, sys
@@ -65,6 +66,11 @@ memory = ws.store.subtree(ws.store.tree_of(ws.main_tip()), ws.dir)
 sys.addaudithook(on_event)
 if sys.argv[2] == "catch-up":
     RecallCache(ws.store, ws.dir).load(memory)
+elif sys.argv[2] == "caught-up":  # as a warm recall brings them up: files read by git itself
+    from gitmem.recall.cache import caught_up
+    from gitmem.repo.trees import GitTrees
+    entries = ws.store.subtree(memory, "entries")
+    assert caught_up(ws.store.common_dir, ws.dir, entries, GitTrees(ws.store.workdir))
 else:
     warm_recall_cache(ws)
 print(seen)
@@ -112,8 +118,8 @@ def _first(repo: Path, env: dict[str, str], query: str) -> str:
 
 @pytest.mark.parametrize(
     ("with_model", "what"),
-    [(False, "update"), (True, "update"), (True, "catch-up")],
-    ids=["keywords", "with-the-extra", "catching-up-with-the-extra"],
+    [(False, "update"), (True, "update"), (True, "catch-up"), (True, "caught-up")],
+    ids=["keywords", "with-the-extra", "catching-up-with-the-extra", "caught-up-by-git"],
 )
 def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
     memory: Path, tmp_path: Path, with_model: bool, what: str
@@ -124,7 +130,7 @@ def test_an_update_killed_at_any_write_leaves_a_cache_the_next_recall_uses(
     hooks = admit(memory, HOOKS)
     assert _first(memory, env, "pygit2 hooks") == hooks  # the cache, up to date
     new = admit(memory, NEW)  # now one admission behind
-    if what == "catch-up":  # the hook's update has run: the vectors are behind
+    if what != "update":  # the hook's update has run: the vectors are behind
         assert _update(memory, 0, env).returncode == 0
         ws = open_workspace(memory)
         assert "vectors_of" in RecallCache(ws.store, ws.dir)._mine()[0]

@@ -127,6 +127,45 @@ def test_the_bulk_diff_equals_the_one_pair_diff(repo: Path) -> None:
     assert not any(name == ".gitmem" or name == "app.py" for name in names)
 
 
+def test_the_modes_are_gits_own_numbers() -> None:
+    """gitmem.repo.objects writes git's modes out, so that readers need no pygit2."""
+    from pygit2.enums import FileMode
+
+    from gitmem.repo import objects
+
+    for name in ("BLOB", "BLOB_EXECUTABLE", "LINK", "TREE", "COMMIT"):
+        assert getattr(objects, name) == int(getattr(FileMode, name)), name
+
+
+def test_git_itself_reads_trees_as_the_opened_repository_does(repo: Path) -> None:
+    """gitmem.repo.trees.GitTrees (git's command line, for a recall that has not loaded
+    libgit2) against Store, the reference: the same changes between every two trees, the same
+    item at every path (files, links, folders, nothing), the same bytes of every blob (and
+    none of a missing one); a tree git does not hold is a ValueError, as the cache takes it."""
+    from gitmem.repo.trees import GitTrees
+
+    store, trees = Store.open(repo), GitTrees(repo)
+    known = [tree for tree in _trees(repo) if tree is not None]
+    compared = 0
+    for old in known:
+        for new in known:
+            one = sorted(store.diff(old, new, prefix=".gitmem/"), key=_key)
+            assert sorted(trees.diff(old, new, ".gitmem/"), key=_key) == one, (old, new)
+            compared += len(one)
+    assert compared > 40
+    files = {item.path for tree in known for item in store.walk(tree)}
+    assert "caf\udce9.md" in files and ":colon.md" in files and "new\nline.md" in files
+    paths = files | {"entries", "entries/decision", "INDEX.md/inside.md", "no.md", "entries/*"}
+    for tree in known:
+        for path in sorted(paths):
+            assert trees.item(tree, path) == store.item(tree, path), (tree, path)
+    blobs = [item.oid for tree in known for item in store.walk(tree)] + ["0" * 40]
+    for limit in (3, 1 << 20):
+        assert trees.read_all(blobs, limit) == store.read_all(blobs, limit)
+    with pytest.raises(ValueError):
+        trees.diff(known[0], "1" * 40)
+
+
 def test_the_stream_answers_in_order_and_once_per_pair(repo: Path) -> None:
     pairs = _commits(repo)[0][8:12]
     answered = [pair for pair, _ in Store.open(repo).diff_stream([*pairs, pairs[0]], ".gitmem")]
