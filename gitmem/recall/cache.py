@@ -434,15 +434,16 @@ class _Written(_Stored):
         entries_tree, whose index loaded already holds: every id a changed file held before
         or holds now is dropped, and embedded again from the file the index took it from, if
         the index holds it. So the vectors end holding the index's ids, each from the index's
-        file, whatever rule chose that file (_apply's). The files are read in two batches
-        (Trees.read_all), the changed ones and then the indexed ones, which are mostly the
-        same: git's command line reads each batch in one process."""
+        file, whatever rule chose that file (_apply's). The files are read in batches
+        (Trees.read_all: git's command line reads each in one process), the changed ones
+        and then the indexed ones not read yet, which are mostly none."""
         vectors = loaded.vectors
         assert vectors is not None, "only vectors loaded are brought up"
         now = {c.path: c.new._replace(path=c.path) for c in lag if c.new is not None}
         changed = [change.old for change in lag if change.old is not None] + list(now.values())
         ids = {Path(item.path).stem for item in changed}
-        ids.update(doc.id for doc in self._admitted(changed))
+        files: dict[str, bytes] = {}
+        ids.update(doc.id for doc in self._admitted(changed, files))
         wanted: dict[str, TreeItem] = {}
         for entry_id in sorted(ids):
             vectors.remove(entry_id)
@@ -454,16 +455,18 @@ class _Written(_Stored):
             )
             if item is not None:
                 wanted[entry_id] = item._replace(path=indexed.path)
-        for doc in self._admitted(list(wanted.values())):
+        for doc in self._admitted(list(wanted.values()), files):
             if doc.id in wanted and wanted[doc.id].path == doc.path:
                 vectors.add(doc)
 
-    def _admitted(self, items: list[TreeItem]) -> Iterator[Doc]:
-        """The admitted entries of items, their files read at once; a file git does not
-        hold, or that is no entry, gives none."""
+    def _admitted(self, items: list[TreeItem], files: dict[str, bytes]) -> Iterator[Doc]:
+        """The admitted entries of items, the files not in files (read before, by id) read
+        at once and kept there; a file git does not hold, or that is no entry, gives none."""
         from gitmem.model.fields import MAX_ENTRY_BYTES
 
-        files = self.trees.read_all([item.oid for item in items if item.is_file], MAX_ENTRY_BYTES)
+        unread = {item.oid for item in items if item.is_file} - files.keys()
+        if unread:
+            files.update(self.trees.read_all(unread, MAX_ENTRY_BYTES))
         readable = [item for item in items if not item.is_file or item.oid in files]
         for doc in _docs_from(readable, lambda item: files[item.oid]):
             if isinstance(doc, Doc):

@@ -668,3 +668,47 @@ def test_a_cold_recall_builds_its_vectors_in_two_processes(repo: Path, tmp_path:
         [sys.executable, str(script)], cwd=repo, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+@needs_extra
+@pytest.mark.parametrize("reader", ["opened", "git"])
+def test_vectors_brought_up_keep_an_entry_whose_copy_came_and_went_elsewhere(
+    memory: Path, reader: str
+) -> None:
+    """A copy of an admitted entry committed around the gate in another type folder (misplaced:
+    never indexed) names the entry's id, so bringing the vectors up drops the id and embeds it
+    again from the file the index holds, which no change touched: read from the tree (the
+    opened repository's, or git's ls-tree for a warm recall). Without that read the entry
+    lost its vector, and its semantic hits with it."""
+    from clirunner import HOOKS, admit, recall_json
+
+    from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.recall.cache import RecallCache, caught_up
+    from gitmem.repo.trees import GitTrees
+    from gitmem.repo.workspace import open_workspace
+
+    entry_id = admit(memory, HOOKS)
+    recall_json(memory, "a situation nobody wrote down")  # the cache, vectors included
+    placed = memory / ".gitmem" / "entries" / "decision" / f"{entry_id}.md"
+    copy = memory / ".gitmem" / "entries" / "method" / f"{entry_id}.md"
+    copy.parent.mkdir(exist_ok=True)
+    copy.write_bytes(placed.read_bytes())
+    git(memory, "add", str(copy))
+    git(memory, "commit", "-q", "--no-verify", "-m", "a copy around the gate")
+    ws = open_workspace(memory)
+    os.environ["GITMEM_SEMANTIC"] = "true"
+    try:
+        warm_recall_cache(ws)  # the hook's update: the vectors left behind
+    finally:
+        del os.environ["GITMEM_SEMANTIC"]
+    memory_tree = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
+    entries = ws.store.subtree(memory_tree, "entries")
+    cache = RecallCache(ws.store, ws.dir)
+    assert cache._mine()[0].get("vectors_of") and entries is not None
+    if reader == "git":
+        loaded = caught_up(ws.store.common_dir, ws.dir, entries, GitTrees(memory))
+    else:
+        loaded = cache.load(memory_tree)
+    assert loaded is not None and loaded.vectors is not None
+    assert entry_id in loaded.vectors and len(loaded.vectors) == len(loaded.index)
+    assert "vectors_of" not in cache._mine()[0]
