@@ -380,13 +380,14 @@ class _Memory(Memory):
     of it: the agents' catalog, the keyword index, the precedents' block."""
 
     def catalog(self) -> Catalog | None:
-        """The agents' catalog of the entries at the tip; None while a cold one is built in
-        the background."""
+        """The agents' catalog of the entries at the tip (brought up from the one kept by
+        the files git itself reads, after an admission, without opening the repository);
+        None while a cold one is built in the background."""
         from gitmem.agents import catalog
 
         entries = self.known.entries_tree
         found = (
-            catalog.stored(self.common_dir, self.known.dir, entries)
+            catalog.brought_up(self.common_dir, self.known.dir, entries, self.trees())
             if entries is not None
             else None
         )

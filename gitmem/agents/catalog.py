@@ -24,8 +24,9 @@ of those lines, whatever the size of the memory (100,000 entries make a 30 MB ca
 scan alone would cost 10 to 30 ms).
 
 An agent's hook opens a catalog without opening the repository (`stored`: the git common
-directory, the memory folder and the tree id are all it needs), so this module loads pygit2
-and the entry parser only when it must build or update one.
+directory, the memory folder and the tree id are all it needs), and after an admission brings
+one up with the files git itself reads (`brought_up` with gitmem.repo.trees.GitTrees), so this
+module loads pygit2 only when it must build one from every entry.
 
 A new tree is brought up from the newest catalog on disk by the tree diff (an admission costs
 its entries' lines and one rewrite of the file), else built by reading every entry (two
@@ -48,12 +49,14 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gitmem.agents.precedents import clean, may_hold_secret
 from gitmem.model.names import entry_place, misplaced
-from gitmem.repo.atomic import open_regular, sweep_temporaries
+from gitmem.repo.atomic import atomic_write, open_regular, sweep_temporaries
 
 if TYPE_CHECKING:
-    from gitmem.repo.store import Store, TreeItem
+    from gitmem.repo.objects import TreeItem
+    from gitmem.repo.store import Store
+    from gitmem.repo.trees import Trees
 
-__all__ = ["Catalog", "Listed", "load", "startable", "stored", "whole"]
+__all__ = ["Catalog", "Listed", "brought_up", "load", "startable", "stored", "whole"]
 
 #: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean);
 #: 5: a line says whether its fields hold a secret;
@@ -388,10 +391,6 @@ def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int, int]:
     )
 
 
-def _root(store: Store) -> Path:
-    return store.common_dir / "gitmem" / "agents"
-
-
 def _name(memory_dir: str, tree: str) -> str:
     return f"catalog-{tree}-{_folder_key(memory_dir)}.tsv"
 
@@ -410,8 +409,13 @@ def _of_folder(root: Path, memory_dir: str) -> list[Path]:
 def _read_lines(store: Store, items: list[TreeItem], memory_dir: str) -> Iterator[bytes]:
     from gitmem.model.fields import MAX_ENTRY_BYTES
 
-    for item in items:
-        line = line_of(item.path, store.read(item.oid, MAX_ENTRY_BYTES + 1), memory_dir)
+    return _lines_of(((i, store.read(i.oid, MAX_ENTRY_BYTES + 1)) for i in items), memory_dir)
+
+
+def _lines_of(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:
+    """The lines of the entries of files (each item with its bytes)."""
+    for item, data in files:
+        line = line_of(item.path, data, memory_dir)
         if line is not None:
             yield line
 
@@ -467,27 +471,42 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
     """The catalog of an entries tree (None: no entries yet), from the cache or made now.
     A cache that cannot be read or written is worked around: the catalog is made in memory."""
     from gitmem import parallel as forked
-    from gitmem.repo.store import atomic_write
 
     if entries_tree is None:
         return Catalog(None, b"\n\n", 0, 1, 2)
-    root = _root(store)
-    name = _name(memory_dir, entries_tree)
-    found = _open(root / name, entries_tree)
+    found = brought_up(store.common_dir, memory_dir, entries_tree, store)
     if found is not None:
         return found
-    lines = _update(store, root, memory_dir, entries_tree)
-    if lines is None:
-        items = [
-            item
-            for item in store.walk(entries_tree, f"{memory_dir}/entries/")
-            if item.is_file and entry_place(item.path, memory_dir) is not None
-        ]
-        lines = list(
-            forked.in_two(
-                items, lambda part: _read_lines(store, part, memory_dir), minimum=PARALLEL_READ_MIN
-            )
-        )
+    items = [
+        item
+        for item in store.walk(entries_tree, f"{memory_dir}/entries/")
+        if item.is_file and entry_place(item.path, memory_dir) is not None
+    ]
+    lines = forked.in_two(
+        items, lambda part: _read_lines(store, part, memory_dir), minimum=PARALLEL_READ_MIN
+    )
+    return _saved(store.common_dir, memory_dir, entries_tree, list(lines))
+
+
+def brought_up(
+    common_dir: Path, memory_dir: str, entries_tree: str, trees: Trees
+) -> Catalog | None:
+    """The catalog of an entries tree as kept, or brought up from the newest one kept by the
+    tree diff and saved, the changed files read by trees (the opened repository, or git's
+    command line for an agent's hook that has not loaded pygit2: the first hook after an
+    admission); None when no kept catalog can start it (a build from every entry is load's)."""
+    root = common_dir / "gitmem" / "agents"
+    found = _open(root / _name(memory_dir, entries_tree), entries_tree)
+    if found is not None:
+        return found
+    lines = _update(trees, root, memory_dir, entries_tree)
+    return _saved(common_dir, memory_dir, entries_tree, lines) if lines is not None else None
+
+
+def _saved(common_dir: Path, memory_dir: str, entries_tree: str, lines: list[bytes]) -> Catalog:
+    """The catalog of these lines, written whole (a rename) where the git directory allows."""
+    root = common_dir / "gitmem" / "agents"
+    name = _name(memory_dir, entries_tree)
     data, table, ids, body = _compose(entries_tree, _sorted(lines))
     with contextlib.suppress(OSError):
         root.mkdir(parents=True, exist_ok=True)
@@ -496,9 +515,12 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
     return Catalog(entries_tree, data, table, ids, body)
 
 
-def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> list[bytes] | None:
+def _update(trees: Trees, root: Path, memory_dir: str, entries_tree: str) -> list[bytes] | None:
     """The lines for entries_tree from the newest catalog of the memory folder on disk and
-    the tree diff; None when there is no usable catalog to start from."""
+    the tree diff; None when there is no usable catalog to start from (one whose tree git no
+    longer holds is passed over)."""
+    from gitmem.model.fields import MAX_ENTRY_BYTES
+
     try:
         stored = _of_folder(root, memory_dir)
     except OSError:
@@ -506,12 +528,13 @@ def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> lis
     prefix = f"{memory_dir}/entries/"
     for path in stored:
         base_tree = path.name.removeprefix("catalog-").rsplit("-", 1)[0]
-        if not store.has_object(base_tree):
-            continue
         base = _open(path, base_tree)
         if base is None:
             continue
-        changes = store.diff(base_tree, entries_tree, prefix=prefix)
+        try:
+            changes = trees.diff(base_tree, entries_tree, prefix=prefix)
+        except (KeyError, ValueError):
+            continue  # a tree git has pruned (a rewritten history)
         gone = {c.old.path for c in changes if c.old is not None}
         gone |= {c.path for c in changes}
         body = [x + b"\n" for x in bytes(base._data[base._body :]).split(b"\n") if x]
@@ -527,10 +550,17 @@ def _update(store: Store, root: Path, memory_dir: str, entries_tree: str) -> lis
             for line in body
             if _unkept(line.split(b"\t", 4)[3].decode("utf-8", "replace")) not in gone
         ]
-        for change in changes:
-            new = change.new
-            if new is not None and new.is_file and entry_place(change.path, memory_dir):
-                lines.extend(_read_lines(store, [new._replace(path=change.path)], memory_dir))
+        added = [
+            change.new._replace(path=change.path)
+            for change in changes
+            if change.new is not None
+            and change.new.is_file
+            and entry_place(change.path, memory_dir)
+        ]
+        files = trees.read_all([item.oid for item in added], MAX_ENTRY_BYTES + 1)
+        if any(item.oid not in files for item in added):
+            continue  # a file git could not read: another catalog, or a build, lists it
+        lines.extend(_lines_of(((item, files[item.oid]) for item in added), memory_dir))
         return lines
     return None
 

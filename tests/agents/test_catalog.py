@@ -7,14 +7,14 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from clirunner import ok, run
 
 from gitmem.agents import catalog
-from gitmem.repo.store import Store, TreeItem
+from gitmem.repo.store import TreeItem
 from gitmem.repo.workspace import open_workspace
 
 from conftest import fed_fifo, git
@@ -68,21 +68,36 @@ def test_the_catalog_lists_admitted_entries_and_finds_exact_citations(memory: Pa
     assert [e.id for e in listed.recent(2, types=["method"], tags=None)] == ids[:2]
 
 
+@pytest.mark.parametrize("reader", ["opened", "git"])
 def test_an_update_from_the_diff_matches_a_build_from_scratch(
-    memory: Path, monkeypatch: pytest.MonkeyPatch
+    memory: Path, monkeypatch: pytest.MonkeyPatch, reader: str
 ) -> None:
+    """Brought up by the tree diff, the changed files read by the opened repository or by git
+    itself (an agent's hook after an admission: gitmem.repo.trees.GitTrees), the catalog
+    holds the bytes a build from every entry writes, and only the new entry was read."""
+    from gitmem.repo.trees import GitTrees
+
     _admit(memory, "First lesson")
     _load(memory)
     _admit(memory, "Second lesson")
     read: list[str] = []
-    real = catalog._read_lines
+    real = catalog._lines_of
 
-    def counting(store: Store, items: list[TreeItem], memory_dir: str) -> Iterator[bytes]:
-        read.extend(item.path for item in items)
-        return real(store, items, memory_dir)
+    def counting(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:
+        listed = list(files)
+        read.extend(item.path for item, _ in listed)
+        return real(listed, memory_dir)
 
-    monkeypatch.setattr(catalog, "_read_lines", counting)
-    assert len(list(_load(memory))) == 2
+    monkeypatch.setattr(catalog, "_lines_of", counting)
+    if reader == "git":
+        ws = open_workspace(memory)
+        memory_tree = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
+        entries = ws.store.subtree(memory_tree, "entries")
+        assert entries is not None
+        found = catalog.brought_up(ws.store.common_dir, ws.dir, entries, GitTrees(memory))
+        assert found is not None and len(list(found)) == 2
+    else:
+        assert len(list(_load(memory))) == 2
     assert len(read) == 1  # only the new entry was read
     updated = _stored(memory)
     assert len(updated) == 2  # the old tree's catalog and the new one, built from it

@@ -4,6 +4,7 @@ the full path, figure for figure, without pygit2; and the full path whenever it 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -133,6 +134,54 @@ def test_the_first_recall_after_an_admission_stays_warm(
     assert caught["tree"] == newest[0]["tree"] and "vectors_of" not in caught
     forget(recalled)
     assert recall(recalled, *asked) == (warm, True)
+
+
+#: An agent's prompt hook in a fresh process: its answer, then whether it loaded libgit2.
+PROMPT = (
+    "import json, os, sys\n"
+    "from gitmem.agents import agent_hook\n"
+    "event = {'cwd': os.getcwd(), 'prompt': sys.argv[1], 'session_id': 's',\n"
+    "         'hook_event_name': 'UserPromptSubmit'}\n"
+    "print(json.dumps(agent_hook.answer('UserPromptSubmit', event, os.environ)))\n"
+    "print('pygit2' in sys.modules)\n"
+)
+
+
+def prompted(repo: Path, prompt: str) -> tuple[str, bool]:
+    """An agent's UserPromptSubmit hook in a fresh process: the context it adds, and
+    whether it opened the repository (imported pygit2)."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROMPT, prompt], cwd=repo, capture_output=True, text=True
+    )
+    answer, opened = done.stdout.rstrip("\n").split("\n")
+    found = json.loads(answer)
+    context = found["hookSpecificOutput"]["additionalContext"] if found else ""
+    return str(context), opened == "True"
+
+
+def test_the_first_prompt_after_an_admission_stays_warm(recalled: Path) -> None:
+    """After an admission (and the post-merge hook's cache update) an agent's first prompt
+    follows the moved branch, brings the agents' catalog up from the one kept by the files
+    git itself reads (gitmem.agents.catalog.brought_up), and quotes the new entry without
+    opening the repository; with nothing remembered and no catalog kept, the full path
+    quotes it the same."""
+    from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.repo.workspace import open_workspace
+
+    asked = "how do I bake sourdough bread at home"
+    assert prompted(recalled, "pygit2 in a git hook")[1]  # remembers, and keeps a catalog
+    assert not prompted(recalled, "pygit2 in a git hook")[1]
+    fresh = admit(
+        recalled,
+        ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
+         "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
+    )  # fmt: skip
+    warm_recall_cache(open_workspace(recalled))  # the post-merge hook's update
+    warm, opened = prompted(recalled, asked)
+    assert not opened and fresh in warm
+    forget(recalled)
+    shutil.rmtree(Path(Store.open(recalled).git_dir) / "gitmem" / "agents")
+    assert prompted(recalled, asked) == (warm, True)
 
 
 def test_a_warm_precedents_block_takes_its_provenance_from_the_agents_catalog(
