@@ -16,7 +16,8 @@ its caches) in DIR for the next run.
 Cases: the session's opening block; a prompt that recalls precedents and one that recalls
 nothing; a Write into the memory (denied before pygit2 is loaded); an Edit of a file many
 entries cite, of a file one old entry cites, of a file no entry cites; a Bash command that
-writes nowhere.
+writes nowhere; and last the prompt with precedents right after each of `--runs` admissions
+(each a commit on main and the post-merge hook's cache update, not timed).
 
 The hooks keep each shown entry's freshness for the tip they saw (gitmem.agents.state), so a
 repeated prompt or edit runs no git process; the "freshness not yet known" cases remove that
@@ -108,6 +109,35 @@ def timed(args: list[str], stdin: str, cwd: Path) -> tuple[float, str, float]:
     return wall, done.stdout, cpu
 
 
+#: The post-merge hook's update of the recall cache, as an admission's merge runs it.
+HOOK_UPDATE = """
+from gitmem.lifecycle.refresh import warm_recall_cache
+from gitmem.repo.workspace import open_workspace
+warm_recall_cache(open_workspace())
+"""
+
+
+def after_admissions(root: Path, runs: int) -> list[tuple[float, str, float]]:
+    """The prompt hook (with precedents) timed right after each of `runs` admissions: a copy
+    of an entry under a new id committed on main, and the post-merge hook's cache update run
+    (not timed). The hook finds the branch moved, the agents' catalog of the new tree not
+    yet made and the entries' freshness at the new tip not yet known."""
+    folder = root / ".gitmem" / "entries" / "method"
+    text = min(folder.iterdir()).read_text()
+    old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
+    payload = event(root, "UserPromptSubmit", prompt="How do we rotate session tokens?")
+    timings = []
+    for n in range(runs):
+        new_id = f"{old_id}-after-{n}-{time.time_ns()}"
+        path = folder / f"{new_id}.md"
+        path.write_text(text.replace(old_id, new_id))
+        for git in (["add", str(path)], ["commit", "-q", "--no-verify", "-m", f"admit {n}"]):
+            subprocess.run(["git", *git], cwd=root, env=ENV, check=True, capture_output=True)
+        subprocess.run([sys.executable, "-c", HOOK_UPDATE], cwd=root, env=ENV, check=True)
+        timings.append(timed([GITMEM, "agent-hook", "UserPromptSubmit"], payload, root))
+    return timings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entries", type=int, default=100_000)
@@ -185,6 +215,12 @@ def main() -> None:
             said = "answers" if runs[-1][1] else "silent"
             print(f"  {label}: {median * 1000:.0f} ms ({slowest * 1000:.0f} ms), "
                   f"CPU {cpu * 1000:.0f} ms ({said})")  # fmt: skip
+        first = after_admissions(root, args.runs)
+        print(f"  UserPromptSubmit, precedents, the first after an admission: "
+              f"{statistics.median(r[0] for r in first) * 1000:.0f} ms "
+              f"({max(r[0] for r in first) * 1000:.0f} ms), "
+              f"CPU {statistics.median(r[2] for r in first) * 1000:.0f} ms")  # fmt: skip
+        worst = max(worst, statistics.median(r[0] for r in first))
         verdict = "met" if worst < 0.150 else "MISSED"
         print(f"slowest median {worst * 1000:.0f} ms: target < 150 ms {verdict}; "
               f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
