@@ -50,6 +50,24 @@ def forget(repo: Path) -> None:
     (Path(Store.open(repo).git_dir) / "gitmem" / state.NAME).unlink(missing_ok=True)
 
 
+#: A lesson no other entry of these tests is about.
+SOURDOUGH = [
+    "propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
+    "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm.",
+]  # fmt: skip
+
+
+def admitted_and_updated(repo: Path) -> str:
+    """SOURDOUGH admitted, then the recall cache updated as the post-merge hook updates it;
+    the new entry's id."""
+    from gitmem.lifecycle.refresh import warm_recall_cache
+    from gitmem.repo.workspace import open_workspace
+
+    fresh = admit(repo, SOURDOUGH)
+    warm_recall_cache(open_workspace(repo))
+    return fresh
+
+
 @pytest.fixture
 def recalled(memory: Path) -> Path:
     admit(memory, HOOKS)
@@ -89,11 +107,7 @@ def test_whatever_moved_takes_the_full_path_once(recalled: Path) -> None:
     as the full path answers it."""
     assert recall(recalled, "pygit2 hooks")[1]  # the first call remembers
     assert not recall(recalled, "pygit2 hooks")[1]
-    fresh = admit(
-        recalled,
-        ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
-         "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
-    )  # fmt: skip
+    fresh = admit(recalled, SOURDOUGH)
     out = recall(recalled, "how do I bake sourdough bread", "--format", "json")[0]
     assert [h["id"] for h in json.loads(out)] == [fresh]
     assert not recall(recalled, "how do I bake sourdough bread")[1]
@@ -109,7 +123,6 @@ def test_the_first_recall_after_an_admission_stays_warm(
     moved branch (gitmem.agents.state) and, with the extra, embeds the new entry from the
     file git reads (gitmem.recall.cache.caught_up), without opening the repository, where it
     opened it for both; and it answers as the full path does."""
-    from gitmem.lifecycle.refresh import warm_recall_cache
     from gitmem.recall import semantic as model
     from gitmem.recall.cache import RecallCache
     from gitmem.repo.workspace import open_workspace
@@ -118,13 +131,8 @@ def test_the_first_recall_after_an_admission_stays_warm(
         pytest.skip("gitmem[semantic] not installed")
     monkeypatch.setenv("GITMEM_SEMANTIC", semantic)
     recall(recalled, "pygit2 hooks")  # remembers where the memory is
-    fresh = admit(
-        recalled,
-        ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
-         "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
-    )  # fmt: skip
+    fresh = admitted_and_updated(recalled)
     ws = open_workspace(recalled)
-    warm_recall_cache(ws)  # the post-merge hook's update
     newest = RecallCache(ws.store, ws.dir)._mine()
     assert ("vectors_of" in newest[0]) is (semantic == "true")
     asked = ("how do I bake sourdough bread", "--format", "json", "--explain")
@@ -165,18 +173,10 @@ def test_the_first_prompt_after_an_admission_stays_warm(recalled: Path) -> None:
     git itself reads (gitmem.agents.catalog.brought_up), and quotes the new entry without
     opening the repository; with nothing remembered and no catalog kept, the full path
     quotes it the same."""
-    from gitmem.lifecycle.refresh import warm_recall_cache
-    from gitmem.repo.workspace import open_workspace
-
     asked = "how do I bake sourdough bread at home"
     assert prompted(recalled, "pygit2 in a git hook")[1]  # remembers, and keeps a catalog
     assert not prompted(recalled, "pygit2 in a git hook")[1]
-    fresh = admit(
-        recalled,
-        ["propose", "--type", "method", "--title", "Proof sourdough bread somewhere warm",
-         "--applies-when", "baking sourdough bread at home", "--content", "Proof it warm."],
-    )  # fmt: skip
-    warm_recall_cache(open_workspace(recalled))  # the post-merge hook's update
+    fresh = admitted_and_updated(recalled)
     warm, opened = prompted(recalled, asked)
     assert not opened and fresh in warm
     forget(recalled)
