@@ -439,13 +439,18 @@ def trees_at(folder: Path, commit: str, paths: list[str]) -> list[str | None] | 
     after the memory branch moved)."""
     if not paths or any(_not_a_tree_path(p) for p in paths):
         return None
-    asked = "".join(f"{commit}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
-    out = read_in(folder, ["cat-file", "--batch-check=%(objecttype) %(objectname)"], asked)
+    # the commit's own tree first: a commit git cannot read is no answer, not "no folder"
+    asked = f"{commit}^{{tree}}\n" + "".join(f"{commit}:{p}\n" for p in paths)
+    out = read_in(
+        folder,
+        ["cat-file", "--batch-check=%(objecttype) %(objectname)"],
+        asked.encode("utf-8", "surrogateescape"),
+    )
     lines = out.decode("ascii", "replace").splitlines() if out is not None else []
-    if len(lines) != len(paths):
+    if len(lines) != len(paths) + 1 or not lines[0].startswith("tree "):
         return None
     found: list[str | None] = []
-    for line in lines:
+    for line in lines[1:]:
         kind, _, name = line.partition(" ")
         found.append(name if kind == "tree" else None)
     return found

@@ -65,3 +65,23 @@ def test_a_path_git_would_read_as_another_is_not_asked(repo: Path) -> None:
     tip = git(repo, "rev-parse", "HEAD").strip()
     assert [c for _, c in store.first_parent_changes(tip, ["a.py"])] == [[("A", "a.py")]]
     assert list(store.first_parent_changes(tip, ["a.py\r"])) == []
+
+
+def test_trees_at_answers_as_the_opened_repository_and_never_for_a_missing_commit(
+    memory: Path,
+) -> None:
+    """gitmem.repo.gitcli.trees_at (a moved branch followed without libgit2) gives
+    Store.subtree's answer at every path (a folder, a file, nothing, a pattern), and None,
+    not "no folder", for a commit git cannot read."""
+    from gitmem.repo.gitcli import trees_at
+    from gitmem.repo.store import Store
+
+    store = Store.open(memory)
+    tip = store.resolve("HEAD")
+    assert tip is not None
+    paths = [".gitmem", ".gitmem/entries", ".gitmem.toml", "nowhere", ".gitmem/*", "a b"]
+    expected = [store.subtree(store.tree_of(tip), path) for path in paths]
+    assert expected[0] is not None and expected[2] is None
+    assert trees_at(memory, tip, paths) == expected
+    assert trees_at(memory, "1" * 40, paths) is None
+    assert trees_at(memory, tip, ["./.gitmem"]) is None
