@@ -1523,6 +1523,7 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     print(f"cold (builds the cache): {cold:.1f} s, {cpu:.0f} s of CPU in all its processes, "
           f"peak {cold_kb / 1e3:.0f} MB; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     pythons = [sys.executable] + ([against] if against else [])
+    greps: list[float] = []  # git grep -i -l's p50 for each set of queries
     for label, queries in (("reaching the model", SEMANTIC_QUERIES), ("mixed", CLI_QUERIES)):
         peak = max(recall(q, peak=True)[2] for q in queries)
         on: dict[str, list[tuple[float, float]]] = {p: [] for p in pythons}
@@ -1533,6 +1534,7 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
                     on[python].append(recall(q, python=python)[:2])
                     off[python].append(recall(q, semantic=False, python=python)[:2])
         grep = statistics.median(git_grep(root, q) for q in queries for _ in range(2))
+        greps.append(grep)
         for python in pythons:
             name = "" if python == sys.executable else f" [{python}]"
             wall, cpu = (statistics.median(t[i] for t in on[python]) for i in (0, 1))
@@ -1603,7 +1605,8 @@ def bench_cli(n: int, work: Path, against: str | None = None) -> None:
     print(
         f"the recall with the extra after each of those updates, which embeds the admitted "
         f"entry: p50 {ms(first)}; the same query again: p50 {ms(again)} "
-        f"(+{ms(first - again)})"
+        f"(+{ms(first - again)}); / git grep -i -l of the warm rows = "
+        f"{' / '.join(f'{first / grep:.2f}' for grep in greps)}"
     )
 
 

@@ -18,11 +18,11 @@ from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
 from gitmem.model.names import CONVERTING_ATTRIBUTES
 from gitmem.repo.atomic import open_regular
 from gitmem.repo.gitcli import clean_git_env
+from gitmem.repo.objects import BLOB, BLOB_EXECUTABLE, LINK, TreeItem
 from gitmem.repo.sparse import left_out
 
 if TYPE_CHECKING:
     from gitmem.repo.store import Store
-from gitmem.repo.objects import BLOB, BLOB_EXECUTABLE, LINK, TreeItem
 
 FILE = "file"
 SYMLINK = "symlink"

@@ -696,11 +696,7 @@ def test_vectors_brought_up_keep_an_entry_whose_copy_came_and_went_elsewhere(
     git(memory, "add", str(copy))
     git(memory, "commit", "-q", "--no-verify", "-m", "a copy around the gate")
     ws = open_workspace(memory)
-    os.environ["GITMEM_SEMANTIC"] = "true"
-    try:
-        warm_recall_cache(ws)  # the hook's update: the vectors left behind
-    finally:
-        del os.environ["GITMEM_SEMANTIC"]
+    warm_recall_cache(ws)  # the hook's update: the vectors left behind
     memory_tree = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
     entries = ws.store.subtree(memory_tree, "entries")
     cache = RecallCache(ws.store, ws.dir)
