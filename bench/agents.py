@@ -45,6 +45,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import PATHS, Generator  # noqa: E402
 
+from gitmem.agents.catalog import DELTA_MAX  # noqa: E402
+
 GITMEM = str(Path(sys.executable).parent / "gitmem")
 ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith(("GITMEM_", "GIT_"))},
@@ -117,23 +119,28 @@ warm_recall_cache(open_workspace())
 """
 
 
-def after_admissions(root: Path, runs: int) -> list[tuple[float, str, float]]:
-    """The prompt hook (with precedents) timed right after each of `runs` admissions: a copy
-    of an entry under a new id committed on main, and the post-merge hook's cache update run
-    (not timed). The hook finds the branch moved, the agents' catalog of the new tree not
-    yet made and the entries' freshness at the new tip not yet known."""
+def admit(root: Path, count: int) -> None:
+    """count admissions in one commit on main (copies of an entry under new ids), and the
+    post-merge hook's cache update run, as a merge runs it (neither timed)."""
     folder = root / ".gitmem" / "entries" / "method"
     text = min(folder.iterdir()).read_text()
     old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
+    for n in range(count):
+        new_id = f"{old_id}-after-{n}-{time.time_ns()}"
+        (folder / f"{new_id}.md").write_text(text.replace(old_id, new_id))
+    for git in (["add", str(folder)], ["commit", "-q", "--no-verify", "-m", f"admit {count}"]):
+        subprocess.run(["git", *git], cwd=root, env=ENV, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-c", HOOK_UPDATE], cwd=root, env=ENV, check=True)
+
+
+def after_admissions(root: Path, runs: int, count: int = 1) -> list[tuple[float, str, float]]:
+    """The prompt hook (with precedents) timed right after each of `runs` commits of count
+    admissions. The hook finds the branch moved, the agents' catalog of the new tree not
+    yet made and the entries' freshness at the new tip not yet known."""
     payload = event(root, "UserPromptSubmit", prompt="How do we rotate session tokens?")
     timings = []
-    for n in range(runs):
-        new_id = f"{old_id}-after-{n}-{time.time_ns()}"
-        path = folder / f"{new_id}.md"
-        path.write_text(text.replace(old_id, new_id))
-        for git in (["add", str(path)], ["commit", "-q", "--no-verify", "-m", f"admit {n}"]):
-            subprocess.run(["git", *git], cwd=root, env=ENV, check=True, capture_output=True)
-        subprocess.run([sys.executable, "-c", HOOK_UPDATE], cwd=root, env=ENV, check=True)
+    for _ in range(runs):
+        admit(root, count)
         timings.append(timed([GITMEM, "agent-hook", "UserPromptSubmit"], payload, root))
     return timings
 
@@ -221,6 +228,12 @@ def main() -> None:
               f"({max(r[0] for r in first) * 1000:.0f} ms), "
               f"CPU {statistics.median(r[2] for r in first) * 1000:.0f} ms")  # fmt: skip
         worst = max(worst, statistics.median(r[0] for r in first))
+        # past DELTA_MAX changed files since the whole catalog, a hook folds the delta into
+        # a whole catalog again: once in so many admissions, so outside the verdict
+        ((folded, _, folded_cpu),) = after_admissions(root, 1, count=DELTA_MAX + 1)
+        print(f"  UserPromptSubmit, precedents, the first after {DELTA_MAX + 1} admissions at "
+              f"once (the catalog folded, once per {DELTA_MAX} changed entries; not in the "
+              f"verdict): {folded * 1000:.0f} ms, CPU {folded_cpu * 1000:.0f} ms")  # fmt: skip
         verdict = "met" if worst < 0.150 else "MISSED"
         print(f"slowest median {worst * 1000:.0f} ms: target < 150 ms {verdict}; "
               f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip

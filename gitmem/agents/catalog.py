@@ -28,12 +28,22 @@ directory, the memory folder and the tree id are all it needs), and after an adm
 one up with the files git itself reads (`brought_up` with gitmem.repo.trees.GitTrees), so this
 module loads pygit2 only when it must build one from every entry.
 
-A new tree is brought up from the newest catalog on disk by the tree diff (an admission costs
-its entries' lines and one rewrite of the file), else built by reading every entry (two
-processes from 4,000 entries, as the recall cache does).  Writes are atomic renames of
-complete files, so readers take no lock; two writers racing write the same bytes.  At most
-KEEP catalogs are kept.  A damaged catalog is rebuilt, never trusted: its first line names the
-format version and the tree.
+A new tree is brought up from the newest whole catalog on disk by the tree diff, else built
+by reading every entry (two processes from 4,000 entries, as the recall cache does).  Brought
+up, it is kept as a delta over that catalog (`delta-<tree>-<base tree>-<folder key>.tsv`: the
+paths whose lines no longer stand, then the new lines in the catalog's order), so an admission
+costs its entries' lines and a small write, not a rewrite of every line (1.3 s at 100,000
+entries).  Readers merge the two: a lookup is the binary search of the whole catalog's table,
+its lines of removed paths passed over, and a scan of the delta's few lines.  Past DELTA_MAX
+changed files since the whole catalog, the next tree is folded into a whole one again, and
+later deltas are over that; the whole catalog a kept delta is over is never collected.  Lines
+are totally ordered (date, id, path), so a delta lists what a build from every entry lists,
+in the same order (tests/agents/test_catalog_delta.py holds the readers to that model).
+
+Writes are atomic renames of complete files, so readers take no lock; two writers racing
+write the same bytes.  At most KEEP catalogs and KEEP deltas are kept.  A damaged catalog or
+delta is made again, never trusted: a first line names the format version, the tree (and a
+delta's base and counts of paths and lines).
 """
 
 from __future__ import annotations
@@ -52,7 +62,7 @@ from gitmem.model.names import entry_place, misplaced
 from gitmem.repo.atomic import atomic_write, open_regular, sweep_temporaries
 
 if TYPE_CHECKING:
-    from gitmem.repo.objects import TreeItem
+    from gitmem.repo.objects import Change, TreeItem
     from gitmem.repo.store import Store
     from gitmem.repo.trees import Trees
 
@@ -65,8 +75,15 @@ __all__ = ["Catalog", "Listed", "brought_up", "load", "startable", "stored", "wh
 #: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split;
 #: 8: the secret flag judges the fields whole, not as cut; 9: admitted_by and admitted only
 #: when they are text; 10: the entry's path and the cited files kept exact (`_kept`), not
-#: cleaned; 11: no line for a file at another entry's place (gitmem.model.names.misplaced)
-VERSION: Final = b"# gitmem agents catalog 11 "
+#: cleaned; 11: no line for a file at another entry's place (gitmem.model.names.misplaced);
+#: 12: lines ordered by path after the id, the id table lists every line of an id, and a
+#: tree may be kept as a delta over a whole catalog
+VERSION: Final = b"# gitmem agents catalog 12 "
+DELTA_VERSION: Final = b"# gitmem agents catalog delta 12 "
+#: A delta names at most this many changed files (else it is folded into a whole catalog) and
+#: holds at most DELTA_BYTES.
+DELTA_MAX: Final = 256
+DELTA_BYTES: Final = 4 << 20
 KEEP: Final = 3
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
@@ -246,8 +263,9 @@ def whole(store: Store, tree: str | None, listed: Listed) -> Listed:
 
 
 def _sorted(lines: Iterable[bytes]) -> list[bytes]:
-    """Newest admission first, then by id (the second field)."""
-    by_id = sorted(lines, key=lambda line: line.split(b"\t", 2)[1])
+    """Newest admission first, then by id and path (`_order`: a total order, so a catalog
+    brought up by a delta lists its lines as one built whole does)."""
+    by_id = sorted(lines, key=lambda line: _order(line)[1:])
     return sorted(by_id, key=lambda line: line.split(b"\t", 1)[0], reverse=True)
 
 
@@ -278,38 +296,107 @@ def _seek(data: bytes | mmap.mmap, start: int, end: int, key: bytes) -> int | No
     return begin if found == key else None
 
 
+def _order(line: bytes) -> tuple[bytes, bytes, bytes]:
+    """What a line is ordered by: its admission date (newest first), then its id and path."""
+    fields = line.split(b"\t", 4)
+    return fields[0], fields[1], fields[3] if len(fields) > 3 else b""
+
+
+def _precedes(line: bytes, other: bytes) -> bool:
+    date, *rest = _order(line)
+    other_date, *other_rest = _order(other)
+    return date > other_date or (date == other_date and rest < other_rest)
+
+
+def _cited(line: bytes) -> list[bytes]:
+    """The cited paths of a line, as it keeps them."""
+    fields = line.split(b"\t", 6)
+    return fields[5].split(_SEP.encode()) if len(fields) > 5 and fields[5] else []
+
+
+def _merged(kept: Iterable[bytes], added: Iterable[bytes]) -> Iterator[bytes]:
+    """Two runs of lines, each in the catalog's order, as one run in that order."""
+    pending = iter(added)
+    waiting = next(pending, None)
+    for line in kept:
+        while waiting is not None and _precedes(waiting, line):
+            yield waiting
+            waiting = next(pending, None)
+        yield line
+    if waiting is not None:
+        yield waiting
+        yield from pending
+
+
 class Catalog:
-    """The admitted entries of one memory tree, newest admission first: the file's bytes
-    (mapped, or made in memory), where its entry lines start, and its two tables."""
+    """The admitted entries of one memory tree, newest admission first: a kept file's bytes
+    (mapped, or made in memory), where its entry lines start and its two tables; and, for a
+    tree brought up by a delta, the paths whose kept lines no longer stand (`removed`, as
+    the lines keep them) and the new lines (`added`, in the catalog's order)."""
 
     def __init__(
-        self, tree: str | None, data: bytes | mmap.mmap, table: int, ids: int, body: int
+        self,
+        tree: str | None,
+        data: bytes | mmap.mmap,
+        table: int,
+        ids: int,
+        body: int,
+        removed: frozenset[bytes] = frozenset(),
+        added: tuple[bytes, ...] = (),
     ) -> None:
         self.tree = tree
         self._data = data
         self._table = table  # the cited paths: data[table:ids], opening with "\n"
         self._ids = ids  # the ids: data[ids:body], opening with "\n"
         self._body = body
+        self._removed = removed
+        self._added = added
 
-    def __iter__(self) -> Iterator[Listed]:
+    def over(self, tree: str, removed: frozenset[bytes], added: tuple[bytes, ...]) -> Catalog:
+        """The catalog of tree, as this whole one with a delta over it."""
+        return Catalog(tree, self._data, self._table, self._ids, self._body, removed, added)
+
+    def whole_lines(self) -> bool:
+        """Whether every kept line holds the eleven fields line_of writes, as far as a count
+        of the whole body's tabs and line ends tells (a scan line by line costs ten times
+        more at 100,000 entries); only the header is checked when a catalog is opened."""
+        body = bytes(self._data[self._body :])
+        return body.endswith(b"\n") and body.count(b"\t") == 10 * body.count(b"\n")
+
+    def _kept_lines(self) -> Iterator[bytes]:
         data = self._data
         start = self._body
         end = len(data)
         while start < end:
             stop = data.find(b"\n", start)
             stop = end if stop < 0 else stop + 1
-            listed = _parse(bytes(data[start:stop]))
-            if listed is not None:
-                yield listed
+            line = bytes(data[start:stop])
+            if self._stands(line):
+                yield line
             start = stop
 
-    def _line(self, offset: int) -> Listed | None:
+    def _stands(self, line: bytes) -> bool:
+        """Whether a kept line still lists its entry (its path is not one the delta changed)."""
+        if not self._removed:
+            return True
+        fields = line.split(b"\t", 4)
+        return len(fields) < 4 or fields[3] not in self._removed
+
+    def __iter__(self) -> Iterator[Listed]:
+        for line in _merged(self._kept_lines(), self._added):
+            listed = _parse(line)
+            if listed is not None:
+                yield listed
+
+    def _raw(self, offset: int) -> bytes | None:
+        """The kept line at offset, when it stands."""
         data = self._data
         begin = self._body + offset
         if not self._body <= begin < len(data):
             return None
         end = data.find(b"\n", begin)
-        return _parse(bytes(data[begin : end + 1 if end >= 0 else len(data)]))
+        line = bytes(data[begin : end + 1 if end >= 0 else len(data)])
+        return line if self._stands(line) else None
 
     def _offsets(self, start: int, end: int, key: str, limit: int) -> list[int]:
         """The first offsets (at most limit) listed on the table line of key (a path or an
@@ -327,19 +414,36 @@ class Catalog:
         listed = bytes(data[at + len(name) + 1 : stop]).split(b",", limit)[:limit]
         return [int(offset) for offset in listed if offset.isdigit()]
 
+    def _found(self, start: int, end: int, key: str, limit: int) -> Iterator[bytes]:
+        """The standing kept lines a table lists for key, in order: enough of them for limit
+        whatever the delta removed (it removes at most one line per path it names)."""
+        for offset in self._offsets(start, end, key, limit + len(self._removed)):
+            line = self._raw(offset)
+            if line is not None:
+                yield line
+
     def citing(self, path: str, limit: int) -> list[Listed]:
         """The newest admitted entries (at most limit) whose `files` name path exactly."""
         out = []
-        for offset in self._offsets(self._table, self._ids, _kept(path), limit):
-            listed = self._line(offset)
+        key = _kept(path)
+        wanted = key.encode("utf-8", "surrogateescape")
+        kept = self._found(self._table, self._ids, key, limit)
+        added = (line for line in self._added if wanted in _cited(line))
+        for line in _merged(kept, added):
+            listed = _parse(line)
             if listed is not None and path in listed.files:
                 out.append(listed)
+                if len(out) >= limit:
+                    break
         return out
 
     def get(self, entry_id: str) -> Listed | None:
-        """The admitted entry with this id, or None (not admitted in this tree)."""
-        for offset in self._offsets(self._ids, self._body, entry_id, 1):
-            listed = self._line(offset)
+        """The admitted entry with this id, or None (not admitted in this tree); where two
+        files hold the id, the first in the catalog's order."""
+        wanted = entry_id.encode("utf-8", "surrogateescape")
+        added = (line for line in self._added if line.split(b"\t", 2)[1:2] == [wanted])
+        for line in _merged(self._found(self._ids, self._body, entry_id, 1), added):
+            listed = _parse(line)
             if listed is not None and listed.id == entry_id:
                 return listed
         return None
@@ -367,20 +471,21 @@ def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int, int]:
     table starts, where the body starts).  The header names the format, the tree and the two
     tables' lengths."""
     cited: dict[bytes, list[int]] = {}
-    ids: dict[bytes, int] = {}
+    ids: dict[bytes, list[int]] = {}
     offset = 0
     for line in lines:
-        fields = line.split(b"\t", 6)
-        ids.setdefault(fields[1], offset)
-        files = fields[5]
-        for path in dict.fromkeys(files.split(_SEP.encode())) if files else ():
+        ids.setdefault(line.split(b"\t", 2)[1], []).append(offset)
+        for path in dict.fromkeys(_cited(line)):
             cited.setdefault(path, []).append(offset)
         offset += len(line)
-    table = b"\n" + b"".join(
-        path + b"\t" + b",".join(b"%d" % o for o in offsets) + b"\n"
-        for path, offsets in sorted(cited.items())
+    table, by_id = (
+        b"\n"
+        + b"".join(
+            key + b"\t" + b",".join(b"%d" % o for o in offsets) + b"\n"
+            for key, offsets in sorted(found.items())
+        )
+        for found in (cited, ids)
     )
-    by_id = b"\n" + b"".join(b"%s\t%d\n" % item for item in sorted(ids.items()))
     header = VERSION + b"%s %d %d\n" % (tree.encode("ascii"), len(table), len(by_id))
     head = len(header)
     return (
@@ -393,6 +498,10 @@ def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int, int]:
 
 def _name(memory_dir: str, tree: str) -> str:
     return f"catalog-{tree}-{_folder_key(memory_dir)}.tsv"
+
+
+def _delta_name(memory_dir: str, tree: str, base: str) -> str:
+    return f"delta-{tree}-{base}-{_folder_key(memory_dir)}.tsv"
 
 
 def _folder_key(memory_dir: str) -> str:
@@ -441,11 +550,46 @@ def _open(path: Path, tree: str) -> Catalog | None:
     return Catalog(tree, mapped, len(header), len(header) + table_size, body)
 
 
+def _open_delta(path: Path, tree: str, base: str) -> tuple[frozenset[bytes], tuple[bytes, ...]]:
+    """The removed paths and the added lines of the delta at path; ValueError when it is not
+    a whole delta of tree over base (damage is never trusted: the delta is written again)."""
+    with open_regular(path) as handle:
+        data = handle.read(DELTA_BYTES + 1)
+    header, _, rest = data.partition(b"\n")
+    prefix = DELTA_VERSION + b"%s %s " % (tree.encode("ascii"), base.encode("ascii"))
+    if not header.startswith(prefix) or len(data) > DELTA_BYTES or not data.endswith(b"\n"):
+        raise ValueError(path)
+    count, total = (int(n) for n in header[len(prefix) :].split(b" "))
+    lines = rest.split(b"\n")[:-1]
+    removed, added = lines[:count], lines[count:]
+    # a kept path holds no tab (`_kept`), a line ten
+    if len(added) != total or any(b"\t" in line for line in removed):
+        raise ValueError(path)
+    if any(line.count(b"\t") != 10 for line in added):
+        raise ValueError(path)
+    return frozenset(removed), tuple(line + b"\n" for line in added)
+
+
 def stored(common_dir: Path, memory_dir: str, entries_tree: str) -> Catalog | None:
-    """The catalog of an entries tree in memory_dir as the git directory keeps it, or None
-    when none is kept (yet): read without opening the repository (an agent's hook)."""
-    path = common_dir / "gitmem" / "agents" / _name(memory_dir, entries_tree)
-    return _open(path, entries_tree)
+    """The catalog of an entries tree in memory_dir as the git directory keeps it (a whole
+    one, or a delta over one), or None when none is kept (yet): read without opening the
+    repository (an agent's hook)."""
+    root = common_dir / "gitmem" / "agents"
+    found = _open(root / _name(memory_dir, entries_tree), entries_tree)
+    if found is not None:
+        return found
+    with contextlib.suppress(OSError):
+        for path in root.glob(_delta_name(memory_dir, entries_tree, "*")):
+            base_tree = path.name.split("-")[2]
+            base = _open(root / _name(memory_dir, base_tree), base_tree)
+            if base is None:
+                continue
+            try:
+                removed, added = _open_delta(path, entries_tree, base_tree)
+            except (OSError, ValueError, UnicodeEncodeError):
+                continue
+            return base.over(entries_tree, removed, added)
+    return None
 
 
 def startable(common_dir: Path, memory_dir: str) -> bool:
@@ -491,16 +635,63 @@ def load(store: Store, memory_dir: str, entries_tree: str | None) -> Catalog:
 def brought_up(
     common_dir: Path, memory_dir: str, entries_tree: str, trees: Trees
 ) -> Catalog | None:
-    """The catalog of an entries tree as kept, or brought up from the newest one kept by the
-    tree diff and saved, the changed files read by trees (the opened repository, or git's
+    """The catalog of an entries tree as kept, or brought up from the newest whole one kept by
+    the tree diff and saved, the changed files read by trees (the opened repository, or git's
     command line for an agent's hook that has not loaded pygit2: the first hook after an
-    admission); None when no kept catalog can start it (a build from every entry is load's)."""
-    root = common_dir / "gitmem" / "agents"
-    found = _open(root / _name(memory_dir, entries_tree), entries_tree)
+    admission); None when no kept catalog can start it (a build from every entry is load's).
+
+    Up to DELTA_MAX changed files since that catalog, only a delta is written (the removed
+    paths and the new lines: milliseconds, where rewriting a 100,000-entry catalog took over
+    a second); past it the delta is folded into a new whole catalog."""
+    found = stored(common_dir, memory_dir, entries_tree)
     if found is not None:
         return found
-    lines = _update(trees, root, memory_dir, entries_tree)
-    return _saved(common_dir, memory_dir, entries_tree, lines) if lines is not None else None
+    root = common_dir / "gitmem" / "agents"
+    try:
+        kept = _of_folder(root, memory_dir)
+    except OSError:
+        return None
+    for path in kept:
+        base_tree = path.name.removeprefix("catalog-").rsplit("-", 1)[0]
+        base = _open(path, base_tree)
+        if base is None or not base.whole_lines():
+            # only the header is checked when a catalog is opened, and a delta keeps the
+            # kept lines: one cut short would lose its entry (another catalog, or a build
+            # from every entry, gives the right lines)
+            continue
+        try:
+            changes = trees.diff(base_tree, entries_tree, prefix=f"{memory_dir}/entries/")
+        except (KeyError, ValueError):
+            continue  # a tree git has pruned (a rewritten history)
+        added = _added(trees, changes, memory_dir)
+        if added is None:
+            continue  # a file git could not read: another catalog, or a build, lists it
+        # a line keeps its path exact (_kept), so a changed file's line is told by it whatever
+        # its name holds (a hidden character, a run of spaces, a tab)
+        gone = {c.old.path for c in changes if c.old is not None} | {c.path for c in changes}
+        removed = frozenset(_kept(p).encode("utf-8", "surrogateescape") for p in gone)
+        if len(removed) <= DELTA_MAX:
+            delta = _saved_delta(root, memory_dir, entries_tree, base, removed, _sorted(added))
+            if delta is not None:
+                return delta
+        standing = base.over(entries_tree, removed, ())._kept_lines()
+        return _saved(common_dir, memory_dir, entries_tree, [*standing, *added])
+    return None
+
+
+def _added(trees: Trees, changes: list[Change], memory_dir: str) -> list[bytes] | None:
+    """The lines of the entries the changes add or change; None when git could not read one."""
+    from gitmem.model.fields import MAX_ENTRY_BYTES
+
+    items = [
+        change.new._replace(path=change.path)
+        for change in changes
+        if change.new is not None and change.new.is_file and entry_place(change.path, memory_dir)
+    ]
+    files = trees.read_all([item.oid for item in items], MAX_ENTRY_BYTES + 1)
+    if any(item.oid not in files for item in items):
+        return None
+    return list(_lines_of(((item, files[item.oid]) for item in items), memory_dir))
 
 
 def _saved(common_dir: Path, memory_dir: str, entries_tree: str, lines: list[bytes]) -> Catalog:
@@ -515,63 +706,50 @@ def _saved(common_dir: Path, memory_dir: str, entries_tree: str, lines: list[byt
     return Catalog(entries_tree, data, table, ids, body)
 
 
-def _update(trees: Trees, root: Path, memory_dir: str, entries_tree: str) -> list[bytes] | None:
-    """The lines for entries_tree from the newest catalog of the memory folder on disk and
-    the tree diff; None when there is no usable catalog to start from (one whose tree git no
-    longer holds is passed over)."""
-    from gitmem.model.fields import MAX_ENTRY_BYTES
-
-    try:
-        stored = _of_folder(root, memory_dir)
-    except OSError:
+def _saved_delta(
+    root: Path,
+    memory_dir: str,
+    entries_tree: str,
+    base: Catalog,
+    removed: frozenset[bytes],
+    added: list[bytes],
+) -> Catalog | None:
+    """The catalog of entries_tree as base and a delta over it, the delta written (a rename)
+    where the git directory allows; None when the delta would hold more than DELTA_BYTES."""
+    assert base.tree is not None
+    name = _delta_name(memory_dir, entries_tree, base.tree)
+    header = DELTA_VERSION + b"%s %s %d %d\n" % (
+        entries_tree.encode("ascii"),
+        base.tree.encode("ascii"),
+        len(removed),
+        len(added),
+    )
+    data = header + b"".join(path + b"\n" for path in sorted(removed)) + b"".join(added)
+    if len(data) > DELTA_BYTES:
         return None
-    prefix = f"{memory_dir}/entries/"
-    for path in stored:
-        base_tree = path.name.removeprefix("catalog-").rsplit("-", 1)[0]
-        base = _open(path, base_tree)
-        if base is None:
-            continue
-        try:
-            changes = trees.diff(base_tree, entries_tree, prefix=prefix)
-        except (KeyError, ValueError):
-            continue  # a tree git has pruned (a rewritten history)
-        gone = {c.old.path for c in changes if c.old is not None}
-        gone |= {c.path for c in changes}
-        body = [x + b"\n" for x in bytes(base._data[base._body :]).split(b"\n") if x]
-        if any(line.count(b"\t") != 10 for line in body):
-            # not the eleven fields line_of writes: damage (only the header is checked when a
-            # catalog is opened), and the entry it listed would be lost; another catalog, or
-            # a build from every entry, gives the right lines
-            continue
-        # a line keeps its path exact (_kept), so a changed file's line is told by it whatever
-        # its name holds (a hidden character, a run of spaces, a tab)
-        lines = [
-            line
-            for line in body
-            if _unkept(line.split(b"\t", 4)[3].decode("utf-8", "replace")) not in gone
-        ]
-        added = [
-            change.new._replace(path=change.path)
-            for change in changes
-            if change.new is not None
-            and change.new.is_file
-            and entry_place(change.path, memory_dir)
-        ]
-        files = trees.read_all([item.oid for item in added], MAX_ENTRY_BYTES + 1)
-        if any(item.oid not in files for item in added):
-            continue  # a file git could not read: another catalog, or a build, lists it
-        lines.extend(_lines_of(((item, files[item.oid]) for item in added), memory_dir))
-        return lines
-    return None
+    with contextlib.suppress(OSError):
+        atomic_write(root / name, data)
+        _collect(root, keep=root / name)
+    return base.over(entries_tree, removed, tuple(added))
 
 
 def _collect(root: Path, keep: Path) -> None:
-    """Keep the KEEP newest catalogs (a reader that loses a race makes its own), and sweep the
-    temporary files of writers killed a minute ago or more (no lock: a write takes
-    milliseconds)."""
+    """Keep the KEEP newest catalogs and deltas and the catalogs those deltas are over (a
+    reader that loses a race makes its own), and sweep the temporary files of writers killed
+    a minute ago or more (no lock: a write takes milliseconds)."""
     sweep_temporaries(root, older_than=TEMPORARY_AGE)
-    stored = sorted(root.glob("catalog-*.tsv"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in stored[KEEP:]:
-        if old != keep:
+
+    def newest(pattern: str) -> list[Path]:
+        return sorted(root.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
+
+    deltas = newest("delta-*.tsv")
+    wholes = newest("catalog-*.tsv")
+    bases = {
+        f"catalog-{d.name.split('-')[2]}-{d.name.rsplit('-', 1)[1]}"
+        for d in [*deltas[:KEEP], keep]
+        if d.name.startswith("delta-")
+    }
+    for old in [*wholes[KEEP:], *deltas[KEEP:]]:
+        if old != keep and old.name not in bases:
             with contextlib.suppress(OSError):
                 old.unlink()

@@ -37,9 +37,9 @@ def _load(repo: Path) -> catalog.Catalog:
     return catalog.load(ws.store, ws.dir, entries)
 
 
-def _stored(repo: Path) -> dict[str, bytes]:
+def _stored(repo: Path, kind: str = "catalog") -> dict[str, bytes]:
     folder = repo / ".git" / "gitmem" / "agents"
-    return {p.name: p.read_bytes() for p in folder.glob("catalog-*.tsv")}
+    return {p.name: p.read_bytes() for p in folder.glob(f"{kind}-*.tsv")}
 
 
 def test_the_catalog_lists_admitted_entries_and_finds_exact_citations(memory: Path) -> None:
@@ -68,13 +68,16 @@ def test_the_catalog_lists_admitted_entries_and_finds_exact_citations(memory: Pa
     assert [e.id for e in listed.recent(2, types=["method"], tags=None)] == ids[:2]
 
 
+@pytest.mark.parametrize("fold", [False, True], ids=["delta", "folded"])
 @pytest.mark.parametrize("reader", ["opened", "git"])
 def test_an_update_from_the_diff_matches_a_build_from_scratch(
-    memory: Path, monkeypatch: pytest.MonkeyPatch, reader: str
+    memory: Path, monkeypatch: pytest.MonkeyPatch, reader: str, fold: bool
 ) -> None:
     """Brought up by the tree diff, the changed files read by the opened repository or by git
     itself (an agent's hook after an admission: gitmem.repo.trees.GitTrees), the catalog
-    holds the bytes a build from every entry writes, and only the new entry was read."""
+    lists what a build from every entry lists, and only the new entry was read: kept as a
+    delta over the old tree's catalog, or, past DELTA_MAX changed files, folded into a whole
+    catalog of the bytes a build from every entry writes."""
     from gitmem.repo.trees import GitTrees
 
     _admit(memory, "First lesson")
@@ -89,6 +92,8 @@ def test_an_update_from_the_diff_matches_a_build_from_scratch(
         return real(listed, memory_dir)
 
     monkeypatch.setattr(catalog, "_lines_of", counting)
+    if fold:
+        monkeypatch.setattr(catalog, "DELTA_MAX", 0)
     if reader == "git":
         ws = open_workspace(memory)
         memory_tree = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
@@ -99,12 +104,18 @@ def test_an_update_from_the_diff_matches_a_build_from_scratch(
     else:
         assert len(list(_load(memory))) == 2
     assert len(read) == 1  # only the new entry was read
-    updated = _stored(memory)
-    assert len(updated) == 2  # the old tree's catalog and the new one, built from it
+    updated, deltas = _stored(memory), _stored(memory, "delta")
+    # the old tree's catalog, and the new one folded from it or a delta over it
+    assert (len(updated), len(deltas)) == ((2, 0) if fold else (1, 1))
+    listed = list(_load(memory))
     shutil.rmtree(memory / ".git" / "gitmem" / "agents")
-    _load(memory)
+    assert list(_load(memory)) == listed
     rebuilt = _stored(memory)
-    assert len(rebuilt) == 1 and set(rebuilt.items()) <= set(updated.items())
+    assert len(rebuilt) == 1
+    if fold:  # the same bytes
+        assert set(rebuilt.items()) <= set(updated.items())
+    else:  # the new tree had only its delta
+        assert not rebuilt.keys() & updated.keys()
 
 
 def test_a_damaged_catalog_is_rebuilt_not_trusted(memory: Path) -> None:
@@ -279,3 +290,60 @@ def test_an_entry_whose_file_name_a_line_cleans_goes_when_its_file_goes(
     git(memory, "add", "-A")
     git(memory, "commit", "-q", "--no-verify", "-m", "it goes")
     assert [e.id for e in _load(memory)] == [kept]
+
+
+def test_deltas_and_their_folds_list_what_a_build_lists(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Admission after admission the catalog is kept as a delta over the last whole one, and
+    folded into a whole one past DELTA_MAX changed files; at each tree it lists what a build
+    from every entry lists, and the whole catalog a kept delta is over is never collected."""
+    monkeypatch.setattr(catalog, "DELTA_MAX", 2)
+    folder = memory / ".git" / "gitmem" / "agents"
+    aside = memory / ".git" / "aside"
+    _admit(memory, "Lesson zero", "--file", "README.md")
+    _load(memory)
+    kinds = []
+    for n in range(6):
+        _admit(memory, f"Lesson {n}", "--file", "README.md")
+        loaded = _load(memory)
+        assert loaded.tree is not None
+        kinds.append("delta" if _stored(memory, "delta") and not (
+            folder / catalog._name(".gitmem", loaded.tree)).exists() else "whole")  # fmt: skip
+        listed = list(loaded)
+        cited = loaded.citing("README.md", 3)
+        folder.rename(aside)
+        built = _load(memory)
+        assert (list(built), built.citing("README.md", 3)) == (listed, cited)
+        shutil.rmtree(folder)
+        aside.rename(folder)
+        for name in _stored(memory, "delta"):
+            base = name.split("-")[2]
+            assert (folder / catalog._name(".gitmem", base)).is_file(), name
+        assert len(_stored(memory, "delta")) <= catalog.KEEP
+    assert kinds == ["delta", "delta", "whole", "delta", "delta", "whole"]
+
+
+def test_a_damaged_delta_or_one_over_a_lost_catalog_is_not_trusted(memory: Path) -> None:
+    first = _admit(memory, "Lesson to keep")
+    _load(memory)
+    second = _admit(memory, "Another lesson")
+    _load(memory)
+    ((name, data),) = _stored(memory, "delta").items()
+    path = memory / ".git" / "gitmem" / "agents" / name
+    tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
+    last = data.rindex(b"\n", 0, -1) + 1
+    for damaged in (
+        data[:-1],  # cut inside a line
+        data[:last],  # cut at a line's end: the last line lost
+        data.rsplit(b"\t", 3)[0] + b"\n",  # a line cut short
+        data.replace(b" 1 1\n", b" 2 0\n"),  # the new line read as a removed path
+    ):
+        path.write_bytes(damaged)
+        assert catalog.stored(memory / ".git", ".gitmem", tree) is None
+        assert sorted(e.id for e in _load(memory)) == sorted([first, second])
+        assert path.read_bytes() == data  # written again
+    # a delta over a whole catalog that is gone: the delta is passed over, made anew
+    (path.parent / catalog._name(".gitmem", name.split("-")[2])).unlink()
+    assert catalog.stored(memory / ".git", ".gitmem", tree) is None
+    assert sorted(e.id for e in _load(memory)) == sorted([first, second])
