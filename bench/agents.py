@@ -125,8 +125,8 @@ def admit(root: Path, count: int) -> None:
     folder = root / ".gitmem" / "entries" / "method"
     text = min(folder.iterdir()).read_text()
     old_id = text.split("id: ", 1)[1].split("\n", 1)[0]
-    for n in range(count):
-        new_id = f"{old_id}-after-{n}-{time.time_ns()}"
+    for n in range(count):  # the copies' names sort after the entry's own
+        new_id = f"{old_id.split('-after-')[0]}-after-{n}-{time.time_ns()}"
         (folder / f"{new_id}.md").write_text(text.replace(old_id, new_id))
     for git in (["add", str(folder)], ["commit", "-q", "--no-verify", "-m", f"admit {count}"]):
         subprocess.run(["git", *git], cwd=root, env=ENV, check=True, capture_output=True)

@@ -40,10 +40,15 @@ later deltas are over that; the whole catalog a kept delta is over is never coll
 are totally ordered (date, id, path), so a delta lists what a build from every entry lists,
 in the same order (tests/agents/test_catalog_delta.py holds the readers to that model).
 
+A delta also names the blob each of its lines was read from, so the next delta over the same
+catalog reads only the files changed since the last one (an admission's own), not every file
+changed since the whole catalog.
+
 Writes are atomic renames of complete files, so readers take no lock; two writers racing
 write the same bytes.  At most KEEP catalogs and KEEP deltas are kept.  A damaged catalog or
-delta is made again, never trusted: a first line names the format version, the tree (and a
-delta's base and counts of paths and lines).
+delta is made again, never trusted: a first line names the format version and the tree, a
+whole catalog's the CRC-32 of the rest (checked before a delta is written over it, as a
+delta carries its lines on), a delta's its base and counts of paths and lines.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ import hashlib
 import mmap
 import os
 import re
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
@@ -77,9 +83,10 @@ __all__ = ["Catalog", "Listed", "brought_up", "load", "startable", "stored", "wh
 #: when they are text; 10: the entry's path and the cited files kept exact (`_kept`), not
 #: cleaned; 11: no line for a file at another entry's place (gitmem.model.names.misplaced);
 #: 12: lines ordered by path after the id, the id table lists every line of an id, and a
-#: tree may be kept as a delta over a whole catalog
-VERSION: Final = b"# gitmem agents catalog 12 "
-DELTA_VERSION: Final = b"# gitmem agents catalog delta 12 "
+#: tree may be kept as a delta over a whole catalog; 13: the header holds the CRC-32 of the
+#: rest, and a delta the blob id of each of its lines
+VERSION: Final = b"# gitmem agents catalog 13 "
+DELTA_VERSION: Final = b"# gitmem agents catalog delta 13 "
 #: A delta names at most this many changed files (else it is folded into a whole catalog) and
 #: holds at most DELTA_BYTES.
 DELTA_MAX: Final = 256
@@ -356,13 +363,6 @@ class Catalog:
         """The catalog of tree, as this whole one with a delta over it."""
         return Catalog(tree, self._data, self._table, self._ids, self._body, removed, added)
 
-    def whole_lines(self) -> bool:
-        """Whether every kept line holds the eleven fields line_of writes, as far as a count
-        of the whole body's tabs and line ends tells (a scan line by line costs ten times
-        more at 100,000 entries); only the header is checked when a catalog is opened."""
-        body = bytes(self._data[self._body :])
-        return body.endswith(b"\n") and body.count(b"\t") == 10 * body.count(b"\n")
-
     def _kept_lines(self) -> Iterator[bytes]:
         data = self._data
         start = self._body
@@ -486,10 +486,12 @@ def _compose(tree: str, lines: list[bytes]) -> tuple[bytes, int, int, int]:
         )
         for found in (cited, ids)
     )
-    header = VERSION + b"%s %d %d\n" % (tree.encode("ascii"), len(table), len(by_id))
+    body = b"".join(lines)
+    crc = zlib.crc32(body, zlib.crc32(by_id, zlib.crc32(table)))
+    header = VERSION + b"%s %d %d %d\n" % (tree.encode("ascii"), len(table), len(by_id), crc)
     head = len(header)
     return (
-        header + table + by_id + b"".join(lines),
+        header + table + by_id + body,
         head,
         head + len(table),
         head + len(table) + len(by_id),
@@ -529,17 +531,21 @@ def _lines_of(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Itera
             yield line
 
 
-def _open(path: Path, tree: str) -> Catalog | None:
+def _open(path: Path, tree: str, *, verify: bool = False) -> Catalog | None:
     """The catalog stored at path, when it is whole and describes tree (and a regular file:
     open_regular, as catalogs are written by rename, and a FIFO in the place of one made
-    every reader wait for a writer forever)."""
+    every reader wait for a writer forever).  A reader checks the header alone (the rest
+    costs 10-20 ms to check at 100,000 entries); with verify, the CRC-32 of the rest is
+    checked too, as it must be before a delta is written over the catalog: a delta keeps the
+    catalog's lines, and one damaged would lose its entry until the next fold."""
     try:
         with open_regular(path) as handle:
             header = handle.readline()
             prefix = VERSION + tree.encode("ascii") + b" "
             if not header.startswith(prefix) or not header.endswith(b"\n"):
                 return None
-            table_size, ids_size = (int(n) for n in header[len(prefix) : -1].split(b" "))
+            sizes = header[len(prefix) : -1].split(b" ")
+            table_size, ids_size, crc = (int(n) for n in sizes)
             size = os.fstat(handle.fileno()).st_size
             body = len(header) + table_size + ids_size
             if size < body or min(table_size, ids_size) < 1:
@@ -547,12 +553,36 @@ def _open(path: Path, tree: str) -> Catalog | None:
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError, UnicodeEncodeError):
         return None
+    if verify:
+        with memoryview(mapped) as view, view[len(header) :] as rest:
+            if zlib.crc32(rest) != crc:
+                return None
     return Catalog(tree, mapped, len(header), len(header) + table_size, body)
 
 
-def _open_delta(path: Path, tree: str, base: str) -> tuple[frozenset[bytes], tuple[bytes, ...]]:
-    """The removed paths and the added lines of the delta at path; ValueError when it is not
-    a whole delta of tree over base (damage is never trusted: the delta is written again)."""
+class _Delta(NamedTuple):
+    """A tree's catalog over a whole one: the paths whose kept lines no longer stand (as the
+    lines keep them), the new lines in the catalog's order, and the blob each was read from
+    (the next delta over the same catalog takes a line again for an unchanged blob)."""
+
+    removed: frozenset[bytes]
+    added: tuple[bytes, ...]
+    blobs: tuple[str, ...]
+
+    def lines_by_blob(self) -> dict[tuple[bytes, str], bytes]:
+        """Each added line by its path (as kept) and its blob."""
+        return {
+            (line.split(b"\t", 4)[3], blob): line
+            for line, blob in zip(self.added, self.blobs, strict=True)
+        }
+
+
+_BLOB = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def _open_delta(path: Path, tree: str, base: str) -> _Delta:
+    """The delta at path; ValueError when it is not a whole delta of tree over base (damage is
+    never trusted: the delta is written again)."""
     with open_regular(path) as handle:
         data = handle.read(DELTA_BYTES + 1)
     header, _, rest = data.partition(b"\n")
@@ -561,13 +591,35 @@ def _open_delta(path: Path, tree: str, base: str) -> tuple[frozenset[bytes], tup
         raise ValueError(path)
     count, total = (int(n) for n in header[len(prefix) :].split(b" "))
     lines = rest.split(b"\n")[:-1]
-    removed, added = lines[:count], lines[count:]
-    # a kept path holds no tab (`_kept`), a line ten
-    if len(added) != total or any(b"\t" in line for line in removed):
+    removed, added, blobs = lines[:count], lines[count:-total], lines[-total:] if total else []
+    # a kept path holds no tab (`_kept`), a line ten, a blob id is hexadecimal
+    if len(added) != total or len(lines) != count + 2 * total:
+        raise ValueError(path)
+    if any(b"\t" in line for line in removed) or not all(map(_BLOB.fullmatch, blobs)):
         raise ValueError(path)
     if any(line.count(b"\t") != 10 for line in added):
         raise ValueError(path)
-    return frozenset(removed), tuple(line + b"\n" for line in added)
+    return _Delta(
+        frozenset(removed),
+        tuple(line + b"\n" for line in added),
+        tuple(blob.decode("ascii") for blob in blobs),
+    )
+
+
+def _newest_delta(root: Path, memory_dir: str, base: str) -> _Delta | None:
+    """The newest delta kept over the whole catalog of base, or None."""
+    try:
+        found = sorted(
+            root.glob(_delta_name(memory_dir, "*", base)),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+    except OSError:
+        return None
+    for path in found:
+        with contextlib.suppress(OSError, ValueError, UnicodeEncodeError):
+            return _open_delta(path, path.name.split("-")[1], base)
+    return None
 
 
 def stored(common_dir: Path, memory_dir: str, entries_tree: str) -> Catalog | None:
@@ -585,10 +637,10 @@ def stored(common_dir: Path, memory_dir: str, entries_tree: str) -> Catalog | No
             if base is None:
                 continue
             try:
-                removed, added = _open_delta(path, entries_tree, base_tree)
+                delta = _open_delta(path, entries_tree, base_tree)
             except (OSError, ValueError, UnicodeEncodeError):
                 continue
-            return base.over(entries_tree, removed, added)
+            return base.over(entries_tree, delta.removed, delta.added)
     return None
 
 
@@ -653,17 +705,15 @@ def brought_up(
         return None
     for path in kept:
         base_tree = path.name.removeprefix("catalog-").rsplit("-", 1)[0]
-        base = _open(path, base_tree)
-        if base is None or not base.whole_lines():
-            # only the header is checked when a catalog is opened, and a delta keeps the
-            # kept lines: one cut short would lose its entry (another catalog, or a build
-            # from every entry, gives the right lines)
-            continue
+        base = _open(path, base_tree, verify=True)
+        if base is None:
+            continue  # damaged: another catalog, or a build from every entry, is right
         try:
             changes = trees.diff(base_tree, entries_tree, prefix=f"{memory_dir}/entries/")
         except (KeyError, ValueError):
             continue  # a tree git has pruned (a rewritten history)
-        added = _added(trees, changes, memory_dir)
+        last = _newest_delta(root, memory_dir, base_tree)
+        added = _added(trees, changes, memory_dir, last.lines_by_blob() if last else {})
         if added is None:
             continue  # a file git could not read: another catalog, or a build, lists it
         # a line keeps its path exact (_kept), so a changed file's line is told by it whatever
@@ -671,16 +721,21 @@ def brought_up(
         gone = {c.old.path for c in changes if c.old is not None} | {c.path for c in changes}
         removed = frozenset(_kept(p).encode("utf-8", "surrogateescape") for p in gone)
         if len(removed) <= DELTA_MAX:
-            delta = _saved_delta(root, memory_dir, entries_tree, base, removed, _sorted(added))
-            if delta is not None:
-                return delta
+            lines = _sorted(added)
+            delta = _Delta(removed, tuple(lines), tuple(added[line] for line in lines))
+            if _saved_delta(root, memory_dir, entries_tree, base_tree, delta):
+                return base.over(entries_tree, delta.removed, delta.added)
         standing = base.over(entries_tree, removed, ())._kept_lines()
         return _saved(common_dir, memory_dir, entries_tree, [*standing, *added])
     return None
 
 
-def _added(trees: Trees, changes: list[Change], memory_dir: str) -> list[bytes] | None:
-    """The lines of the entries the changes add or change; None when git could not read one."""
+def _added(
+    trees: Trees, changes: list[Change], memory_dir: str, known: dict[tuple[bytes, str], bytes]
+) -> dict[bytes, str] | None:
+    """The lines of the entries the changes add or change, each with the blob it was read
+    from; a line known by its path and blob (the last delta's) is taken, not read again.
+    None when git could not read a file."""
     from gitmem.model.fields import MAX_ENTRY_BYTES
 
     items = [
@@ -688,10 +743,16 @@ def _added(trees: Trees, changes: list[Change], memory_dir: str) -> list[bytes] 
         for change in changes
         if change.new is not None and change.new.is_file and entry_place(change.path, memory_dir)
     ]
-    files = trees.read_all([item.oid for item in items], MAX_ENTRY_BYTES + 1)
-    if any(item.oid not in files for item in items):
+    kept = {item: _kept(item.path).encode("utf-8", "surrogateescape") for item in items}
+    found = {known[kept[i], i.oid]: i.oid for i in items if (kept[i], i.oid) in known}
+    unknown = [item for item in items if (kept[item], item.oid) not in known]
+    files = trees.read_all([item.oid for item in unknown], MAX_ENTRY_BYTES + 1)
+    if any(item.oid not in files for item in unknown):
         return None
-    return list(_lines_of(((item, files[item.oid]) for item in items), memory_dir))
+    blob_of = {kept[item]: item.oid for item in unknown}
+    for line in _lines_of(((item, files[item.oid]) for item in unknown), memory_dir):
+        found[line] = blob_of[line.split(b"\t", 4)[3]]
+    return found
 
 
 def _saved(common_dir: Path, memory_dir: str, entries_tree: str, lines: list[bytes]) -> Catalog:
@@ -706,31 +767,30 @@ def _saved(common_dir: Path, memory_dir: str, entries_tree: str, lines: list[byt
     return Catalog(entries_tree, data, table, ids, body)
 
 
-def _saved_delta(
-    root: Path,
-    memory_dir: str,
-    entries_tree: str,
-    base: Catalog,
-    removed: frozenset[bytes],
-    added: list[bytes],
-) -> Catalog | None:
-    """The catalog of entries_tree as base and a delta over it, the delta written (a rename)
-    where the git directory allows; None when the delta would hold more than DELTA_BYTES."""
-    assert base.tree is not None
-    name = _delta_name(memory_dir, entries_tree, base.tree)
+def _saved_delta(root: Path, memory_dir: str, entries_tree: str, base: str, delta: _Delta) -> bool:
+    """Write the delta of entries_tree over base's whole catalog (a rename), where the git
+    directory allows; False when it would hold more than DELTA_BYTES (it is folded instead)."""
     header = DELTA_VERSION + b"%s %s %d %d\n" % (
         entries_tree.encode("ascii"),
-        base.tree.encode("ascii"),
-        len(removed),
-        len(added),
+        base.encode("ascii"),
+        len(delta.removed),
+        len(delta.added),
     )
-    data = header + b"".join(path + b"\n" for path in sorted(removed)) + b"".join(added)
+    data = b"".join(
+        [
+            header,
+            *(path + b"\n" for path in sorted(delta.removed)),
+            *delta.added,
+            *(blob.encode("ascii") + b"\n" for blob in delta.blobs),
+        ]
+    )
     if len(data) > DELTA_BYTES:
-        return None
+        return False
+    name = _delta_name(memory_dir, entries_tree, base)
     with contextlib.suppress(OSError):
         atomic_write(root / name, data)
         _collect(root, keep=root / name)
-    return base.over(entries_tree, removed, tuple(added))
+    return True
 
 
 def _collect(root: Path, keep: Path) -> None:

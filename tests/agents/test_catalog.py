@@ -297,8 +297,17 @@ def test_deltas_and_their_folds_list_what_a_build_lists(
 ) -> None:
     """Admission after admission the catalog is kept as a delta over the last whole one, and
     folded into a whole one past DELTA_MAX changed files; at each tree it lists what a build
-    from every entry lists, and the whole catalog a kept delta is over is never collected."""
+    from every entry lists, only the admitted entry's file is read (the last delta's lines
+    are taken again), and the whole catalog a kept delta is over is never collected."""
     monkeypatch.setattr(catalog, "DELTA_MAX", 2)
+    read: list[str] = []
+    real = catalog._lines_of
+
+    def counting(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:
+        listed = list(files)
+        read.extend(item.path for item, _ in listed)
+        return real(listed, memory_dir)
+
     folder = memory / ".git" / "gitmem" / "agents"
     aside = memory / ".git" / "aside"
     _admit(memory, "Lesson zero", "--file", "README.md")
@@ -306,7 +315,11 @@ def test_deltas_and_their_folds_list_what_a_build_lists(
     kinds = []
     for n in range(6):
         _admit(memory, f"Lesson {n}", "--file", "README.md")
-        loaded = _load(memory)
+        read.clear()
+        with monkeypatch.context() as patched:
+            patched.setattr(catalog, "_lines_of", counting)
+            loaded = _load(memory)
+        assert len(read) == 1, read
         assert loaded.tree is not None
         kinds.append("delta" if _stored(memory, "delta") and not (
             folder / catalog._name(".gitmem", loaded.tree)).exists() else "whole")  # fmt: skip
@@ -347,3 +360,18 @@ def test_a_damaged_delta_or_one_over_a_lost_catalog_is_not_trusted(memory: Path)
     (path.parent / catalog._name(".gitmem", name.split("-")[2])).unlink()
     assert catalog.stored(memory / ".git", ".gitmem", tree) is None
     assert sorted(e.id for e in _load(memory)) == sorted([first, second])
+
+
+def test_no_delta_is_written_over_a_catalog_whose_lines_were_changed(memory: Path) -> None:
+    """A delta keeps the whole catalog's lines, so that catalog's checksum is verified before
+    one is written over it: a title changed on disk (every field still in its place) is not
+    carried into the next tree; the catalog is built again from the entries."""
+    _admit(memory, "Lesson to keep")
+    _load(memory)
+    ((name, data),) = _stored(memory).items()
+    path = memory / ".git" / "gitmem" / "agents" / name
+    assert data.count(b"\tLesson to keep\t") == 1
+    path.write_bytes(data.replace(b"\tLesson to keep\t", b"\tLesson to drop\t"))
+    _admit(memory, "Another lesson")
+    assert sorted(e.title for e in _load(memory)) == ["Another lesson", "Lesson to keep"]
+    assert not _stored(memory, "delta")
