@@ -36,7 +36,7 @@ A smaller memory is built in the call itself, as `gitmem recall` does.
 Speed: every prompt and every edit runs one of these, so the command line's fast path
 (gitmem.launcher) calls `main` without loading click, the deny is decided before pygit2 or
 the settings are imported (the memory folders come from gitmem.settings.folders), and
-the file precedents come from the agents' catalog (gitmem.agents.catalog), a substring search
+the file precedents come from the agents' catalog (gitmem.lifecycle.catalog), a substring search
 of one mapped file.
 """
 
@@ -54,8 +54,8 @@ from gitmem.agents.memory import Memory
 from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
-    from gitmem.agents.catalog import Catalog, Listed
     from gitmem.agents.precedents import Precedent
+    from gitmem.lifecycle.catalog import Catalog, Listed
     from gitmem.recall.engine import Index
     from gitmem.repo.gitcli import PinnedRepository
     from gitmem.repo.workspace import Workspace
@@ -287,7 +287,7 @@ def _unreadable(error: UsageError) -> str:
     converts on checkout, settings that name a folder outside the repository, …): every
     other hook then says nothing, and the agent worked without precedents and without a word
     of why, where `gitmem` would tell a person. The refusal's message says what to do."""
-    from gitmem.agents.precedents import clean
+    from gitmem.model.terminal import clean
 
     return (
         "## Project memory (gitmem)\n\n"
@@ -383,7 +383,7 @@ class _Memory(Memory):
         """The agents' catalog of the entries at the tip (brought up from the one kept by
         the files git itself reads, after an admission, without opening the repository);
         None while a cold one is built in the background."""
-        from gitmem.agents import catalog
+        from gitmem.lifecycle import catalog
 
         entries = self.known.entries_tree
         found = (
@@ -445,8 +445,8 @@ class _Memory(Memory):
                 state.remember_freshness(self.common_dir, tip, known)
             notes = [known[e.path].note for e in listed]
         flagged = {e.id for e in listed if e.secret}
-        if flagged:  # judged whole, as read from the entries (gitmem.agents.catalog.whole)
-            from gitmem.agents.catalog import whole
+        if flagged:  # judged whole, as read from the entries (gitmem.agents.precedents.whole)
+            from gitmem.agents.precedents import whole
 
             store = self.workspace().store
             tree = store.tree_of(tip)
@@ -514,7 +514,7 @@ def _large(ws: Workspace) -> bool:
 
 
 def _catalog_cold(ws: Workspace) -> bool:
-    from gitmem.agents.catalog import startable
+    from gitmem.lifecycle.catalog import startable
 
     return not startable(ws.store.common_dir, ws.dir) and _large(ws)
 
@@ -557,7 +557,7 @@ def warm(root: str) -> None:
     """Build the agents' catalog and the recall index of the main branch, then remove the
     warm-up marker (`python -m gitmem.agents.agent_hook --warm ROOT`), in the repository the
     GIT_DIR the hook was given (and passed on) names, if any."""
-    from gitmem.agents import catalog
+    from gitmem.lifecycle import catalog
     from gitmem.recall.cache import RecallCache
 
     ws = _workspace(root, _pinned(os.environ))

@@ -41,14 +41,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from urllib.parse import quote
 
-from gitmem.agents import catalog
-from gitmem.agents.precedents import PREAMBLE, Precedent, clean, held_in, withheld
+from gitmem.agents.precedents import PREAMBLE, Precedent, held_in, withheld
 from gitmem.errors import UsageError
+from gitmem.lifecycle import catalog
 from gitmem.model.names import entry_place, misplaced
+from gitmem.model.terminal import clean
 from gitmem.recall.freshness import askable
 
 if TYPE_CHECKING:
-    from gitmem.agents.catalog import Listed
+    from gitmem.lifecycle.catalog import Listed
     from gitmem.repo.store import Store
     from gitmem.repo.workspace import Workspace
 

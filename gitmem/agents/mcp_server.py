@@ -99,17 +99,15 @@ from gitmem.agents.precedents import (
     PREAMBLE,
     WITHHELD,
     Precedent,
-    clean,
     entry_uri,
     held_in,
-    may_hold_secret,
     render,
-    reveal,
     withheld,
 )
 from gitmem.errors import GitmemError, UsageError
 from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
+from gitmem.model.terminal import clean, reveal
 
 if TYPE_CHECKING:
     from gitmem.lifecycle.candidates import Review
@@ -507,6 +505,7 @@ def _redacted(ws: Workspace, path: str, text: str) -> str:
     """A text of many entries (INDEX.md) with each line holding a secret main's allowed.md does
     not list replaced by its rule line (four characters of the secret at most); the whole
     text withheld when a finding has no line."""
+    from gitmem.gate.secrets import may_hold_secret
     from gitmem.lifecycle.read import secrets_in
 
     found = secrets_in(ws, path, text) if may_hold_secret(text) else []
@@ -806,7 +805,8 @@ def build_server(
         """The latest admitted entries of the project memory, newest admission first (what
         people recently agreed on), optionally of some types or with some tags."""
         with _answering("memory_recent", turn):
-            from gitmem.agents import catalog
+            from gitmem.agents.precedents import whole
+            from gitmem.lifecycle import catalog
             from gitmem.recall.freshness import freshness
 
             ws = workspace()
@@ -817,7 +817,7 @@ def build_server(
             memory = store.subtree(tree, ws.dir) if tree else None
             entries_tree = store.subtree(memory, "entries") if memory else None
             listed = [
-                catalog.whole(store, tree, e) if e.secret else e
+                whole(store, tree, e) if e.secret else e
                 for e in catalog.load(store, ws.dir, entries_tree).recent(k, types, tags)
             ]
             notes = (

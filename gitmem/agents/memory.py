@@ -196,14 +196,14 @@ def remembered_recall(
 
 def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Precedent] | None:
     """Precedents for a warm recall's hits, with each one's provenance from the agents'
-    catalog of the remembered entries tree (gitmem.agents.catalog, which the hooks keep,
+    catalog of the remembered entries tree (gitmem.lifecycle.catalog, which the hooks keep,
     brought up by the tree diff after an admission); None when no catalog is kept for that
     tree or one it can be brought up from, it lacks a hit (or lists it from another
     file), or it flags a hit's text as holding a secret: the caller then reads the entries
     themselves (gitmem.agents.precedents.from_recalled) and judges them against main's
     allowed.md (gitmem.agents.precedents.withheld)."""
-    from gitmem.agents import catalog
     from gitmem.agents.precedents import with_provenance
+    from gitmem.lifecycle import catalog
 
     entries = memory.known.entries_tree
     found = (

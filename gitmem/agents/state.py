@@ -49,7 +49,7 @@ from gitmem.settings.folders import user_settings_file
 __all__ = ["Known", "current", "freshness_known", "inputs", "remember", "remember_freshness"]
 
 #: 2: whether recall uses the semantic extra; 3: freshness kept by an entry's exact path, and
-#: with its cited files exact (the agents' catalog had both cleaned: gitmem.agents.catalog);
+#: with its cited files exact (the agents' catalog had both cleaned: gitmem.lifecycle.catalog);
 #: 4: freshness of the commits as they are, never as a replace ref has git read them; 5: the
 #: settings' warnings, which a warm `gitmem recall` prints as the full path does
 VERSION: Final = 5

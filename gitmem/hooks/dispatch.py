@@ -11,8 +11,9 @@
 - pre-commit and pre-push know nothing of a server's mode (it lives in the server's config):
   they judge as they always do; a client hook is a courtesy, `--no-verify` passes it;
 - post-merge, post-checkout, post-rewrite: regenerate INDEX.md in the working tree when it is
-  stale, CANDIDATES.md, and warm the recall cache.  They never fail the user's git command:
-  any error becomes one line on stderr and exit 0.
+  stale, CANDIDATES.md, warm the recall cache and bring up the agents' catalog when one is
+  kept.  They never fail the user's git command: any error becomes one line on stderr and
+  exit 0.
 
 gitmem reads SHA-1 repositories only (gitmem.repo.store.unsupported_object_format). In any
 other, a hook refuses what it was asked to judge (exit 2, saying why) wherever gitmem keeps

@@ -1,5 +1,6 @@
 """Text as a terminal must show it, for every command and CI step that prints what others
-wrote, and the one list of characters that show as nothing (the gate's HIDDEN-UNICODE rule
+wrote, and as a model may read it quoted (`clean`, `reveal`: the agents' precedents and
+catalog); and the one list of characters that show as nothing (the gate's HIDDEN-UNICODE rule
 refuses the same ones in memory)."""
 
 from __future__ import annotations
@@ -59,3 +60,52 @@ def _escaped(match: re.Match[str]) -> str:
         code = ord(char)
         shown = f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
     return shown
+
+
+@functools.cache
+def _unsafe() -> re.Pattern[str]:
+    """What a quoted line may not hold: control characters (line breaks and tabs included),
+    and every invisible one the gate's HIDDEN-UNICODE rule names (HIDDEN_CLASS, the one list):
+    zero widths, bidirectional marks, overrides and isolates, fillers, the tag characters that
+    spell invisible ASCII, and the other default-ignorable code points a renderer draws as
+    nothing. Compiled on first use, as `_unseen` is."""
+    return re.compile(f"(?:[\t\n]|{HIDDEN_CLASS})+")
+
+
+#: The control characters of `_unsafe`: they separate what they stand between (a line break,
+#: a tab), where an invisible character joins it.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]+")
+
+
+def clean(text: str, limit: int = 300) -> str:
+    """One line of an entry's text, safe to quote: control characters (line breaks
+    included) become one space, invisible ones are taken out, and a long value is cut with
+    an ellipsis.  Taken out, not made a space: a person reads `AB` in `A<U+200B>B`, and so
+    does the secret scanner, which judges the text a hook quotes (the agents' catalog, then
+    main's allowed.md); made a space, a key split so was no key to it, and was quoted."""
+    flat = " ".join(_unsafe().sub("", _CONTROL.sub(" ", text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def reveal(text: str) -> str:
+    """A whole text, safe to quote as it is: its line breaks and tabs kept, and every other
+    character `_unsafe` names shown as its code point (`[hidden U+202E]`, `[16 hidden
+    characters: U+E0072…]` for a run), so that a reader sees where something is hidden and a
+    model reads no text a person cannot see (tag characters spell ASCII invisibly)."""
+    return _unsafe().sub(_revealed, text)
+
+
+def _revealed(found: re.Match[str]) -> str:
+    out: list[str] = []
+    run: list[str] = []
+    for char in f"{found.group(0)}\n":
+        if char not in "\n\t":
+            run.append(char)
+            continue
+        if len(run) == 1:
+            out.append(f"[hidden U+{ord(run[0]):04X}]")
+        elif run:
+            out.append(f"[{len(run)} hidden characters: U+{ord(run[0]):04X}…]")
+        run.clear()
+        out.append(char)
+    return "".join(out)[:-1]

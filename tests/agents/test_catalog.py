@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from clirunner import ok, run
 
-from gitmem.agents import catalog
+from gitmem.lifecycle import catalog
 from gitmem.repo.store import TreeItem
 from gitmem.repo.workspace import open_workspace
 
@@ -375,3 +375,21 @@ def test_no_delta_is_written_over_a_catalog_whose_lines_were_changed(memory: Pat
     _admit(memory, "Another lesson")
     assert sorted(e.title for e in _load(memory)) == ["Another lesson", "Lesson to keep"]
     assert not _stored(memory, "delta")
+
+
+def test_the_post_merge_hook_brings_a_kept_catalog_up_and_builds_none(memory: Path) -> None:
+    """`gitmem hook post-merge` (what git's post-merge hook runs) brings the agents' catalog
+    up to main's new tip when one is kept, so the agent's first hook after an admission finds
+    it made; where none is kept (no agent uses this memory yet), it builds none."""
+    common = memory / ".git"
+    _admit(memory, "Lesson to keep")
+    ok(run(memory, "hook", "post-merge", "0"))
+    assert not _stored(memory) and not _stored(memory, "delta")
+    _load(memory)
+    second = _admit(memory, "Another lesson")
+    tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
+    assert catalog.stored(common, ".gitmem", tree) is None
+    ok(run(memory, "hook", "post-merge", "0"))
+    found = catalog.stored(common, ".gitmem", tree)
+    assert found is not None and found.get(second) is not None
+    assert len(_stored(memory, "delta")) == 1

@@ -10,7 +10,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gitmem.agents import catalog
+from gitmem.lifecycle import catalog
 
 TREE = "1" * 40
 BASE = "2" * 40

@@ -143,7 +143,7 @@ def test_twenty_thousand_entries_fit_the_default_budget(
     reading the one kept. The work is counted, not timed (speed is measured in bench/, and a
     timed bound fails on a loaded machine): catalogs composed, 1 then 0, where a cache that
     did not hold would read every entry file again on each export."""
-    from gitmem.agents import catalog
+    from gitmem.lifecycle import catalog
 
     built = [0]
     compose = catalog._compose

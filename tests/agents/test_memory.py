@@ -170,7 +170,7 @@ def prompted(repo: Path, prompt: str) -> tuple[str, bool]:
 def test_the_first_prompt_after_an_admission_stays_warm(recalled: Path) -> None:
     """After an admission (and the post-merge hook's cache update) an agent's first prompt
     follows the moved branch, brings the agents' catalog up from the one kept by the files
-    git itself reads (gitmem.agents.catalog.brought_up), and quotes the new entry without
+    git itself reads (gitmem.lifecycle.catalog.brought_up), and quotes the new entry without
     opening the repository; with nothing remembered and no catalog kept, the full path
     quotes it the same."""
     asked = "how do I bake sourdough bread at home"
@@ -189,7 +189,7 @@ def test_a_warm_precedents_block_takes_its_provenance_from_the_agents_catalog(
 ) -> None:
     """Without the agents' catalog of the tip's entries the block reads the entries (the full
     path); with it, the same block without opening the repository."""
-    from gitmem.agents import catalog
+    from gitmem.lifecycle import catalog
     from gitmem.repo.workspace import open_workspace
 
     asked = ("pygit2 hooks", "--format", "precedents")
@@ -282,7 +282,7 @@ def test_a_warm_precedents_block_says_who_admitted_an_entry_as_the_full_path_say
     the full path reads it as unknown, but the agents' catalog kept the value written out
     ("['human:bob', 'human:carol']"), so the warm block named an admitter the full one did
     not, and memory_recent an admitter memory_recall did not."""
-    from gitmem.agents import catalog
+    from gitmem.lifecycle import catalog
     from gitmem.repo.workspace import open_workspace
 
     entry = next((recalled / ".gitmem/entries").glob("decision/*.md"))
@@ -307,7 +307,7 @@ def test_a_warm_precedents_block_takes_provenance_from_the_hits_own_file(
     each saying another admitter: recall answers from the one last in path order, and the
     full path reads the provenance from that hit's file; the catalog found a line by the id
     alone, which may be the other file's, so the warm block named the other admitter."""
-    from gitmem.agents import catalog
+    from gitmem.lifecycle import catalog
     from gitmem.repo.workspace import open_workspace
 
     entry = next((recalled / ".gitmem/entries").glob("decision/*.md"))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.agents import precedents
-from gitmem.agents.precedents import HOOK_BUDGET, PREAMBLE, Precedent, clean, render, reveal, room
+from gitmem.agents.precedents import HOOK_BUDGET, PREAMBLE, Precedent, render, room
 from gitmem.gate import secrets
 from gitmem.gate.secrets import scan_hidden_unicode
+from gitmem.model import terminal
+from gitmem.model.terminal import clean, reveal
 
 
 def _p(n: int, **changes: str) -> Precedent:
@@ -99,7 +100,7 @@ def test_what_is_stripped_holds_all_the_gate_calls_hidden() -> None:
     from gitmem.model.terminal; this holds them together should either change)."""
     every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
     hidden = set(secrets._hidden_re().findall(every))
-    stripped = set("".join(precedents._UNSAFE.findall(every)))
+    stripped = set("".join(terminal._unsafe().findall(every)))
     assert len(hidden) > 500 and hidden <= stripped, sorted(hidden - stripped)[:10]
 
 

@@ -13,7 +13,7 @@ One line per admitted entry (superseded entries are left out), tab-separated: ad
 id, type, path, tags, files, supersedes, title, applies_when, admitted_by, and `1` when the
 secret scanner finds a secret in those fields (else nothing: a hook then shows the entry
 without importing the scanner, gitmem.agents.precedents.withheld); lists joined by U+001F;
-text fields flattened to one line (gitmem.agents.precedents.clean), but the entry's path and
+text fields flattened to one line (gitmem.model.terminal.clean), but the entry's path and
 the cited files kept exact (`_kept`: only `%` and control characters escaped), since they are
 looked up in git.  Lines are sorted by admission date, newest first, then by id.  Before them
 the file keeps two sorted tables, one line each: the cited paths with the offsets of the lines
@@ -63,8 +63,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from gitmem.agents.precedents import clean, may_hold_secret
 from gitmem.model.names import entry_place, misplaced
+from gitmem.model.terminal import clean
 from gitmem.repo.atomic import atomic_write, open_regular, sweep_temporaries
 
 if TYPE_CHECKING:
@@ -72,13 +72,13 @@ if TYPE_CHECKING:
     from gitmem.repo.store import Store
     from gitmem.repo.trees import Trees
 
-__all__ = ["Catalog", "Listed", "brought_up", "load", "startable", "stored", "whole"]
+__all__ = ["Catalog", "Listed", "brought_up", "load", "startable", "stored"]
 
-#: 4: the text fields lost the bidirectional isolates too (gitmem.agents.precedents.clean);
+#: 4: the text fields lost the bidirectional isolates too (gitmem.model.terminal.clean);
 #: 5: a line says whether its fields hold a secret;
 #: 6: only files at an entry's place (gitmem.model.names.entry_place) are listed;
 #: 7: an invisible character is taken out of a text field, no longer made a space
-#: (gitmem.agents.precedents.clean), so the secret verdict sees a key it split;
+#: (gitmem.model.terminal.clean), so the secret verdict sees a key it split;
 #: 8: the secret flag judges the fields whole, not as cut; 9: admitted_by and admitted only
 #: when they are text; 10: the entry's path and the cited files kept exact (`_kept`), not
 #: cleaned; 11: no line for a file at another entry's place (gitmem.model.names.misplaced);
@@ -215,6 +215,8 @@ def line_of(path: str, data: bytes, memory_dir: str | None = None) -> bytes | No
         if isinstance(values, list | tuple):
             whole.extend(str(v) for v in values)
     judged = "\n".join([*fields, *whole]).replace(_SEP, "\n")
+    from gitmem.gate.secrets import may_hold_secret  # here: a reader never scans
+
     fields.append("1" if may_hold_secret(judged) else "")
     # surrogateescape: a path git read whose bytes are not UTF-8 keeps its bytes (a line is
     # read back with "replace")
@@ -242,30 +244,6 @@ def _parse(line: bytes) -> Listed | None:
         tuple(_unkept(f) for f in items(files)),
         items(supersedes),
         secret == "1",
-    )
-
-
-def whole(store: Store, tree: str | None, listed: Listed) -> Listed:
-    """A line the catalog flags as holding a secret, with the fields a line cleans and cuts
-    read whole from its entry at tree, for `withheld` to judge against main's allowed.md
-    (gitmem.agents.precedents). Judged as the line keeps them, a secret was missed where
-    the cut kept only its first characters, or where cleaning made a hidden character inside
-    it a space, and the precedent showed what the scanner no longer saw. A secret main's
-    allowed.md lists is shown, as memory_recall shows it."""
-    from gitmem.agents.precedents import read_fields
-
-    found = read_fields(store, tree, listed.path, ("title", "applies_when", "admitted_by", "tags"))
-
-    def text(name: str, kept: str) -> str:
-        value = found.get(name)
-        return value if isinstance(value, str) and value else kept
-
-    tags = found.get("tags")
-    return listed._replace(
-        title=text("title", listed.title),
-        applies_when=text("applies_when", listed.applies_when),
-        admitted_by=text("admitted_by", listed.admitted_by),
-        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else listed.tags,
     )
 
 
