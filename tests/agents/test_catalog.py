@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +40,20 @@ def _load(repo: Path) -> catalog.Catalog:
 def _stored(repo: Path, kind: str = "catalog") -> dict[str, bytes]:
     folder = repo / ".git" / "gitmem" / "agents"
     return {p.name: p.read_bytes() for p in folder.glob(f"{kind}-*.tsv")}
+
+
+def _counting(
+    read: list[str],
+) -> Callable[[Iterable[tuple[TreeItem, bytes]], str], Iterator[bytes]]:
+    """catalog._lines_of, noting in read the path of every file it is given."""
+    real = catalog._lines_of
+
+    def counting(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:
+        listed = list(files)
+        read.extend(item.path for item, _ in listed)
+        return real(listed, memory_dir)
+
+    return counting
 
 
 def test_the_catalog_lists_admitted_entries_and_finds_exact_citations(memory: Path) -> None:
@@ -84,12 +98,7 @@ def test_an_update_from_the_diff_matches_a_build_from_scratch(
     _load(memory)
     _admit(memory, "Second lesson")
     read: list[str] = []
-    real = catalog._lines_of
-
-    def counting(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:
-        listed = list(files)
-        read.extend(item.path for item, _ in listed)
-        return real(listed, memory_dir)
+    counting = _counting(read)
 
     monkeypatch.setattr(catalog, "_lines_of", counting)
     if fold:
@@ -301,12 +310,7 @@ def test_deltas_and_their_folds_list_what_a_build_lists(
     are taken again), and the whole catalog a kept delta is over is never collected."""
     monkeypatch.setattr(catalog, "DELTA_MAX", 2)
     read: list[str] = []
-    real = catalog._lines_of
-
-    def counting(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:
-        listed = list(files)
-        read.extend(item.path for item, _ in listed)
-        return real(listed, memory_dir)
+    counting = _counting(read)
 
     folder = memory / ".git" / "gitmem" / "agents"
     aside = memory / ".git" / "aside"
