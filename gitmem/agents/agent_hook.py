@@ -49,11 +49,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from gitmem.agents.guard import FILE_TOOLS, MAX_JUDGED, Denied, Guard
 from gitmem.agents.memory import Memory
 from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
+    from gitmem.agents.guard import Denied
     from gitmem.agents.precedents import Precedent
     from gitmem.lifecycle.catalog import Catalog, Listed
     from gitmem.recall.engine import Index
@@ -577,6 +577,8 @@ def warm(root: str) -> None:
 def _pre_tool_use(
     payload: Mapping[str, Any], root: str, cwd: str, pinned: PinnedRepository | None
 ) -> dict[str, Any] | None:
+    from gitmem.agents.guard import FILE_TOOLS, Guard  # here: a prompt's hook needs no guard
+
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
         return None
@@ -592,6 +594,8 @@ def _deny_outside(payload: Mapping[str, Any], cwd: str) -> dict[str, Any] | None
     GIT_DIR with no work tree): every path is judged against the memory of the repository
     holding it (Guard's elsewhere), the one around the folder the session is in included;
     no precedents, which come from a project's memory."""
+    from gitmem.agents.guard import FILE_TOOLS, Guard
+
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or (tool not in FILE_TOOLS and tool != "Bash"):
         return None
@@ -621,6 +625,8 @@ def _denial(denied: Denied | None) -> dict[str, Any] | None:
 
 def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:
     """The repository path a file tool writes, or None (not a file tool, outside the repo)."""
+    from gitmem.agents.guard import FILE_TOOLS, MAX_JUDGED
+
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input")
     field = FILE_TOOLS.get(tool) if isinstance(tool, str) else None
