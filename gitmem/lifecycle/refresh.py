@@ -210,7 +210,7 @@ def warm_recall_cache(ws: Workspace) -> bool:
 def warm_agents_catalog(ws: Workspace) -> bool:
     """Bring the agents' catalog up to main's tip when one is kept (agents use this memory),
     so the first prompt or edit after an admission or a pull finds it made: a delta over the
-    kept catalog costs this hook some 30-80 ms at 100,000 entries (gitmem.lifecycle.catalog),
+    kept catalog costs this hook 55-75 ms at 100,000 entries (gitmem.lifecycle.catalog),
     where it cost the agent's next hook as much again, git's processes and the scanner's
     import on top.  None is built here: a first catalog is the agents' background warm-up's
     (seconds at that size).  False when there was nothing to bring up."""
