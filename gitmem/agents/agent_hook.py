@@ -683,7 +683,7 @@ def _prompt(prompt: str, root: str, pinned: PinnedRepository | None) -> dict[str
     found = memory.catalog() if hits else None
     if found is None:
         return None
-    listed = [(found.get(h.id), h.score) for h in hits]
+    listed = [(found.get(h.id, h.path), h.score) for h in hits]  # each hit's own file
     # the index and the catalog describe the same tree: an entry one lacks is left out
     kept = [(entry, score) for entry, score in listed if entry is not None]
     block = memory.block(

@@ -215,11 +215,11 @@ def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Preceden
         return None
     provenance: dict[str, tuple[str, str]] = {}
     for hit in hits:
-        line = found.get(hit.id)
         # the line of the hit's own file: where two files hold one id (a copy come in
-        # without the gate), the catalog's line by the id may be the other's, whose
+        # without the gate), the catalog's first line by the id may be the other's, whose
         # provenance the full path (which reads the hit's file) never shows
-        if line is None or line.secret or line.path != hit.path:
+        line = found.get(hit.id, hit.path)
+        if line is None or line.secret:
             return None
         provenance[hit.id] = (line.admitted_by or "unknown", line.admitted or "unknown")
     return with_provenance(hits, lambda hit: provenance[hit.id])

@@ -92,6 +92,8 @@ DELTA_VERSION: Final = b"# gitmem agents catalog delta 13 "
 DELTA_MAX: Final = 256
 DELTA_BYTES: Final = 4 << 20
 KEEP: Final = 3
+#: The most lines of one id `get` looks through (one, but for copies committed around the gate).
+ID_LINES: Final = 64
 #: A temporary file this many seconds old belongs to no live writer (`_collect`).
 TEMPORARY_AGE: Final = 60.0
 PARALLEL_READ_MIN: Final = 4000
@@ -293,6 +295,16 @@ def _precedes(line: bytes, other: bytes) -> bool:
     return date > other_date or (date == other_date and rest < other_rest)
 
 
+def _encoded(key: str) -> bytes | None:
+    """A path or an id as a line keeps it, in bytes (a path's bytes that are not UTF-8 as
+    Python carries them: surrogateescape); None for text no line can hold (another lone
+    surrogate: a hook's JSON can spell one)."""
+    try:
+        return key.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return None
+
+
 def _cited(line: bytes) -> list[bytes]:
     """The cited paths of a line, as it keeps them."""
     fields = line.split(b"\t", 6)
@@ -381,10 +393,10 @@ class Catalog:
         id), or []. Only the header is checked when a catalog is opened (reading it whole
         would cost what the tables save), so an offset that is no number is damage, and is
         passed over: the line it would name is not found."""
-        if not key or "\t" in key or "\n" in key:
+        name = _encoded(key)
+        if not name or b"\t" in name or b"\n" in name:
             return []
         data = self._data
-        name = key.encode("utf-8")
         at = _seek(data, start, end, name)
         if at is None:
             return []
@@ -404,7 +416,9 @@ class Catalog:
         """The newest admitted entries (at most limit) whose `files` name path exactly."""
         out = []
         key = _kept(path)
-        wanted = key.encode("utf-8", "surrogateescape")
+        wanted = _encoded(key)
+        if wanted is None:
+            return []
         kept = self._found(self._table, self._ids, key, limit)
         added = (line for line in self._added if wanted in _cited(line))
         for line in _merged(kept, added):
@@ -415,14 +429,19 @@ class Catalog:
                     break
         return out
 
-    def get(self, entry_id: str) -> Listed | None:
-        """The admitted entry with this id, or None (not admitted in this tree); where two
-        files hold the id, the first in the catalog's order."""
-        wanted = entry_id.encode("utf-8", "surrogateescape")
+    def get(self, entry_id: str, path: str | None = None) -> Listed | None:
+        """The admitted entry with this id, or None (not admitted in this tree); with path,
+        the line of that file alone. Where two files hold the id (a copy in another type
+        folder, committed around the gate), the first in the catalog's order, which may be
+        the other file's: a reader quoting a recalled hit names its file."""
+        wanted = _encoded(entry_id)
+        if wanted is None:
+            return None
         added = (line for line in self._added if line.split(b"\t", 2)[1:2] == [wanted])
-        for line in _merged(self._found(self._ids, self._body, entry_id, 1), added):
+        every = self._found(self._ids, self._body, entry_id, ID_LINES)
+        for line in _merged(every, added):
             listed = _parse(line)
-            if listed is not None and listed.id == entry_id:
+            if listed is not None and listed.id == entry_id and path in (None, listed.path):
                 return listed
         return None
 

@@ -145,6 +145,8 @@ def test_ids_are_found_by_the_table_and_a_hook_opens_the_file_alone(memory: Path
         assert found is not None and found.id == entry_id
     assert loaded.get(ids[0][:-1]) is None and loaded.get(ids[0] + "x") is None
     assert loaded.get("") is None and loaded.get("a\tb") is None
+    # a lone surrogate (a hook's JSON can spell one) is no key a line holds: not a crash
+    assert loaded.get("\ud800") is None and loaded.citing("src/\ud800.py", 5) == []
     tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
     common = memory / ".git"
     opened = catalog.stored(common, ".gitmem", tree)

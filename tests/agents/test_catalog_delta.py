@@ -72,5 +72,10 @@ def test_a_delta_answers_as_a_whole_build(
             assert delta.citing(path, limit) == model.citing(path, limit), (path, limit)
     for entry_id in [*IDS, "local-method-20260109-none"]:
         assert delta.get(entry_id) == model.get(entry_id), entry_id
+        for path in now:  # the line of one file, where two files hold an id
+            assert delta.get(entry_id, path) == model.get(entry_id, path), (entry_id, path)
+            if now[path][0] == entry_id:
+                found = model.get(entry_id, path)
+                assert found is not None and found.path == path
     for limit in (1, 3, 20):
         assert delta.recent(limit, types=["method"]) == model.recent(limit, types=["method"])

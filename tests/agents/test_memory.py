@@ -306,7 +306,8 @@ def test_a_warm_precedents_block_takes_provenance_from_the_hits_own_file(
     """Two files hold one id (a copy in another type folder, committed around the gate),
     each saying another admitter: recall answers from the one last in path order, and the
     full path reads the provenance from that hit's file; the catalog found a line by the id
-    alone, which may be the other file's, so the warm block named the other admitter."""
+    alone, which may be the other file's, so the warm block named the other admitter. The
+    catalog's line of the hit's own file answers warm, as the full path does."""
     from gitmem.lifecycle import catalog
     from gitmem.repo.workspace import open_workspace
 
@@ -331,7 +332,7 @@ def test_a_warm_precedents_block_takes_provenance_from_the_hits_own_file(
     memory = ws.store.subtree(ws.store.tree_of(ws.main_tip() or ""), ws.dir)
     loaded = catalog.load(ws.store, ws.dir, ws.store.subtree(memory, "entries"))
     assert len([e for e in loaded if e.id == entry.stem]) == 2
-    assert recall(recalled, *asked)[0] == full
+    assert recall(recalled, *asked) == (full, False)
 
 
 @pytest.mark.parametrize("settings", [b'[memory\ndir = ".gitmem"\n', b"[memory]\n# caf\xe9\n"])
