@@ -36,8 +36,8 @@ A smaller memory is built in the call itself, as `gitmem recall` does.
 Speed: every prompt and every edit runs one of these, so the command line's fast path
 (gitmem.launcher) calls `main` without loading click, the deny is decided before pygit2 or
 the settings are imported (the memory folders come from gitmem.settings.folders), and
-the file precedents come from the agents' catalog (gitmem.lifecycle.catalog), a substring search
-of one mapped file.
+the file precedents come from the agents' catalog (gitmem.lifecycle.catalog), a binary search
+of one mapped file's tables.
 """
 
 from __future__ import annotations
@@ -380,9 +380,9 @@ class _Memory(Memory):
     of it: the agents' catalog, the keyword index, the precedents' block."""
 
     def catalog(self) -> Catalog | None:
-        """The agents' catalog of the entries at the tip (brought up from the one kept by
-        the files git itself reads, after an admission, without opening the repository);
-        None while a cold one is built in the background."""
+        """The agents' catalog of the entries at the tip (as the post-* git hooks keep it, or
+        brought up from the one kept by the files git itself reads, without opening the
+        repository); None while a cold one is built in the background."""
         from gitmem.lifecycle import catalog
 
         entries = self.known.entries_tree

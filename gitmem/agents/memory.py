@@ -198,8 +198,8 @@ def remembered_precedents(memory: Memory, hits: list[Recalled]) -> list[Preceden
     """Precedents for a warm recall's hits, with each one's provenance from the agents'
     catalog of the remembered entries tree (gitmem.lifecycle.catalog, which the hooks keep,
     brought up by the tree diff after an admission); None when no catalog is kept for that
-    tree or one it can be brought up from, it lacks a hit (or lists it from another
-    file), or it flags a hit's text as holding a secret: the caller then reads the entries
+    tree or one it can be brought up from, it lacks the line of a hit's file, or it flags a
+    hit's text as holding a secret: the caller then reads the entries
     themselves (gitmem.agents.precedents.from_recalled) and judges them against main's
     allowed.md (gitmem.agents.precedents.withheld)."""
     from gitmem.agents.precedents import with_provenance

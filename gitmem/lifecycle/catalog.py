@@ -15,18 +15,22 @@ secret scanner finds a secret in those fields (else nothing: a hook then shows t
 without importing the scanner, gitmem.agents.precedents.withheld); lists joined by U+001F;
 text fields flattened to one line (gitmem.model.terminal.clean), but the entry's path and
 the cited files kept exact (`_kept`: only `%` and control characters escaped), since they are
-looked up in git.  Lines are sorted by admission date, newest first, then by id.  Before them
-the file keeps two sorted tables, one line each: the cited paths with the offsets of the lines
-citing each (newest first), and the ids with the offset of each one's line.  Finding the
+looked up in git.  Lines are sorted by admission date, newest first, then by id and path.
+Before them the file keeps two sorted tables, one line each: the cited paths with the offsets
+of the lines citing each (newest first), and the ids with the offsets of their lines (one,
+but for copies committed around the gate).  Finding the
 entries that cite the file being edited, or the line of one id (a recalled hit's provenance,
 whether a candidate is admitted), is a binary search of a table in the mapped file and a read
 of those lines, whatever the size of the memory (100,000 entries make a 30 MB catalog, whose
 scan alone would cost 10 to 30 ms).
 
 An agent's hook opens a catalog without opening the repository (`stored`: the git common
-directory, the memory folder and the tree id are all it needs), and after an admission brings
-one up with the files git itself reads (`brought_up` with gitmem.repo.trees.GitTrees), so this
-module loads pygit2 only when it must build one from every entry.
+directory, the memory folder and the tree id are all it needs).  The post-* git hooks bring a
+kept catalog up to main's tip (gitmem.lifecycle.refresh.warm_agents_catalog), so the agent's
+first hook after an admission finds it made; one that does not (the tip moved without a git
+hook) brings it up with the files git itself reads (`brought_up` with
+gitmem.repo.trees.GitTrees), so this module loads pygit2 only when it must build one from
+every entry.
 
 A new tree is brought up from the newest whole catalog on disk by the tree diff, else built
 by reading every entry (two processes from 4,000 entries, as the recall cache does).  Brought
