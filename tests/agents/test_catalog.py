@@ -399,3 +399,49 @@ def test_the_post_merge_hook_brings_a_kept_catalog_up_and_builds_none(memory: Pa
     found = catalog.stored(common, ".gitmem", tree)
     assert found is not None and found.get(second) is not None
     assert len(_stored(memory, "delta")) == 1
+
+
+RACER = """
+import sys
+from pathlib import Path
+from gitmem.lifecycle import catalog
+from gitmem.repo.trees import GitTrees
+repo, tree = Path(sys.argv[1]), sys.argv[2]
+found = catalog.brought_up(repo / ".git", ".gitmem", tree, GitTrees(repo))
+assert found is not None
+print("\\n".join(f"{e.id} {e.path} {e.admitted_by}" for e in found))
+"""
+
+
+def test_racing_writers_of_one_delta_agree_and_leave_no_temporary(memory: Path) -> None:
+    """Four processes bring the catalog of a new tree up at once (an agent's hooks and the
+    post-merge hook racing after an admission): no lock is taken, each writes the same delta
+    by rename, every one answers what a build from every entry lists, and no temporary file
+    is left behind."""
+    import subprocess
+    import sys
+
+    first = _admit(memory, "Lesson to keep", "--file", "README.md")
+    _load(memory)
+    second = _admit(memory, "Another lesson", "--file", "README.md")
+    tree = git(memory, "rev-parse", "main:.gitmem/entries").strip()
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, str(memory), tree],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    answers = [racer.communicate() for racer in racers]
+    assert all(racer.returncode == 0 for racer in racers), answers
+    assert len({out for out, _ in answers}) == 1
+    listed = answers[0][0].splitlines()
+    assert sorted(line.split()[0] for line in listed) == sorted([first, second])
+    folder = memory / ".git" / "gitmem" / "agents"
+    assert len(_stored(memory, "delta")) == 1
+    assert not [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+    shutil.rmtree(folder)
+    built = [f"{e.id} {e.path} {e.admitted_by}" for e in _load(memory)]
+    assert built == listed
