@@ -5,9 +5,10 @@ entries citing the file being edited (the PreToolUse hook, on every edit), the l
 admissions (MCP `memory_recent`) and the budgeted index (`gitmem export`).  Reading 100,000
 entry files for each would take seconds, so the answer is kept in the git directory
 (`<git common dir>/gitmem/agents/catalog-<entries tree id>-<folder key>.tsv`, shared by linked
-worktrees), named by the entries tree it describes and the memory folder it lies in (a line
-names its entry's path, which `memory.dir` changes while the tree stays the same): a file that
-exists is right, by construction.
+worktrees), named by the entries tree it describes, the memory folder it lies in (a line
+names its entry's path, which `memory.dir` changes while the tree stays the same) and the
+secret scanner that judged its lines (`_scanner`): a file that exists is right, by
+construction.
 
 One line per admitted entry (superseded entries are left out), tab-separated: admitted date,
 id, type, path, tags, files, supersedes, title, applies_when, admitted_by, and `1` when the
@@ -58,6 +59,7 @@ delta carries its lines on), a delta's its base and counts of paths and lines.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import mmap
 import os
@@ -508,8 +510,36 @@ def _delta_name(memory_dir: str, tree: str, base: str) -> str:
 
 
 def _folder_key(memory_dir: str) -> str:
-    """The memory folder in a file name: its path hashed (a path holds slashes, and any text)."""
-    return hashlib.sha256(memory_dir.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    """The memory folder and the scanner in a file name: the folder's path (a path holds
+    slashes, and any text) and the scanner's source (`_scanner`), hashed together."""
+    folder = memory_dir.encode("utf-8", "surrogateescape")
+    return hashlib.sha256(folder + b"\0" + _scanner()).hexdigest()[:16]
+
+
+#: The modules whose code gives a line its secret flag (gitmem.gate.secrets.may_hold_secret).
+_SCANNER_SOURCES: Final = ("secrets.py", "secretrules.py")
+
+
+@functools.cache
+def _scanner() -> bytes:
+    """The secret scanner's source, hashed. A line's secret flag is the verdict of the
+    scanner that wrote it, and a hook trusts it to show an entry without scanning: kept across
+    an upgrade that added a rule, a catalog said "no secret" of an entry the new scanner (and
+    `gitmem recall`, and memory_recall) withholds, and the hook showed it. So a catalog is
+    kept per scanner, and the first one after such an upgrade is built anew.  The source is
+    read, not imported (some 190 KB hashed in under a millisecond, where the import costs a
+    hook 30-100 ms); a package without its source keys the catalog by gitmem's version."""
+    gate = os.path.join(os.path.dirname(os.path.dirname(__file__)), "gate")
+    digest = hashlib.sha256()
+    try:
+        for name in _SCANNER_SOURCES:
+            with open(os.path.join(gate, name), "rb") as source:
+                digest.update(source.read())
+    except OSError:
+        import gitmem
+
+        digest.update(f"gitmem {gitmem.__version__}".encode())
+    return digest.digest()
 
 
 def _of_folder(root: Path, memory_dir: str) -> list[Path]:

@@ -445,3 +445,22 @@ def test_racing_writers_of_one_delta_agree_and_leave_no_temporary(memory: Path) 
     shutil.rmtree(folder)
     built = [f"{e.id} {e.path} {e.admitted_by}" for e in _load(memory)]
     assert built == listed
+
+
+def test_a_catalog_written_by_another_scanner_is_not_trusted(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line's secret flag is its scanner's verdict, and a hook shows an unflagged entry
+    without scanning it: a catalog kept across an upgrade whose scanner finds a secret the old
+    one did not said "no secret", and the hook showed the entry. Catalogs are kept per scanner
+    (its source, hashed): here the upgrade is played by a scanner that flags everything."""
+    from gitmem.gate import secrets
+
+    entry_id = _admit(memory, "Lesson to keep")
+    loaded = _load(memory)
+    assert loaded.get(entry_id) is not None and not loaded.get(entry_id).secret  # type: ignore[union-attr]
+    monkeypatch.setattr(secrets, "may_hold_secret", lambda text: True)
+    monkeypatch.setattr(catalog, "_scanner", lambda: b"another scanner")
+    found = _load(memory).get(entry_id)
+    assert found is not None and found.secret
+    assert len(_stored(memory)) == 2  # each scanner's own
