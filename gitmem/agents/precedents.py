@@ -26,8 +26,9 @@ situation, admitter or freshness (as a candidate holding one gets no title in th
 listings), only its id, type, path and day, and `memory_show` answers its id with the rule
 lines; one whose id itself holds it is left out.  Deciding costs the scanner's import, about
 0.1 s of a process: the MCP server, one process for a session, scans what it shows
-(`may_hold_secret`), and a hook, one process a prompt, reads the verdict the agents' catalog
-keeps per entry, made once when an entry enters the catalog (gitmem.lifecycle.catalog).
+(gitmem.gate.secrets.may_hold_secret), and a hook, one process a prompt, reads the verdict
+the agents' catalog keeps per entry, made once when an entry enters the catalog
+(gitmem.lifecycle.catalog).
 
 The freshness comes from `gitmem.recall.freshness` (it knows the admitting commit); the
 provenance is read from the entries' own front matter: here, one small blob per entry, or from
@@ -281,8 +282,8 @@ def _left_out(count: int, more: str) -> str:
 
 def whole(store: Store, tree: str | None, listed: Listed) -> Listed:
     """A line the catalog flags as holding a secret, with the fields a line cleans and cuts
-    read whole from its entry at tree, for `withheld` to judge against main's allowed.md
-    (gitmem.agents.precedents). Judged as the line keeps them, a secret was missed where
+    read whole from its entry at tree, for `withheld` to judge against main's allowed.md.
+    Judged as the line keeps them, a secret was missed where
     the cut kept only its first characters, or where cleaning made a hidden character inside
     it a space, and the precedent showed what the scanner no longer saw. A secret main's
     allowed.md lists is shown, as memory_recall shows it."""

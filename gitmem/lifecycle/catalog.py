@@ -22,8 +22,8 @@ of the lines citing each (newest first), and the ids with the offsets of their l
 but for copies committed around the gate).  Finding the
 entries that cite the file being edited, or the line of one id (a recalled hit's provenance,
 whether a candidate is admitted), is a binary search of a table in the mapped file and a read
-of those lines, whatever the size of the memory (100,000 entries make a 30 MB catalog, whose
-scan alone would cost 10 to 30 ms).
+of those lines, whatever the size of the memory (100,000 generated entries make a catalog of
+some 36 MB, whose scan alone would cost 10 to 30 ms).
 
 An agent's hook opens a catalog without opening the repository (`stored`: the git common
 directory, the memory folder and the tree id are all it needs).  The post-* git hooks bring a
@@ -33,17 +33,18 @@ hook) brings it up with the files git itself reads (`brought_up` with
 gitmem.repo.trees.GitTrees), so this module loads pygit2 only when it must build one from
 every entry.
 
-A new tree is brought up from the newest whole catalog on disk by the tree diff, else built
-by reading every entry (two processes from 4,000 entries, as the recall cache does).  Brought
-up, it is kept as a delta over that catalog (`delta-<tree>-<base tree>-<folder key>.tsv`: the
+A new tree is brought up from the newest whole catalog on disk by the tree diff, else built by
+reading every entry (two processes from 4,000 entries, as the recall cache does).  Brought up,
+it is kept as a delta over that catalog (`delta-<tree>-<base tree>-<folder key>.tsv`: the
 paths whose lines no longer stand, then the new lines in the catalog's order), so an admission
-costs its entries' lines and a small write, not a rewrite of every line (1.3 s at 100,000
-entries).  Readers merge the two: a lookup is the binary search of the whole catalog's table,
-its lines of removed paths passed over, and a scan of the delta's few lines.  Past DELTA_MAX
-changed files since the whole catalog, the next tree is folded into a whole one again, and
-later deltas are over that; the whole catalog a kept delta is over is never collected.  Lines
-are totally ordered (date, id, path), so a delta lists what a build from every entry lists,
-in the same order (tests/agents/test_catalog_delta.py holds the readers to that model).
+costs its entries' lines and a small write, not a rewrite of every line (the first hook after
+an admission took 1.3-1.4 s at 100,000 entries for it: bench/agents.py).  Readers merge the
+two: a lookup is the binary search of the whole catalog's table, its lines of removed paths
+passed over, and a scan of the delta's few lines.  Past DELTA_MAX changed files since the whole
+catalog, the next tree is folded into a whole one again, and later deltas are over that; the
+whole catalog a kept delta is over is never collected.  Lines are totally ordered (date, id,
+path), so a delta lists what a build from every entry lists, in the same order
+(tests/agents/test_catalog_delta.py holds the readers to that model).
 
 A delta also names the blob each of its lines was read from, so the next delta over the same
 catalog reads only the files changed since the last one (an admission's own), not every file

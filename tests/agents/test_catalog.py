@@ -457,8 +457,8 @@ def test_a_catalog_written_by_another_scanner_is_not_trusted(
     from gitmem.gate import secrets
 
     entry_id = _admit(memory, "Lesson to keep")
-    loaded = _load(memory)
-    assert loaded.get(entry_id) is not None and not loaded.get(entry_id).secret  # type: ignore[union-attr]
+    before = _load(memory).get(entry_id)
+    assert before is not None and not before.secret
     monkeypatch.setattr(secrets, "may_hold_secret", lambda text: True)
     monkeypatch.setattr(catalog, "_scanner", lambda: b"another scanner")
     found = _load(memory).get(entry_id)
