@@ -32,6 +32,13 @@ against its first parent is fully explained by exactly one change kind of CHANGE
   no allowed.md row);
 - maintenance: a policy admin changes the folder's .gitignore or README.md, nothing else.
 
+A file an admit, amend or retire merge writes (the new entry, a flipped, amended or retired
+one) holds nothing beyond its fields and sections: it is the entry as gitmem writes it
+(Entry.render), or, for a new entry, the candidate's own reviewed bytes with the admission
+lines as gitmem writes them; a YAML comment, which every reader passes over, would otherwise
+reach the memory branch unreviewed (_judge_as_written). A commit that changes no memory does
+not say it is a gitmem merge (`gitmem: admit|amend|retire …`: _judge_claim).
+
 In every such commit INDEX.md matches its tree. No commit is trusted because the receiver
 already has it: the chain is judged back to the first commit on the old tip's own
 first-parent chain (the state the memory branch was in, judged when it arrived). An update
@@ -99,7 +106,7 @@ import hashlib
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from gitmem import parallel as forked
 from gitmem.errors import GitmemError, UsageError
@@ -122,6 +129,7 @@ from gitmem.model import refused as refused_mod
 from gitmem.model.entry import (
     Entry,
     EntryError,
+    admission_lines_as_written,
     candidate_text,
     decode,
     is_candidate_text,
@@ -1929,7 +1937,13 @@ def _check_admit(j: Judge, step: Step) -> None:
     for change in flips:
         before = _parse_blob(j, change.old.oid) if change.old else None
         after = _parse_blob(j, change.new.oid) if change.new else None
-        if before is None or after is None or not _is_flip(before, after, entry):
+        if (
+            before is None
+            or after is None
+            or change.new is None
+            or not _is_flip(before, after, entry)
+            or _blob(j, change.new.oid) != after.render().encode("utf-8")
+        ):
             j.add(
                 change.path,
                 "HISTORY-EDIT",
@@ -2071,6 +2085,8 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
             + f": {verb} exactly what was reviewed (gitmem admit {candidate_id})",
             step.commit,
         )
+    else:
+        _judge_as_written(j, step.commit, own.path, after, _blob(j, own.new.oid), rule, False)
     if verb == curation.AMEND:
         _judge_admitter(j, step.commit, own.path, after, by)
         _judge_cited_files(j, step.commit, step.info.tree, own.path, after)
@@ -2409,9 +2425,11 @@ def _judge_main_commit(j: Judge, commit: str, tip: TipRules) -> set[str]:
     parent = info.parents[0] if info.parents else None
     changes = _memory_changes(j, commit, parent)
     _judge_settings_change(j, commit, parent)
+    index_path = f"{j.dir}/INDEX.md"
+    if all(c.path == index_path for c in changes):
+        _judge_claim(j, commit, info.message)
     if not changes:
         return set()
-    index_path = f"{j.dir}/INDEX.md"
     step = Step(commit, info, parent, [c for c in changes if c.path != index_path], tip)
     kind = next((k for k in CHANGE_KINDS if k.applies(j, step)), None)
     if kind is None:
@@ -2433,6 +2451,30 @@ def _judge_main_commit(j: Judge, commit: str, tip: TipRules) -> set[str]:
             commit,
         )
     return {c.path for c in changes if c.new is not None}
+
+
+#: What gitmem's merges say of themselves, with the rule a claim that changes nothing breaks.
+_CLAIMS: Final = (
+    ("admit", "HISTORY-ADMIT"),
+    (curation.AMEND, "HISTORY-AMEND"),
+    (curation.RETIRE, "HISTORY-RETIRE"),
+)
+
+
+def _judge_claim(j: Judge, commit: str, message: str) -> None:
+    """A commit of the chain that changes no memory may not say it is a gitmem merge
+    (`gitmem: admit <id>`, amend, retire): the memory branch's log is the record of what was
+    admitted, and such a line would record an admission that no gate judged."""
+    for verb, rule in _CLAIMS:
+        named = _merge_id(message, verb)
+        if named is not None:
+            j.add(
+                f"{j.dir}/entries",
+                rule,
+                f"the commit says `gitmem: {verb} {named}` but changes no memory: a gitmem "
+                f"merge is made by gitmem admit, and says what it did",
+                commit,
+            )
 
 
 def _judge_settings_change(j: Judge, commit: str, parent: str | None) -> None:
@@ -2507,12 +2549,15 @@ def _judge_admission(
     derived = candidate_text(entry, admitted) if len(admitted) <= SCAN_CAP else None
     if derived is not None and item.oid not in j.blobs and j.store.blob_id(derived) == item.oid:
         _keep_blob(j, item.oid, derived)  # the candidate's own scan reads it from here
+        as_candidate = True
     else:
         candidate = _blob(j, item.oid)
-        if max(len(candidate), len(admitted)) > SCAN_CAP or not is_candidate_text(
+        as_candidate = max(len(candidate), len(admitted)) <= SCAN_CAP and is_candidate_text(
             candidate, entry, admitted
-        ):
+        )
+        if not as_candidate:
             _judge_candidate_text(j, commit, path, entry, item.oid)
+    _judge_as_written(j, commit, path, entry, admitted, "HISTORY-ADMIT", as_candidate)
     if entry.status != "admitted":
         j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
     later = [k for k in curation.AFTER_ADMISSION if k in entry.meta]
@@ -2539,6 +2584,29 @@ def _file_at(j: Judge, commit: str, path: str) -> TreeItem | None:
         if found is not None:
             return found.new
     return j.store.item(info.tree, path)
+
+
+def _judge_as_written(
+    j: Judge, commit: str, path: str, entry: Entry, data: bytes, rule: str, as_candidate: bool
+) -> None:
+    """The text a gitmem merge writes of an entry holds nothing beyond the entry's fields and
+    sections: it is the entry as gitmem writes it, or (as_candidate: the reviewed candidate's
+    own bytes with the admission fields' lines) those lines as gitmem writes them. The entry
+    is compared with what was reviewed as parsed, and a parser passes over YAML comments (and
+    a trailing one on an admission line): such text would reach the memory branch unreviewed,
+    shown by no gitmem reader but read by anyone, or any agent, who opens the file."""
+    if as_candidate and admission_lines_as_written(entry, data):
+        return
+    if data == entry.render().encode("utf-8"):
+        return
+    j.add(
+        path,
+        rule,
+        "the entry's text holds more than its fields and sections (a YAML comment, or a field "
+        "written otherwise than gitmem writes it), which no reviewer saw: let gitmem write it "
+        "(gitmem admit)",
+        commit,
+    )
 
 
 def _judge_candidate_text(j: Judge, commit: str, path: str, entry: Entry, oid: str) -> None:
