@@ -330,10 +330,12 @@ class _Stored:
         a vector does not, and is answered from until an update reads it: updates, which
         write what they load, verify."""
         record = self._record(entries_tree)
-        if record is None or (semantic is not None and not record.get("vectors")):
-            return None  # unknown; or the extra was installed since: vectors must be built
-        if index_only:  # one that embeds later: vectors left behind are this tree's
+        if record is None:
+            return None
+        if index_only:  # one that embeds later: vectors left behind, or none, are this tree's
             return self._load_entry(record, None, verify=verify)
+        if semantic is not None and not record.get("vectors"):
+            return None  # the extra was installed since, or a hook saved the index alone
         if semantic is not None and "vectors_of" in record:
             return None  # vectors left behind by an admission's update: to bring up to date
         return self._load_entry(record, semantic, verify=verify)
@@ -723,7 +725,10 @@ class RecallCache(_Written):
                     lag = self._lag(base.behind, entries_tree)
                     self._bring_up(base, lag, entries_tree, semantic)
         if nearest is None:
-            return self._build(entries_tree, semantic)
+            # one that embeds later builds the keyword index alone: a first build embeds
+            # every entry (seconds a thousand), which an agent's hook or an admission's
+            # post-merge hook must not wait for; the first recall with the extra does it
+            return self._build(entries_tree, None if later else semantic)
         base.tree = entries_tree
         if later and base.behind is not None:
             # vectors of the base's own tree lag by the changes _nearest found
@@ -757,8 +762,13 @@ class RecallCache(_Written):
         ref's tree, and the memory branch's next update from it read and embedded every entry
         admitted since."""
         nearest: tuple[dict[str, Any], list[Change]] | None = None
-        for record in self._mine():
-            if semantic is not None and not record.get("vectors"):
+        records = self._mine()
+        later = self.embed_later and semantic is not None
+        # one that embeds later takes a tree with vectors when one is remembered (it saves
+        # the new index naming them: vectors_of), else any: it needs no vectors of its own
+        vectored = semantic is not None and (not later or any(r.get("vectors") for r in records))
+        for record in records:
+            if vectored and not record.get("vectors"):
                 continue
             try:
                 changes = self.store.diff(record.get("tree"), entries_tree, prefix=self._prefix)
@@ -771,7 +781,6 @@ class RecallCache(_Written):
         if nearest is None:
             return None
         record, changes = nearest
-        later = self.embed_later and semantic is not None
         try:
             try:
                 # an update verifies what it writes from: the index when the changes touch

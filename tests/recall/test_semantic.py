@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -529,6 +530,41 @@ def test_an_admissions_update_leaves_its_vectors_to_the_next_recall_with_the_mod
     assert query is not None
     similarity = loaded.vectors.cosine(query, new)
     assert similarity is not None and similarity > 0.5
+
+
+@needs_extra
+def test_a_first_build_that_embeds_later_builds_the_keyword_index_alone(memory: Path) -> None:
+    """With no cache yet (a fresh clone), the post-merge hook's update and an agent's prompt
+    hook build the keyword index and embed nothing: embedding every entry takes seconds a
+    thousand, past a hook's timeout, and a hook killed there saved nothing, so every prompt
+    waited again. The first recall with the extra embeds them, and answers from them."""
+    from clirunner import HOOKS, admit, recall_json
+
+    from gitmem.recall.cache import RecallCache
+    from gitmem.repo.workspace import open_workspace
+
+    admit(memory, HOOKS)
+    new = admit(memory, EXPORT)
+    ws = open_workspace(memory)
+    shutil.rmtree(RecallCache(ws.store, ws.dir).root, ignore_errors=True)  # as a clone has it
+    env = {**os.environ, "GITMEM_SEMANTIC": "true"}
+    done = subprocess.run([sys.executable, "-c", WARMED], cwd=memory, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert (done.returncode, done.stdout.strip()) == (0, "0"), done.stderr
+    assert _newest(memory)["vectors"] is None
+    shutil.rmtree(RecallCache(ws.store, ws.dir).root)
+    prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(memory),
+                         "prompt": "the nightly export times out halfway, what now?"})  # fmt: skip
+    hook = subprocess.run([sys.executable, "-m", "gitmem", "agent-hook", "UserPromptSubmit"],
+                          input=prompt, cwd=memory, env=env, capture_output=True, text=True,
+                          check=False)  # fmt: skip
+    assert hook.returncode == 0 and new in hook.stdout, (hook.stdout, hook.stderr)
+    keywords_only = _newest(memory)
+    assert keywords_only["vectors"] is None and keywords_only["tree"]
+    hits = recall_json(memory, "every friday the export job dies and someone reruns it by hand")
+    assert new in [hit["id"] for hit in hits]
+    embedded = _newest(memory)
+    assert embedded["tree"] == keywords_only["tree"] and embedded["vectors"]
 
 
 @needs_extra
