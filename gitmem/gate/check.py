@@ -28,6 +28,7 @@ from gitmem.gate.rules import (
     Place,
     check_bytes,
     check_paths,
+    killed_write,
     shown,
     variant_of,
 )
@@ -117,6 +118,7 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     # CANDIDATES.md is generated here and git-ignored: a problem only once git tracks it
     generated = f"{ws.dir}/CANDIDATES.md"
     skip = [] if ws.store.tracked(generated) else [generated]
+    skip += [p for p in _killed_writes(root, ws.dir) if not ws.store.tracked(p)]
     problems = check_paths(snapshot, rel_paths, ctx, skip) + _unread_own_files(snapshot, ws.dir)
     checked = sum(1 for p in rel_paths for f in _expand(snapshot, p) if f not in skip)
     if not paths:
@@ -125,6 +127,17 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
         problems.extend(_check_outside(path, ctx))
         checked += 1
     return Report(problems, checked, list(ws.settings.warnings))
+
+
+def _killed_writes(root: Path, folder: str) -> list[str]:
+    """The temporaries that a write of INDEX.md or CANDIDATES.md killed before its rename
+    left in the memory folder (gitmem.repo.atomic): untracked, they are no memory file, and
+    the next refresh a minute on removes them; staged, the LAYOUT rule names them."""
+    try:
+        names = [e.name for e in os.scandir(root / folder) if e.name.endswith(".tmp")]
+    except OSError:
+        return []
+    return [f"{folder}/{name}" for name in names if killed_write(name)]
 
 
 #: the memory folder's files a check reads its context from (Context.from_snapshot), and what

@@ -33,6 +33,7 @@ from gitmem.model.entry import Entry, EntryError
 from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
 from gitmem.model.names import entry_place, id_disagrees, is_utf8, type_disagrees
 from gitmem.model.problem import Problem
+from gitmem.repo.atomic import is_temporary_of
 from gitmem.repo.snapshot import FILE, FOLDER, LINK_PROBLEM, MISSING, SYMLINK, Snapshot
 from gitmem.settings.load import Settings, fold_name
 
@@ -179,6 +180,12 @@ def check_paths(
     return sorted(problems, key=Problem.sort_key)
 
 
+def killed_write(name: str) -> bool:
+    """Whether a name in the memory folder is a temporary of INDEX.md or CANDIDATES.md that
+    a write killed before its rename left (gitmem.repo.atomic.atomic_write)."""
+    return any(is_temporary_of(name, target) for target in ("INDEX.md", "CANDIDATES.md"))
+
+
 def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = False) -> list[Problem]:
     place = place_of(path, ctx.settings.dir)
     if place.kind == "outside" and not named:
@@ -217,6 +224,17 @@ def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = Fals
                 "LAYOUT",
                 "is a letter-case or spelling variant of a name of the memory folder's layout, "
                 "which a case-insensitive checkout takes for the real one: remove it",
+            )
+        ]
+    top = path.count("/") == 1 + ctx.settings.dir.count("/")
+    if place.kind == "stray" and top and killed_write(path.rsplit("/", 1)[-1]):
+        return [
+            Problem(
+                path,
+                None,
+                "LAYOUT",
+                "is a temporary file that a killed gitmem left while writing the memory "
+                "folder's index: no memory file; unstage it (git rm --cached) and delete it",
             )
         ]
     if place.kind == "stray":

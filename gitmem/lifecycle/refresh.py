@@ -19,7 +19,7 @@ from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
 from gitmem.model.names import entry_place
 from gitmem.repo import gitcli
-from gitmem.repo.atomic import read_regular, remove_temporaries_of
+from gitmem.repo.atomic import open_regular, read_regular, remove_temporaries_of
 from gitmem.repo.snapshot import MISSING, WorktreeSnapshot
 from gitmem.repo.store import atomic_write
 from gitmem.repo.workspace import Workspace, require_memory_folder
@@ -72,10 +72,7 @@ def _write_if_changed(ws: Workspace, path: Path, text: str, out: Refreshed, labe
             f"{label} is a folder: gitmem writes a file there; move the folder away, then run "
             "`gitmem index` again"
         )
-    try:
-        current = path.read_bytes()
-    except OSError:
-        current = None
+    current = _held(path, 2 * len(data) + 1)  # CRLF line ends at most double it
     if current == data:
         return
     root = ws.store.workdir
@@ -85,6 +82,18 @@ def _write_if_changed(ws: Workspace, path: Path, text: str, out: Refreshed, labe
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, wanted)
         out.written.append(label)
+
+
+def _held(path: Path, most: int) -> bytes | None:
+    """What a generated file holds, up to most bytes; None when it is missing or no regular
+    file. Neither a link nor a FIFO is followed: a FIFO put there had `gitmem index` and every
+    post-checkout hook wait for a writer that never came, and a link to /dev/zero read until
+    memory ran out; the write that follows replaces either with the file."""
+    try:
+        with open_regular(path) as handle:
+            return handle.read(most)
+    except (OSError, ValueError):
+        return None
 
 
 def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False) -> Refreshed:
@@ -114,12 +123,16 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
     if check_only or not from_hook or _changed_since_head(ws):
         index_text = _index_of_checkout(ws, folder)
         if check_only:
+            # missing, not a regular file, or not text at all (bytes that are not UTF-8
+            # ended the check as an unexpected error): either way not the index it should be
+            # (its line ends read as a text file's are: a CRLF checkout's INDEX.md is current)
+            held = _held(index_path, 2 * len(index_text.encode("utf-8")) + 1)
             try:
-                current = index_path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                # missing, or not text at all (bytes that are not UTF-8 ended the check as
-                # an unexpected error): either way not the index it should be
+                current = held.decode("utf-8") if held is not None else None
+            except UnicodeDecodeError:
                 current = None
+            if current is not None:
+                current = current.replace("\r\n", "\n").replace("\r", "\n")
             if current != index_text:
                 out.stale.append(f"{ws.dir}/INDEX.md")
             return out

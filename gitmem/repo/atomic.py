@@ -74,6 +74,15 @@ def _create_temporary(path: Path) -> tuple[int, Path]:
             continue
 
 
+def is_temporary_of(name: str, target: str) -> bool:
+    """Whether a file name is that of a temporary atomic_write makes for target (a name)."""
+    return _temporary_name(target).fullmatch(name) is not None
+
+
+def _temporary_name(target: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(target)}\.[0-9a-f]{{{2 * _TOKEN_BYTES}}}\.tmp", re.ASCII)
+
+
 def remove_temporaries_of(paths: Iterable[Path], older_than: float = 0) -> None:
     """Delete the temporary files that atomic_write calls for these paths left when killed
     before their rename: `.NAME.<12 hex digits>.tmp` beside each, and nothing else (a folder
@@ -83,9 +92,7 @@ def remove_temporaries_of(paths: Iterable[Path], older_than: float = 0) -> None:
     exceed any write's time, as for sweep_temporaries."""
     now = time.time()
     for path in paths:
-        token = re.compile(
-            rf"\.{re.escape(path.name)}\.[0-9a-f]{{{2 * _TOKEN_BYTES}}}\.tmp", re.ASCII
-        )
+        token = _temporary_name(path.name)
         try:
             found = list(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))
         except OSError:

@@ -576,6 +576,25 @@ def test_the_git_ignored_candidates_md_is_no_problem_until_it_is_tracked(memory:
     assert "git rm --cached it" in line
 
 
+@pytest.mark.parametrize("target", ["INDEX.md", "CANDIDATES.md"])
+def test_a_killed_writes_temporary_is_no_problem_until_it_is_staged(
+    memory: Path, target: str
+) -> None:
+    """A write of INDEX.md or CANDIDATES.md killed before its rename leaves its temporary,
+    which the next refresh removes only a minute on (a live writer may own it): until then
+    `gitmem check` passes it over, and once staged names it for what it is."""
+    temporary = f".gitmem/.{target}.0123456789ab.tmp"
+    write(memory, temporary, "# half writ")
+    write(memory, ".gitmem/.notes.tmp", "mine")  # a temporary of someone else's: stray
+    line = one_problem(run(memory, "check"), "LAYOUT", ".gitmem/.notes.tmp")
+    assert "is not a memory file" in line
+    (memory / ".gitmem/.notes.tmp").unlink()
+    assert run(memory, "check").exit_code == 0
+    git(memory, "add", "-A")
+    line = one_problem(run(memory, "check"), "LAYOUT", temporary)
+    assert "killed gitmem left" in line and "git rm --cached" in line
+
+
 # --- paths: where memory files live, whatever the disk makes of their names -------------------
 
 

@@ -100,6 +100,28 @@ def test_a_folder_where_a_generated_file_belongs_is_named(memory: Path, name: st
     assert target.is_dir() and not list((memory / ".gitmem").glob(".*.tmp"))
 
 
+@pytest.mark.parametrize("name", ["INDEX.md", "CANDIDATES.md"])
+@pytest.mark.parametrize("what", ["a named pipe", "a link to /dev/zero"])
+def test_a_pipe_or_an_endless_file_where_a_generated_file_belongs_is_replaced(
+    memory: Path, name: str, what: str
+) -> None:
+    """`gitmem index` (and every post-checkout hook) read what stood at INDEX.md or
+    CANDIDATES.md to see whether it was up to date: a named pipe there had it wait for good,
+    a link to /dev/zero read until memory ran out. Neither is read now; the file replaces it."""
+    target = memory / ".gitmem" / name
+    target.unlink(missing_ok=True)
+    if what == "a named pipe":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    for args in (["index", "--check"], ["index"]):
+        done = subprocess.run([sys.executable, "-m", "gitmem", *args], cwd=memory,
+                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+        assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    assert target.is_file() and not target.is_symlink()
+    assert ok(run(memory, "index", "--check")).exit_code == 0
+
+
 @pytest.mark.parametrize("kind", ["a file", "a symbolic link"])
 def test_a_memory_folder_that_is_no_folder_is_named(
     memory: Path, tmp_path: Path, kind: str
