@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Protocol
 import anyio
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.shared.message import SessionMessage
 from mcp.types import (
@@ -86,6 +87,7 @@ from mcp.types import (
     CallToolResult,
     ContentBlock,
     ErrorData,
+    InputRequiredResult,
     JSONRPCError,
     ResourceLink,
     TextContent,
@@ -649,6 +651,31 @@ def _backtick_runs(text: str) -> list[str]:
     return re.findall(r"`{3,}", text) or [""]
 
 
+class _StrictServer(MCPServer):
+    """The SDK's server, refusing a tool call that names an argument the tool does not take.
+    The SDK validates a call against a model that ignores unknown names, so a misspelled
+    `evidense` to memory_push was dropped and the agent's evidence lost without a word."""
+
+    _taken: dict[str, frozenset[str]] | None = None
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        if self._taken is None:
+            self._taken = {
+                tool.name: frozenset(tool.input_schema.get("properties", {}))
+                for tool in await self.list_tools()
+            }
+        unknown = sorted(set(arguments) - self._taken.get(name, frozenset(arguments)))
+        if unknown:
+            taken = ", ".join(sorted(self._taken[name])) or "none"
+            raise ToolError(
+                f"{name} takes no argument {', '.join(map(repr, unknown))} (it takes: {taken}): "
+                "nothing was done; call again with the arguments spelled as the tool lists them"
+            )
+        return await super().call_tool(name, arguments, context)
+
+
 def build_server(
     path: str | Path | None = None, *, pinned: PinnedRepository | None = None
 ) -> MCPServer:
@@ -664,7 +691,7 @@ def build_server(
 
         return open_workspace(root, pinned=pinned)
 
-    server: MCPServer = MCPServer(
+    server: MCPServer = _StrictServer(
         name="gitmem",
         title="gitmem project memory",
         version=gitmem.__version__,

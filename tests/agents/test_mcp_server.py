@@ -370,14 +370,28 @@ def test_push_signed_as_anything_but_an_agent_is_refused(server: Server, source:
 
 def test_push_writes_no_field_that_only_review_sets(server: Server) -> None:
     """An agent cannot claim an admission, or aim its candidate at an entry, through
-    arguments the tool does not have: they are dropped, never written."""
+    arguments the tool does not have: the call is refused, naming them, and nothing is
+    written."""
     forged = {"status": "admitted", "admitted_by": "human:alice", "admitted": "2026-01-02",
               "amends": "local-method-20260101-x", "id": "local-method-20260101-x"}  # fmt: skip
-    pushed = server.ok("memory_push", push_args("Claim an admission by argument", **forged))
-    body = git(server.repo, "show", f"{pushed['branch']}:.gitmem/candidates/{pushed['id']}.md")
-    assert "status: candidate\n" in body and "admitted" not in body and "amends" not in body
-    assert pushed["id"] != forged["id"]
-    git(server.repo, "branch", "-D", pushed["branch"])
+    before = git(server.repo, "for-each-ref")
+    message = server.error("memory_push", push_args("Claim an admission by argument", **forged))
+    assert "takes no argument 'admitted', 'admitted_by', 'amends', 'id', 'status'" in message
+    assert git(server.repo, "for-each-ref") == before
+
+
+def test_a_misspelled_argument_is_refused_not_dropped(server: Server) -> None:
+    """The SDK's validation ignores names the tool does not take: `evidense` was dropped and
+    the candidate written with no evidence, the agent told nothing."""
+    args = push_args("Cache build outputs between CI runs")
+    args["evidense"] = args.pop("evidence")
+    before = git(server.repo, "for-each-ref")
+    message = server.error("memory_push", args)
+    assert "takes no argument 'evidense'" in message and "evidence" in message, message
+    assert git(server.repo, "for-each-ref") == before
+    message = server.error("memory_recall", {"query": "build outputs", "bogus": 1})
+    assert "memory_recall takes no argument 'bogus'" in message
+    assert server.ok("memory_recall", {"query": "build outputs"}) is not None
 
 
 def test_push_without_a_source_is_refused_by_the_schema(server: Server) -> None:
