@@ -1879,7 +1879,11 @@ def _judge_refused_rows(j: Judge, commit: str, path: str, before: bytes, oid: st
         if not raw.strip():
             continue
         text = raw.decode("utf-8", "replace")
-        if refused_mod.parse_row(text) is None:
+        row = refused_mod.parse_row(text)
+        if row is not None:
+            # else anyone who may push could refuse a topic in a reviewer's name
+            _judge_pusher(j, commit, path, row.by, "the refusal's by")
+        else:
             j.add(
                 path,
                 "HISTORY-REFUSED",
@@ -2652,8 +2656,11 @@ def _judge_admitter(j: Judge, commit: str, path: str, entry: Entry, by: str) -> 
     j.add(path, "HISTORY-ADMITTER", f"admitted_by {by!r} is not an allowed admitter", commit)
 
 
-def _judge_pusher(j: Judge, commit: str, path: str, by: str) -> None:
-    """memory.requirePusherMatch: a person's admission is pushed by that person."""
+def _judge_pusher(
+    j: Judge, commit: str, path: str, by: str, field_name: str = "admitted_by"
+) -> None:
+    """memory.requirePusherMatch: a person's admission (or refusal) is pushed by that
+    person."""
     if not (j.policy.require_pusher_match and j.side == "server"):
         return
     if j.pusher is None:
@@ -2669,8 +2676,8 @@ def _judge_pusher(j: Judge, commit: str, path: str, by: str) -> None:
         j.add(
             path,
             "HISTORY-ADMITTER",
-            f"admitted_by {by!r} is not the pusher {j.pusher!r} "
-            "(memory.requirePusherMatch): the reviewer pushes the admission",
+            f"{field_name} {by!r} is not the pusher {j.pusher!r} "
+            "(memory.requirePusherMatch): the reviewer pushes what they decided",
             commit,
         )
 

@@ -238,6 +238,19 @@ def test_the_server_keeps_requiring_the_pusher_whatever_the_tree_says(
     accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
 
 
+def test_with_require_pusher_match_a_refusal_is_pushed_by_whoever_it_names(
+    clone: Path, server: Path
+) -> None:
+    """A refusal row's `by` was never held to the pusher: anyone who may push could refuse
+    a topic, for good, in a reviewer's name."""
+    git(server, "config", "gitmem.requirePusherMatch", "true")
+    entry_id = propose(clone, "Pair on reviews")
+    ok(run(clone, "refuse", entry_id, "--by", "human:alice", "--reason", "not ours"))
+    stderr = rejected(push(clone, "main", env={"GITMEM_PUSHER": "mallory"}), "HISTORY-ADMITTER")
+    assert "the refusal's by 'human:alice' is not the pusher 'mallory'" in stderr
+    accepted(push(clone, "main", env={"GITMEM_PUSHER": "alice"}))
+
+
 def test_a_policy_admin_changes_the_tree_but_the_server_keeps_judging_by_its_config(
     clone: Path, server: Path
 ) -> None:
