@@ -24,13 +24,22 @@ class Problem:
     warning: bool = False
 
     def __str__(self) -> str:
+        """One line, whatever the path or the message holds: a file named with a line break
+        printed a second line that a reader, a CI log or a workflow command (`::error`) took
+        for a problem, or for a command, of its own."""
         where = f"{self.path}:{self.line}" if self.line else self.path
         tag = "warning: " if self.warning else ""
-        return f"{where}: {self.rule} {tag}{self.message}"
+        return f"{where}: {self.rule} {tag}{self.message}".translate(_LINE_BREAKS)
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line or 0, self.rule, self.message)
 
+
+#: Every character str.splitlines() breaks a line at, written as its escape.
+_LINE_BREAKS: Final = {
+    ord(c): c.encode("unicode_escape").decode("ascii")
+    for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+}
 
 #: The most problems of one file a person's text output prints: a hostile entry can break a
 #: rule thousands of times, which buried every other file's findings and flooded the logs.

@@ -598,6 +598,19 @@ def test_a_killed_writes_temporary_is_no_problem_until_it_is_staged(
 # --- paths: where memory files live, whatever the disk makes of their names -------------------
 
 
+def test_a_file_named_with_line_breaks_is_reported_on_one_line(repo: Path) -> None:
+    """The path was printed raw: a name holding a line break printed a line of its own, which
+    a CI log reads as a workflow command (`::error file=…`) and a reader as another problem."""
+    name = ".gitmem/entries/decision/x\n::error file=evil::forged\r\u2028.md"
+    write(repo, name, "---\n---\n")
+    result = run(repo, "check")
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert not [line for line in lines if line.startswith("::error")], result.output
+    shown = "decision/x\\n::error file=evil::forged\\r\\u2028.md:"
+    assert any(shown in line for line in lines), result.output
+
+
 def test_a_committed_candidates_md_and_a_non_md_file_under_entries_are_layout(repo: Path) -> None:
     write(repo, ".gitmem/CANDIDATES.md", "# Candidates\n")
     git(repo, "add", "-f", ".gitmem/CANDIDATES.md")  # generated, and now tracked
