@@ -97,6 +97,8 @@ def init(
             )
     # --dir, else the folder the settings already name (written before init), else .gitmem
     folder_name = settings.get("dir", current.dir)
+    if folder_name != current.dir:
+        _refuse_another_memory(store, root, current.dir, out.branch, folder_name)
     for rel in (PROJECT_SETTINGS, *(f"{folder_name}/{n}" for n in _FOLDER_FILES), ".gitattributes"):
         refuse_links(root / rel, rel, root)  # a clone's link to a file of the user's
     _refuse_misplaced(root, folder_name)
@@ -134,6 +136,26 @@ def init(
     pattern = attribute_pattern(f"{folder_name}/INDEX.md")
     _add_attribute(root / ".gitattributes", f"{pattern} merge=gitmem-index\n", out)
     return out
+
+
+def _refuse_another_memory(store: Store, root: Path, held: str, branch: str, wanted: str) -> None:
+    """Refuse to start a memory in another folder than the one that holds entries already
+    (in the working tree, or on the memory branch): the settings then name the new folder,
+    and every command read it alone, the admitted entries gone from list, recall and check
+    without a word (and a letter-case variant of the folder made a LAYOUT problem of it)."""
+    entries = root / held / "entries"
+    on_disk = entries.is_dir() and any(path.is_file() for path in entries.rglob("*.md"))
+    tip = store.branch_tip(branch)
+    on_branch = tip is not None and bool(
+        store.size(store.subtree(store.tree_of(tip), f"{held}/entries"))
+    )
+    if on_disk or on_branch:
+        raise UsageError(
+            f"{held}/ holds this project's memory already: --dir {wanted} would start another, "
+            f"empty one, and every gitmem command would read that one alone. Run gitmem init "
+            f"without --dir to keep {held}/; moving the memory changes the policy setting dir, "
+            "which a policy admin pushes with the folder moved in the same commit"
+        )
 
 
 def _refuse_misplaced(root: Path, folder_name: str) -> None:

@@ -472,3 +472,31 @@ def test_the_commit_line_runs_as_printed_for_a_folder_named_with_a_space(repo: P
     assert done.returncode == 0, done.stderr
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
     assert "mém oire/INDEX.md" in git(repo, "-c", "core.quotePath=false", "ls-files")
+
+
+@pytest.mark.parametrize("where", ["on the memory branch", "in the working tree"])
+@pytest.mark.parametrize("folder", ["mem2", ".GITMEM"])
+def test_init_starts_no_second_memory_beside_one_holding_entries(
+    memory: Path, where: str, folder: str
+) -> None:
+    """`gitmem init --dir mem2` in a project whose .gitmem/ held admitted entries created an
+    empty mem2/ and named it in .gitmem.toml: every command read that one alone, and the
+    entries were gone from list, recall and check without a word."""
+    from clirunner import first_id
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    if where == "in the working tree":  # admitted here, the branch reset behind it
+        git(memory, "reset", "-q", "--soft", "HEAD~1")
+    result = run(memory, "init", "--dir", folder)
+    assert result.exit_code == 2, result.output
+    assert f".gitmem/ holds this project's memory already: --dir {folder}" in result.output
+    assert not (memory / folder).exists() and not (memory / ".gitmem.toml").exists()
+    ok(run(memory, "init"))  # the memory it has: as before
+
+
+def test_init_moves_to_another_folder_while_the_memory_holds_no_entry(memory: Path) -> None:
+    ok(run(memory, "init", "--dir", "mem2"))
+    assert (memory / "mem2/INDEX.md").is_file() and 'dir = "mem2"' in (
+        memory / ".gitmem.toml"
+    ).read_text()
