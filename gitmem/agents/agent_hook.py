@@ -24,7 +24,8 @@ and every answer is checked against them).  Every answer is one JSON object whos
 
 A hook never fails the agent's action for any reason but those denies: on any error (no git
 repository, no memory, bad JSON, a bug) it prints nothing and exits 0, and the traceback of an
-unexpected error goes to a log file (LOG_NAME in the temporary folder) for whoever debugs it.
+unexpected error goes to a private log file of the user's (gitmem.errorlog) for whoever debugs
+it.
 
 A cold cache never stalls the agent: the first call in a clone of a large memory (over
 COLD_LIMIT entries) would spend seconds building the recall index or the agents' catalog,
@@ -63,7 +64,6 @@ if TYPE_CHECKING:
 __all__ = ["EVENTS", "answer", "as_the_client_writes", "main"]
 
 EVENTS: Final = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse")
-LOG_NAME: Final = "gitmem-{uid}-agent-hook.log"
 
 #: Precedents recalled for a prompt, and listed for a file, before the budget cuts.
 PROMPT_K: Final = 4
@@ -81,7 +81,10 @@ WARMING_STALE_SECONDS: Final = 1800
 def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]) -> int:
     """Answer one hook call; always 0, and nothing printed unless there is an answer."""
     try:
-        payload = as_the_client_writes(_loads(_read_text(stdin) or "{}"))
+        try:
+            payload = as_the_client_writes(_loads(_read_text(stdin) or "{}"))
+        except ValueError:
+            return 0  # not JSON: no event of the client's, nothing to answer, no bug of ours
         if not isinstance(payload, dict):
             return 0
         out = answer(event, payload, environ)
@@ -230,15 +233,15 @@ def as_the_client_writes(value: Any) -> Any:
 
 
 def _log() -> None:
-    import tempfile
+    """The traceback of a bug, in a private file of the user's own, as the command line's
+    exit 3 writes it (gitmem.errorlog): a traceback can quote paths and memory text, which a
+    file under a fixed name in the shared temporary folder gave to any other user, and
+    through a link planted there, to any file of this one's."""
     import traceback
 
-    try:
-        name = LOG_NAME.format(uid=os.getuid() if hasattr(os, "getuid") else "user")
-        with open(os.path.join(tempfile.gettempdir(), name), "a", encoding="utf-8") as log:
-            traceback.print_exc(file=log)
-    except OSError:
-        pass
+    from gitmem.errorlog import write_error_log
+
+    write_error_log(traceback.format_exc())
 
 
 def answer(
@@ -635,6 +638,8 @@ def _target(payload: Mapping[str, Any], root: str, cwd: str) -> str | None:
     spelled = tool_input.get(field)
     if not isinstance(spelled, str) or not spelled or len(spelled) > MAX_JUDGED:
         return None  # a path too long to resolve in time (and for any file system to open)
+    if "\x00" in spelled:
+        return None  # no file system opens it (os.path.realpath refuses it with ValueError)
     full = os.path.realpath(os.path.join(cwd, os.path.expanduser(spelled)))
     rel = os.path.relpath(full, os.path.realpath(root))
     if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:

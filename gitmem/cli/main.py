@@ -27,7 +27,7 @@ from typing import Any
 import click
 
 from gitmem import DISTRIBUTION
-from gitmem.cli.errorlog import write_error_log
+from gitmem.errorlog import write_error_log
 from gitmem.errors import INTERRUPTED, UNEXPECTED, USAGE, GitmemError
 from gitmem.model.terminal import visible
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -950,14 +951,42 @@ def test_file_precedents_say_when_they_may_be_stale(tmp_path: Path) -> None:
         ("UserPromptSubmit", '{"prompt": 17}'),
         ("SessionStart", '{"cwd": "/no/such/folder"}'),
         ("NoSuchEvent", "{}"),
+        ("PostToolUse", '{"tool_name": "Write", "tool_input": {"file_path": "a\\u0000.py"}}'),
     ],
 )
-def test_a_hook_never_fails_the_action(repo: Repo, event: str, raw: str) -> None:
+def test_a_hook_never_fails_the_action(repo: Repo, event: str, raw: str, tmp_path: Path) -> None:
+    """Nor does it take any of these for a bug of its own: nothing is logged (bad JSON, and a
+    path no file system opens, left a traceback in a shared log that only grew)."""
+    state = tmp_path / "state"
     done = subprocess.run(
-        [GITMEM, "agent-hook", event], input=raw, cwd=repo.root, env=repo.env,
+        [GITMEM, "agent-hook", event], input=raw, cwd=repo.root,
+        env={**repo.env, "XDG_STATE_HOME": str(state)},
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not (state / "gitmem").exists()
+
+
+def test_a_bug_in_a_hook_is_logged_in_a_private_file_of_the_users(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """It went to a file under a fixed name in the shared temporary folder: readable by other
+    users, and written through a link any of them could plant there first."""
+    import io
+
+    from gitmem.agents import agent_hook
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug of the hook's")
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(agent_hook, "answer", broken)
+    out = io.StringIO()
+    assert agent_hook.main("PreToolUse", io.StringIO("{}"), out, {}) == 0
+    assert out.getvalue() == ""
+    [log] = (tmp_path / "state/gitmem/errors").iterdir()
+    assert "a bug of the hook's" in log.read_text()
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600
 
 
 def test_outside_a_repository_or_memory_nothing_is_said(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.cli.errorlog import write_error_log
+from gitmem.errorlog import write_error_log
 
 
 def test_the_log_is_never_written_through_a_link_or_into_a_shared_folder(

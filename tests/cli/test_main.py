@@ -15,7 +15,7 @@ import pytest
 from clirunner import PROPOSE, first_id, ok, run
 
 from gitmem.cli import main as cli
-from gitmem.cli.errorlog import error_log_dir
+from gitmem.errorlog import error_log_dir
 from gitmem.errors import RuleError
 
 from conftest import git
