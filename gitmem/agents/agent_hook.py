@@ -83,6 +83,11 @@ def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]
     try:
         try:
             payload = as_the_client_writes(_loads(_read_text(stdin) or "{}"))
+        except TooDeep as deep:
+            if event == "PreToolUse":  # unread, the call may write the memory: refused
+                stdout.write(json.dumps(_too_deep(deep)) + "\n")
+                stdout.flush()
+            return 0
         except ValueError:
             return 0  # not JSON: no event of the client's, nothing to answer, no bug of ours
         if not isinstance(payload, dict):
@@ -113,15 +118,47 @@ def _read_text(stdin: IO[str]) -> str:
     return text.removeprefix("\ufeff")
 
 
+class TooDeep(Exception):
+    """A payload nested deeper than json reads, and too long for _read_deep in a hook's time."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+#: The longest payload nested too deep for json that _read_deep reads (some 0.5 µs a
+#: character: about half a second); a longer one is refused (TooDeep), never waited on: a
+#: 20 MB one took 10 s, and Claude Code lets a tool call through when its hook times out.
+DEEP_TEXT_LIMIT: Final = 1_000_000
+
+
 def _loads(text: str) -> Any:
     """The event's JSON. json recurses once a level of nesting and refuses a payload nested
     deeper than Python recurses (RecursionError): the hook said nothing, and a write into
     the memory whose input carried a field nested so went through unjudged. Such a payload
-    is read by _read_deep, with a stack of its own."""
+    is read by _read_deep, with a stack of its own, up to DEEP_TEXT_LIMIT characters."""
     try:
         return json.loads(text)
     except RecursionError:
+        if len(text) > DEEP_TEXT_LIMIT:
+            raise TooDeep(len(text)) from None
         return _read_deep(text)
+
+
+def _too_deep(deep: TooDeep) -> dict[str, Any]:
+    """The deny of a tool call whose payload could not be read in a hook's time: no client
+    nests a tool's input so, and read or not, it may write the memory."""
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": (
+                f"gitmem: this tool call's input ({deep.size:,} characters) is nested deeper "
+                "than a hook reads in its time, so whether it writes the project memory "
+                "cannot be judged: send it flatter"
+            ),
+        }
+    }
 
 
 #: How many levels of a payload _read_deep keeps: a value nested deeper is read (the JSON

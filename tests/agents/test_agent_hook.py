@@ -473,6 +473,28 @@ def test_a_payload_nested_deeper_than_json_recurses_is_still_answered(repo: Repo
     assert repo.hook("PreToolUse", None, raw=raw('"file_path": "x"')[:-1]) is None
 
 
+def test_a_payload_too_deep_to_read_in_time_is_denied_not_waited_on(repo: Repo) -> None:
+    """Read with a stack of its own, a payload nested 10 million deep took 10 s, past the
+    hook's timeout, after which Claude Code lets the tool call through. Past
+    DEEP_TEXT_LIMIT such a tool call is denied unread; another event gets silence."""
+    from gitmem.agents.agent_hook import DEEP_TEXT_LIMIT
+
+    depth = DEEP_TEXT_LIMIT  # twice the limit in characters
+    nested = "[" * depth + "]" * depth
+    raw = (
+        f'{{"hook_event_name": "PreToolUse", "cwd": {json.dumps(str(repo.root))}, '
+        f'"tool_name": "Write", "tool_input": {{"file_path": "src/x.py", "extra": {nested}}}}}'
+    )
+    denied = repo.hook("PreToolUse", None, raw=raw)
+    assert denied is not None
+    decision = denied["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert "is nested deeper than a hook reads in its time" in decision["permissionDecisionReason"]
+    prompt = repo.event("UserPromptSubmit", prompt="payment retries")
+    deep = json.dumps(prompt)[:-1] + f', "extra": {nested}}}'
+    assert repo.hook("UserPromptSubmit", None, raw=deep) is None
+
+
 @pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
 def test_the_answer_reaches_a_client_whatever_the_standard_output_s_encoding(
     repo: Repo, encoding: str
