@@ -80,6 +80,17 @@ WARMING_STALE_SECONDS: Final = 1800
 
 def main(event: str, stdin: IO[str], stdout: IO[str], environ: Mapping[str, str]) -> int:
     """Answer one hook call; always 0, and nothing printed unless there is an answer."""
+    if event not in EVENTS:
+        # an event of the client's that gitmem does not answer is no mistake (a hook
+        # registered for every event); the letter case of one it does answer is
+        meant = next((known for known in EVENTS if known.lower() == event.lower()), None)
+        if meant is not None:
+            print(
+                f"gitmem agent-hook: no event {event!r}: event names are written {meant}; "
+                "nothing answered. Fix the hook's command (`gitmem init --claude` writes it).",
+                file=sys.stderr,
+            )
+        return 0
     try:
         try:
             payload = as_the_client_writes(_loads(_read_text(stdin) or "{}"))

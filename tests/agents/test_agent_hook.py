@@ -989,6 +989,19 @@ def test_a_hook_never_fails_the_action(repo: Repo, event: str, raw: str, tmp_pat
     assert not (state / "gitmem").exists()
 
 
+def test_an_event_written_in_another_letter_case_is_named_on_stderr(repo: Repo) -> None:
+    """`gitmem agent-hook sessionstart` answered nothing and said nothing: a hook command
+    miswritten so never worked, and nothing told why. An event gitmem does not answer at all
+    (a hook registered for every event) stays silent."""
+    payload = json.dumps(repo.event("SessionStart", source="startup"))
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "sessionstart"], input=payload, cwd=repo.root, env=repo.env,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "no event 'sessionstart': event names are written SessionStart" in done.stderr
+
+
 def test_a_bug_in_a_hook_is_logged_in_a_private_file_of_the_users(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
