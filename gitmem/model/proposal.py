@@ -132,7 +132,11 @@ class ProposalFields:
             entry = parse(text)
         except EntryError as exc:
             raise _draft_error(exc, name) from None
-        return cls.from_entry(entry)
+        try:
+            return cls.from_entry(entry)
+        except ShapeError as exc:  # a field of the wrong kind: named where it stands
+            line = _field_line(text, exc.field)
+            raise _draft_error(EntryError("SCHEMA", exc.message, line), name) from None
 
     def given(self) -> dict[str, Any]:
         """Every field that has a value (lists as lists), extra fields included."""
@@ -178,6 +182,24 @@ class ProposalFields:
                 )
 
 
+class ShapeError(RuleError):
+    """A field's value of the wrong kind (_require_shape), with the field it is of."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field_name
+
+
+def _field_line(text: str, name: str) -> int | None:
+    """The 1-based line of the front matter where the field called name starts, if any."""
+    for number, line in enumerate(text.split("\n")[1:], start=2):
+        if line.rstrip() in ("---", "..."):
+            return None
+        if line.startswith(f"{name}:"):
+            return number
+    return None
+
+
 def _require_shape(spec: FieldSpec, value: Any) -> None:
     """Refuse a value of the wrong kind, naming the field as `gitmem check` does: a list field
     holds a list of text, any other field text. A draft's YAML can give any shape, and the
@@ -188,13 +210,14 @@ def _require_shape(spec: FieldSpec, value: Any) -> None:
         return
     if not spec.many:
         if not isinstance(value, str):
-            raise RuleError(f"{spec.name}: expected text, got {_kind_of(value)}")
+            raise ShapeError(spec.name, f"{spec.name}: expected text, got {_kind_of(value)}")
         return
     if not isinstance(value, list | tuple):
-        raise RuleError(f"{spec.name}: expected a list, got {_kind_of(value)}")
+        raise ShapeError(spec.name, f"{spec.name}: expected a list, got {_kind_of(value)}")
     for number, item in enumerate(value):
         if not isinstance(item, str):
-            raise RuleError(f"{spec.name}.{number}: expected text, got {_kind_of(item)}")
+            message = f"{spec.name}.{number}: expected text, got {_kind_of(item)}"
+            raise ShapeError(spec.name, message)
 
 
 def _kind_of(value: Any) -> str:

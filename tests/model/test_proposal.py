@@ -80,3 +80,7 @@ def test_a_draft_value_of_the_wrong_kind_is_refused_not_reshaped(field: str, wor
     assert field in draft
     with pytest.raises(RuleError, match=re.escape(words)):
         ProposalFields.from_text(draft)
+    # named where it stands, as every other draft problem is (it said neither file nor line)
+    line = draft.split("\n").index(field.split("\n")[0]) + 1
+    with pytest.raises(RuleError, match=re.escape(f"lesson.md:{line}: SCHEMA {words}")):
+        ProposalFields.from_text(draft, "lesson.md")
