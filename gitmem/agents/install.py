@@ -239,36 +239,59 @@ other instructions or the code as it is.
 
 
 def _without_blocks(text: str) -> tuple[str, int]:
-    """text with every managed block cut out, and where the first one began (-1: none)."""
+    """text with every managed block cut out, and where the first one began (-1: none). A
+    BEGIN marker with no END after it, or a second BEGIN before the first one's END (an END
+    deleted by hand, a marker quoted in the user's text), is refused naming its line: cut
+    from the first BEGIN to the next END, the user's own text between went with the block."""
     first = -1
+    cut_lines = 0  # lines of the file before the text's current start that were cut
     while True:
         start = text.find(AGENTS_BEGIN)
         if start < 0:
             return text, first
         end = text.find(AGENTS_END, start)
-        if end < 0:
+        again = text.find(AGENTS_BEGIN, start + len(AGENTS_BEGIN), end if end >= 0 else None)
+        if end < 0 or again >= 0:
+            at = start if end < 0 else again
+            line = text.count("\n", 0, at) + 1 + cut_lines
+            what = "has no END marker after it" if end < 0 else "opens again before the END"
             raise UsageError(
-                f"AGENTS.md: a `{AGENTS_BEGIN[:20]}…` marker has no END marker after it: "
-                "fix the file, then run again"
+                f"AGENTS.md:{line}: a `{AGENTS_BEGIN[:20]}…` marker {what}: gitmem would cut "
+                "text of yours with its block; fix the markers, then run again"
             )
         end += len(AGENTS_END)
-        if text[end : end + 1] == "\n":
-            end += 1
+        for ending in ("\r\n", "\n"):
+            if text.startswith(ending, end):
+                end += len(ending)
+                break
         first = start if first < 0 else first
+        cut_lines += text.count("\n", start, end)
         text = text[:start] + text[end:]
+
+
+def _read_kept(path: Path) -> str:
+    """A file of the user's, its line ends as they are (read_text made CRLF and a lone CR
+    into LF, so the rewrite changed every line of a CRLF file)."""
+    return path.read_bytes().decode("utf-8") if path.exists() else ""
+
+
+def _line_end(text: str) -> str:
+    """The line end a file of the user's is written with: CRLF when it has one, else LF."""
+    return "\r\n" if "\r\n" in text else "\n"
 
 
 def install_agents(root: Path, memory_dir: str) -> list[str]:
     """Write or refresh the managed AGENTS.md block, and import AGENTS.md from CLAUDE.md."""
     lines = []
     path = root / "AGENTS.md"
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    old = _read_kept(path)
     rest, at = _without_blocks(old)
-    block = agents_block(memory_dir)
+    eol = _line_end(old)
+    block = agents_block(memory_dir).replace("\n", eol)
     if at >= 0:
         new = rest[:at] + block + rest[at:]
     elif rest.strip():
-        new = rest.rstrip("\n") + "\n\n" + block
+        new = rest.rstrip("\r\n") + eol + eol + block
     else:
         new = block
     if new != old:
@@ -280,12 +303,13 @@ def install_agents(root: Path, memory_dir: str) -> list[str]:
     if _links_to_agents(root):
         lines.append("kept CLAUDE.md (a link to AGENTS.md: Claude Code reads the block there)")
         return lines
-    text = claude.read_text(encoding="utf-8") if claude.exists() else ""
+    text = _read_kept(claude)
     if any(line.strip() == CLAUDE_IMPORT for line in text.splitlines()):
         lines.append("kept CLAUDE.md (it imports AGENTS.md)")
     else:
-        sep = "" if not text or text.endswith("\n") else "\n"
-        atomic_write(claude, (text + sep + CLAUDE_IMPORT + "\n").encode("utf-8"))
+        eol = _line_end(text)
+        sep = "" if not text or text.endswith("\n") else eol
+        atomic_write(claude, (text + sep + CLAUDE_IMPORT + eol).encode("utf-8"))
         lines.append(f"CLAUDE.md: {'added' if text else 'created with'} the line {CLAUDE_IMPORT}")
     return lines
 
@@ -307,12 +331,12 @@ def uninstall_agents(root: Path) -> list[str]:
     path = root / "AGENTS.md"
     if not path.exists():
         return ["AGENTS.md: no gitmem block to remove"]
-    old = path.read_text(encoding="utf-8")
+    old = _read_kept(path)
     rest, at = _without_blocks(old)
     if at < 0:
         return ["AGENTS.md: no gitmem block to remove"]
     if rest.strip():
-        atomic_write(path, (rest.rstrip("\n") + "\n").encode("utf-8"))
+        atomic_write(path, (rest.rstrip("\r\n") + _line_end(old)).encode("utf-8"))
     else:
         path.unlink()
     return ["AGENTS.md: removed the gitmem block (CLAUDE.md keeps its @AGENTS.md line)"]

@@ -261,6 +261,40 @@ def test_a_block_without_its_end_marker_is_refused(memory: Path, uninstall: bool
     assert (memory / "AGENTS.md").read_text() == f"{AGENTS_BEGIN}\nhalf a block\n"
 
 
+@pytest.mark.parametrize("uninstall", [False, True])
+def test_a_block_opened_twice_is_refused_not_cut_with_the_users_text(
+    memory: Path, uninstall: bool
+) -> None:
+    """The first BEGIN was paired with the next END, whatever lay between: a marker quoted in
+    the user's text (in a code fence) and a block further on had the user's own rules cut
+    out with the block, without a word."""
+    original = (
+        f"# Agents\n```\n{AGENTS_BEGIN}\n```\n## My own rules\nNEVER force push.\n\n"
+        f"{AGENTS_BEGIN}\nblock\n{AGENTS_END}\n"
+    )
+    (memory / "AGENTS.md").write_text(original)
+    result = run(memory, "init", "--agents", *(["--uninstall"] if uninstall else []))
+    assert result.exit_code == 2, result.output
+    assert "AGENTS.md:8: a `" in result.output and "opens again before the END" in result.output
+    assert (memory / "AGENTS.md").read_text() == original
+
+
+def test_init_agents_keeps_a_crlf_file_s_line_ends(memory: Path) -> None:
+    """AGENTS.md and CLAUDE.md were read with newline translation: in a CRLF file every line
+    of the user's came back changed (and a lone CR inside a line became a line break)."""
+    agents = b"# Agents\r\n\r\nUse tabs.\r\nA lone CR\rinside\r\n"
+    claude = b"# Claude\r\nBe nice.\r\n"
+    (memory / "AGENTS.md").write_bytes(agents)
+    (memory / "CLAUDE.md").write_bytes(claude)
+    ok(run(memory, "init", "--agents"))
+    written = (memory / "AGENTS.md").read_bytes()
+    assert written.startswith(agents) and AGENTS_BEGIN.encode() in written
+    assert b"\n" not in written.replace(b"\r\n", b"")  # the block's lines end in CRLF too
+    assert (memory / "CLAUDE.md").read_bytes() == claude + b"@AGENTS.md\r\n"
+    ok(run(memory, "init", "--agents", "--uninstall"))
+    assert (memory / "AGENTS.md").read_bytes() == agents
+
+
 @pytest.mark.parametrize("target", ["AGENTS.md", "./AGENTS.md"])
 def test_a_claude_md_linked_to_agents_md_is_kept_as_the_link_it_is(
     memory: Path, target: str
