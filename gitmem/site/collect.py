@@ -84,6 +84,8 @@ class Memory:
     candidates: tuple[SiteCandidate, ...]  # sorted by id
     web: str | None  # the repository's web address, for links to commits and files
     candidates_read: bool = True  # False: --no-candidates, candidates left out, not absent
+    #: entries and candidates left out because their text holds a secret no reviewer allowed
+    withheld: int = 0
 
 
 def collect(
@@ -108,6 +110,7 @@ def collect(
     memory_tree = memory_folder(ws, tree)
     parsed: list[tuple[str, Entry]] = []
     unreadable: list[str] = []
+    withheld = 0
     entries_tree = store.subtree(memory_tree, "entries") if memory_tree else None
     if memory_tree and entries_tree is None and store.item(memory_tree, "entries") is not None:
         # a link or a file where the entries folder goes (gitmem check: LAYOUT): named, where
@@ -129,6 +132,8 @@ def collect(
             # a copy at another entry's place (entries/decision/<other>.md) holds the id it
             # copies, and had a page as that entry again, where `gitmem list` leaves it out
             unreadable.append(item.path)
+        elif _holds_secret(ws, item.path, entry.render()):
+            withheld += 1
         else:
             parsed.append((item.path, entry))
     parsed.sort(key=lambda pair: (pair[1].id, pair[0]))
@@ -145,6 +150,7 @@ def collect(
         unreadable.append(refused_path)
     refusals = refused_mod.parse((refused_text or b"").decode("utf-8", "replace"))
     found = _candidates(ws) if candidates else ()
+    shown = tuple(c for c in found if not any(p.rule == "SECRET" for p in c.errors))
     return Memory(
         commit=commit,
         commit_time=store.commit_time(commit),
@@ -153,10 +159,22 @@ def collect(
         entries=tuple(site_entries),
         unreadable=tuple(sorted(unreadable)),
         refused=tuple(sorted(refusals.values(), key=lambda r: r.line)),
-        candidates=found,
+        candidates=shown,
         web=web if web is not None else _web(store),
         candidates_read=candidates,
+        withheld=withheld + len(found) - len(shown),
     )
+
+
+def _holds_secret(ws: Workspace, path: str, text: str) -> bool:
+    """Whether an entry's text holds a secret that main's allowed.md does not list: such an
+    entry is left out of the site, as recall, the agents' export and the MCP server withhold
+    it (its pages and search index were published on GitHub Pages, whole). The scanner
+    looks first; allowed.md is read only for a text it flags."""
+    from gitmem.gate.secrets import may_hold_secret
+    from gitmem.lifecycle.read import secrets_in
+
+    return may_hold_secret(text) and bool(secrets_in(ws, path, text))
 
 
 def _with_history(

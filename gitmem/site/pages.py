@@ -263,6 +263,16 @@ def home(memory: Memory, links: Links) -> str:
     else:
         body.append("<p>No candidate is waiting for review.</p>\n")
     body.append("</section>\n")
+    if memory.withheld:
+        some = f"{memory.withheld} of the entries and candidates " + (
+            "is" if memory.withheld == 1 else "are"
+        )
+        body.append(
+            '<section aria-labelledby="withheld"><h2 id="withheld">Withheld</h2>'
+            f"<p>{some} left out of this site: each holds a secret that no reviewer allowed. "
+            "Run <code>gitmem check</code> and <code>gitmem candidates</code> to see which, "
+            "and remove it.</p></section>\n"
+        )
     if memory.unreadable:
         items = "".join(f"<li><code>{escape(p)}</code></li>" for p in memory.unreadable)
         body.append(

@@ -1247,3 +1247,43 @@ def test_a_candidate_never_reads_as_admitted_whatever_status_it_claims(
     assert '<p class="state">' not in page  # no curation it has not been through
     assert '<span class="status">(candidate, this entry)</span>' in page  # its lineage
     assert 'class="status">candidate</text>' in page
+
+
+def test_an_entry_or_candidate_holding_a_secret_is_left_out_of_the_site(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Recall, the agents' export and the MCP server withhold an entry whose text holds a
+    secret no reviewer allowed (one committed past the gates: a push where no server hook
+    runs); the site wrote it whole into its pages and search index, which the Pages workflow
+    publishes. It is left out now, as is a candidate whose check finds one, and the home
+    page says how many."""
+    from remote import commit_all
+    from secret_samples import github_token
+
+    from entries import text
+
+    token = github_token(36)
+    forged = "local-method-20261207-deploy-with-the-ci-token"
+    body = f"## Context\nCI.\n\n## Content\nUse {token} to deploy.\n\n## Evidence\nRuns.\n"
+    path = memory / f".gitmem/entries/method/{forged}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fields = {"id": forged, "type": "method", "status": "admitted", "title": "Deploy with CI",
+              "admitted_by": "human:eve", "admitted": "2026-12-07"}  # fmt: skip
+    path.write_text(text(body=body, **fields))
+    ok(run(memory, "index"))
+    commit_all(memory, "forged past the gates")
+    kept = admit(memory, PROPOSE)
+    pending = proposed(ok(run(memory, "propose", "--type", "method", "--title", "Rotate tokens",
+                              "--applies-when", "a token leaks", "--content", "Rotate it.")
+                          ).output)  # fmt: skip
+    git(memory, "checkout", "-q", f"gitmem/{pending}")
+    candidate = memory / f".gitmem/candidates/{pending}.md"
+    candidate.write_text(candidate.read_text().replace("Rotate it.", f"Rotate {token}."))
+    commit_all(memory, "a token in a candidate")
+    git(memory, "checkout", "-q", "main")
+    files = _site(memory, tmp_path / "site")
+    assert not [name for name, data in files.items() if token.encode() in data]
+    assert f"entries/{kept}.html" in files and not any(forged in name for name in files)
+    assert not any(pending in name for name in files)
+    home = files["index.html"].decode()
+    assert "2 of the entries and candidates are left out of this site" in home
