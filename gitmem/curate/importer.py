@@ -325,6 +325,11 @@ def list_items(text: str) -> list[ListItem]:
         if item:
             close()
             current, start = [item.group(1)], number
+        elif current is not None and line.startswith(("  ", "\t")) and line.strip():
+            # indented under an item, a heading is the item's own (a Markdown reader keeps
+            # it in the item): taken for the section's, the lines after it were lost and
+            # every later item was filed under it
+            current.append(line)
         elif head:
             close()
             heading = _plain(head[1])

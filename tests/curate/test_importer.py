@@ -68,6 +68,17 @@ def test_list_items_take_continuations_and_skip_fenced_markers() -> None:
     assert all("inside a fence" not in "\n".join(i.lines) for i in items)
 
 
+def test_a_heading_indented_under_an_item_is_the_item_s_own() -> None:
+    """`  ## Context` under an item ended it and became the section's heading: the lines
+    after it were in no candidate, and every later item was filed under "Evidence"."""
+    text = "# Rules\n- Item with headings\n  ## Context\n  ## Evidence\n  text\n- Title: yes\n"
+    items = importer.list_items(text)
+    assert [i.heading for i in items] == ["Rules", "Rules"]
+    assert items[0].lines == ("Item with headings", "  ## Context", "  ## Evidence", "  text")
+    top = importer.list_items("- An item\n## Next section\n- Another\n")
+    assert [i.heading for i in top] == ["", "Next section"]
+
+
 def test_folders_are_found_in_every_claude_code_layout(tmp_path: Path) -> None:
     repo_root = tmp_path / "shop"
     base = tmp_path / "home" / ".claude"
