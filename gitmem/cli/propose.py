@@ -205,6 +205,14 @@ def propose(
     else:
         draft = ProposalFields()
     fields = given.over(draft)
+    if edit_id and fields.given() == ProposalFields.from_text(start).given():
+        # as --amend refuses one: a successor with the old entry's text, admitted, would
+        # supersede it by a copy that no one changed
+        raise UsageError(
+            f"nothing to supersede {edit_id} with: the successor holds its text unchanged; "
+            "give the changed fields (--title, --applies-when, --content, …) or edit it in "
+            "$EDITOR"
+        )
     # with --pr the pull-request module pushes, so GitLab's push options ride on that push
     proposal = _kept_on_failure(
         ws,

@@ -520,3 +520,18 @@ def test_a_successor_proposed_with_supersedes_records_what_it_was_drafted_from(
     late = run(memory, "admit", successor, "--by", "human:bob")
     assert late.exit_code == 1, late.output
     assert f"LINEAGE supersedes {entry_id}, which changed on main since" in late.output
+
+
+def test_a_successor_that_changes_nothing_is_refused_as_an_amendment_that_does(
+    memory: Path,
+) -> None:
+    """`propose --edit OLD` with no flag and no terminal (or an editor closed unsaved)
+    proposed the old entry's text as its successor, and admitting it superseded the entry by
+    a copy no one changed; `--amend` refused the same case ("nothing to amend")."""
+    entry_id = admitted(memory)
+    before = git(memory, "for-each-ref", "refs/heads/gitmem/")
+    result = run(memory, "propose", "--edit", entry_id)
+    assert result.exit_code == 2, result.output
+    assert f"nothing to supersede {entry_id} with" in result.output
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == before
+    ok(run(memory, "propose", "--edit", entry_id, "--title", "Keep hooks thin, fast"))
