@@ -732,7 +732,9 @@ class _Known:
         """Why the item is a duplicate, or None."""
         topic = item.topic
         if topic in self.topics:
-            return f"topic {topic!r} is already a {self.topics[topic]}"
+            holder = self.topics[topic]
+            article = "an" if holder[:1] in "aeiou" else "a"
+            return f"topic {topic!r} is already {article} {holder}"
         if item.whole_file and item.source_path in self.sources:
             return f"{item.source_path} was imported already: {self.sources[item.source_path]}"
         held = self.texts.get((item.source_path, _words(item.content)))

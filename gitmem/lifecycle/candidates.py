@@ -108,8 +108,13 @@ def validate_candidate(
                     path,
                     None,
                     "LINEAGE",
-                    f"supersedes {old!r}, which is already "
-                    f"{found[1].status}: supersede its successor instead",
+                    f"supersedes {old!r}, which is already {found[1].status}: "
+                    + (
+                        "supersede its successor instead"
+                        if found[1].status == "superseded"
+                        else "a retired entry is out of use and has no successor; propose "
+                        "a new entry instead"
+                    ),
                 )
             )
     problems.extend(_target_problems(ws, entry, memory_tree, path))

@@ -535,3 +535,18 @@ def test_a_successor_that_changes_nothing_is_refused_as_an_amendment_that_does(
     assert f"nothing to supersede {entry_id} with" in result.output
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == before
     ok(run(memory, "propose", "--edit", entry_id, "--title", "Keep hooks thin, fast"))
+
+
+def test_superseding_a_retired_entry_is_refused_without_pointing_at_a_successor(
+    memory: Path,
+) -> None:
+    """A retired entry has no successor, yet the refusal said to supersede it instead."""
+    entry_id = admitted(memory)
+    retire = proposed(ok(run(memory, "propose", "--retire", entry_id, "--reason", "done")).output)
+    ok(run(memory, "admit", retire, "--by", "human:bob"))
+    result = run(memory, "propose", "--type", "method", "--title", "Keep hooks thin again",
+                 "--applies-when", "writing a hook", "--content", "Thin.",
+                 "--supersedes", entry_id)  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "which is already retired: a retired entry is out of use" in result.output
+    assert "supersede its successor" not in result.output
