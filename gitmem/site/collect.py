@@ -132,7 +132,7 @@ def collect(
             # a copy at another entry's place (entries/decision/<other>.md) holds the id it
             # copies, and had a page as that entry again, where `gitmem list` leaves it out
             unreadable.append(item.path)
-        elif _holds_secret(ws, item.path, entry.render()):
+        elif _holds_secret(ws, item.path, _shown(entry)):
             withheld += 1
         else:
             parsed.append((item.path, entry))
@@ -164,6 +164,17 @@ def collect(
         candidates_read=candidates,
         withheld=withheld + len(found) - len(shown),
     )
+
+
+def _shown(entry: Entry) -> str:
+    """What the site shows of an entry, for the scanner: a field a line as `key: value` (a
+    value assigned to a name that says secret is judged so) and its sections; cheaper than
+    rendering the entry, which cost as much as the scan again."""
+    lines = [
+        f"{key}: {', '.join(map(str, value)) if isinstance(value, list | tuple) else value}"
+        for key, value in entry.meta.items()
+    ]
+    return "\n".join([*lines, entry.context, entry.content, entry.evidence])
 
 
 def _holds_secret(ws: Workspace, path: str, text: str) -> bool:
