@@ -191,10 +191,14 @@ def _is_bot(user: Any) -> bool:
 
 
 def _time(text: Any) -> datetime | None:
+    """A time the API gives, or None. One without an offset is no time of GitHub's (which
+    writes UTC with a Z): read as unknown, as a malformed one is, where comparing it with
+    the others raised a TypeError and the step ended as an unexpected error."""
     try:
-        return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+        when = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
     except ValueError:
         return None
+    return when if when.tzinfo is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,6 +261,11 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
         if isinstance(a, dict)
     ]
     pushers = {_login(a.get("actor")) for a in pushes} - {""}
+    if any(_time(a.get("timestamp")) is None for a in pushes):
+        raise _Refused(
+            f"The repository's activity log gives a push to {code(head_ref)} a time that "
+            "cannot be read, so which push came last cannot be told: run the workflow again."
+        )
     last_push = max((t for a in pushes if (t := _time(a.get("timestamp")))), default=None)
     labeller: str | None = None
     label_note = ""
@@ -321,18 +330,22 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
     candidates = approvers + ([labeller] if labeller and labeller not in approvers else [])
     eligible: list[str] = []
     why_not: list[str] = []
+    # logins are not case-sensitive: one spelled otherwise by another endpoint (a record
+    # kept from before an account's rename) is the same person
+    took_part = {
+        "opened the pull request": {opener.casefold()},
+        "pushed to the candidate branch": {p.casefold() for p in pushers},
+        "wrote or committed one of its commits": {a.casefold() for a in authors},
+    }
     for login in candidates:
         reason = None
+        part = next((why for why, who in took_part.items() if login.casefold() in who), None)
         if login in bots:
             reason = "is a bot"
         elif source is not None and login.casefold() == source.casefold():
-            reason = "is the candidate's own source"  # logins are not case-sensitive
-        elif login == opener:
-            reason = "opened the pull request"
-        elif login in pushers:
-            reason = "pushed to the candidate branch"
-        elif login in authors:
-            reason = "wrote or committed one of its commits"
+            reason = "is the candidate's own source"
+        elif part is not None:
+            reason = part
         elif permission(login) not in WRITERS:
             reason = f"has {permission(login)} access, not write"
         if reason:
@@ -428,6 +441,11 @@ def _rules(api: Api, branch: str) -> tuple[int, bool, list[tuple[str, int | None
     for rule in api.pages(f"{api.repo_path}/rules/branches/{urllib.parse.quote(branch)}"):
         kind = _dig(rule, "type")
         params = _dig(rule, "parameters") or {}
+        if not isinstance(params, dict):
+            raise _Refused(
+                f"A ruleset rule of {code(branch)} ({code(str(kind))}) has parameters that "
+                "cannot be read, so what it requires cannot be told: nothing is admitted."
+            )
         if kind == "pull_request":
             reviews = True
             approvals = max(approvals, _int(params.get("required_approving_review_count")) or 0)
@@ -655,7 +673,10 @@ def _remote_tip(store: Any, remote: str, branch: str) -> str | None:
 def _judge(ws: Workspace, remote: str, branch: str, head_ref: str) -> None:
     """`gitmem check --range` over every commit of the candidate branch (the installed gitmem,
     in this checkout): any finding refuses the admission."""
-    span = f"{remote}/{branch}..{remote}/{head_ref}"
+    # full names: a tag `origin/main` (any writer may push one; `actions/checkout` fetches
+    # every tag) comes before the remote-tracking branch in git's reading of a short name,
+    # and chose what was judged
+    span = f"refs/remotes/{remote}/{branch}..refs/remotes/{remote}/{head_ref}"
     done = installed_gitmem(ws, "check", "--range", span, "--format", "json", timeout=600)
     try:
         report = json.loads(done.stdout)

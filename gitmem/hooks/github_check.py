@@ -123,7 +123,9 @@ def check_pull_request(
             )
         # judged as its own branch: it may change only its own candidate file
         store.run_git("update-ref", f"refs/remotes/{remote}/{head_ref}", head_sha)
-        span = f"{remote}/{base}..{remote}/{head_ref}"
+        # full names throughout: a tag `origin/<branch>` comes before the remote-tracking
+        # branch in git's reading of a short name (actions/checkout fetches every tag)
+        span = f"refs/remotes/{remote}/{base}..refs/remotes/{remote}/{head_ref}"
     else:
         merged = store.run_git(
             "merge-tree", "--write-tree", "--no-messages", base_tip, head_sha, check=False
@@ -136,7 +138,7 @@ def check_pull_request(
         merge = store.write_commit(tree, [base_tip, head_sha], "gitmem check: test merge\n")
         # judged as what merging it would make of the base branch
         store.run_git("update-ref", f"refs/remotes/{remote}/{base}", merge)
-        span = f"{base_tip}..{remote}/{base}"
+        span = f"{base_tip}..refs/remotes/{remote}/{base}"
         notes.append(f"judged as the merge of {head_sha[:12]} into {base}")
     return _judge(ws, span, head_ref if candidate else None, head_sha, notes, warn)
 
@@ -288,7 +290,7 @@ def check_push(
     # the branch as it was before the push (its committed settings judge), the push as origin's
     store.run_git("update-ref", f"refs/heads/{branch}", before)
     store.run_git("update-ref", f"refs/remotes/{remote}/{branch}", after)
-    span = f"{before}..{remote}/{branch}"
+    span = f"{before}..refs/remotes/{remote}/{branch}"
     return _protect(ws, branch, ("--range", span), warn, span)
 
 

@@ -2549,3 +2549,137 @@ def test_classic_branch_protection_governs_through_the_review_decision(
     api.review_decision = None  # no review required at all: GitHub gives no decision
     done = admit_step(tmp_path, server, api)
     assert done.returncode == 0 and done.outputs["status"] == "admitted", done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# a tag named as a remote-tracking branch
+
+
+def _shadow(dev: Path, commit: str, name: str) -> None:
+    """A tag `origin/<name>` on the forge, which any writer may push (no ruleset documented
+    here covers tags) and `actions/checkout` fetches with every other tag: in git's reading
+    of the short name `origin/<name>` it comes before the remote-tracking branch."""
+    git(dev, "push", "-q", "--no-verify", "origin", f"{commit}:refs/tags/origin/{name}")
+
+
+@pytest.mark.e2e
+def test_a_tag_shadowing_the_memory_branch_does_not_narrow_the_admissions_check(
+    memory: Path, api: FakeGitHub, tmp_path: Path
+) -> None:
+    """The admission judged `origin/main..origin/gitmem/<id>`: a tag origin/main at the
+    candidate's head made that range empty, and a branch whose first commit held a token was
+    admitted."""
+    server = bare(tmp_path, hooks=False)
+    connect(memory, server)
+    proposal = propose(memory)
+    path = memory / ".gitmem" / "candidates" / f"{proposal.id}.md"
+    clean = git(memory, "show", f"{proposal.commit}:.gitmem/candidates/{proposal.id}.md")
+    leaky = clean.replace("Read objects with pygit2.", f"Read objects; token {TOKEN}.")
+    assert leaky != clean
+    push_commit(memory, proposal.branch, path, leaky, "with a token")
+    head = push_commit(memory, proposal.branch, path, clean, "token removed")
+    _shadow(memory, head, "main")
+    api.candidate(NUMBER, proposal.branch, head)
+    api.approve("alice", head)
+    main_before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    assert done.returncode == 1 and tip(server, "main") == main_before, done.stdout
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("shadowed", ["the candidate's branch", "main"])
+def test_a_tag_shadowing_a_branch_does_not_empty_the_pull_requests_check(
+    forge_remote: tuple[Path, Path], tmp_path: Path, shadowed: str
+) -> None:
+    """The check judged `origin/main..origin/gitmem/<id>` (a candidate) and
+    `<base>..origin/main` (any other pull request, as merged): a tag shadowing either branch
+    had it check no commit at all, and pass a token or a forged entry."""
+    dev, server = forge_remote
+    if shadowed == "main":
+        _shadow(dev, tip(dev, "main"), "main")
+        git(dev, "checkout", "-q", "-b", "feature")
+        entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
+        entry.parent.mkdir(parents=True)
+        entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
+        git(dev, "add", "-A")
+        git(dev, "commit", "-q", "-m", "an entry, not admitted")
+        git(dev, "push", "-q", "--no-verify", "origin", "feature")
+        git(dev, "checkout", "-q", "main")
+        branch = "feature"
+    else:
+        secret_candidate(dev)
+        branch = f"gitmem/{ENTRY_ID}"
+        _shadow(dev, tip(dev, "main"), branch)
+    runner = pull_request_checkout(tmp_path, server, dev, branch)
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "0 commits checked" not in done.stdout
+
+
+@pytest.mark.e2e
+def test_a_tag_shadowing_the_memory_branch_does_not_empty_protect(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    _shadow(dev, tip(dev, "main"), "main")
+    before = direct_push_of_a_forged_entry(dev, server)
+    runner = push_runner(tmp_path, server)
+    done = runner.run("gitmem-protect.yml", PROTECT, protect_env(before, tip(server, "main")))
+    assert done.returncode == 1, done.stdout
+    assert "HISTORY-ADMIT" in {m["rule"] for m in annotations(done.stdout)}
+
+
+# ---------------------------------------------------------------------------------------------
+# what the API says, spelled otherwise
+
+
+def _admitted_after(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, change: Any
+) -> tuple[Any, bool]:
+    """The admit step's result after change(api, proposal) edits the API's answers, and
+    whether main moved."""
+    dev, server, _gh = admission
+    proposal = propose(dev)
+    approved(api, proposal)
+    change(api, proposal)
+    before = tip(server, "main")
+    done = admit_step(tmp_path, server, api)
+    return done, tip(server, "main") != before
+
+
+@pytest.mark.parametrize("part", ["pushed", "opened", "wrote"])
+def test_a_login_spelled_in_another_letter_case_took_part_all_the_same(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, part: str
+) -> None:
+    """Logins are not case-sensitive; the source was compared so, but not the opener, the
+    pushers or the authors: `Mallory` pushing and `mallory` approving admitted."""
+
+    def change(api: FakeGitHub, proposal: proposing.Proposal) -> None:
+        api.reviews.clear()
+        api.approve("mallory", proposal.commit)
+        api.pr["user"]["login"] = "Mallory" if part == "opened" else "sock"
+        author = {"login": "MALLORY" if part == "wrote" else "sock"}
+        api.commits[0]["author"] = api.commits[0]["committer"] = author
+        api.activity[0]["actor"] = {"login": "Mallory" if part == "pushed" else "sock"}
+
+    done, moved = _admitted_after(admission, api, tmp_path, change)
+    assert not moved and done.outputs.get("status") == "refused", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("odd", ["a push's time without an offset", "a rule's parameters"])
+def test_an_api_answer_that_cannot_be_read_refuses_rather_than_crashes(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, odd: str
+) -> None:
+    """A time with no offset (compared with GitHub's UTC times: TypeError) or a ruleset
+    rule whose parameters are no object (AttributeError) ended the step as an unexpected
+    error, with no status for the comment job to say why."""
+
+    def change(api: FakeGitHub, proposal: proposing.Proposal) -> None:
+        if odd == "a rule's parameters":
+            api.rules = [{"type": "pull_request", "parameters": ["x"]}]
+        else:
+            api.activity.append({**api.activity[0], "timestamp": "2026-11-29T10:30:00"})
+
+    done, moved = _admitted_after(admission, api, tmp_path, change)
+    assert not moved and done.returncode == 1, done.stdout + done.stderr
+    assert done.outputs.get("status") == "refused" and "Traceback" not in done.stderr
