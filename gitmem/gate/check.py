@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
@@ -33,6 +33,7 @@ from gitmem.gate.rules import (
     variant_of,
 )
 from gitmem.model import allowed as allowed_mod
+from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT
 from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import (
     FILE,
@@ -45,6 +46,7 @@ from gitmem.repo.snapshot import (
 )
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace, require_memory_folder, settings_from
+from gitmem.settings.load import Settings
 from gitmem.settings.policy import ENFORCE, MODES, WARN
 
 #: The rules that fail a gate in warn mode too. A secret that reaches a server is there for
@@ -259,12 +261,32 @@ def check_staged() -> Report:
     staged = snapshot.changed("")
     folder = settings.dir + "/"
     paths = [path for path in staged if path.startswith(folder)]
-    variants = variant_paths(staged, settings.dir)
+    variants = variant_paths(staged, settings.dir) + _settings_set_aside(settings, staged)
     if not paths:
         return Report(variants, len(variants), list(settings.warnings))
     ctx = Context.from_snapshot(settings, snapshot)
     problems = check_paths(snapshot, paths, ctx) + variants
     return Report(problems, len(paths) + len(variants), list(settings.warnings))
+
+
+def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Problem]:
+    """A commit that changes a settings file into one gitmem sets aside (not TOML, a value it
+    cannot take) is refused: the settings then fall back to the defaults, the folder they
+    named is judged as no memory, and the commit could bring a secret into it unseen."""
+    changed = {name for name in staged if name in (PROJECT_SETTINGS, PYPROJECT)}
+    return [
+        Problem(
+            name,
+            None,
+            "SETTINGS",
+            f"{warning.removeprefix(name).lstrip(':').strip()}: this commit leaves the "
+            "settings in a state gitmem sets aside, and the memory folder they name unjudged; "
+            "fix them in this commit",
+        )
+        for name in sorted(changed)
+        for warning in settings.warnings
+        if warning.startswith(f"{name}:")
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -62,7 +62,11 @@ def _run(name: str, args: list[str], pushed: str) -> tuple[int, str]:
         if cut_short:
             return 1, cut_short
         report = check.check_staged()
-        return (0 if report.ok else 1), (check.render(report, "text") if report.problems else "")
+        # a settings file set aside is said, as pre-push says it: silent, the memory folder
+        # it named went unjudged without a word
+        warned = [f"gitmem: warning: {warning}" for warning in report.warnings]
+        shown = [check.render(report, "text")] if report.problems else []
+        return (0 if report.ok else 1), "\n".join([*warned, *shown])
     if name in ("pre-push", "pre-receive"):
         from gitmem.gate import history
         from gitmem.settings.policy import WARN

@@ -149,5 +149,13 @@ def memory_prefixes(top: str, staged: Staged) -> list[bytes] | None:
     for values in found:
         if values is None:
             return None
-        dirs.update(value.strip("/") for value in values if value.strip("/"))
+        dirs.update(folder for value in values if (folder := _as_prefix(value)))
     return [d.encode("utf-8") + b"/" for d in dirs]
+
+
+def _as_prefix(value: str) -> str:
+    """A `dir` value as the folder git names its files under: `.` parts and doubled slashes
+    dropped, as the settings loader reads it (`./mem` and `mem//sub` are mem/ and mem/sub/).
+    Left as written, `./mem/` was the prefix of no staged path, so the fast path found no
+    memory staged and passed a commit whose memory the full check refuses."""
+    return "/".join(part for part in value.split("/") if part not in ("", "."))

@@ -33,6 +33,30 @@ def test_pre_commit_judges_what_is_staged(memory: Path) -> None:
     assert code == 1 and "FRONT-MATTER" in out
 
 
+@pytest.mark.parametrize(
+    "settings",
+    ['[memory]\ndir = "mem"\nbogus = [\n', '[memory]\ndir = "../elsewhere"\n'],
+    ids=["not TOML", "a dir it cannot take"],
+)
+def test_a_commit_that_leaves_the_settings_set_aside_is_refused(repo: Path, settings: str) -> None:
+    """The settings then fall back to the defaults: the memory folder they named (mem/) was
+    judged as no memory, so a commit that broke them could bring a secret into it, and the
+    hook said nothing, not even the warning."""
+    from clirunner import ok, run, write
+    from secret_samples import github_token
+
+    ok(run(repo, "init", "--dir", "mem"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory in mem/")
+    (repo / ".gitmem.toml").write_text(settings)
+    write(repo, "mem/candidates/x.md", f"token {github_token(40)}\n")
+    git(repo, "add", "-A")
+    code, out = _in(repo, "pre-commit")
+    assert code == 1, out
+    assert "gitmem: warning: .gitmem.toml" in out
+    assert ".gitmem.toml: SETTINGS" in out and "fix them in this commit" in out
+
+
 def test_post_hooks_turn_every_failure_into_a_line(tmp_path: Path) -> None:
     plain = tmp_path / "not-a-repository"
     plain.mkdir()

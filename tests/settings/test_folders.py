@@ -111,3 +111,21 @@ def test_the_agents_guard_denies_a_write_into_the_memory_folder_it_names(sparse:
     assert done.stdout, "no answer: the write was let through"
     answer = json.loads(done.stdout)["hookSpecificOutput"]
     assert answer.get("permissionDecision") == "deny", answer
+
+
+@pytest.mark.parametrize("written", ["./mem", "mem/.", ".//mem/"])
+def test_a_dir_written_with_dot_parts_is_the_folder_the_loader_reads(
+    repo: Path, written: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loader reads `./mem` as mem/, and the full check judges mem/; the fast path took
+    `./mem/` for the prefix, which no staged path has, so the pre-commit hook found no
+    memory staged and let a secret into mem/ through."""
+    (repo / ".gitmem.toml").write_text(f'[memory]\ndir = "{written}"\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "settings")
+    assert b"mem/" in (memory_prefixes(str(repo), lambda top, name: b"") or [])
+    monkeypatch.chdir(repo)
+    (repo / "mem" / "entries" / "method").mkdir(parents=True)
+    (repo / "mem" / "entries" / "method" / "x.md").write_text("---\n---\n")
+    git(repo, "add", "mem")  # the memory alone staged: the settings are committed
+    assert not launcher.nothing_staged_in_memory()
