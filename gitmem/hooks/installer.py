@@ -314,9 +314,14 @@ def _managed_by_husky(folder: Path) -> bool:
 
 
 def _already_runs_gitmem(path: Path, name: str) -> bool:
-    """A user's own hook that calls `gitmem hook NAME` itself needs no chaining."""
+    """A user's own hook that calls `gitmem hook NAME` itself needs no chaining: on a line
+    that is no comment (`# we used to run: gitmem hook pre-commit`, taken for a call, left
+    the hook unchained and every commit unjudged)."""
     text = _read_hook(path)
-    return text is not None and f"gitmem hook {name}".encode() in text
+    call = f"gitmem hook {name}".encode()
+    return text is not None and any(
+        call in line and not line.lstrip().startswith(b"#") for line in text.splitlines()
+    )
 
 
 def _tracked(git: GitIn, paths: list[Path]) -> set[Path]:
@@ -391,6 +396,14 @@ def _uninstall_one(folder: Path, name: str) -> str:
     legacy = folder / (name + FRAMEWORK_SUFFIX)
     if os.path.lexists(path) and not is_gitmem_hook(path):
         if is_framework_hook(path) and is_gitmem_hook(legacy):
+            if os.path.lexists(chained):
+                # the hook gitmem chained before the framework was installed: the framework
+                # runs it as its own .legacy again (unlinked, nothing ran it any more)
+                os.replace(chained, legacy)
+                return (
+                    f"{name}: removed gitmem's hook, which the pre-commit framework's ran; "
+                    f"the previous hook is its {legacy.name} again"
+                )
             legacy.unlink()
             return f"{name}: removed {legacy.name}, which the pre-commit framework's hook ran"
         if _same_file(path, chained):  # an install killed before its rename: one file

@@ -683,13 +683,19 @@ def test_pre_receive_gets_the_pushed_refs_on_a_bare_server(
 
 
 @pytest.mark.e2e
-def test_post_hooks_never_fail_the_git_command(repo: Path, stub: dict[str, str]) -> None:
+@pytest.mark.parametrize("foreign", ["0", "4"])
+def test_gitmem_s_post_hook_never_fails_the_git_command_and_the_chained_one_s_status_stands(
+    repo: Path, stub: dict[str, str], foreign: str
+) -> None:
+    """git takes a post-checkout hook's status for the checkout's: gitmem's failing never
+    fails it, and the hook chained before gitmem keeps the say it had (its failure was
+    dropped too, so installing gitmem changed what the user's own hook did)."""
     folder = repo / ".git" / "hooks"
     write_exec(folder / "post-checkout", FOREIGN_HOOK)
     install(repo, python=None)
-    env = {**stub, "STUB_EXIT": "3", "FOREIGN_EXIT": "4"}
+    env = {**stub, "STUB_EXIT": "3", "FOREIGN_EXIT": foreign}
     done = git_env(repo, env, "checkout", "-q", "-b", "other")
-    assert done.returncode == 0, done.stderr
+    assert (done.returncode == 0) == (foreign == "0"), done.stderr
     head = git(repo, "rev-parse", "HEAD").strip()
     assert calls(env) == [f"foreign {head} {head} 1", f"gitmem hook post-checkout {head} {head} 1"]
 
@@ -1174,3 +1180,53 @@ def test_install_repairs_the_loop_an_earlier_chaining_of_the_framework_left(
     done = git_env(repo, env, "commit", "-q", "-am", "repaired")
     assert done.returncode == 0, done.stdout + done.stderr
     assert calls(env)[-1] == "gitmem hook pre-commit"
+
+
+@pytest.mark.e2e
+def test_uninstall_hands_the_hook_gitmem_chained_back_to_the_framework(
+    repo: Path, stub: dict[str, str], tmp_path: Path
+) -> None:
+    """A user's hook, then `gitmem hooks install` (the user's chained beside gitmem's), then
+    `pre-commit install` (gitmem's script moved to .legacy): uninstall removed .legacy and
+    left the user's hook on disk with nothing running it, without a word."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-commit", FOREIGN_HOOK)
+    install(repo, python=None)
+    env = {**stub, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
+    git(repo, "add", ".pre-commit-config.yaml")
+    git_env(repo, env, "commit", "-q", "-m", "the framework's config")
+    _pre_commit_framework(repo, env, "install")
+    said = uninstall(repo)
+    assert any("the previous hook is its pre-commit.legacy again" in line for line in said), said
+    assert not (folder / ("pre-commit" + CHAINED_SUFFIX)).exists()
+    (repo / "README.md").write_text("# changed\n")
+    done = git_env(repo, env, "commit", "-q", "-am", "after uninstall")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert calls(env)[-1].startswith("foreign"), calls(env)
+
+
+def test_a_hook_that_only_mentions_gitmem_in_a_comment_is_chained(repo: Path) -> None:
+    """`# we used to run: gitmem hook pre-commit` was taken for a call: the hook was left as
+    it was, unchained, and commits went unjudged."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-commit", '#!/bin/sh\n# we used to run: gitmem hook pre-commit "$@"\n')
+    install(repo, python=None)
+    assert is_gitmem_hook(folder / "pre-commit")
+    assert (folder / ("pre-commit" + CHAINED_SUFFIX)).exists()
+
+
+@pytest.mark.e2e
+def test_a_moved_environment_is_named_with_what_to_run(
+    tmp_path: Path, bare_path_env: dict[str, str]
+) -> None:
+    """With the environment that installed the hooks moved or deleted, the commit was
+    refused saying only that gitmem is not installed."""
+    hook = tmp_path / "hooks" / "pre-commit"
+    write_exec(hook, script("pre-commit", python=tmp_path / "gone" / "bin" / "python3"))
+    done = run_hook(hook, bare_path_env, cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"the gitmem that installed this hook ({tmp_path}/gone/bin/python3) is gone" in (
+        done.stderr
+    )
+    assert "run gitmem hooks install again" in done.stderr
