@@ -6,14 +6,14 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from gitmem.cli.options import command_workspace, emit_warnings, format_option
 from gitmem.errors import GitmemError
 from gitmem.model.terminal import visible
-from gitmem.recall.engine import STEP_TYPES, Why
+from gitmem.recall.engine import STEP_TYPES, Hit, Why
 
 if TYPE_CHECKING:
     from gitmem.agents.memory import Memory
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 
 _NO_PRECEDENT = "No precedent in the project memory for this step."
+
+H = TypeVar("H", bound=Hit)
 
 
 def _precedents(hits: list[Recalled], ws: Workspace, tree: str | None) -> str:
@@ -32,6 +34,60 @@ def _precedents(hits: list[Recalled], ws: Workspace, tree: str | None) -> str:
     held = held_in(ws)
     shown = [withheld(p, held) for p in from_recalled(ws.store, tree, hits)]
     return render([p for p in shown if p is not None], empty=_NO_PRECEDENT)
+
+
+def _withheld(answer: RecallAnswer, memory: Memory | None, ref: str | None) -> RecallAnswer:
+    """The answer as the text and JSON outputs may print it: a hit whose text holds a secret
+    main's allowed.md does not list (an entry committed where no server hook ran) shown with
+    no title, situation, files or explanation, and left out when even its id or path holds
+    one, as the precedents block, the hooks and the MCP server withhold it. Agents are told
+    to run `gitmem recall`, whose text reached their context whole.
+
+    A warm answer whose hits the agents' catalog has lines for, none flagged, is printed as
+    it is (the catalog's flags are the scanner's verdicts): no scan at recall time."""
+    from dataclasses import replace
+
+    from gitmem.agents.memory import remembered_precedents
+
+    hits = [*answer.entries, *([answer.rejected] if answer.rejected is not None else [])]
+    if not hits or (
+        memory is not None
+        and remembered_precedents(memory, answer.entries) is not None
+        and answer.rejected is None
+    ):
+        return answer
+    from gitmem.agents.precedents import WITHHELD, WITHHELD_TITLE
+    from gitmem.gate.secrets import may_hold_secret
+
+    workspace: list[Workspace] = []
+
+    def held(hit: Hit, *shown: str) -> bool:
+        text = "\n".join(shown)
+        if not may_hold_secret(text):
+            return False
+        # only now the repository: a warm recall whose hits the scanner passes opens none
+        from gitmem.lifecycle.read import secrets_in
+
+        if not workspace:
+            workspace.append(memory.workspace() if memory is not None else command_workspace())
+        return bool(secrets_in(workspace[0], hit.path, text))
+
+    def judged(hit: H) -> H | None:
+        terms = [m.term for m in hit.why.terms] if hit.why is not None else []
+        missing = list(getattr(hit, "missing_files", ()))
+        if not held(hit, hit.id, hit.type, hit.path, hit.title, hit.applies_when, *hit.files,
+                    *missing, *terms):  # fmt: skip
+            return hit
+        if held(hit, hit.id, hit.type, hit.path):
+            return None  # it cannot be named
+        from gitmem.recall.service import Recalled
+
+        hidden = replace(hit, title=WITHHELD_TITLE, applies_when=WITHHELD, files=(), why=None)
+        return replace(hidden, missing_files=()) if isinstance(hidden, Recalled) else hidden
+
+    entries = [e for e in map(judged, answer.entries) if e is not None]
+    rejected = judged(answer.rejected) if answer.rejected is not None else None
+    return replace(answer, entries=entries, rejected=rejected)
 
 
 def _a_number(param: click.Parameter, value: float | None) -> float | None:
@@ -118,6 +174,8 @@ def recall(
                 commit = ws.store.resolve(ref) if ref is not None else ws.main_tip()
                 tree = ws.store.tree_of(commit) if commit else None
                 block = _precedents(answer.entries, ws, tree)
+        if fmt != "precedents":
+            answer = _withheld(answer, memory if warm is not None else None, ref)
         hits = answer.entries
         for warning in answer.warnings:  # on stderr, as `gitmem list` names such a file
             click.echo(visible(f"gitmem: {warning}"), err=True)

@@ -397,3 +397,38 @@ def test_recall_names_an_entry_file_that_does_not_parse_warm_or_cold(recalled: P
         cwd=recalled, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+@pytest.mark.parametrize("fmt", [("--format", "text"), ("--format", "json", "--explain")])
+def test_recall_withholds_an_entry_holding_a_secret_warm_or_cold(
+    recalled: Path, fmt: tuple[str, ...]
+) -> None:
+    """Agents are told to run `gitmem recall`; its text and JSON printed an entry committed
+    past the gates whole, a token in its title, where the precedents block, the hooks and
+    the MCP server withhold it."""
+    from secret_samples import github_token
+
+    from entries import text
+
+    token = github_token(40)
+    forged = "local-decision-20261207-rotate-deploy-tokens"
+    path = recalled / f".gitmem/entries/decision/{forged}.md"
+    path.write_text(
+        text(
+            id=forged,
+            type="decision",
+            status="admitted",
+            admitted_by="human:eve",
+            admitted="2026-12-07",
+            title=f"Rotate deploy tokens {token} weekly",
+            applies_when="rotating deploy tokens",
+        )
+    )
+    ok(run(recalled, "index"))
+    git(recalled, "add", "-A")
+    git(recalled, "commit", "-q", "--no-verify", "-m", "forged past the gates")
+    for _ in ("cold", "warm"):
+        out, _opened = recall(recalled, "rotate deploy tokens weekly", *fmt)
+        assert token not in out and token.lower() not in out
+        assert forged in out and "(withheld: the entry holds a secret)" in out
+    forget(recalled)
