@@ -2037,18 +2037,23 @@ def test_warn_mode_changes_only_the_two_steps_and_init_switches_it(repo: Path) -
 
 
 @pytest.mark.e2e
-def test_in_warn_mode_the_check_reports_a_forged_entry_and_passes(
-    forge_remote: tuple[Path, Path], tmp_path: Path
-) -> None:
-    dev, server = forge_remote
+def feature_with_a_forged_entry(dev: Path) -> None:
+    """A branch `feature`, pushed, whose commit adds an entry that no admit merge made."""
     git(dev, "checkout", "-q", "-b", "feature")
     entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
     entry.parent.mkdir(parents=True)
     entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
     git(dev, "add", "-A")
     git(dev, "commit", "-q", "-m", "an entry outside the flow")
-    git(dev, "push", "-q", "origin", "feature")
+    git(dev, "push", "-q", "--no-verify", "origin", "feature")
     git(dev, "checkout", "-q", "main")
+
+
+def test_in_warn_mode_the_check_reports_a_forged_entry_and_passes(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    dev, server = forge_remote
+    feature_with_a_forged_entry(dev)
     runner = pull_request_checkout(tmp_path, server, dev, "feature")
     enforced = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert enforced.returncode == 1
@@ -2597,14 +2602,7 @@ def test_a_tag_shadowing_a_branch_does_not_empty_the_pull_requests_check(
     dev, server = forge_remote
     if shadowed == "main":
         _shadow(dev, tip(dev, "main"), "main")
-        git(dev, "checkout", "-q", "-b", "feature")
-        entry = dev / ".gitmem" / "entries" / "method" / f"{ENTRY_ID}.md"
-        entry.parent.mkdir(parents=True)
-        entry.write_text(text(status="admitted", admitted_by="human:alice", admitted="2026-11-30"))
-        git(dev, "add", "-A")
-        git(dev, "commit", "-q", "-m", "an entry, not admitted")
-        git(dev, "push", "-q", "--no-verify", "origin", "feature")
-        git(dev, "checkout", "-q", "main")
+        feature_with_a_forged_entry(dev)
         branch = "feature"
     else:
         secret_candidate(dev)
