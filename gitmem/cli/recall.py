@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -36,45 +37,48 @@ def _precedents(hits: list[Recalled], ws: Workspace, tree: str | None) -> str:
     return render([p for p in shown if p is not None], empty=_NO_PRECEDENT)
 
 
-def _withheld(answer: RecallAnswer, memory: Memory | None, ref: str | None) -> RecallAnswer:
+def _withheld(
+    answer: RecallAnswer, warm: Memory | None, workspace: Callable[[], Workspace]
+) -> RecallAnswer:
     """The answer as the text and JSON outputs may print it: a hit whose text holds a secret
     main's allowed.md does not list (an entry committed where no server hook ran) shown with
     no title, situation, files or explanation, and left out when even its id or path holds
     one, as the precedents block, the hooks and the MCP server withhold it. Agents are told
     to run `gitmem recall`, whose text reached their context whole.
 
-    A warm answer whose hits the agents' catalog has lines for, none flagged, is printed as
-    it is (the catalog's flags are the scanner's verdicts): no scan at recall time."""
+    A warm answer (warm: the memory it was remembered from) whose hits the agents' catalog
+    has lines for, none flagged, is printed as it is: the catalog's flags are the scanner's
+    verdicts, so nothing is scanned at recall time. Otherwise the scanner reads each hit, and
+    workspace() (the repository, for main's allowed.md) is opened only for one it flags."""
     from dataclasses import replace
 
     from gitmem.agents.memory import remembered_precedents
 
-    hits = [*answer.entries, *([answer.rejected] if answer.rejected is not None else [])]
-    if not hits or (
-        memory is not None
-        and remembered_precedents(memory, answer.entries) is not None
+    if not answer.entries and answer.rejected is None:
+        return answer
+    if (
+        warm is not None
         and answer.rejected is None
+        and remembered_precedents(warm, answer.entries) is not None
     ):
         return answer
     from gitmem.agents.precedents import WITHHELD, WITHHELD_TITLE
     from gitmem.gate.secrets import may_hold_secret
 
-    workspace: list[Workspace] = []
+    opened: list[Workspace] = []
 
     def held(hit: Hit, *shown: str) -> bool:
         text = "\n".join(shown)
         if not may_hold_secret(text):
             return False
-        # only now the repository: a warm recall whose hits the scanner passes opens none
-        from gitmem.lifecycle.read import secrets_in
+        from gitmem.lifecycle.read import secrets_in  # opens nothing until a hit is flagged
 
-        if not workspace:
-            workspace.append(memory.workspace() if memory is not None else command_workspace())
-        return bool(secrets_in(workspace[0], hit.path, text))
+        opened[:] = opened or [workspace()]
+        return bool(secrets_in(opened[0], hit.path, text))
 
     def judged(hit: H) -> H | None:
         terms = [m.term for m in hit.why.terms] if hit.why is not None else []
-        missing = list(getattr(hit, "missing_files", ()))
+        missing = getattr(hit, "missing_files", ())
         if not held(hit, hit.id, hit.type, hit.path, hit.title, hit.applies_when, *hit.files,
                     *missing, *terms):  # fmt: skip
             return hit
@@ -175,7 +179,11 @@ def recall(
                 tree = ws.store.tree_of(commit) if commit else None
                 block = _precedents(answer.entries, ws, tree)
         if fmt != "precedents":
-            answer = _withheld(answer, memory if warm is not None else None, ref)
+
+            def workspace() -> Workspace:
+                return memory.workspace() if memory is not None else command_workspace()
+
+            answer = _withheld(answer, memory if warm is not None else None, workspace)
         hits = answer.entries
         for warning in answer.warnings:  # on stderr, as `gitmem list` names such a file
             click.echo(visible(f"gitmem: {warning}"), err=True)
