@@ -84,7 +84,7 @@ from dataclasses import replace
 from functools import cache
 from importlib.util import find_spec
 from itertools import pairwise
-from math import dist, hypot, sqrt
+from math import dist, hypot, isfinite, sqrt
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -834,7 +834,15 @@ def _cosines(query: list[float], rows: bytes | memoryview, positions: list[int])
     --shortlist), where numpy would take under a millisecond but cost a fresh process 140 to
     170 ms to import, and the model no longer imports it (gitmem.recall.onnxrt)."""
     row = struct.Struct(f"<{len(query)}e")
-    return [_dot(query, row.unpack_from(rows, row.size * p)) for p in positions]
+    return [_finite(_dot(query, row.unpack_from(rows, row.size * p))) for p in positions]
+
+
+def _finite(cosine: float) -> float:
+    """A cosine as the search may sort it: a stored row damaged into NaN or infinity (a
+    flipped byte, which a warm read does not verify) is as far from the query as can be. A
+    NaN sorted among the others broke the nearest search's order, and entries with sound
+    vectors left the answer, every recall until an update verified the chunk."""
+    return cosine if isfinite(cosine) else -1.0
 
 
 def _count_of(data: bytes | bytearray | memoryview) -> int:

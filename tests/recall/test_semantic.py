@@ -744,3 +744,25 @@ def test_vectors_brought_up_keep_an_entry_whose_copy_came_and_went_elsewhere(
     assert loaded is not None and loaded.vectors is not None
     assert entry_id in loaded.vectors and len(loaded.vectors) == len(loaded.index)
     assert "vectors_of" not in cache._mine()[0]
+
+
+@pytest.mark.parametrize("damage", [float("nan"), float("inf")])
+def test_a_vector_damaged_into_nan_is_the_farthest_not_a_break_in_the_order(
+    damage: float,
+) -> None:
+    """A warm read does not verify the vectors' chunks, and a flipped byte can make a row NaN:
+    sorted among the others, a NaN cosine broke the nearest search's order, and entries with
+    sound vectors left the answer, every recall until an update verified the chunk."""
+    vectors = semantic.Vectors()
+    dim = vectors.dim
+
+    def row(*values: float) -> bytes:
+        return struct.pack(f"<{dim}e", *values, *[0.0] * (dim - len(values)))
+
+    damaged = struct.pack(f"<{dim}e", *[damage] * dim)
+    for doc_id, vector in (("a", row(1.0)), ("broken", damaged), ("b", row(0.0, 1.0))):
+        vectors.set(doc_id, vector)
+    query = [0.8, 0.6, *[0.0] * (dim - 2)]
+    found, after = vectors.nearest(query, 2)
+    assert [doc_id for _, doc_id in found] == ["a", "b"] and after == -1.0
+    assert vectors.cosine(query, "broken") == -1.0
