@@ -682,13 +682,17 @@ class RecallCache(_Written):
         at another entry's place (entries/decision/<other>.md, entries/method/<id>.md of a
         decision) holds the id it copies, and was recalled as that entry, with that file's
         text, where `gitmem list` leaves it out (gitmem.model.names.misplaced). Each file
-        that is no entry goes to unreadable, when given."""
+        that is no entry, or no entry at its place, goes to unreadable, when given."""
         for doc in found:
             if isinstance(doc, Unreadable):
                 if unreadable is not None:
                     unreadable[doc.path] = doc.problem
-            elif misplaced(doc.path, self.memory_dir, doc.id, doc.type) is None:
+            elif (wrong := misplaced(doc.path, self.memory_dir, doc.id, doc.type)) is None:
                 yield doc
+            elif unreadable is not None:  # named as `gitmem list` names it: it was silent
+                from gitmem.model.problem import Problem
+
+                unreadable[doc.path] = str(Problem(doc.path, None, "ID-PATH", wrong))
 
     def _build(self, entries_tree: str | None, semantic: Any | None) -> Loaded:
         unreadable: dict[str, str] = {}

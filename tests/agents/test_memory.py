@@ -432,3 +432,23 @@ def test_recall_withholds_an_entry_holding_a_secret_warm_or_cold(
         assert token not in out and token.lower() not in out
         assert forged in out and "(withheld: the entry holds a secret)" in out
     forget(recalled)
+
+
+def test_recall_names_an_entry_at_another_entry_s_place_warm_or_cold(recalled: Path) -> None:
+    """A file whose id is not its place's (ID-PATH) was left out of recall without a word,
+    where `gitmem list` names it."""
+    copy = recalled / ".gitmem/entries/decision/local-decision-20261207-elsewhere.md"
+    first = next((recalled / ".gitmem/entries/decision").glob("*.md"))
+    copy.write_text(first.read_text())
+    git(recalled, "add", "-A")
+    git(recalled, "commit", "-q", "--no-verify", "-m", "a copy at another entry's place")
+    listed = subprocess.run(
+        [sys.executable, "-m", "gitmem", "list"], cwd=recalled, capture_output=True, text=True
+    )
+    (said,) = [line for line in listed.stderr.splitlines() if "elsewhere.md" in line]
+    assert "ID-PATH" in said
+    forget(recalled)
+    for warm in (False, True):
+        done = probed(recalled, "pygit2 in a git hook")
+        assert done.stdout.endswith(f"{not warm} 0\n"), (warm, done.stdout, done.stderr)
+        assert [line for line in done.stderr.splitlines() if "elsewhere.md" in line] == [said]
