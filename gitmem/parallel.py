@@ -79,13 +79,14 @@ class _Child(Generic[Item, Result]):
         self._items = items
         self._work = work
         self._file = tempfile.TemporaryFile()  # noqa: SIM115 - close() closes it
+        parent = os.getpid()
         try:
             self._pid = os.fork()
         except OSError:
             self._file.close()
             raise
         if self._pid == 0:  # pragma: no cover - the child, checked by its output
-            _run_child(lambda: _dump_all(work(items), self._file))
+            _run_child(lambda: _dump_all(work(items), self._file), parent)
 
     def results(self) -> list[Result]:
         """The child's results once it has ended; its items worked through here if it failed."""
@@ -128,6 +129,7 @@ class Worker(Generic[Item, Result]):
             os.unlink(named.name)
         results = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _shut_channels
         ready_r, ready_w = os.pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:  # no process to spare: the work is done here
@@ -135,7 +137,7 @@ class Worker(Generic[Item, Result]):
         if pid == 0:  # pragma: no cover - the child, checked by its output
             os.close(ready_w)
             writer.close()
-            _run_child(lambda: _serve(self._work, reader, ready_r, results))
+            _run_child(lambda: _serve(self._work, reader, ready_r, results), parent)
         reader.close()
         os.close(ready_r)
         self._requests, self._results, self._ready = writer, results, ready_w
@@ -218,13 +220,27 @@ def _dump_all(results: Iterable[Any], out: IO[bytes]) -> None:
     out.flush()
 
 
-def _run_child(body: Callable[[], None]) -> None:  # pragma: no cover - runs in the child
+def _run_child(body: Callable[[], None], parent: int) -> None:  # pragma: no cover - the child
     status = 1
     try:
+        _die_with_parent(parent)
         body()
         status = 0
     finally:
         os._exit(status)
+
+
+def _die_with_parent(parent: int) -> None:  # pragma: no cover - runs in the child
+    """Have the kernel end this child when parent, the process that forked it, ends (Linux's
+    PR_SET_PDEATHSIG; forks are Linux's only: forks_allowed). A `kill -9` of a recall in
+    its first build left the child embedding half the entries for nobody, at full CPU, until
+    it was done; an interrupt, which the parent handles, ended it already (_stop)."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(1)
 
 
 def _wait_and_load(pid: int, results: IO[bytes]) -> list[Any] | None:

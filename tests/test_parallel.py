@@ -4,7 +4,11 @@ costs only time."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -118,3 +122,49 @@ def test_a_worker_without_a_fork_works_here(monkeypatch: pytest.MonkeyPatch) -> 
     assert not worker.parallel
     worker.send([5])
     assert worker.results() == [(5, here)]
+
+
+#: A process whose forked child writes its pid, then works slowly; the test kills the parent.
+ORPHANED = """
+import os, sys, time
+from gitmem import parallel
+
+def work(items):
+    if items[0] >= 50:  # the child's half
+        with open(sys.argv[1], "w") as out:
+            out.write(str(os.getpid()))
+    for item in items:
+        time.sleep(0.2)
+        yield item
+
+list(parallel.in_two(list(range(100)), work, minimum=2))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forks are Linux's only")
+def test_a_child_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
+    """A `kill -9` of a recall in its first build left its forked child embedding half the
+    entries for nobody, at full CPU, until it was done."""
+    pid_file = tmp_path / "child.pid"
+    parent = subprocess.Popen([sys.executable, "-c", ORPHANED, str(pid_file)], cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the child never started"
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 5  # its work would take ten seconds more
+    while Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+        assert time.monotonic() < deadline, "the child outlived its parent"
+        time.sleep(0.05)
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (Z: a zombie, ended and waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
