@@ -749,6 +749,8 @@ def _prompt(prompt: str, root: str, pinned: PinnedRepository | None) -> dict[str
 
 
 def _session_block(root: str, pinned: PinnedRepository | None) -> str | None:
+    from gitmem.model.terminal import clean
+
     memory = _Memory(root, pinned)
     known = memory.known
     if known.memory_tree is None:
@@ -760,6 +762,9 @@ def _session_block(root: str, pinned: PinnedRepository | None) -> str | None:
         if pending
         else "No candidate waits for review."
     )
+    # the settings set aside (a file not TOML, a value gitmem cannot take), as `gitmem list`
+    # and the MCP answers say them: the memory read may not be the project's
+    aside = "".join(f"\n- Settings set aside: {clean(w)}" for w in known.warnings)
     return (
         "## Project memory (gitmem)\n\n"
         f"This project keeps reviewed lessons in {known.dir}/ (decisions, methods, code "
@@ -771,7 +776,7 @@ def _session_block(root: str, pinned: PinnedRepository | None) -> str | None:
         "- Propose what you learned: MCP memory_push with source verdict:<stop> (or "
         f"`gitmem propose`). Never write {known.dir}/entries, candidates, INDEX.md, "
         "refused.md or allowed.md yourself: the hooks deny it and review would reject it.\n"
-        f"- {waiting}"
+        f"- {waiting}{aside}"
     )
 
 

@@ -597,6 +597,22 @@ def test_a_session_is_told_when_gitmem_refuses_the_project_s_settings(tmp_path: 
     assert ".gitmem.toml" in said and "working-tree-encoding" in said, said
 
 
+def test_a_session_is_told_of_settings_set_aside(tmp_path: Path) -> None:
+    """A .gitmem.toml that is not TOML is set aside (the defaults used): `gitmem list` and
+    the MCP answers say so, the session's context said nothing, and the agent took the
+    default folder's memory for the project's."""
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    _sh(root, env, GITMEM, "init")
+    (root / ".gitmem.toml").write_text("this is [not toml\n")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "--no-verify", "-m", "memory, settings broken")
+    project = Repo(root, env, {})
+    said = project.context("SessionStart", project.event("SessionStart", source="startup"))
+    assert said is not None and "- Settings set aside: .gitmem.toml:1: invalid TOML" in said
+
+
 def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     repo: Repo, tmp_path: Path
 ) -> None:
