@@ -52,6 +52,7 @@ TOO-LARGE | file | A memory file over 64 KiB.
 SYMLINK | file | A symbolic link where a memory file must be a file.
 LAYOUT | file, history | Not where memory files live (or a case variant of the folder or branch).
 CONFLICT | file, history | INDEX.md, refused.md or allowed.md holds a merge's conflict marker.
+SETTINGS | pre-commit | The commit leaves the settings file unreadable: its memory folder unjudged.
 DUPLICATE | propose, admit | The same topic as an admitted entry.
 AMEND | propose, admit | An amendment changes the entry's type, source or created date.
 LINEAGE | propose, admit, history | Supersedes what is no admitted entry, or leaves it admitted.
