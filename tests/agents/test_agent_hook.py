@@ -575,17 +575,23 @@ def test_a_settings_file_git_converts_leaves_its_memory_folder_guarded(
         assert other.denied(payload) is not None, path
 
 
+def _project_with_settings(tmp_path: Path, env: dict[str, str], settings: str) -> Path:
+    """A repository with gitmem's memory and these settings committed (past the hooks)."""
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    _sh(root, env, GITMEM, "init")
+    (root / ".gitmem.toml").write_text(settings)
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "--no-verify", "-m", "memory")
+    return root
+
+
 def test_a_session_is_told_when_gitmem_refuses_the_project_s_settings(tmp_path: Path) -> None:
     """A settings file git converts on checkout is refused (exit 2 for `gitmem`, with what to
     do); the hooks then said nothing at all, and the agent worked without precedents and
     without a word of why."""
     env = isolation(tmp_path)
-    root = tmp_path / "work"
-    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
-    _sh(root, env, GITMEM, "init")
-    (root / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
-    _sh(root, env, "git", "add", "-A")
-    _sh(root, env, "git", "commit", "-q", "-m", "memory")
+    root = _project_with_settings(tmp_path, env, '[memory]\nproject = "local"\n')
     (root / ".gitattributes").write_text(".gitmem.toml working-tree-encoding=UTF-16\n")
     _sh(root, env, "git", "add", ".gitattributes")
     _sh(root, env, "git", "commit", "-q", "-m", "attributes")
@@ -602,12 +608,7 @@ def test_a_session_is_told_of_settings_set_aside(tmp_path: Path) -> None:
     the MCP answers say so, the session's context said nothing, and the agent took the
     default folder's memory for the project's."""
     env = isolation(tmp_path)
-    root = tmp_path / "work"
-    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
-    _sh(root, env, GITMEM, "init")
-    (root / ".gitmem.toml").write_text("this is [not toml\n")
-    _sh(root, env, "git", "add", "-A")
-    _sh(root, env, "git", "commit", "-q", "--no-verify", "-m", "memory, settings broken")
+    root = _project_with_settings(tmp_path, env, "this is [not toml\n")
     project = Repo(root, env, {})
     said = project.context("SessionStart", project.event("SessionStart", source="startup"))
     assert said is not None and "- Settings set aside: .gitmem.toml:1: invalid TOML" in said
