@@ -550,3 +550,17 @@ def test_superseding_a_retired_entry_is_refused_without_pointing_at_a_successor(
     assert result.exit_code == 1, result.output
     assert "which is already retired: a retired entry is out of use" in result.output
     assert "supersede its successor" not in result.output
+
+
+def test_a_retirement_reason_holding_a_hidden_character_is_named_as_the_option(
+    memory: Path,
+) -> None:
+    """It was refused as a YAML escape at a column of a candidate file the author never
+    wrote, the option that held it unnamed."""
+    entry_id = admitted(memory)
+    before = git(memory, "for-each-ref", "refs/heads/gitmem/")
+    result = run(memory, "propose", "--retire", entry_id, "--reason", "done\x1b[2J here")
+    assert result.exit_code == 2, result.output
+    assert "--reason holds" in result.output and "nothing was proposed" in result.output
+    assert ".gitmem/candidates/" not in result.output
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == before
