@@ -188,7 +188,10 @@ class FakeGitHub:
         if path.startswith(f"{repo}/collaborators/") and path.endswith("/permission"):
             login = path.split("/")[-2]
             role = self.permissions.get(login, "read")
-            legacy = {"maintain": "write", "triage": "read"}.get(role, role)
+            # a custom role is written "name:base" here: GitHub gives its name as role_name
+            # and the base role it builds on as permission
+            role, _, base = role.partition(":")
+            legacy = base or {"maintain": "write", "triage": "read"}.get(role, role)
             return {"permission": legacy, "role_name": role}
         if path.startswith(f"{repo}/rules/branches/"):
             return Page(self.rules, None, query)

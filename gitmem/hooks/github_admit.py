@@ -317,8 +317,11 @@ def assess(api: Api, number: int, memory_branch: str, source: str | None = None)
     def permission(login: str) -> str:
         if login not in permissions:
             answer = api.get(f"{repo}/collaborators/{login}/permission")
-            role = _dig(answer, "role_name") or _dig(answer, "permission") or "none"
-            permissions[login] = str(role)
+            # role_name names a custom role by its own name; permission is the base role it
+            # builds on, as GitHub maps it (maintain to write): a custom role on write access
+            # was refused as "not write"
+            role, base = _dig(answer, "role_name"), _dig(answer, "permission")
+            permissions[login] = str(role if role in WRITERS else base or role or "none")
         return permissions[login]
 
     requested = [b for b in blockers if permission(b) in WRITERS]

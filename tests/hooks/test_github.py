@@ -2681,3 +2681,21 @@ def test_an_api_answer_that_cannot_be_read_refuses_rather_than_crashes(
     done, moved = _admitted_after(admission, api, tmp_path, change)
     assert not moved and done.returncode == 1, done.stdout + done.stderr
     assert done.outputs.get("status") == "refused" and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("role", "admitted"), [("release-manager:write", True), ("auditor:read", False)]
+)
+def test_a_custom_role_counts_by_the_base_role_it_builds_on(
+    admission: tuple[Path, Path, FakeGh], api: FakeGitHub, tmp_path: Path, role: str, admitted: bool
+) -> None:
+    """GitHub names a custom role by its own name (role_name) and gives the base role it
+    builds on (permission): an approval by a custom role on write access was refused as
+    "not write"; one on read access still admits nothing."""
+
+    def change(api: FakeGitHub, proposal: proposing.Proposal) -> None:
+        api.permissions["alice"] = role
+
+    done, moved = _admitted_after(admission, api, tmp_path, change)
+    assert moved == admitted, done.stdout + done.stderr
+    assert done.outputs.get("status") == ("admitted" if admitted else "skipped"), done.stdout
