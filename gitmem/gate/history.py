@@ -129,7 +129,6 @@ from gitmem.model import refused as refused_mod
 from gitmem.model.entry import (
     Entry,
     EntryError,
-    admission_lines_as_written,
     candidate_text,
     decode,
     is_candidate_text,
@@ -2090,7 +2089,7 @@ def _check_in_place(j: Judge, step: Step, verb: str) -> None:
             step.commit,
         )
     else:
-        _judge_as_written(j, step.commit, own.path, after, _blob(j, own.new.oid), rule, False)
+        _judge_as_written(j, step.commit, own.path, after, _blob(j, own.new.oid), rule)
     if verb == curation.AMEND:
         _judge_admitter(j, step.commit, own.path, after, by)
         _judge_cited_files(j, step.commit, step.info.tree, own.path, after)
@@ -2553,15 +2552,15 @@ def _judge_admission(
     derived = candidate_text(entry, admitted) if len(admitted) <= SCAN_CAP else None
     if derived is not None and item.oid not in j.blobs and j.store.blob_id(derived) == item.oid:
         _keep_blob(j, item.oid, derived)  # the candidate's own scan reads it from here
-        as_candidate = True
     else:
         candidate = _blob(j, item.oid)
-        as_candidate = max(len(candidate), len(admitted)) <= SCAN_CAP and is_candidate_text(
+        if max(len(candidate), len(admitted)) > SCAN_CAP or not is_candidate_text(
             candidate, entry, admitted
-        )
-        if not as_candidate:
+        ):
+            # not the candidate's bytes line for line: the same entry, written as gitmem
+            # writes it
             _judge_candidate_text(j, commit, path, entry, item.oid)
-    _judge_as_written(j, commit, path, entry, admitted, "HISTORY-ADMIT", as_candidate)
+            _judge_as_written(j, commit, path, entry, admitted, "HISTORY-ADMIT")
     if entry.status != "admitted":
         j.add(path, "HISTORY-ADMIT", f"an admitted entry has status {entry.status!r}", commit)
     later = [k for k in curation.AFTER_ADMISSION if k in entry.meta]
@@ -2591,16 +2590,13 @@ def _file_at(j: Judge, commit: str, path: str) -> TreeItem | None:
 
 
 def _judge_as_written(
-    j: Judge, commit: str, path: str, entry: Entry, data: bytes, rule: str, as_candidate: bool
+    j: Judge, commit: str, path: str, entry: Entry, data: bytes, rule: str
 ) -> None:
-    """The text a gitmem merge writes of an entry holds nothing beyond the entry's fields and
-    sections: it is the entry as gitmem writes it, or (as_candidate: the reviewed candidate's
-    own bytes with the admission fields' lines) those lines as gitmem writes them. The entry
-    is compared with what was reviewed as parsed, and a parser passes over YAML comments (and
-    a trailing one on an admission line): such text would reach the memory branch unreviewed,
-    shown by no gitmem reader but read by anyone, or any agent, who opens the file."""
-    if as_candidate and admission_lines_as_written(entry, data):
-        return
+    """The text a gitmem merge writes of an entry, where it is not the reviewed candidate's
+    bytes line for line (is_candidate_text, candidate_text), is the entry as gitmem writes
+    it. It is compared with what was reviewed as parsed, and a parser passes over YAML
+    comments: such text would reach the memory branch unreviewed, shown by no gitmem reader
+    but read by anyone, or any agent, who opens the file."""
     if data == entry.render().encode("utf-8"):
         return
     j.add(

@@ -424,22 +424,6 @@ def is_candidate_text(candidate: bytes, admitted: Entry, admitted_data: bytes) -
     return reviewed == [line for line in candidate_lines if not line.startswith(_ADMISSION_KEYS)]
 
 
-def admission_lines_as_written(admitted: Entry, admitted_data: bytes) -> bool:
-    """True when every admission-field line of a text of one line a field is the line gitmem
-    writes for that field's value. is_candidate_text compares every other line with the
-    reviewed candidate byte for byte but leaves these out, and YAML reads `admitted: <date>
-    # <anything>` as the date: text there would reach the memory branch unreviewed."""
-    found = _field_lines(admitted_data)
-    if found is None:
-        return False
-    for line in found[0]:
-        if line.startswith(_ADMISSION_KEYS):
-            key = line.split(b":", 1)[0].decode()
-            if line != f"{key}: {_dump_value(admitted.meta.get(key, ''))}".encode():
-                return False
-    return True
-
-
 def candidate_text(admitted: Entry, admitted_data: bytes) -> bytes | None:
     """The bytes the candidate of an admitted text had if gitmem admit wrote it: the same
     text without the admission-field lines and with `status: candidate` on the status line.
