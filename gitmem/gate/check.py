@@ -274,19 +274,25 @@ def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Probl
     cannot take) is refused: the settings then fall back to the defaults, the folder they
     named is judged as no memory, and the commit could bring a secret into it unseen."""
     changed = {name for name in staged if name in (PROJECT_SETTINGS, PYPROJECT)}
-    return [
-        Problem(
-            name,
-            None,
-            "SETTINGS",
-            f"{warning.removeprefix(name).lstrip(':').strip()}: this commit leaves the "
-            "settings in a state gitmem sets aside, and the memory folder they name unjudged; "
-            "fix them in this commit",
-        )
-        for name in sorted(changed)
-        for warning in settings.warnings
-        if warning.startswith(f"{name}:")
-    ]
+    problems = []
+    for name in sorted(changed):
+        for warning in settings.warnings:
+            if not warning.startswith(f"{name}:"):
+                continue
+            # a warning reads `<file>:<line>: <what>` or `<file>: <what>`
+            where, _, what = warning.removeprefix(f"{name}:").partition(": ")
+            line = int(where) if where.isdigit() else None
+            said = what if line is not None else warning.removeprefix(f"{name}:").strip()
+            problems.append(
+                Problem(
+                    name,
+                    line,
+                    "SETTINGS",
+                    f"{said}: this commit leaves the settings in a state gitmem sets aside, "
+                    "and the memory folder they name unjudged; fix them in this commit",
+                )
+            )
+    return problems
 
 
 # ---------------------------------------------------------------------------------------------

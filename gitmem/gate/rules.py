@@ -226,27 +226,19 @@ def check_one(snapshot: Snapshot, path: str, ctx: Context, *, named: bool = Fals
                 "which a case-insensitive checkout takes for the real one: remove it",
             )
         ]
-    top = path.count("/") == 1 + ctx.settings.dir.count("/")
-    if place.kind == "stray" and top and killed_write(path.rsplit("/", 1)[-1]):
-        return [
-            Problem(
-                path,
-                None,
-                "LAYOUT",
-                "is a temporary file that a killed gitmem left while writing the memory "
-                "folder's index: no memory file; unstage it (git rm --cached) and delete it",
-            )
-        ]
     if place.kind == "stray":
-        return [
-            Problem(
-                path,
-                None,
-                "LAYOUT",
-                f"is not a memory file: entries live in {ctx.settings.dir}/entries/<type>/<id>.md"
-                f" and candidates in {ctx.settings.dir}/candidates/<id>.md",
+        folder, _, name = path.rpartition("/")
+        if folder == ctx.settings.dir and killed_write(name):
+            message = (
+                "is a temporary file that a killed gitmem left while writing the memory "
+                "folder's index: no memory file; unstage it (git rm --cached) and delete it"
             )
-        ]
+        else:
+            message = (
+                f"is not a memory file: entries live in {ctx.settings.dir}/entries/<type>/"
+                f"<id>.md and candidates in {ctx.settings.dir}/candidates/<id>.md"
+            )
+        return [Problem(path, None, "LAYOUT", message)]
     kind = snapshot.kind(path)
     if kind == SYMLINK:
         return [Problem(path, None, "SYMLINK", LINK_PROBLEM)]
