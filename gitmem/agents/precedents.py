@@ -112,10 +112,9 @@ def held_in(ws: Workspace) -> Callable[[Precedent, str], bool]:
     """`withheld`'s judge for a process that has the workspace open: whether the text shown of
     a precedent holds a secret main's allowed.md does not list (the scanner alone first, and
     allowed.md read only for a text it flags)."""
-    from gitmem.gate.secrets import may_hold_secret
-    from gitmem.lifecycle.read import secrets_in
+    from gitmem.lifecycle.read import holds_secret
 
-    return lambda p, text: may_hold_secret(text) and bool(secrets_in(ws, p.path, text))
+    return lambda p, text: holds_secret(ws, p.path, text)
 
 
 def shown(p: Precedent, *more: str) -> str:

@@ -62,19 +62,20 @@ def _withheld(
         and remembered_precedents(warm, answer.entries) is not None
     ):
         return answer
+    from functools import cache
+
     from gitmem.agents.precedents import WITHHELD, WITHHELD_TITLE
     from gitmem.gate.secrets import may_hold_secret
 
-    opened: list[Workspace] = []
+    opened = cache(workspace)
 
     def held(hit: Hit, *shown: str) -> bool:
         text = "\n".join(shown)
         if not may_hold_secret(text):
-            return False
-        from gitmem.lifecycle.read import secrets_in  # opens nothing until a hit is flagged
+            return False  # the scanner first: a warm recall imports no libgit2 for its hits
+        from gitmem.lifecycle.read import holds_secret
 
-        opened[:] = opened or [workspace()]
-        return bool(secrets_in(opened[0], hit.path, text))
+        return holds_secret(opened(), hit.path, text)
 
     def judged(hit: H) -> H | None:
         terms = [m.term for m in hit.why.terms] if hit.why is not None else []

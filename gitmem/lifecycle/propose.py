@@ -24,6 +24,7 @@ from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_ca
 from gitmem.lifecycle.entries import find_entry, require_found
 from gitmem.lifecycle.writing import (
     base_missing_on,
+    check_reason_text,
     default_human,
     fault,
     no_commits,
@@ -207,25 +208,11 @@ def propose_retire(
     reason = " ".join(reason.split())
     if not reason:
         raise UsageError("--retire needs --reason TEXT: say why the entry goes")
-    _refuse_hidden(reason)
+    check_reason_text(reason, "the retired entry and its merge on main", "nothing was proposed")
     _, target = _admitted(ws, target_id, curation.RETIRE)
     base_id = curation.curation_id(target_id, curation.RETIRE_SUFFIX)
     candidate = curation.retire_draft(target, base_id, reason)
     return _write_candidate(ws, candidate, base_id, push=push, remote=remote)
-
-
-def _refuse_hidden(reason: str) -> None:
-    """A retirement's reason holding a character no reader sees (an escape sequence, a
-    bidirectional mark) is named as the option's: the candidate's check named it as a YAML
-    escape at a column of a file the author never wrote."""
-    from gitmem.gate import secrets
-
-    for finding in secrets.scan_text(reason):
-        if finding.rule == "hidden-unicode":
-            raise UsageError(
-                f"--reason holds {finding.excerpt} ({finding.description}): remove it; "
-                "nothing was proposed"
-            )
 
 
 def _admitted(ws: Workspace, target_id: str, verb: str) -> tuple[str, Entry]:

@@ -132,6 +132,16 @@ def _unknown(ws: Workspace, entry_id: str) -> UsageError:
     return UsageError(f"{missing}: {closed.note}")
 
 
+def holds_secret(ws: Workspace, path: str, text: str) -> bool:
+    """Whether text, shown of the entry or candidate at path, holds a secret that main's
+    allowed.md does not list: the scanner looks first, and allowed.md is read only for a text
+    it flags. What recall, the agents' precedents, the MCP server, the export and the site
+    withhold."""
+    from gitmem.gate.secrets import may_hold_secret
+
+    return may_hold_secret(text) and bool(secrets_in(ws, path, text))
+
+
 def secrets_in(ws: Workspace, path: str, text: str) -> list[Problem]:
     """The secrets the scanner finds in an entry's or a candidate's text, but those the main
     branch's allowed.md lists (a reviewer's exceptions): a text with any is never passed on

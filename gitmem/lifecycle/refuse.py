@@ -142,8 +142,6 @@ def _check_reason(reason: str) -> None:
     And one longer than MAX_REASON: refused.md only grows, and every later proposal near
     the topic prints the reason whole in its REFUSED-TOPIC warning, so a file pasted into
     --reason (15,000 characters went in) was printed with every such proposal, for good."""
-    from gitmem.gate import secrets
-
     if len(reason) > MAX_REASON:
         raise UsageError(
             f"--reason is {len(reason):,} characters long, more than the {MAX_REASON:,} a "
@@ -151,9 +149,4 @@ def _check_reason(reason: str) -> None:
             "later proposals of the topic show it whole); nothing was refused"
         )
 
-    for finding in secrets.scan_text(reason):
-        what = finding.excerpt if finding.rule == "hidden-unicode" else "a secret"
-        raise UsageError(
-            f"--reason holds {what} ({finding.description}): remove it; refused.md and the "
-            "commit on main keep the reason for good"
-        )
+    writing.check_reason_text(reason, "refused.md and the commit on main", "nothing was refused")

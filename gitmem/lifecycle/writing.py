@@ -474,3 +474,18 @@ def catch_up(ws: Workspace, remote: str) -> None:
         store.run_git("merge", "--ff-only", "--quiet", tracking)
     elif not store.update_ref(f"refs/heads/{branch}", remote_tip, local_tip, "gitmem: catch up"):
         raise GitmemError(f"{branch} moved while catching up with {remote}: run the command again")
+
+
+def check_reason_text(reason: str, kept: str, undone: str) -> None:
+    """Refuse a --reason that the history gate would refuse on main, where kept (refused.md,
+    a retired entry) holds it for good: an invisible character (named by its escape) or a
+    secret (named, not shown), said as the option's, not as a column of a file its author
+    never wrote. undone says what was not done."""
+    from gitmem.gate import secrets
+
+    for finding in secrets.scan_text(reason):
+        what = finding.excerpt if finding.rule == "hidden-unicode" else "a secret"
+        raise UsageError(
+            f"--reason holds {what} ({finding.description}): remove it; {kept} keep the reason "
+            f"for good; {undone}"
+        )

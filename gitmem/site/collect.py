@@ -25,6 +25,7 @@ from gitmem.errors import UsageError
 from gitmem.gate.rules import MAX_FILE_BYTES
 from gitmem.lifecycle import candidates as lifecycle
 from gitmem.lifecycle.entries import out_of_place
+from gitmem.lifecycle.read import holds_secret
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import misplaced, quoted_id
@@ -132,7 +133,9 @@ def collect(
             # a copy at another entry's place (entries/decision/<other>.md) holds the id it
             # copies, and had a page as that entry again, where `gitmem list` leaves it out
             unreadable.append(item.path)
-        elif _holds_secret(ws, item.path, _shown(entry)):
+        elif holds_secret(ws, item.path, _shown(entry)):
+            # left out, as recall, the export and the MCP server withhold it: its pages and
+            # search index were published on GitHub Pages, whole
             withheld += 1
         else:
             parsed.append((item.path, entry))
@@ -175,17 +178,6 @@ def _shown(entry: Entry) -> str:
         for key, value in entry.meta.items()
     ]
     return "\n".join([*lines, entry.context, entry.content, entry.evidence])
-
-
-def _holds_secret(ws: Workspace, path: str, text: str) -> bool:
-    """Whether an entry's text holds a secret that main's allowed.md does not list: such an
-    entry is left out of the site, as recall, the agents' export and the MCP server withhold
-    it (its pages and search index were published on GitHub Pages, whole). The scanner
-    looks first; allowed.md is read only for a text it flags."""
-    from gitmem.gate.secrets import may_hold_secret
-    from gitmem.lifecycle.read import secrets_in
-
-    return may_hold_secret(text) and bool(secrets_in(ws, path, text))
 
 
 def _with_history(

@@ -556,11 +556,16 @@ def test_a_retirement_reason_holding_a_hidden_character_is_named_as_the_option(
     memory: Path,
 ) -> None:
     """It was refused as a YAML escape at a column of a candidate file the author never
-    wrote, the option that held it unnamed."""
+    wrote, the option that held it unnamed; so was a token (as a SECRET of that file). Both
+    are named as the option's now, as `gitmem refuse` names them."""
+    from secret_samples import github_token
+
     entry_id = admitted(memory)
     before = git(memory, "for-each-ref", "refs/heads/gitmem/")
-    result = run(memory, "propose", "--retire", entry_id, "--reason", "done\x1b[2J here")
-    assert result.exit_code == 2, result.output
-    assert "--reason holds" in result.output and "nothing was proposed" in result.output
-    assert ".gitmem/candidates/" not in result.output
+    for reason, says in [("done\x1b[2J here", "U+001B"), (f"leaked {github_token(7)}", "a secret")]:
+        result = run(memory, "propose", "--retire", entry_id, "--reason", reason)
+        assert result.exit_code == 2, result.output
+        assert f"--reason holds {says}" in result.output, result.output
+        assert "nothing was proposed" in result.output and github_token(7) not in result.output
+        assert ".gitmem/candidates/" not in result.output
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == before
