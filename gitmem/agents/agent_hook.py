@@ -159,17 +159,11 @@ def _loads(text: str) -> Any:
 def _too_deep(deep: TooDeep) -> dict[str, Any]:
     """The deny of a tool call whose payload could not be read in a hook's time: no client
     nests a tool's input so, and read or not, it may write the memory."""
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": (
-                f"gitmem: this tool call's input ({deep.size:,} characters) is nested deeper "
-                "than a hook reads in its time, so whether it writes the project memory "
-                "cannot be judged: send it flatter"
-            ),
-        }
-    }
+    return _deny(
+        f"this tool call's input ({deep.size:,} characters) is nested deeper than a hook "
+        "reads in its time, so whether it writes the project memory cannot be judged: send "
+        "it flatter"
+    )
 
 
 #: How many levels of a payload _read_deep keeps: a value nested deeper is read (the JSON
@@ -663,13 +657,16 @@ def _deny_outside(payload: Mapping[str, Any], cwd: str) -> dict[str, Any] | None
 
 
 def _denial(denied: Denied | None) -> dict[str, Any] | None:
-    if denied is None:
-        return None
+    return None if denied is None else _deny(denied.reason)
+
+
+def _deny(reason: str) -> dict[str, Any]:
+    """A PreToolUse answer that refuses the tool call, saying why."""
     return {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
-            "permissionDecisionReason": f"gitmem: {denied.reason}",
+            "permissionDecisionReason": f"gitmem: {reason}",
         }
     }
 

@@ -51,10 +51,10 @@ from dataclasses import dataclass
 from gitmem.curate import codeowners
 from gitmem.errors import UsageError
 from gitmem.gate.check import Report
-from gitmem.gate.rules import Context, check_bytes, check_one, field_line, place_of
+from gitmem.gate.rules import Context, check_bytes, check_one, place_of
 from gitmem.index import indexmd as index_mod
 from gitmem.model.entry import Entry, EntryError, id_slug, parse, slugify
-from gitmem.model.fields import MAX_ENTRY_BYTES, normalise_text
+from gitmem.model.fields import MAX_ENTRY_BYTES, field_line, normalise_text
 from gitmem.model.markdown import fenced
 from gitmem.model.names import quoted_id
 from gitmem.model.problem import Problem

@@ -30,7 +30,7 @@ from gitmem.model import allowed as allowed_mod
 from gitmem.model import entry as entry_mod
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
-from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE
+from gitmem.model.fields import MAX_ENTRY_BYTES, TOO_LARGE, field_line
 from gitmem.model.names import entry_place, id_disagrees, is_utf8, type_disagrees
 from gitmem.model.problem import Problem
 from gitmem.repo.atomic import is_temporary_of
@@ -372,16 +372,6 @@ def _calendar_date(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def field_line(text: str, name: str) -> int | None:
-    """The line of a front-matter field, for messages."""
-    for number, line in enumerate(text.split("\n")[1:], start=2):
-        if line.startswith("---"):
-            return None
-        if line.startswith(f"{name}:"):
-            return number
-    return None
 
 
 def check_entry(

@@ -74,6 +74,16 @@ def text_of(data: bytes) -> str | None:
     return normalise_text(text) if "\r" in text or text.startswith("\ufeff") else text
 
 
+def field_line(text: str, name: str) -> int | None:
+    """The line of a front-matter field, for messages."""
+    for number, line in enumerate(text.split("\n")[1:], start=2):
+        if line.startswith("---"):
+            return None
+        if line.startswith(f"{name}:"):
+            return number
+    return None
+
+
 def closing_line(text: str) -> int | None:
     """Where the front matter's closing `---` line starts (a line of `---` and blanks after
     the opening one), found with str.find."""

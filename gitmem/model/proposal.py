@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from gitmem.errors import RuleError, UsageError
 from gitmem.model.entry import Entry, EntryError, decode, parse
+from gitmem.model.fields import field_line
 from gitmem.model.markdown import fenced
 
 #: Fields gitmem writes itself: a draft's values for them are dropped, never proposed.
@@ -135,7 +136,7 @@ class ProposalFields:
         try:
             return cls.from_entry(entry)
         except ShapeError as exc:  # a field of the wrong kind: named where it stands
-            line = _field_line(text, exc.field)
+            line = field_line(text, exc.field)
             raise _draft_error(EntryError("SCHEMA", exc.message, line), name) from None
 
     def given(self) -> dict[str, Any]:
@@ -188,16 +189,6 @@ class ShapeError(RuleError):
     def __init__(self, field_name: str, message: str) -> None:
         super().__init__(message)
         self.field = field_name
-
-
-def _field_line(text: str, name: str) -> int | None:
-    """The 1-based line of the front matter where the field called name starts, if any."""
-    for number, line in enumerate(text.split("\n")[1:], start=2):
-        if line.rstrip() in ("---", "..."):
-            return None
-        if line.startswith(f"{name}:"):
-            return number
-    return None
 
 
 def _require_shape(spec: FieldSpec, value: Any) -> None:

@@ -149,13 +149,14 @@ def memory_prefixes(top: str, staged: Staged) -> list[bytes] | None:
     for values in found:
         if values is None:
             return None
-        dirs.update(folder for value in values if (folder := _as_prefix(value)))
+        # as the loader reads them: left as written, `./mem/` was the prefix of no staged
+        # path, so the fast path found no memory staged and passed a commit whose memory
+        # the full check refuses
+        dirs.update(folder for value in values if (folder := tidy_folder(value)))
     return [d.encode("utf-8") + b"/" for d in dirs]
 
 
-def _as_prefix(value: str) -> str:
-    """A `dir` value as the folder git names its files under: `.` parts and doubled slashes
-    dropped, as the settings loader reads it (`./mem` and `mem//sub` are mem/ and mem/sub/).
-    Left as written, `./mem/` was the prefix of no staged path, so the fast path found no
-    memory staged and passed a commit whose memory the full check refuses."""
+def tidy_folder(value: str) -> str:
+    """A `dir` value as the folder git names its files under, the shape Settings holds it
+    in: `.` parts and doubled slashes dropped (`./mem` and `mem//sub` are mem and mem/sub)."""
     return "/".join(part for part in value.split("/") if part not in ("", "."))

@@ -71,6 +71,7 @@ from gitmem.model.names import (
     quoted_id,
 )
 from gitmem.model.names import DEFAULT_BRANCH as DEFAULT_BRANCH  # settings.policy reads it here
+from gitmem.settings.folders import tidy_folder
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -630,7 +631,7 @@ def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:
 def _normalize(key: _Key, value: Any) -> Any:
     """The value in the shape Settings holds: tidy folder path, tuple of extra types, int."""
     if key.name == "dir":
-        return "/".join(part for part in value.split("/") if part not in ("", "."))
+        return tidy_folder(value)
     if key.name == "types":
         return tuple(item for item in dict.fromkeys(value) if item not in DEFAULT_TYPES)
     if key.name in ("policyAdmins", "retireBy"):
