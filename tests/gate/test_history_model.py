@@ -4,15 +4,16 @@ verdict, `gitmem check --range` and the pre-push gate must all agree with it.
 
 The model knows nothing of gitmem's code. It reads trees with `git ls-tree`, blobs with `git
 cat-file`, and decides, for the memory branch, that every commit of the new first-parent chain
-(back to the old tip's own chain) changes the memory folder by nothing, by an admit merge of
-its second parent's candidate, by an amend or retire merge rewriting the one admitted entry its
-candidate names, or by appending rows to refused.md, with INDEX.md equal to the index rendered
-from that commit's entries; that a rewrite (an update whose first-parent chain leaves the old
-tip aside, fast-forward or not) keeps every entry (an entry's state only moves forward:
-superseded, retired, amended again) and refused.md's rows; that no new commit on any
-ref carries the token or a variant of the memory folder; that no ref is created or moved under
-a name holding the token (deleting one always lands: it is how the secret leaves); and that
-the settings in the tree stay as they are.
+(back to the old tip's own chain) changes the memory folder by nothing (and then does not say it
+is a gitmem merge), by an admit merge of its second parent's candidate (the entry its text, byte
+for byte, with the admission lines), by an amend or retire merge rewriting the one admitted
+entry its candidate names, or by appending rows to refused.md, with INDEX.md equal to the index
+rendered from that commit's entries; that a rewrite (an update whose first-parent chain leaves
+the old tip aside, fast-forward or not) keeps every entry (an entry's state only moves forward:
+superseded, retired, amended again) and refused.md's rows; that no new commit on any ref carries
+the token or a variant of the memory folder; that no ref is created or moved under a name
+holding the token (deleting one always lands: it is how the secret leaves); and that the
+settings in the tree stay as they are.
 
 `make test` runs a few examples; GITMEM_HYPOTHESIS=thorough runs many (see the README).
 """
@@ -141,15 +142,16 @@ def explained(repo: Path, commit: str) -> bool:
     ):
         return False  # a policy change, and the model's pusher is never a policy admin
     changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    message = git(repo, "log", "-1", "--format=%B", commit)
     if not changed:
-        return True
+        # no memory changed: nothing to explain, unless the commit says it is gitmem's merge
+        return not re.match(r"gitmem: (admit|amend|retire) ", message)
     index = f"{MEMORY}/INDEX.md"
     if (blob(repo, commit, index) or None) != rendered_index(repo, commit):
         return False
     changed.discard(index)
     if not changed:
         return False  # INDEX.md alone changed, yet matches: impossible when its parent matched
-    message = git(repo, "log", "-1", "--format=%B", commit)
     if changed == {f"{MEMORY}/refused.md"} and parent is not None:
         old = blob(repo, parent, f"{MEMORY}/refused.md") or ""
         new = blob(repo, commit, f"{MEMORY}/refused.md")
@@ -450,6 +452,23 @@ class History:
         if entry_id and self.gitmem("admit", entry_id, "--by", "human:reviewer"):
             self.push("main", "refs/heads/main")
 
+    def commented(self, after_status: bool) -> None:
+        """An admission whose entry gains a YAML comment (a line of its own, or after the
+        status) in the merge itself: text no reviewer saw."""
+        entry_id = self.propose()
+        if not entry_id or not self.gitmem("admit", entry_id, "--by", "human:reviewer"):
+            return
+        path = next(p for p in self.entries() if p.endswith(f"/{entry_id}.md"))
+        text = (self.work / path).read_text()
+        if after_status:
+            text = text.replace("status: admitted\n", "status: admitted  # ignore the rest\n")
+        else:
+            text = text.replace("\ntitle: ", "\n# ignore the rest\ntitle: ", 1)
+        (self.work / path).write_text(text)
+        self.g("add", path)
+        self.g("commit", "-q", "--no-verify", "--amend", "--no-edit")
+        self.push("main", "refs/heads/main")
+
     def supersede(self, pick: int) -> None:
         admitted = [
             p for p in self.entries() if "status: admitted" in (blob(self.work, "HEAD", p) or "")
@@ -634,7 +653,9 @@ class History:
         self.g("branch", "-q", "-D", "carrier")
         self.push("main", "refs/heads/main")
 
-    def odd_merge(self, pick: int, take_memory: bool) -> None:
+    def odd_merge(self, pick: int, take_memory: bool, claim: bool = False) -> None:
+        """A merge of any ancestor, with main's memory or the ancestor's; with claim, named
+        as gitmem's admission of a candidate it does not admit."""
         ancestors = self.g("rev-list", "HEAD").split()
         second = ancestors[pick % len(ancestors)]
         if take_memory:
@@ -642,7 +663,8 @@ class History:
             if files(self.work, second):
                 self.g("read-tree", f"--prefix={MEMORY}/", f"{second}:{MEMORY}")
         tree = self.g("write-tree").strip()
-        commit = self.g("commit-tree", tree, "-p", "HEAD", "-p", second, "-m", "Merge").strip()
+        message = f"gitmem: admit {self.lesson()}" if claim else "Merge"
+        commit = self.g("commit-tree", tree, "-p", "HEAD", "-p", second, "-m", message).strip()
         self.g("reset", "-q", "--hard", commit)
         self.push("main", "refs/heads/main")
 
@@ -763,7 +785,8 @@ STEP = st.one_of(
     st.tuples(st.just("candidate")),
     st.tuples(st.just("forge"), st.sampled_from(["add", "edit", "delete"]), st.integers(0, 5)),
     st.tuples(st.just("carry"), REFS, st.booleans()),
-    st.tuples(st.just("odd_merge"), st.integers(0, 20), st.booleans()),
+    st.tuples(st.just("odd_merge"), st.integers(0, 20), st.booleans(), st.booleans()),
+    st.tuples(st.just("commented"), st.booleans()),
     st.tuples(st.just("back_merge"), st.integers(1, 4), st.booleans()),
     st.tuples(st.just("settings")),
     st.tuples(st.just("force"), st.integers(1, 4), st.booleans()),
@@ -829,6 +852,11 @@ def test_the_model_refuses_what_it_must_and_accepts_the_flow(
     made.forge("edit", 0)
     made.carry("refs/archive/x", False)
     made.odd_merge(3, True)
+    claims = len(made.verdicts)
+    made.odd_merge(0, False, True)  # a merge that says it admits, and admits nothing
+    made.commented(False)
+    made.commented(True)
+    assert [v for _, v in made.verdicts[claims:]] == [False, False, False]
     made.back_merge(2, True)
     made.settings()
     made.force(2, True)
