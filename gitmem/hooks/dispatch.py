@@ -15,11 +15,12 @@
   kept.  They never fail the user's git command: any error becomes one line on stderr and
   exit 0.
 
-gitmem reads SHA-1 repositories only (gitmem.repo.store.unsupported_object_format). In any
-other, a hook refuses what it was asked to judge (exit 2, saying why) wherever gitmem keeps
-memory there, and lets it through with one line on stderr where nothing shows gitmem at all
-(keeps_gitmem): gitmem's hooks in a folder that a global or system core.hooksPath shares with
-every repository of the user refused every push from a SHA-256 one.
+gitmem reads SHA-1 repositories whose refs are kept in files only (libgit2 opens no other:
+gitmem.repo.store.unsupported_format). In any other (SHA-256 objects, reftable refs), a hook
+refuses what it was asked to judge (exit 2, saying why) wherever gitmem keeps memory there,
+and lets it through with one line on stderr where nothing shows gitmem at all (keeps_gitmem):
+gitmem's hooks in a folder that a global or system core.hooksPath shares with every
+repository of the user refused every push from a SHA-256 one.
 """
 
 from __future__ import annotations
@@ -31,23 +32,20 @@ from typing import TextIO
 from gitmem.errors import GitmemError, UsageError
 
 #: What a hook says when it lets a repository it cannot read through (keeps_gitmem: None).
-PASSED_UNREAD = (
-    "this repository names its objects by SHA-256, which gitmem cannot read, and has no "
-    "gitmem memory, settings or hooks of its own: passed unjudged"
-)
+PASSED_UNREAD = "{why}; it has no gitmem memory, settings or hooks of its own: passed unjudged"
 
 
 def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
     """Run one hook; returns its exit code and what to print on stderr."""
-    from gitmem.repo.store import UnsupportedObjectFormat
+    from gitmem.repo.store import UnsupportedRepositoryFormat
 
     pushed = stdin.read() if name in ("pre-push", "pre-receive") else ""
     try:
         return _run(name, args, pushed)
-    except UnsupportedObjectFormat as exc:
+    except UnsupportedRepositoryFormat as exc:
         why = keeps_gitmem(_pushed_tips(pushed))
         if why is None:
-            return 0, f"gitmem: {name}: {PASSED_UNREAD}"
+            return 0, f"gitmem: {name}: {PASSED_UNREAD.format(why=exc.short)}"
         if name not in ("pre-commit", "pre-push", "pre-receive"):
             return 0, f"gitmem: {name}: {exc.message}"  # a post-* hook never fails git's command
         raise UsageError(f"{exc.message} ({why})") from None
@@ -55,7 +53,7 @@ def run(name: str, args: list[str], stdin: TextIO) -> tuple[int, str]:
 
 def _run(name: str, args: list[str], pushed: str) -> tuple[int, str]:
     from gitmem.gate import check
-    from gitmem.repo.store import UnsupportedObjectFormat
+    from gitmem.repo.store import UnsupportedRepositoryFormat
 
     if name == "pre-commit":
         cut_short = _unfinished_landing()
@@ -93,7 +91,7 @@ def _run(name: str, args: list[str], pushed: str) -> tuple[int, str]:
         # for `git checkout` (a work tree without .git, as dotfiles keep) was not found
         refresh.refresh(open_workspace(pinned=pinned_repository()), from_hook=True)
         return 0, ""
-    except UnsupportedObjectFormat:
+    except UnsupportedRepositoryFormat:
         raise  # run says whether it is gitmem's to refuse, or passed unjudged
     except GitmemError as exc:
         return 0, f"gitmem: {name}: {exc.message}"

@@ -82,8 +82,63 @@ def unsupported_object_format(where: str) -> str:
     )
 
 
-class UnsupportedObjectFormat(UsageError):
-    """A repository gitmem cannot open for its object format (unsupported_object_format)."""
+#: What libgit2 says of a repository extension it does not know (`extensions.<name>` in the
+#: repository's config, lower-cased), and the extension's name in it.
+_UNSUPPORTED_EXTENSION = re.compile(r"unsupported extension name extensions\.([A-Za-z0-9]+)")
+
+
+def unsupported_extension(where: str, name: str) -> str:
+    """Why gitmem refuses a repository that needs a git extension libgit2 does not support
+    (where: the repository; name: the extension, as libgit2 names it, lower-cased), and what
+    to do. The one such extension git writes in everyday use is reftable (`git init
+    --ref-format=reftable`, git 2.45 on, and the default planned for git 3.0): libgit2 reads
+    refs from files only, so such a repository is refused as a SHA-256 one is."""
+    if name == "refstorage":
+        return (
+            f"{where}: this repository keeps its refs in the reftable format "
+            "(extensions.refStorage = reftable), and gitmem reads refs kept in files only "
+            "(libgit2, through which it reads every ref and object, reads no other): convert "
+            "it with `git refs migrate --ref-format=files` (git 2.46 or later), or leave "
+            "gitmem out of this one"
+        )
+    return (
+        f"{where}: this repository needs the git extension extensions.{name}, which libgit2, "
+        "through which gitmem reads every ref and object, does not support: remove the "
+        "extension if git can do without it, or leave gitmem out of this repository"
+    )
+
+
+class UnsupportedRepositoryFormat(UsageError):
+    """A repository gitmem cannot open for its format: objects named by SHA-256
+    (unsupported_object_format), or an extension libgit2 lacks, reftable among them
+    (unsupported_extension). short says which, in a clause, for a hook that lets such a
+    repository through (gitmem.hooks.dispatch)."""
+
+    def __init__(self, message: str, short: str) -> None:
+        super().__init__(message)
+        self.short = short
+
+
+def unsupported_format(libgit2_said: str) -> UnsupportedRepositoryFormat | None:
+    """The refusal of a repository gitmem cannot open for its format (its object format or
+    an extension it needs), from libgit2's error in opening it (which starts with the
+    repository's path); None for any other error."""
+    if "object format" in libgit2_said:
+        return UnsupportedRepositoryFormat(
+            unsupported_object_format(libgit2_said),
+            "this repository names its objects by SHA-256, which gitmem cannot read",
+        )
+    extension = _UNSUPPORTED_EXTENSION.search(libgit2_said)
+    if extension is None:
+        return None
+    where = libgit2_said[: extension.start()].rstrip(": ") or "this repository"
+    name = extension.group(1).lower()
+    short = (
+        "this repository keeps its refs in the reftable format, which gitmem cannot read"
+        if name == "refstorage"
+        else f"this repository needs extensions.{name}, which gitmem cannot read"
+    )
+    return UnsupportedRepositoryFormat(unsupported_extension(where, name), short)
 
 
 def _not_a_repository(path: str | Path | None) -> str:
@@ -176,8 +231,9 @@ class Store:
                 repo = pygit2.Repository(str(path or Path.cwd()))
                 pinned = _pinned_by_core_worktree(repo)
         except pygit2.GitError as exc:
-            if "object format" in str(exc):
-                raise UnsupportedObjectFormat(unsupported_object_format(str(exc))) from None
+            unsupported = unsupported_format(str(exc))
+            if unsupported is not None:
+                raise unsupported from None
             if from_env and "not found" in str(exc):
                 # `gitmem check --staged` (or a hook's command) run outside any repository:
                 # libgit2's "Repository not found at ." said neither where nor what to do

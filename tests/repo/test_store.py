@@ -429,3 +429,80 @@ def test_a_path_cut_at_a_nul_or_from_the_root_names_nothing(repo: Path) -> None:
     for path in absent:
         assert not store.exists(tree, path), repr(path)
     assert store.missing(tip, absent) == set(absent)
+
+
+def _reftable_by_config(repo: Path) -> None:
+    """Mark repo as keeping its refs in reftable, as `git init --ref-format=reftable` (git
+    2.45 on) does, without needing such a git: the extension in its config is what libgit2
+    refuses it by."""
+    config = repo / ".git" / "config"
+    text = config.read_text().replace("repositoryformatversion = 0", "repositoryformatversion = 1")
+    config.write_text(text + "[extensions]\n\trefStorage = reftable\n")
+
+
+def test_a_reftable_repository_is_refused_saying_what_to_do(repo: Path) -> None:
+    """libgit2 reads refs kept in files only. A reftable repository (git 3.0's planned
+    default) was refused with libgit2's "unsupported extension name extensions.refstorage"
+    alone; it is refused (exit 2) naming reftable and the way back to files refs, and any
+    other extension libgit2 lacks is named as such."""
+    _reftable_by_config(repo)
+    with pytest.raises(UsageError) as raised:
+        Store.open(repo)
+    said = raised.value.message
+    assert "reftable" in said and "git refs migrate --ref-format=files" in said, said
+    assert said.startswith(str(repo)), said
+    assert raised.value.exit_code == 2
+
+    config = repo / ".git" / "config"
+    config.write_text(config.read_text().replace("refStorage = reftable", "madeUp = yes"))
+    with pytest.raises(UsageError, match=r"needs the git extension extensions\.madeup"):
+        Store.open(repo)
+
+
+def _git_makes_reftable(tmp_path: Path) -> bool:
+    probe = tmp_path / "probe"
+    done = subprocess.run(
+        ["git", "init", "-q", "--ref-format=reftable", str(probe)], capture_output=True
+    )
+    return done.returncode == 0
+
+
+@pytest.mark.e2e
+def test_commands_and_hooks_in_a_real_reftable_repository(tmp_path: Path) -> None:
+    """With a git that makes reftable repositories: every command refuses one (exit 2, no
+    traceback), and a gitmem hook shared by a global core.hooksPath lets a commit in one
+    that keeps no memory through with one line saying so."""
+    if not _git_makes_reftable(tmp_path):
+        pytest.skip("this git makes no reftable repository (git 2.45 or later does)")
+    from conftest import run_gitmem
+
+    work = tmp_path / "work"
+    git(tmp_path, "init", "-q", "-b", "main", "--ref-format=reftable", str(work))
+    (work / "README.md").write_text("# project\n")
+    git(work, "add", "README.md")
+    git(work, "commit", "-q", "-m", "initial")
+    for args in (["list"], ["recall", "hooks"], ["check"], ["init"]):
+        done = run_gitmem(work, *args)
+        assert done.returncode == 2 and "reftable" in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+    assert not (work / ".gitmem").exists()
+
+    # gitmem's hooks shared by the user's global core.hooksPath run in every repository
+    from gitmem.hooks.installer import THIS_PYTHON, script
+
+    shared = tmp_path / "everyones-hooks"
+    shared.mkdir()
+    hook = shared / "pre-commit"
+    hook.write_bytes(script("pre-commit", THIS_PYTHON))
+    hook.chmod(0o755)
+    config = tmp_path / "gitconfig"
+    config.write_text(f"[core]\n\thooksPath = {shared}\n")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": str(config)}
+    (work / "notes.txt").write_text("no memory here\n")
+    git(work, "add", "notes.txt")
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "notes"], cwd=work, env=env, capture_output=True, text=True
+    )
+    said = [line for line in done.stderr.splitlines() if "gitmem" in line]
+    assert done.returncode == 0 and len(said) == 1, done.stderr
+    assert "reftable" in said[0] and "passed unjudged" in said[0], said
