@@ -15,6 +15,7 @@ runs, so a hook's process loads only what its command needs.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import errno
 import importlib
 import io
@@ -217,6 +218,22 @@ class GitmemGroup(click.Group):
         module_name, attr = target.split(":")
         loaded = getattr(importlib.import_module(module_name), attr)
         return loaded if isinstance(loaded, click.Command) else None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's resolution, with git's courtesy for a mistyped command: the commands
+        spelled closest to it (`gitmem recal` names `recall`)."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and name not in COMMANDS and not ctx.resilient_parsing:
+            close = difflib.get_close_matches(name, sorted(COMMANDS), n=3, cutoff=0.6)
+            if close:
+                ctx.fail(
+                    f"No such command {name!r}. The most similar "
+                    f"{'command is' if len(close) == 1 else 'commands are'} "
+                    f"{', '.join(repr(c) for c in close)}."
+                )
+        return super().resolve_command(ctx, args)
 
     def main(  # type: ignore[override]
         self,

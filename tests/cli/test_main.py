@@ -437,3 +437,17 @@ def test_the_post_hooks_find_the_repository_git_dir_names(memory: Path, tmp_path
     )  # fmt: skip
     assert done.returncode == 0 and "gitmem" not in done.stderr, done.stderr
     assert (home / ".gitmem/CANDIDATES.md").is_file()  # the hook's work, done
+
+
+def test_a_mistyped_command_names_the_closest_ones(memory: Path) -> None:
+    """git answers `git comit` with the command it most likely meant; gitmem said only "No
+    such command 'recal'". The closest commands are named (exit 2, nothing run), and a word
+    like none of them is refused as before."""
+    done = run(memory, "recal", "retries")
+    assert done.exit_code == 2
+    assert "No such command 'recal'. The most similar command is 'recall'." in done.output
+    done = run(memory, "candidate")
+    assert "The most similar command is 'candidates'." in done.output
+    done = run(memory, "zzz")
+    assert done.exit_code == 2 and "No such command 'zzz'." in done.output
+    assert "most similar" not in done.output
