@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, Place, check_bytes
 from gitmem.index import indexmd as index_mod
-from gitmem.lifecycle.entries import find_entry
+from gitmem.lifecycle.entries import did_you_mean, find_entry
 from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import Entry, EntryError
@@ -254,7 +254,8 @@ def find_candidate(ws: Workspace, entry_id: str) -> Candidate:
         raise UsageError(f"{entry_id} is no longer a candidate: {closed.note}")
     raise UsageError(
         f"no candidate {entry_id!r}: no branch {candidate_branch(entry_id)} here or on a "
-        "remote (git fetch first?); see `gitmem candidates`"
+        f"remote{did_you_mean(ws, entry_id, None)} (git fetch first?); see "
+        "`gitmem candidates`"
     )
 
 

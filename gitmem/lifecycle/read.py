@@ -8,6 +8,7 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import Context, secret_problems
 from gitmem.lifecycle.candidates import closed_candidate, lookup_candidate, require_id
 from gitmem.lifecycle.entries import (
+    did_you_mean,
     find_entry,
     out_of_place,
     require_entry,
@@ -101,7 +102,7 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
         raise broken
     candidate = lookup_candidate(ws, entry_id)
     if candidate is None:
-        raise _unknown(ws, entry_id)
+        raise _unknown(ws, entry_id, memory)
     where = f"{candidate.ref}:{candidate.path}"
     if candidate.data is None:
         raise UsageError(f"branch {candidate.ref} holds no {candidate.path}")
@@ -114,7 +115,7 @@ def show(ws: Workspace, entry_id: str) -> tuple[str, Entry]:
         ) from None
 
 
-def _unknown(ws: Workspace, entry_id: str) -> UsageError:
+def _unknown(ws: Workspace, entry_id: str, memory: str | None) -> UsageError:
     """The error for an id that is neither an entry on the memory branch nor a pending
     candidate: that both were looked up, what became of a closed candidate (admitted on a
     main this clone has not pulled, refused), and where to look. Exit 2, as every command's
@@ -124,8 +125,9 @@ def _unknown(ws: Workspace, entry_id: str) -> UsageError:
     if closed is None:
         return UsageError(
             f"{missing} and no candidate {quoted_id(entry_id)} (no branch "
-            f"{candidate_branch(entry_id)} here or on a remote): `gitmem list` lists the "
-            "entries, `gitmem candidates` the candidates (git fetch first?)"
+            f"{candidate_branch(entry_id)} here or on a remote)"
+            f"{did_you_mean(ws, entry_id, memory)}: `gitmem list` lists the entries, "
+            "`gitmem candidates` the candidates (git fetch first?)"
         )
     if closed.admitted_on is not None:  # on a remote's main only: find_entry missed it here
         return UsageError(f"{missing}: {closed.note}: git pull, then show it")

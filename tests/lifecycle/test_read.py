@@ -25,6 +25,32 @@ def test_show_of_an_id_on_no_branch_says_neither_entry_nor_candidate(memory: Pat
     )
 
 
+def test_an_unknown_id_names_the_ids_that_were_most_likely_meant(memory: Path) -> None:
+    """Ids are long (`local-decision-20261207-use-pygit2-inside-hooks`), and people type the
+    part they remember or mistype one word: show, amend and admit said only that no such id
+    exists. They name the ids holding what was typed, else those spelled closest to it among
+    the ids sharing a word with it; admit, which only a candidate answers, names candidates
+    alone."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    entry = first_id()
+    shown = run(memory, "show", "pygit2-inside-hooks")
+    assert shown.exit_code == 2, shown.output
+    assert f"(did you mean {entry!r}?)" in shown.output, shown.output
+    typo = entry.replace("inside", "insde")
+    assert f"(did you mean {entry!r}?)" in run(memory, "show", typo).output
+    amended = run(memory, "propose", "--amend", "inside-hooks", "--title", "Another title")
+    assert amended.exit_code == 2 and f"(did you mean {entry!r}?)" in amended.output
+
+    ok(run(memory, *PROPOSE[:3], "--title", "Keep hooks fast", *PROPOSE[5:]))
+    candidate = entry.replace("use-pygit2-inside-hooks", "keep-hooks-fast")
+    admitted = run(memory, "admit", "hooks")
+    assert admitted.exit_code == 2, admitted.output
+    assert f"(did you mean {candidate!r}?)" in admitted.output, admitted.output
+    assert entry not in admitted.output  # admitted already: no candidate to admit
+    assert "did you mean" not in run(memory, "show", "zzzzqqq").output
+
+
 def test_show_in_a_clone_behind_origin_says_the_entry_is_on_origin_not_on_main(
     memory: Path, tmp_path: Path
 ) -> None:
