@@ -17,8 +17,10 @@ from gitmem.model.terminal import visible
     default="_site",
     show_default=True,
     type=click.Path(file_okay=False),
-    help="Folder to write the site into, relative to the current folder or absolute "
-    "(replaced whole if gitmem wrote it before).",
+    help="Folder to write the site into, relative to the current folder or absolute. In a "
+    "folder gitmem wrote before, only the old site's files (listed in its .gitmem-site) are "
+    "replaced or removed; any other file there (a CNAME, a robots.txt) is kept, and one "
+    "where the new site writes a file is refused by name.",
 )
 @click.option("--ref", help="The commit to show (default: the memory branch's tip).")
 @click.option(
@@ -46,7 +48,7 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
     build.refuse_out(Path(out), ws)
     memory = collect.collect(ws, ref=ref, candidates=not no_candidates, web=web)
     files = build.generate(memory)
-    newer = build.write(
+    written = build.write(
         files,
         Path(out),
         waiting=lambda: click.echo(
@@ -55,9 +57,9 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
         ),
         store=ws.store,
     )
-    if newer is not None:
+    if written.newer is not None:
         click.echo(
-            f"kept the site in {out}: it was built from commit {newer[:12]}, newer than "
+            f"kept the site in {out}: it was built from commit {written.newer[:12]}, newer than "
             f"{memory.commit[:12]} (remove {out} first to write an older commit's site)"
         )
         return 0
@@ -66,6 +68,14 @@ def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int
         f"{_count(len(memory.candidates), 'candidate')}, "
         f"{_count(len(memory.refused), 'refused topic')} (commit {memory.commit[:12]})"
     )
+    if written.kept:
+        # a name on the line as one: a line break in it shown as \n
+        named = ", ".join(visible(path).replace("\n", "\\n") for path in written.kept[:5])
+        more = f" and {len(written.kept) - 5} more" if len(written.kept) > 5 else ""
+        click.echo(
+            f"kept {_count(len(written.kept), 'file')} in {out} that gitmem did not write: "
+            f"{named}{more}"
+        )
     return 0
 
 

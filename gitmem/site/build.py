@@ -6,10 +6,13 @@ path, with nothing taken from the clock, the machine or the order files were rea
 runs on the same commit give the same bytes, and a published site changes only when the memory
 does.
 
-`write` puts those files in a folder. It refuses a folder that holds anything but a site it
-wrote before (marked by `.gitmem-site`), so `--out` can never empty a folder of someone
-else's files; a folder it wrote before is replaced whole, so no page of a removed entry is
-left behind, unless the site there was built from a newer commit (`write` says when).
+`write` puts those files in a folder. It refuses a non-empty folder it did not write before
+(marked by `.gitmem-site`), so `--out` never scatters a site among someone else's files. In
+a folder it wrote before it replaces or removes only the files the marker lists as the old
+site's, so no page of a removed entry is left behind, and keeps every other file and folder
+there as it is: a `CNAME` or `robots.txt` added for the web host, notes. A file of the
+user's where the new site writes one is refused by name, never overwritten. A site built
+from a newer commit is kept whole (`write` says when).
 
 The files:
 
@@ -21,7 +24,8 @@ The files:
     site.css, site.js       the style and the script (shipped inside the package)
     search.js               the search index (gitmem.site.search)
     .nojekyll               GitHub Pages serves the files as they are
-    .gitmem-site            the marker above, naming the commit the site was built from
+    .gitmem-site            the marker above: the commit the site was built from, then the
+                            site's files, one a line (the files a build may replace or remove)
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ import fcntl
 import os
 import re
 import shutil
-import stat
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -43,24 +46,34 @@ from gitmem.errors import UsageError
 from gitmem.gate.rules import shown
 from gitmem.model.names import answers_for_id
 from gitmem.model.terminal import HIDDEN_CLASS
-from gitmem.repo.atomic import refuse_links
+from gitmem.repo.atomic import read_regular, refuse_links, remove_temporaries_of
 from gitmem.repo.store import atomic_write
 from gitmem.site import lineage as lineage_mod
 from gitmem.site import pages, search
 from gitmem.site.collect import Memory, SiteEntry
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from gitmem.repo.store import Store
     from gitmem.repo.workspace import Workspace
 
 MARKER = ".gitmem-site"
-#: The marker while a build swaps its site in: the folder is gitmem's, its site no one
-#: commit's (a build killed then leaves it so, and the next build replaces it whatever its
-#: commit).
+#: The marker's first line while a build swaps its site in: the folder is gitmem's, its site
+#: no one commit's (a build killed then leaves it so, and the next build replaces it whatever
+#: its commit).
 UNFINISHED = b"gitmem site being written\n"
 _BUILT_FROM = re.compile(rb"gitmem site of ([0-9a-f]{40}|[0-9a-f]{64})\n")
+#: The marker's second line: the lines after it are the files of the site (while a build
+#: swaps, of the old site and the new one), relative to its root. A marker without it was
+#: written by an earlier gitmem (_owned says what is taken for that site's files then).
+LISTED = b"# the files of this site, one a line; a build replaces or removes only these\n"
+#: The files of a site written before the marker listed them, by path: its pages and
+#: scripts; anything else in such a folder is taken for the user's, and kept.
+_OLD_LAYOUT = re.compile(
+    r"(?:index|entries|refused)\.html|search\.js|site\.(?:css|js)|\.nojekyll"
+    r"|(?:entries|candidates)/[^/\n]+\.html"
+)
 ASSETS = ("site.css", "site.js")
 #: The new site while it is written: a hidden folder beside out named `.<out's name>` and this
 #: and mkdtemp's letters, or inside out named this and those letters where out's parent
@@ -132,7 +145,6 @@ def generate(memory: Memory) -> dict[str, bytes]:
         "refused.html": _encoded(pages.refused(memory)),
         "search.js": search.script(index),
         ".nojekyll": b"",
-        MARKER: f"gitmem site of {memory.commit}\n".encode(),
     }
     for name in ASSETS:
         files[name] = asset(name)
@@ -162,7 +174,16 @@ def generate(memory: Memory) -> dict[str, bytes]:
         files[candidate_pages[candidate.id]] = _encoded(
             pages.entry_page(candidate, memory, links, graph)
         )
+    files[MARKER] = marker(f"gitmem site of {memory.commit}\n".encode(), files)
     return dict(sorted(files.items()))
+
+
+def marker(first: bytes, paths: Iterable[str]) -> bytes:
+    """The marker's bytes: its first line, then LISTED and paths (but the marker's own), sorted,
+    each as the file system spells it. A path holds no line break: generate makes none
+    (pages.page_name), and _owned takes none for an earlier site's."""
+    listed = (os.fsencode(path) + b"\n" for path in sorted(set(paths) - {MARKER}))
+    return first + LISTED + b"".join(listed)
 
 
 def refuse_out(out: Path, ws: Workspace) -> None:
@@ -208,15 +229,25 @@ def refuse_out(out: Path, ws: Workspace) -> None:
             )
 
 
+@dataclasses.dataclass(frozen=True)
+class Written:
+    """What write did: kept a newer site (newer, the commit it was built from; nothing
+    written), or wrote the site and left kept, the files in out that are not the site's."""
+
+    newer: str | None = None
+    #: paths relative to out, sorted: files and links of the user's, left as they were
+    kept: tuple[str, ...] = ()
+
+
 def write(
     files: dict[str, bytes],
     out: Path,
     waiting: Callable[[], None] | None = None,
     store: Store | None = None,
-) -> str | None:
-    """Replace the site in out (created when missing) with files, and return None; or keep
-    a newer site that is there, and return the commit it was built from. A folder the
-    system will not write (read-only, under a file, on /proc) is the user's to fix: the
+) -> Written:
+    """Replace the site in out (created when missing) with files, keeping every file there
+    that is not the old site's; or keep a newer site that is there (Written.newer). A folder
+    the system will not write (read-only, under a file, on /proc) is the user's to fix: the
     error names it with the system's reason. Another build writing out at the time is
     waited for (called `waiting` first, so the command can say why it stands still).
 
@@ -232,15 +263,18 @@ def write(
     marker names no commit (what a build killed while it claimed a new folder, swapped
     its pages in or removed the old ones left)."""
     out = Path(out)
+    if MARKER in files:  # the list is of the files given, whoever made them
+        first = files[MARKER].partition(b"\n")[0] + b"\n"
+        files = {**files, MARKER: marker(first, files)}
     try:
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out {out}: not a folder")
         out.mkdir(parents=True, exist_ok=True)
         with _locked(out, waiting):
             newer = _newer_site(files, out, store)
-            if newer is None:
-                _write(files, out)
-            return newer
+            if newer is not None:
+                return Written(newer=newer)
+            return Written(kept=_write(files, out))
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""
         raise UsageError(
@@ -250,8 +284,9 @@ def write(
 
 
 def built_from(marker: bytes) -> str | None:
-    """The commit a site's marker names (None: it names none)."""
-    found = _BUILT_FROM.fullmatch(marker)
+    """The commit a site's marker names, on its first line (None: it names none)."""
+    first, newline, _ = marker.partition(b"\n")
+    found = _BUILT_FROM.fullmatch(first + newline)
     return found.group(1).decode() if found else None
 
 
@@ -262,7 +297,7 @@ def _newer_site(files: dict[str, bytes], out: Path, store: Store | None) -> str 
     if store is None or ours is None or marker.is_symlink() or not marker.is_file():
         return None
     with open(marker, "rb") as handle:
-        theirs = built_from(handle.read(128))
+        theirs = built_from(handle.readline(128))
     if theirs is None or theirs == ours or not store.is_ancestor(ours, theirs):
         return None
     return theirs
@@ -292,12 +327,20 @@ def _locked(out: Path, waiting: Callable[[], None] | None) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def _write(files: dict[str, bytes], out: Path) -> None:
+def _write(files: dict[str, bytes], out: Path) -> tuple[str, ...]:
     """Write the new site whole into a hidden folder, then swap it into out page by page:
     each new file is renamed over its old one (rename(2) replaces a file in one step), the
     pages under entries/ and candidates/ first, then the style and the scripts, then the
     top-level pages that link to them; only then do the old site's files that the new one
-    does not hold go, and the marker comes last.
+    does not hold go, and the marker comes last. Return the files in out that are not the
+    site's, which stay as they were.
+
+    The old site's files are those its marker lists (_owned); every other file and folder
+    in out is the user's: a `CNAME` or `robots.txt` added for the web host, notes, a
+    folder of their own. The site used to replace the folder whole, and these went without
+    a word. One of them where the new site writes a file, or a file of theirs where it
+    needs a folder, is refused before anything is written (_refuse_in_the_way), never
+    replaced: which of the two is meant, only the user can say.
 
     So at no moment is a page of the old site that the new one keeps missing: a reader or
     a web server pointed at out gets the old page or the new one, never a 404 (the old swap
@@ -309,13 +352,14 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     a build that fails or is interrupted (a full disk, a name the file system refuses, a
     Ctrl-C) never leaves a folder the next run refuses as someone else's; a failure while
     the new site is written leaves the old one as it was. While the swap lasts the marker
-    names no commit (UNFINISHED): a swap cut short leaves a mix of two sites, or a part of
-    one, which the next build replaces whatever its commit (write). out stays the same
+    names no commit (UNFINISHED) and lists the files of both sites: a swap cut short leaves
+    a mix of two sites, or a part of one, which the next build replaces whatever its commit
+    (write), telling every file either site wrote from the user's. out stays the same
     folder (a server started inside it serves the new site). The new site is staged beside
     out, not in it (_stage), so a build killed mid-way leaves no folder a web server
     pointed at out would serve; the next build removes what a killed one left, beside out
     and in it. The caller holds out locked: what is in it now is a finished site, or a
-    build's leftovers."""
+    build's leftovers, and the user's files."""
     if os.path.lexists(out / ".git"):
         # a clone or worktree (of any repository) whose root holds a committed .gitmem-site:
         # the site replaced it whole, its history and the work not yet committed with it
@@ -326,18 +370,22 @@ def _write(files: dict[str, bytes], out: Path) -> None:
     if any(out.iterdir()) and not (out / MARKER).is_file():
         raise UsageError(
             f"--out {out}: the folder holds files gitmem did not write; choose an empty or "
-            "new folder (gitmem replaces only a site it wrote, marked by .gitmem-site)"
+            "new folder (gitmem writes only into a site it wrote, marked by .gitmem-site)"
         )
     if not (out / MARKER).is_file():
-        atomic_write(out / MARKER, UNFINISHED)
+        atomic_write(out / MARKER, marker(UNFINISHED, ()))
     _sweep_stages(out)
+    remove_temporaries_of([out / MARKER])  # a killed claim's or swap's: under the lock
+    found, folders = _present(out)
+    owned = _owned(out, found, files)
+    _refuse_in_the_way(out, files, found, folders, owned)
     stage = _stage(out)
     try:
         for path, data in files.items():
             target = stage / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        atomic_write(out / MARKER, UNFINISHED)
+        atomic_write(out / MARKER, marker(UNFINISHED, owned | set(files)))
         made: set[str] = set()
         for path in sorted(files, key=_swap_order):  # str paths: 10,000 pages, no pathlib
             if path == MARKER:
@@ -346,18 +394,94 @@ def _write(files: dict[str, bytes], out: Path) -> None:
             if folder and folder not in made:
                 _make_folder(out, out / folder)
                 made.add(folder)
-            place = os.path.join(out, path)
-            with contextlib.suppress(FileNotFoundError):
-                if stat.S_ISDIR(os.lstat(place).st_mode):
-                    shutil.rmtree(place)  # a folder where the new site has a file
-            os.replace(os.path.join(stage, path), place)
-        _remove_all_but(out, set(files), stage)
+            os.replace(os.path.join(stage, path), os.path.join(out, path))
+        _remove_old(out, owned - set(files), set(files))
         if MARKER in files:
             # last, once the old site's other files are gone: a build killed while it
             # removes them leaves a marker naming no commit, not a finished site
             os.replace(stage / MARKER, out / MARKER)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+    return tuple(sorted(found - owned - {MARKER}))
+
+
+def _present(out: Path) -> tuple[set[str], set[str]]:
+    """What is in out, by path relative to it: everything but folders (files, links, a link
+    to a folder too, which is not followed), and the folders. A staging folder that the
+    sweep could not remove is left out of both."""
+    found: set[str] = set()
+    folders: set[str] = set()
+    stages = re.compile(rf"{re.escape(STAGE_PREFIX)}[a-z0-9_-]+")
+
+    def look(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as children:
+            for child in children:
+                path = prefix + child.name
+                if child.is_dir(follow_symlinks=False):
+                    if not (prefix == "" and stages.fullmatch(child.name)):
+                        folders.add(path)
+                        look(child.path, path + "/")
+                else:
+                    found.add(path)
+
+    look(os.fspath(out), "")
+    return found, folders
+
+
+def _owned(out: Path, found: set[str], files: dict[str, bytes]) -> set[str]:
+    """The files in out (of found) that are the old site's, for the new one to replace or
+    remove: those its marker lists after LISTED. Only a path found is taken, so a list
+    naming `../x`, or a file through a link to a folder, never reaches out of out.
+
+    A marker without the list was written by an earlier gitmem, which replaced the folder
+    whole and wrote no file but the site's: what such a folder holds beside its site was
+    put there since, by the user. Its site's files are told by path: the files the new site
+    writes, and those of the layout every such site had (_OLD_LAYOUT: the top-level pages,
+    scripts and style, entries/*.html, candidates/*.html); every other file is kept."""
+    try:
+        held = read_regular(out / MARKER)
+    except (OSError, ValueError):
+        held = b""
+    rest = held.partition(b"\n")[2]
+    if rest.startswith(LISTED):
+        listed = os.fsdecode(rest[len(LISTED) :]).split("\n")
+        return found & set(listed)
+    return {path for path in found if path in files or _OLD_LAYOUT.fullmatch(path)}
+
+
+def _refuse_in_the_way(
+    out: Path, files: dict[str, bytes], found: set[str], folders: set[str], owned: set[str]
+) -> None:
+    """Refuse, naming them, the user's files and folders where the new site writes a file:
+    a file or folder of theirs at a page's path (an entry admitted since as `notes`, a page
+    `entries/notes.html` of their own), or a file or link of theirs at a folder the site
+    needs (a file named `entries`). Replaced, the user's would be lost; kept, the site would
+    lack a page or link to theirs as if it were its own."""
+    way: set[str] = set()
+    for path in files:
+        if path == MARKER:
+            continue
+        if path in folders or (path in found and path not in owned):
+            way.add(path)
+        parts = path.split("/")
+        for n in range(1, len(parts)):
+            folder = "/".join(parts[:n])
+            if folder in found and folder not in owned:
+                way.add(folder)
+    if not way:
+        return
+    named = sorted(way)
+    listed = ", ".join(shown(name).replace("\n", "\\n") for name in named[:5])
+    more = f" and {len(named) - 5} more" if len(named) > 5 else ""
+    if len(named) == 1:
+        said, them = f"{listed} is not gitmem's (.gitmem-site does not list it)", "it"
+    else:
+        said, them = "these are not gitmem's (.gitmem-site does not list them)", "them"
+    raise UsageError(
+        f"--out {out}: {said}, and the new site writes there"
+        f"{'' if len(named) == 1 else ': ' + listed + more}; move {them} out of {out} or "
+        f"remove {them}, then build again"
+    )
 
 
 def _stage(out: Path) -> Path:
@@ -416,8 +540,8 @@ def _swap_order(path: str) -> tuple[int, str]:
 
 
 def _make_folder(out: Path, folder: Path) -> None:
-    """folder, a real folder inside out: anything else in its place (a file, a link that
-    would lead the pages elsewhere) is removed first."""
+    """folder, a real folder inside out: anything else in its place (a file or a link of the
+    old site's; one of the user's was refused, _refuse_in_the_way) is removed first."""
     if folder == out:
         return
     _make_folder(out, folder.parent)
@@ -426,27 +550,21 @@ def _make_folder(out: Path, folder: Path) -> None:
     folder.mkdir(exist_ok=True)
 
 
-def _remove_all_but(out: Path, keep: set[str], stage: Path) -> None:
-    """Remove from out every file and folder the new site does not hold (a removed entry's
-    page, a build's leftover staging folder) but stage, which the caller removes."""
-    folders = {folder.as_posix() for path in keep for folder in Path(path).parents} - {"."}
-    # compared absolute: mkdtemp gives an absolute path from Python 3.12 on, os.walk of a
-    # relative out (the default) relative ones
-    staged = os.path.abspath(stage)
-    for parent, dirs, names in os.walk(out):
-        where = Path(parent)
-        prefix = where.relative_to(out).as_posix() + "/"
-        prefix = "" if prefix == "./" else prefix
-        for name in names:
-            if prefix + name not in keep:
-                os.unlink(os.path.join(parent, name))
-        for name in list(dirs):
-            child = where / name
-            if os.path.abspath(child) == staged:
-                dirs.remove(name)
-            elif prefix + name not in folders:
-                dirs.remove(name)
-                if child.is_symlink():
-                    child.unlink()
-                else:
-                    shutil.rmtree(child)
+def _remove_old(out: Path, old: set[str], new: set[str]) -> None:
+    """Remove the old site's files that the new one does not hold (a removed entry's page),
+    then each of their folders left empty that the new site has no file in. A folder holding
+    a file of the user's stays, with the file."""
+    for path in sorted(old):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(out, path))
+    needed = {folder for path in new for folder in _folders_of(path)}
+    emptied = {folder for path in old for folder in _folders_of(path)} - needed
+    for folder in sorted(emptied, key=lambda f: (-f.count("/"), f)):  # deepest first
+        with contextlib.suppress(OSError):  # not empty: it holds the user's
+            os.rmdir(os.path.join(out, folder))
+
+
+def _folders_of(path: str) -> list[str]:
+    """The folders a path relative to out lies in: `a/b/c.html` -> `a`, `a/b`."""
+    parts = path.split("/")
+    return ["/".join(parts[:n]) for n in range(1, len(parts))]

@@ -22,7 +22,7 @@ import pytest
 from clirunner import PROPOSE, admit, ok, proposed, recall_json, run
 from site_fixture import SiteRepo, site_repo
 
-from conftest import git, read_only, run_gitmem
+from conftest import git, killed_at_rename, read_only, run_gitmem
 
 __all__ = ["site_repo"]  # the fixture
 
@@ -181,12 +181,7 @@ def test_out_folder_of_other_files_is_refused(site_repo: SiteRepo, tmp_path: Pat
     assert result.exit_code == 2
     assert "holds files gitmem did not write" in result.output
     assert (out / "notes.txt").read_text() == "mine\n"
-    # a site gitmem wrote is replaced whole: a page it no longer makes is gone
-    site = tmp_path / "site"
-    _site(site_repo.path, site)
-    (site / "entries" / "left-over.html").write_text("old\n")
-    _site(site_repo.path, site)
-    assert not (site / "entries" / "left-over.html").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
 def test_unknown_ref_is_a_usage_error(site_repo: SiteRepo, tmp_path: Path) -> None:
@@ -289,6 +284,13 @@ def test_a_build_that_fails_midway_leaves_the_old_site_and_a_folder_it_may_repla
 
 def _files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def _but_marker(out: Path | dict[str, bytes]) -> dict[str, bytes]:
+    """The files of a site (a folder, or files by path) but its marker, which while a build
+    swaps lists the files of both sites."""
+    files = _files(out) if isinstance(out, Path) else out
+    return {path: data for path, data in files.items() if path != build.MARKER}
 
 
 def test_an_out_folder_holding_the_repository_or_in_the_memory_is_refused(
@@ -956,7 +958,8 @@ def test_a_site_of_an_unrelated_commit_or_of_no_commit_is_replaced(
     assert _site(memory, out) == main
     fresh = tmp_path / "fresh"
     _killed_at_swap(memory, fresh)  # main's site, killed as its first page goes in
-    assert _files(fresh) == {build.MARKER: build.UNFINISHED}
+    assert list(_files(fresh)) == [build.MARKER]
+    assert build.built_from((fresh / build.MARKER).read_bytes()) is None
     assert build.built_from(_site(memory, fresh, "--ref", older)[build.MARKER]) == older
 
 
@@ -965,12 +968,15 @@ def test_a_site_of_an_unrelated_commit_or_of_no_commit_is_replaced(
 _KILLED_AT_SWAP = """
 import os, signal, sys
 
+page = sys.argv.pop(1)  # or, given, as it renames that page (a path in the site)
+
 
 def on_event(event, args):
     if event == "os.rename":
         source, target = os.fsdecode(args[0]), os.fsdecode(args[1])
         if "gitmem-site-new-" in source and "gitmem-site-new-" not in target:
-            os.kill(os.getpid(), signal.SIGKILL)
+            if not page or target.endswith(os.sep + page):
+                os.kill(os.getpid(), signal.SIGKILL)
 
 
 sys.addaudithook(on_event)
@@ -980,9 +986,9 @@ main()
 """
 
 
-def _killed_at_swap(repo: Path, out: Path, prefix: list[str] | None = None) -> None:
+def _killed_at_swap(repo: Path, out: Path, prefix: list[str] | None = None, page: str = "") -> None:
     done = subprocess.run(
-        [*(prefix or []), sys.executable, "-c", _KILLED_AT_SWAP, "site", "--out", str(out)],
+        [*(prefix or []), sys.executable, "-c", _KILLED_AT_SWAP, page, "site", "--out", str(out)],
         cwd=repo, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == -signal.SIGKILL, (done.stdout, done.stderr)
@@ -1007,7 +1013,8 @@ def test_a_build_killed_midway_leaves_nothing_a_server_of_out_serves(
     admit(memory, second)
     _killed_at_swap(memory, out)
     # the old site, and nothing else in the folder served; the marker names no commit
-    assert _files(out) == {**old, build.MARKER: build.UNFINISHED}
+    assert _but_marker(out) == _but_marker(old)
+    assert (out / build.MARKER).read_bytes().startswith(build.UNFINISHED)
     assert len(_staged(out.parent)) == 1  # the killed build's, beside out
     new = _site(memory, out)
     assert set(new) > set(old)
@@ -1159,7 +1166,7 @@ def test_a_site_staged_inside_a_relative_out_is_swapped_in_whole(
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(tempfile, "mkdtemp", as_in_312)
-    assert build.write(files, Path("site")) is None
+    assert build.write(files, Path("site")) == build.Written()
     monkeypatch.undo()
     assert _files(tmp_path / "site") == files
 
@@ -1287,3 +1294,172 @@ def test_an_entry_or_candidate_holding_a_secret_is_left_out_of_the_site(
     assert not any(pending in name for name in files)
     home = files["index.html"].decode()
     assert "2 of the entries and candidates are left out of this site" in home
+
+
+#: Files a user adds to a site's folder, by path: for the web host, and notes beside pages.
+_USERS = {
+    "CNAME": b"memory.example.com\n",
+    "robots.txt": b"User-agent: *\nDisallow:\n",
+    "favicon.ico": bytes(range(256)),
+    ".well-known/security.txt": b"Contact: mailto:security@example.com\n",
+    "entries/README.txt": b"the pages here are gitmem's\n",
+}
+
+
+def _add(out: Path, files: dict[str, bytes]) -> None:
+    for path, data in files.items():
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_bytes(data)
+
+
+def _pending_then_admitted(memory: Path, tmp_path: Path) -> tuple[Path, str]:
+    """A site in tmp_path/site of an admitted entry and a pending candidate, the files of
+    _USERS added to it, then the candidate admitted: the next site has its entry page and
+    no longer its candidate page."""
+    admit(memory, PROPOSE)
+    second = [*PROPOSE]
+    second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
+    pending = proposed(ok(run(memory, *second)).output)
+    out = tmp_path / "site"
+    assert f"candidates/{pending}.html" in _site(memory, out)
+    _add(out, _USERS)
+    ok(run(memory, "admit", pending))
+    return out, pending
+
+
+def test_a_rebuild_keeps_the_files_a_user_added_and_says_so(memory: Path, tmp_path: Path) -> None:
+    """A folder gitmem wrote before was replaced whole: a CNAME or robots.txt added for the
+    web host, notes beside the pages, went without a word at the next build. Only the files
+    the marker lists as the old site's are replaced or removed now (a candidate page still
+    goes once it is admitted, and its folder with it once empty); the rest stay, byte for
+    byte, and the command says how many it kept."""
+    out, pending = _pending_then_admitted(memory, tmp_path)
+    said = ok(run(memory, "site", "--out", str(out), "--web", WEB)).output
+    assert said.endswith(
+        f"kept 5 files in {out} that gitmem did not write: .well-known/security.txt, CNAME, "
+        "entries/README.txt, favicon.ico, robots.txt\n"
+    ), said
+    site = build.generate(collect.collect(open_workspace(memory), web=WEB))
+    assert _files(out) == {**site, **_USERS}
+    assert f"entries/{pending}.html" in site and not (out / "candidates").exists()
+    listed = (out / build.MARKER).read_bytes().split(b"\n")
+    assert listed[1] + b"\n" == build.LISTED and b"CNAME" not in listed
+    again = ok(run(memory, "site", "--out", str(out), "--web", WEB)).output
+    assert "kept 5 files in " in again, again  # the user's still, not the site's
+    assert _files(out) == {**site, **_USERS}
+
+
+@pytest.mark.parametrize("kind", ["file at a page", "folder at a page", "file at a folder"])
+def test_a_users_file_where_the_new_site_writes_is_refused_by_name(
+    memory: Path, tmp_path: Path, kind: str
+) -> None:
+    """A file of the user's at a path the new site writes (their own page named as an entry
+    admitted since, a file where the site needs a folder) was replaced, or removed, with
+    the rest of the folder. Neither replacing it (theirs lost) nor keeping it (the site
+    then lacks the page, or links to theirs as its own) is right for every user: the build
+    is refused before anything is written, naming it and what to do."""
+    admit(memory, PROPOSE)
+    second = [*PROPOSE]
+    second[second.index("--title") + 1] = "Read refs with pygit2 inside hooks"
+    pending = proposed(ok(run(memory, *second)).output)
+    out = tmp_path / "site"
+    if kind == "file at a folder":
+        _site(memory, out, "--no-candidates")
+        in_the_way = "candidates"
+        (out / in_the_way).write_text("the candidates, by hand\n")
+    else:
+        _site(memory, out)
+        ok(run(memory, "admit", pending))
+        in_the_way = f"entries/{pending}.html"
+        if kind == "folder at a page":
+            (out / in_the_way).mkdir()
+            (out / in_the_way / "draft.md").write_text("mine\n")
+        else:
+            (out / in_the_way).write_text("my own page\n")
+    before = _files(out)
+    done = run(memory, "site", "--out", str(out))
+    assert done.exit_code == 2, done.output
+    assert done.output == (
+        f"gitmem: --out {out}: {in_the_way} is not gitmem's (.gitmem-site does not list it), "
+        f"and the new site writes there; move it out of {out} or remove it, then build again\n"
+    )
+    assert _files(out) == before
+    assert _staged(out) == [] and _staged(out.parent) == []
+    moved = tmp_path / "moved"
+    (out / in_the_way).rename(moved)
+    said = ok(run(memory, "site", "--out", str(out))).output
+    assert "kept" not in said
+    assert _files(out) == build.generate(collect.collect(open_workspace(memory)))
+
+
+def test_several_files_in_the_way_are_named_together(memory: Path, tmp_path: Path) -> None:
+    admit(memory, PROPOSE)
+    out = tmp_path / "site"
+    _site(memory, out)
+    for name in ("index.html", "entries.html", "refused.html", "search.js", "site.css", "site.js"):
+        (out / name).unlink()
+        (out / name).mkdir()  # folders of the user's: the marker lists files only
+    done = run(memory, "site", "--out", str(out))
+    assert done.exit_code == 2, done.output
+    assert done.output == (
+        f"gitmem: --out {out}: these are not gitmem's (.gitmem-site does not list them), and "
+        "the new site writes there: entries.html, index.html, refused.html, search.js, "
+        f"site.css and 1 more; move them out of {out} or remove them, then build again\n"
+    )
+
+
+def test_a_site_written_before_the_marker_listed_its_files_keeps_what_is_not_its_layout(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A site an earlier gitmem wrote has a marker naming its commit only: which of its
+    files are the site's, it does not say. That gitmem replaced the folder whole at every
+    build, so what is there beside its pages was added since: the files of the site's
+    layout (its top-level pages and scripts, entries/*.html, candidates/*.html) and those
+    the new site writes are taken for the site's, every other file is kept."""
+    out, _ = _pending_then_admitted(memory, tmp_path)
+    commit = build.built_from((out / build.MARKER).read_bytes())
+    (out / build.MARKER).write_bytes(f"gitmem site of {commit}\n".encode())
+    # pages of entries removed since (one named in bytes that are not UTF-8), and a script
+    # as the earlier site wrote it: its own
+    odd = os.fsdecode(b"entries/removed-\xff.html")
+    _add(out, {"entries/removed-since.html": b"old\n", odd: b"old\n", "site.js": b"x"})
+    # a name no list of lines can hold is not taken for a page of the site's
+    users = {**_USERS, "entries/two\nlines.html": b"mine\n"}
+    _add(out, users)
+    said = ok(run(memory, "site", "--out", str(out), "--web", WEB)).output
+    assert "kept 6 files in " in said and "entries/two\\nlines.html" in said, said
+    site = build.generate(collect.collect(open_workspace(memory), web=WEB))
+    assert _files(out) == {**site, **users}
+    assert not (out / "candidates").exists()
+
+
+@pytest.mark.parametrize("point", ["marker", "first page", "home page", "removal"])
+def test_a_build_killed_at_any_point_keeps_the_users_files(
+    memory: Path, tmp_path: Path, point: str
+) -> None:
+    """A build killed while it swaps its site in (a SIGKILL, a crash) leaves a mix of the
+    old site and the new: the next build must still tell both sites' files from the
+    user's (the marker lists both while the swap lasts: a page of the new site already in,
+    listed by neither finished site, would be refused as the user's) and keep the user's."""
+    out, pending = _pending_then_admitted(memory, tmp_path)
+    old = build.built_from((out / build.MARKER).read_bytes())
+    if point == "marker":  # the marker listing both sites, written whole, not renamed in
+        killed_at_rename(memory, build.MARKER, "site", "--out", str(out))
+    elif point == "removal":  # every new page in, the old candidate page not yet gone
+        done = subprocess.run(
+            [sys.executable, "-c", _KILLED_AT_REMOVAL, str(out), "site", "--out", str(out)],
+            cwd=memory, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == -signal.SIGKILL, (done.stdout, done.stderr)
+        assert (out / f"candidates/{pending}.html").is_file()
+    else:  # as the first page goes in, or as index.html does: the new entry page in already
+        _killed_at_swap(memory, out, page="" if point == "first page" else "index.html")
+        assert (out / f"entries/{pending}.html").is_file() == (point == "home page")
+    assert {path: _files(out)[path] for path in _USERS} == _USERS
+    marker = (out / build.MARKER).read_bytes()
+    assert build.built_from(marker) == (old if point == "marker" else None)
+    said = ok(run(memory, "site", "--out", str(out), "--web", WEB)).output
+    assert f"kept 5 files in {out} that gitmem did not write" in said, said
+    site = build.generate(collect.collect(open_workspace(memory), web=WEB))
+    assert _files(out) == {**site, **_USERS}
+    assert _staged(out.parent) == []
