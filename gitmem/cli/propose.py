@@ -133,7 +133,9 @@ def propose(
 
     Fields come from the options, from --from FILE, or (with neither) from $EDITOR.
     With --amend ID or --retire ID --reason TEXT, the candidate changes an admitted entry.
-    The same proposal run again (say after it was killed) reuses the branch it made.
+    The same proposal run again (say after it was killed) reuses the branch it made. With
+    --push, an id the remote holds for another candidate (another clone proposed it first)
+    moves the proposal to the next free id, and the output says so.
     """
     from gitmem.lifecycle import propose as proposing
 
@@ -281,16 +283,25 @@ def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
             out["not_pushed"] = proposal.unpushed
         if proposal.reused:
             out["reused"] = True
+        if proposal.taken_on_remote:
+            out["taken_on_remote"] = proposal.taken_on_remote
         if request is not None:
             out["pull_request"] = {"url": request.url, "opened": request.opened}
         click.echo(json.dumps(out))
         return code
     for warning in proposal.warnings:
         click.echo(str(warning), err=True)
-    click.echo(
-        f"proposed {proposal.id}"
-        + (" (proposed before: its branch holds this very text)" if proposal.reused else "")
-    )
+    notes = []
+    if proposal.taken_on_remote:
+        taken = ", ".join(proposal.taken_on_remote)
+        notes.append(
+            f"{taken} is taken on origin by another candidate: took the next free id"
+            if len(proposal.taken_on_remote) == 1
+            else f"{taken} are taken on origin by other candidates: took the next free id"
+        )
+    if proposal.reused:
+        notes.append("proposed before: its branch holds this very text")
+    click.echo(f"proposed {proposal.id}" + "".join(f" ({note})" for note in notes))
     click.echo(f"branch   {proposal.branch}" + (" (pushed)" if proposal.pushed else ""))
     if proposal.unpushed:
         click.echo(f"gitmem: not pushed: {proposal.unpushed}", err=True)

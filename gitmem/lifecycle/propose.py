@@ -8,6 +8,13 @@ one, the second takes the next free id (`…-2`). A branch of this id here that 
 the very candidate (the same file, byte for byte: a run killed once its branch was made,
 then run again) is that proposal's, and is reused rather than proposed again as `…-2`.
 
+Another clone may have taken the same id meanwhile (two people amending one entry, one title
+proposed in two clones on one day): the branches here and the remote-tracking ones cannot
+know, and the push is where the two meet. A push of gitmem/<id> that the remote refuses
+because it holds another candidate under that id moves the proposal to the next free id
+(a new commit, its file and front matter carrying the new id), which is pushed in turn
+(_write_candidate says why the remote is asked after the push rather than before).
+
 `propose --amend ID` and `propose --retire ID` write their candidates the same way, with ids
 `<ID>-amend` and `<ID>-retire` (then `-2`, …): the entry's text as a candidate, corrected, or
 with the reason it retires (gitmem.model.curation says what their admission does).
@@ -58,6 +65,9 @@ class Proposal:
     unpushed: str | None = None
     #: The branch held this very candidate already (an earlier run of the same proposal).
     reused: bool = False
+    #: The ids the remote held another candidate under when this one was pushed, in the
+    #: order they were tried: the proposal took the next free id after them.
+    taken_on_remote: list[str] = field(default_factory=list)
 
 
 def build_candidate(ws: Workspace, fields: ProposalFields, created: str | None = None) -> Entry:
@@ -242,7 +252,20 @@ def _write_candidate(
     proposed) left that branch, and the same proposal run again took it for someone else's
     and proposed a second copy as `…-2`. The file holds every field, the id, the day and
     the source among them, so only the same proposal on the same day gives the same bytes:
-    a different proposal of the same title still gets a branch of its own."""
+    a different proposal of the same title still gets a branch of its own.
+
+    With push, the remote decides last. Another clone may hold this id for another candidate
+    (neither had fetched the other's): the push of gitmem/<id> is then refused, and the
+    proposal moves on to the next free id, pushes that, and says which ids it found taken
+    (taken_on_remote); the branch it made here under the taken id is deleted, since here
+    it would hide the remote's candidate of that id (`gitmem candidates` and admit read a
+    local branch first). The push itself is the check: it creates the remote branch only
+    where none exists, atomically on the remote, so two clones racing for one id cannot
+    both have it. Asking the remote beforehand (git ls-remote) costs the same round trip
+    and still loses that race between the answer and the push. Only a refused push asks
+    the remote what it holds (_taken_on), and only that answer, not the push's words,
+    tells a taken id from another failure (no network, credentials, a hook's refusal),
+    which leaves the branch here as before, with the push that sends it."""
     store = ws.store
     main_tip = ws.main_tip()
     if main_tip is None:
@@ -256,6 +279,7 @@ def _write_candidate(
         raise rule_error(errors)
     memory_tree = store.subtree(main_tree, ws.dir)
     refused = _refused_ids(ws, main_tree)
+    taken_on_remote: list[str] = []
     for attempt in range(1, MAX_ID_ATTEMPTS + 1):
         entry_id = id_with_suffix(base_id, attempt)
         if not is_entry_id(entry_id):
@@ -267,7 +291,7 @@ def _write_candidate(
                 "(or see `gitmem candidates`: is this proposed already?), then propose again"
             )
         candidate = entry.with_meta(id=entry_id)
-        path = f"{ws.dir}/candidates/{entry_id}.md"
+        path = _candidate_path(ws, entry_id)
         data = candidate.render().encode("utf-8")
         ref = candidate_ref(entry_id)
         commit = _holding(ws, ref, path, data)
@@ -294,10 +318,14 @@ def _write_candidate(
         fault("propose-after-ref")
         proposal = Proposal(entry_id, candidate_branch(entry_id), commit, problems)
         proposal.reused = reused
+        proposal.taken_on_remote = taken_on_remote
         if push:
             # a reused branch may have left an older main: the remote needs where it left
             base = store.merge_base(main_tip, commit) or main_tip
-            _push(ws, proposal, ref, base, remote)
+            if not _push(ws, proposal, base, remote, base_id, data):
+                taken_on_remote.append(entry_id)
+                _drop(ws, proposal)
+                continue
         return proposal
     raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")
 
@@ -313,19 +341,70 @@ def _refused_ids(ws: Workspace, main_tree: str) -> frozenset[str]:
     return frozenset(row.id for row in rows if row is not None)
 
 
-def _push(ws: Workspace, proposal: Proposal, ref: str, base: str, remote: str) -> None:
-    """Push the proposal's branch when the remote holds base; else say in `unpushed` why."""
+def _push(
+    ws: Workspace, proposal: Proposal, base: str, remote: str, base_id: str, data: bytes
+) -> bool:
+    """Push the proposal's branch when the remote holds base; else say in `unpushed` why.
+    False when the remote refused it because it holds another candidate under this id
+    (nothing pushed: the caller moves on to the next id); a branch there holding this very
+    candidate (data, the same proposal pushed from another clone) is taken as this one's."""
     proposal.unpushed = base_missing_on(ws, remote, base)
     if proposal.unpushed is not None:
         proposal.unpushed += f": git push {remote} {proposal.branch}"
-        return
+        return True
+    ref = candidate_ref(proposal.id)
     # the branch exists now, whatever the push does: a refused push is reported beside it
     # (unpushed), never as if nothing had been proposed
     try:
         push_refs(ws.store, remote, [f"{ref}:{ref}"])
-        proposal.pushed = True
     except GitmemError as exc:
-        proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+        theirs = _taken_on(ws, remote, base_id, proposal.id)
+        if theirs is None or theirs == proposal.commit:
+            proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+            return True
+        tracking = f"refs/remotes/{remote}/{proposal.branch}"
+        if _holding(ws, tracking, _candidate_path(ws, proposal.id), data) is None:
+            return False
+        # the same proposal, pushed from another clone: this branch follows the remote's,
+        # as a re-run here follows its own (reused), rather than proposing a copy as -2
+        moved = f"gitmem: propose {proposal.id}, as {remote} holds it"
+        if not ws.store.update_ref(ref, theirs, proposal.commit, moved):
+            proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+            return True
+        proposal.commit = theirs
+        proposal.reused = True
+    proposal.pushed = True
+    return True
+
+
+def _taken_on(ws: Workspace, remote: str, base_id: str, entry_id: str) -> str | None:
+    """The commit remote's branch gitmem/<entry_id> holds now, None when it holds none or
+    cannot be asked (no network, credentials). One fetch brings the remote-tracking branches
+    of every id of base_id (`gitmem/<base_id>*`, pruning those the remote no longer has), so
+    the next ids are chosen knowing all the remote holds, not learnt one refused push at a
+    time; and `gitmem candidates` shows the candidate that took the id."""
+    done = ws.store.run_git(
+        *("fetch", "--quiet", "--prune", "--no-write-fetch-head", remote),
+        f"+{candidate_ref(base_id)}*:refs/remotes/{remote}/{candidate_branch(base_id)}*",
+        check=False,
+    )
+    if done.returncode != 0:
+        return None
+    return ws.store.ref_target(f"refs/remotes/{remote}/{candidate_branch(entry_id)}")
+
+
+def _drop(ws: Workspace, proposal: Proposal) -> None:
+    """Delete the branch this proposal made here under an id the remote gave to another
+    candidate: kept, it stood for that id here, and `gitmem candidates`, show and admit read
+    it in place of the remote's. Kept only while a worktree has it checked out (deleted, that
+    worktree was left on a branch with no commits), or when it moved since (no longer only
+    this proposal's)."""
+    if ws.store.worktree_on(proposal.branch, here_too=True) is None:
+        ws.store.delete_ref(candidate_ref(proposal.id), proposal.commit)
+
+
+def _candidate_path(ws: Workspace, entry_id: str) -> str:
+    return f"{ws.dir}/candidates/{entry_id}.md"
 
 
 def _holding(ws: Workspace, ref: str, path: str, data: bytes) -> str | None:

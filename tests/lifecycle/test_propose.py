@@ -258,3 +258,73 @@ def test_a_suffixed_id_past_the_longest_is_refused_not_proposed(repo: Path) -> N
     assert f"{first} is taken, and the next id, {first}-2, is longer than 200" in second.output
     assert "Traceback" not in second.output
     assert git(repo, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first}"]
+
+
+def test_an_id_another_clone_pushed_first_moves_the_proposal_to_the_next_free_id(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Two clones that had not fetched each other's work took the same id for two proposals
+    of one title on one day: the second push of gitmem/<id> was rejected, and the candidate
+    was left here with "then: git push origin gitmem/<id>", a push that can never succeed.
+    The proposal now moves to the next free id, as two proposals in one clone do: a new
+    commit whose file and front matter carry `<id>-2`, pushed, and no branch of this
+    proposal left behind under the id the remote gave to another. A clone that learns of
+    one taken id learns of all the remote holds of that title at once (a third one goes
+    straight to `-3`), and the same proposal pushed from two clones is one candidate."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    other, third = tmp_path / "other", tmp_path / "third"
+    for clone in (other, third):
+        git(tmp_path, "clone", "-q", str(server), str(clone))
+    first, second, branch = first_id(), f"{first_id()}-2", f"gitmem/{first_id()}"
+    assert f"proposed {first}\n" in ok(run(memory, *PROPOSE, "--push")).output
+    theirs = [*PROPOSE]
+    theirs[theirs.index("--content") + 1] = "Read refs with pygit2 too."
+    moved = ok(run(other, *theirs, "--push")).output
+    taken = f"({first} is taken on origin by another candidate: took the next free id)"
+    assert f"proposed {second} {taken}\nbranch   gitmem/{second} (pushed)\n" in moved
+    assert git(server, "rev-parse", branch) == git(memory, "rev-parse", branch)
+    text = git(server, "show", f"gitmem/{second}:.gitmem/candidates/{second}.md")
+    assert f"id: {second}\n" in text and "Read refs with pygit2 too." in text
+    changed = git(server, "diff", "--name-only", "main", f"gitmem/{second}").split()
+    assert changed == [f".gitmem/candidates/{second}.md"]
+    names = ["branch", "--list", "--format=%(refname:short)", "gitmem/*"]
+    assert git(other, *names).split() == [f"gitmem/{second}"]
+    again = json.loads(ok(run(other, *theirs, "--push", "--format", "json")).output)
+    assert (again["id"], again["reused"], again["pushed"]) == (second, True, True)
+
+    late = [*PROPOSE]
+    late[late.index("--content") + 1] = "Read the index with pygit2 as well."
+    as_json = json.loads(ok(run(third, *late, "--push", "--format", "json")).output)
+    assert (as_json["id"], as_json["taken_on_remote"]) == (f"{first}-3", [first])
+    assert git(third, *names).split() == [f"gitmem/{first}-3"]
+
+    same = ok(run(memory, *theirs, "--push")).output  # other's very proposal, from here
+    assert f"proposed {second} (proposed before: its branch holds this very text)" in same
+    assert git(memory, "rev-parse", f"gitmem/{second}") == git(
+        server, "rev-parse", f"gitmem/{second}"
+    )
+    assert git(server, "branch", "--list", "gitmem/*").split() == [
+        branch,
+        f"{branch}-2",
+        f"{branch}-3",
+    ]
+
+
+def test_a_push_refused_for_another_reason_keeps_its_id(memory: Path, tmp_path: Path) -> None:
+    """Only a remote that holds another candidate under the id moves a proposal to the next
+    one: a push a hook refuses leaves the branch here under its id, with the push that
+    sends it once the remote takes it."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    hook = server / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'candidates are closed today' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    refused = run(memory, *PROPOSE, "--push")
+    assert refused.exit_code == 1, refused.output
+    assert f"proposed {first_id()}\n" in refused.output
+    assert "candidates are closed today" in refused.output
+    assert f"then: git push origin gitmem/{first_id()}" in refused.output
+    assert git(memory, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first_id()}"]
+    assert git(server, "branch", "--list", "gitmem/*") == ""
