@@ -4,7 +4,8 @@ The flags are made from gitmem.model.proposal's field list (one option a field, 
 the lists), so the command line and the MCP tool `memory_push` always offer the same fields.
 Flags given beside `--from FILE` or `--edit OLD` win over the draft's values. A section that
 still holds the template's placeholder text is refused, and a draft written in $EDITOR that
-cannot be proposed is kept in the git directory (GITMEM_DRAFT.md) for `--from`.
+cannot be proposed is kept in the git directory (GITMEM_DRAFT.md) for `--from`: one the rules
+refuse, and one the editor saved in another encoding than UTF-8, byte for byte.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.proposal import ProposalFields, decode_draft, specs
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gitmem.lifecycle.propose import Proposal
     from gitmem.repo.workspace import Workspace
 
@@ -175,7 +178,7 @@ def propose(
         amend_draft, amend_blob = proposing.amend_start(ws, amend_id)
         start = amend_draft.render()
         no_flags = not any(given.given().values())
-        edited = _edit(start) if interactive() and no_flags else None
+        edited = _edit(ws, start) if interactive() and no_flags else None
         draft = ProposalFields.from_text(edited or start)
         fields = given.over(draft)
         proposal = _kept_on_failure(
@@ -195,12 +198,12 @@ def propose(
         successor, drafted_blob = proposing.successor_draft(ws, edit_id)
         drafted = {edit_id: drafted_blob}
         start = successor.render()
-        edited = _edit(start) if interactive() else None
+        edited = _edit(ws, start) if interactive() else None
         draft = ProposalFields.from_text(edited or start)
     elif from_file:
         draft = _read_draft(from_file)
     elif flags["title"] is None and flags["type"] is None and interactive():
-        edited = _edit(TEMPLATE)
+        edited = _edit(ws, TEMPLATE)
         if not edited or edited == TEMPLATE:
             raise UsageError("nothing proposed: the editor closed without changes")
         draft = _kept_on_failure(ws, edited, lambda: ProposalFields.from_text(edited or ""))
@@ -226,31 +229,39 @@ def propose(
     return _report(ws, proposal, pr, fmt)
 
 
-def _edit(text: str) -> str | None:
+def _edit(ws: Workspace, text: str) -> str | None:
     """The text as the person's editor left it (None: closed unsaved). An editor that fails,
-    cannot start, removes its file or saves bytes that are not UTF-8 proposes nothing, said as
-    a usage error rather than click's bare "Editing failed" or an unexpected error. So does a
-    file saved empty, which is how git's editors abort (`git commit` says "Aborting commit
-    due to empty commit message"): the empty text was read as no edit at all, and a
-    successor or an amendment was proposed from the unchanged draft."""
+    cannot start or removes its file proposes nothing, said as a usage error rather than
+    click's bare "Editing failed" or an unexpected error. So does a file saved empty, which
+    is how git's editors abort (`git commit` says "Aborting commit due to empty commit
+    message"): the empty text was read as no edit at all, and a successor or an amendment
+    was proposed from the unchanged draft.
+
+    The file's bytes are read as `--from` reads a draft file (decode_draft). Saved in another
+    encoding (an editor set to Latin-1 writes `é` as the byte 0xE9) or as binary, they are
+    kept in the git directory byte for byte, and the error is the line `gitmem check` prints
+    for that file, with how to propose it once fixed: click decoded them itself, and its
+    error dropped the draft with the editor's temporary file."""
     try:
-        edited = click.edit(text, extension=".md")
-        if edited is not None and not edited.strip():
-            raise UsageError(
-                "the editor's file was saved empty: nothing proposed (saving it empty is how "
-                "to abort)"
-            )
-        return edited
-    except (click.ClickException, FileNotFoundError, UnicodeDecodeError) as exc:
-        what = {
-            FileNotFoundError: "left no file",
-            UnicodeDecodeError: "saved text that is not UTF-8",
-        }.get(type(exc), "failed")
+        saved = click.edit(text.encode("utf-8"), extension=".md")
+    except (click.ClickException, FileNotFoundError) as exc:
+        what = "left no file" if isinstance(exc, FileNotFoundError) else "failed"
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         raise UsageError(
             f"the editor {editor} {what}: nothing proposed; set $VISUAL or $EDITOR to an "
             "editor that saves the file, or give the fields as options or --from FILE"
         ) from exc
+    if saved is None:
+        return None
+    try:
+        edited = decode_draft(saved, str(_draft_path(ws)))
+    except GitmemError as exc:
+        raise _kept(ws, saved, exc) from None
+    if not edited.strip():
+        raise UsageError(
+            "the editor's file was saved empty: nothing proposed (saving it empty is how to abort)"
+        )
+    return edited
 
 
 def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
@@ -331,18 +342,28 @@ def _kept_on_failure(ws: Workspace, edited: str | None, call: Callable[[], T]) -
     except GitmemError as exc:
         if edited is None:
             raise
-        from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
+        raise _kept(ws, edited.encode("utf-8"), exc) from None
 
-        path = ws.store.common_dir / DRAFT_FILE
-        # replaced whole: a plain write killed after it emptied the file lost the draft kept
-        # before and this one both
-        atomic_write(path, edited.encode("utf-8"))
-        remove_temporaries_of([path], ABANDONED_AGE)  # a killed run's, beside it
-        raise type(exc)(
-            f"{exc.message}\nyour draft is kept in {path}: fix it there, then "
-            f"gitmem propose --from {path}",
-            exit_code=exc.exit_code,
-        ) from None
+
+def _draft_path(ws: Workspace) -> Path:
+    return ws.store.common_dir / DRAFT_FILE
+
+
+def _kept(ws: Workspace, data: bytes, exc: GitmemError) -> GitmemError:
+    """exc, once the draft's bytes (data) are kept in the git directory, saying where and
+    how to propose it again."""
+    from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
+
+    path = _draft_path(ws)
+    # replaced whole: a plain write killed after it emptied the file lost the draft kept
+    # before and this one both
+    atomic_write(path, data)
+    remove_temporaries_of([path], ABANDONED_AGE)  # a killed run's, beside it
+    return type(exc)(
+        f"{exc.message}\nyour draft is kept in {path}: fix it there, then "
+        f"gitmem propose --from {path}",
+        exit_code=exc.exit_code,
+    )
 
 
 def _read_draft(path: str) -> ProposalFields:

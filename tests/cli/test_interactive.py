@@ -170,7 +170,6 @@ def test_an_editor_that_fails_or_deletes_its_file_is_a_clear_error(
     for script, says in [
         ('rm "$1"\n', "left no file"),
         ("exit 4\n", "failed"),
-        ("printf '\\377\\376' > \"$1\"\n", "saved text that is not UTF-8"),
     ]:
         editor.write_text("#!/bin/sh\n" + script)
         editor.chmod(0o755)
@@ -180,6 +179,52 @@ def test_an_editor_that_fails_or_deletes_its_file_is_a_clear_error(
         assert f"gitmem: the editor {editor} {says}: nothing proposed" in out
         assert "unexpected error" not in out and "Error:" not in out
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+
+
+#: What an editor set to Latin-1 saves for a draft that holds an accent: `é` as the one byte
+#: 0xE9 (on the third line, the title's), which is not UTF-8.
+LATIN_1_DRAFT = (
+    "---\ntype: method\ntitle: Write the caf\u00e9's orders down\n"
+    "applies_when: a draft holds an accent\n---\n\n## Context\nSaved by an editor in Latin-1.\n"
+    "\n## Content\nKeep each order in the caf\u00e9's book.\n\n## Evidence\nA bug report.\n"
+).encode("latin-1")
+
+
+@pytest.mark.parametrize("start", [[], ["--edit", "ENTRY"], ["--amend", "ENTRY"]])
+def test_a_draft_the_editor_saved_in_latin_1_is_kept_byte_for_byte(
+    memory: Path, tmp_path: Path, start: list[str]
+) -> None:
+    """An editor that saved the draft in another encoding than UTF-8 (Latin-1: `é` as the
+    byte 0xE9) proposed nothing, and the draft was lost with the editor's temporary file:
+    "saved text that is not UTF-8: nothing proposed". It is now kept in the git directory,
+    byte for byte, as a draft the rules refuse is, and the error is the line `gitmem check`
+    prints for it (ENCODING, with its line), with where it is kept and how to propose it
+    once saved as UTF-8 (`--from`)."""
+    entry_id = first_id()
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", entry_id, "--by", "human:bob"))
+    saved = tmp_path / "saved.md"
+    saved.write_bytes(LATIN_1_DRAFT)
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f'#!/bin/sh\ncat "{saved}" > "$1"\n')
+    editor.chmod(0o755)
+    env = {**os.environ, "EDITOR": str(editor), "VISUAL": str(editor), "TERM": "dumb"}
+    args = [entry_id if a == "ENTRY" else a for a in start]
+    code, out = converse(memory, ["propose", *args], [], env)
+    draft = memory / ".git" / "GITMEM_DRAFT.md"
+    assert code == 1, out
+    assert f"{draft}:3: ENCODING is not valid UTF-8 (byte " in out, out
+    assert f"your draft is kept in {draft}: fix it there, then gitmem propose --from {draft}" in out
+    assert "unexpected error" not in out and "Traceback" not in out
+    assert draft.read_bytes() == LATIN_1_DRAFT
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
+    if start:
+        return
+    draft.write_bytes(LATIN_1_DRAFT.decode("latin-1").encode("utf-8"))  # saved as UTF-8
+    new_id = ok(run(memory, "propose", "--from", str(draft))).output.split()[1]
+    assert "Keep each order in the caf\u00e9's book." in git(
+        memory, "show", f"gitmem/{new_id}:.gitmem/candidates/{new_id}.md"
+    )
 
 
 #: A sitecustomize that kills (SIGKILL) the process as it writes the first bytes into the
