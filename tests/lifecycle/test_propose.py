@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -299,7 +300,12 @@ def test_an_id_another_clone_pushed_first_moves_the_proposal_to_the_next_free_id
     assert (as_json["id"], as_json["taken_on_remote"]) == (f"{first}-3", [first])
     assert git(third, *names).split() == [f"gitmem/{first}-3"]
 
-    same = ok(run(memory, *theirs, "--push")).output  # other's very proposal, from here
+    # other's very proposal, from here: in the second other's commit was made, this one
+    # would be the very same commit, whose push succeeds as nothing new
+    made = int(git(server, "log", "-1", "--format=%ct", f"gitmem/{second}"))
+    while time.time() < made + 1:
+        time.sleep(0.05)
+    same = ok(run(memory, *theirs, "--push")).output
     assert f"proposed {second} (proposed before: its branch holds this very text)" in same
     assert git(memory, "rev-parse", f"gitmem/{second}") == git(
         server, "rev-parse", f"gitmem/{second}"
