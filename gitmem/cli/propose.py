@@ -2,7 +2,9 @@
 
 The flags are made from gitmem.model.proposal's field list (one option a field, repeatable for
 the lists), so the command line and the MCP tool `memory_push` always offer the same fields.
-Flags given beside `--from FILE` or `--edit OLD` win over the draft's values. A section that
+Flags given beside `--from FILE` or `--edit OLD` win over the draft's values; `--from FILE`
+beside `--amend ID` or `--edit OLD` is the amendment's or the successor's text (how a draft
+of either that was kept is proposed again). A section that
 still holds the template's placeholder text is refused, and a draft written in $EDITOR that
 cannot be proposed is kept in the git directory (GITMEM_DRAFT.md) for `--from`: one the rules
 refuse, and one the editor saved in another encoding than UTF-8, byte for byte.
@@ -10,6 +12,7 @@ refuse, and one the editor saved in another encoding than UTF-8, byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -94,7 +97,8 @@ def proposal_options(command: F) -> F:
     "--from",
     "from_file",
     type=click.Path(dir_okay=False),
-    help="Read an entry file (- for standard input).",
+    help="Read an entry file (- for standard input); beside --amend ID or --edit OLD, the "
+    "amendment's or the successor's text.",
 )
 @click.option("--edit", "edit_id", metavar="OLD", help="Start a successor of an admitted entry.")
 @click.option(
@@ -159,7 +163,10 @@ def propose(
             "verdict:STOP or import:PATH, or leave --source out to propose as yourself"
         )
     chosen = [name for name, value in given_options if value is not None]
-    if len(chosen) > 1:
+    # a draft file is the starting text of a successor or an amendment too: the way back
+    # for one whose draft was kept (_kept), which --from alone proposed as a new entry
+    starts = [name for name in chosen if name != "--from"]
+    if len(starts) > 1 or (from_file is not None and retire_id is not None):
         raise UsageError(f"{' and '.join(chosen)} exclude each other: give one")
     if reason is not None and not retire_id:
         raise UsageError("--reason goes with --retire ID")
@@ -175,15 +182,20 @@ def propose(
         proposal = proposing.propose_retire(ws, retire_id, reason or "", push=push and not pr)
         return _report(ws, proposal, pr, fmt)
     if amend_id:
+        again = f"gitmem propose --amend {amend_id}"
         amend_draft, amend_blob = proposing.amend_start(ws, amend_id)
         start = amend_draft.render()
         no_flags = not any(given.given().values())
-        edited = _edit(ws, start) if interactive() and no_flags else None
-        draft = ProposalFields.from_text(edited or start)
+        if from_file:
+            draft = _read_draft(from_file)
+        else:
+            edited = _edit(ws, start, again) if interactive() and no_flags else None
+            draft = ProposalFields.from_text(edited or start)
         fields = given.over(draft)
         proposal = _kept_on_failure(
             ws,
             edited,
+            again,
             lambda: proposing.propose_amend(
                 ws,
                 amend_id,
@@ -194,19 +206,27 @@ def propose(
         )
         return _report(ws, proposal, pr, fmt)
     drafted: dict[str, str] = {}
+    again = f"gitmem propose --edit {edit_id}" if edit_id else "gitmem propose"
     if edit_id:
         successor, drafted_blob = proposing.successor_draft(ws, edit_id)
         drafted = {edit_id: drafted_blob}
         start = successor.render()
-        edited = _edit(ws, start) if interactive() else None
-        draft = ProposalFields.from_text(edited or start)
+        if from_file:
+            # the successor of OLD whatever the file says: a draft written anew may not
+            # name what it supersedes
+            read = _read_draft(from_file)
+            lineage = (*read.supersedes, *([] if edit_id in read.supersedes else [edit_id]))
+            draft = dataclasses.replace(read, supersedes=lineage)
+        else:
+            edited = _edit(ws, start, again) if interactive() else None
+            draft = ProposalFields.from_text(edited or start)
     elif from_file:
         draft = _read_draft(from_file)
     elif flags["title"] is None and flags["type"] is None and interactive():
-        edited = _edit(ws, TEMPLATE)
+        edited = _edit(ws, TEMPLATE, again)
         if not edited or edited == TEMPLATE:
             raise UsageError("nothing proposed: the editor closed without changes")
-        draft = _kept_on_failure(ws, edited, lambda: ProposalFields.from_text(edited or ""))
+        draft = _kept_on_failure(ws, edited, again, lambda: ProposalFields.from_text(edited or ""))
     else:
         draft = ProposalFields()
     fields = given.over(draft)
@@ -222,6 +242,7 @@ def propose(
     proposal = _kept_on_failure(
         ws,
         edited,
+        again,
         lambda: proposing.propose(
             ws, _no_placeholders(fields), push=push and not pr, drafted_from=drafted
         ),
@@ -229,7 +250,7 @@ def propose(
     return _report(ws, proposal, pr, fmt)
 
 
-def _edit(ws: Workspace, text: str) -> str | None:
+def _edit(ws: Workspace, text: str, again: str) -> str | None:
     """The text as the person's editor left it (None: closed unsaved). An editor that fails,
     cannot start or removes its file proposes nothing, said as a usage error rather than
     click's bare "Editing failed" or an unexpected error. So does a file saved empty, which
@@ -256,7 +277,7 @@ def _edit(ws: Workspace, text: str) -> str | None:
     try:
         edited = decode_draft(saved, str(_draft_path(ws)))
     except GitmemError as exc:
-        raise _kept(ws, saved, exc) from None
+        raise _kept(ws, saved, exc, again) from None
     if not edited.strip():
         raise UsageError(
             "the editor's file was saved empty: nothing proposed (saving it empty is how to abort)"
@@ -334,24 +355,26 @@ def _no_placeholders(fields: ProposalFields) -> ProposalFields:
     return fields
 
 
-def _kept_on_failure(ws: Workspace, edited: str | None, call: Callable[[], T]) -> T:
+def _kept_on_failure(ws: Workspace, edited: str | None, again: str, call: Callable[[], T]) -> T:
     """call(), and when it fails on a draft written in $EDITOR, the draft is kept in the git
-    directory and the message says how to propose it again."""
+    directory and the message says how to propose it again (again, with --from)."""
     try:
         return call()
     except GitmemError as exc:
         if edited is None:
             raise
-        raise _kept(ws, edited.encode("utf-8"), exc) from None
+        raise _kept(ws, edited.encode("utf-8"), exc, again) from None
 
 
 def _draft_path(ws: Workspace) -> Path:
     return ws.store.common_dir / DRAFT_FILE
 
 
-def _kept(ws: Workspace, data: bytes, exc: GitmemError) -> GitmemError:
+def _kept(ws: Workspace, data: bytes, exc: GitmemError, again: str) -> GitmemError:
     """exc, once the draft's bytes (data) are kept in the git directory, saying where and
-    how to propose it again."""
+    how to propose it again: the command that opened the editor (again: `gitmem propose`,
+    with `--amend ID` or `--edit OLD` for an amendment's or a successor's draft, which
+    --from alone proposed as a new entry), with --from the kept file."""
     from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, remove_temporaries_of
 
     path = _draft_path(ws)
@@ -360,8 +383,7 @@ def _kept(ws: Workspace, data: bytes, exc: GitmemError) -> GitmemError:
     atomic_write(path, data)
     remove_temporaries_of([path], ABANDONED_AGE)  # a killed run's, beside it
     return type(exc)(
-        f"{exc.message}\nyour draft is kept in {path}: fix it there, then "
-        f"gitmem propose --from {path}",
+        f"{exc.message}\nyour draft is kept in {path}: fix it there, then {again} --from {path}",
         exit_code=exc.exit_code,
     )
 

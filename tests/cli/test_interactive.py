@@ -184,7 +184,7 @@ def test_an_editor_that_fails_or_deletes_its_file_is_a_clear_error(
 #: What an editor set to Latin-1 saves for a draft that holds an accent: `é` as the one byte
 #: 0xE9 (on the third line, the title's), which is not UTF-8.
 LATIN_1_DRAFT = (
-    "---\ntype: method\ntitle: Write the caf\u00e9's orders down\n"
+    "---\ntype: decision\ntitle: Write the caf\u00e9's orders down\n"
     "applies_when: a draft holds an accent\n---\n\n## Context\nSaved by an editor in Latin-1.\n"
     "\n## Content\nKeep each order in the caf\u00e9's book.\n\n## Evidence\nA bug report.\n"
 ).encode("latin-1")
@@ -214,17 +214,21 @@ def test_a_draft_the_editor_saved_in_latin_1_is_kept_byte_for_byte(
     draft = memory / ".git" / "GITMEM_DRAFT.md"
     assert code == 1, out
     assert f"{draft}:3: ENCODING is not valid UTF-8 (byte " in out, out
-    assert f"your draft is kept in {draft}: fix it there, then gitmem propose --from {draft}" in out
+    again = " ".join(["gitmem", "propose", *args, "--from", str(draft)])
+    assert f"your draft is kept in {draft}: fix it there, then {again}" in out, out
     assert "unexpected error" not in out and "Traceback" not in out
     assert draft.read_bytes() == LATIN_1_DRAFT
     assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
-    if start:
-        return
+    # proposed again as the advice says: an amendment's draft as an amendment of the entry
+    # (--from alone proposed it as a new one), a successor's as its successor
     draft.write_bytes(LATIN_1_DRAFT.decode("latin-1").encode("utf-8"))  # saved as UTF-8
-    new_id = ok(run(memory, "propose", "--from", str(draft))).output.split()[1]
-    assert "Keep each order in the caf\u00e9's book." in git(
-        memory, "show", f"gitmem/{new_id}:.gitmem/candidates/{new_id}.md"
-    )
+    new_id = ok(run(memory, "propose", *args, "--from", str(draft))).output.split()[1]
+    text = git(memory, "show", f"gitmem/{new_id}:.gitmem/candidates/{new_id}.md")
+    assert "Keep each order in the caf\u00e9's book." in text
+    if "--amend" in start:
+        assert new_id == f"{entry_id}-amend" and f"amends: {entry_id}" in text, text
+    if "--edit" in start:
+        assert f"supersedes: [{entry_id}]" in text, text
 
 
 #: A sitecustomize that kills (SIGKILL) the process as it writes the first bytes into the

@@ -185,3 +185,21 @@ def test_a_refusal_shows_twenty_problems_a_file_as_check_does(memory: Path, tmp_
     assert refused.exit_code == 1, refused.output
     assert refused.output.count(" SECRET ") == 20, refused.output
     assert "10 more problems in this file not shown" in refused.output
+
+
+def test_options_that_start_a_text_exclude_each_other_but_a_draft_file(
+    memory: Path, tmp_path: Path
+) -> None:
+    """--from FILE beside --amend ID or --edit OLD is that amendment's or successor's text
+    (how a kept draft of one is proposed again); --amend, --edit and --retire each start a
+    candidate of their own, and a retirement takes no text, so those pairs are refused."""
+    draft = tmp_path / "draft.md"
+    draft.write_text("---\ntype: decision\ntitle: T\napplies_when: w\n---\n\n## Content\nC.\n")
+    for pair in (
+        ["--amend", "a-b", "--edit", "a-b"],
+        ["--retire", "a-b", "--from", str(draft), "--reason", "r"],
+        ["--edit", "a-b", "--retire", "a-b", "--reason", "r"],
+    ):
+        result = run(memory, "propose", *pair)
+        assert result.exit_code == 2 and "exclude each other" in result.output, result.output
+    assert git(memory, "for-each-ref", "refs/heads/gitmem/") == ""
