@@ -11,8 +11,9 @@ path means nothing on another) and find gitmem on PATH. A script is recognised a
 its marker line, so the installer can tell its own files from a user's:
 
 - a hook that was there before gitmem (`X`) is moved to `X.gitmem-chained` and the gitmem
-  script runs it first, with the same arguments and standard input; when that name is taken
-  too, the installer refuses rather than guess;
+  script runs it first, with the same arguments and standard input, under the name git gives
+  it (`$0` ends in `/X`: the template says how); when that name is taken too, the installer
+  refuses rather than guess;
 - the pre-commit framework's own hook is chained its way: gitmem's script is written as
   `X.legacy`, which the framework's hook runs first and `pre-commit install` and
   `pre-commit uninstall` keep (a `.legacy` that is not gitmem's is refused);

@@ -719,6 +719,90 @@ def test_post_rewrite_stdin_reaches_both(repo: Path, tmp_path: Path, stub: dict[
     assert (tmp_path / "foreign.stdin").read_text() == f"{old} {new}\n"
 
 
+#: A user's pre-push hook that records the name it was run under, its arguments and its
+#: standard input, and exits with $NAMED_EXIT: in POSIX sh, in sh through env, in Python, and
+#: a multi-call script (hook managers' way) that acts only when called by the hook's name.
+NAMED_HOOKS = {
+    "sh": """#!/bin/sh -e
+printf '%s|%s|%s\\n' "$0" "$*" "$-" >> "$NAMED_LOG"
+cat >> "$NAMED_LOG"
+exit "${NAMED_EXIT:-0}"
+""",
+    "env sh": """#!/usr/bin/env sh
+printf '%s|%s|\\n' "$0" "$*" >> "$NAMED_LOG"
+cat >> "$NAMED_LOG"
+exit "${NAMED_EXIT:-0}"
+""",
+    "python": f"""#!{sys.executable}
+import os, sys
+with open(os.environ["NAMED_LOG"], "a") as log:
+    log.write(sys.argv[0] + "|" + " ".join(sys.argv[1:]) + "|\\n" + sys.stdin.read())
+sys.exit(int(os.environ.get("NAMED_EXIT", "0")))
+""",
+    "multi-call": """#!/bin/sh
+case $(basename "$0") in
+    pre-push) printf '%s|%s|\\n' "$0" "$*" >> "$NAMED_LOG"; cat >> "$NAMED_LOG" ;;
+    *) echo "unknown hook $0" >&2; exit 64 ;;
+esac
+exit "${NAMED_EXIT:-0}"
+""",
+}
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("kind", sorted(NAMED_HOOKS))
+def test_a_chained_hook_is_run_under_the_name_git_gives_it(
+    repo: Path, tmp_path: Path, stub: dict[str, str], kind: str
+) -> None:
+    """A chained hook read its own name from $0 as `pre-push.gitmem-chained`: a multi-call
+    script that dispatches on `basename "$0"` (as hook managers' do) refused every push, and
+    one that logs its name logged the wrong one. It now sees what git gave it before gitmem
+    was installed: a POSIX sh script the very path, any other a path of the same name (in a
+    private temporary folder, removed after), with the same arguments, input and status."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    folder = repo / ".git" / "hooks"
+    if kind == "multi-call":
+        write_exec(tmp_path / "hook-manager" / "dispatch", NAMED_HOOKS[kind])
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "pre-push").symlink_to(tmp_path / "hook-manager" / "dispatch")
+    else:
+        write_exec(folder / "pre-push", NAMED_HOOKS[kind])
+    log = tmp_path / "named.log"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**stub, "NAMED_LOG": str(log), "TMPDIR": str(temporary)}
+
+    def push(branch: str, **extra: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+        log.unlink(missing_ok=True)
+        git(repo, "branch", branch)
+        done = git_env(repo, {**env, **extra}, "push", "-q", "origin", branch)
+        return done, log.read_text().splitlines() if log.exists() else []
+
+    done, before = push("before-gitmem")  # what git itself gives the hook
+    assert done.returncode == 0, done.stderr
+    install(repo, python=None)
+    done, after = push("after-gitmem")
+    assert done.returncode == 0, done.stderr
+    name, args, options = before[0].split("|")
+    assert after[0].split("|")[1:] == [args, options] and args == f"origin {remote}"
+    if kind in ("sh", "env sh", "multi-call"):
+        assert after[0].split("|")[0] == name  # git's own path, folder and all
+    else:
+        assert Path(after[0].split("|")[0]).name == Path(name).name == "pre-push"
+    assert [line.replace("before-gitmem", "after-gitmem") for line in before[1:]] == after[1:]
+    assert len(after) == 2
+    assert calls(env)[-1] == f"gitmem hook pre-push origin {remote}"
+
+    ran = len(calls(env))
+    done, after = push("refused", NAMED_EXIT="3")
+    assert done.returncode != 0 and len(after) == 2, done.stderr
+    assert len(calls(env)) == ran, "gitmem ran after the chained hook had failed"
+    assert git(remote, "branch", "--list", "refused") == ""
+    assert list(temporary.iterdir()) == []
+
+
 # -- when gitmem cannot be found -----------------------------------------------------------------
 
 
