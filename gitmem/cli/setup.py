@@ -217,6 +217,11 @@ def hooks() -> None:
 def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
     """Install the hooks (chaining any existing hook; safe to run twice).
 
+    Every hook is checked before any is written: a hook that cannot be installed without
+    losing a file refuses the whole install (exit 2), naming each problem. A write the
+    system refuses later says which hooks are installed and which are not; run the command
+    again to finish, or `gitmem hooks uninstall` to undo.
+
     With --server, also writes the gate's policy into the bare repository's git config
     (gitmem.*) from the settings committed at HEAD. The enforcement mode
     (gitmem.enforcement) changes only with --warn or --enforce; running it again without

@@ -20,6 +20,13 @@ its marker line, so the installer can tell its own files from a user's:
 - a hook that already runs `gitmem hook NAME` itself is left as is; a hook tracked in the
   repository (core.hooksPath inside the work tree) is never renamed, and a folder husky manages
   is refused: the message says which line to add instead;
+- every hook is checked before any file is touched, and every problem is named in one
+  refusal (exit 2: a file in the way, a folder another tool manages, are the user's to
+  resolve, not a rule that failed); a write the system refuses after that (a full disk, a
+  file it will not let gitmem replace) stops the install with the hooks installed and not
+  installed named. Nothing is rolled back: each hook is whole at every moment (gitmem's
+  script running the user's, or the user's alone), so running install again finishes and
+  uninstall undoes, where a rollback would repeat the kind of write that just failed;
 - installing twice changes nothing; an older gitmem script is replaced;
 - uninstall removes only files carrying the marker and moves `X.gitmem-chained` back to `X`,
   byte for byte (it is a rename, never a rewrite).
@@ -44,7 +51,7 @@ import sys
 from pathlib import Path
 
 import gitmem
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import USAGE, GitmemError, UsageError
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, open_regular, remove_temporaries_of
@@ -141,7 +148,7 @@ def _hooks_dir(git: GitIn) -> Path:
     out = git.output("rev-parse", "--path-format=absolute", "--git-path", "hooks")
     path = Path(out)
     if not path.is_absolute():
-        raise GitmemError(
+        raise UsageError(
             f"git answered a relative hooks folder ({out!r}): gitmem needs git 2.31 or newer"
         )
     return path
@@ -184,8 +191,10 @@ def install(
         )
     names = SERVER_HOOKS if server else CLIENT_HOOKS
     folder = _hooks_dir(git)
+    # everything is decided before anything is written: every refusal, and the policy a
+    # server's config gets (unreadable settings refused it after the hook was written)
     _refuse_conflicts(git, folder, names)
-    folder.mkdir(parents=True, exist_ok=True)
+    policy = _policy_to_write(git) if server else None
     lines = [f"hooks folder: {folder}"]
     shared = _hooks_path_scope(git)
     if shared is not None:
@@ -198,18 +207,63 @@ def install(
     if python is not None and _inside_work_tree(git, folder):
         recorded = None
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
-    # the temporary a killed install left beside a hook it was writing: in a hooks folder
-    # shared through the repository (core.hooksPath), `git add -A` commits it
-    remove_temporaries_of((folder / name for name in names), ABANDONED_AGE)
-    for name in names:
-        lines.append(_install_one(folder, name, script(name, recorded, package)))
-    if server:
-        lines.append(_configure_policy(git))
-        lines.append(_configure_object_checks(git))
-        lines.append(_configure_enforcement(git, enforcement))
-    else:
-        lines.append(_configure_merge_driver(git, merge_driver_config(python, package)))
+    installed: list[str] = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # the temporary a killed install left beside a hook it was writing: in a hooks folder
+        # shared through the repository (core.hooksPath), `git add -A` commits it
+        remove_temporaries_of((folder / name for name in names), ABANDONED_AGE)
+        for name in names:
+            lines.append(_install_one(folder, name, script(name, recorded, package)))
+            installed.append(name)
+        if policy is not None:
+            lines.append(_write_policy(git, *policy))
+            lines.append(_configure_object_checks(git))
+            lines.append(_configure_enforcement(git, enforcement))
+        elif not server:
+            lines.append(_configure_merge_driver(git, merge_driver_config(python, package)))
+    except (OSError, GitmemError) as exc:
+        raise _stopped(folder, names, installed, server, exc) from exc
     return lines
+
+
+def _stopped(
+    folder: Path, names: tuple[str, ...], installed: list[str], server: bool, exc: Exception
+) -> GitmemError:
+    """The error of an install that failed writing, after every check had passed (a full
+    disk, a file the system would not let it replace, a git config it could not write).
+
+    Nothing is rolled back: each hook was written whole or not at all (a rename), and a
+    chained hook is the user's or gitmem's running it at every moment, so the folder is in a
+    working state. Undoing would run the same kind of writes that just failed, and could
+    leave less than it found. The message names what is in place and what is not; install
+    again finishes (it takes up where this stopped), uninstall removes gitmem's hooks and puts
+    the chained ones back."""
+    reason = exc.message if isinstance(exc, GitmemError) else _os_reason(exc)
+    rest = [name for name in names if name not in installed]
+    config = "the server's policy" if server else "the INDEX.md merge driver"
+    if rest:
+        done = f"installed: {', '.join(installed)}; " if installed else "no hook was installed; "
+        missing = f"not installed: {', '.join(rest)}, nor {config}"
+    else:
+        done, missing = "every hook is installed, ", f"but not {config}"
+    return GitmemError(
+        f"installing gitmem's hooks in {folder} stopped: {reason}; {done}{missing}. Fix the "
+        "cause, then run `gitmem hooks install"
+        + (" --server" if server else "")
+        + "` again to finish, or `gitmem hooks uninstall"
+        + (" --server" if server else "")
+        + "` to remove what is installed (chained hooks go back)",
+        exit_code=USAGE,
+    )
+
+
+def _os_reason(exc: Exception) -> str:
+    """What the system said (and about which path) for an OSError."""
+    if not isinstance(exc, OSError):
+        return str(exc)
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 def _refuse_object_format(git: GitIn) -> None:
@@ -255,11 +309,16 @@ def uninstall(
 
 
 def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
-    """Check every hook before touching any, so a refusal leaves the folder as it was."""
+    """Check every hook before touching any, so a refusal leaves the folder as it was, and
+    name every problem at once. Each is a setup the user must resolve (a file in the way, a
+    folder another tool manages), not a rule the input broke: UsageError, exit 2."""
     if folder.exists() and not folder.is_dir():
-        raise GitmemError(f"{folder} is not a folder: git expects its hooks there")
+        raise UsageError(
+            f"{folder} is not a folder: git expects its hooks there; move the file away (or "
+            "point core.hooksPath elsewhere) and install again"
+        )
     if _managed_by_husky(folder):
-        raise GitmemError(
+        raise UsageError(
             f"{folder} is managed by husky, which rewrites it: instead add a line "
             '`gitmem hook <name> "$@"` to each of your .husky/<name> files '
             f"({', '.join(names)})"
@@ -302,8 +361,13 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
                 f"{path} is not gitmem's and {chained.name} is taken too, so it cannot be "
                 f"chained: merge the two into one hook (or remove one) and install again"
             )
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+        problems.append(
+            f"{folder} is not writable for you: make it writable (or run as its owner) and "
+            "install again"
+        )
     if problems:
-        raise GitmemError("nothing was installed: " + "; ".join(problems))
+        raise UsageError("nothing was installed: " + "; ".join(problems))
 
 
 def _managed_by_husky(folder: Path) -> bool:
@@ -445,8 +509,10 @@ def _executable(path: Path) -> bool:
 # -- the server's policy ---------------------------------------------------------------------
 
 
-def _configure_policy(git: GitIn) -> str:
-    """Write the policy committed at HEAD's tip into the repository's git config."""
+def _policy_to_write(git: GitIn) -> tuple[str, list[tuple[str, str]]]:
+    """Where the policy comes from and the config values it gives (the settings committed at
+    HEAD's tip, or the defaults); read before anything is written, so settings it cannot
+    read refuse the install with the hook not written."""
     from gitmem.repo.store import Store
     from gitmem.repo.workspace import policy_at
     from gitmem.settings import policy as policy_mod
@@ -455,7 +521,13 @@ def _configure_policy(git: GitIn) -> str:
     tip = store.resolve("HEAD")
     where = f"the settings committed at {tip[:12]}" if tip else "the defaults"
     policy = policy_at(store, tip, where)
-    values = [(k, v) for k, v in policy_mod.config_values(policy) if k != "gitmem.allow"]
+    return where, [(k, v) for k, v in policy_mod.config_values(policy) if k != "gitmem.allow"]
+
+
+def _write_policy(git: GitIn, where: str, values: list[tuple[str, str]]) -> str:
+    """Write the policy values (_policy_to_write) into the repository's git config."""
+    from gitmem.settings import policy as policy_mod
+
     kept = ("gitmem.allow", policy_mod.ENFORCEMENT_KEY.lower())  # set by people, not files
     before = [(k, v) for k, v in _config_all(git) if k not in kept]
     if sorted(before) == sorted((k.lower(), v) for k, v in values):

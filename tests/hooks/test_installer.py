@@ -20,7 +20,7 @@ import pytest
 from clirunner import run
 
 from gitmem import DISTRIBUTION
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import UsageError
 from gitmem.hooks.installer import (
     CHAINED_SUFFIX,
     CLIENT_HOOKS,
@@ -300,10 +300,90 @@ def test_install_refuses_when_the_chained_name_is_taken_and_changes_nothing(
     write_exec(folder / f"post-checkout{CHAINED_SUFFIX}", "#!/bin/sh\necho older\n")
     before = snapshot(folder)
     config = (repo / ".git" / "config").read_bytes()
-    with pytest.raises(GitmemError, match=r"post-checkout is not gitmem's and .* is taken too"):
+    with pytest.raises(UsageError, match=r"post-checkout is not gitmem's and .* is taken too"):
         install(repo)
     assert snapshot(folder) == before
     assert (repo / ".git" / "config").read_bytes() == config
+
+
+def test_every_refusal_is_named_at_once_as_a_usage_error_and_nothing_is_written(
+    repo: Path,
+) -> None:
+    """Two hooks that cannot be installed, far apart in the order: both are named in one
+    refusal before any hook is written, and the refusal is a setup for the user to resolve,
+    exit 2 (it was exit 1, which says a rule failed)."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-push", "#!/bin/sh\necho current\n")
+    write_exec(folder / f"pre-push{CHAINED_SUFFIX}", "#!/bin/sh\necho older\n")
+    (folder / "post-rewrite").mkdir()
+    before = snapshot(folder)
+    config = (repo / ".git" / "config").read_bytes()
+    result = run(repo, "hooks", "install")
+    assert result.exit_code == 2, result.output
+    assert "nothing was installed: " in result.output
+    assert f"{folder / 'pre-push'} is not gitmem's and pre-push{CHAINED_SUFFIX} is taken" in (
+        result.output
+    )
+    assert f"{folder / 'post-rewrite'} is a folder, not a hook" in result.output
+    assert snapshot(folder) == before and (folder / "post-rewrite").is_dir()
+    assert (repo / ".git" / "config").read_bytes() == config
+
+
+#: gitmem's command line (argv[2:]), whose rename of the temporary file of the hook named by
+#: argv[1] into place fails as a full disk or a file the system will not replace makes it fail.
+FAILING_AT_RENAME = """
+import errno, os, sys
+
+name = sys.argv.pop(1)
+
+
+def on_event(event, args):
+    if event == "os.rename":
+        source = os.path.basename(os.fsdecode(args[0]))
+        if source.startswith(f".{name}.") and source.endswith(".tmp"):
+            raise PermissionError(errno.EPERM, "Operation not permitted", os.fsdecode(args[1]))
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def test_an_install_that_fails_half_way_says_what_is_installed_and_how_to_finish(
+    repo: Path,
+) -> None:
+    """Writing the third hook fails after every check passed: the first two were installed,
+    the others not, and the command ended on the system's error alone (a partial install
+    that nothing named). It now says which hooks are installed, which are not, and how to
+    finish or undo; each hook is whole (the user's, or gitmem's chaining it), and install
+    run again finishes, uninstall puts the user's hooks back."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-push", FOREIGN_HOOK)
+    write_exec(folder / "post-merge", "#!/bin/sh\necho mine\n")
+    done = subprocess.run(
+        [sys.executable, "-c", FAILING_AT_RENAME, "post-merge", "hooks", "install"],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "unexpected" not in done.stderr
+    said = " ".join(done.stderr.split())
+    assert f"{folder / 'post-merge'}: Operation not permitted" in said, said
+    assert "installed: pre-commit, pre-push; not installed: post-merge, post-checkout, " in said
+    assert "post-rewrite, nor the INDEX.md merge driver" in said
+    assert "run `gitmem hooks install` again to finish, or `gitmem hooks uninstall`" in said
+    assert is_gitmem_hook(folder / "pre-commit") and is_gitmem_hook(folder / "pre-push")
+    assert (folder / f"pre-push{CHAINED_SUFFIX}").read_text() == FOREIGN_HOOK
+    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
+    assert not (folder / "post-checkout").exists() and not list(folder.glob(".*.tmp"))
+    assert git(repo, "config", "--get-regexp", "^merge\\.", check=False) == ""
+
+    assert run(repo, "hooks", "install").exit_code == 0
+    assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
+    assert run(repo, "hooks", "uninstall").exit_code == 0
+    assert (folder / "pre-push").read_text() == FOREIGN_HOOK
+    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
 
 
 def test_a_fifo_where_a_hook_belongs_is_named_without_waiting_on_it(repo: Path) -> None:
@@ -323,7 +403,7 @@ def test_a_fifo_where_a_hook_belongs_is_named_without_waiting_on_it(repo: Path) 
         )
         assert "Traceback" not in done.stderr and "unexpected" not in done.stderr
         if args[-1] == "install":
-            assert done.returncode == 1, done.stdout + done.stderr
+            assert done.returncode == 2, done.stdout + done.stderr
             assert f"{fifo} is a special file" in done.stderr
             assert not (fifo.parent / "pre-commit").exists()  # nothing was installed
         else:
@@ -338,7 +418,7 @@ def test_a_tracked_hook_is_never_renamed_but_one_calling_gitmem_is_kept(repo: Pa
     write_exec(shared, "#!/bin/sh\nmake lint\n")
     git(repo, "add", ".githooks")
     git(repo, "commit", "-q", "-m", "the team's hooks")
-    with pytest.raises(GitmemError, match=r'pre-push is tracked .* `gitmem hook pre-push "\$@"`'):
+    with pytest.raises(UsageError, match=r'pre-push is tracked .* `gitmem hook pre-push "\$@"`'):
         install(repo)
     assert sorted(p.name for p in shared.parent.iterdir()) == ["pre-push"]
     assert git(repo, "status", "--porcelain") == ""
@@ -358,7 +438,7 @@ def test_a_folder_managed_by_husky_is_refused(repo: Path) -> None:
     write_exec(husky / "h", "#!/usr/bin/env sh\n")
     write_exec(husky / "pre-commit", '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n')
     git(repo, "config", "core.hooksPath", ".husky/_")
-    with pytest.raises(GitmemError, match=r"managed by husky.* \.husky/<name>"):
+    with pytest.raises(UsageError, match=r"managed by husky.* \.husky/<name>"):
         install(repo)
     assert sorted(p.name for p in husky.iterdir()) == ["h", "pre-commit"]
 
