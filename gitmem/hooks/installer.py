@@ -5,10 +5,15 @@ also sit in `gitmem/hooks/scripts/`, which `hooks/` at the top of the source tre
 Each one only finds gitmem and runs `gitmem hook <name>`; the installer's rendering tries first
 the interpreter that ran it (an absolute path, with its gitmem package: an IDE or a GUI git
 client runs hooks without the virtual environment on PATH), then `gitmem` on PATH, then
-python3's gitmem module, the way pre-commit's own hook template does. A hooks folder inside the
-work tree is shared through the repository, so its scripts record no interpreter (one machine's
-path means nothing on another) and find gitmem on PATH. A script is recognised as gitmem's by
-its marker line, so the installer can tell its own files from a user's:
+python3's gitmem module, the way pre-commit's own hook template does. A hooks folder shared
+through the repository records no interpreter (one machine's path means nothing on another)
+and its scripts find gitmem on PATH. Shared means that the files written there travel with
+the repository: the folder, links followed, lies in the work tree (outside the git
+directory), however core.hooksPath spells it (absolute, relative, `../hooks` is outside), and
+git does not ignore the scripts' paths there (a tracked file never is; a folder neither
+tracked nor ignored is shared, since `git add -A` commits what is written in it); a folder
+in .gitignore is a clone's own. A script is recognised as gitmem's by its marker line, so
+the installer can tell its own files from a user's:
 
 - a hook that was there before gitmem (`X`) is moved to `X.gitmem-chained` and the gitmem
   script runs it first, with the same arguments and standard input, under the name git gives
@@ -204,7 +209,7 @@ def install(
             "core.hooksPath in its own config (git config core.hooksPath .git/hooks) first"
         )
     recorded = python
-    if python is not None and _inside_work_tree(git, folder):
+    if python is not None and _shared_through_repository(git, folder, names):
         recorded = None
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     installed: list[str] = []
@@ -400,15 +405,38 @@ def _tracked(git: GitIn, paths: list[Path]) -> set[Path]:
     return {Path(top, name) for name in done.stdout.split("\0") if name}
 
 
-def _inside_work_tree(git: GitIn, folder: Path) -> bool:
-    """Whether folder lies in the work tree (a core.hooksPath the team commits)."""
+def _shared_through_repository(git: GitIn, folder: Path, names: tuple[str, ...]) -> bool:
+    """Whether the hook scripts written in folder travel with the repository (a
+    core.hooksPath the team commits): folder, links followed, lies in the work tree, outside
+    the git directory, and git does not ignore the scripts' paths there.
+
+    Where the files land decides it, not how core.hooksPath spells the folder: an absolute
+    path into the work tree is as shared as a relative one, `../hooks` is not, and a link is
+    followed to the folder it leads to (the one written in). Being inside the work tree is
+    not enough: a folder git ignores (a clone's own hooks, in .gitignore or info/exclude)
+    is never committed, so its scripts record the interpreter like any clone's. A tracked
+    script is never ignored (git's rule), and a folder neither tracked nor ignored counts as
+    shared: its files show in `git status` and `git add -A` commits them, this machine's
+    interpreter path with them."""
     done = git.run("rev-parse", "--show-toplevel")
     if done.returncode != 0:  # a bare repository
         return False
-    top = Path(done.stdout.rstrip("\n")).resolve()
-    return folder.resolve().is_relative_to(top) and not folder.resolve().is_relative_to(
-        Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir")).resolve()
-    )
+    shown = done.stdout.rstrip("\n")
+    top, real = Path(shown).resolve(), folder.resolve()
+    common = Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    if not real.is_relative_to(top) or real.is_relative_to(common.resolve()):
+        return False
+    # spelled from the top git showed, so git matches its own work tree whatever links the
+    # path went through
+    paths = [str(Path(shown, real.relative_to(top), name)) for name in names]
+    ignored = git.run("check-ignore", "--", *paths)
+    if ignored.returncode == 1:  # none is ignored
+        return True
+    if ignored.returncode != 0:  # a path git cannot judge (in a submodule): not this one's
+        return False
+    # one path a line, as given (a folder named with a line break: taken for shared, which
+    # records no path)
+    return not set(paths) <= set(ignored.stdout.splitlines())
 
 
 def _install_one(folder: Path, name: str, text: bytes) -> str:

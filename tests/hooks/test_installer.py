@@ -473,6 +473,65 @@ def test_absolute_core_hooks_path_is_created_when_missing(repo: Path, tmp_path: 
     assert list(shared.iterdir()) == []
 
 
+#: Where core.hooksPath leads, and whether the scripts written there travel with the
+#: repository (then they record no interpreter: one machine's path means nothing on another).
+HOOKS_FOLDERS = {
+    "tracked, named by an absolute path": True,
+    "tracked, through a link outside the work tree": True,
+    "neither tracked nor ignored": True,
+    "ignored, named by an absolute path": False,
+    "ignored, named by a relative path": False,
+    "excluded by info/exclude": False,
+    "outside the work tree, ../hooks": False,
+    "a link in the work tree to a folder outside": False,
+}
+
+
+@pytest.mark.parametrize("where", list(HOOKS_FOLDERS))
+def test_a_hooks_folder_is_shared_when_what_is_written_there_travels_with_the_repository(
+    repo: Path, tmp_path: Path, where: str
+) -> None:
+    """Any folder in the work tree was taken for one the team commits, however git treated
+    it: a clone's own hooks folder in .gitignore (or info/exclude) got scripts that record no
+    interpreter, which then failed in an IDE without gitmem on PATH. Where the files land
+    decides it now, not how core.hooksPath spells the folder: in the work tree and not
+    ignored by git (an absolute path as a relative one, a link followed)."""
+    if where.startswith("tracked"):
+        write_exec(repo / ".githooks" / "lint", "#!/bin/sh\nmake lint\n")
+        git(repo, "add", ".githooks")
+        git(repo, "commit", "-q", "-m", "the team's hooks")
+        value = str(repo / ".githooks")
+        if "link" in where:
+            (tmp_path / "link").symlink_to(repo / ".githooks")
+            value = str(tmp_path / "link")
+    elif where.startswith("ignored"):
+        (repo / ".gitignore").write_text(".local-hooks/\n")
+        git(repo, "add", ".gitignore")
+        git(repo, "commit", "-q", "-m", "a clone's own hooks are its own")
+        value = str(repo / ".local-hooks") if "absolute" in where else ".local-hooks"
+    elif where.startswith("excluded"):
+        (repo / ".git" / "info").mkdir(exist_ok=True)
+        (repo / ".git" / "info" / "exclude").write_text(".local-hooks/\n")
+        value = ".local-hooks"
+    elif where.startswith("outside"):
+        value = "../hooks"
+    elif where.startswith("a link"):
+        (tmp_path / "machine-hooks").mkdir()
+        (repo / "hooks-link").symlink_to(tmp_path / "machine-hooks")
+        value = "hooks-link"
+    else:
+        value = ".githooks"
+    git(repo, "config", "core.hooksPath", value)
+    lines = install(repo)
+    folder = hooks_dir(repo)
+    shared = HOOKS_FOLDERS[where]
+    assert (
+        "the hooks are shared through the repository: they find gitmem on PATH" in lines
+    ) == shared, lines
+    for name in CLIENT_HOOKS:
+        assert (folder / name).read_bytes() == script(name, None if shared else THIS_PYTHON)
+
+
 def test_home_relative_core_hooks_path_is_expanded(repo: Path, tmp_path: Path) -> None:
     os.environ["HOME"] = str(tmp_path / "home")  # a HOME git can resolve; nothing is written
     git(repo, "config", "core.hooksPath", "~/git-hooks")
