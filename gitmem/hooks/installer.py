@@ -197,7 +197,8 @@ def install(
     names = SERVER_HOOKS if server else CLIENT_HOOKS
     folder = _hooks_dir(git)
     # everything is decided before anything is written: every refusal, and the policy a
-    # server's config gets (unreadable settings refused it after the hook was written)
+    # server's config gets (read after the hook was written, a failure to read it left the
+    # hook refusing every push with no policy beside it)
     _refuse_conflicts(git, folder, names)
     policy = _policy_to_write(git) if server else None
     lines = [f"hooks folder: {folder}"]
@@ -225,7 +226,7 @@ def install(
             lines.append(_write_policy(git, *policy))
             lines.append(_configure_object_checks(git))
             lines.append(_configure_enforcement(git, enforcement))
-        elif not server:
+        else:
             lines.append(_configure_merge_driver(git, merge_driver_config(python, package)))
     except (OSError, GitmemError) as exc:
         raise _stopped(folder, names, installed, server, exc) from exc
