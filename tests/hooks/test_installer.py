@@ -878,6 +878,11 @@ with open(os.environ["NAMED_LOG"], "a") as log:
     log.write(sys.argv[0] + "|" + " ".join(sys.argv[1:]) + "|\\n" + sys.stdin.read())
 sys.exit(int(os.environ.get("NAMED_EXIT", "0")))
 """,
+    "bash": """#!/usr/bin/env bash
+. "$(dirname "$0")/named-lib.sh"
+named_log "$0" "$*"
+exit "${NAMED_EXIT:-0}"
+""",
     "multi-call": """#!/bin/sh
 case $(basename "$0") in
     pre-push) printf '%s|%s|\\n' "$0" "$*" >> "$NAMED_LOG"; cat >> "$NAMED_LOG" ;;
@@ -897,7 +902,9 @@ def test_a_chained_hook_is_run_under_the_name_git_gives_it(
     script that dispatches on `basename "$0"` (as hook managers' do) refused every push, and
     one that logs its name logged the wrong one. It now sees what git gave it before gitmem
     was installed: a POSIX sh script the very path, any other a path of the same name (in a
-    private temporary folder, removed after), with the same arguments, input and status."""
+    private temporary folder, removed after, holding links to the files beside the hook, so
+    that a bash hook sourcing `$(dirname "$0")/lib.sh` finds it), with the same arguments,
+    input and status."""
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(repo, "remote", "add", "origin", str(remote))
@@ -908,6 +915,10 @@ def test_a_chained_hook_is_run_under_the_name_git_gives_it(
         (folder / "pre-push").symlink_to(tmp_path / "hook-manager" / "dispatch")
     else:
         write_exec(folder / "pre-push", NAMED_HOOKS[kind])
+    # a file beside the hook, which a hook finds by its own folder (`dirname "$0"`)
+    (folder / "named-lib.sh").write_text(
+        'named_log() { printf \'%s|%s|\\n\' "$1" "$2" >> "$NAMED_LOG"; cat >> "$NAMED_LOG"; }\n'
+    )
     log = tmp_path / "named.log"
     temporary = tmp_path / "tmp"
     temporary.mkdir()
