@@ -273,14 +273,19 @@ def _os_reason(exc: Exception) -> str:
 
 
 def _refuse_object_format(git: GitIn) -> None:
-    """Refuse, before any hook is written, a repository whose objects gitmem cannot read
-    (SHA-256): its hooks would refuse every commit of memory and every push with an error,
-    and the server's would be installed with no policy beside it."""
-    from gitmem.repo.store import unsupported_object_format
+    """Refuse, before any hook is written, a repository whose objects or refs gitmem cannot
+    read (SHA-256 objects, reftable refs): its hooks would refuse every commit of memory and
+    every push with an error, and the server's would be installed with no policy beside
+    it. A git older than 2.45 echoes `--show-ref-format` back, and makes no reftable
+    repository either."""
+    from gitmem.repo.store import unsupported_extension, unsupported_object_format
 
     done = git.run("rev-parse", "--show-object-format")
     if done.returncode == 0 and done.stdout.strip() not in ("", "sha1"):
         raise UsageError(unsupported_object_format(str(git.folder)))
+    done = git.run("rev-parse", "--show-ref-format")
+    if done.returncode == 0 and done.stdout.strip() == "reftable":
+        raise UsageError(unsupported_extension(str(git.folder), "refstorage"))
 
 
 def _hooks_path_scope(git: GitIn) -> str | None:

@@ -481,11 +481,12 @@ def test_commands_and_hooks_in_a_real_reftable_repository(tmp_path: Path) -> Non
     (work / "README.md").write_text("# project\n")
     git(work, "add", "README.md")
     git(work, "commit", "-q", "-m", "initial")
-    for args in (["list"], ["recall", "hooks"], ["check"], ["init"]):
+    for args in (["list"], ["recall", "hooks"], ["check"], ["init"], ["hooks", "install"]):
         done = run_gitmem(work, *args)
         assert done.returncode == 2 and "reftable" in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr, done.stderr
     assert not (work / ".gitmem").exists()
+    assert not (work / ".git" / "hooks" / "pre-commit").exists()  # refused before writing
 
     # gitmem's hooks shared by the user's global core.hooksPath run in every repository
     from gitmem.hooks.installer import THIS_PYTHON, script
