@@ -23,9 +23,9 @@ def index(check_only: bool, merge_driver: tuple[str, str, str, str] | None) -> i
     if merge_driver:
         from pathlib import Path
 
-        _base, ours, theirs, _path = merge_driver
+        base, ours, theirs, _path = merge_driver
         try:
-            merged = refresh.merge_driver(Path(ours), Path(theirs))
+            merged = refresh.merge_driver(Path(base), Path(ours), Path(theirs))
         except FileNotFoundError as exc:
             # run by hand with made-up names, this was an unexpected error (exit 3)
             raise UsageError(

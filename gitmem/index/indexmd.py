@@ -333,25 +333,42 @@ def render_groups(groups: dict[str, list[str]]) -> str:
     return HEADER + "".join(f"\n## {t}\n\n" + "\n".join(present[t]) + "\n" for t in order)
 
 
-_RANK = {"superseded": 2, "admitted": 1}
-
-
-def _rank(line: IndexLine) -> int:
-    state = line.text.split(") ", 1)[1].split(" ", 1)[0] if ") " in line.text else ""
-    return _RANK.get(state, 0)
-
-
-def merge(ours: str, theirs: str) -> str | None:
+def merge(base: str | None, ours: str, theirs: str) -> str | None:
     """INDEX.md after a merge of two sides, without the merged tree at hand (git's merge
-    driver sees only the three file versions): the union of both sides' entries, a superseded
-    line winning over an admitted one.  Entries are never deleted, so the union is the merged
-    tree's entry set; the post-merge hook then regenerates from the tree itself.  None when a
-    side is not an INDEX.md gitmem wrote."""
+    driver sees only the three file versions), merged line by line, by entry id, as git
+    merges text: a line only one side changed since the merge base takes that side's version
+    (an entry one side admits, retires, amends or supersedes), a line both sides changed
+    alike is kept, and a line both changed otherwise is a conflict. Each line depends on its
+    entry alone and git merges the entry files the same way, so the result is the INDEX.md
+    of the merged tree wherever git merges those files cleanly.
+
+    The union of both sides, with a superseded line winning over an admitted one, which this
+    was, kept the side's line that the other had changed: an entry retired or amended on one
+    side, and left as it was on the other, was committed in the merge as admitted under its
+    old title (a later `gitmem index --check` named it stale, and the gate refused the push).
+
+    None when a side is not an INDEX.md gitmem wrote, or when both sides changed one entry's
+    line otherwise (git then leaves the conflict, and `gitmem index` regenerates the file
+    from the merged entries). A base that is no INDEX.md gitmem wrote (no common ancestor, or
+    one that held none) counts as one that lists no entry."""
     mine, other = parse_index(ours), parse_index(theirs)
     if mine is None or other is None:
         return None
-    merged = dict(mine)
-    for entry_id, line in other.items():
-        if entry_id not in merged or _rank(line) > _rank(merged[entry_id]):
-            merged[entry_id] = line
-    return render(merged.values())
+    before = (parse_index(base) if base is not None else None) or {}
+    merged: list[IndexLine] = []
+    for entry_id in mine.keys() | other.keys():
+        here, there, then = mine.get(entry_id), other.get(entry_id), before.get(entry_id)
+        if _same(here, there) or _same(there, then):
+            kept = here
+        elif _same(here, then):
+            kept = there
+        else:
+            return None
+        if kept is not None:
+            merged.append(kept)
+    return render(merged)
+
+
+def _same(one: IndexLine | None, two: IndexLine | None) -> bool:
+    """Two versions of an entry's line say the same (both absent counts)."""
+    return (one.text if one else None) == (two.text if two else None)

@@ -238,14 +238,15 @@ def warm_agents_catalog(ws: Workspace) -> bool:
     return entries is not None and catalog.brought_up(common, ws.dir, entries, ws.store) is not None
 
 
-def merge_driver(ours: Path, theirs: Path) -> bool:
-    """git's merge driver for INDEX.md: the union of both sides written over ours; False
-    when they cannot be merged line by line (git then leaves the conflict for a person, and
-    `gitmem index` regenerates the file). A side that is no regular file (a named pipe, read
-    by a plain open, made the driver wait for good for a writer) is a UsageError: git
-    passes the driver regular files only."""
+def merge_driver(base: Path, ours: Path, theirs: Path) -> bool:
+    """git's merge driver for INDEX.md: both sides merged entry line by entry line against
+    the merge base (gitmem.index.indexmd.merge) and written over ours; False when they cannot
+    be merged so (git then leaves the conflict for a person, and `gitmem index` regenerates
+    the file). A file that is no regular file (a named pipe, read by a plain open, made the
+    driver wait for good for a writer) is a UsageError: git passes the driver regular files
+    only."""
     sides = []
-    for side in (ours, theirs):
+    for side in (ours, theirs, base):
         try:
             sides.append(read_regular(side).decode("utf-8", errors="replace"))
         except (ValueError, OSError) as exc:
@@ -258,7 +259,7 @@ def merge_driver(ours: Path, theirs: Path) -> bool:
                 "of the merge it runs (`gitmem hooks install` sets it up for INDEX.md); to "
                 "bring INDEX.md up to date yourself, run `gitmem index`"
             ) from None
-    merged = index_mod.merge(sides[0], sides[1])
+    merged = index_mod.merge(sides[2], sides[0], sides[1])
     if merged is None:
         return False
     atomic_write(ours, merged.encode("utf-8"))

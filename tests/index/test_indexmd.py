@@ -190,7 +190,7 @@ def test_updates_equal_regeneration(tmp_path_factory: pytest.TempPathFactory,
     assert index.update(store, previous.encode(), changes, new_tree) == want
 
 
-def test_merge_is_the_union_with_supersession_winning(store: Store) -> None:
+def test_merge_is_the_union_of_what_each_side_changed(store: Store) -> None:
     base = {"entries/method/p-method-20261129-a.md": entry_text("p-method-20261129-a")}
     ours = dict(
         base, **{"entries/method/p-method-20261129-b.md": entry_text("p-method-20261129-b")}
@@ -201,10 +201,46 @@ def test_merge_is_the_union_with_supersession_winning(store: Store) -> None:
     )
     theirs["entries/method/p-method-20261129-c.md"] = entry_text("p-method-20261129-c")
     merged_files = {**ours, **theirs}
-    merged = index.merge(index.generate(store, tree_of(store, ours)),
-                         index.generate(store, tree_of(store, theirs)))  # fmt: skip
+    merged = index.merge(*(index.generate(store, tree_of(store, f)) for f in (base, ours, theirs)))
     assert merged == index.generate(store, tree_of(store, merged_files))
-    assert index.merge("not an index", index.HEADER) is None
+    assert index.merge(None, "not an index", index.HEADER) is None
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"status": "retired"},
+        {"title": "An amended title"},
+        {"status": "superseded", "superseded_by": "p-method-20261129-z"},
+    ],
+)
+@pytest.mark.parametrize("side", ["ours", "theirs"])
+def test_merge_keeps_a_line_only_one_side_changed(
+    store: Store, change: dict[str, str], side: str
+) -> None:
+    """A line changed on one side since the base is that side's in the merge, whatever its
+    status (the union that ranked superseded over admitted kept an entry retired or amended
+    on the side that did not also admit something else as admitted, under its old title)."""
+    path = "entries/method/p-method-20261129-a.md"
+    base = {path: entry_text("p-method-20261129-a")}
+    changed = {path: entry_text("p-method-20261129-a", **change)}
+    added = dict(base, **{"entries/decision/p-decision-20261129-b.md": entry_text(
+        "p-decision-20261129-b", "decision"
+    )})  # fmt: skip
+    ours, theirs = (changed, added) if side == "ours" else (added, changed)
+    merged = index.merge(*(index.generate(store, tree_of(store, f)) for f in (base, ours, theirs)))
+    assert merged == index.generate(store, tree_of(store, {**added, **changed}))
+
+
+def test_merge_of_one_line_both_sides_changed_otherwise_is_a_conflict(store: Store) -> None:
+    path = "entries/method/p-method-20261129-a.md"
+    base, ours, theirs = (
+        index.generate(store, tree_of(store, {path: entry_text("p-method-20261129-a", **c)}))
+        for c in ({}, {"status": "retired"}, {"title": "An amended title"})
+    )
+    assert index.merge(base, ours, theirs) is None
+    assert index.merge(base, ours, ours) == ours  # both alike: kept
+    assert index.merge(None, ours, base) is None  # no base: both sides changed it
 
 
 _FRONT_LINES = st.sampled_from(
@@ -358,8 +394,9 @@ def test_parse_index_reads_entry_lines_and_nothing_else() -> None:
 
 def test_merge_refuses_a_side_that_is_not_gitmems() -> None:
     ours = index.render_groups({"method": []})
-    assert index.merge(ours, "# hand-written\n") is None
-    assert index.merge("# hand-written\n", ours) is None
+    assert index.merge(ours, ours, "# hand-written\n") is None
+    assert index.merge(ours, "# hand-written\n", ours) is None
+    assert index.merge("# hand-written\n", ours, ours) == ours  # a base that is not: empty
 
 
 def test_reading_the_index_of_a_tree_without_one_is_none(store: Store) -> None:

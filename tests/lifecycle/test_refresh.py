@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clirunner import PROPOSE, first_id, ok, run
+from clirunner import PROPOSE, SECRETS, first_id, ok, proposed, run
 
 from gitmem.lifecycle import refresh
 from gitmem.repo.workspace import open_workspace
@@ -67,6 +67,36 @@ def test_the_merge_driver_given_a_named_pipe_says_so_without_waiting(memory: Pat
     assert "--merge-driver: pipe: not a regular file: git passes the driver the files" in (
         done.stderr
     )
+
+
+def test_the_merge_driver_keeps_what_one_side_changed_since_the_merge_base(
+    memory: Path,
+) -> None:
+    """A real `git merge`, with the driver as `gitmem hooks install` configures it, of a
+    branch that retired an entry into one that admitted another since: the driver took the
+    union of both sides' lines with a superseded line winning, so the untouched side's
+    "admitted" line won over the "retired" one, and the merge committed an INDEX.md saying
+    the retired entry was admitted (`gitmem index --check`: stale; the gate refused the push).
+    Merged against the base, the line only one side changed takes that side's version."""
+    ok(run(memory, "hooks", "install"))
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    before = git(memory, "rev-parse", "HEAD").strip()
+    retire = proposed(
+        ok(run(memory, "propose", "--retire", first_id(), "--reason", "a test write")).output
+    )
+    ok(run(memory, "admit", retire))
+    git(memory, "branch", "retired")
+    git(memory, "reset", "-q", "--hard", before)
+    other = proposed(ok(run(memory, *SECRETS)).output)
+    ok(run(memory, "admit", other))
+
+    git(memory, "merge", "-q", "--no-edit", "retired")
+
+    index = git(memory, "show", "HEAD:.gitmem/INDEX.md")
+    assert f"[{first_id()}](entries/decision/{first_id()}.md) retired — " in index
+    assert f"[{other}](entries/method/{other}.md) admitted — " in index
+    assert ok(run(memory, "index", "--check")).output == ""
 
 
 def test_post_hooks_regenerate_index_md_only_when_the_memory_folder_changed(
