@@ -12,7 +12,7 @@ import click
 
 from gitmem.agents.agent_hook import EVENTS
 from gitmem.agents.export import DEFAULT_BYTES, DEFAULT_LINES, TARGETS
-from gitmem.cli.options import command_workspace
+from gitmem.cli.options import command_workspace, emit_warnings
 from gitmem.errors import UsageError
 from gitmem.model.problem import LEFT_OUT
 from gitmem.model.terminal import visible
@@ -92,6 +92,7 @@ def export(target: str, output: str | None, budget_lines: int, budget_bytes: int
             f"-o needs a file (or - for the standard output), and was given {output!r}"
         )
     ws = command_workspace()
+    emit_warnings(ws.settings.warnings)  # the folder exported may be the default's, not theirs
     done = do_export(ws, target, output=output, max_lines=budget_lines, max_bytes=budget_bytes)
     for unread in done.unreadable:  # on stderr, as `gitmem list` says it
         click.echo(visible(f"gitmem: {unread}: not a readable entry, {LEFT_OUT}"), err=True)

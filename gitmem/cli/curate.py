@@ -70,6 +70,7 @@ def import_claude(from_dir: str | None, dry_run: bool, fmt: str) -> int:
             "this repository's .claude/"
         )
     ws = command_workspace()
+    emit_warnings(ws.settings.warnings)  # the memory checked against may be the default's
     report = importer.import_claude(
         ws, Path(from_dir).expanduser() if from_dir is not None else None, dry_run=dry_run
     )
@@ -175,7 +176,9 @@ def hygiene(propose: bool, stale_commits: int, fmt: str) -> int:
     from gitmem.curate import hygiene as hygiene_mod
     from gitmem.curate import split as split_mod
 
-    report = hygiene_mod.hygiene(command_workspace(), propose=propose, min_commits=stale_commits)
+    ws = command_workspace()
+    emit_warnings(ws.settings.warnings)  # the folder judged may be the default's, not theirs
+    report = hygiene_mod.hygiene(ws, propose=propose, min_commits=stale_commits)
     if fmt == "json":
         _echo(
             json.dumps(
@@ -307,9 +310,9 @@ def harvest(paths: tuple[str, ...], dry_run: bool, fmt: str) -> int:
         raise click.UsageError(
             "an empty PATH names no file: name the audit verdict files (or folders of them)"
         )
-    result = harvest_mod.harvest(
-        command_workspace(), [Path(path) for path in paths], dry_run=dry_run
-    )
+    ws = command_workspace()
+    emit_warnings(ws.settings.warnings)  # the memory checked against may be the default's
+    result = harvest_mod.harvest(ws, [Path(path) for path in paths], dry_run=dry_run)
     if fmt == "json":
         _echo(
             json.dumps(

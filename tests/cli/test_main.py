@@ -28,6 +28,31 @@ def test_every_command_is_listed_and_loads(memory: Path) -> None:
     assert all(f"  {name}" in listing for name in cli.COMMANDS)
 
 
+def test_every_command_that_reads_the_settings_says_which_it_set_aside(memory: Path) -> None:
+    """A settings value gitmem cannot take (memory.dir given as a number) is set aside for
+    the default with one warning line naming the file and the key, from every command that
+    reads the settings: hygiene, harvest, import claude and export said nothing, and judged,
+    proposed from and exported the default folder as if it were the one the project names."""
+    from clirunner import SECRETS
+
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    (memory / ".gitmem.toml").write_text("[memory]\ndir = 5\n")
+    warned = "gitmem: warning: .gitmem.toml: memory.dir: expected a folder path"
+    silent = []
+    for command in (
+        ["list"], ["show", first_id()], ["recall", "pygit2 hooks"], ["check"], ["index"],
+        ["index", "--check"], ["candidates"], ["lint"], ["admit"], SECRETS,
+        ["refuse", "nothing", "--reason", "none"],
+        ["hygiene"], ["harvest", "--dry-run", "README.md"], ["import", "claude", "--dry-run"],
+        ["export", "agents", "-o", "-"],
+    ):  # fmt: skip
+        done = run(memory, *command)
+        if done.stderr.count(warned) != 1:
+            silent.append((command[0], done.exit_code, done.stderr))
+    assert silent == []
+
+
 def test_the_code_is_returned_not_raised(memory: Path) -> None:
     old = Path.cwd()
     os.chdir(memory)
