@@ -261,7 +261,9 @@ def check_memory_dir(value: str, root: Path | None = None) -> str | None:
     The folder must stay inside the repository and away from folders that other programs own
     or read as their own: git's ``.git`` and the AI agents' memory folders (``AGENT_FOLDERS``),
     in any letter case and in the spellings Windows and macOS treat as the same name. With the
-    work tree's ``root``, a symbolic link along the path is refused, naming the real folder.
+    work tree's ``root``, a symbolic link along the path is refused, naming the real folder,
+    and so is a folder along it that holds a ``.git`` of its own (a submodule's work tree, a
+    clone inside this one): another repository's files.
     """
     reason = _dir_problem(value, root)
     return None if reason is None else f"memory.dir {_show(value)} {reason}"
@@ -920,7 +922,7 @@ def _dir_problem(value: str, root: Path | None) -> str | None:
                 "and Windows drops those: choose a plain name, e.g. .gitmem"
             )
     if root is not None:
-        return _symlink_problem(parts, root)
+        return _symlink_problem(parts, root) or _nested_repository_problem(parts, root)
     return None
 
 
@@ -1018,6 +1020,30 @@ def _symlink_problem(parts: list[str], root: Path) -> str | None:
             f"leads through the symbolic link {shown!r} to {'/'.join(landed)!r}, which git "
             f"commits as a link, not a folder: name the real folder, e.g. {real}"
         )
+    return None
+
+
+def _nested_repository_problem(parts: list[str], root: Path) -> str | None:
+    """Why the path lies in another git repository than the work tree's, or None.
+
+    A folder along the path that holds a ``.git`` of its own (a submodule's work tree, or a
+    clone inside this one) belongs to that repository: `gitmem init` wrote the memory's files
+    into it, where this repository's `git add` refuses them, and a proposal's tree put a
+    folder in place of the submodule's commit, so that its admission deleted the submodule
+    from the memory branch.
+    """
+    current = root
+    for index, part in enumerate(parts):
+        current = current / part
+        if not current.is_dir():
+            return None
+        if os.path.lexists(current / ".git"):
+            shown = "/".join(parts[: index + 1]) + "/"
+            where = f"is {shown} itself" if index == len(parts) - 1 else f"is inside {shown}"
+            return (
+                f"{where}, the work tree of another git repository (a submodule or a clone "
+                "inside this one): choose a folder of this repository, e.g. .gitmem"
+            )
     return None
 
 

@@ -738,6 +738,36 @@ def test_symlink_loop_is_refused(tmp_path: Path) -> None:
     assert message is not None
 
 
+def test_a_folder_of_a_submodule_or_a_nested_clone_is_refused(memory: Path) -> None:
+    """memory.dir inside a submodule's work tree: `gitmem init` wrote the memory's files into
+    the submodule (where this repository's `git add` refuses them), and `gitmem propose` wrote
+    a candidate whose tree held a folder in place of the submodule's commit, so its admission
+    deleted the submodule from main. Such a folder belongs to another repository."""
+    from clirunner import SECRETS, ok, proposed, run
+
+    from conftest import git, new_repo
+
+    library = new_repo(memory.parent / "library")
+    git(memory, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library),
+        "vendor")  # fmt: skip
+    git(memory, "commit", "-q", "-m", "a submodule")
+    for value in ("vendor/mem", "vendor", "vendor/deep/mem"):
+        message = check_memory_dir(value, memory)
+        assert message is not None and "another git repository" in message, value
+    (memory / "nested").mkdir()
+    git(memory / "nested", "init", "-q")
+    assert "another git repository" in (check_memory_dir("nested/mem", memory) or "")
+    assert check_memory_dir("vendor/mem") is None  # no work tree to look at
+
+    (memory / ".gitmem.toml").write_text('[memory]\ndir = "vendor/mem"\n')
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "--no-verify", "-m", "memory in the submodule")
+    done = ok(run(memory, *SECRETS))
+    assert "memory.dir 'vendor/mem' is inside vendor/, the work tree of another" in done.stderr
+    tree = git(memory, "ls-tree", f"gitmem/{proposed(done.output)}", "vendor")
+    assert tree.startswith("160000 commit "), tree
+
+
 # --- branch names -------------------------------------------------------------------------------
 
 
