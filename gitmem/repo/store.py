@@ -918,20 +918,26 @@ class Store:
                 if not isinstance(node, dict):
                     raise GitmemError(f"{path}: a file stands where a folder is needed")
             node[parts[-1]] = value
-        return self._build(base, nested)
+        return self._build(base, nested, "")
 
-    def _build(self, base: str | None, nested: Mapping[str, Any]) -> str:
+    def _build(self, base: str | None, nested: Mapping[str, Any], prefix: str) -> str:
+        """base with nested's updates; a path that goes through something other than a
+        folder in base (a submodule's commit, a file, a symbolic link) is a UsageError
+        naming it: replaced by a folder, a submodule was deleted from the tree written."""
         base_tree = self._repo[base].peel(pygit2.Tree) if base else None
         builder = self._repo.TreeBuilder(base_tree) if base_tree else self._repo.TreeBuilder()
         for name, value in nested.items():
             if isinstance(value, dict):
                 existing = base_tree[name] if base_tree is not None and name in base_tree else None
-                sub_base = (
-                    str(existing.id)
-                    if existing is not None and existing.type_str == "tree"
-                    else None
-                )
-                sub = self._build(sub_base, value)
+                if existing is not None and existing.type_str != "tree":
+                    what = {"commit": "a submodule", "blob": "a file or a symbolic link"}
+                    raise UsageError(
+                        f"{prefix}{name} is {what.get(existing.type_str, 'no folder')} in the "
+                        f"tree gitmem writes on, where a folder is needed: name a memory "
+                        f"folder (memory.dir) outside it"
+                    )
+                sub_base = str(existing.id) if existing is not None else None
+                sub = self._build(sub_base, value, f"{prefix}{name}/")
                 if len(self._repo[sub].peel(pygit2.Tree)) == 0:
                     if builder.get(name) is not None:
                         builder.remove(name)

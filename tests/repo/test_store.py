@@ -507,3 +507,31 @@ def test_commands_and_hooks_in_a_real_reftable_repository(tmp_path: Path) -> Non
     said = [line for line in done.stderr.splitlines() if "gitmem" in line]
     assert done.returncode == 0 and len(said) == 1, done.stderr
     assert "reftable" in said[0] and "passed unjudged" in said[0], said
+
+
+def test_a_tree_is_never_written_through_a_submodule_or_a_file(repo: Path) -> None:
+    """build_tree put a folder in place of whatever stood at a folder of the path: with
+    memory.dir under a submodule that is not checked out (an empty folder, which the settings
+    cannot tell from any other), `gitmem propose` wrote a candidate whose tree held vendor/
+    as a folder instead of the submodule's commit, and its admission deleted the submodule
+    from main. Refused, naming what stands there."""
+    store = Store.open(repo)
+    blob = store.write_blob(b"text\n")
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    base = _mktree(
+        repo,
+        [
+            ("160000", "commit", commit, b"vendor"),
+            ("100644", "blob", blob, b"notes.md"),
+            ("120000", "blob", blob, b"link"),
+        ],
+    )
+    for path, what in (
+        ("vendor/mem/candidates/x.md", "vendor is a submodule"),
+        ("notes.md/x.md", "notes.md is a file or a symbolic link"),
+        ("link/x.md", "link is a file or a symbolic link"),
+    ):
+        with pytest.raises(UsageError, match=what):
+            store.build_tree(base, {path: (blob, BLOB)})
+    tree = store.build_tree(base, {"mem/x.md": (blob, BLOB)})
+    assert git(repo, "ls-tree", tree, "vendor").startswith(f"160000 commit {commit}")
