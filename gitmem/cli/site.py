@@ -92,7 +92,9 @@ def review(entry_id: str, fmt: str) -> int:
     matches and the entries it would supersede. Exits 1 when a rule fails."""
     from gitmem.curate import review as review_mod
 
-    done = review_mod.review(command_workspace(), entry_id)
+    ws = command_workspace()
+    emit_warnings(ws.settings.warnings)
+    done = review_mod.review(ws, entry_id)
     render = {
         "text": review_mod.as_text,
         "markdown": review_mod.as_markdown,

@@ -31,8 +31,9 @@ def test_every_command_is_listed_and_loads(memory: Path) -> None:
 def test_every_command_that_reads_the_settings_says_which_it_set_aside(memory: Path) -> None:
     """A settings value gitmem cannot take (memory.dir given as a number) is set aside for
     the default with one warning line naming the file and the key, from every command that
-    reads the settings: hygiene, harvest, import claude and export said nothing, and judged,
-    proposed from and exported the default folder as if it were the one the project names."""
+    reads the settings: hygiene, harvest, import claude, export and review said nothing, and
+    judged, proposed from and exported the default folder as if it were the one the project
+    names."""
     from clirunner import SECRETS
 
     ok(run(memory, *PROPOSE))
@@ -45,7 +46,8 @@ def test_every_command_that_reads_the_settings_says_which_it_set_aside(memory: P
         ["index", "--check"], ["candidates"], ["lint"], ["admit"], SECRETS,
         ["refuse", "nothing", "--reason", "none"],
         ["hygiene"], ["harvest", "--dry-run", "README.md"], ["import", "claude", "--dry-run"],
-        ["export", "agents", "-o", "-"],
+        ["export", "agents", "-o", "-"], ["review", first_id()],
+        ["site", "--out", str(memory.parent / "site")],
     ):  # fmt: skip
         done = run(memory, *command)
         if done.stderr.count(warned) != 1:
