@@ -165,7 +165,8 @@ def did_you_mean(
     similar = similar_ids(ws, asked, memory_tree, candidates=candidates)
     if not similar:
         return ""
-    return f" (did you mean {' or '.join(quoted_id(s) for s in similar)}?)"
+    # whole, to be copied: each is an id (is_entry_id), short by rule, never hostile text
+    return f" (did you mean {' or '.join(repr(s) for s in similar)}?)"
 
 
 def out_of_place(path: str, memory_dir: str) -> Problem | None:

@@ -49,6 +49,17 @@ def test_an_unknown_id_names_the_ids_that_were_most_likely_meant(memory: Path) -
     assert f"(did you mean {candidate!r}?)" in admitted.output, admitted.output
     assert entry not in admitted.output  # admitted already: no candidate to admit
     assert "did you mean" not in run(memory, "show", "zzzzqqq").output
+    # a long id is named whole, to be copied, where a quoted unknown id is cut short
+    long_title = "Keep every generated folder listing what it wrote so rebuilds keep the rest"
+    ok(run(memory, *PROPOSE[:3], "--title", long_title, *PROPOSE[5:]))
+    long_id = next(
+        b.removeprefix("gitmem/")
+        for b in git(memory, "branch", "--format=%(refname:short)", "--list", "gitmem/*").split()
+        if "generated-folder" in b
+    )
+    assert len(long_id) > 60
+    asked = run(memory, "admit", long_id + "-x").output
+    assert f"(did you mean {long_id!r}" in asked and "characters)" not in asked, asked
 
 
 def test_show_in_a_clone_behind_origin_says_the_entry_is_on_origin_not_on_main(
