@@ -121,7 +121,7 @@ def proposal_options(command: F) -> F:
     "--pr",
     is_flag=True,
     help="Push the branch and open a pull/merge request (gh, GitLab push options), "
-    "or print the URL that opens one.",
+    "or print the URL that opens one. An id taken on the remote moves on, as with --push.",
 )
 @TEXT_OR_JSON
 def propose(
@@ -141,8 +141,9 @@ def propose(
     Fields come from the options, from --from FILE, or (with neither) from $EDITOR.
     With --amend ID or --retire ID --reason TEXT, the candidate changes an admitted entry.
     The same proposal run again (say after it was killed) reuses the branch it made. With
-    --push, an id the remote holds for another candidate (another clone proposed it first)
-    moves the proposal to the next free id, and the output says so.
+    --push or --pr, an id the remote holds for another candidate (another clone proposed it
+    first) moves the proposal to the next free id, and the output says so; --pr opens the
+    pull request for that id.
     """
     from gitmem.lifecycle import propose as proposing
 

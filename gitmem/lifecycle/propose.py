@@ -13,7 +13,9 @@ proposed in two clones on one day): the branches here and the remote-tracking on
 know, and the push is where the two meet. A push of gitmem/<id> that the remote refuses
 because it holds another candidate under that id moves the proposal to the next free id
 (a new commit, its file and front matter carrying the new id), which is pushed in turn
-(_write_candidate says why the remote is asked after the push rather than before).
+(_write_candidate says why the remote is asked after the push rather than before). One
+function does it, push_candidate, for `propose --push` and for `propose --pr`, whose push
+(pulls.py) may carry GitLab's push options.
 
 `propose --amend ID` and `propose --retire ID` write their candidates the same way, with ids
 `<ID>-amend` and `<ID>-retire` (then `-2`, …): the entry's text as a candidate, corrected, or
@@ -22,7 +24,7 @@ with the reason it retires (gitmem.model.curation says what their admission does
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -68,6 +70,14 @@ class Proposal:
     #: The ids the remote held another candidate under when this one was pushed, in the
     #: order they were tried: the proposal took the next free id after them.
     taken_on_remote: list[str] = field(default_factory=list)
+    #: What the candidate is made of, to make it again under another id (push_candidate).
+    draft: _Draft | None = field(default=None, repr=False, compare=False)
+
+
+#: How push_candidate sends a candidate's branch: pushes the refspec given
+#: (`refs/heads/gitmem/<id>:refs/heads/gitmem/<id>`), or raises GitmemError with the remote's
+#: refusal.
+Send = Callable[[str], None]
 
 
 def build_candidate(ws: Workspace, fields: ProposalFields, created: str | None = None) -> Entry:
@@ -277,9 +287,43 @@ def _write_candidate(
     errors = [p for p in problems if not p.warning]
     if errors:
         raise rule_error(errors)
+    proposal = _commit_candidate(ws, _Draft(entry, base_id, main_tip, tuple(problems)), ())
+    if push:
+        # a reused branch may have left an older main: the remote needs where it left
+        base = store.merge_base(main_tip, proposal.commit) or main_tip
+        missing = base_missing_on(ws, remote, base)
+        if missing is not None:
+            proposal.unpushed = f"{missing}: git push {remote} {proposal.branch}"
+            return proposal
+        try:
+            push_candidate(ws, proposal, remote=remote)
+        except GitmemError as exc:
+            # the branch exists now, whatever the push did: a refused push is reported
+            # beside it (unpushed), never as if nothing had been proposed
+            proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+    return proposal
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """What a proposal's candidate is made of, kept to make it again under the next free id
+    when the remote gave its id to another candidate (push_candidate)."""
+
+    entry: Entry
+    base_id: str
+    main_tip: str
+    problems: tuple[Problem, ...]
+
+
+def _commit_candidate(ws: Workspace, draft: _Draft, skip: Collection[str]) -> Proposal:
+    """The commit of draft's candidate on gitmem/<id>, for the first id of base_id,
+    base_id-2, … that is free here and not in skip (ids the remote holds for another
+    candidate), or whose local branch holds this very candidate already (reused)."""
+    store = ws.store
+    entry, base_id, main_tip = draft.entry, draft.base_id, draft.main_tip
+    main_tree = store.tree_of(main_tip)
     memory_tree = store.subtree(main_tree, ws.dir)
     refused = _refused_ids(ws, main_tree)
-    taken_on_remote: list[str] = []
     for attempt in range(1, MAX_ID_ATTEMPTS + 1):
         entry_id = id_with_suffix(base_id, attempt)
         if not is_entry_id(entry_id):
@@ -290,6 +334,8 @@ def _write_candidate(
                 f"{entry_id}, is longer than {MAX_ID_LENGTH} characters: shorten the title "
                 "(or see `gitmem candidates`: is this proposed already?), then propose again"
             )
+        if entry_id in skip:
+            continue
         candidate = entry.with_meta(id=entry_id)
         path = _candidate_path(ws, entry_id)
         data = candidate.render().encode("utf-8")
@@ -316,16 +362,10 @@ def _write_candidate(
                 if commit is None:
                     continue
         fault("propose-after-ref")
-        proposal = Proposal(entry_id, candidate_branch(entry_id), commit, problems)
+        proposal = Proposal(entry_id, candidate_branch(entry_id), commit, list(draft.problems))
         proposal.reused = reused
-        proposal.taken_on_remote = taken_on_remote
-        if push:
-            # a reused branch may have left an older main: the remote needs where it left
-            base = store.merge_base(main_tip, commit) or main_tip
-            if not _push(ws, proposal, base, remote, base_id, data):
-                taken_on_remote.append(entry_id)
-                _drop(ws, proposal)
-                continue
+        proposal.taken_on_remote = list(skip)
+        proposal.draft = draft
         return proposal
     raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")
 
@@ -341,40 +381,67 @@ def _refused_ids(ws: Workspace, main_tree: str) -> frozenset[str]:
     return frozenset(row.id for row in rows if row is not None)
 
 
-def _push(
-    ws: Workspace, proposal: Proposal, base: str, remote: str, base_id: str, data: bytes
-) -> bool:
-    """Push the proposal's branch when the remote holds base; else say in `unpushed` why.
-    False when the remote refused it because it holds another candidate under this id
-    (nothing pushed: the caller moves on to the next id); a branch there holding this very
-    candidate (data, the same proposal pushed from another clone) is taken as this one's."""
-    proposal.unpushed = base_missing_on(ws, remote, base)
-    if proposal.unpushed is not None:
-        proposal.unpushed += f": git push {remote} {proposal.branch}"
-        return True
-    ref = candidate_ref(proposal.id)
-    # the branch exists now, whatever the push does: a refused push is reported beside it
-    # (unpushed), never as if nothing had been proposed
-    try:
-        push_refs(ws.store, remote, [f"{ref}:{ref}"])
-    except GitmemError as exc:
-        theirs = _taken_on(ws, remote, base_id, proposal.id)
-        if theirs is None or theirs == proposal.commit:
-            proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
-            return True
-        tracking = f"refs/remotes/{remote}/{proposal.branch}"
-        if _holding(ws, tracking, _candidate_path(ws, proposal.id), data) is None:
-            return False
-        # the same proposal, pushed from another clone: this branch follows the remote's,
-        # as a re-run here follows its own (reused), rather than proposing a copy as -2
-        moved = f"gitmem: propose {proposal.id}, as {remote} holds it"
-        if not ws.store.update_ref(ref, theirs, proposal.commit, moved):
-            proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
-            return True
-        proposal.commit = theirs
-        proposal.reused = True
-    proposal.pushed = True
-    return True
+def push_candidate(
+    ws: Workspace, proposal: Proposal, *, remote: str, send: Send | None = None
+) -> None:
+    """Push the proposal's branch gitmem/<id> to remote: with send (refspec in, the remote's
+    refusal out as a GitmemError), a plain `git push` by default; `propose --pr` sends it its
+    own way (GitLab's push options open the merge request on this very push). Once pushed,
+    proposal.pushed is set.
+
+    A remote that refuses it because it holds another candidate under this id (another clone
+    proposed it first) moves the proposal, in place, to the next free id: a new commit whose
+    file and front matter carry that id, sent in turn, its id, branch and commit those of the
+    proposal from then on, and the id found taken added to taken_on_remote; the branch made
+    here under the taken id is deleted (_drop). A branch there holding this very candidate
+    (the same proposal pushed from another clone) is taken as this one's (reused). Only the
+    remote's answer to one fetch (_taken_on), not the push's words, tells a taken id from
+    any other refusal (no network, credentials, a hook's): that one is raised, the branch
+    kept here under its id. The caller checks beforehand that the remote holds the main
+    commit the candidate is based on (base_missing_on)."""
+    store = ws.store
+    draft = proposal.draft
+    base_id = draft.base_id if draft is not None else proposal.id
+    while True:
+        ref = candidate_ref(proposal.id)
+        refspec = f"{ref}:{ref}"
+        try:
+            if send is None:
+                push_refs(store, remote, [refspec])
+            else:
+                send(refspec)
+        except GitmemError:
+            theirs = _taken_on(ws, remote, base_id, proposal.id)
+            if theirs is None or theirs == proposal.commit:
+                raise
+            path = _candidate_path(ws, proposal.id)
+            data = store.read_path(store.tree_of(proposal.commit), path)
+            tracking = f"refs/remotes/{remote}/{proposal.branch}"
+            if data is not None and _holding(ws, tracking, path, data) is not None:
+                # the same proposal, pushed from another clone: this branch follows the
+                # remote's, as a re-run here follows its own (reused), rather than
+                # proposing a copy as -2
+                moved = f"gitmem: propose {proposal.id}, as {remote} holds it"
+                if not store.update_ref(ref, theirs, proposal.commit, moved):
+                    raise
+                proposal.commit = theirs
+                proposal.reused = True
+            elif draft is None:
+                raise
+            else:
+                _drop(ws, proposal)
+                taken = [*proposal.taken_on_remote, proposal.id]
+                nxt = _commit_candidate(ws, draft, taken)
+                proposal.id, proposal.branch, proposal.commit = nxt.id, nxt.branch, nxt.commit
+                proposal.reused = nxt.reused
+                proposal.taken_on_remote = taken
+                # made on main's tip, where the taken id's branch may have been older (reused)
+                missing = base_missing_on(ws, remote, draft.main_tip)
+                if missing is not None:
+                    raise GitmemError(missing) from None
+                continue
+        proposal.pushed = True
+        return
 
 
 def _taken_on(ws: Workspace, remote: str, base_id: str, entry_id: str) -> str | None:

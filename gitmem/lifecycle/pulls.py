@@ -1,6 +1,8 @@
 """Open a pull request (GitHub) or a merge request (GitLab) for a proposed candidate.
 
-`gitmem propose --pr` pushes the candidate branch `gitmem/<id>` and then:
+`gitmem propose --pr` pushes the candidate branch `gitmem/<id>` (through propose's
+push_candidate: an id another clone pushed first moves the proposal to the next free id, and
+the request is opened for the id pushed) and then:
 
 - on GitHub (github.com, a `github.*` host, or any host the `gh` CLI is logged in to), opens the
   pull request with `gh pr create` when `gh` is installed and authenticated: title from the
@@ -32,10 +34,9 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode, urlsplit
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.lifecycle.propose import Proposal
+from gitmem.lifecycle.propose import Proposal, push_candidate
 from gitmem.lifecycle.writing import base_missing_on
 from gitmem.model.entry import Entry, EntryError, parse
-from gitmem.model.names import candidate_ref
 from gitmem.repo.gitcli import PinnedRepository, clean_git_env
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
@@ -205,7 +206,11 @@ def open_pull_request(
 ) -> PullRequestResult:
     """Push the candidate branch (unless already pushed) and open a pull/merge request for it,
     or answer the URL of the page that opens one. When the remote lacks the main commit the
-    candidate is based on, nothing is pushed: proposal.unpushed says why and what to do."""
+    candidate is based on, nothing is pushed: proposal.unpushed says why and what to do.
+
+    The push is propose's (push_candidate): a remote that holds another candidate under the
+    proposal's id (another clone proposed it first) moves the proposal, in place, to the next
+    free id, and the request is opened for the id pushed; any other refusal is raised."""
     store = ws.store
     url = _remote_url(store, remote)
     if not proposal.pushed:
@@ -219,7 +224,6 @@ def open_pull_request(
     entry = _candidate_entry(ws, proposal)
     where = parse_remote(url)
     base = ws.branch
-    branch = proposal.branch
     gh = shutil.which("gh")
     forge = forge_of(where) if where else OTHER
     if (
@@ -229,15 +233,18 @@ def open_pull_request(
         and _gh_authenticated(gh, where.host, store.pinned)
     ):
         forge = GITHUB  # GitHub Enterprise on a host of its own
-    refspec = f"{candidate_ref(proposal.id)}:{candidate_ref(proposal.id)}"
 
     if forge == GITLAB and where is not None:
-        return _gitlab(store, remote, where, base, branch, refspec, entry, proposal.pushed)
+        return _gitlab(ws, remote, where, base, entry, proposal)
 
     pushed = False
     if not proposal.pushed:
-        _push(store, remote, [refspec])
-        pushed = True
+        sender = _Sender(store, remote)
+        push_candidate(ws, proposal, remote=remote, send=sender)
+        # not pushed by this call when the remote held this very candidate already
+        pushed = sender.messages is not None
+        entry = _candidate_entry(ws, proposal)  # its id, when the push moved it to another
+    branch = proposal.branch
     if forge == GITHUB and where is not None:
         return _github(where, base, branch, entry, pushed, gh, store.pinned)
     target = f"{remote} ({scrub(url)})" if where is None else where.web
@@ -279,6 +286,35 @@ def _push(store: Store, remote: str, refspecs: list[str], options: Sequence[str]
     if done.returncode != 0:
         raise GitmemError(f"git push to {remote} was refused:\n{scrub(done.stderr).strip()}")
     return messages
+
+
+@dataclass
+class _Sender:
+    """propose's Send for --pr: pushes each id push_candidate tries (with GitLab's push
+    options, when given), and keeps what git said of the one pushed (messages)."""
+
+    store: Store
+    remote: str
+    options: Sequence[str] = ()
+    messages: str | None = None  # None until a push succeeded
+    warnings: list[str] = field(default_factory=list)
+
+    def __call__(self, refspec: str) -> None:
+        if not self.options:
+            self.messages = _push(self.store, self.remote, [refspec])
+            return
+        try:
+            self.messages = _push(self.store, self.remote, [refspec], self.options)
+        except GitmemError as exc:
+            if "push options" not in exc.message and "push-options" not in exc.message:
+                raise
+            # a server that takes no push options (an older GitLab, a mirror): push plainly,
+            # and from then on (the next id, when this one is taken there)
+            self.options = ()
+            self.warnings.append(
+                "the remote does not take push options: open the merge request by hand"
+            )
+            self.messages = _push(self.store, self.remote, [refspec])
 
 
 # GitHub
@@ -390,18 +426,11 @@ _MR_URL = re.compile(r"https?://\S+/-/merge_requests/\d+")
 
 
 def _gitlab(
-    store: Store,
-    remote: str,
-    where: Remote,
-    base: str,
-    branch: str,
-    refspec: str,
-    entry: Entry,
-    already_pushed: bool,
+    ws: Workspace, remote: str, where: Remote, base: str, entry: Entry, proposal: Proposal
 ) -> PullRequestResult:
-    page = compare_url(where, GITLAB, base, branch)
-    if already_pushed:
+    if proposal.pushed:
         # push options travel only with a ref update: nothing is left to carry them
+        page = compare_url(where, GITLAB, base, proposal.branch)
         return PullRequestResult(GITLAB, page, False, False, f"open the merge request: {page}")
     options = [
         "merge_request.create",
@@ -410,28 +439,31 @@ def _gitlab(
         f"merge_request.description={_push_option_value(entry.applies_when)}",
         f"merge_request.label={LABEL}",
     ]
-    warnings: list[str] = []
-    try:
-        messages = _push(store, remote, [refspec], options)
-    except GitmemError as exc:
-        if "push options" not in exc.message and "push-options" not in exc.message:
-            raise
-        # a server that takes no push options (an older GitLab, a mirror): push plainly
-        warnings.append("the remote does not take push options: open the merge request by hand")
-        _push(store, remote, [refspec])
+    sender = _Sender(ws.store, remote, options)
+    push_candidate(ws, proposal, remote=remote, send=sender)
+    page = compare_url(where, GITLAB, base, proposal.branch)  # the id pushed
+    warnings = tuple(sender.warnings)
+    if sender.messages is None:
+        # the remote held this very candidate already (pushed from another clone): this
+        # push carried no options
         return PullRequestResult(
-            GITLAB, page, False, True, f"open the merge request: {page}", tuple(warnings)
+            GITLAB, page, False, False, f"open the merge request: {page}", warnings
         )
-    found = _MR_URL.findall(messages)
+    if not sender.options:
+        return PullRequestResult(
+            GITLAB, page, False, True, f"open the merge request: {page}", warnings
+        )
+    found = _MR_URL.findall(sender.messages)
     if found:
         return PullRequestResult(
-            GITLAB, found[-1], True, True, f"opened merge request {found[-1]}", tuple(warnings)
+            GITLAB, found[-1], True, True, f"opened merge request {found[-1]}", warnings
         )
     return PullRequestResult(
         GITLAB,
         page,
         True,
         True,
-        f"pushed {branch} asking GitLab to open a merge request; if none appears, open it: {page}",
-        tuple(warnings),
+        f"pushed {proposal.branch} asking GitLab to open a merge request; if none appears, "
+        f"open it: {page}",
+        warnings,
     )

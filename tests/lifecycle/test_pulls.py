@@ -7,6 +7,7 @@ records its arguments and answers `gh auth status` as told.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clirunner import run
+from clirunner import ok, run
 from fakegh import FIELDS, FakeGh
 
 from gitmem.errors import GitmemError, UsageError
@@ -457,3 +458,123 @@ def test_propose_pr_on_the_command_line(memory: Path, tmp_path: Path, fake_gh: F
     assert "https://github.com/acme/shop/pull/7" in result.output
     assert "s3cret" not in result.output
     assert fake_gh.called("pr", "create")
+
+
+# ---------------------------------------------------------------------------------------------
+# an id another clone took first
+
+
+FAKE_SSH = """\
+#!{python}
+import os, shlex, sys
+# ssh HOST "git-receive-pack 'OWNER/REPO.git'": run that on the bare repository instead
+program, _path = shlex.split(sys.argv[-1])
+os.execvp("git", ["git", program.removeprefix("git-"), {server!r}])
+"""
+
+
+def over_ssh(repo: Path, url: str, server: Path) -> None:
+    """origin is url (an scp-like forge address) for gitmem; git's ssh, fetches and pushes
+    alike, reaches server, so the remote can be asked what it holds."""
+    ssh = server.parent / f"ssh-to-{server.name}"
+    ssh.write_text(FAKE_SSH.format(python=sys.executable, server=str(server)))
+    ssh.chmod(0o755)
+    if git(repo, "remote").split():
+        git(repo, "remote", "set-url", "origin", url)
+    else:
+        git(repo, "remote", "add", "origin", url)
+    git(repo, "config", "core.sshCommand", str(ssh))
+    git(repo, "config", "ssh.variant", "simple")
+
+
+def two_clones(memory: Path, tmp_path: Path, url: str, server: Path) -> Path:
+    """memory and a second clone of server, both with origin url; main pushed."""
+    over_ssh(memory, url, server)
+    git(memory, "push", "-q", "origin", "main")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(server), str(other))
+    over_ssh(other, url, server)
+    return other
+
+
+PR_ARGS = [
+    "propose",
+    "--type", "method",
+    "--title", "Open pull requests with gitmem",
+    "--applies-when", "proposing a memory",
+]  # fmt: skip
+
+
+def test_pr_for_an_id_another_clone_took_first_moves_to_the_next_free_id_on_github(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    """`propose --pr` pushed the branch itself, outside propose's handling of an id another
+    clone had pushed first: the push was refused and the candidate left here with "then:
+    git push origin gitmem/<id>", a push that can never succeed, and no pull request. It
+    now moves to the next free id as --push does, says which id was taken, and opens the
+    pull request from the branch actually pushed."""
+    server = bare(tmp_path)
+    other = two_clones(memory, tmp_path, "git@github.com:acme/shop.git", server)
+    first = ok(run(memory, *PR_ARGS, "--content", "Use gitmem propose --pr.", "--pr"))
+    first_id = first.output.split()[1]
+    branch = f"gitmem/{first_id}"
+
+    second = run(other, *PR_ARGS, "--content", "Open them with --pr, not by hand.", "--pr")
+    assert second.exit_code == 0, second.output
+    moved = f"{first_id}-2"
+    taken = f"({first_id} is taken on origin by another candidate: took the next free id)"
+    assert f"proposed {moved} {taken}\nbranch   gitmem/{moved} (pushed)\n" in second.output
+    assert "opened pull request https://github.com/acme/shop/pull/7" in second.output
+    assert "not pushed" not in second.output
+    heads = [call["args"][call["args"].index("--head") + 1] for call in fake_gh.called("pr")]
+    assert heads == [branch, f"gitmem/{moved}"]
+    assert f"`{moved}`" in fake_gh.called("pr", "create")[-1]["body"]
+    assert on_server(server, branch) == git(memory, "rev-parse", branch).strip()
+    text = git(server, "show", f"gitmem/{moved}:.gitmem/candidates/{moved}.md")
+    assert f"id: {moved}\n" in text and "Open them with --pr, not by hand." in text
+    names = ["branch", "--list", "--format=%(refname:short)", "gitmem/*"]
+    assert git(other, *names).split() == [f"gitmem/{moved}"]
+
+
+def test_pr_for_an_id_another_clone_took_first_moves_to_the_next_free_id_on_gitlab(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    """On GitLab the merge request is opened by the push itself (push options): the push of
+    the taken id was refused with them, and the push of the next free id carries them."""
+    server, log = gitlab_server(tmp_path, push_options=True)
+    other = two_clones(memory, tmp_path, "git@gitlab.com:g/sub/shop.git", server)
+    first = ok(run(memory, *PR_ARGS, "--content", "Use gitmem propose --pr.", "--pr"))
+    first_id = first.output.split()[1]
+
+    second = run(other, *PR_ARGS, "--content", "Open them with --pr.", "--pr", "--format", "json")
+    assert second.exit_code == 0, second.output
+    answer = json.loads(second.output)
+    moved = f"{first_id}-2"
+    assert (answer["id"], answer["pushed"], answer["taken_on_remote"]) == (
+        moved,
+        True,
+        [first_id],
+    )
+    assert answer["pull_request"] == {
+        "url": "https://gitlab.com/g/sub/shop/-/merge_requests/12",
+        "opened": True,
+    }
+    assert "merge_request.create" in log.read_text().splitlines()
+    text = git(server, "show", f"gitmem/{moved}:.gitmem/candidates/{moved}.md")
+    assert f"id: {moved}\n" in text and "Open them with --pr." in text
+
+
+def test_pr_refused_for_another_reason_keeps_its_id(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    """Only a remote holding another candidate under the id moves a --pr proposal: a push a
+    hook refuses leaves the branch here under its id, with the push that sends it."""
+    server = bare(tmp_path)
+    other = two_clones(memory, tmp_path, "git@github.com:acme/shop.git", server)
+    refuse_pushes(server)
+    refused = run(other, *PR_ARGS, "--content", "Use gitmem propose --pr.", "--pr")
+    assert refused.exit_code == 1, refused.output
+    entry_id = refused.output.split()[1]
+    assert "rejected by policy" in refused.output
+    assert f"then: git push origin gitmem/{entry_id}, and open the pull request" in (refused.output)
+    assert git(other, "branch", "--list", "gitmem/*").split() == [f"gitmem/{entry_id}"]
