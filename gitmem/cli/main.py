@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import errno
 import importlib
 import io
 import os
@@ -29,7 +28,7 @@ import click
 
 from gitmem import DISTRIBUTION
 from gitmem.errorlog import write_error_log
-from gitmem.errors import INTERRUPTED, UNEXPECTED, USAGE, GitmemError
+from gitmem.errors import INTERRUPTED, SYSTEM_ADVICE, UNEXPECTED, USAGE, GitmemError
 from gitmem.model.terminal import visible
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
@@ -68,7 +67,13 @@ def exit_code(call: Callable[[], Any]) -> int:
         # a message may quote a candidate's text (admit lists the rules it breaks): what a
         # terminal would act on (an escape that clears the screen, a lone carriage return)
         # is written as its escape
-        click.echo(visible(f"gitmem: {exc.message}"), err=True)
+        message = f"gitmem: {exc.message}"
+        if exc.exit_code == UNEXPECTED:
+            # an account of what a failure left (an install stopped by an I/O error) is still
+            # an unexpected one: its traceback goes to the log, as any other's
+            path = write_error_log(traceback.format_exc())
+            message += f" (the traceback is in {path})" if path else ""
+        click.echo(visible(message), err=True)
         return exc.exit_code
     except click.exceptions.Exit as exc:  # --help, --version
         return exc.exit_code
@@ -108,36 +113,13 @@ def exit_code(call: Callable[[], Any]) -> int:
     return result if isinstance(result, int) else 0
 
 
-#: The system's refusals that are the user's or the machine's to fix, never gitmem's bug, and
-#: what to do about each: a path too long or not allowed, a file where a folder must be (or
-#: the reverse), a read-only or full disk. Each command names the paths it expects to fail on
-#: with its own words; these are the ones met anywhere else (a pathlib test such as is_dir()
-#: raises for a name too long or a folder not searchable), which ended as an "unexpected
-#: error" to report. A missing file is not among them: gitmem looks before it opens, so one
-#: gone is more likely a bug than a mistake.
-_SYSTEM_ADVICE = {
-    errno.ENAMETOOLONG: "give a shorter path",
-    errno.EACCES: "make it readable (and writable, where gitmem writes) for you, or choose "
-    "another path",
-    errno.EPERM: "make it readable (and writable, where gitmem writes) for you, or choose "
-    "another path",
-    errno.EROFS: "choose a path on a file system you can write to",
-    errno.ENOSPC: "free some space on the disk, then run the command again",
-    errno.EDQUOT: "free some space within your disk quota, then run the command again",
-    errno.ENOTDIR: "a file stands where a folder is needed on the way: move it, or choose "
-    "another path",
-    errno.EISDIR: "a folder stands where a file is needed: move it, or give the path of a file",
-    errno.ELOOP: "a symbolic link on the way leads in a loop: fix the link, or choose another path",
-}
-
-
 _PATH_ENDS = 40
 
 
 def _system_refusal(exc: OSError) -> str | None:
     """What to print for an OSError the system raised for a reason of its user's (the path
     it names, the system's reason, what to do), or None for one that is gitmem's to fix."""
-    advice = _SYSTEM_ADVICE.get(exc.errno) if exc.errno is not None else None
+    advice = SYSTEM_ADVICE.get(exc.errno) if exc.errno is not None else None
     if advice is None:
         return None
     reason = exc.strerror or os.strerror(exc.errno or 0)

@@ -252,7 +252,13 @@ def hooks_install(server: bool, warn: bool, enforce: bool) -> int:
 @hooks.command("uninstall")
 @click.option("--server", is_flag=True, help="Remove the pre-receive hook.")
 def hooks_uninstall(server: bool) -> int:
-    """Remove gitmem's hooks and restore the ones they chained."""
+    """Remove gitmem's hooks and restore the ones they chained.
+
+    Every hook is checked before any is removed: one that cannot be put back (a folder where
+    a chained hook should go) refuses the whole uninstall (exit 2), naming each problem. A
+    removal the system refuses later says which hooks were removed and which are still
+    installed; run the command again to finish.
+    """
     from gitmem.hooks import installer
     from gitmem.repo.gitcli import command_folder, pinned_repository
 

@@ -34,7 +34,13 @@ the installer can tell its own files from a user's:
   uninstall undoes, where a rollback would repeat the kind of write that just failed;
 - installing twice changes nothing; an older gitmem script is replaced;
 - uninstall removes only files carrying the marker and moves `X.gitmem-chained` back to `X`,
-  byte for byte (it is a rename, never a rewrite).
+  byte for byte (it is a rename, never a rewrite). It too decides every hook's removal before
+  it removes any (a folder where a chained hook should go back, a hooks folder it cannot
+  write to, are refused with nothing changed), and a removal the system refuses after that
+  stops it naming the hooks removed and those still installed: uninstall again finishes;
+- a stop half-way is exit 2 when the system's reason is the user's to fix (no permission, a
+  full or read-only disk: gitmem.errors.SYSTEM_ADVICE), exit 3 (unexpected, its traceback
+  logged) for any other, such as an I/O error, as the command line reports them elsewhere.
 
 With `--server`, the installer also writes the gate's policy into the repository's own git
 config (`gitmem.branch`, `gitmem.dir`, … see gitmem.settings.policy), from the settings
@@ -53,10 +59,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import gitmem
-from gitmem.errors import USAGE, GitmemError, UsageError
+from gitmem.errors import SYSTEM_ADVICE, UNEXPECTED, USAGE, GitmemError, UsageError
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, open_regular, remove_temporaries_of
@@ -229,38 +238,54 @@ def install(
         else:
             lines.append(_configure_merge_driver(git, merge_driver_config(python, package)))
     except (OSError, GitmemError) as exc:
-        raise _stopped(folder, names, installed, server, exc) from exc
+        config = "the server's policy" if server else "the INDEX.md merge driver"
+        again = f"gitmem hooks install{' --server' if server else ''}"
+        rest = [name for name in names if name not in installed]
+        raise _stopped(
+            f"installing gitmem's hooks in {folder}",
+            _account("installed", installed, rest, config),
+            f"run `{again}` again to finish, or `gitmem hooks uninstall"
+            + (" --server" if server else "")
+            + "` to remove what is installed (chained hooks go back)",
+            exc,
+        ) from exc
     return lines
 
 
-def _stopped(
-    folder: Path, names: tuple[str, ...], installed: list[str], server: bool, exc: Exception
-) -> GitmemError:
-    """The error of an install that failed writing, after every check had passed (a full
-    disk, a file the system would not let it replace, a git config it could not write).
+def _account(done_word: str, done: list[str], rest: list[str], config: str | None) -> str:
+    """What a stopped install or uninstall did and did not, hook by hook (done: those it
+    dealt with, rest: those it had still to, each said as the stop left it), and the config
+    step it did not reach (None: none was left to do)."""
+    if not rest:
+        return f"every hook is {done_word}" + (f", but not {config}" if config else "")
+    listed = f"{done_word}: {', '.join(done)}; " if done else f"no hook was {done_word}; "
+    return f"{listed}not {done_word}: {', '.join(rest)}" + (f", nor {config}" if config else "")
 
-    Nothing is rolled back: each hook was written whole or not at all (a rename), and a
-    chained hook is the user's or gitmem's running it at every moment, so the folder is in a
-    working state. Undoing would run the same kind of writes that just failed, and could
-    leave less than it found. The message names what is in place and what is not; install
-    again finishes (it takes up where this stopped), uninstall removes gitmem's hooks and puts
-    the chained ones back."""
-    reason = exc.message if isinstance(exc, GitmemError) else _os_reason(exc)
-    rest = [name for name in names if name not in installed]
-    config = "the server's policy" if server else "the INDEX.md merge driver"
-    if rest:
-        done = f"installed: {', '.join(installed)}; " if installed else "no hook was installed; "
-        missing = f"not installed: {', '.join(rest)}, nor {config}"
+
+def _stopped(doing: str, account: str, then: str, exc: Exception) -> GitmemError:
+    """The error of an install or an uninstall that failed writing, after every check had
+    passed (a full disk, a file the system would not let it replace or remove, a git config
+    it could not write): doing (what stopped), account (what is done and what is not), then
+    (how to finish or undo).
+
+    Nothing is rolled back: each hook was written, removed or put back whole or not at all
+    (a rename, an unlink), and a chained hook is the user's or gitmem's running it at every
+    moment, so the folder is in a working state. Undoing would run the same kind of writes
+    that just failed, and could leave less than it found. Run again, either command takes up
+    where it stopped.
+
+    Exit 2 when the system's reason is one its user fixes (errors.SYSTEM_ADVICE: no
+    permission, a read-only or full disk, …) or git's refusal; any other (an I/O error,
+    EIO: a failing disk or a network file system gone) is exit 3, unexpected, as the command
+    line reports such an error anywhere else."""
+    if isinstance(exc, GitmemError):
+        reason, code = exc.message, USAGE
     else:
-        done, missing = "every hook is installed, ", f"but not {config}"
+        reason = _os_reason(exc)
+        fixable = isinstance(exc, OSError) and exc.errno in SYSTEM_ADVICE
+        code = USAGE if fixable else UNEXPECTED
     return GitmemError(
-        f"installing gitmem's hooks in {folder} stopped: {reason}; {done}{missing}. Fix the "
-        "cause, then run `gitmem hooks install"
-        + (" --server" if server else "")
-        + "` again to finish, or `gitmem hooks uninstall"
-        + (" --server" if server else "")
-        + "` to remove what is installed (chained hooks go back)",
-        exit_code=USAGE,
+        f"{doing} stopped: {reason}; {account}. Fix the cause, then {then}", exit_code=code
     )
 
 
@@ -304,15 +329,47 @@ def _hooks_path_scope(git: GitIn) -> str | None:
 def uninstall(
     repo_path: Path, *, server: bool = False, pinned: PinnedRepository | None = None
 ) -> list[str]:
-    """Remove gitmem's hooks (only files carrying the marker) and put chained hooks back."""
+    """Remove gitmem's hooks (only files carrying the marker) and put chained hooks back.
+
+    As install, it decides everything before it writes: what each hook's removal is, and
+    whether it can be done (a folder where a chained hook should go back, a hooks folder it
+    cannot write to are refused, nothing changed, exit 2). A removal the system refuses after
+    that stops it saying which hooks were removed and which not, each whole (gitmem's running
+    the chained one, or the chained one back); uninstall again finishes."""
     git = GitIn(repo_path, pinned)
     names = SERVER_HOOKS if server else CLIENT_HOOKS
     folder = _hooks_dir(git)
+    removals = [_removal(folder, name) for name in names]
+    driver = not server and _merge_driver_configured(git)
+    pending = [r for r in removals if r.act is not None]
+    problems = [r.problem for r in pending if r.problem]
+    if pending:
+        problems += _unwritable(folder, "uninstall")
+    if problems:
+        raise UsageError("nothing was uninstalled: " + "; ".join(problems))
     lines = [f"hooks folder: {folder}"]
-    for name in names:
-        lines.append(_uninstall_one(folder, name))
-    if not server:
-        lines.append(_remove_merge_driver(git))
+    done = 0  # of pending
+    try:
+        for removal in removals:
+            if removal.act is not None:
+                removal.act()
+                done += 1
+            lines.append(removal.line)
+        if not server:
+            lines.append(_remove_merge_driver(git))
+    except (OSError, GitmemError) as exc:
+        config = "the INDEX.md merge driver" if driver else None
+        raise _stopped(
+            f"uninstalling gitmem's hooks in {folder}",
+            _account(
+                "removed",
+                [r.done for r in pending[:done]],
+                [r.left for r in pending[done:]],
+                config,
+            ),
+            f"run `gitmem hooks uninstall{' --server' if server else ''}` again to finish",
+            exc,
+        ) from exc
     return lines
 
 
@@ -372,13 +429,19 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
                 f"{path} is not gitmem's and {chained.name} is taken too, so it cannot be "
                 f"chained: merge the two into one hook (or remove one) and install again"
             )
-    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-        problems.append(
-            f"{folder} is not writable for you: make it writable (or run as its owner) and "
-            "install again"
-        )
+    if folder.is_dir():
+        problems += _unwritable(folder, "install")
     if problems:
         raise UsageError("nothing was installed: " + "; ".join(problems))
+
+
+def _unwritable(folder: Path, verb: str) -> list[str]:
+    """Why install or uninstall (verb) cannot write in the hooks folder, if it cannot."""
+    if os.access(folder, os.W_OK | os.X_OK):
+        return []
+    return [
+        f"{folder} is not writable for you: make it writable (or run as its owner) and {verb} again"
+    ]
 
 
 def _managed_by_husky(folder: Path) -> bool:
@@ -489,7 +552,20 @@ def _install_one(folder: Path, name: str, text: bytes) -> str:
     return f"{name}: installed"
 
 
-def _uninstall_one(folder: Path, name: str) -> str:
+@dataclass(frozen=True)
+class _Removal:
+    """What uninstall does to one hook, decided before anything is removed: act (one unlink
+    or one rename, or None: nothing to do), the line it prints, how a stopped uninstall names
+    it once done and while left (still gitmem's), and why it cannot be done (problem)."""
+
+    line: str
+    act: Callable[[], None] | None = None
+    done: str = ""
+    left: str = ""
+    problem: str = ""
+
+
+def _removal(folder: Path, name: str) -> _Removal:
     path = folder / name
     chained = folder / (name + CHAINED_SUFFIX)
     legacy = folder / (name + FRAMEWORK_SUFFIX)
@@ -498,28 +574,53 @@ def _uninstall_one(folder: Path, name: str) -> str:
             if os.path.lexists(chained):
                 # the hook gitmem chained before the framework was installed: the framework
                 # runs it as its own .legacy again (unlinked, nothing ran it any more)
-                os.replace(chained, legacy)
-                return (
+                return _Removal(
                     f"{name}: removed gitmem's hook, which the pre-commit framework's ran; "
-                    f"the previous hook is its {legacy.name} again"
+                    f"the previous hook is its {legacy.name} again",
+                    partial(os.replace, chained, legacy),
+                    f"{name} (its {legacy.name} is the previous hook again)",
+                    f"{name} ({legacy.name} is still gitmem's, the previous hook still "
+                    f"{chained.name})",
+                    _not_a_hook(chained),
                 )
-            legacy.unlink()
-            return f"{name}: removed {legacy.name}, which the pre-commit framework's hook ran"
+            return _Removal(
+                f"{name}: removed {legacy.name}, which the pre-commit framework's hook ran",
+                legacy.unlink,
+                f"{name} ({legacy.name})",
+                f"{name} ({legacy.name} is still gitmem's)",
+            )
         if _same_file(path, chained):  # an install killed before its rename: one file
-            chained.unlink()
-            return f"{name}: not installed"
+            return _Removal(
+                f"{name}: not installed",
+                chained.unlink,
+                f"{name} (the second name {chained.name} of the hook)",
+                f"{name} (the hook still has a second name, {chained.name})",
+            )
         if os.path.lexists(chained):
-            return f"{name}: not gitmem's, left alone (and {chained.name} left beside it)"
-        return f"{name}: not gitmem's, left alone"
+            return _Removal(f"{name}: not gitmem's, left alone (and {chained.name} left beside it)")
+        return _Removal(f"{name}: not gitmem's, left alone")
     removed = os.path.lexists(path)
     if os.path.lexists(chained):
         # one rename puts the previous hook back over gitmem's: an unlink first, killed
         # before the rename, left no hook there at all
-        os.replace(chained, path)
-        return f"{name}: {'removed; ' if removed else ''}restored the previous hook"
+        return _Removal(
+            f"{name}: {'removed; ' if removed else ''}restored the previous hook",
+            partial(os.replace, chained, path),
+            f"{name} (the previous hook put back)",
+            f"{name} (the previous hook still kept as {chained.name})",
+            _not_a_hook(chained),
+        )
     if removed:
-        path.unlink()
-    return f"{name}: removed" if removed else f"{name}: not installed"
+        return _Removal(f"{name}: removed", path.unlink, name, name)
+    return _Removal(f"{name}: not installed")
+
+
+def _not_a_hook(chained: Path) -> str:
+    """Why chained cannot go back to its hook's name (a folder: a rename over a file fails),
+    or ""."""
+    if chained.is_dir() and not chained.is_symlink():
+        return f"{chained} is a folder, not a hook: move it away and uninstall again"
+    return ""
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -645,8 +746,12 @@ def _configure_merge_driver(git: GitIn, config: tuple[tuple[str, str], ...]) -> 
     return f"INDEX.md merge driver ({MERGE_DRIVER}): configured"
 
 
+def _merge_driver_configured(git: GitIn) -> bool:
+    return any(_config_get(git, key) is not None for key, _ in merge_driver_config())
+
+
 def _remove_merge_driver(git: GitIn) -> str:
-    if all(_config_get(git, key) is None for key, _ in merge_driver_config()):
+    if not _merge_driver_configured(git):
         return f"INDEX.md merge driver ({MERGE_DRIVER}): not configured"
     git.output("config", "--local", "--remove-section", MERGE_DRIVER)
     return f"INDEX.md merge driver ({MERGE_DRIVER}): removed"

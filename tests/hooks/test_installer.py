@@ -8,6 +8,7 @@ real `gitmem hook pre-commit` through a real commit.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -384,6 +385,132 @@ def test_an_install_that_fails_half_way_says_what_is_installed_and_how_to_finish
     assert run(repo, "hooks", "uninstall").exit_code == 0
     assert (folder / "pre-push").read_text() == FOREIGN_HOOK
     assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
+
+
+#: gitmem's command line (argv[4:]), whose call of the system named by argv[1] (os.rename, the
+#: audit event of os.replace too, or os.remove, of unlink) fails with the errno named by
+#: argv[3] when the file it moves or removes is named argv[2] (a prefix, for a temporary).
+FAILING_AT = """
+import errno, os, sys
+
+event_name, name, code = sys.argv[1:4]
+del sys.argv[1:4]
+
+
+def on_event(event, args):
+    if event == event_name and os.path.basename(os.fsdecode(args[0])).startswith(name):
+        number = getattr(errno, code)
+        raise OSError(number, os.strerror(number), os.fsdecode(args[0]))
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+def failing_at(repo: Path, event: str, name: str, code: str, *args: str) -> tuple[int, str]:
+    """gitmem's command line args, run in repo with the system failing as FAILING_AT says;
+    its exit code and its standard error on one line."""
+    done = subprocess.run(
+        [sys.executable, "-c", FAILING_AT, event, name, code, *args],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, " ".join(done.stderr.split())
+
+
+def test_an_uninstall_that_fails_half_way_says_what_it_removed_and_how_to_finish(
+    repo: Path,
+) -> None:
+    """Putting the third hook's chained one back fails: the first two had been removed (one
+    with its previous hook put back), the others not, and the command ended on the system's
+    error alone, saying nothing of what it had removed, restored or left. It now says so,
+    hook by hook, with the merge driver left configured, and that uninstall run again
+    finishes; each hook is whole (gitmem's running the chained one, or that one back)."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-push", FOREIGN_HOOK)
+    write_exec(folder / "post-merge", "#!/bin/sh\necho mine\n")
+    install(repo)
+    chained = f"post-merge{CHAINED_SUFFIX}"
+    code, said = failing_at(repo, "os.rename", chained, "EPERM", "hooks", "uninstall")
+    assert code == 2, said
+    assert "unexpected" not in said
+    assert f"uninstalling gitmem's hooks in {folder} stopped: " in said
+    assert f"{folder / chained}: Operation not permitted" in said, said
+    assert (
+        "removed: pre-commit, pre-push (the previous hook put back); not removed: post-merge "
+        f"(the previous hook still kept as {chained}), post-checkout, post-rewrite, nor the "
+        "INDEX.md merge driver. Fix the cause, then run `gitmem hooks uninstall` again to "
+        "finish"
+    ) in said, said
+    assert not (folder / "pre-commit").exists()
+    assert (folder / "pre-push").read_text() == FOREIGN_HOOK
+    assert is_gitmem_hook(folder / "post-merge") and is_gitmem_hook(folder / "post-checkout")
+    assert (folder / chained).read_text() == "#!/bin/sh\necho mine\n"
+    assert git(repo, "config", "--get-regexp", "^merge\\.", check=False) != ""
+
+    again = run(repo, "hooks", "uninstall")
+    assert again.exit_code == 0, again.output
+    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
+    assert not any(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
+    assert not (folder / chained).exists()
+    assert git(repo, "config", "--get-regexp", "^merge\\.", check=False) == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "event", "name", "account"),
+    [
+        (("hooks", "install"), "os.rename", ".post-merge.",
+         "installed: pre-commit, pre-push; not installed: post-merge, post-checkout, "
+         "post-rewrite, nor the INDEX.md merge driver"),
+        (("hooks", "uninstall"), "os.remove", "post-checkout",
+         "removed: pre-commit, pre-push, post-merge; not removed: post-checkout, "
+         "post-rewrite, nor the INDEX.md merge driver"),
+    ],
+)  # fmt: skip
+def test_an_io_error_half_way_is_unexpected_and_still_says_what_was_done(
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    event: str,
+    name: str,
+    account: str,
+) -> None:
+    """An I/O error (EIO: a failing disk, a network file system gone) is no setup of the
+    user's to fix: exit 3, unexpected, with its traceback in the log, as the command line
+    reports one met anywhere else, where a stopped install said exit 2 for any error; the
+    account of what was done stays."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    if args[-1] == "uninstall":
+        install(repo)
+    code, said = failing_at(repo, event, name, "EIO", *args)
+    assert code == 3, said
+    assert os.strerror(errno.EIO) in said and account in said, said
+    (log,) = (tmp_path / "state" / "gitmem" / "errors").iterdir()
+    assert f"(the traceback is in {log})" in said
+    assert "OSError: [Errno 5]" in log.read_text()
+
+
+def test_uninstall_refuses_up_front_what_it_cannot_put_back(repo: Path) -> None:
+    """A chained hook that cannot go back to its name (a folder now stands there) was found
+    only once the hooks before it were removed: uninstall now refuses first, exit 2, and
+    removes nothing."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "post-merge", "#!/bin/sh\necho mine\n")
+    install(repo)
+    chained = folder / f"post-merge{CHAINED_SUFFIX}"
+    chained.unlink()
+    chained.mkdir()
+    before = snapshot(folder)
+    config = (repo / ".git" / "config").read_bytes()
+    result = run(repo, "hooks", "uninstall")
+    assert result.exit_code == 2, result.output
+    assert f"nothing was uninstalled: {chained} is a folder, not a hook" in result.output
+    assert snapshot(folder) == before and chained.is_dir()
+    assert (repo / ".git" / "config").read_bytes() == config
 
 
 def test_a_fifo_where_a_hook_belongs_is_named_without_waiting_on_it(repo: Path) -> None:
