@@ -330,63 +330,6 @@ def test_every_refusal_is_named_at_once_as_a_usage_error_and_nothing_is_written(
     assert (repo / ".git" / "config").read_bytes() == config
 
 
-#: gitmem's command line (argv[2:]), whose rename of the temporary file of the hook named by
-#: argv[1] into place fails as a full disk or a file the system will not replace makes it fail.
-FAILING_AT_RENAME = """
-import errno, os, sys
-
-name = sys.argv.pop(1)
-
-
-def on_event(event, args):
-    if event == "os.rename":
-        source = os.path.basename(os.fsdecode(args[0]))
-        if source.startswith(f".{name}.") and source.endswith(".tmp"):
-            raise PermissionError(errno.EPERM, "Operation not permitted", os.fsdecode(args[1]))
-
-
-sys.addaudithook(on_event)
-from gitmem.launcher import main
-
-main()
-"""
-
-
-def test_an_install_that_fails_half_way_says_what_is_installed_and_how_to_finish(
-    repo: Path,
-) -> None:
-    """Writing the third hook fails after every check passed: the first two were installed,
-    the others not, and the command ended on the system's error alone (a partial install
-    that nothing named). It now says which hooks are installed, which are not, and how to
-    finish or undo; each hook is whole (the user's, or gitmem's chaining it), and install
-    run again finishes, uninstall puts the user's hooks back."""
-    folder = repo / ".git" / "hooks"
-    write_exec(folder / "pre-push", FOREIGN_HOOK)
-    write_exec(folder / "post-merge", "#!/bin/sh\necho mine\n")
-    done = subprocess.run(
-        [sys.executable, "-c", FAILING_AT_RENAME, "post-merge", "hooks", "install"],
-        cwd=repo, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr and "unexpected" not in done.stderr
-    said = " ".join(done.stderr.split())
-    assert f"{folder / 'post-merge'}: Operation not permitted" in said, said
-    assert "installed: pre-commit, pre-push; not installed: post-merge, post-checkout, " in said
-    assert "post-rewrite, nor the INDEX.md merge driver" in said
-    assert "run `gitmem hooks install` again to finish, or `gitmem hooks uninstall`" in said
-    assert is_gitmem_hook(folder / "pre-commit") and is_gitmem_hook(folder / "pre-push")
-    assert (folder / f"pre-push{CHAINED_SUFFIX}").read_text() == FOREIGN_HOOK
-    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
-    assert not (folder / "post-checkout").exists() and not list(folder.glob(".*.tmp"))
-    assert git(repo, "config", "--get-regexp", "^merge\\.", check=False) == ""
-
-    assert run(repo, "hooks", "install").exit_code == 0
-    assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
-    assert run(repo, "hooks", "uninstall").exit_code == 0
-    assert (folder / "pre-push").read_text() == FOREIGN_HOOK
-    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
-
-
 #: gitmem's command line (argv[4:]), whose call of the system named by argv[1] (os.rename, the
 #: audit event of os.replace too, or os.remove, of unlink) fails with the errno named by
 #: argv[3] when the file it moves or removes is named argv[2] (a prefix, for a temporary).
@@ -419,6 +362,37 @@ def failing_at(repo: Path, event: str, name: str, code: str, *args: str) -> tupl
     )  # fmt: skip
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, " ".join(done.stderr.split())
+
+
+def test_an_install_that_fails_half_way_says_what_is_installed_and_how_to_finish(
+    repo: Path,
+) -> None:
+    """Writing the third hook fails after every check passed: the first two were installed,
+    the others not, and the command ended on the system's error alone (a partial install
+    that nothing named). It now says which hooks are installed, which are not, and how to
+    finish or undo; each hook is whole (the user's, or gitmem's chaining it), and install
+    run again finishes, uninstall puts the user's hooks back."""
+    folder = repo / ".git" / "hooks"
+    write_exec(folder / "pre-push", FOREIGN_HOOK)
+    write_exec(folder / "post-merge", "#!/bin/sh\necho mine\n")
+    # the rename of post-merge's temporary file into place fails
+    code, said = failing_at(repo, "os.rename", ".post-merge.", "EPERM", "hooks", "install")
+    assert code == 2 and "unexpected" not in said, said
+    assert re.search(rf"{re.escape(str(folder))}/\.post-merge\.\S+: Operation not permitted", said)
+    assert "installed: pre-commit, pre-push; not installed: post-merge, post-checkout, " in said
+    assert "post-rewrite, nor the INDEX.md merge driver" in said
+    assert "run `gitmem hooks install` again to finish, or `gitmem hooks uninstall`" in said
+    assert is_gitmem_hook(folder / "pre-commit") and is_gitmem_hook(folder / "pre-push")
+    assert (folder / f"pre-push{CHAINED_SUFFIX}").read_text() == FOREIGN_HOOK
+    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
+    assert not (folder / "post-checkout").exists() and not list(folder.glob(".*.tmp"))
+    assert git(repo, "config", "--get-regexp", "^merge\\.", check=False) == ""
+
+    assert run(repo, "hooks", "install").exit_code == 0
+    assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
+    assert run(repo, "hooks", "uninstall").exit_code == 0
+    assert (folder / "pre-push").read_text() == FOREIGN_HOOK
+    assert (folder / "post-merge").read_text() == "#!/bin/sh\necho mine\n"
 
 
 def test_an_uninstall_that_fails_half_way_says_what_it_removed_and_how_to_finish(
