@@ -35,7 +35,6 @@ which CLAUDE.md can import with `@.claude/gitmem-memory.md`) and names the MCP t
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -44,6 +43,7 @@ from urllib.parse import quote
 from gitmem.agents.precedents import PREAMBLE, Precedent, held_in, withheld
 from gitmem.errors import UsageError
 from gitmem.lifecycle import catalog
+from gitmem.model.markdown import LINE_MARKUP, escape
 from gitmem.model.names import entry_place, misplaced
 from gitmem.model.terminal import clean
 from gitmem.recall.freshness import askable
@@ -74,9 +74,6 @@ def _is_correction(entry: Listed) -> bool:
     return entry.type == "mistake" or bool(entry.supersedes)
 
 
-_MARKUP = re.compile(r"([\\\[\]<`@])")
-
-
 def _literal(text: str) -> str:
     """text as Markdown shows it, never as structure: a backslash, a bracket, a backtick, a
     `<` or an `@` gets a backslash. An admitted title is free text: `Arrays] start at 0`
@@ -84,7 +81,7 @@ def _literal(text: str) -> str:
     on, `<!--` hid every later line of the file wherever it is rendered, and `@.env` (after
     a space) is how Claude Code imports a file into the model's context, from CLAUDE.md and
     the files it imports, this one among them."""
-    return _MARKUP.sub(r"\\\1", text)
+    return escape(text, LINE_MARKUP + "`@")
 
 
 def _line(entry: Listed, link_base: str, note: str, root: str = "") -> str:

@@ -7,9 +7,10 @@ alphabetically), sorted by id inside a group:
     - [shop-decision-20261101-a](entries/decision/shop-decision-20261101-a.md) superseded by
       shop-decision-20261129-b — A          (on one line)
 
-Because each line depends on its entry alone, an admission updates INDEX.md from the previous
-INDEX.md and the tree diff (one entry's work at any store size), and a full regeneration gives
-the same bytes.
+A title is written as Markdown shows it (a backslash before `\\`, `[`, `]` and `<`), never
+as a link, an image or HTML. Because each line depends on its entry alone, an admission
+updates INDEX.md from the previous INDEX.md and the tree diff (one entry's work at any store
+size), and a full regeneration gives the same bytes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from gitmem import parallel as forked
 from gitmem.model.entry import EntryError, front_matter, topic_of
 from gitmem.model.fields import MAX_ENTRY_BYTES, quick_fields, text_of
+from gitmem.model.markdown import escape
 from gitmem.model.names import entry_place, is_utf8
 from gitmem.repo.store import Change, Store
 from gitmem.settings.load import DEFAULT_TYPES
@@ -71,8 +73,12 @@ def read_text(store: Store, tree: str | None, memory_dir: str) -> str | None:
 
 
 def line_for(path_type: str, entry_id: str, status: str, title: str, successor: str) -> str:
+    """An entry's line. Its title is written as Markdown shows it (markdown.escape): a
+    title is free text, and as it was, `<img src=x onerror=…>`, an image that a forge
+    loads when the file is viewed, or `<br>` followed by a forged line of the list were
+    rendered as such wherever INDEX.md is viewed."""
     state = f"superseded by {successor}" if status == "superseded" and successor else status
-    title = " ".join(title.split()) or "(untitled)"
+    title = escape(" ".join(title.split())) or "(untitled)"
     return f"- [{entry_id}](entries/{path_type}/{entry_id}.md) {state} — {title}"
 
 

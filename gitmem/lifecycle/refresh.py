@@ -17,6 +17,7 @@ from gitmem.errors import UsageError
 from gitmem.gate.rules import shown
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
+from gitmem.model.markdown import escape
 from gitmem.model.names import entry_place
 from gitmem.repo import gitcli
 from gitmem.repo.atomic import open_regular, read_regular, remove_temporaries_of
@@ -48,7 +49,8 @@ def candidates_text(ws: Workspace) -> str:
     for item in review(ws):
         state = "valid" if not item.errors else f"{len(item.errors)} problem(s)"
         name, branch = shown(item.candidate.id), shown(item.candidate.branch)
-        lines.append(f"- [{name}] {state} — {item.title} (branch {branch})")
+        # a proposer's unreviewed words, shown as typed (INDEX.md's titles are too)
+        lines.append(f"- [{name}] {state} — {escape(item.title)} (branch {branch})")
     if not lines:
         return CANDIDATES_HEADER + "\nNo pending candidates.\n"
     return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"

@@ -53,6 +53,22 @@ def code(text: object) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
+#: What turns a line of text into Markdown structure where it sits inside a list item (a
+#: link, an image, inline HTML, and the backslash that would undo their escapes); escape's
+#: default.
+LINE_MARKUP = "\\[]<"
+
+
+def escape(text: str, active: str = LINE_MARKUP) -> str:
+    """text as Markdown shows it, never as structure: each character of active gets a
+    backslash (CommonMark shows any escaped ASCII punctuation as itself). For text that
+    stays readable as it is where it is read raw (INDEX.md, which agents read as a file),
+    rather than code()'s span: `[x](javascript:…)`, `![t](https://tracker/p.png)`,
+    `<img src=x onerror=…>` and `<br>` followed by a forged line of the list are shown as
+    typed wherever the file is rendered."""
+    return re.sub(f"([{re.escape(active)}])", r"\\\1", text)
+
+
 def cell(text: object) -> str:
     """code(text) for a table cell: its bars escaped (GitHub keeps them literal there)."""
     return code(text).replace("|", "\\|")

@@ -63,6 +63,38 @@ def test_generation_is_grouped_sorted_and_stable(store: Store) -> None:
     assert index.generate(store, None) == index.HEADER + index.EMPTY
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Sanitise <img src=x onerror=alert(1)> before rendering",
+        "Pin the tracker ![t](https://tracker.example/p.png) in docs",
+        "Read [the guide](javascript:alert(1)) first",
+        "Real title<br>- [forged-id](entries/decision/forged-id.md) admitted — Forged",
+        "An escape \\<b>bold</b> undone by a backslash",
+        "<!-- hides every later line",
+    ],
+)
+def test_a_title_is_shown_as_typed_never_as_markup(store: Store, title: str) -> None:
+    """A title is free text, and INDEX.md is viewed rendered on every forge: HTML, an image a
+    forge loads, a link, or a `<br>` followed by a forged entry line were rendered as such.
+    Each title is written escaped, shows as typed, and the line still reads as its entry's."""
+    from markdown_it import MarkdownIt
+
+    entry_id = "p-method-20261129-t"
+    text = index.generate(store, tree_of(store, {
+        f"entries/method/{entry_id}.md": entry_text(entry_id, title=title),
+    }))  # fmt: skip
+    line = next(line for line in text.splitlines() if line.startswith("- ["))
+    tokens = MarkdownIt("commonmark").parseInline(line[2:])[0].children or []
+    kinds = [t.type for t in tokens]
+    assert kinds[:3] == ["link_open", "text", "link_close"], kinds  # the entry's own link
+    assert "html_inline" not in kinds and "image" not in kinds, kinds
+    assert kinds.count("link_open") == 1, kinds
+    shown = "".join(t.content for t in tokens[3:] if t.type == "text")
+    assert shown == f" admitted — {title}", shown
+    assert index.parse_index(text) is not None and list(index.parse_index(text) or {}) == [entry_id]
+
+
 def test_unreadable_entries_still_get_a_line(store: Store) -> None:
     files = {"entries/method/p-method-20261129-x.md": b"\xff\xfe not utf-8"}
     assert "(does not parse: run gitmem check)" in index.generate(store, tree_of(store, files))
