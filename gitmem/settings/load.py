@@ -447,7 +447,7 @@ def load_settings(
             warnings.append(f"{problem.text}; using {used}")
         else:
             layer = chosen[problem.attr]
-            used = _show_value(values[problem.attr])
+            used = _show_value(values[problem.attr], table=problem.attr == "owners")
             if layer is defaults:
                 source = f"the default {used}"
             elif layer is env_layer:
@@ -1081,8 +1081,14 @@ def _show(value: object) -> str:
     return text if len(text) <= _SHOW_MAX else text[: _SHOW_MAX - 3] + "..."
 
 
-def _show_value(value: object) -> str:
-    """An effective value as the warning's 'using ...' shows it: strings bare, lists as TOML."""
+def _show_value(value: object, *, table: bool = False) -> str:
+    """An effective value as the warning's 'using ...' shows it: strings bare, lists as TOML,
+    and a table (memory.owners, held as (key, value) pairs) as a TOML inline table, which
+    is how it is written: shown as a list, an owners value set aside read "using the
+    default []", a shape the key never takes."""
+    if table and isinstance(value, tuple):
+        pairs = ", ".join(f"{_show_key(str(k))} = {json.dumps(v)}" for k, v in value)
+        return f"{{ {pairs} }}" if pairs else "{}"
     if isinstance(value, str):
         return value
     if isinstance(value, tuple):

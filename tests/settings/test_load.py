@@ -1045,3 +1045,11 @@ def test_owners_from_files_and_environment() -> None:
         )
         assert loaded.owners == ()
         assert loaded.warnings and "memory.owners: expected a table" in loaded.warnings[0]
+        assert loaded.warnings[0].endswith("; using the default {}"), loaded.warnings
+    # set aside in the environment, the project file's table is what is used, as written
+    loaded = load_settings(
+        project_toml=text, pyproject_toml=None, user_toml=None, environ={"GITMEM_OWNERS": "x"}
+    )
+    assert loaded.warnings[0].endswith(
+        '; using { decision = "@acme/architects", mistake = "@acme/qa @bob" } from .gitmem.toml'
+    ), loaded.warnings
