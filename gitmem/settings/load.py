@@ -312,6 +312,8 @@ def check_memory_branch(name: str) -> str | None:
         return f"is not a valid git branch name ({reason})"
     if name.casefold().startswith(BRANCH_PREFIX):
         return f"is where candidates live ({BRANCH_PREFIX}<id>)"
+    if name.startswith("refs/tags/"):
+        return "names a tag, which no admission can move"
     if name.startswith("refs/"):
         # git would read it as refs/heads/refs/heads/…, a branch no one has
         short = name.removeprefix("refs/heads/").removeprefix("refs/remotes/origin/")

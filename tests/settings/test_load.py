@@ -303,6 +303,7 @@ INVALID = [
         "'refs/heads/trunk'",
         "is a ref's full name (its branch is trunk): choose a name like main",
     ),
+    ("branch", "'refs/tags/v1'", "names a tag, which no admission can move: choose a name like"),
     ("autoAdmitAudited", "'yes'", "expected true or false, got 'yes'"),
     ("autoAdmitAudited", "1", "expected true or false, got 1"),
     ("types", "'incident'", "expected a list of distinct slugs"),
