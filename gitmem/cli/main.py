@@ -21,7 +21,7 @@ import io
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
@@ -55,6 +55,7 @@ COMMANDS: dict[str, str] = {
     "github": "gitmem.cli.github:github",
     "site": "gitmem.cli.site:site",
     "review": "gitmem.cli.site:review",
+    "help": "gitmem.cli.help:help_",
 }
 
 
@@ -208,13 +209,9 @@ class GitmemGroup(click.Group):
         spelled closest to it (`gitmem recal` names `recall`)."""
         name = click.utils.make_str(args[0]) if args else ""
         if args and name not in COMMANDS and not ctx.resilient_parsing:
-            close = difflib.get_close_matches(name, sorted(COMMANDS), n=3, cutoff=0.6)
-            if close:
-                ctx.fail(
-                    f"No such command {name!r}. The most similar "
-                    f"{'command is' if len(close) == 1 else 'commands are'} "
-                    f"{', '.join(repr(c) for c in close)}."
-                )
+            similar = most_similar(name, COMMANDS)
+            if similar:
+                ctx.fail(f"No such command {name!r}.{similar}")
         return super().resolve_command(ctx, args)
 
     def main(  # type: ignore[override]
@@ -241,6 +238,16 @@ class GitmemGroup(click.Group):
         if standalone_mode:
             raise SystemExit(code)
         return code
+
+
+def most_similar(name: str, commands: Iterable[str]) -> str:
+    """What to add to "No such command" for a mistyped command name: the closest names
+    (up to three, by difflib's ratio from 0.6), or "" when none is close."""
+    close = difflib.get_close_matches(name, sorted(commands), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    are = "command is" if len(close) == 1 else "commands are"
+    return f" The most similar {are} {', '.join(repr(c) for c in close)}."
 
 
 @click.group(cls=GitmemGroup, context_settings={"help_option_names": ["-h", "--help"]})

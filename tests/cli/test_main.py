@@ -478,3 +478,19 @@ def test_a_mistyped_command_names_the_closest_ones(memory: Path) -> None:
     done = run(memory, "zzz")
     assert done.exit_code == 2 and "No such command 'zzz'." in done.output
     assert "most similar" not in done.output
+
+
+def test_help_gives_a_commands_help_as_git_help_does(memory: Path) -> None:
+    """`git help commit` is how git users ask; `gitmem help recall` said "No such command
+    'help'". It gives the text of `gitmem recall --help` (a group's sub-command too), gitmem's
+    own with no command, and names the closest commands for a mistyped one (exit 2)."""
+    for words in (["recall"], ["hooks", "install"], []):
+        assert ok(run(memory, "help", *words)).output == ok(run(memory, *words, "--help")).output
+    mistyped = run(memory, "help", "hooks", "instal")
+    assert mistyped.exit_code == 2, mistyped.output
+    assert mistyped.output == (
+        "gitmem: no command 'hooks instal'. The most similar commands are 'install', "
+        "'uninstall'. `gitmem hooks --help` lists the commands\n"
+    )
+    unknown = run(memory, "help", "zzz")
+    assert unknown.exit_code == 2 and "most similar" not in unknown.output
