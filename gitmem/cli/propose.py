@@ -291,9 +291,12 @@ def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
     request = None
     if pr:
         from gitmem.lifecycle import pulls
+        from gitmem.lifecycle.propose import HeldByAnother
 
         try:
             request = pulls.open_pull_request(ws, proposal)
+        except HeldByAnother as exc:
+            proposal.unpushed = exc.message  # no push sends it under this id
         except GitmemError as exc:
             # the candidate is proposed already: say so beside the failure, with the push
             # that sends it, or its author proposes it again and gets a second copy

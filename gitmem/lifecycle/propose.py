@@ -74,6 +74,12 @@ class Proposal:
     draft: _Draft | None = field(default=None, repr=False, compare=False)
 
 
+class HeldByAnother(RuleError):
+    """The remote holds the proposal's id for another candidate and the proposal could not
+    move to a next id: it stays here on its branch, which no push can send under that id
+    (the message says what to do instead)."""
+
+
 #: How push_candidate sends a candidate's branch: pushes the refspec given
 #: (`refs/heads/gitmem/<id>:refs/heads/gitmem/<id>`), or raises GitmemError with the remote's
 #: refusal.
@@ -297,6 +303,8 @@ def _write_candidate(
             return proposal
         try:
             push_candidate(ws, proposal, remote=remote)
+        except HeldByAnother as exc:
+            proposal.unpushed = exc.message
         except GitmemError as exc:
             # the branch exists now, whatever the push did: a refused push is reported
             # beside it (unpushed), never as if nothing had been proposed
@@ -393,8 +401,10 @@ def push_candidate(
     proposed it first) moves the proposal, in place, to the next free id: a new commit whose
     file and front matter carry that id, sent in turn, its id, branch and commit those of the
     proposal from then on, and the id found taken added to taken_on_remote; the branch made
-    here under the taken id is deleted (_drop). A branch there holding this very candidate
-    (the same proposal pushed from another clone) is taken as this one's (reused). Only the
+    here under the taken id is deleted (_drop) once the next one is made: where none can be
+    (past the longest id, none free), HeldByAnother is raised and the branch stays. A branch
+    there holding this very candidate (the same proposal pushed from another clone) is taken
+    as this one's (reused). Only the
     remote's answer to one fetch (_taken_on), not the push's words, tells a taken id from
     any other refusal (no network, credentials, a hook's): that one is raised, the branch
     kept here under its id. The caller checks beforehand that the remote holds the main
@@ -429,9 +439,18 @@ def push_candidate(
             elif draft is None:
                 raise
             else:
-                _drop(ws, proposal)
                 taken = [*proposal.taken_on_remote, proposal.id]
-                nxt = _commit_candidate(ws, draft, taken)
+                try:
+                    # the next id's branch before this one goes: this one was deleted first,
+                    # and a next id past the longest, or none free, lost the proposal while
+                    # the output named this branch and a push of it
+                    nxt = _commit_candidate(ws, draft, taken)
+                except GitmemError as exc:
+                    raise HeldByAnother(
+                        f"{remote} holds {proposal.id} for another candidate, so this one "
+                        f"is kept here on {proposal.branch}: {exc.message}"
+                    ) from None
+                _drop(ws, proposal)
                 proposal.id, proposal.branch, proposal.commit = nxt.id, nxt.branch, nxt.commit
                 proposal.reused = nxt.reused
                 proposal.taken_on_remote = taken

@@ -261,6 +261,43 @@ def test_a_suffixed_id_past_the_longest_is_refused_not_proposed(repo: Path) -> N
     assert git(repo, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first}"]
 
 
+def test_an_id_taken_on_the_remote_with_no_next_id_keeps_the_proposal_here(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Another clone pushed first the id of a proposal whose next id, `-2`, is past the
+    longest: the branch made here was deleted before the next id was found to be too long,
+    so the proposal was lost while the output named its branch and a push of it. The
+    branch stays, holding this proposal, and the output says the id is taken there and
+    what to do, without a push that can never succeed."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(repo, "remote", "add", "origin", str(server))
+    project = "-".join(["abcdefgh", *["abcdefg"] * 7])  # 64 characters, the most
+    kind = "-".join(["tuvwxyza", *["tuvwxyz"] * 7])
+    (repo / ".gitmem.toml").write_text(f'[memory]\nproject = "{project}"\ntypes = ["{kind}"]\n')
+    ok(run(repo, "init"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    git(repo, "push", "-q", "origin", "main")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(server), str(other))
+    title = " ".join(["abcdefghijkl", *["abcdefghijk"] * 4])  # a slug of 60, the most
+    args = ["propose", "--type", kind, "--title", title, "--applies-when", "always", "--push"]
+    first = ok(run(other, *args, "--content", "theirs")).output.split()[1]
+    assert len(first) == 199
+    mine = run(repo, *args, "--content", "mine")
+    assert mine.exit_code == 1, mine.output
+    assert "Traceback" not in mine.output
+    assert f"origin holds {first} for another candidate" in mine.output
+    assert f"{first}-2, is longer than 200" in mine.output
+    assert f"git push origin gitmem/{first}" not in mine.output
+    assert git(repo, "branch", "--list", "--format=%(refname:short)", "gitmem/*").split() == [
+        f"gitmem/{first}"
+    ]
+    kept = git(repo, "show", f"gitmem/{first}:.gitmem/candidates/{first}.md")
+    assert "mine" in kept and "theirs" not in kept
+
+
 def test_an_id_another_clone_pushed_first_moves_the_proposal_to_the_next_free_id(
     memory: Path, tmp_path: Path
 ) -> None:
