@@ -79,6 +79,10 @@ ASSETS = ("site.css", "site.js")
 #: and mkdtemp's letters, or inside out named this and those letters where out's parent
 #: will not do (gitmem.site.build._stage says when).
 STAGE_PREFIX = ".gitmem-site-new-"
+#: The letters mkdtemp ends a staging folder's name with (tempfile's: eight of a-z, 0-9, _):
+#: only a folder named so is a build's, swept; `.gitmem-site-new-drafts` is the user's.
+_STAGE_LETTERS = "[a-z0-9_]{8}"
+_STAGE_INSIDE = re.compile(rf"{re.escape(STAGE_PREFIX)}(?:probe-)?{_STAGE_LETTERS}")
 
 
 def asset(name: str) -> bytes:
@@ -411,7 +415,7 @@ def _present(out: Path) -> tuple[set[str], set[str]]:
     sweep could not remove is left out of both."""
     found: set[str] = set()
     folders: set[str] = set()
-    stages = re.compile(rf"{re.escape(STAGE_PREFIX)}[a-z0-9_-]+")
+    stages = _STAGE_INSIDE
 
     def look(folder: str, prefix: str) -> None:
         with os.scandir(folder) as children:
@@ -515,10 +519,12 @@ def _stage(out: Path) -> Path:
 def _sweep_stages(out: Path) -> None:
     """Remove the staging folders killed builds left beside out and inside it. The caller
     holds out locked, and a build stages only while it holds that lock, so every staging
-    folder of out that is there now is a dead build's."""
+    folder of out that is there now is a dead build's: one named as _stage names them, to
+    mkdtemp's last letter. A folder of the user's that merely starts so (any letters after
+    the prefix were taken for a stage's) was removed with everything in it."""
     real = out.resolve()
-    beside = re.compile(rf"\.{re.escape(real.name)}{re.escape(STAGE_PREFIX)}[a-z0-9_]+")
-    places = [(out, re.compile(rf"{re.escape(STAGE_PREFIX)}[a-z0-9_-]+"))]
+    beside = re.compile(rf"\.{re.escape(real.name)}{re.escape(STAGE_PREFIX)}{_STAGE_LETTERS}")
+    places = [(out, _STAGE_INSIDE)]
     if real.parent != real:
         places.append((real.parent, beside))
     for folder, name in places:

@@ -913,6 +913,29 @@ def test_two_builds_into_one_folder_at_once_leave_one_whole_site(
     assert [p.name for p in out.iterdir() if p.name.startswith(build.STAGE_PREFIX)] == []
 
 
+def test_a_folder_of_the_users_named_like_a_staging_folder_is_kept(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A build sweeps the staging folders killed builds left, in out and beside it, by
+    name: any folder whose name merely started as theirs (`.gitmem-site-new-drafts` in
+    out, `.site.gitmem-site-new-old` beside it) was taken for one and removed with the
+    user's files in it. Only a name ending in mkdtemp's eight letters is a build's."""
+    out = tmp_path / "site"
+    _site(memory, out)
+    mine = out / f"{build.STAGE_PREFIX}drafts" / "notes.md"
+    beside = tmp_path / f".site{build.STAGE_PREFIX}old" / "notes.md"
+    for path in (mine, beside):
+        path.parent.mkdir()
+        path.write_text("my notes\n")
+    dead = tmp_path / f".site{build.STAGE_PREFIX}ab_12xyz"  # a killed build's
+    dead.mkdir()
+    (dead / "index.html").write_text("half a site\n")
+    said = ok(run(memory, "site", "--out", str(out))).output
+    assert mine.read_text() == beside.read_text() == "my notes\n"
+    assert f"{build.STAGE_PREFIX}drafts/notes.md" in said
+    assert not dead.exists()
+
+
 def test_a_build_that_waited_keeps_the_site_of_a_newer_commit(
     site_repo: SiteRepo, tmp_path: Path
 ) -> None:
