@@ -15,6 +15,7 @@ added and a later fix-up removed still refuses the candidate, before main moves.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -176,14 +177,21 @@ def _duplicate_topic(store: Store, memory_dir: str, tree: str | None, entry: Ent
         return None
     topic = entry.topic
     for line in _lines_naming(data, topic):
-        if not line.startswith("- [") or " admitted — " not in line:
+        # the state right after the link: a superseded entry's title holding " admitted — "
+        # was read as an admitted entry's, from the words after it
+        admitted = _ADMITTED_LINE.match(line)
+        if admitted is None:
             continue
-        line_id = line[3 : line.find("]")]
+        line_id = admitted.group("id")
         if line_id in entry.supersedes or line_id == curation.target_of(entry):
             continue
-        if index_mod.topic_of_title(line.split(" admitted — ", 1)[1]) == topic:
+        if index_mod.topic_of_title(admitted.group("title")) == topic:
             return line_id
     return None
+
+
+#: An admitted entry's INDEX.md line (gitmem.index.indexmd.line_for), its id and title.
+_ADMITTED_LINE = re.compile(r"- \[(?P<id>[^\]]+)\]\(entries/[^)]+\.md\) admitted — (?P<title>.*)")
 
 
 def _lines_naming(index_md: bytes, topic: str) -> Iterator[str]:

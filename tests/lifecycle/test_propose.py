@@ -119,6 +119,19 @@ def test_duplicate_of_an_admitted_entry_is_refused(memory: Path) -> None:
     assert again.exit_code == 1 and "DUPLICATE" in again.output
 
 
+def test_a_superseded_title_holding_admitted_is_no_duplicate(memory: Path) -> None:
+    """The duplicate-topic check read INDEX.md lines holding " admitted — " anywhere: a
+    superseded entry whose title held those words was read as an admitted entry titled by
+    what followed, and a new proposal of that title was refused as its duplicate."""
+    old_title = "Old way admitted — Use pygit2 inside hooks"
+    old = ok(run(memory, *PROPOSE[:3], "--title", old_title, *PROPOSE[5:])).output.split()[1]
+    ok(run(memory, "admit", old))
+    successor = run(memory, "propose", "--edit", old, "--title", "Read objects another way")
+    ok(run(memory, "admit", ok(successor).output.split()[1]))
+    assert f"[{old}]" in (memory / ".gitmem" / "INDEX.md").read_text()
+    ok(run(memory, *PROPOSE))  # "Use pygit2 inside hooks": no admitted entry has its topic
+
+
 def test_propose_edit_starts_a_successor_from_the_admitted_text(memory: Path) -> None:
     ok(run(memory, *PROPOSE))
     ok(run(memory, "admit", first_id()))
