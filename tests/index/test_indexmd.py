@@ -222,6 +222,81 @@ def test_updates_equal_regeneration(tmp_path_factory: pytest.TempPathFactory,
     assert index.update(store, previous.encode(), changes, new_tree) == want
 
 
+#: What a side may do to an entry file since the merge base, by name.
+_EDITS: dict[str, dict[str, str] | None] = {
+    "keep": {},
+    "retire": {"status": "retired"},
+    "amend": {"title": "An amended title"},
+    "amend-markup": {"title": "Use <b>[x](y)</b> \\ here"},
+    "supersede": {"status": "superseded", "superseded_by": "p-method-20261129-z"},
+    "delete": None,
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.sampled_from(sorted(_EDITS)), st.sampled_from(sorted(_EDITS))),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_merge_is_what_merging_the_entry_files_then_regenerating_gives(
+    tmp_path_factory: pytest.TempPathFactory, plan: list[tuple[bool, str, str]]
+) -> None:
+    """The merge driver against a reference: each entry file merged as git merges a file (a
+    side's change where only it changed, kept where both made the same, a conflict where
+    they differ), then INDEX.md regenerated from the merged files. Where the files merge
+    cleanly the driver's INDEX.md is that one; where an entry's line conflicts it leaves
+    the conflict (None). An entry is in the base or new on both sides (in_base False: each
+    side's edit other than delete adds it, with that edit's fields)."""
+    import pygit2
+
+    repo = tmp_path_factory.mktemp("merge") / "r.git"
+    pygit2.init_repository(str(repo), bare=True)
+    store = Store.open(repo)
+    sides: list[dict[str, bytes]] = [{}, {}, {}]  # base, ours, theirs
+    merged: dict[str, bytes] = {}
+    conflict = False
+    for n, (in_base, mine, yours) in enumerate(plan):
+        entry_id = f"p-method-20261129-e{n}"
+        path = f"entries/method/{entry_id}.md"
+        base = entry_text(entry_id) if in_base else None
+        versions = [base]
+        for edit in (mine, yours):
+            changes = _EDITS[edit]
+            if changes is None:
+                versions.append(None)
+            elif not in_base and not changes:
+                versions.append(entry_text(entry_id))
+            else:
+                versions.append(entry_text(entry_id, **changes))
+        for side, version in zip(sides, versions, strict=True):
+            if version is not None:
+                side[path] = version
+        ours, theirs = versions[1], versions[2]
+        if ours == theirs or theirs == base:
+            result = ours
+        elif ours == base:
+            result = theirs
+        else:
+            conflict = True
+            continue
+        if result is not None:
+            merged[path] = result
+    texts = [index.generate(store, tree_of(store, side) if side else None) for side in sides]
+    driven = index.merge(*texts)
+    if conflict:
+        # the files conflict; the driver may still merge the lines where two different
+        # files give the same line, but never writes a wrong one: None, or every line it
+        # writes is one side's
+        assert driven is None or set(driven.splitlines()) <= set(
+            texts[1].splitlines() + texts[2].splitlines()
+        )
+    else:
+        assert driven == index.generate(store, tree_of(store, merged) if merged else None)
+
+
 def test_merge_is_the_union_of_what_each_side_changed(store: Store) -> None:
     base = {"entries/method/p-method-20261129-a.md": entry_text("p-method-20261129-a")}
     ours = dict(
