@@ -253,18 +253,29 @@ def test_a_proposal_killed_once_its_branch_is_made_is_reused_not_doubled(
     assert names == [branch, f"{branch}-2", f"{branch}-3"]
 
 
+#: The longest project slug and type name (64 characters each) and a title whose slug is the
+#: longest (60): an id of 199 characters, whose `-2` is past the longest id.
+LONG_PROJECT = "-".join(["abcdefgh", *["abcdefg"] * 7])
+LONG_KIND = "-".join(["tuvwxyza", *["tuvwxyz"] * 7])
+LONG_TITLE = " ".join(["abcdefghijkl", *["abcdefghijk"] * 4])
+
+
+def _with_longest_ids(repo: Path) -> list[str]:
+    """repo set up for ids of 199 characters (LONG_*), committed; the propose arguments."""
+    (repo / ".gitmem.toml").write_text(
+        f'[memory]\nproject = "{LONG_PROJECT}"\ntypes = ["{LONG_KIND}"]\n'
+    )
+    ok(run(repo, "init"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    return ["propose", "--type", LONG_KIND, "--title", LONG_TITLE, "--applies-when", "always"]
+
+
 def test_a_suffixed_id_past_the_longest_is_refused_not_proposed(repo: Path) -> None:
     """The base id of a proposal is judged, its `-2`, `-3` … were not: with a long project
     slug, a long type and a long title, the second proposal of a title got an id past 200
     characters, a branch that admit, refuse and `gitmem candidates` call no candidate."""
-    project = "-".join(["abcdefgh", *["abcdefg"] * 7])  # 64 characters, the most
-    kind = "-".join(["tuvwxyza", *["tuvwxyz"] * 7])
-    (repo / ".gitmem.toml").write_text(f'[memory]\nproject = "{project}"\ntypes = ["{kind}"]\n')
-    ok(run(repo, "init"))
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "gitmem init")
-    title = " ".join(["abcdefghijkl", *["abcdefghijk"] * 4])  # a slug of 60, the most
-    args = ["propose", "--type", kind, "--title", title, "--applies-when", "always"]
+    args = _with_longest_ids(repo)
     first = ok(run(repo, *args, "--content", "one")).output.split()[1]
     assert len(first) == 199
     second = run(repo, *args, "--content", "two")
@@ -285,17 +296,10 @@ def test_an_id_taken_on_the_remote_with_no_next_id_keeps_the_proposal_here(
     server = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
     git(repo, "remote", "add", "origin", str(server))
-    project = "-".join(["abcdefgh", *["abcdefg"] * 7])  # 64 characters, the most
-    kind = "-".join(["tuvwxyza", *["tuvwxyz"] * 7])
-    (repo / ".gitmem.toml").write_text(f'[memory]\nproject = "{project}"\ntypes = ["{kind}"]\n')
-    ok(run(repo, "init"))
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "gitmem init")
+    args = [*_with_longest_ids(repo), "--push"]
     git(repo, "push", "-q", "origin", "main")
     other = tmp_path / "other"
     git(tmp_path, "clone", "-q", str(server), str(other))
-    title = " ".join(["abcdefghijkl", *["abcdefghijk"] * 4])  # a slug of 60, the most
-    args = ["propose", "--type", kind, "--title", title, "--applies-when", "always", "--push"]
     first = ok(run(other, *args, "--content", "theirs")).output.split()[1]
     assert len(first) == 199
     mine = run(repo, *args, "--content", "mine")
