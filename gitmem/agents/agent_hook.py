@@ -780,25 +780,20 @@ def _session_block(root: str, pinned: PinnedRepository | None) -> str | None:
 def _candidate_ids(memory: _Memory) -> set[str]:
     """The ids of candidate branches: local ones and remote-tracking ones, from git's ref
     files when they can be read, else from the repository."""
-    from gitmem.model.names import BRANCH_PREFIX as prefix
+    from gitmem.model.names import CANDIDATE_REFS, candidate_id_of
     from gitmem.repo.refs import Unsure
 
     files = None if memory.opened else memory.known.files
     try:
         if files is None:
             raise Unsure("no ref files")
-        local = files.names(f"refs/heads/{prefix}")
+        local = files.names(CANDIDATE_REFS)
         remote = files.names("refs/remotes/")
     except Unsure:
         store = memory.workspace().store
-        local = list(store.refs(f"refs/heads/{prefix}"))
+        local = list(store.refs(CANDIDATE_REFS))
         remote = list(store.refs("refs/remotes/"))
-    ids = {ref.removeprefix(f"refs/heads/{prefix}") for ref in local}
-    for ref in remote:
-        parts = ref.removeprefix("refs/remotes/").split("/", 1)
-        if len(parts) == 2 and parts[1].startswith(prefix):
-            ids.add(parts[1].removeprefix(prefix))
-    return ids
+    return {entry_id for entry_id in map(candidate_id_of, [*local, *remote]) if entry_id}
 
 
 def pending_count(memory: _Memory) -> int:

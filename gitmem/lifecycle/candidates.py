@@ -31,6 +31,7 @@ from gitmem.model.names import (
     CANDIDATE_REFS,
     MAX_ID_LENGTH,
     candidate_branch,
+    candidate_id_of,
     candidate_ref,
     is_entry_id,
     quoted_id,
@@ -323,28 +324,17 @@ def _remote_candidate_refs(ws: Workspace, entry_id: str) -> list[str]:
     (`origin/aaa/gitmem/<id>`, which anyone allowed to push a branch can make) is no
     candidate; taken for one, it sorted before the real branch, and show, review and admit
     read a text `gitmem candidates` never listed."""
-    branch = candidate_branch(entry_id)
-    prefix = "refs/remotes/"
-    return sorted(
-        ref
-        for ref in ws.store.refs(prefix)
-        if ref.removeprefix(prefix).split("/", 1)[1:] == [branch]
-    )
+    return sorted(ref for ref in ws.store.refs("refs/remotes/") if candidate_id_of(ref) == entry_id)
 
 
 def pending(ws: Workspace) -> list[Candidate]:
     """Every candidate branch, local first, then remote-tracking ones not present locally."""
     seen: dict[str, Candidate] = {}
     store = ws.store
-    for ref, tip in sorted(store.refs(CANDIDATE_REFS).items()):
-        entry_id = ref.removeprefix(CANDIDATE_REFS)
-        seen[entry_id] = _candidate(ws, entry_id, ref, tip)
-    for ref, tip in sorted(store.refs("refs/remotes/").items()):
-        remote_part = ref.removeprefix("refs/remotes/").split("/", 1)
-        if len(remote_part) < 2 or not remote_part[1].startswith(BRANCH_PREFIX):
-            continue
-        entry_id = remote_part[1].removeprefix(BRANCH_PREFIX)
-        if entry_id not in seen:
+    local, remote = sorted(store.refs(CANDIDATE_REFS).items()), store.refs("refs/remotes/")
+    for ref, tip in [*local, *sorted(remote.items())]:
+        entry_id = candidate_id_of(ref)
+        if entry_id is not None and entry_id not in seen:
             seen[entry_id] = _candidate(ws, entry_id, ref, tip)
     # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
     # no longer pending; in a clone behind the remote, the remote's main says. An amend or

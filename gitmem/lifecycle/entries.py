@@ -9,9 +9,9 @@ from gitmem.errors import RuleError, UsageError
 from gitmem.gate.rules import place_of
 from gitmem.model.entry import Entry, EntryError
 from gitmem.model.names import (
-    BRANCH_PREFIX,
     CANDIDATE_REFS,
     answers_for_id,
+    candidate_id_of,
     is_entry_id,
     misplaced,
     quoted_id,
@@ -116,12 +116,10 @@ def require_found(ws: Workspace, memory_tree: str | None, entry_id: str) -> tupl
 SIMILAR = 3
 
 
-def similar_ids(
-    ws: Workspace, asked: str, memory_tree: str | None, *, candidates: bool = True
-) -> list[str]:
+def similar_ids(ws: Workspace, asked: str, memory_tree: str | None) -> list[str]:
     """The ids someone who typed `asked` most likely meant, best first (at most SIMILAR):
-    the entries' on the memory branch (memory_tree) and, with candidates, the pending
-    candidates' branches here and on remotes. An id holding what was typed (its slug, or a
+    the entries' on the memory branch (memory_tree: None for candidates alone) and the
+    pending candidates' branches here and on remotes. An id holding what was typed (its slug, or a
     prefix: ids are long, and people type the part they remember) comes first, then ids
     spelled closest to it. Read only on the way to an "unknown id" error: it walks the type
     folders' names, which costs a fraction of a second at 100,000 entries."""
@@ -130,13 +128,8 @@ def similar_ids(
     for folder in ws.store.folders(entries_tree):
         names = ws.store.names(ws.store.subtree(entries_tree, folder) if entries_tree else None)
         known.update(name.removesuffix(".md") for name, _ in names if name.endswith(".md"))
-    if candidates:
-        known.update(ref.removeprefix(CANDIDATE_REFS) for ref in ws.store.refs(CANDIDATE_REFS))
-        for ref in ws.store.refs("refs/remotes/"):
-            # `<remote>/gitmem/<id>`, as candidates.pending reads them
-            branch = ref.removeprefix("refs/remotes/").split("/", 1)[1:]
-            if branch and branch[0].startswith(BRANCH_PREFIX):
-                known.add(branch[0].removeprefix(BRANCH_PREFIX))
+    refs = [*ws.store.refs(CANDIDATE_REFS), *ws.store.refs("refs/remotes/")]
+    known.update(filter(None, map(candidate_id_of, refs)))
     known = {k for k in known if is_entry_id(k)}
     wanted = asked.strip().casefold()
     if len(wanted) < 3:
@@ -158,11 +151,9 @@ def similar_ids(
 _SPELLING_POOL = 50
 
 
-def did_you_mean(
-    ws: Workspace, asked: str, memory_tree: str | None, *, candidates: bool = True
-) -> str:
+def did_you_mean(ws: Workspace, asked: str, memory_tree: str | None) -> str:
     """similar_ids as a clause for an "unknown id" error ("" when none is similar)."""
-    similar = similar_ids(ws, asked, memory_tree, candidates=candidates)
+    similar = similar_ids(ws, asked, memory_tree)
     if not similar:
         return ""
     # whole, to be copied: each is an id (is_entry_id), short by rule, never hostile text

@@ -57,6 +57,18 @@ def candidate_branch(entry_id: str) -> str:
     return BRANCH_PREFIX + entry_id
 
 
+def candidate_id_of(ref: str) -> str | None:
+    """The candidate id a ref names as a candidate branch: `refs/heads/gitmem/<id>`, or a
+    remote-tracking `refs/remotes/<remote>/gitmem/<id>` (the remote's name is the part after
+    refs/remotes/, as git names it); None for any other ref. Not checked to be an id."""
+    if ref.startswith(CANDIDATE_REFS):
+        return ref.removeprefix(CANDIDATE_REFS)
+    if not ref.startswith("refs/remotes/"):
+        return None
+    branch = ref.removeprefix("refs/remotes/").partition("/")[2]
+    return branch.removeprefix(BRANCH_PREFIX) if branch.startswith(BRANCH_PREFIX) else None
+
+
 def is_slug(text: str) -> bool:
     return SLUG.fullmatch(text) is not None
 
