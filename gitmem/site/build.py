@@ -415,14 +415,13 @@ def _present(out: Path) -> tuple[set[str], set[str]]:
     sweep could not remove is left out of both."""
     found: set[str] = set()
     folders: set[str] = set()
-    stages = _STAGE_INSIDE
 
     def look(folder: str, prefix: str) -> None:
         with os.scandir(folder) as children:
             for child in children:
                 path = prefix + child.name
                 if child.is_dir(follow_symlinks=False):
-                    if not (prefix == "" and stages.fullmatch(child.name)):
+                    if not (prefix == "" and _STAGE_INSIDE.fullmatch(child.name)):
                         folders.add(path)
                         look(child.path, path + "/")
                 else:
@@ -467,11 +466,7 @@ def _refuse_in_the_way(
             continue
         if path in folders or (path in found and path not in owned):
             way.add(path)
-        parts = path.split("/")
-        for n in range(1, len(parts)):
-            folder = "/".join(parts[:n])
-            if folder in found and folder not in owned:
-                way.add(folder)
+        way.update(f for f in _folders_of(path) if f in found and f not in owned)
     if not way:
         return
     named = sorted(way)
