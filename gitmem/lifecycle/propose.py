@@ -404,11 +404,11 @@ def push_candidate(
     here under the taken id is deleted (_drop) once the next one is made: where none can be
     (past the longest id, none free), HeldByAnother is raised and the branch stays. A branch
     there holding this very candidate (the same proposal pushed from another clone) is taken
-    as this one's (reused). Only the
-    remote's answer to one fetch (_taken_on), not the push's words, tells a taken id from
-    any other refusal (no network, credentials, a hook's): that one is raised, the branch
-    kept here under its id. The caller checks beforehand that the remote holds the main
-    commit the candidate is based on (base_missing_on)."""
+    as this one's (reused). Only the remote's answer to one fetch (_taken_on), not the
+    push's words, tells a taken id from any other refusal (no network, credentials, a
+    hook's): that one is raised, the branch kept here under its id. The caller checks
+    beforehand that the remote holds the main commit the candidate is based on
+    (base_missing_on)."""
     store = ws.store
     draft = proposal.draft
     base_id = draft.base_id if draft is not None else proposal.id
