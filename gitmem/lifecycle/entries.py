@@ -138,7 +138,8 @@ def similar_ids(ws: Workspace, asked: str, memory_tree: str | None) -> list[str]
     if holding:
         return holding[:SIMILAR]
     # ids sharing words with what was typed, then the closest spelled among them: difflib
-    # over every id costs seconds at 100,000 entries, a word test a few milliseconds
+    # over 100,000 ids took 14 s, the word test then difflib over fifty 0.25 s (a script
+    # run once on generated ids)
     words = {w for w in wanted.split("-") if len(w) >= 3}
     shared = {k: len(words & set(k.split("-"))) for k in known}
     nearest = heapq.nlargest(
