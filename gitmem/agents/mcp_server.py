@@ -620,7 +620,7 @@ def _settings_warnings(ws: Workspace) -> list[str]:
     its default (an invalid .gitmem.toml is ignored whole): the memory folder or branch read
     may then be the defaults', and "no precedent" said with nothing more was taken for the
     project memory's word, where `gitmem list` warns a person."""
-    return [reveal(w) for w in ws.settings.warnings]
+    return [reveal(w) for w in ws.settings.warning_lines()]
 
 
 def _warned(text: str, warnings: list[str]) -> str:

@@ -105,7 +105,7 @@ class Memory:
             memory_tree=memory,
             entries_tree=store.subtree(memory, "entries") if memory else None,
             semantic=ws.settings.semantic,
-            warnings=ws.settings.warnings,
+            warnings=tuple(ws.settings.warning_lines()),
         )
         workdir = store.workdir
         if (

@@ -112,7 +112,7 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
     tip = store.resolve(rev) if rev is not None else ws.memory_tip()
     if rev is not None and tip is None:
         raise UsageError(f"--rev {quoted_id(rev)} is not a commit here (git fetch first?)")
-    report = Report(unit="file", warnings=list(ws.settings.warnings), command="gitmem lint")
+    report = Report(unit="file", warnings=ws.settings.warning_lines(), command="gitmem lint")
     if tip is None:
         return report
     tree = store.tree_of(tip)

@@ -110,7 +110,7 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     if not paths:
         kind = snapshot.kind(ws.dir)
         if kind == MISSING:  # no memory yet: nothing to judge
-            return Report([], 0, list(ws.settings.warnings))
+            return Report([], 0, ws.settings.warning_lines())
         require_memory_folder(ws, kind)
         rel_paths = [ws.dir]
     for path in rel_paths:
@@ -128,7 +128,7 @@ def check_worktree(ws: Workspace, paths: Sequence[str]) -> Report:
     for path in outside:
         problems.extend(_check_outside(path, ctx))
         checked += 1
-    return Report(problems, checked, list(ws.settings.warnings))
+    return Report(problems, checked, ws.settings.warning_lines())
 
 
 def _killed_writes(root: Path, folder: str) -> list[str]:
@@ -263,10 +263,10 @@ def check_staged() -> Report:
     paths = [path for path in staged if path.startswith(folder)]
     variants = variant_paths(staged, settings.dir) + _settings_set_aside(settings, staged)
     if not paths:
-        return Report(variants, len(variants), list(settings.warnings))
+        return Report(variants, len(variants), settings.warning_lines())
     ctx = Context.from_snapshot(settings, snapshot)
     problems = check_paths(snapshot, paths, ctx) + variants
-    return Report(problems, len(paths) + len(variants), list(settings.warnings))
+    return Report(problems, len(paths) + len(variants), settings.warning_lines())
 
 
 def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Problem]:
@@ -277,19 +277,15 @@ def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Probl
     problems = []
     for name in sorted(changed):
         for warning in settings.warnings:
-            if not warning.startswith(f"{name}:"):
+            if warning.file != name:
                 continue
-            # a warning reads `<file>:<line>: <what>` or `<file>: <what>`
-            where, _, what = warning.removeprefix(f"{name}:").partition(": ")
-            line = int(where) if where.isdigit() else None
-            said = what if line is not None else warning.removeprefix(f"{name}:").strip()
             problems.append(
                 Problem(
                     name,
-                    line,
+                    warning.line,
                     "SETTINGS",
-                    f"{said}: this commit leaves the settings in a state gitmem sets aside, "
-                    "and the memory folder they name unjudged; fix them in this commit",
+                    f"{warning.text}: this commit leaves the settings in a state gitmem sets "
+                    "aside, and the memory folder they name unjudged; fix them in this commit",
                 )
             )
     return problems

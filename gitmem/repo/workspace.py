@@ -34,6 +34,7 @@ from gitmem.settings.load import (
     BRANCH_FROM_HEAD,
     BRANCH_UNKNOWN,
     Settings,
+    SettingsWarning,
     default_branch,
     load_settings,
     user_settings_path,
@@ -159,7 +160,7 @@ def require_memory_folder(ws: Workspace, kind: str) -> None:
         )
 
 
-def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
+def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[SettingsWarning]]:
     """.gitmem.toml's text, or why it is not read: a symbolic link (never followed, so a
     clone's link cannot point gitmem at a file outside the repository), a folder, a special
     file, a file beyond the size read, or bytes that are not UTF-8. Each was silently taken
@@ -168,14 +169,24 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
     kind = snapshot.kind(PROJECT_SETTINGS)
     if kind not in (FILE, MISSING):
         return None, [
-            f"{PROJECT_SETTINGS} is {STANDS[kind]}: gitmem reads only a regular file "
-            "there, so its settings are ignored; put the file itself in its place"
+            SettingsWarning(
+                PROJECT_SETTINGS,
+                None,
+                f"is {STANDS[kind]}: gitmem reads only a regular file there, so its settings "
+                "are ignored; put the file itself in its place",
+                subject=True,
+            )
         ]
     data = snapshot.read(PROJECT_SETTINGS, _SETTINGS_CAP) if kind == FILE else None
     if data is not None and len(data) > _SETTINGS_CAP:
         return None, [
-            f"{PROJECT_SETTINGS} is larger than {_SETTINGS_CAP // 1024 // 1024} MiB: the whole "
-            "file is ignored until it is cut down to its [memory] table"
+            SettingsWarning(
+                PROJECT_SETTINGS,
+                None,
+                f"is larger than {_SETTINGS_CAP // 1024 // 1024} MiB: the whole file is ignored "
+                "until it is cut down to its [memory] table",
+                subject=True,
+            )
         ]
     if data is None:
         return None, []
@@ -185,8 +196,12 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[str]]:
         # read with U+FFFD in place of the bytes, `dir = "\xe9"` named a folder "\ufffd"
         line = data[: exc.start].count(b"\n") + 1
         return None, [
-            f"{PROJECT_SETTINGS}:{line}: is not UTF-8 (byte {exc.start}), as TOML must be: "
-            "its settings are ignored; save the file as UTF-8"
+            SettingsWarning(
+                PROJECT_SETTINGS,
+                line,
+                f"is not UTF-8 (byte {exc.start}), as TOML must be: its settings are ignored; "
+                "save the file as UTF-8",
+            )
         ]
 
 

@@ -16,7 +16,8 @@ never switch it on.
 Bad settings never stop gitmem: a value that is the wrong type, unsafe, or unknown is set aside
 with one warning line naming the file and the key, and the next source down (in the end the
 default) applies. A file that is not valid TOML is ignored as a whole, with one warning naming
-its line. The core returns the warnings in ``Settings.warnings``; only the CLI prints them.
+its line. The core returns the warnings in ``Settings.warnings``, each a SettingsWarning that
+keeps the file and the line it names apart from its text; only the CLI prints them.
 
 One thing does stop gitmem: a project file in the working tree that git converts between the
 repository and the disk (a ``working-tree-encoding``, ``filter`` or ``ident`` attribute in
@@ -56,7 +57,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Final
@@ -139,6 +140,32 @@ _TOML_WHERE_RE: Final = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of do
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"0", "false", "no", "off"})
 _SHOW_MAX: Final = 60
+#: The source that GITMEM_* variables make: no file, so its warnings name it in their text.
+_ENVIRONMENT: Final = "environment"
+
+
+@dataclass(frozen=True)
+class SettingsWarning:
+    """One settings warning: the file it is about and the line there (each None when it has
+    none: the environment is no file), and what it says.
+
+    ``str()`` gives the one line every reader prints (``<file>:<line>: <text>``, ``<file>:
+    <text>``, or the text alone). The pre-commit SETTINGS rule reads ``file`` and ``line``
+    instead of parsing that line back: a parse missed ``.gitmem.toml is a symbolic link``,
+    which is no ``<file>:`` shape, and let a commit that left the settings set aside through.
+    """
+
+    file: str | None
+    line: int | None
+    text: str
+    #: the file is the text's subject (``.gitmem.toml is a folder: ...``), not its place
+    subject: bool = False
+
+    def __str__(self) -> str:
+        if self.file is None:
+            return self.text
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where} {self.text}" if self.subject else f"{where}: {self.text}"
 
 
 @dataclass(frozen=True)
@@ -157,10 +184,14 @@ class Settings:
     policy_admins: tuple[str, ...] = ()
     #: which sources may admit a retirement (gitmem propose --retire): people only by default
     retire_by: tuple[str, ...] = ("human",)
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[SettingsWarning, ...] = ()
     #: Where memory.branch came from, in words (`gitmem init` says it); provenance, not a
     #: setting, so two Settings that agree on every value are equal.
     branch_from: str = field(default=BRANCH_FALLBACK, compare=False)
+
+    def warning_lines(self) -> list[str]:
+        """The warnings as the lines every reader prints and every report carries."""
+        return [str(warning) for warning in self.warnings]
 
     @property
     def all_types(self) -> tuple[str, ...]:
@@ -378,7 +409,8 @@ def load_settings(
     is the work tree, for the symbolic-link check of ``memory.dir`` (None in a bare
     repository, where that check is skipped).
 
-    Never raises for bad settings: every problem becomes one line in ``Settings.warnings``.
+    Never raises for bad settings: every problem becomes one SettingsWarning in
+    ``Settings.warnings``.
     The texts are what the caller read: from a working tree, a file git converted on its way
     there was refused before it came here (see the module's docstring).
     """
@@ -392,8 +424,11 @@ def load_settings(
             problems.append(
                 _Problem(
                     None,
-                    f"{PYPROJECT}: [tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
-                    f"move its settings into {PROJECT_SETTINGS}",
+                    _about(
+                        PYPROJECT,
+                        f"[tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
+                        f"move its settings into {PROJECT_SETTINGS}",
+                    ),
                 )
             )
     elif pyproject_toml is not None and "gitmem" in pyproject_toml:
@@ -440,13 +475,14 @@ def load_settings(
     )
     values["auto_admit_audited"] = project_says and user_says
 
-    warnings: list[str] = []
+    warnings: list[SettingsWarning] = []
     for problem in problems:
+        said = problem.warning
         if problem.attr is None:
-            warnings.append(problem.text)
+            warnings.append(said)
         elif problem.attr == "auto_admit_audited":
             used = "true" if values[problem.attr] else "the default false"
-            warnings.append(f"{problem.text}; using {used}")
+            warnings.append(replace(said, text=f"{said.text}; using {used}"))
         else:
             layer = chosen[problem.attr]
             used = _show_value(values[problem.attr], table=problem.attr == "owners")
@@ -456,7 +492,7 @@ def load_settings(
                 source = f"{used} from {_BY_ATTR[problem.attr].env}"
             else:
                 source = f"{used} from {layer.where}"
-            warnings.append(f"{problem.text}; using {source}")
+            warnings.append(replace(said, text=f"{said.text}; using {source}"))
 
     return Settings(
         dir=values["dir"],
@@ -483,10 +519,18 @@ def load_settings(
 
 @dataclass(frozen=True)
 class _Problem:
-    """A value set aside: the warning text so far, and the Settings field it concerns."""
+    """A value set aside: its warning so far, and the Settings field it concerns."""
 
     attr: str | None
-    text: str
+    warning: SettingsWarning
+
+
+def _about(where: str, text: str, line: int | None = None) -> SettingsWarning:
+    """A warning about the source ``where``: a file, or the environment, which is no file and
+    is named in the text."""
+    if where == _ENVIRONMENT:
+        return SettingsWarning(None, None, f"{where}: {text}")
+    return SettingsWarning(where, line, text)
 
 
 @dataclass
@@ -521,7 +565,9 @@ def _pyproject_layer(text: str, root: Path | None, problems: list[_Problem]) -> 
         return None
     if not isinstance(section, dict):
         problems.append(
-            _Problem(None, f"{where}: tool.gitmem: expected a table, got {_show(section)}; ignored")
+            _Problem(
+                None, _about(where, f"tool.gitmem: expected a table, got {_show(section)}; ignored")
+            )
         )
         return None
     return _document_layer(section, where, "tool.gitmem.", root, problems)
@@ -558,24 +604,33 @@ def _document_layer(
                 problems.append(
                     _Problem(
                         None,
-                        f"{where}: {label}: expected a table [{prefix}memory], "
-                        f"got {_show(value)}; ignored",
+                        _about(
+                            where,
+                            f"{label}: expected a table [{prefix}memory], got {_show(value)}; "
+                            "ignored",
+                        ),
                     )
                 )
         elif name in _BY_NAME:
             problems.append(
                 _Problem(
                     None,
-                    f"{where}: {label}: unknown setting; put it in the [{prefix}memory] table "
-                    f"as {prefix}memory.{name}",
+                    _about(
+                        where,
+                        f"{label}: unknown setting; put it in the [{prefix}memory] table "
+                        f"as {prefix}memory.{name}",
+                    ),
                 )
             )
         else:
             problems.append(
                 _Problem(
                     None,
-                    f"{where}: {label}: unknown setting; gitmem reads only the [{prefix}memory] "
-                    "table: remove it",
+                    _about(
+                        where,
+                        f"{label}: unknown setting; gitmem reads only the [{prefix}memory] "
+                        "table: remove it",
+                    ),
                 )
             )
     return layer
@@ -600,16 +655,19 @@ def _check_values(
         key = _BY_NAME.get(name)
         if key is None:
             problems.append(
-                _Problem(None, f"{where}: {label(_show_key(name))}: unknown setting; {_hint(name)}")
+                _Problem(
+                    None, _about(where, f"{label(_show_key(name))}: unknown setting; {_hint(name)}")
+                )
             )
             continue
         if name in failed:
-            text = f"{where}: {label(name)}: expected {key.expect}, got {_show(value)}"
-            problems.append(_Problem(key.attr, text))
+            text = f"{label(name)}: expected {key.expect}, got {_show(value)}"
+            problems.append(_Problem(key.attr, _about(where, text)))
             continue
         reason = _semantic_problem(key, value, root)
         if reason is not None:
-            problems.append(_Problem(key.attr, f"{where}: {label(name)} {_show(value)} {reason}"))
+            said = _about(where, f"{label(name)} {_show(value)} {reason}")
+            problems.append(_Problem(key.attr, said))
             continue
         valid[key.attr] = _normalize(key, value)
     return valid
@@ -659,7 +717,7 @@ def _env_layer(env: Mapping[str, str], root: Path | None, problems: list[_Proble
         if raw is None or (raw == "" and key.name != "types"):
             continue
         table[key.name] = _from_env(key, raw)
-    values = _check_values(table, "environment", lambda name: _BY_NAME[name].env, root, problems)
+    values = _check_values(table, _ENVIRONMENT, lambda name: _BY_NAME[name].env, root, problems)
     return _Layer("the environment", values)
 
 
@@ -702,8 +760,11 @@ def _user_text(
                 problems.append(
                     _Problem(
                         None,
-                        f"{path}: not a regular file (a folder, a special file or a link to "
-                        "nothing); your own settings are ignored until a file is put there",
+                        _about(
+                            str(path),
+                            "not a regular file (a folder, a special file or a link to "
+                            "nothing); your own settings are ignored until a file is put there",
+                        ),
                     )
                 )
             return None, str(path)
@@ -711,7 +772,9 @@ def _user_text(
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         problems.append(
-            _Problem(None, f"{path}: cannot be read ({reason}); your own settings are ignored")
+            _Problem(
+                None, _about(str(path), f"cannot be read ({reason}); your own settings are ignored")
+            )
         )
         return None, str(path)
 
@@ -725,12 +788,12 @@ def _parse_toml(
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         found = _TOML_WHERE_RE.search(message)
-        line = ""
+        line = None
         if found:
-            line = f":{found[1] or max(1, len(text.splitlines()))}"
+            line = int(found[1] or max(1, len(text.splitlines())))
         detail = message[: found.start()] if found else message
         detail = " ".join(detail.split())
-        problems.append(_Problem(None, f"{where}{line}: invalid TOML ({detail}); {outcome}"))
+        problems.append(_Problem(None, _about(where, f"invalid TOML ({detail}); {outcome}", line)))
         return None
 
 

@@ -61,6 +61,36 @@ def test_a_commit_that_leaves_the_settings_set_aside_is_refused(repo: Path, sett
     assert line in out, out
 
 
+@pytest.mark.parametrize("kind", ["symlink", "huge"])
+def test_a_settings_file_set_aside_whole_without_a_line_is_refused(repo: Path, kind: str) -> None:
+    """A .gitmem.toml staged as a symbolic link, or beyond the 1 MiB read, is set aside as a
+    whole, with a warning that names the file as its subject (`.gitmem.toml is a symbolic
+    link: ...`), not as `<file>: ...`. The rule parsed the warning's text back to find the
+    file, missed that shape, and let the commit through: the settings fell back to the
+    defaults and a secret went into mem/, judged as no memory."""
+    from clirunner import ok, run, write
+    from secret_samples import github_token
+
+    ok(run(repo, "init", "--dir", "mem"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory in mem/")
+    settings = repo / ".gitmem.toml"
+    if kind == "symlink":
+        (repo / "shared.toml").write_text(settings.read_text())
+        settings.unlink()
+        settings.symlink_to("shared.toml")
+    else:
+        settings.write_text(("#" * 99 + "\n") * 11_000 + settings.read_text())
+    write(repo, "mem/candidates/x.md", f"token {github_token(40)}\n")
+    git(repo, "add", "-A")
+    code, out = _in(repo, "pre-commit")
+    assert code == 1, out
+    said = "is a symbolic link" if kind == "symlink" else "is larger than 1 MiB"
+    assert f"gitmem: warning: .gitmem.toml {said}" in out, out
+    assert f".gitmem.toml: SETTINGS {said}" in out, out
+    assert "fix them in this commit" in out, out
+
+
 def test_post_hooks_turn_every_failure_into_a_line(tmp_path: Path) -> None:
     plain = tmp_path / "not-a-repository"
     plain.mkdir()

@@ -44,7 +44,12 @@ def load(
 
 def only_warning(result: Settings) -> str:
     assert len(result.warnings) == 1, result.warnings
-    return result.warnings[0]
+    return str(result.warnings[0])
+
+
+def lines(result: Settings) -> tuple[str, ...]:
+    """The warnings as every reader prints them."""
+    return tuple(result.warning_lines())
 
 
 # --- defaults -----------------------------------------------------------------------------------
@@ -387,7 +392,7 @@ def test_an_invalid_value_falls_back_to_the_next_source_down() -> None:
     )
     assert result.max_body == 3000
     assert result.dir == ".gitmem"
-    assert result.warnings == (
+    assert lines(result) == (
         f"{user_settings_path()}: memory.maxBody: expected a whole number from 1 to 100000, "
         "got 'lots'; using 3000 from .gitmem.toml",
         "environment: GITMEM_DIR '.git' is .git/ itself, git's own folder: choose a folder "
@@ -408,7 +413,7 @@ def test_each_invalid_key_falls_back_on_its_own() -> None:
         "dev",
         10,
     )
-    assert [w.split(" ")[1] for w in result.warnings] == ["memory.dir", "memory.project:"]
+    assert [w.split(" ")[1] for w in lines(result)] == ["memory.dir", "memory.project:"]
 
 
 def test_hostile_values_stay_on_one_short_line() -> None:
@@ -418,7 +423,7 @@ def test_hostile_values_stay_on_one_short_line() -> None:
     assert len(warning) < 300
     result = load('[memory]\n"' + "\\n" * 5000 + '" = 1\n[' + "y" * 9000 + "]\n")
     assert len(result.warnings) == 2
-    assert all(len(w) < 300 and "\n" not in w for w in result.warnings)
+    assert all(len(w) < 300 and "\n" not in w for w in lines(result))
 
 
 # --- bad TOML, unknown keys ---------------------------------------------------------------------
@@ -938,7 +943,7 @@ def test_any_input_gives_settings_and_one_line_warnings(
     for project in (text, noise, text + noise):
         result = load(project, user=noise, env=env)
         assert isinstance(result, Settings)
-        assert all("\n" not in warning for warning in result.warnings)
+        assert all("\n" not in warning for warning in lines(result))
         assert check_memory_dir(result.dir) is None
         assert check_branch_name(result.branch) is None
         assert 1 <= result.max_body <= 100_000
@@ -957,11 +962,34 @@ def test_warnings_follow_the_order_of_the_sources() -> None:
         user="[memory\n",
         env={"GITMEM_BRANCH": "a b"},
     )
-    assert [w.split(":")[0] for w in result.warnings] == [
+    assert [w.split(":")[0] for w in lines(result)] == [
         ".gitmem.toml",
         str(user_settings_path()),
         "environment",
     ]
+
+
+def test_each_warning_keeps_its_file_and_line_apart_from_its_text() -> None:
+    """The pre-commit SETTINGS rule reads the file and the line from these fields: parsing
+    them back out of the printed line missed every shape but `<file>[:<line>]: <text>`."""
+    result = load(
+        "[memory]\nmaxBody = 'x'\n",
+        pyproject="[tool.gitmem.memory]\ndir = 'a'\n",
+        user="[memory\n",
+        env={"GITMEM_BRANCH": "a b"},
+    )
+    project, pyproject, user, environment = result.warnings
+    assert (project.file, project.line) == (".gitmem.toml", None)
+    assert project.text.startswith("memory.maxBody: expected a whole number")
+    assert (pyproject.file, pyproject.line) == ("pyproject.toml", None)
+    assert pyproject.text.startswith("[tool.gitmem] is ignored because .gitmem.toml exists")
+    assert (user.file, user.line) == (str(user_settings_path()), 1)
+    assert str(user) == f"{user.file}:1: {user.text}"
+    assert user.text.startswith("invalid TOML (")
+    # the environment is no file: it is named in the text, as it always was
+    assert (environment.file, environment.line) == (None, None)
+    assert str(environment) == environment.text
+    assert environment.text.startswith("environment: GITMEM_BRANCH 'a b' is not a valid")
 
 
 # --- the quick schema check agrees with jsonschema ----------------------------------------------
@@ -1045,12 +1073,12 @@ def test_owners_from_files_and_environment() -> None:
             environ={},
         )
         assert loaded.owners == ()
-        assert loaded.warnings and "memory.owners: expected a table" in loaded.warnings[0]
-        assert loaded.warnings[0].endswith("; using the default {}"), loaded.warnings
+        assert loaded.warnings and "memory.owners: expected a table" in str(loaded.warnings[0])
+        assert str(loaded.warnings[0]).endswith("; using the default {}"), loaded.warnings
     # set aside in the environment, the project file's table is what is used, as written
     loaded = load_settings(
         project_toml=text, pyproject_toml=None, user_toml=None, environ={"GITMEM_OWNERS": "x"}
     )
-    assert loaded.warnings[0].endswith(
+    assert str(loaded.warnings[0]).endswith(
         '; using { decision = "@acme/architects", mistake = "@acme/qa @bob" } from .gitmem.toml'
     ), loaded.warnings
