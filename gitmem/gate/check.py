@@ -277,7 +277,7 @@ def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Probl
     problems = []
     for name in sorted(changed):
         for warning in settings.warnings:
-            if warning.file != name:
+            if warning.file != name or not warning.set_aside:
                 continue
             problems.append(
                 Problem(

@@ -160,6 +160,10 @@ class SettingsWarning:
     text: str
     #: the file is the text's subject (``.gitmem.toml is a folder: ...``), not its place
     subject: bool = False
+    #: something was set aside, so the settings are not what the file says; False for a
+    #: setting that does nothing (a built-in type listed in memory.types), which the
+    #: pre-commit hook does not refuse
+    set_aside: bool = True
 
     def __str__(self) -> str:
         if self.file is None:
@@ -670,7 +674,28 @@ def _check_values(
             problems.append(_Problem(key.attr, said))
             continue
         valid[key.attr] = _normalize(key, value)
+        if key.name == "types":
+            listed = _builtin_types_listed(value, label(name))
+            if listed is not None:
+                problems.append(_Problem(None, replace(_about(where, listed), set_aside=False)))
     return valid
+
+
+def _builtin_types_listed(types: list[str], label: str) -> str | None:
+    """Why memory.types lists a built-in type, which it needs not, or None. Dropped without a
+    word, the line read as a setting that did something."""
+    builtin = [t for t in dict.fromkeys(types) if t in DEFAULT_TYPES]
+    if not builtin:
+        return None
+    if len(builtin) == 1:
+        return (
+            f"{label} holds the built-in type {_show(builtin[0])}, which is accepted without "
+            f"being listed: remove it from {label}"
+        )
+    return (
+        f"{label} holds the built-in types {', '.join(_show(t) for t in builtin)}, which are "
+        f"accepted without being listed: remove them from {label}"
+    )
 
 
 def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:

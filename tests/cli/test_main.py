@@ -55,6 +55,18 @@ def test_every_command_that_reads_the_settings_says_which_it_set_aside(memory: P
     assert silent == []
 
 
+def test_a_builtin_type_in_memory_types_is_named_as_doing_nothing(memory: Path) -> None:
+    """`types = ["decision"]` was dropped without a word: the type is accepted anyway, and
+    the person was left believing the line did something."""
+    (memory / ".gitmem.toml").write_text('[memory]\ntypes = ["decision"]\n')
+    done = run(memory, "list")
+    assert done.exit_code == 0, done.output
+    assert done.stderr == (
+        "gitmem: warning: .gitmem.toml: memory.types holds the built-in type 'decision', which "
+        "is accepted without being listed: remove it from memory.types\n"
+    )
+
+
 def test_the_code_is_returned_not_raised(memory: Path) -> None:
     old = Path.cwd()
     os.chdir(memory)

@@ -91,6 +91,21 @@ def test_a_settings_file_set_aside_whole_without_a_line_is_refused(repo: Path, k
     assert "fix them in this commit" in out, out
 
 
+def test_a_builtin_type_listed_in_the_settings_is_said_not_refused(repo: Path) -> None:
+    """A built-in type in memory.types sets nothing aside (the type is accepted anyway): the
+    commit that lists it passes, with the warning saying to remove it."""
+    from clirunner import ok, run
+
+    ok(run(repo, "init"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory")
+    (repo / ".gitmem.toml").write_text('[memory]\ntypes = ["decision", "incident"]\n')
+    git(repo, "add", "-A")
+    code, out = _in(repo, "pre-commit")
+    assert code == 0, out
+    assert "gitmem: warning: .gitmem.toml: memory.types holds the built-in type 'decision'" in out
+
+
 def test_post_hooks_turn_every_failure_into_a_line(tmp_path: Path) -> None:
     plain = tmp_path / "not-a-repository"
     plain.mkdir()

@@ -541,7 +541,6 @@ def test_invalid_auto_admit_counts_as_false() -> None:
         ("incident,runbook", ("incident", "runbook")),
         (" incident , runbook ,", ("incident", "runbook")),
         ("a,,b", ("a", "b")),
-        ("decision,incident", ("incident",)),  # built-in types are not extra
         ("", ()),  # empty means: no extra types, even when a file names some
         (" , ", ()),
     ],
@@ -552,10 +551,23 @@ def test_gitmem_types_parsing(text: str, expected: tuple[str, ...]) -> None:
     assert result.warnings == ()
 
 
-def test_types_repeat_of_a_builtin_is_harmless() -> None:
+def test_a_builtin_type_listed_is_accepted_and_said_to_do_nothing() -> None:
+    """A built-in type in memory.types is no extra type: it was dropped without a word, and
+    the person who wrote it took it for a setting that did something."""
     result = load("[memory]\ntypes = ['mistake', 'incident']\n")
     assert result.types == ("incident",)
     assert result.all_types == (*DEFAULT_TYPES, "incident")
+    assert only_warning(result) == (
+        ".gitmem.toml: memory.types holds the built-in type 'mistake', which is accepted "
+        "without being listed: remove it from memory.types"
+    )
+    assert not result.warnings[0].set_aside  # nothing set aside: the pre-commit hook passes
+    result = load(env={"GITMEM_TYPES": "decision,incident,method"})
+    assert result.types == ("incident",)
+    assert only_warning(result) == (
+        "environment: GITMEM_TYPES holds the built-in types 'decision', 'method', which are "
+        "accepted without being listed: remove them from GITMEM_TYPES"
+    )
 
 
 def test_empty_scalar_variables_count_as_unset() -> None:
