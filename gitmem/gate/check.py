@@ -271,8 +271,10 @@ def check_staged() -> Report:
 
 def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Problem]:
     """A commit that changes a settings file into one gitmem sets aside (not TOML, a value it
-    cannot take) is refused: the settings then fall back to the defaults, the folder they
-    named is judged as no memory, and the commit could bring a secret into it unseen."""
+    cannot take, a link or a file beyond the size read) is refused: the settings then fall
+    back to the defaults, the folder they named is judged as no memory, and the commit could
+    bring a secret into it unseen. A warning that sets nothing aside (a built-in type listed
+    in memory.types) does not refuse it."""
     changed = {name for name in staged if name in (PROJECT_SETTINGS, PYPROJECT)}
     problems = []
     for name in sorted(changed):
