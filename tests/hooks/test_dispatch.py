@@ -61,7 +61,7 @@ def test_a_commit_that_leaves_the_settings_set_aside_is_refused(repo: Path, sett
     assert line in out, out
 
 
-@pytest.mark.parametrize("kind", ["symlink", "huge"])
+@pytest.mark.parametrize("kind", ["symlink", "huge", "folder"])
 def test_a_settings_file_set_aside_whole_without_a_line_is_refused(repo: Path, kind: str) -> None:
     """A .gitmem.toml staged as a symbolic link, or beyond the 1 MiB read, is set aside as a
     whole, with a warning that names the file as its subject (`.gitmem.toml is a symbolic
@@ -79,13 +79,18 @@ def test_a_settings_file_set_aside_whole_without_a_line_is_refused(repo: Path, k
         (repo / "shared.toml").write_text(settings.read_text())
         settings.unlink()
         settings.symlink_to("shared.toml")
+    elif kind == "folder":  # staged as `.gitmem.toml/x`, never as `.gitmem.toml`
+        settings.unlink()
+        write(repo, ".gitmem.toml/x", "[memory]\n")
     else:
         settings.write_text(("#" * 99 + "\n") * 11_000 + settings.read_text())
     write(repo, "mem/candidates/x.md", f"token {github_token(40)}\n")
     git(repo, "add", "-A")
     code, out = _in(repo, "pre-commit")
     assert code == 1, out
-    said = "is a symbolic link" if kind == "symlink" else "is larger than 1 MiB"
+    said = {"symlink": "is a symbolic link", "folder": "is a folder"}.get(
+        kind, "is larger than 1 MiB"
+    )
     assert f"gitmem: warning: .gitmem.toml {said}" in out, out
     assert f".gitmem.toml: SETTINGS {said}" in out, out
     assert "fix them in this commit" in out, out
