@@ -30,7 +30,8 @@ def agent_hook(words: tuple[str, ...]) -> int:
 
     EVENT is SessionStart, UserPromptSubmit, PreToolUse or PostToolUse; `gitmem init --claude`
     registers them. It never fails the agent's action: on any error it prints nothing and
-    exits 0; the only refusal is the deny of a write into the memory."""
+    exits 0; it refuses only a write into the memory, and a `gitmem admit` or `gitmem refuse`
+    (a person's decision)."""
     if len(words) != 1:
         # Claude Code takes exit 2 from a hook for a blocking error (the tool call refused,
         # the prompt erased), so a miswritten hook command must not be a usage error: it

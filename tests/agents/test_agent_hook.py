@@ -1138,3 +1138,17 @@ def test_a_cold_large_memory_answers_nothing_and_warms_in_the_background(tmp_pat
     text = big.context("PreToolUse", edit)
     assert text is not None and text.startswith("## Precedents for src/app.py")
     assert big.context("UserPromptSubmit", prompt) is not None
+
+
+def test_the_help_names_every_refusal_the_hook_makes(tmp_path: Path) -> None:
+    """The hook denies a Bash `gitmem admit` or `gitmem refuse` as well as a write into the
+    memory (the test above outside any repository shows both); its help said "the only
+    refusal is the deny of a write into the memory", so a person reading why an agent's
+    admit was denied found the help saying it could not happen."""
+    done = subprocess.run(
+        [GITMEM, "agent-hook", "--help"], capture_output=True, text=True, check=True,
+        env=isolation(tmp_path), timeout=120,
+    )  # fmt: skip
+    text = " ".join(done.stdout.split())
+    assert "a write into the memory" in text
+    assert "`gitmem admit` or `gitmem refuse`" in text
