@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from gitmem import DISTRIBUTION
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import UsageError
 from gitmem.hooks.github import GITMEM_PIN, Pin
 
 _SHA256 = re.compile(r"(?:sha256:)?([0-9a-f]{64})")
@@ -32,7 +32,8 @@ def published_pin(pin_hash: str | None = None, version: str | None = None) -> Pi
     certificates, as the user configured them) into a temporary folder and hashed.
 
     Fails closed, saying what to do, when the version is not published, the index cannot be
-    reached, or pip is not there: a workflow never installs a file nobody pinned."""
+    reached, or pip is not there: a workflow never installs a file nobody pinned. That is a
+    refusal to write (exit 2), not a rule the project broke (exit 1)."""
     version = version or GITMEM_PIN.version
     wanted = f"{DISTRIBUTION}=={version}"
     by_hand = (
@@ -58,7 +59,7 @@ def published_pin(pin_hash: str | None = None, version: str | None = None) -> Pi
                 command, capture_output=True, text=True, timeout=_PIP_TIMEOUT, check=False
             )
         except subprocess.TimeoutExpired:
-            raise GitmemError(
+            raise UsageError(
                 f"cannot pin {wanted} by the hash of its published wheel: the package index "
                 f"did not answer within {_PIP_TIMEOUT} s. Try again, or {by_hand}. Nothing "
                 "was written."
@@ -78,7 +79,7 @@ def published_pin(pin_hash: str | None = None, version: str | None = None) -> Pi
                 )
             else:
                 reason = f"the package index could not be asked (pip: {said})"
-            raise GitmemError(
+            raise UsageError(
                 f"cannot pin {wanted} by the hash of its published wheel: {reason}. Or "
                 f"{by_hand}. Nothing was written."
             )
