@@ -60,7 +60,8 @@ def check(
     which `gitmem hooks install --server` writes, and its mode too (gitmem.enforcement).
 
     --warn judges exactly as without it, prints the findings under a banner, and fails only on
-    a secret: for a team adopting gitmem on a repository with history.
+    a secret or a text too large to scan: for a team adopting gitmem on a repository with
+    history.
     """
     from gitmem.gate import check as check_mod
 

@@ -22,7 +22,7 @@ from gitmem.errors import UsageError
 
 WARN_HELP = (
     "Warn mode (gitmem init --github --warn): report the same findings under the warn banner, "
-    "fail only on a secret."
+    "fail only on a secret or a text too large to scan."
 )
 
 

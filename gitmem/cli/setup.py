@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     "--warn",
     is_flag=True,
     help="With --github: the check and protect workflows in warn mode (report every finding, "
-    "fail only on a secret), for adopting gitmem on a repository with history; without it they "
-    "are written in enforce mode.",
+    "fail only on a secret or a text too large to scan), for adopting gitmem on a repository "
+    "with history; without it they are written in enforce mode.",
 )
 @click.option(
     "--pin-hash",
@@ -207,7 +207,8 @@ def hooks() -> None:
     "--warn",
     is_flag=True,
     help="With --server: warn mode, for adopting gitmem on a repository with history: every "
-    "push is judged and its findings printed under a banner, but only a secret is rejected.",
+    "push is judged and its findings printed under a banner, but only a secret or a text too "
+    "large to scan is rejected.",
 )
 @click.option(
     "--enforce",

@@ -28,9 +28,10 @@ trigger of the protect workflow follows the project's `memory.branch`.
 
 With `warn` (`gitmem init --github --warn`, for a team adopting gitmem on a repository with
 history), the check and protect steps run with `--warn`: they report the same annotations,
-SARIF and job summary under the warn banner, and fail only on a secret. The mode lives in the
-workflow files themselves, so the check's comes from the default branch, never from the pull
-request it judges; `gitmem init --github` without `--warn` writes them back in enforce mode.
+SARIF and job summary under the warn banner, and fail only on a secret or a text too large to
+scan. The mode lives in the workflow files themselves, so the check's comes from the default
+branch, never from the pull request it judges; `gitmem init --github` without `--warn` writes
+them back in enforce mode.
 """
 
 from __future__ import annotations

@@ -708,8 +708,8 @@ def _configure_enforcement(git: GitIn, mode: str | None) -> str:
         if now == WARN:
             return (
                 f"{shown}: {now}{' already' if mode else ''}: pushes are judged and reported, "
-                "only a secret is rejected; `gitmem hooks install --server --enforce` turns "
-                "it off"
+                "only a secret or a text too large to scan is rejected; `gitmem hooks install "
+                "--server --enforce` turns it off"
             )
         return f"{shown}: {ENFORCE}{' already' if mode else ''}"
     git.run("config", "--local", "--unset-all", ENFORCEMENT_KEY)
@@ -717,7 +717,7 @@ def _configure_enforcement(git: GitIn, mode: str | None) -> str:
         git.output("config", "--local", ENFORCEMENT_KEY, WARN)
         return (
             f"{shown}: set to {WARN}: every push is judged and its findings printed under a "
-            "banner, but only a secret is rejected; switch back with "
+            "banner, but only a secret or a text too large to scan is rejected; switch back with "
             "`gitmem hooks install --server --enforce`"
         )
     return f"{shown}: set to {ENFORCE}: a push that breaks a rule is rejected"

@@ -753,6 +753,22 @@ def test_warn_still_fails_on_a_secret(repo: Path) -> None:
     assert " ID-TYPE " in result.output and token not in result.output
 
 
+def test_every_help_of_warn_mode_names_what_it_still_refuses(repo: Path) -> None:
+    """A text too large to scan fails warn mode as a secret does (ALWAYS_REFUSED); the help of
+    every --warn said "only a secret", so a person rolling out warn mode was surprised by it."""
+    for command in (
+        ["check"],
+        ["init"],
+        ["hooks", "install"],
+        ["github", "check"],
+        ["github", "protect"],
+    ):
+        result = run(repo, *command, "--help")
+        assert result.exit_code == 0, result.output
+        words = " ".join(result.output.split())
+        assert "too large to scan" in words, command
+
+
 def test_warn_with_nothing_found_says_so_in_one_line(repo: Path) -> None:
     write(repo, CANDIDATE, text())
     result = run(repo, "check", "--warn")

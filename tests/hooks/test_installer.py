@@ -735,13 +735,15 @@ def test_the_server_mode_changes_only_when_asked(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
     install(bare, server=True)
     policy = git(bare, "config", "--get-regexp", r"^gitmem\.")
-    assert install(bare, server=True, enforcement="warn")[-1].startswith(
-        "enforcement (git config gitmem.enforcement): set to warn: "
-    )
+    warned = install(bare, server=True, enforcement="warn")[-1]
+    assert warned.startswith("enforcement (git config gitmem.enforcement): set to warn: ")
+    # what warn mode still rejects (gitmem.gate.check.ALWAYS_REFUSED), said in full
+    assert "only a secret or a text too large to scan is rejected" in warned
     assert git(bare, "config", "gitmem.enforcement") == "warn\n"
     again = install(bare, server=True)
     assert again[-3] == "policy (git config gitmem.*): already the defaults"
     assert again[-1].startswith("enforcement (git config gitmem.enforcement): warn: ")
+    assert "only a secret or a text too large to scan is rejected" in again[-1]
     assert "already" in install(bare, server=True, enforcement="warn")[-1]
     done = install(bare, server=True, enforcement="enforce")[-1]
     assert done.endswith("set to enforce: a push that breaks a rule is rejected")
