@@ -218,12 +218,15 @@ class Settings:
 
 @dataclass(frozen=True)
 class _Key:
-    """One setting: its TOML name, its Settings field, its variable and what a value must be."""
+    """One setting: its TOML name, its Settings field, its variable and what a value must be
+    (env_expect: what the variable must hold, where it is not written as in TOML: a list is
+    comma-separated there, and a warning showing the TOML form sent people to the wrong one)."""
 
     name: str
     attr: str
     env: str
     expect: str
+    env_expect: str = ""
 
 
 _KEYS: Final[tuple[_Key, ...]] = (
@@ -242,6 +245,8 @@ _KEYS: Final[tuple[_Key, ...]] = (
         "types",
         "GITMEM_TYPES",
         "a list of distinct slugs (lowercase ASCII words joined by '-'), e.g. [\"incident\"]",
+        "distinct slugs (lowercase ASCII words joined by '-'), comma-separated, e.g. "
+        "incident,runbook",
     ),
     _Key(
         "maxBody",
@@ -259,18 +264,22 @@ _KEYS: Final[tuple[_Key, ...]] = (
         "GITMEM_OWNERS",
         "a table from entry types to owners as CODEOWNERS writes them, e.g. "
         '{ decision = "@acme/architects", mistake = "@acme/qa @acme/leads" }',
+        "type=owners pairs, comma-separated, e.g. decision=@acme/architects,mistake=@acme/qa",
     ),
     _Key(
         "policyAdmins",
         "policy_admins",
         "GITMEM_POLICY_ADMINS",
         'a list of distinct user names without spaces, e.g. ["alice"]',
+        "distinct user names without spaces, comma-separated, e.g. alice,bob",
     ),
     _Key(
         "retireBy",
         "retire_by",
         "GITMEM_RETIRE_BY",
         'a list of the sources that may retire an entry, from "human" and "audit", e.g. ["human"]',
+        "the sources that may retire an entry, from human and audit, comma-separated, e.g. "
+        "human,audit",
     ),
 )
 _BY_NAME: Final[dict[str, _Key]] = {key.name: key for key in _KEYS}
@@ -646,10 +655,14 @@ def _check_values(
     label: Callable[[str], str],
     root: Path | None,
     problems: list[_Problem],
+    *,
+    variables: bool = False,
 ) -> dict[str, Any]:
     """Validate against the schema, then in code; keep what passes, report each key that fails.
 
-    ``label`` names a key the way its source spells it (``memory.maxBody``, ``GITMEM_MAX_BODY``).
+    ``label`` names a key the way its source spells it (``memory.maxBody``, ``GITMEM_MAX_BODY``);
+    ``variables`` says the values came from GITMEM_* variables, whose expected form is said as
+    a variable holds it (``env_expect``).
     """
     if not table:
         return {}
@@ -664,11 +677,12 @@ def _check_values(
                 )
             )
             continue
+        expect = (variables and key.env_expect) or key.expect
         if name in failed:
-            text = f"{label(name)}: expected {key.expect}, got {_show(value)}"
+            text = f"{label(name)}: expected {expect}, got {_show(value)}"
             problems.append(_Problem(key.attr, _about(where, text)))
             continue
-        reason = _semantic_problem(key, value, root)
+        reason = _semantic_problem(key, value, root, expect)
         if reason is not None:
             said = _about(where, f"{label(name)} {_show(value)} {reason}")
             problems.append(_Problem(key.attr, said))
@@ -698,7 +712,7 @@ def _builtin_types_listed(types: list[str], label: str) -> str | None:
     )
 
 
-def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:
+def _semantic_problem(key: _Key, value: Any, root: Path | None, expect: str) -> str | None:
     """What the schema cannot say: a safe folder, a branch git accepts, slugs to the end."""
     if key.name == "dir":
         return _dir_problem(value, root)
@@ -707,11 +721,11 @@ def _semantic_problem(key: _Key, value: Any, root: Path | None) -> str | None:
         return None if reason is None else f"{reason}: choose a name like main"
     if key.name == "project" and not SLUG.fullmatch(value):
         # the schema's pattern lets a final newline through ('$' in Python's re)
-        return f"is not a slug: expected {key.expect}"
+        return f"is not a slug: expected {expect}"
     if key.name == "types":
         for item in value:
             if not SLUG.fullmatch(item):
-                return f"holds {_show(item)}, which is not a slug: expected {key.expect}"
+                return f"holds {_show(item)}, which is not a slug: expected {expect}"
     return None
 
 
@@ -742,7 +756,9 @@ def _env_layer(env: Mapping[str, str], root: Path | None, problems: list[_Proble
         if raw is None or (raw == "" and key.name != "types"):
             continue
         table[key.name] = _from_env(key, raw)
-    values = _check_values(table, _ENVIRONMENT, lambda name: _BY_NAME[name].env, root, problems)
+    values = _check_values(
+        table, _ENVIRONMENT, lambda name: _BY_NAME[name].env, root, problems, variables=True
+    )
     return _Layer("the environment", values)
 
 

@@ -369,7 +369,7 @@ def test_invalid_user_value_names_the_user_file(key: str, value: str, fragment: 
         ("GITMEM_PROJECT", "Shop", "GITMEM_PROJECT: expected a slug"),
         ("GITMEM_BRANCH", "a b", "GITMEM_BRANCH 'a b' is not a valid git branch name"),
         ("GITMEM_AUTO_ADMIT_AUDITED", "maybe", "GITMEM_AUTO_ADMIT_AUDITED: expected true or false"),
-        ("GITMEM_TYPES", "ok,Not Ok", "GITMEM_TYPES: expected a list of distinct slugs"),
+        ("GITMEM_TYPES", "ok,Not Ok", "GITMEM_TYPES: expected distinct slugs"),
         ("GITMEM_MAX_BODY", "abc", "GITMEM_MAX_BODY: expected a whole number from 1 to 100000"),
         ("GITMEM_MAX_BODY", "-3", "got '-3'"),
         ("GITMEM_MAX_BODY", "0", "got 0"),
@@ -549,6 +549,26 @@ def test_gitmem_types_parsing(text: str, expected: tuple[str, ...]) -> None:
     result = load("[memory]\ntypes = ['runbook', 'other']\n", env={"GITMEM_TYPES": text})
     assert result.types == expected
     assert result.warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("var", "text", "example"),
+    [
+        ("GITMEM_TYPES", '["incident"]', "e.g. incident,runbook"),
+        ("GITMEM_POLICY_ADMINS", "alice smith", "e.g. alice,bob"),
+        ("GITMEM_RETIRE_BY", '["human","audit"]', "e.g. human,audit"),
+        ("GITMEM_OWNERS", '{ decision = "@acme/architects" }', "e.g. decision=@acme/architects"),
+    ],
+)
+def test_a_variable_in_the_toml_form_is_told_the_variable_form(
+    var: str, text: str, example: str
+) -> None:
+    """A variable holds a list comma-separated; the warning showed the TOML form
+    (`e.g. ["incident"]`), and a person who set the variable that way got the same warning."""
+    warning = only_warning(load(env={var: text}))
+    assert warning.startswith(f"environment: {var}: expected ")
+    assert "comma-separated" in warning and example in warning
+    assert "e.g. [" not in warning and "e.g. {" not in warning
 
 
 def test_a_builtin_type_listed_is_accepted_and_said_to_do_nothing() -> None:
