@@ -127,6 +127,20 @@ def lint(rev: str | None, fmt: str) -> int:
     relative dates ("yesterday", "last week") in admitted text, and (as warnings, with the
     evidence) admitted entries that apply to the same situation and contradict each other.
 
+    \b
+    Rules, besides the file rules of `gitmem check`:
+      INDEX-DRIFT        INDEX.md disagrees with the entry files, or is missing
+      LINEAGE-BROKEN     supersedes or superseded_by names an entry not on main
+      LINEAGE-ONE-SIDED  one side of a supersession is missing
+      LINEAGE-CYCLE      following superseded_by comes back to the start
+      ID-DUPLICATE       two files carry the same id
+      ID-TITLE           the id's slug is not the slug of the title
+      FILES-DEAD         an admitted entry cites a path main no longer has
+      CHANGELOG-BODY     Context and Content grew into a log of dated edits
+      RELATIVE-DATE      "yesterday", "last week", "3 days ago" in admitted prose
+      CODEOWNERS         the CODEOWNERS block does not match memory.owners
+      CONTRADICTION      (a warning) two entries for one situation disagree
+
     Prints `path:line: RULE-ID message` per problem (at most 20 of one file: --format json
     lists them all) and a summary; exits 1 when a rule fails.
     """
