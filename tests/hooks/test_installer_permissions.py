@@ -1,0 +1,216 @@
+"""`gitmem hooks install|uninstall` run by a user who may not write where a hook goes.
+
+Both commands decide everything before they write, and a hooks folder (or a hook in it) the
+user cannot write is refused up front: exit 2, the folder or file named with what to do,
+nothing on disk changed, no traceback. root writes anywhere, so under root these tests run
+the real command line as an unprivileged user (uid and gid 65534) in a folder of their own
+that this user can reach, with its own HOME; as a user, chmod makes the folders read-only.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gitmem.hooks.installer import CHAINED_SUFFIX, CLIENT_HOOKS, is_gitmem_hook
+
+from conftest import git, new_repo
+
+AS_ROOT = os.geteuid() == 0
+#: Who runs the command under root: the conventional `nobody`, owner of nothing here.
+OTHER = 65534
+
+HOOK = b"#!/bin/sh\necho mine\n"
+
+
+def _reachable(folder: Path) -> bool:
+    """Whether every user may pass through folder and each folder above it."""
+    return all(os.stat(p).st_mode & stat.S_IXOTH for p in (folder, *folder.parents))
+
+
+@functools.cache
+def _interpreter() -> tuple[str, str] | None:
+    """A Python that the other user can run with this gitmem installed and its libraries
+    (PYTHONPATH), and that PYTHONPATH: this interpreter, else one of the same version on
+    PATH (a virtual environment's interpreter may be a link into a folder private to root);
+    None when there is none."""
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    paths = os.pathsep.join(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib")))
+    same = tuple(sys.version_info[:2])
+    probe = f"import sys; assert sys.version_info[:2] == {same}; import gitmem"
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    found = (shutil.which(name, path=folder) for name in (version, "python3") for folder in folders)
+    for candidate in dict.fromkeys((sys.executable, *filter(None, found))):
+        try:
+            done = subprocess.run(
+                [candidate, "-c", probe],
+                env={**os.environ, "PYTHONPATH": paths},
+                cwd="/",
+                capture_output=True,
+                check=False,
+                **({"user": OTHER, "group": OTHER, "extra_groups": []} if AS_ROOT else {}),
+            )
+        except OSError:  # not even started: a path this user may not pass through
+            continue
+        if done.returncode == 0:
+            return candidate, paths
+    return None
+
+
+@dataclass
+class Unprivileged:
+    """A user who may not write everywhere, and a folder (base) this user can reach."""
+
+    base: Path
+    env: dict[str, str]
+    python: str
+
+    def run(self, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        """The real `gitmem ARGS` run in cwd as this user."""
+        return subprocess.run(
+            [self.python, "-m", "gitmem", *args],
+            cwd=cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+            **({"user": OTHER, "group": OTHER, "extra_groups": []} if AS_ROOT else {}),
+        )
+
+    def own(self, path: Path) -> None:
+        """Give path and everything below it to this user (under root; a user owns it)."""
+        if AS_ROOT:
+            for p in (path, *path.rglob("*")):
+                os.lchown(p, OTHER, OTHER)
+
+    def lock(self, path: Path, mode: int) -> None:
+        """Make path another's (root's, under root) with mode, and check this user is held
+        by it: a test that cannot hold the user back is skipped, never passed."""
+        if AS_ROOT:
+            os.lchown(path, 0, 0)
+        path.chmod(mode)
+        if not AS_ROOT and os.access(path, os.W_OK):
+            pytest.skip(f"{path} stays writable with mode {mode:o}: no unwritable folder here")
+
+
+@pytest.fixture
+def user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Unprivileged]:
+    found = _interpreter()
+    if found is None:
+        pytest.skip("no Python with this gitmem installed that an unprivileged user can run")
+    python, paths = found
+    parent = next(p for p in (tmp_path, *tmp_path.parents) if _reachable(p))
+    base = Path(tempfile.mkdtemp(prefix="gitmem-perm-", dir=parent))
+    base.chmod(0o755)
+    home = base / "home"
+    (home / "tmp").mkdir(parents=True)
+    # the repository is the other user's, and this process runs git in it too
+    config = home / ".gitconfig"
+    config.write_text("[safe]\n\tdirectory = *\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "TMPDIR": str(home / "tmp"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "PYTHONPATH": paths,
+    }
+    unprivileged = Unprivileged(base, env, python)
+    unprivileged.own(home)
+    try:
+        yield unprivileged
+    finally:
+        for p in (base, *base.rglob("*")):
+            if p.is_dir() and not p.is_symlink():
+                p.chmod(0o755)
+        shutil.rmtree(base)
+
+
+@pytest.fixture
+def work(user: Unprivileged) -> Path:
+    """A repository of the user's own, with an (empty) hooks folder."""
+    repo = new_repo(user.base / "work")
+    (repo / ".git" / "hooks").mkdir(exist_ok=True)
+    user.own(repo)
+    return repo
+
+
+Snapshot = dict[str, tuple[int, int, int, int]]
+
+
+def snapshot(*folders: Path) -> Snapshot:
+    """Every file under folders by what any change alters (inode, size, mode, mtime), read
+    without opening any (some are unreadable on purpose)."""
+    shot: Snapshot = {}
+    for folder in folders:
+        for p in (folder, *folder.rglob("*")) if folder.exists() else ():
+            st = p.lstat()
+            shot[str(p)] = (st.st_ino, st.st_size, st.st_mode, st.st_mtime_ns)
+    return shot
+
+
+def refused(done: subprocess.CompletedProcess[str], *said: str) -> str:
+    """The standard error of a refusal, checked: exit 2, no traceback, each of said in it."""
+    err = " ".join(done.stderr.split())
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "unexpected" not in err, done.stderr
+    for part in said:
+        assert part in err, done.stderr
+    return err
+
+
+def write_hook(path: Path, data: bytes = HOOK) -> None:
+    path.write_bytes(data)
+    path.chmod(0o755)
+
+
+# -- the hooks folder ------------------------------------------------------------------------
+
+
+def test_install_refuses_a_hooks_folder_it_cannot_write(user: Unprivileged, work: Path) -> None:
+    folder = work / ".git" / "hooks"
+    write_hook(folder / "pre-push")
+    user.own(folder / "pre-push")
+    user.lock(folder, 0o555)
+    before = snapshot(work / ".git")
+    done = user.run(work, "hooks", "install")
+    refused(done, f"nothing was installed: {folder} is not writable for you", "install again")
+    assert snapshot(work / ".git") == before
+
+
+def test_install_refuses_a_core_hooks_path_it_cannot_write(user: Unprivileged, work: Path) -> None:
+    shared = user.base / "team-hooks"
+    shared.mkdir()
+    user.lock(shared, 0o555)
+    git(work, "config", "core.hooksPath", str(shared))
+    before = snapshot(work / ".git", shared)
+    done = user.run(work, "hooks", "install")
+    refused(done, f"nothing was installed: {shared} is not writable for you", "install again")
+    assert snapshot(work / ".git", shared) == before
+
+
+def test_uninstall_refuses_a_hooks_folder_it_cannot_write(user: Unprivileged, work: Path) -> None:
+    folder = work / ".git" / "hooks"
+    write_hook(folder / "post-merge")
+    user.own(folder)
+    assert user.run(work, "hooks", "install").returncode == 0
+    user.lock(folder, 0o555)
+    before = snapshot(work / ".git")
+    done = user.run(work, "hooks", "uninstall")
+    refused(done, f"nothing was uninstalled: {folder} is not writable for you", "uninstall again")
+    assert snapshot(work / ".git") == before
+    assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
+    assert (folder / f"post-merge{CHAINED_SUFFIX}").read_bytes() == HOOK
