@@ -429,14 +429,25 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
                 f"{path} is not gitmem's and {chained.name} is taken too, so it cannot be "
                 f"chained: merge the two into one hook (or remove one) and install again"
             )
-    if folder.is_dir():
-        problems += _unwritable(folder, "install")
+    problems += _unwritable(folder, "install")
     if problems:
         raise UsageError("nothing was installed: " + "; ".join(problems))
 
 
 def _unwritable(folder: Path, verb: str) -> list[str]:
-    """Why install or uninstall (verb) cannot write in the hooks folder, if it cannot."""
+    """Why install or uninstall (verb) cannot write in the hooks folder, if it cannot.
+
+    A folder still to be made (a core.hooksPath not created yet) is made in the nearest
+    folder above it that exists: one the user cannot write there stopped the install half
+    way, at its first write, where it is a setup to refuse before anything is written."""
+    if not folder.is_dir():
+        above = next((p for p in folder.parents if p.is_dir()), folder.anchor)
+        if os.access(above, os.W_OK | os.X_OK):
+            return []
+        return [
+            f"{folder} does not exist and {above}, where it would be made, is not writable "
+            f"for you: create {folder} (or point core.hooksPath elsewhere) and {verb} again"
+        ]
     if os.access(folder, os.W_OK | os.X_OK):
         return []
     return [

@@ -202,6 +202,26 @@ def test_install_refuses_a_core_hooks_path_it_cannot_write(user: Unprivileged, w
     assert snapshot(work / ".git", shared) == before
 
 
+def test_install_refuses_a_core_hooks_path_it_cannot_create(user: Unprivileged, work: Path) -> None:
+    """core.hooksPath names a folder still to be made, in one the user cannot write: the
+    install stopped at its first write ("installing ... stopped", "run it again to finish")
+    where nothing was to finish; it is refused up front, naming the folder and what to do."""
+    locked = user.base / "locked"
+    locked.mkdir()
+    user.lock(locked, 0o555)
+    folder = locked / "hooks"
+    git(work, "config", "core.hooksPath", str(folder))
+    before = snapshot(work / ".git", locked)
+    done = user.run(work, "hooks", "install")
+    refused(
+        done,
+        f"nothing was installed: {folder} does not exist and {locked}, where it would be "
+        f"made, is not writable for you: create {folder} (or point core.hooksPath "
+        "elsewhere) and install again",
+    )
+    assert snapshot(work / ".git", locked) == before
+
+
 def test_uninstall_refuses_a_hooks_folder_it_cannot_write(user: Unprivileged, work: Path) -> None:
     folder = work / ".git" / "hooks"
     write_hook(folder / "post-merge")
