@@ -122,6 +122,11 @@ def init(
 
         # before anything is written: a pin that cannot be had changes nothing
         pin = release.published_pin(pin_hash)
+    if with_hooks and store.workdir is not None:
+        from gitmem.hooks import installer
+
+        # before anything is written: hooks that cannot be installed change nothing
+        installer.check_install(store.workdir, pinned=store.pinned)
     if uninstall or with_claude or with_agents:
         from gitmem.agents import install
 

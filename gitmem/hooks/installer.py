@@ -196,19 +196,10 @@ def install(
     if enforcement is not None and enforcement not in MODES:
         raise UsageError(f"enforcement {enforcement!r} is not one of {', '.join(MODES)}")
     git = GitIn(repo_path, pinned)
-    _refuse_object_format(git)
-    bare = _is_bare(git)
-    if bare and not server:
-        raise UsageError(
-            f"{repo_path} is a bare repository, where client hooks never run: install the "
-            "server hook with `gitmem hooks install --server`"
-        )
-    names = SERVER_HOOKS if server else CLIENT_HOOKS
-    folder = _hooks_dir(git)
     # everything is decided before anything is written: every refusal, and the policy a
     # server's config gets (read after the hook was written, a failure to read it left the
     # hook refusing every push with no policy beside it)
-    _refuse_conflicts(git, folder, names)
+    names, folder = _decide(git, server)
     policy = _policy_to_write(git) if server else None
     lines = [f"hooks folder: {folder}"]
     shared = _hooks_path_scope(git)
@@ -250,6 +241,30 @@ def install(
             exc,
         ) from exc
     return lines
+
+
+def check_install(
+    repo_path: Path, *, server: bool = False, pinned: PinnedRepository | None = None
+) -> None:
+    """Refuse (UsageError, exit 2) what install would refuse before writing anything, and
+    return when it would go ahead. A command that writes other files before it installs
+    the hooks (`gitmem init --hooks`) asks first: it wrote the memory folder, then the hooks
+    were refused, and the refusal said "nothing was installed" over the files it had made."""
+    _decide(GitIn(repo_path, pinned), server)
+
+
+def _decide(git: GitIn, server: bool) -> tuple[tuple[str, ...], Path]:
+    """The hooks install writes and the folder it writes them in, every refusal checked."""
+    _refuse_object_format(git)
+    if not server and _is_bare(git):
+        raise UsageError(
+            f"{git.folder} is a bare repository, where client hooks never run: install the "
+            "server hook with `gitmem hooks install --server`"
+        )
+    names = SERVER_HOOKS if server else CLIENT_HOOKS
+    folder = _hooks_dir(git)
+    _refuse_conflicts(git, folder, names)
+    return names, folder
 
 
 def _account(done_word: str, done: list[str], rest: list[str], config: str | None) -> str:

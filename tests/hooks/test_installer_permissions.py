@@ -234,3 +234,18 @@ def test_uninstall_refuses_a_hooks_folder_it_cannot_write(user: Unprivileged, wo
     assert snapshot(work / ".git") == before
     assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
     assert (folder / f"post-merge{CHAINED_SUFFIX}").read_bytes() == HOOK
+
+
+def test_init_with_hooks_refuses_before_it_writes_the_memory_folder(
+    user: Unprivileged, work: Path
+) -> None:
+    """`gitmem init --hooks` made the memory folder and settings, then the hooks were refused
+    ("nothing was installed") with those files left behind: the hooks are now checked before
+    init writes anything."""
+    folder = work / ".git" / "hooks"
+    user.lock(folder, 0o555)
+    before = snapshot(work)
+    done = user.run(work, "init", "--hooks")
+    refused(done, f"nothing was installed: {folder} is not writable for you", "install again")
+    assert snapshot(work) == before
+    assert git(work, "status", "--short", "--ignored") == ""
