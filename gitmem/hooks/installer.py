@@ -26,8 +26,9 @@ the installer can tell its own files from a user's:
   repository (core.hooksPath inside the work tree) is never renamed, and a folder husky manages
   is refused: the message says which line to add instead;
 - every hook is checked before any file is touched, and every problem is named in one
-  refusal (exit 2: a file in the way, a folder another tool manages, are the user's to
-  resolve, not a rule that failed); a write the system refuses after that (a full disk, a
+  refusal (exit 2: a file in the way, a folder another tool manages, a hooks folder the
+  user cannot write, a hook the user cannot read and so cannot tell from gitmem's, are the
+  user's to resolve, not a rule that failed); a write the system refuses after that (a full disk, a
   file it will not let gitmem replace) stops the install with the hooks installed and not
   installed named. Nothing is rolled back: each hook is whole at every moment (gitmem's
   script running the user's, or the user's alone), so running install again finishes and
@@ -426,6 +427,11 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
                 f"{path} is a special file (a named pipe, a socket or a device), not a hook: "
                 "move it away and install again"
             )
+        elif path.exists() and not os.access(path, os.R_OK):
+            problems.append(
+                f"{path} cannot be read by you, so gitmem cannot tell whether it is its own "
+                "hook or one to chain: make it readable (or run as its owner) and install again"
+            )
         elif is_framework_hook(path) and path not in tracked:
             if os.path.lexists(legacy) and not is_gitmem_hook(legacy):
                 problems.append(
@@ -596,6 +602,13 @@ def _removal(folder: Path, name: str) -> _Removal:
     chained = folder / (name + CHAINED_SUFFIX)
     legacy = folder / (name + FRAMEWORK_SUFFIX)
     if os.path.lexists(path) and not is_gitmem_hook(path):
+        if path.exists() and not os.access(path, os.R_OK):
+            # gitmem's own, installed by the file's owner, as likely as anyone's: "not
+            # gitmem's" said the hook was gone when it may not be
+            return _Removal(
+                f"{name}: cannot be read by you, left alone (gitmem cannot tell whether it "
+                "is its own: make it readable and uninstall again to know)"
+            )
         if is_framework_hook(path) and is_gitmem_hook(legacy):
             if os.path.lexists(chained):
                 # the hook gitmem chained before the framework was installed: the framework

@@ -249,3 +249,48 @@ def test_init_with_hooks_refuses_before_it_writes_the_memory_folder(
     refused(done, f"nothing was installed: {folder} is not writable for you", "install again")
     assert snapshot(work) == before
     assert git(work, "status", "--short", "--ignored") == ""
+
+
+# -- a hook in the folder --------------------------------------------------------------------
+
+
+def test_install_refuses_a_hook_it_cannot_read(user: Unprivileged, work: Path) -> None:
+    """A hook the user cannot read may be gitmem's own (installed by its owner) or anyone's:
+    it was taken for a foreign hook and chained, gitmem's script running gitmem's script.
+    install now refuses it up front, naming the file."""
+    folder = work / ".git" / "hooks"
+    hook = folder / "post-rewrite"
+    write_hook(hook)
+    user.lock(hook, 0o311)  # runnable, not readable
+    if not AS_ROOT and os.access(hook, os.R_OK):
+        pytest.skip(f"{hook} stays readable with mode 311")
+    before = snapshot(work / ".git")
+    done = user.run(work, "hooks", "install")
+    refused(
+        done,
+        f"nothing was installed: {hook} cannot be read by you, so gitmem cannot tell whether "
+        "it is its own hook or one to chain: make it readable (or run as its owner) and "
+        "install again",
+    )
+    assert snapshot(work / ".git") == before
+
+
+def test_uninstall_does_not_call_a_hook_it_cannot_read_someone_elses(
+    user: Unprivileged, work: Path
+) -> None:
+    """A hook the user cannot read was reported "not gitmem's, left alone": uninstall said
+    so of a gitmem script its owner installed, which stays. It now says it cannot tell."""
+    folder = work / ".git" / "hooks"
+    user.own(folder)
+    assert user.run(work, "hooks", "install").returncode == 0
+    hook = folder / "post-merge"
+    user.lock(hook, 0o311)
+    if not AS_ROOT and os.access(hook, os.R_OK):
+        pytest.skip(f"{hook} stays readable with mode 311")
+    done = user.run(work, "hooks", "uninstall")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "post-merge: cannot be read by you, left alone (gitmem cannot tell whether" in (
+        done.stdout
+    )
+    assert "not gitmem's" not in done.stdout
+    assert is_gitmem_hook(hook) and not (folder / "pre-commit").exists()
