@@ -27,8 +27,9 @@ the installer can tell its own files from a user's:
   is refused: the message says which line to add instead;
 - every hook is checked before any file is touched, and every problem is named in one
   refusal (exit 2: a file in the way, a folder another tool manages, a hooks folder the
-  user cannot write, a hook the user cannot read and so cannot tell from gitmem's, are the
-  user's to resolve, not a rule that failed); a write the system refuses after that (a full disk, a
+  user cannot write, a hook the user cannot read and so cannot tell from gitmem's, another
+  user's hook in a folder with the sticky bit, are the user's to resolve, not a rule that
+  failed); a write the system refuses after that (a full disk, a
   file it will not let gitmem replace) stops the install with the hooks installed and not
   installed named. Nothing is rolled back: each hook is whole at every moment (gitmem's
   script running the user's, or the user's alone), so running install again finishes and
@@ -59,6 +60,7 @@ The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relati
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -361,6 +363,8 @@ def uninstall(
     problems = [r.problem for r in pending if r.problem]
     if pending:
         problems += _unwritable(folder, "uninstall")
+        touched = (p for r in pending for p in r.paths if os.path.lexists(p))
+        problems += [_held(p, "uninstall") for p in touched if _sticky_held(p)]
     if problems:
         raise UsageError("nothing was uninstalled: " + "; ".join(problems))
     lines = [f"hooks folder: {folder}"]
@@ -451,8 +455,49 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
                 f"chained: merge the two into one hook (or remove one) and install again"
             )
     problems += _unwritable(folder, "install")
+    if folder.is_dir():
+        touched = (p for name in names for p in _replaced(folder, name))
+        problems += [_held(p, "install") for p in touched if _sticky_held(p)]
     if problems:
         raise UsageError("nothing was installed: " + "; ".join(problems))
+
+
+def _replaced(folder: Path, name: str) -> list[Path]:
+    """The files already in folder that installing hook name replaces, renames or removes
+    (as _install_one does)."""
+    path = folder / name
+    if not os.path.lexists(path):
+        return []
+    if not is_gitmem_hook(path) and _already_runs_gitmem(path, name):
+        return []
+    if not is_gitmem_hook(path) and is_framework_hook(path):
+        legacy, chained = folder / (name + FRAMEWORK_SUFFIX), folder / (name + CHAINED_SUFFIX)
+        return [p for p in (legacy,) if os.path.lexists(p)] + (
+            [chained] if is_framework_hook(chained) else []
+        )
+    return [path]
+
+
+def _sticky_held(path: Path) -> bool:
+    """Whether the sticky bit of path's folder keeps this user from replacing, renaming or
+    removing path: there only the file's owner, the folder's and root may (a hooks folder
+    shared the way /tmp is). Writing the folder is allowed, so the write check passed and
+    the install or uninstall stopped half way at the first such file."""
+    try:
+        held_in, held = os.stat(path.parent), os.lstat(path)
+    except OSError:
+        return False
+    me = os.geteuid()
+    return bool(held_in.st_mode & stat.S_ISVTX) and me not in (0, held.st_uid, held_in.st_uid)
+
+
+def _held(path: Path, verb: str) -> str:
+    """Why install or uninstall (verb) may not touch path (_sticky_held)."""
+    return (
+        f"{path} is another user's, in a folder where only its owner may replace or remove "
+        f"it (the sticky bit): ask them to move it away (or point core.hooksPath elsewhere) "
+        f"and {verb} again"
+    )
 
 
 def _unwritable(folder: Path, verb: str) -> list[str]:
@@ -588,13 +633,15 @@ def _install_one(folder: Path, name: str, text: bytes) -> str:
 class _Removal:
     """What uninstall does to one hook, decided before anything is removed: act (one unlink
     or one rename, or None: nothing to do), the line it prints, how a stopped uninstall names
-    it once done and while left (still gitmem's), and why it cannot be done (problem)."""
+    it once done and while left (still gitmem's), why it cannot be done (problem), and the
+    files act renames or removes (paths)."""
 
     line: str
     act: Callable[[], None] | None = None
     done: str = ""
     left: str = ""
     problem: str = ""
+    paths: tuple[Path, ...] = ()
 
 
 def _removal(folder: Path, name: str) -> _Removal:
@@ -621,12 +668,14 @@ def _removal(folder: Path, name: str) -> _Removal:
                     f"{name} ({legacy.name} is still gitmem's, the previous hook still "
                     f"{chained.name})",
                     _not_a_hook(chained),
+                    (chained, legacy),
                 )
             return _Removal(
                 f"{name}: removed {legacy.name}, which the pre-commit framework's hook ran",
                 legacy.unlink,
                 f"{name} ({legacy.name})",
                 f"{name} ({legacy.name} is still gitmem's)",
+                paths=(legacy,),
             )
         if _same_file(path, chained):  # an install killed before its rename: one file
             return _Removal(
@@ -634,6 +683,7 @@ def _removal(folder: Path, name: str) -> _Removal:
                 chained.unlink,
                 f"{name} (the second name {chained.name} of the hook)",
                 f"{name} (the hook still has a second name, {chained.name})",
+                paths=(chained,),
             )
         if os.path.lexists(chained):
             return _Removal(f"{name}: not gitmem's, left alone (and {chained.name} left beside it)")
@@ -648,9 +698,10 @@ def _removal(folder: Path, name: str) -> _Removal:
             f"{name} (the previous hook put back)",
             f"{name} (the previous hook still kept as {chained.name})",
             _not_a_hook(chained),
+            (chained, path),
         )
     if removed:
-        return _Removal(f"{name}: removed", path.unlink, name, name)
+        return _Removal(f"{name}: removed", path.unlink, name, name, paths=(path,))
     return _Removal(f"{name}: not installed")
 
 

@@ -294,3 +294,69 @@ def test_uninstall_does_not_call_a_hook_it_cannot_read_someone_elses(
     )
     assert "not gitmem's" not in done.stdout
     assert is_gitmem_hook(hook) and not (folder / "pre-commit").exists()
+
+
+def test_a_hook_the_user_may_not_write_is_chained_and_put_back_all_the_same(
+    user: Unprivileged, work: Path
+) -> None:
+    """Chaining renames a hook, which its folder allows: a hook the user may not write (or,
+    under root, another user's) in the user's own hooks folder is no reason to refuse."""
+    folder = work / ".git" / "hooks"
+    hook = folder / "pre-push"
+    write_hook(hook)
+    user.lock(hook, 0o555)
+    done = user.run(work, "hooks", "install")
+    assert done.returncode == 0, done.stdout + done.stderr
+    chained = folder / f"pre-push{CHAINED_SUFFIX}"
+    assert is_gitmem_hook(hook) and chained.read_bytes() == HOOK
+    done = user.run(work, "hooks", "uninstall")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert hook.read_bytes() == HOOK and stat.S_IMODE(hook.stat().st_mode) == 0o555
+    assert not chained.exists() and not (folder / "pre-commit").exists()
+
+
+def _sticky(user: Unprivileged, folder: Path) -> None:
+    """folder as /tmp is: root's, anyone may write, only a file's owner may replace it."""
+    if not AS_ROOT:
+        pytest.skip("only root makes a file of another user's for this user to meet")
+    user.lock(folder, 0o1777)
+
+
+def test_install_refuses_a_hook_it_may_not_replace_in_a_sticky_folder(
+    user: Unprivileged, work: Path
+) -> None:
+    """In a hooks folder with the sticky bit, another user's hook cannot be renamed or
+    replaced, though the folder is writable: the check passed and the install stopped at
+    that hook with the ones before it installed. It is refused up front, nothing written."""
+    folder = work / ".git" / "hooks"
+    hook = folder / "post-rewrite"
+    write_hook(hook)
+    _sticky(user, folder)
+    before = snapshot(work / ".git")
+    done = user.run(work, "hooks", "install")
+    refused(
+        done,
+        f"nothing was installed: {hook} is another user's, in a folder where only its owner "
+        "may replace or remove it (the sticky bit): ask them to move it away (or point "
+        "core.hooksPath elsewhere) and install again",
+    )
+    assert snapshot(work / ".git") == before
+
+
+def test_uninstall_refuses_a_hook_it_may_not_put_back_in_a_sticky_folder(
+    user: Unprivileged, work: Path
+) -> None:
+    """The chained hook, another user's in a folder with the sticky bit, cannot be renamed
+    back: uninstall stopped there with the hooks before it removed. It is refused up front."""
+    folder = work / ".git" / "hooks"
+    write_hook(folder / "post-rewrite")
+    user.own(folder)
+    assert user.run(work, "hooks", "install").returncode == 0
+    chained = folder / f"post-rewrite{CHAINED_SUFFIX}"
+    os.lchown(chained, 0, 0)
+    _sticky(user, folder)
+    before = snapshot(work / ".git")
+    done = user.run(work, "hooks", "uninstall")
+    refused(done, f"nothing was uninstalled: {chained} is another user's", "uninstall again")
+    assert snapshot(work / ".git") == before
+    assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
