@@ -202,7 +202,7 @@ def install(
     # everything is decided before anything is written: every refusal, and the policy a
     # server's config gets (read after the hook was written, a failure to read it left the
     # hook refusing every push with no policy beside it)
-    names, folder = _decide(git, server)
+    names, folder = _decide(git, server, python, package)
     policy = _policy_to_write(git) if server else None
     lines = [f"hooks folder: {folder}"]
     shared = _hooks_path_scope(git)
@@ -256,8 +256,11 @@ def check_install(
     _decide(GitIn(repo_path, pinned), server)
 
 
-def _decide(git: GitIn, server: bool) -> tuple[tuple[str, ...], Path]:
-    """The hooks install writes and the folder it writes them in, every refusal checked."""
+def _decide(
+    git: GitIn, server: bool, python: Path | None = THIS_PYTHON, package: Path = THIS_PACKAGE
+) -> tuple[tuple[str, ...], Path]:
+    """The hooks install writes and the folder it writes them in, every refusal checked;
+    python and package, those the merge driver is to run (install's arguments)."""
     _refuse_object_format(git)
     if not server and _is_bare(git):
         raise UsageError(
@@ -266,7 +269,10 @@ def _decide(git: GitIn, server: bool) -> tuple[tuple[str, ...], Path]:
         )
     names = SERVER_HOOKS if server else CLIENT_HOOKS
     folder = _hooks_dir(git)
-    _refuse_conflicts(git, folder, names)
+    # a config it cannot write was met once the hooks were written ("every hook is
+    # installed, but not the INDEX.md merge driver")
+    configured = server or _differs(git, merge_driver_config(python, package))
+    _refuse_conflicts(git, folder, names, _unwritable_config(git, "install") if configured else [])
     return names, folder
 
 
@@ -361,6 +367,8 @@ def uninstall(
     driver = not server and _merge_driver_configured(git)
     pending = [r for r in removals if r.act is not None]
     problems = [r.problem for r in pending if r.problem]
+    if driver:
+        problems += _unwritable_config(git, "uninstall")
     if pending:
         problems += _unwritable(folder, "uninstall")
         touched = (p for r in pending for p in r.paths if os.path.lexists(p))
@@ -396,10 +404,13 @@ def uninstall(
 # -- one hook ------------------------------------------------------------------------------
 
 
-def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
+def _refuse_conflicts(
+    git: GitIn, folder: Path, names: tuple[str, ...], problems: list[str]
+) -> None:
     """Check every hook before touching any, so a refusal leaves the folder as it was, and
-    name every problem at once. Each is a setup the user must resolve (a file in the way, a
-    folder another tool manages), not a rule the input broke: UsageError, exit 2."""
+    name every problem at once, with those already found (problems). Each is a setup the
+    user must resolve (a file in the way, a folder another tool manages), not a rule the
+    input broke: UsageError, exit 2."""
     if folder.exists() and not folder.is_dir():
         raise UsageError(
             f"{folder} is not a folder: git expects its hooks there; move the file away (or "
@@ -419,7 +430,6 @@ def _refuse_conflicts(git: GitIn, folder: Path, names: tuple[str, ...]) -> None:
         and not _already_runs_gitmem(folder / name, name)
     ]
     tracked = _tracked(git, [folder / name for name in foreign])
-    problems = []
     for name in foreign:
         path = folder / name
         chained = folder / (name + CHAINED_SUFFIX)
@@ -827,9 +837,26 @@ def _config_all(git: GitIn) -> list[tuple[str, str]]:
 # -- the INDEX.md merge driver ---------------------------------------------------------------
 
 
+def _differs(git: GitIn, config: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the repository's config is to be written to hold config (it differs)."""
+    return [_config_get(git, key) for key, _ in config] != [value for _, value in config]
+
+
+def _unwritable_config(git: GitIn, verb: str) -> list[str]:
+    """Why install or uninstall (verb) cannot write the repository's git config, if it
+    cannot: git writes it through a lock file beside it, in the common git directory."""
+    common = Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    if os.access(common, os.W_OK | os.X_OK):
+        return []
+    return [
+        f"{common} is not writable for you, and the repository's git config, which "
+        f"{verb} changes, is kept there: make it writable (or run as its owner) and "
+        f"{verb} again"
+    ]
+
+
 def _configure_merge_driver(git: GitIn, config: tuple[tuple[str, str], ...]) -> str:
-    current = [_config_get(git, key) for key, _ in config]
-    if current == [value for _, value in config]:
+    if not _differs(git, config):
         return f"INDEX.md merge driver ({MERGE_DRIVER}): already configured"
     for key, value in config:
         git.output("config", "--local", key, value)

@@ -360,3 +360,49 @@ def test_uninstall_refuses_a_hook_it_may_not_put_back_in_a_sticky_folder(
     refused(done, f"nothing was uninstalled: {chained} is another user's", "uninstall again")
     assert snapshot(work / ".git") == before
     assert all(is_gitmem_hook(folder / name) for name in CLIENT_HOOKS)
+
+
+# -- the repository's git config -------------------------------------------------------------
+
+
+@pytest.fixture
+def own_hooks(user: Unprivileged, work: Path) -> Path:
+    """A hooks folder of the user's own (core.hooksPath) for work."""
+    hooks = user.base / "my-hooks"
+    hooks.mkdir()
+    user.own(hooks)
+    git(work, "config", "core.hooksPath", str(hooks))
+    return hooks
+
+
+def test_install_refuses_a_git_config_it_cannot_write(
+    user: Unprivileged, work: Path, own_hooks: Path
+) -> None:
+    """The hooks folder is the user's but the git directory, where the repository's config
+    lives, is not writable: install wrote every hook, then stopped ("every hook is
+    installed, but not the INDEX.md merge driver"). It now refuses before it writes."""
+    gitdir = work / ".git"
+    user.lock(gitdir, 0o555)
+    before = snapshot(gitdir, own_hooks)
+    done = user.run(work, "hooks", "install")
+    refused(
+        done,
+        f"nothing was installed: {gitdir} is not writable for you, and the repository's git "
+        "config, which install changes, is kept there: make it writable (or run as its "
+        "owner) and install again",
+    )
+    assert snapshot(gitdir, own_hooks) == before
+
+
+def test_uninstall_refuses_a_git_config_it_cannot_write(
+    user: Unprivileged, work: Path, own_hooks: Path
+) -> None:
+    """As install: uninstall removed every hook, then stopped on the merge driver."""
+    assert user.run(work, "hooks", "install").returncode == 0
+    gitdir = work / ".git"
+    user.lock(gitdir, 0o555)
+    before = snapshot(gitdir, own_hooks)
+    done = user.run(work, "hooks", "uninstall")
+    refused(done, f"nothing was uninstalled: {gitdir} is not writable for you", "uninstall again")
+    assert snapshot(gitdir, own_hooks) == before
+    assert all(is_gitmem_hook(own_hooks / name) for name in CLIENT_HOOKS)
