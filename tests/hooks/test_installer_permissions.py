@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+import gitmem
 from gitmem.hooks.installer import CHAINED_SUFFIX, CLIENT_HOOKS, is_gitmem_hook
 
 from conftest import git, new_repo
@@ -46,9 +47,12 @@ def _interpreter() -> tuple[str, str] | None:
     PATH (a virtual environment's interpreter may be a link into a folder private to root);
     None when there is none."""
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    paths = os.pathsep.join(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib")))
+    installed = str(Path(gitmem.__file__).parent.parent)  # with the libraries it needs
+    libraries = (sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
+    given = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    paths = os.pathsep.join(dict.fromkeys(filter(None, (installed, *libraries, *given))))
     same = tuple(sys.version_info[:2])
-    probe = f"import sys; assert sys.version_info[:2] == {same}; import gitmem"
+    probe = f"import sys; assert sys.version_info[:2] == {same}; import gitmem.cli.main, pygit2"
     folders = os.environ.get("PATH", "").split(os.pathsep)
     found = (shutil.which(name, path=folder) for name in (version, "python3") for folder in folders)
     for candidate in dict.fromkeys((sys.executable, *filter(None, found))):
@@ -96,12 +100,13 @@ class Unprivileged:
                 os.lchown(p, OTHER, OTHER)
 
     def lock(self, path: Path, mode: int) -> None:
-        """Make path another's (root's, under root) with mode, and check this user is held
-        by it: a test that cannot hold the user back is skipped, never passed."""
+        """Make path another's (root's, under root) with mode, and check that a mode that
+        denies its owner writing holds this user back: a test that cannot hold the user back
+        is skipped, never passed."""
         if AS_ROOT:
             os.lchown(path, 0, 0)
         path.chmod(mode)
-        if not AS_ROOT and os.access(path, os.W_OK):
+        if not AS_ROOT and not mode & 0o200 and os.access(path, os.W_OK):
             pytest.skip(f"{path} stays writable with mode {mode:o}: no unwritable folder here")
 
 
@@ -293,6 +298,7 @@ def test_uninstall_does_not_call_a_hook_it_cannot_read_someone_elses(
         done.stdout
     )
     assert "not gitmem's" not in done.stdout
+    hook.chmod(0o755)  # to look, as the test
     assert is_gitmem_hook(hook) and not (folder / "pre-commit").exists()
 
 
@@ -317,11 +323,14 @@ def test_a_hook_the_user_may_not_write_is_chained_and_put_back_all_the_same(
 
 def _sticky(user: Unprivileged, folder: Path) -> None:
     """folder as /tmp is: root's, anyone may write, only a file's owner may replace it."""
-    if not AS_ROOT:
-        pytest.skip("only root makes a file of another user's for this user to meet")
     user.lock(folder, 0o1777)
 
 
+#: A file of another user's for this user to meet: only root makes one.
+needs_root = pytest.mark.skipif(not AS_ROOT, reason="only root gives a file to another user")
+
+
+@needs_root
 def test_install_refuses_a_hook_it_may_not_replace_in_a_sticky_folder(
     user: Unprivileged, work: Path
 ) -> None:
@@ -343,6 +352,7 @@ def test_install_refuses_a_hook_it_may_not_replace_in_a_sticky_folder(
     assert snapshot(work / ".git") == before
 
 
+@needs_root
 def test_uninstall_refuses_a_hook_it_may_not_put_back_in_a_sticky_folder(
     user: Unprivileged, work: Path
 ) -> None:
