@@ -416,3 +416,18 @@ def test_uninstall_refuses_a_git_config_it_cannot_write(
     refused(done, f"nothing was uninstalled: {gitdir} is not writable for you", "uninstall again")
     assert snapshot(gitdir, own_hooks) == before
     assert all(is_gitmem_hook(own_hooks / name) for name in CLIENT_HOOKS)
+
+
+def test_server_install_refuses_a_hooks_folder_it_cannot_write(user: Unprivileged) -> None:
+    """`--server` goes the same way: the bare repository's hooks folder is checked before the
+    hook or the policy is written."""
+    server = user.base / "server.git"
+    git(user.base, "init", "-q", "--bare", str(server))
+    (server / "hooks").mkdir(exist_ok=True)
+    user.own(server)
+    folder = server / "hooks"
+    user.lock(folder, 0o555)
+    before = snapshot(server)
+    done = user.run(server, "hooks", "install", "--server")
+    refused(done, f"nothing was installed: {folder} is not writable for you", "install again")
+    assert snapshot(server) == before
