@@ -491,8 +491,9 @@ def _replaced(folder: Path, name: str) -> list[Path]:
 def _sticky_held(path: Path) -> bool:
     """Whether the sticky bit of path's folder keeps this user from replacing, renaming or
     removing path: there only the file's owner, the folder's and root may (a hooks folder
-    shared the way /tmp is). Writing the folder is allowed, so the write check passed and
-    the install or uninstall stopped half way at the first such file."""
+    everyone may write, as the system's temporary folder). Writing the folder is allowed, so
+    the write check passed and the install or uninstall stopped half way at the first such
+    file."""
     try:
         held_in, held = os.stat(path.parent), os.lstat(path)
     except OSError:

@@ -322,7 +322,8 @@ def test_a_hook_the_user_may_not_write_is_chained_and_put_back_all_the_same(
 
 
 def _sticky(user: Unprivileged, folder: Path) -> None:
-    """folder as /tmp is: root's, anyone may write, only a file's owner may replace it."""
+    """folder as the system's temporary folder is: root's, anyone may write, only a file's
+    owner may replace it."""
     user.lock(folder, 0o1777)
 
 
