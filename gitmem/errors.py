@@ -7,6 +7,7 @@ gitmem.cli.main.exit_code turns these into an exit code; the core raises and nev
 from __future__ import annotations
 
 import errno
+from typing import Final
 
 RULE_FAILED = 1
 USAGE = 2
@@ -38,6 +39,11 @@ SYSTEM_ADVICE: dict[int, str] = {
     errno.EISDIR: "a folder stands where a file is needed: move it, or give the path of a file",
     errno.ELOOP: "a symbolic link on the way leads in a loop: fix the link, or choose another path",
 }
+
+
+#: What a command that runs git says when there is no git to run (exit 2: the user's system
+#: lacks it, nothing is wrong with gitmem).
+NO_GIT: Final = "git is not installed (or not on PATH): install git first"
 
 
 class GitmemError(Exception):

@@ -28,7 +28,7 @@ import click
 
 from gitmem import DISTRIBUTION
 from gitmem.errorlog import write_error_log
-from gitmem.errors import INTERRUPTED, SYSTEM_ADVICE, UNEXPECTED, USAGE, GitmemError
+from gitmem.errors import INTERRUPTED, NO_GIT, SYSTEM_ADVICE, UNEXPECTED, USAGE, GitmemError
 from gitmem.model.terminal import visible
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
@@ -119,7 +119,11 @@ _PATH_ENDS = 40
 
 def _system_refusal(exc: OSError) -> str | None:
     """What to print for an OSError the system raised for a reason of its user's (the path
-    it names, the system's reason, what to do), or None for one that is gitmem's to fix."""
+    it names, the system's reason, what to do), or None for one that is gitmem's to fix.
+    Every place that starts git (there are a dozen) would raise the same FileNotFoundError
+    on a system without it, so the one answer is given here."""
+    if isinstance(exc, FileNotFoundError) and exc.filename == "git":
+        return NO_GIT
     advice = SYSTEM_ADVICE.get(exc.errno) if exc.errno is not None else None
     if advice is None:
         return None

@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Final, NamedTuple, cast
 
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import NO_GIT, GitmemError, UsageError
 
 #: The variables kept when git runs on a repository gitmem names itself (identity, config
 #: isolation, credentials), never the ones a hook sets to point git at its own repository.
@@ -232,7 +232,7 @@ def run_in(
             check=False,
         )
     except FileNotFoundError:
-        raise GitmemError("git is not installed (or not on PATH): install git first") from None
+        raise UsageError(NO_GIT) from None
 
 
 def output_in(folder: Path, *args: str, pinned: PinnedRepository | None = None) -> str:

@@ -506,3 +506,24 @@ def test_help_gives_a_commands_help_as_git_help_does(memory: Path) -> None:
     )
     unknown = run(memory, "help", "zzz")
     assert unknown.exit_code == 2 and "most similar" not in unknown.output
+
+
+def test_a_system_without_git_is_told_to_install_it(memory: Path) -> None:
+    """Commands that start git (admit, index, site, a push) went through a dozen places that
+    each ran `git` and let the FileNotFoundError of a system without it through: exit 3, an
+    "unexpected error" and a traceback file, for what is the user's to fix."""
+    ok(run(memory, *PROPOSE))
+    no_git = memory.parent / "bin-without-git"
+    no_git.mkdir()
+    env = {**os.environ, "PATH": str(no_git)}
+    for args in (["admit", first_id()], ["index"], ["site", "--out", str(memory.parent / "s")]):
+        done = subprocess.run(
+            [sys.executable, "-m", "gitmem", *args],
+            cwd=memory,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr == "gitmem: git is not installed (or not on PATH): install git first\n"
