@@ -110,7 +110,7 @@ from gitmem.agents.precedents import (
 from gitmem.errors import GitmemError, UsageError
 from gitmem.model.names import quoted_id
 from gitmem.model.proposal import ProposalFields, specs
-from gitmem.model.terminal import clean, reveal
+from gitmem.model.terminal import clean, reveal, undecoded
 
 if TYPE_CHECKING:
     from gitmem.lifecycle.candidates import Review
@@ -465,18 +465,29 @@ def _reading(
     """One call at a time, every failure turned into the error its kind of request answers
     with: ToolError for a tool (_answering), ResourceError for a resource (which the SDK sends
     with its message and logs without a traceback), _prompt_error for a prompt. The client
-    reads gitmem's own message, a bug is logged once and bounded, the server keeps serving."""
+    reads gitmem's own message, a bug is logged once and bounded, the server keeps serving.
+
+    A message may name a folder, a branch or a file whose name is not UTF-8 (Python carries
+    each such byte as a lone surrogate): each is written as the byte it was (`undecoded`), since
+    the JSON the server writes cannot carry it, and the SDK's writer, failing on it, ended
+    the server with the agent's session."""
     try:
         with turn:
             yield
-    except (ToolError, ResourceError, MCPError):
+    except (ToolError, ResourceError) as exc:
+        shown = undecoded(str(exc))
+        if shown == str(exc):
+            raise
+        raise type(exc)(shown) from None
+    except MCPError:
         raise
     except GitmemError as exc:
-        raise error(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
+        raise error(undecoded(_cut(exc.message, ERROR_TEXT_LIMIT))) from None
     except Exception as exc:
         _log_unexpected(what, exc)
+        said = undecoded(_cut(str(exc), EXCEPTION_TEXT_LIMIT))
         raise error(
-            f"unexpected error ({type(exc).__name__}: {_cut(str(exc), EXCEPTION_TEXT_LIMIT)}); "
+            f"unexpected error ({type(exc).__name__}: {said}); "
             "the traceback is in the server's log (its stderr). Please report it."
         ) from exc
 

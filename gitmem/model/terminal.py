@@ -47,8 +47,15 @@ def visible(text: str) -> str:
     A byte of a name that was not UTF-8 is written as that byte (`caf\\xe9.md`), as `gitmem
     check` names the file (gitmem.gate.rules.shown): left to the stream's escape it was
     `caf\\udce9.md`, Python's stand-in for the byte, which names no file a person can find."""
-    shown = _unseen().sub(_escaped, text)
-    return _UNDECODED.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", shown)
+    return undecoded(_unseen().sub(_escaped, text))
+
+
+def undecoded(text: str) -> str:
+    """text with each byte that was not UTF-8 (a name git or the file system gave in another
+    encoding, carried as Python's stand-in U+DC80-U+DCFF) written as that byte, `\\xe9`: the
+    stand-in names nothing a person can find, and no UTF-8 stream can carry it (the MCP
+    server's JSON writer failed on it and the server ended with the agent's session)."""
+    return _UNDECODED.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -82,8 +89,9 @@ def clean(text: str, limit: int = 300) -> str:
     included) become one space, invisible ones are taken out, and a long value is cut with
     an ellipsis.  Taken out, not made a space: a person reads `AB` in `A<U+200B>B`, and so
     does the secret scanner, which judges the text a hook quotes (the agents' catalog, then
-    main's allowed.md); made a space, a key split so was no key to it, and was quoted."""
-    flat = " ".join(_unsafe().sub("", _CONTROL.sub(" ", text)).split())
+    main's allowed.md); made a space, a key split so was no key to it, and was quoted. A
+    byte that was not UTF-8 is written as that byte (`undecoded`)."""
+    flat = " ".join(_unsafe().sub("", _CONTROL.sub(" ", undecoded(text))).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
@@ -91,8 +99,9 @@ def reveal(text: str) -> str:
     """A whole text, safe to quote as it is: its line breaks and tabs kept, and every other
     character `_unsafe` names shown as its code point (`[hidden U+202E]`, `[16 hidden
     characters: U+E0072…]` for a run), so that a reader sees where something is hidden and a
-    model reads no text a person cannot see (tag characters spell ASCII invisibly)."""
-    return _unsafe().sub(_revealed, text)
+    model reads no text a person cannot see (tag characters spell ASCII invisibly); a byte
+    that was not UTF-8 written as that byte (`undecoded`)."""
+    return _unsafe().sub(_revealed, undecoded(text))
 
 
 def _revealed(found: re.Match[str]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -926,6 +927,41 @@ def test_outside_a_repository_prompts_and_resources_say_what_is_wrong(
         )
     log = server.log.read_text()
     assert "Traceback" not in log and "ERROR" not in log, log
+
+
+def test_names_that_are_not_utf8_reach_the_agent_as_their_bytes(tmp_path: Path) -> None:
+    """A folder, a branch or a candidate branch named in another encoding than UTF-8 (a
+    Latin-1 `café`) reached the answers as Python's stand-in for each such byte, a lone
+    surrogate, which no JSON the server writes can carry: memory_candidates failed with no
+    word of why, and an error naming the folder or the branch ended the server, and the
+    agent's session with it. Each byte is written as the byte it was, and the server serves
+    on."""
+    env = isolation(tmp_path)
+    outside = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9"))
+    outside.mkdir()
+    with serving(outside, env, tmp_path / "outside.log", mode="legacy") as server:
+        assert "caf\\xe9 is not inside a git repository" in server.error("memory_candidates")
+        assert "caf\\xe9 is not inside" in server.error("memory_recall", {"query": "hooks"})
+
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    for command in ([b"branch", b"-m", b"main", b"m\xe9"], [b"branch", b"gitmem/x-caf\xe9"]):
+        subprocess.run([b"git", *command], cwd=repo, env=env, check=True)
+    with serving(repo, env, tmp_path / "server.log", mode="legacy") as server:
+        (listed,) = server.ok("memory_candidates")["candidates"]
+        assert listed["id"] == "x-caf\\xe9" and listed["branch"] == "gitmem/x-caf\\xe9"
+        prompt = server.portal.call(server.client.get_prompt, "review-candidates", {})
+        said = prompt.messages[0].content
+        assert isinstance(said, TextContent) and "`x-caf\\xe9`" in said.text
+        assert "on m\\xe9" in server.error("memory_show", {"id": "local-method-20260101-x"})
+        with pytest.raises(MCPError, match=r"no entry 'local-method-20260101-x' on m\\xe9"):
+            server.portal.call(
+                functools.partial(
+                    server.client.read_resource,
+                    "gitmem://entry/local-method-20260101-x",
+                    cache_mode="bypass",
+                )
+            )
+        server.ok("memory_recall", {"query": "hooks"})  # still serving
 
 
 # ---------------------------------------------------------------------------------------------

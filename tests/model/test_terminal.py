@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gitmem.model.terminal import HIDDEN_CLASS, visible
+from gitmem.model.terminal import HIDDEN_CLASS, clean, reveal, undecoded, visible
 
 HIDDEN = re.compile(HIDDEN_CLASS)
 
@@ -43,3 +43,11 @@ def test_each_hidden_character_is_written_as_its_escape() -> None:
     assert visible("\u061c\u00ad\u3164") == "\\u061c\\xad\\u3164"  # a Hangul filler: no repr escape
     assert visible("".join(chr(0xE0000 + ord(c)) for c in "hi")) == "\\U000e0068\\U000e0069"
     assert visible("caf\udce9.md") == "caf\\xe9.md"
+
+
+def test_a_byte_that_was_not_utf8_is_written_as_that_byte_in_every_view() -> None:
+    """Python's stand-in for such a byte (a lone surrogate) is no text a UTF-8 stream can
+    carry: the MCP server's JSON writer failed on it."""
+    assert reveal("caf\udce9\u202e") == "caf\\xe9[hidden U+202E]"
+    assert clean("caf\udce9\n") == "caf\\xe9"
+    assert undecoded("caf\udce9") == "caf\\xe9"
