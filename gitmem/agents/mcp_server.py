@@ -310,6 +310,11 @@ class PushResult(BaseModel):
     commit: str
     warnings: list[str] = Field(description="Rule warnings that did not refuse the candidate.")
     next: str = Field(description="What happens to the candidate now.")
+    reused: bool = Field(
+        False,
+        description="True when this very candidate was proposed before (its branch holds the "
+        "same text, same day): no second copy was made, and the id is that proposal's.",
+    )
 
 
 class CandidateItem(BaseModel):
@@ -403,6 +408,9 @@ def _refuse_empty(fields: dict[str, Any]) -> None:
             "(applies_when) and its content"
         )
 
+
+#: What memory_push says of a candidate proposed before, byte for byte (Proposal.reused).
+REUSED: Final = "proposed before: its branch holds this very text, so no second copy was made"
 
 AGENT_SOURCE: Final = "verdict:"
 AGENT_SOURCE_HELP: Final = (
@@ -923,13 +931,18 @@ def build_server(
             _refuse_empty(given)
             ws = workspace()
             proposal = propose(ws, ProposalFields.from_mapping(given))
+            # a call repeated (a retry after a timeout, a second session proposing the same
+            # text) reuses the branch: said, as `gitmem propose` says it, or the agent takes
+            # the one candidate for two
+            before = f"{REUSED}; " if proposal.reused else ""
             return PushResult(
                 id=proposal.id,
                 branch=proposal.branch,
                 commit=proposal.commit,
                 warnings=[*_settings_warnings(ws), *(str(w) for w in proposal.warnings)],
-                next=f"a person reviews it: `gitmem show {proposal.id}`, then "
+                next=f"{before}a person reviews it: `gitmem show {proposal.id}`, then "
                 f"`gitmem admit {proposal.id}` or `gitmem refuse {proposal.id}`",
+                reused=proposal.reused,
             )
 
     memory_push.__signature__ = push_signature()  # type: ignore[attr-defined]

@@ -319,6 +319,21 @@ def test_push_writes_a_candidate_branch_and_leaves_worktree_index_and_head(
     assert f"gitmem admit {entry_id}" in pushed["next"]
 
 
+def test_a_push_repeated_says_it_proposed_nothing_new(server: Server) -> None:
+    """The same call twice (a retry after a timeout, two sessions proposing the same text)
+    reuses the first call's branch, as it should; but the answer read exactly as a new
+    proposal's, so the agent took one candidate for two. It says so now, as `gitmem
+    propose` does; the same title with other text is a candidate of its own."""
+    args = push_args("Retry a proposal after a timeout")
+    first = server.ok("memory_push", args)
+    assert first["reused"] is False and "proposed before" not in first["next"]
+    again = server.ok("memory_push", args)
+    assert (again["id"], again["commit"]) == (first["id"], first["commit"])
+    assert again["reused"] is True and again["next"].startswith("proposed before: ")
+    other = server.ok("memory_push", {**args, "content": "Retry once, then say so."})
+    assert other["id"] == f"{first['id']}-2" and other["reused"] is False
+
+
 def test_push_refused_by_a_rule_is_a_tool_error_naming_the_rule_line(server: Server) -> None:
     rule, line, _ = next(p for p in POSITIVES if p[0] == "aws-access-key-id")
     branches = git(server.repo, "branch", "--list", "gitmem/*")
