@@ -79,7 +79,12 @@ import anyio
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ResourceNotFoundError,
+    ToolError,
+    UnexpectedToolError,
+)
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     INTERNAL_ERROR,
@@ -671,10 +676,42 @@ def _backtick_runs(text: str) -> list[str]:
     return re.findall(r"`{3,}", text) or [""]
 
 
+#: How many of the arguments that do not fit the input schema a refusal names, and how much of
+#: each value it quotes: a call may send a hundred thousand wrong values, or a megabyte.
+SCHEMA_PROBLEMS_SHOWN: Final = 10
+SCHEMA_VALUE_SHOWN: Final = 60
+
+
+def _schema_refusal(tool: str, exc: ValidationError) -> str:
+    """The SDK's refusal of arguments that do not fit a tool's input schema, in the words of
+    the server's other refusals: each argument, what it must be and what came (as JSON, cut
+    short), then that nothing was done and what to do. The SDK's text named its own internal
+    model (`memory_recallArguments`), put pydantic's error codes and a documentation link
+    under each argument, and said nothing of what to do."""
+    problems = exc.errors(include_url=False)
+    lines = []
+    for problem in problems[:SCHEMA_PROBLEMS_SHOWN]:
+        where = ".".join(str(part) for part in problem["loc"]) or "the arguments"
+        if problem["type"] == "missing":
+            lines.append(f"- {where}: required, and not given")
+            continue
+        given = _cut(json.dumps(problem["input"], ensure_ascii=False), SCHEMA_VALUE_SHOWN)
+        lines.append(f"- {where}: {problem['msg']} (given: {given})")
+    if len(problems) > SCHEMA_PROBLEMS_SHOWN:
+        lines.append(f"- … and {len(problems) - SCHEMA_PROBLEMS_SHOWN:,} more")
+    listed = "\n".join(lines)
+    return (
+        f"{tool}: arguments that do not fit its input schema:\n{listed}\nnothing was done; "
+        "call again with each argument as the tool's input schema describes it"
+    )
+
+
 class _StrictServer(MCPServer):
-    """The SDK's server, refusing a tool call that names an argument the tool does not take.
-    The SDK validates a call against a model that ignores unknown names, so a misspelled
-    `evidense` to memory_push was dropped and the agent's evidence lost without a word."""
+    """The SDK's server, refusing a tool call that names an argument the tool does not take,
+    and saying what is wrong with one that does not fit the tool's input schema
+    (`_schema_refusal`). The SDK validates a call against a model that ignores unknown names,
+    so a misspelled `evidense` to memory_push was dropped and the agent's evidence lost
+    without a word."""
 
     _taken: dict[str, frozenset[str]] | None = None
 
@@ -693,7 +730,15 @@ class _StrictServer(MCPServer):
                 f"{name} takes no argument {', '.join(map(repr, unknown))} (it takes: {taken}): "
                 "nothing was done; call again with the arguments spelled as the tool lists them"
             )
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # a bug (an answer that fails its own schema among them), logged as one
+        except ToolError as exc:
+            # the SDK's refusal of the arguments is the one ToolError caused by a ValidationError
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(_schema_refusal(name, exc.__cause__)) from None
+            raise
 
 
 def build_server(

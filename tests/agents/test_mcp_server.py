@@ -449,6 +449,33 @@ def test_push_with_a_missing_or_wrongly_typed_argument_is_a_tool_error(server: S
     assert "Unknown tool" in server.error("no_such_tool")
 
 
+def test_arguments_that_do_not_fit_the_schema_are_named_with_what_to_do(server: Server) -> None:
+    """The SDK's refusal named its own internal model (`memory_recallArguments`), put
+    pydantic's error codes and a documentation link under each argument, and said nothing of
+    what to do: each argument is named with what it must be and what came, cut short."""
+    recall = {"query": "hooks"}
+    for tool, args, said in (
+        ("memory_recall", {**recall, "k": 0}, "k: Input should be greater than or equal to 1"),
+        ("memory_recall", {**recall, "k": 10**9}, "k: Input should be less than or equal to 50"),
+        ("memory_recent", {"k": None}, "k: Input should be a valid integer (given: null)"),
+        ("memory_recall", {"query": None}, "query: Input should be a valid string (given: null)"),
+        ("memory_show", {}, "id: required, and not given"),
+        ("memory_push", push_args("Tags as text", tags="t" * 100_000), "tags: Input should be"),
+    ):
+        message = server.error(tool, args)
+        assert message.startswith(f"{tool}: arguments that do not fit its input schema:\n- {said}")
+        assert message.endswith(
+            "nothing was done; call again with each argument as the tool's input schema "
+            "describes it"
+        )
+        assert "pydantic" not in message and "Arguments" not in message, message
+        assert len(message) < 400, message
+    assert "(given: 1000000000)" in server.error("memory_recall", {**recall, "k": 10**9})
+    assert '(given: "tttt' in server.error("memory_push", push_args("Tags", tags="t" * 100_000))
+    many = server.error("memory_recall", {**recall, "types": [None] * 1000})
+    assert "- types.9: Input should be a valid string (given: null)\n- … and 990 more\n" in many
+
+
 def test_calls_sent_in_parallel_are_all_answered(server: Server) -> None:
     async def burst() -> list[CallToolResult]:
         results: list[CallToolResult] = []
