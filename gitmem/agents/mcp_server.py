@@ -69,7 +69,7 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from traceback import format_exception
@@ -88,11 +88,13 @@ from mcp.server.mcpserver.exceptions import (
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     INTERNAL_ERROR,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     PARSE_ERROR,
     CallToolResult,
     ContentBlock,
     ErrorData,
+    GetPromptResult,
     InputRequiredResult,
     JSONRPCError,
     ResourceLink,
@@ -706,12 +708,26 @@ def _schema_refusal(tool: str, exc: ValidationError) -> str:
     )
 
 
+def _unknown_arguments(name: str, given: Iterable[str], taken: Collection[str]) -> str | None:
+    """The refusal of a call naming arguments the tool or prompt `name` does not take, or None
+    when it names none."""
+    unknown = sorted(set(given) - set(taken))
+    if not unknown:
+        return None
+    return (
+        f"{name} takes no argument {', '.join(map(repr, unknown))} (it takes: "
+        f"{', '.join(sorted(taken)) or 'none'}): nothing was done; call again with the "
+        "arguments spelled as it lists them"
+    )
+
+
 class _StrictServer(MCPServer):
-    """The SDK's server, refusing a tool call that names an argument the tool does not take,
-    and saying what is wrong with one that does not fit the tool's input schema
-    (`_schema_refusal`). The SDK validates a call against a model that ignores unknown names,
-    so a misspelled `evidense` to memory_push was dropped and the agent's evidence lost
-    without a word."""
+    """The SDK's server, refusing a tool call or a prompt that names an argument it does not
+    take, and saying what is wrong with a tool call that does not fit the tool's input schema
+    (`_schema_refusal`). The SDK validates a tool call against a model that ignores unknown
+    names, so a misspelled `evidense` to memory_push was dropped and the agent's evidence lost
+    without a word; and it answered a prompt given an unknown argument "Error rendering
+    prompt" and nothing more, logging the client's mistake as a crash of the server."""
 
     _taken: dict[str, frozenset[str]] | None = None
 
@@ -723,13 +739,10 @@ class _StrictServer(MCPServer):
                 tool.name: frozenset(tool.input_schema.get("properties", {}))
                 for tool in await self.list_tools()
             }
-        unknown = sorted(set(arguments) - self._taken.get(name, frozenset(arguments)))
-        if unknown:
-            taken = ", ".join(sorted(self._taken[name])) or "none"
-            raise ToolError(
-                f"{name} takes no argument {', '.join(map(repr, unknown))} (it takes: {taken}): "
-                "nothing was done; call again with the arguments spelled as the tool lists them"
-            )
+        if name in self._taken:
+            refusal = _unknown_arguments(name, arguments, self._taken[name])
+            if refusal is not None:
+                raise ToolError(refusal)
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -739,6 +752,20 @@ class _StrictServer(MCPServer):
             if isinstance(exc.__cause__, ValidationError):
                 raise ToolError(_schema_refusal(name, exc.__cause__)) from None
             raise
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[Any, Any] | None = None,
+    ) -> GetPromptResult | InputRequiredResult:
+        prompt = next((p for p in await self.list_prompts() if p.name == name), None)
+        if prompt is not None:
+            taken = [argument.name for argument in prompt.arguments or ()]
+            refusal = _unknown_arguments(name, arguments or {}, taken)
+            if refusal is not None:
+                raise MCPError(code=INVALID_PARAMS, message=refusal)
+        return await super().get_prompt(name, arguments, context)
 
 
 def build_server(

@@ -1480,6 +1480,26 @@ def test_prompts_propose_and_review(server: Server, admitted: list[str]) -> None
     assert "gitmem admit" in asked.text and "Do not admit or refuse anything yourself" in asked.text
 
 
+def test_a_prompt_given_an_argument_it_does_not_take_says_so(server: Server) -> None:
+    """The SDK answered a prompt given an unknown argument (`lessons` for `lesson`) with
+    "Error rendering prompt propose-memory" and nothing more, and logged the client's mistake
+    as a crash of the server, with its traceback."""
+    logged = len(server.log.read_text())
+    for name, given, taken in (
+        ("propose-memory", "lessons", "lesson"),
+        ("review-candidates", "all", "none"),
+    ):
+        with pytest.raises(MCPError) as raised:
+            server.portal.call(server.client.get_prompt, name, {given: "yes"})
+        assert raised.value.error.code == INVALID_PARAMS
+        assert raised.value.message.startswith(
+            f"{name} takes no argument {given!r} (it takes: {taken}): nothing was done"
+        ), raised.value.message
+    assert "Traceback" not in server.log.read_text()[logged:]
+    propose = server.portal.call(server.client.get_prompt, "propose-memory", {"lesson": "x"})
+    assert propose.messages  # the server serves on
+
+
 def test_the_review_prompt_quotes_a_proposer_s_words_readably_and_as_theirs(
     server: Server,
 ) -> None:
