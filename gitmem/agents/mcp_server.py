@@ -678,10 +678,10 @@ def _backtick_runs(text: str) -> list[str]:
     return re.findall(r"`{3,}", text) or [""]
 
 
-#: How many of the arguments that do not fit the input schema a refusal names, and how much of
-#: each value it quotes: a call may send a hundred thousand wrong values, or a megabyte.
-SCHEMA_PROBLEMS_SHOWN: Final = 10
-SCHEMA_VALUE_SHOWN: Final = 60
+#: How many wrong arguments a refusal names, and how much of each value it quotes: a call may
+#: send a hundred thousand wrong ones, or a name or a value of a megabyte.
+ARGUMENTS_SHOWN: Final = 10
+ARGUMENT_VALUE_SHOWN: Final = 60
 
 
 def _schema_refusal(tool: str, exc: ValidationError) -> str:
@@ -692,15 +692,15 @@ def _schema_refusal(tool: str, exc: ValidationError) -> str:
     under each argument, and said nothing of what to do."""
     problems = exc.errors(include_url=False)
     lines = []
-    for problem in problems[:SCHEMA_PROBLEMS_SHOWN]:
+    for problem in problems[:ARGUMENTS_SHOWN]:
         where = ".".join(str(part) for part in problem["loc"]) or "the arguments"
         if problem["type"] == "missing":
             lines.append(f"- {where}: required, and not given")
             continue
-        given = _cut(json.dumps(problem["input"], ensure_ascii=False), SCHEMA_VALUE_SHOWN)
+        given = _cut(json.dumps(problem["input"], ensure_ascii=False), ARGUMENT_VALUE_SHOWN)
         lines.append(f"- {where}: {problem['msg']} (given: {given})")
-    if len(problems) > SCHEMA_PROBLEMS_SHOWN:
-        lines.append(f"- … and {len(problems) - SCHEMA_PROBLEMS_SHOWN:,} more")
+    if len(problems) > ARGUMENTS_SHOWN:
+        lines.append(f"- … and {len(problems) - ARGUMENTS_SHOWN:,} more")
     listed = "\n".join(lines)
     return (
         f"{tool}: arguments that do not fit its input schema:\n{listed}\nnothing was done; "
@@ -710,12 +710,16 @@ def _schema_refusal(tool: str, exc: ValidationError) -> str:
 
 def _unknown_arguments(name: str, given: Iterable[str], taken: Collection[str]) -> str | None:
     """The refusal of a call naming arguments the tool or prompt `name` does not take, or None
-    when it names none."""
+    when it names none; bounded (ARGUMENTS_SHOWN, each name quoted short), as the call is not:
+    a megabyte name was quoted whole, and so were a hundred thousand names."""
     unknown = sorted(set(given) - set(taken))
     if not unknown:
         return None
+    listed = ", ".join(quoted_id(argument) for argument in unknown[:ARGUMENTS_SHOWN])
+    if len(unknown) > ARGUMENTS_SHOWN:
+        listed += f" and {len(unknown) - ARGUMENTS_SHOWN:,} more"
     return (
-        f"{name} takes no argument {', '.join(map(repr, unknown))} (it takes: "
+        f"{name} takes no argument {listed} (it takes: "
         f"{', '.join(sorted(taken)) or 'none'}): nothing was done; call again with the "
         "arguments spelled as it lists them"
     )

@@ -410,6 +410,21 @@ def test_a_misspelled_argument_is_refused_not_dropped(server: Server) -> None:
     assert server.ok("memory_recall", {"query": "build outputs"}) is not None
 
 
+def test_a_refusal_of_unknown_arguments_is_bounded(server: Server) -> None:
+    """An argument the tool does not take was quoted whole, and every one of them: a name of
+    a megabyte, or a hundred thousand names, came back as a megabyte of error text."""
+    huge = "q" * 1_000_000
+    message = server.error("memory_recall", {"query": "hooks", huge: 1})
+    assert message.startswith("memory_recall takes no argument 'qqq") and len(message) < 400
+    assert "(1,000,000 characters)" in message
+    many = {f"a{n:06}": 1 for n in range(100_000)}
+    message = server.error("memory_recall", {"query": "hooks", **many})
+    assert "'a000009' and 99,990 more (it takes: " in message and len(message) < 400
+    with pytest.raises(MCPError) as raised:
+        server.portal.call(server.client.get_prompt, "propose-memory", {huge: "x"})
+    assert len(raised.value.message) < 400
+
+
 def test_push_without_a_source_is_refused_by_the_schema(server: Server) -> None:
     args = push_args("Unsigned")
     del args["source"]
