@@ -334,6 +334,12 @@ class CandidateItem(BaseModel):
 
 class CandidatesResult(BaseModel):
     candidates: list[CandidateItem] = Field(description="Pending candidates, by id.")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Settings set aside (a settings file that is not valid TOML, a value of "
+        "the wrong type): each fell back to its default, so the candidates were read with a "
+        "memory folder or rules that may not be the project's; a person fixes the file.",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -658,6 +664,21 @@ def _warned(text: str, warnings: list[str]) -> str:
         f"{text}\n\nSettings set aside, so this answer may not come from the project's memory "
         f"(a person fixes the settings file):\n{lines}"
     )
+
+
+@contextmanager
+def _settings_said(ws: Workspace) -> Iterator[None]:
+    """A failure to read or write the memory, followed by the settings set aside (`_warned`).
+    A value set aside falls back to its default (an invalid .gitmem.toml is ignored whole), so
+    the call may have used a memory folder or branch that is not the project's, and the
+    failure alone then names the wrong cause: a push was refused with "memory.dir is
+    '.gitmem' in this checkout's settings, but main commits 'notes': commit the settings
+    change", where nobody changed a setting and the file did not parse."""
+    try:
+        yield
+    except GitmemError as exc:
+        exc.message = _warned(exc.message, _settings_warnings(ws))
+        raise
 
 
 def _answer(text: str, links: list[ContentBlock], structured: BaseModel) -> CallToolResult:
@@ -1006,7 +1027,8 @@ def build_server(
             _refuse_allow_markers(given)
             _refuse_empty(given)
             ws = workspace()
-            proposal = propose(ws, ProposalFields.from_mapping(given))
+            with _settings_said(ws):
+                proposal = propose(ws, ProposalFields.from_mapping(given))
             # a call repeated (a retry after a timeout, a second session proposing the same
             # text) reuses the branch: said, as `gitmem propose` says it, or the agent takes
             # the one candidate for two
@@ -1031,8 +1053,9 @@ def build_server(
         with _answering("memory_candidates", turn):
             from gitmem.lifecycle.candidates import review
 
+            ws = workspace()
             items = []
-            for r in review(workspace()):
+            for r in review(ws):
                 title, problems = _reviewed(r)
                 items.append(
                     CandidateItem(
@@ -1043,7 +1066,7 @@ def build_server(
                         problems=problems,
                     )
                 )
-            return CandidatesResult(candidates=items)
+            return CandidatesResult(candidates=items, warnings=_settings_warnings(ws))
 
     @server.tool(annotations=read_only)
     def memory_show(
@@ -1056,7 +1079,8 @@ def build_server(
             from gitmem.lifecycle import read as memory
 
             ws = workspace()
-            where, entry = memory.show(ws, id)
+            with _settings_said(ws):
+                where, entry = memory.show(ws, id)
             shown = entry.render()
             withheld = _withheld(ws, entry.id, where, shown)
             if withheld is not None:

@@ -653,7 +653,10 @@ def test_settings_set_aside_are_said_with_the_answer_not_taken_for_no_precedent(
     its default: recall read the default .gitmem/ of a project keeping its memory in notes/,
     and answered "no precedent" and nothing more, which an agent takes for the memory's word
     (`gitmem list` warns a person). memory_recall and memory_recent now carry the settings'
-    warnings, in their structured answer and their text."""
+    warnings, in their structured answer and their text, memory_candidates in its answer, and
+    a refusal of memory_push or memory_show after its own words, which alone named a settings
+    change nobody made ("memory.dir is '.gitmem' in this checkout's settings, but main
+    commits 'notes'")."""
     env = isolation(tmp_path)
     repo = _new_repo(tmp_path / "work", env, memory=False)
     _sh(repo, env, sys.executable, "-m", "gitmem", "init", "--dir", "notes")
@@ -669,6 +672,14 @@ def test_settings_set_aside_are_said_with_the_answer_not_taken_for_no_precedent(
             (warning,) = content["warnings"]
             assert warning.startswith(".gitmem.toml:1: invalid TOML"), warning
             assert "Settings set aside" in text(result) and warning in text(result)
+        # a failure says them too: alone, it named a settings change nobody made
+        refused = running.error("memory_push", push_args("Proposed with the settings aside"))
+        assert "memory_push: memory.dir is '.gitmem' in this checkout's settings" in refused
+        assert "Settings set aside, so this answer may not come from" in refused
+        assert refused.endswith(f"- {warning}")
+        assert running.error("memory_show", {"id": "local-method-20260101-x"}).endswith(warning)
+        assert running.ok("memory_candidates")["warnings"] == [warning]
+        assert git(repo, "branch", "--list", "gitmem/*") == ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -943,7 +954,7 @@ def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(
         "rejected": None,
         "warnings": [],
     }
-    assert bare_server.ok("memory_candidates") == {"candidates": []}
+    assert bare_server.ok("memory_candidates") == {"candidates": [], "warnings": []}
     assert "no candidate" in bare_server.error("memory_show", {"id": "local-method-x"})
     assert bare_server.ok("memory_recall", {"query": "hooks"})["entries"] == []
     with pytest.raises(MCPError, match=r"no \.gitmem/INDEX\.md on main yet") as raised:
