@@ -519,7 +519,10 @@ WITHHELD_TITLE: Final = "(withheld: the candidate holds a secret)"
 
 def _withheld(ws: Workspace, entry_id: str, where: str, text: str) -> str | None:
     """Why an entry's or a candidate's text is not shown to the agent (the rule lines of the
-    secrets in it, main's allowed.md aside), or None when it may be."""
+    secrets in it, main's allowed.md aside), or None when it may be. entry_id is the id the
+    agent asked for, a checked id: the id a file's front matter claims is its author's text,
+    and passed on here it carried hidden characters (tag characters spelling an order) into
+    the one answer that quotes nothing else of the file."""
     from gitmem.lifecycle.read import secrets_in
 
     path = where.split(":", 1)[1] if where.startswith("refs/") else where
@@ -1082,7 +1085,8 @@ def build_server(
             with _settings_said(ws):
                 where, entry = memory.show(ws, id)
             shown = entry.render()
-            withheld = _withheld(ws, entry.id, where, shown)
+            # named by the id asked for: the one in its front matter is its author's text
+            withheld = _withheld(ws, id, where, shown)
             if withheld is not None:
                 raise ToolError(withheld)
             shown = reveal(shown)
@@ -1141,7 +1145,7 @@ def build_server(
             except UsageError as exc:  # not an id, or no entry or candidate by it
                 raise ResourceNotFoundError(_cut(exc.message, ERROR_TEXT_LIMIT)) from None
             text = entry.render()
-            withheld = _withheld(ws, entry.id, where, text)
+            withheld = _withheld(ws, entry_id, where, text)  # not the front matter's id
             if withheld is not None:
                 raise ResourceError(withheld)
             return reveal(text)
