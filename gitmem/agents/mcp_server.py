@@ -102,7 +102,7 @@ from mcp.types import (
     ToolAnnotations,
     jsonrpc_message_adapter,
 )
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 import gitmem
 from gitmem.agents.precedents import (
@@ -708,6 +708,18 @@ ARGUMENTS_SHOWN: Final = 10
 ARGUMENT_VALUE_SHOWN: Final = 60
 
 
+def _no_flag(value: object) -> object:
+    """A count given as true or false is refused: the SDK's validation reads true as 1, so
+    `k: true` was answered with a single entry, and the agent told nothing."""
+    if isinstance(value, bool):
+        raise ValueError(f"a number is needed, not {str(value).lower()}")
+    return value
+
+
+#: What a count argument (`k`) is validated with before its type and range.
+NO_FLAG: Final = BeforeValidator(_no_flag)
+
+
 def _schema_refusal(tool: str, exc: ValidationError) -> str:
     """The SDK's refusal of arguments that do not fit a tool's input schema, in the words of
     the server's other refusals: each argument, what it must be and what came (as JSON, cut
@@ -828,7 +840,9 @@ def build_server(
     @server.tool(annotations=read_only)
     def memory_recall(
         query: Annotated[str, Field(description="The situation or question, in your own words.")],
-        k: Annotated[int, Field(ge=1, le=50, description="At most this many entries.")] = 5,
+        k: Annotated[
+            int, NO_FLAG, Field(ge=1, le=50, description="At most this many entries.")
+        ] = 5,
         types: Annotated[
             list[str] | None,
             Field(description="Only these types: decision, method, code-structure, mistake."),
@@ -940,7 +954,9 @@ def build_server(
 
     @server.tool(annotations=read_only)
     def memory_recent(
-        k: Annotated[int, Field(ge=1, le=100, description="At most this many entries.")] = 10,
+        k: Annotated[
+            int, NO_FLAG, Field(ge=1, le=100, description="At most this many entries.")
+        ] = 10,
         types: Annotated[
             list[str] | None,
             Field(description="Only these types: decision, method, code-structure, mistake."),

@@ -467,12 +467,16 @@ def test_push_with_a_missing_or_wrongly_typed_argument_is_a_tool_error(server: S
 def test_arguments_that_do_not_fit_the_schema_are_named_with_what_to_do(server: Server) -> None:
     """The SDK's refusal named its own internal model (`memory_recallArguments`), put
     pydantic's error codes and a documentation link under each argument, and said nothing of
-    what to do: each argument is named with what it must be and what came, cut short."""
+    what to do: each argument is named with what it must be and what came, cut short. A
+    count given as true or false is refused, where the SDK read true as 1."""
     recall = {"query": "hooks"}
     for tool, args, said in (
         ("memory_recall", {**recall, "k": 0}, "k: Input should be greater than or equal to 1"),
         ("memory_recall", {**recall, "k": 10**9}, "k: Input should be less than or equal to 50"),
         ("memory_recent", {"k": None}, "k: Input should be a valid integer (given: null)"),
+        # read as 1 and 0 by the SDK: `k: true` answered one entry, and said nothing
+        ("memory_recall", {**recall, "k": True}, "k: Value error, a number is needed, not true"),
+        ("memory_recent", {"k": False}, "k: Value error, a number is needed, not false"),
         ("memory_recall", {"query": None}, "query: Input should be a valid string (given: null)"),
         ("memory_show", {}, "id: required, and not given"),
         ("memory_push", push_args("Tags as text", tags="t" * 100_000), "tags: Input should be"),
