@@ -127,8 +127,11 @@ def validate_candidate(
                 path,
                 None,
                 "DUPLICATE",
-                f"an admitted entry has the same topic: {duplicate}; "
-                "supersede it (gitmem propose --edit ID) instead of repeating it",
+                # in words for every door: an agent has memory_push, whose argument is
+                # `supersedes`, and `propose --edit` opens an editor it cannot use
+                f"an admitted entry has the same topic: {duplicate}; supersede it instead of "
+                f"repeating it: propose again naming it in `supersedes` (gitmem propose "
+                f"--supersedes {duplicate}, or --edit {duplicate} to start from its text)",
             )
         )
     return problems

@@ -1089,6 +1089,23 @@ def admitted(server: Server) -> list[str]:
     return ids
 
 
+def test_a_push_repeating_an_admitted_topic_is_told_how_to_supersede_it(
+    server: Server, admitted: list[str]
+) -> None:
+    """The refusal of a push repeating an admitted entry's topic said to run `gitmem propose
+    --edit ID`: a command that opens an editor, which an agent cannot use, and an ID to look
+    up. It names the entry and the `supersedes` argument that proposes its successor."""
+    title = "Name who admitted a recalled entry and when"
+    message = server.error("memory_push", push_args(title, content="Say who, and on which day."))
+    assert f"DUPLICATE an admitted entry has the same topic: {admitted[1]}" in message
+    assert f"naming it in `supersedes` (gitmem propose --supersedes {admitted[1]}," in message
+    successor = server.ok(
+        "memory_push",
+        push_args(title, content="Say who, and on which day.", supersedes=[admitted[1]]),
+    )
+    git(server.repo, "branch", "-D", successor["branch"])
+
+
 def test_recall_text_quotes_the_entries_with_provenance_and_links_them(
     server: Server, admitted: list[str]
 ) -> None:
