@@ -294,7 +294,7 @@ def _progress(done: int, total: int) -> None:
 )
 def mcp(path: Path | None) -> int:
     """Serve the project memory to AI agents over the Model Context Protocol (stdio):
-    memory_recall, memory_push, memory_candidates, memory_show."""
+    memory_recall, memory_recent, memory_push, memory_candidates, memory_show."""
     from gitmem.agents.mcp_server import serve
     from gitmem.repo.gitcli import pinned_repository
 

@@ -286,6 +286,13 @@ def test_the_four_tools_are_listed_with_their_input_schemas(server: Server) -> N
     assert {"admitted_by", "admitted", "uri", "freshness"} <= set(recall_out)
 
 
+def test_the_command_s_help_names_every_tool(tmp_path: Path) -> None:
+    """`gitmem mcp --help` listed four tools, memory_recent left out."""
+    helped = run(tmp_path, "mcp", "--help")
+    assert helped.exit_code == 0, helped.output
+    assert all(tool in helped.output for tool in TOOLS), helped.output
+
+
 # ---------------------------------------------------------------------------------------------
 # memory_push
 
