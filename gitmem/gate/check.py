@@ -274,8 +274,9 @@ def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Probl
     cannot take, a link or a file beyond the size read) is refused: the settings then fall
     back to the defaults, the folder they named is judged as no memory, and the commit could
     bring a secret into it unseen. A warning that sets nothing aside (a built-in type listed
-    in memory.types) does not refuse it. A settings file made a folder is staged as the
-    files below it (`.gitmem.toml/x`), so a staged path counts by its first part."""
+    in memory.types, a pyproject table .gitmem.toml overrides) does not refuse it. A settings
+    file made a folder is staged as the files below it (`.gitmem.toml/x`), so a staged path
+    counts by its first part."""
     changed = {top for top in (path.split("/", 1)[0] for path in staged) if top in SETTINGS_FILES}
     problems = []
     for name in sorted(changed):

@@ -161,8 +161,8 @@ class SettingsWarning:
     #: the file is the text's subject (``.gitmem.toml is a folder: ...``), not its place
     subject: bool = False
     #: something was set aside, so the settings are not what the file says; False for a
-    #: setting that does nothing (a built-in type listed in memory.types), which the
-    #: pre-commit hook does not refuse
+    #: setting that does nothing (a built-in type listed in memory.types, pyproject.toml's
+    #: table beside .gitmem.toml), which the pre-commit hook does not refuse
     set_aside: bool = True
 
     def __str__(self) -> str:
@@ -437,10 +437,14 @@ def load_settings(
             problems.append(
                 _Problem(
                     None,
-                    _about(
-                        PYPROJECT,
-                        f"[tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
-                        f"move its settings into {PROJECT_SETTINGS}",
+                    # nothing is set aside: .gitmem.toml says where the memory is
+                    replace(
+                        _about(
+                            PYPROJECT,
+                            f"[tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
+                            f"move its settings into {PROJECT_SETTINGS}",
+                        ),
+                        set_aside=False,
                     ),
                 )
             )

@@ -168,3 +168,23 @@ def test_what_shows_gitmem_in_a_repository_it_cannot_read(
     assert dispatch.keeps_gitmem([side]) == f".gitmem is in {side}"
     assert dispatch._pushed_tips(f"refs/heads/side {side} refs/heads/side {'0' * 40}\n") == [side]
     assert dispatch._pushed_tips(f"refs/heads/x {'0' * 40} refs/heads/x {side}\n") == []
+
+
+def test_a_pyproject_change_beside_a_settings_file_passes_with_the_warning(repo: Path) -> None:
+    """pyproject.toml's [tool.gitmem] is ignored while .gitmem.toml exists, which says where
+    the memory is: nothing is set aside, the memory folder is judged as the settings file
+    says. The SETTINGS rule took the warning for a set-aside and refused every commit that
+    touched pyproject.toml (a dependency bumped) with 'the memory folder they name unjudged'."""
+    from clirunner import ok, run
+
+    ok(run(repo, "init", "--dir", "mem"))
+    (repo / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.gitmem.memory]\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory in mem/, a stale table beside it")
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "2"\n\n[tool.gitmem.memory]\n'
+    )
+    git(repo, "add", "-A")
+    code, out = _in(repo, "pre-commit")
+    assert code == 0, out
+    assert "gitmem: warning: pyproject.toml: [tool.gitmem] is ignored" in out, out
