@@ -525,6 +525,8 @@ FORMATS: list[Fmt] = [
     F("sidekiq-secret", lambda r: hexs(8, r) + ":" + hexs(8, r), "bundleEnterpriseContribsysCom"),
     F("sidekiq-secret", lambda r: hexs(8, r) + ":" + hexs(8, r), "",
       "bundle config --local enterprise.contribsys.com {}"),
+    F("kong-konnect-token", lambda r: r.choice(["kpat_", "spat_"]) + rnd(49, ALNUM, r)),
+    F("rootly-api-key", lambda r: "rootly_" + hexs(64, r)),
 ]
 # fmt: on
 

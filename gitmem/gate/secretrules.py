@@ -1009,5 +1009,11 @@ FORMATS: Final[tuple[Format, ...]] = (
     token("sidekiq-secret", "Sidekiq Enterprise credentials in bundle config", SAAS,
         r"(?i:(?:enterprise|gems)\.contribsys\.com)[ \t]+", r"[a-f0-9]{8}:[a-f0-9]{8}",
         gate=r"contribsys\.com", context=True),
+    # docs.konghq.com/konnect/org-management/access-tokens (personal access tokens kpat_,
+    # system account tokens spat_, each followed by 49 characters).
+    token("kong-konnect-token", "Kong Konnect access token", SAAS, r"[ks]pat_",
+        r"[A-Za-z0-9]{49}"),
+    # docs.rootly.com/api-reference (API keys: rootly_ + 64 hex).
+    token("rootly-api-key", "Rootly API key", OBSERVABILITY, r"rootly_", r"[a-fA-F0-9]{64}"),
 )
 # fmt: on
