@@ -234,14 +234,15 @@ class RecalledEntry(BaseModel):
     applies_when: str = Field(description="The situation in which the lesson applies.")
     score: float = Field(description="Relevance in 0..1; 1 = every query word is in the title.")
     path: str = Field(description="The entry's file in the repository.")
-    stale_commits: int = Field(
+    stale_commits: int | None = Field(
         description="Commits that touched the entry's cited files since it was admitted "
-        "(0 = fresh); when above 0 the entry may be stale."
+        "(0 = fresh); when above 0 the entry may be stale; null when this clone's history "
+        "is shallow, cut where the count needs it: freshness unknown."
     )
     missing_files: list[str] = Field(description="Cited files that no longer exist.")
     freshness: str = Field(
         description="Empty when fresh, else what to know before relying on it "
-        '("may be stale: …", "cites missing file …").'
+        '("may be stale: …", "cites missing file …", "freshness unknown: …").'
     )
     admitted_by: str = Field(description="Who admitted the entry (human:<name>, audit:<file>).")
     admitted: str = Field(description="The day it was admitted (YYYY-MM-DD).")

@@ -14,7 +14,8 @@ block this module writes:
   quote, open a heading of its own or smuggle invisible text;
 - shows each entry's provenance: who admitted it and when (read from the entry itself:
   ``admitted_by`` and ``admitted``), and its freshness ("may be stale: …" when its cited files
-  changed since admission, "cites missing file …" when one is gone);
+  changed since admission, "cites missing file …" when one is gone, "freshness unknown: …"
+  where a shallow clone's history cannot tell; "fresh" only when it can);
 - fits a budget in characters when given one (the hook context: at most 1,500): whole
   entries only, best first, and a last line saying how many were left out and how to see
   them.

@@ -299,7 +299,10 @@ def freshness_known(common_dir: Path, tip: str) -> dict[str, Freshness]:
         if state.get("boundary") != boundary:
             return {}
         return {
-            str(path): Freshness(int(stale), tuple(str(f) for f in missing))
+            # null: unknown, a shallow clone's (gitmem.recall.freshness.SHALLOW)
+            str(path): Freshness(
+                None if stale is None else int(stale), tuple(str(f) for f in missing)
+            )
             for path, (stale, missing) in state["entries"].items()
         }
     except (OSError, ValueError, TypeError, KeyError, AttributeError):

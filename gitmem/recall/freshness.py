@@ -2,15 +2,19 @@
 
 An entry citing `files` is "may be stale" when commits touched those files after the commit
 that admitted it (the count is given), and "cites missing file" when one no longer exists at
-the commit the entry is read from.  `gitmem recall`, the MCP tools, the agents' hooks and the
-site all say it this way; this module is the one place that computes it and words it.
+the commit the entry is read from.  In a shallow clone whose history is cut before the
+admission (or between it and the commit read) the count cannot be made: git takes each commit
+at the cut for a root that adds every file, so the admission is found there and no commit
+counted since.  Such an entry's freshness is unknown (SHALLOW), never "fresh".  `gitmem
+recall`, the MCP tools and the agents' hooks all say it this way; this module is the one
+place that computes it and words it.
 
 Finding the admitting commit is a path-limited walk of the first-parent history, which
 libgit2 does not offer: git answers it.  One `git log` finds every entry's admission while one
 `git cat-file` says which cited files are gone, side by side; then the counts are asked side by
 side, so five entries cost two git round trips, not eleven.  Every commit is read as it is,
 never as a replace ref (`git replace`) has git read another in its place.  The repository is
-anything with the three questions of `History`: gitmem.repo.store.Store in a process that has
+anything with the questions of `History`: gitmem.repo.store.Store in a process that has
 opened the repository, gitmem.repo.gitcli.History (the git command line alone) in an agent's
 hook that has not.  This module imports only the standard library.
 """
@@ -21,13 +25,16 @@ import threading
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-__all__ = ["Freshness", "History", "askable", "freshness", "note"]
+__all__ = ["SHALLOW", "Freshness", "History", "askable", "freshness", "note"]
 
 #: git reads each commit as it is, never a replace ref's stand-in (`git replace`): pygit2, which
 #: answers `missing` for the opened repository, knows no replace refs, and the hooks keep the
 #: counts by the tip's id, which a replace ref leaves as it was (gitmem.repo.gitcli, whose
 #: History asks the other questions, gives git the same option: READ_AS_THEY_ARE).
 _AS_THEY_ARE = ("--no-replace-objects",)
+
+#: What is said of an entry whose freshness a shallow clone's cut history cannot tell.
+SHALLOW = "freshness unknown: this clone's history is shallow; run git fetch --unshallow to judge"
 
 
 class History(Protocol):
@@ -42,15 +49,17 @@ class History(Protocol):
 
     def read_file(self, commit: str, path: str, limit: int) -> bytes | None: ...
 
+    def shallow_commits(self) -> frozenset[str]: ...
+
 
 class Freshness:
     """How an entry's cited files stand at a commit: commits that touched them since its
-    admission, and the ones that no longer exist.  (A plain class: a hook's fast path stays
-    clear of dataclasses' imports.)"""
+    admission (None when a shallow clone's cut history cannot tell), and the ones that no
+    longer exist.  (A plain class: a hook's fast path stays clear of dataclasses' imports.)"""
 
     __slots__ = ("missing_files", "stale_commits")
 
-    def __init__(self, stale_commits: int = 0, missing_files: tuple[str, ...] = ()) -> None:
+    def __init__(self, stale_commits: int | None = 0, missing_files: tuple[str, ...] = ()) -> None:
         self.stale_commits = stale_commits
         self.missing_files = missing_files
 
@@ -72,12 +81,15 @@ class Freshness:
         return f"Freshness({self.stale_commits}, {self.missing_files!r})"
 
 
-def note(stale_commits: int, missing_files: Sequence[str]) -> str:
-    """'' when fresh, else what a reader should know before relying on the entry."""
+def note(stale_commits: int | None, missing_files: Sequence[str]) -> str:
+    """'' when fresh, else what a reader should know before relying on the entry (stale_commits
+    None: SHALLOW, as every reader that takes '' for fresh must not take it)."""
     notes = []
     if missing_files:
         notes.append("cites missing file " + ", ".join(missing_files))
-    if stale_commits:
+    if stale_commits is None:
+        notes.append(SHALLOW)
+    elif stale_commits:
         plural = "s" if stale_commits != 1 else ""
         notes.append(
             f"may be stale: {stale_commits} commit{plural} touched its files since admission"
@@ -106,13 +118,21 @@ def freshness(
     A file that no longer exists at tip is missing, as is one spelled as no tree holds a file
     (`askable`); the others count the commits since the one that added the entry (on tip's
     first-parent chain) that touched them.  An entry that no first-parent commit added (not
-    on this history) counts none."""
+    on this history) counts none.
+
+    In a shallow clone (repo.shallow_commits(), empty in a full one: no question asked) the
+    count is None, unknown, where the cut lies in the history it needs: when the admission
+    found is a commit at the cut (git calls every file added there, whenever it was), or the
+    walk that counts reaches one (a branch merged since, cut short: git counts its cut commit
+    as adding the files and cannot count the commits before it). A clone deep enough for
+    both is judged as a full one."""
     cited = sorted({f for _, files in entries for f in files})
     if not cited:
         return [Freshness() for _ in entries]
     # The two questions are independent: the admissions are asked in a thread while this one
     # asks which files are gone (each waits on its git process), one round trip instead of two.
     citing = [path for path, files in entries if files]
+    cut = repo.shallow_commits()
     admitted: dict[str, str] = {}
     failed: list[BaseException] = []
 
@@ -138,9 +158,18 @@ def freshness(
         for i, (path, _) in enumerate(entries)
         if present[i] and path in admitted
     ]
-    count = [*_AS_THEY_ARE, "--literal-pathspecs", "rev-list", "--count"]
-    counted = repo.run_git_all([[*count, f"{a}..{tip}", "--", *present[i]] for i, a in since])
-    stale = [0] * len(entries)
-    for (i, _), out in zip(since, counted, strict=True):
-        stale[i] = int(out) if out.strip().isdigit() else 0
+    stale: list[int | None] = [0] * len(entries)
+    # in a shallow clone the commits are listed, not counted, to see whether a cut is among them
+    count = [*_AS_THEY_ARE, "--literal-pathspecs", "rev-list", *([] if cut else ["--count"])]
+    asked = [(i, a) for i, a in since if a not in cut]
+    counted = repo.run_git_all([[*count, f"{a}..{tip}", "--", *present[i]] for i, a in asked])
+    for i, a in since:
+        if a in cut:
+            stale[i] = None
+    for (i, _), out in zip(asked, counted, strict=True):
+        if cut:
+            listed = out.split()
+            stale[i] = None if cut.intersection(listed) else len(listed)
+        else:
+            stale[i] = int(out) if out.strip().isdigit() else 0
     return [Freshness(count, gone) for count, gone in zip(stale, missing, strict=True)]

@@ -8,7 +8,9 @@ the cache in the git directory.
 
 Freshness: an entry citing `files` is "may be stale" when commits touched those files after
 the commit that admitted it (the count is given), and "cites missing file" when one no longer
-exists at the recalled commit; gitmem.recall.freshness computes and words it for every reader.
+exists at the recalled commit, and its freshness unknown (stale_commits None) where a shallow
+clone's cut history cannot tell; gitmem.recall.freshness computes and words it for every
+reader.
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Recalled(Hit):
-    """A hit, and whether its cited files still stand as they were when it was admitted."""
+    """A hit, and whether its cited files still stand as they were when it was admitted
+    (stale_commits None: a shallow clone's history cannot tell)."""
 
-    stale_commits: int
+    stale_commits: int | None
     missing_files: tuple[str, ...]
 
     @property

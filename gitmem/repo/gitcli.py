@@ -463,6 +463,17 @@ def _not_a_tree_path(path: str) -> bool:
     return not path or "\n" in path or "\r" in path or first in (".", "..")
 
 
+def shallow_in(common_dir: Path) -> frozenset[str]:
+    """The commits whose parents a shallow clone was not given, read from the `shallow` file
+    of common_dir (the git directory linked worktrees share); empty when there is none, a
+    full clone."""
+    try:
+        text = (common_dir / "shallow").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return frozenset()
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
 #: How many git processes History.missing runs side by side at most.
 _SIDE_BY_SIDE: Final = 16
 
@@ -508,6 +519,24 @@ class History:
             check=False,
         )
         return done.stdout[: limit + 1] if done.returncode == 0 else None
+
+    def shallow_commits(self) -> frozenset[str]:
+        """The commits at a shallow clone's cut (git's `shallow` file in the common git
+        directory), empty in a full clone: a file that is absent, read without running git
+        when the caller knows the common directory (an agent's hook does)."""
+        common = self.common_dir
+        if common is None:
+            done = run_in(
+                self.folder,
+                "rev-parse",
+                "--path-format=absolute",
+                "--git-common-dir",
+                pinned=self.pinned,
+            )
+            if done.returncode != 0:
+                raise OSError(f"git rev-parse failed: {done.stderr.strip()}")
+            common = Path(done.stdout.strip())
+        return shallow_in(common)
 
     def missing(self, commit: str, paths: Collection[str]) -> set[str]:
         """The paths that name nothing (no file, no folder, no submodule) in commit's tree:

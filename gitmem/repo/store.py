@@ -33,6 +33,7 @@ from gitmem.repo.gitcli import (
     newest_per_path,
     pathspecs_to_stdin,
     run_all,
+    shallow_in,
 )
 from gitmem.repo.objects import BLOB as BLOB
 from gitmem.repo.objects import BLOB_EXECUTABLE as BLOB_EXECUTABLE
@@ -622,11 +623,7 @@ class Store:
         tree. Empty in a full clone (the file is absent: no read)."""
         if not self._repo.is_shallow:
             return frozenset()
-        try:
-            text = (self.common_dir / "shallow").read_text(encoding="ascii", errors="replace")
-        except OSError:
-            return frozenset()
-        return frozenset(line.strip() for line in text.splitlines() if line.strip())
+        return shallow_in(self.common_dir)
 
     def exists(self, tree: str, path: str) -> bool:
         """Whether path names a file or folder in tree. A path git could not hold is never

@@ -974,6 +974,40 @@ def test_file_precedents_say_when_they_may_be_stale(tmp_path: Path) -> None:
     assert text is not None and "may be stale: 1 commit touched its files since admission" in text
 
 
+def test_file_precedents_in_a_shallow_clone_say_unknown_until_it_is_deepened(
+    tmp_path: Path,
+) -> None:
+    """A clone of depth 1 has no commit before its tip, where git calls every file added: an
+    entry whose file changed after its admission was quoted to the agent as "fresh: its files
+    are unchanged", and the hook kept that for the tip. It says the freshness is unknown, and
+    once `git fetch --unshallow` brings the history the next edit is told the count."""
+    env = isolation(tmp_path)
+    root = tmp_path / "work"
+    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
+    (root / "app.py").write_text("v1\n")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "initial")
+    _sh(root, env, GITMEM, "init")
+    _sh(root, env, "git", "add", "-A")
+    _sh(root, env, "git", "commit", "-q", "-m", "init")
+    entry_id = _admit(root, env, "Keep app startup lazy", "changing app startup", "app.py")
+    (root / "app.py").write_text("v2\n")
+    _sh(root, env, "git", "commit", "-q", "-am", "change app")
+    clone = tmp_path / "clone"
+    _sh(tmp_path, env, "git", "clone", "-q", "--depth", "1", f"file://{root}", str(clone))
+    shallow = Repo(clone, env, {})
+    payload = shallow.event("PreToolUse", tool_name="Write",
+                            tool_input={"file_path": "app.py", "content": "x"})  # fmt: skip
+    for _ in range(2):  # asked of git, then read from what the hook kept for the tip
+        text = shallow.context("PreToolUse", payload)
+        assert text is not None and entry_id in text, text
+        assert "freshness unknown: this clone's history is shallow" in text
+        assert "fresh: its files are unchanged" not in text
+    _sh(clone, env, "git", "fetch", "-q", "--unshallow")
+    text = shallow.context("PreToolUse", payload)
+    assert text is not None and "may be stale: 1 commit touched its files since admission" in text
+
+
 # ---------------------------------------------------------------------------------------------
 # never failing
 

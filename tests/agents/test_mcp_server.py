@@ -977,6 +977,35 @@ def test_recall_finds_an_admitted_entry_and_nothing_for_an_unrelated_query(
     assert again["entries"][0]["freshness"].startswith("may be stale: 1 commit touched")
 
 
+def test_recall_and_recent_in_a_shallow_clone_say_freshness_is_unknown(tmp_path: Path) -> None:
+    """In a clone of depth 1 git calls every file added at the tip, and the entry whose cited
+    file changed after its admission was `stale_commits` 0 and `freshness` "" (fresh) for
+    an agent. memory_recall gives null and says it cannot tell, and memory_recent says so."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    gitmem = [sys.executable, "-m", "gitmem"]
+    _sh(repo, env, *gitmem, "propose", "--type", "decision", "--source", "human:alice",
+        "--title", "Serialise admissions with a compare-and-swap",
+        "--applies-when", "two people admit candidates at the same moment",
+        "--content", "Move main only with git update-ref.", "--file", "store.py",
+    )  # fmt: skip
+    entry_id = git(repo, "branch", "--list", "gitmem/*").split("/")[-1].strip()
+    _sh(repo, env, *gitmem, "admit", entry_id, "--by", "human:bob")
+    (repo / "store.py").write_text("# changed since\n")
+    _sh(repo, env, "git", "commit", "-q", "-am", "touch store.py")
+    clone = tmp_path / "clone"
+    _sh(tmp_path, env, "git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    unknown = "freshness unknown: this clone's history is shallow; run git fetch --unshallow"
+    with serving(clone, env, tmp_path / "server.log", mode="legacy") as running:
+        found = running.ok("memory_recall", {"query": "two people admit at the same moment"})
+        (entry,) = found["entries"]
+        assert (entry["id"], entry["stale_commits"]) == (entry_id, None)
+        assert entry["freshness"].startswith(unknown)
+        recent = running.call("memory_recent", {})
+        assert not recent.is_error and unknown in text(recent)
+        assert (recent.structured_content or {})["entries"][0]["freshness"].startswith(unknown)
+
+
 def test_recall_takes_hostile_queries_as_text(server: Server) -> None:
     for query in ["", "   ", "the of and", '"*" NEAR - : ( ) OR', "x" * 100_000]:
         result = server.ok("memory_recall", {"query": query, "k": 3})

@@ -286,9 +286,10 @@ def test_freshness_kept_in_a_shallow_clone_is_not_read_once_it_is_deepened(
 ) -> None:
     """Freshness is kept by tip, as a pure function of the tip's history; but a shallow
     clone's history ends at its boundary, where git calls every file added, so an entry
-    admitted before it counts no commit since. `git fetch --unshallow` brings the history
-    and leaves the tip: the hooks went on reading the shallow clone's counts (0 where git now
-    says 2) until the branch moved."""
+    admitted before it counts no commit since (it is kept as unknown, null, and read back so).
+    `git fetch --unshallow` brings the history and leaves the tip: the hooks went on reading
+    the shallow clone's answer (0, then unknown, where git now says 2) until the branch
+    moved."""
     from gitmem.recall.freshness import Freshness, freshness
     from gitmem.repo.gitcli import History
 
@@ -308,7 +309,7 @@ def test_freshness_kept_in_a_shallow_clone_is_not_read_once_it_is_deepened(
     entries = [("e.md", ["a.py"])]
     shallow = freshness(History(clone), tip, entries)
     state.remember_freshness(common, tip, dict(zip(["e.md"], shallow, strict=True)))
-    assert state.freshness_known(common, tip) == {"e.md": Freshness(0, ())}
+    assert state.freshness_known(common, tip) == {"e.md": Freshness(None, ())}
     git(clone, "fetch", "-q", "--unshallow")
     assert freshness(History(clone), tip, entries) == [Freshness(2, ())]
     assert state.freshness_known(common, tip) == {}

@@ -51,6 +51,81 @@ def test_stale_missing_and_unknown_entries_through_both_readers(repo: Path) -> N
     )
 
 
+def _clone(origin: Path, folder: Path, *depth: str) -> tuple[Path, str]:
+    """A real clone of origin (shallow with `--depth N`), and its tip."""
+    git(folder.parent, "clone", "-q", *depth, f"file://{origin}", str(folder))
+    return folder, git(folder, "rev-parse", "HEAD").strip()
+
+
+def _both(clone: Path, tip: str, entries: list[tuple[str, list[str]]]) -> list[Freshness]:
+    """The freshness as git alone and the opened repository answer it: always the same."""
+    through_git = freshness(History(clone), tip, entries)
+    # a hook's History knows the common directory and reads git's `shallow` file itself
+    assert freshness(History(clone, clone / ".git"), tip, entries) == through_git
+    assert freshness(Store.open(clone), tip, entries) == through_git
+    return through_git
+
+
+def test_a_shallow_clone_cut_before_the_admission_says_unknown_never_fresh(
+    repo: Path, tmp_path: Path
+) -> None:
+    """In a clone cut before an entry's admission git takes the commit at the cut for a root
+    adding every file: the admission was found there and no commit counted since, so an entry
+    whose files changed twice after it was "fresh: its files are unchanged". Cut at the
+    admission itself it cannot be told either (git says every file was added there); deep
+    enough to hold the commit before it, the clone answers as a full one."""
+    commit(repo, {"src/a.py": "a\n", "src/b.py": "b\n"}, "code")
+    commit(repo, {"m/e.md": "e\n", "m/quiet.md": "q\n"}, "admit e and quiet")
+    commit(repo, {"src/a.py": "a2\n"}, "touch a")
+    commit(repo, {"src/a.py": "a3\n"}, "touch a again")
+    entries = [
+        ("m/e.md", ["src/a.py"]),  # touched twice since its admission
+        ("m/quiet.md", ["src/b.py"]),  # untouched since
+        ("m/gone.md", ["src/gone.py"]),  # cites a file no commit holds: missing, as ever
+        ("m/plain.md", []),
+    ]
+    whole = [Freshness(2, ()), Freshness(0, ()), Freshness(0, ("src/gone.py",)), Freshness()]
+    full, tip = _clone(repo, tmp_path / "full")
+    assert _both(full, tip, entries) == whole
+    unknown = [Freshness(None, ()), Freshness(None, ()), *whole[2:]]
+    for depth in ("1", "3"):  # cut above the admission, then at it
+        shallow, tip = _clone(repo, tmp_path / f"depth{depth}", "--depth", depth)
+        assert _both(shallow, tip, entries) == unknown
+    assert unknown[0].note == (
+        "freshness unknown: this clone's history is shallow; run git fetch --unshallow to judge"
+    )
+    deep, tip = _clone(repo, tmp_path / "deep", "--depth", "4")
+    assert (deep / ".git" / "shallow").is_file()
+    assert _both(deep, tip, entries) == whole
+
+
+def test_a_merged_branch_cut_short_after_the_admission_is_unknown_too(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A clone deep enough on the main line can still cut a longer branch merged after the
+    admission. Where that branch changed the cited file, git's count walks into it and takes
+    the commit at the cut for a root adding the file, missing those before it: 2 here, where
+    a full clone counts 3. That is unknown as well; an entry whose count never reaches the
+    cut (its file untouched on the branch) is judged as in the full clone."""
+    commit(repo, {"src/a.py": "a\n", "src/b.py": "b\n"}, "code")
+    commit(repo, {"m/e.md": "e\n", "m/q.md": "q\n"}, "admit e and q")
+    git(repo, "checkout", "-q", "-b", "side")
+    for n in range(4):
+        commit(repo, {"src/a.py": f"a{n}\n"} if n != 2 else {"src/s.py": "s\n"}, f"side {n}")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"src/c.py": "c\n"}, "main goes on")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    entries = [("m/e.md", ["src/a.py"]), ("m/q.md", ["src/b.py"])]
+    full, tip = _clone(repo, tmp_path / "full")
+    assert _both(full, tip, entries) == [Freshness(3, ()), Freshness(0, ())]
+    cut, tip = _clone(repo, tmp_path / "cut", "--depth", "4")
+    shallow = set((cut / ".git" / "shallow").read_text().split())
+    # the admission is held with its parent; the branch is cut at its second commit
+    assert git(repo, "rev-parse", "main~3").strip() in shallow
+    assert git(repo, "rev-parse", "side~2").strip() in shallow
+    assert _both(cut, tip, entries) == [Freshness(None, ()), Freshness(0, ())]
+
+
 def test_a_failing_admission_walk_is_raised_not_swallowed(repo: Path) -> None:
     tip = git(repo, "rev-parse", "HEAD").strip()
 

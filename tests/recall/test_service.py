@@ -71,6 +71,29 @@ def test_freshness_counts_commits_touching_cited_files(recalled: tuple[Path, str
     assert recall_json(repo, "pygit2 hook")[0]["missing_files"] == ["README.md"]
 
 
+def test_a_shallow_clone_says_freshness_is_unknown_never_fresh(
+    recalled: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    """A clone of depth 1 holds no commit before its tip: git calls every file added there,
+    so the entry whose README.md changed twice after its admission was recalled as fresh
+    (`stale_commits` 0, "fresh: its files are unchanged" for a model). Its freshness is
+    unknown, JSON null, until `git fetch --unshallow` brings the history that judges it."""
+    repo, hooks, _ = recalled
+    for n in range(2):
+        (repo / "README.md").write_text(f"# project {n}\n")
+        git(repo, "commit", "-q", "-am", f"edit readme {n}")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    hit = recall_json(clone, "pygit2 hook")[0]
+    assert (hit["id"], hit["stale_commits"], hit["missing_files"]) == (hooks, None, [])
+    unknown = "freshness unknown: this clone's history is shallow; run git fetch --unshallow"
+    assert unknown in ok(run(clone, "recall", "pygit2 hook")).output
+    block = ok(run(clone, "recall", "--format", "precedents", "pygit2 hook")).output
+    assert unknown in block and "fresh: its files are unchanged" not in block
+    git(clone, "fetch", "-q", "--unshallow")
+    assert recall_json(clone, "pygit2 hook")[0]["stale_commits"] == 2
+
+
 def test_recall_at_another_ref_without_a_checkout(recalled: tuple[Path, str, str]) -> None:
     repo, hooks, _ = recalled
     git(repo, "branch", "before", "main~1")  # before the second admission
