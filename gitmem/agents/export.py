@@ -6,7 +6,9 @@ type, its one-line hook (`applies_when`), who admitted it and on which day, and 
 when a file it cites changed on a later day (the newest change of each cited file: one `git
 log` for them all; an entry whose cited files are all gone says so instead; a cited name no
 tree spells a file with, such as one ending in a carriage return, is gone, as recall says:
-gitmem.recall.freshness.askable).  Superseded
+gitmem.recall.freshness.askable; where that newest change is the commit at a shallow clone's
+cut, where git calls every file added, whether it changed since is unknown and the line says
+so, as recall does: gitmem.recall.freshness.SHALLOW).  Superseded
 entries never appear (the catalog holds admitted entries only).  The file opens with the same
 framing every recall output for a model carries (gitmem.agents.precedents.PREAMBLE) and says
 how to read an entry in full.  An entry whose line holds a secret (admitted before a rule
@@ -46,7 +48,7 @@ from gitmem.lifecycle import catalog
 from gitmem.model.markdown import LINE_MARKUP, escape
 from gitmem.model.names import entry_place, misplaced
 from gitmem.model.terminal import clean
-from gitmem.recall.freshness import askable
+from gitmem.recall.freshness import SHALLOW, askable
 
 if TYPE_CHECKING:
     from gitmem.lifecycle.catalog import Listed
@@ -128,9 +130,11 @@ def render(
     max_lines: int,
     max_bytes: int,
     unreadable: Sequence[str] = (),
+    unknown: frozenset[str] = frozenset(),
 ) -> Export:
     """The export text for entries (newest first): ids in dead cite only gone files, ids in
-    stale cite files changed after the day they were admitted; unreadable, the entry files
+    stale cite files changed after the day they were admitted, ids in unknown cite files a
+    shallow clone cannot tell of (its cut is on a later day); unreadable, the entry files
     that do not parse, are counted in the last line (never listed: their names are anyone's
     text)."""
     header = _header(target, project)
@@ -140,6 +144,7 @@ def render(
         key=lambda e: (e.id in dead, not _is_correction(e)),
     )  # stable: newest first inside each group
     notes = {e.id: "; cites only missing files" for e in newest if e.id in dead}
+    notes.update({e.id: f"; {SHALLOW}" for e in newest if e.id in unknown})
     notes.update({e.id: "; may be stale: its files changed since" for e in newest if e.id in stale})
     lines_of = {e.id: _line(e, link_base, notes.get(e.id, ""), root) for e in newest}
 
@@ -252,11 +257,18 @@ def export(
     gone = {f for f in cited if tree is None or not askable(f) or not store.exists(tree, f)}
     dead = {e.id for e in listed if e.files and all(f in gone for f in e.files)}
     changed = store.last_changed(tip, sorted(cited - gone)) if tip else {}
-    stale = {
-        e.id
+    # a change at a shallow clone's cut is git calling every file added there: no change known
+    cut = store.shallow_commits()
+    later = {
+        e.id: [
+            changed[f][0]
+            for f in e.files
+            if f not in gone and changed.get(f, ("", ""))[1] > e.admitted
+        ]
         for e in listed
-        if any(changed.get(f, "") > e.admitted for f in e.files if f not in gone)
     }
+    stale = {i for i, commits in later.items() if any(c not in cut for c in commits)}
+    unknown = frozenset(i for i, commits in later.items() if commits and i not in stale)
     where = output if output not in (None, "-") else TARGETS[target]
     base = os.path.dirname(where or "")
     return render(
@@ -270,6 +282,7 @@ def export(
         max_lines=max_lines,
         max_bytes=max_bytes,
         unreadable=unreadable,
+        unknown=unknown,
     )
 
 

@@ -1091,13 +1091,16 @@ class Store:
         one a path where git's changed-path filters make that faster)."""
         return History(self._folder(), self.common_dir, self.pinned).first_added(tip, paths)
 
-    def last_changed(self, tip: str, paths: list[str]) -> dict[str, str]:
-        """For each path, the committer date (YYYY-MM-DD) of the newest commit on tip's
-        first-parent chain that changed it (absent when none did); asked of git as
-        first_added."""
-        return newest_per_path(
-            self._folder(), tip, paths, "%cs", [], common_dir=self.common_dir, pinned=self.pinned
+    def last_changed(self, tip: str, paths: list[str]) -> dict[str, tuple[str, str]]:
+        """For each path, the newest commit on tip's first-parent chain that changed it and
+        its committer date (YYYY-MM-DD), absent when none did; asked of git as first_added.
+        The commit says whether the change is only a shallow clone's cut (shallow_commits)."""
+        found = newest_per_path(
+            self._folder(), tip, paths, "%H %cs", [], common_dir=self.common_dir, pinned=self.pinned
         )
+        return {
+            path: (line.partition(" ")[0], line.partition(" ")[2]) for path, line in found.items()
+        }
 
     def missing(self, commit: str, paths: Iterable[str]) -> set[str]:
         """The paths that name nothing (no file, no folder) in commit's tree."""

@@ -12,7 +12,10 @@ the merge on it whose message names it (`_admissions` says why that suffices); a
 counts once), where `gitmem recall` counts every commit that touched the files
 (`git rev-list --count`); both mark the same entries except when a branch changed a file and
 changed it back before it was merged. A cited name no tree spells a file with (one ending in a
-carriage return, `./a`) is missing, by recall's rule (gitmem.recall.freshness.askable).
+carriage return, `./a`) is missing, by recall's rule (gitmem.recall.freshness.askable). In a
+shallow clone cut before an entry's admission, git calls every file added at the cut: that
+commit is no admission, and whether the files changed since is unknown, as recall says
+(gitmem.recall.freshness.SHALLOW), never "not changed".
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ class SiteEntry:
     admitted_in: str | None  # the commit that added the file to main (None: not found)
     changed: int  # commits on the main line that changed its cited files since admission
     missing: tuple[str, ...]  # cited files absent at the commit
+    #: a shallow clone's history is cut before the admission: `changed` cannot be counted
+    shallow: bool = False
 
     @property
     def stale(self) -> bool:
@@ -205,10 +210,15 @@ def _with_history(
     # a name no tree spells a file with (`a.py\r`, `./a`) is missing, as recall says: asked
     # of git, it is another path (`a.py`), whose changes are not its own
     present = {f: askable(f) and store.exists(tree, f) for f in cited}
+    cut = store.shallow_commits()  # empty in a full clone
     out = []
     for path, entry in parsed:
         missing = tuple(f for f in entry.files if not present[f])
         admission = admitted.get(path)
+        if admission is not None and admission in cut:
+            # git's "added" at a shallow clone's cut: the admission lies beyond it
+            out.append(SiteEntry(path, entry, None, 0, missing, shallow=True))
+            continue
         changed = 0
         if admission is not None and admission in position:
             since: set[int] = set()

@@ -346,6 +346,8 @@ def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
         marks = [f'<span class="badge {status}">{escape(entry.status)}</span>']
         if e.stale:
             marks.append('<span class="badge stale">may be stale</span>')
+        elif e.shallow:
+            marks.append('<span class="badge stale">freshness unknown</span>')
         tags_text = ", ".join(escape(t) for t in entry.tags)
         items.append(
             f"<li {attr_text}>"
@@ -400,6 +402,8 @@ def entry_page(
     marks = [f'<span class="badge type">{escape(entry.type)}</span>', status]
     if isinstance(item, SiteEntry) and item.stale:
         marks.append('<span class="badge stale">may be stale</span>')
+    elif isinstance(item, SiteEntry) and item.shallow:
+        marks.append('<span class="badge stale">freshness unknown</span>')
     body.append(f'<p class="marks">{" ".join(marks)}</p>\n')
     # a tombstone's reason, or when it was corrected: what admission and curation write,
     # which a candidate that claims it has not been through
@@ -518,6 +522,11 @@ def _cited(entry: Entry, item: SiteEntry | SiteCandidate, links: Links) -> str:
         note = (
             f'<p><span class="badge stale">changed since admission</span> {item.changed} '
             f"commit{plural} on the main line changed its cited files since it was admitted.</p>"
+        )
+    elif isinstance(item, SiteEntry) and item.shallow and len(item.missing) < len(entry.files):
+        note = (
+            '<p><span class="badge stale">freshness unknown</span> this clone\'s history is '
+            "shallow, cut before the entry's admission; run git fetch --unshallow to judge.</p>"
         )
     elif isinstance(item, SiteEntry) and item.admitted_in and not item.missing:
         note = "<p>Its cited files have not changed since it was admitted.</p>"

@@ -406,3 +406,53 @@ def test_a_cited_name_ending_in_a_carriage_return_is_gone_not_another_file(memor
     assert forged.endswith("(human:mallory, 2000-01-01; cites only missing files)"), lines
     kept = next(line for line in lines if "[Plain]" in line)
     assert kept.endswith("(human:mallory, 2000-01-01; may be stale: its files changed since)")
+
+
+def test_a_shallow_clone_says_unknown_where_its_cut_is_the_newest_change(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone of depth 1 holds its tip alone, where git calls every file added: the newest
+    change of each cited file was the tip's day, so an entry whose file had not changed since
+    its admission was exported "may be stale: its files changed since". Where that change is
+    only the clone's cut, the line says the freshness is unknown; a cut older than the
+    admission tells it all the same, and a clone deep enough answers as a full one."""
+    from conftest import git
+
+    def commit_on(day: str, files: dict[str, str] | None = None, **entry: str) -> None:
+        monkeypatch.setenv("GIT_COMMITTER_DATE", f"{day}T12:00:00Z")
+        if entry:
+            _forge(memory, f"{entry['id']}.md".encode(), files=["a.py"], **entry)
+            return
+        for name, text in (files or {}).items():
+            (memory / name).write_text(text)
+        git(memory, "add", "-A")
+        git(memory, "commit", "-q", "-m", f"on {day}")
+
+    commit_on("2020-01-01", {"a.py": "a\n"})
+    commit_on(
+        "2021-01-01", id="local-decision-20210101-older", title="Older", admitted="2021-01-01"
+    )
+    commit_on("2022-01-01", {"b.py": "b\n"})
+    commit_on(
+        "2023-01-01", id="local-decision-20230101-newer", title="Newer", admitted="2023-01-01"
+    )
+
+    def notes(folder: Path) -> dict[str, str]:
+        lines = _lines_of(ok(run(folder, "export", "agents", "-o", "-")).output)
+        return {title: next(x for x in lines if f"[{title}]" in x) for title in ("Older", "Newer")}
+
+    whole = notes(memory)
+    assert whole["Older"].endswith("(human:mallory, 2021-01-01)"), whole  # a.py: 2020
+    for depth, cut_is_newest in (("1", True), ("2", True), ("5", False)):
+        clone = tmp_path / f"depth{depth}"
+        git(tmp_path, "clone", "-q", "--depth", depth, f"file://{memory}", str(clone))
+        assert (clone / ".git" / "shallow").is_file()
+        said = notes(clone)
+        assert said["Newer"] == whole["Newer"]  # the cut (2022 or 2023) is no later day
+        if cut_is_newest:
+            assert said["Older"].endswith(
+                "(human:mallory, 2021-01-01; freshness unknown: this clone's history is "
+                "shallow; run git fetch --unshallow to judge)"
+            ), said
+        else:
+            assert said == whole

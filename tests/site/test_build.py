@@ -536,6 +536,34 @@ def test_an_entry_citing_a_folder_is_stale_when_a_file_in_it_changed(
     assert f'data-stale="1" data-id="{entry_id}"' in files["entries.html"].decode()
 
 
+def test_a_shallow_clone_cut_before_an_admission_says_unknown_not_unchanged(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A clone of depth 1 holds its tip alone, where git calls every file added: the site
+    took the tip for the entry's admission and said "Its cited files have not changed since
+    it was admitted", in that commit, of an entry whose README.md changed after it. It says
+    the freshness is unknown and names no admitting commit; a clone that holds the admission
+    is read as a full one."""
+    entry_id = admit(memory, PROPOSE)
+    (memory / "README.md").write_text("# changed since\n")
+    git(memory, "commit", "-q", "-am", "change the cited file")
+    tip = git(memory, "rev-parse", "HEAD").strip()
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{memory}", str(shallow))
+    files = _site(shallow, tmp_path / "site")
+    page = files[f"entries/{entry_id}.html"].decode()
+    assert "have not changed since it was admitted" not in page
+    assert f', in commit <a href="{WEB}/commit/{tip}"' not in page  # the footer names it
+    assert "freshness unknown</span> this clone's history is shallow" in page, page
+    assert "freshness unknown" in files["entries.html"].decode()
+    deep = tmp_path / "deep"
+    git(tmp_path, "clone", "-q", "--depth", "3", f"file://{memory}", str(deep))
+    assert (deep / ".git" / "shallow").is_file()
+    page = _site(deep, tmp_path / "deep-site")[f"entries/{entry_id}.html"].decode()
+    assert "1 commit on the main line changed its cited files" in page
+    assert "freshness unknown" not in page
+
+
 def test_a_filter_link_gives_the_list_its_value_whatever_it_holds(
     memory: Path, tmp_path: Path
 ) -> None:
