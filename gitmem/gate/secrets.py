@@ -1269,9 +1269,12 @@ def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -
     value = value.strip().rstrip(b"\\")
     if len(value) > 2 and value[:1] in b"\"'`" and value[-1:] == value[:1]:
         value = value[1:-1]  # quoted twice: `'"951bc…"'` in a Gradle buildConfigField
+    if not quoted and not value.isascii() and _spaced(value):
+        # a bare value ends at a space: a no-break or thin space too (`see\u00a0the\u00a0vault`)
+        value = (value.decode("utf-8", "replace").split() or [""])[0].encode()
     if not quoted and value.endswith(b".") and not value.endswith(b".."):
         value = value[:-1]
-    if len(value) < 4 or len(value) > 512:
+    if _length(value) < 4 or len(value) > 512:
         return False
     if _masked(value) or _reference(value) or value.startswith(_PUBLIC_PREFIXES):
         return False
@@ -1285,7 +1288,7 @@ def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -
         return False  # a path or a URL: the URL rule judges URLs
     if value[1:3] == b":\\" or value.endswith(b":"):
         return False  # a Windows path; a YAML key on the next line
-    if b" " in value or b"\t" in value:
+    if b" " in value or b"\t" in value or (quoted and not value.isascii() and _spaced(value)):
         return quoted and kind == _PASSWORD_KEY and not loose_op and _passphrase(value)
     if any(c in value for c in b"()[]{}") and (
         not (quoted and kind == _PASSWORD_KEY) or re.search(rb"\w\(|^[\[{(]", value)
@@ -1297,13 +1300,67 @@ def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -
         return _generated(value)
     # a password or secret key
     if quoted:
-        return len(value) >= 6 or _mixed(value)
-    if len(value) < 6:
+        return _length(value) >= 6 or _mixed(value)
+    if _length(value) < 6:
         return False
     bare = value.replace(b"_", b"").replace(b".", b"").replace(b"-", b"")
-    if bare.isalpha():
+    if bare.isalpha() or (not bare.isascii() and _prose_word(bare)):
         return False  # an identifier or a word: `password = user_password`, `secret: rotate`
     return _mixed(value) or _generated(value)
+
+
+#: Punctuation an editor or a writer puts inside and around words where plain text has `'`,
+#: `"`, `-` or `...`: curly quotes and apostrophes, primes, guillemets, hyphens and dashes, an
+#: ellipsis. In prose they join a word's letters (`don’t`, `self‑hosted`, `wait…`) as `_`
+#: and `-` join an identifier's.
+_TYPOGRAPHIC = (
+    "\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2032\u2033\u02bc\u00ab\u00bb\u2039\u203a"
+)
+_TYPOGRAPHIC += "\u2010\u2011\u2012\u2013\u2014\u2015\u2026\u00b7"
+_TYPOGRAPHIC_MAP = str.maketrans("", "", _TYPOGRAPHIC)
+#: opening curly quotes and the quote that closes each (German and Polish open low)
+_CURLY_PAIRS = {
+    "\u201c": "\u201d", "\u2018": "\u2019", "\u201e": "\u201c\u201d", "\u201a": "\u2018\u2019",
+    "\u00ab": "\u00bb", "\u00bb": "\u00ab", "\u2039": "\u203a", "\u203a": "\u2039",
+}  # fmt: skip
+
+
+def _length(value: bytes) -> int:
+    """Characters, not bytes: `don’t` is five long, as `don't` is."""
+    return len(value) if value.isascii() else len(value.decode("utf-8", "replace"))
+
+
+def _prose_word(value: bytes) -> bool:
+    """A word of prose in any script, typographic punctuation inside it or around it included
+    (`You’re`, `naïve`, `später`, `L’Oréal`, `well‐known`): letters only, once the punctuation
+    that joins words is set aside. A password holding such a character is still judged by its
+    other characters, as one holding `_` or `-` is: `7fK’q9zR2w` mixes cases and digits."""
+    text = value.decode("utf-8", "replace").translate(_TYPOGRAPHIC_MAP)
+    return text.isalpha()
+
+
+def _spaced(value: bytes) -> bool:
+    """Whether a value holds a space other than an ASCII one (a no-break or thin space)."""
+    return any(c.isspace() for c in value.decode("utf-8", "replace"))
+
+
+def _curly_quoted(data: bytes, start: int, end: int) -> tuple[int, int, bool] | None:
+    """A bare value that opens with a curly quote (`“Use the vault”`, `„geheim“`), read as the
+    same value in straight quotes would be: up to the quote that closes it on the line (then
+    quoted), or, with no closing quote, without its opening one. None when the value opens
+    with no curly quote. The value regex ends a bare value at a space, so this looks on in
+    the line, at most 512 bytes: an assigned value is never longer."""
+    head = data[start : start + 3].decode("utf-8", "ignore")[:1]
+    closers = _CURLY_PAIRS.get(head)
+    if closers is None:
+        return None
+    inner = start + len(head.encode())
+    eol = data.find(b"\n", inner, inner + 513)
+    tail = data[inner : inner + 513 if eol < 0 else eol].decode("utf-8", "ignore")
+    close = min((i for i in (tail.find(c) for c in closers) if i >= 0), default=-1)
+    if close < 0:
+        return inner, max(inner, end), False
+    return inner, inner + len(tail[:close].encode()), True
 
 
 def _mixed(value: bytes) -> bool:
@@ -1583,6 +1640,10 @@ def _handle_assign(rule: _Rule, rx: Any, data: bytes, hits: list[_Hit], scan: _S
             continue
         quoted = value_group < 6
         s, e = int(m.start(value_group)), int(m.end(value_group))
+        if not quoted and data[s] >= 0x80:
+            curly = _curly_quoted(data, s, e)
+            if curly is not None:
+                s, e, quoted = curly
         op = m.group(2).strip() if m.start(2) >= 0 else b""
         value = data[s:e]
         if not _assigned_secret(value, quoted=quoted, kind=kind, loose_op=op == b","):
