@@ -1288,6 +1288,8 @@ def _assigned_secret(value: bytes, *, quoted: bool, kind: int, loose_op: bool) -
         return False  # a path or a URL: the URL rule judges URLs
     if value[1:3] == b":\\" or value.endswith(b":"):
         return False  # a Windows path; a YAML key on the next line
+    if _qualified_name(value) or _source_path(value):
+        return False  # `Secret::Manager::fetch` after its key's `::`; `pkg/tokenCache.rs`
     if b" " in value or b"\t" in value or (quoted and not value.isascii() and _spaced(value)):
         return quoted and kind == _PASSWORD_KEY and not loose_op and _passphrase(value)
     if any(c in value for c in b"()[]{}") and (
@@ -1361,6 +1363,34 @@ def _curly_quoted(data: bytes, start: int, end: int) -> tuple[int, int, bool] | 
     if close < 0:
         return inner, max(inner, end), False
     return inner, inner + len(tail[:close].encode()), True
+
+
+_SCOPED = re.compile(rb":[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+
+
+def _qualified_name(value: bytes) -> bool:
+    """The rest of a qualified name whose first part holds a secret word (`Secret::Manager`,
+    `pass_cache::evict_all`): the assignment rule reads the first `:` of a C++, Rust, Ruby or
+    Perl scope operator as its operator, and the value then starts with the second. Each part
+    is a name made of words; a generated value after `::` is still judged."""
+    if not _SCOPED.fullmatch(value):
+        return False
+    return all(len(p) <= 3 or _wordy(p) for p in value[1:].split(b"::"))
+
+
+_SOURCE_PATH = re.compile(rb"(?:[A-Za-z_][\w\-]*/)+[A-Za-z_][\w\-]*(?:\.[a-z][a-z0-9]{0,3})+")
+_EXTENSIONS = re.compile(rb"(?:\.[a-z][a-z0-9]{0,3})+(?![\w/])")
+
+
+def _source_path(value: bytes) -> bool:
+    """A relative path to a file, `dir/name.ext` (`src/tknCchMgr.rs`, `generic/tclCmdsSZ.c`):
+    folders and a name that start with a letter and hold no other punctuation than `_` and
+    `-`, then an extension of lower-case letters, the folders named in words. Base64 has no
+    `.`, base64url and hex no `/`; a file's name abbreviated (`tclCmdsSZ`) reads as random as
+    a token does, so only the folders are asked to read as names."""
+    if _SOURCE_PATH.fullmatch(value) is None:
+        return False
+    return all(len(p) <= 3 or _wordy(p) for p in value.split(b"/")[:-1])
 
 
 def _mixed(value: bytes) -> bool:
@@ -1800,6 +1830,9 @@ def _line_hits(eng: _Engine, line: bytes, prev_key: bool) -> tuple[tuple[int, in
             continue  # a JWT's header: the JWT rule judges the whole token
         if _placeholder_word(line, cs, ce):
             continue  # part of a larger placeholder: `t1.<random>.xxxxxxxx`
+        ext = _EXTENSIONS.match(line, ce) if b"/" in token else None
+        if ext is not None and _source_path(token + ext.group()):
+            continue  # a source file's path, its extension after the run: `lib/kvSecRdr.go`
         if _value_of_other_key(line, cs):
             continue  # `primary_key = …`, `next_page_token: …`: named, but no secret
         if _fake(token):
