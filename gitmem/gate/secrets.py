@@ -92,6 +92,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -927,6 +928,9 @@ def _keyed_value(value: bytes) -> bool:
 _SEPARATORS = frozenset(b"_-./+")
 
 
+_BIT_SIZES = frozenset(b"16 32 64 96 128 160 192 224 256 384 448 512 521".split())
+
+
 def _wordy(value: bytes) -> bool:
     """An identifier made of words (`MalwareDomainsStrict`, `OID_ECDSA_WITH_SHA256`).
 
@@ -943,6 +947,13 @@ def _wordy(value: bytes) -> bool:
     alnum = sum(map(len, tokens))
     both_cases = value.lower() != value and value.upper() != value
     in_words = sum(len(t) for t in tokens if _reads_as_word(t, both_cases=both_cases))
+    if not both_cases:
+        # a size in bits after a word, as algorithms, hashes and curves are named (`SHA384`,
+        # `secp521r1`, `aes128-gcm`): any number after a word would make random values of
+        # one case read as names too often
+        in_words += sum(
+            len(t) for w, t in itertools.pairwise(tokens) if t in _BIT_SIZES and w.isalpha()
+        )
     return alnum > 0 and in_words * 10 >= alnum * 7
 
 
