@@ -119,7 +119,7 @@ class Workspace:
 def _text(snapshot: Snapshot, name: str) -> str | None:
     """A settings file's text in a snapshot; None when there is none or it is not UTF-8, as
     TOML must be: read with U+FFFD for a byte, `dir` named another folder than the one a
-    client reads (_project_settings sets such a file aside, with a warning), and a gate and
+    client reads (_settings_file sets such a file aside, with a warning), and a gate and
     the clients it judges must read one memory folder."""
     data = snapshot.read(name, _SETTINGS_CAP)
     try:
@@ -160,31 +160,34 @@ def require_memory_folder(ws: Workspace, kind: str) -> None:
         )
 
 
-def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[SettingsWarning]]:
-    """.gitmem.toml's text, or why it is not read: a symbolic link (never followed, so a
-    clone's link cannot point gitmem at a file outside the repository), a folder, a special
-    file, a file beyond the size read, or bytes that are not UTF-8. Each was silently taken
-    for no file at all (or read with U+FFFD for the bytes), so every setting in it fell back
-    to its default with nothing said."""
-    kind = snapshot.kind(PROJECT_SETTINGS)
+def _settings_file(snapshot: Snapshot, name: str) -> tuple[str | None, list[SettingsWarning]]:
+    """A settings file's text (name: .gitmem.toml or pyproject.toml), or why it is not read:
+    a symbolic link (never followed, so a clone's link cannot point gitmem at a file outside
+    the repository), a folder, a special file, a file beyond the size read, or bytes that are
+    not UTF-8. Each was silently taken for no file at all (or read with U+FFFD for the bytes),
+    so every setting in it fell back to its default with nothing said, and the pre-commit
+    SETTINGS rule, which reads these warnings, let through a commit that did it. A
+    pyproject.toml not UTF-8 that does not name gitmem holds no settings of gitmem's, as one
+    that is not TOML is not read (gitmem.settings.load), and is said nothing of."""
+    kind = snapshot.kind(name)
     if kind not in (FILE, MISSING):
         return None, [
             SettingsWarning(
-                PROJECT_SETTINGS,
+                name,
                 None,
                 f"is {STANDS[kind]}: gitmem reads only a regular file there, so its settings "
-                "are ignored; put the file itself in its place",
+                f"are ignored; put the file itself in its place{_OR_PROJECT_FILE[name]}",
                 subject=True,
             )
         ]
-    data = snapshot.read(PROJECT_SETTINGS, _SETTINGS_CAP) if kind == FILE else None
+    data = snapshot.read(name, _SETTINGS_CAP) if kind == FILE else None
     if data is not None and len(data) > _SETTINGS_CAP:
         return None, [
             SettingsWarning(
-                PROJECT_SETTINGS,
+                name,
                 None,
                 f"is larger than {_SETTINGS_CAP // 1024 // 1024} MiB: the whole file is ignored "
-                "until it is cut down to its [memory] table",
+                f"until it is cut down{_CUT_TO[name]}",
                 subject=True,
             )
         ]
@@ -193,11 +196,13 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[SettingsWarn
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
+        if name == PYPROJECT and b"gitmem" not in data:
+            return None, []
         # read with U+FFFD in place of the bytes, `dir = "\xe9"` named a folder "\ufffd"
         line = data[: exc.start].count(b"\n") + 1
         return None, [
             SettingsWarning(
-                PROJECT_SETTINGS,
+                name,
                 line,
                 f"is not UTF-8 (byte {exc.start}), as TOML must be: its settings are ignored; "
                 "save the file as UTF-8",
@@ -205,15 +210,30 @@ def _project_settings(snapshot: Snapshot) -> tuple[str | None, list[SettingsWarn
         ]
 
 
+#: What a settings file that cannot be read is told besides: pyproject.toml is read only while
+#: .gitmem.toml is missing, so creating one (even empty) puts the settings where gitmem reads.
+_OR_PROJECT_FILE = {
+    PROJECT_SETTINGS: "",
+    PYPROJECT: f", or keep the settings in {PROJECT_SETTINGS} (read instead of it)",
+}
+_CUT_TO = {PROJECT_SETTINGS: " to its [memory] table", PYPROJECT: ""}
+
+
 def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settings:
     """The settings the snapshot's files say, with the user's file, the environment and git's
     branch facts (load_settings). From a working tree (worktree_snapshot), a settings file
     git converts on its way there is refused, naming the file and its attribute: UsageError
     (gitmem.repo.snapshot.require_as_stored)."""
-    project_toml, unread = _project_settings(snapshot)
+    project_toml, unread = _settings_file(snapshot, PROJECT_SETTINGS)
+    pyproject_toml: str | None = None
+    if project_toml is None:  # pyproject.toml is read only then (gitmem.settings.load)
+        pyproject_toml, unread_too = _settings_file(snapshot, PYPROJECT)
+        unread += unread_too
+    else:  # for its warning that .gitmem.toml overrides its [tool.gitmem]
+        pyproject_toml = _text(snapshot, PYPROJECT)
     settings = load_settings(
         project_toml=project_toml,
-        pyproject_toml=_text(snapshot, PYPROJECT),
+        pyproject_toml=pyproject_toml,
         origin_url=store.origin_url(),
         **_branch_facts(store),
         root=root,

@@ -96,6 +96,67 @@ def test_a_settings_file_set_aside_whole_without_a_line_is_refused(repo: Path, k
     assert "fix them in this commit" in out, out
 
 
+@pytest.mark.parametrize("kind", ["not UTF-8", "folder", "symlink", "huge", "gitlink"])
+def test_a_pyproject_set_aside_whole_is_refused_as_the_settings_file_is(
+    repo: Path, kind: str
+) -> None:
+    """With no .gitmem.toml, pyproject.toml's [tool.gitmem] says where the memory is. Made a
+    link, a folder, a submodule, a file beyond the 1 MiB read or one that is not UTF-8, it
+    was taken for no file at all, with nothing said: the settings fell back to the defaults
+    and a secret went into mem/, judged as no memory, past the pre-commit hook (a submodule
+    ended it with "object ... is missing"). Each is said, and refused as .gitmem.toml's is."""
+    from clirunner import ok, run, write
+    from secret_samples import github_token
+
+    ok(run(repo, "init", "--dir", "mem"))
+    (repo / ".gitmem.toml").unlink()
+    body = '[project]\nname = "x"\n\n[tool.gitmem.memory]\ndir = "mem"\n'
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(body)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory in mem/, named in pyproject.toml")
+    if kind == "not UTF-8":
+        pyproject.write_bytes(b"# caf\xe9\n" + body.encode())
+    elif kind == "folder":
+        pyproject.unlink()
+        write(repo, "pyproject.toml/x", body)
+    elif kind == "symlink":
+        (repo / "shared.toml").write_text(body)
+        pyproject.unlink()
+        pyproject.symlink_to("shared.toml")
+    elif kind == "huge":
+        pyproject.write_text(("#" * 99 + "\n") * 11_000 + body)
+    else:
+        git(repo, "rm", "-q", "pyproject.toml")
+        git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},pyproject.toml")
+    write(repo, "mem/candidates/x.md", f"token {github_token(40)}\n")
+    git(repo, "add", "-A") if kind != "gitlink" else git(repo, "add", "mem")
+    code, out = _in(repo, "pre-commit")
+    assert code == 1, out
+    where, said = {
+        "not UTF-8": (":1:", "is not UTF-8 (byte 5)"),
+        "folder": ("", "is a folder"),
+        "symlink": ("", "is a symbolic link"),
+        "huge": ("", "is larger than 1 MiB"),
+        "gitlink": ("", "is a special file"),
+    }[kind]
+    warned = f"pyproject.toml{where} {said}" if where else f"pyproject.toml {said}"
+    assert f"gitmem: warning: {warned}" in out, out
+    assert f"pyproject.toml{where or ':'} SETTINGS {said}" in out, out
+    assert "fix them in this commit" in out, out
+
+
+def test_a_pyproject_without_settings_of_gitmem_is_read_as_before(repo: Path) -> None:
+    """A pyproject.toml that is not UTF-8 but names no gitmem holds none of its settings, as
+    one that is not TOML: nothing is said, and a commit changing it passes."""
+    from clirunner import ok, run
+
+    ok(run(repo, "init"))
+    (repo / "pyproject.toml").write_bytes(b'# caf\xe9\n[project]\nname = "x"\n')
+    git(repo, "add", "-A")
+    assert _in(repo, "pre-commit") == (0, "")
+
+
 def test_a_builtin_type_listed_in_the_settings_is_said_not_refused(repo: Path) -> None:
     """A built-in type in memory.types sets nothing aside (the type is accepted anyway): the
     commit that lists it passes, with the warning saying to remove it."""
