@@ -724,7 +724,8 @@ NO_FLAG: Final = BeforeValidator(_no_flag)
 def _schema_refusal(tool: str, exc: ValidationError) -> str:
     """The SDK's refusal of arguments that do not fit a tool's input schema, in the words of
     the server's other refusals: each argument, what it must be and what came (as JSON, cut
-    short), then that nothing was done and what to do. The SDK's text named its own internal
+    short, its hidden characters shown: reveal), then that nothing was done and what to do.
+    The SDK's text named its own internal
     model (`memory_recallArguments`), put pydantic's error codes and a documentation link
     under each argument, and said nothing of what to do."""
     problems = exc.errors(include_url=False)
@@ -735,7 +736,9 @@ def _schema_refusal(tool: str, exc: ValidationError) -> str:
             lines.append(f"- {where}: required, and not given")
             continue
         given = _cut(json.dumps(problem["input"], ensure_ascii=False), ARGUMENT_VALUE_SHOWN)
-        lines.append(f"- {where}: {problem['msg']} (given: {given})")
+        # each letter as written, but a hidden character shown as its code point, as the
+        # SDK's text escaped it: the value may be text the agent took from anywhere
+        lines.append(reveal(f"- {where}: {problem['msg']} (given: {given})"))
     if len(problems) > ARGUMENTS_SHOWN:
         lines.append(f"- … and {len(problems) - ARGUMENTS_SHOWN:,} more")
     listed = "\n".join(lines)

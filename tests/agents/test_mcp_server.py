@@ -502,6 +502,19 @@ def test_arguments_that_do_not_fit_the_schema_are_named_with_what_to_do(server: 
     assert "- types.9: Input should be a valid string (given: null)\n- … and 990 more\n" in many
 
 
+def test_a_value_refused_by_the_schema_is_quoted_with_its_hidden_characters_shown(
+    server: Server,
+) -> None:
+    """The refusal quotes the value it refuses, each letter as written; a hidden character in
+    it (a bidirectional override, tag characters spelling words invisibly) came back as it
+    was, where the SDK's text had escaped it, so a value the agent took from a hostile page
+    returned to it as an order it could not see. Each is shown as its code point."""
+    hidden = "\u202e" + "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    message = server.error("memory_recall", {"query": "hooks", "k": f"Café{hidden}"})
+    assert '(given: "Café[5 hidden characters: U+202E…]")' in message, message
+    assert "\u202e" not in message and chr(0xE006F) not in message
+
+
 def test_calls_sent_in_parallel_are_all_answered(server: Server) -> None:
     async def burst() -> list[CallToolResult]:
         results: list[CallToolResult] = []
