@@ -62,7 +62,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -371,8 +371,7 @@ def uninstall(
         problems += _unwritable_config(git, "uninstall")
     if pending:
         problems += _unwritable(folder, "uninstall")
-        touched = (p for r in pending for p in r.paths if os.path.lexists(p))
-        problems += [_held(p, "uninstall") for p in touched if _sticky_held(p)]
+        problems += _held_files((p for r in pending for p in r.paths), "uninstall")
     if problems:
         raise UsageError("nothing was uninstalled: " + "; ".join(problems))
     lines = [f"hooks folder: {folder}"]
@@ -466,8 +465,7 @@ def _refuse_conflicts(
             )
     problems += _unwritable(folder, "install")
     if folder.is_dir():
-        touched = (p for name in names for p in _replaced(folder, name))
-        problems += [_held(p, "install") for p in touched if _sticky_held(p)]
+        problems += _held_files((p for name in names for p in _replaced(folder, name)), "install")
     if problems:
         raise UsageError("nothing was installed: " + "; ".join(problems))
 
@@ -502,13 +500,16 @@ def _sticky_held(path: Path) -> bool:
     return bool(held_in.st_mode & stat.S_ISVTX) and me not in (0, held.st_uid, held_in.st_uid)
 
 
-def _held(path: Path, verb: str) -> str:
-    """Why install or uninstall (verb) may not touch path (_sticky_held)."""
-    return (
+def _held_files(paths: Iterable[Path], verb: str) -> list[str]:
+    """Why install or uninstall (verb) may not touch each of paths that it may not
+    (_sticky_held): install and uninstall ask the same question of the files each touches."""
+    return [
         f"{path} is another user's, in a folder where only its owner may replace or remove "
         f"it (the sticky bit): ask them to move it away (or point core.hooksPath elsewhere) "
         f"and {verb} again"
-    )
+        for path in paths
+        if _sticky_held(path)  # a file that is not there is held by nobody
+    ]
 
 
 def _unwritable(folder: Path, verb: str) -> list[str]:
@@ -580,7 +581,7 @@ def _shared_through_repository(git: GitIn, folder: Path, names: tuple[str, ...])
         return False
     shown = done.stdout.rstrip("\n")
     top, real = Path(shown).resolve(), folder.resolve()
-    common = Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    common = _common_dir(git)
     if not real.is_relative_to(top) or real.is_relative_to(common.resolve()):
         return False
     # spelled from the top git showed, so git matches its own work tree whatever links the
@@ -843,10 +844,15 @@ def _differs(git: GitIn, config: tuple[tuple[str, str], ...]) -> bool:
     return [_config_get(git, key) for key, _ in config] != [value for _, value in config]
 
 
+def _common_dir(git: GitIn) -> Path:
+    """The repository's common git directory (where its config is kept), as an absolute path."""
+    return Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir"))
+
+
 def _unwritable_config(git: GitIn, verb: str) -> list[str]:
     """Why install or uninstall (verb) cannot write the repository's git config, if it
     cannot: git writes it through a lock file beside it, in the common git directory."""
-    common = Path(git.output("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    common = _common_dir(git)
     if os.access(common, os.W_OK | os.X_OK):
         return []
     return [
