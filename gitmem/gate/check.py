@@ -33,7 +33,7 @@ from gitmem.gate.rules import (
     variant_of,
 )
 from gitmem.model import allowed as allowed_mod
-from gitmem.model.names import SETTINGS_FILES
+from gitmem.model.names import PROJECT_SETTINGS, PYPROJECT, SETTINGS_FILES
 from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import (
     FILE,
@@ -42,6 +42,7 @@ from gitmem.repo.snapshot import (
     STANDS,
     SYMLINK,
     StagedSnapshot,
+    TreeSnapshot,
     WorktreeSnapshot,
 )
 from gitmem.repo.store import Store
@@ -261,12 +262,23 @@ def check_staged() -> Report:
     staged = snapshot.changed("")
     folder = settings.dir + "/"
     paths = [path for path in staged if path.startswith(folder)]
-    variants = variant_paths(staged, settings.dir) + _settings_set_aside(settings, staged)
+    touched = [*staged, *_settings_removed(store, snapshot)]
+    variants = variant_paths(staged, settings.dir) + _settings_set_aside(settings, touched)
     if not paths:
         return Report(variants, len(variants), settings.warning_lines())
     ctx = Context.from_snapshot(settings, snapshot)
     problems = check_paths(snapshot, paths, ctx) + variants
     return Report(problems, len(paths) + len(variants), settings.warning_lines())
+
+
+def _settings_removed(store: Store, snapshot: StagedSnapshot) -> list[str]:
+    """.gitmem.toml when this commit removes it (or moves it away), which the staged changes
+    do not list: its removal puts pyproject.toml's [tool.gitmem] in force."""
+    head = store.resolve("HEAD")
+    if head is None or snapshot.kind(PROJECT_SETTINGS) != MISSING:
+        return []
+    before = TreeSnapshot(store, store.tree_of(head)).kind(PROJECT_SETTINGS)
+    return [] if before == MISSING else [PROJECT_SETTINGS]
 
 
 def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Problem]:
@@ -276,8 +288,12 @@ def _settings_set_aside(settings: Settings, staged: Iterable[str]) -> list[Probl
     bring a secret into it unseen. A warning that sets nothing aside (a built-in type listed
     in memory.types, a pyproject table .gitmem.toml overrides) does not refuse it. A settings
     file made a folder is staged as the files below it (`.gitmem.toml/x`), so a staged path
-    counts by its first part."""
+    counts by its first part. A .gitmem.toml changed or removed changes whether
+    pyproject.toml's [tool.gitmem] is read, so what that sets aside counts too: removed, it
+    brought a table nobody had read into force."""
     changed = {top for top in (path.split("/", 1)[0] for path in staged) if top in SETTINGS_FILES}
+    if PROJECT_SETTINGS in changed:  # it decides whether pyproject.toml is read at all
+        changed.add(PYPROJECT)
     problems = []
     for name in sorted(changed):
         for warning in settings.warnings:

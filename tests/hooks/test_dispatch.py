@@ -146,6 +146,28 @@ def test_a_pyproject_set_aside_whole_is_refused_as_the_settings_file_is(
     assert "fix them in this commit" in out, out
 
 
+def test_a_settings_file_removed_is_refused_when_pyproject_s_table_is_set_aside(
+    repo: Path,
+) -> None:
+    """pyproject.toml's [tool.gitmem] is read only with no .gitmem.toml. A commit removing
+    .gitmem.toml brought a stale table into force, whose memory.dir gitmem sets aside: the
+    memory fell back to .gitmem/, and a secret went into mem/ past the hook, which judged
+    only the warnings of the file the commit changed, pyproject.toml unchanged."""
+    from clirunner import ok, run, write
+    from secret_samples import github_token
+
+    ok(run(repo, "init", "--dir", "mem"))
+    (repo / "pyproject.toml").write_text('[tool.gitmem.memory]\ndir = "../mem"\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory in mem/, a stale table beside it")
+    git(repo, "rm", "-q", ".gitmem.toml")
+    write(repo, "mem/candidates/x.md", f"token {github_token(40)}\n")
+    git(repo, "add", "-A")
+    code, out = _in(repo, "pre-commit")
+    assert code == 1, out
+    assert "pyproject.toml: SETTINGS tool.gitmem.memory.dir '../mem' contains '..'" in out, out
+
+
 def test_a_pyproject_without_settings_of_gitmem_is_read_as_before(repo: Path) -> None:
     """A pyproject.toml that is not UTF-8 but names no gitmem holds none of its settings, as
     one that is not TOML: nothing is said, and a commit changing it passes."""
