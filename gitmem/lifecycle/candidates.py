@@ -122,6 +122,9 @@ def validate_candidate(
     problems.extend(_target_problems(ws, entry, memory_tree, path))
     duplicate = _duplicate_topic(ws.store, ws.dir, main_tree, entry)
     if duplicate:
+        # INDEX.md's line may name any text as the id (a hand edit, a hostile merge): the
+        # commands, which a person or an agent pastes into a shell, carry only an id
+        ref = duplicate if is_entry_id(duplicate) else "ID"
         problems.append(
             Problem(
                 path,
@@ -131,7 +134,7 @@ def validate_candidate(
                 # `supersedes`, and `propose --edit` opens an editor it cannot use
                 f"an admitted entry has the same topic: {duplicate}; supersede it instead of "
                 f"repeating it: propose again naming it in `supersedes` (gitmem propose "
-                f"--supersedes {duplicate}, or --edit {duplicate} to start from its text)",
+                f"--supersedes {ref}, or --edit {ref} to start from its text)",
             )
         )
     return problems

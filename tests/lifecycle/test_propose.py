@@ -119,6 +119,24 @@ def test_duplicate_of_an_admitted_entry_is_refused(memory: Path) -> None:
     assert again.exit_code == 1 and "DUPLICATE" in again.output
 
 
+def test_a_duplicate_s_commands_never_carry_an_id_that_is_no_id(memory: Path) -> None:
+    """The DUPLICATE refusal spells the commands that supersede the entry with its id, read
+    from main's INDEX.md, where a line's id is any text (a hand edit, a hostile merge): a
+    line naming `x; touch pwned` made the refusal say `gitmem propose --supersedes x; touch
+    pwned`, which a person or an agent pastes into a shell. An id that is no id is named,
+    and the commands say ID."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    index = memory / ".gitmem/INDEX.md"
+    index.write_text(index.read_text().replace(f"[{first_id()}]", "[x; touch pwned]"))
+    git(memory, "commit", "-q", "--no-verify", "-am", "an INDEX.md line edited by hand")
+    again = run(memory, *PROPOSE)
+    assert again.exit_code == 1 and "DUPLICATE" in again.output, again.output
+    said = " ".join(again.output.split())
+    assert "--supersedes ID, or --edit ID" in said, said
+    assert "--supersedes x;" not in said and "--edit x;" not in said, said
+
+
 def test_a_superseded_title_holding_admitted_is_no_duplicate(memory: Path) -> None:
     """The duplicate-topic check read INDEX.md lines holding " admitted — " anywhere: a
     superseded entry whose title held those words was read as an admitted entry titled by
