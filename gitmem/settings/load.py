@@ -438,12 +438,10 @@ def load_settings(
                 _Problem(
                     None,
                     # nothing is set aside: .gitmem.toml says where the memory is
-                    replace(
-                        _about(
-                            PYPROJECT,
-                            f"[tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
-                            f"move its settings into {PROJECT_SETTINGS}",
-                        ),
+                    _about(
+                        PYPROJECT,
+                        f"[tool.gitmem] is ignored because {PROJECT_SETTINGS} exists: "
+                        f"move its settings into {PROJECT_SETTINGS}",
                         set_aside=False,
                     ),
                 )
@@ -542,12 +540,14 @@ class _Problem:
     warning: SettingsWarning
 
 
-def _about(where: str, text: str, line: int | None = None) -> SettingsWarning:
+def _about(
+    where: str, text: str, line: int | None = None, *, set_aside: bool = True
+) -> SettingsWarning:
     """A warning about the source ``where``: a file, or the environment, which is no file and
-    is named in the text."""
+    is named in the text; set_aside False for one about a setting that does nothing."""
     if where == _ENVIRONMENT:
-        return SettingsWarning(None, None, f"{where}: {text}")
-    return SettingsWarning(where, line, text)
+        return SettingsWarning(None, None, f"{where}: {text}", set_aside=set_aside)
+    return SettingsWarning(where, line, text, set_aside=set_aside)
 
 
 @dataclass
@@ -695,7 +695,7 @@ def _check_values(
         if key.name == "types":
             listed = _builtin_types_listed(value, label(name))
             if listed is not None:
-                problems.append(_Problem(None, replace(_about(where, listed), set_aside=False)))
+                problems.append(_Problem(None, _about(where, listed, set_aside=False)))
     return valid
 
 
