@@ -202,7 +202,7 @@ def install(
     # everything is decided before anything is written: every refusal, and the policy a
     # server's config gets (read after the hook was written, a failure to read it left the
     # hook refusing every push with no policy beside it)
-    names, folder = _decide(git, server, python, package)
+    names, folder, recorded = _decide(git, server, python, package)
     policy = _policy_to_write(git) if server else None
     lines = [f"hooks folder: {folder}"]
     shared = _hooks_path_scope(git)
@@ -212,9 +212,7 @@ def install(
             "every repository that uses that folder; to keep them to this one, set "
             "core.hooksPath in its own config (git config core.hooksPath .git/hooks) first"
         )
-    recorded = python
-    if python is not None and _shared_through_repository(git, folder, names):
-        recorded = None
+    if python is not None and recorded is None:
         lines.append("the hooks are shared through the repository: they find gitmem on PATH")
     installed: list[str] = []
     try:
@@ -258,9 +256,11 @@ def check_install(
 
 def _decide(
     git: GitIn, server: bool, python: Path | None = THIS_PYTHON, package: Path = THIS_PACKAGE
-) -> tuple[tuple[str, ...], Path]:
-    """The hooks install writes and the folder it writes them in, every refusal checked;
-    python and package, those the merge driver is to run (install's arguments)."""
+) -> tuple[tuple[str, ...], Path, Path | None]:
+    """The hooks install writes, the folder it writes them in and the interpreter their
+    scripts record (None: they find gitmem on PATH, being shared through the repository),
+    every refusal checked; python and package, those the hooks and the merge driver are to
+    run (install's arguments)."""
     _refuse_object_format(git)
     if not server and _is_bare(git):
         raise UsageError(
@@ -272,8 +272,10 @@ def _decide(
     # a config it cannot write was met once the hooks were written ("every hook is
     # installed, but not the INDEX.md merge driver")
     configured = server or _differs(git, merge_driver_config(python, package))
-    _refuse_conflicts(git, folder, names, _unwritable_config(git, "install") if configured else [])
-    return names, folder
+    recorded = None if _shared_through_repository(git, folder, names) else python
+    texts = {name: script(name, recorded, package) for name in names}
+    _refuse_conflicts(git, folder, texts, _unwritable_config(git, "install") if configured else [])
+    return names, folder, recorded
 
 
 def _account(done_word: str, done: list[str], rest: list[str], config: str | None) -> str:
@@ -404,12 +406,13 @@ def uninstall(
 
 
 def _refuse_conflicts(
-    git: GitIn, folder: Path, names: tuple[str, ...], problems: list[str]
+    git: GitIn, folder: Path, texts: dict[str, bytes], problems: list[str]
 ) -> None:
-    """Check every hook before touching any, so a refusal leaves the folder as it was, and
-    name every problem at once, with those already found (problems). Each is a setup the
-    user must resolve (a file in the way, a folder another tool manages), not a rule the
-    input broke: UsageError, exit 2."""
+    """Check every hook before touching any (texts: each hook's name and the script to be
+    written), so a refusal leaves the folder as it was, and name every problem at once,
+    with those already found (problems). Each is a setup the user must resolve (a file in
+    the way, a folder another tool manages), not a rule the input broke: UsageError, exit 2."""
+    names = tuple(texts)
     if folder.exists() and not folder.is_dir():
         raise UsageError(
             f"{folder} is not a folder: git expects its hooks there; move the file away (or "
@@ -465,25 +468,39 @@ def _refuse_conflicts(
             )
     problems += _unwritable(folder, "install")
     if folder.is_dir():
-        problems += _held_files((p for name in names for p in _replaced(folder, name)), "install")
+        touched = (p for name, text in texts.items() for p in _replaced(folder, name, text))
+        problems += _held_files(touched, "install")
     if problems:
         raise UsageError("nothing was installed: " + "; ".join(problems))
 
 
-def _replaced(folder: Path, name: str) -> list[Path]:
-    """The files already in folder that installing hook name replaces, renames or removes
-    (as _install_one does)."""
+def _replaced(folder: Path, name: str, text: bytes) -> list[Path]:
+    """The files already in folder that installing hook name (its script: text) replaces,
+    renames or removes, as _install_one does: none that already holds the script, which is
+    left as it is, whoever's it is."""
     path = folder / name
     if not os.path.lexists(path):
         return []
-    if not is_gitmem_hook(path) and _already_runs_gitmem(path, name):
+    if is_gitmem_hook(path):
+        # a link to the script is replaced by the file itself
+        return [] if _holds(path, text) and not path.is_symlink() else [path]
+    if _already_runs_gitmem(path, name):
         return []
-    if not is_gitmem_hook(path) and is_framework_hook(path):
+    if is_framework_hook(path):
         legacy, chained = folder / (name + FRAMEWORK_SUFFIX), folder / (name + CHAINED_SUFFIX)
-        return [p for p in (legacy,) if os.path.lexists(p)] + (
+        return [p for p in (legacy,) if os.path.lexists(p) and not _holds(p, text)] + (
             [chained] if is_framework_hook(chained) else []
         )
     return [path]
+
+
+def _holds(path: Path, text: bytes) -> bool:
+    """Whether path is already the hook script text, whole and runnable: install leaves it
+    as it is ("already installed")."""
+    try:
+        return path.read_bytes() == text and _executable(path)
+    except OSError:
+        return False
 
 
 def _sticky_held(path: Path) -> bool:
@@ -601,7 +618,7 @@ def _install_one(folder: Path, name: str, text: bytes) -> str:
     path = folder / name
     if os.path.lexists(path):
         if is_gitmem_hook(path):
-            if path.read_bytes() == text and not path.is_symlink() and _executable(path):
+            if _holds(path, text) and not path.is_symlink():
                 return f"{name}: already installed"
             _write_script(path, text)
             return f"{name}: updated"
@@ -615,7 +632,7 @@ def _install_one(folder: Path, name: str, text: bytes) -> str:
                 # made gitmem's script its .legacy, which ran this copy of the framework's
                 # own generated script, and the framework refused every commit
                 chained.unlink()
-            if os.path.lexists(legacy) and legacy.read_bytes() == text and _executable(legacy):
+            if _holds(legacy, text):
                 return f"{name}: already installed, as {legacy.name}"
             _write_script(legacy, text)
             return (

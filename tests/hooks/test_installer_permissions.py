@@ -354,6 +354,27 @@ def test_install_refuses_a_hook_it_may_not_replace_in_a_sticky_folder(
 
 
 @needs_root
+def test_install_again_in_a_sticky_folder_leaves_another_user_s_same_hooks_alone(
+    user: Unprivileged, work: Path
+) -> None:
+    """gitmem's hooks, as this user would write them, installed by another user in a shared
+    folder with the sticky bit: install again has nothing to write ("already installed"),
+    but the up-front check took every one for a file to replace and refused the install,
+    telling the user to ask the other to move gitmem's own hooks away."""
+    folder = work / ".git" / "hooks"
+    user.own(folder)
+    assert user.run(work, "hooks", "install").returncode == 0
+    for name in CLIENT_HOOKS:
+        os.lchown(folder / name, 0, 0)
+    _sticky(user, folder)
+    before = snapshot(folder)
+    done = user.run(work, "hooks", "install")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert all(f"{name}: already installed" in done.stdout for name in CLIENT_HOOKS), done.stdout
+    assert snapshot(folder) == before
+
+
+@needs_root
 def test_uninstall_refuses_a_hook_it_may_not_put_back_in_a_sticky_folder(
     user: Unprivileged, work: Path
 ) -> None:
