@@ -142,6 +142,27 @@ def unsupported_format(libgit2_said: str) -> UnsupportedRepositoryFormat | None:
     return UnsupportedRepositoryFormat(unsupported_extension(where, name), short)
 
 
+class DamagedRepository(UsageError, KeyError):
+    """An object the repository leads gitmem to (a branch's tip, a tree or file in it) is
+    missing from its object database, or cannot be read (corrupt, or not the object its id
+    names), as git says "fatal: bad object" or "error: Could not read". The repository is
+    the user's to repair (exit 2: `git fsck` says what is damaged, a fetch or another clone
+    gives it back), not gitmem's bug to report (exit 3), which libgit2's bare KeyError or
+    GitError reaching the command line said it was.
+
+    A KeyError too, as pygit2's own NotFoundError is: the readers that ask for an object that
+    may rightly be gone (a tree the recall cache remembers, pruned since) take the KeyError
+    they always took, and try another way."""
+
+    def __init__(self, message: str, oid: str | None = None) -> None:
+        super().__init__(message)
+        #: the object, None for a ref whose own file is damaged
+        self.oid = oid
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def _not_a_repository(path: str | Path | None) -> str:
     """The message for a folder (or GIT_DIR) that holds no git repository."""
     git_dir = os.environ.get("GIT_DIR") if path is None else None
@@ -480,11 +501,25 @@ class Store:
     def ref_target(self, ref: str) -> str | None:
         """What ref points to (followed to its end), or None: no such ref, or a name no ref
         can have (libgit2 raises InvalidSpecError for a malformed one and ValueError for one
-        past its length limit; neither names a ref, so neither is an error here)."""
+        past its length limit; neither names a ref, so neither is an error here). A ref whose
+        file holds no object id (a crash, a disk that lost a write) is DamagedRepository: git
+        says "ignoring broken ref" and takes the branch for absent, and gitmem said the
+        memory branch did not exist, or had no commits."""
         try:
             reference = self._repo.references[ref]
-        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        except (KeyError, ValueError, pygit2.InvalidSpecError):
             return None
+        except pygit2.GitError as exc:
+            if "corrupted" not in str(exc):
+                return None
+            said = str(exc).removeprefix(f"{ref}: ").removesuffix(f": {ref}")
+            raise DamagedRepository(
+                f"this repository is damaged: the ref {ref} cannot be read ({said}; git says "
+                f'"ignoring broken ref"): run `git fsck`, then point the ref at its commit '
+                f"again (`git update-ref {ref} COMMIT`; the last line of its reflog, "
+                f"logs/{ref} in the git directory, names the commit it held; git deletes no "
+                "broken ref, so set it first to delete it), and run the command again"
+            ) from None
         try:
             return str(reference.resolve().target)
         except (KeyError, pygit2.GitError):
@@ -492,6 +527,52 @@ class Store:
 
     def branch_tip(self, branch: str) -> str | None:
         return self.ref_target(f"refs/heads/{branch}")
+
+    def _object(self, oid: str, kind: str) -> Any:
+        """The object oid names (kind: what the caller reads it as, "commit", "tree" or
+        "file", for the message), or DamagedRepository when the repository lacks it or cannot
+        read it."""
+        try:
+            return self._repo[oid]
+        except (KeyError, pygit2.GitError) as exc:
+            raise self._damaged(oid, kind, exc) from None
+
+    def require(self, oid: str, kind: str) -> None:
+        """DamagedRepository unless the repository holds oid and can read it (kind: what the
+        caller takes it for)."""
+        self._object(oid, kind)
+
+    def _damaged(self, oid: str, kind: str, exc: Exception) -> DamagedRepository:
+        """The refusal of an object oid that the repository lacks or cannot read (exc:
+        libgit2's error reading it), naming it, the refs that point at it (a branch's tip
+        is what a reader meets first) and what to do."""
+        said = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
+        lost = isinstance(exc, KeyError) or "not found" in said or said == oid
+        state = (
+            "is missing from its object database"
+            if lost
+            else f"cannot be read ({said.removeprefix(f'{oid}: ')})"
+        )
+        pointing = self._refs_to(oid)
+        at = f", the tip of {', '.join(pointing)}," if pointing else ""
+        return DamagedRepository(
+            f"this repository is damaged: the {kind} {oid}{at} {state}: run `git fsck` to see "
+            "what is damaged, then restore it (`git fetch` from a remote that has it, or copy "
+            "it from another clone) and run the command again",
+            oid,
+        )
+
+    def _refs_to(self, oid: str) -> list[str]:
+        """The refs that point straight at oid (none followed through a symbolic ref)."""
+        found = []
+        try:
+            for reference in self._repo.references.iterator():
+                with contextlib.suppress(pygit2.GitError, ValueError):
+                    if str(reference.target) == oid:
+                        found.append(str(reference.name))
+        except pygit2.GitError:
+            pass
+        return sorted(found)
 
     def written_ref(self, ref: str) -> str:
         """The ref that git writes when it updates (or deletes) ref: ref itself, or, when ref
@@ -526,16 +607,19 @@ class Store:
             return False
 
     def commit(self, oid: str) -> CommitInfo:
-        return _commit_info(self._repo[oid].peel(pygit2.Commit))
+        return _commit_info(self._object(oid, "commit").peel(pygit2.Commit))
 
     def author_name(self, commit: str) -> str:
         """The name of a commit's author, as git recorded it."""
-        return str(self._repo[commit].peel(pygit2.Commit).author.name)
+        return str(self._object(commit, "commit").peel(pygit2.Commit).author.name)
 
     def commit_people(self, commit: str) -> bytes:
         """A commit's `author` and `committer` header lines, as git stores them (name, email
         and date: what `git log --format=fuller` prints above the message)."""
-        header = self._odb.read(commit)[1].partition(b"\n\n")[0]
+        try:
+            header = self._odb.read(commit)[1].partition(b"\n\n")[0]
+        except (KeyError, pygit2.GitError) as exc:
+            raise self._damaged(commit, "commit", exc) from None
         lines = header.split(b"\n")
         return b"\n".join(line for line in lines if line.startswith((b"author ", b"committer ")))
 
@@ -546,14 +630,14 @@ class Store:
         return [(str(e.name), str(e.id)) for e in self._tree(tree)]
 
     def tree_of(self, commit: str) -> str:
-        return str(self._repo[commit].peel(pygit2.Commit).tree_id)
+        return str(self._object(commit, "commit").peel(pygit2.Commit).tree_id)
 
     def _tree(self, oid: str) -> Any:
         """A tree object, kept (a few hundred): walking a push, the folder a commit leaves is
         the folder the next one starts from, and parsing a 25,000-entry folder twice costs."""
         found = self._trees.get(oid)
         if found is None:
-            found = self._repo[oid].peel(pygit2.Tree)
+            found = self._object(oid, "tree").peel(pygit2.Tree)
             if len(self._trees) >= _FOLDER_CACHE:
                 self._trees.pop(next(iter(self._trees)))
             self._trees[oid] = found
@@ -567,14 +651,21 @@ class Store:
         key = (tree, folder)
         parent: Any = self._folders.get(key)
         if parent is None:
+            # folder by folder, each read as a tree of its own: libgit2's by-path look-up
+            # raised the same error for a name the folder lacks as for a folder the
+            # repository lacks, and a damaged repository read as an empty memory
             try:
                 parent = self._tree(tree)
-                if folder:
-                    parent = parent[folder]
-                    if parent.type_str != "tree":
-                        return None
-            except (KeyError, pygit2.GitError, ValueError):
+            except ValueError:
                 return None
+            for part in folder.split("/") if folder else ():
+                try:
+                    below = parent[part]
+                except (KeyError, ValueError):
+                    return None
+                if below.type_str != "tree":
+                    return None
+                parent = self._tree(str(below.id))
             if len(self._folders) >= _FOLDER_CACHE:
                 self._folders.pop(next(iter(self._folders)))
             self._folders[key] = parent
@@ -651,10 +742,10 @@ class Store:
         bytes that do not hash to the id are refused, in every gate."""
         try:
             kind, data = self._odb.read(oid)[:2]
-        except (KeyError, ValueError):
+        except ValueError:
             raise GitmemError(f"object {oid} is missing") from None
-        except pygit2.GitError as exc:
-            raise GitmemError(f"object {oid} cannot be read ({exc}): run `git fsck`") from None
+        except (KeyError, pygit2.GitError) as exc:
+            raise self._damaged(oid, "file", exc) from None
         if kind != pygit2.enums.ObjectType.BLOB:
             raise GitmemError(f"object {oid} is not a file")
         if limit is not None and len(data) > limit:
@@ -686,13 +777,13 @@ class Store:
         """Every non-tree item below tree, with paths prefixed by prefix."""
         if tree is None:
             return
-        stack: list[tuple[Any, str]] = [(self._repo[tree].peel(pygit2.Tree), prefix)]
+        stack: list[tuple[Any, str]] = [(self._tree(tree), prefix)]
         while stack:
             node, base = stack.pop()
             for child in node:
                 path = f"{base}{child.name}"
                 if child.type_str == "tree":
-                    stack.append((child, path + "/"))
+                    stack.append((self._object(str(child.id), "tree"), path + "/"))
                 else:
                     yield TreeItem(path, str(child.id), int(child.filemode))
 
@@ -921,7 +1012,7 @@ class Store:
         """base with nested's updates; a path that goes through something other than a
         folder in base (a submodule's commit, a file, a symbolic link) is a UsageError
         naming it: replaced by a folder, a submodule was deleted from the tree written."""
-        base_tree = self._repo[base].peel(pygit2.Tree) if base else None
+        base_tree = self._tree(base) if base else None
         builder = self._repo.TreeBuilder(base_tree) if base_tree else self._repo.TreeBuilder()
         for name, value in nested.items():
             if isinstance(value, dict):
@@ -935,7 +1026,7 @@ class Store:
                     )
                 sub_base = str(existing.id) if existing is not None else None
                 sub = self._build(sub_base, value, f"{prefix}{name}/")
-                if len(self._repo[sub].peel(pygit2.Tree)) == 0:
+                if len(self._tree(sub)) == 0:
                     if builder.get(name) is not None:
                         builder.remove(name)
                 else:
@@ -1112,7 +1203,7 @@ class Store:
 
     def commit_time(self, oid: str) -> int:
         """The committer time of a commit, in seconds since the epoch."""
-        return int(self._repo[oid].peel(pygit2.Commit).commit_time)
+        return int(self._object(oid, "commit").peel(pygit2.Commit).commit_time)
 
     def first_parent_log(self, tip: str) -> list[tuple[str, str | None, str]]:
         """tip's merges on its first-parent chain, newest first: (commit, its first parent, the
@@ -1244,7 +1335,7 @@ class Store:
         if self._staged_tree is not None:  # an index read through git knows no repository
             changes = self.diff(self.tree_of(head), self._staged_tree)
             return sorted(c.path for c in changes if c.path.startswith(prefix) and c.new)
-        diff = index.diff_to_tree(self._repo[self.tree_of(head)])
+        diff = index.diff_to_tree(self._tree(self.tree_of(head)))
         return sorted(
             d.new_file.path
             for d in diff.deltas

@@ -706,6 +706,32 @@ def test_settings_set_aside_are_said_with_the_answer_not_taken_for_no_precedent(
         assert git(repo, "branch", "--list", "gitmem/*") == ""
 
 
+def test_a_damaged_repository_is_said_by_every_tool_not_an_unexpected_error(
+    tmp_path: Path,
+) -> None:
+    """Main's tip commit missing from the object database: every tool answered "unexpected
+    error (KeyError: ...)", a gitmem bug to report; each now says the repository is damaged,
+    names the commit and sends the user to `git fsck`, and the server keeps serving."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    tip = git(repo, "rev-parse", "main").strip()
+    (repo / ".git" / "objects" / tip[:2] / tip[2:]).unlink()
+    calls = (
+        ("memory_recall", {"query": "hooks"}),
+        ("memory_recent", {}),
+        ("memory_candidates", {}),
+        ("memory_show", {"id": "local-method-20260101-x"}),
+        ("memory_push", push_args("Proposed on a damaged repository")),
+    )
+    with serving(repo, env, tmp_path / "server.log", mode="legacy") as running:
+        for tool, args in calls:
+            said = running.error(tool, args)
+            assert f"this repository is damaged: the commit {tip}, the tip of refs/heads/main" in (
+                said
+            ), (tool, said)
+            assert "run `git fsck`" in said and "unexpected" not in said, (tool, said)
+
+
 # ---------------------------------------------------------------------------------------------
 # memory_candidates, memory_show
 

@@ -1,0 +1,134 @@
+"""A damaged repository: an object the memory branch leads to is missing or corrupt, or a
+ref's own file holds garbage. Every command says the repository is damaged, names the object
+(or ref) and sends the user to `git fsck` (exit 2), as git says "bad object"; none ends as an
+unexpected error to report, and none reads the damage as an empty memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clirunner import HOOKS, PROPOSE, admit, run
+
+from gitmem.errors import UsageError
+from gitmem.repo.store import Store
+
+from conftest import git
+
+ENTRY = "{dir}/entries/decision/{id}.md"
+
+COMMANDS = {
+    "list": ["list"],
+    "recall": ["recall", "pygit2 hooks"],
+    "candidates": ["candidates"],
+    "propose": HOOKS,
+    "admit": ["admit", "local-decision-20000101-no-such-candidate"],
+    "show": ["show", "local-decision-20000101-no-such-candidate"],
+    "index": ["index"],
+}
+
+
+def loose(repo: Path, oid: str) -> Path:
+    """The loose object file of oid (a repository git never packed holds each object so)."""
+    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    assert path.is_file(), f"{oid} is not a loose object"
+    return path
+
+
+@pytest.fixture
+def admitted(memory: Path) -> tuple[Path, str]:
+    """A memory holding one admitted entry: the repository and the entry's id."""
+    return memory, admit(memory, PROPOSE)
+
+
+def _damage(repo: Path, entry_id: str, what: str) -> str:
+    """Remove (what: commit, tree, folder, file) or corrupt (corrupt, mismatch) one object
+    main leads to; the object's id."""
+    rev = {
+        "commit": "main",
+        "tree": "main^{tree}",
+        "folder": "main:.gitmem/entries",
+        "file": "main:" + ENTRY.format(dir=".gitmem", id=entry_id),
+        "corrupt": "main",
+        "mismatch": "main",
+    }[what]
+    oid = git(repo, "rev-parse", rev).strip()
+    path = loose(repo, oid)
+    if what == "corrupt":
+        path.chmod(0o644)
+        path.write_bytes(b"not a zlib stream\n")
+    elif what == "mismatch":  # another object's valid bytes: they hash to another id
+        path.chmod(0o644)
+        path.write_bytes(loose(repo, git(repo, "rev-parse", "main~1").strip()).read_bytes())
+    else:
+        path.unlink()
+    return oid
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("what", ["commit", "tree", "corrupt"])
+def test_every_command_says_main_leads_to_a_damaged_object(
+    admitted: tuple[Path, str], what: str, command: str
+) -> None:
+    repo, entry_id = admitted
+    oid = _damage(repo, entry_id, what)
+    result = run(repo, *COMMANDS[command])
+    assert result.exit_code == 2, result.output
+    assert f"this repository is damaged: the {'tree' if what == 'tree' else 'commit'} {oid}" in (
+        result.output
+    )
+    assert "run `git fsck`" in result.output
+    assert "unexpected" not in result.output
+
+
+@pytest.mark.parametrize("command", ["list", "recall", "show"])
+@pytest.mark.parametrize("what", ["folder", "file"])
+def test_a_missing_folder_or_entry_file_is_damage_not_an_empty_memory(
+    admitted: tuple[Path, str], what: str, command: str
+) -> None:
+    """A missing folder of main read as "no entries" (libgit2's by-path look-up raised for it
+    as for a name the folder lacks); a missing entry file was a rule failure (exit 1)
+    saying only "object ... is missing"."""
+    repo, entry_id = admitted
+    oid = _damage(repo, entry_id, what)
+    args = ["show", entry_id] if command == "show" else COMMANDS[command]
+    result = run(repo, *args)
+    assert result.exit_code == 2, result.output
+    kind = "tree" if what == "folder" else "file"
+    assert f"this repository is damaged: the {kind} {oid} is missing" in result.output
+    assert "run `git fsck`" in result.output
+
+
+def test_the_message_names_the_ref_at_the_object_and_what_libgit2_said(
+    admitted: tuple[Path, str],
+) -> None:
+    repo, entry_id = admitted
+    oid = _damage(repo, entry_id, "mismatch")
+    with pytest.raises(UsageError) as caught:
+        Store.open(repo).tree_of(oid)
+    assert getattr(caught.value, "oid", None) == oid
+    assert caught.value.message.startswith(
+        f"this repository is damaged: the commit {oid}, the tip of refs/heads/main, cannot be "
+        "read (object hash mismatch"
+    )
+
+
+def test_a_ref_file_holding_garbage_is_damage_not_a_missing_branch(memory: Path) -> None:
+    """git says "ignoring broken ref" and takes the branch for absent; gitmem said the memory
+    branch did not exist (list) or had no commits (propose), and sent the user to fetch."""
+    (memory / ".git" / "refs" / "heads" / "main").write_text("garbage\n")
+    for args in (["list"], HOOKS):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert "this repository is damaged: the ref refs/heads/main cannot be read" in (
+            result.output
+        )
+        assert "git update-ref refs/heads/main COMMIT" in result.output
+
+
+def test_a_pruned_tree_is_still_a_key_error_to_the_readers_that_expect_one(memory: Path) -> None:
+    """The recall cache diffs from a tree it remembers, which git may have pruned since, and
+    takes the KeyError for "build afresh" (gitmem.recall.cache)."""
+    store = Store.open(memory)
+    with pytest.raises(KeyError):
+        store.diff("1" * 40, store.tree_of(git(memory, "rev-parse", "main").strip()))
