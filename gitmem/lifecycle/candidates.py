@@ -38,7 +38,7 @@ from gitmem.model.names import (
 )
 from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import TreeSnapshot, file_entry
-from gitmem.repo.store import BLOB, Store
+from gitmem.repo.store import BLOB, DamagedRepository, Store
 from gitmem.repo.workspace import Workspace
 
 
@@ -51,6 +51,9 @@ class Candidate:
     data: bytes | None
     #: the git mode of the file at path (a link's data is its target's path)
     mode: int = BLOB
+    #: why the branch cannot be read, when the repository lacks (or cannot read) an object
+    #: it leads to (DamagedRepository's message); data is None then
+    damage: str | None = None
 
     def entry(self) -> Entry:
         """The candidate's entry, read as the gates read the file (file_entry): a link or a
@@ -224,17 +227,25 @@ def _lines_naming(index_md: bytes, topic: str) -> Iterator[str]:
 
 
 def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
+    """The candidate on ref; one whose branch leads to an object the repository lacks or
+    cannot read is listed with that damage, as git lists its other branches beside a broken
+    one: it stopped every command that lists candidates, for the others too."""
     path = f"{ws.dir}/candidates/{entry_id}.md"
-    # a remote-tracking ref may point at a tree or a blob (a fork's branch, git update-ref):
-    # no commit holds the file then
-    commit = ws.store.resolve(tip)
-    item = ws.store.item(ws.store.tree_of(commit), path) if commit else None
-    if item is None:
-        return Candidate(entry_id, ref, tip, path, None)
-    # a submodule's gitlink names a commit, not a blob: never read, its mode says what it
-    # is (file_entry names it LAYOUT, as every reader names a submodule); read as a file, it
-    # stopped `gitmem candidates` and the site for every candidate
-    data = ws.store.read(item.oid) if item.is_file or item.is_symlink else b""
+    try:
+        # a remote-tracking ref may point at a tree or a blob (a fork's branch, git
+        # update-ref): no commit holds the file then
+        commit = ws.store.resolve(tip)
+        if commit is None and not ws.store.has_object(tip):
+            ws.store.require(tip, "commit")
+        item = ws.store.item(ws.store.tree_of(commit), path) if commit else None
+        if item is None:
+            return Candidate(entry_id, ref, tip, path, None)
+        # a submodule's gitlink names a commit, not a blob: never read, its mode says what it
+        # is (file_entry names it LAYOUT, as every reader names a submodule); read as a
+        # file, it stopped `gitmem candidates` and the site for every candidate
+        data = ws.store.read(item.oid) if item.is_file or item.is_symlink else b""
+    except DamagedRepository as exc:
+        return Candidate(entry_id, ref, tip, path, None, damage=exc.message)
     return Candidate(entry_id, ref, tip, path, data, item.mode)
 
 
@@ -250,11 +261,15 @@ def require_id(entry_id: str, what: str = "a candidate id") -> None:
 
 def lookup_candidate(ws: Workspace, entry_id: str) -> Candidate | None:
     """A pending candidate: its local branch, else a remote-tracking one; None when there is
-    neither (the id must be one: require_id)."""
+    neither (the id must be one: require_id). A branch the repository cannot read (a
+    candidate's damage) is a UsageError saying so: it holds a candidate nobody can read."""
     for ref in [candidate_ref(entry_id), *_remote_candidate_refs(ws, entry_id)]:
         tip = ws.store.ref_target(ref)
         if tip:
-            return _candidate(ws, entry_id, ref, tip)
+            found = _candidate(ws, entry_id, ref, tip)
+            if found.damage is not None:
+                raise UsageError(f"branch {ref} cannot be read: {found.damage}")
+            return found
     return None
 
 
@@ -415,6 +430,15 @@ def candidate_problems(
                 f"branch {candidate.ref} is named with no candidate id (lowercase letters and "
                 "digits in words joined by '-'): gitmem can neither admit nor refuse it; "
                 f"rename it (git branch -m) or delete it (git branch -D {shown})",
+            )
+        ]
+    if candidate.damage is not None:
+        return [
+            Problem(
+                candidate.path,
+                None,
+                "CANDIDATE-BRANCH",
+                f"branch {candidate.ref} cannot be read: {candidate.damage}",
             )
         ]
     if candidate.data is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
 
 from conftest import git
@@ -455,3 +456,31 @@ def test_candidates_quotes_a_finding_a_reviewer_allowed(memory: Path) -> None:
     assert not any(": SECRET " in p for p in listed["problems"]), listed["problems"]
     assert token in listed["title"], listed
     assert any(token in p for p in listed["problems"] if ": FILES-MISSING " in p), listed
+
+
+@pytest.mark.parametrize("what", ["commit", "file"])
+def test_a_damaged_candidate_branch_is_named_and_the_others_still_listed(
+    memory: Path, what: str
+) -> None:
+    """One candidate branch leading to an object the repository lacks stopped `gitmem
+    candidates` (and CANDIDATES.md, the MCP tool, the site) for every candidate, or was
+    listed as holding no file; it is listed with its damage, beside the others, and a command
+    that asks for it by its id says the repository is damaged (exit 2)."""
+    damaged = proposed(ok(run(memory, *PROPOSE)).output)
+    other = proposed(ok(run(memory, *HOOKS)).output)
+    rev = f"gitmem/{damaged}" + (f":.gitmem/candidates/{damaged}.md" if what == "file" else "")
+    oid = git(memory, "rev-parse", rev).strip()
+    (memory / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
+
+    listing = ok(run(memory, "candidates")).output
+    assert f"{other}  valid" in listing
+    kind = "file" if what == "file" else "commit"
+    assert (
+        f"CANDIDATE-BRANCH branch refs/heads/gitmem/{damaged} cannot be read: this repository "
+        f"is damaged: the {kind} {oid}"
+    ) in listing
+    for args in (["admit", damaged], ["show", damaged], ["review", damaged]):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert "this repository is damaged" in result.output and "git fsck" in result.output
+    ok(run(memory, "admit", other))
