@@ -46,7 +46,7 @@ from gitmem.model.entry import Entry, id_with_suffix, make_id
 from gitmem.model.names import MAX_ID_LENGTH, candidate_branch, candidate_ref, is_entry_id
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import BODY_FIELDS, ProposalFields
-from gitmem.repo.store import BLOB
+from gitmem.repo.store import BLOB, ref_clash
 from gitmem.repo.workspace import Workspace, require_memory_settings
 
 MAX_ID_ATTEMPTS = 1000
@@ -422,6 +422,10 @@ def push_candidate(
                 send(refspec)
         except GitmemError:
             theirs = _taken_on(ws, remote, base_id, proposal.id)
+            if theirs is None:
+                in_the_way = _in_the_way_on(ws, remote, ref)
+                if in_the_way is not None:
+                    raise UsageError(ref_clash(ref, in_the_way, remote)) from None
             if theirs is None or theirs == proposal.commit:
                 raise
             path = _candidate_path(ws, proposal.id)
@@ -477,6 +481,22 @@ def _taken_on(ws: Workspace, remote: str, base_id: str, entry_id: str) -> str | 
     if done.returncode != 0:
         return None
     return ws.store.ref_target(f"refs/remotes/{remote}/{candidate_branch(entry_id)}")
+
+
+def _in_the_way_on(ws: Workspace, remote: str, ref: str) -> str | None:
+    """A ref on remote that keeps it from creating ref (a branch `gitmem` beside the
+    candidate branches `gitmem/<id>`, or one below ref's name), as the remote's `git
+    ls-remote` lists them; None when there is none, or the remote cannot be asked. Asked
+    only once a push was refused: the refusal's own words are the remote git's, translated."""
+    parts = ref.split("/")
+    above = ["/".join(parts[:end]) for end in range(3, len(parts))]
+    done = ws.store.run_git("ls-remote", remote, *above, f"{ref}/*", check=False)
+    if done.returncode != 0:
+        return None
+    names = {line.partition("\t")[2] for line in done.stdout.splitlines()}
+    # ls-remote matches a pattern against the end of a name: only these names are wanted
+    found = [n for n in above if n in names] + sorted(n for n in names if n.startswith(ref + "/"))
+    return found[0] if found else None
 
 
 def _drop(ws: Workspace, proposal: Proposal) -> None:

@@ -24,6 +24,7 @@ import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
+from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
     History,
@@ -1116,6 +1117,9 @@ class Store:
     def _ref_failure(self, ref: str, stderr: str) -> UsageError:
         """The error for a ref git could not move though nobody else moved it: git's reason
         (its first line), and what to do about the likely causes."""
+        in_the_way = self._ref_in_the_way(ref)
+        if in_the_way is not None:
+            return UsageError(ref_clash(ref, in_the_way))
         lines = [line.strip() for line in stderr.splitlines() if line.strip()]
         reason = lines[0] if lines else "git update-ref failed"
         # git's preamble names the ref again ("fatal: update_ref failed for ref 'X': ")
@@ -1136,6 +1140,19 @@ class Store:
             else:
                 what = "fix what git says, then run the command again"
         return UsageError(f"git could not move {ref}: {reason}\n{what}")
+
+    def _ref_in_the_way(self, ref: str) -> str | None:
+        """A ref that keeps ref from being created: one named as a folder on ref's way
+        (refs/heads/gitmem for refs/heads/gitmem/<id>), or one below ref's name
+        (refs/heads/gitmem/<id>/x). git keeps refs as files named after them, so it cannot
+        hold both ("cannot lock ref ...: 'refs/heads/gitmem' exists")."""
+        parts = ref.split("/")
+        for end in range(3, len(parts)):  # below refs/heads/, refs/remotes/…
+            above = "/".join(parts[:end])
+            if self.ref_target(above) is not None:
+                return above
+        below = sorted(self.refs(ref + "/"))
+        return below[0] if below else None
 
     def ref_locks(self, ref: str) -> list[Path]:
         """The lock files that keep git from moving ref (its own, packed-refs'), if present."""
@@ -1636,6 +1653,43 @@ def _stale_lock_advice(lock: Path) -> str:
     return (
         f"another git process is running, or one crashed and left it: if no git process is "
         f"running, remove it (rm '{lock}'), then run the command again"
+    )
+
+
+def ref_clash(ref: str, other: str, remote: str | None = None) -> str:
+    """Why ref could not be created while the ref other stands in its way (above it, or
+    below its name), here or (remote) on the remote a push went to, and how to clear it: a
+    branch is renamed, a remote-tracking branch the remote no longer has is pruned."""
+    prefixes = {"refs/heads/": "branch", "refs/remotes/": "remote-tracking branch"}
+    kind, shown = next(
+        ((what, other.removeprefix(p)) for p, what in prefixes.items() if other.startswith(p)),
+        ("ref", other),
+    )
+    if ref.startswith(CANDIDATE_REFS) and other == CANDIDATE_REFS.rstrip("/"):
+        where = f"where gitmem's candidate branches go ({BRANCH_PREFIX}<id>)"
+    else:
+        target = next((ref.removeprefix(p) for p in prefixes if ref.startswith(p)), ref)
+        where = f"where {target} goes"
+    if remote is not None:
+        return (
+            f"{remote} has a {kind} named `{shown}` ({other}), which stands {where}: git "
+            f"cannot hold a ref and refs below its name at once; rename it there (`git fetch "
+            f"{remote} {other} && git push {remote} FETCH_HEAD:refs/heads/<other-name> "
+            f":{other}`, or in the forge's branch settings), then push again"
+        )
+    if kind == "branch":
+        fix = f"rename it (`git branch -m {shown} <other-name>`)"
+    elif kind == "remote-tracking branch":
+        remote = shown.split("/", 1)[0]
+        fix = (
+            f"if {remote} no longer has it, prune it (`git remote prune {remote}`); else "
+            f"rename that branch on {remote}"
+        )
+    else:
+        fix = f"move it (`git update-ref -d {other}` once nothing needs it)"
+    return (
+        f"a {kind} named `{shown}` ({other}) stands {where}: git cannot hold a ref and refs "
+        f"below its name at once; {fix}, then run the command again"
     )
 
 

@@ -732,6 +732,18 @@ def test_a_damaged_repository_is_said_by_every_tool_not_an_unexpected_error(
             assert "run `git fsck`" in said and "unexpected" not in said, (tool, said)
 
 
+def test_push_names_a_branch_standing_where_candidate_branches_go(tmp_path: Path) -> None:
+    """A branch `gitmem` keeps git from making any `gitmem/<id>`: memory_push answered git's
+    "cannot lock ref" and "fix what git says"; it names the branch and how to rename it."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    git(repo, "branch", "gitmem")
+    with serving(repo, env, tmp_path / "server.log", mode="legacy") as running:
+        said = running.error("memory_push", push_args("Proposed beside a branch named gitmem"))
+    assert "a branch named `gitmem` (refs/heads/gitmem) stands where gitmem's candidate" in said
+    assert "`git branch -m gitmem <other-name>`" in said and "cannot lock" not in said
+
+
 # ---------------------------------------------------------------------------------------------
 # memory_candidates, memory_show
 

@@ -406,3 +406,58 @@ def test_a_push_refused_for_another_reason_keeps_its_id(memory: Path, tmp_path: 
     assert f"then: git push origin gitmem/{first_id()}" in refused.output
     assert git(memory, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first_id()}"]
     assert git(server, "branch", "--list", "gitmem/*") == ""
+
+
+@pytest.mark.parametrize("in_the_way", ["gitmem", "gitmem/{id}/x"])
+def test_a_branch_where_candidate_branches_go_is_named_with_how_to_rename_it(
+    memory: Path, in_the_way: str
+) -> None:
+    """git cannot hold a branch `gitmem` beside branches `gitmem/<id>` (nor `gitmem/<id>/x`
+    beside `gitmem/<id>`): propose said git's "cannot lock ref" and "fix what git says". It
+    names the branch in the way and how to rename it (exit 2), and proposes once it is."""
+    branch = in_the_way.format(id=first_id())
+    git(memory, "branch", branch)
+    result = run(memory, *PROPOSE)
+    assert result.exit_code == 2, result.output
+    assert (
+        f"gitmem: a branch named `{branch}` (refs/heads/{branch}) stands where "
+        + (
+            "gitmem's candidate branches go (gitmem/<id>)"
+            if branch == "gitmem"
+            else f"gitmem/{first_id()} goes"
+        )
+        + f": git cannot hold a ref and refs below its name at once; rename it (`git branch "
+        f"-m {branch} <other-name>`), then run the command again"
+    ) in result.output
+    assert "cannot lock ref" not in result.output
+    git(memory, "branch", "-m", branch, "elsewhere")
+    assert proposed(ok(run(memory, *PROPOSE)).output) == first_id()
+
+
+@pytest.mark.parametrize("in_the_way", ["gitmem", "gitmem/{id}/x"])
+def test_a_branch_on_the_remote_where_candidate_branches_go_is_named(
+    memory: Path, tmp_path: Path, in_the_way: str
+) -> None:
+    """The same clash on the remote a push goes to: the proposal is kept here, and the
+    refusal names the remote's branch in the way, not the remote git's "cannot lock ref"."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    # ids would otherwise take the remote's name ("server")
+    (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
+    git(memory, "add", ".gitmem.toml")
+    git(memory, "commit", "-q", "-m", "settings")
+    git(memory, "push", "-q", "origin", "main")
+    branch = in_the_way.format(id=first_id())
+    git(server, "branch", branch, "main")
+    result = run(memory, *PROPOSE, "--push")
+    assert result.exit_code == 1, result.output
+    assert f"proposed {first_id()}" in result.output
+    assert (
+        f"gitmem: not pushed: origin has a branch named `{branch}` (refs/heads/{branch}), "
+        "which stands where "
+    ) in result.output
+    assert f"`git fetch origin refs/heads/{branch} && git push origin FETCH_HEAD:" in (
+        result.output
+    )
+    assert "cannot lock ref" not in result.output
