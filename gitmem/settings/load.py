@@ -270,8 +270,8 @@ _KEYS: Final[tuple[_Key, ...]] = (
         "policyAdmins",
         "policy_admins",
         "GITMEM_POLICY_ADMINS",
-        'a list of distinct user names without spaces, e.g. ["alice"]',
-        "distinct user names without spaces, comma-separated, e.g. alice,bob",
+        'a list of distinct user names without spaces, brackets or quotes, e.g. ["alice"]',
+        "distinct user names without spaces, brackets or quotes, comma-separated, e.g. alice,bob",
     ),
     _Key(
         "retireBy",

@@ -95,7 +95,10 @@ RETIRE_SOURCES: Final = ("human", "audit")
 DEFAULT_RETIRE_BY: Final = ("human",)
 
 _SLUG: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_NAME: Final = re.compile(r"[^\s,]{1,100}")
+#: A user name as policyAdmins takes it (the settings schema's pattern): no whitespace, comma,
+#: bracket or quote. GitHub, GitLab and Gitea give none such, nor does a web server's
+#: REMOTE_USER in practice, and `["alice"]` is a TOML list written where names go.
+_NAME: Final = re.compile(r"[^\s,\[\]\"']{1,100}")
 _FINGERPRINT: Final = re.compile(r"[a-z0-9][a-z0-9-]*:[0-9a-f]{32}")
 _TRUE: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "off", "0"})

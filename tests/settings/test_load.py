@@ -571,6 +571,30 @@ def test_a_variable_in_the_toml_form_is_told_the_variable_form(
     assert "e.g. [" not in warning and "e.g. {" not in warning
 
 
+@pytest.mark.parametrize("text", ['["alice"]', '["alice", "bob"]', "'alice'", "alice,[bob]"])
+def test_policy_admins_in_the_toml_form_are_refused_not_taken_for_names(text: str) -> None:
+    """GITMEM_POLICY_ADMINS='["alice"]' (the TOML form put in the variable) was accepted as
+    an admin literally named `["alice"]`, whom no server names as a pusher, so nobody could
+    change the policy and nothing said why. A name holds no bracket or quote (GitHub, GitLab
+    and Gitea allow none): the value is refused with the variable form, as a name with a
+    space is, and the default kept."""
+    result = load(env={"GITMEM_POLICY_ADMINS": text})
+    assert result.policy_admins == ()
+    warning = only_warning(result)
+    assert warning.startswith("environment: GITMEM_POLICY_ADMINS: expected distinct user names")
+    assert "without spaces, brackets or quotes, comma-separated, e.g. alice,bob" in warning
+    file = only_warning(load(f"[memory]\npolicyAdmins = [{json.dumps(text)}]\n"))
+    assert "memory.policyAdmins" in file and 'e.g. ["alice"]' in file
+
+
+@pytest.mark.parametrize(
+    "name", ["alice", "alice.smith", "alice_s-1", "alice@example.com", "DOM\\al"]
+)
+def test_policy_admins_take_the_names_servers_give(name: str) -> None:
+    result = load(env={"GITMEM_POLICY_ADMINS": name})
+    assert result.policy_admins == (name,) and result.warnings == ()
+
+
 def test_a_builtin_type_listed_is_accepted_and_said_to_do_nothing() -> None:
     """A built-in type in memory.types is no extra type: it was dropped without a word, and
     the person who wrote it took it for a setting that did something."""

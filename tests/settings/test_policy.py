@@ -73,6 +73,7 @@ def test_flags_default_to_false_and_say_no_in_every_spelling() -> None:
         ({"gitmem.maxBody": ["100001"]}, "gitmem.maxBody"),
         ({"gitmem.maxBody": ["lots"]}, "gitmem.maxBody"),
         ({"gitmem.policyAdmins": ["two words"]}, "gitmem.policyAdmins"),
+        ({"gitmem.policyAdmins": ['["alice"]']}, "gitmem.policyAdmins"),
         ({"gitmem.allow": ["github-pat:short"]}, "gitmem.allow"),
         ({"gitmem.requirePusherMatch": ["maybe"]}, "gitmem.requirePusherMatch"),
         ({"gitmem.retireBy": ["robot"]}, "gitmem.retireBy"),
