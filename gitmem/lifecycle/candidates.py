@@ -352,6 +352,14 @@ def pending(ws: Workspace) -> list[Candidate]:
     """Every candidate branch, local first, then remote-tracking ones not present locally."""
     seen: dict[str, Candidate] = {}
     store = ws.store
+    # a local branch whose ref file holds no object id (git: "ignoring broken ref") is
+    # named with its damage, before a remote-tracking branch of its id, as show and admit
+    # find it first (lookup_candidate)
+    for ref, damage in store.broken_refs(CANDIDATE_REFS).items():
+        entry_id = candidate_id_of(ref)
+        if entry_id is not None:
+            path = f"{ws.dir}/candidates/{entry_id}.md"
+            seen[entry_id] = Candidate(entry_id, ref, "", path, None, damage=damage)
     local, remote = sorted(store.refs(CANDIDATE_REFS).items()), store.refs("refs/remotes/")
     for ref, tip in [*local, *sorted(remote.items())]:
         entry_id = candidate_id_of(ref)

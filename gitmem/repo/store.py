@@ -601,6 +601,28 @@ class Store:
                     out[name] = target
         return out
 
+    def broken_refs(self, prefix: str) -> dict[str, str]:
+        """The loose refs under prefix (e.g. refs/heads/gitmem/) whose own file holds no
+        object id, each with the refusal that names it (DamagedRepository's message).
+        libgit2's listing (refs) leaves them out, as git's "ignoring broken ref" does, so a
+        reader listing refs said nothing of them. Only loose refs: git reads packed-refs whole
+        or not at all. A folder of a few files is read: cheap, and only under prefix."""
+        found: dict[str, str] = {}
+        root = self.common_dir
+        try:
+            files = sorted(p for p in (root / prefix).rglob("*") if p.is_file())
+        except OSError:
+            return found
+        for path in files:
+            name = path.relative_to(root).as_posix()
+            if name.endswith(".lock"):
+                continue
+            try:
+                self.ref_target(name)
+            except DamagedRepository as exc:
+                found[name] = exc.message
+        return found
+
     def has_object(self, oid: str) -> bool:
         try:
             return oid in self._repo

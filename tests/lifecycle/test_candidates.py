@@ -484,3 +484,24 @@ def test_a_damaged_candidate_branch_is_named_and_the_others_still_listed(
         assert result.exit_code == 2, result.output
         assert "this repository is damaged" in result.output and "git fsck" in result.output
     ok(run(memory, "admit", other))
+
+
+def test_a_candidate_ref_file_holding_garbage_is_named_not_left_out(memory: Path) -> None:
+    """libgit2 lists no ref whose file holds no object id (git says "ignoring broken ref"):
+    such a candidate branch vanished from `gitmem candidates` and CANDIDATES.md without a
+    word. It is listed with its damage beside the others, and admit of it says so (exit 2)."""
+    broken = proposed(ok(run(memory, *PROPOSE)).output)
+    other = proposed(ok(run(memory, *HOOKS)).output)
+    (memory / ".git" / "refs" / "heads" / "gitmem" / broken).write_text("garbage\n")
+
+    listing = ok(run(memory, "candidates")).output
+    assert f"{other}  valid" in listing
+    assert (
+        f"CANDIDATE-BRANCH branch refs/heads/gitmem/{broken} cannot be read: this repository "
+        f"is damaged: the ref refs/heads/gitmem/{broken} cannot be read"
+    ) in listing
+    result = run(memory, "admit", broken)
+    assert result.exit_code == 2, result.output
+    assert f"git update-ref refs/heads/gitmem/{broken} COMMIT" in result.output
+    ok(run(memory, "index"))
+    assert f"[{broken}] 1 problem(s)" in (memory / ".gitmem" / "CANDIDATES.md").read_text()
