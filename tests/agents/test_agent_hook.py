@@ -952,7 +952,9 @@ def test_a_file_no_entry_cites_gets_nothing(repo: Repo) -> None:
     assert repo.hook("PreToolUse", payload) is None
 
 
-def test_file_precedents_say_when_they_may_be_stale(tmp_path: Path) -> None:
+def _lazy_startup_admitted(tmp_path: Path) -> tuple[dict[str, str], Path, str]:
+    """A repository whose app.py an admitted entry cites: its environment, its root and the
+    entry's id."""
     env = isolation(tmp_path)
     root = tmp_path / "work"
     _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
@@ -963,6 +965,11 @@ def test_file_precedents_say_when_they_may_be_stale(tmp_path: Path) -> None:
     _sh(root, env, "git", "add", "-A")
     _sh(root, env, "git", "commit", "-q", "-m", "init")
     entry_id = _admit(root, env, "Keep app startup lazy", "changing app startup", "app.py")
+    return env, root, entry_id
+
+
+def test_file_precedents_say_when_they_may_be_stale(tmp_path: Path) -> None:
+    env, root, entry_id = _lazy_startup_admitted(tmp_path)
     fresh = Repo(root, env, {})
     payload = fresh.event("PreToolUse", tool_name="Write",
                           tool_input={"file_path": "app.py", "content": "x"})  # fmt: skip
@@ -981,16 +988,7 @@ def test_file_precedents_in_a_shallow_clone_say_unknown_until_it_is_deepened(
     entry whose file changed after its admission was quoted to the agent as "fresh: its files
     are unchanged", and the hook kept that for the tip. It says the freshness is unknown, and
     once `git fetch --unshallow` brings the history the next edit is told the count."""
-    env = isolation(tmp_path)
-    root = tmp_path / "work"
-    _sh(tmp_path, env, "git", "init", "-q", "-b", "main", str(root))
-    (root / "app.py").write_text("v1\n")
-    _sh(root, env, "git", "add", "-A")
-    _sh(root, env, "git", "commit", "-q", "-m", "initial")
-    _sh(root, env, GITMEM, "init")
-    _sh(root, env, "git", "add", "-A")
-    _sh(root, env, "git", "commit", "-q", "-m", "init")
-    entry_id = _admit(root, env, "Keep app startup lazy", "changing app startup", "app.py")
+    env, root, entry_id = _lazy_startup_admitted(tmp_path)
     (root / "app.py").write_text("v2\n")
     _sh(root, env, "git", "commit", "-q", "-am", "change app")
     clone = tmp_path / "clone"
