@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Final, NamedTuple, cast
 
@@ -286,8 +286,8 @@ def newest_per_path(
     pinned: PinnedRepository | None = None,
 ) -> dict[str, str]:
     """For each path, `field` (a git log format) of the newest commit on tip's first-parent
-    chain that `git log` with options lists it in (absent when none does; a folder's path is
-    never listed, only its files').
+    chain that `git log` with options lists it in, or, for a folder, lists a file below it
+    in (absent when none does).
 
     git walks path-limited history far faster than a walk in Python, and faster still where
     its commit-graph has changed-path filters (write_path_filters): then it diffs only the
@@ -378,12 +378,22 @@ def _walk(
                         commit = token[1:].decode("ascii")
                         continue
                     path = os.fsdecode(token.removeprefix(b"\n"))
-                    if path in wanted and path not in found and commit:
-                        found[path] = commit
+                    for asked in _self_and_folders(path) if commit else ():
+                        if asked in wanted and asked not in found:
+                            found[asked] = commit
         finally:
             if git.poll() is None:
                 git.kill()
     return found
+
+
+def _self_and_folders(path: str) -> Iterator[str]:
+    """path, then each folder it lies in, deepest first: git lists the files a commit
+    changed, never their folders, and a path asked for may be a folder (an entry citing
+    `src`), changed when a file below it is."""
+    while path:
+        yield path
+        path = path.rpartition("/")[0]
 
 
 def run_all(

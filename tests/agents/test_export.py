@@ -408,6 +408,22 @@ def test_a_cited_name_ending_in_a_carriage_return_is_gone_not_another_file(memor
     assert kept.endswith("(human:mallory, 2000-01-01; may be stale: its files changed since)")
 
 
+def test_an_entry_citing_a_folder_is_stale_when_a_file_below_it_changed(memory: Path) -> None:
+    """git lists the files a commit changed, never their folders, so an entry citing `src`
+    was never found changed by the export, whatever changed below it, where recall counts
+    the commits touching the folder's files."""
+    from conftest import git
+
+    (memory / "src").mkdir()
+    (memory / "src" / "app.py").write_text("a\n")
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "-m", "a folder")
+    _forge(memory, b"local-decision-20261201-forged.md", files=["src"], admitted="2000-01-01")
+    lines = _lines_of(ok(run(memory, "export", "agents", "-o", "-")).output)
+    cited = next(line for line in lines if "[Forged past the hooks]" in line)
+    assert cited.endswith("(human:mallory, 2000-01-01; may be stale: its files changed since)")
+
+
 def test_a_shallow_clone_says_unknown_where_its_cut_is_the_newest_change(
     memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -142,8 +142,9 @@ def test_a_failing_admission_walk_is_raised_not_swallowed(repo: Path) -> None:
 
 def _model_newest(repo: Path, tip: str, paths: list[str], *, added: bool) -> dict[str, str]:
     """The reference: for each path, the newest commit on tip's first-parent chain whose tree
-    holds it where its first parent's does not (added), or holds other content (changed),
-    read from each commit's whole tree by `git ls-tree`, never from a path-limited walk."""
+    holds it where its first parent's does not (added), or holds other content (changed), a
+    folder by any file below it, read from each commit's whole tree by `git ls-tree`, never
+    from a path-limited walk."""
     chain = git(repo, "rev-list", "--first-parent", tip).split()
     trees: dict[str, dict[str, str]] = {}
 
@@ -160,10 +161,12 @@ def _model_newest(repo: Path, tip: str, paths: list[str], *, added: bool) -> dic
         parents = git(repo, "rev-list", "--parents", "-n", "1", commit).split()[1:]
         now, before = tree(commit), tree(parents[0] if parents else None)
         for path in paths:
+            # a folder counts by the files below it
+            files = {path} | {f for f in (*now, *before) if f.startswith(f"{path}/")}
             if added:
-                newest = path in now and path not in before
+                newest = any(f in now and f not in before for f in files)
             else:
-                newest = now.get(path) != before.get(path)
+                newest = any(now.get(f) != before.get(f) for f in files)
             if newest and path not in found:
                 found[path] = commit
     return found
@@ -178,7 +181,7 @@ def test_the_walk_one_path_at_a_time_agrees_with_a_model_of_the_history(repo: Pa
     from gitmem.repo import gitcli
 
     rng = random.Random(20)
-    # "m" is a folder: a walk answers for files, so neither walk finds it
+    # "m" is a folder: a walk finds it by the files below it (git lists no folder)
     paths = [f"m/{name}.md" for name in "abcdef"] + ["src/x.py", "m/never.md", "m"]
     for step in range(40):
         if step % 9 == 8:  # a merge whose second parent adds or changes a path
