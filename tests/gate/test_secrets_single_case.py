@@ -40,3 +40,15 @@ def test_random_one_case_value_in_a_wrapped_xml_secret_is_found(value: str) -> N
 @pytest.mark.parametrize("value", NAMES_ONE_CASE)
 def test_one_case_name_with_few_numbers_is_no_secret(value: str) -> None:
     assert scan_text(f"the signing key we use is {value} for now") == []
+
+
+@pytest.mark.parametrize("value", RANDOM_ONE_CASE)
+def test_random_one_case_value_assigned_to_a_secret_key_is_found(value: str) -> None:
+    assert scan_text(f'signing_key = "{value}"'), value
+
+
+# twenty characters or more, where numbers are counted: a shorter value after a secret key
+# is judged as a password, which may be words and digits (`s3bucket2region9`)
+@pytest.mark.parametrize("value", [name for name in NAMES_ONE_CASE if len(name) >= 20])
+def test_one_case_name_assigned_to_a_secret_key_is_no_secret(value: str) -> None:
+    assert scan_text(f"signing_key = {value}") == []
