@@ -274,8 +274,10 @@ def check_staged() -> Report:
 def _settings_removed(store: Store, snapshot: StagedSnapshot) -> list[str]:
     """.gitmem.toml when this commit removes it (or moves it away), which the staged changes
     do not list: its removal puts pyproject.toml's [tool.gitmem] in force."""
+    if snapshot.kind(PROJECT_SETTINGS) != MISSING:  # the index first: HEAD only when needed
+        return []
     head = store.resolve("HEAD")
-    if head is None or snapshot.kind(PROJECT_SETTINGS) != MISSING:
+    if head is None:
         return []
     before = TreeSnapshot(store, store.tree_of(head)).kind(PROJECT_SETTINGS)
     return [] if before == MISSING else [PROJECT_SETTINGS]

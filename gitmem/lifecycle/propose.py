@@ -46,7 +46,7 @@ from gitmem.model.entry import Entry, id_with_suffix, make_id
 from gitmem.model.names import MAX_ID_LENGTH, candidate_branch, candidate_ref, is_entry_id
 from gitmem.model.problem import Problem
 from gitmem.model.proposal import BODY_FIELDS, ProposalFields
-from gitmem.repo.store import BLOB, ref_clash
+from gitmem.repo.store import BLOB, ref_clash, refs_above
 from gitmem.repo.workspace import Workspace, require_memory_settings
 
 MAX_ID_ATTEMPTS = 1000
@@ -488,8 +488,7 @@ def _in_the_way_on(ws: Workspace, remote: str, ref: str) -> str | None:
     candidate branches `gitmem/<id>`, or one below ref's name), as the remote's `git
     ls-remote` lists them; None when there is none, or the remote cannot be asked. Asked
     only once a push was refused: the refusal's own words are the remote git's, translated."""
-    parts = ref.split("/")
-    above = ["/".join(parts[:end]) for end in range(3, len(parts))]
+    above = refs_above(ref)
     done = ws.store.run_git("ls-remote", remote, *above, f"{ref}/*", check=False)
     if done.returncode != 0:
         return None

@@ -1168,11 +1168,9 @@ class Store:
         (refs/heads/gitmem for refs/heads/gitmem/<id>), or one below ref's name
         (refs/heads/gitmem/<id>/x). git keeps refs as files named after them, so it cannot
         hold both ("cannot lock ref ...: 'refs/heads/gitmem' exists")."""
-        parts = ref.split("/")
-        for end in range(3, len(parts)):  # below refs/heads/, refs/remotes/…
-            above = "/".join(parts[:end])
-            if self.ref_target(above) is not None:
-                return above
+        above = next((r for r in refs_above(ref) if self.ref_target(r) is not None), None)
+        if above is not None:
+            return above
         below = sorted(self.refs(ref + "/"))
         return below[0] if below else None
 
@@ -1676,6 +1674,14 @@ def _stale_lock_advice(lock: Path) -> str:
         f"another git process is running, or one crashed and left it: if no git process is "
         f"running, remove it (rm '{lock}'), then run the command again"
     )
+
+
+def refs_above(ref: str) -> list[str]:
+    """The refs named as the folders on ref's way below refs/<kind>/ (refs/heads/gitmem for
+    refs/heads/gitmem/<id>), shortest first: git keeps refs as files named after them, so it
+    cannot hold any of them and ref at once."""
+    parts = ref.split("/")
+    return ["/".join(parts[:end]) for end in range(3, len(parts))]
 
 
 def ref_clash(ref: str, other: str, remote: str | None = None) -> str:

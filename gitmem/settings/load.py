@@ -659,14 +659,12 @@ def _check_values(
     label: Callable[[str], str],
     root: Path | None,
     problems: list[_Problem],
-    *,
-    variables: bool = False,
 ) -> dict[str, Any]:
     """Validate against the schema, then in code; keep what passes, report each key that fails.
 
     ``label`` names a key the way its source spells it (``memory.maxBody``, ``GITMEM_MAX_BODY``);
-    ``variables`` says the values came from GITMEM_* variables, whose expected form is said as
-    a variable holds it (``env_expect``).
+    values from GITMEM_* variables (``where`` is the environment) are told the form a variable
+    holds (``env_expect``).
     """
     if not table:
         return {}
@@ -681,7 +679,7 @@ def _check_values(
                 )
             )
             continue
-        expect = (variables and key.env_expect) or key.expect
+        expect = (where == _ENVIRONMENT and key.env_expect) or key.expect
         if name in failed:
             text = f"{label(name)}: expected {expect}, got {_show(value)}"
             problems.append(_Problem(key.attr, _about(where, text)))
@@ -760,9 +758,7 @@ def _env_layer(env: Mapping[str, str], root: Path | None, problems: list[_Proble
         if raw is None or (raw == "" and key.name != "types"):
             continue
         table[key.name] = _from_env(key, raw)
-    values = _check_values(
-        table, _ENVIRONMENT, lambda name: _BY_NAME[name].env, root, problems, variables=True
-    )
+    values = _check_values(table, _ENVIRONMENT, lambda name: _BY_NAME[name].env, root, problems)
     return _Layer("the environment", values)
 
 
