@@ -286,6 +286,16 @@ def home(memory: Memory, links: Links) -> str:
 # the list
 
 
+def _freshness_badge(item: SiteEntry) -> list[str]:
+    """The badge an admitted entry's freshness gives it in the list and on its page: none
+    when its cited files are unchanged (or none can be told of)."""
+    if item.stale:
+        return ['<span class="badge stale">may be stale</span>']
+    if item.shallow:
+        return ['<span class="badge stale">freshness unknown</span>']
+    return []
+
+
 def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
     """Every entry, with the filter and search form the script drives (without the script, the
     whole list shows); numbers gives each admitted entry's file its number in the search
@@ -344,10 +354,7 @@ def entry_list(memory: Memory, links: Links, numbers: dict[str, int]) -> str:
         attr_text += ' data-tags="' + "&#31;".join(escape(t) for t in entry.tags) + '"'
         status = lineage_mod.status_class(entry.status)
         marks = [f'<span class="badge {status}">{escape(entry.status)}</span>']
-        if e.stale:
-            marks.append('<span class="badge stale">may be stale</span>')
-        elif e.shallow:
-            marks.append('<span class="badge stale">freshness unknown</span>')
+        marks += _freshness_badge(e)
         tags_text = ", ".join(escape(t) for t in entry.tags)
         items.append(
             f"<li {attr_text}>"
@@ -400,10 +407,8 @@ def entry_page(
         f"{escape(entry.status)}</span>"
     )
     marks = [f'<span class="badge type">{escape(entry.type)}</span>', status]
-    if isinstance(item, SiteEntry) and item.stale:
-        marks.append('<span class="badge stale">may be stale</span>')
-    elif isinstance(item, SiteEntry) and item.shallow:
-        marks.append('<span class="badge stale">freshness unknown</span>')
+    if isinstance(item, SiteEntry):
+        marks += _freshness_badge(item)
     body.append(f'<p class="marks">{" ".join(marks)}</p>\n')
     # a tombstone's reason, or when it was corrected: what admission and curation write,
     # which a candidate that claims it has not been through
