@@ -24,16 +24,16 @@ def make_server(tmp_path: Path) -> Path:
     return bare
 
 
-def connect(memory: Path, server: Path, *, push_main: bool = True) -> Path:
-    """memory, with server as its origin, settings committed, main pushed (unless not
-    push_main: the next push of main is then the server's first)."""
-    git(memory, "remote", "add", "origin", str(server))
+def connect(memory: Path, server: Path, *, push_main: bool = True, name: str = "origin") -> Path:
+    """memory, with server as its origin (or as the remote called name), settings committed,
+    main pushed (unless not push_main: the next push of main is then the server's first)."""
+    git(memory, "remote", "add", name, str(server))
     # ids would otherwise take the remote's name ("server"); keep the names the tests share
     (memory / ".gitmem.toml").write_text('[memory]\nproject = "local"\n')
     git(memory, "add", ".gitmem.toml")
     git(memory, "commit", "-q", "-m", "settings")
     if push_main:
-        accepted(push(memory, "main"))
+        accepted(push(memory, "main", remote=name))
     return memory
 
 
@@ -75,11 +75,15 @@ def serve(repo: Path, tmp_path: Path, settings: str, *, hook: bool = True) -> Pa
 
 
 def push(
-    repo: Path, *refs: str, env: dict[str, str] | None = None, verify: bool = False
+    repo: Path,
+    *refs: str,
+    env: dict[str, str] | None = None,
+    verify: bool = False,
+    remote: str = "origin",
 ) -> subprocess.CompletedProcess[str]:
-    """git push origin refs (with --no-verify unless verify: the attacker skips their own
-    pre-push hook; the server's is what counts)."""
-    args = ["git", "push", *([] if verify else ["--no-verify"]), "origin", *refs]
+    """git push origin (or remote) refs (with --no-verify unless verify: the attacker skips
+    their own pre-push hook; the server's is what counts)."""
+    args = ["git", "push", *([] if verify else ["--no-verify"]), remote, *refs]
     return subprocess.run(
         args, cwd=repo, capture_output=True, text=True, env={**os.environ, **(env or {})}
     )

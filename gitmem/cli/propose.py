@@ -12,6 +12,7 @@ refuse, and one the editor saved in another encoding than UTF-8, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -28,7 +29,7 @@ from gitmem.cli.options import (
     interactive,
     utf8_text,
 )
-from gitmem.errors import RULE_FAILED, GitmemError, UsageError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.proposal import ProposalFields, decode_draft, specs
 
@@ -116,12 +117,23 @@ def proposal_options(command: F) -> F:
     "stays as a tombstone in status retired. Needs --reason.",
 )
 @click.option("--reason", callback=utf8_text, help="With --retire: why the entry goes.")
-@click.option("--push", is_flag=True, help="Push the candidate branch to origin.")
+@click.option(
+    "--push",
+    is_flag=True,
+    help="Push the candidate branch to the remote git would push a new branch to: "
+    "remote.pushDefault, else the only remote, else origin.",
+)
 @click.option(
     "--pr",
     is_flag=True,
-    help="Push the branch and open a pull/merge request (gh, GitLab push options), "
-    "or print the URL that opens one. An id taken on the remote moves on, as with --push.",
+    help="Push the branch as --push does and open a pull/merge request on that remote's "
+    "repository (gh, GitLab push options), or print the URL that opens one. An id taken on "
+    "the remote moves on, as with --push.",
+)
+@click.option(
+    "--remote",
+    metavar="NAME",
+    help="With --push or --pr: push to this remote instead (git remote lists them).",
 )
 @TEXT_OR_JSON
 def propose(
@@ -132,6 +144,7 @@ def propose(
     reason: str | None,
     push: bool,
     pr: bool,
+    remote: str | None,
     fmt: str,
     **flags: Any,
 ) -> int:
@@ -146,6 +159,7 @@ def propose(
     pull request for that id.
     """
     from gitmem.lifecycle import propose as proposing
+    from gitmem.lifecycle.writing import NoRemote, push_remote
 
     given_options = (("--edit", edit_id), ("--amend", amend_id), ("--retire", retire_id),
                      ("--from", from_file))  # fmt: skip
@@ -171,8 +185,15 @@ def propose(
         raise UsageError(f"{' and '.join(chosen)} exclude each other: give one")
     if reason is not None and not retire_id:
         raise UsageError("--reason goes with --retire ID")
+    if remote is not None and not (push or pr):
+        raise UsageError("--remote goes with --push or --pr")
     ws = command_workspace()
     emit_warnings(ws.settings.warnings)
+    if push or pr:
+        # a remote that is not there is said now, before an editor opens or a candidate is
+        # made; with none at all, the candidate is made and its output says to add one
+        with contextlib.suppress(NoRemote):
+            remote = push_remote(ws.store, remote)
     given = ProposalFields.from_mapping(flags)
     edited: str | None = None
     if retire_id:
@@ -180,8 +201,10 @@ def propose(
             raise UsageError(
                 "--retire takes only --reason (and --push): a retirement changes no field"
             )
-        proposal = proposing.propose_retire(ws, retire_id, reason or "", push=push and not pr)
-        return _report(ws, proposal, pr, fmt)
+        proposal = proposing.propose_retire(
+            ws, retire_id, reason or "", push=push and not pr, remote=remote
+        )
+        return _report(ws, proposal, pr, remote, fmt)
     if amend_id:
         again = f"gitmem propose --amend {amend_id}"
         amend_draft, amend_blob = proposing.amend_start(ws, amend_id)
@@ -202,10 +225,11 @@ def propose(
                 amend_id,
                 _no_placeholders(fields),
                 push=push and not pr,
+                remote=remote,
                 drafted_from=amend_blob,
             ),
         )
-        return _report(ws, proposal, pr, fmt)
+        return _report(ws, proposal, pr, remote, fmt)
     drafted: dict[str, str] = {}
     again = f"gitmem propose --edit {edit_id}" if edit_id else "gitmem propose"
     if edit_id:
@@ -245,10 +269,10 @@ def propose(
         edited,
         again,
         lambda: proposing.propose(
-            ws, _no_placeholders(fields), push=push and not pr, drafted_from=drafted
+            ws, _no_placeholders(fields), push=push and not pr, remote=remote, drafted_from=drafted
         ),
     )
-    return _report(ws, proposal, pr, fmt)
+    return _report(ws, proposal, pr, remote, fmt)
 
 
 def _edit(ws: Workspace, text: str, again: str) -> str | None:
@@ -286,28 +310,38 @@ def _edit(ws: Workspace, text: str, again: str) -> str | None:
     return edited
 
 
-def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
-    """Open the pull request when asked, print what was proposed, return the exit code."""
+def _report(ws: Workspace, proposal: Proposal, pr: bool, remote: str | None, fmt: str) -> int:
+    """Open the pull request when asked (on remote, the --remote given or push_remote's
+    choice), print what was proposed, return the exit code."""
     request = None
     if pr:
         from gitmem.lifecycle import pulls
         from gitmem.lifecycle.propose import HeldByAnother
+        from gitmem.lifecycle.writing import NoRemote
 
         try:
-            request = pulls.open_pull_request(ws, proposal)
+            request = pulls.open_pull_request(ws, proposal, remote=remote)
         except HeldByAnother as exc:
             proposal.unpushed = exc.message  # no push sends it under this id
+        except NoRemote as exc:
+            proposal.unpushed = (
+                f"{exc.message}, then git push {exc.remote} {proposal.branch}, and open the "
+                "pull request"
+            )
+            proposal.unpushed_code = exc.exit_code
         except GitmemError as exc:
             # the candidate is proposed already: say so beside the failure, with the push
             # that sends it, or its author proposes it again and gets a second copy
             proposal.unpushed = (
-                f"{exc.message}\nthen: git push origin {proposal.branch}, and open the pull request"
+                f"{exc.message}\nthen: git push {proposal.remote or remote} {proposal.branch}, "
+                "and open the pull request"
             )
         else:
             proposal.pushed = proposal.pushed or request.pushed
             emit_warnings(request.warnings)
-    # a push that could not happen leaves the candidate here: exit 1, saying what to do
-    code = RULE_FAILED if proposal.unpushed else 0
+    # a push that could not happen leaves the candidate here: exit 1 (2 with no remote to
+    # push to), saying what to do
+    code = proposal.unpushed_code if proposal.unpushed else 0
     if fmt == "json":
         out: dict[str, Any] = {
             "id": proposal.id,
@@ -331,9 +365,10 @@ def _report(ws: Workspace, proposal: Proposal, pr: bool, fmt: str) -> int:
     if proposal.taken_on_remote:
         taken = ", ".join(proposal.taken_on_remote)
         notes.append(
-            f"{taken} is taken on origin by another candidate: took the next free id"
+            f"{taken} is taken on {proposal.remote} by another candidate: took the next free id"
             if len(proposal.taken_on_remote) == 1
-            else f"{taken} are taken on origin by other candidates: took the next free id"
+            else f"{taken} are taken on {proposal.remote} by other candidates: took the next "
+            "free id"
         )
     if proposal.reused:
         notes.append("proposed before: its branch holds this very text")

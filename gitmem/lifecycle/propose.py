@@ -28,16 +28,18 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from gitmem.errors import GitmemError, RuleError, UsageError
+from gitmem.errors import RULE_FAILED, GitmemError, RuleError, UsageError
 from gitmem.lifecycle.candidates import candidate_taken, rule_error, validate_candidate
 from gitmem.lifecycle.entries import find_entry, require_found
 from gitmem.lifecycle.writing import (
+    NoRemote,
     base_missing_on,
     check_reason_text,
     default_human,
     fault,
     no_commits,
     push_refs,
+    push_remote,
     today,
 )
 from gitmem.model import curation
@@ -70,6 +72,11 @@ class Proposal:
     #: The ids the remote held another candidate under when this one was pushed, in the
     #: order they were tried: the proposal took the next free id after them.
     taken_on_remote: list[str] = field(default_factory=list)
+    #: The exit code unpushed stands for: a rule or the remote refused (1), or there is no
+    #: remote to push to (2, usage).
+    unpushed_code: int = RULE_FAILED
+    #: The remote the branch was pushed to, or was to be (push_remote's choice).
+    remote: str | None = None
     #: What the candidate is made of, to make it again under another id (push_candidate).
     draft: _Draft | None = field(default=None, repr=False, compare=False)
 
@@ -127,12 +134,13 @@ def propose(
     *,
     created: str | None = None,
     push: bool = False,
-    remote: str = "origin",
+    remote: str | None = None,
     drafted_from: Mapping[str, str] = MappingProxyType({}),
 ) -> Proposal:
     """Validate, then write one commit on a new branch gitmem/<id> from main's tip; the
     working tree, the staging index and HEAD are never touched. With push, the branch is
-    pushed when the remote holds main's tip; else it stays here and `unpushed` says why.
+    pushed to remote (None: the one push_remote chooses, as git would) when it holds main's
+    tip; else it stays here and `unpushed` says why.
 
     A successor (a proposal with `supersedes`) records the text of each entry it supersedes
     it was drafted from (`drafted_from`, their blob ids), so that admit and the server refuse
@@ -182,7 +190,7 @@ def propose_amend(
     fields: ProposalFields,
     *,
     push: bool = False,
-    remote: str = "origin",
+    remote: str | None = None,
     drafted_from: str | None = None,
 ) -> Proposal:
     """A candidate that corrects an admitted entry in place: the entry's text with the fields
@@ -227,7 +235,7 @@ def propose_retire(
     reason: str,
     *,
     push: bool = False,
-    remote: str = "origin",
+    remote: str | None = None,
 ) -> Proposal:
     """A candidate that retires an admitted entry (junk, a test write, a duplicate): once
     admitted, the file stays as a tombstone in status retired with the reason."""
@@ -258,7 +266,7 @@ def _admitted(ws: Workspace, target_id: str, verb: str) -> tuple[str, Entry]:
 
 
 def _write_candidate(
-    ws: Workspace, entry: Entry, base_id: str, *, push: bool, remote: str
+    ws: Workspace, entry: Entry, base_id: str, *, push: bool, remote: str | None
 ) -> Proposal:
     """Validate the candidate, then write it as one commit on gitmem/<id> from main's tip,
     taking the first free id of base_id, base_id-2, …; or reuse the first of those ids whose
@@ -281,12 +289,24 @@ def _write_candidate(
     and still loses that race between the answer and the push. Only a refused push asks
     the remote what it holds (_taken_on), and only that answer, not the push's words,
     tells a taken id from another failure (no network, credentials, a hook's refusal),
-    which leaves the branch here as before, with the push that sends it."""
+    which leaves the branch here as before, with the push that sends it.
+
+    remote is the remote named on the command line (`--remote NAME`), None for the one git
+    would push a new branch to (push_remote); a name no remote has is refused before anything
+    is written. With no remote at all, the candidate is made and stays here: unpushed says
+    to add one and how to push it then (a usage error, unpushed_code)."""
     store = ws.store
     main_tip = ws.main_tip()
     if main_tip is None:
         raise no_commits(ws)
     require_memory_settings(ws)
+    target: str | None = None
+    no_remote: NoRemote | None = None
+    if push:
+        try:
+            target = push_remote(store, remote)
+        except NoRemote as exc:
+            no_remote = exc
     main_tree = store.tree_of(main_tip)
     first = entry.with_meta(id=base_id)
     problems = validate_candidate(ws, first, main_tree, f"{ws.dir}/candidates/{base_id}.md")
@@ -294,21 +314,28 @@ def _write_candidate(
     if errors:
         raise rule_error(errors)
     proposal = _commit_candidate(ws, _Draft(entry, base_id, main_tip, tuple(problems)), ())
-    if push:
+    if no_remote is not None:
+        proposal.remote = no_remote.remote
+        proposal.unpushed = (
+            f"{no_remote.message}, then git push {no_remote.remote} {proposal.branch}"
+        )
+        proposal.unpushed_code = no_remote.exit_code
+    if target is not None:
+        proposal.remote = target
         # a reused branch may have left an older main: the remote needs where it left
         base = store.merge_base(main_tip, proposal.commit) or main_tip
-        missing = base_missing_on(ws, remote, base)
+        missing = base_missing_on(ws, target, base)
         if missing is not None:
-            proposal.unpushed = f"{missing}: git push {remote} {proposal.branch}"
+            proposal.unpushed = f"{missing}: git push {target} {proposal.branch}"
             return proposal
         try:
-            push_candidate(ws, proposal, remote=remote)
+            push_candidate(ws, proposal, remote=target)
         except HeldByAnother as exc:
             proposal.unpushed = exc.message
         except GitmemError as exc:
             # the branch exists now, whatever the push did: a refused push is reported
             # beside it (unpushed), never as if nothing had been proposed
-            proposal.unpushed = f"{exc.message}\nthen: git push {remote} {proposal.branch}"
+            proposal.unpushed = f"{exc.message}\nthen: git push {target} {proposal.branch}"
     return proposal
 
 
@@ -410,6 +437,7 @@ def push_candidate(
     beforehand that the remote holds the main commit the candidate is based on
     (base_missing_on)."""
     store = ws.store
+    proposal.remote = remote
     draft = proposal.draft
     base_id = draft.base_id if draft is not None else proposal.id
     while True:

@@ -2,7 +2,9 @@
 
 `gitmem propose --pr` pushes the candidate branch `gitmem/<id>` (through propose's
 push_candidate: an id another clone pushed first moves the proposal to the next free id, and
-the request is opened for the id pushed) and then:
+the request is opened for the id pushed) to the remote git would push a new branch to
+(`--remote NAME`, else remote.pushDefault, else the only remote, else origin:
+writing.push_remote), and then, on the repository that remote's URL names:
 
 - on GitHub (github.com, a `github.*` host, or any host the `gh` CLI is logged in to), opens the
   pull request with `gh pr create` when `gh` is installed and authenticated: title from the
@@ -12,7 +14,7 @@ the request is opened for the id pushed) and then:
   server itself opens the merge request while receiving the branch::
 
       git push -o merge_request.create -o merge_request.target=main \\
-               -o merge_request.title=TITLE -o merge_request.label=gitmem origin gitmem/ID
+               -o merge_request.title=TITLE -o merge_request.label=gitmem REMOTE gitmem/ID
 
   and answers the merge request's URL (GitLab prints it while receiving), else the
   `…/-/merge_requests/new?merge_request[source_branch]=gitmem/ID` page;
@@ -35,7 +37,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from gitmem.errors import GitmemError, UsageError
 from gitmem.lifecycle.propose import Proposal, push_candidate
-from gitmem.lifecycle.writing import base_missing_on
+from gitmem.lifecycle.writing import base_missing_on, push_remote
 from gitmem.model.entry import Entry, EntryError, parse
 from gitmem.repo.gitcli import PinnedRepository, clean_git_env
 from gitmem.repo.store import Store
@@ -202,16 +204,23 @@ def _push_option_value(text: str) -> str:
 
 
 def open_pull_request(
-    ws: Workspace, proposal: Proposal, *, remote: str = "origin"
+    ws: Workspace, proposal: Proposal, *, remote: str | None = None
 ) -> PullRequestResult:
     """Push the candidate branch (unless already pushed) and open a pull/merge request for it,
     or answer the URL of the page that opens one. When the remote lacks the main commit the
     candidate is based on, nothing is pushed: proposal.unpushed says why and what to do.
 
+    The remote is the one named (`propose --remote NAME`), else the one git pushes a new
+    branch to (push_remote: remote.pushDefault, the only remote, origin), and the request is
+    opened on the repository that remote's URL names: a fork's, when remote.pushDefault
+    names the fork. A name no remote has is a UsageError, and so is a repository with no
+    remote (NoRemote).
+
     The push is propose's (push_candidate): a remote that holds another candidate under the
     proposal's id (another clone proposed it first) moves the proposal, in place, to the next
     free id, and the request is opened for the id pushed; any other refusal is raised."""
     store = ws.store
+    remote = push_remote(store, remote)
     url = _remote_url(store, remote)
     if not proposal.pushed:
         parents = store.commit(proposal.commit).parents

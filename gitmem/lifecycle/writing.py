@@ -121,6 +121,69 @@ def _rejection(line: str) -> str:
     return f"{fields[1].rpartition(':')[2]}: {fields[2]}"
 
 
+#: The remote a candidate branch goes to when neither the command, remote.pushDefault nor a
+#: lone remote of another name says otherwise: git's own default.
+DEFAULT_REMOTE = "origin"
+
+
+class NoRemote(UsageError):
+    """The repository has no remote at all, so a candidate asked to be pushed cannot be: it is
+    made all the same and stays here on its branch, and the message says to add a remote
+    (named remote, the one to push to then)."""
+
+    def __init__(self, remote: str) -> None:
+        super().__init__(
+            f"this repository has no remote to push the candidate to: add one "
+            f"(git remote add {remote} URL)"
+        )
+        self.remote = remote
+
+
+def push_remote(store: Store, named: str | None = None) -> str:
+    """The remote a new candidate branch gitmem/<id> is pushed to (`propose --push`, `--pr`),
+    chosen as `git push` chooses one for a new branch with no upstream: named (`propose
+    --remote NAME`) over everything, else remote.pushDefault, else the repository's only
+    remote whatever its name (a clone of a fork's parent may call it `upstream`), else origin.
+
+    Pushed to origin always, a candidate went to the parent project of a fork whose
+    remote.pushDefault names the fork, and a clone whose one remote is not called origin was
+    told "there is no remote named origin". Here a name no remote has (given, or set as
+    remote.pushDefault), or several remotes none of them origin and none chosen, is a usage
+    error that lists the remotes there are, raised before anything is written; a repository
+    with no remote at all raises NoRemote, which a proposal reports beside the candidate it
+    made. The config is read as the repository sees it, its own over the user's and the
+    system's."""
+    remotes = store.remote_names()
+    if not remotes:
+        raise NoRemote(named or store.config("remote.pushDefault") or DEFAULT_REMOTE)
+    listed = ", ".join(remotes)
+    if named is not None:
+        if named in remotes:
+            return named
+        raise UsageError(
+            f"--remote {named}: there is no remote named {named!r} (the remotes here: "
+            f"{listed}): give one of those, or add it (git remote add {named} URL)"
+        )
+    configured = store.config("remote.pushDefault")
+    if configured:
+        if configured in remotes:
+            return configured
+        raise UsageError(
+            f"remote.pushDefault is {configured!r}, which is no remote here (the remotes: "
+            f"{listed}): fix the setting (git config remote.pushDefault NAME), or give "
+            "--remote NAME"
+        )
+    if len(remotes) == 1:
+        return remotes[0]
+    if DEFAULT_REMOTE in remotes:
+        return DEFAULT_REMOTE
+    raise UsageError(
+        f"which remote gets the candidate? The remotes here are {listed}, none of them "
+        f"{DEFAULT_REMOTE}, and remote.pushDefault is not set: give --remote NAME, or set it "
+        "(git config remote.pushDefault NAME)"
+    )
+
+
 def base_missing_on(ws: Workspace, remote: str, base: str) -> str | None:
     """Why a candidate branch based on base cannot be pushed to remote yet, or None.
 

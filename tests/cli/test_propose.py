@@ -134,13 +134,16 @@ def test_a_push_or_pull_request_that_fails_still_says_the_candidate_was_proposed
     unreachable remote) or --pr found no remote, the command said only the failure, so the
     author took it for nothing proposed, and `--pr` even said to run `gitmem propose --pr`
     again, which proposes a second copy. Now it says what was proposed, why it was not
-    pushed and the git push that sends it (exit 1), as when the remote lacks main."""
+    pushed and the git push that sends it (exit 1, or 2 when there is no remote to push to:
+    the usage to fix is adding one), as when the remote lacks main."""
     fields = ["--type", "decision", "--applies-when", "the remote is down", "--content", "x"]
     result = run(memory, "propose", "--title", "A pull request without a remote", *fields, "--pr")
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     branch = f"gitmem/{result.output.split()[1]}"
     assert result.output.startswith("proposed ") and f"branch   {branch}\n" in result.output
-    assert "no remote named 'origin'" in result.output
+    assert "has no remote to push the candidate to: add one (git remote add origin URL)" in (
+        result.output
+    )
     assert f"git push origin {branch}" in result.output and "again" not in result.output
 
     git(memory, "remote", "add", "origin", str(tmp_path / "no-such-server.git"))

@@ -461,3 +461,146 @@ def test_a_branch_on_the_remote_where_candidate_branches_go_is_named(
         result.output
     )
     assert "cannot lock ref" not in result.output
+
+
+# ---------------------------------------------------------------------------------------------
+# which remote a candidate is pushed to
+
+
+def gitmem_branches(repo: Path) -> list[str]:
+    return git(repo, "branch", "--list", "--format=%(refname:short)", "gitmem/*").split()
+
+
+def test_a_clone_whose_one_remote_is_not_origin_pushes_there(memory: Path, tmp_path: Path) -> None:
+    """A clone made with `git clone -o upstream` (a fork's parent, named so) has no origin:
+    `propose --push` said "there is no remote named origin: add one", where `git push`
+    sends a new branch to the only remote there is. The candidate goes there, as git's would;
+    naming another remote is refused before anything is made, listing those there are, and
+    an id another clone took first there is said to be taken on upstream, not on origin."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+    late = tmp_path / "late"  # another such clone, that will not have fetched clone's push
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(late))
+    result = run_gitmem(clone, *PROPOSE, "--push")
+    assert result.returncode == 0, result.stderr
+    assert f"branch   gitmem/{first_id()} (pushed)" in result.stdout
+    assert git(server, "rev-parse", f"gitmem/{first_id()}") == git(
+        clone, "rev-parse", f"gitmem/{first_id()}"
+    )
+    other = [*PROPOSE]
+    other[other.index("--title") + 1] = "Read refs with pygit2"
+    wrong = run_gitmem(clone, *other, "--push", "--remote", "origin")
+    assert wrong.returncode == 2, wrong.stderr
+    assert wrong.stderr == (
+        "gitmem: --remote origin: there is no remote named 'origin' (the remotes here: "
+        "upstream): give one of those, or add it (git remote add origin URL)\n"
+    )
+    assert gitmem_branches(clone) == [f"gitmem/{first_id()}"]  # nothing made
+
+    theirs = [*PROPOSE]
+    theirs[theirs.index("--content") + 1] = "Read refs with pygit2 too."
+    moved = run_gitmem(late, *theirs, "--push")
+    assert moved.returncode == 0, moved.stderr
+    taken = f"({first_id()} is taken on upstream by another candidate: took the next free id)"
+    assert f"proposed {first_id()}-2 {taken}\n" in moved.stdout
+
+
+def test_remote_push_default_chooses_the_remote_and_remote_overrides_it(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A repository that pushes to a fork (remote.pushDefault = fork) beside the project it
+    came from (origin) had its candidates pushed to origin all the same: gitmem named
+    origin, where `git push` goes to remote.pushDefault. `--remote NAME` overrides both,
+    in each form of propose, and a remote.pushDefault that names no remote is a usage error
+    saying so, before anything is made."""
+    for side in ("project", "fork"):
+        (tmp_path / side).mkdir()
+    project, fork = make_server(tmp_path / "project"), make_server(tmp_path / "fork")
+    connect(memory, project)
+    git(memory, "remote", "add", "fork", str(fork))
+    git(memory, "push", "-q", "fork", "main")
+    git(memory, "config", "remote.pushDefault", "fork")
+    branch = f"gitmem/{first_id()}"
+    assert f"branch   {branch} (pushed)" in ok(run(memory, *PROPOSE, "--push")).output
+    assert git(fork, "branch", "--list", "gitmem/*").split() == [branch]
+    assert git(project, "branch", "--list", "gitmem/*") == ""
+
+    entry_id = first_id()
+    ok(run(memory, "admit", entry_id))
+    git(memory, "push", "-q", "origin", "main")
+    git(memory, "push", "-q", "fork", "main")
+    retire = ["propose", "--retire", entry_id, "--reason", "a test write", "--push"]
+    done = ok(run(memory, *retire, "--remote", "origin", "--format", "json")).output
+    assert json.loads(done)["pushed"] is True
+    assert git(project, "branch", "--list", "gitmem/*").split() == [f"{branch}-retire"]
+    assert git(fork, "branch", "--list", "gitmem/*").split() == [branch]
+    amend = ["propose", "--amend", entry_id, "--content", "Read objects and refs with pygit2."]
+    assert "(pushed)" in ok(run(memory, *amend, "--push")).output
+    assert git(fork, "branch", "--list", "gitmem/*").split() == [branch, f"{branch}-amend"]
+    assert git(project, "branch", "--list", "gitmem/*").split() == [f"{branch}-retire"]
+
+    git(memory, "config", "remote.pushDefault", "frok")
+    other = [*PROPOSE]
+    other[other.index("--title") + 1] = "Read refs with pygit2"
+    made = gitmem_branches(memory)
+    typo = run(memory, *other, "--push")
+    assert typo.exit_code == 2, typo.output
+    assert typo.output == (
+        "gitmem: remote.pushDefault is 'frok', which is no remote here (the remotes: fork, "
+        "origin): fix the setting (git config remote.pushDefault NAME), or give --remote NAME\n"
+    )
+    assert gitmem_branches(memory) == made
+    assert "(pushed)" in ok(run(memory, *other, "--pr", "--remote", "fork")).output
+
+
+def test_several_remotes_none_of_them_origin_and_none_chosen_is_a_usage_error(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Two remotes, neither origin nor named by remote.pushDefault: git pushes to origin,
+    which is not there, and fails with "'origin' does not appear to be a git repository".
+    gitmem asks which one, before anything is made; `--remote` alone, without a push, is
+    refused too."""
+    server = make_server(tmp_path)
+    connect(memory, server, name="upstream")
+    git(memory, "remote", "add", "mirror", str(server))
+    result = run(memory, *PROPOSE, "--pr")
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        "gitmem: which remote gets the candidate? The remotes here are mirror, upstream, none "
+        "of them origin, and remote.pushDefault is not set: give --remote NAME, or set it "
+        "(git config remote.pushDefault NAME)\n"
+    )
+    assert gitmem_branches(memory) == []
+    alone = run(memory, *PROPOSE, "--remote", "upstream")
+    assert (alone.exit_code, alone.output) == (2, "gitmem: --remote goes with --push or --pr\n")
+    assert "(pushed)" in ok(run(memory, *PROPOSE, "--push", "--remote", "upstream")).output
+    assert git(server, "branch", "--list", "gitmem/*").split() == [f"gitmem/{first_id()}"]
+
+
+@pytest.mark.parametrize("flag", ["--push", "--pr"])
+def test_no_remote_at_all_keeps_the_candidate_and_says_to_add_one(
+    memory: Path, tmp_path: Path, flag: str
+) -> None:
+    """A repository with no remote: the candidate is made and stays on its branch, and the
+    answer is a usage error (exit 2) that says to add a remote and how to push the branch
+    then; following it pushes the candidate."""
+    connect(memory, make_server(tmp_path), push_main=False)
+    git(memory, "remote", "remove", "origin")
+    branch = f"gitmem/{first_id()}"
+    result = run_gitmem(memory, *PROPOSE, flag)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"proposed {first_id()}\nbranch   {branch}\n" == result.stdout
+    assert result.stderr == (
+        "gitmem: not pushed: this repository has no remote to push the candidate to: add one "
+        f"(git remote add origin URL), then git push origin {branch}"
+        + (", and open the pull request" if flag == "--pr" else "")
+        + "\n"
+    )
+    assert gitmem_branches(memory) == [branch]
+    git(memory, "remote", "add", "origin", str(tmp_path / "server.git"))
+    git(memory, "push", "-q", "origin", "main")  # the memory branch first, as ever
+    git(memory, "push", "-q", "origin", branch)
+    assert git(tmp_path / "server.git", "branch", "--list", "gitmem/*").split() == [branch]

@@ -60,11 +60,11 @@ def bare(tmp_path: Path, name: str = "server.git") -> Path:
     return path
 
 
-def with_remote(repo: Path, url: str, server: Path) -> None:
-    """origin shows url; pushes to it land in server."""
-    git(repo, "remote", "add", "origin", url)
+def with_remote(repo: Path, url: str, server: Path, name: str = "origin") -> None:
+    """origin (or the remote called name) shows url; pushes to it land in server."""
+    git(repo, "remote", "add", name, url)
     git(repo, "config", f"url.{server}.pushInsteadOf", url)
-    git(repo, "push", "-q", "origin", "main")
+    git(repo, "push", "-q", name, "main")
 
 
 def propose(repo: Path, **changes: Any) -> proposing.Proposal:
@@ -578,3 +578,30 @@ def test_pr_refused_for_another_reason_keeps_its_id(
     assert "rejected by policy" in refused.output
     assert f"then: git push origin gitmem/{entry_id}, and open the pull request" in (refused.output)
     assert git(other, "branch", "--list", "gitmem/*").split() == [f"gitmem/{entry_id}"]
+
+
+def test_the_pull_request_is_opened_on_the_repository_of_the_remote_pushed_to(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    """A clone that pushes to a fork (remote.pushDefault = fork) beside the project it came
+    from (origin): `propose --pr` pushed the candidate to origin and opened the pull request
+    on origin's repository, where `git push` goes to the fork. Both now follow the remote
+    chosen as git chooses it, and `--remote NAME` chooses another."""
+    project, fork = bare(tmp_path), bare(tmp_path, "fork.git")
+    with_remote(memory, GITHUB_URL, project)
+    with_remote(memory, "git@github.com:alice/shop.git", fork, name="fork")
+    git(memory, "config", "remote.pushDefault", "fork")
+    ok(run(memory, *PR_ARGS, "--content", "Use gitmem propose --pr.", "--pr"))
+    other = [*PR_ARGS, "--content", "Open them on origin.", "--pr", "--remote", "origin"]
+    other[other.index("--title") + 1] = "Open pull requests on origin"
+    ok(run(memory, *other))
+    first, second = (call["args"] for call in fake_gh.called("pr", "create"))
+    assert first[first.index("--repo") + 1] == "alice/shop"
+    assert second[second.index("--repo") + 1] == "acme/shop"
+    pushed = first[first.index("--head") + 1]
+    assert on_server(fork, pushed) == git(memory, "rev-parse", pushed).strip()
+    assert on_server(project, pushed) == ""
+    assert git(fork, "branch", "--list", "gitmem/*").split() == [pushed]
+    assert git(project, "branch", "--list", "gitmem/*").split() == [
+        second[second.index("--head") + 1]
+    ]
