@@ -343,10 +343,11 @@ def _guard_other_worktrees(ws: Workspace) -> None:
     `git status` would show the admission undone (an entry deleted, INDEX.md changed). Nor
     while a worktree, this one included, is rebasing or bisecting it: the end of the rebase
     or bisect would put it back where it started and drop the admission, whose candidate
-    branch is already gone."""
+    branch is already gone. A usage error (exit 2), as git's own refusal is: nothing in the
+    candidate is wrong, the repository's state is in the way and the user changes it."""
     rebasing = ws.store.rebasing(ws.branch)
     if rebasing is not None:
-        raise RuleError(
+        raise UsageError(
             f"{ws.branch} is being rebased or bisected in the worktree at {rebasing}: finish "
             f"it (git rebase --continue, git bisect reset) or abort it (git rebase --abort), "
             f"then run the command again"
@@ -355,7 +356,7 @@ def _guard_other_worktrees(ws: Workspace) -> None:
         return
     folder = ws.store.worktree_on(ws.branch)
     if folder is not None:
-        raise RuleError(
+        raise UsageError(
             f"{ws.branch} is checked out in the worktree at {folder}: "
             + (_gone(folder) or "run the command there, or check out another branch in it first")
         )
@@ -378,12 +379,13 @@ def _guard_candidate_checkout(ws: Workspace, candidate: Candidate) -> None:
     """Refuse, as `git branch -d` does, to close a candidate branch that a worktree (this one
     included) has checked out: update-ref deleted it all the same, and that worktree was left
     on a branch with no commits, its whole tree staged as new files (`git status`: "No
-    commits yet"), the candidate's file among them."""
+    commits yet"), the candidate's file among them. A usage error (exit 2), as the
+    refusal of _guard_other_worktrees is."""
     if not candidate.local:
         return
     folder = ws.store.worktree_on(candidate.branch, here_too=True)
     if folder is not None:
-        raise RuleError(
+        raise UsageError(
             f"{candidate.branch} is checked out in the worktree at {folder}, and this command "
             "deletes it: "
             + (

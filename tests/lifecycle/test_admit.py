@@ -298,16 +298,20 @@ def test_admit_refuses_while_another_worktree_has_main_checked_out(
     memory: Path, tmp_path: Path
 ) -> None:
     """As `git branch -f` does: moving main under another worktree's checkout would leave its
-    files behind, so that its git status shows the admission undone."""
+    files behind, so that its git status shows the admission undone. A usage error (exit 2),
+    as git's own refusal is: it exited 1, the code of a candidate a rule refused."""
     ok(run(memory, *PROPOSE))
     linked = tmp_path / "linked"
     git(memory, "worktree", "add", "-q", "-b", "side", str(linked))
     main_before = git(memory, "rev-parse", "main").strip()
     for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
-        result = run(linked, *command)
-        assert result.exit_code == 1, result.output
-        assert f"main is checked out in the worktree at {memory}" in result.output
-        assert "Traceback" not in result.output
+        done = run_gitmem(linked, *command)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(
+            f"gitmem: main is checked out in the worktree at {memory}: run the command there, "
+            "or check out another branch in it first"
+        )
+        assert "Traceback" not in done.stderr
     assert git(memory, "rev-parse", "main").strip() == main_before
     assert git(memory, "branch", "--list", f"gitmem/{first_id()}").strip()
     # from a linked worktree while main's own worktree is elsewhere, it lands
@@ -328,7 +332,7 @@ def test_a_worktree_whose_folder_was_deleted_is_named_with_what_to_do(
     git(memory, "worktree", "add", "-q", str(linked), "main")
     shutil.rmtree(linked)
     result = run(memory, "admit", first_id())
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert f"main is checked out in the worktree at {linked}: that folder no longer exists" in (
         result.output
     )
@@ -352,7 +356,7 @@ def test_admit_and_refuse_leave_a_checked_out_candidate_branch_alone(
         git(where, "checkout", "-q", branch)
         for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
             result = run(other, *command)
-            assert result.exit_code == 1, result.output
+            assert result.exit_code == 2, result.output
             assert f"{branch} is checked out in the worktree at {where}" in result.output
             assert "Traceback" not in result.output
         assert git(memory, "rev-parse", "main").strip() == main_before
@@ -382,7 +386,7 @@ def test_admit_refuses_while_main_is_being_rebased_or_bisected(
     for folder in (memory, linked):
         for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
             result = run(folder, *command)
-            assert result.exit_code == 1, result.output
+            assert result.exit_code == 2, result.output
             assert f"main is being rebased or bisected in the worktree at {memory}" in (
                 result.output
             )
@@ -391,7 +395,7 @@ def test_admit_refuses_while_main_is_being_rebased_or_bisected(
     assert git(memory, "rev-parse", "main").strip() == main_before
     git(memory, "bisect", "start", "main", "main~2")  # `git bisect reset` checks main out again
     result = run(linked, "admit", first_id())
-    assert result.exit_code == 1 and f"worktree at {memory}" in result.output, result.output
+    assert result.exit_code == 2 and f"worktree at {memory}" in result.output, result.output
     git(memory, "bisect", "reset")
     ok(run(memory, "admit", first_id()))
     assert git(memory, "status", "--porcelain") == ""
@@ -810,7 +814,7 @@ def test_catching_up_never_moves_main_under_another_worktrees_checkout(
     main_before = git(memory, "rev-parse", "main")
     for command in (["admit", first_id()], ["refuse", first_id(), "--reason", "no"]):
         result = run(linked, *command, "--push")
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output
         assert f"main is checked out in the worktree at {memory}" in result.output
         assert git(memory, "rev-parse", "main") == main_before
         assert git(memory, "status", "--porcelain") == ""
