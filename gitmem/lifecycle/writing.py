@@ -407,7 +407,9 @@ def _guard_locks(ws: Workspace, candidate: Candidate) -> None:
 
 
 def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
-    """Refuse before moving main when its checked-out memory files hold uncommitted changes."""
+    """Refuse before moving main when its checked-out memory files hold uncommitted changes,
+    or a file git does not track stands where the landing writes one. A usage error (exit
+    2), as a stale index.lock is: the user's own files are in the way, not a rule."""
     if not _main_checked_out(ws):
         return
     store = ws.store
@@ -423,13 +425,13 @@ def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
     # committed, a file made by hand): `git stash` leaves it where it is
     untracked = [path for path in dirty if states[path].staged is None]
     if untracked:
-        raise RuleError(
+        raise UsageError(
             f"{ws.branch} is checked out and {', '.join(untracked)} is a file git does not "
             f"track, where this command writes {ws.branch}'s version: move it away or remove "
             "it, then run the command again"
         )
     if dirty:
-        raise RuleError(
+        raise UsageError(
             f"{ws.branch} is checked out and {', '.join(dirty)} has uncommitted changes: "
             "commit or stash them, then run the command again"
         )

@@ -127,11 +127,17 @@ def test_an_empty_by_names_nobody_and_changes_nothing(memory: Path, command: lis
 
 
 def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path) -> None:
+    """The user's own edit is in the way, not a rule: a usage error (exit 2), as a stale
+    index.lock is; it exited 1, the code of a candidate a rule refused."""
     ok(run(memory, *PROPOSE))
     (memory / ".gitmem/INDEX.md").write_text("hand edit\n")
     main_before = git(memory, "rev-parse", "main")
-    result = run(memory, "admit", first_id())
-    assert result.exit_code == 1 and "uncommitted changes" in result.output
+    done = run_gitmem(memory, "admit", first_id())
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "gitmem: main is checked out and .gitmem/INDEX.md has uncommitted changes: commit or "
+        "stash them, then run the command again\n"
+    )
     assert git(memory, "rev-parse", "main") == main_before
     assert (memory / ".gitmem/INDEX.md").read_text() == "hand edit\n"
 
@@ -705,10 +711,10 @@ def test_an_untracked_file_where_the_entry_lands_is_named_as_untracked(memory: P
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("my own notes\n")
     tip = git(memory, "rev-parse", "main")
-    result = run(memory, "admit", first_id())
-    assert result.exit_code == 1, result.output
-    assert f"{first_id()}.md is a file git does not track" in result.output
-    assert "move it away or remove it" in result.output and "stash" not in result.output
+    done = run_gitmem(memory, "admit", first_id())
+    assert done.returncode == 2, done.stderr  # a file in the way, not a rule: exit 2
+    assert f"{first_id()}.md is a file git does not track" in done.stderr
+    assert "move it away or remove it" in done.stderr and "stash" not in done.stderr
     assert path.read_text() == "my own notes\n" and git(memory, "rev-parse", "main") == tip
     path.unlink()
     ok(run(memory, "admit", first_id()))

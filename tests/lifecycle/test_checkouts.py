@@ -65,7 +65,7 @@ def test_a_file_edited_by_hand_is_still_told_apart_under_autocrlf(memory: Path) 
     ok(run(memory, *PROPOSE))
     (memory / ".gitmem/INDEX.md").write_bytes(b"my notes\r\n")
     result = run(memory, "admit", first_id())
-    assert result.exit_code == 1 and ".gitmem/INDEX.md has uncommitted changes" in result.output
+    assert result.exit_code == 2 and ".gitmem/INDEX.md has uncommitted changes" in result.output
     assert (memory / ".gitmem/INDEX.md").read_bytes() == b"my notes\r\n"
 
 

@@ -117,7 +117,7 @@ def test_a_file_edited_by_hand_after_the_kill_is_left_and_named(
     killed_at_fault(repo, "admit-after-ref", "admit", new)
     (repo / ".gitmem/INDEX.md").write_text("my own notes\n")
     result = run(repo, "admit", other)  # the rest is finished; that file is the user's
-    assert result.exit_code == 1 and ".gitmem/INDEX.md has uncommitted changes" in result.output
+    assert result.exit_code == 2 and ".gitmem/INDEX.md has uncommitted changes" in result.output
     assert (repo / ".gitmem/INDEX.md").read_text() == "my own notes\n"
     assert not (repo / ".git" / recovery.JOURNAL).exists()
     assert (repo / f".gitmem/entries/method/{new}.md").is_file()
