@@ -51,7 +51,9 @@ hook judges by that config alone, never by a pushed tree. Running it again updat
 to the settings committed then; the reviewed exceptions (`gitmem.allow`), which no committed
 file holds, are left as they are, and so is the enforcement mode (`gitmem.enforcement`), which
 only `--warn` (report, do not reject, save a secret) and `--enforce` (the default) change.
-Uninstall leaves the config: a re-install finds it.
+A run that finds every value in place writes no config, and so needs no git directory the
+user can write, as a plain install with its merge driver configured needs none. Uninstall
+leaves the config: a re-install finds it.
 
 The hooks folder is the one git itself runs hooks from (`core.hooksPath`, relative, absolute or
 `~`; the common folder of linked worktrees; bare repositories), asked of git directly.
@@ -202,8 +204,7 @@ def install(
     # everything is decided before anything is written: every refusal, and the policy a
     # server's config gets (read after the hook was written, a failure to read it left the
     # hook refusing every push with no policy beside it)
-    names, folder, recorded = _decide(git, server, python, package)
-    policy = _policy_to_write(git) if server else None
+    names, folder, recorded, policy = _decide(git, server, python, package, enforcement)
     lines = [f"hooks folder: {folder}"]
     shared = _hooks_path_scope(git)
     if shared is not None:
@@ -255,12 +256,17 @@ def check_install(
 
 
 def _decide(
-    git: GitIn, server: bool, python: Path | None = THIS_PYTHON, package: Path = THIS_PACKAGE
-) -> tuple[tuple[str, ...], Path, Path | None]:
-    """The hooks install writes, the folder it writes them in and the interpreter their
-    scripts record (None: they find gitmem on PATH, being shared through the repository),
-    every refusal checked; python and package, those the hooks and the merge driver are to
-    run (install's arguments)."""
+    git: GitIn,
+    server: bool,
+    python: Path | None = THIS_PYTHON,
+    package: Path = THIS_PACKAGE,
+    enforcement: str | None = None,
+) -> tuple[tuple[str, ...], Path, Path | None, tuple[str, list[tuple[str, str]]] | None]:
+    """The hooks install writes, the folder it writes them in, the interpreter their
+    scripts record (None: they find gitmem on PATH, being shared through the repository)
+    and, with server, the policy the config gets (_policy_to_write), every refusal checked;
+    python and package, those the hooks and the merge driver are to run, and enforcement,
+    the server's mode (install's arguments)."""
     _refuse_object_format(git)
     if not server and _is_bare(git):
         raise UsageError(
@@ -270,12 +276,17 @@ def _decide(
     names = SERVER_HOOKS if server else CLIENT_HOOKS
     folder = _hooks_dir(git)
     # a config it cannot write was met once the hooks were written ("every hook is
-    # installed, but not the INDEX.md merge driver")
-    configured = server or _differs(git, merge_driver_config(python, package))
+    # installed, but not the INDEX.md merge driver"); one that already holds every value
+    # is not written, and needs no git directory the user can write
+    policy = _policy_to_write(git) if server else None
+    if policy is not None:
+        configured = _server_config_differs(git, policy[1], enforcement)
+    else:
+        configured = _differs(git, merge_driver_config(python, package))
     recorded = None if _shared_through_repository(git, folder, names) else python
     texts = {name: script(name, recorded, package) for name in names}
     _refuse_conflicts(git, folder, texts, _unwritable_config(git, "install") if configured else [])
-    return names, folder, recorded
+    return names, folder, recorded, policy
 
 
 def _account(done_word: str, done: list[str], rest: list[str], config: str | None) -> str:
@@ -782,9 +793,7 @@ def _write_policy(git: GitIn, where: str, values: list[tuple[str, str]]) -> str:
     """Write the policy values (_policy_to_write) into the repository's git config."""
     from gitmem.settings import policy as policy_mod
 
-    kept = ("gitmem.allow", policy_mod.ENFORCEMENT_KEY.lower())  # set by people, not files
-    before = [(k, v) for k, v in _config_all(git) if k not in kept]
-    if sorted(before) == sorted((k.lower(), v) for k, v in values):
+    if _policy_held(git, values):
         return f"policy (git config gitmem.*): already {where}"
     for key in policy_mod.KEYS:
         if key != "gitmem.allow":
@@ -795,13 +804,47 @@ def _write_policy(git: GitIn, where: str, values: list[tuple[str, str]]) -> str:
     return f"policy (git config gitmem.*): written from {where}: {shown}"
 
 
+def _policy_held(git: GitIn, values: list[tuple[str, str]]) -> bool:
+    """Whether the repository's config holds the policy values already, no more, no less."""
+    from gitmem.settings import policy as policy_mod
+
+    kept = ("gitmem.allow", policy_mod.ENFORCEMENT_KEY.lower())  # set by people, not files
+    before = [(k, v) for k, v in _config_all(git) if k not in kept]
+    return sorted(before) == sorted((k.lower(), v) for k, v in values)
+
+
+def _server_config_differs(git: GitIn, values: list[tuple[str, str]], mode: str | None) -> bool:
+    """Whether a server install writes the repository's config: the policy values
+    (_write_policy), the object checks (_configure_object_checks) or the mode
+    (_configure_enforcement) not what it holds. An install run again as it was changes
+    none of them, and was refused all the same in a git directory the user cannot write."""
+    if not _policy_held(git, values) or not _object_checks_on(git):
+        return True
+    return mode is not None and mode != _enforcement_now(git)
+
+
+def _object_checks_on(git: GitIn) -> bool:
+    done = git.run("config", "--bool", "receive.fsckObjects")
+    return done.returncode == 0 and done.stdout.strip() == "true"
+
+
+def _enforcement_now(git: GitIn) -> str:
+    """The server's mode as its config holds it; "" when the value cannot be read."""
+    from gitmem.settings.policy import ENFORCEMENT_KEY, PolicyError, enforcement
+
+    current = [v for k, v in _config_all(git) if k == ENFORCEMENT_KEY.lower()]
+    try:
+        return enforcement({ENFORCEMENT_KEY: current})
+    except PolicyError:
+        return ""
+
+
 def _configure_object_checks(git: GitIn) -> str:
     """Have git refuse malformed objects in a push (receive.fsckObjects), which the server
     hook requires (gitmem.gate.history.unchecked_objects says why); a setting that relaxes
     duplicateEntries is left for the hook to name."""
     shown = "object checks (git config receive.fsckObjects)"
-    done = git.run("config", "--bool", "receive.fsckObjects")
-    if done.returncode == 0 and done.stdout.strip() == "true":
+    if _object_checks_on(git):
         return f"{shown}: already on"
     git.output("config", "--local", "receive.fsckObjects", "true")
     return (

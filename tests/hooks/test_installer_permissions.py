@@ -440,6 +440,36 @@ def test_uninstall_refuses_a_git_config_it_cannot_write(
     assert all(is_gitmem_hook(own_hooks / name) for name in CLIENT_HOOKS)
 
 
+def test_server_install_again_needs_no_git_directory_it_cannot_write(
+    user: Unprivileged,
+) -> None:
+    """A second `--server` install that changes nothing (the hook installed as it is, the
+    config holding the policy, the object checks and the mode already) writes nothing in the
+    git directory, so one the user cannot write is no reason to refuse it: it was refused
+    (exit 2), while the plain install, its merge driver configured, went ahead. A change of
+    mode still needs the config written, and is refused."""
+    server = user.base / "server.git"
+    git(user.base, "init", "-q", "--bare", str(server))
+    (server / "hooks").mkdir(exist_ok=True)
+    user.own(server)
+    assert user.run(server, "hooks", "install", "--server").returncode == 0
+    user.lock(server, 0o555)  # its hooks folder stays the user's
+    before = snapshot(server)
+    done = user.run(server, "hooks", "install", "--server")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == [
+        "pre-receive: already installed",
+        "policy (git config gitmem.*): already the defaults",
+        "object checks (git config receive.fsckObjects): already on",
+        "enforcement (git config gitmem.enforcement): enforce",
+    ]
+    assert user.run(server, "hooks", "install", "--server", "--enforce").returncode == 0
+    assert snapshot(server) == before
+    done = user.run(server, "hooks", "install", "--server", "--warn")
+    refused(done, f"nothing was installed: {server} is not writable for you", "install again")
+    assert snapshot(server) == before
+
+
 def test_server_install_refuses_a_hooks_folder_it_cannot_write(user: Unprivileged) -> None:
     """`--server` goes the same way: the bare repository's hooks folder is checked before the
     hook or the policy is written."""
