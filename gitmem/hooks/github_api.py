@@ -25,7 +25,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem.errors import GitmemError
+from gitmem.errors import GitmemError, UsageError
 
 TIMEOUT = 30
 # git's options for fetching and pushing with the step's token: git asks this helper for it, so
@@ -69,9 +69,15 @@ class Api:
 
     @classmethod
     def from_env(cls, token_variable: str = "GITHUB_TOKEN") -> Api:
+        """The API of the workflow's repository, as the runner's environment names it. A
+        GITHUB_REPOSITORY not set is a step run outside a workflow (a UsageError, exit 2, as
+        gitmem.cli.github refuses an event not set), never an answer of GitHub's: as an
+        ApiError it exited 1, the code of a pull request refused."""
         repository = os.environ.get("GITHUB_REPOSITORY", "")
         if repository.count("/") != 1:
-            raise ApiError("GITHUB_REPOSITORY is not set to owner/name: run inside GitHub Actions")
+            raise UsageError(
+                "GITHUB_REPOSITORY is not set to owner/name: run inside GitHub Actions"
+            )
         url = os.environ.get("GITHUB_API_URL") or "https://api.github.com"
         return cls(url.rstrip("/"), repository, os.environ.get(token_variable) or None)
 

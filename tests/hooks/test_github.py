@@ -41,7 +41,7 @@ from gitmem.model.markdown import block
 from gitmem.model.proposal import ProposalFields
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git, isolated, new_repo
+from conftest import git, isolated, new_repo, run_gitmem
 from entries import text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -2168,6 +2168,31 @@ def test_a_step_names_the_one_event_variable_that_is_not_set(
     assert result.exit_code == 2, result.output
     assert f"gitmem: {unset} is not set" in result.output
     assert " and " not in result.output.splitlines()[0]
+
+
+@pytest.mark.parametrize("repository", [None, "", "shop"])
+def test_admit_without_the_workflow_s_repository_is_a_usage_error(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repository: str | None
+) -> None:
+    """GITHUB_REPOSITORY not set (or not owner/name) is a step run outside a workflow, as an
+    event variable not set is (exit 2): it exited 1, which the workflow reads as a pull
+    request refused."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"number": 1}}))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request_target")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    if repository is None:
+        monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    else:
+        monkeypatch.setenv("GITHUB_REPOSITORY", repository)
+    refs = git(memory, "for-each-ref")
+    done = run_gitmem(memory, "github", "admit")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "gitmem: GITHUB_REPOSITORY is not set to owner/name: run inside GitHub Actions\n"
+    )
+    assert git(memory, "for-each-ref") == refs
 
 
 @pytest.mark.parametrize("repository", ["acme/shop", ["acme"], 7])
