@@ -402,7 +402,12 @@ def _commit_candidate(ws: Workspace, draft: _Draft, skip: Collection[str]) -> Pr
         proposal.taken_on_remote = list(skip)
         proposal.draft = draft
         return proposal
-    raise GitmemError(f"no free id after {MAX_ID_ATTEMPTS} attempts for {base_id}")
+    # a rule's refusal, as the too-long id above is: harvest and import skip the one draft
+    raise RuleError(
+        f"{base_id} and its next {MAX_ID_ATTEMPTS - 1} ids (-2 to -{MAX_ID_ATTEMPTS}) are all "
+        "taken here: give the proposal another title (or see `gitmem candidates` and remove "
+        "the candidate branches nobody needs), then propose again"
+    )
 
 
 def _refused_ids(ws: Workspace, main_tree: str) -> frozenset[str]:

@@ -604,3 +604,23 @@ def test_no_remote_at_all_keeps_the_candidate_and_says_to_add_one(
     git(memory, "push", "-q", "origin", "main")  # the memory branch first, as ever
     git(memory, "push", "-q", "origin", branch)
     assert git(tmp_path / "server.git", "branch", "--list", "gitmem/*").split() == [branch]
+
+
+def test_a_title_whose_every_next_id_is_taken_is_refused_with_what_to_do(repo: Path) -> None:
+    """When the id and all its suffixed ids are taken, the refusal was a bare "no free id
+    after 1000 attempts", exit 1 but no rule's refusal: harvest and import, which skip a
+    draft a rule refuses, stopped whole on it, and the person was not told what to do."""
+    from gitmem.lifecycle.propose import MAX_ID_ATTEMPTS
+
+    ok(run(repo, *PROPOSE))
+    first = first_id()
+    main = git(repo, "rev-parse", "main").strip()
+    taken = "".join(
+        f"create refs/heads/gitmem/{first}-{n} {main}\n" for n in range(2, MAX_ID_ATTEMPTS + 1)
+    )
+    subprocess.run(["git", "update-ref", "--stdin"], cwd=repo, input=taken, text=True, check=True)
+    again = run(repo, *PROPOSE[:-6], "--content", "Read every object with pygit2.", *PROPOSE[-4:])
+    assert again.exit_code == 1, again.output
+    assert "Traceback" not in again.output
+    assert f"{first} and its next {MAX_ID_ATTEMPTS - 1} ids" in again.output
+    assert "give the proposal another title" in again.output
