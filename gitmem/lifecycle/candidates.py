@@ -345,26 +345,43 @@ def _remote_candidate_refs(ws: Workspace, entry_id: str) -> list[str]:
     (`origin/aaa/gitmem/<id>`, which anyone allowed to push a branch can make) is no
     candidate; taken for one, it sorted before the real branch, and show, review and admit
     read a text `gitmem candidates` never listed."""
-    return sorted(ref for ref in ws.store.refs("refs/remotes/") if candidate_id_of(ref) == entry_id)
+    refs = [*ws.store.refs("refs/remotes/"), *_broken_candidate_refs(ws.store, remote=True)]
+    return sorted(ref for ref in refs if candidate_id_of(ref) == entry_id)
+
+
+#: Where a remote's candidate branches are tracked, for Store.broken_refs.
+_REMOTE_CANDIDATE_REFS = f"refs/remotes/*/{BRANCH_PREFIX}"
+
+
+def _broken_candidate_refs(store: Store, *, remote: bool) -> dict[str, str]:
+    """The candidate refs, local (remote False) or remote-tracking, whose own file holds no
+    object id, each with its damage. A remote-tracking one is a candidate as a local one is:
+    left out, it vanished from `gitmem candidates` without a word, and show and admit said
+    there was no such candidate."""
+    return store.broken_refs(_REMOTE_CANDIDATE_REFS if remote else CANDIDATE_REFS)
 
 
 def pending(ws: Workspace) -> list[Candidate]:
     """Every candidate branch, local first, then remote-tracking ones not present locally."""
     seen: dict[str, Candidate] = {}
     store = ws.store
-    # a local branch whose ref file holds no object id (git: "ignoring broken ref") is
-    # named with its damage, before a remote-tracking branch of its id, as show and admit
-    # find it first (lookup_candidate)
-    for ref, damage in store.broken_refs(CANDIDATE_REFS).items():
+    # a branch whose ref file holds no object id (git: "ignoring broken ref"), local or
+    # remote-tracking, is named with its damage in its place, as show and admit find it
+    # (lookup_candidate): refs/heads/ sorts before refs/remotes/, so local ones come first
+    broken = {
+        **_broken_candidate_refs(store, remote=False),
+        **_broken_candidate_refs(store, remote=True),
+    }
+    refs = {**store.refs(CANDIDATE_REFS), **store.refs("refs/remotes/"), **broken}
+    for ref in sorted(refs):
         entry_id = candidate_id_of(ref)
-        if entry_id is not None:
+        if entry_id is None or entry_id in seen:
+            continue
+        if ref in broken:
             path = f"{ws.dir}/candidates/{entry_id}.md"
-            seen[entry_id] = Candidate(entry_id, ref, "", path, None, damage=damage)
-    local, remote = sorted(store.refs(CANDIDATE_REFS).items()), store.refs("refs/remotes/")
-    for ref, tip in [*local, *sorted(remote.items())]:
-        entry_id = candidate_id_of(ref)
-        if entry_id is not None and entry_id not in seen:
-            seen[entry_id] = _candidate(ws, entry_id, ref, tip)
+            seen[entry_id] = Candidate(entry_id, ref, "", path, None, damage=broken[ref])
+        else:
+            seen[entry_id] = _candidate(ws, entry_id, ref, refs[ref])
     # a branch whose entry main already holds (admitted elsewhere, branch not yet pruned) is
     # no longer pending; in a clone behind the remote, the remote's main says. An amend or
     # retire candidate leaves no entry of its own id: its admit merge made it main's ancestor

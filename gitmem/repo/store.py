@@ -45,6 +45,8 @@ from gitmem.repo.objects import Change as Change
 from gitmem.repo.objects import TreeItem as TreeItem
 
 ZERO = "0" * 40
+#: A loose ref file that holds an object id, as git writes one.
+_OBJECT_ID_LINE = re.compile(rb"[0-9a-f]{40}\n?")
 
 
 class CommitInfo(NamedTuple):
@@ -599,32 +601,44 @@ class Store:
         return name
 
     def refs(self, prefix: str) -> dict[str, str]:
-        """Every ref under prefix (e.g. refs/heads/gitmem/) with its target: a commit, or what
-        a tag names (a tag object, a tree, a blob)."""
+        """Every readable ref under prefix (e.g. refs/heads/gitmem/) with its target: a
+        commit, or what a tag names (a tag object, a tree, a blob). A ref whose own file holds
+        no object id is left out, as git's listings leave it out ("ignoring broken ref"), and
+        broken_refs names it: libgit2 lists such a ref when packed-refs holds it too (a `git
+        gc` packs every ref), and reading it stopped every command that lists candidates."""
         out: dict[str, str] = {}
         for name in self._repo.references:
             if name.startswith(prefix):
-                target = self.ref_target(name)
+                try:
+                    target = self.ref_target(name)
+                except DamagedRepository:
+                    continue
                 if target:
                     out[name] = target
         return out
 
     def broken_refs(self, prefix: str) -> dict[str, str]:
-        """The loose refs under prefix (e.g. refs/heads/gitmem/) whose own file holds no
-        object id, each with the refusal that names it (DamagedRepository's message).
-        libgit2's listing (refs) leaves them out, as git's "ignoring broken ref" does, so a
-        reader listing refs said nothing of them. Only loose refs: git reads packed-refs whole
-        or not at all. A folder of a few files is read: cheap, and only under prefix."""
+        """The loose refs under prefix (e.g. refs/heads/gitmem/; a `*` stands for one part of
+        a name, as in refs/remotes/*/gitmem/) whose own file holds no object id, each with
+        the refusal that names it (DamagedRepository's message). refs leaves them out, as
+        git's "ignoring broken ref" does, so a reader listing refs said nothing of them. Only
+        loose refs: git reads packed-refs whole or not at all. A folder of a few files is
+        read: cheap, and only under prefix; a file holding an object id, as nearly every one
+        does, is not asked of libgit2."""
         found: dict[str, str] = {}
         root = self.common_dir
         try:
-            files = sorted(p for p in (root / prefix).rglob("*") if p.is_file())
+            # git forbids `*`, `?` and `[` in a ref's name: prefix holds no other pattern
+            files = sorted(p for p in root.glob(f"{prefix}**/*") if p.is_file())
         except OSError:
             return found
         for path in files:
             name = path.relative_to(root).as_posix()
             if name.endswith(".lock"):
                 continue
+            with contextlib.suppress(OSError):
+                if _OBJECT_ID_LINE.fullmatch(path.read_bytes()):
+                    continue
             try:
                 self.ref_target(name)
             except DamagedRepository as exc:

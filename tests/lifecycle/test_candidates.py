@@ -486,13 +486,22 @@ def test_a_damaged_candidate_branch_is_named_and_the_others_still_listed(
     ok(run(memory, "admit", other))
 
 
-def test_a_candidate_ref_file_holding_garbage_is_named_not_left_out(memory: Path) -> None:
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_candidate_ref_file_holding_garbage_is_named_not_left_out(
+    memory: Path, packed: bool
+) -> None:
     """libgit2 lists no ref whose file holds no object id (git says "ignoring broken ref"):
     such a candidate branch vanished from `gitmem candidates` and CANDIDATES.md without a
-    word. It is listed with its damage beside the others, and admit of it says so (exit 2)."""
+    word. It is listed with its damage beside the others, and admit of it says so (exit 2).
+    When packed-refs holds the branch too (after `git gc`), libgit2 lists it, and reading it
+    stopped `gitmem candidates` for every candidate."""
     broken = proposed(ok(run(memory, *PROPOSE)).output)
     other = proposed(ok(run(memory, *HOOKS)).output)
-    (memory / ".git" / "refs" / "heads" / "gitmem" / broken).write_text("garbage\n")
+    if packed:
+        git(memory, "pack-refs", "--all")
+    loose = memory / ".git" / "refs" / "heads" / "gitmem" / broken
+    loose.parent.mkdir(parents=True, exist_ok=True)
+    loose.write_text("garbage\n")
 
     listing = ok(run(memory, "candidates")).output
     assert f"{other}  valid" in listing
@@ -505,3 +514,43 @@ def test_a_candidate_ref_file_holding_garbage_is_named_not_left_out(memory: Path
     assert f"git update-ref refs/heads/gitmem/{broken} COMMIT" in result.output
     ok(run(memory, "index"))
     assert f"[{broken}] 1 problem(s)" in (memory / ".gitmem" / "CANDIDATES.md").read_text()
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_remote_tracking_candidate_ref_holding_garbage_is_named_as_a_local_one_is(
+    memory: Path, tmp_path: Path, packed: bool
+) -> None:
+    """A remote-tracking candidate branch whose ref file holds no object id was never looked
+    for: alone in its file, it vanished from `gitmem candidates` and show said there was no
+    such candidate; shadowing the line a clone wrote in packed-refs, it stopped `gitmem
+    candidates` for every candidate (exit 2). It is now named with its damage beside the
+    others, as a local branch is, and every command asking for it says so (exit 2)."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    broken = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = proposed(ok(run(memory, *HOOKS, "--push")).output)
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(server), str(teammate))  # writes packed-refs
+    ref = f"refs/remotes/origin/gitmem/{broken}"
+    if not packed:  # a fetch writes the ref as a loose file
+        git(teammate, "update-ref", "-d", ref)
+        git(teammate, "fetch", "-q")
+    assert (f" {ref}\n" in (teammate / ".git" / "packed-refs").read_text()) is packed
+    loose = teammate / ".git" / ref
+    loose.parent.mkdir(parents=True, exist_ok=True)
+    loose.write_text("garbage\n")
+
+    listing = ok(run(teammate, "candidates")).output
+    assert f"{other}  valid" in listing
+    assert (
+        f"CANDIDATE-BRANCH branch {ref} cannot be read: this repository is damaged: the ref "
+        f"{ref} cannot be read"
+    ) in listing
+    for args in (["admit", broken], ["show", broken], ["review", broken]):
+        result = run(teammate, *args)
+        assert result.exit_code == 2, result.output
+        assert f"the ref {ref} cannot be read" in result.output, result.output
+        assert "git fsck" in result.output
+    ok(run(teammate, "admit", other))
