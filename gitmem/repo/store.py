@@ -218,6 +218,8 @@ class Store:
         self._odb = repo.odb
         #: descriptors every git that writes here inherits (lent_to_git)
         self._lent: tuple[int, ...] = ()
+        #: packed-refs' stamp when listing refs found it damaged, and the refusal (_ref_names)
+        self._packed_damage: tuple[tuple[int, int] | None, DamagedRepository] | None = None
 
     @classmethod
     def open(
@@ -516,6 +518,7 @@ class Store:
         file holds no object id (a crash, a disk that lost a write) is DamagedRepository: git
         says "ignoring broken ref" and takes the branch for absent, and gitmem said the
         memory branch did not exist, or had no commits."""
+        self._require_packed_refs()
         try:
             reference = self._repo.references[ref]
         except (KeyError, ValueError, pygit2.InvalidSpecError):
@@ -607,7 +610,7 @@ class Store:
         broken_refs names it: libgit2 lists such a ref when packed-refs holds it too (a `git
         gc` packs every ref), and reading it stopped every command that lists candidates."""
         out: dict[str, str] = {}
-        for name in self._repo.references:
+        for name in self._ref_names():
             if name.startswith(prefix):
                 try:
                     target = self.ref_target(name)
@@ -617,14 +620,55 @@ class Store:
                     out[name] = target
         return out
 
+    def _ref_names(self) -> list[str]:
+        """The name of every ref, or DamagedRepository when packed-refs cannot be read: git
+        reads it whole or not at all ("fatal: unexpected line in .git/packed-refs"), so no
+        listing of refs can go on, and libgit2's bare GitError was an unexpected error.
+
+        The refusal is kept, for listings and look-ups (ref_target) alike, while packed-refs
+        stays as it is: libgit2 keeps what it could not parse as an empty packed-refs, so
+        the next listing of the same repository finds no packed ref at all, and admit, which
+        asks twice, said there was no such candidate."""
+        self._require_packed_refs()
+        try:
+            return list(self._repo.references)
+        except pygit2.GitError as exc:
+            if "packed" not in str(exc):
+                raise
+            damage = DamagedRepository(
+                f"this repository is damaged: its packed-refs file cannot be read ({exc}; git "
+                'says "unexpected line in .git/packed-refs" and names the line): run `git '
+                "fsck`, then correct or delete that line of packed-refs in the git directory "
+                "(a line is an object id, a space and a ref's name; a fetch gives a deleted "
+                "remote-tracking branch back), and run the command again"
+            )
+            self._packed_damage = (self._packed_refs_stamp(), damage)
+            raise damage from None
+
+    def _packed_refs_stamp(self) -> tuple[int, int] | None:
+        try:
+            stat = (self.common_dir / "packed-refs").stat()
+        except OSError:
+            return None
+        return stat.st_mtime_ns, stat.st_size
+
+    def _require_packed_refs(self) -> None:
+        """The refusal _ref_names kept, unless packed-refs changed since (mended)."""
+        if self._packed_damage is None:
+            return
+        stamp, damage = self._packed_damage
+        if self._packed_refs_stamp() == stamp:
+            raise damage
+        self._packed_damage = None
+
     def broken_refs(self, prefix: str) -> dict[str, str]:
         """The loose refs under prefix (e.g. refs/heads/gitmem/; a `*` stands for one part of
         a name, as in refs/remotes/*/gitmem/) whose own file holds no object id, each with
         the refusal that names it (DamagedRepository's message). refs leaves them out, as
         git's "ignoring broken ref" does, so a reader listing refs said nothing of them. Only
-        loose refs: git reads packed-refs whole or not at all. A folder of a few files is
-        read: cheap, and only under prefix; a file holding an object id, as nearly every one
-        does, is not asked of libgit2."""
+        loose refs: git reads packed-refs whole or not at all (_ref_names). A folder of a
+        few files is read: cheap, and only under prefix; a file holding an object id, as
+        nearly every one does, is not asked of libgit2."""
         found: dict[str, str] = {}
         root = self.common_dir
         try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clirunner import HOOKS, PROPOSE, admit, run
+from clirunner import HOOKS, PROPOSE, admit, ok, proposed, run
 
 from gitmem.errors import UsageError
 from gitmem.repo.store import Store
@@ -124,6 +124,23 @@ def test_a_ref_file_holding_garbage_is_damage_not_a_missing_branch(memory: Path)
             result.output
         )
         assert "git update-ref refs/heads/main COMMIT" in result.output
+
+
+def test_a_broken_line_of_packed_refs_is_damage_not_an_unexpected_error(memory: Path) -> None:
+    """git reads packed-refs whole or not at all ("fatal: unexpected line in
+    .git/packed-refs"); libgit2 refused to list any ref, and the bare GitError ended every
+    command that lists candidates as an unexpected error to report (exit 3)."""
+    entry_id = proposed(ok(run(memory, *PROPOSE)).output)
+    git(memory, "pack-refs", "--all")
+    packed = memory / ".git" / "packed-refs"
+    oid = git(memory, "rev-parse", f"gitmem/{entry_id}").strip()
+    packed.write_text(packed.read_text().replace(f"{oid} ", f"{oid[:7]}xyz "))
+    assert git(memory, "for-each-ref", check=False) == ""  # git refuses it too
+    for args in (["candidates"], ["admit", entry_id]):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert "this repository is damaged: its packed-refs file cannot be read" in (result.output)
+        assert "run `git fsck`, then correct or delete that line" in result.output
 
 
 def test_a_pruned_tree_is_still_a_key_error_to_the_readers_that_expect_one(memory: Path) -> None:
