@@ -338,7 +338,7 @@ def _unreadable(
         if not item.is_file:  # a link (SYMLINK) or a submodule (LAYOUT): never read
             out.append(item.path)
             continue
-        data = store.read(item.oid, MAX_ENTRY_BYTES + 1)
+        data = store.read(item.oid, MAX_ENTRY_BYTES + 1, path=item.path)
         text = text_of(data) if len(data) <= MAX_ENTRY_BYTES else None
         if text is None:
             out.append(item.path)

@@ -138,7 +138,7 @@ def lint(ws: Workspace, rev: str | None = None) -> Report:
             # LAYOUT, as `gitmem check` says, and never read as an entry, whatever it holds
             report.problems.extend(check_one(snapshot, item.path, ctx))
             continue
-        data = store.read(item.oid)
+        data = store.read(item.oid, path=item.path)
         for problem in check_bytes(item.path, data, ctx, place):
             if problem.rule not in _SKIPPED_FILE_RULES:
                 report.problems.append(problem)

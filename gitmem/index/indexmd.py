@@ -62,7 +62,7 @@ def read_bytes(store: Store, tree: str | None, memory_dir: str) -> bytes | None:
     if item is None:
         return None
     if _last_read is None or _last_read[0] != item.oid:
-        _last_read = (item.oid, store.read(item.oid))
+        _last_read = (item.oid, store.read(item.oid, path=item.path))
     return _last_read[1]
 
 

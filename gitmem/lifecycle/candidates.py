@@ -243,7 +243,7 @@ def _candidate(ws: Workspace, entry_id: str, ref: str, tip: str) -> Candidate:
         # a submodule's gitlink names a commit, not a blob: never read, its mode says what it
         # is (file_entry names it LAYOUT, as every reader names a submodule); read as a
         # file, it stopped `gitmem candidates` and the site for every candidate
-        data = ws.store.read(item.oid) if item.is_file or item.is_symlink else b""
+        data = ws.store.read(item.oid, path=path) if item.is_file or item.is_symlink else b""
     except DamagedRepository as exc:
         return Candidate(entry_id, ref, tip, path, None, damage=exc.message)
     return Candidate(entry_id, ref, tip, path, data, item.mode)

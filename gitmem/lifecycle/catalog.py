@@ -552,7 +552,8 @@ def _of_folder(root: Path, memory_dir: str) -> list[Path]:
 def _read_lines(store: Store, items: list[TreeItem], memory_dir: str) -> Iterator[bytes]:
     from gitmem.model.fields import MAX_ENTRY_BYTES
 
-    return _lines_of(((i, store.read(i.oid, MAX_ENTRY_BYTES + 1)) for i in items), memory_dir)
+    read = ((i, store.read(i.oid, MAX_ENTRY_BYTES + 1, path=i.path)) for i in items)
+    return _lines_of(read, memory_dir)
 
 
 def _lines_of(files: Iterable[tuple[TreeItem, bytes]], memory_dir: str) -> Iterator[bytes]:

@@ -45,7 +45,9 @@ def find_entry(
         if item is None:
             continue
         try:
-            parsed = read_entry(store, item)
+            # the path from the memory folder, as found's item says it: a blob the
+            # repository lacks is named by it
+            parsed = read_entry(store, TreeItem(path, item.oid, item.mode))
         except EntryError:
             continue
         if misplaced(path, "", parsed.id, parsed.type) is not None:
@@ -70,7 +72,7 @@ def unreadable_entry(
         if item is not None:
             path = f"entries/{folder}/{entry_id}.md"
             try:
-                parsed = read_entry(store, item)
+                parsed = read_entry(store, TreeItem(path, item.oid, item.mode))
             except EntryError as exc:
                 return path, exc
             wrong = misplaced(path, "", parsed.id, parsed.type)

@@ -161,7 +161,7 @@ def _read_docs(store: Store, items: list[TreeItem]) -> Iterator[Doc | Unreadable
     entry (both cross from a forked reader: gitmem.parallel)."""
     from gitmem.model.fields import MAX_ENTRY_BYTES
 
-    return _docs_from(items, lambda item: store.read(item.oid, MAX_ENTRY_BYTES))
+    return _docs_from(items, lambda item: store.read(item.oid, MAX_ENTRY_BYTES, path=item.path))
 
 
 def _docs_from(

@@ -71,7 +71,7 @@ class TreeSnapshot:
         item = self.store.item(self.tree, path)
         if item is None or not item.is_file:
             return None
-        return self.store.read(item.oid, limit)
+        return self.store.read(item.oid, limit, path=path)
 
     def files(self, folder: str) -> Iterator[str]:
         sub = self.store.subtree(self.tree, folder.strip("/"))
@@ -97,7 +97,7 @@ class StagedSnapshot:
 
     def read(self, path: str, limit: int) -> bytes | None:
         item = self.store.staged_item(path)
-        return None if item is None else self.store.read(item.oid, limit)
+        return None if item is None else self.store.read(item.oid, limit, path=path)
 
     def files(self, folder: str) -> Iterator[str]:
         yield from self.store.staged_paths(folder)
@@ -240,7 +240,9 @@ class SparseWorktreeSnapshot(WorktreeSnapshot):
         if item is None:
             return super().read(path, limit)
         mode, blob = item
-        return self.store.read(blob, limit) if int(mode, 8) in (BLOB, BLOB_EXECUTABLE) else None
+        if int(mode, 8) not in (BLOB, BLOB_EXECUTABLE):
+            return None
+        return self.store.read(blob, limit, path=path)
 
 
 def worktree_snapshot(store: Store, root: Path) -> WorktreeSnapshot:
@@ -257,8 +259,10 @@ LINK_PROBLEM = "is a symbolic link: a memory entry must be a file"
 def read_entry(store: Store, item: TreeItem) -> Entry:
     """The entry in a file of a tree, read as the file rules judge it (`gitmem check`, every
     gate), so that no reader of the memory (list, show, lineage, the site, recall) reads
-    what they refuse: file_entry over at most MAX_ENTRY_BYTES + 1 of its bytes."""
-    return file_entry(store.read(item.oid, MAX_ENTRY_BYTES) if item.is_file else b"", item.mode)
+    what they refuse: file_entry over at most MAX_ENTRY_BYTES + 1 of its bytes. A blob the
+    repository lacks is named by item's path too."""
+    data = store.read(item.oid, MAX_ENTRY_BYTES, path=item.path) if item.is_file else b""
+    return file_entry(data, item.mode)
 
 
 def file_entry(data: bytes, mode: int) -> Entry:

@@ -556,10 +556,13 @@ class Store:
         caller takes it for)."""
         self._object(oid, kind)
 
-    def _damaged(self, oid: str, kind: str, exc: Exception) -> DamagedRepository:
+    def _damaged(
+        self, oid: str, kind: str, exc: Exception, path: str | None = None
+    ) -> DamagedRepository:
         """The refusal of an object oid that the repository lacks or cannot read (exc:
-        libgit2's error reading it), naming it, the refs that point at it (a branch's tip
-        is what a reader meets first) and what to do."""
+        libgit2's error reading it), naming it, its path in the tree it was read from when
+        the reader knows it, the refs that point at it (a branch's tip is what a reader
+        meets first) and what to do."""
         said = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
         lost = isinstance(exc, KeyError) or "not found" in said or said == oid
         state = (
@@ -569,10 +572,11 @@ class Store:
         )
         pointing = self._refs_to(oid)
         at = f", the tip of {', '.join(pointing)}," if pointing else ""
+        named = f" ({path})" if path else ""
         return DamagedRepository(
-            f"this repository is damaged: the {kind} {oid}{at} {state}: run `git fsck` to see "
-            "what is damaged, then restore it (`git fetch` from a remote that has it, or copy "
-            "it from another clone) and run the command again",
+            f"this repository is damaged: the {kind} {oid}{named}{at} {state}: run `git fsck` "
+            "to see what is damaged, then restore it (`git fetch` from a remote that has it, "
+            "or copy it from another clone) and run the command again",
             oid,
         )
 
@@ -824,17 +828,19 @@ class Store:
                 found[oid] = self.read(oid, limit)
         return found
 
-    def read(self, oid: str, limit: int | None = None) -> bytes:
+    def read(self, oid: str, limit: int | None = None, *, path: str | None = None) -> bytes:
         """A blob's bytes; with limit, at most limit + 1 bytes are returned (size checks).
         Read from the object database directly: no Blob object is built (a third faster).
         libgit2 checks every object it reads against its id (its default, never turned off):
-        bytes that do not hash to the id are refused, in every gate."""
+        bytes that do not hash to the id are refused, in every gate. path: where the reader
+        found the blob, named when it is damaged (an object id alone does not tell the user
+        which entry was lost; the reader walking the tree knows)."""
         try:
             kind, data = self._odb.read(oid)[:2]
         except ValueError:
             raise GitmemError(f"object {oid} is missing") from None
         except (KeyError, pygit2.GitError) as exc:
-            raise self._damaged(oid, "file", exc) from None
+            raise self._damaged(oid, "file", exc, path) from None
         if kind != pygit2.enums.ObjectType.BLOB:
             raise GitmemError(f"object {oid} is not a file")
         if limit is not None and len(data) > limit:
@@ -849,7 +855,7 @@ class Store:
 
     def read_path(self, tree: str, path: str) -> bytes | None:
         found = self.item(tree, path)
-        return self.read(found.oid) if found else None
+        return self.read(found.oid, path=path) if found else None
 
     def read_file(self, commit: str, path: str, limit: int) -> bytes | None:
         """The bytes (at most limit + 1) of the file at path in commit; None where no file is
@@ -858,7 +864,7 @@ class Store:
             found = self.item(self.tree_of(commit), path)
             if found is None or not found.is_file:
                 return None
-            return self.read(found.oid, limit)
+            return self.read(found.oid, limit, path=path)
         except GitmemError:
             return None
 

@@ -150,7 +150,7 @@ def collect(
     refused_item = store.item(tree, refused_path) if memory_tree else None
     refused_text = None
     if refused_item is not None and refused_item.is_file:
-        refused_text = store.read(refused_item.oid, MAX_FILE_BYTES * 16)
+        refused_text = store.read(refused_item.oid, MAX_FILE_BYTES * 16, path=refused_path)
     elif refused_item is not None:
         # a submodule or a link, committed past the gates: they read no topic from it (the
         # site read the commit it names as a file and failed, "object … is not a file"), and

@@ -81,21 +81,27 @@ def test_every_command_says_main_leads_to_a_damaged_object(
     assert "unexpected" not in result.output
 
 
-@pytest.mark.parametrize("command", ["list", "recall", "show"])
+@pytest.mark.parametrize("command", ["list", "recall", "show", "index"])
 @pytest.mark.parametrize("what", ["folder", "file"])
 def test_a_missing_folder_or_entry_file_is_damage_not_an_empty_memory(
     admitted: tuple[Path, str], what: str, command: str
 ) -> None:
     """A missing folder of main read as "no entries" (libgit2's by-path look-up raised for it
     as for a name the folder lacks); a missing entry file was a rule failure (exit 1)
-    saying only "object ... is missing"."""
+    saying only "object ... is missing", then named by its object id alone, which does not
+    say which entry was lost: the entry's path is named too (show's from the memory folder,
+    where it looks the id up)."""
     repo, entry_id = admitted
     oid = _damage(repo, entry_id, what)
     args = ["show", entry_id] if command == "show" else COMMANDS[command]
     result = run(repo, *args)
     assert result.exit_code == 2, result.output
-    kind = "tree" if what == "folder" else "file"
-    assert f"this repository is damaged: the {kind} {oid} is missing" in result.output
+    if what == "folder":
+        assert f"this repository is damaged: the tree {oid} is missing" in result.output
+    else:
+        path = ENTRY.format(dir=".gitmem", id=entry_id)
+        path = path.removeprefix(".gitmem/") if command == "show" else path
+        assert f"this repository is damaged: the file {oid} ({path}) is missing" in result.output
     assert "run `git fsck`" in result.output
 
 
