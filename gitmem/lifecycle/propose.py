@@ -505,15 +505,24 @@ def _taken_on(ws: Workspace, remote: str, base_id: str, entry_id: str) -> str | 
     cannot be asked (no network, credentials). One fetch brings the remote-tracking branches
     of every id of base_id (`gitmem/<base_id>*`, pruning those the remote no longer has), so
     the next ids are chosen knowing all the remote holds, not learnt one refused push at a
-    time; and `gitmem candidates` shows the candidate that took the id."""
+    time; and `gitmem candidates` shows the candidate that took the id.
+
+    A remote-tracking branch that keeps the fetch from writing gitmem/<entry_id>'s (a branch
+    `gitmem` the remote had once and deleted since, not pruned here) is a UsageError naming
+    it (ref_clash): the fetch failed, and the push's refusal ("fetch first") was all the user
+    saw, while their own `git fetch` failed the same way."""
     done = ws.store.run_git(
         *("fetch", "--quiet", "--prune", "--no-write-fetch-head", remote),
         f"+{candidate_ref(base_id)}*:refs/remotes/{remote}/{candidate_branch(base_id)}*",
         check=False,
     )
+    tracking = f"refs/remotes/{remote}/{candidate_branch(entry_id)}"
     if done.returncode != 0:
+        in_the_way = ws.store.ref_in_the_way(tracking)
+        if in_the_way is not None:
+            raise UsageError(ref_clash(tracking, in_the_way))
         return None
-    return ws.store.ref_target(f"refs/remotes/{remote}/{candidate_branch(entry_id)}")
+    return ws.store.ref_target(tracking)
 
 
 def _in_the_way_on(ws: Workspace, remote: str, ref: str) -> str | None:

@@ -1211,7 +1211,7 @@ class Store:
     def _ref_failure(self, ref: str, stderr: str) -> UsageError:
         """The error for a ref git could not move though nobody else moved it: git's reason
         (its first line), and what to do about the likely causes."""
-        in_the_way = self._ref_in_the_way(ref)
+        in_the_way = self.ref_in_the_way(ref)
         if in_the_way is not None:
             return UsageError(ref_clash(ref, in_the_way))
         lines = [line.strip() for line in stderr.splitlines() if line.strip()]
@@ -1235,7 +1235,7 @@ class Store:
                 what = "fix what git says, then run the command again"
         return UsageError(f"git could not move {ref}: {reason}\n{what}")
 
-    def _ref_in_the_way(self, ref: str) -> str | None:
+    def ref_in_the_way(self, ref: str) -> str | None:
         """A ref that keeps ref from being created: one named as a folder on ref's way
         (refs/heads/gitmem for refs/heads/gitmem/<id>), or one below ref's name
         (refs/heads/gitmem/<id>/x). git keeps refs as files named after them, so it cannot

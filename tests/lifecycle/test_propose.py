@@ -408,6 +408,40 @@ def test_a_push_refused_for_another_reason_keeps_its_id(memory: Path, tmp_path: 
     assert git(server, "branch", "--list", "gitmem/*") == ""
 
 
+def test_a_stale_remote_tracking_branch_where_candidates_go_is_named_with_prune(
+    memory: Path, tmp_path: Path
+) -> None:
+    """origin had a branch `gitmem` once; this clone fetched it, and it was deleted there
+    since, not pruned here. git can then write no `origin/gitmem/<id>`: when another clone
+    had pushed the same id first, the fetch that learns which ids origin holds failed, and
+    propose said only git's "[rejected] (fetch first)", while the user's own `git fetch`
+    failed the same way. It names the ref in the way and `git remote prune origin`, and
+    once pruned, the proposal moves to the next free id."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    git(server, "branch", "gitmem", "main")
+    git(memory, "fetch", "-q", "origin")
+    git(server, "branch", "-D", "gitmem")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(server), str(other))
+    theirs = [*PROPOSE]
+    theirs[theirs.index("--content") + 1] = "Read refs with pygit2 too."
+    ok(run(other, *theirs, "--push"))
+
+    result = run(memory, *PROPOSE, "--push")
+    assert result.exit_code == 1, result.output
+    assert (
+        "gitmem: not pushed: a remote-tracking branch named `origin/gitmem` "
+        f"(refs/remotes/origin/gitmem) stands where origin/gitmem/{first_id()} goes"
+    ) in result.output
+    assert "if origin no longer has it, prune it (`git remote prune origin`)" in result.output
+    assert "fetch first" not in result.output
+    git(memory, "remote", "prune", "origin")
+    moved = ok(run(memory, *PROPOSE, "--push")).output
+    assert f"branch   gitmem/{first_id()}-2 (pushed)" in moved
+
+
 @pytest.mark.parametrize("in_the_way", ["gitmem", "gitmem/{id}/x"])
 def test_a_branch_where_candidate_branches_go_is_named_with_how_to_rename_it(
     memory: Path, in_the_way: str
