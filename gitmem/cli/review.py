@@ -40,13 +40,15 @@ def _someone(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 @TEXT_OR_JSON
 def candidates(fmt: str) -> int:
     """Pending candidates (local and remote-tracking gitmem/<id> branches) and their state."""
-    from gitmem.lifecycle.candidates import review
+    from gitmem.lifecycle.candidates import review, tracking_in_the_way
     from gitmem.model.problem import shown_lines
 
     ws = command_workspace()
     # the settings set aside, on stderr: candidates are judged by the defaults in their place
     # (a misspelt maxBody's limit), and candidates, admit, refuse and index said nothing of it
     emit_warnings(ws.settings.warnings)
+    # a remote's candidates git cannot fetch are missing from the list: said, on stderr
+    emit_warnings(tracking_in_the_way(ws))
     reviews = review(ws)
     rows: list[dict[str, Any]] = [
         {

@@ -38,7 +38,7 @@ from gitmem.model.names import (
 )
 from gitmem.model.problem import Problem, shown_lines
 from gitmem.repo.snapshot import TreeSnapshot, file_entry
-from gitmem.repo.store import BLOB, DamagedRepository, Store
+from gitmem.repo.store import BLOB, DamagedRepository, Store, ref_clash
 from gitmem.repo.workspace import Workspace
 
 
@@ -400,6 +400,20 @@ def pending(ws: Workspace) -> list[Candidate]:
         )
 
     return [seen[k] for k in sorted(seen) if not admitted(k)]
+
+
+def tracking_in_the_way(ws: Workspace) -> list[str]:
+    """Why git cannot track a remote's candidate branches here, one message a remote: a
+    remote-tracking branch `<remote>/gitmem` (a branch the remote had once and deleted
+    since, not pruned here) stands where every `<remote>/gitmem/<id>` goes, so `git fetch`
+    brings none of that remote's candidates, and `gitmem candidates` said nothing of the
+    ones it could not list. Each says how to clear it (ref_clash: `git remote prune`)."""
+    out = []
+    for remote in ws.store.remote_names():
+        stale = f"refs/remotes/{remote}/{BRANCH_PREFIX.rstrip('/')}"
+        if ws.store.ref_target(stale) is not None:
+            out.append(ref_clash(f"{stale}/<id>", stale))
+    return out
 
 
 def remote_of(candidate: Candidate) -> str:

@@ -438,6 +438,13 @@ class Store:
                 out.setdefault(name.lower(), []).append(str(entry.value))
         return out
 
+    def remote_names(self) -> list[str]:
+        """The remotes the repository's config names, as `git remote` lists them."""
+        try:
+            return sorted(name for name in self._repo.remotes.names() if name)
+        except pygit2.GitError:
+            return []
+
     def origin_url(self) -> str | None:
         try:
             return str(self._repo.remotes["origin"].url)

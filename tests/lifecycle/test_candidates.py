@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -554,3 +555,35 @@ def test_a_remote_tracking_candidate_ref_holding_garbage_is_named_as_a_local_one
         assert f"the ref {ref} cannot be read" in result.output, result.output
         assert "git fsck" in result.output
     ok(run(teammate, "admit", other))
+
+
+def test_a_stale_remote_tracking_branch_where_candidates_go_is_named_with_prune(
+    memory: Path, tmp_path: Path
+) -> None:
+    """origin had a branch `gitmem`, which a teammate fetched; deleted there since, it stays
+    here until pruned, and git can then write no `origin/gitmem/<id>`: `git fetch` brings
+    none of origin's candidates, and `gitmem candidates` said "no pending candidates". It
+    names the branch in the way and `git remote prune origin`; once pruned, they are
+    listed."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    git(server, "branch", "gitmem", "main")
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(server), str(teammate))
+    git(server, "branch", "-D", "gitmem")
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    fetched = subprocess.run(["git", "fetch"], cwd=teammate, capture_output=True, text=True)
+    assert fetched.returncode != 0, fetched.stderr  # git's own words vary with its version
+
+    listing = ok(run(teammate, "candidates")).output
+    assert (
+        "gitmem: warning: a remote-tracking branch named `origin/gitmem` "
+        "(refs/remotes/origin/gitmem) stands where origin/gitmem/<id> goes"
+    ) in listing
+    assert "prune it (`git remote prune origin`)" in listing
+    git(teammate, "remote", "prune", "origin")
+    git(teammate, "fetch", "-q")
+    listing = ok(run(teammate, "candidates")).output
+    assert f"{entry_id}  valid" in listing and "warning" not in listing
