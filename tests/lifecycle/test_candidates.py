@@ -587,3 +587,45 @@ def test_a_stale_remote_tracking_branch_where_candidates_go_is_named_with_prune(
     git(teammate, "fetch", "-q")
     listing = ok(run(teammate, "candidates")).output
     assert f"{entry_id}  valid" in listing and "warning" not in listing
+
+
+def test_a_local_branch_and_its_remote_tracking_one_apart_are_read_local_first(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A candidate's local branch `gitmem/<id>` and origin's `origin/gitmem/<id>` may hold
+    different commits (the author fixed it here and has not pushed yet). The rule
+    (docs/review.md) is that the local branch is read first: what `gitmem candidates` lists
+    (text and JSON), show, review and CANDIDATES.md read, and what admit merges, is the
+    same commit, and `--expect` of origin's tip is refused as a moved candidate."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    git(memory, "remote", "add", "origin", str(server))
+    git(memory, "push", "-q", "-u", "origin", "main")
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    branch, path = f"gitmem/{entry_id}", memory / ".gitmem" / "candidates" / f"{entry_id}.md"
+    git(memory, "checkout", "-q", branch)
+    path.write_text(path.read_text().replace("Read objects with pygit2.", "Read refs too."))
+    git(memory, "commit", "-q", "-am", "fixed here, not pushed")
+    git(memory, "checkout", "-q", "main")
+    local = git(memory, "rev-parse", branch).strip()
+    remote = git(memory, "rev-parse", f"origin/{branch}").strip()
+    assert local != remote
+
+    listing = ok(run(memory, "candidates")).output
+    assert f"{entry_id}  valid  Use pygit2 inside hooks  (refs/heads/{branch})" in listing
+    assert f"refs/remotes/origin/{branch}" not in listing
+    [row] = json.loads(ok(run(memory, "candidates", "--format", "json")).output)
+    assert (row["ref"], row["tip"]) == (f"refs/heads/{branch}", local)
+    for args in (["show", entry_id], ["review", entry_id]):
+        shown = ok(run(memory, *args)).output
+        assert "Read refs too." in shown and "Read objects with pygit2." not in shown, shown
+    ok(run(memory, "index"))
+    assert f"(branch {branch})" in (memory / ".gitmem" / "CANDIDATES.md").read_text()
+
+    moved = run(memory, "admit", entry_id, "--expect", remote)
+    assert moved.exit_code == 1, moved.output
+    assert f"its branch is at {local[:12]}, not the reviewed {remote[:12]}" in moved.output
+    ok(run(memory, "admit", entry_id, "--expect", local))
+    assert git(memory, "rev-parse", "main^2").strip() == local
+    admitted = git(memory, "show", f"main:.gitmem/entries/decision/{entry_id}.md")
+    assert "Read refs too." in admitted
