@@ -534,12 +534,16 @@ class Store:
             if "corrupted" not in str(exc):
                 return None
             said = str(exc).removeprefix(f"{ref}: ").removesuffix(f": {ref}")
+            # git refuses to move or delete a ref it cannot read ("cannot lock ref …:
+            # reference broken"): its file goes first, by hand
+            fetch = ", or `git fetch` it again" if ref.startswith("refs/remotes/") else ""
             raise DamagedRepository(
                 f"this repository is damaged: the ref {ref} cannot be read ({said}; git says "
-                f'"ignoring broken ref"): run `git fsck`, then point the ref at its commit '
-                f"again (`git update-ref {ref} COMMIT`; the last line of its reflog, "
-                f"logs/{ref} in the git directory, names the commit it held; git deletes no "
-                "broken ref, so set it first to delete it), and run the command again"
+                f'"ignoring broken ref"): run `git fsck`, then remove its file, {ref} in the '
+                "git directory (git neither moves nor deletes a broken ref), and point the "
+                f"ref at its commit again (`git update-ref {ref} COMMIT`; the last line of "
+                f"its reflog, logs/{ref} in the git directory, names the commit it "
+                f"held{fetch}), and run the command again"
             ) from None
         try:
             return str(reference.resolve().target)

@@ -553,7 +553,8 @@ def test_a_remote_tracking_candidate_ref_holding_garbage_is_named_as_a_local_one
         result = run(teammate, *args)
         assert result.exit_code == 2, result.output
         assert f"the ref {ref} cannot be read" in result.output, result.output
-        assert "git fsck" in result.output
+        assert "git fsck" in result.output and f"remove its file, {ref} in the" in result.output
+        assert "or `git fetch` it again" in result.output
     ok(run(teammate, "admit", other))
 
 

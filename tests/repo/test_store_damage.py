@@ -132,6 +132,28 @@ def test_a_ref_file_holding_garbage_is_damage_not_a_missing_branch(memory: Path)
         assert "git update-ref refs/heads/main COMMIT" in result.output
 
 
+def test_a_broken_ref_is_mended_by_following_what_the_message_says(memory: Path) -> None:
+    """The message said to point the ref at its commit with `git update-ref`, "set it first
+    to delete it": git refuses both on a ref it cannot read ("cannot lock ref …: reference
+    broken"), so nothing it said could be done. It now says to remove the ref's file first;
+    done as said, with the commit the reflog names, the command works again."""
+    tip = git(memory, "rev-parse", "main").strip()
+    loose = memory / ".git" / "refs" / "heads" / "main"
+    loose.write_text("garbage\n")
+    said = run(memory, "list").output
+    assert (
+        "then remove its file, refs/heads/main in the git directory (git neither moves nor "
+        "deletes a broken ref), and point the ref at its commit again (`git update-ref "
+        "refs/heads/main COMMIT`; the last line of its reflog, logs/refs/heads/main in the "
+        "git directory, names the commit it held)"
+    ) in said
+    held = (memory / ".git" / "logs" / "refs" / "heads" / "main").read_text().splitlines()
+    (memory / ".git" / "refs" / "heads" / "main").unlink()
+    git(memory, "update-ref", "refs/heads/main", held[-1].split()[1])
+    assert git(memory, "rev-parse", "main").strip() == tip
+    ok(run(memory, "list"))
+
+
 def test_a_broken_line_of_packed_refs_is_damage_not_an_unexpected_error(memory: Path) -> None:
     """git reads packed-refs whole or not at all ("fatal: unexpected line in
     .git/packed-refs"); libgit2 refused to list any ref, and the bare GitError ended every
