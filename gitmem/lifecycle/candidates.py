@@ -345,7 +345,12 @@ def _remote_candidate_refs(ws: Workspace, entry_id: str) -> list[str]:
     (`origin/aaa/gitmem/<id>`, which anyone allowed to push a branch can make) is no
     candidate; taken for one, it sorted before the real branch, and show, review and admit
     read a text `gitmem candidates` never listed."""
-    refs = [*ws.store.refs("refs/remotes/"), *_broken_candidate_refs(ws.store, remote=True)]
+    # this id's files alone, not every remote candidate's (admit of many ids asks once
+    # each); an id is letters, digits and '-', never a pattern or a folder's way
+    broken = (
+        ws.store.broken_refs(_REMOTE_CANDIDATE_REFS + entry_id) if is_entry_id(entry_id) else {}
+    )
+    refs = [*ws.store.refs("refs/remotes/"), *broken]
     return sorted(ref for ref in refs if candidate_id_of(ref) == entry_id)
 
 
