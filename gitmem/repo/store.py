@@ -451,14 +451,6 @@ class Store:
         except (KeyError, pygit2.GitError):
             return None
 
-    def remote_names(self) -> list[str]:
-        """The names of the remotes the repository's config defines, sorted as `git remote`
-        lists them."""
-        try:
-            return sorted(str(name) for name in self._repo.remotes.names())
-        except pygit2.GitError:
-            return []
-
     def remote_default_branch(self, remote: str = "origin") -> str | None:
         try:
             target = self._repo.references[f"refs/remotes/{remote}/HEAD"].target
