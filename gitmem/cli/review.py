@@ -85,7 +85,18 @@ def candidates(fmt: str) -> int:
 @click.argument("ids", nargs=-1, metavar="ID...")
 @click.option("--by", callback=_someone, help="human:NAME (default: you) or audit:FILE.")
 @click.option("--expect", metavar="OID", help="Admit only if the candidate branch is at OID.")
-@click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
+@click.option(
+    "--push",
+    is_flag=True,
+    help="Push main and delete the candidate branch there, on the remote git pushes main to: "
+    "branch.main.pushRemote, else remote.pushDefault, else main's upstream remote, else the "
+    "only remote, else origin.",
+)
+@click.option(
+    "--remote",
+    metavar="NAME",
+    help="With --push: push to this remote instead (git remote lists them).",
+)
 @click.option("--auto", "auto", is_flag=True, help="Admit audit-backed candidates when allowed.")
 @click.option(
     "--allow",
@@ -100,6 +111,7 @@ def admit(
     by: str | None,
     expect: str | None,
     push: bool,
+    remote: str | None,
     auto: bool,
     allow: tuple[str, ...],
 ) -> int:
@@ -111,6 +123,7 @@ def admit(
 
     ws = command_workspace()
     emit_warnings(ws.settings.warnings)
+    remote = _push_remote(ws, push, remote)
     # --auto admits each audited candidate under its own audit: an ID, --by, --expect or
     # --allow beside it was ignored without a word (`admit --auto ID` never admitted ID)
     if auto and (ids or expect or allow or by):
@@ -132,7 +145,7 @@ def admit(
         raise click.UsageError("--allow goes with exactly one ID")
     _find_all(ws, ids)
     if auto:
-        done = admitting.admit_audited(ws, push=push)
+        done = admitting.admit_audited(ws, push=push, remote=remote)
         if not done.allowed:
             click.echo(
                 "memory.autoAdmitAudited is not on in both the project and your own "
@@ -151,11 +164,13 @@ def admit(
                 err=True,
             )
             return USAGE
-        _admit_interactive(ws, by, push)
+        _admit_interactive(ws, by, push, remote)
         return 0
     for entry_id in ids:
         _print_admission(
-            admitting.admit(ws, entry_id, by=by, expect=expect, push=push, allow=allow)
+            admitting.admit(
+                ws, entry_id, by=by, expect=expect, push=push, remote=remote, allow=allow
+            )
         )
     return 0
 
@@ -192,7 +207,20 @@ def _print_admission(done: Admission) -> None:
         click.echo("pushed")
 
 
-def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
+def _push_remote(ws: Workspace, push: bool, remote: str | None) -> str | None:
+    """The remote --push pushes main to, asked before anything is done (a name no remote has
+    is said before a candidate is shown, or the first of several admitted): --remote NAME,
+    else the one `git push` pushes main to."""
+    if not push:
+        if remote is not None:
+            raise click.UsageError("--remote goes with --push")
+        return None
+    from gitmem.lifecycle.writing import landing_remote
+
+    return landing_remote(ws, remote)
+
+
+def _admit_interactive(ws: Workspace, by: str | None, push: bool, remote: str | None) -> None:
     from gitmem.lifecycle.admit import admit as do_admit
     from gitmem.lifecycle.candidates import judged, pending
     from gitmem.lifecycle.refuse import refuse as do_refuse
@@ -213,11 +241,11 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
             click.echo("  checks: all rules pass")
         answer = click.prompt("admit / refuse / skip", default="skip", show_default=True)
         if answer.strip().lower() in ("admit", "a", "yes", "y"):
-            done = do_admit(ws, candidate.id, by=by, expect=candidate.tip, push=push)
+            done = do_admit(ws, candidate.id, by=by, expect=candidate.tip, push=push, remote=remote)
             _print_admission(done)
         elif answer.strip().lower() in ("refuse", "r"):
             reason = click.prompt("reason", value_proc=lambda text: utf8_text(None, None, text))
-            refused = do_refuse(ws, candidate.id, reason=reason, by=by, push=push)
+            refused = do_refuse(ws, candidate.id, reason=reason, by=by, push=push, remote=remote)
             click.echo(f"refused {candidate.id}" + (", pushed" if refused.pushed else ""))
         else:
             click.echo(f"skipped {candidate.id}")
@@ -232,14 +260,26 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool) -> None:
     help="Why: shown to later proposals of this topic.",
 )
 @click.option("--by", callback=_someone, help="human:NAME (default: you).")
-@click.option("--push", is_flag=True, help="Push main and delete the remote candidate branch.")
-def refuse(entry_id: str, reason: str, by: str | None, push: bool) -> int:
+@click.option(
+    "--push",
+    is_flag=True,
+    help="Push main and delete the candidate branch there, on the remote git pushes main to: "
+    "branch.main.pushRemote, else remote.pushDefault, else main's upstream remote, else the "
+    "only remote, else origin.",
+)
+@click.option(
+    "--remote",
+    metavar="NAME",
+    help="With --push: push to this remote instead (git remote lists them).",
+)
+def refuse(entry_id: str, reason: str, by: str | None, push: bool, remote: str | None) -> int:
     """Refuse a candidate: its topic joins refused.md on main; its branch is deleted."""
     from gitmem.lifecycle.refuse import refuse as do_refuse
 
     ws = command_workspace()
     emit_warnings(ws.settings.warnings)
-    done = do_refuse(ws, entry_id, reason=reason, by=by, push=push)
+    remote = _push_remote(ws, push, remote)
+    done = do_refuse(ws, entry_id, reason=reason, by=by, push=push, remote=remote)
     for line in done.recovered:  # what a command killed before had left, finished now
         click.echo(f"gitmem: {line}", err=True)
     click.echo(f"refused {done.id} (topic {done.topic}, {done.commit[:12]})")

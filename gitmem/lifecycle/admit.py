@@ -32,9 +32,11 @@ from gitmem.lifecycle.candidates import (
 )
 from gitmem.lifecycle.entries import find_entry
 from gitmem.lifecycle.writing import (
+    DEFAULT_REMOTE,
     catch_up,
     default_human,
     land_on_main,
+    landing_remote,
     one_landing_at_a_time,
     resume,
     today,
@@ -169,7 +171,7 @@ def admit(
     by: str | None = None,
     expect: str | None = None,
     push: bool = False,
-    remote: str = "origin",
+    remote: str | None = None,
     date: str | None = None,
     allow: Sequence[str] = (),
     allow_reason: str = "reviewed at admission",
@@ -177,11 +179,15 @@ def admit(
     """One merge commit on main (parents: main tip, candidate tip) adding the entry,
     updating superseded entries and INDEX.md; the main ref moves by compare-and-swap.
 
+    With push, main is pushed (and the candidate's branch deleted there) to remote, else to
+    the remote `git push` pushes main to (landing_remote), the one caught up with first.
+
     allow: fingerprints of the candidate's secret-scanner findings the admitter judged
     harmless; the merge appends them to allowed.md under the admitter's name (the history
     judge holds the admitter to not being the candidate's author, and so does this)."""
     require_memory_settings(ws)
     store = ws.store
+    remote = landing_remote(ws, remote) if push else remote or DEFAULT_REMOTE
     verb = _verb_of(ws, entry_id)
     if expect is not None:
         _expect_of_landed(ws, f"{verb} {entry_id}", expect)
@@ -274,7 +280,7 @@ class AutoAdmission:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (id, why)
 
 
-def admit_audited(ws: Workspace, *, push: bool = False) -> AutoAdmission:
+def admit_audited(ws: Workspace, *, push: bool = False, remote: str | None = None) -> AutoAdmission:
     """Admit, without a person, every pending candidate its own audit may admit: the admitter
     is the candidate's `audit:` source, and may_admit decides. Candidates from any other
     source need a person; they and the ones may_admit refuses are skipped, with the reason."""
@@ -298,7 +304,7 @@ def admit_audited(ws: Workspace, *, push: bool = False) -> AutoAdmission:
             done.skipped.append((candidate.id, refusal))
             continue
         try:
-            done.admitted.append(admit(ws, candidate.id, by=entry.source, push=push))
+            done.admitted.append(admit(ws, candidate.id, by=entry.source, push=push, remote=remote))
         except GitmemError as exc:
             done.skipped.append((candidate.id, exc.message))
     return done

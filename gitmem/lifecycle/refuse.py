@@ -14,9 +14,17 @@ from typing import Final
 from gitmem.errors import RuleError, UsageError
 from gitmem.lifecycle import writing
 from gitmem.lifecycle.admit import admitter_problem
-from gitmem.lifecycle.candidates import Candidate, find_candidate
+from gitmem.lifecycle.candidates import Candidate, find_candidate, remote_of
 from gitmem.lifecycle.entries import find_entry
-from gitmem.lifecycle.writing import catch_up, default_human, land_on_main, resume, today
+from gitmem.lifecycle.writing import (
+    DEFAULT_REMOTE,
+    catch_up,
+    default_human,
+    land_on_main,
+    landing_remote,
+    resume,
+    today,
+)
 from gitmem.model import curation
 from gitmem.model import refused as refused_mod
 from gitmem.model.entry import EntryError
@@ -47,12 +55,15 @@ def refuse(
     reason: str,
     by: str | None = None,
     push: bool = False,
-    remote: str = "origin",
+    remote: str | None = None,
     date: str | None = None,
 ) -> Refusal:
-    """Append the candidate's topic to refused.md in one commit on main; delete its branch."""
+    """Append the candidate's topic to refused.md in one commit on main; delete its branch.
+    With push, main is pushed (and the branch deleted there) to remote, else to the remote
+    `git push` pushes main to (landing_remote), the one caught up with first."""
     require_memory_settings(ws)
     store = ws.store
+    remote = landing_remote(ws, remote) if push else remote or DEFAULT_REMOTE
     reason = " ".join(reason.split())
     if not reason:
         raise UsageError("say why with --reason: later proposals of this topic will show it")
@@ -81,7 +92,7 @@ def refuse(
 
     def append(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         previous = store.read_path(main_tree, path)
-        _refuse_once(ws, candidate, previous, remote)
+        _refuse_once(ws, candidate, previous)
         _refuse_no_admitted(ws, candidate, main_tip, main_tree)
         # surrogateescape: whatever bytes refused.md holds are kept exactly (append-only)
         text = refused_mod.append(
@@ -97,7 +108,7 @@ def refuse(
     return Refusal(entry_id, topic, commit, pushed, recovered)
 
 
-def _refuse_once(ws: Workspace, candidate: Candidate, refused: bytes | None, remote: str) -> None:
+def _refuse_once(ws: Workspace, candidate: Candidate, refused: bytes | None) -> None:
     """Refuse to refuse a candidate refused.md on main names already. A candidate known only
     from its remote-tracking branch keeps that branch until the refusal is pushed, so it
     could be refused again and again: each time one more commit on main and one more row in
@@ -110,7 +121,8 @@ def _refuse_once(ws: Workspace, candidate: Candidate, refused: bytes | None, rem
     if candidate.local:
         close = f"git branch -D {candidate.branch}"
     else:
-        close = f"git push {remote} {ws.branch} :{candidate_ref(candidate.id)}"
+        # the remote the branch was fetched from, where it is left
+        close = f"git push {remote_of(candidate)} {ws.branch} :{candidate_ref(candidate.id)}"
     raise RuleError(
         f"{candidate.id} was refused already on {ws.branch} ({row.date} by {row.by}: "
         f"{row.reason}); its branch {candidate.branch} is what is left of it: close it "

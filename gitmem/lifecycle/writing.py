@@ -121,41 +121,49 @@ def _rejection(line: str) -> str:
     return f"{fields[1].rpartition(':')[2]}: {fields[2]}"
 
 
-#: The remote a candidate branch goes to when neither the command, remote.pushDefault nor a
-#: lone remote of another name says otherwise: git's own default.
+#: The remote a branch goes to when neither the command, git's settings nor a lone remote of
+#: another name says otherwise: git's own default.
 DEFAULT_REMOTE = "origin"
 
 
 class NoRemote(UsageError):
-    """The repository has no remote at all, so a candidate asked to be pushed cannot be: it is
-    made all the same and stays here on its branch, and the message says to add a remote
-    (named remote, the one to push to then)."""
+    """The repository has no remote at all, so what was asked to be pushed (what: a
+    candidate, or the memory branch) cannot be; the message says to add a remote (named
+    remote, the one to push to then). A candidate is made all the same and stays here on its
+    branch; an admission or refusal is refused before anything changes (landing_remote)."""
 
-    def __init__(self, remote: str) -> None:
+    def __init__(self, remote: str, what: str = "the candidate") -> None:
         super().__init__(
-            f"this repository has no remote to push the candidate to: add one "
+            f"this repository has no remote to push {what} to: add one "
             f"(git remote add {remote} URL)"
         )
         self.remote = remote
 
 
-def push_remote(store: Store, named: str | None = None) -> str:
-    """The remote a new candidate branch gitmem/<id> is pushed to (`propose --push`, `--pr`),
-    chosen as `git push` chooses one for a new branch with no upstream: named (`propose
-    --remote NAME`) over everything, else remote.pushDefault, else the repository's only
-    remote whatever its name (a clone of a fork's parent may call it `upstream`), else origin.
+def push_remote(store: Store, named: str | None = None, *, branch: str | None = None) -> str:
+    """The remote `git push` would push to, chosen as git chooses it: named (`--remote NAME`)
+    over everything, else for an existing branch (branch: the memory branch that admit and
+    refuse push) branch.<branch>.pushRemote, remote.pushDefault, branch.<branch>.remote (its
+    upstream's), and for a new candidate branch gitmem/<id> with no upstream (branch None:
+    `propose --push`, `--pr`) remote.pushDefault alone; else the repository's only remote
+    whatever its name (a clone of a fork's parent may call it `upstream`), else origin.
 
     Pushed to origin always, a candidate went to the parent project of a fork whose
-    remote.pushDefault names the fork, and a clone whose one remote is not called origin was
-    told "there is no remote named origin". Here a name no remote has (given, or set as
-    remote.pushDefault), or several remotes none of them origin and none chosen, is a usage
-    error that lists the remotes there are, raised before anything is written; a repository
-    with no remote at all raises NoRemote, which a proposal reports beside the candidate it
-    made. The config is read as the repository sees it, its own over the user's and the
-    system's."""
+    remote.pushDefault names the fork, an admission to origin while main tracked another
+    remote, and a clone whose one remote is not called origin was told "there is no remote
+    named origin". Here a name no remote has (given, or set in the first of those settings
+    that is set: git does not look further either), or several remotes none of them origin
+    and none chosen, is a usage error that lists the remotes there are, raised before
+    anything is written; a repository with no remote at all raises NoRemote. The config is
+    read as the repository sees it, its own over the user's and the system's."""
     remotes = store.remote_names()
+    what = "the candidate" if branch is None else branch
+    keys = ["remote.pushDefault"]
+    if branch is not None:
+        keys = [f"branch.{branch}.pushRemote", *keys, f"branch.{branch}.remote"]
+    setting = next(((key, value) for key in keys if (value := store.config(key))), None)
     if not remotes:
-        raise NoRemote(named or store.config("remote.pushDefault") or DEFAULT_REMOTE)
+        raise NoRemote(named or (setting[1] if setting else DEFAULT_REMOTE), what)
     listed = ", ".join(remotes)
     if named is not None:
         if named in remotes:
@@ -164,24 +172,42 @@ def push_remote(store: Store, named: str | None = None) -> str:
             f"--remote {named}: there is no remote named {named!r} (the remotes here: "
             f"{listed}): give one of those, or add it (git remote add {named} URL)"
         )
-    configured = store.config("remote.pushDefault")
-    if configured:
+    if setting is not None:
+        key, configured = setting
         if configured in remotes:
             return configured
         raise UsageError(
-            f"remote.pushDefault is {configured!r}, which is no remote here (the remotes: "
-            f"{listed}): fix the setting (git config remote.pushDefault NAME), or give "
-            "--remote NAME"
+            f"{key} is {configured!r}, which is no remote here (the remotes: "
+            f"{listed}): fix the setting (git config {key} NAME), or give --remote NAME"
         )
     if len(remotes) == 1:
         return remotes[0]
     if DEFAULT_REMOTE in remotes:
         return DEFAULT_REMOTE
+    if branch is None:
+        unset = "remote.pushDefault is not set: give --remote NAME, or set it (git config "
+        unset += "remote.pushDefault NAME)"
+    else:
+        unset = f"none of {', '.join(keys)} is set: give --remote NAME, or set {branch}'s "
+        unset += f"upstream (git branch --set-upstream-to NAME/{branch} {branch})"
     raise UsageError(
-        f"which remote gets the candidate? The remotes here are {listed}, none of them "
-        f"{DEFAULT_REMOTE}, and remote.pushDefault is not set: give --remote NAME, or set it "
-        "(git config remote.pushDefault NAME)"
+        f"which remote gets {what}? The remotes here are {listed}, none of them "
+        f"{DEFAULT_REMOTE}, and {unset}"
     )
+
+
+def landing_remote(ws: Workspace, named: str | None) -> str:
+    """The remote `admit --push` and `refuse --push` push the memory branch to (and delete
+    the candidate's branch on, catch up with, ask what it holds): the one `git push` pushes
+    that branch to (push_remote), asked before anything changes. With no remote at all, the
+    landing is refused there: it landed before, and only the push after it failed."""
+    try:
+        return push_remote(ws.store, named, branch=ws.branch)
+    except NoRemote as exc:
+        raise UsageError(
+            f"--push: {exc.message}, or leave --push out and push {ws.branch} yourself; "
+            "nothing was changed"
+        ) from None
 
 
 def base_missing_on(ws: Workspace, remote: str, base: str) -> str | None:

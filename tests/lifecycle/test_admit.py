@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from clirunner import HOOKS, PROPOSE, SECRETS, first_id, ok, proposed, run
-from remote import connect
+from remote import connect, make_server
 from secret_samples import github_token
 
 from gitmem.errors import RuleError
@@ -659,7 +659,10 @@ def test_push_without_the_remote_is_refused_before_main_moves(
     main_before = git(memory, "rev-parse", "main")
     result = run(memory, command[0], first_id(), *command[1:], "--push")
     assert result.exit_code == 2, result.output
-    assert "--push: there is no remote named origin" in result.output
+    assert result.output == (
+        "gitmem: --push: this repository has no remote to push main to: add one (git remote "
+        "add origin URL), or leave --push out and push main yourself; nothing was changed\n"
+    )
     assert git(memory, "rev-parse", "main") == main_before
     assert [c.id for c in candidates.pending(open_workspace(memory))] == [first_id()]
 
@@ -883,3 +886,116 @@ def test_a_refused_push_says_why_each_ref_was_refused(memory: Path, tmp_path: Pa
         )  # fmt: skip
     assert f"{ref}: [rejected] (stale info)" in refused.value.message
     assert git(server, "rev-parse", ref).strip() == git(memory, "rev-parse", ref).strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# which remote main is pushed to
+
+
+def bare(tmp_path: Path, name: str) -> Path:
+    """A bare repository without hooks: a remote that only receives."""
+    path = tmp_path / f"{name}.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(path))
+    return path
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_push_goes_to_the_remote_git_pushes_main_to(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """A reviewer's clone made with `git clone -o upstream` has no origin: `admit --push`
+    and `refuse --push` said "there is no remote named origin", where `git push` pushes
+    main to the only remote there is. With an origin beside it (a fork, say) while main
+    tracks upstream, they pushed main to origin, not to the remote the candidate came from
+    and main is pulled from. Both now push where `git push` pushes main."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    ok(run(memory, *PROPOSE, "--push"))
+    other = proposed(ok(run(memory, *HOOKS, "--push")).output)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+
+    done = run_gitmem(clone, command[0], first_id(), *command[1:], "--push")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("pushed\n")
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+    assert git(server, "branch", "--list", "gitmem/*").split() == [f"gitmem/{other}"]
+
+    fork = bare(tmp_path, "fork")
+    git(clone, "remote", "add", "origin", str(fork))
+    assert git(clone, "config", "branch.main.remote") == "upstream\n"
+    done = run_gitmem(clone, command[0], other, *command[1:], "--push")
+    assert done.returncode == 0, done.stderr
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+    assert git(server, "branch", "--list", "gitmem/*") == ""
+    assert git(fork, "for-each-ref") == ""
+
+
+def test_push_default_push_remote_and_remote_choose_where_main_goes(
+    memory: Path, tmp_path: Path
+) -> None:
+    """remote.pushDefault sends main to the fork it names, as `git push` does, though main
+    tracks upstream; branch.main.pushRemote overrides it, and `--remote NAME` both; main
+    catches up with that same remote first. A name no remote has, given or set, and several
+    remotes none of them origin with nothing chosen, are usage errors said before main
+    moves, listing the remotes there are."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    third = [*PROPOSE]
+    third[third.index("--title") + 1] = "Read refs with pygit2"
+    ids = [proposed(ok(run(memory, *args, "--push")).output) for args in (PROPOSE, HOOKS, third)]
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+    fork = bare(tmp_path, "fork")
+    git(clone, "remote", "add", "fork", str(fork))
+    main_before = git(clone, "rev-parse", "main").strip()
+
+    wrong = run(clone, "admit", ids[0], "--remote", "origin", "--push")
+    assert (wrong.exit_code, wrong.output) == (
+        2,
+        "gitmem: --remote origin: there is no remote named 'origin' (the remotes here: fork, "
+        "upstream): give one of those, or add it (git remote add origin URL)\n",
+    )
+    git(clone, "config", "remote.pushDefault", "frok")
+    typo = run(clone, "admit", ids[0], "--push")
+    assert (typo.exit_code, typo.output) == (
+        2,
+        "gitmem: remote.pushDefault is 'frok', which is no remote here (the remotes: fork, "
+        "upstream): fix the setting (git config remote.pushDefault NAME), or give --remote "
+        "NAME\n",
+    )
+    git(clone, "config", "--unset", "remote.pushDefault")
+    git(clone, "branch", "--unset-upstream", "main")
+    unsure = run(clone, "refuse", ids[0], "--reason", "no", "--push")
+    assert (unsure.exit_code, unsure.output) == (
+        2,
+        "gitmem: which remote gets main? The remotes here are fork, upstream, none of them "
+        "origin, and none of branch.main.pushRemote, remote.pushDefault, branch.main.remote "
+        "is set: give --remote NAME, or set main's upstream (git branch --set-upstream-to "
+        "NAME/main main)\n",
+    )
+    alone = run(clone, "admit", ids[0], "--remote", "fork")
+    assert alone.exit_code == 2 and "--remote goes with --push" in alone.output
+    assert git(clone, "rev-parse", "main").strip() == main_before
+
+    git(clone, "branch", "--set-upstream-to", "upstream/main", "main")
+    git(clone, "config", "remote.pushDefault", "fork")
+    ok(run(clone, "admit", ids[0], "--push"))
+    assert git(fork, "rev-parse", "main") == git(clone, "rev-parse", "main")
+    assert git(server, "rev-parse", "main").strip() == main_before
+
+    git(clone, "config", "branch.main.pushRemote", "upstream")
+    ok(run(clone, "refuse", ids[1], "--reason", "not now", "--push"))
+    refused_on = git(server, "rev-parse", "main")
+    assert refused_on == git(clone, "rev-parse", "main")
+    # the fork got the admission, so the candidate's branch stays where it was fetched from
+    branches = {f"gitmem/{ids[0]}", f"gitmem/{ids[2]}"}
+    assert set(git(server, "branch", "--list", "gitmem/*").split()) == branches
+
+    # main put back behind both remotes: it catches up with upstream, where it goes, and
+    # not with the fork (whose main upstream lacks), and the admission lands there
+    git(clone, "reset", "-q", "--hard", main_before)
+    ok(run(clone, "admit", ids[2], "--push"))
+    assert git(clone, "rev-parse", "main^1") == refused_on
+    assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
+    assert git(server, "branch", "--list", "gitmem/*").split() == [f"gitmem/{ids[0]}"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from clirunner import PROPOSE, first_id, ok, run
 from remote import connect
 from secret_samples import github_token
@@ -163,23 +164,27 @@ def test_a_refuser_that_is_not_one_visible_line_is_refused_before_main_moves(
     assert git(memory, "rev-parse", "main").strip() == main_before
 
 
-def test_a_candidate_refused_already_is_not_refused_again(memory: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["origin", "upstream"])
+def test_a_candidate_refused_already_is_not_refused_again(
+    memory: Path, tmp_path: Path, name: str
+) -> None:
     """A candidate known from its remote-tracking branch alone keeps that branch until the
     refusal is pushed: refused again, it added a second commit and a second row to
-    refused.md, which only grows. Refused now, saying how to close the branch."""
+    refused.md, which only grows. Refused now, saying how to close the branch on the remote
+    it was fetched from (it said origin in a clone whose remote is called upstream)."""
     server = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
     connect(memory, server)
     ok(run(memory, *PROPOSE, "--push"))
     reviewer = tmp_path / "reviewer"
-    git(tmp_path, "clone", "-q", str(server), str(reviewer))
+    git(tmp_path, "clone", "-q", "-o", name, str(server), str(reviewer))
     ok(run(reviewer, "refuse", first_id(), "--reason", "not now"))
     refused = git(reviewer, "show", "main:.gitmem/refused.md")
     main_after = git(reviewer, "rev-parse", "main")
     again = run(reviewer, "refuse", first_id(), "--reason", "still not")
     assert again.exit_code == 1, again.output
     assert f"{first_id()} was refused already on main" in again.output
-    assert f"git push origin main :refs/heads/gitmem/{first_id()}" in again.output
+    assert f"git push {name} main :refs/heads/gitmem/{first_id()}" in again.output
     assert git(reviewer, "rev-parse", "main") == main_after
     assert git(reviewer, "show", "main:.gitmem/refused.md") == refused
 
