@@ -190,6 +190,10 @@ class Judge:
     pusher: str | None = None
     #: "server" (pre-receive: the pusher is known when the server says) or "client"
     side: str = "server"
+    #: pre-push: the name of the remote pushed to, which advice names; None when the push
+    #: goes to a URL (git then hands the hook the URL, which may carry a password) or is
+    #: judged on the server
+    remote: str | None = None
     settings: Settings = field(init=False)
     scanned: set[str] = field(default_factory=set)
     changes: dict[tuple[str, str | None], list[Change]] = field(default_factory=dict)
@@ -397,7 +401,10 @@ def check_pre_push(stdin: str, remote: str | None = None) -> Report:
         else u
         for u in updates
     ]
-    return judge(store, known, exclude=exclude, policy=policy, side="client")
+    # git hands the hook the remote's name, or the URL twice when none names it: a URL is
+    # never repeated in advice (it may carry a password, and hook output lands in CI logs)
+    named = remote if remote in store.remote_names() else None
+    return judge(store, known, exclude=exclude, policy=policy, side="client", remote=named)
 
 
 def check_pushed_by_pre_commit(environ: Mapping[str, str]) -> Report:
@@ -544,10 +551,12 @@ def judge(
     policy: Policy,
     pusher: str | None = None,
     side: str = "server",
+    remote: str | None = None,
 ) -> Report:
     """Every rule over a push's updates. Updates are judged independently of one another, so
     a push of many branches (10,000 candidates at once) is judged by two processes
-    (gitmem.parallel), the memory branch's update, if any, by this one."""
+    (gitmem.parallel), the memory branch's update, if any, by this one. remote: the named
+    remote a pre-push pushes to (Judge.remote)."""
     updates = list(updates)
     if side == "server":
         tip = store.ref_target(policy.main_ref)
@@ -556,7 +565,7 @@ def judge(
         )
 
     def judged(part: list[Update]) -> list[tuple[list[Problem], list[str], int]]:
-        judge_ = Judge(store, policy, exclude, pusher, side)  # zero ids: new_commits skips them
+        judge_ = Judge(store, policy, exclude, pusher, side, remote)  # new_commits skips zero ids
         _judge_updates(judge_, part)
         return [(judge_.problems, judge_.warnings, judge_.checked)]
 
@@ -1692,12 +1701,19 @@ def _judge_candidate_branch(j: Judge, update: Update, new: str, commits: list[st
             if not unpushed_main:
                 unpushed_main = True
                 branch = j.policy.branch
+                # the remote this push goes to, as git named it to the hook: origin always
+                # sent a clone whose remote is upstream to push main somewhere else
+                first = (
+                    f"{branch} first (git push -u {j.remote} {branch})"
+                    if j.remote
+                    else f"{branch} there first (git push URL {branch}, with the URL this "
+                    "push goes to)"
+                )
                 j.add(
                     own,
                     "CANDIDATE-BRANCH",
                     f"branch {BRANCH_PREFIX}{entry_id} carries commits of {branch} that the "
-                    f"remote does not have yet: push {branch} first (git push -u origin "
-                    f"{branch}), then the candidate branch",
+                    f"remote does not have yet: push {first}, then the candidate branch",
                     commit,
                 )
         elif stray:

@@ -1213,6 +1213,41 @@ def test_a_candidate_on_commits_of_main_the_remote_lacks_is_told_once_to_push_ma
 
 
 @e2e
+@pytest.mark.parametrize("to_url", [False, True], ids=["named", "url"])
+def test_the_pre_push_advice_to_push_main_first_names_the_remote_pushed_to(
+    clone: Path, to_url: bool
+) -> None:
+    """A clone whose remote is called upstream pushed a candidate proposed on main commits
+    upstream lacks: its own pre-push hook said to push main first with `git push -u origin
+    main`, a remote it does not have (or one that is not where the candidate goes). It names
+    the remote git hands the hook now; a push to a URL gets the same advice without
+    repeating the URL, which may carry a password and ends up in CI logs."""
+    server = clone.parent / "server.git"
+    git(clone, "remote", "rename", "origin", "upstream")
+    installer.install(clone)
+    write(clone, "src/a.py", "a = 1\n")
+    commit_all(clone, "code upstream does not have yet")
+    entry_id = propose(clone, "Keep the memory reviewed", push_it=False)
+    pushed = push(
+        clone, f"gitmem/{entry_id}", verify=True, remote=str(server) if to_url else "upstream"
+    )
+    assert pushed.returncode == 1, pushed.stderr
+    assert "Traceback" not in pushed.stderr and "pre-receive" not in pushed.stderr
+    first = (
+        "there first (git push URL main, with the URL this push goes to)"
+        if to_url
+        else "first (git push -u upstream main)"
+    )
+    assert (
+        f"CANDIDATE-BRANCH branch gitmem/{entry_id} carries commits of main that the remote "
+        f"does not have yet: push main {first}, then the candidate branch"
+    ) in pushed.stderr
+    said = [line for line in pushed.stderr.splitlines() if not line.startswith("error: failed")]
+    assert not [line for line in said if "origin" in line or str(server) in line], said
+    assert git(server, "branch", "--list", "gitmem/*") == ""
+
+
+@e2e
 def test_a_candidate_file_that_reached_main_before_the_gate_may_leave_it(
     repo: Path, tmp_path: Path
 ) -> None:
