@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -20,6 +21,9 @@ from gitmem.lifecycle.admit import Admission
 from gitmem.model.names import quoted_id
 from gitmem.model.terminal import visible
 from gitmem.repo.workspace import Workspace
+
+#: A click command being built, which an options decorator gives back as it took it.
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 def _someone(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -81,22 +85,28 @@ def candidates(fmt: str) -> int:
     return 0
 
 
+def _landing_push(command: Command) -> Command:
+    """--push and --remote, which admit and refuse take alike: both land on main, then push
+    it where `git push` pushes it (writing.landing_remote)."""
+    command = click.option(
+        "--remote",
+        metavar="NAME",
+        help="With --push: push to this remote instead (git remote lists them).",
+    )(command)
+    return click.option(
+        "--push",
+        is_flag=True,
+        help="Push main and delete the candidate branch there, on the remote git pushes main "
+        "to: branch.main.pushRemote, else remote.pushDefault, else main's upstream remote, "
+        "else the only remote, else origin.",
+    )(command)
+
+
 @click.command()
 @click.argument("ids", nargs=-1, metavar="ID...")
 @click.option("--by", callback=_someone, help="human:NAME (default: you) or audit:FILE.")
 @click.option("--expect", metavar="OID", help="Admit only if the candidate branch is at OID.")
-@click.option(
-    "--push",
-    is_flag=True,
-    help="Push main and delete the candidate branch there, on the remote git pushes main to: "
-    "branch.main.pushRemote, else remote.pushDefault, else main's upstream remote, else the "
-    "only remote, else origin.",
-)
-@click.option(
-    "--remote",
-    metavar="NAME",
-    help="With --push: push to this remote instead (git remote lists them).",
-)
+@_landing_push
 @click.option("--auto", "auto", is_flag=True, help="Admit audit-backed candidates when allowed.")
 @click.option(
     "--allow",
@@ -260,18 +270,7 @@ def _admit_interactive(ws: Workspace, by: str | None, push: bool, remote: str | 
     help="Why: shown to later proposals of this topic.",
 )
 @click.option("--by", callback=_someone, help="human:NAME (default: you).")
-@click.option(
-    "--push",
-    is_flag=True,
-    help="Push main and delete the candidate branch there, on the remote git pushes main to: "
-    "branch.main.pushRemote, else remote.pushDefault, else main's upstream remote, else the "
-    "only remote, else origin.",
-)
-@click.option(
-    "--remote",
-    metavar="NAME",
-    help="With --push: push to this remote instead (git remote lists them).",
-)
+@_landing_push
 def refuse(entry_id: str, reason: str, by: str | None, push: bool, remote: str | None) -> int:
     """Refuse a candidate: its topic joins refused.md on main; its branch is deleted."""
     from gitmem.lifecycle.refuse import refuse as do_refuse
