@@ -27,6 +27,7 @@ from gitmem.lifecycle.candidates import (
     find_candidate,
     main_behind,
     pending,
+    read_from,
     remote_of,
     rule_error,
 )
@@ -240,8 +241,9 @@ def admit(
         problems = candidate_problems(ws, candidate, allowed=allowed)
         problems = [p for p in problems if not p.warning]
         if problems:
-            behind = main_behind(ws, remote_of(candidate))
-            hint = behind_hint(ws, remote_of(candidate), behind[1]) if behind else None
+            judged_on = read_from(ws, candidate)
+            behind = main_behind(ws, judged_on)
+            hint = behind_hint(ws, judged_on, behind[1]) if behind else None
             raise rule_error(problems, hint)
         if kind != "admit":
             updates = _in_place_update(ws, main_tree, candidate, entry, kind, by, date)

@@ -428,11 +428,24 @@ def remote_of(candidate: Candidate) -> str:
     return candidate.ref.removeprefix("refs/remotes/").split("/", 1)[0]
 
 
-def main_behind(ws: Workspace, remote: str = "origin") -> tuple[str, int] | None:
+def read_from(ws: Workspace, candidate: Candidate) -> str:
+    """The remote whose main a candidate is judged against when this clone is behind it:
+    the one a remote-tracking candidate was fetched from (its ref names it), and for a
+    local one the remote the memory branch is fetched from (Store.fetch_remote). Taken as
+    origin, a local candidate in a clone whose only remote is upstream never got the
+    "your main is N commits behind upstream/main" hint, and was judged against a main
+    missing what upstream admitted since."""
+    if candidate.local:
+        return ws.store.fetch_remote(ws.branch)
+    return remote_of(candidate)
+
+
+def main_behind(ws: Workspace, remote: str | None = None) -> tuple[str, int] | None:
     """(the tip of the remote-tracking main, how many commits the local main lacks) when the
     local main is strictly behind it, as in a clone that fetched but has not pulled; else
-    None."""
+    None. remote: the one the memory branch is fetched from, unless named."""
     store = ws.store
+    remote = remote or store.fetch_remote(ws.branch)
     local = ws.main_tip()
     tracking = store.ref_target(f"refs/remotes/{remote}/{ws.branch}")
     if local is None or tracking is None or local == tracking:
@@ -603,7 +616,7 @@ def judged(ws: Workspace, candidate: Candidate) -> tuple[list[Problem], str | No
     is behind the remote's: the candidate is then judged against the remote's main, which
     admission catches up with first (a branch based on it would otherwise seem to change
     every entry admitted since)."""
-    remote = remote_of(candidate)
+    remote = read_from(ws, candidate)
     behind = main_behind(ws, remote)
     if behind is None:
         return candidate_problems(ws, candidate), None
@@ -633,7 +646,7 @@ def review(ws: Workspace) -> list[Review]:
             except EntryError:
                 title = "(does not parse)"
         problems, hint = judged(ws, candidate)
-        behind = main_behind(ws, remote_of(candidate))
+        behind = main_behind(ws, read_from(ws, candidate))
         tip = behind[0] if behind else ws.main_tip()
         if tip not in allowed:
             allowed[tip] = allowed_on(ws, tip)

@@ -22,6 +22,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 from gitmem.errors import INTERRUPTED, GitmemError, RuleError, UsageError
 from gitmem.lifecycle import recovery
 from gitmem.lifecycle.candidates import Candidate
+from gitmem.model.names import DEFAULT_REMOTE as DEFAULT_REMOTE
 from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.repo.store import Store
 from gitmem.repo.workspace import Workspace
@@ -119,11 +120,6 @@ def _rejection(line: str) -> str:
     if len(fields) < 3:
         return line
     return f"{fields[1].rpartition(':')[2]}: {fields[2]}"
-
-
-#: The remote a branch goes to when neither the command, git's settings nor a lone remote of
-#: another name says otherwise: git's own default.
-DEFAULT_REMOTE = "origin"
 
 
 class NoRemote(UsageError):

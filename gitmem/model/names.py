@@ -14,6 +14,10 @@ from typing import Final
 #: memory.branch when no setting names it and origin names no default (gitmem.settings.load).
 DEFAULT_BRANCH: Final = "main"
 
+#: The remote git clones from and pushes to when nothing names another: git's own default
+#: (gitmem.repo.store.Store.fetch_remote, gitmem.lifecycle.writing.push_remote).
+DEFAULT_REMOTE: Final = "origin"
+
 #: The branch a candidate lives on is BRANCH_PREFIX + its id (`gitmem/<id>`).
 BRANCH_PREFIX: Final = "gitmem/"
 #: The local ref of every candidate branch.

@@ -24,7 +24,7 @@ import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import GitmemError, UsageError
-from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS
+from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS, DEFAULT_REMOTE
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
     History,
@@ -444,6 +444,24 @@ class Store:
             return sorted(name for name in self._repo.remotes.names() if name)
         except pygit2.GitError:
             return []
+
+    def fetch_remote(self, branch: str | None) -> str:
+        """The remote branch (the memory branch) is fetched from, where the memory is read
+        from: branch.<branch>.remote when it names a remote here, else the only remote
+        whatever its name (`git clone -o upstream`), else origin (also when there is none).
+
+        Never where pushes go (gitmem.lifecycle.writing.push_remote, which reads the same
+        settings and adds the push ones): a remote.pushDefault naming a personal fork says
+        where one's own branches go, not where the project's main is read. A clone whose one
+        remote is not called origin was read as if it had none: no "behind upstream/main"
+        hint, no word of a memory branch only upstream has."""
+        remotes = self.remote_names()
+        upstream = self.config(f"branch.{branch}.remote") if branch else None
+        if upstream is not None and upstream in remotes:
+            return upstream
+        if len(remotes) == 1:
+            return remotes[0]
+        return DEFAULT_REMOTE
 
     def origin_url(self) -> str | None:
         try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from clirunner import HOOKS, PROPOSE, first_id, ok, proposed, run
+from remote import connect, make_server
 
 from conftest import git
 
@@ -53,6 +54,33 @@ def test_a_clone_behind_origin_judges_remote_candidates_against_origins_main(
     )
     ok(run(teammate, "admit", second, "--push"))
     assert git(server, "rev-parse", "main") == git(teammate, "rev-parse", "main")
+
+
+def test_a_clone_whose_only_remote_is_upstream_hears_it_is_behind_upstream(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A local candidate in a clone made with `git clone -o upstream` is judged against the
+    main its memory branch is fetched from, upstream's: the hint looked for origin/main,
+    which such a clone has not, and said nothing while upstream had admitted more."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+    mine = proposed(ok(run(clone, *HOOKS)).output)
+    ok(run(memory, *PROPOSE, "--push"))
+    ok(run(memory, "admit", first_id(), "--push"))
+
+    git(clone, "fetch", "-q")
+    listing = ok(run(clone, "candidates")).output
+    assert (
+        "note: your main is 2 commits behind upstream/main: run git pull before admitting "
+        "(gitmem admit --push catches up by itself); candidates are judged against it\n"
+    ) in listing
+    assert f"{mine}  valid  " in listing
+    # a fork that pushes go to reads nothing: main is still fetched from upstream
+    git(clone, "remote", "add", "fork", str(tmp_path / "fork.git"))
+    git(clone, "config", "remote.pushDefault", "fork")
+    assert "behind upstream/main" in ok(run(clone, "candidates")).output
 
 
 def test_show_and_list_name_an_admitted_entry_that_does_not_parse(memory: Path) -> None:
