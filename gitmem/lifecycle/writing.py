@@ -76,11 +76,11 @@ def no_commits(ws: Workspace) -> UsageError:
     """The error for a memory branch without commits: which branch, why it is the one, and
     what to do (a candidate needs a parent, an admission a main to merge into)."""
     head = ws.store.head_branch()
-    # a clone of a project whose memory has a branch of its own: the branch is on origin, and
-    # moving the memory to HEAD's branch (the advice below) would be wrong
-    on_origin = ws.branch_only_on_origin()
-    if on_origin is not None:
-        return on_origin
+    # a clone of a project whose memory has a branch of its own: the branch is on the remote,
+    # and moving the memory to HEAD's branch (the advice below) would be wrong
+    on_remote = ws.branch_only_on_remote()
+    if on_remote is not None:
+        return on_remote
     other = (
         f", or keep the memory on {head}: gitmem init --branch {head}"
         if head and head != ws.branch and ws.store.branch_tip(head)

@@ -73,36 +73,39 @@ class Workspace:
         """The memory branch's tip for a reader (recall, list): None only when the repository
         has no branch with commits at all, so its memory is truly empty.
 
-        When origin has the memory branch and this clone has not, or other branches have
-        commits but the memory branch is not here (a clone of a project that keeps its
-        memory on a branch of its own has only origin/<branch>; a pull request's checkout in
-        CI has a detached HEAD and no local branch at all), an empty answer would tell an
-        agent "no precedent" about a memory it never read, so this is a UsageError naming
-        the branch and how to create it."""
+        When the remote the memory branch is fetched from (Store.fetch_remote) has it and this
+        clone has not, or other branches have commits but the memory branch is not here (a
+        clone of a project that keeps its memory on a branch of its own has only
+        <remote>/<branch>; a pull request's checkout in CI has a detached HEAD and no local
+        branch at all), an empty answer would tell an agent "no precedent" about a memory it
+        never read, so this is a UsageError naming the branch and how to create it."""
         tip = self.main_tip()
         if tip is not None:
             return tip
-        on_origin = self.branch_only_on_origin()
-        if on_origin is not None:
-            raise on_origin
+        on_remote = self.branch_only_on_remote()
+        if on_remote is not None:
+            raise on_remote
         if not self.store.refs("refs/heads/"):
             return None
         branch = self.settings.branch
-        if self.store.fetches_one_branch():  # `git fetch` would not bring it
+        remote = self.store.fetch_remote(branch)
+        if self.store.fetches_one_branch(remote):  # `git fetch` would not bring it
             raise self._missing_branch(
-                f"fetch it (git remote set-branches --add origin {branch} && git fetch "
-                f"origin), then git branch {branch} origin/{branch}; or name the branch the "
-                "memory is on: gitmem init --branch NAME"
+                f"fetch it (git remote set-branches --add {remote} {branch} && git fetch "
+                f"{remote}), then git branch {branch} {remote}/{branch}; or name the branch "
+                "the memory is on: gitmem init --branch NAME"
             )
         raise self._missing_branch(
             "git fetch, or name the branch the memory is on: gitmem init --branch NAME"
         )
 
-    def branch_only_on_origin(self) -> UsageError | None:
-        """The error for a memory branch that origin has and this clone has not (a project
-        that keeps its memory on a branch of its own, cloned with another checked out): the
-        fix is to create it from origin's, never to move the memory elsewhere."""
-        tracking = f"origin/{self.settings.branch}"
+    def branch_only_on_remote(self) -> UsageError | None:
+        """The error for a memory branch that the remote it is fetched from has and this
+        clone has not (a project that keeps its memory on a branch of its own, cloned with
+        another checked out): the fix is to create it from the remote's, never to move the
+        memory elsewhere. Looked for on origin alone, a clone made with `git clone -o
+        upstream` was told to run `git fetch`, which changes nothing there."""
+        tracking = f"{self.store.fetch_remote(self.settings.branch)}/{self.settings.branch}"
         if not self.store.ref_target(f"refs/remotes/{tracking}"):
             return None
         return self._missing_branch(

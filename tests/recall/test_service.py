@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clirunner import HOOKS, SECRETS, admit, ok, recall_json, run
+from clirunner import HOOKS, PROPOSE, SECRETS, admit, ok, recall_json, run
 
 from gitmem.recall import semantic
 from gitmem.recall.cache import RecallCache
@@ -414,9 +414,12 @@ def test_an_unknown_type_is_refused_not_answered_with_no_precedent(
     assert recall_json(repo, "pygit2 hooks", "--type", "decision")[0]["id"] == hooks
 
 
-def _clone_with_memory_only_on_origin(memory: Path, tmp_path: Path) -> Path:
+def _clone_with_memory_only_on_the_remote(
+    memory: Path, tmp_path: Path, remote: str = "origin"
+) -> Path:
     """A project keeping its memory on a branch "memory", cloned with main checked out: the
-    clone has origin/memory and no local memory branch."""
+    clone has origin/memory (or remote/memory, the clone's one remote called so) and no
+    local memory branch."""
     git(memory, "branch", "-m", "main", "memory")
     (memory / ".gitmem.toml").write_text('[memory]\nbranch = "memory"\n')
     git(memory, "add", ".gitmem.toml")
@@ -425,7 +428,7 @@ def _clone_with_memory_only_on_origin(memory: Path, tmp_path: Path) -> Path:
     server = tmp_path / "server.git"
     git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
     clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", "-b", "main", str(server), str(clone))
+    git(tmp_path, "clone", "-q", "-o", remote, "-b", "main", str(server), str(clone))
     return clone
 
 
@@ -437,7 +440,7 @@ def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
     precedent" and list "no entries", as if the memory were empty; both now say the branch is
     missing here and how to create it (exit 2). --ref origin/memory still recalls."""
     hooks = admit(memory, HOOKS)
-    clone = _clone_with_memory_only_on_origin(memory, tmp_path)
+    clone = _clone_with_memory_only_on_the_remote(memory, tmp_path)
     for args in (["recall", "pygit2 hooks"], ["list"]):
         result = run(clone, *args)
         assert result.exit_code == 2, (args, result.output)
@@ -445,6 +448,25 @@ def test_a_memory_branch_missing_here_is_named_not_answered_with_no_precedent(
         assert "git branch memory origin/memory" in result.output, result.output
     assert recall_json(clone, "pygit2 hooks", "--ref", "origin/memory")[0]["id"] == hooks
     git(clone, "branch", "memory", "origin/memory")
+    assert recall_json(clone, "pygit2 hooks")[0]["id"] == hooks
+
+
+def test_a_memory_branch_only_on_a_remote_not_called_origin_is_named_too(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A clone made with `git clone -o upstream` has upstream/memory: it was told to run
+    `git fetch`, which brings nothing new; it is now told to create the branch from
+    upstream's, as a clone with an origin is. propose names it too."""
+    hooks = admit(memory, HOOKS)
+    clone = _clone_with_memory_only_on_the_remote(memory, tmp_path, "upstream")
+    for args in (["recall", "pygit2 hooks"], ["list"], PROPOSE):
+        result = run(clone, *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert (
+            "the memory branch memory does not exist here (memory.branch: .gitmem.toml): "
+            "create it from upstream/memory: git branch memory upstream/memory\n"
+        ) in result.output, result.output
+    git(clone, "branch", "memory", "upstream/memory")
     assert recall_json(clone, "pygit2 hooks")[0]["id"] == hooks
 
 
@@ -484,7 +506,7 @@ def test_proposing_where_the_memory_branch_is_only_on_origin_says_to_create_it(
     """In a clone that has only origin/memory, propose said "commit on memory first, or keep
     the memory on main: gitmem init --branch main", advice that would move the project's
     memory off its branch. It now says to create the branch from origin/memory."""
-    clone = _clone_with_memory_only_on_origin(memory, tmp_path)
+    clone = _clone_with_memory_only_on_the_remote(memory, tmp_path)
     result = run(clone, *HOOKS)
     assert result.exit_code == 2, result.output
     assert "git branch memory origin/memory" in result.output
