@@ -11,9 +11,10 @@ step is done; each admit and refuse first finishes what a journal left (recover)
   journal goes (the objects written are unreachable and harmless);
 - main at the journal's new commit, or moved on from it: the memory files and index entries
   the landing changed are brought to main's tree, each one that is still at its old or new
-  version (a file edited by hand since is left, and named), and the candidate branch is
-  deleted when it still points at the commit that was judged (and no worktree has it
-  checked out: then it is kept, and named);
+  version (a file edited by hand since is left, and named), and the local candidate branch
+  is deleted when it still points at the commit that was judged (and no worktree has it
+  checked out: then it is kept, and named); a remote-tracking one is kept, as the landing
+  keeps it, until the push deletes the branch on the remote;
 - main moved somewhere that does not hold the journal's new commit (the user undid the
   landing: a reset, a rebase): nothing is touched, and the candidate branch is kept, since
   no admission holds it any more.
@@ -210,7 +211,12 @@ def recover(ws: Workspace) -> list[str]:
         done.extend(
             f"{path}: left as you edited it (it differs from {landing.branch})" for path in kept
         )
-    if store.ref_target(landing.candidate_ref) == landing.candidate_tip:
+    # a remote-tracking candidate's ref is left, as the landing leaves it (_close_candidate):
+    # it says the remote holds the branch, and the push that finishes the landing deletes
+    # the branch there by it (writing.resume); deleted here, after a push that failed (the
+    # remote unreachable), that push left the candidate's branch on the remote for good
+    local = landing.candidate_ref.startswith("refs/heads/")
+    if local and store.ref_target(landing.candidate_ref) == landing.candidate_tip:
         branch = landing.candidate_ref.removeprefix("refs/heads/")
         folder = store.worktree_on(branch, here_too=True)
         if folder is None:

@@ -999,3 +999,50 @@ def test_push_default_push_remote_and_remote_choose_where_main_goes(
     assert git(clone, "rev-parse", "main^1") == refused_on
     assert git(server, "rev-parse", "main") == git(clone, "rev-parse", "main")
     assert git(server, "branch", "--list", "gitmem/*").split() == [f"gitmem/{ids[0]}"]
+
+
+#: A reference-transaction hook that moves the server's folder away once main has moved here:
+#: the remote becomes unreachable between the landing and its push.
+_UNPLUG = """#!/bin/sh
+[ "$1" = committed ] || exit 0
+if grep -q ' refs/heads/main$'; then mv "{server}" "{server}.away"; fi
+exit 0
+"""
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["pushed-again", "finished-first"])
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_push_that_failed_after_the_landing_closes_the_branch_when_run_again(
+    memory: Path, tmp_path: Path, command: list[str], first: bool
+) -> None:
+    """admit --push lands, then the remote cannot be reached: main moved here, nothing was
+    pushed. Running the command again once the remote is back (with --push at once, or
+    without it first) pushed main, but the candidate's branch on the remote stayed for
+    good: finishing the landing deleted the remote-tracking branch, the only sign here
+    that the remote held one. It is kept now, as a landing without --push keeps it."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+    hook = clone / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_UNPLUG.format(server=server))
+    hook.chmod(0o755)
+
+    failed = run_gitmem(clone, command[0], entry_id, *command[1:], "--push")
+    assert failed.returncode != 0 and "Traceback" not in failed.stderr, failed.stderr
+    assert (tmp_path / "server.git.away").is_dir()
+    landed = git(clone, "rev-parse", "main")
+    assert git(server.with_name("server.git.away"), "rev-parse", "main") != landed
+    hook.unlink()
+    (tmp_path / "server.git.away").rename(server)
+
+    if not first:
+        again = run_gitmem(clone, command[0], entry_id, *command[1:])
+        assert again.returncode == 0, again.stderr
+        assert git(clone, "branch", "-r", "--list", f"upstream/gitmem/{entry_id}") != ""
+    done = run_gitmem(clone, command[0], entry_id, *command[1:], "--push")
+    assert done.returncode == 0, done.stderr
+    assert git(server, "rev-parse", "main") == landed
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(clone, "branch", "-r", "--list", f"upstream/gitmem/{entry_id}") == ""
