@@ -13,7 +13,7 @@ input is as it was:
 - the settings' inputs: the bytes of the project's `.gitmem.toml` and `pyproject.toml` (the
   staged blob's id of one a sparse checkout leaves out: gitmem.repo.sparse.left_out), of
   the user's own settings file, every `GITMEM_*` variable, and what git says the default branch
-  depends on (gitmem.repo.refs.branch_facts: HEAD's branch, origin's default branch, whether
+  depends on (gitmem.repo.refs.branch_facts: HEAD's branch, the remote's default branch, whether
   `main` has commits), digested together (`inputs`); and where the memory folder resolves to
   on disk (a folder replaced by a symbolic link takes the full path);
 - the branch's tip, read from git's ref files (gitmem.repo.refs): the entries tree recorded

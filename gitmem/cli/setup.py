@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 @click.option(
     "--project",
     callback=utf8_text,
-    help="Project part of ids (default: the origin remote's name).",
+    help="Project part of ids (default: the repository name of origin, else of the only remote).",
 )
 @click.option(
     "--branch",
     callback=utf8_text,
-    help="Branch where admitted memory lives (default: origin's default branch, else the "
-    "branch HEAD names when it has commits, else main).",
+    help="Branch where admitted memory lives (default: origin's default branch, or the only "
+    "remote's whatever its name, else the branch HEAD names when it has commits, else main).",
 )
 @click.option("--hooks", "with_hooks", is_flag=True, help="Also install gitmem's git hooks.")
 @click.option("--github", "with_github", is_flag=True, help="Also install the GitHub workflows.")

@@ -21,7 +21,12 @@ from gitmem.repo.atomic import ABANDONED_AGE, refuse_links, remove_temporaries_o
 from gitmem.repo.snapshot import worktree_snapshot
 from gitmem.repo.store import Store, atomic_write
 from gitmem.repo.workspace import branch_default, settings_from
-from gitmem.settings.load import BRANCH_FROM_HEAD, check_memory_branch, check_memory_dir
+from gitmem.settings.load import (
+    BRANCH_FROM_HEAD,
+    branch_why,
+    check_memory_branch,
+    check_memory_dir,
+)
 
 
 @dataclass
@@ -82,7 +87,7 @@ def init(
             settings["branch"] = branch
     else:
         out.branch, out.branch_from = current.branch, current.branch_from
-        if current.branch_from == fallback_why == BRANCH_FROM_HEAD:
+        if current.branch_from == fallback_why == branch_why(BRANCH_FROM_HEAD, current.remote):
             # a choice read from HEAD would follow the next checkout: written down instead
             settings["branch"] = current.branch
         head = store.head_branch()

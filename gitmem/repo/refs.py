@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from gitmem.model.names import BRANCH_PREFIX, DEFAULT_BRANCH
+from gitmem.model.names import BRANCH_PREFIX, DEFAULT_BRANCH, DEFAULT_REMOTE
 
-__all__ = ["GitFiles", "Refs", "Unsure", "branch_facts", "is_object_id"]
+__all__ = ["GitFiles", "Refs", "Unsure", "branch_facts", "fetched_from", "is_object_id"]
 
 _OID: Final = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
@@ -35,6 +36,26 @@ def is_object_id(text: str) -> bool:
     """Whether text is a full object id as git writes it (SHA-1 or SHA-256, lower-case hex):
     what a hook's input, a journal or a push event names, never an abbreviation."""
     return _OID.fullmatch(text.encode("ascii", "replace")) is not None
+
+
+#: A config section header `[remote "NAME"]` (the section's name in any letter case, the
+#: subsection's exact), and what would make a config file say more than its own lines.
+_REMOTE_SECTION: Final = re.compile(rb'^\s*\[\s*remote\s+"((?:[^"\\\n]|\\.)*)"\s*\]', re.I | re.M)
+_OTHER_CONFIG: Final = re.compile(rb"^\s*\[\s*(?:include|remote\s*\.)", re.I | re.M)
+
+
+def fetched_from(remotes: Sequence[str], upstreams: Iterable[str | None] = ()) -> str:
+    """The remote a branch is fetched from, the one its memory is read from: the one remote
+    of remotes that upstreams (branch.<name>.remote of the branch asked about, or of every
+    local branch: gitmem.repo.store.Store.fetch_remote) name, else the only remote whatever
+    its name (`git clone -o upstream`), else origin (also when there is no remote at all, as
+    on a server)."""
+    named = {upstream for upstream in upstreams if upstream is not None and upstream in remotes}
+    if len(named) == 1:
+        return named.pop()
+    if len(remotes) == 1:
+        return remotes[0]
+    return DEFAULT_REMOTE
 
 
 #: Refs that belong to one worktree (git's documentation of worktrees, "Refs").
@@ -136,10 +157,41 @@ class GitFiles:
         """The branch HEAD points to (even unborn), or None when detached."""
         return self._symbolic("HEAD", "refs/heads/")
 
-    def remote_default_branch(self, remote: str = "origin") -> str | None:
+    def remote_default_branch(self, remote: str = DEFAULT_REMOTE) -> str | None:
         """The branch `refs/remotes/<remote>/HEAD` names, or None."""
         prefix = f"refs/remotes/{remote}/"
         return self._symbolic(f"{prefix}HEAD", prefix)
+
+    def remote_names(self) -> list[str]:
+        """The remotes the repository's own config file names, sorted; Unsure when that file
+        may say more than its lines show (an include, the old `[remote.NAME]` spelling) or
+        cannot be read. A remote set in the user's or the system's config alone is not seen
+        (libgit2 sees it): a clone keeps its remotes in its own config."""
+        try:
+            data = (self.common_dir / "config").read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError:
+            raise Unsure("config") from None
+        if _OTHER_CONFIG.search(data):
+            raise Unsure("config")
+        names = set()
+        for found in _REMOTE_SECTION.finditer(data):
+            name = re.sub(rb"\\(.)", rb"\1", found.group(1))
+            try:
+                names.add(name.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise Unsure("config") from None
+        return sorted(names)
+
+    def fetch_remote(self, branch: None) -> str:
+        """The remote the defaults are read from, as Store.fetch_remote(None) chooses it,
+        when the remotes alone decide (an origin, or one remote or none); Unsure when the
+        branches' upstreams would have to (several remotes, none of them origin)."""
+        remotes = self.remote_names()
+        if DEFAULT_REMOTE not in remotes and len(remotes) > 1:
+            raise Unsure("config")
+        return fetched_from(remotes)
 
     # -- many refs -------------------------------------------------------------------------
 
@@ -202,21 +254,29 @@ class Refs(Protocol):
 
     def ref_target(self, name: str) -> str | None: ...
 
-    def remote_default_branch(self, remote: str = "origin") -> str | None: ...
+    def remote_default_branch(self, remote: str = DEFAULT_REMOTE) -> str | None: ...
+
+    def fetch_remote(self, branch: None) -> str: ...
 
 
 def branch_facts(refs: Refs) -> dict[str, Any]:
     """What git says that the default of memory.branch depends on
-    (gitmem.settings.load.default_branch's arguments)."""
+    (gitmem.settings.load.default_branch's arguments), read from the remote the defaults
+    come from (fetch_remote with no branch: origin where there is one, else the only
+    remote, else the one the local branches' upstreams name). Read from origin alone, a
+    clone made with `git clone -o upstream` had its memory branch taken from HEAD, not from
+    upstream's default branch."""
     head = refs.head_branch()
     if head is not None and (head.startswith(BRANCH_PREFIX) or refs.branch_tip(head) is None):
         head = None  # a candidate branch, or one without commits, is never the memory's
+    remote = refs.fetch_remote(None)
     return {
-        "remote_default_branch": refs.remote_default_branch(),
+        "remote": remote,
+        "remote_default_branch": refs.remote_default_branch(remote),
         "head_branch": head,
-        # origin's main counts as the local one: a clone assembled by `git init`, `git remote
-        # add` and `git fetch` has no origin/HEAD and no local main, and a feature branch
-        # checked out there was taken for the memory branch
+        # the remote's main counts as the local one: a clone assembled by `git init`, `git
+        # remote add` and `git fetch` has no origin/HEAD and no local main, and a feature
+        # branch checked out there was taken for the memory branch
         "main_has_commits": refs.branch_tip(DEFAULT_BRANCH) is not None
-        or refs.ref_target(f"refs/remotes/origin/{DEFAULT_BRANCH}") is not None,
+        or refs.ref_target(f"refs/remotes/{remote}/{DEFAULT_BRANCH}") is not None,
     }

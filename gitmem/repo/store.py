@@ -43,6 +43,7 @@ from gitmem.repo.objects import LINK as LINK
 from gitmem.repo.objects import TREE as TREE
 from gitmem.repo.objects import Change as Change
 from gitmem.repo.objects import TreeItem as TreeItem
+from gitmem.repo.refs import fetched_from
 
 ZERO = "0" * 40
 #: A loose ref file that holds an object id, as git writes one.
@@ -447,8 +448,15 @@ class Store:
 
     def fetch_remote(self, branch: str | None) -> str:
         """The remote branch (the memory branch) is fetched from, where the memory is read
-        from: branch.<branch>.remote when it names a remote here, else the only remote
-        whatever its name (`git clone -o upstream`), else origin (also when there is none).
+        from (gitmem.repo.refs.fetched_from): branch.<branch>.remote when it names a remote
+        here, else the only remote whatever its name (`git clone -o upstream`), else origin
+        (also when there is none).
+
+        No branch: the remote the defaults of memory.branch and memory.project are read
+        from, before the memory branch is known. origin where there is one, so that a
+        repository with an origin keeps the memory branch and the ids' prefix it always had;
+        else the only remote; else the one remote the local branches' upstreams name (a
+        clone made with `git clone -o upstream`, with a fork added beside it).
 
         Never where pushes go (gitmem.lifecycle.writing.push_remote, which reads the same
         settings and adds the push ones): a remote.pushDefault naming a personal fork says
@@ -456,20 +464,23 @@ class Store:
         remote is not called origin was read as if it had none: no "behind upstream/main"
         hint, no word of a memory branch only upstream has."""
         remotes = self.remote_names()
-        upstream = self.config(f"branch.{branch}.remote") if branch else None
-        if upstream is not None and upstream in remotes:
-            return upstream
-        if len(remotes) == 1:
-            return remotes[0]
-        return DEFAULT_REMOTE
+        if branch is not None:
+            return fetched_from(remotes, [self.config(f"branch.{branch}.remote")])
+        if DEFAULT_REMOTE in remotes:
+            return DEFAULT_REMOTE
+        section = self.config_section("branch")
+        upstreams = (
+            v for key, values in section.items() if key.endswith(".remote") for v in values
+        )
+        return fetched_from(remotes, upstreams)
 
-    def origin_url(self) -> str | None:
+    def remote_url(self, remote: str) -> str | None:
         try:
-            return str(self._repo.remotes["origin"].url)
+            return str(self._repo.remotes[remote].url)
         except (KeyError, pygit2.GitError):
             return None
 
-    def remote_default_branch(self, remote: str = "origin") -> str | None:
+    def remote_default_branch(self, remote: str = DEFAULT_REMOTE) -> str | None:
         try:
             target = self._repo.references[f"refs/remotes/{remote}/HEAD"].target
         except (KeyError, pygit2.GitError):
@@ -477,7 +488,7 @@ class Store:
         prefix = f"refs/remotes/{remote}/"
         return target.removeprefix(prefix) if isinstance(target, str) else None
 
-    def fetches_one_branch(self, remote: str = "origin") -> bool:
+    def fetches_one_branch(self, remote: str = DEFAULT_REMOTE) -> bool:
         """Whether remote's fetch refspecs each name one branch (no `*`): a clone made with
         `--single-branch` or `--depth` of a branch other than the remote's default, which
         keeps no `refs/remotes/<remote>/HEAD` and knows nothing of the other branches."""

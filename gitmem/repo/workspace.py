@@ -35,6 +35,7 @@ from gitmem.settings.load import (
     BRANCH_UNKNOWN,
     Settings,
     SettingsWarning,
+    branch_why,
     default_branch,
     load_settings,
     user_settings_path,
@@ -57,15 +58,17 @@ class Workspace:
         return self.settings.branch
 
     def main_tip(self) -> str | None:
-        if self.settings.branch_from == BRANCH_UNKNOWN:
+        remote = self.settings.remote
+        if self.settings.branch_from == branch_why(BRANCH_UNKNOWN, remote):
             raise UsageError(
-                f"memory.branch is origin's default branch, which this clone does not know: "
-                f"it fetches {self.settings.branch} alone from origin (a single-branch or "
+                f"memory.branch is {remote}'s default branch, which this clone does not know: "
+                f"it fetches {self.settings.branch} alone from {remote} (a single-branch or "
                 f"shallow clone of that branch), and taking {self.settings.branch} for the "
                 "memory branch would read the memory there and write proposals and admissions "
-                "on it. Fetch origin's branches and its default (git remote set-branches "
-                "origin '*' && git fetch origin && git remote set-head origin --auto), or name "
-                "the memory branch (GITMEM_BRANCH=NAME, or memory.branch in .gitmem.toml)"
+                f"on it. Fetch {remote}'s branches and its default (git remote set-branches "
+                f"{remote} '*' && git fetch {remote} && git remote set-head {remote} --auto), "
+                "or name the memory branch (GITMEM_BRANCH=NAME, or memory.branch in "
+                ".gitmem.toml)"
             )
         return self.store.branch_tip(self.settings.branch)
 
@@ -234,25 +237,33 @@ def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settin
         unread += unread_too
     else:  # for its warning that .gitmem.toml overrides its [tool.gitmem]
         pyproject_toml = _text(snapshot, PYPROJECT)
+    facts = _branch_facts(store)
+    remote = facts["remote"]
     settings = load_settings(
         project_toml=project_toml,
         pyproject_toml=pyproject_toml,
-        origin_url=store.origin_url(),
-        **_branch_facts(store),
+        remote_url=store.remote_url(remote),
+        **facts,
         root=root,
     )
     if unread:
         settings = replace(settings, warnings=(*unread, *settings.warnings))
-    if settings.branch_from == BRANCH_FROM_HEAD and store.fetches_one_branch():
-        # HEAD's branch, taken because origin names no default: in a single-branch clone of
-        # another branch than origin's default, the memory was read from that branch, and
-        # proposals, admissions and refusals were written on it (main_tip refuses)
-        settings = replace(settings, branch_from=BRANCH_UNKNOWN)
+    head_why = branch_why(BRANCH_FROM_HEAD, remote)
+    if settings.branch_from == head_why and store.fetches_one_branch(remote):
+        # HEAD's branch, taken because the remote names no default: in a single-branch clone
+        # of another branch than the remote's default, the memory was read from that branch,
+        # and proposals, admissions and refusals were written on it (main_tip refuses)
+        settings = replace(settings, branch_from=branch_why(BRANCH_UNKNOWN, remote))
     return settings
 
 
 def _branch_facts(store: Store) -> dict[str, Any]:
-    """What git says that the default of memory.branch depends on (settings.default_branch)."""
+    """What git says that the default of memory.branch depends on (settings.default_branch),
+    and the remote it and memory.project's default are read from: origin where there is one
+    (a repository with an origin reads them there, as ever), else the only remote, so that a
+    clone made with `git clone -o upstream` takes upstream's default branch and name, as a
+    clone with an origin takes origin's (gitmem.repo.refs.branch_facts). A server (a bare
+    repository without remotes) has no remote-tracking refs: nothing changes there."""
     return branch_facts(store)
 
 

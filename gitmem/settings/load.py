@@ -6,7 +6,8 @@ Where settings come from, strongest first, decided key by key:
 2. the user's own file, ``config.toml`` in the platform's config folder for gitmem;
 3. the project's file: ``.gitmem.toml`` (table ``[memory]``), or, when that file is absent,
    ``[tool.gitmem]`` in ``pyproject.toml`` (table ``[tool.gitmem.memory]``);
-4. the defaults, some of which come from git (the origin remote's name, its default branch).
+4. the defaults, some of which come from git (the name of the remote the memory is fetched
+   from, origin where there is one, and its default branch).
 
 One key breaks that order on purpose: ``memory.autoAdmitAudited`` lets an audit admit memory
 without a person, so it holds only when the project's file AND the user's side (their file or
@@ -66,6 +67,7 @@ from gitmem.errors import UsageError
 from gitmem.model.names import (
     BRANCH_PREFIX,
     DEFAULT_DIR,
+    DEFAULT_REMOTE,
     PROJECT_SETTINGS,
     PYPROJECT,
     SLUG,
@@ -80,14 +82,23 @@ if TYPE_CHECKING:
 DEFAULT_TYPES: tuple[str, ...] = ("decision", "method", "code-structure", "mistake")
 
 DEFAULT_PROJECT: Final = "local"
-#: Why memory.branch is what default_branch chose, in the words `gitmem init` prints.
-BRANCH_FROM_REMOTE: Final = "origin's default branch"
-BRANCH_FROM_HEAD: Final = "the branch HEAD names; origin names no default branch"
-BRANCH_FROM_MAIN: Final = "the default; origin names no default branch"
-BRANCH_FALLBACK: Final = "the default; origin names no default branch, HEAD's none with commits"
+#: Why memory.branch is what default_branch chose, in the words `gitmem init` prints, {remote}
+#: the remote the default was read from (branch_why).
+BRANCH_FROM_REMOTE: Final = "{remote}'s default branch"
+BRANCH_FROM_HEAD: Final = "the branch HEAD names; {remote} names no default branch"
+BRANCH_FROM_MAIN: Final = "the default; {remote} names no default branch"
+BRANCH_FALLBACK: Final = "the default; {remote} names no default branch, HEAD's none with commits"
 #: HEAD's branch, in a clone that fetches that branch alone (gitmem.repo.workspace.settings_from):
-#: origin's default, where the memory lives, is not known here, and is not HEAD's branch.
-BRANCH_UNKNOWN: Final = "origin's default branch, unknown to this single-branch clone"
+#: the remote's default, where the memory lives, is not known here, and is not HEAD's branch.
+BRANCH_UNKNOWN: Final = "{remote}'s default branch, unknown to this single-branch clone"
+
+
+def branch_why(why: str, remote: str = DEFAULT_REMOTE) -> str:
+    """One of the BRANCH_* reasons, naming the remote the default was read from: "origin
+    names no default branch" was said in a clone whose remote is upstream."""
+    return why.format(remote=remote)
+
+
 DEFAULT_MAX_BODY: Final = 2000
 MAX_BODY_LIMIT: Final = 100_000
 SLUG_MAX: Final = 64
@@ -191,7 +202,9 @@ class Settings:
     warnings: tuple[SettingsWarning, ...] = ()
     #: Where memory.branch came from, in words (`gitmem init` says it); provenance, not a
     #: setting, so two Settings that agree on every value are equal.
-    branch_from: str = field(default=BRANCH_FALLBACK, compare=False)
+    branch_from: str = field(default=branch_why(BRANCH_FALLBACK), compare=False)
+    #: The remote the defaults of memory.branch and memory.project were read from.
+    remote: str = field(default=DEFAULT_REMOTE, compare=False)
 
     def warning_lines(self) -> list[str]:
         """The warnings as the lines every reader prints and every report carries."""
@@ -405,7 +418,8 @@ def load_settings(
     pyproject_toml: str | None,
     user_toml: str | EllipsisType | None = ...,
     environ: Mapping[str, str] | None = None,
-    origin_url: str | None = None,
+    remote_url: str | None = None,
+    remote: str = DEFAULT_REMOTE,
     remote_default_branch: str | None = None,
     head_branch: str | None = None,
     main_has_commits: bool = False,
@@ -416,7 +430,8 @@ def load_settings(
     ``project_toml`` and ``pyproject_toml`` are the texts of ``.gitmem.toml`` and
     ``pyproject.toml`` (None when absent); ``user_toml`` the text of the user's own file (by
     default read from ``user_settings_path()`` when it exists); ``environ`` the environment (by
-    default ``os.environ``). ``origin_url`` gives the default of ``memory.project``;
+    default ``os.environ``). ``remote_url`` (the URL of ``remote``, the remote the defaults
+    are read from: gitmem.repo.refs.branch_facts) gives the default of ``memory.project``;
     ``remote_default_branch``, ``head_branch`` (the branch HEAD names, when it has commits) and
     ``main_has_commits`` the default of ``memory.branch`` (default_branch says how); ``root``
     is the work tree, for the symbolic-link check of ``memory.dir`` (None in a bare
@@ -456,12 +471,12 @@ def load_settings(
 
     env_layer = _env_layer(env, root, problems)
 
-    branch, branch_why = default_branch(remote_default_branch, head_branch, main_has_commits)
+    branch, why = default_branch(remote_default_branch, head_branch, main_has_commits, remote)
     defaults = _Layer(
         "",
         {
             "dir": DEFAULT_DIR,
-            "project": (project_from_url(origin_url) if origin_url else None) or DEFAULT_PROJECT,
+            "project": (project_from_url(remote_url) if remote_url else None) or DEFAULT_PROJECT,
             "branch": branch,
             "auto_admit_audited": False,
             "types": (),
@@ -522,8 +537,9 @@ def load_settings(
         policy_admins=values["policy_admins"],
         retire_by=values["retire_by"],
         warnings=tuple(warnings),
+        remote=remote,
         branch_from=(
-            branch_why
+            why
             if chosen["branch"] is defaults
             else _BY_ATTR["branch"].env
             if chosen["branch"] is env_layer
@@ -842,10 +858,13 @@ def default_branch(
     remote_default_branch: str | None,
     head_branch: str | None = None,
     main_has_commits: bool = False,
+    remote: str = DEFAULT_REMOTE,
 ) -> tuple[str, str]:
     """memory.branch when no setting names it, and why, in words.
 
-    The remote's default branch (``origin/HEAD``) when git knows a valid one; else the branch
+    The default branch of remote, the remote the defaults are read from (``origin/HEAD``,
+    or ``upstream/HEAD`` in a clone whose only remote is upstream: branch_facts) when git
+    knows a valid one; else the branch
     HEAD names when it has commits (a repository on ``master``, or created by a push, which
     leaves no ``origin/HEAD``); else ``main``. One exception keeps a repository on ``main``
     from following whatever branch is checked out: when ``main`` has commits (here, or as
@@ -854,15 +873,15 @@ def default_branch(
     `gitmem init` writes a choice taken from HEAD into .gitmem.toml, so that switching branches
     later cannot move it."""
     name = (remote_default_branch or "").strip()
-    for prefix in ("refs/remotes/origin/", "refs/heads/"):
+    for prefix in (f"refs/remotes/{remote}/", "refs/heads/"):
         name = name.removeprefix(prefix)
     if name and check_branch_name(name) is None:
-        return name, BRANCH_FROM_REMOTE
+        return name, branch_why(BRANCH_FROM_REMOTE, remote)
     if main_has_commits:
-        return DEFAULT_BRANCH, BRANCH_FROM_MAIN
+        return DEFAULT_BRANCH, branch_why(BRANCH_FROM_MAIN, remote)
     if head_branch and check_branch_name(head_branch) is None:
-        return head_branch, BRANCH_FROM_HEAD
-    return DEFAULT_BRANCH, BRANCH_FALLBACK
+        return head_branch, branch_why(BRANCH_FROM_HEAD, remote)
+    return DEFAULT_BRANCH, branch_why(BRANCH_FALLBACK, remote)
 
 
 # --- schema -------------------------------------------------------------------------------------

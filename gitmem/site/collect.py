@@ -299,6 +299,6 @@ def _web(store: Store) -> str | None:
     """The origin's web address (https://host/owner/repo), when it has one."""
     from gitmem.lifecycle.pulls import parse_remote
 
-    url = store.origin_url()
+    url = store.remote_url("origin")
     remote = parse_remote(url) if url else None
     return remote.web if remote else None

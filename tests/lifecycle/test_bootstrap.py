@@ -12,14 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from clirunner import PROPOSE, ok, run
+from clirunner import HOOKS, PROPOSE, SECRETS, ok, proposed, run
 
 from gitmem.errors import UsageError
 from gitmem.lifecycle.bootstrap import init
 from gitmem.lifecycle.writing import today
 from gitmem.repo.atomic import ABANDONED_AGE
 from gitmem.repo.store import Store
-from gitmem.settings.load import BRANCH_FALLBACK
 
 from conftest import git, killed_at_rename
 
@@ -120,7 +119,8 @@ def test_an_unborn_head_falls_back_to_main_and_says_how_to_keep_it(tmp_path: Pat
     repo = tmp_path / "new"
     git(tmp_path, "init", "-q", "-b", "master", str(repo))
     out = ok(run(repo, "init")).output
-    assert f"memory branch: main ({BRANCH_FALLBACK})\n" in out
+    fallback = "the default; origin names no default branch, HEAD's none with commits"
+    assert f"memory branch: main ({fallback})\n" in out
     assert "note: HEAD's branch master has no commits yet: to keep the memory on master, " in out
     assert "run gitmem init --branch master" in out
     assert not (repo / ".gitmem.toml").exists()
@@ -348,6 +348,37 @@ def test_a_single_branch_clone_of_another_branch_never_takes_it_for_the_memory(
     default = tmp_path / "default"  # origin's default, alone: origin/HEAD names it
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{server}", str(default))
     assert entry_id() in ok(run(default, "list")).output
+
+
+@pytest.mark.parametrize("remote", ["origin", "upstream"])
+def test_a_clone_reads_the_defaults_from_its_only_remote_whatever_its_name(
+    memory: Path, tmp_path: Path, remote: str
+) -> None:
+    """`git clone -o upstream` names the one remote upstream: the defaults of memory.branch
+    and memory.project were read from origin alone, so such a clone on a feature branch took
+    the feature branch for the memory branch, and its ids the prefix `local`, where a clone
+    with an origin reads the memory on the remote's default branch and takes the project's
+    name. Both kinds of clone now read the same defaults, and say which remote they read."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", entry_id()))
+    server = tmp_path / "shop.git"
+    git(tmp_path, "clone", "-q", "--bare", str(memory), str(server))
+    git(server, "branch", "-m", "main", "trunk")  # the project's default branch: trunk
+    clone = tmp_path / remote
+    git(tmp_path, "clone", "-q", "-o", remote, str(server), str(clone))
+    git(clone, "checkout", "-q", "-b", "feature")
+
+    assert f"memory branch: trunk ({remote}'s default branch)\n" in ok(run(clone, "init")).output
+    assert entry_id() in ok(run(clone, "list")).output
+    made = proposed(ok(run(clone, *HOOKS)).output)
+    assert made.startswith("shop-decision-"), made
+    assert git(clone, "rev-parse", f"gitmem/{made}~1") == git(clone, "rev-parse", "trunk")
+    # a fork where one's own branches are pushed changes neither: with two remotes, none
+    # origin, the one the branches are fetched from is read
+    git(clone, "remote", "add", "fork", str(tmp_path / "fork.git"))
+    git(clone, "config", "remote.pushDefault", "fork")
+    assert f"memory branch: trunk ({remote}'s default branch)\n" in ok(run(clone, "init")).output
+    assert proposed(ok(run(clone, *SECRETS)).output).startswith("shop-method-")
 
 
 def test_a_clone_assembled_by_fetch_on_a_feature_branch_keeps_the_memory_on_main(

@@ -21,6 +21,7 @@ def _agree(root: Path) -> GitFiles:
     store = Store.open(root)
     assert files.head_branch() == store.head_branch()
     assert files.remote_default_branch() == store.remote_default_branch()
+    assert files.remote_names() == store.remote_names()
     assert branch_facts(files) == branch_facts(store)
     for prefix in ("refs/heads/", "refs/remotes/", "refs/tags/", "refs/heads/gitmem/"):
         assert files.under(prefix) == store.refs(prefix), prefix
@@ -97,6 +98,35 @@ def test_remote_tracking_refs_and_origins_default(repo: Path, tmp_path: Path) ->
     assert "refs/remotes/origin/main" in files.names("refs/remotes/")
     git(clone, "pack-refs", "--all")
     assert _agree(clone).remote_default_branch() == "main"
+
+
+def test_the_defaults_remote_is_the_clones_only_one_whatever_its_name(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A clone made with `git clone -o upstream`: the files reader names upstream, as libgit2
+    does, and the facts are upstream's default branch; with a fork beside it (several
+    remotes, none origin) the branches' upstreams decide, which this reader leaves to
+    libgit2; an origin added decides alone again; a config that includes another is
+    unsure."""
+    bare = tmp_path / "shop.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    git(bare, "branch", "-m", "main", "trunk")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(bare), str(clone))
+    files = _agree(clone)
+    assert files.remote_names() == ["upstream"]
+    assert files.fetch_remote(None) == "upstream"
+    assert branch_facts(files)["remote_default_branch"] == "trunk"
+    git(clone, "remote", "add", "fork", str(tmp_path / "fork.git"))
+    assert Store.open(clone).fetch_remote(None) == "upstream"
+    with pytest.raises(Unsure):
+        files.fetch_remote(None)
+    git(clone, "remote", "add", "origin", str(tmp_path / "other.git"))
+    assert _agree(clone).fetch_remote(None) == "origin"
+    assert branch_facts(files)["remote_default_branch"] is None
+    git(clone, "config", "include.path", "more.config")
+    with pytest.raises(Unsure):
+        files.remote_names()
 
 
 def test_what_it_cannot_read_it_says_so(repo: Path, tmp_path: Path) -> None:

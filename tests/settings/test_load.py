@@ -15,9 +15,6 @@ from hypothesis import strategies as st
 
 from gitmem.settings.load import (
     AGENT_FOLDERS,
-    BRANCH_FALLBACK,
-    BRANCH_FROM_MAIN,
-    BRANCH_FROM_REMOTE,
     DEFAULT_TYPES,
     Settings,
     check_branch_name,
@@ -70,7 +67,7 @@ def test_every_key_has_its_default() -> None:
 
 
 def test_project_default_comes_from_origin_and_branch_from_remote_head() -> None:
-    result = load(origin_url="git@example.com:acme/Shop_App.git", remote_default_branch="trunk")
+    result = load(remote_url="git@example.com:acme/Shop_App.git", remote_default_branch="trunk")
     assert (result.project, result.branch) == ("shop-app", "trunk")
     assert result.warnings == ()
 
@@ -92,19 +89,22 @@ def test_branch_default_uses_only_a_valid_remote_branch(
     assert load(remote_default_branch=reported).branch == expected
 
 
+FALLBACK = "the default; origin names no default branch, HEAD's none with commits"
+
+
 @pytest.mark.parametrize(
     ("remote", "head", "main", "expected"),
     [
-        ("trunk", "master", True, ("trunk", BRANCH_FROM_REMOTE)),
+        ("trunk", "master", True, ("trunk", "origin's default branch")),
         (
             None,
             "master",
             False,
             ("master", "the branch HEAD names; origin names no default branch"),
         ),
-        (None, "feature", True, ("main", BRANCH_FROM_MAIN)),
-        (None, None, False, ("main", BRANCH_FALLBACK)),
-        (None, "bad..name", False, ("main", BRANCH_FALLBACK)),
+        (None, "feature", True, ("main", "the default; origin names no default branch")),
+        (None, None, False, ("main", FALLBACK)),
+        (None, "bad..name", False, ("main", FALLBACK)),
         (
             "bad..name",
             "master",
@@ -124,8 +124,8 @@ def test_branch_default_is_the_remotes_then_heads_with_commits_then_main(
 
 
 def test_project_default_is_local_when_the_url_gives_no_name() -> None:
-    assert load(origin_url="https://example.com/").project == "local"
-    assert load(origin_url="").project == "local"
+    assert load(remote_url="https://example.com/").project == "local"
+    assert load(remote_url="").project == "local"
 
 
 def test_user_settings_path_is_in_the_config_folder(isolated_env: Path) -> None:
