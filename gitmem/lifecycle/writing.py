@@ -520,13 +520,32 @@ def _close_candidate(
             ref = candidate_ref(candidate.id)
             specs.append(f":{ref}")
             lease.append(f"--force-with-lease={ref}:{on_remote}")
-        push_refs(store, remote, specs, lease)
+        try:
+            push_refs(store, remote, specs, lease)
+        except GitmemError as exc:
+            raise _not_pushed(ws, action, commit, remote, exc) from None
     if candidate.local:
         try:
             store.delete_ref(candidate.ref, candidate.tip)
         except GitmemError as exc:
             raise _unfinished(ws, action, commit, exc) from None
     return push
+
+
+def _not_pushed(
+    ws: Workspace, action: str, commit: str, remote: str, exc: GitmemError
+) -> GitmemError:
+    """The error for a landing whose push failed (the remote unreachable, the push refused):
+    git's words alone ("does not appear to be a git repository") did not say that main had
+    moved here all the same, nor how to finish, so the user was left to push main by hand,
+    and the candidate's branch stayed on the remote. Running the command again finishes it
+    (resume): it pushes main and deletes that branch."""
+    return GitmemError(
+        f"{ws.branch} moved here ({action}, commit {commit[:12]}), but the push did not go "
+        f"through: {exc.message}\nonce {remote} can take it, run the same command again: "
+        f"it pushes {ws.branch} and deletes the candidate's branch on {remote}",
+        exit_code=exc.exit_code,
+    )
 
 
 def catch_up(ws: Workspace, remote: str) -> None:

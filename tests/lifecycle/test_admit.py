@@ -1019,7 +1019,9 @@ def test_a_push_that_failed_after_the_landing_closes_the_branch_when_run_again(
     pushed. Running the command again once the remote is back (with --push at once, or
     without it first) pushed main, but the candidate's branch on the remote stayed for
     good: finishing the landing deleted the remote-tracking branch, the only sign here
-    that the remote held one. It is kept now, as a landing without --push keeps it."""
+    that the remote held one. It is kept now, as a landing without --push keeps it. The
+    failure said only git's "does not appear to be a git repository"; it now says main moved
+    here and that running the command again finishes it."""
     server = make_server(tmp_path)
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
@@ -1030,7 +1032,15 @@ def test_a_push_that_failed_after_the_landing_closes_the_branch_when_run_again(
     hook.chmod(0o755)
 
     failed = run_gitmem(clone, command[0], entry_id, *command[1:], "--push")
-    assert failed.returncode != 0 and "Traceback" not in failed.stderr, failed.stderr
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr, failed.stderr
+    assert failed.stderr.startswith(f"gitmem: main moved here ({command[0]} {entry_id}, commit "), (
+        failed.stderr
+    )
+    assert "but the push did not go through: git push to upstream was refused:" in failed.stderr
+    assert failed.stderr.endswith(
+        "once upstream can take it, run the same command again: it pushes main and deletes "
+        "the candidate's branch on upstream\n"
+    ), failed.stderr
     assert (tmp_path / "server.git.away").is_dir()
     landed = git(clone, "rev-parse", "main")
     assert git(server.with_name("server.git.away"), "rev-parse", "main") != landed
