@@ -377,9 +377,14 @@ class Store:
         return str(reference.name)
 
     def config(self, key: str) -> str | None:
+        """A config value, None when unset. The key is passed as its bytes: a branch named in
+        another encoding than UTF-8 (`branch.caf\\xe9.remote`) reaches here as Python's
+        stand-in for each such byte, which pygit2 would not encode, and the question about
+        the branch's remote ended the command unexpectedly. A value that is not UTF-8 is
+        None: no setting gitmem reads takes one."""
         try:
-            value = self._repo.config[key]
-        except (KeyError, pygit2.GitError):
+            value = self._repo.config[os.fsencode(key)]
+        except (KeyError, UnicodeError, pygit2.GitError):
             return None
         return str(value)
 
@@ -387,7 +392,7 @@ class Store:
         """A boolean config value as git reads it (true, yes, on, 1), None when unset or not a
         boolean."""
         try:
-            return bool(self._repo.config.get_bool(key))
+            return bool(self._repo.config.get_bool(os.fsencode(key)))
         except (KeyError, ValueError, pygit2.GitError):
             return None
 
