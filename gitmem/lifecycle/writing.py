@@ -331,6 +331,12 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
         return None, done
     if push:
         entry_id = action.split(" ", 1)[1]
+        if _undone_for_the_remote(ws, action, tip, remote):
+            done.append(
+                f"{ws.branch} on {remote} moved since the {action} was made here: it is made "
+                f"again on {remote}'s {ws.branch}"
+            )
+            return None, done
         specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
         lease: list[str] = []
         tracking = f"refs/remotes/{remote}/{candidate_branch(entry_id)}"
@@ -353,6 +359,80 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
                 lease.append(f"--force-with-lease={candidate_ref(entry_id)}:{on_remote}")
         push_refs(ws.store, remote, specs, lease)
     return tip, done
+
+
+def _undone_for_the_remote(ws: Workspace, action: str, tip: str, remote: str) -> bool:
+    """Before pushing a landing made here earlier (tip, main's tip, is its commit): when the
+    remote's main moved on since (another clone pushed between this one's catch-up and its
+    push), undo the landing here, so that the caller makes it again the way a first run does
+    (catch_up, then land on the remote's main), and return True.
+
+    The push was refused (non-fast-forward) and so was every run again: "run the same command
+    again" said the first failure, and the rerun pushed the same commit and failed the same
+    way, with git's "integrate the remote changes (e.g. 'git pull ...')" as the only advice,
+    which puts a merge on main that is no admission. Only the landing is undone: main goes
+    back to the landing's first parent, which the remote's main holds (else main has commits
+    of its own the remote lacks, and the error says how to reconcile them by hand), with its
+    checked-out files, under a journal as a landing is. The candidate stays where it is (on
+    the remote; here, a branch the landing deleted is made again at the commit it admitted),
+    so a kill at any point leaves it admittable. The commit undone was never pushed."""
+    store = ws.store
+    branch = ws.branch
+    tracking = f"refs/remotes/{remote}/{branch}"
+    fetched = store.run_git(
+        "fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False
+    )
+    remote_tip = store.ref_target(tracking) if fetched.returncode == 0 else None
+    if remote_tip is None or store.is_ancestor(remote_tip, tip):
+        return False  # the push fast-forwards (or fails, saying why)
+    if store.is_ancestor(tip, remote_tip):
+        return False  # pushed already: git says main is behind; nothing here to undo
+    entry_id = action.split(" ", 1)[1]
+    parents = store.commit(tip).parents
+    base = parents[0]
+    if not store.is_ancestor(base, remote_tip):
+        raise _reconcile(ws, action, tip, remote, f"commits of its own {remote} does not have")
+    from gitmem.lifecycle.candidates import lookup_candidate
+
+    restore = None
+    if lookup_candidate(ws, entry_id) is None:
+        if len(parents) < 2:  # a refusal records no candidate: nothing to refuse again
+            raise _reconcile(ws, action, tip, remote, "a candidate whose branch is gone")
+        restore = parents[1]
+    _guard_other_worktrees(ws)
+    tree, base_tree = store.tree_of(tip), store.tree_of(base)
+    _guard_worktree(ws, tree, base_tree)
+    if _main_checked_out(ws):
+        store.require_index_unlocked()
+    if restore is not None:
+        store.update_ref(candidate_ref(entry_id), restore, None, f"gitmem: undo {action}")
+    # a journal as a landing's, of the undo: a kill after the ref moved leaves files that
+    # the next admit or refuse brings to main (recovery); no candidate branch to close
+    undo = recovery.Landing(
+        f"undo of {action}", branch, ws.dir, tip, base, "", "", _main_checked_out(ws)
+    )
+    recovery.begin(store, undo)
+    if not store.update_ref(f"refs/heads/{branch}", base, tip, f"gitmem: undo {action}"):
+        recovery.end(store)
+        raise GitmemError(f"{branch} moved while undoing the {action}: run the command again")
+    _sync_worktree(ws, tree, base_tree, lambda step: None)
+    recovery.end(store)
+    return True
+
+
+def _reconcile(ws: Workspace, action: str, tip: str, remote: str, what: str) -> RuleError:
+    """The error for a landing made here that the remote's main, moved on since, cannot take
+    and that cannot be undone and made again on it (what: why not): the git commands that
+    reconcile the two mains and finish the push by hand."""
+    branch = ws.branch
+    entry_id = action.split(" ", 1)[1]
+    return RuleError(
+        f"{branch} on {remote} moved since the {action} was made here (commit {tip[:12]}, "
+        f"not pushed), and it cannot be made again on {remote}'s {branch}: it is on top of "
+        f"{what}. Reconcile the two (git pull --no-rebase {remote} {branch}), then push "
+        f"{branch} (git push {remote} {branch}) and delete the candidate's branch there if "
+        f"it is still on {remote} (git push {remote} --delete {candidate_branch(entry_id)})"
+    )
 
 
 def _main_checked_out(ws: Workspace) -> bool:

@@ -1056,3 +1056,132 @@ def test_a_push_that_failed_after_the_landing_closes_the_branch_when_run_again(
     assert git(server, "rev-parse", "main") == landed
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
     assert git(clone, "branch", "-r", "--list", f"upstream/gitmem/{entry_id}") == ""
+
+
+#: A reference-transaction hook that, once main has moved here, has another clone ({other})
+#: push its main first: the push after the landing is refused as a non-fast-forward. It acts
+#: once (it removes itself).
+_OVERTAKE = """#!/bin/sh
+[ "$1" = committed ] || exit 0
+if grep -q ' refs/heads/main$'; then
+  rm -f "$0"
+  git --git-dir="{other}/.git" --work-tree="{other}" push -q origin main >/dev/null 2>&1
+fi
+exit 0
+"""
+
+
+def _overtaken_by(repo: Path, tmp_path: Path, server: Path) -> str:
+    """A clone of server with one commit on main (outside the memory), pushed by repo's
+    reference-transaction hook the moment the landing moves repo's main; returns it."""
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(server), str(other))
+    (other / "NOTES.md").write_text("notes\n")
+    git(other, "add", "NOTES.md")
+    git(other, "commit", "-q", "-m", "notes")
+    hook = repo / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_OVERTAKE.format(other=other))
+    hook.chmod(0o755)
+    return git(other, "rev-parse", "main").strip()
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_push_refused_as_main_moved_on_the_remote_is_made_again_on_it_when_run_again(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Another clone pushed main between this one's catch-up and its push: the push after
+    the landing was refused (non-fast-forward), and the first run said to run the command
+    again, which pushed the same commit and was refused the same way, for good, with git's
+    "integrate the remote changes" as the only advice. The run again now undoes the landing
+    here (never pushed), catches up with the remote and lands on its main, as a first run
+    does: the other clone's commit is kept, the candidate's branch deleted there."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+    theirs = _overtaken_by(clone, tmp_path, server)
+
+    failed = run_gitmem(clone, command[0], entry_id, *command[1:], "--push")
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr, failed.stderr
+    assert f"gitmem: main moved here ({command[0]} {entry_id}, commit " in failed.stderr
+    assert "refs/heads/main: [rejected] (fetch first)" in failed.stderr
+    assert git(server, "rev-parse", "main").strip() == theirs
+
+    done = run_gitmem(clone, command[0], entry_id, *command[1:], "--push")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"gitmem: main on upstream moved since the {command[0]} {entry_id} was made here: "
+        "it is made again on upstream's main\n"
+    ) in done.stderr
+    landed = git(clone, "rev-parse", "main").strip()
+    assert git(server, "rev-parse", "main").strip() == landed
+    assert git(clone, "rev-parse", "main^1").strip() == theirs
+    assert (
+        git(clone, "log", "-1", "--format=%s", "main").strip() == f"gitmem: {command[0]} {entry_id}"
+    )
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(clone, "status", "--porcelain") == ""
+
+
+def test_an_admission_whose_local_branch_the_landing_deleted_is_made_again_from_its_commit(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A candidate never pushed, admitted with --push while another clone pushed main: the
+    landing deleted its branch here (finishing it, run without --push), so the admission
+    commit alone holds the candidate. The run again with --push makes the branch again at
+    the commit admitted before it undoes the landing, and lands it on the remote's main."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE)).output)
+    candidate = git(memory, "rev-parse", f"gitmem/{entry_id}").strip()
+    theirs = _overtaken_by(memory, tmp_path, server)
+
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    ok(run(memory, "admit", entry_id))
+    assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
+
+    ok(run(memory, "admit", entry_id, "--push"))
+    assert git(server, "rev-parse", "main") == git(memory, "rev-parse", "main")
+    assert git(memory, "rev-parse", "main^1").strip() == theirs
+    assert git(memory, "rev-parse", "main^2").strip() == candidate
+    assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_landing_on_commits_the_remote_lacks_says_how_to_reconcile_when_main_moved_there(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """main here held a commit of its own, not pushed, when the landing was made on it, and
+    another clone pushed main meanwhile: the landing cannot be made again on the remote's
+    main without dropping that commit. The run again changes nothing and names the git
+    commands that reconcile the two and finish the push; following them, the server takes
+    it, its main never rewritten."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    (memory / "MINE.md").write_text("mine\n")
+    git(memory, "add", "MINE.md")
+    git(memory, "commit", "-q", "-m", "mine")
+    theirs = _overtaken_by(memory, tmp_path, server)
+    assert run_gitmem(memory, command[0], entry_id, *command[1:], "--push").returncode == 1
+    landed = git(memory, "rev-parse", "main").strip()
+
+    again = run_gitmem(memory, command[0], entry_id, *command[1:], "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: main on origin moved since the {command[0]} {entry_id} was made here "
+        f"(commit {landed[:12]}, not pushed), and it cannot be made again on origin's main: "
+        f"it is on top of commits of its own origin does not have. Reconcile the two (git "
+        f"pull --no-rebase origin main), then push main (git push origin main) and delete the "
+        f"candidate's branch there if it is still on origin (git push origin --delete "
+        f"gitmem/{entry_id})\n"
+    )
+    assert git(memory, "rev-parse", "main").strip() == landed
+    assert git(server, "rev-parse", "main").strip() == theirs
+
+    git(memory, "pull", "-q", "--no-rebase", "origin", "main")
+    git(memory, "push", "-q", "origin", "main")
+    git(memory, "push", "-q", "origin", "--delete", f"gitmem/{entry_id}")
+    git(server, "merge-base", "--is-ancestor", landed, "main")  # fails unless it holds both
+    git(server, "merge-base", "--is-ancestor", theirs, "main")
