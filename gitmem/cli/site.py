@@ -33,7 +33,8 @@ from gitmem.model.terminal import visible
     "--web",
     metavar="URL",
     help="The repository's web address for links to commits and files "
-    "(default: the origin remote's; '' for none).",
+    "(default: that of the remote the memory is read from: origin, else the only remote, "
+    "else the one the local branches track; '' for none).",
 )
 def site(out: str, ref: str | None, no_candidates: bool, web: str | None) -> int:
     """Write the memory at a commit as a static, self-contained site: a home page with counts,

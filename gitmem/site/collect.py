@@ -296,9 +296,13 @@ def _require_web_address(web: str) -> None:
 
 
 def _web(store: Store) -> str | None:
-    """The origin's web address (https://host/owner/repo), when it has one."""
+    """The web address (https://host/owner/repo) of the remote the memory's defaults are read
+    from (Store.fetch_remote with no branch: origin where there is one, else the only remote,
+    else the one the local branches track), when it has one; the ids' prefix (memory.project)
+    is read from the same remote. Read from origin alone, a clone made with `git clone -o
+    upstream` got a site without links to commits and files."""
     from gitmem.lifecycle.pulls import parse_remote
 
-    url = store.remote_url("origin")
+    url = store.remote_url(store.fetch_remote(None))
     remote = parse_remote(url) if url else None
     return remote.web if remote else None

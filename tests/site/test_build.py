@@ -1276,6 +1276,31 @@ def test_a_web_address_that_is_not_one_is_refused(memory: Path, tmp_path: Path) 
     ok(run(memory, "site", "--out", str(out), "--web", "http://git.example:8080/shop/"))
 
 
+def test_the_default_web_address_is_the_remote_the_memory_is_read_from(
+    memory: Path, tmp_path: Path
+) -> None:
+    """With no --web, the links went to origin's web address alone: a clone made with `git
+    clone -o upstream` got a site without links to commits and files. The default is now
+    the address of the remote the memory is read from, as memory.project's default is: the
+    only remote whatever its name, and origin where there is one (a fork's address added
+    beside it as upstream changes nothing), so a repository with an origin links as before."""
+    admit(memory, PROPOSE)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(memory), str(clone))
+    git(clone, "remote", "set-url", "upstream", f"{WEB}.git")
+    out = tmp_path / "site"
+    ok(run(clone, "site", "--out", str(out)))
+    commit = git(clone, "rev-parse", "main").strip()
+    assert f'href="{WEB}/commit/{commit}"' in (out / "index.html").read_text()
+    assert collect.collect(open_workspace(clone)).web == WEB
+
+    git(clone, "remote", "add", "origin", "https://github.com/someone/fork.git")
+    assert collect.collect(open_workspace(clone)).web == "https://github.com/someone/fork"
+    git(clone, "remote", "remove", "origin")
+    git(clone, "remote", "add", "origin", str(memory))
+    assert collect.collect(open_workspace(clone)).web is None
+
+
 def test_a_candidate_never_reads_as_admitted_whatever_status_it_claims(
     memory: Path, tmp_path: Path
 ) -> None:
