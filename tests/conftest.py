@@ -52,6 +52,7 @@ HEAVIEST_FIRST = (
     "tests/recall/test_semantic.py",  # 46
     "tests/recall/test_killed_update.py",  # 41
     "tests/agents/test_memory.py",  # 39
+    "tests/recall/test_cache_model.py",  # 35 to 45, measured alone when it was added
     "tests/gate/test_history.py",  # 31
     "tests/recall/test_service.py",  # 29
     "tests/agents/test_mcp_server.py",  # 26
