@@ -321,7 +321,11 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
     """Finish what a killed command left (recovery.recover), then, when main's tip is this
     very action (`gitmem: admit ID`) and either the kill was this action's or a push is asked
     for, make that push and return the commit: running a killed command again succeeds. An
-    action done long ago is not this: the caller says what became of the candidate."""
+    action done long ago is not this: the caller says what became of the candidate.
+
+    A push finishes what the remote lacks, as the remote's main says: a main the remote
+    holds already (pushed before) is not pushed again (_held_there), a landing the remote's
+    main overtook is made again on it (_undone_for_the_remote), else main is pushed."""
     killed = recovery.pending(ws.store)
     done = recovery.recover(ws)
     tip = ws.main_tip()
@@ -330,38 +334,117 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
     if not push and (killed is None or killed.action != action):
         return None, done
     if push:
-        entry_id = action.split(" ", 1)[1]
-        if _undone_for_the_remote(ws, action, tip, remote):
+        remote_tip = _remote_main(ws, remote)
+        if remote_tip is not None and remote_tip != tip and ws.store.is_ancestor(tip, remote_tip):
+            done.extend(_held_there(ws, action, tip, remote_tip, remote))
+            return tip, done
+        if _undone_for_the_remote(ws, action, tip, remote, remote_tip):
             done.append(
                 f"{ws.branch} on {remote} moved since the {action} was made here: it is made "
                 f"again on {remote}'s {ws.branch}"
             )
             return None, done
-        specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"]
-        lease: list[str] = []
-        tracking = f"refs/remotes/{remote}/{candidate_branch(entry_id)}"
-        if ws.store.ref_target(tracking) is not None:
-            # what the landing judged: an admission's second parent; a refusal records
-            # none, and the branch as this clone last saw it stands for it
-            parents = ws.store.commit(tip).parents
-            judged = parents[1] if len(parents) > 1 else ws.store.ref_target(tracking)
-            assert judged is not None
-            on_remote = _remote_candidate(
-                ws,
-                entry_id,
-                judged,
-                remote,
-                f"{ws.branch} holds the {action.split()[0]} already: push it alone (git push "
-                f"{remote} {ws.branch}) and leave the branch to its author",
-            )
-            if on_remote is not None:
-                specs.append(f":{candidate_ref(entry_id)}")
-                lease.append(f"--force-with-lease={candidate_ref(entry_id)}:{on_remote}")
-        push_refs(ws.store, remote, specs, lease)
+        _close_on_remote(ws, action, tip, remote, main=True)
     return tip, done
 
 
-def _undone_for_the_remote(ws: Workspace, action: str, tip: str, remote: str) -> bool:
+def _remote_main(ws: Workspace, remote: str) -> str | None:
+    """The remote's main, fetched into its remote-tracking branch; None when the remote has
+    none or cannot be reached (the push then says why)."""
+    store = ws.store
+    tracking = f"refs/remotes/{remote}/{ws.branch}"
+    fetched = store.run_git(
+        "fetch", "--quiet", remote, f"+refs/heads/{ws.branch}:{tracking}", check=False
+    )
+    return store.ref_target(tracking) if fetched.returncode == 0 else None
+
+
+def _close_on_remote(ws: Workspace, action: str, landed: str, remote: str, *, main: bool) -> bool:
+    """Push main (when main) and, in the same atomic push, delete the candidate's branch on
+    remote where the remote still holds it (leased on where it is, and refused when it holds
+    commits the landing, landed, did not judge: _remote_candidate). Returns whether anything
+    was pushed: with main False and no branch left to delete, nothing is."""
+    store = ws.store
+    entry_id = action.split(" ", 1)[1]
+    specs = [f"refs/heads/{ws.branch}:refs/heads/{ws.branch}"] if main else []
+    lease: list[str] = []
+    tracking = f"refs/remotes/{remote}/{candidate_branch(entry_id)}"
+    if store.ref_target(tracking) is not None:
+        # what the landing judged: an admission's second parent; a refusal records
+        # none, and the branch as this clone last saw it stands for it
+        parents = store.commit(landed).parents
+        judged = parents[1] if len(parents) > 1 else store.ref_target(tracking)
+        assert judged is not None
+        on_remote = _remote_candidate(
+            ws,
+            entry_id,
+            judged,
+            remote,
+            f"{ws.branch} holds the {action.split()[0]} already: push it alone (git push "
+            f"{remote} {ws.branch}) and leave the branch to its author",
+        )
+        if on_remote is not None:
+            specs.append(f":{candidate_ref(entry_id)}")
+            lease.append(f"--force-with-lease={candidate_ref(entry_id)}:{on_remote}")
+    if not specs:
+        return False
+    push_refs(store, remote, specs, lease)
+    return True
+
+
+def _held_there(ws: Workspace, action: str, tip: str, remote_tip: str, remote: str) -> list[str]:
+    """Finish a landing made here (tip, main's tip) that the remote's main already holds, with
+    more on top (remote_tip): main was pushed (by hand, or by a run killed or cut off before
+    its output, before the branch here was deleted), and others pushed since. Pushing main
+    again was refused as a non-fast-forward, every run again: main here is older than the
+    remote's. main is not pushed; the candidate's branch is deleted on the remote if it is
+    still there; main here is fast-forwarded to the remote's, as `git pull --ff-only` does,
+    when nothing here is in the way (else it is left behind, and the lines say why).
+    Returns what was done, a line each."""
+    branch = ws.branch
+    done = [
+        f"{branch} on {remote} holds the {action} already (commit {tip[:12]}), and commits "
+        f"pushed since: {branch} was not pushed again"
+    ]
+    if _close_on_remote(ws, action, tip, remote, main=False):
+        entry_id = action.split(" ", 1)[1]
+        done.append(f"deleted {candidate_branch(entry_id)} on {remote}")
+    try:
+        _move_main(ws, tip, remote_tip)
+    except GitmemError as exc:
+        done.append(
+            f"{branch} here stays at {tip[:12]}, behind {remote}'s: {exc.message} "
+            f"(then: git pull --ff-only {remote} {branch})"
+        )
+    else:
+        done.append(f"{branch} here fast-forwarded to {remote}'s ({remote_tip[:12]})")
+    return done
+
+
+def _move_main(ws: Workspace, old: str, new: str) -> None:
+    """Move main from old to new, whatever each holds (other commits than the memory's
+    among them), with a checked-out main's files and index: refused, before anything moves,
+    where a landing is refused (another worktree on main, a rebase, uncommitted changes to
+    the memory files the move changes, a locked index). A checked-out main follows through
+    `git reset --keep`, which keeps the user's other changes and refuses to overwrite any."""
+    store = ws.store
+    _guard_other_worktrees(ws)
+    _guard_worktree(ws, store.tree_of(old), store.tree_of(new))
+    if not _main_checked_out(ws):
+        if not store.update_ref(f"refs/heads/{ws.branch}", new, old, "gitmem: follow the remote"):
+            raise GitmemError(f"{ws.branch} moved meanwhile: run the command again")
+        return
+    store.require_index_unlocked()
+    if ws.main_tip() != old:
+        raise GitmemError(f"{ws.branch} moved meanwhile: run the command again")
+    moved = store.run_git("reset", "--quiet", "--keep", new, check=False)
+    if moved.returncode != 0:
+        raise UsageError(f"git reset --keep refused: {moved.stderr.strip()}")
+
+
+def _undone_for_the_remote(
+    ws: Workspace, action: str, tip: str, remote: str, remote_tip: str | None
+) -> bool:
     """Before pushing a landing made here earlier (tip, main's tip, is its commit): when the
     remote's main moved on since (another clone pushed between this one's catch-up and its
     push), undo the landing here, so that the caller makes it again the way a first run does
@@ -378,15 +461,8 @@ def _undone_for_the_remote(ws: Workspace, action: str, tip: str, remote: str) ->
     so a kill at any point leaves it admittable. The commit undone was never pushed."""
     store = ws.store
     branch = ws.branch
-    tracking = f"refs/remotes/{remote}/{branch}"
-    fetched = store.run_git(
-        "fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False
-    )
-    remote_tip = store.ref_target(tracking) if fetched.returncode == 0 else None
     if remote_tip is None or store.is_ancestor(remote_tip, tip):
         return False  # the push fast-forwards (or fails, saying why)
-    if store.is_ancestor(tip, remote_tip):
-        return False  # pushed already: git says main is behind; nothing here to undo
     entry_id = action.split(" ", 1)[1]
     parents = store.commit(tip).parents
     base = parents[0]

@@ -18,7 +18,7 @@ from gitmem.lifecycle import admit as admitting
 from gitmem.lifecycle import candidates, recovery, writing
 from gitmem.repo.workspace import open_workspace
 
-from conftest import git, read_only, run_gitmem
+from conftest import git, killed_at_fault, read_only, run_gitmem
 
 
 def snapshot(repo: Path) -> tuple[str, str, str]:
@@ -1071,14 +1071,21 @@ exit 0
 """
 
 
-def _overtaken_by(repo: Path, tmp_path: Path, server: Path) -> str:
-    """A clone of server with one commit on main (outside the memory), pushed by repo's
-    reference-transaction hook the moment the landing moves repo's main; returns it."""
+def _another_clone(tmp_path: Path, server: Path) -> Path:
+    """A clone of server with one commit of its own on main (outside the memory), not
+    pushed."""
     other = tmp_path / "other"
     git(tmp_path, "clone", "-q", str(server), str(other))
     (other / "NOTES.md").write_text("notes\n")
     git(other, "add", "NOTES.md")
     git(other, "commit", "-q", "-m", "notes")
+    return other
+
+
+def _overtaken_by(repo: Path, tmp_path: Path, server: Path) -> str:
+    """A clone of server with one commit on main (outside the memory), pushed by repo's
+    reference-transaction hook the moment the landing moves repo's main; returns it."""
+    other = _another_clone(tmp_path, server)
     hook = repo / ".git" / "hooks" / "reference-transaction"
     hook.write_text(_OVERTAKE.format(other=other))
     hook.chmod(0o755)
@@ -1185,3 +1192,45 @@ def test_a_landing_on_commits_the_remote_lacks_says_how_to_reconcile_when_main_m
     git(memory, "push", "-q", "origin", "--delete", f"gitmem/{entry_id}")
     git(server, "merge-base", "--is-ancestor", landed, "main")  # fails unless it holds both
     git(server, "merge-base", "--is-ancestor", theirs, "main")
+
+
+@pytest.mark.parametrize("how", ["killed-after-the-push", "pushed-by-hand"])
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_on_there(
+    memory: Path, tmp_path: Path, command: list[str], how: str
+) -> None:
+    """main went to the remote with the landing (a run killed once its push was made, or
+    main pushed by hand), and another clone pushed main since. The run again pushed this
+    clone's older main, refused as a non-fast-forward, every time, and the candidate's
+    branch pushed by hand stayed on the remote. Now main is not pushed again: the
+    candidate's branch is deleted on the remote if it is still there, main here is
+    fast-forwarded to the remote's, and the output says so."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    verb, rest = command[0], command[1:]
+    if how == "killed-after-the-push":
+        killed_at_fault(memory, f"{verb}-after-close", verb, entry_id, *rest, "--push")
+    else:
+        assert run_gitmem(memory, verb, entry_id, *rest).returncode == 0
+        git(memory, "push", "-q", "origin", "main")
+    landed = git(memory, "rev-parse", "main").strip()
+    other = _another_clone(tmp_path, server)
+    git(other, "push", "-q", "origin", "main")
+    theirs = git(other, "rev-parse", "main").strip()
+
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"gitmem: main on origin holds the {verb} {entry_id} already (commit {landed[:12]}), "
+        "and commits pushed since: main was not pushed again\n"
+    ) in done.stderr
+    deleted = f"gitmem: deleted gitmem/{entry_id} on origin\n"
+    assert (deleted in done.stderr) == (how == "pushed-by-hand"), done.stderr
+    assert f"gitmem: main here fast-forwarded to origin's ({theirs[:12]})\n" in done.stderr
+    assert git(server, "rev-parse", "main").strip() == theirs
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(memory, "rev-parse", "main").strip() == theirs
+    assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(memory, "status", "--porcelain") == ""
+    assert (memory / "NOTES.md").read_text() == "notes\n"
