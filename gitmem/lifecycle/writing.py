@@ -324,8 +324,10 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
     action done long ago is not this: the caller says what became of the candidate.
 
     A push finishes what the remote lacks, as the remote's main says: a main the remote
-    holds already (pushed before) is not pushed again (_held_there), a landing the remote's
-    main overtook is made again on it (_undone_for_the_remote), else main is pushed."""
+    holds already (pushed before) is not pushed again (_held_there), a candidate another
+    clone admitted or refused there first is left as it did it (_theirs_stands: the commit
+    returned is that clone's), a landing the remote's main overtook is made again on it
+    (_undone_for_the_remote), else main is pushed."""
     killed = recovery.pending(ws.store)
     done = recovery.recover(ws)
     tip = ws.main_tip()
@@ -338,6 +340,11 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
         if remote_tip is not None and remote_tip != tip and ws.store.is_ancestor(tip, remote_tip):
             done.extend(_held_there(ws, action, tip, remote_tip, remote))
             return tip, done
+        theirs = _closed_there(ws, action, tip, remote_tip)
+        if theirs is not None:
+            assert remote_tip is not None
+            done.extend(_theirs_stands(ws, action, tip, theirs, remote_tip, remote))
+            return theirs, done
         if _undone_for_the_remote(ws, action, tip, remote, remote_tip):
             done.append(
                 f"{ws.branch} on {remote} moved since the {action} was made here: it is made "
@@ -419,6 +426,97 @@ def _held_there(ws: Workspace, action: str, tip: str, remote_tip: str, remote: s
     else:
         done.append(f"{branch} here fast-forwarded to {remote}'s ({remote_tip[:12]})")
     return done
+
+
+#: The verbs of the commits that close a candidate on main (`gitmem: admit ID`, …).
+_CLOSING = ("admit", "amend", "retire", "refuse")
+
+
+def _closed_there(ws: Workspace, action: str, tip: str, remote_tip: str | None) -> str | None:
+    """The commit of the remote's main, not here, that closed the candidate of action
+    (`gitmem: admit ID`, or refuse, amend, retire of the same ID): another clone admitted or
+    refused it too, and its push went first; None when there is none."""
+    store = ws.store
+    if remote_tip is None or store.is_ancestor(remote_tip, tip):
+        return None
+    entry_id = action.split(" ", 1)[1]
+    closing = {f"gitmem: {verb} {entry_id}" for verb in _CLOSING}
+    listed = store.run_git("log", "--format=%H %s", f"{tip}..{remote_tip}", check=False)
+    for line in listed.stdout.splitlines():
+        commit, _, subject = line.partition(" ")
+        if subject in closing:
+            return commit
+    return None
+
+
+def _theirs_stands(
+    ws: Workspace, action: str, tip: str, theirs: str, remote_tip: str, remote: str
+) -> list[str]:
+    """Leave a candidate as another clone closed it on the remote's main first (theirs, its
+    commit), rather than the landing made here (tip, main's tip, never pushed): that
+    landing is undone, main here moves to the remote's (_move_main), the candidate's branch
+    goes, here and, if still there, on the remote. Returns what was done, a line each.
+
+    Made again on the remote's main (_undone_for_the_remote), the landing ended in "is
+    merged into main already", with the candidate's branch made again here for nothing: a
+    candidate is closed once, and the first push closed it. What the landing here wrote
+    that the other one did not (another admitter, another reason) is named, not kept: the
+    commit stays in main's reflog, and the line says how to see it."""
+    store = ws.store
+    branch = ws.branch
+    entry_id = action.split(" ", 1)[1]
+    closed = store.commit(theirs).message.split("\n", 1)[0].removeprefix("gitmem: ")
+    stands = f"the {closed} made on {remote} first (commit {theirs[:12]}) stands"
+    base = store.commit(tip).parents[0]
+    if not store.is_ancestor(base, remote_tip):
+        raise RuleError(
+            f"{stands}, and the {action} made here (commit {tip[:12]}, not pushed) is on top "
+            f"of commits of its own {remote} does not have: undo it (git branch -f {branch} "
+            f"{branch}~1, or git reset --keep HEAD~1 with {branch} checked out), then "
+            f"reconcile the two (git pull --no-rebase {remote} {branch}) and push {branch} "
+            f"(git push {remote} {branch})"
+        )
+    differs = _differences(ws, base, tip, theirs)
+    _move_main(ws, tip, remote_tip)
+    done = [
+        f"{stands}: the {action} made here (commit {tip[:12]}, never pushed) is undone, and "
+        f"{branch} here is {remote}'s ({remote_tip[:12]})"
+    ]
+    if differs:
+        done.append(
+            f"the {action} made here differed in {', '.join(differs)}: {remote}'s is kept "
+            f"(git diff {theirs[:12]} {tip[:12]} -- {' '.join(differs)} shows how)"
+        )
+    local = store.ref_target(candidate_ref(entry_id))
+    if (
+        local is not None
+        and store.is_ancestor(local, remote_tip)
+        and store.worktree_on(candidate_branch(entry_id), here_too=True) is None
+        and store.delete_ref(candidate_ref(entry_id), local)
+    ):
+        done.append(f"deleted {candidate_branch(entry_id)}")
+    if _close_on_remote(ws, closed, theirs, remote, main=False):
+        done.append(f"deleted {candidate_branch(entry_id)} on {remote}")
+    return done
+
+
+def _differences(ws: Workspace, base: str, tip: str, theirs: str) -> list[str]:
+    """The memory files (other than INDEX.md, made from the entries) to which the landing
+    tip (on base) added other lines than the landing theirs added to them: an entry
+    admitted by another admitter, a refusal of another reason."""
+    store = ws.store
+    before = store.commit(theirs).parents[0]
+
+    def added(old: str, new: str, path: str) -> list[bytes]:
+        was = set((store.read_path(store.tree_of(old), path) or b"").splitlines())
+        now = store.read_path(store.tree_of(new), path) or b""
+        return [line for line in now.splitlines() if line not in was]
+
+    changes = store.diff(
+        store.subtree(store.tree_of(base), ws.dir), store.subtree(store.tree_of(tip), ws.dir)
+    )
+    paths = [f"{ws.dir}/{c.path}" for c in changes if c.path != "INDEX.md"]
+    return [p for p in paths if added(base, tip, p) != added(before, theirs, p)]
 
 
 def _move_main(ws: Workspace, old: str, new: str) -> None:

@@ -1234,3 +1234,69 @@ def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_
     assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
     assert git(memory, "status", "--porcelain") == ""
     assert (memory / "NOTES.md").read_text() == "notes\n"
+
+
+#: A reference-transaction hook that, once main has moved here, has another clone ({other})
+#: run gitmem ({args}) first, as the person at that clone would: it acts once (it removes
+#: itself), outside this repository's git environment.
+_BEATEN = """#!/bin/sh
+[ "$1" = committed ] || exit 0
+if grep -q ' refs/heads/main$'; then
+  rm -f "$0"
+  unset $(git rev-parse --local-env-vars)
+  cd "{other}" && "{python}" -m gitmem {args} >/dev/null 2>&1
+fi
+exit 0
+"""
+
+
+@pytest.mark.parametrize("by", ["human:bob", "human:alice"])
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_candidate_another_clone_closed_first_is_left_as_it_did_it(
+    memory: Path, tmp_path: Path, command: list[str], by: str
+) -> None:
+    """Two clones admit (or refuse) the same candidate at once, and the other one's push
+    goes first: this one's push is refused. Run again, the landing here was undone and made
+    again on the remote's main, which ended in "is merged into main already" and left the
+    candidate's branch made again here. Now the other clone's stands: the landing here is
+    undone, main here is the remote's, no branch of the candidate is left anywhere, and the
+    output says whose stands, and whether what was written here differed (another admitter)."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)  # its main differs: so do the two landings
+    verb, rest = command[0], command[1:]
+    args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--by", by, "--push"])
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+
+    failed = run_gitmem(memory, verb, entry_id, *rest, "--by", "human:alice", "--push")
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr, failed.stderr
+    assert not hook.exists()
+    theirs = git(server, "rev-parse", "main").strip()
+    assert git(other, "rev-parse", "main").strip() == theirs
+
+    landed = git(memory, "rev-parse", "main").strip()
+    done = run_gitmem(memory, verb, entry_id, *rest, "--by", "human:alice", "--push")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"gitmem: the {verb} {entry_id} made on origin first (commit {theirs[:12]}) stands: "
+        f"the {verb} {entry_id} made here (commit {landed[:12]}, never pushed) is undone, and "
+        f"main here is origin's ({theirs[:12]})\n"
+    ) in done.stderr
+    path = f".gitmem/entries/decision/{entry_id}.md" if verb == "admit" else ".gitmem/refused.md"
+    differed = (
+        f"gitmem: the {verb} {entry_id} made here differed in {path}: origin's is kept (git "
+        f"diff {theirs[:12]} {landed[:12]} -- {path} shows how)\n"
+    )
+    assert (differed in done.stderr) == (by != "human:alice"), done.stderr
+    assert f"{theirs[:12]})\n" in done.stdout
+    assert git(memory, "rev-parse", "main").strip() == theirs
+    assert git(server, "rev-parse", "main").strip() == theirs
+    subjects = git(server, "log", "--format=%s", "main").splitlines()
+    assert subjects.count(f"gitmem: {verb} {entry_id}") == 1
+    assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(memory, "status", "--porcelain") == ""
+    assert (memory / "NOTES.md").read_text() == "notes\n"
