@@ -1194,7 +1194,7 @@ def test_a_landing_on_commits_the_remote_lacks_says_how_to_reconcile_when_main_m
     git(server, "merge-base", "--is-ancestor", theirs, "main")
 
 
-@pytest.mark.parametrize("how", ["killed-after-the-push", "pushed-by-hand"])
+@pytest.mark.parametrize("how", ["killed-after-the-push", "pushed-by-hand", "a-file-in-the-way"])
 @pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
 def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_on_there(
     memory: Path, tmp_path: Path, command: list[str], how: str
@@ -1204,7 +1204,9 @@ def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_
     clone's older main, refused as a non-fast-forward, every time, and the candidate's
     branch pushed by hand stayed on the remote. Now main is not pushed again: the
     candidate's branch is deleted on the remote if it is still there, main here is
-    fast-forwarded to the remote's, and the output says so."""
+    fast-forwarded to the remote's, and the output says so; where a file here is in the way
+    of the fast-forward (one git does not track, where the remote's main has one), main is
+    left behind and the output says why and how to bring it up."""
     server = make_server(tmp_path)
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
@@ -1219,6 +1221,8 @@ def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_
     git(other, "push", "-q", "origin", "main")
     theirs = git(other, "rev-parse", "main").strip()
 
+    if how == "a-file-in-the-way":
+        (memory / "NOTES.md").write_text("mine\n")
     done = run_gitmem(memory, verb, entry_id, *rest, "--push")
     assert done.returncode == 0, done.stderr
     assert (
@@ -1226,10 +1230,17 @@ def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_
         "and commits pushed since: main was not pushed again\n"
     ) in done.stderr
     deleted = f"gitmem: deleted gitmem/{entry_id} on origin\n"
-    assert (deleted in done.stderr) == (how == "pushed-by-hand"), done.stderr
-    assert f"gitmem: main here fast-forwarded to origin's ({theirs[:12]})\n" in done.stderr
+    assert (deleted in done.stderr) == (how != "killed-after-the-push"), done.stderr
     assert git(server, "rev-parse", "main").strip() == theirs
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    if how == "a-file-in-the-way":
+        assert f"gitmem: main here stays at {landed[:12]}, behind origin's: " in done.stderr
+        assert "NOTES.md" in done.stderr, done.stderr
+        assert "(then: git pull --ff-only origin main)\n" in done.stderr
+        assert git(memory, "rev-parse", "main").strip() == landed
+        assert (memory / "NOTES.md").read_text() == "mine\n"
+        return
+    assert f"gitmem: main here fast-forwarded to origin's ({theirs[:12]})\n" in done.stderr
     assert git(memory, "rev-parse", "main").strip() == theirs
     assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
     assert git(memory, "status", "--porcelain") == ""
