@@ -192,9 +192,9 @@ def admit(
     verb = _verb_of(ws, entry_id)
     if expect is not None:
         _expect_of_landed(ws, f"{verb} {entry_id}", expect)
-    done, recovered = resume(ws, f"{verb} {entry_id}", push, remote)
+    done, recovered, pushed = resume(ws, f"{verb} {entry_id}", push, remote)
     if done is not None:
-        return Admission(entry_id, done, [], push, recovered)
+        return Admission(entry_id, done, [], pushed, recovered)
     by = by or default_human(store)
     candidate = find_candidate(ws, entry_id)
     if expect is not None:  # an empty expectation is never met, not "no expectation"

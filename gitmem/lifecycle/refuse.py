@@ -68,9 +68,9 @@ def refuse(
     if not reason:
         raise UsageError("say why with --reason: later proposals of this topic will show it")
     _check_reason(reason)
-    done, recovered = resume(ws, f"refuse {entry_id}", push, remote)
+    done, recovered, pushed = resume(ws, f"refuse {entry_id}", push, remote)
     if done is not None:
-        return Refusal(entry_id, entry_id, done, push, recovered)
+        return Refusal(entry_id, entry_id, done, pushed, recovered)
     by = by or default_human(store)
     problem = admitter_problem(by)  # refused.md's row and the commit's trailer hold it
     if problem:

@@ -17,7 +17,7 @@ import functools
 import os
 import signal
 from collections.abc import Callable, Sequence
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from gitmem.errors import INTERRUPTED, GitmemError, RuleError, UsageError
 from gitmem.lifecycle import recovery
@@ -317,7 +317,18 @@ def _unfinished(ws: Workspace, action: str, commit: str, exc: GitmemError | None
     return UsageError(f"{done} could not be finished: {exc.message}\nonce that is fixed, {then}")
 
 
-def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | None, list[str]]:
+class Resumed(NamedTuple):
+    """What resume did: the commit that closed the candidate (None: nothing to resume, the
+    caller lands it), what a killed command left and was finished, a line each, and whether
+    main went to the remote by this run (a main the remote held already, or another clone's
+    landing left standing, pushed nothing of this run's, and "pushed" was printed)."""
+
+    commit: str | None
+    lines: list[str]
+    pushed: bool = False
+
+
+def resume(ws: Workspace, action: str, push: bool, remote: str) -> Resumed:
     """Finish what a killed command left (recovery.recover), then, when main's tip is this
     very action (`gitmem: admit ID`) and either the kill was this action's or a push is asked
     for, make that push and return the commit: running a killed command again succeeds. An
@@ -332,27 +343,27 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> tuple[str | N
     done = recovery.recover(ws)
     tip = ws.main_tip()
     if tip is None or ws.store.commit(tip).message.split("\n", 1)[0] != f"gitmem: {action}":
-        return None, done
+        return Resumed(None, done)
     if not push and (killed is None or killed.action != action):
-        return None, done
+        return Resumed(None, done)
     if push:
         remote_tip = _remote_main(ws, remote)
         if remote_tip is not None and remote_tip != tip and ws.store.is_ancestor(tip, remote_tip):
             done.extend(_held_there(ws, action, tip, remote_tip, remote))
-            return tip, done
+            return Resumed(tip, done)
         theirs = _closed_there(ws, action, tip, remote_tip)
         if theirs is not None:
             assert remote_tip is not None
             done.extend(_theirs_stands(ws, action, tip, theirs, remote_tip, remote))
-            return theirs, done
+            return Resumed(theirs, done)
         if _undone_for_the_remote(ws, action, tip, remote, remote_tip):
             done.append(
                 f"{ws.branch} on {remote} moved since the {action} was made here: it is made "
                 f"again on {remote}'s {ws.branch}"
             )
-            return None, done
+            return Resumed(None, done)
         _close_on_remote(ws, action, tip, remote, main=True)
-    return tip, done
+    return Resumed(tip, done, pushed=push)
 
 
 def _remote_main(ws: Workspace, remote: str) -> str | None:

@@ -1233,6 +1233,7 @@ def test_a_landing_the_remote_holds_already_is_not_pushed_again_once_main_moved_
     assert (deleted in done.stderr) == (how != "killed-after-the-push"), done.stderr
     assert git(server, "rev-parse", "main").strip() == theirs
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert "pushed" not in done.stdout, done.stdout  # main went there before, not now
     if how == "a-file-in-the-way":
         assert f"gitmem: main here stays at {landed[:12]}, behind origin's: " in done.stderr
         assert "NOTES.md" in done.stderr, done.stderr
@@ -1303,6 +1304,7 @@ def test_a_candidate_another_clone_closed_first_is_left_as_it_did_it(
     )
     assert (differed in done.stderr) == (by != "human:alice"), done.stderr
     assert f"{theirs[:12]})\n" in done.stdout
+    assert "pushed" not in done.stdout, done.stdout  # the other clone pushed, not this one
     assert git(memory, "rev-parse", "main").strip() == theirs
     assert git(server, "rev-parse", "main").strip() == theirs
     subjects = git(server, "log", "--format=%s", "main").splitlines()
