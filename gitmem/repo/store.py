@@ -196,6 +196,15 @@ def _pinned_by_core_worktree(repo: pygit2.Repository) -> PinnedRepository | None
     return PinnedRepository(os.path.abspath(repo.path), os.path.abspath(workdir))
 
 
+def _utf8(text: str) -> bool:
+    """Whether text holds no stand-in for a byte that was not UTF-8 (surrogateescape)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
@@ -434,22 +443,45 @@ class Store:
         in the order git reads them: the repository's own config over the system's."""
         out: dict[str, list[str]] = {}
         prefix = section.lower() + "."
-        try:
-            entries = list(self._repo.config)
-        except pygit2.GitError:
-            return out
-        for entry in entries:
-            name = str(entry.name)
-            if name.lower().startswith(prefix) and entry.value is not None:
-                out.setdefault(name.lower(), []).append(str(entry.value))
+        for name, value in self._config_entries():
+            if name.lower().startswith(prefix) and value is not None:
+                out.setdefault(name.lower(), []).append(value)
         return out
 
-    def remote_names(self) -> list[str]:
-        """The remotes the repository's config names, as `git remote` lists them."""
+    def _config_entries(self) -> Iterator[tuple[str, str | None]]:
+        """Every config entry, name and value, in the order git reads them. pygit2 decodes
+        each key as UTF-8 as it reads it, so one key that is not (`branch.caf\\xe9.remote`, a
+        remote or a branch named in Latin-1) raised in the middle of the walk, and every
+        command reading a section ended unexpectedly; such an entry is passed over (its C
+        iterator has moved past it already), since no key gitmem reads is one. A value that
+        is not UTF-8 is given as Python's stand-in for each such byte."""
         try:
-            return sorted(name for name in self._repo.remotes.names() if name)
+            entries = iter(self._repo.config)
+        except pygit2.GitError:
+            return
+        while True:
+            try:
+                entry = next(entries)
+            except StopIteration:
+                return
+            except UnicodeDecodeError:
+                continue
+            except pygit2.GitError:
+                return
+            raw = entry.raw_value
+            yield str(entry.name), None if raw is None else os.fsdecode(raw)
+
+    def remote_names(self) -> list[str]:
+        """The remotes the repository's config names, as `git remote` lists them, but for a
+        name that is not UTF-8 (a remote named in Latin-1): git takes it, but pygit2 can
+        neither look such a remote up nor a ref below it, and every command that read the
+        remotes ended unexpectedly. Such a remote is passed over, as if it were not there:
+        a push names the remotes it can use, or says to add one."""
+        try:
+            names = [name for name in self._repo.remotes.names() if name]
         except pygit2.GitError:
             return []
+        return sorted(name for name in names if _utf8(name))
 
     def fetch_remote(self, branch: str | None) -> str:
         """The remote branch (the memory branch) is fetched from, where the memory is read
@@ -488,7 +520,7 @@ class Store:
     def remote_default_branch(self, remote: str = DEFAULT_REMOTE) -> str | None:
         try:
             target = self._repo.references[f"refs/remotes/{remote}/HEAD"].target
-        except (KeyError, pygit2.GitError):
+        except (KeyError, ValueError, pygit2.GitError):  # ValueError: a name not UTF-8
             return None
         prefix = f"refs/remotes/{remote}/"
         return target.removeprefix(prefix) if isinstance(target, str) else None

@@ -658,3 +658,40 @@ def test_a_title_whose_every_next_id_is_taken_is_refused_with_what_to_do(repo: P
     assert "Traceback" not in again.output
     assert f"{first} and its next {MAX_ID_ATTEMPTS - 1} ids" in again.output
     assert "give the proposal another title" in again.output
+
+
+def test_a_remote_or_a_config_key_not_in_utf8_ends_no_command(memory: Path, tmp_path: Path) -> None:
+    """A remote named in Latin-1 (`caf\\xe9`), and a key of the config naming a branch so
+    named: pygit2 decodes every config key as UTF-8 as it walks the config, and can look up
+    neither such a remote nor a ref below it, so list, candidates and propose ended in an
+    unexpected error (exit 3) once the remote the memory is read from was asked of every
+    remote there is. Such a key is passed over and such a remote is treated as absent: the
+    upstream beside it is read (the ids' prefix is its name), and a push with nothing else
+    to go to says to add a remote, the candidate kept."""
+    server = make_server(tmp_path)
+    latin1 = b"caf\xe9"
+    for args in (
+        [b"remote", b"add", latin1, os.fsencode(server)],
+        [b"config", b"branch." + latin1 + b".remote", latin1],
+    ):
+        subprocess.run([b"git", *args], cwd=memory, check=True)
+    for args in (["list"], ["candidates"]):
+        listed = run_gitmem(memory, *args)
+        assert listed.returncode == 0, listed.stderr
+    pushed = run_gitmem(memory, *PROPOSE, "--push")
+    assert pushed.returncode == 2, pushed.stderr
+    assert "no remote to push the candidate to: add one (git remote add origin URL)" in (
+        pushed.stderr
+    )
+    assert gitmem_branches(memory) == [f"gitmem/{first_id()}"]
+
+    upstream = tmp_path / "upstream-project.git"
+    git(tmp_path, "clone", "-q", "--bare", str(server), str(upstream))
+    git(memory, "remote", "add", "upstream", str(upstream))
+    git(memory, "remote", "add", "fork", str(server))
+    git(memory, "config", "branch.main.remote", "upstream")
+    other = [*PROPOSE]
+    other[other.index("--title") + 1] = "Read refs with pygit2"
+    made = run_gitmem(memory, *other)
+    assert made.returncode == 0, made.stderr
+    assert "proposed upstream-project-decision-" in made.stdout, made.stdout
