@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, cast
 import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
-from gitmem.errors import GitmemError, UsageError
+from gitmem.errors import NO_GIT, GitmemError, UsageError
 from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS, DEFAULT_REMOTE
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
@@ -1250,9 +1250,23 @@ class Store:
         parents: list[str],
         message: str,
         author: pygit2.Signature | None = None,
+        *,
+        sign: bool = True,
     ) -> str:
+        """A commit of tree on parents, written into the object database (no ref moves).
+
+        Signed when the user's git would sign it (commit.gpgSign true, as git reads it:
+        repository over global over system) and sign is not turned off (a throwaway commit
+        nobody keeps, such as the test merge a pull request's check judges). Unsigned, a
+        project whose memory branch requires signed commits refused every admission gitmem
+        pushed, and a reviewer could not tell gitmem's commits from forged ones. The unsigned
+        path stays in-process; only signing runs git (_signed_commit)."""
         sig = author or self.signature()
         committer = self.signature(role="committer")
+        if sign and self.config_bool("commit.gpgSign"):
+            return self._written(
+                self._signed_commit(tree, parents, message, sig, committer), "commit"
+            )
         with self._writing():
             oid = self._repo.create_commit(
                 None,
@@ -1263,6 +1277,64 @@ class Store:
                 [pygit2.Oid(hex=p) for p in parents],
             )
         return self._written(str(oid), "commit")
+
+    def _signed_commit(
+        self,
+        tree: str,
+        parents: list[str],
+        message: str,
+        author: pygit2.Signature,
+        committer: pygit2.Signature,
+    ) -> str:
+        """The commit write_commit would write, signed by `git commit-tree -S`.
+
+        git signs it, not gitmem: git's signing (gpg.format openpgp, ssh or x509; gpg.program,
+        gpg.ssh.program; user.signingKey as a key id, a key file or a `key::` literal, else
+        gpg.ssh.defaultKeyCommand or the committer's identity; an agent holding the key) is
+        what `git commit` does, and redoing it around pygit2's create_commit_with_signature
+        would drift from it. commit-tree does not read commit.gpgSign itself, hence -S. The
+        message goes on stdin as is (commit-tree does not clean it up), and the author and
+        committer, with their dates, go in git's variables, so the commit holds what pygit2
+        would have written, identities trimmed as git trims them (a name ending in `.`
+        loses it, as in `git commit`). i18n.commitEncoding is set to UTF-8 for the command:
+        the message is UTF-8, and another value would only mislabel it.
+
+        A failure (no key, a key file missing, a passphrase with no terminal to ask it on,
+        the program missing) writes nothing and is a UsageError quoting git."""
+        env = clean_git_env(self.pinned)
+        for role, who in (("AUTHOR", author), ("COMMITTER", committer)):
+            env[f"GIT_{role}_NAME"] = who.name
+            env[f"GIT_{role}_EMAIL"] = who.email
+            env[f"GIT_{role}_DATE"] = _git_date(who.time, who.offset)
+        args = ["git", f"--git-dir={self.git_dir}", "-c", "i18n.commitEncoding=UTF-8"]
+        args += ["commit-tree", "-S", tree]
+        for parent in parents:
+            args += ["-p", parent]
+        try:
+            done = subprocess.run(
+                args,
+                cwd=self._folder(),
+                input=message.encode("utf-8"),
+                capture_output=True,
+                env=env,
+                check=False,
+            )
+        except FileNotFoundError:
+            raise UsageError(NO_GIT) from None
+        oid = done.stdout.decode("ascii", "replace").strip()
+        if done.returncode == 0 and len(oid) == 40:
+            return oid
+        said = done.stderr.decode("utf-8", "replace")
+        lines = [re.sub(r"^(error|fatal): ", "", line.strip()) for line in said.splitlines()]
+        reason = ": ".join(line for line in lines if line) or f"exit status {done.returncode}"
+        raise UsageError(
+            f"cannot sign the commit gitmem writes, as commit.gpgSign asks: git commit-tree -S "
+            f"said: {reason}\nconfigure the signing key (user.signingKey, gpg.format, "
+            "gpg.program) or unlock it (a command run without a terminal, an agent's included, "
+            "cannot ask for its passphrase: load the key into ssh-agent or gpg-agent first), or "
+            "turn signing off for this repository (git config commit.gpgSign false); then run "
+            "the command again"
+        )
 
     def update_ref(self, ref: str, new: str, old: str | None, message: str) -> bool:
         """Move ref from old (None: must not exist) to new, atomically; False if it moved
@@ -1816,6 +1888,14 @@ _DIFF_UNIT = re.compile(
 #: disk: the failed write has freed what it had taken (git removes its lock file) before the
 #: space is looked at, so "none left" is seldom what is found.
 _NEARLY_FULL = 1 << 20
+
+
+def _git_date(time: int, offset: int) -> str:
+    """A signature's time (seconds since the epoch) and offset (minutes east of UTC) as git
+    reads a date from GIT_AUTHOR_DATE: `@<seconds> <+|-><hhmm>`, to the second."""
+    sign = "-" if offset < 0 else "+"
+    hours, minutes = divmod(abs(offset), 60)
+    return f"@{time} {sign}{hours:02d}{minutes:02d}"
 
 
 def _disk_full(folder: Path) -> bool:
