@@ -1831,6 +1831,29 @@ def test_a_code_pull_request_is_judged_on_a_runner_with_no_git_identity(
 
 
 @pytest.mark.e2e
+def test_the_test_merge_of_a_code_pull_request_is_never_signed(
+    forge_remote: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The merge a code pull request is judged as is kept nowhere: where commit.gpgSign is
+    set (the check run by hand, a self-hosted runner's git config), it is not signed, so a
+    key that cannot sign (here, its file is missing) does not fail the check."""
+    dev, server = forge_remote
+    git(dev, "checkout", "-q", "-b", "feature")
+    (dev / "app.py").write_text("print('hello')\n")
+    git(dev, "add", "app.py")
+    git(dev, "commit", "-q", "-m", "code")
+    git(dev, "push", "-q", "origin", "feature")
+    git(dev, "checkout", "-q", "main")
+    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    git(runner.checkout, "config", "commit.gpgSign", "true")
+    git(runner.checkout, "config", "gpg.format", "ssh")
+    git(runner.checkout, "config", "user.signingKey", str(tmp_path / "no-such-key.pub"))
+    done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "judged as the merge of" in done.stdout
+
+
+@pytest.mark.e2e
 def test_a_candidate_pull_request_must_target_the_memory_branch(
     forge_remote: tuple[Path, Path], tmp_path: Path
 ) -> None:
