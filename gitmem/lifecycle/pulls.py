@@ -4,7 +4,9 @@
 push_candidate: an id another clone pushed first moves the proposal to the next free id, and
 the request is opened for the id pushed) to the remote git would push a new branch to
 (`--remote NAME`, else remote.pushDefault, else the only remote, else origin:
-writing.push_remote), and then, on the repository that remote's URL names:
+writing.push_remote), and then, on the repository that remote's URL names (its fetch URL:
+the project's repository, main's home; when remote.<name>.pushurl sends the branch to a fork
+on the same host instead, the request's head is the fork's branch, `owner:gitmem/ID`):
 
 - on GitHub (github.com, a `github.*` host, or any host the `gh` CLI is logged in to), opens the
   pull request with `gh pr create` when `gh` is installed and authenticated: title from the
@@ -65,6 +67,11 @@ class Remote:
     def web(self) -> str:
         netloc = f"{self.host}:{self.port}" if self.port else self.host
         return f"https://{netloc}/{self.path}"
+
+    @property
+    def owner(self) -> str:
+        """The account or group the repository belongs to (a fork's, in `owner:branch`)."""
+        return self.path.rsplit("/", 1)[0]
 
     @property
     def slug(self) -> str:
@@ -146,7 +153,9 @@ def forge_of(remote: Remote) -> str:
 def compare_url(remote: Remote, forge: str, base: str, branch: str) -> str | None:
     """The page that opens a pull/merge request from branch into base, for a known forge."""
     if forge == GITHUB:
-        return f"{remote.web}/compare/{quote(base, safe='/')}...{quote(branch, safe='/')}?expand=1"
+        # branch may name a fork's branch as `owner:branch`, as GitHub's compare page takes it
+        head = quote(branch, safe="/:")
+        return f"{remote.web}/compare/{quote(base, safe='/')}...{head}?expand=1"
     if forge == GITLAB:
         query = urlencode(
             {"merge_request[source_branch]": branch, "merge_request[target_branch]": base}
@@ -232,6 +241,7 @@ def open_pull_request(
             return PullRequestResult(OTHER, None, False, False, proposal.unpushed)
     entry = _candidate_entry(ws, proposal)
     where = parse_remote(url)
+    fork = _pushed_elsewhere(store, remote, where)
     base = ws.branch
     gh = shutil.which("gh")
     forge = forge_of(where) if where else OTHER
@@ -255,8 +265,18 @@ def open_pull_request(
         entry = _candidate_entry(ws, proposal)  # its id, when the push moved it to another
     branch = proposal.branch
     if forge == GITHUB and where is not None:
-        return _github(where, base, branch, entry, pushed, gh, store.pinned)
+        head = f"{fork.owner}:{branch}" if fork is not None else branch
+        return _github(where, base, head, entry, pushed, gh, store.pinned)
     target = f"{remote} ({scrub(url)})" if where is None else where.web
+    if fork is not None:
+        return PullRequestResult(
+            OTHER,
+            None,
+            False,
+            pushed,
+            f"pushed {branch} to {fork.web}: open a pull request from it into {base} of "
+            f"{target}, or admit it with `gitmem admit {proposal.id}` after review",
+        )
     return PullRequestResult(
         OTHER,
         None,
@@ -283,6 +303,29 @@ def _remote_url(store: Store, remote: str) -> str:
     if done.returncode != 0:
         raise UsageError(f"no remote named {remote!r}: add one (git remote add {remote} URL)")
     return done.stdout.strip()
+
+
+def _pushed_elsewhere(store: Store, remote: str, where: Remote | None) -> Remote | None:
+    """The repository `git push remote` sends the candidate to, when it is not the one the
+    remote's URL names but another on the same host: a fork, in a triangular workflow that
+    fetches from the project and pushes to one's own copy (remote.<name>.pushurl). None
+    when the push goes where the URL says (no pushurl; a pushInsteadOf that only changes
+    the protocol), or somewhere no web address names (a local mirror).
+
+    The request is still opened on the project's repository, the one the fetch URL names
+    and main is read from, with the fork's branch as its head (`owner:gitmem/<id>`); opened
+    as if the branch were in the project, gh found no such branch there, and the compare
+    page gitmem printed instead led to a branch the project did not have."""
+    if where is None:
+        return None
+    done = store.run_git("remote", "get-url", "--push", remote, check=False)
+    lines = done.stdout.splitlines() if done.returncode == 0 else []
+    pushed = parse_remote(lines[0]) if lines else None
+    if pushed is None or pushed.host != where.host or pushed.port != where.port:
+        return None
+    if pushed.path.lower() == where.path.lower():
+        return None
+    return pushed
 
 
 def _push(store: Store, remote: str, refspecs: list[str], options: Sequence[str] = ()) -> str:

@@ -476,13 +476,18 @@ os.execvp("git", ["git", program.removeprefix("git-"), {server!r}])
 def over_ssh(repo: Path, url: str, server: Path) -> None:
     """origin is url (an scp-like forge address) for gitmem; git's ssh, fetches and pushes
     alike, reaches server, so the remote can be asked what it holds."""
-    ssh = server.parent / f"ssh-to-{server.name}"
-    ssh.write_text(FAKE_SSH.format(python=sys.executable, server=str(server)))
-    ssh.chmod(0o755)
     if git(repo, "remote").split():
         git(repo, "remote", "set-url", "origin", url)
     else:
         git(repo, "remote", "add", "origin", url)
+    ssh_reaches(repo, server)
+
+
+def ssh_reaches(repo: Path, server: Path) -> None:
+    """Every ssh URL repo's git fetches from or pushes to reaches server."""
+    ssh = server.parent / f"ssh-to-{server.name}"
+    ssh.write_text(FAKE_SSH.format(python=sys.executable, server=str(server)))
+    ssh.chmod(0o755)
     git(repo, "config", "core.sshCommand", str(ssh))
     git(repo, "config", "ssh.variant", "simple")
 
@@ -605,3 +610,59 @@ def test_the_pull_request_is_opened_on_the_repository_of_the_remote_pushed_to(
     assert git(project, "branch", "--list", "gitmem/*").split() == [
         second[second.index("--head") + 1]
     ]
+
+
+def fetch_from_project_push_to_fork(memory: Path, tmp_path: Path, url: str) -> tuple[Path, Path]:
+    """A triangular workflow: origin fetches from the project (url, main on project) and
+    pushes to alice's fork of it (remote.origin.pushurl, over ssh, reaching fork)."""
+    project, fork = bare(tmp_path), bare(tmp_path, "fork.git")
+    with_remote(memory, url, project)
+    host = forge.parse_remote(url)
+    assert host is not None
+    git(memory, "config", "remote.origin.pushurl", f"git@{host.host}:alice/shop.git")
+    ssh_reaches(memory, fork)
+    return project, fork
+
+
+def test_a_pull_request_from_a_fork_named_by_pushurl_names_the_forks_branch(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    """origin fetches from acme/shop and pushes to alice/shop (remote.origin.pushurl): the
+    candidate lands in the fork, so the pull request on the project names its head as
+    `alice:gitmem/<id>`. Named as a branch of acme/shop, gh looked for a branch the
+    project does not have."""
+    project, fork = fetch_from_project_push_to_fork(memory, tmp_path, GITHUB_URL)
+    ok(run(memory, *PR_ARGS, "--content", "Use gitmem propose --pr.", "--pr"))
+    (create,) = (call["args"] for call in fake_gh.called("pr", "create"))
+    assert create[create.index("--repo") + 1] == "acme/shop"
+    head = create[create.index("--head") + 1]
+    owner, _, branch = head.partition(":")
+    assert owner == "alice"
+    assert on_server(fork, branch) == git(memory, "rev-parse", branch).strip()
+    assert on_server(project, branch) == ""
+
+
+def test_the_compare_page_for_a_fork_named_by_pushurl_names_the_forks_branch(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    fetch_from_project_push_to_fork(memory, tmp_path, GITHUB_URL)
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert result.pushed and not result.opened
+    assert result.url == (
+        f"https://github.com/acme/shop/compare/main...alice:{proposal.branch}?expand=1"
+    )
+
+
+def test_other_hosts_name_the_fork_pushurl_sent_the_branch_to(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    _, fork = fetch_from_project_push_to_fork(memory, tmp_path, "https://git.example.org/acme/shop")
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert result.message == (
+        f"pushed {proposal.branch} to https://git.example.org/alice/shop: open a pull request "
+        "from it into main of https://git.example.org/acme/shop, or admit it with "
+        f"`gitmem admit {proposal.id}` after review"
+    )
+    assert on_server(fork, proposal.branch) == proposal.commit
