@@ -196,6 +196,27 @@ def _pinned_by_core_worktree(repo: pygit2.Repository) -> PinnedRepository | None
     return PinnedRepository(os.path.abspath(repo.path), os.path.abspath(workdir))
 
 
+@contextlib.contextmanager
+def _work_tree_from_here() -> Iterator[None]:
+    """While libgit2 opens the repository from the environment, a relative GIT_WORK_TREE
+    made absolute from the current folder, as git reads it. libgit2 takes it from the git
+    directory instead (as it takes core.worktree): `GIT_DIR=proj/.git GIT_WORK_TREE=proj
+    gitmem check --staged`, which git answers from any folder, said GIT_DIR named no
+    repository; and in a hook of `git --git-dir=X --work-tree=Y commit`, where git sets
+    GIT_DIR=.git and GIT_WORK_TREE=., the work tree was taken to be the git directory.
+    The variable is put back as it was once the repository is open: git, which gitmem
+    runs in this folder, reads it as meant."""
+    work_tree = os.environ.get("GIT_WORK_TREE")
+    if not work_tree or os.path.isabs(work_tree):
+        yield
+        return
+    os.environ["GIT_WORK_TREE"] = os.path.abspath(work_tree)
+    try:
+        yield
+    finally:
+        os.environ["GIT_WORK_TREE"] = work_tree
+
+
 def _utf8(text: str) -> bool:
     """Whether text holds no stand-in for a byte that was not UTF-8 (surrogateescape)."""
     try:
@@ -251,7 +272,8 @@ class Store:
                 # passed, and libgit2 reads GIT_DIR only when given none: pass GIT_DIR itself
                 # (a hook of `git --git-dir=X --work-tree=Y push` runs in Y, which has no .git)
                 start = path or os.environ.get("GIT_DIR") or "."
-                repo = pygit2.Repository(str(start), RepositoryOpenFlag.FROM_ENV)
+                with _work_tree_from_here():
+                    repo = pygit2.Repository(str(start), RepositoryOpenFlag.FROM_ENV)
             elif pinned is not None:
                 # with the work tree git takes for it (a bare one's, as dotfiles keep, included)
                 repo = pygit2.Repository(pinned.git_dir)

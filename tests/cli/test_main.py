@@ -405,6 +405,31 @@ def test_git_dir_and_git_work_tree_name_the_repository_as_they_do_for_git(
     assert done.returncode != 0 and "SECTIONS" in done.stderr, done.stderr
 
 
+def test_a_relative_git_work_tree_is_read_from_the_current_folder_as_git_reads_it(
+    memory: Path, tmp_path: Path
+) -> None:
+    """`GIT_DIR=work/.git GIT_WORK_TREE=work gitmem check --staged`, run from the folder
+    above, said GIT_DIR named no repository (exit 2), though git answers from there:
+    libgit2 read the relative work tree from the git directory. Inside a hook of `git
+    --git-dir=work/.git --work-tree=work commit`, git sets GIT_DIR=.git and GIT_WORK_TREE=.,
+    and the work tree was taken to be the git directory."""
+    broken = memory / ".gitmem/entries/decision/broken.md"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("---\nid: x\n---\nbody\n")
+    git(memory, "add", str(broken))
+    relative = {"GIT_DIR": f"{memory.name}/.git", "GIT_WORK_TREE": memory.name}
+    done = _gitmem(memory.parent, relative, "check", "--staged")
+    assert done.returncode == 1 and "SECTIONS" in done.stdout, (done.stdout, done.stderr)
+
+    in_a_hook = {**os.environ, "GIT_DIR": ".git", "GIT_WORK_TREE": "."}
+    opened = subprocess.run(
+        [sys.executable, "-c", "from gitmem.repo.store import Store; "
+         "print(Store.open(None, from_env=True).workdir)"],
+        cwd=memory, env=in_a_hook, capture_output=True, text=True,
+    )  # fmt: skip
+    assert opened.stdout.strip() == str(memory), opened.stderr
+
+
 def test_a_git_directory_whose_core_worktree_names_its_work_tree_is_run_from_inside(
     memory: Path, tmp_path: Path
 ) -> None:
