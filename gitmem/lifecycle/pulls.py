@@ -6,7 +6,8 @@ the request is opened for the id pushed) to the remote git would push a new bran
 (`--remote NAME`, else remote.pushDefault, else the only remote, else origin:
 writing.push_remote), and then, on the repository that remote's URL names (its fetch URL:
 the project's repository, main's home; when remote.<name>.pushurl sends the branch to a fork
-on the same host instead, the request's head is the fork's branch, `owner:gitmem/ID`):
+on the same host instead, the request's head is the fork's branch, `owner:gitmem/ID`, and
+GitLab's page is the fork's):
 
 - on GitHub (github.com, a `github.*` host, or any host the `gh` CLI is logged in to), opens the
   pull request with `gh pr create` when `gh` is installed and authenticated: title from the
@@ -254,7 +255,9 @@ def open_pull_request(
         forge = GITHUB  # GitHub Enterprise on a host of its own
 
     if forge == GITLAB and where is not None:
-        return _gitlab(ws, remote, where, base, entry, proposal)
+        # GitLab's new-request page of the project the branch is in proposes the project
+        # it was forked from as the target; the project's own page knows no such branch
+        return _gitlab(ws, remote, fork or where, base, entry, proposal)
 
     pushed = False
     if not proposal.pushed:

@@ -612,10 +612,13 @@ def test_the_pull_request_is_opened_on_the_repository_of_the_remote_pushed_to(
     ]
 
 
-def fetch_from_project_push_to_fork(memory: Path, tmp_path: Path, url: str) -> tuple[Path, Path]:
+def fetch_from_project_push_to_fork(
+    memory: Path, tmp_path: Path, url: str, fork: Path | None = None
+) -> tuple[Path, Path]:
     """A triangular workflow: origin fetches from the project (url, main on project) and
     pushes to alice's fork of it (remote.origin.pushurl, over ssh, reaching fork)."""
-    project, fork = bare(tmp_path), bare(tmp_path, "fork.git")
+    project = bare(tmp_path)
+    fork = fork or bare(tmp_path, "fork.git")
     with_remote(memory, url, project)
     host = forge.parse_remote(url)
     assert host is not None
@@ -664,5 +667,22 @@ def test_other_hosts_name_the_fork_pushurl_sent_the_branch_to(
         f"pushed {proposal.branch} to https://git.example.org/alice/shop: open a pull request "
         "from it into main of https://git.example.org/acme/shop, or admit it with "
         f"`gitmem admit {proposal.id}` after review"
+    )
+    assert on_server(fork, proposal.branch) == proposal.commit
+
+
+def test_the_merge_request_page_for_a_fork_named_by_pushurl_is_the_forks(
+    memory: Path, tmp_path: Path, no_gh: None
+) -> None:
+    """GitLab opens a merge request from a fork's branch on the fork's new-request page
+    (which proposes the project as its target); the project's page knows no such branch."""
+    fork, _log = gitlab_server(tmp_path, push_options=False)
+    fetch_from_project_push_to_fork(memory, tmp_path, "https://gitlab.com/g/shop.git", fork)
+    proposal = propose(memory)
+    result = open_pr(memory, proposal)
+    assert result.pushed and not result.opened
+    assert result.url == (
+        "https://gitlab.com/alice/shop/-/merge_requests/new?merge_request%5Bsource_branch%5D="
+        f"gitmem%2F{proposal.id}&merge_request%5Btarget_branch%5D=main"
     )
     assert on_server(fork, proposal.branch) == proposal.commit
