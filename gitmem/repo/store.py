@@ -24,7 +24,7 @@ import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
 from gitmem.errors import NO_GIT, GitmemError, UsageError
-from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS, DEFAULT_REMOTE
+from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS, DEFAULT_REMOTE, is_utf8
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
     History,
@@ -215,15 +215,6 @@ def _work_tree_from_here() -> Iterator[None]:
         yield
     finally:
         os.environ["GIT_WORK_TREE"] = work_tree
-
-
-def _utf8(text: str) -> bool:
-    """Whether text holds no stand-in for a byte that was not UTF-8 (surrogateescape)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class Store:
@@ -503,7 +494,7 @@ class Store:
             names = [name for name in self._repo.remotes.names() if name]
         except pygit2.GitError:
             return []
-        return sorted(name for name in names if _utf8(name))
+        return sorted(name for name in names if is_utf8(name))
 
     def fetch_remote(self, branch: str | None) -> str:
         """The remote branch (the memory branch) is fetched from, where the memory is read

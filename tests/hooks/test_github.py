@@ -1781,8 +1781,8 @@ def test_a_pull_request_that_adds_an_entry_and_stubs_the_gates_still_fails(
     assert "HISTORY-ADMIT" in {m["rule"] for m in annotations(done.stdout)}
 
 
-@pytest.mark.e2e
-def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_path: Path) -> None:
+def _code_pull_request(forge_remote: tuple[Path, Path], tmp_path: Path) -> Runner:
+    """The runner's checkout of a pull request that changes code only (app.py on feature)."""
     dev, server = forge_remote
     git(dev, "checkout", "-q", "-b", "feature")
     (dev / "app.py").write_text("print('hello')\n")
@@ -1790,7 +1790,12 @@ def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_pa
     git(dev, "commit", "-q", "-m", "code")
     git(dev, "push", "-q", "origin", "feature")
     git(dev, "checkout", "-q", "main")
-    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    return pull_request_checkout(tmp_path, server, dev, "feature")
+
+
+@pytest.mark.e2e
+def test_a_code_only_pull_request_passes(forge_remote: tuple[Path, Path], tmp_path: Path) -> None:
+    runner = _code_pull_request(forge_remote, tmp_path)
     done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 0, done.stdout + done.stderr
     assert annotations(done.stdout) == []
@@ -1815,14 +1820,7 @@ def test_a_code_pull_request_is_judged_on_a_runner_with_no_git_identity(
     step wrote with `git commit-tree`: git asks for an identity there, the runner has none,
     and the step failed on every such pull request ("git commit-tree … failed: … empty ident
     name"), so the required check `gitmem check` blocked all code changes."""
-    dev, server = forge_remote
-    git(dev, "checkout", "-q", "-b", "feature")
-    (dev / "app.py").write_text("print('hello')\n")
-    git(dev, "add", "app.py")
-    git(dev, "commit", "-q", "-m", "code")
-    git(dev, "push", "-q", "origin", "feature")
-    git(dev, "checkout", "-q", "main")
-    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    runner = _code_pull_request(forge_remote, tmp_path)
     runner.base.update(NO_IDENTITY)
     done = runner.run("gitmem-check.yml", CHECK, CHECK_ENV)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -1837,14 +1835,7 @@ def test_the_test_merge_of_a_code_pull_request_is_never_signed(
     """The merge a code pull request is judged as is kept nowhere: where commit.gpgSign is
     set (the check run by hand, a self-hosted runner's git config), it is not signed, so a
     key that cannot sign (here, its file is missing) does not fail the check."""
-    dev, server = forge_remote
-    git(dev, "checkout", "-q", "-b", "feature")
-    (dev / "app.py").write_text("print('hello')\n")
-    git(dev, "add", "app.py")
-    git(dev, "commit", "-q", "-m", "code")
-    git(dev, "push", "-q", "origin", "feature")
-    git(dev, "checkout", "-q", "main")
-    runner = pull_request_checkout(tmp_path, server, dev, "feature")
+    runner = _code_pull_request(forge_remote, tmp_path)
     git(runner.checkout, "config", "commit.gpgSign", "true")
     git(runner.checkout, "config", "gpg.format", "ssh")
     git(runner.checkout, "config", "user.signingKey", str(tmp_path / "no-such-key.pub"))
