@@ -23,8 +23,10 @@ from typing import Final, NamedTuple, cast
 
 from gitmem.errors import NO_GIT, GitmemError, UsageError
 
-#: The variables kept when git runs on a repository gitmem names itself (identity, config
-#: isolation, credentials), never the ones a hook sets to point git at its own repository.
+#: The variables kept when git runs on a repository gitmem names itself (identity, the
+#: configuration a person chose for the command: CONFIG_ENV, credentials), never the ones a
+#: hook sets to point git at its own repository. Stripped, `git -c commit.gpgSign=true
+#: commit` or a CI job's GIT_CONFIG_GLOBAL reached gitmem but not the git it runs.
 KEEP_ENV = frozenset(
     {
         "GIT_AUTHOR_NAME",
@@ -34,13 +36,37 @@ KEEP_ENV = frozenset(
         "GIT_AUTHOR_DATE",
         "GIT_COMMITTER_DATE",
         "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
         "GIT_CONFIG_NOSYSTEM",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_PARAMETERS",
         "GIT_TERMINAL_PROMPT",
         "GIT_SSH",
         "GIT_SSH_COMMAND",
         "GIT_ASKPASS",
     }
 )
+
+#: The variables by which git is told to read another configuration than its files' (a file
+#: in place of ~/.gitconfig or /etc/gitconfig, none of the system's, settings given one by one,
+#: what `git -c key=value` hands to the hooks it runs). libgit2 reads none of them
+#: (gitmem.repo.store.Store.config asks git instead when one is set); GIT_CONFIG_KEY_<n> and
+#: GIT_CONFIG_VALUE_<n> count only with GIT_CONFIG_COUNT.
+CONFIG_ENV: Final = (
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG_NOSYSTEM",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_PARAMETERS",
+)
+#: GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n>, kept as KEEP_ENV's are
+_KEEP_PREFIXES: Final = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
+
+
+def config_in_env(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether environ tells git to read another configuration than its files' (CONFIG_ENV):
+    then only git itself knows the settings the user's git works with."""
+    return any(name in environ for name in CONFIG_ENV)
 
 
 class PinnedRepository(NamedTuple):
@@ -84,7 +110,11 @@ class PinnedRepository(NamedTuple):
 def clean_git_env(pinned: PinnedRepository | None = None) -> dict[str, str]:
     """The environment for running git on a repository we name ourselves (never the hook's):
     with pinned, the GIT_DIR and GIT_WORK_TREE a person set for the command."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in KEEP_ENV}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("GIT_") or k in KEEP_ENV or k.startswith(_KEEP_PREFIXES)
+    }
     if pinned is not None:
         env.update(pinned.env())
     return env

@@ -30,6 +30,7 @@ from gitmem.repo.gitcli import (
     History,
     PinnedRepository,
     clean_git_env,
+    config_in_env,
     line_paths,
     newest_per_path,
     pathspecs_to_stdin,
@@ -217,6 +218,43 @@ def _work_tree_from_here() -> Iterator[None]:
         os.environ["GIT_WORK_TREE"] = work_tree
 
 
+def _config_name(key: bytes) -> bytes:
+    """A config key as `git config --list` names it: its section and variable in lower case,
+    a subsection (`branch.<name>.remote`'s name) as written."""
+    section, _, rest = key.partition(b".")
+    subsection, dot, variable = rest.rpartition(b".")
+    return section.lower() + b"." + subsection + dot + variable.lower()
+
+
+def _last_value(
+    entries: list[tuple[bytes, bytes | None]], key: bytes
+) -> tuple[bytes | None] | None:
+    """The value git takes for key among entries (the last one given), in a tuple; None when
+    key is not set. (A name alone, with no `=`, has the value None.)"""
+    wanted = _config_name(key)
+    for name, value in reversed(entries):
+        if name == wanted:
+            return (value,)
+    return None
+
+
+def _git_bool(value: bytes | None) -> bool | None:
+    """value as `git config --type=bool` reads it: a name alone, true, yes, on or a nonzero
+    number is true; false, no, off, 0 or empty is false (in any letter case); None for any
+    other value, which git refuses as no boolean."""
+    if value is None:
+        return True
+    word = value.strip().lower()
+    if word in (b"true", b"yes", b"on"):
+        return True
+    if word in (b"false", b"no", b"off", b""):
+        return False
+    try:
+        return int(word) != 0
+    except ValueError:
+        return None
+
+
 class Store:
     """A git repository, opened once, with the few operations gitmem needs."""
 
@@ -242,6 +280,8 @@ class Store:
         self._lent: tuple[int, ...] = ()
         #: packed-refs' stamp when listing refs found it damaged, and the refusal (_ref_names)
         self._packed_damage: tuple[tuple[int, int] | None, DamagedRepository] | None = None
+        #: the whole configuration as git read it, when the environment had it asked (_listed)
+        self._git_config: list[tuple[bytes, bytes | None]] | None = None
 
     @classmethod
     def open(
@@ -398,12 +438,71 @@ class Store:
             return None
         return str(reference.name)
 
+    # Configuration. libgit2 reads git's config files, but none of the variables by which git
+    # is told to read others (gitcli.CONFIG_ENV: GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM,
+    # GIT_CONFIG_COUNT with its keys and values, and GIT_CONFIG_PARAMETERS, what `git -c`
+    # hands to the hooks it runs). Where one was set (a CI job or a test harness isolating
+    # git, a `git -c user.name=X commit`), gitmem proposed and admitted under another name
+    # than git committed under, and missed every other setting given that way
+    # (commit.gpgSign, remote.pushDefault, gitmem.*). So when one is set, git itself is asked
+    # once for the whole configuration as it reads it (`git config --list`, includes and
+    # includeIf as git resolves them) and every question is answered from that; when none is
+    # (the common case, and every commit's hook), libgit2 answers in-process as before,
+    # without a process.
+
+    def _listed(self) -> list[tuple[bytes, bytes | None]] | None:
+        """Every config entry as git reads it, name (section and variable in lower case, the
+        subsection as written) and value (None for a name alone, which git takes for true), in
+        git's order, the last one winning; None when the environment leaves the reading to
+        libgit2 (gitcli.config_in_env)."""
+        if not config_in_env():
+            return None
+        if self._git_config is None:
+            self._git_config = self._config_through_git()
+        return self._git_config
+
+    def _config_through_git(self) -> list[tuple[bytes, bytes | None]]:
+        """`git config --list -z` of this repository (its git directory named: a linked
+        worktree's own config is read, and a hook's GIT_DIR relative to where it runs is
+        not needed). What git refuses (a GIT_CONFIG_COUNT that is no number, a config file it
+        cannot parse) would refuse the user's git commit too: it is quoted, as a UsageError."""
+        try:
+            done = subprocess.run(
+                ["git", f"--git-dir={self.git_dir}", "config", "--list", "--includes", "-z"],
+                cwd=self.workdir or self.git_dir,
+                capture_output=True,
+                env=clean_git_env(self.pinned),
+                check=False,
+            )
+        except OSError:
+            raise UsageError(NO_GIT) from None
+        if done.returncode != 0:
+            error = done.stderr.decode("utf-8", "replace").strip()
+            raise UsageError(
+                f"cannot read git's configuration: git config says {error}: correct the "
+                "config file or the GIT_CONFIG_* variable it names, then run the command again"
+            )
+        entries: list[tuple[bytes, bytes | None]] = []
+        for record in done.stdout.split(b"\0")[:-1]:
+            name, newline, value = record.partition(b"\n")
+            entries.append((name, value if newline else None))
+        return entries
+
     def config(self, key: str) -> str | None:
         """A config value, None when unset. The key is passed as its bytes: a branch named in
         another encoding than UTF-8 (`branch.caf\\xe9.remote`) reaches here as Python's
         stand-in for each such byte, which pygit2 would not encode, and the question about
         the branch's remote ended the command unexpectedly. A value that is not UTF-8 is
         None: no setting gitmem reads takes one."""
+        listed = self._listed()
+        if listed is not None:
+            found = _last_value(listed, os.fsencode(key))
+            if found is None:
+                return None
+            try:
+                return (found[0] or b"").decode("utf-8")
+            except UnicodeError:
+                return None
         try:
             value = self._repo.config[os.fsencode(key)]
         except (KeyError, UnicodeError, pygit2.GitError):
@@ -413,6 +512,10 @@ class Store:
     def config_bool(self, key: str) -> bool | None:
         """A boolean config value as git reads it (true, yes, on, 1), None when unset or not a
         boolean."""
+        listed = self._listed()
+        if listed is not None:
+            found = _last_value(listed, os.fsencode(key))
+            return None if found is None else _git_bool(found[0])
         try:
             return bool(self._repo.config.get_bool(os.fsencode(key)))
         except (KeyError, ValueError, pygit2.GitError):
@@ -468,6 +571,15 @@ class Store:
         command reading a section ended unexpectedly; such an entry is passed over (its C
         iterator has moved past it already), since no key gitmem reads is one. A value that
         is not UTF-8 is given as Python's stand-in for each such byte."""
+        listed = self._listed()
+        if listed is not None:
+            for name, value in listed:
+                try:
+                    text = name.decode("utf-8")
+                except UnicodeDecodeError:
+                    continue
+                yield text, None if value is None else os.fsdecode(value)
+            return
         try:
             entries = iter(self._repo.config)
         except pygit2.GitError:

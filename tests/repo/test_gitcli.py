@@ -24,6 +24,27 @@ def test_a_hooks_variables_are_stripped_but_identity_and_isolation_kept(
     assert env["GIT_AUTHOR_NAME"] == "Ada" and env["GIT_CONFIG_GLOBAL"] == os.devnull
 
 
+def test_the_configuration_a_person_gave_git_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`git -c` (GIT_CONFIG_PARAMETERS) and GIT_CONFIG_COUNT with its keys and values were
+    stripped with the hook's variables: the git gitmem ran read other settings than the one
+    that ran gitmem."""
+    given = {
+        "GIT_CONFIG_PARAMETERS": "'user.name'='Dashed'",
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "commit.gpgSign",
+        "GIT_CONFIG_VALUE_0": "true",
+        "GIT_CONFIG_SYSTEM": os.devnull,
+    }
+    for key, value in given.items():
+        monkeypatch.setenv(key, value)
+    env = gitcli.clean_git_env()
+    assert {key: env.get(key) for key in given} == given
+    assert gitcli.config_in_env()
+    for key in gitcli.CONFIG_ENV:
+        monkeypatch.delenv(key, raising=False)
+    assert not gitcli.config_in_env()
+
+
 def test_run_in_works_on_the_folder_named_not_the_hooks_repository(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
