@@ -438,10 +438,11 @@ class Store:
             return None
         return str(reference.name)
 
-    # Configuration. libgit2 reads git's config files, but none of the variables by which git
-    # is told to read others (gitcli.CONFIG_ENV: GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM,
+    # Configuration. libgit2 reads git's config files, but not the variables by which git is
+    # told to read others (gitcli.CONFIG_ENV: GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM,
     # GIT_CONFIG_COUNT with its keys and values, and GIT_CONFIG_PARAMETERS, what `git -c`
-    # hands to the hooks it runs). Where one was set (a CI job or a test harness isolating
+    # hands to the hooks it runs; a repository opened from a hook's environment follows the
+    # first two, and no more). Where one was set (a CI job or a test harness isolating
     # git, a `git -c user.name=X commit`), gitmem proposed and admitted under another name
     # than git committed under, and missed every other setting given that way
     # (commit.gpgSign, remote.pushDefault, gitmem.*). So when one is set, git itself is asked

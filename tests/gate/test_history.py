@@ -240,6 +240,21 @@ def test_bad_candidate_branch_names(clone: Path) -> None:
     rejected(push(clone, branch), "CANDIDATE-BRANCH")
 
 
+def test_the_server_reads_the_settings_its_git_is_given_by_the_environment(
+    clone: Path, server: Path
+) -> None:
+    """A server that starts `git receive-pack` with settings given in the environment
+    (GIT_CONFIG_COUNT, as a forge's service can): receive.fsckObjects given so has git check
+    every pushed object, but the hook read the bare repository's files through libgit2
+    alone, which reads no such variable, and refused every push, saying the check was off."""
+    git(server, "config", "--unset", "receive.fsckObjects")
+    stderr = rejected(remote.push(clone, "main:refs/heads/feature"), "POLICY")
+    assert "receive.fsckObjects is off" in stderr, stderr
+    given = "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=receive.fsckObjects GIT_CONFIG_VALUE_0=yes"
+    receive = f"--receive-pack=env {given} git receive-pack"
+    accepted(remote.push(clone, receive, "main:refs/heads/feature"))
+
+
 def test_deletions_tags_and_code_only_pushes_are_handled(clone: Path, server: Path) -> None:
     ok(run(clone, *PROPOSE, "--push"))
     accepted(push(clone, f":gitmem/{first_id()}"))
