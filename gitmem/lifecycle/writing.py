@@ -22,6 +22,8 @@ from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 from gitmem.errors import INTERRUPTED, GitmemError, RuleError, UsageError
 from gitmem.lifecycle import recovery
 from gitmem.lifecycle.candidates import Candidate
+from gitmem.lifecycle.entries import find_entry
+from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_REMOTE as DEFAULT_REMOTE
 from gitmem.model.names import candidate_branch, candidate_ref
 from gitmem.repo.store import Store
@@ -446,18 +448,58 @@ _CLOSING = ("admit", "amend", "retire", "refuse")
 def _closed_there(ws: Workspace, action: str, tip: str, remote_tip: str | None) -> str | None:
     """The commit of the remote's main, not here, that closed the candidate of action
     (`gitmem: admit ID`, or refuse, amend, retire of the same ID): another clone admitted or
-    refused it too, and its push went first; None when there is none."""
+    refused it too, and its push went first; None when there is none.
+
+    A subject alone is no closing: anyone may write `gitmem: refuse ID` on a commit (the
+    server's gate holds admit, amend and retire subjects to what they say, not refuse's, and
+    a remote without the gate holds none), and taken at its word it had the landing here
+    undone and the candidate's branch deleted here and on the remote, while nothing anywhere
+    admitted or refused it: the candidate was lost, the output saying the other one
+    "stands". So the commit must do what its subject says (_closes)."""
     store = ws.store
     if remote_tip is None or store.is_ancestor(remote_tip, tip):
         return None
     entry_id = action.split(" ", 1)[1]
-    closing = {f"gitmem: {verb} {entry_id}" for verb in _CLOSING}
+    closing = {f"gitmem: {verb} {entry_id}": verb for verb in _CLOSING}
     listed = store.run_git("log", "--format=%H %s", f"{tip}..{remote_tip}", check=False)
     for line in listed.stdout.splitlines():
         commit, _, subject = line.partition(" ")
-        if subject in closing:
+        verb = closing.get(subject)
+        if verb is not None and _closes(ws, commit, verb, entry_id):
             return commit
     return None
+
+
+def _closes(ws: Workspace, commit: str, verb: str, entry_id: str) -> bool:
+    """Whether commit closes the candidate entry_id as verb says, against its first parent:
+    an admit adds the admitted entry entry_id; an amend or retire merges a second parent
+    holding the candidate's file and changes the memory; a refuse adds a refused.md row
+    naming entry_id."""
+    store = ws.store
+    info = store.commit(commit)
+    if not info.parents:
+        return False
+    before, after = store.tree_of(info.parents[0]), store.tree_of(commit)
+    if verb == "admit":
+        found = find_entry(store, store.subtree(after, ws.dir), entry_id)
+        admitted = found is not None and found[1].status == "admitted"
+        return admitted and find_entry(store, store.subtree(before, ws.dir), entry_id) is None
+    if verb == "refuse":
+
+        def refuses(tree: str) -> bool:
+            data = store.read_path(tree, f"{ws.dir}/refused.md") or b""
+            rows = (
+                refused_mod.parse_row(line) for line in data.decode("utf-8", "replace").splitlines()
+            )
+            return any(row is not None and row.id == entry_id for row in rows)
+
+        return refuses(after) and not refuses(before)
+    return (
+        len(info.parents) == 2
+        and store.read_path(store.tree_of(info.parents[1]), f"{ws.dir}/candidates/{entry_id}.md")
+        is not None
+        and store.subtree(before, ws.dir) != store.subtree(after, ws.dir)
+    )
 
 
 def _theirs_stands(

@@ -1313,3 +1313,51 @@ def test_a_candidate_another_clone_closed_first_is_left_as_it_did_it(
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
     assert git(memory, "status", "--porcelain") == ""
     assert (memory / "NOTES.md").read_text() == "notes\n"
+
+
+@pytest.mark.parametrize("gated", [True, False], ids=["gated-server", "bare-server"])
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_commit_that_only_says_it_closed_the_candidate_does_not_undo_the_landing(
+    memory: Path, tmp_path: Path, command: list[str], gated: bool
+) -> None:
+    """Another clone pushed first a commit whose subject reads `gitmem: refuse ID` (which
+    the server's gate lets through: it holds admit, amend and retire subjects to what they
+    say) or, to a server without the gate, `gitmem: admit ID`, but that closes nothing.
+    Run again, the landing here was undone as if that commit stood, and the candidate's
+    branch deleted here and on the remote: admitted or refused nowhere, the candidate was
+    lost, while the output said the other one "stands". Now only a commit that does what it
+    says stands; this one is passed over, and the landing is made again on the remote's
+    main."""
+    if gated:
+        server = make_server(tmp_path)
+    else:
+        server = tmp_path / "server.git"
+        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    verb, rest = command[0], command[1:]
+    other = _another_clone(tmp_path, server)
+    claimed = f"gitmem: {'refuse' if gated else 'admit'} {entry_id}"
+    git(other, "commit", "-q", "--amend", "-m", claimed)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_OVERTAKE.format(other=other))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    assert git(other, "rev-parse", "main").strip() == theirs
+
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    assert "stands" not in done.stderr, done.stderr
+    assert "it is made again on origin's main\n" in done.stderr, done.stderr
+    landed = git(server, "rev-parse", "main").strip()
+    assert git(memory, "rev-parse", "main").strip() == landed
+    assert git(server, "rev-parse", "main^1").strip() == theirs
+    assert git(server, "log", "-1", "--format=%s", "main").strip() == f"gitmem: {verb} {entry_id}"
+    if verb == "admit":
+        entry = git(server, "show", f"main:.gitmem/entries/decision/{entry_id}.md")
+        assert "status: admitted\n" in entry
+    else:
+        assert f"| {entry_id} |" in git(server, "show", "main:.gitmem/refused.md")
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(memory, "status", "--porcelain") == ""
