@@ -344,7 +344,11 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> Resumed:
     killed = recovery.pending(ws.store)
     done = recovery.recover(ws)
     tip = ws.main_tip()
-    if tip is None or ws.store.commit(tip).message.split("\n", 1)[0] != f"gitmem: {action}":
+    if tip is None:
+        return Resumed(None, done)
+    if ws.store.commit(tip).message.split("\n", 1)[0] != f"gitmem: {action}":
+        if push:
+            return _under_commits_of_its_own(ws, action, tip, remote, done)
         return Resumed(None, done)
     if not push and (killed is None or killed.action != action):
         return Resumed(None, done)
@@ -366,6 +370,60 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> Resumed:
             return Resumed(None, done)
         _close_on_remote(ws, action, tip, remote, main=True)
     return Resumed(tip, done, pushed=push)
+
+
+def _under_commits_of_its_own(
+    ws: Workspace, action: str, tip: str, remote: str, done: list[str]
+) -> Resumed:
+    """Finish a landing made here, never pushed, that main's tip is not: the user committed
+    on main since the push failed. Taken for no landing, the run went on to admit again and
+    ended in "is merged into main already", naming `git push --delete` of the candidate's
+    branch as all that was left to do: followed, it deleted the branch on the remote while
+    main, holding the only admission of it, stayed here. "run the same command again: it
+    pushes main" had said the failure.
+
+    Found among main's first-parent commits the remote's main lacks, the landing goes with
+    main: pushed with the commits on it (as a first run's push takes main's commits of its
+    own), the candidate's branch deleted on the remote, when the remote's main is under
+    main here; else nothing changes, and the error says how to reconcile the two by hand
+    (or, where another clone closed the candidate first, how to drop the landing here)."""
+    store = ws.store
+    remote_tip = _remote_main(ws, remote)
+    if remote_tip is None:
+        return Resumed(None, done)
+    subject = f"gitmem: {action}"
+    listed = store.run_git(
+        "log", "--first-parent", "--format=%H %s", f"{remote_tip}..{tip}", check=False
+    )
+    landed = next(
+        (
+            c
+            for c, _, s in (line.partition(" ") for line in listed.stdout.splitlines())
+            if s == subject
+        ),
+        None,
+    )
+    if landed is None:
+        return Resumed(None, done)
+    branch = ws.branch
+    if store.is_ancestor(remote_tip, tip):
+        _close_on_remote(ws, action, landed, remote, main=True)
+        done.append(
+            f"{branch} holds the {action} (commit {landed[:12]}, not pushed before) under "
+            f"commits of its own: {branch} is pushed to {remote} with them"
+        )
+        return Resumed(landed, done, pushed=True)
+    theirs = _closed_there(ws, action, tip, remote_tip)
+    if theirs is not None:
+        closed = store.commit(theirs).message.split("\n", 1)[0].removeprefix("gitmem: ")
+        raise RuleError(
+            f"the {closed} made on {remote} first (commit {theirs[:12]}) stands, and "
+            f"{branch} here holds the {action} made here (commit {landed[:12]}, not pushed) "
+            f"under commits of its own: drop it from {branch} (git rebase --onto "
+            f"{landed[:12]}~1 {landed[:12]} {branch}), then reconcile the two (git pull "
+            f"--no-rebase {remote} {branch}) and push {branch} (git push {remote} {branch})"
+        )
+    raise _reconcile(ws, action, landed, remote, "it is under commits of its own")
 
 
 def _remote_main(ws: Workspace, remote: str) -> str | None:
@@ -618,13 +676,17 @@ def _undone_for_the_remote(
     parents = store.commit(tip).parents
     base = parents[0]
     if not store.is_ancestor(base, remote_tip):
-        raise _reconcile(ws, action, tip, remote, f"commits of its own {remote} does not have")
+        raise _reconcile(
+            ws, action, tip, remote, f"it is on top of commits of its own {remote} does not have"
+        )
     from gitmem.lifecycle.candidates import lookup_candidate
 
     restore = None
     if lookup_candidate(ws, entry_id) is None:
         if len(parents) < 2:  # a refusal records no candidate: nothing to refuse again
-            raise _reconcile(ws, action, tip, remote, "a candidate whose branch is gone")
+            raise _reconcile(
+                ws, action, tip, remote, "it is on top of a candidate whose branch is gone"
+            )
         restore = parents[1]
     _guard_other_worktrees(ws)
     tree, base_tree = store.tree_of(tip), store.tree_of(base)
@@ -655,7 +717,7 @@ def _reconcile(ws: Workspace, action: str, tip: str, remote: str, what: str) -> 
     entry_id = action.split(" ", 1)[1]
     return RuleError(
         f"{branch} on {remote} moved since the {action} was made here (commit {tip[:12]}, "
-        f"not pushed), and it cannot be made again on {remote}'s {branch}: it is on top of "
+        f"not pushed), and it cannot be made again on {remote}'s {branch}: "
         f"{what}. Reconcile the two (git pull --no-rebase {remote} {branch}), then push "
         f"{branch} (git push {remote} {branch}) and delete the candidate's branch there if "
         f"it is still on {remote} (git push {remote} --delete {candidate_branch(entry_id)})"

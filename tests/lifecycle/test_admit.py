@@ -1361,3 +1361,82 @@ def test_a_commit_that_only_says_it_closed_the_candidate_does_not_undo_the_landi
         assert f"| {entry_id} |" in git(server, "show", "main:.gitmem/refused.md")
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
     assert git(memory, "status", "--porcelain") == ""
+
+
+def _commit_of_my_own(repo: Path) -> str:
+    (repo / "MINE.md").write_text("mine\n")
+    git(repo, "add", "MINE.md")
+    git(repo, "commit", "-q", "-m", "mine")
+    return git(repo, "rev-parse", "main").strip()
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_landing_never_pushed_under_a_commit_made_since_is_pushed_with_it_when_run_again(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """The push after the landing failed (the remote unreachable), and the user committed on
+    main before running the command again, as the failure said. The run again took the
+    landing for none, since main's tip is not it, and ended in "is merged into main
+    already", naming `git push --delete` of the candidate's branch as all there was left:
+    followed, it deleted the branch on the remote while the admission stayed here,
+    unpushed. Now main goes to the remote with the landing and the commit on it, and the
+    candidate's branch is deleted there."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    verb, rest = command[0], command[1:]
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_UNPLUG.format(server=server))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    hook.unlink()
+    (tmp_path / "server.git.away").rename(server)
+    landed = git(memory, "rev-parse", "main").strip()
+    mine = _commit_of_my_own(memory)
+
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"gitmem: main holds the {verb} {entry_id} (commit {landed[:12]}, not pushed before) "
+        "under commits of its own: main is pushed to origin with them\n"
+    ) in done.stderr
+    assert git(server, "rev-parse", "main").strip() == mine
+    assert git(memory, "rev-parse", "main").strip() == mine
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_moved_there(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """As above, but another clone pushed main between the catch-up and the push: the run
+    again changes nothing and names the git commands that reconcile the two and finish the
+    push (it said "is merged into main already" and to delete the candidate's branch on the
+    remote, which the remote's main does not admit). Followed, the server takes both."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    verb, rest = command[0], command[1:]
+    theirs = _overtaken_by(memory, tmp_path, server)
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    landed = git(memory, "rev-parse", "main").strip()
+    mine = _commit_of_my_own(memory)
+
+    again = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: main on origin moved since the {verb} {entry_id} was made here "
+        f"(commit {landed[:12]}, not pushed), and it cannot be made again on origin's main: "
+        f"it is under commits of its own. Reconcile the two (git pull --no-rebase origin "
+        f"main), then push main (git push origin main) and delete the candidate's branch "
+        f"there if it is still on origin (git push origin --delete gitmem/{entry_id})\n"
+    )
+    assert git(memory, "rev-parse", "main").strip() == mine
+    assert git(server, "rev-parse", "main").strip() == theirs
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
+
+    git(memory, "pull", "-q", "--no-rebase", "origin", "main")
+    git(memory, "push", "-q", "origin", "main")
+    git(memory, "push", "-q", "origin", "--delete", f"gitmem/{entry_id}")
+    git(server, "merge-base", "--is-ancestor", landed, "main")  # fails unless it holds both
+    git(server, "merge-base", "--is-ancestor", theirs, "main")
