@@ -588,7 +588,16 @@ def _theirs_stands(
             f"(git push {remote} {branch})"
         )
     differs = _differences(ws, base, tip, theirs)
-    _move_main(ws, tip, remote_tip)
+    try:
+        _move_main(ws, tip, remote_tip)
+    except GitmemError as exc:
+        # git's refusal alone did not say that the other admission stands, nor that the
+        # landing here was not undone: nothing moved
+        raise GitmemError(
+            f"{stands}, but {branch} here cannot become {remote}'s yet, and the {action} made "
+            f"here (commit {tip[:12]}, never pushed) is not undone: {exc.message}",
+            exit_code=exc.exit_code,
+        ) from None
     done = [
         f"{stands}: the {action} made here (commit {tip[:12]}, never pushed) is undone, and "
         f"{branch} here is {remote}'s ({remote_tip[:12]})"
@@ -648,7 +657,17 @@ def _move_main(ws: Workspace, old: str, new: str) -> None:
         raise GitmemError(f"{ws.branch} moved meanwhile: run the command again")
     moved = store.run_git("reset", "--quiet", "--keep", new, check=False)
     if moved.returncode != 0:
-        raise UsageError(f"git reset --keep refused: {moved.stderr.strip()}")
+        # git's own words ("Entry 'README.md' not uptodate. Cannot merge.") name the file,
+        # not what to do about it, nor that nothing moved
+        said = next(
+            (line for line in moved.stderr.splitlines() if line.startswith("error: ")),
+            moved.stderr.strip(),
+        ).removeprefix("error: ")
+        raise UsageError(
+            f"git reset --keep {new[:12]} refused, as it would overwrite changes of yours "
+            f"({said}): commit or stash them, or move away the file git does not track, then "
+            "run the command again"
+        )
 
 
 def _undone_for_the_remote(

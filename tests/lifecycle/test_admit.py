@@ -1440,3 +1440,51 @@ def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_mov
     git(memory, "push", "-q", "origin", "--delete", f"gitmem/{entry_id}")
     git(server, "merge-base", "--is-ancestor", landed, "main")  # fails unless it holds both
     git(server, "merge-base", "--is-ancestor", theirs, "main")
+
+
+@pytest.mark.parametrize("how", ["edited", "untracked"])
+def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_so(
+    memory: Path, tmp_path: Path, how: str
+) -> None:
+    """Another clone admitted the same candidate first, with a change to a file outside the
+    memory (README.md, NOTES.md) where this checkout holds a change of its own (an edit, a
+    file git does not track). `git reset --keep` refuses to bring main here to the remote's,
+    and the run again said only git's "Entry 'README.md' not uptodate. Cannot merge.", not
+    that the other admission stands, that nothing moved, nor what to do. Now it says all
+    three, exit 2, and the change is kept; moved away, the run again finishes."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    (other / "README.md").write_text("theirs\n")
+    git(other, "commit", "-q", "-am", "readme")
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {entry_id} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    landed = git(memory, "rev-parse", "main").strip()
+    mine = memory / ("README.md" if how == "edited" else "NOTES.md")
+    mine.write_text("mine\n")
+
+    done = run_gitmem(memory, "admit", entry_id, "--push")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(
+        f"gitmem: the admit {entry_id} made on origin first (commit {theirs[:12]}) stands, but "
+        f"main here cannot become origin's yet, and the admit {entry_id} made here (commit "
+        f"{landed[:12]}, never pushed) is not undone: git reset --keep {theirs[:12]} refused, "
+        "as it would overwrite changes of yours ("
+    ), done.stderr
+    assert mine.name in done.stderr
+    assert done.stderr.endswith(
+        "): commit or stash them, or move away the file git does not track, then run the "
+        "command again\n"
+    ), done.stderr
+    assert git(memory, "rev-parse", "main").strip() == landed
+    assert mine.read_text() == "mine\n"
+
+    mine.rename(tmp_path / "mine.md")
+    git(memory, "checkout", "-q", "--", ".")
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 0
+    assert git(memory, "rev-parse", "main").strip() == theirs
