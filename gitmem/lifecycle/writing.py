@@ -692,6 +692,9 @@ def _undone_for_the_remote(
     if remote_tip is None or store.is_ancestor(remote_tip, tip):
         return False  # the push fast-forwards (or fails, saying why)
     entry_id = action.split(" ", 1)[1]
+    elsewhere = _pushed_elsewhere(ws, tip)
+    if elsewhere is not None:
+        raise _reconcile(ws, action, tip, remote, f"it is on {elsewhere}'s {branch} already")
     parents = store.commit(tip).parents
     base = parents[0]
     if not store.is_ancestor(base, remote_tip):
@@ -726,6 +729,23 @@ def _undone_for_the_remote(
     _sync_worktree(ws, tree, base_tree, lambda step: None)
     recovery.end(store)
     return True
+
+
+def _pushed_elsewhere(ws: Workspace, tip: str) -> str | None:
+    """The remote whose main, as this clone last saw it, holds the landing tip, or None.
+
+    The landing is undone (_undone_for_the_remote, _theirs_stands) as one never pushed, which
+    the remote asked for says. Pushed to another remote meanwhile (`--remote NAME`, or by
+    hand), it was undone and made again, another commit, on the remote asked: the two
+    remotes' mains then held two admissions of one candidate, and neither took the other's."""
+    store = ws.store
+    prefix = "refs/remotes/"
+    for ref, target in sorted(store.refs(prefix).items()):
+        name = ref.removeprefix(prefix)
+        main = name.endswith(f"/{ws.branch}") and name.count("/") == 1 + ws.branch.count("/")
+        if main and (target == tip or store.is_ancestor(tip, target)):
+            return name.split("/", 1)[0]
+    return None
 
 
 def _reconcile(ws: Workspace, action: str, tip: str, remote: str, what: str) -> RuleError:

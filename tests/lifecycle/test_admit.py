@@ -1488,3 +1488,41 @@ def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_
     git(memory, "checkout", "-q", "--", ".")
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 0
     assert git(memory, "rev-parse", "main").strip() == theirs
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_landing_pushed_to_another_remote_is_never_undone_for_the_remote_asked(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """The push to origin after the landing was refused (another clone pushed main first),
+    and the command was run again with --remote naming another remote (a mirror), which
+    took main, landing and all. Run again for origin, the landing, which the mirror's main
+    holds, was taken for one never pushed: undone here and made again, another commit, on
+    origin's main, so that the two remotes' mains hold two admissions of one candidate and
+    neither can take the other's. Now nothing changes, and the error names the remote that
+    holds it and the git commands that reconcile origin's main with it."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    verb, rest = command[0], command[1:]
+    mirror = bare(tmp_path, "mirror")
+    git(memory, "remote", "add", "mirror", str(mirror))
+    git(memory, "push", "-q", "mirror", "main")
+    theirs = _overtaken_by(memory, tmp_path, server)
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    landed = git(memory, "rev-parse", "main").strip()
+    ok_mirror = run_gitmem(memory, verb, entry_id, *rest, "--push", "--remote", "mirror")
+    assert ok_mirror.returncode == 0, ok_mirror.stderr
+    assert git(mirror, "rev-parse", "main").strip() == landed
+
+    again = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: main on origin moved since the {verb} {entry_id} was made here (commit "
+        f"{landed[:12]}, not pushed), and it cannot be made again on origin's main: it is "
+        f"on mirror's main already. Reconcile the two (git pull --no-rebase origin main), "
+        f"then push main (git push origin main) and delete the candidate's branch there if "
+        f"it is still on origin (git push origin --delete gitmem/{entry_id})\n"
+    )
+    assert git(memory, "rev-parse", "main").strip() == landed
+    assert git(server, "rev-parse", "main").strip() == theirs
