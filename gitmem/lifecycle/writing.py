@@ -578,6 +578,14 @@ def _theirs_stands(
     entry_id = action.split(" ", 1)[1]
     closed = store.commit(theirs).message.split("\n", 1)[0].removeprefix("gitmem: ")
     stands = f"the {closed} made on {remote} first (commit {theirs[:12]}) stands"
+    elsewhere = _pushed_elsewhere(ws, tip)
+    if elsewhere is not None:
+        raise RuleError(
+            f"{stands}, and the {action} made here (commit {tip[:12]}) is on {elsewhere}'s "
+            f"{branch} already: it is not undone, and nothing was changed. {remote}'s "
+            f"{branch} and {elsewhere}'s hold one closing each of {entry_id}: agree with who "
+            f"pushed them on which stands, and bring the other {branch} to it by hand"
+        )
     base = store.commit(tip).parents[0]
     if not store.is_ancestor(base, remote_tip):
         raise RuleError(
@@ -736,8 +744,9 @@ def _pushed_elsewhere(ws: Workspace, tip: str) -> str | None:
 
     The landing is undone (_undone_for_the_remote, _theirs_stands) as one never pushed, which
     the remote asked for says. Pushed to another remote meanwhile (`--remote NAME`, or by
-    hand), it was undone and made again, another commit, on the remote asked: the two
-    remotes' mains then held two admissions of one candidate, and neither took the other's."""
+    hand), it was undone and made again, another commit, on the remote asked, or left for
+    another clone's: main here moved back over a commit a remote holds, and the two remotes'
+    mains held two closings of one candidate, neither taking the other's."""
     store = ws.store
     prefix = "refs/remotes/"
     for ref, target in sorted(store.refs(prefix).items()):

@@ -1526,3 +1526,41 @@ def test_a_landing_pushed_to_another_remote_is_never_undone_for_the_remote_asked
     )
     assert git(memory, "rev-parse", "main").strip() == landed
     assert git(server, "rev-parse", "main").strip() == theirs
+
+
+def test_a_landing_pushed_to_another_remote_is_never_undone_for_another_clones(
+    memory: Path, tmp_path: Path
+) -> None:
+    """As above, but another clone admitted the same candidate on origin first: run again
+    for origin, the landing here, which the mirror's main holds, was undone and main here
+    moved to origin's, back over a commit a remote holds. Now nothing changes, and the error
+    says that each remote's main holds one closing of the candidate."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    mirror = bare(tmp_path, "mirror")
+    git(memory, "remote", "add", "mirror", str(mirror))
+    git(memory, "push", "-q", "mirror", "main")
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {entry_id} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    landed = git(memory, "rev-parse", "main").strip()
+    to_mirror = run_gitmem(memory, "admit", entry_id, "--push", "--remote", "mirror")
+    assert to_mirror.returncode == 0, to_mirror.stderr
+    assert git(mirror, "rev-parse", "main").strip() == landed
+
+    again = run_gitmem(memory, "admit", entry_id, "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: the admit {entry_id} made on origin first (commit {theirs[:12]}) stands, "
+        f"and the admit {entry_id} made here (commit {landed[:12]}) is on mirror's main "
+        f"already: it is not undone, and nothing was changed. origin's main and mirror's "
+        f"hold one closing each of {entry_id}: agree with who pushed them on which stands, "
+        f"and bring the other main to it by hand\n"
+    )
+    assert git(memory, "rev-parse", "main").strip() == landed
+    assert git(server, "rev-parse", "main").strip() == theirs
