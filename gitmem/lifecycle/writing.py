@@ -566,7 +566,9 @@ def _theirs_stands(
     """Leave a candidate as another clone closed it on the remote's main first (theirs, its
     commit), rather than the landing made here (tip, main's tip, never pushed): that
     landing is undone, main here moves to the remote's (_move_main), the candidate's branch
-    goes, here and, if still there, on the remote. Returns what was done, a line each.
+    goes, here and, if still there, on the remote; here it is kept, at the commit the
+    landing took, when that holds commits the other closing did not take. Returns what was
+    done, a line each.
 
     Made again on the remote's main (_undone_for_the_remote), the landing ended in "is
     merged into main already", with the candidate's branch made again here for nothing: a
@@ -596,6 +598,19 @@ def _theirs_stands(
             f"(git push {remote} {branch})"
         )
     differs = _differences(ws, base, tip, theirs)
+    # commits of the candidate the landing here took and the remote's main did not (a
+    # fix-up made here after the other clone fetched it): held by the landing alone, and
+    # undone with it they were left to main's reflog. Kept on the candidate's branch first,
+    # so a kill once main moved loses nothing
+    judged = store.commit(tip).parents[1:]
+    kept = None
+    if (
+        judged
+        and not store.is_ancestor(judged[0], remote_tip)
+        and store.ref_target(candidate_ref(entry_id)) is None
+        and store.update_ref(candidate_ref(entry_id), judged[0], None, f"gitmem: keep {action}")
+    ):
+        kept = judged[0]
     try:
         _move_main(ws, tip, remote_tip)
     except GitmemError as exc:
@@ -614,6 +629,11 @@ def _theirs_stands(
         done.append(
             f"the {action} made here differed in {', '.join(differs)}: {remote}'s is kept "
             f"(git diff {theirs[:12]} {tip[:12]} -- {' '.join(differs)} shows how)"
+        )
+    if kept is not None:
+        done.append(
+            f"kept {candidate_branch(entry_id)} at {kept[:12]}: it holds commits the {action} "
+            f"made here took and the {closed} on {remote} did not"
         )
     local = store.ref_target(candidate_ref(entry_id))
     if (

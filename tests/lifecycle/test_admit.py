@@ -1564,3 +1564,40 @@ def test_a_landing_pushed_to_another_remote_is_never_undone_for_another_clones(
     )
     assert git(memory, "rev-parse", "main").strip() == landed
     assert git(server, "rev-parse", "main").strip() == theirs
+
+
+def test_commits_only_this_clone_admitted_are_kept_when_another_clones_admission_stands(
+    memory: Path, tmp_path: Path
+) -> None:
+    """This clone added a commit to the candidate's branch (a fix-up, not pushed) and
+    admitted it, while another clone admitted the candidate as the remote held it and pushed
+    first. Run again, the landing here was finished (its branch deleted), then undone for
+    the other clone's, and the fix-up, which only the landing held, was left to main's
+    reflog.
+    Now the candidate's branch is kept here at the commit the landing took, and the output
+    says so."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
+    path = memory / f".gitmem/candidates/{entry_id}.md"
+    path.write_text(path.read_text().replace("Read objects", "Read all objects"))
+    git(memory, "commit", "-q", "-am", "fix-up")
+    git(memory, "checkout", "-q", "main")
+    fix_up = git(memory, "rev-parse", f"gitmem/{entry_id}").strip()
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {entry_id} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+
+    done = run_gitmem(memory, "admit", entry_id, "--push")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"gitmem: kept gitmem/{entry_id} at {fix_up[:12]}: it holds commits the admit "
+        f"{entry_id} made here took and the admit {entry_id} on origin did not\n"
+    ) in done.stderr
+    assert git(memory, "rev-parse", f"gitmem/{entry_id}").strip() == fix_up
+    assert git(memory, "rev-parse", "main").strip() == theirs
