@@ -420,8 +420,10 @@ def _under_commits_of_its_own(
             f"the {closed} made on {remote} first (commit {theirs[:12]}) stands, and "
             f"{branch} here holds the {action} made here (commit {landed[:12]}, not pushed) "
             f"under commits of its own: drop it from {branch} (git rebase --onto "
-            f"{landed[:12]}~1 {landed[:12]} {branch}), then reconcile the two (git pull "
-            f"--no-rebase {remote} {branch}) and push {branch} (git push {remote} {branch})"
+            f"{landed[:12]}~1 {landed[:12]} {branch}), then bring the commits of its own "
+            f"onto {remote}'s (git pull --rebase {remote} {branch}: a merge would bring "
+            f"{remote}'s memory through a second parent, which the gates refuse) and push "
+            f"{branch} (git push {remote} {branch})"
         )
     raise _reconcile(ws, action, landed, remote, "it is under commits of its own")
 

@@ -1601,3 +1601,44 @@ def test_commits_only_this_clone_admitted_are_kept_when_another_clones_admission
     ) in done.stderr
     assert git(memory, "rev-parse", f"gitmem/{entry_id}").strip() == fix_up
     assert git(memory, "rev-parse", "main").strip() == theirs
+
+
+def test_a_landing_under_a_commit_made_since_says_how_to_drop_it_when_another_clones_stands(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Another clone admitted the same candidate first, and the user committed on main here
+    after the push failed: the run again changes nothing, says the other admission stands,
+    and names the git commands that drop the landing here and reconcile. Followed, the
+    server takes main, with one admission of the candidate."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {entry_id} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    landed = git(memory, "rev-parse", "main").strip()
+    mine = _commit_of_my_own(memory)
+
+    again = run_gitmem(memory, "admit", entry_id, "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: the admit {entry_id} made on origin first (commit {theirs[:12]}) stands, "
+        f"and main here holds the admit {entry_id} made here (commit {landed[:12]}, not "
+        f"pushed) under commits of its own: drop it from main (git rebase --onto "
+        f"{landed[:12]}~1 {landed[:12]} main), then bring the commits of its own onto "
+        f"origin's (git pull --rebase origin main: a merge would bring origin's memory "
+        f"through a second parent, which the gates refuse) and push main (git push origin "
+        f"main)\n"
+    )
+    assert git(memory, "rev-parse", "main").strip() == mine
+
+    git(memory, "rebase", "-q", "--onto", f"{landed[:12]}~1", landed[:12], "main")
+    git(memory, "pull", "-q", "--rebase", "origin", "main")
+    git(memory, "push", "-q", "origin", "main")
+    subjects = git(server, "log", "--format=%s", "main").splitlines()
+    assert subjects.count(f"gitmem: admit {entry_id}") == 1
+    assert "mine" in subjects
