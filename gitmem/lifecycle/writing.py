@@ -596,8 +596,9 @@ def _theirs_stands(
             f"{stands}, and the {action} made here (commit {tip[:12]}, not pushed) is on top "
             f"of commits of its own {remote} does not have: undo it (git branch -f {branch} "
             f"{branch}~1, or git reset --keep HEAD~1 with {branch} checked out), then "
-            f"reconcile the two (git pull --no-rebase {remote} {branch}) and push {branch} "
-            f"(git push {remote} {branch})"
+            f"bring the commits of its own onto {remote}'s (git pull --rebase {remote} "
+            f"{branch}: a merge would bring {remote}'s memory through a second parent, which "
+            f"the gates refuse) and push {branch} (git push {remote} {branch})"
         )
     differs = _differences(ws, base, tip, theirs)
     # commits of the candidate the landing here took and the remote's main did not (a

@@ -1642,3 +1642,46 @@ def test_a_landing_under_a_commit_made_since_says_how_to_drop_it_when_another_cl
     subjects = git(server, "log", "--format=%s", "main").splitlines()
     assert subjects.count(f"gitmem: admit {entry_id}") == 1
     assert "mine" in subjects
+
+
+def test_a_landing_on_a_commit_of_ones_own_says_how_to_drop_it_when_another_clones_stands(
+    memory: Path, tmp_path: Path
+) -> None:
+    """Another clone admitted the same candidate first, and the landing here was made on a
+    commit of main's own, not pushed: the run again changes nothing, says the other
+    admission stands and how to undo the landing here and reconcile. That said `git pull
+    --no-rebase`, whose merge the server's gate refuses (it brings the other clone's
+    admission through a second parent); it now says `git pull --rebase`, which the server
+    takes, with one admission of the candidate and the commit of one's own."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    _commit_of_my_own(memory)
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {entry_id} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    landed = git(memory, "rev-parse", "main").strip()
+
+    again = run_gitmem(memory, "admit", entry_id, "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: the admit {entry_id} made on origin first (commit {theirs[:12]}) stands, "
+        f"and the admit {entry_id} made here (commit {landed[:12]}, not pushed) is on top of "
+        f"commits of its own origin does not have: undo it (git branch -f main main~1, or "
+        f"git reset --keep HEAD~1 with main checked out), then bring the commits of its own "
+        f"onto origin's (git pull --rebase origin main: a merge would bring origin's memory "
+        f"through a second parent, which the gates refuse) and push main (git push origin "
+        f"main)\n"
+    )
+    assert git(memory, "rev-parse", "main").strip() == landed
+
+    git(memory, "reset", "-q", "--keep", "HEAD~1")
+    git(memory, "pull", "-q", "--rebase", "origin", "main")
+    git(memory, "push", "-q", "origin", "main")
+    subjects = git(server, "log", "--format=%s", "main").splitlines()
+    assert subjects.count(f"gitmem: admit {entry_id}") == 1
+    assert "mine" in subjects
