@@ -425,7 +425,15 @@ def _under_commits_of_its_own(
             f"{remote}'s memory through a second parent, which the gates refuse) and push "
             f"{branch} (git push {remote} {branch})"
         )
-    raise _reconcile(ws, action, landed, remote, "it is under commits of its own")
+    raise _reconcile(
+        ws,
+        action,
+        landed,
+        remote,
+        "it is under commits of its own",
+        _keeping_the_candidate(ws, action.split(" ", 1)[1], landed)
+        + f"git rebase --onto {landed[:12]}~1 {landed[:12]} {branch}",
+    )
 
 
 def _remote_main(ws: Workspace, remote: str) -> str | None:
@@ -729,8 +737,14 @@ def _undone_for_the_remote(
     parents = store.commit(tip).parents
     base = parents[0]
     if not store.is_ancestor(base, remote_tip):
+        back = f"git reset --keep HEAD~1 with {branch} checked out, or git branch -f {branch} "
         raise _reconcile(
-            ws, action, tip, remote, f"it is on top of commits of its own {remote} does not have"
+            ws,
+            action,
+            tip,
+            remote,
+            f"it is on top of commits of its own {remote} does not have",
+            _keeping_the_candidate(ws, entry_id, tip) + back + f"{branch}~1",
         )
     from gitmem.lifecycle.candidates import lookup_candidate
 
@@ -738,7 +752,7 @@ def _undone_for_the_remote(
     if lookup_candidate(ws, entry_id) is None:
         if len(parents) < 2:  # a refusal records no candidate: nothing to refuse again
             raise _reconcile(
-                ws, action, tip, remote, "it is on top of a candidate whose branch is gone"
+                ws, action, tip, remote, "it is on top of a candidate whose branch is gone", ""
             )
         restore = parents[1]
     _guard_other_worktrees(ws)
@@ -780,12 +794,52 @@ def _pushed_elsewhere(ws: Workspace, tip: str) -> str | None:
     return None
 
 
-def _reconcile(ws: Workspace, action: str, tip: str, remote: str, what: str) -> RuleError:
+def _keeping_the_candidate(ws: Workspace, entry_id: str, landed: str) -> str:
+    """The git command, and "; ", that makes the candidate's branch again at the commit the
+    landing (landed) admitted, where no branch of it is left (the landing deleted it, never
+    pushed): undone by hand, the landing took it along. "" where a branch is left, or the
+    landing (a refusal) records none."""
+    from gitmem.lifecycle.candidates import lookup_candidate
+
+    if lookup_candidate(ws, entry_id) is not None or len(ws.store.commit(landed).parents) < 2:
+        return ""
+    return f"git branch {candidate_branch(entry_id)} {landed[:12]}^2; "
+
+
+def _reconcile(
+    ws: Workspace, action: str, tip: str, remote: str, what: str, undo: str | None = None
+) -> RuleError:
     """The error for a landing made here that the remote's main, moved on since, cannot take
     and that cannot be undone and made again on it (what: why not): the git commands that
-    reconcile the two mains and finish the push by hand."""
+    reconcile the two mains and finish the push by hand.
+
+    With undo (the commands that undo the landing here), they undo it, bring main's commits
+    of its own onto the remote's main, and have the command run again. With undo "" (a
+    refusal, a plain commit), the landing is brought along with them. Either way by a
+    rebase: `git pull --no-rebase`, said before, merged the remote's main in, which the
+    gates refuse whenever that brought memory (another admission) through the merge's
+    second parent, and which conflicted on INDEX.md then. With undo None (the landing is on
+    another remote's main, whose commits a rebase would rewrite), the merge is said still."""
     branch = ws.branch
     entry_id = action.split(" ", 1)[1]
+    rebase = (
+        f"git pull --rebase {remote} {branch}: a merge would bring {remote}'s memory through "
+        "a second parent, which the gates refuse"
+    )
+    if undo:
+        return RuleError(
+            f"{branch} on {remote} moved since the {action} was made here (commit "
+            f"{tip[:12]}, not pushed), and it cannot be made again on {remote}'s {branch}: "
+            f"{what}. Undo it ({undo}), bring {branch} up to {remote}'s ({rebase}), then run "
+            "the command again"
+        )
+    if undo == "":
+        return RuleError(
+            f"{branch} on {remote} moved since the {action} was made here (commit "
+            f"{tip[:12]}, not pushed), and it cannot be made again on {remote}'s {branch}: "
+            f"{what}. Bring it onto {remote}'s {branch} ({rebase}), then push {branch} (git "
+            f"push {remote} {branch})"
+        )
     return RuleError(
         f"{branch} on {remote} moved since the {action} was made here (commit {tip[:12]}, "
         f"not pushed), and it cannot be made again on {remote}'s {branch}: "

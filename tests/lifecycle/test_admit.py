@@ -1160,38 +1160,49 @@ def test_a_landing_on_commits_the_remote_lacks_says_how_to_reconcile_when_main_m
     memory: Path, tmp_path: Path, command: list[str]
 ) -> None:
     """main here held a commit of its own, not pushed, when the landing was made on it, and
-    another clone pushed main meanwhile: the landing cannot be made again on the remote's
-    main without dropping that commit. The run again changes nothing and names the git
-    commands that reconcile the two and finish the push; following them, the server takes
-    it, its main never rewritten."""
+    another clone admitted another candidate meanwhile: the landing cannot be made again on
+    the remote's main without dropping that commit. The run again changes nothing and names
+    the git commands that undo the landing and bring main up to the remote's; following
+    them, the same command run again lands and pushes, the server's main never rewritten.
+    They said `git pull --no-rebase`, which conflicted on INDEX.md, and whose merge the
+    server's gate refuses: it brings the other admission through a second parent."""
     server = make_server(tmp_path)
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
-    (memory / "MINE.md").write_text("mine\n")
-    git(memory, "add", "MINE.md")
-    git(memory, "commit", "-q", "-m", "mine")
-    theirs = _overtaken_by(memory, tmp_path, server)
-    assert run_gitmem(memory, command[0], entry_id, *command[1:], "--push").returncode == 1
+    another = proposed(ok(run(memory, *HOOKS, "--push")).output)
+    _commit_of_my_own(memory)
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {another} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    verb, rest = command[0], command[1:]
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
     landed = git(memory, "rev-parse", "main").strip()
 
-    again = run_gitmem(memory, command[0], entry_id, *command[1:], "--push")
+    again = run_gitmem(memory, verb, entry_id, *rest, "--push")
     assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
     assert again.stderr == (
-        f"gitmem: main on origin moved since the {command[0]} {entry_id} was made here "
+        f"gitmem: main on origin moved since the {verb} {entry_id} was made here "
         f"(commit {landed[:12]}, not pushed), and it cannot be made again on origin's main: "
-        f"it is on top of commits of its own origin does not have. Reconcile the two (git "
-        f"pull --no-rebase origin main), then push main (git push origin main) and delete the "
-        f"candidate's branch there if it is still on origin (git push origin --delete "
-        f"gitmem/{entry_id})\n"
+        f"it is on top of commits of its own origin does not have. Undo it (git reset --keep "
+        f"HEAD~1 with main checked out, or git branch -f main main~1), bring main up to "
+        f"origin's (git pull --rebase origin main: a merge would bring origin's memory "
+        f"through a second parent, which the gates refuse), then run the command again\n"
     )
     assert git(memory, "rev-parse", "main").strip() == landed
     assert git(server, "rev-parse", "main").strip() == theirs
 
-    git(memory, "pull", "-q", "--no-rebase", "origin", "main")
-    git(memory, "push", "-q", "origin", "main")
-    git(memory, "push", "-q", "origin", "--delete", f"gitmem/{entry_id}")
-    git(server, "merge-base", "--is-ancestor", landed, "main")  # fails unless it holds both
-    git(server, "merge-base", "--is-ancestor", theirs, "main")
+    git(memory, "reset", "-q", "--keep", "HEAD~1")
+    git(memory, "pull", "-q", "--rebase", "origin", "main")
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    git(server, "merge-base", "--is-ancestor", theirs, "main")  # never rewritten
+    subjects = git(server, "log", "--format=%s", "main").splitlines()
+    assert subjects[0] == f"gitmem: {verb} {entry_id}"
+    assert subjects.count(f"gitmem: admit {another}") == 1 and "mine" in subjects
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
 
 
 @pytest.mark.parametrize("how", ["killed-after-the-push", "pushed-by-hand", "a-file-in-the-way"])
@@ -1409,16 +1420,23 @@ def test_a_landing_never_pushed_under_a_commit_made_since_is_pushed_with_it_when
 def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_moved_there(
     memory: Path, tmp_path: Path, command: list[str]
 ) -> None:
-    """As above, but another clone pushed main between the catch-up and the push: the run
-    again changes nothing and names the git commands that reconcile the two and finish the
-    push (it said "is merged into main already" and to delete the candidate's branch on the
-    remote, which the remote's main does not admit). Followed, the server takes both."""
+    """As above, but another clone admitted another candidate between the catch-up and the
+    push: the run again changes nothing and names the git commands that drop the landing,
+    bring main up to the remote's and have the command run again (it said "is merged into
+    main already" and to delete the candidate's branch on the remote, which the remote's
+    main does not admit). Followed, the server takes both admissions and the commit."""
     server = make_server(tmp_path)
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    another = proposed(ok(run(memory, *HOOKS, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {another} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
     verb, rest = command[0], command[1:]
-    theirs = _overtaken_by(memory, tmp_path, server)
     assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
     landed = git(memory, "rev-parse", "main").strip()
     mine = _commit_of_my_own(memory)
 
@@ -1427,19 +1445,24 @@ def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_mov
     assert again.stderr == (
         f"gitmem: main on origin moved since the {verb} {entry_id} was made here "
         f"(commit {landed[:12]}, not pushed), and it cannot be made again on origin's main: "
-        f"it is under commits of its own. Reconcile the two (git pull --no-rebase origin "
-        f"main), then push main (git push origin main) and delete the candidate's branch "
-        f"there if it is still on origin (git push origin --delete gitmem/{entry_id})\n"
+        f"it is under commits of its own. Undo it (git rebase --onto {landed[:12]}~1 "
+        f"{landed[:12]} main), bring main up to origin's (git pull --rebase origin main: a "
+        f"merge would bring origin's memory through a second parent, which the gates "
+        f"refuse), then run the command again\n"
     )
     assert git(memory, "rev-parse", "main").strip() == mine
     assert git(server, "rev-parse", "main").strip() == theirs
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
 
-    git(memory, "pull", "-q", "--no-rebase", "origin", "main")
-    git(memory, "push", "-q", "origin", "main")
-    git(memory, "push", "-q", "origin", "--delete", f"gitmem/{entry_id}")
-    git(server, "merge-base", "--is-ancestor", landed, "main")  # fails unless it holds both
-    git(server, "merge-base", "--is-ancestor", theirs, "main")
+    git(memory, "rebase", "-q", "--onto", f"{landed[:12]}~1", landed[:12], "main")
+    git(memory, "pull", "-q", "--rebase", "origin", "main")
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    git(server, "merge-base", "--is-ancestor", theirs, "main")  # never rewritten
+    subjects = git(server, "log", "--format=%s", "main").splitlines()
+    assert subjects[0] == f"gitmem: {verb} {entry_id}"
+    assert subjects.count(f"gitmem: admit {another}") == 1 and "mine" in subjects
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
 
 
 @pytest.mark.parametrize("how", ["edited", "untracked"])
@@ -1685,3 +1708,41 @@ def test_a_landing_on_a_commit_of_ones_own_says_how_to_drop_it_when_another_clon
     subjects = git(server, "log", "--format=%s", "main").splitlines()
     assert subjects.count(f"gitmem: admit {entry_id}") == 1
     assert "mine" in subjects
+
+
+def test_a_refusal_of_a_candidate_never_pushed_says_how_to_bring_it_onto_the_remotes_main(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A candidate never pushed was refused with --push while another clone admitted another
+    candidate, and the refusal was finished without --push (its branch deleted): it cannot
+    be made again. The run again said `git pull --no-rebase`, whose merge the server's gate
+    refuses (it brings the other admission through a second parent); it now says `git pull
+    --rebase`, which brings the refusal, a commit of its own, onto the remote's main."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE)).output)
+    another = proposed(ok(run(memory, *HOOKS, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {another} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "refuse", entry_id, "--reason", "no", "--push").returncode == 1
+    ok(run(memory, "refuse", entry_id, "--reason", "no"))
+    assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
+    theirs = git(server, "rev-parse", "main").strip()
+    landed = git(memory, "rev-parse", "main").strip()
+
+    again = run_gitmem(memory, "refuse", entry_id, "--reason", "no", "--push")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    assert again.stderr == (
+        f"gitmem: main on origin moved since the refuse {entry_id} was made here (commit "
+        f"{landed[:12]}, not pushed), and it cannot be made again on origin's main: it is "
+        f"on top of a candidate whose branch is gone. Bring it onto origin's main (git pull "
+        f"--rebase origin main: a merge would bring origin's memory through a second "
+        f"parent, which the gates refuse), then push main (git push origin main)\n"
+    )
+    git(memory, "pull", "-q", "--rebase", "origin", "main")
+    git(memory, "push", "-q", "origin", "main")
+    git(server, "merge-base", "--is-ancestor", theirs, "main")  # never rewritten
+    assert f"| {entry_id} |" in git(server, "show", "main:.gitmem/refused.md")
