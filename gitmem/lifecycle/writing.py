@@ -403,7 +403,7 @@ def _under_commits_of_its_own(
         ),
         None,
     )
-    if landed is None:
+    if landed is None or not _still_closed(ws, tip, action):
         return Resumed(None, done)
     branch = ws.branch
     if store.is_ancestor(remote_tip, tip):
@@ -434,6 +434,27 @@ def _under_commits_of_its_own(
         _keeping_the_candidate(ws, action.split(" ", 1)[1], landed)
         + f"git rebase --onto {landed[:12]}~1 {landed[:12]} {branch}",
     )
+
+
+def _still_closed(ws: Workspace, tip: str, action: str) -> bool:
+    """Whether main's tip still holds what the landing of action wrote: the entry admitted,
+    the refused.md row (an amend or retire is taken at its word). A landing undone since by
+    a commit on it (`git revert`) is no landing to push: pushed with main, the candidate's
+    branch was deleted on the remote while no admission of it was left."""
+    verb, _, entry_id = action.partition(" ")
+    tree = ws.store.tree_of(tip)
+    if verb == "admit":
+        return find_entry(ws.store, ws.store.subtree(tree, ws.dir), entry_id) is not None
+    if verb == "refuse":
+        return _refuses(ws, tree, entry_id)
+    return True
+
+
+def _refuses(ws: Workspace, tree: str, entry_id: str) -> bool:
+    """Whether refused.md in tree has a row refusing entry_id."""
+    data = ws.store.read_path(tree, f"{ws.dir}/refused.md") or b""
+    rows = (refused_mod.parse_row(line) for line in data.decode("utf-8", "replace").splitlines())
+    return any(row is not None and row.id == entry_id for row in rows)
 
 
 def _remote_main(ws: Workspace, remote: str) -> str | None:
@@ -553,15 +574,7 @@ def _closes(ws: Workspace, commit: str, verb: str, entry_id: str) -> bool:
         admitted = found is not None and found[1].status == "admitted"
         return admitted and find_entry(store, store.subtree(before, ws.dir), entry_id) is None
     if verb == "refuse":
-
-        def refuses(tree: str) -> bool:
-            data = store.read_path(tree, f"{ws.dir}/refused.md") or b""
-            rows = (
-                refused_mod.parse_row(line) for line in data.decode("utf-8", "replace").splitlines()
-            )
-            return any(row is not None and row.id == entry_id for row in rows)
-
-        return refuses(after) and not refuses(before)
+        return _refuses(ws, after, entry_id) and not _refuses(ws, before, entry_id)
     return (
         len(info.parents) == 2
         and store.read_path(store.tree_of(info.parents[1]), f"{ws.dir}/candidates/{entry_id}.md")

@@ -1746,3 +1746,32 @@ def test_a_refusal_of_a_candidate_never_pushed_says_how_to_bring_it_onto_the_rem
     git(memory, "push", "-q", "origin", "main")
     git(server, "merge-base", "--is-ancestor", theirs, "main")  # never rewritten
     assert f"| {entry_id} |" in git(server, "show", "main:.gitmem/refused.md")
+
+
+def test_a_landing_reverted_since_is_not_pushed_nor_its_candidate_closed_on_the_remote(
+    memory: Path, tmp_path: Path
+) -> None:
+    """The push after the landing failed (the remote unreachable), and the user reverted the
+    admission on main (git revert) before running the command again. Found under the
+    revert, the landing was pushed with main and the candidate's branch deleted on a remote
+    without the gate: the candidate was admitted nowhere and gone. Now a landing whose
+    entry main no longer holds is not pushed, and the candidate's branch stays."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_UNPLUG.format(server=server))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    hook.unlink()
+    (tmp_path / "server.git.away").rename(server)
+    ok(run(memory, "admit", entry_id))  # finished here, without --push
+    pushed_before = git(server, "rev-parse", "main").strip()
+    git(memory, "revert", "--no-commit", "-m", "1", "HEAD")
+    git(memory, "commit", "-q", "--no-verify", "-m", "not yet")
+
+    again = run_gitmem(memory, "admit", entry_id, "--push")
+    assert again.returncode != 0 and "Traceback" not in again.stderr, again.stderr
+    assert git(server, "rev-parse", "main").strip() == pushed_before
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
