@@ -369,7 +369,11 @@ def resume(ws: Workspace, action: str, push: bool, remote: str) -> Resumed:
             )
             return Resumed(None, done)
         _close_on_remote(ws, action, tip, remote, main=True)
-    return Resumed(tip, done, pushed=push)
+        # a main the remote held already (a run killed once its push was made, or another
+        # clone's closing left standing by a run killed once main followed it): this run
+        # pushed none of it, and "pushed" said it had
+        return Resumed(tip, done, pushed=remote_tip != tip)
+    return Resumed(tip, done)
 
 
 def _under_commits_of_its_own(

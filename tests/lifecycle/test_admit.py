@@ -1775,3 +1775,26 @@ def test_a_landing_reverted_since_is_not_pushed_nor_its_candidate_closed_on_the_
     assert again.returncode != 0 and "Traceback" not in again.stderr, again.stderr
     assert git(server, "rev-parse", "main").strip() == pushed_before
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
+
+
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_run_again_after_a_kill_once_main_was_pushed_does_not_say_it_pushed(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Killed once its push was made, the command run again with --push finished the rest
+    and printed "pushed", as though main had gone to the remote by this run: it went by the
+    killed one, and this run pushed nothing of main."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    verb, rest = command[0], command[1:]
+    killed_at_fault(memory, f"{verb}-after-close", verb, entry_id, *rest, "--push")
+    landed = git(memory, "rev-parse", "main").strip()
+    assert git(server, "rev-parse", "main").strip() == landed
+
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    assert f"{landed[:12]})\n" in done.stdout, done.stdout
+    assert "pushed" not in done.stdout, done.stdout
+    assert git(server, "rev-parse", "main").strip() == landed
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
