@@ -1513,6 +1513,18 @@ def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_
     assert git(memory, "rev-parse", "main").strip() == theirs
 
 
+def _proposed_with_a_mirror(memory: Path, tmp_path: Path) -> tuple[Path, str, Path]:
+    """A server (origin) holding a candidate pushed there, and a second remote, mirror,
+    holding main as it is: (the server, the candidate's id, the mirror)."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    mirror = bare(tmp_path, "mirror")
+    git(memory, "remote", "add", "mirror", str(mirror))
+    git(memory, "push", "-q", "mirror", "main")
+    return server, entry_id, mirror
+
+
 @pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
 def test_a_landing_pushed_to_another_remote_is_never_undone_for_the_remote_asked(
     memory: Path, tmp_path: Path, command: list[str]
@@ -1524,13 +1536,8 @@ def test_a_landing_pushed_to_another_remote_is_never_undone_for_the_remote_asked
     origin's main, so that the two remotes' mains hold two admissions of one candidate and
     neither can take the other's. Now nothing changes, and the error names the remote that
     holds it and the git commands that reconcile origin's main with it."""
-    server = make_server(tmp_path)
-    connect(memory, server)
-    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    server, entry_id, mirror = _proposed_with_a_mirror(memory, tmp_path)
     verb, rest = command[0], command[1:]
-    mirror = bare(tmp_path, "mirror")
-    git(memory, "remote", "add", "mirror", str(mirror))
-    git(memory, "push", "-q", "mirror", "main")
     theirs = _overtaken_by(memory, tmp_path, server)
     assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
     landed = git(memory, "rev-parse", "main").strip()
@@ -1558,12 +1565,7 @@ def test_a_landing_pushed_to_another_remote_is_never_undone_for_another_clones(
     for origin, the landing here, which the mirror's main holds, was undone and main here
     moved to origin's, back over a commit a remote holds. Now nothing changes, and the error
     says that each remote's main holds one closing of the candidate."""
-    server = make_server(tmp_path)
-    connect(memory, server)
-    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
-    mirror = bare(tmp_path, "mirror")
-    git(memory, "remote", "add", "mirror", str(mirror))
-    git(memory, "push", "-q", "mirror", "main")
+    server, entry_id, mirror = _proposed_with_a_mirror(memory, tmp_path)
     other = _another_clone(tmp_path, server)
     hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
