@@ -21,7 +21,7 @@ from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from gitmem.errors import INTERRUPTED, GitmemError, RuleError, UsageError
 from gitmem.lifecycle import recovery
-from gitmem.lifecycle.candidates import Candidate
+from gitmem.lifecycle.candidates import Candidate, lookup_candidate
 from gitmem.lifecycle.entries import find_entry
 from gitmem.model import refused as refused_mod
 from gitmem.model.names import DEFAULT_REMOTE as DEFAULT_REMOTE
@@ -392,21 +392,15 @@ def _under_commits_of_its_own(
     main here; else nothing changes, and the error says how to reconcile the two by hand
     (or, where another clone closed the candidate first, how to drop the landing here)."""
     store = ws.store
+    # asked first of the remote's main as last fetched, with no round trip: every first
+    # `--push` comes here, and only a landing found under main's tip is worth a fetch
+    last_seen = store.ref_target(f"refs/remotes/{remote}/{ws.branch}")
+    if last_seen is None or _first_parent_landing(ws, action, last_seen, tip) is None:
+        return Resumed(None, done)
     remote_tip = _remote_main(ws, remote)
     if remote_tip is None:
         return Resumed(None, done)
-    subject = f"gitmem: {action}"
-    listed = store.run_git(
-        "log", "--first-parent", "--format=%H %s", f"{remote_tip}..{tip}", check=False
-    )
-    landed = next(
-        (
-            c
-            for c, _, s in (line.partition(" ") for line in listed.stdout.splitlines())
-            if s == subject
-        ),
-        None,
-    )
+    landed = _first_parent_landing(ws, action, remote_tip, tip)
     if landed is None or not _still_closed(ws, tip, action):
         return Resumed(None, done)
     branch = ws.branch
@@ -438,6 +432,19 @@ def _under_commits_of_its_own(
         _keeping_the_candidate(ws, action.split(" ", 1)[1], landed)
         + f"git rebase --onto {landed[:12]}~1 {landed[:12]} {branch}",
     )
+
+
+def _first_parent_landing(ws: Workspace, action: str, since: str, tip: str) -> str | None:
+    """The commit `gitmem: <action>` among main's first-parent commits from since to tip."""
+    subject = f"gitmem: {action}"
+    listed = ws.store.run_git(
+        "log", "--first-parent", "--format=%H %s", f"{since}..{tip}", check=False
+    )
+    for line in listed.stdout.splitlines():
+        commit, _, said = line.partition(" ")
+        if said == subject:
+            return commit
+    return None
 
 
 def _still_closed(ws: Workspace, tip: str, action: str) -> bool:
@@ -763,8 +770,6 @@ def _undone_for_the_remote(
             f"it is on top of commits of its own {remote} does not have",
             _keeping_the_candidate(ws, entry_id, tip) + back + f"{branch}~1",
         )
-    from gitmem.lifecycle.candidates import lookup_candidate
-
     restore = None
     if lookup_candidate(ws, entry_id) is None:
         if len(parents) < 2:  # a refusal records no candidate: nothing to refuse again
@@ -816,8 +821,6 @@ def _keeping_the_candidate(ws: Workspace, entry_id: str, landed: str) -> str:
     landing (landed) admitted, where no branch of it is left (the landing deleted it, never
     pushed): undone by hand, the landing took it along. "" where a branch is left, or the
     landing (a refusal) records none."""
-    from gitmem.lifecycle.candidates import lookup_candidate
-
     if lookup_candidate(ws, entry_id) is not None or len(ws.store.commit(landed).parents) < 2:
         return ""
     return f"git branch {candidate_branch(entry_id)} {landed[:12]}^2; "
@@ -1079,10 +1082,7 @@ def catch_up(ws: Workspace, remote: str) -> None:
             f"or leave --push out and push {branch} yourself; nothing was changed"
         )
     tracking = f"refs/remotes/{remote}/{branch}"
-    fetched = store.run_git(
-        "fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False
-    )
-    remote_tip = store.ref_target(tracking) if fetched.returncode == 0 else None
+    remote_tip = _remote_main(ws, remote)
     local_tip = ws.main_tip()
     if remote_tip is None or remote_tip == local_tip:
         return
