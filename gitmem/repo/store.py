@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, cast
 import pygit2
 from pygit2.enums import FileMode, RepositoryOpenFlag
 
-from gitmem.errors import NO_GIT, GitmemError, UsageError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.model.names import BRANCH_PREFIX, CANDIDATE_REFS, DEFAULT_REMOTE, is_utf8
 from gitmem.repo.atomic import atomic_write as atomic_write
 from gitmem.repo.gitcli import (
@@ -468,23 +468,16 @@ class Store:
         not needed). What git refuses (a GIT_CONFIG_COUNT that is no number, a config file it
         cannot parse) would refuse the user's git commit too: it is quoted, as a UsageError."""
         try:
-            done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", "config", "--list", "--includes", "-z"],
-                cwd=self.workdir or self.git_dir,
-                capture_output=True,
-                env=clean_git_env(self.pinned),
-                check=False,
+            listed = self._git_bytes(
+                [f"--git-dir={self.git_dir}", "config", "--list", "--includes", "-z"]
             )
-        except OSError:
-            raise UsageError(NO_GIT) from None
-        if done.returncode != 0:
-            error = done.stderr.decode("utf-8", "replace").strip()
+        except UsageError as exc:
             raise UsageError(
-                f"cannot read git's configuration: git config says {error}: correct the "
-                "config file or the GIT_CONFIG_* variable it names, then run the command again"
-            )
+                f"cannot read git's configuration: {exc.message}: correct the config file or "
+                "the GIT_CONFIG_* variable it names, then run the command again"
+            ) from None
         entries: list[tuple[bytes, bytes | None]] = []
-        for record in done.stdout.split(b"\0")[:-1]:
+        for record in listed.split(b"\0")[:-1]:
             name, newline, value = record.partition(b"\n")
             entries.append((name, value if newline else None))
         return entries
@@ -508,7 +501,7 @@ class Store:
             value = self._repo.config[os.fsencode(key)]
         except (KeyError, UnicodeError, pygit2.GitError):
             return None
-        return str(value)
+        return "" if value is None else str(value)  # a name alone: git prints no value
 
     def config_bool(self, key: str) -> bool | None:
         """A boolean config value as git reads it (true, yes, on, 1), None when unset or not a
@@ -1436,17 +1429,14 @@ class Store:
         args += ["commit-tree", "-S", tree]
         for parent in parents:
             args += ["-p", parent]
-        try:
-            done = subprocess.run(
-                args,
-                cwd=self._folder(),
-                input=message.encode("utf-8"),
-                capture_output=True,
-                env=env,
-                check=False,
-            )
-        except FileNotFoundError:
-            raise UsageError(NO_GIT) from None
+        done = subprocess.run(
+            args,
+            cwd=self._folder(),
+            input=message.encode("utf-8"),
+            capture_output=True,
+            env=env,
+            check=False,
+        )
         oid = done.stdout.decode("ascii", "replace").strip()
         if done.returncode == 0 and len(oid) == 40:
             return oid

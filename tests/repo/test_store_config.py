@@ -144,3 +144,20 @@ def test_without_those_variables_libgit2_answers_and_no_git_runs(
     store = Store.open(repo)
     assert store.config("user.name") == "Local Name" and store.config_bool("core.bare") is False
     assert log.read_text().count("config --list") == 1  # once a store, however many questions
+
+
+def test_a_name_alone_reads_the_same_through_libgit2_and_through_git(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key written with no `=` (`[gitmem] bare`): libgit2 gives no value, and str() of it
+    read "None" where git reads an empty value; both paths answer as git does."""
+    with (repo / ".git" / "config").open("a") as config:
+        config.write("[gitmem]\n\tbare\n")
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "0")
+    through_git = Store.open(repo)
+    assert through_git.config("gitmem.bare") == "" and through_git.config_bool("gitmem.bare")
+    for name in CONFIG_ENV:
+        monkeypatch.delenv(name, raising=False)
+    through_libgit2 = Store.open(repo)
+    assert through_libgit2.config("gitmem.bare") == ""
+    assert through_libgit2.config_bool("gitmem.bare")
