@@ -681,7 +681,11 @@ def _settings_said(ws: Workspace) -> Iterator[None]:
     try:
         yield
     except GitmemError as exc:
-        exc.message = _warned(exc.message, _settings_warnings(ws))
+        # each half bounded on its own: _reading cuts the whole at ERROR_TEXT_LIMIT, and a
+        # message that long alone had the warnings, its tail, cut off
+        half = ERROR_TEXT_LIMIT // 2
+        warned = _warned("", _settings_warnings(ws))
+        exc.message = _cut(exc.message, half) + _cut(warned, half - 100)
         raise
 
 

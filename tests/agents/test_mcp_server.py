@@ -52,10 +52,12 @@ from gitmem.agents.mcp_server import (
     PROMPTS,
     TOOLS,
     _answering,
+    _settings_said,
 )
 from gitmem.agents.precedents import PREAMBLE
 from gitmem.errors import UsageError
 from gitmem.recall import semantic
+from gitmem.repo.workspace import open_workspace
 
 from conftest import git, isolation
 
@@ -576,6 +578,26 @@ def test_what_a_failure_answers_and_logs_is_bounded(caplog: pytest.LogCaptureFix
         raise UsageError("x" * 1_000_000)
     assert len(str(raised.value)) < ERROR_TEXT_LIMIT + 100
     assert not turn.locked()
+
+
+def test_a_long_failure_keeps_the_settings_set_aside(tmp_path: Path) -> None:
+    """The settings set aside are said after a failure's own words (_settings_said), and the
+    whole is then bounded (ERROR_TEXT_LIMIT): a failure as long as the bound alone had its
+    tail, the warnings, cut off, and the agent read it as the project memory's word."""
+    env = isolation(tmp_path)
+    repo = _new_repo(tmp_path / "work", env, memory=True)
+    (repo / ".gitmem.toml").write_text("[memory]\nmax_body = 3000\n")
+    ws = open_workspace(repo)
+    turn = threading.Lock()
+    with (
+        pytest.raises(ToolError) as raised,
+        _answering("memory_push", turn),
+        _settings_said(ws),
+    ):
+        raise UsageError("x" * 1_000_000)
+    said = str(raised.value)
+    assert "more characters cut" in said and len(said) < ERROR_TEXT_LIMIT + 100
+    assert said.endswith("memory.max_body: unknown setting; did you mean memory.maxBody?")
 
 
 def test_a_line_that_is_no_message_is_answered_and_the_server_keeps_serving(
