@@ -7,7 +7,8 @@ the request is opened for the id pushed) to the remote git would push a new bran
 writing.push_remote), and then, on the repository that remote's URL names (its fetch URL:
 the project's repository, main's home; when remote.<name>.pushurl sends the branch to a fork
 on the same host instead, the request's head is the fork's branch, `owner:gitmem/ID`, and
-GitLab's page is the fork's):
+GitLab's page is the fork's; when it sends it to another host, the branch is pushed there
+and no request is opened, since none can be opened across hosts):
 
 - on GitHub (github.com, a `github.*` host, or any host the `gh` CLI is logged in to), opens the
   pull request with `gh pr create` when `gh` is installed and authenticated: title from the
@@ -242,6 +243,9 @@ def open_pull_request(
             return PullRequestResult(OTHER, None, False, False, proposal.unpushed)
     entry = _candidate_entry(ws, proposal)
     where = parse_remote(url)
+    across = _pushed_across(store, remote, where)
+    if across is not None and where is not None:
+        return _pushed_to_another_host(ws, proposal, remote, across, where)
     fork = _pushed_elsewhere(store, remote, where)
     base = ws.branch
     gh = shutil.which("gh")
@@ -313,7 +317,8 @@ def _pushed_elsewhere(store: Store, remote: str, where: Remote | None) -> Remote
     remote's URL names but another on the same host: a fork, in a triangular workflow that
     fetches from the project and pushes to one's own copy (remote.<name>.pushurl). None
     when the push goes where the URL says (no pushurl; a pushInsteadOf that only changes
-    the protocol), or somewhere no web address names (a local mirror).
+    the protocol; one of several push URLs the project's), somewhere no web address names
+    (a local mirror), or to another host (_pushed_across).
 
     The request is still opened on the project's repository, the one the fetch URL names
     and main is read from, with the fork's branch as its head (`owner:gitmem/<id>`); opened
@@ -321,14 +326,50 @@ def _pushed_elsewhere(store: Store, remote: str, where: Remote | None) -> Remote
     page gitmem printed instead led to a branch the project did not have."""
     if where is None:
         return None
-    done = store.run_git("remote", "get-url", "--push", remote, check=False)
-    lines = done.stdout.splitlines() if done.returncode == 0 else []
-    pushed = parse_remote(lines[0]) if lines else None
-    if pushed is None or pushed.host != where.host or pushed.port != where.port:
+    pushed = [parse_remote(url) for url in _push_urls(store, remote)]
+    if not pushed or any(_same_repository(p, where) for p in pushed):
         return None
-    if pushed.path.lower() == where.path.lower():
+    return next((p for p in pushed if p is not None and _same_host(p, where)), None)
+
+
+def _pushed_across(store: Store, remote: str, where: Remote | None) -> str | None:
+    """Where `git push remote` sends the candidate (its first push URL, credentials
+    scrubbed), when every URL it pushes to names a repository on another host than
+    where's: a pushurl naming another forge while the fetch URL names the project. None
+    when the branch reaches the project or a fork of it there (_pushed_elsewhere), or when
+    a push URL names no host (a local path, which a pushInsteadOf may make of the
+    project's own URL: where it leads is not known).
+
+    No request can be opened on the project for a branch another host holds: opened there
+    as if the branch were the project's, gh was asked for a head the project does not have
+    and the compare page led to nothing, and GitLab's push options asked a server that is
+    not the project's to open the request."""
+    if where is None:
         return None
-    return pushed
+    urls = _push_urls(store, remote)
+    pushed = [parse_remote(url) for url in urls]
+    if not urls or any(p is None or _same_host(p, where) for p in pushed):
+        return None
+    return scrub(urls[0])
+
+
+def _push_urls(store: Store, remote: str) -> list[str]:
+    """The URLs `git push remote` pushes to, as git names them (pushurl, insteadOf and
+    pushInsteadOf applied); none when git cannot say."""
+    done = store.run_git("remote", "get-url", "--push", "--all", remote, check=False)
+    return (
+        [line.strip() for line in done.stdout.splitlines() if line.strip()]
+        if (done.returncode == 0)
+        else []
+    )
+
+
+def _same_host(one: Remote, other: Remote) -> bool:
+    return one.host == other.host and one.port == other.port
+
+
+def _same_repository(one: Remote | None, other: Remote) -> bool:
+    return one is not None and _same_host(one, other) and one.path.lower() == other.path.lower()
 
 
 def _push(store: Store, remote: str, refspecs: list[str], options: Sequence[str] = ()) -> str:
@@ -370,6 +411,28 @@ class _Sender:
                 "the remote does not take push options: open the merge request by hand"
             )
             self.messages = _push(self.store, self.remote, [refspec])
+
+
+def _pushed_to_another_host(
+    ws: Workspace, proposal: Proposal, remote: str, across: str, where: Remote
+) -> PullRequestResult:
+    """Push the candidate where git pushes it (plainly: push options are for the project's
+    forge), and say that the request is the user's to open (_pushed_across)."""
+    pushed = False
+    if not proposal.pushed:
+        sender = _Sender(ws.store, remote)
+        push_candidate(ws, proposal, remote=remote, send=sender)
+        pushed = sender.messages is not None
+    return PullRequestResult(
+        OTHER,
+        None,
+        False,
+        pushed,
+        f"pushed {proposal.branch} to {across}, which is not on {where.host}, where {remote}'s "
+        f"URL names the project ({where.web}): no pull request can be opened there for a "
+        f"branch another host holds; bring the branch to {where.host} (a fork there) and open "
+        f"one into {ws.branch}, or admit it with `gitmem admit {proposal.id}` after review",
+    )
 
 
 # GitHub

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clirunner import ok, run
+from clirunner import ok, proposed, run
 from fakegh import FIELDS, FakeGh
 
 from gitmem.errors import GitmemError, UsageError
@@ -669,6 +669,55 @@ def test_other_hosts_name_the_fork_pushurl_sent_the_branch_to(
         f"`gitmem admit {proposal.id}` after review"
     )
     assert on_server(fork, proposal.branch) == proposal.commit
+
+
+@pytest.mark.parametrize(
+    "url", [GITHUB_URL, "https://gitlab.com/acme/shop.git"], ids=["github", "gitlab"]
+)
+def test_a_pushurl_on_another_host_opens_no_request_on_the_project(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh, url: str
+) -> None:
+    """origin fetches from the project and pushes to a copy on another host
+    (remote.origin.pushurl): the pull request was opened on the project for a branch it
+    does not have (gh asked for a head that is not there), and GitLab's push options asked
+    the other host to open it. The branch is pushed where git pushes it, no request is
+    opened, and the answer says why and what to do."""
+    project, copy = bare(tmp_path), bare(tmp_path, "copy.git")
+    with_remote(memory, url, project)
+    git(memory, "config", "remote.origin.pushurl", "git@git.example.org:alice/shop.git")
+    ssh_reaches(memory, copy)
+    done = ok(run(memory, *PR_ARGS, "--content", "Use gitmem propose --pr.", "--pr"))
+    entry_id = proposed(done.output)
+    assert fake_gh.called("pr", "create") == []
+    assert (
+        on_server(copy, f"gitmem/{entry_id}")
+        == git(memory, "rev-parse", f"gitmem/{entry_id}").strip()
+    )
+    assert on_server(project, f"gitmem/{entry_id}") == ""
+    host = "github.com" if url == GITHUB_URL else "gitlab.com"
+    said = " ".join(done.output.split())
+    assert (
+        f"pushed gitmem/{entry_id} to git@git.example.org:alice/shop.git, which is not on "
+        f"{host}, where origin's URL names the project (https://{host}/acme/shop): no pull "
+        "request can be opened there"
+    ) in said, done.output
+
+
+def test_one_of_several_push_urls_the_projects_opens_the_request_there(
+    memory: Path, tmp_path: Path, fake_gh: FakeGh
+) -> None:
+    """git pushes to every push URL: one of them the project's own, the branch is there, and
+    the request is opened on the project for its own branch."""
+    project = bare(tmp_path)
+    with_remote(memory, GITHUB_URL, project)
+    for url in ("git@github.com:acme/shop.git", "git@git.example.org:alice/shop.git"):
+        git(memory, "config", "--add", "remote.origin.pushurl", url)
+    ssh_reaches(memory, project)
+    entry_id = proposed(ok(run(memory, *PR_ARGS, "--content", "Use it.", "--pr")).output)
+    (create,) = (call["args"] for call in fake_gh.called("pr", "create"))
+    assert create[create.index("--repo") + 1] == "acme/shop"
+    assert create[create.index("--head") + 1] == f"gitmem/{entry_id}"
+    assert on_server(project, f"gitmem/{entry_id}") != ""
 
 
 def test_the_merge_request_page_for_a_fork_named_by_pushurl_is_the_forks(
