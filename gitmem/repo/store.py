@@ -1265,15 +1265,29 @@ class Store:
         try:
             yield
         except (OSError, pygit2.GitError) as exc:
+            raise self._unwritten(str(exc)) from None
+
+    def _unwritten(self, said: str) -> UsageError:
+        """The error of an object write that failed, said (libgit2's or git's words) quoted,
+        with what to do: free space, make the objects folder writable, or, where an object
+        the write needs is missing (a damaged repository: "object not found", "is not a valid
+        object"), ask git fsck; told to make a folder writable that was writable, a user
+        looked for the wrong cause."""
+        if _disk_full(self.common_dir / "objects"):
+            advice = "free some space on the disk, then run the command again"
+        elif _MISSING_OBJECT.search(said):
             advice = (
-                "free some space on the disk, then run the command again"
-                if _disk_full(self.common_dir / "objects")
-                else "make its objects folder writable for you (is it a read-only mount, "
+                "an object it needs is missing from the repository: see what `git fsck` "
+                "says, repair it (or clone again), then run the command again"
+            )
+        else:
+            advice = (
+                "make its objects folder writable for you (is it a read-only mount, "
                 "another user's, or is the disk full?), then run the command again"
             )
-            raise UsageError(
-                f"cannot write to the git repository at {self.common_dir}: {exc}: {advice}"
-            ) from None
+        return UsageError(
+            f"cannot write to the git repository at {self.common_dir}: {said}: {advice}"
+        )
 
     def _written(self, oid: str, what: str) -> str:
         """oid, once the object database holds it. libgit2 answers a commit it could not
@@ -1443,6 +1457,10 @@ class Store:
         said = done.stderr.decode("utf-8", "replace")
         lines = [re.sub(r"^(error|fatal): ", "", line.strip()) for line in said.splitlines()]
         reason = ": ".join(line for line in lines if line) or f"exit status {done.returncode}"
+        if not any(_SIGNING.search(line) for line in lines if line != _COMMIT_NOT_WRITTEN):
+            # the commit failed, not its signature (no room, no permission, an object
+            # missing): the key's advice sent the user to a key that was fine
+            raise self._unwritten(f"git commit-tree said: {reason}")
         raise UsageError(
             f"cannot sign the commit gitmem writes, as commit.gpgSign asks: git commit-tree -S "
             f"said: {reason}\nconfigure the signing key (user.signingKey, gpg.format, "
@@ -2012,6 +2030,17 @@ def _git_date(time: int, offset: int) -> str:
     sign = "-" if offset < 0 else "+"
     hours, minutes = divmod(abs(offset), 60)
     return f"@{time} {sign}{hours:02d}{minutes:02d}"
+
+
+#: What git and libgit2 say when an object a write needs is not in the object database.
+_MISSING_OBJECT = re.compile(r"object not found|is not a valid (?:'\w+' )?object")
+#: A line of git's about signing: its signing programs, their keys and their settings
+#: ("gpg failed to sign the data", ssh-keygen's "Couldn't load public key", "unsupported
+#: value for gpg.format", "either user.signingkey or gpg.ssh.defaultKeyCommand needs to be
+#: configured").
+_SIGNING = re.compile(r"\b(?:gpg|gpgsm|ssh|ssh-keygen|x509|sign|signing|signingkey|key)\b", re.I)
+#: The line git ends any failed commit-tree with, signing or not.
+_COMMIT_NOT_WRITTEN = "failed to write commit object"
 
 
 def _disk_full(folder: Path) -> bool:

@@ -13,6 +13,7 @@ import pygit2
 import pytest
 from clirunner import HOOKS, PROPOSE, ok, proposed, run
 
+from gitmem.errors import UsageError
 from gitmem.lifecycle import recovery
 from gitmem.repo.store import Store
 
@@ -99,6 +100,28 @@ def test_signing_off_writes_no_signature(memory: Path, tmp_path: Path) -> None:
     main = git(memory, "rev-parse", "main").strip()
     commit = store.write_commit(store.tree_of(main), [main], "unsigned\n")
     assert b"\ngpgsig " not in pygit2.Repository(str(memory))[commit].read_raw()
+
+
+@needs_ssh_keygen
+@pytest.mark.parametrize("sign", ["true", "false"])
+def test_a_commit_that_cannot_be_written_is_not_called_a_signing_failure(
+    memory: Path, tmp_path: Path, sign: str
+) -> None:
+    """git commit-tree -S fails for more than the key: an object missing (a damaged
+    repository), no room, no permission. Each got the key's advice ("configure the signing
+    key … or turn signing off"), which sent the user to a key that was fine; and libgit2's
+    "object not found" got "make its objects folder writable". Both say git's or libgit2's
+    words and what the cause asks for."""
+    ssh_signing(memory, tmp_path / "keys")
+    git(memory, "config", "commit.gpgSign", sign)
+    store = Store.open(memory)
+    main = git(memory, "rev-parse", "main").strip()
+    gone = "1" * 40  # a tree the object database does not hold
+    with pytest.raises(UsageError) as raised:
+        store.write_commit(gone, [main], "m\n")
+    said = raised.value.message
+    assert gone in said and "git fsck" in said, said
+    assert "signing key" not in said and "writable" not in said, said
 
 
 @needs_ssh_keygen
