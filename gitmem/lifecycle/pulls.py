@@ -306,10 +306,10 @@ def _candidate_entry(ws: Workspace, proposal: Proposal) -> Entry:
 
 
 def _remote_url(store: Store, remote: str) -> str:
-    done = store.run_git("remote", "get-url", remote, check=False)
-    if done.returncode != 0:
+    url = store.remote_url(remote)
+    if url is None:
         raise UsageError(f"no remote named {remote!r}: add one (git remote add {remote} URL)")
-    return done.stdout.strip()
+    return url
 
 
 def _pushed_elsewhere(store: Store, remote: str, where: Remote | None) -> Remote | None:

@@ -225,7 +225,7 @@ def base_missing_on(ws: Workspace, remote: str, base: str) -> str | None:
 
     if has_base():
         return None
-    if store.run_git("remote", "get-url", remote, check=False).returncode != 0:
+    if store.remote_url(remote) is None:
         return f"there is no remote named {remote}: add one (git remote add {remote} URL)"
     store.run_git("fetch", "--quiet", remote, f"+refs/heads/{branch}:{tracking}", check=False)
     if has_base():
@@ -1076,7 +1076,7 @@ def catch_up(ws: Workspace, remote: str) -> None:
     # the fast-forward below moves main as the landing does: refused where the landing is
     # (it moved main under another worktree's checkout, and only then was the landing refused)
     _guard_other_worktrees(ws)
-    if store.run_git("remote", "get-url", remote, check=False).returncode != 0:
+    if store.remote_url(remote) is None:
         raise UsageError(
             f"--push: there is no remote named {remote}: add one (git remote add {remote} URL), "
             f"or leave --push out and push {branch} yourself; nothing was changed"

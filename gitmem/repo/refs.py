@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
@@ -42,6 +42,10 @@ def is_object_id(text: str) -> bool:
 #: subsection's exact), and what would make a config file say more than its own lines.
 _REMOTE_SECTION: Final = re.compile(rb'^\s*\[\s*remote\s+"((?:[^"\\\n]|\\.)*)"\s*\]', re.I | re.M)
 _OTHER_CONFIG: Final = re.compile(rb"^\s*\[\s*(?:include|remote\s*\.)", re.I | re.M)
+#: The keys by which a GIT_CONFIG_KEY_<n> may name a remote (or a file that names one), and
+#: more of them than any real environment gives.
+_REMOTE_KEYS: Final = ("remote.", "include")
+_MAX_CONFIG_COUNT: Final = 1000
 
 
 def fetched_from(remotes: Sequence[str], upstreams: Iterable[str | None] = ()) -> str:
@@ -166,7 +170,11 @@ class GitFiles:
         """The remotes the repository's own config file names, sorted; Unsure when that file
         may say more than its lines show (an include, the old `[remote.NAME]` spelling) or
         cannot be read. A remote set in the user's or the system's config alone is not seen
-        (libgit2 sees it): a clone keeps its remotes in its own config."""
+        (libgit2 sees it): a clone keeps its remotes in its own config. Unsure too when the
+        environment gives git configuration that may name a remote (_env_may_name_remotes):
+        a remote given only there is one `git push` uses, and gitmem.repo.store sees it."""
+        if _env_may_name_remotes(os.environ):
+            raise Unsure("config")
         try:
             data = (self.common_dir / "config").read_bytes()
         except FileNotFoundError:
@@ -237,6 +245,37 @@ class GitFiles:
             if target is not None:
                 out[name] = target
         return out
+
+
+def _env_may_name_remotes(environ: Mapping[str, str]) -> bool:
+    """Whether the configuration environ gives git in place of, or over, its files
+    (gitmem.repo.gitcli.CONFIG_ENV) may name a remote: a GIT_CONFIG_GLOBAL or
+    GIT_CONFIG_SYSTEM file with a remote's section or an include, a GIT_CONFIG_KEY_<n> or a
+    `git -c` setting of a remote's or an include's (or one that cannot be told).
+    GIT_CONFIG_NOSYSTEM only takes a file away. Checked one by one rather than for any of
+    them set: a CI job or a test harness sets GIT_CONFIG_GLOBAL to an empty file to isolate
+    git, and every hook would have lost this fast path for nothing."""
+    for variable in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"):
+        path = environ.get(variable)
+        if not path:
+            continue
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return True
+        if _REMOTE_SECTION.search(data) or _OTHER_CONFIG.search(data):
+            return True
+    count = environ.get("GIT_CONFIG_COUNT")
+    if count is not None:
+        if not count.strip().isdigit() or int(count) > _MAX_CONFIG_COUNT:
+            return True
+        for n in range(int(count)):
+            if environ.get(f"GIT_CONFIG_KEY_{n}", "").lower().startswith(_REMOTE_KEYS):
+                return True
+    parameters = environ.get("GIT_CONFIG_PARAMETERS", "").lower()
+    return "remote." in parameters or "include" in parameters
 
 
 def _unsure(error: OSError) -> None:

@@ -226,6 +226,32 @@ def _config_name(key: bytes) -> bytes:
     return section.lower() + b"." + subsection + dot + variable.lower()
 
 
+def _remote_keys(
+    entries: list[tuple[bytes, bytes | None]], variables: tuple[bytes, ...]
+) -> list[tuple[bytes, bytes | None]]:
+    """(remote name, value) of every `remote.<name>.<variable>` among entries for the given
+    variables (lower case), in git's order."""
+    found = []
+    for name, value in entries:
+        section, _, rest = name.partition(b".")
+        remote, dot, variable = rest.rpartition(b".")
+        if section == b"remote" and dot and variable in variables:
+            found.append((remote, value))
+    return found
+
+
+def _instead_of(entries: list[tuple[bytes, bytes | None]], url: bytes) -> bytes:
+    """url as git rewrites it: the longest `url.<base>.insteadOf` value it starts with
+    replaced by that base (the first of equally long ones), else url as it is."""
+    best: tuple[int, bytes] | None = None
+    for name, value in entries:
+        if not value or not name.startswith(b"url.") or not name.endswith(b".insteadof"):
+            continue
+        if url.startswith(value) and (best is None or len(value) > best[0]):
+            best = (len(value), name[len(b"url.") : -len(b".insteadof")])
+    return url if best is None else best[1] + url[best[0] :]
+
+
 def _last_value(
     entries: list[tuple[bytes, bytes | None]], key: bytes
 ) -> tuple[bytes | None] | None:
@@ -595,7 +621,17 @@ class Store:
         name that is not UTF-8 (a remote named in Latin-1): git takes it, but pygit2 can
         neither look such a remote up nor a ref below it, and every command that read the
         remotes ended unexpectedly. Such a remote is passed over, as if it were not there:
-        a push names the remotes it can use, or says to add one."""
+        a push names the remotes it can use, or says to add one.
+
+        A remote is one with a `remote.<name>.url` or `.pushurl`, as libgit2 counts them.
+        Where the environment gives git configuration of its own (gitcli.config_in_env), the
+        names are read from git's listing: a remote given only by GIT_CONFIG_COUNT, `git -c`
+        or a GIT_CONFIG_GLOBAL file, which `git push` uses, was unknown to libgit2, and
+        `propose --push --remote NAME` said there was no such remote."""
+        listed = self._listed()
+        if listed is not None:
+            given = {os.fsdecode(name) for name, _ in _remote_keys(listed, (b"url", b"pushurl"))}
+            return sorted(name for name in given if name and is_utf8(name))
         try:
             names = [name for name in self._repo.remotes.names() if name]
         except pygit2.GitError:
@@ -631,10 +667,28 @@ class Store:
         return fetched_from(remotes, upstreams)
 
     def remote_url(self, remote: str) -> str | None:
-        try:
-            return str(self._repo.remotes[remote].url)
-        except (KeyError, pygit2.GitError):
+        """The URL remote is fetched from, as `git ls-remote --get-url` prints it: its first
+        `remote.<name>.url`, rewritten by the longest `url.<base>.insteadOf` it starts with;
+        None when remote has none. Rewritten, because what the callers want is where the
+        repository is (its name gives memory.project, its host and path the site's links):
+        `gh:org/shop` says neither, `https://github.com/org/shop` says both; libgit2 rewrites
+        it so too. Where the environment gives git configuration of its own
+        (gitcli.config_in_env), it is read from git's listing, which libgit2 does not see.
+        Asked in place of `git remote get-url`, which knows only the remotes of the
+        repository's own config, not those of the user's or given by the environment, which
+        `git push` uses all the same."""
+        listed = self._listed()
+        if listed is None:
+            try:
+                url = self._repo.remotes[remote].url
+            except (KeyError, ValueError, pygit2.GitError):
+                return None
+            return None if url is None else str(url)
+        wanted = os.fsencode(remote)
+        found = [value for name, value in _remote_keys(listed, (b"url",)) if name == wanted]
+        if not found or found[0] is None:
             return None
+        return os.fsdecode(_instead_of(listed, found[0]))
 
     def remote_default_branch(self, remote: str = DEFAULT_REMOTE) -> str | None:
         try:
@@ -648,9 +702,15 @@ class Store:
         """Whether remote's fetch refspecs each name one branch (no `*`): a clone made with
         `--single-branch` or `--depth` of a branch other than the remote's default, which
         keeps no `refs/remotes/<remote>/HEAD` and knows nothing of the other branches."""
+        listed = self._listed()
+        if listed is not None:  # a remote the environment alone gives (remote_names)
+            wanted = os.fsencode(remote)
+            keys = _remote_keys(listed, (b"fetch",))
+            specs = [os.fsdecode(value or b"") for name, value in keys if name == wanted]
+            return bool(specs) and not any("*" in spec for spec in specs)
         try:
             specs = list(self._repo.remotes[remote].fetch_refspecs)
-        except (KeyError, pygit2.GitError):
+        except (KeyError, ValueError, pygit2.GitError):
             return False
         return bool(specs) and not any("*" in spec for spec in specs)
 

@@ -159,3 +159,37 @@ def test_a_symbolic_loop_is_unsure_not_endless(repo: Path) -> None:
     assert files is not None
     with pytest.raises(Unsure):
         files.branch_tip("a")
+
+
+def test_a_remote_the_environment_may_name_makes_the_files_unsure(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A remote given only by GIT_CONFIG_COUNT, `git -c` or a GIT_CONFIG_GLOBAL file is one
+    git pushes to and Store sees; read from the repository's config file alone, the facts
+    named no remote. Configuration there that names none (the blank global file every test
+    runs with, a user's name) leaves the reader sure."""
+    files = GitFiles.at(repo)
+    assert files is not None and files.remote_names() == []
+    chosen = tmp_path / "global.gitconfig"
+    chosen.write_text("[user]\n\tname = Someone\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(chosen))
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "user.email")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "someone@example.com")
+    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'user.name'='Dashed'")
+    assert files.remote_names() == Store.open(repo).remote_names() == []
+    for variable, value in [
+        ("GIT_CONFIG_KEY_0", "Remote.up.URL"),
+        ("GIT_CONFIG_PARAMETERS", f"'remote.up.url'='{tmp_path}'"),
+        ("GIT_CONFIG_COUNT", "many"),
+    ]:
+        with monkeypatch.context() as changed:
+            changed.setenv(variable, value)
+            with pytest.raises(Unsure):
+                files.remote_names()
+            with pytest.raises(Unsure):
+                branch_facts(files)
+    chosen.write_text(f'[remote "up"]\n\turl = {tmp_path}\n')
+    assert Store.open(repo).remote_names() == ["up"]
+    with pytest.raises(Unsure):
+        files.remote_names()

@@ -161,3 +161,63 @@ def test_a_name_alone_reads_the_same_through_libgit2_and_through_git(
     through_libgit2 = Store.open(repo)
     assert through_libgit2.config("gitmem.bare") == ""
     assert through_libgit2.config_bool("gitmem.bare")
+
+
+def _remote_in_env(monkeypatch: pytest.MonkeyPatch, name: str, url: str) -> None:
+    """remote.<name>.url given by GIT_CONFIG_COUNT alone, as a CI job may give it."""
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", f"remote.{name}.url")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", url)
+
+
+def test_a_remote_the_environment_alone_names_is_read_as_git_reads_it(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libgit2 does not see a remote given by GIT_CONFIG_COUNT or a GIT_CONFIG_GLOBAL file,
+    which git fetches from and pushes to: Store named no remote, and every choice of remote
+    (fetch_remote, push_remote) fell back to an origin that does not exist. Its URL is the
+    one `git ls-remote --get-url` prints, url.<base>.insteadOf applied (`git remote get-url`
+    knows only the remotes of the repository's own config)."""
+    from gitmem.lifecycle.writing import push_remote
+
+    bare = tmp_path / "up.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    _remote_in_env(monkeypatch, "up", str(bare))
+    assert git(repo, "remote").split() == ["up"]
+    store = Store.open(repo)
+    assert store.remote_names() == ["up"]
+    assert store.remote_url("up") == git(repo, "ls-remote", "--get-url", "up").strip() == str(bare)
+    assert store.fetch_remote(None) == store.fetch_remote("main") == "up"
+    assert push_remote(store) == push_remote(store, "up") == "up"
+    assert store.remote_url("origin") is None and not store.fetches_one_branch("up")
+
+    chosen = tmp_path / "global.gitconfig"
+    chosen.write_text(
+        '[remote "Fork"]\n\turl = gh:someone/shop\n\tfetch = +refs/heads/main:refs/remotes/'
+        'Fork/main\n[url "https://github.example/"]\n\tinsteadOf = gh:\n'
+        '[url "https://other.example/"]\n\tinsteadOf = g\n'
+    )
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(chosen))
+    assert sorted(git(repo, "remote").split()) == ["Fork", "up"]
+    store = Store.open(repo)
+    assert store.remote_names() == ["Fork", "up"]
+    rewritten = git(repo, "ls-remote", "--get-url", "Fork").strip()
+    assert store.remote_url("Fork") == rewritten == "https://github.example/someone/shop"
+    assert store.remote_url("fork") is None  # a remote's name is matched exactly, as git does
+    assert store.fetches_one_branch("Fork") and not store.fetches_one_branch("up")
+
+
+def test_propose_push_reaches_a_remote_the_environment_alone_names(
+    memory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`gitmem propose --push --remote up`, up given only by GIT_CONFIG_* variables (which
+    `git push up` honours), said there was no remote named 'up'."""
+    bare = tmp_path / "up.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    _remote_in_env(monkeypatch, "up", str(bare))
+    git(memory, "push", "-q", "up", "main")
+    done = run_gitmem(memory, *PROPOSE, "--push", "--remote", "up")
+    assert done.returncode == 0, done.stderr
+    pushed = git(bare, "for-each-ref", "--format=%(refname)", "refs/heads/gitmem/").split()
+    local = git(memory, "for-each-ref", "--format=%(refname)", "refs/heads/gitmem/").split()
+    assert pushed == local and len(local) == 1
