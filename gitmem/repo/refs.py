@@ -297,6 +297,8 @@ class Refs(Protocol):
 
     def fetch_remote(self, branch: None) -> str: ...
 
+    def remote_names(self) -> list[str]: ...
+
 
 def branch_facts(refs: Refs) -> dict[str, Any]:
     """What git says that the default of memory.branch depends on
@@ -304,18 +306,22 @@ def branch_facts(refs: Refs) -> dict[str, Any]:
     come from (fetch_remote with no branch: origin where there is one, else the only
     remote, else the one the local branches' upstreams name). Read from origin alone, a
     clone made with `git clone -o upstream` had its memory branch taken from HEAD, not from
-    upstream's default branch."""
+    upstream's default branch. The remote is None in a repository without one (fetch_remote
+    names origin there, which the reasons of memory.branch named as if it existed)."""
     head = refs.head_branch()
     if head is not None and (head.startswith(BRANCH_PREFIX) or refs.branch_tip(head) is None):
         head = None  # a candidate branch, or one without commits, is never the memory's
-    remote = refs.fetch_remote(None)
+    remote = refs.fetch_remote(None) if refs.remote_names() else None
     return {
         "remote": remote,
-        "remote_default_branch": refs.remote_default_branch(remote),
+        "remote_default_branch": None if remote is None else refs.remote_default_branch(remote),
         "head_branch": head,
         # the remote's main counts as the local one: a clone assembled by `git init`, `git
         # remote add` and `git fetch` has no origin/HEAD and no local main, and a feature
         # branch checked out there was taken for the memory branch
         "main_has_commits": refs.branch_tip(DEFAULT_BRANCH) is not None
-        or refs.ref_target(f"refs/remotes/{remote}/{DEFAULT_BRANCH}") is not None,
+        or (
+            remote is not None
+            and refs.ref_target(f"refs/remotes/{remote}/{DEFAULT_BRANCH}") is not None
+        ),
     }

@@ -242,14 +242,14 @@ def settings_from(store: Store, snapshot: Snapshot, root: Path | None) -> Settin
     settings = load_settings(
         project_toml=project_toml,
         pyproject_toml=pyproject_toml,
-        remote_url=store.remote_url(remote),
+        remote_url=None if remote is None else store.remote_url(remote),
         **facts,
         root=root,
     )
     if unread:
         settings = replace(settings, warnings=(*unread, *settings.warnings))
     head_why = branch_why(BRANCH_FROM_HEAD, remote)
-    if settings.branch_from == head_why and store.fetches_one_branch(remote):
+    if remote is not None and settings.branch_from == head_why and store.fetches_one_branch(remote):
         # HEAD's branch, taken because the remote names no default: in a single-branch clone
         # of another branch than the remote's default, the memory was read from that branch,
         # and proposals, admissions and refusals were written on it (main_tip refuses)

@@ -91,11 +91,22 @@ BRANCH_FALLBACK: Final = "the default; {remote} names no default branch, HEAD's 
 #: HEAD's branch, in a clone that fetches that branch alone (gitmem.repo.workspace.settings_from):
 #: the remote's default, where the memory lives, is not known here, and is not HEAD's branch.
 BRANCH_UNKNOWN: Final = "{remote}'s default branch, unknown to this single-branch clone"
+#: The reasons that name a remote, as said where there is none (remote None): "origin names
+#: no default branch" was said in a repository without an origin or any other remote.
+_WITHOUT_REMOTE: Final = {
+    BRANCH_FROM_HEAD: "the branch HEAD names; there is no remote",
+    BRANCH_FROM_MAIN: "the default; there is no remote",
+    BRANCH_FALLBACK: "the default; there is no remote, HEAD's none with commits",
+}
 
 
-def branch_why(why: str, remote: str = DEFAULT_REMOTE) -> str:
-    """One of the BRANCH_* reasons, naming the remote the default was read from: "origin
-    names no default branch" was said in a clone whose remote is upstream."""
+def branch_why(why: str, remote: str | None = DEFAULT_REMOTE) -> str:
+    """One of the BRANCH_* reasons, naming the remote the default was read from ("origin
+    names no default branch" was said in a clone whose remote is upstream), or saying there
+    is none (remote None). The same words for the same reason and remote, whoever builds
+    them: callers compare them to tell which reason settings_from found."""
+    if remote is None:
+        return _WITHOUT_REMOTE.get(why, why.format(remote="no remote"))
     return why.format(remote=remote)
 
 
@@ -203,8 +214,9 @@ class Settings:
     #: Where memory.branch came from, in words (`gitmem init` says it); provenance, not a
     #: setting, so two Settings that agree on every value are equal.
     branch_from: str = field(default=branch_why(BRANCH_FALLBACK), compare=False)
-    #: The remote the defaults of memory.branch and memory.project were read from.
-    remote: str = field(default=DEFAULT_REMOTE, compare=False)
+    #: The remote the defaults of memory.branch and memory.project were read from; None in
+    #: a repository without a remote.
+    remote: str | None = field(default=DEFAULT_REMOTE, compare=False)
 
     def warning_lines(self) -> list[str]:
         """The warnings as the lines every reader prints and every report carries."""
@@ -419,7 +431,7 @@ def load_settings(
     user_toml: str | EllipsisType | None = ...,
     environ: Mapping[str, str] | None = None,
     remote_url: str | None = None,
-    remote: str = DEFAULT_REMOTE,
+    remote: str | None = DEFAULT_REMOTE,
     remote_default_branch: str | None = None,
     head_branch: str | None = None,
     main_has_commits: bool = False,
@@ -431,7 +443,8 @@ def load_settings(
     ``pyproject.toml`` (None when absent); ``user_toml`` the text of the user's own file (by
     default read from ``user_settings_path()`` when it exists); ``environ`` the environment (by
     default ``os.environ``). ``remote_url`` (the URL of ``remote``, the remote the defaults
-    are read from: gitmem.repo.refs.branch_facts) gives the default of ``memory.project``;
+    are read from, None where there is none: gitmem.repo.refs.branch_facts) gives the default
+    of ``memory.project``;
     ``remote_default_branch``, ``head_branch`` (the branch HEAD names, when it has commits) and
     ``main_has_commits`` the default of ``memory.branch`` (default_branch says how); ``root``
     is the work tree, for the symbolic-link check of ``memory.dir`` (None in a bare
@@ -858,7 +871,7 @@ def default_branch(
     remote_default_branch: str | None,
     head_branch: str | None = None,
     main_has_commits: bool = False,
-    remote: str = DEFAULT_REMOTE,
+    remote: str | None = DEFAULT_REMOTE,
 ) -> tuple[str, str]:
     """memory.branch when no setting names it, and why, in words.
 

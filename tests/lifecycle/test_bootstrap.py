@@ -82,8 +82,7 @@ def test_a_repository_on_master_keeps_its_memory_on_master(tmp_path: Path) -> No
     repo = on_master(tmp_path)
     out = ok(run(repo, "init")).output
     assert (
-        "memory branch: master (the branch HEAD names; origin names no default branch; "
-        "written to .gitmem.toml)"
+        "memory branch: master (the branch HEAD names; there is no remote; written to .gitmem.toml)"
     ) in out
     assert (repo / ".gitmem.toml").read_text() == '[memory]\nbranch = "master"\n'
     git(repo, "add", "-A")
@@ -103,6 +102,23 @@ def test_a_repository_on_master_keeps_its_memory_on_master(tmp_path: Path) -> No
     assert git(repo, "branch", "--list", "main") == ""
 
 
+def test_the_reason_names_the_remote_there_is_or_says_there_is_none(tmp_path: Path) -> None:
+    """Without any remote, init said "origin names no default branch", naming a remote the
+    repository does not have; with one that names no default (an empty server, added by
+    `git remote add`), it is that remote that is named."""
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "added").mkdir()
+    alone = on_master(tmp_path / "alone")
+    out = ok(run(alone, "init")).output
+    assert "memory branch: master (the branch HEAD names; there is no remote; " in out
+    assert "origin" not in out
+    git(tmp_path, "init", "-q", "--bare", str(tmp_path / "server.git"))
+    added = on_master(tmp_path / "added")
+    git(added, "remote", "add", "upstream", str(tmp_path / "server.git"))
+    out = ok(run(added, "init")).output
+    assert "memory branch: master (the branch HEAD names; upstream names no default branch; " in out
+
+
 def test_a_remotes_default_branch_decides_and_nothing_is_written(tmp_path: Path) -> None:
     server = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "trunk", str(server))
@@ -119,7 +135,7 @@ def test_an_unborn_head_falls_back_to_main_and_says_how_to_keep_it(tmp_path: Pat
     repo = tmp_path / "new"
     git(tmp_path, "init", "-q", "-b", "master", str(repo))
     out = ok(run(repo, "init")).output
-    fallback = "the default; origin names no default branch, HEAD's none with commits"
+    fallback = "the default; there is no remote, HEAD's none with commits"
     assert f"memory branch: main ({fallback})\n" in out
     assert "note: HEAD's branch master has no commits yet: to keep the memory on master, " in out
     assert "run gitmem init --branch master" in out
@@ -131,7 +147,7 @@ def test_a_feature_branch_of_a_repository_on_main_never_becomes_the_memory_branc
 ) -> None:
     git(repo, "checkout", "-q", "-b", "feature")
     out = ok(run(repo, "init")).output
-    assert "memory branch: main (the default; origin names no default branch)" in out
+    assert "memory branch: main (the default; there is no remote)" in out
     assert not (repo / ".gitmem.toml").exists()
 
 

@@ -123,6 +123,21 @@ def test_branch_default_is_the_remotes_then_heads_with_commits_then_main(
     assert load(env={"GITMEM_BRANCH": "x"}, head_branch=head).branch_from == "GITMEM_BRANCH"
 
 
+def test_without_a_remote_the_reasons_say_there_is_none() -> None:
+    """remote None (branch_facts, in a repository without a remote): no reason names origin,
+    and each is the same words wherever it is built, as bootstrap and workspace compare."""
+    expected = [
+        ("master", "the branch HEAD names; there is no remote"),
+        ("main", "the default; there is no remote"),
+        ("main", "the default; there is no remote, HEAD's none with commits"),
+    ]
+    cases = [("master", False), ("feature", True), (None, False)]
+    assert [default_branch(None, head, main, None) for head, main in cases] == expected
+    for (head, main), (_, why) in zip(cases, expected, strict=True):
+        loaded = load(head_branch=head, main_has_commits=main, remote=None)
+        assert loaded.branch_from == why and loaded.remote is None
+
+
 def test_project_default_is_local_when_the_url_gives_no_name() -> None:
     assert load(remote_url="https://example.com/").project == "local"
     assert load(remote_url="").project == "local"
