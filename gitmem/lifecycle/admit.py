@@ -233,7 +233,7 @@ def admit(
             raise RuleError(
                 f"cannot admit {entry_id}: {candidate.branch} is merged into {ws.branch} "
                 f"already. Admitted before: a candidate is admitted once, and its branch is "
-                f"what is left of it ({_close_hint(candidate, remote)}). Merged by hand: undo "
+                f"what is left of it ({_close_hint(candidate)}). Merged by hand: undo "
                 f"that merge on {ws.branch} (the gates refuse the candidate file it brought), "
                 "then admit it"
             )
@@ -362,8 +362,9 @@ def _expect_of_landed(ws: Workspace, action: str, expect: str) -> None:
     )
 
 
-def _close_hint(candidate: Candidate, remote: str) -> str:
-    """How to delete a candidate's branch by hand."""
+def _close_hint(candidate: Candidate) -> str:
+    """How to delete a candidate's branch by hand: a remote-tracking one's on the remote it
+    was fetched from (remote_of), not where this admission is pushed."""
     if candidate.local:
         return f"git branch -D {candidate.branch}"
     return f"git push {remote_of(candidate)} --delete {candidate.branch.split('/', 1)[1]}"

@@ -422,9 +422,12 @@ def tracking_in_the_way(ws: Workspace) -> list[str]:
 
 
 def remote_of(candidate: Candidate) -> str:
-    """The remote a candidate came from (origin for a local branch)."""
+    """The remote a remote-tracking candidate was fetched from, the first part of its ref's
+    name below refs/remotes/. A local candidate came from no remote: it once read as origin,
+    which a repository may not have; every caller asks of a remote-tracking one alone (a
+    local one is closed with `git branch -D`, and is judged against read_from's remote)."""
     if candidate.local:
-        return "origin"
+        raise ValueError(f"{candidate.branch} is a local branch: it came from no remote")
     return candidate.ref.removeprefix("refs/remotes/").split("/", 1)[0]
 
 

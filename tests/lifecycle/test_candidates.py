@@ -658,3 +658,14 @@ def test_a_local_branch_and_its_remote_tracking_one_apart_are_read_local_first(
     assert git(memory, "rev-parse", "main^2").strip() == local
     admitted = git(memory, "show", f"main:.gitmem/entries/decision/{entry_id}.md")
     assert "Read refs too." in admitted
+
+
+def test_remote_of_is_asked_of_remote_tracking_candidates_alone() -> None:
+    """A local candidate came from no remote: remote_of named origin for it, which a
+    repository whose remote is upstream, or that has none, does not have."""
+    from gitmem.lifecycle.candidates import Candidate, remote_of
+
+    tracking = Candidate("x", "refs/remotes/upstream/gitmem/x", "0" * 40, "x.md", None)
+    assert remote_of(tracking) == "upstream"
+    with pytest.raises(ValueError, match="gitmem/x is a local branch"):
+        remote_of(Candidate("x", "refs/heads/gitmem/x", "0" * 40, "x.md", None))
