@@ -166,6 +166,26 @@ def unfinished(store: Store) -> Landing | None:
     return landing
 
 
+def carry_checkout(store: Store, old: str, new: str, *, dry_run: bool = False) -> str | None:
+    """Bring a checked-out branch's staging index and files from commit old to new as `git
+    checkout` does, by a two-tree merge (`git read-tree -m -u old new`): a change staged or
+    made by the user to a path the move leaves alone stays as it is, staged or not, and one
+    to a path the move changes, or a file git does not track where new has one, refuses the
+    whole move, nothing written. Run again once done, it changes nothing (an entry already
+    at new is kept). With dry_run, only whether it would refuse. Returns git's refusal (its
+    first error line, which names the file), or None."""
+    store.require_index_unlocked()  # git's "index.lock: File exists" is no change of yours
+    args = ["read-tree", "-m", "-u", *(["-n"] if dry_run else []), old, new]
+    done = store.run_git(*args, check=False)
+    if done.returncode == 0:
+        return None
+    # git's own words ("Entry 'README.md' not uptodate. Cannot merge.") name the file
+    return next(
+        (line for line in done.stderr.splitlines() if line.startswith("error: ")),
+        done.stderr.strip(),
+    ).removeprefix("error: ")
+
+
 def _remove_temporaries(store: Store, landing: Landing) -> None:
     """Delete what a landing killed in the middle of writing a checked-out file left: the
     file's temporary (`.NAME.<hex>.tmp`, written whole, never renamed into place), which sat

@@ -532,6 +532,8 @@ def _held_there(ws: Workspace, action: str, tip: str, remote_tip: str, remote: s
     try:
         _move_main(ws, tip, remote_tip)
     except GitmemError as exc:
+        if ws.main_tip() != tip:  # main moved, its checkout could not follow: exc says so
+            raise
         done.append(
             f"{branch} here stays at {tip[:12]}, behind {remote}'s: {exc.message} "
             f"(then: git pull --ff-only {remote} {branch})"
@@ -649,6 +651,8 @@ def _theirs_stands(
     try:
         _move_main(ws, tip, remote_tip)
     except GitmemError as exc:
+        if ws.main_tip() != tip:  # main moved, its checkout could not follow: exc says so
+            raise
         # git's refusal alone did not say that the other admission stands, nor that the
         # landing here was not undone: nothing moved
         raise GitmemError(
@@ -706,8 +710,13 @@ def _move_main(ws: Workspace, old: str, new: str) -> None:
     """Move main from old to new, whatever each holds (other commits than the memory's
     among them), with a checked-out main's files and index: refused, before anything moves,
     where a landing is refused (another worktree on main, a rebase, uncommitted changes to
-    the memory files the move changes, a locked index). A checked-out main follows through
-    `git reset --keep`, which keeps the user's other changes and refuses to overwrite any."""
+    the memory files the move changes, a locked index) or where the move would overwrite a
+    change of the user's.
+
+    A checked-out main follows as `git checkout` would (recovery.carry_checkout, a two-tree
+    merge), which keeps what the user staged: `git reset --keep`, used before, reset the
+    index, so an edit staged outside the memory was staged no more, and a new file staged
+    became one git does not track (a later `git commit -a` left it out)."""
     store = ws.store
     _guard_other_worktrees(ws)
     _guard_worktree(ws, store.tree_of(old), store.tree_of(new))
@@ -718,18 +727,22 @@ def _move_main(ws: Workspace, old: str, new: str) -> None:
     store.require_index_unlocked()
     if ws.main_tip() != old:
         raise GitmemError(f"{ws.branch} moved meanwhile: run the command again")
-    moved = store.run_git("reset", "--quiet", "--keep", new, check=False)
-    if moved.returncode != 0:
-        # git's own words ("Entry 'README.md' not uptodate. Cannot merge.") name the file,
-        # not what to do about it, nor that nothing moved
-        said = next(
-            (line for line in moved.stderr.splitlines() if line.startswith("error: ")),
-            moved.stderr.strip(),
-        ).removeprefix("error: ")
+    refused = recovery.carry_checkout(store, old, new, dry_run=True)
+    if refused is not None:
         raise UsageError(
-            f"git reset --keep {new[:12]} refused, as it would overwrite changes of yours "
-            f"({said}): commit or stash them, or move away the file git does not track, then "
-            "run the command again"
+            f"moving {ws.branch} to {new[:12]} would overwrite changes of yours ({refused}): "
+            "commit or stash them, or move away the file git does not track, then run the "
+            "command again"
+        )
+    if not store.update_ref(f"refs/heads/{ws.branch}", new, old, "gitmem: follow the remote"):
+        raise GitmemError(f"{ws.branch} moved meanwhile: run the command again")
+    refused = recovery.carry_checkout(store, old, new)
+    if refused is not None:  # changed since the dry run
+        raise UsageError(
+            f"{ws.branch} moved to {new[:12]}, but its checked-out files could not follow it: "
+            f"they would overwrite changes of yours ({refused}): copy them elsewhere and take "
+            f"them back (git checkout -- <file>; a file git does not track, move it away), "
+            f"then bring them along (git read-tree -m -u {old[:12]} {new[:12]})"
         )
 
 

@@ -1131,6 +1131,38 @@ def test_a_push_refused_as_main_moved_on_the_remote_is_made_again_on_it_when_run
     assert git(clone, "status", "--porcelain") == ""
 
 
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_what_you_staged_stays_staged_when_a_landing_is_made_again_on_the_remotes_main(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """As above, with changes staged outside the memory (a new file, an edit to a tracked
+    one) when the command is run again: the landing here is undone and made again on the
+    remote's main, and what was staged stays staged, the files as they were, as `git
+    checkout` keeps them."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-o", "upstream", str(server), str(clone))
+    theirs = _overtaken_by(clone, tmp_path, server)
+    assert run_gitmem(clone, command[0], entry_id, *command[1:], "--push").returncode == 1
+    (clone / "notes.txt").write_text("staged\n")
+    readme = (clone / "README.md").read_text() + "mine\n"
+    (clone / "README.md").write_text(readme)
+    git(clone, "add", "notes.txt", "README.md")
+
+    done = run_gitmem(clone, command[0], entry_id, *command[1:], "--push")
+    assert done.returncode == 0, done.stderr
+    assert git(clone, "rev-parse", "main^1").strip() == theirs
+    assert git(server, "rev-parse", "main").strip() == git(clone, "rev-parse", "main").strip()
+    staged = git(clone, "diff", "--cached", "--name-only").splitlines()
+    assert staged == ["README.md", "notes.txt"], staged
+    assert git(clone, "diff", "--name-only") == ""
+    assert (clone / "notes.txt").read_text() == "staged\n"
+    assert (clone / "README.md").read_text() == readme
+    assert (clone / "NOTES.md").read_text() == "notes\n"  # the remote's commit came along
+
+
 def test_an_admission_whose_local_branch_the_landing_deleted_is_made_again_from_its_commit(
     memory: Path, tmp_path: Path
 ) -> None:
@@ -1465,16 +1497,53 @@ def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_mov
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
 
 
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_what_you_staged_stays_staged_when_another_clones_closing_stands(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Another clone closed the same candidate first, and this checkout holds changes staged
+    outside the memory: a new file and an edit to a tracked one. Run again, main here was
+    brought to the remote's by `git reset --keep`, which resets the index: the edit was no
+    longer staged, and the new file became one git does not track (a later `git commit -a`
+    left it out). Now main moves as `git checkout` moves it: what was staged stays staged,
+    the files as they were, and the remote's commits come along."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    verb, rest = command[0], command[1:]
+    args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"])
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    (memory / "notes.txt").write_text("staged\n")
+    readme = (memory / "README.md").read_text() + "mine\n"
+    (memory / "README.md").write_text(readme)
+    git(memory, "add", "notes.txt", "README.md")
+
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    assert git(memory, "rev-parse", "main").strip() == theirs
+    staged = git(memory, "diff", "--cached", "--name-only").splitlines()
+    assert staged == ["README.md", "notes.txt"], staged
+    assert git(memory, "diff", "--name-only") == ""
+    assert (memory / "notes.txt").read_text() == "staged\n"
+    assert (memory / "README.md").read_text() == readme
+    assert (memory / "NOTES.md").read_text() == "notes\n"  # the remote's commit came along
+
+
 @pytest.mark.parametrize("how", ["edited", "untracked"])
 def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_so(
     memory: Path, tmp_path: Path, how: str
 ) -> None:
     """Another clone admitted the same candidate first, with a change to a file outside the
     memory (README.md, NOTES.md) where this checkout holds a change of its own (an edit, a
-    file git does not track). `git reset --keep` refuses to bring main here to the remote's,
-    and the run again said only git's "Entry 'README.md' not uptodate. Cannot merge.", not
-    that the other admission stands, that nothing moved, nor what to do. Now it says all
-    three, exit 2, and the change is kept; moved away, the run again finishes."""
+    file git does not track). git refuses to bring main here to the remote's, and the run
+    again said only git's "Entry 'README.md' not uptodate. Cannot merge.", not that the
+    other admission stands, that nothing moved, nor what to do. Now it says all three, exit
+    2, and the change is kept; moved away, the run again finishes."""
     server = make_server(tmp_path)
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
@@ -1496,8 +1565,8 @@ def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_
     assert done.stderr.startswith(
         f"gitmem: the admit {entry_id} made on origin first (commit {theirs[:12]}) stands, but "
         f"main here cannot become origin's yet, and the admit {entry_id} made here (commit "
-        f"{landed[:12]}, never pushed) is not undone: git reset --keep {theirs[:12]} refused, "
-        "as it would overwrite changes of yours ("
+        f"{landed[:12]}, never pushed) is not undone: moving main to {theirs[:12]} would "
+        "overwrite changes of yours ("
     ), done.stderr
     assert mine.name in done.stderr
     assert done.stderr.endswith(
