@@ -19,6 +19,11 @@ step is done; each admit and refuse first finishes what a journal left (recover)
   landing: a reset, a rebase): nothing is touched, and the candidate branch is kept, since
   no admission holds it any more.
 
+Run again, an admit or refuse whose landing another clone's push overtook moves main to the
+remote's (gitmem.lifecycle.writing._move_main) under the same journal, marked whole_tree: the
+remote's main may hold other commits than the memory's, so the whole checkout is brought
+along, as `git checkout` brings it (carry_checkout), what the user staged staying staged.
+
 A push the killed command was asked for is not made for it: the next `gitmem admit ID --push`
 finds the admission already on main and pushes it (gitmem.lifecycle.admit).
 
@@ -36,7 +41,7 @@ import contextlib
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass
 from pathlib import Path
 
 from gitmem.errors import UsageError
@@ -64,6 +69,9 @@ class Landing:
     candidate_ref: str
     candidate_tip: str
     checked_out: bool
+    #: main followed the remote's (writing._move_main): the move may bring other commits than
+    #: the memory's, so the whole checkout follows it (carry_checkout), not the memory folder
+    whole_tree: bool = False
 
 
 def _path(store: Store) -> Path:
@@ -139,12 +147,15 @@ def _not_a_landing(data: object) -> str | None:
         return "not an object"
     fields = Landing.__dataclass_fields__
     extra = sorted(set(data) - set(fields))
-    missing = [name for name in fields if name not in data]
+    # a field with a default (whole_tree) is missing from a journal an older gitmem wrote
+    missing = [
+        name for name, field in fields.items() if name not in data and field.default is MISSING
+    ]
     if extra or missing:
         return f"field {(extra or missing)[0]!r} {'unknown' if extra else 'missing'}"
     for name in fields:
-        kind = bool if name == "checked_out" else str
-        if not isinstance(data[name], kind):
+        kind = bool if name in ("checked_out", "whole_tree") else str
+        if name in data and not isinstance(data[name], kind):
             return f"field {name!r} is not a {'boolean' if kind is bool else 'string'}"
     bad = next((name for name in ("old", "new") if not is_object_id(data[name])), None)
     return f"field {bad!r} is not a commit id" if bad else None
@@ -225,7 +236,17 @@ def recover(ws: Workspace) -> list[str]:
             f"left as it is, and the candidate branch kept"
         )
         return done
-    if landing.checked_out and store.head_branch() == landing.branch:
+    if landing.checked_out and store.head_branch() == landing.branch and landing.whole_tree:
+        refused = carry_checkout(store, landing.old, tip)
+        if refused is not None:
+            raise UsageError(
+                f"{landing.branch} moved ({landing.action}), but its checked-out files cannot "
+                f"follow it yet: they would overwrite changes of yours ({refused}): copy them "
+                f"elsewhere and take them back (git checkout -- <file>; a file git does not "
+                f"track, move it away), then run the command again"
+            )
+        done.append(f"finished updating the checked-out {landing.branch} after {landing.action}")
+    elif landing.checked_out and store.head_branch() == landing.branch:
         kept = store.sync_worktree(store.tree_of(landing.old), store.tree_of(tip), landing.dir)
         done.append(f"finished updating the checked-out {landing.branch} after {landing.action}")
         done.extend(

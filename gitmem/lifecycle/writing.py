@@ -31,7 +31,9 @@ from gitmem.repo.workspace import Workspace
 
 MAX_CAS_RETRIES = 20
 #: test hook: "admit-before-ref" kills the process at that point (FAULT_POINTS lists a
-#: landing's; "propose-after-ref" kills a proposal once its branch is created)
+#: landing's; "propose-after-ref" kills a proposal once its branch is created;
+#: "admit-move-after-ref" a run again once main moved to the remote's, before its checkout
+#: followed: _move_main)
 FAULT_ENV = "GITMEM_FAULT"
 #: Where a test may kill a landing (prefixed by the action: "admit-…", "refuse-…"); the
 #: working tree's index is synced ("sync-index" comes before it), then its files one by one
@@ -530,7 +532,7 @@ def _held_there(ws: Workspace, action: str, tip: str, remote_tip: str, remote: s
         entry_id = action.split(" ", 1)[1]
         done.append(f"deleted {candidate_branch(entry_id)} on {remote}")
     try:
-        _move_main(ws, tip, remote_tip)
+        _move_main(ws, tip, remote_tip, action)
     except GitmemError as exc:
         if ws.main_tip() != tip:  # main moved, its checkout could not follow: exc says so
             raise
@@ -648,8 +650,14 @@ def _theirs_stands(
         and store.update_ref(candidate_ref(entry_id), judged[0], None, f"gitmem: keep {action}")
     ):
         kept = judged[0]
+    # the candidate's branch here goes once main moved, where the remote's main holds it; a
+    # kill before it went leaves it to the next admit or refuse, as a landing's (_move_main)
+    local = store.ref_target(candidate_ref(entry_id))
+    if local is not None and not store.is_ancestor(local, remote_tip):
+        local = None  # it holds commits the remote's main does not: it stays
+    closing = (candidate_ref(entry_id), local) if local is not None else ("", "")
     try:
-        _move_main(ws, tip, remote_tip)
+        _move_main(ws, tip, remote_tip, action, closing)
     except GitmemError as exc:
         if ws.main_tip() != tip:  # main moved, its checkout could not follow: exc says so
             raise
@@ -674,10 +682,8 @@ def _theirs_stands(
             f"kept {candidate_branch(entry_id)} at {kept[:12]}: it holds commits the {action} "
             f"made here took and the {closed} on {remote} did not"
         )
-    local = store.ref_target(candidate_ref(entry_id))
     if (
         local is not None
-        and store.is_ancestor(local, remote_tip)
         and store.worktree_on(candidate_branch(entry_id), here_too=True) is None
         and store.delete_ref(candidate_ref(entry_id), local)
     ):
@@ -706,17 +712,23 @@ def _differences(ws: Workspace, base: str, tip: str, theirs: str) -> list[str]:
     return [p for p in paths if added(base, tip, p) != added(before, theirs, p)]
 
 
-def _move_main(ws: Workspace, old: str, new: str) -> None:
+def _move_main(
+    ws: Workspace, old: str, new: str, action: str, candidate: tuple[str, str] = ("", "")
+) -> None:
     """Move main from old to new, whatever each holds (other commits than the memory's
-    among them), with a checked-out main's files and index: refused, before anything moves,
-    where a landing is refused (another worktree on main, a rebase, uncommitted changes to
-    the memory files the move changes, a locked index) or where the move would overwrite a
-    change of the user's.
+    among them), with a checked-out main's files and index, for action (the admit or refuse
+    run again): refused, before anything moves, where a landing is refused (another worktree
+    on main, a rebase, uncommitted changes to the memory files the move changes, a locked
+    index) or where the move would overwrite a change of the user's.
 
     A checked-out main follows as `git checkout` would (recovery.carry_checkout, a two-tree
     merge), which keeps what the user staged: `git reset --keep`, used before, reset the
     index, so an edit staged outside the memory was staged no more, and a new file staged
-    became one git does not track (a later `git commit -a` left it out)."""
+    became one git does not track (a later `git commit -a` left it out). The ref moves first,
+    then the files, under a journal as a landing's: a kill between leaves main moved and the
+    checkout at old, which the next admit or refuse brings along (recovery.recover), and the
+    local branch of the candidate (candidate: its ref and tip, when the caller deletes it
+    once main moved) is deleted then too."""
     store = ws.store
     _guard_other_worktrees(ws)
     _guard_worktree(ws, store.tree_of(old), store.tree_of(new))
@@ -734,16 +746,22 @@ def _move_main(ws: Workspace, old: str, new: str) -> None:
             "commit or stash them, or move away the file git does not track, then run the "
             "command again"
         )
+    recovery.begin(
+        store, recovery.Landing(action, ws.branch, ws.dir, old, new, *candidate, True, True)
+    )
     if not store.update_ref(f"refs/heads/{ws.branch}", new, old, "gitmem: follow the remote"):
+        recovery.end(store)
         raise GitmemError(f"{ws.branch} moved meanwhile: run the command again")
+    fault(f"{action.split()[0]}-move-after-ref")
     refused = recovery.carry_checkout(store, old, new)
-    if refused is not None:  # changed since the dry run
+    if refused is not None:  # changed since the dry run: the journal stays, to finish it
         raise UsageError(
             f"{ws.branch} moved to {new[:12]}, but its checked-out files could not follow it: "
             f"they would overwrite changes of yours ({refused}): copy them elsewhere and take "
             f"them back (git checkout -- <file>; a file git does not track, move it away), "
-            f"then bring them along (git read-tree -m -u {old[:12]} {new[:12]})"
+            f"then run the command again: it finishes the move"
         )
+    recovery.end(store)
 
 
 def _undone_for_the_remote(

@@ -1534,6 +1534,47 @@ def test_what_you_staged_stays_staged_when_another_clones_closing_stands(
     assert (memory / "NOTES.md").read_text() == "notes\n"  # the remote's commit came along
 
 
+@pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
+def test_a_kill_once_main_became_the_remotes_is_finished_by_the_run_again(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Another clone closed the same candidate first, and the run again that leaves it
+    standing was killed once main here had moved to the remote's, before the checked-out
+    files followed. With no journal, main was left at the remote's with the files and the
+    index at the landing undone, which `git status` showed as changes of the user's (the
+    other clone's commit staged backwards), and no later run saw anything to finish. Now
+    the move is journaled as a landing is: the run again brings the checkout along, what
+    was staged staying staged, and ends as an unkilled run does."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    verb, rest = command[0], command[1:]
+    args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"])
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    (memory / "notes.txt").write_text("staged\n")
+    git(memory, "add", "notes.txt")
+
+    killed_at_fault(memory, f"{verb}-move-after-ref", verb, entry_id, *rest, "--push")
+    assert git(memory, "rev-parse", "main").strip() == theirs
+    assert (memory / ".git" / recovery.JOURNAL).exists()
+    assert not (memory / "NOTES.md").exists()  # the checkout is still the landing's
+
+    done = run_gitmem(memory, verb, entry_id, *rest, "--push")
+    assert done.returncode == 0, done.stderr
+    assert "finished updating the checked-out main" in done.stderr, done.stderr
+    assert git(memory, "rev-parse", "main").strip() == theirs
+    assert not (memory / ".git" / recovery.JOURNAL).exists()
+    assert git(memory, "status", "--porcelain") == "A  notes.txt\n"
+    assert (memory / "NOTES.md").read_text() == "notes\n"
+    assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
+    assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
+
+
 @pytest.mark.parametrize("how", ["edited", "untracked"])
 def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_so(
     memory: Path, tmp_path: Path, how: str
