@@ -1575,6 +1575,48 @@ def test_a_kill_once_main_became_the_remotes_is_finished_by_the_run_again(
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
 
 
+def test_a_file_in_the_way_of_a_killed_move_to_the_remotes_main_is_said_so(
+    memory: Path, tmp_path: Path
+) -> None:
+    """As above, and then a file git does not track was put where the remote's main has one
+    (NOTES.md): the checkout cannot follow yet. The pre-commit hook refuses a commit
+    meanwhile (it would undo the other clone's commits); the run again says what is in the
+    way and what to do, exit 2, and leaves the file and the journal; moved away, the run
+    again finishes."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    args = f"admit {entry_id} --push"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
+    theirs = git(server, "rev-parse", "main").strip()
+    killed_at_fault(memory, "admit-move-after-ref", "admit", entry_id, "--push")
+    mine = memory / "NOTES.md"
+    mine.write_text("mine\n")
+    assert recovery.unfinished(open_workspace(memory).store) is not None  # no commit yet
+
+    done = run_gitmem(memory, "admit", entry_id, "--push")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(
+        f"gitmem: main moved (admit {entry_id}), but its checked-out files cannot follow it "
+        "yet: they would overwrite changes of yours ("
+    ), done.stderr
+    assert "NOTES.md" in done.stderr, done.stderr
+    assert done.stderr.endswith("then run the command again\n"), done.stderr
+    assert mine.read_text() == "mine\n"
+    assert (memory / ".git" / recovery.JOURNAL).exists()
+
+    mine.unlink()
+    again = run_gitmem(memory, "admit", entry_id, "--push")
+    assert again.returncode == 0, again.stderr
+    assert git(memory, "rev-parse", "main").strip() == theirs
+    assert git(memory, "status", "--porcelain") == ""
+    assert mine.read_text() == "notes\n"
+
+
 @pytest.mark.parametrize("how", ["edited", "untracked"])
 def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_so(
     memory: Path, tmp_path: Path, how: str
