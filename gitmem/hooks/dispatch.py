@@ -109,9 +109,9 @@ def _unfinished_landing() -> str | None:
     if landing is None:
         return None
     return (
-        f"gitmem: {landing.branch} holds `gitmem {landing.action}`, but the command was cut "
-        f"short before this checkout followed: the staging index still holds the memory as "
-        f"it was, and this commit would undo it. Run `gitmem {landing.action}` again to "
+        f"gitmem: {landing.branch} moved ({landing.action}), but `gitmem {landing.command}` "
+        f"was cut short before this checkout followed: the staging index still holds the memory as "
+        f"it was, and this commit would undo it. Run `gitmem {landing.command}` again to "
         f"finish it, then commit."
     )
 

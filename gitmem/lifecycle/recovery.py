@@ -55,6 +55,8 @@ JOURNAL = "gitmem-landing.json"
 
 #: held (flock) for a whole admit or refuse; the kernel drops it when its process dies
 LOCK = "gitmem-landing.lock"
+#: What a journal's action starts with for the undo of a landing never pushed.
+UNDO = "undo of "
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,16 @@ class Landing:
     #: main followed the remote's (writing._move_main): the move may bring other commits than
     #: the memory's, so the whole checkout follows it (carry_checkout), not the memory folder
     whole_tree: bool = False
+
+    @property
+    def command(self) -> str:
+        """The gitmem command that finishes the landing when run again: its action, but for
+        the undo of a landing never pushed (UNDO, writing._undone_for_the_remote), which only
+        a rerun of `admit/refuse --push` makes, and which that same command finishes. The
+        pre-commit hook's advice named `gitmem undo of admit ID`, no command at all."""
+        if self.action.startswith(UNDO):
+            return f"{self.action.removeprefix(UNDO)} --push"
+        return self.action
 
 
 def _path(store: Store) -> Path:

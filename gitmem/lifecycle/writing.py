@@ -818,7 +818,7 @@ def _undone_for_the_remote(
     # a journal as a landing's, of the undo: a kill after the ref moved leaves files that
     # the next admit or refuse brings to main (recovery); no candidate branch to close
     undo = recovery.Landing(
-        f"undo of {action}", branch, ws.dir, tip, base, "", "", _main_checked_out(ws)
+        f"{recovery.UNDO}{action}", branch, ws.dir, tip, base, "", "", _main_checked_out(ws)
     )
     recovery.begin(store, undo)
     if not store.update_ref(f"refs/heads/{branch}", base, tip, f"gitmem: undo {action}"):

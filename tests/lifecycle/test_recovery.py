@@ -16,6 +16,7 @@ import pytest
 from clirunner import ok, run
 
 from gitmem.lifecycle import recovery
+from gitmem.repo.store import Store
 
 from conftest import git, killed_at_fault, killed_at_rename, read_only, run_gitmem
 
@@ -200,6 +201,38 @@ def test_no_commit_is_made_over_a_landing_cut_short(repo: Path) -> None:
     ok(run(repo, "admit", entry))
     git(repo, "commit", "-q", "-am", "other work")
     settled(repo, git(repo, "rev-list", "--max-parents=0", "main").split()[0])
+
+
+def test_a_commit_over_an_undo_cut_short_is_told_the_command_that_finishes_it(
+    repo: Path,
+) -> None:
+    """A rerun of `admit --push` undoes a landing never pushed (the remote's main moved on)
+    under a journal whose action reads "undo of admit ID"; killed once main moved back, the
+    pre-commit hook's advice was "Run `gitmem undo of admit ID` again", no command at all.
+    The state is the one the undo leaves at that point: the candidate's branch made again,
+    the journal written, main moved back, the checkout not yet."""
+    ok(run(repo, "init", "--hooks"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "gitmem init")
+    entry = proposed(repo, *OLD)
+    tip = git(repo, "rev-parse", f"gitmem/{entry}").strip()
+    ok(run(repo, "admit", entry))
+    landed, base = git(repo, "rev-parse", "main", "main~1").split()
+    git(repo, "update-ref", f"refs/heads/gitmem/{entry}", tip)
+    store = Store.open(repo)
+    undo = recovery.Landing(
+        f"{recovery.UNDO}admit {entry}", "main", ".gitmem", landed, base, "", "", True
+    )
+    recovery.begin(store, undo)
+    git(repo, "update-ref", "refs/heads/main", base, landed)
+    (repo / "README.md").write_text("other work\n")
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-am", "other work"], cwd=repo, capture_output=True, text=True
+    )
+    assert refused.returncode == 1, refused.stderr
+    said = " ".join(refused.stderr.split())
+    assert f"Run `gitmem admit {entry} --push` again to finish it" in said, said
+    assert "undo of admit" not in said.split("Run", 1)[1]
 
 
 @pytest.mark.parametrize("name", ["refused.md", recovery.JOURNAL])
