@@ -403,7 +403,7 @@ def _under_commits_of_its_own(
     if remote_tip is None:
         return Resumed(None, done)
     landed = _first_parent_landing(ws, action, remote_tip, tip)
-    if landed is None or not _still_closed(ws, tip, action):
+    if landed is None or not _still_closed(ws, tip, action, landed):
         return Resumed(None, done)
     branch = ws.branch
     if store.is_ancestor(remote_tip, tip):
@@ -449,18 +449,27 @@ def _first_parent_landing(ws: Workspace, action: str, since: str, tip: str) -> s
     return None
 
 
-def _still_closed(ws: Workspace, tip: str, action: str) -> bool:
-    """Whether main's tip still holds what the landing of action wrote: the entry admitted,
-    the refused.md row (an amend or retire is taken at its word). A landing undone since by
-    a commit on it (`git revert`) is no landing to push: pushed with main, the candidate's
-    branch was deleted on the remote while no admission of it was left."""
+def _still_closed(ws: Workspace, tip: str, action: str, landed: str) -> bool:
+    """Whether main's tip still holds what the landing of action (its commit landed) wrote:
+    the entry admitted, the refused.md row; for an amend or retire, some memory file the
+    landing changed (INDEX.md, made from the entries, aside) not back as it was before it.
+    A landing undone since by a commit on it (`git revert`) is no landing to push: pushed
+    with main, the candidate's branch was deleted on the remote while no admission of it was
+    left (an amendment or a retirement reverted was taken at its word, and its candidate
+    went the same way)."""
+    store = ws.store
     verb, _, entry_id = action.partition(" ")
-    tree = ws.store.tree_of(tip)
+    tree = store.tree_of(tip)
     if verb == "admit":
-        return find_entry(ws.store, ws.store.subtree(tree, ws.dir), entry_id) is not None
+        return find_entry(store, store.subtree(tree, ws.dir), entry_id) is not None
     if verb == "refuse":
         return _refuses(ws, tree, entry_id)
-    return True
+    before = store.tree_of(store.commit(landed).parents[0])
+    changed = store.diff(
+        store.subtree(before, ws.dir), store.subtree(store.tree_of(landed), ws.dir)
+    )
+    paths = [f"{ws.dir}/{c.path}" for c in changed if c.path != "INDEX.md"]
+    return any(store.read_path(tree, p) != store.read_path(before, p) for p in paths)
 
 
 def _refuses(ws: Workspace, tree: str, entry_id: str) -> bool:

@@ -1931,6 +1931,45 @@ def test_a_landing_reverted_since_is_not_pushed_nor_its_candidate_closed_on_the_
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
 
 
+@pytest.mark.parametrize(
+    "curation",
+    [
+        ["--amend", "{id}", "--applies-when", "writing any git hook"],
+        ["--retire", "{id}", "--reason", "obsolete"],
+    ],
+    ids=["amend", "retire"],
+)
+def test_an_amendment_or_retirement_reverted_since_is_not_pushed_nor_its_candidate_closed(
+    memory: Path, tmp_path: Path, curation: list[str]
+) -> None:
+    """As an admission reverted since (the test above), but for an amendment or a
+    retirement, which were taken at their word: found under the revert, the landing was
+    pushed with main and the candidate's branch deleted on the remote, while main held
+    neither the amendment nor the retirement any more."""
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    ok(run(memory, "admit", entry_id, "--push"))
+    args = [a.format(id=entry_id) for a in curation]
+    candidate = proposed(ok(run(memory, "propose", *args, "--push")).output)
+    hook = memory / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_UNPLUG.format(server=server))
+    hook.chmod(0o755)
+    assert run_gitmem(memory, "admit", candidate, "--push").returncode == 1
+    hook.unlink()
+    (tmp_path / "server.git.away").rename(server)
+    ok(run(memory, "admit", candidate))  # finished here, without --push
+    pushed_before = git(server, "rev-parse", "main").strip()
+    git(memory, "revert", "--no-commit", "-m", "1", "HEAD")
+    git(memory, "commit", "-q", "--no-verify", "-m", "not yet")
+
+    again = run_gitmem(memory, "admit", candidate, "--push")
+    assert again.returncode != 0 and "Traceback" not in again.stderr, again.stderr
+    assert git(server, "rev-parse", "main").strip() == pushed_before
+    assert git(server, "branch", "--list", f"gitmem/{candidate}") != ""
+
+
 @pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
 def test_a_run_again_after_a_kill_once_main_was_pushed_does_not_say_it_pushed(
     memory: Path, tmp_path: Path, command: list[str]
