@@ -40,6 +40,7 @@ from gitmem.lifecycle.writing import (
     landing_remote,
     one_landing_at_a_time,
     resume,
+    reverted_landing,
     today,
 )
 from gitmem.model import allowed as allowed_mod
@@ -228,6 +229,15 @@ def admit(
 
     def merge(main_tip: str, main_tree: str) -> tuple[str, list[str], str]:
         if store.is_ancestor(candidate.tip, main_tip):
+            reverted = reverted_landing(ws, f"{kind} {entry_id}", main_tip)
+            if reverted is not None:
+                raise RuleError(
+                    f"cannot admit {entry_id}: {candidate.branch} is merged into {ws.branch} "
+                    f"already (commit {reverted[:12]}), and what that merge wrote is undone "
+                    f"there since (a revert): keep the branch, the only copy left of it. To "
+                    f"admit it again, revert the revert on {ws.branch} (git log --oneline "
+                    f"{reverted[:12]}..{ws.branch} shows it), or propose it anew"
+                )
             # an amendment admitted from a clone whose remote-tracking branch of it stays
             # until the push was admitted again: a second merge, the amended date twice
             raise RuleError(

@@ -1926,7 +1926,10 @@ def test_a_landing_reverted_since_is_not_pushed_nor_its_candidate_closed_on_the_
     git(memory, "commit", "-q", "--no-verify", "-m", "not yet")
 
     again = run_gitmem(memory, "admit", entry_id, "--push")
-    assert again.returncode != 0 and "Traceback" not in again.stderr, again.stderr
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    # the branch is the only copy left: no advice to delete it
+    assert "undone there since (a revert): keep the branch" in again.stderr, again.stderr
+    assert "--delete" not in again.stderr
     assert git(server, "rev-parse", "main").strip() == pushed_before
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
 
@@ -1965,7 +1968,10 @@ def test_an_amendment_or_retirement_reverted_since_is_not_pushed_nor_its_candida
     git(memory, "commit", "-q", "--no-verify", "-m", "not yet")
 
     again = run_gitmem(memory, "admit", candidate, "--push")
-    assert again.returncode != 0 and "Traceback" not in again.stderr, again.stderr
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    # the branch is the only copy left: no advice to delete it
+    assert "undone there since (a revert): keep the branch" in again.stderr, again.stderr
+    assert "--delete" not in again.stderr
     assert git(server, "rev-parse", "main").strip() == pushed_before
     assert git(server, "branch", "--list", f"gitmem/{candidate}") != ""
 
