@@ -45,6 +45,13 @@ SYSTEM_ADVICE: dict[int, str] = {
 #: lacks it, nothing is wrong with gitmem).
 NO_GIT: Final = "git is not installed (or not on PATH): install git first"
 
+#: What any command says when the folder it was started in was deleted (or moved away) after
+#: the shell entered it: no repository can be looked for from a folder that is gone (exit 2).
+CWD_GONE: Final = (
+    "the current folder no longer exists (it was deleted or moved after the shell entered "
+    "it): cd into the repository again, then run the command again"
+)
+
 
 class GitmemError(Exception):
     """An expected failure: its message is shown as is, and it says what to do."""

@@ -28,7 +28,15 @@ import click
 
 from gitmem import DISTRIBUTION
 from gitmem.errorlog import write_error_log
-from gitmem.errors import INTERRUPTED, NO_GIT, SYSTEM_ADVICE, UNEXPECTED, USAGE, GitmemError
+from gitmem.errors import (
+    CWD_GONE,
+    INTERRUPTED,
+    NO_GIT,
+    SYSTEM_ADVICE,
+    UNEXPECTED,
+    USAGE,
+    GitmemError,
+)
 from gitmem.model.terminal import visible
 
 #: Every command, and where it lives: imported only when called (hooks start fast).
@@ -121,9 +129,14 @@ def _system_refusal(exc: OSError) -> str | None:
     """What to print for an OSError the system raised for a reason of its user's (the path
     it names, the system's reason, what to do), or None for one that is gitmem's to fix.
     Every place that starts git (there are a dozen) would raise the same FileNotFoundError
-    on a system without it, so the one answer is given here."""
+    on a system without it, so the one answer is given here; so is a current folder deleted
+    under the shell (a `git worktree remove`, an `rm -r` in another terminal), which every
+    command that looks for its repository met as an unexpected FileNotFoundError from
+    os.getcwd(), where git says "Unable to read current working directory"."""
     if isinstance(exc, FileNotFoundError) and exc.filename == "git":
         return NO_GIT
+    if isinstance(exc, FileNotFoundError) and not _cwd_exists():
+        return CWD_GONE
     advice = SYSTEM_ADVICE.get(exc.errno) if exc.errno is not None else None
     if advice is None:
         return None
@@ -133,6 +146,15 @@ def _system_refusal(exc: OSError) -> str | None:
     if _raised_by_echo(exc):  # `gitmem list > /dev/full`
         return f"cannot write the output: {reason}: {advice}"
     return f"{reason}: {advice}"
+
+
+def _cwd_exists() -> bool:
+    """Whether the current folder still exists (os.getcwd() fails once it was removed)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _quoted_path(path: str) -> str:

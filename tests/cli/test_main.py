@@ -187,6 +187,29 @@ def test_output_to_a_full_disk_is_said_as_such(memory: Path, tmp_path: Path) -> 
     assert not (tmp_path / "state").exists()  # no log: nothing to report
 
 
+@pytest.mark.parametrize("command", [["list"], ["recall", "hooks"], ["check", "--staged"]])
+def test_a_current_folder_deleted_under_the_shell_is_said_as_such(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """A folder of the work tree removed (`rm -r` in another terminal) while a shell sat in
+    it: every command that looks for its repository ended as an unexpected error to report
+    (exit 3, FileNotFoundError from os.getcwd()), where git says it cannot read the current
+    folder. It is the user's to change: exit 2, and what to do."""
+    (memory / "gone").mkdir()
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    done = subprocess.run(
+        ["sh", "-c", 'cd gone && rmdir "$PWD" && exec "$0" -m gitmem "$@"', sys.executable,
+         *command],
+        cwd=memory, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "gitmem: the current folder no longer exists (it was deleted or moved after the shell "
+        "entered it): cd into the repository again, then run the command again\n"
+    )
+    assert not (tmp_path / "state").exists()  # no log: nothing to report
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
