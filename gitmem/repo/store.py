@@ -308,6 +308,9 @@ class Store:
         self._packed_damage: tuple[tuple[int, int] | None, DamagedRepository] | None = None
         #: the whole configuration as git read it, when the environment had it asked (_listed)
         self._git_config: list[tuple[bytes, bytes | None]] | None = None
+        #: the objects a partial clone's promisor remote was asked for, and git's answer when
+        #: it could not give one ("" when it did): asked once each (_fetched_lazily)
+        self._lazy: dict[str, str] = {}
 
     @classmethod
     def open(
@@ -797,7 +800,42 @@ class Store:
         try:
             return self._repo[oid]
         except (KeyError, pygit2.GitError) as exc:
+            if self._fetched_lazily(oid):
+                with contextlib.suppress(KeyError, pygit2.GitError):
+                    return self._repo[oid]
             raise self._damaged(oid, kind, exc) from None
+
+    def _fetched_lazily(self, oid: str) -> bool:
+        """Whether git fetched oid just now from the promisor remote of a partial clone. A
+        clone made with `--filter=blob:none` (or tree:0) holds only the files and folders it
+        checked out; git fetches any other when something reads it, and libgit2 knows no
+        promisor: every candidate a reviewer fetched was "missing from its object database",
+        its repository called damaged, and `git fsck` (which finds nothing wrong) prescribed.
+        git asked whether it has the object (`git cat-file -e`) fetches it, as `git show`
+        would; once an object and a command, and only in a partial clone (a promisor remote
+        or extensions.partialClone), so a damaged repository is told as before."""
+        if oid in self._lazy or not self._partial_clone():
+            return False
+        try:
+            self._git_bytes(["cat-file", "-e", oid])
+        except UsageError as exc:
+            said = exc.message.removeprefix("git cat-file failed: ").splitlines()
+            self._lazy[oid] = "; ".join(line.strip() for line in said if line.strip()) or "?"
+            return False
+        self._lazy[oid] = ""
+        return True
+
+    def _partial_clone(self) -> bool:
+        """Whether git lazily fetches missing objects here, as git itself decides it: a remote
+        with remote.<name>.promisor, or extensions.partialClone naming one."""
+        if self.config("extensions.partialclone"):
+            return True
+        promised: dict[str, bool | None] = {}
+        for name, value in self._config_entries():
+            key = name.lower()
+            if key.startswith("remote.") and key.endswith(".promisor"):
+                promised[key] = _git_bool(None if value is None else value.encode())
+        return any(promised.values())
 
     def require(self, oid: str, kind: str) -> None:
         """DamagedRepository unless the repository holds oid and can read it (kind: what the
@@ -821,6 +859,14 @@ class Store:
         pointing = self._refs_to(oid)
         at = f", the tip of {', '.join(pointing)}," if pointing else ""
         named = f" ({path})" if path else ""
+        unfetched = self._lazy.get(oid)
+        if unfetched and lost:
+            return DamagedRepository(
+                f"the {kind} {oid}{named}{at} is not in this partial clone, and git could not "
+                f"fetch it from the promisor remote ({unfetched}): reach the remote again "
+                "(`git fetch` works), then run the command again",
+                oid,
+            )
         return DamagedRepository(
             f"this repository is damaged: the {kind} {oid}{named}{at} {state}: run `git fsck` "
             "to see what is damaged, then restore it (`git fetch` from a remote that has it, "
@@ -1109,7 +1155,12 @@ class Store:
         except ValueError:
             raise GitmemError(f"object {oid} is missing") from None
         except (KeyError, pygit2.GitError) as exc:
-            raise self._damaged(oid, "file", exc, path) from None
+            if not self._fetched_lazily(oid):
+                raise self._damaged(oid, "file", exc, path) from None
+            try:
+                kind, data = self._odb.read(oid)[:2]
+            except (KeyError, pygit2.GitError):
+                raise self._damaged(oid, "file", exc, path) from None
         if kind != pygit2.enums.ObjectType.BLOB:
             raise GitmemError(f"object {oid} is not a file")
         if limit is not None and len(data) > limit:

@@ -177,3 +177,46 @@ def test_a_pruned_tree_is_still_a_key_error_to_the_readers_that_expect_one(memor
     store = Store.open(memory)
     with pytest.raises(KeyError):
         store.diff("1" * 40, store.tree_of(git(memory, "rev-parse", "main").strip()))
+
+
+@pytest.fixture
+def partial_clone(memory: Path, tmp_path: Path) -> tuple[Path, Path, str]:
+    """A clone made with --filter=blob:none of a memory holding one admitted entry and one
+    candidate: the clone, its promisor (the memory) and the candidate's id. The clone holds
+    main's checked-out files alone; the candidate's file is on the promisor only."""
+    admit(memory, PROPOSE)
+    candidate = proposed(ok(run(memory, *HOOKS)).output)
+    git(memory, "config", "uploadpack.allowFilter", "true")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--filter=blob:none", memory.as_uri(), str(clone))
+    return clone, memory, candidate
+
+
+def test_a_partial_clone_fetches_what_it_left_out_as_git_does(
+    partial_clone: tuple[Path, Path, str],
+) -> None:
+    """A reviewer's `git clone --filter=blob:none` holds a candidate's commits but not its
+    file, which git fetches from the promisor remote when something reads it (`git show`).
+    libgit2 does not: show, review and admit called the repository damaged and sent the
+    reviewer to `git fsck`, which finds nothing wrong in it."""
+    clone, _, candidate = partial_clone
+    assert "Use pygit2 inside git hooks" in ok(run(clone, "show", candidate)).output
+    assert "checks: all rules pass" in ok(run(clone, "review", candidate)).output
+    ok(run(clone, "admit", candidate))
+    assert git(clone, "log", "-1", "--format=%s", "main").strip() == f"gitmem: admit {candidate}"
+
+
+def test_a_partial_clone_whose_promisor_is_out_of_reach_says_so(
+    partial_clone: tuple[Path, Path, str],
+) -> None:
+    """Offline, the file git cannot fetch is said to be left out of the partial clone, with
+    git's reason, not a damaged repository to repair."""
+    clone, promisor, candidate = partial_clone
+    promisor.rename(promisor.with_name("away"))
+    result = run(clone, "show", candidate)
+    assert result.exit_code == 2, result.output
+    assert "is not in this partial clone, and git could not fetch it from the promisor" in (
+        result.output
+    )
+    assert "(`git fetch` works), then run the command again" in result.output
+    assert "git fsck" not in result.output
