@@ -1026,8 +1026,15 @@ def _guard_worktree(ws: Workspace, old_tree: str, new_tree: str) -> None:
         if not state.at({change.old.oid if change.old else None})
     ]
     # a file git does not track where the landing writes one (a memory folder never
-    # committed, a file made by hand): `git stash` leaves it where it is
-    untracked = [path for path in dirty if states[path].staged is None]
+    # committed, a file made by hand): `git stash` leaves it where it is. A path neither
+    # staged nor on disk is a deletion staged (`git rm`, a `git clone --no-checkout`), no
+    # file at all: it was named "a file git does not track", and commit or stash does settle it
+    workdir = store.workdir
+    untracked = [
+        path
+        for path in dirty
+        if states[path].staged is None and workdir is not None and os.path.lexists(workdir / path)
+    ]
     if untracked:
         raise UsageError(
             f"{ws.branch} is checked out and {', '.join(untracked)} is a file git does not "

@@ -723,6 +723,24 @@ def test_an_untracked_file_where_the_entry_lands_is_named_as_untracked(memory: P
     ok(run(memory, "admit", first_id()))
 
 
+def test_a_deletion_staged_where_the_admission_writes_is_no_untracked_file(memory: Path) -> None:
+    """INDEX.md deleted with `git rm` (as a `git clone --no-checkout` leaves every file): no
+    file stands there, yet admit said ".gitmem/INDEX.md is a file git does not track" and
+    to move it away. It is an uncommitted change, which commit or stash settles."""
+    ok(run(memory, *PROPOSE))
+    git(memory, "rm", "-q", ".gitmem/INDEX.md")
+    tip = git(memory, "rev-parse", "main")
+    done = run_gitmem(memory, "admit", first_id())
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "gitmem: main is checked out and .gitmem/INDEX.md has uncommitted changes: commit or "
+        "stash them, then run the command again\n"
+    )
+    assert git(memory, "rev-parse", "main") == tip
+    git(memory, "reset", "-q", "--hard")
+    ok(run(memory, "admit", first_id()))
+
+
 def _a_candidate_over_the_limit(memory: Path) -> str:
     """Propose an entry, then lengthen its body on its branch past the default maxBody."""
     entry_id = first_id()
