@@ -74,7 +74,7 @@ from gitmem.errors import SYSTEM_ADVICE, UNEXPECTED, USAGE, GitmemError, UsageEr
 from gitmem.hooks.template import render, sh_quote
 from gitmem.model.names import CLIENT_HOOKS, SERVER_HOOKS
 from gitmem.repo.atomic import ABANDONED_AGE, atomic_write, open_regular, remove_temporaries_of
-from gitmem.repo.gitcli import GitIn, PinnedRepository
+from gitmem.repo.gitcli import GitFailed, GitIn, PinnedRepository
 
 MARKER = b"# gitmem-managed-hook"
 CHAINED_SUFFIX = ".gitmem-chained"
@@ -315,7 +315,9 @@ def _stopped(doing: str, account: str, then: str, exc: Exception) -> GitmemError
     permission, a read-only or full disk, …) or git's refusal; any other (an I/O error,
     EIO: a failing disk or a network file system gone) is exit 3, unexpected, as the command
     line reports such an error anywhere else."""
-    if isinstance(exc, GitmemError):
+    if isinstance(exc, GitFailed):  # the advice to fix and run again is this message's own
+        reason, code = exc.reason, USAGE
+    elif isinstance(exc, GitmemError):
         reason, code = exc.message, USAGE
     else:
         reason = _os_reason(exc)

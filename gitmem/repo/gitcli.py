@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Final, NamedTuple, cast
 
-from gitmem.errors import NO_GIT, GitmemError, UsageError
+from gitmem.errors import NO_GIT, UsageError
 
 #: The variables kept when git runs on a repository gitmem names itself (identity, the
 #: configuration a person chose for the command: CONFIG_ENV, credentials), never the ones a
@@ -265,8 +265,21 @@ def run_in(
         raise UsageError(NO_GIT) from None
 
 
+class GitFailed(UsageError):
+    """git refused a command in the repository (output_in): exit 2, what git refuses being
+    the environment's. reason is what failed and what git said, for a caller that says
+    itself what to do next (the hooks installer stopped half-way)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason}: correct what git names, then run the command again")
+        self.reason = reason
+
+
 def output_in(folder: Path, *args: str, pinned: PinnedRepository | None = None) -> str:
-    """run_in's output without its final newline; a failure says what git said."""
+    """run_in's output without its final newline; a failure says what git said, as a usage
+    error (exit 2): what git refuses here is the environment's (a config file it cannot
+    parse, one it cannot lock), no rule of gitmem's, and `gitmem hooks install` in a
+    repository whose config git could not read exited 1, the code of a rule refused."""
     done = run_in(folder, *args, pinned=pinned)
     if done.returncode != 0:
         detail = done.stderr.strip()
@@ -275,7 +288,7 @@ def output_in(folder: Path, *args: str, pinned: PinnedRepository | None = None) 
                 f"{folder} is not inside a git repository: run gitmem in one, "
                 "or `git init` it first"
             )
-        raise GitmemError(f"git {' '.join(args)} failed in {folder}: {detail}")
+        raise GitFailed(f"git {' '.join(args)} failed in {folder}: {detail}")
     return done.stdout.rstrip("\n")
 
 

@@ -552,6 +552,20 @@ def test_install_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
         install(tmp_path / "missing")
 
 
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_a_git_config_git_cannot_parse_is_a_usage_error(repo: Path, command: str) -> None:
+    """A broken line in .git/config stops git, and so the installer: it exited 1, the code of
+    a rule refused, where the config is the user's to correct (exit 2, as every other
+    command says it)."""
+    config = repo / ".git" / "config"
+    config.write_text(config.read_text() + "[broken\n")
+    result = run(repo, "hooks", command)
+    assert result.exit_code == 2, result.output
+    assert "bad config line" in result.output
+    assert result.output.endswith(": correct what git names, then run the command again\n")
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
+
+
 # -- where the hooks go ------------------------------------------------------------------------
 
 
