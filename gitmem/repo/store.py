@@ -1805,7 +1805,9 @@ class Store:
         `link` extension, a sparse index's `sdir`): git writes what is staged as a tree
         (`git write-tree`, the objects a commit of it would write anyway), and an in-memory
         index is read from that tree. Unmerged paths cannot be written as a tree: resolve
-        them first, as git commit itself says."""
+        them first, as git commit itself says; an index file git cannot read either (cut
+        short, overwritten) is rebuilt from HEAD, and was sent to resolve conflicts it has
+        none of."""
         env = dict(os.environ) if self.from_env else clean_git_env(self.pinned)
         done = subprocess.run(
             ["git", "write-tree"],
@@ -1816,9 +1818,15 @@ class Store:
             check=False,
         )
         if done.returncode != 0:
+            todo = (
+                "resolve the conflicts (git status lists them)"
+                if "unmerged" in done.stderr
+                else "the index file git names is damaged: remove it and rebuild it from HEAD "
+                "(`git reset`; what was staged is to be staged again)"
+            )
             raise UsageError(
                 f"cannot read the staging index: git write-tree says {done.stderr.strip()}: "
-                "resolve the conflicts (git status lists them), then run the command again"
+                f"{todo}, then run the command again"
             )
         self._staged_tree = done.stdout.strip()
         index = pygit2.Index()

@@ -515,6 +515,26 @@ def test_staged_check_with_nothing_in_memory_is_a_no_op(repo: Path) -> None:
     assert "0 files checked" in result.output
 
 
+@pytest.mark.parametrize("staged", [[], ["--staged"]])
+def test_an_index_file_git_cannot_read_is_rebuilt_not_resolved(
+    memory: Path, staged: list[str]
+) -> None:
+    """A staging index cut short (a crash as git wrote it): check said to "resolve the
+    conflicts (git status lists them)", and there are none; git rebuilds it from HEAD."""
+    index = memory / ".git" / "index"
+    index.write_bytes(index.read_bytes()[:20])
+    result = run(memory, "check", *staged)
+    assert result.exit_code == 2, result.output
+    assert "index file smaller than expected" in result.output
+    assert "the index file git names is damaged: remove it and rebuild it from HEAD" in (
+        result.output
+    )
+    assert "conflicts" not in result.output
+    index.unlink()
+    git(memory, "reset", "-q")
+    assert run(memory, "check", *staged).exit_code == 0
+
+
 def test_pre_commit_hook_blocks_commit_a_and_commit_path(repo: Path) -> None:
     """`git commit -a` and `git commit PATH` stage into a temporary GIT_INDEX_FILE."""
     from gitmem.hooks import installer
