@@ -877,8 +877,9 @@ def build_server(
         """
         with _answering("memory_recall", turn):
             from gitmem.agents.precedents import from_recalled, read_fields
-            from gitmem.recall.service import recall_answer
+            from gitmem.recall.service import recall_answer, require_query
 
+            require_query(query)
             ws = workspace()
             _known_types(ws, types)
             wanted_tags = set(tags or ())

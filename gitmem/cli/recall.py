@@ -144,10 +144,12 @@ def recall(
     A query with no genuine match returns nothing: an honest "no precedent" beats a wrong
     one. Candidates and superseded entries never come back.
     """
-    from gitmem.recall.service import recall_answer
+    from gitmem.recall.service import recall_answer, require_query
 
     wanted = set(types) | set(STEP_TYPES.get(step, ()) if step else ())
     text = " ".join(query)
+    if fmt != "precedents":  # a precedents recall never fails the step that asked for it
+        require_query(text)
     try:
         # the branch tip's memory, warm: answered from the cache without opening the repository
         memory = _memory() if ref is None else None

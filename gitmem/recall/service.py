@@ -35,6 +35,7 @@ __all__ = [
     "bodies",
     "recall",
     "recall_answer",
+    "require_query",
     "unreadable",
     "with_freshness",
 ]
@@ -65,6 +66,23 @@ class RecallAnswer:
     entries: list[Recalled]
     rejected: Hit | None = None
     warnings: tuple[str, ...] = ()
+
+
+#: Why an empty query is refused (require_query), in the words every reader gives.
+EMPTY_QUERY = (
+    "the query is empty: say what you are doing or looking for, in your own words (an empty "
+    "variable in a script or a hook asks nothing, and nothing found would read as the memory "
+    "holding no precedent)"
+)
+
+
+def require_query(query: str) -> None:
+    """Refuse a query of blanks alone (a UsageError, exit 2). Answered "no precedent", an
+    empty variable in a script or an agent's call read as the memory's word that nothing
+    applies, where nothing was asked. An agent's hook asking for precedents is answered
+    empty instead, never failed (gitmem.cli.recall)."""
+    if not query.strip():
+        raise UsageError(EMPTY_QUERY)
 
 
 def recall(

@@ -1080,10 +1080,18 @@ def test_recall_and_recent_in_a_shallow_clone_say_freshness_is_unknown(tmp_path:
 
 
 def test_recall_takes_hostile_queries_as_text(server: Server) -> None:
-    for query in ["", "   ", "the of and", '"*" NEAR - : ( ) OR', "x" * 100_000]:
+    for query in ["the of and", '"*" NEAR - : ( ) OR', "x" * 100_000]:
         result = server.ok("memory_recall", {"query": query, "k": 3})
         assert len(result["entries"]) <= 3
         assert (result["note"] is None) == bool(result["entries"])
+
+
+def test_an_empty_query_is_refused_not_answered_no_precedent(server: Server) -> None:
+    """An empty query (an agent's variable left empty) was answered "no precedent in the
+    project memory", the memory's word that nothing applies, where nothing was asked."""
+    for query in ["", "   ", "\n\t"]:
+        refused = server.error("memory_recall", {"query": query})
+        assert "the query is empty" in refused, refused
 
 
 def test_a_repository_without_memory_recalls_nothing_and_keeps_serving(

@@ -42,6 +42,21 @@ def test_recall_ranks_admitted_entries_and_gates_the_rest(recalled: tuple[Path, 
     assert [h["id"] for h in recall_json(repo, "scan secrets", "--step", "spec")] == [secrets]
 
 
+def test_an_empty_query_is_refused_but_a_hook_asking_precedents_gets_none(
+    recalled: tuple[Path, str, str],
+) -> None:
+    """`gitmem recall "$QUERY"` with QUERY empty answered "no precedent", read as the
+    memory's word that nothing applies; it is a usage error now. A hook asking for the
+    precedents block is answered with none, never failed."""
+    repo = recalled[0]
+    for query in ["", "  ", "\t"]:
+        for fmt in ("text", "json"):
+            done = run(repo, "recall", query, "--format", fmt)
+            assert done.exit_code == 2, done.output
+            assert "the query is empty" in done.output
+    assert ok(run(repo, "recall", "", "--format", "precedents")).exit_code == 0
+
+
 def test_candidates_and_superseded_entries_never_come_back(recalled: tuple[Path, str, str]) -> None:
     repo, hooks, _ = recalled
     cache = ["propose", "--type", "method", "--title", "Cache pygit2 repositories in hooks"]
@@ -121,7 +136,7 @@ def test_precedents_block_and_never_failing(recalled: tuple[Path, str, str]) -> 
 
 @pytest.mark.parametrize(
     "query",
-    ["", "   ", "the of and a to", "???!!!...", '"unterminated', "pygit2*", "NEAR hooks",
+    ["the of and a to", "???!!!...", '"unterminated', "pygit2*", "NEAR hooks",
      "-hooks", "hooks:pygit2", "x" * 100_000, "word " * 20_000],
 )  # fmt: skip
 def test_queries_are_text_never_syntax(recalled: tuple[Path, str, str], query: str) -> None:
