@@ -1944,7 +1944,11 @@ class Store:
         )
         if done.returncode != 0:
             error = done.stderr.decode("utf-8", "replace").strip()
-            raise UsageError(f"git {args[0]} failed: {error}")
+            # the command, not an option before it (`--literal-pathspecs`) named as one
+            command = next((a for a in args if not a.startswith("-")), args[0])
+            raise UsageError(
+                f"git {command} failed: {error}: correct what git names, then run the command again"
+            )
         return done.stdout
 
     def sync_worktree(

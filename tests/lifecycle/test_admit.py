@@ -723,6 +723,17 @@ def test_an_untracked_file_where_the_entry_lands_is_named_as_untracked(memory: P
     ok(run(memory, "admit", first_id()))
 
 
+def test_an_index_git_cannot_read_is_named_with_the_command_that_read_it(memory: Path) -> None:
+    """git's failure on a staging index it cannot read was said as "git --literal-pathspecs
+    failed", an option taken for the command, and said nothing of what to do."""
+    entry_id = proposed(ok(run(memory, *PROPOSE)).output)
+    (memory / ".git" / "index").write_bytes(b"garbage")
+    done = run_gitmem(memory, "admit", entry_id)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "git ls-files failed" in done.stderr and "--literal-pathspecs" not in done.stderr
+    assert "then run the command again" in done.stderr
+
+
 def test_a_deletion_staged_where_the_admission_writes_is_no_untracked_file(memory: Path) -> None:
     """INDEX.md deleted with `git rm` (as a `git clone --no-checkout` leaves every file): no
     file stands there, yet admit said ".gitmem/INDEX.md is a file git does not track" and
