@@ -11,6 +11,24 @@ A title is written as Markdown shows it (a backslash before `\\`, `[`, `]` and `
 as a link, an image or HTML. Because each line depends on its entry alone, an admission
 updates INDEX.md from the previous INDEX.md and the tree diff (one entry's work at any store
 size), and a full regeneration gives the same bytes.
+
+The invariants every writer of INDEX.md keeps (generate, generate_from_folder, update, merge,
+and `gitmem index` with the hooks that run it, gitmem.lifecycle.refresh):
+
+- INDEX.md is a pure function of the entry files of its tree: the same files give the same
+  bytes, whatever order they were admitted in, whatever the locale (ids and types sort by
+  code point, never by collation) and whichever writer wrote it; so rebuilding is
+  idempotent, an update or a merge equals a rebuild, and `gitmem index --check`, `gitmem
+  lint` (INDEX-DRIFT) and the history gate (INDEX) agree with `gitmem index`.
+- One entry file gives exactly one line, and that line names that file alone: nothing its
+  author writes (a title, a status, a successor, the file's own name, with `|`, backticks,
+  line breaks, HTML, link syntax, `<!--`, bidi or zero-width characters) adds a line, a
+  section or a link that is not the entry's, nor changes which id parse_index reads.
+- A write is atomic: a kill mid-rebuild leaves the old file or the new one, never a mix, and
+  the temporary a killed write leaves is removed by the next run (refresh).
+- The file in the working tree is written as git's checkout would write it (core.autocrlf,
+  `eol=crlf`, `working-tree-encoding`), and read back so: no attribute makes `index --check`
+  report a drift that `gitmem index` cannot clear.
 """
 
 from __future__ import annotations
