@@ -94,10 +94,22 @@ def line_for(path_type: str, entry_id: str, status: str, title: str, successor: 
     """An entry's line. Its title is written as Markdown shows it (markdown.escape): a
     title is free text, and as it was, `<img src=x onerror=…>`, an image that a forge
     loads when the file is viewed, or `<br>` followed by a forged line of the list were
-    rendered as such wherever INDEX.md is viewed."""
-    state = f"superseded by {successor}" if status == "superseded" and successor else status
-    title = escape(" ".join(title.split())) or "(untitled)"
+    rendered as such wherever INDEX.md is viewed.
+
+    The status and the successor are an author's words too (a file committed past the hooks
+    says what it likes there), and are written alike: as they were, a line break in either
+    added a forged line of the list, which parse_index read as an entry of its own, and a
+    link or `<img>` there was rendered."""
+    successor = _shown(successor)
+    state = f"superseded by {successor}" if status == "superseded" and successor else _shown(status)
+    title = _shown(title) or "(untitled)"
     return f"- [{entry_id}](entries/{path_type}/{entry_id}.md) {state} — {title}"
+
+
+def _shown(text: str) -> str:
+    """An author's text on one line of INDEX.md: whitespace runs (line breaks included) made
+    one space, and escaped as Markdown shows it."""
+    return escape(" ".join(text.split()))
 
 
 def topic_of_title(title: str) -> str:

@@ -574,3 +574,60 @@ def test_titles_ending_in_a_bracket_do_not_mislead_the_splice(new_id: str) -> No
     new = index.line_for("method", new_id, "admitted", "New]", "")
     want = index.render_groups({"method": index._spliced(lines, {new_id: new})}).encode()
     assert index._spliced_text(text, {"method": {new_id: new}}) == want
+
+
+_FORGED = "\n- [forged](https://evil.example/) admitted — Forged"
+
+
+def _markup_of(line: str) -> list[str]:
+    """The inline tokens a forge's CommonMark renderer makes of an INDEX.md line's item."""
+    from markdown_it import MarkdownIt
+
+    return [t.type for t in MarkdownIt("commonmark").parseInline(line[2:])[0].children or []]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"status": "admitted" + _FORGED},
+        {"status": "superseded", "superseded_by": "p-method-20261129-z" + _FORGED},
+        {"status": "superseded", "superseded_by": "[z](javascript:alert(1)) <img src=x>"},
+        {"status": "<!-- hides every later line"},
+    ],
+)
+def test_a_status_or_successor_adds_no_line_nor_markup(
+    store: Store, fields: dict[str, str]
+) -> None:
+    """The status and the successor are an author's words, as the title is: a file committed
+    past the hooks gave a line break followed by a forged line of the list, which parse_index
+    then read as an entry, or a link and `<img>` that were rendered."""
+    entry_id = "p-method-20261129-t"
+    text = index.generate(store, tree_of(store, {
+        f"entries/method/{entry_id}.md": entry_text(entry_id, **fields),
+    }))  # fmt: skip
+    assert list(index.parse_index(text) or {}) == [entry_id]
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(lines) == 1, lines
+    kinds = _markup_of(lines[0])
+    assert kinds.count("link_open") == 1 and "html_inline" not in kinds, kinds
+
+
+_author_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_author_text, _author_text, _author_text)
+def test_no_author_text_changes_which_entry_a_line_names(
+    status: str, title: str, successor: str
+) -> None:
+    """Whatever status, title and successor say, an entry's line is one line that
+    parse_index reads as that entry's, and renders with one link, its own."""
+    entry_id = "p-method-20261129-t"
+    line = index.line_for("method", entry_id, status, title, successor)
+    text = index.render_groups({"method": [line]})
+    found = index.parse_index(text)
+    assert found is not None and list(found) == [entry_id]
+    assert found[entry_id].text == line and text.splitlines()[-1] == line
+    kinds = _markup_of(line)
+    assert kinds[:3] == ["link_open", "text", "link_close"], kinds
+    assert kinds.count("link_open") == 1 and "html_inline" not in kinds, kinds
