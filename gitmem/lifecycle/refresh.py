@@ -74,16 +74,29 @@ def _write_if_changed(ws: Workspace, path: Path, text: str, out: Refreshed, labe
             f"{label} is a folder: gitmem writes a file there; move the folder away, then run "
             "`gitmem index` again"
         )
-    current = _held(path, 2 * len(data) + 1)  # CRLF line ends at most double it
-    if current == data:
-        return
-    root = ws.store.workdir
-    assert root is not None  # refresh refuses a bare repository
-    wanted = ws.store.as_checked_out(path.relative_to(root).as_posix(), data)
-    if current != wanted:
+    wanted = _to_write(ws, path, data)
+    if wanted is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, wanted)
         out.written.append(label)
+
+
+def _to_write(ws: Workspace, path: Path, data: bytes) -> bytes | None:
+    """The bytes git's checkout would write at path for the blob data, or None when path
+    holds them already (or data itself: an LF checkout's every run, git not asked).
+
+    The file is read as far as the checkout's bytes go: a `working-tree-encoding=UTF-16`
+    file with CRLF line ends is over twice its text's UTF-8 bytes, and read only that far it
+    never equalled them, so it was rewritten on every run."""
+    current = _held(path, 2 * len(data) + 1)  # CRLF line ends at most double it
+    if current == data:
+        return None
+    root = ws.store.workdir
+    assert root is not None  # refresh refuses a bare repository
+    wanted = ws.store.as_checked_out(path.relative_to(root).as_posix(), data)
+    if len(wanted) > 2 * len(data):
+        current = _held(path, len(wanted) + 1)
+    return None if current == wanted else wanted
 
 
 def _held(path: Path, most: int) -> bytes | None:
@@ -135,7 +148,10 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
                 current = None
             if current is not None:
                 current = current.replace("\r\n", "\n").replace("\r", "\n")
-            if current != index_text:
+            # or as the checkout writes it: an INDEX.md that git re-encodes
+            # (`working-tree-encoding`) was stale for good, though `gitmem index` had
+            # nothing to write and git saw no change
+            if current != index_text and _to_write(ws, index_path, index_text.encode()):
                 out.stale.append(f"{ws.dir}/INDEX.md")
             return out
         _write_if_changed(ws, index_path, index_text, out, f"{ws.dir}/INDEX.md")

@@ -280,6 +280,37 @@ def test_index_md_follows_the_checkouts_line_endings(memory: Path, crlf: object)
     assert git(memory, "status", "--porcelain") == ""
 
 
+@pytest.mark.parametrize(
+    "attributes",
+    ["working-tree-encoding=UTF-16", "text eol=crlf working-tree-encoding=UTF-16LE-BOM"],
+)
+def test_an_index_md_git_re_encodes_is_current_once_written(memory: Path, attributes: str) -> None:
+    """With a `working-tree-encoding` rule for INDEX.md, git checks it out as UTF-16: `gitmem
+    index --check` read the file as UTF-8 and called it stale for good, while `gitmem index`
+    had nothing to write and git saw no change. With CRLF line ends on top, the file is over
+    twice its text's bytes, and `gitmem index` rewrote it on every run."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    (memory / ".gitattributes").write_text(f".gitmem/INDEX.md {attributes}\n")
+    git(memory, "add", ".gitattributes")
+    git(memory, "commit", "-q", "--no-verify", "-m", "INDEX.md re-encoded on checkout")
+    (memory / ".gitmem/INDEX.md").unlink()
+    git(memory, "checkout", "--", ".gitmem/INDEX.md")
+    index = memory / ".gitmem/INDEX.md"
+    checked_out = index.read_bytes()
+    assert checked_out.startswith(b"\xff\xfe")  # UTF-16, little-endian, with a BOM
+    assert ok(run(memory, "index", "--check")).output == ""
+    assert ok(run(memory, "index")).output == "wrote .gitmem/CANDIDATES.md\n"
+    assert index.read_bytes() == checked_out
+    index.write_bytes(b"stale\n")
+    assert run(memory, "index", "--check").exit_code == 1
+    assert ok(run(memory, "index")).output == "wrote .gitmem/INDEX.md\n"
+    assert index.read_bytes() == checked_out
+    assert ok(run(memory, "index", "--check")).output == ""
+    assert ok(run(memory, "index")).output == "indexes up to date\n"
+    assert git(memory, "status", "--porcelain") == ""
+
+
 def test_a_sparse_checkout_without_the_entries_keeps_them_in_index_md(memory: Path) -> None:
     """A sparse checkout that leaves entries/ out has no entry file on disk: `gitmem index`
     wrote an INDEX.md of no entries (a deletion of every line, for the user to commit), and
