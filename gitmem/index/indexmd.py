@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from urllib.parse import quote
 
 from gitmem import parallel as forked
 from gitmem.model.entry import EntryError, front_matter, topic_of
@@ -56,7 +57,7 @@ HEADER = (
 )
 EMPTY = "\nNo entries yet.\n"
 _HEADER_BYTES = HEADER.encode("utf-8")
-_LINE = re.compile(r"^- \[(?P<id>[^\]]+)\]\(entries/(?P<type>[^/)]+)/[^)]+\.md\) ")
+_LINE = re.compile(r"^- \[(?P<id>[^\]]*)\]\(entries/(?P<type>[^/)]+)/[^)]*\.md\) ")
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,25 @@ def line_for(path_type: str, entry_id: str, status: str, title: str, successor: 
     successor = _shown(successor)
     state = f"superseded by {successor}" if status == "superseded" and successor else _shown(status)
     title = _shown(title) or "(untitled)"
+    path_type, entry_id = named(path_type), named(entry_id)
     return f"- [{entry_id}](entries/{path_type}/{entry_id}.md) {state} — {title}"
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._~-]*")
+
+
+def named(name: str) -> str:
+    """A file's or a type folder's name as INDEX.md writes it (an id, a type): percent-encoded
+    as a URL names the file, which leaves every id and type gitmem makes as it is.
+
+    A name is anyone's bytes (a file committed past the hooks, or merged on a server): as it
+    was written raw, `entries/method/a](https://x) [b.md` made the line's link point
+    elsewhere, a name holding a line break added a forged line of the list, and a `]` in it
+    made parse_index, the merge driver and the splice read another id (the line was dropped
+    from a merge). Encoded, a name holds no `]`, `(`, `)`, space, line break, bidi or
+    zero-width character, and the line's link leads to the file. Every reader of a line's id
+    (its sort key, parse_index, the splice) reads this form."""
+    return name if _PLAIN_NAME.fullmatch(name) else quote(name, safe="")
 
 
 def _shown(text: str) -> str:
@@ -131,7 +150,8 @@ def line_from_bytes(path_type: str, file_id: str, data: bytes) -> IndexLine:
         status, title, successor = "invalid", "(does not parse: run gitmem check)", ""
     else:
         status, title, successor = fields
-    return IndexLine(file_id, path_type, line_for(path_type, file_id, status, title, successor))
+    line = line_for(path_type, file_id, status, title, successor)
+    return IndexLine(named(file_id), named(path_type), line)
 
 
 _WANTED = ("status", "title", "superseded_by")
@@ -260,14 +280,14 @@ def update(
         if where is None:
             continue
         type_, file_id = where
-        line = None
+        line = None  # by the names the lines hold (named), which their order follows
         if change.new is not None and change.new.is_file:
             fields = known(change.new.oid) if known else None
             if fields is None:
                 line = line_from_bytes(type_, file_id, read(change.new.oid)).text
             else:
                 line = line_for(type_, file_id, *fields)
-        by_type.setdefault(type_, {})[file_id] = line
+        by_type.setdefault(named(type_), {})[named(file_id)] = line
     spliced = _spliced_text(previous, by_type)
     if spliced is not None:
         return spliced

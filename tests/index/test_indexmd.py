@@ -631,3 +631,58 @@ def test_no_author_text_changes_which_entry_a_line_names(
     kinds = _markup_of(line)
     assert kinds[:3] == ["link_open", "text", "link_close"], kinds
     assert kinds.count("link_open") == 1 and "html_inline" not in kinds, kinds
+
+
+_HOSTILE_NAMES = [
+    "a](javascript:alert(1)) [b",  # the line's link taken elsewhere (a name holds no /)
+    "c\n- [forged](https:evil.example) admitted — Forged",  # a forged line
+    "d]e",  # an id parse_index, the splice and the merge read short
+    "f g\u202eh\u200bi",  # a space, a bidi override, a zero-width space
+    "",  # `.md`: an id of nothing
+    "p-method-20261129-%41",  # what an encoded name looks like, itself a name
+]
+
+
+def test_a_file_s_name_adds_no_line_nor_link_and_reads_back_whole(tmp_path: Path) -> None:
+    """A file's name is anyone's bytes (committed past the hooks, merged on a server), and
+    it was written raw in its line: `a](javascript:alert(1)) [b.md` made the line's link
+    point elsewhere, a line break in it forged a line of the list, and a `]` made
+    parse_index, the splice and the merge driver read another id, so a merge dropped the
+    line. Each name is written percent-encoded, as a URL names the file: one line, one link,
+    the file's, read back as that id by every reader, in a tree, on disk and after an
+    update alike."""
+    from urllib.parse import unquote
+
+    from markdown_it import MarkdownIt
+
+    from conftest import git, new_repo
+
+    repo = new_repo(tmp_path / "r")
+    records = []
+    for name in _HOSTILE_NAMES:
+        oid = git(repo, "hash-object", "-w", "--stdin", input=entry_text("x").decode()).strip()
+        for type_, file_id in (("method", name), ("t](https:evil.example)", f"t{name}")):
+            records.append(f"100644 {oid}\t.gitmem/entries/{type_}/{file_id}.md\0")
+    git(repo, "update-index", "-z", "--index-info", input="".join(records))
+    git(repo, "commit", "-q", "--no-verify", "-m", "names")
+    git(repo, "reset", "-q", "--hard")
+    store = Store.open(repo)
+    tree = store.subtree(store.tree_of(store.resolve("HEAD")), ".gitmem")
+    text = index.generate(store, tree)
+    assert index.generate_from_folder(repo / ".gitmem") == text
+    empty = index.generate(store, None).encode()
+    assert index.update(store, empty, store.diff(None, tree), tree).decode() == text
+    found = index.parse_index(text)
+    names = sorted([*_HOSTILE_NAMES, *(f"t{name}" for name in _HOSTILE_NAMES)])
+    assert found is not None and sorted(map(unquote, found)) == names
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(lines) == 2 * len(_HOSTILE_NAMES), lines
+    for line in lines:
+        tokens = MarkdownIt("commonmark").parseInline(line[2:])[0].children or []
+        links = [t for t in tokens if t.type == "link_open"]
+        assert len(links) == 1 and tokens[0] is links[0], line
+        href = unquote(str(links[0].attrGet("href")))
+        assert href.startswith("entries/") and href.endswith(".md"), line
+        assert href[len("entries/") : -3].split("/")[-1] in names, line
+    base = index.render([])
+    assert index.merge(base, text, base) == text  # the driver keeps every line
