@@ -44,11 +44,16 @@ def candidates_text(ws: Workspace) -> str:
     """CANDIDATES.md's text. A branch's name is anyone's bytes (a push, then a fetch): one
     that is not UTF-8 is written with its bytes escaped (`caf\\xe9`), as `gitmem check` names
     such a file; as it was, every `gitmem index` and post-checkout refresh ended in an
-    unexpected UnicodeEncodeError."""
+    unexpected UnicodeEncodeError.
+
+    A branch's name is shown as typed, as a title is: `gitmem/a](evil.example)`, a valid ref
+    name, was rendered as a link. A ref name holds no backslash, so those shown() writes for
+    a byte that is not UTF-8 are left as they read."""
     lines = []
     for item in review(ws):
         state = "valid" if not item.errors else f"{len(item.errors)} problem(s)"
-        name, branch = shown(item.candidate.id), shown(item.candidate.branch)
+        name = escape(shown(item.candidate.id), "[]<")
+        branch = escape(shown(item.candidate.branch), "[]<")
         # a proposer's unreviewed words, shown as typed (INDEX.md's titles are too)
         lines.append(f"- [{name}] {state} — {escape(item.title)} (branch {branch})")
     if not lines:

@@ -184,6 +184,34 @@ def test_a_candidate_branch_named_in_another_encoding_is_listed_escaped(memory: 
     assert "- [caf\\xe9] 1 problem(s)" in listed and "(branch gitmem/caf\\xe9)" in listed
 
 
+def test_a_candidate_s_branch_or_title_adds_no_line_nor_link_to_candidates_md(
+    memory: Path,
+) -> None:
+    """A branch `gitmem/a](evil.example)` (a valid ref name, fetched from anyone's push) was
+    rendered in CANDIDATES.md as a link. It shows as typed, as a title with a line break and
+    a forged line of the list in it (a candidate committed past the hooks) does."""
+    from markdown_it import MarkdownIt
+
+    entry_id = proposed(ok(run(memory, *PROPOSE)).output)
+    git(memory, "checkout", "-q", f"gitmem/{entry_id}")
+    candidate = memory / f".gitmem/candidates/{entry_id}.md"
+    forged = "- [forged](evil.example) valid — Forged (branch gitmem/forged)"
+    text = candidate.read_text().replace("title: Use pygit2", f'title: "Use\\n{forged}\\n')
+    candidate.write_text(text.replace("inside hooks\n", 'inside hooks"\n', 1))
+    git(memory, "commit", "-q", "--no-verify", "-am", "a title over three lines")
+    git(memory, "checkout", "-q", "main")
+    git(memory, "update-ref", "refs/heads/gitmem/a](evil.example)", "HEAD")
+    ok(run(memory, "index"))
+    listed = (memory / ".gitmem" / "CANDIDATES.md").read_text(encoding="utf-8")
+    items = [line for line in listed.splitlines() if line.startswith("- ")]
+    assert len(items) == 2, listed
+    assert any(f"— Use {forged} inside hooks" in line.replace("\\", "") for line in items)
+    for line in items:
+        tokens = MarkdownIt("commonmark").parseInline(line[2:])[0].children or []
+        assert [t.type for t in tokens] == ["text"], line
+        assert "".join(t.content for t in tokens) == line[2:].replace("\\", ""), line
+
+
 @pytest.mark.parametrize("args", [["index"], ["index", "--check"]])
 def test_an_entry_file_named_in_another_encoding_is_no_unexpected_error(
     memory: Path, args: list[str]
