@@ -147,7 +147,7 @@ def line_from_bytes(path_type: str, file_id: str, data: bytes) -> IndexLine:
     matter says."""
     fields = None if len(data) > MAX_ENTRY_BYTES else index_fields(data)
     if fields is None:
-        status, title, successor = "invalid", "(does not parse: run gitmem check)", ""
+        status, title, successor = "invalid", UNPARSED, ""
     else:
         status, title, successor = fields
     line = line_for(path_type, file_id, status, title, successor)
@@ -155,6 +155,8 @@ def line_from_bytes(path_type: str, file_id: str, data: bytes) -> IndexLine:
 
 
 _WANTED = ("status", "title", "superseded_by")
+#: The title of a file that does not parse, on its line.
+UNPARSED = "(does not parse: run gitmem check)"
 
 
 def index_fields(data: bytes) -> tuple[str, str, str] | None:

@@ -12,16 +12,18 @@ import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 from gitmem.errors import UsageError
 from gitmem.gate.rules import shown
 from gitmem.index import indexmd as index_mod
 from gitmem.lifecycle.candidates import review
+from gitmem.model.fields import MAX_ENTRY_BYTES
 from gitmem.model.markdown import escape
 from gitmem.model.names import entry_place
 from gitmem.repo import gitcli
 from gitmem.repo.atomic import open_regular, read_regular, remove_temporaries_of
-from gitmem.repo.snapshot import MISSING, WorktreeSnapshot
+from gitmem.repo.snapshot import MISSING, WorktreeSnapshot, require_as_stored
 from gitmem.repo.store import atomic_write
 from gitmem.repo.workspace import Workspace, require_memory_folder
 
@@ -178,6 +180,7 @@ def _index_of_checkout(ws: Workspace, folder: Path) -> str:
     text = index_mod.generate_from_folder(folder)
     root = ws.store.workdir
     assert root is not None  # refresh refuses a bare repository
+    _refuse_converted(ws, root, text)
     listed = ws.store.run_git("ls-files", "-t", "-s", "-z", "--", f"{ws.dir}/entries/", check=False)
     absent = []
     for record in listed.stdout.split("\0") if listed.returncode == 0 else []:
@@ -192,6 +195,30 @@ def _index_of_checkout(ws: Workspace, folder: Path) -> str:
     lines = list((index_mod.parse_index(text) or {}).values())
     lines += [index_mod.line_from_blob(ws.store, t, i, oid) for (t, i), oid in absent]
     return index_mod.render(lines)
+
+
+def _refuse_converted(ws: Workspace, root: Path, text: str) -> None:
+    """Refuse (ConvertedFile, exit 2) an entry file that does not parse on disk because git
+    converts it on checkout, as every other reader of the memory does
+    (gitmem.repo.snapshot.require_as_stored).
+
+    With `working-tree-encoding=UTF-16` for the entries, each checked-out file is UTF-16,
+    while its blob is a sound entry: `gitmem index` wrote every line as "does not parse",
+    `index --check` agreed, and the INDEX.md committed so was one `gitmem lint` and the gate
+    then called out of date. Only the files listed as not parsing are asked about (a few,
+    where nearly every INDEX.md has none)."""
+    if index_mod.UNPARSED not in text:
+        return
+    for line in (index_mod.parse_index(text) or {}).values():
+        if not line.text.endswith(index_mod.UNPARSED):
+            continue
+        path = f"{ws.dir}/entries/{unquote(line.type)}/{unquote(line.id)}.md"
+        try:
+            with open_regular(root / path) as handle:
+                data = handle.read(MAX_ENTRY_BYTES + 1)
+        except (OSError, ValueError):
+            continue  # gone or replaced meanwhile: listed as it was read
+        require_as_stored(ws.store, path, data, staged_first=True)
 
 
 def _changed_since_head(ws: Workspace) -> bool:

@@ -339,6 +339,39 @@ def test_an_index_md_git_re_encodes_is_current_once_written(memory: Path, attrib
     assert git(memory, "status", "--porcelain") == ""
 
 
+def test_an_entry_git_re_encodes_is_refused_not_indexed_as_not_parsing(memory: Path) -> None:
+    """With `working-tree-encoding=UTF-16` for the entries, every checked-out entry is UTF-16
+    while its blob is sound: `gitmem index` (and each post-* hook) wrote its line as "does
+    not parse", `index --check` agreed, and the INDEX.md committed so was one lint and the
+    gate called out of date. The converted file is refused, as every reader refuses it, and
+    INDEX.md is left as it was."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    (memory / ".gitattributes").write_text(".gitmem/entries/** working-tree-encoding=UTF-16\n")
+    git(memory, "add", ".gitattributes")
+    git(memory, "commit", "-q", "--no-verify", "-m", "entries re-encoded on checkout")
+    entry = f".gitmem/entries/decision/{first_id()}.md"
+    (memory / entry).unlink()
+    git(memory, "checkout", "--", entry)
+    assert (memory / entry).read_bytes().startswith(b"\xff\xfe")
+    index = memory / ".gitmem/INDEX.md"
+    before = index.read_bytes()
+    for args in (["index"], ["index", "--check"]):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert f"{entry}: git converts this file" in result.output
+        assert "working-tree-encoding=UTF-16" in result.output
+    assert index.read_bytes() == before
+    info = Path(git(memory, "rev-parse", "--git-path", "info/attributes").strip())
+    (memory / info).parent.mkdir(parents=True, exist_ok=True)
+    (memory / info).write_text(f"{entry} -working-tree-encoding\n")
+    (memory / entry).unlink()
+    git(memory, "checkout", "--", entry)
+    assert ok(run(memory, "index", "--check")).output == ""
+    assert ok(run(memory, "index")).output == "wrote .gitmem/CANDIDATES.md\n"
+    assert index.read_bytes() == before
+
+
 def test_a_sparse_checkout_without_the_entries_keeps_them_in_index_md(memory: Path) -> None:
     """A sparse checkout that leaves entries/ out has no entry file on disk: `gitmem index`
     wrote an INDEX.md of no entries (a deletion of every line, for the user to commit), and
