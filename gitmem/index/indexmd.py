@@ -197,16 +197,28 @@ def render(lines: Iterable[IndexLine]) -> str:
 
 
 def parse_index(text: str) -> dict[str, IndexLine] | None:
-    """The lines of an INDEX.md by id, or None when it is not one gitmem wrote."""
+    """The lines of an INDEX.md by id, or None when it is not one gitmem wrote. Of two lines
+    of one id (two types' files, which the gate refuses as ID-DUPLICATE) the last is kept:
+    a reader that must keep every line takes parse_lines."""
+    lines = parse_lines(text)
+    return None if lines is None else {line.id: line for line in lines}
+
+
+def parse_lines(text: str) -> list[IndexLine] | None:
+    """Every entry line of an INDEX.md, in file order, or None when it is not one gitmem
+    wrote."""
     if not text.startswith(HEADER):
         return None
-    out: dict[str, IndexLine] = {}
+    out = []
     for number, raw in enumerate(text.splitlines(), start=1):
         match = _LINE.match(raw)
         if match:
-            found = IndexLine(match.group("id"), match.group("type"), raw, number)
-            out[found.id] = found
+            out.append(IndexLine(match.group("id"), match.group("type"), raw, number))
     return out
+
+
+def _by_place(lines: list[IndexLine]) -> dict[tuple[str, str], IndexLine]:
+    return {(line.type, line.id): line for line in lines}
 
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -409,13 +421,16 @@ def merge(base: str | None, ours: str, theirs: str) -> str | None:
     line otherwise (git then leaves the conflict, and `gitmem index` regenerates the file
     from the merged entries). A base that is no INDEX.md gitmem wrote (no common ancestor, or
     one that held none) counts as one that lists no entry."""
-    mine, other = parse_index(ours), parse_index(theirs)
-    if mine is None or other is None:
+    mine_lines, other_lines = parse_lines(ours), parse_lines(theirs)
+    if mine_lines is None or other_lines is None:
         return None
-    before = (parse_index(base) if base is not None else None) or {}
+    # by type and id, not by id alone: of an id two types' files hold (committed past the
+    # hooks), one line was dropped, and the merge was no longer its tree's INDEX.md
+    mine, other = _by_place(mine_lines), _by_place(other_lines)
+    before = _by_place((parse_lines(base) if base is not None else None) or [])
     merged: list[IndexLine] = []
-    for entry_id in mine.keys() | other.keys():
-        here, there, then = mine.get(entry_id), other.get(entry_id), before.get(entry_id)
+    for place in mine.keys() | other.keys():
+        here, there, then = mine.get(place), other.get(place), before.get(place)
         if _same(here, there) or _same(there, then):
             kept = here
         elif _same(here, then):

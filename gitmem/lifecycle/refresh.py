@@ -192,7 +192,7 @@ def _index_of_checkout(ws: Workspace, folder: Path) -> str:
             absent.append((place, fields[1]))
     if not absent:
         return text
-    lines = list((index_mod.parse_index(text) or {}).values())
+    lines = index_mod.parse_lines(text) or []
     lines += [index_mod.line_from_blob(ws.store, t, i, oid) for (t, i), oid in absent]
     return index_mod.render(lines)
 

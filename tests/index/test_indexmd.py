@@ -686,3 +686,21 @@ def test_a_file_s_name_adds_no_line_nor_link_and_reads_back_whole(tmp_path: Path
         assert href[len("entries/") : -3].split("/")[-1] in names, line
     base = index.render([])
     assert index.merge(base, text, base) == text  # the driver keeps every line
+
+
+def test_merge_keeps_both_lines_of_an_id_two_types_hold() -> None:
+    """Two files of one id in two type folders (committed past the hooks, which refuse it
+    as ID-DUPLICATE) have a line each; the merge driver read both sides by id alone and
+    dropped one of them, so the merged INDEX.md was not its tree's and the next `gitmem
+    index --check` called it stale."""
+    twin = index.line_for("decision", "p-x", "admitted", "B", "")
+    method = [index.line_for("method", "p-x", "admitted", "A", "")]
+    added = index.line_for("method", "p-y", "admitted", "C", "")
+    base = index.render_groups({"method": method, "decision": [twin]})
+    ours = index.render_groups({"method": [*method, added], "decision": [twin]})
+    assert index.merge(base, ours, base) == ours
+    assert index.merge(base, base, ours) == ours
+    lines = index.parse_lines(ours)
+    assert lines is not None and [(line.type, line.id) for line in lines] == [
+        ("decision", "p-x"), ("method", "p-x"), ("method", "p-y"),
+    ]  # fmt: skip
