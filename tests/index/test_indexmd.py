@@ -612,10 +612,12 @@ def test_a_status_or_successor_adds_no_line_nor_markup(
     assert kinds.count("link_open") == 1 and "html_inline" not in kinds, kinds
 
 
+#: GITMEM_HYPOTHESIS=thorough draws many more examples of the tests below that take it.
+_EXAMPLES = 1000 if os.environ.get("GITMEM_HYPOTHESIS") == "thorough" else 40
 _author_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=_EXAMPLES, deadline=None)
 @given(_author_text, _author_text, _author_text)
 def test_no_author_text_changes_which_entry_a_line_names(
     status: str, title: str, successor: str
@@ -704,3 +706,36 @@ def test_merge_keeps_both_lines_of_an_id_two_types_hold() -> None:
     assert lines is not None and [(line.type, line.id) for line in lines] == [
         ("decision", "p-x"), ("method", "p-x"), ("method", "p-y"),
     ]  # fmt: skip
+
+
+_names = st.text(st.sampled_from("a-z]([) \n%~\\<é\u202e\u200b"), max_size=5)
+
+
+@settings(max_examples=_EXAMPLES, deadline=None)
+@given(st.sets(_names, max_size=6), st.sets(_names, max_size=6), st.sampled_from([0, 3]))
+@example({"b"}, {"a]", "a"}, 0)  # an id that `]` would cut short, sorting before another
+def test_any_file_names_update_as_they_regenerate_and_read_back(
+    tmp_path_factory: pytest.TempPathFactory, before: set[str], after: set[str], plain: int
+) -> None:
+    """Whatever the entry files are named, an update (spliced into the text or split into
+    lines) writes what regeneration writes, and parse_index reads each file's name back."""
+    from urllib.parse import unquote
+
+    import pygit2
+
+    repo = tmp_path_factory.mktemp("names") / "r.git"
+    pygit2.init_repository(str(repo), bare=True)
+    store = Store.open(repo)
+    padding = {f"p-method-20261129-{n}" for n in range(plain)}  # a section to splice into
+
+    def files(names: set[str]) -> dict[str, bytes]:
+        return {f"entries/method/{n}.md": entry_text(n or "x", title=n) for n in names | padding}
+
+    old_tree, new_tree = tree_of(store, files(before)), tree_of(store, files(after))
+    previous = index.generate(store, old_tree).encode()
+    want = index.generate(store, new_tree)
+    got = index.update(store, previous, store.diff(old_tree, new_tree), new_tree)
+    assert got.decode() == want
+    found = index.parse_index(want)
+    assert found is not None and {unquote(i) for i in found} == after | padding
+    assert want.count("\n- [") == len(after | padding)
