@@ -101,9 +101,9 @@ def line_for(path_type: str, entry_id: str, status: str, title: str, successor: 
     says what it likes there), and are written alike: as they were, a line break in either
     added a forged line of the list, which parse_index read as an entry of its own, and a
     link or `<img>` there was rendered."""
-    successor = _shown(successor)
-    state = f"superseded by {successor}" if status == "superseded" and successor else _shown(status)
-    title = _shown(title) or "(untitled)"
+    successor = inline(successor)
+    state = f"superseded by {successor}" if status == "superseded" and successor else inline(status)
+    title = inline(title) or "(untitled)"
     path_type, entry_id = named(path_type), named(entry_id)
     return f"- [{entry_id}](entries/{path_type}/{entry_id}.md) {state} — {title}"
 
@@ -125,10 +125,19 @@ def named(name: str) -> str:
     return name if _PLAIN_NAME.fullmatch(name) else quote(name, safe="")
 
 
-def _shown(text: str) -> str:
-    """An author's text on one line of INDEX.md: whitespace runs (line breaks included) made
-    one space, and escaped as Markdown shows it."""
-    return escape(" ".join(text.split()))
+#: The control characters that are no whitespace (C0, DEL, C1): a terminal obeys them.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+
+def inline(text: str) -> str:
+    """An author's text on one line of a generated file: whitespace runs (line breaks
+    included) made one space, control characters too, and escaped as Markdown shows it.
+
+    A control character is no Markdown, but a terminal obeys it: a title holding `ESC [1A`
+    and `ESC [2K` (a YAML "\\e" in a file committed past the hooks) moved the cursor up and
+    erased the line above wherever INDEX.md was printed (`cat`, `git show`, `git diff`), and
+    what followed in the title stood there as a forged line of the list."""
+    return escape(" ".join(_CONTROL.sub(" ", text).split()))
 
 
 def topic_of_title(title: str) -> str:

@@ -57,7 +57,8 @@ def candidates_text(ws: Workspace) -> str:
         name = escape(shown(item.candidate.id), "[]<")
         branch = escape(shown(item.candidate.branch), "[]<")
         # a proposer's unreviewed words, shown as typed (INDEX.md's titles are too)
-        lines.append(f"- [{name}] {state} — {escape(item.title)} (branch {branch})")
+        title = index_mod.inline(item.title)
+        lines.append(f"- [{name}] {state} — {title} (branch {branch})")
     if not lines:
         return CANDIDATES_HEADER + "\nNo pending candidates.\n"
     return CANDIDATES_HEADER + "\n" + "\n".join(lines) + "\n"

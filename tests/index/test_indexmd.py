@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -623,7 +624,8 @@ def test_no_author_text_changes_which_entry_a_line_names(
     status: str, title: str, successor: str
 ) -> None:
     """Whatever status, title and successor say, an entry's line is one line that
-    parse_index reads as that entry's, and renders with one link, its own."""
+    parse_index reads as that entry's, renders with one link, its own, and holds no control
+    character a terminal would obey."""
     entry_id = "p-method-20261129-t"
     line = index.line_for("method", entry_id, status, title, successor)
     text = index.render_groups({"method": [line]})
@@ -633,6 +635,7 @@ def test_no_author_text_changes_which_entry_a_line_names(
     kinds = _markup_of(line)
     assert kinds[:3] == ["link_open", "text", "link_close"], kinds
     assert kinds.count("link_open") == 1 and "html_inline" not in kinds, kinds
+    assert not [c for c in line if unicodedata.category(c) == "Cc"], line
 
 
 _HOSTILE_NAMES = [
@@ -739,3 +742,16 @@ def test_any_file_names_update_as_they_regenerate_and_read_back(
     found = index.parse_index(want)
     assert found is not None and {unquote(i) for i in found} == after | padding
     assert want.count("\n- [") == len(after | padding)
+
+
+def test_a_title_s_terminal_controls_are_not_written(store: Store) -> None:
+    """A title holding `ESC [1A` and `ESC [2K` (YAML's "\\e", committed past the hooks) moved
+    a terminal's cursor up and erased the line above wherever INDEX.md was printed (`cat`,
+    `git show`), and the rest of the title stood there as a forged line of the list."""
+    entry_id = "p-method-20261129-t"
+    title = "T\x1b[1A\x1b[2K- [forged](x) admitted \x9b"
+    text = index.generate(store, tree_of(store, {
+        f"entries/method/{entry_id}.md": entry_text(entry_id, title=title),
+    }))  # fmt: skip
+    assert "\x1b" not in text and "\x9b" not in text
+    assert text.endswith(" admitted — T \\[1A \\[2K- \\[forged\\](x) admitted\n")

@@ -189,14 +189,15 @@ def test_a_candidate_s_branch_or_title_adds_no_line_nor_link_to_candidates_md(
 ) -> None:
     """A branch `gitmem/a](evil.example)` (a valid ref name, fetched from anyone's push) was
     rendered in CANDIDATES.md as a link. It shows as typed, as a title with a line break and
-    a forged line of the list in it (a candidate committed past the hooks) does."""
+    a forged line of the list in it (a candidate committed past the hooks) does; a terminal's
+    control character in the title (`ESC [2K` erases the line) is not written."""
     from markdown_it import MarkdownIt
 
     entry_id = proposed(ok(run(memory, *PROPOSE)).output)
     git(memory, "checkout", "-q", f"gitmem/{entry_id}")
     candidate = memory / f".gitmem/candidates/{entry_id}.md"
     forged = "- [forged](evil.example) valid — Forged (branch gitmem/forged)"
-    text = candidate.read_text().replace("title: Use pygit2", f'title: "Use\\n{forged}\\n')
+    text = candidate.read_text().replace("title: Use pygit2", f'title: "Use\\e[2K\\n{forged}\\n')
     candidate.write_text(text.replace("inside hooks\n", 'inside hooks"\n', 1))
     git(memory, "commit", "-q", "--no-verify", "-am", "a title over three lines")
     git(memory, "checkout", "-q", "main")
@@ -204,8 +205,8 @@ def test_a_candidate_s_branch_or_title_adds_no_line_nor_link_to_candidates_md(
     ok(run(memory, "index"))
     listed = (memory / ".gitmem" / "CANDIDATES.md").read_text(encoding="utf-8")
     items = [line for line in listed.splitlines() if line.startswith("- ")]
-    assert len(items) == 2, listed
-    assert any(f"— Use {forged} inside hooks" in line.replace("\\", "") for line in items)
+    assert len(items) == 2 and "\x1b" not in listed, listed
+    assert any(f"— Use [2K {forged} inside hooks" in line.replace("\\", "") for line in items)
     for line in items:
         tokens = MarkdownIt("commonmark").parseInline(line[2:])[0].children or []
         assert [t.type for t in tokens] == ["text"], line
