@@ -33,6 +33,7 @@ and `gitmem index` with the hooks that run it, gitmem.lifecycle.refresh):
 
 from __future__ import annotations
 
+import errno
 import operator
 import os
 import re
@@ -257,15 +258,34 @@ def generate_from_folder(folder: Path) -> str:
     return render(forked.in_two(files, _lines_of_files, minimum=PARALLEL_MIN))
 
 
+#: What opening a listed file says when it is no longer a file there: gone, or a link or a
+#: folder put in its place since the folder was listed.
+_GONE = (errno.ENOENT, errno.ELOOP, errno.ENOTDIR, errno.EISDIR)
+
+
 def _lines_of_files(files: list[tuple[str, str, str]]) -> Iterator[IndexLine]:
+    """The lines of the files listed; a file that is no longer one by the time it is read
+    gets none, as if the listing had come a moment later: a `gitmem index` run while `git
+    merge` or `git checkout` removed an entry ended in an unexpected FileNotFoundError
+    (exit 3), where the next run, or the post-* hook that follows git, writes the index of
+    what git left."""
     for type_name, file_id, path in files:
-        # os.open, not open(): a buffered file object costs more than the read
-        handle = os.open(path, _READ_FLAGS)
         try:
-            data = os.read(handle, MAX_ENTRY_BYTES + 1)
-        finally:
-            os.close(handle)
+            data = _read_listed(path)
+        except OSError as exc:
+            if exc.errno in _GONE:
+                continue
+            raise
         yield line_from_bytes(type_name, file_id, data)
+
+
+def _read_listed(path: str) -> bytes:
+    # os.open, not open(): a buffered file object costs more than the read
+    handle = os.open(path, _READ_FLAGS)
+    try:
+        return os.read(handle, MAX_ENTRY_BYTES + 1)
+    finally:
+        os.close(handle)
 
 
 def generate(store: Store, memory_tree: str | None) -> str:

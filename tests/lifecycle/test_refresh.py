@@ -373,6 +373,51 @@ def test_an_entry_git_re_encodes_is_refused_not_indexed_as_not_parsing(memory: P
     assert index.read_bytes() == before
 
 
+#: gitmem's command line, with the file argv[1] names, and argv[2] in its place (a folder
+#: or a link to it, or nothing), swapped in as gitmem opens it to read it: what a `git
+#: checkout` or `git merge` running beside `gitmem index` does to an entry it removes.
+SWAPPED_AT_OPEN = """
+import os, sys
+
+path, kind = sys.argv.pop(1), sys.argv.pop(1)
+
+
+def on_event(event, args):
+    opened = args[0] if event == "open" and isinstance(args[0], (str, bytes)) else None
+    if opened is not None and os.fsdecode(opened) == path and os.path.isfile(path):
+        os.unlink(path)
+        if kind == "folder":
+            os.mkdir(path)
+        elif kind == "link":
+            os.symlink(os.devnull, path)
+
+
+sys.addaudithook(on_event)
+from gitmem.launcher import main
+
+main()
+"""
+
+
+@pytest.mark.parametrize("kind", ["gone", "folder", "link"])
+def test_an_entry_removed_while_the_index_is_read_is_left_out(memory: Path, kind: str) -> None:
+    """An entry file that git removes (or replaces) between `gitmem index` listing the folder
+    and reading the file ended the run in an unexpected FileNotFoundError (exit 3): it is
+    left out, as a listing a moment later would have left it."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    entry = memory / f".gitmem/entries/decision/{first_id()}.md"
+    done = subprocess.run(
+        [sys.executable, "-c", SWAPPED_AT_OPEN, str(entry), kind, "index"],
+        cwd=memory, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert first_id() not in (memory / ".gitmem/INDEX.md").read_text()
+    if kind != "gone":
+        os.unlink(entry) if kind == "link" else entry.rmdir()
+    assert ok(run(memory, "index", "--check")).output == ""
+
+
 def test_a_sparse_checkout_without_the_entries_keeps_them_in_index_md(memory: Path) -> None:
     """A sparse checkout that leaves entries/ out has no entry file on disk: `gitmem index`
     wrote an INDEX.md of no entries (a deletion of every line, for the user to commit), and
