@@ -248,7 +248,11 @@ def generate_from_folder(folder: Path) -> str:
     except (FileNotFoundError, NotADirectoryError):
         return render([])
     for type_dir in type_dirs:
-        for file in os.scandir(type_dir.path):
+        try:
+            listed = list(os.scandir(type_dir.path))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # removed since entries/ was listed (_lines_of_files says why)
+        for file in listed:
             if (
                 file.name.endswith(".md")
                 and is_utf8(type_dir.name + file.name)

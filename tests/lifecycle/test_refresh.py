@@ -375,21 +375,27 @@ def test_an_entry_git_re_encodes_is_refused_not_indexed_as_not_parsing(memory: P
 
 #: gitmem's command line, with the file argv[1] names, and argv[2] in its place (a folder
 #: or a link to it, or nothing), swapped in as gitmem opens it to read it: what a `git
-#: checkout` or `git merge` running beside `gitmem index` does to an entry it removes.
+#: checkout` or `git merge` running beside `gitmem index` does to an entry it removes. With
+#: argv[2] "tree", the folder argv[1] names is removed as gitmem lists it.
 SWAPPED_AT_OPEN = """
-import os, sys
+import os, shutil, sys
 
 path, kind = sys.argv.pop(1), sys.argv.pop(1)
+wanted = "os.scandir" if kind == "tree" else "open"
 
 
 def on_event(event, args):
-    opened = args[0] if event == "open" and isinstance(args[0], (str, bytes)) else None
-    if opened is not None and os.fsdecode(opened) == path and os.path.isfile(path):
-        os.unlink(path)
-        if kind == "folder":
-            os.mkdir(path)
-        elif kind == "link":
-            os.symlink(os.devnull, path)
+    opened = args[0] if event == wanted and isinstance(args[0], (str, bytes)) else None
+    if opened is None or os.fsdecode(opened) != path or not os.path.exists(path):
+        return
+    if kind == "tree":
+        shutil.rmtree(path)
+        return
+    os.unlink(path)
+    if kind == "folder":
+        os.mkdir(path)
+    elif kind == "link":
+        os.symlink(os.devnull, path)
 
 
 sys.addaudithook(on_event)
@@ -399,21 +405,23 @@ main()
 """
 
 
-@pytest.mark.parametrize("kind", ["gone", "folder", "link"])
+@pytest.mark.parametrize("kind", ["gone", "folder", "link", "tree"])
 def test_an_entry_removed_while_the_index_is_read_is_left_out(memory: Path, kind: str) -> None:
     """An entry file that git removes (or replaces) between `gitmem index` listing the folder
-    and reading the file ended the run in an unexpected FileNotFoundError (exit 3): it is
-    left out, as a listing a moment later would have left it."""
+    and reading the file ended the run in an unexpected FileNotFoundError (exit 3), as did a
+    type's folder removed between listing entries/ and listing it: what is gone is left out,
+    as a listing a moment later would have left it."""
     ok(run(memory, *PROPOSE))
     ok(run(memory, "admit", first_id()))
     entry = memory / f".gitmem/entries/decision/{first_id()}.md"
+    swapped = entry.parent if kind == "tree" else entry
     done = subprocess.run(
-        [sys.executable, "-c", SWAPPED_AT_OPEN, str(entry), kind, "index"],
+        [sys.executable, "-c", SWAPPED_AT_OPEN, str(swapped), kind, "index"],
         cwd=memory, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert first_id() not in (memory / ".gitmem/INDEX.md").read_text()
-    if kind != "gone":
+    if kind in ("folder", "link"):
         os.unlink(entry) if kind == "link" else entry.rmdir()
     assert ok(run(memory, "index", "--check")).output == ""
 
