@@ -198,20 +198,25 @@ def _index_of_checkout(ws: Workspace, folder: Path) -> str:
     return index_mod.render(lines)
 
 
+#: What git's `ident` attribute writes for `$Id$` on checkout (`$Id: <object id> $`).
+_EXPANDED_IDENT = "$Id: "
+
+
 def _refuse_converted(ws: Workspace, root: Path, text: str) -> None:
-    """Refuse (ConvertedFile, exit 2) an entry file that does not parse on disk because git
-    converts it on checkout, as every other reader of the memory does
+    """Refuse (ConvertedFile, exit 2) an entry file whose line git's conversion on checkout
+    changed, as every other reader of the memory refuses it
     (gitmem.repo.snapshot.require_as_stored).
 
     With `working-tree-encoding=UTF-16` for the entries, each checked-out file is UTF-16,
     while its blob is a sound entry: `gitmem index` wrote every line as "does not parse",
     `index --check` agreed, and the INDEX.md committed so was one `gitmem lint` and the gate
-    then called out of date. Only the files listed as not parsing are asked about (a few,
-    where nearly every INDEX.md has none)."""
-    if index_mod.UNPARSED not in text:
+    then called out of date. With `ident`, a title holding `$Id$` was indexed as git expands
+    it on disk (`$Id: 3f2a… $`), with the same end. Only the lines that show either are asked
+    about (a few, where nearly every INDEX.md has none)."""
+    if index_mod.UNPARSED not in text and _EXPANDED_IDENT not in text:
         return
-    for line in (index_mod.parse_index(text) or {}).values():
-        if not line.text.endswith(index_mod.UNPARSED):
+    for line in index_mod.parse_lines(text) or []:
+        if not line.text.endswith(index_mod.UNPARSED) and _EXPANDED_IDENT not in line.text:
             continue
         path = f"{ws.dir}/entries/{unquote(line.type)}/{unquote(line.id)}.md"
         try:

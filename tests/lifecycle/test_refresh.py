@@ -340,6 +340,35 @@ def test_an_index_md_git_re_encodes_is_current_once_written(memory: Path, attrib
     assert git(memory, "status", "--porcelain") == ""
 
 
+def test_an_entry_git_expands_ident_in_is_refused_not_indexed_as_expanded(memory: Path) -> None:
+    """With `ident` for the entries, git writes a title's `$Id$` as `$Id: <object id> $` on
+    checkout: `gitmem index` indexed the title so, `index --check` agreed, and the INDEX.md
+    committed so was one lint and the gate called out of date. The converted file is refused,
+    as every reader refuses it, and INDEX.md is left as it was."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    entry = f".gitmem/entries/decision/{first_id()}.md"
+    text = (memory / entry).read_text()
+    title = next(line for line in text.splitlines() if line.startswith("title: "))
+    (memory / entry).write_text(text.replace(title, 'title: "Keep $Id$ in pygit2 hooks"'))
+    ok(run(memory, "index"))
+    git(memory, "commit", "-q", "--no-verify", "-am", "a title with $Id$, quoted")
+    index = memory / ".gitmem/INDEX.md"
+    before = index.read_bytes()
+    assert b"Keep $Id$ in pygit2" in before
+    (memory / ".gitattributes").write_text(".gitmem/entries/** ident\n")
+    git(memory, "add", ".gitattributes")
+    git(memory, "commit", "-q", "--no-verify", "-m", "entries' $Id$ expanded on checkout")
+    (memory / entry).unlink()
+    git(memory, "checkout", "--", entry)
+    assert "$Id: " in (memory / entry).read_text()
+    for args in (["index"], ["index", "--check"]):
+        result = run(memory, *args)
+        assert result.exit_code == 2, result.output
+        assert f"{entry}: git converts this file" in result.output and "ident" in result.output
+    assert index.read_bytes() == before
+
+
 def test_an_entry_git_re_encodes_is_refused_not_indexed_as_not_parsing(memory: Path) -> None:
     """With `working-tree-encoding=UTF-16` for the entries, every checked-out entry is UTF-16
     while its blob is sound: `gitmem index` (and each post-* hook) wrote its line as "does
