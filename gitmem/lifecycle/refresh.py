@@ -146,20 +146,12 @@ def refresh(ws: Workspace, *, check_only: bool = False, from_hook: bool = False)
     if check_only or not from_hook or _changed_since_head(ws):
         index_text = _index_of_checkout(ws, folder)
         if check_only:
-            # missing, not a regular file, or not text at all (bytes that are not UTF-8
-            # ended the check as an unexpected error): either way not the index it should be
-            # (its line ends read as a text file's are: a CRLF checkout's INDEX.md is current)
-            held = _held(index_path, 2 * len(index_text.encode("utf-8")) + 1)
-            try:
-                current = held.decode("utf-8") if held is not None else None
-            except UnicodeDecodeError:
-                current = None
-            if current is not None:
-                current = current.replace("\r\n", "\n").replace("\r", "\n")
-            # or as the checkout writes it: an INDEX.md that git re-encodes
-            # (`working-tree-encoding`) was stale for good, though `gitmem index` had
-            # nothing to write and git saw no change
-            if current != index_text and _to_write(ws, index_path, index_text.encode()):
+            # stale exactly when `gitmem index` would write it: missing, no regular file,
+            # not text at all, or other bytes than the checkout writes. Read as text with
+            # any line ends, a CRLF or CR-only INDEX.md in a checkout that writes LF was
+            # called current, while `gitmem index` rewrote it, git staged the CRs, and lint
+            # and the gate called the commit's INDEX.md no index gitmem wrote
+            if _to_write(ws, index_path, index_text.encode("utf-8")) is not None:
                 out.stale.append(f"{ws.dir}/INDEX.md")
             return out
         _write_if_changed(ws, index_path, index_text, out, f"{ws.dir}/INDEX.md")

@@ -265,6 +265,24 @@ def test_an_index_killed_in_the_middle_of_a_write_leaves_no_temporary_for_long(
     assert ok(run(memory, "check")).output.endswith("no problems\n")
 
 
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\r"])
+def test_index_check_calls_stale_what_index_would_rewrite(memory: Path, line_end: bytes) -> None:
+    """In a checkout that writes LF, `gitmem index --check` read INDEX.md as text with any
+    line ends and called a CRLF (or CR-only) INDEX.md current, while `gitmem index` rewrote
+    it, git committed the CRs as they were, and lint then said INDEX.md was not gitmem's.
+    The check calls stale exactly what `gitmem index` writes."""
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    index = memory / ".gitmem/INDEX.md"
+    written = index.read_bytes()
+    index.write_bytes(written.replace(b"\n", line_end))
+    result = run(memory, "index", "--check")
+    assert result.exit_code == 1, result.output
+    assert ok(run(memory, "index")).output.startswith("wrote .gitmem/INDEX.md\n")
+    assert index.read_bytes() == written
+    assert ok(run(memory, "index", "--check")).output == ""
+
+
 def _crlf_by_autocrlf(repo: Path) -> None:
     git(repo, "config", "core.autocrlf", "true")
 
