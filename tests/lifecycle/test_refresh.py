@@ -283,6 +283,41 @@ def test_index_check_calls_stale_what_index_would_rewrite(memory: Path, line_end
     assert ok(run(memory, "index", "--check")).output == ""
 
 
+def test_what_an_author_writes_past_the_hooks_leaves_index_and_lint_agreeing(
+    memory: Path,
+) -> None:
+    """Entries committed past the hooks (a server-side merge, an older gitmem) with a status
+    holding a line break and a forged line, a successor with a link, a title with terminal
+    controls, and file names with link syntax: `gitmem index` writes one line per file, each
+    the file's own, and `gitmem lint`, reading the committed tree, finds no INDEX drift."""
+    ok(run(memory, "hooks", "install"))
+    ok(run(memory, *PROPOSE))
+    ok(run(memory, "admit", first_id()))
+    entries = memory / ".gitmem/entries/decision"
+    text = (entries / f"{first_id()}.md").read_text()
+    forged = "- [forged](https:evil.example) admitted — Forged"
+    hostile = {
+        "p-decision-20261129-status": f'status: "admitted\\n{forged}"',
+        "p-decision-20261129-successor": 'status: superseded\nsuperseded_by: "[z](javascript:x)"',
+        "p-decision-20261129-title": 'status: admitted\ntitle: "T\\e[1A\\e[2K- [forged](x)"',
+        "a](javascript:alert(1)) [b": "status: admitted",
+    }
+    for name, fields in hostile.items():
+        body = text.replace(f"id: {first_id()}", f"id: {name}")
+        (entries / f"{name}.md").write_text(body.replace("status: admitted", fields, 1))
+    git(memory, "add", "-A")
+    git(memory, "commit", "-q", "--no-verify", "-m", "entries past the hooks")
+    ok(run(memory, "index"))
+    index_md = (memory / ".gitmem/INDEX.md").read_text()
+    items = [line for line in index_md.splitlines() if line.startswith("- ")]
+    assert len(items) == 1 + len(hostile), index_md
+    assert "forged" not in "".join(line.split(") ", 1)[0] for line in items)
+    assert "\x1b" not in index_md
+    assert ok(run(memory, "index", "--check")).output == ""
+    git(memory, "commit", "-q", "--no-verify", "-am", "the index")
+    assert "INDEX-DRIFT" not in run(memory, "lint").output
+
+
 def _crlf_by_autocrlf(repo: Path) -> None:
     git(repo, "config", "core.autocrlf", "true")
 
