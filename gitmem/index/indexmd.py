@@ -117,8 +117,8 @@ def named(name: str) -> str:
     as a URL names the file, which leaves every id and type gitmem makes as it is.
 
     A name is anyone's bytes (a file committed past the hooks, or merged on a server): as it
-    was written raw, `entries/method/a](https://x) [b.md` made the line's link point
-    elsewhere, a name holding a line break added a forged line of the list, and a `]` in it
+    was written raw, `entries/method/a](javascript:alert(1)) [b.md` made the line's link
+    point elsewhere, a name holding a line break added a forged line of the list, and a `]` in it
     made parse_index, the merge driver and the splice read another id (the line was dropped
     from a merge). Encoded, a name holds no `]`, `(`, `)`, space, line break, bidi or
     zero-width character, and the line's link leads to the file. Every reader of a line's id
