@@ -1931,60 +1931,34 @@ def test_a_refusal_of_a_candidate_never_pushed_says_how_to_bring_it_onto_the_rem
     assert f"| {entry_id} |" in git(server, "show", "main:.gitmem/refused.md")
 
 
+@pytest.mark.parametrize(
+    "curation",
+    [
+        [],
+        ["--amend", "{id}", "--applies-when", "writing any git hook"],
+        ["--retire", "{id}", "--reason", "obsolete"],
+    ],
+    ids=["admit", "amend", "retire"],
+)
 def test_a_landing_reverted_since_is_not_pushed_nor_its_candidate_closed_on_the_remote(
-    memory: Path, tmp_path: Path
+    memory: Path, tmp_path: Path, curation: list[str]
 ) -> None:
     """The push after the landing failed (the remote unreachable), and the user reverted the
     admission on main (git revert) before running the command again. Found under the
     revert, the landing was pushed with main and the candidate's branch deleted on a remote
-    without the gate: the candidate was admitted nowhere and gone. Now a landing whose
-    entry main no longer holds is not pushed, and the candidate's branch stays."""
+    without the gate: the candidate was admitted nowhere and gone (an amendment or a
+    retirement was taken at its word after admissions were checked). Now a landing whose
+    change main no longer holds is not pushed, the candidate's branch stays, and the
+    advice keeps it: "its branch is what is left of it (git push --delete …)" deleted the
+    only copy."""
     server = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
     connect(memory, server)
-    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
-    hook.write_text(_UNPLUG.format(server=server))
-    hook.chmod(0o755)
-    assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
-    hook.unlink()
-    (tmp_path / "server.git.away").rename(server)
-    ok(run(memory, "admit", entry_id))  # finished here, without --push
-    pushed_before = git(server, "rev-parse", "main").strip()
-    git(memory, "revert", "--no-commit", "-m", "1", "HEAD")
-    git(memory, "commit", "-q", "--no-verify", "-m", "not yet")
-
-    again = run_gitmem(memory, "admit", entry_id, "--push")
-    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
-    # the branch is the only copy left: no advice to delete it
-    assert "undone there since (a revert): keep the branch" in again.stderr, again.stderr
-    assert "--delete" not in again.stderr
-    assert git(server, "rev-parse", "main").strip() == pushed_before
-    assert git(server, "branch", "--list", f"gitmem/{entry_id}") != ""
-
-
-@pytest.mark.parametrize(
-    "curation",
-    [
-        ["--amend", "{id}", "--applies-when", "writing any git hook"],
-        ["--retire", "{id}", "--reason", "obsolete"],
-    ],
-    ids=["amend", "retire"],
-)
-def test_an_amendment_or_retirement_reverted_since_is_not_pushed_nor_its_candidate_closed(
-    memory: Path, tmp_path: Path, curation: list[str]
-) -> None:
-    """As an admission reverted since (the test above), but for an amendment or a
-    retirement, which were taken at their word: found under the revert, the landing was
-    pushed with main and the candidate's branch deleted on the remote, while main held
-    neither the amendment nor the retirement any more."""
-    server = tmp_path / "server.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(server))
-    connect(memory, server)
-    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
-    ok(run(memory, "admit", entry_id, "--push"))
-    args = [a.format(id=entry_id) for a in curation]
-    candidate = proposed(ok(run(memory, "propose", *args, "--push")).output)
+    candidate = entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    if curation:
+        ok(run(memory, "admit", entry_id, "--push"))
+        args = [a.format(id=entry_id) for a in curation]
+        candidate = proposed(ok(run(memory, "propose", *args, "--push")).output)
     hook = memory / ".git" / "hooks" / "reference-transaction"
     hook.write_text(_UNPLUG.format(server=server))
     hook.chmod(0o755)
@@ -1998,7 +1972,6 @@ def test_an_amendment_or_retirement_reverted_since_is_not_pushed_nor_its_candida
 
     again = run_gitmem(memory, "admit", candidate, "--push")
     assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
-    # the branch is the only copy left: no advice to delete it
     assert "undone there since (a revert): keep the branch" in again.stderr, again.stderr
     assert "--delete" not in again.stderr
     assert git(server, "rev-parse", "main").strip() == pushed_before
