@@ -1233,10 +1233,8 @@ def test_a_landing_on_commits_the_remote_lacks_says_how_to_reconcile_when_main_m
     another = proposed(ok(run(memory, *HOOKS, "--push")).output)
     _commit_of_my_own(memory)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {another} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     verb, rest = command[0], command[1:]
     assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
@@ -1334,6 +1332,15 @@ exit 0
 """
 
 
+def _beaten_by(repo: Path, other: Path, args: str) -> Path:
+    """repo's next landing is overtaken: its reference-transaction hook has the clone other
+    run `gitmem ARGS` (a landing pushed first) as repo's main moves. Returns the hook."""
+    hook = repo / ".git" / "hooks" / "reference-transaction"
+    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
+    hook.chmod(0o755)
+    return hook
+
+
 @pytest.mark.parametrize("by", ["human:bob", "human:alice"])
 @pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
 def test_a_candidate_another_clone_closed_first_is_left_as_it_did_it(
@@ -1351,9 +1358,7 @@ def test_a_candidate_another_clone_closed_first_is_left_as_it_did_it(
     other = _another_clone(tmp_path, server)  # its main differs: so do the two landings
     verb, rest = command[0], command[1:]
     args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--by", by, "--push"])
-    hook = memory / ".git" / "hooks" / "reference-transaction"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    hook = _beaten_by(memory, other, args)
 
     failed = run_gitmem(memory, verb, entry_id, *rest, "--by", "human:alice", "--push")
     assert failed.returncode == 1 and "Traceback" not in failed.stderr, failed.stderr
@@ -1491,10 +1496,8 @@ def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_mov
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
     another = proposed(ok(run(memory, *HOOKS, "--push")).output)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {another} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     verb, rest = command[0], command[1:]
     assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
@@ -1542,9 +1545,7 @@ def test_what_you_staged_stays_staged_when_another_clones_closing_stands(
     other = _another_clone(tmp_path, server)
     verb, rest = command[0], command[1:]
     args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"])
-    hook = memory / ".git" / "hooks" / "reference-transaction"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     (memory / "notes.txt").write_text("staged\n")
@@ -1580,9 +1581,7 @@ def test_a_kill_once_main_became_the_remotes_is_finished_by_the_run_again(
     other = _another_clone(tmp_path, server)
     verb, rest = command[0], command[1:]
     args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"])
-    hook = memory / ".git" / "hooks" / "reference-transaction"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     (memory / "notes.txt").write_text("staged\n")
@@ -1616,10 +1615,8 @@ def test_a_file_in_the_way_of_a_killed_move_to_the_remotes_main_is_said_so(
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     killed_at_fault(memory, "admit-move-after-ref", "admit", entry_id, "--push")
@@ -1662,10 +1659,8 @@ def test_a_change_of_yours_in_the_way_of_the_clone_that_closed_it_first_is_said_
     other = _another_clone(tmp_path, server)
     (other / "README.md").write_text("theirs\n")
     git(other, "commit", "-q", "-am", "readme")
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     landed = git(memory, "rev-parse", "main").strip()
@@ -1748,10 +1743,8 @@ def test_a_landing_pushed_to_another_remote_is_never_undone_for_another_clones(
     says that each remote's main holds one closing of the candidate."""
     server, entry_id, mirror = _proposed_with_a_mirror(memory, tmp_path)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     landed = git(memory, "rev-parse", "main").strip()
@@ -1792,10 +1785,8 @@ def test_commits_only_this_clone_admitted_are_kept_when_another_clones_admission
     git(memory, "checkout", "-q", "main")
     fix_up = git(memory, "rev-parse", f"gitmem/{entry_id}").strip()
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
 
@@ -1820,10 +1811,8 @@ def test_a_landing_under_a_commit_made_since_says_how_to_drop_it_when_another_cl
     connect(memory, server)
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     landed = git(memory, "rev-parse", "main").strip()
@@ -1864,10 +1853,8 @@ def test_a_landing_on_a_commit_of_ones_own_says_how_to_drop_it_when_another_clon
     entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
     _commit_of_my_own(memory)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {entry_id} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "admit", entry_id, "--push").returncode == 1
     theirs = git(server, "rev-parse", "main").strip()
     landed = git(memory, "rev-parse", "main").strip()
@@ -1906,10 +1893,8 @@ def test_a_refusal_of_a_candidate_never_pushed_says_how_to_bring_it_onto_the_rem
     entry_id = proposed(ok(run(memory, *PROPOSE)).output)
     another = proposed(ok(run(memory, *HOOKS, "--push")).output)
     other = _another_clone(tmp_path, server)
-    hook = memory / ".git" / "hooks" / "reference-transaction"
     args = f"admit {another} --push"
-    hook.write_text(_BEATEN.format(other=other, python=sys.executable, args=args))
-    hook.chmod(0o755)
+    _beaten_by(memory, other, args)
     assert run_gitmem(memory, "refuse", entry_id, "--reason", "no", "--push").returncode == 1
     ok(run(memory, "refuse", entry_id, "--reason", "no"))
     assert git(memory, "branch", "--list", f"gitmem/{entry_id}") == ""
