@@ -1529,6 +1529,22 @@ def test_a_landing_under_a_commit_made_since_says_how_to_reconcile_when_main_mov
     assert git(server, "branch", "--list", f"gitmem/{entry_id}") == ""
 
 
+def _closed_first_by_another_clone(
+    memory: Path, tmp_path: Path, command: list[str]
+) -> tuple[str, Path, str]:
+    """A candidate pushed, then closed by command (`admit` or `refuse …`) here and by another
+    clone, whose push went first: this one's failed. Returns the candidate's id, the remote
+    and its main."""
+    server = make_server(tmp_path)
+    connect(memory, server)
+    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
+    other = _another_clone(tmp_path, server)
+    verb, rest = command[0], command[1:]
+    _beaten_by(memory, other, " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"]))
+    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
+    return entry_id, server, git(server, "rev-parse", "main").strip()
+
+
 @pytest.mark.parametrize("command", [["admit"], ["refuse", "--reason", "not now"]])
 def test_what_you_staged_stays_staged_when_another_clones_closing_stands(
     memory: Path, tmp_path: Path, command: list[str]
@@ -1539,15 +1555,8 @@ def test_what_you_staged_stays_staged_when_another_clones_closing_stands(
     longer staged, and the new file became one git does not track (a later `git commit -a`
     left it out). Now main moves as `git checkout` moves it: what was staged stays staged,
     the files as they were, and the remote's commits come along."""
-    server = make_server(tmp_path)
-    connect(memory, server)
-    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
-    other = _another_clone(tmp_path, server)
+    entry_id, _, theirs = _closed_first_by_another_clone(memory, tmp_path, command)
     verb, rest = command[0], command[1:]
-    args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"])
-    _beaten_by(memory, other, args)
-    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
-    theirs = git(server, "rev-parse", "main").strip()
     (memory / "notes.txt").write_text("staged\n")
     readme = (memory / "README.md").read_text() + "mine\n"
     (memory / "README.md").write_text(readme)
@@ -1575,15 +1584,8 @@ def test_a_kill_once_main_became_the_remotes_is_finished_by_the_run_again(
     other clone's commit staged backwards), and no later run saw anything to finish. Now
     the move is journaled as a landing is: the run again brings the checkout along, what
     was staged staying staged, and ends as an unkilled run does."""
-    server = make_server(tmp_path)
-    connect(memory, server)
-    entry_id = proposed(ok(run(memory, *PROPOSE, "--push")).output)
-    other = _another_clone(tmp_path, server)
+    entry_id, server, theirs = _closed_first_by_another_clone(memory, tmp_path, command)
     verb, rest = command[0], command[1:]
-    args = " ".join([verb, entry_id, *(f"'{a}'" for a in rest), "--push"])
-    _beaten_by(memory, other, args)
-    assert run_gitmem(memory, verb, entry_id, *rest, "--push").returncode == 1
-    theirs = git(server, "rev-parse", "main").strip()
     (memory / "notes.txt").write_text("staged\n")
     git(memory, "add", "notes.txt")
 
