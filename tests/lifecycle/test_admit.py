@@ -126,11 +126,18 @@ def test_an_empty_by_names_nobody_and_changes_nothing(memory: Path, command: lis
     assert git(memory, "rev-parse", "main") == main_before
 
 
-def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path) -> None:
+@pytest.mark.parametrize("change", ["edit", "git rm"])
+def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path, change: str) -> None:
     """The user's own edit is in the way, not a rule: a usage error (exit 2), as a stale
-    index.lock is; it exited 1, the code of a candidate a rule refused."""
+    index.lock is; it exited 1, the code of a candidate a rule refused. INDEX.md deleted
+    with `git rm` (as a `git clone --no-checkout` leaves every file) is such a change too:
+    admit said ".gitmem/INDEX.md is a file git does not track" and to move away a file that
+    was not there."""
     ok(run(memory, *PROPOSE))
-    (memory / ".gitmem/INDEX.md").write_text("hand edit\n")
+    if change == "edit":
+        (memory / ".gitmem/INDEX.md").write_text("hand edit\n")
+    else:
+        git(memory, "rm", "-q", ".gitmem/INDEX.md")
     main_before = git(memory, "rev-parse", "main")
     done = run_gitmem(memory, "admit", first_id())
     assert done.returncode == 2, done.stderr
@@ -139,7 +146,10 @@ def test_admit_refuses_dirty_memory_files_on_checked_out_main(memory: Path) -> N
         "stash them, then run the command again\n"
     )
     assert git(memory, "rev-parse", "main") == main_before
-    assert (memory / ".gitmem/INDEX.md").read_text() == "hand edit\n"
+    if change == "edit":
+        assert (memory / ".gitmem/INDEX.md").read_text() == "hand edit\n"
+    git(memory, "reset", "-q", "--hard")
+    ok(run(memory, "admit", first_id()))
 
 
 def test_admit_killed_before_the_ref_moves_leaves_main_unchanged(memory: Path) -> None:
@@ -732,24 +742,6 @@ def test_an_index_git_cannot_read_is_named_with_the_command_that_read_it(memory:
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "git ls-files failed" in done.stderr and "--literal-pathspecs" not in done.stderr
     assert "then run the command again" in done.stderr
-
-
-def test_a_deletion_staged_where_the_admission_writes_is_no_untracked_file(memory: Path) -> None:
-    """INDEX.md deleted with `git rm` (as a `git clone --no-checkout` leaves every file): no
-    file stands there, yet admit said ".gitmem/INDEX.md is a file git does not track" and
-    to move it away. It is an uncommitted change, which commit or stash settles."""
-    ok(run(memory, *PROPOSE))
-    git(memory, "rm", "-q", ".gitmem/INDEX.md")
-    tip = git(memory, "rev-parse", "main")
-    done = run_gitmem(memory, "admit", first_id())
-    assert done.returncode == 2, done.stderr
-    assert done.stderr == (
-        "gitmem: main is checked out and .gitmem/INDEX.md has uncommitted changes: commit or "
-        "stash them, then run the command again\n"
-    )
-    assert git(memory, "rev-parse", "main") == tip
-    git(memory, "reset", "-q", "--hard")
-    ok(run(memory, "admit", first_id()))
 
 
 def _a_candidate_over_the_limit(memory: Path) -> str:
