@@ -11,7 +11,9 @@ text), no linkify and no typographer. After parsing, every link is judged again 
 - anything else (`javascript:`, `data:`, `vbscript:`, `file:`, any other scheme, however it is
   spelled, escaped or padded) becomes text: the link's words stay, the address goes;
 - so does an address that is one of the kept kinds only once decoded (`%23/../x`,
-  `%68ttp:…`): a browser reads it as written, a relative path that leaves the site.
+  `%68ttp:…`): a browser reads it as written, a relative path that leaves the site;
+- and an `http:` or `https:` address that names no host (`https:../../x`): a browser reads
+  it as a path on the page's own host when the page was served by that scheme.
 
 Images are never loaded (the site is self-contained and makes no request an entry chose): an
 image becomes a link to its address when that address is allowed, else its alt text.
@@ -62,10 +64,17 @@ def link_kind(href: str) -> str:
     if scheme not in SAFE_SCHEMES:
         return "unsafe"
     try:
-        written = urlsplit(raw).scheme.lower()
+        written = urlsplit(raw)
     except ValueError:
         return "unsafe"
-    return "safe" if written == scheme else "unsafe"
+    if written.scheme.lower() != scheme:
+        return "unsafe"
+    if scheme != "mailto" and not (raw[len(scheme) + 1 :].startswith("//") and written.netloc):
+        # `https:../../x` names no host: a browser reads it against the page's own address
+        # when the scheme is the page's (a site on GitHub Pages: another site on its host,
+        # under a link judged a web address), and as a host named `..` otherwise
+        return "unsafe"
+    return "safe"
 
 
 def render(

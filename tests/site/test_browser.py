@@ -9,10 +9,14 @@ flags that keep it off the (closed) network.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -448,6 +452,56 @@ def test_a_link_whose_address_reads_otherwise_once_decoded_leads_nowhere(
     assert "fragment, web, padded, image: image, ok" in prose.text
     hrefs = [a.get_attribute("href") for a in prose.find_elements(By.TAG_NAME, "a")]
     assert hrefs == [page.as_uri() + "#fields"], hrefs
+
+
+@contextlib.contextmanager
+def _served(folder: Path) -> Iterator[str]:
+    """folder served over HTTP on the loopback address, as a web host serves the site (some
+    addresses read otherwise there than from file://); the address of its root."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        """Nothing on the test's output."""
+
+
+def test_a_web_address_that_names_no_host_leads_nowhere(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """`http:../../x` was judged a web address, but a browser reads an http: address with no
+    host as a path on the page's own host when the page came by http: (https: on GitHub
+    Pages): the link took the reader to another site on the host that served this one, and
+    from file:// to a host named `..`. Such a link is now text."""
+    from selenium.webdriver.common.by import By
+
+    forged = "local-decision-20261201-forged-hostless"
+    text = _entry(forged).replace(
+        "## Content\nx\n",
+        "## Content\n[up](http:../../outside.html), [root](http:/outside.html), "
+        "[secure](https:../../outside.html), ![image](http:../../outside.png), "
+        "[ok](http://example.org/x)\n",
+    )
+    _forge(memory, f".gitmem/entries/decision/{forged}.md", text)
+    site = tmp_path / "host" / "site"
+    ok(run(memory, "site", "--out", str(site), "--web", WEB))
+    (site.parent / "outside.html").write_text("<!DOCTYPE html><title>another site</title>")
+    with _served(site.parent) as root:
+        page = f"{root}site/entries/{forged}.html"
+        browser.get(page)  # type: ignore[attr-defined]
+        prose = browser.find_elements(By.CSS_SELECTOR, ".prose")[1]  # type: ignore[attr-defined]
+        assert "up, root, secure, image: image, ok" in prose.text
+        hrefs = [a.get_attribute("href") for a in prose.find_elements(By.TAG_NAME, "a")]
+    assert hrefs == ["http://example.org/x"], hrefs
 
 
 def test_a_forged_status_gives_its_badge_or_box_no_class_of_the_page(
