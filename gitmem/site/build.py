@@ -554,11 +554,14 @@ def _make_folder(out: Path, folder: Path) -> None:
 def _remove_old(out: Path, old: set[str], new: set[str]) -> None:
     """Remove the old site's files that the new one does not hold (a removed entry's page),
     then each of their folders left empty that the new site has no file in. A folder holding
-    a file of the user's stays, with the file."""
-    for path in sorted(old):
+    a file of the user's stays, with the file. A file of the old site's where the new one
+    has a folder is gone already (_make_folder put the folder in its place): a marker that
+    listed `entries`, a link there (a `_site` committed so), failed the build at unlinking
+    the new site's folder, "cannot write the site there", the folder left half swapped."""
+    needed = {folder for path in new for folder in _folders_of(path)}
+    for path in sorted(old - needed):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(out, path))
-    needed = {folder for path in new for folder in _folders_of(path)}
     emptied = {folder for path in old for folder in _folders_of(path)} - needed
     for folder in sorted(emptied, key=lambda f: (-f.count("/"), f)):  # deepest first
         with contextlib.suppress(OSError):  # not empty: it holds the user's

@@ -742,6 +742,33 @@ def test_an_out_folder_that_is_a_link_is_refused_not_written_through(
     assert list(elsewhere.iterdir()) == []
 
 
+def test_an_old_site_file_where_the_new_site_needs_a_folder_is_replaced_by_it(
+    memory: Path, tmp_path: Path
+) -> None:
+    """A marker that lists `entries` (a `_site` committed with one, `entries` in it a link to
+    a folder of the user's): the swap put the new site's folder in the link's place, then
+    unlinked `entries` as an old file the new site does not hold, and the build failed,
+    "cannot write the site there (…/entries): Is a directory", its folder left half swapped.
+    The folder now stays, and the user's folder the link led to is untouched."""
+    entry_id = admit(memory, PROPOSE)
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / f"{entry_id}.html").write_text("the user's\n")
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / build.MARKER).write_bytes(
+        build.marker(b"gitmem site of " + b"0" * 40 + b"\n", ["entries", "index.html"])
+    )
+    (out / "entries").symlink_to(theirs)
+    result = run(memory, "site", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "entries").is_dir() and not (out / "entries").is_symlink()
+    assert (out / "entries" / f"{entry_id}.html").read_text().startswith("<!DOCTYPE html>")
+    assert build.built_from((out / build.MARKER).read_bytes()) is not None
+    assert [p.name for p in theirs.iterdir()] == [f"{entry_id}.html"]
+    assert (theirs / f"{entry_id}.html").read_text() == "the user's\n"
+
+
 def test_a_long_chain_of_supersessions_draws_a_bounded_lineage_on_each_page(
     memory: Path, tmp_path: Path
 ) -> None:
