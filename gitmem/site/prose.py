@@ -15,6 +15,9 @@ text), no linkify and no typographer. After parsing, every link is judged again 
 - and an `http:` or `https:` address that names no host (`https:../../x`): a browser reads
   it as a path on the page's own host when the page was served by that scheme.
 
+A kept link whose words show nothing (spaces of any kind, none at all) shows its address, so
+no click on what reads as empty space leads anywhere unseen.
+
 Images are never loaded (the site is self-contained and makes no request an entry chose): an
 image becomes a link to its address when that address is allowed, else its alt text.
 """
@@ -32,6 +35,9 @@ SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 _REL = "nofollow noopener noreferrer"
 #: what a browser strips from either end of an address: C0 controls and the space
 _IGNORED = "".join(map(chr, range(0x21)))
+#: the braille pattern blank, drawn as a space though no space; what else draws as nothing
+#: (a zero-width space, a filler) is shown as its escape on the page (gitmem.site.build)
+_BLANK = "\u2800"
 
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
@@ -119,7 +125,7 @@ def _judge_links(
     children: list[Token], entry_path: str, file_url: Callable[[str], str | None] | None
 ) -> list[Token]:
     out: list[Token] = []
-    stack: list[bool] = []  # for each open link: kept?
+    stack: list[int | None] = []  # for each open link: where it opens in out, None: not kept
     for token in children:
         if token.type == "link_open":
             href = str(token.attrGet("href") or "")
@@ -130,21 +136,37 @@ def _judge_links(
             elif kind == "unsafe":
                 target = None
             if target is None:
-                stack.append(False)
+                stack.append(None)
                 continue
             token.attrSet("href", target)
             if kind != "fragment":
                 token.attrSet("rel", _REL)
-            stack.append(True)
+            stack.append(len(out))
             out.append(token)
         elif token.type == "link_close":
-            if stack.pop() if stack else True:
+            start = stack.pop() if stack else len(out)
+            if start is not None:
+                if start < len(out) and not _shows_text(out[start + 1 :]):
+                    href = str(out[start].attrGet("href") or "")
+                    out.append(Token("text", "", 0, content=href))
                 out.append(token)
         elif token.type == "image":
             out.extend(_image(token, entry_path, file_url))
         else:
             out.append(token)
     return out
+
+
+def _shows_text(tokens: list[Token]) -> bool:
+    """Whether a link's words show anything: `[&nbsp;&nbsp;](https://…)`, or `[](…)`, was a
+    link of blank words, which a reader clicking on what looked like empty space in the text
+    followed to an address they never saw; such a link now shows its address."""
+    return any(
+        not ch.isspace() and ch != _BLANK
+        for t in tokens
+        if t.type in ("text", "code_inline")
+        for ch in t.content
+    )
 
 
 def _image(

@@ -504,6 +504,34 @@ def test_a_web_address_that_names_no_host_leads_nowhere(
     assert hrefs == ["http://example.org/x"], hrefs
 
 
+def test_a_link_of_blank_words_shows_its_address(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """A link whose words are blank (no-break spaces, ideographic spaces, braille blanks)
+    drew a stretch of empty space in the text that a click on took the reader to an address
+    the page never showed. Such a link now shows its address."""
+    forged = "local-decision-20261201-forged-blank-links"
+    blank = "&nbsp;" * 12
+    text = _entry(forged).replace(
+        "## Content\nx\n",
+        f"## Content\nbefore [{blank}](https://example.org/a) [\u3000\u3000](https://example.org/b)"
+        " [\u2800\u2800\u2800](https://example.org/c) [](https://example.org/d) "
+        "[` `](https://example.org/e) [words](https://example.org/f) after\n",
+    )
+    _forge(memory, f".gitmem/entries/decision/{forged}.md", text)
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out), "--web", WEB))
+    page = out / "entries" / f"{forged}.html"
+    assert _open(browser, page) == []
+    links = browser.execute_script(  # type: ignore[attr-defined]
+        "return Array.from(document.querySelectorAll('.prose a')).map(a =>"
+        " [a.getAttribute('href'), a.innerText.replace(/[\\s\\u2800]/g, '')])"
+    )
+    assert [href for href, _ in links] == [f"https://example.org/{c}" for c in "abcdef"]
+    assert [shown for _, shown in links][:5] == [f"https://example.org/{c}" for c in "abcde"]
+    assert links[5][1] == "words"
+
+
 def test_a_forged_status_gives_its_badge_or_box_no_class_of_the_page(
     browser: object, memory: Path, tmp_path: Path
 ) -> None:
