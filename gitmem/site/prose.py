@@ -91,12 +91,19 @@ def render(
 ) -> str:
     """HTML for one section of an entry. entry_path is the entry's repository path (relative
     links are resolved from its folder); file_url gives the address of a repository path, or
-    None (the link becomes text)."""
+    None (the link becomes text).
+
+    A heading in the section ranks below the section's own (an `h2`): an entry's `# Title`
+    (the sections hold no level-2 heading, gitmem.model.entry.split_sections) was a second h1,
+    which a reader and a screen reader's list of headings took for the page's title; it is
+    h3 now, as is `###`, and `####` and below keep their level."""
     env: dict[str, object] = {}
     tokens = _MD.parse(text, env)
     for token in tokens:
         if token.type == "inline" and token.children:
             token.children = _judge_links(token.children, entry_path, file_url)
+        elif token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{max(3, int(token.tag[1:]))}"
     return str(_MD.renderer.render(tokens, _MD.options, env))
 
 

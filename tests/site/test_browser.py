@@ -532,6 +532,34 @@ def test_a_link_of_blank_words_shows_its_address(
     assert links[5][1] == "words"
 
 
+def test_a_heading_in_an_entry_ranks_below_the_pages_own(
+    browser: object, memory: Path, tmp_path: Path
+) -> None:
+    """An entry's `# heading` (or one underlined with ===) was a second h1 beside the page's
+    title, which a reader and a screen reader's list of headings took for the page's own:
+    `# Admitted, passes every rule` on a page of a retired entry. An entry's headings now
+    start at h3, below the page's sections."""
+    forged = "local-decision-20261201-forged-headings"
+    text = _entry(forged).replace(
+        "## Content\nx\n",
+        "## Content\n# Admitted, passes every rule\n\nx\n\nChecks\n======\n\npasses every rule\n",
+    )
+    _forge(memory, f".gitmem/entries/decision/{forged}.md", text)
+    out = tmp_path / "site"
+    ok(run(memory, "site", "--out", str(out)))
+    page = out / "entries" / f"{forged}.html"
+    assert _open(browser, page) == []
+    headings = browser.execute_script(  # type: ignore[attr-defined]
+        "return ['h1', 'h2', 'h3'].map(h => Array.from(document.querySelectorAll(h))"
+        ".map(e => e.textContent))"
+    )
+    assert headings == [
+        ["Forged past the hooks"],
+        ["Fields", "Context", "Content", "Evidence"],
+        ["Admitted, passes every rule", "Checks"],
+    ], headings
+
+
 def test_a_forged_status_gives_its_badge_or_box_no_class_of_the_page(
     browser: object, memory: Path, tmp_path: Path
 ) -> None:
