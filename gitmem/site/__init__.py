@@ -12,13 +12,15 @@ holds, and keeps these invariants whatever that text is:
   gitmem.site.prose with raw HTML off; an id names a page only as a slug, else a digest
   (pages.page_name); a status is a class only when the style sheet knows it
   (lineage.status_class); a character a browser hides or lets reorder the text around it
-  shows as its escape (build._encoded).
+  shows as its escape (build._encoded); an entry's headings rank below the page's own
+  sections (prose.render).
 - A link an entry gives is shown for what it is: only `http:` and `https:` addresses that
   name a host, `mailto:` and `#fragment` stay links, a repository path becomes the forge's
   address of the file; anything else (`javascript:`, `data:`, `vbscript:`, however spelled:
   case, white space, entities, control characters, percent-escapes) becomes text, as does an
-  address a browser reads otherwise than it was judged (gitmem.site.prose). An image is never
-  loaded: it becomes a link to its address, or its alt text.
+  address a browser reads otherwise than it was judged (gitmem.site.prose). A link whose
+  words show nothing shows its address. An image is never loaded: it becomes a link to its
+  address, or its alt text.
 - Every page states a Content-Security-Policy that lets scripts and styles come only from the
   site's own files (no page holds an inline script or style), loads nothing from another
   origin and submits no form (pages.CSP).
