@@ -18,7 +18,8 @@ from a memory folder would leave it unguarded at the next call, and the file say
 `gitmem admit --auto` may admit).  pyproject.toml's `[tool.gitmem]` table is not guarded (an
 agent edits pyproject.toml for much else): the hooks and the server judge a change of it.
 
-How a path is judged: made absolute against the folder the tool runs in, `~` expanded, then
+How a path is judged: made absolute against the folder the tool runs in, `~` expanded (in a
+command, `~+`, `$PWD` and `$(pwd)` as the folder it runs in, `$HOME` as `~`), then
 resolved as the operating system would (`..`, `.`, repeated slashes and symbolic links, for the
 part of the path that exists: a symlinked folder pointing into the memory is caught), made
 relative to the resolved repository root, and compared in any letter case and either Unicode
@@ -1609,10 +1610,14 @@ def _close(
         return
     top = frames[0]
     out.append(script[top[1] : start - len(kind)])
+    body = script[start:end]
+    # unquoted, its output is split into words of their own, but for `pwd`'s, one folder
+    # the guard knows (_pwd), part of the word it is in: `$(pwd)/.gitmem`
+    spaced = not top[2] and not _PWD.fullmatch(body)
     out.append(
-        f" {SUBSTITUTION.format(len(bodies))} " if not top[2] else SUBSTITUTION.format(len(bodies))
+        f" {SUBSTITUTION.format(len(bodies))} " if spaced else SUBSTITUTION.format(len(bodies))
     )
-    bodies.append(script[start:end])
+    bodies.append(body)
     top[1] = end + 1
 
 
@@ -1876,14 +1881,17 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
     variables: dict[str, list[str]] = {}  # what the script set them to, as far as it spells
     for words, redirected, fed in _simple_commands(tokens):
         substituted.setdefault(here, []).extend(_substituted([*words, *redirected], bodies))
+        words = _pwd(words, bodies, here)
         _assigned(words, variables)
-        if variables:  # `x=.gitmem; rm $x/INDEX.md`, `for f in …; do rm "$f"; done`
-            words = _with_variables(words, variables)
-            redirected = [
-                _Redirect(each, getattr(target, "op", ">"))
-                for target in redirected
-                for each in _with_variables([target], variables)
-            ]
+        # `x=.gitmem; rm $x/INDEX.md`, `for f in …; do rm "$f"; done`, and what the shell
+        # sets itself: `$PWD/.gitmem`, `$(pwd)/.gitmem`, `$HOME` as `~`
+        expanding = _shell_set(variables, here)
+        words = _with_variables(words, expanding)
+        redirected = [
+            _Redirect(each, getattr(target, "op", ">"))
+            for target in redirected
+            for each in _with_variables(_pwd([target], bodies, here), expanding)
+        ]
         moves: list[str] = []
         xargs: list[list[str]] = []
         words = _command_words(_aliased(words, aliases), moves, xargs)
@@ -2097,6 +2105,34 @@ def _assigned(words: Sequence[str], variables: dict[str, list[str]]) -> None:
             variables.pop(name, None)  # `x=$(…)`: its output, unknown
         else:
             variables[name] = _union(variables.get(name, []), values)
+
+
+def _shell_set(variables: dict[str, list[str]], here: str) -> dict[str, list[str]]:
+    """The variables a word may use as the guard knows them: those the script set, and
+    those the shell sets itself to a folder the guard knows (PWD, the folder the command
+    runs in, which `cd` changes; HOME, what `~` is), each with what the script set it to
+    too.  Without them `echo x > $PWD/.gitmem/INDEX.md` named no memory path."""
+    shell = {"PWD": here, "HOME": _home("~")}
+    return {
+        **variables,
+        **{name: _union(variables.get(name, []), [value]) for name, value in shell.items()},
+    }
+
+
+#: A command substitution's body that prints the folder it runs in (`$(pwd)`, `` `pwd -P` ``).
+_PWD: Final = re.compile(r"\s*pwd(?:\s+-[LP])?\s*")
+
+
+def _pwd(words: Sequence[str], bodies: Sequence[str], here: str) -> list[str]:
+    """words with each substitution whose body is `pwd` replaced by the folder it prints,
+    here (`echo x > "$(pwd)/.gitmem/INDEX.md"`): the guard knows what it outputs, as it does
+    `~+`; `pwd -P` resolves links, which the guard's own resolving does too."""
+
+    def folder(found: re.Match[str]) -> str:
+        n = int(found.group(1))
+        return here if n < len(bodies) and _PWD.fullmatch(bodies[n]) else found.group(0)
+
+    return [_SUBSTITUTED.sub(folder, word) if "\ue000" in word else word for word in words]
 
 
 def _union(before: Sequence[str], values: Sequence[str]) -> list[str]:

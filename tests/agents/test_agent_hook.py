@@ -374,6 +374,10 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("find src -fprint .gitmem/INDEX.md", "", True),
     # what sed's e command runs
     ("sed '1e rm .gitmem/INDEX.md' src/pay.py", "", True),
+    # the folder the shell says it runs in
+    ("echo x > $PWD/.gitmem/INDEX.md", "", True),
+    ('rm "$(pwd)/../.gitmem/entries"', "src", True),
+    ("echo x > $PWD/notes.txt", "src", False),
 ]
 
 

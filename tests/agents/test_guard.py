@@ -344,6 +344,34 @@ def test_variables_the_command_sets_are_followed(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("echo x > $PWD/.gitmem/INDEX.md", True),
+        ("rm -rf ${PWD}/.gitmem/entries", True),
+        ('echo x > "$(pwd)/.gitmem/INDEX.md"', True),
+        ("rm `pwd -P`/.gitmem/entries/a.md", True),
+        ("echo x > $(pwd)/.gitmem/INDEX.md", True),
+        ("x=$(pwd); rm -rf $x/.gitmem", True),
+        ("$(pwd)/.venv/bin/gitmem admit abc", True),
+        ("cd .gitmem && rm $PWD/INDEX.md", True),  # cd changes it
+        ("cd src && rm -rf $PWD/../.gitmem", True),
+        ("rm $HOME/.gitmem/INDEX.md", True),  # HOME is the repository here: see below
+        ("echo x > $PWD/src/a.py", False),
+        ('cd src && rm "$(pwd)"/a.py', False),
+        ("rm $(pwd)/src/*.pyc", False),
+    ],
+)
+def test_folders_the_shell_sets_itself_are_followed(
+    guard: Guard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, denied: bool
+) -> None:
+    """`$PWD`, `$(pwd)` and `$HOME` name folders the guard knows (the one a command runs in,
+    home, as `~+` and `~` do), yet it read them as variables it could not know and let
+    `echo x > $PWD/.gitmem/INDEX.md` write the index."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("find . -maxdepth 0 -fprint .gitmem/INDEX.md", True),
         ("find src -fprint0 .gitmem/entries/list.md", True),
         ("find src -fprintf .gitmem/INDEX.md '%p\\n'", True),
@@ -655,7 +683,7 @@ def test_a_link_to_the_memory_is_a_way_to_write_it(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
-        ('cp -rs "$PWD/.gitmem" m && echo x > m/entries/a.md', False),  # a variable: unseen
+        ('cp -rs "$PWD/.gitmem" m && echo x > m/entries/a.md', True),  # PWD: the folder it runs in
         ("cp -al .gitmem m; echo x >> m/INDEX.md", True),
         ("cp --link .gitmem/INDEX.md i.md; echo x >> i.md", True),
         ("cp -r --symbolic-link .gitmem/entries e", True),
