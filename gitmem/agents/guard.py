@@ -190,7 +190,8 @@ and these count as writes, per simple command:
   above it, removes the memory with it, as `git checkout REV -- PATH` and `git restore
   --source=REV PATH` (or `--staged --worktree`, from HEAD) replace it (from the index,
   they restore what was staged);
-- `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`, a
+- `gitmem admit` and `gitmem refuse`, however the command is spelled (`python -m gitmem`,
+  `python -Im gitmem` or `-mgitmem` as Python reads its options, a
   path to the executable, `uvx gitmem`, `uv run gitmem`, inside `bash -c`, or run by
   another command the guard reads: `find -exec`, xargs, an awk or Perl program's
   `system`, an editor's `:!`, a script a shell reads from its input): admitting and
@@ -2193,9 +2194,8 @@ def _decision(name: str, args: Sequence[str]) -> str | None:
     """`gitmem admit` or `gitmem refuse` when a command (its name, its arguments) is one,
     however it is spelled (`python -m gitmem`, `uvx gitmem`, `uv run gitmem`); else None.
     `gitmem admit --auto` is not one, nor asking for help."""
-    if name.startswith("python") and "-m" in args:
-        module = args.index("-m") + 1
-        name, args = (args[module] if module < len(args) else ""), args[module + 1 :]
+    if name.startswith("python") and (module := _python_module(args)) is not None:
+        name, args = module
     elif name in _RUNNERS or (name in _RUNNERS_RUN and args[:1] == ["run"]):
         spelled = [i for i, arg in enumerate(args) if _GITMEM.fullmatch(arg)]
         while len(spelled) > 1 and spelled[1] == spelled[0] + 1:
@@ -2206,6 +2206,28 @@ def _decision(name: str, args: Sequence[str]) -> str | None:
     sub = next((arg for arg in args if not arg.startswith("-")), None)
     if sub in ("admit", "refuse") and not {"--auto", "--help", "-h"} & set(args):
         return f"gitmem {sub}"
+    return None
+
+
+def _python_module(args: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The module Python runs (`-m MODULE`) and its arguments, or None when it runs none (a
+    script, `-c`), read as Python reads its options: -m in a cluster of flags or with the
+    module in its word (`python -Im gitmem`, `python -mgitmem`), after -W and -X and the
+    values they take; without it `python -Im gitmem admit` was no decision."""
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] not in ("-", "--"):
+        arg, i = args[i], i + 1
+        if arg.startswith("--"):
+            continue  # `--check-hash-based-pycs MODE` aside, no long option runs a module
+        for at, flag in enumerate(arg[1:], 2):
+            if flag == "c":
+                return None  # the program is the rest
+            if flag in "mWX":
+                value = arg[at:] or (args[i] if i < len(args) else "")
+                i += not arg[at:]
+                if flag == "m":
+                    return value, list(args[i:])
+                break
     return None
 
 

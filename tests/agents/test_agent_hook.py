@@ -378,6 +378,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("echo x > $PWD/.gitmem/INDEX.md", "", True),
     ('rm "$(pwd)/../.gitmem/entries"', "src", True),
     ("echo x > $PWD/notes.txt", "src", False),
+    # python's -m in a cluster of flags
+    ("python -Im gitmem admit abc", "", True),
 ]
 
 

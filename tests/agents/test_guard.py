@@ -290,6 +290,27 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("python -Im gitmem admit abc", True),
+        ("python3 -mgitmem refuse abc", True),
+        ("python -X dev -Bm gitmem admit abc", True),
+        ("python -W ignore -m gitmem admit abc", True),
+        ("python -Im gitmem propose --title x", False),
+        ("python -c 'print(1)' -m gitmem admit abc", False),  # the -m is the program's
+        ("python tool.py -m gitmem admit abc", False),  # the script's own arguments
+    ],
+)
+def test_python_s_m_is_read_as_python_reads_it(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`python -m gitmem admit` was a decision, but `python -Im gitmem admit` and `python
+    -mgitmem admit` (the -m in a cluster of flags, the module in its word) were not: the
+    guard looked for a word `-m` only."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("function tidy { rm .gitmem/INDEX.md; }; tidy", True),
         ("unbuffer rm .gitmem/INDEX.md", True),
         ("taskset 0x1 rm .gitmem/INDEX.md", True),
