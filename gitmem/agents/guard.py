@@ -227,7 +227,7 @@ and these count as writes, per simple command:
   (`.gitmem/entr*/*`) counts when it could match a protected path, with the shell's rule
   that `*` does not match a leading dot; a brace expansion (`.gitmem/{INDEX,refused}.md`)
   counts as each path it makes (up to MAX_BRACED), and ANSI-C quoting (`$'\\x2egitmem'`) as
-  the word the shell decodes.
+  the word the shell decodes, a locale string (`$".gitmem"`) as its text.
 
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables the script does not set
@@ -1450,10 +1450,17 @@ _ESCAPE = re.compile(
 _ESCAPED: Final = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b"}
 
 
+#: A locale-translated string's `$"` (not an escaped `\$` before a quote).
+_LOCALE = re.compile(r'(?<!\\)\$"')
+
+
 def _ansi_c(script: str) -> str:
     """The script with each `$'…'` as the plain single-quoted word the shell makes of it
-    (`$'\\x2egitmem'` is `.gitmem`): the splitter knows no ANSI-C quoting, and read `$` and
-    the escapes as text."""
+    (`$'\\x2egitmem'` is `.gitmem`), and each `$"…"` as the double-quoted one (the locale's
+    translation of a text no catalog holds is the text: `.git$""mem` is `.gitmem`): the
+    splitter knows neither quoting, and read `$` and the escapes as text."""
+    if '$"' in script:
+        script = _LOCALE.sub('"', script)
     if "$'" not in script:
         return script
     return _ANSI_C.sub(lambda m: shlex.quote(_ESCAPE.sub(_unescaped, m.group(1))), script)

@@ -380,6 +380,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("echo x > $PWD/notes.txt", "src", False),
     # python's -m in a cluster of flags
     ("python -Im gitmem admit abc", "", True),
+    # a locale string, `$"…"`
+    ('rm .git$""mem/INDEX.md', "", True),
 ]
 
 

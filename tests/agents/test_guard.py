@@ -290,6 +290,26 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ('rm .git$""mem/INDEX.md', True),
+        ('rm $".gitmem/entries/a.md"', True),
+        ('cat notes.txt > $".gitmem"/refused.md', True),
+        ('echo "\\$" > .gitmem/INDEX.md', True),  # an escaped `$`, then a quote
+        ('echo $"done" > notes.txt', False),
+        ('echo "costs 5$" > notes.txt', False),
+    ],
+)
+def test_a_locale_string_is_the_text_it_quotes(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`$"…"` is the locale's translation of its text, the text itself where no catalog
+    has one; the splitter read its `$` as a letter of the word, so `rm .git$""mem/INDEX.md`
+    removed the index while the guard judged a folder `.git$mem`."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("python -Im gitmem admit abc", True),
         ("python3 -mgitmem refuse abc", True),
         ("python -X dev -Bm gitmem admit abc", True),
