@@ -197,7 +197,8 @@ and these count as writes, per simple command:
   `system`, an editor's `:!`, a script a shell reads from its input): admitting and
   refusing are a person's decisions, made after review; `gitmem admit --auto`, which admits
   only what both settings files let an audit admit without a person, stays allowed;
-- `cd DIR` (or `pushd DIR`; `cd -` and `popd` back to the folder before, `cd` alone home)
+- `cd DIR` (or `pushd DIR`; `cd -` and `popd` back to the folder before, `cd` alone home;
+  not `pushd -n` or `popd -n`, which change the folder stack only)
   moves the folder later commands run in, the words `env -S STRING` (`--split-string`) makes
   of its string are the command it runs, `env -C DIR` (or `--chdir`) and `sudo -D DIR` the
   folder of the one command they run; `bash -c`/`sh -c` strings (the -c in any cluster of
@@ -1940,7 +1941,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
             yield from _programmed(name, program, there, depth, seen)
         if name == "script":  # its typescript, and the logs it is told to keep
             yield from ((path, there, False) for path in _typescripts(args))
-        if name in ("cd", "pushd", "popd") and not moves:
+        if name in ("pushd", "popd") and "-n" in args[: args.index("--") if "--" in args else None]:
+            pass  # `pushd -n DIR`, `popd -n`: the stack changes, not the folder
+        elif name in ("cd", "pushd", "popd") and not moves:
             dest = _paths(args)
             if dest[:1] == ["-"] or (name != "cd" and not dest) or name == "popd":
                 here, before = before, here  # the folder it was in before

@@ -382,6 +382,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("python -Im gitmem admit abc", "", True),
     # a locale string, `$"…"`
     ('rm .git$""mem/INDEX.md', "", True),
+    # pushd -n changes the folder stack only
+    ("pushd -n src; rm .gitmem/INDEX.md", "", True),
 ]
 
 

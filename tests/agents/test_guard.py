@@ -290,6 +290,22 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("pushd -n src; rm .gitmem/INDEX.md", True),
+        ("pushd src; popd -n; rm ../.gitmem/INDEX.md", True),
+        ("pushd -n .gitmem; rm INDEX.md", False),  # INDEX.md where it runs: the root's
+    ],
+)
+def test_pushd_and_popd_n_leave_the_folder_as_it_was(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`pushd -n DIR` and `popd -n` change the folder stack, not the folder the shell is
+    in; the guard moved to DIR and judged `rm .gitmem/INDEX.md` after it as a file there."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ('rm .git$""mem/INDEX.md', True),
         ('rm $".gitmem/entries/a.md"', True),
         ('cat notes.txt > $".gitmem"/refused.md', True),
