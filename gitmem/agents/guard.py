@@ -201,7 +201,8 @@ and these count as writes, per simple command:
   not `pushd -n` or `popd -n`, which change the folder stack only)
   moves the folder later commands run in, the words `env -S STRING` (`--split-string`) makes
   of its string are the command it runs, `env -C DIR` (or `--chdir`) and `sudo -D DIR` the
-  folder of the one command they run; `bash -c`/`sh -c` strings (the -c in any cluster of
+  folder of the one command they run; `bash -c`/`sh -c` strings (of any shell, `zsh`, `ash`,
+  `mksh`, `fish`, `tcsh`… too; the -c in any cluster of
   options: `bash -lc`; the words after the string as its `$0`, `$1`, `"$@"`) are read the
   same way, as are what `watch` and `flock -c` run, `su -c`, `script -c` and what `eval`
   joins, and the script a shell given no -c reads from its standard input when the guard
@@ -211,6 +212,7 @@ and these count as writes, per simple command:
   runs them inside double quotes too, where the splitter sees one word of text), and of
   process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
   `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout`, `uv run`,
+  `busybox`, `toybox`,
   `poetry run` and similar prefixes (`taskset MASK`, `chrt PRIO`, `fakeroot`, `unbuffer`,
   `runuser -u USER --`…), with their options and the values those take (`sudo -u root`,
   `sudo --user root`, `timeout 5`), the `function NAME` that opens a body, and
@@ -304,6 +306,7 @@ _PREFIXES: Final = {
     "coproc": "",
     "chronic": "",
     "busybox": "",
+    "toybox": "",
     "strace": "abeEIoOpPsSuUX",
     "flock": "wEc",
     "ionice": "cnp",
@@ -431,7 +434,10 @@ _GIT_WRITERS: Final = {"rm", "mv", "restore", "checkout"}
 #: git's subcommands that write the file or folder their -o (--output, --output-directory)
 #: names.
 _GIT_OUTPUTS: Final = {"archive", "format-patch"}
-_SHELLS: Final = {"bash", "sh", "zsh", "dash", "ksh"}
+_SHELLS: Final = {
+    "bash", "sh", "zsh", "dash", "ksh", "rbash", "ash", "mksh", "pdksh", "yash", "posh",
+    "fish", "csh", "tcsh",
+}  # fmt: skip
 #: Commands whose -c (or --command) option names a command they run through a shell.
 _COMMAND_OPTION: Final = {"su", "runuser", "script"}
 #: The shells' short options that take a value (`bash -o pipefail -c …`).

@@ -384,6 +384,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ('rm .git$""mem/INDEX.md', "", True),
     # pushd -n changes the folder stack only
     ("pushd -n src; rm .gitmem/INDEX.md", "", True),
+    # shells beyond bash, sh, zsh, dash and ksh
+    ("busybox ash -c 'rm .gitmem/INDEX.md'", "", True),
 ]
 
 

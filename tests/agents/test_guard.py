@@ -290,6 +290,28 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("ash -c 'rm .gitmem/INDEX.md'", True),
+        ("busybox ash -c 'rm -rf .gitmem/entries'", True),
+        ("mksh -c 'touch .gitmem/INDEX.md'", True),
+        ("fish -c 'rm .gitmem/INDEX.md'", True),
+        ("tcsh -c 'rm .gitmem/refused.md'", True),
+        ("fish <<< 'rm .gitmem/INDEX.md'", True),
+        ("toybox rm .gitmem/entries/a.md", True),
+        ("fish -c 'rm src/a.py'", False),
+        ("toybox cat .gitmem/INDEX.md", False),
+    ],
+)
+def test_every_shell_and_multicall_binary_is_read(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """The string `ash -c`, `fish -c` or `tcsh -c` runs, and what toybox (busybox's twin)
+    runs, went unread: the guard knew bash, sh, zsh, dash and ksh only, and busybox."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("pushd -n src; rm .gitmem/INDEX.md", True),
         ("pushd src; popd -n; rm ../.gitmem/INDEX.md", True),
         ("pushd -n .gitmem; rm INDEX.md", False),  # INDEX.md where it runs: the root's
