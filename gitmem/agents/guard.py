@@ -7,6 +7,20 @@ An agent that edits those files directly produces work
 the gates will reject at commit or push time, after the agent has moved on; the guard tells it
 at once, in the PreToolUse hook, and points it to `memory_push`.
 
+The invariant it holds, for the tool calls the hook is shown (Write, Edit, MultiEdit,
+NotebookEdit and Bash; no other tool's, an MCP server's own file tools among them): a call
+whose input spells a write to a protected path below, or a person's decision (`gitmem admit`,
+`gitmem refuse`), is denied, however the path or the command is spelled that the file system
+or the shell would read as the same one.  It is a guard rail against an agent's mistakes and
+a casually injected instruction, not a wall: what a call does not spell (a program that
+computes its paths, a script written and run later, output run as commands) goes through,
+and so does what takes the local gates away, which it does not judge: `git commit
+--no-verify`, `git config core.hooksPath`, writing or removing the scripts in the hooks
+folder, `gitmem hooks uninstall`.  The wall is the history judge that the server's hook (or
+the CI workflow) runs on every push to the memory branch (docs/security.md): whoever wrote a
+change and however it was committed, it reaches the memory only as an admit merge of a valid
+candidate by an allowed admitter.
+
 Protected, under every folder that could be the memory folder (gitmem.settings.folders: the
 default `.gitmem` and every `dir` a settings source names, valid or not; deliberately wider
 than the settings module's answer, as a guard should be):
@@ -240,7 +254,9 @@ made by a program the command runs (a script, `python -c`, `make`, but for the a
 programs, editor commands and Perl one-liners above, a patch file or an
 archive a program rewrites before it is applied or extracted),
 aliases the user's shell files define, git moving a branch itself (`git merge`, `git
-update-ref`, `git push`), and a command the shell cannot split (unbalanced quotes).  The
+update-ref`, `git push`, objects written with `git hash-object -w` and the index changed with
+`git update-index`, none of which touches the work tree), the local hooks skipped or removed
+(above), and a command the shell cannot split (unbalanced quotes).  The
 guard denies only what it can see; everything else is allowed, never failed.
 
 Within its time: Claude Code lets a tool call through when its hook times out (10 s as
