@@ -234,7 +234,7 @@ and these count as writes, per simple command:
   words xargs adds to it are judged too, _xargs_targets: those of its -a file or the file
   its input is redirected from, of `cat FILE |`, of `sort`, `uniq`, `head` and `tail`
   printing a file's lines unchanged (`sort list | xargs rm` reads list), of
-  `echo`/`printf WORDS |`; after
+  `echo WORDS |` and of what `printf FORMAT WORDS |` prints, its format with them; after
   `find START … |`, what find finds, as its -exec is judged; after a command listing files
   (ls, `grep -l`, `git ls-files`…), names below the folders it is given, or the folder it
   runs in, written whole: `grep -rl old . | xargs sed -i …` is denied in the root (GNU
@@ -2241,6 +2241,32 @@ def _decision(name: str, args: Sequence[str]) -> str | None:
     return None
 
 
+#: A conversion of printf's format (`%s`, `%-5d`), or its `%%`.
+_CONVERSION = re.compile(r"%[-+ #0-9.*]*[a-zA-Z%]")
+
+
+def _printf(form: str, args: Sequence[str]) -> list[str]:
+    """The names `printf FORMAT ARGS |` gives xargs: its output split as xargs splits it
+    (blanks and newlines, or NULs), each conversion taking the next argument as it is, the
+    format used again while arguments are left, as printf does (up to MAX_JUDGED characters
+    of it, the arguments left then names of their own).  The format is printed too,
+    not only the arguments: `printf .gitmem/INDEX.md | xargs rm` removed the index while
+    the guard read no name at all."""
+    unescaped = form.replace("\\n", "\n").replace("\\t", "\t").replace("\\0", "\0")
+    taking = sum(c != "%%" for c in _CONVERSION.findall(unescaped))
+    values = iter(args)
+    rounds = max(1, -(-len(args) // taking)) if taking else 1  # the format used again
+    most = max(1, MAX_JUDGED // max(1, len(unescaped)))  # a long format, many times: bounded
+
+    def converted(found: re.Match[str]) -> str:
+        return "%" if found[0] == "%%" else next(values, "")
+
+    out = [_CONVERSION.sub(converted, unescaped) for _ in range(min(rounds, most))]
+    text = "\n".join(["".join(out), *values])  # past the bound, the arguments left as names
+    words = [w for w in re.split(r"[\s\0]+", text) if w]
+    return [*words, *(n for n in re.split(r"[\n\0]", text) if n and n not in words)]
+
+
 def _python_module(args: Sequence[str]) -> tuple[str, list[str]] | None:
     """The module Python runs (`-m MODULE`) and its arguments, or None when it runs none (a
     script, `-c`), read as Python reads its options: -m in a cluster of flags or with the
@@ -3171,7 +3197,7 @@ def _xargs_targets(
         starts, names = _found(upstream[1:])[0], _find_names(upstream[1:])
     elif given in ("echo", "printf"):
         printed = [w for w in upstream[1:] if not w.startswith("-")]
-        items = printed[1:] if given == "printf" else printed
+        items = _printf(printed[0], printed[1:]) if given == "printf" and printed else printed
     elif fed is not None and fed[0] in ("here", "string"):  # `xargs rm <<EOF`, `<<< WORDS`
         text = _fed_text(fed, seen)
         items = None if text is None else _xargs_items(text, null, delimiter)

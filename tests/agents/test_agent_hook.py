@@ -386,6 +386,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("pushd -n src; rm .gitmem/INDEX.md", "", True),
     # shells beyond bash, sh, zsh, dash and ksh
     ("busybox ash -c 'rm .gitmem/INDEX.md'", "", True),
+    # what printf prints: its format too
+    ("printf .gitmem/INDEX.md | xargs rm", "", True),
 ]
 
 

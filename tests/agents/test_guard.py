@@ -290,6 +290,26 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("printf .gitmem/INDEX.md | xargs rm", True),
+        ("printf '.gitmem/entries/a.md\\n' | xargs -I{} rm {}", True),
+        ("printf '%s/INDEX.md\\0' .gitmem | xargs -0 rm", True),
+        ("printf '%s %s\\n' src/a.py .gitmem/refused.md | xargs rm", True),
+        ("printf '%s\\n' .gitmem/INDEX.md | xargs rm", True),
+        ("printf src/a.py | xargs rm", False),
+        ("printf '%s\\n' src/a.py src/b.py | xargs rm", False),
+    ],
+)
+def test_what_printf_prints_to_xargs_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """printf's format is printed, not only its arguments: `printf .gitmem/INDEX.md | xargs
+    rm` removed the index while the guard took the format for no name."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("ash -c 'rm .gitmem/INDEX.md'", True),
         ("busybox ash -c 'rm -rf .gitmem/entries'", True),
         ("mksh -c 'touch .gitmem/INDEX.md'", True),
