@@ -249,7 +249,8 @@ and these count as writes, per simple command:
 What it cannot tell, and leaves to the git hooks and the server (which judge what is
 committed and pushed, whoever wrote it): paths in variables the script does not set
 itself (`NAME=VALUE`, `export NAME=VALUE` and `for NAME in WORDS` are followed, each value
-it ever sets judged) or in command substitutions, writes
+it ever sets judged, and the word a use spells for itself, `${NAME:-WORD}`, judged too) or in
+command substitutions, writes
 made by a program the command runs (a script, `python -c`, `make`, but for the awk
 programs, editor commands and Perl one-liners above, a patch file or an
 archive a program rewrites before it is applied or extracted),
@@ -2109,6 +2110,8 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
 
 #: A variable's use in a word: `$NAME` or `${NAME}`.
 _VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+#: A variable's use with a word of its own: `${NAME:-WORD}`, `${NAME=WORD}`, `${NAME:+WORD}`.
+_DEFAULTED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=+])([^{}]*)\}")
 #: Builtins whose words are assignments (`export X=1`), or that declare before assigning.
 _DECLARERS: Final = {"export", "local", "declare", "typeset", "readonly"}
 #: The most words a variable's uses are expanded into, in one command.
@@ -2190,7 +2193,15 @@ def _with_variables(words: Sequence[str], variables: dict[str, list[str]]) -> li
 
 
 def _expand_once(word: str, variables: dict[str, list[str]]) -> list[str]:
-    """The words one known variable's use in word makes (the first use found)."""
+    """The words one known variable's use in word makes (the first use found); a use with
+    a word of its own (`${NAME:-WORD}`, `${NAME:=WORD}`, `${NAME:+WORD}`, without the colon
+    too) makes that word as well as NAME's values, whether or not the script set NAME:
+    `rm ${X:-.gitmem}/INDEX.md` removes the index wherever X is unset."""
+    for found in _DEFAULTED.finditer(word):
+        name, op, given = found.groups()
+        values = [] if "+" in op else variables.get(name, [])
+        head, tail = word[: found.start()], word[found.end() :]
+        return [head + value + tail for value in _union(values, [given])]
     for found in _VARIABLE.finditer(word):
         name = found.group(1) or found.group(2)
         if name in variables:

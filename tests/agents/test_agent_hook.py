@@ -388,6 +388,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("busybox ash -c 'rm .gitmem/INDEX.md'", "", True),
     # what printf prints: its format too
     ("printf .gitmem/INDEX.md | xargs rm", "", True),
+    # the word a variable's use spells for itself
+    ("rm ${X:-.gitmem}/INDEX.md", "", True),
 ]
 
 

@@ -290,6 +290,28 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("rm ${X:-.gitmem}/INDEX.md", True),
+        ("rm -rf ${X-.gitmem/entries}", True),
+        ("echo x > ${X:=.gitmem}/INDEX.md", True),
+        ("rm ${X:+.gitmem/refused.md}", True),
+        ("${RM:-rm} .gitmem/INDEX.md", True),
+        ("rm ${X:-${Y:-.gitmem}}/INDEX.md", True),
+        ("X=.gitmem; rm ${X:-src}/INDEX.md", True),  # X's value, as without the word
+        ("rm ${X:-src}/a.py", False),
+        ("echo ${NAME:-world} > notes.txt", False),
+    ],
+)
+def test_the_word_a_variable_s_use_spells_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`${X:-.gitmem}` is `.gitmem` wherever X is unset, and the guard, which knows no X
+    the script did not set, read it as a name of its own and let the index go."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("printf .gitmem/INDEX.md | xargs rm", True),
         ("printf '.gitmem/entries/a.md\\n' | xargs -I{} rm {}", True),
         ("printf '%s/INDEX.md\\0' .gitmem | xargs -0 rm", True),
