@@ -219,10 +219,12 @@ and these count as writes, per simple command:
   `mksh`, `fish`, `tcsh`… too; the -c in any cluster of
   options: `bash -lc`; the words after the string as its `$0`, `$1`, `"$@"`) are read the
   same way, as are what `watch` and `flock -c` run, `su -c`, `script -c` and what `eval`
-  joins, and the script a shell given no -c reads from its standard input when the guard
-  sees it (_stdin_script: `bash <<'EOF'`, `sh <<< CMD`, `echo CMD | sh`, `cat <<'EOF' |
-  sh`; not a script file, `sh < FILE`, nor another command's output), and so are the
-  bodies of command substitutions, `$(…)` and `` `…` `` (the shell
+  joins, what git runs through a shell (`git rebase --exec CMD`, `git bisect run CMD`,
+  `git submodule foreach CMD`, an alias `git -c 'alias.x=!CMD' x` defines, in the folder
+  git runs in: _git_string), and the script a shell given no -c reads from its standard
+  input when the guard sees it (_stdin_script: `bash <<'EOF'`, `sh <<< CMD`, `echo CMD |
+  sh`, `cat <<'EOF' | sh`; not a script file, `sh < FILE`, nor another command's output),
+  and so are the bodies of command substitutions, `$(…)` and `` `…` `` (the shell
   runs them inside double quotes too, where the splitter sees one word of text), and of
   process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
   `sudo`, `env`, `command`, `exec`, `nohup`, `time`, `xargs`, `nice`, `timeout`, `uv run`,
@@ -2323,6 +2325,8 @@ def _command_string(name: str, args: Sequence[str]) -> str | None:
             i += 2 if args[i] in _SHELL_VALUED else 1
         i += args[i : i + 1] == ["--"]
         return _positioned(args[i], args[i + 1 :]) if i < len(args) else ""
+    if name == "git":
+        return _git_string(args)
     if name in _COMMAND_OPTION:
         for i, arg in enumerate(args):
             if arg.startswith("--command="):
@@ -2332,6 +2336,35 @@ def _command_string(name: str, args: Sequence[str]) -> str | None:
             ):
                 return args[i + 1] if i + 1 < len(args) else ""
     return None
+
+
+def _git_string(args: Sequence[str]) -> str | None:
+    """The commands git runs through a shell in the work tree, as one script: `git rebase
+    --exec CMD` (-x), what `git bisect run CMD ARGS` and `git submodule foreach CMD` run,
+    and a shell alias given on its command line (`git -c 'alias.x=!CMD' x ARGS`), in the
+    folder git's -C names; None for any other git command.  Not the filters of `git
+    filter-branch`, which run in a checkout of their own, nor an alias of git's config
+    files, which the guard does not read."""
+    found = _git_subcommand(list(args), "")
+    if found is None:
+        return None
+    sub, rest, folder = found
+    configured = _option_values(args[: len(args) - len(rest) - 1], "c", ())
+    shell = [
+        v.split("=", 1)[1][1:] for v in configured if v.lower().startswith(f"alias.{sub.lower()}=!")
+    ]
+    if shell:
+        run = f"{shell[-1]} {shlex.join(rest)}"
+    elif sub == "rebase":
+        run = "\n".join(_option_values(rest, "x", ("--exec",)))
+    elif sub == "bisect" and rest[:1] == ["run"]:
+        run = shlex.join(rest[1:])
+    elif sub == "submodule" and "foreach" in rest:
+        words = rest[rest.index("foreach") + 1 :]
+        run = " ".join(w for w in words if w not in ("--recursive", "--quiet", "-q"))
+    else:
+        return None
+    return f"cd {shlex.quote(folder)}\n{run}" if folder and run else run or None
 
 
 #: Tools that run a package's command (`uvx gitmem admit`), and those that do with `run`

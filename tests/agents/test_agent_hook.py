@@ -390,6 +390,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("printf .gitmem/INDEX.md | xargs rm", "", True),
     # the word a variable's use spells for itself
     ("rm ${X:-.gitmem}/INDEX.md", "", True),
+    # what git runs through a shell
+    ("git rebase --exec 'rm .gitmem/INDEX.md' HEAD~1", "", True),
 ]
 
 

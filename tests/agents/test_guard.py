@@ -290,6 +290,31 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("git rebase --exec 'rm .gitmem/INDEX.md' HEAD~2", True),
+        ("git rebase -x 'touch .gitmem/entries/x.md' main", True),
+        ("git bisect run rm -rf .gitmem/entries", True),
+        ("git submodule foreach 'rm -rf .gitmem'", True),
+        ("git -c 'alias.tidy=!rm .gitmem/INDEX.md' tidy", True),
+        ("git -c 'alias.ok=!gitmem admit' ok abc", True),  # a person's decision
+        ("git -C src rebase -x 'rm ../.gitmem/INDEX.md' HEAD~1", True),
+        ("git rebase --exec 'make test' HEAD~3", False),
+        ("git bisect run pytest -q tests", False),
+        ("git -c alias.st=status st", False),
+        ("git -c 'alias.hi=!echo hi' hi", False),
+    ],
+)
+def test_what_git_runs_through_a_shell_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """git runs the commands of `rebase --exec`, `bisect run`, `submodule foreach` and of a
+    shell alias set with -c, as `find -exec` and `bash -c` run theirs; the guard read none
+    of them."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("rm ${X:-.gitmem}/INDEX.md", True),
         ("rm -rf ${X-.gitmem/entries}", True),
         ("echo x > ${X:=.gitmem}/INDEX.md", True),
