@@ -223,7 +223,8 @@ and these count as writes, per simple command:
   `git submodule foreach CMD`, an alias `git -c 'alias.x=!CMD' x` defines, in the folder
   git runs in: _git_string), and the script a shell given no -c reads from its standard
   input when the guard sees it (_stdin_script: `bash <<'EOF'`, `sh <<< CMD`, `echo CMD |
-  sh`, `cat <<'EOF' | sh`; not a script file, `sh < FILE`, nor another command's output),
+  sh`, `cat <<'EOF' | sh`, `source /dev/stdin <<< CMD`; not a script file, `sh < FILE`, nor
+  another command's output),
   and so are the bodies of command substitutions, `$(…)` and `` `…` `` (the shell
   runs them inside double quotes too, where the splitter sees one word of text), and of
   process substitutions, `<(…)` and `>(…)`, each in the folder of the command it is part of;
@@ -457,6 +458,11 @@ _SHELLS: Final = {
     "bash", "sh", "zsh", "dash", "ksh", "rbash", "ash", "mksh", "pdksh", "yash", "posh",
     "fish", "csh", "tcsh",
 }  # fmt: skip
+#: What runs the script it reads from its standard input: a shell, and `source` (`.`) of a
+#: file that is that input (_STDIN).
+_READERS: Final = {*_SHELLS, "source", "."}
+#: The names of the standard input a shell or `source` may be given as its script.
+_STDIN: Final = {"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
 #: Commands whose -c (or --command) option names a command they run through a shell.
 _COMMAND_OPTION: Final = {"su", "runuser", "script"}
 #: The shells' short options that take a value (`bash -o pipefail -c …`).
@@ -1976,7 +1982,9 @@ def _targets(script: str, cwd: str, depth: int, seen: _Script) -> Iterator[tuple
                 before, here = here, os.path.join(here, _home(dest[0] if dest else "~"))
         elif (
             inner := _command_string(name, args)
-            or (_stdin_script(args, fed, upstream, upstream_fed, seen) if name in _SHELLS else None)
+            or (
+                _stdin_script(args, fed, upstream, upstream_fed, seen) if name in _READERS else None
+            )
         ) is not None:  # `bash -c CMD`, `eval …`; `bash <<< CMD`, `echo CMD | sh`
             yield from bash_targets(inner, there, depth + 1, seen.written)
         elif (
@@ -3165,15 +3173,16 @@ def _stdin_script(
     sees its text: a here-document's (as written: the shell expands it as it would a
     command line), a here-string's, the words `echo` or `printf` pipe to it, or what `cat`
     pipes from a here-document or here-string (`cat <<'EOF' | sh`); None when it runs a
-    script file (its first operand, but with -s) or reads an input the guard does not know
-    (a script the command runs, left to the git hooks)."""
+    script file (its first operand, but with -s, or one naming the standard input: `bash
+    /dev/stdin`, `source /dev/stdin`, `. /dev/stdin`) or reads an input the guard does not
+    know (a script the command runs, left to the git hooks)."""
     i = 0
     clusters = ""
     while i < len(args) and args[i].startswith(("-", "+")) and args[i] != "--":
         clusters += args[i][1:] if not args[i].startswith("--") else ""
         i += 2 if args[i] in _SHELL_VALUED else 1
     i += args[i : i + 1] == ["--"]
-    if i < len(args) and "s" not in clusters:
+    if i < len(args) and "s" not in clusters and args[i] not in _STDIN:
         return None  # `bash script.sh`
     given = os.path.basename(upstream[0]) if upstream else ""
     if fed == ("pipe", "") and given in ("echo", "printf"):

@@ -392,6 +392,8 @@ _MISJUDGED: list[tuple[str, str, bool]] = [
     ("rm ${X:-.gitmem}/INDEX.md", "", True),
     # what git runs through a shell
     ("git rebase --exec 'rm .gitmem/INDEX.md' HEAD~1", "", True),
+    # a script sourced from the standard input
+    ("source /dev/stdin <<< 'rm .gitmem/INDEX.md'", "", True),
 ]
 
 

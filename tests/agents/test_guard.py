@@ -290,6 +290,26 @@ def test_a_decision_another_command_runs_is_left_to_a_person(
 @pytest.mark.parametrize(
     ("command", "denied"),
     [
+        ("source /dev/stdin <<< 'rm .gitmem/INDEX.md'", True),
+        ("echo 'rm -rf .gitmem/entries' | . /dev/stdin", True),
+        ("bash /dev/stdin <<'EOF'\ntouch .gitmem/INDEX.md\nEOF", True),
+        ("sh /dev/fd/0 <<< 'rm .gitmem/refused.md'", True),
+        ("source /dev/stdin <<< 'ls -la'", False),
+        ("source env.sh <<< 'rm .gitmem/INDEX.md'", False),  # its input is the script's data
+        ("source .venv/bin/activate && pytest -q", False),
+    ],
+)
+def test_a_script_sourced_or_run_from_the_standard_input_is_judged(
+    guard: Guard, tmp_path: Path, command: str, denied: bool
+) -> None:
+    """`source /dev/stdin <<< CMD` and `bash /dev/stdin <<< CMD` run CMD as `bash <<< CMD`
+    does; the guard took /dev/stdin for a script file it does not read."""
+    assert _bash(guard, command, tmp_path) == denied, command
+
+
+@pytest.mark.parametrize(
+    ("command", "denied"),
+    [
         ("git rebase --exec 'rm .gitmem/INDEX.md' HEAD~2", True),
         ("git rebase -x 'touch .gitmem/entries/x.md' main", True),
         ("git bisect run rm -rf .gitmem/entries", True),
