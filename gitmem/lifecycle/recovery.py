@@ -253,9 +253,10 @@ def recover(ws: Workspace) -> list[str]:
         if refused is not None:
             raise UsageError(
                 f"{landing.branch} moved ({landing.action}), but its checked-out files cannot "
-                f"follow it yet: they would overwrite changes of yours ({refused}): copy them "
-                f"elsewhere and take them back (git checkout -- <file>; a file git does not "
-                f"track, move it away), then run the command again"
+                f"follow it yet: they would overwrite changes of yours ({refused}): save your "
+                f"version elsewhere and discard it here (git checkout -- <file>; a file git "
+                f"does not track: move it away), run the command again, which finishes the "
+                f"move, then bring your version back"
             )
         done.append(f"finished updating the checked-out {landing.branch} after {landing.action}")
     elif landing.checked_out and store.head_branch() == landing.branch:

@@ -794,9 +794,10 @@ def _move_main(
     if refused is not None:  # changed since the dry run: the journal stays, to finish it
         raise UsageError(
             f"{ws.branch} moved to {new[:12]}, but its checked-out files could not follow it: "
-            f"they would overwrite changes of yours ({refused}): copy them elsewhere and take "
-            f"them back (git checkout -- <file>; a file git does not track, move it away), "
-            f"then run the command again: it finishes the move"
+            f"they would overwrite changes of yours ({refused}): save your version "
+            f"elsewhere and discard it here (git checkout -- <file>; a file git does not "
+            f"track: move it away), run the command again, which finishes the move, then "
+            f"bring your version back"
         )
     recovery.end(store)
 

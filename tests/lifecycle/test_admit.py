@@ -1625,7 +1625,7 @@ def test_a_file_in_the_way_of_a_killed_move_to_the_remotes_main_is_said_so(
         "yet: they would overwrite changes of yours ("
     ), done.stderr
     assert "NOTES.md" in done.stderr, done.stderr
-    assert done.stderr.endswith("then run the command again\n"), done.stderr
+    assert done.stderr.endswith("then bring your version back\n"), done.stderr
     assert mine.read_text() == "mine\n"
     assert (memory / ".git" / recovery.JOURNAL).exists()
 
