@@ -444,32 +444,20 @@ def reverted_landing(ws: Workspace, action: str, tip: str) -> str | None:
     Asked where a candidate is found merged into main already: "its branch is what is left
     of it (git push --delete …)" was said of one whose landing was reverted, and followed,
     it deleted the only copy of a candidate main no longer held."""
-    subject = f"gitmem: {action}"
-    listed = ws.store.run_git(
-        "log",
-        "--first-parent",
-        "--format=%H %s",
-        "--fixed-strings",
-        f"--grep={subject}",
-        tip,
-        check=False,
-    )
-    landed = next(
-        (c for c, _, said in (line.partition(" ") for line in listed.stdout.splitlines())
-         if said == subject),
-        None,
-    )  # fmt: skip
+    landed = _first_parent_landing(ws, action, None, tip)
     if landed is None or len(ws.store.commit(landed).parents) < 2:
         return None
     return None if _still_closed(ws, tip, action, landed) else landed
 
 
-def _first_parent_landing(ws: Workspace, action: str, since: str, tip: str) -> str | None:
-    """The commit `gitmem: <action>` among main's first-parent commits from since to tip."""
+def _first_parent_landing(ws: Workspace, action: str, since: str | None, tip: str) -> str | None:
+    """The last commit `gitmem: <action>` among main's first-parent commits from since (None:
+    from the first) to tip."""
     subject = f"gitmem: {action}"
     listed = ws.store.run_git(
-        "log", "--first-parent", "--format=%H %s", f"{since}..{tip}", check=False
-    )
+        "log", "--first-parent", "--format=%H %s", "--fixed-strings", f"--grep={subject}",
+        tip if since is None else f"{since}..{tip}", check=False,
+    )  # fmt: skip
     for line in listed.stdout.splitlines():
         commit, _, said = line.partition(" ")
         if said == subject:
