@@ -243,10 +243,11 @@ def open_pull_request(
             return PullRequestResult(OTHER, None, False, False, proposal.unpushed)
     entry = _candidate_entry(ws, proposal)
     where = parse_remote(url)
-    across = _pushed_across(store, remote, where)
+    urls = _push_urls(store, remote) if where is not None else []  # asked once, read twice
+    across = _pushed_across(urls, where)
     if across is not None and where is not None:
         return _pushed_to_another_host(ws, proposal, remote, across, where)
-    fork = _pushed_elsewhere(store, remote, where)
+    fork = _pushed_elsewhere(urls, where)
     base = ws.branch
     gh = shutil.which("gh")
     forge = forge_of(where) if where else OTHER
@@ -312,10 +313,11 @@ def _remote_url(store: Store, remote: str) -> str:
     return url
 
 
-def _pushed_elsewhere(store: Store, remote: str, where: Remote | None) -> Remote | None:
-    """The repository `git push remote` sends the candidate to, when it is not the one the
-    remote's URL names but another on the same host: a fork, in a triangular workflow that
-    fetches from the project and pushes to one's own copy (remote.<name>.pushurl). None
+def _pushed_elsewhere(urls: list[str], where: Remote | None) -> Remote | None:
+    """The repository `git push` sends the candidate to (urls: the remote's push URLs,
+    _push_urls), when it is not the one the remote's URL names but another on the same
+    host: a fork, in a triangular workflow that fetches from the project and pushes to
+    one's own copy (remote.<name>.pushurl). None
     when the push goes where the URL says (no pushurl; a pushInsteadOf that only changes
     the protocol; one of several push URLs the project's), somewhere no web address names
     (a local mirror), or to another host (_pushed_across).
@@ -326,16 +328,16 @@ def _pushed_elsewhere(store: Store, remote: str, where: Remote | None) -> Remote
     page gitmem printed instead led to a branch the project did not have."""
     if where is None:
         return None
-    pushed = [parse_remote(url) for url in _push_urls(store, remote)]
+    pushed = [parse_remote(url) for url in urls]
     if not pushed or any(_same_repository(p, where) for p in pushed):
         return None
     return next((p for p in pushed if p is not None and _same_host(p, where)), None)
 
 
-def _pushed_across(store: Store, remote: str, where: Remote | None) -> str | None:
-    """Where `git push remote` sends the candidate (its first push URL, credentials
-    scrubbed), when every URL it pushes to names a repository on another host than
-    where's: a pushurl naming another forge while the fetch URL names the project. None
+def _pushed_across(urls: list[str], where: Remote | None) -> str | None:
+    """Where `git push` sends the candidate (urls: the remote's push URLs; the first one is
+    given, credentials scrubbed), when every URL it pushes to names a repository on another
+    host than where's: a pushurl naming another forge while the fetch URL names the project. None
     when the branch reaches the project or a fork of it there (_pushed_elsewhere), or when
     a push URL names no host (a local path, which a pushInsteadOf may make of the
     project's own URL: where it leads is not known).
@@ -346,7 +348,6 @@ def _pushed_across(store: Store, remote: str, where: Remote | None) -> str | Non
     not the project's to open the request."""
     if where is None:
         return None
-    urls = _push_urls(store, remote)
     pushed = [parse_remote(url) for url in urls]
     if not urls or any(p is None or _same_host(p, where) for p in pushed):
         return None
